@@ -1,0 +1,3 @@
+module github.com/tolk-project/tolk
+
+go 1.26.8

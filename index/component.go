@@ -1,0 +1,100 @@
+package index
+
+// Component is a set of translation files in one repository. Field names
+// follow the API's; defaults come from DefaultComponent.
+type Component struct {
+	ID        int64
+	ProjectID int64
+	Project   Project // filled by finders
+
+	Name                        string
+	Slug                        string
+	SourceLanguage              string // language code
+	VCS                         string // "git" or "local"
+	Repo                        string
+	Branch                      string
+	PushBranch                  string
+	Filemask                    string
+	Template                    string
+	EditTemplate                bool
+	Intermediate                string
+	NewBase                     string
+	FileFormat                  string // "json", "tbx"
+	License                     string
+	Agreement                   string
+	NewLang                     string
+	LanguageCode                string // language_code_style
+	Push                        string
+	CheckFlags                  string
+	Priority                    int
+	EnforcedChecks              []string
+	Restricted                  bool
+	Repoweb                     string
+	ReportSourceBugs            string
+	MergeStyle                  string
+	CommitMessage               string
+	AddMessage                  string
+	DeleteMessage               string
+	MergeMessage                string
+	AddonMessage                string
+	PullMessage                 string
+	AllowTranslationPropagation bool
+	ManageUnits                 bool
+	EnableSuggestions           bool
+	SuggestionVoting            bool
+	SuggestionAutoaccept        int
+	PushOnCommit                bool
+	CommitPendingAge            int
+	AutoLockError               bool
+	LanguageRegex               string
+	VariantRegex                string
+	IsGlossary                  bool
+	GlossaryColor               string
+	Locked                      bool
+}
+
+// Default message templates (../shared/reference/weblate-core.md,
+// "Component defaults").
+const (
+	DefaultCommitMessage = "Translated using Tolk ({{ language_name }})\n\n" +
+		"Currently translated at {{ stats.translated_percent }}% ({{ stats.translated }} of {{ stats.all }} strings)\n\n" +
+		"Translation: {{ project_name }}/{{ component_name }}\nTranslate-URL: {{ url }}"
+	DefaultAddMessage    = "Added translation using Tolk ({{ language_name }})\n\n"
+	DefaultDeleteMessage = "Deleted translation using Tolk ({{ language_name }})\n\n"
+	DefaultMergeMessage  = "Merge branch '{{ component_remote_branch }}' into Tolk.\n\n"
+	DefaultAddonMessage  = "Update translation files\n\nUpdated by \"{{ addon_name }}\" add-on in Tolk.\n\n" +
+		"Translation: {{ project_name }}/{{ component_name }}\nTranslate-URL: {{ url }}"
+	DefaultPullMessage = "Translations update from {{ site_title }}\n\n" +
+		"Translations update from [{{ site_title }}]({{ site_url }}) for " +
+		"[{{ project_name }}/{{ component_name }}]({{url}}).\n\n"
+)
+
+// DefaultComponent returns a component with the reference's defaults for
+// every setting a configuration may leave out.
+func DefaultComponent() Component {
+	return Component{
+		VCS:                         "git",
+		FileFormat:                  "json",
+		SourceLanguage:              "en",
+		NewLang:                     "add",
+		LanguageCode:                "posix_long",
+		Priority:                    100,
+		EnforcedChecks:              []string{},
+		MergeStyle:                  "rebase",
+		CommitMessage:               DefaultCommitMessage,
+		AddMessage:                  DefaultAddMessage,
+		DeleteMessage:               DefaultDeleteMessage,
+		MergeMessage:                DefaultMergeMessage,
+		AddonMessage:                DefaultAddonMessage,
+		PullMessage:                 DefaultPullMessage,
+		AllowTranslationPropagation: true,
+		EnableSuggestions:           true,
+		CommitPendingAge:            24,
+		AutoLockError:               true,
+		LanguageRegex:               "^[^.]+$",
+		GlossaryColor:               "silver",
+	}
+}
+
+// IsMonolingual reports whether source strings come from a template file.
+func (c *Component) IsMonolingual() bool { return c.Template != "" }

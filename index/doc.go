@@ -1,0 +1,10 @@
+// Package index holds Tolk's domain vocabulary: projects, components,
+// translations, units, changes, languages, users, statistics and the error
+// kinds every layer shares.
+//
+// The package does no I/O and imports only the standard library. Storage
+// engines live in subpackages (index/sqlite today, index/postgres later);
+// consumers such as api and sync declare the small interfaces they need
+// and depend on this vocabulary, never on an engine. Start reading at
+// unit.go and stats.go.
+package index

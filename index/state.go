@@ -1,0 +1,39 @@
+package index
+
+// State is a unit's translation state, with the reference's numeric values
+// (../shared/reference/weblate-core.md, "Unit states").
+type State int
+
+const (
+	StateEmpty      State = 0
+	StateFuzzy      State = 10
+	StateTranslated State = 20
+	StateApproved   State = 30
+	StateReadOnly   State = 100
+)
+
+// Translated reports whether the state counts as translated.
+func (s State) Translated() bool { return s >= StateTranslated }
+
+// Fuzzy reports whether the state is "needs editing".
+func (s State) Fuzzy() bool { return s == StateFuzzy }
+
+// Approved reports whether the state is approved.
+func (s State) Approved() bool { return s == StateApproved }
+
+// ParseState maps the names accepted in searches to a State.
+func ParseState(name string) (State, bool) {
+	switch name {
+	case "empty", "untranslated":
+		return StateEmpty, true
+	case "needs-editing", "fuzzy":
+		return StateFuzzy, true
+	case "translated":
+		return StateTranslated, true
+	case "approved":
+		return StateApproved, true
+	case "readonly", "read-only":
+		return StateReadOnly, true
+	}
+	return 0, false
+}

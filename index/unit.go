@@ -1,0 +1,81 @@
+package index
+
+import (
+	"strings"
+	"time"
+	"unicode"
+)
+
+// Unit is a source string with its target in one translation.
+type Unit struct {
+	ID            int64
+	TranslationID int64
+	// SourceUnitID is the unit of the same string in the source
+	// translation; equal to ID for source units.
+	SourceUnitID    int64
+	Position        int
+	Context         string
+	Source          []string
+	Target          []string
+	PreviousSource  string
+	IDHash          int64
+	ContentHash     int64
+	Location        string
+	Note            string
+	Flags           string
+	Explanation     string
+	ExtraFlags      string
+	Labels          []string
+	State           State
+	Pending         bool
+	Priority        int
+	NumWords        int
+	HasSuggestion   bool
+	HasComment      bool
+	HasFailingCheck bool
+	Timestamp       time.Time
+}
+
+// PluralSeparator joins plural forms into one string for hashing and storage.
+const PluralSeparator = "\x1e\x1e"
+
+// JoinPlural joins plural forms with PluralSeparator.
+func JoinPlural(forms []string) string { return strings.Join(forms, PluralSeparator) }
+
+// SplitPlural is the inverse of JoinPlural.
+func SplitPlural(s string) []string { return strings.Split(s, PluralSeparator) }
+
+// NumChars counts the characters of the source forms.
+func (u *Unit) NumChars() int {
+	n := 0
+	for _, s := range u.Source {
+		n += len([]rune(s))
+	}
+	return n
+}
+
+// CountWords counts words the way the reference does for statistics:
+// runs of letters and digits separated by anything else.
+func CountWords(forms []string) int {
+	n := 0
+	for _, s := range forms {
+		in := false
+		for _, r := range s {
+			w := unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_'
+			if w && !in {
+				n++
+			}
+			in = w
+		}
+	}
+	return n
+}
+
+// UnitFilter selects units. Zero fields are not filters.
+type UnitFilter struct {
+	TranslationID int64
+	// Query is a search in the reference's syntax (state:, key:, source:,
+	// target:, plain text).
+	Query string
+	Page  Page
+}
