@@ -16,6 +16,10 @@ type Translation struct {
 	// LoadError is the last parse failure of the file, or "".
 	LoadError string
 	Stats     Stats
+
+	// Filled by finders.
+	Component Component
+	Language  Language
 }
 
 // Stats are counts over a set of units. They are stored with each

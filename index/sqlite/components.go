@@ -1,0 +1,132 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/tolk-project/tolk/index"
+)
+
+const componentColumns = `c.id, c.project_id, c.settings, c.locked, ` + projectColumns
+
+// componentScan receives the columns of componentColumns.
+type componentScan struct {
+	id, projectID int64
+	settings      string
+	locked        bool
+	project       index.Project
+}
+
+func (cs *componentScan) dest() []any {
+	p := &cs.project
+	return []any{&cs.id, &cs.projectID, &cs.settings, &cs.locked,
+		&p.ID, &p.Slug, &p.Name, &p.Web, &p.Instructions, &p.TranslationReview,
+		&p.SourceReview, &p.SetLanguageTeam, &p.EnableHooks, &p.LanguageAliases}
+}
+
+func (cs *componentScan) component() (index.Component, error) {
+	var c index.Component
+	if err := json.Unmarshal([]byte(cs.settings), &c); err != nil {
+		return c, fmt.Errorf("component %d settings: %w", cs.id, err)
+	}
+	c.ID, c.ProjectID, c.Locked, c.Project = cs.id, cs.projectID, cs.locked, cs.project
+	return c, nil
+}
+
+func scanComponent(s interface{ Scan(...any) error }) (index.Component, error) {
+	var cs componentScan
+	if err := s.Scan(cs.dest()...); err != nil {
+		return index.Component{}, err
+	}
+	return cs.component()
+}
+
+// SaveComponent creates the component, or updates the one with the same
+// project and slug, and returns it with its ID and project.
+func (db *DB) SaveComponent(ctx context.Context, c index.Component) (saved index.Component, created bool, err error) {
+	err = db.write(ctx, func(tx *Tx) error {
+		settings := c
+		settings.ID, settings.ProjectID, settings.Project, settings.Locked = 0, 0, index.Project{}, false
+		body, err := json.Marshal(settings)
+		if err != nil {
+			return err
+		}
+		var id int64
+		err = tx.QueryRowContext(ctx, `SELECT id FROM components WHERE project_id = ? AND slug = ?`,
+			c.ProjectID, c.Slug).Scan(&id)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			res, err := tx.ExecContext(ctx, `INSERT INTO components
+				(project_id, slug, name, source_language, is_glossary, settings) VALUES (?, ?, ?, ?, ?, ?)`,
+				c.ProjectID, c.Slug, c.Name, c.SourceLanguage, c.IsGlossary, string(body))
+			if err != nil {
+				return err
+			}
+			if id, err = res.LastInsertId(); err != nil {
+				return err
+			}
+			created = true
+			if err := insertChange(ctx, tx, index.Change{Action: index.ActionComponentCreated,
+				ProjectID: c.ProjectID, ComponentID: id}); err != nil {
+				return err
+			}
+		case err != nil:
+			return err
+		default:
+			if _, err := tx.ExecContext(ctx, `UPDATE components SET name = ?, source_language = ?,
+				is_glossary = ?, settings = ? WHERE id = ?`,
+				c.Name, c.SourceLanguage, c.IsGlossary, string(body), id); err != nil {
+				return err
+			}
+		}
+		saved, err = findComponentByID(ctx, tx, id)
+		return err
+	})
+	return saved, created, err
+}
+
+func findComponentByID(ctx context.Context, q queryer, id int64) (index.Component, error) {
+	row := q.QueryRowContext(ctx, `SELECT `+componentColumns+`
+		FROM components c JOIN projects p ON p.id = c.project_id WHERE c.id = ?`, id)
+	c, err := scanComponent(row)
+	return c, formatError(err)
+}
+
+// FindComponentByID returns the component with its project, or ErrNotFound.
+func (db *DB) FindComponentByID(ctx context.Context, id int64) (index.Component, error) {
+	return findComponentByID(ctx, db.rdb, id)
+}
+
+// FindComponent returns the component by project and component slug, or
+// ErrNotFound.
+func (db *DB) FindComponent(ctx context.Context, projectSlug, slug string) (index.Component, error) {
+	row := db.rdb.QueryRowContext(ctx, `SELECT `+componentColumns+`
+		FROM components c JOIN projects p ON p.id = c.project_id WHERE p.slug = ? AND c.slug = ?`,
+		projectSlug, slug)
+	c, err := scanComponent(row)
+	return c, formatError(err)
+}
+
+// FindComponents returns the components of a project (all projects when
+// projectID is 0), ordered by project, then component name.
+func (db *DB) FindComponents(ctx context.Context, projectID int64) ([]index.Component, error) {
+	rows, err := db.rdb.QueryContext(ctx, `SELECT `+componentColumns+`
+		FROM components c JOIN projects p ON p.id = c.project_id
+		WHERE ? = 0 OR c.project_id = ? ORDER BY p.name, p.slug, c.name, c.slug`, projectID, projectID)
+	if err != nil {
+		return nil, formatError(err)
+	}
+	defer rows.Close()
+	var out []index.Component
+	for rows.Next() {
+		c, err := scanComponent(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}

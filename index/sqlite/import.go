@@ -1,0 +1,245 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"slices"
+
+	"github.com/tolk-project/tolk/index"
+)
+
+// existingUnit is what reconciliation compares against.
+type existingUnit struct {
+	id                                      int64
+	position                                int
+	context, source, target, previousSource string
+	note, explanation, flags, location      string
+	state                                   index.State
+	seen                                    bool
+}
+
+// ImportTranslation reconciles one translation with a parsed file in a
+// single transaction: units are matched by id_hash, so their ids stay
+// stable; new ones are added, changed ones updated, vanished ones removed,
+// statistics refreshed and the changes recorded as automatic (no user,
+// no author). Importing the content the index already holds changes
+// nothing and records nothing.
+func (db *DB) ImportTranslation(ctx context.Context, imp index.TranslationImport) (index.ImportResult, error) {
+	var res index.ImportResult
+	err := db.write(ctx, func(tx *Tx) error {
+		var err error
+		res, err = importTranslation(ctx, tx, imp)
+		return err
+	})
+	return res, err
+}
+
+func importTranslation(ctx context.Context, tx *Tx, imp index.TranslationImport) (index.ImportResult, error) {
+	var res index.ImportResult
+	ids := scopeIDs{componentID: imp.ComponentID, languageCode: imp.LanguageCode}
+	if err := tx.QueryRowContext(ctx, `SELECT project_id FROM components WHERE id = ?`,
+		imp.ComponentID).Scan(&ids.projectID); err != nil {
+		return res, err
+	}
+	var revision, loadError string
+	err := tx.QueryRowContext(ctx, `SELECT id, revision, load_error FROM translations
+		WHERE component_id = ? AND language_code = ?`, imp.ComponentID, imp.LanguageCode).
+		Scan(&ids.translationID, &revision, &loadError)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = tx.QueryRowContext(ctx, `INSERT INTO translations (component_id, language_code, filename,
+			is_source, is_template) VALUES (?, ?, ?, ?, ?) RETURNING id`, imp.ComponentID, imp.LanguageCode,
+			imp.Filename, imp.IsSource, imp.IsTemplate).Scan(&ids.translationID)
+		res.Created = true
+	}
+	if err != nil {
+		return res, err
+	}
+	res.TranslationID = ids.translationID
+	change := func(action index.Action, unitID int64, target, details string) error {
+		return insertChange(ctx, tx, index.Change{Action: action, ProjectID: ids.projectID,
+			ComponentID: ids.componentID, TranslationID: ids.translationID, UnitID: unitID,
+			LanguageCode: ids.languageCode, Target: target, Details: details})
+	}
+
+	if imp.LoadError != "" {
+		if imp.LoadError == loadError {
+			return res, nil
+		}
+		res.Changed = true
+		if _, err := tx.ExecContext(ctx, `UPDATE translations SET load_error = ?, filename = ? WHERE id = ?`,
+			imp.LoadError, imp.Filename, ids.translationID); err != nil {
+			return res, err
+		}
+		return res, change(index.ActionParseError, 0, "", imp.LoadError)
+	}
+
+	existing, err := loadExisting(ctx, tx, ids.translationID)
+	if err != nil {
+		return res, err
+	}
+	if err := reconcileUnits(ctx, tx, imp, ids, existing, &res, change); err != nil {
+		return res, err
+	}
+	if err := linkSourceUnits(ctx, tx, imp, ids.translationID); err != nil {
+		return res, err
+	}
+	res.Changed = res.Created || res.Added+res.Updated+res.Removed > 0 || loadError != ""
+	if res.Changed || revision != imp.Revision {
+		if _, err := tx.ExecContext(ctx, `UPDATE translations SET revision = ?, filename = ?, is_source = ?,
+			is_template = ?, load_error = '' WHERE id = ?`, imp.Revision, imp.Filename, imp.IsSource,
+			imp.IsTemplate, ids.translationID); err != nil {
+			return res, err
+		}
+	}
+	if !res.Changed {
+		return res, nil
+	}
+	if err := change(index.ActionUpdate, 0, "", ""); err != nil {
+		return res, err
+	}
+	return res, refreshTranslationStats(ctx, tx, ids)
+}
+
+func loadExisting(ctx context.Context, tx *Tx, translationID int64) (map[int64]*existingUnit, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, id_hash, position, context, source, target,
+		previous_source, note, explanation, flags, location, state FROM units WHERE translation_id = ?`, translationID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]*existingUnit{}
+	for rows.Next() {
+		var e existingUnit
+		var hash int64
+		if err := rows.Scan(&e.id, &hash, &e.position, &e.context, &e.source, &e.target, &e.previousSource,
+			&e.note, &e.explanation, &e.flags, &e.location, &e.state); err != nil {
+			return nil, err
+		}
+		out[hash] = &e
+	}
+	return out, rows.Err()
+}
+
+// reconcileUnits applies the file's units to the stored ones.
+func reconcileUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, ids scopeIDs,
+	existing map[int64]*existingUnit, res *index.ImportResult,
+	change func(index.Action, int64, string, string) error) error {
+	insert, err := tx.PrepareContext(ctx, `INSERT INTO units (translation_id, position, context, source,
+		target, previous_source, id_hash, content_hash, location, note, flags, explanation, state,
+		num_words, num_chars, timestamp) VALUES (?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`)
+	if err != nil {
+		return err
+	}
+	defer insert.Close()
+	update, err := tx.PrepareContext(ctx, `UPDATE units SET position = ?, context = ?, source = ?, target = ?,
+		previous_source = ?, content_hash = ?, location = ?, note = ?, flags = ?, explanation = ?, state = ?,
+		num_words = ?, num_chars = ?, timestamp = ? WHERE id = ?`)
+	if err != nil {
+		return err
+	}
+	defer update.Close()
+
+	now := formatTime(tx.now)
+	seen := make(map[int64]bool, len(imp.Units))
+	for i, in := range imp.Units {
+		hash := index.IDHash(imp.Monolingual, in.Source, in.Context)
+		if seen[hash] {
+			res.Duplicates++
+			continue
+		}
+		seen[hash] = true
+		position := i + 1
+		source, target := index.JoinPlural(in.Source), index.JoinPlural(in.Target)
+		words := index.CountWords(in.Source)
+		chars := 0
+		for _, s := range in.Source {
+			chars += len([]rune(s))
+		}
+		contentHash := index.ContentHash(in.Source, in.Context)
+		text := target
+		if imp.IsSource {
+			text = source
+		}
+
+		ex, ok := existing[hash]
+		if !ok {
+			var id int64
+			if err := insert.QueryRowContext(ctx, ids.translationID, position, in.Context, source, target,
+				hash, contentHash, in.Location, in.Note, in.Flags, in.Explanation, in.State, words, chars,
+				now).Scan(&id); err != nil {
+				return err
+			}
+			res.Added++
+			if !res.Created {
+				if err := change(index.ActionStringRepoAdd, id, text, ""); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		ex.seen = true
+		state, previous := in.State, ex.previousSource
+		switch {
+		case !imp.IsSource && ex.source != source && target != "" && ex.target == target:
+			// The source text moved under an existing translation: like
+			// the reference, keep the translation but flag it for review.
+			state, previous = index.StateFuzzy, ex.source
+		case ex.state == index.StateFuzzy && ex.target == target && ex.source == source:
+			// The file format cannot say "fuzzy"; keep the index's mark.
+			state = ex.state
+		case state != index.StateFuzzy:
+			previous = ""
+		}
+		if ex.position == position && ex.context == in.Context && ex.source == source && ex.target == target &&
+			ex.previousSource == previous && ex.note == in.Note && ex.explanation == in.Explanation &&
+			ex.flags == in.Flags && ex.location == in.Location && ex.state == state {
+			continue
+		}
+		if _, err := update.ExecContext(ctx, position, in.Context, source, target, previous, contentHash,
+			in.Location, in.Note, in.Flags, in.Explanation, state, words, chars, now, ex.id); err != nil {
+			return err
+		}
+		res.Updated++
+		textBefore := ex.target
+		if imp.IsSource {
+			textBefore = ex.source
+		}
+		if textBefore != text {
+			if err := change(index.ActionStringRepoUpdate, ex.id, text, ""); err != nil {
+				return err
+			}
+		}
+	}
+
+	var gone []int64
+	for _, ex := range existing {
+		if !ex.seen {
+			gone = append(gone, ex.id)
+		}
+	}
+	slices.Sort(gone)
+	for _, id := range gone {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM units WHERE id = ?`, id); err != nil {
+			return err
+		}
+		res.Removed++
+	}
+	return nil
+}
+
+// linkSourceUnits points every unit at its source unit (itself in the
+// source translation). Run over the whole translation because a source
+// re-import may have replaced source units.
+func linkSourceUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, translationID int64) error {
+	if imp.SourceTranslationID == 0 || imp.SourceTranslationID == translationID {
+		_, err := tx.ExecContext(ctx, `UPDATE units SET source_unit_id = id
+			WHERE translation_id = ? AND source_unit_id IS NOT id`, translationID)
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `UPDATE units SET source_unit_id = (SELECT s.id FROM units s
+			WHERE s.translation_id = ?1 AND s.id_hash = units.id_hash)
+		WHERE translation_id = ?2 AND source_unit_id IS NOT (SELECT s.id FROM units s
+			WHERE s.translation_id = ?1 AND s.id_hash = units.id_hash)`, imp.SourceTranslationID, translationID)
+	return err
+}

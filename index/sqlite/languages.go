@@ -1,0 +1,89 @@
+package sqlite
+
+import (
+	"context"
+	"strings"
+
+	"github.com/tolk-project/tolk/index"
+)
+
+// SeedLanguages inserts or updates the given languages by code, in one
+// transaction. Languages already present and not given are kept.
+func (db *DB) SeedLanguages(ctx context.Context, langs []index.Language) error {
+	return db.write(ctx, func(tx *Tx) error {
+		stmt, err := tx.PrepareContext(ctx, `INSERT INTO languages
+			(code, name, direction, population, aliases, plural_id, plural_source, plural_number, plural_formula, plural_type)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (code) DO UPDATE SET name = excluded.name, direction = excluded.direction,
+				population = excluded.population, aliases = excluded.aliases, plural_id = excluded.plural_id,
+				plural_source = excluded.plural_source, plural_number = excluded.plural_number,
+				plural_formula = excluded.plural_formula, plural_type = excluded.plural_type`)
+		if err != nil {
+			return err
+		}
+		defer stmt.Close()
+		for _, l := range langs {
+			p := l.Plural
+			if _, err := stmt.ExecContext(ctx, l.Code, l.Name, l.Direction, l.Population,
+				strings.Join(l.Aliases, ","), p.ID, p.Source, p.Number, p.Formula, p.Type); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+const languageColumns = `code, name, direction, population, aliases, plural_id, plural_source, plural_number, plural_formula, plural_type`
+
+// langScan receives the columns of languageColumns.
+type langScan struct {
+	l       index.Language
+	aliases string
+}
+
+func (ls *langScan) dest() []any {
+	l := &ls.l
+	return []any{&l.Code, &l.Name, &l.Direction, &l.Population, &ls.aliases,
+		&l.Plural.ID, &l.Plural.Source, &l.Plural.Number, &l.Plural.Formula, &l.Plural.Type}
+}
+
+func (ls *langScan) language() index.Language {
+	l := ls.l
+	l.Aliases = splitList(ls.aliases)
+	return l
+}
+
+func scanLanguage(s interface{ Scan(...any) error }) (index.Language, error) {
+	var ls langScan
+	err := s.Scan(ls.dest()...)
+	return ls.language(), err
+}
+
+// FindLanguage returns the language with the given canonical code, or an
+// ErrNotFound error.
+func (db *DB) FindLanguage(ctx context.Context, code string) (index.Language, error) {
+	row := db.rdb.QueryRowContext(ctx, `SELECT `+languageColumns+` FROM languages WHERE code = ?`, code)
+	l, err := scanLanguage(row)
+	if err != nil {
+		return l, formatError(err)
+	}
+	return l, nil
+}
+
+// FindLanguages returns every language ordered by code.
+func (db *DB) FindLanguages(ctx context.Context) ([]index.Language, error) {
+	rows, err := db.rdb.QueryContext(ctx, `SELECT `+languageColumns+` FROM languages ORDER BY code`)
+	if err != nil {
+		return nil, formatError(err)
+	}
+	defer rows.Close()
+	var out []index.Language
+	for rows.Next() {
+		l, err := scanLanguage(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,78 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"github.com/tolk-project/tolk/index"
+)
+
+const projectColumns = `p.id, p.slug, p.name, p.web, p.instructions, p.translation_review,
+	p.source_review, p.set_language_team, p.enable_hooks, p.language_aliases`
+
+func scanProject(s interface{ Scan(...any) error }, p *index.Project) error {
+	return s.Scan(&p.ID, &p.Slug, &p.Name, &p.Web, &p.Instructions, &p.TranslationReview,
+		&p.SourceReview, &p.SetLanguageTeam, &p.EnableHooks, &p.LanguageAliases)
+}
+
+// SaveProject creates the project, or updates the one with the same slug,
+// and returns it with its ID. created reports which happened.
+func (db *DB) SaveProject(ctx context.Context, p index.Project) (saved index.Project, created bool, err error) {
+	err = db.write(ctx, func(tx *Tx) error {
+		var id int64
+		err := tx.QueryRowContext(ctx, `SELECT id FROM projects WHERE slug = ?`, p.Slug).Scan(&id)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			res, err := tx.ExecContext(ctx, `INSERT INTO projects (slug, name, web, instructions,
+				translation_review, source_review, set_language_team, enable_hooks, language_aliases)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`, p.Slug, p.Name, p.Web, p.Instructions,
+				p.TranslationReview, p.SourceReview, p.SetLanguageTeam, p.EnableHooks, p.LanguageAliases)
+			if err != nil {
+				return err
+			}
+			if p.ID, err = res.LastInsertId(); err != nil {
+				return err
+			}
+			created = true
+			return insertChange(ctx, tx, index.Change{Action: index.ActionProjectCreated, ProjectID: p.ID})
+		case err != nil:
+			return err
+		}
+		p.ID = id
+		_, err = tx.ExecContext(ctx, `UPDATE projects SET name = ?, web = ?, instructions = ?,
+			translation_review = ?, source_review = ?, set_language_team = ?, enable_hooks = ?,
+			language_aliases = ? WHERE id = ?`, p.Name, p.Web, p.Instructions, p.TranslationReview,
+			p.SourceReview, p.SetLanguageTeam, p.EnableHooks, p.LanguageAliases, id)
+		return err
+	})
+	return p, created, err
+}
+
+// FindProject returns the project with the given slug, or ErrNotFound.
+func (db *DB) FindProject(ctx context.Context, slug string) (index.Project, error) {
+	var p index.Project
+	row := db.rdb.QueryRowContext(ctx, `SELECT `+projectColumns+` FROM projects p WHERE p.slug = ?`, slug)
+	if err := scanProject(row, &p); err != nil {
+		return p, formatError(err)
+	}
+	return p, nil
+}
+
+// FindProjects returns every project ordered by name, then slug.
+func (db *DB) FindProjects(ctx context.Context) ([]index.Project, error) {
+	rows, err := db.rdb.QueryContext(ctx, `SELECT `+projectColumns+` FROM projects p ORDER BY p.name, p.slug`)
+	if err != nil {
+		return nil, formatError(err)
+	}
+	defer rows.Close()
+	var out []index.Project
+	for rows.Next() {
+		var p index.Project
+		if err := scanProject(rows, &p); err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,221 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tolk-project/tolk/index"
+	sqlite "modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+// timeLayout stores timestamps as sortable UTC text with microseconds, the
+// precision the API shows.
+const timeLayout = "2006-01-02T15:04:05.000000Z"
+
+// DB is the SQLite index. It is safe for concurrent use; Close it when done.
+type DB struct {
+	path string
+	rdb  *sql.DB // readers
+	wdb  *sql.DB // the single writer
+
+	// Now is the clock; each write transaction reads it once. Tests may
+	// replace it before use.
+	Now func() time.Time
+}
+
+// Open opens (creating if needed) the index at path and applies pending
+// migrations.
+func Open(ctx context.Context, path string) (*DB, error) {
+	db := &DB{path: path, Now: time.Now}
+	// WAL lets readers run while an import writes; busy_timeout makes a
+	// reader wait out a checkpoint instead of failing; foreign keys keep
+	// cascades honest; synchronous=NORMAL is durable at every checkpoint
+	// under WAL and saves an fsync per transaction.
+	pragmas := []string{
+		"journal_mode(WAL)", "busy_timeout(10000)", "foreign_keys(1)",
+		"synchronous(NORMAL)", "cache_size(-65536)", "temp_store(MEMORY)",
+	}
+	q := url.Values{}
+	for _, p := range pragmas {
+		q.Add("_pragma", p)
+	}
+	wq := url.Values{}
+	for k, v := range q {
+		wq[k] = v
+	}
+	// IMMEDIATE takes the write lock at BEGIN, so a transaction never has
+	// to upgrade a read lock and fail half-way with SQLITE_BUSY.
+	wq.Set("_txlock", "immediate")
+
+	var err error
+	if db.wdb, err = sql.Open("sqlite", "file:"+path+"?"+wq.Encode()); err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	db.wdb.SetMaxOpenConns(1)
+	db.wdb.SetConnMaxIdleTime(0)
+	if db.rdb, err = sql.Open("sqlite", "file:"+path+"?"+q.Encode()); err != nil {
+		db.wdb.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	n := max(4, 2*runtime.GOMAXPROCS(0))
+	db.rdb.SetMaxOpenConns(n)
+	db.rdb.SetMaxIdleConns(n)
+	if err := db.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// Close closes both connection pools.
+func (db *DB) Close() error {
+	var errs []error
+	if db.rdb != nil {
+		errs = append(errs, db.rdb.Close())
+	}
+	if db.wdb != nil {
+		errs = append(errs, db.wdb.Close())
+	}
+	return errors.Join(errs...)
+}
+
+func (db *DB) migrate(ctx context.Context) error {
+	if _, err := db.wdb.ExecContext(ctx,
+		`CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied TEXT NOT NULL)`); err != nil {
+		return fmt.Errorf("create migrations table: %w", err)
+	}
+	names, err := fs.Glob(migrationFS, "migrations/*.sql")
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if err := db.applyMigration(ctx, name); err != nil {
+			return fmt.Errorf("migration %s: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// applyMigration runs one migration file in its own transaction, so a
+// crash leaves it either fully applied and recorded or not at all.
+func (db *DB) applyMigration(ctx context.Context, name string) error {
+	tx, err := db.wdb.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM migrations WHERE name = ?`, name).Scan(&n); err != nil {
+		return err
+	}
+	if n > 0 {
+		return nil
+	}
+	body, err := migrationFS.ReadFile(name)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO migrations (name, applied) VALUES (?, ?)`,
+		name, formatTime(time.Now())); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// queryer is what helpers need; both *sql.DB and *sql.Tx satisfy it.
+type queryer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// Tx is a write transaction with the clock read once at its start.
+type Tx struct {
+	*sql.Tx
+	now time.Time
+}
+
+// write runs fn in one write transaction and commits it if fn succeeds.
+func (db *DB) write(ctx context.Context, fn func(tx *Tx) error) error {
+	sqlTx, err := db.wdb.BeginTx(ctx, nil)
+	if err != nil {
+		return formatError(err)
+	}
+	tx := &Tx{Tx: sqlTx, now: db.Now().UTC()}
+	defer sqlTx.Rollback()
+	if err := fn(tx); err != nil {
+		return formatError(err)
+	}
+	return formatError(sqlTx.Commit())
+}
+
+// formatError turns driver errors into index error kinds where the caller
+// can act on them; everything else passes through as internal.
+func formatError(err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("%w", index.ErrNotFound)
+	}
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() {
+		case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
+			return &index.Error{Kind: index.ErrConflict, Message: "Object already exists."}
+		}
+	}
+	return err
+}
+
+func formatTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(timeLayout)
+}
+
+func parseTime(s string) time.Time {
+	if s == "" {
+		return time.Time{}
+	}
+	t, err := time.Parse(timeLayout, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func splitList(s string) []string {
+	if s == "" {
+		return []string{}
+	}
+	return strings.Split(s, ",")
+}
+
+func itoa(id int64) string { return strconv.FormatInt(id, 10) }

@@ -1,0 +1,149 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"time"
+
+	"github.com/tolk-project/tolk/index"
+)
+
+const statsColumns = `total, total_words, total_chars, translated, translated_words, translated_chars,
+	fuzzy, fuzzy_words, fuzzy_chars, failing, failing_words, failing_chars,
+	approved, approved_words, approved_chars, readonly, readonly_words, readonly_chars,
+	suggestions, comments`
+
+func statsFields(s *index.Stats) []any {
+	return []any{&s.Total, &s.TotalWords, &s.TotalChars, &s.Translated, &s.TranslatedWords,
+		&s.TranslatedChars, &s.Fuzzy, &s.FuzzyWords, &s.FuzzyChars, &s.Failing, &s.FailingWords,
+		&s.FailingChars, &s.Approved, &s.ApprovedWords, &s.ApprovedChars, &s.Readonly,
+		&s.ReadonlyWords, &s.ReadonlyChars, &s.Suggestions, &s.Comments}
+}
+
+func statsValues(s index.Stats) []any {
+	return []any{s.Total, s.TotalWords, s.TotalChars, s.Translated, s.TranslatedWords,
+		s.TranslatedChars, s.Fuzzy, s.FuzzyWords, s.FuzzyChars, s.Failing, s.FailingWords,
+		s.FailingChars, s.Approved, s.ApprovedWords, s.ApprovedChars, s.Readonly,
+		s.ReadonlyWords, s.ReadonlyChars, s.Suggestions, s.Comments}
+}
+
+// countTranslation recounts a translation's units. Used inside a write,
+// never on a read: reads use the stored rows.
+func countTranslation(ctx context.Context, q queryer, translationID int64) (index.Stats, error) {
+	var s index.Stats
+	err := q.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(num_words), 0), coalesce(sum(num_chars), 0),
+		coalesce(sum(state >= 20), 0), coalesce(sum(CASE WHEN state >= 20 THEN num_words END), 0),
+		coalesce(sum(CASE WHEN state >= 20 THEN num_chars END), 0),
+		coalesce(sum(state = 10), 0), coalesce(sum(CASE WHEN state = 10 THEN num_words END), 0),
+		coalesce(sum(CASE WHEN state = 10 THEN num_chars END), 0),
+		coalesce(sum(has_failing_check), 0), coalesce(sum(CASE WHEN has_failing_check THEN num_words END), 0),
+		coalesce(sum(CASE WHEN has_failing_check THEN num_chars END), 0),
+		coalesce(sum(state = 30), 0), coalesce(sum(CASE WHEN state = 30 THEN num_words END), 0),
+		coalesce(sum(CASE WHEN state = 30 THEN num_chars END), 0),
+		coalesce(sum(state = 100), 0), coalesce(sum(CASE WHEN state = 100 THEN num_words END), 0),
+		coalesce(sum(CASE WHEN state = 100 THEN num_chars END), 0),
+		coalesce(sum(has_suggestion), 0), coalesce(sum(has_comment), 0)
+		FROM units WHERE translation_id = ?`, translationID).Scan(statsFields(&s)...)
+	return s, err
+}
+
+// refreshTranslationStats recounts one translation and applies the
+// difference to its component, project and language rows, so those stay
+// exact without ever summing over their translations.
+func refreshTranslationStats(ctx context.Context, tx *Tx, t scopeIDs) error {
+	now, err := countTranslation(ctx, tx, t.translationID)
+	if err != nil {
+		return err
+	}
+	old, err := readStats(ctx, tx, "t", itoa(t.translationID))
+	if err != nil {
+		return err
+	}
+	delta := now
+	delta.Add(old, -1)
+	if delta == (index.Stats{}) {
+		return nil
+	}
+	if err := addStats(ctx, tx, "t", itoa(t.translationID), delta); err != nil {
+		return err
+	}
+	for _, s := range []scopeKey{{"c", itoa(t.componentID)}, {"p", itoa(t.projectID)}, {"l", t.languageCode}} {
+		if err := addStats(ctx, tx, s.scope, s.key, delta); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type scopeIDs struct {
+	translationID, componentID, projectID int64
+	languageCode                          string
+}
+
+func addStats(ctx context.Context, tx *Tx, scope, key string, d index.Stats) error {
+	args := append([]any{scope, key}, statsValues(d)...)
+	_, err := tx.ExecContext(ctx, `INSERT INTO stats (scope, scope_key, `+statsColumns+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (scope, scope_key) DO UPDATE SET
+		total = total + excluded.total, total_words = total_words + excluded.total_words,
+		total_chars = total_chars + excluded.total_chars, translated = translated + excluded.translated,
+		translated_words = translated_words + excluded.translated_words,
+		translated_chars = translated_chars + excluded.translated_chars, fuzzy = fuzzy + excluded.fuzzy,
+		fuzzy_words = fuzzy_words + excluded.fuzzy_words, fuzzy_chars = fuzzy_chars + excluded.fuzzy_chars,
+		failing = failing + excluded.failing, failing_words = failing_words + excluded.failing_words,
+		failing_chars = failing_chars + excluded.failing_chars, approved = approved + excluded.approved,
+		approved_words = approved_words + excluded.approved_words,
+		approved_chars = approved_chars + excluded.approved_chars, readonly = readonly + excluded.readonly,
+		readonly_words = readonly_words + excluded.readonly_words,
+		readonly_chars = readonly_chars + excluded.readonly_chars,
+		suggestions = suggestions + excluded.suggestions, comments = comments + excluded.comments`, args...)
+	return err
+}
+
+func readStats(ctx context.Context, q queryer, scope, key string) (index.Stats, error) {
+	var s index.Stats
+	var last string
+	err := q.QueryRowContext(ctx, `SELECT `+statsColumns+`, last_change, last_author FROM stats
+		WHERE scope = ? AND scope_key = ?`, scope, key).Scan(append(statsFields(&s), &last, &s.LastAuthor)...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return index.Stats{}, nil
+	}
+	s.LastChange = parseTime(last)
+	return s, err
+}
+
+// recentWindow is how far back recent_changes looks.
+const recentWindow = 24 * time.Hour
+
+func (db *DB) statsWithRecent(ctx context.Context, scope, key, column string, arg any) (index.Stats, error) {
+	s, err := readStats(ctx, db.rdb, scope, key)
+	if err != nil {
+		return s, formatError(err)
+	}
+	since := formatTime(db.Now().Add(-recentWindow))
+	err = db.rdb.QueryRowContext(ctx, `SELECT count(*) FROM changes WHERE `+column+` = ? AND timestamp > ?`,
+		arg, since).Scan(&s.RecentChanges)
+	return s, formatError(err)
+}
+
+// TranslationStats returns the stored statistics of a translation.
+func (db *DB) TranslationStats(ctx context.Context, translationID int64) (index.Stats, error) {
+	return db.statsWithRecent(ctx, "t", itoa(translationID), "translation_id", translationID)
+}
+
+// ComponentStats returns the stored statistics summed over a component.
+func (db *DB) ComponentStats(ctx context.Context, componentID int64) (index.Stats, error) {
+	return db.statsWithRecent(ctx, "c", itoa(componentID), "component_id", componentID)
+}
+
+// ProjectStats returns the stored statistics summed over a project.
+func (db *DB) ProjectStats(ctx context.Context, projectID int64) (index.Stats, error) {
+	return db.statsWithRecent(ctx, "p", itoa(projectID), "project_id", projectID)
+}
+
+// LanguageStats returns the stored statistics summed over every
+// translation into the language.
+func (db *DB) LanguageStats(ctx context.Context, code string) (index.Stats, error) {
+	return db.statsWithRecent(ctx, "l", code, "language_code", code)
+}
