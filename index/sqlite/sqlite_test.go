@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tolk-project/tolk/index"
@@ -156,5 +157,52 @@ func TestFindNotFound(t *testing.T) {
 	}
 	if _, err := db.FindUnitByID(ctx, 42); !errors.Is(err, index.ErrNotFound) {
 		t.Errorf("FindUnitByID err = %v", err)
+	}
+}
+
+func TestFindUnitsQuery(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t)
+	c := mustComponent(t, db)
+	res, err := db.ImportTranslation(ctx, index.TranslationImport{ComponentID: c.ID, LanguageCode: "de",
+		Revision: "1", Monolingual: true, Units: units(
+			"menu.file", "File", "Datei",
+			"menu.edit", "Edit", "",
+			"title", "100% done_now", "Fertig",
+		)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		q    string
+		want []string // contexts
+	}{
+		{"", []string{"menu.file", "menu.edit", "title"}},
+		{"state:translated", []string{"menu.file", "title"}},
+		{"state:<translated", []string{"menu.edit"}},
+		{"key:menu", []string{"menu.file", "menu.edit"}},
+		{"source:EDIT", []string{"menu.edit"}},
+		{"target:datei", []string{"menu.file"}},
+		{"datei", []string{"menu.file"}},
+		{"100%", []string{"title"}},
+		{"F_l", nil}, // '_' is literal, not a LIKE wildcard
+		{"key:menu state:empty", []string{"menu.edit"}},
+	}
+	for _, tc := range cases {
+		got, total, err := db.FindUnits(ctx, index.UnitFilter{TranslationID: res.TranslationID, Query: tc.q,
+			Page: index.Page{Number: 1, Size: 50}})
+		if err != nil {
+			t.Fatalf("%q: %v", tc.q, err)
+		}
+		var ctxs []string
+		for _, u := range got {
+			ctxs = append(ctxs, u.Context)
+		}
+		if total != len(tc.want) || strings.Join(ctxs, ",") != strings.Join(tc.want, ",") {
+			t.Errorf("%q: got %v (total %d), want %v", tc.q, ctxs, total, tc.want)
+		}
+	}
+	if _, _, err := db.FindUnits(ctx, index.UnitFilter{Query: "colour:red", Page: index.Page{Number: 1, Size: 50}}); !errors.Is(err, index.ErrInvalid) {
+		t.Errorf("bad query err = %v, want ErrInvalid", err)
 	}
 }

@@ -2,6 +2,9 @@ package sqlite
 
 import (
 	"context"
+	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/tolk-project/tolk/index"
 )
@@ -30,19 +33,23 @@ func (db *DB) FindUnitByID(ctx context.Context, id int64) (index.Unit, error) {
 	return u, formatError(err)
 }
 
-// FindUnits returns one page of a translation's units in ascending id
-// order, and the number of units in the translation.
+// FindUnits returns one page of the units matching f in ascending id
+// order, and the number of matches. Without a query the count of a
+// translation's units equals its statistics' total.
 func (db *DB) FindUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, int, error) {
+	where, args, err := unitWhere(f)
+	if err != nil {
+		return nil, 0, err
+	}
 	var total int
-	if err := db.rdb.QueryRowContext(ctx, `SELECT count(*) FROM units WHERE translation_id = ?`,
-		f.TranslationID).Scan(&total); err != nil {
+	if err := db.rdb.QueryRowContext(ctx, `SELECT count(*) FROM units`+where, args...).Scan(&total); err != nil {
 		return nil, 0, formatError(err)
 	}
 	if total == 0 || f.Page.Offset() >= total {
 		return nil, total, nil
 	}
-	rows, err := db.rdb.QueryContext(ctx, `SELECT `+unitColumns+` FROM units WHERE translation_id = ?
-		ORDER BY id LIMIT ? OFFSET ?`, f.TranslationID, f.Page.Size, f.Page.Offset())
+	rows, err := db.rdb.QueryContext(ctx, `SELECT `+unitColumns+` FROM units`+where+`
+		ORDER BY id LIMIT ? OFFSET ?`, append(args, f.Page.Size, f.Page.Offset())...)
 	if err != nil {
 		return nil, 0, formatError(err)
 	}
@@ -57,3 +64,46 @@ func (db *DB) FindUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, 
 	}
 	return out, total, rows.Err()
 }
+
+// unitWhere turns a filter into a WHERE clause. Text matches use LIKE,
+// which ignores case for ASCII letters only.
+func unitWhere(f index.UnitFilter) (string, []any, error) {
+	var conds []string
+	var args []any
+	if f.TranslationID != 0 {
+		conds = append(conds, "translation_id = ?")
+		args = append(args, f.TranslationID)
+	}
+	terms, err := index.ParseUnitQuery(f.Query)
+	if err != nil {
+		return "", nil, err
+	}
+	for _, t := range terms {
+		like := "%" + likeEscaper.Replace(t.Value) + "%"
+		switch t.Field {
+		case "text":
+			conds = append(conds, `(source LIKE ? ESCAPE '\' OR target LIKE ? ESCAPE '\' OR context LIKE ? ESCAPE '\')`)
+			args = append(args, like, like, like)
+		case "context", "source", "target", "note":
+			conds = append(conds, t.Field+` LIKE ? ESCAPE '\'`)
+			args = append(args, like)
+		case "state":
+			conds = append(conds, "state "+t.Op+" ?")
+			args = append(args, t.State)
+		case "id":
+			id, err := strconv.ParseInt(t.Value, 10, 64)
+			if err != nil {
+				return "", nil, &index.FieldError{Fields: map[string]index.FieldProblem{
+					"q": {Code: "invalid", Detail: fmt.Sprintf("Invalid id %q.", t.Value)}}}
+			}
+			conds = append(conds, "id "+t.Op+" ?")
+			args = append(args, id)
+		}
+	}
+	if len(conds) == 0 {
+		return "", nil, nil
+	}
+	return " WHERE " + strings.Join(conds, " AND "), args, nil
+}
+
+var likeEscaper = strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`)
