@@ -51,7 +51,7 @@ type scopeKey struct {
 func changeScopes(c index.Change) []scopeKey {
 	return []scopeKey{
 		{"t", itoa(c.TranslationID)}, {"c", itoa(c.ComponentID)},
-		{"p", itoa(c.ProjectID)}, {"l", c.LanguageCode},
+		{"p", itoa(c.ProjectID)}, {"l", c.LanguageCode}, {"pl", itoa(c.ProjectID) + "/" + c.LanguageCode},
 	}
 }
 

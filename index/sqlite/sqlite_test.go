@@ -206,3 +206,25 @@ func TestFindUnitsQuery(t *testing.T) {
 		t.Errorf("bad query err = %v, want ErrInvalid", err)
 	}
 }
+
+func TestProjectLanguageStats(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t)
+	c := mustComponent(t, db)
+	if err := db.SeedLanguages(ctx, []index.Language{{Code: "de", Name: "German"}, {Code: "fr", Name: "French"}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range []string{"de", "fr"} {
+		if _, err := db.ImportTranslation(ctx, index.TranslationImport{ComponentID: c.ID, LanguageCode: lang,
+			Revision: "1", Monolingual: true, Units: units("a", "A", "x", "b", "B", "")}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	langs, stats, err := db.ProjectLanguageStats(ctx, c.ProjectID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(langs) != 2 || langs[0].Code != "de" || langs[1].Code != "fr" || stats[0].Total != 2 || stats[1].Translated != 1 {
+		t.Errorf("langs %+v stats %+v", langs, stats)
+	}
+}

@@ -68,12 +68,20 @@ func refreshTranslationStats(ctx context.Context, tx *Tx, t scopeIDs) error {
 	if err := addStats(ctx, tx, "t", itoa(t.translationID), delta); err != nil {
 		return err
 	}
-	for _, s := range []scopeKey{{"c", itoa(t.componentID)}, {"p", itoa(t.projectID)}, {"l", t.languageCode}} {
+	for _, s := range aggregateScopes(t) {
 		if err := addStats(ctx, tx, s.scope, s.key, delta); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// aggregateScopes are the rows a translation's statistics add up into:
+// its component, its project, its language, and its language within the
+// project (for the project's languages list).
+func aggregateScopes(t scopeIDs) []scopeKey {
+	return []scopeKey{{"c", itoa(t.componentID)}, {"p", itoa(t.projectID)}, {"l", t.languageCode},
+		{"pl", itoa(t.projectID) + "/" + t.languageCode}}
 }
 
 type scopeIDs struct {
@@ -146,4 +154,32 @@ func (db *DB) ProjectStats(ctx context.Context, projectID int64) (index.Stats, e
 // translation into the language.
 func (db *DB) LanguageStats(ctx context.Context, code string) (index.Stats, error) {
 	return db.statsWithRecent(ctx, "l", code, "language_code", code)
+}
+
+// ProjectLanguageStats returns the statistics of every language of a
+// project, summed over its components, ordered by language code.
+func (db *DB) ProjectLanguageStats(ctx context.Context, projectID int64) ([]index.Language, []index.Stats, error) {
+	prefix := itoa(projectID) + "/"
+	rows, err := db.rdb.QueryContext(ctx, `SELECT `+languageColumns+`, `+statsColumns+`, s.last_change, s.last_author
+		FROM stats s JOIN languages l ON l.code = substr(s.scope_key, ?)
+		WHERE s.scope = 'pl' AND s.scope_key > ? AND s.scope_key < ? AND s.total > 0
+		ORDER BY l.code`, len(prefix)+1, prefix, itoa(projectID)+"0") // '0' sorts right after '/'
+	if err != nil {
+		return nil, nil, formatError(err)
+	}
+	defer rows.Close()
+	var langs []index.Language
+	var stats []index.Stats
+	for rows.Next() {
+		var ls langScan
+		var st index.Stats
+		var last string
+		if err := rows.Scan(append(append(ls.dest(), statsFields(&st)...), &last, &st.LastAuthor)...); err != nil {
+			return nil, nil, err
+		}
+		st.LastChange = parseTime(last)
+		langs = append(langs, ls.language())
+		stats = append(stats, st)
+	}
+	return langs, stats, rows.Err()
 }
