@@ -1,0 +1,290 @@
+package tbx
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tolk-project/tolk/formats"
+)
+
+// xmlNamespace is what encoding/xml turns the reserved "xml" prefix into,
+// so xml:lang arrives as {Space: xmlNamespace, Local: "lang"}.
+const xmlNamespace = "http://www.w3.org/XML/1998/namespace"
+
+// File is a decoded TBX glossary. It keeps the bytes it was decoded from so
+// that Encode can reproduce them exactly. A File is not modified by its
+// methods and is safe for concurrent use.
+type File struct {
+	src     []byte
+	entries []entry
+}
+
+// entry is one termEntry. Offsets index File.src.
+type entry struct {
+	id       string
+	line     int
+	start    int // '<' of the start tag
+	end      int // just past the element
+	langSets []langSet
+	meta     metadata // descrip, note, termNote directly under the termEntry
+}
+
+// langSet is one langSet of an entry.
+type langSet struct {
+	lang    string // xml:lang as written
+	rawName string // element name as written, with any prefix
+	start   int    // '<' of the start tag
+	end     int    // just past the element
+	endTag  int    // '<' of the end tag; -1 when self-closing
+	term    *term  // the first term; nil when there is none
+	meta    metadata
+}
+
+// term is the first term of a langSet.
+type term struct {
+	text    string
+	rawName string
+	// start and end delimit the content between <term> and </term>. For a
+	// self-closing <term/> they delimit the closing "/>" instead.
+	start, end  int
+	selfClosing bool
+}
+
+// metadata collects descrip, note and termNote elements with their type
+// attribute, in document order.
+type metadata struct {
+	descrips  []typedText
+	notes     []string
+	termNotes []typedText
+}
+
+type typedText struct{ typ, text string }
+
+// Decode reads a whole TBX document. Malformed XML, including an empty
+// input or one declaring an encoding other than UTF-8, is reported as a
+// *formats.ParseError with the line and column where the parser stopped.
+func Decode(r io.Reader) (*File, error) {
+	src, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	return decode(src)
+}
+
+// collector accumulates the character data of one element (term, descrip,
+// note or termNote), including that of any children.
+type collector struct {
+	depth int // element depth at which it started; 0 when idle
+	kind  string
+	typ   string
+	buf   strings.Builder
+}
+
+func decode(src []byte) (*File, error) {
+	f := &File{src: src}
+	d := xml.NewDecoder(bytes.NewReader(src))
+	lines := lineCounter{src: src, line: 1}
+
+	var (
+		depth    int
+		sawRoot  bool
+		cur      *entry
+		entryDep int
+		ls       *langSet
+		lsDep    int
+		tm       *term
+		col      collector
+	)
+	for {
+		before := int(d.InputOffset())
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, parseError(src, int(d.InputOffset()), err)
+		}
+		after := int(d.InputOffset())
+		switch t := tok.(type) {
+		case xml.StartElement:
+			depth++
+			sawRoot = true
+			selfClosing := after-before >= 2 && src[after-2] == '/' && src[after-1] == '>'
+			if col.depth > 0 {
+				continue // inside a term or note: children only add text
+			}
+			switch {
+			case t.Name.Local == "termEntry" && cur == nil:
+				f.entries = append(f.entries, entry{
+					id:    attr(t, "", "id"),
+					line:  lines.at(before),
+					start: before,
+				})
+				cur, entryDep = &f.entries[len(f.entries)-1], depth
+			case t.Name.Local == "langSet" && cur != nil && ls == nil:
+				lang := attr(t, xmlNamespace, "lang")
+				if lang == "" {
+					lang = attr(t, "", "lang")
+				}
+				endTag := 0
+				if selfClosing {
+					endTag = -1
+				}
+				cur.langSets = append(cur.langSets, langSet{
+					lang:    lang,
+					rawName: rawName(src, before),
+					start:   before,
+					endTag:  endTag,
+				})
+				ls, lsDep = &cur.langSets[len(cur.langSets)-1], depth
+			case t.Name.Local == "term" && ls != nil && ls.term == nil:
+				tm = &term{rawName: rawName(src, before), start: after, selfClosing: selfClosing}
+				if selfClosing {
+					tm.start = after - 2
+				}
+				ls.term = tm
+				col = collector{depth: depth, kind: "term"}
+			case (t.Name.Local == "descrip" || t.Name.Local == "note" || t.Name.Local == "termNote") && cur != nil:
+				col = collector{depth: depth, kind: t.Name.Local, typ: attr(t, "", "type")}
+			}
+		case xml.EndElement:
+			switch {
+			case col.depth == depth:
+				text := col.buf.String()
+				m := &cur.meta
+				if ls != nil {
+					m = &ls.meta
+				}
+				switch col.kind {
+				case "term":
+					tm.text = text
+					// encoding/xml reports the end of a self-closing
+					// element at the offset just past "/>", so before is
+					// the end of the content only for a real end tag.
+					tm.end = before
+					if tm.selfClosing {
+						tm.end = after
+					}
+					tm = nil
+				case "descrip":
+					m.descrips = append(m.descrips, typedText{col.typ, strings.TrimSpace(text)})
+				case "note":
+					m.notes = append(m.notes, strings.TrimSpace(text))
+				case "termNote":
+					m.termNotes = append(m.termNotes, typedText{col.typ, strings.TrimSpace(text)})
+				}
+				col = collector{}
+			case ls != nil && depth == lsDep:
+				ls.end = after
+				if ls.endTag != -1 {
+					ls.endTag = before
+				}
+				ls = nil
+			case cur != nil && depth == entryDep:
+				cur.end = after
+				cur = nil
+			}
+			depth--
+		case xml.CharData:
+			if col.depth > 0 {
+				col.buf.Write(t)
+			}
+		}
+	}
+	if !sawRoot {
+		return nil, &formats.ParseError{Err: errors.New("tbx: no root element")}
+	}
+	return f, nil
+}
+
+// attr returns the value of the attribute with the given namespace and
+// local name, "" when absent.
+func attr(t xml.StartElement, space, local string) string {
+	for _, a := range t.Attr {
+		if a.Name.Local == local && a.Name.Space == space {
+			return a.Value
+		}
+	}
+	return ""
+}
+
+// rawName returns the element name as written at src[start] ('<'),
+// prefix included, so that a written end tag matches its start tag even
+// where encoding/xml has already resolved the prefix to a namespace.
+func rawName(src []byte, start int) string {
+	i := start + 1
+	for i < len(src) {
+		switch src[i] {
+		case ' ', '\t', '\n', '\r', '/', '>':
+			return string(src[start+1 : i])
+		}
+		i++
+	}
+	return string(src[start+1:])
+}
+
+// lineCounter turns increasing byte offsets into 1-based line numbers
+// without rescanning from the start each time.
+type lineCounter struct {
+	src  []byte
+	pos  int
+	line int
+}
+
+func (c *lineCounter) at(off int) int {
+	if off > c.pos {
+		c.line += bytes.Count(c.src[c.pos:off], []byte{'\n'})
+		c.pos = off
+	}
+	return c.line
+}
+
+// parseError wraps err with the line and column of byte offset off. The
+// column counts characters, not bytes, as an editor shows it.
+func parseError(src []byte, off int, err error) *formats.ParseError {
+	if off > len(src) {
+		off = len(src)
+	}
+	lineStart := bytes.LastIndexByte(src[:off], '\n') + 1
+	return &formats.ParseError{
+		Line:   bytes.Count(src[:off], []byte{'\n'}) + 1,
+		Column: utf8.RuneCount(src[lineStart:off]) + 1,
+		Err:    err,
+	}
+}
+
+// newTemplate is an empty glossary laid out as Translate Toolkit writes
+// one for Weblate, so that files Tolk creates look like their siblings.
+const newTemplate = `<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE martif PUBLIC "ISO 12200:1999A//DTD MARTIF core (DXFcdV04)//EN" "TBXcdv04.dtd">
+<martif type="TBX" xml:lang="%s">
+    <martifHeader>
+        <fileDesc>
+            <sourceDesc>
+                <p>Tolk</p>
+            </sourceDesc>
+        </fileDesc>
+    </martifHeader>
+    <text>
+        <body>
+        </body>
+    </text>
+</martif>
+`
+
+// New returns an empty glossary whose martif element names sourceLang, for
+// a target language that has no file yet. It holds no entries, so Units
+// returns none and Encode writes the template. targetLang is accepted for
+// symmetry with the other calls; an empty TBX file does not record it.
+func New(sourceLang, targetLang string) *File {
+	f, err := decode([]byte(fmt.Sprintf(newTemplate, escapeAttr(sourceLang))))
+	if err != nil {
+		panic("tbx: template does not parse: " + err.Error()) // a bug, not input
+	}
+	return f
+}
