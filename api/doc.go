@@ -1,0 +1,17 @@
+// Package api serves Tolk's Web API, compatible with Weblate's REST API
+// (../shared/spec/api-spec.md is the contract). It turns the index's
+// domain types into Weblate's wire format: field names, nulls, absolute
+// URLs, pagination and error envelopes.
+//
+// The package imports index for the vocabulary and gin for routing; it
+// never imports an index engine, sync, vcs or formats. The store it reads
+// from is the Store interface, which *sqlite.DB satisfies. gin stays
+// behind Server: callers use New and Handler only.
+//
+// Start reading at server.go (routes and the resource table), then
+// errors.go, urls.go and pagination.go, which hold the three cross-cutting
+// rules in one place each. Every resource has one file holding its
+// handlers, wire struct and converter: translations.go, units.go,
+// changes.go, languages.go, statistics.go and components.go (the component
+// and project objects embedded in a translation).
+package api

@@ -1,0 +1,122 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sort"
+
+	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/index"
+)
+
+// errorBody is the reference's error envelope
+// (../shared/reference/weblate-core.md, "Errors").
+type errorBody struct {
+	Type   string       `json:"type"` // client_error, validation_error, server_error
+	Errors []errorEntry `json:"errors"`
+}
+
+type errorEntry struct {
+	Code   string  `json:"code"`
+	Detail string  `json:"detail"`
+	Attr   *string `json:"attr"` // the offending field, dotted when nested; null otherwise
+}
+
+// methodError is a request whose method the resource does not accept.
+type methodError struct{ method string }
+
+func (e *methodError) Error() string { return fmt.Sprintf("api: method %s not allowed", e.method) }
+
+// errorKinds maps each index error kind to its status, code and the
+// reference's default message, used when the error carries none.
+var errorKinds = []struct {
+	kind   error
+	status int
+	code   string
+	detail string
+}{
+	{index.ErrNotFound, http.StatusNotFound, "not_found", "Not found."},
+	{index.ErrUnauthenticated, http.StatusUnauthorized, "not_authenticated",
+		"Authentication credentials were not provided."},
+	{index.ErrPermission, http.StatusForbidden, "permission_denied",
+		"You do not have permission to perform this action."},
+	{index.ErrConflict, http.StatusConflict, "conflict", "Object already exists."},
+	{index.ErrLocked, http.StatusLocked, "locked", "The component is locked."},
+	{index.ErrInvalid, http.StatusBadRequest, "invalid", "Invalid input."},
+}
+
+// errorResponse turns err into a status and envelope. Internal errors get
+// a generic message: their text is for the log, not the client.
+func errorResponse(err error) (int, errorBody) {
+	var fe *index.FieldError
+	if errors.As(err, &fe) {
+		return http.StatusBadRequest, errorBody{Type: "validation_error", Errors: fieldEntries(fe)}
+	}
+	var me *methodError
+	if errors.As(err, &me) {
+		return http.StatusMethodNotAllowed, clientError("method_not_allowed",
+			fmt.Sprintf("Method %q not allowed.", me.method))
+	}
+	for _, k := range errorKinds {
+		if !errors.Is(err, k.kind) {
+			continue
+		}
+		detail := index.ErrorMessage(err)
+		if detail == "" {
+			detail = k.detail
+		}
+		if k.kind == index.ErrInvalid {
+			return k.status, errorBody{Type: "validation_error",
+				Errors: []errorEntry{{Code: k.code, Detail: detail}}}
+		}
+		return k.status, clientError(k.code, detail)
+	}
+	return http.StatusInternalServerError, errorBody{Type: "server_error",
+		Errors: []errorEntry{{Code: "error", Detail: "A server error occurred."}}}
+}
+
+func clientError(code, detail string) errorBody {
+	return errorBody{Type: "client_error", Errors: []errorEntry{{Code: code, Detail: detail}}}
+}
+
+// fieldEntries gives one entry per field, ordered by attribute name so
+// bodies are stable.
+func fieldEntries(fe *index.FieldError) []errorEntry {
+	attrs := make([]string, 0, len(fe.Fields))
+	for a := range fe.Fields {
+		attrs = append(attrs, a)
+	}
+	sort.Strings(attrs)
+	out := make([]errorEntry, len(attrs))
+	for i, a := range attrs {
+		p := fe.Fields[a]
+		code := p.Code
+		if code == "" {
+			code = "invalid"
+		}
+		out[i] = errorEntry{Code: code, Detail: p.Detail, Attr: &attrs[i]}
+	}
+	return out
+}
+
+// fail answers the request with err's status and envelope. It is the
+// only place that picks an error status; 5xx are logged with the request
+// ID, everything else is the client's business.
+func (s *Server) fail(c *gin.Context, err error) {
+	status, body := errorResponse(err)
+	if status >= 500 {
+		level := slog.LevelError
+		if errors.Is(err, context.Canceled) {
+			level = slog.LevelWarn // the client went away mid-request
+		}
+		requestLogger(c, s.log).Log(c.Request.Context(), level, "request failed", "err", err)
+	}
+	if status == http.StatusUnauthorized {
+		c.Header("WWW-Authenticate", "Token")
+	}
+	s.writeJSON(c, status, body)
+	c.Abort()
+}

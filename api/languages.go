@@ -1,0 +1,72 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/index"
+)
+
+// languageJSON is the Language object (spec, "Language").
+type languageJSON struct {
+	Code          string     `json:"code"`
+	Name          string     `json:"name"`
+	Plural        pluralJSON `json:"plural"`
+	Aliases       []string   `json:"aliases"`
+	Direction     string     `json:"direction"`
+	Population    int64      `json:"population"`
+	WebURL        string     `json:"web_url"`
+	URL           string     `json:"url"`
+	StatisticsURL string     `json:"statistics_url"`
+}
+
+type pluralJSON struct {
+	ID      int64  `json:"id"`
+	Source  int    `json:"source"`
+	Number  int    `json:"number"`
+	Formula string `json:"formula"`
+	Type    int    `json:"type"`
+}
+
+func newLanguageJSON(u urls, l *index.Language) languageJSON {
+	aliases := l.Aliases
+	if aliases == nil {
+		aliases = []string{}
+	}
+	return languageJSON{
+		Code: l.Code,
+		Name: l.Name,
+		Plural: pluralJSON{ID: l.Plural.ID, Source: l.Plural.Source, Number: l.Plural.Number,
+			Formula: l.Plural.Formula, Type: l.Plural.Type},
+		Aliases:       aliases,
+		Direction:     l.Direction,
+		Population:    l.Population,
+		WebURL:        u.languageWeb(l.Code),
+		URL:           u.language(l.Code, ""),
+		StatisticsURL: u.language(l.Code, "statistics"),
+	}
+}
+
+// getLanguage serves GET /api/languages/:code/.
+func (s *Server) getLanguage(c *gin.Context) {
+	l, err := s.store.FindLanguage(c.Request.Context(), c.Param("code"))
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	s.writeJSON(c, http.StatusOK, newLanguageJSON(s.urlsFor(c), &l))
+}
+
+// sourceLanguage returns a component's source language. A code missing
+// from the language table still names a language: it gets the defaults
+// the index gives translations into unknown languages, rather than making
+// the whole translation unreadable.
+func (s *Server) sourceLanguage(c *gin.Context, code string) (index.Language, error) {
+	l, err := s.store.FindLanguage(c.Request.Context(), code)
+	if errors.Is(err, index.ErrNotFound) {
+		return index.Language{Code: code, Name: code, Direction: "ltr",
+			Plural: index.Plural{Number: 2, Formula: "n != 1", Type: 1}}, nil
+	}
+	return l, err
+}

@@ -1,0 +1,95 @@
+package api
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"time"
+
+	"github.com/gin-gonic/gin"
+)
+
+const requestIDHeader = "X-Request-ID"
+
+// requestScope runs around every request, matched or not: it settles the
+// request ID, sets the headers every response carries, and logs one line
+// when the request is done.
+func (s *Server) requestScope(c *gin.Context) {
+	start := time.Now()
+	id := requestID(c.GetHeader(requestIDHeader))
+	h := c.Writer.Header()
+	h.Set(requestIDHeader, id)
+	// Bodies depend on Accept in the reference (JSON or its browsable
+	// HTML), so caches must key on it (spec, "Common response behaviour").
+	h.Set("Vary", "Accept")
+
+	c.Next()
+
+	status := c.Writer.Status()
+	level := slog.LevelInfo
+	if status >= 500 {
+		level = slog.LevelError
+	}
+	s.log.LogAttrs(c.Request.Context(), level, "request",
+		slog.String("request_id", id),
+		slog.String("method", c.Request.Method),
+		slog.String("route", c.FullPath()),
+		slog.String("path", c.Request.URL.Path),
+		slog.Int("status", status),
+		slog.Duration("duration", time.Since(start)),
+		slog.Int("bytes", max(0, c.Writer.Size())))
+}
+
+// requestID keeps a client's X-Request-ID when it is short and plain, so
+// logs can be joined with the caller's; otherwise it makes a new one.
+func requestID(given string) string {
+	if n := len(given); n > 0 && n <= 128 {
+		ok := true
+		for i := 0; i < n && ok; i++ {
+			b := given[i]
+			ok = b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' ||
+				b == '-' || b == '_' || b == '.' || b == ':'
+		}
+		if ok {
+			return given
+		}
+	}
+	var b [16]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// requestLogger returns log with the request's ID, method and route, for
+// the few lines logged during a request (failures and panics).
+func requestLogger(c *gin.Context, log *slog.Logger) *slog.Logger {
+	return log.With("request_id", c.Writer.Header().Get(requestIDHeader),
+		"method", c.Request.Method, "route", c.FullPath())
+}
+
+// errPanic stands for a recovered panic when choosing the response.
+var errPanic = errors.New("api: handler panicked")
+
+// recovery turns a panic into the reference's JSON 500. The panic value
+// and stack go to the log, never to the client.
+func (s *Server) recovery(c *gin.Context) {
+	defer func() {
+		v := recover()
+		if v == nil {
+			return
+		}
+		if v == http.ErrAbortHandler {
+			panic(v) // net/http's way of aborting a response on purpose
+		}
+		requestLogger(c, s.log).Error("panic", "panic", v, "stack", string(debug.Stack()))
+		c.Abort()
+		if c.Writer.Written() {
+			return // too late for a clean answer; the client sees a cut body
+		}
+		status, body := errorResponse(errPanic)
+		s.writeJSON(c, status, body)
+	}()
+	c.Next()
+}

@@ -1,0 +1,117 @@
+package api
+
+import (
+	"math"
+	"net/url"
+	"strconv"
+
+	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/index"
+)
+
+// Page sizes (../shared/reference/weblate-core.md, "Pagination"; the
+// spec's 276-item list ending in a 26-item page shows the default).
+const (
+	defaultPageSize = 50
+	maxPageSize     = 1000
+)
+
+// errInvalidPage is the reference's answer to a page that is past the
+// end, zero, negative or not a number.
+var errInvalidPage = index.Errorf(index.ErrNotFound, "Invalid page.")
+
+// list is the paginated envelope of every list endpoint.
+type list[T any] struct {
+	Count    int     `json:"count"`
+	Next     *string `json:"next"`
+	Previous *string `json:"previous"`
+	Results  []T     `json:"results"`
+}
+
+// page is the page a request asked for, checked against the list.
+type page struct {
+	number, size, total int
+}
+
+// pageRequest reads page and page_size. page is 1-based or "last"; a
+// page_size that is not a positive number falls back to the default and
+// a larger one is capped, as the reference's framework does.
+func pageRequest(q url.Values) (number, size int, last bool, err error) {
+	size = defaultPageSize
+	if v := q.Get("page_size"); v != "" {
+		if n, err := strconv.Atoi(v); err == nil && n > 0 {
+			size = min(n, maxPageSize)
+		}
+	}
+	v := q.Get("page")
+	switch v {
+	case "":
+		return 1, size, false, nil
+	case "last":
+		return 0, size, true, nil
+	}
+	n, err := strconv.Atoi(v)
+	// The bound keeps the store's offset from overflowing; no list is
+	// that long.
+	if err != nil || n < 1 || n > math.MaxInt32 {
+		return 0, 0, false, errInvalidPage
+	}
+	return n, size, false, nil
+}
+
+// fetchPage calls fetch for the page the request asks for and rejects a
+// page past the end. The first page of an empty list exists.
+func fetchPage[T any](c *gin.Context, fetch func(index.Page) ([]T, int, error)) ([]T, page, error) {
+	number, size, last, err := pageRequest(c.Request.URL.Query())
+	if err != nil {
+		return nil, page{}, err
+	}
+	if last {
+		_, total, err := fetch(index.Page{Number: 1, Size: size})
+		if err != nil {
+			return nil, page{}, err
+		}
+		number = pageCount(total, size)
+	}
+	items, total, err := fetch(index.Page{Number: number, Size: size})
+	if err != nil {
+		return nil, page{}, err
+	}
+	if number > pageCount(total, size) {
+		return nil, page{}, errInvalidPage
+	}
+	return items, page{number: number, size: size, total: total}, nil
+}
+
+// pageCount is the number of pages, at least one.
+func pageCount(total, size int) int {
+	return max(1, (total+size-1)/size)
+}
+
+// newList wraps one page of results in the envelope. next and previous
+// keep every query parameter but page; the link to page 1 has no page.
+func newList[T any](c *gin.Context, u urls, p page, results []T) list[T] {
+	if results == nil {
+		results = []T{}
+	}
+	l := list[T]{Count: p.total, Results: results}
+	if p.number < pageCount(p.total, p.size) {
+		l.Next = ptr(pageLink(c, u, p.number+1))
+	}
+	if p.number > 1 {
+		l.Previous = ptr(pageLink(c, u, p.number-1))
+	}
+	return l
+}
+
+func pageLink(c *gin.Context, u urls, number int) string {
+	q := c.Request.URL.Query()
+	q.Del("page")
+	if u.formatAPI {
+		q.Del("format") // abs appends it last
+	}
+	if number > 1 {
+		q.Set("page", strconv.Itoa(number))
+	}
+	return u.abs(c.Request.URL.EscapedPath(), q.Encode())
+}

@@ -1,0 +1,225 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/index"
+)
+
+// Store is what the API reads. Every method returns an error wrapping
+// index.ErrNotFound when the object does not exist; other errors are
+// internal. *sqlite.DB satisfies it.
+type Store interface {
+	// FindTranslation returns a translation with its component, project,
+	// language and stored statistics.
+	FindTranslation(ctx context.Context, projectSlug, componentSlug, languageCode string) (index.Translation, error)
+	// FindUnits returns one page of units in ascending id order and the
+	// number of matches.
+	FindUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, int, error)
+	// FindChanges returns one page of changes in ascending timestamp, then
+	// id, order and the number of matches.
+	FindChanges(ctx context.Context, f index.ChangeFilter) ([]index.Change, int, error)
+	// TranslationStats returns a translation's statistics including
+	// RecentChanges.
+	TranslationStats(ctx context.Context, translationID int64) (index.Stats, error)
+	// FindLanguage returns a language by its canonical code.
+	FindLanguage(ctx context.Context, code string) (index.Language, error)
+	// LanguageStats returns statistics summed over every translation into
+	// the language.
+	LanguageStats(ctx context.Context, code string) (index.Stats, error)
+}
+
+// Options configure a Server. The zero value is usable.
+type Options struct {
+	// Logger receives one line per request and every 5xx; nil discards.
+	Logger *slog.Logger
+	// BaseURL, when set, is the external address used in every URL of a
+	// response (e.g. "https://tolk.example.com" or with a path prefix),
+	// overriding the request's scheme, host and forwarded headers.
+	BaseURL string
+	// TrustedProxies are the addresses or CIDR ranges of reverse proxies
+	// whose X-Forwarded-Proto and X-Forwarded-Host headers are believed.
+	// Requests from anywhere else have those headers ignored.
+	TrustedProxies []string
+
+	base    string // BaseURL without its trailing slash
+	proxies []netip.Prefix
+}
+
+// Validate fills defaults and rejects a BaseURL that is not an absolute
+// http(s) URL and proxies that are neither addresses nor CIDR ranges.
+func (o *Options) Validate() error {
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	o.base = ""
+	if o.BaseURL != "" {
+		u, err := url.Parse(o.BaseURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
+			u.RawQuery != "" || u.Fragment != "" {
+			return fmt.Errorf("api: base URL %q: want an absolute http or https URL without query", o.BaseURL)
+		}
+		o.base = strings.TrimRight(o.BaseURL, "/")
+	}
+	o.proxies = nil
+	for _, p := range o.TrustedProxies {
+		prefix, err := netip.ParsePrefix(p)
+		if err != nil {
+			addr, aerr := netip.ParseAddr(p)
+			if aerr != nil {
+				return fmt.Errorf("api: trusted proxy %q: want an IP address or CIDR range", p)
+			}
+			prefix = netip.PrefixFrom(addr, addr.BitLen())
+		}
+		o.proxies = append(o.proxies, prefix.Masked())
+	}
+	return nil
+}
+
+// Server is the HTTP API. It is safe for concurrent use.
+type Server struct {
+	store  Store
+	opts   Options
+	log    *slog.Logger
+	engine *gin.Engine
+}
+
+var ginMode sync.Once
+
+// New returns a Server reading from store. It panics if opts.Validate
+// fails; call Validate first to get the error instead.
+func New(store Store, opts Options) *Server {
+	if err := opts.Validate(); err != nil {
+		panic(err)
+	}
+	// gin's mode is a process global; set it once so concurrent New calls
+	// (tests) do not race, and never print gin's debug banner.
+	ginMode.Do(func() { gin.SetMode(gin.ReleaseMode) })
+	s := &Server{store: store, opts: opts, log: opts.Logger}
+	s.engine = s.newEngine()
+	return s
+}
+
+// Handler returns the http.Handler serving the API.
+func (s *Server) Handler() http.Handler { return s.engine }
+
+// resource is one endpoint: its gin path, the name OPTIONS reports, the
+// methods Allow advertises (in the reference's order) and its GET handler.
+type resource struct {
+	path  string
+	name  string
+	allow []string
+	get   gin.HandlerFunc
+}
+
+func (s *Server) resources() []resource {
+	const tr = "/api/translations/:project/:component/:language/"
+	return []resource{
+		{tr, "Translation Instance", []string{"GET", "DELETE", "HEAD", "OPTIONS"}, s.getTranslation},
+		{tr + "changes/", "Changes", []string{"GET", "HEAD", "OPTIONS"}, s.listTranslationChanges},
+		{tr + "units/", "Units", []string{"GET", "POST", "HEAD", "OPTIONS"}, s.listTranslationUnits},
+		{tr + "statistics/", "Statistics", []string{"GET", "HEAD", "OPTIONS"}, s.getTranslationStatistics},
+		{"/api/languages/:code/", "Language Instance",
+			[]string{"GET", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"}, s.getLanguage},
+		{"/api/languages/:code/statistics/", "Statistics", []string{"GET", "HEAD", "OPTIONS"}, s.getLanguageStatistics},
+	}
+}
+
+func (s *Server) newEngine() *gin.Engine {
+	e := gin.New()
+	// Answer unknown paths with a JSON 404 instead of gin's redirects,
+	// whose bodies are HTML.
+	e.RedirectTrailingSlash = false
+	e.RedirectFixedPath = false
+	e.HandleMethodNotAllowed = true
+	// gin's ClientIP follows the same trust as the URL builder.
+	if err := e.SetTrustedProxies(s.opts.TrustedProxies); err != nil {
+		panic(fmt.Errorf("api: trusted proxies: %w", err)) // Validate accepted them
+	}
+	e.Use(s.requestScope, s.recovery)
+
+	resources := s.resources()
+	for _, r := range resources {
+		allow := strings.Join(r.allow, ", ")
+		withAllow := func(c *gin.Context) { c.Header("Allow", allow) }
+		for _, m := range r.allow {
+			h := s.notImplemented
+			switch m {
+			case http.MethodGet, http.MethodHead:
+				h = r.get
+			case http.MethodOptions:
+				h = s.options(r.name)
+			}
+			e.Handle(m, r.path, withAllow, h)
+		}
+	}
+	e.NoRoute(func(c *gin.Context) { s.fail(c, errNoRoute) })
+	e.NoMethod(func(c *gin.Context) {
+		for _, r := range resources {
+			if matchPath(r.path, c.Request.URL.Path) {
+				c.Header("Allow", strings.Join(r.allow, ", "))
+				break
+			}
+		}
+		s.fail(c, &methodError{method: c.Request.Method})
+	})
+	return e
+}
+
+// matchPath reports whether path matches a gin pattern whose ":name"
+// segments match any one non-empty segment. gin knows which methods a path
+// has but not which resource it is; 405 needs the resource's Allow.
+func matchPath(pattern, path string) bool {
+	ps, xs := strings.Split(pattern, "/"), strings.Split(path, "/")
+	if len(ps) != len(xs) {
+		return false
+	}
+	for i, p := range ps {
+		if strings.HasPrefix(p, ":") {
+			if xs[i] == "" {
+				return false
+			}
+		} else if p != xs[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// metadata is the body of an OPTIONS response, as the reference's
+// framework describes a view.
+type metadata struct {
+	Name        string   `json:"name"`
+	Description string   `json:"description"`
+	Renders     []string `json:"renders"`
+	Parses      []string `json:"parses"`
+}
+
+func (s *Server) options(name string) gin.HandlerFunc {
+	body := metadata{
+		Name:        name,
+		Description: "",
+		Renders:     []string{"application/json", "text/html"},
+		Parses:      []string{"application/json", "application/x-www-form-urlencoded", "multipart/form-data"},
+	}
+	return func(c *gin.Context) { s.writeJSON(c, http.StatusOK, body) }
+}
+
+// errNotImplemented answers the methods an endpoint advertises (as the
+// reference does) but Tolk cannot perform yet. With no authentication in
+// place nobody may write, which is the reference's 403.
+var errNotImplemented = index.Errorf(index.ErrPermission, "You do not have permission to perform this action.")
+
+// notImplemented answers every advertised write method until it exists.
+func (s *Server) notImplemented(c *gin.Context) { s.fail(c, errNotImplemented) }
+
+// errNoRoute is the answer for paths that name no endpoint.
+var errNoRoute = index.Errorf(index.ErrNotFound, "Not found.")

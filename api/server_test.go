@@ -1,0 +1,337 @@
+package api_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/tolk-project/tolk/api"
+	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/sqlite"
+)
+
+// endpoints are every route with the methods its Allow header advertises
+// (spec, "Endpoints").
+var endpoints = []struct {
+	path, allow, name string
+}{
+	{"/api/translations/demo/app/de/", "GET, DELETE, HEAD, OPTIONS", "Translation Instance"},
+	{"/api/translations/demo/app/de/changes/", "GET, HEAD, OPTIONS", "Changes"},
+	{"/api/translations/demo/app/de/units/", "GET, POST, HEAD, OPTIONS", "Units"},
+	{"/api/translations/demo/app/de/statistics/", "GET, HEAD, OPTIONS", "Statistics"},
+	{"/api/languages/de/", "GET, PUT, PATCH, DELETE, HEAD, OPTIONS", "Language Instance"},
+	{"/api/languages/de/statistics/", "GET, HEAD, OPTIONS", "Statistics"},
+}
+
+func TestHeaders(t *testing.T) {
+	srv, _ := demoServer(t)
+	for _, ep := range endpoints {
+		for _, method := range []string{"GET", "HEAD", "OPTIONS"} {
+			t.Run(method+" "+ep.path, func(t *testing.T) {
+				r := do(t, method, srv.URL+ep.path, nil)
+				if r.status != http.StatusOK {
+					t.Fatalf("status %d, body %s", r.status, r.body)
+				}
+				for h, want := range map[string]string{
+					"Allow": ep.allow, "Vary": "Accept", "Content-Type": "application/json",
+				} {
+					if got := strings.Join(r.header.Values(h), ", "); got != want {
+						t.Errorf("%s = %q, want %q", h, got, want)
+					}
+				}
+				switch method {
+				case "HEAD":
+					if len(r.body) != 0 {
+						t.Errorf("HEAD body = %q, want none", r.body)
+					}
+				case "OPTIONS":
+					var meta map[string]any
+					if err := json.Unmarshal(r.body, &meta); err != nil {
+						t.Fatal(err)
+					}
+					want := `{"name":"` + ep.name + `","description":"","renders":["application/json","text/html"],` +
+						`"parses":["application/json","application/x-www-form-urlencoded","multipart/form-data"]}`
+					if string(r.body) != want {
+						t.Errorf("OPTIONS body = %s, want %s", r.body, want)
+					}
+				}
+			})
+		}
+	}
+}
+
+func TestMethods(t *testing.T) {
+	srv, _ := demoServer(t)
+	const denied = `{"type":"client_error","errors":[{"code":"permission_denied",` +
+		`"detail":"You do not have permission to perform this action.","attr":null}]}`
+	notAllowed := func(m string) string {
+		return `{"type":"client_error","errors":[{"code":"method_not_allowed","detail":"Method \"` + m +
+			`\" not allowed.","attr":null}]}`
+	}
+	for _, ep := range endpoints {
+		advertised := strings.Split(ep.allow, ", ")
+		for _, method := range []string{"POST", "PUT", "PATCH", "DELETE", "PROPFIND"} {
+			t.Run(method+" "+ep.path, func(t *testing.T) {
+				r := do(t, method, srv.URL+ep.path, nil)
+				wantStatus, wantBody := http.StatusMethodNotAllowed, notAllowed(method)
+				if contains(advertised, method) {
+					// Advertised but not implemented yet.
+					wantStatus, wantBody = http.StatusForbidden, denied
+				}
+				if r.status != wantStatus || string(r.body) != wantBody {
+					t.Errorf("%s = %d %s, want %d %s", method, r.status, r.body, wantStatus, wantBody)
+				}
+				if got := r.header.Get("Allow"); got != ep.allow {
+					t.Errorf("Allow = %q, want %q", got, ep.allow)
+				}
+				if got := r.header.Get("Content-Type"); got != "application/json" {
+					t.Errorf("Content-Type = %q", got)
+				}
+			})
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, e := range list {
+		if e == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestUnknownPath(t *testing.T) {
+	srv, _ := demoServer(t)
+	const notFound = `{"type":"client_error","errors":[{"code":"not_found","detail":"Not found.","attr":null}]}`
+	for _, path := range []string{
+		"/api/nope/", "/api/", "/api/translations/demo/app/de", "/api/translations/demo/app/de/nope/",
+		"/api/languages/", "/", "/projects/demo/",
+	} {
+		r := do(t, "GET", srv.URL+path, nil)
+		if r.status != http.StatusNotFound || string(r.body) != notFound {
+			t.Errorf("GET %s = %d %s, want 404 %s", path, r.status, r.body, notFound)
+		}
+		if r.header.Get("Content-Type") != "application/json" || r.header.Get("Vary") != "Accept" {
+			t.Errorf("GET %s headers = %v", path, r.header)
+		}
+	}
+}
+
+// TestFormatAPI checks the spec's rule: with format=api every URL the
+// service makes ends in format=api; without it none carries it. External
+// addresses (the project's home page, the license page) are left alone.
+func TestFormatAPI(t *testing.T) {
+	srv, _ := demoServer(t)
+	external := map[string]bool{"https://example.com/": true, "https://spdx.org/licenses/MIT.html": true}
+	for _, ep := range endpoints {
+		t.Run(ep.path, func(t *testing.T) {
+			for _, withFormat := range []bool{false, true} {
+				url := srv.URL + ep.path
+				if withFormat {
+					url += "?format=api"
+				}
+				var all []string
+				strs(getObject(t, url), &all)
+				seen := 0
+				for _, s := range all {
+					if external[s] {
+						continue
+					}
+					if !strings.HasPrefix(s, "http") {
+						if strings.Contains(s, "format=api") {
+							t.Errorf("non-URL string %q holds format=api", s)
+						}
+						continue
+					}
+					seen++
+					if !strings.HasPrefix(s, srv.URL+"/") {
+						t.Errorf("URL %q is not under %s", s, srv.URL)
+					}
+					n := strings.Count(s, "format=api")
+					switch {
+					case !withFormat && n != 0:
+						t.Errorf("without format: %q", s)
+					case withFormat && (n != 1 || !(strings.HasSuffix(s, "?format=api") || strings.HasSuffix(s, "&format=api"))):
+						t.Errorf("with format=api: %q", s)
+					case withFormat && strings.Contains(s, "?checksum=") && !strings.HasSuffix(s, "&format=api"):
+						t.Errorf("with another parameter: %q", s)
+					}
+				}
+				if seen == 0 {
+					t.Errorf("no URLs in %s", url)
+				}
+			}
+		})
+	}
+}
+
+func TestBaseURLAndProxies(t *testing.T) {
+	db := mustOpenDB(t)
+	seedDemo(t, db)
+	path := "/api/languages/de/"
+	forwarded := http.Header{"X-Forwarded-Proto": {"https"}, "X-Forwarded-Host": {"tolk.example.org, inner.local"}}
+	cases := []struct {
+		name   string
+		opts   api.Options
+		header http.Header
+		want   string // prefix of url; "" means the test server's own
+	}{
+		{"direct", api.Options{}, nil, ""},
+		{"untrusted forwarded headers", api.Options{}, forwarded, ""},
+		{"other proxy", api.Options{TrustedProxies: []string{"10.0.0.0/8"}}, forwarded, ""},
+		{"trusted proxy", api.Options{TrustedProxies: []string{"127.0.0.1"}}, forwarded, "https://tolk.example.org"},
+		{"trusted range", api.Options{TrustedProxies: []string{"127.0.0.0/8", "::1"}}, forwarded, "https://tolk.example.org"},
+		{"base URL wins", api.Options{BaseURL: "https://tolk.example.com/l10n/", TrustedProxies: []string{"127.0.0.1"}},
+			forwarded, "https://tolk.example.com/l10n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := mustServe(t, db, tc.opts)
+			want := tc.want
+			if want == "" {
+				want = srv.URL
+			}
+			r := do(t, "GET", srv.URL+path, tc.header)
+			l := decode(t, r.body)
+			if l["url"] != want+path || l["web_url"] != want+"/languages/de/" {
+				t.Errorf("url %v web_url %v, want under %s", l["url"], l["web_url"], want)
+			}
+		})
+	}
+}
+
+func TestOptionsValidate(t *testing.T) {
+	for _, bad := range []api.Options{
+		{BaseURL: "ftp://example.com"}, {BaseURL: "example.com"}, {BaseURL: "https://"},
+		{BaseURL: "https://example.com/?x=1"}, {TrustedProxies: []string{"proxy.local"}},
+		{TrustedProxies: []string{"10.0.0.0/33"}},
+	} {
+		if err := bad.Validate(); err == nil {
+			t.Errorf("Validate(%+v) = nil, want an error", bad)
+		}
+	}
+	good := api.Options{BaseURL: "https://example.com/tolk/", TrustedProxies: []string{"10.1.2.3", "fd00::/8"}}
+	if err := good.Validate(); err != nil || good.Logger == nil {
+		t.Errorf("Validate(good) = %v, logger %v", err, good.Logger)
+	}
+}
+
+var hexID = regexp.MustCompile(`^[0-9a-f]{32}$`)
+
+func TestRequestIDAndLog(t *testing.T) {
+	srv, _ := demoServer(t)
+	r := do(t, "GET", srv.URL+"/api/languages/de/", http.Header{"X-Request-Id": {"abc-123"}})
+	if got := r.header.Get("X-Request-ID"); got != "abc-123" {
+		t.Errorf("echoed request id = %q", got)
+	}
+	for _, given := range []string{"", "has spaces", strings.Repeat("x", 200)} {
+		r := do(t, "GET", srv.URL+"/api/languages/de/", http.Header{"X-Request-Id": {given}})
+		if got := r.header.Get("X-Request-ID"); !hexID.MatchString(got) {
+			t.Errorf("given %q: request id = %q, want a fresh one", given, got)
+		}
+	}
+	// One line per request, with what the log needs.
+	var line map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(srv.logs.String()), "\n") {
+		if strings.Contains(l, `"request_id":"abc-123"`) {
+			if line != nil {
+				t.Fatalf("two log lines for one request: %s", srv.logs)
+			}
+			if err := json.Unmarshal([]byte(l), &line); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if line == nil {
+		t.Fatalf("no log line for the request: %s", srv.logs)
+	}
+	for k, want := range map[string]any{"msg": "request", "method": "GET", "route": "/api/languages/:code/",
+		"status": float64(200), "level": "INFO"} {
+		if line[k] != want {
+			t.Errorf("log %s = %v, want %v", k, line[k], want)
+		}
+	}
+	if b, _ := line["bytes"].(float64); b <= 0 {
+		t.Errorf("log bytes = %v", line["bytes"])
+	}
+	if _, ok := line["duration"]; !ok {
+		t.Error("log has no duration")
+	}
+}
+
+// failing is the real index with one method replaced.
+type failing struct {
+	*sqlite.DB
+	findLanguage func() error
+}
+
+func (f failing) FindLanguage(ctx context.Context, code string) (index.Language, error) {
+	if err := f.findLanguage(); err != nil {
+		return index.Language{}, err
+	}
+	return f.DB.FindLanguage(ctx, code)
+}
+
+const serverError = `{"type":"server_error","errors":[{"code":"error","detail":"A server error occurred.","attr":null}]}`
+
+func TestPanicIsJSON500(t *testing.T) {
+	db := mustOpenDB(t)
+	srv := mustServe(t, failing{db, func() error { panic("secret panic value") }}, api.Options{})
+	r := do(t, "GET", srv.URL+"/api/languages/de/", http.Header{"X-Request-Id": {"panic-1"}})
+	if r.status != 500 || string(r.body) != serverError {
+		t.Errorf("panic = %d %s, want 500 %s", r.status, r.body, serverError)
+	}
+	if r.header.Get("Content-Type") != "application/json" || r.header.Get("Allow") == "" {
+		t.Errorf("headers = %v", r.header)
+	}
+	logs := srv.logs.String()
+	if !strings.Contains(logs, `"msg":"panic"`) || !strings.Contains(logs, "secret panic value") ||
+		!strings.Contains(logs, `"request_id":"panic-1"`) {
+		t.Errorf("panic not logged with its request id: %s", logs)
+	}
+	// The server survives.
+	r = do(t, "GET", srv.URL+"/api/languages/de/statistics/", nil)
+	if r.status != 500 {
+		t.Errorf("after panic: %d", r.status)
+	}
+}
+
+func TestErrorKinds(t *testing.T) {
+	db := mustOpenDB(t)
+	cases := []struct {
+		err    error
+		status int
+		body   string
+	}{
+		{errors.New("disk on fire at /secret/path"), 500, serverError},
+		{index.ErrNotFound, 404,
+			`{"type":"client_error","errors":[{"code":"not_found","detail":"Not found.","attr":null}]}`},
+		{index.Errorf(index.ErrLocked, "This component is locked."), 423,
+			`{"type":"client_error","errors":[{"code":"locked","detail":"This component is locked.","attr":null}]}`},
+		{index.ErrUnauthenticated, 401,
+			`{"type":"client_error","errors":[{"code":"not_authenticated","detail":"Authentication credentials were not provided.","attr":null}]}`},
+		{&index.FieldError{Fields: map[string]index.FieldProblem{
+			"target": {Code: "required", Detail: "This field is required."},
+			"state":  {Code: "invalid", Detail: "Invalid state."}}}, 400,
+			`{"type":"validation_error","errors":[{"code":"invalid","detail":"Invalid state.","attr":"state"},` +
+				`{"code":"required","detail":"This field is required.","attr":"target"}]}`},
+	}
+	for _, tc := range cases {
+		t.Run(tc.err.Error(), func(t *testing.T) {
+			srv := mustServe(t, failing{db, func() error { return tc.err }}, api.Options{})
+			r := do(t, "GET", srv.URL+"/api/languages/de/", nil)
+			if r.status != tc.status || string(r.body) != tc.body {
+				t.Errorf("= %d %s, want %d %s", r.status, r.body, tc.status, tc.body)
+			}
+			logged := strings.Contains(srv.logs.String(), tc.err.Error())
+			if logged != (tc.status >= 500) {
+				t.Errorf("error logged = %v for status %d: %s", logged, tc.status, srv.logs)
+			}
+		})
+	}
+}

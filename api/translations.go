@@ -1,0 +1,103 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/index"
+)
+
+// translationJSON is the Translation object (spec, "Translation").
+type translationJSON struct {
+	Language             languageJSON  `json:"language"`
+	Component            componentJSON `json:"component"`
+	LanguageCode         string        `json:"language_code"`
+	ID                   int64         `json:"id"`
+	Filename             string        `json:"filename"`
+	Revision             string        `json:"revision"`
+	WebURL               string        `json:"web_url"`
+	ShareURL             string        `json:"share_url"`
+	TranslateURL         string        `json:"translate_url"`
+	URL                  string        `json:"url"`
+	IsTemplate           bool          `json:"is_template"`
+	IsSource             bool          `json:"is_source"`
+	Total                int           `json:"total"`
+	TotalWords           int           `json:"total_words"`
+	Translated           int           `json:"translated"`
+	TranslatedWords      int           `json:"translated_words"`
+	TranslatedPercent    percent       `json:"translated_percent"`
+	Fuzzy                int           `json:"fuzzy"`
+	FuzzyWords           int           `json:"fuzzy_words"`
+	FuzzyPercent         percent       `json:"fuzzy_percent"`
+	FailingChecks        int           `json:"failing_checks"`
+	FailingChecksWords   int           `json:"failing_checks_words"`
+	FailingChecksPercent percent       `json:"failing_checks_percent"`
+	HaveSuggestion       int           `json:"have_suggestion"`
+	HaveComment          int           `json:"have_comment"`
+	LastChange           *string       `json:"last_change"`
+	LastAuthor           *string       `json:"last_author"`
+	RepositoryURL        string        `json:"repository_url"`
+	FileURL              string        `json:"file_url"`
+	StatisticsURL        string        `json:"statistics_url"`
+	ChangesListURL       string        `json:"changes_list_url"`
+	UnitsListURL         string        `json:"units_list_url"`
+}
+
+func newTranslationJSON(u urls, t *index.Translation, source *index.Language) translationJSON {
+	p, c, l := t.Component.Project.Slug, t.Component.Slug, t.LanguageCode
+	st := &t.Stats
+	return translationJSON{
+		Language:             newLanguageJSON(u, &t.Language),
+		Component:            newComponentJSON(u, &t.Component, source),
+		LanguageCode:         t.LanguageCode,
+		ID:                   t.ID,
+		Filename:             t.Filename,
+		Revision:             t.Revision,
+		WebURL:               u.translationWeb(p, c, l),
+		ShareURL:             u.share(p, l),
+		TranslateURL:         u.translate(p, c, l),
+		URL:                  u.translation(p, c, l, ""),
+		IsTemplate:           t.IsTemplate,
+		IsSource:             t.IsSource,
+		Total:                st.Total,
+		TotalWords:           st.TotalWords,
+		Translated:           st.Translated,
+		TranslatedWords:      st.TranslatedWords,
+		TranslatedPercent:    pct(st.Translated, st.Total),
+		Fuzzy:                st.Fuzzy,
+		FuzzyWords:           st.FuzzyWords,
+		FuzzyPercent:         pct(st.Fuzzy, st.Total),
+		FailingChecks:        st.Failing,
+		FailingChecksWords:   st.FailingWords,
+		FailingChecksPercent: pct(st.Failing, st.Total),
+		HaveSuggestion:       st.Suggestions,
+		HaveComment:          st.Comments,
+		LastChange:           timestampOrNull(st.LastChange),
+		LastAuthor:           stringOrNull(st.LastAuthor),
+		RepositoryURL:        u.translation(p, c, l, "repository"),
+		FileURL:              u.translation(p, c, l, "file"),
+		StatisticsURL:        u.translation(p, c, l, "statistics"),
+		ChangesListURL:       u.translation(p, c, l, "changes"),
+		UnitsListURL:         u.translation(p, c, l, "units"),
+	}
+}
+
+// findTranslation resolves the translation named by the request path.
+func (s *Server) findTranslation(c *gin.Context) (index.Translation, error) {
+	return s.store.FindTranslation(c.Request.Context(), c.Param("project"), c.Param("component"), c.Param("language"))
+}
+
+// getTranslation serves GET /api/translations/:project/:component/:language/.
+func (s *Server) getTranslation(c *gin.Context) {
+	t, err := s.findTranslation(c)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	source, err := s.sourceLanguage(c, t.Component.SourceLanguage)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	s.writeJSON(c, http.StatusOK, newTranslationJSON(s.urlsFor(c), &t, &source))
+}

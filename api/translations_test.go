@@ -1,0 +1,200 @@
+package api_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// Shapes of the spec's objects ("Resources and their fields").
+var (
+	languageShape = shape{
+		"code": "string", "name": "string", "plural": "object", "aliases": "strings",
+		"direction": "string", "population": "int", "web_url": "url", "url": "url", "statistics_url": "url",
+	}
+	pluralShape  = shape{"id": "int", "source": "int", "number": "int", "formula": "string", "type": "int"}
+	projectShape = shape{
+		"name": "string", "slug": "string", "id": "int", "web": "string", "web_url": "url", "url": "url",
+		"components_list_url": "url", "repository_url": "url", "statistics_url": "url",
+		"changes_list_url": "url", "languages_url": "url", "translation_review": "bool",
+		"source_review": "bool", "set_language_team": "bool", "instructions": "string",
+		"enable_hooks": "bool", "language_aliases": "string",
+	}
+	componentShape = shape{
+		"name": "string", "slug": "string", "id": "int", "source_language": "object", "project": "object",
+		"vcs": "string", "repo": "string", "git_export": "url", "branch": "string", "push_branch": "string",
+		"filemask": "string", "template": "string", "edit_template": "bool", "intermediate": "string",
+		"new_base": "string", "file_format": "string", "license": "string", "license_url": "url|null",
+		"agreement": "string", "web_url": "url", "url": "url", "repository_url": "url",
+		"translations_url": "url", "statistics_url": "url", "lock_url": "url", "links_url": "url",
+		"changes_list_url": "url", "task_url": "null", "new_lang": "string",
+		"language_code_style": "string", "push": "string", "check_flags": "string", "priority": "int",
+		"enforced_checks": "strings", "restricted": "bool", "repoweb": "string",
+		"report_source_bugs": "string", "merge_style": "string", "commit_message": "string",
+		"add_message": "string", "delete_message": "string", "merge_message": "string",
+		"addon_message": "string", "pull_message": "string", "allow_translation_propagation": "bool",
+		"manage_units": "bool", "enable_suggestions": "bool", "suggestion_voting": "bool",
+		"suggestion_autoaccept": "int", "push_on_commit": "bool", "commit_pending_age": "int",
+		"auto_lock_error": "bool", "language_regex": "string", "variant_regex": "string",
+		"addons": "strings", "is_glossary": "bool", "glossary_color": "string",
+	}
+	translationShape = shape{
+		"language": "object", "component": "object", "language_code": "string", "id": "int",
+		"filename": "string", "revision": "string", "web_url": "url", "share_url": "url",
+		"translate_url": "url", "url": "url", "is_template": "bool", "is_source": "bool",
+		"total": "int", "total_words": "int", "translated": "int", "translated_words": "int",
+		"translated_percent": "number", "fuzzy": "int", "fuzzy_words": "int", "fuzzy_percent": "number",
+		"failing_checks": "int", "failing_checks_words": "int", "failing_checks_percent": "number",
+		"have_suggestion": "int", "have_comment": "int", "last_change": "timestamp|null",
+		"last_author": "string|null", "repository_url": "url", "file_url": "url",
+		"statistics_url": "url", "changes_list_url": "url", "units_list_url": "url",
+	}
+)
+
+func TestTranslationFields(t *testing.T) {
+	srv, _ := demoServer(t)
+	base := srv.URL
+	tr := getObject(t, base+"/api/translations/demo/app/de/")
+	checkShape(t, "translation", tr, translationShape)
+	lang := obj(t, tr["language"])
+	checkShape(t, "translation.language", lang, languageShape)
+	checkShape(t, "translation.language.plural", obj(t, lang["plural"]), pluralShape)
+	comp := obj(t, tr["component"])
+	checkShape(t, "translation.component", comp, componentShape)
+	src := obj(t, comp["source_language"])
+	checkShape(t, "component.source_language", src, languageShape)
+	checkShape(t, "component.project", obj(t, comp["project"]), projectShape)
+
+	want := map[string]any{
+		"language_code":          "de",
+		"filename":               "locales/de.json",
+		"revision":               "b2,a1",
+		"url":                    base + "/api/translations/demo/app/de/",
+		"web_url":                base + "/projects/demo/app/de/",
+		"share_url":              base + "/engage/demo/-/de/",
+		"translate_url":          base + "/translate/demo/app/de/",
+		"repository_url":         base + "/api/translations/demo/app/de/repository/",
+		"file_url":               base + "/api/translations/demo/app/de/file/",
+		"statistics_url":         base + "/api/translations/demo/app/de/statistics/",
+		"changes_list_url":       base + "/api/translations/demo/app/de/changes/",
+		"units_list_url":         base + "/api/translations/demo/app/de/units/",
+		"is_template":            false,
+		"is_source":              false,
+		"total":                  "6",
+		"total_words":            "12",
+		"translated":             "2",
+		"translated_words":       "3",
+		"translated_percent":     "33.3",
+		"fuzzy":                  "1",
+		"fuzzy_words":            "2",
+		"fuzzy_percent":          "16.6",
+		"failing_checks":         "0",
+		"failing_checks_words":   "0",
+		"failing_checks_percent": "0.0",
+		"have_suggestion":        "0",
+		"have_comment":           "0",
+		"last_author":            nil, // imports have no author
+		// The sixth write: languages, project, app, en, de, de again.
+		"last_change": "2026-11-23T01:02:08.123456Z",
+	}
+	checkValues(t, "translation", tr, want)
+	checkValues(t, "language", lang, map[string]any{
+		"code": "de", "name": "German", "direction": "ltr",
+		"url": base + "/api/languages/de/", "web_url": base + "/languages/de/",
+		"statistics_url": base + "/api/languages/de/statistics/",
+	})
+	checkValues(t, "source_language", src, map[string]any{"code": "en", "name": "English"})
+	checkValues(t, "component", comp, map[string]any{
+		"name": "App", "slug": "app", "vcs": "git", "repo": "file:///srv/repos/app.git", "branch": "main",
+		"filemask": "locales/*.json", "template": "locales/en.json", "file_format": "json",
+		"license": "MIT", "license_url": "https://spdx.org/licenses/MIT.html",
+		"git_export":       base + "/git/demo/app/",
+		"web_url":          base + "/projects/demo/app/",
+		"url":              base + "/api/components/demo/app/",
+		"repository_url":   base + "/api/components/demo/app/repository/",
+		"translations_url": base + "/api/components/demo/app/translations/",
+		"statistics_url":   base + "/api/components/demo/app/statistics/",
+		"lock_url":         base + "/api/components/demo/app/lock/",
+		"links_url":        base + "/api/components/demo/app/links/",
+		"changes_list_url": base + "/api/components/demo/app/changes/",
+		"task_url":         nil, "priority": "100", "merge_style": "rebase", "new_lang": "add",
+		"language_code_style": "posix_long", "commit_pending_age": "24", "suggestion_autoaccept": "0",
+		"glossary_color": "silver", "language_regex": "^[^.]+$", "is_glossary": false,
+	})
+	if addons := comp["addons"].([]any); len(addons) != 0 {
+		t.Errorf("addons = %v, want []", addons)
+	}
+	checkValues(t, "project", obj(t, comp["project"]), map[string]any{
+		"name": "Demo", "slug": "demo", "web": "https://example.com/",
+		"web_url":             base + "/projects/demo/",
+		"url":                 base + "/api/projects/demo/",
+		"components_list_url": base + "/api/projects/demo/components/",
+		"repository_url":      base + "/api/projects/demo/repository/",
+		"statistics_url":      base + "/api/projects/demo/statistics/",
+		"changes_list_url":    base + "/api/projects/demo/changes/",
+		"languages_url":       base + "/api/projects/demo/languages/",
+		"set_language_team":   true, "enable_hooks": true, "translation_review": false,
+	})
+}
+
+func TestTranslationSourceAndGlossary(t *testing.T) {
+	srv, _ := demoServer(t)
+	en := getObject(t, srv.URL+"/api/translations/demo/app/en/")
+	checkShape(t, "source translation", en, translationShape)
+	checkValues(t, "source translation", en, map[string]any{
+		"is_source": true, "is_template": true, "total": "6", "translated": "6", "translated_percent": "100.0",
+	})
+
+	g := getObject(t, srv.URL+"/api/translations/demo/glossary/de/")
+	checkShape(t, "glossary translation", g, translationShape)
+	checkValues(t, "glossary translation", g, map[string]any{"total": "3", "translated": "2", "translated_percent": "66.6"})
+	comp := obj(t, g["component"])
+	checkShape(t, "glossary component", comp, componentShape)
+	checkValues(t, "glossary component", comp, map[string]any{
+		"is_glossary": true, "file_format": "tbx", "license": "", "license_url": nil, "template": "",
+	})
+}
+
+func TestTranslationNotFound(t *testing.T) {
+	srv, _ := demoServer(t)
+	const notFound = `{"type":"client_error","errors":[{"code":"not_found","detail":"Not found.","attr":null}]}`
+	for _, path := range []string{
+		"/api/translations/nope/app/de/",
+		"/api/translations/demo/nope/de/",
+		"/api/translations/demo/app/xx/",
+		"/api/translations/demo/app/xx/units/",
+		"/api/translations/demo/app/xx/changes/",
+		"/api/translations/demo/app/xx/statistics/",
+		"/api/languages/xx/",
+		"/api/languages/xx/statistics/",
+	} {
+		t.Run(strings.Trim(path, "/"), func(t *testing.T) {
+			r := do(t, "GET", srv.URL+path, nil)
+			if r.status != 404 || string(r.body) != notFound {
+				t.Errorf("GET %s = %d %s, want 404 %s", path, r.status, r.body, notFound)
+			}
+			if ct := r.header.Get("Content-Type"); ct != "application/json" {
+				t.Errorf("Content-Type = %q", ct)
+			}
+		})
+	}
+}
+
+// checkValues compares fields with expected values: strings compare as
+// strings, numbers by their JSON text (given as strings), bools and nil
+// as themselves.
+func checkValues(t *testing.T, what string, obj map[string]any, want map[string]any) {
+	t.Helper()
+	for k, w := range want {
+		got, ok := obj[k]
+		if !ok {
+			t.Errorf("%s.%s missing", what, k)
+			continue
+		}
+		if _, isNum := got.(interface{ Int64() (int64, error) }); isNum {
+			got = num(got)
+		}
+		if got != w {
+			t.Errorf("%s.%s = %#v, want %#v", what, k, got, w)
+		}
+	}
+}

@@ -1,0 +1,104 @@
+package api_test
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/tolk-project/tolk/api"
+	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/sqlite"
+)
+
+// BenchmarkUnitsList serves pages of 50 units of a 2,000-unit translation
+// straight through the handler (no network), from a real SQLite index.
+//
+//	go test ./api -run '^$' -bench UnitsList -benchmem -count 3
+func BenchmarkUnitsList(b *testing.B) {
+	db := mustOpenDB(b)
+	seedBig(b, db, 2000)
+	h := api.New(db, api.Options{}).Handler()
+	const path = "/api/translations/big/strings/de/units/"
+
+	for _, bc := range []struct{ name, query, want string }{
+		{"first", "", `"count":2000,"next":"http://tolk.test` + path + `?page=2","previous":null`},
+		{"deep", "?page=39", `"count":2000,"next":"http://tolk.test` + path + `?page=40","previous"`},
+		{"format=api", "?page=2&format=api", `"next":"http://tolk.test` + path + `?page=3&format=api"`},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			serve := func() *httptest.ResponseRecorder {
+				req := httptest.NewRequest(http.MethodGet, "http://tolk.test"+path+bc.query, nil)
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, req)
+				return w
+			}
+			w := serve()
+			if w.Code != http.StatusOK || !bytes.Contains(w.Body.Bytes(), []byte(bc.want)) {
+				b.Fatalf("status %d body %.300s, want %s", w.Code, w.Body.Bytes(), bc.want)
+			}
+			b.SetBytes(int64(w.Body.Len()))
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				if w := serve(); w.Code != http.StatusOK {
+					b.Fatal(w.Code)
+				}
+			}
+		})
+	}
+	// api-only isolates this package's share: the store answers from
+	// memory with rows read once from the index.
+	b.Run("api-only", func(b *testing.B) {
+		ctx := context.Background()
+		t, err := db.FindTranslation(ctx, "big", "strings", "de")
+		if err != nil {
+			b.Fatal(err)
+		}
+		units, total, err := db.FindUnits(ctx, index.UnitFilter{TranslationID: t.ID, Page: index.Page{Number: 1, Size: 50}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		mem := api.New(cachedUnits{db, t, units, total}, api.Options{}).Handler()
+		b.ReportAllocs()
+		for b.Loop() {
+			req := httptest.NewRequest(http.MethodGet, "http://tolk.test"+path, nil)
+			w := httptest.NewRecorder()
+			mem.ServeHTTP(w, req)
+			if w.Code != http.StatusOK {
+				b.Fatal(w.Code)
+			}
+		}
+	})
+	b.Run("parallel", func(b *testing.B) {
+		b.ReportAllocs()
+		b.RunParallel(func(pb *testing.PB) {
+			for pb.Next() {
+				req := httptest.NewRequest(http.MethodGet, "http://tolk.test"+path+"?page=7", nil)
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, req)
+				if w.Code != http.StatusOK {
+					b.Error(w.Code)
+					return
+				}
+			}
+		})
+	})
+}
+
+// cachedUnits answers the units endpoint's two reads from memory.
+type cachedUnits struct {
+	*sqlite.DB
+	t     index.Translation
+	units []index.Unit
+	total int
+}
+
+func (c cachedUnits) FindTranslation(context.Context, string, string, string) (index.Translation, error) {
+	return c.t, nil
+}
+
+func (c cachedUnits) FindUnits(context.Context, index.UnitFilter) ([]index.Unit, int, error) {
+	return c.units, c.total, nil
+}

@@ -1,0 +1,30 @@
+// Package json reads and writes monolingual key/value JSON translation
+// files, flat ({"key": "value"}, as jellyfin-web) or nested
+// ({"group": {"key": "value"}}, as Kavita's Transloco files). Importers
+// alias it (for example tolkjson) because it shadows encoding/json.
+//
+// Decode scans the file once with a small hand-written scanner that
+// validates the JSON and records the byte span of every value. Each string
+// leaf is one formats.Unit whose Context is its key, with the keys of the
+// enclosing objects joined by "." ("menu.file"). The File keeps the source
+// bytes, so Encode with no edits writes them back byte for byte, and Encode
+// with edits replaces only the spans of the edited values: key order,
+// indentation, odd spacing, blank lines and the final newline (or its
+// absence) survive, and an edit shows up in git as a one-line diff.
+//
+// The rules the package chose, documented where they apply:
+//   - non-string leaves (numbers, booleans, null, arrays) are validated and
+//     skipped, not units (see File.Units);
+//   - when keys repeat, the last occurrence wins, as in encoding/json and
+//     JavaScript's JSON.parse (see File.Units);
+//   - an edit whose context is not in the file is inserted at the end of the
+//     right object, nested or flat by the rule on File.Encode;
+//   - malformed input, including invalid UTF-8 and a top level that is not
+//     an object, is a *formats.ParseError with a 1-based line and a column
+//     counted in characters; so are objects nested more than 32 deep, which
+//     bounds the memory hostile input can cost (see maxObjectDepth).
+//
+// The package imports nothing of Tolk's but formats, and does no logging.
+// Start reading at Decode (json.go), then the scanner (scan.go) and
+// File.Encode (encode.go).
+package json
