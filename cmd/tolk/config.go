@@ -1,0 +1,365 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"reflect"
+	"regexp"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/tolk-project/tolk/index"
+	tolksync "github.com/tolk-project/tolk/sync"
+)
+
+// fileConfig is the declarative setup file. Keys are the API's own field
+// names; whatever a file leaves out keeps the reference's default.
+type fileConfig struct {
+	Projects []projectConfig `yaml:"projects"`
+}
+
+type projectConfig struct {
+	Name              string            `yaml:"name"`
+	Slug              string            `yaml:"slug"`
+	Web               string            `yaml:"web"`
+	Instructions      string            `yaml:"instructions"`
+	TranslationReview bool              `yaml:"translation_review"`
+	SourceReview      bool              `yaml:"source_review"`
+	SetLanguageTeam   bool              `yaml:"set_language_team"`
+	EnableHooks       bool              `yaml:"enable_hooks"`
+	LanguageAliases   string            `yaml:"language_aliases"`
+	Components        []componentConfig `yaml:"components"`
+}
+
+type componentConfig struct {
+	Name                        string   `yaml:"name"`
+	Slug                        string   `yaml:"slug"`
+	VCS                         string   `yaml:"vcs"`
+	Repo                        string   `yaml:"repo"`
+	Branch                      string   `yaml:"branch"`
+	PushBranch                  string   `yaml:"push_branch"`
+	Filemask                    string   `yaml:"filemask"`
+	Template                    string   `yaml:"template"`
+	EditTemplate                bool     `yaml:"edit_template"`
+	Intermediate                string   `yaml:"intermediate"`
+	NewBase                     string   `yaml:"new_base"`
+	FileFormat                  string   `yaml:"file_format"`
+	SourceLanguage              string   `yaml:"source_language"`
+	License                     string   `yaml:"license"`
+	Agreement                   string   `yaml:"agreement"`
+	NewLang                     string   `yaml:"new_lang"`
+	LanguageCodeStyle           string   `yaml:"language_code_style"`
+	Push                        string   `yaml:"push"`
+	CheckFlags                  string   `yaml:"check_flags"`
+	Priority                    int      `yaml:"priority"`
+	EnforcedChecks              []string `yaml:"enforced_checks"`
+	Restricted                  bool     `yaml:"restricted"`
+	Repoweb                     string   `yaml:"repoweb"`
+	ReportSourceBugs            string   `yaml:"report_source_bugs"`
+	MergeStyle                  string   `yaml:"merge_style"`
+	CommitMessage               string   `yaml:"commit_message"`
+	AddMessage                  string   `yaml:"add_message"`
+	DeleteMessage               string   `yaml:"delete_message"`
+	MergeMessage                string   `yaml:"merge_message"`
+	AddonMessage                string   `yaml:"addon_message"`
+	PullMessage                 string   `yaml:"pull_message"`
+	AllowTranslationPropagation bool     `yaml:"allow_translation_propagation"`
+	ManageUnits                 bool     `yaml:"manage_units"`
+	EnableSuggestions           bool     `yaml:"enable_suggestions"`
+	SuggestionVoting            bool     `yaml:"suggestion_voting"`
+	SuggestionAutoaccept        int      `yaml:"suggestion_autoaccept"`
+	PushOnCommit                bool     `yaml:"push_on_commit"`
+	CommitPendingAge            int      `yaml:"commit_pending_age"`
+	AutoLockError               bool     `yaml:"auto_lock_error"`
+	LanguageRegex               string   `yaml:"language_regex"`
+	VariantRegex                string   `yaml:"variant_regex"`
+	IsGlossary                  bool     `yaml:"is_glossary"`
+	GlossaryColor               string   `yaml:"glossary_color"`
+}
+
+func defaultProjectConfig() projectConfig {
+	return projectConfig{SetLanguageTeam: true, EnableHooks: true}
+}
+
+func defaultComponentConfig() componentConfig {
+	d := index.DefaultComponent()
+	return componentConfig{
+		VCS: d.VCS, FileFormat: d.FileFormat, SourceLanguage: d.SourceLanguage, NewLang: d.NewLang,
+		LanguageCodeStyle: d.LanguageCode, Priority: d.Priority, EnforcedChecks: d.EnforcedChecks,
+		MergeStyle: d.MergeStyle, CommitMessage: d.CommitMessage, AddMessage: d.AddMessage,
+		DeleteMessage: d.DeleteMessage, MergeMessage: d.MergeMessage, AddonMessage: d.AddonMessage,
+		PullMessage: d.PullMessage, AllowTranslationPropagation: d.AllowTranslationPropagation,
+		EnableSuggestions: d.EnableSuggestions, CommitPendingAge: d.CommitPendingAge,
+		AutoLockError: d.AutoLockError, LanguageRegex: d.LanguageRegex, GlossaryColor: d.GlossaryColor,
+	}
+}
+
+// configError lists every problem of a configuration file, each naming
+// the file, the key and the reason.
+type configError struct {
+	file     string
+	problems []string
+}
+
+func (e *configError) Error() string {
+	return e.file + ": " + strings.Join(e.problems, "\n"+e.file+": ")
+}
+
+func (e *configError) add(key, format string, args ...any) {
+	e.problems = append(e.problems, key+": "+fmt.Sprintf(format, args...))
+}
+
+// loadConfig reads and validates a setup file. resolve tells whether a
+// language code is known.
+func loadConfig(path string, resolve func(string) (index.Language, bool)) ([]tolksync.ProjectSpec, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read config: %w", err)
+	}
+	return parseConfig(path, data, resolve)
+}
+
+func parseConfig(name string, data []byte, resolve func(string) (index.Language, bool)) ([]tolksync.ProjectSpec, error) {
+	cerr := &configError{file: name}
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		cerr.add("(file)", "%v", err)
+		return nil, cerr
+	}
+	if len(root.Content) == 0 {
+		cerr.add("projects", "the file is empty")
+		return nil, cerr
+	}
+	checkKeys(root.Content[0], reflect.TypeOf(fileConfig{}), "", cerr)
+	if len(cerr.problems) > 0 {
+		return nil, cerr
+	}
+
+	// Decode each project and component onto its defaults, so keys left
+	// out keep them.
+	var specs []tolksync.ProjectSpec
+	projects := mappingValue(root.Content[0], "projects")
+	if projects == nil || projects.Kind != yaml.SequenceNode {
+		cerr.add("projects", "a list of projects is required")
+		return nil, cerr
+	}
+	slugs := map[string]bool{}
+	for i, pn := range projects.Content {
+		key := fmt.Sprintf("projects[%d]", i)
+		pc := defaultProjectConfig()
+		if err := decodeNode(pn, &pc, "components"); err != nil {
+			cerr.add(key, "%v", err)
+			continue
+		}
+		p := index.Project{Name: pc.Name, Slug: pc.Slug, Web: pc.Web, Instructions: pc.Instructions,
+			TranslationReview: pc.TranslationReview, SourceReview: pc.SourceReview,
+			SetLanguageTeam: pc.SetLanguageTeam, EnableHooks: pc.EnableHooks, LanguageAliases: pc.LanguageAliases}
+		validateProject(p, key, slugs, cerr)
+		spec := tolksync.ProjectSpec{Project: p}
+		compSlugs := map[string]bool{}
+		if comps := mappingValue(pn, "components"); comps != nil {
+			for j, cn := range comps.Content {
+				ckey := fmt.Sprintf("%s.components[%d]", key, j)
+				cc := defaultComponentConfig()
+				if err := decodeNode(cn, &cc); err != nil {
+					cerr.add(ckey, "%v", err)
+					continue
+				}
+				c := cc.component()
+				validateComponent(&c, ckey, compSlugs, resolve, cerr)
+				spec.Components = append(spec.Components, c)
+			}
+		}
+		specs = append(specs, spec)
+	}
+	if len(cerr.problems) > 0 {
+		return nil, cerr
+	}
+	return specs, nil
+}
+
+// decodeNode decodes a mapping onto v, leaving out the keys in skip.
+// Unknown keys were reported by checkKeys already; Node.Decode keeps the
+// file's line numbers in type errors.
+func decodeNode(n *yaml.Node, v any, skip ...string) error {
+	shallow := *n
+	shallow.Content = nil
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if !slices.Contains(skip, n.Content[i].Value) {
+			shallow.Content = append(shallow.Content, n.Content[i], n.Content[i+1])
+		}
+	}
+	return shallow.Decode(v)
+}
+
+// checkKeys walks a mapping node and reports every key the struct type
+// does not name, with its full path.
+func checkKeys(n *yaml.Node, t reflect.Type, path string, cerr *configError) {
+	if n.Kind != yaml.MappingNode {
+		cerr.add(orRoot(path), "expected a mapping (line %d)", n.Line)
+		return
+	}
+	fields := map[string]reflect.Type{}
+	for i := 0; i < t.NumField(); i++ {
+		tag, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
+		fields[tag] = t.Field(i).Type
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		key := k.Value
+		if path != "" {
+			key = path + "." + k.Value
+		}
+		ft, ok := fields[k.Value]
+		if !ok {
+			cerr.add(key, "unknown key (line %d)", k.Line)
+			continue
+		}
+		if ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct {
+			if v.Kind != yaml.SequenceNode {
+				cerr.add(key, "expected a list (line %d)", v.Line)
+				continue
+			}
+			for j, item := range v.Content {
+				checkKeys(item, ft.Elem(), fmt.Sprintf("%s[%d]", key, j), cerr)
+			}
+		}
+	}
+}
+
+func orRoot(path string) string {
+	if path == "" {
+		return "(top level)"
+	}
+	return path
+}
+
+func mappingValue(n *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+var slugRe = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
+
+func validateProject(p index.Project, key string, slugs map[string]bool, cerr *configError) {
+	if strings.TrimSpace(p.Name) == "" {
+		cerr.add(key+".name", "required")
+	}
+	checkSlug(p.Slug, key+".slug", slugs, cerr)
+	if p.Web != "" {
+		if u, err := url.Parse(p.Web); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			cerr.add(key+".web", "%q is not an http(s) URL", p.Web)
+		}
+	}
+}
+
+func checkSlug(slug, key string, seen map[string]bool, cerr *configError) {
+	switch {
+	case slug == "":
+		cerr.add(key, "required")
+	case len(slug) > 100 || !slugRe.MatchString(slug):
+		cerr.add(key, "%q must be at most 100 letters, digits, '-' or '_'", slug)
+	case seen[slug]:
+		cerr.add(key, "%q is used twice", slug)
+	}
+	seen[slug] = true
+}
+
+func validateComponent(c *index.Component, key string, slugs map[string]bool,
+	resolve func(string) (index.Language, bool), cerr *configError) {
+	if strings.TrimSpace(c.Name) == "" {
+		cerr.add(key+".name", "required")
+	}
+	checkSlug(c.Slug, key+".slug", slugs, cerr)
+	switch c.VCS {
+	case "git":
+		if c.Repo == "" {
+			cerr.add(key+".repo", "required when vcs is git")
+		}
+	case "local":
+		if c.Repo == "" {
+			c.Repo = "local:"
+		}
+	default:
+		cerr.add(key+".vcs", "unsupported value %q (want git or local)", c.VCS)
+	}
+	switch c.FileFormat {
+	case "json":
+		if c.Template == "" {
+			cerr.add(key+".template", "required for file_format json (monolingual)")
+		}
+	case "tbx":
+		if c.Template != "" {
+			cerr.add(key+".template", "must be empty for file_format tbx (bilingual)")
+		}
+	default:
+		cerr.add(key+".file_format", "unsupported value %q (want json or tbx)", c.FileFormat)
+	}
+	mask, err := tolksync.NewFilemask(c.Filemask, c.LanguageRegex)
+	if err != nil {
+		field := ".filemask"
+		if strings.Count(c.Filemask, "*") == 1 {
+			field = ".language_regex"
+		}
+		cerr.add(key+field, "%v", err)
+	} else if c.Template != "" && !mask.Match(c.Template) {
+		cerr.add(key+".template", "%q does not match the filemask %q", c.Template, c.Filemask)
+	}
+	if c.SourceLanguage == "" {
+		cerr.add(key+".source_language", "required")
+	} else if lang, ok := resolve(c.SourceLanguage); !ok {
+		cerr.add(key+".source_language", "unknown language %q", c.SourceLanguage)
+	} else {
+		c.SourceLanguage = lang.Code
+	}
+	if c.CommitPendingAge < 0 {
+		cerr.add(key+".commit_pending_age", "must not be negative")
+	}
+	if c.MergeStyle != "rebase" && c.MergeStyle != "merge" {
+		cerr.add(key+".merge_style", "unsupported value %q (want rebase or merge)", c.MergeStyle)
+	}
+	switch c.NewLang {
+	case "add", "none", "contact", "url":
+	default:
+		cerr.add(key+".new_lang", "unsupported value %q (want add, none, contact or url)", c.NewLang)
+	}
+	if c.VariantRegex != "" {
+		if _, err := regexp.Compile(c.VariantRegex); err != nil {
+			cerr.add(key+".variant_regex", "%v", err)
+		}
+	}
+}
+
+func (cc componentConfig) component() index.Component {
+	checks := cc.EnforcedChecks
+	if checks == nil {
+		checks = []string{}
+	}
+	return index.Component{
+		Name: cc.Name, Slug: cc.Slug, SourceLanguage: cc.SourceLanguage, VCS: cc.VCS, Repo: cc.Repo,
+		Branch: cc.Branch, PushBranch: cc.PushBranch, Filemask: cc.Filemask, Template: cc.Template,
+		EditTemplate: cc.EditTemplate, Intermediate: cc.Intermediate, NewBase: cc.NewBase,
+		FileFormat: cc.FileFormat, License: cc.License, Agreement: cc.Agreement, NewLang: cc.NewLang,
+		LanguageCode: cc.LanguageCodeStyle, Push: cc.Push, CheckFlags: cc.CheckFlags, Priority: cc.Priority,
+		EnforcedChecks: checks, Restricted: cc.Restricted, Repoweb: cc.Repoweb,
+		ReportSourceBugs: cc.ReportSourceBugs, MergeStyle: cc.MergeStyle, CommitMessage: cc.CommitMessage,
+		AddMessage: cc.AddMessage, DeleteMessage: cc.DeleteMessage, MergeMessage: cc.MergeMessage,
+		AddonMessage: cc.AddonMessage, PullMessage: cc.PullMessage,
+		AllowTranslationPropagation: cc.AllowTranslationPropagation, ManageUnits: cc.ManageUnits,
+		EnableSuggestions: cc.EnableSuggestions, SuggestionVoting: cc.SuggestionVoting,
+		SuggestionAutoaccept: cc.SuggestionAutoaccept, PushOnCommit: cc.PushOnCommit,
+		CommitPendingAge: cc.CommitPendingAge, AutoLockError: cc.AutoLockError,
+		LanguageRegex: cc.LanguageRegex, VariantRegex: cc.VariantRegex, IsGlossary: cc.IsGlossary,
+		GlossaryColor: cc.GlossaryColor,
+	}
+}
+
+var errUsage = errors.New("usage")

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tolk-project/tolk/index"
+)
+
+func resolveTest(code string) (index.Language, bool) {
+	switch code {
+	case "en", "de":
+		return index.Language{Code: code}, true
+	case "en-us", "en_US":
+		return index.Language{Code: "en_US"}, true
+	}
+	return index.Language{}, false
+}
+
+func TestParseConfigDefaults(t *testing.T) {
+	specs, err := parseConfig("tolk.yaml", []byte(`
+projects:
+  - name: Demo
+    slug: demo
+    web: https://example.com/
+    components:
+      - name: App
+        slug: app
+        repo: file:///srv/repos/app.git
+        branch: main
+        filemask: locales/*.json
+        template: locales/en.json
+        source_language: en-us
+        commit_pending_age: 72
+      - name: Glossary
+        slug: glossary
+        vcs: local
+        filemask: "*.tbx"
+        file_format: tbx
+        is_glossary: true
+`), resolveTest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(specs) != 1 || len(specs[0].Components) != 2 {
+		t.Fatalf("specs = %+v", specs)
+	}
+	app, glossary := specs[0].Components[0], specs[0].Components[1]
+	if app.CommitPendingAge != 72 || app.SourceLanguage != "en_US" || app.VCS != "git" || app.FileFormat != "json" {
+		t.Errorf("app = %+v", app)
+	}
+	// Keys left out keep the reference defaults.
+	def := index.DefaultComponent()
+	if app.LanguageRegex != def.LanguageRegex || app.MergeStyle != "rebase" || app.Priority != 100 ||
+		!app.EnableSuggestions || app.GlossaryColor != "silver" || app.NewLang != "add" {
+		t.Errorf("defaults not applied: %+v", app)
+	}
+	if glossary.Repo != "local:" || glossary.CommitPendingAge != 24 || !glossary.IsGlossary || glossary.SourceLanguage != "en" {
+		t.Errorf("glossary = %+v", glossary)
+	}
+	if !specs[0].Project.SetLanguageTeam || specs[0].Project.Web != "https://example.com/" {
+		t.Errorf("project = %+v", specs[0].Project)
+	}
+}
+
+func TestParseConfigRejects(t *testing.T) {
+	base := func(component string) string {
+		return "projects:\n  - name: P\n    slug: p\n    components:\n      - name: C\n        slug: c\n" +
+			"        repo: file:///x\n        filemask: l/*.json\n        template: l/en.json\n" + component
+	}
+	cases := []struct {
+		name, yaml, want string
+	}{
+		{"unknown project key", "projects:\n  - name: P\n    slug: p\n    colour: red\n", "projects[0].colour: unknown key"},
+		{"unknown component key", base("        fiel_format: json\n"), "projects[0].components[0].fiel_format: unknown key"},
+		{"unknown top key", "projekts: []\n", "projekts: unknown key"},
+		{"bad format", base("        file_format: po\n"), `projects[0].components[0].file_format: unsupported value "po"`},
+		{"bad vcs", base("        vcs: svn\n"), `projects[0].components[0].vcs: unsupported value "svn"`},
+		{"bad regex", base("        language_regex: \"(\"\n"), "projects[0].components[0].language_regex"},
+		{"bad language", base("        source_language: xx-nope\n"), `source_language: unknown language "xx-nope"`},
+		{"template outside mask", "projects:\n  - name: P\n    slug: p\n    components:\n      - name: C\n        slug: c\n        repo: file:///x\n        filemask: l/*.json\n        template: other/en.json\n", "does not match the filemask"},
+		{"bad type", base("        commit_pending_age: soon\n"), "projects[0].components[0]"},
+		{"duplicate slug", "projects:\n  - name: P\n    slug: p\n  - name: Q\n    slug: p\n", `projects[1].slug: "p" is used twice`},
+		{"bad slug", "projects:\n  - name: P\n    slug: a/b\n", "projects[0].slug"},
+		{"missing repo", "projects:\n  - name: P\n    slug: p\n    components:\n      - name: C\n        slug: c\n        filemask: l/*.json\n        template: l/en.json\n", "repo: required when vcs is git"},
+		{"not yaml", "projects: [\n", "tolk.yaml: (file)"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := parseConfig("tolk.yaml", []byte(tc.yaml), resolveTest)
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			if !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "tolk.yaml: ") {
+				t.Errorf("error %q does not name the file and %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/tolk-project/tolk"
+	"github.com/tolk-project/tolk/index"
+	tolksync "github.com/tolk-project/tolk/sync"
+	"github.com/tolk-project/tolk/vcs"
+)
+
+// demoProject makes sure the demo repositories exist inside the data
+// directory (created from the built-in files on first start, reused
+// afterwards) and returns the demo project that imports them.
+func demoProject(ctx context.Context, dataDir string) (tolksync.ProjectSpec, error) {
+	app, err := demoRepo(ctx, filepath.Join(dataDir, "demo", "app.git"), "testdata/demo/app")
+	if err != nil {
+		return tolksync.ProjectSpec{}, err
+	}
+	glossary, err := demoRepo(ctx, filepath.Join(dataDir, "demo", "glossary.git"), "testdata/demo/glossary")
+	if err != nil {
+		return tolksync.ProjectSpec{}, err
+	}
+	c := index.DefaultComponent()
+	c.Name, c.Slug, c.Repo, c.Branch = "App", "app", app, "main"
+	c.Filemask, c.Template, c.FileFormat, c.SourceLanguage = "locales/*.json", "locales/en.json", "json", "en"
+	c.License = "MIT"
+	g := index.DefaultComponent()
+	g.Name, g.Slug, g.Repo, g.Branch = "Glossary", "glossary", glossary, "main"
+	g.Filemask, g.FileFormat, g.SourceLanguage, g.IsGlossary = "*.tbx", "tbx", "en", true
+	return tolksync.ProjectSpec{
+		Project:    index.Project{Name: "Demo", Slug: "demo", Web: "https://example.com/", SetLanguageTeam: true, EnableHooks: true},
+		Components: []index.Component{c, g},
+	}, nil
+}
+
+// demoRepo creates a bare repository with one commit holding the files
+// under root of the built-in demo files, unless it exists, and returns
+// its file:// URL.
+func demoRepo(ctx context.Context, dir, root string) (string, error) {
+	url := "file://" + filepath.ToSlash(dir)
+	if abs, err := filepath.Abs(dir); err == nil {
+		url = "file://" + filepath.ToSlash(abs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "HEAD")); err == nil {
+		return url, nil
+	}
+	files := map[string][]byte{}
+	err := fs.WalkDir(tolk.DemoFiles, root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(tolk.DemoFiles, path)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		files[filepath.ToSlash(rel)] = data
+		return nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("read demo files: %w", err)
+	}
+	if err := vcs.CreateBare(ctx, dir, "main", files, "Add demo translations"); err != nil {
+		return "", err
+	}
+	return url, nil
+}

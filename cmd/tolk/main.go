@@ -1,0 +1,176 @@
+// Command tolk runs the Tolk translation service.
+//
+//	tolk serve [--data DIR] [--listen ADDR] [--config FILE] [--demo]
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/tolk-project/tolk/api"
+	"github.com/tolk-project/tolk/index/langdata"
+	"github.com/tolk-project/tolk/index/sqlite"
+	tolksync "github.com/tolk-project/tolk/sync"
+)
+
+// The one place that sees both the engine and its consumers checks that
+// the engine provides what each consumer declared.
+var (
+	_ api.Store      = (*sqlite.DB)(nil)
+	_ tolksync.Store = (*sqlite.DB)(nil)
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, errUsage) {
+			fmt.Fprintln(os.Stderr, "tolk:", err)
+		}
+		os.Exit(1)
+	}
+}
+
+// Config is what `tolk serve` is told on its command line.
+type Config struct {
+	DataDir    string
+	Listen     string
+	ConfigFile string
+	Demo       bool
+	LogFormat  string // "text" or "json"
+	LogLevel   slog.Level
+}
+
+// DefaultConfig returns the settings used when no flag is given.
+func DefaultConfig() Config {
+	return Config{DataDir: "./tolk-data", Listen: "127.0.0.1:8080", LogFormat: "text"}
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 || args[0] != "serve" {
+		fmt.Fprintln(stderr, "usage: tolk serve [--data DIR] [--listen ADDR] [--config FILE] [--demo]")
+		return errUsage
+	}
+	cfg := DefaultConfig()
+	fs := flag.NewFlagSet("tolk serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.StringVar(&cfg.DataDir, "data", cfg.DataDir, "directory for the SQLite index and repository checkouts")
+	fs.StringVar(&cfg.Listen, "listen", cfg.Listen, "address to serve HTTP on")
+	fs.StringVar(&cfg.ConfigFile, "config", "", "YAML file listing projects and components to reconcile on start")
+	fs.BoolVar(&cfg.Demo, "demo", false, "create and import a demo project from the built-in files")
+	fs.StringVar(&cfg.LogFormat, "log-format", cfg.LogFormat, "log format: text or json")
+	fs.TextVar(&cfg.LogLevel, "log-level", cfg.LogLevel, "log level: debug, info, warn or error")
+	if err := fs.Parse(args[1:]); err != nil {
+		return errUsage
+	}
+	var handler slog.Handler = slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel})
+	if cfg.LogFormat == "json" {
+		handler = slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel})
+	}
+	m := &Main{Config: cfg, Logger: slog.New(handler)}
+	if err := m.Open(ctx); err != nil {
+		m.Close()
+		return err
+	}
+	fmt.Fprintf(stdout, "tolk serving on http://%s/api/\n", m.Addr())
+	<-ctx.Done()
+	return m.Close()
+}
+
+// Main is the running program: index, sync service and HTTP server. Tests
+// start it on 127.0.0.1:0 with the data directory in t.TempDir().
+type Main struct {
+	Config Config
+	Logger *slog.Logger
+
+	db       *sqlite.DB
+	sync     *tolksync.Service
+	server   *http.Server
+	listener net.Listener
+	served   chan error
+}
+
+// Open wires the parts, reconciles the configured projects, imports them
+// and starts serving. Close must be called even when Open fails.
+func (m *Main) Open(ctx context.Context) error {
+	log := m.Logger
+	if err := os.MkdirAll(m.Config.DataDir, 0o755); err != nil {
+		return fmt.Errorf("data directory: %w", err)
+	}
+	langs := langdata.Default()
+	var err error
+	if m.db, err = sqlite.Open(ctx, filepath.Join(m.Config.DataDir, "tolk.db")); err != nil {
+		return err
+	}
+	if err := m.db.SeedLanguages(ctx, langs.All()); err != nil {
+		return fmt.Errorf("seed languages: %w", err)
+	}
+	if m.sync, err = tolksync.New(m.db, langs, tolksync.Options{DataDir: m.Config.DataDir, Logger: log}); err != nil {
+		return err
+	}
+
+	var specs []tolksync.ProjectSpec
+	if m.Config.Demo {
+		demo, err := demoProject(ctx, m.Config.DataDir)
+		if err != nil {
+			return fmt.Errorf("demo: %w", err)
+		}
+		specs = append(specs, demo)
+	}
+	if m.Config.ConfigFile != "" {
+		configured, err := loadConfig(m.Config.ConfigFile, langs.Resolve)
+		if err != nil {
+			return err
+		}
+		specs = append(specs, configured...)
+	}
+	start := time.Now()
+	if err := m.sync.Reconcile(ctx, specs); err != nil {
+		// A component that cannot be imported is reported; the service
+		// still starts and serves what it has.
+		log.Error("reconcile finished with errors", "err", err)
+	}
+	log.Info("reconciled", "projects", len(specs), "duration", time.Since(start))
+
+	srv := api.New(m.db, api.Options{Logger: log})
+	if m.listener, err = net.Listen("tcp", m.Config.Listen); err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	m.server = &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	m.served = make(chan error, 1)
+	go func() { m.served <- m.server.Serve(m.listener) }()
+	log.Info("serving", "addr", m.listener.Addr().String(), "data", m.Config.DataDir)
+	return nil
+}
+
+// Addr is the address the server listens on.
+func (m *Main) Addr() net.Addr { return m.listener.Addr() }
+
+// Close lets in-flight requests finish (for up to 10 seconds), then
+// closes the index.
+func (m *Main) Close() error {
+	var errs []error
+	if m.server != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		errs = append(errs, m.server.Shutdown(ctx))
+		if err := <-m.served; !errors.Is(err, http.ErrServerClosed) {
+			errs = append(errs, err)
+		}
+	}
+	if m.db != nil {
+		errs = append(errs, m.db.Close())
+	}
+	return errors.Join(errs...)
+}

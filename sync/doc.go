@@ -1,0 +1,9 @@
+// Package sync is Tolk's porcelain: it expands a component's filemask over
+// the files of its repository (vcs), parses them (formats) and reconciles
+// the index with what they hold. Importers alias it tolksync, since it
+// shadows the standard library's name.
+//
+// Data flows one way on import: remote → vcs → sync → formats → index.
+// sync declares the few index methods it needs (Store); it never touches
+// SQL and never serves HTTP. Start reading at service.go, then import.go.
+package sync

@@ -1,0 +1,378 @@
+package sync
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha1"
+	"encoding/hex"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/tolk-project/tolk/formats"
+	jsonfmt "github.com/tolk-project/tolk/formats/json"
+	"github.com/tolk-project/tolk/formats/tbx"
+	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/vcs"
+)
+
+// ImportSummary says what one component import did.
+type ImportSummary struct {
+	Revision                string // HEAD commit of the checkout
+	Files                   int    // files matching the filemask
+	Parsed, Skipped         int    // files parsed, files unchanged since the last import
+	Failed                  int    // files that failed to parse
+	Added, Updated, Removed int    // units
+}
+
+// translationFile is one file matching the filemask.
+type translationFile struct {
+	vcs.File
+	lang index.Language
+}
+
+// ImportComponent brings a component's checkout up to date with its
+// remote and reconciles the index with its files. Files whose content
+// the index already reflects (same blob hashes) are not parsed. A file
+// that fails to parse marks only its translation.
+func (s *Service) ImportComponent(ctx context.Context, c index.Component) (ImportSummary, error) {
+	lock := s.componentLock(c.ID)
+	lock.Lock()
+	defer lock.Unlock()
+
+	start := time.Now()
+	log := s.opts.Logger.With("project", c.Project.Slug, "component", c.Slug)
+	var sum ImportSummary
+	repo, err := s.checkout(ctx, c)
+	if err != nil {
+		return sum, err
+	}
+	if sum.Revision, err = repo.Head(); err != nil {
+		return sum, err
+	}
+	files, err := s.matchFiles(ctx, c, repo, log)
+	if err != nil {
+		return sum, err
+	}
+	sum.Files = len(files)
+	revisions, err := s.store.TranslationRevisions(ctx, c.ID)
+	if err != nil {
+		return sum, err
+	}
+	imp := &componentImport{svc: s, c: c, repo: repo, files: files, revisions: revisions, sum: &sum, log: log}
+	if c.IsMonolingual() {
+		err = imp.monolingual(ctx)
+	} else {
+		err = imp.bilingual(ctx)
+	}
+	if err != nil {
+		return sum, err
+	}
+	log.Info("component imported", "revision", sum.Revision, "files", sum.Files, "parsed", sum.Parsed,
+		"skipped", sum.Skipped, "failed", sum.Failed, "added", sum.Added, "updated", sum.Updated,
+		"removed", sum.Removed, "duration", time.Since(start))
+	return sum, nil
+}
+
+// checkout opens, clones or initialises the component's repository and
+// pulls upstream changes.
+func (s *Service) checkout(ctx context.Context, c index.Component) (*vcs.Repo, error) {
+	dir := s.repoDir(c)
+	if c.VCS == "local" || strings.HasPrefix(c.Repo, "local:") {
+		return vcs.InitLocal(dir)
+	}
+	repo, err := vcs.OpenOrClone(ctx, vcs.CloneOptions{URL: c.Repo, Branch: c.Branch, Dir: dir})
+	if err != nil {
+		return nil, err
+	}
+	if _, err := repo.Pull(ctx); err != nil {
+		return nil, err
+	}
+	return repo, nil
+}
+
+// matchFiles lists the files of the filemask with their languages. Files
+// whose code resolves to an unknown language get a language of their own
+// (as the reference creates one); two files of one language keep the
+// first by path.
+func (s *Service) matchFiles(ctx context.Context, c index.Component, repo *vcs.Repo, log interface {
+	Warn(string, ...any)
+}) ([]translationFile, error) {
+	mask, err := NewFilemask(c.Filemask, c.LanguageRegex)
+	if err != nil {
+		return nil, err
+	}
+	files, err := repo.Files(func(path string) bool { return path == c.Template || mask.Match(path) })
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]string{}
+	var out []translationFile
+	var unknown []index.Language
+	for _, f := range files {
+		code, ok := mask.Code(f.Path)
+		if !ok {
+			continue
+		}
+		lang, ok := s.langs.Resolve(code)
+		if !ok {
+			if lang, ok = s.langs.Generate(code); !ok {
+				lang = index.Language{Code: code, Name: code, Direction: "ltr", Aliases: []string{},
+					Plural: index.Plural{Number: 2, Formula: "n != 1", Type: 1}}
+			}
+			unknown = append(unknown, lang)
+		}
+		if first, dup := seen[lang.Code]; dup {
+			log.Warn("two files for one language; keeping the first", "language", lang.Code, "kept", first, "ignored", f.Path)
+			continue
+		}
+		seen[lang.Code] = f.Path
+		out = append(out, translationFile{File: f, lang: lang})
+	}
+	if len(unknown) > 0 {
+		if err := s.store.SeedLanguages(ctx, unknown); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// componentImport carries one import's state.
+type componentImport struct {
+	svc       *Service
+	c         index.Component
+	repo      *vcs.Repo
+	files     []translationFile
+	revisions map[string]string
+	sum       *ImportSummary
+	log       interface {
+		Warn(string, ...any)
+		Error(string, ...any)
+	}
+}
+
+func (ci *componentImport) sourceLanguage() index.Language {
+	if l, ok := ci.svc.langs.Resolve(ci.c.SourceLanguage); ok {
+		return l
+	}
+	return index.Language{Code: ci.c.SourceLanguage}
+}
+
+func (ci *componentImport) apply(ctx context.Context, imp index.TranslationImport) (index.ImportResult, error) {
+	res, err := ci.svc.store.ImportTranslation(ctx, imp)
+	if err != nil {
+		return res, fmt.Errorf("import %s: %w", imp.LanguageCode, err)
+	}
+	ci.sum.Added += res.Added
+	ci.sum.Updated += res.Updated
+	ci.sum.Removed += res.Removed
+	return res, nil
+}
+
+// fail records a parse failure on a translation and keeps going.
+func (ci *componentImport) fail(ctx context.Context, imp index.TranslationImport, err error) (index.ImportResult, error) {
+	ci.sum.Failed++
+	ci.log.Error("parse failed", "file", imp.Filename, "language", imp.LanguageCode, "err", err)
+	imp.LoadError = err.Error()
+	imp.Units = nil
+	return ci.apply(ctx, imp)
+}
+
+// monolingual imports a component whose template file gives the source
+// strings: the template becomes the source translation and every other
+// file is read against it.
+func (ci *componentImport) monolingual(ctx context.Context) error {
+	src := ci.sourceLanguage()
+	var tmpl *translationFile
+	for i := range ci.files {
+		if ci.files[i].Path == ci.c.Template {
+			tmpl = &ci.files[i]
+		}
+	}
+	base := index.TranslationImport{ComponentID: ci.c.ID, Monolingual: true}
+	srcImp := base
+	srcImp.LanguageCode, srcImp.Filename, srcImp.IsSource, srcImp.IsTemplate = src.Code, ci.c.Template, true, true
+	if tmpl == nil {
+		_, err := ci.fail(ctx, srcImp, fmt.Errorf("template %s not found in the repository", ci.c.Template))
+		return err
+	}
+	srcImp.Revision = tmpl.Hash + "," + tmpl.Hash
+
+	var pending []translationFile
+	for _, f := range ci.files {
+		if f.Path == ci.c.Template || f.lang.Code == src.Code {
+			continue
+		}
+		if ci.revisions[f.lang.Code] == f.Hash+","+tmpl.Hash {
+			ci.sum.Skipped++
+			continue
+		}
+		pending = append(pending, f)
+	}
+	if ci.revisions[src.Code] == srcImp.Revision && len(pending) == 0 {
+		ci.sum.Skipped++
+		return nil
+	}
+
+	tmplUnits, err := ci.parse(tmpl.Path, src.Code, src.Code)
+	if err != nil {
+		_, err = ci.fail(ctx, srcImp, err)
+		return err
+	}
+	for _, u := range tmplUnits {
+		srcImp.Units = append(srcImp.Units, index.ImportUnit{Context: u.Context, Source: u.Target,
+			Target: u.Target, Note: u.Note, Explanation: u.Explanation, Flags: strings.Join(u.Flags, ", "),
+			State: index.StateReadOnly})
+	}
+	srcRes, err := ci.apply(ctx, srcImp)
+	if err != nil {
+		return err
+	}
+
+	for _, f := range pending {
+		imp := base
+		imp.LanguageCode, imp.Filename = f.lang.Code, f.Path
+		imp.Revision = f.Hash + "," + tmpl.Hash
+		imp.SourceTranslationID = srcRes.TranslationID
+		units, err := ci.parse(f.Path, src.Code, f.lang.Code)
+		if err != nil {
+			if _, err := ci.fail(ctx, imp, err); err != nil {
+				return err
+			}
+			continue
+		}
+		targets := make(map[string]formats.Unit, len(units))
+		for _, u := range units {
+			targets[u.Context] = u
+		}
+		imp.Units = make([]index.ImportUnit, 0, len(srcImp.Units))
+		for _, su := range srcImp.Units {
+			iu := index.ImportUnit{Context: su.Context, Source: su.Source, Target: []string{""},
+				Explanation: su.Explanation, State: index.StateEmpty}
+			if tu, ok := targets[su.Context]; ok {
+				iu.Target, iu.Note = tu.Target, tu.Note
+				iu.State = stateOf(tu)
+			}
+			imp.Units = append(imp.Units, iu)
+		}
+		if _, err := ci.apply(ctx, imp); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// bilingual imports a component without a template (TBX glossaries):
+// every file carries source and target, and the source translation is
+// the union of the files' source strings, in first-seen order.
+func (ci *componentImport) bilingual(ctx context.Context) error {
+	src := ci.sourceLanguage()
+	h := sha1.New()
+	for _, f := range ci.files {
+		fmt.Fprintf(h, "%s %s\n", f.Path, f.Hash)
+	}
+	srcImp := index.TranslationImport{ComponentID: ci.c.ID, LanguageCode: src.Code, IsSource: true,
+		Revision: hex.EncodeToString(h.Sum(nil))}
+	// Each translation commits on its own, so an import cut short leaves
+	// some revisions behind; only skip when every one is current.
+	current := ci.revisions[src.Code] == srcImp.Revision
+	for _, f := range ci.files {
+		if f.lang.Code != src.Code && ci.revisions[f.lang.Code] != f.Hash {
+			current = false
+		}
+	}
+	if current {
+		ci.sum.Skipped += len(ci.files)
+		return nil
+	}
+	type parsed struct {
+		f     translationFile
+		units []formats.Unit
+		err   error
+	}
+	var all []parsed
+	seen := map[int64]bool{}
+	for _, f := range ci.files {
+		if f.lang.Code == src.Code {
+			continue
+		}
+		units, err := ci.parse(f.Path, src.Code, f.lang.Code)
+		all = append(all, parsed{f, units, err})
+		for _, u := range units {
+			hash := index.IDHash(false, u.Source, u.Context)
+			if seen[hash] {
+				continue
+			}
+			seen[hash] = true
+			srcImp.Units = append(srcImp.Units, index.ImportUnit{Context: u.Context, Source: u.Source,
+				Target: u.Source, Explanation: u.Explanation, Flags: strings.Join(u.Flags, ", "),
+				State: index.StateReadOnly})
+		}
+	}
+	srcRes, err := ci.apply(ctx, srcImp)
+	if err != nil {
+		return err
+	}
+	for _, p := range all {
+		imp := index.TranslationImport{ComponentID: ci.c.ID, LanguageCode: p.f.lang.Code, Filename: p.f.Path,
+			Revision: p.f.Hash, SourceTranslationID: srcRes.TranslationID}
+		if p.err != nil {
+			if _, err := ci.fail(ctx, imp, p.err); err != nil {
+				return err
+			}
+			continue
+		}
+		if ci.revisions[p.f.lang.Code] == p.f.Hash {
+			ci.sum.Skipped++
+			continue
+		}
+		for _, u := range p.units {
+			imp.Units = append(imp.Units, index.ImportUnit{Context: u.Context, Source: u.Source,
+				Target: u.Target, Note: u.Note, Explanation: u.Explanation,
+				Flags: strings.Join(u.Flags, ", "), State: stateOf(u)})
+		}
+		if _, err := ci.apply(ctx, imp); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stateOf derives a unit's state from what a file can say about it.
+func stateOf(u formats.Unit) index.State {
+	for _, f := range u.Flags {
+		if f == "read-only" {
+			return index.StateReadOnly
+		}
+	}
+	for _, t := range u.Target {
+		if t != "" {
+			return index.StateTranslated
+		}
+	}
+	return index.StateEmpty
+}
+
+// parse reads one file of the component's format from the checkout.
+func (ci *componentImport) parse(path, sourceLang, targetLang string) ([]formats.Unit, error) {
+	data, err := ci.repo.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	ci.sum.Parsed++
+	switch ci.c.FileFormat {
+	case "json":
+		f, err := jsonfmt.Decode(bytes.NewReader(data))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return f.Units(), nil
+	case "tbx":
+		f, err := tbx.Decode(bytes.NewReader(data))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return f.Units(sourceLang, targetLang), nil
+	}
+	return nil, fmt.Errorf("%s: unsupported file format %q", path, ci.c.FileFormat)
+}

@@ -1,0 +1,11 @@
+// Package tolk holds the files the tolk binary ships with; the service
+// itself starts in cmd/tolk.
+package tolk
+
+import "embed"
+
+// DemoFiles are the translation files of the demo project: app/ holds a
+// JSON component, glossary/ a TBX glossary.
+//
+//go:embed testdata/demo
+var DemoFiles embed.FS

@@ -1,0 +1,23 @@
+// Package vcs is Tolk's plumbing over git: it clones, opens and initializes
+// one working tree per component, reads files from the HEAD tree, commits
+// files into the working tree, and pulls and pushes one branch of the remote
+// named "origin".
+//
+// It imports only the standard library and go-git (github.com/go-git/go-git/v5);
+// it must never import another Tolk package, and it does not log. Progress of
+// network operations goes to CloneOptions.Progress, errors go to the caller.
+//
+// Start reading at Repo (repo.go): Clone, Open, OpenOrClone and InitLocal
+// return one. Reads that look at the HEAD tree are in tree.go, Commit is in
+// commit.go, and Pull, Push and NeedsPush are in remote.go. CreateBare
+// (bare.go) makes a bare repository with one commit, for demo and test
+// upstreams. Errors that a caller is expected to act on are the sentinels in
+// errors.go; test them with errors.Is, as they usually arrive wrapped with
+// the operation and a redacted URL.
+//
+// Supported remotes are file:// URLs and plain paths (go-git runs the git
+// binary's git-upload-pack and git-receive-pack for these, so git must be
+// installed), http:// and https:// (go-git's own client), and ssh:// or
+// scp-like user@host:path (go-git's own client; host keys are checked against
+// known_hosts, see Auth).
+package vcs

@@ -1,0 +1,200 @@
+package vcs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/config"
+	"github.com/go-git/go-git/v5/plumbing"
+)
+
+// Pull fetches the checked-out branch from origin into
+// refs/remotes/origin/<branch> and, when HEAD has no local commits,
+// fast-forwards to it: the branch is moved and the working tree hard-reset
+// to the fetched commit (uncommitted changes to tracked files are lost).
+// It reports whether HEAD moved.
+//
+// "No local commits" means HEAD is an ancestor of the fetched commit, or
+// HEAD equals what origin/<branch> was before the fetch; the latter also
+// follows a force-push upstream. When HEAD is ahead of the fetched commit
+// (local commits not pushed yet, remote unchanged), Pull changes nothing and
+// returns false, nil; see NeedsPush. When both sides have new commits, Pull
+// changes nothing and returns ErrDiverged; rebasing local commits is not
+// implemented yet.
+//
+// Errors wrap ErrNoRemote, ErrDetachedHead, ErrAuthRequired,
+// ErrRemoteNotFound, ErrBranchNotFound, ErrDiverged, or the context's
+// error.
+func (r *Repo) Pull(ctx context.Context) (changed bool, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.url == "" {
+		return false, fmt.Errorf("pull %s: %w", r.dir, ErrNoRemote)
+	}
+	if r.branch == "" {
+		return false, fmt.Errorf("pull %s: %w", r.dir, ErrDetachedHead)
+	}
+	tracking := plumbing.NewRemoteReferenceName(remoteName, r.branch)
+	before, err := r.refHash(tracking)
+	if err != nil {
+		return false, fmt.Errorf("pull: %w", err)
+	}
+	auth, err := r.auth.method(r.url)
+	if err != nil {
+		return false, remoteError(ctx, "pull", r.url, r.auth, err)
+	}
+	err = r.repo.FetchContext(ctx, &git.FetchOptions{
+		RemoteName: remoteName,
+		RefSpecs:   []config.RefSpec{fetchRefSpec(r.branch)},
+		Auth:       auth,
+		Tags:       git.NoTags,
+	})
+	if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
+		return false, remoteError(ctx, "pull", r.url, r.auth, err)
+	}
+	remote, err := r.refHash(tracking)
+	if err != nil {
+		return false, fmt.Errorf("pull: %w", err)
+	}
+	if remote.IsZero() {
+		return false, fmt.Errorf("pull %s: %w", redactURL(r.url), ErrBranchNotFound)
+	}
+	head, err := r.head()
+	if err != nil {
+		return false, fmt.Errorf("pull: %w", err)
+	}
+	if head == remote {
+		return false, nil
+	}
+	ff := head == before
+	if !ff {
+		if ff, err = r.isAncestor(head, remote); err != nil {
+			return false, fmt.Errorf("pull: %w", err)
+		}
+	}
+	if !ff {
+		ahead, err := r.isAncestor(remote, head)
+		if err != nil {
+			return false, fmt.Errorf("pull: %w", err)
+		}
+		if ahead {
+			return false, nil
+		}
+		return false, fmt.Errorf("pull %s: %w", redactURL(r.url), ErrDiverged)
+	}
+	if err := ctx.Err(); err != nil {
+		return false, fmt.Errorf("pull: %w", err)
+	}
+	wt, err := r.repo.Worktree()
+	if err != nil {
+		return false, fmt.Errorf("pull: %w", err)
+	}
+	// A hard reset moves the branch HEAD points to and rewrites the index
+	// and working tree to match.
+	if err := wt.Reset(&git.ResetOptions{Commit: remote, Mode: git.HardReset}); err != nil {
+		return false, fmt.Errorf("pull: reset to %s: %w", remote, err)
+	}
+	return true, nil
+}
+
+// Push pushes HEAD's branch to the branch of origin named branch ("" means
+// the same name as the checked-out branch), without forcing. It returns nil
+// when the remote already has that commit, and an error wrapping
+// ErrNonFastForward when the remote branch has commits HEAD does not
+// contain; Pull and try again. Other errors wrap ErrNoRemote,
+// ErrDetachedHead, ErrAuthRequired, ErrRemoteNotFound, or the context's
+// error.
+func (r *Repo) Push(ctx context.Context, branch string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.url == "" {
+		return fmt.Errorf("push %s: %w", r.dir, ErrNoRemote)
+	}
+	if r.branch == "" {
+		return fmt.Errorf("push %s: %w", r.dir, ErrDetachedHead)
+	}
+	if branch == "" {
+		branch = r.branch
+	}
+	auth, err := r.auth.method(r.url)
+	if err != nil {
+		return remoteError(ctx, "push", r.url, r.auth, err)
+	}
+	local := plumbing.NewBranchReferenceName(r.branch)
+	dst := plumbing.NewBranchReferenceName(branch)
+	err = r.repo.PushContext(ctx, &git.PushOptions{
+		RemoteName: remoteName,
+		RefSpecs:   []config.RefSpec{config.RefSpec(local.String() + ":" + dst.String())},
+		Auth:       auth,
+	})
+	if errors.Is(err, git.NoErrAlreadyUpToDate) {
+		return nil
+	}
+	if err != nil {
+		return remoteError(ctx, "push", r.url, r.auth, err)
+	}
+	// Record what the remote now has, as a fetch would, so that NeedsPush
+	// and Pull see it without another round trip.
+	h, err := r.head()
+	if err != nil {
+		return fmt.Errorf("push: %w", err)
+	}
+	ref := plumbing.NewHashReference(plumbing.NewRemoteReferenceName(remoteName, branch), h)
+	if err := r.repo.Storer.SetReference(ref); err != nil {
+		return fmt.Errorf("push: update %s: %w", ref.Name(), err)
+	}
+	return nil
+}
+
+// NeedsPush reports whether HEAD differs from refs/remotes/origin/<branch>,
+// the remote branch as last fetched or pushed; it does not contact the
+// remote. It is true when the remote branch was never fetched, and false
+// for a repository without a remote.
+func (r *Repo) NeedsPush() (bool, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.url == "" {
+		return false, nil
+	}
+	if r.branch == "" {
+		return false, ErrDetachedHead
+	}
+	remote, err := r.refHash(plumbing.NewRemoteReferenceName(remoteName, r.branch))
+	if err != nil {
+		return false, err
+	}
+	head, err := r.head()
+	if err != nil {
+		return false, err
+	}
+	return head != remote, nil
+}
+
+// refHash returns the commit name points to, or the zero hash if name does
+// not exist.
+func (r *Repo) refHash(name plumbing.ReferenceName) (plumbing.Hash, error) {
+	ref, err := r.repo.Reference(name, true)
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return plumbing.ZeroHash, nil
+	}
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("read %s: %w", name, err)
+	}
+	return ref.Hash(), nil
+}
+
+// isAncestor reports whether commit a is an ancestor of (or equal to)
+// commit b.
+func (r *Repo) isAncestor(a, b plumbing.Hash) (bool, error) {
+	ca, err := r.repo.CommitObject(a)
+	if err != nil {
+		return false, fmt.Errorf("read commit %s: %w", a, err)
+	}
+	cb, err := r.repo.CommitObject(b)
+	if err != nil {
+		return false, fmt.Errorf("read commit %s: %w", b, err)
+	}
+	return ca.IsAncestor(cb)
+}
