@@ -85,7 +85,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "tolk serving on http://%s/api/\n", m.Addr())
 	<-ctx.Done()
-	return m.Close()
+	m.Logger.Info("shutting down")
+	err := m.Close()
+	m.Logger.Info("stopped", "err", err)
+	return err
 }
 
 // Main is the running program: index, sync service and HTTP server. Tests
