@@ -222,6 +222,11 @@ type response struct {
 	body   []byte
 }
 
+// noRedirects shows tests the redirect itself rather than its target.
+var noRedirects = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error {
+	return http.ErrUseLastResponse
+}}
+
 func do(tb testing.TB, method, url string, header http.Header) response {
 	tb.Helper()
 	req, err := http.NewRequest(method, url, nil)
@@ -231,7 +236,7 @@ func do(tb testing.TB, method, url string, header http.Header) response {
 	for k, v := range header {
 		req.Header[k] = v
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := noRedirects.Do(req)
 	if err != nil {
 		tb.Fatal(err)
 	}

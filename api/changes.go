@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
@@ -45,6 +46,19 @@ func newChangeJSON(u urls, ch *index.Change) changeJSON {
 		}
 	}
 	return out
+}
+
+// changeStore is what the change endpoints read.
+type changeStore interface {
+	// FindChanges returns one page of changes in ascending timestamp, then
+	// id, order and the number of matches.
+	FindChanges(ctx context.Context, f index.ChangeFilter) ([]index.Change, int, error)
+}
+
+func (s *Server) changeResources() []resource {
+	return []resource{
+		{translationPath + "changes/", "Changes", []string{"GET", "HEAD", "OPTIONS"}, s.listTranslationChanges},
+	}
 }
 
 // listTranslationChanges serves GET .../translations/P/C/L/changes/ in

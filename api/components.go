@@ -4,6 +4,11 @@ import (
 	"github.com/tolk-project/tolk/index"
 )
 
+// componentStore is what the component endpoints read.
+type componentStore interface{}
+
+func (s *Server) componentResources() []resource { return nil }
+
 // projectJSON is the Project object (spec, "Project").
 type projectJSON struct {
 	Name              string `json:"name"`

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"net/http"
 
@@ -45,6 +46,23 @@ func newLanguageJSON(u urls, l *index.Language) languageJSON {
 		WebURL:        u.languageWeb(l.Code),
 		URL:           u.language(l.Code, ""),
 		StatisticsURL: u.language(l.Code, "statistics"),
+	}
+}
+
+// languageStore is what the language endpoints read.
+type languageStore interface {
+	// FindLanguage returns a language by its canonical code.
+	FindLanguage(ctx context.Context, code string) (index.Language, error)
+	// LanguageStats returns statistics summed over every translation into
+	// the language.
+	LanguageStats(ctx context.Context, code string) (index.Stats, error)
+}
+
+func (s *Server) languageResources() []resource {
+	return []resource{
+		{"/api/languages/:code/", "Language Instance",
+			[]string{"GET", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"}, s.getLanguage},
+		{"/api/languages/:code/statistics/", "Statistics", []string{"GET", "HEAD", "OPTIONS"}, s.getLanguageStatistics},
 	}
 }
 

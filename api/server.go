@@ -1,7 +1,6 @@
 package api
 
 import (
-	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -14,27 +13,18 @@ import (
 	"github.com/tolk-project/tolk/index"
 )
 
-// Store is what the API reads. Every method returns an error wrapping
-// index.ErrNotFound when the object does not exist; other errors are
-// internal. *sqlite.DB satisfies it.
+// Store is what the API reads. Each resource file declares the part it
+// uses (translationStore in translations.go, and so on). Every method
+// returns an error wrapping index.ErrNotFound when the object does not
+// exist; other errors are internal. *sqlite.DB satisfies it.
 type Store interface {
-	// FindTranslation returns a translation with its component, project,
-	// language and stored statistics.
-	FindTranslation(ctx context.Context, projectSlug, componentSlug, languageCode string) (index.Translation, error)
-	// FindUnits returns one page of units in ascending id order and the
-	// number of matches.
-	FindUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, int, error)
-	// FindChanges returns one page of changes in ascending timestamp, then
-	// id, order and the number of matches.
-	FindChanges(ctx context.Context, f index.ChangeFilter) ([]index.Change, int, error)
-	// TranslationStats returns a translation's statistics including
-	// RecentChanges.
-	TranslationStats(ctx context.Context, translationID int64) (index.Stats, error)
-	// FindLanguage returns a language by its canonical code.
-	FindLanguage(ctx context.Context, code string) (index.Language, error)
-	// LanguageStats returns statistics summed over every translation into
-	// the language.
-	LanguageStats(ctx context.Context, code string) (index.Stats, error)
+	translationStore
+	unitStore
+	changeStore
+	languageStore
+	projectStore
+	componentStore
+	userStore
 }
 
 // Options configure a Server. The zero value is usable.
@@ -120,17 +110,17 @@ type resource struct {
 	get   gin.HandlerFunc
 }
 
+// resources lists every JSON endpoint. Each resource file contributes its
+// own, so the table has one owner per resource.
 func (s *Server) resources() []resource {
-	const tr = "/api/translations/:project/:component/:language/"
-	return []resource{
-		{tr, "Translation Instance", []string{"GET", "DELETE", "HEAD", "OPTIONS"}, s.getTranslation},
-		{tr + "changes/", "Changes", []string{"GET", "HEAD", "OPTIONS"}, s.listTranslationChanges},
-		{tr + "units/", "Units", []string{"GET", "POST", "HEAD", "OPTIONS"}, s.listTranslationUnits},
-		{tr + "statistics/", "Statistics", []string{"GET", "HEAD", "OPTIONS"}, s.getTranslationStatistics},
-		{"/api/languages/:code/", "Language Instance",
-			[]string{"GET", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"}, s.getLanguage},
-		{"/api/languages/:code/statistics/", "Statistics", []string{"GET", "HEAD", "OPTIONS"}, s.getLanguageStatistics},
+	var all []resource
+	for _, group := range [][]resource{
+		s.rootResources(), s.projectResources(), s.componentResources(), s.translationResources(),
+		s.unitResources(), s.changeResources(), s.languageResources(), s.userResources(),
+	} {
+		all = append(all, group...)
 	}
+	return all
 }
 
 func (s *Server) newEngine() *gin.Engine {
@@ -161,7 +151,17 @@ func (s *Server) newEngine() *gin.Engine {
 			e.Handle(m, r.path, withAllow, h)
 		}
 	}
-	e.NoRoute(func(c *gin.Context) { s.fail(c, errNoRoute) })
+	e.NoRoute(func(c *gin.Context) {
+		if to, ok := slashRedirect(c.Request.URL, resources); ok {
+			// The reference's framework appends the slash with a permanent
+			// redirect and an empty body, for every method.
+			c.Header("Location", to)
+			c.Status(http.StatusMovedPermanently)
+			c.Writer.WriteHeaderNow()
+			return
+		}
+		s.fail(c, errNoRoute)
+	})
 	e.NoMethod(func(c *gin.Context) {
 		for _, r := range resources {
 			if matchPath(r.path, c.Request.URL.Path) {
@@ -172,6 +172,25 @@ func (s *Server) newEngine() *gin.Engine {
 		s.fail(c, &methodError{method: c.Request.Method})
 	})
 	return e
+}
+
+// slashRedirect returns where a path that lacks only its trailing slash
+// should go: the same path with the slash, query kept.
+func slashRedirect(u *url.URL, resources []resource) (string, bool) {
+	if strings.HasSuffix(u.Path, "/") {
+		return "", false
+	}
+	path := u.Path + "/"
+	for _, r := range resources {
+		if matchPath(r.path, path) {
+			to := u.EscapedPath() + "/"
+			if u.RawQuery != "" {
+				to += "?" + u.RawQuery
+			}
+			return to, true
+		}
+	}
+	return "", false
 }
 
 // matchPath reports whether path matches a gin pattern whose ":name"

@@ -109,7 +109,7 @@ func TestUnknownPath(t *testing.T) {
 	srv, _ := demoServer(t)
 	const notFound = `{"type":"client_error","errors":[{"code":"not_found","detail":"Not found.","attr":null}]}`
 	for _, path := range []string{
-		"/api/nope/", "/api/", "/api/translations/demo/app/de", "/api/translations/demo/app/de/nope/",
+		"/api/nope/", "/api/", "/api/translations/demo/app/de/nope/", "/api/translations/demo/app/de/nope",
 		"/api/languages/", "/", "/projects/demo/",
 	} {
 		r := do(t, "GET", srv.URL+path, nil)
@@ -118,6 +118,25 @@ func TestUnknownPath(t *testing.T) {
 		}
 		if r.header.Get("Content-Type") != "application/json" || r.header.Get("Vary") != "Accept" {
 			t.Errorf("GET %s headers = %v", path, r.header)
+		}
+	}
+}
+
+// TestTrailingSlash checks the reference's redirect of a path that lacks
+// only its final slash: 301 to the slashed path, query kept, no body.
+func TestTrailingSlash(t *testing.T) {
+	srv, _ := demoServer(t)
+	for _, tc := range []struct{ path, want string }{
+		{"/api/translations/demo/app/de", "/api/translations/demo/app/de/"},
+		{"/api/translations/demo/app/de/units?page=2&format=api", "/api/translations/demo/app/de/units/?page=2&format=api"},
+		{"/api/languages/de/statistics", "/api/languages/de/statistics/"},
+	} {
+		for _, method := range []string{"GET", "HEAD", "POST"} {
+			r := do(t, method, srv.URL+tc.path, nil)
+			if r.status != http.StatusMovedPermanently || r.header.Get("Location") != tc.want || len(r.body) != 0 {
+				t.Errorf("%s %s = %d Location %q body %q, want 301 to %s", method, tc.path, r.status,
+					r.header.Get("Location"), r.body, tc.want)
+			}
 		}
 	}
 }

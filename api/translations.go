@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
@@ -79,6 +80,27 @@ func newTranslationJSON(u urls, t *index.Translation, source *index.Language) tr
 		StatisticsURL:        u.translation(p, c, l, "statistics"),
 		ChangesListURL:       u.translation(p, c, l, "changes"),
 		UnitsListURL:         u.translation(p, c, l, "units"),
+	}
+}
+
+// translationStore is what the translation endpoints read.
+type translationStore interface {
+	// FindTranslation returns a translation with its component, project,
+	// language and stored statistics.
+	FindTranslation(ctx context.Context, projectSlug, componentSlug, languageCode string) (index.Translation, error)
+	// TranslationStats returns a translation's statistics including
+	// RecentChanges.
+	TranslationStats(ctx context.Context, translationID int64) (index.Stats, error)
+}
+
+// translationPath is the route of one translation; its sub-resources
+// hang below it.
+const translationPath = "/api/translations/:project/:component/:language/"
+
+func (s *Server) translationResources() []resource {
+	return []resource{
+		{translationPath, "Translation Instance", []string{"GET", "DELETE", "HEAD", "OPTIONS"}, s.getTranslation},
+		{translationPath + "statistics/", "Statistics", []string{"GET", "HEAD", "OPTIONS"}, s.getTranslationStatistics},
 	}
 }
 

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
@@ -84,6 +85,19 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// unitStore is what the unit endpoints read.
+type unitStore interface {
+	// FindUnits returns one page of units in ascending id order and the
+	// number of matches.
+	FindUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, int, error)
+}
+
+func (s *Server) unitResources() []resource {
+	return []resource{
+		{translationPath + "units/", "Units", []string{"GET", "POST", "HEAD", "OPTIONS"}, s.listTranslationUnits},
+	}
 }
 
 // listTranslationUnits serves GET .../translations/P/C/L/units/: the
