@@ -13,6 +13,7 @@ import (
 type existingUnit struct {
 	id                                      int64
 	position                                int
+	sourceUnitID                            int64 // 0 when unlinked
 	context, source, target, previousSource string
 	note, explanation, flags, location      string
 	state                                   index.State
@@ -78,11 +79,20 @@ func importTranslation(ctx context.Context, tx *Tx, imp index.TranslationImport)
 	if err != nil {
 		return res, err
 	}
-	if err := reconcileUnits(ctx, tx, imp, ids, existing, &res, change); err != nil {
+	isSource := imp.SourceTranslationID == 0 || imp.SourceTranslationID == ids.translationID
+	var sourceUnits map[int64]int64
+	if !isSource {
+		if sourceUnits, err = loadSourceUnits(ctx, tx, imp.SourceTranslationID); err != nil {
+			return res, err
+		}
+	}
+	if err := reconcileUnits(ctx, tx, imp, ids, existing, sourceUnits, &res, change); err != nil {
 		return res, err
 	}
-	if err := linkSourceUnits(ctx, tx, imp, ids.translationID); err != nil {
-		return res, err
+	if isSource {
+		if err := linkSourceToItself(ctx, tx, ids.translationID); err != nil {
+			return res, err
+		}
 	}
 	res.Changed = res.Created || res.Added+res.Updated+res.Removed > 0 || loadError != ""
 	if res.Changed || revision != imp.Revision {
@@ -102,8 +112,9 @@ func importTranslation(ctx context.Context, tx *Tx, imp index.TranslationImport)
 }
 
 func loadExisting(ctx context.Context, tx *Tx, translationID int64) (map[int64]*existingUnit, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id, id_hash, position, context, source, target,
-		previous_source, note, explanation, flags, location, state FROM units WHERE translation_id = ?`, translationID)
+	rows, err := tx.QueryContext(ctx, `SELECT id, id_hash, position, coalesce(source_unit_id, 0), context, source,
+		target, previous_source, note, explanation, flags, location, state FROM units WHERE translation_id = ?`,
+		translationID)
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +123,7 @@ func loadExisting(ctx context.Context, tx *Tx, translationID int64) (map[int64]*
 	for rows.Next() {
 		var e existingUnit
 		var hash int64
-		if err := rows.Scan(&e.id, &hash, &e.position, &e.context, &e.source, &e.target, &e.previousSource,
+		if err := rows.Scan(&e.id, &hash, &e.position, &e.sourceUnitID, &e.context, &e.source, &e.target, &e.previousSource,
 			&e.note, &e.explanation, &e.flags, &e.location, &e.state); err != nil {
 			return nil, err
 		}
@@ -121,13 +132,35 @@ func loadExisting(ctx context.Context, tx *Tx, translationID int64) (map[int64]*
 	return out, rows.Err()
 }
 
-// reconcileUnits applies the file's units to the stored ones.
+// loadSourceUnits maps the id_hash of every unit of the source
+// translation to its id: a unit's source unit is the one with its id_hash.
+func loadSourceUnits(ctx context.Context, tx *Tx, sourceTranslationID int64) (map[int64]int64, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id_hash, id FROM units WHERE translation_id = ?`, sourceTranslationID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]int64{}
+	for rows.Next() {
+		var hash, id int64
+		if err := rows.Scan(&hash, &id); err != nil {
+			return nil, err
+		}
+		out[hash] = id
+	}
+	return out, rows.Err()
+}
+
+// reconcileUnits applies the file's units to the stored ones. Units of a
+// translation are linked to their source units (by id_hash, from
+// sourceUnits) in the same pass; a source translation's units are linked
+// to themselves afterwards, once their ids exist.
 func reconcileUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, ids scopeIDs,
-	existing map[int64]*existingUnit, res *index.ImportResult,
+	existing map[int64]*existingUnit, sourceUnits map[int64]int64, res *index.ImportResult,
 	change func(index.Action, int64, string, string) error) error {
 	insert, err := tx.PrepareContext(ctx, `INSERT INTO units (translation_id, position, context, source,
 		target, previous_source, id_hash, content_hash, location, note, flags, explanation, state,
-		num_words, num_chars, timestamp) VALUES (?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`)
+		num_words, num_chars, timestamp, source_unit_id) VALUES (?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
@@ -139,6 +172,13 @@ func reconcileUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, id
 		return err
 	}
 	defer update.Close()
+	// A source link moves without any content change when the source
+	// file is re-imported; that is not an update of this translation.
+	relink, err := tx.PrepareContext(ctx, `UPDATE units SET source_unit_id = ? WHERE id = ?`)
+	if err != nil {
+		return err
+	}
+	defer relink.Close()
 
 	now := formatTime(tx.now)
 	seen := make(map[int64]bool, len(imp.Units))
@@ -161,13 +201,21 @@ func reconcileUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, id
 		if imp.IsSource {
 			text = source
 		}
+		sourceUnitID := sourceUnits[hash] // 0 for a source translation, linked below
 
 		ex, ok := existing[hash]
 		if !ok {
-			var id int64
-			if err := insert.QueryRowContext(ctx, ids.translationID, position, in.Context, source, target,
-				hash, contentHash, in.Location, in.Note, in.Flags, in.Explanation, in.State, words, chars,
-				now).Scan(&id); err != nil {
+			// Exec and LastInsertId, not RETURNING: SQLite gathers RETURNING
+			// rows in an ephemeral table built and freed per statement, which
+			// cost half of a corpus import.
+			r, err := insert.ExecContext(ctx, ids.translationID, position, in.Context, source, target,
+				hash, contentHash, in.Location, in.Note, in.Flags, in.Explanation, in.State, words, chars, now,
+				nullID(sourceUnitID))
+			if err != nil {
+				return err
+			}
+			id, err := r.LastInsertId()
+			if err != nil {
 				return err
 			}
 			res.Added++
@@ -179,6 +227,11 @@ func reconcileUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, id
 			continue
 		}
 		ex.seen = true
+		if sourceUnits != nil && ex.sourceUnitID != sourceUnitID {
+			if _, err := relink.ExecContext(ctx, nullID(sourceUnitID), ex.id); err != nil {
+				return err
+			}
+		}
 		state, previous := in.State, ex.previousSource
 		switch {
 		case !imp.IsSource && ex.source != source && target != "" && ex.target == target:
@@ -228,18 +281,10 @@ func reconcileUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, id
 	return nil
 }
 
-// linkSourceUnits points every unit at its source unit (itself in the
-// source translation). Run over the whole translation because a source
-// re-import may have replaced source units.
-func linkSourceUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, translationID int64) error {
-	if imp.SourceTranslationID == 0 || imp.SourceTranslationID == translationID {
-		_, err := tx.ExecContext(ctx, `UPDATE units SET source_unit_id = id
-			WHERE translation_id = ? AND source_unit_id IS NOT id`, translationID)
-		return err
-	}
-	_, err := tx.ExecContext(ctx, `UPDATE units SET source_unit_id = (SELECT s.id FROM units s
-			WHERE s.translation_id = ?1 AND s.id_hash = units.id_hash)
-		WHERE translation_id = ?2 AND source_unit_id IS NOT (SELECT s.id FROM units s
-			WHERE s.translation_id = ?1 AND s.id_hash = units.id_hash)`, imp.SourceTranslationID, translationID)
+// linkSourceToItself links the units of a source translation to
+// themselves; only units added by this import need it.
+func linkSourceToItself(ctx context.Context, tx *Tx, translationID int64) error {
+	_, err := tx.ExecContext(ctx, `UPDATE units SET source_unit_id = id
+		WHERE translation_id = ? AND source_unit_id IS NOT id`, translationID)
 	return err
 }
