@@ -124,7 +124,9 @@ func TestUnknownPath(t *testing.T) {
 	const notFound = `{"type":"client_error","errors":[{"code":"not_found","detail":"Not found.","attr":null}]}`
 	for _, path := range []string{
 		"/api/nope/", "/api/", "/api/translations/demo/app/de/nope/", "/api/translations/demo/app/de/nope",
-		"/api/languages/", "/", "/projects/demo/",
+		"/api/languages/", "/", "/api/projects/demo/nope/", "/api/components/demo/app/de/",
+		// Below the human pages, paths that are not pages stay JSON.
+		"/projects/demo/app/de/nope/", "/engage/demo/", "/translate/demo/app/",
 	} {
 		r := do(t, "GET", srv.URL+path, nil)
 		if r.status != http.StatusNotFound || string(r.body) != notFound {
