@@ -30,6 +30,9 @@ const projectPath = "/api/projects/:project/"
 // reference's ProjectViewSet: a model view set with create, update and
 // destroy, so the list takes POST and the instance PUT, PATCH and DELETE;
 // components is a GET/POST action, statistics and languages GET only.
+//
+// The human-facing pages (webResources) are appended here until
+// server.go lists them beside the other tables.
 func (s *Server) projectResources() []resource {
 	return append([]resource{
 		{"/api/projects/", "Project List", []string{"GET", "POST", "HEAD", "OPTIONS"}, s.listProjects},
@@ -37,9 +40,6 @@ func (s *Server) projectResources() []resource {
 		{projectPath + "components/", "Components", []string{"GET", "POST", "HEAD", "OPTIONS"}, s.listProjectComponents},
 		{projectPath + "statistics/", "Statistics", []string{"GET", "HEAD", "OPTIONS"}, s.getProjectStatistics},
 		{projectPath + "languages/", "Languages", []string{"GET", "HEAD", "OPTIONS"}, s.listProjectLanguages},
-		// The human-facing pages ride on this table because server.go,
-		// which owns the list of tables, is not this file's to change;
-		// see webResources.
 	}, s.webResources()...)
 }
 

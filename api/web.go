@@ -17,8 +17,8 @@ import (
 // and a link to its API resource. They take GET and HEAD only.
 //
 // They sit in the resource table (through projectResources) for the
-// trailing-slash redirect and the 405 answer; the table's OPTIONS
-// metadata describes API views, so pages do not advertise OPTIONS.
+// trailing-slash redirect and the 405 answer. The table's OPTIONS body
+// describes API views, so pages do not advertise OPTIONS.
 func (s *Server) webResources() []resource {
 	get := []string{"GET", "HEAD"}
 	return []resource{
