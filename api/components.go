@@ -1,13 +1,150 @@
 package api
 
 import (
+	"context"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
 	"github.com/tolk-project/tolk/index"
 )
 
 // componentStore is what the component endpoints read.
-type componentStore interface{}
+type componentStore interface {
+	// FindComponent returns a component with its project by slugs.
+	FindComponent(ctx context.Context, projectSlug, slug string) (index.Component, error)
+	// FindComponentPage returns one page of the components of a project
+	// (of all projects when projectID is 0) in ascending id order, and
+	// their number.
+	FindComponentPage(ctx context.Context, projectID int64, pg index.Page) ([]index.Component, int, error)
+	// ComponentStats returns statistics summed over a component,
+	// including RecentChanges.
+	ComponentStats(ctx context.Context, componentID int64) (index.Stats, error)
+}
 
-func (s *Server) componentResources() []resource { return nil }
+// componentPath is the route of one component; its sub-resources hang
+// below it.
+const componentPath = "/api/components/:project/:component/"
+
+// componentResources are the component endpoints. Allow mirrors the
+// reference's ComponentViewSet: update and destroy but no create, so the
+// list is read-only and the instance takes PUT, PATCH and DELETE;
+// translations, lock and links are GET/POST actions, statistics GET only.
+func (s *Server) componentResources() []resource {
+	return []resource{
+		{"/api/components/", "Component List", []string{"GET", "HEAD", "OPTIONS"}, s.listComponents},
+		{componentPath, "Component Instance", []string{"GET", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"}, s.getComponent},
+		{componentPath + "translations/", "Translations", []string{"GET", "POST", "HEAD", "OPTIONS"}, s.listComponentTranslations},
+		{componentPath + "statistics/", "Statistics", []string{"GET", "HEAD", "OPTIONS"}, s.listComponentStatistics},
+		{componentPath + "lock/", "Lock", []string{"GET", "POST", "HEAD", "OPTIONS"}, s.getComponentLock},
+		{componentPath + "links/", "Links", []string{"GET", "POST", "HEAD", "OPTIONS"}, s.listComponentLinks},
+	}
+}
+
+// findComponent resolves the component named by the request path.
+func (s *Server) findComponent(c *gin.Context) (index.Component, error) {
+	return s.store.FindComponent(c.Request.Context(), c.Param("project"), c.Param("component"))
+}
+
+// sourceLanguages returns a lookup of source languages that asks the
+// store once per code, for lists whose components mostly share one.
+func (s *Server) sourceLanguages(c *gin.Context) func(code string) (index.Language, error) {
+	seen := map[string]index.Language{}
+	return func(code string) (index.Language, error) {
+		if l, ok := seen[code]; ok {
+			return l, nil
+		}
+		l, err := s.sourceLanguage(c, code)
+		if err == nil {
+			seen[code] = l
+		}
+		return l, err
+	}
+}
+
+// listComponents serves GET /api/components/: every component in
+// ascending id order, as the reference orders its component queryset.
+func (s *Server) listComponents(c *gin.Context) { s.writeComponentList(c, 0) }
+
+// writeComponentList answers with one page of the components of a project
+// (of all projects for 0).
+func (s *Server) writeComponentList(c *gin.Context, projectID int64) {
+	comps, pg, err := fetchPage(c, func(p index.Page) ([]index.Component, int, error) {
+		return s.store.FindComponentPage(c.Request.Context(), projectID, p)
+	})
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	u, source := s.urlsFor(c), s.sourceLanguages(c)
+	out := make([]componentJSON, len(comps))
+	for i := range comps {
+		l, err := source(comps[i].SourceLanguage)
+		if err != nil {
+			s.fail(c, err)
+			return
+		}
+		out[i] = newComponentJSON(u, &comps[i], &l)
+	}
+	s.writeJSON(c, http.StatusOK, newList(c, u, pg, out))
+}
+
+// getComponent serves GET /api/components/:project/:component/.
+func (s *Server) getComponent(c *gin.Context) {
+	comp, err := s.findComponent(c)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	source, err := s.sourceLanguage(c, comp.SourceLanguage)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	s.writeJSON(c, http.StatusOK, newComponentJSON(s.urlsFor(c), &comp, &source))
+}
+
+// listComponentTranslations serves GET .../components/P/C/translations/:
+// the component's translations in ascending id order.
+func (s *Server) listComponentTranslations(c *gin.Context) {
+	comp, err := s.findComponent(c)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	s.writeTranslationList(c, comp.ID)
+}
+
+// lockJSON is the reference's lock status object.
+type lockJSON struct {
+	Locked bool `json:"locked"`
+}
+
+// getComponentLock serves GET .../components/P/C/lock/.
+func (s *Server) getComponentLock(c *gin.Context) {
+	comp, err := s.findComponent(c)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	s.writeJSON(c, http.StatusOK, lockJSON{Locked: comp.Locked})
+}
+
+// listComponentLinks serves GET .../components/P/C/links/: the reference's
+// paginated list of projects the component is shared with. Tolk does not
+// share components across projects, so the list is always empty; it is
+// still paged, so a page past the first is the reference's 404.
+func (s *Server) listComponentLinks(c *gin.Context) {
+	if _, err := s.findComponent(c); err != nil {
+		s.fail(c, err)
+		return
+	}
+	_, pg, err := fetchPage(c, func(index.Page) ([]projectJSON, int, error) { return nil, 0, nil })
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	s.writeJSON(c, http.StatusOK, newList[projectJSON](c, s.urlsFor(c), pg, nil))
+}
 
 // projectJSON is the Project object (spec, "Project").
 type projectJSON struct {

@@ -25,6 +25,20 @@ var endpoints = []struct {
 	{"/api/translations/demo/app/de/statistics/", "GET, HEAD, OPTIONS", "Statistics"},
 	{"/api/languages/de/", "GET, PUT, PATCH, DELETE, HEAD, OPTIONS", "Language Instance"},
 	{"/api/languages/de/statistics/", "GET, HEAD, OPTIONS", "Statistics"},
+	// The reference's ProjectViewSet, ComponentViewSet and
+	// TranslationViewSet (weblate/api/views.py). The project languages
+	// list (a bare array), lock and links (no URLs in their bodies) are
+	// checked in projects_test.go and components_test.go, because
+	// TestFormatAPI needs an object holding URLs.
+	{"/api/projects/", "GET, POST, HEAD, OPTIONS", "Project List"},
+	{"/api/projects/demo/", "GET, PUT, PATCH, DELETE, HEAD, OPTIONS", "Project Instance"},
+	{"/api/projects/demo/components/", "GET, POST, HEAD, OPTIONS", "Components"},
+	{"/api/projects/demo/statistics/", "GET, HEAD, OPTIONS", "Statistics"},
+	{"/api/components/", "GET, HEAD, OPTIONS", "Component List"},
+	{"/api/components/demo/app/", "GET, PUT, PATCH, DELETE, HEAD, OPTIONS", "Component Instance"},
+	{"/api/components/demo/app/translations/", "GET, POST, HEAD, OPTIONS", "Translations"},
+	{"/api/components/demo/app/statistics/", "GET, HEAD, OPTIONS", "Statistics"},
+	{"/api/translations/", "GET, HEAD, OPTIONS", "Translation List"},
 }
 
 func TestHeaders(t *testing.T) {
@@ -110,7 +124,9 @@ func TestUnknownPath(t *testing.T) {
 	const notFound = `{"type":"client_error","errors":[{"code":"not_found","detail":"Not found.","attr":null}]}`
 	for _, path := range []string{
 		"/api/nope/", "/api/", "/api/translations/demo/app/de/nope/", "/api/translations/demo/app/de/nope",
-		"/api/languages/", "/", "/projects/demo/",
+		"/api/languages/", "/", "/api/projects/demo/nope/", "/api/components/demo/app/de/",
+		// Below the human pages, paths that are not pages stay JSON.
+		"/projects/demo/app/de/nope/", "/engage/demo/", "/translate/demo/app/",
 	} {
 		r := do(t, "GET", srv.URL+path, nil)
 		if r.status != http.StatusNotFound || string(r.body) != notFound {

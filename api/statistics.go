@@ -107,12 +107,35 @@ type translationStatsJSON struct {
 	TranslateURL string `json:"translate_url"`
 }
 
-// languageStatsJSON is the language-level Statistics object: no code and
-// no translate_url.
-type languageStatsJSON struct {
+// newTranslationStatsJSON converts the statistics of translation t.
+func newTranslationStatsJSON(u urls, t *index.Translation, st *index.Stats) translationStatsJSON {
+	p, comp, l := t.Component.Project.Slug, t.Component.Slug, t.LanguageCode
+	return translationStatsJSON{
+		statsJSON:    newStatsJSON(st),
+		Code:         t.Language.Code,
+		Name:         t.Language.Name,
+		URL:          u.translationWeb(p, comp, l),
+		TranslateURL: u.translate(p, comp, l),
+	}
+}
+
+// namedStatsJSON is the Statistics object of an aggregate with a name
+// and a page but no language code: a language (spec, "Statistics
+// (language level)") or a project, which the reference serializes alike.
+type namedStatsJSON struct {
 	statsJSON
 	Name string `json:"name"`
-	URL  string `json:"url"` // the language's human-facing page
+	URL  string `json:"url"` // the aggregate's human-facing page
+}
+
+// projectLanguageStatsJSON is one language of a project: the reference
+// names it by its language's code and name. Its page is the project's
+// page in that language (the share URL); it has no translate page.
+type projectLanguageStatsJSON struct {
+	statsJSON
+	Code string `json:"code"`
+	Name string `json:"name"`
+	URL  string `json:"url"`
 }
 
 // getTranslationStatistics serves GET .../translations/P/C/L/statistics/.
@@ -128,15 +151,31 @@ func (s *Server) getTranslationStatistics(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	u := s.urlsFor(c)
-	p, comp, l := t.Component.Project.Slug, t.Component.Slug, t.LanguageCode
-	s.writeJSON(c, http.StatusOK, translationStatsJSON{
-		statsJSON:    newStatsJSON(&st),
-		Code:         t.Language.Code,
-		Name:         t.Language.Name,
-		URL:          u.translationWeb(p, comp, l),
-		TranslateURL: u.translate(p, comp, l),
+	s.writeJSON(c, http.StatusOK, newTranslationStatsJSON(s.urlsFor(c), &t, &st))
+}
+
+// listComponentStatistics serves GET .../components/P/C/statistics/: the
+// reference's paginated list of the component's translation-level
+// statistics, in ascending translation id order, read from the kept rows.
+func (s *Server) listComponentStatistics(c *gin.Context) {
+	comp, err := s.findComponent(c)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	trs, pg, err := fetchPage(c, func(p index.Page) ([]index.Translation, int, error) {
+		return s.store.FindTranslationPage(c.Request.Context(), comp.ID, p)
 	})
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	u := s.urlsFor(c)
+	out := make([]translationStatsJSON, len(trs))
+	for i := range trs {
+		out[i] = newTranslationStatsJSON(u, &trs[i], &trs[i].Stats)
+	}
+	s.writeJSON(c, http.StatusOK, newList(c, u, pg, out))
 }
 
 // getLanguageStatistics serves GET /api/languages/:code/statistics/.
@@ -152,7 +191,7 @@ func (s *Server) getLanguageStatistics(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	s.writeJSON(c, http.StatusOK, languageStatsJSON{
+	s.writeJSON(c, http.StatusOK, namedStatsJSON{
 		statsJSON: newStatsJSON(&st),
 		Name:      l.Name,
 		URL:       s.urlsFor(c).languageWeb(l.Code),

@@ -91,14 +91,25 @@ type translationStore interface {
 	// TranslationStats returns a translation's statistics including
 	// RecentChanges.
 	TranslationStats(ctx context.Context, translationID int64) (index.Stats, error)
+	// FindTranslationPage returns one page of the translations of a
+	// component (of all components when componentID is 0) in ascending id
+	// order, each with its statistics including RecentChanges, and their
+	// number.
+	FindTranslationPage(ctx context.Context, componentID int64, pg index.Page) ([]index.Translation, int, error)
+	// FindUnitIDByHash returns the id of a translation's unit by id_hash.
+	FindUnitIDByHash(ctx context.Context, translationID, idHash int64) (int64, error)
 }
 
 // translationPath is the route of one translation; its sub-resources
 // hang below it.
 const translationPath = "/api/translations/:project/:component/:language/"
 
+// translationResources are the translation endpoints. Allow mirrors the
+// reference's TranslationViewSet, which adds only destroy to a read-only
+// set: the list is read-only, the instance also takes DELETE.
 func (s *Server) translationResources() []resource {
 	return []resource{
+		{"/api/translations/", "Translation List", []string{"GET", "HEAD", "OPTIONS"}, s.listTranslations},
 		{translationPath, "Translation Instance", []string{"GET", "DELETE", "HEAD", "OPTIONS"}, s.getTranslation},
 		{translationPath + "statistics/", "Statistics", []string{"GET", "HEAD", "OPTIONS"}, s.getTranslationStatistics},
 	}
@@ -122,4 +133,31 @@ func (s *Server) getTranslation(c *gin.Context) {
 		return
 	}
 	s.writeJSON(c, http.StatusOK, newTranslationJSON(s.urlsFor(c), &t, &source))
+}
+
+// listTranslations serves GET /api/translations/: every translation in
+// ascending id order, as the reference orders its translation queryset.
+func (s *Server) listTranslations(c *gin.Context) { s.writeTranslationList(c, 0) }
+
+// writeTranslationList answers with one page of the translations of a
+// component (of all components for 0).
+func (s *Server) writeTranslationList(c *gin.Context, componentID int64) {
+	trs, pg, err := fetchPage(c, func(p index.Page) ([]index.Translation, int, error) {
+		return s.store.FindTranslationPage(c.Request.Context(), componentID, p)
+	})
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	u, source := s.urlsFor(c), s.sourceLanguages(c)
+	out := make([]translationJSON, len(trs))
+	for i := range trs {
+		l, err := source(trs[i].Component.SourceLanguage)
+		if err != nil {
+			s.fail(c, err)
+			return
+		}
+		out[i] = newTranslationJSON(u, &trs[i], &l)
+	}
+	s.writeJSON(c, http.StatusOK, newList(c, u, pg, out))
 }

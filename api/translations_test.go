@@ -1,8 +1,12 @@
 package api_test
 
 import (
+	"fmt"
+	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/tolk-project/tolk/api"
 )
 
 // Shapes of the spec's objects ("Resources and their fields").
@@ -196,5 +200,110 @@ func checkValues(t *testing.T, what string, obj map[string]any, want map[string]
 		if got != w {
 			t.Errorf("%s.%s = %#v, want %#v", what, k, got, w)
 		}
+	}
+}
+
+func TestTranslationList(t *testing.T) {
+	db := mustOpenDB(t)
+	seedDemo(t, db)
+	seedExtra(t, db)
+	srv := mustServe(t, db, api.Options{})
+	base := srv.URL
+	l := getObject(t, base+"/api/translations/")
+	var got []string
+	for _, tr := range results(t, l) {
+		checkShape(t, "translation", tr, translationShape)
+		checkShape(t, "translation.component", obj(t, tr["component"]), componentShape)
+		checkShape(t, "translation.language", obj(t, tr["language"]), languageShape)
+		got = append(got, strings.TrimPrefix(tr["url"].(string), base+"/api/translations/"))
+	}
+	want := "demo/app/en/,demo/app/de/,demo/glossary/en/,demo/glossary/de/,zulu/strings/en/,beta/strings/en/,mike/strings/en/"
+	if num(l["count"]) != "7" || strings.Join(got, ",") != want || l["next"] != nil || l["previous"] != nil {
+		t.Errorf("translations = %v (count %v, next %v), want %s", got, l["count"], l["next"], want)
+	}
+	// Each item carries the instance's statistics.
+	de := results(t, l)[1]
+	checkValues(t, "app/de in the list", de, map[string]any{
+		"total": "6", "translated": "2", "translated_percent": "33.3", "fuzzy": "1",
+		"last_change": "2026-11-23T01:02:08.123456Z", "revision": "b2,a1",
+	})
+}
+
+// TestListPagination walks every paged list of this change: first,
+// middle and last pages, the links between them (the link to page 1
+// drops page, every other parameter stays), and a page past the end.
+func TestListPagination(t *testing.T) {
+	db := mustOpenDB(t)
+	seedDemo(t, db)
+	seedExtra(t, db)
+	srv := mustServe(t, db, api.Options{})
+	base := srv.URL
+	cases := []struct {
+		path  string
+		size  int
+		field string     // what names an item
+		pages [][]string // the field's value without the base URL
+	}{
+		{"/api/projects/", 1, "url", [][]string{{"/api/projects/demo/"}, {"/api/projects/zulu/"},
+			{"/api/projects/beta/"}, {"/api/projects/mike/"}}},
+		{"/api/components/", 2, "url", [][]string{{"/api/components/demo/app/", "/api/components/demo/glossary/"},
+			{"/api/components/zulu/strings/", "/api/components/beta/strings/"}, {"/api/components/mike/strings/"}}},
+		{"/api/translations/", 3, "url", [][]string{
+			{"/api/translations/demo/app/en/", "/api/translations/demo/app/de/", "/api/translations/demo/glossary/en/"},
+			{"/api/translations/demo/glossary/de/", "/api/translations/zulu/strings/en/", "/api/translations/beta/strings/en/"},
+			{"/api/translations/mike/strings/en/"}}},
+		{"/api/projects/demo/components/", 1, "url", [][]string{{"/api/components/demo/app/"}, {"/api/components/demo/glossary/"}}},
+		{"/api/components/demo/app/translations/", 1, "url", [][]string{{"/api/translations/demo/app/en/"},
+			{"/api/translations/demo/app/de/"}}},
+		{"/api/components/demo/app/statistics/", 1, "url", [][]string{{"/projects/demo/app/en/"}, {"/projects/demo/app/de/"}}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.path, func(t *testing.T) {
+			size := fmt.Sprint(tc.size)
+			link := func(page int, format string) any {
+				q := "?page=" + fmt.Sprint(page) + "&page_size=" + size
+				if page == 1 {
+					q = "?page_size=" + size
+				}
+				return base + tc.path + q + format
+			}
+			count := 0
+			for _, p := range tc.pages {
+				count += len(p)
+			}
+			n := len(tc.pages)
+			for page := 1; page <= n; page++ {
+				for _, format := range []string{"", "&format=api"} {
+					url := link(page, format).(string)
+					l := getObject(t, url)
+					var got []string
+					for _, r := range results(t, l) {
+						got = append(got, strings.TrimSuffix(strings.TrimPrefix(r[tc.field].(string), base), "?format=api"))
+					}
+					var next, prev any
+					if page < n {
+						next = link(page+1, format)
+					}
+					if page > 1 {
+						prev = link(page-1, format)
+					}
+					if num(l["count"]) != fmt.Sprint(count) || fmt.Sprint(got) != fmt.Sprint(tc.pages[page-1]) ||
+						l["next"] != next || l["previous"] != prev {
+						t.Errorf("GET %s: count %v results %v next %v previous %v; want %d %v %v %v",
+							url, l["count"], got, l["next"], l["previous"], count, tc.pages[page-1], next, prev)
+					}
+				}
+			}
+			r := do(t, "GET", link(n+1, "").(string), nil)
+			const invalid = `{"type":"client_error","errors":[{"code":"not_found","detail":"Invalid page.","attr":null}]}`
+			if r.status != http.StatusNotFound || string(r.body) != invalid {
+				t.Errorf("page %d = %d %s, want 404 %s", n+1, r.status, r.body, invalid)
+			}
+			// With the default page size every list here fits one page.
+			l := getObject(t, base+tc.path)
+			if l["next"] != nil || l["previous"] != nil || len(results(t, l)) != count {
+				t.Errorf("default page: %v", l)
+			}
+		})
 	}
 }

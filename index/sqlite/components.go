@@ -130,3 +130,35 @@ func (db *DB) FindComponents(ctx context.Context, projectID int64) ([]index.Comp
 	}
 	return out, rows.Err()
 }
+
+// FindComponentPage returns one page of the components of a project (of
+// every project when projectID is 0) in ascending id order, the
+// reference's list order, and their number. A page past the end is
+// empty; a zero Page returns them all.
+func (db *DB) FindComponentPage(ctx context.Context, projectID int64, pg index.Page) ([]index.Component, int, error) {
+	var total int
+	if err := db.rdb.QueryRowContext(ctx, `SELECT count(*) FROM components WHERE ? = 0 OR project_id = ?`,
+		projectID, projectID).Scan(&total); err != nil {
+		return nil, 0, formatError(err)
+	}
+	if total == 0 || pg.Offset() >= total {
+		return nil, total, nil
+	}
+	rows, err := db.rdb.QueryContext(ctx, `SELECT `+componentColumns+`
+		FROM components c JOIN projects p ON p.id = c.project_id
+		WHERE ? = 0 OR c.project_id = ? ORDER BY c.id LIMIT ? OFFSET ?`,
+		projectID, projectID, pageLimit(pg), pg.Offset())
+	if err != nil {
+		return nil, 0, formatError(err)
+	}
+	defer rows.Close()
+	out := make([]index.Component, 0, min(pageLimitCap(pg), total))
+	for rows.Next() {
+		c, err := scanComponent(rows)
+		if err != nil {
+			return nil, 0, fmt.Errorf("scan component: %w", err)
+		}
+		out = append(out, c)
+	}
+	return out, total, formatError(rows.Err())
+}

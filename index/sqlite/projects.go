@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 
 	"github.com/tolk-project/tolk/index"
 )
@@ -75,4 +76,49 @@ func (db *DB) FindProjects(ctx context.Context) ([]index.Project, error) {
 		out = append(out, p)
 	}
 	return out, rows.Err()
+}
+
+// FindProjectPage returns one page of the projects in ascending id order,
+// the reference's list order, and the number of projects. A page past
+// the end is empty; a zero Page returns every project.
+func (db *DB) FindProjectPage(ctx context.Context, pg index.Page) ([]index.Project, int, error) {
+	var total int
+	if err := db.rdb.QueryRowContext(ctx, `SELECT count(*) FROM projects`).Scan(&total); err != nil {
+		return nil, 0, formatError(err)
+	}
+	if total == 0 || pg.Offset() >= total {
+		return nil, total, nil
+	}
+	rows, err := db.rdb.QueryContext(ctx, `SELECT `+projectColumns+` FROM projects p ORDER BY p.id
+		LIMIT ? OFFSET ?`, pageLimit(pg), pg.Offset())
+	if err != nil {
+		return nil, 0, formatError(err)
+	}
+	defer rows.Close()
+	out := make([]index.Project, 0, min(pageLimitCap(pg), total))
+	for rows.Next() {
+		var p index.Project
+		if err := scanProject(rows, &p); err != nil {
+			return nil, 0, fmt.Errorf("scan project: %w", err)
+		}
+		out = append(out, p)
+	}
+	return out, total, formatError(rows.Err())
+}
+
+// pageLimit is the LIMIT of a page; SQLite reads a negative limit as
+// none, which is what the zero Page means.
+func pageLimit(pg index.Page) int {
+	if pg.Size <= 0 {
+		return -1
+	}
+	return pg.Size
+}
+
+// pageLimitCap bounds the capacity preallocated for a page.
+func pageLimitCap(pg index.Page) int {
+	if pg.Size <= 0 {
+		return 64
+	}
+	return min(pg.Size, 1000)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/tolk-project/tolk/index"
@@ -157,7 +158,8 @@ func (db *DB) LanguageStats(ctx context.Context, code string) (index.Stats, erro
 }
 
 // ProjectLanguageStats returns the statistics of every language of a
-// project, summed over its components, ordered by language code.
+// project, summed over its components, with RecentChanges, ordered by
+// language code.
 func (db *DB) ProjectLanguageStats(ctx context.Context, projectID int64) ([]index.Language, []index.Stats, error) {
 	prefix := itoa(projectID) + "/"
 	rows, err := db.rdb.QueryContext(ctx, `SELECT `+languageColumns+`, `+statsColumns+`, s.last_change, s.last_author
@@ -181,5 +183,38 @@ func (db *DB) ProjectLanguageStats(ctx context.Context, projectID int64) ([]inde
 		langs = append(langs, ls.language())
 		stats = append(stats, st)
 	}
-	return langs, stats, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, nil, formatError(err)
+	}
+	recent, err := db.recentByLanguage(ctx, projectID)
+	if err != nil {
+		return nil, nil, err
+	}
+	for i := range langs {
+		stats[i].RecentChanges = recent[langs[i].Code]
+	}
+	return langs, stats, nil
+}
+
+// recentByLanguage counts a project's recent changes per language, in
+// one grouped query.
+func (db *DB) recentByLanguage(ctx context.Context, projectID int64) (map[string]int, error) {
+	since := formatTime(db.Now().Add(-recentWindow))
+	rows, err := db.rdb.QueryContext(ctx, `SELECT language_code, count(*) FROM changes
+		WHERE project_id = ? AND timestamp > ? AND language_code IS NOT NULL
+		GROUP BY language_code`, projectID, since)
+	if err != nil {
+		return nil, formatError(err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var code string
+		var n int
+		if err := rows.Scan(&code, &n); err != nil {
+			return nil, fmt.Errorf("scan recent changes: %w", err)
+		}
+		out[code] = n
+	}
+	return out, formatError(rows.Err())
 }

@@ -2,16 +2,22 @@ package sqlite
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/tolk-project/tolk/index"
 )
 
-const translationSelect = `SELECT t.id, t.component_id, t.language_code, t.filename, t.revision,
-	t.is_source, t.is_template, t.load_error, ` + componentColumns + `, ` + languageColumnsL + `
+const translationColumns = `t.id, t.component_id, t.language_code, t.filename, t.revision,
+	t.is_source, t.is_template, t.load_error, ` + componentColumns + `, ` + languageColumnsL
+
+const translationFrom = `
 	FROM translations t
 	JOIN components c ON c.id = t.component_id
 	JOIN projects p ON p.id = c.project_id
 	LEFT JOIN languages l ON l.code = t.language_code`
+
+const translationSelect = `SELECT ` + translationColumns + translationFrom
 
 const languageColumnsL = `coalesce(l.code, t.language_code), coalesce(l.name, t.language_code),
 	coalesce(l.direction, 'ltr'), coalesce(l.population, 0), coalesce(l.aliases, ''),
@@ -106,4 +112,108 @@ func (db *DB) TranslationRevisions(ctx context.Context, componentID int64) (map[
 		out[code] = rev
 	}
 	return out, rows.Err()
+}
+
+// translationStatsColumns read the stored statistics row joined as s,
+// as zeros when the translation has none (it never held a unit).
+var translationStatsColumns = func() string {
+	cols := strings.Split(statsColumns, ",")
+	for i, c := range cols {
+		cols[i] = "coalesce(s." + strings.TrimSpace(c) + ", 0)"
+	}
+	return strings.Join(cols, ", ") + ", coalesce(s.last_change, ''), coalesce(s.last_author, '')"
+}()
+
+// FindTranslationPage returns one page of the translations of a component
+// (of every component when componentID is 0) in ascending id order, the
+// reference's list order, and their number. Each carries its component,
+// project, language and stored statistics including RecentChanges. A page
+// past the end is empty; a zero Page returns them all.
+func (db *DB) FindTranslationPage(ctx context.Context, componentID int64, pg index.Page) ([]index.Translation, int, error) {
+	var total int
+	if err := db.rdb.QueryRowContext(ctx, `SELECT count(*) FROM translations WHERE ? = 0 OR component_id = ?`,
+		componentID, componentID).Scan(&total); err != nil {
+		return nil, 0, formatError(err)
+	}
+	if total == 0 || pg.Offset() >= total {
+		return nil, total, nil
+	}
+	rows, err := db.rdb.QueryContext(ctx, `SELECT `+translationColumns+`, `+translationStatsColumns+
+		translationFrom+`
+		LEFT JOIN stats s ON s.scope = 't' AND s.scope_key = CAST(t.id AS TEXT)
+		WHERE ? = 0 OR t.component_id = ? ORDER BY t.id LIMIT ? OFFSET ?`,
+		componentID, componentID, pageLimit(pg), pg.Offset())
+	if err != nil {
+		return nil, 0, formatError(err)
+	}
+	defer rows.Close()
+	out := make([]index.Translation, 0, min(pageLimitCap(pg), total))
+	for rows.Next() {
+		var st index.Stats
+		var last string
+		t, err := scanTranslation(rowWithExtra{rows, append(statsFields(&st), &last, &st.LastAuthor)})
+		if err != nil {
+			return nil, 0, fmt.Errorf("scan translation: %w", err)
+		}
+		st.LastChange = parseTime(last)
+		t.Stats = st
+		out = append(out, t)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, formatError(err)
+	}
+	if err := db.addRecentChanges(ctx, out); err != nil {
+		return nil, 0, err
+	}
+	return out, total, nil
+}
+
+// rowWithExtra scans the columns a scan function knows, then extra ones
+// that follow them in the row.
+type rowWithExtra struct {
+	s     interface{ Scan(...any) error }
+	extra []any
+}
+
+func (r rowWithExtra) Scan(dest ...any) error { return r.s.Scan(append(dest, r.extra...)...) }
+
+// addRecentChanges fills RecentChanges of each translation with one
+// grouped count, rather than one query per translation.
+func (db *DB) addRecentChanges(ctx context.Context, ts []index.Translation) error {
+	if len(ts) == 0 {
+		return nil
+	}
+	args := make([]any, 0, len(ts)+1)
+	args = append(args, formatTime(db.Now().Add(-recentWindow)))
+	byID := make(map[int64]*index.Translation, len(ts))
+	for i := range ts {
+		args = append(args, ts[i].ID)
+		byID[ts[i].ID] = &ts[i]
+	}
+	rows, err := db.rdb.QueryContext(ctx, `SELECT translation_id, count(*) FROM changes
+		WHERE timestamp > ? AND translation_id IN (?`+strings.Repeat(", ?", len(ts)-1)+`)
+		GROUP BY translation_id`, args...)
+	if err != nil {
+		return formatError(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var n int
+		if err := rows.Scan(&id, &n); err != nil {
+			return fmt.Errorf("scan recent changes: %w", err)
+		}
+		byID[id].Stats.RecentChanges = n
+	}
+	return formatError(rows.Err())
+}
+
+// FindUnitIDByHash returns the id of the unit of a translation with the
+// given id_hash (the reference addresses a unit's editor page by it), or
+// ErrNotFound.
+func (db *DB) FindUnitIDByHash(ctx context.Context, translationID, idHash int64) (int64, error) {
+	var id int64
+	err := db.rdb.QueryRowContext(ctx, `SELECT id FROM units WHERE translation_id = ? AND id_hash = ?
+		ORDER BY id LIMIT 1`, translationID, idHash).Scan(&id)
+	return id, formatError(err)
 }
