@@ -25,6 +25,14 @@ var endpoints = []struct {
 	{"/api/translations/demo/app/de/statistics/", "GET, HEAD, OPTIONS", "Statistics"},
 	{"/api/languages/de/", "GET, PUT, PATCH, DELETE, HEAD, OPTIONS", "Language Instance"},
 	{"/api/languages/de/statistics/", "GET, HEAD, OPTIONS", "Statistics"},
+	{"/api/", "GET, HEAD, OPTIONS", "Api Root"},
+	{"/api/units/", "GET, HEAD, OPTIONS", "Unit List"},
+	{"/api/units/1/", "GET, PUT, PATCH, DELETE, HEAD, OPTIONS", "Unit Instance"},
+	{"/api/changes/", "GET, HEAD, OPTIONS", "Change List"},
+	{"/api/changes/2/", "GET, HEAD, OPTIONS", "Change Instance"},
+	{"/api/components/demo/app/changes/", "GET, HEAD, OPTIONS", "Changes"},
+	{"/api/projects/demo/changes/", "GET, HEAD, OPTIONS", "Changes"},
+	{"/api/languages/", "GET, POST, HEAD, OPTIONS", "Language List"},
 }
 
 func TestHeaders(t *testing.T) {
