@@ -2,7 +2,11 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"net/url"
+	"strconv"
+	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/tolk-project/tolk/index"
@@ -53,24 +57,69 @@ type changeStore interface {
 	// FindChanges returns one page of changes in ascending timestamp, then
 	// id, order and the number of matches.
 	FindChanges(ctx context.Context, f index.ChangeFilter) ([]index.Change, int, error)
+	// FindChangeByID returns one change.
+	FindChangeByID(ctx context.Context, id int64) (index.Change, error)
+	// FindComponent returns a component by project and component slug.
+	FindComponent(ctx context.Context, projectSlug, slug string) (index.Component, error)
+	// FindProject returns a project by slug.
+	FindProject(ctx context.Context, slug string) (index.Project, error)
 }
 
 func (s *Server) changeResources() []resource {
+	changes := []string{"GET", "HEAD", "OPTIONS"}
 	return []resource{
-		{translationPath + "changes/", "Changes", []string{"GET", "HEAD", "OPTIONS"}, s.listTranslationChanges},
+		{translationPath + "changes/", "Changes", changes, s.listTranslationChanges},
+		{"/api/components/:project/:component/changes/", "Changes", changes, s.listComponentChanges},
+		{"/api/projects/:project/changes/", "Changes", changes, s.listProjectChanges},
+		{"/api/changes/", "Change List", changes, s.listAllChanges},
+		{"/api/changes/:id/", "Change Instance", changes, s.getChange},
 	}
 }
 
-// listTranslationChanges serves GET .../translations/P/C/L/changes/ in
-// ascending timestamp, then id, order.
+// listTranslationChanges serves GET .../translations/P/C/L/changes/.
 func (s *Server) listTranslationChanges(c *gin.Context) {
 	t, err := s.findTranslation(c)
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
+	s.listChanges(c, index.ChangeFilter{TranslationID: t.ID})
+}
+
+// listComponentChanges serves GET /api/components/P/C/changes/.
+func (s *Server) listComponentChanges(c *gin.Context) {
+	comp, err := s.store.FindComponent(c.Request.Context(), c.Param("project"), c.Param("component"))
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	s.listChanges(c, index.ChangeFilter{ComponentID: comp.ID})
+}
+
+// listProjectChanges serves GET /api/projects/P/changes/.
+func (s *Server) listProjectChanges(c *gin.Context) {
+	p, err := s.store.FindProject(c.Request.Context(), c.Param("project"))
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	s.listChanges(c, index.ChangeFilter{ProjectID: p.ID})
+}
+
+// listAllChanges serves GET /api/changes/.
+func (s *Server) listAllChanges(c *gin.Context) { s.listChanges(c, index.ChangeFilter{}) }
+
+// listChanges answers one change list: the changes within scope that
+// pass the request's filters, in ascending timestamp, then id, order.
+func (s *Server) listChanges(c *gin.Context, scope index.ChangeFilter) {
+	f, err := changeFilter(c.Request.URL.Query(), scope)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
 	changes, pg, err := fetchPage(c, func(p index.Page) ([]index.Change, int, error) {
-		return s.store.FindChanges(c.Request.Context(), index.ChangeFilter{TranslationID: t.ID, Page: p})
+		f.Page = p
+		return s.store.FindChanges(c.Request.Context(), f)
 	})
 	if err != nil {
 		s.fail(c, err)
@@ -82,4 +131,94 @@ func (s *Server) listTranslationChanges(c *gin.Context) {
 		out[i] = newChangeJSON(u, &changes[i])
 	}
 	s.writeJSON(c, http.StatusOK, newList(c, u, pg, out))
+}
+
+// getChange serves GET /api/changes/:id/.
+func (s *Server) getChange(c *gin.Context) {
+	id, err := pathID(c, "id")
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	ch, err := s.store.FindChangeByID(c.Request.Context(), id)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	s.writeJSON(c, http.StatusOK, newChangeJSON(s.urlsFor(c), &ch))
+}
+
+// changeFilter adds the reference's change filters to scope: action
+// (repeatable; any of them), user (exact username of the acting user)
+// and timestamp_after / timestamp_before (ISO 8601, both inclusive; a
+// time without zone is UTC, the reference's default). Bad values are
+// reported together, on the reference's field names: "action" and
+// "timestamp" (the two bounds are one range field there).
+func changeFilter(q url.Values, scope index.ChangeFilter) (index.ChangeFilter, error) {
+	f := scope
+	problems := map[string]index.FieldProblem{}
+	for _, v := range q["action"] {
+		if v == "" {
+			continue
+		}
+		n, err := strconv.Atoi(v)
+		if a := index.Action(n); err != nil || !a.Valid() {
+			problems["action"] = index.FieldProblem{Code: "invalid_choice",
+				Detail: fmt.Sprintf("Select a valid choice. %s is not one of the available choices.", v)}
+			break
+		}
+		f.Actions = append(f.Actions, index.Action(n))
+	}
+	f.UserName = q.Get("user")
+	// The index's bounds are exclusive and its times have microseconds:
+	// t <= x <= u becomes ceil(t)-1µs < x < floor(u)+1µs.
+	if v := q.Get("timestamp_after"); v != "" {
+		t, err := parseISOTime(v)
+		if err != nil {
+			problems["timestamp"] = invalidTime
+		} else {
+			ceil := t.Truncate(time.Microsecond)
+			if ceil.Before(t) {
+				ceil = ceil.Add(time.Microsecond)
+			}
+			f.After = ceil.Add(-time.Microsecond)
+		}
+	}
+	if v := q.Get("timestamp_before"); v != "" {
+		t, err := parseISOTime(v)
+		if err != nil {
+			problems["timestamp"] = invalidTime
+		} else {
+			f.Before = t.Truncate(time.Microsecond).Add(time.Microsecond)
+		}
+	}
+	if len(problems) > 0 {
+		return f, &index.FieldError{Fields: problems}
+	}
+	return f, nil
+}
+
+var invalidTime = index.FieldProblem{Code: "invalid", Detail: "Enter a valid date/time."}
+
+// isoLayouts are the ISO 8601 forms accepted for timestamps, after a
+// space between date and time has become a "T". Fractions of a second
+// are accepted after the seconds of any layout.
+var isoLayouts = []string{
+	"2006-01-02T15:04:05Z07:00", "2006-01-02T15:04:05Z0700", "2006-01-02T15:04:05",
+	"2006-01-02T15:04Z07:00", "2006-01-02T15:04Z0700", "2006-01-02T15:04",
+	"2006-01-02",
+}
+
+// parseISOTime parses an ISO 8601 date or date-time; without a zone it
+// is UTC.
+func parseISOTime(v string) (time.Time, error) {
+	if len(v) > 10 && v[10] == ' ' {
+		v = v[:10] + "T" + v[11:]
+	}
+	for _, layout := range isoLayouts {
+		if t, err := time.Parse(layout, v); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("not an ISO 8601 time: %q", v)
 }

@@ -56,14 +56,38 @@ type languageStore interface {
 	// LanguageStats returns statistics summed over every translation into
 	// the language.
 	LanguageStats(ctx context.Context, code string) (index.Stats, error)
+	// FindUsedLanguages returns one page of the languages that have a
+	// translation, in ascending id order, and how many there are.
+	FindUsedLanguages(ctx context.Context, p index.Page) ([]index.Language, int, error)
 }
 
 func (s *Server) languageResources() []resource {
 	return []resource{
+		{"/api/languages/", "Language List", []string{"GET", "POST", "HEAD", "OPTIONS"}, s.listLanguages},
 		{"/api/languages/:code/", "Language Instance",
 			[]string{"GET", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"}, s.getLanguage},
 		{"/api/languages/:code/statistics/", "Statistics", []string{"GET", "HEAD", "OPTIONS"}, s.getLanguageStatistics},
 	}
+}
+
+// listLanguages serves GET /api/languages/: the languages in use, in the
+// reference's id order. The reference lists every known language only to
+// those who may manage languages; Tolk has no such readers, so it shows
+// what the reference shows everyone else.
+func (s *Server) listLanguages(c *gin.Context) {
+	langs, pg, err := fetchPage(c, func(p index.Page) ([]index.Language, int, error) {
+		return s.store.FindUsedLanguages(c.Request.Context(), p)
+	})
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	u := s.urlsFor(c)
+	out := make([]languageJSON, len(langs))
+	for i := range langs {
+		out[i] = newLanguageJSON(u, &langs[i])
+	}
+	s.writeJSON(c, http.StatusOK, newList(c, u, pg, out))
 }
 
 // getLanguage serves GET /api/languages/:code/.

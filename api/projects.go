@@ -30,17 +30,14 @@ const projectPath = "/api/projects/:project/"
 // reference's ProjectViewSet: a model view set with create, update and
 // destroy, so the list takes POST and the instance PUT, PATCH and DELETE;
 // components is a GET/POST action, statistics and languages GET only.
-//
-// The human-facing pages (webResources) are appended here until
-// server.go lists them beside the other tables.
 func (s *Server) projectResources() []resource {
-	return append([]resource{
+	return []resource{
 		{"/api/projects/", "Project List", []string{"GET", "POST", "HEAD", "OPTIONS"}, s.listProjects},
 		{projectPath, "Project Instance", []string{"GET", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"}, s.getProject},
 		{projectPath + "components/", "Components", []string{"GET", "POST", "HEAD", "OPTIONS"}, s.listProjectComponents},
 		{projectPath + "statistics/", "Statistics", []string{"GET", "HEAD", "OPTIONS"}, s.getProjectStatistics},
 		{projectPath + "languages/", "Languages", []string{"GET", "HEAD", "OPTIONS"}, s.listProjectLanguages},
-	}, s.webResources()...)
+	}
 }
 
 // findProject resolves the project named by the request path.

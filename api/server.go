@@ -117,6 +117,7 @@ func (s *Server) resources() []resource {
 	for _, group := range [][]resource{
 		s.rootResources(), s.projectResources(), s.componentResources(), s.translationResources(),
 		s.unitResources(), s.changeResources(), s.languageResources(), s.userResources(),
+		s.webResources(),
 	} {
 		all = append(all, group...)
 	}

@@ -39,6 +39,14 @@ var endpoints = []struct {
 	{"/api/components/demo/app/translations/", "GET, POST, HEAD, OPTIONS", "Translations"},
 	{"/api/components/demo/app/statistics/", "GET, HEAD, OPTIONS", "Statistics"},
 	{"/api/translations/", "GET, HEAD, OPTIONS", "Translation List"},
+	{"/api/", "GET, HEAD, OPTIONS", "Api Root"},
+	{"/api/units/", "GET, HEAD, OPTIONS", "Unit List"},
+	{"/api/units/1/", "GET, PUT, PATCH, DELETE, HEAD, OPTIONS", "Unit Instance"},
+	{"/api/changes/", "GET, HEAD, OPTIONS", "Change List"},
+	{"/api/changes/2/", "GET, HEAD, OPTIONS", "Change Instance"},
+	{"/api/components/demo/app/changes/", "GET, HEAD, OPTIONS", "Changes"},
+	{"/api/projects/demo/changes/", "GET, HEAD, OPTIONS", "Changes"},
+	{"/api/languages/", "GET, POST, HEAD, OPTIONS", "Language List"},
 }
 
 func TestHeaders(t *testing.T) {
@@ -123,8 +131,8 @@ func TestUnknownPath(t *testing.T) {
 	srv, _ := demoServer(t)
 	const notFound = `{"type":"client_error","errors":[{"code":"not_found","detail":"Not found.","attr":null}]}`
 	for _, path := range []string{
-		"/api/nope/", "/api/", "/api/translations/demo/app/de/nope/", "/api/translations/demo/app/de/nope",
-		"/api/languages/", "/", "/api/projects/demo/nope/", "/api/components/demo/app/de/",
+		"/api/nope/", "/api/translations/demo/app/de/nope/", "/api/translations/demo/app/de/nope",
+		"/", "/api/projects/demo/nope/", "/api/components/demo/app/de/",
 		// Below the human pages, paths that are not pages stay JSON.
 		"/projects/demo/app/de/nope/", "/engage/demo/", "/translate/demo/app/",
 	} {

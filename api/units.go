@@ -2,7 +2,10 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"strconv"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 	"github.com/tolk-project/tolk/index"
@@ -92,24 +95,47 @@ type unitStore interface {
 	// FindUnits returns one page of units in ascending id order and the
 	// number of matches.
 	FindUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, int, error)
+	// FindUnitByID returns one unit.
+	FindUnitByID(ctx context.Context, id int64) (index.Unit, error)
+	// FindTranslationByID returns a translation with its component,
+	// project and language, which a unit's translation URL needs.
+	FindTranslationByID(ctx context.Context, id int64) (index.Translation, error)
 }
 
 func (s *Server) unitResources() []resource {
 	return []resource{
 		{translationPath + "units/", "Units", []string{"GET", "POST", "HEAD", "OPTIONS"}, s.listTranslationUnits},
+		{"/api/units/", "Unit List", []string{"GET", "HEAD", "OPTIONS"}, s.listUnits},
+		{"/api/units/:id/", "Unit Instance", []string{"GET", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"}, s.getUnit},
 	}
 }
 
+// unitQuery reads the search q. It is parsed here, before any lookup of
+// the page, so a bad query is a 400 on q whatever the engine.
+func unitQuery(c *gin.Context) (string, error) {
+	q := c.Query("q")
+	if _, err := index.ParseUnitQuery(q); err != nil {
+		return "", err
+	}
+	return q, nil
+}
+
 // listTranslationUnits serves GET .../translations/P/C/L/units/: the
-// translation's units in ascending id order, so count equals its total.
+// translation's units matching q in ascending id order, so without q the
+// count equals its total.
 func (s *Server) listTranslationUnits(c *gin.Context) {
 	t, err := s.findTranslation(c)
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
+	q, err := unitQuery(c)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
 	units, pg, err := fetchPage(c, func(p index.Page) ([]index.Unit, int, error) {
-		return s.store.FindUnits(c.Request.Context(), index.UnitFilter{TranslationID: t.ID, Page: p})
+		return s.store.FindUnits(c.Request.Context(), index.UnitFilter{TranslationID: t.ID, Query: q, Page: p})
 	})
 	if err != nil {
 		s.fail(c, err)
@@ -122,4 +148,85 @@ func (s *Server) listTranslationUnits(c *gin.Context) {
 		out[i] = newUnitJSON(u, &t, tURL, &units[i])
 	}
 	s.writeJSON(c, http.StatusOK, newList(c, u, pg, out))
+}
+
+// listUnits serves GET /api/units/: every unit matching q, in ascending
+// id order.
+func (s *Server) listUnits(c *gin.Context) {
+	q, err := unitQuery(c)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	units, pg, err := fetchPage(c, func(p index.Page) ([]index.Unit, int, error) {
+		return s.store.FindUnits(c.Request.Context(), index.UnitFilter{Query: q, Page: p})
+	})
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	out, err := s.unitsJSON(c, units)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	s.writeJSON(c, http.StatusOK, newList(c, s.urlsFor(c), pg, out))
+}
+
+// getUnit serves GET /api/units/:id/.
+func (s *Server) getUnit(c *gin.Context) {
+	id, err := pathID(c, "id")
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	unit, err := s.store.FindUnitByID(c.Request.Context(), id)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	out, err := s.unitsJSON(c, []index.Unit{unit})
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	s.writeJSON(c, http.StatusOK, out[0])
+}
+
+// unitsJSON converts units of any translations, looking each distinct
+// translation up once for the slugs its URL needs.
+func (s *Server) unitsJSON(c *gin.Context, units []index.Unit) ([]unitJSON, error) {
+	type owner struct {
+		t   index.Translation
+		url string
+	}
+	u := s.urlsFor(c)
+	owners := map[int64]*owner{}
+	out := make([]unitJSON, len(units))
+	for i := range units {
+		o := owners[units[i].TranslationID]
+		if o == nil {
+			t, err := s.store.FindTranslationByID(c.Request.Context(), units[i].TranslationID)
+			if err != nil {
+				// The unit exists, so its translation must: a miss is
+				// internal, not the client's 404, hence %v over %w.
+				return nil, fmt.Errorf("translation %d of unit %d: %v", units[i].TranslationID, units[i].ID, err)
+			}
+			o = &owner{t: t, url: u.translation(t.Component.Project.Slug, t.Component.Slug, t.LanguageCode, "")}
+			owners[t.ID] = o
+		}
+		out[i] = newUnitJSON(u, &o.t, o.url, &units[i])
+	}
+	return out, nil
+}
+
+// pathID reads a numeric id from the path. Anything but a positive
+// decimal integer names no object, which the reference answers with 404.
+func pathID(c *gin.Context, name string) (int64, error) {
+	v := c.Param(name)
+	id, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || id < 1 || strings.TrimLeft(v, "0123456789") != "" {
+		return 0, errNoRoute
+	}
+	return id, nil
 }

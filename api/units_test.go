@@ -2,7 +2,9 @@ package api_test
 
 import (
 	"fmt"
+	"net/url"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/tolk-project/tolk/api"
@@ -217,4 +219,211 @@ func atoi(tb testing.TB, s string) int64 {
 		tb.Fatal(err)
 	}
 	return n
+}
+
+// allUnits reads every page of a unit list.
+func allUnits(tb testing.TB, url string) []map[string]any {
+	tb.Helper()
+	var out []map[string]any
+	for next := any(url); next != nil; {
+		list := getObject(tb, next.(string))
+		checkShape(tb, "list", list, listShape)
+		out = append(out, results(tb, list)...)
+		next = list["next"]
+	}
+	return out
+}
+
+// TestAllUnits checks /api/units/ against the per-translation lists: the
+// same units, in ascending id order, each linking its own translation.
+func TestAllUnits(t *testing.T) {
+	srv, _ := demoServer(t)
+	base := srv.URL
+	want := map[string]map[string]any{} // url -> unit from its translation's list
+	for _, tr := range []string{"demo/app/en", "demo/app/de", "demo/glossary/en", "demo/glossary/de"} {
+		for _, u := range allUnits(t, base+"/api/translations/"+tr+"/units/") {
+			if u["translation"] != base+"/api/translations/"+tr+"/" {
+				t.Fatalf("%s unit translation = %v", tr, u["translation"])
+			}
+			want[u["url"].(string)] = u
+		}
+	}
+	list := getObject(t, base+"/api/units/")
+	checkValues(t, "units", list, map[string]any{"count": fmt.Sprint(len(want)), "next": nil, "previous": nil})
+	units := results(t, list)
+	if len(units) != len(want) || len(want) != 18 {
+		t.Fatalf("got %d units, want %d (18)", len(units), len(want))
+	}
+	for i, u := range units {
+		checkShape(t, "unit", u, unitShape)
+		if w := want[u["url"].(string)]; fmt.Sprint(w) != fmt.Sprint(u) {
+			t.Errorf("unit %v = %v, want %v", u["url"], u, w)
+		}
+		if i > 0 && atoi(t, num(units[i-1]["id"])) >= atoi(t, num(u["id"])) {
+			t.Errorf("ids not ascending: %v then %v", units[i-1]["id"], u["id"])
+		}
+		// The instance is the list's object.
+		if got := getObject(t, u["url"].(string)); fmt.Sprint(got) != fmt.Sprint(u) {
+			t.Errorf("GET %v = %v, want %v", u["url"], got, u)
+		}
+	}
+	withFormat := getObject(t, base+"/api/units/9/?format=api")
+	checkValues(t, "unit 9", withFormat, map[string]any{
+		"url": base + "/api/units/9/?format=api", "translation": base + "/api/translations/demo/app/de/?format=api",
+		"source_unit": base + "/api/units/3/?format=api", "context": "open",
+	})
+
+	const notFound = `{"type":"client_error","errors":[{"code":"not_found","detail":"Not found.","attr":null}]}`
+	for _, id := range []string{"999", "0", "-1", "abc", "1.5", "+1", "1e3", "99999999999999999999"} {
+		r := do(t, "GET", base+"/api/units/"+id+"/", nil)
+		if r.status != 404 || string(r.body) != notFound {
+			t.Errorf("GET /api/units/%s/ = %d %s, want 404 %s", id, r.status, r.body, notFound)
+		}
+	}
+}
+
+// TestAllUnitsPagination walks 552 units of two translations: pages of
+// 50, the link to page 1 without page, ids ascending across pages.
+func TestAllUnitsPagination(t *testing.T) {
+	db := mustOpenDB(t)
+	seedBig(t, db, 276)
+	srv := mustServe(t, db, api.Options{})
+	base := srv.URL + "/api/units/"
+	first := getObject(t, base)
+	checkValues(t, "page 1", first, map[string]any{"count": "552", "previous": nil, "next": base + "?page=2"})
+	middle := getObject(t, base+"?page=6")
+	checkValues(t, "page 6", middle, map[string]any{"previous": base + "?page=5", "next": base + "?page=7"})
+	checkValues(t, "page 2", getObject(t, base+"?page=2"), map[string]any{"previous": base})
+	last := getObject(t, base+"?page=12")
+	checkValues(t, "page 12", last, map[string]any{"next": nil, "previous": base + "?page=11"})
+	if n := len(results(t, last)); n != 2 {
+		t.Errorf("last page holds %d, want 2", n)
+	}
+	// q and format survive in the links; q=state:translated keeps the
+	// 276 German strings.
+	q := "q=state%3Atranslated&format=api"
+	page2 := getObject(t, base+"?page=2&"+q)
+	checkValues(t, "q page 2", page2, map[string]any{"count": "276",
+		"previous": base + "?q=state%3Atranslated&format=api",
+		"next":     base + "?page=3&q=state%3Atranslated&format=api"})
+	var prev int64
+	n := 0
+	for _, u := range allUnits(t, base+"?"+q) {
+		id := atoi(t, num(u["id"]))
+		if id <= prev {
+			t.Fatalf("id %d after %d", id, prev)
+		}
+		if u["translation"] != srv.URL+"/api/translations/big/strings/de/?format=api" {
+			t.Errorf("unit %d of %v passed state:translated", id, u["translation"])
+		}
+		prev = id
+		n++
+	}
+	if n != 276 {
+		t.Errorf("walked %d units, want 276", n)
+	}
+}
+
+// TestUnitSearch checks q on both unit lists: each term filters, and the
+// expected sets are computed here from the unfiltered list.
+func TestUnitSearch(t *testing.T) {
+	srv, _ := demoServer(t)
+	all := allUnits(t, srv.URL+"/api/units/")
+	str := func(u map[string]any, k string) string {
+		var parts []string
+		for _, v := range u[k].([]any) {
+			parts = append(parts, v.(string))
+		}
+		return strings.ToLower(strings.Join(parts, "\x1e"))
+	}
+	state := func(u map[string]any) int64 { return atoi(t, num(u["state"])) }
+	has := func(u map[string]any, k, sub string) bool {
+		if k == "context" {
+			return strings.Contains(strings.ToLower(u[k].(string)), sub)
+		}
+		return strings.Contains(str(u, k), sub)
+	}
+	cases := []struct {
+		q    string
+		keep func(map[string]any) bool
+	}{
+		{"state:translated", func(u map[string]any) bool { return state(u) == 20 }},
+		{"state:>=translated", func(u map[string]any) bool { return state(u) >= 20 }},
+		{"state:<translated", func(u map[string]any) bool { return state(u) < 20 }},
+		{"is:translated", func(u map[string]any) bool { return state(u) >= 20 }},
+		{"is:untranslated", func(u map[string]any) bool { return state(u) < 20 }},
+		{"state:needs-editing", func(u map[string]any) bool { return state(u) == 10 }},
+		{"state:read-only", func(u map[string]any) bool { return state(u) == 100 }},
+		{"state:approved", func(u map[string]any) bool { return state(u) == 30 }},
+		{"key:o", func(u map[string]any) bool { return has(u, "context", "o") }},
+		{"context:hello", func(u map[string]any) bool { return has(u, "context", "hello") }},
+		{"source:FILE", func(u map[string]any) bool { return has(u, "source", "file") }},
+		{"target:datei", func(u map[string]any) bool { return has(u, "target", "datei") }},
+		{`source:"pear tree"`, func(u map[string]any) bool { return has(u, "source", "pear tree") }},
+		{`'pear tree'`, func(u map[string]any) bool { return has(u, "source", "pear tree") || has(u, "target", "pear tree") }},
+		{"file", func(u map[string]any) bool {
+			return has(u, "source", "file") || has(u, "target", "file") || has(u, "context", "file")
+		}},
+		{"file AND state:empty", func(u map[string]any) bool { return has(u, "source", "file") && state(u) == 0 }},
+		{"id:>9", func(u map[string]any) bool { return atoi(t, num(u["id"])) > 9 }},
+		{"id:9", func(u map[string]any) bool { return atoi(t, num(u["id"])) == 9 }},
+		{"note:x", func(map[string]any) bool { return false }},
+	}
+	for _, tc := range cases {
+		var want []string
+		for _, u := range all {
+			if tc.keep(u) {
+				want = append(want, num(u["id"]))
+			}
+		}
+		if len(want) == 0 && tc.q != "note:x" || len(want) == len(all) {
+			t.Errorf("%q: %d of %d units match; the case does not test filtering", tc.q, len(want), len(all))
+		}
+		for _, path := range []string{"/api/units/", "/api/translations/demo/app/de/units/"} {
+			list := getObject(t, srv.URL+path+"?q="+url.QueryEscape(tc.q))
+			var got []string
+			for _, u := range results(t, list) {
+				got = append(got, num(u["id"]))
+			}
+			wantHere := want
+			if path != "/api/units/" {
+				wantHere = nil
+				for _, u := range all {
+					if tc.keep(u) && u["translation"] == srv.URL+"/api/translations/demo/app/de/" {
+						wantHere = append(wantHere, num(u["id"]))
+					}
+				}
+			}
+			if fmt.Sprint(got) != fmt.Sprint(wantHere) || num(list["count"]) != fmt.Sprint(len(wantHere)) {
+				t.Errorf("%s?q=%s: ids %v (count %v), want %v", path, tc.q, got, list["count"], wantHere)
+			}
+		}
+	}
+}
+
+func TestUnitSearchErrors(t *testing.T) {
+	srv, _ := demoServer(t)
+	for q, detail := range map[string]string{
+		"colour:red":      `Unsupported search field \"colour\".`,
+		"state:shiny":     `Unknown state \"shiny\".`,
+		`"open`:           "Unterminated quote.",
+		"a OR b":          "OR is not supported.",
+		"id:abc":          `Invalid id \"abc\".`,
+		`source:="Hello"`: "Exact match (source:=) is not supported.",
+	} {
+		want := `{"type":"validation_error","errors":[{"code":"invalid","detail":"Could not parse query string: ` +
+			detail + `","attr":"q"}]}`
+		for _, path := range []string{"/api/units/", "/api/translations/demo/app/de/units/"} {
+			// The query is judged before the page, as in the reference.
+			r := do(t, "GET", srv.URL+path+"?page=99&q="+url.QueryEscape(q), nil)
+			if r.status != 400 || string(r.body) != want {
+				t.Errorf("GET %s?q=%s = %d %s, want 400 %s", path, q, r.status, r.body, want)
+			}
+		}
+	}
+	// An unknown translation is a 404 before its query is looked at.
+	r := do(t, "GET", srv.URL+"/api/translations/demo/app/xx/units/?q=colour:red", nil)
+	if r.status != 404 {
+		t.Errorf("unknown translation with a bad query = %d %s, want 404", r.status, r.body)
+	}
 }

@@ -12,3 +12,12 @@ type User struct {
 	IsBot    bool
 	Joined   time.Time
 }
+
+// UserFilter selects users. Zero fields are not filters.
+type UserFilter struct {
+	// UsernamePrefix keeps users whose username starts with it (the
+	// reference's username filter), case-sensitively.
+	UsernamePrefix string
+	ID             int64
+	Page           Page
+}

@@ -70,20 +70,32 @@ func (db *DB) FindLanguage(ctx context.Context, code string) (index.Language, er
 	return l, nil
 }
 
-// FindLanguages returns every language ordered by code.
-func (db *DB) FindLanguages(ctx context.Context) ([]index.Language, error) {
-	rows, err := db.rdb.QueryContext(ctx, `SELECT `+languageColumns+` FROM languages ORDER BY code`)
+// FindUsedLanguages returns one page of the languages that have at least
+// one translation, in ascending id (seed) order, and how many there are.
+// This is the list the reference shows to readers who may not manage
+// languages; the table itself holds every known language.
+func (db *DB) FindUsedLanguages(ctx context.Context, p index.Page) ([]index.Language, int, error) {
+	const used = ` FROM languages l WHERE EXISTS (SELECT 1 FROM translations t WHERE t.language_code = l.code)`
+	var total int
+	if err := db.rdb.QueryRowContext(ctx, `SELECT count(*)`+used).Scan(&total); err != nil {
+		return nil, 0, formatError(err)
+	}
+	if total == 0 || p.Offset() >= total {
+		return nil, total, nil
+	}
+	rows, err := db.rdb.QueryContext(ctx, `SELECT `+languageColumns+used+` ORDER BY l.id LIMIT ? OFFSET ?`,
+		p.Size, p.Offset())
 	if err != nil {
-		return nil, formatError(err)
+		return nil, 0, formatError(err)
 	}
 	defer rows.Close()
-	var out []index.Language
+	out := make([]index.Language, 0, min(p.Size, total))
 	for rows.Next() {
 		l, err := scanLanguage(rows)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		out = append(out, l)
 	}
-	return out, rows.Err()
+	return out, total, rows.Err()
 }

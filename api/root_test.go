@@ -1,0 +1,44 @@
+package api_test
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestRoot checks /api/: only collections of the reference, each an
+// absolute URL of its own name that resolves to a list; the collections
+// this branch serves are all there.
+func TestRoot(t *testing.T) {
+	srv, _ := demoServer(t)
+	reference := map[string]bool{"addons": true, "changes": true, "component-lists": true,
+		"components": true, "groups": true, "languages": true, "memory": true, "projects": true,
+		"roles": true, "screenshots": true, "tasks": true, "translations": true, "units": true, "users": true}
+	for _, withFormat := range []bool{false, true} {
+		suffix := ""
+		if withFormat {
+			suffix = "?format=api"
+		}
+		root := getObject(t, srv.URL+"/api/"+suffix)
+		for _, name := range []string{"changes", "languages", "units", "users"} {
+			if _, ok := root[name]; !ok {
+				t.Errorf("root lacks %q: %v", name, root)
+			}
+		}
+		for name, link := range root {
+			want := srv.URL + "/api/" + name + "/" + suffix
+			if !reference[name] || link != want {
+				t.Errorf("root[%q] = %v, want a reference collection at %s", name, link, want)
+				continue
+			}
+			list := getObject(t, link.(string))
+			checkShape(t, name, list, listShape)
+			if withFormat {
+				for _, s := range []any{list["next"], list["previous"]} {
+					if s != nil && !strings.HasSuffix(s.(string), "format=api") {
+						t.Errorf("%s link %v lost format=api", name, s)
+					}
+				}
+			}
+		}
+	}
+}
