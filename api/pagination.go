@@ -9,11 +9,18 @@ import (
 	"github.com/tolk-project/tolk/index"
 )
 
-// Page sizes (../shared/reference/weblate-core.md, "Pagination"; the
-// spec's 276-item list ending in a 26-item page shows the default).
-const (
-	defaultPageSize = 50
-	maxPageSize     = 1000
+// pager is a list's page size rule: the size when the request names
+// none, and the most it may ask for.
+type pager struct{ size, max int }
+
+// The reference's two paginators (weblate/api/pagination.py):
+// standardPages for most lists (the spec's 276-item list ending in a
+// 26-item page shows the 50), largePages, twice the size, for the lists
+// the reference expects to be walked in bulk: all units and a component's
+// statistics.
+var (
+	standardPages = pager{size: 50, max: 1000}
+	largePages    = pager{size: 100, max: 10000}
 )
 
 // errInvalidPage is the reference's answer to a page that is past the
@@ -36,11 +43,11 @@ type page struct {
 // pageRequest reads page and page_size. page is 1-based or "last"; a
 // page_size that is not a positive number falls back to the default and
 // a larger one is capped, as the reference's framework does.
-func pageRequest(q url.Values) (number, size int, last bool, err error) {
-	size = defaultPageSize
+func pageRequest(q url.Values, pg pager) (number, size int, last bool, err error) {
+	size = pg.size
 	if v := q.Get("page_size"); v != "" {
 		if n, err := strconv.Atoi(v); err == nil && n > 0 {
-			size = min(n, maxPageSize)
+			size = min(n, pg.max)
 		}
 	}
 	v := q.Get("page")
@@ -59,10 +66,16 @@ func pageRequest(q url.Values) (number, size int, last bool, err error) {
 	return n, size, false, nil
 }
 
-// fetchPage calls fetch for the page the request asks for and rejects a
-// page past the end. The first page of an empty list exists.
+// fetchPage calls fetch for the page the request asks for, sized by the
+// standard paginator, and rejects a page past the end. The first page of
+// an empty list exists.
 func fetchPage[T any](c *gin.Context, fetch func(index.Page) ([]T, int, error)) ([]T, page, error) {
-	number, size, last, err := pageRequest(c.Request.URL.Query())
+	return fetchPageOf(c, standardPages, fetch)
+}
+
+// fetchPageOf is fetchPage with the given paginator.
+func fetchPageOf[T any](c *gin.Context, pg pager, fetch func(index.Page) ([]T, int, error)) ([]T, page, error) {
+	number, size, last, err := pageRequest(c.Request.URL.Query(), pg)
 	if err != nil {
 		return nil, page{}, err
 	}

@@ -163,7 +163,7 @@ func (s *Server) listComponentStatistics(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	trs, pg, err := fetchPage(c, func(p index.Page) ([]index.Translation, int, error) {
+	trs, pg, err := fetchPageOf(c, largePages, func(p index.Page) ([]index.Translation, int, error) {
 		return s.store.FindTranslationPage(c.Request.Context(), comp.ID, p)
 	})
 	if err != nil {

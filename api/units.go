@@ -158,7 +158,7 @@ func (s *Server) listUnits(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	units, pg, err := fetchPage(c, func(p index.Page) ([]index.Unit, int, error) {
+	units, pg, err := fetchPageOf(c, largePages, func(p index.Page) ([]index.Unit, int, error) {
 		return s.store.FindUnits(c.Request.Context(), index.UnitFilter{Query: q, Page: p})
 	})
 	if err != nil {

@@ -283,7 +283,8 @@ func TestAllUnits(t *testing.T) {
 }
 
 // TestAllUnitsPagination walks 552 units of two translations: pages of
-// 50, the link to page 1 without page, ids ascending across pages.
+// 100 (the reference's large paginator), the link to page 1 without page,
+// ids ascending across pages.
 func TestAllUnitsPagination(t *testing.T) {
 	db := mustOpenDB(t)
 	seedBig(t, db, 276)
@@ -291,13 +292,22 @@ func TestAllUnitsPagination(t *testing.T) {
 	base := srv.URL + "/api/units/"
 	first := getObject(t, base)
 	checkValues(t, "page 1", first, map[string]any{"count": "552", "previous": nil, "next": base + "?page=2"})
-	middle := getObject(t, base+"?page=6")
-	checkValues(t, "page 6", middle, map[string]any{"previous": base + "?page=5", "next": base + "?page=7"})
+	if n := len(results(t, first)); n != 100 {
+		t.Errorf("page 1 holds %d, want 100", n)
+	}
+	middle := getObject(t, base+"?page=3")
+	checkValues(t, "page 3", middle, map[string]any{"previous": base + "?page=2", "next": base + "?page=4"})
 	checkValues(t, "page 2", getObject(t, base+"?page=2"), map[string]any{"previous": base})
-	last := getObject(t, base+"?page=12")
-	checkValues(t, "page 12", last, map[string]any{"next": nil, "previous": base + "?page=11"})
-	if n := len(results(t, last)); n != 2 {
-		t.Errorf("last page holds %d, want 2", n)
+	last := getObject(t, base+"?page=6")
+	checkValues(t, "page 6", last, map[string]any{"next": nil, "previous": base + "?page=5"})
+	if n := len(results(t, last)); n != 52 {
+		t.Errorf("last page holds %d, want 52", n)
+	}
+	if r := do(t, "GET", base+"?page=7", nil); r.status != 404 {
+		t.Errorf("page 7 = %d, want 404", r.status)
+	}
+	if n := len(results(t, getObject(t, base+"?page_size=5000"))); n != 552 {
+		t.Errorf("page_size=5000 gave %d units, want all 552 (the large paginator allows 10000)", n)
 	}
 	// q and format survive in the links; q=state:translated keeps the
 	// 276 German strings.
