@@ -8,10 +8,12 @@
 // from is the Store interface, which *sqlite.DB satisfies. gin stays
 // behind Server: callers use New and Handler only.
 //
-// Start reading at server.go (routes and the resource table), then
-// errors.go, urls.go and pagination.go, which hold the three cross-cutting
-// rules in one place each. Every resource has one file holding its
-// handlers, wire struct and converter: translations.go, units.go,
-// changes.go, languages.go, statistics.go and components.go (the component
-// and project objects embedded in a translation).
+// Start reading at server.go (the route table, composed from one list
+// per resource file), then errors.go, urls.go and pagination.go, which
+// hold the three cross-cutting rules in one place each. Every resource
+// has one file holding its routes, the store methods it reads, its
+// handlers, wire struct and converter: root.go (/api/), projects.go,
+// components.go, translations.go, units.go, changes.go, languages.go,
+// users.go and statistics.go (every statistics object). web.go serves the
+// human-facing pages the API's web_url fields link to.
 package api
