@@ -1,0 +1,314 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/api"
+	"github.com/tolk-project/tolk/index/sqlite"
+)
+
+// endpoint is one read the load section measures.
+type endpoint struct {
+	Name string
+	Path string
+}
+
+// endpoints are the reads the issue names, on one translation of the
+// biggest component (jellyfin, de: 1,946 units). The late page is filled
+// in by resolveEndpoints from the list's count.
+func endpoints(project, component, lang string) []endpoint {
+	tr := "/api/translations/" + project + "/" + component + "/" + lang + "/"
+	return []endpoint{
+		{"translation detail", tr},
+		{"units page 1", tr + "units/"},
+		{"units late page", tr + "units/?page=last"},
+		{"translation statistics", tr + "statistics/"},
+		{"language statistics", "/api/languages/" + lang + "/statistics/"},
+		{"project statistics", "/api/projects/" + project + "/statistics/"},
+		{"translation changes", tr + "changes/"},
+		{"changes list", "/api/changes/"},
+	}
+}
+
+// server is an http.Server on a loopback port of its own.
+type server struct {
+	srv  *http.Server
+	ln   net.Listener
+	done chan error
+}
+
+func serve(h http.Handler) (*server, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("listen: %w", err)
+	}
+	s := &server{srv: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}, ln: ln, done: make(chan error, 1)}
+	go func() { s.done <- s.srv.Serve(ln) }()
+	return s, nil
+}
+
+func (s *server) base() string { return "http://" + s.ln.Addr().String() }
+
+func (s *server) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err := s.srv.Shutdown(ctx)
+	if serr := <-s.done; !errors.Is(serr, http.ErrServerClosed) {
+		err = errors.Join(err, serr)
+	}
+	return err
+}
+
+// newClient returns a client that keeps a connection per worker alive,
+// so the load measures requests, not TCP handshakes.
+func newClient() *http.Client {
+	return &http.Client{
+		Timeout: 30 * time.Second,
+		Transport: &http.Transport{
+			Proxy:               nil, // loopback only, whatever the environment says
+			MaxIdleConns:        512,
+			MaxIdleConnsPerHost: 512,
+			IdleConnTimeout:     time.Minute,
+			DisableCompression:  true,
+		},
+	}
+}
+
+// get fetches one URL and returns its status and body.
+func get(ctx context.Context, c *http.Client, url string) (int, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, body, err
+}
+
+// target is an endpoint as served: its URL, its body (for the ceiling)
+// and whether it exists yet.
+type target struct {
+	endpoint
+	Status int
+	Body   []byte
+	Err    string
+}
+
+// resolveEndpoints fetches each endpoint once: a 404 marks it "n/a" (not
+// merged yet), any other non-200 is an error of the run. The late page
+// becomes the last page by number, read from the first page's count.
+func resolveEndpoints(ctx context.Context, c *http.Client, base string, eps []endpoint) []target {
+	out := make([]target, 0, len(eps))
+	count := -1
+	for _, ep := range eps {
+		if ep.Name == "units late page" && count > 0 {
+			ep.Path = ep.Path[:len(ep.Path)-len("?page=last")] + "?page=" + strconv.Itoa((count+49)/50)
+		}
+		t := target{endpoint: ep}
+		status, body, err := get(ctx, c, base+ep.Path)
+		t.Status, t.Body = status, body
+		switch {
+		case err != nil:
+			t.Err = err.Error()
+		case status != http.StatusOK && status != http.StatusNotFound:
+			t.Err = fmt.Sprintf("status %d: %.200s", status, body)
+		}
+		if ep.Name == "units page 1" && status == http.StatusOK {
+			var page struct{ Count int }
+			if err := json.Unmarshal(body, &page); err == nil {
+				count = page.Count
+			}
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// loadStats is one measured point.
+type loadStats struct {
+	Requests int
+	Errors   int // transport errors and unexpected statuses
+	Seconds  float64
+	RPS      float64
+	P50, P99 time.Duration
+}
+
+// measure sends GET url from conc workers until dur has passed or max
+// requests have been sent, after a short warm-up that opens the
+// connections. Latency is per request, from send to last body byte.
+func measure(ctx context.Context, c *http.Client, url string, conc int, dur time.Duration, max int) loadStats {
+	run := func(dur time.Duration, max int) ([]time.Duration, int, time.Duration) {
+		var sent atomic.Int64
+		var errs atomic.Int64
+		lats := make([][]time.Duration, conc)
+		deadline := time.Now().Add(dur)
+		start := time.Now()
+		var wg sync.WaitGroup
+		for w := range conc {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				buf := make([]byte, 32<<10)
+				for ctx.Err() == nil && time.Now().Before(deadline) && sent.Add(1) <= int64(max) {
+					t0 := time.Now()
+					req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+					resp, err := c.Do(req)
+					if err != nil {
+						errs.Add(1)
+						continue
+					}
+					_, err = io.CopyBuffer(io.Discard, resp.Body, buf)
+					resp.Body.Close()
+					lats[w] = append(lats[w], time.Since(t0))
+					if err != nil || resp.StatusCode != http.StatusOK {
+						errs.Add(1)
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		return slices.Concat(lats...), int(errs.Load()), time.Since(start)
+	}
+	run(dur/10, conc*4)
+	lats, errs, elapsed := run(dur, max)
+	st := loadStats{Requests: len(lats), Errors: errs, Seconds: elapsed.Seconds()}
+	if elapsed > 0 {
+		st.RPS = float64(len(lats)) / elapsed.Seconds()
+	}
+	slices.Sort(lats)
+	st.P50, st.P99 = quantile(lats, 0.50), quantile(lats, 0.99)
+	return st
+}
+
+// quantile of sorted values, nearest rank.
+func quantile(sorted []time.Duration, q float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(q*float64(len(sorted))+0.5) - 1
+	return sorted[max(0, min(i, len(sorted)-1))]
+}
+
+// loadPoint is an endpoint at one concurrency, beside its ceiling.
+type loadPoint struct {
+	Endpoint    string
+	Path        string
+	Concurrency int
+	NA          bool // the endpoint answered 404: not served by this build
+	Err         string
+	Bytes       int
+	Real, Ceil  loadStats
+}
+
+// PctOfCeiling is the endpoint's throughput as a share of its ceiling's.
+func (p loadPoint) PctOfCeiling() float64 {
+	if p.Ceil.RPS == 0 {
+		return 0
+	}
+	return 100 * p.Real.RPS / p.Ceil.RPS
+}
+
+// loadOptions bound the load section.
+type loadOptions struct {
+	Concurrency []int
+	Duration    time.Duration
+	MaxRequests int
+	Ceiling     bool // also measure the pre-built-bytes ceiling
+}
+
+// ceilingHandler is gin in the same process with nothing behind it: one
+// route per endpoint answering a pre-built copy of that endpoint's body
+// with the same content type, so it costs what gin and net/http cost to
+// move that many bytes and no more.
+func ceilingHandler(targets []target) http.Handler {
+	gin.SetMode(gin.ReleaseMode)
+	e := gin.New()
+	for i, t := range targets {
+		body := slices.Clone(t.Body)
+		e.GET("/ceiling/"+strconv.Itoa(i)+"/", func(c *gin.Context) {
+			c.Data(http.StatusOK, "application/json", body)
+		})
+	}
+	return e
+}
+
+// runLoad serves db with the real API and the ceiling on loopback and
+// measures every endpoint at every concurrency. Both servers stop before
+// it returns.
+func runLoad(ctx context.Context, db *sqlite.DB, eps []endpoint, o loadOptions) ([]loadPoint, error) {
+	real, err := serve(api.New(db, api.Options{}).Handler())
+	if err != nil {
+		return nil, err
+	}
+	defer real.Close()
+	client := newClient()
+	defer client.CloseIdleConnections()
+	targets := resolveEndpoints(ctx, client, real.base(), eps)
+
+	var ceil *server
+	if o.Ceiling {
+		if ceil, err = serve(ceilingHandler(targets)); err != nil {
+			return nil, err
+		}
+		defer ceil.Close()
+	}
+	var points []loadPoint
+	for i, t := range targets {
+		for _, conc := range o.Concurrency {
+			p := loadPoint{Endpoint: t.Name, Path: t.Path, Concurrency: conc, Bytes: len(t.Body), Err: t.Err}
+			switch {
+			case t.Err != "":
+			case t.Status == http.StatusNotFound:
+				p.NA = true
+			default:
+				p.Real = measure(ctx, client, real.base()+t.Path, conc, o.Duration, o.MaxRequests)
+				if ceil != nil {
+					p.Ceil = measure(ctx, client, ceil.base()+"/ceiling/"+strconv.Itoa(i)+"/", conc, o.Duration, o.MaxRequests)
+				}
+				if p.Real.Errors > 0 {
+					p.Err = fmt.Sprintf("%d of %d requests failed", p.Real.Errors, p.Real.Requests)
+				}
+			}
+			points = append(points, p)
+			if err := ctx.Err(); err != nil {
+				return points, err
+			}
+		}
+	}
+	return points, nil
+}
+
+// profileEndpoint loads one endpoint for dur at conc while prof runs
+// (a CPU profile of the slowest read).
+func profileEndpoint(ctx context.Context, db *sqlite.DB, path string, conc int, dur time.Duration, prof func(func() error) error) error {
+	real, err := serve(api.New(db, api.Options{}).Handler())
+	if err != nil {
+		return err
+	}
+	defer real.Close()
+	client := newClient()
+	defer client.CloseIdleConnections()
+	return prof(func() error {
+		st := measure(ctx, client, real.base()+path, conc, dur, 1<<30)
+		if st.Errors > 0 {
+			return fmt.Errorf("profile %s: %d of %d requests failed", path, st.Errors, st.Requests)
+		}
+		return nil
+	})
+}
