@@ -149,51 +149,88 @@ type loadStats struct {
 	P50, P99 time.Duration
 }
 
-// measure sends GET url from conc workers until dur has passed or max
-// requests have been sent, after a short warm-up that opens the
-// connections. Latency is per request, from send to last body byte.
-func measure(ctx context.Context, c *http.Client, url string, conc int, dur time.Duration, max int) loadStats {
-	run := func(dur time.Duration, max int) ([]time.Duration, int, time.Duration) {
-		var sent atomic.Int64
-		var errs atomic.Int64
-		lats := make([][]time.Duration, conc)
-		deadline := time.Now().Add(dur)
-		start := time.Now()
-		var wg sync.WaitGroup
-		for w := range conc {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				buf := make([]byte, 32<<10)
-				for ctx.Err() == nil && time.Now().Before(deadline) && sent.Add(1) <= int64(max) {
-					t0 := time.Now()
-					req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-					resp, err := c.Do(req)
-					if err != nil {
-						errs.Add(1)
-						continue
-					}
-					_, err = io.CopyBuffer(io.Discard, resp.Body, buf)
-					resp.Body.Close()
-					lats[w] = append(lats[w], time.Since(t0))
-					if err != nil || resp.StatusCode != http.StatusOK {
-						errs.Add(1)
-					}
-				}
-			}()
-		}
-		wg.Wait()
-		return slices.Concat(lats...), int(errs.Load()), time.Since(start)
+// sample is the raw outcome of sending requests for a while.
+type sample struct {
+	lats    []time.Duration
+	errors  int
+	elapsed time.Duration
+}
+
+func (a *sample) add(b sample) {
+	a.lats = append(a.lats, b.lats...)
+	a.errors += b.errors
+	a.elapsed += b.elapsed
+}
+
+func (a sample) stats() loadStats {
+	st := loadStats{Requests: len(a.lats), Errors: a.errors, Seconds: a.elapsed.Seconds()}
+	if a.elapsed > 0 {
+		st.RPS = float64(len(a.lats)) / a.elapsed.Seconds()
 	}
-	run(dur/10, conc*4)
-	lats, errs, elapsed := run(dur, max)
-	st := loadStats{Requests: len(lats), Errors: errs, Seconds: elapsed.Seconds()}
-	if elapsed > 0 {
-		st.RPS = float64(len(lats)) / elapsed.Seconds()
-	}
+	lats := slices.Clone(a.lats)
 	slices.Sort(lats)
 	st.P50, st.P99 = quantile(lats, 0.50), quantile(lats, 0.99)
 	return st
+}
+
+// send sends GET url from conc workers until dur has passed or max
+// requests have been sent. Latency is per request, from send to last
+// body byte.
+func send(ctx context.Context, c *http.Client, url string, conc int, dur time.Duration, max int) sample {
+	var sent, errs atomic.Int64
+	lats := make([][]time.Duration, conc)
+	deadline := time.Now().Add(dur)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for w := range conc {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := make([]byte, 32<<10)
+			for ctx.Err() == nil && time.Now().Before(deadline) && sent.Add(1) <= int64(max) {
+				t0 := time.Now()
+				req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+				if err != nil {
+					errs.Add(1)
+					continue
+				}
+				resp, err := c.Do(req)
+				if err != nil {
+					errs.Add(1)
+					continue
+				}
+				_, err = io.CopyBuffer(io.Discard, resp.Body, buf)
+				resp.Body.Close()
+				lats[w] = append(lats[w], time.Since(t0))
+				if err != nil || resp.StatusCode != http.StatusOK {
+					errs.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return sample{lats: slices.Concat(lats...), errors: int(errs.Load()), elapsed: time.Since(start)}
+}
+
+// measure loads one URL for dur at conc after a short warm-up that opens
+// the connections.
+func measure(ctx context.Context, c *http.Client, url string, conc int, dur time.Duration, max int) loadStats {
+	send(ctx, c, url, conc, dur/10, conc*4)
+	return send(ctx, c, url, conc, dur, max).stats()
+}
+
+// measurePair loads an endpoint and its ceiling in alternating rounds,
+// so that other work on a shared machine falls on both alike.
+func measurePair(ctx context.Context, c *http.Client, realURL, ceilURL string, conc int, dur time.Duration, max int) (real, ceil loadStats) {
+	const rounds = 4
+	send(ctx, c, realURL, conc, dur/10, conc*4)
+	send(ctx, c, ceilURL, conc, dur/10, conc*4)
+	var r, cl sample
+	for range rounds {
+		r.add(send(ctx, c, realURL, conc, dur/rounds, max/rounds))
+		cl.add(send(ctx, c, ceilURL, conc, dur/rounds, max/rounds))
+	}
+	return r.stats(), cl.stats()
 }
 
 // quantile of sorted values, nearest rank.
@@ -277,9 +314,11 @@ func runLoad(ctx context.Context, db *sqlite.DB, eps []endpoint, o loadOptions) 
 			case t.Status == http.StatusNotFound:
 				p.NA = true
 			default:
-				p.Real = measure(ctx, client, real.base()+t.Path, conc, o.Duration, o.MaxRequests)
 				if ceil != nil {
-					p.Ceil = measure(ctx, client, ceil.base()+"/ceiling/"+strconv.Itoa(i)+"/", conc, o.Duration, o.MaxRequests)
+					p.Real, p.Ceil = measurePair(ctx, client, real.base()+t.Path,
+						ceil.base()+"/ceiling/"+strconv.Itoa(i)+"/", conc, o.Duration, o.MaxRequests)
+				} else {
+					p.Real = measure(ctx, client, real.base()+t.Path, conc, o.Duration, o.MaxRequests)
 				}
 				if p.Real.Errors > 0 {
 					p.Err = fmt.Sprintf("%d of %d requests failed", p.Real.Errors, p.Real.Requests)
