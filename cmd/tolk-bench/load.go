@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -118,7 +119,7 @@ func resolveEndpoints(ctx context.Context, c *http.Client, base string, eps []en
 	count := -1
 	for _, ep := range eps {
 		if ep.Name == "units late page" && count > 0 {
-			ep.Path = ep.Path[:len(ep.Path)-len("?page=last")] + "?page=" + strconv.Itoa((count+49)/50)
+			ep.Path = strings.TrimSuffix(ep.Path, "?page=last") + "?page=" + strconv.Itoa((count+49)/50)
 		}
 		t := target{endpoint: ep}
 		status, body, err := get(ctx, c, base+ep.Path)
@@ -221,14 +222,14 @@ func measure(ctx context.Context, c *http.Client, url string, conc int, dur time
 
 // measurePair loads an endpoint and its ceiling in alternating rounds,
 // so that other work on a shared machine falls on both alike.
-func measurePair(ctx context.Context, c *http.Client, realURL, ceilURL string, conc int, dur time.Duration, max int) (real, ceil loadStats) {
+func measurePair(ctx context.Context, c *http.Client, realURL, ceilURL string, conc int, dur time.Duration, max int) (realStats, ceilStats loadStats) {
 	const rounds = 4
 	send(ctx, c, realURL, conc, dur/10, conc*4)
 	send(ctx, c, ceilURL, conc, dur/10, conc*4)
 	var r, cl sample
 	for range rounds {
-		r.add(send(ctx, c, realURL, conc, dur/rounds, max/rounds))
-		cl.add(send(ctx, c, ceilURL, conc, dur/rounds, max/rounds))
+		r.add(send(ctx, c, realURL, conc, dur/rounds, (max+rounds-1)/rounds))
+		cl.add(send(ctx, c, ceilURL, conc, dur/rounds, (max+rounds-1)/rounds))
 	}
 	return r.stats(), cl.stats()
 }
@@ -289,14 +290,14 @@ func ceilingHandler(targets []target) http.Handler {
 // measures every endpoint at every concurrency. Both servers stop before
 // it returns.
 func runLoad(ctx context.Context, db *sqlite.DB, eps []endpoint, o loadOptions) ([]loadPoint, error) {
-	real, err := serve(api.New(db, api.Options{}).Handler())
+	apiSrv, err := serve(api.New(db, api.Options{}).Handler())
 	if err != nil {
 		return nil, err
 	}
-	defer real.Close()
+	defer apiSrv.Close()
 	client := newClient()
 	defer client.CloseIdleConnections()
-	targets := resolveEndpoints(ctx, client, real.base(), eps)
+	targets := resolveEndpoints(ctx, client, apiSrv.base(), eps)
 
 	var ceil *server
 	if o.Ceiling {
@@ -315,10 +316,10 @@ func runLoad(ctx context.Context, db *sqlite.DB, eps []endpoint, o loadOptions) 
 				p.NA = true
 			default:
 				if ceil != nil {
-					p.Real, p.Ceil = measurePair(ctx, client, real.base()+t.Path,
+					p.Real, p.Ceil = measurePair(ctx, client, apiSrv.base()+t.Path,
 						ceil.base()+"/ceiling/"+strconv.Itoa(i)+"/", conc, o.Duration, o.MaxRequests)
 				} else {
-					p.Real = measure(ctx, client, real.base()+t.Path, conc, o.Duration, o.MaxRequests)
+					p.Real = measure(ctx, client, apiSrv.base()+t.Path, conc, o.Duration, o.MaxRequests)
 				}
 				if p.Real.Errors > 0 {
 					p.Err = fmt.Sprintf("%d of %d requests failed", p.Real.Errors, p.Real.Requests)
@@ -336,15 +337,15 @@ func runLoad(ctx context.Context, db *sqlite.DB, eps []endpoint, o loadOptions) 
 // profileEndpoint loads one endpoint for dur at conc while prof runs
 // (a CPU profile of the slowest read).
 func profileEndpoint(ctx context.Context, db *sqlite.DB, path string, conc int, dur time.Duration, prof func(func() error) error) error {
-	real, err := serve(api.New(db, api.Options{}).Handler())
+	apiSrv, err := serve(api.New(db, api.Options{}).Handler())
 	if err != nil {
 		return err
 	}
-	defer real.Close()
+	defer apiSrv.Close()
 	client := newClient()
 	defer client.CloseIdleConnections()
 	return prof(func() error {
-		st := measure(ctx, client, real.base()+path, conc, dur, 1<<30)
+		st := measure(ctx, client, apiSrv.base()+path, conc, dur, 1<<30)
 		if st.Errors > 0 {
 			return fmt.Errorf("profile %s: %d of %d requests failed", path, st.Errors, st.Requests)
 		}
