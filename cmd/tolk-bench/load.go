@@ -1,0 +1,354 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/api"
+	"github.com/tolk-project/tolk/index/sqlite"
+)
+
+// endpoint is one read the load section measures.
+type endpoint struct {
+	Name string
+	Path string
+}
+
+// endpoints are the reads the issue names, on one translation of the
+// biggest component (jellyfin, de: 1,946 units). The late page is filled
+// in by resolveEndpoints from the list's count.
+func endpoints(project, component, lang string) []endpoint {
+	tr := "/api/translations/" + project + "/" + component + "/" + lang + "/"
+	return []endpoint{
+		{"translation detail", tr},
+		{"units page 1", tr + "units/"},
+		{"units late page", tr + "units/?page=last"},
+		{"translation statistics", tr + "statistics/"},
+		{"language statistics", "/api/languages/" + lang + "/statistics/"},
+		{"project statistics", "/api/projects/" + project + "/statistics/"},
+		{"translation changes", tr + "changes/"},
+		{"changes list", "/api/changes/"},
+	}
+}
+
+// server is an http.Server on a loopback port of its own.
+type server struct {
+	srv  *http.Server
+	ln   net.Listener
+	done chan error
+}
+
+func serve(h http.Handler) (*server, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("listen: %w", err)
+	}
+	s := &server{srv: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}, ln: ln, done: make(chan error, 1)}
+	go func() { s.done <- s.srv.Serve(ln) }()
+	return s, nil
+}
+
+func (s *server) base() string { return "http://" + s.ln.Addr().String() }
+
+func (s *server) Close() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	err := s.srv.Shutdown(ctx)
+	if serr := <-s.done; !errors.Is(serr, http.ErrServerClosed) {
+		err = errors.Join(err, serr)
+	}
+	return err
+}
+
+// newClient returns a client that keeps a connection per worker alive,
+// so the load measures requests, not TCP handshakes.
+func newClient() *http.Client {
+	return &http.Client{
+		Timeout: 30 * time.Second,
+		Transport: &http.Transport{
+			Proxy:               nil, // loopback only, whatever the environment says
+			MaxIdleConns:        512,
+			MaxIdleConnsPerHost: 512,
+			IdleConnTimeout:     time.Minute,
+			DisableCompression:  true,
+		},
+	}
+}
+
+// get fetches one URL and returns its status and body.
+func get(ctx context.Context, c *http.Client, url string) (int, []byte, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, body, err
+}
+
+// target is an endpoint as served: its URL, its body (for the ceiling)
+// and whether it exists yet.
+type target struct {
+	endpoint
+	Status int
+	Body   []byte
+	Err    string
+}
+
+// resolveEndpoints fetches each endpoint once: a 404 marks it "n/a" (not
+// merged yet), any other non-200 is an error of the run. The late page
+// becomes the last page by number, read from the first page's count.
+func resolveEndpoints(ctx context.Context, c *http.Client, base string, eps []endpoint) []target {
+	out := make([]target, 0, len(eps))
+	count := -1
+	for _, ep := range eps {
+		if ep.Name == "units late page" && count > 0 {
+			ep.Path = strings.TrimSuffix(ep.Path, "?page=last") + "?page=" + strconv.Itoa((count+49)/50)
+		}
+		t := target{endpoint: ep}
+		status, body, err := get(ctx, c, base+ep.Path)
+		t.Status, t.Body = status, body
+		switch {
+		case err != nil:
+			t.Err = err.Error()
+		case status != http.StatusOK && status != http.StatusNotFound:
+			t.Err = fmt.Sprintf("status %d: %.200s", status, body)
+		}
+		if ep.Name == "units page 1" && status == http.StatusOK {
+			var page struct{ Count int }
+			if err := json.Unmarshal(body, &page); err == nil {
+				count = page.Count
+			}
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// loadStats is one measured point.
+type loadStats struct {
+	Requests int
+	Errors   int // transport errors and unexpected statuses
+	Seconds  float64
+	RPS      float64
+	P50, P99 time.Duration
+}
+
+// sample is the raw outcome of sending requests for a while.
+type sample struct {
+	lats    []time.Duration
+	errors  int
+	elapsed time.Duration
+}
+
+func (a *sample) add(b sample) {
+	a.lats = append(a.lats, b.lats...)
+	a.errors += b.errors
+	a.elapsed += b.elapsed
+}
+
+func (a sample) stats() loadStats {
+	st := loadStats{Requests: len(a.lats), Errors: a.errors, Seconds: a.elapsed.Seconds()}
+	if a.elapsed > 0 {
+		st.RPS = float64(len(a.lats)) / a.elapsed.Seconds()
+	}
+	lats := slices.Clone(a.lats)
+	slices.Sort(lats)
+	st.P50, st.P99 = quantile(lats, 0.50), quantile(lats, 0.99)
+	return st
+}
+
+// send sends GET url from conc workers until dur has passed or max
+// requests have been sent. Latency is per request, from send to last
+// body byte.
+func send(ctx context.Context, c *http.Client, url string, conc int, dur time.Duration, max int) sample {
+	var sent, errs atomic.Int64
+	lats := make([][]time.Duration, conc)
+	deadline := time.Now().Add(dur)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for w := range conc {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := make([]byte, 32<<10)
+			for ctx.Err() == nil && time.Now().Before(deadline) && sent.Add(1) <= int64(max) {
+				t0 := time.Now()
+				req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+				if err != nil {
+					errs.Add(1)
+					continue
+				}
+				resp, err := c.Do(req)
+				if err != nil {
+					errs.Add(1)
+					continue
+				}
+				_, err = io.CopyBuffer(io.Discard, resp.Body, buf)
+				resp.Body.Close()
+				lats[w] = append(lats[w], time.Since(t0))
+				if err != nil || resp.StatusCode != http.StatusOK {
+					errs.Add(1)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return sample{lats: slices.Concat(lats...), errors: int(errs.Load()), elapsed: time.Since(start)}
+}
+
+// measure loads one URL for dur at conc after a short warm-up that opens
+// the connections.
+func measure(ctx context.Context, c *http.Client, url string, conc int, dur time.Duration, max int) loadStats {
+	send(ctx, c, url, conc, dur/10, conc*4)
+	return send(ctx, c, url, conc, dur, max).stats()
+}
+
+// measurePair loads an endpoint and its ceiling in alternating rounds,
+// so that other work on a shared machine falls on both alike.
+func measurePair(ctx context.Context, c *http.Client, realURL, ceilURL string, conc int, dur time.Duration, max int) (realStats, ceilStats loadStats) {
+	const rounds = 4
+	send(ctx, c, realURL, conc, dur/10, conc*4)
+	send(ctx, c, ceilURL, conc, dur/10, conc*4)
+	var r, cl sample
+	for range rounds {
+		r.add(send(ctx, c, realURL, conc, dur/rounds, (max+rounds-1)/rounds))
+		cl.add(send(ctx, c, ceilURL, conc, dur/rounds, (max+rounds-1)/rounds))
+	}
+	return r.stats(), cl.stats()
+}
+
+// quantile of sorted values, nearest rank.
+func quantile(sorted []time.Duration, q float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(q*float64(len(sorted))+0.5) - 1
+	return sorted[max(0, min(i, len(sorted)-1))]
+}
+
+// loadPoint is an endpoint at one concurrency, beside its ceiling.
+type loadPoint struct {
+	Endpoint    string
+	Path        string
+	Concurrency int
+	NA          bool // the endpoint answered 404: not served by this build
+	Err         string
+	Bytes       int
+	Real, Ceil  loadStats
+}
+
+// PctOfCeiling is the endpoint's throughput as a share of its ceiling's.
+func (p loadPoint) PctOfCeiling() float64 {
+	if p.Ceil.RPS == 0 {
+		return 0
+	}
+	return 100 * p.Real.RPS / p.Ceil.RPS
+}
+
+// loadOptions bound the load section.
+type loadOptions struct {
+	Concurrency []int
+	Duration    time.Duration
+	MaxRequests int
+	Ceiling     bool // also measure the pre-built-bytes ceiling
+}
+
+// ceilingHandler is gin in the same process with nothing behind it: one
+// route per endpoint answering a pre-built copy of that endpoint's body
+// with the same content type, so it costs what gin and net/http cost to
+// move that many bytes and no more.
+func ceilingHandler(targets []target) http.Handler {
+	gin.SetMode(gin.ReleaseMode)
+	e := gin.New()
+	for i, t := range targets {
+		body := slices.Clone(t.Body)
+		e.GET("/ceiling/"+strconv.Itoa(i)+"/", func(c *gin.Context) {
+			c.Data(http.StatusOK, "application/json", body)
+		})
+	}
+	return e
+}
+
+// runLoad serves db with the real API and the ceiling on loopback and
+// measures every endpoint at every concurrency. Both servers stop before
+// it returns.
+func runLoad(ctx context.Context, db *sqlite.DB, eps []endpoint, o loadOptions) ([]loadPoint, error) {
+	apiSrv, err := serve(api.New(db, api.Options{}).Handler())
+	if err != nil {
+		return nil, err
+	}
+	defer apiSrv.Close()
+	client := newClient()
+	defer client.CloseIdleConnections()
+	targets := resolveEndpoints(ctx, client, apiSrv.base(), eps)
+
+	var ceil *server
+	if o.Ceiling {
+		if ceil, err = serve(ceilingHandler(targets)); err != nil {
+			return nil, err
+		}
+		defer ceil.Close()
+	}
+	var points []loadPoint
+	for i, t := range targets {
+		for _, conc := range o.Concurrency {
+			p := loadPoint{Endpoint: t.Name, Path: t.Path, Concurrency: conc, Bytes: len(t.Body), Err: t.Err}
+			switch {
+			case t.Err != "":
+			case t.Status == http.StatusNotFound:
+				p.NA = true
+			default:
+				if ceil != nil {
+					p.Real, p.Ceil = measurePair(ctx, client, apiSrv.base()+t.Path,
+						ceil.base()+"/ceiling/"+strconv.Itoa(i)+"/", conc, o.Duration, o.MaxRequests)
+				} else {
+					p.Real = measure(ctx, client, apiSrv.base()+t.Path, conc, o.Duration, o.MaxRequests)
+				}
+				if p.Real.Errors > 0 {
+					p.Err = fmt.Sprintf("%d of %d requests failed", p.Real.Errors, p.Real.Requests)
+				}
+			}
+			points = append(points, p)
+			if err := ctx.Err(); err != nil {
+				return points, err
+			}
+		}
+	}
+	return points, nil
+}
+
+// profileEndpoint loads one endpoint for dur at conc while prof runs
+// (a CPU profile of the slowest read).
+func profileEndpoint(ctx context.Context, db *sqlite.DB, path string, conc int, dur time.Duration, prof func(func() error) error) error {
+	apiSrv, err := serve(api.New(db, api.Options{}).Handler())
+	if err != nil {
+		return err
+	}
+	defer apiSrv.Close()
+	client := newClient()
+	defer client.CloseIdleConnections()
+	return prof(func() error {
+		st := measure(ctx, client, apiSrv.base()+path, conc, dur, 1<<30)
+		if st.Errors > 0 {
+			return fmt.Errorf("profile %s: %d of %d requests failed", path, st.Errors, st.Requests)
+		}
+		return nil
+	})
+}

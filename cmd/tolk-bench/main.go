@@ -1,0 +1,314 @@
+// Command tolk-bench measures Tolk's import and API reads on the real
+// corpus (../shared/corpus), each beside a ceiling measured in the same
+// run, and writes the results to BENCHMARKS.md.
+//
+//	go run ./cmd/tolk-bench [-quick] [-out FILE] [-scale N] [-duration D] [-pprof DIR]
+//
+// Sections:
+//   - import: bare repositories built with make-repo.sh, imported with the
+//     real sync.Service into a fresh SQLite index (full, then unchanged);
+//     ceilings: the formats alone over every file, and the same unit rows
+//     inserted into a bare SQLite table.
+//   - reads: the real API on 127.0.0.1:0 under a Go load generator at
+//     concurrency 1, 8 and 64; ceiling: gin answering a pre-built body of
+//     the same size.
+//   - scale: N copies of the corpus components in one project: import
+//     time, peak RSS and read latency against the 1x run.
+//
+// Everything runs on loopback and in a temporary directory, is bounded in
+// requests and time, and stops by itself. Numbers never fail the run.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"runtime/pprof"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "tolk-bench:", err)
+		}
+		os.Exit(1)
+	}
+}
+
+// config is what the command line asks for.
+type config struct {
+	Quick       bool
+	Out         string // "" or "-": stdout only
+	Scale       int    // copies of the corpus for the scale section; 0 skips it
+	Duration    time.Duration
+	MaxRequests int
+	Concurrency []int
+	PprofDir    string
+	CorpusDir   string
+	Args        []string // as given, for the report
+}
+
+func parseFlags(args []string, stderr io.Writer) (config, error) {
+	cfg := config{Args: args}
+	fs := flag.NewFlagSet("tolk-bench", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.BoolVar(&cfg.Quick, "quick", false, "a few files per corpus and short load points (for CI; seconds, not minutes)")
+	fs.StringVar(&cfg.Out, "out", "BENCHMARKS.md", `Markdown file to write the results into ("-": stdout only)`)
+	fs.IntVar(&cfg.Scale, "scale", -1, "copies of the corpus in the scale section; 0 skips it (default 10, or 2 with -quick)")
+	fs.DurationVar(&cfg.Duration, "duration", 0, "time per load point (default 2s, or 100ms with -quick)")
+	fs.IntVar(&cfg.MaxRequests, "requests", 0, "at most this many requests per load point (default 200000, or 2000 with -quick)")
+	conc := fs.String("concurrency", "1,8,64", "comma-separated concurrency levels of the load section")
+	fs.StringVar(&cfg.PprofDir, "pprof", "", "write CPU and heap profiles of each section into this directory")
+	fs.StringVar(&cfg.CorpusDir, "corpus", "", "corpus directory (default: shared/corpus beside the checkout)")
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	if fs.NArg() > 0 {
+		return cfg, fmt.Errorf("unexpected arguments: %q", fs.Args())
+	}
+	for _, s := range strings.Split(*conc, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || n < 1 {
+			return cfg, fmt.Errorf("-concurrency: %q is not a positive number", s)
+		}
+		cfg.Concurrency = append(cfg.Concurrency, n)
+	}
+	if cfg.Scale < 0 {
+		cfg.Scale = 10
+		if cfg.Quick {
+			cfg.Scale = 2
+		}
+	}
+	if cfg.MaxRequests <= 0 {
+		cfg.MaxRequests = 200000
+		if cfg.Quick {
+			cfg.MaxRequests = 2000
+		}
+	}
+	if cfg.Duration <= 0 {
+		cfg.Duration = 2 * time.Second
+		if cfg.Quick {
+			cfg.Duration = 100 * time.Millisecond
+		}
+	}
+	return cfg, nil
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	cfg, err := parseFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	rep, err := bench(ctx, cfg, stderr)
+	if rep != nil {
+		md := rep.Markdown()
+		fmt.Fprint(stdout, md)
+		if cfg.Out != "" && cfg.Out != "-" {
+			if werr := writeReport(cfg.Out, md); werr != nil {
+				err = errors.Join(err, werr)
+			}
+		}
+	}
+	return err
+}
+
+// quickFiles is how many translation files per corpus -quick imports
+// (beside the template).
+const quickFiles = 3
+
+// bench runs every section and returns the report, partial if a section
+// failed.
+func bench(ctx context.Context, cfg config, progress io.Writer) (*report, error) {
+	logf := func(format string, args ...any) {
+		fmt.Fprintf(progress, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)
+	}
+	corpus, err := findCorpus(cfg.CorpusDir)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.PprofDir != "" {
+		if err := os.MkdirAll(cfg.PprofDir, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	tmp, err := os.MkdirTemp("", "tolk-bench-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+
+	rep := newReport(cfg)
+	limit := 0
+	if cfg.Quick {
+		limit = quickFiles
+	}
+	logf("building repositories from %s", corpus)
+	repos, err := buildRepos(ctx, corpus, tmp, limit)
+	if err != nil {
+		return rep, err
+	}
+	for _, r := range repos {
+		rep.Corpus = append(rep.Corpus, fmt.Sprintf("%s (%s, %d files)", r.folder, r.format, len(r.files)))
+	}
+
+	// Import, 1x.
+	logf("import: full and unchanged")
+	in, res, err := runImport(ctx, filepath.Join(tmp, "x1"), "bench", projectComponents(repos, 1), cfg.cpuProfile("import"))
+	if err != nil {
+		return rep, fmt.Errorf("import: %w", err)
+	}
+	defer in.Close()
+	rep.Import = &res
+	if err := cfg.heapProfile("import"); err != nil {
+		return rep, err
+	}
+	logf("import: ceilings")
+	c, err := parseCeiling(repos)
+	if err != nil {
+		return rep, fmt.Errorf("parse ceiling: %w", err)
+	}
+	if c.InsertSec, c.InsertRows, err = insertCeiling(ctx, in.path, filepath.Join(tmp, "ceiling.db")); err != nil {
+		return rep, fmt.Errorf("insert ceiling: %w", err)
+	}
+	rep.Ceilings = &c
+
+	// Reads, 1x.
+	logf("reads: %d endpoints x concurrency %v, %s each", len(endpoints("", "", "")), cfg.Concurrency, cfg.Duration)
+	lo := loadOptions{Concurrency: cfg.Concurrency, Duration: cfg.Duration, MaxRequests: cfg.MaxRequests, Ceiling: true}
+	eps := endpoints("bench", "jellyfin", loadLanguage)
+	stopProf := cfg.startCPU("reads")
+	rep.Load, err = runLoad(ctx, in.db, eps, lo)
+	stopProf()
+	if err != nil {
+		return rep, fmt.Errorf("reads: %w", err)
+	}
+	if slowest, ok := slowestPoint(rep.Load); ok && cfg.PprofDir != "" {
+		logf("reads: profiling the slowest endpoint, %s", slowest.Endpoint)
+		rep.Profiled = slowest.Endpoint
+		if err := profileEndpoint(ctx, in.db, slowest.Path, 8, 2*cfg.Duration, cfg.cpuProfile("reads-slowest")); err != nil {
+			return rep, err
+		}
+	}
+	// The scale section needs the memory: the 1x index is done with.
+	if err := in.Close(); err != nil {
+		return rep, err
+	}
+	in.db = nil
+
+	if cfg.Scale > 0 {
+		logf("scale: %dx the corpus", cfg.Scale)
+		comps := projectComponents(repos, cfg.Scale)
+		sin, sres, err := runImport(ctx, filepath.Join(tmp, "scale"), "scale", comps, cfg.cpuProfile("scale-import"))
+		if err != nil {
+			return rep, fmt.Errorf("scale import: %w", err)
+		}
+		defer sin.Close()
+		rep.Scale = &scaleResult{Copies: cfg.Scale, Import: sres}
+		if err := cfg.heapProfile("scale-import"); err != nil {
+			return rep, err
+		}
+		// Latency is what should not grow: one client, no queueing.
+		lo := loadOptions{Concurrency: []int{1}, Duration: cfg.Duration, MaxRequests: cfg.MaxRequests}
+		if rep.Scale.Load, err = runLoad(ctx, sin.db, endpoints("scale", "jellyfin-01", loadLanguage), lo); err != nil {
+			return rep, fmt.Errorf("scale reads: %w", err)
+		}
+	}
+	logf("done")
+	return rep, nil
+}
+
+// slowestPoint is the served endpoint furthest below its ceiling at the
+// highest concurrency measured.
+func slowestPoint(points []loadPoint) (loadPoint, bool) {
+	var best loadPoint
+	found := false
+	top := 0
+	for _, p := range points {
+		top = max(top, p.Concurrency)
+	}
+	for _, p := range points {
+		if p.NA || p.Err != "" || p.Concurrency != top || p.Real.RPS == 0 {
+			continue
+		}
+		if !found || p.Real.RPS < best.Real.RPS {
+			best, found = p, true
+		}
+	}
+	return best, found
+}
+
+// cpuProfile returns a wrapper that records a CPU profile of fn into
+// DIR/name.cpu.pprof with -pprof, and just runs fn without.
+func (cfg config) cpuProfile(name string) func(func() error) error {
+	return func(fn func() error) error {
+		stop := cfg.startCPU(name)
+		err := fn()
+		stop()
+		return err
+	}
+}
+
+// startCPU starts a CPU profile into DIR/name.cpu.pprof; the returned
+// func stops it. Without -pprof both do nothing. A profile that cannot
+// be written is reported and the run goes on: it is not a measurement.
+func (cfg config) startCPU(name string) func() {
+	if cfg.PprofDir == "" {
+		return func() {}
+	}
+	f, err := os.Create(filepath.Join(cfg.PprofDir, name+".cpu.pprof"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "tolk-bench: cpu profile:", err)
+		return func() {}
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		fmt.Fprintln(os.Stderr, "tolk-bench: cpu profile:", err)
+		f.Close()
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
+}
+
+// heapProfile writes DIR/name.heap.pprof (allocations since start and
+// what is live now) with -pprof.
+func (cfg config) heapProfile(name string) error {
+	if cfg.PprofDir == "" {
+		return nil
+	}
+	runtime.GC()
+	f, err := os.Create(filepath.Join(cfg.PprofDir, name+".heap.pprof"))
+	if err != nil {
+		return err
+	}
+	if err := pprof.Lookup("allocs").WriteTo(f, 0); err != nil {
+		f.Close()
+		return fmt.Errorf("heap profile: %w", err)
+	}
+	return f.Close()
+}
+
+// concurrencyLevels lists the distinct levels of points in order.
+func concurrencyLevels(points []loadPoint) []int {
+	var out []int
+	for _, p := range points {
+		if !slices.Contains(out, p.Concurrency) {
+			out = append(out, p.Concurrency)
+		}
+	}
+	return out
+}

@@ -1,0 +1,319 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// report is everything one run measured.
+type report struct {
+	Date        time.Time
+	Command     string
+	Commit      string
+	Machine     []string
+	LoadBefore  string
+	Quick       bool
+	Duration    time.Duration
+	MaxRequests int
+	Corpus      []string
+
+	Import   *importResult
+	Ceilings *ceilings
+	Load     []loadPoint
+	Profiled string // endpoint profiled with -pprof
+	Scale    *scaleResult
+}
+
+// scaleResult is the scale section: the project of Copies corpus copies.
+type scaleResult struct {
+	Copies int
+	Import importResult
+	Load   []loadPoint // concurrency 1
+}
+
+func newReport(cfg config) *report {
+	return &report{
+		Date:        time.Now().UTC(),
+		Command:     strings.TrimSpace("go run ./cmd/tolk-bench " + strings.Join(cfg.Args, " ")),
+		Commit:      gitDescribe(),
+		Machine:     machine(),
+		LoadBefore:  loadAvg(),
+		Quick:       cfg.Quick,
+		Duration:    cfg.Duration,
+		MaxRequests: cfg.MaxRequests,
+	}
+}
+
+// gitDescribe names the commit measured, marked dirty when the work tree
+// differs from it.
+func gitDescribe() string {
+	out, err := exec.Command("git", "describe", "--always", "--dirty", "--abbrev=12").Output()
+	if err != nil {
+		return "unknown (not a git checkout)"
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// machine describes where the numbers came from.
+func machine() []string {
+	cpu := "unknown"
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				cpu = strings.TrimSpace(v)
+				break
+			}
+		}
+	}
+	mem := "unknown"
+	if b, err := os.ReadFile("/proc/meminfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+				kb, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+				mem = fmtBytes(kb << 10)
+			}
+		}
+	}
+	osName := runtime.GOOS + "/" + runtime.GOARCH
+	if b, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil {
+		osName += ", kernel " + strings.TrimSpace(string(b))
+	}
+	if b, err := os.ReadFile("/etc/os-release"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(line, "PRETTY_NAME="); ok {
+				osName += ", " + strings.Trim(v, `"`)
+			}
+		}
+	}
+	return []string{
+		fmt.Sprintf("CPUs: %d (nproc), GOMAXPROCS %d; %s", runtime.NumCPU(), runtime.GOMAXPROCS(0), cpu),
+		"Memory: " + mem,
+		"Go: " + runtime.Version(),
+		"OS: " + osName,
+	}
+}
+
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+// Markers delimit the generated part of BENCHMARKS.md; text outside them
+// (notes, profiles, before/after) survives the next run.
+const (
+	beginMarker = "<!-- tolk-bench:begin (generated; edit outside these markers) -->"
+	endMarker   = "<!-- tolk-bench:end -->"
+)
+
+// writeReport puts md between the markers of path, creating the file
+// when it does not exist or has no markers.
+func writeReport(path, md string) error {
+	block := beginMarker + "\n" + md + endMarker + "\n"
+	old, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	var out []byte
+	i, j := bytes.Index(old, []byte(beginMarker)), bytes.Index(old, []byte(endMarker))
+	if i >= 0 && j > i {
+		out = append(append(append(out, old[:i]...), block...), bytes.TrimPrefix(old[j+len(endMarker):], []byte("\n"))...)
+	} else {
+		out = append([]byte("# Benchmarks\n\nMeasured with `go run ./cmd/tolk-bench` (see README.md). The block between the markers\nis rewritten by each run; notes outside it are kept.\n\n"), block...)
+		if len(old) > 0 {
+			out = append(append(out, '\n'), old...)
+		}
+	}
+	if err := os.WriteFile(path, out, 0o644); err != nil {
+		return fmt.Errorf("write report: %w", err)
+	}
+	return nil
+}
+
+// Markdown renders the report.
+func (r *report) Markdown() string {
+	var b strings.Builder
+	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	w("## Run of %s\n\n", r.Date.Format("2006-01-02 15:04 MST"))
+	w("- Command: `%s`\n", r.Command)
+	w("- Commit: `%s`\n", r.Commit)
+	for _, m := range r.Machine {
+		w("- %s\n", m)
+	}
+	w("- Load average at start: %s (other work on the machine makes every number noisy; compare ratios measured in one run)\n", r.LoadBefore)
+	w("- Load points: %s each, at most %s requests", r.Duration, fmtInt(r.MaxRequests))
+	if r.Quick {
+		w("; **-quick**: %d files per corpus, numbers only prove the tool works", quickFiles+2)
+	}
+	w("\n- Corpus: %s\n\n", strings.Join(r.Corpus, ", "))
+
+	if r.Import != nil {
+		w("### Import\n\n")
+		r.importTable(&b)
+	}
+	if len(r.Load) > 0 {
+		w("### Reads under load\n\n")
+		w("Real API (`api.New` over the imported index) and its ceiling (gin answering a pre-built body of the same size) on 127.0.0.1, Go client in the same process; each point alternates endpoint and ceiling in 4 rounds so that other load on the machine falls on both. Latency is send to last body byte.\n\n")
+		loadTable(&b, r.Load)
+		if r.Profiled != "" {
+			w("\nCPU profile of the slowest endpoint (%s, concurrency 8): `reads-slowest.cpu.pprof`.\n", r.Profiled)
+		}
+		w("\n")
+	}
+	if r.Scale != nil {
+		w("### Scale: %d× the corpus\n\n", r.Scale.Copies)
+		r.scaleTable(&b)
+	}
+	return b.String()
+}
+
+func (r *report) importTable(b *strings.Builder) {
+	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	im, c := r.Import, r.Ceilings
+	w("| step | seconds | work | units/s | notes |\n|---|---:|---:|---:|---|\n")
+	w("| full import: clone + parse + index (%d components, %d files) | %.2f | %s units | %s | peak RSS %s (%s); index %s |\n",
+		im.Components, im.Files, im.FullSec, fmtInt(im.Units), fmtRate(im.Units, im.FullSec),
+		fmtBytes(im.PeakRSS), im.PeakRSSNote, fmtBytes(im.DBBytes))
+	w("| re-import, repositories unchanged | %.3f | %d files parsed | | **%.1f%% of full** (target < 5%%) |\n",
+		im.ReimportSec, im.ReimportRead, pct(im.ReimportSec, im.FullSec))
+	if c != nil {
+		w("| ceiling (a): parse only, formats alone (%d files, %s in memory) | %.2f | %s parsed units | %s | |\n",
+			c.ParseFiles, fmtBytes(c.ParseBytes), c.ParseSec, fmtInt(c.ParseUnits), fmtRate(c.ParseUnits, c.ParseSec))
+		w("| ceiling (b): insert only, the same rows into a bare table, one transaction | %.2f | %s rows | %s | |\n",
+			c.InsertSec, fmtInt(c.InsertRows), fmtRate(c.InsertRows, c.InsertSec))
+		sum := c.ParseSec + c.InsertSec
+		w("| ceiling (a) + (b) | %.2f | %s rows | %s | **full import = %.1f× ceiling** (target ≤ 2×) |\n",
+			sum, fmtInt(c.InsertRows), fmtRate(c.InsertRows, sum), ratio(im.FullSec, sum))
+	}
+	w("\n")
+}
+
+func loadTable(b *strings.Builder, points []loadPoint) {
+	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	w("| endpoint | bytes | conc | req/s | p50 | p99 | ceiling req/s | ceiling p50 | ceiling p99 | %% of ceiling |\n")
+	w("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, p := range points {
+		name := p.Endpoint + " `" + p.Path + "`"
+		switch {
+		case p.Err != "":
+			w("| %s | | %d | error: %s | | | | | | |\n", name, p.Concurrency, strings.ReplaceAll(p.Err, "|", "/"))
+		case p.NA:
+			w("| %s | | %d | n/a (404: not served by this build) | | | | | | |\n", name, p.Concurrency)
+		default:
+			w("| %s | %s | %d | %s | %s | %s | %s | %s | %s | %.0f%% |\n", name, fmtInt(p.Bytes), p.Concurrency,
+				fmtInt(int(p.Real.RPS+0.5)), fmtDur(p.Real.P50), fmtDur(p.Real.P99),
+				fmtInt(int(p.Ceil.RPS+0.5)), fmtDur(p.Ceil.P50), fmtDur(p.Ceil.P99), p.PctOfCeiling())
+		}
+	}
+}
+
+func (r *report) scaleTable(b *strings.Builder) {
+	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	s, one := r.Scale, r.Import
+	w("%d copies of each corpus component, each with its own slug (`jellyfin-01`...) and checkout of the same repository, in one project: %d× the components, files and units, same shape.\n\n", s.Copies, s.Copies)
+	w("| | 1× | %d× | growth | linear |\n|---|---:|---:|---:|---:|\n", s.Copies)
+	if one != nil {
+		im := s.Import
+		w("| units | %s | %s | %.1f× | %d× |\n", fmtInt(one.Units), fmtInt(im.Units), ratio(float64(im.Units), float64(one.Units)), s.Copies)
+		w("| full import, s | %.2f | %.2f | %.1f× | %d× |\n", one.FullSec, im.FullSec, ratio(im.FullSec, one.FullSec), s.Copies)
+		w("| units/s | %s | %s | %.2f× | 1× |\n", fmtRate(one.Units, one.FullSec), fmtRate(im.Units, im.FullSec),
+			ratio(float64(im.Units)/im.FullSec, float64(one.Units)/one.FullSec))
+		w("| peak RSS | %s | %s | %.1f× | ≤ %d× |\n", fmtBytes(one.PeakRSS), fmtBytes(im.PeakRSS), ratio(float64(im.PeakRSS), float64(one.PeakRSS)), s.Copies)
+		w("| index size | %s | %s | %.1f× | %d× |\n", fmtBytes(one.DBBytes), fmtBytes(im.DBBytes), ratio(float64(im.DBBytes), float64(one.DBBytes)), s.Copies)
+		w("| re-import unchanged, s | %.3f | %.3f | %.1f× | %d× |\n", one.ReimportSec, im.ReimportSec, ratio(im.ReimportSec, one.ReimportSec), s.Copies)
+	}
+	w("\nRead latency at concurrency 1 (should not depend on the project's size):\n\n")
+	w("| endpoint | 1× p50 | %d× p50 | %d×/1× | 1× p99 | %d× p99 | %d× req/s |\n|---|---:|---:|---:|---:|---:|---:|\n",
+		s.Copies, s.Copies, s.Copies, s.Copies)
+	for _, p := range s.Load {
+		var base *loadPoint
+		for i := range r.Load {
+			if r.Load[i].Endpoint == p.Endpoint && r.Load[i].Concurrency == p.Concurrency {
+				base = &r.Load[i]
+			}
+		}
+		switch {
+		case p.Err != "":
+			w("| %s | | error: %s | | | | |\n", p.Endpoint, strings.ReplaceAll(p.Err, "|", "/"))
+		case p.NA:
+			w("| %s | | n/a (404) | | | | |\n", p.Endpoint)
+		case base == nil || base.NA || base.Err != "":
+			w("| %s | | %s | | | %s | %s |\n", p.Endpoint, fmtDur(p.Real.P50), fmtDur(p.Real.P99), fmtInt(int(p.Real.RPS+0.5)))
+		default:
+			w("| %s | %s | %s | %.2f× | %s | %s | %s |\n", p.Endpoint, fmtDur(base.Real.P50), fmtDur(p.Real.P50),
+				ratio(float64(p.Real.P50), float64(base.Real.P50)), fmtDur(base.Real.P99), fmtDur(p.Real.P99),
+				fmtInt(int(p.Real.RPS+0.5)))
+		}
+	}
+	w("\n")
+}
+
+func pct(part, whole float64) float64 {
+	if whole == 0 {
+		return 0
+	}
+	return 100 * part / whole
+}
+
+func ratio(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a / b
+}
+
+func fmtRate(n int, sec float64) string {
+	if sec <= 0 {
+		return "–"
+	}
+	return fmtInt(int(float64(n)/sec + 0.5))
+}
+
+// fmtInt writes n with thousands separators.
+func fmtInt(n int) string {
+	s := strconv.Itoa(n)
+	if n < 0 {
+		return "-" + fmtInt(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+func fmtBytes(n int64) string {
+	switch {
+	case n <= 0:
+		return "unknown"
+	case n >= 1<<30:
+		return fmt.Sprintf("%.2f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	default:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+}
+
+func fmtDur(d time.Duration) string {
+	switch {
+	case d >= 10*time.Millisecond:
+		return fmt.Sprintf("%.1f ms", d.Seconds()*1e3)
+	case d >= time.Millisecond:
+		return fmt.Sprintf("%.2f ms", d.Seconds()*1e3)
+	default:
+		return fmt.Sprintf("%.0f µs", d.Seconds()*1e6)
+	}
+}
