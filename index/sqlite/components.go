@@ -97,13 +97,13 @@ func findComponentByID(ctx context.Context, q queryer, id int64) (index.Componen
 
 // FindComponentByID returns the component with its project, or ErrNotFound.
 func (db *DB) FindComponentByID(ctx context.Context, id int64) (index.Component, error) {
-	return findComponentByID(ctx, db.rdb, id)
+	return findComponentByID(ctx, db.r, id)
 }
 
 // FindComponent returns the component by project and component slug, or
 // ErrNotFound.
 func (db *DB) FindComponent(ctx context.Context, projectSlug, slug string) (index.Component, error) {
-	row := db.rdb.QueryRowContext(ctx, `SELECT `+componentColumns+`
+	row := db.r.QueryRowContext(ctx, `SELECT `+componentColumns+`
 		FROM components c JOIN projects p ON p.id = c.project_id WHERE p.slug = ? AND c.slug = ?`,
 		projectSlug, slug)
 	c, err := scanComponent(row)
@@ -113,7 +113,7 @@ func (db *DB) FindComponent(ctx context.Context, projectSlug, slug string) (inde
 // FindComponents returns the components of a project (all projects when
 // projectID is 0), ordered by project, then component name.
 func (db *DB) FindComponents(ctx context.Context, projectID int64) ([]index.Component, error) {
-	rows, err := db.rdb.QueryContext(ctx, `SELECT `+componentColumns+`
+	rows, err := db.r.QueryContext(ctx, `SELECT `+componentColumns+`
 		FROM components c JOIN projects p ON p.id = c.project_id
 		WHERE ? = 0 OR c.project_id = ? ORDER BY p.name, p.slug, c.name, c.slug`, projectID, projectID)
 	if err != nil {
@@ -137,14 +137,14 @@ func (db *DB) FindComponents(ctx context.Context, projectID int64) ([]index.Comp
 // empty; a zero Page returns them all.
 func (db *DB) FindComponentPage(ctx context.Context, projectID int64, pg index.Page) ([]index.Component, int, error) {
 	var total int
-	if err := db.rdb.QueryRowContext(ctx, `SELECT count(*) FROM components WHERE ? = 0 OR project_id = ?`,
+	if err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM components WHERE ? = 0 OR project_id = ?`,
 		projectID, projectID).Scan(&total); err != nil {
 		return nil, 0, formatError(err)
 	}
 	if total == 0 || pg.Offset() >= total {
 		return nil, total, nil
 	}
-	rows, err := db.rdb.QueryContext(ctx, `SELECT `+componentColumns+`
+	rows, err := db.r.QueryContext(ctx, `SELECT `+componentColumns+`
 		FROM components c JOIN projects p ON p.id = c.project_id
 		WHERE ? = 0 OR c.project_id = ? ORDER BY c.id LIMIT ? OFFSET ?`,
 		projectID, projectID, pageLimit(pg), pg.Offset())

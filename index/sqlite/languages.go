@@ -62,7 +62,7 @@ func scanLanguage(s interface{ Scan(...any) error }) (index.Language, error) {
 // FindLanguage returns the language with the given canonical code, or an
 // ErrNotFound error.
 func (db *DB) FindLanguage(ctx context.Context, code string) (index.Language, error) {
-	row := db.rdb.QueryRowContext(ctx, `SELECT `+languageColumns+` FROM languages WHERE code = ?`, code)
+	row := db.r.QueryRowContext(ctx, `SELECT `+languageColumns+` FROM languages WHERE code = ?`, code)
 	l, err := scanLanguage(row)
 	if err != nil {
 		return l, formatError(err)
@@ -77,13 +77,13 @@ func (db *DB) FindLanguage(ctx context.Context, code string) (index.Language, er
 func (db *DB) FindUsedLanguages(ctx context.Context, p index.Page) ([]index.Language, int, error) {
 	const used = ` FROM languages l WHERE EXISTS (SELECT 1 FROM translations t WHERE t.language_code = l.code)`
 	var total int
-	if err := db.rdb.QueryRowContext(ctx, `SELECT count(*)`+used).Scan(&total); err != nil {
+	if err := db.r.QueryRowContext(ctx, `SELECT count(*)`+used).Scan(&total); err != nil {
 		return nil, 0, formatError(err)
 	}
 	if total == 0 || p.Offset() >= total {
 		return nil, total, nil
 	}
-	rows, err := db.rdb.QueryContext(ctx, `SELECT `+languageColumns+used+` ORDER BY l.id LIMIT ? OFFSET ?`,
+	rows, err := db.r.QueryContext(ctx, `SELECT `+languageColumns+used+` ORDER BY l.id LIMIT ? OFFSET ?`,
 		p.Size, p.Offset())
 	if err != nil {
 		return nil, 0, formatError(err)

@@ -53,7 +53,7 @@ func (db *DB) SaveProject(ctx context.Context, p index.Project) (saved index.Pro
 // FindProject returns the project with the given slug, or ErrNotFound.
 func (db *DB) FindProject(ctx context.Context, slug string) (index.Project, error) {
 	var p index.Project
-	row := db.rdb.QueryRowContext(ctx, `SELECT `+projectColumns+` FROM projects p WHERE p.slug = ?`, slug)
+	row := db.r.QueryRowContext(ctx, `SELECT `+projectColumns+` FROM projects p WHERE p.slug = ?`, slug)
 	if err := scanProject(row, &p); err != nil {
 		return p, formatError(err)
 	}
@@ -62,7 +62,7 @@ func (db *DB) FindProject(ctx context.Context, slug string) (index.Project, erro
 
 // FindProjects returns every project ordered by name, then slug.
 func (db *DB) FindProjects(ctx context.Context) ([]index.Project, error) {
-	rows, err := db.rdb.QueryContext(ctx, `SELECT `+projectColumns+` FROM projects p ORDER BY p.name, p.slug`)
+	rows, err := db.r.QueryContext(ctx, `SELECT `+projectColumns+` FROM projects p ORDER BY p.name, p.slug`)
 	if err != nil {
 		return nil, formatError(err)
 	}
@@ -83,13 +83,13 @@ func (db *DB) FindProjects(ctx context.Context) ([]index.Project, error) {
 // the end is empty; a zero Page returns every project.
 func (db *DB) FindProjectPage(ctx context.Context, pg index.Page) ([]index.Project, int, error) {
 	var total int
-	if err := db.rdb.QueryRowContext(ctx, `SELECT count(*) FROM projects`).Scan(&total); err != nil {
+	if err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM projects`).Scan(&total); err != nil {
 		return nil, 0, formatError(err)
 	}
 	if total == 0 || pg.Offset() >= total {
 		return nil, total, nil
 	}
-	rows, err := db.rdb.QueryContext(ctx, `SELECT `+projectColumns+` FROM projects p ORDER BY p.id
+	rows, err := db.r.QueryContext(ctx, `SELECT `+projectColumns+` FROM projects p ORDER BY p.id
 		LIMIT ? OFFSET ?`, pageLimit(pg), pg.Offset())
 	if err != nil {
 		return nil, 0, formatError(err)

@@ -29,8 +29,9 @@ const timeLayout = "2006-01-02T15:04:05.000000Z"
 // DB is the SQLite index. It is safe for concurrent use; Close it when done.
 type DB struct {
 	path string
-	rdb  *sql.DB // readers
-	wdb  *sql.DB // the single writer
+	rdb  *sql.DB    // readers
+	r    *stmtCache // reads through rdb with prepared statements
+	wdb  *sql.DB    // the single writer
 
 	// Now is the clock; each write transaction reads it once. Tests may
 	// replace it before use.
@@ -74,6 +75,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	n := max(4, 2*runtime.GOMAXPROCS(0))
 	db.rdb.SetMaxOpenConns(n)
 	db.rdb.SetMaxIdleConns(n)
+	db.r = newStmtCache(db.rdb)
 	if err := db.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -84,6 +86,9 @@ func Open(ctx context.Context, path string) (*DB, error) {
 // Close closes both connection pools.
 func (db *DB) Close() error {
 	var errs []error
+	if db.r != nil {
+		errs = append(errs, db.r.Close())
+	}
 	if db.rdb != nil {
 		errs = append(errs, db.rdb.Close())
 	}

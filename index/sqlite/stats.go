@@ -126,12 +126,12 @@ func readStats(ctx context.Context, q queryer, scope, key string) (index.Stats, 
 const recentWindow = 24 * time.Hour
 
 func (db *DB) statsWithRecent(ctx context.Context, scope, key, column string, arg any) (index.Stats, error) {
-	s, err := readStats(ctx, db.rdb, scope, key)
+	s, err := readStats(ctx, db.r, scope, key)
 	if err != nil {
 		return s, formatError(err)
 	}
 	since := formatTime(db.Now().Add(-recentWindow))
-	err = db.rdb.QueryRowContext(ctx, `SELECT count(*) FROM changes WHERE `+column+` = ? AND timestamp > ?`,
+	err = db.r.QueryRowContext(ctx, `SELECT count(*) FROM changes WHERE `+column+` = ? AND timestamp > ?`,
 		arg, since).Scan(&s.RecentChanges)
 	return s, formatError(err)
 }
@@ -162,7 +162,7 @@ func (db *DB) LanguageStats(ctx context.Context, code string) (index.Stats, erro
 // language code.
 func (db *DB) ProjectLanguageStats(ctx context.Context, projectID int64) ([]index.Language, []index.Stats, error) {
 	prefix := itoa(projectID) + "/"
-	rows, err := db.rdb.QueryContext(ctx, `SELECT `+languageColumns+`, `+statsColumns+`, s.last_change, s.last_author
+	rows, err := db.r.QueryContext(ctx, `SELECT `+languageColumns+`, `+statsColumns+`, s.last_change, s.last_author
 		FROM stats s JOIN languages l ON l.code = substr(s.scope_key, ?)
 		WHERE s.scope = 'pl' AND s.scope_key > ? AND s.scope_key < ? AND s.total > 0
 		ORDER BY l.code`, len(prefix)+1, prefix, itoa(projectID)+"0") // '0' sorts right after '/'
@@ -200,7 +200,7 @@ func (db *DB) ProjectLanguageStats(ctx context.Context, projectID int64) ([]inde
 // one grouped query.
 func (db *DB) recentByLanguage(ctx context.Context, projectID int64) (map[string]int, error) {
 	since := formatTime(db.Now().Add(-recentWindow))
-	rows, err := db.rdb.QueryContext(ctx, `SELECT language_code, count(*) FROM changes
+	rows, err := db.r.QueryContext(ctx, `SELECT language_code, count(*) FROM changes
 		WHERE project_id = ? AND timestamp > ? AND language_code IS NOT NULL
 		GROUP BY language_code`, projectID, since)
 	if err != nil {

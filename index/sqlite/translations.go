@@ -47,29 +47,29 @@ func scanTranslation(s interface{ Scan(...any) error }) (index.Translation, erro
 // with its component, project, language and stored statistics, or
 // ErrNotFound.
 func (db *DB) FindTranslation(ctx context.Context, projectSlug, componentSlug, languageCode string) (index.Translation, error) {
-	t, err := scanTranslation(db.rdb.QueryRowContext(ctx, translationSelect+`
+	t, err := scanTranslation(db.r.QueryRowContext(ctx, translationSelect+`
 		WHERE p.slug = ? AND c.slug = ? AND t.language_code = ?`, projectSlug, componentSlug, languageCode))
 	if err != nil {
 		return t, formatError(err)
 	}
-	t.Stats, err = readStats(ctx, db.rdb, "t", itoa(t.ID))
+	t.Stats, err = readStats(ctx, db.r, "t", itoa(t.ID))
 	return t, formatError(err)
 }
 
 // FindTranslationByID returns a translation as FindTranslation does.
 func (db *DB) FindTranslationByID(ctx context.Context, id int64) (index.Translation, error) {
-	t, err := scanTranslation(db.rdb.QueryRowContext(ctx, translationSelect+` WHERE t.id = ?`, id))
+	t, err := scanTranslation(db.r.QueryRowContext(ctx, translationSelect+` WHERE t.id = ?`, id))
 	if err != nil {
 		return t, formatError(err)
 	}
-	t.Stats, err = readStats(ctx, db.rdb, "t", itoa(t.ID))
+	t.Stats, err = readStats(ctx, db.r, "t", itoa(t.ID))
 	return t, formatError(err)
 }
 
 // FindTranslations returns the translations of a component ordered by
 // language code, with their statistics.
 func (db *DB) FindTranslations(ctx context.Context, componentID int64) ([]index.Translation, error) {
-	rows, err := db.rdb.QueryContext(ctx, translationSelect+` WHERE t.component_id = ? ORDER BY t.language_code`, componentID)
+	rows, err := db.r.QueryContext(ctx, translationSelect+` WHERE t.component_id = ? ORDER BY t.language_code`, componentID)
 	if err != nil {
 		return nil, formatError(err)
 	}
@@ -86,7 +86,7 @@ func (db *DB) FindTranslations(ctx context.Context, componentID int64) ([]index.
 		return nil, err
 	}
 	for i := range out {
-		if out[i].Stats, err = readStats(ctx, db.rdb, "t", itoa(out[i].ID)); err != nil {
+		if out[i].Stats, err = readStats(ctx, db.r, "t", itoa(out[i].ID)); err != nil {
 			return nil, formatError(err)
 		}
 	}
@@ -97,7 +97,7 @@ func (db *DB) FindTranslations(ctx context.Context, componentID int64) ([]index.
 // of a component by language code, so an importer can skip files whose
 // content the index already reflects.
 func (db *DB) TranslationRevisions(ctx context.Context, componentID int64) (map[string]string, error) {
-	rows, err := db.rdb.QueryContext(ctx, `SELECT language_code, revision FROM translations
+	rows, err := db.r.QueryContext(ctx, `SELECT language_code, revision FROM translations
 		WHERE component_id = ? AND load_error = ''`, componentID)
 	if err != nil {
 		return nil, formatError(err)
@@ -131,14 +131,14 @@ var translationStatsColumns = func() string {
 // past the end is empty; a zero Page returns them all.
 func (db *DB) FindTranslationPage(ctx context.Context, componentID int64, pg index.Page) ([]index.Translation, int, error) {
 	var total int
-	if err := db.rdb.QueryRowContext(ctx, `SELECT count(*) FROM translations WHERE ? = 0 OR component_id = ?`,
+	if err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM translations WHERE ? = 0 OR component_id = ?`,
 		componentID, componentID).Scan(&total); err != nil {
 		return nil, 0, formatError(err)
 	}
 	if total == 0 || pg.Offset() >= total {
 		return nil, total, nil
 	}
-	rows, err := db.rdb.QueryContext(ctx, `SELECT `+translationColumns+`, `+translationStatsColumns+
+	rows, err := db.r.QueryContext(ctx, `SELECT `+translationColumns+`, `+translationStatsColumns+
 		translationFrom+`
 		LEFT JOIN stats s ON s.scope = 't' AND s.scope_key = CAST(t.id AS TEXT)
 		WHERE ? = 0 OR t.component_id = ? ORDER BY t.id LIMIT ? OFFSET ?`,
@@ -190,7 +190,7 @@ func (db *DB) addRecentChanges(ctx context.Context, ts []index.Translation) erro
 		args = append(args, ts[i].ID)
 		byID[ts[i].ID] = &ts[i]
 	}
-	rows, err := db.rdb.QueryContext(ctx, `SELECT translation_id, count(*) FROM changes
+	rows, err := db.r.QueryContext(ctx, `SELECT translation_id, count(*) FROM changes
 		WHERE timestamp > ? AND translation_id IN (?`+strings.Repeat(", ?", len(ts)-1)+`)
 		GROUP BY translation_id`, args...)
 	if err != nil {
@@ -213,7 +213,7 @@ func (db *DB) addRecentChanges(ctx context.Context, ts []index.Translation) erro
 // ErrNotFound.
 func (db *DB) FindUnitIDByHash(ctx context.Context, translationID, idHash int64) (int64, error) {
 	var id int64
-	err := db.rdb.QueryRowContext(ctx, `SELECT id FROM units WHERE translation_id = ? AND id_hash = ?
+	err := db.r.QueryRowContext(ctx, `SELECT id FROM units WHERE translation_id = ? AND id_hash = ?
 		ORDER BY id LIMIT 1`, translationID, idHash).Scan(&id)
 	return id, formatError(err)
 }

@@ -19,7 +19,7 @@ func scanUser(s interface{ Scan(...any) error }) (index.User, error) {
 
 // FindUser returns the user with the given username, or ErrNotFound.
 func (db *DB) FindUser(ctx context.Context, username string) (index.User, error) {
-	u, err := scanUser(db.rdb.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE username = ?`, username))
+	u, err := scanUser(db.r.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE username = ?`, username))
 	return u, formatError(err)
 }
 
@@ -45,13 +45,13 @@ func (db *DB) FindUsers(ctx context.Context, f index.UserFilter) ([]index.User, 
 		where = " WHERE " + strings.Join(conds, " AND ")
 	}
 	var total int
-	if err := db.rdb.QueryRowContext(ctx, `SELECT count(*) FROM users`+where, args...).Scan(&total); err != nil {
+	if err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM users`+where, args...).Scan(&total); err != nil {
 		return nil, 0, formatError(err)
 	}
 	if total == 0 || f.Page.Offset() >= total {
 		return nil, total, nil
 	}
-	rows, err := db.rdb.QueryContext(ctx, `SELECT `+userColumns+` FROM users`+where+` ORDER BY id LIMIT ? OFFSET ?`,
+	rows, err := db.r.QueryContext(ctx, `SELECT `+userColumns+` FROM users`+where+` ORDER BY id LIMIT ? OFFSET ?`,
 		append(args, f.Page.Size, f.Page.Offset())...)
 	if err != nil {
 		return nil, 0, formatError(err)
