@@ -295,7 +295,10 @@ func (e *Export) uploadPack(w http.ResponseWriter, r *http.Request) {
 
 	// As git does by default (uploadpack.allowAnySHA1InWant off), only
 	// advertised tips may be wanted.
-	advertised := map[plumbing.Hash]bool{t.head: true}
+	advertised := map[plumbing.Hash]bool{}
+	if !t.head.IsZero() {
+		advertised[t.head] = true
+	}
 	for _, h := range t.refs {
 		advertised[h] = true
 	}
