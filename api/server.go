@@ -25,6 +25,7 @@ type Store interface {
 	projectStore
 	componentStore
 	userStore
+	repositoryStore
 }
 
 // Options configure a Server. The zero value is usable.
@@ -39,6 +40,9 @@ type Options struct {
 	// whose X-Forwarded-Proto and X-Forwarded-Host headers are believed.
 	// Requests from anywhere else have those headers ignored.
 	TrustedProxies []string
+	// Repositories serves the repository status, file download and Git
+	// export endpoints (*sync.Service); when nil, they answer 404.
+	Repositories Repositories
 
 	base    string // BaseURL without its trailing slash
 	proxies []netip.Prefix
@@ -117,7 +121,7 @@ func (s *Server) resources() []resource {
 	for _, group := range [][]resource{
 		s.rootResources(), s.projectResources(), s.componentResources(), s.translationResources(),
 		s.unitResources(), s.changeResources(), s.languageResources(), s.userResources(),
-		s.webResources(),
+		s.repositoryResources(), s.webResources(),
 	} {
 		all = append(all, group...)
 	}
@@ -152,6 +156,7 @@ func (s *Server) newEngine() *gin.Engine {
 			e.Handle(m, r.path, withAllow, h)
 		}
 	}
+	s.gitRoutes(e)
 	e.NoRoute(func(c *gin.Context) {
 		if to, ok := slashRedirect(c.Request.URL, resources); ok {
 			// The reference's framework appends the slash with a permanent

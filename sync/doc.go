@@ -5,5 +5,8 @@
 //
 // Data flows one way on import: remote → vcs → sync → formats → index.
 // sync declares the few index methods it needs (Store); it never touches
-// SQL and never serves HTTP. Start reading at service.go, then import.go.
+// SQL and never serves HTTP itself (GitExport hands the API vcs's
+// read-only Git handler). Start reading at service.go, then import.go;
+// repository.go holds the reads the API's repository and file endpoints
+// make of a checkout.
 package sync

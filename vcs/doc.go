@@ -9,7 +9,11 @@
 //
 // Start reading at Repo (repo.go): Clone, Open, OpenOrClone and InitLocal
 // return one. Reads that look at the HEAD tree are in tree.go, Commit is in
-// commit.go, and Pull, Push and NeedsPush are in remote.go. CreateBare
+// commit.go, and Pull, Push and NeedsPush are in remote.go. Fetch and
+// Status (what `git status` tells: ahead, behind, edited files) are in
+// status.go, and Export (export.go) serves a checkout read-only over Git's
+// smart HTTP protocol; it is the one part of vcs that speaks HTTP, as a
+// plain http.Handler. CreateBare
 // (bare.go) makes a bare repository with one commit, for demo and test
 // upstreams. Errors that a caller is expected to act on are the sentinels in
 // errors.go; test them with errors.Is, as they usually arrive wrapped with

@@ -27,8 +27,9 @@ import (
 // The one place that sees both the engine and its consumers checks that
 // the engine provides what each consumer declared.
 var (
-	_ api.Store      = (*sqlite.DB)(nil)
-	_ tolksync.Store = (*sqlite.DB)(nil)
+	_ api.Store        = (*sqlite.DB)(nil)
+	_ tolksync.Store   = (*sqlite.DB)(nil)
+	_ api.Repositories = (*tolksync.Service)(nil)
 )
 
 func main() {
@@ -146,7 +147,9 @@ func (m *Main) Open(ctx context.Context) error {
 	}
 	log.Info("reconciled", "projects", len(specs), "duration", time.Since(start))
 
-	srv := api.New(m.db, api.Options{Logger: log})
+	// The API reads the index directly and asks sync for what only the
+	// checkouts know: repository status, committed files, the Git export.
+	srv := api.New(m.db, api.Options{Logger: log, Repositories: m.sync})
 	if m.listener, err = net.Listen("tcp", m.Config.Listen); err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}

@@ -1,12 +1,19 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
+	"io/fs"
 	"log/slog"
 	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"testing"
+
+	"github.com/tolk-project/tolk"
 )
 
 // mustRunMain starts the whole program with the demo on a free port and
@@ -75,5 +82,48 @@ func TestDemoServesAndRestartReuses(t *testing.T) {
 	base = "http://" + m.Addr().String()
 	if again := getJSON(t, base+"/api/translations/demo/app/de/changes/")["count"]; again != count {
 		t.Errorf("restart recorded changes: %v -> %v", count, again)
+	}
+}
+
+// TestRepositoriesWired checks that the API reaches the checkouts through
+// sync: repository status, the committed file and the Git export.
+func TestRepositoriesWired(t *testing.T) {
+	m := mustRunMain(t, t.TempDir())
+	defer m.Close()
+	base := "http://" + m.Addr().String()
+
+	repo := getJSON(t, base+"/api/components/demo/app/repository/")
+	if repo["needs_commit"] != false || repo["needs_merge"] != false || repo["needs_push"] != false {
+		t.Errorf("repository = %v, want nothing needed after the import", repo)
+	}
+	want, err := fs.ReadFile(tolk.DemoFiles, "testdata/demo/app/locales/de.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, _ := http.NewRequest("GET", base+"/api/translations/demo/app/de/file/", nil)
+	req.Header.Set("Accept", "application/json") // as wlc sends it
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !bytes.Equal(got, want) {
+		t.Errorf("de file = %d %q, want 200 %q", resp.StatusCode, got, want)
+	}
+
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	tr := getJSON(t, base+"/api/translations/demo/app/de/")
+	export, _ := tr["component"].(map[string]any)["git_export"].(string)
+	dst := filepath.Join(t.TempDir(), "clone")
+	cmd := exec.Command("git", "clone", "--quiet", export, dst)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git clone %s: %v\n%s", export, err, out)
+	}
+	if b, err := os.ReadFile(filepath.Join(dst, "locales", "de.json")); err != nil || !bytes.Equal(b, want) {
+		t.Errorf("cloned de.json = %q, %v", b, err)
 	}
 }

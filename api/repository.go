@@ -1,0 +1,280 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/index"
+)
+
+// Repositories is the git work the API asks of the service that owns the
+// checkouts; *sync.Service satisfies it and cmd/tolk wires the two, so
+// api never imports sync or vcs. Every method returns an error wrapping
+// index.ErrNotFound when the component has no checkout (or, for ReadFile,
+// no such file at HEAD); other errors are internal. Methods must be safe
+// for concurrent use.
+type Repositories interface {
+	// RepositoryStatus reports the component's checkout against its
+	// remote branch as last fetched, without contacting the remote.
+	RepositoryStatus(ctx context.Context, c index.Component) (index.RepositoryStatus, error)
+	// ReadFile returns the bytes of the slash-separated path as committed
+	// at the checkout's HEAD.
+	ReadFile(ctx context.Context, c index.Component, path string) ([]byte, error)
+	// GitExport returns a handler serving the checkout read-only over
+	// Git's smart HTTP protocol under any path prefix
+	// (".../info/refs", ".../git-upload-pack").
+	GitExport(ctx context.Context, c index.Component) (http.Handler, error)
+}
+
+// repositoryStore is what the repository and file endpoints read.
+type repositoryStore interface {
+	FindProject(ctx context.Context, slug string) (index.Project, error)
+	FindComponent(ctx context.Context, projectSlug, slug string) (index.Component, error)
+	// FindComponents returns a project's components.
+	FindComponents(ctx context.Context, projectID int64) ([]index.Component, error)
+	// FindTranslations returns a component's translations.
+	FindTranslations(ctx context.Context, componentID int64) ([]index.Translation, error)
+}
+
+// errNoRepositories answers the repository, file and Git endpoints of a
+// server built without Options.Repositories.
+var errNoRepositories = index.Errorf(index.ErrNotFound, "Not found.")
+
+// The reference's repository action takes GET and POST; its file actions
+// take GET, plus POST and PUT (uploads) on a translation
+// (weblate/api/views.py). The framework lists methods in its own order.
+var (
+	repositoryAllow      = []string{"GET", "POST", "HEAD", "OPTIONS"}
+	translationFileAllow = []string{"GET", "POST", "PUT", "HEAD", "OPTIONS"}
+	downloadAllow        = []string{"GET", "HEAD", "OPTIONS"}
+)
+
+func (s *Server) repositoryResources() []resource {
+	return []resource{
+		{"/api/projects/:project/repository/", "Repository", repositoryAllow, s.getProjectRepository},
+		{"/api/components/:project/:component/repository/", "Repository", repositoryAllow, s.getComponentRepository},
+		{translationPath + "repository/", "Repository", repositoryAllow, s.getTranslationRepository},
+		{"/api/projects/:project/file/", "File", downloadAllow, s.getProjectFile},
+		{"/api/components/:project/:component/file/", "File", downloadAllow, s.getComponentFile},
+		{translationPath + "file/", "File", translationFileAllow, s.getTranslationFile},
+	}
+}
+
+// repositories returns the configured Repositories, or fails the request
+// with a 404 when there are none.
+func (s *Server) repositories(c *gin.Context) (Repositories, bool) {
+	if s.opts.Repositories == nil {
+		s.fail(c, errNoRepositories)
+		return nil, false
+	}
+	return s.opts.Repositories, true
+}
+
+// repositoryJSON is the project-level answer of GET .../repository/.
+type repositoryJSON struct {
+	NeedsCommit bool   `json:"needs_commit"`
+	NeedsMerge  bool   `json:"needs_merge"`
+	NeedsPush   bool   `json:"needs_push"`
+	URL         string `json:"url"`
+}
+
+// componentRepositoryJSON is the component- and translation-level answer,
+// in the reference's key order.
+type componentRepositoryJSON struct {
+	repositoryJSON
+	RemoteCommit *commitJSON `json:"remote_commit"`
+	// WeblateCommit is the checkout's HEAD; the reference names it after
+	// itself, and clients read it by that name.
+	WeblateCommit *commitJSON `json:"weblate_commit"`
+	Status        string      `json:"status"`
+	MergeFailure  *string     `json:"merge_failure"`
+}
+
+// commitJSON is the reference's revision info. The shared notes call
+// remote_commit "text", but the reference (views.py, get_revision_info)
+// and the fixtures of its client send this object, so scripts read
+// remote_commit.revision.
+type commitJSON struct {
+	Revision      string `json:"revision"`
+	ShortRevision string `json:"shortrevision"`
+	Author        string `json:"author"` // "Name <email>"
+	AuthorName    string `json:"author_name"`
+	AuthorEmail   string `json:"author_email"`
+	AuthorDate    string `json:"authordate"`
+	Commit        string `json:"commit"` // the committer, "Name <email>"
+	CommitName    string `json:"commit_name"`
+	CommitEmail   string `json:"commit_email"`
+	CommitDate    string `json:"commitdate"`
+	Message       string `json:"message"`
+	Summary       string `json:"summary"`
+}
+
+// commitDateLayout is ISO 8601 with a numeric offset, as the reference
+// writes the dates it parses from git (never "Z").
+const commitDateLayout = "2006-01-02T15:04:05-07:00"
+
+func newCommitJSON(c *index.Commit) *commitJSON {
+	short := c.Revision
+	if len(short) > 7 {
+		short = short[:7]
+	}
+	return &commitJSON{
+		Revision:      c.Revision,
+		ShortRevision: short,
+		Author:        fmt.Sprintf("%s <%s>", c.AuthorName, c.AuthorEmail),
+		AuthorName:    c.AuthorName,
+		AuthorEmail:   c.AuthorEmail,
+		AuthorDate:    c.AuthorDate.Format(commitDateLayout),
+		Commit:        fmt.Sprintf("%s <%s>", c.CommitterName, c.CommitterEmail),
+		CommitName:    c.CommitterName,
+		CommitEmail:   c.CommitterEmail,
+		CommitDate:    c.CommitDate.Format(commitDateLayout),
+		Message:       c.Message,
+		Summary:       c.Summary(),
+	}
+}
+
+func newComponentRepositoryJSON(url string, c *index.Component, st *index.RepositoryStatus) componentRepositoryJSON {
+	out := componentRepositoryJSON{
+		repositoryJSON: repositoryJSON{NeedsCommit: st.NeedsCommit, NeedsMerge: st.NeedsMerge,
+			NeedsPush: st.NeedsPush, URL: url},
+		Status:       st.Status,
+		MergeFailure: stringOrNull(st.MergeFailure),
+	}
+	if st.RemoteCommit != nil {
+		out.RemoteCommit = newCommitJSON(st.RemoteCommit)
+	}
+	// The reference reports no commits for a component without a
+	// repository of its own (vcs "local").
+	if c.VCS != "local" {
+		out.WeblateCommit = newCommitJSON(&st.LocalCommit)
+	}
+	return out
+}
+
+// getComponentRepository serves GET /api/components/:project/:component/repository/.
+func (s *Server) getComponentRepository(c *gin.Context) {
+	repos, ok := s.repositories(c)
+	if !ok {
+		return
+	}
+	comp, err := s.store.FindComponent(c.Request.Context(), c.Param("project"), c.Param("component"))
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	st, err := repos.RepositoryStatus(c.Request.Context(), comp)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	url := s.urlsFor(c).component(comp.Project.Slug, comp.Slug, "repository")
+	s.writeJSON(c, http.StatusOK, newComponentRepositoryJSON(url, &comp, &st))
+}
+
+// getTranslationRepository serves GET .../translations/:project/:component/:language/repository/:
+// the component's repository, under the translation's URL.
+func (s *Server) getTranslationRepository(c *gin.Context) {
+	repos, ok := s.repositories(c)
+	if !ok {
+		return
+	}
+	t, err := s.findTranslation(c)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	st, err := repos.RepositoryStatus(c.Request.Context(), t.Component)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	url := s.urlsFor(c).translation(t.Component.Project.Slug, t.Component.Slug, t.LanguageCode, "repository")
+	s.writeJSON(c, http.StatusOK, newComponentRepositoryJSON(url, &t.Component, &st))
+}
+
+// getProjectRepository serves GET /api/projects/:project/repository/: a
+// project needs a commit, merge or push when any of its components does.
+// Components without a checkout yet have nothing to report and are left
+// out.
+func (s *Server) getProjectRepository(c *gin.Context) {
+	repos, ok := s.repositories(c)
+	if !ok {
+		return
+	}
+	ctx := c.Request.Context()
+	p, err := s.store.FindProject(ctx, c.Param("project"))
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	comps, err := s.store.FindComponents(ctx, p.ID)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	out := repositoryJSON{URL: s.urlsFor(c).project(p.Slug, "repository")}
+	for _, comp := range comps {
+		st, err := repos.RepositoryStatus(ctx, comp)
+		if errors.Is(err, index.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			s.fail(c, err)
+			return
+		}
+		out.NeedsCommit = out.NeedsCommit || st.NeedsCommit
+		out.NeedsMerge = out.NeedsMerge || st.NeedsMerge
+		out.NeedsPush = out.NeedsPush || st.NeedsPush
+	}
+	s.writeJSON(c, http.StatusOK, out)
+}
+
+// gitExportPath is the component's git_export URL (urls.gitExport) and
+// everything a Git client asks below it.
+const gitExportPath = "/git/:project/:component/*path"
+
+// gitRoutes registers the read-only Git export. It is not an API
+// resource: its bodies are Git's, and the POST of upload-pack is a read.
+func (s *Server) gitRoutes(e *gin.Engine) {
+	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost} {
+		e.Handle(m, gitExportPath, s.serveGit)
+	}
+}
+
+// serveGit hands Git's requests to the component's export, and answers
+// a person opening the git_export URL itself with how to clone it.
+func (s *Server) serveGit(c *gin.Context) {
+	repos, ok := s.repositories(c)
+	if !ok {
+		return
+	}
+	ctx := c.Request.Context()
+	comp, err := s.store.FindComponent(ctx, c.Param("project"), c.Param("component"))
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	h, err := repos.GitExport(ctx, comp)
+	if err != nil {
+		s.fail(c, err)
+		return
+	}
+	if c.Param("path") == "/" && c.Request.Method != http.MethodPost {
+		u := s.urlsFor(c)
+		u.formatAPI = false // a clone URL, not an API link
+		note := fmt.Sprintf("Read-only Git export of %s / %s.\n\nClone it with:\n\n    git clone %s\n\n"+
+			"Pushing is not accepted; translations are made in Tolk.\n",
+			comp.Project.Name, comp.Name, u.gitExport(comp.Project.Slug, comp.Slug))
+		c.Header("Content-Type", "text/plain; charset=utf-8")
+		c.Header("Content-Length", strconv.Itoa(len(note)))
+		c.Status(http.StatusOK)
+		c.Writer.WriteString(note)
+		return
+	}
+	h.ServeHTTP(c.Writer, c.Request)
+}

@@ -1,0 +1,49 @@
+package index
+
+import "time"
+
+// RepositoryStatus is the state of a component's repository as the
+// reference's repository endpoint reports it
+// (../shared/reference/weblate-core.md, "What the reference's own client
+// needs").
+type RepositoryStatus struct {
+	// NeedsCommit: edits are pending that are not committed yet.
+	NeedsCommit bool
+	// NeedsMerge: the remote branch, as last fetched, has commits the
+	// checkout lacks.
+	NeedsMerge bool
+	// NeedsPush: the checkout has commits the remote branch lacks.
+	NeedsPush bool
+	// Status is the repository state as `git status` prints it.
+	Status string
+	// MergeFailure is the text of the last failed merge or rebase, or ""
+	// when the last repository operation did not fail.
+	MergeFailure string
+	// LocalCommit is the checkout's HEAD.
+	LocalCommit Commit
+	// RemoteCommit is the remote branch as last fetched, or nil for a
+	// component without a remote (vcs "local").
+	RemoteCommit *Commit
+}
+
+// Commit describes one commit of a repository.
+type Commit struct {
+	Revision       string // full hex hash
+	AuthorName     string
+	AuthorEmail    string
+	AuthorDate     time.Time // in the author's time zone
+	CommitterName  string
+	CommitterEmail string
+	CommitDate     time.Time // in the committer's time zone
+	Message        string    // full message
+}
+
+// Summary returns the first line of the message.
+func (c *Commit) Summary() string {
+	for i := 0; i < len(c.Message); i++ {
+		if c.Message[i] == '\n' {
+			return c.Message[:i]
+		}
+	}
+	return c.Message
+}

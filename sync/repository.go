@@ -1,0 +1,144 @@
+package sync
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/vcs"
+)
+
+// errNotCloned answers for a component whose checkout does not exist yet
+// (its first import failed or has not run).
+var errNotCloned = index.Errorf(index.ErrNotFound, "The repository of this component is not available yet.")
+
+// openCheckout opens the component's existing checkout; the caller holds
+// the component's lock. It never clones: reads must not start network work.
+func (s *Service) openCheckout(c index.Component) (*vcs.Repo, error) {
+	repo, err := vcs.Open(s.repoDir(c))
+	if errors.Is(err, vcs.ErrNotCheckout) {
+		return nil, fmt.Errorf("%s/%s: %w", c.Project.Slug, c.Slug, errNotCloned)
+	}
+	return repo, err
+}
+
+// RepositoryStatus reports the state of the component's checkout against
+// its remote branch as last fetched; it does not contact the remote. It
+// returns an error wrapping index.ErrNotFound when the checkout does not
+// exist yet.
+func (s *Service) RepositoryStatus(ctx context.Context, c index.Component) (index.RepositoryStatus, error) {
+	lock := s.componentLock(c.ID)
+	lock.Lock()
+	defer lock.Unlock()
+	if err := ctx.Err(); err != nil {
+		return index.RepositoryStatus{}, err
+	}
+	repo, err := s.openCheckout(c)
+	if err != nil {
+		return index.RepositoryStatus{}, err
+	}
+	st, err := repo.Status()
+	if err != nil {
+		return index.RepositoryStatus{}, fmt.Errorf("%s/%s: %w", c.Project.Slug, c.Slug, err)
+	}
+	out := index.RepositoryStatus{
+		// Tolk has no edits yet: the index only mirrors the repository,
+		// so nothing is ever waiting to be committed.
+		NeedsCommit: false,
+		NeedsMerge:  st.Behind > 0,
+		NeedsPush:   st.Ahead > 0,
+		Status:      st.String(),
+		// Imports only fast-forward; a diverged branch stops the import
+		// with an error instead of a failed merge, so there is no merge
+		// failure to report until merging exists.
+		MergeFailure: "",
+		LocalCommit:  commitOf(st.Head),
+	}
+	if st.Remote != nil {
+		rc := commitOf(*st.Remote)
+		out.RemoteCommit = &rc
+	}
+	return out, nil
+}
+
+func commitOf(c vcs.CommitInfo) index.Commit {
+	return index.Commit{
+		Revision:       c.Hash,
+		AuthorName:     c.Author.Name,
+		AuthorEmail:    c.Author.Email,
+		AuthorDate:     c.Author.When,
+		CommitterName:  c.Committer.Name,
+		CommitterEmail: c.Committer.Email,
+		CommitDate:     c.Committer.When,
+		Message:        c.Message,
+	}
+}
+
+// Fetch updates the component's remote-tracking branch from its remote
+// without changing the checkout (RepositoryStatus then reports
+// NeedsMerge), and reports whether it moved. A component without a remote
+// has nothing to fetch: false, nil.
+func (s *Service) Fetch(ctx context.Context, c index.Component) (bool, error) {
+	lock := s.componentLock(c.ID)
+	lock.Lock()
+	defer lock.Unlock()
+	repo, err := s.openCheckout(c)
+	if err != nil {
+		return false, err
+	}
+	changed, err := repo.Fetch(ctx)
+	if errors.Is(err, vcs.ErrNoRemote) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("%s/%s: %w", c.Project.Slug, c.Slug, err)
+	}
+	return changed, nil
+}
+
+// ReadFile returns the content of the file at the slash-separated path as
+// committed at the checkout's HEAD, byte for byte. It returns an error
+// wrapping index.ErrNotFound when the checkout or the file does not exist.
+func (s *Service) ReadFile(ctx context.Context, c index.Component, path string) ([]byte, error) {
+	lock := s.componentLock(c.ID)
+	lock.Lock()
+	defer lock.Unlock()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	repo, err := s.openCheckout(c)
+	if err != nil {
+		return nil, err
+	}
+	b, err := repo.ReadFile(path)
+	if errors.Is(err, vcs.ErrNotExist) {
+		return nil, fmt.Errorf("%s/%s: %w", c.Project.Slug, c.Slug,
+			index.Errorf(index.ErrNotFound, "File not found."))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s/%s: %w", c.Project.Slug, c.Slug, err)
+	}
+	return b, nil
+}
+
+// GitExport returns a handler serving the component's checkout read-only
+// over Git's smart HTTP protocol (see vcs.Export for the paths it
+// answers). It returns an error wrapping index.ErrNotFound when the
+// checkout does not exist yet. The handler takes the component's lock
+// only while it reads references, so a long clone does not hold up an
+// import.
+func (s *Service) GitExport(ctx context.Context, c index.Component) (http.Handler, error) {
+	lock := s.componentLock(c.ID)
+	lock.Lock()
+	defer lock.Unlock()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	repo, err := s.openCheckout(c)
+	if err != nil {
+		return nil, err
+	}
+	return &vcs.Export{Dir: repo.Dir(), Lock: lock}, nil
+}
