@@ -101,8 +101,15 @@ func (db *DB) FindComponentByID(ctx context.Context, id int64) (index.Component,
 }
 
 // FindComponent returns the component by project and component slug, or
-// ErrNotFound.
+// ErrNotFound. The answer is cached until the next write; its slices must
+// not be modified.
 func (db *DB) FindComponent(ctx context.Context, projectSlug, slug string) (index.Component, error) {
+	return lookup(db, &db.components, [2]string{projectSlug, slug}, func() (index.Component, error) {
+		return db.findComponent(ctx, projectSlug, slug)
+	})
+}
+
+func (db *DB) findComponent(ctx context.Context, projectSlug, slug string) (index.Component, error) {
 	row := db.r.QueryRowContext(ctx, `SELECT `+componentColumns+`
 		FROM components c JOIN projects p ON p.id = c.project_id WHERE p.slug = ? AND c.slug = ?`,
 		projectSlug, slug)

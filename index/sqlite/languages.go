@@ -60,8 +60,13 @@ func scanLanguage(s interface{ Scan(...any) error }) (index.Language, error) {
 }
 
 // FindLanguage returns the language with the given canonical code, or an
-// ErrNotFound error.
+// ErrNotFound error. The answer is cached until the next write; its
+// slices must not be modified.
 func (db *DB) FindLanguage(ctx context.Context, code string) (index.Language, error) {
+	return lookup(db, &db.languages, code, func() (index.Language, error) { return db.findLanguage(ctx, code) })
+}
+
+func (db *DB) findLanguage(ctx context.Context, code string) (index.Language, error) {
 	row := db.r.QueryRowContext(ctx, `SELECT `+languageColumns+` FROM languages WHERE code = ?`, code)
 	l, err := scanLanguage(row)
 	if err != nil {

@@ -51,7 +51,12 @@ func (db *DB) SaveProject(ctx context.Context, p index.Project) (saved index.Pro
 }
 
 // FindProject returns the project with the given slug, or ErrNotFound.
+// The answer is cached until the next write.
 func (db *DB) FindProject(ctx context.Context, slug string) (index.Project, error) {
+	return lookup(db, &db.projects, slug, func() (index.Project, error) { return db.findProject(ctx, slug) })
+}
+
+func (db *DB) findProject(ctx context.Context, slug string) (index.Project, error) {
 	var p index.Project
 	row := db.r.QueryRowContext(ctx, `SELECT `+projectColumns+` FROM projects p WHERE p.slug = ?`, slug)
 	if err := scanProject(row, &p); err != nil {

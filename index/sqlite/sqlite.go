@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/tolk-project/tolk/index"
@@ -31,7 +32,15 @@ type DB struct {
 	path string
 	rdb  *sql.DB    // readers
 	r    *stmtCache // reads through rdb with prepared statements
-	wdb  *sql.DB    // the single writer
+
+	// gen counts committed writes; the lookup caches are valid for one
+	// value of it.
+	gen          atomic.Uint64
+	translations lookupCache[[3]string, index.Translation]
+	components   lookupCache[[2]string, index.Component]
+	projects     lookupCache[string, index.Project]
+	languages    lookupCache[string, index.Language]
+	wdb          *sql.DB // the single writer
 
 	// Now is the clock; each write transaction reads it once. Tests may
 	// replace it before use.
@@ -169,7 +178,10 @@ func (db *DB) write(ctx context.Context, fn func(tx *Tx) error) error {
 	if err := fn(tx); err != nil {
 		return formatError(err)
 	}
-	return formatError(sqlTx.Commit())
+	err = sqlTx.Commit()
+	// Whatever the outcome, cached lookups may no longer hold.
+	db.gen.Add(1)
+	return formatError(err)
 }
 
 // formatError turns driver errors into index error kinds where the caller

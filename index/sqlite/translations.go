@@ -45,8 +45,15 @@ func scanTranslation(s interface{ Scan(...any) error }) (index.Translation, erro
 
 // FindTranslation returns the translation of a component into a language,
 // with its component, project, language and stored statistics, or
-// ErrNotFound.
+// ErrNotFound. The answer is cached until the next write; its slices must
+// not be modified.
 func (db *DB) FindTranslation(ctx context.Context, projectSlug, componentSlug, languageCode string) (index.Translation, error) {
+	return lookup(db, &db.translations, [3]string{projectSlug, componentSlug, languageCode}, func() (index.Translation, error) {
+		return db.findTranslation(ctx, projectSlug, componentSlug, languageCode)
+	})
+}
+
+func (db *DB) findTranslation(ctx context.Context, projectSlug, componentSlug, languageCode string) (index.Translation, error) {
 	t, err := scanTranslation(db.r.QueryRowContext(ctx, translationSelect+`
 		WHERE p.slug = ? AND c.slug = ? AND t.language_code = ?`, projectSlug, componentSlug, languageCode))
 	if err != nil {
