@@ -117,13 +117,7 @@ func (s *Server) getProjectFile(c *gin.Context) {
 	if !ok || !s.zipFormat(c) {
 		return
 	}
-	ctx := c.Request.Context()
-	p, err := s.store.FindProject(ctx, c.Param("project"))
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	comps, err := s.store.FindComponents(ctx, p.ID)
+	p, comps, err := s.findProjectComponents(c)
 	if err != nil {
 		s.fail(c, err)
 		return

@@ -197,6 +197,18 @@ func (s *Server) getTranslationRepository(c *gin.Context) {
 	s.writeJSON(c, http.StatusOK, newComponentRepositoryJSON(url, &t.Component, &st))
 }
 
+// findProjectComponents resolves the project named by the request path
+// and lists its components.
+func (s *Server) findProjectComponents(c *gin.Context) (index.Project, []index.Component, error) {
+	ctx := c.Request.Context()
+	p, err := s.store.FindProject(ctx, c.Param("project"))
+	if err != nil {
+		return p, nil, err
+	}
+	comps, err := s.store.FindComponents(ctx, p.ID)
+	return p, comps, err
+}
+
 // getProjectRepository serves GET /api/projects/:project/repository/: a
 // project needs a commit, merge or push when any of its components does.
 // Components without a checkout yet have nothing to report and are left
@@ -206,20 +218,14 @@ func (s *Server) getProjectRepository(c *gin.Context) {
 	if !ok {
 		return
 	}
-	ctx := c.Request.Context()
-	p, err := s.store.FindProject(ctx, c.Param("project"))
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	comps, err := s.store.FindComponents(ctx, p.ID)
+	p, comps, err := s.findProjectComponents(c)
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
 	out := repositoryJSON{URL: s.urlsFor(c).project(p.Slug, "repository")}
 	for _, comp := range comps {
-		st, err := repos.RepositoryStatus(ctx, comp)
+		st, err := repos.RepositoryStatus(c.Request.Context(), comp)
 		if errors.Is(err, index.ErrNotFound) {
 			continue
 		}

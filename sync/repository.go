@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	gosync "sync"
 
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/vcs"
@@ -24,21 +25,34 @@ func (s *Service) openCheckout(c index.Component) (*vcs.Repo, error) {
 	return repo, err
 }
 
+// lockedCheckout takes the component's lock and opens its checkout. On
+// success the caller holds the lock and must unlock it; on error it is
+// already released.
+func (s *Service) lockedCheckout(ctx context.Context, c index.Component) (*vcs.Repo, *gosync.Mutex, error) {
+	lock := s.componentLock(c.ID)
+	lock.Lock()
+	if err := ctx.Err(); err != nil {
+		lock.Unlock()
+		return nil, nil, err
+	}
+	repo, err := s.openCheckout(c)
+	if err != nil {
+		lock.Unlock()
+		return nil, nil, err
+	}
+	return repo, lock, nil
+}
+
 // RepositoryStatus reports the state of the component's checkout against
 // its remote branch as last fetched; it does not contact the remote. It
 // returns an error wrapping index.ErrNotFound when the checkout does not
 // exist yet.
 func (s *Service) RepositoryStatus(ctx context.Context, c index.Component) (index.RepositoryStatus, error) {
-	lock := s.componentLock(c.ID)
-	lock.Lock()
-	defer lock.Unlock()
-	if err := ctx.Err(); err != nil {
-		return index.RepositoryStatus{}, err
-	}
-	repo, err := s.openCheckout(c)
+	repo, lock, err := s.lockedCheckout(ctx, c)
 	if err != nil {
 		return index.RepositoryStatus{}, err
 	}
+	defer lock.Unlock()
 	st, err := repo.Status()
 	if err != nil {
 		return index.RepositoryStatus{}, fmt.Errorf("%s/%s: %w", c.Project.Slug, c.Slug, err)
@@ -81,13 +95,11 @@ func commitOf(c vcs.CommitInfo) index.Commit {
 // NeedsMerge), and reports whether it moved. A component without a remote
 // has nothing to fetch: false, nil.
 func (s *Service) Fetch(ctx context.Context, c index.Component) (bool, error) {
-	lock := s.componentLock(c.ID)
-	lock.Lock()
-	defer lock.Unlock()
-	repo, err := s.openCheckout(c)
+	repo, lock, err := s.lockedCheckout(ctx, c)
 	if err != nil {
 		return false, err
 	}
+	defer lock.Unlock()
 	changed, err := repo.Fetch(ctx)
 	if errors.Is(err, vcs.ErrNoRemote) {
 		return false, nil
@@ -102,16 +114,11 @@ func (s *Service) Fetch(ctx context.Context, c index.Component) (bool, error) {
 // committed at the checkout's HEAD, byte for byte. It returns an error
 // wrapping index.ErrNotFound when the checkout or the file does not exist.
 func (s *Service) ReadFile(ctx context.Context, c index.Component, path string) ([]byte, error) {
-	lock := s.componentLock(c.ID)
-	lock.Lock()
-	defer lock.Unlock()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	repo, err := s.openCheckout(c)
+	repo, lock, err := s.lockedCheckout(ctx, c)
 	if err != nil {
 		return nil, err
 	}
+	defer lock.Unlock()
 	b, err := repo.ReadFile(path)
 	if errors.Is(err, vcs.ErrNotExist) {
 		return nil, fmt.Errorf("%s/%s: %w", c.Project.Slug, c.Slug,
@@ -130,15 +137,10 @@ func (s *Service) ReadFile(ctx context.Context, c index.Component, path string) 
 // only while it reads references, so a long clone does not hold up an
 // import.
 func (s *Service) GitExport(ctx context.Context, c index.Component) (http.Handler, error) {
-	lock := s.componentLock(c.ID)
-	lock.Lock()
-	defer lock.Unlock()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	repo, err := s.openCheckout(c)
+	repo, lock, err := s.lockedCheckout(ctx, c)
 	if err != nil {
 		return nil, err
 	}
+	defer lock.Unlock()
 	return &vcs.Export{Dir: repo.Dir(), Lock: lock}, nil
 }
