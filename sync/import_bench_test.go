@@ -24,7 +24,10 @@ func BenchmarkImport(b *testing.B) {
 			tbxComponent("slicer", urls["slicer"], "glossary/*.tbx"),
 		}
 	}
-	ctx := context.Background()
+	// Cancellable, as tolk serve's signal context is: the driver treats
+	// such contexts differently.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	spec := func() []tolksync.ProjectSpec {
 		return []tolksync.ProjectSpec{{Project: index.Project{Name: "Bench", Slug: "bench"}, Components: comps()}}
 	}
