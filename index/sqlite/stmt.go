@@ -77,6 +77,37 @@ func (c *stmtCache) QueryRowContext(ctx context.Context, query string, args ...a
 	return c.db.QueryRowContext(ctx, query, args...)
 }
 
+// in returns a queryer that runs the cached statements inside tx (a read
+// transaction that needs one snapshot across several queries).
+// database/sql binds each to tx's connection, preparing it there once.
+func (c *stmtCache) in(tx *sql.Tx) queryer { return txStmts{c: c, tx: tx} }
+
+type txStmts struct {
+	c  *stmtCache
+	tx *sql.Tx
+}
+
+func (t txStmts) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if s := t.c.stmt(ctx, query); s != nil {
+		return t.tx.StmtContext(ctx, s).ExecContext(ctx, args...)
+	}
+	return t.tx.ExecContext(ctx, query, args...)
+}
+
+func (t txStmts) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if s := t.c.stmt(ctx, query); s != nil {
+		return t.tx.StmtContext(ctx, s).QueryContext(ctx, args...)
+	}
+	return t.tx.QueryContext(ctx, query, args...)
+}
+
+func (t txStmts) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if s := t.c.stmt(ctx, query); s != nil {
+		return t.tx.StmtContext(ctx, s).QueryRowContext(ctx, args...)
+	}
+	return t.tx.QueryRowContext(ctx, query, args...)
+}
+
 // Close closes every cached statement.
 func (c *stmtCache) Close() error {
 	c.mu.Lock()

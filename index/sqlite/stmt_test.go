@@ -38,6 +38,26 @@ func TestStmtCache(t *testing.T) {
 		t.Errorf("one query text cached as %d statements", n)
 	}
 
+	// Inside a read transaction the same statements serve, and see the
+	// transaction's snapshot.
+	tx, err := db.rdb.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := db.r.in(tx)
+	for j := range 3 {
+		var got int
+		if err := in.QueryRowContext(ctx, `SELECT ? + ?`, 1, j).Scan(&got); err != nil || got != 1+j {
+			t.Errorf("in tx: SELECT 1 + %d = %d, %v", j, got, err)
+		}
+	}
+	if err := tx.Rollback(); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(db.r.stmts); n != 1 {
+		t.Errorf("the transaction added statements: %d cached", n)
+	}
+
 	if err := db.r.QueryRowContext(ctx, `SELECT nope FROM nowhere`).Scan(new(int)); err == nil {
 		t.Error("a broken query returned no error")
 	}
