@@ -147,7 +147,8 @@ type queryer interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-// Tx is a write transaction with the clock read once at its start.
+// Tx is a write transaction with the clock read once at its start, and
+// never earlier than the last recorded change.
 type Tx struct {
 	*sql.Tx
 	now time.Time
@@ -161,6 +162,17 @@ func (db *DB) write(ctx context.Context, fn func(tx *Tx) error) error {
 	}
 	tx := &Tx{Tx: sqlTx, now: db.Now().UTC()}
 	defer sqlTx.Rollback()
+	// Change timestamps must never decrease in id order (see insertChange),
+	// so a clock that went backwards is held at the last change's time.
+	// This is the single writer, so no change can slip in between.
+	var last string
+	err = sqlTx.QueryRowContext(ctx, `SELECT timestamp FROM changes ORDER BY id DESC LIMIT 1`).Scan(&last)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return formatError(err)
+	}
+	if t := parseTime(last); t.After(tx.now) {
+		tx.now = t
+	}
 	if err := fn(tx); err != nil {
 		return formatError(err)
 	}
