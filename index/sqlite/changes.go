@@ -22,12 +22,15 @@ import (
 // must be written here, at tx.now.
 func insertChange(ctx context.Context, tx *Tx, c index.Change) error {
 	ts := formatTime(tx.now)
-	_, err := tx.ExecContext(ctx, `INSERT INTO changes (action, timestamp, project_id, component_id,
+	insert, err := tx.prepare(ctx, `INSERT INTO changes (action, timestamp, project_id, component_id,
 		translation_id, unit_id, language_code, user_id, author_id, target, details)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		c.Action, ts, nullID(c.ProjectID), nullID(c.ComponentID), nullID(c.TranslationID),
-		nullID(c.UnitID), nullString(c.LanguageCode), nullID(c.UserID), nullID(c.AuthorID), c.Target, c.Details)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
+		return err
+	}
+	if _, err := insert.ExecContext(ctx, c.Action, ts, nullID(c.ProjectID), nullID(c.ComponentID),
+		nullID(c.TranslationID), nullID(c.UnitID), nullString(c.LanguageCode), nullID(c.UserID),
+		nullID(c.AuthorID), c.Target, c.Details); err != nil {
 		return err
 	}
 	if c.TranslationID == 0 {
@@ -40,12 +43,15 @@ func insertChange(ctx context.Context, tx *Tx, c index.Change) error {
 			return err
 		}
 	}
+	upsert, err := tx.prepare(ctx, `INSERT INTO stats (scope, scope_key, last_change, last_author)
+		VALUES (?, ?, ?, ?) ON CONFLICT (scope, scope_key) DO UPDATE SET
+		last_change = excluded.last_change,
+		last_author = CASE WHEN excluded.last_author != '' THEN excluded.last_author ELSE stats.last_author END`)
+	if err != nil {
+		return err
+	}
 	for _, s := range changeScopes(c) {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO stats (scope, scope_key, last_change, last_author)
-			VALUES (?, ?, ?, ?) ON CONFLICT (scope, scope_key) DO UPDATE SET
-			last_change = excluded.last_change,
-			last_author = CASE WHEN excluded.last_author != '' THEN excluded.last_author ELSE stats.last_author END`,
-			s.scope, s.key, ts, author); err != nil {
+		if _, err := upsert.ExecContext(ctx, s.scope, s.key, ts, author); err != nil {
 			return err
 		}
 	}

@@ -38,17 +38,6 @@ type pagingEnv struct {
 	clamped int
 }
 
-func mustTestComponent(tb testing.TB, db *DB, projectID int64, slug string) index.Component {
-	tb.Helper()
-	c := index.DefaultComponent()
-	c.ProjectID, c.Name, c.Slug, c.Template = projectID, slug, slug, "en.json"
-	c, _, err := db.SaveComponent(context.Background(), c)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return c
-}
-
 // keys returns units for keys [from, to) with step, translated with suffix.
 func keys(from, to, step int, suffix string) []index.ImportUnit {
 	var out []index.ImportUnit

@@ -152,6 +152,27 @@ type queryer interface {
 type Tx struct {
 	*sql.Tx
 	now time.Time
+	// stmts caches prepare, by query; database/sql closes them with the
+	// transaction.
+	stmts map[string]*sql.Stmt
+}
+
+// prepare returns query prepared once for the transaction. Worth it for
+// statements run per row: SQLite compiles the triggers a statement fires
+// (migration 0002) into every statement it prepares.
+func (tx *Tx) prepare(ctx context.Context, query string) (*sql.Stmt, error) {
+	if st, ok := tx.stmts[query]; ok {
+		return st, nil
+	}
+	st, err := tx.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if tx.stmts == nil {
+		tx.stmts = map[string]*sql.Stmt{}
+	}
+	tx.stmts[query] = st
+	return st, nil
 }
 
 // write runs fn in one write transaction and commits it if fn succeeds.

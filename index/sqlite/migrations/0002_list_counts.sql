@@ -60,16 +60,21 @@ UPDATE changes SET timestamp = m.ts
 	FROM (SELECT id, max(timestamp) OVER (ORDER BY id) AS ts FROM changes) AS m
 	WHERE m.id = changes.id AND m.ts > changes.timestamp;
 
+-- The triggers: one statement per list a row belongs to. (A row whose
+-- scope column is NULL belongs to no list of that scope; `scope = NULL`
+-- matches nothing.) Plain statements, not one statement over a VALUES
+-- list: in this SQLite build they run measurably faster.
 CREATE TRIGGER units_list_insert AFTER INSERT ON units BEGIN
-	INSERT INTO list_counts (list, scope, bucket, n) VALUES
-		('u', 0, new.id >> 10, 1), ('ut', new.translation_id, new.id >> 10, 1)
+	INSERT INTO list_counts VALUES ('u', 0, new.id >> 10, 1)
+		ON CONFLICT (list, scope, bucket) DO UPDATE SET n = n + 1;
+	INSERT INTO list_counts SELECT 'ut', new.translation_id, new.id >> 10, 1 WHERE new.translation_id IS NOT NULL
 		ON CONFLICT (list, scope, bucket) DO UPDATE SET n = n + 1;
 END;
 
 CREATE TRIGGER units_list_delete AFTER DELETE ON units BEGIN
 	UPDATE list_counts SET n = n - 1 WHERE list = 'u' AND scope = 0 AND bucket = old.id >> 10;
-	UPDATE list_counts SET n = n - 1 WHERE list = 'ut' AND scope = old.translation_id AND bucket = old.id >> 10;
 	DELETE FROM list_counts WHERE list = 'u' AND scope = 0 AND bucket = old.id >> 10 AND n = 0;
+	UPDATE list_counts SET n = n - 1 WHERE list = 'ut' AND scope = old.translation_id AND bucket = old.id >> 10;
 	DELETE FROM list_counts WHERE list = 'ut' AND scope = old.translation_id AND bucket = old.id >> 10 AND n = 0;
 END;
 
@@ -77,53 +82,75 @@ END;
 CREATE TRIGGER units_list_update AFTER UPDATE OF id, translation_id ON units
 WHEN old.id != new.id OR old.translation_id != new.translation_id BEGIN
 	UPDATE list_counts SET n = n - 1 WHERE list = 'u' AND scope = 0 AND bucket = old.id >> 10;
-	UPDATE list_counts SET n = n - 1 WHERE list = 'ut' AND scope = old.translation_id AND bucket = old.id >> 10;
 	DELETE FROM list_counts WHERE list = 'u' AND scope = 0 AND bucket = old.id >> 10 AND n = 0;
+	UPDATE list_counts SET n = n - 1 WHERE list = 'ut' AND scope = old.translation_id AND bucket = old.id >> 10;
 	DELETE FROM list_counts WHERE list = 'ut' AND scope = old.translation_id AND bucket = old.id >> 10 AND n = 0;
-	INSERT INTO list_counts (list, scope, bucket, n) VALUES
-		('u', 0, new.id >> 10, 1), ('ut', new.translation_id, new.id >> 10, 1)
+	INSERT INTO list_counts VALUES ('u', 0, new.id >> 10, 1)
+		ON CONFLICT (list, scope, bucket) DO UPDATE SET n = n + 1;
+	INSERT INTO list_counts SELECT 'ut', new.translation_id, new.id >> 10, 1 WHERE new.translation_id IS NOT NULL
 		ON CONFLICT (list, scope, bucket) DO UPDATE SET n = n + 1;
 END;
 
 CREATE TRIGGER changes_list_insert AFTER INSERT ON changes BEGIN
-	INSERT INTO list_counts (list, scope, bucket, n)
-		SELECT list, scope, new.id >> 10, 1 FROM (
-			SELECT 'c' AS list, 0 AS scope
-			UNION ALL SELECT 'ct', new.translation_id
-			UNION ALL SELECT 'cc', new.component_id
-			UNION ALL SELECT 'cp', new.project_id
-			UNION ALL SELECT 'cu', new.unit_id)
-		WHERE scope IS NOT NULL
+	INSERT INTO list_counts VALUES ('c', 0, new.id >> 10, 1)
+		ON CONFLICT (list, scope, bucket) DO UPDATE SET n = n + 1;
+	INSERT INTO list_counts SELECT 'ct', new.translation_id, new.id >> 10, 1 WHERE new.translation_id IS NOT NULL
+		ON CONFLICT (list, scope, bucket) DO UPDATE SET n = n + 1;
+	INSERT INTO list_counts SELECT 'cc', new.component_id, new.id >> 10, 1 WHERE new.component_id IS NOT NULL
+		ON CONFLICT (list, scope, bucket) DO UPDATE SET n = n + 1;
+	INSERT INTO list_counts SELECT 'cp', new.project_id, new.id >> 10, 1 WHERE new.project_id IS NOT NULL
+		ON CONFLICT (list, scope, bucket) DO UPDATE SET n = n + 1;
+	INSERT INTO list_counts SELECT 'cu', new.unit_id, new.id >> 10, 1 WHERE new.unit_id IS NOT NULL
 		ON CONFLICT (list, scope, bucket) DO UPDATE SET n = n + 1;
 END;
 
 CREATE TRIGGER changes_list_delete AFTER DELETE ON changes BEGIN
-	UPDATE list_counts SET n = n - 1 WHERE bucket = old.id >> 10 AND (list, scope) IN (VALUES
-		('c', 0), ('ct', old.translation_id), ('cc', old.component_id), ('cp', old.project_id),
-		('cu', old.unit_id));
-	DELETE FROM list_counts WHERE bucket = old.id >> 10 AND n = 0 AND (list, scope) IN (VALUES
-		('c', 0), ('ct', old.translation_id), ('cc', old.component_id), ('cp', old.project_id),
-		('cu', old.unit_id));
+	UPDATE list_counts SET n = n - 1 WHERE list = 'c' AND scope = 0 AND bucket = old.id >> 10;
+	DELETE FROM list_counts WHERE list = 'c' AND scope = 0 AND bucket = old.id >> 10 AND n = 0;
+	UPDATE list_counts SET n = n - 1 WHERE list = 'ct' AND scope = old.translation_id AND bucket = old.id >> 10;
+	DELETE FROM list_counts WHERE list = 'ct' AND scope = old.translation_id AND bucket = old.id >> 10 AND n = 0;
+	UPDATE list_counts SET n = n - 1 WHERE list = 'cc' AND scope = old.component_id AND bucket = old.id >> 10;
+	DELETE FROM list_counts WHERE list = 'cc' AND scope = old.component_id AND bucket = old.id >> 10 AND n = 0;
+	UPDATE list_counts SET n = n - 1 WHERE list = 'cp' AND scope = old.project_id AND bucket = old.id >> 10;
+	DELETE FROM list_counts WHERE list = 'cp' AND scope = old.project_id AND bucket = old.id >> 10 AND n = 0;
+	UPDATE list_counts SET n = n - 1 WHERE list = 'cu' AND scope = old.unit_id AND bucket = old.id >> 10;
+	DELETE FROM list_counts WHERE list = 'cu' AND scope = old.unit_id AND bucket = old.id >> 10 AND n = 0;
 END;
 
--- Deleting a unit sets its changes' unit_id to NULL: that moves them out
--- of the unit's list. The other columns only change with the row's id.
-CREATE TRIGGER changes_list_update AFTER UPDATE OF id, translation_id, component_id, project_id, unit_id ON changes
-WHEN (old.id, old.translation_id, old.component_id, old.project_id, old.unit_id)
-	IS NOT (new.id, new.translation_id, new.component_id, new.project_id, new.unit_id) BEGIN
-	UPDATE list_counts SET n = n - 1 WHERE bucket = old.id >> 10 AND (list, scope) IN (VALUES
-		('c', 0), ('ct', old.translation_id), ('cc', old.component_id), ('cp', old.project_id),
-		('cu', old.unit_id));
-	DELETE FROM list_counts WHERE bucket = old.id >> 10 AND n = 0 AND (list, scope) IN (VALUES
-		('c', 0), ('ct', old.translation_id), ('cc', old.component_id), ('cp', old.project_id),
-		('cu', old.unit_id));
-	INSERT INTO list_counts (list, scope, bucket, n)
-		SELECT list, scope, new.id >> 10, 1 FROM (
-			SELECT 'c' AS list, 0 AS scope
-			UNION ALL SELECT 'ct', new.translation_id
-			UNION ALL SELECT 'cc', new.component_id
-			UNION ALL SELECT 'cp', new.project_id
-			UNION ALL SELECT 'cu', new.unit_id)
-		WHERE scope IS NOT NULL
+-- Deleting a unit sets its changes' unit_id to NULL (ON DELETE SET NULL),
+-- which takes them out of the unit's list and no other.
+CREATE TRIGGER changes_list_update_unit AFTER UPDATE OF unit_id ON changes
+WHEN old.unit_id IS NOT new.unit_id AND old.id = new.id
+	AND (old.translation_id, old.component_id, old.project_id) IS (new.translation_id, new.component_id, new.project_id) BEGIN
+	UPDATE list_counts SET n = n - 1 WHERE list = 'cu' AND scope = old.unit_id AND bucket = old.id >> 10;
+	DELETE FROM list_counts WHERE list = 'cu' AND scope = old.unit_id AND bucket = old.id >> 10 AND n = 0;
+	INSERT INTO list_counts SELECT 'cu', new.unit_id, new.id >> 10, 1 WHERE new.unit_id IS NOT NULL
+		ON CONFLICT (list, scope, bucket) DO UPDATE SET n = n + 1;
+END;
+
+-- Nothing else moves a change today; this keeps the counts exact if
+-- anything does.
+CREATE TRIGGER changes_list_update AFTER UPDATE OF id, translation_id, component_id, project_id ON changes
+WHEN (old.id, old.translation_id, old.component_id, old.project_id)
+	IS NOT (new.id, new.translation_id, new.component_id, new.project_id) BEGIN
+	UPDATE list_counts SET n = n - 1 WHERE list = 'c' AND scope = 0 AND bucket = old.id >> 10;
+	DELETE FROM list_counts WHERE list = 'c' AND scope = 0 AND bucket = old.id >> 10 AND n = 0;
+	UPDATE list_counts SET n = n - 1 WHERE list = 'ct' AND scope = old.translation_id AND bucket = old.id >> 10;
+	DELETE FROM list_counts WHERE list = 'ct' AND scope = old.translation_id AND bucket = old.id >> 10 AND n = 0;
+	UPDATE list_counts SET n = n - 1 WHERE list = 'cc' AND scope = old.component_id AND bucket = old.id >> 10;
+	DELETE FROM list_counts WHERE list = 'cc' AND scope = old.component_id AND bucket = old.id >> 10 AND n = 0;
+	UPDATE list_counts SET n = n - 1 WHERE list = 'cp' AND scope = old.project_id AND bucket = old.id >> 10;
+	DELETE FROM list_counts WHERE list = 'cp' AND scope = old.project_id AND bucket = old.id >> 10 AND n = 0;
+	UPDATE list_counts SET n = n - 1 WHERE list = 'cu' AND scope = old.unit_id AND bucket = old.id >> 10;
+	DELETE FROM list_counts WHERE list = 'cu' AND scope = old.unit_id AND bucket = old.id >> 10 AND n = 0;
+	INSERT INTO list_counts VALUES ('c', 0, new.id >> 10, 1)
+		ON CONFLICT (list, scope, bucket) DO UPDATE SET n = n + 1;
+	INSERT INTO list_counts SELECT 'ct', new.translation_id, new.id >> 10, 1 WHERE new.translation_id IS NOT NULL
+		ON CONFLICT (list, scope, bucket) DO UPDATE SET n = n + 1;
+	INSERT INTO list_counts SELECT 'cc', new.component_id, new.id >> 10, 1 WHERE new.component_id IS NOT NULL
+		ON CONFLICT (list, scope, bucket) DO UPDATE SET n = n + 1;
+	INSERT INTO list_counts SELECT 'cp', new.project_id, new.id >> 10, 1 WHERE new.project_id IS NOT NULL
+		ON CONFLICT (list, scope, bucket) DO UPDATE SET n = n + 1;
+	INSERT INTO list_counts SELECT 'cu', new.unit_id, new.id >> 10, 1 WHERE new.unit_id IS NOT NULL
 		ON CONFLICT (list, scope, bucket) DO UPDATE SET n = n + 1;
 END;
