@@ -231,7 +231,7 @@ func findChangesByKey(ctx context.Context, q queryer, f index.ChangeFilter, l ke
 	if err != nil {
 		return nil, 0, err
 	}
-	changes, err := scanChanges(rows, f.Page.Size)
+	changes, err := scanChanges(rows, min(f.Page.Size, total-f.Page.Offset()))
 	return changes, total, err
 }
 
@@ -260,7 +260,7 @@ func findChangesFiltered(ctx context.Context, q queryer, f index.ChangeFilter, w
 	if err != nil {
 		return nil, 0, err
 	}
-	changes, err := scanChanges(rows, f.Page.Size)
+	changes, err := scanChanges(rows, min(f.Page.Size, total-f.Page.Offset()))
 	return changes, total, err
 }
 

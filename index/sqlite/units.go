@@ -83,7 +83,7 @@ func findUnitsByKey(ctx context.Context, q queryer, f index.UnitFilter, where st
 	if err != nil {
 		return nil, 0, err
 	}
-	units, err := scanUnits(rows, f.Page.Size)
+	units, err := scanUnits(rows, min(f.Page.Size, total-f.Page.Offset()))
 	return units, total, err
 }
 
@@ -101,7 +101,7 @@ func findUnitsFiltered(ctx context.Context, q queryer, f index.UnitFilter, where
 	if err != nil {
 		return nil, 0, err
 	}
-	units, err := scanUnits(rows, f.Page.Size)
+	units, err := scanUnits(rows, min(f.Page.Size, total-f.Page.Offset()))
 	return units, total, err
 }
 
