@@ -126,19 +126,24 @@ func mustIDList(tb testing.TB, q queryer, query string, args ...any) []int64 {
 	return ids
 }
 
-// pagesToCheck returns the first, second, a middle, the last two and the
-// first past-the-end page numbers of a list of n items, and for the
-// smallest sizes every page.
+// pagesToCheck returns every page number of a list of n items and the
+// first one past the end, or when that is over 400 pages: the first two,
+// a middle one, the last two, two past the end and 40 spread over the
+// list, so that offsets fall on every side of bucket boundaries.
 func pagesToCheck(n, size int) []int {
 	last := max(1, (n+size-1)/size)
-	if last <= 60 {
+	if last <= 400 {
 		var all []int
 		for p := 1; p <= last+1; p++ {
 			all = append(all, p)
 		}
 		return all
 	}
-	return []int{1, 2, last / 3, last / 2, last - 1, last, last + 1, last + 50}
+	pages := []int{1, 2, last / 2, last - 1, last, last + 1, last + 50}
+	for i := 1; i <= 40; i++ {
+		pages = append(pages, 1+(i*7919)%last)
+	}
+	return pages
 }
 
 // checkPages compares every page of find with want at every page size.
@@ -159,7 +164,7 @@ func checkPages(t *testing.T, name string, want []int64, find func(index.Page) (
 			}
 			all = append(all, got...)
 		}
-		if (len(want)+size-1)/size <= 60 && !slices.Equal(all, want) {
+		if (len(want)+size-1)/size <= 400 && !slices.Equal(all, want) {
 			t.Fatalf("%s size %d: pages concatenated differ from the list", name, size)
 		}
 	}
