@@ -3,7 +3,9 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"strings"
+	"time"
 
 	"github.com/tolk-project/tolk/index"
 )
@@ -11,14 +13,24 @@ import (
 // insertChange records a change at the transaction's time and keeps the
 // last_change (and, for content actions with an author, last_author) of
 // every statistics scope it belongs to.
+//
+// Invariant: change timestamps never decrease in id order. A new change
+// takes the largest id yet and tx.now, which DB.write holds at or after
+// the last change's timestamp; migration 0002 repaired older rows. So
+// ordering by id equals the API's ordering by (timestamp, id), and
+// FindChanges counts and pages changes by id (keyset.go). Every change
+// must be written here, at tx.now.
 func insertChange(ctx context.Context, tx *Tx, c index.Change) error {
 	ts := formatTime(tx.now)
-	_, err := tx.ExecContext(ctx, `INSERT INTO changes (action, timestamp, project_id, component_id,
+	insert, err := tx.prepare(ctx, `INSERT INTO changes (action, timestamp, project_id, component_id,
 		translation_id, unit_id, language_code, user_id, author_id, target, details)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		c.Action, ts, nullID(c.ProjectID), nullID(c.ComponentID), nullID(c.TranslationID),
-		nullID(c.UnitID), nullString(c.LanguageCode), nullID(c.UserID), nullID(c.AuthorID), c.Target, c.Details)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
+		return err
+	}
+	if _, err := insert.ExecContext(ctx, c.Action, ts, nullID(c.ProjectID), nullID(c.ComponentID),
+		nullID(c.TranslationID), nullID(c.UnitID), nullString(c.LanguageCode), nullID(c.UserID),
+		nullID(c.AuthorID), c.Target, c.Details); err != nil {
 		return err
 	}
 	if c.TranslationID == 0 {
@@ -31,12 +43,15 @@ func insertChange(ctx context.Context, tx *Tx, c index.Change) error {
 			return err
 		}
 	}
+	upsert, err := tx.prepare(ctx, `INSERT INTO stats (scope, scope_key, last_change, last_author)
+		VALUES (?, ?, ?, ?) ON CONFLICT (scope, scope_key) DO UPDATE SET
+		last_change = excluded.last_change,
+		last_author = CASE WHEN excluded.last_author != '' THEN excluded.last_author ELSE stats.last_author END`)
+	if err != nil {
+		return err
+	}
 	for _, s := range changeScopes(c) {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO stats (scope, scope_key, last_change, last_author)
-			VALUES (?, ?, ?, ?) ON CONFLICT (scope, scope_key) DO UPDATE SET
-			last_change = excluded.last_change,
-			last_author = CASE WHEN excluded.last_author != '' THEN excluded.last_author ELSE stats.last_author END`,
-			s.scope, s.key, ts, author); err != nil {
+		if _, err := upsert.ExecContext(ctx, s.scope, s.key, ts, author); err != nil {
 			return err
 		}
 	}
@@ -89,7 +104,41 @@ func (db *DB) FindChangeByID(ctx context.Context, id int64) (index.Change, error
 
 // FindChanges returns one page of the changes matching f in ascending
 // timestamp (then id) order, and the total number of matches.
+//
+// Cost: a list of all changes or of one project, component, translation or
+// unit, bounded by After and Before or not, costs the same for any page,
+// through list_counts (keyset.go): time bounds become id bounds because
+// timestamps never decrease in id order (see insertChange), and only the
+// two buckets the bounds cut are recounted, fewer than 2,048 index entries.
+// A filter on Actions or UserName, or on two scopes at once, counts the
+// matching changes of its scope and reads the page with OFFSET, so that
+// cost grows with the scope's changes and with the page number.
 func (db *DB) FindChanges(ctx context.Context, f index.ChangeFilter) ([]index.Change, int, error) {
+	// One read transaction, so the total and the page see one snapshot.
+	tx, err := db.rdb.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, 0, formatError(err)
+	}
+	defer tx.Rollback()
+	// A filter that narrows no more than its scope and time bounds do is a
+	// counted list.
+	untimed := f
+	untimed.After, untimed.Before = time.Time{}, time.Time{}
+	where, _ := changeWhere(untimed)
+	l := changeList(f)
+	var changes []index.Change
+	var total int
+	if where == l.where {
+		changes, total, err = findChangesByKey(ctx, tx, f, l)
+	} else {
+		where, args := changeWhere(f)
+		changes, total, err = findChangesFiltered(ctx, tx, f, where, args)
+	}
+	return changes, total, formatError(err)
+}
+
+// changeWhere turns a filter into a WHERE clause over changes ch.
+func changeWhere(f index.ChangeFilter) (string, []any) {
 	var where []string
 	var args []any
 	add := func(cond string, arg ...any) {
@@ -125,30 +174,106 @@ func (db *DB) FindChanges(ctx context.Context, f index.ChangeFilter) ([]index.Ch
 	if !f.Before.IsZero() {
 		add("ch.timestamp < ?", formatTime(f.Before))
 	}
-	cond := ""
-	if len(where) > 0 {
-		cond = " WHERE " + strings.Join(where, " AND ")
+	if len(where) == 0 {
+		return "", nil
 	}
-	var total int
-	if err := db.rdb.QueryRowContext(ctx, `SELECT count(*) FROM changes ch`+cond, args...).Scan(&total); err != nil {
-		return nil, 0, formatError(err)
+	return " WHERE " + strings.Join(where, " AND "), args
+}
+
+// changeList returns the narrowest counted list that holds f's matches,
+// its time bounds aside.
+func changeList(f index.ChangeFilter) keyList {
+	l := keyList{list: "c", from: "changes ch", id: "ch.id", hi: noBound}
+	var scope index.ChangeFilter
+	switch {
+	case f.UnitID != 0:
+		l.list, l.scope, scope.UnitID = "cu", f.UnitID, f.UnitID
+	case f.TranslationID != 0:
+		l.list, l.scope, scope.TranslationID = "ct", f.TranslationID, f.TranslationID
+	case f.ComponentID != 0:
+		l.list, l.scope, scope.ComponentID = "cc", f.ComponentID, f.ComponentID
+	case f.ProjectID != 0:
+		l.list, l.scope, scope.ProjectID = "cp", f.ProjectID, f.ProjectID
 	}
-	if total == 0 || f.Page.Offset() >= total {
-		return nil, total, nil
+	l.where, l.args = changeWhere(scope)
+	return l
+}
+
+// findChangesByKey reads a page of a counted list of changes within f's
+// time bounds.
+func findChangesByKey(ctx context.Context, q queryer, f index.ChangeFilter, l keyList) ([]index.Change, int, error) {
+	// Timestamps never decrease in id order, so the changes after After
+	// are those from the first of them on, by id, and likewise for Before.
+	if !f.After.IsZero() {
+		lo, found, err := firstChangeAt(ctx, q, ">", f.After)
+		if err != nil || !found {
+			return nil, 0, err
+		}
+		l.lo = lo
 	}
-	rows, err := db.rdb.QueryContext(ctx, changeSelect+cond+` ORDER BY ch.timestamp, ch.id LIMIT ? OFFSET ?`,
-		append(args, f.Page.Size, f.Page.Offset())...)
-	if err != nil {
-		return nil, 0, formatError(err)
-	}
-	defer rows.Close()
-	out := make([]index.Change, 0, min(f.Page.Size, total))
-	for rows.Next() {
-		c, err := scanChange(rows)
+	if !f.Before.IsZero() {
+		hi, found, err := firstChangeAt(ctx, q, ">=", f.Before)
 		if err != nil {
 			return nil, 0, err
 		}
+		if found {
+			l.hi = hi
+		}
+	}
+	total, first, ok, err := l.locate(ctx, q, f.Page.Offset())
+	if err != nil || !ok || f.Page.Size <= 0 {
+		return nil, total, err
+	}
+	// By the same invariant, id order is (timestamp, id) order, and the
+	// scope's index (changes_*_list, migration 0002) is in id order.
+	cond, condArgs := l.after(first)
+	rows, err := q.QueryContext(ctx, changeSelect+cond+` ORDER BY ch.id LIMIT ?`, withArgs(condArgs, f.Page.Size)...)
+	if err != nil {
+		return nil, 0, err
+	}
+	changes, err := scanChanges(rows, min(f.Page.Size, total-f.Page.Offset()))
+	return changes, total, err
+}
+
+// firstChangeAt returns the id of the first change, in (timestamp, id)
+// order, whose timestamp compares by op (">" or ">=") with t.
+func firstChangeAt(ctx context.Context, q queryer, op string, t time.Time) (id int64, found bool, err error) {
+	err = q.QueryRowContext(ctx, `SELECT id FROM changes WHERE timestamp `+op+` ?
+		ORDER BY timestamp, id LIMIT 1`, formatTime(t)).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	return id, err == nil, err
+}
+
+// findChangesFiltered counts the matches and reads the page with OFFSET.
+func findChangesFiltered(ctx context.Context, q queryer, f index.ChangeFilter, where string, args []any) ([]index.Change, int, error) {
+	var total int
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM changes ch`+where, args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	if f.Page.Offset() < 0 || f.Page.Size <= 0 || f.Page.Offset() >= total {
+		return nil, total, nil
+	}
+	rows, err := q.QueryContext(ctx, changeSelect+where+` ORDER BY ch.timestamp, ch.id LIMIT ? OFFSET ?`,
+		withArgs(args, f.Page.Size, f.Page.Offset())...)
+	if err != nil {
+		return nil, 0, err
+	}
+	changes, err := scanChanges(rows, min(f.Page.Size, total-f.Page.Offset()))
+	return changes, total, err
+}
+
+// scanChanges reads and closes rows, expecting at most size of them.
+func scanChanges(rows *sql.Rows, size int) ([]index.Change, error) {
+	defer rows.Close()
+	out := make([]index.Change, 0, size)
+	for rows.Next() {
+		c, err := scanChange(rows)
+		if err != nil {
+			return nil, err
+		}
 		out = append(out, c)
 	}
-	return out, total, rows.Err()
+	return out, rows.Err()
 }

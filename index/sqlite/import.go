@@ -276,8 +276,14 @@ func reconcileUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, id
 		}
 	}
 	slices.Sort(gone)
+	// Prepared once: SQLite compiles the triggers and foreign key actions
+	// a delete fires into the statement.
+	del, err := tx.prepare(ctx, `DELETE FROM units WHERE id = ?`)
+	if err != nil {
+		return err
+	}
 	for _, id := range gone {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM units WHERE id = ?`, id); err != nil {
+		if _, err := del.ExecContext(ctx, id); err != nil {
 			return err
 		}
 		res.Removed++

@@ -161,10 +161,32 @@ type queryer interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-// Tx is a write transaction with the clock read once at its start.
+// Tx is a write transaction with the clock read once at its start, and
+// never earlier than the last recorded change.
 type Tx struct {
 	*sql.Tx
 	now time.Time
+	// stmts caches prepare, by query; database/sql closes them with the
+	// transaction.
+	stmts map[string]*sql.Stmt
+}
+
+// prepare returns query prepared once for the transaction. Worth it for
+// statements run per row: SQLite compiles the triggers a statement fires
+// (migration 0002) into every statement it prepares.
+func (tx *Tx) prepare(ctx context.Context, query string) (*sql.Stmt, error) {
+	if st, ok := tx.stmts[query]; ok {
+		return st, nil
+	}
+	st, err := tx.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	if tx.stmts == nil {
+		tx.stmts = map[string]*sql.Stmt{}
+	}
+	tx.stmts[query] = st
+	return st, nil
 }
 
 // write runs fn in one write transaction and commits it if fn succeeds.
@@ -175,6 +197,17 @@ func (db *DB) write(ctx context.Context, fn func(tx *Tx) error) error {
 	}
 	tx := &Tx{Tx: sqlTx, now: db.Now().UTC()}
 	defer sqlTx.Rollback()
+	// Change timestamps must never decrease in id order (see insertChange),
+	// so a clock that went backwards is held at the last change's time.
+	// This is the single writer, so no change can slip in between.
+	var last string
+	err = sqlTx.QueryRowContext(ctx, `SELECT timestamp FROM changes ORDER BY id DESC LIMIT 1`).Scan(&last)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return formatError(err)
+	}
+	if t := parseTime(last); t.After(tx.now) {
+		tx.now = t
+	}
 	if err := fn(tx); err != nil {
 		return formatError(err)
 	}

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strconv"
 	"strings"
@@ -36,33 +37,86 @@ func (db *DB) FindUnitByID(ctx context.Context, id int64) (index.Unit, error) {
 // FindUnits returns one page of the units matching f in ascending id
 // order, and the number of matches. Without a query the count of a
 // translation's units equals its statistics' total.
+//
+// Cost: without a query (the lists of a translation and of all units) any
+// page costs what the first does, through list_counts (keyset.go). With a
+// query the units of the scope are scanned to count the matches and the
+// page is read with OFFSET, so that cost grows with the translation (or
+// the whole index when TranslationID is 0) and with the page number.
 func (db *DB) FindUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, int, error) {
 	where, args, err := unitWhere(f)
 	if err != nil {
 		return nil, 0, err
 	}
-	var total int
-	if err := db.rdb.QueryRowContext(ctx, `SELECT count(*) FROM units`+where, args...).Scan(&total); err != nil {
-		return nil, 0, formatError(err)
-	}
-	if total == 0 || f.Page.Offset() >= total {
-		return nil, total, nil
-	}
-	rows, err := db.rdb.QueryContext(ctx, `SELECT `+unitColumns+` FROM units`+where+`
-		ORDER BY id LIMIT ? OFFSET ?`, append(args, f.Page.Size, f.Page.Offset())...)
+	// One read transaction, so the total and the page see one snapshot.
+	tx, err := db.rdb.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, 0, formatError(err)
 	}
+	defer tx.Rollback()
+	// A filter that narrows no more than its scope does is a counted list.
+	scopeWhere, _, _ := unitWhere(index.UnitFilter{TranslationID: f.TranslationID})
+	var units []index.Unit
+	var total int
+	if where == scopeWhere {
+		units, total, err = findUnitsByKey(ctx, tx, f, where, args)
+	} else {
+		units, total, err = findUnitsFiltered(ctx, tx, f, where, args)
+	}
+	return units, total, formatError(err)
+}
+
+// findUnitsByKey reads a page of a counted list: all units, or the units
+// of one translation (where and args select them).
+func findUnitsByKey(ctx context.Context, q queryer, f index.UnitFilter, where string, args []any) ([]index.Unit, int, error) {
+	l := keyList{list: "u", from: "units", id: "id", where: where, args: args, hi: noBound}
+	if f.TranslationID != 0 {
+		l.list, l.scope = "ut", f.TranslationID
+	}
+	total, first, ok, err := l.locate(ctx, q, f.Page.Offset())
+	if err != nil || !ok || f.Page.Size <= 0 {
+		return nil, total, err
+	}
+	cond, condArgs := l.after(first)
+	rows, err := q.QueryContext(ctx, `SELECT `+unitColumns+` FROM units`+cond+` ORDER BY id LIMIT ?`,
+		withArgs(condArgs, f.Page.Size)...)
+	if err != nil {
+		return nil, 0, err
+	}
+	units, err := scanUnits(rows, min(f.Page.Size, total-f.Page.Offset()))
+	return units, total, err
+}
+
+// findUnitsFiltered counts the matches and reads the page with OFFSET.
+func findUnitsFiltered(ctx context.Context, q queryer, f index.UnitFilter, where string, args []any) ([]index.Unit, int, error) {
+	var total int
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM units`+where, args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	if f.Page.Offset() < 0 || f.Page.Size <= 0 || f.Page.Offset() >= total {
+		return nil, total, nil
+	}
+	rows, err := q.QueryContext(ctx, `SELECT `+unitColumns+` FROM units`+where+` ORDER BY id LIMIT ? OFFSET ?`,
+		withArgs(args, f.Page.Size, f.Page.Offset())...)
+	if err != nil {
+		return nil, 0, err
+	}
+	units, err := scanUnits(rows, min(f.Page.Size, total-f.Page.Offset()))
+	return units, total, err
+}
+
+// scanUnits reads and closes rows, expecting at most size of them.
+func scanUnits(rows *sql.Rows, size int) ([]index.Unit, error) {
 	defer rows.Close()
-	out := make([]index.Unit, 0, min(f.Page.Size, total))
+	out := make([]index.Unit, 0, size)
 	for rows.Next() {
 		u, err := scanUnit(rows)
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		out = append(out, u)
 	}
-	return out, total, rows.Err()
+	return out, rows.Err()
 }
 
 // unitWhere turns a filter into a WHERE clause. Text matches use LIKE,
