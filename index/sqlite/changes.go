@@ -98,7 +98,7 @@ func scanChange(s interface{ Scan(...any) error }) (index.Change, error) {
 
 // FindChangeByID returns one change, or ErrNotFound.
 func (db *DB) FindChangeByID(ctx context.Context, id int64) (index.Change, error) {
-	c, err := scanChange(db.rdb.QueryRowContext(ctx, changeSelect+` WHERE ch.id = ?`, id))
+	c, err := scanChange(db.r.QueryRowContext(ctx, changeSelect+` WHERE ch.id = ?`, id))
 	return c, formatError(err)
 }
 
@@ -129,10 +129,10 @@ func (db *DB) FindChanges(ctx context.Context, f index.ChangeFilter) ([]index.Ch
 	var changes []index.Change
 	var total int
 	if where == l.where {
-		changes, total, err = findChangesByKey(ctx, tx, f, l)
+		changes, total, err = findChangesByKey(ctx, db.r.in(tx), f, l)
 	} else {
 		where, args := changeWhere(f)
-		changes, total, err = findChangesFiltered(ctx, tx, f, where, args)
+		changes, total, err = findChangesFiltered(ctx, db.r.in(tx), f, where, args)
 	}
 	return changes, total, formatError(err)
 }

@@ -30,7 +30,7 @@ func scanUnit(s interface{ Scan(...any) error }) (index.Unit, error) {
 
 // FindUnitByID returns one unit, or ErrNotFound.
 func (db *DB) FindUnitByID(ctx context.Context, id int64) (index.Unit, error) {
-	u, err := scanUnit(db.rdb.QueryRowContext(ctx, `SELECT `+unitColumns+` FROM units WHERE id = ?`, id))
+	u, err := scanUnit(db.r.QueryRowContext(ctx, `SELECT `+unitColumns+` FROM units WHERE id = ?`, id))
 	return u, formatError(err)
 }
 
@@ -59,9 +59,9 @@ func (db *DB) FindUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, 
 	var units []index.Unit
 	var total int
 	if where == scopeWhere {
-		units, total, err = findUnitsByKey(ctx, tx, f, where, args)
+		units, total, err = findUnitsByKey(ctx, db.r.in(tx), f, where, args)
 	} else {
-		units, total, err = findUnitsFiltered(ctx, tx, f, where, args)
+		units, total, err = findUnitsFiltered(ctx, db.r.in(tx), f, where, args)
 	}
 	return units, total, formatError(err)
 }
