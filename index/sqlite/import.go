@@ -162,13 +162,11 @@ func loadSourceUnits(ctx context.Context, tx *Tx, sourceTranslationID int64) (ma
 func reconcileUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, ids scopeIDs,
 	existing map[int64]*existingUnit, sourceUnits map[int64]int64, res *index.ImportResult,
 	change func(index.Action, int64, string, string) error) error {
-	insert, err := tx.PrepareContext(ctx, `INSERT INTO units (translation_id, position, context, source,
-		target, previous_source, id_hash, content_hash, location, note, flags, explanation, state,
-		num_words, num_chars, timestamp, source_unit_id) VALUES (?, ?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	insert, err := newUnitInserter(ctx, tx)
 	if err != nil {
 		return err
 	}
-	defer insert.Close()
+	defer insert.close()
 	update, err := tx.PrepareContext(ctx, `UPDATE units SET position = ?, context = ?, source = ?, target = ?,
 		previous_source = ?, content_hash = ?, location = ?, note = ?, flags = ?, explanation = ?, state = ?,
 		num_words = ?, num_chars = ?, timestamp = ? WHERE id = ?`)
@@ -212,21 +210,23 @@ func reconcileUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, id
 			// Exec and LastInsertId, not RETURNING: SQLite gathers RETURNING
 			// rows in an ephemeral table built and freed per statement, which
 			// cost half of a corpus import.
-			r, err := insert.ExecContext(ctx, ids.translationID, position, in.Context, source, target,
-				hash, contentHash, in.Location, in.Note, in.Flags, in.Explanation, in.State, words, chars, now,
-				nullID(sourceUnitID))
-			if err != nil {
-				return err
-			}
-			id, err := r.LastInsertId()
-			if err != nil {
-				return err
-			}
+			row := []any{ids.translationID, position, in.Context, source, target, hash, contentHash,
+				in.Location, in.Note, in.Flags, in.Explanation, in.State, words, chars, now, nullID(sourceUnitID)}
 			res.Added++
-			if !res.Created {
-				if err := change(index.ActionStringRepoAdd, id, text, ""); err != nil {
+			if res.Created {
+				// A new translation records no change per unit, so its
+				// units need no id back and go in batches.
+				if err := insert.queue(ctx, row...); err != nil {
 					return err
 				}
+				continue
+			}
+			id, err := insert.add(ctx, row...)
+			if err != nil {
+				return err
+			}
+			if err := change(index.ActionStringRepoAdd, id, text, ""); err != nil {
+				return err
 			}
 			continue
 		}
@@ -267,6 +267,9 @@ func reconcileUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, id
 				return err
 			}
 		}
+	}
+	if err := insert.flush(ctx); err != nil {
+		return err
 	}
 
 	var gone []int64
