@@ -3,6 +3,7 @@ package sqlite_test
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/tolk-project/tolk/index"
 )
@@ -65,5 +66,39 @@ func TestLookupsFollowWrites(t *testing.T) {
 	}
 	if _, err := db.FindProject(ctx, "nope"); err == nil {
 		t.Error("an unknown project was found")
+	}
+}
+
+// TestStatsFollowWritesAndTime checks the statistics cache: a write shows
+// at once, and recent_changes follows the clock within a second.
+func TestStatsFollowWritesAndTime(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t)
+	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+	db.Now = func() time.Time { return now }
+	c := mustComponent(t, db)
+	imp := index.TranslationImport{ComponentID: c.ID, LanguageCode: "de", Filename: "de.json", Revision: "a",
+		Monolingual: true, Units: units("hello", "Hello", "")}
+	res, err := db.ImportTranslation(ctx, imp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := db.TranslationStats(ctx, res.TranslationID)
+	if err != nil || st.Translated != 0 || st.RecentChanges == 0 {
+		t.Fatalf("before: %+v, %v", st, err)
+	}
+	recent := st.RecentChanges
+
+	imp.Revision, imp.Units = "b", units("hello", "Hello", "Hallo")
+	if _, err := db.ImportTranslation(ctx, imp); err != nil {
+		t.Fatal(err)
+	}
+	if st, _ := db.TranslationStats(ctx, res.TranslationID); st.Translated != 1 || st.RecentChanges <= recent {
+		t.Errorf("after a write: translated %d, recent %d (was %d)", st.Translated, st.RecentChanges, recent)
+	}
+	// A day later, with no write in between, the changes have aged out.
+	now = now.Add(25 * time.Hour)
+	if st, _ := db.TranslationStats(ctx, res.TranslationID); st.RecentChanges != 0 || st.Translated != 1 {
+		t.Errorf("a day later: recent %d, translated %d", st.RecentChanges, st.Translated)
 	}
 }

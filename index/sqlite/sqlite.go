@@ -40,6 +40,7 @@ type DB struct {
 	components   lookupCache[[2]string, index.Component]
 	projects     lookupCache[string, index.Project]
 	languages    lookupCache[string, index.Language]
+	stats        lookupCache[[2]string, timedStats]
 	wdb          *sql.DB // the single writer
 
 	// Now is the clock; each write transaction reads it once. Tests may

@@ -126,14 +126,34 @@ func readStats(ctx context.Context, q queryer, scope, key string) (index.Stats, 
 const recentWindow = 24 * time.Hour
 
 func (db *DB) statsWithRecent(ctx context.Context, scope, key, column string, arg any) (index.Stats, error) {
+	gen, now, ck := db.gen.Load(), db.Now(), [2]string{scope, key}
+	if st, ok := db.stats.get(gen, ck); ok && !now.Before(st.at) && now.Sub(st.at) < recentStaleness {
+		return st.stats, nil
+	}
 	s, err := readStats(ctx, db.r, scope, key)
 	if err != nil {
 		return s, formatError(err)
 	}
-	since := formatTime(db.Now().Add(-recentWindow))
+	since := formatTime(now.Add(-recentWindow))
 	err = db.r.QueryRowContext(ctx, `SELECT count(*) FROM changes WHERE `+column+` = ? AND timestamp > ?`,
 		arg, since).Scan(&s.RecentChanges)
-	return s, formatError(err)
+	if err != nil {
+		return s, formatError(err)
+	}
+	db.stats.put(gen, ck, timedStats{stats: s, at: now})
+	return s, nil
+}
+
+// recentStaleness is how long a cached statistics answer may be reused
+// while no write commits. Everything in it but recent_changes changes only
+// with writes; recent_changes also changes as changes age out of its
+// 24-hour window, which a second's delay does not misstate.
+const recentStaleness = time.Second
+
+// timedStats is a statistics answer and the clock reading it was made at.
+type timedStats struct {
+	stats index.Stats
+	at    time.Time
 }
 
 // TranslationStats returns the stored statistics of a translation.
