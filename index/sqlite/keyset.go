@@ -12,7 +12,8 @@ import (
 // list_counts counts each list's rows per bucket of 1<<bucketBits
 // consecutive ids, and triggers keep those counts exact on every write.
 // A page costs one pass over the list's bucket rows inside SQLite (one row
-// per 1,024 ids the list spans: about 200 for a 200,000-row list), a skip
+// per 1,024 ids the list spans: about 200 for a 200,000-row list; for all
+// units, one per translation and bucket), a skip
 // of fewer than 1,024 index entries inside one bucket, and an index range
 // read of the page itself, however deep the page is. The same bucket rows
 // give the total, so no count(*) runs either.
@@ -33,12 +34,15 @@ const noBound = math.MaxInt64
 type keyList struct {
 	list  string // list_counts.list
 	scope int64  // list_counts.scope
-	from  string // the table as in a FROM clause: "units", "changes ch"
-	id    string // its id column: "id", "ch.id"
-	where string // " WHERE …" selecting the list's rows, or ""
-	args  []any  // where's arguments
-	lo    int64
-	hi    int64 // noBound: no upper bound
+	// allScopes sums the list's rows of every scope instead: all units
+	// are the units of every translation.
+	allScopes bool
+	from      string // the table as in a FROM clause: "units", "changes ch"
+	id        string // its id column: "id", "ch.id"
+	where     string // " WHERE …" selecting the list's rows, or ""
+	args      []any  // where's arguments
+	lo        int64
+	hi        int64 // noBound: no upper bound
 }
 
 // and returns where ready for one more condition.
@@ -88,12 +92,17 @@ func (l keyList) locate(ctx context.Context, q queryer, offset int) (total int, 
 	// One pass inside SQLite: the running sum finds the first bucket
 	// that reaches past offset. A bucket whose running sum is the total
 	// also qualifies, so a page past the end still returns the total.
+	counts := `SELECT bucket, n FROM list_counts WHERE list = ?7 AND scope = ?8 AND bucket BETWEEN ?1 AND ?4`
+	if l.allScopes {
+		counts = `SELECT bucket, sum(n) AS n FROM list_counts WHERE list = ?7 AND bucket BETWEEN ?1 AND ?4
+			GROUP BY bucket`
+	}
 	var bucket int64
 	var before int
 	err = q.QueryRowContext(ctx, `SELECT bucket, upto - m, total FROM (
 			SELECT bucket, m, sum(m) OVER (ORDER BY bucket) AS upto, sum(m) OVER () AS total FROM (
 				SELECT bucket, CASE WHEN bucket = ?1 AND ?2 THEN ?3 WHEN bucket = ?4 AND ?5 THEN ?6 ELSE n END AS m
-				FROM list_counts WHERE list = ?7 AND scope = ?8 AND bucket BETWEEN ?1 AND ?4))
+				FROM (`+counts+`)))
 		WHERE upto > ?9 OR upto = total ORDER BY bucket LIMIT 1`,
 		loBucket, loCut, loN, hiBucket, hiCut, hiN, l.list, l.scope, offset).Scan(&bucket, &before, &total)
 	if errors.Is(err, sql.ErrNoRows) {

@@ -69,10 +69,8 @@ func (db *DB) FindUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, 
 // findUnitsByKey reads a page of a counted list: all units, or the units
 // of one translation (where and args select them).
 func findUnitsByKey(ctx context.Context, q queryer, f index.UnitFilter, where string, args []any) ([]index.Unit, int, error) {
-	l := keyList{list: "u", from: "units", id: "id", where: where, args: args, hi: noBound}
-	if f.TranslationID != 0 {
-		l.list, l.scope = "ut", f.TranslationID
-	}
+	l := keyList{list: "ut", scope: f.TranslationID, allScopes: f.TranslationID == 0, from: "units", id: "id",
+		where: where, args: args, hi: noBound}
 	total, first, ok, err := l.locate(ctx, q, f.Page.Offset())
 	if err != nil || !ok || f.Page.Size <= 0 {
 		return nil, total, err
