@@ -67,27 +67,29 @@ func (s *Stats) Add(o Stats, sign int) {
 }
 
 // Count adds one unit to s.
-func (s *Stats) Count(u *Unit) {
-	words, chars := u.NumWords, u.NumChars()
+func (s *Stats) Count(u *Unit) { s.CountUnit(u.State, u.NumWords, u.NumChars()) }
+
+// CountUnit adds one unit of the given state, words and characters to s.
+func (s *Stats) CountUnit(state State, words, chars int) {
 	s.Total++
 	s.TotalWords += words
 	s.TotalChars += chars
 	switch {
-	case u.State == StateFuzzy:
+	case state == StateFuzzy:
 		s.Fuzzy++
 		s.FuzzyWords += words
 		s.FuzzyChars += chars
-	case u.State.Translated():
+	case state.Translated():
 		s.Translated++
 		s.TranslatedWords += words
 		s.TranslatedChars += chars
 	}
-	if u.State == StateApproved {
+	if state == StateApproved {
 		s.Approved++
 		s.ApprovedWords += words
 		s.ApprovedChars += chars
 	}
-	if u.State == StateReadOnly {
+	if state == StateReadOnly {
 		s.Readonly++
 		s.ReadonlyWords += words
 		s.ReadonlyChars += chars

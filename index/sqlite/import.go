@@ -90,7 +90,8 @@ func importTranslation(ctx context.Context, tx *Tx, imp index.TranslationImport)
 			return res, err
 		}
 	}
-	if err := reconcileUnits(ctx, tx, imp, ids, existing, sourceUnits, &res, change); err != nil {
+	var created index.Stats // of the units a new translation received
+	if err := reconcileUnits(ctx, tx, imp, ids, existing, sourceUnits, &res, &created, change); err != nil {
 		return res, err
 	}
 	if isSource {
@@ -111,6 +112,10 @@ func importTranslation(ctx context.Context, tx *Tx, imp index.TranslationImport)
 	}
 	if err := change(index.ActionUpdate, 0, "", ""); err != nil {
 		return res, err
+	}
+	if res.Created {
+		// Every unit was just inserted and counted on the way.
+		return res, applyTranslationStats(ctx, tx, ids, created)
 	}
 	return res, refreshTranslationStats(ctx, tx, ids)
 }
@@ -161,7 +166,7 @@ func loadSourceUnits(ctx context.Context, tx *Tx, sourceTranslationID int64) (ma
 // to themselves afterwards, once their ids exist.
 func reconcileUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, ids scopeIDs,
 	existing map[int64]*existingUnit, sourceUnits map[int64]int64, res *index.ImportResult,
-	change func(index.Action, int64, string, string) error) error {
+	created *index.Stats, change func(index.Action, int64, string, string) error) error {
 	insert, err := newUnitInserter(ctx, tx)
 	if err != nil {
 		return err
@@ -216,6 +221,7 @@ func reconcileUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, id
 			if res.Created {
 				// A new translation records no change per unit, so its
 				// units need no id back and go in batches.
+				created.CountUnit(in.State, words, chars)
 				if err := insert.queue(ctx, row...); err != nil {
 					return err
 				}

@@ -57,6 +57,12 @@ func refreshTranslationStats(ctx context.Context, tx *Tx, t scopeIDs) error {
 	if err != nil {
 		return err
 	}
+	return applyTranslationStats(ctx, tx, t, now)
+}
+
+// applyTranslationStats stores now as the translation's statistics and
+// adds the difference to its component, project and language rows.
+func applyTranslationStats(ctx context.Context, tx *Tx, t scopeIDs, now index.Stats) error {
 	old, err := readStats(ctx, tx, "t", itoa(t.translationID))
 	if err != nil {
 		return err
