@@ -229,17 +229,14 @@ func (ci *componentImport) monolingual(ctx context.Context) error {
 		return err
 	}
 
-	for _, f := range pending {
+	build := func(f translationFile) (index.TranslationImport, error) {
 		imp := base
 		imp.LanguageCode, imp.Filename = f.lang.Code, f.Path
 		imp.Revision = f.Hash + "," + tmpl.Hash
 		imp.SourceTranslationID = srcRes.TranslationID
 		units, err := ci.parse(f.Path, src.Code, f.lang.Code)
 		if err != nil {
-			if _, err := ci.fail(ctx, imp, err); err != nil {
-				return err
-			}
-			continue
+			return imp, err
 		}
 		targets := make(map[string]formats.Unit, len(units))
 		for _, u := range units {
@@ -255,11 +252,59 @@ func (ci *componentImport) monolingual(ctx context.Context) error {
 			}
 			imp.Units = append(imp.Units, iu)
 		}
-		if _, err := ci.apply(ctx, imp); err != nil {
+		return imp, nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	ready := readAhead(ctx, pending, build)
+	defer func() {
+		cancel()
+		for range ready { // wait for the reader: it shares ci.sum and the checkout
+		}
+	}()
+	for p := range ready {
+		if p.err != nil {
+			if _, err := ci.fail(ctx, p.imp, p.err); err != nil {
+				return err
+			}
+			continue
+		}
+		if _, err := ci.apply(ctx, p.imp); err != nil {
 			return err
 		}
 	}
-	return nil
+	return ctx.Err()
+}
+
+// readAheadFiles is how many files wait read and parsed for the writer.
+const readAheadFiles = 2
+
+// built is one file made ready for the index, or the error that kept it
+// from being read.
+type built struct {
+	imp index.TranslationImport
+	err error
+}
+
+// readAhead runs build over files, in order, on a goroutine of its own,
+// so that reading Git objects and parsing (a fifth of an import) overlap
+// the index's single writer instead of waiting for it. The channel closes
+// when every file is built or ctx ends; cancel ctx to stop it early. build
+// must not touch what the caller's loop touches.
+func readAhead(ctx context.Context, files []translationFile,
+	build func(translationFile) (index.TranslationImport, error)) <-chan built {
+	out := make(chan built, readAheadFiles)
+	go func() {
+		defer close(out)
+		for _, f := range files {
+			imp, err := build(f)
+			select {
+			case out <- built{imp, err}:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return out
 }
 
 // bilingual imports a component without a template (TBX glossaries):
