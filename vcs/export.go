@@ -276,7 +276,9 @@ func (e *Export) uploadPack(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		defer zr.Close()
-		body = zr
+		// The limit above counts compressed bytes; a small body can
+		// inflate without end, so the inflated stream has the same bound.
+		body = io.LimitReader(zr, maxUploadRequest)
 	}
 	req, err := parseUploadRequest(body)
 	if err != nil {

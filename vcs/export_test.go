@@ -1,6 +1,8 @@
 package vcs
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"io"
 	"net/http"
@@ -143,6 +145,36 @@ func TestExportRefusals(t *testing.T) {
 			}
 		})
 	}
+
+	t.Run("inflating body", func(t *testing.T) {
+		// 11 MiB of haves after a want, gzipped to a few kilobytes: the
+		// inflated request is bounded like a plain one, not read whole.
+		head, err := r.Head()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		io.WriteString(zw, pkt("want "+head+" ofs-delta\n")+"0000")
+		have := pkt("have " + head + "\n")
+		for n := 0; n < 11<<20; n += len(have) {
+			io.WriteString(zw, have)
+		}
+		zw.Close()
+		req, err := http.NewRequest("POST", url+"git-upload-pack", &buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Encoding", "gzip")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest {
+			t.Errorf("status %d, want 400", resp.StatusCode)
+		}
+	})
 
 	t.Run("unadvertised want", func(t *testing.T) {
 		// The blob of en.json exists but is no tip.
