@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -51,6 +52,12 @@ type Config struct {
 	Demo       bool
 	LogFormat  string // "text" or "json"
 	LogLevel   slog.Level
+	// BaseURL is the external address used in every URL of a response,
+	// for a service behind a path prefix or a proxy that rewrites hosts.
+	BaseURL string
+	// TrustedProxies are the addresses or CIDR ranges whose
+	// X-Forwarded-Proto and X-Forwarded-Host headers are believed.
+	TrustedProxies []string
 }
 
 // DefaultConfig returns the settings used when no flag is given.
@@ -72,6 +79,16 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&cfg.Demo, "demo", false, "create and import a demo project from the built-in files")
 	fs.StringVar(&cfg.LogFormat, "log-format", cfg.LogFormat, "log format: text or json")
 	fs.TextVar(&cfg.LogLevel, "log-level", cfg.LogLevel, "log level: debug, info, warn or error")
+	fs.StringVar(&cfg.BaseURL, "base-url", "", "external base URL of the service, used in every URL it returns")
+	fs.Func("trusted-proxy", "address or CIDR range of a proxy whose X-Forwarded-Proto/-Host are believed (repeatable, or comma-separated)",
+		func(v string) error {
+			for _, p := range strings.Split(v, ",") {
+				if p = strings.TrimSpace(p); p != "" {
+					cfg.TrustedProxies = append(cfg.TrustedProxies, p)
+				}
+			}
+			return nil
+		})
 	if err := fs.Parse(args[1:]); err != nil {
 		return errUsage
 	}
@@ -109,6 +126,11 @@ type Main struct {
 // and starts serving. Close must be called even when Open fails.
 func (m *Main) Open(ctx context.Context) error {
 	log := m.Logger
+	// Settings are checked before anything is opened or imported.
+	apiOpts := api.Options{BaseURL: m.Config.BaseURL, TrustedProxies: m.Config.TrustedProxies}
+	if err := apiOpts.Validate(); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(m.Config.DataDir, 0o755); err != nil {
 		return fmt.Errorf("data directory: %w", err)
 	}
@@ -149,7 +171,8 @@ func (m *Main) Open(ctx context.Context) error {
 
 	// The API reads the index directly and asks sync for what only the
 	// checkouts know: repository status, committed files, the Git export.
-	srv := api.New(m.db, api.Options{Logger: log, Repositories: m.sync})
+	apiOpts.Logger, apiOpts.Repositories = log, m.sync
+	srv := api.New(m.db, apiOpts)
 	if m.listener, err = net.Listen("tcp", m.Config.Listen); err != nil {
 		return fmt.Errorf("listen: %w", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"strings"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -125,5 +126,43 @@ func TestRepositoriesWired(t *testing.T) {
 	}
 	if b, err := os.ReadFile(filepath.Join(dst, "locales", "de.json")); err != nil || !bytes.Equal(b, want) {
 		t.Errorf("cloned de.json = %q, %v", b, err)
+	}
+}
+
+// TestProxyFlags checks that tolk serve's --trusted-proxy and --base-url
+// reach the API: forwarded headers from a trusted peer shape every URL,
+// and an invalid base URL stops the start with a message.
+func TestProxyFlags(t *testing.T) {
+	var stderr strings.Builder
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := run(ctx, []string{"serve", "--data", t.TempDir(), "--listen", "127.0.0.1:0",
+		"--base-url", "ftp://nope"}, io.Discard, &stderr); err == nil || !strings.Contains(err.Error(), "base URL") {
+		t.Errorf("run with a bad base URL = %v", err)
+	}
+
+	cfg := DefaultConfig()
+	cfg.DataDir, cfg.Listen, cfg.Demo = t.TempDir(), "127.0.0.1:0", true
+	cfg.TrustedProxies = []string{"127.0.0.1"}
+	m := &Main{Config: cfg, Logger: slog.New(slog.DiscardHandler)}
+	if err := m.Open(context.Background()); err != nil {
+		m.Close()
+		t.Fatal(err)
+	}
+	defer m.Close()
+	req, _ := http.NewRequest("GET", "http://"+m.Addr().String()+"/api/languages/de/", nil)
+	req.Header.Set("X-Forwarded-Proto", "https")
+	req.Header.Set("X-Forwarded-Host", "tolk.example.com")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var lang map[string]any
+	if err := json.NewDecoder(resp.Body).Decode(&lang); err != nil {
+		t.Fatal(err)
+	}
+	if lang["url"] != "https://tolk.example.com/api/languages/de/" {
+		t.Errorf("url behind a trusted proxy = %v", lang["url"])
 	}
 }
