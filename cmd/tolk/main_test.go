@@ -8,10 +8,10 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
-	"strings"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tolk-project/tolk"
