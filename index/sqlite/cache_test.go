@@ -27,6 +27,9 @@ func TestLookupsFollowWrites(t *testing.T) {
 	if err != nil || tr.Stats.Translated != 0 {
 		t.Fatalf("before: %+v, %v", tr.Stats, err)
 	}
+	if byID, err := db.FindTranslationByID(ctx, tr.ID); err != nil || byID.Stats.Translated != 0 {
+		t.Fatalf("by id before: %+v, %v", byID.Stats, err)
+	}
 	p, _ := db.FindProject(ctx, "demo")
 	comp, _ := db.FindComponent(ctx, "demo", "app")
 	lang, _ := db.FindLanguage(ctx, "de")
@@ -54,6 +57,9 @@ func TestLookupsFollowWrites(t *testing.T) {
 		tr.Component.Name != "App renamed" || tr.Component.Project.Name != "Demo renamed" {
 		t.Errorf("after: translated %d, component %q, project %q", tr.Stats.Translated, tr.Component.Name,
 			tr.Component.Project.Name)
+	}
+	if tr, _ := db.FindTranslationByID(ctx, tr.ID); tr.Stats.Translated != 1 || tr.Component.Name != "App renamed" {
+		t.Errorf("by id after: translated %d, component %q", tr.Stats.Translated, tr.Component.Name)
 	}
 	if p, _ := db.FindProject(ctx, "demo"); p.Name != "Demo renamed" {
 		t.Errorf("project after rename: %q", p.Name)

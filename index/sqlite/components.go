@@ -95,11 +95,6 @@ func findComponentByID(ctx context.Context, q queryer, id int64) (index.Componen
 	return c, formatError(err)
 }
 
-// FindComponentByID returns the component with its project, or ErrNotFound.
-func (db *DB) FindComponentByID(ctx context.Context, id int64) (index.Component, error) {
-	return findComponentByID(ctx, db.r, id)
-}
-
 // FindComponent returns the component by project and component slug, or
 // ErrNotFound. The answer is cached until the next write; its slices must
 // not be modified.

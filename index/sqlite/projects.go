@@ -65,24 +65,6 @@ func (db *DB) findProject(ctx context.Context, slug string) (index.Project, erro
 	return p, nil
 }
 
-// FindProjects returns every project ordered by name, then slug.
-func (db *DB) FindProjects(ctx context.Context) ([]index.Project, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT `+projectColumns+` FROM projects p ORDER BY p.name, p.slug`)
-	if err != nil {
-		return nil, formatError(err)
-	}
-	defer rows.Close()
-	var out []index.Project
-	for rows.Next() {
-		var p index.Project
-		if err := scanProject(rows, &p); err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, rows.Err()
-}
-
 // FindProjectPage returns one page of the projects in ascending id order,
 // the reference's list order, and the number of projects. A page past
 // the end is empty; a zero Page returns every project.

@@ -35,13 +35,14 @@ type DB struct {
 
 	// gen counts committed writes; the lookup caches are valid for one
 	// value of it.
-	gen          atomic.Uint64
-	translations lookupCache[[3]string, index.Translation]
-	components   lookupCache[[2]string, index.Component]
-	projects     lookupCache[string, index.Project]
-	languages    lookupCache[string, index.Language]
-	stats        lookupCache[[2]string, timedStats]
-	wdb          *sql.DB // the single writer
+	gen              atomic.Uint64
+	translations     lookupCache[[3]string, index.Translation]
+	translationsByID lookupCache[int64, index.Translation]
+	components       lookupCache[[2]string, index.Component]
+	projects         lookupCache[string, index.Project]
+	languages        lookupCache[string, index.Language]
+	stats            lookupCache[[2]string, timedStats]
+	wdb              *sql.DB // the single writer
 
 	// Now is the clock; each write transaction reads it once. Tests may
 	// replace it before use.

@@ -49,23 +49,23 @@ func scanTranslation(s interface{ Scan(...any) error }) (index.Translation, erro
 // not be modified.
 func (db *DB) FindTranslation(ctx context.Context, projectSlug, componentSlug, languageCode string) (index.Translation, error) {
 	return lookup(db, &db.translations, [3]string{projectSlug, componentSlug, languageCode}, func() (index.Translation, error) {
-		return db.findTranslation(ctx, projectSlug, componentSlug, languageCode)
+		return db.findTranslation(ctx, `p.slug = ? AND c.slug = ? AND t.language_code = ?`,
+			projectSlug, componentSlug, languageCode)
 	})
 }
 
-func (db *DB) findTranslation(ctx context.Context, projectSlug, componentSlug, languageCode string) (index.Translation, error) {
-	t, err := scanTranslation(db.r.QueryRowContext(ctx, translationSelect+`
-		WHERE p.slug = ? AND c.slug = ? AND t.language_code = ?`, projectSlug, componentSlug, languageCode))
-	if err != nil {
-		return t, formatError(err)
-	}
-	t.Stats, err = readStats(ctx, db.r, "t", itoa(t.ID))
-	return t, formatError(err)
+// FindTranslationByID returns a translation as FindTranslation does,
+// cached likewise: every unit read by id needs its translation.
+func (db *DB) FindTranslationByID(ctx context.Context, id int64) (index.Translation, error) {
+	return lookup(db, &db.translationsByID, id, func() (index.Translation, error) {
+		return db.findTranslation(ctx, `t.id = ?`, id)
+	})
 }
 
-// FindTranslationByID returns a translation as FindTranslation does.
-func (db *DB) FindTranslationByID(ctx context.Context, id int64) (index.Translation, error) {
-	t, err := scanTranslation(db.r.QueryRowContext(ctx, translationSelect+` WHERE t.id = ?`, id))
+// findTranslation reads the one translation matching where, with its
+// stored statistics.
+func (db *DB) findTranslation(ctx context.Context, where string, args ...any) (index.Translation, error) {
+	t, err := scanTranslation(db.r.QueryRowContext(ctx, translationSelect+` WHERE `+where, args...))
 	if err != nil {
 		return t, formatError(err)
 	}
