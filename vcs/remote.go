@@ -30,29 +30,16 @@ import (
 func (r *Repo) Pull(ctx context.Context) (changed bool, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.url == "" {
-		return false, fmt.Errorf("pull %s: %w", r.dir, ErrNoRemote)
-	}
-	if r.branch == "" {
-		return false, fmt.Errorf("pull %s: %w", r.dir, ErrDetachedHead)
+	if err := r.remoteReady("pull"); err != nil {
+		return false, err
 	}
 	tracking := plumbing.NewRemoteReferenceName(remoteName, r.branch)
 	before, err := r.refHash(tracking)
 	if err != nil {
 		return false, fmt.Errorf("pull: %w", err)
 	}
-	auth, err := r.auth.method(r.url)
-	if err != nil {
-		return false, remoteError(ctx, "pull", r.url, r.auth, err)
-	}
-	err = r.repo.FetchContext(ctx, &git.FetchOptions{
-		RemoteName: remoteName,
-		RefSpecs:   []config.RefSpec{fetchRefSpec(r.branch)},
-		Auth:       auth,
-		Tags:       git.NoTags,
-	})
-	if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
-		return false, remoteError(ctx, "pull", r.url, r.auth, err)
+	if _, err := r.fetchLocked(ctx, "pull"); err != nil {
+		return false, err
 	}
 	remote, err := r.refHash(tracking)
 	if err != nil {
@@ -95,6 +82,40 @@ func (r *Repo) Pull(ctx context.Context) (changed bool, err error) {
 	// and working tree to match.
 	if err := wt.Reset(&git.ResetOptions{Commit: remote, Mode: git.HardReset}); err != nil {
 		return false, fmt.Errorf("pull: reset to %s: %w", remote, err)
+	}
+	return true, nil
+}
+
+// remoteReady checks that the checkout has a remote and a branch to
+// track, as op (fetch, pull) needs.
+func (r *Repo) remoteReady(op string) error {
+	if r.url == "" {
+		return fmt.Errorf("%s %s: %w", op, r.dir, ErrNoRemote)
+	}
+	if r.branch == "" {
+		return fmt.Errorf("%s %s: %w", op, r.dir, ErrDetachedHead)
+	}
+	return nil
+}
+
+// fetchLocked updates the remote-tracking branch from the remote; r.mu is
+// held. changed is false when the remote had nothing new.
+func (r *Repo) fetchLocked(ctx context.Context, op string) (changed bool, err error) {
+	auth, err := r.auth.method(r.url)
+	if err != nil {
+		return false, remoteError(ctx, op, r.url, r.auth, err)
+	}
+	err = r.repo.FetchContext(ctx, &git.FetchOptions{
+		RemoteName: remoteName,
+		RefSpecs:   []config.RefSpec{fetchRefSpec(r.branch)},
+		Auth:       auth,
+		Tags:       git.NoTags,
+	})
+	if errors.Is(err, git.NoErrAlreadyUpToDate) {
+		return false, nil
+	}
+	if err != nil {
+		return false, remoteError(ctx, op, r.url, r.auth, err)
 	}
 	return true, nil
 }

@@ -2,14 +2,12 @@ package vcs
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"sort"
 	"strings"
 
 	"github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
@@ -54,29 +52,10 @@ type Status struct {
 func (r *Repo) Fetch(ctx context.Context) (changed bool, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.url == "" {
-		return false, fmt.Errorf("fetch %s: %w", r.dir, ErrNoRemote)
+	if err := r.remoteReady("fetch"); err != nil {
+		return false, err
 	}
-	if r.branch == "" {
-		return false, fmt.Errorf("fetch %s: %w", r.dir, ErrDetachedHead)
-	}
-	auth, err := r.auth.method(r.url)
-	if err != nil {
-		return false, remoteError(ctx, "fetch", r.url, r.auth, err)
-	}
-	err = r.repo.FetchContext(ctx, &git.FetchOptions{
-		RemoteName: remoteName,
-		RefSpecs:   []config.RefSpec{fetchRefSpec(r.branch)},
-		Auth:       auth,
-		Tags:       git.NoTags,
-	})
-	if errors.Is(err, git.NoErrAlreadyUpToDate) {
-		return false, nil
-	}
-	if err != nil {
-		return false, remoteError(ctx, "fetch", r.url, r.auth, err)
-	}
-	return true, nil
+	return r.fetchLocked(ctx, "fetch")
 }
 
 // Status returns the state of the checkout. It reads the object store and
