@@ -69,34 +69,13 @@ func mustPagingFixture(tb testing.TB, nUnits, nChanges int) *pagingFixture {
 	f.de = imp("de", benchUnits("key", 0, 10+nChanges, true), false)
 
 	// The truth comes from plain full scans, independent of the paging code.
-	f.enIDs = mustIDs(tb, db, `SELECT id FROM units WHERE translation_id = ? ORDER BY id`, f.en)
-	f.allIDs = mustIDs(tb, db, `SELECT id FROM units ORDER BY id`)
-	f.deChanges = mustIDs(tb, db, `SELECT id FROM changes WHERE translation_id = ? ORDER BY timestamp, id`, f.de)
+	f.enIDs = mustIDList(tb, db.rdb, `SELECT id FROM units WHERE translation_id = ? ORDER BY id`, f.en)
+	f.allIDs = mustIDList(tb, db.rdb, `SELECT id FROM units ORDER BY id`)
+	f.deChanges = mustIDList(tb, db.rdb, `SELECT id FROM changes WHERE translation_id = ? ORDER BY timestamp, id`, f.de)
 	if len(f.enIDs) != nUnits || len(f.deChanges) < nChanges {
 		tb.Fatalf("fixture has %d units, %d changes", len(f.enIDs), len(f.deChanges))
 	}
 	return f
-}
-
-func mustIDs(tb testing.TB, db *DB, query string, args ...any) []int64 {
-	tb.Helper()
-	rows, err := db.rdb.Query(query, args...)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			tb.Fatal(err)
-		}
-		ids = append(ids, id)
-	}
-	if err := rows.Err(); err != nil {
-		tb.Fatal(err)
-	}
-	return ids
 }
 
 // lastPage is the 1-based number of the last page of n items.

@@ -131,7 +131,7 @@ func mustIDList(tb testing.TB, q queryer, query string, args ...any) []int64 {
 // a middle one, the last two, two past the end and 40 spread over the
 // list, so that offsets fall on every side of bucket boundaries.
 func pagesToCheck(n, size int) []int {
-	last := max(1, (n+size-1)/size)
+	last := lastPage(n, size)
 	if last <= 400 {
 		var all []int
 		for p := 1; p <= last+1; p++ {
