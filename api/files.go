@@ -139,12 +139,12 @@ func (s *Server) zipFormat(c *gin.Context) bool {
 // name.zip. Entries are named project/component/path, as the reference
 // names them relative to its repositories' root, so the files of two
 // components never collide. A component without a checkout yet adds
-// nothing.
+// nothing. Each entry is dated by its translation's last change, so the
+// same files always make the same archive.
 func (s *Server) writeZip(c *gin.Context, repos Repositories, comps []index.Component, name string) {
 	ctx := c.Request.Context()
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
-	now := time.Now()
 	for _, comp := range comps {
 		trs, err := s.store.FindTranslations(ctx, comp.ID)
 		if err != nil {
@@ -152,9 +152,13 @@ func (s *Server) writeZip(c *gin.Context, repos Repositories, comps []index.Comp
 			return
 		}
 		files := make([]string, 0, len(trs))
+		modified := make(map[string]time.Time, len(trs))
 		for _, t := range trs {
 			if t.Filename != "" {
 				files = append(files, t.Filename)
+				if t.Stats.LastChange.After(modified[t.Filename]) {
+					modified[t.Filename] = t.Stats.LastChange
+				}
 			}
 		}
 		sort.Strings(files)
@@ -171,7 +175,7 @@ func (s *Server) writeZip(c *gin.Context, repos Repositories, comps []index.Comp
 				return
 			}
 			w, err := zw.CreateHeader(&zip.FileHeader{
-				Name: comp.Project.Slug + "/" + comp.Slug + "/" + f, Method: zip.Deflate, Modified: now,
+				Name: comp.Project.Slug + "/" + comp.Slug + "/" + f, Method: zip.Deflate, Modified: modified[f],
 			})
 			if err == nil {
 				_, err = w.Write(data)
