@@ -10,11 +10,11 @@ import (
 	"github.com/gin-gonic/gin"
 )
 
-// bufPool recycles response buffers; a units page is tens of kilobytes.
-var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+// bodyPool recycles response buffers; a units page is tens of kilobytes.
+var bodyPool = sync.Pool{New: func() any { return new([]byte) }}
 
-// maxPooledBuf keeps one huge response from pinning its buffer forever.
-const maxPooledBuf = 1 << 20
+// maxPooledBody keeps one huge response from pinning its buffer forever.
+const maxPooledBody = 1 << 20
 
 // serverErrorBody is sent when a response cannot be encoded.
 var serverErrorBody = []byte(`{"type":"server_error","errors":[{"code":"error","detail":"A server error occurred.","attr":null}]}`)
@@ -23,25 +23,38 @@ var serverErrorBody = []byte(`{"type":"server_error","errors":[{"code":"error","
 // the reference sends. HTML characters stay unescaped, as the reference
 // writes them. For HEAD, net/http drops the body but keeps its length.
 func (s *Server) writeJSON(c *gin.Context, status int, v any) {
-	buf := bufPool.Get().(*bytes.Buffer)
-	buf.Reset()
+	pooled := bodyPool.Get().(*[]byte)
+	body, err := encodeJSON((*pooled)[:0], v)
 	defer func() {
-		if buf.Cap() <= maxPooledBuf {
-			bufPool.Put(buf)
+		if cap(body) <= maxPooledBody {
+			*pooled = body[:0]
+			bodyPool.Put(pooled)
 		}
 	}()
-	enc := json.NewEncoder(buf)
-	enc.SetEscapeHTML(false)
-	body := serverErrorBody
-	if err := enc.Encode(v); err != nil {
+	if err != nil {
 		requestLogger(c, s.log).Error("encode response", "err", err)
-		status = http.StatusInternalServerError
-	} else {
-		body = bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+		status, body = http.StatusInternalServerError, append(body[:0], serverErrorBody...)
 	}
 	h := c.Writer.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	c.Status(status)
 	c.Writer.Write(body)
+}
+
+// encodeJSON appends v's JSON to b: through its own appendJSON when it
+// has one, else by reflection.
+func encodeJSON(b []byte, v any) ([]byte, error) {
+	if a, ok := v.(jsonAppender); ok {
+		if out := a.appendJSON(b); out != nil {
+			return out, nil
+		}
+	}
+	buf := bytes.NewBuffer(b)
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return b, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

@@ -44,14 +44,41 @@ type unitJSON struct {
 	Timestamp       string   `json:"timestamp"`
 }
 
-// newUnitJSON converts a unit of translation t, whose URL is tURL.
-func newUnitJSON(u urls, t *index.Translation, tURL string, x *index.Unit) unitJSON {
+// unitLinks is what the URLs of one translation's units share, built
+// once per translation rather than once per unit of a page.
+type unitLinks struct {
+	u           urls
+	translation string // the translation's API URL
+	editor      string // the translate page, to which ?checksum= is added
+}
+
+func newUnitLinks(u urls, t *index.Translation) unitLinks {
+	p, c, l := t.Component.Project.Slug, t.Component.Slug, t.LanguageCode
+	editor := u
+	editor.formatAPI = false // the checksum comes first; abs-style suffix added per unit
+	return unitLinks{u: u, translation: u.translation(p, c, l, ""), editor: editor.abs(join("translate", p, c, l), "")}
+}
+
+// web is urls.unitWeb for this translation.
+func (l *unitLinks) web(idHash int64) string {
+	b := make([]byte, 0, len(l.editor)+40)
+	b = append(b, l.editor...)
+	b = append(b, "?checksum="...)
+	b = strconv.AppendUint(b, uint64(idHash)+1<<63, 16)
+	if l.u.formatAPI {
+		b = append(b, "&format=api"...)
+	}
+	return string(b)
+}
+
+// newUnitJSON converts a unit of the translation l links to.
+func newUnitJSON(l *unitLinks, x *index.Unit) unitJSON {
 	var sourceUnit *string
 	if x.SourceUnitID != 0 {
-		sourceUnit = ptr(u.unit(x.SourceUnitID))
+		sourceUnit = ptr(l.u.unit(x.SourceUnitID))
 	}
 	return unitJSON{
-		Translation:     tURL,
+		Translation:     l.translation,
 		Source:          nonNil(x.Source),
 		PreviousSource:  x.PreviousSource,
 		Target:          nonNil(x.Target),
@@ -74,8 +101,8 @@ func newUnitJSON(u urls, t *index.Translation, tURL string, x *index.Unit) unitJ
 		SourceUnit:      sourceUnit,
 		Priority:        x.Priority,
 		ID:              x.ID,
-		WebURL:          u.unitWeb(t.Component.Project.Slug, t.Component.Slug, t.LanguageCode, x.IDHash),
-		URL:             u.unit(x.ID),
+		WebURL:          l.web(x.IDHash),
+		URL:             l.u.unit(x.ID),
 		Explanation:     x.Explanation,
 		ExtraFlags:      x.ExtraFlags,
 		Pending:         x.Pending,
@@ -142,10 +169,10 @@ func (s *Server) listTranslationUnits(c *gin.Context) {
 		return
 	}
 	u := s.urlsFor(c)
-	tURL := u.translation(t.Component.Project.Slug, t.Component.Slug, t.LanguageCode, "")
+	links := newUnitLinks(u, &t)
 	out := make([]unitJSON, len(units))
 	for i := range units {
-		out[i] = newUnitJSON(u, &t, tURL, &units[i])
+		out[i] = newUnitJSON(&links, &units[i])
 	}
 	s.writeJSON(c, http.StatusOK, newList(c, u, pg, out))
 }
@@ -196,12 +223,8 @@ func (s *Server) getUnit(c *gin.Context) {
 // unitsJSON converts units of any translations, looking each distinct
 // translation up once for the slugs its URL needs.
 func (s *Server) unitsJSON(c *gin.Context, units []index.Unit) ([]unitJSON, error) {
-	type owner struct {
-		t   index.Translation
-		url string
-	}
 	u := s.urlsFor(c)
-	owners := map[int64]*owner{}
+	owners := map[int64]*unitLinks{}
 	out := make([]unitJSON, len(units))
 	for i := range units {
 		o := owners[units[i].TranslationID]
@@ -212,10 +235,11 @@ func (s *Server) unitsJSON(c *gin.Context, units []index.Unit) ([]unitJSON, erro
 				// internal, not the client's 404, hence %v over %w.
 				return nil, fmt.Errorf("translation %d of unit %d: %v", units[i].TranslationID, units[i].ID, err)
 			}
-			o = &owner{t: t, url: u.translation(t.Component.Project.Slug, t.Component.Slug, t.LanguageCode, "")}
+			links := newUnitLinks(u, &t)
+			o = &links
 			owners[t.ID] = o
 		}
-		out[i] = newUnitJSON(u, &o.t, o.url, &units[i])
+		out[i] = newUnitJSON(o, &units[i])
 	}
 	return out, nil
 }

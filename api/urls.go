@@ -122,10 +122,22 @@ func (u urls) language(code, sub string) string {
 	return u.abs(join(withSub([]string{"api", "languages", code}, sub)...), "")
 }
 
-func (u urls) unit(id int64) string { return u.abs("/api/units/"+strconv.FormatInt(id, 10)+"/", "") }
+func (u urls) unit(id int64) string { return u.byID("/api/units/", id) }
 
-func (u urls) change(id int64) string {
-	return u.abs("/api/changes/"+strconv.FormatInt(id, 10)+"/", "")
+func (u urls) change(id int64) string { return u.byID("/api/changes/", id) }
+
+// byID is abs(collection + id + "/", "") in one allocation: list pages
+// build two of these per item.
+func (u urls) byID(collection string, id int64) string {
+	b := make([]byte, 0, len(u.base)+len(collection)+32)
+	b = append(b, u.base...)
+	b = append(b, collection...)
+	b = strconv.AppendInt(b, id, 10)
+	b = append(b, '/')
+	if u.formatAPI {
+		b = append(b, "?format=api"...)
+	}
+	return string(b)
 }
 
 // user returns the user resource's URL, or nil for no user.
