@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"strconv"
 	"testing"
+	"time"
+
+	"github.com/tolk-project/tolk/index"
 )
 
 // reflected is what writeJSON wrote before the appenders existed, and
@@ -27,45 +31,61 @@ var awkwardStrings = []string{
 	"replacement \ufffd kept", "/slash/ and \u00a0nbsp",
 }
 
-func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
-	s := func(v string) *string { return &v }
-	var units []unitJSON
+// awkwardUnits are units whose every text field holds one of
+// awkwardStrings, with extreme numbers and every state.
+func awkwardUnits() []index.Unit {
+	var units []index.Unit
 	for i, str := range awkwardStrings {
-		units = append(units, unitJSON{
-			Translation: "http://h/api/translations/p/c/de/", Source: []string{str, "x"}, PreviousSource: str,
-			Target: []string{str}, IDHash: math.MinInt64 + int64(i), ContentHash: math.MaxInt64 - int64(i),
-			Location: str, Context: str, Note: str, Flags: str, Labels: []string{}, State: i % 4,
-			Fuzzy: i%2 == 0, Translated: i%3 == 0, Approved: i%5 == 0, Position: i, HasSuggestion: i%2 == 1,
-			HasComment: i%3 == 1, HasFailingCheck: i%4 == 1, NumWords: -i, Priority: 100, ID: int64(i),
-			WebURL: str, URL: str, Explanation: str, ExtraFlags: str, Pending: i%2 == 0, Timestamp: str,
+		units = append(units, index.Unit{
+			ID: int64(i + 1), TranslationID: 1, SourceUnitID: int64(i % 2 * 1000), Position: i,
+			Context: str, Source: []string{str, "x"}, Target: []string{str}, PreviousSource: str,
+			IDHash: math.MinInt64 + int64(i), ContentHash: math.MaxInt64 - int64(i), Location: str, Note: str,
+			Flags: str, Explanation: str, ExtraFlags: str, State: index.State(i % 4 * 10), Pending: i%2 == 0,
+			Priority: 100, NumWords: i, HasSuggestion: i%2 == 1, HasComment: i%3 == 1, HasFailingCheck: i%4 == 1,
+			Labels: []string{str}, Timestamp: time.Date(2026, 11, 23, 1, 2, 3, i*1000, time.FixedZone("X", 3600)),
 		})
 	}
-	units = append(units, unitJSON{}, unitJSON{SourceUnit: s("http://h/api/units/1/"), Labels: []string{"a", "b"}})
+	return append(units, index.Unit{ID: math.MaxInt64}) // nil slices, zero time
+}
 
-	var changes []changeJSON
-	for _, str := range awkwardStrings {
-		changes = append(changes, changeJSON{Unit: s(str), Component: s(str), Translation: s(str), User: s(str),
-			Author: s(str), Timestamp: str, Action: 59, Target: str, ID: 7, ActionName: str, URL: str})
-	}
-	changes = append(changes, changeJSON{})
-
-	cases := map[string]any{
-		"units":          list[unitJSON]{Count: len(units), Next: s("http://h/?page=2"), Results: units},
-		"no units":       list[unitJSON]{Results: []unitJSON{}},
-		"nil units":      list[unitJSON]{Previous: s("p")},
-		"changes":        list[changeJSON]{Count: 1 << 40, Results: changes},
-		"one unit":       &units[0],
-		"one change":     &changes[0],
-		"reflected list": list[lockJSON]{Count: 1, Results: []lockJSON{{Locked: true}}},
-	}
-	for name, v := range cases {
-		t.Run(name, func(t *testing.T) {
-			got, err := encodeJSON(nil, v)
-			if err != nil {
-				t.Fatal(err)
+func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
+	s := func(v string) *string { return &v }
+	tr := &index.Translation{ID: 1, LanguageCode: "sr@latin", Component: index.Component{
+		Slug: "c\"1", Project: index.Project{Slug: "p q\u2028"}}}
+	for _, u := range []urls{{base: "http://tolk.test"}, {base: "https://h:8443/prefix", formatAPI: true},
+		{base: "http://we\"ird\\\xff"}} {
+		t.Run(u.base, func(t *testing.T) {
+			units := awkwardUnits()
+			items := make([]unitItem, len(units))
+			wire := make([]unitJSON, len(units))
+			links := newUnitLinks(u, tr)
+			for i := range units {
+				items[i], wire[i] = unitItem{links, &units[i]}, newUnitJSON(u, tr, &units[i])
 			}
-			if want := reflected(t, v); !bytes.Equal(got, want) {
-				t.Errorf("appended\n%s\nwant\n%s", got, want)
+			var changes []changeJSON
+			for _, str := range awkwardStrings {
+				changes = append(changes, changeJSON{Unit: s(str), Component: s(str), Translation: s(str),
+					User: s(str), Author: s(str), Timestamp: str, Action: 59, Target: str, ID: 7, ActionName: str,
+					URL: str})
+			}
+			changes = append(changes, changeJSON{})
+
+			for name, tc := range map[string]struct{ fast, ref any }{
+				"units":      {list[unitItem]{Count: len(units), Next: s("n"), Results: items}, list[unitJSON]{Count: len(units), Next: s("n"), Results: wire}},
+				"no units":   {list[unitItem]{Results: []unitItem{}}, list[unitJSON]{Results: []unitJSON{}}},
+				"nil units":  {list[unitItem]{Previous: s("p")}, list[unitJSON]{Previous: s("p")}},
+				"one unit":   {&items[0], &wire[0]},
+				"changes":    {list[changeJSON]{Count: 1 << 40, Results: changes}, list[changeJSON]{Count: 1 << 40, Results: changes}},
+				"one change": {&changes[0], changes[0]},
+				"reflected":  {list[lockJSON]{Count: 1, Results: []lockJSON{{Locked: true}}}, list[lockJSON]{Count: 1, Results: []lockJSON{{Locked: true}}}},
+			} {
+				got, err := encodeJSON(nil, tc.fast)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := reflected(t, tc.ref); !bytes.Equal(got, want) {
+					t.Errorf("%s: appended\n%s\nwant\n%s", name, got, want)
+				}
 			}
 		})
 	}
@@ -74,7 +94,7 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 // The appender must take the fast path for the lists it was written for,
 // or the benchmark numbers above it mean nothing.
 func TestAppendJSONUsedForLists(t *testing.T) {
-	units, changes, locks := list[unitJSON]{}, list[changeJSON]{}, list[lockJSON]{}
+	units, changes, locks := list[unitItem]{}, list[changeJSON]{}, list[lockJSON]{}
 	if units.appendJSON(nil) == nil || changes.appendJSON(nil) == nil {
 		t.Fatal("unit and change lists fell back to reflection")
 	}
@@ -92,4 +112,84 @@ func FuzzAppendJSONString(f *testing.F) {
 			t.Errorf("appendJSONString(%q) = %s, want %s", s, got, want)
 		}
 	})
+}
+
+// unitJSON is the Unit object (spec, "Unit") as a wire struct: the
+// reference unitItem must write byte for byte.
+type unitJSON struct {
+	Translation     string   `json:"translation"`
+	Source          []string `json:"source"`
+	PreviousSource  string   `json:"previous_source"`
+	Target          []string `json:"target"`
+	IDHash          int64    `json:"id_hash"`
+	ContentHash     int64    `json:"content_hash"`
+	Location        string   `json:"location"`
+	Context         string   `json:"context"`
+	Note            string   `json:"note"`
+	Flags           string   `json:"flags"`
+	Labels          []string `json:"labels"`
+	State           int      `json:"state"`
+	Fuzzy           bool     `json:"fuzzy"`
+	Translated      bool     `json:"translated"`
+	Approved        bool     `json:"approved"`
+	Position        int      `json:"position"`
+	HasSuggestion   bool     `json:"has_suggestion"`
+	HasComment      bool     `json:"has_comment"`
+	HasFailingCheck bool     `json:"has_failing_check"`
+	NumWords        int      `json:"num_words"`
+	SourceUnit      *string  `json:"source_unit"` // null when no source unit is linked
+	Priority        int      `json:"priority"`
+	ID              int64    `json:"id"`
+	WebURL          string   `json:"web_url"`
+	URL             string   `json:"url"`
+	Explanation     string   `json:"explanation"`
+	ExtraFlags      string   `json:"extra_flags"`
+	Pending         bool     `json:"pending"`
+	Timestamp       string   `json:"timestamp"`
+}
+
+// newUnitJSON converts a unit of translation t field by field, the way
+// the API did before unitItem, through urls' own builders.
+func newUnitJSON(u urls, t *index.Translation, x *index.Unit) unitJSON {
+	var sourceUnit *string
+	if x.SourceUnitID != 0 {
+		sourceUnit = ptr(u.unit(x.SourceUnitID))
+	}
+	return unitJSON{
+		Translation:     u.translation(t.Component.Project.Slug, t.Component.Slug, t.LanguageCode, ""),
+		Source:          nonNil(x.Source),
+		PreviousSource:  x.PreviousSource,
+		Target:          nonNil(x.Target),
+		IDHash:          x.IDHash,
+		ContentHash:     x.ContentHash,
+		Location:        x.Location,
+		Context:         x.Context,
+		Note:            x.Note,
+		Flags:           x.Flags,
+		Labels:          nonNil(x.Labels),
+		State:           int(x.State),
+		Fuzzy:           x.State.Fuzzy(),
+		Translated:      x.State.Translated(),
+		Approved:        x.State.Approved(),
+		Position:        x.Position,
+		HasSuggestion:   x.HasSuggestion,
+		HasComment:      x.HasComment,
+		HasFailingCheck: x.HasFailingCheck,
+		NumWords:        x.NumWords,
+		SourceUnit:      sourceUnit,
+		Priority:        x.Priority,
+		ID:              x.ID,
+		WebURL:          u.unitWeb(t.Component.Project.Slug, t.Component.Slug, t.LanguageCode, x.IDHash),
+		URL:             u.unit(x.ID),
+		Explanation:     x.Explanation,
+		ExtraFlags:      x.ExtraFlags,
+		Pending:         x.Pending,
+		Timestamp:       timestamp(x.Timestamp),
+	}
+}
+
+// unitWeb is the editor page of one unit, addressed like the reference by
+// the hex of its unsigned id_hash.
+func (u urls) unitWeb(p, c, l string, idHash int64) string {
+	return u.abs(join("translate", p, c, l), "checksum="+strconv.FormatUint(uint64(idHash)+1<<63, 16))
 }

@@ -11,103 +11,137 @@ import (
 	"github.com/tolk-project/tolk/index"
 )
 
-// unitJSON is the Unit object (spec, "Unit").
-type unitJSON struct {
-	Translation     string   `json:"translation"`
-	Source          []string `json:"source"`
-	PreviousSource  string   `json:"previous_source"`
-	Target          []string `json:"target"`
-	IDHash          int64    `json:"id_hash"`
-	ContentHash     int64    `json:"content_hash"`
-	Location        string   `json:"location"`
-	Context         string   `json:"context"`
-	Note            string   `json:"note"`
-	Flags           string   `json:"flags"`
-	Labels          []string `json:"labels"`
-	State           int      `json:"state"`
-	Fuzzy           bool     `json:"fuzzy"`
-	Translated      bool     `json:"translated"`
-	Approved        bool     `json:"approved"`
-	Position        int      `json:"position"`
-	HasSuggestion   bool     `json:"has_suggestion"`
-	HasComment      bool     `json:"has_comment"`
-	HasFailingCheck bool     `json:"has_failing_check"`
-	NumWords        int      `json:"num_words"`
-	SourceUnit      *string  `json:"source_unit"` // null when no source unit is linked
-	Priority        int      `json:"priority"`
-	ID              int64    `json:"id"`
-	WebURL          string   `json:"web_url"`
-	URL             string   `json:"url"`
-	Explanation     string   `json:"explanation"`
-	ExtraFlags      string   `json:"extra_flags"`
-	Pending         bool     `json:"pending"`
-	Timestamp       string   `json:"timestamp"`
-}
-
 // unitLinks is what the URLs of one translation's units share, built
 // once per translation rather than once per unit of a page.
+// The URLs are kept as JSON fragments: escaping them once is escaping
+// every URL built from them, since what is appended per unit (digits,
+// slashes, the format suffix) never needs escaping.
 type unitLinks struct {
-	u           urls
-	translation string // the translation's API URL
-	editor      string // the translate page, to which ?checksum= is added
+	translationJSON []byte // the quoted translation URL
+	unitJSON        []byte // an opening quote and the escaped unit collection URL
+	editorJSON      []byte // an opening quote and the escaped editor URL
+	suffix          string // format=api's query, if the request had it
 }
 
-func newUnitLinks(u urls, t *index.Translation) unitLinks {
-	p, c, l := t.Component.Project.Slug, t.Component.Slug, t.LanguageCode
+func newUnitLinks(u urls, t *index.Translation) *unitLinks {
+	p, c, lang := t.Component.Project.Slug, t.Component.Slug, t.LanguageCode
 	editor := u
-	editor.formatAPI = false // the checksum comes first; abs-style suffix added per unit
-	return unitLinks{u: u, translation: u.translation(p, c, l, ""), editor: editor.abs(join("translate", p, c, l), "")}
-}
-
-// web is urls.unitWeb for this translation.
-func (l *unitLinks) web(idHash int64) string {
-	b := make([]byte, 0, len(l.editor)+40)
-	b = append(b, l.editor...)
-	b = append(b, "?checksum="...)
-	b = strconv.AppendUint(b, uint64(idHash)+1<<63, 16)
-	if l.u.formatAPI {
-		b = append(b, "&format=api"...)
+	editor.formatAPI = false // the checksum comes first
+	l := &unitLinks{
+		translationJSON: appendJSONString(nil, u.translation(p, c, lang, "")),
+		unitJSON:        openJSONString(u.base + "/api/units/"),
+		editorJSON:      openJSONString(editor.abs(join("translate", p, c, lang), "") + "?checksum="),
 	}
-	return string(b)
+	if u.formatAPI {
+		l.suffix = "format=api"
+	}
+	return l
 }
 
-// newUnitJSON converts a unit of the translation l links to.
-func newUnitJSON(l *unitLinks, x *index.Unit) unitJSON {
-	var sourceUnit *string
+// openJSONString is s as a JSON string without its closing quote.
+func openJSONString(s string) []byte {
+	b := appendJSONString(nil, s)
+	return b[:len(b)-1]
+}
+
+// appendChecksum appends the editor's checksum of a unit: the hex of
+// its unsigned id_hash, as the reference addresses it.
+func appendChecksum(b []byte, idHash int64) []byte {
+	return strconv.AppendUint(b, uint64(idHash)+1<<63, 16)
+}
+
+// unitItem is the Unit object (spec, "Unit"), written straight from the
+// index's unit: copying a page's 50 units into wire structs first meant
+// building 29 fields each, URLs and timestamps among them, as strings
+// that were copied again into the body. jsonappend_test.go holds the
+// wire struct this must match byte for byte.
+type unitItem struct {
+	links *unitLinks
+	unit  *index.Unit
+}
+
+func (it *unitItem) appendJSON(b []byte) []byte {
+	l, x := it.links, it.unit
+	b = append(b, `{"translation":`...)
+	b = append(b, l.translationJSON...)
+	b = append(b, `,"source":`...)
+	b = appendJSONStrings(b, nonNil(x.Source))
+	b = append(b, `,"previous_source":`...)
+	b = appendJSONString(b, x.PreviousSource)
+	b = append(b, `,"target":`...)
+	b = appendJSONStrings(b, nonNil(x.Target))
+	b = append(b, `,"id_hash":`...)
+	b = appendJSONInt(b, x.IDHash)
+	b = append(b, `,"content_hash":`...)
+	b = appendJSONInt(b, x.ContentHash)
+	b = append(b, `,"location":`...)
+	b = appendJSONString(b, x.Location)
+	b = append(b, `,"context":`...)
+	b = appendJSONString(b, x.Context)
+	b = append(b, `,"note":`...)
+	b = appendJSONString(b, x.Note)
+	b = append(b, `,"flags":`...)
+	b = appendJSONString(b, x.Flags)
+	b = append(b, `,"labels":`...)
+	b = appendJSONStrings(b, nonNil(x.Labels))
+	b = append(b, `,"state":`...)
+	b = appendJSONInt(b, int64(x.State))
+	b = append(b, `,"fuzzy":`...)
+	b = appendJSONBool(b, x.State.Fuzzy())
+	b = append(b, `,"translated":`...)
+	b = appendJSONBool(b, x.State.Translated())
+	b = append(b, `,"approved":`...)
+	b = appendJSONBool(b, x.State.Approved())
+	b = append(b, `,"position":`...)
+	b = appendJSONInt(b, int64(x.Position))
+	b = append(b, `,"has_suggestion":`...)
+	b = appendJSONBool(b, x.HasSuggestion)
+	b = append(b, `,"has_comment":`...)
+	b = appendJSONBool(b, x.HasComment)
+	b = append(b, `,"has_failing_check":`...)
+	b = appendJSONBool(b, x.HasFailingCheck)
+	b = append(b, `,"num_words":`...)
+	b = appendJSONInt(b, int64(x.NumWords))
+	b = append(b, `,"source_unit":`...)
 	if x.SourceUnitID != 0 {
-		sourceUnit = ptr(l.u.unit(x.SourceUnitID))
+		b = l.appendUnitURL(b, x.SourceUnitID)
+	} else {
+		b = append(b, "null"...)
 	}
-	return unitJSON{
-		Translation:     l.translation,
-		Source:          nonNil(x.Source),
-		PreviousSource:  x.PreviousSource,
-		Target:          nonNil(x.Target),
-		IDHash:          x.IDHash,
-		ContentHash:     x.ContentHash,
-		Location:        x.Location,
-		Context:         x.Context,
-		Note:            x.Note,
-		Flags:           x.Flags,
-		Labels:          nonNil(x.Labels),
-		State:           int(x.State),
-		Fuzzy:           x.State.Fuzzy(),
-		Translated:      x.State.Translated(),
-		Approved:        x.State.Approved(),
-		Position:        x.Position,
-		HasSuggestion:   x.HasSuggestion,
-		HasComment:      x.HasComment,
-		HasFailingCheck: x.HasFailingCheck,
-		NumWords:        x.NumWords,
-		SourceUnit:      sourceUnit,
-		Priority:        x.Priority,
-		ID:              x.ID,
-		WebURL:          l.web(x.IDHash),
-		URL:             l.u.unit(x.ID),
-		Explanation:     x.Explanation,
-		ExtraFlags:      x.ExtraFlags,
-		Pending:         x.Pending,
-		Timestamp:       timestamp(x.Timestamp),
+	b = append(b, `,"priority":`...)
+	b = appendJSONInt(b, int64(x.Priority))
+	b = append(b, `,"id":`...)
+	b = appendJSONInt(b, x.ID)
+	b = append(b, `,"web_url":`...)
+	b = append(b, l.editorJSON...)
+	b = appendChecksum(b, x.IDHash)
+	if l.suffix != "" {
+		b = append(b, '&')
+		b = append(b, l.suffix...)
 	}
+	b = append(b, `","url":`...)
+	b = l.appendUnitURL(b, x.ID)
+	b = append(b, `,"explanation":`...)
+	b = appendJSONString(b, x.Explanation)
+	b = append(b, `,"extra_flags":`...)
+	b = appendJSONString(b, x.ExtraFlags)
+	b = append(b, `,"pending":`...)
+	b = appendJSONBool(b, x.Pending)
+	b = append(b, `,"timestamp":"`...)
+	b = x.Timestamp.UTC().AppendFormat(b, timestampLayout)
+	return append(b, `"}`...)
+}
+
+// appendUnitURL appends the quoted API URL of unit id.
+func (l *unitLinks) appendUnitURL(b []byte, id int64) []byte {
+	b = append(b, l.unitJSON...)
+	b = appendJSONInt(b, id)
+	b = append(b, '/')
+	if l.suffix != "" {
+		b = append(b, '?')
+		b = append(b, l.suffix...)
+	}
+	return append(b, '"')
 }
 
 func nonNil(s []string) []string {
@@ -170,9 +204,9 @@ func (s *Server) listTranslationUnits(c *gin.Context) {
 	}
 	u := s.urlsFor(c)
 	links := newUnitLinks(u, &t)
-	out := make([]unitJSON, len(units))
+	out := make([]unitItem, len(units))
 	for i := range units {
-		out[i] = newUnitJSON(&links, &units[i])
+		out[i] = unitItem{links, &units[i]}
 	}
 	s.writeJSON(c, http.StatusOK, newList(c, u, pg, out))
 }
@@ -217,15 +251,15 @@ func (s *Server) getUnit(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	s.writeJSON(c, http.StatusOK, out[0])
+	s.writeJSON(c, http.StatusOK, &out[0])
 }
 
 // unitsJSON converts units of any translations, looking each distinct
 // translation up once for the slugs its URL needs.
-func (s *Server) unitsJSON(c *gin.Context, units []index.Unit) ([]unitJSON, error) {
+func (s *Server) unitsJSON(c *gin.Context, units []index.Unit) ([]unitItem, error) {
 	u := s.urlsFor(c)
 	owners := map[int64]*unitLinks{}
-	out := make([]unitJSON, len(units))
+	out := make([]unitItem, len(units))
 	for i := range units {
 		o := owners[units[i].TranslationID]
 		if o == nil {
@@ -235,11 +269,10 @@ func (s *Server) unitsJSON(c *gin.Context, units []index.Unit) ([]unitJSON, erro
 				// internal, not the client's 404, hence %v over %w.
 				return nil, fmt.Errorf("translation %d of unit %d: %v", units[i].TranslationID, units[i].ID, err)
 			}
-			links := newUnitLinks(u, &t)
-			o = &links
+			o = newUnitLinks(u, &t)
 			owners[t.ID] = o
 		}
-		out[i] = newUnitJSON(o, &units[i])
+		out[i] = unitItem{o, &units[i]}
 	}
 	return out, nil
 }

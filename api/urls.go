@@ -165,12 +165,6 @@ func (u urls) share(p, l string) string             { return u.abs(join("engage"
 func (u urls) gitExport(p, c string) string         { return u.abs(join("git", p, c), "") }
 func (u urls) languageWeb(code string) string       { return u.abs(join("languages", code), "") }
 
-// unitWeb is the editor page of one unit, addressed like the reference by
-// the hex of its unsigned id_hash.
-func (u urls) unitWeb(p, c, l string, idHash int64) string {
-	return u.abs(join("translate", p, c, l), "checksum="+strconv.FormatUint(uint64(idHash)+1<<63, 16))
-}
-
 // licenseURL links a license identifier to its SPDX page; nil when the
 // license is unset or not an SPDX identifier. It is an external address,
 // so format=api does not apply.

@@ -169,7 +169,7 @@ func (s *Server) translatePage(c *gin.Context) {
 			s.failPage(c, index.ErrNotFound)
 			return
 		}
-		// The checksum is the unsigned form of id_hash (urls.unitWeb).
+		// The checksum is the unsigned form of id_hash (appendChecksum).
 		id, err := s.store.FindUnitIDByHash(ctx, t.ID, int64(v-1<<63))
 		if err != nil {
 			s.failPage(c, err)
