@@ -5,6 +5,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/tolk-project/tolk/api"
@@ -13,7 +14,9 @@ import (
 )
 
 // BenchmarkUnitsList serves pages of 50 units of a 2,000-unit translation
-// straight through the handler (no network), from a real SQLite index.
+// straight through the handler (no network), from a real SQLite index:
+// read from SQLite each time (uncached), and as served again before the
+// next write (from the index's page cache).
 //
 //	go test ./api -run '^$' -bench UnitsList -benchmem -count 3
 func BenchmarkUnitsList(b *testing.B) {
@@ -23,11 +26,17 @@ func BenchmarkUnitsList(b *testing.B) {
 	const path = "/api/translations/big/strings/de/units/"
 
 	for _, bc := range []struct{ name, query, want string }{
-		{"first", "", `"count":2000,"next":"http://tolk.test` + path + `?page=2","previous":null`},
-		{"deep", "?page=39", `"count":2000,"next":"http://tolk.test` + path + `?page=40","previous"`},
-		{"format=api", "?page=2&format=api", `"next":"http://tolk.test` + path + `?page=3&format=api"`},
+		{"first/uncached", "", `"count":2000,"next":"http://tolk.test` + path + `?page=2","previous":null`},
+		{"deep/uncached", "?page=39", `"count":2000,"next":"http://tolk.test` + path + `?page=40","previous"`},
+		{"format=api/uncached", "?page=2&format=api", `"next":"http://tolk.test` + path + `?page=3&format=api"`},
+		{"first/cached", "", `"count":2000,"next":"http://tolk.test` + path + `?page=2","previous":null`},
+		{"deep/cached", "?page=39", `"count":2000,"next":"http://tolk.test` + path + `?page=40","previous"`},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
+			db.PageCacheRows = 0
+			if strings.HasSuffix(bc.name, "/cached") {
+				db.PageCacheRows = sqlite.DefaultPageCacheRows
+			}
 			serve := func() *httptest.ResponseRecorder {
 				req := httptest.NewRequest(http.MethodGet, "http://tolk.test"+path+bc.query, nil)
 				w := httptest.NewRecorder()
@@ -71,7 +80,8 @@ func BenchmarkUnitsList(b *testing.B) {
 			}
 		}
 	})
-	b.Run("parallel", func(b *testing.B) {
+	db.PageCacheRows = 0
+	b.Run("parallel/uncached", func(b *testing.B) {
 		b.ReportAllocs()
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {

@@ -58,3 +58,66 @@ func lookup[K comparable, V any](db *DB, c *lookupCache[K, V], k K, find func() 
 	}
 	return v, err
 }
+
+// pageCache memoizes list pages, the rows of one page with the list's
+// total, for as long as no write commits, under lookupCache's rule: a
+// page is tagged with the write generation read before its query. A
+// units page is 50 rows of 23 columns, and stepping them out of SQLite
+// through the driver costs several times what serving the page's bytes
+// does, while translators page through the same lists until something
+// changes. Past its bound in rows (DB.PageCacheRows) it starts over, as
+// the lookup caches do. Pages are shared: callers must not modify their
+// rows. It is safe for concurrent use.
+type pageCache[T any] struct {
+	mu   sync.Mutex // guards gen, rows and m
+	gen  uint64
+	rows int
+	m    map[string]cachedPage[T]
+}
+
+type cachedPage[T any] struct {
+	rows  []T
+	total int
+}
+
+func (c *pageCache[T]) get(gen uint64, key string) (cachedPage[T], bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.gen != gen {
+		return cachedPage[T]{}, false
+	}
+	p, ok := c.m[key]
+	return p, ok
+}
+
+func (c *pageCache[T]) put(gen uint64, key string, p cachedPage[T], limit int) {
+	if len(p.rows) > limit || limit <= 0 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	switch {
+	case gen < c.gen:
+		return
+	case gen > c.gen || c.m == nil || c.rows+len(p.rows) > limit:
+		c.gen, c.rows, c.m = gen, 0, make(map[string]cachedPage[T])
+	}
+	if _, ok := c.m[key]; !ok {
+		c.rows += len(p.rows)
+		c.m[key] = p
+	}
+}
+
+// cachedPageOf answers from c for the current write generation, or runs
+// find and remembers its page.
+func cachedPageOf[T any](db *DB, c *pageCache[T], key string, find func() ([]T, int, error)) ([]T, int, error) {
+	gen := db.gen.Load()
+	if p, ok := c.get(gen, key); ok {
+		return p.rows, p.total, nil
+	}
+	rows, total, err := find()
+	if err == nil {
+		c.put(gen, key, cachedPage[T]{rows, total}, db.PageCacheRows)
+	}
+	return rows, total, err
+}

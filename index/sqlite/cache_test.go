@@ -108,3 +108,55 @@ func TestStatsFollowWritesAndTime(t *testing.T) {
 		t.Errorf("a day later: recent %d, translated %d", st.RecentChanges, st.Translated)
 	}
 }
+
+// TestPagesFollowWrites reads unit and change pages, reads them again
+// (answered from the page cache: the very same rows), writes, and reads
+// once more: the last read must see the write.
+func TestPagesFollowWrites(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t)
+	c := mustComponent(t, db)
+	imp := index.TranslationImport{ComponentID: c.ID, LanguageCode: "de", Filename: "de.json", Revision: "a",
+		Monolingual: true, Units: units("hello", "Hello", "", "bye", "Bye", "")}
+	res, err := db.ImportTranslation(ctx, imp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := index.Page{Number: 1, Size: 50}
+	uf := index.UnitFilter{TranslationID: res.TranslationID, Page: page}
+	cf := index.ChangeFilter{TranslationID: res.TranslationID, Page: page}
+	before, n, err := db.FindUnits(ctx, uf)
+	if err != nil || n != 2 || before[0].Target[0] != "" {
+		t.Fatalf("units before: %d %+v %v", n, before, err)
+	}
+	changesBefore, nChanges, err := db.FindChanges(ctx, cf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _, _ := db.FindUnits(ctx, uf)
+	changesAgain, _, _ := db.FindChanges(ctx, cf)
+	if &again[0] != &before[0] || len(changesAgain) > 0 && &changesAgain[0] != &changesBefore[0] {
+		t.Error("a second read with no write in between was not answered from the page cache")
+	}
+
+	imp.Revision, imp.Units = "b", units("hello", "Hello", "Hallo", "bye", "Bye", "", "new", "New", "")
+	if _, err := db.ImportTranslation(ctx, imp); err != nil {
+		t.Fatal(err)
+	}
+	after, n, err := db.FindUnits(ctx, uf)
+	if err != nil || n != 3 || len(after) != 3 || after[0].Target[0] != "Hallo" {
+		t.Errorf("units after the write: %d %+v %v", n, after, err)
+	}
+	if _, m, err := db.FindChanges(ctx, cf); err != nil || m <= nChanges {
+		t.Errorf("changes after the write: %d (were %d), %v", m, nChanges, err)
+	}
+	// Distinct filters are distinct pages.
+	if q, m, err := db.FindUnits(ctx, index.UnitFilter{TranslationID: res.TranslationID, Query: "Hallo",
+		Page: page}); err != nil || m != 1 || len(q) != 1 {
+		t.Errorf("search after the write: %d %+v %v", m, q, err)
+	}
+	if p2, m, err := db.FindUnits(ctx, index.UnitFilter{TranslationID: res.TranslationID,
+		Page: index.Page{Number: 2, Size: 2}}); err != nil || m != 3 || len(p2) != 1 || p2[0].ID != after[2].ID {
+		t.Errorf("page 2 of 2: %d %+v %v", m, p2, err)
+	}
+}

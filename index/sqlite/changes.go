@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strconv"
 	"strings"
 	"time"
 
@@ -112,8 +113,31 @@ func (db *DB) FindChangeByID(ctx context.Context, id int64) (index.Change, error
 // two buckets the bounds cut are recounted, fewer than 2,048 index entries.
 // A filter on Actions or UserName, or on two scopes at once, counts the
 // matching changes of its scope and reads the page with OFFSET, so that
-// cost grows with the scope's changes and with the page number.
+// cost grows with the scope's changes and with the page number. Either
+// way a page read since the last write is answered from memory
+// (pageCache); the changes returned are shared and must not be modified.
 func (db *DB) FindChanges(ctx context.Context, f index.ChangeFilter) ([]index.Change, int, error) {
+	return cachedPageOf(db, &db.changePages, changePageKey(f), func() ([]index.Change, int, error) {
+		return db.findChanges(ctx, f)
+	})
+}
+
+// changePageKey identifies f's page in the page cache.
+func changePageKey(f index.ChangeFilter) string {
+	b := make([]byte, 0, 96)
+	for _, n := range []int64{f.ProjectID, f.ComponentID, f.TranslationID, f.UnitID, f.After.Unix(),
+		int64(f.After.Nanosecond()), f.Before.Unix(), int64(f.Before.Nanosecond()), int64(f.Page.Number), int64(f.Page.Size), int64(len(f.Actions))} {
+		b = strconv.AppendInt(b, n, 10)
+		b = append(b, ',')
+	}
+	for _, a := range f.Actions {
+		b = strconv.AppendInt(b, int64(a), 10)
+		b = append(b, ',')
+	}
+	return string(append(b, f.UserName...))
+}
+
+func (db *DB) findChanges(ctx context.Context, f index.ChangeFilter) ([]index.Change, int, error) {
 	// One read transaction, so the total and the page see one snapshot.
 	tx, err := db.rdb.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {

@@ -33,8 +33,8 @@ type DB struct {
 	rdb  *sql.DB    // readers
 	r    *stmtCache // reads through rdb with prepared statements
 
-	// gen counts committed writes; the lookup caches are valid for one
-	// value of it.
+	// gen counts committed writes; the lookup and page caches are valid
+	// for one value of it.
 	gen              atomic.Uint64
 	translations     lookupCache[[3]string, index.Translation]
 	translationsByID lookupCache[int64, index.Translation]
@@ -42,17 +42,28 @@ type DB struct {
 	projects         lookupCache[string, index.Project]
 	languages        lookupCache[string, index.Language]
 	stats            lookupCache[[2]string, timedStats]
+	unitPages        pageCache[index.Unit]
+	changePages      pageCache[index.Change]
 	wdb              *sql.DB // the single writer
 
 	// Now is the clock; each write transaction reads it once. Tests may
 	// replace it before use.
 	Now func() time.Time
+
+	// PageCacheRows bounds each page cache (of units, of changes) by the
+	// rows its pages hold; 0 turns page caching off, so that every list
+	// is read from SQLite. Open sets DefaultPageCacheRows; change it
+	// before use.
+	PageCacheRows int
 }
+
+// DefaultPageCacheRows is about 16 MiB of units.
+const DefaultPageCacheRows = 32768
 
 // Open opens (creating if needed) the index at path and applies pending
 // migrations.
 func Open(ctx context.Context, path string) (*DB, error) {
-	db := &DB{path: path, Now: time.Now}
+	db := &DB{path: path, Now: time.Now, PageCacheRows: DefaultPageCacheRows}
 	// WAL lets readers run while an import writes; busy_timeout makes a
 	// reader wait out a checkpoint instead of failing; foreign keys keep
 	// cascades honest; synchronous=NORMAL is durable at every checkpoint

@@ -43,7 +43,14 @@ func (db *DB) FindUnitByID(ctx context.Context, id int64) (index.Unit, error) {
 // query the units of the scope are scanned to count the matches and the
 // page is read with OFFSET, so that cost grows with the translation (or
 // the whole index when TranslationID is 0) and with the page number.
+// Either way a page read since the last write is answered from memory
+// (pageCache); the units returned are shared and must not be modified.
 func (db *DB) FindUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, int, error) {
+	key := strings.Join([]string{itoa(f.TranslationID), strconv.Itoa(f.Page.Number), strconv.Itoa(f.Page.Size), f.Query}, "\x00")
+	return cachedPageOf(db, &db.unitPages, key, func() ([]index.Unit, int, error) { return db.findUnits(ctx, f) })
+}
+
+func (db *DB) findUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, int, error) {
 	where, args, err := unitWhere(f)
 	if err != nil {
 		return nil, 0, err
