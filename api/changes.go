@@ -12,44 +12,106 @@ import (
 	"github.com/tolk-project/tolk/index"
 )
 
-// changeJSON is the Change object (spec, "Change").
-type changeJSON struct {
-	Unit        *string `json:"unit"`
-	Component   *string `json:"component"`
-	Translation *string `json:"translation"`
-	User        *string `json:"user"`
-	Author      *string `json:"author"`
-	Timestamp   string  `json:"timestamp"`
-	Action      int     `json:"action"`
-	Target      string  `json:"target"`
-	ID          int64   `json:"id"`
-	ActionName  string  `json:"action_name"`
-	URL         string  `json:"url"`
+// changeLinks builds the URLs of one page's changes as JSON fragments
+// (see unitLinks), each distinct component, translation and user once.
+// It is not safe for concurrent use.
+type changeLinks struct {
+	u                    urls
+	unitJSON, changeJSON []byte // an opening quote and the escaped collection URL
+	suffix               string // format=api's query, if the request had it
+	components           map[[2]string][]byte
+	translations         map[[3]string][]byte
+	users                map[string][]byte
 }
 
-// newChangeJSON converts a change. Links to what the change is not tied
-// to are null (spec, "Common response behaviour", rule 4).
-func newChangeJSON(u urls, ch *index.Change) changeJSON {
-	out := changeJSON{
-		User:       u.user(ch.UserName),
-		Author:     u.user(ch.AuthorName),
-		Timestamp:  timestamp(ch.Timestamp),
-		Action:     int(ch.Action),
-		Target:     ch.Target,
-		ID:         ch.ID,
-		ActionName: ch.Action.Name(),
-		URL:        u.change(ch.ID),
+func newChangeLinks(u urls) *changeLinks {
+	l := &changeLinks{u: u, unitJSON: openJSONString(u.base + "/api/units/"),
+		changeJSON: openJSONString(u.base + "/api/changes/"), components: map[[2]string][]byte{},
+		translations: map[[3]string][]byte{}, users: map[string][]byte{}}
+	if u.formatAPI {
+		l.suffix = "?format=api"
 	}
+	return l
+}
+
+// memo returns m[k], building it as the quoted url() on first use.
+func memo[K comparable](m map[K][]byte, k K, url func() string) []byte {
+	v, ok := m[k]
+	if !ok {
+		v = appendJSONString(nil, url())
+		m[k] = v
+	}
+	return v
+}
+
+// appendByID appends the quoted URL of the object id in the collection
+// whose opening fragment is prefix.
+func (l *changeLinks) appendByID(b, prefix []byte, id int64) []byte {
+	b = append(b, prefix...)
+	b = appendJSONInt(b, id)
+	b = append(b, '/')
+	b = append(b, l.suffix...)
+	return append(b, '"')
+}
+
+func (l *changeLinks) appendUser(b []byte, name string) []byte {
+	if name == "" {
+		return append(b, "null"...)
+	}
+	return append(b, memo(l.users, name, func() string { return *l.u.user(name) })...)
+}
+
+// changeItem is the Change object (spec, "Change"), written straight
+// from the index's change, as unitItem writes units. Links to what the
+// change is not tied to are null (spec, "Common response behaviour",
+// rule 4). jsonappend_test.go holds the wire struct this must match byte
+// for byte.
+type changeItem struct {
+	links  *changeLinks
+	change *index.Change
+}
+
+func (it *changeItem) appendJSON(b []byte) []byte {
+	l, ch := it.links, it.change
+	b = append(b, `{"unit":`...)
 	if ch.UnitID != 0 {
-		out.Unit = ptr(u.unit(ch.UnitID))
+		b = l.appendByID(b, l.unitJSON, ch.UnitID)
+	} else {
+		b = append(b, "null"...)
 	}
-	if ch.ProjectSlug != "" && ch.ComponentSlug != "" {
-		out.Component = ptr(u.component(ch.ProjectSlug, ch.ComponentSlug, ""))
-		if ch.LanguageCode != "" {
-			out.Translation = ptr(u.translation(ch.ProjectSlug, ch.ComponentSlug, ch.LanguageCode, ""))
-		}
+	p, c, lang := ch.ProjectSlug, ch.ComponentSlug, ch.LanguageCode
+	tied := p != "" && c != ""
+	b = append(b, `,"component":`...)
+	if tied {
+		b = append(b, memo(l.components, [2]string{p, c}, func() string { return l.u.component(p, c, "") })...)
+	} else {
+		b = append(b, "null"...)
 	}
-	return out
+	b = append(b, `,"translation":`...)
+	if tied && lang != "" {
+		b = append(b, memo(l.translations, [3]string{p, c, lang}, func() string {
+			return l.u.translation(p, c, lang, "")
+		})...)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `,"user":`...)
+	b = l.appendUser(b, ch.UserName)
+	b = append(b, `,"author":`...)
+	b = l.appendUser(b, ch.AuthorName)
+	b = append(b, `,"timestamp":"`...)
+	b = ch.Timestamp.UTC().AppendFormat(b, timestampLayout)
+	b = append(b, `","action":`...)
+	b = appendJSONInt(b, int64(ch.Action))
+	b = append(b, `,"target":`...)
+	b = appendJSONString(b, ch.Target)
+	b = append(b, `,"id":`...)
+	b = appendJSONInt(b, ch.ID)
+	b = append(b, `,"action_name":`...)
+	b = appendJSONString(b, ch.Action.Name())
+	b = append(b, `,"url":`...)
+	b = l.appendByID(b, l.changeJSON, ch.ID)
+	return append(b, '}')
 }
 
 // changeStore is what the change endpoints read.
@@ -126,9 +188,10 @@ func (s *Server) listChanges(c *gin.Context, scope index.ChangeFilter) {
 		return
 	}
 	u := s.urlsFor(c)
-	out := make([]changeJSON, len(changes))
+	links := newChangeLinks(u)
+	out := make([]changeItem, len(changes))
 	for i := range changes {
-		out[i] = newChangeJSON(u, &changes[i])
+		out[i] = changeItem{links, &changes[i]}
 	}
 	s.writeJSON(c, http.StatusOK, newList(c, u, pg, out))
 }
@@ -145,7 +208,7 @@ func (s *Server) getChange(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	s.writeJSON(c, http.StatusOK, newChangeJSON(s.urlsFor(c), &ch))
+	s.writeJSON(c, http.StatusOK, &changeItem{newChangeLinks(s.urlsFor(c)), &ch})
 }
 
 // changeFilter adds the reference's change filters to scope: action

@@ -125,29 +125,3 @@ func (l list[T]) appendJSON(b []byte) []byte {
 	}
 	return append(b, "]}"...)
 }
-
-func (x *changeJSON) appendJSON(b []byte) []byte {
-	b = append(b, `{"unit":`...)
-	b = appendJSONStringOrNull(b, x.Unit)
-	b = append(b, `,"component":`...)
-	b = appendJSONStringOrNull(b, x.Component)
-	b = append(b, `,"translation":`...)
-	b = appendJSONStringOrNull(b, x.Translation)
-	b = append(b, `,"user":`...)
-	b = appendJSONStringOrNull(b, x.User)
-	b = append(b, `,"author":`...)
-	b = appendJSONStringOrNull(b, x.Author)
-	b = append(b, `,"timestamp":`...)
-	b = appendJSONString(b, x.Timestamp)
-	b = append(b, `,"action":`...)
-	b = appendJSONInt(b, int64(x.Action))
-	b = append(b, `,"target":`...)
-	b = appendJSONString(b, x.Target)
-	b = append(b, `,"id":`...)
-	b = appendJSONInt(b, x.ID)
-	b = append(b, `,"action_name":`...)
-	b = appendJSONString(b, x.ActionName)
-	b = append(b, `,"url":`...)
-	b = appendJSONString(b, x.URL)
-	return append(b, '}')
-}

@@ -62,21 +62,31 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 			for i := range units {
 				items[i], wire[i] = unitItem{links, &units[i]}, newUnitJSON(u, tr, &units[i])
 			}
-			var changes []changeJSON
-			for _, str := range awkwardStrings {
-				changes = append(changes, changeJSON{Unit: s(str), Component: s(str), Translation: s(str),
-					User: s(str), Author: s(str), Timestamp: str, Action: 59, Target: str, ID: 7, ActionName: str,
-					URL: str})
+			var changes []index.Change
+			for i, str := range awkwardStrings {
+				ch := index.Change{ID: int64(i + 1), Action: index.Action(i * 7 % 60), Target: str,
+					Timestamp: time.Date(2026, 1, 2, 3, 4, 5, i, time.FixedZone("Y", -7200)), UnitID: int64(i % 3),
+					ProjectSlug: str, ComponentSlug: "c", LanguageCode: []string{"", "de", str}[i%3],
+					UserName: []string{"", "admin", str}[i%3], AuthorName: []string{str, "", "admin"}[i%3]}
+				changes = append(changes, ch)
+				ch.ComponentSlug = "" // tied to a project only
+				changes = append(changes, ch)
 			}
-			changes = append(changes, changeJSON{})
+			changes = append(changes, index.Change{})
+			changeItems := make([]changeItem, len(changes))
+			changeWire := make([]changeJSON, len(changes))
+			clinks := newChangeLinks(u)
+			for i := range changes {
+				changeItems[i], changeWire[i] = changeItem{clinks, &changes[i]}, newChangeJSON(u, &changes[i])
+			}
 
 			for name, tc := range map[string]struct{ fast, ref any }{
 				"units":      {list[unitItem]{Count: len(units), Next: s("n"), Results: items}, list[unitJSON]{Count: len(units), Next: s("n"), Results: wire}},
 				"no units":   {list[unitItem]{Results: []unitItem{}}, list[unitJSON]{Results: []unitJSON{}}},
 				"nil units":  {list[unitItem]{Previous: s("p")}, list[unitJSON]{Previous: s("p")}},
 				"one unit":   {&items[0], &wire[0]},
-				"changes":    {list[changeJSON]{Count: 1 << 40, Results: changes}, list[changeJSON]{Count: 1 << 40, Results: changes}},
-				"one change": {&changes[0], changes[0]},
+				"changes":    {list[changeItem]{Count: 1 << 40, Results: changeItems}, list[changeJSON]{Count: 1 << 40, Results: changeWire}},
+				"one change": {&changeItems[1], changeWire[1]},
 				"reflected":  {list[lockJSON]{Count: 1, Results: []lockJSON{{Locked: true}}}, list[lockJSON]{Count: 1, Results: []lockJSON{{Locked: true}}}},
 			} {
 				got, err := encodeJSON(nil, tc.fast)
@@ -94,7 +104,7 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 // The appender must take the fast path for the lists it was written for,
 // or the benchmark numbers above it mean nothing.
 func TestAppendJSONUsedForLists(t *testing.T) {
-	units, changes, locks := list[unitItem]{}, list[changeJSON]{}, list[lockJSON]{}
+	units, changes, locks := list[unitItem]{}, list[changeItem]{}, list[lockJSON]{}
 	if units.appendJSON(nil) == nil || changes.appendJSON(nil) == nil {
 		t.Fatal("unit and change lists fell back to reflection")
 	}
@@ -192,4 +202,45 @@ func newUnitJSON(u urls, t *index.Translation, x *index.Unit) unitJSON {
 // the hex of its unsigned id_hash.
 func (u urls) unitWeb(p, c, l string, idHash int64) string {
 	return u.abs(join("translate", p, c, l), "checksum="+strconv.FormatUint(uint64(idHash)+1<<63, 16))
+}
+
+// changeJSON is the Change object (spec, "Change") as a wire struct:
+// the reference changeItem must write byte for byte.
+type changeJSON struct {
+	Unit        *string `json:"unit"`
+	Component   *string `json:"component"`
+	Translation *string `json:"translation"`
+	User        *string `json:"user"`
+	Author      *string `json:"author"`
+	Timestamp   string  `json:"timestamp"`
+	Action      int     `json:"action"`
+	Target      string  `json:"target"`
+	ID          int64   `json:"id"`
+	ActionName  string  `json:"action_name"`
+	URL         string  `json:"url"`
+}
+
+// newChangeJSON converts a change. Links to what the change is not tied
+// to are null (spec, "Common response behaviour", rule 4).
+func newChangeJSON(u urls, ch *index.Change) changeJSON {
+	out := changeJSON{
+		User:       u.user(ch.UserName),
+		Author:     u.user(ch.AuthorName),
+		Timestamp:  timestamp(ch.Timestamp),
+		Action:     int(ch.Action),
+		Target:     ch.Target,
+		ID:         ch.ID,
+		ActionName: ch.Action.Name(),
+		URL:        u.change(ch.ID),
+	}
+	if ch.UnitID != 0 {
+		out.Unit = ptr(u.unit(ch.UnitID))
+	}
+	if ch.ProjectSlug != "" && ch.ComponentSlug != "" {
+		out.Component = ptr(u.component(ch.ProjectSlug, ch.ComponentSlug, ""))
+		if ch.LanguageCode != "" {
+			out.Translation = ptr(u.translation(ch.ProjectSlug, ch.ComponentSlug, ch.LanguageCode, ""))
+		}
+	}
+	return out
 }
