@@ -24,6 +24,11 @@ import (
 type endpoint struct {
 	Name string
 	Path string
+	// Sweep, a component's API path, makes the endpoint every units page
+	// of every translation of that component in turn instead of Path, so
+	// that no page is read twice within thousands of requests: what an
+	// index cache of recent pages cannot help with.
+	Sweep string
 }
 
 // endpoints are the reads the issue names, on one translation of the
@@ -32,14 +37,16 @@ type endpoint struct {
 func endpoints(project, component, lang string) []endpoint {
 	tr := "/api/translations/" + project + "/" + component + "/" + lang + "/"
 	return []endpoint{
-		{"translation detail", tr},
-		{"units page 1", tr + "units/"},
-		{"units late page", tr + "units/?page=last"},
-		{"translation statistics", tr + "statistics/"},
-		{"language statistics", "/api/languages/" + lang + "/statistics/"},
-		{"project statistics", "/api/projects/" + project + "/statistics/"},
-		{"translation changes", tr + "changes/"},
-		{"changes list", "/api/changes/"},
+		{Name: "translation detail", Path: tr},
+		{Name: "units page 1", Path: tr + "units/"},
+		{Name: "units late page", Path: tr + "units/?page=last"},
+		{Name: "units, every page in turn", Path: "/api/translations/" + project + "/" + component + "/*/units/?page=*",
+			Sweep: "/api/components/" + project + "/" + component + "/"},
+		{Name: "translation statistics", Path: tr + "statistics/"},
+		{Name: "language statistics", Path: "/api/languages/" + lang + "/statistics/"},
+		{Name: "project statistics", Path: "/api/projects/" + project + "/statistics/"},
+		{Name: "translation changes", Path: tr + "changes/"},
+		{Name: "changes list", Path: "/api/changes/"},
 	}
 }
 
@@ -106,9 +113,42 @@ func get(ctx context.Context, c *http.Client, url string) (int, []byte, error) {
 // and whether it exists yet.
 type target struct {
 	endpoint
+	Paths  []string // what is requested, in turn: Path, or a sweep's pages
 	Status int
-	Body   []byte
+	Body   []byte // of the first path
 	Err    string
+}
+
+// sweepPaths lists the units pages of every translation of the component
+// at compPath, translation by translation.
+func sweepPaths(ctx context.Context, c *http.Client, base, compPath string) ([]string, error) {
+	status, body, err := get(ctx, c, base+compPath+"translations/?page_size=1000")
+	if err != nil {
+		return nil, err
+	}
+	if status != http.StatusOK {
+		return nil, fmt.Errorf("translations of %s: status %d", compPath, status)
+	}
+	var list struct {
+		Results []struct {
+			URL   string `json:"url"`
+			Total int    `json:"total"`
+		}
+	}
+	if err := json.Unmarshal(body, &list); err != nil {
+		return nil, fmt.Errorf("translations of %s: %w", compPath, err)
+	}
+	var paths []string
+	for _, t := range list.Results {
+		tr := strings.TrimPrefix(t.URL, base)
+		for page := 1; page <= max(1, (t.Total+49)/50); page++ {
+			paths = append(paths, tr+"units/?page="+strconv.Itoa(page))
+		}
+	}
+	if len(paths) == 0 {
+		return nil, fmt.Errorf("translations of %s: none", compPath)
+	}
+	return paths, nil
 }
 
 // resolveEndpoints fetches each endpoint once: a 404 marks it "n/a" (not
@@ -121,8 +161,17 @@ func resolveEndpoints(ctx context.Context, c *http.Client, base string, eps []en
 		if ep.Name == "units late page" && count > 0 {
 			ep.Path = strings.TrimSuffix(ep.Path, "?page=last") + "?page=" + strconv.Itoa((count+49)/50)
 		}
-		t := target{endpoint: ep}
-		status, body, err := get(ctx, c, base+ep.Path)
+		t := target{endpoint: ep, Paths: []string{ep.Path}}
+		if ep.Sweep != "" {
+			paths, err := sweepPaths(ctx, c, base, ep.Sweep)
+			if err != nil {
+				t.Err = err.Error()
+				out = append(out, t)
+				continue
+			}
+			t.Paths = paths
+		}
+		status, body, err := get(ctx, c, base+t.Paths[0])
 		t.Status, t.Body = status, body
 		switch {
 		case err != nil:
@@ -174,10 +223,10 @@ func (a sample) stats() loadStats {
 	return st
 }
 
-// send sends GET url from conc workers until dur has passed or max
-// requests have been sent. Latency is per request, from send to last
-// body byte.
-func send(ctx context.Context, c *http.Client, url string, conc int, dur time.Duration, max int) sample {
+// send sends GET requests from conc workers, to each of urls in turn,
+// until dur has passed or max requests have been sent. Latency is per
+// request, from send to last body byte.
+func send(ctx context.Context, c *http.Client, urls []string, conc int, dur time.Duration, max int) sample {
 	var sent, errs atomic.Int64
 	lats := make([][]time.Duration, conc)
 	deadline := time.Now().Add(dur)
@@ -188,9 +237,13 @@ func send(ctx context.Context, c *http.Client, url string, conc int, dur time.Du
 		go func() {
 			defer wg.Done()
 			buf := make([]byte, 32<<10)
-			for ctx.Err() == nil && time.Now().Before(deadline) && sent.Add(1) <= int64(max) {
+			for ctx.Err() == nil && time.Now().Before(deadline) {
+				n := sent.Add(1)
+				if n > int64(max) {
+					break
+				}
 				t0 := time.Now()
-				req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+				req, err := http.NewRequestWithContext(ctx, http.MethodGet, urls[int(n-1)%len(urls)], nil)
 				if err != nil {
 					errs.Add(1)
 					continue
@@ -213,23 +266,24 @@ func send(ctx context.Context, c *http.Client, url string, conc int, dur time.Du
 	return sample{lats: slices.Concat(lats...), errors: int(errs.Load()), elapsed: time.Since(start)}
 }
 
-// measure loads one URL for dur at conc after a short warm-up that opens
-// the connections.
-func measure(ctx context.Context, c *http.Client, url string, conc int, dur time.Duration, max int) loadStats {
-	send(ctx, c, url, conc, dur/10, conc*4)
-	return send(ctx, c, url, conc, dur, max).stats()
+// measure loads urls (in turn) for dur at conc after a short warm-up
+// that opens the connections.
+func measure(ctx context.Context, c *http.Client, urls []string, conc int, dur time.Duration, max int) loadStats {
+	send(ctx, c, urls, conc, dur/10, conc*4)
+	return send(ctx, c, urls, conc, dur, max).stats()
 }
 
 // measurePair loads an endpoint and its ceiling in alternating rounds,
 // so that other work on a shared machine falls on both alike.
-func measurePair(ctx context.Context, c *http.Client, realURL, ceilURL string, conc int, dur time.Duration, max int) (realStats, ceilStats loadStats) {
+func measurePair(ctx context.Context, c *http.Client, realURLs []string, ceilURL string, conc int, dur time.Duration, max int) (realStats, ceilStats loadStats) {
 	const rounds = 4
-	send(ctx, c, realURL, conc, dur/10, conc*4)
-	send(ctx, c, ceilURL, conc, dur/10, conc*4)
+	ceil := []string{ceilURL}
+	send(ctx, c, realURLs, conc, dur/10, conc*4)
+	send(ctx, c, ceil, conc, dur/10, conc*4)
 	var r, cl sample
 	for range rounds {
-		r.add(send(ctx, c, realURL, conc, dur/rounds, (max+rounds-1)/rounds))
-		cl.add(send(ctx, c, ceilURL, conc, dur/rounds, (max+rounds-1)/rounds))
+		r.add(send(ctx, c, realURLs, conc, dur/rounds, (max+rounds-1)/rounds))
+		cl.add(send(ctx, c, ceil, conc, dur/rounds, (max+rounds-1)/rounds))
 	}
 	return r.stats(), cl.stats()
 }
@@ -247,6 +301,7 @@ func quantile(sorted []time.Duration, q float64) time.Duration {
 type loadPoint struct {
 	Endpoint    string
 	Path        string
+	Paths       []string // what was requested, in turn
 	Concurrency int
 	NA          bool // the endpoint answered 404: not served by this build
 	Err         string
@@ -309,17 +364,18 @@ func runLoad(ctx context.Context, db *sqlite.DB, eps []endpoint, o loadOptions) 
 	var points []loadPoint
 	for i, t := range targets {
 		for _, conc := range o.Concurrency {
-			p := loadPoint{Endpoint: t.Name, Path: t.Path, Concurrency: conc, Bytes: len(t.Body), Err: t.Err}
+			p := loadPoint{Endpoint: t.Name, Path: t.Path, Paths: t.Paths, Concurrency: conc, Bytes: len(t.Body),
+				Err: t.Err}
 			switch {
 			case t.Err != "":
 			case t.Status == http.StatusNotFound:
 				p.NA = true
 			default:
 				if ceil != nil {
-					p.Real, p.Ceil = measurePair(ctx, client, apiSrv.base()+t.Path,
+					p.Real, p.Ceil = measurePair(ctx, client, prefixed(apiSrv.base(), t.Paths),
 						ceil.base()+"/ceiling/"+strconv.Itoa(i)+"/", conc, o.Duration, o.MaxRequests)
 				} else {
-					p.Real = measure(ctx, client, apiSrv.base()+t.Path, conc, o.Duration, o.MaxRequests)
+					p.Real = measure(ctx, client, prefixed(apiSrv.base(), t.Paths), conc, o.Duration, o.MaxRequests)
 				}
 				if p.Real.Errors > 0 {
 					p.Err = fmt.Sprintf("%d of %d requests failed", p.Real.Errors, p.Real.Requests)
@@ -334,9 +390,18 @@ func runLoad(ctx context.Context, db *sqlite.DB, eps []endpoint, o loadOptions) 
 	return points, nil
 }
 
-// profileEndpoint loads one endpoint for dur at conc while prof runs
-// (a CPU profile of the slowest read).
-func profileEndpoint(ctx context.Context, db *sqlite.DB, path string, conc int, dur time.Duration, prof func(func() error) error) error {
+// prefixed returns base+path for each of paths.
+func prefixed(base string, paths []string) []string {
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = base + p
+	}
+	return out
+}
+
+// profileEndpoint loads one endpoint (paths in turn) for dur at conc
+// while prof runs (a CPU profile of the slowest read).
+func profileEndpoint(ctx context.Context, db *sqlite.DB, paths []string, conc int, dur time.Duration, prof func(func() error) error) error {
 	apiSrv, err := serve(api.New(db, api.Options{}).Handler())
 	if err != nil {
 		return err
@@ -345,9 +410,9 @@ func profileEndpoint(ctx context.Context, db *sqlite.DB, path string, conc int, 
 	client := newClient()
 	defer client.CloseIdleConnections()
 	return prof(func() error {
-		st := measure(ctx, client, apiSrv.base()+path, conc, dur, 1<<30)
+		st := measure(ctx, client, prefixed(apiSrv.base(), paths), conc, dur, 1<<30)
 		if st.Errors > 0 {
-			return fmt.Errorf("profile %s: %d of %d requests failed", path, st.Errors, st.Requests)
+			return fmt.Errorf("profile %s: %d of %d requests failed", paths[0], st.Errors, st.Requests)
 		}
 		return nil
 	})

@@ -198,7 +198,7 @@ func bench(ctx context.Context, cfg config, progress io.Writer) (*report, error)
 	if slowest, ok := slowestPoint(rep.Load); ok && cfg.PprofDir != "" {
 		logf("reads: profiling the slowest endpoint, %s", slowest.Endpoint)
 		rep.Profiled = slowest.Endpoint
-		if err := profileEndpoint(ctx, in.db, slowest.Path, 8, 2*cfg.Duration, cfg.cpuProfile("reads-slowest")); err != nil {
+		if err := profileEndpoint(ctx, in.db, slowest.Paths, 8, 2*cfg.Duration, cfg.cpuProfile("reads-slowest")); err != nil {
 			return rep, err
 		}
 	}

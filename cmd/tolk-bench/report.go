@@ -166,7 +166,7 @@ func (r *report) Markdown() string {
 	}
 	if len(r.Load) > 0 {
 		w("### Reads under load\n\n")
-		w("Real API (`api.New` over the imported index) and its ceiling (gin answering a pre-built body of the same size) on 127.0.0.1, Go client in the same process; each point alternates endpoint and ceiling in 4 rounds so that other load on the machine falls on both. Latency is send to last body byte.\n\n")
+		w("Real API (`api.New` over the imported index) and its ceiling (gin answering a pre-built body of the same size) on 127.0.0.1, Go client in the same process; each point alternates endpoint and ceiling in 4 rounds so that other load on the machine falls on both. Latency is send to last body byte. The index keeps pages read since the last write (its page cache), so the repeated units and changes pages are served from memory; \"every page in turn\" requests each units page of every translation of the component in order (thousands of pages, more than the cache holds), so it measures pages read from SQLite, against the ceiling of its first page's size.\n\n")
 		loadTable(&b, r.Load)
 		if r.Profiled != "" {
 			w("\nCPU profile of the slowest endpoint (%s, concurrency 8): `reads-slowest.cpu.pprof`.\n", r.Profiled)
