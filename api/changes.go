@@ -100,7 +100,7 @@ func (it *changeItem) appendJSON(b []byte) []byte {
 	b = append(b, `,"author":`...)
 	b = l.appendUser(b, ch.AuthorName)
 	b = append(b, `,"timestamp":"`...)
-	b = ch.Timestamp.UTC().AppendFormat(b, timestampLayout)
+	b = appendTimestamp(b, ch.Timestamp)
 	b = append(b, `","action":`...)
 	b = appendJSONInt(b, int64(ch.Action))
 	b = append(b, `,"target":`...)

@@ -244,3 +244,17 @@ func newChangeJSON(u urls, ch *index.Change) changeJSON {
 	}
 	return out
 }
+
+func TestAppendTimestampMatchesFormat(t *testing.T) {
+	times := []time.Time{{}, time.Unix(0, 0), time.Date(2026, 11, 23, 1, 2, 3, 123456789, time.FixedZone("Z", -5*3600)),
+		time.Date(999, 1, 1, 0, 0, 0, 999, time.UTC), time.Date(9999, 12, 31, 23, 59, 59, 999999999, time.UTC),
+		time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC)}
+	for i := range 1000 {
+		times = append(times, time.Unix(int64(i)*7919*86413, int64(i)*1000003%1e9))
+	}
+	for _, tm := range times {
+		if got, want := string(appendTimestamp(nil, tm)), tm.UTC().Format(timestampLayout); got != want {
+			t.Errorf("appendTimestamp(%v) = %s, want %s", tm, got, want)
+		}
+	}
+}

@@ -23,7 +23,7 @@ func pct(part, total int) percent { return percent(index.Percent(part, total)) }
 // timestampLayout is the spec's <timestamp>: UTC with microseconds and Z.
 const timestampLayout = "2006-01-02T15:04:05.000000Z"
 
-func timestamp(t time.Time) string { return t.UTC().Format(timestampLayout) }
+func timestamp(t time.Time) string { return string(appendTimestamp(make([]byte, 0, 32), t)) }
 
 // timestampOrNull is a timestamp, or null for the zero time.
 func timestampOrNull(t time.Time) *string {

@@ -128,7 +128,7 @@ func (it *unitItem) appendJSON(b []byte) []byte {
 	b = append(b, `,"pending":`...)
 	b = appendJSONBool(b, x.Pending)
 	b = append(b, `,"timestamp":"`...)
-	b = x.Timestamp.UTC().AppendFormat(b, timestampLayout)
+	b = appendTimestamp(b, x.Timestamp)
 	return append(b, `"}`...)
 }
 
