@@ -94,7 +94,12 @@ func (u urls) abs(path, query string) string {
 
 // join builds a path from segments, escaping each and ending in "/".
 func join(segments ...string) string {
+	n := len(segments) + 1
+	for _, s := range segments {
+		n += len(s)
+	}
 	var b strings.Builder
+	b.Grow(n) // exact unless a segment needs escaping
 	for _, s := range segments {
 		b.WriteByte('/')
 		b.WriteString(url.PathEscape(s))
