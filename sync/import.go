@@ -81,7 +81,9 @@ func (s *Service) checkout(ctx context.Context, c index.Component) (*vcs.Repo, e
 	if c.VCS == "local" || strings.HasPrefix(c.Repo, "local:") {
 		return vcs.InitLocal(dir)
 	}
-	repo, err := vcs.OpenOrClone(ctx, vcs.CloneOptions{URL: c.Repo, Branch: c.Branch, Dir: dir})
+	// The import reads files from the object store; the working tree is
+	// checked out when a commit first needs it (vcs.CloneOptions).
+	repo, err := vcs.OpenOrClone(ctx, vcs.CloneOptions{URL: c.Repo, Branch: c.Branch, Dir: dir, NoCheckout: true})
 	if err != nil {
 		return nil, err
 	}
