@@ -161,23 +161,75 @@ func (ci *componentImport) sourceLanguage() index.Language {
 }
 
 func (ci *componentImport) apply(ctx context.Context, imp index.TranslationImport) (index.ImportResult, error) {
-	res, err := ci.svc.store.ImportTranslation(ctx, imp)
+	res, err := ci.svc.store.ImportTranslations(ctx, []index.TranslationImport{imp})
 	if err != nil {
-		return res, fmt.Errorf("import %s: %w", imp.LanguageCode, err)
+		return index.ImportResult{}, fmt.Errorf("import %s: %w", imp.LanguageCode, err)
 	}
+	ci.count(res[0])
+	return res[0], nil
+}
+
+func (ci *componentImport) count(res index.ImportResult) {
 	ci.sum.Added += res.Added
 	ci.sum.Updated += res.Updated
 	ci.sum.Removed += res.Removed
-	return res, nil
 }
 
-// fail records a parse failure on a translation and keeps going.
-func (ci *componentImport) fail(ctx context.Context, imp index.TranslationImport, err error) (index.ImportResult, error) {
+// failed turns a file that failed to parse into the import that marks
+// its translation, so that the rest of the component still imports.
+func (ci *componentImport) failed(imp index.TranslationImport, err error) index.TranslationImport {
 	ci.sum.Failed++
 	ci.log.Error("parse failed", "file", imp.Filename, "language", imp.LanguageCode, "err", err)
 	imp.LoadError = err.Error()
 	imp.Units = nil
-	return ci.apply(ctx, imp)
+	return imp
+}
+
+// fail records a parse failure on a translation and keeps going.
+func (ci *componentImport) fail(ctx context.Context, imp index.TranslationImport, err error) (index.ImportResult, error) {
+	return ci.apply(ctx, ci.failed(imp, err))
+}
+
+// importBatchUnits is about how many units one write transaction of an
+// import carries: files go in batches of whole files up to it, so that
+// the per-transaction costs (commit, statements, the source units looked
+// up) are shared, while the write lock an edit through the API waits for
+// is held a fraction of a second at most.
+const importBatchUnits = 16384
+
+// batcher gathers translation imports into write transactions of about
+// importBatchUnits units.
+type batcher struct {
+	ci    *componentImport
+	imps  []index.TranslationImport
+	units int
+}
+
+// add queues imp and writes the batch once it is large enough.
+func (b *batcher) add(ctx context.Context, imp index.TranslationImport) error {
+	b.imps = append(b.imps, imp)
+	b.units += len(imp.Units)
+	if b.units < importBatchUnits {
+		return nil
+	}
+	return b.flush(ctx)
+}
+
+// flush writes what is queued.
+func (b *batcher) flush(ctx context.Context) error {
+	if len(b.imps) == 0 {
+		return nil
+	}
+	res, err := b.ci.svc.store.ImportTranslations(ctx, b.imps)
+	if err != nil {
+		return fmt.Errorf("import %d translations from %s: %w", len(b.imps), b.imps[0].Filename, err)
+	}
+	for _, r := range res {
+		b.ci.count(r)
+	}
+	clear(b.imps) // the units are garbage once written
+	b.imps, b.units = b.imps[:0], 0
+	return nil
 }
 
 // monolingual imports a component whose template file gives the source
@@ -263,18 +315,20 @@ func (ci *componentImport) monolingual(ctx context.Context) error {
 		for range ready { // wait for the reader: it shares ci.sum and the checkout
 		}
 	}()
+	batch := batcher{ci: ci}
 	for p := range ready {
+		imp := p.imp
 		if p.err != nil {
-			if _, err := ci.fail(ctx, p.imp, p.err); err != nil {
-				return err
-			}
-			continue
+			imp = ci.failed(imp, p.err)
 		}
-		if _, err := ci.apply(ctx, p.imp); err != nil {
+		if err := batch.add(ctx, imp); err != nil {
 			return err
 		}
 	}
-	return ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return batch.flush(ctx)
 }
 
 // readAheadFiles is how many files wait read and parsed for the writer.
@@ -320,8 +374,8 @@ func (ci *componentImport) bilingual(ctx context.Context) error {
 	}
 	srcImp := index.TranslationImport{ComponentID: ci.c.ID, LanguageCode: src.Code, IsSource: true,
 		Revision: hex.EncodeToString(h.Sum(nil))}
-	// Each translation commits on its own, so an import cut short leaves
-	// some revisions behind; only skip when every one is current.
+	// Translations commit in batches, so an import cut short leaves some
+	// revisions behind; only skip when every one is current.
 	current := ci.revisions[src.Code] == srcImp.Revision
 	for _, f := range ci.files {
 		if f.lang.Code != src.Code && ci.revisions[f.lang.Code] != f.Hash {
@@ -360,11 +414,12 @@ func (ci *componentImport) bilingual(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	batch := batcher{ci: ci}
 	for _, p := range all {
 		imp := index.TranslationImport{ComponentID: ci.c.ID, LanguageCode: p.f.lang.Code, Filename: p.f.Path,
 			Revision: p.f.Hash, SourceTranslationID: srcRes.TranslationID}
 		if p.err != nil {
-			if _, err := ci.fail(ctx, imp, p.err); err != nil {
+			if err := batch.add(ctx, ci.failed(imp, p.err)); err != nil {
 				return err
 			}
 			continue
@@ -378,11 +433,11 @@ func (ci *componentImport) bilingual(ctx context.Context) error {
 				Target: u.Target, Note: u.Note, Explanation: u.Explanation,
 				Flags: strings.Join(u.Flags, ", "), State: stateOf(u)})
 		}
-		if _, err := ci.apply(ctx, imp); err != nil {
+		if err := batch.add(ctx, imp); err != nil {
 			return err
 		}
 	}
-	return nil
+	return batch.flush(ctx)
 }
 
 // stateOf derives a unit's state from what a file can say about it.

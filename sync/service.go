@@ -16,7 +16,9 @@ type Store interface {
 	SaveProject(ctx context.Context, p index.Project) (index.Project, bool, error)
 	SaveComponent(ctx context.Context, c index.Component) (index.Component, bool, error)
 	SeedLanguages(ctx context.Context, langs []index.Language) error
-	ImportTranslation(ctx context.Context, imp index.TranslationImport) (index.ImportResult, error)
+	// ImportTranslations imports the translations in order, in one
+	// transaction: all are committed, each with its revision, or none.
+	ImportTranslations(ctx context.Context, imps []index.TranslationImport) ([]index.ImportResult, error)
 	TranslationRevisions(ctx context.Context, componentID int64) (map[string]string, error)
 }
 
