@@ -39,14 +39,37 @@ func (s *Service) ImportComponent(ctx context.Context, c index.Component) (Impor
 	lock := s.componentLock(c.ID)
 	lock.Lock()
 	defer lock.Unlock()
+	co := s.checkoutTimed(ctx, c)
+	return s.importCheckout(ctx, co)
+}
 
+// checkedOut is a component's checkout made ready for its import.
+type checkedOut struct {
+	c    index.Component
+	repo *vcs.Repo
+	err  error
+	took time.Duration // the checkout's own time, for the log
+}
+
+// checkoutTimed runs checkout and times it; the caller holds the
+// component's lock.
+func (s *Service) checkoutTimed(ctx context.Context, c index.Component) checkedOut {
 	start := time.Now()
+	repo, err := s.checkout(ctx, c)
+	return checkedOut{c: c, repo: repo, err: err, took: time.Since(start)}
+}
+
+// importCheckout reconciles the index with a component's checkout; the
+// caller holds the component's lock.
+func (s *Service) importCheckout(ctx context.Context, co checkedOut) (ImportSummary, error) {
+	start := time.Now()
+	c, repo := co.c, co.repo
 	log := s.opts.Logger.With("project", c.Project.Slug, "component", c.Slug)
 	var sum ImportSummary
-	repo, err := s.checkout(ctx, c)
-	if err != nil {
-		return sum, err
+	if co.err != nil {
+		return sum, co.err
 	}
+	var err error
 	if sum.Revision, err = repo.Head(); err != nil {
 		return sum, err
 	}
@@ -70,7 +93,7 @@ func (s *Service) ImportComponent(ctx context.Context, c index.Component) (Impor
 	}
 	log.Info("component imported", "revision", sum.Revision, "files", sum.Files, "parsed", sum.Parsed,
 		"skipped", sum.Skipped, "failed", sum.Failed, "added", sum.Added, "updated", sum.Updated,
-		"removed", sum.Removed, "duration", time.Since(start))
+		"removed", sum.Removed, "duration", co.took+time.Since(start))
 	return sum, nil
 }
 
