@@ -39,14 +39,37 @@ func (s *Service) ImportComponent(ctx context.Context, c index.Component) (Impor
 	lock := s.componentLock(c.ID)
 	lock.Lock()
 	defer lock.Unlock()
+	co := s.checkoutTimed(ctx, c)
+	return s.importCheckout(ctx, co)
+}
 
+// checkedOut is a component's checkout made ready for its import.
+type checkedOut struct {
+	c    index.Component
+	repo *vcs.Repo
+	err  error
+	took time.Duration // the checkout's own time, for the log
+}
+
+// checkoutTimed runs checkout and times it; the caller holds the
+// component's lock.
+func (s *Service) checkoutTimed(ctx context.Context, c index.Component) checkedOut {
 	start := time.Now()
+	repo, err := s.checkout(ctx, c)
+	return checkedOut{c: c, repo: repo, err: err, took: time.Since(start)}
+}
+
+// importCheckout reconciles the index with a component's checkout; the
+// caller holds the component's lock.
+func (s *Service) importCheckout(ctx context.Context, co checkedOut) (ImportSummary, error) {
+	start := time.Now()
+	c, repo := co.c, co.repo
 	log := s.opts.Logger.With("project", c.Project.Slug, "component", c.Slug)
 	var sum ImportSummary
-	repo, err := s.checkout(ctx, c)
-	if err != nil {
-		return sum, err
+	if co.err != nil {
+		return sum, co.err
 	}
+	var err error
 	if sum.Revision, err = repo.Head(); err != nil {
 		return sum, err
 	}
@@ -70,7 +93,7 @@ func (s *Service) ImportComponent(ctx context.Context, c index.Component) (Impor
 	}
 	log.Info("component imported", "revision", sum.Revision, "files", sum.Files, "parsed", sum.Parsed,
 		"skipped", sum.Skipped, "failed", sum.Failed, "added", sum.Added, "updated", sum.Updated,
-		"removed", sum.Removed, "duration", time.Since(start))
+		"removed", sum.Removed, "duration", co.took+time.Since(start))
 	return sum, nil
 }
 
@@ -81,7 +104,9 @@ func (s *Service) checkout(ctx context.Context, c index.Component) (*vcs.Repo, e
 	if c.VCS == "local" || strings.HasPrefix(c.Repo, "local:") {
 		return vcs.InitLocal(dir)
 	}
-	repo, err := vcs.OpenOrClone(ctx, vcs.CloneOptions{URL: c.Repo, Branch: c.Branch, Dir: dir})
+	// The import reads files from the object store; the working tree is
+	// checked out when a commit first needs it (vcs.CloneOptions).
+	repo, err := vcs.OpenOrClone(ctx, vcs.CloneOptions{URL: c.Repo, Branch: c.Branch, Dir: dir, NoCheckout: true})
 	if err != nil {
 		return nil, err
 	}
@@ -159,23 +184,75 @@ func (ci *componentImport) sourceLanguage() index.Language {
 }
 
 func (ci *componentImport) apply(ctx context.Context, imp index.TranslationImport) (index.ImportResult, error) {
-	res, err := ci.svc.store.ImportTranslation(ctx, imp)
+	res, err := ci.svc.store.ImportTranslations(ctx, []index.TranslationImport{imp})
 	if err != nil {
-		return res, fmt.Errorf("import %s: %w", imp.LanguageCode, err)
+		return index.ImportResult{}, fmt.Errorf("import %s: %w", imp.LanguageCode, err)
 	}
+	ci.count(res[0])
+	return res[0], nil
+}
+
+func (ci *componentImport) count(res index.ImportResult) {
 	ci.sum.Added += res.Added
 	ci.sum.Updated += res.Updated
 	ci.sum.Removed += res.Removed
-	return res, nil
 }
 
-// fail records a parse failure on a translation and keeps going.
-func (ci *componentImport) fail(ctx context.Context, imp index.TranslationImport, err error) (index.ImportResult, error) {
+// failed turns a file that failed to parse into the import that marks
+// its translation, so that the rest of the component still imports.
+func (ci *componentImport) failed(imp index.TranslationImport, err error) index.TranslationImport {
 	ci.sum.Failed++
 	ci.log.Error("parse failed", "file", imp.Filename, "language", imp.LanguageCode, "err", err)
 	imp.LoadError = err.Error()
 	imp.Units = nil
-	return ci.apply(ctx, imp)
+	return imp
+}
+
+// fail records a parse failure on a translation and keeps going.
+func (ci *componentImport) fail(ctx context.Context, imp index.TranslationImport, err error) (index.ImportResult, error) {
+	return ci.apply(ctx, ci.failed(imp, err))
+}
+
+// importBatchUnits is about how many units one write transaction of an
+// import carries: files go in batches of whole files up to it, so that
+// the per-transaction costs (commit, statements, the source units looked
+// up) are shared, while the write lock an edit through the API waits for
+// is held a fraction of a second at most.
+const importBatchUnits = 16384
+
+// batcher gathers translation imports into write transactions of about
+// importBatchUnits units.
+type batcher struct {
+	ci    *componentImport
+	imps  []index.TranslationImport
+	units int
+}
+
+// add queues imp and writes the batch once it is large enough.
+func (b *batcher) add(ctx context.Context, imp index.TranslationImport) error {
+	b.imps = append(b.imps, imp)
+	b.units += len(imp.Units)
+	if b.units < importBatchUnits {
+		return nil
+	}
+	return b.flush(ctx)
+}
+
+// flush writes what is queued.
+func (b *batcher) flush(ctx context.Context) error {
+	if len(b.imps) == 0 {
+		return nil
+	}
+	res, err := b.ci.svc.store.ImportTranslations(ctx, b.imps)
+	if err != nil {
+		return fmt.Errorf("import %d translations from %s: %w", len(b.imps), b.imps[0].Filename, err)
+	}
+	for _, r := range res {
+		b.ci.count(r)
+	}
+	clear(b.imps) // the units are garbage once written
+	b.imps, b.units = b.imps[:0], 0
+	return nil
 }
 
 // monolingual imports a component whose template file gives the source
@@ -261,18 +338,20 @@ func (ci *componentImport) monolingual(ctx context.Context) error {
 		for range ready { // wait for the reader: it shares ci.sum and the checkout
 		}
 	}()
+	batch := batcher{ci: ci}
 	for p := range ready {
+		imp := p.imp
 		if p.err != nil {
-			if _, err := ci.fail(ctx, p.imp, p.err); err != nil {
-				return err
-			}
-			continue
+			imp = ci.failed(imp, p.err)
 		}
-		if _, err := ci.apply(ctx, p.imp); err != nil {
+		if err := batch.add(ctx, imp); err != nil {
 			return err
 		}
 	}
-	return ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return batch.flush(ctx)
 }
 
 // readAheadFiles is how many files wait read and parsed for the writer.
@@ -318,8 +397,8 @@ func (ci *componentImport) bilingual(ctx context.Context) error {
 	}
 	srcImp := index.TranslationImport{ComponentID: ci.c.ID, LanguageCode: src.Code, IsSource: true,
 		Revision: hex.EncodeToString(h.Sum(nil))}
-	// Each translation commits on its own, so an import cut short leaves
-	// some revisions behind; only skip when every one is current.
+	// Translations commit in batches, so an import cut short leaves some
+	// revisions behind; only skip when every one is current.
 	current := ci.revisions[src.Code] == srcImp.Revision
 	for _, f := range ci.files {
 		if f.lang.Code != src.Code && ci.revisions[f.lang.Code] != f.Hash {
@@ -358,11 +437,12 @@ func (ci *componentImport) bilingual(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	batch := batcher{ci: ci}
 	for _, p := range all {
 		imp := index.TranslationImport{ComponentID: ci.c.ID, LanguageCode: p.f.lang.Code, Filename: p.f.Path,
 			Revision: p.f.Hash, SourceTranslationID: srcRes.TranslationID}
 		if p.err != nil {
-			if _, err := ci.fail(ctx, imp, p.err); err != nil {
+			if err := batch.add(ctx, ci.failed(imp, p.err)); err != nil {
 				return err
 			}
 			continue
@@ -376,11 +456,11 @@ func (ci *componentImport) bilingual(ctx context.Context) error {
 				Target: u.Target, Note: u.Note, Explanation: u.Explanation,
 				Flags: strings.Join(u.Flags, ", "), State: stateOf(u)})
 		}
-		if _, err := ci.apply(ctx, imp); err != nil {
+		if err := batch.add(ctx, imp); err != nil {
 			return err
 		}
 	}
-	return nil
+	return batch.flush(ctx)
 }
 
 // stateOf derives a unit's state from what a file can say about it.

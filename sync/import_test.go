@@ -83,6 +83,12 @@ type env struct {
 
 func mustEnv(tb testing.TB) env {
 	tb.Helper()
+	return mustEnvWith(tb, tolksync.Options{})
+}
+
+// mustEnvWith is mustEnv with service options; DataDir is filled in.
+func mustEnvWith(tb testing.TB, opts tolksync.Options) env {
+	tb.Helper()
 	ctx := context.Background()
 	dir := tb.TempDir()
 	db, err := sqlite.Open(ctx, filepath.Join(dir, "tolk.db"))
@@ -94,7 +100,8 @@ func mustEnv(tb testing.TB) env {
 	if err := db.SeedLanguages(ctx, langs.All()); err != nil {
 		tb.Fatal(err)
 	}
-	svc, err := tolksync.New(db, langs, tolksync.Options{DataDir: dir})
+	opts.DataDir = dir
+	svc, err := tolksync.New(db, langs, opts)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -16,7 +16,9 @@ type Store interface {
 	SaveProject(ctx context.Context, p index.Project) (index.Project, bool, error)
 	SaveComponent(ctx context.Context, c index.Component) (index.Component, bool, error)
 	SeedLanguages(ctx context.Context, langs []index.Language) error
-	ImportTranslation(ctx context.Context, imp index.TranslationImport) (index.ImportResult, error)
+	// ImportTranslations imports the translations in order, in one
+	// transaction: all are committed, each with its revision, or none.
+	ImportTranslations(ctx context.Context, imps []index.TranslationImport) ([]index.ImportResult, error)
 	TranslationRevisions(ctx context.Context, componentID int64) (map[string]string, error)
 }
 
@@ -88,29 +90,86 @@ type ProjectSpec struct {
 // deleting anything) and imports every component. A component that fails
 // to import is logged and skipped so the others still import; the
 // returned error joins every failure.
+//
+// Each component's checkout (a clone or a fetch: mostly waiting on the
+// remote) runs while the previous component's files are being indexed.
 func (s *Service) Reconcile(ctx context.Context, specs []ProjectSpec) error {
+	ctx, cancel := context.WithCancel(ctx)
+	ready := make(chan reconcileStep) // unbuffered: one checkout ahead
+	go s.prepareComponents(ctx, specs, ready)
+	defer func() {
+		cancel()
+		for st := range ready { // release what was checked out and not imported; ends the goroutine
+			if st.lock != nil {
+				st.lock.Unlock()
+			}
+		}
+	}()
 	var errs []error
+	for {
+		// Checked before each receive: once cancelled, nothing more
+		// starts, and the deferred drain releases the checkout waiting.
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		st, ok := <-ready
+		if !ok {
+			return errors.Join(errs...)
+		}
+		if st.err != nil {
+			return st.err
+		}
+		_, err := s.importCheckout(ctx, st.co)
+		st.lock.Unlock()
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			c := st.co.c
+			s.opts.Logger.Error("import failed", "project", c.Project.Slug, "component", c.Slug, "err", err)
+			errs = append(errs, fmt.Errorf("import %s/%s: %w", c.Project.Slug, c.Slug, err))
+		}
+	}
+}
+
+// reconcileStep is a saved component checked out under its lock, which
+// the receiver must unlock, or an error that ends the reconciliation.
+type reconcileStep struct {
+	co   checkedOut
+	lock *gosync.Mutex
+	err  error
+}
+
+// prepareComponents saves each project and component of specs and checks
+// the component out, sending each to out in order; it stops at the first
+// saving error or once ctx ends, and closes out. The receiver must read
+// out to the end: every lock sent is the receiver's to unlock.
+func (s *Service) prepareComponents(ctx context.Context, specs []ProjectSpec, out chan<- reconcileStep) {
+	defer close(out)
 	for _, spec := range specs {
+		if ctx.Err() != nil {
+			return
+		}
 		p, _, err := s.store.SaveProject(ctx, spec.Project)
 		if err != nil {
-			return fmt.Errorf("save project %s: %w", spec.Project.Slug, err)
+			out <- reconcileStep{err: fmt.Errorf("save project %s: %w", spec.Project.Slug, err)}
+			return
 		}
 		for _, c := range spec.Components {
+			if ctx.Err() != nil {
+				return
+			}
 			c.ProjectID = p.ID
 			saved, _, err := s.store.SaveComponent(ctx, c)
 			if err != nil {
-				return fmt.Errorf("save component %s/%s: %w", p.Slug, c.Slug, err)
+				out <- reconcileStep{err: fmt.Errorf("save component %s/%s: %w", p.Slug, c.Slug, err)}
+				return
 			}
-			if _, err := s.ImportComponent(ctx, saved); err != nil {
-				if ctx.Err() != nil {
-					return ctx.Err()
-				}
-				s.opts.Logger.Error("import failed", "project", p.Slug, "component", c.Slug, "err", err)
-				errs = append(errs, fmt.Errorf("import %s/%s: %w", p.Slug, c.Slug, err))
-			}
+			lock := s.componentLock(saved.ID)
+			lock.Lock()
+			out <- reconcileStep{co: s.checkoutTimed(ctx, saved), lock: lock}
 		}
 	}
-	return errors.Join(errs...)
 }
 
 // repoDir is where a component's checkout lives.

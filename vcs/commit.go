@@ -13,7 +13,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
-// Commit writes c.Files into the working tree, stages them, and commits
+// Commit writes c.Files into the working tree (checking HEAD out first
+// into one left empty by CloneOptions.NoCheckout), stages them, and commits
 // them on the current branch with c.Message, c.Author and c.Committer. It
 // returns the hex hash of the new HEAD.
 //
@@ -40,6 +41,11 @@ func (r *Repo) Commit(ctx context.Context, c CommitOptions) (string, error) {
 	defer r.mu.Unlock()
 	if r.branch == "" {
 		return "", fmt.Errorf("commit: %w", ErrDetachedHead)
+	}
+	// The index is what the commit's tree is built from: a clone made
+	// with NoCheckout has none yet, and committing would drop every file.
+	if err := r.ensureCheckout(); err != nil {
+		return "", fmt.Errorf("commit: %w", err)
 	}
 	wt, err := r.repo.Worktree()
 	if err != nil {

@@ -1,7 +1,8 @@
 // Package vcs is Tolk's plumbing over git: it clones, opens and initializes
 // one working tree per component, reads files from the HEAD tree, commits
 // files into the working tree, and pulls and pushes one branch of the remote
-// named "origin".
+// named "origin". A clone may leave its working tree empty
+// (CloneOptions.NoCheckout) until the first Commit checks it out.
 //
 // It imports only the standard library and go-git (github.com/go-git/go-git/v5);
 // it must never import another Tolk package, and it does not log. Progress of

@@ -28,6 +28,11 @@ type CloneOptions struct {
 	// Progress, if not nil, receives the remote's human-readable progress
 	// messages during Clone and Pull.
 	Progress io.Writer
+	// NoCheckout leaves the working tree empty after a clone: everything
+	// that reads files reads them from the object store, so writing them
+	// out only pays off once Commit needs the working tree, and Commit
+	// checks it out then. Pull keeps such a checkout empty.
+	NoCheckout bool
 }
 
 // Validate fills defaults and rejects impossible values: it returns

@@ -13,7 +13,8 @@ import (
 // Pull fetches the checked-out branch from origin into
 // refs/remotes/origin/<branch> and, when HEAD has no local commits,
 // fast-forwards to it: the branch is moved and the working tree hard-reset
-// to the fetched commit (uncommitted changes to tracked files are lost).
+// to the fetched commit (uncommitted changes to tracked files are lost); a
+// working tree left empty by CloneOptions.NoCheckout stays empty.
 // It reports whether HEAD moved.
 //
 // "No local commits" means HEAD is an ancestor of the fetched commit, or
@@ -73,6 +74,19 @@ func (r *Repo) Pull(ctx context.Context) (changed bool, err error) {
 	}
 	if err := ctx.Err(); err != nil {
 		return false, fmt.Errorf("pull: %w", err)
+	}
+	ok, err := r.checkedOut()
+	if err != nil {
+		return false, fmt.Errorf("pull: %w", err)
+	}
+	if !ok {
+		// Nothing is checked out to update: moving the branch is the
+		// whole fast-forward, and the working tree stays lazy.
+		ref := plumbing.NewHashReference(plumbing.NewBranchReferenceName(r.branch), remote)
+		if err := r.repo.Storer.SetReference(ref); err != nil {
+			return false, fmt.Errorf("pull: update %s: %w", ref.Name(), err)
+		}
+		return true, nil
 	}
 	wt, err := r.repo.Worktree()
 	if err != nil {

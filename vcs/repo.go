@@ -43,7 +43,7 @@ type Repo struct {
 }
 
 // Clone clones the branch o.Branch (the remote's default branch if "") of
-// o.URL into o.Dir and checks it out. Only that branch is fetched, without
+// o.URL into o.Dir and checks it out, unless o.NoCheckout. Only that branch is fetched, without
 // tags. o.Dir must be absent or empty (else ErrDirNotEmpty); its parent is
 // created if needed. The clone is made in a temporary sibling directory and
 // renamed into place, so a failed or cancelled clone leaves no partial
@@ -91,6 +91,7 @@ func cloneInto(ctx context.Context, o CloneOptions) (*Repo, error) {
 		RemoteName:   remoteName,
 		SingleBranch: true,
 		Tags:         git.NoTags,
+		NoCheckout:   o.NoCheckout,
 	}
 	if o.Branch != "" {
 		co.ReferenceName = plumbing.NewBranchReferenceName(o.Branch)
@@ -311,6 +312,38 @@ func (r *Repo) head() (plumbing.Hash, error) {
 		return plumbing.ZeroHash, fmt.Errorf("read HEAD: %w", err)
 	}
 	return ref.Hash(), nil
+}
+
+// checkedOut reports whether the working tree has been checked out: a
+// clone made with NoCheckout has no index until ensureCheckout writes one,
+// and every checkout go-git or git makes writes one. r.mu is held.
+func (r *Repo) checkedOut() (bool, error) {
+	_, err := os.Stat(filepath.Join(r.dir, git.GitDirName, "index"))
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// ensureCheckout checks HEAD out into a working tree left empty by
+// NoCheckout, writing its files and the index; r.mu is held.
+func (r *Repo) ensureCheckout() error {
+	ok, err := r.checkedOut()
+	if err != nil || ok {
+		return err
+	}
+	wt, err := r.repo.Worktree()
+	if err != nil {
+		return err
+	}
+	h, err := r.head()
+	if err != nil {
+		return err
+	}
+	if err := wt.Reset(&git.ResetOptions{Commit: h, Mode: git.HardReset}); err != nil {
+		return fmt.Errorf("check out %s: %w", h, err)
+	}
+	return nil
 }
 
 // isEmptyDir reports whether dir is absent or an empty directory.

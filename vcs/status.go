@@ -88,6 +88,14 @@ func (r *Repo) Status() (Status, error) {
 			}
 		}
 	}
+	// A working tree never checked out (NoCheckout) holds nothing Tolk
+	// wrote: it is HEAD, unmodified, however git would list it.
+	if ok, err := r.checkedOut(); err != nil || !ok {
+		if err != nil {
+			return st, fmt.Errorf("status: %w", err)
+		}
+		return st, nil
+	}
 	wt, err := r.repo.Worktree()
 	if err != nil {
 		return st, fmt.Errorf("status: %w", err)

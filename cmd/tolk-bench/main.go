@@ -2,7 +2,7 @@
 // corpus (../shared/corpus), each beside a ceiling measured in the same
 // run, and writes the results to BENCHMARKS.md.
 //
-//	go run ./cmd/tolk-bench [-quick] [-out FILE] [-scale N] [-duration D] [-pprof DIR]
+//	go run ./cmd/tolk-bench [-quick] [-only SECTIONS] [-out FILE] [-scale N] [-duration D] [-pprof DIR]
 //
 // Sections:
 //   - import: bare repositories built with make-repo.sh, imported with the
@@ -14,6 +14,9 @@
 //     the same size.
 //   - scale: N copies of the corpus components in one project: import
 //     time, peak RSS and read latency against the 1x run.
+//
+// -only import,reads,scale runs just the sections named (the reads need
+// the import, which always runs).
 //
 // Everything runs on loopback and in a temporary directory, is bounded in
 // requests and time, and stops by itself. Numbers never fail the run.
@@ -58,7 +61,8 @@ type config struct {
 	Concurrency []int
 	PprofDir    string
 	CorpusDir   string
-	Args        []string // as given, for the report
+	Sections    map[string]bool // sections to run; "import" always runs
+	Args        []string        // as given, for the report
 }
 
 func parseFlags(args []string, stderr io.Writer) (config, error) {
@@ -73,6 +77,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	conc := fs.String("concurrency", "1,8,64", "comma-separated concurrency levels of the load section")
 	fs.StringVar(&cfg.PprofDir, "pprof", "", "write CPU and heap profiles of each section into this directory")
 	fs.StringVar(&cfg.CorpusDir, "corpus", "", "corpus directory (default: shared/corpus beside the checkout)")
+	only := fs.String("only", "import,reads,scale", "comma-separated sections to run (the import always runs)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -85,6 +90,14 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 			return cfg, fmt.Errorf("-concurrency: %q is not a positive number", s)
 		}
 		cfg.Concurrency = append(cfg.Concurrency, n)
+	}
+	cfg.Sections = map[string]bool{"import": true}
+	for _, s := range strings.Split(*only, ",") {
+		s = strings.TrimSpace(s)
+		if !slices.Contains(sections, s) {
+			return cfg, fmt.Errorf("-only: unknown section %q (have %s)", s, strings.Join(sections, ", "))
+		}
+		cfg.Sections[s] = true
 	}
 	if cfg.Scale < 0 {
 		cfg.Scale = 10
@@ -124,6 +137,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	return err
 }
+
+// sections are the parts of a run, in order.
+var sections = []string{"import", "reads", "scale"}
 
 // quickFiles is how many translation files per corpus -quick imports
 // (beside the template).
@@ -185,20 +201,8 @@ func bench(ctx context.Context, cfg config, progress io.Writer) (*report, error)
 	}
 	rep.Ceilings = &c
 
-	// Reads, 1x.
-	logf("reads: %d endpoints x concurrency %v, %s each", len(endpoints("", "", "")), cfg.Concurrency, cfg.Duration)
-	lo := loadOptions{Concurrency: cfg.Concurrency, Duration: cfg.Duration, MaxRequests: cfg.MaxRequests, Ceiling: true}
-	eps := endpoints("bench", "jellyfin", loadLanguage)
-	stopProf := cfg.startCPU("reads")
-	rep.Load, err = runLoad(ctx, in.db, eps, lo)
-	stopProf()
-	if err != nil {
-		return rep, fmt.Errorf("reads: %w", err)
-	}
-	if slowest, ok := slowestPoint(rep.Load); ok && cfg.PprofDir != "" {
-		logf("reads: profiling the slowest endpoint, %s", slowest.Endpoint)
-		rep.Profiled = slowest.Endpoint
-		if err := profileEndpoint(ctx, in.db, slowest.Paths, 8, 2*cfg.Duration, cfg.cpuProfile("reads-slowest")); err != nil {
+	if cfg.Sections["reads"] {
+		if err := benchReads(ctx, cfg, rep, in, logf); err != nil {
 			return rep, err
 		}
 	}
@@ -208,26 +212,57 @@ func bench(ctx context.Context, cfg config, progress io.Writer) (*report, error)
 	}
 	in.db = nil
 
-	if cfg.Scale > 0 {
-		logf("scale: %dx the corpus", cfg.Scale)
-		comps := projectComponents(repos, cfg.Scale)
-		sin, sres, err := runImport(ctx, filepath.Join(tmp, "scale"), "scale", comps, cfg.cpuProfile("scale-import"))
-		if err != nil {
-			return rep, fmt.Errorf("scale import: %w", err)
-		}
-		defer sin.Close()
-		rep.Scale = &scaleResult{Copies: cfg.Scale, Import: sres}
-		if err := cfg.heapProfile("scale-import"); err != nil {
+	if cfg.Scale > 0 && cfg.Sections["scale"] {
+		if err := benchScale(ctx, cfg, rep, repos, tmp, logf); err != nil {
 			return rep, err
-		}
-		// Latency is what should not grow: one client, no queueing.
-		lo := loadOptions{Concurrency: []int{1}, Duration: cfg.Duration, MaxRequests: cfg.MaxRequests}
-		if rep.Scale.Load, err = runLoad(ctx, sin.db, endpoints("scale", "jellyfin-01", loadLanguage), lo); err != nil {
-			return rep, fmt.Errorf("scale reads: %w", err)
 		}
 	}
 	logf("done")
 	return rep, nil
+}
+
+// benchReads loads the API over the 1x index.
+func benchReads(ctx context.Context, cfg config, rep *report, in *instance, logf func(string, ...any)) error {
+	var err error
+	logf("reads: %d endpoints x concurrency %v, %s each", len(endpoints("", "", "")), cfg.Concurrency, cfg.Duration)
+	lo := loadOptions{Concurrency: cfg.Concurrency, Duration: cfg.Duration, MaxRequests: cfg.MaxRequests, Ceiling: true}
+	eps := endpoints("bench", "jellyfin", loadLanguage)
+	stopProf := cfg.startCPU("reads")
+	rep.Load, err = runLoad(ctx, in.db, eps, lo)
+	stopProf()
+	if err != nil {
+		return fmt.Errorf("reads: %w", err)
+	}
+	if slowest, ok := slowestPoint(rep.Load); ok && cfg.PprofDir != "" {
+		logf("reads: profiling the slowest endpoint, %s", slowest.Endpoint)
+		rep.Profiled = slowest.Endpoint
+		if err := profileEndpoint(ctx, in.db, slowest.Paths, 8, 2*cfg.Duration, cfg.cpuProfile("reads-slowest")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// benchScale imports cfg.Scale copies of the corpus into one project and
+// measures read latency over it.
+func benchScale(ctx context.Context, cfg config, rep *report, repos []corpusRepo, tmp string, logf func(string, ...any)) error {
+	logf("scale: %dx the corpus", cfg.Scale)
+	comps := projectComponents(repos, cfg.Scale)
+	sin, sres, err := runImport(ctx, filepath.Join(tmp, "scale"), "scale", comps, cfg.cpuProfile("scale-import"))
+	if err != nil {
+		return fmt.Errorf("scale import: %w", err)
+	}
+	defer sin.Close()
+	rep.Scale = &scaleResult{Copies: cfg.Scale, Import: sres}
+	if err := cfg.heapProfile("scale-import"); err != nil {
+		return err
+	}
+	// Latency is what should not grow: one client, no queueing.
+	lo := loadOptions{Concurrency: []int{1}, Duration: cfg.Duration, MaxRequests: cfg.MaxRequests}
+	if rep.Scale.Load, err = runLoad(ctx, sin.db, endpoints("scale", "jellyfin-01", loadLanguage), lo); err != nil {
+		return fmt.Errorf("scale reads: %w", err)
+	}
+	return nil
 }
 
 // slowestPoint is the served endpoint furthest below its ceiling at the

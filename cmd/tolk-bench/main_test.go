@@ -106,3 +106,41 @@ func (w testWriter) Write(p []byte) (int, error) {
 	w.t.Log(strings.TrimSuffix(string(p), "\n"))
 	return len(p), nil
 }
+
+func TestParseFlagsOnly(t *testing.T) {
+	cases := []struct {
+		name    string
+		args    []string
+		want    []string // sections run
+		wantErr bool
+	}{
+		{name: "default runs all", args: nil, want: []string{"import", "reads", "scale"}},
+		{name: "import only", args: []string{"-only", "import"}, want: []string{"import"}},
+		{name: "reads imply import", args: []string{"-only", "reads"}, want: []string{"import", "reads"}},
+		{name: "spaces", args: []string{"-only", "import, scale"}, want: []string{"import", "scale"}},
+		{name: "unknown", args: []string{"-only", "imports"}, wantErr: true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg, err := parseFlags(tc.args, io.Discard)
+			if tc.wantErr {
+				if err == nil {
+					t.Fatalf("parseFlags(%q) = nil error", tc.args)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, s := range sections {
+				if cfg.Sections[s] {
+					got = append(got, s)
+				}
+			}
+			if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+				t.Errorf("parseFlags(%q) sections = %v, want %v", tc.args, got, tc.want)
+			}
+		})
+	}
+}

@@ -35,14 +35,15 @@ type unitInserter struct {
 	pending []any
 }
 
+// newUnitInserter prepares its statements once per transaction (Tx.prepare),
+// so that the files of one batch share them.
 func newUnitInserter(ctx context.Context, tx *Tx) (*unitInserter, error) {
-	one, err := tx.PrepareContext(ctx, unitInsertSQL(1))
+	one, err := tx.prepare(ctx, unitInsertSQL(1))
 	if err != nil {
 		return nil, err
 	}
-	many, err := tx.PrepareContext(ctx, unitInsertSQL(unitInsertBatch))
+	many, err := tx.prepare(ctx, unitInsertSQL(unitInsertBatch))
 	if err != nil {
-		one.Close()
 		return nil, err
 	}
 	return &unitInserter{tx: tx, one: one, many: many,
@@ -84,9 +85,4 @@ func (ui *unitInserter) flush(ctx context.Context) error {
 	}
 	ui.pending = ui.pending[:0]
 	return err
-}
-
-func (ui *unitInserter) close() {
-	ui.one.Close()
-	ui.many.Close()
 }

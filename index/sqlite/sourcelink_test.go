@@ -80,3 +80,77 @@ func TestSourceLinks(t *testing.T) {
 		t.Errorf("de unit bye links to %d after the source changed, want %d", bye.SourceUnitID, newBye.ID)
 	}
 }
+
+// TestImportTranslationsBatch checks that a batch is one transaction (a
+// failure keeps every translation of it out, revisions included, so a
+// re-import does not skip them) and that a translation in a batch links to
+// the source units as the batch left them, not as an earlier file of the
+// batch saw them.
+func TestImportTranslationsBatch(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t)
+	c := mustComponent(t, db)
+	src := func(rev string, u []index.ImportUnit) index.TranslationImport {
+		for i := range u {
+			u[i].State = index.StateReadOnly
+		}
+		return index.TranslationImport{ComponentID: c.ID, LanguageCode: "en", Filename: "en.json",
+			Revision: rev, IsSource: true, IsTemplate: true, Monolingual: true, Units: u}
+	}
+	res, err := db.ImportTranslations(ctx, []index.TranslationImport{src("a", units("hello", "Hello", "Hello", "bye", "Bye", "Bye"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcID := res[0].TranslationID
+	tr := func(lang, rev string, u []index.ImportUnit) index.TranslationImport {
+		return index.TranslationImport{ComponentID: c.ID, LanguageCode: lang, Filename: lang + ".json",
+			Revision: rev, Monolingual: true, SourceTranslationID: srcID, Units: u}
+	}
+
+	broken := tr("it", "x", units("hello", "Hello", "Ciao"))
+	broken.ComponentID = c.ID + 1000 // no such component: the second import fails
+	if _, err := db.ImportTranslations(ctx, []index.TranslationImport{tr("fr", "x", units("hello", "Hello", "Salut")), broken}); err == nil {
+		t.Fatal("a batch with a failing import succeeded")
+	}
+	revs, err := db.TranslationRevisions(ctx, c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := revs["fr"]; ok {
+		t.Errorf("fr was committed by a failed batch: revisions %v", revs)
+	}
+
+	// fr looks the source units up; the template then trades "bye" for
+	// "welcome"; de, after it in the same batch, must link to "welcome".
+	res, err = db.ImportTranslations(ctx, []index.TranslationImport{
+		tr("fr", "b,a", units("hello", "Hello", "Salut", "bye", "Bye", "Au revoir")),
+		src("c", units("hello", "Hello", "Hello", "welcome", "Welcome", "Welcome")),
+		tr("de", "d,c", units("hello", "Hello", "Hallo", "welcome", "Welcome", "Willkommen")),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 3 || res[1].TranslationID != srcID || !res[2].Created || res[2].Added != 2 {
+		t.Fatalf("results = %+v", res)
+	}
+	srcUnits := map[string]int64{}
+	list, _, err := db.FindUnits(ctx, index.UnitFilter{TranslationID: srcID, Page: index.Page{Number: 1, Size: 50}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range list {
+		srcUnits[u.Context] = u.ID
+	}
+	list, _, err = db.FindUnits(ctx, index.UnitFilter{TranslationID: res[2].TranslationID, Page: index.Page{Number: 1, Size: 50}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range list {
+		if u.SourceUnitID == 0 || u.SourceUnitID != srcUnits[u.Context] {
+			t.Errorf("de unit %s links to %d, want %d", u.Context, u.SourceUnitID, srcUnits[u.Context])
+		}
+	}
+	if revs, err = db.TranslationRevisions(ctx, c.ID); err != nil || revs["fr"] != "b,a" || revs["de"] != "d,c" || revs["en"] != "c" {
+		t.Errorf("revisions = %v, %v", revs, err)
+	}
+}
