@@ -89,26 +89,43 @@ func (l keyList) locate(ctx context.Context, q queryer, offset int) (total int, 
 	if err != nil {
 		return 0, 0, false, err
 	}
-	// One pass inside SQLite: the running sum finds the first bucket
-	// that reaches past offset. A bucket whose running sum is the total
-	// also qualifies, so a page past the end still returns the total.
-	counts := `SELECT bucket, n FROM list_counts WHERE list = ?7 AND scope = ?8 AND bucket BETWEEN ?1 AND ?4`
+	// The running sum over the list's bucket rows finds the first bucket
+	// that reaches past offset. It is summed here rather than by a window
+	// function in SQL: SQLite builds an ephemeral table for the window,
+	// which cost a fifth of a page read from the index, while a list has
+	// one bucket row per 1,024 ids it spans.
+	counts := `SELECT bucket, n FROM list_counts WHERE list = ? AND scope = ? AND bucket BETWEEN ? AND ?
+		ORDER BY bucket`
+	args := []any{l.list, l.scope, loBucket, hiBucket}
 	if l.allScopes {
-		counts = `SELECT bucket, sum(n) AS n FROM list_counts WHERE list = ?7 AND bucket BETWEEN ?1 AND ?4
-			GROUP BY bucket`
+		counts = `SELECT bucket, sum(n) FROM list_counts WHERE list = ? AND bucket BETWEEN ? AND ?
+			GROUP BY bucket ORDER BY bucket`
+		args = []any{l.list, loBucket, hiBucket}
 	}
-	var bucket int64
-	var before int
-	err = q.QueryRowContext(ctx, `SELECT bucket, upto - m, total FROM (
-			SELECT bucket, m, sum(m) OVER (ORDER BY bucket) AS upto, sum(m) OVER () AS total FROM (
-				SELECT bucket, CASE WHEN bucket = ?1 AND ?2 THEN ?3 WHEN bucket = ?4 AND ?5 THEN ?6 ELSE n END AS m
-				FROM (`+counts+`)))
-		WHERE upto > ?9 OR upto = total ORDER BY bucket LIMIT 1`,
-		loBucket, loCut, loN, hiBucket, hiCut, hiN, l.list, l.scope, offset).Scan(&bucket, &before, &total)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, 0, false, nil
+	rows, err := q.QueryContext(ctx, counts, args...)
+	if err != nil {
+		return 0, 0, false, err
 	}
-	if err != nil || offset >= total {
+	defer rows.Close()
+	var bucket, b int64
+	before, found := 0, false
+	for rows.Next() {
+		var n int
+		if err := rows.Scan(&b, &n); err != nil {
+			return 0, 0, false, err
+		}
+		switch {
+		case b == loBucket && loCut:
+			n = loN
+		case b == hiBucket && hiCut:
+			n = hiN
+		}
+		if !found && total+n > offset {
+			bucket, before, found = b, total, true
+		}
+		total += n
+	}
+	if err := rows.Err(); err != nil || !found {
 		return total, 0, false, err
 	}
 	first, err = l.nth(ctx, q, max(l.lo, bucket<<bucketBits), offset-before)
