@@ -117,7 +117,8 @@ func (it *changeItem) appendJSON(b []byte) []byte {
 // changeStore is what the change endpoints read.
 type changeStore interface {
 	// FindChanges returns one page of changes in ascending timestamp, then
-	// id, order and the number of matches.
+	// id, order and the number of matches. The changes may be shared with
+	// the store's cache: they must not be modified.
 	FindChanges(ctx context.Context, f index.ChangeFilter) ([]index.Change, int, error)
 	// FindChangeByID returns one change.
 	FindChangeByID(ctx context.Context, id int64) (index.Change, error)

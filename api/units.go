@@ -154,7 +154,8 @@ func nonNil(s []string) []string {
 // unitStore is what the unit endpoints read.
 type unitStore interface {
 	// FindUnits returns one page of units in ascending id order and the
-	// number of matches.
+	// number of matches. The units may be shared with the store's cache:
+	// they must not be modified.
 	FindUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, int, error)
 	// FindUnitByID returns one unit.
 	FindUnitByID(ctx context.Context, id int64) (index.Unit, error)
