@@ -16,22 +16,17 @@ import (
 // (see unitLinks), each distinct component, translation and user once.
 // It is not safe for concurrent use.
 type changeLinks struct {
-	u                    urls
-	unitJSON, changeJSON []byte // an opening quote and the escaped collection URL
-	suffix               string // format=api's query, if the request had it
-	components           map[[2]string][]byte
-	translations         map[[3]string][]byte
-	users                map[string][]byte
+	u            urls
+	units        byIDJSON
+	changes      byIDJSON
+	components   map[[2]string][]byte
+	translations map[[3]string][]byte
+	users        map[string][]byte
 }
 
 func newChangeLinks(u urls) *changeLinks {
-	l := &changeLinks{u: u, unitJSON: openJSONString(u.base + "/api/units/"),
-		changeJSON: openJSONString(u.base + "/api/changes/"), components: map[[2]string][]byte{},
-		translations: map[[3]string][]byte{}, users: map[string][]byte{}}
-	if u.formatAPI {
-		l.suffix = "?format=api"
-	}
-	return l
+	return &changeLinks{u: u, units: newByIDJSON(u, "/api/units/"), changes: newByIDJSON(u, "/api/changes/"),
+		components: map[[2]string][]byte{}, translations: map[[3]string][]byte{}, users: map[string][]byte{}}
 }
 
 // memo returns m[k], building it as the quoted url() on first use.
@@ -42,16 +37,6 @@ func memo[K comparable](m map[K][]byte, k K, url func() string) []byte {
 		m[k] = v
 	}
 	return v
-}
-
-// appendByID appends the quoted URL of the object id in the collection
-// whose opening fragment is prefix.
-func (l *changeLinks) appendByID(b, prefix []byte, id int64) []byte {
-	b = append(b, prefix...)
-	b = appendJSONInt(b, id)
-	b = append(b, '/')
-	b = append(b, l.suffix...)
-	return append(b, '"')
 }
 
 func (l *changeLinks) appendUser(b []byte, name string) []byte {
@@ -75,7 +60,7 @@ func (it *changeItem) appendJSON(b []byte) []byte {
 	l, ch := it.links, it.change
 	b = append(b, `{"unit":`...)
 	if ch.UnitID != 0 {
-		b = l.appendByID(b, l.unitJSON, ch.UnitID)
+		b = l.units.appendURL(b, ch.UnitID)
 	} else {
 		b = append(b, "null"...)
 	}
@@ -110,7 +95,7 @@ func (it *changeItem) appendJSON(b []byte) []byte {
 	b = append(b, `,"action_name":`...)
 	b = appendJSONString(b, ch.Action.Name())
 	b = append(b, `,"url":`...)
-	b = l.appendByID(b, l.changeJSON, ch.ID)
+	b = l.changes.appendURL(b, ch.ID)
 	return append(b, '}')
 }
 

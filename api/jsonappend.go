@@ -88,6 +88,29 @@ func appendJSONStrings(b []byte, ss []string) []byte {
 	return append(b, ']')
 }
 
+// byIDJSON writes the quoted URLs of one collection's objects by id, as
+// urls.byID builds them, from a prefix escaped once: what is appended per
+// object (digits, a slash, format=api) never needs escaping.
+type byIDJSON struct {
+	open []byte // an opening quote and the escaped collection URL
+	tail string // what follows the id, closing quote included
+}
+
+func newByIDJSON(u urls, collection string) byIDJSON {
+	b := appendJSONString(nil, u.base+collection)
+	tail := `/"`
+	if u.formatAPI {
+		tail = `/?format=api"`
+	}
+	return byIDJSON{open: b[:len(b)-1], tail: tail}
+}
+
+func (c byIDJSON) appendURL(b []byte, id int64) []byte {
+	b = append(b, c.open...)
+	b = appendJSONInt(b, id)
+	return append(b, c.tail...)
+}
+
 // appendJSONStringOrNull appends *s, or null.
 func appendJSONStringOrNull(b []byte, s *string) []byte {
 	if s == nil {

@@ -18,9 +18,9 @@ import (
 // slashes, the format suffix) never needs escaping.
 type unitLinks struct {
 	translationJSON []byte // the quoted translation URL
-	unitJSON        []byte // an opening quote and the escaped unit collection URL
+	units           byIDJSON
 	editorJSON      []byte // an opening quote and the escaped editor URL
-	suffix          string // format=api's query, if the request had it
+	editorTail      string // what follows the checksum, closing quote included
 }
 
 func newUnitLinks(u urls, t *index.Translation) *unitLinks {
@@ -29,19 +29,15 @@ func newUnitLinks(u urls, t *index.Translation) *unitLinks {
 	editor.formatAPI = false // the checksum comes first
 	l := &unitLinks{
 		translationJSON: appendJSONString(nil, u.translation(p, c, lang, "")),
-		unitJSON:        openJSONString(u.base + "/api/units/"),
-		editorJSON:      openJSONString(editor.abs(join("translate", p, c, lang), "") + "?checksum="),
+		units:           newByIDJSON(u, "/api/units/"),
+		editorJSON:      appendJSONString(nil, editor.abs(join("translate", p, c, lang), "")+"?checksum="),
+		editorTail:      `"`,
 	}
+	l.editorJSON = l.editorJSON[:len(l.editorJSON)-1] // reopened for the checksum
 	if u.formatAPI {
-		l.suffix = "format=api"
+		l.editorTail = `&format=api"`
 	}
 	return l
-}
-
-// openJSONString is s as a JSON string without its closing quote.
-func openJSONString(s string) []byte {
-	b := appendJSONString(nil, s)
-	return b[:len(b)-1]
 }
 
 // appendChecksum appends the editor's checksum of a unit: the hex of
@@ -104,7 +100,7 @@ func (it *unitItem) appendJSON(b []byte) []byte {
 	b = appendJSONInt(b, int64(x.NumWords))
 	b = append(b, `,"source_unit":`...)
 	if x.SourceUnitID != 0 {
-		b = l.appendUnitURL(b, x.SourceUnitID)
+		b = l.units.appendURL(b, x.SourceUnitID)
 	} else {
 		b = append(b, "null"...)
 	}
@@ -115,12 +111,9 @@ func (it *unitItem) appendJSON(b []byte) []byte {
 	b = append(b, `,"web_url":`...)
 	b = append(b, l.editorJSON...)
 	b = appendChecksum(b, x.IDHash)
-	if l.suffix != "" {
-		b = append(b, '&')
-		b = append(b, l.suffix...)
-	}
-	b = append(b, `","url":`...)
-	b = l.appendUnitURL(b, x.ID)
+	b = append(b, l.editorTail...)
+	b = append(b, `,"url":`...)
+	b = l.units.appendURL(b, x.ID)
 	b = append(b, `,"explanation":`...)
 	b = appendJSONString(b, x.Explanation)
 	b = append(b, `,"extra_flags":`...)
@@ -130,18 +123,6 @@ func (it *unitItem) appendJSON(b []byte) []byte {
 	b = append(b, `,"timestamp":"`...)
 	b = appendTimestamp(b, x.Timestamp)
 	return append(b, `"}`...)
-}
-
-// appendUnitURL appends the quoted API URL of unit id.
-func (l *unitLinks) appendUnitURL(b []byte, id int64) []byte {
-	b = append(b, l.unitJSON...)
-	b = appendJSONInt(b, id)
-	b = append(b, '/')
-	if l.suffix != "" {
-		b = append(b, '?')
-		b = append(b, l.suffix...)
-	}
-	return append(b, '"')
 }
 
 func nonNil(s []string) []string {
