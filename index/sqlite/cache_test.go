@@ -2,6 +2,8 @@ package sqlite_test
 
 import (
 	"context"
+	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -159,4 +161,51 @@ func TestPagesFollowWrites(t *testing.T) {
 		Page: index.Page{Number: 2, Size: 2}}); err != nil || m != 3 || len(p2) != 1 || p2[0].ID != after[2].ID {
 		t.Errorf("page 2 of 2: %d %+v %v", m, p2, err)
 	}
+}
+
+// TestPagesUnderConcurrentWrites reads a page from several goroutines
+// while imports change it: whatever a reader saw before, a read that
+// starts after an import has returned must show that import.
+func TestPagesUnderConcurrentWrites(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t)
+	c := mustComponent(t, db)
+	imp := index.TranslationImport{ComponentID: c.ID, LanguageCode: "de", Filename: "de.json", Revision: "r0",
+		Monolingual: true, Units: units("hello", "Hello", "v0")}
+	res, err := db.ImportTranslation(ctx, imp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := index.UnitFilter{TranslationID: res.TranslationID, Page: index.Page{Number: 1, Size: 50}}
+	stop := make(chan struct{})
+	var readers sync.WaitGroup
+	for range 4 {
+		readers.Add(1)
+		go func() {
+			defer readers.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if _, _, err := db.FindUnits(ctx, f); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	for i := 1; i <= 30; i++ {
+		want := fmt.Sprintf("v%d", i)
+		imp.Revision, imp.Units = want, units("hello", "Hello", want)
+		if _, err := db.ImportTranslation(ctx, imp); err != nil {
+			t.Fatal(err)
+		}
+		if got, _, err := db.FindUnits(ctx, f); err != nil || len(got) != 1 || got[0].Target[0] != want {
+			t.Fatalf("after import %d: %+v, %v", i, got, err)
+		}
+	}
+	close(stop)
+	readers.Wait()
 }
