@@ -20,36 +20,60 @@ const maxCachedStmts = 512
 type stmtCache struct {
 	db *sql.DB
 
-	mu    sync.RWMutex // guards stmts
-	stmts map[string]*sql.Stmt
+	mu        sync.RWMutex // guards stmts, preparing and closed
+	stmts     map[string]*sql.Stmt
+	preparing map[string]bool // texts being prepared, not yet in stmts
+	closed    bool
 }
 
 func newStmtCache(db *sql.DB) *stmtCache {
-	return &stmtCache{db: db, stmts: map[string]*sql.Stmt{}}
+	return &stmtCache{db: db, stmts: map[string]*sql.Stmt{}, preparing: map[string]bool{}}
 }
 
-// stmt returns the prepared statement for query, or nil when it cannot
-// be cached (the caller then runs the text directly, which also reports
-// any error in it).
-func (c *stmtCache) stmt(ctx context.Context, query string) *sql.Stmt {
+// lookup returns the cached statement for query, or nil.
+func (c *stmtCache) lookup(query string) *sql.Stmt {
 	c.mu.RLock()
-	s := c.stmts[query]
-	c.mu.RUnlock()
-	if s != nil {
+	defer c.mu.RUnlock()
+	return c.stmts[query]
+}
+
+// stmt returns the prepared statement for query, preparing it first if
+// need be, or nil when it cannot be cached (the caller then runs the
+// text directly, which also reports any error in it). Preparing takes a
+// connection of the pool, so stmt must not be called by a goroutine that
+// holds one in a transaction: see txStmts.
+func (c *stmtCache) stmt(ctx context.Context, query string) *sql.Stmt {
+	if s := c.lookup(query); s != nil {
 		return s
 	}
+	return c.prepare(ctx, query)
+}
+
+// prepare prepares query on the pool and caches it. It holds no lock
+// while it waits for a connection: the goroutines that hold the pool's
+// connections may need the lock to finish and give them back.
+func (c *stmtCache) prepare(ctx context.Context, query string) *sql.Stmt {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if s := c.stmts[query]; s != nil {
+	if s := c.stmts[query]; s != nil || c.closed || c.preparing[query] ||
+		len(c.stmts)+len(c.preparing) >= maxCachedStmts {
+		c.mu.Unlock()
 		return s
 	}
-	if len(c.stmts) >= maxCachedStmts {
-		return nil
-	}
+	c.preparing[query] = true
+	c.mu.Unlock()
+
 	// Prepared without the request's context: the statement outlives the
 	// request that first needed it.
 	s, err := c.db.PrepareContext(context.WithoutCancel(ctx), query)
+
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.preparing, query)
 	if err != nil {
+		return nil
+	}
+	if c.closed {
+		s.Close()
 		return nil
 	}
 	c.stmts[query] = s
@@ -87,23 +111,37 @@ type txStmts struct {
 	tx *sql.Tx
 }
 
+// stmt returns the cached statement for query bound to the transaction,
+// or nil. It never prepares on the pool: this goroutine holds one of the
+// pool's connections, and when every connection is held by a transaction
+// waiting for another one to prepare, none is ever given back. A miss is
+// prepared in the background for the next caller, and this one runs the
+// text directly on its own connection.
+func (t txStmts) stmt(ctx context.Context, query string) *sql.Stmt {
+	if s := t.c.lookup(query); s != nil {
+		return t.tx.StmtContext(ctx, s)
+	}
+	go t.c.prepare(context.WithoutCancel(ctx), query)
+	return nil
+}
+
 func (t txStmts) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	if s := t.c.stmt(ctx, query); s != nil {
-		return t.tx.StmtContext(ctx, s).ExecContext(ctx, args...)
+	if s := t.stmt(ctx, query); s != nil {
+		return s.ExecContext(ctx, args...)
 	}
 	return t.tx.ExecContext(ctx, query, args...)
 }
 
 func (t txStmts) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	if s := t.c.stmt(ctx, query); s != nil {
-		return t.tx.StmtContext(ctx, s).QueryContext(ctx, args...)
+	if s := t.stmt(ctx, query); s != nil {
+		return s.QueryContext(ctx, args...)
 	}
 	return t.tx.QueryContext(ctx, query, args...)
 }
 
 func (t txStmts) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	if s := t.c.stmt(ctx, query); s != nil {
-		return t.tx.StmtContext(ctx, s).QueryRowContext(ctx, args...)
+	if s := t.stmt(ctx, query); s != nil {
+		return s.QueryRowContext(ctx, args...)
 	}
 	return t.tx.QueryRowContext(ctx, query, args...)
 }
@@ -112,6 +150,7 @@ func (t txStmts) QueryRowContext(ctx context.Context, query string, args ...any)
 func (c *stmtCache) Close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.closed = true // a preparation still running closes its own statement
 	for q, s := range c.stmts {
 		s.Close()
 		delete(c.stmts, q)

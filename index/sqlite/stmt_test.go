@@ -2,10 +2,13 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 )
 
 // TestStmtCache checks that cached statements answer like direct ones,
@@ -70,5 +73,56 @@ func TestStmtCache(t *testing.T) {
 	}
 	if n := len(db.r.stmts); n != maxCachedStmts {
 		t.Errorf("cache holds %d statements, want the bound %d", n, maxCachedStmts)
+	}
+}
+
+// TestStmtCacheFullPool holds every connection of the reader pool in a
+// read transaction and has each run a query text the cache has not seen.
+// Preparing it on the pool from there waited for a connection that the
+// other transactions held while they waited the same way: none finished.
+func TestStmtCacheFullPool(t *testing.T) {
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(t.TempDir(), "tolk.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	n := db.rdb.Stats().MaxOpenConnections
+	txs := make([]*sql.Tx, n)
+	for i := range txs {
+		if txs[i], err = db.rdb.BeginTx(ctx, &sql.TxOptions{ReadOnly: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const query = `SELECT ? * 2`
+	done := make(chan error, n)
+	for i, tx := range txs {
+		go func() {
+			var got int
+			err := db.r.in(tx).QueryRowContext(ctx, query, i).Scan(&got)
+			if err == nil && got != 2*i {
+				err = fmt.Errorf("SELECT %d * 2 = %d", i, got)
+			}
+			done <- errors.Join(err, tx.Rollback())
+		}()
+	}
+	timeout := time.After(10 * time.Second)
+	for range n {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Error(err)
+			}
+		case <-timeout:
+			t.Fatalf("%d transactions filling the pool never finished a first query", n)
+		}
+	}
+	// The text was prepared in the background for later callers.
+	deadline := time.Now().Add(10 * time.Second)
+	for db.r.lookup(query) == nil {
+		if time.Now().After(deadline) {
+			t.Fatal("the query was never cached")
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
