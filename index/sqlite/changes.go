@@ -115,9 +115,9 @@ func (db *DB) FindChangeByID(ctx context.Context, id int64) (index.Change, error
 // matching changes of its scope and reads the page with OFFSET, so that
 // cost grows with the scope's changes and with the page number. Either
 // way a page read since the last write is answered from memory
-// (pageCache); the changes returned are shared and must not be modified.
+// (genCache); the changes returned are shared and must not be modified.
 func (db *DB) FindChanges(ctx context.Context, f index.ChangeFilter) ([]index.Change, int, error) {
-	return cachedPageOf(db, &db.changePages, changePageKey(f), func() ([]index.Change, int, error) {
+	return pageOf(db, &db.changePages, changePageKey(f), func() ([]index.Change, int, error) {
 		return db.findChanges(ctx, f)
 	})
 }

@@ -146,7 +146,7 @@ func (db *DB) statsWithRecent(ctx context.Context, scope, key, column string, ar
 	if err != nil {
 		return s, formatError(err)
 	}
-	db.stats.put(gen, ck, timedStats{stats: s, at: now})
+	db.stats.put(gen, ck, timedStats{stats: s, at: now}, 1, maxCachedLookups)
 	return s, nil
 }
 

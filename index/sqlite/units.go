@@ -44,10 +44,10 @@ func (db *DB) FindUnitByID(ctx context.Context, id int64) (index.Unit, error) {
 // page is read with OFFSET, so that cost grows with the translation (or
 // the whole index when TranslationID is 0) and with the page number.
 // Either way a page read since the last write is answered from memory
-// (pageCache); the units returned are shared and must not be modified.
+// (genCache); the units returned are shared and must not be modified.
 func (db *DB) FindUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, int, error) {
 	key := strings.Join([]string{itoa(f.TranslationID), strconv.Itoa(f.Page.Number), strconv.Itoa(f.Page.Size), f.Query}, "\x00")
-	return cachedPageOf(db, &db.unitPages, key, func() ([]index.Unit, int, error) { return db.findUnits(ctx, f) })
+	return pageOf(db, &db.unitPages, key, func() ([]index.Unit, int, error) { return db.findUnits(ctx, f) })
 }
 
 func (db *DB) findUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, int, error) {
