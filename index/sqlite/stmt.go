@@ -49,13 +49,18 @@ func (c *stmtCache) stmt(ctx context.Context, query string) *sql.Stmt {
 	return c.prepare(ctx, query)
 }
 
+// wantsLocked reports whether query is to be prepared now: the cache is
+// open, has room, and nobody is preparing it already. c.mu must be held.
+func (c *stmtCache) wantsLocked(query string) bool {
+	return !c.closed && !c.preparing[query] && len(c.stmts)+len(c.preparing) < maxCachedStmts
+}
+
 // prepare prepares query on the pool and caches it. It holds no lock
 // while it waits for a connection: the goroutines that hold the pool's
 // connections may need the lock to finish and give them back.
 func (c *stmtCache) prepare(ctx context.Context, query string) *sql.Stmt {
 	c.mu.Lock()
-	if s := c.stmts[query]; s != nil || c.closed || c.preparing[query] ||
-		len(c.stmts)+len(c.preparing) >= maxCachedStmts {
+	if s := c.stmts[query]; s != nil || !c.wantsLocked(query) {
 		c.mu.Unlock()
 		return s
 	}
@@ -118,10 +123,15 @@ type txStmts struct {
 // prepared in the background for the next caller, and this one runs the
 // text directly on its own connection.
 func (t txStmts) stmt(ctx context.Context, query string) *sql.Stmt {
-	if s := t.c.lookup(query); s != nil {
+	t.c.mu.RLock()
+	s, wanted := t.c.stmts[query], t.c.wantsLocked(query)
+	t.c.mu.RUnlock()
+	if s != nil {
 		return t.tx.StmtContext(ctx, s)
 	}
-	go t.c.prepare(context.WithoutCancel(ctx), query)
+	if wanted { // no goroutine per miss once the cache is full
+		go t.c.prepare(context.WithoutCancel(ctx), query)
+	}
 	return nil
 }
 
