@@ -97,12 +97,18 @@ type byIDJSON struct {
 }
 
 func newByIDJSON(u urls, collection string) byIDJSON {
-	b := appendJSONString(nil, u.base+collection)
 	tail := `/"`
 	if u.formatAPI {
 		tail = `/?format=api"`
 	}
-	return byIDJSON{open: b[:len(b)-1], tail: tail}
+	return byIDJSON{open: openJSONString(u.base + collection), tail: tail}
+}
+
+// openJSONString is s as a JSON string without its closing quote, for
+// what is appended after it.
+func openJSONString(s string) []byte {
+	b := appendJSONString(nil, s)
+	return b[:len(b)-1]
 }
 
 func (c byIDJSON) appendURL(b []byte, id int64) []byte {

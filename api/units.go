@@ -30,10 +30,9 @@ func newUnitLinks(u urls, t *index.Translation) *unitLinks {
 	l := &unitLinks{
 		translationJSON: appendJSONString(nil, u.translation(p, c, lang, "")),
 		units:           newByIDJSON(u, "/api/units/"),
-		editorJSON:      appendJSONString(nil, editor.abs(join("translate", p, c, lang), "")+"?checksum="),
+		editorJSON:      openJSONString(editor.abs(join("translate", p, c, lang), "") + "?checksum="),
 		editorTail:      `"`,
 	}
-	l.editorJSON = l.editorJSON[:len(l.editorJSON)-1] // reopened for the checksum
 	if u.formatAPI {
 		l.editorTail = `&format=api"`
 	}

@@ -11,9 +11,9 @@ import (
 // Page numbers are answered by keyset lookups (migration 0002): the table
 // list_counts counts each list's rows per bucket of 1<<bucketBits
 // consecutive ids, and triggers keep those counts exact on every write.
-// A page costs one pass over the list's bucket rows inside SQLite (one row
+// A page costs one read of the list's bucket rows, summed in Go (one row
 // per 1,024 ids the list spans: about 200 for a 200,000-row list; for all
-// units, one per translation and bucket), a skip
+// units, one per bucket, summed over translations by SQLite), a skip
 // of fewer than 1,024 index entries inside one bucket, and an index range
 // read of the page itself, however deep the page is. The same bucket rows
 // give the total, so no count(*) runs either.
