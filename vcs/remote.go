@@ -149,6 +149,27 @@ func (r *Repo) Push(ctx context.Context, branch string) error {
 // origin), as for a component whose push URL differs from its pull URL.
 // Only a push to origin updates refs/remotes/origin/<branch>.
 func (r *Repo) PushTo(ctx context.Context, url, branch string) error {
+	return r.push(ctx, url, branch, false)
+}
+
+// PushLease is PushTo for a branch that belongs to Tolk (a component's
+// push_branch, from which upstream merges): it replaces the remote branch
+// even when that is not a fast-forward, as `git push --force-with-lease`
+// does, but only while the remote branch still is what Tolk last pushed
+// there, so that commits someone else added are never overwritten (that
+// is an error wrapping ErrNonFastForward). A branch Tolk never pushed is
+// pushed without force.
+func (r *Repo) PushLease(ctx context.Context, url, branch string) error {
+	return r.push(ctx, url, branch, true)
+}
+
+// pushedRef records, per pushed branch, the commit Tolk last pushed
+// there: the lease of PushLease.
+func pushedRef(branch string) plumbing.ReferenceName {
+	return plumbing.ReferenceName("refs/tolk/pushed/" + branch)
+}
+
+func (r *Repo) push(ctx context.Context, url, branch string, lease bool) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.url == "" {
@@ -170,30 +191,39 @@ func (r *Repo) PushTo(ctx context.Context, url, branch string) error {
 	}
 	local := plumbing.NewBranchReferenceName(r.branch)
 	dst := plumbing.NewBranchReferenceName(branch)
-	err = r.repo.PushContext(ctx, &git.PushOptions{
+	opts := &git.PushOptions{
 		RemoteName: remoteName,
 		RefSpecs:   []config.RefSpec{config.RefSpec(local.String() + ":" + dst.String())},
 		Auth:       auth,
 		RemoteURL:  target,
-	})
-	if errors.Is(err, git.NoErrAlreadyUpToDate) {
-		return nil
 	}
-	if err != nil {
+	if lease {
+		last, err := r.refHash(pushedRef(branch))
+		if err != nil {
+			return fmt.Errorf("push: %w", err)
+		}
+		if !last.IsZero() {
+			opts.ForceWithLease = &git.ForceWithLease{RefName: dst, Hash: last}
+		}
+	}
+	err = r.repo.PushContext(ctx, opts)
+	if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
 		return remoteError(ctx, "push", target, r.auth, err)
 	}
-	if target != r.url {
-		return nil
-	}
-	// Record what the remote now has, as a fetch would, so that NeedsPush
-	// and Pull see it without another round trip.
 	h, err := r.head()
 	if err != nil {
 		return fmt.Errorf("push: %w", err)
 	}
-	ref := plumbing.NewHashReference(plumbing.NewRemoteReferenceName(remoteName, branch), h)
-	if err := r.repo.Storer.SetReference(ref); err != nil {
-		return fmt.Errorf("push: update %s: %w", ref.Name(), err)
+	refs := []plumbing.ReferenceName{pushedRef(branch)}
+	if target == r.url {
+		// Record what the remote now has, as a fetch would, so that
+		// NeedsPush and Pull see it without another round trip.
+		refs = append(refs, plumbing.NewRemoteReferenceName(remoteName, branch))
+	}
+	for _, name := range refs {
+		if err := r.repo.Storer.SetReference(plumbing.NewHashReference(name, h)); err != nil {
+			return fmt.Errorf("push: update %s: %w", name, err)
+		}
 	}
 	return nil
 }

@@ -77,21 +77,7 @@ func (r *Repo) ReadFile(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := tree.File(path)
-	if err != nil {
-		return nil, notExist("read", path, err)
-	}
-	rd, err := f.Reader()
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	defer rd.Close()
-	b := make([]byte, 0, f.Size)
-	b, err = readAll(rd, b)
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	return b, nil
+	return readTreeFile(tree, path)
 }
 
 // BlobHash returns the hex SHA-1 of the blob at the slash-separated path in

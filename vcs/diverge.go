@@ -1,0 +1,207 @@
+package vcs
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// Divergence is how HEAD and the remote branch, as last fetched, relate.
+// Tolk never asks git to merge: the caller decides from a Divergence what
+// to carry over (sync re-applies its own edits from the index) and moves
+// the branch with ResetTo.
+type Divergence struct {
+	Head   string // HEAD's commit
+	Remote string // refs/remotes/origin/<branch>; "" when never fetched or no remote
+	// Base is the newest common ancestor of Head and Remote ("" when
+	// they share no history, or there is no Remote). Base == Head means
+	// HEAD has nothing of its own: moving to Remote is a fast-forward.
+	Base string
+	// Local are the paths whose content differs between Base and Head:
+	// what the local commits changed. Upstream are those differing between
+	// Base and Remote. Both sorted; without a Base, every file of the
+	// side's tree.
+	Local, Upstream []string
+}
+
+// Moved reports whether the remote branch has commits HEAD lacks.
+func (d Divergence) Moved() bool { return d.Remote != "" && d.Remote != d.Head && d.Base != d.Remote }
+
+// Diverge compares HEAD with the remote branch as last fetched (see
+// Fetch); it does not contact the remote.
+func (r *Repo) Diverge() (Divergence, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var d Divergence
+	head, err := r.head()
+	if err != nil {
+		return d, fmt.Errorf("diverge: %w", err)
+	}
+	d.Head = head.String()
+	if r.url == "" || r.branch == "" {
+		return d, nil
+	}
+	remote, err := r.refHash(plumbing.NewRemoteReferenceName(remoteName, r.branch))
+	if err != nil || remote.IsZero() {
+		return d, err
+	}
+	d.Remote = remote.String()
+	if head == remote {
+		d.Base = d.Head
+		return d, nil
+	}
+	hc, err := r.repo.CommitObject(head)
+	if err != nil {
+		return d, fmt.Errorf("diverge: read HEAD %s: %w", head, err)
+	}
+	rc, err := r.repo.CommitObject(remote)
+	if err != nil {
+		return d, fmt.Errorf("diverge: read %s: %w", remote, err)
+	}
+	bases, err := hc.MergeBase(rc)
+	if err != nil {
+		return d, fmt.Errorf("diverge: merge base of %s and %s: %w", head, remote, err)
+	}
+	var base *object.Commit
+	if len(bases) > 0 {
+		// Several bases happen only with criss-cross merges, which Tolk
+		// never makes; any of them gives the changes of both sides.
+		base = bases[0]
+		d.Base = base.Hash.String()
+	}
+	if d.Local, err = changedPaths(base, hc); err != nil {
+		return d, fmt.Errorf("diverge: %w", err)
+	}
+	if d.Upstream, err = changedPaths(base, rc); err != nil {
+		return d, fmt.Errorf("diverge: %w", err)
+	}
+	return d, nil
+}
+
+// changedPaths lists the paths whose content differs between two
+// commits; a nil from lists every file of to.
+func changedPaths(from, to *object.Commit) ([]string, error) {
+	if from != nil && from.Hash == to.Hash {
+		return nil, nil
+	}
+	toTree, err := to.Tree()
+	if err != nil {
+		return nil, fmt.Errorf("read tree of %s: %w", to.Hash, err)
+	}
+	var fromTree *object.Tree
+	if from != nil {
+		if fromTree, err = from.Tree(); err != nil {
+			return nil, fmt.Errorf("read tree of %s: %w", from.Hash, err)
+		}
+	}
+	changes, err := object.DiffTree(fromTree, toTree)
+	if err != nil {
+		return nil, fmt.Errorf("diff %s: %w", to.Hash, err)
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, c := range changes {
+		for _, p := range []string{c.From.Name, c.To.Name} {
+			if p != "" && !seen[p] {
+				seen[p] = true
+				out = append(out, p)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// ReadFileAt returns the content of the file at the slash-separated path
+// in the tree of commit rev (a full hex hash). It returns an error wrapping
+// ErrNotExist when that tree has no file there.
+func (r *Repo) ReadFileAt(rev, path string) ([]byte, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	h, err := parseRev(rev)
+	if err != nil {
+		return nil, err
+	}
+	c, err := r.repo.CommitObject(h)
+	if err != nil {
+		return nil, fmt.Errorf("read commit %s: %w", rev, err)
+	}
+	tree, err := c.Tree()
+	if err != nil {
+		return nil, fmt.Errorf("read tree of %s: %w", rev, err)
+	}
+	return readTreeFile(tree, path)
+}
+
+// readTreeFile reads the file at path of tree.
+func readTreeFile(tree *object.Tree, path string) ([]byte, error) {
+	f, err := tree.File(path)
+	if err != nil {
+		return nil, notExist("read", path, err)
+	}
+	rd, err := f.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	defer rd.Close()
+	b, err := readAll(rd, make([]byte, 0, f.Size))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	return b, nil
+}
+
+// ErrUnknownRevision is returned for a revision that is not a full hex
+// hash of a commit the repository holds.
+var ErrUnknownRevision = errors.New("vcs: unknown revision")
+
+func parseRev(rev string) (plumbing.Hash, error) {
+	h := plumbing.NewHash(rev)
+	if !plumbing.IsHash(rev) || h.IsZero() {
+		return plumbing.ZeroHash, fmt.Errorf("%w: %q", ErrUnknownRevision, rev)
+	}
+	return h, nil
+}
+
+// ResetTo moves the checked-out branch to commit rev and makes the index
+// and working tree match it, as `git reset --hard` does: local commits
+// not reachable from rev leave the branch, uncommitted changes to tracked
+// files are lost (Tolk keeps its edits in its index, not in the working
+// tree). A working tree never checked out stays empty.
+func (r *Repo) ResetTo(rev string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.branch == "" {
+		return fmt.Errorf("reset: %w", ErrDetachedHead)
+	}
+	h, err := parseRev(rev)
+	if err != nil {
+		return fmt.Errorf("reset: %w", err)
+	}
+	if _, err := r.repo.CommitObject(h); err != nil {
+		return fmt.Errorf("reset: %w: %s", ErrUnknownRevision, rev)
+	}
+	ok, err := r.checkedOut()
+	if err != nil {
+		return fmt.Errorf("reset: %w", err)
+	}
+	if !ok {
+		ref := plumbing.NewHashReference(plumbing.NewBranchReferenceName(r.branch), h)
+		if err := r.repo.Storer.SetReference(ref); err != nil {
+			return fmt.Errorf("reset: update %s: %w", ref.Name(), err)
+		}
+		return nil
+	}
+	wt, err := r.repo.Worktree()
+	if err != nil {
+		return fmt.Errorf("reset: %w", err)
+	}
+	if err := wt.Reset(&git.ResetOptions{Commit: h, Mode: git.HardReset}); err != nil {
+		return fmt.Errorf("reset to %s: %w", rev, err)
+	}
+	return nil
+}
