@@ -41,3 +41,27 @@ type CommitResult struct {
 	// forgot, committed now or found already committed.
 	Translations int
 }
+
+// Repended is what a pull found in the local commits upstream lacks, for
+// the index to owe the repository again before the checkout moves onto
+// upstream: the next commit then re-applies it on top. Applying it twice
+// does nothing more than applying it once.
+type Repended struct {
+	ComponentID  int64
+	Translations []RependedTranslation
+	// Files are translation files the local commits added or deleted,
+	// owed again as pending_files rows.
+	Files []PendingFile
+}
+
+// RependedTranslation is one translation's part of a Repended.
+type RependedTranslation struct {
+	TranslationID int64
+	// IDHashes name the units whose committed text upstream lacks: they
+	// become pending again.
+	IDHashes []int64
+	// Removed are the entries the local commits took out of the file,
+	// which must stay out (removed_units rows; ID and TranslationID are
+	// not read).
+	Removed []RemovedUnit
+}

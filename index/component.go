@@ -51,7 +51,19 @@ type Component struct {
 	IsGlossary                  bool
 	GlossaryColor               string
 	Locked                      bool
+	// ConflictPolicy settles a string that a translator edited since the
+	// last sync and upstream changed too: ConflictTranslatorWins (the
+	// default) or ConflictUpstreamWins. The losing text stays in the
+	// change history either way. Tolk's own setting (configuration
+	// file only): the reference locks the component instead.
+	ConflictPolicy string
 }
+
+// The values of Component.ConflictPolicy.
+const (
+	ConflictTranslatorWins = "translator"
+	ConflictUpstreamWins   = "upstream"
+)
 
 // Default message templates (../shared/reference/weblate-core.md,
 // "Component defaults").

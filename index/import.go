@@ -19,6 +19,15 @@ type TranslationImport struct {
 	// units are left as they were and the error is recorded once.
 	LoadError string
 	Units     []ImportUnit
+	// Base, when not nil, holds each unit's text (its target; its source
+	// in a source translation) by id_hash as the file held it at the last
+	// sync with upstream: the import then tells a string upstream changed
+	// from one it merely still holds in its old form. Nil means unknown.
+	Base map[int64]string
+	// TakeUpstream settles a conflict (a string with a pending edit that
+	// upstream changed as well) for upstream's text; otherwise the edit
+	// wins. Either way the losing text stays in the change history.
+	TakeUpstream bool
 }
 
 // ImportUnit is one unit as the file holds it.

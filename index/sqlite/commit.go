@@ -2,6 +2,8 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"strconv"
 	"strings"
 
@@ -124,4 +126,118 @@ func (db *DB) RecordRepositoryChange(ctx context.Context, componentID int64, act
 		}
 		return insertChange(ctx, tx, ch)
 	})
+}
+
+// Repend makes the index owe its repository again what local commits
+// hold and upstream lacks (see index.Repended), in one transaction, so
+// that a pull can move the checkout onto upstream without losing them:
+// units become pending, removed entries get their removed_units rows back
+// (once per id_hash) and added or deleted files their pending_files rows
+// (a row already there is kept, being newer).
+func (db *DB) Repend(ctx context.Context, rep index.Repended) error {
+	return db.write(ctx, func(tx *Tx) error {
+		pend, err := tx.prepare(ctx, `UPDATE units SET pending = 1
+			WHERE translation_id = ? AND id_hash = ? AND pending = 0`)
+		if err != nil {
+			return err
+		}
+		removed, err := tx.prepare(ctx, `INSERT INTO removed_units (translation_id, id_hash, context, source, removed)
+			SELECT ?, ?, ?, ?, ? WHERE NOT EXISTS
+				(SELECT 1 FROM removed_units WHERE translation_id = ? AND id_hash = ?)`)
+		if err != nil {
+			return err
+		}
+		now := formatTime(tx.now)
+		for _, t := range rep.Translations {
+			for _, h := range t.IDHashes {
+				if _, err := pend.ExecContext(ctx, t.TranslationID, h); err != nil {
+					return err
+				}
+			}
+			for _, r := range t.Removed {
+				if _, err := removed.ExecContext(ctx, t.TranslationID, r.IDHash, r.Context,
+					index.JoinPlural(r.Source), now, t.TranslationID, r.IDHash); err != nil {
+					return err
+				}
+			}
+		}
+		for _, f := range rep.Files {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO pending_files (component_id, path, operation,
+				language_code, user_id, created) VALUES (?, ?, ?, ?, ?, ?)
+				ON CONFLICT (component_id, path) DO NOTHING`, rep.ComponentID, f.Path, f.Operation,
+				f.LanguageCode, nullID(f.UserID), now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// repositoryActionList is the SQL list of the actions that record an
+// operation on a component's repository.
+var repositoryActionList = func() string {
+	var ids []string
+	for _, a := range []index.Action{index.ActionCommit, index.ActionPush, index.ActionReset, index.ActionMerge,
+		index.ActionRebase, index.ActionFailedMerge, index.ActionFailedRebase, index.ActionFailedPush} {
+		ids = append(ids, strconv.Itoa(int(a)))
+	}
+	return strings.Join(ids, ", ")
+}()
+
+// RepositoryFailure returns the text of the component's newest repository
+// change when that change is a failure (a failed merge, rebase or push),
+// else "": the repository status's merge_failure, as the reference
+// derives it.
+func (db *DB) RepositoryFailure(ctx context.Context, componentID int64) (string, error) {
+	var action index.Action
+	var target string
+	err := db.r.QueryRowContext(ctx, `SELECT action, target FROM changes
+		WHERE component_id = ? AND action IN (`+repositoryActionList+`)
+		ORDER BY timestamp DESC, id DESC LIMIT 1`, componentID).Scan(&action, &target)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", formatError(err)
+	}
+	switch action {
+	case index.ActionFailedMerge, index.ActionFailedRebase, index.ActionFailedPush:
+		return target, nil
+	}
+	return "", nil
+}
+
+// DiscardPending forgets everything the component owes its repository,
+// in one transaction, for a reset to upstream: units stop being pending,
+// removed_units and pending_files rows go, and every translation's
+// revision is cleared so that the next import re-reads every file and
+// the index takes upstream's text back. It records "Repository reset"
+// (19) by userID (0: nobody) with target as its text, and returns what
+// was discarded.
+func (db *DB) DiscardPending(ctx context.Context, componentID, userID int64, target func(index.Pending) string) (index.Pending, error) {
+	var p index.Pending
+	err := db.write(ctx, func(tx *Tx) error {
+		if err := tx.QueryRowContext(ctx, pendingCounts, componentID, componentID, componentID).
+			Scan(&p.Units, &p.Removed, &p.Files); err != nil {
+			return err
+		}
+		for _, q := range []string{
+			`UPDATE units SET pending = 0 WHERE pending != 0 AND translation_id IN
+				(SELECT id FROM translations WHERE component_id = ?)`,
+			`DELETE FROM removed_units WHERE translation_id IN (SELECT id FROM translations WHERE component_id = ?)`,
+			`DELETE FROM pending_files WHERE component_id = ?`,
+			`UPDATE translations SET revision = '' WHERE component_id = ?`,
+		} {
+			if _, err := tx.ExecContext(ctx, q, componentID); err != nil {
+				return err
+			}
+		}
+		ch := index.Change{Action: index.ActionReset, ComponentID: componentID, UserID: userID, Target: target(p)}
+		if err := tx.QueryRowContext(ctx, `SELECT project_id FROM components WHERE id = ?`, componentID).
+			Scan(&ch.ProjectID); err != nil {
+			return err
+		}
+		return insertChange(ctx, tx, ch)
+	})
+	return p, err
 }

@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -260,6 +261,10 @@ func reconcileUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, id
 	if err != nil {
 		return err
 	}
+	unpend, err := tx.prepare(ctx, `UPDATE units SET pending = 0 WHERE id = ?`)
+	if err != nil {
+		return err
+	}
 
 	now := formatTime(tx.now)
 	seen := make(map[int64]bool, len(imp.Units))
@@ -321,17 +326,34 @@ func reconcileUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, id
 		}
 		state, previous := in.State, ex.previousSource
 		upstream := ""
-		if ex.pending {
+		keep := ex.pending
+		if fileText, exText := text, ex.target; keep {
+			if imp.IsSource {
+				exText = ex.source
+			}
+			base, known := imp.Base[hash]
+			switch {
+			case fileText == exText:
+			case imp.Base != nil && known && base == fileText:
+				// Upstream still holds the text the edit replaced:
+				// no conflict, nothing to record.
+			case imp.TakeUpstream:
+				// Upstream changed the string too and the component
+				// takes upstream's text; the edit stays in the history.
+				keep = false
+				if _, err := unpend.ExecContext(ctx, ex.id); err != nil {
+					return err
+				}
+			default:
+				upstream = fileText
+			}
+		}
+		if keep {
 			// The translator's edit wins; the file's differing text is
 			// kept in the history.
 			if imp.IsSource {
-				if source != ex.source {
-					upstream = source
-				}
 				source, in.Source, contentHash = ex.source, index.SplitPlural(ex.source), index.HashParts(ex.source, in.Context)
 				words, chars = index.CountWords(in.Source), (&index.Unit{Source: in.Source}).NumChars()
-			} else if target != ex.target {
-				upstream = target
 			}
 			target, state = ex.target, ex.state
 			text = target
@@ -340,7 +362,7 @@ func reconcileUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, id
 			}
 		}
 		switch {
-		case ex.pending && !imp.IsSource && ex.source != source:
+		case keep && !imp.IsSource && ex.source != source:
 			// The source moved under a pending translation: it is kept,
 			// and flagged for review against the new source.
 			state, previous = index.StateFuzzy, ex.source
@@ -383,24 +405,33 @@ func reconcileUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, id
 		return err
 	}
 
-	var gone []int64
+	var gone []*existingUnit
 	for _, ex := range existing {
 		if !ex.seen && !ex.pending {
-			gone = append(gone, ex.id)
+			gone = append(gone, ex)
 		}
 	}
-	slices.Sort(gone)
+	slices.SortFunc(gone, func(a, b *existingUnit) int { return cmp.Compare(a.id, b.id) })
 	// Prepared once: SQLite compiles the triggers and foreign key actions
 	// a delete fires into the statement.
 	del, err := tx.prepare(ctx, `DELETE FROM units WHERE id = ?`)
 	if err != nil {
 		return err
 	}
-	for _, id := range gone {
-		if _, err := del.ExecContext(ctx, id); err != nil {
+	for _, ex := range gone {
+		if _, err := del.ExecContext(ctx, ex.id); err != nil {
 			return err
 		}
 		res.Removed++
+		// The unit row is gone: the change keeps its text, as the
+		// reference's "String removed" (63) does.
+		text := ex.target
+		if imp.IsSource {
+			text = ex.source
+		}
+		if err := change(index.ActionStringRemove, 0, text, ""); err != nil {
+			return err
+		}
 	}
 	return nil
 }
