@@ -37,6 +37,31 @@ type RepositoryOperations interface {
 	Commit(ctx context.Context, c index.Component, user *index.User) (index.CommitResult, error)
 	// Push commits the pending edits and pushes the component's branch.
 	Push(ctx context.Context, c index.Component, user *index.User) error
+	// Pull brings upstream's changes in, keeping every edit upstream
+	// lacks; it never locks the component.
+	Pull(ctx context.Context, c index.Component, user *index.User) error
+	// Reset puts the component back to upstream, discarding local
+	// commits and pending edits.
+	Reset(ctx context.Context, c index.Component, user *index.User) error
+}
+
+// runOperation runs one repository operation on one component, or
+// reports false when Tolk does not run it.
+func runOperation(ctx context.Context, ops RepositoryOperations, op string, c index.Component, user *index.User) (bool, error) {
+	switch op {
+	case "commit":
+		_, err := ops.Commit(ctx, c, user)
+		return true, err
+	case "push":
+		return true, ops.Push(ctx, c, user)
+	case "pull", "pull-rebase", "pull-merge", "pull-merge-noff":
+		// Tolk never merges text (sync.Service.Pull): every strategy
+		// is the same re-application of the edits upstream lacks.
+		return true, ops.Pull(ctx, c, user)
+	case "reset":
+		return true, ops.Reset(ctx, c, user)
+	}
+	return false, nil
 }
 
 // errGitWriteBackMissing is the honest answer to a repository operation
@@ -121,7 +146,7 @@ func (s *Server) postRepository(c *gin.Context) {
 		return
 	}
 	ops := s.opts.Operations
-	if ops == nil || (op != "commit" && op != "push") {
+	if ops == nil {
 		s.writeJSON(c, http.StatusOK, operationJSON{Detail: errGitWriteBackMissing})
 		return
 	}
@@ -144,10 +169,10 @@ func (s *Server) postRepository(c *gin.Context) {
 	user := principal(c).User
 	var details []string
 	for _, comp := range sc.components {
-		if op == "commit" {
-			_, err = ops.Commit(ctx, comp, user)
-		} else {
-			err = ops.Push(ctx, comp, user)
+		ran, err := runOperation(ctx, ops, op, comp, user)
+		if !ran {
+			s.writeJSON(c, http.StatusOK, operationJSON{Detail: errGitWriteBackMissing})
+			return
 		}
 		if msg := index.ErrorMessage(err); msg != "" {
 			details = append(details, msg)

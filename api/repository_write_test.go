@@ -68,27 +68,44 @@ func TestRepositoryCommitAndPush(t *testing.T) {
 	if got := op("/api/projects/demo/repository/", "commit"); got != `{"result":true}` {
 		t.Errorf("project commit = %s", got)
 	}
-	// Operations still to come keep their honest false.
-	if got := op(app, "pull"); !strings.HasPrefix(got, `{"result":false,"detail":"Tolk does not run`) {
+	// Nothing upstream: a pull is true and records nothing.
+	if got := op(app, "pull"); got != `{"result":true}` {
 		t.Errorf("pull = %s", got)
 	}
 
-	// Upstream moves on: the push is refused and says why.
+	// Upstream moves on: the push is refused, pulls, re-applies the edit
+	// on top and pushes again.
 	e.app.commit(t, map[string]string{"README": "moved\n"}, "Upstream moves")
 	if r := doJSON(t, "PATCH", w.unitURL(t, "app", "de", "app.title"), anna,
 		map[string]any{"target": []string{"Tolk-Vorführung"}, "state": 20}); r.status != http.StatusOK {
 		t.Fatalf("edit = %d %s", r.status, r.body)
 	}
-	if got := op("/api/projects/demo/repository/", "push"); !strings.HasPrefix(got, `{"result":false,"detail":"Could not push demo/app: `) {
-		t.Errorf("rejected push = %s", got)
+	if got := op("/api/projects/demo/repository/", "push"); got != `{"result":true}` {
+		t.Errorf("push after upstream moved = %s", got)
 	}
-	if got := runGit(t, e.app.work, "log", "-1", "--format=%s", "origin/main"); got != "Upstream moves" {
-		t.Errorf("upstream head after a rejected push = %s", got)
+	runGit(t, e.app.work, "pull", "--quiet", "origin", "main")
+	if got := runGit(t, e.app.work, "log", "-2", "--format=%s"); got != "Translated using Tolk (German)\nUpstream moves" {
+		t.Errorf("upstream log after the retried push:\n%s", got)
 	}
 	actions := "," + strings.Join(changeActions(t, srv.URL+"/api/components/demo/app/changes/"), ",") + ","
-	for _, want := range []string{",17 by rob,", ",18 by rob,", ",28 by rob,"} {
+	for _, want := range []string{",17 by rob,", ",18 by rob,", ",21 by rob,"} {
 		if !strings.Contains(actions, want) {
 			t.Errorf("changes %s lack %s", actions, strings.Trim(want, ","))
 		}
+	}
+
+	// A reset discards a pending edit and says so in 19.
+	if r := doJSON(t, "PATCH", w.unitURL(t, "app", "de", "app.title"), anna,
+		map[string]any{"target": []string{"Verworfen"}, "state": 20}); r.status != http.StatusOK {
+		t.Fatalf("edit = %d %s", r.status, r.body)
+	}
+	if got := op(de, "reset"); got != `{"result":true}` {
+		t.Errorf("reset = %s", got)
+	}
+	if st := getObjectAs(t, srv.URL+app, rob); st["needs_commit"] != false || st["needs_push"] != false {
+		t.Errorf("after reset: %v", st)
+	}
+	if unit := getObjectAs(t, w.unitURL(t, "app", "de", "app.title"), anna); unit["target"].([]any)[0] != "Tolk-Vorführung" {
+		t.Errorf("app.title after reset = %v, want upstream's text", unit["target"])
 	}
 }

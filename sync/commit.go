@@ -68,10 +68,12 @@ func (s *Service) Commit(ctx context.Context, c index.Component, user *index.Use
 // Push commits the component's pending edits (Commit) and pushes its
 // branch to the component's push URL (or its repository) on push_branch
 // (or branch), recording 18 on success and 28, with the remote's message,
-// on failure. A push the remote rejects as non-fast-forward fetches
-// upstream (so the repository status shows it) and returns an
-// index.ErrConflict error saying so; rebasing onto upstream is not done
-// yet. A component whose checkout has no remote has nothing to push: nil.
+// on failure. A push the remote rejects as non-fast-forward pulls (Pull:
+// Tolk's edits re-applied on top of upstream) and tries once more. A
+// push_branch other than branch belongs to Tolk: it is rebuilt on top of
+// branch and pushed with a lease (vcs.PushLease), so a squash-merged
+// branch never gets stuck; branch itself is never force-pushed. A
+// component whose checkout has no remote has nothing to push: nil.
 func (s *Service) Push(ctx context.Context, c index.Component, user *index.User) error {
 	repo, lock, err := s.lockedCheckout(ctx, c)
 	if err != nil {
@@ -93,14 +95,34 @@ func (s *Service) pushLocked(ctx context.Context, repo *vcs.Repo, c index.Compon
 	if branch == "" {
 		branch = c.Branch
 	}
-	if (c.Push == "" || c.Push == c.Repo) && (branch == "" || branch == repo.Branch()) {
+	own := branch != "" && branch != repo.Branch()
+	if c.Push == "" || c.Push == c.Repo {
 		// Nothing to push records nothing, as the reference answers
-		// true without pushing.
+		// true without pushing. Tolk's own branch has nothing to carry
+		// while HEAD holds nothing upstream lacks.
 		if needs, err := repo.NeedsPush(); err == nil && !needs {
 			return nil
 		}
 	}
-	err := repo.PushTo(ctx, c.Push, branch)
+	push := func(repo *vcs.Repo) error {
+		if own {
+			return repo.PushLease(ctx, c.Push, branch)
+		}
+		return repo.PushTo(ctx, c.Push, branch)
+	}
+	err := push(repo)
+	if errors.Is(err, vcs.ErrNonFastForward) && !own && ctx.Err() == nil {
+		// Upstream moved: take its commits, re-apply the edits on top,
+		// and try once more. The pull works on a checkout of its own;
+		// go-git caches the object store's packs per open repository,
+		// so the retry pushes from a fresh one.
+		s.opts.Logger.Info("push rejected, pulling and retrying", "project", c.Project.Slug, "component", c.Slug)
+		if _, perr := s.pullLocked(ctx, c, user, false); perr == nil {
+			if fresh, oerr := s.openCheckout(c); oerr == nil {
+				err = push(fresh)
+			}
+		}
+	}
 	if err == nil {
 		return s.store.RecordRepositoryChange(ctx, c.ID, index.ActionPush, userID(user), "")
 	}
@@ -110,11 +132,6 @@ func (s *Service) pushLocked(ctx context.Context, repo *vcs.Repo, c index.Compon
 	// vcs redacts credentials from its errors, so the message is safe to
 	// store and show.
 	msg := err.Error()
-	if errors.Is(err, vcs.ErrNonFastForward) {
-		// Fetching lets the repository status report what upstream has;
-		// a failed fetch changes nothing worth reporting over the push.
-		_, _ = repo.Fetch(ctx)
-	}
 	if rerr := s.store.RecordRepositoryChange(ctx, c.ID, index.ActionFailedPush, userID(user), msg); rerr != nil {
 		return errors.Join(err, rerr)
 	}

@@ -248,14 +248,17 @@ func TestCommitAddAndDeleteTranslation(t *testing.T) {
 	}
 }
 
-// TestPushRejected moves upstream after the checkout's last fetch: the
-// push is refused as non-fast-forward, recorded as 28 with the remote's
-// message, and the edit stays committed locally.
+// TestPushRejected pushes to a push URL (a fork) whose branch holds a
+// commit Tolk does not have: the push pulls upstream (which does not
+// help), retries once, and fails with 28 and the remote's message; the
+// fork is untouched and the edit stays committed locally.
 func TestPushRejected(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	e := mustCommitEnv(t)
-	writeAndPush(t, e.work, map[string]string{"README": "moved upstream\n"}, "upstream moves")
+	forkURL, forkWork := mustRepo(t, commitFiles)
+	writeAndPush(t, forkWork, map[string]string{"README": "the fork moves\n"}, "fork moves")
+	e.c.Push = forkURL
 	e.edit(t, "de", "bye", "Tschüss", e.ann)
 	err := e.svc.Push(ctx, e.c, &e.ann)
 	if !errors.Is(err, vcs.ErrNonFastForward) || !errors.Is(err, index.ErrConflict) {
@@ -281,11 +284,11 @@ func TestPushRejected(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !st.NeedsMerge || !st.NeedsPush || st.NeedsCommit {
-		t.Errorf("status = %+v, want needs merge and push, nothing to commit", st)
+	if !st.NeedsPush || st.NeedsCommit || st.MergeFailure != failed[0].Target {
+		t.Errorf("status = %+v, want needs push, nothing to commit, the push failure as merge_failure", st)
 	}
-	if git(t, e.bare, "log", "-1", "--format=%s", "main") != "upstream moves" {
-		t.Error("upstream changed by a rejected push")
+	if git(t, strings.TrimPrefix(forkURL, "file://"), "log", "-1", "--format=%s", "main") != "fork moves" {
+		t.Error("the fork changed by a rejected push")
 	}
 }
 

@@ -35,15 +35,14 @@ type translationFile struct {
 }
 
 // ImportComponent brings a component's checkout up to date with its
-// remote and reconciles the index with its files. Files whose content
-// the index already reflects (same blob hashes) are not parsed. A file
-// that fails to parse marks only its translation.
+// remote and reconciles the index with its files: it is Pull by nobody.
+// Files whose content the index already reflects (same blob hashes) are
+// not parsed. A file that fails to parse marks only its translation.
 func (s *Service) ImportComponent(ctx context.Context, c index.Component) (ImportSummary, error) {
 	lock := s.componentLock(c.ID)
 	lock.Lock()
 	defer lock.Unlock()
-	co := s.checkoutTimed(ctx, c)
-	return s.importCheckout(ctx, co)
+	return s.pullLocked(ctx, c, nil, true)
 }
 
 // checkedOut is a component's checkout made ready for its import.
@@ -52,6 +51,13 @@ type checkedOut struct {
 	repo *vcs.Repo
 	err  error
 	took time.Duration // the checkout's own time, for the log
+	// in is what moving onto upstream did; after the import, edits it
+	// made pending again are committed on top.
+	in integration
+	// user asked for the update (nil: nobody, a schedule or a hook);
+	// push allows pushing what the update commits (push_on_commit).
+	user *index.User
+	push bool
 	// report, when set, hears how many of the files have been indexed.
 	report func(done, total int)
 }
@@ -60,8 +66,8 @@ type checkedOut struct {
 // component's lock.
 func (s *Service) checkoutTimed(ctx context.Context, c index.Component) checkedOut {
 	start := time.Now()
-	repo, err := s.checkout(ctx, c)
-	return checkedOut{c: c, repo: repo, err: err, took: time.Since(start)}
+	repo, in, err := s.checkout(ctx, c)
+	return checkedOut{c: c, repo: repo, in: in, err: err, took: time.Since(start)}
 }
 
 // importCheckout reconciles the index with a component's checkout; the
@@ -88,7 +94,7 @@ func (s *Service) importCheckout(ctx context.Context, co checkedOut) (ImportSumm
 		return sum, err
 	}
 	imp := &componentImport{svc: s, c: c, repo: repo, files: files, revisions: revisions, sum: &sum, log: log,
-		report: co.report}
+		report: co.report, base: co.in.base}
 	if c.IsMonolingual() {
 		err = imp.monolingual(ctx)
 	} else {
@@ -106,6 +112,11 @@ func (s *Service) importCheckout(ctx context.Context, co checkedOut) (ImportSumm
 	if sum.StaleRemoved, err = s.store.RemoveStaleTranslations(ctx, c.ID, keep); err != nil {
 		return sum, fmt.Errorf("remove stale translations: %w", err)
 	}
+	if co.in.moved() {
+		if err := s.afterPull(ctx, co); err != nil {
+			return sum, err
+		}
+	}
 	log.Info("component imported", "revision", sum.Revision, "files", sum.Files, "parsed", sum.Parsed,
 		"skipped", sum.Skipped, "failed", sum.Failed, "added", sum.Added, "updated", sum.Updated,
 		"removed", sum.Removed, "duration", co.took+time.Since(start))
@@ -113,25 +124,27 @@ func (s *Service) importCheckout(ctx context.Context, co checkedOut) (ImportSumm
 }
 
 // checkout opens, clones or initialises the component's repository and
-// pulls upstream changes.
-func (s *Service) checkout(ctx context.Context, c index.Component) (*vcs.Repo, error) {
+// moves it onto upstream (integrate).
+func (s *Service) checkout(ctx context.Context, c index.Component) (*vcs.Repo, integration, error) {
 	dir := s.repoDir(c)
 	if c.VCS == "local" || strings.HasPrefix(c.Repo, "local:") {
-		return vcs.InitLocal(dir)
+		repo, err := vcs.InitLocal(dir)
+		return repo, integration{}, err
 	}
 	if err := s.adoptPrepared(dir, c); err != nil {
-		return nil, err
+		return nil, integration{}, err
 	}
 	// The import reads files from the object store; the working tree is
 	// checked out when a commit first needs it (vcs.CloneOptions).
 	repo, err := vcs.OpenOrClone(ctx, vcs.CloneOptions{URL: c.Repo, Branch: c.Branch, Dir: dir, NoCheckout: true})
 	if err != nil {
-		return nil, err
+		return nil, integration{}, err
 	}
-	if _, err := repo.Pull(ctx); err != nil {
-		return nil, err
+	in, err := s.integrate(ctx, c, repo)
+	if err != nil {
+		return nil, in, err
 	}
-	return repo, nil
+	return repo, in, nil
 }
 
 // matchFiles lists the files of the filemask with their languages. Files
@@ -199,10 +212,14 @@ type componentImport struct {
 	repo      *vcs.Repo
 	files     []translationFile
 	revisions map[string]string
-	sum       *ImportSummary
-	report    func(done, total int) // may be nil
-	done      int                   // translations indexed, for report
-	log       interface {
+	// base is the commit the checkout last synced with, when this
+	// import follows a move onto upstream ("" otherwise): pending edits
+	// are compared with its files (index.TranslationImport.Base).
+	base   string
+	sum    *ImportSummary
+	report func(done, total int) // may be nil
+	done   int                   // translations indexed, for report
+	log    interface {
 		Warn(string, ...any)
 		Error(string, ...any)
 	}
@@ -302,7 +319,8 @@ func (ci *componentImport) monolingual(ctx context.Context) error {
 			tmpl = &ci.files[i]
 		}
 	}
-	base := index.TranslationImport{ComponentID: ci.c.ID, Monolingual: true}
+	base := index.TranslationImport{ComponentID: ci.c.ID, Monolingual: true,
+		TakeUpstream: ci.c.ConflictPolicy == index.ConflictUpstreamWins}
 	srcImp := base
 	srcImp.LanguageCode, srcImp.Filename, srcImp.IsSource, srcImp.IsTemplate = src.Code, ci.c.Template, true, true
 	if tmpl == nil {
@@ -310,6 +328,7 @@ func (ci *componentImport) monolingual(ctx context.Context) error {
 		return err
 	}
 	srcImp.Revision = tmpl.Hash + "," + tmpl.Hash
+	srcImp.Base = ci.baseTexts(src.Code, tmpl.Path)
 
 	var pending []translationFile
 	for _, f := range ci.files {
@@ -347,6 +366,7 @@ func (ci *componentImport) monolingual(ctx context.Context) error {
 		imp.LanguageCode, imp.Filename = f.lang.Code, f.Path
 		imp.Revision = f.Hash + "," + tmpl.Hash
 		imp.SourceTranslationID = srcRes.TranslationID
+		imp.Base = ci.baseTexts(f.lang.Code, f.Path)
 		units, err := ci.parse(f.Path, src.Code, f.lang.Code)
 		if err != nil {
 			return imp, err
@@ -476,7 +496,8 @@ func (ci *componentImport) bilingual(ctx context.Context) error {
 	batch := batcher{ci: ci}
 	for _, p := range all {
 		imp := index.TranslationImport{ComponentID: ci.c.ID, LanguageCode: p.f.lang.Code, Filename: p.f.Path,
-			Revision: p.f.Hash, SourceTranslationID: srcRes.TranslationID}
+			Revision: p.f.Hash, SourceTranslationID: srcRes.TranslationID,
+			TakeUpstream: ci.c.ConflictPolicy == index.ConflictUpstreamWins}
 		if p.err != nil {
 			if err := batch.add(ctx, ci.failed(imp, p.err)); err != nil {
 				return err
@@ -490,6 +511,7 @@ func (ci *componentImport) bilingual(ctx context.Context) error {
 		for _, u := range p.units {
 			imp.Units = append(imp.Units, importUnit(u))
 		}
+		imp.Base = ci.baseTexts(p.f.lang.Code, p.f.Path)
 		if err := batch.add(ctx, imp); err != nil {
 			return err
 		}

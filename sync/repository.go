@@ -71,11 +71,12 @@ func (s *Service) RepositoryStatus(ctx context.Context, c index.Component) (inde
 		NeedsMerge:  st.Behind > 0,
 		NeedsPush:   st.Ahead > 0,
 		Status:      st.String(),
-		// Imports only fast-forward; a diverged branch stops the import
-		// with an error instead of a failed merge, so there is no merge
-		// failure to report until merging exists.
-		MergeFailure: "",
-		LocalCommit:  commitOf(st.Head),
+		LocalCommit: commitOf(st.Head),
+	}
+	// A pull never fails on text (it does not merge): a failure is git's
+	// own, or a rejected push, and says why.
+	if out.MergeFailure, err = s.store.RepositoryFailure(ctx, c.ID); err != nil {
+		return index.RepositoryStatus{}, fmt.Errorf("%s/%s: %w", c.Project.Slug, c.Slug, err)
 	}
 	if st.Remote != nil {
 		rc := commitOf(*st.Remote)

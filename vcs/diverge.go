@@ -17,10 +17,14 @@ import (
 type Divergence struct {
 	Head   string // HEAD's commit
 	Remote string // refs/remotes/origin/<branch>; "" when never fetched or no remote
-	// Base is the newest common ancestor of Head and Remote ("" when
-	// they share no history, or there is no Remote). Base == Head means
+	// Base is where HEAD last met upstream: the commit the last
+	// ResetTo (or clone, or push of the branch) synced with when HEAD
+	// still descends from it, else the newest common ancestor; "" when
+	// they share no history, or there is no Remote. Base == Head means
 	// HEAD has nothing of its own: moving to Remote is a fast-forward.
 	Base string
+	// Contained is true when HEAD already holds Remote.
+	Contained bool
 	// Local are the paths whose content differs between Base and Head:
 	// what the local commits changed. Upstream are those differing between
 	// Base and Remote. Both sorted; without a Base, every file of the
@@ -29,7 +33,21 @@ type Divergence struct {
 }
 
 // Moved reports whether the remote branch has commits HEAD lacks.
-func (d Divergence) Moved() bool { return d.Remote != "" && d.Remote != d.Head && d.Base != d.Remote }
+func (d Divergence) Moved() bool { return d.Remote != "" && !d.Contained }
+
+// syncedRef records the upstream commit the branch last synced with, so
+// that a pull tells Tolk's own commits from upstream's even after
+// upstream rewrote its history (no merge base then).
+const syncedRef = plumbing.ReferenceName("refs/tolk/synced")
+
+// markSynced records h as the commit the branch last synced with; r.mu
+// is held.
+func (r *Repo) markSynced(h plumbing.Hash) error {
+	if err := r.repo.Storer.SetReference(plumbing.NewHashReference(syncedRef, h)); err != nil {
+		return fmt.Errorf("update %s: %w", syncedRef, err)
+	}
+	return nil
+}
 
 // Diverge compares HEAD with the remote branch as last fetched (see
 // Fetch); it does not contact the remote.
@@ -51,7 +69,7 @@ func (r *Repo) Diverge() (Divergence, error) {
 	}
 	d.Remote = remote.String()
 	if head == remote {
-		d.Base = d.Head
+		d.Base, d.Contained = d.Head, true
 		return d, nil
 	}
 	hc, err := r.repo.CommitObject(head)
@@ -62,15 +80,14 @@ func (r *Repo) Diverge() (Divergence, error) {
 	if err != nil {
 		return d, fmt.Errorf("diverge: read %s: %w", remote, err)
 	}
-	bases, err := hc.MergeBase(rc)
-	if err != nil {
-		return d, fmt.Errorf("diverge: merge base of %s and %s: %w", head, remote, err)
+	if d.Contained, err = rc.IsAncestor(hc); err != nil {
+		return d, fmt.Errorf("diverge: %w", err)
 	}
-	var base *object.Commit
-	if len(bases) > 0 {
-		// Several bases happen only with criss-cross merges, which Tolk
-		// never makes; any of them gives the changes of both sides.
-		base = bases[0]
+	base, err := r.syncBase(hc, rc)
+	if err != nil {
+		return d, fmt.Errorf("diverge: %w", err)
+	}
+	if base != nil {
 		d.Base = base.Hash.String()
 	}
 	if d.Local, err = changedPaths(base, hc); err != nil {
@@ -80,6 +97,32 @@ func (r *Repo) Diverge() (Divergence, error) {
 		return d, fmt.Errorf("diverge: %w", err)
 	}
 	return d, nil
+}
+
+// syncBase is Divergence.Base: the synced commit when head descends from
+// it, else the newest merge base of head and remote (nil when none).
+func (r *Repo) syncBase(head, remote *object.Commit) (*object.Commit, error) {
+	synced, err := r.refHash(syncedRef)
+	if err != nil {
+		return nil, err
+	}
+	if !synced.IsZero() {
+		if c, err := r.repo.CommitObject(synced); err == nil {
+			if ok, err := c.IsAncestor(head); err == nil && ok {
+				return c, nil
+			}
+		}
+	}
+	bases, err := head.MergeBase(remote)
+	if err != nil {
+		return nil, fmt.Errorf("merge base of %s and %s: %w", head.Hash, remote.Hash, err)
+	}
+	if len(bases) == 0 {
+		return nil, nil
+	}
+	// Several bases happen only with criss-cross merges, which Tolk
+	// never makes; any of them gives the changes of both sides.
+	return bases[0], nil
 }
 
 // changedPaths lists the paths whose content differs between two
@@ -171,7 +214,8 @@ func parseRev(rev string) (plumbing.Hash, error) {
 // and working tree match it, as `git reset --hard` does: local commits
 // not reachable from rev leave the branch, uncommitted changes to tracked
 // files are lost (Tolk keeps its edits in its index, not in the working
-// tree). A working tree never checked out stays empty.
+// tree). A working tree never checked out stays empty. rev becomes the
+// commit the branch last synced with (Divergence.Base).
 func (r *Repo) ResetTo(rev string) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -194,7 +238,7 @@ func (r *Repo) ResetTo(rev string) error {
 		if err := r.repo.Storer.SetReference(ref); err != nil {
 			return fmt.Errorf("reset: update %s: %w", ref.Name(), err)
 		}
-		return nil
+		return r.markSynced(h)
 	}
 	wt, err := r.repo.Worktree()
 	if err != nil {
@@ -203,5 +247,5 @@ func (r *Repo) ResetTo(rev string) error {
 	if err := wt.Reset(&git.ResetOptions{Commit: h, Mode: git.HardReset}); err != nil {
 		return fmt.Errorf("reset to %s: %w", rev, err)
 	}
-	return nil
+	return r.markSynced(h)
 }

@@ -109,3 +109,32 @@ func TestPushLease(t *testing.T) {
 		t.Fatalf("tolk = %s, want the foreign commit %s kept", got, foreign)
 	}
 }
+
+// TestDivergeAfterRewrite: upstream rewrites its history (a force-push of
+// an unrelated root); the base stays the commit Tolk last synced with, so
+// the local changes are still just Tolk's own.
+func TestDivergeAfterRewrite(t *testing.T) {
+	ctx := context.Background()
+	url := mustBareRepo(t, map[string]string{"a.json": "{}\n", "b.json": "{}\n"})
+	r := mustClone(t, url)
+	synced := mustHead(t, r)
+	mustCommit(t, r, map[string]string{"a.json": `{"x": "local"}` + "\n"})
+
+	work := t.TempDir()
+	mustGit(t, work, "init", "--quiet", "--initial-branch=main")
+	writeFiles(t, work, map[string]string{"a.json": "{}\n", "b.json": `{"y": "rewritten"}` + "\n"})
+	mustGit(t, work, "add", "-A")
+	mustGit(t, work, "commit", "--quiet", "-m", "Rewritten history")
+	mustGit(t, work, "push", "--quiet", "--force", url, "main")
+
+	if _, err := r.Fetch(ctx); err != nil {
+		t.Fatal(err)
+	}
+	d, err := r.Diverge()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Base != synced || !d.Moved() || !slices.Equal(d.Local, []string{"a.json"}) {
+		t.Fatalf("after a rewrite: %+v, want base %s and local [a.json]", d, synced)
+	}
+}

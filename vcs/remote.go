@@ -86,7 +86,7 @@ func (r *Repo) Pull(ctx context.Context) (changed bool, err error) {
 		if err := r.repo.Storer.SetReference(ref); err != nil {
 			return false, fmt.Errorf("pull: update %s: %w", ref.Name(), err)
 		}
-		return true, nil
+		return true, r.markSynced(remote)
 	}
 	wt, err := r.repo.Worktree()
 	if err != nil {
@@ -97,7 +97,7 @@ func (r *Repo) Pull(ctx context.Context) (changed bool, err error) {
 	if err := wt.Reset(&git.ResetOptions{Commit: remote, Mode: git.HardReset}); err != nil {
 		return false, fmt.Errorf("pull: reset to %s: %w", remote, err)
 	}
-	return true, nil
+	return true, r.markSynced(remote)
 }
 
 // remoteReady checks that the checkout has a remote and a branch to
@@ -219,6 +219,9 @@ func (r *Repo) push(ctx context.Context, url, branch string, lease bool) error {
 		// Record what the remote now has, as a fetch would, so that
 		// NeedsPush and Pull see it without another round trip.
 		refs = append(refs, plumbing.NewRemoteReferenceName(remoteName, branch))
+		if branch == r.branch {
+			refs = append(refs, syncedRef)
+		}
 	}
 	for _, name := range refs {
 		if err := r.repo.Storer.SetReference(plumbing.NewHashReference(name, h)); err != nil {

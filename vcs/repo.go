@@ -147,6 +147,9 @@ func (r *Repo) trackBranch() error {
 		plumbing.NewRemoteReferenceName(remoteName, r.branch), h)); err != nil {
 		return err
 	}
+	if err := r.markSynced(h); err != nil {
+		return err
+	}
 	err = r.repo.Storer.RemoveReference(plumbing.NewRemoteReferenceName(remoteName, "HEAD"))
 	if err != nil && !errors.Is(err, plumbing.ErrReferenceNotFound) {
 		return err

@@ -84,6 +84,9 @@ type componentConfig struct {
 	VariantRegex                string   `yaml:"variant_regex"`
 	IsGlossary                  bool     `yaml:"is_glossary"`
 	GlossaryColor               string   `yaml:"glossary_color"`
+	// ConflictPolicy is Tolk's own: who wins a string both a translator
+	// and upstream changed since the last sync (index.ConflictPolicy).
+	ConflictPolicy string `yaml:"conflict_policy,omitempty"`
 }
 
 func defaultProjectConfig() projectConfig {
@@ -376,6 +379,12 @@ func validateComponent(c *index.Component, key string, slugs map[string]bool,
 	if c.CommitPendingAge < 0 {
 		cerr.add(key+".commit_pending_age", "must not be negative")
 	}
+	switch c.ConflictPolicy {
+	case "", index.ConflictTranslatorWins, index.ConflictUpstreamWins:
+	default:
+		cerr.add(key+".conflict_policy", "unsupported value %q (want %s or %s)", c.ConflictPolicy,
+			index.ConflictTranslatorWins, index.ConflictUpstreamWins)
+	}
 	if c.MergeStyle != "rebase" && c.MergeStyle != "merge" {
 		cerr.add(key+".merge_style", "unsupported value %q (want rebase or merge)", c.MergeStyle)
 	}
@@ -433,7 +442,7 @@ func (cc componentConfig) component() index.Component {
 		SuggestionAutoaccept: cc.SuggestionAutoaccept, PushOnCommit: cc.PushOnCommit,
 		CommitPendingAge: cc.CommitPendingAge, AutoLockError: cc.AutoLockError,
 		LanguageRegex: cc.LanguageRegex, VariantRegex: cc.VariantRegex, IsGlossary: cc.IsGlossary,
-		GlossaryColor: cc.GlossaryColor,
+		GlossaryColor: cc.GlossaryColor, ConflictPolicy: cc.ConflictPolicy,
 	}
 }
 
@@ -465,6 +474,6 @@ func componentConfigOf(c index.Component) componentConfig {
 		SuggestionAutoaccept: c.SuggestionAutoaccept, PushOnCommit: c.PushOnCommit,
 		CommitPendingAge: c.CommitPendingAge, AutoLockError: c.AutoLockError,
 		LanguageRegex: c.LanguageRegex, VariantRegex: c.VariantRegex, IsGlossary: c.IsGlossary,
-		GlossaryColor: c.GlossaryColor,
+		GlossaryColor: c.GlossaryColor, ConflictPolicy: c.ConflictPolicy,
 	}
 }

@@ -81,6 +81,8 @@ func TestParseConfigRejects(t *testing.T) {
 		{"unknown top key", "projekts: []\n", "projekts: unknown key"},
 		{"bad format", base("        file_format: po\n"), `projects[0].components[0].file_format: unsupported value "po"`},
 		{"bad vcs", base("        vcs: svn\n"), `projects[0].components[0].vcs: unsupported value "svn"`},
+		{"bad conflict policy", base("        conflict_policy: mine\n"),
+			`projects[0].components[0].conflict_policy: unsupported value "mine" (want translator or upstream)`},
 		{"bad regex", base("        language_regex: \"(\"\n"), "projects[0].components[0].language_regex"},
 		{"bad language", base("        source_language: xx-nope\n"), `source_language: unknown language "xx-nope"`},
 		{"template outside mask", "projects:\n  - name: P\n    slug: p\n    components:\n      - name: C\n        slug: c\n        repo: file:///x\n        filemask: l/*.json\n        template: other/en.json\n", "does not match the filemask"},

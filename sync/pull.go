@@ -1,0 +1,344 @@
+package sync
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/tolk-project/tolk/formats"
+	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/vcs"
+)
+
+// PullStore is what a pull needs from the index beside the import's
+// methods (part of Store).
+type PullStore interface {
+	// Repend makes the index owe the repository again what local
+	// commits hold and upstream lacks.
+	Repend(ctx context.Context, rep index.Repended) error
+	// RepositoryFailure is the text of the component's newest repository
+	// change when it is a failure, else "".
+	RepositoryFailure(ctx context.Context, componentID int64) (string, error)
+	// DiscardPending forgets what the component owes its repository and
+	// records 19 with the text target makes of what was discarded.
+	DiscardPending(ctx context.Context, componentID, userID int64, target func(index.Pending) string) (index.Pending, error)
+}
+
+// Reset puts the component back to upstream, under its lock: it fetches,
+// moves the branch to upstream's head (local commits not pushed are
+// dropped), forgets every pending edit, removed string and file to add
+// or delete, recording "Repository reset" (19) with what was discarded,
+// and re-imports every file so the index holds upstream's text again.
+// The git reset comes first: a crash before the index forgets leaves the
+// edits pending, never the index ahead of a repository that lost them.
+// A component without a remote is reset to its own HEAD.
+func (s *Service) Reset(ctx context.Context, c index.Component, user *index.User) error {
+	repo, lock, err := s.lockedCheckout(ctx, c)
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	fail := func(err error) error {
+		return fmt.Errorf("%w (%w)", index.Errorf(index.ErrConflict,
+			"Could not reset to remote branch on %s/%s: %s", c.Project.Slug, c.Slug, err), err)
+	}
+	if repo.URL() != "" {
+		if _, err := repo.Fetch(ctx); err != nil {
+			return fail(err)
+		}
+	}
+	d, err := repo.Diverge()
+	if err != nil {
+		return fail(err)
+	}
+	st, err := repo.Status()
+	if err != nil {
+		return fail(err)
+	}
+	target := d.Remote
+	if target == "" {
+		target = d.Head
+	}
+	if err := repo.ResetTo(target); err != nil {
+		return fail(err)
+	}
+	discarded, err := s.store.DiscardPending(ctx, c.ID, userID(user), func(p index.Pending) string {
+		return fmt.Sprintf("Discarded %d pending strings, %d removed strings, %d files to add or delete "+
+			"and %d local commits; %s is now at %.12s.", p.Units, p.Removed, p.Files, st.Ahead, repo.Branch(), target)
+	})
+	if err != nil {
+		return err
+	}
+	s.opts.Logger.Info("repository reset", "project", c.Project.Slug, "component", c.Slug,
+		"previous_head", d.Head, "new_head", target, "pending", discarded.Units, "removed", discarded.Removed,
+		"files", discarded.Files, "commits", st.Ahead)
+	_, err = s.importCheckout(ctx, checkedOut{c: c, repo: repo, user: user})
+	return err
+}
+
+// Pull brings upstream's changes into the component, under its lock:
+// fetch, move the checkout onto upstream keeping every edit upstream
+// lacks (integrate), re-import the files that changed, and commit the
+// kept edits on top (pushing them when push_on_commit is set). It
+// records "Rebased repository" (21) when upstream had moved. The
+// component is never locked by a pull: when git itself fails (an
+// unreachable remote, a corrupt repository) it records 22 with the
+// reason, which the repository status shows as merge_failure, and
+// returns an index.ErrConflict error carrying it. user (nil: nobody)
+// is who asked.
+func (s *Service) Pull(ctx context.Context, c index.Component, user *index.User) error {
+	lock := s.componentLock(c.ID)
+	lock.Lock()
+	defer lock.Unlock()
+	_, err := s.pullLocked(ctx, c, user, true)
+	return err
+}
+
+// pullLocked is Pull; the caller holds the component's lock. push false
+// leaves the commits it makes unpushed even with push_on_commit, for a
+// caller that is pushing.
+func (s *Service) pullLocked(ctx context.Context, c index.Component, user *index.User, push bool) (ImportSummary, error) {
+	co := s.checkoutTimed(ctx, c)
+	co.user, co.push = user, push
+	if co.err != nil && ctx.Err() == nil {
+		// vcs redacts credentials from its errors: safe to store and show.
+		msg := co.err.Error()
+		if rerr := s.store.RecordRepositoryChange(ctx, c.ID, index.ActionFailedMerge, userID(user), msg); rerr != nil {
+			return ImportSummary{}, errors.Join(co.err, rerr)
+		}
+		s.opts.Logger.Warn("update failed", "project", c.Project.Slug, "component", c.Slug, "err", msg)
+		return ImportSummary{}, fmt.Errorf("%w (%w)", index.Errorf(index.ErrConflict,
+			"Could not update the repository of %s/%s: %s", c.Project.Slug, c.Slug, msg), co.err)
+	}
+	return s.importCheckout(ctx, co)
+}
+
+// afterPull finishes an import that followed a move onto upstream: it
+// records the rebase and commits the edits upstream lacks on top.
+func (s *Service) afterPull(ctx context.Context, co checkedOut) error {
+	c := co.c
+	if err := s.store.RecordRepositoryChange(ctx, c.ID, index.ActionRebase, userID(co.user), ""); err != nil {
+		return err
+	}
+	res, err := s.commitLocked(ctx, co.repo, c, co.user)
+	if err != nil {
+		return err
+	}
+	if co.push && c.PushOnCommit && len(res.Commits) > 0 {
+		return s.pushLocked(ctx, co.repo, c, co.user)
+	}
+	return nil
+}
+
+// integration is what moving a checkout onto upstream did.
+type integration struct {
+	// base is the commit the checkout last synced with upstream: the
+	// import compares pending edits with its files to tell a string
+	// upstream changed from one it merely still holds. "" when HEAD did
+	// not move.
+	base string
+	// previous and head are HEAD before and after; equal when nothing
+	// moved.
+	previous, head string
+	// reapplied is true when local commits upstream lacked were made
+	// pending again, for the next commit to re-apply on top.
+	reapplied bool
+}
+
+func (in integration) moved() bool { return in.previous != in.head }
+
+// integrate fetches upstream and moves the checkout onto it. Tolk never
+// asks git to merge text: the index is the truth for translations, so
+// what Tolk committed and upstream lacks is first made pending again in
+// the index (one transaction), then the branch moves hard to upstream;
+// the import that follows reads upstream's files, keeping pending edits,
+// and the commit after it re-applies them on top. An edit upstream
+// already holds (Tolk's commit squash-merged or cherry-picked) re-applies
+// to nothing. A crash at any point leaves work a later pull redoes: the
+// pending marks are idempotent and the import skips nothing it has not
+// indexed. The caller holds the component's lock.
+func (s *Service) integrate(ctx context.Context, c index.Component, repo *vcs.Repo) (integration, error) {
+	var in integration
+	head, err := repo.Head()
+	if err != nil {
+		return in, err
+	}
+	in.previous, in.head = head, head
+	if repo.URL() == "" {
+		return in, nil
+	}
+	if _, err := repo.Fetch(ctx); err != nil {
+		return in, err
+	}
+	d, err := repo.Diverge()
+	if err != nil {
+		return in, err
+	}
+	if !d.Moved() {
+		return in, nil
+	}
+	in.base = d.Base
+	if d.Base != d.Head {
+		if err := s.repend(ctx, c, repo, d); err != nil {
+			return in, fmt.Errorf("keep local commits: %w", err)
+		}
+		in.reapplied = true
+	}
+	if err := repo.ResetTo(d.Remote); err != nil {
+		return in, err
+	}
+	in.head = d.Remote
+	return in, nil
+}
+
+// repend records in the index what the local commits (Base..Head of d)
+// changed in the component's translation files: units whose text differs
+// from the base, entries they removed, files they added or deleted.
+func (s *Service) repend(ctx context.Context, c index.Component, repo *vcs.Repo, d vcs.Divergence) error {
+	ts, err := s.store.FindTranslations(ctx, c.ID)
+	if err != nil {
+		return err
+	}
+	byFile := make(map[string]index.Translation, len(ts))
+	for _, t := range ts {
+		if t.Filename != "" {
+			byFile[t.Filename] = t
+		}
+	}
+	mask, err := NewFilemask(c.Filemask, c.LanguageRegex)
+	if err != nil {
+		return err
+	}
+	rep := index.Repended{ComponentID: c.ID}
+	for _, path := range d.Local {
+		t, known := byFile[path]
+		if !known && path != c.Template && !mask.Match(path) {
+			continue
+		}
+		before, beforeOK, err := readAt(repo, d.Base, path)
+		if err != nil {
+			return err
+		}
+		after, afterOK, err := readAt(repo, d.Head, path)
+		if err != nil {
+			return err
+		}
+		switch {
+		case !known && beforeOK && !afterOK:
+			// Tolk deleted a translation's file.
+			code, _ := mask.Code(path)
+			rep.Files = append(rep.Files, index.PendingFile{Path: path, Operation: "delete", LanguageCode: code})
+			continue
+		case !known || !afterOK:
+			// A file the index has no translation for, or one whose
+			// deletion is pending already: nothing to owe.
+			continue
+		case !beforeOK:
+			rep.Files = append(rep.Files, index.PendingFile{Path: path, Operation: "add", LanguageCode: t.LanguageCode})
+		}
+		rt, err := s.unitDiff(c, t, before, after)
+		if err != nil {
+			// A file Tolk wrote always parses; one that does not was
+			// broken upstream of Tolk and owes nothing.
+			s.opts.Logger.Warn("local commit not compared", "project", c.Project.Slug, "component", c.Slug,
+				"file", path, "err", err)
+			continue
+		}
+		if len(rt.IDHashes)+len(rt.Removed) > 0 {
+			rep.Translations = append(rep.Translations, rt)
+		}
+	}
+	if len(rep.Translations) == 0 && len(rep.Files) == 0 {
+		return nil
+	}
+	return s.store.Repend(ctx, rep)
+}
+
+// unitDiff compares a translation's file before and after the local
+// commits: units whose text they set, entries they removed.
+func (s *Service) unitDiff(c index.Component, t index.Translation, before, after []byte) (index.RependedTranslation, error) {
+	rt := index.RependedTranslation{TranslationID: t.ID}
+	old, err := unitTexts(c, t.LanguageCode, before)
+	if err != nil {
+		return rt, err
+	}
+	now, err := unitTexts(c, t.LanguageCode, after)
+	if err != nil {
+		return rt, err
+	}
+	for h, u := range now {
+		if o, ok := old[h]; !ok || o.text != u.text {
+			rt.IDHashes = append(rt.IDHashes, h)
+		}
+	}
+	for h, u := range old {
+		if _, ok := now[h]; !ok {
+			rt.Removed = append(rt.Removed, index.RemovedUnit{IDHash: h, Context: u.unit.Context, Source: u.unit.Source})
+		}
+	}
+	return rt, nil
+}
+
+// fileUnit is a unit of a file with the text the index compares: its
+// target, or its source in a template.
+type fileUnit struct {
+	unit formats.Unit
+	text string
+}
+
+// unitTexts parses a translation's file (nil data: no file) into its
+// units by id_hash.
+func unitTexts(c index.Component, lang string, data []byte) (map[int64]fileUnit, error) {
+	out := map[int64]fileUnit{}
+	if data == nil {
+		return out, nil
+	}
+	units, err := decodeUnits(c.FileFormat, data, c.SourceLanguage, lang)
+	if err != nil {
+		return nil, err
+	}
+	for _, u := range units {
+		out[index.IDHash(c.IsMonolingual(), u.Source, u.Context)] = fileUnit{unit: u, text: index.JoinPlural(u.Target)}
+	}
+	return out, nil
+}
+
+// readAt reads path at commit rev; false when that commit has no such
+// file (or rev is "", no commit).
+func readAt(repo *vcs.Repo, rev, path string) ([]byte, bool, error) {
+	if rev == "" {
+		return nil, false, nil
+	}
+	data, err := repo.ReadFileAt(rev, path)
+	if errors.Is(err, vcs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return data, true, nil
+}
+
+// baseTexts returns a file's unit texts at the base commit for the
+// import's conflict check (index.TranslationImport.Base): nil when there
+// is no base, empty when the base lacks the file.
+func (ci *componentImport) baseTexts(lang, path string) map[int64]string {
+	if ci.base == "" {
+		return nil
+	}
+	data, _, err := readAt(ci.repo, ci.base, path)
+	if err != nil {
+		return nil
+	}
+	units, err := unitTexts(ci.c, lang, data)
+	if err != nil {
+		// Upstream's old file did not parse: no base to compare with,
+		// and the import keeps every pending edit as it did before.
+		return nil
+	}
+	out := make(map[int64]string, len(units))
+	for h, u := range units {
+		out[h] = u.text
+	}
+	return out
+}

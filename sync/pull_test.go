@@ -1,0 +1,320 @@
+package sync_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/tolk-project/tolk/index"
+)
+
+// upstream commits files as the developer working in e.work, after
+// taking what the bare repository has.
+func (e commitEnv) upstream(tb testing.TB, files map[string]string, msg string) {
+	tb.Helper()
+	git(tb, e.work, "pull", "--quiet", "--rebase", "origin", "main")
+	writeAndPush(tb, e.work, files, msg)
+}
+
+// unit returns the unit of lang with the given key.
+func (e commitEnv) unit(tb testing.TB, lang, key string) index.Unit {
+	tb.Helper()
+	tr := mustTranslation(tb, e.env, "app", lang)
+	units, _, err := e.db.FindUnits(context.Background(), index.UnitFilter{TranslationID: tr.ID,
+		Page: index.Page{Number: 1, Size: 50}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, u := range units {
+		if u.Context == key {
+			return u
+		}
+	}
+	tb.Fatalf("%s has no unit %q", lang, key)
+	return index.Unit{}
+}
+
+// changes returns the component's changes of the given actions, in the
+// store's order (oldest first).
+func (e commitEnv) changes(tb testing.TB, actions ...index.Action) []index.Change {
+	tb.Helper()
+	chs, _, err := e.db.FindChanges(context.Background(), index.ChangeFilter{ComponentID: e.c.ID, Actions: actions,
+		Page: index.Page{Number: 1, Size: 200}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return chs
+}
+
+// TestPullKeepsUnpushedCommit: a translator's edit is committed but not
+// pushed while upstream adds, changes and removes strings. The pull
+// brings upstream in with the reference's actions and re-applies the
+// commit on top, the push is a fast-forward, and upstream's file differs
+// from its own only in the edited value.
+func TestPullKeepsUnpushedCommit(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := mustCommitEnv(t)
+	e.edit(t, "de", "bye", "Tschüss", e.ann)
+	if _, err := e.svc.Commit(ctx, e.c, &e.ann); err != nil {
+		t.Fatal(err)
+	}
+	e.upstream(t, map[string]string{
+		"locales/en.json": "{\n  \"hello\": \"Hello\",\n  \"bye\": \"Bye\",\n  \"new\": \"New\"\n}\n",
+		"locales/de.json": "{\n  \"hello\": \"Grüß dich\",\n  \"bye\": \"\",\n  \"new\": \"Neu\"\n}\n",
+	}, "upstream: new string, hello reworded, menu gone")
+
+	if err := e.svc.Pull(ctx, e.c, &e.bob); err != nil {
+		t.Fatal(err)
+	}
+	if u := e.unit(t, "de", "hello"); u.Target[0] != "Grüß dich" || u.Pending {
+		t.Errorf("de hello = %q pending %v, want upstream's text", u.Target, u.Pending)
+	}
+	if u := e.unit(t, "de", "new"); u.Target[0] != "Neu" {
+		t.Errorf("de new = %q", u.Target)
+	}
+	if u := e.unit(t, "de", "bye"); u.Target[0] != "Tschüss" || u.Pending {
+		t.Errorf("de bye = %q pending %v, want the edit, committed again", u.Target, u.Pending)
+	}
+	// One 59 for the reworded string (no conflict recorded for bye), a
+	// 71 per translation for the new one, 63 for the removed ones.
+	var updated []string
+	for _, ch := range e.changes(t, index.ActionStringRepoUpdate) {
+		updated = append(updated, ch.Target)
+	}
+	if strings.Join(updated, "|") != "Grüß dich" {
+		t.Errorf("59 changes = %q, want only upstream's rewording", updated)
+	}
+	if n := len(e.changes(t, index.ActionStringRepoAdd)); n != 3 {
+		t.Errorf("71 changes = %d, want 3 (en, de, fr)", n)
+	}
+	if n := len(e.changes(t, index.ActionStringRemove)); n != 3 {
+		t.Errorf("63 changes = %d, want 3 (menu.file in en, de, fr)", n)
+	}
+	if n := len(e.changes(t, index.ActionRebase)); n != 1 {
+		t.Errorf("21 changes = %d, want 1", n)
+	}
+	if err := e.svc.Push(ctx, e.c, &e.ann); err != nil {
+		t.Fatal(err)
+	}
+	log := e.log(t)
+	if len(log) != 3 || !strings.HasPrefix(log[0], "Ann Example <ann@example.com> | Tolk Bot") ||
+		!strings.HasSuffix(log[1], "upstream: new string, hello reworded, menu gone") {
+		t.Fatalf("log:\n%s\nwant ann's commit on top of upstream's", strings.Join(log, "\n"))
+	}
+	diff := git(t, e.bare, "diff", "main~1", "main")
+	if !strings.Contains(diff, "-  \"bye\": \"\",\n+  \"bye\": \"Tschüss\",") || strings.Count(diff, "\n+") != 2 {
+		t.Errorf("re-applied commit changes more than the edit:\n%s", diff)
+	}
+	st, err := e.svc.RepositoryStatus(ctx, e.c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.NeedsCommit || st.NeedsMerge || st.NeedsPush || st.MergeFailure != "" {
+		t.Errorf("status after pull and push = %+v", st)
+	}
+}
+
+// TestPullConflictTranslatorWins: upstream changes the string a
+// translator edited since the last sync. The edit wins, upstream's text
+// is in the history as a 59, nothing is locked, and the commit on top
+// writes the edit.
+func TestPullConflictTranslatorWins(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := mustCommitEnv(t)
+	e.edit(t, "de", "hello", "Servus", e.ann)
+	e.upstream(t, map[string]string{"locales/de.json": "{\n  \"hello\": \"Hallöchen\",\n  \"bye\": \"\",\n  \"menu\": {\"file\": \"Datei\"}\n}\n"}, "upstream rewords hello")
+	if err := e.svc.Pull(ctx, e.c, nil); err != nil {
+		t.Fatal(err)
+	}
+	if u := e.unit(t, "de", "hello"); u.Target[0] != "Servus" {
+		t.Errorf("de hello = %q, want the translator's edit", u.Target)
+	}
+	chs := e.changes(t, index.ActionStringRepoUpdate)
+	if len(chs) != 1 || chs[0].Target != "Hallöchen" {
+		t.Errorf("59 changes = %+v, want upstream's text kept", chs)
+	}
+	if got := git(t, e.bare, "show", "main:locales/de.json"); !strings.Contains(got, `"hello": "Hallöchen"`) {
+		t.Errorf("upstream changed by a pull:\n%s", got)
+	}
+	if got := git(t, e.dir+"/repos/test/app", "show", "HEAD:locales/de.json"); !strings.Contains(got, `"hello": "Servus"`) {
+		t.Errorf("the checkout's HEAD lacks the edit on top:\n%s", got)
+	}
+	if e.unit(t, "de", "hello").Pending {
+		t.Error("the edit is still pending after the pull committed it")
+	}
+}
+
+// TestPullConflictUpstreamWins is the same conflict on a component that
+// takes upstream's text: the index takes it and the edit stays in the
+// history.
+func TestPullConflictUpstreamWins(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := mustCommitEnv(t)
+	e.c.ConflictPolicy = index.ConflictUpstreamWins
+	e.edit(t, "de", "hello", "Servus", e.ann)
+	e.upstream(t, map[string]string{"locales/de.json": "{\n  \"hello\": \"Hallöchen\",\n  \"bye\": \"\",\n  \"menu\": {\"file\": \"Datei\"}\n}\n"}, "upstream rewords hello")
+	if err := e.svc.Pull(ctx, e.c, nil); err != nil {
+		t.Fatal(err)
+	}
+	if u := e.unit(t, "de", "hello"); u.Target[0] != "Hallöchen" || u.Pending {
+		t.Errorf("de hello = %q pending %v, want upstream's text", u.Target, u.Pending)
+	}
+	var texts []string
+	for _, ch := range e.changes(t) {
+		if ch.Target == "Servus" || ch.Target == "Hallöchen" {
+			texts = append(texts, ch.Target)
+		}
+	}
+	if strings.Join(texts, "|") != "Servus|Hallöchen" {
+		t.Errorf("history = %q, want the edit then upstream's text", texts)
+	}
+}
+
+// TestPullAfterSquashMerge: Tolk pushes to a branch of its own, upstream
+// squash-merges it and commits more. The pull re-applies nothing (the
+// edit is in), and the next edit rebuilds Tolk's branch on top of main
+// with exactly one commit, pushed with a lease.
+func TestPullAfterSquashMerge(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := mustCommitEnv(t)
+	e.c.PushBranch = "tolk"
+	e.edit(t, "de", "bye", "Tschüss", e.ann)
+	if err := e.svc.Push(ctx, e.c, &e.ann); err != nil {
+		t.Fatal(err)
+	}
+	git(t, e.work, "fetch", "--quiet", "origin")
+	git(t, e.work, "merge", "--quiet", "--squash", "origin/tolk")
+	git(t, e.work, "commit", "--quiet", "-m", "Translations from Tolk (squashed)")
+	writeAndPush(t, e.work, map[string]string{"locales/fr.json": "{\n  \"hello\": \"Salut\"\n}\n"}, "upstream: fr")
+
+	if err := e.svc.Pull(ctx, e.c, nil); err != nil {
+		t.Fatal(err)
+	}
+	if p := e.pending(t); p.Any() {
+		t.Errorf("pending after the pull = %+v, want nothing: the squash holds the edit", p)
+	}
+	if u := e.unit(t, "fr", "hello"); u.Target[0] != "Salut" {
+		t.Errorf("fr hello = %q", u.Target)
+	}
+	if head, main := git(t, e.dir+"/repos/test/app", "rev-parse", "HEAD"), git(t, e.bare, "rev-parse", "main"); head != main {
+		t.Errorf("HEAD %s != main %s: nothing was to be re-applied", head, main)
+	}
+	e.edit(t, "de", "hello", "Servus", e.bob)
+	if err := e.svc.Push(ctx, e.c, &e.bob); err != nil {
+		t.Fatal(err)
+	}
+	if got := git(t, e.bare, "log", "--format=%an | %s", "main..tolk"); got != "Bob Example | Translated using Tolk (German)" {
+		t.Errorf("main..tolk:\n%s\nwant bob's one commit", got)
+	}
+	if got := git(t, e.bare, "rev-parse", "tolk~1"); got != git(t, e.bare, "rev-parse", "main") {
+		t.Error("tolk is not rebuilt on top of main")
+	}
+	if n := len(e.changes(t, index.ActionFailedPush)); n != 0 {
+		t.Errorf("%d failed pushes", n)
+	}
+}
+
+// TestPushPullsAndRetries: upstream moved since Tolk's last sync; the
+// push is rejected, pulls, re-applies the edit on top and succeeds.
+func TestPushPullsAndRetries(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := mustCommitEnv(t)
+	e.upstream(t, map[string]string{"README": "moved upstream\n"}, "upstream moves")
+	e.edit(t, "de", "bye", "Tschüss", e.ann)
+	if err := e.svc.Push(ctx, e.c, &e.ann); err != nil {
+		t.Fatal(err)
+	}
+	log := e.log(t)
+	if len(log) != 3 || !strings.HasPrefix(log[0], "Ann Example") || !strings.HasSuffix(log[1], "upstream moves") {
+		t.Fatalf("log:\n%s", strings.Join(log, "\n"))
+	}
+	if n := len(e.changes(t, index.ActionPush)); n != 1 {
+		t.Errorf("18 changes = %d, want 1", n)
+	}
+}
+
+// TestPullUnreachableRemote: git itself fails. The pull records 22 with
+// the reason, the status shows it as merge_failure, edits go on, and a
+// later successful pull clears it.
+func TestPullUnreachableRemote(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := mustCommitEnv(t)
+	moved := e.bare + ".moved"
+	if err := os.Rename(e.bare, moved); err != nil {
+		t.Fatal(err)
+	}
+	err := e.svc.Pull(ctx, e.c, &e.ann)
+	if !errors.Is(err, index.ErrConflict) || !strings.HasPrefix(index.ErrorMessage(err), "Could not update the repository of test/app: ") {
+		t.Fatalf("pull = %v", err)
+	}
+	st, err := e.svc.RepositoryStatus(ctx, e.c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.MergeFailure == "" {
+		t.Error("merge_failure empty after a failed pull")
+	}
+	e.edit(t, "de", "bye", "Tschüss", e.ann) // not locked
+	if err := os.Rename(moved, e.bare); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.svc.Pull(ctx, e.c, &e.ann); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.svc.Push(ctx, e.c, &e.ann); err != nil {
+		t.Fatal(err)
+	}
+	if st, err = e.svc.RepositoryStatus(ctx, e.c); err != nil || st.MergeFailure != "" {
+		t.Errorf("merge_failure after recovering = %q, %v", st.MergeFailure, err)
+	}
+}
+
+// TestReset: a committed edit not pushed, a pending edit and a removed
+// string are all discarded; the index holds upstream's text again and
+// 19 says what went.
+func TestReset(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := mustCommitEnv(t)
+	e.edit(t, "de", "bye", "Tschüss", e.ann)
+	if _, err := e.svc.Commit(ctx, e.c, &e.ann); err != nil {
+		t.Fatal(err)
+	}
+	e.edit(t, "de", "hello", "Servus", e.bob)
+	menu := e.unit(t, "fr", "hello")
+	if err := e.db.DeleteUnit(ctx, menu.ID, index.UserActor(&e.bob), func(index.Unit, index.Translation) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	e.upstream(t, map[string]string{"README": "moved upstream\n"}, "upstream moves")
+
+	if err := e.svc.Reset(ctx, e.c, &e.ann); err != nil {
+		t.Fatal(err)
+	}
+	if u := e.unit(t, "de", "bye"); u.Target[0] != "" || u.Pending {
+		t.Errorf("de bye = %q pending %v, want upstream's empty text", u.Target, u.Pending)
+	}
+	if u := e.unit(t, "de", "hello"); u.Target[0] != "Hallo" || u.Pending {
+		t.Errorf("de hello = %q pending %v, want upstream's text", u.Target, u.Pending)
+	}
+	if u := e.unit(t, "fr", "hello"); u.Target[0] != "Bonjour" {
+		t.Errorf("fr hello = %q, want it back", u.Target)
+	}
+	if p := e.pending(t); p.Any() {
+		t.Errorf("pending after reset = %+v", p)
+	}
+	if head, main := git(t, e.dir+"/repos/test/app", "rev-parse", "HEAD"), git(t, e.bare, "rev-parse", "main"); head != main {
+		t.Errorf("HEAD %s, want upstream's %s", head, main)
+	}
+	chs := e.changes(t, index.ActionReset)
+	if len(chs) != 1 || !strings.HasPrefix(chs[0].Target, "Discarded 1 pending strings, 1 removed strings, 0 files to add or delete and 1 local commits;") {
+		t.Errorf("19 changes = %+v", chs)
+	}
+}
