@@ -64,7 +64,7 @@ func (db *DB) FindUserByID(ctx context.Context, id int64) (index.User, error) {
 // with the user set and no author.
 func (db *DB) MarkCommitted(ctx context.Context, rec index.Committed) error {
 	return db.write(ctx, func(tx *Tx) error {
-		clear, err := tx.prepare(ctx, `UPDATE units SET pending = 0
+		clear, err := tx.prepare(ctx, `UPDATE units SET pending = 0, pending_since = NULL
 			WHERE id = ? AND translation_id = ? AND target = ?`)
 		if err != nil {
 			return err
