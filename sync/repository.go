@@ -47,7 +47,8 @@ func (s *Service) lockedCheckout(ctx context.Context, c index.Component) (*vcs.R
 }
 
 // RepositoryStatus reports the state of the component's checkout against
-// its remote branch as last fetched; it does not contact the remote. It
+// its remote branch as last fetched, with the component's scheduled jobs
+// (Jobs); it does not contact the remote. It
 // returns an error wrapping index.ErrNotFound when the checkout does not
 // exist yet.
 func (s *Service) RepositoryStatus(ctx context.Context, c index.Component) (index.RepositoryStatus, error) {
@@ -76,6 +77,7 @@ func (s *Service) RepositoryStatus(ctx context.Context, c index.Component) (inde
 		// failure to report until merging exists.
 		MergeFailure: "",
 		LocalCommit:  commitOf(st.Head),
+		Jobs:         s.Jobs(c),
 	}
 	if st.Remote != nil {
 		rc := commitOf(*st.Remote)
