@@ -305,9 +305,13 @@ func (sc *scheduler) runJob(ctx context.Context, log *slog.Logger, c index.Compo
 		j.Running, j.LastEnd, j.LastResult = false, end, result
 		done = *j
 	})
-	if err != nil {
+	switch {
+	case err != nil && ctx.Err() != nil:
+		// Close cut it short; its work stays pending for the next start.
+		log.Info("job cancelled", "err", err, "duration", end.Sub(start))
+	case err != nil:
 		log.Error("job failed", "err", err, "duration", end.Sub(start))
-	} else {
+	default:
 		log.Info("job done", "duration", end.Sub(start))
 	}
 	if sc.opts.OnJobDone != nil {

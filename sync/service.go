@@ -126,8 +126,8 @@ func New(store Store, langs Languages, opts Options) (*Service, error) {
 }
 
 // Close cancels the background tasks and the scheduled jobs (see
-// StartScheduler), waits for them to stop and removes
-// the clones no import adopted. The Service must not be used afterwards.
+// StartScheduler), waits for them to stop and removes the clones no
+// import adopted. The Service must not be used afterwards.
 func (s *Service) Close() error {
 	s.stop()
 	s.wg.Wait()
