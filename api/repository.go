@@ -77,12 +77,44 @@ func (s *Server) repositories(c *gin.Context) (Repositories, bool) {
 	return s.opts.Repositories, true
 }
 
-// repositoryJSON is the project-level answer of GET .../repository/.
+// repositoryJSON holds the fields every level of GET .../repository/
+// answers.
 type repositoryJSON struct {
 	NeedsCommit bool   `json:"needs_commit"`
 	NeedsMerge  bool   `json:"needs_merge"`
 	NeedsPush   bool   `json:"needs_push"`
 	URL         string `json:"url"`
+}
+
+// projectRepositoryJSON is the project-level answer. Jobs run per
+// component, so a project has none to list: jobs is null.
+type projectRepositoryJSON struct {
+	repositoryJSON
+	Jobs []jobJSON `json:"jobs"`
+}
+
+// jobJSON is one scheduled job of a component and its last run; Tolk's
+// own, beyond the reference's answer. Times are null until they happened
+// (or, for next_run, when the job is not scheduled).
+type jobJSON struct {
+	Name       string  `json:"name"`
+	Running    bool    `json:"running"`
+	LastStart  *string `json:"last_start"`
+	LastEnd    *string `json:"last_end"`
+	LastResult *string `json:"last_result"` // "ok" or the error's message
+	NextRun    *string `json:"next_run"`
+}
+
+// newJobsJSON lists jobs, never null: a component without a scheduler
+// running has an empty list.
+func newJobsJSON(jobs []index.Job) []jobJSON {
+	out := make([]jobJSON, len(jobs))
+	for i, j := range jobs {
+		out[i] = jobJSON{Name: j.Name, Running: j.Running, LastStart: timestampOrNull(j.LastStart),
+			LastEnd: timestampOrNull(j.LastEnd), LastResult: stringOrNull(j.LastResult),
+			NextRun: timestampOrNull(j.NextRun)}
+	}
+	return out
 }
 
 // componentRepositoryJSON is the component- and translation-level answer,
@@ -95,6 +127,8 @@ type componentRepositoryJSON struct {
 	WeblateCommit *commitJSON `json:"weblate_commit"`
 	Status        string      `json:"status"`
 	MergeFailure  *string     `json:"merge_failure"`
+	// Jobs are the component's scheduled jobs (Tolk's own field).
+	Jobs []jobJSON `json:"jobs"`
 }
 
 // commitJSON is the reference's revision info. The shared notes call
@@ -147,6 +181,7 @@ func newComponentRepositoryJSON(url string, c *index.Component, st *index.Reposi
 			NeedsPush: st.NeedsPush, URL: url},
 		Status:       st.Status,
 		MergeFailure: stringOrNull(st.MergeFailure),
+		Jobs:         newJobsJSON(st.Jobs),
 	}
 	if st.RemoteCommit != nil {
 		out.RemoteCommit = newCommitJSON(st.RemoteCommit)
@@ -249,7 +284,7 @@ func (s *Server) getProjectRepository(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	out := repositoryJSON{URL: s.urlsFor(c).project(p.Slug, "repository")}
+	out := projectRepositoryJSON{repositoryJSON: repositoryJSON{URL: s.urlsFor(c).project(p.Slug, "repository")}}
 	for _, comp := range comps {
 		st, err := repos.RepositoryStatus(c.Request.Context(), comp)
 		if errors.Is(err, index.ErrNotFound) {

@@ -196,12 +196,17 @@ func TestRepositoryStatusEndpoints(t *testing.T) {
 				t.Errorf("body = %s, want it to start %s", r.body, want)
 			}
 			if strings.HasPrefix(ep.path, "/api/projects/") {
-				if string(r.body) != want+"}" {
-					t.Errorf("project body = %s, want %s}", r.body, want)
+				// Jobs run per component: a project lists none.
+				if string(r.body) != want+`,"jobs":null}` {
+					t.Errorf("project body = %s, want %s,\"jobs\":null}", r.body, want)
 				}
 				return
 			}
 			obj := decode(t, r.body)
+			// No scheduler runs in this server: a component has no jobs.
+			if jobs, ok := obj["jobs"].([]any); !ok || len(jobs) != 0 {
+				t.Errorf("jobs = %#v, want []", obj["jobs"])
+			}
 			if obj["merge_failure"] != nil {
 				t.Errorf("merge_failure = %v, want null", obj["merge_failure"])
 			}
@@ -247,6 +252,76 @@ func TestRepositoryStatusEndpoints(t *testing.T) {
 	// The glossary is untouched.
 	if g := getObjectAs(t, base+"/api/components/demo/glossary/repository/", ops); g["needs_merge"] != false {
 		t.Errorf("glossary = %v", g)
+	}
+}
+
+// TestRepositoryStatusJobs runs the scheduler once over a component whose
+// edit is due (commit_pending_age 0) and reads the jobs field at every
+// level: the commit with its result, the pull not run yet.
+func TestRepositoryStatusJobs(t *testing.T) {
+	ctx := context.Background()
+	e := mustRepoEnv(t)
+	ops := mustUser(t, e.db, "ops", false, [2]string{"Manage repository", "demo"})
+	app := e.component(t, "app")
+	app.CommitPendingAge = 0
+	if _, _, err := e.db.SaveComponent(ctx, app); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := e.db.FindTranslation(ctx, "demo", "app", "de")
+	if err != nil {
+		t.Fatal(err)
+	}
+	units, _, err := e.db.FindUnits(ctx, index.UnitFilter{TranslationID: tr.ID, Page: index.Page{Number: 1, Size: 1}})
+	if err != nil || len(units) == 0 {
+		t.Fatalf("de units: %v, %v", units, err)
+	}
+	if _, err := e.db.UpdateUnit(ctx, units[0].ID, index.Actor{}, func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+		return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{"Geplant"}, State: index.StateTranslated}}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan index.Job, 4)
+	start := time.Now()
+	if err := e.svc.StartScheduler(tolksync.SchedulerOptions{CommitInterval: time.Hour, PullInterval: time.Hour,
+		OnJobDone: func(c index.Component, j index.Job) {
+			if c.ID == app.ID {
+				done <- j
+			}
+		}}); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the scheduled commit never finished")
+	}
+	for _, path := range []string{"/api/components/demo/app/repository/", "/api/translations/demo/app/de/repository/"} {
+		obj := getObjectAs(t, e.srv.URL+path, ops)
+		if obj["needs_commit"] != false || obj["needs_push"] != true {
+			t.Errorf("%s after the scheduled commit = %v", path, obj)
+		}
+		jobs, _ := obj["jobs"].([]any)
+		if len(jobs) != 2 {
+			t.Fatalf("%s jobs = %#v, want commit and pull", path, obj["jobs"])
+		}
+		commit, _ := jobs[0].(map[string]any)
+		if commit["name"] != "commit" || commit["running"] != false || commit["last_result"] != "ok" {
+			t.Errorf("%s commit job = %v", path, commit)
+		}
+		for _, key := range []string{"last_start", "last_end", "next_run"} {
+			v, _ := commit[key].(string)
+			at, err := time.Parse(time.RFC3339Nano, v)
+			if err != nil || at.Before(start.Add(-time.Second)) {
+				t.Errorf("%s commit %s = %v, want a time since the start", path, key, commit[key])
+			}
+		}
+		pull, _ := jobs[1].(map[string]any)
+		if pull["name"] != "pull" || pull["last_start"] != nil || pull["last_result"] != nil || pull["next_run"] == nil {
+			t.Errorf("%s pull job = %v, want not run yet, scheduled", path, pull)
+		}
+	}
+	if obj := getObjectAs(t, e.srv.URL+"/api/projects/demo/repository/", ops); obj["jobs"] != nil {
+		t.Errorf("project jobs = %v, want null", obj["jobs"])
 	}
 }
 

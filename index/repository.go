@@ -24,6 +24,28 @@ type RepositoryStatus struct {
 	// RemoteCommit is the remote branch as last fetched, or nil for a
 	// component without a remote (vcs "local").
 	RemoteCommit *Commit
+	// Jobs are the component's scheduled jobs, by name; nil when no
+	// scheduler runs.
+	Jobs []Job
+}
+
+// Job is one scheduled job of a component ("commit" or "pull") and how
+// its last run went.
+type Job struct {
+	Name string
+	// Running: a run is under way or waiting for its turn; another run
+	// of the job is not started meanwhile.
+	Running bool
+	// LastStart and LastEnd bound the last run; zero before the first
+	// run starts, and LastEnd zero while it runs.
+	LastStart, LastEnd time.Time
+	// LastResult is "ok" or the error that ended the last run; "" before
+	// one ended.
+	LastResult string
+	// NextRun is when the scheduler next looks whether the job is due (a
+	// commit is due once the oldest pending edit is older than the
+	// component's commit_pending_age).
+	NextRun time.Time
 }
 
 // Commit describes one commit of a repository.

@@ -47,7 +47,8 @@ func (s *Service) lockedCheckout(ctx context.Context, c index.Component) (*vcs.R
 }
 
 // RepositoryStatus reports the state of the component's checkout against
-// its remote branch as last fetched; it does not contact the remote. It
+// its remote branch as last fetched, with the component's scheduled jobs
+// (Jobs); it does not contact the remote. It
 // returns an error wrapping index.ErrNotFound when the checkout does not
 // exist yet.
 func (s *Service) RepositoryStatus(ctx context.Context, c index.Component) (index.RepositoryStatus, error) {
@@ -72,6 +73,7 @@ func (s *Service) RepositoryStatus(ctx context.Context, c index.Component) (inde
 		NeedsPush:   st.Ahead > 0,
 		Status:      st.String(),
 		LocalCommit: commitOf(st.Head),
+		Jobs:        s.Jobs(c),
 	}
 	// A pull never fails on text (it does not merge): a failure is git's
 	// own, or a rejected push, and says why.

@@ -33,6 +33,7 @@ type Store interface {
 	PendingUnits(ctx context.Context, componentID int64) (index.Pending, error)
 	CommitStore // FindPendingFiles among its methods
 	PullStore
+	ScheduleStore
 }
 
 // Languages resolves the language codes found in file names.
@@ -96,17 +97,19 @@ type Service struct {
 	langs Languages
 	opts  Options
 
-	mu    gosync.Mutex // guards locks and prepared
+	mu    gosync.Mutex // guards locks, prepared and sched
 	locks map[int64]*gosync.Mutex
 	// prepared are the clones CheckComponent made, by the checkout
 	// directory whose import may adopt them (check.go).
 	prepared map[string]preparedClone
+	// sched runs the scheduled jobs once StartScheduler was called.
+	sched *scheduler
 
 	// life ends when Close is called; background tasks run under it.
 	life  context.Context
 	stop  context.CancelFunc
 	tasks taskList
-	wg    gosync.WaitGroup // counts running tasks
+	wg    gosync.WaitGroup // counts running tasks, the scheduler and its jobs
 
 	// afterGitCommit, when set (by tests), runs between a commit's git
 	// commits and its index update; an error stands for a crash there.
@@ -123,8 +126,9 @@ func New(store Store, langs Languages, opts Options) (*Service, error) {
 		prepared: map[string]preparedClone{}, life: life, stop: stop, tasks: taskList{m: map[string]*task{}}}, nil
 }
 
-// Close cancels the background tasks, waits for them to stop and removes
-// the clones no import adopted. The Service must not be used afterwards.
+// Close cancels the background tasks and the scheduled jobs (see
+// StartScheduler), waits for them to stop and removes the clones no
+// import adopted. The Service must not be used afterwards.
 func (s *Service) Close() error {
 	s.stop()
 	s.wg.Wait()

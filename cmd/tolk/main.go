@@ -85,6 +85,9 @@ type Config struct {
 	// CommitterName and CommitterEmail are the committer of every commit
 	// Tolk makes; the translators are the authors.
 	CommitterName, CommitterEmail string
+	// PullInterval is how often every component with a remote is pulled;
+	// 0 turns scheduled pulls off.
+	PullInterval time.Duration
 }
 
 // DefaultConfig returns the settings used when no flag is given: the
@@ -168,7 +171,13 @@ func serveConfig(args []string, stderr io.Writer) (Config, error) {
 	fs.BoolVar(&cfg.NoHooks, "no-hooks", false, "turn the incoming webhooks (/hooks/<service>/) off")
 	fs.StringVar(&cfg.HookSecret, "hook-secret", "",
 		"site-wide secret incoming webhooks must be signed with (or TOLK_HOOK_SECRET; projects may set their own)")
+	fs.DurationVar(&cfg.PullInterval, "pull-interval", 0,
+		"pull every component with a remote this often, e.g. 30m (0: never; webhooks and the API still pull)")
 	if err := fs.Parse(args); err != nil {
+		return cfg, errUsage
+	}
+	if cfg.PullInterval < 0 {
+		fmt.Fprintln(stderr, "tolk serve: --pull-interval must not be negative")
 		return cfg, errUsage
 	}
 	if cfg.HookSecret == "" {
@@ -257,6 +266,11 @@ func (m *Main) Open(ctx context.Context) error {
 		log.Error("reconcile finished with errors", "err", err)
 	}
 	log.Info("reconciled", "projects", len(specs), "duration", time.Since(start))
+	// The scheduled jobs start once the index reflects the repositories;
+	// their first pass commits what a crash or restart left due.
+	if err := m.sync.StartScheduler(tolksync.SchedulerOptions{PullInterval: m.Config.PullInterval}); err != nil {
+		return err
+	}
 
 	// The API reads the index directly and asks sync for what only the
 	// checkouts and the formats know: repository status, committed files,

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tolk-project/tolk"
 	"github.com/tolk-project/tolk/api"
@@ -253,5 +254,60 @@ func TestRateLimitFlags(t *testing.T) {
 	}
 	if api.DefaultAnonymousRateLimit.String() != "100/day" {
 		t.Errorf("default anonymous limit = %v", api.DefaultAnonymousRateLimit)
+	}
+}
+
+// TestPullIntervalFlag checks --pull-interval (off by default, negative
+// refused) and that serve starts the scheduler with it: the repository
+// status lists the commit job and, with an interval, the pull.
+func TestPullIntervalFlag(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want time.Duration
+	}{
+		{nil, 0},
+		{[]string{"--pull-interval", "30m"}, 30 * time.Minute},
+	} {
+		if cfg, err := serveConfig(tc.args, io.Discard); err != nil || cfg.PullInterval != tc.want {
+			t.Errorf("serveConfig(%q) = %v, %v; want %v", tc.args, cfg.PullInterval, err, tc.want)
+		}
+	}
+	var stderr strings.Builder
+	if _, err := serveConfig([]string{"--pull-interval", "-1m"}, &stderr); err == nil ||
+		!strings.Contains(stderr.String(), "--pull-interval must not be negative") {
+		t.Errorf("a negative interval: %v, %q", err, stderr.String())
+	}
+
+	for _, interval := range []time.Duration{0, 30 * time.Minute} {
+		cfg := DefaultConfig()
+		cfg.DataDir, cfg.Listen, cfg.Demo, cfg.PullInterval = t.TempDir(), "127.0.0.1:0", true, interval
+		m := mustRunConfig(t, cfg)
+		resp := getAs(t, "http://"+m.Addr().String()+"/api/components/demo/app/repository/", adminToken(t, m))
+		var repo struct {
+			Jobs []struct {
+				Name    string  `json:"name"`
+				NextRun *string `json:"next_run"`
+			} `json:"jobs"`
+		}
+		err := json.NewDecoder(resp.Body).Decode(&repo)
+		resp.Body.Close()
+		m.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, j := range repo.Jobs {
+			if j.NextRun == nil {
+				t.Errorf("job %s has no next run", j.Name)
+			}
+			names = append(names, j.Name)
+		}
+		want := "commit"
+		if interval > 0 {
+			want = "commit,pull"
+		}
+		if got := strings.Join(names, ","); got != want {
+			t.Errorf("--pull-interval %s: jobs %q, want %q", interval, got, want)
+		}
 	}
 }

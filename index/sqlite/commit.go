@@ -66,7 +66,7 @@ func (db *DB) FindUserByID(ctx context.Context, id int64) (index.User, error) {
 // with the user set and no author.
 func (db *DB) MarkCommitted(ctx context.Context, rec index.Committed) error {
 	return db.write(ctx, func(tx *Tx) error {
-		clear, err := tx.prepare(ctx, `UPDATE units SET pending = 0
+		clear, err := tx.prepare(ctx, `UPDATE units SET pending = 0, pending_since = NULL
 			WHERE id = ? AND translation_id = ? AND target = ?`)
 		if err != nil {
 			return err
@@ -136,7 +136,11 @@ func (db *DB) RecordRepositoryChange(ctx context.Context, componentID int64, act
 // (a row already there is kept, being newer).
 func (db *DB) Repend(ctx context.Context, rep index.Repended) error {
 	return db.write(ctx, func(tx *Tx) error {
-		pend, err := tx.prepare(ctx, `UPDATE units SET pending = 1
+		now := formatTime(tx.now)
+		// A re-pended edit's work began when it was made, which the
+		// index no longer knows: now, so that it is due at once only
+		// with commit_pending_age 0 (a pull commits it anyway).
+		pend, err := tx.prepare(ctx, `UPDATE units SET pending = 1, pending_since = coalesce(pending_since, ?)
 			WHERE translation_id = ? AND id_hash = ? AND pending = 0`)
 		if err != nil {
 			return err
@@ -147,10 +151,9 @@ func (db *DB) Repend(ctx context.Context, rep index.Repended) error {
 		if err != nil {
 			return err
 		}
-		now := formatTime(tx.now)
 		for _, t := range rep.Translations {
 			for _, h := range t.IDHashes {
-				if _, err := pend.ExecContext(ctx, t.TranslationID, h); err != nil {
+				if _, err := pend.ExecContext(ctx, now, t.TranslationID, h); err != nil {
 					return err
 				}
 			}
@@ -222,7 +225,7 @@ func (db *DB) DiscardPending(ctx context.Context, componentID, userID int64, tar
 			return err
 		}
 		for _, q := range []string{
-			`UPDATE units SET pending = 0 WHERE pending != 0 AND translation_id IN
+			`UPDATE units SET pending = 0, pending_since = NULL WHERE pending != 0 AND translation_id IN
 				(SELECT id FROM translations WHERE component_id = ?)`,
 			`DELETE FROM removed_units WHERE translation_id IN (SELECT id FROM translations WHERE component_id = ?)`,
 			`DELETE FROM pending_files WHERE component_id = ?`,

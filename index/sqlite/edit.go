@@ -80,11 +80,15 @@ func (e *unitEditor) edit(ctx context.Context, u *index.Unit, ed index.UnitEdit,
 		action = index.EditAction(u.State, ed.State)
 	}
 	target := index.JoinPlural(ed.Target)
-	update, err := e.tx.prepare(ctx, `UPDATE units SET target = ?, state = ?, pending = 1, timestamp = ? WHERE id = ?`)
+	// pending_since keeps when the unit's pending work began (migration
+	// 0011): an edit of a unit already pending leaves it.
+	update, err := e.tx.prepare(ctx, `UPDATE units SET target = ?, state = ?, pending = 1,
+		pending_since = coalesce(pending_since, ?), timestamp = ? WHERE id = ?`)
 	if err != nil {
 		return false, err
 	}
-	if _, err := update.ExecContext(ctx, target, ed.State, formatTime(e.tx.now), u.ID); err != nil {
+	now := formatTime(e.tx.now)
+	if _, err := update.ExecContext(ctx, target, ed.State, now, now, u.ID); err != nil {
 		return false, err
 	}
 	chars := u.NumChars()
@@ -138,8 +142,12 @@ func (e *unitEditor) add(ctx context.Context, u *index.Unit, pending bool) error
 			u.SourceUnitID = u.ID
 		}
 		u.Pending = pending
-		if _, err := e.tx.ExecContext(ctx, `UPDATE units SET source_unit_id = ?, pending = ? WHERE id = ?`,
-			u.SourceUnitID, pending, u.ID); err != nil {
+		var since any // a new row: pending work begins now, if any
+		if pending {
+			since = formatTime(e.tx.now)
+		}
+		if _, err := e.tx.ExecContext(ctx, `UPDATE units SET source_unit_id = ?, pending = ?, pending_since = ?
+			WHERE id = ?`, u.SourceUnitID, pending, since, u.ID); err != nil {
 			return err
 		}
 	}

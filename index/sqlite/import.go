@@ -261,7 +261,7 @@ func reconcileUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, id
 	if err != nil {
 		return err
 	}
-	unpend, err := tx.prepare(ctx, `UPDATE units SET pending = 0 WHERE id = ?`)
+	unpend, err := tx.prepare(ctx, `UPDATE units SET pending = 0, pending_since = NULL WHERE id = ?`)
 	if err != nil {
 		return err
 	}

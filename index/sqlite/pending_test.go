@@ -2,8 +2,10 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/tolk-project/tolk/index"
 )
@@ -98,4 +100,107 @@ func TestImportKeepsPendingEdits(t *testing.T) {
 	if fmt.Sprint(kept) != "[Eins (upstream) Drei]" {
 		t.Errorf("59 changes hold %q, want the upstream k1 and the new k3", kept)
 	}
+}
+
+// TestPendingSince: a unit's pending work begins with its first edit
+// and later edits do not move it; a commit clears it, and DueCommits
+// measures commit_pending_age from the oldest pending work, not the
+// newest edit (the reference's bug: a busy translation never committed).
+func TestPendingSince(t *testing.T) {
+	ctx := context.Background()
+	f := mustWriteFixture(t)
+	// After the import's changes, which the write clock never goes back
+	// before.
+	t0 := time.Now().UTC().Add(time.Hour).Truncate(time.Second)
+	clock := t0
+	f.db.Now = func() time.Time { return clock }
+	age := time.Duration(f.comp.CommitPendingAge) * time.Hour
+	if age == 0 {
+		t.Fatal("the fixture's component has no commit_pending_age")
+	}
+	edit := func(i int, target string) index.Unit {
+		t.Helper()
+		u, err := f.db.UpdateUnit(ctx, f.unit(t, "de", i).ID, f.user, func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+			return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{target}, State: index.StateTranslated}}, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return u
+	}
+	since := func(i int) string {
+		t.Helper()
+		var s sql.NullString
+		if err := f.db.r.QueryRowContext(ctx, `SELECT pending_since FROM units WHERE id = ?`,
+			f.unit(t, "de", i).ID).Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		return s.String
+	}
+	due := func(step string, now time.Time, want bool) {
+		t.Helper()
+		comps, err := f.db.DueCommits(ctx, now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(comps) == 1 && comps[0].ID == f.comp.ID; got != want || len(comps) > 1 {
+			t.Errorf("%s: DueCommits(%s) = %d components, want due %v", step, now.Sub(t0), len(comps), want)
+		}
+	}
+	due("nothing pending", t0.Add(1000*time.Hour), false)
+
+	first := edit(1, "Eins")
+	for range 4 { // every 30 minutes, as a busy translator
+		clock = clock.Add(30 * time.Minute)
+		edit(1, "Eins "+clock.Format("15:04"))
+	}
+	k2 := edit(2, "Zwei")
+	if got, want := since(1), formatTime(t0); got != want {
+		t.Errorf("k1 pending_since after later edits = %q, want its first edit's %q", got, want)
+	}
+	if got, want := since(2), formatTime(clock); got != want {
+		t.Errorf("k2 pending_since = %q, want %q", got, want)
+	}
+	due("oldest edit exactly commit_pending_age old", t0.Add(age), false)
+	due("oldest edit older than commit_pending_age", t0.Add(age+time.Second), true)
+
+	// A commit that wrote k1 as it first was leaves it pending (edited
+	// since) with its start; one that wrote its current value clears it.
+	if err := f.db.MarkCommitted(ctx, index.Committed{ComponentID: f.comp.ID, Translations: []index.CommittedTranslation{
+		{TranslationID: f.tr["de"], Units: []index.Unit{first}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := since(1), formatTime(t0); got != want {
+		t.Errorf("k1 pending_since after a commit of an older value = %q, want %q", got, want)
+	}
+	if err := f.db.MarkCommitted(ctx, index.Committed{ComponentID: f.comp.ID, Translations: []index.CommittedTranslation{
+		{TranslationID: f.tr["de"], Units: []index.Unit{f.unit(t, "de", 1)}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := since(1); got != "" {
+		t.Errorf("k1 pending_since after its commit = %q, want NULL", got)
+	}
+	due("k2 pending, not old enough", t0.Add(age+time.Second), false)
+	due("k2 old enough", clock.Add(age+time.Second), true)
+	if err := f.db.MarkCommitted(ctx, index.Committed{ComponentID: f.comp.ID, Translations: []index.CommittedTranslation{
+		{TranslationID: f.tr["de"], Units: []index.Unit{k2}}}}); err != nil {
+		t.Fatal(err)
+	}
+	due("all committed", clock.Add(1000*time.Hour), false)
+
+	// A removed unit is pending work too, from its removal.
+	clock = clock.Add(time.Hour)
+	if err := f.db.DeleteUnit(ctx, f.unit(t, "en", 4).ID, f.user, func(index.Unit, index.Translation) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	due("removal, not old enough", clock.Add(age), false)
+	due("removal old enough", clock.Add(age+time.Second), true)
+
+	// commit_pending_age 0: due at once.
+	c := f.comp
+	c.CommitPendingAge = 0
+	if _, _, err := f.db.SaveComponent(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	due("commit_pending_age 0", clock, true)
 }

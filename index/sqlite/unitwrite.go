@@ -111,8 +111,9 @@ func (e *unitEditor) setProperties(ctx context.Context, u *index.Unit, explanati
 // propertyChange marks u pending (its file may hold the property) and
 // records the change of one of its properties from old to value.
 func (e *unitEditor) propertyChange(ctx context.Context, u *index.Unit, action index.Action, old, value string) error {
-	if _, err := e.tx.ExecContext(ctx, `UPDATE units SET pending = 1, timestamp = ? WHERE id = ?`,
-		formatTime(e.tx.now), u.ID); err != nil {
+	now := formatTime(e.tx.now)
+	if _, err := e.tx.ExecContext(ctx, `UPDATE units SET pending = 1, pending_since = coalesce(pending_since, ?),
+		timestamp = ? WHERE id = ?`, now, now, u.ID); err != nil {
 		return err
 	}
 	u.Pending, u.Timestamp = true, e.tx.now
