@@ -32,6 +32,7 @@ type Store interface {
 	// repository.
 	PendingUnits(ctx context.Context, componentID int64) (index.Pending, error)
 	CommitStore // FindPendingFiles among its methods
+	OperationStore
 }
 
 // Languages resolves the language codes found in file names.
