@@ -37,6 +37,34 @@ type RepositoryOperations interface {
 	Commit(ctx context.Context, c index.Component, user *index.User) (index.CommitResult, error)
 	// Push commits the pending edits and pushes the component's branch.
 	Push(ctx context.Context, c index.Component, user *index.User) error
+	// Cleanup removes untracked files from the component's checkout and
+	// drops stale remote-tracking references, recording 88.
+	Cleanup(ctx context.Context, c index.Component, user *index.User) error
+	// FileSync marks every unit of the component's translations pending,
+	// recording 83, and commits: every file rewritten from the index.
+	FileSync(ctx context.Context, c index.Component, user *index.User) (index.CommitResult, error)
+	// FileScan commits the pending edits, records 84 and reads every file
+	// of the component's checkout into the index again.
+	FileScan(ctx context.Context, c index.Component, user *index.User) error
+}
+
+// operationRunner runs one repository operation on one component.
+type operationRunner func(RepositoryOperations, context.Context, index.Component, *index.User) error
+
+// runners are the operations of POST .../repository/ that Tolk runs;
+// the others answer errGitWriteBackMissing.
+var runners = map[string]operationRunner{
+	"commit": func(o RepositoryOperations, ctx context.Context, c index.Component, u *index.User) error {
+		_, err := o.Commit(ctx, c, u)
+		return err
+	},
+	"push":    RepositoryOperations.Push,
+	"cleanup": RepositoryOperations.Cleanup,
+	"file-sync": func(o RepositoryOperations, ctx context.Context, c index.Component, u *index.User) error {
+		_, err := o.FileSync(ctx, c, u)
+		return err
+	},
+	"file-scan": RepositoryOperations.FileScan,
 }
 
 // errGitWriteBackMissing is the honest answer to a repository operation
@@ -93,7 +121,9 @@ func (s *Server) findRepositoryScope(c *gin.Context) (repositoryScope, error) {
 
 // postRepository serves POST .../repository/ for a project, component
 // or translation: it checks the operation and its permission, runs it
-// on every component of the scope, and answers with the reference's
+// on every component of the scope (a translation's operations other
+// than commit run on its whole component, as the reference delegates
+// them), and answers with the reference's
 // {"result", "detail"}: true when every component succeeded, the
 // failures' messages joined by newlines otherwise.
 func (s *Server) postRepository(c *gin.Context) {
@@ -120,8 +150,8 @@ func (s *Server) postRepository(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	ops := s.opts.Operations
-	if ops == nil || (op != "commit" && op != "push") {
+	ops, run := s.opts.Operations, runners[op]
+	if ops == nil || run == nil {
 		s.writeJSON(c, http.StatusOK, operationJSON{Detail: errGitWriteBackMissing})
 		return
 	}
@@ -144,11 +174,7 @@ func (s *Server) postRepository(c *gin.Context) {
 	user := principal(c).User
 	var details []string
 	for _, comp := range sc.components {
-		if op == "commit" {
-			_, err = ops.Commit(ctx, comp, user)
-		} else {
-			err = ops.Push(ctx, comp, user)
-		}
+		err = run(ops, ctx, comp, user)
 		if msg := index.ErrorMessage(err); msg != "" {
 			details = append(details, msg)
 			continue
