@@ -13,5 +13,7 @@
 // the API's component writes ask (checking a repository before a
 // component is saved, moving and removing checkouts); tasks.go the
 // background imports they start; message.go renders commit message
-// templates (message_parse.go parses them, message_eval.go renders).
+// templates (message_parse.go parses them, message_eval.go renders);
+// operations.go the repository operations cleanup, file-sync and
+// file-scan.
 package sync
