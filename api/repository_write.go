@@ -51,9 +51,9 @@ type RepositoryOperations interface {
 // operationRunner runs one repository operation on one component.
 type operationRunner func(RepositoryOperations, context.Context, index.Component, *index.User) error
 
-// runners are the operations of POST .../repository/ that Tolk runs;
+// repositoryRunners are the operations of POST .../repository/ that Tolk runs;
 // the others answer errGitWriteBackMissing.
-var runners = map[string]operationRunner{
+var repositoryRunners = map[string]operationRunner{
 	"commit": func(o RepositoryOperations, ctx context.Context, c index.Component, u *index.User) error {
 		_, err := o.Commit(ctx, c, u)
 		return err
@@ -123,9 +123,9 @@ func (s *Server) findRepositoryScope(c *gin.Context) (repositoryScope, error) {
 // or translation: it checks the operation and its permission, runs it
 // on every component of the scope (a translation's operations other
 // than commit run on its whole component, as the reference delegates
-// them), and answers with the reference's
-// {"result", "detail"}: true when every component succeeded, the
-// failures' messages joined by newlines otherwise.
+// them), and answers with the reference's {"result", "detail"}: true
+// when every component succeeded, the failures' messages joined by
+// newlines otherwise.
 func (s *Server) postRepository(c *gin.Context) {
 	sc, err := s.findRepositoryScope(c)
 	if err != nil {
@@ -150,7 +150,7 @@ func (s *Server) postRepository(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	ops, run := s.opts.Operations, runners[op]
+	ops, run := s.opts.Operations, repositoryRunners[op]
 	if ops == nil || run == nil {
 		s.writeJSON(c, http.StatusOK, operationJSON{Detail: errGitWriteBackMissing})
 		return
