@@ -43,25 +43,41 @@ type RepositoryOperations interface {
 	// Reset puts the component back to upstream, discarding local
 	// commits and pending edits.
 	Reset(ctx context.Context, c index.Component, user *index.User) error
+	// Cleanup removes untracked files from the component's checkout and
+	// drops stale remote-tracking references, recording 88.
+	Cleanup(ctx context.Context, c index.Component, user *index.User) error
+	// FileSync marks every unit of the component's translations pending,
+	// recording 83, and commits: every file rewritten from the index.
+	FileSync(ctx context.Context, c index.Component, user *index.User) (index.CommitResult, error)
+	// FileScan commits the pending edits, records 84 and reads every file
+	// of the component's checkout into the index again.
+	FileScan(ctx context.Context, c index.Component, user *index.User) error
 }
 
-// runOperation runs one repository operation on one component, or
-// reports false when Tolk does not run it.
-func runOperation(ctx context.Context, ops RepositoryOperations, op string, c index.Component, user *index.User) (bool, error) {
-	switch op {
-	case "commit":
-		_, err := ops.Commit(ctx, c, user)
-		return true, err
-	case "push":
-		return true, ops.Push(ctx, c, user)
-	case "pull", "pull-rebase", "pull-merge", "pull-merge-noff":
-		// Tolk never merges text (sync.Service.Pull): every strategy
-		// is the same re-application of the edits upstream lacks.
-		return true, ops.Pull(ctx, c, user)
-	case "reset":
-		return true, ops.Reset(ctx, c, user)
-	}
-	return false, nil
+// operationRunner runs one repository operation on one component.
+type operationRunner func(RepositoryOperations, context.Context, index.Component, *index.User) error
+
+// repositoryRunners are the operations of POST .../repository/ that Tolk runs;
+// the others answer errGitWriteBackMissing.
+var repositoryRunners = map[string]operationRunner{
+	"commit": func(o RepositoryOperations, ctx context.Context, c index.Component, u *index.User) error {
+		_, err := o.Commit(ctx, c, u)
+		return err
+	},
+	"push":    RepositoryOperations.Push,
+	"cleanup": RepositoryOperations.Cleanup,
+	"file-sync": func(o RepositoryOperations, ctx context.Context, c index.Component, u *index.User) error {
+		_, err := o.FileSync(ctx, c, u)
+		return err
+	},
+	"file-scan": RepositoryOperations.FileScan,
+	// Tolk never merges text (sync.Service.Pull): every strategy is the
+	// same re-application of the edits upstream lacks.
+	"pull":            RepositoryOperations.Pull,
+	"pull-rebase":     RepositoryOperations.Pull,
+	"pull-merge":      RepositoryOperations.Pull,
+	"pull-merge-noff": RepositoryOperations.Pull,
+	"reset":           RepositoryOperations.Reset,
 }
 
 // errGitWriteBackMissing is the honest answer to a repository operation
@@ -118,9 +134,11 @@ func (s *Server) findRepositoryScope(c *gin.Context) (repositoryScope, error) {
 
 // postRepository serves POST .../repository/ for a project, component
 // or translation: it checks the operation and its permission, runs it
-// on every component of the scope, and answers with the reference's
-// {"result", "detail"}: true when every component succeeded, the
-// failures' messages joined by newlines otherwise.
+// on every component of the scope (a translation's operations other
+// than commit run on its whole component, as the reference delegates
+// them), and answers with the reference's {"result", "detail"}: true
+// when every component succeeded, the failures' messages joined by
+// newlines otherwise.
 func (s *Server) postRepository(c *gin.Context) {
 	sc, err := s.findRepositoryScope(c)
 	if err != nil {
@@ -145,8 +163,8 @@ func (s *Server) postRepository(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	ops := s.opts.Operations
-	if ops == nil {
+	ops, run := s.opts.Operations, repositoryRunners[op]
+	if ops == nil || run == nil {
 		s.writeJSON(c, http.StatusOK, operationJSON{Detail: errGitWriteBackMissing})
 		return
 	}
@@ -169,11 +187,7 @@ func (s *Server) postRepository(c *gin.Context) {
 	user := principal(c).User
 	var details []string
 	for _, comp := range sc.components {
-		ran, err := runOperation(ctx, ops, op, comp, user)
-		if !ran {
-			s.writeJSON(c, http.StatusOK, operationJSON{Detail: errGitWriteBackMissing})
-			return
-		}
+		err = run(ops, ctx, comp, user)
 		if msg := index.ErrorMessage(err); msg != "" {
 			details = append(details, msg)
 			continue

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 
@@ -107,5 +108,92 @@ func TestRepositoryCommitAndPush(t *testing.T) {
 	}
 	if unit := getObjectAs(t, w.unitURL(t, "app", "de", "app.title"), anna); unit["target"].([]any)[0] != "Tolk-Vorführung" {
 		t.Errorf("app.title after reset = %v, want upstream's text", unit["target"])
+	}
+}
+
+// TestRepositoryFileOperations runs cleanup, file-sync and file-scan at
+// translation, component and project level as a repository manager,
+// checking each answer field by field and the change each records; a
+// translator is refused each, and a component whose remote is gone
+// answers the reference's failure while the other still runs.
+func TestRepositoryFileOperations(t *testing.T) {
+	t.Parallel()
+	e := mustRepoEnv(t)
+	srv := mustServe(t, e.db, api.Options{Repositories: e.svc, Files: e.svc, Operations: e.svc})
+	w := &writeEnv{srv: srv, db: e.db}
+	anna := mustUser(t, e.db, "anna", false, [2]string{"Translate", "demo"})
+	rob := mustUser(t, e.db, "rob", false, [2]string{"Manage repository", "demo"})
+	const (
+		de      = "/api/translations/demo/app/de/repository/"
+		app     = "/api/components/demo/app/repository/"
+		glossy  = "/api/components/demo/glossary/repository/"
+		project = "/api/projects/demo/repository/"
+	)
+	// op runs operation as rob and returns the answer's fields.
+	op := func(path, operation string) map[string]any {
+		t.Helper()
+		r := doJSON(t, "POST", srv.URL+path, rob, map[string]any{"operation": operation})
+		if r.status != http.StatusOK {
+			t.Fatalf("%s %s = %d %s", operation, path, r.status, r.body)
+		}
+		return decode(t, r.body)
+	}
+	succeeded := func(name string, got map[string]any) {
+		t.Helper()
+		if got["result"] != true || len(got) != 1 {
+			t.Errorf("%s = %v, want only result true", name, got)
+		}
+	}
+	// recorded checks that each component's changes hold want.
+	recorded := func(want string, components ...string) {
+		t.Helper()
+		for _, c := range components {
+			actions := "," + strings.Join(changeActions(t, srv.URL+"/api/components/demo/"+c+"/changes/"), ",") + ","
+			if !strings.Contains(actions, ","+want+",") {
+				t.Errorf("%s changes %s lack %s", c, actions, want)
+			}
+		}
+	}
+
+	for _, operation := range []string{"cleanup", "file-sync", "file-scan"} {
+		r := doJSON(t, "POST", srv.URL+app, anna, map[string]any{"operation": operation})
+		if r.status != http.StatusForbidden || string(r.body) != denied(deniedDefault) {
+			t.Errorf("%s as a translator = %d %s, want 403 %s", operation, r.status, r.body, denied(deniedDefault))
+		}
+	}
+
+	// file-sync commits at once: a pending edit is written with the rest.
+	if r := doJSON(t, "PATCH", w.unitURL(t, "app", "de", "greeting"), anna,
+		map[string]any{"target": []string{"Servus, {name}!"}, "state": 20}); r.status != http.StatusOK {
+		t.Fatalf("edit = %d %s", r.status, r.body)
+	}
+	succeeded("translation file-sync", op(de, "file-sync"))
+	if st := getObjectAs(t, srv.URL+app, rob); st["needs_commit"] != false || st["needs_push"] != true {
+		t.Errorf("app after file-sync: needs_commit %v, needs_push %v; want false, true", st["needs_commit"], st["needs_push"])
+	}
+	recorded("83 by rob", "app")
+	// The glossary's files already say what the index says: no commit.
+	succeeded("project file-sync", op(project, "file-sync"))
+	if st := getObjectAs(t, srv.URL+glossy, rob); st["needs_commit"] != false || st["needs_push"] != false {
+		t.Errorf("glossary after file-sync: needs_commit %v, needs_push %v; want false, false", st["needs_commit"], st["needs_push"])
+	}
+	recorded("83 by rob", "glossary")
+
+	succeeded("component cleanup", op(app, "cleanup"))
+	recorded("88 by rob", "app")
+	succeeded("project file-scan", op(project, "file-scan"))
+	recorded("84 by rob", "app", "glossary")
+
+	// The glossary's remote is gone: its cleanup fails, the app's runs.
+	bare := strings.TrimPrefix(e.glossary.url, "file://")
+	if err := os.Rename(bare, bare+".moved"); err != nil {
+		t.Fatal(err)
+	}
+	got := op(project, "cleanup")
+	if got["result"] != false || got["detail"] != "Could not clean the repository on demo/glossary." || len(got) != 2 {
+		t.Errorf("project cleanup without the glossary's remote = %v", got)
+	}
+	if n := strings.Count(strings.Join(changeActions(t, srv.URL+"/api/components/demo/app/changes/"), ","), "88 by rob"); n != 2 {
+		t.Errorf("app has %d changes 88, want 2", n)
 	}
 }

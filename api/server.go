@@ -68,8 +68,8 @@ type Options struct {
 	// component writes (*sync.Service); when nil, those writes and the
 	// tasks endpoints are unavailable.
 	Components Components
-	// Operations runs the commit and push operations of POST
-	// .../repository/ (*sync.Service); when nil, every operation answers
+	// Operations runs the commit, push, cleanup, file-sync and file-scan
+	// operations of POST .../repository/ (*sync.Service); when nil, every operation answers
 	// result false with a detail saying Tolk does not run it.
 	Operations RepositoryOperations
 	// AllowLocalRepos lets clients give file:// repository URLs, which

@@ -44,6 +44,9 @@ const (
 	ActionStringRepoAdd      Action = 71
 	ActionFileUpload         Action = 78
 	ActionExtraFlags         Action = 79
+	ActionForceSync          Action = 83
+	ActionForceScan          Action = 84
+	ActionRepoCleanup        Action = 88
 )
 
 var actionNames = map[Action]string{

@@ -14,5 +14,7 @@
 // component is saved, moving and removing checkouts); tasks.go the
 // background imports they start; message.go renders commit message
 // templates (message_parse.go parses them, message_eval.go renders);
-// scheduler.go runs the scheduled commits and pulls (StartScheduler).
+// scheduler.go runs the scheduled commits and pulls (StartScheduler);
+// pull.go pulls without merging and resets; operations.go the
+// repository operations cleanup, file-sync and file-scan.
 package sync

@@ -34,6 +34,7 @@ type Store interface {
 	CommitStore // FindPendingFiles among its methods
 	PullStore
 	ScheduleStore
+	OperationStore
 }
 
 // Languages resolves the language codes found in file names.

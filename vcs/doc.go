@@ -14,7 +14,8 @@
 // Status (what `git status` tells: ahead, behind, edited files) are in
 // status.go, and Export (export.go) serves a checkout read-only over Git's
 // smart HTTP protocol; it is the one part of vcs that speaks HTTP, as a
-// plain http.Handler. CreateBare
+// plain http.Handler. Clean (clean.go) removes untracked files and
+// prunes stale remote-tracking references. CreateBare
 // (bare.go) makes a bare repository with one commit, for demo and test
 // upstreams. Errors that a caller is expected to act on are the sentinels in
 // errors.go; test them with errors.Is, as they usually arrive wrapped with

@@ -288,6 +288,11 @@ func TestWLC(t *testing.T) {
 		{args: []string{"repo", "demo/app"}, want: []string{"needs_commit: False", "needs_push: True"}},
 		{args: []string{"push", "demo"}},
 		{args: []string{"pull", "demo/app"}},
+		// Cleanup runs at project, component and translation level.
+		{args: []string{"cleanup", "demo"}},
+		{args: []string{"cleanup", "demo/app"}},
+		{args: []string{"cleanup", "demo/app/de"}},
+		{args: []string{"changes", "demo/app"}, want: []string{"action_name: Repository cleanup"}},
 		// A token the server does not know is reported as rejected.
 		{args: []string{"list-projects"}, key: "wlu_" + strings.Repeat("Z", 36), wantCode: 1,
 			want: []string{"API key configured for " + p.base + "/api/ was rejected by server."}, reject: []string{"slug: demo"}},

@@ -119,12 +119,7 @@ func (db *DB) MarkCommitted(ctx context.Context, rec index.Committed) error {
 func (db *DB) RecordRepositoryChange(ctx context.Context, componentID int64, action index.Action,
 	userID int64, target string) error {
 	return db.write(ctx, func(tx *Tx) error {
-		ch := index.Change{Action: action, ComponentID: componentID, UserID: userID, Target: target}
-		if err := tx.QueryRowContext(ctx, `SELECT project_id FROM components WHERE id = ?`, componentID).
-			Scan(&ch.ProjectID); err != nil {
-			return err
-		}
-		return insertChange(ctx, tx, ch)
+		return componentChange(ctx, tx, componentID, action, userID, target)
 	})
 }
 
