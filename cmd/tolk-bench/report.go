@@ -286,13 +286,15 @@ func gitTable(b *strings.Builder, g *gitResult, profiled bool) {
 		"(`sqlite.DB.UpdateUnit`, as a PATCH makes them; %.1f s, not timed against anything), one distinct unit "+
 		"each, spread round-robin over its %d translations, all by one author with an e-mail, so Tolk makes one "+
 		"commit per translation. `Service.Commit` then writes each translation's pending values into its file at "+
-		"HEAD and commits; its checkout was cloned without a work tree, so this first commit also checks the "+
-		"work tree out. The ceiling writes the same files (the bytes Tolk committed) into a go-git clone already "+
+		"HEAD and commits. Its checkout was cloned without a work tree, which the first commit checks out: that "+
+		"was done before, with a commit of one edit (%.2f s), so the row measures what every later commit costs. "+
+		"The ceiling writes the same files (the bytes Tolk committed) into a go-git clone already "+
 		"checked out, stages them and makes one commit: no index, no rendering, one commit.\n\n",
-		g.Component, g.Files, fmtInt(g.Edits), g.EditSec, g.Translations)
+		g.Component, g.Files, fmtInt(g.Edits), g.EditSec, g.Translations, g.FirstCommitSec)
 	w("Pulls: Tolk's checkout, pushed and so level with upstream, pulls through `pullComponent`, today "+
 		"`Service.ImportComponent` (fetch, fast-forward, re-import of the changed files) standing in for the "+
-		"coming `Service.Pull`. The ceiling is a go-git clone doing a fetch and a hard reset to what it fetched. "+
+		"coming `Service.Pull`. The ceiling is a go-git clone doing a fetch and a hard reset to what it fetched (no reset when "+
+		"the fetch brought nothing). "+
 		"Each row is the median of %d rounds, Tolk and ceiling alternating; in the second row every round starts "+
 		"with a new upstream commit changing one string of one translation file.\n\n", gitRounds)
 	w("| step | seconds | work | edits/s | notes |\n|---|---:|---:|---:|---|\n")
@@ -316,8 +318,8 @@ func gitTable(b *strings.Builder, g *gitResult, profiled bool) {
 		}
 		w("| ceiling: go-git fetch + hard reset | %.3f | | | %s |\n", p.CeilSec, ceil)
 	}
-	w("\nWhat the commits hold, read back from the repository after `Service.Push`: %d commits over the corpus "+
-		"commit, %d files changed, %s values differing from the corpus's (want %s), %d edits missing; the index "+
+	w("\nWhat the commits hold, read back from the repository after `Service.Push`: %d commits over the head "+
+		"before the edits, %d files changed, %s values differing from those before (want %s), %d edits missing; the index "+
 		"owes afterwards %d edits, %d removed strings, %d files. Pull checks: Tolk's HEAD is upstream's after "+
 		"each pull, and the string changed upstream reads back from the index.\n",
 		g.PushedCommits, g.ChangedFiles, fmtInt(g.ChangedValues), fmtInt(g.Edits), g.Missing,
