@@ -106,10 +106,6 @@ func benchGit(ctx context.Context, cfg config, rep *report, in *instance, repos 
 	if err != nil {
 		return fmt.Errorf("git: user: %w", err)
 	}
-	n := gitEdits
-	if cfg.Quick {
-		n = gitEditsQuick
-	}
 	// The import cloned Tolk's checkout without a work tree; its first
 	// commit checks one out. That commit, of one edit, is timed on its
 	// own, so the measured commit is what every later one costs.
@@ -127,6 +123,10 @@ func benchGit(ctx context.Context, cfg config, rep *report, in *instance, repos 
 		return fmt.Errorf("git: first commit: %w", err)
 	}
 
+	n := gitEdits
+	if cfg.Quick {
+		n = gitEditsQuick
+	}
 	logf("git: %d pending edits over the translations of %s", n, res.Component)
 	start = time.Now()
 	want, err := makeEdits(ctx, in, c, user, n, "tolk-bench git edit")
@@ -134,54 +134,65 @@ func benchGit(ctx context.Context, cfg config, rep *report, in *instance, repos 
 		return fmt.Errorf("git: %w", err)
 	}
 	res.EditSec, res.Edits, res.Translations = time.Since(start).Seconds(), n, len(want)
+	if err := res.commit(ctx, cfg, in, c, &user, repo, want, filepath.Join(dir, "ceiling"), logf); err != nil {
+		return fmt.Errorf("git: %w", err)
+	}
+	logf("git: pulls, %d rounds each", gitRounds)
+	if err := res.pulls(ctx, in, c, &user, repo, filepath.Join(dir, "pulls")); err != nil {
+		return fmt.Errorf("git: %w", err)
+	}
+	return nil
+}
 
+// commit times Service.Commit of the pending edits, pushes, checks what
+// the repository received against want, and times the ceiling in a
+// go-git clone made in ceilDir before the commit.
+func (res *gitResult) commit(ctx context.Context, cfg config, in *instance, c index.Component, user *index.User,
+	repo corpusRepo, want map[string]map[string]string, ceilDir string, logf func(string, ...any)) error {
 	bare := strings.TrimPrefix(repo.url, "file://")
 	base, err := headOf(bare)
 	if err != nil {
-		return fmt.Errorf("git: %w", err)
+		return err
 	}
 	// The ceiling's clone, checked out before anything is timed, as
 	// Tolk's is now.
-	ceil, err := git.PlainCloneContext(ctx, filepath.Join(dir, "ceiling"), false, &git.CloneOptions{URL: repo.url})
+	ceil, err := git.PlainCloneContext(ctx, ceilDir, false, &git.CloneOptions{URL: repo.url})
 	if err != nil {
-		return fmt.Errorf("git: ceiling clone: %w", err)
+		return fmt.Errorf("ceiling clone: %w", err)
 	}
 
 	logf("git: Service.Commit")
 	var cres index.CommitResult
-	start = time.Now()
+	start := time.Now()
 	err = cfg.cpuProfile("git-commit")(func() error {
 		var err error
-		cres, err = in.svc.Commit(ctx, c, &user)
+		cres, err = in.svc.Commit(ctx, c, user)
 		return err
 	})
 	res.CommitSec = time.Since(start).Seconds()
 	if err != nil {
-		return fmt.Errorf("git: commit: %w", err)
+		return fmt.Errorf("commit: %w", err)
 	}
 	res.Commits = len(cres.Commits)
 	if res.PendingAfter, err = in.db.PendingUnits(ctx, c.ID); err != nil {
-		return fmt.Errorf("git: %w", err)
+		return err
 	}
-	if err := in.svc.Push(ctx, c, &user); err != nil {
-		return fmt.Errorf("git: push: %w", err)
+	if err := in.svc.Push(ctx, c, user); err != nil {
+		return fmt.Errorf("push: %w", err)
 	}
 	pushed, err := headOf(bare)
 	if err != nil {
-		return fmt.Errorf("git: %w", err)
+		return err
 	}
 	files, err := res.checkPushed(bare, base, pushed, want)
 	if err != nil {
-		return fmt.Errorf("git: %w", err)
+		return err
 	}
-
 	logf("git: ceiling: %d files and one go-git commit", len(files))
 	if err := res.commitCeiling(ceil, files, bare, pushed); err != nil {
-		return fmt.Errorf("git: ceiling: %w", err)
+		return fmt.Errorf("ceiling: %w", err)
 	}
-
-	logf("git: pulls, %d rounds each", gitRounds)
-	return res.pulls(ctx, in, c, &user, repo, filepath.Join(dir, "pulls"))
+	return nil
 }
 
 // makeEdits makes n pending edits through the store's edit path
