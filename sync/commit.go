@@ -43,10 +43,10 @@ type CommitStore interface {
 // commit, the next Commit finds the edits already in HEAD's file and
 // forgets them without committing again: nothing is lost or repeated.
 //
-// Units removed through the API are taken out of JSON files in a commit
-// by the user who asked; a TBX writer cannot delete a term entry yet, so
-// a glossary's removed terms stay in its file and their removed_units
-// rows wait (needs_commit stays true). With push_on_commit set, a commit
+// Units removed through the API are taken out of their files (a JSON
+// key, a TBX termEntry: only those bytes change) in a commit by the user
+// who asked, and their removed_units rows are forgotten with the rest.
+// With push_on_commit set, a commit
 // that made commits pushes them (see Push). It returns an error wrapping
 // index.ErrNotFound when the checkout does not exist yet.
 func (s *Service) Commit(ctx context.Context, c index.Component, user *index.User) (index.CommitResult, error) {
@@ -305,7 +305,7 @@ func (cm *componentCommit) translation(ctx context.Context, t index.Translation,
 		data, exists, ct.Record = out, true, true
 	}
 	if len(removed) > 0 {
-		out, done, err := withoutUnits(cm.c.FileFormat, data, removed)
+		out, done, err := withoutUnits(cm.c.FileFormat, data, cm.c.SourceLanguage, t.LanguageCode, removed)
 		if err != nil {
 			return false, fmt.Errorf("remove strings from %s: %w", t.Filename, err)
 		}

@@ -394,3 +394,93 @@ func TestPushRedactsCredentials(t *testing.T) {
 		t.Errorf("28 changes = %+v, want one without the password", changes)
 	}
 }
+
+// TestCommitRemovedGlossaryTerm removes a glossary term (from the source
+// and so from every translation) through the store: the commit takes its
+// termEntry out of each TBX file, every other byte stays, and nothing
+// waits afterwards.
+func TestCommitRemovedGlossaryTerm(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := mustEnvWith(t, tolksync.Options{Committer: vcs.Signature{Name: "Tolk Bot", Email: "bot@tolk.example"}})
+	entry := func(en, target, lang string) string {
+		return "\t\t\t<termEntry>\n\t\t\t\t<langSet xml:lang=\"en\"><tig><term>" + en + "</term></tig></langSet>\n" +
+			"\t\t\t\t<langSet xml:lang=\"" + lang + "\"><tig><term>" + target + "</term></tig></langSet>\n\t\t\t</termEntry>\n"
+	}
+	doc := func(entries ...string) string {
+		return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<martif type=\"TBX\" xml:lang=\"en\">\n\t<text>\n\t\t<body>\n" +
+			strings.Join(entries, "") + "\t\t</body>\n\t</text>\n</martif>\n"
+	}
+	url, _ := mustRepo(t, map[string]string{
+		"de.tbx": doc(entry("apple", "Apfel", "de"), entry("pear", "Birne", "de"), entry("plum", "Pflaume", "de")),
+		"fr.tbx": doc(entry("pear", "poire", "fr"), entry("apple", "pomme", "fr")),
+	})
+	c := e.reconcile(t, tbxComponent("gloss", url, "*.tbx"))[0]
+	bob, err := e.db.CreateUser(ctx, index.User{Username: "bob", FullName: "Bob Example", Email: "bob@example.com", IsActive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	en := mustTranslation(t, e, "gloss", "en")
+	units, _, err := e.db.FindUnits(ctx, index.UnitFilter{TranslationID: en.ID, Page: index.Page{Number: 1, Size: 50}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pear int64
+	for _, u := range units {
+		if u.Source[0] == "pear" {
+			pear = u.ID
+		}
+	}
+	if pear == 0 {
+		t.Fatalf("no source unit for pear in %+v", units)
+	}
+	if err := e.db.DeleteUnit(ctx, pear, index.UserActor(&bob), func(index.Unit, index.Translation) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	st, err := e.svc.RepositoryStatus(ctx, c)
+	if err != nil || !st.NeedsCommit {
+		t.Fatalf("status after the removal = %+v, %v; want needs_commit", st, err)
+	}
+	wantDE := doc(entry("apple", "Apfel", "de"), entry("plum", "Pflaume", "de"))
+	if got, err := e.svc.RenderTranslation(ctx, mustTranslation(t, e, "gloss", "de"), nil); err != nil || string(got) != wantDE {
+		t.Errorf("rendered de.tbx = %q, %v; want pear gone", got, err)
+	}
+	if err := e.svc.Push(ctx, c, &bob); err != nil {
+		t.Fatal(err)
+	}
+	bare := strings.TrimPrefix(url, "file://")
+	for path, want := range map[string]string{
+		"de.tbx": wantDE,
+		"fr.tbx": doc(entry("apple", "pomme", "fr")),
+	} {
+		// git show drops the final newline.
+		if got := git(t, bare, "show", "main:"+path); got+"\n" != want {
+			t.Errorf("%s =\n%s\nwant\n%s", path, got, want)
+		}
+	}
+	if log := git(t, bare, "log", "--format=%an | %cn", "main"); log != "Bob Example | Tolk Bot\nBob Example | Tolk Bot\nTest | Test" {
+		t.Errorf("log:\n%s\nwant one commit by bob per file over the initial one", log)
+	}
+	st, err = e.svc.RepositoryStatus(ctx, c)
+	if err != nil || st.NeedsCommit {
+		t.Errorf("status after the commit = %+v, %v; want nothing to commit", st, err)
+	}
+	if p, err := e.db.PendingUnits(ctx, c.ID); err != nil || p.Any() {
+		t.Errorf("pending after the commit = %+v, %v; want nothing", p, err)
+	}
+	// The next import (which recounts the bilingual source from every
+	// file) does not bring the term back.
+	sum, err := e.svc.ImportComponent(ctx, c)
+	if err != nil || sum.Added != 0 || sum.Removed != 0 {
+		t.Errorf("re-import after the commit: %+v, %v; want nothing added or removed", sum, err)
+	}
+	if units, n, err := e.db.FindUnits(ctx, index.UnitFilter{TranslationID: en.ID, Page: index.Page{Number: 1, Size: 50}}); err != nil || n != 2 {
+		t.Errorf("source units after the re-import: %d, %v; want apple and plum", n, err)
+	} else {
+		for _, u := range units {
+			if u.Source[0] == "pear" {
+				t.Errorf("pear is back: %+v", u)
+			}
+		}
+	}
+}

@@ -52,7 +52,7 @@ func importUnit(u formats.Unit) index.ImportUnit {
 
 // RenderTranslation returns the file of translation t as committed at
 // the checkout's HEAD with the targets of the pending units applied, and
-// the strings removed since taken out (JSON; see Commit):
+// the strings removed since taken out (see Commit):
 // what a download shows before the edits are committed, and what the
 // next commit writes. Only the edited values' bytes change (see the
 // formats' Encode). With no pending units it is the committed file, byte
@@ -86,7 +86,7 @@ func (s *Service) RenderTranslation(ctx context.Context, t index.Translation, pe
 	c := &t.Component
 	out, err := render(c.FileFormat, data, c.SourceLanguage, t.LanguageCode, pending)
 	if err == nil && len(removed) > 0 && out != nil {
-		out, _, err = withoutUnits(c.FileFormat, out, removed)
+		out, _, err = withoutUnits(c.FileFormat, out, c.SourceLanguage, t.LanguageCode, removed)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("render %s/%s %s: %w", c.Project.Slug, c.Slug, t.Filename, err)
@@ -146,30 +146,49 @@ func render(format string, data []byte, sourceLang, targetLang string, units []i
 }
 
 // withoutUnits takes the removed units out of a file of the given format
-// and returns the ids of those the result no longer holds. JSON removes
-// each key (formats/json, EncodeWithout); TBX cannot remove a term entry
-// yet, so it returns the file unchanged and no id.
-func withoutUnits(format string, data []byte, removed []index.RemovedUnit) ([]byte, []int64, error) {
-	if format != "json" {
-		return data, nil, nil
-	}
+// and returns the ids of those the result no longer holds (all of them:
+// a unit the file already lacks is out of it too). JSON removes each key
+// (formats/json, EncodeWithout); TBX each termEntry whose source term and
+// id are the unit's (formats/tbx, EncodeWithout). Only the removed
+// entries' bytes change.
+func withoutUnits(format string, data []byte, sourceLang, targetLang string, removed []index.RemovedUnit) ([]byte, []int64, error) {
 	done := make([]int64, 0, len(removed))
 	for _, r := range removed {
 		done = append(done, r.ID)
-		if data == nil {
-			continue // a new, empty file holds nothing to remove
+	}
+	if data == nil {
+		return nil, done, nil // a new, empty file holds nothing to remove
+	}
+	switch format {
+	case "json":
+		for _, r := range removed {
+			f, err := jsonfmt.Decode(bytes.NewReader(data))
+			if err != nil {
+				return nil, nil, err
+			}
+			var buf bytes.Buffer
+			if _, err := f.EncodeWithout(&buf, r.Context); err != nil {
+				return nil, nil, err
+			}
+			data = buf.Bytes()
 		}
-		f, err := jsonfmt.Decode(bytes.NewReader(data))
+		return data, done, nil
+	case "tbx":
+		f, err := tbx.Decode(bytes.NewReader(data))
 		if err != nil {
 			return nil, nil, err
 		}
+		terms := make([]tbx.Term, len(removed))
+		for i, r := range removed {
+			terms[i] = tbx.Term{Source: first(r.Source), Context: r.Context}
+		}
 		var buf bytes.Buffer
-		if _, err := f.EncodeWithout(&buf, r.Context); err != nil {
+		if _, err := f.EncodeWithout(&buf, sourceLang, targetLang, terms); err != nil {
 			return nil, nil, err
 		}
-		data = buf.Bytes()
+		return buf.Bytes(), done, nil
 	}
-	return data, done, nil
+	return nil, nil, fmt.Errorf("unsupported file format %q", format)
 }
 
 // emptiedJSON returns a JSON file with every string value emptied: a

@@ -16,11 +16,17 @@
 //     64 on the 1x index (after the reads, which they would otherwise
 //     disturb); ceilings: the same write transaction's statements run
 //     straight on a copy of the index, at concurrency 1.
+//   - git: 10,000 pending edits spread over every translation of the
+//     jellyfin component, made through the index's edit path, committed
+//     with the real sync.Service (and pushed and read back to check);
+//     then a pull of an unchanged upstream and of an upstream commit
+//     touching one file. Ceilings: the same files written and committed
+//     once with go-git; a go-git fetch and hard reset of the same change.
 //   - scale: N copies of the corpus components in one project: import
 //     time, peak RSS and read latency against the 1x run.
 //
-// -only import,reads,writes,scale runs just the sections named (the
-// reads and writes need the import, which always runs).
+// -only import,reads,git,writes,scale runs just the sections named (the
+// reads, git and writes need the import, which always runs).
 //
 // Everything runs on loopback and in a temporary directory, is bounded in
 // requests and time, and stops by itself. Numbers never fail the run.
@@ -143,7 +149,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 }
 
 // sections are the parts of a run, in order.
-var sections = []string{"import", "reads", "writes", "scale"}
+var sections = []string{"import", "reads", "git", "writes", "scale"}
 
 // quickFiles is how many translation files per corpus -quick imports
 // (beside the template).
@@ -207,6 +213,12 @@ func bench(ctx context.Context, cfg config, progress io.Writer) (*report, error)
 
 	if cfg.Sections["reads"] {
 		if err := benchReads(ctx, cfg, rep, in, logf); err != nil {
+			return rep, err
+		}
+	}
+	// Before the writes, whose PATCHes would otherwise be committed too.
+	if cfg.Sections["git"] {
+		if err := benchGit(ctx, cfg, rep, in, repos, filepath.Join(tmp, "git"), logf); err != nil {
 			return rep, err
 		}
 	}

@@ -74,6 +74,7 @@ func TestQuickRun(t *testing.T) {
 		t.Errorf("%d load points served, want %d", served, want)
 	}
 	checkWrites(t, rep.Writes, cfg.Concurrency)
+	checkGit(t, rep.Git)
 	if s := rep.Scale; s == nil || s.Import.Units != 2*im.Units || len(s.Load) == 0 {
 		t.Errorf("scale = %+v", s)
 	}
@@ -84,7 +85,7 @@ func TestQuickRun(t *testing.T) {
 	}
 	md := string(b)
 	for _, want := range []string{"kept note", "kept after", "### Import", "### Reads under load",
-		"### Writes under load", "| unit PATCH over HTTP | 64 |", "### Scale: 2×",
+		"### Writes under load", "| unit PATCH over HTTP | 64 |", "### Git (issue 10)", "### Scale: 2×",
 		"ceiling (a) + (b)", "units late page", "Command: `go run ./cmd/tolk-bench -quick", "CPUs: "} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q:\n%s", want, md)
@@ -96,7 +97,7 @@ func TestQuickRun(t *testing.T) {
 	if f := flag.Lookup("test.cpuprofile"); f != nil && f.Value.String() != "" {
 		return // one CPU profile at a time: the tool's own could not start
 	}
-	for _, name := range []string{"import.cpu.pprof", "reads.cpu.pprof", "reads-slowest.cpu.pprof", "writes.cpu.pprof", "scale-import.cpu.pprof"} {
+	for _, name := range []string{"import.cpu.pprof", "reads.cpu.pprof", "reads-slowest.cpu.pprof", "writes.cpu.pprof", "git-commit.cpu.pprof", "scale-import.cpu.pprof"} {
 		if fi, err := os.Stat(filepath.Join(cfg.PprofDir, name)); err != nil || fi.Size() == 0 {
 			t.Errorf("profile %s: %v", name, err)
 		}
@@ -145,6 +146,37 @@ func checkWrites(t *testing.T, wr *writesResult, levels []int) {
 	}
 }
 
+// checkGit checks that the git section committed every edit, one commit
+// per translation, that the pushed files hold them and the ceiling wrote
+// the same tree, and that both pulls and their ceilings passed their
+// checks.
+func checkGit(t *testing.T, g *gitResult) {
+	t.Helper()
+	if g == nil {
+		t.Fatal("no git section")
+	}
+	if g.Edits != gitEditsQuick || g.Translations < 2 || g.CommitSec <= 0 || g.CeilingSec <= 0 {
+		t.Errorf("git commit: %d edits over %d translations in %.3f s, ceiling %.3f s", g.Edits, g.Translations,
+			g.CommitSec, g.CeilingSec)
+	}
+	if g.Commits != g.Translations || g.PushedCommits != g.Commits || g.ChangedFiles != g.Translations {
+		t.Errorf("%d commits made, %d pushed, %d files changed; want one per translation (%d)", g.Commits,
+			g.PushedCommits, g.ChangedFiles, g.Translations)
+	}
+	if g.ChangedValues != g.Edits || g.Missing != 0 || !g.SameTree || g.PendingAfter.Any() {
+		t.Errorf("%d values changed for %d edits, %d missing, same tree %v, pending afterwards %+v", g.ChangedValues,
+			g.Edits, g.Missing, g.SameTree, g.PendingAfter)
+	}
+	if len(g.Pulls) != 2 {
+		t.Fatalf("%d pull rows, want 2", len(g.Pulls))
+	}
+	for _, p := range g.Pulls {
+		if p.Rounds != gitRounds || p.Sec <= 0 || p.CeilSec <= 0 || len(p.Failures) > 0 || !p.CeilingChecked {
+			t.Errorf("%s: %+v", p.Name, p)
+		}
+	}
+}
+
 // testWriter sends the tool's progress lines to the test log.
 type testWriter struct{ t *testing.T }
 
@@ -160,7 +192,8 @@ func TestParseFlagsOnly(t *testing.T) {
 		want    []string // sections run
 		wantErr bool
 	}{
-		{name: "default runs all", args: nil, want: []string{"import", "reads", "writes", "scale"}},
+		{name: "default runs all", args: nil, want: []string{"import", "reads", "git", "writes", "scale"}},
+		{name: "git implies import", args: []string{"-only", "git"}, want: []string{"import", "git"}},
 		{name: "import only", args: []string{"-only", "import"}, want: []string{"import"}},
 		{name: "reads imply import", args: []string{"-only", "reads"}, want: []string{"import", "reads"}},
 		{name: "writes imply import", args: []string{"-only", "writes"}, want: []string{"import", "writes"}},

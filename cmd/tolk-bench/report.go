@@ -31,6 +31,7 @@ type report struct {
 	Load     []loadPoint
 	Profiled string // endpoint profiled with -pprof
 	Writes   *writesResult
+	Git      *gitResult
 	Scale    *scaleResult
 }
 
@@ -177,6 +178,10 @@ func (r *report) Markdown() string {
 		}
 		w("\n")
 	}
+	if r.Git != nil {
+		w("### Git (issue 10)\n\n")
+		gitTable(&b, r.Git, r.PprofDir != "")
+	}
 	if r.Writes != nil {
 		w("### Writes under load\n\n")
 		writesTable(&b, r.Writes, r.PprofDir != "")
@@ -271,6 +276,56 @@ func writesTable(b *strings.Builder, wr *writesResult, profiled bool) {
 		fmtInt(wr.CeilingRecorded), wr.Mismatched, wr.CeilingMismatched)
 	if profiled {
 		w("\nCPU profile of the PATCHes at concurrency 8: `writes.cpu.pprof`.\n")
+	}
+	w("\n")
+}
+
+func gitTable(b *strings.Builder, g *gitResult, profiled bool) {
+	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	w("Component `%s` (%d files), imported above. %s pending edits were made through the index's edit path "+
+		"(`sqlite.DB.UpdateUnit`, as a PATCH makes them; %.1f s, not timed against anything), one distinct unit "+
+		"each, spread round-robin over its %d translations, all by one author with an e-mail, so Tolk makes one "+
+		"commit per translation. `Service.Commit` then writes each translation's pending values into its file at "+
+		"HEAD and commits. Its checkout was cloned without a work tree, which the first commit checks out: that "+
+		"was done before, with a commit of one edit (%.2f s), so the row measures what every later commit costs. "+
+		"The ceiling writes the same files (the bytes Tolk committed) into a go-git clone already "+
+		"checked out, stages them and makes one commit: no index, no rendering, one commit.\n\n",
+		g.Component, g.Files, fmtInt(g.Edits), g.EditSec, g.Translations, g.FirstCommitSec)
+	w("Pulls: Tolk's checkout, pushed and so level with upstream, pulls through `pullComponent`, today "+
+		"`Service.ImportComponent` (fetch, fast-forward, re-import of the changed files) standing in for the "+
+		"coming `Service.Pull`. The ceiling is a go-git clone doing a fetch and a hard reset to what it fetched (no reset when "+
+		"the fetch brought nothing). "+
+		"Each row is the median of %d rounds, Tolk and ceiling alternating; in the second row every round starts "+
+		"with a new upstream commit changing one string of one translation file.\n\n", gitRounds)
+	w("| step | seconds | work | edits/s | notes |\n|---|---:|---:|---:|---|\n")
+	w("| `Service.Commit` of the pending edits | %.2f | %s edits, %d commits | %s | %.1f× the ceiling |\n",
+		g.CommitSec, fmtInt(g.Edits), g.Commits, fmtRate(g.Edits, g.CommitSec), ratio(g.CommitSec, g.CeilingSec))
+	same := "same tree as Tolk's head"
+	if !g.SameTree {
+		same = "**tree differs from Tolk's head**"
+	}
+	w("| ceiling: the same %d files written, staged and committed once with go-git | %.2f | %s edits, 1 commit | %s | %s |\n",
+		g.ChangedFiles, g.CeilingSec, fmtInt(g.Edits), fmtRate(g.Edits, g.CeilingSec), same)
+	for _, p := range g.Pulls {
+		note := "checked"
+		if len(p.Failures) > 0 {
+			note = "**" + strings.Join(p.Failures, "; ") + "**"
+		}
+		w("| %s | %.3f | | | %.1f× the ceiling; %s |\n", p.Name, p.Sec, ratio(p.Sec, p.CeilSec), note)
+		ceil := "HEAD = upstream"
+		if !p.CeilingChecked {
+			ceil = "**HEAD differs from upstream**"
+		}
+		w("| ceiling: go-git fetch + hard reset | %.3f | | | %s |\n", p.CeilSec, ceil)
+	}
+	w("\nWhat the commits hold, read back from the repository after `Service.Push`: %d commits over the head "+
+		"before the edits, %d files changed, %s values differing from those before (want %s), %d edits missing; the index "+
+		"owes afterwards %d edits, %d removed strings, %d files. Pull checks: Tolk's HEAD is upstream's after "+
+		"each pull, and the string changed upstream reads back from the index.\n",
+		g.PushedCommits, g.ChangedFiles, fmtInt(g.ChangedValues), fmtInt(g.Edits), g.Missing,
+		g.PendingAfter.Units, g.PendingAfter.Removed, g.PendingAfter.Files)
+	if profiled {
+		w("\nCPU profile of `Service.Commit`: `git-commit.cpu.pprof`.\n")
 	}
 	w("\n")
 }

@@ -60,7 +60,7 @@ func benchWrites(ctx context.Context, cfg config, rep *report, in *instance, dir
 	if err != nil {
 		return fmt.Errorf("writes: bench user: %w", err)
 	}
-	units, err := sampleUnits(ctx, in.path)
+	units, err := sampleUnits(ctx, in.path, unitsPerTranslation, 0)
 	if err != nil {
 		return fmt.Errorf("writes: %w", err)
 	}
@@ -189,11 +189,12 @@ func benchUser(ctx context.Context, db *sqlite.DB) (int64, string, error) {
 	return u.ID, "Token " + secret, nil
 }
 
-// sampleUnits picks up to unitsPerTranslation random units of every
-// non-source translation in the index at path, by translation. It leaves
-// out what a PATCH of one target form may not edit: read-only units and
+// sampleUnits picks up to perTranslation random units of every
+// non-source translation in the index at path (of the component with id
+// componentID; 0: of every component), by translation. It leaves out
+// what a PATCH of one target form may not edit: read-only units and
 // plural strings (which take the language's number of forms).
-func sampleUnits(ctx context.Context, path string) ([][]int64, error) {
+func sampleUnits(ctx context.Context, path string, perTranslation int, componentID int64) ([][]int64, error) {
 	raw, err := openRaw(path, true)
 	if err != nil {
 		return nil, err
@@ -203,8 +204,9 @@ func sampleUnits(ctx context.Context, path string) ([][]int64, error) {
 		SELECT u.translation_id, u.id, row_number() OVER (PARTITION BY u.translation_id ORDER BY random()) AS n
 		FROM units u JOIN translations t ON t.id = u.translation_id
 		WHERE t.is_source = 0 AND u.state != 100 AND instr(u.source, char(30, 30)) = 0
-			AND u.flags NOT LIKE '%read-only%' AND u.extra_flags NOT LIKE '%read-only%')
-		WHERE n <= ? ORDER BY translation_id, id`, unitsPerTranslation)
+			AND u.flags NOT LIKE '%read-only%' AND u.extra_flags NOT LIKE '%read-only%'
+			AND (?1 = 0 OR t.component_id = ?1))
+		WHERE n <= ?2 ORDER BY translation_id, id`, componentID, perTranslation)
 	if err != nil {
 		return nil, fmt.Errorf("sample units: %w", err)
 	}

@@ -10,12 +10,14 @@
 //
 // Decode keeps the original bytes. Encode writes them back unchanged and
 // replaces only the byte span of each edited term, so a file round-trips
-// byte for byte and an edit shows up in git as a one-line diff. Parsing uses
+// byte for byte and an edit shows up in git as a one-line diff.
+// EncodeWithout takes termEntries out the same way: only their bytes (and
+// their lines, when they stand alone on them) go. Parsing uses
 // encoding/xml, whose InputOffset gives those spans in the same single pass
 // that validates the document; etree keeps no offsets and would need a
 // second parse (and it is not in go.mod).
 //
 // The package imports nothing of Tolk's but formats, and does no logging.
-// Start reading at Decode (tbx.go), then File.Units (units.go) and
-// File.Encode (encode.go).
+// Start reading at Decode (tbx.go), then File.Units (units.go),
+// File.Encode (encode.go) and File.EncodeWithout (remove.go).
 package tbx

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/tolk-project/tolk/formats"
@@ -31,7 +32,8 @@ func shorten(data []byte, n int) []byte {
 
 // FuzzDecode checks that Decode never panics, fails only with a
 // *formats.ParseError, round-trips what it accepts byte for byte, and that
-// an edit of the first unit produces a document that decodes to it.
+// an edit of the first unit produces a document that decodes to it, and
+// that taking the first unit out leaves a document without it.
 func FuzzDecode(f *testing.F) {
 	paths, _ := filepath.Glob(filepath.Join(corpusDir, "*", "*.tbx"))
 	more, _ := filepath.Glob(filepath.Join(corpusDir, "*", "*", "*.tbx"))
@@ -58,6 +60,20 @@ func FuzzDecode(f *testing.F) {
 		units := file.Units("en", "de")
 		if len(units) == 0 {
 			return
+		}
+		out.Reset()
+		first := Term{Source: units[0].Source[0], Context: units[0].Context}
+		n, err := file.EncodeWithout(&out, "en", "de", []Term{first})
+		if err != nil || n == 0 {
+			t.Fatalf("EncodeWithout of the first unit: %d entries, %v", n, err)
+		}
+		// Taking out a termEntry that is the root leaves no document.
+		if g, err := Decode(bytes.NewReader(out.Bytes())); err == nil {
+			if len(g.Units("en", "de")) != len(units)-n {
+				t.Fatalf("%d units after removing %d of %d\n%s", len(g.Units("en", "de")), n, len(units), out.Bytes())
+			}
+		} else if !strings.Contains(err.Error(), "no root element") {
+			t.Fatalf("output without the first unit does not decode: %v\n%s", err, out.Bytes())
 		}
 		const text = `x & <y> "z"`
 		out.Reset()
