@@ -112,6 +112,9 @@ func (s *Service) importCheckout(ctx context.Context, co checkedOut) (ImportSumm
 	if sum.StaleRemoved, err = s.store.RemoveStaleTranslations(ctx, c.ID, keep); err != nil {
 		return sum, fmt.Errorf("remove stale translations: %w", err)
 	}
+	if err := repo.SetMark(importedMark, sum.Revision); err != nil {
+		return sum, err
+	}
 	if co.in.moved() {
 		if err := s.afterPull(ctx, co); err != nil {
 			return sum, err

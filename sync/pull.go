@@ -90,8 +90,36 @@ func (s *Service) Pull(ctx context.Context, c index.Component, user *index.User)
 	lock := s.componentLock(c.ID)
 	lock.Lock()
 	defer lock.Unlock()
+	if s.upToDate(ctx, c) {
+		return nil
+	}
 	_, err := s.pullLocked(ctx, c, user, true)
 	return err
+}
+
+// importedMark names the checkout's mark of the commit whose files the
+// index last finished importing.
+const importedMark = "imported"
+
+// upToDate reports whether a pull has nothing to do: upstream has
+// nothing new and the index finished importing HEAD. It spares the
+// import's per-file comparison, the whole cost of a pull that finds
+// nothing; any doubt (an error, no mark) answers false and the pull
+// runs. The caller holds the component's lock.
+func (s *Service) upToDate(ctx context.Context, c index.Component) bool {
+	repo, err := s.openCheckout(c)
+	if err != nil || repo.URL() == "" {
+		return false
+	}
+	if _, err := repo.Fetch(ctx); err != nil {
+		return false
+	}
+	d, err := repo.Diverge()
+	if err != nil || d.Moved() {
+		return false
+	}
+	mark, err := repo.Mark(importedMark)
+	return err == nil && mark == d.Head
 }
 
 // pullLocked is Pull; the caller holds the component's lock. push false

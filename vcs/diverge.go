@@ -249,3 +249,36 @@ func (r *Repo) ResetTo(rev string) error {
 	}
 	return r.markSynced(h)
 }
+
+// SetMark records commit rev under a name of the caller's (a reference
+// refs/tolk/marks/<name> in the checkout), so that a fact about a commit
+// — "the index holds this commit's files" — survives a restart and
+// moves atomically with it.
+func (r *Repo) SetMark(name, rev string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	h, err := parseRev(rev)
+	if err != nil {
+		return fmt.Errorf("mark %s: %w", name, err)
+	}
+	ref := plumbing.NewHashReference(markRef(name), h)
+	if err := r.repo.Storer.SetReference(ref); err != nil {
+		return fmt.Errorf("mark %s: %w", name, err)
+	}
+	return nil
+}
+
+// Mark returns the commit SetMark recorded under name, or "" when none.
+func (r *Repo) Mark(name string) (string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	h, err := r.refHash(markRef(name))
+	if err != nil || h.IsZero() {
+		return "", err
+	}
+	return h.String(), nil
+}
+
+func markRef(name string) plumbing.ReferenceName {
+	return plumbing.ReferenceName("refs/tolk/marks/" + name)
+}

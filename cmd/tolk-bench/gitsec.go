@@ -73,16 +73,10 @@ const (
 // pullComponent is the pull that both pull rows measure, and the one
 // place to change when the real one lands.
 //
-// STAND-IN: (*tolksync.Service).Pull(ctx, c, user) is being written in
-// issue 10 (pull with re-application). Until it lands, ImportComponent
-// stands in: on a checkout whose commits upstream already has it does
-// what that pull does (fetch, fast-forward, re-import the changed files)
-// without the re-application. Swap the body for
-// `return svc.Pull(ctx, c, user)`: the checks around the call read the
-// checkout and the index, not its result.
+// pullComponent is the pull every pull row measures: Service.Pull, as
+// POST .../repository/ {"operation": "pull"} and the scheduler run it.
 func pullComponent(ctx context.Context, svc *tolksync.Service, c index.Component, user *index.User) error {
-	_, err := svc.ImportComponent(ctx, c)
-	return err
+	return svc.Pull(ctx, c, user)
 }
 
 // benchGit measures the git section over the 1x index in: pending edits

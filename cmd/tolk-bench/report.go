@@ -291,9 +291,9 @@ func gitTable(b *strings.Builder, g *gitResult, profiled bool) {
 		"The ceiling writes the same files (the bytes Tolk committed) into a go-git clone already "+
 		"checked out, stages them and makes one commit: no index, no rendering, one commit.\n\n",
 		g.Component, g.Files, fmtInt(g.Edits), g.EditSec, g.Translations, g.FirstCommitSec)
-	w("Pulls: Tolk's checkout, pushed and so level with upstream, pulls through `pullComponent`, today "+
-		"`Service.ImportComponent` (fetch, fast-forward, re-import of the changed files) standing in for the "+
-		"coming `Service.Pull`. The ceiling is a go-git clone doing a fetch and a hard reset to what it fetched (no reset when "+
+	w("Pulls: Tolk's checkout, pushed and so level with upstream, pulls with `Service.Pull` (fetch; when "+
+		"upstream moved, move onto it keeping the edits it lacks, re-import the changed files, commit on top; "+
+		"when it did not and the index holds HEAD, nothing more), as the API and the scheduler run it. The ceiling is a go-git clone doing a fetch and a hard reset to what it fetched (no reset when "+
 		"the fetch brought nothing). "+
 		"Each row is the median of %d rounds, Tolk and ceiling alternating; in the second row every round starts "+
 		"with a new upstream commit changing one string of one translation file.\n\n", gitRounds)
