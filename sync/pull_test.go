@@ -318,3 +318,51 @@ func TestReset(t *testing.T) {
 		t.Errorf("19 changes = %+v", chs)
 	}
 }
+
+// TestSharedRepositoryPush: two components share one repository, each in
+// a checkout of its own. Both push; the second is behind the first's
+// commit, and its push pulls, re-applies its edit on top and succeeds.
+func TestSharedRepositoryPush(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := mustEnv(t)
+	url, _ := mustRepo(t, map[string]string{
+		"app/en.json":  "{\n  \"hello\": \"Hello\"\n}\n",
+		"app/de.json":  "{\n  \"hello\": \"\"\n}\n",
+		"docs/en.json": "{\n  \"title\": \"Manual\"\n}\n",
+		"docs/de.json": "{\n  \"title\": \"\"\n}\n",
+	})
+	comps := e.reconcile(t, jsonComponent("app", url, "app/*.json", "app/en.json", "en"),
+		jsonComponent("docs", url, "docs/*.json", "docs/en.json", "en"))
+	ann, err := e.db.CreateUser(ctx, index.User{Username: "ann", FullName: "Ann Example", Email: "ann@example.com", IsActive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range comps {
+		tr := mustTranslation(t, e, c.Slug, "de")
+		units, _, err := e.db.FindUnits(ctx, index.UnitFilter{TranslationID: tr.ID, Page: index.Page{Number: 1, Size: 10}})
+		if err != nil || len(units) != 1 {
+			t.Fatalf("%s units: %v %v", c.Slug, units, err)
+		}
+		if _, err := e.db.UpdateUnit(ctx, units[0].ID, index.UserActor(&ann), func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+			return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{"Hallo " + c.Slug}, State: index.StateTranslated}}, nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range comps {
+		if err := e.svc.Push(ctx, c, &ann); err != nil {
+			t.Fatalf("push %s: %v", c.Slug, err)
+		}
+	}
+	bare := strings.TrimPrefix(url, "file://")
+	if got := git(t, bare, "show", "main:app/de.json"); got != "{\n  \"hello\": \"Hallo app\"\n}" {
+		t.Errorf("app/de.json = %q", got)
+	}
+	if got := git(t, bare, "show", "main:docs/de.json"); got != "{\n  \"title\": \"Hallo docs\"\n}" {
+		t.Errorf("docs/de.json = %q", got)
+	}
+	if n := git(t, bare, "rev-list", "--count", "main"); n != "3" {
+		t.Errorf("%s commits upstream, want the initial one and one per component", n)
+	}
+}
