@@ -86,11 +86,34 @@ type repositoryJSON struct {
 	URL         string `json:"url"`
 }
 
-// projectRepositoryJSON is the project-level answer. Jobs run per
-// component, so a project has none to list: jobs is null.
+// pendingUnitsJSON is the reference's pending_units: what waits for a
+// commit. Tolk has no commit policy and commits units with failing
+// checks, so everything pending is eligible.
+type pendingUnitsJSON struct {
+	Total               int `json:"total"`
+	ErrorsSkipped       int `json:"errors_skipped"`
+	CommitPolicySkipped int `json:"commit_policy_skipped"`
+	EligibleForCommit   int `json:"eligible_for_commit"`
+}
+
+func newPendingUnitsJSON(p index.Pending) pendingUnitsJSON {
+	n := p.Units + p.Removed
+	return pendingUnitsJSON{Total: n, EligibleForCommit: n}
+}
+
+// projectRepositoryJSON is the project-level answer: the reference's
+// (2026.8) shape, whose per-repository fields are null for a project.
+// Jobs run per component, so a project has none to list: jobs is null.
 type projectRepositoryJSON struct {
 	repositoryJSON
-	Jobs []jobJSON `json:"jobs"`
+	WeblateCommit   *commitJSON      `json:"weblate_commit"`
+	Status          *string          `json:"status"`
+	MergeFailure    *string          `json:"merge_failure"`
+	OutgoingCommits *int             `json:"outgoing_commits"`
+	MissingCommits  *int             `json:"missing_commits"`
+	RemoteCommit    *commitJSON      `json:"remote_commit"`
+	PendingUnits    pendingUnitsJSON `json:"pending_units"`
+	Jobs            []jobJSON        `json:"jobs"`
 }
 
 // jobJSON is one scheduled job of a component and its last run; Tolk's
@@ -125,8 +148,11 @@ type componentRepositoryJSON struct {
 	// WeblateCommit is the checkout's HEAD; the reference names it after
 	// itself, and clients read it by that name.
 	WeblateCommit *commitJSON `json:"weblate_commit"`
-	Status        string      `json:"status"`
-	MergeFailure  *string     `json:"merge_failure"`
+	Status          string           `json:"status"`
+	MergeFailure    *string          `json:"merge_failure"`
+	OutgoingCommits int              `json:"outgoing_commits"`
+	MissingCommits  int              `json:"missing_commits"`
+	PendingUnits    pendingUnitsJSON `json:"pending_units"`
 	// Jobs are the component's scheduled jobs (Tolk's own field).
 	Jobs []jobJSON `json:"jobs"`
 }
@@ -179,9 +205,12 @@ func newComponentRepositoryJSON(url string, c *index.Component, st *index.Reposi
 	out := componentRepositoryJSON{
 		repositoryJSON: repositoryJSON{NeedsCommit: st.NeedsCommit, NeedsMerge: st.NeedsMerge,
 			NeedsPush: st.NeedsPush, URL: url},
-		Status:       st.Status,
-		MergeFailure: stringOrNull(st.MergeFailure),
-		Jobs:         newJobsJSON(st.Jobs),
+		Status:          st.Status,
+		MergeFailure:    stringOrNull(st.MergeFailure),
+		OutgoingCommits: st.Outgoing,
+		MissingCommits:  st.Missing,
+		PendingUnits:    newPendingUnitsJSON(st.Pending),
+		Jobs:            newJobsJSON(st.Jobs),
 	}
 	if st.RemoteCommit != nil {
 		out.RemoteCommit = newCommitJSON(st.RemoteCommit)
@@ -297,6 +326,9 @@ func (s *Server) getProjectRepository(c *gin.Context) {
 		out.NeedsCommit = out.NeedsCommit || st.NeedsCommit
 		out.NeedsMerge = out.NeedsMerge || st.NeedsMerge
 		out.NeedsPush = out.NeedsPush || st.NeedsPush
+		pending := newPendingUnitsJSON(st.Pending)
+		out.PendingUnits.Total += pending.Total
+		out.PendingUnits.EligibleForCommit += pending.EligibleForCommit
 	}
 	s.writeJSON(c, http.StatusOK, out)
 }

@@ -4,6 +4,8 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"io/fs"
 	"net/http"
@@ -197,8 +199,12 @@ func TestRepositoryStatusEndpoints(t *testing.T) {
 			}
 			if strings.HasPrefix(ep.path, "/api/projects/") {
 				// Jobs run per component: a project lists none.
-				if string(r.body) != want+`,"jobs":null}` {
-					t.Errorf("project body = %s, want %s,\"jobs\":null}", r.body, want)
+				// The reference's 2026.8 project body, and Tolk's jobs.
+				full := want + `,"weblate_commit":null,"status":null,"merge_failure":null,"outgoing_commits":null,` +
+					`"missing_commits":null,"remote_commit":null,"pending_units":{"total":0,"errors_skipped":0,` +
+					`"commit_policy_skipped":0,"eligible_for_commit":0},"jobs":null}`
+				if string(r.body) != full {
+					t.Errorf("project body = %s, want %s", r.body, full)
 				}
 				return
 			}
@@ -209,6 +215,13 @@ func TestRepositoryStatusEndpoints(t *testing.T) {
 			}
 			if obj["merge_failure"] != nil {
 				t.Errorf("merge_failure = %v, want null", obj["merge_failure"])
+			}
+			if fmt.Sprintf("%v %v", obj["outgoing_commits"], obj["missing_commits"]) != "0 0" {
+				t.Errorf("outgoing_commits %v, missing_commits %v; want 0, 0", obj["outgoing_commits"], obj["missing_commits"])
+			}
+			if pu, _ := json.Marshal(obj["pending_units"]); string(pu) !=
+				`{"commit_policy_skipped":0,"eligible_for_commit":0,"errors_skipped":0,"total":0}` {
+				t.Errorf("pending_units = %s", pu)
 			}
 			if s, _ := obj["status"].(string); !strings.HasPrefix(s, "On branch main\nYour branch is up to date with 'origin/main'.\n") {
 				t.Errorf("status = %q", s)

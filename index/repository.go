@@ -24,6 +24,11 @@ type RepositoryStatus struct {
 	// RemoteCommit is the remote branch as last fetched, or nil for a
 	// component without a remote (vcs "local").
 	RemoteCommit *Commit
+	// Outgoing counts the local commits the remote branch lacks, Missing
+	// the remote's commits the checkout lacks.
+	Outgoing, Missing int
+	// Pending is what the next commit owes the repository.
+	Pending Pending
 	// Jobs are the component's scheduled jobs, by name; nil when no
 	// scheduler runs.
 	Jobs []Job

@@ -74,6 +74,9 @@ func (s *Service) RepositoryStatus(ctx context.Context, c index.Component) (inde
 		Status:      st.String(),
 		LocalCommit: commitOf(st.Head),
 		Jobs:        s.Jobs(c),
+		Outgoing:    st.Ahead,
+		Missing:     st.Behind,
+		Pending:     pending,
 	}
 	// A pull never fails on text (it does not merge): a failure is git's
 	// own, or a rejected push, and says why.
