@@ -117,7 +117,7 @@ func (s *Service) pushLocked(ctx context.Context, repo *vcs.Repo, c index.Compon
 		// go-git caches the object store's packs per open repository,
 		// so the retry pushes from a fresh one.
 		s.opts.Logger.Info("push rejected, pulling and retrying", "project", c.Project.Slug, "component", c.Slug)
-		if _, perr := s.pullLocked(ctx, c, user, false); perr == nil {
+		if _, perr := s.pullLocked(ctx, c, user, pullOptions{}); perr == nil {
 			if fresh, oerr := s.openCheckout(c); oerr == nil {
 				err = push(fresh)
 			}
@@ -150,6 +150,11 @@ func userID(u *index.User) int64 {
 // commitLocked is Commit; the caller holds the component's lock.
 func (s *Service) commitLocked(ctx context.Context, repo *vcs.Repo, c index.Component, user *index.User) (index.CommitResult, error) {
 	var res index.CommitResult
+	// Most commits the scheduler and pulls ask for find nothing: one
+	// count spares a look at every translation.
+	if p, err := s.store.PendingUnits(ctx, c.ID); err == nil && !p.Any() {
+		return res, nil
+	}
 	cm := &componentCommit{svc: s, repo: repo, c: c, user: user, res: &res,
 		rec: index.Committed{ComponentID: c.ID, UserID: userID(user)}}
 	files, err := s.store.FindPendingFiles(ctx, c.ID)

@@ -42,7 +42,7 @@ func (s *Service) ImportComponent(ctx context.Context, c index.Component) (Impor
 	lock := s.componentLock(c.ID)
 	lock.Lock()
 	defer lock.Unlock()
-	return s.pullLocked(ctx, c, nil, true)
+	return s.pullLocked(ctx, c, nil, pullOptions{push: true})
 }
 
 // checkedOut is a component's checkout made ready for its import.

@@ -90,10 +90,7 @@ func (s *Service) Pull(ctx context.Context, c index.Component, user *index.User)
 	lock := s.componentLock(c.ID)
 	lock.Lock()
 	defer lock.Unlock()
-	if s.upToDate(ctx, c) {
-		return nil
-	}
-	_, err := s.pullLocked(ctx, c, user, true)
+	_, err := s.pullLocked(ctx, c, user, pullOptions{push: true, skipCurrent: true})
 	return err
 }
 
@@ -101,33 +98,22 @@ func (s *Service) Pull(ctx context.Context, c index.Component, user *index.User)
 // index last finished importing.
 const importedMark = "imported"
 
-// upToDate reports whether a pull has nothing to do: upstream has
-// nothing new and the index finished importing HEAD. It spares the
-// import's per-file comparison, the whole cost of a pull that finds
-// nothing; any doubt (an error, no mark) answers false and the pull
-// runs. The caller holds the component's lock.
-func (s *Service) upToDate(ctx context.Context, c index.Component) bool {
-	repo, err := s.openCheckout(c)
-	if err != nil || repo.URL() == "" {
-		return false
-	}
-	if _, err := repo.Fetch(ctx); err != nil {
-		return false
-	}
-	d, err := repo.Diverge()
-	if err != nil || d.Moved() {
-		return false
-	}
-	mark, err := repo.Mark(importedMark)
-	return err == nil && mark == d.Head
+// pullOptions tune pullLocked.
+type pullOptions struct {
+	// push allows pushing what the pull commits (push_on_commit); false
+	// for a caller that is pushing.
+	push bool
+	// skipCurrent stops a pull whose fetch moved nothing once the index
+	// is known to hold HEAD's files (the mark importCheckout sets): the
+	// import's per-file comparison is the whole cost of a pull that finds
+	// nothing. Any doubt (no mark, an error reading it) imports.
+	skipCurrent bool
 }
 
-// pullLocked is Pull; the caller holds the component's lock. push false
-// leaves the commits it makes unpushed even with push_on_commit, for a
-// caller that is pushing.
-func (s *Service) pullLocked(ctx context.Context, c index.Component, user *index.User, push bool) (ImportSummary, error) {
+// pullLocked is Pull; the caller holds the component's lock.
+func (s *Service) pullLocked(ctx context.Context, c index.Component, user *index.User, o pullOptions) (ImportSummary, error) {
 	co := s.checkoutTimed(ctx, c)
-	co.user, co.push = user, push
+	co.user, co.push = user, o.push
 	if co.err != nil && ctx.Err() == nil {
 		// vcs redacts credentials from its errors: safe to store and show.
 		msg := co.err.Error()
@@ -137,6 +123,11 @@ func (s *Service) pullLocked(ctx context.Context, c index.Component, user *index
 		s.opts.Logger.Warn("update failed", "project", c.Project.Slug, "component", c.Slug, "err", msg)
 		return ImportSummary{}, fmt.Errorf("%w (%w)", index.Errorf(index.ErrConflict,
 			"Could not update the repository of %s/%s: %s", c.Project.Slug, c.Slug, msg), co.err)
+	}
+	if o.skipCurrent && co.err == nil && !co.in.moved() {
+		if mark, err := co.repo.Mark(importedMark); err == nil && mark == co.in.head {
+			return ImportSummary{Revision: mark}, nil
+		}
 	}
 	return s.importCheckout(ctx, co)
 }
