@@ -114,22 +114,34 @@ type pullOptions struct {
 func (s *Service) pullLocked(ctx context.Context, c index.Component, user *index.User, o pullOptions) (ImportSummary, error) {
 	co := s.checkoutTimed(ctx, c)
 	co.user, co.push = user, o.push
-	if co.err != nil && ctx.Err() == nil {
-		// vcs redacts credentials from its errors: safe to store and show.
-		msg := co.err.Error()
-		if rerr := s.store.RecordRepositoryChange(ctx, c.ID, index.ActionFailedMerge, userID(user), msg); rerr != nil {
-			return ImportSummary{}, errors.Join(co.err, rerr)
-		}
-		s.opts.Logger.Warn("update failed", "project", c.Project.Slug, "component", c.Slug, "err", msg)
-		return ImportSummary{}, fmt.Errorf("%w (%w)", index.Errorf(index.ErrConflict,
-			"Could not update the repository of %s/%s: %s", c.Project.Slug, c.Slug, msg), co.err)
+	if co.err != nil {
+		return ImportSummary{}, s.updateFailed(ctx, c, user, co.err)
 	}
-	if o.skipCurrent && co.err == nil && !co.in.moved() {
+	if o.skipCurrent && !co.in.moved() {
 		if mark, err := co.repo.Mark(importedMark); err == nil && mark == co.in.head {
 			return ImportSummary{Revision: mark}, nil
 		}
 	}
 	return s.importCheckout(ctx, co)
+}
+
+// updateFailed records that bringing upstream in failed with err (git's
+// own failure: an unreachable remote, a corrupt repository) as 22, whose
+// text the repository status shows as merge_failure, and returns an
+// index.ErrConflict error carrying it. A cancelled update records
+// nothing.
+func (s *Service) updateFailed(ctx context.Context, c index.Component, user *index.User, err error) error {
+	if ctx.Err() != nil {
+		return err
+	}
+	// vcs redacts credentials from its errors: safe to store and show.
+	msg := err.Error()
+	if rerr := s.store.RecordRepositoryChange(ctx, c.ID, index.ActionFailedMerge, userID(user), msg); rerr != nil {
+		return errors.Join(err, rerr)
+	}
+	s.opts.Logger.Warn("update failed", "project", c.Project.Slug, "component", c.Slug, "err", msg)
+	return fmt.Errorf("%w (%w)", index.Errorf(index.ErrConflict,
+		"Could not update the repository of %s/%s: %s", c.Project.Slug, c.Slug, msg), err)
 }
 
 // afterPull finishes an import that followed a move onto upstream: it

@@ -214,7 +214,13 @@ func (s *Service) runImport(ctx context.Context, c index.Component, t *task) (ma
 	}
 	t.hold()
 	t.logf("Updating the repository.")
+	// A first clone that fails is the task's failure alone; an update of
+	// a checkout that exists is a repository failure the status shows.
+	_, oerr := s.openCheckout(c)
 	co := s.checkoutTimed(ctx, c)
+	if co.err != nil && oerr == nil {
+		return nil, s.updateFailed(ctx, c, nil, co.err)
+	}
 	if co.err != nil {
 		return nil, co.err
 	}
