@@ -52,24 +52,12 @@ func mustCommitEnv(tb testing.TB) commitEnv {
 // edit sets the target of the unit of lang with the given key, as u.
 func (e commitEnv) edit(tb testing.TB, lang, key, target string, u index.User) {
 	tb.Helper()
-	ctx := context.Background()
-	tr := mustTranslation(tb, e.env, "app", lang)
-	units, _, err := e.db.FindUnits(ctx, index.UnitFilter{TranslationID: tr.ID, Page: index.Page{Number: 1, Size: 50}})
-	if err != nil {
+	unit := e.unit(tb, lang, key)
+	if _, err := e.db.UpdateUnit(context.Background(), unit.ID, index.UserActor(&u), func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+		return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{target}, State: index.StateTranslated}}, nil
+	}); err != nil {
 		tb.Fatal(err)
 	}
-	for _, unit := range units {
-		if unit.Context != key {
-			continue
-		}
-		if _, err := e.db.UpdateUnit(ctx, unit.ID, index.UserActor(&u), func(index.Unit, index.Translation) (index.UnitUpdate, error) {
-			return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{target}, State: index.StateTranslated}}, nil
-		}); err != nil {
-			tb.Fatal(err)
-		}
-		return
-	}
-	tb.Fatalf("%s has no unit %q", lang, key)
 }
 
 // log returns the bare repository's log, newest first, one line per

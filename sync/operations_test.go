@@ -15,19 +15,7 @@ import (
 // the index holds it.
 func (e commitEnv) target(tb testing.TB, lang, key string) string {
 	tb.Helper()
-	tr := mustTranslation(tb, e.env, "app", lang)
-	units, _, err := e.db.FindUnits(context.Background(), index.UnitFilter{TranslationID: tr.ID,
-		Page: index.Page{Number: 1, Size: 50}})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for _, u := range units {
-		if u.Context == key {
-			return index.JoinPlural(u.Target)
-		}
-	}
-	tb.Fatalf("%s has no unit %q", lang, key)
-	return ""
+	return index.JoinPlural(e.unit(tb, lang, key).Target)
 }
 
 // hideUpstreamEdit pushes de.json with hello set to value and imports

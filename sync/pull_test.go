@@ -36,18 +36,6 @@ func (e commitEnv) unit(tb testing.TB, lang, key string) index.Unit {
 	return index.Unit{}
 }
 
-// changes returns the component's changes of the given actions, in the
-// store's order (oldest first).
-func (e commitEnv) changes(tb testing.TB, actions ...index.Action) []index.Change {
-	tb.Helper()
-	chs, _, err := e.db.FindChanges(context.Background(), index.ChangeFilter{ComponentID: e.c.ID, Actions: actions,
-		Page: index.Page{Number: 1, Size: 200}})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return chs
-}
-
 // TestPullKeepsUnpushedCommit: a translator's edit is committed but not
 // pushed while upstream adds, changes and removes strings. The pull
 // brings upstream in with the reference's actions and re-applies the
@@ -81,19 +69,19 @@ func TestPullKeepsUnpushedCommit(t *testing.T) {
 	// One 59 for the reworded string (no conflict recorded for bye), a
 	// 71 per translation for the new one, 63 for the removed ones.
 	var updated []string
-	for _, ch := range e.changes(t, index.ActionStringRepoUpdate) {
+	for _, ch := range e.changesOf(t, index.ActionStringRepoUpdate) {
 		updated = append(updated, ch.Target)
 	}
 	if strings.Join(updated, "|") != "Grüß dich" {
 		t.Errorf("59 changes = %q, want only upstream's rewording", updated)
 	}
-	if n := len(e.changes(t, index.ActionStringRepoAdd)); n != 3 {
+	if n := len(e.changesOf(t, index.ActionStringRepoAdd)); n != 3 {
 		t.Errorf("71 changes = %d, want 3 (en, de, fr)", n)
 	}
-	if n := len(e.changes(t, index.ActionStringRemove)); n != 3 {
+	if n := len(e.changesOf(t, index.ActionStringRemove)); n != 3 {
 		t.Errorf("63 changes = %d, want 3 (menu.file in en, de, fr)", n)
 	}
-	if n := len(e.changes(t, index.ActionRebase)); n != 1 {
+	if n := len(e.changesOf(t, index.ActionRebase)); n != 1 {
 		t.Errorf("21 changes = %d, want 1", n)
 	}
 	if err := e.svc.Push(ctx, e.c, &e.ann); err != nil {
@@ -133,7 +121,7 @@ func TestPullConflictTranslatorWins(t *testing.T) {
 	if u := e.unit(t, "de", "hello"); u.Target[0] != "Servus" {
 		t.Errorf("de hello = %q, want the translator's edit", u.Target)
 	}
-	chs := e.changes(t, index.ActionStringRepoUpdate)
+	chs := e.changesOf(t, index.ActionStringRepoUpdate)
 	if len(chs) != 1 || chs[0].Target != "Hallöchen" {
 		t.Errorf("59 changes = %+v, want upstream's text kept", chs)
 	}
@@ -165,7 +153,7 @@ func TestPullConflictUpstreamWins(t *testing.T) {
 		t.Errorf("de hello = %q pending %v, want upstream's text", u.Target, u.Pending)
 	}
 	var texts []string
-	for _, ch := range e.changes(t) {
+	for _, ch := range e.changesOf(t) {
 		if ch.Target == "Servus" || ch.Target == "Hallöchen" {
 			texts = append(texts, ch.Target)
 		}
@@ -215,7 +203,7 @@ func TestPullAfterSquashMerge(t *testing.T) {
 	if got := git(t, e.bare, "rev-parse", "tolk~1"); got != git(t, e.bare, "rev-parse", "main") {
 		t.Error("tolk is not rebuilt on top of main")
 	}
-	if n := len(e.changes(t, index.ActionFailedPush)); n != 0 {
+	if n := len(e.changesOf(t, index.ActionFailedPush)); n != 0 {
 		t.Errorf("%d failed pushes", n)
 	}
 }
@@ -235,7 +223,7 @@ func TestPushPullsAndRetries(t *testing.T) {
 	if len(log) != 3 || !strings.HasPrefix(log[0], "Ann Example") || !strings.HasSuffix(log[1], "upstream moves") {
 		t.Fatalf("log:\n%s", strings.Join(log, "\n"))
 	}
-	if n := len(e.changes(t, index.ActionPush)); n != 1 {
+	if n := len(e.changesOf(t, index.ActionPush)); n != 1 {
 		t.Errorf("18 changes = %d, want 1", n)
 	}
 }
@@ -313,7 +301,7 @@ func TestReset(t *testing.T) {
 	if head, main := git(t, e.dir+"/repos/test/app", "rev-parse", "HEAD"), git(t, e.bare, "rev-parse", "main"); head != main {
 		t.Errorf("HEAD %s, want upstream's %s", head, main)
 	}
-	chs := e.changes(t, index.ActionReset)
+	chs := e.changesOf(t, index.ActionReset)
 	if len(chs) != 1 || !strings.HasPrefix(chs[0].Target, "Discarded 1 pending strings, 1 removed strings, 0 files to add or delete and 1 local commits;") {
 		t.Errorf("19 changes = %+v", chs)
 	}
