@@ -147,7 +147,7 @@ type componentRepositoryJSON struct {
 	RemoteCommit *commitJSON `json:"remote_commit"`
 	// WeblateCommit is the checkout's HEAD; the reference names it after
 	// itself, and clients read it by that name.
-	WeblateCommit *commitJSON `json:"weblate_commit"`
+	WeblateCommit   *commitJSON      `json:"weblate_commit"`
 	Status          string           `json:"status"`
 	MergeFailure    *string          `json:"merge_failure"`
 	OutgoingCommits int              `json:"outgoing_commits"`
