@@ -199,7 +199,7 @@ func TestWLCGitOperations(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("%s: Tolk's checkout has the commits\n%s\nwant\n%s", step, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
-		if body := gitRun(t, checkout, "log", "-1", "--format=%b"); !strings.Contains(body, "Translation: Demo/App") {
+		if body := gitRun(t, checkout, "log", "-1", "--format=%b"); !strings.Contains(body, "Translation: Demo/App\nTranslate-URL: "+p.base+"/projects/demo/app/de/") {
 			t.Errorf("%s: commit message body:\n%s", step, body)
 		}
 		committed := gitRun(t, checkout, "rev-parse", "HEAD")
@@ -247,17 +247,22 @@ func TestWLCGitOperations(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	upstreamCommit := func(msg string) string {
+	// upstreamCommit brings the developer's clone up to date, lets change
+	// edit it and commits and pushes what it did.
+	upstreamCommit := func(msg string, change func()) string {
 		t.Helper()
+		gitRun(t, up, "pull", "-q", "--ff-only", "origin", "main")
+		change()
 		gitRun(t, up, "commit", "-q", "-a", "-m", msg)
 		gitRun(t, up, "push", "-q", "origin", "HEAD:main")
 		return gitRun(t, up, "rev-parse", "HEAD")
 	}
 	edit(anna, map[string]string{"greeting": "Hallo Anna, {name}!"})
-	rewrite("locales/en.json", `"menu": {`, "\"menu\": {\n        \"close\": \"Close\",")
-	rewrite("locales/de.json", `"menu": {`, "\"menu\": {\n        \"close\": \"Schliessen\",",
-		`"app.title": "Tolk Demo 3"`, `"app.title": "Tolk-Demo (upstream)"`)
-	upHead := upstreamCommit("Add close, retitle")
+	upHead := upstreamCommit("Add close, retitle", func() {
+		rewrite("locales/en.json", `"menu": {`, "\"menu\": {\n        \"close\": \"Close\",")
+		rewrite("locales/de.json", `"menu": {`, "\"menu\": {\n        \"close\": \"Schliessen\",",
+			`"app.title": "Tolk Demo 3"`, `"app.title": "Tolk-Demo (upstream)"`)
+	})
 	before := upstreamFile("locales/de.json")
 	wlc("pull", "demo/app")
 	if out := wlc("show", "demo/app/de"); !strings.Contains(out, "total: 11") {
@@ -284,10 +289,10 @@ func TestWLCGitOperations(t *testing.T) {
 	// 4. A conflict, pulled at translation level: upstream changes the
 	// string anna is editing. Anna's text stays and reaches upstream;
 	// upstream's is in the history.
-	gitRun(t, up, "pull", "-q", "--ff-only", "origin", "main")
 	edit(anna, map[string]string{"menu.edit": "Bearbeiten (Anna)"})
-	rewrite("locales/de.json", `"edit": "Bearbeiten 2"`, `"edit": "Aendern (upstream)"`)
-	upHead = upstreamCommit("Change edit")
+	upHead = upstreamCommit("Change edit", func() {
+		rewrite("locales/de.json", `"edit": "Bearbeiten 2"`, `"edit": "Aendern (upstream)"`)
+	})
 	before = upstreamFile("locales/de.json")
 	wlc("pull", "demo/app/de")
 	wantTargets("after the conflicting pull", map[string]string{"menu.edit": "Bearbeiten (Anna)"}, false)
@@ -303,10 +308,10 @@ func TestWLCGitOperations(t *testing.T) {
 	}
 
 	// A pull at project level: upstream removes the string it added.
-	gitRun(t, up, "pull", "-q", "--ff-only", "origin", "main")
-	rewrite("locales/en.json", "\n        \"close\": \"Close\",", "")
-	rewrite("locales/de.json", "\n        \"close\": \"Schliessen\",", "")
-	upHead = upstreamCommit("Remove close")
+	upHead = upstreamCommit("Remove close", func() {
+		rewrite("locales/en.json", "\n        \"close\": \"Close\",", "")
+		rewrite("locales/de.json", "\n        \"close\": \"Schliessen\",", "")
+	})
 	wlc("pull", "demo")
 	if _, ok := units("de")["menu.close"]; ok {
 		t.Error("after the project pull: de still has menu.close")
@@ -319,9 +324,31 @@ func TestWLCGitOperations(t *testing.T) {
 		t.Errorf("after the project pull Tolk's checkout is at %s, want upstream's %s", got, upHead)
 	}
 
+	// A push upstream rejects, at translation level: upstream moved
+	// since Tolk last looked, so the push pulls, puts the commit on top
+	// and pushes again.
+	edit(p.token, map[string]string{"greeting": "Hallo Admin, {name}!"})
+	wlc("commit", "demo/app/de")
+	upHead = upstreamCommit("Change file", func() {
+		rewrite("locales/de.json", `"file": "Datei 2"`, `"file": "Datei (upstream)"`)
+	})
+	before = upstreamFile("locales/de.json")
+	wlc("push", "demo/app/de")
+	wantRepo("demo/app", "needs_commit: False", "needs_merge: False", "needs_push: False")
+	if got, want := newCommits(bare, upHead, "main"), adminSig+" | "+tolkSig+" | "+subject+" | locales/de.json"; !slices.Equal(got, []string{want}) {
+		t.Errorf("after the rejected push upstream has\n%s\nwant the administrator's one commit", strings.Join(got, "\n"))
+	}
+	if parent := gitRun(t, bare, "rev-parse", "main^"); parent != upHead {
+		t.Errorf("the re-pushed commit has parent %s, want upstream's %s", parent, upHead)
+	}
+	onlyChanged("after the rejected push", before, upstreamFile("locales/de.json"),
+		map[string]string{"Hallo Anna, {name}!": "Hallo Admin, {name}!"})
+	wantTargets("after the rejected push", map[string]string{"menu.file": "Datei (upstream)"}, false)
+
 	// 5. Reset, at each level, drops an unpushed commit and a pending
 	// edit: the API shows upstream's texts again, nothing is left to
 	// commit or push, upstream is untouched.
+	upHead = gitRun(t, bare, "rev-parse", "main")
 	upTargets := map[string]string{}
 	for ctx, u := range units("de") {
 		upTargets[ctx] = target(u)
@@ -373,6 +400,14 @@ func TestWLCGitOperations(t *testing.T) {
 	}
 	if got := gitRun(t, bare, "rev-parse", "main"); got == head {
 		t.Error("upstream has the commit that was not pushed")
+	}
+	// A fetch into the clone negotiates with what it has.
+	edit(p.token, map[string]string{"greeting": "Nochmal, {name}!"})
+	wlc("commit", "demo/app")
+	head = gitRun(t, checkout, "rev-parse", "HEAD")
+	gitRun(t, clone, "pull", "-q", "--ff-only")
+	if got := gitRun(t, clone, "rev-parse", "HEAD"); got != head {
+		t.Errorf("the export's clone after a pull is at %s, want %s", got, head)
 	}
 }
 
