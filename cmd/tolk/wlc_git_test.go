@@ -184,6 +184,14 @@ func TestWLCGitOperations(t *testing.T) {
 		edit(p.token, r.admin)
 		edit(anna, r.anna)
 		wantRepo(r.level, "needs_commit: True")
+		if r.level == "demo/app/de" {
+			// As in the reference, a translation with nothing pending
+			// commits nothing, and says so.
+			out, code := wlcRun(t, p, p.token, "commit", "demo/app/fr")
+			if code != 1 || !strings.Contains(out, "There are no pending changes to commit in this translation.") {
+				t.Errorf("wlc commit demo/app/fr with nothing pending there: exit %d\n%s", code, out)
+			}
+		}
 		wlc("commit", r.level)
 		wantRepo("demo/app", "needs_commit: False", "needs_push: True")
 		if got := gitRun(t, bare, "rev-parse", "main"); got != upHead {
@@ -378,6 +386,14 @@ func TestWLCGitOperations(t *testing.T) {
 		wlc("cleanup", level)
 		if _, err := os.Stat(stray); !os.IsNotExist(err) {
 			t.Errorf("wlc cleanup %s left an untracked file (%v)", level, err)
+		}
+	}
+
+	// Every operation is in the component's history.
+	history := wlc("changes", "demo/app")
+	for _, action := range []string{"Committed changes", "Changes pushed", "Repository rebased", "Repository reset", "Repository cleanup"} {
+		if !strings.Contains(history, "action_name: "+action+"\n") {
+			t.Errorf("wlc changes demo/app lacks %q", action)
 		}
 	}
 
