@@ -265,11 +265,11 @@ func TestWLCGitOperations(t *testing.T) {
 		gitRun(t, up, "push", "-q", "origin", "HEAD:main")
 		return gitRun(t, up, "rev-parse", "HEAD")
 	}
-	edit(anna, map[string]string{"greeting": "Hallo Anna, {name}!"})
+	edit(anna, map[string]string{"greeting": "Grüß dich, {name}!"})
 	upHead := upstreamCommit("Add close, retitle", func() {
 		rewrite("locales/en.json", `"menu": {`, "\"menu\": {\n        \"close\": \"Close\",")
 		rewrite("locales/de.json", `"menu": {`, "\"menu\": {\n        \"close\": \"Schliessen\",",
-			`"app.title": "Tolk Demo 3"`, `"app.title": "Tolk-Demo (upstream)"`)
+			`"app.title": "Tolk Demo 3"`, `"app.title": "Tolk-Demo \u00fcber \"upstream\""`)
 	})
 	before := upstreamFile("locales/de.json")
 	wlc("pull", "demo/app")
@@ -277,8 +277,8 @@ func TestWLCGitOperations(t *testing.T) {
 		t.Errorf("wlc show demo/app/de after the pull, want 11 strings:\n%s", out)
 	}
 	// The pull commits anna's edit on top of upstream's commit.
-	wantTargets("after the pull", map[string]string{"menu.close": "Schliessen", "app.title": "Tolk-Demo (upstream)",
-		"greeting": "Hallo Anna, {name}!"}, false)
+	wantTargets("after the pull", map[string]string{"menu.close": "Schliessen", "app.title": "Tolk-Demo über \"upstream\"",
+		"greeting": "Grüß dich, {name}!"}, false)
 	wantRepo("demo/app", "needs_commit: False", "needs_merge: False", "needs_push: True")
 	if u := units("en")["menu.close"]; target(u) != "Close" {
 		t.Errorf("after the pull: en menu.close = %q, want Close", target(u))
@@ -292,7 +292,7 @@ func TestWLCGitOperations(t *testing.T) {
 		t.Errorf("anna's commit has parent %s, want upstream's %s", parent, upHead)
 	}
 	onlyChanged("after pull and push", before, upstreamFile("locales/de.json"),
-		map[string]string{"Servus, {name}!": "Hallo Anna, {name}!"})
+		map[string]string{"Servus, {name}!": "Grüß dich, {name}!"})
 
 	// 4. A conflict, pulled at translation level: upstream changes the
 	// string anna is editing. Anna's text stays and reaches upstream;
@@ -350,7 +350,7 @@ func TestWLCGitOperations(t *testing.T) {
 		t.Errorf("the re-pushed commit has parent %s, want upstream's %s", parent, upHead)
 	}
 	onlyChanged("after the rejected push", before, upstreamFile("locales/de.json"),
-		map[string]string{"Hallo Anna, {name}!": "Hallo Admin, {name}!"})
+		map[string]string{"Grüß dich, {name}!": "Hallo Admin, {name}!"})
 	wantTargets("after the rejected push", map[string]string{"menu.file": "Datei (upstream)"}, false)
 
 	// 5. Reset, at each level, drops an unpushed commit and a pending
