@@ -287,7 +287,7 @@ func (cm *componentCommit) translation(ctx context.Context, t index.Translation,
 	for _, g := range groups {
 		out, err := render(cm.c.FileFormat, data, cm.c.SourceLanguage, t.LanguageCode, g.units)
 		if err != nil {
-			return false, fmt.Errorf("render %s: %w", t.Filename, err)
+			return false, cm.unwritable(t.Filename, err)
 		}
 		if exists && bytes.Equal(out, data) {
 			// Already what HEAD holds: committed before the index
@@ -312,7 +312,7 @@ func (cm *componentCommit) translation(ctx context.Context, t index.Translation,
 	if len(removed) > 0 {
 		out, done, err := withoutUnits(cm.c.FileFormat, data, cm.c.SourceLanguage, t.LanguageCode, removed)
 		if err != nil {
-			return false, fmt.Errorf("remove strings from %s: %w", t.Filename, err)
+			return false, cm.unwritable(t.Filename, err)
 		}
 		ct.Removed = done
 		if !bytes.Equal(out, data) {
@@ -339,6 +339,15 @@ func (cm *componentCommit) translation(ctx context.Context, t index.Translation,
 	}
 	cm.rec.Translations = append(cm.rec.Translations, ct)
 	return true, nil
+}
+
+// unwritable is the failure of a commit whose edits cannot be written
+// into the file at HEAD, which does not parse (upstream broke it): the
+// operation fails with the file and the position, a message a
+// translator can act on, and the edits wait for a repaired file.
+func (cm *componentCommit) unwritable(path string, err error) error {
+	return fmt.Errorf("%w (%w)", index.Errorf(index.ErrConflict, "Could not commit %s/%s: %s: %s",
+		cm.c.Project.Slug, cm.c.Slug, path, err), err)
 }
 
 // newFile returns what a translation's file starts from when HEAD lacks

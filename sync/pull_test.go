@@ -354,3 +354,36 @@ func TestSharedRepositoryPush(t *testing.T) {
 		t.Errorf("%s commits upstream, want the initial one and one per component", n)
 	}
 }
+
+// TestPullOfUnparsableFileKeepsEdit: upstream breaks the file a
+// translator has a pending edit in. The pull fails with a message naming
+// the file and the position (an operation's failure, not an internal
+// error), the edit waits, and once upstream repairs the file the next
+// pull commits it on top.
+func TestPullOfUnparsableFileKeepsEdit(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := mustCommitEnv(t)
+	e.edit(t, "de", "bye", "Tschüss", e.ann)
+	e.upstream(t, map[string]string{"locales/de.json": "{\n  \"hello\": \"Hallo\" \"bye\"\n}\n"}, "upstream breaks de")
+	err := e.svc.Pull(ctx, e.c, nil)
+	if !errors.Is(err, index.ErrConflict) {
+		t.Fatalf("pull = %v, want a conflict", err)
+	}
+	if msg := index.ErrorMessage(err); !strings.HasPrefix(msg, "Could not commit test/app: locales/de.json: line 2, column ") {
+		t.Errorf("message = %q", msg)
+	}
+	if !e.unit(t, "de", "bye").Pending {
+		t.Error("the edit is no longer pending after a failed commit")
+	}
+	e.upstream(t, map[string]string{"locales/de.json": commitFiles["locales/de.json"]}, "upstream repairs de")
+	if err := e.svc.Pull(ctx, e.c, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := git(t, e.dir+"/repos/test/app", "show", "HEAD:locales/de.json"); !strings.Contains(got, `"bye": "Tschüss"`) {
+		t.Errorf("the checkout's HEAD lacks the edit on top:\n%s", got)
+	}
+	if e.unit(t, "de", "bye").Pending {
+		t.Error("the edit is still pending after the pull committed it")
+	}
+}

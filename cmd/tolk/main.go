@@ -227,10 +227,15 @@ func (m *Main) Open(ctx context.Context) error {
 		return fmt.Errorf("seed languages: %w", err)
 	}
 	// Commit messages link to the site: its external address, or the
-	// address it listens on when none is configured.
+	// address it listens on when none is configured. The listener is
+	// opened first so that this is the address bound (--listen :0 picks
+	// a port); connections wait in its backlog until the API serves.
+	if m.listener, err = net.Listen("tcp", m.Config.Listen); err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
 	siteURL := m.Config.BaseURL
 	if siteURL == "" {
-		siteURL = "http://" + m.Config.Listen
+		siteURL = listenURL(m.listener.Addr())
 	}
 	if m.sync, err = tolksync.New(m.db, langs, tolksync.Options{DataDir: m.Config.DataDir, Logger: log,
 		Committer: vcs.Signature{Name: m.Config.CommitterName, Email: m.Config.CommitterEmail},
@@ -283,14 +288,24 @@ func (m *Main) Open(ctx context.Context) error {
 	}
 	apiOpts.Operations = m.sync
 	srv := api.New(m.db, apiOpts)
-	if m.listener, err = net.Listen("tcp", m.Config.Listen); err != nil {
-		return fmt.Errorf("listen: %w", err)
-	}
 	m.server = &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	m.served = make(chan error, 1)
 	go func() { m.served <- m.server.Serve(m.listener) }()
 	log.Info("serving", "addr", m.listener.Addr().String(), "data", m.Config.DataDir)
 	return nil
+}
+
+// listenURL is the http:// address of a bound listener; a wildcard
+// host (0.0.0.0, ::) becomes localhost, where the address does lead.
+func listenURL(addr net.Addr) string {
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return "http://" + addr.String()
+	}
+	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
 }
 
 // parseSize reads a size in bytes, optionally with a binary unit: K, KB
@@ -339,6 +354,8 @@ func (m *Main) Close() error {
 		if err := <-m.served; !errors.Is(err, http.ErrServerClosed) {
 			errs = append(errs, err)
 		}
+	} else if m.listener != nil {
+		errs = append(errs, m.listener.Close())
 	}
 	if m.sync != nil {
 		errs = append(errs, m.sync.Close())

@@ -7,10 +7,12 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -178,6 +180,58 @@ func TestRepositoriesWired(t *testing.T) {
 	}
 	if b, err := os.ReadFile(filepath.Join(dst, "locales", "de.json")); err != nil || !bytes.Equal(b, want) {
 		t.Errorf("cloned de.json = %q, %v", b, err)
+	}
+}
+
+// TestCommitLinksToBoundAddress checks that, with no --base-url, the
+// Translate-URL of a commit message is the address the server listens on,
+// the port picked for --listen 127.0.0.1:0 included.
+func TestCommitLinksToBoundAddress(t *testing.T) {
+	m := mustRunMain(t, t.TempDir())
+	defer m.Close()
+	base := "http://" + m.Addr().String()
+	token := strings.TrimPrefix(adminToken(t, m), "Token ")
+	var units struct {
+		Results []struct {
+			ID      int64  `json:"id"`
+			Context string `json:"context"`
+		} `json:"results"`
+	}
+	resp := getAs(t, base+"/api/translations/demo/app/de/units/", "Token "+token)
+	if err := json.NewDecoder(resp.Body).Decode(&units); err != nil || len(units.Results) == 0 {
+		t.Fatalf("units: %d %v", resp.StatusCode, err)
+	}
+	resp.Body.Close()
+	id := units.Results[0].ID
+	if code, body := send(t, http.MethodPatch, base+"/api/units/"+strconv.FormatInt(id, 10)+"/", token,
+		map[string]any{"target": []string{"x"}, "state": 20}); code != http.StatusOK {
+		t.Fatalf("PATCH unit %d: %d %v", id, code, body)
+	}
+	if code, body := send(t, http.MethodPost, base+"/api/components/demo/app/repository/", token,
+		map[string]string{"operation": "commit"}); code != http.StatusOK || body["result"] != true {
+		t.Fatalf("commit: %d %v", code, body)
+	}
+	_, repo := send(t, http.MethodGet, base+"/api/components/demo/app/repository/", token, nil)
+	msg, _ := repo["weblate_commit"].(map[string]any)["message"].(string)
+	if want := "Translate-URL: " + base + "/projects/demo/app/de/"; !strings.Contains(msg, want) {
+		t.Errorf("commit message:\n%s\nwant %q", msg, want)
+	}
+}
+
+func TestListenURL(t *testing.T) {
+	for addr, want := range map[string]string{
+		"127.0.0.1:4321": "http://127.0.0.1:4321",
+		"0.0.0.0:8080":   "http://localhost:8080",
+		"[::]:8080":      "http://localhost:8080",
+		"[::1]:8080":     "http://[::1]:8080",
+	} {
+		a, err := net.ResolveTCPAddr("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := listenURL(a); got != want {
+			t.Errorf("listenURL(%s) = %s, want %s", addr, got, want)
+		}
 	}
 }
 
