@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/vcs"
@@ -182,6 +183,13 @@ func (s *Service) commitLocked(ctx context.Context, repo *vcs.Repo, c index.Comp
 		}
 		add, isAdd := adds[t.Filename]
 		ok, err := cm.translation(ctx, t, add, isAdd)
+		var broken *unwritableError
+		if errors.As(err, &broken) {
+			// One file upstream broke must not hold up the others:
+			// its edits wait, the rest are committed.
+			cm.broken = append(cm.broken, broken.Error())
+			continue
+		}
 		if err != nil {
 			return res, err
 		}
@@ -193,7 +201,7 @@ func (s *Service) commitLocked(ctx context.Context, repo *vcs.Repo, c index.Comp
 		return res, err
 	}
 	if len(cm.rec.Translations) == 0 && len(cm.rec.Files) == 0 {
-		return res, nil
+		return res, cm.unwritableErr()
 	}
 	if s.afterGitCommit != nil {
 		if err := s.afterGitCommit(); err != nil {
@@ -206,7 +214,7 @@ func (s *Service) commitLocked(ctx context.Context, repo *vcs.Repo, c index.Comp
 	res.Translations = len(cm.rec.Translations)
 	s.opts.Logger.Info("pending edits committed", "project", c.Project.Slug, "component", c.Slug,
 		"commits", len(res.Commits), "translations", res.Translations)
-	return res, nil
+	return res, cm.unwritableErr()
 }
 
 // componentCommit is one run of commitLocked.
@@ -217,6 +225,9 @@ type componentCommit struct {
 	user *index.User
 	rec  index.Committed
 	res  *index.CommitResult
+	// broken are the files whose edits could not be written, each as
+	// "path: why".
+	broken []string
 }
 
 // deleteFile commits the deletion of a removed translation's file; a
@@ -287,7 +298,7 @@ func (cm *componentCommit) translation(ctx context.Context, t index.Translation,
 	for _, g := range groups {
 		out, err := render(cm.c.FileFormat, data, cm.c.SourceLanguage, t.LanguageCode, g.units)
 		if err != nil {
-			return false, cm.unwritable(t.Filename, err)
+			return false, &unwritableError{path: t.Filename, err: err}
 		}
 		if exists && bytes.Equal(out, data) {
 			// Already what HEAD holds: committed before the index
@@ -312,7 +323,7 @@ func (cm *componentCommit) translation(ctx context.Context, t index.Translation,
 	if len(removed) > 0 {
 		out, done, err := withoutUnits(cm.c.FileFormat, data, cm.c.SourceLanguage, t.LanguageCode, removed)
 		if err != nil {
-			return false, cm.unwritable(t.Filename, err)
+			return false, &unwritableError{path: t.Filename, err: err}
 		}
 		ct.Removed = done
 		if !bytes.Equal(out, data) {
@@ -341,13 +352,25 @@ func (cm *componentCommit) translation(ctx context.Context, t index.Translation,
 	return true, nil
 }
 
-// unwritable is the failure of a commit whose edits cannot be written
-// into the file at HEAD, which does not parse (upstream broke it): the
-// operation fails with the file and the position, a message a
-// translator can act on, and the edits wait for a repaired file.
-func (cm *componentCommit) unwritable(path string, err error) error {
-	return fmt.Errorf("%w (%w)", index.Errorf(index.ErrConflict, "Could not commit %s/%s: %s: %s",
-		cm.c.Project.Slug, cm.c.Slug, path, err), err)
+// unwritableError is a translation file whose edits cannot be written
+// into the file at HEAD, which does not parse (upstream broke it).
+type unwritableError struct {
+	path string
+	err  error
+}
+
+func (e *unwritableError) Error() string { return e.path + ": " + e.err.Error() }
+func (e *unwritableError) Unwrap() error { return e.err }
+
+// unwritableErr is the commit's failure when files could not be
+// written: a message a translator can act on (the files and the
+// positions), while their edits wait for repaired files.
+func (cm *componentCommit) unwritableErr() error {
+	if len(cm.broken) == 0 {
+		return nil
+	}
+	return index.Errorf(index.ErrConflict, "Could not commit %s/%s: %s",
+		cm.c.Project.Slug, cm.c.Slug, strings.Join(cm.broken, "; "))
 }
 
 // newFile returns what a translation's file starts from when HEAD lacks

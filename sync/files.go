@@ -89,7 +89,11 @@ func (s *Service) RenderTranslation(ctx context.Context, t index.Translation, pe
 		out, _, err = withoutUnits(c.FileFormat, out, c.SourceLanguage, t.LanguageCode, removed)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("render %s/%s %s: %w", c.Project.Slug, c.Slug, t.Filename, err)
+		// The file at HEAD does not parse (upstream broke it): a 409
+		// that says where, not a server error; the edits wait in the
+		// index for a repaired file.
+		return nil, fmt.Errorf("%w (%w)", index.Errorf(index.ErrConflict,
+			"%s cannot be rendered with its pending edits: %s", t.Filename, err), err)
 	}
 	return out, nil
 }

@@ -365,6 +365,7 @@ func TestPullOfUnparsableFileKeepsEdit(t *testing.T) {
 	ctx := context.Background()
 	e := mustCommitEnv(t)
 	e.edit(t, "de", "bye", "Tschüss", e.ann)
+	e.edit(t, "fr", "hello", "Salut", e.ann)
 	e.upstream(t, map[string]string{"locales/de.json": "{\n  \"hello\": \"Hallo\" \"bye\"\n}\n"}, "upstream breaks de")
 	err := e.svc.Pull(ctx, e.c, nil)
 	if !errors.Is(err, index.ErrConflict) {
@@ -375,6 +376,23 @@ func TestPullOfUnparsableFileKeepsEdit(t *testing.T) {
 	}
 	if !e.unit(t, "de", "bye").Pending {
 		t.Error("the edit is no longer pending after a failed commit")
+	}
+	// A download of the broken file says why instead of failing inside.
+	de := mustTranslation(t, e.env, "app", "de")
+	pending, err := e.db.FindPendingUnits(ctx, de.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.svc.RenderTranslation(ctx, de, pending); !errors.Is(err, index.ErrConflict) ||
+		!strings.HasPrefix(index.ErrorMessage(err), "locales/de.json cannot be rendered with its pending edits: line 2") {
+		t.Errorf("download of the broken file = %v", err)
+	}
+	// The broken file holds up no other: French is committed.
+	if e.unit(t, "fr", "hello").Pending {
+		t.Error("the French edit waits for the German file")
+	}
+	if got := git(t, e.dir+"/repos/test/app", "show", "HEAD:locales/fr.json"); !strings.Contains(got, `"hello": "Salut"`) {
+		t.Errorf("fr.json at HEAD:\n%s", got)
 	}
 	e.upstream(t, map[string]string{"locales/de.json": commitFiles["locales/de.json"]}, "upstream repairs de")
 	if err := e.svc.Pull(ctx, e.c, nil); err != nil {
