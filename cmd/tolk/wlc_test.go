@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	gosync "sync"
 	"testing"
 	"time"
 )
@@ -22,8 +23,11 @@ import (
 // starts it.
 type tolkProcess struct {
 	base  string // http://127.0.0.1:PORT
-	token string // the demo administrator's token
+	token string // the demo administrator's token, printed on the first start
 	data  string
+	// kill ends the process at once (SIGKILL), as a crash would, and
+	// waits for it; calling it again does nothing.
+	kill func()
 }
 
 // startTolk builds the tolk binary and starts `tolk serve --demo` on a
@@ -31,13 +35,29 @@ type tolkProcess struct {
 // test ends.
 func startTolk(t *testing.T, extra ...string) *tolkProcess {
 	t.Helper()
+	p := runTolk(t, buildTolk(t), t.TempDir(), append([]string{"--demo"}, extra...)...)
+	if p.token == "" {
+		t.Fatal("tolk serve --demo printed no administrator token")
+	}
+	return p
+}
+
+// buildTolk builds the tolk binary into a temporary directory.
+func buildTolk(t *testing.T) string {
+	t.Helper()
 	bin := filepath.Join(t.TempDir(), "tolk")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	data := t.TempDir()
+	return bin
+}
+
+// runTolk starts `tolk serve` from bin on a free port with its data in
+// data, and waits until it serves; it is killed when the test ends.
+func runTolk(t *testing.T, bin, data string, args ...string) *tolkProcess {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, bin, append([]string{"serve", "--demo", "--data", data, "--listen", "127.0.0.1:0"}, extra...)...)
+	cmd := exec.CommandContext(ctx, bin, append([]string{"serve", "--data", data, "--listen", "127.0.0.1:0"}, args...)...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()
@@ -47,14 +67,14 @@ func startTolk(t *testing.T, extra ...string) *tolkProcess {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	var once gosync.Once
+	p := &tolkProcess{data: data, kill: func() { once.Do(func() { cancel(); cmd.Wait() }) }}
 	t.Cleanup(func() {
-		cancel()
-		cmd.Wait()
+		p.kill()
 		if t.Failed() {
 			t.Logf("tolk serve log:\n%s", stderr.String())
 		}
 	})
-	p := &tolkProcess{data: data}
 	lines := make(chan string)
 	go func() {
 		sc := bufio.NewScanner(stdout)
@@ -80,9 +100,6 @@ func startTolk(t *testing.T, extra ...string) *tolkProcess {
 		case <-timeout:
 			t.Fatalf("tolk serve did not start in 60 s:\n%s", stderr.String())
 		}
-	}
-	if p.token == "" {
-		t.Fatal("tolk serve --demo printed no administrator token")
 	}
 	go func() {
 		for range lines {

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestKillDuringPush kills tolk serve (SIGKILL, as a crash) at a
+// different moment of each round while it commits and pushes
+// translators' edits, restarts it on the same data directory, and goes
+// on. At the end every acknowledged edit's last text is upstream, and no
+// text was committed twice: whatever the moment, nothing is lost or
+// duplicated.
+func TestKillDuringPush(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and restarts tolk serve")
+	}
+	bin := buildTolk(t)
+	data := t.TempDir()
+	p := runTolk(t, bin, data, "--demo")
+	token := p.token
+	if token == "" {
+		t.Fatal("no administrator token on the first start")
+	}
+	bare := filepath.Join(data, "demo", "app.git")
+	last := map[string]string{} // "lang/key" → the last text acknowledged
+	var texts []string
+	for round := range 14 {
+		for _, lang := range []string{"de", "fr"} {
+			units := crashUnits(t, p, token, lang)
+			for i, u := range units {
+				if (i+round)%3 != 0 {
+					continue
+				}
+				text := fmt.Sprintf("r%d %s %s", round, lang, u.Context)
+				code, body := send(t, http.MethodPatch, p.base+"/api/units/"+strconv.FormatInt(u.ID, 10)+"/", token,
+					map[string]any{"target": []string{text}, "state": 20})
+				if code != http.StatusOK {
+					t.Fatalf("PATCH %s %s: %d %v", lang, u.Context, code, body)
+				}
+				last[lang+"/"+u.Context] = text
+				texts = append(texts, text)
+			}
+		}
+		// The push runs while the process dies: its answer never comes.
+		go func(base string) {
+			body, _ := json.Marshal(map[string]string{"operation": "push"})
+			req, _ := http.NewRequest(http.MethodPost, base+"/api/projects/demo/repository/", bytes.NewReader(body))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Authorization", "Token "+token)
+			if resp, err := http.DefaultClient.Do(req); err == nil {
+				resp.Body.Close()
+			}
+		}(p.base)
+		// From before the push starts to after it ends, on this machine:
+		// a sweep rather than one guess of where the window is.
+		time.Sleep(time.Duration(round) * 3 * time.Millisecond)
+		p.kill()
+		p = runTolk(t, bin, data, "--demo")
+		// Where the kill landed, for the log: before the commit (edits
+		// pending, HEAD unmoved), between git and the index (HEAD moved,
+		// edits still pending), or before or after the push.
+		pend := 0
+		for _, lang := range []string{"de", "fr"} {
+			for _, u := range crashUnits(t, p, token, lang) {
+				if u.Pending {
+					pend++
+				}
+			}
+		}
+		head, _ := exec.Command("git", "-C", filepath.Join(data, "repos", "demo", "app"), "rev-parse", "HEAD").CombinedOutput()
+		up, _ := exec.Command("git", "-C", bare, "rev-parse", "main").CombinedOutput()
+		t.Logf("round %d: killed after %d ms; restarted with %d edits pending, HEAD %.8s, upstream %.8s",
+			round, round*3, pend, head, up)
+	}
+	code, body := send(t, http.MethodPost, p.base+"/api/projects/demo/repository/", token, map[string]any{"operation": "push"})
+	if code != http.StatusOK || body["result"] != true {
+		t.Fatalf("push after the last restart: %d %v", code, body)
+	}
+	if len(last) == 0 {
+		t.Fatal("no edits made")
+	}
+
+	files := map[string]string{}
+	for _, lang := range []string{"de", "fr"} {
+		out, err := exec.Command("git", "-C", bare, "show", "main:locales/"+lang+".json").CombinedOutput()
+		if err != nil {
+			t.Fatalf("git show %s: %v\n%s", lang, err, out)
+		}
+		files[lang] = string(out)
+	}
+	for key, text := range last {
+		lang, _, _ := strings.Cut(key, "/")
+		if !strings.Contains(files[lang], strconv.Quote(text)) {
+			t.Errorf("upstream %s.json lacks the last edit %q", lang, text)
+		}
+	}
+	history, err := exec.Command("git", "-C", bare, "log", "-p", "--format=", "main").CombinedOutput()
+	if err != nil {
+		t.Fatalf("git log: %v\n%s", err, history)
+	}
+	added := map[string]int{}
+	for _, line := range strings.Split(string(history), "\n") {
+		if strings.HasPrefix(line, "+") && !strings.HasPrefix(line, "+++") {
+			for _, text := range texts {
+				if strings.Contains(line, strconv.Quote(text)) {
+					added[text]++
+				}
+			}
+		}
+	}
+	for text, n := range added {
+		if n > 1 {
+			t.Errorf("%q was committed %d times", text, n)
+		}
+	}
+	for _, lang := range []string{"de", "fr"} {
+		for _, u := range crashUnits(t, p, token, lang) {
+			if u.Pending {
+				t.Errorf("%s %s still pending after the final push", lang, u.Context)
+			}
+		}
+	}
+}
+
+// crashUnits lists a demo translation's units through the API.
+func crashUnits(t *testing.T, p *tolkProcess, token, lang string) []apiUnit {
+	t.Helper()
+	resp := getAs(t, p.base+"/api/translations/demo/app/"+lang+"/units/?page_size=1000", "Token "+token)
+	defer resp.Body.Close()
+	var page struct {
+		Results []apiUnit `json:"results"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&page); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("units of %s: %d %v", lang, resp.StatusCode, err)
+	}
+	var out []apiUnit
+	for _, u := range page.Results {
+		// Read-only and plural units are not what a translator edits.
+		if len(u.Target) == 1 {
+			out = append(out, u)
+		}
+	}
+	return out
+}
