@@ -126,6 +126,9 @@ type jobJSON struct {
 	LastEnd    *string `json:"last_end"`
 	LastResult *string `json:"last_result"` // "ok" or the error's message
 	NextRun    *string `json:"next_run"`
+	// Failures counts the runs that failed in a row, which space the
+	// next runs out.
+	Failures int `json:"failures"`
 }
 
 // newJobsJSON lists jobs, never null: a component without a scheduler
@@ -135,7 +138,7 @@ func newJobsJSON(jobs []index.Job) []jobJSON {
 	for i, j := range jobs {
 		out[i] = jobJSON{Name: j.Name, Running: j.Running, LastStart: timestampOrNull(j.LastStart),
 			LastEnd: timestampOrNull(j.LastEnd), LastResult: stringOrNull(j.LastResult),
-			NextRun: timestampOrNull(j.NextRun)}
+			NextRun: timestampOrNull(j.NextRun), Failures: j.Failures}
 	}
 	return out
 }

@@ -49,8 +49,12 @@ type Job struct {
 	LastResult string
 	// NextRun is when the scheduler next looks whether the job is due (a
 	// commit is due once the oldest pending edit is older than the
-	// component's commit_pending_age).
+	// component's commit_pending_age), later after failures.
 	NextRun time.Time
+	// Failures counts the runs that failed in a row; each one doubles
+	// the wait before the next run (see sync's scheduler), so a
+	// component whose file upstream broke is not retried every minute.
+	Failures int
 }
 
 // Commit describes one commit of a repository.

@@ -120,6 +120,8 @@ type scheduler struct {
 	mu                   gosync.Mutex
 	jobs                 map[jobKey]*index.Job
 	nextCommit, nextPull time.Time
+	// skips counts the turns a job that failed lately still skips.
+	skips map[jobKey]int
 }
 
 type jobKey struct {
@@ -144,7 +146,8 @@ func (s *Service) StartScheduler(opts SchedulerOptions) error {
 	if opts.Jobs == nil {
 		opts.Jobs = serviceJobs{s}
 	}
-	sc := &scheduler{svc: s, opts: opts, slots: make(chan struct{}, opts.Workers), jobs: map[jobKey]*index.Job{}}
+	sc := &scheduler{svc: s, opts: opts, slots: make(chan struct{}, opts.Workers), jobs: map[jobKey]*index.Job{},
+		skips: map[jobKey]int{}}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.sched != nil {
@@ -262,6 +265,12 @@ func (sc *scheduler) start(ctx context.Context, name string, c index.Component,
 		log.Debug("job still running; this turn is skipped")
 		return
 	}
+	if sc.skips[key] > 0 {
+		sc.skips[key]--
+		sc.mu.Unlock()
+		log.Debug("job failed lately; this turn is skipped", "failures", j.Failures)
+		return
+	}
 	j.Running = true
 	sc.mu.Unlock()
 	// The scheduler's own goroutine is counted, so this Add never races
@@ -299,6 +308,13 @@ func (sc *scheduler) runJob(ctx context.Context, log *slog.Logger, c index.Compo
 	var done index.Job
 	sc.update(key, func(j *index.Job) {
 		j.Running, j.LastEnd, j.LastResult = false, end, result
+		switch {
+		case err == nil:
+			j.Failures = 0
+		case ctx.Err() == nil:
+			j.Failures++
+			sc.skips[key] = sc.backoff(key.name, j.Failures)
+		}
 		done = *j
 	})
 	switch {
@@ -311,8 +327,36 @@ func (sc *scheduler) runJob(ctx context.Context, log *slog.Logger, c index.Compo
 		log.Info("job done", "duration", end.Sub(start))
 	}
 	if sc.opts.OnJobDone != nil {
-		sc.opts.OnJobDone(c, sc.withNext(done))
+		sc.opts.OnJobDone(c, sc.withNext(c.ID, done))
 	}
+}
+
+// maxBackoff bounds the wait after failures: a repaired remote or file
+// is picked up within the hour.
+const maxBackoff = time.Hour
+
+// backoff is how many turns a job skips after its failures-th failure in
+// a row: none after the first, then 1, 3, 7… (the wait doubling), as
+// long as the wait stays within maxBackoff (at least one turn).
+func (sc *scheduler) backoff(name string, failures int) int {
+	interval := sc.interval(name)
+	skips := 0
+	for range failures - 1 {
+		next := 2*skips + 1
+		if interval <= 0 || time.Duration(next)*interval > maxBackoff {
+			break
+		}
+		skips = next
+	}
+	return skips
+}
+
+// interval is how often the scheduler looks at a job.
+func (sc *scheduler) interval(name string) time.Duration {
+	if name == jobPull {
+		return sc.opts.PullInterval
+	}
+	return sc.opts.CommitInterval
 }
 
 // update changes the recorded state of a job.
@@ -323,7 +367,7 @@ func (sc *scheduler) update(key jobKey, fn func(*index.Job)) {
 }
 
 // withNext fills in when the scheduler next looks at the job.
-func (sc *scheduler) withNext(j index.Job) index.Job {
+func (sc *scheduler) withNext(componentID int64, j index.Job) index.Job {
 	sc.mu.Lock()
 	defer sc.mu.Unlock()
 	switch j.Name {
@@ -332,6 +376,8 @@ func (sc *scheduler) withNext(j index.Job) index.Job {
 	case jobPull:
 		j.NextRun = sc.nextPull
 	}
+	// A job that failed lately sits out some turns.
+	j.NextRun = j.NextRun.Add(time.Duration(sc.skips[jobKey{componentID, j.Name}]) * sc.interval(j.Name))
 	return j
 }
 
@@ -350,7 +396,7 @@ func (sc *scheduler) jobsOf(c index.Component) []index.Job {
 			j = *rec
 		}
 		sc.mu.Unlock()
-		out = append(out, sc.withNext(j))
+		out = append(out, sc.withNext(c.ID, j))
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package sync_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	gosync "sync"
 	"sync/atomic"
@@ -313,5 +314,53 @@ func TestSchedulerPull(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(keys, ","), "new") {
 		t.Errorf("de after the scheduled pull has %v, want the upstream string new", keys)
+	}
+}
+
+// TestSchedulerBacksOffAfterFailures: a commit that keeps failing (a
+// file upstream broke) runs at the turns 0, 1, 3 and 7, not every
+// minute; the status counts the failures and says when it next runs;
+// one success resets the count.
+func TestSchedulerBacksOffAfterFailures(t *testing.T) {
+	t.Parallel()
+	e := mustSchedEnv(t, 0)
+	e.edit(t, "de", "bye", "Tschüss", e.ann)
+	e.clock.Advance(time.Second) // the edit is older than now: due
+	var fail atomic.Bool
+	fail.Store(true)
+	turns := make(chan int, 20)
+	turn := 0
+	jobs := funcJobs{commit: func(ctx context.Context, c index.Component) error {
+		turns <- turn
+		if fail.Load() {
+			return errors.New("locales/de.json: line 2, column 3: invalid character")
+		}
+		return nil
+	}}
+	e.start(t, tolksync.SchedulerOptions{CommitInterval: time.Minute, Jobs: jobs})
+	receive(t, e.done, "first run")
+	for turn = 1; turn <= 8; turn++ {
+		e.clock.Advance(time.Minute)
+		e.clock.awaitPass(t)
+		if turn == 1 || turn == 3 || turn == 7 {
+			receive(t, e.done, "a run after failures")
+		}
+	}
+	close(turns)
+	var ran []int
+	for n := range turns {
+		ran = append(ran, n)
+	}
+	if fmt.Sprint(ran) != "[0 1 3 7]" {
+		t.Fatalf("the failing commit ran at turns %v, want [0 1 3 7]", ran)
+	}
+	j := e.job(t, "commit")
+	if j.Failures != 4 || !strings.HasPrefix(j.LastResult, "locales/de.json") {
+		t.Errorf("job after four failures = %+v", j)
+	}
+	// Seven turns are skipped after the fourth failure (at turn 7): the
+	// next run is at turn 15.
+	if want := e.clock.Now().Add(7 * time.Minute); !j.NextRun.Equal(want) {
+		t.Errorf("next run = %s, want %s", j.NextRun, want)
 	}
 }

@@ -1,0 +1,79 @@
+package vcs
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestOpenRepairsCutOffWrites: a process killed while go-git rewrote the
+// git index or the branch reference (both written in place) leaves an
+// empty or cut-off file. Open repairs both, and committing works again.
+func TestOpenRepairsCutOffWrites(t *testing.T) {
+	url := mustBareRepo(t, map[string]string{"a.json": "{}\n", "b.json": "{}\n"})
+	r := mustClone(t, url)
+	synced := mustHead(t, r)
+	mustCommit(t, r, map[string]string{"a.json": `{"x": "1"}` + "\n"})
+	gitDir := filepath.Join(r.Dir(), ".git")
+
+	index := filepath.Join(gitDir, "index")
+	data, err := os.ReadFile(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(index, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err = Open(r.Dir())
+	if err != nil {
+		t.Fatalf("Open with a cut-off index: %v", err)
+	}
+	h := mustCommit(t, r, map[string]string{"b.json": `{"y": "2"}` + "\n"})
+	if got := mustReadFile(t, r, "a.json"); got != `{"x": "1"}`+"\n" {
+		t.Errorf("a.json after the repair = %q: the commit before must stay", got)
+	}
+
+	// A remote-tracking reference cut to nothing goes; the next fetch
+	// writes it again.
+	tracking := filepath.Join(gitDir, "refs", "remotes", "origin", "main")
+	if err := os.WriteFile(tracking, []byte("3f"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r, err = Open(r.Dir()); err != nil {
+		t.Fatalf("Open with a cut-off remote-tracking reference: %v", err)
+	}
+	if _, err := os.Stat(tracking); !os.IsNotExist(err) {
+		t.Errorf("the cut-off remote-tracking reference is still there: %v", err)
+	}
+	if _, err := r.Fetch(t.Context()); err != nil {
+		t.Fatalf("Fetch after the repair: %v", err)
+	}
+	if got := mustGit(t, r.Dir(), "rev-parse", "origin/main"); got != synced {
+		t.Errorf("origin/main after the fetch = %s, want %s", got, synced)
+	}
+
+	// The branch reference cut to nothing: it goes back to the commit the
+	// branch last synced with (the local commits' edits are Tolk's to
+	// make again).
+	if err := os.WriteFile(filepath.Join(gitDir, "refs", "heads", "main"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err = Open(r.Dir())
+	if err != nil {
+		t.Fatalf("Open with an empty branch reference: %v", err)
+	}
+	if got := mustHead(t, r); got != synced {
+		t.Errorf("HEAD after the repair = %s, want the synced %s (not %s)", got, synced, h)
+	}
+	mustCommit(t, r, map[string]string{"a.json": `{"x": "3"}` + "\n"})
+	if got := mustReadFile(t, r, "b.json"); got != "{}\n" {
+		t.Errorf("b.json = %q, want the synced commit's", got)
+	}
+	st, err := r.Status()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Modified) != 0 || st.Ahead != 1 {
+		t.Errorf("status after the repair and a commit = %+v", st)
+	}
+}
