@@ -45,7 +45,8 @@ type DB struct {
 	stats            genCache[[2]string, timedStats]
 	unitPages        genCache[string, page[index.Unit]]
 	changePages      genCache[string, page[index.Change]]
-	wdb              *sql.DB // the single writer
+	wdb              *sql.DB    // the single writer
+	w                *stmtCache // statements prepared on the writer's connection
 
 	// Now is the clock; each write transaction reads it once. Tests may
 	// replace it before use.
@@ -92,6 +93,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	}
 	db.wdb.SetMaxOpenConns(1)
 	db.wdb.SetConnMaxIdleTime(0)
+	db.w = newStmtCache(db.wdb)
 	if db.rdb, err = sql.Open("sqlite", "file:"+path+"?"+q.Encode()); err != nil {
 		db.wdb.Close()
 		return nil, fmt.Errorf("open %s: %w", path, err)
@@ -112,6 +114,9 @@ func (db *DB) Close() error {
 	var errs []error
 	if db.r != nil {
 		errs = append(errs, db.r.Close())
+	}
+	if db.w != nil {
+		errs = append(errs, db.w.Close())
 	}
 	if db.rdb != nil {
 		errs = append(errs, db.rdb.Close())
@@ -181,21 +186,31 @@ type queryer interface {
 type Tx struct {
 	*sql.Tx
 	now time.Time
-	// stmts caches prepare, by query; database/sql closes them with the
-	// transaction.
+	// w holds the statements prepared on the writer's connection, which
+	// every write transaction runs on: a statement compiled once serves
+	// every later transaction (SQLite compiles the triggers a statement
+	// fires, migration 0002, into it, which made compiling most of an
+	// edit's cost).
+	w *stmtCache
+	// stmts caches prepare, by query, for the statements w lacks yet;
+	// database/sql closes them with the transaction.
 	stmts map[string]*sql.Stmt
 }
 
-// prepare returns query prepared once for the transaction. Worth it for
-// statements run per row: SQLite compiles the triggers a statement fires
-// (migration 0002) into every statement it prepares.
+// prepare returns query prepared for the transaction: the writer's
+// cached statement when there is one, else one compiled for this
+// transaction (w prepares it for the next in the background). Worth it
+// for statements run per row.
 func (tx *Tx) prepare(ctx context.Context, query string) (*sql.Stmt, error) {
 	if st, ok := tx.stmts[query]; ok {
 		return st, nil
 	}
-	st, err := tx.PrepareContext(ctx, query)
-	if err != nil {
-		return nil, err
+	st := txStmts{c: tx.w, tx: tx.Tx}.stmt(ctx, query)
+	if st == nil {
+		var err error
+		if st, err = tx.Tx.PrepareContext(ctx, query); err != nil {
+			return nil, err
+		}
 	}
 	if tx.stmts == nil {
 		tx.stmts = map[string]*sql.Stmt{}
@@ -204,19 +219,37 @@ func (tx *Tx) prepare(ctx context.Context, query string) (*sql.Stmt, error) {
 	return st, nil
 }
 
+// ExecContext runs query with the writer's cached statement when there
+// is one.
+func (tx *Tx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return txStmts{c: tx.w, tx: tx.Tx}.ExecContext(ctx, query, args...)
+}
+
+// QueryContext runs query with the writer's cached statement when there
+// is one.
+func (tx *Tx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return txStmts{c: tx.w, tx: tx.Tx}.QueryContext(ctx, query, args...)
+}
+
+// QueryRowContext runs query with the writer's cached statement when
+// there is one.
+func (tx *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	return txStmts{c: tx.w, tx: tx.Tx}.QueryRowContext(ctx, query, args...)
+}
+
 // write runs fn in one write transaction and commits it if fn succeeds.
 func (db *DB) write(ctx context.Context, fn func(tx *Tx) error) error {
 	sqlTx, err := db.wdb.BeginTx(ctx, nil)
 	if err != nil {
 		return formatError(err)
 	}
-	tx := &Tx{Tx: sqlTx, now: db.Now().UTC()}
+	tx := &Tx{Tx: sqlTx, now: db.Now().UTC(), w: db.w}
 	defer sqlTx.Rollback()
 	// Change timestamps must never decrease in id order (see insertChange),
 	// so a clock that went backwards is held at the last change's time.
 	// This is the single writer, so no change can slip in between.
 	var last string
-	err = sqlTx.QueryRowContext(ctx, `SELECT timestamp FROM changes ORDER BY id DESC LIMIT 1`).Scan(&last)
+	err = tx.QueryRowContext(ctx, `SELECT timestamp FROM changes ORDER BY id DESC LIMIT 1`).Scan(&last)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return formatError(err)
 	}
