@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha1"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -143,11 +144,26 @@ func (s *Service) checkout(ctx context.Context, c index.Component) (*vcs.Repo, i
 	if err != nil {
 		return nil, integration{}, err
 	}
+	// On failure the checkout is still returned: what it holds can be
+	// indexed (finishLocal) though upstream could not be brought in.
 	in, err := s.integrate(ctx, c, repo)
-	if err != nil {
-		return nil, in, err
+	return repo, in, err
+}
+
+// finishLocal is importCheckout for a checkout upstream could not be
+// brought into (co.err; an unreachable remote): it indexes the checkout
+// as it stands, which finishes an update a crash cut short between
+// moving the branch and importing, instead of serving a mix of two
+// revisions until the remote answers again; then it returns the failure.
+// Without a checkout it only returns the failure.
+func (s *Service) finishLocal(ctx context.Context, co checkedOut) (ImportSummary, error) {
+	if co.err == nil || co.repo == nil || ctx.Err() != nil {
+		return s.importCheckout(ctx, co)
 	}
-	return repo, in, nil
+	failed := co.err
+	co.err, co.in = nil, integration{}
+	sum, err := s.importCheckout(ctx, co)
+	return sum, errors.Join(failed, err)
 }
 
 // matchFiles lists the files of the filemask with their languages. Files

@@ -115,6 +115,7 @@ func (s *Service) pullLocked(ctx context.Context, c index.Component, user *index
 	co := s.checkoutTimed(ctx, c)
 	co.user, co.push = user, o.push
 	if co.err != nil {
+		_, _ = s.finishLocal(ctx, co) // the failure is what the caller hears
 		return ImportSummary{}, s.updateFailed(ctx, c, user, co.err)
 	}
 	if o.skipCurrent && !co.in.moved() {

@@ -405,3 +405,32 @@ func TestPullOfUnparsableFileKeepsEdit(t *testing.T) {
 		t.Error("the edit is still pending after the pull committed it")
 	}
 }
+
+// TestPullFinishesFromCheckoutWhenRemoteIsDown: a pull moved the branch
+// onto upstream and died before importing; the remote is unreachable
+// when the next pull comes. The pull fails (22) but indexes the
+// checkout as it stands, so the index does not serve a mix of two
+// revisions meanwhile.
+func TestPullFinishesFromCheckoutWhenRemoteIsDown(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := mustCommitEnv(t)
+	e.upstream(t, map[string]string{"locales/de.json": "{\n  \"hello\": \"Grüß dich\",\n  \"bye\": \"\",\n  \"menu\": {\"file\": \"Datei\"}\n}\n"}, "upstream rewords hello")
+	// The part of a pull that ran before the crash: fetch, move.
+	checkout := e.dir + "/repos/test/app"
+	git(t, checkout, "fetch", "--quiet", "origin")
+	git(t, checkout, "update-ref", "refs/heads/main", "refs/remotes/origin/main")
+	if u := e.unit(t, "de", "hello"); u.Target[0] != "Hallo" {
+		t.Fatalf("de hello before the pull = %q", u.Target)
+	}
+	if err := os.Rename(e.bare, e.bare+".down"); err != nil {
+		t.Fatal(err)
+	}
+	err := e.svc.Pull(ctx, e.c, nil)
+	if !errors.Is(err, index.ErrConflict) {
+		t.Fatalf("pull with the remote down = %v, want a failure", err)
+	}
+	if u := e.unit(t, "de", "hello"); u.Target[0] != "Grüß dich" {
+		t.Errorf("de hello after the pull = %q, want the checkout's HEAD indexed", u.Target)
+	}
+}

@@ -195,7 +195,7 @@ func (s *Service) Reconcile(ctx context.Context, specs []ProjectSpec) error {
 		if st.err != nil {
 			return st.err
 		}
-		_, err := s.importCheckout(ctx, st.co)
+		_, err := s.finishLocal(ctx, st.co)
 		st.lock.Unlock()
 		if err != nil {
 			if ctx.Err() != nil {

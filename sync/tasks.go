@@ -219,6 +219,7 @@ func (s *Service) runImport(ctx context.Context, c index.Component, t *task) (ma
 	_, oerr := s.openCheckout(c)
 	co := s.checkoutTimed(ctx, c)
 	if co.err != nil && oerr == nil {
+		_, _ = s.finishLocal(ctx, co) // the failure is reported below
 		return nil, s.updateFailed(ctx, c, nil, co.err)
 	}
 	if co.err != nil {
