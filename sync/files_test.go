@@ -3,8 +3,10 @@ package sync_test
 import (
 	"context"
 	"errors"
+	tolksync "github.com/tolk-project/tolk/sync"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tolk-project/tolk/index"
 )
@@ -153,5 +155,44 @@ func TestRenderTranslation(t *testing.T) {
 	want = strings.Replace(deTBX, "<term/>", "<term>Apfel</term>", 1)
 	if err != nil || string(got) != want {
 		t.Errorf("rendered de.tbx =\n%s, %v\nwant\n%s", got, err, want)
+	}
+}
+
+// TestReadFileDuringCommit: a download reads the file at HEAD while a
+// commit holds the component (here, stopped between git and the index):
+// it does not wait for it.
+func TestReadFileDuringCommit(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := mustCommitEnv(t)
+	e.edit(t, "de", "bye", "Tschüss", e.ann)
+	inside, release := make(chan struct{}), make(chan struct{})
+	tolksync.SetAfterGitCommit(e.svc, func() error {
+		close(inside)
+		<-release
+		return nil
+	})
+	done := make(chan error, 1)
+	go func() {
+		_, err := e.svc.Commit(ctx, e.c, &e.ann)
+		done <- err
+	}()
+	<-inside
+	read := make(chan error, 1)
+	go func() {
+		_, err := e.svc.ReadFile(ctx, e.c, "locales/de.json")
+		read <- err
+	}()
+	select {
+	case err := <-read:
+		if err != nil {
+			t.Errorf("ReadFile during a commit: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("ReadFile waited for the commit")
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }

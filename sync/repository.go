@@ -127,12 +127,28 @@ func (s *Service) Fetch(ctx context.Context, c index.Component) (bool, error) {
 // committed at the checkout's HEAD, byte for byte. It returns an error
 // wrapping index.ErrNotFound when the checkout or the file does not exist.
 func (s *Service) ReadFile(ctx context.Context, c index.Component, path string) ([]byte, error) {
-	repo, lock, err := s.lockedCheckout(ctx, c)
-	if err != nil {
-		return nil, err
+	// Without the component's lock: objects never change once written,
+	// and HEAD names the commit before a commit or pull moves it or the
+	// one after, both whole. A download neither waits for a long pull nor
+	// holds one up. Only a reference caught mid-write (go-git rewrites
+	// them in place) sends the read to the lock.
+	repo, err := s.openCheckout(c)
+	var head string
+	if err == nil {
+		head, err = repo.Head()
 	}
-	defer lock.Unlock()
-	b, err := repo.ReadFile(path)
+	if err != nil {
+		var lock *gosync.Mutex
+		if repo, lock, err = s.lockedCheckout(ctx, c); err != nil {
+			return nil, err
+		}
+		head, err = repo.Head()
+		lock.Unlock()
+		if err != nil {
+			return nil, fmt.Errorf("%s/%s: %w", c.Project.Slug, c.Slug, err)
+		}
+	}
+	b, err := repo.ReadFileAt(head, path)
 	if errors.Is(err, vcs.ErrNotExist) {
 		return nil, fmt.Errorf("%s/%s: %w", c.Project.Slug, c.Slug, errNoFile)
 	}

@@ -5,10 +5,29 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 )
+
+// repaired are the directories repair looked at in this process: what it
+// mends is left by a crash, so once per process start is enough, and the
+// checks (decoding the git index) are not repeated at every Open.
+var repaired sync.Map
+
+// repairOnce runs repair the first time dir is opened in this process;
+// should it fail, the next Open tries again.
+func (r *Repo) repairOnce() error {
+	if _, done := repaired.Load(r.dir); done {
+		return nil
+	}
+	if err := r.repair(); err != nil {
+		return err
+	}
+	repaired.Store(r.dir, true)
+	return nil
+}
 
 // repair undoes what a crash in the middle of a write leaves behind. go-git
 // writes the git index and references in place (truncate, then write), so

@@ -15,6 +15,12 @@ func TestOpenRepairsCutOffWrites(t *testing.T) {
 	synced := mustHead(t, r)
 	mustCommit(t, r, map[string]string{"a.json": `{"x": "1"}` + "\n"})
 	gitDir := filepath.Join(r.Dir(), ".git")
+	// Each Open below stands for a new process after a crash: repair
+	// runs once per directory and process.
+	restart := func() (*Repo, error) {
+		repaired.Delete(r.Dir())
+		return Open(r.Dir())
+	}
 
 	index := filepath.Join(gitDir, "index")
 	data, err := os.ReadFile(index)
@@ -24,7 +30,7 @@ func TestOpenRepairsCutOffWrites(t *testing.T) {
 	if err := os.WriteFile(index, data[:len(data)/2], 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r, err = Open(r.Dir())
+	r, err = restart()
 	if err != nil {
 		t.Fatalf("Open with a cut-off index: %v", err)
 	}
@@ -39,7 +45,7 @@ func TestOpenRepairsCutOffWrites(t *testing.T) {
 	if err := os.WriteFile(tracking, []byte("3f"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if r, err = Open(r.Dir()); err != nil {
+	if r, err = restart(); err != nil {
 		t.Fatalf("Open with a cut-off remote-tracking reference: %v", err)
 	}
 	if _, err := os.Stat(tracking); !os.IsNotExist(err) {
@@ -58,7 +64,7 @@ func TestOpenRepairsCutOffWrites(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(gitDir, "refs", "heads", "main"), nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r, err = Open(r.Dir())
+	r, err = restart()
 	if err != nil {
 		t.Fatalf("Open with an empty branch reference: %v", err)
 	}

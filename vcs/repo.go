@@ -198,7 +198,7 @@ func open(dir string) (*Repo, error) {
 	} else if err != nil && !errors.Is(err, git.ErrRemoteNotFound) {
 		return nil, err
 	}
-	if err := r.repair(); err != nil {
+	if err := r.repairOnce(); err != nil {
 		return nil, err
 	}
 	return r, nil
