@@ -25,6 +25,9 @@ func (s *Server) requestScope(c *gin.Context) {
 	// Bodies depend on Accept in the reference (JSON or its browsable
 	// HTML), so caches must key on it (spec, "Common response behaviour").
 	h.Set("Vary", "Accept")
+	if s.opts.Version != "" {
+		h.Set("Server", "Tolk/"+s.opts.Version)
+	}
 
 	c.Next()
 

@@ -83,6 +83,10 @@ type Options struct {
 	// must be signed with, for the components of projects that have no
 	// secret of their own.
 	HookSecret string
+	// Version, when set, is sent in every response's Server header as
+	// "Tolk/<Version>", so a client or an operator can tell which build
+	// answered.
+	Version string
 
 	base    string // BaseURL without its trailing slash
 	proxies []netip.Prefix
