@@ -31,7 +31,10 @@ func (s *Server) requestScope(c *gin.Context) {
 
 	c.Next()
 
-	status := c.Writer.Status()
+	status, took := c.Writer.Status(), time.Since(start)
+	if s.opts.Requests != nil {
+		s.opts.Requests.ObserveRequest(c.FullPath(), c.Request.Method, status, took)
+	}
 	level := slog.LevelInfo
 	if status >= 500 {
 		level = slog.LevelError
@@ -42,7 +45,7 @@ func (s *Server) requestScope(c *gin.Context) {
 		slog.String("route", c.FullPath()),
 		slog.String("path", c.Request.URL.Path),
 		slog.Int("status", status),
-		slog.Duration("duration", time.Since(start)),
+		slog.Duration("duration", took),
 		slog.Int("bytes", max(0, c.Writer.Size())))
 }
 

@@ -72,15 +72,16 @@ func (s *Service) checkoutTimed(ctx context.Context, c index.Component) checkedO
 
 // importCheckout reconciles the index with a component's checkout; the
 // caller holds the component's lock.
-func (s *Service) importCheckout(ctx context.Context, co checkedOut) (ImportSummary, error) {
+func (s *Service) importCheckout(ctx context.Context, co checkedOut) (sum ImportSummary, err error) {
 	start := time.Now()
 	c, repo := co.c, co.repo
 	log := s.opts.Logger.With("project", c.Project.Slug, "component", c.Slug)
-	var sum ImportSummary
+	if s.opts.OnImportDone != nil {
+		defer func() { s.opts.OnImportDone(c, sum, co.took+time.Since(start), err) }()
+	}
 	if co.err != nil {
 		return sum, co.err
 	}
-	var err error
 	if sum.Revision, err = repo.Head(); err != nil {
 		return sum, err
 	}

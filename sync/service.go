@@ -64,6 +64,11 @@ type Options struct {
 	// SiteURL is the address of the site without a trailing slash, for
 	// the url of commit messages; "" leaves the url a path.
 	SiteURL string
+	// OnImportDone, when set, hears each component import once it ended:
+	// its summary, the time taken (checkout included) and its error. It
+	// runs on the importing goroutine, under the component's lock, so it
+	// must be quick; cmd/tolk feeds the metrics with it.
+	OnImportDone func(c index.Component, sum ImportSummary, took time.Duration, err error)
 }
 
 // DefaultCommitter commits when Options.Committer is not set.

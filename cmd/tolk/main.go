@@ -124,6 +124,9 @@ type Config struct {
 	// PullInterval is how often every component with a remote is pulled;
 	// 0 turns scheduled pulls off.
 	PullInterval time.Duration
+	// MetricsListen is the address /metrics is served on, apart from the
+	// API; "" serves no metrics.
+	MetricsListen string
 }
 
 // DefaultConfig returns the settings used when no flag is given: the
@@ -274,6 +277,8 @@ func serveFlags(cfg *Config) *flag.FlagSet {
 		"site-wide secret incoming webhooks must be signed with (or TOLK_HOOK_SECRET; projects may set their own)")
 	fs.DurationVar(&cfg.PullInterval, "pull-interval", 0,
 		"pull every component with a remote this often, e.g. 30m (0: never; webhooks and the API still pull)")
+	fs.StringVar(&cfg.MetricsListen, "metrics-listen", "",
+		"address to serve Prometheus metrics on at /metrics, e.g. 127.0.0.1:9090; whoever reaches it reads them (default: off)")
 	return fs
 }
 
@@ -291,6 +296,11 @@ type Main struct {
 	server   *http.Server
 	listener net.Listener
 	served   chan error
+	metrics  *serviceMetrics
+	// metricsServer serves /metrics on metricsListener; nil without
+	// Config.MetricsListen.
+	metricsServer   *http.Server
+	metricsListener net.Listener
 }
 
 // Open wires the parts, reconciles the configured projects, imports them
@@ -317,6 +327,13 @@ func (m *Main) Open(ctx context.Context) error {
 	if err := m.db.SeedLanguages(ctx, langs.All()); err != nil {
 		return fmt.Errorf("seed languages: %w", err)
 	}
+	m.metrics = newServiceMetrics(m.db, readBuildVersion())
+	if m.Config.MetricsListen != "" {
+		if m.metricsListener, err = net.Listen("tcp", m.Config.MetricsListen); err != nil {
+			return fmt.Errorf("metrics listen: %w", err)
+		}
+		m.metricsServer = serveMetrics(m.metricsListener, m.metrics)
+	}
 	// Commit messages link to the site: its external address, or the
 	// address it listens on when none is configured. The listener is
 	// opened first so that this is the address bound (--listen :0 picks
@@ -330,7 +347,7 @@ func (m *Main) Open(ctx context.Context) error {
 	}
 	if m.sync, err = tolksync.New(m.db, langs, tolksync.Options{DataDir: m.Config.DataDir, Logger: log,
 		Committer: vcs.Signature{Name: m.Config.CommitterName, Email: m.Config.CommitterEmail},
-		SiteURL:   siteURL}); err != nil {
+		SiteURL:   siteURL, OnImportDone: m.metrics.importDone}); err != nil {
 		return err
 	}
 
@@ -364,7 +381,8 @@ func (m *Main) Open(ctx context.Context) error {
 	log.Info("reconciled", "projects", len(specs), "duration", time.Since(start))
 	// The scheduled jobs start once the index reflects the repositories;
 	// their first pass commits what a crash or restart left due.
-	if err := m.sync.StartScheduler(tolksync.SchedulerOptions{PullInterval: m.Config.PullInterval}); err != nil {
+	if err := m.sync.StartScheduler(tolksync.SchedulerOptions{PullInterval: m.Config.PullInterval,
+		OnJobDone: m.metrics.jobDone}); err != nil {
 		return err
 	}
 
@@ -377,12 +395,15 @@ func (m *Main) Open(ctx context.Context) error {
 		// A webhook's update is a pull and re-import of the component.
 		apiOpts.Hooks = m.sync
 	}
-	apiOpts.Operations = m.sync
+	apiOpts.Operations, apiOpts.Requests = m.sync, m.metrics
 	srv := api.New(m.db, apiOpts)
 	m.server = &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	m.served = make(chan error, 1)
 	go func() { m.served <- m.server.Serve(m.listener) }()
 	log.Info("serving", "addr", m.listener.Addr().String(), "data", m.Config.DataDir)
+	if m.metricsListener != nil {
+		log.Info("serving metrics", "addr", "http://"+m.metricsListener.Addr().String()+"/metrics")
+	}
 	return nil
 }
 
@@ -434,6 +455,15 @@ func (m *Main) existing(ctx context.Context) existingIndex {
 // Addr is the address the server listens on.
 func (m *Main) Addr() net.Addr { return m.listener.Addr() }
 
+// MetricsAddr is the address /metrics is served on; nil without
+// Config.MetricsListen.
+func (m *Main) MetricsAddr() net.Addr {
+	if m.metricsListener == nil {
+		return nil
+	}
+	return m.metricsListener.Addr()
+}
+
 // Close lets in-flight requests finish (for up to 10 seconds), stops the
 // background tasks, then closes the index.
 func (m *Main) Close() error {
@@ -447,6 +477,10 @@ func (m *Main) Close() error {
 		}
 	} else if m.listener != nil {
 		errs = append(errs, m.listener.Close())
+	}
+	if m.metricsServer != nil {
+		// A scrape is short; it is not waited for.
+		errs = append(errs, m.metricsServer.Close())
 	}
 	if m.sync != nil {
 		errs = append(errs, m.sync.Close())
