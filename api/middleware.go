@@ -25,10 +25,16 @@ func (s *Server) requestScope(c *gin.Context) {
 	// Bodies depend on Accept in the reference (JSON or its browsable
 	// HTML), so caches must key on it (spec, "Common response behaviour").
 	h.Set("Vary", "Accept")
+	if s.opts.Version != "" {
+		h.Set("Server", "Tolk/"+s.opts.Version)
+	}
 
 	c.Next()
 
-	status := c.Writer.Status()
+	status, took := c.Writer.Status(), time.Since(start)
+	if s.opts.Requests != nil {
+		s.opts.Requests.ObserveRequest(c.FullPath(), c.Request.Method, status, took)
+	}
 	level := slog.LevelInfo
 	if status >= 500 {
 		level = slog.LevelError
@@ -39,7 +45,7 @@ func (s *Server) requestScope(c *gin.Context) {
 		slog.String("route", c.FullPath()),
 		slog.String("path", c.Request.URL.Path),
 		slog.Int("status", status),
-		slog.Duration("duration", time.Since(start)),
+		slog.Duration("duration", took),
 		slog.Int("bytes", max(0, c.Writer.Size())))
 }
 

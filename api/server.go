@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/tolk-project/tolk/index"
@@ -37,6 +38,15 @@ type Store interface {
 	translationWriteStore
 	languageWriteStore
 	hookStore
+}
+
+// RequestObserver hears each request once it is answered: the route
+// pattern that matched ("" when none did, so that arbitrary paths do not
+// multiply series), the method as the client sent it, the status and the
+// time taken. It must be safe for concurrent use and fast: it runs in
+// every request.
+type RequestObserver interface {
+	ObserveRequest(route, method string, status int, took time.Duration)
 }
 
 // Options configure a Server. The zero value is usable.
@@ -83,6 +93,13 @@ type Options struct {
 	// must be signed with, for the components of projects that have no
 	// secret of their own.
 	HookSecret string
+	// Version, when set, is sent in every response's Server header as
+	// "Tolk/<Version>", so a client or an operator can tell which build
+	// answered.
+	Version string
+	// Requests, when set, hears every request once it is answered, for
+	// metrics.
+	Requests RequestObserver
 
 	base    string // BaseURL without its trailing slash
 	proxies []netip.Prefix

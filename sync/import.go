@@ -7,6 +7,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
+	"math"
 	"strings"
 	"time"
 
@@ -73,15 +75,16 @@ func (s *Service) checkoutTimed(ctx context.Context, c index.Component) checkedO
 
 // importCheckout reconciles the index with a component's checkout; the
 // caller holds the component's lock.
-func (s *Service) importCheckout(ctx context.Context, co checkedOut) (ImportSummary, error) {
+func (s *Service) importCheckout(ctx context.Context, co checkedOut) (sum ImportSummary, err error) {
 	start := time.Now()
 	c, repo := co.c, co.repo
 	log := s.opts.Logger.With("project", c.Project.Slug, "component", c.Slug)
-	var sum ImportSummary
+	if s.opts.OnImportDone != nil {
+		defer func() { s.opts.OnImportDone(c, sum, co.took+time.Since(start), err) }()
+	}
 	if co.err != nil {
 		return sum, co.err
 	}
-	var err error
 	if sum.Revision, err = repo.Head(); err != nil {
 		return sum, err
 	}
@@ -95,7 +98,8 @@ func (s *Service) importCheckout(ctx context.Context, co checkedOut) (ImportSumm
 		return sum, err
 	}
 	imp := &componentImport{svc: s, c: c, repo: repo, files: files, revisions: revisions, sum: &sum, log: log,
-		report: co.report, base: co.in.base}
+		report: co.report, base: co.in.base,
+		progress: &progressLog{log: log, every: s.opts.ProgressInterval, start: start, last: start}}
 	if c.IsMonolingual() {
 		err = imp.monolingual(ctx)
 	} else {
@@ -238,7 +242,10 @@ type componentImport struct {
 	sum    *ImportSummary
 	report func(done, total int) // may be nil
 	done   int                   // translations indexed, for report
-	log    interface {
+	units  int                   // units written, for progress
+	// progress logs how far a long import got; nil logs nothing.
+	progress *progressLog
+	log      interface {
 		Warn(string, ...any)
 		Error(string, ...any)
 	}
@@ -256,6 +263,7 @@ func (ci *componentImport) apply(ctx context.Context, imp index.TranslationImpor
 	if err != nil {
 		return index.ImportResult{}, fmt.Errorf("import %s: %w", imp.LanguageCode, err)
 	}
+	ci.units += len(imp.Units)
 	ci.count(res[0])
 	return res[0], nil
 }
@@ -268,6 +276,32 @@ func (ci *componentImport) count(res index.ImportResult) {
 	if ci.report != nil {
 		ci.report(ci.done, len(ci.files))
 	}
+	ci.progress.files(ci.done, len(ci.files), ci.units)
+}
+
+// progressLog writes an INFO line at most every interval while a
+// component imports: files indexed of those matching the filemask, and
+// units per second so far, so that an operator watching a long first
+// import sees it moving and can tell how long it has left.
+type progressLog struct {
+	log         *slog.Logger
+	every       time.Duration
+	start, last time.Time // last: when the previous line was written
+}
+
+// files logs the progress if a line is due.
+func (p *progressLog) files(done, total, units int) {
+	if p == nil {
+		return
+	}
+	now := time.Now()
+	if now.Sub(p.last) < p.every {
+		return
+	}
+	p.last = now
+	elapsed := now.Sub(p.start)
+	p.log.Info("import progress", "files_done", done, "files_total", total, "units", units,
+		"units_per_second", math.Round(float64(units)/max(elapsed.Seconds(), 1e-9)), "elapsed", elapsed)
 }
 
 // failed turns a file that failed to parse into the import that marks
@@ -319,6 +353,7 @@ func (b *batcher) flush(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("import %d translations from %s: %w", len(b.imps), b.imps[0].Filename, err)
 	}
+	b.ci.units += b.units
 	for _, r := range res {
 		b.ci.count(r)
 	}

@@ -64,6 +64,15 @@ type Options struct {
 	// SiteURL is the address of the site without a trailing slash, for
 	// the url of commit messages; "" leaves the url a path.
 	SiteURL string
+	// ProgressInterval is how often a running component import logs its
+	// progress (files done of total, units per second); 0 means every 5
+	// seconds.
+	ProgressInterval time.Duration
+	// OnImportDone, when set, hears each component import once it ended:
+	// its summary, the time taken (checkout included) and its error. It
+	// runs on the importing goroutine, under the component's lock, so it
+	// must be quick; cmd/tolk feeds the metrics with it.
+	OnImportDone func(c index.Component, sum ImportSummary, took time.Duration, err error)
 }
 
 // DefaultCommitter commits when Options.Committer is not set.
@@ -79,6 +88,9 @@ func (o *Options) Validate() error {
 	}
 	if o.CheckTimeout <= 0 {
 		o.CheckTimeout = 2 * time.Minute
+	}
+	if o.ProgressInterval <= 0 {
+		o.ProgressInterval = 5 * time.Second
 	}
 	if o.ImportTimeout <= 0 {
 		o.ImportTimeout = time.Hour

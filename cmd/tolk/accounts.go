@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -32,14 +33,14 @@ func openIndex(ctx context.Context, dataDir string) (*sqlite.DB, error) {
 // runUser serves `tolk user add|grant|revoke|list`.
 func runUser(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	usage := func() error {
-		fmt.Fprintln(stderr, "usage: tolk user add NAME [--admin] [--email E] [--full-name N] [--data DIR]\n"+
+		fmt.Fprintln(usageOut(args, stdout, stderr), "usage: tolk user add NAME [--admin] [--email E] [--full-name N] [--data DIR]\n"+
 			"       tolk user grant NAME ROLE [--project P] [--data DIR]\n"+
 			"       tolk user revoke NAME ROLE [--project P] [--data DIR]\n"+
 			"       tolk user list [--data DIR]\n"+
 			"roles: "+roleNames())
-		return errUsage
+		return usageErr(args)
 	}
-	if len(args) == 0 {
+	if len(args) == 0 || isHelp(args) {
 		return usage()
 	}
 	fs, dataDir := commandFlags("tolk user "+args[0], stderr)
@@ -117,13 +118,13 @@ func runUser(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // runToken serves `tolk token create|list|revoke`.
 func runToken(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	usage := func() error {
-		fmt.Fprintln(stderr, "usage: tolk token create NAME [--scope read|translate|admin] [--project P [--role R]] [--expires 30d|2027-01-31] [--label L] [--data DIR]\n"+
+		fmt.Fprintln(usageOut(args, stdout, stderr), "usage: tolk token create NAME [--scope read|translate|admin] [--project P [--role R]] [--expires 30d|2027-01-31] [--label L] [--data DIR]\n"+
 			"       tolk token list [NAME] [--data DIR]\n"+
 			"       tolk token revoke ID [--data DIR]\n"+
 			"With --role, NAME names a project token: a bot user bot-P-NAME with role R in project P gets a wlp_ token.")
-		return errUsage
+		return usageErr(args)
 	}
-	if len(args) == 0 {
+	if len(args) == 0 || isHelp(args) {
 		return usage()
 	}
 	fs, dataDir := commandFlags("tolk token "+args[0], stderr)
@@ -227,6 +228,29 @@ func runToken(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return nil
 	}
 	return usage()
+}
+
+// isHelp reports whether an account command was asked only for help.
+func isHelp(args []string) bool {
+	return len(args) == 1 && slices.Contains([]string{"help", "--help", "-help", "-h"}, args[0])
+}
+
+// usageOut is where an account command's usage goes: stdout when asked
+// for, stderr when the command line was wrong.
+func usageOut(args []string, stdout, stderr io.Writer) io.Writer {
+	if isHelp(args) {
+		return stdout
+	}
+	return stderr
+}
+
+// usageErr is what an account command returns after its usage: nil
+// (exit 0) when help was asked for, errUsage (exit 2) otherwise.
+func usageErr(args []string) error {
+	if isHelp(args) {
+		return nil
+	}
+	return errUsage
 }
 
 // commandFlags starts the flags of an account command, with the data

@@ -179,8 +179,7 @@ func parseConfig(name string, data []byte, resolve func(string) (index.Language,
 	for i, pn := range projects.Content {
 		key := fmt.Sprintf("projects[%d]", i)
 		pc := defaultProjectConfig()
-		if err := decodeNode(pn, &pc, "components"); err != nil {
-			cerr.add(key, "%v", err)
+		if cerr.addKeys(key, decodeNode(pn, &pc, "components")) {
 			continue
 		}
 		if existing.project != nil {
@@ -202,8 +201,7 @@ func parseConfig(name string, data []byte, resolve func(string) (index.Language,
 			for j, cn := range comps.Content {
 				ckey := fmt.Sprintf("%s.components[%d]", key, j)
 				cc := defaultComponentConfig()
-				if err := decodeNode(cn, &cc); err != nil {
-					cerr.add(ckey, "%v", err)
+				if cerr.addKeys(ckey, decodeNode(cn, &cc)) {
 					continue
 				}
 				if existing.component != nil {
@@ -226,18 +224,43 @@ func parseConfig(name string, data []byte, resolve func(string) (index.Language,
 	return specs, nil
 }
 
-// decodeNode decodes a mapping onto v, leaving out the keys in skip.
-// Unknown keys were reported by checkKeys already; Node.Decode keeps the
-// file's line numbers in type errors.
-func decodeNode(n *yaml.Node, v any, skip ...string) error {
-	shallow := *n
-	shallow.Content = nil
+// keyError is a value that does not decode into its key's type.
+type keyError struct {
+	key string
+	err error
+}
+
+// decodeNode decodes a mapping onto v, leaving out the keys in skip, and
+// returns each key whose value does not fit its field. Keys are decoded
+// one at a time so that a type error names its key, not only the line
+// yaml reports. Unknown keys were reported by checkKeys already.
+func decodeNode(n *yaml.Node, v any, skip ...string) []keyError {
+	var bad []keyError
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		if !slices.Contains(skip, n.Content[i].Value) {
-			shallow.Content = append(shallow.Content, n.Content[i], n.Content[i+1])
+		if slices.Contains(skip, n.Content[i].Value) {
+			continue
+		}
+		one := *n
+		one.Content = n.Content[i : i+2]
+		if err := one.Decode(v); err != nil {
+			bad = append(bad, keyError{n.Content[i].Value, err})
 		}
 	}
-	return shallow.Decode(v)
+	return bad
+}
+
+// addKeys reports the keys under path that did not decode; it returns
+// whether there were any.
+func (e *configError) addKeys(path string, bad []keyError) bool {
+	for _, b := range bad {
+		msg := b.err.Error()
+		var te *yaml.TypeError
+		if errors.As(b.err, &te) {
+			msg = strings.Join(te.Errors, "; ")
+		}
+		e.add(path+"."+b.key, "%s", msg)
+	}
+	return len(bad) > 0
 }
 
 // checkKeys walks a mapping node and reports every key the struct type

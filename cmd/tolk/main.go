@@ -1,6 +1,12 @@
 // Command tolk runs the Tolk translation service.
 //
-//	tolk serve [--data DIR] [--listen ADDR] [--config FILE] [--demo]
+//	tolk serve [flags]
+//	tolk user add|grant|revoke|list ...
+//	tolk token create|list|revoke ...
+//	tolk version
+//
+// It exits 0 on success and for --help, 2 when the command line is
+// wrong, and 1 for any other failure.
 package main
 
 import (
@@ -45,12 +51,42 @@ var (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, errUsage) {
-			fmt.Fprintln(os.Stderr, "tolk:", err)
-		}
-		os.Exit(1)
+	code := exitCode(run(ctx, os.Args[1:], os.Stdout, os.Stderr), os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// exitCode is the process's exit status for what run returned: 0 for
+// success or help, 2 for a wrong command line (already explained on
+// stderr), 1 for anything else, which it prints.
+func exitCode(err error, stderr io.Writer) int {
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, errUsage):
+		return 2
 	}
+	fmt.Fprintln(stderr, "tolk:", err)
+	return 1
+}
+
+// usagef explains a mistake on cmd's command line and returns errUsage.
+func usagef(stderr io.Writer, cmd, format string, args ...any) error {
+	fmt.Fprintf(stderr, "%s: %s\nRun '%s --help' for usage.\n", cmd, fmt.Sprintf(format, args...), cmd)
+	return errUsage
+}
+
+const commandsUsage = `Usage:
+  tolk serve [flags]                     serve the API and the Git exports
+  tolk user add|grant|revoke|list ...    manage accounts (tolk user --help)
+  tolk token create|list|revoke ...      manage API tokens (tolk token --help)
+  tolk version                           print the version (also tolk --version)
+`
+
+// printUsage writes the commands and every flag of tolk serve.
+func printUsage(w io.Writer) {
+	fmt.Fprint(w, commandsUsage+"\nFlags of tolk serve:\n")
+	printServeFlags(w)
 }
 
 // Config is what `tolk serve` is told on its command line.
@@ -88,6 +124,9 @@ type Config struct {
 	// PullInterval is how often every component with a remote is pulled;
 	// 0 turns scheduled pulls off.
 	PullInterval time.Duration
+	// MetricsListen is the address /metrics is served on, apart from the
+	// API; "" serves no metrics.
+	MetricsListen string
 }
 
 // DefaultConfig returns the settings used when no flag is given: the
@@ -99,29 +138,40 @@ func DefaultConfig() Config {
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) > 0 {
-		switch args[0] {
-		case "user":
-			return runUser(ctx, args[1:], stdout, stderr)
-		case "token":
-			return runToken(ctx, args[1:], stdout, stderr)
-		}
-	}
-	if len(args) == 0 || args[0] != "serve" {
-		fmt.Fprintln(stderr, "usage: tolk serve [--data DIR] [--listen ADDR] [--config FILE] [--demo]\n"+
-			"       tolk user add|grant|revoke|list ...\n"+
-			"       tolk token create|list|revoke ...")
+	if len(args) == 0 {
+		fmt.Fprint(stderr, commandsUsage)
 		return errUsage
 	}
+	switch args[0] {
+	case "user":
+		return runUser(ctx, args[1:], stdout, stderr)
+	case "token":
+		return runToken(ctx, args[1:], stdout, stderr)
+	case "version", "--version", "-version":
+		if len(args) > 1 {
+			return usagef(stderr, "tolk", "version takes no arguments, got %q", args[1])
+		}
+		fmt.Fprintln(stdout, readBuildVersion())
+		return nil
+	case "help", "--help", "-help", "-h":
+		printUsage(stdout)
+		return nil
+	case "serve":
+	default:
+		return usagef(stderr, "tolk", "unknown command %q", args[0])
+	}
 	cfg, err := serveConfig(args[1:], stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(stdout, "Usage: tolk serve [flags]\n\nFlags:\n")
+		printServeFlags(stdout)
+		return nil
+	}
 	if err != nil {
 		return err
 	}
-	var handler slog.Handler = slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel})
-	if cfg.LogFormat == "json" {
-		handler = slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: cfg.LogLevel})
-	}
-	m := &Main{Config: cfg, Logger: slog.New(handler), Stdout: stdout}
+	m := &Main{Config: cfg, Logger: newLogger(cfg, stderr), Stdout: stdout}
+	version := readBuildVersion()
+	m.Logger.Info("starting", "version", version.Short(), "revision", version.Revision, "go", version.Go)
 	if err := m.Open(ctx); err != nil {
 		m.Close()
 		return err
@@ -134,11 +184,65 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return err
 }
 
-// serveConfig reads the flags of tolk serve over DefaultConfig.
+// newLogger is the one logger: text, or JSON whose durations are
+// seconds (a float) rather than slog's nanoseconds, so that a reader of
+// the log, or a query over it, sees "duration":1.5 for a second and a
+// half, the unit of the metrics.
+func newLogger(cfg Config, w io.Writer) *slog.Logger {
+	if cfg.LogFormat != "json" {
+		return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	}
+	return slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: cfg.LogLevel,
+		ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+			if a.Value.Kind() == slog.KindDuration {
+				a.Value = slog.Float64Value(a.Value.Duration().Seconds())
+			}
+			return a
+		}}))
+}
+
+// serveConfig reads the flags of tolk serve over DefaultConfig. It
+// returns flag.ErrHelp for --help, and errUsage, with the reason written
+// to stderr, for flags or values it does not know and stray arguments.
 func serveConfig(args []string, stderr io.Writer) (Config, error) {
 	cfg := DefaultConfig()
-	fs := flag.NewFlagSet("tolk serve", flag.ContinueOnError)
+	fs := serveFlags(&cfg)
 	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return cfg, err
+		}
+		fmt.Fprintln(stderr, "Run 'tolk serve --help' for usage.")
+		return cfg, errUsage
+	}
+	switch {
+	case fs.NArg() > 0:
+		return cfg, usagef(stderr, "tolk serve", "unexpected argument %q (every setting is a flag)", fs.Arg(0))
+	case cfg.LogFormat != "text" && cfg.LogFormat != "json":
+		return cfg, usagef(stderr, "tolk serve", "--log-format %q: want text or json", cfg.LogFormat)
+	case cfg.PullInterval < 0:
+		return cfg, usagef(stderr, "tolk serve", "--pull-interval must not be negative")
+	}
+	if cfg.HookSecret == "" {
+		// The environment keeps the secret out of the process list.
+		cfg.HookSecret = os.Getenv("TOLK_HOOK_SECRET")
+	}
+	return cfg, nil
+}
+
+// printServeFlags writes every flag of tolk serve with its default.
+func printServeFlags(w io.Writer) {
+	cfg := DefaultConfig()
+	fs := serveFlags(&cfg)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+}
+
+// serveFlags declares the flags of tolk serve, each writing into cfg.
+// Usage is left to the callers: help goes to stdout, mistakes to stderr.
+func serveFlags(cfg *Config) *flag.FlagSet {
+	fs := flag.NewFlagSet("tolk serve", flag.ContinueOnError)
+	fs.Usage = func() {}
 	fs.StringVar(&cfg.DataDir, "data", cfg.DataDir, "directory for the SQLite index and repository checkouts")
 	fs.StringVar(&cfg.Listen, "listen", cfg.Listen, "address to serve HTTP on")
 	fs.StringVar(&cfg.ConfigFile, "config", "", "YAML file listing projects and components to reconcile on start")
@@ -173,18 +277,9 @@ func serveConfig(args []string, stderr io.Writer) (Config, error) {
 		"site-wide secret incoming webhooks must be signed with (or TOLK_HOOK_SECRET; projects may set their own)")
 	fs.DurationVar(&cfg.PullInterval, "pull-interval", 0,
 		"pull every component with a remote this often, e.g. 30m (0: never; webhooks and the API still pull)")
-	if err := fs.Parse(args); err != nil {
-		return cfg, errUsage
-	}
-	if cfg.PullInterval < 0 {
-		fmt.Fprintln(stderr, "tolk serve: --pull-interval must not be negative")
-		return cfg, errUsage
-	}
-	if cfg.HookSecret == "" {
-		// The environment keeps the secret out of the process list.
-		cfg.HookSecret = os.Getenv("TOLK_HOOK_SECRET")
-	}
-	return cfg, nil
+	fs.StringVar(&cfg.MetricsListen, "metrics-listen", "",
+		"address to serve Prometheus metrics on at /metrics, e.g. 127.0.0.1:9090; whoever reaches it reads them (default: off)")
+	return fs
 }
 
 // Main is the running program: index, sync service and HTTP server. Tests
@@ -201,6 +296,11 @@ type Main struct {
 	server   *http.Server
 	listener net.Listener
 	served   chan error
+	metrics  *serviceMetrics
+	// metricsServer serves /metrics on metricsListener; nil without
+	// Config.MetricsListen.
+	metricsServer   *http.Server
+	metricsListener net.Listener
 }
 
 // Open wires the parts, reconciles the configured projects, imports them
@@ -211,7 +311,8 @@ func (m *Main) Open(ctx context.Context) error {
 	apiOpts := api.Options{BaseURL: m.Config.BaseURL, TrustedProxies: m.Config.TrustedProxies,
 		MaxUploadBytes:  m.Config.MaxUploadBytes,
 		RateLimits:      api.RateLimits{Anonymous: m.Config.RateLimitAnon, User: m.Config.RateLimitUser},
-		AllowLocalRepos: m.Config.AllowLocalRepos, HookSecret: m.Config.HookSecret}
+		AllowLocalRepos: m.Config.AllowLocalRepos, HookSecret: m.Config.HookSecret,
+		Version: readBuildVersion().Short()}
 	if err := apiOpts.Validate(); err != nil {
 		return err
 	}
@@ -226,6 +327,13 @@ func (m *Main) Open(ctx context.Context) error {
 	if err := m.db.SeedLanguages(ctx, langs.All()); err != nil {
 		return fmt.Errorf("seed languages: %w", err)
 	}
+	m.metrics = newServiceMetrics(m.db, readBuildVersion())
+	if m.Config.MetricsListen != "" {
+		if m.metricsListener, err = net.Listen("tcp", m.Config.MetricsListen); err != nil {
+			return fmt.Errorf("metrics listen: %w", err)
+		}
+		m.metricsServer = serveMetrics(m.metricsListener, m.metrics)
+	}
 	// Commit messages link to the site: its external address, or the
 	// address it listens on when none is configured. The listener is
 	// opened first so that this is the address bound (--listen :0 picks
@@ -239,7 +347,7 @@ func (m *Main) Open(ctx context.Context) error {
 	}
 	if m.sync, err = tolksync.New(m.db, langs, tolksync.Options{DataDir: m.Config.DataDir, Logger: log,
 		Committer: vcs.Signature{Name: m.Config.CommitterName, Email: m.Config.CommitterEmail},
-		SiteURL:   siteURL}); err != nil {
+		SiteURL:   siteURL, OnImportDone: m.metrics.importDone}); err != nil {
 		return err
 	}
 
@@ -273,7 +381,8 @@ func (m *Main) Open(ctx context.Context) error {
 	log.Info("reconciled", "projects", len(specs), "duration", time.Since(start))
 	// The scheduled jobs start once the index reflects the repositories;
 	// their first pass commits what a crash or restart left due.
-	if err := m.sync.StartScheduler(tolksync.SchedulerOptions{PullInterval: m.Config.PullInterval}); err != nil {
+	if err := m.sync.StartScheduler(tolksync.SchedulerOptions{PullInterval: m.Config.PullInterval,
+		OnJobDone: m.metrics.jobDone}); err != nil {
 		return err
 	}
 
@@ -286,12 +395,15 @@ func (m *Main) Open(ctx context.Context) error {
 		// A webhook's update is a pull and re-import of the component.
 		apiOpts.Hooks = m.sync
 	}
-	apiOpts.Operations = m.sync
+	apiOpts.Operations, apiOpts.Requests = m.sync, m.metrics
 	srv := api.New(m.db, apiOpts)
 	m.server = &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	m.served = make(chan error, 1)
 	go func() { m.served <- m.server.Serve(m.listener) }()
 	log.Info("serving", "addr", m.listener.Addr().String(), "data", m.Config.DataDir)
+	if m.metricsListener != nil {
+		log.Info("serving metrics", "addr", "http://"+m.metricsListener.Addr().String()+"/metrics")
+	}
 	return nil
 }
 
@@ -343,6 +455,15 @@ func (m *Main) existing(ctx context.Context) existingIndex {
 // Addr is the address the server listens on.
 func (m *Main) Addr() net.Addr { return m.listener.Addr() }
 
+// MetricsAddr is the address /metrics is served on; nil without
+// Config.MetricsListen.
+func (m *Main) MetricsAddr() net.Addr {
+	if m.metricsListener == nil {
+		return nil
+	}
+	return m.metricsListener.Addr()
+}
+
 // Close lets in-flight requests finish (for up to 10 seconds), stops the
 // background tasks, then closes the index.
 func (m *Main) Close() error {
@@ -356,6 +477,10 @@ func (m *Main) Close() error {
 		}
 	} else if m.listener != nil {
 		errs = append(errs, m.listener.Close())
+	}
+	if m.metricsServer != nil {
+		// A scrape is short; it is not waited for.
+		errs = append(errs, m.metricsServer.Close())
 	}
 	if m.sync != nil {
 		errs = append(errs, m.sync.Close())

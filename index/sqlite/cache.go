@@ -63,6 +63,23 @@ func (c *genCache[K, V]) put(gen uint64, k K, v V, w, limit int) {
 	c.m[k] = weighted[V]{v, w}
 }
 
+// size is how many values the cache holds and their total weight.
+func (c *genCache[K, V]) size() (n, weight int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.m), c.weight
+}
+
+// PageCacheSize reports what the list-page caches hold: pages, and their
+// rows, the unit DB.PageCacheRows bounds them in. It is for metrics.
+func (db *DB) PageCacheSize() (pages, rows int) {
+	for _, size := range []func() (int, int){db.unitPages.size, db.changePages.size} {
+		n, w := size()
+		pages, rows = pages+n, rows+w
+	}
+	return pages, rows
+}
+
 // lookup answers from cache for the current write generation, or runs
 // find and remembers what it found.
 func lookup[K comparable, V any](db *DB, c *genCache[K, V], k K, find func() (V, error)) (V, error) {

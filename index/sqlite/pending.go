@@ -74,3 +74,14 @@ func (db *DB) DueCommits(ctx context.Context, now time.Time) ([]index.Component,
 	}
 	return out, formatError(rows.Err())
 }
+
+// CountPendingUnits counts the units edited or added and not yet
+// committed, across every component, as PendingUnits counts them for
+// one (the partial index units_pending answers it). It backs the pending
+// edits metric.
+func (db *DB) CountPendingUnits(ctx context.Context) (int, error) {
+	var n int
+	err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM units u JOIN translations t ON t.id = u.translation_id
+		WHERE u.pending != 0 AND t.filename != ''`).Scan(&n)
+	return n, formatError(err)
+}

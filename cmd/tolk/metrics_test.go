@@ -1,0 +1,89 @@
+package main
+
+import (
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/tolk-project/tolk/metrics"
+)
+
+// scrape GETs /metrics from m's metrics listener and parses it strictly.
+func scrape(t *testing.T, m *Main) ([]metrics.ParsedSample, string) {
+	t.Helper()
+	resp, err := http.Get("http://" + m.MetricsAddr().String() + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /metrics: %d %v", resp.StatusCode, err)
+	}
+	if ct := resp.Header.Get("Content-Type"); ct != metrics.ContentType {
+		t.Errorf("Content-Type %q", ct)
+	}
+	samples, err := metrics.Parse(strings.NewReader(string(body)))
+	if err != nil {
+		t.Fatalf("/metrics does not parse: %v\n%s", err, body)
+	}
+	return samples, string(body)
+}
+
+// TestMetrics serves /metrics on --metrics-listen and checks that it
+// parses as the text format and counts what happened: the demo's
+// imports, a request by its route and status, its latency, a pending
+// edit, and the runtime's basics. The API's own port has no /metrics.
+func TestMetrics(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.DataDir, cfg.Listen, cfg.Demo, cfg.MetricsListen = t.TempDir(), "127.0.0.1:0", true, "127.0.0.1:0"
+	m := mustRunConfig(t, cfg)
+	defer m.Close()
+	base := "http://" + m.Addr().String()
+
+	resp := getAs(t, base+"/metrics", "")
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Errorf("GET /metrics on the API port: %d, want 404", resp.StatusCode)
+	}
+	for range 2 {
+		resp := getAs(t, base+"/api/projects/", "")
+		resp.Body.Close()
+	}
+	token := strings.TrimPrefix(adminToken(t, m), "Token ")
+	_, units := send(t, http.MethodGet, base+"/api/translations/demo/app/de/units/", token, nil)
+	id := int64(units["results"].([]any)[0].(map[string]any)["id"].(float64))
+	if code, body := send(t, http.MethodPatch, base+"/api/units/"+strconv.FormatInt(id, 10)+"/", token,
+		map[string]any{"target": []string{"x"}, "state": 20}); code != http.StatusOK {
+		t.Fatalf("PATCH unit: %d %v", code, body)
+	}
+
+	samples, body := scrape(t, m)
+	for _, tc := range []struct {
+		name   string
+		labels map[string]string
+		want   float64 // -1: any positive value
+	}{
+		{"tolk_http_requests_total", map[string]string{"route": "/api/projects/", "method": "GET", "status": "200"}, 2},
+		{"tolk_http_requests_total", map[string]string{"route": "unmatched", "method": "GET", "status": "404"}, 1},
+		{"tolk_http_requests_total", map[string]string{"route": "/api/units/:id/", "method": "PATCH", "status": "200"}, 1},
+		{"tolk_http_request_duration_seconds_count", map[string]string{"route": "/api/projects/", "method": "GET"}, 2},
+		{"tolk_http_request_duration_seconds_bucket", map[string]string{"route": "/api/projects/", "le": "+Inf"}, 2},
+		{"tolk_import_duration_seconds_count", map[string]string{"result": "ok"}, 2}, // the demo's app and glossary
+		{"tolk_pending_units", nil, 1},
+		{"tolk_build_info", map[string]string{"version": readBuildVersion().Short()}, 1},
+		{"go_goroutines", nil, -1},
+		{"go_memstats_heap_alloc_bytes", nil, -1},
+		{"process_start_time_seconds", nil, -1},
+	} {
+		got, ok := metrics.Value(samples, tc.name, tc.labels)
+		if !ok || (tc.want >= 0 && got != tc.want) || (tc.want < 0 && got <= 0) {
+			t.Errorf("%s%v = %v (found %v), want %v", tc.name, tc.labels, got, ok, tc.want)
+		}
+	}
+	if t.Failed() {
+		t.Logf("/metrics:\n%s", body)
+	}
+}
