@@ -83,6 +83,9 @@ type Options struct {
 	// must be signed with, for the components of projects that have no
 	// secret of their own.
 	HookSecret string
+	// Startup reports the start-up import for /readyz
+	// (*sync.Service); when nil, /readyz answers ready.
+	Startup Startup
 
 	base    string // BaseURL without its trailing slash
 	proxies []netip.Prefix
@@ -190,6 +193,9 @@ func (s *Server) newEngine() *gin.Engine {
 	if err := e.SetTrustedProxies(s.opts.TrustedProxies); err != nil {
 		panic(fmt.Errorf("api: trusted proxies: %w", err)) // Validate accepted them
 	}
+	// Probes come every few seconds and carry no token: they are
+	// neither logged nor authenticated (nor rate limited).
+	s.healthRoutes(e)
 	e.Use(s.requestScope, s.recovery, s.authenticate)
 
 	resources := s.resources()
