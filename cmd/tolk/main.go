@@ -201,10 +201,15 @@ type Main struct {
 	server   *http.Server
 	listener net.Listener
 	served   chan error
+	// stopImport cancels the start-up import; imported is closed when it
+	// has ended.
+	stopImport context.CancelFunc
+	imported   chan struct{}
 }
 
-// Open wires the parts, reconciles the configured projects, imports them
-// and starts serving. Close must be called even when Open fails.
+// Open wires the parts, starts serving, and reconciles and imports the
+// configured projects in the background (see Imported). Close must be
+// called even when Open fails.
 func (m *Main) Open(ctx context.Context) error {
 	log := m.Logger
 	// Settings are checked before anything is opened or imported.
@@ -264,19 +269,6 @@ func (m *Main) Open(ctx context.Context) error {
 		}
 		specs = append(specs, configured...)
 	}
-	start := time.Now()
-	if err := m.sync.Reconcile(ctx, specs); err != nil {
-		// A component that cannot be imported is reported; the service
-		// still starts and serves what it has.
-		log.Error("reconcile finished with errors", "err", err)
-	}
-	log.Info("reconciled", "projects", len(specs), "duration", time.Since(start))
-	// The scheduled jobs start once the index reflects the repositories;
-	// their first pass commits what a crash or restart left due.
-	if err := m.sync.StartScheduler(tolksync.SchedulerOptions{PullInterval: m.Config.PullInterval}); err != nil {
-		return err
-	}
-
 	// The API reads the index directly and asks sync for what only the
 	// checkouts and the formats know: repository status, committed files,
 	// the Git export, parsing uploads and rendering pending edits, and the
@@ -286,14 +278,47 @@ func (m *Main) Open(ctx context.Context) error {
 		// A webhook's update is a pull and re-import of the component.
 		apiOpts.Hooks = m.sync
 	}
-	apiOpts.Operations = m.sync
+	apiOpts.Operations, apiOpts.Startup = m.sync, m.sync
 	srv := api.New(m.db, apiOpts)
 	m.server = &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	m.served = make(chan error, 1)
 	go func() { m.served <- m.server.Serve(m.listener) }()
+
+	// The server answers while the configured components import: one
+	// slow or unreachable repository must not keep every project
+	// offline. Reads answer what the index holds; /readyz says what is
+	// still importing. Close cancels the import.
+	ictx, cancel := context.WithCancel(ctx)
+	m.stopImport, m.imported = cancel, make(chan struct{})
+	go m.importConfigured(ictx, specs)
 	log.Info("serving", "addr", m.listener.Addr().String(), "data", m.Config.DataDir)
 	return nil
 }
+
+// importConfigured imports the configured components, then starts the
+// scheduled jobs; it closes m.imported when done.
+func (m *Main) importConfigured(ctx context.Context, specs []tolksync.ProjectSpec) {
+	defer close(m.imported)
+	log, start := m.Logger, time.Now()
+	if err := m.sync.Reconcile(ctx, specs); err != nil {
+		// A component that cannot be imported is reported; the others
+		// serve, and /readyz lists the failure.
+		log.Error("reconcile finished with errors", "err", err)
+	}
+	if ctx.Err() != nil {
+		return // shutting down
+	}
+	log.Info("reconciled", "projects", len(specs), "duration", time.Since(start))
+	// The scheduled jobs start once the index reflects the repositories;
+	// their first pass commits what a crash or restart left due.
+	if err := m.sync.StartScheduler(tolksync.SchedulerOptions{PullInterval: m.Config.PullInterval}); err != nil {
+		log.Error("start scheduler", "err", err)
+	}
+}
+
+// Imported returns a channel closed once the start-up import (Open
+// starts it in the background) has ended and the scheduled jobs started.
+func (m *Main) Imported() <-chan struct{} { return m.imported }
 
 // listenURL is the http:// address of a bound listener; a wildcard
 // host (0.0.0.0, ::) becomes localhost, where the address does lead.
@@ -343,10 +368,14 @@ func (m *Main) existing(ctx context.Context) existingIndex {
 // Addr is the address the server listens on.
 func (m *Main) Addr() net.Addr { return m.listener.Addr() }
 
-// Close lets in-flight requests finish (for up to 10 seconds), stops the
-// background tasks, then closes the index.
+// Close cancels the start-up import, lets in-flight requests finish (for
+// up to 10 seconds), stops the background tasks, then closes the index.
 func (m *Main) Close() error {
 	var errs []error
+	if m.stopImport != nil {
+		m.stopImport()
+		<-m.imported
+	}
 	if m.server != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()

@@ -1,0 +1,195 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/tolk-project/tolk/vcs"
+)
+
+// silentRemote is a Git host that accepts connections and never answers;
+// it returns its http:// repository URL.
+func silentRemote(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conns := make(chan net.Conn, 100)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			conns <- c // held open, never read or written
+		}
+	}()
+	t.Cleanup(func() {
+		ln.Close()
+		close(conns)
+		for c := range conns {
+			c.Close()
+		}
+	})
+	return "http://" + ln.Addr().String() + "/x.git"
+}
+
+// startupConfig writes a setup file with a project "shop" whose
+// components are "stuck", on the silent remote url, and "app", on a
+// healthy bare repository; it returns the file's path.
+func startupConfig(t *testing.T, url string) string {
+	t.Helper()
+	dir := t.TempDir()
+	repo := filepath.Join(dir, "app.git")
+	if err := vcs.CreateBare(context.Background(), repo, "main", map[string][]byte{
+		"po/en.json": []byte(`{"yes": "Yes"}`),
+		"po/de.json": []byte(`{"yes": "Ja"}`),
+	}, "initial"); err != nil {
+		t.Fatal(err)
+	}
+	component := func(slug, url string) string {
+		return "\n      - name: " + slug + "\n        slug: " + slug + "\n        repo: " + url +
+			"\n        branch: main\n        filemask: po/*.json\n        template: po/en.json\n        source_language: en"
+	}
+	config := filepath.Join(dir, "tolk.yaml")
+	body := "projects:\n  - name: Shop\n    slug: shop\n    components:" +
+		component("stuck", url) + component("app", "file://"+repo) + "\n"
+	if err := os.WriteFile(config, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return config
+}
+
+// readyz fetches /readyz: its status and body.
+func readyz(t *testing.T, base string) (int, readyBody) {
+	t.Helper()
+	res, err := http.Get(base + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	var body readyBody
+	if err := json.NewDecoder(res.Body).Decode(&body); err != nil {
+		t.Fatal(err)
+	}
+	return res.StatusCode, body
+}
+
+type readyBody struct {
+	Ready     bool
+	Importing []struct{ Project, Component string }
+	Failed    []struct{ Project, Component, Error string }
+}
+
+// TestServeWhileImporting starts tolk serve on a setup file whose first
+// repository never answers: the API serves at once (it used to keep
+// its port closed for as long as the clone hung), /readyz says what is
+// importing, a read of the stuck component answers, and SIGTERM ends the
+// process within seconds.
+func TestServeWhileImporting(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs tolk serve")
+	}
+	config := startupConfig(t, silentRemote(t))
+	bin := buildTolk(t)
+	start := time.Now()
+	p := spawnTolk(t, bin, t.TempDir(), "--config", config, "--demo")
+	client := &http.Client{Timeout: 2 * time.Second}
+	for _, path := range []string{"/api/", "/healthz"} {
+		res, err := client.Get(p.base + path)
+		if err != nil {
+			t.Fatalf("GET %s while importing: %v", path, err)
+		}
+		res.Body.Close()
+		if res.StatusCode != http.StatusOK {
+			t.Errorf("GET %s while importing: %d, want 200", path, res.StatusCode)
+		}
+	}
+	// The demo imports first; then the stuck component is saved, and
+	// its clone starts.
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		res, err := client.Get(p.base + "/api/components/shop/stuck/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode == http.StatusOK {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("component shop/stuck: %d after 5 s, want 200", res.StatusCode)
+		}
+	}
+	// The stuck component has no checkout yet: the reference's 404 for
+	// what is missing, not a wait for the clone.
+	req, _ := http.NewRequest(http.MethodGet, p.base+"/api/components/shop/stuck/repository/", nil)
+	req.Header.Set("Authorization", "Token "+p.token)
+	res, err := client.Do(req)
+	if err != nil {
+		t.Fatalf("repository of the component being cloned: %v", err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusNotFound {
+		t.Errorf("repository of the component being cloned: %d, want 404", res.StatusCode)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("serving took %v", took)
+	}
+	code, body := readyz(t, p.base)
+	var importing []string
+	for _, c := range body.Importing {
+		importing = append(importing, c.Project+"/"+c.Component)
+	}
+	if code != http.StatusServiceUnavailable || body.Ready ||
+		!strings.HasSuffix(strings.Join(importing, " "), "shop/stuck shop/app") {
+		t.Errorf("/readyz while importing: %d %+v, want 503 listing shop/stuck and shop/app", code, body)
+	}
+
+	if err := p.process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-p.exited:
+	case <-time.After(5 * time.Second):
+		t.Fatal("tolk serve still running 5 s after SIGTERM")
+	}
+}
+
+// TestReadyzAfterImport: once the start-up import has ended, /readyz
+// answers 200 and lists the component whose clone failed, with the
+// reason; /healthz answers 200.
+func TestReadyzAfterImport(t *testing.T) {
+	missing := "file://" + filepath.Join(t.TempDir(), "missing.git")
+	cfg := DefaultConfig()
+	cfg.DataDir, cfg.Listen, cfg.ConfigFile = t.TempDir(), "127.0.0.1:0", startupConfig(t, missing)
+	m := &Main{Config: cfg, Logger: slog.New(slog.DiscardHandler)}
+	openMain(t, m)
+	defer m.Close()
+	base := "http://" + m.Addr().String()
+	code, body := readyz(t, base)
+	if code != http.StatusOK || !body.Ready || len(body.Importing) != 0 || len(body.Failed) != 1 ||
+		body.Failed[0].Component != "stuck" || !strings.Contains(body.Failed[0].Error, "missing.git") {
+		t.Errorf("/readyz after the import: %d %+v, want 200 with shop/stuck failed", code, body)
+	}
+	res, err := http.Get(base + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Errorf("/healthz: %d", res.StatusCode)
+	}
+	if de := getJSON(t, base+"/api/translations/shop/app/de/"); de["translated"] != float64(1) {
+		t.Errorf("shop/app/de after the import: %v", de)
+	}
+}
