@@ -27,7 +27,11 @@ func (s *Service) openCheckout(c index.Component) (*vcs.Repo, error) {
 	if errors.Is(err, vcs.ErrNotCheckout) {
 		return nil, fmt.Errorf("%s/%s: %w", c.Project.Slug, c.Slug, errNotCloned)
 	}
-	return repo, err
+	if err != nil {
+		return nil, err
+	}
+	repo.SetTimeouts(s.opts.GitTimeouts)
+	return repo, nil
 }
 
 // lockedCheckout takes the component's lock and opens its checkout. On

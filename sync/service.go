@@ -64,6 +64,9 @@ type Options struct {
 	// SiteURL is the address of the site without a trailing slash, for
 	// the url of commit messages; "" leaves the url a path.
 	SiteURL string
+	// GitTimeouts bound every clone, fetch and push (vcs.Timeouts: the
+	// zero value means its defaults).
+	GitTimeouts vcs.Timeouts
 }
 
 // DefaultCommitter commits when Options.Committer is not set.

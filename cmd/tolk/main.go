@@ -88,14 +88,19 @@ type Config struct {
 	// PullInterval is how often every component with a remote is pulled;
 	// 0 turns scheduled pulls off.
 	PullInterval time.Duration
+	// GitStallTimeout ends a clone or fetch that received nothing for
+	// this long, GitTimeout any clone, fetch or push that takes longer;
+	// 0 turns either off.
+	GitStallTimeout, GitTimeout time.Duration
 }
 
 // DefaultConfig returns the settings used when no flag is given: the
 // reference's rate limits among them.
 func DefaultConfig() Config {
 	return Config{DataDir: "./tolk-data", Listen: "127.0.0.1:8080", LogFormat: "text",
-		MaxUploadBytes: api.DefaultMaxUploadBytes,
-		RateLimitAnon:  api.DefaultAnonymousRateLimit, RateLimitUser: api.DefaultUserRateLimit}
+		MaxUploadBytes:  api.DefaultMaxUploadBytes,
+		GitStallTimeout: vcs.DefaultStallTimeout, GitTimeout: vcs.DefaultTotalTimeout,
+		RateLimitAnon: api.DefaultAnonymousRateLimit, RateLimitUser: api.DefaultUserRateLimit}
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -173,12 +178,19 @@ func serveConfig(args []string, stderr io.Writer) (Config, error) {
 		"site-wide secret incoming webhooks must be signed with (or TOLK_HOOK_SECRET; projects may set their own)")
 	fs.DurationVar(&cfg.PullInterval, "pull-interval", 0,
 		"pull every component with a remote this often, e.g. 30m (0: never; webhooks and the API still pull)")
+	fs.DurationVar(&cfg.GitStallTimeout, "git-stall-timeout", cfg.GitStallTimeout,
+		"end a clone or fetch that received nothing for this long (0: never)")
+	fs.DurationVar(&cfg.GitTimeout, "git-timeout", cfg.GitTimeout,
+		"end a clone, fetch or push that takes longer than this, however it progresses (0: never)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, errUsage
 	}
-	if cfg.PullInterval < 0 {
-		fmt.Fprintln(stderr, "tolk serve: --pull-interval must not be negative")
-		return cfg, errUsage
+	for name, d := range map[string]time.Duration{"pull-interval": cfg.PullInterval,
+		"git-stall-timeout": cfg.GitStallTimeout, "git-timeout": cfg.GitTimeout} {
+		if d < 0 {
+			fmt.Fprintf(stderr, "tolk serve: --%s must not be negative\n", name)
+			return cfg, errUsage
+		}
 	}
 	if cfg.HookSecret == "" {
 		// The environment keeps the secret out of the process list.
@@ -244,7 +256,7 @@ func (m *Main) Open(ctx context.Context) error {
 	}
 	if m.sync, err = tolksync.New(m.db, langs, tolksync.Options{DataDir: m.Config.DataDir, Logger: log,
 		Committer: vcs.Signature{Name: m.Config.CommitterName, Email: m.Config.CommitterEmail},
-		SiteURL:   siteURL}); err != nil {
+		SiteURL:   siteURL, GitTimeouts: gitTimeouts(m.Config.GitStallTimeout, m.Config.GitTimeout)}); err != nil {
 		return err
 	}
 
@@ -319,6 +331,18 @@ func (m *Main) importConfigured(ctx context.Context, specs []tolksync.ProjectSpe
 // Imported returns a channel closed once the start-up import (Open
 // starts it in the background) has ended and the scheduled jobs started.
 func (m *Main) Imported() <-chan struct{} { return m.imported }
+
+// gitTimeouts turns the flags' durations, where 0 means never, into
+// vcs.Timeouts, where 0 means the default and a negative value never.
+func gitTimeouts(stall, total time.Duration) vcs.Timeouts {
+	never := func(d time.Duration) time.Duration {
+		if d == 0 {
+			return -1
+		}
+		return d
+	}
+	return vcs.Timeouts{Stall: never(stall), Total: never(total)}
+}
 
 // listenURL is the http:// address of a bound listener; a wildcard
 // host (0.0.0.0, ::) becomes localhost, where the address does lead.

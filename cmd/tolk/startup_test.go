@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -191,5 +193,52 @@ func TestReadyzAfterImport(t *testing.T) {
 	}
 	if de := getJSON(t, base+"/api/translations/shop/app/de/"); de["translated"] != float64(1) {
 		t.Errorf("shop/app/de after the import: %v", de)
+	}
+}
+
+// TestStalledRemoteFails: the clone from a remote that never answers
+// fails after --git-stall-timeout with the reason in /readyz, and the
+// component after it imports; it used to hang the start for ever.
+func TestStalledRemoteFails(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.DataDir, cfg.Listen, cfg.ConfigFile = t.TempDir(), "127.0.0.1:0", startupConfig(t, silentRemote(t))
+	cfg.GitStallTimeout = 500 * time.Millisecond
+	m := &Main{Config: cfg, Logger: slog.New(slog.DiscardHandler)}
+	start := time.Now()
+	if err := m.Open(context.Background()); err != nil {
+		m.Close()
+		t.Fatal(err)
+	}
+	defer m.Close()
+	select {
+	case <-m.Imported():
+	case <-time.After(10 * time.Second):
+		t.Fatal("start-up import still running after 10 s")
+	}
+	if took := time.Since(start); took < cfg.GitStallTimeout {
+		t.Errorf("import took %v, less than the stall timeout", took)
+	}
+	base := "http://" + m.Addr().String()
+	code, body := readyz(t, base)
+	if code != http.StatusOK || len(body.Failed) != 1 || body.Failed[0].Component != "stuck" ||
+		!strings.Contains(body.Failed[0].Error, "remote stalled: nothing received for 500ms") {
+		t.Errorf("/readyz: %d %+v, want shop/stuck failed as stalled", code, body)
+	}
+	if de := getJSON(t, base+"/api/translations/shop/app/de/"); de["translated"] != float64(1) {
+		t.Errorf("shop/app/de: %v", de)
+	}
+}
+
+// TestGitTimeoutFlags: 0 turns a timeout off, a negative one is refused.
+func TestGitTimeoutFlags(t *testing.T) {
+	cfg, err := serveConfig([]string{"--git-stall-timeout", "0", "--git-timeout", "90m"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := gitTimeouts(cfg.GitStallTimeout, cfg.GitTimeout); got != (vcs.Timeouts{Stall: -1, Total: 90 * time.Minute}) {
+		t.Errorf("timeouts = %+v", got)
+	}
+	if _, err := serveConfig([]string{"--git-timeout", "-1s"}, io.Discard); !errors.Is(err, errUsage) {
+		t.Errorf("negative --git-timeout: %v, want a usage error", err)
 	}
 }
