@@ -1,10 +1,14 @@
 package sync
 
 import (
+	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	gosync "sync"
 
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/vcs"
 )
 
 // startupState is what the last Reconcile has done so far, for readiness
@@ -66,4 +70,36 @@ func (s *Service) Startup() index.Startup {
 	st.Importing = slices.Clone(st.Importing)
 	st.Failed = slices.Clone(st.Failed)
 	return st
+}
+
+// RemoveStale removes what a crash can leave in the data directory: the
+// temporary directories of clones cut off midway (beside each project's
+// checkouts) and the clones of repository checks no import adopted. It
+// returns the paths removed. Call it before the Service is used, while
+// the process owns the data directory.
+func (s *Service) RemoveStale() ([]string, error) {
+	repos := filepath.Join(s.opts.DataDir, "repos")
+	projects, err := os.ReadDir(repos)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	var removed []string
+	for _, p := range projects {
+		if !p.IsDir() {
+			continue
+		}
+		r, err := vcs.RemoveStaleClones(filepath.Join(repos, p.Name()))
+		removed = append(removed, r...)
+		if err != nil {
+			return removed, err
+		}
+	}
+	checks, _ := filepath.Glob(filepath.Join(s.opts.DataDir, "tmp", "check-*"))
+	for _, c := range checks {
+		if err := os.RemoveAll(c); err != nil {
+			return removed, err
+		}
+		removed = append(removed, c)
+	}
+	return removed, nil
 }

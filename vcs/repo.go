@@ -406,3 +406,32 @@ func normalizeURL(s string) string {
 func fetchRefSpec(branch string) config.RefSpec {
 	return config.RefSpec(fmt.Sprintf("+refs/heads/%s:refs/remotes/%s/%s", branch, remoteName, branch))
 }
+
+// RemoveStaleClones removes from dir the temporary directories that
+// Clone (".<name>.clone-*") and CreateBare (".<name>.create-*") make
+// beside their target and a crash left behind, and returns their paths.
+// Only call it while no clone into dir can be running: at start, with
+// the directory owned by this process.
+func RemoveStaleClones(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	for _, e := range entries {
+		name := e.Name()
+		if !e.IsDir() || !strings.HasPrefix(name, ".") ||
+			!(strings.Contains(name, ".clone-") || strings.Contains(name, ".create-")) {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if err := os.RemoveAll(p); err != nil {
+			return removed, err
+		}
+		removed = append(removed, p)
+	}
+	return removed, nil
+}

@@ -217,6 +217,8 @@ type Main struct {
 	// has ended.
 	stopImport context.CancelFunc
 	imported   chan struct{}
+	// lock holds the data directory (lockDataDir) until Close.
+	lock *os.File
 }
 
 // Open wires the parts, starts serving, and reconciles and imports the
@@ -235,8 +237,11 @@ func (m *Main) Open(ctx context.Context) error {
 	if err := os.MkdirAll(m.Config.DataDir, 0o755); err != nil {
 		return fmt.Errorf("data directory: %w", err)
 	}
-	langs := langdata.Default()
 	var err error
+	if m.lock, err = lockDataDir(m.Config.DataDir); err != nil {
+		return err
+	}
+	langs := langdata.Default()
 	if m.db, err = sqlite.Open(ctx, filepath.Join(m.Config.DataDir, "tolk.db")); err != nil {
 		return err
 	}
@@ -255,9 +260,19 @@ func (m *Main) Open(ctx context.Context) error {
 		siteURL = listenURL(m.listener.Addr())
 	}
 	if m.sync, err = tolksync.New(m.db, langs, tolksync.Options{DataDir: m.Config.DataDir, Logger: log,
-		Committer: vcs.Signature{Name: m.Config.CommitterName, Email: m.Config.CommitterEmail},
-		SiteURL:   siteURL, GitTimeouts: gitTimeouts(m.Config.GitStallTimeout, m.Config.GitTimeout)}); err != nil {
+		Committer:   vcs.Signature{Name: m.Config.CommitterName, Email: m.Config.CommitterEmail},
+		SiteURL:     siteURL,
+		GitTimeouts: gitTimeouts(m.Config.GitStallTimeout, m.Config.GitTimeout)}); err != nil {
 		return err
+	}
+	// What a crash left midway (a clone's temporary directory) is
+	// nobody's now that this process holds the data directory.
+	removed, err := m.sync.RemoveStale()
+	if err != nil {
+		return fmt.Errorf("remove stale clones: %w", err)
+	}
+	for _, p := range removed {
+		log.Info("removed a stale temporary clone", "path", p)
 	}
 
 	var specs []tolksync.ProjectSpec
@@ -415,6 +430,9 @@ func (m *Main) Close() error {
 	}
 	if m.db != nil {
 		errs = append(errs, m.db.Close())
+	}
+	if m.lock != nil {
+		errs = append(errs, m.lock.Close())
 	}
 	return errors.Join(errs...)
 }

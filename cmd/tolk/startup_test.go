@@ -9,7 +9,9 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -240,5 +242,85 @@ func TestGitTimeoutFlags(t *testing.T) {
 	}
 	if _, err := serveConfig([]string{"--git-timeout", "-1s"}, io.Discard); !errors.Is(err, errUsage) {
 		t.Errorf("negative --git-timeout: %v, want a usage error", err)
+	}
+}
+
+// TestCrashMidCloneAndSecondServer kills tolk serve while it clones,
+// after a second tolk serve on the same data directory was refused at
+// once; the next start removes the temporary clone the crash left.
+func TestCrashMidCloneAndSecondServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs tolk serve")
+	}
+	bin := buildTolk(t)
+	data := t.TempDir()
+	p := spawnTolk(t, bin, data, "--config", startupConfig(t, silentRemote(t)))
+	pattern := filepath.Join(data, "repos", "shop", ".stuck.clone-*")
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if m, _ := filepath.Glob(pattern); len(m) == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no temporary clone %s after 10 s", pattern)
+		}
+	}
+
+	second := exec.Command(bin, "serve", "--data", data, "--listen", "127.0.0.1:0")
+	done := make(chan []byte, 1)
+	go func() {
+		out, _ := second.CombinedOutput()
+		done <- out
+	}()
+	select {
+	case out := <-done:
+		want := "tolk: data directory " + data + " is in use by another tolk process (pid " +
+			strconv.Itoa(p.process.Pid) + ", lock " + filepath.Join(data, "tolk.lock") + ")"
+		if second.ProcessState.ExitCode() != 1 || !strings.Contains(string(out), want) {
+			t.Errorf("second tolk serve: exit %d, %q; want 1 and %q", second.ProcessState.ExitCode(), out, want)
+		}
+	case <-time.After(5 * time.Second):
+		second.Process.Kill()
+		t.Fatal("second tolk serve on the same data directory still running after 5 s")
+	}
+
+	p.kill() // SIGKILL mid-clone, as a crash
+	if m, _ := filepath.Glob(pattern); len(m) != 1 {
+		t.Fatalf("after the crash: %v, want the temporary clone left behind", m)
+	}
+	cfg := DefaultConfig()
+	cfg.DataDir, cfg.Listen = data, "127.0.0.1:0"
+	m := &Main{Config: cfg, Logger: slog.New(slog.DiscardHandler)}
+	openMain(t, m)
+	defer m.Close()
+	if left, _ := filepath.Glob(pattern); len(left) != 0 {
+		t.Errorf("after a restart: %v left", left)
+	}
+	if _, err := os.Stat(filepath.Join(data, "tolk.db")); err != nil {
+		t.Errorf("the index is gone: %v", err)
+	}
+}
+
+// TestRemoveStaleChecks: the clones of repository checks that no
+// import adopted before a crash are removed on start, the checkouts
+// kept.
+func TestRemoveStaleChecks(t *testing.T) {
+	data := t.TempDir()
+	stale := filepath.Join(data, "tmp", "check-123", ".git")
+	kept := filepath.Join(data, "repos", "shop", "app", ".git")
+	for _, d := range []string{stale, kept} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := DefaultConfig()
+	cfg.DataDir, cfg.Listen = data, "127.0.0.1:0"
+	m := &Main{Config: cfg, Logger: slog.New(slog.DiscardHandler)}
+	openMain(t, m)
+	defer m.Close()
+	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("stale check clone: %v, want it removed", err)
+	}
+	if _, err := os.Stat(kept); err != nil {
+		t.Errorf("checkout: %v, want it kept", err)
 	}
 }
