@@ -407,13 +407,24 @@ func (m *Main) existing(ctx context.Context) existingIndex {
 // Addr is the address the server listens on.
 func (m *Main) Addr() net.Addr { return m.listener.Addr() }
 
+// importStopGrace is how long Close waits for the cancelled start-up
+// import to stop.
+const importStopGrace = 5 * time.Second
+
 // Close cancels the start-up import, lets in-flight requests finish (for
 // up to 10 seconds), stops the background tasks, then closes the index.
 func (m *Main) Close() error {
 	var errs []error
 	if m.stopImport != nil {
 		m.stopImport()
-		<-m.imported
+		// Every step of the import honours cancellation, but one that
+		// does not must not keep a stopping process alive: after a
+		// grace period shutdown goes on without it.
+		select {
+		case <-m.imported:
+		case <-time.After(importStopGrace):
+			m.Logger.Warn("the start-up import did not stop; shutting down without it", "grace", importStopGrace)
+		}
 	}
 	if m.server != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -324,3 +324,67 @@ func TestRemoveStaleChecks(t *testing.T) {
 		t.Errorf("checkout: %v, want it kept", err)
 	}
 }
+
+// treeBomb makes a bare repository whose HEAD tree names one tree ten
+// times, which names another ten times, ten levels deep: 10^10 paths in
+// a few kilobytes. It returns its file:// URL.
+func treeBomb(t *testing.T) string {
+	t.Helper()
+	bare := filepath.Join(t.TempDir(), "bomb.git")
+	git := func(stdin string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"--git-dir", bare}, args...)...)
+		cmd.Stdin = strings.NewReader(stdin)
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=T", "GIT_AUTHOR_EMAIL=t@example.com",
+			"GIT_COMMITTER_NAME=T", "GIT_COMMITTER_EMAIL=t@example.com", "GIT_CONFIG_NOSYSTEM=1", "HOME="+t.TempDir())
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	if out, err := exec.Command("git", "init", "--bare", "-b", "main", bare).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	entry, object := "100644 blob "+git("{}\n", "hash-object", "-w", "--stdin"), "f"
+	for range 10 {
+		var b strings.Builder
+		for i := range 10 {
+			b.WriteString(entry + "\t" + object + strconv.Itoa(i) + "\n")
+		}
+		entry, object = "040000 tree "+git(b.String(), "mktree"), "d"
+	}
+	tree := strings.TrimPrefix(entry, "040000 tree ")
+	git("", "update-ref", "refs/heads/main", git("", "commit-tree", tree, "-m", "bomb"))
+	return "file://" + bare
+}
+
+// TestSIGTERMDuringEndlessImport: SIGTERM ends tolk serve within
+// seconds even while an import step ignores cancellation (here the walk
+// of a tree bomb's HEAD tree).
+func TestSIGTERMDuringEndlessImport(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs tolk serve")
+	}
+	bin := buildTolk(t)
+	data := t.TempDir()
+	p := spawnTolk(t, bin, data, "--config", startupConfig(t, treeBomb(t)))
+	// The clone is renamed into place once made; the walk follows.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(data, "repos", "shop", "stuck", ".git")); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the tree bomb is not cloned after 10 s")
+		}
+	}
+	time.Sleep(200 * time.Millisecond)
+	if err := p.process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-p.exited:
+	case <-time.After(importStopGrace + 5*time.Second):
+		t.Fatalf("tolk serve still running %v after SIGTERM", importStopGrace+5*time.Second)
+	}
+}
