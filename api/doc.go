@@ -27,5 +27,7 @@
 // *sync.Service. hooks.go takes the Git hosts' push notifications under
 // /hooks/<service>/, outside /api/: it matches components, checks the
 // hosts' signatures against the hook secrets, and asks HookUpdater
-// (*sync.Service) to pull and re-import.
+// (*sync.Service) to pull and re-import. health.go serves the probes
+// /healthz and /readyz, also outside /api/; readiness is the start-up
+// import Startup (*sync.Service) reports.
 package api

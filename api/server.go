@@ -100,6 +100,9 @@ type Options struct {
 	// Requests, when set, hears every request once it is answered, for
 	// metrics.
 	Requests RequestObserver
+	// Startup reports the start-up import for /readyz
+	// (*sync.Service); when nil, /readyz answers ready.
+	Startup Startup
 
 	base    string // BaseURL without its trailing slash
 	proxies []netip.Prefix
@@ -207,6 +210,9 @@ func (s *Server) newEngine() *gin.Engine {
 	if err := e.SetTrustedProxies(s.opts.TrustedProxies); err != nil {
 		panic(fmt.Errorf("api: trusted proxies: %w", err)) // Validate accepted them
 	}
+	// Probes come every few seconds and carry no token: they are
+	// neither logged nor authenticated (nor rate limited).
+	s.healthRoutes(e)
 	e.Use(s.requestScope, s.recovery, s.authenticate)
 
 	resources := s.resources()

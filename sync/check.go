@@ -79,7 +79,8 @@ func (s *Service) CheckComponent(ctx context.Context, c index.Component) (index.
 	}()
 	cctx, cancel := context.WithTimeout(ctx, s.opts.CheckTimeout)
 	defer cancel()
-	repo, err := vcs.Clone(cctx, vcs.CloneOptions{URL: c.Repo, Branch: c.Branch, Dir: dir, NoCheckout: true})
+	repo, err := vcs.Clone(cctx, vcs.CloneOptions{URL: c.Repo, Branch: c.Branch, Dir: dir, NoCheckout: true,
+		Timeouts: s.opts.GitTimeouts})
 	if err != nil {
 		return c, s.cloneProblem(ctx, cctx, c, err)
 	}

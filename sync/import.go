@@ -144,7 +144,8 @@ func (s *Service) checkout(ctx context.Context, c index.Component) (*vcs.Repo, i
 	}
 	// The import reads files from the object store; the working tree is
 	// checked out when a commit first needs it (vcs.CloneOptions).
-	repo, err := vcs.OpenOrClone(ctx, vcs.CloneOptions{URL: c.Repo, Branch: c.Branch, Dir: dir, NoCheckout: true})
+	repo, err := vcs.OpenOrClone(ctx, vcs.CloneOptions{URL: c.Repo, Branch: c.Branch, Dir: dir, NoCheckout: true,
+		Timeouts: s.opts.GitTimeouts})
 	if err != nil {
 		return nil, integration{}, err
 	}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
+	"path/filepath"
 	gosync "sync"
 
 	"github.com/tolk-project/tolk/index"
@@ -25,13 +27,23 @@ func (s *Service) openCheckout(c index.Component) (*vcs.Repo, error) {
 	if errors.Is(err, vcs.ErrNotCheckout) {
 		return nil, fmt.Errorf("%s/%s: %w", c.Project.Slug, c.Slug, errNotCloned)
 	}
-	return repo, err
+	if err != nil {
+		return nil, err
+	}
+	repo.SetTimeouts(s.opts.GitTimeouts)
+	return repo, nil
 }
 
 // lockedCheckout takes the component's lock and opens its checkout. On
 // success the caller holds the lock and must unlock it; on error it is
 // already released.
 func (s *Service) lockedCheckout(ctx context.Context, c index.Component) (*vcs.Repo, *gosync.Mutex, error) {
+	// A first clone is made aside and renamed into place, and may hang
+	// on the remote for long holding the lock: a read of a component
+	// not cloned yet answers at once.
+	if _, err := os.Stat(filepath.Join(s.repoDir(c), ".git")); errors.Is(err, os.ErrNotExist) {
+		return nil, nil, fmt.Errorf("%s/%s: %w", c.Project.Slug, c.Slug, errNotCloned)
+	}
 	lock := s.componentLock(c.ID)
 	lock.Lock()
 	if err := ctx.Err(); err != nil {

@@ -73,6 +73,9 @@ type Options struct {
 	// runs on the importing goroutine, under the component's lock, so it
 	// must be quick; cmd/tolk feeds the metrics with it.
 	OnImportDone func(c index.Component, sum ImportSummary, took time.Duration, err error)
+	// GitTimeouts bound every clone, fetch and push (vcs.Timeouts: the
+	// zero value means its defaults).
+	GitTimeouts vcs.Timeouts
 }
 
 // DefaultCommitter commits when Options.Committer is not set.
@@ -122,7 +125,9 @@ type Service struct {
 	life  context.Context
 	stop  context.CancelFunc
 	tasks taskList
-	wg    gosync.WaitGroup // counts running tasks, the scheduler and its jobs
+	// startup is what the last Reconcile has done (Startup).
+	startup startupState
+	wg      gosync.WaitGroup // counts running tasks, the scheduler and its jobs
 
 	// afterGitCommit, when set (by tests), runs between a commit's git
 	// commits and its index update; an error stands for a crash there.
@@ -177,11 +182,14 @@ type ProjectSpec struct {
 // Reconcile creates or updates the given projects and components (never
 // deleting anything) and imports every component. A component that fails
 // to import is logged and skipped so the others still import; the
-// returned error joins every failure.
+// returned error joins every failure. Startup reports its progress
+// while it runs.
 //
 // Each component's checkout (a clone or a fetch: mostly waiting on the
 // remote) runs while the previous component's files are being indexed.
-func (s *Service) Reconcile(ctx context.Context, specs []ProjectSpec) error {
+func (s *Service) Reconcile(ctx context.Context, specs []ProjectSpec) (err error) {
+	s.startup.begin(specs)
+	defer func() { s.startup.end(err) }()
 	ctx, cancel := context.WithCancel(ctx)
 	ready := make(chan reconcileStep) // unbuffered: one checkout ahead
 	go s.prepareComponents(ctx, specs, ready)
@@ -209,11 +217,12 @@ func (s *Service) Reconcile(ctx context.Context, specs []ProjectSpec) error {
 		}
 		_, err := s.finishLocal(ctx, st.co)
 		st.lock.Unlock()
+		c := st.co.c
+		if err != nil && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		s.startup.finished(c.Project.Slug, c.Slug, err)
 		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			c := st.co.c
 			s.opts.Logger.Error("import failed", "project", c.Project.Slug, "component", c.Slug, "err", err)
 			errs = append(errs, fmt.Errorf("import %s/%s: %w", c.Project.Slug, c.Slug, err))
 		}

@@ -156,9 +156,11 @@ func (r *Repo) prune(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, remoteError(ctx, "prune", r.url, r.auth, err)
 	}
-	refs, err := remote.ListContext(ctx, &git.ListOptions{Auth: auth})
+	w := watchRemote(ctx, r.timeouts, "", nil)
+	defer w.stop()
+	refs, err := remote.ListContext(w.ctx, &git.ListOptions{Auth: auth})
 	if err != nil && !errors.Is(err, transport.ErrEmptyRemoteRepository) {
-		return nil, remoteError(ctx, "prune", r.url, r.auth, err)
+		return nil, remoteError(w.ctx, "prune", r.url, r.auth, err)
 	}
 	has := map[string]bool{}
 	for _, ref := range refs {

@@ -21,6 +21,12 @@
 // errors.go; test them with errors.Is, as they usually arrive wrapped with
 // the operation and a redacted URL.
 //
+// Every clone, fetch, push and listing of the remote runs under a watch
+// (watch.go) bounding it by Timeouts: a total time, and a stall time
+// without progress (a progress message or a packet of the pack
+// received); ErrStalled and ErrTimeout say which ended it.
+// RemoveStaleClones removes the temporary clones a crash left.
+//
 // Supported remotes are file:// URLs and plain paths (go-git runs the git
 // binary's git-upload-pack and git-receive-pack for these, so git must be
 // installed), http:// and https:// (go-git's own client), and ssh:// or

@@ -65,6 +65,12 @@ var (
 	// refuses the ones given (go-git's transport.ErrAuthenticationRequired
 	// and transport.ErrAuthorizationFailed, which stay in the chain too).
 	ErrAuthRequired = errors.New("vcs: authentication required")
+	// ErrStalled is returned when a network operation received nothing
+	// for the stall timeout (Timeouts.Stall).
+	ErrStalled = errors.New("vcs: remote stalled")
+	// ErrTimeout is returned when a network operation did not finish in
+	// the total timeout (Timeouts.Total).
+	ErrTimeout = errors.New("vcs: remote operation timed out")
 )
 
 // redactedError carries a message with secrets removed while keeping the
@@ -83,6 +89,11 @@ func (e *redactedError) Unwrap() error { return e.err }
 // When ctx has ended, the context's error is in the chain even if go-git
 // lost it (it formats some errors with %v).
 func remoteError(ctx context.Context, op, rawURL string, auth *Auth, err error) error {
+	if cause := context.Cause(ctx); errors.Is(cause, ErrStalled) || errors.Is(cause, ErrTimeout) {
+		// The watch ended it, not the caller: go-git's error is only
+		// the cancellation, which callers must not take for their own.
+		return redact(fmt.Errorf("%s %s: %w", op, redactURL(rawURL), cause), secrets(rawURL, auth)...)
+	}
 	var kind error
 	var nomatch git.NoMatchingRefSpecError
 	switch {

@@ -33,6 +33,9 @@ type CloneOptions struct {
 	// out only pays off once Commit needs the working tree, and Commit
 	// checks it out then. Pull keeps such a checkout empty.
 	NoCheckout bool
+	// Timeouts bound the clone, and the fetches and pushes of the Repo
+	// returned (see Repo.SetTimeouts).
+	Timeouts Timeouts
 }
 
 // Validate fills defaults and rejects impossible values: it returns

@@ -26,8 +26,8 @@ import (
 // implemented yet.
 //
 // Errors wrap ErrNoRemote, ErrDetachedHead, ErrAuthRequired,
-// ErrRemoteNotFound, ErrBranchNotFound, ErrDiverged, or the context's
-// error.
+// ErrRemoteNotFound, ErrBranchNotFound, ErrDiverged, ErrStalled,
+// ErrTimeout, or the context's error.
 func (r *Repo) Pull(ctx context.Context) (changed bool, err error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -119,17 +119,20 @@ func (r *Repo) fetchLocked(ctx context.Context, op string) (changed bool, err er
 	if err != nil {
 		return false, remoteError(ctx, op, r.url, r.auth, err)
 	}
-	err = r.repo.FetchContext(ctx, &git.FetchOptions{
+	w := watchRemote(ctx, r.timeouts, packDir(r.dir), nil)
+	defer w.stop()
+	err = r.repo.FetchContext(w.ctx, &git.FetchOptions{
 		RemoteName: remoteName,
 		RefSpecs:   []config.RefSpec{fetchRefSpec(r.branch)},
 		Auth:       auth,
 		Tags:       git.NoTags,
+		Progress:   w,
 	})
 	if errors.Is(err, git.NoErrAlreadyUpToDate) {
 		return false, nil
 	}
 	if err != nil {
-		return false, remoteError(ctx, op, r.url, r.auth, err)
+		return false, remoteError(w.ctx, op, r.url, r.auth, err)
 	}
 	return true, nil
 }
@@ -206,9 +209,15 @@ func (r *Repo) push(ctx context.Context, url, branch string, lease bool) error {
 			opts.ForceWithLease = &git.ForceWithLease{RefName: dst, Hash: last}
 		}
 	}
-	err = r.repo.PushContext(ctx, opts)
+	// A push sends: nothing arrives while it progresses, so only the
+	// total timeout bounds it.
+	t := r.timeouts
+	t.Stall = -1
+	w := watchRemote(ctx, t, "", nil)
+	defer w.stop()
+	err = r.repo.PushContext(w.ctx, opts)
 	if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
-		return remoteError(ctx, "push", target, r.auth, err)
+		return remoteError(w.ctx, "push", target, r.auth, err)
 	}
 	h, err := r.head()
 	if err != nil {

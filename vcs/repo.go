@@ -36,6 +36,8 @@ type Repo struct {
 	auth *Auth
 	// sizes caches blob sizes for Files: those of its last result.
 	sizes map[plumbing.Hash]int64
+	// timeouts bound each fetch, push and listing of the remote.
+	timeouts Timeouts
 
 	dir    string // absolute path of the working tree
 	branch string // checked-out branch, short name; "" if HEAD is detached
@@ -47,10 +49,11 @@ type Repo struct {
 // tags. o.Dir must be absent or empty (else ErrDirNotEmpty); its parent is
 // created if needed. The clone is made in a temporary sibling directory and
 // renamed into place, so a failed or cancelled clone leaves no partial
-// checkout at o.Dir.
+// checkout at o.Dir. o.Timeouts bound the clone.
 //
 // Errors wrap ErrMissingURL, ErrMissingDir, ErrInvalidURL, ErrAuthRequired,
-// ErrRemoteNotFound, ErrBranchNotFound, or the context's error.
+// ErrRemoteNotFound, ErrBranchNotFound, ErrStalled, ErrTimeout, or the
+// context's error.
 func Clone(ctx context.Context, o CloneOptions) (*Repo, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
@@ -68,8 +71,9 @@ func Clone(ctx context.Context, o CloneOptions) (*Repo, error) {
 // cloneInto clones into a temporary sibling of o.Dir, then replaces o.Dir
 // (absent, empty, or a checkout to discard) with it.
 func cloneInto(ctx context.Context, o CloneOptions) (*Repo, error) {
+	wctx := ctx // the watched context, once the clone starts
 	fail := func(err error) (*Repo, error) {
-		return nil, remoteError(ctx, "clone", o.URL, o.Auth, err)
+		return nil, remoteError(wctx, "clone", o.URL, o.Auth, err)
 	}
 	parent := filepath.Dir(o.Dir)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
@@ -96,10 +100,12 @@ func cloneInto(ctx context.Context, o CloneOptions) (*Repo, error) {
 	if o.Branch != "" {
 		co.ReferenceName = plumbing.NewBranchReferenceName(o.Branch)
 	}
-	if o.Progress != nil {
-		co.Progress = o.Progress
-	}
-	if _, err := git.PlainCloneContext(ctx, tmp, false, co); err != nil {
+	// The watch forwards o.Progress; go-git would ask the remote for no
+	// progress messages without a writer.
+	w := watchRemote(ctx, o.Timeouts, packDir(tmp), o.Progress)
+	defer w.stop()
+	wctx, co.Progress = w.ctx, w
+	if _, err := git.PlainCloneContext(w.ctx, tmp, false, co); err != nil {
 		return fail(err)
 	}
 	if err := os.RemoveAll(o.Dir); err != nil {
@@ -115,7 +121,7 @@ func cloneInto(ctx context.Context, o CloneOptions) (*Repo, error) {
 	if err := r.trackBranch(); err != nil {
 		return fail(err)
 	}
-	r.auth = o.Auth
+	r.auth, r.timeouts = o.Auth, o.Timeouts
 	return r, nil
 }
 
@@ -219,7 +225,7 @@ func OpenOrClone(ctx context.Context, o CloneOptions) (*Repo, error) {
 	switch {
 	case err == nil:
 		if sameURL(r.url, o.URL) && (o.Branch == "" || o.Branch == r.branch) {
-			r.auth = o.Auth
+			r.auth, r.timeouts = o.Auth, o.Timeouts
 			return r, nil
 		}
 		return cloneInto(ctx, o)
@@ -287,6 +293,14 @@ func (r *Repo) SetAuth(a *Auth) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.auth = a
+}
+
+// SetTimeouts sets the bounds of Pull, Fetch, Push and the listing of
+// the remote; the zero value means the defaults.
+func (r *Repo) SetTimeouts(t Timeouts) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.timeouts = t
 }
 
 // Dir returns the absolute path of the working tree.
@@ -391,4 +405,33 @@ func normalizeURL(s string) string {
 // date with the remote branch.
 func fetchRefSpec(branch string) config.RefSpec {
 	return config.RefSpec(fmt.Sprintf("+refs/heads/%s:refs/remotes/%s/%s", branch, remoteName, branch))
+}
+
+// RemoveStaleClones removes from dir the temporary directories that
+// Clone (".<name>.clone-*") and CreateBare (".<name>.create-*") make
+// beside their target and a crash left behind, and returns their paths.
+// Only call it while no clone into dir can be running: at start, with
+// the directory owned by this process.
+func RemoveStaleClones(dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	for _, e := range entries {
+		name := e.Name()
+		if !e.IsDir() || !strings.HasPrefix(name, ".") ||
+			!(strings.Contains(name, ".clone-") || strings.Contains(name, ".create-")) {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		if err := os.RemoveAll(p); err != nil {
+			return removed, err
+		}
+		removed = append(removed, p)
+	}
+	return removed, nil
 }

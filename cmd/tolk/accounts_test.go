@@ -123,10 +123,7 @@ func TestDemoPrintsAdminTokenOnce(t *testing.T) {
 	for i, wantToken := range []bool{true, false} {
 		out.Reset()
 		m := &Main{Config: cfg, Logger: slog.New(slog.DiscardHandler), Stdout: &out}
-		if err := m.Open(context.Background()); err != nil {
-			m.Close()
-			t.Fatal(err)
-		}
+		openMain(t, m)
 		tok := tokenRE.FindString(out.String())
 		if (tok != "") != wantToken {
 			t.Fatalf("start %d printed %q, want a token: %v", i+1, out.String(), wantToken)

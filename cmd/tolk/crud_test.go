@@ -70,10 +70,7 @@ func TestAPIObjectsSurviveConfigRestart(t *testing.T) {
 		cfg := DefaultConfig()
 		cfg.DataDir, cfg.Listen, cfg.ConfigFile, cfg.AllowLocalRepos = data, "127.0.0.1:0", config, true
 		m := &Main{Config: cfg, Logger: slog.New(slog.DiscardHandler)}
-		if err := m.Open(context.Background()); err != nil {
-			m.Close()
-			t.Fatal(err)
-		}
+		openMain(t, m)
 		return m, "http://" + m.Addr().String() + "/api/"
 	}
 	write("App")

@@ -127,14 +127,19 @@ type Config struct {
 	// MetricsListen is the address /metrics is served on, apart from the
 	// API; "" serves no metrics.
 	MetricsListen string
+	// GitStallTimeout ends a clone or fetch that received nothing for
+	// this long, GitTimeout any clone, fetch or push that takes longer;
+	// 0 turns either off.
+	GitStallTimeout, GitTimeout time.Duration
 }
 
 // DefaultConfig returns the settings used when no flag is given: the
 // reference's rate limits among them.
 func DefaultConfig() Config {
 	return Config{DataDir: "./tolk-data", Listen: "127.0.0.1:8080", LogFormat: "text",
-		MaxUploadBytes: api.DefaultMaxUploadBytes,
-		RateLimitAnon:  api.DefaultAnonymousRateLimit, RateLimitUser: api.DefaultUserRateLimit}
+		MaxUploadBytes:  api.DefaultMaxUploadBytes,
+		GitStallTimeout: vcs.DefaultStallTimeout, GitTimeout: vcs.DefaultTotalTimeout,
+		RateLimitAnon: api.DefaultAnonymousRateLimit, RateLimitUser: api.DefaultUserRateLimit}
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -222,6 +227,10 @@ func serveConfig(args []string, stderr io.Writer) (Config, error) {
 		return cfg, usagef(stderr, "tolk serve", "--log-format %q: want text or json", cfg.LogFormat)
 	case cfg.PullInterval < 0:
 		return cfg, usagef(stderr, "tolk serve", "--pull-interval must not be negative")
+	case cfg.GitStallTimeout < 0:
+		return cfg, usagef(stderr, "tolk serve", "--git-stall-timeout must not be negative")
+	case cfg.GitTimeout < 0:
+		return cfg, usagef(stderr, "tolk serve", "--git-timeout must not be negative")
 	}
 	if cfg.HookSecret == "" {
 		// The environment keeps the secret out of the process list.
@@ -279,6 +288,10 @@ func serveFlags(cfg *Config) *flag.FlagSet {
 		"pull every component with a remote this often, e.g. 30m (0: never; webhooks and the API still pull)")
 	fs.StringVar(&cfg.MetricsListen, "metrics-listen", "",
 		"address to serve Prometheus metrics on at /metrics, e.g. 127.0.0.1:9090; whoever reaches it reads them (default: off)")
+	fs.DurationVar(&cfg.GitStallTimeout, "git-stall-timeout", cfg.GitStallTimeout,
+		"end a clone or fetch that received nothing for this long (0: never)")
+	fs.DurationVar(&cfg.GitTimeout, "git-timeout", cfg.GitTimeout,
+		"end a clone, fetch or push that takes longer than this, however it progresses (0: never)")
 	return fs
 }
 
@@ -301,10 +314,17 @@ type Main struct {
 	// Config.MetricsListen.
 	metricsServer   *http.Server
 	metricsListener net.Listener
+	// stopImport cancels the start-up import; imported is closed when it
+	// has ended.
+	stopImport context.CancelFunc
+	imported   chan struct{}
+	// lock holds the data directory (lockDataDir) until Close.
+	lock *os.File
 }
 
-// Open wires the parts, reconciles the configured projects, imports them
-// and starts serving. Close must be called even when Open fails.
+// Open wires the parts, starts serving, and reconciles and imports the
+// configured projects in the background (see Imported). Close must be
+// called even when Open fails.
 func (m *Main) Open(ctx context.Context) error {
 	log := m.Logger
 	// Settings are checked before anything is opened or imported.
@@ -319,8 +339,11 @@ func (m *Main) Open(ctx context.Context) error {
 	if err := os.MkdirAll(m.Config.DataDir, 0o755); err != nil {
 		return fmt.Errorf("data directory: %w", err)
 	}
-	langs := langdata.Default()
 	var err error
+	if m.lock, err = lockDataDir(m.Config.DataDir); err != nil {
+		return err
+	}
+	langs := langdata.Default()
 	if m.db, err = sqlite.Open(ctx, filepath.Join(m.Config.DataDir, "tolk.db")); err != nil {
 		return err
 	}
@@ -346,9 +369,20 @@ func (m *Main) Open(ctx context.Context) error {
 		siteURL = listenURL(m.listener.Addr())
 	}
 	if m.sync, err = tolksync.New(m.db, langs, tolksync.Options{DataDir: m.Config.DataDir, Logger: log,
-		Committer: vcs.Signature{Name: m.Config.CommitterName, Email: m.Config.CommitterEmail},
-		SiteURL:   siteURL, OnImportDone: m.metrics.importDone}); err != nil {
+		Committer:    vcs.Signature{Name: m.Config.CommitterName, Email: m.Config.CommitterEmail},
+		SiteURL:      siteURL,
+		OnImportDone: m.metrics.importDone,
+		GitTimeouts:  gitTimeouts(m.Config.GitStallTimeout, m.Config.GitTimeout)}); err != nil {
 		return err
+	}
+	// What a crash left midway (a clone's temporary directory) is
+	// nobody's now that this process holds the data directory.
+	removed, err := m.sync.RemoveStale()
+	if err != nil {
+		return fmt.Errorf("remove stale clones: %w", err)
+	}
+	for _, p := range removed {
+		log.Info("removed a stale temporary clone", "path", p)
 	}
 
 	var specs []tolksync.ProjectSpec
@@ -372,20 +406,6 @@ func (m *Main) Open(ctx context.Context) error {
 		}
 		specs = append(specs, configured...)
 	}
-	start := time.Now()
-	if err := m.sync.Reconcile(ctx, specs); err != nil {
-		// A component that cannot be imported is reported; the service
-		// still starts and serves what it has.
-		log.Error("reconcile finished with errors", "err", err)
-	}
-	log.Info("reconciled", "projects", len(specs), "duration", time.Since(start))
-	// The scheduled jobs start once the index reflects the repositories;
-	// their first pass commits what a crash or restart left due.
-	if err := m.sync.StartScheduler(tolksync.SchedulerOptions{PullInterval: m.Config.PullInterval,
-		OnJobDone: m.metrics.jobDone}); err != nil {
-		return err
-	}
-
 	// The API reads the index directly and asks sync for what only the
 	// checkouts and the formats know: repository status, committed files,
 	// the Git export, parsing uploads and rendering pending edits, and the
@@ -395,16 +415,62 @@ func (m *Main) Open(ctx context.Context) error {
 		// A webhook's update is a pull and re-import of the component.
 		apiOpts.Hooks = m.sync
 	}
-	apiOpts.Operations, apiOpts.Requests = m.sync, m.metrics
+	apiOpts.Operations, apiOpts.Requests, apiOpts.Startup = m.sync, m.metrics, m.sync
 	srv := api.New(m.db, apiOpts)
 	m.server = &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	m.served = make(chan error, 1)
 	go func() { m.served <- m.server.Serve(m.listener) }()
+
+	// The server answers while the configured components import: one
+	// slow or unreachable repository must not keep every project
+	// offline. Reads answer what the index holds; /readyz says what is
+	// still importing. Close cancels the import.
+	ictx, cancel := context.WithCancel(ctx)
+	m.stopImport, m.imported = cancel, make(chan struct{})
+	go m.importConfigured(ictx, specs)
 	log.Info("serving", "addr", m.listener.Addr().String(), "data", m.Config.DataDir)
 	if m.metricsListener != nil {
 		log.Info("serving metrics", "addr", "http://"+m.metricsListener.Addr().String()+"/metrics")
 	}
 	return nil
+}
+
+// importConfigured imports the configured components, then starts the
+// scheduled jobs; it closes m.imported when done.
+func (m *Main) importConfigured(ctx context.Context, specs []tolksync.ProjectSpec) {
+	defer close(m.imported)
+	log, start := m.Logger, time.Now()
+	if err := m.sync.Reconcile(ctx, specs); err != nil {
+		// A component that cannot be imported is reported; the others
+		// serve, and /readyz lists the failure.
+		log.Error("reconcile finished with errors", "err", err)
+	}
+	if ctx.Err() != nil {
+		return // shutting down
+	}
+	log.Info("reconciled", "projects", len(specs), "duration", time.Since(start))
+	// The scheduled jobs start once the index reflects the repositories;
+	// their first pass commits what a crash or restart left due.
+	if err := m.sync.StartScheduler(tolksync.SchedulerOptions{PullInterval: m.Config.PullInterval,
+		OnJobDone: m.metrics.jobDone}); err != nil {
+		log.Error("start scheduler", "err", err)
+	}
+}
+
+// Imported returns a channel closed once the start-up import (Open
+// starts it in the background) has ended and the scheduled jobs started.
+func (m *Main) Imported() <-chan struct{} { return m.imported }
+
+// gitTimeouts turns the flags' durations, where 0 means never, into
+// vcs.Timeouts, where 0 means the default and a negative value never.
+func gitTimeouts(stall, total time.Duration) vcs.Timeouts {
+	never := func(d time.Duration) time.Duration {
+		if d == 0 {
+			return -1
+		}
+		return d
+	}
+	return vcs.Timeouts{Stall: never(stall), Total: never(total)}
 }
 
 // listenURL is the http:// address of a bound listener; a wildcard
@@ -464,10 +530,25 @@ func (m *Main) MetricsAddr() net.Addr {
 	return m.metricsListener.Addr()
 }
 
-// Close lets in-flight requests finish (for up to 10 seconds), stops the
-// background tasks, then closes the index.
+// importStopGrace is how long Close waits for the cancelled start-up
+// import to stop.
+const importStopGrace = 5 * time.Second
+
+// Close cancels the start-up import, lets in-flight requests finish (for
+// up to 10 seconds), stops the background tasks, then closes the index.
 func (m *Main) Close() error {
 	var errs []error
+	if m.stopImport != nil {
+		m.stopImport()
+		// Every step of the import honours cancellation, but one that
+		// does not must not keep a stopping process alive: after a
+		// grace period shutdown goes on without it.
+		select {
+		case <-m.imported:
+		case <-time.After(importStopGrace):
+			m.Logger.Warn("the start-up import did not stop; shutting down without it", "grace", importStopGrace)
+		}
+	}
 	if m.server != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
@@ -487,6 +568,9 @@ func (m *Main) Close() error {
 	}
 	if m.db != nil {
 		errs = append(errs, m.db.Close())
+	}
+	if m.lock != nil {
+		errs = append(errs, m.lock.Close())
 	}
 	return errors.Join(errs...)
 }

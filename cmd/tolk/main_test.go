@@ -32,13 +32,21 @@ func mustRunMain(tb testing.TB, dataDir string) *Main {
 }
 
 // mustRunConfig starts the whole program with cfg.
-func mustRunConfig(tb testing.TB, cfg Config) *Main {
+// openMain opens m and waits for its start-up import to end; m is
+// closed if Open fails.
+func openMain(tb testing.TB, m *Main) {
 	tb.Helper()
-	m := &Main{Config: cfg, Logger: slog.New(slog.DiscardHandler)}
 	if err := m.Open(context.Background()); err != nil {
 		m.Close()
 		tb.Fatal(err)
 	}
+	<-m.Imported()
+}
+
+func mustRunConfig(tb testing.TB, cfg Config) *Main {
+	tb.Helper()
+	m := &Main{Config: cfg, Logger: slog.New(slog.DiscardHandler)}
+	openMain(tb, m)
 	return m
 }
 
@@ -251,10 +259,7 @@ func TestProxyFlags(t *testing.T) {
 	cfg.DataDir, cfg.Listen, cfg.Demo = t.TempDir(), "127.0.0.1:0", true
 	cfg.TrustedProxies = []string{"127.0.0.1"}
 	m := &Main{Config: cfg, Logger: slog.New(slog.DiscardHandler)}
-	if err := m.Open(context.Background()); err != nil {
-		m.Close()
-		t.Fatal(err)
-	}
+	openMain(t, m)
 	defer m.Close()
 	req, _ := http.NewRequest("GET", "http://"+m.Addr().String()+"/api/languages/de/", nil)
 	req.Header.Set("X-Forwarded-Proto", "https")

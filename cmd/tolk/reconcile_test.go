@@ -36,10 +36,7 @@ func TestConfigReconcilesOnStart(t *testing.T) {
 		cfg := DefaultConfig()
 		cfg.DataDir, cfg.Listen, cfg.ConfigFile = filepath.Join(dir, "data"), "127.0.0.1:0", config
 		m := &Main{Config: cfg, Logger: slog.New(slog.DiscardHandler)}
-		if err := m.Open(context.Background()); err != nil {
-			m.Close()
-			t.Fatal(err)
-		}
+		openMain(t, m)
 		return m
 	}
 	component := `

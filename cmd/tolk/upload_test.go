@@ -40,10 +40,7 @@ func TestUploadWired(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.DataDir, cfg.Listen, cfg.Demo, cfg.MaxUploadBytes = t.TempDir(), "127.0.0.1:0", true, 256
 	m := &Main{Config: cfg, Logger: slog.New(slog.DiscardHandler), Stdout: &out}
-	if err := m.Open(context.Background()); err != nil {
-		m.Close()
-		t.Fatal(err)
-	}
+	openMain(t, m)
 	defer m.Close()
 	token := regexp.MustCompile(`wlu_[A-Za-z0-9]{36}`).FindString(out.String())
 	url := "http://" + m.Addr().String() + "/api/translations/demo/app/de/file/"

@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	gosync "sync"
 	"testing"
 	"time"
 )
@@ -28,6 +27,10 @@ type tolkProcess struct {
 	// kill ends the process at once (SIGKILL), as a crash would, and
 	// waits for it; calling it again does nothing.
 	kill func()
+	// process is the running process; exited is closed once it has
+	// exited.
+	process *os.Process
+	exited  chan struct{}
 }
 
 // startTolk builds the tolk binary and starts `tolk serve --demo` on a
@@ -53,8 +56,30 @@ func buildTolk(t *testing.T) string {
 }
 
 // runTolk starts `tolk serve` from bin on a free port with its data in
-// data, and waits until it serves; it is killed when the test ends.
+// data, and waits until its start-up import has ended (/readyz); it is
+// killed when the test ends.
 func runTolk(t *testing.T, bin, data string, args ...string) *tolkProcess {
+	t.Helper()
+	p := spawnTolk(t, bin, data, args...)
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		res, err := http.Get(p.base + "/readyz")
+		if err == nil {
+			res.Body.Close()
+			if res.StatusCode == http.StatusOK {
+				return p
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("tolk serve not ready in 60 s: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// spawnTolk is runTolk without waiting for the import: it returns once
+// the server listens.
+func spawnTolk(t *testing.T, bin, data string, args ...string) *tolkProcess {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, bin, append([]string{"serve", "--data", data, "--listen", "127.0.0.1:0"}, args...)...)
@@ -67,8 +92,15 @@ func runTolk(t *testing.T, bin, data string, args ...string) *tolkProcess {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	var once gosync.Once
-	p := &tolkProcess{data: data, kill: func() { once.Do(func() { cancel(); cmd.Wait() }) }}
+	p := &tolkProcess{data: data, process: cmd.Process, exited: make(chan struct{})}
+	go func() {
+		cmd.Wait()
+		close(p.exited)
+	}()
+	p.kill = func() {
+		cancel()
+		<-p.exited
+	}
 	t.Cleanup(func() {
 		p.kill()
 		if t.Failed() {
