@@ -25,6 +25,13 @@ func (s *Server) requestScope(c *gin.Context) {
 	// Bodies depend on Accept in the reference (JSON or its browsable
 	// HTML), so caches must key on it (spec, "Common response behaviour").
 	h.Set("Vary", "Accept")
+	if d := s.opts.WriteTimeout; d > 0 {
+		w := &deadlineWriter{ResponseWriter: c.Writer, rc: http.NewResponseController(c.Writer), timeout: d}
+		c.Writer = w
+		w.extend()
+		// The server flushes what is buffered after the handler returns.
+		defer w.extend()
+	}
 
 	c.Next()
 
@@ -93,3 +100,35 @@ func (s *Server) recovery(c *gin.Context) {
 	}()
 	c.Next()
 }
+
+// deadlineWriter moves the connection's write deadline on before every
+// write, so that a response takes as long as it needs while the client
+// reads, and a client that stops reading ends it after timeout instead of
+// pinning the response (and its memory) forever.
+type deadlineWriter struct {
+	gin.ResponseWriter
+	rc      *http.ResponseController
+	timeout time.Duration
+}
+
+// extend sets the deadline; an error means the connection does not take
+// deadlines (a test recorder), where there is nothing to bound.
+func (w *deadlineWriter) extend() { _ = w.rc.SetWriteDeadline(time.Now().Add(w.timeout)) }
+
+func (w *deadlineWriter) Write(p []byte) (int, error) {
+	w.extend()
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *deadlineWriter) WriteString(s string) (int, error) {
+	w.extend()
+	return w.ResponseWriter.WriteString(s)
+}
+
+func (w *deadlineWriter) Flush() {
+	w.extend()
+	w.ResponseWriter.Flush()
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *deadlineWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/gin-gonic/gin"
 	"github.com/tolk-project/tolk/index"
@@ -83,6 +84,13 @@ type Options struct {
 	// must be signed with, for the components of projects that have no
 	// secret of their own.
 	HookSecret string
+	// WriteTimeout is how long one write of a response may wait for the
+	// client to take bytes. Every write moves the connection's deadline
+	// on, so a large download on a slow link runs as long as bytes flow,
+	// while a client that stops reading frees its response after this
+	// long. 0 leaves write deadlines to the http.Server; negative is an
+	// error.
+	WriteTimeout time.Duration
 
 	base    string // BaseURL without its trailing slash
 	proxies []netip.Prefix
@@ -90,7 +98,7 @@ type Options struct {
 
 // Validate fills defaults and rejects a BaseURL that is not an absolute
 // http(s) URL, proxies that are neither addresses nor CIDR ranges, a
-// negative upload limit, and negative or period-less rate limits.
+// negative upload limit or write timeout, and negative or period-less rate limits.
 func (o *Options) Validate() error {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -100,6 +108,9 @@ func (o *Options) Validate() error {
 		o.MaxUploadBytes = DefaultMaxUploadBytes
 	case o.MaxUploadBytes < 0:
 		return fmt.Errorf("api: max upload size %d: want a positive number of bytes", o.MaxUploadBytes)
+	}
+	if o.WriteTimeout < 0 {
+		return fmt.Errorf("api: write timeout %s: want a positive duration or 0", o.WriteTimeout)
 	}
 	o.base = ""
 	if o.BaseURL != "" {

@@ -28,6 +28,7 @@ import (
 	"github.com/tolk-project/tolk/index/sqlite"
 	tolksync "github.com/tolk-project/tolk/sync"
 	"github.com/tolk-project/tolk/vcs"
+	"golang.org/x/net/netutil"
 )
 
 // The one place that sees both the engine and its consumers checks that
@@ -88,14 +89,40 @@ type Config struct {
 	// PullInterval is how often every component with a remote is pulled;
 	// 0 turns scheduled pulls off.
 	PullInterval time.Duration
+	// HTTP bounds what one client can hold of the server.
+	HTTP HTTPLimits
 }
+
+// HTTPLimits bound the time and connections clients can hold.
+type HTTPLimits struct {
+	// ReadHeaderTimeout bounds reading a request's headers, ReadTimeout
+	// the whole request with its body (an upload on a slow link).
+	ReadHeaderTimeout, ReadTimeout time.Duration
+	// WriteTimeout is how long one write of a response may wait for the
+	// client; every write moves the deadline on, so a large download
+	// lasts as long as bytes flow (api.Options.WriteTimeout).
+	WriteTimeout time.Duration
+	// IdleTimeout is how long a keep-alive connection waits for its next
+	// request before it is closed.
+	IdleTimeout time.Duration
+	// MaxConnections caps the connections open at once; more wait in the
+	// listen backlog until one closes.
+	MaxConnections int
+}
+
+// DefaultHTTPLimits are generous for a human or a script on a slow link
+// and short enough that idle or stuck clients cannot exhaust the
+// process's file descriptors.
+var DefaultHTTPLimits = HTTPLimits{ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 5 * time.Minute,
+	WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute, MaxConnections: 1024}
 
 // DefaultConfig returns the settings used when no flag is given: the
 // reference's rate limits among them.
 func DefaultConfig() Config {
 	return Config{DataDir: "./tolk-data", Listen: "127.0.0.1:8080", LogFormat: "text",
 		MaxUploadBytes: api.DefaultMaxUploadBytes,
-		RateLimitAnon:  api.DefaultAnonymousRateLimit, RateLimitUser: api.DefaultUserRateLimit}
+		RateLimitAnon:  api.DefaultAnonymousRateLimit, RateLimitUser: api.DefaultUserRateLimit,
+		HTTP: DefaultHTTPLimits}
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -173,11 +200,32 @@ func serveConfig(args []string, stderr io.Writer) (Config, error) {
 		"site-wide secret incoming webhooks must be signed with (or TOLK_HOOK_SECRET; projects may set their own)")
 	fs.DurationVar(&cfg.PullInterval, "pull-interval", 0,
 		"pull every component with a remote this often, e.g. 30m (0: never; webhooks and the API still pull)")
+	fs.DurationVar(&cfg.HTTP.ReadHeaderTimeout, "read-header-timeout", cfg.HTTP.ReadHeaderTimeout,
+		"how long a client may take to send a request's headers")
+	fs.DurationVar(&cfg.HTTP.ReadTimeout, "read-timeout", cfg.HTTP.ReadTimeout,
+		"how long a client may take to send a whole request, body included")
+	fs.DurationVar(&cfg.HTTP.WriteTimeout, "write-timeout", cfg.HTTP.WriteTimeout,
+		"how long one write of a response may wait for a client that does not read (moves on with every write)")
+	fs.DurationVar(&cfg.HTTP.IdleTimeout, "idle-timeout", cfg.HTTP.IdleTimeout,
+		"how long a keep-alive connection may wait for its next request")
+	fs.IntVar(&cfg.HTTP.MaxConnections, "max-connections", cfg.HTTP.MaxConnections,
+		"connections served at once; more wait until one closes")
 	if err := fs.Parse(args); err != nil {
 		return cfg, errUsage
 	}
-	if cfg.PullInterval < 0 {
-		fmt.Fprintln(stderr, "tolk serve: --pull-interval must not be negative")
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"pull-interval", cfg.PullInterval}, {"read-header-timeout", cfg.HTTP.ReadHeaderTimeout},
+		{"read-timeout", cfg.HTTP.ReadTimeout}, {"write-timeout", cfg.HTTP.WriteTimeout},
+		{"idle-timeout", cfg.HTTP.IdleTimeout}} {
+		if d.v < 0 {
+			fmt.Fprintf(stderr, "tolk serve: --%s must not be negative\n", d.name)
+			return cfg, errUsage
+		}
+	}
+	if cfg.HTTP.MaxConnections < 1 {
+		fmt.Fprintln(stderr, "tolk serve: --max-connections must be at least 1")
 		return cfg, errUsage
 	}
 	if cfg.HookSecret == "" {
@@ -211,7 +259,8 @@ func (m *Main) Open(ctx context.Context) error {
 	apiOpts := api.Options{BaseURL: m.Config.BaseURL, TrustedProxies: m.Config.TrustedProxies,
 		MaxUploadBytes:  m.Config.MaxUploadBytes,
 		RateLimits:      api.RateLimits{Anonymous: m.Config.RateLimitAnon, User: m.Config.RateLimitUser},
-		AllowLocalRepos: m.Config.AllowLocalRepos, HookSecret: m.Config.HookSecret}
+		AllowLocalRepos: m.Config.AllowLocalRepos, HookSecret: m.Config.HookSecret,
+		WriteTimeout: m.Config.HTTP.WriteTimeout}
 	if err := apiOpts.Validate(); err != nil {
 		return err
 	}
@@ -288,9 +337,17 @@ func (m *Main) Open(ctx context.Context) error {
 	}
 	apiOpts.Operations = m.sync
 	srv := api.New(m.db, apiOpts)
-	m.server = &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	lim := m.Config.HTTP
+	// The server's WriteTimeout sets a deadline once a request is read,
+	// which the API then moves on with every write of the response.
+	m.server = &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: lim.ReadHeaderTimeout,
+		ReadTimeout: lim.ReadTimeout, WriteTimeout: lim.WriteTimeout, IdleTimeout: lim.IdleTimeout,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	m.served = make(chan error, 1)
-	go func() { m.served <- m.server.Serve(m.listener) }()
+	// Past the cap, connections wait in the kernel's backlog instead of
+	// each taking a descriptor.
+	ln := netutil.LimitListener(m.listener, lim.MaxConnections)
+	go func() { m.served <- m.server.Serve(ln) }()
 	log.Info("serving", "addr", m.listener.Addr().String(), "data", m.Config.DataDir)
 	return nil
 }
