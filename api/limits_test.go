@@ -54,13 +54,20 @@ func rawRequest(tb testing.TB, ts *testServer, path string) net.Conn {
 // the log.
 func waitLog(tb testing.TB, ts *testServer, want string, d time.Duration) string {
 	tb.Helper()
+	return waitLogCount(tb, ts, want, 1, d)
+}
+
+// waitLogCount waits up to d for the server's log to hold want n times
+// and returns the log.
+func waitLogCount(tb testing.TB, ts *testServer, want string, n int, d time.Duration) string {
+	tb.Helper()
 	for end := time.Now().Add(d); ; time.Sleep(20 * time.Millisecond) {
 		logs := ts.logs.String()
-		if strings.Contains(logs, want) {
+		if strings.Count(logs, want) >= n {
 			return logs
 		}
 		if time.Now().After(end) {
-			tb.Fatalf("after %s the log holds no %q:\n%.2000s", d, want, logs)
+			tb.Fatalf("after %s the log holds %q fewer than %d times:\n%.2000s", d, want, n, logs)
 		}
 	}
 }
@@ -76,5 +83,29 @@ func TestWriteTimeoutEndsUnreadResponse(t *testing.T) {
 	ts := mustServe(t, db, api.Options{WriteTimeout: 300 * time.Millisecond})
 	conn := rawRequest(t, ts, "/api/translations/long/strings/de/units/?page_size=80")
 	defer conn.Close()
-	waitLog(t, ts, `"path":"/api/translations/long/strings/de/units/"`, 10*time.Second)
+	logs := waitLog(t, ts, `"path":"/api/translations/long/strings/de/units/"`, 10*time.Second)
+	if !strings.Contains(logs, `"status":499`) {
+		t.Errorf("a response the client never read is not logged as 499:\n%.2000s", logs)
+	}
+}
+
+// A client that leaves before its answer is done is not a server error:
+// the request line says 499 at WARN, never 500 at ERROR. Clients that
+// close at once catch the handler either in its query (which used to
+// fail with a 500) or in its write.
+func TestClientGoneIsNotServerError(t *testing.T) {
+	db := mustOpenDB(t)
+	seedLong(t, db, 20, 64<<10)
+	ts := mustServe(t, db, api.Options{})
+	const n = 30
+	for range n {
+		rawRequest(t, ts, "/api/translations/long/strings/de/units/?page_size=20").Close()
+	}
+	logs := waitLogCount(t, ts, `"msg":"request"`, n, 10*time.Second)
+	if strings.Contains(logs, `"level":"ERROR"`) || strings.Contains(logs, `"status":500`) {
+		t.Errorf("clients that left are logged as server errors:\n%.3000s", logs)
+	}
+	if !strings.Contains(logs, `"level":"WARN","msg":"request"`) || !strings.Contains(logs, `"status":499`) {
+		t.Errorf("no request of a client that left is logged as 499 at WARN:\n%.3000s", logs)
+	}
 }

@@ -14,6 +14,17 @@ import (
 
 const requestIDHeader = "X-Request-ID"
 
+// StatusClientClosedRequest is what the request log shows for a request
+// whose client went away before the answer was done (nginx's 499); no
+// client ever receives it.
+const StatusClientClosedRequest = 499
+
+// clientGone reports whether the client closed the connection (or
+// stopped reading past the write deadline) while the request ran:
+// net/http cancels the request's context then, and only then, before
+// the handler returns.
+func clientGone(c *gin.Context) bool { return c.Request.Context().Err() != nil }
+
 // requestScope runs around every request, matched or not: it settles the
 // request ID, sets the headers every response carries, and logs one line
 // when the request is done.
@@ -37,7 +48,12 @@ func (s *Server) requestScope(c *gin.Context) {
 
 	status := c.Writer.Status()
 	level := slog.LevelInfo
-	if status >= 500 {
+	switch {
+	case clientGone(c):
+		// Whatever the handler answered, nobody got it, and the failure
+		// (a cancelled query, a broken pipe) is not the server's.
+		status, level = StatusClientClosedRequest, slog.LevelWarn
+	case status >= 500:
 		level = slog.LevelError
 	}
 	s.log.LogAttrs(c.Request.Context(), level, "request",
