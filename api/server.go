@@ -84,6 +84,12 @@ type Options struct {
 	// must be signed with, for the components of projects that have no
 	// secret of their own.
 	HookSecret string
+	// AllowedHosts are the host names (without port) a request may be
+	// sent to when BaseURL is unset, besides the address it arrived on
+	// and localhost: "tolk.example.com", ".example.com" (the domain and
+	// its subdomains), "*" (any; only behind a proxy that checks). Other
+	// hosts are refused with a 400, as the reference's ALLOWED_HOSTS.
+	AllowedHosts []string
 	// WriteTimeout is how long one write of a response may wait for the
 	// client to take bytes. Every write moves the connection's deadline
 	// on, so a large download on a slow link runs as long as bytes flow,
@@ -92,13 +98,15 @@ type Options struct {
 	// error.
 	WriteTimeout time.Duration
 
-	base    string // BaseURL without its trailing slash
-	proxies []netip.Prefix
+	base         string // BaseURL without its trailing slash
+	proxies      []netip.Prefix
+	allowedHosts []string // AllowedHosts, normalized
 }
 
 // Validate fills defaults and rejects a BaseURL that is not an absolute
 // http(s) URL, proxies that are neither addresses nor CIDR ranges, a
-// negative upload limit or write timeout, and negative or period-less rate limits.
+// negative upload limit or write timeout, malformed allowed hosts, and
+// negative or period-less rate limits.
 func (o *Options) Validate() error {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -120,6 +128,14 @@ func (o *Options) Validate() error {
 			return fmt.Errorf("api: base URL %q: want an absolute http or https URL without query", o.BaseURL)
 		}
 		o.base = strings.TrimRight(o.BaseURL, "/")
+	}
+	o.allowedHosts = nil
+	for _, h := range o.AllowedHosts {
+		p := normalizeHostPattern(h)
+		if p == "" {
+			return fmt.Errorf("api: allowed host %q: want a host name, .domain, an IP address or *", h)
+		}
+		o.allowedHosts = append(o.allowedHosts, p)
 	}
 	o.proxies = nil
 	for _, p := range o.TrustedProxies {
@@ -201,7 +217,7 @@ func (s *Server) newEngine() *gin.Engine {
 	if err := e.SetTrustedProxies(s.opts.TrustedProxies); err != nil {
 		panic(fmt.Errorf("api: trusted proxies: %w", err)) // Validate accepted them
 	}
-	e.Use(s.requestScope, s.recovery, s.authenticate)
+	e.Use(s.requestScope, s.recovery, s.checkHost, s.authenticate)
 
 	resources := s.resources()
 	writes := s.writeHandlers()

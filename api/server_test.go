@@ -1,9 +1,11 @@
 package api_test
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"regexp"
 	"strings"
@@ -228,8 +230,10 @@ func TestBaseURLAndProxies(t *testing.T) {
 		{"direct", api.Options{}, nil, ""},
 		{"untrusted forwarded headers", api.Options{}, forwarded, ""},
 		{"other proxy", api.Options{TrustedProxies: []string{"10.0.0.0/8"}}, forwarded, ""},
-		{"trusted proxy", api.Options{TrustedProxies: []string{"127.0.0.1"}}, forwarded, "https://tolk.example.org"},
-		{"trusted range", api.Options{TrustedProxies: []string{"127.0.0.0/8", "::1"}}, forwarded, "https://tolk.example.org"},
+		{"trusted proxy", api.Options{TrustedProxies: []string{"127.0.0.1"}, AllowedHosts: []string{"tolk.example.org"}},
+			forwarded, "https://tolk.example.org"},
+		{"trusted range", api.Options{TrustedProxies: []string{"127.0.0.0/8", "::1"}, AllowedHosts: []string{".example.org"}},
+			forwarded, "https://tolk.example.org"},
 		{"base URL wins", api.Options{BaseURL: "https://tolk.example.com/l10n/", TrustedProxies: []string{"127.0.0.1"}},
 			forwarded, "https://tolk.example.com/l10n"},
 	}
@@ -249,11 +253,85 @@ func TestBaseURLAndProxies(t *testing.T) {
 	}
 }
 
+// TestForgedHost: without a base URL, a request naming a host the server
+// does not answer for (directly or through a trusted proxy) is refused,
+// so no body links to it; the listen address, localhost and the allowed
+// hosts are served.
+func TestForgedHost(t *testing.T) {
+	db := mustOpenDB(t)
+	seedDemo(t, db)
+	const path = "/api/languages/de/"
+	refused := func(host string) string {
+		return `{"type":"client_error","errors":[{"code":"invalid_host","detail":"Invalid HTTP_HOST header: \"` + host +
+			`\". Tolk answers for its listen address, localhost and the names given with --allowed-host.","attr":null}]}`
+	}
+	proxied := api.Options{TrustedProxies: []string{"127.0.0.1"}, AllowedHosts: []string{"tolk.example.org", ".example.net"}}
+	for _, tc := range []struct {
+		name   string
+		opts   api.Options
+		host   string // the Host header; "" keeps the listen address
+		fwd    string // X-Forwarded-Host
+		want   int
+		prefix string // of the URLs served; "" for the listen address
+	}{
+		{"forged host", api.Options{}, "evil.example", "", 400, ""},
+		{"forged host with port", api.Options{}, "evil.example:8080", "", 400, ""},
+		{"malformed host", api.Options{AllowedHosts: []string{"*"}}, "evil_example.com", "", 400, ""},
+		{"listen address", api.Options{}, "", "", 200, ""},
+		{"localhost", api.Options{}, "localhost:1234", "", 200, "http://localhost:1234"},
+		{"allowed host", api.Options{AllowedHosts: []string{"Tolk.Example.org"}}, "tolk.example.org", "", 200, "http://tolk.example.org"},
+		{"allowed domain", api.Options{AllowedHosts: []string{".example.org"}}, "a.example.org:81", "", 200, "http://a.example.org:81"},
+		{"other domain", api.Options{AllowedHosts: []string{".example.org"}}, "example.org.evil", "", 400, ""},
+		{"any host", api.Options{AllowedHosts: []string{"*"}}, "whatever.example", "", 200, "http://whatever.example"},
+		{"forged forwarded host", proxied, "", "evil.example", 400, ""},
+		{"allowed forwarded host", proxied, "", "tolk.example.org", 200, "http://tolk.example.org"},
+		{"base URL serves any host", api.Options{BaseURL: "https://tolk.example.com"}, "evil.example", "", 200, "https://tolk.example.com"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := mustServe(t, db, tc.opts)
+			req, err := http.NewRequest("GET", srv.URL+path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.host != "" {
+				req.Host = tc.host
+			}
+			if tc.fwd != "" {
+				req.Header.Set("X-Forwarded-Host", tc.fwd)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, err := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.StatusCode != tc.want {
+				t.Fatalf("Host %q, X-Forwarded-Host %q: %d %s, want %d", tc.host, tc.fwd, resp.StatusCode, body, tc.want)
+			}
+			if tc.want == 400 {
+				host := cmp.Or(tc.fwd, tc.host)
+				if string(body) != refused(host) {
+					t.Errorf("body %s, want %s", body, refused(host))
+				}
+				return
+			}
+			prefix := cmp.Or(tc.prefix, srv.URL)
+			if l := decode(t, body); l["url"] != prefix+path {
+				t.Errorf("url %v, want %s", l["url"], prefix+path)
+			}
+		})
+	}
+}
+
 func TestOptionsValidate(t *testing.T) {
 	for _, bad := range []api.Options{
 		{BaseURL: "ftp://example.com"}, {BaseURL: "example.com"}, {BaseURL: "https://"},
 		{BaseURL: "https://example.com/?x=1"}, {TrustedProxies: []string{"proxy.local"}},
-		{TrustedProxies: []string{"10.0.0.0/33"}},
+		{TrustedProxies: []string{"10.0.0.0/33"}}, {AllowedHosts: []string{"https://tolk.example.com/"}},
+		{AllowedHosts: []string{""}}, {WriteTimeout: -1},
 	} {
 		if err := bad.Validate(); err == nil {
 			t.Errorf("Validate(%+v) = nil, want an error", bad)

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -121,5 +122,41 @@ func TestHTTPLimitFlags(t *testing.T) {
 		if _, err := serveConfig(args, &stderr); err == nil || !strings.Contains(stderr.String(), args[0]) {
 			t.Errorf("serveConfig(%q) = %v, %q; want refused naming the flag", args, err, stderr.String())
 		}
+	}
+}
+
+// TestAllowedHostFlag: without --base-url, serve answers a forged Host
+// with a 400 and the hosts of --allowed-host with URLs under them.
+func TestAllowedHostFlag(t *testing.T) {
+	cfg, err := serveConfig([]string{"--allowed-host", "tolk.example.com, .example.net", "--allowed-host", "*"}, io.Discard)
+	if want := []string{"tolk.example.com", ".example.net", "*"}; err != nil || !slices.Equal(cfg.AllowedHosts, want) {
+		t.Errorf("--allowed-host = %q, %v; want %q", cfg.AllowedHosts, err, want)
+	}
+	m := limitedMain(t, func(*HTTPLimits) {})
+	m2cfg := m.Config
+	m2cfg.DataDir, m2cfg.AllowedHosts = t.TempDir(), []string{"tolk.example.com"}
+	m2 := mustRunConfig(t, m2cfg)
+	defer m2.Close()
+	for _, tc := range []struct {
+		m      *Main
+		host   string
+		status int
+	}{{m, "evil.example", 400}, {m, "localhost", 200}, {m2, "evil.example", 400}, {m2, "tolk.example.com", 200}} {
+		req, _ := http.NewRequest("GET", "http://"+tc.m.Addr().String()+"/api/languages/de/", nil)
+		req.Host = tc.host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tc.status || tc.status == 200 && !strings.Contains(string(body), `"url":"http://`+tc.host+`/api/languages/de/"`) {
+			t.Errorf("Host %s with allowed hosts %q: %d %s, want %d", tc.host, tc.m.Config.AllowedHosts, resp.StatusCode, body, tc.status)
+		}
+	}
+	bad := m.Config
+	bad.DataDir, bad.AllowedHosts = t.TempDir(), []string{"https://tolk.example.com/"}
+	if err := (&Main{Config: bad}).Open(t.Context()); err == nil || !strings.Contains(err.Error(), "allowed host") {
+		t.Errorf("Open with a URL as allowed host = %v, want refused", err)
 	}
 }

@@ -69,6 +69,9 @@ type Config struct {
 	// X-Forwarded-Proto, X-Forwarded-Host and X-Forwarded-For headers are
 	// believed.
 	TrustedProxies []string
+	// AllowedHosts are, without BaseURL, the host names requests may be
+	// sent to besides the listen address and localhost (api.Options).
+	AllowedHosts []string
 	// MaxUploadBytes bounds an uploaded translation file.
 	MaxUploadBytes int64
 	// RateLimitAnon and RateLimitUser limit the API requests of each
@@ -178,14 +181,9 @@ func serveConfig(args []string, stderr io.Writer) (Config, error) {
 	fs.BoolVar(&cfg.AllowLocalRepos, "allow-local-repos", false,
 		"let API clients create components from file:// repository URLs (this machine's disk)")
 	fs.Func("trusted-proxy", "address or CIDR range of a proxy whose X-Forwarded-Proto/-Host/-For are believed (repeatable, or comma-separated)",
-		func(v string) error {
-			for _, p := range strings.Split(v, ",") {
-				if p = strings.TrimSpace(p); p != "" {
-					cfg.TrustedProxies = append(cfg.TrustedProxies, p)
-				}
-			}
-			return nil
-		})
+		appendList(&cfg.TrustedProxies))
+	fs.Func("allowed-host", "without --base-url, a host name requests may be sent to besides the listen address and localhost: "+
+		"name, .domain (and subdomains) or * (repeatable, or comma-separated)", appendList(&cfg.AllowedHosts))
 	fs.Func("max-upload-size", "largest translation file an upload may carry, in bytes or with KiB, MiB or GiB (default 10MiB)",
 		func(v string) (err error) {
 			cfg.MaxUploadBytes, err = parseSize(v)
@@ -235,6 +233,18 @@ func serveConfig(args []string, stderr io.Writer) (Config, error) {
 	return cfg, nil
 }
 
+// appendList is a flag that appends its comma-separated values to dst.
+func appendList(dst *[]string) func(string) error {
+	return func(v string) error {
+		for _, p := range strings.Split(v, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				*dst = append(*dst, p)
+			}
+		}
+		return nil
+	}
+}
+
 // Main is the running program: index, sync service and HTTP server. Tests
 // start it on 127.0.0.1:0 with the data directory in t.TempDir().
 type Main struct {
@@ -257,6 +267,7 @@ func (m *Main) Open(ctx context.Context) error {
 	log := m.Logger
 	// Settings are checked before anything is opened or imported.
 	apiOpts := api.Options{BaseURL: m.Config.BaseURL, TrustedProxies: m.Config.TrustedProxies,
+		AllowedHosts:    m.Config.AllowedHosts,
 		MaxUploadBytes:  m.Config.MaxUploadBytes,
 		RateLimits:      api.RateLimits{Anonymous: m.Config.RateLimitAnon, User: m.Config.RateLimitUser},
 		AllowLocalRepos: m.Config.AllowLocalRepos, HookSecret: m.Config.HookSecret,
