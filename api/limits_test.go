@@ -109,3 +109,30 @@ func TestClientGoneIsNotServerError(t *testing.T) {
 		t.Errorf("no request of a client that left is logged as 499 at WARN:\n%.3000s", logs)
 	}
 }
+
+// Anonymous requests varying page_size over long strings used to fill
+// the page cache by the row: 40 units of 2 × 64 KiB, every page size
+// from 1 to 40, hold 105 MB of pages. Bounded in bytes, the cache stays
+// under its bound and still answers.
+func TestPageCacheBoundedInBytes(t *testing.T) {
+	db := mustOpenDB(t)
+	seedLong(t, db, 40, 64<<10)
+	const bound = 4 << 20
+	db.PageCacheBytes = bound
+	ts := mustServe(t, db, api.Options{})
+	most := 0
+	for size := 1; size <= 40; size++ {
+		r := do(t, "GET", ts.URL+fmt.Sprintf("/api/translations/long/strings/de/units/?page_size=%d", size), nil)
+		if r.status != 200 {
+			t.Fatalf("page_size=%d: %d %.300s", size, r.status, r.body)
+		}
+		held := db.PageCacheSize()
+		if held > bound {
+			t.Fatalf("after page_size=%d the page cache holds %d bytes, over its bound of %d", size, held, bound)
+		}
+		most = max(most, held)
+	}
+	if most < bound/4 {
+		t.Errorf("the page cache held at most %d bytes: pages of long strings are not cached at all", most)
+	}
+}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tolk-project/tolk/index/sqlite"
 )
 
 // keepAlive is a client connection that sends requests one after another
@@ -107,11 +109,14 @@ func TestMaxConnectionsQueues(t *testing.T) {
 // TestHTTPLimitFlags checks the defaults, the flags and what is refused.
 func TestHTTPLimitFlags(t *testing.T) {
 	cfg, err := serveConfig(nil, io.Discard)
-	if err != nil || cfg.HTTP != DefaultHTTPLimits {
+	if err != nil || cfg.HTTP != DefaultHTTPLimits || cfg.PageCacheBytes != sqlite.DefaultPageCacheBytes {
 		t.Errorf("defaults = %+v, %v; want %+v", cfg.HTTP, err, DefaultHTTPLimits)
 	}
 	cfg, err = serveConfig([]string{"--read-header-timeout", "1s", "--read-timeout", "2s",
 		"--write-timeout", "3s", "--idle-timeout", "4s", "--max-connections", "5"}, io.Discard)
+	if cfg, err := serveConfig([]string{"--page-cache-size", "8MiB"}, io.Discard); err != nil || cfg.PageCacheBytes != 8<<20 {
+		t.Errorf("--page-cache-size 8MiB = %d, %v", cfg.PageCacheBytes, err)
+	}
 	want := HTTPLimits{ReadHeaderTimeout: time.Second, ReadTimeout: 2 * time.Second,
 		WriteTimeout: 3 * time.Second, IdleTimeout: 4 * time.Second, MaxConnections: 5}
 	if err != nil || cfg.HTTP != want {

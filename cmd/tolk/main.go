@@ -92,6 +92,8 @@ type Config struct {
 	// PullInterval is how often every component with a remote is pulled;
 	// 0 turns scheduled pulls off.
 	PullInterval time.Duration
+	// PageCacheBytes bounds each cache of list pages (units, changes).
+	PageCacheBytes int
 	// HTTP bounds what one client can hold of the server.
 	HTTP HTTPLimits
 }
@@ -125,7 +127,7 @@ func DefaultConfig() Config {
 	return Config{DataDir: "./tolk-data", Listen: "127.0.0.1:8080", LogFormat: "text",
 		MaxUploadBytes: api.DefaultMaxUploadBytes,
 		RateLimitAnon:  api.DefaultAnonymousRateLimit, RateLimitUser: api.DefaultUserRateLimit,
-		HTTP: DefaultHTTPLimits}
+		PageCacheBytes: sqlite.DefaultPageCacheBytes, HTTP: DefaultHTTPLimits}
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -187,6 +189,12 @@ func serveConfig(args []string, stderr io.Writer) (Config, error) {
 	fs.Func("max-upload-size", "largest translation file an upload may carry, in bytes or with KiB, MiB or GiB (default 10MiB)",
 		func(v string) (err error) {
 			cfg.MaxUploadBytes, err = parseSize(v)
+			return err
+		})
+	fs.Func("page-cache-size", "memory each cache of list pages (units, changes) may hold, in bytes or with KiB, MiB or GiB (default 32MiB)",
+		func(v string) error {
+			n, err := parseSize(v)
+			cfg.PageCacheBytes = int(n)
 			return err
 		})
 	fs.TextVar(&cfg.RateLimitAnon, "rate-limit-anon", cfg.RateLimitAnon,
@@ -283,6 +291,7 @@ func (m *Main) Open(ctx context.Context) error {
 	if m.db, err = sqlite.Open(ctx, filepath.Join(m.Config.DataDir, "tolk.db")); err != nil {
 		return err
 	}
+	m.db.PageCacheBytes = m.Config.PageCacheBytes
 	if err := m.db.SeedLanguages(ctx, langs.All()); err != nil {
 		return fmt.Errorf("seed languages: %w", err)
 	}

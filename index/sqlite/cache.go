@@ -1,6 +1,11 @@
 package sqlite
 
-import "sync"
+import (
+	"reflect"
+	"sync"
+
+	"github.com/tolk-project/tolk/index"
+)
 
 // maxCachedLookups bounds each lookup cache; past it the cache starts
 // over, so a flood of distinct keys costs memory once, not forever.
@@ -28,6 +33,13 @@ type genCache[K comparable, V any] struct {
 type weighted[V any] struct {
 	v V
 	w int
+}
+
+// held is the weight of what the cache holds.
+func (c *genCache[K, V]) held() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.weight
 }
 
 func (c *genCache[K, V]) get(gen uint64, k K) (V, bool) {
@@ -84,19 +96,58 @@ type page[T any] struct {
 }
 
 // pageOf answers a list page from c for the current write generation, or
-// runs find and remembers its page, weighted by its rows against
-// DB.PageCacheRows. A units page is 50 rows of 23 columns, and stepping
-// them out of SQLite through the driver costs several times what serving
-// the page's bytes does, while translators page through the same lists
-// until something changes.
-func pageOf[T any](db *DB, c *genCache[string, page[T]], key string, find func() ([]T, int, error)) ([]T, int, error) {
+// runs find and remembers its page, weighted by its bytes (strs measures
+// a row's strings) against DB.PageCacheBytes. A units page is 50 rows of
+// 23 columns, and stepping them out of SQLite through the driver costs
+// several times what serving the page's bytes does, while translators
+// page through the same lists until something changes. The bound is in
+// bytes, not rows: rows of long strings varied by page_size would
+// otherwise fill gigabytes.
+func pageOf[T any](db *DB, c *genCache[string, page[T]], key string, strs func(*T) int,
+	find func() ([]T, int, error)) ([]T, int, error) {
 	gen := db.gen.Load()
 	if p, ok := c.get(gen, key); ok {
 		return p.rows, p.total, nil
 	}
 	rows, total, err := find()
 	if err == nil {
-		c.put(gen, key, page[T]{rows, total}, len(rows), db.PageCacheRows)
+		c.put(gen, key, page[T]{rows, total}, pageBytes(rows, strs), db.PageCacheBytes)
 	}
 	return rows, total, err
+}
+
+// PageCacheSize is the bytes the page caches (of units, of changes)
+// hold: each page's rows and the bytes of their strings, measured as
+// they are cached.
+func (db *DB) PageCacheSize() int {
+	return db.unitPages.held() + db.changePages.held()
+}
+
+// pageBytes measures a page: its row array and what each row's strings
+// hold (strings shared between rows are counted for each).
+func pageBytes[T any](rows []T, strs func(*T) int) int {
+	n := cap(rows) * int(reflect.TypeFor[T]().Size())
+	for i := range rows {
+		n += strs(&rows[i])
+	}
+	return n
+}
+
+// unitStrings is the bytes of a unit's strings and string slices.
+func unitStrings(u *index.Unit) int {
+	n := len(u.Context) + len(u.PreviousSource) + len(u.Location) + len(u.Note) + len(u.Flags) +
+		len(u.Explanation) + len(u.ExtraFlags)
+	for _, l := range [][]string{u.Source, u.Target, u.Labels} {
+		n += cap(l) * int(reflect.TypeFor[string]().Size())
+		for _, s := range l {
+			n += len(s)
+		}
+	}
+	return n
+}
+
+// changeStrings is the bytes of a change's strings.
+func changeStrings(c *index.Change) int {
+	return len(c.Target) + len(c.Details) + len(c.ProjectSlug) + len(c.ComponentSlug) + len(c.LanguageCode) +
+		len(c.UserName) + len(c.AuthorName)
 }
