@@ -1,12 +1,15 @@
 package api_test
 
 import (
+	"bufio"
 	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
@@ -455,5 +458,55 @@ func TestErrorKinds(t *testing.T) {
 				t.Errorf("error logged = %v for status %d: %s", logged, tc.status, srv.logs)
 			}
 		})
+	}
+}
+
+// TestHostOfConnection: the address a connection arrived on is always a
+// host the server answers for (a wildcard listen reached by IP), and an
+// HTTP/1.0 request without Host gets URLs under it. The server listens
+// on a non-loopback address where the machine has one, so that the
+// loopback names do not answer for it.
+func TestHostOfConnection(t *testing.T) {
+	db := mustOpenDB(t)
+	seedDemo(t, db)
+	var ip net.IP
+	addrs, _ := net.InterfaceAddrs()
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok && !n.IP.IsLoopback() && n.IP.To4() != nil {
+			ip = n.IP
+			break
+		}
+	}
+	srv := httptest.NewUnstartedServer(api.New(db, api.Options{}).Handler())
+	if ip != nil {
+		ln, err := net.Listen("tcp", net.JoinHostPort(ip.String(), "0"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv.Listener.Close()
+		srv.Listener = ln
+	}
+	srv.Start()
+	defer srv.Close()
+	addr := srv.Listener.Addr().String()
+	for _, req := range []string{
+		"GET /api/languages/de/ HTTP/1.1\r\nHost: " + addr + "\r\nConnection: close\r\n\r\n",
+		"GET /api/languages/de/ HTTP/1.0\r\n\r\n",
+	} {
+		conn, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(conn, req)
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		conn.Close()
+		want := `"url":"http://` + addr + `/api/languages/de/"`
+		if resp.StatusCode != 200 || !strings.Contains(string(body), want) {
+			t.Errorf("%q: %d %s, want 200 with %s", req, resp.StatusCode, body, want)
+		}
 	}
 }

@@ -35,9 +35,14 @@ func (s *Server) urlsFor(c *gin.Context) urls {
 
 // origin is the scheme and host a request was sent to: its own, or
 // X-Forwarded-Proto and X-Forwarded-Host when the direct peer is a
-// trusted proxy. checkHost has refused the hosts not allowed.
+// trusted proxy. An HTTP/1.0 request without Host was sent to the
+// address its connection arrived on. checkHost has refused the hosts not
+// allowed.
 func (s *Server) origin(r *http.Request) (scheme, host string) {
 	scheme, host = "http", r.Host
+	if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && host == "" {
+		host = local.String()
+	}
 	if r.TLS != nil {
 		scheme = "https"
 	}
