@@ -126,7 +126,7 @@ func TestPageCacheBoundedInBytes(t *testing.T) {
 		if r.status != 200 {
 			t.Fatalf("page_size=%d: %d %.300s", size, r.status, r.body)
 		}
-		held := db.PageCacheSize()
+		_, held := db.PageCacheSize()
 		if held > bound {
 			t.Fatalf("after page_size=%d the page cache holds %d bytes, over its bound of %d", size, held, bound)
 		}

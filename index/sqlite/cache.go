@@ -35,13 +35,6 @@ type weighted[V any] struct {
 	w int
 }
 
-// held is the weight of what the cache holds.
-func (c *genCache[K, V]) held() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.weight
-}
-
 func (c *genCache[K, V]) get(gen uint64, k K) (V, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -73,6 +66,25 @@ func (c *genCache[K, V]) put(gen uint64, k K, v V, w, limit int) {
 	}
 	c.weight += w
 	c.m[k] = weighted[V]{v, w}
+}
+
+// size is how many values the cache holds and their total weight.
+func (c *genCache[K, V]) size() (n, weight int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.m), c.weight
+}
+
+// PageCacheSize reports what the list-page caches (of units, of changes)
+// hold: pages, and their bytes (each page's rows and the bytes of their
+// strings, measured as they are cached), the unit DB.PageCacheBytes
+// bounds each cache in. It is for metrics and tests.
+func (db *DB) PageCacheSize() (pages, bytes int) {
+	for _, size := range []func() (int, int){db.unitPages.size, db.changePages.size} {
+		n, w := size()
+		pages, bytes = pages+n, bytes+w
+	}
+	return pages, bytes
 }
 
 // lookup answers from cache for the current write generation, or runs
@@ -114,13 +126,6 @@ func pageOf[T any](db *DB, c *genCache[string, page[T]], key string, strs func(*
 		c.put(gen, key, page[T]{rows, total}, pageBytes(rows, strs), db.PageCacheBytes)
 	}
 	return rows, total, err
-}
-
-// PageCacheSize is the bytes the page caches (of units, of changes)
-// hold: each page's rows and the bytes of their strings, measured as
-// they are cached.
-func (db *DB) PageCacheSize() int {
-	return db.unitPages.held() + db.changePages.held()
 }
 
 // pageBytes measures a page: its row array and what each row's strings
