@@ -27,9 +27,9 @@ func BenchmarkChangesList(b *testing.B) {
 		{"all/cached", "/api/changes/", `"next":"http://tolk.test/api/changes/?page=2"`},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			db.PageCacheRows = 0
+			db.PageCacheBytes = 0
 			if strings.HasSuffix(bc.name, "/cached") {
-				db.PageCacheRows = sqlite.DefaultPageCacheRows
+				db.PageCacheBytes = sqlite.DefaultPageCacheBytes
 			}
 			serve := func() *httptest.ResponseRecorder {
 				w := httptest.NewRecorder()

@@ -127,7 +127,7 @@ func (s *Server) fail(c *gin.Context, err error) {
 	status, body := errorResponse(err)
 	if status >= 500 {
 		level := slog.LevelError
-		if errors.Is(err, context.Canceled) {
+		if clientGone(c) || errors.Is(err, context.Canceled) {
 			level = slog.LevelWarn // the client went away mid-request
 		}
 		requestLogger(c, s.log).Log(c.Request.Context(), level, "request failed", "err", err)

@@ -14,6 +14,17 @@ import (
 
 const requestIDHeader = "X-Request-ID"
 
+// StatusClientClosedRequest is what the request log shows for a request
+// whose client went away before the answer was done (nginx's 499); no
+// client ever receives it.
+const StatusClientClosedRequest = 499
+
+// clientGone reports whether the client closed the connection (or
+// stopped reading past the write deadline) while the request ran:
+// net/http cancels the request's context then, and only then, before
+// the handler returns.
+func clientGone(c *gin.Context) bool { return c.Request.Context().Err() != nil }
+
 // requestScope runs around every request, matched or not: it settles the
 // request ID, sets the headers every response carries, and logs one line
 // when the request is done.
@@ -28,16 +39,28 @@ func (s *Server) requestScope(c *gin.Context) {
 	if s.opts.Version != "" {
 		h.Set("Server", "Tolk/"+s.opts.Version)
 	}
+	if d := s.opts.WriteTimeout; d > 0 {
+		w := &deadlineWriter{ResponseWriter: c.Writer, rc: http.NewResponseController(c.Writer), timeout: d}
+		c.Writer = w
+		w.extend()
+		// The server flushes what is buffered after the handler returns.
+		defer w.extend()
+	}
 
 	c.Next()
 
 	status, took := c.Writer.Status(), time.Since(start)
+	level := slog.LevelInfo
+	switch {
+	case clientGone(c):
+		// Whatever the handler answered, nobody got it, and the failure
+		// (a cancelled query, a broken pipe) is not the server's.
+		status, level = StatusClientClosedRequest, slog.LevelWarn
+	case status >= 500:
+		level = slog.LevelError
+	}
 	if s.opts.Requests != nil {
 		s.opts.Requests.ObserveRequest(c.FullPath(), c.Request.Method, status, took)
-	}
-	level := slog.LevelInfo
-	if status >= 500 {
-		level = slog.LevelError
 	}
 	s.log.LogAttrs(c.Request.Context(), level, "request",
 		slog.String("request_id", id),
@@ -99,3 +122,35 @@ func (s *Server) recovery(c *gin.Context) {
 	}()
 	c.Next()
 }
+
+// deadlineWriter moves the connection's write deadline on before every
+// write, so that a response takes as long as it needs while the client
+// reads, and a client that stops reading ends it after timeout instead of
+// pinning the response (and its memory) forever.
+type deadlineWriter struct {
+	gin.ResponseWriter
+	rc      *http.ResponseController
+	timeout time.Duration
+}
+
+// extend sets the deadline; an error means the connection does not take
+// deadlines (a test recorder), where there is nothing to bound.
+func (w *deadlineWriter) extend() { _ = w.rc.SetWriteDeadline(time.Now().Add(w.timeout)) }
+
+func (w *deadlineWriter) Write(p []byte) (int, error) {
+	w.extend()
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *deadlineWriter) WriteString(s string) (int, error) {
+	w.extend()
+	return w.ResponseWriter.WriteString(s)
+}
+
+func (w *deadlineWriter) Flush() {
+	w.extend()
+	w.ResponseWriter.Flush()
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *deadlineWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -103,14 +103,29 @@ type Options struct {
 	// Startup reports the start-up import for /readyz
 	// (*sync.Service); when nil, /readyz answers ready.
 	Startup Startup
+	// AllowedHosts are the host names (without port) a request may be
+	// sent to when BaseURL is unset, besides the address it arrived on
+	// and localhost: "tolk.example.com", ".example.com" (the domain and
+	// its subdomains), "*" (any; only behind a proxy that checks). Other
+	// hosts are refused with a 400, as the reference's ALLOWED_HOSTS.
+	AllowedHosts []string
+	// WriteTimeout is how long one write of a response may wait for the
+	// client to take bytes. Every write moves the connection's deadline
+	// on, so a large download on a slow link runs as long as bytes flow,
+	// while a client that stops reading frees its response after this
+	// long. 0 leaves write deadlines to the http.Server; negative is an
+	// error.
+	WriteTimeout time.Duration
 
-	base    string // BaseURL without its trailing slash
-	proxies []netip.Prefix
+	base         string // BaseURL without its trailing slash
+	proxies      []netip.Prefix
+	allowedHosts []string // AllowedHosts, normalized
 }
 
 // Validate fills defaults and rejects a BaseURL that is not an absolute
 // http(s) URL, proxies that are neither addresses nor CIDR ranges, a
-// negative upload limit, and negative or period-less rate limits.
+// negative upload limit or write timeout, malformed allowed hosts, and
+// negative or period-less rate limits.
 func (o *Options) Validate() error {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
@@ -121,6 +136,9 @@ func (o *Options) Validate() error {
 	case o.MaxUploadBytes < 0:
 		return fmt.Errorf("api: max upload size %d: want a positive number of bytes", o.MaxUploadBytes)
 	}
+	if o.WriteTimeout < 0 {
+		return fmt.Errorf("api: write timeout %s: want a positive duration or 0", o.WriteTimeout)
+	}
 	o.base = ""
 	if o.BaseURL != "" {
 		u, err := url.Parse(o.BaseURL)
@@ -129,6 +147,14 @@ func (o *Options) Validate() error {
 			return fmt.Errorf("api: base URL %q: want an absolute http or https URL without query", o.BaseURL)
 		}
 		o.base = strings.TrimRight(o.BaseURL, "/")
+	}
+	o.allowedHosts = nil
+	for _, h := range o.AllowedHosts {
+		p := normalizeHostPattern(h)
+		if p == "" {
+			return fmt.Errorf("api: allowed host %q: want a host name, .domain, an IP address or *", h)
+		}
+		o.allowedHosts = append(o.allowedHosts, p)
 	}
 	o.proxies = nil
 	for _, p := range o.TrustedProxies {
@@ -213,7 +239,7 @@ func (s *Server) newEngine() *gin.Engine {
 	// Probes come every few seconds and carry no token: they are
 	// neither logged nor authenticated (nor rate limited).
 	s.healthRoutes(e)
-	e.Use(s.requestScope, s.recovery, s.authenticate)
+	e.Use(s.requestScope, s.recovery, s.checkHost, s.authenticate)
 
 	resources := s.resources()
 	writes := s.writeHandlers()

@@ -1,10 +1,15 @@
 package api_test
 
 import (
+	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
@@ -228,8 +233,10 @@ func TestBaseURLAndProxies(t *testing.T) {
 		{"direct", api.Options{}, nil, ""},
 		{"untrusted forwarded headers", api.Options{}, forwarded, ""},
 		{"other proxy", api.Options{TrustedProxies: []string{"10.0.0.0/8"}}, forwarded, ""},
-		{"trusted proxy", api.Options{TrustedProxies: []string{"127.0.0.1"}}, forwarded, "https://tolk.example.org"},
-		{"trusted range", api.Options{TrustedProxies: []string{"127.0.0.0/8", "::1"}}, forwarded, "https://tolk.example.org"},
+		{"trusted proxy", api.Options{TrustedProxies: []string{"127.0.0.1"}, AllowedHosts: []string{"tolk.example.org"}},
+			forwarded, "https://tolk.example.org"},
+		{"trusted range", api.Options{TrustedProxies: []string{"127.0.0.0/8", "::1"}, AllowedHosts: []string{".example.org"}},
+			forwarded, "https://tolk.example.org"},
 		{"base URL wins", api.Options{BaseURL: "https://tolk.example.com/l10n/", TrustedProxies: []string{"127.0.0.1"}},
 			forwarded, "https://tolk.example.com/l10n"},
 	}
@@ -249,11 +256,85 @@ func TestBaseURLAndProxies(t *testing.T) {
 	}
 }
 
+// TestForgedHost: without a base URL, a request naming a host the server
+// does not answer for (directly or through a trusted proxy) is refused,
+// so no body links to it; the listen address, localhost and the allowed
+// hosts are served.
+func TestForgedHost(t *testing.T) {
+	db := mustOpenDB(t)
+	seedDemo(t, db)
+	const path = "/api/languages/de/"
+	refused := func(host string) string {
+		return `{"type":"client_error","errors":[{"code":"invalid_host","detail":"Invalid HTTP_HOST header: \"` + host +
+			`\". Tolk answers for its listen address, localhost and the names given with --allowed-host.","attr":null}]}`
+	}
+	proxied := api.Options{TrustedProxies: []string{"127.0.0.1"}, AllowedHosts: []string{"tolk.example.org", ".example.net"}}
+	for _, tc := range []struct {
+		name   string
+		opts   api.Options
+		host   string // the Host header; "" keeps the listen address
+		fwd    string // X-Forwarded-Host
+		want   int
+		prefix string // of the URLs served; "" for the listen address
+	}{
+		{"forged host", api.Options{}, "evil.example", "", 400, ""},
+		{"forged host with port", api.Options{}, "evil.example:8080", "", 400, ""},
+		{"malformed host", api.Options{AllowedHosts: []string{"*"}}, "evil_example.com", "", 400, ""},
+		{"listen address", api.Options{}, "", "", 200, ""},
+		{"localhost", api.Options{}, "localhost:1234", "", 200, "http://localhost:1234"},
+		{"allowed host", api.Options{AllowedHosts: []string{"Tolk.Example.org"}}, "tolk.example.org", "", 200, "http://tolk.example.org"},
+		{"allowed domain", api.Options{AllowedHosts: []string{".example.org"}}, "a.example.org:81", "", 200, "http://a.example.org:81"},
+		{"other domain", api.Options{AllowedHosts: []string{".example.org"}}, "example.org.evil", "", 400, ""},
+		{"any host", api.Options{AllowedHosts: []string{"*"}}, "whatever.example", "", 200, "http://whatever.example"},
+		{"forged forwarded host", proxied, "", "evil.example", 400, ""},
+		{"allowed forwarded host", proxied, "", "tolk.example.org", 200, "http://tolk.example.org"},
+		{"base URL serves any host", api.Options{BaseURL: "https://tolk.example.com"}, "evil.example", "", 200, "https://tolk.example.com"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := mustServe(t, db, tc.opts)
+			req, err := http.NewRequest("GET", srv.URL+path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.host != "" {
+				req.Host = tc.host
+			}
+			if tc.fwd != "" {
+				req.Header.Set("X-Forwarded-Host", tc.fwd)
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, err := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if resp.StatusCode != tc.want {
+				t.Fatalf("Host %q, X-Forwarded-Host %q: %d %s, want %d", tc.host, tc.fwd, resp.StatusCode, body, tc.want)
+			}
+			if tc.want == 400 {
+				host := cmp.Or(tc.fwd, tc.host)
+				if string(body) != refused(host) {
+					t.Errorf("body %s, want %s", body, refused(host))
+				}
+				return
+			}
+			prefix := cmp.Or(tc.prefix, srv.URL)
+			if l := decode(t, body); l["url"] != prefix+path {
+				t.Errorf("url %v, want %s", l["url"], prefix+path)
+			}
+		})
+	}
+}
+
 func TestOptionsValidate(t *testing.T) {
 	for _, bad := range []api.Options{
 		{BaseURL: "ftp://example.com"}, {BaseURL: "example.com"}, {BaseURL: "https://"},
 		{BaseURL: "https://example.com/?x=1"}, {TrustedProxies: []string{"proxy.local"}},
-		{TrustedProxies: []string{"10.0.0.0/33"}},
+		{TrustedProxies: []string{"10.0.0.0/33"}}, {AllowedHosts: []string{"https://tolk.example.com/"}},
+		{AllowedHosts: []string{""}}, {WriteTimeout: -1},
 	} {
 		if err := bad.Validate(); err == nil {
 			t.Errorf("Validate(%+v) = nil, want an error", bad)
@@ -377,5 +458,55 @@ func TestErrorKinds(t *testing.T) {
 				t.Errorf("error logged = %v for status %d: %s", logged, tc.status, srv.logs)
 			}
 		})
+	}
+}
+
+// TestHostOfConnection: the address a connection arrived on is always a
+// host the server answers for (a wildcard listen reached by IP), and an
+// HTTP/1.0 request without Host gets URLs under it. The server listens
+// on a non-loopback address where the machine has one, so that the
+// loopback names do not answer for it.
+func TestHostOfConnection(t *testing.T) {
+	db := mustOpenDB(t)
+	seedDemo(t, db)
+	var ip net.IP
+	addrs, _ := net.InterfaceAddrs()
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok && !n.IP.IsLoopback() && n.IP.To4() != nil {
+			ip = n.IP
+			break
+		}
+	}
+	srv := httptest.NewUnstartedServer(api.New(db, api.Options{}).Handler())
+	if ip != nil {
+		ln, err := net.Listen("tcp", net.JoinHostPort(ip.String(), "0"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv.Listener.Close()
+		srv.Listener = ln
+	}
+	srv.Start()
+	defer srv.Close()
+	addr := srv.Listener.Addr().String()
+	for _, req := range []string{
+		"GET /api/languages/de/ HTTP/1.1\r\nHost: " + addr + "\r\nConnection: close\r\n\r\n",
+		"GET /api/languages/de/ HTTP/1.0\r\n\r\n",
+	} {
+		conn, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(conn, req)
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		conn.Close()
+		want := `"url":"http://` + addr + `/api/languages/de/"`
+		if resp.StatusCode != 200 || !strings.Contains(string(body), want) {
+			t.Errorf("%q: %d %s, want 200 with %s", req, resp.StatusCode, body, want)
+		}
 	}
 }

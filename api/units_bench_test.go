@@ -33,9 +33,9 @@ func BenchmarkUnitsList(b *testing.B) {
 		{"deep/cached", "?page=39", `"count":2000,"next":"http://tolk.test` + path + `?page=40","previous"`},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			db.PageCacheRows = 0
+			db.PageCacheBytes = 0
 			if strings.HasSuffix(bc.name, "/cached") {
-				db.PageCacheRows = sqlite.DefaultPageCacheRows
+				db.PageCacheBytes = sqlite.DefaultPageCacheBytes
 			}
 			serve := func() *httptest.ResponseRecorder {
 				req := httptest.NewRequest(http.MethodGet, "http://tolk.test"+path+bc.query, nil)
@@ -80,7 +80,7 @@ func BenchmarkUnitsList(b *testing.B) {
 			}
 		}
 	})
-	db.PageCacheRows = 0
+	db.PageCacheBytes = 0
 	b.Run("parallel/uncached", func(b *testing.B) {
 		b.ReportAllocs()
 		b.RunParallel(func(pb *testing.PB) {

@@ -437,3 +437,39 @@ func TestUnitSearchErrors(t *testing.T) {
 		t.Errorf("unknown translation with a bad query = %d %s, want 404", r.status, r.body)
 	}
 }
+
+// TestUnitSearchLimits: queries past what the engine can answer are a
+// 400 on q, not a 500 from SQLite (expression depth, LIKE pattern
+// length), and a NUL byte is refused rather than cutting the pattern.
+func TestUnitSearchLimits(t *testing.T) {
+	srv, _ := demoServer(t)
+	words := make([]string, 2000)
+	for i := range words {
+		words[i] = string(rune('a' + i%26))
+	}
+	long := strings.Repeat("x", 900<<10)
+	for _, tc := range []struct{ name, q, want string }{
+		{"2000 terms", strings.Join(words, " "), `{"code":"invalid","detail":"Could not parse query string: ` +
+			`The query has 2000 terms; at most 100 are allowed.","attr":"q"}`},
+		{"900 KB word", long, `{"code":"max_length","detail":"Ensure this value has at most 10000 characters ` +
+			`(it has 921600).","attr":"q"}`},
+		{"NUL", "Hel\x00lo", `{"code":"null_characters_not_allowed","detail":"Null characters are not allowed.","attr":"q"}`},
+	} {
+		want := `{"type":"validation_error","errors":[` + tc.want + `]}`
+		for _, path := range []string{"/api/units/", "/api/translations/demo/app/de/units/"} {
+			r := do(t, "GET", srv.URL+path+"?q="+url.QueryEscape(tc.q), nil)
+			if r.status != 400 || string(r.body) != want {
+				t.Errorf("%s: GET %s = %d %.300s, want 400 %s", tc.name, path, r.status, r.body, want)
+			}
+		}
+	}
+	// At the limits a query is answered.
+	r := do(t, "GET", srv.URL+"/api/units/?q="+url.QueryEscape(strings.Join(words[:100], " ")), nil)
+	if r.status != 200 {
+		t.Errorf("100 terms = %d %.300s, want 200", r.status, r.body)
+	}
+	r = do(t, "GET", srv.URL+"/api/units/?q="+strings.Repeat("x", 10000), nil)
+	if r.status != 200 {
+		t.Errorf("10000 characters = %d %.300s, want 200", r.status, r.body)
+	}
+}

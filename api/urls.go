@@ -2,6 +2,7 @@ package api
 
 import (
 	"net"
+	"net/http"
 	"net/netip"
 	"net/url"
 	"strconv"
@@ -27,7 +28,21 @@ func (s *Server) urlsFor(c *gin.Context) urls {
 	if u.base != "" {
 		return u
 	}
-	scheme, host := "http", r.Host
+	scheme, host := s.origin(r)
+	u.base = scheme + "://" + host
+	return u
+}
+
+// origin is the scheme and host a request was sent to: its own, or
+// X-Forwarded-Proto and X-Forwarded-Host when the direct peer is a
+// trusted proxy. An HTTP/1.0 request without Host was sent to the
+// address its connection arrived on. checkHost has refused the hosts not
+// allowed.
+func (s *Server) origin(r *http.Request) (scheme, host string) {
+	scheme, host = "http", r.Host
+	if local, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok && host == "" {
+		host = local.String()
+	}
 	if r.TLS != nil {
 		scheme = "https"
 	}
@@ -39,8 +54,7 @@ func (s *Server) urlsFor(c *gin.Context) urls {
 			host = h
 		}
 	}
-	u.base = scheme + "://" + host
-	return u
+	return scheme, host
 }
 
 func (s *Server) trustedPeer(remoteAddr string) bool {

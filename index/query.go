@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // QueryTerm is one condition of a unit search. Terms of a query all have
@@ -36,7 +37,21 @@ type QueryTerm struct {
 // expressions, exact matches, other fields) is rejected rather than
 // silently widened, as is malformed input: each is an ErrInvalid
 // *FieldError on "q".
+//
+// A query longer than MaxQueryLength characters or with more than
+// MaxQueryTerms terms is refused too, as is a NUL byte, with the messages
+// of the reference's framework where it has one.
 func ParseUnitQuery(q string) ([]QueryTerm, error) {
+	if n := utf8.RuneCountInString(q); n > MaxQueryLength {
+		return nil, &FieldError{Fields: map[string]FieldProblem{"q": {Code: "max_length",
+			Detail: fmt.Sprintf("Ensure this value has at most %d characters (it has %d).", MaxQueryLength, n)}}}
+	}
+	if strings.IndexByte(q, 0) >= 0 {
+		// Django's forms refuse NUL in every text field; SQLite would
+		// end the pattern there.
+		return nil, &FieldError{Fields: map[string]FieldProblem{"q": {Code: "null_characters_not_allowed",
+			Detail: "Null characters are not allowed."}}}
+	}
 	tokens, err := splitQuery(q)
 	if err != nil {
 		return nil, err
@@ -51,8 +66,20 @@ func ParseUnitQuery(q string) ([]QueryTerm, error) {
 			terms = append(terms, term)
 		}
 	}
+	if len(terms) > MaxQueryTerms {
+		return nil, queryError("The query has %d terms; at most %d are allowed.", len(terms), MaxQueryTerms)
+	}
 	return terms, nil
 }
+
+// The bounds of a unit search. Each term is a condition of the engine's
+// query, and SQLite refuses expressions deeper than 1,000 and LIKE
+// patterns longer than 50,000 bytes; the bounds stay well inside both and
+// far above what a person or a script searching for strings types.
+const (
+	MaxQueryLength = 10000 // characters; 4 bytes each at most, escaped % and _ 2
+	MaxQueryTerms  = 100
+)
 
 // parseTerm parses one token; skip reports a token that adds no
 // condition (the explicit AND).

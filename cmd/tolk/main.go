@@ -34,6 +34,7 @@ import (
 	"github.com/tolk-project/tolk/index/sqlite"
 	tolksync "github.com/tolk-project/tolk/sync"
 	"github.com/tolk-project/tolk/vcs"
+	"golang.org/x/net/netutil"
 )
 
 // The one place that sees both the engine and its consumers checks that
@@ -104,6 +105,9 @@ type Config struct {
 	// X-Forwarded-Proto, X-Forwarded-Host and X-Forwarded-For headers are
 	// believed.
 	TrustedProxies []string
+	// AllowedHosts are, without BaseURL, the host names requests may be
+	// sent to besides the listen address and localhost (api.Options).
+	AllowedHosts []string
 	// MaxUploadBytes bounds an uploaded translation file.
 	MaxUploadBytes int64
 	// RateLimitAnon and RateLimitUser limit the API requests of each
@@ -131,7 +135,34 @@ type Config struct {
 	// this long, GitTimeout any clone, fetch or push that takes longer;
 	// 0 turns either off.
 	GitStallTimeout, GitTimeout time.Duration
+	// PageCacheBytes bounds each cache of list pages (units, changes).
+	PageCacheBytes int
+	// HTTP bounds what one client can hold of the server.
+	HTTP HTTPLimits
 }
+
+// HTTPLimits bound the time and connections clients can hold.
+type HTTPLimits struct {
+	// ReadHeaderTimeout bounds reading a request's headers, ReadTimeout
+	// the whole request with its body (an upload on a slow link).
+	ReadHeaderTimeout, ReadTimeout time.Duration
+	// WriteTimeout is how long one write of a response may wait for the
+	// client; every write moves the deadline on, so a large download
+	// lasts as long as bytes flow (api.Options.WriteTimeout).
+	WriteTimeout time.Duration
+	// IdleTimeout is how long a keep-alive connection waits for its next
+	// request before it is closed.
+	IdleTimeout time.Duration
+	// MaxConnections caps the connections open at once; more wait in the
+	// listen backlog until one closes.
+	MaxConnections int
+}
+
+// DefaultHTTPLimits are generous for a human or a script on a slow link
+// and short enough that idle or stuck clients cannot exhaust the
+// process's file descriptors.
+var DefaultHTTPLimits = HTTPLimits{ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 5 * time.Minute,
+	WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute, MaxConnections: 1024}
 
 // DefaultConfig returns the settings used when no flag is given: the
 // reference's rate limits among them.
@@ -139,7 +170,8 @@ func DefaultConfig() Config {
 	return Config{DataDir: "./tolk-data", Listen: "127.0.0.1:8080", LogFormat: "text",
 		MaxUploadBytes:  api.DefaultMaxUploadBytes,
 		GitStallTimeout: vcs.DefaultStallTimeout, GitTimeout: vcs.DefaultTotalTimeout,
-		RateLimitAnon: api.DefaultAnonymousRateLimit, RateLimitUser: api.DefaultUserRateLimit}
+		RateLimitAnon: api.DefaultAnonymousRateLimit, RateLimitUser: api.DefaultUserRateLimit,
+		PageCacheBytes: sqlite.DefaultPageCacheBytes, HTTP: DefaultHTTPLimits}
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -225,12 +257,19 @@ func serveConfig(args []string, stderr io.Writer) (Config, error) {
 		return cfg, usagef(stderr, "tolk serve", "unexpected argument %q (every setting is a flag)", fs.Arg(0))
 	case cfg.LogFormat != "text" && cfg.LogFormat != "json":
 		return cfg, usagef(stderr, "tolk serve", "--log-format %q: want text or json", cfg.LogFormat)
-	case cfg.PullInterval < 0:
-		return cfg, usagef(stderr, "tolk serve", "--pull-interval must not be negative")
-	case cfg.GitStallTimeout < 0:
-		return cfg, usagef(stderr, "tolk serve", "--git-stall-timeout must not be negative")
-	case cfg.GitTimeout < 0:
-		return cfg, usagef(stderr, "tolk serve", "--git-timeout must not be negative")
+	case cfg.HTTP.MaxConnections < 1:
+		return cfg, usagef(stderr, "tolk serve", "--max-connections must be at least 1")
+	}
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"pull-interval", cfg.PullInterval}, {"git-stall-timeout", cfg.GitStallTimeout},
+		{"git-timeout", cfg.GitTimeout}, {"read-header-timeout", cfg.HTTP.ReadHeaderTimeout},
+		{"read-timeout", cfg.HTTP.ReadTimeout}, {"write-timeout", cfg.HTTP.WriteTimeout},
+		{"idle-timeout", cfg.HTTP.IdleTimeout}} {
+		if d.v < 0 {
+			return cfg, usagef(stderr, "tolk serve", "--%s must not be negative", d.name)
+		}
 	}
 	if cfg.HookSecret == "" {
 		// The environment keeps the secret out of the process list.
@@ -264,17 +303,18 @@ func serveFlags(cfg *Config) *flag.FlagSet {
 	fs.BoolVar(&cfg.AllowLocalRepos, "allow-local-repos", false,
 		"let API clients create components from file:// repository URLs (this machine's disk)")
 	fs.Func("trusted-proxy", "address or CIDR range of a proxy whose X-Forwarded-Proto/-Host/-For are believed (repeatable, or comma-separated)",
-		func(v string) error {
-			for _, p := range strings.Split(v, ",") {
-				if p = strings.TrimSpace(p); p != "" {
-					cfg.TrustedProxies = append(cfg.TrustedProxies, p)
-				}
-			}
-			return nil
-		})
+		appendList(&cfg.TrustedProxies))
+	fs.Func("allowed-host", "without --base-url, a host name requests may be sent to besides the listen address and localhost: "+
+		"name, .domain (and subdomains) or * (repeatable, or comma-separated)", appendList(&cfg.AllowedHosts))
 	fs.Func("max-upload-size", "largest translation file an upload may carry, in bytes or with KiB, MiB or GiB (default 10MiB)",
 		func(v string) (err error) {
 			cfg.MaxUploadBytes, err = parseSize(v)
+			return err
+		})
+	fs.Func("page-cache-size", "memory each cache of list pages (units, changes) may hold, in bytes or with KiB, MiB or GiB (default 32MiB)",
+		func(v string) error {
+			n, err := parseSize(v)
+			cfg.PageCacheBytes = int(n)
 			return err
 		})
 	fs.TextVar(&cfg.RateLimitAnon, "rate-limit-anon", cfg.RateLimitAnon,
@@ -292,7 +332,29 @@ func serveFlags(cfg *Config) *flag.FlagSet {
 		"end a clone or fetch that received nothing for this long (0: never)")
 	fs.DurationVar(&cfg.GitTimeout, "git-timeout", cfg.GitTimeout,
 		"end a clone, fetch or push that takes longer than this, however it progresses (0: never)")
+	fs.DurationVar(&cfg.HTTP.ReadHeaderTimeout, "read-header-timeout", cfg.HTTP.ReadHeaderTimeout,
+		"how long a client may take to send a request's headers")
+	fs.DurationVar(&cfg.HTTP.ReadTimeout, "read-timeout", cfg.HTTP.ReadTimeout,
+		"how long a client may take to send a whole request, body included")
+	fs.DurationVar(&cfg.HTTP.WriteTimeout, "write-timeout", cfg.HTTP.WriteTimeout,
+		"how long one write of a response may wait for a client that does not read (moves on with every write)")
+	fs.DurationVar(&cfg.HTTP.IdleTimeout, "idle-timeout", cfg.HTTP.IdleTimeout,
+		"how long a keep-alive connection may wait for its next request")
+	fs.IntVar(&cfg.HTTP.MaxConnections, "max-connections", cfg.HTTP.MaxConnections,
+		"connections served at once; more wait until one closes")
 	return fs
+}
+
+// appendList is a flag that appends its comma-separated values to dst.
+func appendList(dst *[]string) func(string) error {
+	return func(v string) error {
+		for _, p := range strings.Split(v, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				*dst = append(*dst, p)
+			}
+		}
+		return nil
+	}
 }
 
 // Main is the running program: index, sync service and HTTP server. Tests
@@ -329,10 +391,12 @@ func (m *Main) Open(ctx context.Context) error {
 	log := m.Logger
 	// Settings are checked before anything is opened or imported.
 	apiOpts := api.Options{BaseURL: m.Config.BaseURL, TrustedProxies: m.Config.TrustedProxies,
+		AllowedHosts:    m.Config.AllowedHosts,
 		MaxUploadBytes:  m.Config.MaxUploadBytes,
 		RateLimits:      api.RateLimits{Anonymous: m.Config.RateLimitAnon, User: m.Config.RateLimitUser},
 		AllowLocalRepos: m.Config.AllowLocalRepos, HookSecret: m.Config.HookSecret,
-		Version: readBuildVersion().Short()}
+		Version:      readBuildVersion().Short(),
+		WriteTimeout: m.Config.HTTP.WriteTimeout}
 	if err := apiOpts.Validate(); err != nil {
 		return err
 	}
@@ -347,6 +411,7 @@ func (m *Main) Open(ctx context.Context) error {
 	if m.db, err = sqlite.Open(ctx, filepath.Join(m.Config.DataDir, "tolk.db")); err != nil {
 		return err
 	}
+	m.db.PageCacheBytes = m.Config.PageCacheBytes
 	if err := m.db.SeedLanguages(ctx, langs.All()); err != nil {
 		return fmt.Errorf("seed languages: %w", err)
 	}
@@ -417,9 +482,17 @@ func (m *Main) Open(ctx context.Context) error {
 	}
 	apiOpts.Operations, apiOpts.Requests, apiOpts.Startup = m.sync, m.metrics, m.sync
 	srv := api.New(m.db, apiOpts)
-	m.server = &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	lim := m.Config.HTTP
+	// The server's WriteTimeout sets a deadline once a request is read,
+	// which the API then moves on with every write of the response.
+	m.server = &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: lim.ReadHeaderTimeout,
+		ReadTimeout: lim.ReadTimeout, WriteTimeout: lim.WriteTimeout, IdleTimeout: lim.IdleTimeout,
+		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	m.served = make(chan error, 1)
-	go func() { m.served <- m.server.Serve(m.listener) }()
+	// Past the cap, connections wait in the kernel's backlog instead of
+	// each taking a descriptor.
+	ln := netutil.LimitListener(m.listener, lim.MaxConnections)
+	go func() { m.served <- m.server.Serve(ln) }()
 
 	// The server answers while the configured components import: one
 	// slow or unreachable repository must not keep every project

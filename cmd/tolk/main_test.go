@@ -258,6 +258,7 @@ func TestProxyFlags(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.DataDir, cfg.Listen, cfg.Demo = t.TempDir(), "127.0.0.1:0", true
 	cfg.TrustedProxies = []string{"127.0.0.1"}
+	cfg.AllowedHosts = []string{"tolk.example.com"}
 	m := &Main{Config: cfg, Logger: slog.New(slog.DiscardHandler)}
 	openMain(t, m)
 	defer m.Close()

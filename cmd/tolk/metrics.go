@@ -55,10 +55,10 @@ func newServiceMetrics(db *sqlite.DB, v buildVersion) *serviceMetrics {
 			pages, _ := db.PageCacheSize()
 			return float64(pages), nil
 		})
-	r.GaugeFunc("tolk_page_cache_rows", "Rows of the list pages held by the page cache, the unit it is bounded in.",
+	r.GaugeFunc("tolk_page_cache_bytes", "Bytes of the list pages held by the page cache, the unit it is bounded in.",
 		func(context.Context) (float64, error) {
-			_, rows := db.PageCacheSize()
-			return float64(rows), nil
+			_, bytes := db.PageCacheSize()
+			return float64(bytes), nil
 		})
 	r.GaugeVecFunc("tolk_build_info", "The running build: always 1.", []string{"version", "revision", "goversion"},
 		func(context.Context) ([]metrics.Sample, error) {

@@ -1,6 +1,11 @@
 package sqlite
 
-import "sync"
+import (
+	"reflect"
+	"sync"
+
+	"github.com/tolk-project/tolk/index"
+)
 
 // maxCachedLookups bounds each lookup cache; past it the cache starts
 // over, so a flood of distinct keys costs memory once, not forever.
@@ -70,14 +75,16 @@ func (c *genCache[K, V]) size() (n, weight int) {
 	return len(c.m), c.weight
 }
 
-// PageCacheSize reports what the list-page caches hold: pages, and their
-// rows, the unit DB.PageCacheRows bounds them in. It is for metrics.
-func (db *DB) PageCacheSize() (pages, rows int) {
+// PageCacheSize reports what the list-page caches (of units, of changes)
+// hold: pages, and their bytes (each page's rows and the bytes of their
+// strings, measured as they are cached), the unit DB.PageCacheBytes
+// bounds each cache in. It is for metrics and tests.
+func (db *DB) PageCacheSize() (pages, bytes int) {
 	for _, size := range []func() (int, int){db.unitPages.size, db.changePages.size} {
 		n, w := size()
-		pages, rows = pages+n, rows+w
+		pages, bytes = pages+n, bytes+w
 	}
-	return pages, rows
+	return pages, bytes
 }
 
 // lookup answers from cache for the current write generation, or runs
@@ -101,19 +108,51 @@ type page[T any] struct {
 }
 
 // pageOf answers a list page from c for the current write generation, or
-// runs find and remembers its page, weighted by its rows against
-// DB.PageCacheRows. A units page is 50 rows of 23 columns, and stepping
-// them out of SQLite through the driver costs several times what serving
-// the page's bytes does, while translators page through the same lists
-// until something changes.
-func pageOf[T any](db *DB, c *genCache[string, page[T]], key string, find func() ([]T, int, error)) ([]T, int, error) {
+// runs find and remembers its page, weighted by its bytes (strs measures
+// a row's strings) against DB.PageCacheBytes. A units page is 50 rows of
+// 23 columns, and stepping them out of SQLite through the driver costs
+// several times what serving the page's bytes does, while translators
+// page through the same lists until something changes. The bound is in
+// bytes, not rows: rows of long strings varied by page_size would
+// otherwise fill gigabytes.
+func pageOf[T any](db *DB, c *genCache[string, page[T]], key string, strs func(*T) int,
+	find func() ([]T, int, error)) ([]T, int, error) {
 	gen := db.gen.Load()
 	if p, ok := c.get(gen, key); ok {
 		return p.rows, p.total, nil
 	}
 	rows, total, err := find()
 	if err == nil {
-		c.put(gen, key, page[T]{rows, total}, len(rows), db.PageCacheRows)
+		c.put(gen, key, page[T]{rows, total}, pageBytes(rows, strs), db.PageCacheBytes)
 	}
 	return rows, total, err
+}
+
+// pageBytes measures a page: its row array and what each row's strings
+// hold (strings shared between rows are counted for each).
+func pageBytes[T any](rows []T, strs func(*T) int) int {
+	n := cap(rows) * int(reflect.TypeFor[T]().Size())
+	for i := range rows {
+		n += strs(&rows[i])
+	}
+	return n
+}
+
+// unitStrings is the bytes of a unit's strings and string slices.
+func unitStrings(u *index.Unit) int {
+	n := len(u.Context) + len(u.PreviousSource) + len(u.Location) + len(u.Note) + len(u.Flags) +
+		len(u.Explanation) + len(u.ExtraFlags)
+	for _, l := range [][]string{u.Source, u.Target, u.Labels} {
+		n += cap(l) * int(reflect.TypeFor[string]().Size())
+		for _, s := range l {
+			n += len(s)
+		}
+	}
+	return n
+}
+
+// changeStrings is the bytes of a change's strings.
+func changeStrings(c *index.Change) int {
+	return len(c.Target) + len(c.Details) + len(c.ProjectSlug) + len(c.ComponentSlug) + len(c.LanguageCode) +
+		len(c.UserName) + len(c.AuthorName)
 }

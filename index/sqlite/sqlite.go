@@ -52,21 +52,22 @@ type DB struct {
 	// replace it before use.
 	Now func() time.Time
 
-	// PageCacheRows bounds each page cache (of units, of changes) by the
-	// rows its pages hold; 0 turns page caching off, so that every list
-	// is read from SQLite. Open sets DefaultPageCacheRows; change it
-	// before use.
-	PageCacheRows int
+	// PageCacheBytes bounds each page cache (of units, of changes) by the
+	// bytes its pages hold (PageCacheSize); 0 turns page caching off, so
+	// that every list is read from SQLite. Open sets
+	// DefaultPageCacheBytes; change it before use.
+	PageCacheBytes int
 }
 
-// DefaultPageCacheRows held 13.6 MiB of heap when filled with units of
-// short synthetic texts; real texts are longer and take more.
-const DefaultPageCacheRows = 32768
+// DefaultPageCacheBytes is each page cache's bound: a unit of short
+// texts weighs about 365 bytes as pageBytes measures it, so this holds
+// tens of thousands of them; pages of long strings take more.
+const DefaultPageCacheBytes = 32 << 20
 
 // Open opens (creating if needed) the index at path and applies pending
 // migrations.
 func Open(ctx context.Context, path string) (*DB, error) {
-	db := &DB{path: path, Now: time.Now, PageCacheRows: DefaultPageCacheRows}
+	db := &DB{path: path, Now: time.Now, PageCacheBytes: DefaultPageCacheBytes}
 	// WAL lets readers run while an import writes; busy_timeout makes a
 	// reader wait out a checkpoint instead of failing; foreign keys keep
 	// cascades honest; synchronous=NORMAL is durable at every checkpoint
