@@ -26,6 +26,9 @@ type ImportSummary struct {
 	// StaleRemoved are the languages whose translations were removed
 	// because no file matches them any more.
 	StaleRemoved []string
+	// SkippedFiles are the files matching the filemask that were not
+	// imported, with why (vcs.Listing.Skipped).
+	SkippedFiles []index.SkippedFile
 }
 
 // translationFile is one file matching the filemask.
@@ -84,11 +87,11 @@ func (s *Service) importCheckout(ctx context.Context, co checkedOut) (ImportSumm
 	if sum.Revision, err = repo.Head(); err != nil {
 		return sum, err
 	}
-	files, err := s.matchFiles(ctx, c, repo, log)
+	files, skipped, err := s.matchFiles(ctx, c, repo, log)
 	if err != nil {
 		return sum, err
 	}
-	sum.Files = len(files)
+	sum.Files, sum.SkippedFiles = len(files), skipped
 	revisions, err := s.store.TranslationRevisions(ctx, c.ID)
 	if err != nil {
 		return sum, err
@@ -154,22 +157,38 @@ func (s *Service) checkout(ctx context.Context, c index.Component) (*vcs.Repo, i
 // whose code resolves to an unknown language get a language of their own
 // (as the reference creates one); two files of one language keep the
 // first by path.
+//
+// Only the part of the tree the filemask and the template can match is
+// walked (Filemask.Scope); matching files the walk left out (odd names,
+// symbolic links that leave the repository) come back as skipped, with
+// the reason.
 func (s *Service) matchFiles(ctx context.Context, c index.Component, repo *vcs.Repo, log interface {
 	Warn(string, ...any)
-}) ([]translationFile, error) {
+}) ([]translationFile, []index.SkippedFile, error) {
 	mask, err := NewFilemask(c.Filemask, c.LanguageRegex)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	files, err := repo.Files(func(path string) bool { return path == c.Template || mask.Match(path) })
+	scopes := []vcs.Scope{mask.Scope()}
+	if c.Template != "" {
+		scopes = append(scopes, pathScope(c.Template))
+	}
+	list, err := repo.Files(ctx, vcs.FilesOptions{Scopes: scopes,
+		Match: func(path string) bool { return path == c.Template || mask.Match(path) }})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	files := list.Files
+	var skipped []index.SkippedFile
+	for _, sk := range list.Skipped {
+		log.Warn("file skipped", "file", sk.Path, "reason", sk.Reason)
+		skipped = append(skipped, index.SkippedFile{Filename: sk.Path, Reason: sk.Reason})
 	}
 	// A translation deleted through the API keeps its file until the
 	// next commit deletes it; importing the file would bring it back.
 	pendingFiles, err := s.store.FindPendingFiles(ctx, c.ID)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	deleted := map[string]bool{}
 	for _, pf := range pendingFiles {
@@ -202,10 +221,10 @@ func (s *Service) matchFiles(ctx context.Context, c index.Component, repo *vcs.R
 	}
 	if len(unknown) > 0 {
 		if err := s.store.SeedLanguages(ctx, unknown); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return out, nil
+	return out, skipped, nil
 }
 
 // componentImport carries one import's state.
