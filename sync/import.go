@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha1"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -73,9 +74,35 @@ func (s *Service) checkoutTimed(ctx context.Context, c index.Component) checkedO
 	return checkedOut{c: c, repo: repo, in: in, err: err, took: time.Since(start)}
 }
 
-// importCheckout reconciles the index with a component's checkout; the
-// caller holds the component's lock.
+// importCheckout reconciles the index with a component's checkout and
+// records how it went (recordImport); the caller holds the component's
+// lock.
 func (s *Service) importCheckout(ctx context.Context, co checkedOut) (ImportSummary, error) {
+	sum, err := s.importFiles(ctx, co)
+	return sum, errors.Join(err, s.recordImport(ctx, co.c, sum, err))
+}
+
+// recordImport stores how an import or update of c went, for the API
+// (index.Component.Import): the text of failure, or the files it
+// skipped. A cancelled import records nothing, so that a shutdown does
+// not read as a failure.
+func (s *Service) recordImport(ctx context.Context, c index.Component, sum ImportSummary, failure error) error {
+	if ctx.Err() != nil {
+		return nil
+	}
+	st := index.ImportStatus{Skipped: sum.SkippedFiles}
+	if failure != nil {
+		// vcs redacts credentials from its errors: safe to store and show.
+		st.Error = failure.Error()
+	}
+	if err := s.store.RecordImport(ctx, c.ID, st); err != nil {
+		return fmt.Errorf("record import of %s/%s: %w", c.Project.Slug, c.Slug, err)
+	}
+	return nil
+}
+
+// importFiles is importCheckout without the record.
+func (s *Service) importFiles(ctx context.Context, co checkedOut) (ImportSummary, error) {
 	start := time.Now()
 	c, repo := co.c, co.repo
 	log := s.opts.Logger.With("project", c.Project.Slug, "component", c.Slug)

@@ -120,7 +120,9 @@ func importTranslation(ctx context.Context, tx *Tx, imp index.TranslationImport,
 			imp.LoadError, imp.Filename, ids.translationID); err != nil {
 			return res, err
 		}
-		return res, change(index.ActionParseError, 0, "", imp.LoadError)
+		// The reference shows the parser's message as the change's
+		// target; details keep it too, as before.
+		return res, change(index.ActionParseError, 0, imp.LoadError, imp.LoadError)
 	}
 
 	existing, err := loadExisting(ctx, tx, ids.translationID)
