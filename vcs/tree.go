@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
@@ -20,6 +21,36 @@ func (r *Repo) ReadFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	return r.readTreeFile(tree, path)
+}
+
+// Resolve returns the path of the regular file that the slash-separated
+// path names in the HEAD tree: path itself, or for a symbolic link the
+// file it leads to inside the repository, so that a write meant for a
+// linked file goes where a checkout on disk would put it. It returns an
+// error wrapping ErrNotExist, with why, when there is no such file or
+// the link leaves the repository, dangles or loops.
+func (r *Repo) Resolve(path string) (string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	tree, err := r.headTree()
+	if err != nil {
+		return "", err
+	}
+	e, err := r.lookup(tree, path)
+	if err != nil {
+		return "", fmt.Errorf("resolve: %w", err)
+	}
+	if e.Mode != filemode.Symlink {
+		return path, nil
+	}
+	target, _, reason, err := r.resolveLink(tree, path, e.Hash)
+	if err != nil {
+		return "", err
+	}
+	if reason != "" {
+		return "", fmt.Errorf("resolve %q: %s: %w", path, reason, ErrNotExist)
+	}
+	return target, nil
 }
 
 // BlobHash returns the hex SHA-1 of the blob at the slash-separated path in
