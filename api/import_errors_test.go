@@ -76,6 +76,21 @@ func TestImportErrorsVisible(t *testing.T) {
 		t.Errorf("de_AT (a link to de.json) = %v %v, want its file translated", deAT["filename"], deAT["translated"])
 	}
 
+	// The HTML pages say the same.
+	page := getPage(t, srv.URL+"/projects/demo/app/", http.StatusOK)
+	for _, want := range []string{"Import problems", "Skipped &#34;locales/evil.json&#34;: symbolic link",
+		"French does not parse: locales/fr.json: line 2"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("component page lacks %q:\n%s", want, page)
+		}
+	}
+	if page := getPage(t, srv.URL+"/projects/demo/gone/", http.StatusOK); !strings.Contains(page, "The last import failed: clone") {
+		t.Errorf("gone page lacks the clone failure:\n%s", page)
+	}
+	if page := getPage(t, srv.URL+"/projects/demo/app/fr/", http.StatusOK); !strings.Contains(page, "The file does not parse: locales/fr.json") {
+		t.Errorf("fr page lacks the parse error:\n%s", page)
+	}
+
 	// Repaired upstream, the next update clears what it no longer finds.
 	if err := os.Remove(filepath.Join(up.work, "locales", "evil.json")); err != nil {
 		t.Fatal(err)
