@@ -259,6 +259,25 @@ type componentJSON struct {
 	Addons                      []string     `json:"addons"`
 	IsGlossary                  bool         `json:"is_glossary"`
 	GlossaryColor               string       `json:"glossary_color"`
+	// Tolk's own fields, not the reference's (README, "Import errors"):
+	// what stopped the last import or update of the repository (null
+	// when it finished) and the files matching the filemask it left out.
+	ImportError  *string           `json:"import_error"`
+	SkippedFiles []skippedFileJSON `json:"skipped_files"`
+}
+
+// skippedFileJSON is a file the last import left out, with why.
+type skippedFileJSON struct {
+	Filename string `json:"filename"`
+	Reason   string `json:"reason"`
+}
+
+func newSkippedFilesJSON(files []index.SkippedFile) []skippedFileJSON {
+	out := make([]skippedFileJSON, 0, len(files))
+	for _, f := range files {
+		out = append(out, skippedFileJSON{Filename: f.Filename, Reason: f.Reason})
+	}
+	return out
 }
 
 // newComponentJSON converts a component; source is its source language,
@@ -327,5 +346,7 @@ func newComponentJSON(u urls, c *index.Component, source *index.Language) compon
 		Addons:                      []string{}, // add-ons do not exist yet
 		IsGlossary:                  c.IsGlossary,
 		GlossaryColor:               c.GlossaryColor,
+		ImportError:                 stringOrNull(c.Import.Error),
+		SkippedFiles:                newSkippedFilesJSON(c.Import.Skipped),
 	}
 }

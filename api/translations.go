@@ -42,6 +42,10 @@ type translationJSON struct {
 	StatisticsURL        string        `json:"statistics_url"`
 	ChangesListURL       string        `json:"changes_list_url"`
 	UnitsListURL         string        `json:"units_list_url"`
+	// ImportError is Tolk's own field (README, "Import errors"): why the
+	// file did not parse at the last import, with its line and column,
+	// or null. The units the index held before stay.
+	ImportError *string `json:"import_error"`
 }
 
 func newTranslationJSON(u urls, t *index.Translation, source *index.Language) translationJSON {
@@ -80,6 +84,7 @@ func newTranslationJSON(u urls, t *index.Translation, source *index.Language) tr
 		StatisticsURL:        u.translation(p, c, l, "statistics"),
 		ChangesListURL:       u.translation(p, c, l, "changes"),
 		UnitsListURL:         u.translation(p, c, l, "units"),
+		ImportError:          stringOrNull(t.LoadError),
 	}
 }
 

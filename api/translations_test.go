@@ -40,6 +40,8 @@ var (
 		"suggestion_autoaccept": "int", "push_on_commit": "bool", "commit_pending_age": "int",
 		"auto_lock_error": "bool", "language_regex": "string", "variant_regex": "string",
 		"addons": "strings", "is_glossary": "bool", "glossary_color": "string",
+		// Tolk's own (README, "Import errors").
+		"import_error": "string|null", "skipped_files": "array",
 	}
 	translationShape = shape{
 		"language": "object", "component": "object", "language_code": "string", "id": "int",
@@ -51,6 +53,8 @@ var (
 		"have_suggestion": "int", "have_comment": "int", "last_change": "timestamp|null",
 		"last_author": "string|null", "repository_url": "url", "file_url": "url",
 		"statistics_url": "url", "changes_list_url": "url", "units_list_url": "url",
+		// Tolk's own (README, "Import errors").
+		"import_error": "string|null",
 	}
 )
 

@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"html/template"
 	"net/http"
 	"strconv"
@@ -41,6 +42,9 @@ type webPage struct {
 	List     []webRow
 	Units    []webUnit
 	Note     string
+	// Problems are what the last import could not do (Tolk's
+	// import_error and skipped_files, README "Import errors").
+	Problems []string
 	APIURL   string
 }
 
@@ -128,9 +132,18 @@ func (s *Server) componentPage(c *gin.Context) {
 	u, p := s.webURLs(c), comp.Project.Slug
 	page := webPage{Title: comp.Name, Crumbs: []webLink{{comp.Project.Name, u.projectWeb(p)}},
 		Stats: statRows(&st), ListName: "Translations", APIURL: u.component(p, comp.Slug, "")}
+	if comp.Import.Error != "" {
+		page.Problems = append(page.Problems, "The last import failed: "+comp.Import.Error)
+	}
+	for _, f := range comp.Import.Skipped {
+		page.Problems = append(page.Problems, fmt.Sprintf("Skipped %q: %s", f.Filename, f.Reason))
+	}
 	for _, t := range trs {
 		page.List = append(page.List, webRow{t.Language.Name, u.translationWeb(p, comp.Slug, t.LanguageCode),
 			percentText(t.Stats.Translated, t.Stats.Total)})
+		if t.LoadError != "" {
+			page.Problems = append(page.Problems, t.Language.Name+" does not parse: "+t.LoadError)
+		}
 	}
 	s.writePage(c, http.StatusOK, page)
 }
@@ -144,12 +157,21 @@ func (s *Server) translationPage(c *gin.Context) {
 	}
 	u, p, comp, l := s.webURLs(c), t.Component.Project.Slug, t.Component.Slug, t.LanguageCode
 	s.writePage(c, http.StatusOK, webPage{
-		Title:   t.Component.Name + " — " + t.Language.Name,
-		Crumbs:  translationCrumbs(u, &t),
-		Stats:   statRows(&t.Stats),
-		Actions: []webLink{{"Translate", u.translate(p, comp, l)}, {"Language " + t.Language.Name, u.share(p, l)}},
-		APIURL:  u.translation(p, comp, l, ""),
+		Title:    t.Component.Name + " — " + t.Language.Name,
+		Crumbs:   translationCrumbs(u, &t),
+		Stats:    statRows(&t.Stats),
+		Actions:  []webLink{{"Translate", u.translate(p, comp, l)}, {"Language " + t.Language.Name, u.share(p, l)}},
+		Problems: problems(t.LoadError),
+		APIURL:   u.translation(p, comp, l, ""),
 	})
+}
+
+// problems is a translation's load error as a page's problems.
+func problems(loadError string) []string {
+	if loadError == "" {
+		return nil
+	}
+	return []string{"The file does not parse: " + loadError}
 }
 
 // translatePage serves /translate/:project/:component/:language/: the
@@ -343,6 +365,12 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 {{with .Crumbs}}<nav>{{range $i, $c := .}}{{if $i}} / {{end}}<a href="{{$c.URL}}">{{$c.Name}}</a>{{end}}</nav>
 {{end}}<h1>{{.Title}}</h1>
 {{with .Note}}<p>{{.}}</p>
+{{end}}{{with .Problems}}<section class="problems">
+<h2>Import problems</h2>
+<ul>
+{{range .}}<li>{{.}}</li>
+{{end}}</ul>
+</section>
 {{end}}{{with .Stats}}<table class="stats">
 {{range .}}<tr><th>{{.Label}}</th><td>{{.Count}}</td><td>{{.Percent}}</td></tr>
 {{end}}</table>

@@ -57,6 +57,19 @@ type Component struct {
 	// change history either way. Tolk's own setting (configuration
 	// file only): the reference locks the component instead.
 	ConflictPolicy string
+	// Import is how the last import or update of the repository went;
+	// filled by finders, stored with RecordImport, never by a save.
+	Import ImportStatus
+}
+
+// ImportStatus is how a component's last import or update went.
+type ImportStatus struct {
+	// Error is what stopped it ("" when it finished): a clone or fetch
+	// that failed, a walk that found too much. A file that fails to
+	// parse does not stop an import: its translation carries the error.
+	Error string
+	// Skipped are the files matching the filemask that it left out.
+	Skipped []SkippedFile
 }
 
 // The values of Component.ConflictPolicy.

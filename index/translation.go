@@ -22,6 +22,14 @@ type Translation struct {
 	Language  Language
 }
 
+// SkippedFile is a repository file matching a component's filemask that
+// the import left out, with a reason fit to show a user: an odd file
+// name, a symbolic link leaving the repository.
+type SkippedFile struct {
+	Filename string
+	Reason   string
+}
+
 // Stats are counts over a set of units. They are stored with each
 // translation and aggregated per component, project and language, updated
 // in the same transaction as the write that changes them.

@@ -87,7 +87,7 @@ func (s *Service) CheckComponent(ctx context.Context, c index.Component) (index.
 	if c.Branch == "" {
 		c.Branch = repo.Branch()
 	}
-	if err := checkFiles(c, repo, mask); err != nil {
+	if err := checkFiles(ctx, c, repo, mask); err != nil {
 		return c, err
 	}
 	if c.Template != "" {
@@ -124,12 +124,12 @@ func (s *Service) cloneProblem(ctx, cctx context.Context, c index.Component, err
 
 // checkFiles checks that the filemask matches files and that the
 // template and new_base exist at the branch's head.
-func checkFiles(c index.Component, repo *vcs.Repo, mask *Filemask) error {
-	files, err := repo.Files(mask.Match)
+func checkFiles(ctx context.Context, c index.Component, repo *vcs.Repo, mask *Filemask) error {
+	list, err := repo.Files(ctx, vcs.FilesOptions{Scopes: []vcs.Scope{mask.Scope()}, Match: mask.Match})
 	if err != nil {
 		return err
 	}
-	if len(files) == 0 {
+	if len(list.Files) == 0 {
 		return index.FieldErr("filemask", "invalid", msgNoMatch)
 	}
 	var fe index.FieldError

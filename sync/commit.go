@@ -283,6 +283,17 @@ func (cm *componentCommit) translation(ctx context.Context, t index.Translation,
 	case err != nil:
 		return false, fmt.Errorf("%s: %w", t.Filename, err)
 	}
+	// A file that is a symbolic link inside the repository (zh_TW.json
+	// -> zh_Hant.json) is written where the link leads, as the
+	// reference's checkout writes through it. Translations sharing the
+	// file commit one after the other, each reading what the previous
+	// committed.
+	path := t.Filename
+	if exists {
+		if path, err = cm.repo.Resolve(t.Filename); err != nil {
+			return false, fmt.Errorf("%s: %w", t.Filename, err)
+		}
+	}
 	ct := index.CommittedTranslation{TranslationID: t.ID, Units: pending}
 	groups := byAuthor(pending, authors)
 	if len(groups) == 0 && len(removed) == 0 {
@@ -314,7 +325,7 @@ func (cm *componentCommit) translation(ctx context.Context, t index.Translation,
 		if err != nil {
 			return false, err
 		}
-		if err := cm.commit(ctx, vcs.CommitOptions{Files: map[string][]byte{t.Filename: out},
+		if err := cm.commit(ctx, vcs.CommitOptions{Files: map[string][]byte{path: out},
 			Message: msg, Author: author}); err != nil {
 			return false, err
 		}
@@ -338,7 +349,7 @@ func (cm *componentCommit) translation(ctx context.Context, t index.Translation,
 			if err != nil {
 				return false, err
 			}
-			if err := cm.commit(ctx, vcs.CommitOptions{Files: map[string][]byte{t.Filename: out},
+			if err := cm.commit(ctx, vcs.CommitOptions{Files: map[string][]byte{path: out},
 				Message: msg, Author: author}); err != nil {
 				return false, err
 			}

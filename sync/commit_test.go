@@ -3,6 +3,8 @@ package sync_test
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -470,5 +472,39 @@ func TestCommitRemovedGlossaryTerm(t *testing.T) {
 				t.Errorf("pear is back: %+v", u)
 			}
 		}
+	}
+}
+
+// TestCommitThroughSymlink edits a translation whose file is a symbolic
+// link and the one it points to: both edits land in the link's target,
+// the link stays a link, and the other translations commit as usual.
+func TestCommitThroughSymlink(t *testing.T) {
+	ctx := context.Background()
+	e := mustCommitEnv(t)
+	if err := os.Symlink("de.json", filepath.Join(e.work, "locales", "de_AT.json")); err != nil {
+		t.Fatal(err)
+	}
+	writeAndPush(t, e.work, nil, "link")
+	if _, err := e.svc.ImportComponent(ctx, e.c); err != nil {
+		t.Fatal(err)
+	}
+	e.edit(t, "de", "hello", "Hallöchen", e.ann)
+	e.edit(t, "de_AT", "bye", "Servus", e.ann)
+	e.edit(t, "fr", "hello", "Salut", e.ann)
+	if _, err := e.svc.Commit(ctx, e.c, nil); err != nil {
+		t.Fatalf("Commit: %v", err)
+	}
+	if err := e.svc.Push(ctx, e.c, nil); err != nil {
+		t.Fatalf("Push: %v", err)
+	}
+	de := git(t, e.bare, "show", "main:locales/de.json")
+	if !strings.Contains(de, `"Hallöchen"`) || !strings.Contains(de, `"Servus"`) {
+		t.Errorf("de.json = %s, want both edits", de)
+	}
+	if mode := git(t, e.bare, "ls-tree", "main", "locales/de_AT.json"); !strings.HasPrefix(mode, "120000 ") {
+		t.Errorf("de_AT.json = %q, want still a symbolic link", mode)
+	}
+	if fr := git(t, e.bare, "show", "main:locales/fr.json"); !strings.Contains(fr, `"Salut"`) {
+		t.Errorf("fr.json = %s, want its edit", fr)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/tolk-project/tolk/vcs"
 )
 
 // errLanguageRegex is wrapped by NewFilemask's error when the fault is
@@ -54,6 +56,24 @@ func (f *Filemask) Code(path string) (string, bool) {
 
 // Path returns the file path for a language code.
 func (f *Filemask) Path(code string) string { return strings.Replace(f.mask, "*", code, 1) }
+
+// Scope returns the part of a tree the mask can match: the directory
+// before its `*` and as many levels below it as the mask has slashes
+// after that directory. Walking only it keeps the rest of the repository
+// (however large or hostile) out of an import.
+func (f *Filemask) Scope() vcs.Scope { return pathScope(f.mask) }
+
+// pathScope is the Scope holding the path p, whose last `*` (if any)
+// stands for one path segment or part of one.
+func pathScope(p string) vcs.Scope {
+	before, _, _ := strings.Cut(p, "*")
+	dir := ""
+	if i := strings.LastIndexByte(before, '/'); i >= 0 {
+		dir = before[:i]
+	}
+	rest := strings.TrimPrefix(p[len(dir):], "/")
+	return vcs.Scope{Dir: dir, Depth: strings.Count(rest, "/")}
+}
 
 // Match reports whether a path belongs to the component.
 func (f *Filemask) Match(path string) bool {

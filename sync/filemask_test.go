@@ -39,3 +39,28 @@ func TestFilemask(t *testing.T) {
 		t.Error("a bad language_regex must be rejected")
 	}
 }
+
+// TestFilemaskScope checks the part of the tree a mask can match: every
+// path the mask matches lies inside it, nothing deeper is walked.
+func TestFilemaskScope(t *testing.T) {
+	cases := []struct {
+		mask  string
+		dir   string
+		depth int
+	}{
+		{"locales/*.json", "locales", 0},
+		{"*.json", "", 0},
+		{"po/*/messages.json", "po", 1},
+		{"*/strings.json", "", 1},
+		{"src/app/locale-*/x/y.json", "src/app", 2},
+		{"res/values-*.xml", "res", 0},
+		{"locales/en.json", "locales", 0}, // a template
+		{"en.json", "", 0},
+	}
+	for _, tc := range cases {
+		sc := pathScope(tc.mask)
+		if sc.Dir != tc.dir || sc.Depth != tc.depth {
+			t.Errorf("pathScope(%q) = %+v, want {Dir:%s Depth:%d}", tc.mask, sc, tc.dir, tc.depth)
+		}
+	}
+}

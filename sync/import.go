@@ -29,6 +29,9 @@ type ImportSummary struct {
 	// StaleRemoved are the languages whose translations were removed
 	// because no file matches them any more.
 	StaleRemoved []string
+	// SkippedFiles are the files matching the filemask that were not
+	// imported, with why (vcs.Listing.Skipped).
+	SkippedFiles []index.SkippedFile
 }
 
 // translationFile is one file matching the filemask.
@@ -73,9 +76,35 @@ func (s *Service) checkoutTimed(ctx context.Context, c index.Component) checkedO
 	return checkedOut{c: c, repo: repo, in: in, err: err, took: time.Since(start)}
 }
 
-// importCheckout reconciles the index with a component's checkout; the
-// caller holds the component's lock.
-func (s *Service) importCheckout(ctx context.Context, co checkedOut) (sum ImportSummary, err error) {
+// importCheckout reconciles the index with a component's checkout and
+// records how it went (recordImport); the caller holds the component's
+// lock.
+func (s *Service) importCheckout(ctx context.Context, co checkedOut) (ImportSummary, error) {
+	sum, err := s.importFiles(ctx, co)
+	return sum, errors.Join(err, s.recordImport(ctx, co.c, sum, err))
+}
+
+// recordImport stores how an import or update of c went, for the API
+// (index.Component.Import): the text of failure, or the files it
+// skipped. A cancelled import records nothing, so that a shutdown does
+// not read as a failure.
+func (s *Service) recordImport(ctx context.Context, c index.Component, sum ImportSummary, failure error) error {
+	if ctx.Err() != nil {
+		return nil
+	}
+	st := index.ImportStatus{Skipped: sum.SkippedFiles}
+	if failure != nil {
+		// vcs redacts credentials from its errors: safe to store and show.
+		st.Error = failure.Error()
+	}
+	if err := s.store.RecordImport(ctx, c.ID, st); err != nil {
+		return fmt.Errorf("record import of %s/%s: %w", c.Project.Slug, c.Slug, err)
+	}
+	return nil
+}
+
+// importFiles is importCheckout without the record.
+func (s *Service) importFiles(ctx context.Context, co checkedOut) (sum ImportSummary, err error) {
 	start := time.Now()
 	c, repo := co.c, co.repo
 	log := s.opts.Logger.With("project", c.Project.Slug, "component", c.Slug)
@@ -88,11 +117,11 @@ func (s *Service) importCheckout(ctx context.Context, co checkedOut) (sum Import
 	if sum.Revision, err = repo.Head(); err != nil {
 		return sum, err
 	}
-	files, err := s.matchFiles(ctx, c, repo, log)
+	files, skipped, err := s.matchFiles(ctx, c, repo, log)
 	if err != nil {
 		return sum, err
 	}
-	sum.Files = len(files)
+	sum.Files, sum.SkippedFiles = len(files), skipped
 	revisions, err := s.store.TranslationRevisions(ctx, c.ID)
 	if err != nil {
 		return sum, err
@@ -175,22 +204,38 @@ func (s *Service) finishLocal(ctx context.Context, co checkedOut) (ImportSummary
 // whose code resolves to an unknown language get a language of their own
 // (as the reference creates one); two files of one language keep the
 // first by path.
+//
+// Only the part of the tree the filemask and the template can match is
+// walked (Filemask.Scope); matching files the walk left out (odd names,
+// symbolic links that leave the repository) come back as skipped, with
+// the reason.
 func (s *Service) matchFiles(ctx context.Context, c index.Component, repo *vcs.Repo, log interface {
 	Warn(string, ...any)
-}) ([]translationFile, error) {
+}) ([]translationFile, []index.SkippedFile, error) {
 	mask, err := NewFilemask(c.Filemask, c.LanguageRegex)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	files, err := repo.Files(func(path string) bool { return path == c.Template || mask.Match(path) })
+	scopes := []vcs.Scope{mask.Scope()}
+	if c.Template != "" {
+		scopes = append(scopes, pathScope(c.Template))
+	}
+	list, err := repo.Files(ctx, vcs.FilesOptions{Scopes: scopes,
+		Match: func(path string) bool { return path == c.Template || mask.Match(path) }})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	files := list.Files
+	var skipped []index.SkippedFile
+	for _, sk := range list.Skipped {
+		log.Warn("file skipped", "file", sk.Path, "reason", sk.Reason)
+		skipped = append(skipped, index.SkippedFile{Filename: sk.Path, Reason: sk.Reason})
 	}
 	// A translation deleted through the API keeps its file until the
 	// next commit deletes it; importing the file would bring it back.
 	pendingFiles, err := s.store.FindPendingFiles(ctx, c.ID)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	deleted := map[string]bool{}
 	for _, pf := range pendingFiles {
@@ -223,10 +268,10 @@ func (s *Service) matchFiles(ctx context.Context, c index.Component, repo *vcs.R
 	}
 	if len(unknown) > 0 {
 		if err := s.store.SeedLanguages(ctx, unknown); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return out, nil
+	return out, skipped, nil
 }
 
 // componentImport carries one import's state.

@@ -293,3 +293,83 @@ func TestImportNestedJSONAndSourceLinks(t *testing.T) {
 		t.Errorf("source unit = %+v", src)
 	}
 }
+
+// TestImportTemplateChangeUnderBrokenFile removes a string from the
+// template while a translation's file does not parse: the translation
+// keeps no unit of the removed string (none links to a missing source
+// unit, none is counted), the others stay.
+func TestImportTemplateChangeUnderBrokenFile(t *testing.T) {
+	ctx := context.Background()
+	e := mustEnv(t)
+	url, work := mustRepo(t, map[string]string{
+		"locales/en.json": `{"hello": "Hello", "bye": "Bye"}`,
+		"locales/de.json": `{"hello": "Hallo", "bye": "Tschüss"}`,
+	})
+	comps := e.reconcile(t, jsonComponent("app", url, "locales/*.json", "locales/en.json", "en"))
+	writeAndPush(t, work, map[string]string{
+		"locales/en.json": `{"hello": "Hello"}`,
+		"locales/de.json": `{"hello": "Hallo", `,
+	}, "drop bye, break de")
+	if _, err := e.svc.ImportComponent(ctx, comps[0]); err != nil {
+		t.Fatal(err)
+	}
+	de, err := e.db.FindTranslation(ctx, "test", "app", "de")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if de.LoadError == "" || de.Stats.Total != 1 || de.Stats.Translated != 1 {
+		t.Errorf("de = load error %q, stats %+v; want the error and 1 unit", de.LoadError, de.Stats)
+	}
+	units, _, err := e.db.FindUnits(ctx, index.UnitFilter{TranslationID: de.ID, Page: index.Page{Number: 1, Size: 50}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range units {
+		if _, err := e.db.FindUnitByID(ctx, u.SourceUnitID); err != nil || u.Context != "hello" {
+			t.Errorf("de unit %q links to source unit %d: %v", u.Context, u.SourceUnitID, err)
+		}
+	}
+	if len(units) != 1 {
+		t.Errorf("de has %d units, want 1", len(units))
+	}
+	if st, err := e.db.ComponentStats(ctx, comps[0].ID); err != nil || st.Total != 2 {
+		t.Errorf("component total = %d, %v; want 2 (hello in en and de)", st.Total, err)
+	}
+	ch, _, _ := e.db.FindChanges(ctx, index.ChangeFilter{TranslationID: de.ID,
+		Actions: []index.Action{index.ActionStringRemove}, Page: index.Page{Number: 1, Size: 50}})
+	if len(ch) != 1 || ch[0].Target != "Tschüss" {
+		t.Errorf("de string removals = %+v, want one with Tschüss", ch)
+	}
+}
+
+// TestImportTemplateDropsPendingString removes from the template a
+// string a translator has a pending edit of: the edit goes with its
+// source unit (its text stays in the change), instead of a unit linking
+// to a missing source unit.
+func TestImportTemplateDropsPendingString(t *testing.T) {
+	ctx := context.Background()
+	e := mustCommitEnv(t)
+	e.edit(t, "de", "bye", "Tschüss", e.ann)
+	writeAndPush(t, e.work, map[string]string{
+		"locales/en.json": "{\n  \"hello\": \"Hello\",\n  \"menu\": {\"file\": \"File\"}\n}\n",
+	}, "drop bye")
+	if _, err := e.svc.ImportComponent(ctx, e.c); err != nil {
+		t.Fatal(err)
+	}
+	de, err := e.db.FindTranslation(ctx, "test", "app", "de")
+	if err != nil {
+		t.Fatal(err)
+	}
+	units, _, err := e.db.FindUnits(ctx, index.UnitFilter{TranslationID: de.ID, Page: index.Page{Number: 1, Size: 50}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range units {
+		if _, err := e.db.FindUnitByID(ctx, u.SourceUnitID); err != nil {
+			t.Errorf("de unit %q links to source unit %d: %v", u.Context, u.SourceUnitID, err)
+		}
+	}
+	if len(units) != 2 || de.Stats.Total != 2 {
+		t.Errorf("de has %d units, total %d; want 2", len(units), de.Stats.Total)
+	}
+}

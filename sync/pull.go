@@ -116,7 +116,8 @@ func (s *Service) pullLocked(ctx context.Context, c index.Component, user *index
 	co.user, co.push = user, o.push
 	if co.err != nil {
 		_, _ = s.finishLocal(ctx, co) // the failure is what the caller hears
-		return ImportSummary{}, s.updateFailed(ctx, c, user, co.err)
+		err := s.updateFailed(ctx, c, user, co.err)
+		return ImportSummary{}, errors.Join(err, s.recordImport(ctx, c, ImportSummary{}, co.err))
 	}
 	if o.skipCurrent && !co.in.moved() {
 		if mark, err := co.repo.Mark(importedMark); err == nil && mark == co.in.head {

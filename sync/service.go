@@ -31,6 +31,9 @@ type Store interface {
 	// PendingUnits counts what the component's next commit owes its
 	// repository.
 	PendingUnits(ctx context.Context, componentID int64) (index.Pending, error)
+	// RecordImport stores how the component's last import or update
+	// went, replacing what was stored.
+	RecordImport(ctx context.Context, componentID int64, st index.ImportStatus) error
 	CommitStore // FindPendingFiles among its methods
 	PullStore
 	ScheduleStore

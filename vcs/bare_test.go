@@ -35,7 +35,7 @@ func TestCreateBare(t *testing.T) {
 		t.Errorf("git log = %q", got)
 	}
 	r := mustClone(t, "file://"+dir)
-	listed, err := r.Files(nil)
+	listed, err := listFiles(r, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

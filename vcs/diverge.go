@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
@@ -177,25 +178,44 @@ func (r *Repo) ReadFileAt(rev, path string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read tree of %s: %w", rev, err)
 	}
-	return readTreeFile(tree, path)
+	return r.readTreeFile(tree, path)
 }
 
-// readTreeFile reads the file at path of tree.
-func readTreeFile(tree *object.Tree, path string) ([]byte, error) {
-	f, err := tree.File(path)
+// readTreeFile reads the file at path of tree, following a symbolic
+// link to the regular file it names inside the tree; a link that leaves
+// the tree, dangles or names no regular file is ErrNotExist, with why.
+func (r *Repo) readTreeFile(tree *object.Tree, path string) ([]byte, error) {
+	e, err := r.lookup(tree, path)
 	if err != nil {
-		return nil, notExist("read", path, err)
+		return nil, fmt.Errorf("read: %w", err)
 	}
-	rd, err := f.Reader()
+	if e.Mode == filemode.Symlink {
+		_, target, reason, err := r.resolveLink(tree, path, e.Hash)
+		if err != nil {
+			return nil, err
+		}
+		if reason != "" {
+			return nil, fmt.Errorf("read %q: %s: %w", path, reason, ErrNotExist)
+		}
+		e = target
+	}
+	if !e.Mode.IsFile() {
+		return nil, fmt.Errorf("read %q: %w", path, ErrNotExist)
+	}
+	b, err := r.repo.BlobObject(e.Hash)
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, fmt.Errorf("read %q: %w", path, err)
+	}
+	rd, err := b.Reader()
+	if err != nil {
+		return nil, fmt.Errorf("read %q: %w", path, err)
 	}
 	defer rd.Close()
-	b, err := readAll(rd, make([]byte, 0, f.Size))
+	data, err := readAll(rd, make([]byte, 0, b.Size))
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, fmt.Errorf("read %q: %w", path, err)
 	}
-	return b, nil
+	return data, nil
 }
 
 // ErrUnknownRevision is returned for a revision that is not a full hex

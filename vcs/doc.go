@@ -9,7 +9,9 @@
 // network operations goes to CloneOptions.Progress, errors go to the caller.
 //
 // Start reading at Repo (repo.go): Clone, Open, OpenOrClone and InitLocal
-// return one. Reads that look at the HEAD tree are in tree.go, Commit is in
+// return one. Reads that look at the HEAD tree are in tree.go, and Files
+// (walk.go) lists the part of it a caller scopes, bounded in entries and
+// following symbolic links that stay inside the repository. Commit is in
 // commit.go, and Pull, Push and NeedsPush are in remote.go. Fetch and
 // Status (what `git status` tells: ahead, behind, edited files) are in
 // status.go, and Export (export.go) serves a checkout read-only over Git's

@@ -41,6 +41,9 @@ var (
 	ErrDetachedHead = errors.New("vcs: HEAD is not on a branch")
 	// ErrNotExist is returned when a path is not a file of the HEAD tree.
 	ErrNotExist = errors.New("vcs: file not in tree")
+	// ErrTooManyEntries is returned by Files when a listing would read
+	// more tree entries than FilesOptions.MaxEntries allows.
+	ErrTooManyEntries = errors.New("vcs: too many tree entries")
 	// ErrInvalidPath is returned by Commit for a path that is empty, absolute,
 	// not clean, leaves the working tree, names .git, or goes through a
 	// symbolic link.

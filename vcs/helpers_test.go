@@ -127,3 +127,9 @@ func mustReadFile(tb testing.TB, r *Repo, path string) string {
 	}
 	return string(b)
 }
+
+// listFiles is Files over the whole tree with match.
+func listFiles(r *Repo, match func(string) bool) ([]File, error) {
+	l, err := r.Files(context.Background(), FilesOptions{Match: match})
+	return l.Files, err
+}

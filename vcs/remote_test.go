@@ -297,7 +297,7 @@ func TestConcurrentUse(t *testing.T) {
 	for range 2 {
 		go func() {
 			for range 20 {
-				if _, err := r.Files(nil); err != nil {
+				if _, err := listFiles(r, nil); err != nil {
 					done <- err
 					return
 				}

@@ -263,7 +263,7 @@ func TestInitLocal(t *testing.T) {
 	if r.Branch() != "main" || r.URL() != "" {
 		t.Errorf("Branch, URL = %q, %q; want main, none", r.Branch(), r.URL())
 	}
-	if files, err := r.Files(nil); err != nil || len(files) != 0 {
+	if files, err := listFiles(r, nil); err != nil || len(files) != 0 {
 		t.Errorf("Files of a new local repo = %v, %v; want none", files, err)
 	}
 	h1 := mustCommit(t, r, map[string]string{"po/de.po": "msgid \"\"\n"})

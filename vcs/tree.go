@@ -4,67 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 
-	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
-
-// File is a file of the HEAD tree.
-type File struct {
-	Path string // slash-separated, relative to the root
-	Hash string // hex SHA-1 of the blob, as `git hash-object` prints it
-	Size int64  // in bytes
-}
-
-// Files returns the regular files of the HEAD tree (not the working tree)
-// whose slash-separated path satisfies match, sorted by path; a nil match
-// accepts every file. Symbolic links and submodules are left out. It reads
-// the trees and the size of each matching blob not listed by the previous
-// call, never blob contents.
-func (r *Repo) Files(match func(path string) bool) ([]File, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	tree, err := r.headTree()
-	if err != nil {
-		return nil, err
-	}
-	w := object.NewTreeWalker(tree, true, nil)
-	defer w.Close()
-	var files []File
-	// Looking a size up costs go-git an open of the packfile; blobs never
-	// change, so keep the sizes of the last listing for the next one.
-	sizes := make(map[plumbing.Hash]int64, len(r.sizes))
-	for {
-		name, e, err := w.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("walk HEAD tree: %w", err)
-		}
-		if !e.Mode.IsFile() || e.Mode == filemode.Symlink {
-			continue
-		}
-		if match != nil && !match(name) {
-			continue
-		}
-		size, ok := r.sizes[e.Hash]
-		if !ok {
-			if size, err = r.repo.Storer.EncodedObjectSize(e.Hash); err != nil {
-				return nil, fmt.Errorf("size of %s: %w", name, err)
-			}
-		}
-		sizes[e.Hash] = size
-		files = append(files, File{Path: name, Hash: e.Hash.String(), Size: size})
-	}
-	r.sizes = sizes
-	// The walker yields git's tree order, which already is byte order of
-	// full paths; sorting makes the contract independent of that.
-	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
-	return files, nil
-}
 
 // ReadFile returns the content of the file at the slash-separated path in
 // the HEAD tree, read from the object store; the working tree does not
@@ -77,7 +20,37 @@ func (r *Repo) ReadFile(path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return readTreeFile(tree, path)
+	return r.readTreeFile(tree, path)
+}
+
+// Resolve returns the path of the regular file that the slash-separated
+// path names in the HEAD tree: path itself, or for a symbolic link the
+// file it leads to inside the repository, so that a write meant for a
+// linked file goes where a checkout on disk would put it. It returns an
+// error wrapping ErrNotExist, with why, when there is no such file or
+// the link leaves the repository, dangles or loops.
+func (r *Repo) Resolve(path string) (string, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	tree, err := r.headTree()
+	if err != nil {
+		return "", err
+	}
+	e, err := r.lookup(tree, path)
+	if err != nil {
+		return "", fmt.Errorf("resolve: %w", err)
+	}
+	if e.Mode != filemode.Symlink {
+		return path, nil
+	}
+	target, _, reason, err := r.resolveLink(tree, path, e.Hash)
+	if err != nil {
+		return "", err
+	}
+	if reason != "" {
+		return "", fmt.Errorf("resolve %q: %s: %w", path, reason, ErrNotExist)
+	}
+	return target, nil
 }
 
 // BlobHash returns the hex SHA-1 of the blob at the slash-separated path in

@@ -26,7 +26,7 @@ func TestFiles(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			files, err := r.Files(tc.match)
+			files, err := listFiles(r, tc.match)
 			if err != nil {
 				t.Fatalf("Files: %v", err)
 			}

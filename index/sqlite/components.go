@@ -10,19 +10,28 @@ import (
 	"github.com/tolk-project/tolk/index"
 )
 
-const componentColumns = `c.id, c.project_id, c.settings, c.locked, ` + projectColumns
+const componentColumns = `c.id, c.project_id, c.settings, c.locked, c.import_error, c.import_skipped, ` +
+	projectColumns
 
 // componentScan receives the columns of componentColumns.
 type componentScan struct {
 	id, projectID int64
 	settings      string
 	locked        bool
+	importError   string
+	importSkipped string // JSON array of skippedFileJSON
 	project       index.Project
+}
+
+// skippedFileJSON is an index.SkippedFile in components.import_skipped.
+type skippedFileJSON struct {
+	Filename string `json:"filename"`
+	Reason   string `json:"reason"`
 }
 
 func (cs *componentScan) dest() []any {
 	p := &cs.project
-	return []any{&cs.id, &cs.projectID, &cs.settings, &cs.locked,
+	return []any{&cs.id, &cs.projectID, &cs.settings, &cs.locked, &cs.importError, &cs.importSkipped,
 		&p.ID, &p.Slug, &p.Name, &p.Web, &p.Instructions, &p.TranslationReview,
 		&p.SourceReview, &p.SetLanguageTeam, &p.EnableHooks, &p.LanguageAliases, &p.AccessControl, &p.HookSecret}
 }
@@ -33,6 +42,14 @@ func (cs *componentScan) component() (index.Component, error) {
 		return c, fmt.Errorf("component %d settings: %w", cs.id, err)
 	}
 	c.ID, c.ProjectID, c.Locked, c.Project = cs.id, cs.projectID, cs.locked, cs.project
+	var skipped []skippedFileJSON
+	if err := json.Unmarshal([]byte(cs.importSkipped), &skipped); err != nil {
+		return c, fmt.Errorf("component %d skipped files: %w", cs.id, err)
+	}
+	c.Import = index.ImportStatus{Error: cs.importError}
+	for _, sk := range skipped {
+		c.Import.Skipped = append(c.Import.Skipped, index.SkippedFile{Filename: sk.Filename, Reason: sk.Reason})
+	}
 	return c, nil
 }
 

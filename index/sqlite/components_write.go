@@ -19,9 +19,34 @@ const (
 // componentSettings is the settings document stored for c: everything
 // but what has a column of its own or belongs to another table.
 func componentSettings(c index.Component) (string, error) {
-	c.ID, c.ProjectID, c.Project, c.Locked = 0, 0, index.Project{}, false
+	c.ID, c.ProjectID, c.Project, c.Locked, c.Import = 0, 0, index.Project{}, false, index.ImportStatus{}
 	body, err := json.Marshal(c)
 	return string(body), err
+}
+
+// RecordImport stores how the component's last import or update went
+// (Component.Import), replacing what the previous one stored. It
+// returns ErrNotFound when the component does not exist.
+func (db *DB) RecordImport(ctx context.Context, componentID int64, st index.ImportStatus) error {
+	skipped := make([]skippedFileJSON, 0, len(st.Skipped))
+	for _, sk := range st.Skipped {
+		skipped = append(skipped, skippedFileJSON{Filename: sk.Filename, Reason: sk.Reason})
+	}
+	body, err := json.Marshal(skipped)
+	if err != nil {
+		return err
+	}
+	return db.write(ctx, func(tx *Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE components SET import_error = ?, import_skipped = ? WHERE id = ?`,
+			st.Error, string(body), componentID)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return index.Errorf(index.ErrNotFound, "component %d not found", componentID)
+		}
+		return nil
+	})
 }
 
 // CreateComponent adds a component to the project c.ProjectID and

@@ -112,6 +112,16 @@ func importTranslation(ctx context.Context, tx *Tx, imp index.TranslationImport,
 	}
 
 	if imp.LoadError != "" {
+		orphans, err := removeOrphans(ctx, tx, ids.translationID, change)
+		if err != nil {
+			return res, err
+		}
+		if orphans > 0 {
+			res.Removed, res.Changed = orphans, true
+			if err := refreshTranslationStats(ctx, tx, ids); err != nil {
+				return res, err
+			}
+		}
 		if imp.LoadError == loadError {
 			return res, nil
 		}
@@ -120,7 +130,9 @@ func importTranslation(ctx context.Context, tx *Tx, imp index.TranslationImport,
 			imp.LoadError, imp.Filename, ids.translationID); err != nil {
 			return res, err
 		}
-		return res, change(index.ActionParseError, 0, "", imp.LoadError)
+		// The reference shows the parser's message as the change's
+		// target; details keep it too, as before.
+		return res, change(index.ActionParseError, 0, imp.LoadError, imp.LoadError)
 	}
 
 	existing, err := loadExisting(ctx, tx, ids.translationID)
@@ -406,8 +418,23 @@ func reconcileUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, id
 	}
 
 	var gone []*existingUnit
+	var live map[int64]bool // source unit ids, built when a pending unit needs it
 	for _, ex := range existing {
-		if !ex.seen && !ex.pending {
+		if ex.seen {
+			continue
+		}
+		if ex.pending && sourceUnits != nil && ex.sourceUnitID != 0 {
+			// A pending unit the file lacks stays, unless its source
+			// unit is gone (removeOrphans).
+			if live == nil {
+				live = make(map[int64]bool, len(sourceUnits))
+				for _, id := range sourceUnits {
+					live[id] = true
+				}
+			}
+			ex.pending = live[ex.sourceUnitID]
+		}
+		if !ex.pending {
 			gone = append(gone, ex)
 		}
 	}
@@ -434,6 +461,51 @@ func reconcileUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, id
 		}
 	}
 	return nil
+}
+
+// removeOrphans deletes the units of a translation whose source unit is
+// gone, recording "String removed" (63) with each one's text, and
+// returns how many it deleted. A translation whose file parses loses
+// them when its units are reconciled with the new source; one whose file
+// does not parse is not reconciled, and would otherwise keep units that
+// link to a removed source unit (a 404) and count in every total. The
+// reference deletes them too: its source_unit foreign key cascades.
+// Pending edits among them go as well, their text kept in the change.
+func removeOrphans(ctx context.Context, tx *Tx, translationID int64,
+	change func(index.Action, int64, string, string) error) (int, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT u.id, u.target FROM units u
+		WHERE u.translation_id = ? AND u.source_unit_id IS NOT NULL AND u.source_unit_id != u.id
+		AND NOT EXISTS (SELECT 1 FROM units s WHERE s.id = u.source_unit_id)
+		ORDER BY u.id`, translationID)
+	if err != nil {
+		return 0, err
+	}
+	type orphan struct {
+		id     int64
+		target string
+	}
+	var orphans []orphan
+	defer rows.Close()
+	for rows.Next() {
+		var o orphan
+		if err := rows.Scan(&o.id, &o.target); err != nil {
+			return 0, err
+		}
+		orphans = append(orphans, o)
+	}
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	rows.Close()
+	for _, o := range orphans {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM units WHERE id = ?`, o.id); err != nil {
+			return 0, err
+		}
+		if err := change(index.ActionStringRemove, 0, o.target, ""); err != nil {
+			return 0, err
+		}
+	}
+	return len(orphans), nil
 }
 
 // linkSourceToItself links the units of a source translation to

@@ -1,0 +1,80 @@
+package sync_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// gitInput runs git in dir with stdin and returns its trimmed output.
+func gitInput(tb testing.TB, dir, stdin string, args ...string) string {
+	tb.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir, cmd.Stdin = dir, strings.NewReader(stdin)
+	out, err := cmd.Output()
+	if err != nil {
+		tb.Fatalf("git %v: %v", args, err)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// pushTreeBomb commits, on top of work's HEAD and pushed to its origin,
+// a directory "bomb" of ten levels of trees each naming the next ten
+// times (10^10 paths in a few kilobytes), made with git plumbing: no
+// checkout could hold it.
+func pushTreeBomb(tb testing.TB, work string) {
+	tb.Helper()
+	blob := gitInput(tb, work, "boom\n", "hash-object", "-w", "--stdin")
+	mode, hash := "100644 blob", blob
+	for depth := 0; depth < 10; depth++ {
+		var in strings.Builder
+		for i := 0; i < 10; i++ {
+			fmt.Fprintf(&in, "%s %s\tn%d.json\n", mode, hash, i)
+		}
+		mode, hash = "040000 tree", gitInput(tb, work, in.String(), "mktree")
+	}
+	root := gitInput(tb, work, git(tb, work, "ls-tree", "HEAD")+"\n"+mode+" "+hash+"\tbomb\n", "mktree")
+	commit := git(tb, work, "commit-tree", "-p", "HEAD", "-m", "tree bomb", root)
+	git(tb, work, "push", "--quiet", "origin", commit+":refs/heads/main")
+}
+
+func TestImportHostileRepository(t *testing.T) {
+	ctx := context.Background()
+	e := mustEnv(t)
+	url, work := mustRepo(t, map[string]string{
+		"locales/en.json":    `{"hello": "Hello"}`,
+		"locales/de.json":    `{"hello": "Hallo"}`,
+		"locales/t\tab.json": `{"hello": "tab"}`,
+		"READ\tME.md":        "a tab outside the filemask",
+	})
+	for name, target := range map[string]string{"de_AT.json": "de.json", "evil.json": "/etc/hostname",
+		"up.json": "../../outside.json"} {
+		if err := os.Symlink(target, filepath.Join(work, "locales", name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeAndPush(t, work, nil, "links")
+	pushTreeBomb(t, work)
+
+	start := time.Now()
+	comps := e.reconcile(t, jsonComponent("app", url, "locales/*.json", "locales/en.json", "en"))
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("import took %s", took)
+	}
+	langs := map[string]int{}
+	ts, err := e.db.FindTranslations(ctx, comps[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tr := range ts {
+		langs[tr.LanguageCode] = tr.Stats.Translated
+	}
+	if len(langs) != 3 || langs["de"] != 1 || langs["de_AT"] != 1 {
+		t.Errorf("translations (translated) = %v, want en, de and de_AT (1 each, read through the link)", langs)
+	}
+}
