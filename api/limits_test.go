@@ -136,3 +136,28 @@ func TestPageCacheBoundedInBytes(t *testing.T) {
 		t.Errorf("the page cache held at most %d bytes: pages of long strings are not cached at all", most)
 	}
 }
+
+// TestResponseSizeCap: a page of long strings over the cap on one answer
+// is a 400 on page_size saying how large it would be; a smaller page is
+// served.
+func TestResponseSizeCap(t *testing.T) {
+	db := mustOpenDB(t)
+	seedLong(t, db, 20, 64<<10)
+	ts := mustServe(t, db, api.Options{MaxResponseBytes: 1 << 20})
+	r := do(t, "GET", ts.URL+"/api/translations/long/strings/de/units/?page_size=20", nil)
+	if r.status != 400 {
+		t.Fatalf("20 rows of 128 KiB over a 1 MiB cap: %d %.200s", r.status, r.body)
+	}
+	obj := decode(t, r.body)
+	errs, _ := obj["errors"].([]any)
+	if obj["type"] != "validation_error" || len(errs) != 1 {
+		t.Fatalf("body = %s", r.body)
+	}
+	e := errs[0].(map[string]any)
+	if e["attr"] != "page_size" || !strings.HasPrefix(e["detail"].(string), "This page would be 2.") {
+		t.Errorf("error = %v", e)
+	}
+	if r := do(t, "GET", ts.URL+"/api/translations/long/strings/de/units/?page_size=4", nil); r.status != 200 {
+		t.Errorf("4 rows under the cap: %d", r.status)
+	}
+}

@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strconv"
 	"sync"
@@ -35,6 +36,12 @@ func (s *Server) writeJSON(c *gin.Context, status int, v any) {
 		requestLogger(c, s.log).Error("encode response", "err", err)
 		status, body = http.StatusInternalServerError, append(body[:0], serverErrorBody...)
 	}
+	if len(body) > s.opts.MaxResponseBytes {
+		// Long strings make a page of many rows huge: a client that
+		// reads it slowly would pin it, and many of them the memory.
+		body = append(body[:0], tooLargeBody(len(body), s.opts.MaxResponseBytes)...)
+		status = http.StatusBadRequest
+	}
 	h := c.Writer.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", strconv.Itoa(len(body)))
@@ -57,4 +64,20 @@ func encodeJSON(b []byte, v any) ([]byte, error) {
 		return b, err
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// DefaultMaxResponseBytes bounds one JSON answer unless Options say
+// otherwise: far above any page of ordinary strings (a units page of
+// 1,000 rows is a few MiB), far below what a few slow clients could pin.
+const DefaultMaxResponseBytes = 64 << 20
+
+// tooLargeBody is the reference's validation envelope on page_size for an
+// answer of n bytes over limit: lists are the only answers that grow
+// with a parameter, so it says which one to lower.
+func tooLargeBody(n, limit int) []byte {
+	detail := fmt.Sprintf("This page would be %.1f MiB, over the limit of %.1f MiB of one response; ask for a smaller page_size.",
+		float64(n)/(1<<20), float64(limit)/(1<<20))
+	b, _ := json.Marshal(map[string]any{"type": "validation_error", "errors": []map[string]any{
+		{"code": "invalid", "detail": detail, "attr": "page_size"}}})
+	return b
 }

@@ -71,6 +71,10 @@ type Options struct {
 	// MaxUploadBytes bounds an uploaded file; 0 means
 	// DefaultMaxUploadBytes.
 	MaxUploadBytes int64
+	// MaxResponseBytes bounds one JSON answer; 0 means
+	// DefaultMaxResponseBytes. A list page over it is refused with a 400
+	// on page_size instead of being held and sent.
+	MaxResponseBytes int
 	// RateLimits limit the requests to /api/ per client; the zero value
 	// limits nothing (cmd/tolk sets the reference's defaults).
 	RateLimits RateLimits
@@ -135,6 +139,12 @@ func (o *Options) Validate() error {
 		o.MaxUploadBytes = DefaultMaxUploadBytes
 	case o.MaxUploadBytes < 0:
 		return fmt.Errorf("api: max upload size %d: want a positive number of bytes", o.MaxUploadBytes)
+	}
+	switch {
+	case o.MaxResponseBytes == 0:
+		o.MaxResponseBytes = DefaultMaxResponseBytes
+	case o.MaxResponseBytes < 0:
+		return fmt.Errorf("api: max response size %d: want a positive number of bytes", o.MaxResponseBytes)
 	}
 	if o.WriteTimeout < 0 {
 		return fmt.Errorf("api: write timeout %s: want a positive duration or 0", o.WriteTimeout)

@@ -135,6 +135,8 @@ type Config struct {
 	// this long, GitTimeout any clone, fetch or push that takes longer;
 	// 0 turns either off.
 	GitStallTimeout, GitTimeout time.Duration
+	// MaxResponseBytes bounds one JSON answer (api.Options).
+	MaxResponseBytes int
 	// PageCacheBytes bounds each cache of list pages (units, changes).
 	PageCacheBytes int
 	// HTTP bounds what one client can hold of the server.
@@ -311,6 +313,12 @@ func serveFlags(cfg *Config) *flag.FlagSet {
 			cfg.MaxUploadBytes, err = parseSize(v)
 			return err
 		})
+	fs.Func("max-response-size", "largest JSON answer, in bytes or with KiB, MiB or GiB; a list page over it is a 400 asking for a smaller page_size (default 64MiB)",
+		func(v string) error {
+			n, err := parseSize(v)
+			cfg.MaxResponseBytes = int(n)
+			return err
+		})
 	fs.Func("page-cache-size", "memory each cache of list pages (units, changes) may hold, in bytes or with KiB, MiB or GiB (default 32MiB)",
 		func(v string) error {
 			n, err := parseSize(v)
@@ -391,8 +399,8 @@ func (m *Main) Open(ctx context.Context) error {
 	log := m.Logger
 	// Settings are checked before anything is opened or imported.
 	apiOpts := api.Options{BaseURL: m.Config.BaseURL, TrustedProxies: m.Config.TrustedProxies,
-		AllowedHosts:    m.Config.AllowedHosts,
-		MaxUploadBytes:  m.Config.MaxUploadBytes,
+		AllowedHosts:   m.Config.AllowedHosts,
+		MaxUploadBytes: m.Config.MaxUploadBytes, MaxResponseBytes: m.Config.MaxResponseBytes,
 		RateLimits:      api.RateLimits{Anonymous: m.Config.RateLimitAnon, User: m.Config.RateLimitUser},
 		AllowLocalRepos: m.Config.AllowLocalRepos, HookSecret: m.Config.HookSecret,
 		Version:      readBuildVersion().Short(),
