@@ -45,8 +45,10 @@ type DB struct {
 	stats            genCache[[2]string, timedStats]
 	unitPages        genCache[string, page[index.Unit]]
 	changePages      genCache[string, page[index.Change]]
-	wdb              *sql.DB    // the single writer
-	w                *stmtCache // statements prepared on the writer's connection
+	wdb              *sql.DB // the single writer
+	// stopCheckpoints stops the background checkpointer and waits for it.
+	stopCheckpoints func()
+	w               *stmtCache // statements prepared on the writer's connection
 
 	// Now is the clock; each write transaction reads it once. Tests may
 	// replace it before use.
@@ -87,6 +89,9 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	// IMMEDIATE takes the write lock at BEGIN, so a transaction never has
 	// to upgrade a read lock and fail half-way with SQLITE_BUSY.
 	wq.Set("_txlock", "immediate")
+	// The writer never checkpoints inside a commit; checkpointer does it
+	// in the background.
+	wq.Add("_pragma", "wal_autocheckpoint(0)")
 
 	var err error
 	if db.wdb, err = sql.Open("sqlite", "file:"+path+"?"+wq.Encode()); err != nil {
@@ -107,12 +112,19 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		db.Close()
 		return nil, err
 	}
+	cctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	db.stopCheckpoints = func() { stop(); <-done }
+	go db.checkpointer(cctx, done)
 	return db, nil
 }
 
 // Close closes both connection pools.
 func (db *DB) Close() error {
 	var errs []error
+	if db.stopCheckpoints != nil {
+		db.stopCheckpoints()
+	}
 	if db.r != nil {
 		errs = append(errs, db.r.Close())
 	}
