@@ -43,6 +43,9 @@ type RepositoryOperations interface {
 	// Reset puts the component back to upstream, discarding local
 	// commits and pending edits.
 	Reset(ctx context.Context, c index.Component, user *index.User) error
+	// ResetKeep puts the component's branch back to upstream and writes
+	// the index's translations on top.
+	ResetKeep(ctx context.Context, c index.Component, user *index.User) error
 	// Cleanup removes untracked files from the component's checkout and
 	// drops stale remote-tracking references, recording 88.
 	Cleanup(ctx context.Context, c index.Component, user *index.User) error
@@ -78,6 +81,7 @@ var repositoryRunners = map[string]operationRunner{
 	"pull-merge":      RepositoryOperations.Pull,
 	"pull-merge-noff": RepositoryOperations.Pull,
 	"reset":           RepositoryOperations.Reset,
+	"reset-keep":      RepositoryOperations.ResetKeep,
 }
 
 // errGitWriteBackMissing is the honest answer to a repository operation

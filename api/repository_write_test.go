@@ -109,6 +109,22 @@ func TestRepositoryCommitAndPush(t *testing.T) {
 	if unit := getObjectAs(t, w.unitURL(t, "app", "de", "app.title"), anna); unit["target"].([]any)[0] != "Tolk-Vorführung" {
 		t.Errorf("app.title after reset = %v, want upstream's text", unit["target"])
 	}
+
+	// reset-keep goes back to upstream and writes the index's texts on
+	// top: a pending edit survives it, committed.
+	if r := doJSON(t, "PATCH", w.unitURL(t, "app", "de", "app.title"), anna,
+		map[string]any{"target": []string{"Behalten"}, "state": 20}); r.status != http.StatusOK {
+		t.Fatalf("edit = %d %s", r.status, r.body)
+	}
+	if got := op(app, "reset-keep"); got != `{"result":true}` {
+		t.Errorf("reset-keep = %s", got)
+	}
+	if st := getObjectAs(t, srv.URL+app, rob); st["needs_commit"] != false || st["needs_push"] != true {
+		t.Errorf("after reset-keep: %v", st)
+	}
+	if unit := getObjectAs(t, w.unitURL(t, "app", "de", "app.title"), anna); unit["target"].([]any)[0] != "Behalten" {
+		t.Errorf("app.title after reset-keep = %v, want the kept edit", unit["target"])
+	}
 }
 
 // TestRepositoryFileOperations runs cleanup, file-sync and file-scan at

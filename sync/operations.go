@@ -12,7 +12,7 @@ import (
 type OperationStore interface {
 	// ForceSync marks every unit of the component's translations
 	// pending and records 83, in one transaction.
-	ForceSync(ctx context.Context, componentID, userID int64) (int64, error)
+	ForceSync(ctx context.Context, componentID, userID int64, action index.Action, target string) (int64, error)
 	// ForceScan forgets the revisions of the component's translations
 	// and records 84, in one transaction.
 	ForceScan(ctx context.Context, componentID, userID int64) error
@@ -71,7 +71,7 @@ func (s *Service) FileSync(ctx context.Context, c index.Component, user *index.U
 	if err != nil {
 		return index.CommitResult{}, err
 	}
-	_, err = s.store.ForceSync(ctx, c.ID, userID(user))
+	_, err = s.store.ForceSync(ctx, c.ID, userID(user), index.ActionForceSync, "")
 	lock.Unlock()
 	if err != nil {
 		return index.CommitResult{}, fmt.Errorf("%s/%s: force sync: %w", c.Project.Slug, c.Slug, err)

@@ -38,42 +38,97 @@ func (s *Service) Reset(ctx context.Context, c index.Component, user *index.User
 		return err
 	}
 	defer lock.Unlock()
-	fail := func(err error) error {
-		return fmt.Errorf("%w (%w)", index.Errorf(index.ErrConflict,
-			"Could not reset to remote branch on %s/%s: %s", c.Project.Slug, c.Slug, err), err)
-	}
-	if repo.URL() != "" {
-		if _, err := repo.Fetch(ctx); err != nil {
-			return fail(err)
-		}
-	}
-	d, err := repo.Diverge()
+	up, err := s.upstreamHead(ctx, c, repo)
 	if err != nil {
-		return fail(err)
+		return err
 	}
-	st, err := repo.Status()
-	if err != nil {
-		return fail(err)
-	}
-	target := d.Remote
-	if target == "" {
-		target = d.Head
-	}
-	if err := repo.ResetTo(target); err != nil {
-		return fail(err)
+	if err := repo.ResetTo(up.target); err != nil {
+		return resetFailed(c, err)
 	}
 	discarded, err := s.store.DiscardPending(ctx, c.ID, userID(user), func(p index.Pending) string {
 		return fmt.Sprintf("Discarded %d pending strings, %d removed strings, %d files to add or delete "+
-			"and %d local commits; %s is now at %.12s.", p.Units, p.Removed, p.Files, st.Ahead, repo.Branch(), target)
+			"and %d local commits; %s is now at %.12s.", p.Units, p.Removed, p.Files, up.ahead, repo.Branch(), up.target)
 	})
 	if err != nil {
 		return err
 	}
 	s.opts.Logger.Info("repository reset", "project", c.Project.Slug, "component", c.Slug,
-		"previous_head", d.Head, "new_head", target, "pending", discarded.Units, "removed", discarded.Removed,
-		"files", discarded.Files, "commits", st.Ahead)
+		"previous_head", up.head, "new_head", up.target, "pending", discarded.Units, "removed", discarded.Removed,
+		"files", discarded.Files, "commits", up.ahead)
 	_, err = s.importCheckout(ctx, checkedOut{c: c, repo: repo, user: user})
 	return err
+}
+
+// ResetKeep is the reference's reset-keep: the branch goes back to
+// upstream as with Reset, but the index keeps every translation. Every
+// translated string is made pending first (recording 19), then the
+// branch moves to upstream, the files are read again (the pending texts
+// win, upstream's differing ones are kept as 59s), and one commit per
+// author writes the index's texts on top: only the values upstream
+// lacks change. Upstream's history is kept; Tolk's own commits it lacked
+// are replaced by these. A crash between the marking and the move
+// leaves pending texts HEAD already holds, which the next commit
+// forgets without a commit.
+func (s *Service) ResetKeep(ctx context.Context, c index.Component, user *index.User) error {
+	repo, lock, err := s.lockedCheckout(ctx, c)
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	up, err := s.upstreamHead(ctx, c, repo)
+	if err != nil {
+		return err
+	}
+	n, err := s.store.ForceSync(ctx, c.ID, userID(user), index.ActionReset,
+		fmt.Sprintf("Reset %s to %.12s, keeping the translations.", repo.Branch(), up.target))
+	if err != nil {
+		return fmt.Errorf("%s/%s: keep translations: %w", c.Project.Slug, c.Slug, err)
+	}
+	if err := repo.ResetTo(up.target); err != nil {
+		return resetFailed(c, err)
+	}
+	s.opts.Logger.Info("repository reset, translations kept", "project", c.Project.Slug, "component", c.Slug,
+		"previous_head", up.head, "new_head", up.target, "strings", n, "commits_replaced", up.ahead)
+	if _, err := s.importCheckout(ctx, checkedOut{c: c, repo: repo, user: user}); err != nil {
+		return err
+	}
+	_, err = s.commitLocked(ctx, repo, c, user)
+	return err
+}
+
+// upstream is where a reset moves the branch.
+type upstream struct {
+	head, target string // HEAD before, and upstream's head (HEAD itself without a remote)
+	ahead        int    // local commits upstream lacks
+}
+
+// upstreamHead fetches and finds upstream's head, for a reset; the caller
+// holds the component's lock.
+func (s *Service) upstreamHead(ctx context.Context, c index.Component, repo *vcs.Repo) (upstream, error) {
+	if repo.URL() != "" {
+		if _, err := repo.Fetch(ctx); err != nil {
+			return upstream{}, resetFailed(c, err)
+		}
+	}
+	d, err := repo.Diverge()
+	if err != nil {
+		return upstream{}, resetFailed(c, err)
+	}
+	st, err := repo.Status()
+	if err != nil {
+		return upstream{}, resetFailed(c, err)
+	}
+	up := upstream{head: d.Head, target: d.Remote, ahead: st.Ahead}
+	if up.target == "" {
+		up.target = d.Head
+	}
+	return up, nil
+}
+
+// resetFailed is a reset's failure as the reference words it.
+func resetFailed(c index.Component, err error) error {
+	return fmt.Errorf("%w (%w)", index.Errorf(index.ErrConflict,
+		"Could not reset to remote branch on %s/%s: %s", c.Project.Slug, c.Slug, err), err)
 }
 
 // Pull brings upstream's changes into the component, under its lock:

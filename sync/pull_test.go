@@ -434,3 +434,52 @@ func TestPullFinishesFromCheckoutWhenRemoteIsDown(t *testing.T) {
 		t.Errorf("de hello after the pull = %q, want the checkout's HEAD indexed", u.Target)
 	}
 }
+
+// TestResetKeep: the reference's reset-keep. The branch goes back to
+// upstream (its new commit kept, Tolk's unpushed one replaced), and the
+// index's translations are written on top: the translator's committed
+// edit survives, and so does the index's text of a string upstream
+// changed, as the reference's "reapply translations" does.
+func TestResetKeep(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := mustCommitEnv(t)
+	e.edit(t, "de", "bye", "Tschüss", e.ann)
+	if _, err := e.svc.Commit(ctx, e.c, &e.ann); err != nil {
+		t.Fatal(err)
+	}
+	e.upstream(t, map[string]string{
+		"README":          "moved upstream\n",
+		"locales/de.json": "{\n  \"hello\": \"Grüß dich\",\n  \"bye\": \"\",\n  \"menu\": {\"file\": \"Datei\"}\n}\n",
+	}, "upstream moves")
+	if err := e.svc.ResetKeep(ctx, e.c, &e.bob); err != nil {
+		t.Fatal(err)
+	}
+	checkout := e.dir + "/repos/test/app"
+	// One commit per author on top of upstream: Ann's edit, and the
+	// index's own text of the string upstream changed (nobody's edit:
+	// the committer signs it).
+	if got := git(t, checkout, "log", "--format=%an", "main~2..main"); got != "Ann Example\nTolk Bot" {
+		t.Errorf("commits on top of upstream, by author:\n%s", got)
+	}
+	if base, main := git(t, checkout, "rev-parse", "HEAD~2"), git(t, e.bare, "rev-parse", "main"); base != main {
+		t.Errorf("HEAD~2 = %s, want upstream's %s", base, main)
+	}
+	got := git(t, checkout, "show", "HEAD:locales/de.json")
+	if want := "{\n  \"hello\": \"Hallo\",\n  \"bye\": \"Tschüss\",\n  \"menu\": {\"file\": \"Datei\"}\n}"; got != want {
+		t.Errorf("de.json at HEAD =\n%s\nwant\n%s", got, want)
+	}
+	if p := e.pending(t); p.Any() {
+		t.Errorf("pending after reset-keep = %+v", p)
+	}
+	chs := e.changesOf(t, index.ActionReset)
+	if len(chs) != 1 || !strings.Contains(chs[0].Target, "keeping the translations") {
+		t.Errorf("19 changes = %+v", chs)
+	}
+	if err := e.svc.Push(ctx, e.c, &e.bob); err != nil {
+		t.Fatal(err)
+	}
+	if got := git(t, e.bare, "show", "main:README"); got != "moved upstream" {
+		t.Errorf("README upstream = %q: upstream's commit must stay", got)
+	}
+}

@@ -8,13 +8,15 @@ import (
 
 // ForceSync marks every unit of the component's translations pending, so
 // that the next commit writes each of their files from the index, and
-// records "Forced synchronization of translations" (83) by userID (0:
-// nobody), in one transaction; it returns how many units it marked. The
+// records action by userID (0: nobody) with target as its text, in one
+// transaction: "Forced synchronization of translations" (83) for the
+// file-sync operation, "Repository reset" (19) for reset-keep. It
+// returns how many units it marked. The
 // source translation is left out, as the reference leaves it (its file
 // is the repository's, not the index's), and so are translations without
 // a file or whose file failed to parse: a commit cannot rewrite those.
 // A component that does not exist is an error wrapping index.ErrNotFound.
-func (db *DB) ForceSync(ctx context.Context, componentID, userID int64) (int64, error) {
+func (db *DB) ForceSync(ctx context.Context, componentID, userID int64, action index.Action, target string) (int64, error) {
 	var n int64
 	err := db.write(ctx, func(tx *Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE units SET pending = 1, pending_since = ?
@@ -27,7 +29,7 @@ func (db *DB) ForceSync(ctx context.Context, componentID, userID int64) (int64, 
 		if n, err = res.RowsAffected(); err != nil {
 			return err
 		}
-		return componentChange(ctx, tx, componentID, index.ActionForceSync, userID, "")
+		return componentChange(ctx, tx, componentID, action, userID, target)
 	})
 	return n, err
 }

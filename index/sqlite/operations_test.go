@@ -20,7 +20,7 @@ func TestForceSyncAndScan(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	n, err := f.db.ForceSync(ctx, f.comp.ID, f.user.UserID)
+	n, err := f.db.ForceSync(ctx, f.comp.ID, f.user.UserID, index.ActionForceSync, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestForceSyncAndScan(t *testing.T) {
 			t.Errorf("change %d = %+v, want user %d, the component's project, no translation or unit", ch.Action, ch, wantUser)
 		}
 	}
-	if _, err := f.db.ForceSync(ctx, 999999, 0); !errors.Is(err, index.ErrNotFound) {
+	if _, err := f.db.ForceSync(ctx, 999999, 0, index.ActionForceSync, ""); !errors.Is(err, index.ErrNotFound) {
 		t.Errorf("ForceSync of no component = %v, want ErrNotFound", err)
 	}
 	if err := f.db.ForceScan(ctx, 999999, 0); !errors.Is(err, index.ErrNotFound) {
