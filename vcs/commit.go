@@ -83,6 +83,9 @@ func (r *Repo) Commit(ctx context.Context, c CommitOptions) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("commit: %w", err)
 	}
+	if err := r.noteHead(h); err != nil {
+		return "", fmt.Errorf("commit: %w", err)
+	}
 	return h.String(), nil
 }
 

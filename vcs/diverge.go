@@ -47,6 +47,22 @@ func (r *Repo) markSynced(h plumbing.Hash) error {
 	if err := r.repo.Storer.SetReference(plumbing.NewHashReference(syncedRef, h)); err != nil {
 		return fmt.Errorf("update %s: %w", syncedRef, err)
 	}
+	return r.noteHead(h)
+}
+
+// headRef follows the branch: it is written after every move of it
+// (commit, reset, fast-forward, clone), so it names the last commit the
+// branch reached whole. go-git rewrites references in place; should a
+// crash cut the branch's reference off, repair restores it from here,
+// and only the commit being made then is lost to git, whose edits Tolk's
+// index still holds.
+const headRef = plumbing.ReferenceName("refs/tolk/head")
+
+// noteHead records h as the branch's last head; r.mu is held.
+func (r *Repo) noteHead(h plumbing.Hash) error {
+	if err := r.repo.Storer.SetReference(plumbing.NewHashReference(headRef, h)); err != nil {
+		return fmt.Errorf("update %s: %w", headRef, err)
+	}
 	return nil
 }
 

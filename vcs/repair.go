@@ -35,17 +35,18 @@ func (r *Repo) repairOnce() error {
 // every later commit would fail on it. Tolk keeps nothing in the index or
 // the working tree that its own index does not hold, so both can be
 // rebuilt from HEAD; a branch reference that no longer names a commit is
-// set back to the commit the branch last synced with (or to the remote
-// branch): the local commits it named are lost to git, and the edits they
-// held are still pending in Tolk's index (it forgets them only after the
-// reference is written), so the next commit makes them again. r.mu need
+// set back to the last head it reached whole (headRef, written after the
+// branch; else the synced commit, else the remote branch): only the
+// commit being made when the crash came is lost to git, and its edits
+// are still pending in Tolk's index (it forgets them only after git
+// wrote), so the next commit makes them again. r.mu need
 // not be held: nothing else has r yet.
 func (r *Repo) repair() error {
 	if r.branch != "" {
 		branch := plumbing.NewBranchReferenceName(r.branch)
 		if !r.names(branch) {
 			good := plumbing.ZeroHash
-			for _, name := range []plumbing.ReferenceName{syncedRef, plumbing.NewRemoteReferenceName(remoteName, r.branch)} {
+			for _, name := range []plumbing.ReferenceName{headRef, syncedRef, plumbing.NewRemoteReferenceName(remoteName, r.branch)} {
 				if r.names(name) {
 					h, _ := r.refHash(name)
 					good = h

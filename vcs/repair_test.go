@@ -58,28 +58,45 @@ func TestOpenRepairsCutOffWrites(t *testing.T) {
 		t.Errorf("origin/main after the fetch = %s, want %s", got, synced)
 	}
 
-	// The branch reference cut to nothing: it goes back to the commit the
-	// branch last synced with (the local commits' edits are Tolk's to
-	// make again).
-	if err := os.WriteFile(filepath.Join(gitDir, "refs", "heads", "main"), nil, 0o644); err != nil {
+	// The branch reference cut to nothing while a commit wrote it: it
+	// goes back to the last head it reached whole, so the commits before
+	// stay (their edits are forgotten by Tolk's index); only the commit
+	// being written is lost to git, and its edits are still pending.
+	branchRef := filepath.Join(gitDir, "refs", "heads", "main")
+	if err := os.WriteFile(branchRef, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	r, err = restart()
 	if err != nil {
 		t.Fatalf("Open with an empty branch reference: %v", err)
 	}
-	if got := mustHead(t, r); got != synced {
-		t.Errorf("HEAD after the repair = %s, want the synced %s (not %s)", got, synced, h)
+	if got := mustHead(t, r); got != h {
+		t.Errorf("HEAD after the repair = %s, want the last whole head %s (not the synced %s)", got, h, synced)
 	}
 	mustCommit(t, r, map[string]string{"a.json": `{"x": "3"}` + "\n"})
-	if got := mustReadFile(t, r, "b.json"); got != "{}\n" {
-		t.Errorf("b.json = %q, want the synced commit's", got)
+	if got := mustReadFile(t, r, "b.json"); got != `{"y": "2"}`+"\n" {
+		t.Errorf("b.json = %q, want the last head's", got)
 	}
 	st, err := r.Status()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(st.Modified) != 0 || st.Ahead != 1 {
-		t.Errorf("status after the repair and a commit = %+v", st)
+	if len(st.Modified) != 0 || st.Ahead != 3 {
+		t.Errorf("status after the repair and a commit = %+v, want 3 local commits", st)
+	}
+
+	// Without Tolk's record of the head (a checkout from before it),
+	// the synced commit is the fallback.
+	if err := os.Remove(filepath.Join(gitDir, "refs", "tolk", "head")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(branchRef, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r, err = restart(); err != nil {
+		t.Fatalf("Open with an empty branch reference and no head record: %v", err)
+	}
+	if got := mustHead(t, r); got != synced {
+		t.Errorf("HEAD after the repair without a head record = %s, want the synced %s", got, synced)
 	}
 }

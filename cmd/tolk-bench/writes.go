@@ -329,14 +329,25 @@ func copyIndex(ctx context.Context, src, dst string) error {
 		return err
 	}
 	defer raw.Close()
-	var busy, logPages, moved int
-	if err := raw.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logPages, &moved); err != nil {
-		return fmt.Errorf("checkpoint %s: %w", src, err)
+	// The index checkpoints in the background (index/sqlite), which can
+	// hold the checkpoint lock for a moment: busy is retried, briefly.
+	for try := 0; ; try++ {
+		var busy, logPages, moved int
+		if err := raw.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logPages, &moved); err != nil {
+			return fmt.Errorf("checkpoint %s: %w", src, err)
+		}
+		if busy == 0 {
+			return copyFile(src, dst)
+		}
+		if try == 100 {
+			return fmt.Errorf("checkpoint %s: the index is busy", src)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
 	}
-	if busy != 0 {
-		return fmt.Errorf("checkpoint %s: the index is busy", src)
-	}
-	return copyFile(src, dst)
 }
 
 // indexCounts reads, from the index at path, its changes (New contributor
