@@ -39,10 +39,7 @@ func TestRepositoryCommitAndPush(t *testing.T) {
 	if got := op(de, "commit"); !strings.HasPrefix(got, `{"result":false,"detail":"There are no pending changes`) {
 		t.Errorf("translation commit with nothing pending = %s", got)
 	}
-	if r := doJSON(t, "PATCH", w.unitURL(t, "app", "de", "greeting"), anna,
-		map[string]any{"target": []string{"Servus, {name}!"}, "state": 20}); r.status != http.StatusOK {
-		t.Fatalf("edit = %d %s", r.status, r.body)
-	}
+	w.editDE(t, anna, "greeting", "Servus, {name}!")
 	if st := getObjectAs(t, srv.URL+app, rob); st["needs_commit"] != true {
 		t.Errorf("needs_commit before commit = %v", st["needs_commit"])
 	}
@@ -77,10 +74,7 @@ func TestRepositoryCommitAndPush(t *testing.T) {
 	// Upstream moves on: the push is refused, pulls, re-applies the edit
 	// on top and pushes again.
 	e.app.commit(t, map[string]string{"README": "moved\n"}, "Upstream moves")
-	if r := doJSON(t, "PATCH", w.unitURL(t, "app", "de", "app.title"), anna,
-		map[string]any{"target": []string{"Tolk-Vorführung"}, "state": 20}); r.status != http.StatusOK {
-		t.Fatalf("edit = %d %s", r.status, r.body)
-	}
+	w.editDE(t, anna, "app.title", "Tolk-Vorführung")
 	if got := op("/api/projects/demo/repository/", "push"); got != `{"result":true}` {
 		t.Errorf("push after upstream moved = %s", got)
 	}
@@ -96,10 +90,7 @@ func TestRepositoryCommitAndPush(t *testing.T) {
 	}
 
 	// A reset discards a pending edit and says so in 19.
-	if r := doJSON(t, "PATCH", w.unitURL(t, "app", "de", "app.title"), anna,
-		map[string]any{"target": []string{"Verworfen"}, "state": 20}); r.status != http.StatusOK {
-		t.Fatalf("edit = %d %s", r.status, r.body)
-	}
+	w.editDE(t, anna, "app.title", "Verworfen")
 	if got := op(de, "reset"); got != `{"result":true}` {
 		t.Errorf("reset = %s", got)
 	}
@@ -109,13 +100,13 @@ func TestRepositoryCommitAndPush(t *testing.T) {
 	if unit := getObjectAs(t, w.unitURL(t, "app", "de", "app.title"), anna); unit["target"].([]any)[0] != "Tolk-Vorführung" {
 		t.Errorf("app.title after reset = %v, want upstream's text", unit["target"])
 	}
+	if actions := "," + strings.Join(changeActions(t, srv.URL+"/api/components/demo/app/changes/"), ",") + ","; !strings.Contains(actions, ",19 by rob,") {
+		t.Errorf("changes %s lack 19 by rob", actions)
+	}
 
 	// reset-keep goes back to upstream and writes the index's texts on
 	// top: a pending edit survives it, committed.
-	if r := doJSON(t, "PATCH", w.unitURL(t, "app", "de", "app.title"), anna,
-		map[string]any{"target": []string{"Behalten"}, "state": 20}); r.status != http.StatusOK {
-		t.Fatalf("edit = %d %s", r.status, r.body)
-	}
+	w.editDE(t, anna, "app.title", "Behalten")
 	if got := op(app, "reset-keep"); got != `{"result":true}` {
 		t.Errorf("reset-keep = %s", got)
 	}
@@ -179,10 +170,7 @@ func TestRepositoryFileOperations(t *testing.T) {
 	}
 
 	// file-sync commits at once: a pending edit is written with the rest.
-	if r := doJSON(t, "PATCH", w.unitURL(t, "app", "de", "greeting"), anna,
-		map[string]any{"target": []string{"Servus, {name}!"}, "state": 20}); r.status != http.StatusOK {
-		t.Fatalf("edit = %d %s", r.status, r.body)
-	}
+	w.editDE(t, anna, "greeting", "Servus, {name}!")
 	succeeded("translation file-sync", op(de, "file-sync"))
 	if st := getObjectAs(t, srv.URL+app, rob); st["needs_commit"] != false || st["needs_push"] != true {
 		t.Errorf("app after file-sync: needs_commit %v, needs_push %v; want false, true", st["needs_commit"], st["needs_push"])
@@ -211,5 +199,15 @@ func TestRepositoryFileOperations(t *testing.T) {
 	}
 	if n := strings.Count(strings.Join(changeActions(t, srv.URL+"/api/components/demo/app/changes/"), ","), "88 by rob"); n != 2 {
 		t.Errorf("app has %d changes 88, want 2", n)
+	}
+}
+
+// editDE translates the German string key of the app as the user whose
+// Authorization header auth is.
+func (w *writeEnv) editDE(t *testing.T, auth, key, text string) {
+	t.Helper()
+	if r := doJSON(t, "PATCH", w.unitURL(t, "app", "de", key), auth,
+		map[string]any{"target": []string{text}, "state": 20}); r.status != http.StatusOK {
+		t.Fatalf("edit %s = %d %s", key, r.status, r.body)
 	}
 }

@@ -33,15 +33,11 @@ type PullStore interface {
 // edits pending, never the index ahead of a repository that lost them.
 // A component without a remote is reset to its own HEAD.
 func (s *Service) Reset(ctx context.Context, c index.Component, user *index.User) error {
-	repo, lock, err := s.lockedCheckout(ctx, c)
+	repo, up, unlock, err := s.lockedUpstream(ctx, c)
 	if err != nil {
 		return err
 	}
-	defer lock.Unlock()
-	up, err := s.upstreamHead(ctx, c, repo)
-	if err != nil {
-		return err
-	}
+	defer unlock()
 	if err := repo.ResetTo(up.target); err != nil {
 		return resetFailed(c, err)
 	}
@@ -70,15 +66,11 @@ func (s *Service) Reset(ctx context.Context, c index.Component, user *index.User
 // leaves pending texts HEAD already holds, which the next commit
 // forgets without a commit.
 func (s *Service) ResetKeep(ctx context.Context, c index.Component, user *index.User) error {
-	repo, lock, err := s.lockedCheckout(ctx, c)
+	repo, up, unlock, err := s.lockedUpstream(ctx, c)
 	if err != nil {
 		return err
 	}
-	defer lock.Unlock()
-	up, err := s.upstreamHead(ctx, c, repo)
-	if err != nil {
-		return err
-	}
+	defer unlock()
 	n, err := s.store.ForceSync(ctx, c.ID, userID(user), index.ActionReset,
 		fmt.Sprintf("Reset %s to %.12s, keeping the translations.", repo.Branch(), up.target))
 	if err != nil {
@@ -102,21 +94,37 @@ type upstream struct {
 	ahead        int    // local commits upstream lacks
 }
 
-// upstreamHead fetches and finds upstream's head, for a reset; the caller
-// holds the component's lock.
-func (s *Service) upstreamHead(ctx context.Context, c index.Component, repo *vcs.Repo) (upstream, error) {
-	if repo.URL() != "" {
-		if _, err := repo.Fetch(ctx); err != nil {
-			return upstream{}, resetFailed(c, err)
-		}
+// lockedUpstream takes the component's lock, opens its checkout, fetches
+// and finds upstream's head, for a reset. On success the caller holds the
+// lock and must call unlock; on error it is already released.
+func (s *Service) lockedUpstream(ctx context.Context, c index.Component) (*vcs.Repo, upstream, func(), error) {
+	repo, lock, err := s.lockedCheckout(ctx, c)
+	if err != nil {
+		return nil, upstream{}, nil, err
 	}
+	if repo.URL() != "" {
+		_, err = repo.Fetch(ctx)
+	}
+	var up upstream
+	if err == nil {
+		up, err = upstreamHead(repo)
+	}
+	if err != nil {
+		lock.Unlock()
+		return nil, upstream{}, nil, resetFailed(c, err)
+	}
+	return repo, up, lock.Unlock, nil
+}
+
+// upstreamHead finds upstream's head as last fetched.
+func upstreamHead(repo *vcs.Repo) (upstream, error) {
 	d, err := repo.Diverge()
 	if err != nil {
-		return upstream{}, resetFailed(c, err)
+		return upstream{}, err
 	}
 	st, err := repo.Status()
 	if err != nil {
-		return upstream{}, resetFailed(c, err)
+		return upstream{}, err
 	}
 	up := upstream{head: d.Head, target: d.Remote, ahead: st.Ahead}
 	if up.target == "" {
