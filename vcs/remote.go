@@ -30,74 +30,48 @@ import (
 // ErrTimeout, or the context's error.
 func (r *Repo) Pull(ctx context.Context) (changed bool, err error) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	if err := r.remoteReady("pull"); err != nil {
-		return false, err
+	err = r.remoteReady("pull")
+	var before plumbing.Hash
+	if err == nil {
+		before, err = r.refHash(plumbing.NewRemoteReferenceName(remoteName, r.branch))
 	}
-	tracking := plumbing.NewRemoteReferenceName(remoteName, r.branch)
-	before, err := r.refHash(tracking)
+	r.mu.Unlock()
 	if err != nil {
 		return false, fmt.Errorf("pull: %w", err)
 	}
-	if _, err := r.fetchLocked(ctx, "pull"); err != nil {
+	if _, err := r.Fetch(ctx); err != nil {
 		return false, err
 	}
-	remote, err := r.refHash(tracking)
+	// The fast-forward is a move to what Diverge reports, as sync's pull
+	// moves after keeping its own commits.
+	d, err := r.Diverge()
 	if err != nil {
 		return false, fmt.Errorf("pull: %w", err)
 	}
-	if remote.IsZero() {
+	if d.Remote == "" {
 		return false, fmt.Errorf("pull %s: %w", redactURL(r.url), ErrBranchNotFound)
 	}
-	head, err := r.head()
-	if err != nil {
-		return false, fmt.Errorf("pull: %w", err)
-	}
-	if head == remote {
+	if !d.Moved() {
 		return false, nil
 	}
-	ff := head == before
-	if !ff {
-		if ff, err = r.isAncestor(head, remote); err != nil {
-			return false, fmt.Errorf("pull: %w", err)
-		}
-	}
-	if !ff {
-		ahead, err := r.isAncestor(remote, head)
+	if d.Head != before.String() {
+		r.mu.Lock()
+		ff, err := r.isAncestor(plumbing.NewHash(d.Head), plumbing.NewHash(d.Remote))
+		r.mu.Unlock()
 		if err != nil {
 			return false, fmt.Errorf("pull: %w", err)
 		}
-		if ahead {
-			return false, nil
+		if !ff {
+			return false, fmt.Errorf("pull %s: %w", redactURL(r.url), ErrDiverged)
 		}
-		return false, fmt.Errorf("pull %s: %w", redactURL(r.url), ErrDiverged)
 	}
 	if err := ctx.Err(); err != nil {
 		return false, fmt.Errorf("pull: %w", err)
 	}
-	ok, err := r.checkedOut()
-	if err != nil {
+	if err := r.ResetTo(d.Remote); err != nil {
 		return false, fmt.Errorf("pull: %w", err)
 	}
-	if !ok {
-		// Nothing is checked out to update: moving the branch is the
-		// whole fast-forward, and the working tree stays lazy.
-		ref := plumbing.NewHashReference(plumbing.NewBranchReferenceName(r.branch), remote)
-		if err := r.repo.Storer.SetReference(ref); err != nil {
-			return false, fmt.Errorf("pull: update %s: %w", ref.Name(), err)
-		}
-		return true, r.markSynced(remote)
-	}
-	wt, err := r.repo.Worktree()
-	if err != nil {
-		return false, fmt.Errorf("pull: %w", err)
-	}
-	// A hard reset moves the branch HEAD points to and rewrites the index
-	// and working tree to match.
-	if err := wt.Reset(&git.ResetOptions{Commit: remote, Mode: git.HardReset}); err != nil {
-		return false, fmt.Errorf("pull: reset to %s: %w", remote, err)
-	}
-	return true, r.markSynced(remote)
+	return true, nil
 }
 
 // remoteReady checks that the checkout has a remote and a branch to
