@@ -3,6 +3,7 @@ package sqlite
 import (
 	"reflect"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tolk-project/tolk/index"
 )
@@ -11,61 +12,147 @@ import (
 // over, so a flood of distinct keys costs memory once, not forever.
 const maxCachedLookups = 4096
 
-// genCache keeps answers for as long as no write commits: the lookups
-// every translation-scoped request makes (translation, component,
-// project, language by their path keys, statistics), whose rows change
-// only with imports and configuration, and list pages (pageOf).
-//
-// Values are tagged with the write generation read before the query that
-// produced them: an answer read while a write committed may be stale, but
-// it carries the older generation and is dropped at the next lookup. Only
-// found objects are cached. Each value weighs something (1 for a lookup,
-// its rows for a page) and past its limit in weight the cache starts
-// over. Returned values share their slices with the cache: callers must
-// not modify them. It is safe for concurrent use.
+// Cached answers and what makes them stale. The caches below keep the
+// lookups every translation-scoped request makes (translation,
+// component, project, language by their path keys, statistics) and list
+// pages (pageOf). An answer holds until a write commits that may have
+// changed it. A write that says what it touched (Tx.narrow, Tx.touch: a
+// unit edit touches its translation's units, its changes and the
+// statistics of its scopes) makes stale only the answers that depend on
+// those; any other write (configuration, imports, deletes) makes every
+// answer stale. So translators editing one translation do not empty the
+// caches of the others.
+
+// dep names what a cached answer depends on: one stripe of the write
+// clock, chosen by hashing a scope (the units of a translation, the
+// changes of a component, a statistics row). Scopes that share a stripe
+// make each other's answers stale too: wasteful, never wrong. Stripe 0 is
+// no scope: only writes that touch everything reach it.
+type dep uint32
+
+const depStripes = 4096
+
+// depOf is the stripe of the scope kind/key.
+func depOf(kind byte, key string) dep {
+	h := uint32(2166136261) ^ uint32(kind) // FNV-1a
+	h *= 16777619
+	for i := 0; i < len(key); i++ {
+		h ^= uint32(key[i])
+		h *= 16777619
+	}
+	return dep(1 + h%(depStripes-1))
+}
+
+// The kinds of scope.
+const (
+	depUnits   = 'u' // units of a translation by id; "0": lists over every translation
+	depChanges = 'h' // changes of "t<id>", "c<id>", "p<id>", or "*" for every list not narrowed to one of those
+	depStats   = 's' // a statistics row, by scope and key as the stats table files it
+)
+
+func unitsDep(translationID int64) dep { return depOf(depUnits, itoa(translationID)) }
+
+func statsDep(scope, key string) dep { return depOf(depStats, scope+":"+key) }
+
+// touchSet is what a write may have changed.
+type touchSet struct {
+	everything bool
+	deps       []dep
+}
+
+func (t *touchSet) merge(o touchSet) {
+	t.everything = t.everything || o.everything
+	if !t.everything {
+		t.deps = append(t.deps, o.deps...)
+	}
+}
+
+// writeClock orders committed writes for the caches: seq counts them,
+// global is the seq of the last one that touched everything, and each
+// stripe the seq of the last one that touched a scope hashed to it. An
+// answer is tagged with seq read before the query that produced it, and
+// is stale once global or its stripe passed that tag. Only the writer
+// goroutine advances it; readers only load.
+type writeClock struct {
+	seq, global atomic.Uint64
+	stripes     [depStripes]atomic.Uint64
+}
+
+// now is the tag for an answer about to be read.
+func (c *writeClock) now() uint64 { return c.seq.Load() }
+
+// changedSince reports whether a write committed after tag may have
+// changed what d names.
+func (c *writeClock) changedSince(tag uint64, d dep) bool {
+	return c.global.Load() > tag || (d != 0 && c.stripes[d].Load() > tag)
+}
+
+// advance records a committed write that touched t. The stripes move
+// before seq, so that an answer read after this write committed but
+// tagged before seq moved is only ever judged stale, never fresh.
+func (c *writeClock) advance(t touchSet) {
+	w := c.seq.Load() + 1
+	if t.everything {
+		c.global.Store(w)
+	} else {
+		for _, d := range t.deps {
+			c.stripes[d].Store(w)
+		}
+	}
+	c.seq.Store(w)
+}
+
+// genCache keeps answers, each tagged with the write clock's reading
+// before the query that produced it (see writeClock); whoever asks says
+// what the answer depends on. Only found objects are cached. Each value
+// weighs something (1 for a lookup, its bytes for a page) and past its
+// limit in weight the cache starts over, as it does after a write that
+// touched everything (when every answer it holds is stale). Returned
+// values share their slices with the cache: callers must not modify
+// them. It is safe for concurrent use.
 type genCache[K comparable, V any] struct {
-	mu     sync.Mutex // guards gen, weight and m
-	gen    uint64
+	mu     sync.Mutex // guards base, weight and m
+	base   uint64     // the clock's global when m was started
 	weight int
 	m      map[K]weighted[V]
 }
 
 type weighted[V any] struct {
-	v V
-	w int
+	v   V
+	w   int
+	tag uint64
 }
 
-func (c *genCache[K, V]) get(gen uint64, k K) (V, bool) {
+// get returns the answer kept under k and its tag.
+func (c *genCache[K, V]) get(k K) (v V, tag uint64, ok bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.gen != gen {
-		var zero V
-		return zero, false
-	}
 	e, ok := c.m[k]
-	return e.v, ok
+	return e.v, e.tag, ok
 }
 
-// put keeps v, of weight w, unless a write newer than gen has committed
-// or w alone is over limit (0 keeps nothing).
-func (c *genCache[K, V]) put(gen uint64, k K, v V, w, limit int) {
-	if w > limit || limit <= 0 {
+// put keeps v, of weight w, read at tag, unless w alone is over limit (0
+// keeps nothing) or the cache holds a newer answer for k. global is the
+// clock's global now: a cache started before it holds only stale answers
+// and starts over.
+func (c *genCache[K, V]) put(global, tag uint64, k K, v V, w, limit int) {
+	if w > limit || limit <= 0 || tag < global {
 		return
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	old, replaced := c.m[k]
-	switch {
-	case gen < c.gen:
-		return // read before a write that the cache already reflects
-	case gen > c.gen || c.m == nil || c.weight-old.w+w > limit:
-		c.gen, c.weight, c.m, replaced = gen, 0, make(map[K]weighted[V]), false
+	if replaced && old.tag > tag {
+		return
+	}
+	if global > c.base || c.m == nil || c.weight-old.w+w > limit {
+		c.base, c.weight, c.m, replaced = global, 0, make(map[K]weighted[V]), false
 	}
 	if replaced {
 		c.weight -= old.w
 	}
 	c.weight += w
-	c.m[k] = weighted[V]{v, w}
+	c.m[k] = weighted[V]{v, w, tag}
 }
 
 // size is how many values the cache holds and their total weight.
@@ -87,19 +174,35 @@ func (db *DB) PageCacheSize() (pages, bytes int) {
 	return pages, bytes
 }
 
-// lookup answers from cache for the current write generation, or runs
-// find and remembers what it found.
-func lookup[K comparable, V any](db *DB, c *genCache[K, V], k K, find func() (V, error)) (V, error) {
-	gen := db.gen.Load()
-	if v, ok := c.get(gen, k); ok {
+// cached answers k from c while no write changed what dependsOn names
+// for the answer, or runs find and keeps what it found (of weight w,
+// within limit).
+func cached[K comparable, V any](db *DB, c *genCache[K, V], k K, dependsOn func(V) dep, limit int,
+	weigh func(V) int, find func() (V, error)) (V, error) {
+	tag := db.clock.now()
+	if v, at, ok := c.get(k); ok && !db.clock.changedSince(at, dependsOn(v)) {
 		return v, nil
 	}
 	v, err := find()
 	if err == nil {
-		c.put(gen, k, v, 1, maxCachedLookups)
+		c.put(db.clock.global.Load(), tag, k, v, weigh(v), limit)
 	}
 	return v, err
 }
+
+// lookup answers from c while no write changed what dependsOn names for
+// the answer (nil: only writes that touch everything), or runs find and
+// remembers what it found.
+func lookup[K comparable, V any](db *DB, c *genCache[K, V], k K, dependsOn func(V) dep, find func() (V, error)) (V, error) {
+	if dependsOn == nil {
+		dependsOn = noDep[V]
+	}
+	return cached(db, c, k, dependsOn, maxCachedLookups, one[V], find)
+}
+
+func noDep[V any](V) dep { return 0 }
+
+func one[V any](V) int { return 1 }
 
 // page is one page of a list: its rows and the list's total.
 type page[T any] struct {
@@ -107,25 +210,23 @@ type page[T any] struct {
 	total int
 }
 
-// pageOf answers a list page from c for the current write generation, or
-// runs find and remembers its page, weighted by its bytes (strs measures
-// a row's strings) against DB.PageCacheBytes. A units page is 50 rows of
+// pageOf answers a list page from c while no write changed d, or runs
+// find and remembers its page, weighted by its bytes (strs measures a
+// row's strings) against DB.PageCacheBytes. A units page is 50 rows of
 // 23 columns, and stepping them out of SQLite through the driver costs
 // several times what serving the page's bytes does, while translators
 // page through the same lists until something changes. The bound is in
 // bytes, not rows: rows of long strings varied by page_size would
 // otherwise fill gigabytes.
-func pageOf[T any](db *DB, c *genCache[string, page[T]], key string, strs func(*T) int,
+func pageOf[T any](db *DB, c *genCache[string, page[T]], key string, d dep, strs func(*T) int,
 	find func() ([]T, int, error)) ([]T, int, error) {
-	gen := db.gen.Load()
-	if p, ok := c.get(gen, key); ok {
-		return p.rows, p.total, nil
-	}
-	rows, total, err := find()
-	if err == nil {
-		c.put(gen, key, page[T]{rows, total}, pageBytes(rows, strs), db.PageCacheBytes)
-	}
-	return rows, total, err
+	p, err := cached(db, c, key, func(page[T]) dep { return d }, db.PageCacheBytes,
+		func(p page[T]) int { return pageBytes(p.rows, strs) },
+		func() (page[T], error) {
+			rows, total, err := find()
+			return page[T]{rows, total}, err
+		})
+	return p.rows, p.total, err
 }
 
 // pageBytes measures a page: its row array and what each row's strings

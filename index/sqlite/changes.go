@@ -56,7 +56,10 @@ func insertChange(ctx context.Context, tx *Tx, c index.Change) error {
 		if _, err := upsert.ExecContext(ctx, s.scope, s.key, ts, author); err != nil {
 			return err
 		}
+		tx.touch(statsDep(s.scope, s.key))
 	}
+	tx.touch(depOf(depChanges, "t"+itoa(c.TranslationID)), depOf(depChanges, "c"+itoa(c.ComponentID)),
+		depOf(depChanges, "p"+itoa(c.ProjectID)), depOf(depChanges, "*"))
 	return nil
 }
 
@@ -119,9 +122,23 @@ func (db *DB) FindChangeByID(ctx context.Context, id int64) (index.Change, error
 // memory (genCache); the changes returned are shared and must not be
 // modified.
 func (db *DB) FindChanges(ctx context.Context, f index.ChangeFilter) ([]index.Change, int, error) {
-	return pageOf(db, &db.changePages, changePageKey(f), changeStrings, func() ([]index.Change, int, error) {
+	return pageOf(db, &db.changePages, changePageKey(f), changesDep(f), changeStrings, func() ([]index.Change, int, error) {
 		return db.findChanges(ctx, f)
 	})
+}
+
+// changesDep is what a page of changes depends on: the changes of the
+// narrowest scope f names, or of everything.
+func changesDep(f index.ChangeFilter) dep {
+	switch {
+	case f.TranslationID != 0:
+		return depOf(depChanges, "t"+itoa(f.TranslationID))
+	case f.ComponentID != 0:
+		return depOf(depChanges, "c"+itoa(f.ComponentID))
+	case f.ProjectID != 0:
+		return depOf(depChanges, "p"+itoa(f.ProjectID))
+	}
+	return depOf(depChanges, "*")
 }
 
 // changePageKey identifies f's page in the page cache.

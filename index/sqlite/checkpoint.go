@@ -29,7 +29,7 @@ func (db *DB) checkpointer(ctx context.Context, done chan<- struct{}) {
 			return
 		case <-t.C:
 		}
-		gen := db.gen.Load()
+		gen := db.clock.now()
 		if gen == last {
 			continue
 		}

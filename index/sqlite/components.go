@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/tolk-project/tolk/index"
 )
@@ -37,8 +38,8 @@ func (cs *componentScan) dest() []any {
 }
 
 func (cs *componentScan) component() (index.Component, error) {
-	var c index.Component
-	if err := json.Unmarshal([]byte(cs.settings), &c); err != nil {
+	c, err := decodeSettings(cs.settings)
+	if err != nil {
 		return c, fmt.Errorf("component %d settings: %w", cs.id, err)
 	}
 	c.ID, c.ProjectID, c.Locked, c.Project = cs.id, cs.projectID, cs.locked, cs.project
@@ -50,6 +51,40 @@ func (cs *componentScan) component() (index.Component, error) {
 	for _, sk := range skipped {
 		c.Import.Skipped = append(c.Import.Skipped, index.SkippedFile{Filename: sk.Filename, Reason: sk.Reason})
 	}
+	return c, nil
+}
+
+// settingsMemo keeps decoded component settings by their JSON text.
+// Every unit edit reads its translation's component inside the write
+// transaction, and decoding its settings was a seventh of the edit; the
+// texts are few (one per component and configuration) and immutable.
+var settingsMemo struct {
+	sync.Mutex
+	m map[string]index.Component
+}
+
+// maxSettingsMemo bounds settingsMemo; past it the memo starts over.
+const maxSettingsMemo = 1024
+
+// decodeSettings decodes a components.settings text. The component
+// returned shares its slices with the memo: callers must not modify
+// them, as with every cached lookup.
+func decodeSettings(text string) (index.Component, error) {
+	settingsMemo.Lock()
+	c, ok := settingsMemo.m[text]
+	settingsMemo.Unlock()
+	if ok {
+		return c, nil
+	}
+	if err := json.Unmarshal([]byte(text), &c); err != nil {
+		return index.Component{}, err
+	}
+	settingsMemo.Lock()
+	defer settingsMemo.Unlock()
+	if settingsMemo.m == nil || len(settingsMemo.m) >= maxSettingsMemo {
+		settingsMemo.m = make(map[string]index.Component)
+	}
+	settingsMemo.m[text] = c
 	return c, nil
 }
 
@@ -114,7 +149,7 @@ func findComponentByID(ctx context.Context, q queryer, id int64) (index.Componen
 // ErrNotFound. The answer is cached until the next write; its slices must
 // not be modified.
 func (db *DB) FindComponent(ctx context.Context, projectSlug, slug string) (index.Component, error) {
-	return lookup(db, &db.components, [2]string{projectSlug, slug}, func() (index.Component, error) {
+	return lookup(db, &db.components, [2]string{projectSlug, slug}, nil, func() (index.Component, error) {
 		return db.findComponent(ctx, projectSlug, slug)
 	})
 }

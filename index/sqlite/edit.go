@@ -33,12 +33,14 @@ func newUnitEditor(ctx context.Context, tx *Tx, translationID int64, actor index
 	if err != nil {
 		return nil, err
 	}
+	tx.touch(unitsDep(translationID), unitsDep(0))
 	return &unitEditor{tx: tx, ids: ids, actor: actor}, nil
 }
 
 // editorOf starts editing translation t, already read in tx, for actor:
 // newUnitEditor without reading the translation's scope again.
 func editorOf(tx *Tx, t *index.Translation, actor index.Actor) *unitEditor {
+	tx.touch(unitsDep(t.ID), unitsDep(0))
 	return &unitEditor{tx: tx, actor: actor, ids: scopeIDs{translationID: t.ID, componentID: t.ComponentID,
 		projectID: t.Component.ProjectID, languageCode: t.LanguageCode}}
 }

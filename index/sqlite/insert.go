@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"strings"
 )
 
@@ -30,8 +29,8 @@ func unitInsertSQL(rows int) string {
 // time; add flushes the queue first, so ids still follow file order.
 type unitInserter struct {
 	tx      *Tx
-	one     *sql.Stmt
-	many    *sql.Stmt
+	one     *txStmt
+	many    *txStmt
 	pending []any
 }
 

@@ -66,7 +66,7 @@ func scanLanguage(s interface{ Scan(...any) error }) (index.Language, error) {
 // ErrNotFound error. The answer is cached until the next write; its
 // slices must not be modified.
 func (db *DB) FindLanguage(ctx context.Context, code string) (index.Language, error) {
-	return lookup(db, &db.languages, code, func() (index.Language, error) { return db.findLanguage(ctx, code) })
+	return lookup(db, &db.languages, code, nil, func() (index.Language, error) { return db.findLanguage(ctx, code) })
 }
 
 func (db *DB) findLanguage(ctx context.Context, code string) (index.Language, error) {

@@ -33,9 +33,8 @@ type DB struct {
 	rdb  *sql.DB    // readers
 	r    *stmtCache // reads through rdb with prepared statements
 
-	// gen counts committed writes; the lookup and page caches are valid
-	// for one value of it.
-	gen              atomic.Uint64
+	// clock orders committed writes for the lookup and page caches.
+	clock            writeClock
 	translations     genCache[[3]string, index.Translation]
 	translationsByID genCache[int64, index.Translation]
 	components       genCache[[2]string, index.Component]
@@ -48,7 +47,16 @@ type DB struct {
 	wdb              *sql.DB // the single writer
 	// stopCheckpoints stops the background checkpointer and waits for it.
 	stopCheckpoints func()
-	w               *stmtCache // statements prepared on the writer's connection
+	// writes queue for the writer goroutine (writer.go); closing closes
+	// at Close, and stopWriter stops the writer and waits for it.
+	writes     chan *writeRequest
+	closing    chan struct{}
+	stopWriter func()
+	// writeBatchLimit is the most writes one transaction takes:
+	// maxWriteBatch, or 1 to measure what group commit is worth.
+	writeBatchLimit int
+	commits         atomic.Uint64 // write transactions run, for the benchmarks
+	w               *stmtCache    // statements prepared on the writer's connection
 
 	// Now is the clock; each write transaction reads it once. Tests may
 	// replace it before use.
@@ -69,7 +77,8 @@ const DefaultPageCacheBytes = 32 << 20
 // Open opens (creating if needed) the index at path and applies pending
 // migrations.
 func Open(ctx context.Context, path string) (*DB, error) {
-	db := &DB{path: path, Now: time.Now, PageCacheBytes: DefaultPageCacheBytes}
+	db := &DB{path: path, Now: time.Now, PageCacheBytes: DefaultPageCacheBytes,
+		writes: make(chan *writeRequest), closing: make(chan struct{}), writeBatchLimit: maxWriteBatch}
 	// WAL lets readers run while an import writes; busy_timeout makes a
 	// reader wait out a checkpoint instead of failing; foreign keys keep
 	// cascades honest; synchronous=NORMAL is durable at every checkpoint
@@ -112,6 +121,9 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		db.Close()
 		return nil, err
 	}
+	stopWriting, writerDone := make(chan struct{}), make(chan struct{})
+	db.stopWriter = func() { close(stopWriting); <-writerDone }
+	go db.writer(stopWriting, writerDone)
 	cctx, stop := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	db.stopCheckpoints = func() { stop(); <-done }
@@ -122,6 +134,10 @@ func Open(ctx context.Context, path string) (*DB, error) {
 // Close closes both connection pools.
 func (db *DB) Close() error {
 	var errs []error
+	close(db.closing)
+	if db.stopWriter != nil {
+		db.stopWriter()
+	}
 	if db.stopCheckpoints != nil {
 		db.stopCheckpoints()
 	}
@@ -195,7 +211,13 @@ type queryer interface {
 }
 
 // Tx is a write transaction with the clock read once at its start, and
-// never earlier than the last recorded change.
+// never earlier than the last recorded change. It may hold several
+// writes (see Group commit in writer.go).
+//
+// Its statements run to their end whatever the context given them says:
+// SQLite answers an interrupted statement by rolling back the whole
+// transaction, other writes of the batch included. (A context that can
+// never end also spares the driver a goroutine per statement.)
 type Tx struct {
 	*sql.Tx
 	now time.Time
@@ -207,75 +229,90 @@ type Tx struct {
 	w *stmtCache
 	// stmts caches prepare, by query, for the statements w lacks yet;
 	// database/sql closes them with the transaction.
-	stmts map[string]*sql.Stmt
+	stmts map[string]*txStmt
+	// touched is what the current write changed, for the caches.
+	touched  touchSet
+	narrowed bool // the write declares what it touches
+	widened  bool // ... but did something that touches everything
+}
+
+// runCtx is the context every statement of a write transaction runs
+// under (see Tx).
+var runCtx = context.Background()
+
+// narrow declares that the current write changes nothing but what it
+// touches (touch): cached answers depending on nothing it touched stay.
+// A write that does not call it makes every cached answer stale.
+func (tx *Tx) narrow() { tx.narrowed = true }
+
+// widen undoes narrow for the current write: it did something whose
+// reach touch does not name.
+func (tx *Tx) widen() { tx.widened = true }
+
+// touch records scopes the current write changed.
+func (tx *Tx) touch(deps ...dep) { tx.touched.deps = append(tx.touched.deps, deps...) }
+
+// startWrite readies tx for the next write of its batch.
+func (tx *Tx) startWrite() {
+	tx.touched, tx.narrowed, tx.widened = touchSet{deps: tx.touched.deps[:0]}, false, false
+}
+
+// writeTouched is what the current write changed.
+func (tx *Tx) writeTouched() touchSet {
+	return touchSet{everything: !tx.narrowed || tx.widened, deps: tx.touched.deps}
+}
+
+// txStmt is a statement prepared for a write transaction; it runs under
+// runCtx (see Tx).
+type txStmt struct{ st *sql.Stmt }
+
+func (s *txStmt) ExecContext(_ context.Context, args ...any) (sql.Result, error) {
+	return s.st.ExecContext(runCtx, args...)
+}
+
+func (s *txStmt) QueryRowContext(_ context.Context, args ...any) *sql.Row {
+	return s.st.QueryRowContext(runCtx, args...)
 }
 
 // prepare returns query prepared for the transaction: the writer's
 // cached statement when there is one, else one compiled for this
 // transaction (w prepares it for the next in the background). Worth it
 // for statements run per row.
-func (tx *Tx) prepare(ctx context.Context, query string) (*sql.Stmt, error) {
+func (tx *Tx) prepare(_ context.Context, query string) (*txStmt, error) {
 	if st, ok := tx.stmts[query]; ok {
 		return st, nil
 	}
-	st := txStmts{c: tx.w, tx: tx.Tx}.stmt(ctx, query)
+	st := txStmts{c: tx.w, tx: tx.Tx}.stmt(runCtx, query)
 	if st == nil {
 		var err error
-		if st, err = tx.Tx.PrepareContext(ctx, query); err != nil {
+		if st, err = tx.Tx.PrepareContext(runCtx, query); err != nil {
 			return nil, err
 		}
 	}
 	if tx.stmts == nil {
-		tx.stmts = map[string]*sql.Stmt{}
+		tx.stmts = map[string]*txStmt{}
 	}
-	tx.stmts[query] = st
-	return st, nil
+	ts := &txStmt{st}
+	tx.stmts[query] = ts
+	return ts, nil
 }
 
 // ExecContext runs query with the writer's cached statement when there
 // is one.
-func (tx *Tx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	return txStmts{c: tx.w, tx: tx.Tx}.ExecContext(ctx, query, args...)
+func (tx *Tx) ExecContext(_ context.Context, query string, args ...any) (sql.Result, error) {
+	return txStmts{c: tx.w, tx: tx.Tx}.ExecContext(runCtx, query, args...)
 }
 
 // QueryContext runs query with the writer's cached statement when there
 // is one.
-func (tx *Tx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	return txStmts{c: tx.w, tx: tx.Tx}.QueryContext(ctx, query, args...)
+func (tx *Tx) QueryContext(_ context.Context, query string, args ...any) (*sql.Rows, error) {
+	return txStmts{c: tx.w, tx: tx.Tx}.QueryContext(runCtx, query, args...)
 }
 
 // QueryRowContext runs query with the writer's cached statement when
 // there is one.
-func (tx *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	return txStmts{c: tx.w, tx: tx.Tx}.QueryRowContext(ctx, query, args...)
-}
-
-// write runs fn in one write transaction and commits it if fn succeeds.
-func (db *DB) write(ctx context.Context, fn func(tx *Tx) error) error {
-	sqlTx, err := db.wdb.BeginTx(ctx, nil)
-	if err != nil {
-		return formatError(err)
-	}
-	tx := &Tx{Tx: sqlTx, now: db.Now().UTC(), w: db.w}
-	defer sqlTx.Rollback()
-	// Change timestamps must never decrease in id order (see insertChange),
-	// so a clock that went backwards is held at the last change's time.
-	// This is the single writer, so no change can slip in between.
-	var last string
-	err = tx.QueryRowContext(ctx, `SELECT timestamp FROM changes ORDER BY id DESC LIMIT 1`).Scan(&last)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return formatError(err)
-	}
-	if t := parseTime(last); t.After(tx.now) {
-		tx.now = t
-	}
-	if err := fn(tx); err != nil {
-		return formatError(err)
-	}
-	err = sqlTx.Commit()
-	// Whatever the outcome, cached lookups may no longer hold.
-	db.gen.Add(1)
-	return formatError(err)
+func (tx *Tx) QueryRowContext(_ context.Context, query string, args ...any) *sql.Row {
+	return txStmts{c: tx.w, tx: tx.Tx}.QueryRowContext(runCtx, query, args...)
 }
 
 // formatError turns driver errors into index error kinds where the caller

@@ -98,6 +98,7 @@ type scopeIDs struct {
 }
 
 func addStats(ctx context.Context, tx *Tx, scope, key string, d index.Stats) error {
+	tx.touch(statsDep(scope, key))
 	args := append([]any{scope, key}, statsValues(d)...)
 	_, err := tx.ExecContext(ctx, `INSERT INTO stats (scope, scope_key, `+statsColumns+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -146,17 +147,25 @@ func (db *DB) statsWithRecent(ctx context.Context, scope, key, column string, ar
 }
 
 // cachedStats answers a statistics request under key from the cache, or
-// reads it at the current time and keeps it.
+// reads it at the current time and keeps it. A key is a stats row's scope
+// and key, or "l-" and a language code with the hidden projects after a
+// slash, which depends on the language's row.
 func (db *DB) cachedStats(key [2]string, read func(now time.Time) (index.Stats, error)) (index.Stats, error) {
-	gen, now := db.gen.Load(), db.Now()
-	if st, ok := db.stats.get(gen, key); ok && !now.Before(st.at) && now.Sub(st.at) < recentStaleness {
+	d := statsDep(key[0], key[1])
+	if key[0] == "l-" {
+		code, _, _ := strings.Cut(key[1], "/")
+		d = statsDep("l", code)
+	}
+	tag, now := db.clock.now(), db.Now()
+	if st, at, ok := db.stats.get(key); ok && !db.clock.changedSince(at, d) &&
+		!now.Before(st.at) && now.Sub(st.at) < recentStaleness {
 		return st.stats, nil
 	}
 	s, err := read(now)
 	if err != nil {
 		return s, err
 	}
-	db.stats.put(gen, key, timedStats{stats: s, at: now}, 1, maxCachedLookups)
+	db.stats.put(db.clock.global.Load(), tag, key, timedStats{stats: s, at: now}, 1, maxCachedLookups)
 	return s, nil
 }
 

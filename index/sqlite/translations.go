@@ -48,7 +48,7 @@ func scanTranslation(s interface{ Scan(...any) error }) (index.Translation, erro
 // ErrNotFound. The answer is cached until the next write; its slices must
 // not be modified.
 func (db *DB) FindTranslation(ctx context.Context, projectSlug, componentSlug, languageCode string) (index.Translation, error) {
-	return lookup(db, &db.translations, [3]string{projectSlug, componentSlug, languageCode}, func() (index.Translation, error) {
+	return lookup(db, &db.translations, [3]string{projectSlug, componentSlug, languageCode}, translationDep, func() (index.Translation, error) {
 		return db.findTranslation(ctx, `p.slug = ? AND c.slug = ? AND t.language_code = ?`,
 			projectSlug, componentSlug, languageCode)
 	})
@@ -57,10 +57,14 @@ func (db *DB) FindTranslation(ctx context.Context, projectSlug, componentSlug, l
 // FindTranslationByID returns a translation as FindTranslation does,
 // cached likewise: every unit read by id needs its translation.
 func (db *DB) FindTranslationByID(ctx context.Context, id int64) (index.Translation, error) {
-	return lookup(db, &db.translationsByID, id, func() (index.Translation, error) {
+	return lookup(db, &db.translationsByID, id, translationDep, func() (index.Translation, error) {
 		return db.findTranslation(ctx, `t.id = ?`, id)
 	})
 }
+
+// translationDep is what a cached translation depends on beyond
+// configuration: its statistics.
+func translationDep(t index.Translation) dep { return statsDep("t", itoa(t.ID)) }
 
 // findTranslation reads the one translation matching where, with its
 // stored statistics.

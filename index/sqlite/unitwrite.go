@@ -51,6 +51,10 @@ func (db *DB) UpdateUnit(ctx context.Context, id int64, actor index.Actor,
 	decide func(u index.Unit, t index.Translation) (index.UnitUpdate, error)) (index.Unit, error) {
 	var out index.Unit
 	err := db.write(ctx, func(tx *Tx) error {
+		// Every row it changes is a unit of a translation its editors
+		// touch, a change or a statistics row, except an explanation's
+		// (setProperties).
+		tx.narrow()
 		u, t, err := findUnitAndTranslation(ctx, tx, id)
 		if err != nil {
 			return err
@@ -86,6 +90,7 @@ func (db *DB) UpdateUnit(ctx context.Context, id int64, actor index.Actor,
 // every translation too, as an import gives it.
 func (e *unitEditor) setProperties(ctx context.Context, u *index.Unit, explanation, extraFlags *string) error {
 	if explanation != nil && *explanation != u.Explanation {
+		e.tx.widen() // every translation of the component
 		if _, err := e.tx.ExecContext(ctx, `UPDATE units SET explanation = ? WHERE id_hash = ?
 			AND translation_id IN (SELECT id FROM translations WHERE component_id = ?)`,
 			*explanation, u.IDHash, e.ids.componentID); err != nil {

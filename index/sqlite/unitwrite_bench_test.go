@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 
 	"github.com/tolk-project/tolk/index"
@@ -11,8 +12,10 @@ import (
 
 // BenchmarkUpdateUnit measures one unit edit as a PATCH makes it
 // (UpdateUnit: the rules, the unit row, its change, the statistics rows
-// of translation, component, project and language), one after another
-// on a translation of 2,000 units, each a new value.
+// of translation, component, project and language) on a translation of
+// 2,000 units, each a new value: one after another ("serial"), and from
+// 8 goroutines at once with group commit ("parallel") and with one edit
+// per transaction ("parallel-unbatched").
 //
 //	go test ./index/sqlite -run '^$' -bench UpdateUnit -count 6
 func BenchmarkUpdateUnit(b *testing.B) {
@@ -41,13 +44,35 @@ func BenchmarkUpdateUnit(b *testing.B) {
 		b.Fatal(err)
 	}
 	actor := index.UserActor(&user)
-	b.ResetTimer()
-	for i := range b.N {
-		u := units[(i*7919)%len(units)]
+	var n atomic.Int64
+	edit := func(b *testing.B) {
+		i := n.Add(1)
+		u := units[(i*7919)%int64(len(units))]
 		if _, err := db.UpdateUnit(ctx, u.ID, actor, func(index.Unit, index.Translation) (index.UnitUpdate, error) {
 			return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{fmt.Sprint("Wert ", i)}, State: index.StateTranslated}}, nil
 		}); err != nil {
-			b.Fatal(err)
+			b.Error(err)
 		}
 	}
+	b.Run("serial", func(b *testing.B) {
+		for range b.N {
+			edit(b)
+		}
+	})
+	parallel := func(limit int) func(*testing.B) {
+		return func(b *testing.B) {
+			db.writeBatchLimit = limit
+			defer func() { db.writeBatchLimit = maxWriteBatch }()
+			b.SetParallelism(4) // 8 editors on 2 cores
+			commits := db.commits.Load()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					edit(b)
+				}
+			})
+			b.ReportMetric(float64(b.N)/float64(db.commits.Load()-commits), "edits/commit")
+		}
+	}
+	b.Run("parallel", parallel(maxWriteBatch))
+	b.Run("parallel-unbatched", parallel(1))
 }
