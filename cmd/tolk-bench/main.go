@@ -22,10 +22,12 @@
 //     then a pull of an unchanged upstream and of an upstream commit
 //     touching one file. Ceilings: the same files written and committed
 //     once with go-git; a go-git fetch and hard reset of the same change.
+//   - mixed: each read endpoint at concurrency 8, idle and while unit
+//     PATCHes arrive at 500 a second, in alternating rounds.
 //   - scale: N copies of the corpus components in one project: import
 //     time, peak RSS and read latency against the 1x run.
 //
-// -only import,reads,git,writes,scale runs just the sections named (the
+// -only import,reads,git,writes,mixed,scale runs just the sections named (the
 // reads, git and writes need the import, which always runs).
 //
 // Everything runs on loopback and in a temporary directory, is bounded in
@@ -149,7 +151,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 }
 
 // sections are the parts of a run, in order.
-var sections = []string{"import", "reads", "git", "writes", "scale"}
+var sections = []string{"import", "reads", "git", "writes", "mixed", "scale"}
 
 // quickFiles is how many translation files per corpus -quick imports
 // (beside the template).
@@ -222,7 +224,7 @@ func bench(ctx context.Context, cfg config, progress io.Writer) (*report, error)
 			return rep, err
 		}
 	}
-	if cfg.Sections["writes"] {
+	if cfg.Sections["writes"] || cfg.Sections["mixed"] {
 		if err := benchWrites(ctx, cfg, rep, in, filepath.Join(tmp, "writes"), logf); err != nil {
 			return rep, err
 		}

@@ -51,7 +51,8 @@ type writePoint struct {
 // small one: an edit picks a translation first.
 const unitsPerTranslation = 64
 
-// benchWrites measures unit PATCHes over the 1x index in.
+// benchWrites measures unit PATCHes over the 1x index in (section
+// writes), and reads while they arrive (section mixed).
 func benchWrites(ctx context.Context, cfg config, rep *report, in *instance, dir string, logf func(string, ...any)) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -95,6 +96,15 @@ func benchWrites(ctx context.Context, cfg config, rep *report, in *instance, dir
 	apiEdits := &edits{units: units, prefix: "api"}
 	patch := func(failure *firstError) op {
 		return patchUnits(client, apiSrv.base(), auth, apiEdits, &answered, failure)
+	}
+	if cfg.Sections["mixed"] {
+		logf("mixed: reads at concurrency %d, idle and at %d edits/s", mixedConcurrency, mixedRate)
+		if rep.Mixed, err = benchMixed(ctx, cfg, client, apiSrv.base(), patch); err != nil {
+			return fmt.Errorf("mixed: %w", err)
+		}
+	}
+	if !cfg.Sections["writes"] {
+		return ctx.Err()
 	}
 	res.API, res.Ceilings = loadWrites(ctx, cfg, patch, cls)
 

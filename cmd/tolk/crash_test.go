@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"database/sql"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -9,8 +10,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	_ "modernc.org/sqlite"
 )
 
 // TestKillDuringPush kills tolk serve (SIGKILL, as a crash) at a
@@ -20,16 +24,8 @@ import (
 // text was committed twice: whatever the moment, nothing is lost or
 // duplicated.
 func TestKillDuringPush(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds and restarts tolk serve")
-	}
-	bin := buildTolk(t)
-	data := t.TempDir()
-	p := runTolk(t, bin, data, "--demo")
+	bin, data, p := startCrashDemo(t)
 	token := p.token
-	if token == "" {
-		t.Fatal("no administrator token on the first start")
-	}
 	bare := filepath.Join(data, "demo", "app.git")
 	last := map[string]string{} // "lang/key" → the last text acknowledged
 	var texts []string
@@ -131,6 +127,21 @@ func TestKillDuringPush(t *testing.T) {
 	}
 }
 
+// startCrashDemo builds tolk and starts tolk serve --demo on a new data
+// directory, for a test that kills and restarts it.
+func startCrashDemo(t *testing.T) (bin, data string, p *tolkProcess) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and restarts tolk serve")
+	}
+	bin, data = buildTolk(t), t.TempDir()
+	p = runTolk(t, bin, data, "--demo")
+	if p.token == "" {
+		t.Fatal("no administrator token on the first start")
+	}
+	return bin, data, p
+}
+
 // crashUnits lists a demo translation's units through the API.
 func crashUnits(t *testing.T, p *tolkProcess, token, lang string) []apiUnit {
 	t.Helper()
@@ -150,4 +161,108 @@ func crashUnits(t *testing.T, p *tolkProcess, token, lang string) []apiUnit {
 		}
 	}
 	return out
+}
+
+// TestKillAfterAcknowledgedEdits has 8 clients edit at once, so that
+// their edits share transactions (group commit), kills tolk serve
+// (SIGKILL) while they are still sending, and restarts it: every edit
+// answered 200 before the kill is in the index afterwards, as its
+// unit's change, and each unit holds the text of its newest change.
+func TestKillAfterAcknowledgedEdits(t *testing.T) {
+	bin, data, p := startCrashDemo(t)
+	token := p.token
+	var units []apiUnit
+	for _, lang := range []string{"de", "fr"} {
+		units = append(units, crashUnits(t, p, token, lang)...)
+	}
+	client := &http.Client{Timeout: 10 * time.Second}
+	var mu sync.Mutex
+	acked := map[string]int64{} // text → unit
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := 0; ; n++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				u := units[(w*7+n*3)%len(units)]
+				text := fmt.Sprintf("client %d edit %d", w, n)
+				body, _ := json.Marshal(map[string]any{"target": []string{text}, "state": 20})
+				req, _ := http.NewRequest(http.MethodPatch, p.base+"/api/units/"+strconv.FormatInt(u.ID, 10)+"/", bytes.NewReader(body))
+				req.Header.Set("Content-Type", "application/json")
+				req.Header.Set("Authorization", "Token "+token)
+				resp, err := client.Do(req)
+				if err != nil {
+					return // the server is gone
+				}
+				resp.Body.Close()
+				if resp.StatusCode == http.StatusOK {
+					mu.Lock()
+					acked[text] = u.ID
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	time.Sleep(1500 * time.Millisecond)
+	p.kill()
+	close(stop)
+	wg.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(acked) < 50 {
+		t.Fatalf("only %d edits acknowledged before the kill", len(acked))
+	}
+
+	p = runTolk(t, bin, data, "--demo")
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(data, "tolk.db")+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	recorded := map[string]int64{}
+	rows, err := db.Query(`SELECT unit_id, target FROM changes WHERE unit_id IS NOT NULL AND target LIKE 'client %'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var unit int64
+		var text string
+		if err := rows.Scan(&unit, &text); err != nil {
+			t.Fatal(err)
+		}
+		recorded[text] = unit
+	}
+	rows.Close()
+	lost := 0
+	for text, unit := range acked {
+		if recorded[text] != unit {
+			lost++
+			if lost <= 5 {
+				t.Errorf("acknowledged edit %q of unit %d is not in the index after the kill", text, unit)
+			}
+		}
+	}
+	if lost > 0 {
+		t.Errorf("%d of %d acknowledged edits lost", lost, len(acked))
+	}
+	var mismatched int
+	if err := db.QueryRow(`SELECT count(*) FROM units u WHERE u.target != (SELECT target FROM changes
+		WHERE unit_id = u.id AND action IN (2, 5, 37) ORDER BY id DESC LIMIT 1)`).Scan(&mismatched); err != nil {
+		t.Fatal(err)
+	}
+	if mismatched != 0 {
+		t.Errorf("%d units hold another text than their newest change", mismatched)
+	}
+	t.Logf("%d edits acknowledged before the kill, %d recorded", len(acked), len(recorded))
+	for _, lang := range []string{"de", "fr"} {
+		if got := crashUnits(t, p, token, lang); len(got) == 0 {
+			t.Errorf("no units of %s served after the restart", lang)
+		}
+	}
 }

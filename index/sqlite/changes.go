@@ -45,6 +45,18 @@ func insertChange(ctx context.Context, tx *Tx, c index.Change) error {
 			return err
 		}
 	}
+	if tx.deferStats {
+		for _, s := range changeScopes(c) {
+			o := tx.owe(s.scope, s.key)
+			o.lastChange = ts
+			if author != "" {
+				o.lastAuthor = author
+			}
+			tx.touch(statsDep(s.scope, s.key))
+		}
+		touchChanges(tx, c)
+		return nil
+	}
 	upsert, err := tx.prepare(ctx, `INSERT INTO stats (scope, scope_key, last_change, last_author)
 		VALUES (?, ?, ?, ?) ON CONFLICT (scope, scope_key) DO UPDATE SET
 		last_change = excluded.last_change,
@@ -58,9 +70,15 @@ func insertChange(ctx context.Context, tx *Tx, c index.Change) error {
 		}
 		tx.touch(statsDep(s.scope, s.key))
 	}
+	touchChanges(tx, c)
+	return nil
+}
+
+// touchChanges records that the write added change c to the lists of
+// its scopes.
+func touchChanges(tx *Tx, c index.Change) {
 	tx.touch(depOf(depChanges, "t"+itoa(c.TranslationID)), depOf(depChanges, "c"+itoa(c.ComponentID)),
 		depOf(depChanges, "p"+itoa(c.ProjectID)), depOf(depChanges, "*"))
-	return nil
 }
 
 type scopeKey struct {

@@ -232,34 +232,64 @@ type Tx struct {
 	stmts map[string]*txStmt
 	// touched is what the current write changed, for the caches.
 	touched  touchSet
-	narrowed bool // the write declares what it touches
+	narrowed bool // the write declares what it touches (writeNarrow)
 	widened  bool // ... but did something that touches everything
+	// deferStats: the current write owes its statistics (writeNarrow)
+	// to writeOwed, and owed holds what the batch's finished writes owe,
+	// until flushStats stores it.
+	deferStats bool
+	writeOwed  map[scopeKey]*owedStats
+	owed       map[scopeKey]*owedStats
 }
 
 // runCtx is the context every statement of a write transaction runs
 // under (see Tx).
 var runCtx = context.Background()
 
-// narrow declares that the current write changes nothing but what it
-// touches (touch): cached answers depending on nothing it touched stay.
-// A write that does not call it makes every cached answer stale.
-func (tx *Tx) narrow() { tx.narrowed = true }
-
-// widen undoes narrow for the current write: it did something whose
-// reach touch does not name.
+// widen says the current write did something whose reach touch does not
+// name: every cached answer is stale after it.
 func (tx *Tx) widen() { tx.widened = true }
 
 // touch records scopes the current write changed.
 func (tx *Tx) touch(deps ...dep) { tx.touched.deps = append(tx.touched.deps, deps...) }
 
-// startWrite readies tx for the next write of its batch.
-func (tx *Tx) startWrite() {
-	tx.touched, tx.narrowed, tx.widened = touchSet{deps: tx.touched.deps[:0]}, false, false
+// owe returns what the current write owes a statistics row, or nil when
+// it stores its statistics as it goes.
+func (tx *Tx) owe(scope, key string) *owedStats {
+	if !tx.deferStats {
+		return nil
+	}
+	k := scopeKey{scope, key}
+	o := tx.writeOwed[k]
+	if o == nil {
+		o = &owedStats{}
+		tx.writeOwed[k] = o
+	}
+	return o
 }
 
-// writeTouched is what the current write changed.
-func (tx *Tx) writeTouched() touchSet {
-	return touchSet{everything: !tx.narrowed || tx.widened, deps: tx.touched.deps}
+// startWrite readies tx for the next write of its batch.
+func (tx *Tx) startWrite(narrow bool) {
+	tx.touched = touchSet{deps: tx.touched.deps[:0]}
+	tx.narrowed, tx.widened, tx.deferStats = narrow, false, narrow
+	if tx.writeOwed == nil {
+		tx.writeOwed, tx.owed = map[scopeKey]*owedStats{}, map[scopeKey]*owedStats{}
+	}
+	clear(tx.writeOwed)
+}
+
+// endWrite keeps what the current write did, when it succeeded: what it
+// touched, and what it owes the statistics.
+func (tx *Tx) endWrite(batch *touchSet) {
+	batch.merge(touchSet{everything: !tx.narrowed || tx.widened, deps: tx.touched.deps})
+	for k, o := range tx.writeOwed {
+		if b := tx.owed[k]; b != nil {
+			b.addOwed(o)
+		} else {
+			tx.owed[k] = o
+		}
+	}
+	clear(tx.writeOwed)
 }
 
 // txStmt is a statement prepared for a write transaction; it runs under

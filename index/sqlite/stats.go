@@ -97,13 +97,8 @@ type scopeIDs struct {
 	languageCode                          string
 }
 
-func addStats(ctx context.Context, tx *Tx, scope, key string, d index.Stats) error {
-	tx.touch(statsDep(scope, key))
-	args := append([]any{scope, key}, statsValues(d)...)
-	_, err := tx.ExecContext(ctx, `INSERT INTO stats (scope, scope_key, `+statsColumns+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (scope, scope_key) DO UPDATE SET
-		total = total + excluded.total, total_words = total_words + excluded.total_words,
+// statsAddSet adds an upsert's values to a stats row's counts.
+const statsAddSet = `total = total + excluded.total, total_words = total_words + excluded.total_words,
 		total_chars = total_chars + excluded.total_chars, translated = translated + excluded.translated,
 		translated_words = translated_words + excluded.translated_words,
 		translated_chars = translated_chars + excluded.translated_chars, fuzzy = fuzzy + excluded.fuzzy,
@@ -114,8 +109,65 @@ func addStats(ctx context.Context, tx *Tx, scope, key string, d index.Stats) err
 		approved_chars = approved_chars + excluded.approved_chars, readonly = readonly + excluded.readonly,
 		readonly_words = readonly_words + excluded.readonly_words,
 		readonly_chars = readonly_chars + excluded.readonly_chars,
-		suggestions = suggestions + excluded.suggestions, comments = comments + excluded.comments`, args...)
+		suggestions = suggestions + excluded.suggestions, comments = comments + excluded.comments`
+
+// addStats adds d to a statistics row, or, in a write that defers its
+// statistics (writeNarrow), owes it to the row until the batch stores
+// what it owes (flushStats).
+func addStats(ctx context.Context, tx *Tx, scope, key string, d index.Stats) error {
+	tx.touch(statsDep(scope, key))
+	if o := tx.owe(scope, key); o != nil {
+		o.delta.Add(d, 1)
+		return nil
+	}
+	args := append([]any{scope, key}, statsValues(d)...)
+	_, err := tx.ExecContext(ctx, `INSERT INTO stats (scope, scope_key, `+statsColumns+`)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (scope, scope_key) DO UPDATE SET `+statsAddSet, args...)
 	return err
+}
+
+// owedStats is what a batch's deferred writes owe one statistics row: a
+// delta, and the newest change's time and author ("" for none).
+type owedStats struct {
+	delta                  index.Stats
+	lastChange, lastAuthor string
+}
+
+// addOwed adds what o owes to what the row already owed.
+func (o *owedStats) addOwed(n *owedStats) {
+	o.delta.Add(n.delta, 1)
+	if n.lastChange != "" {
+		o.lastChange = n.lastChange
+	}
+	if n.lastAuthor != "" {
+		o.lastAuthor = n.lastAuthor
+	}
+}
+
+// flushStats stores what the batch's finished writes owe the statistics
+// rows, one upsert per row however many writes touched it: the rows of a
+// component, project and language are touched by every edit in them.
+func flushStats(ctx context.Context, tx *Tx) error {
+	if len(tx.owed) == 0 {
+		return nil
+	}
+	upsert, err := tx.prepare(ctx, `INSERT INTO stats (scope, scope_key, `+statsColumns+`, last_change, last_author)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (scope, scope_key) DO UPDATE SET `+statsAddSet+`,
+		last_change = CASE WHEN excluded.last_change != '' THEN excluded.last_change ELSE stats.last_change END,
+		last_author = CASE WHEN excluded.last_author != '' THEN excluded.last_author ELSE stats.last_author END`)
+	if err != nil {
+		return err
+	}
+	for k, o := range tx.owed {
+		args := append(append([]any{k.scope, k.key}, statsValues(o.delta)...), o.lastChange, o.lastAuthor)
+		if _, err := upsert.ExecContext(ctx, args...); err != nil {
+			return fmt.Errorf("store statistics of %s %s: %w", k.scope, k.key, err)
+		}
+	}
+	clear(tx.owed)
+	return nil
 }
 
 func readStats(ctx context.Context, q queryer, scope, key string) (index.Stats, error) {

@@ -50,11 +50,9 @@ func findUnitAndTranslation(ctx context.Context, tx *Tx, id int64) (index.Unit, 
 func (db *DB) UpdateUnit(ctx context.Context, id int64, actor index.Actor,
 	decide func(u index.Unit, t index.Translation) (index.UnitUpdate, error)) (index.Unit, error) {
 	var out index.Unit
-	err := db.write(ctx, func(tx *Tx) error {
-		// Every row it changes is a unit of a translation its editors
-		// touch, a change or a statistics row, except an explanation's
-		// (setProperties).
-		tx.narrow()
+	// Every row it changes is a unit of a translation its editors open, a
+	// change or a statistics row, except an explanation's (setProperties).
+	err := db.writeNarrow(ctx, func(tx *Tx) error {
 		u, t, err := findUnitAndTranslation(ctx, tx, id)
 		if err != nil {
 			return err
@@ -242,7 +240,7 @@ var errUnitExists = &index.FieldError{Fields: map[string]index.FieldProblem{
 func (db *DB) AddUnit(ctx context.Context, translationID int64, actor index.Actor,
 	decide func(t index.Translation) (index.NewUnit, error)) (index.Unit, error) {
 	var out index.Unit
-	err := db.write(ctx, func(tx *Tx) error {
+	err := db.writeNarrow(ctx, func(tx *Tx) error {
 		t, err := findTranslationTx(ctx, tx, translationID)
 		if err != nil {
 			return err

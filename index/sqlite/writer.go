@@ -32,9 +32,10 @@ const maxWriteBatch = 64
 
 // writeRequest is one write waiting for the writer.
 type writeRequest struct {
-	ctx  context.Context
-	fn   func(*Tx) error
-	done chan writeResult // buffered: the writer never blocks on it
+	ctx    context.Context
+	fn     func(*Tx) error
+	narrow bool             // see writeNarrow
+	done   chan writeResult // buffered: the writer never blocks on it
 }
 
 type writeResult struct {
@@ -65,11 +66,25 @@ var errClosed = errors.New("sqlite: index closed")
 // does: an interrupted SQLite statement rolls back the whole transaction,
 // which holds other writes too.
 func (db *DB) write(ctx context.Context, fn func(tx *Tx) error) error {
-	req := &writeRequest{ctx: ctx, fn: fn, done: make(chan writeResult, 1)}
+	return db.enqueue(&writeRequest{ctx: ctx, fn: fn})
+}
+
+// writeNarrow is write for a write that changes nothing but the units of
+// the translations its unit editors open (unless it calls Tx.widen),
+// changes, contributors and statistics, and reads no statistics row. It
+// makes stale only the cached answers about what it touched, and its
+// statistics are summed with the rest of its batch's and stored once,
+// before the batch commits or a write that is not narrow runs.
+func (db *DB) writeNarrow(ctx context.Context, fn func(tx *Tx) error) error {
+	return db.enqueue(&writeRequest{ctx: ctx, fn: fn, narrow: true})
+}
+
+func (db *DB) enqueue(req *writeRequest) error {
+	req.done = make(chan writeResult, 1)
 	select {
 	case db.writes <- req:
-	case <-ctx.Done():
-		return ctx.Err()
+	case <-req.ctx.Done():
+		return req.ctx.Err()
 	case <-db.closing:
 		return errClosed
 	}
@@ -170,12 +185,17 @@ func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet,
 	results = make([]error, len(live))
 	var batchTouched touchSet
 	for i, r := range live {
+		if !r.narrow {
+			if err := flushStats(ctx, tx); err != nil {
+				return nil, touched, err
+			}
+		}
 		if shared {
 			if _, err := tx.Tx.ExecContext(ctx, `SAVEPOINT write`); err != nil {
 				return nil, touched, formatError(err)
 			}
 		}
-		tx.startWrite()
+		tx.startWrite(r.narrow)
 		results[i] = runWrite(tx, r.fn)
 		if results[i] != nil && !shared {
 			// The deferred rollback undoes it: nothing changed.
@@ -192,8 +212,11 @@ func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet,
 			}
 		}
 		if results[i] == nil {
-			batchTouched.merge(tx.writeTouched())
+			tx.endWrite(&batchTouched)
 		}
+	}
+	if err := flushStats(ctx, tx); err != nil {
+		return nil, touched, err
 	}
 	if err := sqlTx.Commit(); err != nil {
 		return nil, touched, formatError(err)
