@@ -283,6 +283,9 @@ func writesTable(b *strings.Builder, wr *writesResult, profiled bool) {
 		w("\nCPU profile of the PATCHes at concurrency 8: `writes.cpu.pprof`.\n")
 	}
 	w("\n")
+	if wr.Bulk != nil {
+		bulkTable(b, wr.Bulk)
+	}
 }
 
 func gitTable(b *strings.Builder, g *gitResult, profiled bool) {

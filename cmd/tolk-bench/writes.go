@@ -36,6 +36,8 @@ type writesResult struct {
 	// Translations whose stored statistics differ from a recount
 	// afterwards, in the index and in the ceiling's copy.
 	Mismatched, CeilingMismatched int
+
+	Bulk *bulkResult
 }
 
 // writePoint is one measured row of the writes section.
@@ -83,7 +85,9 @@ func benchWrites(ctx context.Context, cfg config, rep *report, in *instance, dir
 	}
 	defer closeCeilings()
 
-	apiSrv, err := serve(api.New(in.db, api.Options{}).Handler())
+	// Wired as tolk serve wires it, so that uploads parse files.
+	apiSrv, err := serve(api.New(in.db, api.Options{Repositories: in.svc, Files: in.svc, Components: in.svc,
+		Operations: in.svc}).Handler())
 	if err != nil {
 		return err
 	}
@@ -119,6 +123,11 @@ func benchWrites(ctx context.Context, cfg config, rep *report, in *instance, dir
 		}); err != nil {
 			return err
 		}
+	}
+
+	logf("writes: bulk (upload, add a string)")
+	if res.Bulk, err = benchBulk(ctx, client, apiSrv.base(), auth); err != nil {
+		return fmt.Errorf("writes: bulk: %w", err)
 	}
 
 	res.Answered = int(answered.Load())

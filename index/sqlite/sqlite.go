@@ -37,6 +37,7 @@ type DB struct {
 	clock            writeClock
 	translations     genCache[[3]string, index.Translation]
 	translationsByID genCache[int64, index.Translation]
+	translationStats genCache[string, index.Stats] // stored rows of translations, without recent changes
 	components       genCache[[2]string, index.Component]
 	projects         genCache[string, index.Project]
 	languages        genCache[string, index.Language]

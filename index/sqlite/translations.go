@@ -45,35 +45,47 @@ func scanTranslation(s interface{ Scan(...any) error }) (index.Translation, erro
 
 // FindTranslation returns the translation of a component into a language,
 // with its component, project, language and stored statistics, or
-// ErrNotFound. The answer is cached until the next write; its slices must
-// not be modified.
+// ErrNotFound. The answer is cached until a write changes it; its slices
+// must not be modified.
 func (db *DB) FindTranslation(ctx context.Context, projectSlug, componentSlug, languageCode string) (index.Translation, error) {
-	return lookup(db, &db.translations, [3]string{projectSlug, componentSlug, languageCode}, translationDep, func() (index.Translation, error) {
+	t, err := lookup(db, &db.translations, [3]string{projectSlug, componentSlug, languageCode}, nil, func() (index.Translation, error) {
 		return db.findTranslation(ctx, `p.slug = ? AND c.slug = ? AND t.language_code = ?`,
 			projectSlug, componentSlug, languageCode)
 	})
+	return db.withStoredStats(ctx, t, err)
 }
 
 // FindTranslationByID returns a translation as FindTranslation does,
 // cached likewise: every unit read by id needs its translation.
 func (db *DB) FindTranslationByID(ctx context.Context, id int64) (index.Translation, error) {
-	return lookup(db, &db.translationsByID, id, translationDep, func() (index.Translation, error) {
+	t, err := lookup(db, &db.translationsByID, id, nil, func() (index.Translation, error) {
 		return db.findTranslation(ctx, `t.id = ?`, id)
 	})
+	return db.withStoredStats(ctx, t, err)
 }
 
-// translationDep is what a cached translation depends on beyond
-// configuration: its statistics.
-func translationDep(t index.Translation) dep { return statsDep("t", itoa(t.ID)) }
+// withStoredStats gives a translation found (err nil) its stored
+// statistics. They are cached apart from the translation: every edit
+// moves them, while the translation itself (its component, project and
+// language) changes with configuration only, so an edit costs the next
+// lookup one statistics row, not the translation's join.
+func (db *DB) withStoredStats(ctx context.Context, t index.Translation, err error) (index.Translation, error) {
+	if err != nil {
+		return t, err
+	}
+	key := itoa(t.ID)
+	t.Stats, err = lookup(db, &db.translationStats, key, func(index.Stats) dep { return statsDep("t", key) },
+		func() (index.Stats, error) {
+			s, err := readStats(ctx, db.r, "t", key)
+			return s, formatError(err)
+		})
+	return t, err
+}
 
-// findTranslation reads the one translation matching where, with its
-// stored statistics.
+// findTranslation reads the one translation matching where, without
+// its statistics.
 func (db *DB) findTranslation(ctx context.Context, where string, args ...any) (index.Translation, error) {
 	t, err := scanTranslation(db.r.QueryRowContext(ctx, translationSelect+` WHERE `+where, args...))
-	if err != nil {
-		return t, formatError(err)
-	}
-	t.Stats, err = readStats(ctx, db.r, "t", itoa(t.ID))
 	return t, formatError(err)
 }
 
