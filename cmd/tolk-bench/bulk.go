@@ -66,6 +66,13 @@ func benchBulk(ctx context.Context, c *http.Client, base, auth string) (*bulkRes
 		res.UploadChange = accepted
 	}
 
+	// The import leaves string management off, as the reference's default
+	// for a component with no template key in its configuration.
+	status, body, err = sendAuth(ctx, c, http.MethodPatch, base+"/api/components/bench/jellyfin/", auth,
+		"application/json", []byte(`{"manage_units": true, "edit_template": true}`))
+	if err != nil || status != http.StatusOK {
+		return nil, fmt.Errorf("turn on manage_units and edit_template of jellyfin: %d %v %.200s", status, err, body)
+	}
 	status, body, err = getAuth(ctx, c, base+"/api/components/bench/jellyfin/translations/?page_size=1000", auth)
 	if err != nil || status != http.StatusOK {
 		return nil, fmt.Errorf("translations of jellyfin: %d %v", status, err)

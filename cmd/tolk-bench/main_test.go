@@ -74,6 +74,7 @@ func TestQuickRun(t *testing.T) {
 		t.Errorf("%d load points served, want %d", served, want)
 	}
 	checkWrites(t, rep.Writes, cfg.Concurrency)
+	checkMixed(t, rep.Mixed, served/3)
 	checkGit(t, rep.Git)
 	if s := rep.Scale; s == nil || s.Import.Units != 2*im.Units || len(s.Load) == 0 {
 		t.Errorf("scale = %+v", s)
@@ -85,7 +86,7 @@ func TestQuickRun(t *testing.T) {
 	}
 	md := string(b)
 	for _, want := range []string{"kept note", "kept after", "### Import", "### Reads under load",
-		"### Writes under load", "| unit PATCH over HTTP | 64 |", "### Git (issue 10)", "### Scale: 2×",
+		"### Writes under load", "| unit PATCH over HTTP | 64 |", "### Reads while writing", "| upload of jellyfin/de", "### Git (issue 10)", "### Scale: 2×",
 		"ceiling (a) + (b)", "units late page", "Command: `go run ./cmd/tolk-bench -quick", "CPUs: "} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q:\n%s", want, md)
@@ -97,7 +98,7 @@ func TestQuickRun(t *testing.T) {
 	if f := flag.Lookup("test.cpuprofile"); f != nil && f.Value.String() != "" {
 		return // one CPU profile at a time: the tool's own could not start
 	}
-	for _, name := range []string{"import.cpu.pprof", "reads.cpu.pprof", "reads-slowest.cpu.pprof", "writes.cpu.pprof", "git-commit.cpu.pprof", "scale-import.cpu.pprof"} {
+	for _, name := range []string{"import.cpu.pprof", "reads.cpu.pprof", "reads-slowest.cpu.pprof", "writes.cpu.pprof", "bulk.cpu.pprof", "git-commit.cpu.pprof", "scale-import.cpu.pprof"} {
 		if fi, err := os.Stat(filepath.Join(cfg.PprofDir, name)); err != nil || fi.Size() == 0 {
 			t.Errorf("profile %s: %v", name, err)
 		}
@@ -143,6 +144,26 @@ func checkWrites(t *testing.T, wr *writesResult, levels []int) {
 	if wr.Mismatched != 0 || wr.CeilingMismatched != 0 {
 		t.Errorf("statistics differ from a recount in %d translations of the index, %d of the copy",
 			wr.Mismatched, wr.CeilingMismatched)
+	}
+	if b := wr.Bulk; b == nil || b.Failure != "" || len(b.Upload) != bulkRounds || len(b.Add) != bulkRounds ||
+		b.UploadUnits == 0 || b.UploadChange != b.UploadUnits || b.Translations < 2 {
+		t.Errorf("bulk writes: %+v", b)
+	}
+}
+
+// checkMixed checks that the mixed section measured every endpoint idle
+// and busy while edits ran, with no failure.
+func checkMixed(t *testing.T, m *mixedResult, endpoints int) {
+	t.Helper()
+	if m == nil || len(m.Points) != endpoints {
+		t.Fatalf("mixed section: %+v, want %d endpoints", m, endpoints)
+	}
+	for _, p := range m.Points {
+		if p.Idle.RPS <= 0 || p.Busy.RPS <= 0 || p.Edits.Requests == 0 || p.Edits.Errors != 0 ||
+			p.Idle.Errors != 0 || p.Busy.Errors != 0 {
+			t.Errorf("mixed %s: idle %+v, busy %+v, edits %+v, first failure %q", p.Endpoint, p.Idle, p.Busy,
+				p.Edits, p.Failure)
+		}
 	}
 }
 
@@ -192,7 +213,7 @@ func TestParseFlagsOnly(t *testing.T) {
 		want    []string // sections run
 		wantErr bool
 	}{
-		{name: "default runs all", args: nil, want: []string{"import", "reads", "git", "writes", "scale"}},
+		{name: "default runs all", args: nil, want: []string{"import", "reads", "git", "writes", "mixed", "scale"}},
 		{name: "git implies import", args: []string{"-only", "git"}, want: []string{"import", "git"}},
 		{name: "import only", args: []string{"-only", "import"}, want: []string{"import"}},
 		{name: "reads imply import", args: []string{"-only", "reads"}, want: []string{"import", "reads"}},

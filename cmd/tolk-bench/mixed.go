@@ -69,10 +69,12 @@ func benchMixed(ctx context.Context, cfg config, client *http.Client, base strin
 const maxPacedInFlight = 32
 
 // paced runs do rate times a second, each in its own goroutine, until the
-// returned stop is called; stop waits for the requests in flight and
-// returns what they measured.
+// returned stop is called; stop waits for the requests in flight (rather
+// than cutting them off, which would leave edits committed but never
+// answered, out of the count of what landed) and returns what they
+// measured.
 func paced(ctx context.Context, do op, rate int) (stop func() sample) {
-	ctx, cancel := context.WithCancel(ctx)
+	halt := make(chan struct{})
 	var (
 		mu      sync.Mutex
 		s       sample
@@ -86,15 +88,19 @@ func paced(ctx context.Context, do op, rate int) (stop func() sample) {
 	go func() {
 		defer close(done)
 		next := time.Now()
-		for ctx.Err() == nil {
+		for {
 			// Catch up without bursts past the in-flight bound.
 			if d := time.Until(next); d > 0 {
-				time.Sleep(d)
+				select {
+				case <-time.After(d):
+				case <-halt:
+					return
+				}
 			}
 			next = next.Add(interval)
 			select {
 			case slots <- struct{}{}:
-			case <-ctx.Done():
+			case <-halt:
 				return
 			}
 			wg.Add(1)
@@ -106,7 +112,6 @@ func paced(ctx context.Context, do op, rate int) (stop func() sample) {
 				mu.Lock()
 				defer mu.Unlock()
 				switch {
-				case err != nil && ctx.Err() != nil: // cut off by stop: not measured
 				case err != nil:
 					s.errors++
 				default:
@@ -119,7 +124,7 @@ func paced(ctx context.Context, do op, rate int) (stop func() sample) {
 		}
 	}()
 	return func() sample {
-		cancel()
+		close(halt)
 		<-done
 		wg.Wait()
 		mu.Lock()

@@ -40,8 +40,8 @@ func insertChange(ctx context.Context, tx *Tx, c index.Change) error {
 	}
 	author := ""
 	if c.AuthorID != 0 && c.Action.IsContent() {
-		if err := tx.QueryRowContext(ctx, `SELECT CASE WHEN full_name != '' THEN full_name ELSE username END
-			FROM users WHERE id = ?`, c.AuthorID).Scan(&author); err != nil {
+		var err error
+		if author, err = tx.authorName(ctx, c.AuthorID); err != nil {
 			return err
 		}
 	}
@@ -72,6 +72,22 @@ func insertChange(ctx context.Context, tx *Tx, c index.Change) error {
 	}
 	touchChanges(tx, c)
 	return nil
+}
+
+// authorName is the name statistics show for the author with the given
+// id, read once per write: an upload records a change per string, all by
+// one author.
+func (tx *Tx) authorName(ctx context.Context, id int64) (string, error) {
+	if tx.author.id == id {
+		return tx.author.name, nil
+	}
+	var name string
+	if err := tx.QueryRowContext(ctx, `SELECT CASE WHEN full_name != '' THEN full_name ELSE username END
+		FROM users WHERE id = ?`, id).Scan(&name); err != nil {
+		return "", err
+	}
+	tx.author.id, tx.author.name = id, name
+	return name, nil
 }
 
 // touchChanges records that the write added change c to the lists of

@@ -33,16 +33,20 @@ func newUnitEditor(ctx context.Context, tx *Tx, translationID int64, actor index
 	if err != nil {
 		return nil, err
 	}
-	tx.touch(unitsDep(translationID), unitsDep(0))
-	return &unitEditor{tx: tx, ids: ids, actor: actor}, nil
+	return editorFor(tx, ids, actor), nil
+}
+
+// editorFor starts editing the translation ids names for actor.
+func editorFor(tx *Tx, ids scopeIDs, actor index.Actor) *unitEditor {
+	tx.touch(unitsDep(ids.translationID), unitsDep(0))
+	return &unitEditor{tx: tx, ids: ids, actor: actor}
 }
 
 // editorOf starts editing translation t, already read in tx, for actor:
 // newUnitEditor without reading the translation's scope again.
 func editorOf(tx *Tx, t *index.Translation, actor index.Actor) *unitEditor {
-	tx.touch(unitsDep(t.ID), unitsDep(0))
-	return &unitEditor{tx: tx, actor: actor, ids: scopeIDs{translationID: t.ID, componentID: t.ComponentID,
-		projectID: t.Component.ProjectID, languageCode: t.LanguageCode}}
+	return editorFor(tx, scopeIDs{translationID: t.ID, componentID: t.ComponentID,
+		projectID: t.Component.ProjectID, languageCode: t.LanguageCode}, actor)
 }
 
 // translationScope reads the ids a translation's statistics and changes

@@ -241,6 +241,12 @@ type Tx struct {
 	deferStats bool
 	writeOwed  map[scopeKey]*owedStats
 	owed       map[scopeKey]*owedStats
+	// author is the last author name read (authorName), for the
+	// current write only: a user may be renamed by the next.
+	author struct {
+		id   int64
+		name string
+	}
 }
 
 // runCtx is the context every statement of a write transaction runs
@@ -273,6 +279,7 @@ func (tx *Tx) owe(scope, key string) *owedStats {
 func (tx *Tx) startWrite(narrow bool) {
 	tx.touched = touchSet{deps: tx.touched.deps[:0]}
 	tx.narrowed, tx.widened, tx.deferStats = narrow, false, narrow
+	tx.author.id = 0
 	if tx.writeOwed == nil {
 		tx.writeOwed, tx.owed = map[scopeKey]*owedStats{}, map[scopeKey]*owedStats{}
 	}

@@ -293,19 +293,36 @@ func addSourceUnit(ctx context.Context, tx *Tx, componentID, srcID int64, actor 
 	if err != nil {
 		return src, err
 	}
-	others, err := translationIDs(ctx, tx, "component_id = ? AND id != ?", componentID, srcID)
+	// The translations lacking the string, with what their changes are
+	// filed under, in one query: a component may have hundreds.
+	rows, err := tx.QueryContext(ctx, `SELECT t.id, c.project_id, t.language_code
+		FROM translations t JOIN components c ON c.id = t.component_id
+		WHERE t.component_id = ? AND t.id != ?
+		AND NOT EXISTS (SELECT 1 FROM units u WHERE u.translation_id = t.id AND u.id_hash = ?)
+		ORDER BY t.id`, componentID, srcID, hash)
 	if err != nil {
 		return src, err
 	}
-	empty := index.NewUnit{Context: n.Context, Source: n.Source, Target: []string{""}, State: index.StateEmpty}
-	for _, id := range others {
-		if _, ok, err := unitByHash(ctx, tx, id, hash); err != nil || ok {
-			if err != nil {
-				return src, err
-			}
-			continue
+	var lacking []scopeIDs
+	for rows.Next() {
+		ids := scopeIDs{componentID: componentID}
+		if err := rows.Scan(&ids.translationID, &ids.projectID, &ids.languageCode); err != nil {
+			rows.Close()
+			return src, err
 		}
-		if _, err := addUnitTo(ctx, tx, id, actor, empty, hash, src.ID); err != nil {
+		lacking = append(lacking, ids)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return src, err
+	}
+	empty := index.NewUnit{Context: n.Context, Source: n.Source, Target: []string{""}, State: index.StateEmpty}
+	for _, ids := range lacking {
+		e := editorFor(tx, ids, actor)
+		if _, err := e.addNew(ctx, empty, hash, src.ID); err != nil {
+			return src, err
+		}
+		if err := e.finish(ctx); err != nil {
 			return src, err
 		}
 	}
@@ -331,19 +348,28 @@ func addUnitTo(ctx context.Context, tx *Tx, translationID int64, actor index.Act
 	if err != nil {
 		return index.Unit{}, err
 	}
-	u := index.Unit{Context: n.Context, Source: n.Source, Target: n.Target, IDHash: hash,
-		ContentHash: index.ContentHash(n.Source, n.Context), State: n.State, NumWords: index.CountWords(n.Source),
-		SourceUnitID: sourceUnitID}
-	// The file must gain the string where it holds text: the source
-	// translation always, another one only with a target.
-	pending := sourceUnitID == 0 || !index.IsBlank(n.Target)
-	if err := e.add(ctx, &u, pending); err != nil {
+	u, err := e.addNew(ctx, n, hash, sourceUnitID)
+	if err != nil {
 		return u, err
 	}
 	if err := e.finish(ctx); err != nil {
 		return u, err
 	}
 	return findUnitTx(ctx, tx, u.ID)
+}
+
+// addNew adds the unit n, of id_hash hash and linked to sourceUnitID (0:
+// it is its own source unit), to the editor's translation; it returns
+// the unit as added, not read back.
+func (e *unitEditor) addNew(ctx context.Context, n index.NewUnit, hash, sourceUnitID int64) (index.Unit, error) {
+	u := index.Unit{Context: n.Context, Source: n.Source, Target: n.Target, IDHash: hash,
+		ContentHash: index.ContentHash(n.Source, n.Context), State: n.State, NumWords: index.CountWords(n.Source),
+		SourceUnitID: sourceUnitID}
+	// The file must gain the string where it holds text: the source
+	// translation always, another one only with a target.
+	pending := sourceUnitID == 0 || !index.IsBlank(n.Target)
+	err := e.add(ctx, &u, pending)
+	return u, err
 }
 
 // DeleteUnit removes a unit in one transaction once check (given the

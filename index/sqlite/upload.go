@@ -29,7 +29,10 @@ var errPluralMismatch = &index.FieldError{Fields: map[string]index.FieldProblem{
 // them before parsing.
 func (db *DB) ApplyUpload(ctx context.Context, translationID int64, up index.Upload) (index.UploadResult, error) {
 	var res index.UploadResult
-	err := db.write(ctx, func(tx *Tx) error {
+	// Narrow: it writes units of the translation through its editor,
+	// changes, statistics and perhaps the author's user row, which no
+	// cache holds.
+	err := db.writeNarrow(ctx, func(tx *Tx) error {
 		actor := index.Actor{UserID: up.UserID, AuthorID: up.UserID}
 		if up.AuthorEmail != "" {
 			author, err := authorByEmail(ctx, tx, up.AuthorName, up.AuthorEmail)
