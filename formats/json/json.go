@@ -4,8 +4,6 @@ import (
 	"io"
 	"io/fs"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/tolk-project/tolk/formats"
 )
@@ -153,77 +151,8 @@ func (f *File) Units() []formats.Unit {
 
 // value returns the decoded value of a string member.
 func (f *File) value(m *member) string {
-	raw := f.src[m.valStart+1 : m.valEnd-1]
 	if !m.escaped {
-		return raw
+		return f.src[m.valStart+1 : m.valEnd-1]
 	}
-	return string(appendUnescaped(make([]byte, 0, len(raw)), raw))
-}
-
-// appendUnescaped appends the decoded content of a string literal whose
-// escapes the scanner has already validated. Invalid or lone UTF-16
-// surrogates become U+FFFD, as in encoding/json.
-func appendUnescaped(dst []byte, raw string) []byte {
-	for {
-		i := strings.IndexByte(raw, '\\')
-		if i < 0 {
-			return append(dst, raw...)
-		}
-		dst = append(dst, raw[:i]...)
-		c := raw[i+1]
-		raw = raw[i+2:]
-		switch c {
-		case 'b':
-			dst = append(dst, '\b')
-		case 'f':
-			dst = append(dst, '\f')
-		case 'n':
-			dst = append(dst, '\n')
-		case 'r':
-			dst = append(dst, '\r')
-		case 't':
-			dst = append(dst, '\t')
-		case 'u':
-			r := hex4(raw)
-			raw = raw[4:]
-			if utf16.IsSurrogate(r) {
-				r2 := rune(-1)
-				if len(raw) >= 6 && raw[0] == '\\' && raw[1] == 'u' {
-					r2 = hex4(raw[2:])
-				}
-				if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-					r = dec
-					raw = raw[6:]
-				} else {
-					r = utf8.RuneError
-				}
-			}
-			dst = utf8.AppendRune(dst, r)
-		default: // '"', '\\', '/'
-			dst = append(dst, c)
-		}
-	}
-}
-
-// hex4 decodes the four hex digits at the start of s, which the scanner
-// has validated.
-func hex4(s string) rune {
-	var r rune
-	for i := range 4 {
-		r = r<<4 | rune(unhex(s[i]))
-	}
-	return r
-}
-
-// unhex returns the value of a hex digit, or -1.
-func unhex(c byte) int {
-	switch {
-	case '0' <= c && c <= '9':
-		return int(c - '0')
-	case 'a' <= c && c <= 'f':
-		return int(c - 'a' + 10)
-	case 'A' <= c && c <= 'F':
-		return int(c - 'A' + 10)
-	}
-	return -1
+	return unescape(f.src[m.valStart:m.valEnd])
 }
