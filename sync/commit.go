@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	jsonfmt "github.com/tolk-project/tolk/formats/json"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/vcs"
 )
@@ -307,7 +308,7 @@ func (cm *componentCommit) translation(ctx context.Context, t index.Translation,
 		}
 	}
 	for _, g := range groups {
-		out, err := render(cm.c.FileFormat, data, cm.c.SourceLanguage, t.LanguageCode, g.units)
+		out, err := render(cm.c.FileFormat, data, cm.c.SourceLanguage, t.Language, g.units)
 		if err != nil {
 			return false, &unwritableError{path: t.Filename, err: err}
 		}
@@ -332,7 +333,7 @@ func (cm *componentCommit) translation(ctx context.Context, t index.Translation,
 		data, exists, ct.Record = out, true, true
 	}
 	if len(removed) > 0 {
-		out, done, err := withoutUnits(cm.c.FileFormat, data, cm.c.SourceLanguage, t.LanguageCode, removed)
+		out, done, err := withoutUnits(cm.c.FileFormat, data, cm.c.SourceLanguage, t.Language, removed)
 		if err != nil {
 			return false, &unwritableError{path: t.Filename, err: err}
 		}
@@ -395,7 +396,7 @@ func (cm *componentCommit) newFile() ([]byte, error) {
 			return data, err
 		}
 	}
-	if !cm.c.IsMonolingual() || cm.c.FileFormat != "json" {
+	if _, isJSON := jsonfmt.DialectOf(cm.c.FileFormat); !cm.c.IsMonolingual() || !isJSON {
 		return nil, nil
 	}
 	data, err := cm.repo.ReadFile(cm.c.Template)
@@ -405,7 +406,11 @@ func (cm *componentCommit) newFile() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return emptiedJSON(data)
+	src, ok := cm.svc.langs.Resolve(cm.c.SourceLanguage)
+	if !ok {
+		src = index.Language{Code: cm.c.SourceLanguage}
+	}
+	return emptiedJSON(cm.c.FileFormat, data, src)
 }
 
 // commit makes one commit with the service's committer; a commit that

@@ -27,7 +27,15 @@
 //     validator only answers yes or no, so for a file it rejects
 //     encoding/json's SyntaxError.Offset gives the position (decode.go).
 //
+// The same File reads and writes the JSON dialects real projects use
+// (dialect.go): i18next v4 with plural keys ("key_one", "key_few"),
+// go-i18n v2 message objects and WebExtension messages.json. A dialect
+// only maps units to members: a plural unit's forms to the keys of the
+// language's CLDR plural categories (File.Plurals), a message's text and
+// note to its object's fields. Reading and writing stay the walk and the
+// span writer above, so every guarantee holds for them too.
+//
 // The package imports nothing of Tolk's but formats, and does no logging.
-// Start reading at Decode (json.go), then the walk (decode.go) and
-// File.Encode (encode.go).
+// Start reading at Decode (json.go), then the walk (decode.go),
+// File.Encode (encode.go) and the dialects (dialect.go).
 package json

@@ -32,6 +32,14 @@ const (
 type File struct {
 	// Layout decides how Encode inserts new dotted contexts; see Layout.
 	Layout Layout
+	// Dialect is the convention the file follows (i18next, go-i18n,
+	// WebExtension); the zero value is Plain JSON. Set it after Decode.
+	Dialect Dialect
+	// Plurals are the CLDR plural categories of the file's language, one
+	// per plural form in the language's form order ("one", "few", "many",
+	// "other" for Czech). Dialects with plurals map forms to keys with
+	// them; nil means "one", "other". Plain JSON ignores them.
+	Plurals []string
 
 	src     string   // the whole file, BOM included
 	members []member // every object member in file order, nested ones after their parent
@@ -108,9 +116,14 @@ func New() *File {
 	return f
 }
 
-// Len returns the number of units, that is len(f.Units()) without building
-// them.
-func (f *File) Len() int { return f.units }
+// Len returns the number of units, that is len(f.Units()); for Plain JSON
+// without building them.
+func (f *File) Len() int {
+	if f.Dialect != Plain {
+		return len(f.dialectUnits())
+	}
+	return f.units
+}
 
 // Units returns the file's string leaves in file order, one unit each.
 // Context is the key, prefixed by the keys of the enclosing objects and
@@ -129,7 +142,14 @@ func (f *File) Len() int { return f.units }
 //
 // The returned strings may share memory with the File's source. Each call
 // builds a new slice the caller owns.
+//
+// In a Dialect other than Plain, units are what the dialect says (see
+// Dialect): a plural unit's Target has one form per entry of Plurals,
+// and a message's description is its Note.
 func (f *File) Units() []formats.Unit {
+	if f.Dialect != Plain {
+		return f.dialectUnits()
+	}
 	units := make([]formats.Unit, 0, f.units)
 	// One backing array for every Target avoids an allocation per unit.
 	targets := make([]string, f.units)
