@@ -3,6 +3,7 @@ module github.com/tolk-project/tolk
 go 1.26.8
 
 require (
+	github.com/beevik/etree v1.8.1
 	github.com/gin-gonic/gin v1.12.0
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/tidwall/gjson v1.20.1

@@ -59,11 +59,10 @@ func importUnit(u formats.Unit) index.ImportUnit {
 // for byte.
 //
 // A pending unit whose key the file lacks is inserted in the file's own
-// style where the format can: JSON inserts keys (formats/json, Encode),
-// except an untranslated unit, which a missing key already says. TBX
-// cannot insert term entries, so a glossary term missing from the file is
-// left out until the writer learns to add one; so is a JSON key the file
-// holds as an object or another non-string value. A translation whose
+// style: JSON inserts keys (formats/json, Encode), except an untranslated
+// unit, which a missing key already says, and a key the file holds as an
+// object or another non-string value, which is left out; TBX appends a
+// termEntry (formats/tbx, EncodeTerms), untranslated too. A translation whose
 // file is not at HEAD yet (added through the API) is rendered from an
 // empty file of its format when it has pending units.
 //
@@ -136,9 +135,11 @@ func render(format string, data []byte, sourceLang string, target index.Language
 		}
 		edits := make([]tbx.Edit, 0, len(units))
 		for _, u := range units {
-			if k := (key{first(u.Source), u.Context}); present[k] {
-				edits = append(edits, tbx.Edit{Source: k.source, Context: k.context, Target: u.Target})
-			}
+			// A term the file lacks (added through the API or an upload)
+			// gets an entry of its own, untranslated ones too: a
+			// glossary's source strings live only in its files.
+			k := key{first(u.Source), u.Context}
+			edits = append(edits, tbx.Edit{Source: k.source, Context: k.context, Target: u.Target, Add: !present[k]})
 		}
 		err := f.EncodeTerms(&buf, sourceLang, target.Code, edits)
 		return buf.Bytes(), err
