@@ -277,7 +277,7 @@ func (cm *componentCommit) translation(ctx context.Context, t index.Translation,
 	exists := err == nil
 	switch {
 	case errors.Is(err, vcs.ErrNotExist):
-		data, err = cm.newFile()
+		data, err = cm.newFile(t.Language)
 		if err != nil {
 			return false, err
 		}
@@ -387,9 +387,10 @@ func (cm *componentCommit) unwritableErr() error {
 
 // newFile returns what a translation's file starts from when HEAD lacks
 // it: the component's new_base when it names a file HEAD holds, else the
-// template with every value emptied (the shape of the file kept), else
-// an empty file of the format (nil).
-func (cm *componentCommit) newFile() ([]byte, error) {
+// template with every value emptied (the shape of the file kept, see
+// emptiedJSON) for a translation in lang, else an empty file of the
+// format (nil).
+func (cm *componentCommit) newFile(lang index.Language) ([]byte, error) {
 	if cm.c.NewBase != "" {
 		data, err := cm.repo.ReadFile(cm.c.NewBase)
 		if !errors.Is(err, vcs.ErrNotExist) {
@@ -410,7 +411,7 @@ func (cm *componentCommit) newFile() ([]byte, error) {
 	if !ok {
 		src = index.Language{Code: cm.c.SourceLanguage}
 	}
-	return emptiedJSON(cm.c.FileFormat, data, src)
+	return emptiedJSON(cm.c.FileFormat, data, src, lang)
 }
 
 // commit makes one commit with the service's committer; a commit that

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tolk-project/tolk/formats"
@@ -226,23 +227,50 @@ func withoutUnits(format string, data []byte, sourceLang string, target index.La
 }
 
 // emptiedJSON returns a file of one of the JSON formats with every unit
-// emptied: a template turned into a new translation's file, every string
-// untranslated. A plural unit keeps the template's plural keys, emptied;
-// the translation's own forms are added as they are translated.
-func emptiedJSON(format string, data []byte, sourceLang index.Language) ([]byte, error) {
-	f, err := decodeJSON(format, data, sourceLang)
+// emptied: a template in the source language turned into the file of a
+// new translation in target, every string untranslated. A plural unit
+// keeps the template's plural keys, emptied, except those of categories
+// the target language does not use (Japanese has no "one"); the
+// translation's other forms are added as they are translated.
+func emptiedJSON(format string, data []byte, source, target index.Language) ([]byte, error) {
+	f, err := decodeJSON(format, data, source)
 	if err != nil {
 		return nil, err
 	}
-	var edits []formats.Edit
+	var (
+		edits []formats.Edit
+		drop  []string
+	)
+	keep := target.PluralCategories()
 	for _, u := range f.Units() {
 		if f.Editable(u.Context) {
 			edits = append(edits, formats.Edit{Context: u.Context, Target: make([]string, len(u.Target)), Plural: len(u.Target) > 1})
 		}
+		for c, m := range f.FormMembers(u.Context) {
+			if len(u.Target) > 1 && !slices.Contains(keep, c) {
+				drop = append(drop, m)
+			}
+		}
 	}
 	var buf bytes.Buffer
-	err = f.Encode(&buf, edits)
-	return buf.Bytes(), err
+	if err = f.Encode(&buf, edits); err != nil {
+		return nil, err
+	}
+	out := buf.Bytes()
+	slices.Sort(drop)
+	for _, m := range drop {
+		// Each removal shifts the bytes after it: decode again.
+		g, err := decodeJSON(format, out, target)
+		if err != nil {
+			return nil, err
+		}
+		var next bytes.Buffer
+		if _, err := g.EncodeWithout(&next, m); err != nil {
+			return nil, err
+		}
+		out = next.Bytes()
+	}
+	return out, nil
 }
 
 func first(forms []string) string {

@@ -262,19 +262,46 @@ func formAt(forms []string, i int) string {
 // keys, a go-i18n or WebExtension message object. EncodeWithout takes
 // them out one at a time.
 func (f *File) Members(ctx string) []string {
-	if f.Dialect == I18nextV4 {
+	if forms := f.FormMembers(ctx); f.Dialect == I18nextV4 && forms != nil {
 		var out []string
 		for _, c := range categories {
-			if _, ok := f.index[ctx+"_"+c]; ok {
-				out = append(out, ctx+"_"+c)
+			if m, ok := forms[c]; ok {
+				out = append(out, m)
 			}
 		}
-		if len(out) > 0 {
-			return out
-		}
+		return out
 	}
 	if _, ok := f.index[ctx]; ok {
 		return []string{ctx}
 	}
 	return nil
+}
+
+// FormMembers returns, for a plural unit, the context of the member that
+// holds each of its forms in the file, by CLDR category ("unread_few" in
+// i18next, "Emails.few" in go-i18n), whatever the file's Plurals; nil for
+// a unit without plural members and in the other dialects.
+func (f *File) FormMembers(ctx string) map[string]string {
+	var sep string
+	switch f.Dialect {
+	case I18nextV4:
+		sep = "_"
+	case GoI18n:
+		if mi, ok := f.index[ctx]; !ok || f.members[mi].kind != kindObject {
+			return nil
+		}
+		sep = "."
+	default:
+		return nil
+	}
+	var out map[string]string
+	for _, c := range categories {
+		if mi, ok := f.index[ctx+sep+c]; ok && f.members[mi].kind == kindString {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[c] = ctx + sep + c
+		}
+	}
+	return out
 }

@@ -240,3 +240,20 @@ func TestDialectOf(t *testing.T) {
 		t.Error("DialectOf(tbx) is ok")
 	}
 }
+
+// TestFormMembers checks which members hold the forms of a plural unit.
+func TestFormMembers(t *testing.T) {
+	f, _ := mustDecodeDialect(t, "i18nextv4/cs.json", I18nextV4, catsCS)
+	want := map[string]string{"one": "messages.unread_one", "few": "messages.unread_few", "many": "messages.unread_many", "other": "messages.unread_other"}
+	if got := f.FormMembers("messages.unread"); !reflect.DeepEqual(got, want) {
+		t.Errorf("i18next FormMembers = %v, want %v", got, want)
+	}
+	g, _ := mustDecodeDialect(t, "go-i18n/cs.json", GoI18n, catsCS)
+	want = map[string]string{"one": "MyUnreadEmails.one", "few": "MyUnreadEmails.few", "other": "MyUnreadEmails.other"}
+	if got := g.FormMembers("MyUnreadEmails"); !reflect.DeepEqual(got, want) {
+		t.Errorf("go-i18n FormMembers = %v, want %v", got, want)
+	}
+	if got := g.FormMembers("HelloPerson"); got != nil {
+		t.Errorf("go-i18n FormMembers of a string = %v", got)
+	}
+}
