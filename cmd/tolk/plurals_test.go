@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
+	"mime/multipart"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -167,5 +169,30 @@ func TestPluralDialects(t *testing.T) {
 		"  \"unread_other\": \"{{count}} nepřečtených zpráv\",\n  \"unread_few\": \"{{count}} nepřečtené zprávy\"\n}\n"
 	if string(file) != wantFile {
 		t.Errorf("cs file after the edit:\n%s\nwant\n%s", file, wantFile)
+	}
+
+	// An upload of the Czech file reads its plural keys with the same
+	// parser: the one form it changes is accepted, three forms and all.
+	var up bytes.Buffer
+	mw := multipart.NewWriter(&up)
+	w, _ := mw.CreateFormFile("file", "cs.json")
+	io.WriteString(w, strings.Replace(wantFile, "nepřečtených zpráv", "nepřečtených zpráviček", 1))
+	mw.WriteField("conflicts", "replace-translated")
+	mw.Close()
+	req, _ := http.NewRequest(http.MethodPost, base+"translations/p/i18n/cs/file/", &up)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("Authorization", "Token "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	upBody, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(upBody), `"accepted":1`) {
+		t.Fatalf("upload: %d %s", resp.StatusCode, upBody)
+	}
+	if got := units("i18n", "cs")["unread"].Target; !reflect.DeepEqual(got, []string{"{{count}} nepřečtená zpráva",
+		"{{count}} nepřečtené zprávy", "{{count}} nepřečtených zpráviček"}) {
+		t.Errorf("cs unread after the upload: %q", got)
 	}
 }
