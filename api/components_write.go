@@ -127,13 +127,11 @@ const (
 	msgAutoacceptNoVoting = "Accepting suggestions automatically only works with voting turned on."
 )
 
-// fileFormats are the formats Tolk reads; the reference knows many more.
-var fileFormats = []string{"json", "tbx"}
-
 // componentInput is a component write's body, read once to validate it
 // and again onto the stored component inside the update's transaction.
 type componentInput struct {
-	pl *payload
+	pl      *payload
+	formats []FileFormat // the formats file_format may name
 	// source is the source language's canonical code when the body gives
 	// one that exists, resolved before the transaction.
 	source string
@@ -154,9 +152,13 @@ func (in *componentInput) read(c *index.Component) {
 	if pl.has("file_format") {
 		var f string
 		pl.str("file_format", &f, false)
-		if f != "" && !slices.Contains(fileFormats, f) {
+		names := make([]string, len(in.formats))
+		for i, ff := range in.formats {
+			names[i] = ff.Name
+		}
+		if f != "" && !slices.Contains(names, f) {
 			pl.fail("file_format", "invalid_choice", fmt.Sprintf("%q is not a valid choice. Supported formats: %s.",
-				f, strings.Join(fileFormats, ", ")))
+				f, strings.Join(names, ", ")))
 		} else if f != "" {
 			c.FileFormat = f
 		}
@@ -278,10 +280,10 @@ func (s *Server) readSourceLanguage(c *gin.Context, pl *payload) (string, error)
 // and a local one must not stop a PATCH of other settings.
 func (s *Server) checkComponentSettings(c, stored *index.Component) error {
 	var fe index.FieldError
-	switch {
-	case c.FileFormat == "json" && c.Template == "":
+	switch ff, _ := s.opts.fileFormat(c.FileFormat); {
+	case ff.Monolingual && c.Template == "":
 		fe.Add("template", "invalid", msgMonolingualNoBase)
-	case c.FileFormat == "tbx" && c.Template != "":
+	case ff.Name != "" && !ff.Monolingual && c.Template != "":
 		fe.Add("template", "invalid", msgBilingualBase)
 		fe.Add("file_format", "invalid", msgBilingualBase)
 	}
@@ -418,7 +420,7 @@ func (s *Server) readComponentBody(c *gin.Context, comp index.Component, require
 	if err != nil {
 		return nil, comp, err
 	}
-	in := &componentInput{pl: pl}
+	in := &componentInput{pl: pl, formats: s.opts.FileFormats}
 	pl.require(required...)
 	if in.source, err = s.readSourceLanguage(c, pl); err != nil {
 		return nil, comp, err

@@ -16,12 +16,35 @@ import (
 	"github.com/tolk-project/tolk/index"
 )
 
-// fileTypes gives each file format's Content-Type and the extension used
-// when a file name has none, as the reference's format classes declare
-// them (mimetype(), extension()).
-var fileTypes = map[string]struct{ contentType, ext string }{
-	"json": {"application/json; charset=utf-8", ".json"},
-	"tbx":  {"application/x-tbx", ".tbx"},
+// FileFormat is a file format components may use, as the API needs to
+// know it. api does not import formats: cmd/tolk converts the formats
+// registry into Options.FileFormats.
+type FileFormat struct {
+	// Name is the reference's file_format identifier.
+	Name string
+	// Monolingual formats need a template; the others must not have one.
+	Monolingual bool
+	// ContentType and Extension are what a download is served as, as
+	// the reference's format classes declare them (mimetype(),
+	// extension()); the extension is used when a file name has none.
+	ContentType, Extension string
+}
+
+// defaultFileFormats are the formats of a Server whose Options list none.
+var defaultFileFormats = []FileFormat{
+	{Name: "json", Monolingual: true, ContentType: "application/json; charset=utf-8", Extension: ".json"},
+	{Name: "tbx", ContentType: "application/x-tbx", Extension: ".tbx"},
+}
+
+// fileFormat returns the format named name; ok is false for one the
+// server does not know.
+func (o *Options) fileFormat(name string) (FileFormat, bool) {
+	for _, f := range o.FileFormats {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return FileFormat{}, false
 }
 
 // errNoFile is the reference's answer for a translation without a file of
@@ -64,13 +87,13 @@ func (s *Server) getTranslationFile(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	ft := fileTypes[t.Component.FileFormat]
-	if ft.contentType == "" {
-		ft.contentType = "application/octet-stream"
+	ft, _ := s.opts.fileFormat(t.Component.FileFormat)
+	if ft.ContentType == "" {
+		ft.ContentType = "application/octet-stream"
 	}
 	ext := path.Ext(t.Filename)
 	if ext == "" {
-		ext = ft.ext
+		ext = ft.Extension
 	}
 	// Like the reference, name the download after the translation, not
 	// the file: de.json from two components would collide.
@@ -80,7 +103,7 @@ func (s *Server) getTranslationFile(c *gin.Context) {
 		lastModified = time.Now()
 	}
 	// The reference leaves this name unquoted (and quotes zip names).
-	s.writeFile(c, data, ft.contentType, "attachment; filename="+name, lastModified)
+	s.writeFile(c, data, ft.ContentType, "attachment; filename="+name, lastModified)
 }
 
 // translationFile returns what a download of t holds. The reference

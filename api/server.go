@@ -104,6 +104,9 @@ type Options struct {
 	// Requests, when set, hears every request once it is answered, for
 	// metrics.
 	Requests RequestObserver
+	// FileFormats are the file formats components may use (cmd/tolk
+	// lists formats.All()); nil means json and tbx.
+	FileFormats []FileFormat
 	// Startup reports the start-up import for /readyz
 	// (*sync.Service); when nil, /readyz answers ready.
 	Startup Startup
@@ -133,6 +136,9 @@ type Options struct {
 func (o *Options) Validate() error {
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.FileFormats == nil {
+		o.FileFormats = defaultFileFormats
 	}
 	switch {
 	case o.MaxUploadBytes == 0:

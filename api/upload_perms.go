@@ -61,8 +61,10 @@ func reviewDenied(p *index.Principal, t *index.Translation) string {
 
 // addDenied is the reference's unit.add check: strings of a monolingual
 // component are added to its template, and only where the component lets
-// strings be managed. Tolk's TBX writer cannot add term entries, so a
-// glossary refuses as the reference does for formats that cannot add.
+// strings be managed. A glossary refuses as the reference does for
+// formats that cannot add: the TBX writer adds term entries (a term added
+// with POST .../units/ is committed as one), but an upload adding
+// glossary terms is not wired yet.
 func addDenied(p *index.Principal, t *index.Translation) string {
 	c := &t.Component
 	switch {

@@ -26,6 +26,54 @@ type Unit struct {
 type Edit struct {
 	Context string
 	Target  []string
+	// Plural says the unit has plural forms (its source has several). A
+	// format that keeps each form under a key of its own (i18next,
+	// go-i18n) then writes Target[i] under the i-th plural category of the
+	// file's language, even when that language has a single form. Other
+	// formats ignore it.
+	Plural bool
+}
+
+// Format describes a file format Tolk reads and writes, by the
+// reference's file_format name.
+type Format struct {
+	// Name is the reference's file_format identifier.
+	Name string
+	// Monolingual formats hold keys and translations only: a component
+	// of one needs a template, which gives the source strings. The others
+	// (TBX) hold source and target side by side and take no template.
+	Monolingual bool
+	// Plurals says the format's units may have plural forms.
+	Plurals bool
+	// ContentType and Extension are what a download of a file of the
+	// format is served as, from the reference's format classes.
+	ContentType string
+	Extension   string
+}
+
+// registry lists the formats, in the order the API names them.
+var registry = []Format{
+	{Name: "json", Monolingual: true, ContentType: "application/json; charset=utf-8", Extension: ".json"},
+	{Name: "i18nextv4", Monolingual: true, Plurals: true, ContentType: "application/json; charset=utf-8", Extension: ".json"},
+	{Name: "go-i18n-json", Monolingual: true, Plurals: true, ContentType: "application/json; charset=utf-8", Extension: ".json"},
+	{Name: "go-i18n-json-v2", Monolingual: true, Plurals: true, ContentType: "application/json; charset=utf-8", Extension: ".json"},
+	{Name: "webextension", Monolingual: true, ContentType: "application/json; charset=utf-8", Extension: ".json"},
+	{Name: "tbx", ContentType: "application/x-tbx", Extension: ".tbx"},
+}
+
+// All returns every format Tolk reads and writes. The caller owns the
+// slice.
+func All() []Format { return append([]Format(nil), registry...) }
+
+// Lookup returns the format with the given file_format name; ok is false
+// when Tolk does not know it.
+func Lookup(name string) (f Format, ok bool) {
+	for _, f := range registry {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return Format{}, false
 }
 
 // ParseError reports where a file could not be parsed.

@@ -19,7 +19,7 @@ type Component struct {
 	EditTemplate                bool
 	Intermediate                string
 	NewBase                     string
-	FileFormat                  string // "json", "tbx"
+	FileFormat                  string // the reference's file_format: "json", "i18nextv4", "tbx", … (formats.All)
 	License                     string
 	Agreement                   string
 	NewLang                     string

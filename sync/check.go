@@ -92,7 +92,7 @@ func (s *Service) CheckComponent(ctx context.Context, c index.Component) (index.
 	}
 	if c.Template != "" {
 		ci := &componentImport{svc: s, c: c, repo: repo, sum: &ImportSummary{}}
-		if _, err := ci.parse(c.Template, c.SourceLanguage, c.SourceLanguage); err != nil {
+		if _, err := ci.parse(c.Template, c.SourceLanguage, ci.sourceLanguage()); err != nil {
 			return c, index.FieldErr("template", "invalid", fmt.Sprintf(msgTemplateParse, err))
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	jsonfmt "github.com/tolk-project/tolk/formats/json"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/vcs"
 )
@@ -276,7 +277,7 @@ func (cm *componentCommit) translation(ctx context.Context, t index.Translation,
 	exists := err == nil
 	switch {
 	case errors.Is(err, vcs.ErrNotExist):
-		data, err = cm.newFile()
+		data, err = cm.newFile(t.Language)
 		if err != nil {
 			return false, err
 		}
@@ -307,7 +308,7 @@ func (cm *componentCommit) translation(ctx context.Context, t index.Translation,
 		}
 	}
 	for _, g := range groups {
-		out, err := render(cm.c.FileFormat, data, cm.c.SourceLanguage, t.LanguageCode, g.units)
+		out, err := render(cm.c.FileFormat, data, cm.c.SourceLanguage, t.Language, g.units)
 		if err != nil {
 			return false, &unwritableError{path: t.Filename, err: err}
 		}
@@ -332,7 +333,7 @@ func (cm *componentCommit) translation(ctx context.Context, t index.Translation,
 		data, exists, ct.Record = out, true, true
 	}
 	if len(removed) > 0 {
-		out, done, err := withoutUnits(cm.c.FileFormat, data, cm.c.SourceLanguage, t.LanguageCode, removed)
+		out, done, err := withoutUnits(cm.c.FileFormat, data, cm.c.SourceLanguage, t.Language, removed)
 		if err != nil {
 			return false, &unwritableError{path: t.Filename, err: err}
 		}
@@ -386,16 +387,17 @@ func (cm *componentCommit) unwritableErr() error {
 
 // newFile returns what a translation's file starts from when HEAD lacks
 // it: the component's new_base when it names a file HEAD holds, else the
-// template with every value emptied (the shape of the file kept), else
-// an empty file of the format (nil).
-func (cm *componentCommit) newFile() ([]byte, error) {
+// template with every value emptied (the shape of the file kept, see
+// emptiedJSON) for a translation in lang, else an empty file of the
+// format (nil).
+func (cm *componentCommit) newFile(lang index.Language) ([]byte, error) {
 	if cm.c.NewBase != "" {
 		data, err := cm.repo.ReadFile(cm.c.NewBase)
 		if !errors.Is(err, vcs.ErrNotExist) {
 			return data, err
 		}
 	}
-	if !cm.c.IsMonolingual() || cm.c.FileFormat != "json" {
+	if _, isJSON := jsonfmt.DialectOf(cm.c.FileFormat); !cm.c.IsMonolingual() || !isJSON {
 		return nil, nil
 	}
 	data, err := cm.repo.ReadFile(cm.c.Template)
@@ -405,7 +407,11 @@ func (cm *componentCommit) newFile() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return emptiedJSON(data)
+	src, ok := cm.svc.langs.Resolve(cm.c.SourceLanguage)
+	if !ok {
+		src = index.Language{Code: cm.c.SourceLanguage}
+	}
+	return emptiedJSON(cm.c.FileFormat, data, src, lang)
 }
 
 // commit makes one commit with the service's committer; a commit that

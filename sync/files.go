@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tolk-project/tolk/formats"
@@ -29,7 +30,7 @@ func (s *Service) ParseUpload(ctx context.Context, t index.Translation, data []b
 		return nil, err
 	}
 	c := &t.Component
-	units, err := decodeUnits(c.FileFormat, bytes.TrimPrefix(data, utf8BOM), c.SourceLanguage, t.LanguageCode)
+	units, err := decodeUnits(c.FileFormat, bytes.TrimPrefix(data, utf8BOM), c.SourceLanguage, t.Language)
 	if err != nil {
 		return nil, &index.FieldError{Fields: map[string]index.FieldProblem{
 			"file": {Code: "invalid", Detail: "Could not parse uploaded file: " + err.Error()}}}
@@ -59,11 +60,10 @@ func importUnit(u formats.Unit) index.ImportUnit {
 // for byte.
 //
 // A pending unit whose key the file lacks is inserted in the file's own
-// style where the format can: JSON inserts keys (formats/json, Encode),
-// except an untranslated unit, which a missing key already says. TBX
-// cannot insert term entries, so a glossary term missing from the file is
-// left out until the writer learns to add one; so is a JSON key the file
-// holds as an object or another non-string value. A translation whose
+// style: JSON inserts keys (formats/json, Encode), except an untranslated
+// unit, which a missing key already says, and a key the file holds as an
+// object or another non-string value, which is left out; TBX appends a
+// termEntry (formats/tbx, EncodeTerms), untranslated too. A translation whose
 // file is not at HEAD yet (added through the API) is rendered from an
 // empty file of its format when it has pending units.
 //
@@ -84,9 +84,9 @@ func (s *Service) RenderTranslation(ctx context.Context, t index.Translation, pe
 		return nil, err
 	}
 	c := &t.Component
-	out, err := render(c.FileFormat, data, c.SourceLanguage, t.LanguageCode, pending)
+	out, err := render(c.FileFormat, data, c.SourceLanguage, t.Language, pending)
 	if err == nil && len(removed) > 0 && out != nil {
-		out, _, err = withoutUnits(c.FileFormat, out, c.SourceLanguage, t.LanguageCode, removed)
+		out, _, err = withoutUnits(c.FileFormat, out, c.SourceLanguage, t.Language, removed)
 	}
 	if err != nil {
 		// The file at HEAD does not parse (upstream broke it): a 409
@@ -98,18 +98,14 @@ func (s *Service) RenderTranslation(ctx context.Context, t index.Translation, pe
 	return out, nil
 }
 
-// render applies the targets of units to a file of the given format; nil
-// data stands for a new, empty file.
-func render(format string, data []byte, sourceLang, targetLang string, units []index.Unit) ([]byte, error) {
+// render applies the targets of units to a file of the given format in
+// the target language; nil data stands for a new, empty file.
+func render(format string, data []byte, sourceLang string, target index.Language, units []index.Unit) ([]byte, error) {
 	var buf bytes.Buffer
-	switch format {
-	case "json":
-		f := jsonfmt.New()
-		if data != nil {
-			var err error
-			if f, err = jsonfmt.Decode(bytes.NewReader(data)); err != nil {
-				return nil, err
-			}
+	if _, ok := jsonfmt.DialectOf(format); ok {
+		f, err := decodeJSON(format, data, target)
+		if err != nil {
+			return nil, err
 		}
 		present := map[string]bool{}
 		for _, u := range f.Units() {
@@ -120,12 +116,13 @@ func render(format string, data []byte, sourceLang, targetLang string, units []i
 			if (!present[u.Context] && index.IsBlank(u.Target)) || !f.Editable(u.Context) {
 				continue
 			}
-			edits = append(edits, formats.Edit{Context: u.Context, Target: u.Target})
+			edits = append(edits, formats.Edit{Context: u.Context, Target: u.Target, Plural: len(u.Source) > 1})
 		}
-		err := f.Encode(&buf, edits)
+		err = f.Encode(&buf, edits)
 		return buf.Bytes(), err
-	case "tbx":
-		f := tbx.New(sourceLang, targetLang)
+	}
+	if format == "tbx" {
+		f := tbx.New(sourceLang, target.Code)
 		if data != nil {
 			var err error
 			if f, err = tbx.Decode(bytes.NewReader(data)); err != nil {
@@ -134,28 +131,56 @@ func render(format string, data []byte, sourceLang, targetLang string, units []i
 		}
 		type key struct{ source, context string }
 		present := map[key]bool{}
-		for _, u := range f.Units(sourceLang, targetLang) {
+		for _, u := range f.Units(sourceLang, target.Code) {
 			present[key{first(u.Source), u.Context}] = true
 		}
 		edits := make([]tbx.Edit, 0, len(units))
 		for _, u := range units {
-			if k := (key{first(u.Source), u.Context}); present[k] {
-				edits = append(edits, tbx.Edit{Source: k.source, Context: k.context, Target: u.Target})
-			}
+			// A term the file lacks (added through the API or an upload)
+			// gets an entry of its own, untranslated ones too: a
+			// glossary's source strings live only in its files.
+			k := key{first(u.Source), u.Context}
+			edits = append(edits, tbx.Edit{Source: k.source, Context: k.context, Target: u.Target, Add: !present[k]})
 		}
-		err := f.EncodeTerms(&buf, sourceLang, targetLang, edits)
+		err := f.EncodeTerms(&buf, sourceLang, target.Code, edits)
 		return buf.Bytes(), err
 	}
 	return nil, fmt.Errorf("unsupported file format %q", format)
 }
 
+// decodeJSON decodes a file of one of the JSON formats (nil data: a new,
+// empty file) in the dialect the format names, with the plural
+// categories of its language.
+func decodeJSON(format string, data []byte, lang index.Language) (*jsonfmt.File, error) {
+	f := jsonfmt.New()
+	if data != nil {
+		var err error
+		if f, err = jsonfmt.Decode(bytes.NewReader(data)); err != nil {
+			return nil, err
+		}
+	}
+	f.Dialect, _ = jsonfmt.DialectOf(format)
+	f.Plurals = lang.PluralCategories()
+	return f, nil
+}
+
+// emptyForms is the target of a unit a translation's file lacks: one
+// empty form per plural form of the language for a plural source, else
+// one.
+func emptyForms(source []string, lang index.Language) []string {
+	if len(source) > 1 && lang.Plural.Number > 1 {
+		return make([]string, lang.Plural.Number)
+	}
+	return []string{""}
+}
+
 // withoutUnits takes the removed units out of a file of the given format
 // and returns the ids of those the result no longer holds (all of them:
-// a unit the file already lacks is out of it too). JSON removes each key
-// (formats/json, EncodeWithout); TBX each termEntry whose source term and
-// id are the unit's (formats/tbx, EncodeWithout). Only the removed
-// entries' bytes change.
-func withoutUnits(format string, data []byte, sourceLang, targetLang string, removed []index.RemovedUnit) ([]byte, []int64, error) {
+// a unit the file already lacks is out of it too). JSON removes each
+// member that holds the unit (formats/json, Members and EncodeWithout);
+// TBX each termEntry whose source term and id are the unit's
+// (formats/tbx, EncodeWithout). Only the removed entries' bytes change.
+func withoutUnits(format string, data []byte, sourceLang string, target index.Language, removed []index.RemovedUnit) ([]byte, []int64, error) {
 	done := make([]int64, 0, len(removed))
 	for _, r := range removed {
 		done = append(done, r.ID)
@@ -163,21 +188,27 @@ func withoutUnits(format string, data []byte, sourceLang, targetLang string, rem
 	if data == nil {
 		return nil, done, nil // a new, empty file holds nothing to remove
 	}
-	switch format {
-	case "json":
+	if _, ok := jsonfmt.DialectOf(format); ok {
 		for _, r := range removed {
-			f, err := jsonfmt.Decode(bytes.NewReader(data))
+			f, err := decodeJSON(format, data, target)
 			if err != nil {
 				return nil, nil, err
 			}
-			var buf bytes.Buffer
-			if _, err := f.EncodeWithout(&buf, r.Context); err != nil {
-				return nil, nil, err
+			for _, ctx := range f.Members(r.Context) {
+				// Each removal shifts the bytes after it: decode again.
+				if f, err = decodeJSON(format, data, target); err != nil {
+					return nil, nil, err
+				}
+				var buf bytes.Buffer
+				if _, err := f.EncodeWithout(&buf, ctx); err != nil {
+					return nil, nil, err
+				}
+				data = buf.Bytes()
 			}
-			data = buf.Bytes()
 		}
 		return data, done, nil
-	case "tbx":
+	}
+	if format == "tbx" {
 		f, err := tbx.Decode(bytes.NewReader(data))
 		if err != nil {
 			return nil, nil, err
@@ -187,7 +218,7 @@ func withoutUnits(format string, data []byte, sourceLang, targetLang string, rem
 			terms[i] = tbx.Term{Source: first(r.Source), Context: r.Context}
 		}
 		var buf bytes.Buffer
-		if _, err := f.EncodeWithout(&buf, sourceLang, targetLang, terms); err != nil {
+		if _, err := f.EncodeWithout(&buf, sourceLang, target.Code, terms); err != nil {
 			return nil, nil, err
 		}
 		return buf.Bytes(), done, nil
@@ -195,23 +226,51 @@ func withoutUnits(format string, data []byte, sourceLang, targetLang string, rem
 	return nil, nil, fmt.Errorf("unsupported file format %q", format)
 }
 
-// emptiedJSON returns a JSON file with every string value emptied: a
-// template turned into a new translation's file, every string
-// untranslated.
-func emptiedJSON(data []byte) ([]byte, error) {
-	f, err := jsonfmt.Decode(bytes.NewReader(data))
+// emptiedJSON returns a file of one of the JSON formats with every unit
+// emptied: a template in the source language turned into the file of a
+// new translation in target, every string untranslated. A plural unit
+// keeps the template's plural keys, emptied, except those of categories
+// the target language does not use (Japanese has no "one"); the
+// translation's other forms are added as they are translated.
+func emptiedJSON(format string, data []byte, source, target index.Language) ([]byte, error) {
+	f, err := decodeJSON(format, data, source)
 	if err != nil {
 		return nil, err
 	}
-	var edits []formats.Edit
+	var (
+		edits []formats.Edit
+		drop  []string
+	)
+	keep := target.PluralCategories()
 	for _, u := range f.Units() {
 		if f.Editable(u.Context) {
-			edits = append(edits, formats.Edit{Context: u.Context, Target: []string{""}})
+			edits = append(edits, formats.Edit{Context: u.Context, Target: make([]string, len(u.Target)), Plural: len(u.Target) > 1})
+		}
+		for c, m := range f.FormMembers(u.Context) {
+			if len(u.Target) > 1 && !slices.Contains(keep, c) {
+				drop = append(drop, m)
+			}
 		}
 	}
 	var buf bytes.Buffer
-	err = f.Encode(&buf, edits)
-	return buf.Bytes(), err
+	if err = f.Encode(&buf, edits); err != nil {
+		return nil, err
+	}
+	out := buf.Bytes()
+	slices.Sort(drop)
+	for _, m := range drop {
+		// Each removal shifts the bytes after it: decode again.
+		g, err := decodeJSON(format, out, target)
+		if err != nil {
+			return nil, err
+		}
+		var next bytes.Buffer
+		if _, err := g.EncodeWithout(&next, m); err != nil {
+			return nil, err
+		}
+		out = next.Bytes()
+	}
+	return out, nil
 }
 
 func first(forms []string) string {

@@ -150,9 +150,11 @@ func TestRenderTranslation(t *testing.T) {
 	gde := mustTranslation(t, e, "gloss", "de")
 	got, err = e.svc.RenderTranslation(ctx, gde, []index.Unit{
 		pendingUnit("", "apple", "Apfel"),
-		pendingUnit("", "pear", "Birne"), // not in the file: TBX cannot add entries
+		pendingUnit("", "pear", "Birne"), // not in the file: a new entry
 	})
 	want = strings.Replace(deTBX, "<term/>", "<term>Apfel</term>", 1)
+	want = strings.Replace(want, "</termEntry>", "</termEntry>\n\t\t<termEntry><langSet xml:lang=\"en\"><tig><term>pear</term></tig></langSet>"+
+		"<langSet xml:lang=\"de\"><tig><term>Birne</term></tig></langSet></termEntry>", 1)
 	if err != nil || string(got) != want {
 		t.Errorf("rendered de.tbx =\n%s, %v\nwant\n%s", got, err, want)
 	}

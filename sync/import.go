@@ -428,7 +428,7 @@ func (ci *componentImport) monolingual(ctx context.Context) error {
 		return err
 	}
 	srcImp.Revision = tmpl.Hash + "," + tmpl.Hash
-	srcImp.Base = ci.baseTexts(src.Code, tmpl.Path)
+	srcImp.Base = ci.baseTexts(src, tmpl.Path)
 
 	var pending []translationFile
 	for _, f := range ci.files {
@@ -446,7 +446,7 @@ func (ci *componentImport) monolingual(ctx context.Context) error {
 		return nil
 	}
 
-	tmplUnits, err := ci.parse(tmpl.Path, src.Code, src.Code)
+	tmplUnits, err := ci.parse(tmpl.Path, src.Code, src)
 	if err != nil {
 		_, err = ci.fail(ctx, srcImp, err)
 		return err
@@ -466,8 +466,8 @@ func (ci *componentImport) monolingual(ctx context.Context) error {
 		imp.LanguageCode, imp.Filename = f.lang.Code, f.Path
 		imp.Revision = f.Hash + "," + tmpl.Hash
 		imp.SourceTranslationID = srcRes.TranslationID
-		imp.Base = ci.baseTexts(f.lang.Code, f.Path)
-		units, err := ci.parse(f.Path, src.Code, f.lang.Code)
+		imp.Base = ci.baseTexts(f.lang, f.Path)
+		units, err := ci.parse(f.Path, src.Code, f.lang)
 		if err != nil {
 			return imp, err
 		}
@@ -477,7 +477,7 @@ func (ci *componentImport) monolingual(ctx context.Context) error {
 		}
 		imp.Units = make([]index.ImportUnit, 0, len(srcImp.Units))
 		for _, su := range srcImp.Units {
-			iu := index.ImportUnit{Context: su.Context, Source: su.Source, Target: []string{""},
+			iu := index.ImportUnit{Context: su.Context, Source: su.Source, Target: emptyForms(su.Source, f.lang),
 				Explanation: su.Explanation, State: index.StateEmpty}
 			if tu, ok := targets[su.Context]; ok {
 				iu.Target, iu.Note = tu.Target, tu.Note
@@ -576,7 +576,7 @@ func (ci *componentImport) bilingual(ctx context.Context) error {
 		if f.lang.Code == src.Code {
 			continue
 		}
-		units, err := ci.parse(f.Path, src.Code, f.lang.Code)
+		units, err := ci.parse(f.Path, src.Code, f.lang)
 		all = append(all, parsed{f, units, err})
 		for _, u := range units {
 			hash := index.IDHash(false, u.Source, u.Context)
@@ -611,7 +611,7 @@ func (ci *componentImport) bilingual(ctx context.Context) error {
 		for _, u := range p.units {
 			imp.Units = append(imp.Units, importUnit(u))
 		}
-		imp.Base = ci.baseTexts(p.f.lang.Code, p.f.Path)
+		imp.Base = ci.baseTexts(p.f.lang, p.f.Path)
 		if err := batch.add(ctx, imp); err != nil {
 			return err
 		}
@@ -635,35 +635,36 @@ func stateOf(u formats.Unit) index.State {
 }
 
 // parse reads one file of the component's format from the checkout.
-func (ci *componentImport) parse(path, sourceLang, targetLang string) ([]formats.Unit, error) {
+func (ci *componentImport) parse(path, sourceLang string, target index.Language) ([]formats.Unit, error) {
 	data, err := ci.repo.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	ci.sum.Parsed++
-	units, err := decodeUnits(ci.c.FileFormat, data, sourceLang, targetLang)
+	units, err := decodeUnits(ci.c.FileFormat, data, sourceLang, target)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return units, nil
 }
 
-// decodeUnits parses a whole file of the given format into its units.
-// Parse failures are *formats.ParseError values with a line and column.
-func decodeUnits(format string, data []byte, sourceLang, targetLang string) ([]formats.Unit, error) {
-	switch format {
-	case "json":
-		f, err := jsonfmt.Decode(bytes.NewReader(data))
+// decodeUnits parses a whole file of the given format, in the target
+// language, into its units. Parse failures are *formats.ParseError values
+// with a line and column.
+func decodeUnits(format string, data []byte, sourceLang string, target index.Language) ([]formats.Unit, error) {
+	if _, ok := jsonfmt.DialectOf(format); ok {
+		f, err := decodeJSON(format, data, target)
 		if err != nil {
 			return nil, err
 		}
 		return f.Units(), nil
-	case "tbx":
+	}
+	if format == "tbx" {
 		f, err := tbx.Decode(bytes.NewReader(data))
 		if err != nil {
 			return nil, err
 		}
-		return f.Units(sourceLang, targetLang), nil
+		return f.Units(sourceLang, target.Code), nil
 	}
 	return nil, fmt.Errorf("unsupported file format %q", format)
 }

@@ -354,11 +354,11 @@ func (s *Service) repend(ctx context.Context, c index.Component, repo *vcs.Repo,
 // commits: units whose text they set, entries they removed.
 func (s *Service) unitDiff(c index.Component, t index.Translation, before, after []byte) (index.RependedTranslation, error) {
 	rt := index.RependedTranslation{TranslationID: t.ID}
-	old, err := unitTexts(c, t.LanguageCode, before)
+	old, err := unitTexts(c, t.Language, before)
 	if err != nil {
 		return rt, err
 	}
-	now, err := unitTexts(c, t.LanguageCode, after)
+	now, err := unitTexts(c, t.Language, after)
 	if err != nil {
 		return rt, err
 	}
@@ -384,7 +384,7 @@ type fileUnit struct {
 
 // unitTexts parses a translation's file (nil data: no file) into its
 // units by id_hash.
-func unitTexts(c index.Component, lang string, data []byte) (map[int64]fileUnit, error) {
+func unitTexts(c index.Component, lang index.Language, data []byte) (map[int64]fileUnit, error) {
 	out := map[int64]fileUnit{}
 	if data == nil {
 		return out, nil
@@ -418,7 +418,7 @@ func readAt(repo *vcs.Repo, rev, path string) ([]byte, bool, error) {
 // baseTexts returns a file's unit texts at the base commit for the
 // import's conflict check (index.TranslationImport.Base): nil when there
 // is no base, empty when the base lacks the file.
-func (ci *componentImport) baseTexts(lang, path string) map[int64]string {
+func (ci *componentImport) baseTexts(lang index.Language, path string) map[int64]string {
 	if ci.base == "" {
 		return nil
 	}

@@ -12,6 +12,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/tolk-project/tolk/formats"
 	"github.com/tolk-project/tolk/index"
 	tolksync "github.com/tolk-project/tolk/sync"
 )
@@ -370,17 +371,17 @@ func validateComponent(c *index.Component, key string, slugs map[string]bool,
 	default:
 		cerr.add(key+".vcs", "unsupported value %q (want git or local)", c.VCS)
 	}
-	switch c.FileFormat {
-	case "json":
-		if c.Template == "" {
-			cerr.add(key+".template", "required for file_format json (monolingual)")
+	switch f, ok := formats.Lookup(c.FileFormat); {
+	case !ok:
+		var names []string
+		for _, f := range formats.All() {
+			names = append(names, f.Name)
 		}
-	case "tbx":
-		if c.Template != "" {
-			cerr.add(key+".template", "must be empty for file_format tbx (bilingual)")
-		}
-	default:
-		cerr.add(key+".file_format", "unsupported value %q (want json or tbx)", c.FileFormat)
+		cerr.add(key+".file_format", "unsupported value %q (want one of %s)", c.FileFormat, strings.Join(names, ", "))
+	case f.Monolingual && c.Template == "":
+		cerr.add(key+".template", "required for file_format %s (monolingual)", c.FileFormat)
+	case !f.Monolingual && c.Template != "":
+		cerr.add(key+".template", "must be empty for file_format %s (bilingual)", c.FileFormat)
 	}
 	mask, err := tolksync.NewFilemask(c.Filemask, c.LanguageRegex)
 	if err != nil {

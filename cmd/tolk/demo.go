@@ -28,6 +28,10 @@ func demoProject(ctx context.Context, dataDir string) (tolksync.ProjectSpec, err
 	if err != nil {
 		return tolksync.ProjectSpec{}, err
 	}
+	notifications, err := demoRepo(ctx, filepath.Join(dataDir, "demo", "notifications.git"), "testdata/demo/notifications")
+	if err != nil {
+		return tolksync.ProjectSpec{}, err
+	}
 	c := index.DefaultComponent()
 	c.Name, c.Slug, c.Repo, c.Branch = "App", "app", app, "main"
 	c.Filemask, c.Template, c.FileFormat, c.SourceLanguage = "locales/*.json", "locales/en.json", "json", "en"
@@ -35,9 +39,15 @@ func demoProject(ctx context.Context, dataDir string) (tolksync.ProjectSpec, err
 	g := index.DefaultComponent()
 	g.Name, g.Slug, g.Repo, g.Branch = "Glossary", "glossary", glossary, "main"
 	g.Filemask, g.FileFormat, g.SourceLanguage, g.IsGlossary = "*.tbx", "tbx", "en", true
+	// i18next v4 with plural keys: Czech has three plural forms, so its
+	// plural strings show three targets, the missing ones empty.
+	n := index.DefaultComponent()
+	n.Name, n.Slug, n.Repo, n.Branch = "Notifications", "notifications", notifications, "main"
+	n.Filemask, n.Template, n.FileFormat, n.SourceLanguage = "locales/*.json", "locales/en.json", "i18nextv4", "en"
+	n.License = "MIT"
 	return tolksync.ProjectSpec{
 		Project:    index.Project{Name: "Demo", Slug: "demo", Web: "https://example.com/", SetLanguageTeam: true, EnableHooks: true},
-		Components: []index.Component{c, g},
+		Components: []index.Component{c, g, n},
 	}, nil
 }
 

@@ -29,6 +29,7 @@ import (
 	"unicode"
 
 	"github.com/tolk-project/tolk/api"
+	"github.com/tolk-project/tolk/formats"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/langdata"
 	"github.com/tolk-project/tolk/index/sqlite"
@@ -404,7 +405,7 @@ func (m *Main) Open(ctx context.Context) error {
 		RateLimits:      api.RateLimits{Anonymous: m.Config.RateLimitAnon, User: m.Config.RateLimitUser},
 		AllowLocalRepos: m.Config.AllowLocalRepos, HookSecret: m.Config.HookSecret,
 		Version:      readBuildVersion().Short(),
-		WriteTimeout: m.Config.HTTP.WriteTimeout}
+		WriteTimeout: m.Config.HTTP.WriteTimeout, FileFormats: apiFileFormats()}
 	if err := apiOpts.Validate(); err != nil {
 		return err
 	}
@@ -654,4 +655,15 @@ func (m *Main) Close() error {
 		errs = append(errs, m.lock.Close())
 	}
 	return errors.Join(errs...)
+}
+
+// apiFileFormats lists the formats registry (formats.All) the way api
+// takes it, since api does not import formats.
+func apiFileFormats() []api.FileFormat {
+	var out []api.FileFormat
+	for _, f := range formats.All() {
+		out = append(out, api.FileFormat{Name: f.Name, Monolingual: f.Monolingual,
+			ContentType: f.ContentType, Extension: f.Extension})
+	}
+	return out
 }

@@ -123,6 +123,28 @@ func TestDemoServesAndRestartReuses(t *testing.T) {
 	if g["total"] != float64(3) || g["translated"] != float64(2) {
 		t.Errorf("glossary de: total %v translated %v, want 3 and 2", g["total"], g["translated"])
 	}
+	// The i18next component's plural strings have one target per plural
+	// form of the language: Czech's three, the form cs.json lacks empty.
+	units := getJSON(t, base+"/api/translations/demo/notifications/cs/units/")
+	found := 0
+	for _, r := range units["results"].([]any) {
+		u := r.(map[string]any)
+		want, ok := map[string]string{
+			"inbox.unread": `["Máte {{count}} nepřečtené oznámení","Máte {{count}} nepřečtená oznámení","Máte {{count}} nepřečtených oznámení"]`,
+			"comments":     `["{{count}} nový komentář k {{title}}","","{{count}} nových komentářů k {{title}}"]`,
+			"reminder":     `["","",""]`,
+		}[u["context"].(string)]
+		if !ok {
+			continue
+		}
+		found++
+		if got, _ := json.Marshal(u["target"]); string(got) != want || len(u["source"].([]any)) != 2 {
+			t.Errorf("notifications cs %s: source %v target %s, want %s", u["context"], u["source"], got, want)
+		}
+	}
+	if found != 3 {
+		t.Errorf("notifications cs: %d of 3 plural units found", found)
+	}
 	ch := getJSON(t, base+"/api/translations/demo/app/de/changes/")
 	count := ch["count"]
 	if err := m.Close(); err != nil {

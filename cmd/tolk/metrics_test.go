@@ -71,7 +71,7 @@ func TestMetrics(t *testing.T) {
 		{"tolk_http_requests_total", map[string]string{"route": "/api/units/:id/", "method": "PATCH", "status": "200"}, 1},
 		{"tolk_http_request_duration_seconds_count", map[string]string{"route": "/api/projects/", "method": "GET"}, 2},
 		{"tolk_http_request_duration_seconds_bucket", map[string]string{"route": "/api/projects/", "le": "+Inf"}, 2},
-		{"tolk_import_duration_seconds_count", map[string]string{"result": "ok"}, 2}, // the demo's app and glossary
+		{"tolk_import_duration_seconds_count", map[string]string{"result": "ok"}, 3}, // the demo's app, glossary and notifications
 		{"tolk_pending_units", nil, 1},
 		{"tolk_build_info", map[string]string{"version": readBuildVersion().Short()}, 1},
 		{"go_goroutines", nil, -1},

@@ -53,8 +53,16 @@ type node struct {
 // object are indented one level deeper than the object's line, using the
 // file's detected indentation (4 spaces when nothing can be detected).
 //
-// Encode returns an error, and writes nothing, when an edit has several
-// forms or names a context that holds a non-string value in the file.
+// In a Dialect other than Plain, each edit first becomes edits of the
+// members that hold the unit (see Dialect): the forms of a plural edit
+// (Plural set, or several forms) go to the keys of f.Plurals in order,
+// and a form that is empty and has no key yet is not inserted. A new
+// go-i18n plural message or WebExtension message is a new object holding
+// its fields, whatever the layout.
+//
+// Encode returns an error, and writes nothing, when a Plain edit has
+// several forms, a plural edit's forms are not one per entry of
+// f.Plurals, or an edit names a context that holds a non-string value.
 // Otherwise w receives two writes per changed span plus one, so give it a
 // buffer (bytes.Buffer, bufio.Writer) rather than a bare file.
 func (f *File) Encode(w io.Writer, edits []formats.Edit) error {
@@ -62,7 +70,19 @@ func (f *File) Encode(w io.Writer, edits []formats.Edit) error {
 		_, err := io.WriteString(w, f.src)
 		return err
 	}
-	patches, err := f.patches(edits)
+	var (
+		mes []memberEdit
+		err error
+	)
+	if f.Dialect == Plain {
+		mes, err = memberEdits(edits)
+	} else {
+		mes, err = f.dialectEdits(edits)
+	}
+	if err != nil {
+		return err
+	}
+	patches, err := f.patches(mes)
 	if err != nil {
 		return err
 	}
@@ -89,42 +109,73 @@ func (f *File) Encode(w io.Writer, edits []formats.Edit) error {
 // Editable reports whether Encode can write an edit of the context: the
 // file holds a string there, or nothing yet. An object, a number, a
 // boolean, null or an array at the context would make Encode fail.
+//
+// In a Dialect other than Plain the question is asked of each member the
+// unit maps to: its plural keys, its message object's field.
 func (f *File) Editable(context string) bool {
-	mi, ok := f.index[context]
-	return !ok || f.members[mi].kind == kindString
+	mes := []memberEdit{{ctx: context}}
+	if f.Dialect != Plain {
+		mes, _ = f.dialectEdits([]formats.Edit{{Context: context, Target: []string{"x"}}})
+	}
+	for _, e := range mes {
+		if mi, ok := f.index[e.ctx]; ok && f.members[mi].kind != kindString {
+			return false
+		}
+	}
+	return true
 }
 
-// patches turns edits into byte replacements sorted by offset.
-func (f *File) patches(edits []formats.Edit) ([]patch, error) {
-	last := make(map[string]int, len(edits))
-	for i, e := range edits {
+// memberEdit sets the string member at ctx to value. nestAt, when not -1,
+// is the offset in ctx of a '.' that must become a nested object if the
+// member is new, whatever the layout: the '.' between a go-i18n or
+// WebExtension message's key and its field ("greeting.one").
+type memberEdit struct {
+	ctx    string
+	value  string
+	nestAt int
+}
+
+// memberEdits turns the edits of a plain JSON file into member edits;
+// when edits repeat a context, the last one wins.
+func memberEdits(edits []formats.Edit) ([]memberEdit, error) {
+	out := make([]memberEdit, 0, len(edits))
+	for _, e := range edits {
 		if len(e.Target) > 1 {
 			return nil, fmt.Errorf("json: edit %q: %d plural forms, a JSON value holds one", e.Context, len(e.Target))
 		}
-		last[e.Context] = i
+		out = append(out, memberEdit{ctx: e.Context, value: target(e), nestAt: -1})
+	}
+	return out, nil
+}
+
+// patches turns member edits into byte replacements sorted by offset.
+// When edits repeat a context, the last one wins.
+func (f *File) patches(edits []memberEdit) ([]patch, error) {
+	last := make(map[string]int, len(edits))
+	for i, e := range edits {
+		last[e.ctx] = i
 	}
 	var (
 		patches []patch
-		fresh   []formats.Edit
+		fresh   []memberEdit
 	)
 	for i, e := range edits {
-		if last[e.Context] != i {
+		if last[e.ctx] != i {
 			continue
 		}
-		v := target(e)
-		mi, ok := f.index[e.Context]
+		mi, ok := f.index[e.ctx]
 		if !ok {
 			fresh = append(fresh, e)
 			continue
 		}
 		m := &f.members[mi]
 		if m.kind != kindString {
-			return nil, fmt.Errorf("json: edit %q: the file holds a non-string value there", e.Context)
+			return nil, fmt.Errorf("json: edit %q: the file holds a non-string value there", e.ctx)
 		}
-		if f.value(m) == v {
+		if f.value(m) == e.value {
 			continue
 		}
-		patches = append(patches, patch{m.valStart, m.valEnd, string(appendQuoted(nil, v))})
+		patches = append(patches, patch{m.valStart, m.valEnd, string(appendQuoted(nil, e.value))})
 	}
 	if len(fresh) > 0 {
 		patches = f.insertions(patches, fresh)
@@ -141,32 +192,37 @@ func target(e formats.Edit) string {
 }
 
 // insertions appends one patch per object that receives new members.
-func (f *File) insertions(patches []patch, fresh []formats.Edit) []patch {
+func (f *File) insertions(patches []patch, fresh []memberEdit) []patch {
 	nested := f.Layout == LayoutNested || (f.Layout == LayoutAuto && len(f.objects) > 1)
 	taken := make(map[string]bool, len(fresh))
 	for _, e := range fresh {
-		taken[e.Context] = true
+		taken[e.ctx] = true
 	}
 	pending := make(map[int32][]*node)
 	var order []int32 // objects in the order they first receive a member
 	for _, e := range fresh {
-		ctx := e.Context
+		ctx := e.ctx
 		oi, restAt := f.parent(ctx)
 		if _, ok := pending[oi]; !ok {
 			order = append(order, oi)
 		}
 		list := pending[oi]
 		var outer *node // the new object list belongs to; nil for an existing one
-		for nested {
-			dot := strings.IndexByte(ctx[restAt:], '.')
-			if dot < 0 {
+		for {
+			cut := -1 // the '.' to nest at next
+			if dot := strings.IndexByte(ctx[restAt:], '.'); nested && dot >= 0 {
+				cut = restAt + dot
+			} else if !nested && e.nestAt >= restAt {
+				cut = e.nestAt
+			}
+			if cut < 0 {
 				break
 			}
-			q := ctx[:restAt+dot]
+			q := ctx[:cut]
 			if _, ok := f.index[q]; ok || taken[q] {
 				break
 			}
-			seg := ctx[restAt : restAt+dot]
+			seg := ctx[restAt:cut]
 			var n *node
 			for _, c := range list {
 				if c.isObj && c.key == seg {
@@ -180,9 +236,9 @@ func (f *File) insertions(patches []patch, fresh []formats.Edit) []patch {
 				setList(pending, oi, outer, list)
 			}
 			outer, list = n, n.children
-			restAt += dot + 1
+			restAt = cut + 1
 		}
-		list = append(list, &node{key: ctx[restAt:], value: target(e)})
+		list = append(list, &node{key: ctx[restAt:], value: e.value})
 		setList(pending, oi, outer, list)
 	}
 	st := f.style()

@@ -139,3 +139,63 @@ func duplicateKeys(data []byte) bool {
 		}
 	}
 }
+
+// FuzzDialects reads any JSON object as each dialect and checks that
+// Units never panics and gives each context once, that setting every
+// unit to its own value and then one unit to a new value writes valid
+// JSON (or fails with an error, writing nothing), and that applying the
+// same edits to the output changes nothing more.
+func FuzzDialects(f *testing.F) {
+	for _, p := range []string{"i18nextv4/en.json", "i18nextv4/cs.json", "i18nextv4/ar.json", "go-i18n/en.json",
+		"go-i18n/cs.json", "webextension/_locales/en/messages.json"} {
+		if data, err := os.ReadFile(filepath.Join("testdata", p)); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte(`{"a": "x", "a_one": "y", "b": {"one": "1", "description": 2}, "c": {"message": {"x": "y"}}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		file, err := Decode(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		for _, d := range []Dialect{I18nextV4, GoI18n, WebExtension} {
+			file.Dialect, file.Plurals = d, []string{"one", "few", "other"}
+			units := file.Units()
+			seen := map[string]bool{}
+			var edits []formats.Edit
+			for _, u := range units {
+				if seen[u.Context] {
+					t.Fatalf("dialect %d: context %q twice", d, u.Context)
+				}
+				seen[u.Context] = true
+				edits = append(edits, formats.Edit{Context: u.Context, Target: u.Target, Plural: len(u.Target) > 1})
+			}
+			if len(units) > 0 {
+				last := units[len(units)-1]
+				forms := make([]string, len(last.Target))
+				for i := range forms {
+					forms[i] = "new \"form\""
+				}
+				edits = append(edits, formats.Edit{Context: last.Context, Target: forms, Plural: len(forms) > 1})
+			}
+			edits = append(edits, formats.Edit{Context: "tolk.new", Target: []string{"a", "b", "c"}, Plural: true})
+			var out bytes.Buffer
+			if err := file.Encode(&out, edits); err != nil {
+				if out.Len() != 0 {
+					t.Fatalf("dialect %d: Encode failed (%v) but wrote %d bytes", d, err, out.Len())
+				}
+				continue
+			}
+			if !stdjson.Valid(bytes.TrimPrefix(out.Bytes(), []byte(bom))) {
+				t.Fatalf("dialect %d: output is not JSON\n%s", d, out.Bytes())
+			}
+			again := mustDecode(t, out.Bytes())
+			again.Dialect, again.Plurals = d, file.Plurals
+			var twice bytes.Buffer
+			if err := again.Encode(&twice, edits); err != nil || !bytes.Equal(twice.Bytes(), out.Bytes()) {
+				t.Fatalf("dialect %d: not idempotent (err %v)\n%s\n%s", d, err, out.Bytes(), twice.Bytes())
+			}
+		}
+		file.Dialect, file.Plurals = Plain, nil
+	})
+}

@@ -4,8 +4,6 @@ import (
 	"io"
 	"io/fs"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/tolk-project/tolk/formats"
 )
@@ -34,6 +32,14 @@ const (
 type File struct {
 	// Layout decides how Encode inserts new dotted contexts; see Layout.
 	Layout Layout
+	// Dialect is the convention the file follows (i18next, go-i18n,
+	// WebExtension); the zero value is Plain JSON. Set it after Decode.
+	Dialect Dialect
+	// Plurals are the CLDR plural categories of the file's language, one
+	// per plural form in the language's form order ("one", "few", "many",
+	// "other" for Czech). Dialects with plurals map forms to keys with
+	// them; nil means "one", "other". Plain JSON ignores them.
+	Plurals []string
 
 	src     string   // the whole file, BOM included
 	members []member // every object member in file order, nested ones after their parent
@@ -110,9 +116,14 @@ func New() *File {
 	return f
 }
 
-// Len returns the number of units, that is len(f.Units()) without building
-// them.
-func (f *File) Len() int { return f.units }
+// Len returns the number of units, that is len(f.Units()); for Plain JSON
+// without building them.
+func (f *File) Len() int {
+	if f.Dialect != Plain {
+		return len(f.dialectUnits())
+	}
+	return f.units
+}
 
 // Units returns the file's string leaves in file order, one unit each.
 // Context is the key, prefixed by the keys of the enclosing objects and
@@ -131,7 +142,14 @@ func (f *File) Len() int { return f.units }
 //
 // The returned strings may share memory with the File's source. Each call
 // builds a new slice the caller owns.
+//
+// In a Dialect other than Plain, units are what the dialect says (see
+// Dialect): a plural unit's Target has one form per entry of Plurals,
+// and a message's description is its Note.
 func (f *File) Units() []formats.Unit {
+	if f.Dialect != Plain {
+		return f.dialectUnits()
+	}
 	units := make([]formats.Unit, 0, f.units)
 	// One backing array for every Target avoids an allocation per unit.
 	targets := make([]string, f.units)
@@ -153,77 +171,8 @@ func (f *File) Units() []formats.Unit {
 
 // value returns the decoded value of a string member.
 func (f *File) value(m *member) string {
-	raw := f.src[m.valStart+1 : m.valEnd-1]
 	if !m.escaped {
-		return raw
+		return f.src[m.valStart+1 : m.valEnd-1]
 	}
-	return string(appendUnescaped(make([]byte, 0, len(raw)), raw))
-}
-
-// appendUnescaped appends the decoded content of a string literal whose
-// escapes the scanner has already validated. Invalid or lone UTF-16
-// surrogates become U+FFFD, as in encoding/json.
-func appendUnescaped(dst []byte, raw string) []byte {
-	for {
-		i := strings.IndexByte(raw, '\\')
-		if i < 0 {
-			return append(dst, raw...)
-		}
-		dst = append(dst, raw[:i]...)
-		c := raw[i+1]
-		raw = raw[i+2:]
-		switch c {
-		case 'b':
-			dst = append(dst, '\b')
-		case 'f':
-			dst = append(dst, '\f')
-		case 'n':
-			dst = append(dst, '\n')
-		case 'r':
-			dst = append(dst, '\r')
-		case 't':
-			dst = append(dst, '\t')
-		case 'u':
-			r := hex4(raw)
-			raw = raw[4:]
-			if utf16.IsSurrogate(r) {
-				r2 := rune(-1)
-				if len(raw) >= 6 && raw[0] == '\\' && raw[1] == 'u' {
-					r2 = hex4(raw[2:])
-				}
-				if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-					r = dec
-					raw = raw[6:]
-				} else {
-					r = utf8.RuneError
-				}
-			}
-			dst = utf8.AppendRune(dst, r)
-		default: // '"', '\\', '/'
-			dst = append(dst, c)
-		}
-	}
-}
-
-// hex4 decodes the four hex digits at the start of s, which the scanner
-// has validated.
-func hex4(s string) rune {
-	var r rune
-	for i := range 4 {
-		r = r<<4 | rune(unhex(s[i]))
-	}
-	return r
-}
-
-// unhex returns the value of a hex digit, or -1.
-func unhex(c byte) int {
-	switch {
-	case '0' <= c && c <= '9':
-		return int(c - '0')
-	case 'a' <= c && c <= 'f':
-		return int(c - 'a' + 10)
-	case 'A' <= c && c <= 'F':
-		return int(c - 'A' + 10)
-	}
-	return -1
+	return unescape(f.src[m.valStart:m.valEnd])
 }

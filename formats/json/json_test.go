@@ -282,9 +282,9 @@ func TestDecodeErrors(t *testing.T) {
 		{"truncated escape", `{"a": "b\`, 1, 10, "unexpected end of input"},
 		{"trailing garbage", "{\"a\": \"b\"}\n}", 2, 1, "after top-level value"},
 		{"second object", "{}{}", 1, 3, "after top-level value"},
-		{"bad escape", "{\n  \"a\": \"x\\qy\"\n}", 2, 10, `invalid escape \q`},
-		{"bad unicode escape", `{"a": "\u12G4"}`, 1, 12, `in \u escape`},
-		{"raw newline in string", "{\"a\": \"x\ny\"}", 1, 9, "control character"},
+		{"bad escape", "{\n  \"a\": \"x\\qy\"\n}", 2, 11, `invalid character 'q' in string escape code`},
+		{"bad unicode escape", `{"a": "\u12G4"}`, 1, 12, `invalid character 'G' in \u hexadecimal character escape`},
+		{"raw newline in string", "{\"a\": \"x\ny\"}", 1, 9, `invalid character '\n' in string literal`},
 		{"trailing comma", "{\"a\": \"b\",\n}", 2, 1, "beginning of object key"},
 		{"missing colon", `{"a" "b"}`, 1, 6, "after object key"},
 		{"missing comma", "{\"a\": \"b\"\n \"c\": \"d\"}", 2, 2, "after object key:value pair"},
@@ -298,9 +298,9 @@ func TestDecodeErrors(t *testing.T) {
 		{"invalid UTF-8", "{\"a\": \"é\xff\"}", 1, 9, "invalid UTF-8"},
 		{"BOM not counted in column", "\uFEFF{\"a\" 1}", 1, 6, "after object key"},
 		{"column counts characters", `{"été": "x" x}`, 1, 13, "after object key:value pair"},
-		{"objects too deep", strings.Repeat(`{"a":`, maxObjectDepth+1), 1, 5*maxObjectDepth + 1, "objects nested deeper"},
-		{"objects in arrays too deep", `{"a":` + strings.Repeat(`[{"a":`, maxDepth), 1, 5 + 6*(maxDepth/2-1) + 2, "nesting deeper"},
-		{"deep array", `{"a":` + strings.Repeat("[", maxDepth+1), 1, 5 + maxDepth, "nesting deeper"},
+		{"objects too deep", strings.Repeat(`{"a":`, maxObjectDepth+1) + `""` + strings.Repeat("}", maxObjectDepth+1), 1, 5*maxObjectDepth + 1, "objects nested deeper"},
+		{"objects in arrays too deep", `{"a":` + strings.Repeat(`[{"a":`, maxDepth), 1, 5 + 6*(maxDepth/2-1) + 2, "exceeded max depth"},
+		{"deep array", `{"a":` + strings.Repeat("[", maxDepth+1), 1, 5 + maxDepth, "exceeded max depth"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/tolk-project/tolk/formats"
 )
@@ -25,6 +24,9 @@ var (
 	// ErrNoSourceTerm means a target langSet had to be added to an entry
 	// that has no source langSet to place it after.
 	ErrNoSourceTerm = errors.New("tbx: entry has no source langSet")
+	// ErrNoBody means an entry had to be added to a file that has neither
+	// a termEntry to place it after nor a <body> to place it in.
+	ErrNoBody = errors.New("tbx: no termEntry or body to add an entry to")
 )
 
 // Edit replaces the target term of the termEntries whose source term and
@@ -34,6 +36,9 @@ type Edit struct {
 	Source  string
 	Context string
 	Target  []string
+	// Add, when no termEntry matches, appends a new one (see
+	// EncodeTerms) instead of failing with ErrUnknownUnit.
+	Add bool
 }
 
 // Encode writes f to w with the edits applied, each matched to the one
@@ -75,6 +80,15 @@ func (f *File) Encode(w io.Writer, sourceLang, targetLang string, edits []format
 // duplicate entries, which Units returns separately, stay identical. With
 // no edits the output is byte for byte what was decoded. Errors are as for
 // Encode, without ErrAmbiguousEdit; a later edit of the same entry wins.
+//
+// An edit with Add set that matches no entry appends a new termEntry
+// (built with etree, see build.go) holding the source term and the target
+// term, <term/> when the target is empty, with the edit's Context as its
+// id when not "". New entries go after the file's last termEntry, laid
+// out like it (one langSet per line, or all on one line), or, in a file
+// without entries, before </body>, indented one level deeper than it; a
+// file with neither gets ErrNoBody. Only the new entries' bytes are
+// added.
 func (f *File) EncodeTerms(w io.Writer, sourceLang, targetLang string, edits []Edit) error {
 	if len(edits) == 0 {
 		_, err := w.Write(f.src)
@@ -89,12 +103,17 @@ func (f *File) EncodeTerms(w io.Writer, sourceLang, targetLang string, edits []E
 		byKey[k] = append(byKey[k], i)
 	}
 	texts := make(map[int]string, len(edits))
+	var added []Edit
 	for _, ed := range edits {
 		text, err := single(ed.Target)
 		if err != nil {
 			return fmt.Errorf("edit %q/%q: %w", ed.Source, ed.Context, err)
 		}
 		idx := byKey[key{ed.Source, ed.Context}]
+		if len(idx) == 0 && ed.Add {
+			added = append(added, ed)
+			continue
+		}
 		if len(idx) == 0 {
 			return fmt.Errorf("edit %q/%q: %w", ed.Source, ed.Context, ErrUnknownUnit)
 		}
@@ -102,8 +121,66 @@ func (f *File) EncodeTerms(w io.Writer, sourceLang, targetLang string, edits []E
 			texts[i] = text
 		}
 	}
-	return f.write(w, sourceLang, targetLang, texts)
+	var extra []splice
+	if len(added) > 0 {
+		s, err := f.addEntries(sourceLang, targetLang, added)
+		if err != nil {
+			return err
+		}
+		extra = append(extra, s)
+	}
+	return f.write(w, sourceLang, targetLang, texts, extra...)
 }
+
+// addEntries returns the splice that appends a termEntry per edit; a
+// later edit of the same (Source, Context) wins.
+func (f *File) addEntries(sourceLang, targetLang string, added []Edit) (splice, error) {
+	// Each new entry is written as before + entry + after, its langSets
+	// each preceded by inner and its end tag by end.
+	var (
+		at                           int
+		p, before, after, inner, end string
+	)
+	if n := len(f.entries); n > 0 {
+		// After the last entry, laid out like it.
+		last := &f.entries[n-1]
+		at, p, before = last.end, prefix(rawName(f.src, last.start)), lineBreak(f.src, last.start)
+		if len(last.langSets) > 0 {
+			if inner = lineBreak(f.src, last.langSets[0].start); inner != "" {
+				end = before
+			}
+		}
+	} else {
+		if f.bodyEnd < 0 {
+			return splice{}, ErrNoBody
+		}
+		// Before </body>, one level in from the body's line, the end tag
+		// back on a line of its own.
+		at, p = f.bodyEnd, prefix(f.bodyName)
+		if nl := lineBreak(f.src, f.bodyEnd); nl != "" {
+			before, after, inner, end = indentUnit, nl, nl+indentUnit+indentUnit, nl+indentUnit
+		}
+	}
+	last := map[Term]int{}
+	for i, ed := range added {
+		last[Term{ed.Source, ed.Context}] = i
+	}
+	var b strings.Builder
+	for i, ed := range added {
+		if last[Term{ed.Source, ed.Context}] != i {
+			continue
+		}
+		text, _ := single(ed.Target)
+		b.WriteString(before)
+		b.WriteString(xmlString(entryElement(p, ed.Context, []side{{sourceLang, ed.Source}, {targetLang, text}}, inner, end)))
+		b.WriteString(after)
+	}
+	return splice{at, at, b.String()}, nil
+}
+
+// indentUnit is one level of indentation in the files Translate Toolkit
+// writes.
+const indentUnit = "    "
 
 func single(target []string) (string, error) {
 	switch len(target) {
@@ -123,8 +200,9 @@ type splice struct {
 
 // write copies f.src to w, replacing the target term of each entry in
 // texts (entry index → new term).
-func (f *File) write(w io.Writer, sourceLang, targetLang string, texts map[int]string) error {
-	splices := make([]splice, 0, len(texts))
+func (f *File) write(w io.Writer, sourceLang, targetLang string, texts map[int]string, extra ...splice) error {
+	splices := make([]splice, 0, len(texts)+len(extra))
+	splices = append(splices, extra...)
 	for i, text := range texts {
 		s, ok, err := f.entries[i].splice(f.src, sourceLang, targetLang, text)
 		if err != nil {
@@ -163,9 +241,7 @@ func (e *entry) splice(src []byte, sourceLang, targetLang, text string) (s splic
 		// Put the new langSet on its own line after the source langSet,
 		// indented like it, as Translate Toolkit writes one per line.
 		ls := &e.langSets[si]
-		p := prefix(ls.rawName)
-		ins := fmt.Sprintf("<%slangSet xml:lang=\"%s\"><%stig><%sterm>%s</%sterm></%stig></%slangSet>",
-			p, escapeAttr(targetLang), p, p, escapeText(text), p, p, p)
+		ins := xmlString(langSetElement(prefix(ls.rawName), targetLang, text))
 		return splice{ls.end, ls.end, lineBreak(src, ls.start) + ins}, true, nil
 	}
 	ls := &e.langSets[ti]
@@ -181,8 +257,7 @@ func (e *entry) splice(src []byte, sourceLang, targetLang, text string) (s splic
 	case text == "":
 		return s, false, nil
 	}
-	p := prefix(ls.rawName)
-	tig := "<" + p + "tig><" + p + "term>" + escapeText(text) + "</" + p + "term></" + p + "tig>"
+	tig := xmlString(tigElement(prefix(ls.rawName), text))
 	if ls.endTag < 0 { // <langSet xml:lang="de"/>
 		return splice{ls.end - 2, ls.end, ">" + tig + "</" + ls.rawName + ">"}, true, nil
 	}
@@ -216,46 +291,29 @@ func lineBreak(src []byte, start int) string {
 	return "\n" + string(indent)
 }
 
-// escapeText escapes s for element content. Only &, < and > need it (">"
-// for "]]>"); "\r" is written as a reference because a parser would turn a
-// literal one into "\n". Invalid UTF-8 and characters XML cannot hold
-// become U+FFFD, as in encoding/xml, so the output always parses.
-func escapeText(s string) string { return escape(s, false) }
-
-// escapeAttr escapes s for a double-quoted attribute value.
-func escapeAttr(s string) string { return escape(s, true) }
-
-func escape(s string, attr bool) string {
-	clean := utf8.ValidString(s)
-	for _, r := range s {
-		if r == '&' || r == '<' || r == '>' || r == '\r' || (attr && (r == '"' || r == '\n' || r == '\t')) || !isXMLChar(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
+// escapeText escapes s for element content, for the term text replaced
+// in place. Only &, < and > need it (">" for "]]>"); "\r" is written as a
+// reference because a parser would turn a literal one into "\n". Invalid
+// UTF-8 and characters XML cannot hold become U+FFFD, as in encoding/xml,
+// so the output always parses. It escapes as writeSettings make etree
+// escape the markup Tolk adds (build.go).
+func escapeText(s string) string {
+	s = clean(s)
+	if !strings.ContainsAny(s, "&<>\r") {
 		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 16)
 	for _, r := range s {
-		switch {
-		case r == '&':
+		switch r {
+		case '&':
 			b.WriteString("&amp;")
-		case r == '<':
+		case '<':
 			b.WriteString("&lt;")
-		case r == '>':
+		case '>':
 			b.WriteString("&gt;")
-		case r == '\r':
+		case '\r':
 			b.WriteString("&#xD;")
-		case attr && r == '"':
-			b.WriteString("&quot;")
-		case attr && r == '\n':
-			b.WriteString("&#xA;")
-		case attr && r == '\t':
-			b.WriteString("&#x9;")
-		case !isXMLChar(r):
-			b.WriteRune('\uFFFD')
 		default:
 			b.WriteRune(r)
 		}

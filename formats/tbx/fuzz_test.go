@@ -58,6 +58,23 @@ func FuzzDecode(f *testing.F) {
 			t.Fatalf("round trip differs (err %v)", err)
 		}
 		units := file.Units("en", "de")
+		const text = `x & <y> "z"`
+		// An added entry reads back as the last unit.
+		out.Reset()
+		added := Edit{Source: "tolk <added>", Context: "n&1", Target: []string{text}, Add: true}
+		if err := file.EncodeTerms(&out, "en", "de", []Edit{added}); err == nil {
+			g, err := Decode(bytes.NewReader(out.Bytes()))
+			if err != nil {
+				t.Fatalf("output with an added entry does not decode: %v\n%s", err, out.Bytes())
+			}
+			after := g.Units("en", "de")
+			if len(after) != len(units)+1 || after[len(units)].Source[0] != added.Source ||
+				after[len(units)].Context != added.Context || after[len(units)].Target[0] != text {
+				t.Fatalf("added entry reads back as %+v (%d units before)\n%s", after, len(units), out.Bytes())
+			}
+		} else if !errors.Is(err, ErrNoBody) {
+			t.Fatalf("EncodeTerms adding: %v", err)
+		}
 		if len(units) == 0 {
 			return
 		}
@@ -75,7 +92,6 @@ func FuzzDecode(f *testing.F) {
 		} else if !strings.Contains(err.Error(), "no root element") {
 			t.Fatalf("output without the first unit does not decode: %v\n%s", err, out.Bytes())
 		}
-		const text = `x & <y> "z"`
 		out.Reset()
 		edit := Edit{Source: units[0].Source[0], Context: units[0].Context, Target: []string{text}}
 		if err := file.EncodeTerms(&out, "en", "de", []Edit{edit}); err != nil {

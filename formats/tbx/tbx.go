@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
-	"fmt"
 	"io"
 	"strings"
 	"unicode/utf8"
@@ -22,6 +21,10 @@ const xmlNamespace = "http://www.w3.org/XML/1998/namespace"
 type File struct {
 	src     []byte
 	entries []entry
+	// bodyEnd is the offset of the '<' of </body>, where new entries go
+	// when the file has none; -1 when there is no such end tag.
+	bodyEnd  int
+	bodyName string // the body element's name as written
 }
 
 // entry is one termEntry. Offsets index File.src.
@@ -86,7 +89,7 @@ type collector struct {
 }
 
 func decode(src []byte) (*File, error) {
-	f := &File{src: src}
+	f := &File{src: src, bodyEnd: -1}
 	d := xml.NewDecoder(bytes.NewReader(src))
 	lines := lineCounter{src: src, line: 1}
 
@@ -99,6 +102,7 @@ func decode(src []byte) (*File, error) {
 		lsDep    int
 		tm       *term
 		col      collector
+		bodyDep  int
 	)
 	for {
 		before := int(d.InputOffset())
@@ -119,6 +123,8 @@ func decode(src []byte) (*File, error) {
 				continue // inside a term or note: children only add text
 			}
 			switch {
+			case t.Name.Local == "body" && bodyDep == 0 && cur == nil:
+				bodyDep, f.bodyName = depth, rawName(src, before)
 			case t.Name.Local == "termEntry" && cur == nil:
 				f.entries = append(f.entries, entry{
 					id:    attr(t, "", "id"),
@@ -188,6 +194,11 @@ func decode(src []byte) (*File, error) {
 			case cur != nil && depth == entryDep:
 				cur.end = after
 				cur = nil
+			case depth == bodyDep && cur == nil:
+				if after-before > 2 && src[before] == '<' && src[before+1] == '/' {
+					f.bodyEnd = before
+				}
+				bodyDep = -1 // only the first body counts
 			}
 			depth--
 		case xml.CharData:
@@ -258,33 +269,15 @@ func parseError(src []byte, off int, err error) *formats.ParseError {
 	}
 }
 
-// newTemplate is an empty glossary laid out as Translate Toolkit writes
-// one for Weblate, so that files Tolk creates look like their siblings.
-const newTemplate = `<?xml version="1.0" encoding="UTF-8"?>
-<!DOCTYPE martif PUBLIC "ISO 12200:1999A//DTD MARTIF core (DXFcdV04)//EN" "TBXcdv04.dtd">
-<martif type="TBX" xml:lang="%s">
-    <martifHeader>
-        <fileDesc>
-            <sourceDesc>
-                <p>Tolk</p>
-            </sourceDesc>
-        </fileDesc>
-    </martifHeader>
-    <text>
-        <body>
-        </body>
-    </text>
-</martif>
-`
-
 // New returns an empty glossary whose martif element names sourceLang, for
 // a target language that has no file yet. It holds no entries, so Units
-// returns none and Encode writes the template. targetLang is accepted for
-// symmetry with the other calls; an empty TBX file does not record it.
+// returns none and Encode writes the document newDocument builds. targetLang
+// is accepted for symmetry with the other calls; an empty TBX file does
+// not record it.
 func New(sourceLang, targetLang string) *File {
-	f, err := decode([]byte(fmt.Sprintf(newTemplate, escapeAttr(sourceLang))))
+	f, err := decode(newDocument(sourceLang))
 	if err != nil {
-		panic("tbx: template does not parse: " + err.Error()) // a bug, not input
+		panic("tbx: new document does not parse: " + err.Error()) // a bug, not input
 	}
 	return f
 }

@@ -31,8 +31,9 @@ func BenchmarkDecode(b *testing.B) {
 	}
 }
 
-// BenchmarkEncode writes ca.tbx, the largest Slicer file, with no edits
-// and with every entry's target edited.
+// BenchmarkEncode writes ca.tbx, the largest Slicer file, with no edits,
+// with every entry's target edited, and with one new entry (built with
+// etree).
 func BenchmarkEncode(b *testing.B) {
 	cf := mustCorpusFile(b, "slicer", "ca.tbx")
 	f := mustDecode(b, cf.data)
@@ -47,6 +48,7 @@ func BenchmarkEncode(b *testing.B) {
 		{"unchanged", nil},
 		{"one", all[100:101]},
 		{"all", all},
+		{"add", []Edit{{Source: "new term", Context: "n1", Target: []string{"terme nou"}, Add: true}}},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(cf.data)))

@@ -1,0 +1,307 @@
+package json
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/tolk-project/tolk/formats"
+)
+
+// Dialect is the convention a JSON translation file follows on top of
+// JSON, named after the reference's file_format. Every dialect is read by
+// the same walk and written by the same span-preserving writer; a dialect
+// only maps units to the string members that hold them.
+type Dialect int
+
+const (
+	// Plain is file_format "json": every string leaf is a unit.
+	Plain Dialect = iota
+	// I18nextV4 is file_format "i18nextv4", i18next's JSON v4: nested as
+	// Plain, and the members "key_one", "key_other"… (a CLDR plural
+	// category after the last '_') are the forms of one plural unit
+	// "key".
+	I18nextV4
+	// GoI18n is file_format "go-i18n-json" (also "go-i18n-json-v2"),
+	// go-i18n v2: {"key": "text"}, or a message object
+	// {"key": {"description": …, "one": …, "other": …}} whose plural
+	// categories are the forms and whose description is the note. An
+	// object with none of go-i18n's message fields groups nested keys.
+	GoI18n
+	// WebExtension is file_format "webextension", a browser extension's
+	// messages.json: {"key": {"message": …, "description": …,
+	// "placeholders": {…}}}; description is the note, and placeholders
+	// are kept as they are.
+	WebExtension
+)
+
+// DialectOf returns the dialect of a file_format name; ok is false for a
+// name that is not a JSON format.
+func DialectOf(fileFormat string) (d Dialect, ok bool) {
+	switch fileFormat {
+	case "json":
+		return Plain, true
+	case "i18nextv4":
+		return I18nextV4, true
+	case "go-i18n-json", "go-i18n-json-v2":
+		return GoI18n, true
+	case "webextension":
+		return WebExtension, true
+	}
+	return Plain, false
+}
+
+// categories are the CLDR plural categories, the suffixes and fields
+// that name plural forms.
+var categories = []string{"zero", "one", "two", "few", "many", "other"}
+
+// goI18nFields are the fields of a go-i18n message object; an object with
+// one of them as a string is a message, not a group of nested keys.
+var goI18nFields = []string{"id", "description", "hash", "leftdelim", "rightdelim",
+	"zero", "one", "two", "few", "many", "other"}
+
+// plurals returns the plural categories of the file's language, one per
+// form in form order; one/other when the caller set none.
+func (f *File) plurals() []string {
+	if len(f.Plurals) == 0 {
+		return []string{"one", "other"}
+	}
+	return f.Plurals
+}
+
+// dialectUnits builds the units of a file in a dialect other than Plain,
+// in file order. A plural unit has one Target form per category of
+// f.Plurals, "" for a form the file lacks; members for categories the
+// language does not use are ignored (and left alone by Encode).
+func (f *File) dialectUnits() []formats.Unit {
+	var units []formats.Unit
+	seen := map[string]int{} // context → index in units
+	add := func(ctx string, line int32, forms []string, note string) {
+		if _, dup := seen[ctx]; dup {
+			return // the first unit of a context wins; the index keys units by context
+		}
+		seen[ctx] = len(units)
+		units = append(units, formats.Unit{Context: ctx, Target: forms, Note: note, Line: int(line)})
+	}
+	cats := f.plurals()
+	switch f.Dialect {
+	case I18nextV4:
+		for i := range f.members {
+			m := &f.members[i]
+			if m.kind != kindString || m.dead {
+				continue
+			}
+			base, cat, ok := pluralKey(m.ctx)
+			if !ok {
+				add(m.ctx, m.line, []string{f.value(m)}, "")
+				continue
+			}
+			k, ok := seen[base]
+			if !ok {
+				add(base, m.line, make([]string, len(cats)), "")
+				k = len(units) - 1
+			}
+			if j := slices.Index(cats, cat); j >= 0 && len(units[k].Target) == len(cats) {
+				units[k].Target[j] = f.value(m)
+			}
+		}
+	case GoI18n, WebExtension:
+		f.walkMessages(0, len(f.members), func(m *member, fields map[string]string) {
+			switch {
+			case fields == nil:
+				add(m.ctx, m.line, []string{f.value(m)}, "")
+			case f.Dialect == WebExtension:
+				add(m.ctx, m.line, []string{fields["message"]}, fields["description"])
+			case isPlural(fields):
+				forms := make([]string, len(cats))
+				for j, c := range cats {
+					forms[j] = fields[c]
+				}
+				add(m.ctx, m.line, forms, fields["description"])
+			default:
+				add(m.ctx, m.line, []string{fields["other"]}, fields["description"])
+			}
+		})
+	}
+	return units
+}
+
+// pluralKey splits an i18next key "base_cat" whose suffix is a CLDR
+// plural category.
+func pluralKey(ctx string) (base, cat string, ok bool) {
+	i := strings.LastIndexByte(ctx, '_')
+	if i <= 0 || !slices.Contains(categories, ctx[i+1:]) {
+		return "", "", false
+	}
+	return ctx[:i], ctx[i+1:], true
+}
+
+// isPlural reports whether a go-i18n message has a plural form besides
+// "other"; {"other": …} alone is go-i18n's way of writing a plain message
+// with a description.
+func isPlural(fields map[string]string) bool {
+	for _, c := range categories[:5] {
+		if _, ok := fields[c]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// walkMessages calls fn for each message among the live members in
+// [from, to): a string member with fields nil, or a message object with
+// its string fields by name. It descends into objects that are not
+// messages (go-i18n's nested groups); WebExtension files hold messages at
+// the top level only, so a top-level string there is no unit.
+func (f *File) walkMessages(from, to int, fn func(m *member, fields map[string]string)) {
+	for i := from; i < to; {
+		m := &f.members[i]
+		next := int(m.end)
+		switch {
+		case m.dead:
+		case m.kind == kindString && f.Dialect == GoI18n:
+			fn(m, nil)
+		case m.kind == kindObject:
+			if fields := f.messageFields(i); fields != nil {
+				fn(m, fields)
+			} else if f.Dialect == GoI18n {
+				f.walkMessages(i+1, next, fn)
+			}
+		}
+		i = next
+	}
+}
+
+// messageFields returns the string fields of the object member mi when
+// they make it a message of the file's dialect, else nil.
+func (f *File) messageFields(mi int) map[string]string {
+	m := &f.members[mi]
+	var fields map[string]string
+	for j := mi + 1; j < int(m.end); j = int(f.members[j].end) {
+		c := &f.members[j]
+		if c.dead || c.kind != kindString {
+			continue
+		}
+		name := c.ctx[len(m.ctx)+1:]
+		switch {
+		case f.Dialect == WebExtension && (name == "message" || name == "description"),
+			f.Dialect == GoI18n && slices.Contains(goI18nFields, name):
+			if fields == nil {
+				fields = map[string]string{}
+			}
+			fields[name] = f.value(c)
+		}
+	}
+	if f.Dialect == WebExtension && fields != nil {
+		if _, ok := fields["message"]; !ok {
+			return nil
+		}
+	}
+	return fields
+}
+
+// dialectEdits maps unit edits to the string members that hold them. A
+// form that is empty and has no member yet is skipped: the missing member
+// already says it is untranslated. When edits repeat a context, the last
+// one wins.
+func (f *File) dialectEdits(edits []formats.Edit) ([]memberEdit, error) {
+	cats := f.plurals()
+	var out []memberEdit
+	for _, e := range edits {
+		plural := e.Plural || len(e.Target) > 1
+		if plural && len(e.Target) != len(cats) {
+			return nil, fmt.Errorf("json: edit %q: %d plural forms, the file's language has %d", e.Context, len(e.Target), len(cats))
+		}
+		form := func(ctx, value string, nestAt int) {
+			if _, ok := f.index[ctx]; ok || value != "" {
+				out = append(out, memberEdit{ctx: ctx, value: value, nestAt: nestAt})
+			}
+		}
+		mi, exists := f.index[e.Context]
+		isObj := exists && f.members[mi].kind == kindObject
+		switch {
+		case f.Dialect == I18nextV4 && (plural || f.hasPluralKeys(e.Context)):
+			for j, c := range cats {
+				form(e.Context+"_"+c, formAt(e.Target, j), -1)
+			}
+		case f.Dialect == WebExtension && (isObj || !exists):
+			form(e.Context+".message", target(e), len(e.Context))
+		case f.Dialect == GoI18n && plural && (isObj || !exists):
+			for j, c := range cats {
+				form(e.Context+"."+c, formAt(e.Target, j), len(e.Context))
+			}
+		case f.Dialect == GoI18n && isObj:
+			form(e.Context+".other", target(e), len(e.Context))
+		default:
+			form(e.Context, target(e), -1)
+		}
+	}
+	return out, nil
+}
+
+// hasPluralKeys reports whether the file holds an i18next plural form of
+// the unit ctx.
+func (f *File) hasPluralKeys(ctx string) bool {
+	for _, c := range categories {
+		if _, ok := f.index[ctx+"_"+c]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+func formAt(forms []string, i int) string {
+	if i < len(forms) {
+		return forms[i]
+	}
+	return ""
+}
+
+// Members returns the contexts of the members that hold the unit ctx
+// in the file: the key itself in a Plain file, an i18next unit's plural
+// keys, a go-i18n or WebExtension message object. EncodeWithout takes
+// them out one at a time.
+func (f *File) Members(ctx string) []string {
+	if forms := f.FormMembers(ctx); f.Dialect == I18nextV4 && forms != nil {
+		var out []string
+		for _, c := range categories {
+			if m, ok := forms[c]; ok {
+				out = append(out, m)
+			}
+		}
+		return out
+	}
+	if _, ok := f.index[ctx]; ok {
+		return []string{ctx}
+	}
+	return nil
+}
+
+// FormMembers returns, for a plural unit, the context of the member that
+// holds each of its forms in the file, by CLDR category ("unread_few" in
+// i18next, "Emails.few" in go-i18n), whatever the file's Plurals; nil for
+// a unit without plural members and in the other dialects.
+func (f *File) FormMembers(ctx string) map[string]string {
+	var sep string
+	switch f.Dialect {
+	case I18nextV4:
+		sep = "_"
+	case GoI18n:
+		if mi, ok := f.index[ctx]; !ok || f.members[mi].kind != kindObject {
+			return nil
+		}
+		sep = "."
+	default:
+		return nil
+	}
+	var out map[string]string
+	for _, c := range categories {
+		if mi, ok := f.index[ctx+sep+c]; ok && f.members[mi].kind == kindString {
+			if out == nil {
+				out = map[string]string{}
+			}
+			out[c] = ctx + sep + c
+		}
+	}
+	return out
+}
