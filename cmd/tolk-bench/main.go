@@ -24,6 +24,8 @@
 //     once with go-git; a go-git fetch and hard reset of the same change.
 //   - mixed: each read endpoint at concurrency 8, idle and while unit
 //     PATCHes arrive at 500 a second, in alternating rounds.
+//   - wrk (only when named): the reads' endpoints under Debian's wrk
+//     -t2 -c8, the API and then its ceiling.
 //   - scale: N copies of the corpus components in one project: import
 //     time, peak RSS and read latency against the 1x run.
 //
@@ -89,7 +91,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	conc := fs.String("concurrency", "1,8,64", "comma-separated concurrency levels of the reads and writes sections")
 	fs.StringVar(&cfg.PprofDir, "pprof", "", "write CPU and heap profiles of each section into this directory")
 	fs.StringVar(&cfg.CorpusDir, "corpus", "", "corpus directory (default: shared/corpus beside the checkout)")
-	only := fs.String("only", strings.Join(sections, ","), "comma-separated sections to run (the import always runs)")
+	only := fs.String("only", strings.Join(sections, ","), "comma-separated sections to run (the import always runs; "+
+		"wrk, which needs Debian's wrk, only when named)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
@@ -106,8 +109,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	cfg.Sections = map[string]bool{"import": true}
 	for _, s := range strings.Split(*only, ",") {
 		s = strings.TrimSpace(s)
-		if !slices.Contains(sections, s) {
-			return cfg, fmt.Errorf("-only: unknown section %q (have %s)", s, strings.Join(sections, ", "))
+		if !slices.Contains(sections, s) && s != "wrk" {
+			return cfg, fmt.Errorf("-only: unknown section %q (have %s, wrk)", s, strings.Join(sections, ", "))
 		}
 		cfg.Sections[s] = true
 	}
@@ -216,6 +219,13 @@ func bench(ctx context.Context, cfg config, progress io.Writer) (*report, error)
 	if cfg.Sections["reads"] {
 		if err := benchReads(ctx, cfg, rep, in, logf); err != nil {
 			return rep, err
+		}
+	}
+	if cfg.Sections["wrk"] {
+		logf("wrk: every endpoint, API then ceiling, %s each", max(cfg.Duration, time.Second))
+		rep.Wrk, err = benchWrk(ctx, cfg, in.db, max(cfg.Duration, time.Second))
+		if err != nil {
+			rep.WrkFailure = err.Error()
 		}
 	}
 	// Before the writes, whose PATCHes would otherwise be committed too.

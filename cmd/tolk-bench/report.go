@@ -32,8 +32,11 @@ type report struct {
 	Profiled string // endpoint profiled with -pprof
 	Writes   *writesResult
 	Mixed    *mixedResult
-	Git      *gitResult
-	Scale    *scaleResult
+	// Wrk is the wrk section; WrkFailure why it did not run.
+	Wrk        []wrkPoint
+	WrkFailure string
+	Git        *gitResult
+	Scale      *scaleResult
 }
 
 // scaleResult is the scale section: the project of Copies corpus copies.
@@ -178,6 +181,10 @@ func (r *report) Markdown() string {
 			w("\nCPU profile of the slowest endpoint (%s, concurrency 8): `reads-slowest.cpu.pprof`.\n", r.Profiled)
 		}
 		w("\n")
+	}
+	if len(r.Wrk) > 0 || r.WrkFailure != "" {
+		w("### Reads under wrk\n\n")
+		wrkTable(&b, r.Wrk, r.WrkFailure)
 	}
 	if r.Git != nil {
 		w("### Git (issue 10)\n\n")

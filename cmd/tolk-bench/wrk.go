@@ -1,0 +1,172 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tolk-project/tolk/api"
+	"github.com/tolk-project/tolk/index/sqlite"
+)
+
+// wrkPoint is one endpoint measured by wrk, against the API and against
+// the ceiling serving its bytes.
+type wrkPoint struct {
+	Endpoint  string
+	Bytes     int
+	API, Ceil wrkStats
+}
+
+// wrkStats is what wrk reports for one run.
+type wrkStats struct {
+	RPS      float64
+	Requests int
+	Errors   int // non-2xx answers and socket errors
+	P50, P99 time.Duration
+}
+
+// benchWrk measures every endpoint but the page sweep with wrk (-t2 -c8,
+// as issue 12 names it), the real API and then the ceiling, each for
+// dur. It needs the wrk binary
+// (Debian's wrk); without it the section is skipped with an error the
+// report shows.
+func benchWrk(ctx context.Context, cfg config, db *sqlite.DB, dur time.Duration) ([]wrkPoint, error) {
+	bin, err := exec.LookPath("wrk")
+	if err != nil {
+		return nil, fmt.Errorf("wrk is not installed (apt-get install wrk): %w", err)
+	}
+	apiSrv, err := serve(api.New(db, api.Options{}).Handler())
+	if err != nil {
+		return nil, err
+	}
+	defer apiSrv.Close()
+	client := newClient()
+	defer client.CloseIdleConnections()
+	targets := resolveEndpoints(ctx, client, apiSrv.base(), endpoints("bench", "jellyfin", loadLanguage))
+	ceil, err := serve(ceilingHandler(targets))
+	if err != nil {
+		return nil, err
+	}
+	defer ceil.Close()
+	var points []wrkPoint
+	for i, t := range targets {
+		if t.Sweep != "" || t.Err != "" || t.Status != http.StatusOK {
+			continue
+		}
+		p := wrkPoint{Endpoint: t.Name, Bytes: len(t.Body)}
+		apiURL, ceilURL := apiSrv.base()+t.Paths[0], ceil.base()+"/ceiling/"+strconv.Itoa(i)+"/"
+		for _, target := range []struct {
+			url string
+			out *wrkStats
+		}{{apiURL, &p.API}, {ceilURL, &p.Ceil}} {
+			var st wrkStats
+			run := func() (err error) {
+				st, err = runWrk(ctx, bin, target.url, dur)
+				return err
+			}
+			if target.url == apiURL {
+				err = cfg.cpuProfile("wrk-" + strings.ReplaceAll(t.Name, " ", "-"))(run)
+			} else {
+				err = run()
+			}
+			if err != nil {
+				return points, fmt.Errorf("%s: %w", t.Name, err)
+			}
+			*target.out = st
+		}
+		points = append(points, p)
+	}
+	return points, nil
+}
+
+// runWrk runs wrk -t2 -c8 against url for dur (after a one-second warm
+// up) and parses its report.
+func runWrk(ctx context.Context, bin, url string, dur time.Duration) (wrkStats, error) {
+	secs := strconv.Itoa(max(1, int(dur.Round(time.Second)/time.Second)))
+	if err := exec.CommandContext(ctx, bin, "-t2", "-c8", "-d1s", url).Run(); err != nil {
+		return wrkStats{}, fmt.Errorf("wrk warm-up: %w", err)
+	}
+	out, err := exec.CommandContext(ctx, bin, "-t2", "-c8", "-d"+secs+"s", "--latency", url).CombinedOutput()
+	if err != nil {
+		return wrkStats{}, fmt.Errorf("wrk: %w\n%s", err, out)
+	}
+	return parseWrk(out)
+}
+
+// parseWrk reads wrk's text report: the latency distribution's 50% and
+// 99% lines, "N requests in", the error lines and "Requests/sec:".
+func parseWrk(out []byte) (wrkStats, error) {
+	var st wrkStats
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		switch {
+		case len(f) == 2 && f[0] == "50%":
+			st.P50, _ = parseWrkDuration(f[1])
+		case len(f) == 2 && f[0] == "99%":
+			st.P99, _ = parseWrkDuration(f[1])
+		case len(f) >= 3 && f[1] == "requests" && f[2] == "in":
+			st.Requests, _ = strconv.Atoi(f[0])
+		case len(f) == 2 && f[0] == "Requests/sec:":
+			st.RPS, _ = strconv.ParseFloat(f[1], 64)
+		case len(f) >= 4 && f[0] == "Non-2xx":
+			n, _ := strconv.Atoi(f[len(f)-1])
+			st.Errors += n
+		case len(f) >= 2 && f[0] == "Socket" && f[1] == "errors:":
+			for _, part := range strings.Split(strings.Join(f[2:], " "), ",") {
+				if kv := strings.Fields(part); len(kv) == 2 {
+					n, _ := strconv.Atoi(kv[1])
+					st.Errors += n
+				}
+			}
+		}
+	}
+	if st.RPS == 0 || st.Requests == 0 {
+		return st, errors.New("no throughput in wrk's report:\n" + string(out))
+	}
+	return st, nil
+}
+
+// parseWrkDuration reads wrk's latency figures: 812.00us, 1.23ms, 2.01s.
+func parseWrkDuration(s string) (time.Duration, error) {
+	for _, u := range []struct {
+		suffix string
+		unit   time.Duration
+	}{{"us", time.Microsecond}, {"ms", time.Millisecond}, {"s", time.Second}, {"m", time.Minute}} {
+		if v, ok := strings.CutSuffix(s, u.suffix); ok {
+			f, err := strconv.ParseFloat(v, 64)
+			return time.Duration(f * float64(u.unit)), err
+		}
+	}
+	return 0, fmt.Errorf("wrk duration %q", s)
+}
+
+func wrkTable(b *strings.Builder, points []wrkPoint, failure string) {
+	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	w("Debian's `wrk -t2 -c8` (an independent load generator, C, its own process, on the same 2 cores), against " +
+		"the real API and then against the ceiling (gin answering a pre-built copy of the same body), both served " +
+		"by this process on 127.0.0.1; a one-second warm-up before each run. Issue 12: every endpoint at least 0.5 of " +
+		"its ceiling measured this way.\n\n")
+	if failure != "" {
+		w("**Not measured**: %s\n\n", failure)
+		return
+	}
+	w("| endpoint | bytes | API req/s | p50 | p99 | ceiling req/s | p50 | p99 | API / ceiling |\n")
+	w("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, p := range points {
+		w("| %s | %s | %s | %s | %s | %s | %s | %s | %.2f |\n", p.Endpoint, fmtInt(p.Bytes),
+			fmtInt(int(p.API.RPS+0.5)), fmtDur(p.API.P50), fmtDur(p.API.P99),
+			fmtInt(int(p.Ceil.RPS+0.5)), fmtDur(p.Ceil.P50), fmtDur(p.Ceil.P99), p.API.RPS/max(p.Ceil.RPS, 1e-9))
+		if p.API.Errors > 0 || p.Ceil.Errors > 0 {
+			w("\n**Errors** in %s: %d from the API, %d from the ceiling\n\n", p.Endpoint, p.API.Errors, p.Ceil.Errors)
+		}
+	}
+	w("\n")
+}
