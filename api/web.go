@@ -467,7 +467,7 @@ func (s *Server) render(c *gin.Context, status int, name string, data any) {
 	// Pages show who is signed in and carry their CSRF token.
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Frame-Options", "DENY")
-	h.Set("Content-Security-Policy", "default-src 'self'; style-src 'self'; script-src 'self'; frame-ancestors 'none'")
+	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'")
 	c.Status(status)
 	c.Writer.Write(buf.Bytes())
 	c.Abort()
