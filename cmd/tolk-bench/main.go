@@ -22,10 +22,14 @@
 //     then a pull of an unchanged upstream and of an upstream commit
 //     touching one file. Ceilings: the same files written and committed
 //     once with go-git; a go-git fetch and hard reset of the same change.
+//   - web: the pages of issue 16 with a browser's session, one request
+//     at a time: the translation page, the editor (first string, a
+//     filter, a deep offset, a search, the script's partial page) and
+//     save-and-next (the save's POST and the next string's page).
 //   - scale: N copies of the corpus components in one project: import
 //     time, peak RSS and read latency against the 1x run.
 //
-// -only import,reads,git,writes,scale runs just the sections named (the
+// -only import,reads,git,writes,web,scale runs just the sections named (the
 // reads, git and writes need the import, which always runs).
 //
 // Everything runs on loopback and in a temporary directory, is bounded in
@@ -149,7 +153,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 }
 
 // sections are the parts of a run, in order.
-var sections = []string{"import", "reads", "git", "writes", "scale"}
+var sections = []string{"import", "reads", "git", "writes", "web", "scale"}
 
 // quickFiles is how many translation files per corpus -quick imports
 // (beside the template).
@@ -224,6 +228,12 @@ func bench(ctx context.Context, cfg config, progress io.Writer) (*report, error)
 	}
 	if cfg.Sections["writes"] {
 		if err := benchWrites(ctx, cfg, rep, in, filepath.Join(tmp, "writes"), logf); err != nil {
+			return rep, err
+		}
+	}
+	// After the writes: its saves edit what they would read.
+	if cfg.Sections["web"] {
+		if err := benchWeb(ctx, cfg, rep, in, logf); err != nil {
 			return rep, err
 		}
 	}

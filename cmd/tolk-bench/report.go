@@ -31,6 +31,7 @@ type report struct {
 	Load     []loadPoint
 	Profiled string // endpoint profiled with -pprof
 	Writes   *writesResult
+	Web      *webResult
 	Git      *gitResult
 	Scale    *scaleResult
 }
@@ -185,6 +186,10 @@ func (r *report) Markdown() string {
 	if r.Writes != nil {
 		w("### Writes under load\n\n")
 		writesTable(&b, r.Writes, r.PprofDir != "")
+	}
+	if r.Web != nil {
+		w("### Pages and the editor (issue 16)\n\n")
+		webTable(&b, r.Web)
 	}
 	if r.Scale != nil {
 		w("### Scale: %d× the corpus\n\n", r.Scale.Copies)
