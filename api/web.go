@@ -369,7 +369,32 @@ func (s *Server) languagePage(c *gin.Context) {
 		return
 	}
 	page := s.newPage(c, l.Name)
-	page.Stats, page.APIURL = statRows(&st), s.webURLs(c).language(l.Code, "")
+	u := s.webURLs(c)
+	page.Stats, page.APIURL = statRows(&st), u.language(l.Code, "")
+	// The language across the projects the reader may see.
+	hidden, err := s.hiddenProjects(c)
+	if err != nil {
+		s.failPage(c, err)
+		return
+	}
+	projects, _, err := s.store.FindProjectPage(c.Request.Context(), index.Page{Number: 1, Size: 1000}, hidden...)
+	if err != nil {
+		s.failPage(c, err)
+		return
+	}
+	page.ListName = "Projects"
+	for _, p := range projects {
+		langs, stats, err := s.store.ProjectLanguageStats(c.Request.Context(), p.ID)
+		if err != nil {
+			s.failPage(c, err)
+			return
+		}
+		for i := range langs {
+			if langs[i].Code == l.Code {
+				page.List = append(page.List, progressRow(p.Name, u.share(p.Slug, l.Code), stats[i].Translated, stats[i].Total))
+			}
+		}
+	}
 	s.writePage(c, http.StatusOK, page)
 }
 

@@ -242,6 +242,43 @@ func TestEditorSave(t *testing.T) {
 	}
 }
 
+// TestEditorReview: the approved state is offered to reviewers where
+// the project reviews translations, and saved as approved.
+func TestEditorReview(t *testing.T) {
+	srv, db := shopServer(t)
+	ctx := context.Background()
+	mustUser(t, db, "rita", false, [2]string{"Review strings", "shop"})
+	mustPassword(t, db, "rita", "correct horse")
+	rita := newBrowser(t, srv.URL)
+	rita.signIn("rita", "correct horse")
+	if body := rita.get("/translate/shop/ui/de/").body; strings.Contains(string(body), `name="approved"`) {
+		t.Errorf("approval offered without review on")
+	}
+	p, err := db.FindProject(ctx, "shop")
+	if err == nil {
+		_, _, err = db.UpdateProject(ctx, p.ID, func(p *index.Project) error { p.TranslationReview = true; return nil })
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, version, token := editorState(t, rita, "/translate/shop/ui/de/?q=key:bye")
+	if body := rita.get("/translate/shop/ui/de/?q=key:bye").body; !strings.Contains(string(body), `name="approved"`) {
+		t.Fatalf("approval not offered to a reviewer:\n%s", body)
+	}
+	r := saveJSON(rita, token, map[string]any{"id": json.Number(id), "version": version, "target": []string{"Tschüss"}, "approved": true})
+	if u := getObject(t, srv.URL+"/api/units/"+id+"/"); r.status != http.StatusOK || num(u["state"]) != "30" {
+		t.Errorf("approved save = %d %s; state %v", r.status, r.body, u["state"])
+	}
+	// A translator's approval is the API's refusal, in its words.
+	anna := newBrowser(t, srv.URL)
+	anna.signIn("anna", "correct horse")
+	id, version, token = editorState(t, anna, "/translate/shop/ui/de/?q=key:pears")
+	if r := saveJSON(anna, token, map[string]any{"id": json.Number(id), "version": version, "target": []string{"%d Birnen"}, "approved": true}); r.status != http.StatusBadRequest ||
+		!strings.Contains(string(r.body), "Insufficient privileges for saving translations.") {
+		t.Errorf("translator's approval = %d %s", r.status, r.body)
+	}
+}
+
 func TestEditorPrivate(t *testing.T) {
 	srv, db := shopServer(t)
 	ctx := context.Background()
@@ -262,7 +299,12 @@ func TestEditorPrivate(t *testing.T) {
 			t.Errorf("anna: GET %s = %d", path, r.status)
 		}
 	}
-	if body := getPage(t, srv.URL+"/", http.StatusOK); strings.Contains(body, "Shop") {
-		t.Errorf("the projects list shows a private project to everyone:\n%s", body)
+	for _, path := range []string{"/", "/languages/de/"} {
+		if body := getPage(t, srv.URL+path, http.StatusOK); strings.Contains(body, "Shop") {
+			t.Errorf("%s shows a private project to everyone:\n%s", path, body)
+		}
+	}
+	if r := anna.get("/languages/de/"); !strings.Contains(string(r.body), `<a href="`+srv.URL+`/engage/shop/-/de/">Shop</a>`) {
+		t.Errorf("anna's language page lacks Shop:\n%s", r.body)
 	}
 }

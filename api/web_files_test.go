@@ -40,6 +40,11 @@ func TestTranslationPageFiles(t *testing.T) {
 
 	anna := newBrowser(t, e.srv.URL)
 	anna.signIn("anna", "correct horse")
+	// Posting the form anyway is the API's refusal.
+	nobodyToken := csrf(t, nobody.get("/projects/demo/").body)
+	if r := formUpload(t, nobody, "/projects/demo/app/de/upload/?csrf_token="+nobodyToken); r.status != http.StatusForbidden {
+		t.Errorf("upload by nobody = %d %s", r.status, r.body)
+	}
 	page = string(anna.get("/projects/demo/app/de/").body)
 	m := uploadActionRE.FindStringSubmatch(page)
 	if m == nil {
@@ -51,15 +56,7 @@ func TestTranslationPageFiles(t *testing.T) {
 			t.Errorf("upload form lacks method %s", method)
 		}
 	}
-	upload := func(path string) response {
-		var body bytes.Buffer
-		mw := multipart.NewWriter(&body)
-		mw.WriteField("method", "translate")
-		w, _ := mw.CreateFormFile("file", "de.json")
-		io.WriteString(w, deUpload)
-		mw.Close()
-		return anna.send("POST", path, http.Header{"Content-Type": {mw.FormDataContentType()}}, &body)
-	}
+	upload := func(path string) response { return formUpload(t, anna, path) }
 	if r := upload(strings.Split(action, "?")[0]); r.status != http.StatusForbidden {
 		t.Errorf("upload without CSRF = %d", r.status)
 	}
@@ -75,4 +72,16 @@ func TestTranslationPageFiles(t *testing.T) {
 		!strings.Contains(string(r.body), "Auf Wiedersehen") {
 		t.Errorf("download = %d %s", r.status, r.body)
 	}
+}
+
+// formUpload posts deUpload from browser b to path.
+func formUpload(t *testing.T, b *browser, path string) response {
+	t.Helper()
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	mw.WriteField("method", "translate")
+	w, _ := mw.CreateFormFile("file", "de.json")
+	io.WriteString(w, deUpload)
+	mw.Close()
+	return b.send("POST", path, http.Header{"Content-Type": {mw.FormDataContentType()}}, &body)
 }
