@@ -49,7 +49,7 @@ const (
 
 // LoginLimit is how many failed sign-ins one address may make for one
 // username in LoginLimitPeriod before it must wait.
-var (
+const (
 	LoginLimit       = 5
 	LoginLimitPeriod = 15 * time.Minute
 )

@@ -161,6 +161,19 @@ func TestBrowserEditor(t *testing.T) {
 		t.Errorf("after moving away and back, %s holds %q (%v), want nothing saved", key3, v, err)
 	}
 
+	// A target that drops a placeholder of the source is warned about
+	// as it is typed; the screenshot shows it.
+	do("placeholder warning",
+		chromedp.Navigate(p.base+"/translate/demo/app/de/?q="+neturl.QueryEscape("key:items.count")),
+		chromedp.WaitVisible(css(`textarea[name=target]`)),
+		chromedp.WaitVisible(css(`mark.ph`)),
+		chromedp.Clear(css(`textarea[name=target]`)),
+		chromedp.SendKeys(css(`textarea[name=target]`), "Artikel im Warenkorb"),
+		chromedp.WaitVisible(css(`#missing`)))
+	if missing := text("#missing"); !strings.Contains(missing, "{count}") {
+		t.Errorf("placeholder warning = %q", missing)
+	}
+
 	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatal(err)
