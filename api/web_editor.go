@@ -42,6 +42,7 @@ type editorView struct {
 	SaveURL          string
 	CanEdit          bool
 	CanReview        bool
+	Locked           bool // the component takes no edits now
 	SourceLang       string
 	SourceDir        string
 	Lang, Dir        string
@@ -261,7 +262,8 @@ func (s *Server) editorPage(c *gin.Context, t *index.Translation, q string, conf
 	who := principal(c)
 	base := u.translate(p, comp, l)
 	ed := &editorView{Query: q, Base: base, SaveURL: base + "save/", Conflict: conflict,
-		CanEdit:   who.Can(index.PermUnitEdit, t.Component.ProjectID),
+		CanEdit:   who.Can(index.PermUnitEdit, t.Component.ProjectID) && !t.Component.Locked,
+		Locked:    t.Component.Locked,
 		CanReview: t.Component.Project.TranslationReview && who.Can(index.PermUnitReview, t.Component.ProjectID),
 		Lang:      t.Language.Code, Dir: dirOf(&t.Language), SourceLang: t.Component.SourceLanguage, SourceDir: "ltr",
 		Translated: percentText(t.Stats.Translated, t.Stats.Total)}
@@ -279,28 +281,46 @@ func (s *Server) editorPage(c *gin.Context, t *index.Translation, q string, conf
 	if err != nil {
 		return page, err
 	}
-	// The list's total, and the place of the unit in it: the matches up
-	// to its id.
-	pos := 1
+	var current *index.Unit
 	if ok {
-		_, n, err := s.store.FindUnits(ctx, index.UnitFilter{TranslationID: t.ID, Query: withID(q, "<="+strconv.FormatInt(unit.ID, 10)),
-			Page: index.Page{Number: 1, Size: 1}})
+		current = &unit
+	}
+	if err := s.editorList(ctx, ed, t, current); err != nil || current == nil {
+		return page, err
+	}
+	ed.Unit, err = s.editorUnit(ctx, u, t, current)
+	if ed.Unit != nil && ed.Unit.ReadOnly {
+		ed.CanEdit = false
+	}
+	return page, err
+}
+
+// editorList fills the editor's list: the page of matches holding the
+// current unit (nil: none matches), its place among them and the links
+// to the strings before and after it.
+func (s *Server) editorList(ctx context.Context, ed *editorView, t *index.Translation, current *index.Unit) error {
+	base, q := ed.Base, ed.Query
+	// The place of the unit: the matches up to its id.
+	pos := 1
+	if current != nil {
+		_, n, err := s.store.FindUnits(ctx, index.UnitFilter{TranslationID: t.ID,
+			Query: withID(q, "<="+strconv.FormatInt(current.ID, 10)), Page: index.Page{Number: 1, Size: 1}})
 		if err != nil {
-			return page, err
+			return err
 		}
 		pos = max(n, 1)
 	}
 	rows, total, err := s.store.FindUnits(ctx, index.UnitFilter{TranslationID: t.ID, Query: q,
 		Page: index.Page{Number: (pos-1)/editorRows + 1, Size: editorRows}})
 	if err != nil {
-		return page, err
+		return err
 	}
 	ed.Position, ed.Total = pos, total
 	first := ((pos-1)/editorRows)*editorRows + 1
 	for i, r := range rows {
 		ed.Rows = append(ed.Rows, editorRow{Position: first + i, URL: editorURL(base, q, "offset", strconv.Itoa(first+i)),
 			Key: r.Context, Source: firstForm(r.Source), Target: firstForm(r.Target), State: stateName(r.State),
-			Current: ok && r.ID == unit.ID})
+			Current: current != nil && r.ID == current.ID})
 	}
 	if first > 1 {
 		ed.ListPrev = editorURL(base, q, "offset", strconv.Itoa(first-editorRows))
@@ -308,21 +328,17 @@ func (s *Server) editorPage(c *gin.Context, t *index.Translation, q string, conf
 	if first+editorRows <= total {
 		ed.ListNext = editorURL(base, q, "offset", strconv.Itoa(first+editorRows))
 	}
-	if !ok {
-		return page, nil
+	if current == nil {
+		return nil
 	}
-	id := strconv.FormatInt(unit.ID, 10)
+	id := strconv.FormatInt(current.ID, 10)
 	if pos > 1 {
 		ed.Prev = editorURL(base, q, "before", id)
 	}
 	if pos < total {
 		ed.Next = editorURL(base, q, "after", id)
 	}
-	ed.Unit, err = s.editorUnit(ctx, u, t, &unit)
-	if ed.Unit != nil && ed.Unit.ReadOnly {
-		ed.CanEdit = false
-	}
-	return page, err
+	return nil
 }
 
 func dirOf(l *index.Language) string {

@@ -242,6 +242,30 @@ func TestEditorSave(t *testing.T) {
 	}
 }
 
+// TestEditorLocked: a locked component's editor offers no saving, and a
+// save posted anyway is the API's refusal.
+func TestEditorLocked(t *testing.T) {
+	srv, db := shopServer(t)
+	ctx := context.Background()
+	anna := newBrowser(t, srv.URL)
+	anna.signIn("anna", "correct horse")
+	id, version, token := editorState(t, anna, "/translate/shop/ui/de/?q=key:bye")
+	comp, err := db.FindComponent(ctx, "shop", "ui")
+	if err == nil {
+		_, err = db.SetComponentLock(ctx, comp.ID, true, index.Actor{})
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body := string(anna.get("/translate/shop/ui/de/?q=key:bye").body); strings.Contains(body, `id="save"`) ||
+		!strings.Contains(body, "This component is locked") {
+		t.Errorf("locked editor:\n%s", body)
+	}
+	if r := saveJSON(anna, token, map[string]any{"id": json.Number(id), "version": version, "target": []string{"Tschüss"}}); r.status != http.StatusForbidden {
+		t.Errorf("save into a locked component = %d %s", r.status, r.body)
+	}
+}
+
 // TestEditorReview: the approved state is offered to reviewers where
 // the project reviews translations, and saved as approved.
 func TestEditorReview(t *testing.T) {
