@@ -487,6 +487,36 @@ func readSave(c *gin.Context) (saveRequest, bool, error) {
 	return r, false, nil
 }
 
+// checkSaver refuses a save without the session's CSRF token (in the
+// header or the body) or without anyone signed in.
+func (s *Server) checkSaver(c *gin.Context, req saveRequest) error {
+	presented := req.CSRF
+	if h := c.GetHeader(csrfHeader); h != "" {
+		presented = h
+	}
+	if err := s.checkCSRF(c, presented); err != nil {
+		return err
+	}
+	if principal(c).Anonymous() {
+		return errNotSignedIn
+	}
+	return nil
+}
+
+// state is the state a save asks for: empty for a blank target, else
+// what its boxes say, translated when none is ticked.
+func (r *saveRequest) state() index.State {
+	switch {
+	case index.IsBlank(r.Target):
+		return index.StateEmpty
+	case r.Fuzzy:
+		return index.StateFuzzy
+	case r.Approved:
+		return index.StateApproved
+	}
+	return index.StateTranslated
+}
+
 // saveUnit serves POST /translate/:project/:component/:language/save/:
 // the edit is the API's PATCH of the unit (index.CheckUnitPatch, the
 // user as author, statistics in the same transaction), refused with a
@@ -494,35 +524,17 @@ func readSave(c *gin.Context) (saveRequest, bool, error) {
 func (s *Server) saveUnit(c *gin.Context) {
 	req, isJSON, err := readSave(c)
 	if err == nil {
-		presented := req.CSRF
-		if h := c.GetHeader(csrfHeader); h != "" {
-			presented = h
-		}
-		err = s.checkCSRF(c, presented)
+		err = s.checkSaver(c, req)
+	}
+	var t index.Translation
+	if err == nil {
+		t, err = s.findTranslation(c)
 	}
 	if err != nil {
 		s.failSave(c, isJSON, err)
 		return
 	}
-	who := principal(c)
-	if who.Anonymous() {
-		s.failSave(c, isJSON, errNotSignedIn)
-		return
-	}
-	t, err := s.findTranslation(c)
-	if err != nil {
-		s.failSave(c, isJSON, err)
-		return
-	}
-	state := index.StateTranslated
-	switch {
-	case index.IsBlank(req.Target):
-		state = index.StateEmpty
-	case req.Fuzzy:
-		state = index.StateFuzzy
-	case req.Approved:
-		state = index.StateApproved
-	}
+	who, state := principal(c), req.state()
 	var current index.Unit
 	_, err = s.store.UpdateUnit(c.Request.Context(), req.ID, index.UserActor(who.User),
 		func(u index.Unit, ut index.Translation) (index.UnitUpdate, error) {
