@@ -67,12 +67,14 @@ func (s *Server) authenticate(c *gin.Context) {
 // context.
 func (s *Server) signIn(c *gin.Context) error {
 	h := c.GetHeader("Authorization")
-	if h == "" {
-		return nil
-	}
 	scheme, token, _ := strings.Cut(strings.TrimSpace(h), " ")
 	if !strings.EqualFold(scheme, "Token") && !strings.EqualFold(scheme, "Bearer") {
-		return nil
+		// No token: a browser's session cookie may stand in, with its
+		// CSRF token on the API's writes.
+		if err := s.sessionSignIn(c); err != nil {
+			return err
+		}
+		return s.checkAPICSRF(c)
 	}
 	token = strings.TrimSpace(token)
 	switch {

@@ -187,6 +187,15 @@ func (l *limiter) take(key string) (ok bool, left int, reset time.Duration) {
 	return true, l.limit.Requests - w.used, reset
 }
 
+// forget drops the window of the client key, which starts afresh.
+func (l *limiter) forget(key string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if e := l.windows[key]; e != nil {
+		l.drop(e)
+	}
+}
+
 func (l *limiter) ended(w *window, now time.Time) bool {
 	return !now.Before(w.start.Add(l.limit.Period))
 }

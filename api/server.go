@@ -38,6 +38,7 @@ type Store interface {
 	translationWriteStore
 	languageWriteStore
 	hookStore
+	sessionStore
 }
 
 // RequestObserver hears each request once it is answered: the route
@@ -195,6 +196,8 @@ type Server struct {
 	engine *gin.Engine
 	// anonLimit and userLimit count requests per client; nil when off.
 	anonLimit, userLimit *limiter
+	// loginLimit counts failed sign-ins per address and username.
+	loginLimit *limiter
 }
 
 var ginMode sync.Once
@@ -209,8 +212,9 @@ func New(store Store, opts Options) *Server {
 	// (tests) do not race, and never print gin's debug banner.
 	ginMode.Do(func() { gin.SetMode(gin.ReleaseMode) })
 	s := &Server{store: store, opts: opts, log: opts.Logger,
-		anonLimit: newLimiter(opts.RateLimits.Anonymous, &opts.RateLimits),
-		userLimit: newLimiter(opts.RateLimits.User, &opts.RateLimits)}
+		anonLimit:  newLimiter(opts.RateLimits.Anonymous, &opts.RateLimits),
+		userLimit:  newLimiter(opts.RateLimits.User, &opts.RateLimits),
+		loginLimit: newLimiter(RateLimit{Requests: LoginLimit, Period: LoginLimitPeriod}, &opts.RateLimits)}
 	s.engine = s.newEngine()
 	return s
 }
@@ -284,6 +288,7 @@ func (s *Server) newEngine() *gin.Engine {
 	}
 	s.gitRoutes(e)
 	s.hookRoutes(e)
+	s.webRoutes(e)
 	e.NoRoute(func(c *gin.Context) {
 		if to, ok := slashRedirect(c.Request.URL, resources); ok {
 			// The reference's framework appends the slash with a permanent

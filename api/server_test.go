@@ -138,7 +138,7 @@ func TestUnknownPath(t *testing.T) {
 	const notFound = `{"type":"client_error","errors":[{"code":"not_found","detail":"Not found.","attr":null}]}`
 	for _, path := range []string{
 		"/api/nope/", "/api/translations/demo/app/de/nope/", "/api/translations/demo/app/de/nope",
-		"/", "/api/projects/demo/nope/", "/api/components/demo/app/de/",
+		"/api/projects/demo/nope/", "/api/components/demo/app/de/",
 		// Below the human pages, paths that are not pages stay JSON.
 		"/projects/demo/app/de/nope/", "/engage/demo/", "/translate/demo/app/",
 	} {

@@ -77,23 +77,28 @@ type uploadResultJSON struct {
 // method permissions (400), then the file itself (400 on "file"). The
 // answer is 200 even when nothing was accepted.
 func (s *Server) upload(c *gin.Context) {
-	files := s.opts.Files
-	if files == nil {
-		s.fail(c, errNoRepositories)
-		return
-	}
-	t, up, err := s.readUpload(c, files)
-	if err != nil {
-		s.fail(c, err)
-		return
-	}
-	res, err := s.store.ApplyUpload(c.Request.Context(), t.ID, up)
+	_, res, err := s.applyUpload(c)
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
 	s.writeJSON(c, http.StatusOK, uploadResultJSON{NotFound: res.NotFound, Skipped: res.Skipped,
 		Accepted: res.Accepted, Total: res.Total, Result: res.Accepted > 0, Count: res.Total})
+}
+
+// applyUpload reads the upload of the request and applies it, for the
+// API and for the translation page's form alike.
+func (s *Server) applyUpload(c *gin.Context) (index.Upload, index.UploadResult, error) {
+	files := s.opts.Files
+	if files == nil {
+		return index.Upload{}, index.UploadResult{}, errNoRepositories
+	}
+	t, up, err := s.readUpload(c, files)
+	if err != nil {
+		return up, index.UploadResult{}, err
+	}
+	res, err := s.store.ApplyUpload(c.Request.Context(), t.ID, up)
+	return up, res, err
 }
 
 // readUpload resolves the upload's translation, runs every check up to

@@ -2,69 +2,124 @@ package api
 
 import (
 	"bytes"
+	"embed"
 	"errors"
 	"fmt"
 	"html/template"
 	"net/http"
+	"net/url"
 	"strconv"
 
 	"github.com/gin-gonic/gin"
 	"github.com/tolk-project/tolk/index"
 )
 
-// webResources are the human-facing pages that the web_url, share_url
-// and translate_url fields of API objects lead to (urls.go, "Human-facing
-// pages"). Each is a plain HTML page with the object's name, statistics
-// and a link to its API resource. They take GET and HEAD only.
+// The human-facing pages: the projects list, a project, a component, a
+// language, a translation and the editor, at the addresses the API's
+// web_url, share_url and translate_url lead to (urls.go, "Human-facing
+// pages"). They are rendered by html/template from webui/, with one
+// small stylesheet and script served from the binary: no build step, no
+// external assets, and every page reads without JavaScript.
 //
-// They sit in the resource table (through projectResources) for the
-// trailing-slash redirect and the 405 answer. The table's OPTIONS body
-// describes API views, so pages do not advertise OPTIONS.
+// They live in package api rather than a package of their own because
+// they resolve objects, check visibility and permissions, and write
+// units through exactly the code the API does (findTranslation,
+// Principal.Can, index.CheckUnitPatch, readUpload).
+
+//go:embed webui
+var webUI embed.FS
+
+var pageTemplate = template.Must(template.New("").Funcs(template.FuncMap{
+	"inc": func(i int) int { return i + 1 },
+}).ParseFS(webUI, "webui/*.html"))
+
+// webResources are the pages, GET and HEAD only. They sit in the
+// resource table (through resources) for the trailing-slash redirect and
+// the 405 answer. The table's OPTIONS body describes API views, so pages
+// do not advertise OPTIONS. Their POST routes (sign-in, saves, uploads)
+// are webRoutes.
 func (s *Server) webResources() []resource {
 	get := []string{"GET", "HEAD"}
 	return []resource{
+		{"/", "Projects", get, s.projectsPage},
+		{"/projects/", "Projects", get, s.projectsPage},
 		{"/projects/:project/", "Project", get, s.projectPage},
 		{"/projects/:project/:component/", "Component", get, s.componentPage},
 		{"/projects/:project/:component/:language/", "Translation", get, s.translationPage},
 		{"/translate/:project/:component/:language/", "Translate", get, s.translatePage},
 		{"/engage/:project/-/:language/", "Engage", get, s.engagePage},
 		{"/languages/:code/", "Language", get, s.languagePage},
+		{"/accounts/login/", "Sign in", get, s.loginPage},
 	}
+}
+
+// webRoutes are the pages' state-changing routes. Each checks the CSRF
+// token of the session (or of the sign-in form) before anything else.
+func (s *Server) webRoutes(e *gin.Engine) {
+	e.POST("/accounts/login/", s.login)
+	e.POST("/accounts/logout/", s.logout)
+	e.POST("/translate/:project/:component/:language/save/", s.saveUnit)
+	e.POST("/projects/:project/:component/:language/upload/", s.uploadPage)
+	e.GET("/static/:file", s.static)
+	e.HEAD("/static/:file", s.static)
 }
 
 // webPage is what the page template shows; empty parts are left out.
 type webPage struct {
-	Title    string
-	Crumbs   []webLink // the way up: project, component
-	Stats    []statRow
-	Actions  []webLink
-	ListName string
-	List     []webRow
-	Units    []webUnit
-	Note     string
+	Title string
+	// Lang and Dir are the language of the page's strings: the
+	// translation's on its pages, English otherwise.
+	Lang, Dir string
+	User      string // the signed-in user's name; "" for anonymous
+	CSRF      string
+	Here      string // this page's path and query, for the sign-in link
+	Crumbs    []webLink
+	Note      string
 	// Problems are what the last import could not do (Tolk's
 	// import_error and skipped_files, README "Import errors").
 	Problems []string
-	APIURL   string
+	// ProblemsTitle heads Problems; "" means import problems.
+	ProblemsTitle string
+	Stats         []statRow
+	Actions       []webLink
+	ListName      string
+	List          []webRow
+	Matrix        *webMatrix
+	Login         *loginForm
+	Editor        *editorView
+	Upload        *uploadView
+	APIURL        string
 }
 
-type webLink struct{ Name, URL string }
+type webLink struct {
+	Name, URL string
+	Current   bool
+}
 
 // webRow is one child object with its translated share.
 type webRow struct {
 	Name, URL, Percent string
+	Value              float64
+}
+
+// webMatrix is a project's components (rows) by languages (columns).
+type webMatrix struct {
+	Languages []string
+	Rows      []webMatrixRow
+}
+
+type webMatrixRow struct {
+	Name, URL string
+	Cells     []webRow // one per language; empty URL where none exists
 }
 
 type statRow struct {
 	Label, Count, Percent string
 }
 
-type webUnit struct {
-	Context, Source, Target, State, APIURL string
+type loginForm struct {
+	Next, Username, Problem string
 }
-
-// unitsShown bounds the units the translate page lists.
-const unitsShown = 20
 
 // webURLs builds links for pages: like the API's, minus format=api,
 // which means nothing to a page.
@@ -74,8 +129,63 @@ func (s *Server) webURLs(c *gin.Context) urls {
 	return u
 }
 
-// projectPage serves /projects/:project/: the project, its languages and
-// its components.
+// newPage starts a page with what every page shows: who is signed in
+// and the CSRF token of its forms.
+func (s *Server) newPage(c *gin.Context, title string) webPage {
+	page := webPage{Title: title, Lang: "en", Dir: "ltr", Here: c.Request.URL.RequestURI()}
+	// A token is a tool's, not a browser's sign-in: with one, the
+	// header offers no sign-out (the permissions still apply).
+	if p := principal(c); !p.Anonymous() && viaSession(c) {
+		page.User = p.User.Username
+		// The sign-out form's; pages with other forms ask for it too.
+		page.CSRF = s.csrfToken(c)
+	}
+	return page
+}
+
+// langPage sets the language a page's strings are in.
+func (page *webPage) langPage(l *index.Language) {
+	page.Lang, page.Dir = l.Code, l.Direction
+	if page.Dir != "rtl" {
+		page.Dir = "ltr"
+	}
+}
+
+// projectsPage serves / and /projects/: every project the principal
+// may see.
+func (s *Server) projectsPage(c *gin.Context) {
+	ctx := c.Request.Context()
+	hidden, err := s.hiddenProjects(c)
+	if err != nil {
+		s.failPage(c, err)
+		return
+	}
+	projects, _, err := s.store.FindProjectPage(ctx, index.Page{Number: 1, Size: 1000}, hidden...)
+	if err != nil {
+		s.failPage(c, err)
+		return
+	}
+	u := s.webURLs(c)
+	page := s.newPage(c, "Projects")
+	page.ListName, page.APIURL = "Projects", u.abs("/api/projects/", "")
+	for _, p := range projects {
+		st, err := s.store.ProjectStats(ctx, p.ID)
+		if err != nil {
+			s.failPage(c, err)
+			return
+		}
+		page.List = append(page.List, progressRow(p.Name, u.projectWeb(p.Slug), st.Translated, st.Total))
+	}
+	s.writePage(c, http.StatusOK, page)
+}
+
+// progressRow is a list row with its translated share.
+func progressRow(name, url string, part, total int) webRow {
+	return webRow{name, url, percentText(part, total), index.Percent(part, total)}
+}
+
+// projectPage serves /projects/:project/: the project, its components by
+// its languages, and its languages.
 func (s *Server) projectPage(c *gin.Context) {
 	ctx := c.Request.Context()
 	p, err := s.findProject(c)
@@ -99,14 +209,32 @@ func (s *Server) projectPage(c *gin.Context) {
 		return
 	}
 	u := s.webURLs(c)
-	page := webPage{Title: p.Name, Stats: statRows(&st), ListName: "Languages", APIURL: u.project(p.Slug, "")}
+	page := s.newPage(c, p.Name)
+	page.Stats, page.ListName, page.APIURL = statRows(&st), "Languages", u.project(p.Slug, "")
+	page.Crumbs = []webLink{{Name: "Projects", URL: u.abs("/projects/", "")}}
+	m := &webMatrix{}
+	column := map[string]int{}
 	for i, l := range langs {
-		page.List = append(page.List, webRow{l.Name, u.share(p.Slug, l.Code),
-			percentText(langStats[i].Translated, langStats[i].Total)})
+		page.List = append(page.List, progressRow(l.Name, u.share(p.Slug, l.Code), langStats[i].Translated, langStats[i].Total))
+		m.Languages = append(m.Languages, l.Name)
+		column[l.Code] = i
 	}
 	for _, comp := range comps {
-		page.Actions = append(page.Actions, webLink{"Component " + comp.Name, u.componentWeb(p.Slug, comp.Slug)})
+		trs, _, err := s.store.FindTranslationPage(ctx, comp.ID, index.Page{})
+		if err != nil {
+			s.failPage(c, err)
+			return
+		}
+		row := webMatrixRow{Name: comp.Name, URL: u.componentWeb(p.Slug, comp.Slug), Cells: make([]webRow, len(langs))}
+		for _, t := range trs {
+			if i, ok := column[t.LanguageCode]; ok {
+				row.Cells[i] = progressRow(t.Language.Name, u.translationWeb(p.Slug, comp.Slug, t.LanguageCode),
+					t.Stats.Translated, t.Stats.Total)
+			}
+		}
+		m.Rows = append(m.Rows, row)
 	}
+	page.Matrix = m
 	s.writePage(c, http.StatusOK, page)
 }
 
@@ -130,8 +258,9 @@ func (s *Server) componentPage(c *gin.Context) {
 		return
 	}
 	u, p := s.webURLs(c), comp.Project.Slug
-	page := webPage{Title: comp.Name, Crumbs: []webLink{{comp.Project.Name, u.projectWeb(p)}},
-		Stats: statRows(&st), ListName: "Translations", APIURL: u.component(p, comp.Slug, "")}
+	page := s.newPage(c, comp.Name)
+	page.Crumbs = []webLink{{Name: comp.Project.Name, URL: u.projectWeb(p)}}
+	page.Stats, page.ListName, page.APIURL = statRows(&st), "Translations", u.component(p, comp.Slug, "")
 	if comp.Import.Error != "" {
 		page.Problems = append(page.Problems, "The last import failed: "+comp.Import.Error)
 	}
@@ -139,8 +268,8 @@ func (s *Server) componentPage(c *gin.Context) {
 		page.Problems = append(page.Problems, fmt.Sprintf("Skipped %q: %s", f.Filename, f.Reason))
 	}
 	for _, t := range trs {
-		page.List = append(page.List, webRow{t.Language.Name, u.translationWeb(p, comp.Slug, t.LanguageCode),
-			percentText(t.Stats.Translated, t.Stats.Total)})
+		page.List = append(page.List, progressRow(t.Language.Name, u.translationWeb(p, comp.Slug, t.LanguageCode),
+			t.Stats.Translated, t.Stats.Total))
 		if t.LoadError != "" {
 			page.Problems = append(page.Problems, t.Language.Name+" does not parse: "+t.LoadError)
 		}
@@ -148,75 +277,42 @@ func (s *Server) componentPage(c *gin.Context) {
 	s.writePage(c, http.StatusOK, page)
 }
 
-// translationPage serves /projects/:project/:component/:language/.
+// translationPage serves /projects/:project/:component/:language/: the
+// statistics, the ways into the editor, and the file's download and
+// upload.
 func (s *Server) translationPage(c *gin.Context) {
 	t, err := s.findTranslation(c)
 	if err != nil {
 		s.failPage(c, err)
 		return
 	}
-	u, p, comp, l := s.webURLs(c), t.Component.Project.Slug, t.Component.Slug, t.LanguageCode
-	s.writePage(c, http.StatusOK, webPage{
-		Title:    t.Component.Name + " — " + t.Language.Name,
-		Crumbs:   translationCrumbs(u, &t),
-		Stats:    statRows(&t.Stats),
-		Actions:  []webLink{{"Translate", u.translate(p, comp, l)}, {"Language " + t.Language.Name, u.share(p, l)}},
-		Problems: problems(t.LoadError),
-		APIURL:   u.translation(p, comp, l, ""),
-	})
+	s.writePage(c, http.StatusOK, s.translationView(c, &t))
 }
 
-// problems is a translation's load error as a page's problems.
+// translationView is the translation page of t.
+func (s *Server) translationView(c *gin.Context, t *index.Translation) webPage {
+	u, p, comp, l := s.webURLs(c), t.Component.Project.Slug, t.Component.Slug, t.LanguageCode
+	page := s.newPage(c, t.Component.Name+" — "+t.Language.Name)
+	page.Crumbs = translationCrumbs(u, t)
+	page.Stats, page.Problems = statRows(&t.Stats), problems(t.LoadError)
+	page.APIURL = u.translation(p, comp, l, "")
+	edit := u.translate(p, comp, l)
+	page.Actions = []webLink{
+		{Name: fmt.Sprintf("Untranslated strings (%d)", t.Stats.Total-t.Stats.Translated-t.Stats.Fuzzy),
+			URL: edit + "?q=" + url.QueryEscape("state:empty")},
+		{Name: fmt.Sprintf("Strings needing editing (%d)", t.Stats.Fuzzy), URL: edit + "?q=" + url.QueryEscape("is:fuzzy")},
+		{Name: fmt.Sprintf("All strings (%d)", t.Stats.Total), URL: edit},
+		{Name: "Language " + t.Language.Name, URL: u.share(p, l)},
+	}
+	page.Upload = s.uploadView(c, u, t)
+	return page
+}
+
 func problems(loadError string) []string {
 	if loadError == "" {
 		return nil
 	}
 	return []string{"The file does not parse: " + loadError}
-}
-
-// translatePage serves /translate/:project/:component/:language/: the
-// translation's first units or, with ?checksum= (the hex the API's unit
-// web_url carries), that one unit.
-func (s *Server) translatePage(c *gin.Context) {
-	ctx := c.Request.Context()
-	t, err := s.findTranslation(c)
-	if err != nil {
-		s.failPage(c, err)
-		return
-	}
-	f := index.UnitFilter{TranslationID: t.ID, Page: index.Page{Number: 1, Size: unitsShown}}
-	if sum := c.Query("checksum"); sum != "" {
-		v, err := strconv.ParseUint(sum, 16, 64)
-		if err != nil {
-			s.failPage(c, index.ErrNotFound)
-			return
-		}
-		// The checksum is the unsigned form of id_hash (appendChecksum).
-		id, err := s.store.FindUnitIDByHash(ctx, t.ID, int64(v-1<<63))
-		if err != nil {
-			s.failPage(c, err)
-			return
-		}
-		f.Query = "id:" + strconv.FormatInt(id, 10)
-	}
-	units, total, err := s.store.FindUnits(ctx, f)
-	if err != nil {
-		s.failPage(c, err)
-		return
-	}
-	u, p, comp, l := s.webURLs(c), t.Component.Project.Slug, t.Component.Slug, t.LanguageCode
-	page := webPage{
-		Title:  "Translate " + t.Component.Name + " — " + t.Language.Name,
-		Crumbs: append(translationCrumbs(u, &t), webLink{t.Language.Name, u.translationWeb(p, comp, l)}),
-		Stats:  statRows(&t.Stats),
-		APIURL: u.translation(p, comp, l, "units"),
-		Note:   "Showing " + strconv.Itoa(len(units)) + " of " + strconv.Itoa(total) + " strings.",
-	}
-	for _, x := range units {
-		page.Units = append(page.Units, webUnit{x.Context, joinPlurals(x.Source), joinPlurals(x.Target),
-			stateName(x.State), u.unit(x.ID)})
-	}
-	s.writePage(c, http.StatusOK, page)
 }
 
 // engagePage serves /engage/:project/-/:language/: a project in one of
@@ -237,13 +333,29 @@ func (s *Server) engagePage(c *gin.Context) {
 		if l.Code != code {
 			continue
 		}
-		s.writePage(c, http.StatusOK, webPage{
-			Title:   p.Name + " — " + l.Name,
-			Crumbs:  []webLink{{p.Name, u.projectWeb(p.Slug)}},
-			Stats:   statRows(&stats[i]),
-			Actions: []webLink{{"Language " + l.Name, u.languageWeb(l.Code)}},
-			APIURL:  u.project(p.Slug, "languages"),
-		})
+		page := s.newPage(c, p.Name+" — "+l.Name)
+		page.Crumbs = []webLink{{Name: p.Name, URL: u.projectWeb(p.Slug)}}
+		page.Stats, page.APIURL = statRows(&stats[i]), u.project(p.Slug, "languages")
+		page.Actions = []webLink{{Name: "Language " + l.Name, URL: u.languageWeb(l.Code)}}
+		comps, _, err := s.store.FindComponentPage(c.Request.Context(), p.ID, index.Page{})
+		if err != nil {
+			s.failPage(c, err)
+			return
+		}
+		for _, comp := range comps {
+			t, err := s.store.FindTranslation(c.Request.Context(), p.Slug, comp.Slug, code)
+			if errors.Is(err, index.ErrNotFound) {
+				continue
+			}
+			if err != nil {
+				s.failPage(c, err)
+				return
+			}
+			page.List = append(page.List, progressRow(comp.Name, u.translationWeb(p.Slug, comp.Slug, code),
+				t.Stats.Translated, t.Stats.Total))
+		}
+		page.ListName = "Components"
+		s.writePage(c, http.StatusOK, page)
 		return
 	}
 	s.failPage(c, index.ErrNotFound)
@@ -256,13 +368,40 @@ func (s *Server) languagePage(c *gin.Context) {
 		s.failPage(c, err)
 		return
 	}
-	s.writePage(c, http.StatusOK, webPage{Title: l.Name, Stats: statRows(&st),
-		APIURL: s.webURLs(c).language(l.Code, "")})
+	page := s.newPage(c, l.Name)
+	u := s.webURLs(c)
+	page.Stats, page.APIURL = statRows(&st), u.language(l.Code, "")
+	// The language across the projects the reader may see.
+	hidden, err := s.hiddenProjects(c)
+	if err != nil {
+		s.failPage(c, err)
+		return
+	}
+	projects, _, err := s.store.FindProjectPage(c.Request.Context(), index.Page{Number: 1, Size: 1000}, hidden...)
+	if err != nil {
+		s.failPage(c, err)
+		return
+	}
+	page.ListName = "Projects"
+	for _, p := range projects {
+		langs, stats, err := s.store.ProjectLanguageStats(c.Request.Context(), p.ID)
+		if err != nil {
+			s.failPage(c, err)
+			return
+		}
+		for i := range langs {
+			if langs[i].Code == l.Code {
+				page.List = append(page.List, progressRow(p.Name, u.share(p.Slug, l.Code), stats[i].Translated, stats[i].Total))
+			}
+		}
+	}
+	s.writePage(c, http.StatusOK, page)
 }
 
 func translationCrumbs(u urls, t *index.Translation) []webLink {
 	p := &t.Component.Project
-	return []webLink{{p.Name, u.projectWeb(p.Slug)}, {t.Component.Name, u.componentWeb(p.Slug, t.Component.Slug)}}
+	return []webLink{{Name: p.Name, URL: u.projectWeb(p.Slug)},
+		{Name: t.Component.Name, URL: u.componentWeb(p.Slug, t.Component.Slug)}}
 }
 
 // statRows lays out the statistics a page shows, with the API's
@@ -294,20 +433,6 @@ func percentText(part, total int) string {
 	return strconv.FormatFloat(index.Percent(part, total), 'f', 1, 64) + "%"
 }
 
-func joinPlurals(forms []string) string {
-	if len(forms) == 1 {
-		return forms[0]
-	}
-	var b bytes.Buffer
-	for i, f := range forms {
-		if i > 0 {
-			b.WriteString(" | ")
-		}
-		b.WriteString(f)
-	}
-	return b.String()
-}
-
 // stateName is the reference's label of a unit state.
 func stateName(st index.State) string {
 	switch st {
@@ -325,23 +450,37 @@ func stateName(st index.State) string {
 	return strconv.Itoa(int(st))
 }
 
-// failPage answers a page request that failed: a 404 page for unknown
-// objects, otherwise a 500 page with the error logged, never shown.
+// failPage answers a page request that failed with errorResponse's
+// status (the one place that picks error statuses): a 404 page for
+// unknown objects, the error's details for other client errors, and a
+// 500 page with the error logged, never shown.
 func (s *Server) failPage(c *gin.Context, err error) {
-	if errors.Is(err, index.ErrNotFound) {
-		s.writePage(c, http.StatusNotFound, webPage{Title: "Not found",
-			Note: "The page you are looking for does not exist."})
-		return
+	status, body := errorResponse(err)
+	page := s.newPage(c, "Not done")
+	switch {
+	case status == http.StatusNotFound:
+		page.Title, page.Note = "Not found", "The page you are looking for does not exist."
+	case status >= 500:
+		requestLogger(c, s.log).Error("request failed", "err", err)
+		page.Title, page.Note = "Server error", "A server error occurred."
+	default:
+		page.ProblemsTitle = "What went wrong"
+		for _, e := range body.Errors {
+			page.Problems = append(page.Problems, e.Detail)
+		}
 	}
-	requestLogger(c, s.log).Error("request failed", "err", err)
-	s.writePage(c, http.StatusInternalServerError, webPage{Title: "Server error",
-		Note: "A server error occurred."})
+	s.writePage(c, status, page)
 }
 
 // writePage renders page. The template escapes every value it prints.
 func (s *Server) writePage(c *gin.Context, status int, page webPage) {
+	s.render(c, status, "page", page)
+}
+
+// render writes one template of webui/ as an HTML answer.
+func (s *Server) render(c *gin.Context, status int, name string, data any) {
 	var buf bytes.Buffer
-	if err := pageTemplate.Execute(&buf, page); err != nil {
+	if err := pageTemplate.ExecuteTemplate(&buf, name, data); err != nil {
 		requestLogger(c, s.log).Error("render page", "err", err)
 		status = http.StatusInternalServerError
 		buf.Reset()
@@ -350,42 +489,29 @@ func (s *Server) writePage(c *gin.Context, status int, page webPage) {
 	h := c.Writer.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Content-Length", strconv.Itoa(buf.Len()))
+	// Pages show who is signed in and carry their CSRF token.
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'")
 	c.Status(status)
 	c.Writer.Write(buf.Bytes())
 	c.Abort()
 }
 
-var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>{{.Title}} · Tolk</title>
-</head>
-<body>
-{{with .Crumbs}}<nav>{{range $i, $c := .}}{{if $i}} / {{end}}<a href="{{$c.URL}}">{{$c.Name}}</a>{{end}}</nav>
-{{end}}<h1>{{.Title}}</h1>
-{{with .Note}}<p>{{.}}</p>
-{{end}}{{with .Problems}}<section class="problems">
-<h2>Import problems</h2>
-<ul>
-{{range .}}<li>{{.}}</li>
-{{end}}</ul>
-</section>
-{{end}}{{with .Stats}}<table class="stats">
-{{range .}}<tr><th>{{.Label}}</th><td>{{.Count}}</td><td>{{.Percent}}</td></tr>
-{{end}}</table>
-{{end}}{{with .Actions}}<ul>
-{{range .}}<li><a href="{{.URL}}">{{.Name}}</a></li>
-{{end}}</ul>
-{{end}}{{with .List}}<h2>{{$.ListName}}</h2>
-<table class="list">
-{{range .}}<tr><td><a href="{{.URL}}">{{.Name}}</a></td><td>{{.Percent}}</td></tr>
-{{end}}</table>
-{{end}}{{with .Units}}<table class="units">
-<tr><th>Key</th><th>Source</th><th>Translation</th><th>State</th><th></th></tr>
-{{range .}}<tr><td>{{.Context}}</td><td>{{.Source}}</td><td>{{.Target}}</td><td>{{.State}}</td><td><a href="{{.APIURL}}">API</a></td></tr>
-{{end}}</table>
-{{end}}{{with .APIURL}}<p><a href="{{.}}">API resource</a></p>
-{{end}}</body>
-</html>
-`))
+// static serves the stylesheet and script of webui/.
+func (s *Server) static(c *gin.Context) {
+	name := c.Param("file")
+	types := map[string]string{"tolk.css": "text/css; charset=utf-8", "tolk.js": "text/javascript; charset=utf-8"}
+	ct, ok := types[name]
+	if !ok {
+		s.failPage(c, index.ErrNotFound)
+		return
+	}
+	b, err := webUI.ReadFile("webui/" + name)
+	if err != nil {
+		s.failPage(c, err)
+		return
+	}
+	c.Header("Cache-Control", "public, max-age=3600")
+	c.Data(http.StatusOK, ct, b)
+}

@@ -1,8 +1,10 @@
 package api_test
 
 import (
+	"encoding/json"
 	"html/template"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -48,7 +50,7 @@ func TestWebPages(t *testing.T) {
 		{"/projects/demo/app/de/", []string{"<h1>App — German</h1>", translated(demoUnits["app/de"]),
 			href(base + "/api/translations/demo/app/de/"), href(base + "/translate/demo/app/de/"),
 			href(base + "/engage/demo/-/de/")}, nil},
-		{"/translate/demo/app/de/", []string{"Hallo", "Tschüss", "Datei öffnen…", "Showing 6 of 6 strings.",
+		{"/translate/demo/app/de/", []string{"Hallo", "Tschüss", "Datei öffnen…", "<h2>Strings <span class=\"quiet\">(6)</span></h2>",
 			href(base + "/api/translations/demo/app/de/units/")}, nil},
 		{"/engage/demo/-/de/", []string{"<h1>Demo — German</h1>", translated(demoUnits["app/de"], demoUnits["glossary/de"]),
 			href(base + "/api/projects/demo/languages/"), href(base + "/languages/de/")}, nil},
@@ -90,8 +92,10 @@ func TestWebURLsLeadSomewhere(t *testing.T) {
 			body := getPage(t, u["web_url"].(string), http.StatusOK)
 			// The checksum picks out exactly this unit.
 			src := u["source"].([]any)[0].(string)
+			id := u["id"].(json.Number).String()
 			if !strings.Contains(body, ">"+template.HTMLEscapeString(src)+"<") ||
-				!strings.Contains(body, "Showing 1 of 1 strings.") || !strings.Contains(body, href(u["url"].(string))) {
+				!strings.Contains(body, `<input type="hidden" name="id" value="`+id+`">`) ||
+				!strings.Contains(body, href(u["url"].(string))) {
 				t.Errorf("%s does not show unit %v:\n%s", u["web_url"], u["url"], body)
 			}
 		}
@@ -123,8 +127,9 @@ func TestWebEscapes(t *testing.T) {
 		Revision: "r", IsSource: true, IsTemplate: true, Monolingual: true,
 		Units: []index.ImportUnit{unit(evil, evil, evil, index.StateReadOnly)}})
 	srv := mustServe(t, db, api.Options{})
-	for _, path := range []string{"/projects/evil/", "/projects/evil/comp/", "/projects/evil/comp/en/",
-		"/translate/evil/comp/en/", "/engage/evil/-/en/"} {
+	for _, path := range []string{"/", "/projects/evil/", "/projects/evil/comp/", "/projects/evil/comp/en/",
+		"/translate/evil/comp/en/", "/translate/evil/comp/en/?q=" + url.QueryEscape(`'`+evil+`'`),
+		"/engage/evil/-/en/"} {
 		body := getPage(t, srv.URL+path, http.StatusOK)
 		if strings.Contains(body, "<script>") || strings.Contains(body, "<b>") {
 			t.Errorf("%s prints markup unescaped:\n%s", path, body)
@@ -132,6 +137,17 @@ func TestWebEscapes(t *testing.T) {
 		if !strings.Contains(body, "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; &amp; &lt;b&gt;") {
 			t.Errorf("%s lacks the escaped name:\n%s", path, body)
 		}
+	}
+}
+
+// TestLoginEscapes: what the sign-in form echoes (the return address,
+// the username) is escaped.
+func TestLoginEscapes(t *testing.T) {
+	srv, _ := demoServer(t)
+	const evil = `/"><script>alert(1)</script>`
+	body := getPage(t, srv.URL+"/accounts/login/?next="+url.QueryEscape(evil), http.StatusOK)
+	if strings.Contains(body, "<script>") || !strings.Contains(body, `value="/&#34;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"`) {
+		t.Errorf("sign-in form prints next unescaped:\n%s", body)
 	}
 }
 

@@ -220,7 +220,12 @@ func LooksLikeToken(s string) bool {
 		!(strings.HasPrefix(s, UserTokenPrefix) || strings.HasPrefix(s, ProjectTokenPrefix)) {
 		return false
 	}
-	for i := len(UserTokenPrefix); i < len(s); i++ {
+	return onlyTokenAlphabet(s[len(UserTokenPrefix):])
+}
+
+// onlyTokenAlphabet reports whether s holds only letters of tokenAlphabet.
+func onlyTokenAlphabet(s string) bool {
+	for i := 0; i < len(s); i++ {
 		if !strings.ContainsRune(tokenAlphabet, rune(s[i])) {
 			return false
 		}

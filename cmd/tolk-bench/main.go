@@ -24,12 +24,16 @@
 //     once with go-git; a go-git fetch and hard reset of the same change.
 //   - mixed: each read endpoint at concurrency 8, idle and while unit
 //     PATCHes arrive at 500 a second, in alternating rounds.
+//   - web: the pages of issue 16 with a browser's session, one request
+//     at a time: the translation page, the editor (first string, a
+//     filter, a deep offset, a search, the script's partial page) and
+//     save-and-next (the save's POST and the next string's page).
 //   - wrk (only when named): the reads' endpoints under Debian's wrk
 //     -t2 -c8, the API and then its ceiling.
 //   - scale: N copies of the corpus components in one project: import
 //     time, peak RSS and read latency against the 1x run.
 //
-// -only import,reads,git,writes,mixed,scale runs just the sections named (the
+// -only import,reads,git,writes,mixed,web,scale runs just the sections named (the
 // reads, git and writes need the import, which always runs).
 //
 // Everything runs on loopback and in a temporary directory, is bounded in
@@ -154,7 +158,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 }
 
 // sections are the parts of a run, in order.
-var sections = []string{"import", "reads", "git", "writes", "mixed", "scale"}
+var sections = []string{"import", "reads", "git", "writes", "mixed", "web", "scale"}
 
 // quickFiles is how many translation files per corpus -quick imports
 // (beside the template).
@@ -236,6 +240,12 @@ func bench(ctx context.Context, cfg config, progress io.Writer) (*report, error)
 	}
 	if cfg.Sections["writes"] || cfg.Sections["mixed"] {
 		if err := benchWrites(ctx, cfg, rep, in, filepath.Join(tmp, "writes"), logf); err != nil {
+			return rep, err
+		}
+	}
+	// After the writes: its saves edit what they would read.
+	if cfg.Sections["web"] {
+		if err := benchWeb(ctx, cfg, rep, in, logf); err != nil {
 			return rep, err
 		}
 	}

@@ -76,6 +76,7 @@ func TestQuickRun(t *testing.T) {
 	checkWrites(t, rep.Writes, cfg.Concurrency)
 	checkMixed(t, rep.Mixed, served/3)
 	checkGit(t, rep.Git)
+	checkWeb(t, rep.Web)
 	if s := rep.Scale; s == nil || s.Import.Units != 2*im.Units || len(s.Load) == 0 {
 		t.Errorf("scale = %+v", s)
 	}
@@ -86,7 +87,8 @@ func TestQuickRun(t *testing.T) {
 	}
 	md := string(b)
 	for _, want := range []string{"kept note", "kept after", "### Import", "### Reads under load",
-		"### Writes under load", "| unit PATCH over HTTP | 64 |", "### Reads while writing", "| upload of jellyfin/de", "### Git (issue 10)", "### Scale: 2×",
+		"### Writes under load", "| unit PATCH over HTTP | 64 |", "### Reads while writing", "| upload of jellyfin/de",
+		"### Pages and the editor (issue 16)", "| save and next ", "### Git (issue 10)", "### Scale: 2×",
 		"ceiling (a) + (b)", "units late page", "Command: `go run ./cmd/tolk-bench -quick", "CPUs: "} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q:\n%s", want, md)
@@ -101,6 +103,20 @@ func TestQuickRun(t *testing.T) {
 	for _, name := range []string{"import.cpu.pprof", "reads.cpu.pprof", "reads-slowest.cpu.pprof", "writes.cpu.pprof", "bulk.cpu.pprof", "git-commit.cpu.pprof", "scale-import.cpu.pprof"} {
 		if fi, err := os.Stat(filepath.Join(cfg.PprofDir, name)); err != nil || fi.Size() == 0 {
 			t.Errorf("profile %s: %v", name, err)
+		}
+	}
+}
+
+// checkWeb checks that every page of the web section was timed without
+// an error, save-and-next included.
+func checkWeb(t *testing.T, wr *webResult) {
+	t.Helper()
+	if wr == nil || len(wr.Points) != 7 {
+		t.Fatalf("web section = %+v", wr)
+	}
+	for _, p := range wr.Points {
+		if p.Failure != "" || p.Stats.Requests == 0 || p.Stats.Errors != 0 || p.Bytes == 0 || p.Stats.P50 <= 0 {
+			t.Errorf("web %s: %+v", p.Name, p)
 		}
 	}
 }
@@ -213,7 +229,8 @@ func TestParseFlagsOnly(t *testing.T) {
 		want    []string // sections run
 		wantErr bool
 	}{
-		{name: "default runs all", args: nil, want: []string{"import", "reads", "git", "writes", "mixed", "scale"}},
+		{name: "default runs all", args: nil, want: []string{"import", "reads", "git", "writes", "mixed", "web", "scale"}},
+		{name: "web implies import", args: []string{"-only", "web"}, want: []string{"import", "web"}},
 		{name: "git implies import", args: []string{"-only", "git"}, want: []string{"import", "git"}},
 		{name: "import only", args: []string{"-only", "import"}, want: []string{"import"}},
 		{name: "reads imply import", args: []string{"-only", "reads"}, want: []string{"import", "reads"}},

@@ -32,6 +32,7 @@ type report struct {
 	Profiled string // endpoint profiled with -pprof
 	Writes   *writesResult
 	Mixed    *mixedResult
+	Web      *webResult
 	// Wrk is the wrk section; WrkFailure why it did not run.
 	Wrk        []wrkPoint
 	WrkFailure string
@@ -197,6 +198,10 @@ func (r *report) Markdown() string {
 	if r.Mixed != nil {
 		w("### Reads while writing\n\n")
 		mixedTable(&b, r.Mixed)
+	}
+	if r.Web != nil {
+		w("### Pages and the editor (issue 16)\n\n")
+		webTable(&b, r.Web)
 	}
 	if r.Scale != nil {
 		w("### Scale: %d× the corpus\n\n", r.Scale.Copies)

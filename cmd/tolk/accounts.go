@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -30,10 +31,28 @@ func openIndex(ctx context.Context, dataDir string) (*sqlite.DB, error) {
 	return sqlite.Open(ctx, filepath.Join(dataDir, "tolk.db"))
 }
 
-// runUser serves `tolk user add|grant|revoke|list`.
+// passwordInput is where `tolk user passwd` and `tolk user add
+// --password-stdin` read the password: its first line. Tests replace it.
+var passwordInput io.Reader = os.Stdin
+
+// readPassword reads the first line of passwordInput and hashes it.
+func readPassword() (string, error) {
+	line, err := bufio.NewReader(passwordInput).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return "", fmt.Errorf("read password: %w", err)
+	}
+	hash, err := index.HashPassword(strings.TrimRight(line, "\r\n"))
+	if err != nil {
+		return "", fmt.Errorf("password: %w", err)
+	}
+	return hash, nil
+}
+
+// runUser serves `tolk user add|passwd|grant|revoke|list`.
 func runUser(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	usage := func() error {
-		fmt.Fprintln(usageOut(args, stdout, stderr), "usage: tolk user add NAME [--admin] [--email E] [--full-name N] [--data DIR]\n"+
+		fmt.Fprintln(usageOut(args, stdout, stderr), "usage: tolk user add NAME [--admin] [--email E] [--full-name N] [--password-stdin] [--data DIR]\n"+
+			"       tolk user passwd NAME [--data DIR]   (reads the password from the first line of stdin)\n"+
 			"       tolk user grant NAME ROLE [--project P] [--data DIR]\n"+
 			"       tolk user revoke NAME ROLE [--project P] [--data DIR]\n"+
 			"       tolk user list [--data DIR]\n"+
@@ -48,6 +67,7 @@ func runUser(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	email := fs.String("email", "", "e-mail address")
 	fullName := fs.String("full-name", "", "full name")
 	project := fs.String("project", "", "project slug (default: site-wide)")
+	withPassword := fs.Bool("password-stdin", false, "read a password for signing in from the first line of stdin")
 	pos, db, err := commandIndex(ctx, fs, dataDir, args[1:])
 	if err != nil {
 		return err
@@ -62,12 +82,37 @@ func runUser(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if _, err := db.FindUser(ctx, pos[0]); err == nil {
 			return fmt.Errorf("user %q already exists", pos[0])
 		}
+		var hash string
+		if *withPassword {
+			if hash, err = readPassword(); err != nil {
+				return err
+			}
+		}
 		u, err := db.SaveUser(ctx, index.User{Username: pos[0], FullName: *fullName, Email: *email,
 			IsActive: true, IsSuperuser: *admin})
 		if err != nil {
 			return err
 		}
+		if hash != "" {
+			if err := db.SetPassword(ctx, u.ID, hash); err != nil {
+				return err
+			}
+		}
 		fmt.Fprintf(stdout, "created user %s (id %d)%s\n", u.Username, u.ID, map[bool]string{true: ", superuser"}[u.IsSuperuser])
+		return nil
+	case args[0] == "passwd" && len(pos) == 1:
+		u, err := db.FindUser(ctx, pos[0])
+		if err != nil {
+			return fmt.Errorf("user %q: %w", pos[0], err)
+		}
+		hash, err := readPassword()
+		if err != nil {
+			return err
+		}
+		if err := db.SetPassword(ctx, u.ID, hash); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "password set for %s; their browser sessions have ended\n", u.Username)
 		return nil
 	case (args[0] == "grant" || args[0] == "revoke") && len(pos) == 2:
 		u, err := db.FindUser(ctx, pos[0])

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tolk-project/tolk/index"
 )
 
 // runCLI runs one tolk command line and returns what it printed.
@@ -135,5 +137,39 @@ func TestDemoPrintsAdminTokenOnce(t *testing.T) {
 			}
 		}
 		m.Close()
+	}
+}
+
+func TestUserPassword(t *testing.T) {
+	dir := t.TempDir()
+	defer func(r io.Reader) { passwordInput = r }(passwordInput)
+	passwordInput = strings.NewReader("first password\n")
+	mustCLI(t, "user", "add", "anna", "--password-stdin", "--data", dir)
+	check := func(password string, want bool) {
+		t.Helper()
+		db, err := openIndex(context.Background(), dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		_, hash, err := db.FindPassword(context.Background(), "anna")
+		if err != nil || index.PasswordMatches(hash, password) != want {
+			t.Errorf("password %q matches = %v, want %v (%v)", password, !want, want, err)
+		}
+	}
+	check("first password", true)
+	passwordInput = strings.NewReader("second password\r\n")
+	if out := mustCLI(t, "user", "passwd", "anna", "--data", dir); !strings.Contains(out, "password set for anna") {
+		t.Errorf("passwd said %q", out)
+	}
+	check("first password", false)
+	check("second password", true)
+	passwordInput = strings.NewReader("short\n")
+	if _, _, err := runCLI(t, "user", "passwd", "anna", "--data", dir); err == nil || !strings.Contains(err.Error(), "8 to 72") {
+		t.Errorf("short password: %v", err)
+	}
+	passwordInput = strings.NewReader("third password\n")
+	if _, _, err := runCLI(t, "user", "passwd", "nobody", "--data", dir); err == nil {
+		t.Error("passwd of an unknown user succeeded")
 	}
 }

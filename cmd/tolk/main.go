@@ -80,7 +80,7 @@ func usagef(stderr io.Writer, cmd, format string, args ...any) error {
 
 const commandsUsage = `Usage:
   tolk serve [flags]                     serve the API and the Git exports
-  tolk user add|grant|revoke|list ...    manage accounts (tolk user --help)
+  tolk user add|passwd|grant|revoke|list manage accounts (tolk user --help)
   tolk token create|list|revoke ...      manage API tokens (tolk token --help)
   tolk version                           print the version (also tolk --version)
 `

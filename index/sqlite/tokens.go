@@ -96,18 +96,29 @@ func (db *DB) Authenticate(ctx context.Context, token string) (index.Principal, 
 	if !index.TokenMatches(token, t.Hash) || t.Expired(db.Now()) {
 		return index.Principal{}, index.Token{}, denied
 	}
-	u, err := db.FindUserByID(ctx, t.UserID)
+	p, err := db.userPrincipal(ctx, t.UserID, denied)
 	if err != nil {
 		return index.Principal{}, index.Token{}, err
 	}
+	p.Scope, p.ScopeProjectID = t.Scope, t.ProjectID
+	return p, t, nil
+}
+
+// userPrincipal returns the user with the given id and their grants, or
+// denied when the user is inactive.
+func (db *DB) userPrincipal(ctx context.Context, userID int64, denied error) (index.Principal, error) {
+	u, err := db.FindUserByID(ctx, userID)
+	if err != nil {
+		return index.Principal{}, err
+	}
 	if !u.IsActive {
-		return index.Principal{}, index.Token{}, denied
+		return index.Principal{}, denied
 	}
 	grants, err := db.FindGrants(ctx, u.ID)
 	if err != nil {
-		return index.Principal{}, index.Token{}, err
+		return index.Principal{}, err
 	}
-	return index.Principal{User: &u, Grants: grants, Scope: t.Scope, ScopeProjectID: t.ProjectID}, t, nil
+	return index.Principal{User: &u, Grants: grants, Scope: index.ScopeAdmin}, nil
 }
 
 // FindGrants returns the roles granted to a user.

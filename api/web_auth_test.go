@@ -1,0 +1,287 @@
+package api_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/tolk-project/tolk/api"
+	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/sqlite"
+)
+
+// browser is a client that keeps cookies, as a browser does, and shows
+// redirects rather than following them.
+type browser struct {
+	tb     testing.TB
+	base   string
+	client *http.Client
+}
+
+func newBrowser(tb testing.TB, base string) *browser {
+	tb.Helper()
+	jar, err := cookiejar.New(nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return &browser{tb: tb, base: base, client: &http.Client{Jar: jar,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
+}
+
+func (b *browser) send(method, path string, header http.Header, body io.Reader) response {
+	b.tb.Helper()
+	req, err := http.NewRequest(method, b.base+path, body)
+	if err != nil {
+		b.tb.Fatal(err)
+	}
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	res, err := b.client.Do(req)
+	if err != nil {
+		b.tb.Fatal(err)
+	}
+	defer res.Body.Close()
+	data, err := io.ReadAll(res.Body)
+	if err != nil {
+		b.tb.Fatal(err)
+	}
+	return response{status: res.StatusCode, header: res.Header, body: data}
+}
+
+func (b *browser) get(path string) response { b.tb.Helper(); return b.send("GET", path, nil, nil) }
+
+// post sends a form.
+func (b *browser) post(path string, form url.Values) response {
+	b.tb.Helper()
+	return b.send("POST", path, http.Header{"Content-Type": {"application/x-www-form-urlencoded"}},
+		strings.NewReader(form.Encode()))
+}
+
+var csrfRE = regexp.MustCompile(`name="csrf_token" value="([0-9a-f]+)"`)
+
+// csrf returns the CSRF token a page's forms carry.
+func csrf(tb testing.TB, page []byte) string {
+	tb.Helper()
+	m := csrfRE.FindSubmatch(page)
+	if m == nil {
+		tb.Fatalf("page has no CSRF token:\n%s", page)
+	}
+	return string(m[1])
+}
+
+// signIn signs the browser in as username with password and returns the
+// CSRF token of the session.
+func (b *browser) signIn(username, password string) string {
+	b.tb.Helper()
+	form := b.get("/accounts/login/")
+	r := b.post("/accounts/login/", url.Values{"csrf_token": {csrf(b.tb, form.body)}, "username": {username},
+		"password": {password}, "next": {"/projects/demo/"}})
+	if r.status != http.StatusSeeOther || r.header.Get("Location") != "/projects/demo/" {
+		b.tb.Fatalf("sign in as %s = %d %v %s", username, r.status, r.header, r.body)
+	}
+	return csrf(b.tb, b.get("/projects/demo/").body)
+}
+
+// mustPassword gives a user a password.
+func mustPassword(tb testing.TB, db *sqlite.DB, username, password string) {
+	tb.Helper()
+	ctx := context.Background()
+	u, err := db.FindUser(ctx, username)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	hash, err := index.HashPassword(password)
+	if err == nil {
+		err = db.SetPassword(ctx, u.ID, hash)
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+}
+
+func TestSignIn(t *testing.T) {
+	srv, db := demoServer(t)
+	mustUser(t, db, "anna", false, [2]string{"Translate", "demo"})
+	mustPassword(t, db, "anna", "correct horse")
+	b := newBrowser(t, srv.URL)
+
+	form := b.get("/accounts/login/?next=/projects/demo/app/")
+	if form.status != http.StatusOK || !strings.Contains(string(form.body), `name="next" value="/projects/demo/app/"`) {
+		t.Fatalf("sign-in form = %d %s", form.status, form.body)
+	}
+	token := csrf(t, form.body)
+	cases := []struct {
+		name     string
+		form     url.Values
+		status   int
+		contains string
+	}{
+		{"no CSRF token", url.Values{"username": {"anna"}, "password": {"correct horse"}}, http.StatusForbidden, "CSRF verification failed"},
+		{"wrong CSRF token", url.Values{"csrf_token": {"00"}, "username": {"anna"}, "password": {"correct horse"}}, http.StatusForbidden, "CSRF"},
+		{"wrong password", url.Values{"csrf_token": {token}, "username": {"anna"}, "password": {"wrong horse"}}, http.StatusOK, "The username or password is not right."},
+		{"unknown user", url.Values{"csrf_token": {token}, "username": {"nobody"}, "password": {"correct horse"}}, http.StatusOK, "The username or password is not right."},
+		// A user without a password signs in with tokens only.
+		{"user without password", url.Values{"csrf_token": {token}, "username": {"anna2"}, "password": {""}}, http.StatusOK, "not right"},
+	}
+	mustUser(t, db, "anna2", false)
+	for _, tc := range cases {
+		r := b.post("/accounts/login/", tc.form)
+		if r.status != tc.status || !strings.Contains(string(r.body), tc.contains) || r.header.Get("Set-Cookie") != "" &&
+			strings.Contains(r.header.Get("Set-Cookie"), "tolk_session=tls") {
+			t.Errorf("%s: = %d %v %s", tc.name, r.status, r.header, r.body)
+		}
+	}
+
+	// An address off the site is not followed after signing in.
+	r := b.post("/accounts/login/", url.Values{"csrf_token": {token}, "username": {"anna"}, "password": {"correct horse"},
+		"next": {"//evil.example/"}})
+	if r.status != http.StatusSeeOther || r.header.Get("Location") != "/" {
+		t.Fatalf("sign in = %d %v %s", r.status, r.header, r.body)
+	}
+	cookie := r.header.Get("Set-Cookie")
+	for _, want := range []string{"tolk_session=tls_", "HttpOnly", "SameSite=Lax", "Path=/"} {
+		if !strings.Contains(strings.Join(r.header.Values("Set-Cookie"), "\n"), want) {
+			t.Errorf("session cookie %q lacks %s", cookie, want)
+		}
+	}
+	if strings.Contains(cookie, "Secure") {
+		t.Errorf("session cookie over plain HTTP is Secure: %q", cookie)
+	}
+	page := b.get("/projects/demo/")
+	if !strings.Contains(string(page.body), `<span class="user">anna</span>`) {
+		t.Fatalf("signed-in page does not name anna:\n%s", page.body)
+	}
+	session := csrf(t, page.body)
+
+	// A session is its user's principal in the API too, for reading: a
+	// superuser's sees the e-mail addresses others do not.
+	mustUser(t, db, "root", true)
+	mustPassword(t, db, "root", "root password")
+	root := newBrowser(t, srv.URL)
+	root.signIn("root", "root password")
+	if r := root.get("/api/users/anna/"); r.status != http.StatusOK || !strings.Contains(string(r.body), `"email":"anna@example.com"`) {
+		t.Errorf("GET a user with a superuser's session = %d %s", r.status, r.body)
+	}
+	if r := b.get("/api/users/root/"); r.status != http.StatusOK || strings.Contains(string(r.body), `"email"`) {
+		t.Errorf("GET a user with anna's session = %d %s", r.status, r.body)
+	}
+
+	// Signing out needs the token, and ends the session in the store.
+	if r := b.post("/accounts/logout/", url.Values{}); r.status != http.StatusForbidden {
+		t.Errorf("sign out without CSRF = %d", r.status)
+	}
+	stolen := b.client.Jar.Cookies(mustURL(t, srv.URL))
+	if r := b.post("/accounts/logout/", url.Values{"csrf_token": {session}}); r.status != http.StatusSeeOther {
+		t.Errorf("sign out = %d %s", r.status, r.body)
+	}
+	if page := b.get("/projects/demo/"); strings.Contains(string(page.body), `class="user"`) {
+		t.Errorf("signed out, the page still names a user:\n%s", page.body)
+	}
+	// The old cookie, replayed, is nobody's.
+	replay := newBrowser(t, srv.URL)
+	replay.client.Jar.SetCookies(mustURL(t, srv.URL), stolen)
+	if page := replay.get("/projects/demo/"); strings.Contains(string(page.body), `class="user"`) {
+		t.Errorf("a signed-out session cookie still works:\n%s", page.body)
+	}
+}
+
+func mustURL(tb testing.TB, s string) *url.URL {
+	tb.Helper()
+	u, err := url.Parse(s)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return u
+}
+
+func TestSignInLimit(t *testing.T) {
+	srv, db := demoServer(t)
+	mustUser(t, db, "anna", false)
+	mustPassword(t, db, "anna", "correct horse")
+	b := newBrowser(t, srv.URL)
+	token := csrf(t, b.get("/accounts/login/").body)
+	try := func(password string) response {
+		return b.post("/accounts/login/", url.Values{"csrf_token": {token}, "username": {"anna"}, "password": {password}})
+	}
+	for i := 0; i < api.LoginLimit; i++ {
+		if r := try("wrong"); r.status != http.StatusOK {
+			t.Fatalf("failure %d = %d", i+1, r.status)
+		}
+	}
+	// Now even the right password waits.
+	r := try("correct horse")
+	if r.status != http.StatusTooManyRequests || r.header.Get("Retry-After") == "" ||
+		!strings.Contains(string(r.body), "Too many failed attempts") {
+		t.Fatalf("after %d failures = %d %v %s", api.LoginLimit, r.status, r.header, r.body)
+	}
+	// Another user from the same address is not held up.
+	mustUser(t, db, "rita", false)
+	mustPassword(t, db, "rita", "correct horse")
+	r = b.post("/accounts/login/", url.Values{"csrf_token": {token}, "username": {"rita"}, "password": {"correct horse"}})
+	if r.status != http.StatusSeeOther {
+		t.Errorf("rita = %d", r.status)
+	}
+}
+
+func TestSessionCookieSecure(t *testing.T) {
+	db := mustOpenDB(t)
+	seedDemo(t, db)
+	mustUser(t, db, "anna", false)
+	mustPassword(t, db, "anna", "correct horse")
+	srv := mustServe(t, db, api.Options{BaseURL: "https://tolk.example.com"})
+	b := newBrowser(t, srv.URL)
+	form := b.get("/accounts/login/")
+	r := b.post("/accounts/login/", url.Values{"csrf_token": {csrf(t, form.body)}, "username": {"anna"},
+		"password": {"correct horse"}})
+	var session *http.Cookie
+	for _, c := range (&http.Response{Header: r.header}).Cookies() {
+		if c.Name == "tolk_session" {
+			session = c
+		}
+	}
+	if r.status != http.StatusSeeOther || session == nil || !session.Secure || !session.HttpOnly ||
+		session.SameSite != http.SameSiteLaxMode {
+		t.Errorf("sign in behind https = %d %v", r.status, r.header)
+	}
+}
+
+// TestSessionAPIWrites: a session may write through the API only with
+// its CSRF token in X-CSRF-Token, and then as its user.
+func TestSessionAPIWrites(t *testing.T) {
+	srv, db := demoServer(t)
+	mustUser(t, db, "anna", false, [2]string{"Translate", "demo"})
+	mustPassword(t, db, "anna", "correct horse")
+	b := newBrowser(t, srv.URL)
+	token := b.signIn("anna", "correct horse")
+	body := `{"target":["Hallo Welt"],"state":20}`
+	json := http.Header{"Content-Type": {"application/json"}}
+	if r := b.send("PATCH", "/api/units/7/", json, strings.NewReader(body)); r.status != http.StatusForbidden ||
+		!strings.Contains(string(r.body), "CSRF") {
+		t.Errorf("PATCH without CSRF = %d %s", r.status, r.body)
+	}
+	json.Set("X-CSRF-Token", token)
+	if r := b.send("PATCH", "/api/units/7/", json, strings.NewReader(body)); r.status != http.StatusOK {
+		t.Errorf("PATCH with CSRF = %d %s", r.status, r.body)
+	}
+	ch := results(t, getObject(t, srv.URL+"/api/changes/?user=anna"))
+	if len(ch) == 0 || !strings.HasSuffix(ch[0]["unit"].(string), "/api/units/7/") || ch[0]["action_name"] != "Translation changed" ||
+		!strings.HasSuffix(ch[0]["author"].(string), "/api/users/anna/") {
+		t.Errorf("anna's changes = %v", ch)
+	}
+}
+
+func decodeJSON(tb testing.TB, body []byte) map[string]any {
+	tb.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(body, &m); err != nil {
+		tb.Fatalf("%v: %s", err, body)
+	}
+	return m
+}

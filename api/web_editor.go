@@ -1,0 +1,608 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/index"
+)
+
+// The editor, /translate/:project/:component/:language/: one string of
+// a filtered list (the API's q search) with the list around it. Which
+// string is shown comes from the query: checksum= (a unit's web_url),
+// offset= (its place in the list, from 1), after= or before= (the next
+// or previous match after a unit id, so that a list that shrinks as
+// strings are translated still moves on). Saves go to .../save/ through
+// the API's unit write (index.CheckUnitPatch in UpdateUnit's
+// transaction), refused when the unit changed since it was loaded.
+
+// editorRows is how many strings the editor's list shows per page.
+const editorRows = 20
+
+// editorView is the editor part of a page.
+type editorView struct {
+	Query            string
+	Filters          []webLink
+	Position, Total  int
+	Prev, Next, Base string
+	ListPrev         string
+	ListNext         string
+	Rows             []editorRow
+	Unit             *editorUnit
+	SaveURL          string
+	CanEdit          bool
+	CanReview        bool
+	Locked           bool // the component takes no edits now
+	SourceLang       string
+	SourceDir        string
+	Lang, Dir        string
+	Translated       string // the translation's translated percentage
+	Conflict         *editorConflict
+}
+
+type editorRow struct {
+	Position                 int
+	URL, Key, Source, Target string
+	State                    string
+	Current                  bool
+}
+
+// editorUnit is the string being edited.
+type editorUnit struct {
+	ID           int64
+	Key          string
+	Source       [][]textPart // per plural form
+	Forms        []editorForm
+	State        string
+	Fuzzy        bool
+	Approved     bool
+	ReadOnly     bool
+	Explanation  string
+	Note         string
+	Location     string
+	Version      string
+	Placeholders []string
+	Missing      []string
+	Glossary     []glossaryTerm
+	Changes      []changeRow
+	APIURL       string
+}
+
+type editorForm struct{ Label, Text string }
+
+// textPart is a piece of a source string: plain text or a placeholder.
+type textPart struct {
+	Text        string
+	Placeholder bool
+}
+
+type glossaryTerm struct{ Term, Translation string }
+
+type changeRow struct{ When, Who, Action, Target string }
+
+// editorConflict is a refused save: what is stored now and what the
+// translator sent.
+type editorConflict struct {
+	Theirs, Yours []string
+	TheirsState   string
+}
+
+// placeholderRE finds the placeholders translators must keep: {name},
+// {{count}}, printf's %s, %d, %1$s and the like.
+var placeholderRE = regexp.MustCompile(`\{\{[^{}]*\}\}|\{[A-Za-z0-9_.$-]+\}|%(?:\d+\$)?[-+ #0]*\d*(?:\.\d+)?[sdifuxXcoeEgG@]`)
+
+// splitPlaceholders cuts s into text and placeholders.
+func splitPlaceholders(s string) []textPart {
+	var out []textPart
+	last := 0
+	for _, m := range placeholderRE.FindAllStringIndex(s, -1) {
+		if m[0] > last {
+			out = append(out, textPart{Text: s[last:m[0]]})
+		}
+		out = append(out, textPart{Text: s[m[0]:m[1]], Placeholder: true})
+		last = m[1]
+	}
+	if last < len(s) {
+		out = append(out, textPart{Text: s[last:]})
+	}
+	return out
+}
+
+// missingPlaceholders returns the placeholders of the source that a
+// non-empty target lacks.
+func missingPlaceholders(source, target []string) (all, missing []string) {
+	for _, f := range source {
+		for _, p := range placeholderRE.FindAllString(f, -1) {
+			if !slices.Contains(all, p) {
+				all = append(all, p)
+			}
+		}
+	}
+	if index.IsBlank(target) {
+		return all, nil
+	}
+	joined := strings.Join(target, "\x00")
+	for _, p := range all {
+		if !strings.Contains(joined, p) {
+			missing = append(missing, p)
+		}
+	}
+	return all, missing
+}
+
+// unitVersion identifies what a unit holds, so a save can tell whether
+// it changed since the editor loaded it.
+func unitVersion(u *index.Unit) string {
+	h := fnv.New64a()
+	h.Write([]byte(index.JoinPlural(u.Target)))
+	h.Write([]byte{0, byte(u.State)})
+	return strconv.FormatUint(h.Sum64(), 16)
+}
+
+// editorFilters are the state filters the editor offers. Untranslated
+// is state:empty, the strings the translation page counts as such: the
+// reference's is:untranslated takes those needing editing too.
+var editorFilters = []struct{ name, q string }{
+	{"All", ""}, {"Untranslated", "state:empty"}, {"Needs editing", "is:fuzzy"},
+	{"Translated", "is:translated"}, {"Approved", "is:approved"},
+}
+
+// withID adds an id condition to a search.
+func withID(q, cond string) string { return strings.TrimSpace(q + " id:" + cond) }
+
+// editorURL is the editor's address with the search and one more
+// parameter.
+func editorURL(base, q, key, value string) string {
+	v := url.Values{}
+	if q != "" {
+		v.Set("q", q)
+	}
+	if key != "" {
+		v.Set(key, value)
+	}
+	if len(v) == 0 {
+		return base
+	}
+	return base + "?" + v.Encode()
+}
+
+// findEditorUnit resolves which unit the editor's query names; ok is
+// false when no string matches.
+func (s *Server) findEditorUnit(c *gin.Context, t *index.Translation, q string) (u index.Unit, ok bool, err error) {
+	ctx := c.Request.Context()
+	f := index.UnitFilter{TranslationID: t.ID, Query: q, Page: index.Page{Number: 1, Size: 1}}
+	switch {
+	case c.Query("checksum") != "":
+		v, err := strconv.ParseUint(c.Query("checksum"), 16, 64)
+		if err != nil {
+			return u, false, index.ErrNotFound
+		}
+		// The checksum is the unsigned form of id_hash (appendChecksum).
+		id, err := s.store.FindUnitIDByHash(ctx, t.ID, int64(v-1<<63))
+		if err != nil {
+			return u, false, err
+		}
+		u, err = s.store.FindUnitByID(ctx, id)
+		return u, err == nil, err
+	case c.Query("after") != "":
+		id, err := strconv.ParseInt(c.Query("after"), 10, 64)
+		if err != nil {
+			return u, false, index.ErrNotFound
+		}
+		f.Query = withID(q, ">"+strconv.FormatInt(id, 10))
+	case c.Query("before") != "":
+		id, err := strconv.ParseInt(c.Query("before"), 10, 64)
+		if err != nil {
+			return u, false, index.ErrNotFound
+		}
+		f.Query = withID(q, "<"+strconv.FormatInt(id, 10))
+		_, n, err := s.store.FindUnits(ctx, f)
+		if err != nil || n == 0 {
+			return u, false, err
+		}
+		f.Page.Number = n
+	case c.Query("offset") != "":
+		n, err := strconv.Atoi(c.Query("offset"))
+		if err != nil || n < 1 {
+			return u, false, index.ErrNotFound
+		}
+		f.Page.Number = n
+	}
+	units, _, err := s.store.FindUnits(ctx, f)
+	if err != nil || len(units) == 0 {
+		return u, false, err
+	}
+	return units[0], true, nil
+}
+
+// translatePage serves the editor.
+func (s *Server) translatePage(c *gin.Context) {
+	t, err := s.findTranslation(c)
+	if err != nil {
+		s.failPage(c, err)
+		return
+	}
+	page, err := s.editorPage(c, &t, c.Query("q"), nil)
+	if err != nil {
+		s.failPage(c, err)
+		return
+	}
+	s.writeEditor(c, http.StatusOK, page)
+}
+
+// writeEditor answers with the whole page, or with its main part only
+// when the editor's script asks (X-Tolk-Partial), to swap it in place.
+func (s *Server) writeEditor(c *gin.Context, status int, page webPage) {
+	if c.GetHeader("X-Tolk-Partial") != "" {
+		c.Header("Vary", "Accept, X-Tolk-Partial")
+		s.render(c, status, "main", page)
+		return
+	}
+	s.writePage(c, status, page)
+}
+
+// editorPage builds the editor for the unit the query names, with the
+// conflict of a refused save when there is one.
+func (s *Server) editorPage(c *gin.Context, t *index.Translation, q string, conflict *editorConflict) (webPage, error) {
+	ctx := c.Request.Context()
+	u, p, comp, l := s.webURLs(c), t.Component.Project.Slug, t.Component.Slug, t.LanguageCode
+	page := s.newPage(c, "Translate "+t.Component.Name+" — "+t.Language.Name)
+	page.Crumbs = append(translationCrumbs(u, t), webLink{Name: t.Language.Name, URL: u.translationWeb(p, comp, l)})
+	page.APIURL = u.translation(p, comp, l, "units")
+	who := principal(c)
+	base := u.translate(p, comp, l)
+	ed := &editorView{Query: q, Base: base, SaveURL: base + "save/", Conflict: conflict,
+		CanEdit:   who.Can(index.PermUnitEdit, t.Component.ProjectID) && !t.Component.Locked,
+		Locked:    t.Component.Locked,
+		CanReview: t.Component.Project.TranslationReview && who.Can(index.PermUnitReview, t.Component.ProjectID),
+		Lang:      t.Language.Code, Dir: dirOf(&t.Language), SourceLang: t.Component.SourceLanguage, SourceDir: "ltr",
+		Translated: percentText(t.Stats.Translated, t.Stats.Total)}
+	if src, err := s.store.FindLanguage(ctx, t.Component.SourceLanguage); err == nil {
+		ed.SourceDir = dirOf(&src)
+	}
+	for _, f := range editorFilters {
+		ed.Filters = append(ed.Filters, webLink{Name: f.name, URL: editorURL(base, f.q, "", ""), Current: f.q == q})
+	}
+	page.Editor = ed
+	if ed.CanEdit {
+		page.CSRF = s.csrfToken(c)
+	}
+	unit, ok, err := s.findEditorUnit(c, t, q)
+	if err != nil {
+		return page, err
+	}
+	var current *index.Unit
+	if ok {
+		current = &unit
+	}
+	if err := s.editorList(ctx, ed, t, current); err != nil || current == nil {
+		return page, err
+	}
+	ed.Unit, err = s.editorUnit(ctx, u, t, current)
+	if ed.Unit != nil && ed.Unit.ReadOnly {
+		ed.CanEdit = false
+	}
+	return page, err
+}
+
+// editorList fills the editor's list: the page of matches holding the
+// current unit (nil: none matches), its place among them and the links
+// to the strings before and after it.
+func (s *Server) editorList(ctx context.Context, ed *editorView, t *index.Translation, current *index.Unit) error {
+	base, q := ed.Base, ed.Query
+	// The place of the unit: the matches up to its id.
+	pos := 1
+	if current != nil {
+		_, n, err := s.store.FindUnits(ctx, index.UnitFilter{TranslationID: t.ID,
+			Query: withID(q, "<="+strconv.FormatInt(current.ID, 10)), Page: index.Page{Number: 1, Size: 1}})
+		if err != nil {
+			return err
+		}
+		pos = max(n, 1)
+	}
+	rows, total, err := s.store.FindUnits(ctx, index.UnitFilter{TranslationID: t.ID, Query: q,
+		Page: index.Page{Number: (pos-1)/editorRows + 1, Size: editorRows}})
+	if err != nil {
+		return err
+	}
+	ed.Position, ed.Total = pos, total
+	first := ((pos-1)/editorRows)*editorRows + 1
+	for i, r := range rows {
+		ed.Rows = append(ed.Rows, editorRow{Position: first + i, URL: editorURL(base, q, "offset", strconv.Itoa(first+i)),
+			Key: r.Context, Source: firstForm(r.Source), Target: firstForm(r.Target), State: stateName(r.State),
+			Current: current != nil && r.ID == current.ID})
+	}
+	if first > 1 {
+		ed.ListPrev = editorURL(base, q, "offset", strconv.Itoa(first-editorRows))
+	}
+	if first+editorRows <= total {
+		ed.ListNext = editorURL(base, q, "offset", strconv.Itoa(first+editorRows))
+	}
+	if current == nil {
+		return nil
+	}
+	id := strconv.FormatInt(current.ID, 10)
+	if pos > 1 {
+		ed.Prev = editorURL(base, q, "before", id)
+	}
+	if pos < total {
+		ed.Next = editorURL(base, q, "after", id)
+	}
+	return nil
+}
+
+func dirOf(l *index.Language) string {
+	if l.Direction == "rtl" {
+		return "rtl"
+	}
+	return "ltr"
+}
+
+func firstForm(forms []string) string {
+	if len(forms) == 0 {
+		return ""
+	}
+	return forms[0]
+}
+
+// editorUnit lays out one unit for editing, with the glossary terms its
+// source holds and its recent changes.
+func (s *Server) editorUnit(ctx context.Context, u urls, t *index.Translation, x *index.Unit) (*editorUnit, error) {
+	out := &editorUnit{ID: x.ID, Key: x.Context, State: stateName(x.State), Fuzzy: x.State == index.StateFuzzy,
+		Approved: x.State == index.StateApproved, ReadOnly: index.UnitReadOnly(x, t),
+		Explanation: x.Explanation, Note: x.Note, Location: x.Location, Version: unitVersion(x),
+		APIURL: u.abs("/api/units/"+strconv.FormatInt(x.ID, 10)+"/", "")}
+	for _, f := range x.Source {
+		out.Source = append(out.Source, splitPlaceholders(f))
+	}
+	n := index.PluralCount(x, t)
+	for i := 0; i < n; i++ {
+		f := editorForm{}
+		if i < len(x.Target) {
+			f.Text = x.Target[i]
+		}
+		if n > 1 {
+			f.Label = "Plural form " + strconv.Itoa(i)
+		}
+		out.Forms = append(out.Forms, f)
+	}
+	out.Placeholders, out.Missing = missingPlaceholders(x.Source, x.Target)
+	var err error
+	if out.Glossary, err = s.glossaryTerms(ctx, t, x.Source); err != nil {
+		return nil, err
+	}
+	changes, _, err := s.store.FindChanges(ctx, index.ChangeFilter{UnitID: x.ID, Page: index.Page{Number: 1, Size: 50}})
+	if err != nil {
+		return nil, err
+	}
+	for i := len(changes) - 1; i >= 0 && len(out.Changes) < 5; i-- {
+		ch := changes[i]
+		who := ch.AuthorName
+		if who == "" {
+			who = ch.UserName
+		}
+		out.Changes = append(out.Changes, changeRow{When: timestamp(ch.Timestamp), Who: who,
+			Action: ch.Action.Name(), Target: strings.ReplaceAll(ch.Target, index.PluralSeparator, " | ")})
+	}
+	return out, nil
+}
+
+// maxGlossaryTerms bounds the terms read from each glossary.
+const maxGlossaryTerms = 2000
+
+// glossaryTerms returns the terms of the project's glossaries, in t's
+// language, that occur in the source (ignoring case, as whole words).
+func (s *Server) glossaryTerms(ctx context.Context, t *index.Translation, source []string) ([]glossaryTerm, error) {
+	comps, _, err := s.store.FindComponentPage(ctx, t.Component.ProjectID, index.Page{})
+	if err != nil {
+		return nil, err
+	}
+	text := strings.ToLower(strings.Join(source, "\n"))
+	var out []glossaryTerm
+	for _, comp := range comps {
+		if !comp.IsGlossary {
+			continue
+		}
+		gt, err := s.store.FindTranslation(ctx, t.Component.Project.Slug, comp.Slug, t.LanguageCode)
+		if errors.Is(err, index.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		terms, _, err := s.store.FindUnits(ctx, index.UnitFilter{TranslationID: gt.ID,
+			Page: index.Page{Number: 1, Size: maxGlossaryTerms}})
+		if err != nil {
+			return nil, err
+		}
+		for _, g := range terms {
+			term := firstForm(g.Source)
+			if term != "" && containsWord(text, strings.ToLower(term)) {
+				out = append(out, glossaryTerm{Term: term, Translation: strings.Join(g.Target, " | ")})
+			}
+		}
+	}
+	return out, nil
+}
+
+// containsWord reports whether word occurs in text not inside a longer
+// word.
+func containsWord(text, word string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], word)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(word)
+		if (start == 0 || !isWordByte(text[start-1])) && (end == len(text) || !isWordByte(text[end])) {
+			return true
+		}
+		i = start + 1
+	}
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 0x80
+}
+
+// saveRequest is a save of the editor: JSON from its script, or a form
+// without JavaScript.
+type saveRequest struct {
+	ID       int64    `json:"id"`
+	Target   []string `json:"target"`
+	Fuzzy    bool     `json:"fuzzy"`
+	Approved bool     `json:"approved"`
+	Version  string   `json:"version"`
+	Query    string   `json:"q"`
+	CSRF     string   `json:"csrf_token"`
+}
+
+func readSave(c *gin.Context) (saveRequest, bool, error) {
+	var r saveRequest
+	if strings.HasPrefix(c.ContentType(), "application/json") {
+		err := json.NewDecoder(http.MaxBytesReader(c.Writer, c.Request.Body, 1<<20)).Decode(&r)
+		if err != nil {
+			return r, true, index.Errorf(index.ErrInvalid, "The save does not parse: %v", err)
+		}
+		return r, true, nil
+	}
+	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, 1<<20)
+	id, err := strconv.ParseInt(c.PostForm("id"), 10, 64)
+	if err != nil {
+		return r, false, index.Errorf(index.ErrInvalid, "The save names no string.")
+	}
+	r = saveRequest{ID: id, Target: c.PostFormArray("target"), Fuzzy: c.PostForm("fuzzy") != "",
+		Approved: c.PostForm("approved") != "", Version: c.PostForm("version"), Query: c.PostForm("q"),
+		CSRF: c.PostForm(csrfField)}
+	return r, false, nil
+}
+
+// checkSaver refuses a save without the session's CSRF token (in the
+// header or the body) or without anyone signed in.
+func (s *Server) checkSaver(c *gin.Context, req saveRequest) error {
+	presented := req.CSRF
+	if h := c.GetHeader(csrfHeader); h != "" {
+		presented = h
+	}
+	if err := s.checkCSRF(c, presented); err != nil {
+		return err
+	}
+	if principal(c).Anonymous() {
+		return errNotSignedIn
+	}
+	return nil
+}
+
+// state is the state a save asks for: empty for a blank target, else
+// what its boxes say, translated when none is ticked.
+func (r *saveRequest) state() index.State {
+	switch {
+	case index.IsBlank(r.Target):
+		return index.StateEmpty
+	case r.Fuzzy:
+		return index.StateFuzzy
+	case r.Approved:
+		return index.StateApproved
+	}
+	return index.StateTranslated
+}
+
+// saveUnit serves POST /translate/:project/:component/:language/save/:
+// the edit is the API's PATCH of the unit (index.CheckUnitPatch, the
+// user as author, statistics in the same transaction), refused with a
+// 409 when the stored unit is not what the editor loaded.
+func (s *Server) saveUnit(c *gin.Context) {
+	req, isJSON, err := readSave(c)
+	if err == nil {
+		err = s.checkSaver(c, req)
+	}
+	var t index.Translation
+	if err == nil {
+		t, err = s.findTranslation(c)
+	}
+	if err != nil {
+		s.failSave(c, isJSON, err)
+		return
+	}
+	who, state := principal(c), req.state()
+	var current index.Unit
+	_, err = s.store.UpdateUnit(c.Request.Context(), req.ID, index.UserActor(who.User),
+		func(u index.Unit, ut index.Translation) (index.UnitUpdate, error) {
+			current = u
+			if ut.ID != t.ID {
+				return index.UnitUpdate{}, index.ErrNotFound
+			}
+			if unitVersion(&u) != req.Version {
+				return index.UnitUpdate{}, index.Errorf(index.ErrConflict,
+					"Someone else saved this string since you opened it; nothing was overwritten.")
+			}
+			return index.CheckUnitPatch(who, &u, &ut, index.UnitPatch{Target: &req.Target, State: &state})
+		})
+	if errors.Is(err, index.ErrConflict) && current.ID != 0 {
+		conflict := &editorConflict{Theirs: current.Target, TheirsState: stateName(current.State), Yours: req.Target}
+		s.answerConflict(c, isJSON, &t, req, conflict)
+		return
+	}
+	if err != nil {
+		s.failSave(c, isJSON, err)
+		return
+	}
+	u := s.webURLs(c)
+	next := editorURL(u.translate(t.Component.Project.Slug, t.Component.Slug, t.LanguageCode), req.Query,
+		"after", strconv.FormatInt(req.ID, 10))
+	if !isJSON {
+		c.Redirect(http.StatusSeeOther, next)
+		return
+	}
+	c.JSON(http.StatusOK, gin.H{"saved": req.ID, "next": next})
+}
+
+// answerConflict shows a refused save: both texts, to the script as
+// JSON, without it as the editor on the string.
+func (s *Server) answerConflict(c *gin.Context, isJSON bool, t *index.Translation, req saveRequest, conflict *editorConflict) {
+	if isJSON {
+		c.JSON(http.StatusConflict, gin.H{"error": "Someone else saved this string since you opened it.",
+			"theirs": nonNil(conflict.Theirs), "theirs_state": conflict.TheirsState, "yours": nonNil(conflict.Yours)})
+		return
+	}
+	u, err := s.store.FindUnitByID(c.Request.Context(), req.ID)
+	if err != nil {
+		s.failPage(c, err)
+		return
+	}
+	c.Request.URL.RawQuery = url.Values{"checksum": {fmt.Sprintf("%x", uint64(u.IDHash)+1<<63)}}.Encode()
+	page, err := s.editorPage(c, t, req.Query, conflict)
+	if err != nil {
+		s.failPage(c, err)
+		return
+	}
+	s.writePage(c, http.StatusConflict, page)
+}
+
+// failSave answers a save that failed: JSON with the reason for the
+// script, a page otherwise.
+func (s *Server) failSave(c *gin.Context, isJSON bool, err error) {
+	if !isJSON {
+		s.failPage(c, err)
+		return
+	}
+	status, body := errorResponse(err)
+	if status >= 500 {
+		requestLogger(c, s.log).Error("request failed", "err", err)
+	}
+	var details []string
+	for _, e := range body.Errors {
+		details = append(details, e.Detail)
+	}
+	c.JSON(status, gin.H{"error": strings.Join(details, " ")})
+}

@@ -1,0 +1,334 @@
+package api_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/tolk-project/tolk/api"
+	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/langdata"
+	"github.com/tolk-project/tolk/index/sqlite"
+)
+
+// seedShop adds project "shop": a monolingual component "ui" in German
+// and Arabic with placeholders and a plural, and a glossary.
+func seedShop(tb testing.TB, db *sqlite.DB) {
+	tb.Helper()
+	ar, _ := langdata.Default().Get("ar")
+	if err := db.SeedLanguages(context.Background(), []index.Language{ar}); err != nil {
+		tb.Fatal(err)
+	}
+	p := mustProject(tb, db, index.Project{Name: "Shop", Slug: "shop"})
+	ui := index.DefaultComponent()
+	ui.ProjectID, ui.Name, ui.Slug, ui.Filemask, ui.Template = p.ID, "UI", "ui", "*.json", "en.json"
+	ui = mustComponent(tb, db, ui)
+	plural := index.ImportUnit{Context: "apples", Source: []string{"One apple", "{count} apples"}}
+	src := []index.ImportUnit{
+		unit("greet", "Hello {name}, have an apple", "", index.StateReadOnly),
+		unit("pears", "%d pears in the basket", "", index.StateReadOnly),
+		unit("bye", "Good bye", "", index.StateReadOnly), plural,
+	}
+	for i := range src {
+		src[i].Target, src[i].State = src[i].Source, index.StateReadOnly
+	}
+	srcID := mustImport(tb, db, index.TranslationImport{ComponentID: ui.ID, LanguageCode: "en", Filename: "en.json",
+		Revision: "s1", IsSource: true, IsTemplate: true, Monolingual: true, Units: src})
+	plural.Target, plural.State = []string{"", ""}, index.StateEmpty
+	mustImport(tb, db, index.TranslationImport{ComponentID: ui.ID, LanguageCode: "de", Filename: "de.json",
+		Revision: "d1,s1", Monolingual: true, SourceTranslationID: srcID, Units: []index.ImportUnit{
+			unit("greet", "Hello {name}, have an apple", "Hallo, nimm einen Apfel", index.StateFuzzy),
+			unit("pears", "%d pears in the basket", "", index.StateEmpty),
+			unit("bye", "Good bye", "", index.StateEmpty), plural}})
+	mustImport(tb, db, index.TranslationImport{ComponentID: ui.ID, LanguageCode: "ar", Filename: "ar.json",
+		Revision: "a1,s1", Monolingual: true, SourceTranslationID: srcID, Units: []index.ImportUnit{
+			unit("greet", "Hello {name}, have an apple", "مرحبا {name}", index.StateTranslated)}})
+
+	g := index.DefaultComponent()
+	g.ProjectID, g.Name, g.Slug, g.IsGlossary, g.Filemask, g.FileFormat = p.ID, "Terms", "terms", true, "*.tbx", "tbx"
+	g = mustComponent(tb, db, g)
+	gsrc := mustImport(tb, db, index.TranslationImport{ComponentID: g.ID, LanguageCode: "en", Filename: "en.tbx",
+		Revision: "g1", IsSource: true, Units: []index.ImportUnit{unit("", "apple", "apple", index.StateReadOnly),
+			unit("", "pear", "pear", index.StateReadOnly), unit("", "basket", "basket", index.StateReadOnly)}})
+	mustImport(tb, db, index.TranslationImport{ComponentID: g.ID, LanguageCode: "de", Filename: "de.tbx",
+		Revision: "g2", SourceTranslationID: gsrc, Units: []index.ImportUnit{unit("", "apple", "Apfel", index.StateTranslated),
+			unit("", "pear", "Birne", index.StateTranslated), unit("", "basket", "Korb", index.StateTranslated)}})
+}
+
+func shopServer(t *testing.T) (*testServer, *sqlite.DB) {
+	t.Helper()
+	db := mustOpenDB(t)
+	seedShop(t, db)
+	mustUser(t, db, "anna", false, [2]string{"Translate", "shop"})
+	mustPassword(t, db, "anna", "correct horse")
+	mustUser(t, db, "otto", false)
+	mustPassword(t, db, "otto", "correct horse")
+	return mustServe(t, db, api.Options{}), db
+}
+
+func TestEditorPage(t *testing.T) {
+	srv, _ := shopServer(t)
+	cases := []struct {
+		name, path string
+		want, not  []string
+	}{
+		{"first string", "/translate/shop/ui/de/", []string{
+			`<mark class="ph">{name}</mark>`, `<dt>apple</dt><dd lang="de" dir="ltr">Apfel</dd>`,
+			`Missing placeholders: <span>{name}</span>`, `String <strong>1</strong> of <strong>4</strong>`,
+			`<textarea name="target" lang="de" dir="ltr"`, "Needs editing", `Sign in</a> to translate`,
+		}, []string{`<dt>pear</dt>`, `id="save"`, `id="prev"`}},
+		// Whole words only: "pears" is not the term "pear".
+		{"placeholders and terms", "/translate/shop/ui/de/?offset=2", []string{
+			`<mark class="ph">%d</mark>`, `<dt>basket</dt><dd lang="de" dir="ltr">Korb</dd>`, `id="prev"`, `id="next"`,
+		}, []string{`<dt>pear</dt>`, `<p class="missing" id="missing">`}},
+		{"plural", "/translate/shop/ui/de/?offset=4", []string{
+			`<p class="form">One apple</p><p class="form"><mark class="ph">{count}</mark> apples</p>`,
+			"<span>Plural form 0</span>", "<span>Plural form 1</span>",
+		}, []string{`id="next"`}},
+		{"filter", "/translate/shop/ui/de/?q=state:empty", []string{
+			`String <strong>1</strong> of <strong>3</strong>`, `<code>pears</code>`,
+			`<a href="` + srv.URL + `/translate/shop/ui/de/?q=state%3Aempty" data-nav class="current" aria-current="page">Untranslated</a>`,
+		}, []string{`<code>greet</code>`}},
+		{"search", "/translate/shop/ui/de/?q=basket", []string{`of <strong>1</strong>`, "%d pears"}, nil},
+		{"next after an id", "/translate/shop/ui/de/?q=state:empty&after=2", []string{`<code>bye</code>`}, nil},
+		{"nothing matches", "/translate/shop/ui/de/?q=zebra", []string{"No strings match."}, []string{"<textarea"}},
+		{"right to left", "/translate/shop/ui/ar/", []string{`<textarea name="target" lang="ar" dir="rtl"`,
+			`<div class="source" lang="en" dir="ltr">`}, nil},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			body := getPage(t, srv.URL+tc.path, http.StatusOK)
+			for _, w := range tc.want {
+				if !strings.Contains(body, w) {
+					t.Errorf("page lacks %q:\n%s", w, body)
+				}
+			}
+			for _, n := range tc.not {
+				if strings.Contains(body, n) {
+					t.Errorf("page holds %q", n)
+				}
+			}
+		})
+	}
+	// A bad search is the API's 400, on a page.
+	if body := getPage(t, srv.URL+"/translate/shop/ui/de/?q=OR", http.StatusBadRequest); !strings.Contains(body, "OR is not supported.") {
+		t.Errorf("bad search page:\n%s", body)
+	}
+	// The script swaps in the main part only.
+	r := do(t, "GET", srv.URL+"/translate/shop/ui/de/?offset=2", http.Header{"X-Tolk-Partial": {"1"}})
+	if r.status != http.StatusOK || strings.Contains(string(r.body), "<html") || !strings.Contains(string(r.body), "%d pears") {
+		t.Errorf("partial = %d %s", r.status, r.body)
+	}
+}
+
+var (
+	idRE      = regexp.MustCompile(`name="id" value="(\d+)"`)
+	versionRE = regexp.MustCompile(`name="version" value="([0-9a-f]+)"`)
+)
+
+// editorState is what the editor page of a browser shows: the unit's id
+// and version and the session's CSRF token.
+func editorState(t *testing.T, b *browser, path string) (id, version, token string) {
+	t.Helper()
+	r := b.get(path)
+	if r.status != http.StatusOK {
+		t.Fatalf("GET %s = %d %s", path, r.status, r.body)
+	}
+	id, version = string(idRE.FindSubmatch(r.body)[1]), string(versionRE.FindSubmatch(r.body)[1])
+	return id, version, csrf(t, r.body)
+}
+
+func saveJSON(b *browser, token string, body map[string]any) response {
+	data, _ := json.Marshal(body)
+	h := http.Header{"Content-Type": {"application/json"}}
+	if token != "" {
+		h.Set("X-CSRF-Token", token)
+	}
+	return b.send("POST", "/translate/shop/ui/de/save/", h, strings.NewReader(string(data)))
+}
+
+func TestEditorSave(t *testing.T) {
+	srv, _ := shopServer(t)
+	anna := newBrowser(t, srv.URL)
+	anna.signIn("anna", "correct horse")
+	id, version, token := editorState(t, anna, "/translate/shop/ui/de/?q=state:empty")
+	save := map[string]any{"id": json.Number(id), "version": version, "q": "state:empty",
+		"target": []string{"%d Birnen im Korb"}}
+
+	if r := saveJSON(anna, "", save); r.status != http.StatusForbidden || !strings.Contains(string(r.body), "CSRF") {
+		t.Errorf("save without CSRF = %d %s", r.status, r.body)
+	}
+	if r := saveJSON(newBrowser(t, srv.URL), token, save); r.status != http.StatusForbidden {
+		t.Errorf("save from another browser with the token = %d %s", r.status, r.body)
+	}
+	r := saveJSON(anna, token, save)
+	next := srv.URL + "/translate/shop/ui/de/?after=" + id + "&q=state%3Aempty"
+	if r.status != http.StatusOK || decodeJSON(t, r.body)["next"] != next {
+		t.Fatalf("save = %d %s, want next %s", r.status, r.body, next)
+	}
+	// The API shows the edit, by anna, and the statistics moved.
+	unit := getObject(t, srv.URL+"/api/units/"+id+"/")
+	if unit["target"].([]any)[0] != "%d Birnen im Korb" || num(unit["state"]) != "20" {
+		t.Errorf("unit after save = %v", unit)
+	}
+	ch := results(t, getObject(t, srv.URL+"/api/changes/?user=anna"))
+	if len(ch) == 0 || !strings.HasSuffix(ch[0]["author"].(string), "/api/users/anna/") ||
+		!strings.HasSuffix(ch[0]["unit"].(string), "/api/units/"+id+"/") {
+		t.Errorf("anna's changes = %v", ch)
+	}
+	if st := getObject(t, srv.URL+"/api/translations/shop/ui/de/statistics/"); num(st["translated"]) != "1" {
+		t.Errorf("translated after save = %v", st["translated"])
+	}
+	// The next untranslated string follows; the list has shrunk.
+	if body := anna.get(strings.TrimPrefix(next, srv.URL)).body; !strings.Contains(string(body), `<code>bye</code>`) ||
+		!strings.Contains(string(body), `of <strong>2</strong>`) {
+		t.Errorf("next page:\n%s", body)
+	}
+
+	// A save over what someone else saved since is refused, both texts
+	// shown, nothing overwritten.
+	save["target"] = []string{"Meine Birnen"}
+	r = saveJSON(anna, token, save)
+	got := decodeJSON(t, r.body)
+	if r.status != http.StatusConflict || got["theirs"].([]any)[0] != "%d Birnen im Korb" || got["yours"].([]any)[0] != "Meine Birnen" {
+		t.Errorf("stale save = %d %s", r.status, r.body)
+	}
+	if u := getObject(t, srv.URL+"/api/units/"+id+"/"); u["target"].([]any)[0] != "%d Birnen im Korb" {
+		t.Errorf("stale save overwrote: %v", u["target"])
+	}
+	// Without JavaScript: a form post, and the conflict page.
+	form := url.Values{"csrf_token": {token}, "id": {id}, "version": {version}, "target": {"Meine Birnen"}}
+	if r := anna.post("/translate/shop/ui/de/save/", form); r.status != http.StatusConflict ||
+		!strings.Contains(string(r.body), "<q>%d Birnen im Korb</q>") || !strings.Contains(string(r.body), "<q>Meine Birnen</q>") {
+		t.Errorf("stale form save = %d %s", r.status, r.body)
+	}
+	_, version, _ = editorState(t, anna, "/translate/shop/ui/de/?q=id:"+id)
+	form.Set("version", version)
+	form.Set("fuzzy", "1")
+	if r := anna.post("/translate/shop/ui/de/save/", form); r.status != http.StatusSeeOther ||
+		r.header.Get("Location") != srv.URL+"/translate/shop/ui/de/?after="+id {
+		t.Errorf("form save = %d %v %s", r.status, r.header, r.body)
+	}
+	if u := getObject(t, srv.URL+"/api/units/"+id+"/"); u["target"].([]any)[0] != "Meine Birnen" || num(u["state"]) != "10" {
+		t.Errorf("after the form save: %v %v", u["target"], u["state"])
+	}
+
+	// Anonymous and users without the right are refused as the API
+	// refuses them.
+	anon := newBrowser(t, srv.URL)
+	anonToken := csrf(t, anon.get("/accounts/login/").body)
+	if r := saveJSON(anon, anonToken, save); r.status != http.StatusUnauthorized {
+		t.Errorf("anonymous save = %d %s", r.status, r.body)
+	}
+	otto := newBrowser(t, srv.URL)
+	ottoToken := otto.signIn("otto", "correct horse")
+	_, version, _ = editorState(t, otto, "/translate/shop/ui/de/?q=id:"+id)
+	save["version"] = version
+	if r := saveJSON(otto, ottoToken, save); r.status != http.StatusForbidden {
+		t.Errorf("save without the right = %d %s", r.status, r.body)
+	}
+	if body := otto.get("/translate/shop/ui/de/").body; !strings.Contains(string(body), "You may not translate this project.") ||
+		strings.Contains(string(body), `id="save"`) {
+		t.Errorf("otto's editor offers saving:\n%s", body)
+	}
+	// A unit of another translation is not saved through this one.
+	save["id"], save["version"] = json.Number("1"), "0"
+	if r := saveJSON(anna, token, save); r.status != http.StatusNotFound {
+		t.Errorf("save of a unit elsewhere = %d %s", r.status, r.body)
+	}
+}
+
+// TestEditorLocked: a locked component's editor offers no saving, and a
+// save posted anyway is the API's refusal.
+func TestEditorLocked(t *testing.T) {
+	srv, db := shopServer(t)
+	ctx := context.Background()
+	anna := newBrowser(t, srv.URL)
+	anna.signIn("anna", "correct horse")
+	id, version, token := editorState(t, anna, "/translate/shop/ui/de/?q=key:bye")
+	comp, err := db.FindComponent(ctx, "shop", "ui")
+	if err == nil {
+		_, err = db.SetComponentLock(ctx, comp.ID, true, index.Actor{})
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body := string(anna.get("/translate/shop/ui/de/?q=key:bye").body); strings.Contains(body, `id="save"`) ||
+		!strings.Contains(body, "This component is locked") {
+		t.Errorf("locked editor:\n%s", body)
+	}
+	if r := saveJSON(anna, token, map[string]any{"id": json.Number(id), "version": version, "target": []string{"Tschüss"}}); r.status != http.StatusForbidden {
+		t.Errorf("save into a locked component = %d %s", r.status, r.body)
+	}
+}
+
+// TestEditorReview: the approved state is offered to reviewers where
+// the project reviews translations, and saved as approved.
+func TestEditorReview(t *testing.T) {
+	srv, db := shopServer(t)
+	ctx := context.Background()
+	mustUser(t, db, "rita", false, [2]string{"Review strings", "shop"})
+	mustPassword(t, db, "rita", "correct horse")
+	rita := newBrowser(t, srv.URL)
+	rita.signIn("rita", "correct horse")
+	if body := rita.get("/translate/shop/ui/de/").body; strings.Contains(string(body), `name="approved"`) {
+		t.Errorf("approval offered without review on")
+	}
+	p, err := db.FindProject(ctx, "shop")
+	if err == nil {
+		_, _, err = db.UpdateProject(ctx, p.ID, func(p *index.Project) error { p.TranslationReview = true; return nil })
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, version, token := editorState(t, rita, "/translate/shop/ui/de/?q=key:bye")
+	if body := rita.get("/translate/shop/ui/de/?q=key:bye").body; !strings.Contains(string(body), `name="approved"`) {
+		t.Fatalf("approval not offered to a reviewer:\n%s", body)
+	}
+	r := saveJSON(rita, token, map[string]any{"id": json.Number(id), "version": version, "target": []string{"Tschüss"}, "approved": true})
+	if u := getObject(t, srv.URL+"/api/units/"+id+"/"); r.status != http.StatusOK || num(u["state"]) != "30" {
+		t.Errorf("approved save = %d %s; state %v", r.status, r.body, u["state"])
+	}
+	// A translator's approval is the API's refusal, in its words.
+	anna := newBrowser(t, srv.URL)
+	anna.signIn("anna", "correct horse")
+	id, version, token = editorState(t, anna, "/translate/shop/ui/de/?q=key:pears")
+	if r := saveJSON(anna, token, map[string]any{"id": json.Number(id), "version": version, "target": []string{"%d Birnen"}, "approved": true}); r.status != http.StatusBadRequest ||
+		!strings.Contains(string(r.body), "Insufficient privileges for saving translations.") {
+		t.Errorf("translator's approval = %d %s", r.status, r.body)
+	}
+}
+
+func TestEditorPrivate(t *testing.T) {
+	srv, db := shopServer(t)
+	ctx := context.Background()
+	p, err := db.FindProject(ctx, "shop")
+	if err == nil {
+		_, _, err = db.UpdateProject(ctx, p.ID, func(p *index.Project) error { p.AccessControl = index.AccessPrivate; return nil })
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/projects/shop/", "/translate/shop/ui/de/", "/projects/shop/ui/de/"} {
+		getPage(t, srv.URL+path, http.StatusNotFound)
+	}
+	anna := newBrowser(t, srv.URL)
+	anna.signIn("anna", "correct horse")
+	for _, path := range []string{"/projects/shop/", "/translate/shop/ui/de/", "/projects/shop/ui/de/", "/"} {
+		if r := anna.get(path); r.status != http.StatusOK || !strings.Contains(string(r.body), "Shop") {
+			t.Errorf("anna: GET %s = %d", path, r.status)
+		}
+	}
+	for _, path := range []string{"/", "/languages/de/"} {
+		if body := getPage(t, srv.URL+path, http.StatusOK); strings.Contains(body, "Shop") {
+			t.Errorf("%s shows a private project to everyone:\n%s", path, body)
+		}
+	}
+	if r := anna.get("/languages/de/"); !strings.Contains(string(r.body), `<a href="`+srv.URL+`/engage/shop/-/de/">Shop</a>`) {
+		t.Errorf("anna's language page lacks Shop:\n%s", r.body)
+	}
+}

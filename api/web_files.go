@@ -1,0 +1,64 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+
+	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/index"
+)
+
+// uploadView is the download link and upload form of a translation page.
+type uploadView struct {
+	DownloadURL string
+	// UploadURL is "" when the principal may not upload here.
+	UploadURL string
+	Methods   []string
+	Result    string
+}
+
+// uploadView builds the file part of t's page: the download is the
+// API's (a session reads it like a token), the upload the page's own
+// route, which needs the session's CSRF token in its address since a
+// multipart form is read only once, by the upload itself.
+func (s *Server) uploadView(c *gin.Context, u urls, t *index.Translation) *uploadView {
+	p, comp, l := t.Component.Project.Slug, t.Component.Slug, t.LanguageCode
+	v := &uploadView{DownloadURL: u.translation(p, comp, l, "file")}
+	if s.opts.Files != nil && uploadDenied(principal(c), t) == "" {
+		v.UploadURL = u.translationWeb(p, comp, l) + "upload/?" + url.Values{csrfField: {s.csrfToken(c)}}.Encode()
+		for _, m := range index.UploadMethods {
+			v.Methods = append(v.Methods, string(m))
+		}
+	}
+	return v
+}
+
+// uploadPage serves POST /projects/:project/:component/:language/upload/:
+// the API's upload (readUpload, ApplyUpload), answered with the
+// translation page and what the upload did.
+func (s *Server) uploadPage(c *gin.Context) {
+	if err := s.checkCSRF(c, c.Query(csrfField)); err != nil {
+		s.failPage(c, err)
+		return
+	}
+	if principal(c).Anonymous() {
+		s.failPage(c, errNotSignedIn)
+		return
+	}
+	up, res, err := s.applyUpload(c)
+	if err != nil {
+		s.failPage(c, err)
+		return
+	}
+	// The statistics shown must be the upload's outcome.
+	t, err := s.findTranslation(c)
+	if err != nil {
+		s.failPage(c, err)
+		return
+	}
+	page := s.translationView(c, &t)
+	page.Upload.Result = fmt.Sprintf("Upload (%s): %d accepted, %d skipped, %d not found, %d in the file.",
+		up.Method, res.Accepted, res.Skipped, res.NotFound, res.Total)
+	s.writePage(c, http.StatusOK, page)
+}

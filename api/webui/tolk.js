@@ -1,0 +1,107 @@
+// Tolk's editor: saves and moves between strings without reloading the
+// page. Everything works without this script too (plain links and form
+// posts); the script only makes it faster and adds the keyboard.
+(function () {
+  "use strict";
+
+  function main() { return document.getElementById("main"); }
+
+  // go swaps the main part of the page for the one at url.
+  function go(url, push) {
+    return fetch(url, { headers: { "X-Tolk-Partial": "1" }, credentials: "same-origin" })
+      .then(function (r) {
+        if (!r.ok && r.status !== 404) { throw new Error("HTTP " + r.status); }
+        return r.text();
+      })
+      .then(function (html) {
+        main().innerHTML = html;
+        if (push) { history.pushState({}, "", url); }
+        var ta = main().querySelector("textarea:not([readonly])");
+        if (ta) { ta.focus(); }
+        check();
+      })
+      .catch(function () { location.href = url; });
+  }
+
+  function showError(text) {
+    var el = document.getElementById("save-error");
+    if (el) { el.textContent = text; el.hidden = false; }
+  }
+
+  // save posts the edit as JSON and moves to the next string.
+  function save(form) {
+    var data = {
+      id: parseInt(form.elements.id.value, 10),
+      version: form.elements.version.value,
+      q: form.elements.q.value,
+      target: Array.prototype.map.call(form.querySelectorAll("textarea[name=target]"), function (t) { return t.value; }),
+      fuzzy: !!(form.elements.fuzzy && form.elements.fuzzy.checked),
+      approved: !!(form.elements.approved && form.elements.approved.checked)
+    };
+    var button = document.getElementById("save");
+    if (button) { button.disabled = true; }
+    return fetch(form.action, {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": form.elements.csrf_token.value },
+      body: JSON.stringify(data)
+    }).then(function (r) {
+      return r.json().then(function (body) { return { status: r.status, body: body }; });
+    }).then(function (res) {
+      if (button) { button.disabled = false; }
+      if (res.status === 200) { return go(res.body.next, true); }
+      if (res.status === 409) {
+        showError(res.body.error + " Stored now (" + res.body.theirs_state + "): \u201c" +
+          res.body.theirs.join(" | ") + "\u201d. Yours: \u201c" + res.body.yours.join(" | ") + "\u201d.");
+        return;
+      }
+      showError(res.body.error || ("Not saved (HTTP " + res.status + ")."));
+    }).catch(function (e) {
+      if (button) { button.disabled = false; }
+      showError("Not saved: " + e.message);
+    });
+  }
+
+  // check warns about placeholders of the source the target lacks.
+  function check() {
+    var form = document.getElementById("edit");
+    var warn = document.getElementById("missing");
+    if (!form || !warn) { return; }
+    var areas = form.querySelectorAll("textarea[name=target]");
+    if (!areas.length) { return; }
+    var wanted = (areas[0].getAttribute("data-placeholders") || "").split("\n").filter(Boolean);
+    var text = Array.prototype.map.call(areas, function (t) { return t.value; }).join("\u0000");
+    var missing = text.trim() === "" ? [] : wanted.filter(function (p) { return text.indexOf(p) < 0; });
+    warn.querySelector("span").textContent = missing.join(", ");
+    warn.hidden = missing.length === 0;
+  }
+
+  document.addEventListener("click", function (e) {
+    var a = e.target.closest && e.target.closest("a[data-nav]");
+    if (!a || e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) { return; }
+    e.preventDefault();
+    go(a.href, true);
+  });
+
+  document.addEventListener("submit", function (e) {
+    if (e.target.id === "edit") { e.preventDefault(); save(e.target); }
+  });
+
+  document.addEventListener("input", function (e) {
+    if (e.target.name === "target") { check(); }
+  });
+
+  document.addEventListener("keydown", function (e) {
+    if (!(e.ctrlKey || e.metaKey)) { return; }
+    var form = document.getElementById("edit");
+    if (e.key === "Enter" && form && document.getElementById("save")) {
+      e.preventDefault();
+      save(form);
+    } else if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+      var link = document.getElementById(e.key === "ArrowDown" ? "next" : "prev");
+      if (link) { e.preventDefault(); go(link.href, true); }
+    }
+  });
+
+  window.addEventListener("popstate", function () { go(location.href, false); });
+  document.addEventListener("DOMContentLoaded", check);
+})();
