@@ -38,6 +38,7 @@ type Store interface {
 	translationWriteStore
 	languageWriteStore
 	hookStore
+	addonStore
 }
 
 // RequestObserver hears each request once it is answered: the route
@@ -120,6 +121,10 @@ type Options struct {
 	// long. 0 leaves write deadlines to the http.Server; negative is an
 	// error.
 	WriteTimeout time.Duration
+	// WebhookAllowPrivate lets webhook add-ons name targets on loopback,
+	// link-local and private addresses (index.PrivateAddress), which are
+	// refused otherwise. The sender checks every address it dials too.
+	WebhookAllowPrivate bool
 
 	base         string // BaseURL without its trailing slash
 	proxies      []netip.Prefix
@@ -228,7 +233,7 @@ func (s *Server) resources() []resource {
 	for _, group := range [][]resource{
 		s.rootResources(), s.projectResources(), s.componentResources(), s.translationResources(),
 		s.unitResources(), s.changeResources(), s.languageResources(), s.userResources(),
-		s.repositoryResources(), s.webResources(), s.taskResources(),
+		s.repositoryResources(), s.webResources(), s.taskResources(), s.addonResources(),
 	} {
 		all = append(all, group...)
 	}
@@ -375,7 +380,7 @@ func (s *Server) writeHandlers() map[writeKey]gin.HandlerFunc {
 	for _, group := range [][]write{
 		s.unitWrites(), s.uploadWrites(), s.projectWrites(), s.componentWrites(),
 		s.translationWrites(), s.languageWrites(), s.lockWrites(), s.userWrites(),
-		s.repositoryWrites(), s.taskWrites(),
+		s.repositoryWrites(), s.taskWrites(), s.addonWrites(),
 	} {
 		for _, w := range group {
 			out[writeKey{w.path, w.method}] = w.handle

@@ -54,6 +54,11 @@ type DB struct {
 	// replace it before use.
 	Now func() time.Time
 
+	// hooks is every installed webhook, for insertChange (addons.go);
+	// queued signals the sender that a write queued deliveries.
+	hooks  atomic.Pointer[hookSet]
+	queued chan struct{}
+
 	// PageCacheBytes bounds each page cache (of units, of changes) by the
 	// bytes its pages hold (PageCacheSize); 0 turns page caching off, so
 	// that every list is read from SQLite. Open sets
@@ -69,7 +74,7 @@ const DefaultPageCacheBytes = 32 << 20
 // Open opens (creating if needed) the index at path and applies pending
 // migrations.
 func Open(ctx context.Context, path string) (*DB, error) {
-	db := &DB{path: path, Now: time.Now, PageCacheBytes: DefaultPageCacheBytes}
+	db := &DB{path: path, Now: time.Now, PageCacheBytes: DefaultPageCacheBytes, queued: make(chan struct{}, 1)}
 	// WAL lets readers run while an import writes; busy_timeout makes a
 	// reader wait out a checkpoint instead of failing; foreign keys keep
 	// cascades honest; synchronous=NORMAL is durable at every checkpoint
@@ -111,6 +116,10 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if err := db.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
+	}
+	if err := db.reloadHooks(ctx, db.wdb); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("load add-ons: %w", err)
 	}
 	cctx, stop := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -208,6 +217,10 @@ type Tx struct {
 	// stmts caches prepare, by query, for the statements w lacks yet;
 	// database/sql closes them with the transaction.
 	stmts map[string]*sql.Stmt
+	// hooks is the writer's set of webhooks (addons.go); queued records
+	// that the transaction queued deliveries.
+	hooks  *atomic.Pointer[hookSet]
+	queued bool
 }
 
 // prepare returns query prepared for the transaction: the writer's
@@ -256,7 +269,7 @@ func (db *DB) write(ctx context.Context, fn func(tx *Tx) error) error {
 	if err != nil {
 		return formatError(err)
 	}
-	tx := &Tx{Tx: sqlTx, now: db.Now().UTC(), w: db.w}
+	tx := &Tx{Tx: sqlTx, now: db.Now().UTC(), w: db.w, hooks: &db.hooks}
 	defer sqlTx.Rollback()
 	// Change timestamps must never decrease in id order (see insertChange),
 	// so a clock that went backwards is held at the last change's time.
@@ -275,6 +288,12 @@ func (db *DB) write(ctx context.Context, fn func(tx *Tx) error) error {
 	err = sqlTx.Commit()
 	// Whatever the outcome, cached lookups may no longer hold.
 	db.gen.Add(1)
+	if err == nil && tx.queued {
+		select {
+		case db.queued <- struct{}{}:
+		default: // a signal is already waiting
+		}
+	}
 	return formatError(err)
 }
 
