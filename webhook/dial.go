@@ -30,16 +30,22 @@ const maxRedirects = 3
 // from the environment is used: the check would judge the proxy, not
 // the target.
 func newClient(allowPrivate bool, timeout time.Duration) *http.Client {
+	refuse := func(addr netip.AddrPort) bool { return index.PrivateAddress(addr.Addr()) }
+	if allowPrivate {
+		refuse = nil
+	}
+	return newClientRefusing(refuse, timeout)
+}
+
+// newClientRefusing is newClient refusing the addresses refuse reports
+// (none when nil).
+func newClientRefusing(refuse func(netip.AddrPort) bool, timeout time.Duration) *http.Client {
 	dialer := &net.Dialer{Timeout: min(timeout, 10*time.Second)}
-	if !allowPrivate {
+	if refuse != nil {
 		dialer.Control = func(_, address string, _ syscall.RawConn) error {
-			host, _, err := net.SplitHostPort(address)
-			if err != nil {
-				return err
-			}
-			addr, err := netip.ParseAddr(host)
-			if err != nil || index.PrivateAddress(addr) {
-				return &PrivateTargetError{Addr: host}
+			addr, err := netip.ParseAddrPort(address)
+			if err != nil || refuse(addr) {
+				return &PrivateTargetError{Addr: addr.Addr().String()}
 			}
 			return nil
 		}
