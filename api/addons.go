@@ -441,7 +441,7 @@ type deliveryJSON struct {
 
 func newDeliveryJSON(u urls, d *index.Delivery) deliveryJSON {
 	ch := &d.Event.Change
-	out := deliveryJSON{ID: d.ID, WebhookID: index.WebhookID(ch.ID), Change: u.change(ch.ID),
+	out := deliveryJSON{ID: d.ID, WebhookID: index.WebhookID(ch), Change: u.change(ch.ID),
 		Action: int(ch.Action), ActionName: ch.Action.Name(), State: d.State.String(), Attempts: d.Attempts,
 		Created: timestamp(d.Created), LastError: d.LastError}
 	if d.State == index.DeliveryPending {

@@ -82,8 +82,16 @@ type AddonFilter struct {
 
 // WebhookID is the webhook-id of the event about a change: the same for
 // every attempt and every add-on, so that a receiver can tell a retry
-// from a new event (Standard Webhooks, "idempotency").
-func WebhookID(changeID int64) string { return "msg_tolk_" + strconv.FormatInt(changeID, 10) }
+// from a new event (Standard Webhooks, "idempotency"). The change's id
+// alone would not do: removing a component removes its changes, and
+// SQLite gives their ids to the next ones; its timestamp, which never
+// decreases in id order, tells the two apart.
+func WebhookID(c *Change) string {
+	b := []byte("msg_tolk_")
+	b = strconv.AppendInt(b, c.ID, 10)
+	b = append(b, '_')
+	return string(strconv.AppendInt(b, c.Timestamp.UnixMicro(), 10))
+}
 
 // DeliveryState is where one delivery of an event stands.
 type DeliveryState int

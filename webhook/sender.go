@@ -298,7 +298,7 @@ func (s *Sender) send(ctx context.Context, a *index.Addon, d *index.Delivery, no
 	if err != nil {
 		return 0, "", err
 	}
-	SetHeaders(req.Header, index.WebhookID(d.Event.Change.ID), now, key, body)
+	SetHeaders(req.Header, index.WebhookID(&d.Event.Change), now, key, body)
 	req.Header.Set("User-Agent", "Tolk-Webhooks")
 	resp, err := s.client.Do(req)
 	if err != nil {

@@ -257,7 +257,7 @@ func TestDeliverySignedWithPayload(t *testing.T) {
 		t.Fatalf("receiver: errors %v, accepted %v", r.errs, ids)
 	}
 	id := ids[0]
-	if want := index.WebhookID(got[0].Event.Change.ID); id != want {
+	if want := index.WebhookID(&got[0].Event.Change); id != want {
 		t.Errorf("webhook-id = %q, want %q", id, want)
 	}
 	var p map[string]any
@@ -324,7 +324,7 @@ func TestRetriesDeliverEachEventOnceInOrder(t *testing.T) {
 		if d.State != index.DeliveryDelivered {
 			t.Errorf("delivery %d: %s after %d attempts (%s)", d.ID, d.State, d.Attempts, d.LastError)
 		}
-		want = append(want, index.WebhookID(d.Event.Change.ID))
+		want = append(want, index.WebhookID(&d.Event.Change))
 	}
 	if got[0].Attempts != 4 {
 		t.Errorf("first delivery: %d attempts, want 4", got[0].Attempts)
