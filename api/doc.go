@@ -17,7 +17,8 @@
 // has one file holding its routes, the store methods it reads, its
 // handlers, wire struct and converter: root.go (/api/), projects.go,
 // components.go, translations.go, units.go, changes.go, languages.go,
-// users.go and statistics.go (every statistics object). web.go serves the
+// users.go, statistics.go (every statistics object) and addons.go (add-ons,
+// their configuration and their deliveries, which package webhook sends). web.go serves the
 // human-facing pages the API's web_url fields link to. Writes live in
 // <resource>_write.go beside them; payload.go reads their bodies the way
 // the reference's serializers do. upload.go takes file uploads; the
