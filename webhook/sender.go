@@ -33,6 +33,9 @@ type Store interface {
 	RecordDelivery(ctx context.Context, id int64, r index.DeliveryResult) error
 	// ForgetDeliveries removes the deliveries of add-ons that are gone.
 	ForgetDeliveries(ctx context.Context) (int64, error)
+	// PruneDeliveries removes the deliveries delivered or failed before
+	// t.
+	PruneDeliveries(ctx context.Context, t time.Time) (int64, error)
 }
 
 // The outcomes of an attempt, as OnAttempt hears them.
@@ -65,6 +68,9 @@ type Options struct {
 	// anyway (0: 30 seconds).
 	Wake <-chan struct{}
 	Poll time.Duration
+	// Keep is how long delivered and failed deliveries stay readable
+	// through the API before they are removed; 0 means DefaultKeep.
+	Keep time.Duration
 	// Logger receives one line per failed attempt; nil discards.
 	Logger *slog.Logger
 	// OnAttempt, when set, hears every attempt's outcome and duration,
@@ -74,8 +80,15 @@ type Options struct {
 	Now func() time.Time
 }
 
-// DefaultRetryPeriod is how long deliveries are retried by default.
-const DefaultRetryPeriod = 24 * time.Hour
+// DefaultRetryPeriod is how long deliveries are retried by default, and
+// DefaultKeep how long finished ones are kept.
+const (
+	DefaultRetryPeriod = 24 * time.Hour
+	DefaultKeep        = 7 * 24 * time.Hour
+)
+
+// pruneEvery is how often finished deliveries past Keep are removed.
+const pruneEvery = time.Hour
 
 // maxAnswerBytes bounds what is read of a receiver's answer, and
 // keptAnswerBytes what of it a failed delivery keeps.
@@ -97,7 +110,7 @@ func (o *Options) Validate() error {
 		v   *time.Duration
 		def time.Duration
 	}{{&o.Timeout, 15 * time.Second}, {&o.RetryPeriod, DefaultRetryPeriod}, {&o.RetryBase, 10 * time.Second},
-		{&o.RetryMax, time.Hour}, {&o.Poll, 30 * time.Second}} {
+		{&o.RetryMax, time.Hour}, {&o.Poll, 30 * time.Second}, {&o.Keep, DefaultKeep}} {
 		switch {
 		case *d.v == 0:
 			*d.v = d.def
@@ -158,7 +171,16 @@ func (s *Sender) Run(ctx context.Context) {
 	} else if n > 0 {
 		log.Info("webhook: forgot deliveries of removed add-ons", "deliveries", n)
 	}
+	var pruned time.Time
 	for {
+		if now := s.opts.Now(); now.Sub(pruned) >= pruneEvery {
+			pruned = now
+			if n, err := s.store.PruneDeliveries(ctx, now.Add(-s.opts.Keep)); err != nil && ctx.Err() == nil {
+				log.Error("webhook: prune finished deliveries", "err", err)
+			} else if n > 0 {
+				log.Info("webhook: pruned finished deliveries", "deliveries", n, "older_than", s.opts.Keep)
+			}
+		}
 		due, err := s.store.DueDeliveries(ctx, s.opts.Now())
 		if err != nil && ctx.Err() == nil {
 			log.Error("webhook: read the outbox", "err", err)

@@ -74,7 +74,10 @@ func TestMetrics(t *testing.T) {
 
 	samples, body := scrape(t, m)
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); samples, body = scrape(t, m) {
-		if n, _ := metrics.Value(samples, "tolk_webhook_deliveries", map[string]string{"state": "delivered"}); n == 1 {
+		// The attempt is counted just after its outcome is stored.
+		n, _ := metrics.Value(samples, "tolk_webhook_deliveries", map[string]string{"state": "delivered"})
+		a, _ := metrics.Value(samples, "tolk_webhook_attempt_duration_seconds_count", map[string]string{"outcome": "delivered"})
+		if n == 1 && a == 1 {
 			break
 		}
 		time.Sleep(20 * time.Millisecond)

@@ -116,13 +116,17 @@ func scanDeliveries(rows *sql.Rows) ([]index.Delivery, error) {
 	return out, rows.Err()
 }
 
+// headDeliveries is the oldest pending delivery of each add-on that
+// exists: one probe of deliveries_pending per add-on, however long the
+// backlog.
+const headDeliveries = `SELECT ` + deliveryColumns + ` FROM deliveries WHERE id IN
+	(SELECT (SELECT id FROM deliveries WHERE addon_id = a.id AND state = 0 ORDER BY id LIMIT 1) FROM addons a)`
+
 // DueDeliveries returns, for each add-on with pending deliveries, its
 // oldest one if its next attempt is due at now: the sender delivers
 // each add-on's events in order, so a later one waits for the first.
 func (db *DB) DueDeliveries(ctx context.Context, now time.Time) ([]index.Delivery, error) {
-	rows, err := db.rdb.QueryContext(ctx, `SELECT `+deliveryColumns+` FROM deliveries WHERE id IN
-		(SELECT min(id) FROM deliveries WHERE state = 0 GROUP BY addon_id) AND next_try <= ? ORDER BY id`,
-		formatTime(now))
+	rows, err := db.rdb.QueryContext(ctx, headDeliveries+` AND next_try <= ? ORDER BY id`, formatTime(now))
 	if err != nil {
 		return nil, formatError(err)
 	}
@@ -134,8 +138,7 @@ func (db *DB) DueDeliveries(ctx context.Context, now time.Time) ([]index.Deliver
 // false when none is pending.
 func (db *DB) NextDeliveryTry(ctx context.Context) (time.Time, bool, error) {
 	var next sql.NullString
-	err := db.rdb.QueryRowContext(ctx, `SELECT min(next_try) FROM deliveries WHERE id IN
-		(SELECT min(id) FROM deliveries WHERE state = 0 GROUP BY addon_id)`).Scan(&next)
+	err := db.rdb.QueryRowContext(ctx, `SELECT min(next_try) FROM (`+headDeliveries+`)`).Scan(&next)
 	if err != nil || !next.Valid {
 		return time.Time{}, false, formatError(err)
 	}
@@ -156,6 +159,17 @@ func (db *DB) RecordDelivery(ctx context.Context, id int64, r index.DeliveryResu
 // exist (their project or component was deleted) and returns how many.
 func (db *DB) ForgetDeliveries(ctx context.Context) (int64, error) {
 	res, err := db.wdb.ExecContext(ctx, `DELETE FROM deliveries WHERE addon_id NOT IN (SELECT id FROM addons)`)
+	if err != nil {
+		return 0, formatError(err)
+	}
+	n, err := res.RowsAffected()
+	return n, formatError(err)
+}
+
+// PruneDeliveries removes the deliveries that were delivered or failed
+// before t and returns how many.
+func (db *DB) PruneDeliveries(ctx context.Context, t time.Time) (int64, error) {
+	res, err := db.wdb.ExecContext(ctx, `DELETE FROM deliveries WHERE state != 0 AND last_try < ?`, formatTime(t))
 	if err != nil {
 		return 0, formatError(err)
 	}

@@ -139,3 +139,30 @@ func TestOutboxRollsBackWithItsChange(t *testing.T) {
 		t.Errorf("deliveries %d → %d across a failed write", before, after)
 	}
 }
+
+// TestPruneDeliveries: finished deliveries go once old enough, pending
+// ones stay whatever their age.
+func TestPruneDeliveries(t *testing.T) {
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	hook := f.mustHook(t, true, index.EventsAll)
+	f.edit(t, 1, "eins")
+	f.edit(t, 2, "zwei")
+	pending := f.pending(t, hook.ID)
+	if len(pending) < 2 {
+		t.Fatalf("pending = %+v", pending)
+	}
+	done := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	if err := f.db.RecordDelivery(ctx, pending[0].ID, index.DeliveryResult{State: index.DeliveryDelivered, At: done}); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := f.db.PruneDeliveries(ctx, done); err != nil || n != 0 {
+		t.Errorf("prune before it finished: %d, %v", n, err)
+	}
+	if n, err := f.db.PruneDeliveries(ctx, done.Add(time.Second)); err != nil || n != 1 {
+		t.Errorf("prune after: %d, %v; want 1", n, err)
+	}
+	if got := f.pending(t, hook.ID); len(got) != len(pending)-1 {
+		t.Errorf("pending after pruning = %d, want %d", len(got), len(pending)-1)
+	}
+}
