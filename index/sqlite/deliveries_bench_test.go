@@ -84,3 +84,29 @@ func BenchmarkUpdateUnitHooks(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkHookMatch measures the question every change asks of the
+// writer's webhooks, alone: for a project without any (while another
+// has one), and for one whose hook wants the change.
+//
+//	go test ./index/sqlite -run '^$' -bench HookMatch
+func BenchmarkHookMatch(b *testing.B) {
+	hook := index.Addon{ID: 1, Name: index.AddonWebhook, ProjectID: 2, ComponentID: 3,
+		Webhook: index.Webhook{Filter: index.EventsContent}}
+	h := &hookSet{byProject: map[int64][]index.Addon{2: {hook}}}
+	for _, bc := range []struct {
+		name    string
+		project int64
+		want    int
+	}{{"none", 1, 0}, {"hook", 2, 1}} {
+		b.Run(bc.name, func(b *testing.B) {
+			c := index.Change{Action: index.ActionChange, ProjectID: bc.project, ComponentID: 3}
+			b.ReportAllocs()
+			for b.Loop() {
+				if got := h.match(&c); len(got) != bc.want {
+					b.Fatalf("match = %v, want %d", got, bc.want)
+				}
+			}
+		})
+	}
+}
