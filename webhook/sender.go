@@ -166,20 +166,11 @@ func (s *Sender) Run(ctx context.Context) {
 	log := s.opts.Logger
 	var wg sync.WaitGroup
 	defer wg.Wait()
-	if n, err := s.store.ForgetDeliveries(ctx); err != nil {
-		log.Error("webhook: forget deliveries of removed add-ons", "err", err)
-	} else if n > 0 {
-		log.Info("webhook: forgot deliveries of removed add-ons", "deliveries", n)
-	}
 	var pruned time.Time
 	for {
 		if now := s.opts.Now(); now.Sub(pruned) >= pruneEvery {
 			pruned = now
-			if n, err := s.store.PruneDeliveries(ctx, now.Add(-s.opts.Keep)); err != nil && ctx.Err() == nil {
-				log.Error("webhook: prune finished deliveries", "err", err)
-			} else if n > 0 {
-				log.Info("webhook: pruned finished deliveries", "deliveries", n, "older_than", s.opts.Keep)
-			}
+			s.prune(ctx, now)
 		}
 		due, err := s.store.DueDeliveries(ctx, s.opts.Now())
 		if err != nil && ctx.Err() == nil {
@@ -219,6 +210,22 @@ func (s *Sender) Run(ctx context.Context) {
 // another attempt of the add-on is in flight, and when d was read before
 // the add-on's last attempt ended (an older delivery, or d with fewer
 // attempts): the outbox read that found it is stale.
+// prune removes the deliveries of add-ons that are gone (with their
+// project or component) and those finished more than Keep before now.
+func (s *Sender) prune(ctx context.Context, now time.Time) {
+	log := s.opts.Logger
+	if n, err := s.store.ForgetDeliveries(ctx); err != nil && ctx.Err() == nil {
+		log.Error("webhook: forget deliveries of removed add-ons", "err", err)
+	} else if n > 0 {
+		log.Info("webhook: forgot deliveries of removed add-ons", "deliveries", n)
+	}
+	if n, err := s.store.PruneDeliveries(ctx, now.Add(-s.opts.Keep)); err != nil && ctx.Err() == nil {
+		log.Error("webhook: prune finished deliveries", "err", err)
+	} else if n > 0 {
+		log.Info("webhook: pruned finished deliveries", "deliveries", n, "older_than", s.opts.Keep)
+	}
+}
+
 func (s *Sender) claim(d *index.Delivery) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
