@@ -94,7 +94,7 @@ func (s *Server) writeComponentList(c *gin.Context, projectID int64) {
 			s.fail(c, err)
 			return
 		}
-		out[i] = newComponentJSON(u, &comps[i], &l)
+		out[i] = newComponentJSON(u, &comps[i], &l, s.addonURLs(u, comps[i].ID))
 	}
 	s.writeJSON(c, http.StatusOK, newList(c, u, pg, out))
 }
@@ -111,7 +111,8 @@ func (s *Server) getComponent(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	s.writeJSON(c, http.StatusOK, newComponentJSON(s.urlsFor(c), &comp, &source))
+	u := s.urlsFor(c)
+	s.writeJSON(c, http.StatusOK, newComponentJSON(u, &comp, &source, s.addonURLs(u, comp.ID)))
 }
 
 // listComponentTranslations serves GET .../components/P/C/translations/:
@@ -282,7 +283,7 @@ func newSkippedFilesJSON(files []index.SkippedFile) []skippedFileJSON {
 
 // newComponentJSON converts a component; source is its source language,
 // which the domain type holds only as a code.
-func newComponentJSON(u urls, c *index.Component, source *index.Language) componentJSON {
+func newComponentJSON(u urls, c *index.Component, source *index.Language, addons []string) componentJSON {
 	p, s := c.Project.Slug, c.Slug
 	checks := c.EnforcedChecks
 	if checks == nil {
@@ -343,7 +344,7 @@ func newComponentJSON(u urls, c *index.Component, source *index.Language) compon
 		AutoLockError:               c.AutoLockError,
 		LanguageRegex:               c.LanguageRegex,
 		VariantRegex:                c.VariantRegex,
-		Addons:                      []string{}, // add-ons do not exist yet
+		Addons:                      addons,
 		IsGlossary:                  c.IsGlossary,
 		GlossaryColor:               c.GlossaryColor,
 		ImportError:                 stringOrNull(c.Import.Error),

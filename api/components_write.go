@@ -505,7 +505,7 @@ func (s *Server) componentBody(c *gin.Context, u urls, comp *index.Component, ta
 	if err != nil {
 		return componentJSON{}, err
 	}
-	body := newComponentJSON(u, comp, &source)
+	body := newComponentJSON(u, comp, &source, s.addonURLs(u, comp.ID))
 	if task != nil {
 		body.TaskURL = ptr(u.task(task.ID))
 	}

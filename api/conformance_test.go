@@ -39,7 +39,7 @@ var conformance = []struct {
 	kind  bodyKind
 	shape shape
 }{
-	{"/api/", object, shape{"changes": "url", "components": "url", "languages": "url", "projects": "url",
+	{"/api/", object, shape{"addons": "url", "changes": "url", "components": "url", "languages": "url", "projects": "url",
 		"tasks": "url", "translations": "url", "units": "url", "users": "url"}},
 	{"/api/projects/", paginated, projectShape},
 	{"/api/projects/demo/", object, projectShape},

@@ -17,12 +17,13 @@
 // has one file holding its routes, the store methods it reads, its
 // handlers, wire struct and converter: root.go (/api/), projects.go,
 // components.go, translations.go, units.go, changes.go, languages.go,
-// users.go and statistics.go (every statistics object). web.go serves the
-// human-facing pages the API's web_url fields link to, from the
-// templates, stylesheet and script embedded from webui/; web_editor.go
-// the editor and its save, web_files.go the translation page's upload,
-// web_auth.go signing in (sessions whose principal is a token's, CSRF
-// tokens, the failed-login limit). Writes live in
+// users.go, statistics.go (every statistics object) and addons.go (add-ons,
+// their configuration and their deliveries, which package webhook sends).
+// web.go serves the human-facing pages the API's web_url fields link to,
+// from the templates, stylesheet and script embedded from webui/;
+// web_editor.go the editor and its save, web_files.go the translation
+// page's upload, web_auth.go signing in (sessions whose principal is a
+// token's, CSRF tokens, the failed-login limit). Writes live in
 // <resource>_write.go beside them; payload.go reads their bodies the way
 // the reference's serializers do. upload.go takes file uploads; the
 // parsing and the rendering of downloads with pending edits are asked of

@@ -184,7 +184,7 @@ type matrixRow struct {
 
 // matrixParams are the objects the routes act on unless a row says.
 var matrixParams = map[string]string{"project": "demo", "component": "app", "language": "de",
-	"id": "{save}", "task": "{task}", "username": "victim", "code": "fr"}
+	"id": "{save}", "task": "{task}", "addon": "{addon}", "username": "victim", "code": "fr"}
 
 const (
 	componentRoute   = "/api/components/:project/:component/"
@@ -192,7 +192,12 @@ const (
 	unitRoute        = "/api/units/:id/"
 	userRoute        = "/api/users/:username/"
 	languageRoute    = "/api/languages/:code/"
+	addonRoute       = "/api/addons/:addon/"
 )
+
+// webhookAddon is the body that installs a webhook.
+var webhookAddon = map[string]any{"name": "weblate.webhook.webhook",
+	"configuration": map[string]any{"webhook_url": "https://example.com/hook"}}
 
 // matrixUpload is the app's German file for uploads: one string it
 // lacks, translated.
@@ -294,6 +299,19 @@ var matrixRows = []matrixRow{
 	{method: "DELETE", route: unitRoute, params: map[string]string{"id": "{about}"}, project: "demo",
 		needs: []need{{index.PermUnitDelete, deniedSaving}, {index.PermUnitTemplate, deniedTemplate}}, status: 204,
 		destructive: true, gone: "/api/units/{about}/"},
+	// Add-ons: installing one on a component takes component.edit, on a
+	// project project.edit; changing one, the right that installs it.
+	{method: "POST", route: componentRoute + "addons/", project: "demo",
+		needs: []need{{index.PermComponentEdit, deniedDefault}}, status: 201, body: jsonBody(webhookAddon),
+		want: [2]string{"401 403 403 403 403 201 201 401", "401 404 403 403 403 201 201 401"}},
+	{method: "POST", route: "/api/projects/:project/addons/", project: "demo",
+		needs: []need{{index.PermProjectEdit, deniedDefault}}, status: 201, body: jsonBody(webhookAddon)},
+	{method: "PUT", route: addonRoute, project: "demo", needs: []need{{index.PermComponentEdit, deniedDefault}},
+		status: 200, body: jsonBody(webhookAddon)},
+	{method: "PATCH", route: addonRoute, project: "demo", needs: []need{{index.PermComponentEdit, deniedDefault}},
+		status: 200, body: jsonBody(map[string]any{"configuration": map[string]any{"webhook_url": "https://example.com/v2"}})},
+	{method: "DELETE", route: addonRoute, project: "demo", needs: []need{{index.PermComponentEdit, deniedDefault}},
+		status: 204, destructive: true, gone: "/api/addons/{addon}/"},
 	{method: "DELETE", route: "/api/tasks/:task/", project: "demo", notFound: "Invalid task",
 		needs: []need{{index.PermComponentEdit, deniedDefault}}, status: 204},
 	{method: "POST", route: "/api/users/", needs: []need{{index.PermUserEdit, deniedUsers}}, status: 201,
@@ -476,8 +494,14 @@ func mustMatrixEnv(t testing.TB, private bool) *matrixEnv {
 	}
 	task := e.sync.StartImport(jobs)
 
+	addon, err := e.db.CreateAddon(ctx, index.Addon{Name: index.AddonWebhook, ProjectID: demo.ID,
+		ComponentID: jobs.ID, Webhook: index.Webhook{URL: "https://example.com/", Filter: index.EventsAll}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	units := &writeEnv{db: e.db}
 	e.vars = strings.NewReplacer(
+		"{addon}", strconv.FormatInt(addon.ID, 10),
 		"{save}", strconv.FormatInt(units.unitID(t, "app", "de", "save"), 10),
 		"{about}", strconv.FormatInt(units.unitID(t, "app", "en", "about"), 10),
 		"{task}", task.ID,

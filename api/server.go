@@ -39,6 +39,7 @@ type Store interface {
 	languageWriteStore
 	hookStore
 	sessionStore
+	addonStore
 }
 
 // RequestObserver hears each request once it is answered: the route
@@ -124,6 +125,10 @@ type Options struct {
 	// long. 0 leaves write deadlines to the http.Server; negative is an
 	// error.
 	WriteTimeout time.Duration
+	// WebhookAllowPrivate lets webhook add-ons name targets on loopback,
+	// link-local and private addresses (index.PrivateAddress), which are
+	// refused otherwise. The sender checks every address it dials too.
+	WebhookAllowPrivate bool
 
 	base         string // BaseURL without its trailing slash
 	proxies      []netip.Prefix
@@ -238,7 +243,7 @@ func (s *Server) resources() []resource {
 	for _, group := range [][]resource{
 		s.rootResources(), s.projectResources(), s.componentResources(), s.translationResources(),
 		s.unitResources(), s.changeResources(), s.languageResources(), s.userResources(),
-		s.repositoryResources(), s.webResources(), s.taskResources(),
+		s.repositoryResources(), s.webResources(), s.taskResources(), s.addonResources(),
 	} {
 		all = append(all, group...)
 	}
@@ -386,7 +391,7 @@ func (s *Server) writeHandlers() map[writeKey]gin.HandlerFunc {
 	for _, group := range [][]write{
 		s.unitWrites(), s.uploadWrites(), s.projectWrites(), s.componentWrites(),
 		s.translationWrites(), s.languageWrites(), s.lockWrites(), s.userWrites(),
-		s.repositoryWrites(), s.taskWrites(),
+		s.repositoryWrites(), s.taskWrites(), s.addonWrites(),
 	} {
 		for _, w := range group {
 			out[writeKey{w.path, w.method}] = w.handle

@@ -48,12 +48,12 @@ type translationJSON struct {
 	ImportError *string `json:"import_error"`
 }
 
-func newTranslationJSON(u urls, t *index.Translation, source *index.Language) translationJSON {
+func newTranslationJSON(u urls, t *index.Translation, source *index.Language, addons []string) translationJSON {
 	p, c, l := t.Component.Project.Slug, t.Component.Slug, t.LanguageCode
 	st := &t.Stats
 	return translationJSON{
 		Language:             newLanguageJSON(u, &t.Language),
-		Component:            newComponentJSON(u, &t.Component, source),
+		Component:            newComponentJSON(u, &t.Component, source, addons),
 		LanguageCode:         t.LanguageCode,
 		ID:                   t.ID,
 		Filename:             t.Filename,
@@ -142,7 +142,8 @@ func (s *Server) getTranslation(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	s.writeJSON(c, http.StatusOK, newTranslationJSON(s.urlsFor(c), &t, &source))
+	u := s.urlsFor(c)
+	s.writeJSON(c, http.StatusOK, newTranslationJSON(u, &t, &source, s.addonURLs(u, t.Component.ID)))
 }
 
 // listTranslations serves GET /api/translations/: every translation in
@@ -172,7 +173,7 @@ func (s *Server) writeTranslationList(c *gin.Context, componentID int64) {
 			s.fail(c, err)
 			return
 		}
-		out[i] = newTranslationJSON(u, &trs[i], &l)
+		out[i] = newTranslationJSON(u, &trs[i], &l, s.addonURLs(u, trs[i].Component.ID))
 	}
 	s.writeJSON(c, http.StatusOK, newList(c, u, pg, out))
 }

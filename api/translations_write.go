@@ -108,8 +108,9 @@ func (s *Server) addTranslation(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
+	u := s.urlsFor(c)
 	s.writeJSON(c, http.StatusCreated, map[string]addedTranslationJSON{
-		"data": {translationJSON: newTranslationJSON(s.urlsFor(c), &t, &source)}})
+		"data": {translationJSON: newTranslationJSON(u, &t, &source, s.addonURLs(u, t.Component.ID))}})
 }
 
 // mayAddTranslation checks the reference's conditions for a new

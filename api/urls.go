@@ -145,6 +145,10 @@ func (u urls) unit(id int64) string { return u.byID("/api/units/", id) }
 
 func (u urls) change(id int64) string { return u.byID("/api/changes/", id) }
 
+func (u urls) addon(id int64, sub string) string {
+	return u.abs(join(withSub([]string{"api", "addons", strconv.FormatInt(id, 10)}, sub)...), "")
+}
+
 // byID is abs(collection + id + "/", "") in one allocation: list pages
 // build two of these per item.
 func (u urls) byID(collection string, id int64) string {

@@ -1,6 +1,6 @@
 // Package index holds Tolk's domain vocabulary: projects, components,
-// translations, units, changes, languages, users, statistics and the error
-// kinds every layer shares.
+// translations, units, changes, languages, users, statistics, add-ons and
+// their deliveries (addon.go), and the error kinds every layer shares.
 //
 // The package does no I/O and imports only the standard library. Storage
 // engines live in subpackages (index/sqlite today, index/postgres later);

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -22,8 +23,17 @@ import (
 type fileConfig struct {
 	// HookSecret is the site-wide secret incoming webhooks must be
 	// signed with, for projects without their own; --hook-secret wins.
-	HookSecret string          `yaml:"hook_secret"`
-	Projects   []projectConfig `yaml:"projects"`
+	HookSecret string `yaml:"hook_secret"`
+	// WebhookRetryPeriod is how long webhook deliveries are retried
+	// ("36h"); --webhook-retry-period wins.
+	WebhookRetryPeriod string          `yaml:"webhook_retry_period"`
+	Projects           []projectConfig `yaml:"projects"`
+}
+
+// siteSettings are the setup file's settings of the whole service.
+type siteSettings struct {
+	HookSecret         string
+	WebhookRetryPeriod time.Duration // 0 when the file does not say
 }
 
 type projectConfig struct {
@@ -133,23 +143,34 @@ type existingIndex struct {
 
 // loadConfig reads and validates a setup file. resolve tells whether a
 // language code is known.
-// It also returns the file's site-wide hook_secret.
-func loadConfig(path string, resolve func(string) (index.Language, bool), existing existingIndex) ([]tolksync.ProjectSpec, string, error) {
+// It also returns the file's site-wide settings.
+func loadConfig(path string, resolve func(string) (index.Language, bool), existing existingIndex) ([]tolksync.ProjectSpec, siteSettings, error) {
+	var site siteSettings
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, "", fmt.Errorf("read config: %w", err)
+		return nil, site, fmt.Errorf("read config: %w", err)
 	}
 	specs, err := parseConfig(path, data, resolve, existing)
 	if err != nil {
-		return nil, "", err
+		return nil, site, err
 	}
-	var site struct {
-		HookSecret string `yaml:"hook_secret"`
+	var file struct {
+		HookSecret         string `yaml:"hook_secret"`
+		WebhookRetryPeriod string `yaml:"webhook_retry_period"`
 	}
-	if err := yaml.Unmarshal(data, &site); err != nil {
-		return nil, "", &configError{file: path, problems: []string{"hook_secret: " + err.Error()}}
+	if err := yaml.Unmarshal(data, &file); err != nil {
+		return nil, site, &configError{file: path, problems: []string{"hook_secret: " + err.Error()}}
 	}
-	return specs, site.HookSecret, nil
+	site.HookSecret = file.HookSecret
+	if file.WebhookRetryPeriod != "" {
+		d, err := time.ParseDuration(file.WebhookRetryPeriod)
+		if err != nil || d <= 0 {
+			return nil, site, &configError{file: path, problems: []string{fmt.Sprintf(
+				"webhook_retry_period: %q is not a positive duration such as 24h or 90m", file.WebhookRetryPeriod)}}
+		}
+		site.WebhookRetryPeriod = d
+	}
+	return specs, site, nil
 }
 
 func parseConfig(name string, data []byte, resolve func(string) (index.Language, bool), existing existingIndex) ([]tolksync.ProjectSpec, error) {

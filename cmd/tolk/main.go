@@ -35,6 +35,7 @@ import (
 	"github.com/tolk-project/tolk/index/sqlite"
 	tolksync "github.com/tolk-project/tolk/sync"
 	"github.com/tolk-project/tolk/vcs"
+	"github.com/tolk-project/tolk/webhook"
 	"golang.org/x/net/netutil"
 )
 
@@ -48,6 +49,7 @@ var (
 	_ api.TranslationFiles     = (*tolksync.Service)(nil)
 	_ api.Components           = (*tolksync.Service)(nil)
 	_ api.HookUpdater          = (*tolksync.Service)(nil)
+	_ webhook.Store            = (*sqlite.DB)(nil)
 )
 
 func main() {
@@ -142,6 +144,13 @@ type Config struct {
 	PageCacheBytes int
 	// HTTP bounds what one client can hold of the server.
 	HTTP HTTPLimits
+	// WebhookAllowPrivate lets webhook add-ons reach loopback,
+	// link-local and private addresses.
+	WebhookAllowPrivate bool
+	// WebhookRetryPeriod is how long a webhook delivery is retried
+	// before it is marked failed; 0 takes the setup file's
+	// webhook_retry_period, or webhook.DefaultRetryPeriod.
+	WebhookRetryPeriod time.Duration
 }
 
 // HTTPLimits bound the time and connections clients can hold.
@@ -269,7 +278,7 @@ func serveConfig(args []string, stderr io.Writer) (Config, error) {
 	}{{"pull-interval", cfg.PullInterval}, {"git-stall-timeout", cfg.GitStallTimeout},
 		{"git-timeout", cfg.GitTimeout}, {"read-header-timeout", cfg.HTTP.ReadHeaderTimeout},
 		{"read-timeout", cfg.HTTP.ReadTimeout}, {"write-timeout", cfg.HTTP.WriteTimeout},
-		{"idle-timeout", cfg.HTTP.IdleTimeout}} {
+		{"idle-timeout", cfg.HTTP.IdleTimeout}, {"webhook-retry-period", cfg.WebhookRetryPeriod}} {
 		if d.v < 0 {
 			return cfg, usagef(stderr, "tolk serve", "--%s must not be negative", d.name)
 		}
@@ -351,6 +360,10 @@ func serveFlags(cfg *Config) *flag.FlagSet {
 		"how long a keep-alive connection may wait for its next request")
 	fs.IntVar(&cfg.HTTP.MaxConnections, "max-connections", cfg.HTTP.MaxConnections,
 		"connections served at once; more wait until one closes")
+	fs.BoolVar(&cfg.WebhookAllowPrivate, "webhook-allow-private", false,
+		"let webhook add-ons send to loopback, link-local and private addresses (refused otherwise, at every connection)")
+	fs.DurationVar(&cfg.WebhookRetryPeriod, "webhook-retry-period", 0,
+		"how long a webhook delivery is retried, with growing waits, before it is marked failed (default 24h, or the setup file's webhook_retry_period)")
 	return fs
 }
 
@@ -391,6 +404,10 @@ type Main struct {
 	imported   chan struct{}
 	// lock holds the data directory (lockDataDir) until Close.
 	lock *os.File
+	// stopWebhooks cancels the webhook sender; webhooksDone is closed
+	// once it has stopped. Both nil until it starts.
+	stopWebhooks context.CancelFunc
+	webhooksDone chan struct{}
 }
 
 // Open wires the parts, starts serving, and reconciles and imports the
@@ -405,7 +422,8 @@ func (m *Main) Open(ctx context.Context) error {
 		RateLimits:      api.RateLimits{Anonymous: m.Config.RateLimitAnon, User: m.Config.RateLimitUser},
 		AllowLocalRepos: m.Config.AllowLocalRepos, HookSecret: m.Config.HookSecret,
 		Version:      readBuildVersion().Short(),
-		WriteTimeout: m.Config.HTTP.WriteTimeout, FileFormats: apiFileFormats()}
+		WriteTimeout: m.Config.HTTP.WriteTimeout, FileFormats: apiFileFormats(),
+		WebhookAllowPrivate: m.Config.WebhookAllowPrivate}
 	if err := apiOpts.Validate(); err != nil {
 		return err
 	}
@@ -471,12 +489,15 @@ func (m *Main) Open(ctx context.Context) error {
 		specs = append(specs, demo)
 	}
 	if m.Config.ConfigFile != "" {
-		configured, secret, err := loadConfig(m.Config.ConfigFile, langs.Resolve, m.existing(ctx))
+		configured, site, err := loadConfig(m.Config.ConfigFile, langs.Resolve, m.existing(ctx))
 		if err != nil {
 			return err
 		}
 		if apiOpts.HookSecret == "" {
-			apiOpts.HookSecret = secret
+			apiOpts.HookSecret = site.HookSecret
+		}
+		if m.Config.WebhookRetryPeriod == 0 {
+			m.Config.WebhookRetryPeriod = site.WebhookRetryPeriod
 		}
 		specs = append(specs, configured...)
 	}
@@ -490,6 +511,9 @@ func (m *Main) Open(ctx context.Context) error {
 		apiOpts.Hooks = m.sync
 	}
 	apiOpts.Operations, apiOpts.Requests, apiOpts.Startup = m.sync, m.metrics, m.sync
+	if err := m.startWebhooks(siteURL); err != nil {
+		return err
+	}
 	srv := api.New(m.db, apiOpts)
 	lim := m.Config.HTTP
 	// The server's WriteTimeout sets a deadline once a request is read,
@@ -514,6 +538,25 @@ func (m *Main) Open(ctx context.Context) error {
 	if m.metricsListener != nil {
 		log.Info("serving metrics", "addr", "http://"+m.metricsListener.Addr().String()+"/metrics")
 	}
+	return nil
+}
+
+// startWebhooks starts the sender of webhook deliveries in the
+// background: what the outbox holds from before a crash or restart goes
+// out first. Close stops it.
+func (m *Main) startWebhooks(siteURL string) error {
+	sender, err := webhook.New(m.db, webhook.Options{BaseURL: siteURL, AllowPrivate: m.Config.WebhookAllowPrivate,
+		RetryPeriod: m.Config.WebhookRetryPeriod, Wake: m.db.EventsQueued(), Logger: m.Logger,
+		OnAttempt: m.metrics.webhookAttempt})
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	m.stopWebhooks, m.webhooksDone = cancel, make(chan struct{})
+	go func() {
+		defer close(m.webhooksDone)
+		sender.Run(ctx)
+	}()
 	return nil
 }
 
@@ -644,6 +687,11 @@ func (m *Main) Close() error {
 	if m.metricsServer != nil {
 		// A scrape is short; it is not waited for.
 		errs = append(errs, m.metricsServer.Close())
+	}
+	if m.stopWebhooks != nil {
+		// An attempt in flight is cancelled and stays pending.
+		m.stopWebhooks()
+		<-m.webhooksDone
 	}
 	if m.sync != nil {
 		errs = append(errs, m.sync.Close())

@@ -26,6 +26,7 @@ type serviceMetrics struct {
 	latency  *metrics.Histogram // by route and method
 	imports  *metrics.Histogram // by result
 	jobs     *metrics.Histogram // by job and result
+	webhooks *metrics.Histogram // webhook delivery attempts, by outcome
 }
 
 // importBuckets reach from a component whose files are unchanged to
@@ -45,6 +46,18 @@ func newServiceMetrics(db *sqlite.DB, v buildVersion) *serviceMetrics {
 		"Time a component import took, checkout included, by result (ok or error).", importBuckets, "result")
 	m.jobs = r.Histogram("tolk_job_duration_seconds",
 		"Time a scheduled job (commit, pull) took, by job and result (ok or error).", importBuckets, "job", "result")
+	m.webhooks = r.Histogram("tolk_webhook_attempt_duration_seconds",
+		"Time a webhook delivery attempt took, by outcome (delivered, retry: failed and tried again later, failed: given up).",
+		metrics.DefaultBuckets, "outcome")
+	r.GaugeVecFunc("tolk_webhook_deliveries", "Webhook deliveries in the outbox, by state (pending, delivered, failed).",
+		[]string{"state"}, func(ctx context.Context) ([]metrics.Sample, error) {
+			counts, err := db.CountDeliveries(ctx)
+			var out []metrics.Sample
+			for _, s := range []index.DeliveryState{index.DeliveryPending, index.DeliveryDelivered, index.DeliveryFailed} {
+				out = append(out, metrics.Sample{Values: []string{s.String()}, Value: float64(counts[s])})
+			}
+			return out, err
+		})
 	r.GaugeFunc("tolk_pending_units", "Units edited or added and not yet committed to their repository.",
 		func(ctx context.Context) (float64, error) {
 			n, err := db.CountPendingUnits(ctx)
@@ -130,6 +143,12 @@ func (m *serviceMetrics) jobDone(_ index.Component, j index.Job) {
 	if !j.LastStart.IsZero() && !j.LastEnd.Before(j.LastStart) {
 		m.jobs.Observe(j.LastEnd.Sub(j.LastStart).Seconds(), j.Name, result(j.LastResult == "ok"))
 	}
+}
+
+// webhookAttempt records a webhook delivery attempt
+// (webhook.Options.OnAttempt).
+func (m *serviceMetrics) webhookAttempt(outcome string, took time.Duration) {
+	m.webhooks.Observe(took.Seconds(), outcome)
 }
 
 func result(ok bool) string {

@@ -3,9 +3,11 @@ package main
 import (
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tolk-project/tolk/metrics"
 )
@@ -35,10 +37,15 @@ func scrape(t *testing.T, m *Main) ([]metrics.ParsedSample, string) {
 // TestMetrics serves /metrics on --metrics-listen and checks that it
 // parses as the text format and counts what happened: the demo's
 // imports, a request by its route and status, its latency, a pending
-// edit, and the runtime's basics. The API's own port has no /metrics.
+// edit, its webhook delivery, and the runtime's basics. The API's own port has no /metrics.
 func TestMetrics(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.DataDir, cfg.Listen, cfg.Demo, cfg.MetricsListen = t.TempDir(), "127.0.0.1:0", true, "127.0.0.1:0"
+	cfg.WebhookAllowPrivate = true
+	receiver := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(http.StatusNoContent)
+	}))
+	defer receiver.Close()
 	m := mustRunConfig(t, cfg)
 	defer m.Close()
 	base := "http://" + m.Addr().String()
@@ -53,6 +60,11 @@ func TestMetrics(t *testing.T) {
 		resp.Body.Close()
 	}
 	token := strings.TrimPrefix(adminToken(t, m), "Token ")
+	if code, body := send(t, http.MethodPost, base+"/api/projects/demo/addons/", token, map[string]any{
+		"name": "weblate.webhook.webhook", "configuration": map[string]any{"webhook_url": receiver.URL,
+			"event_filter": "custom", "events": []int{2}}}); code != http.StatusCreated {
+		t.Fatalf("install a webhook: %d %v", code, body)
+	}
 	_, units := send(t, http.MethodGet, base+"/api/translations/demo/app/de/units/", token, nil)
 	id := int64(units["results"].([]any)[0].(map[string]any)["id"].(float64))
 	if code, body := send(t, http.MethodPatch, base+"/api/units/"+strconv.FormatInt(id, 10)+"/", token,
@@ -61,6 +73,15 @@ func TestMetrics(t *testing.T) {
 	}
 
 	samples, body := scrape(t, m)
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); samples, body = scrape(t, m) {
+		// The attempt is counted just after its outcome is stored.
+		n, _ := metrics.Value(samples, "tolk_webhook_deliveries", map[string]string{"state": "delivered"})
+		a, _ := metrics.Value(samples, "tolk_webhook_attempt_duration_seconds_count", map[string]string{"outcome": "delivered"})
+		if n == 1 && a == 1 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 	for _, tc := range []struct {
 		name   string
 		labels map[string]string
@@ -73,6 +94,9 @@ func TestMetrics(t *testing.T) {
 		{"tolk_http_request_duration_seconds_bucket", map[string]string{"route": "/api/projects/", "le": "+Inf"}, 2},
 		{"tolk_import_duration_seconds_count", map[string]string{"result": "ok"}, 3}, // the demo's app, glossary and notifications
 		{"tolk_pending_units", nil, 1},
+		{"tolk_webhook_deliveries", map[string]string{"state": "delivered"}, 1},
+		{"tolk_webhook_deliveries", map[string]string{"state": "pending"}, 0},
+		{"tolk_webhook_attempt_duration_seconds_count", map[string]string{"outcome": "delivered"}, 1},
 		{"tolk_build_info", map[string]string{"version": readBuildVersion().Short()}, 1},
 		{"go_goroutines", nil, -1},
 		{"go_memstats_heap_alloc_bytes", nil, -1},

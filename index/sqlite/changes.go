@@ -30,10 +30,23 @@ func insertChange(ctx context.Context, tx *Tx, c index.Change) error {
 	if err != nil {
 		return err
 	}
-	if _, err := insert.ExecContext(ctx, c.Action, ts, nullID(c.ProjectID), nullID(c.ComponentID),
+	res, err := insert.ExecContext(ctx, c.Action, ts, nullID(c.ProjectID), nullID(c.ComponentID),
 		nullID(c.TranslationID), nullID(c.UnitID), nullString(c.LanguageCode), nullID(c.UserID),
-		nullID(c.AuthorID), c.Target, c.Details); err != nil {
+		nullID(c.AuthorID), c.Target, c.Details)
+	if err != nil {
 		return err
+	}
+	// The outbox rows of the webhooks that want this change go in its
+	// transaction, so that a crash loses neither. Without hooks in the
+	// project this is one map lookup.
+	if hooks := tx.hooks.Load().match(&c); len(hooks) > 0 {
+		id, err := res.LastInsertId()
+		if err != nil {
+			return err
+		}
+		if err := queueEvents(ctx, tx, id, &c, hooks); err != nil {
+			return err
+		}
 	}
 	if c.TranslationID == 0 {
 		return nil

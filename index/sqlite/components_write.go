@@ -161,6 +161,10 @@ func (db *DB) DeleteComponent(ctx context.Context, id int64, by index.Actor) (in
 		if _, err := tx.ExecContext(ctx, `DELETE FROM components WHERE id = ?`, id); err != nil {
 			return err
 		}
+		// The component's add-ons went with it.
+		if err := db.reloadHooks(ctx, tx); err != nil {
+			return err
+		}
 		return insertChange(ctx, tx, index.Change{Action: index.ActionComponentRemoved, ProjectID: c.ProjectID,
 			UserID: by.UserID, AuthorID: by.AuthorID, Target: c.Name})
 	})

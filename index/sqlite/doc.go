@@ -9,5 +9,8 @@
 // reads through a pool that WAL lets run beside the writer.
 //
 // Start reading at sqlite.go (Open, migrations, pragmas), then import.go.
+// changes.go records every change; with it, in the same transaction,
+// go the outbox rows of the webhooks that want it (addons.go keeps the
+// webhooks in memory for that question, deliveries.go holds the outbox).
 // This package must not import sync, formats or vcs.
 package sqlite

@@ -127,9 +127,12 @@ func (db *DB) DeleteProject(ctx context.Context, id int64) ([]index.Component, e
 		}
 		pid := itoa(id)
 		// '0' sorts right after '/': the range is every "<id>/<code>" key.
-		_, err = tx.ExecContext(ctx, `DELETE FROM stats WHERE (scope = 'p' AND scope_key = ?)
-			OR (scope = 'pl' AND scope_key > ? AND scope_key < ?)`, pid, pid+"/", pid+"0")
-		return err
+		if _, err = tx.ExecContext(ctx, `DELETE FROM stats WHERE (scope = 'p' AND scope_key = ?)
+			OR (scope = 'pl' AND scope_key > ? AND scope_key < ?)`, pid, pid+"/", pid+"0"); err != nil {
+			return err
+		}
+		// The project's add-ons went with it.
+		return db.reloadHooks(ctx, tx)
 	})
 	return removed, err
 }

@@ -63,6 +63,11 @@ type DB struct {
 	// replace it before use.
 	Now func() time.Time
 
+	// hooks is every installed webhook, for insertChange (addons.go);
+	// queued signals the sender that a write queued deliveries.
+	hooks  atomic.Pointer[hookSet]
+	queued chan struct{}
+
 	// PageCacheBytes bounds each page cache (of units, of changes) by the
 	// bytes its pages hold (PageCacheSize); 0 turns page caching off, so
 	// that every list is read from SQLite. Open sets
@@ -79,7 +84,8 @@ const DefaultPageCacheBytes = 32 << 20
 // migrations.
 func Open(ctx context.Context, path string) (*DB, error) {
 	db := &DB{path: path, Now: time.Now, PageCacheBytes: DefaultPageCacheBytes,
-		writes: make(chan *writeRequest), closing: make(chan struct{}), writeBatchLimit: maxWriteBatch}
+		writes: make(chan *writeRequest), closing: make(chan struct{}), writeBatchLimit: maxWriteBatch,
+		queued: make(chan struct{}, 1)}
 	// WAL lets readers run while an import writes; busy_timeout makes a
 	// reader wait out a checkpoint instead of failing; foreign keys keep
 	// cascades honest; synchronous=NORMAL is durable at every checkpoint
@@ -121,6 +127,10 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if err := db.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
+	}
+	if err := db.reloadHooks(ctx, db.wdb); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("load add-ons: %w", err)
 	}
 	stopWriting, writerDone := make(chan struct{}), make(chan struct{})
 	db.stopWriter = func() { close(stopWriting); <-writerDone }
@@ -247,6 +257,10 @@ type Tx struct {
 		id   int64
 		name string
 	}
+	// hooks is the writer's set of webhooks (addons.go); queued records
+	// that the transaction queued deliveries.
+	hooks  *atomic.Pointer[hookSet]
+	queued bool
 }
 
 // runCtx is the context every statement of a write transaction runs

@@ -169,7 +169,7 @@ func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet,
 		return nil, touched, formatError(err)
 	}
 	defer sqlTx.Rollback()
-	tx := &Tx{Tx: sqlTx, now: db.Now().UTC(), w: db.w}
+	tx := &Tx{Tx: sqlTx, now: db.Now().UTC(), w: db.w, hooks: &db.hooks}
 	// Change timestamps must never decrease in id order (see insertChange),
 	// so a clock that went backwards is held at the last change's time.
 	// This is the single writer, so no change can slip in between.
@@ -220,6 +220,12 @@ func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet,
 	}
 	if err := sqlTx.Commit(); err != nil {
 		return nil, touched, formatError(err)
+	}
+	if tx.queued {
+		select {
+		case db.queued <- struct{}{}:
+		default: // a signal is already waiting
+		}
 	}
 	return results, batchTouched, nil
 }

@@ -1,0 +1,125 @@
+package api_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/tolk-project/tolk/api"
+)
+
+// secret24 is a Standard Webhooks secret of 24 bytes.
+const secret24 = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+
+func TestAddonsResource(t *testing.T) {
+	db := mustOpenDB(t)
+	seedDemo(t, db)
+	srv := mustServe(t, db, api.Options{})
+	admin := mustUser(t, db, "admin", true)
+	translator := mustUser(t, db, "tr", false, [2]string{"Translate", "demo"})
+	as := func(auth string) http.Header {
+		return http.Header{"Authorization": {auth}, "Content-Type": {"application/json"}}
+	}
+	post := func(auth, path, body string) response {
+		return doBody(t, "POST", srv.URL+path, as(auth), strings.NewReader(body))
+	}
+
+	// Validation: every field at fault at once, in the reference's words.
+	for _, tc := range []struct {
+		name, body, want string
+	}{
+		{"unknown name", `{"name":"weblate.gravity.off","configuration":{}}`,
+			invalid([3]string{"configuration.webhook_url", "required", "This field is required."},
+				[3]string{"name", "invalid", "Add-on not found: weblate.gravity.off. Tolk has: weblate.webhook.webhook."})},
+		{"missing", `{}`, invalid(required("configuration"), required("name"))},
+		{"bad url and secret", `{"name":"weblate.webhook.webhook","configuration":{"webhook_url":"ftp://x","secret":"c2hvcnQ="}}`,
+			invalid([3]string{"configuration.secret", "invalid", "The provided secret is too short."},
+				[3]string{"configuration.webhook_url", "invalid", "Enter a valid http or https URL."})},
+		{"not base64", `{"name":"weblate.webhook.webhook","configuration":{"webhook_url":"https://example.com/","secret":"whsec_!!"}}`,
+			invalid([3]string{"configuration.secret", "invalid", "Invalid base64 encoded string."})},
+		{"private", `{"name":"weblate.webhook.webhook","configuration":{"webhook_url":"http://127.0.0.1:9/"}}`,
+			invalid([3]string{"configuration.webhook_url", "invalid", "This URL points to a private or local address, which webhooks may not reach on this server."})},
+		{"metadata", `{"name":"weblate.webhook.webhook","configuration":{"webhook_url":"http://169.254.169.254/"}}`,
+			invalid([3]string{"configuration.webhook_url", "invalid", "This URL points to a private or local address, which webhooks may not reach on this server."})},
+		{"unknown action", `{"name":"weblate.webhook.webhook","configuration":{"webhook_url":"https://example.com/","event_filter":"custom","events":[2,9999]}}`,
+			invalid([3]string{"configuration.events", "invalid_choice", `"9999" is not a valid choice.`})},
+		{"custom without events", `{"name":"weblate.webhook.webhook","configuration":{"webhook_url":"https://example.com/","event_filter":"custom"}}`,
+			invalid([3]string{"configuration.events", "required", "Choose the events to send with the custom filter."})},
+		{"bad filter", `{"name":"weblate.webhook.webhook","configuration":{"webhook_url":"https://example.com/","event_filter":"some"}}`,
+			invalid([3]string{"configuration.event_filter", "invalid_choice", `"some" is not a valid choice.`})},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			wantResponse(t, tc.name, post(admin, "/api/components/demo/app/addons/", tc.body), 400, tc.want)
+		})
+	}
+
+	// Permissions: a translator may not install one.
+	r := post(translator, "/api/components/demo/app/addons/",
+		`{"name":"weblate.webhook.webhook","configuration":{"webhook_url":"https://example.com/"}}`)
+	if r.status != 403 {
+		t.Fatalf("translator POST = %d %s, want 403", r.status, r.body)
+	}
+
+	r = post(admin, "/api/components/demo/app/addons/",
+		`{"name":"weblate.webhook.webhook","configuration":{"webhook_url":"https://example.com/hook","secret":"`+secret24+`","events":[2,5]}}`)
+	wantResponse(t, "create", r, 201, "")
+	created := decode(t, r.body)
+	url := created["url"].(string)
+	if r.header.Get("Location") != url || created["project"] != nil ||
+		created["component"] != srv.URL+"/api/components/demo/app/" {
+		t.Errorf("created = %v, Location %q", created, r.header.Get("Location"))
+	}
+	config := obj(t, created["configuration"])
+	if config["event_filter"] != "custom" || config["secret"] != secret24 || num(config["events"].([]any)[1]) != "5" {
+		t.Errorf("configuration = %v (events without a filter are custom)", config)
+	}
+	r = post(admin, "/api/projects/demo/addons/",
+		`{"name":"weblate.webhook.webhook","configuration":{"webhook_url":"https://example.com/all","all_events":true}}`)
+	wantResponse(t, "create on project", r, 201, "")
+	projectAddon := decode(t, r.body)
+	if obj(t, projectAddon["configuration"])["event_filter"] != "all" || projectAddon["component"] != nil {
+		t.Errorf("project add-on = %v", projectAddon)
+	}
+
+	// The component lists its own add-on, the others none.
+	comp := getObjectAs(t, srv.URL+"/api/components/demo/app/", admin)
+	if addons := comp["addons"].([]any); len(addons) != 1 || addons[0] != url {
+		t.Errorf("component addons = %v, want [%s]", addons, url)
+	}
+	if addons := getObject(t, srv.URL+"/api/components/demo/glossary/")["addons"].([]any); len(addons) != 0 {
+		t.Errorf("glossary addons = %v", addons)
+	}
+
+	// Only those who may edit see add-ons: their configuration holds a
+	// secret.
+	if n := num(getObjectAs(t, srv.URL+"/api/addons/", admin)["count"]); n != "2" {
+		t.Errorf("admin sees %s add-ons, want 2", n)
+	}
+	if n := num(getObjectAs(t, srv.URL+"/api/addons/", translator)["count"]); n != "0" {
+		t.Errorf("translator sees %s add-ons, want 0", n)
+	}
+	if r := do(t, "GET", url, http.Header{"Authorization": {translator}}); r.status != 403 {
+		t.Errorf("translator GET add-on = %d, want 403", r.status)
+	}
+	if n := num(getObjectAs(t, srv.URL+"/api/projects/demo/addons/", admin)["count"]); n != "1" {
+		t.Errorf("project add-ons = %s, want 1", n)
+	}
+
+	// PATCH replaces the configuration; the name stays.
+	r = doBody(t, "PATCH", url, as(admin), strings.NewReader(`{"configuration":{"webhook_url":"https://example.com/v2","event_filter":"all"}}`))
+	wantResponse(t, "patch", r, 200, "")
+	config = obj(t, decode(t, r.body)["configuration"])
+	if config["webhook_url"] != "https://example.com/v2" || config["secret"] != "" || config["event_filter"] != "all" {
+		t.Errorf("patched configuration = %v", config)
+	}
+	r = doBody(t, "PATCH", url, as(admin), strings.NewReader(`{"name":"weblate.other"}`))
+	wantResponse(t, "rename", r, 400, invalid([3]string{"name", "invalid", "The add-on of an installation can not be changed."}))
+
+	wantResponse(t, "delete", doBody(t, "DELETE", url, as(admin), nil), 204, "")
+	if r := do(t, "GET", url, http.Header{"Authorization": {admin}}); r.status != 404 {
+		t.Errorf("GET deleted add-on = %d, want 404", r.status)
+	}
+	if addons := getObjectAs(t, srv.URL+"/api/components/demo/app/", admin)["addons"].([]any); len(addons) != 0 {
+		t.Errorf("component addons after delete = %v", addons)
+	}
+}

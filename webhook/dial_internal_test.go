@@ -1,0 +1,39 @@
+package webhook
+
+import (
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tolk-project/tolk/index"
+)
+
+// TestRedirectToPrivateRefused: the address check runs at every dial, so
+// a redirect from an allowed target to a private one is refused. The
+// test allows its first server's address alone, as a public receiver
+// would be, and redirects to a second on loopback.
+func TestRedirectToPrivateRefused(t *testing.T) {
+	var reached bool
+	private := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { reached = true }))
+	t.Cleanup(private.Close)
+	public := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, private.URL+"/internal", http.StatusTemporaryRedirect)
+	}))
+	t.Cleanup(public.Close)
+	allowed := netip.MustParseAddrPort(strings.TrimPrefix(public.URL, "http://"))
+	client := newClientRefusing(func(a netip.AddrPort) bool {
+		return a != allowed && index.PrivateAddress(a.Addr())
+	}, 5*time.Second)
+	resp, err := client.Post(public.URL, "application/json", strings.NewReader("{}"))
+	if err == nil {
+		resp.Body.Close()
+	}
+	var refused *PrivateTargetError
+	if !errors.As(err, &refused) || reached {
+		t.Errorf("redirect to %s: err %v, reached %v; want refused", private.URL, err, reached)
+	}
+}
