@@ -182,13 +182,15 @@ func (s *Server) listChanges(c *gin.Context, scope index.ChangeFilter) {
 		s.fail(c, err)
 		return
 	}
-	u := s.urlsFor(c)
-	links := newChangeLinks(u)
-	out := make([]changeItem, len(changes))
-	for i := range changes {
-		out[i] = changeItem{links, &changes[i]}
-	}
-	s.writeJSON(c, http.StatusOK, newList(c, u, pg, out))
+	writeListPage(s, c, changes, pg, func() any {
+		u := s.urlsFor(c)
+		links := newChangeLinks(u)
+		out := make([]changeItem, len(changes))
+		for i := range changes {
+			out[i] = changeItem{links, &changes[i]}
+		}
+		return newList(c, u, pg, out)
+	})
 }
 
 // getChange serves GET /api/changes/:id/.

@@ -24,24 +24,42 @@ var serverErrorBody = []byte(`{"type":"server_error","errors":[{"code":"error","
 // the reference sends. HTML characters stay unescaped, as the reference
 // writes them. For HEAD, net/http drops the body but keeps its length.
 func (s *Server) writeJSON(c *gin.Context, status int, v any) {
-	pooled := bodyPool.Get().(*[]byte)
+	pooled, body, encStatus := s.encodeBody(c, v)
+	defer s.releaseBody(pooled, body)
+	if encStatus != http.StatusOK {
+		status = encStatus
+	}
+	s.sendJSON(c, status, body)
+}
+
+// encodeBody encodes v into a pooled buffer (give both back with
+// releaseBody). Its status is 200, or what replaced the body: 500 when v
+// cannot be encoded, 400 when it is over MaxResponseBytes.
+func (s *Server) encodeBody(c *gin.Context, v any) (pooled *[]byte, body []byte, status int) {
+	pooled = bodyPool.Get().(*[]byte)
 	body, err := encodeJSON((*pooled)[:0], v)
-	defer func() {
-		if cap(body) <= maxPooledBody {
-			*pooled = body[:0]
-			bodyPool.Put(pooled)
-		}
-	}()
 	if err != nil {
 		requestLogger(c, s.log).Error("encode response", "err", err)
-		status, body = http.StatusInternalServerError, append(body[:0], serverErrorBody...)
+		return pooled, append(body[:0], serverErrorBody...), http.StatusInternalServerError
 	}
 	if len(body) > s.opts.MaxResponseBytes {
 		// Long strings make a page of many rows huge: a client that
 		// reads it slowly would pin it, and many of them the memory.
-		body = append(body[:0], tooLargeBody(len(body), s.opts.MaxResponseBytes)...)
-		status = http.StatusBadRequest
+		return pooled, append(body[:0], tooLargeBody(len(body), s.opts.MaxResponseBytes)...), http.StatusBadRequest
 	}
+	return pooled, body, http.StatusOK
+}
+
+// releaseBody gives encodeBody's buffer back to the pool.
+func (s *Server) releaseBody(pooled *[]byte, body []byte) {
+	if cap(body) <= maxPooledBody {
+		*pooled = body[:0]
+		bodyPool.Put(pooled)
+	}
+}
+
+// sendJSON sends body as the JSON answer.
+func (s *Server) sendJSON(c *gin.Context, status int, body []byte) {
 	h := c.Writer.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", strconv.Itoa(len(body)))

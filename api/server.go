@@ -203,6 +203,8 @@ type Server struct {
 	anonLimit, userLimit *limiter
 	// loginLimit counts failed sign-ins per address and username.
 	loginLimit *limiter
+	// pageBodies keeps rendered list pages (pagebodies.go).
+	pageBodies pageBodies
 }
 
 var ginMode sync.Once

@@ -183,13 +183,15 @@ func (s *Server) listTranslationUnits(c *gin.Context) {
 		s.fail(c, err)
 		return
 	}
-	u := s.urlsFor(c)
-	links := newUnitLinks(u, &t)
-	out := make([]unitItem, len(units))
-	for i := range units {
-		out[i] = unitItem{links, &units[i]}
-	}
-	s.writeJSON(c, http.StatusOK, newList(c, u, pg, out))
+	writeListPage(s, c, units, pg, func() any {
+		u := s.urlsFor(c)
+		links := newUnitLinks(u, &t)
+		out := make([]unitItem, len(units))
+		for i := range units {
+			out[i] = unitItem{links, &units[i]}
+		}
+		return newList(c, u, pg, out)
+	})
 }
 
 // listUnits serves GET /api/units/: every unit matching q that the

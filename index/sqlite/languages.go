@@ -2,6 +2,8 @@ package sqlite
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/tolk-project/tolk/index"
@@ -66,7 +68,27 @@ func scanLanguage(s interface{ Scan(...any) error }) (index.Language, error) {
 // ErrNotFound error. The answer is cached until the next write; its
 // slices must not be modified.
 func (db *DB) FindLanguage(ctx context.Context, code string) (index.Language, error) {
-	return lookup(db, &db.languages, code, nil, func() (index.Language, error) { return db.findLanguage(ctx, code) })
+	// A code the table lacks is cached too: a component's source
+	// language is often such a code (en-us), asked for by every
+	// translation's detail.
+	known, err := lookup(db, &db.languages, code, nil, func() (knownLanguage, error) {
+		l, err := db.findLanguage(ctx, code)
+		if errors.Is(err, index.ErrNotFound) {
+			return knownLanguage{}, nil
+		}
+		return knownLanguage{l, err == nil}, err
+	})
+	if err == nil && !known.found {
+		err = fmt.Errorf("%w", index.ErrNotFound) // as formatError answers a missing row
+	}
+	return known.Language, err
+}
+
+// knownLanguage is a language lookup's answer: the language, or found
+// false for a code the table lacks.
+type knownLanguage struct {
+	index.Language
+	found bool
 }
 
 func (db *DB) findLanguage(ctx context.Context, code string) (index.Language, error) {

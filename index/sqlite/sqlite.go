@@ -40,7 +40,7 @@ type DB struct {
 	translationStats genCache[string, index.Stats] // stored rows of translations, without recent changes
 	components       genCache[[2]string, index.Component]
 	projects         genCache[string, index.Project]
-	languages        genCache[string, index.Language]
+	languages        genCache[string, knownLanguage]
 	private          genCache[struct{}, []index.Project]
 	stats            genCache[[2]string, timedStats]
 	unitPages        genCache[string, page[index.Unit]]

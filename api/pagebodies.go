@@ -1,0 +1,89 @@
+package api
+
+import (
+	"net/http"
+	"sync"
+	"unsafe"
+
+	"github.com/gin-gonic/gin"
+)
+
+// The index answers a list page it read since the last write that
+// touched it from its page cache: the very same rows, the same backing
+// array. Rendering those rows is then most of what the request costs
+// (a units page is 50 objects of 27 fields with a dozen URLs each), and
+// gives the same bytes for the same request URL every time: the page's
+// JSON depends on its rows, its total and the URL it was asked at (the
+// base and query of its links), nothing else. pageBodies keeps the
+// rendered body of each URL with the identity of the rows it was made
+// from, so that while the index serves the same rows the body is sent as
+// it is, as a server of pre-built bytes would.
+//
+// An entry keeps its rows alive, so that their address cannot be reused
+// by another page while it is compared with.
+
+// maxPageBodyBytes bounds the bodies kept; past it the cache starts over.
+const maxPageBodyBytes = 32 << 20
+
+type pageBodies struct {
+	mu    sync.Mutex // guards m and bytes
+	m     map[string]pageBody
+	bytes int
+}
+
+type pageBody struct {
+	rows     unsafe.Pointer // the first row, the identity of the page
+	keep     any            // the rows themselves (see pageBodies)
+	n, total int
+	body     []byte
+}
+
+func (p *pageBodies) get(key string, rows unsafe.Pointer, n, total int) ([]byte, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	e, ok := p.m[key]
+	if !ok || e.rows != rows || e.n != n || e.total != total {
+		return nil, false
+	}
+	return e.body, true
+}
+
+func (p *pageBodies) put(key string, e pageBody) {
+	if len(e.body) > maxPageBodyBytes/16 {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	old, replaced := p.m[key]
+	if p.m == nil || p.bytes-len(old.body)+len(e.body) > maxPageBodyBytes {
+		p.m, p.bytes, replaced = map[string]pageBody{}, 0, false
+	}
+	if replaced {
+		p.bytes -= len(old.body)
+	}
+	p.m[key] = e
+	p.bytes += len(e.body)
+}
+
+// writeListPage answers with a list page of rows: the body rendered for
+// the same URL from these very rows when there is one, else what render
+// makes of them (the list's JSON object), kept for the next request.
+func writeListPage[T any](s *Server, c *gin.Context, rows []T, pg page, render func() any) {
+	if len(rows) == 0 {
+		s.writeJSON(c, http.StatusOK, render())
+		return
+	}
+	id := unsafe.Pointer(unsafe.SliceData(rows))
+	key := s.urlsFor(c).base + c.Request.URL.RequestURI()
+	if body, ok := s.pageBodies.get(key, id, len(rows), pg.total); ok {
+		s.sendJSON(c, http.StatusOK, body)
+		return
+	}
+	pooled, body, status := s.encodeBody(c, render())
+	defer s.releaseBody(pooled, body)
+	if status == http.StatusOK {
+		s.pageBodies.put(key, pageBody{rows: id, keep: rows, n: len(rows), total: pg.total,
+			body: append([]byte(nil), body...)})
+	}
+	s.sendJSON(c, status, body)
+}
