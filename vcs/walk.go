@@ -333,7 +333,7 @@ func (r *Repo) lookup(root *object.Tree, p string) (object.TreeEntry, error) {
 		case found.Mode != filemode.Dir:
 			return object.TreeEntry{}, fmt.Errorf("find %q: %w", p, ErrNotExist)
 		}
-		sub, err := object.GetTree(r.repo.Storer, found.Hash)
+		sub, err := r.tree(found.Hash)
 		if err != nil {
 			return object.TreeEntry{}, fmt.Errorf("read tree %q: %w", strings.Join(parts[:i+1], "/"), err)
 		}
