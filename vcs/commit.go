@@ -41,66 +41,16 @@ import (
 // branch where it was, and the next commit of those paths (Tolk's
 // pending edits, which it forgets only after the commit) commits them.
 // Should Commit fail after writing files, the working tree is left dirty;
-// the next Pull that moves HEAD resets it.
+// the next Pull that moves HEAD resets it. Commit is a Batch of one
+// commit.
 func (r *Repo) Commit(ctx context.Context, c CommitOptions) (string, error) {
-	if err := ctx.Err(); err != nil {
-		return "", fmt.Errorf("commit: %w", err)
-	}
-	if err := c.Validate(); err != nil {
-		return "", fmt.Errorf("commit: %w", err)
-	}
-	if len(c.Files) == 0 && len(c.Remove) == 0 {
-		return "", ErrNothingToCommit
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.branch == "" {
-		return "", fmt.Errorf("commit: %w", ErrDetachedHead)
-	}
-	// The working tree and the index are kept level with HEAD: a clone
-	// made with NoCheckout has neither yet.
-	if err := r.ensureCheckout(); err != nil {
-		return "", fmt.Errorf("commit: %w", err)
-	}
-	head, err := r.head()
-	if err != nil {
-		return "", fmt.Errorf("commit: %w", err)
-	}
-	parent, err := r.repo.CommitObject(head)
-	if err != nil {
-		return "", fmt.Errorf("commit: read HEAD %s: %w", head, err)
-	}
-	idx, err := r.repo.Storer.Index()
-	if err != nil {
-		return "", fmt.Errorf("commit: read index: %w", err)
-	}
-	edits, err := r.stage(idx, c)
-	if err != nil {
-		return "", fmt.Errorf("commit: %w", err)
-	}
-	tree, _, err := r.editTree(parent.TreeHash, edits)
-	if err != nil {
-		return "", fmt.Errorf("commit: %w", err)
-	}
-	if err := r.repo.Storer.SetIndex(idx); err != nil {
-		return "", fmt.Errorf("commit: write index: %w", err)
-	}
-	if tree == parent.TreeHash {
-		return "", ErrNothingToCommit
-	}
-	h, err := r.writeCommit(&object.Commit{Author: c.Author.object(), Committer: c.Committer.object(),
-		Message: c.Message, TreeHash: tree, ParentHashes: []plumbing.Hash{head}})
-	if err != nil {
-		return "", fmt.Errorf("commit: %w", err)
-	}
-	branch := plumbing.NewBranchReferenceName(r.branch)
-	if err := r.setRef(branch, h); err != nil {
-		return "", fmt.Errorf("commit: update %s: %w", branch, err)
-	}
-	if err := r.noteHead(h); err != nil {
-		return "", fmt.Errorf("commit: %w", err)
-	}
-	return h.String(), nil
+	var h string
+	err := r.Batch(func(b *Batch) error {
+		var err error
+		h, err = b.Commit(ctx, c)
+		return err
+	})
+	return h, err
 }
 
 // stage writes c's files into the working tree and their blobs into the

@@ -142,3 +142,45 @@ func TestCommitMatchesGoGit(t *testing.T) {
 		t.Errorf("Status = %+v, %v; want a clean checkout", st, err)
 	}
 }
+
+// TestBatch makes two commits in one Batch whose function then fails:
+// reads inside see the batch's last commit while the branch on disk
+// stays put until the end, and both commits are kept, chained, with a
+// clean checkout.
+func TestBatch(t *testing.T) {
+	t.Parallel()
+	r := mustClone(t, mustBareRepo(t, sampleFiles))
+	before := mustHead(t, r)
+	stop := errors.New("stop")
+	var first, second string
+	err := r.Batch(func(b *Batch) error {
+		var err error
+		if first, err = b.Commit(context.Background(), CommitOptions{Message: "one", Author: testAuthor,
+			Files: map[string][]byte{"locales/de.json": []byte(`{"hello": "Moin"}` + "\n")}}); err != nil {
+			return err
+		}
+		if got, err := b.ReadFile("locales/de.json"); err != nil || string(got) != `{"hello": "Moin"}`+"\n" {
+			t.Errorf("ReadFile in the batch = %q, %v; want the batch's commit", got, err)
+		}
+		if got := mustGit(t, r.Dir(), "rev-parse", "main"); got != before {
+			t.Errorf("main moved to %s during the batch", got)
+		}
+		if second, err = b.Commit(context.Background(), CommitOptions{Message: "two", Author: testAuthor,
+			Remove: []string{"locales/de.json"}}); err != nil {
+			return err
+		}
+		if _, err := b.BlobHash("locales/de.json"); !errors.Is(err, ErrNotExist) {
+			t.Errorf("BlobHash of the removed file = %v, want ErrNotExist", err)
+		}
+		return stop
+	})
+	if !errors.Is(err, stop) {
+		t.Fatalf("Batch = %v, want the function's error", err)
+	}
+	if got := mustGit(t, r.Dir(), "rev-parse", "main", "main^", "main^^"); got != second+"\n"+first+"\n"+before {
+		t.Errorf("main, main^, main^^ = %q; want the two commits on the old head", got)
+	}
+	if st := mustGit(t, r.Dir(), "status", "--porcelain"); st != "" {
+		t.Errorf("git status after the batch:\n%s", st)
+	}
+}

@@ -37,6 +37,11 @@ func (r *Repo) Resolve(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return r.resolveIn(tree, path)
+}
+
+// resolveIn is Resolve in tree; r.mu is held.
+func (r *Repo) resolveIn(tree *object.Tree, path string) (string, error) {
 	e, err := r.lookup(tree, path)
 	if err != nil {
 		return "", fmt.Errorf("resolve: %w", err)
@@ -64,6 +69,11 @@ func (r *Repo) BlobHash(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return blobHashIn(tree, path)
+}
+
+// blobHashIn is BlobHash in tree.
+func blobHashIn(tree *object.Tree, path string) (string, error) {
 	e, err := tree.FindEntry(path)
 	if err != nil {
 		return "", notExist("blob hash", path, err)
@@ -79,6 +89,11 @@ func (r *Repo) headTree() (*object.Tree, error) {
 	if err != nil {
 		return nil, err
 	}
+	return r.commitTree(h)
+}
+
+// commitTree is the tree of commit h; r.mu is held.
+func (r *Repo) commitTree(h plumbing.Hash) (*object.Tree, error) {
 	c, err := r.repo.CommitObject(h)
 	if err != nil {
 		return nil, fmt.Errorf("read HEAD commit %s: %w", h, err)
