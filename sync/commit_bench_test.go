@@ -109,9 +109,15 @@ func BenchmarkCommit(b *testing.B) {
 // BenchmarkPull measures Service.Pull of jellyfin-web: "unchanged" with
 // upstream where the checkout is, "one-file" after an upstream commit
 // changing one string of de.json, which must re-import that file only.
+// The checkout has committed and pushed first, so it has a work tree for
+// the pull to move, as a component in use has.
 func BenchmarkPull(b *testing.B) {
 	ctx := context.Background()
 	ge := mustGitBenchEnv(b)
+	ge.edits(b, 1, -1)
+	if err := ge.svc.Push(ctx, ge.c, &ge.user); err != nil {
+		b.Fatal(err)
+	}
 	b.Run("unchanged", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			if err := ge.svc.Pull(ctx, ge.c, &ge.user); err != nil {
@@ -125,6 +131,7 @@ func BenchmarkPull(b *testing.B) {
 		first := regexp.MustCompile(`(?m)^(\s*"[^"]+": ")[^"]*"`)
 		for i := 0; i < b.N; i++ {
 			b.StopTimer()
+			git(b, ge.work, "pull", "--quiet", "--rebase", "origin", "main")
 			data, err := os.ReadFile(path)
 			if err != nil {
 				b.Fatal(err)
