@@ -26,9 +26,9 @@ import (
 // along them are written again and every other subtree is kept by hash,
 // so a commit costs what it changes, not the size of the repository. It
 // is byte for byte the commit go-git's Worktree.Commit makes of the same
-// files over a clean index (names and e-mails without '<', '>' or
-// newlines, trees in git's order). Objects are written loose, as git
-// writes them (looseCompression).
+// files over a clean index: names and e-mails cleaned of '<', '>' and
+// newlines as go-git cleans them, trees in git's order. Objects are
+// written loose, as git writes them (looseCompression).
 //
 // It returns ErrNothingToCommit (and makes no commit) when the files leave
 // the tree unchanged, an error wrapping ErrInvalidPath for a path that is
