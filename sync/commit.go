@@ -157,48 +157,15 @@ func (s *Service) commitLocked(ctx context.Context, repo *vcs.Repo, c index.Comp
 	if p, err := s.store.PendingUnits(ctx, c.ID); err == nil && !p.Any() {
 		return res, nil
 	}
-	cm := &componentCommit{svc: s, repo: repo, c: c, user: user, res: &res,
+	cm := &componentCommit{svc: s, c: c, user: user, res: &res,
 		rec: index.Committed{ComponentID: c.ID, UserID: userID(user)}}
-	files, err := s.store.FindPendingFiles(ctx, c.ID)
+	// One batch: the commits follow each other under one hold of the
+	// checkout, which writes its index and branch once at the end.
+	err := repo.Batch(func(b *vcs.Batch) error {
+		cm.repo = b
+		return cm.all(ctx)
+	})
 	if err != nil {
-		return res, fmt.Errorf("%s/%s: pending files: %w", c.Project.Slug, c.Slug, err)
-	}
-	adds := map[string]index.PendingFile{}
-	for _, f := range files {
-		if f.Operation == "add" {
-			adds[f.Path] = f
-			continue
-		}
-		if err := cm.deleteFile(ctx, f); err != nil {
-			return res, err
-		}
-	}
-	ts, err := s.store.FindTranslations(ctx, c.ID)
-	if err != nil {
-		return res, fmt.Errorf("%s/%s: translations: %w", c.Project.Slug, c.Slug, err)
-	}
-	var touched []index.Translation
-	for _, t := range ts {
-		if t.Filename == "" {
-			continue
-		}
-		add, isAdd := adds[t.Filename]
-		ok, err := cm.translation(ctx, t, add, isAdd)
-		var broken *unwritableError
-		if errors.As(err, &broken) {
-			// One file upstream broke must not hold up the others:
-			// its edits wait, the rest are committed.
-			cm.broken = append(cm.broken, broken.Error())
-			continue
-		}
-		if err != nil {
-			return res, err
-		}
-		if ok {
-			touched = append(touched, t)
-		}
-	}
-	if err := cm.revisions(ts, touched); err != nil {
 		return res, err
 	}
 	if len(cm.rec.Translations) == 0 && len(cm.rec.Files) == 0 {
@@ -218,10 +185,56 @@ func (s *Service) commitLocked(ctx context.Context, repo *vcs.Repo, c index.Comp
 	return res, cm.unwritableErr()
 }
 
+// all makes the component's commits: deleted files, then each
+// translation's, and sets the revisions the index is to record.
+func (cm *componentCommit) all(ctx context.Context) error {
+	s, c := cm.svc, cm.c
+	files, err := s.store.FindPendingFiles(ctx, c.ID)
+	if err != nil {
+		return fmt.Errorf("%s/%s: pending files: %w", c.Project.Slug, c.Slug, err)
+	}
+	adds := map[string]index.PendingFile{}
+	for _, f := range files {
+		if f.Operation == "add" {
+			adds[f.Path] = f
+			continue
+		}
+		if err := cm.deleteFile(ctx, f); err != nil {
+			return err
+		}
+	}
+	ts, err := s.store.FindTranslations(ctx, c.ID)
+	if err != nil {
+		return fmt.Errorf("%s/%s: translations: %w", c.Project.Slug, c.Slug, err)
+	}
+	var touched []index.Translation
+	for _, t := range ts {
+		if t.Filename == "" {
+			continue
+		}
+		add, isAdd := adds[t.Filename]
+		ok, err := cm.translation(ctx, t, add, isAdd)
+		var broken *unwritableError
+		if errors.As(err, &broken) {
+			// One file upstream broke must not hold up the others:
+			// its edits wait, the rest are committed.
+			cm.broken = append(cm.broken, broken.Error())
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if ok {
+			touched = append(touched, t)
+		}
+	}
+	return cm.revisions(ts, touched)
+}
+
 // componentCommit is one run of commitLocked.
 type componentCommit struct {
 	svc  *Service
-	repo *vcs.Repo
+	repo *vcs.Batch // the commits' batch
 	c    index.Component
 	user *index.User
 	rec  index.Committed

@@ -126,8 +126,16 @@ func (s *Service) importFiles(ctx context.Context, co checkedOut) (sum ImportSum
 	if err != nil {
 		return sum, err
 	}
+	base := co.in.base
+	if base != "" {
+		// The base's texts only tell apart pending edits (Base): with
+		// none, the import reads no file at the base.
+		if p, err := s.store.PendingUnits(ctx, c.ID); err == nil && p.Units == 0 {
+			base = ""
+		}
+	}
 	imp := &componentImport{svc: s, c: c, repo: repo, files: files, revisions: revisions, sum: &sum, log: log,
-		report: co.report, base: co.in.base,
+		report: co.report, base: base,
 		progress: &progressLog{log: log, every: s.opts.ProgressInterval, start: start, last: start}}
 	if c.IsMonolingual() {
 		err = imp.monolingual(ctx)
@@ -428,7 +436,6 @@ func (ci *componentImport) monolingual(ctx context.Context) error {
 		return err
 	}
 	srcImp.Revision = tmpl.Hash + "," + tmpl.Hash
-	srcImp.Base = ci.baseTexts(src, tmpl.Path)
 
 	var pending []translationFile
 	for _, f := range ci.files {
@@ -441,11 +448,14 @@ func (ci *componentImport) monolingual(ctx context.Context) error {
 		}
 		pending = append(pending, f)
 	}
-	if ci.revisions[src.Code] == srcImp.Revision && len(pending) == 0 {
+	srcCurrent := ci.revisions[src.Code] == srcImp.Revision
+	if srcCurrent && len(pending) == 0 {
 		ci.sum.Skipped++
 		return nil
 	}
 
+	// The template is read even when the index holds it: its strings are
+	// what each translation's units are built from.
 	tmplUnits, err := ci.parse(tmpl.Path, src.Code, src)
 	if err != nil {
 		_, err = ci.fail(ctx, srcImp, err)
@@ -456,16 +466,30 @@ func (ci *componentImport) monolingual(ctx context.Context) error {
 			Target: u.Target, Note: u.Note, Explanation: u.Explanation, Flags: strings.Join(u.Flags, ", "),
 			State: index.StateReadOnly})
 	}
-	srcRes, err := ci.apply(ctx, srcImp)
-	if err != nil {
-		return err
+	// A template the index already holds is not imported again: a pull
+	// that changed one translation writes that one only.
+	srcID := int64(0)
+	if srcCurrent {
+		if srcID, err = ci.sourceID(ctx, src.Code); err != nil {
+			return err
+		}
+	}
+	if srcID != 0 {
+		ci.sum.Skipped++
+	} else {
+		srcImp.Base = ci.baseTexts(src, tmpl.Path)
+		srcRes, err := ci.apply(ctx, srcImp)
+		if err != nil {
+			return err
+		}
+		srcID = srcRes.TranslationID
 	}
 
 	build := func(f translationFile) (index.TranslationImport, error) {
 		imp := base
 		imp.LanguageCode, imp.Filename = f.lang.Code, f.Path
 		imp.Revision = f.Hash + "," + tmpl.Hash
-		imp.SourceTranslationID = srcRes.TranslationID
+		imp.SourceTranslationID = srcID
 		imp.Base = ci.baseTexts(f.lang, f.Path)
 		units, err := ci.parse(f.Path, src.Code, f.lang)
 		if err != nil {
@@ -508,6 +532,21 @@ func (ci *componentImport) monolingual(ctx context.Context) error {
 		return err
 	}
 	return batch.flush(ctx)
+}
+
+// sourceID is the id of the component's source translation (language
+// code) in the index; 0 when it has none.
+func (ci *componentImport) sourceID(ctx context.Context, code string) (int64, error) {
+	ts, err := ci.svc.store.FindTranslations(ctx, ci.c.ID)
+	if err != nil {
+		return 0, err
+	}
+	for _, t := range ts {
+		if t.IsSource && t.LanguageCode == code {
+			return t.ID, nil
+		}
+	}
+	return 0, nil
 }
 
 // readAheadFiles is how many files wait read and parsed for the writer.

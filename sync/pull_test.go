@@ -6,8 +6,10 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tolk-project/tolk/index"
+	tolksync "github.com/tolk-project/tolk/sync"
 )
 
 // upstream commits files as the developer working in e.work, after
@@ -481,5 +483,31 @@ func TestResetKeep(t *testing.T) {
 	}
 	if got := git(t, e.bare, "show", "main:README"); got != "moved upstream" {
 		t.Errorf("README upstream = %q: upstream's commit must stay", got)
+	}
+}
+
+// TestPullImportsOnlyChangedFile: after an upstream commit changing one
+// translation, the pull imports that file alone (the template is read
+// for its strings, not imported again) and the index reads upstream's
+// text.
+func TestPullImportsOnlyChangedFile(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	var last tolksync.ImportSummary
+	e := mustEnvWith(t, tolksync.Options{OnImportDone: func(_ index.Component, sum tolksync.ImportSummary, _ time.Duration, _ error) {
+		last = sum
+	}})
+	url, work := mustRepo(t, commitFiles)
+	c := e.reconcile(t, jsonComponent("app", url, "locales/*.json", "locales/en.json", "en"))[0]
+	ce := commitEnv{env: e, c: c, work: work}
+	ce.upstream(t, map[string]string{"locales/fr.json": "{\n  \"hello\": \"Salut\"\n}\n"}, "upstream: fr reworded")
+	if err := e.svc.Pull(ctx, c, nil); err != nil {
+		t.Fatal(err)
+	}
+	if last.Files != 3 || last.Skipped != 2 || last.Updated != 1 || last.Added != 0 {
+		t.Errorf("pull summary %+v, want 3 files, 2 skipped (en, de), 1 unit updated", last)
+	}
+	if u := ce.unit(t, "fr", "hello"); u.Target[0] != "Salut" {
+		t.Errorf("fr hello = %q, want upstream's", u.Target)
 	}
 }

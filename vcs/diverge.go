@@ -60,7 +60,7 @@ const headRef = plumbing.ReferenceName("refs/tolk/head")
 
 // noteHead records h as the branch's last head; r.mu is held.
 func (r *Repo) noteHead(h plumbing.Hash) error {
-	if err := r.repo.Storer.SetReference(plumbing.NewHashReference(headRef, h)); err != nil {
+	if err := r.setRef(headRef, h); err != nil {
 		return fmt.Errorf("update %s: %w", headRef, err)
 	}
 	return nil

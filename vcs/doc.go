@@ -12,7 +12,11 @@
 // return one. Reads that look at the HEAD tree are in tree.go, and Files
 // (walk.go) lists the part of it a caller scopes, bounded in entries and
 // following symbolic links that stay inside the repository. Commit is in
-// commit.go, and Pull, Push and NeedsPush are in remote.go. Fetch and
+// commit.go: it writes the blobs, the trees along the changed paths and
+// the commit as loose objects itself (objects.go) rather than through
+// go-git's worktree, and Batch (batch.go) makes a run of commits whose
+// index and branch are written once at its end. Pull, Push and NeedsPush
+// are in remote.go. Fetch and
 // Status (what `git status` tells: ahead, behind, edited files) are in
 // status.go, and Export (export.go) serves a checkout read-only over Git's
 // smart HTTP protocol; it is the one part of vcs that speaks HTTP, as a

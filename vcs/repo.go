@@ -29,11 +29,16 @@ const remoteName = "origin"
 // Two Repo values for the same directory, or other programs working in it,
 // are not coordinated; give each directory to one Repo.
 type Repo struct {
-	// mu guards repo, auth, sizes, and the working tree and .git
-	// directory on disk.
+	// mu guards repo, auth, sizes, objects, trees, and the working tree and
+	// .git directory on disk.
 	mu   sync.Mutex
 	repo *git.Repository
 	auth *Auth
+	// objects writes Commit's objects; nil until the first.
+	objects *objectWriter
+	// trees are trees read or written lately (tree.go, treeCacheSize):
+	// each commit reads again the trees the one before it wrote.
+	trees map[plumbing.Hash]*object.Tree
 	// sizes caches blob sizes for Files: those of its last result.
 	sizes map[plumbing.Hash]int64
 	// timeouts bound each fetch, push and listing of the remote.

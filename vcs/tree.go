@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
@@ -36,6 +37,11 @@ func (r *Repo) Resolve(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return r.resolveIn(tree, path)
+}
+
+// resolveIn is Resolve in tree; r.mu is held.
+func (r *Repo) resolveIn(tree *object.Tree, path string) (string, error) {
 	e, err := r.lookup(tree, path)
 	if err != nil {
 		return "", fmt.Errorf("resolve: %w", err)
@@ -63,6 +69,11 @@ func (r *Repo) BlobHash(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return blobHashIn(tree, path)
+}
+
+// blobHashIn is BlobHash in tree.
+func blobHashIn(tree *object.Tree, path string) (string, error) {
 	e, err := tree.FindEntry(path)
 	if err != nil {
 		return "", notExist("blob hash", path, err)
@@ -78,15 +89,46 @@ func (r *Repo) headTree() (*object.Tree, error) {
 	if err != nil {
 		return nil, err
 	}
+	return r.commitTree(h)
+}
+
+// commitTree is the tree of commit h; r.mu is held.
+func (r *Repo) commitTree(h plumbing.Hash) (*object.Tree, error) {
 	c, err := r.repo.CommitObject(h)
 	if err != nil {
 		return nil, fmt.Errorf("read HEAD commit %s: %w", h, err)
 	}
-	t, err := c.Tree()
+	t, err := r.tree(c.TreeHash)
 	if err != nil {
 		return nil, fmt.Errorf("read HEAD tree: %w", err)
 	}
 	return t, nil
+}
+
+// treeCacheSize bounds Repo.trees: enough for the trees along the paths
+// of a few commits, so a run of commits, each reading the trees the one
+// before wrote, finds them in memory.
+const treeCacheSize = 256
+
+// tree returns the tree h, from r.trees when there; r.mu is held.
+func (r *Repo) tree(h plumbing.Hash) (*object.Tree, error) {
+	if t, ok := r.trees[h]; ok {
+		return t, nil
+	}
+	t, err := object.GetTree(r.repo.Storer, h)
+	if err != nil {
+		return nil, err
+	}
+	r.keepTree(t)
+	return t, nil
+}
+
+// keepTree adds t to r.trees, emptied first when full; r.mu is held.
+func (r *Repo) keepTree(t *object.Tree) {
+	if r.trees == nil || len(r.trees) >= treeCacheSize {
+		r.trees = make(map[plumbing.Hash]*object.Tree, treeCacheSize)
+	}
+	r.trees[t.Hash] = t
 }
 
 // notExist maps go-git's "not found" errors for path to ErrNotExist.

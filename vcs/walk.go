@@ -8,6 +8,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/go-git/go-git/v5/plumbing"
@@ -47,6 +48,12 @@ const DefaultMaxEntries = 200000
 // maxLinkHops is how many symbolic links in a row Files and ReadFile
 // follow, as the kernel's ELOOP limit does.
 const maxLinkHops = 8
+
+// listedSizes keeps, by working tree directory, the blob sizes of its
+// last listing (Repo.sizes): a blob's size never changes, and reading
+// it from a pack costs a look-up per file. The maps are never written
+// once stored.
+var listedSizes sync.Map
 
 // maxLinkSize is the longest link target read; git's own links are paths.
 const maxLinkSize = 4096
@@ -93,6 +100,13 @@ func (r *Repo) Files(ctx context.Context, o FilesOptions) (Listing, error) {
 	if err != nil {
 		return Listing{}, err
 	}
+	if r.sizes == nil {
+		// A Repo is opened afresh for each pull: the last listing of
+		// the same directory in this process serves as well.
+		if old, ok := listedSizes.Load(r.dir); ok {
+			r.sizes = old.(map[plumbing.Hash]int64)
+		}
+	}
 	w := walker{ctx: ctx, root: root, match: o.Match, left: o.MaxEntries, listed: map[string]bool{},
 		sizes: make(map[plumbing.Hash]int64, len(r.sizes)), old: r.sizes, store: r,
 		trees: map[plumbing.Hash]*object.Tree{}}
@@ -109,6 +123,7 @@ func (r *Repo) Files(ctx context.Context, o FilesOptions) (Listing, error) {
 		}
 	}
 	r.sizes = w.sizes
+	listedSizes.Store(r.dir, w.sizes)
 	sort.Slice(w.out.Files, func(i, j int) bool { return w.out.Files[i].Path < w.out.Files[j].Path })
 	sort.Slice(w.out.Skipped, func(i, j int) bool { return w.out.Skipped[i].Path < w.out.Skipped[j].Path })
 	return w.out, nil
@@ -333,7 +348,7 @@ func (r *Repo) lookup(root *object.Tree, p string) (object.TreeEntry, error) {
 		case found.Mode != filemode.Dir:
 			return object.TreeEntry{}, fmt.Errorf("find %q: %w", p, ErrNotExist)
 		}
-		sub, err := object.GetTree(r.repo.Storer, found.Hash)
+		sub, err := r.tree(found.Hash)
 		if err != nil {
 			return object.TreeEntry{}, fmt.Errorf("read tree %q: %w", strings.Join(parts[:i+1], "/"), err)
 		}

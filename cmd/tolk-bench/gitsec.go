@@ -132,7 +132,7 @@ func benchGit(ctx context.Context, cfg config, rep *report, in *instance, repos 
 		return fmt.Errorf("git: %w", err)
 	}
 	logf("git: pulls, %d rounds each", gitRounds)
-	if err := res.pulls(ctx, in, c, &user, repo, filepath.Join(dir, "pulls")); err != nil {
+	if err := res.pulls(ctx, cfg, in, c, &user, repo, filepath.Join(dir, "pulls")); err != nil {
 		return fmt.Errorf("git: %w", err)
 	}
 	return nil
@@ -364,7 +364,7 @@ func (res *gitResult) commitCeiling(r *git.Repository, files map[string][]byte, 
 // by the ceiling's: a go-git clone of the pushed repository that fetches
 // and hard-resets to what it fetched. Upstream commits come from a third
 // clone.
-func (res *gitResult) pulls(ctx context.Context, in *instance, c index.Component, user *index.User, repo corpusRepo, dir string) error {
+func (res *gitResult) pulls(ctx context.Context, cfg config, in *instance, c index.Component, user *index.User, repo corpusRepo, dir string) error {
 	ceil, err := git.PlainCloneContext(ctx, filepath.Join(dir, "ceiling"), false, &git.CloneOptions{URL: repo.url})
 	if err != nil {
 		return err
@@ -382,6 +382,10 @@ func (res *gitResult) pulls(ctx context.Context, in *instance, c index.Component
 		}
 	}
 	var times, ceilTimes [2][]time.Duration
+	// One profile of every round: Tolk's pulls are what
+	// -focus=Service..Pull shows of it.
+	stop := cfg.startCPU("git-pulls")
+	defer stop()
 	for round := range gitRounds {
 		// Unchanged: HEAD must stay where it is.
 		head, err := headOf(strings.TrimPrefix(repo.url, "file://"))
