@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -44,8 +45,12 @@ type DB struct {
 	private          genCache[struct{}, []index.Project]
 	stats            genCache[[2]string, timedStats]
 	unitPages        genCache[string, page[index.Unit]]
-	changePages      genCache[string, page[index.Change]]
-	wdb              *sql.DB // the single writer
+	// recent keeps each scope's last full count of recent changes
+	// (recentChanges).
+	recentMu    sync.Mutex
+	recent      map[string]recentCount
+	changePages genCache[string, page[index.Change]]
+	wdb         *sql.DB // the single writer
 	// stopCheckpoints stops the background checkpointer and waits for it.
 	stopCheckpoints func()
 	// writes queue for the writer goroutine (writer.go); closing closes

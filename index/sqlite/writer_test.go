@@ -182,3 +182,49 @@ func TestEditKeepsOtherTranslationsCached(t *testing.T) {
 		t.Error("fr's units page was served from memory after a write that touches everything")
 	}
 }
+
+// TestRecentChangesFollowEdits checks that recent_changes counts every
+// change at once, whether the count is taken whole or added to since the
+// last whole count (recentChanges), at each scope.
+func TestRecentChangesFollowEdits(t *testing.T) {
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	want := func(column string, arg any) int {
+		var n int
+		if err := f.db.rdb.QueryRow(`SELECT count(*) FROM changes WHERE `+column+` = ? AND timestamp > ?`,
+			arg, formatTime(f.db.Now().Add(-recentWindow))).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	check := func(step string) {
+		t.Helper()
+		tr, err := f.db.TranslationStats(ctx, f.tr["de"])
+		if err != nil {
+			t.Fatal(err)
+		}
+		comp, err := f.db.ComponentStats(ctx, f.comp.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lang, err := f.db.LanguageStats(ctx, "de")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.RecentChanges != want("translation_id", f.tr["de"]) || comp.RecentChanges != want("component_id", f.comp.ID) ||
+			lang.RecentChanges != want("language_code", "de") {
+			t.Errorf("%s: recent changes translation %d, component %d, language %d; want %d, %d, %d", step,
+				tr.RecentChanges, comp.RecentChanges, lang.RecentChanges, want("translation_id", f.tr["de"]),
+				want("component_id", f.comp.ID), want("language_code", "de"))
+		}
+	}
+	check("before")
+	for i := range 3 {
+		if _, err := f.db.UpdateUnit(ctx, f.unit(t, "de", i).ID, f.user, func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+			return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{fmt.Sprint("neu ", i)}, State: index.StateTranslated}}, nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		check(fmt.Sprint("after edit ", i))
+	}
+}
