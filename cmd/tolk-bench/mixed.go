@@ -52,7 +52,9 @@ func benchMixed(ctx context.Context, cfg config, client *http.Client, base strin
 		for range pairRounds {
 			idle.add(send(ctx, read, mixedConcurrency, cfg.Duration/pairRounds, cfg.MaxRequests/pairRounds))
 			stop := paced(ctx, edit, mixedRate)
+			stopProf := cfg.startCPU("mixed-" + strings.ReplaceAll(t.Name, " ", "-"))
 			busy.add(send(ctx, read, mixedConcurrency, cfg.Duration/pairRounds, cfg.MaxRequests/pairRounds))
+			stopProf()
 			edits.add(stop())
 		}
 		res.Points = append(res.Points, mixedPoint{Endpoint: t.Name, Idle: idle.stats(), Busy: busy.stats(),

@@ -1,6 +1,11 @@
 package sqlite
 
-import "testing"
+import (
+	"errors"
+	"sync/atomic"
+	"testing"
+	"time"
+)
 
 // TestGenCacheBounds checks the cache's rules: an answer read before a
 // write that touched everything is never kept, a newer answer is not
@@ -69,5 +74,58 @@ func TestWriteClock(t *testing.T) {
 	}
 	if c.changedSince(c.now(), mine) {
 		t.Error("an answer read after every write is stale")
+	}
+}
+
+// TestShareReadsOnce checks that askers of a missing answer at one clock
+// reading share one read, that one asking at a later reading (after a
+// write it may have made) reads for itself, and that a failed shared
+// read answers its error.
+func TestShareReadsOnce(t *testing.T) {
+	var c genCache[string, int]
+	started, release := make(chan struct{}), make(chan struct{})
+	var reads atomic.Int32
+	slow := func() (int, error) {
+		if reads.Add(1) == 1 {
+			close(started)
+			<-release
+		}
+		return 42, nil
+	}
+	results := make(chan int, 3)
+	go func() { v, _ := c.share("k", 7, slow); results <- v }()
+	<-started
+	waiting := make(chan struct{})
+	go func() { close(waiting); v, _ := c.share("k", 7, slow); results <- v }()
+	<-waiting
+	for n := 0; n == 0; time.Sleep(time.Millisecond) { // until the second asker waits
+		c.mu.Lock()
+		n = c.flights["k"].waiters
+		c.mu.Unlock()
+	}
+	if v, _ := c.share("k", 8, slow); v != 42 || reads.Load() != 2 {
+		t.Errorf("an asker after a write got %d after %d reads, want its own read", v, reads.Load())
+	}
+	close(release)
+	for range 2 {
+		if v := <-results; v != 42 {
+			t.Errorf("shared answer %d", v)
+		}
+	}
+	if n := reads.Load(); n != 2 {
+		t.Errorf("%d reads for two askers at one reading and one later, want 2", n)
+	}
+
+	failed := errors.New("request ended")
+	first := true
+	v, err := c.share("f", 1, func() (int, error) {
+		if first {
+			first = false
+			return 0, failed
+		}
+		return 1, nil
+	})
+	if !errors.Is(err, failed) || v != 0 {
+		t.Errorf("the failing read answered %d, %v", v, err)
 	}
 }
