@@ -54,8 +54,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/tolk-project/tolk/api"
 )
 
 func main() {
@@ -305,7 +308,40 @@ func benchScale(ctx context.Context, cfg config, rep *report, repos []corpusRepo
 	if rep.Scale.Load, err = runLoad(ctx, sin.db, endpoints("scale", "jellyfin-01", loadLanguage), lo); err != nil {
 		return fmt.Errorf("scale reads: %w", err)
 	}
+	if rep.Scale.Writes, err = scaleWrites(ctx, cfg, sin); err != nil {
+		return fmt.Errorf("scale writes: %w", err)
+	}
 	return nil
+}
+
+// scaleWrites measures unit PATCHes over the scale index at concurrency
+// 1 and 8, as the writes section does over the 1x one (issue 12: edit
+// latency must not grow with the project).
+func scaleWrites(ctx context.Context, cfg config, in *instance) ([]writePoint, error) {
+	_, auth, err := benchUser(ctx, in.db)
+	if err != nil {
+		return nil, err
+	}
+	units, err := sampleUnits(ctx, in.path, unitsPerTranslation, 0)
+	if err != nil {
+		return nil, err
+	}
+	apiSrv, err := serve(api.New(in.db, api.Options{}).Handler())
+	if err != nil {
+		return nil, err
+	}
+	defer apiSrv.Close()
+	client := newClient()
+	defer client.CloseIdleConnections()
+	var answered atomic.Int64
+	e := &edits{units: units, prefix: "scale"}
+	var points []writePoint
+	for _, conc := range []int{1, 8} {
+		var failure firstError
+		st := measure(ctx, patchUnits(client, apiSrv.base(), auth, e, &answered, &failure), conc, cfg.Duration, cfg.MaxRequests)
+		points = append(points, writePoint{Name: "unit PATCH over HTTP", Concurrency: conc, Stats: st, Failure: failure.get()})
+	}
+	return points, ctx.Err()
 }
 
 // slowestPoint is the served endpoint furthest below its ceiling at the

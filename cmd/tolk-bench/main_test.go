@@ -77,8 +77,14 @@ func TestQuickRun(t *testing.T) {
 	checkMixed(t, rep.Mixed, served/3)
 	checkGit(t, rep.Git)
 	checkWeb(t, rep.Web)
-	if s := rep.Scale; s == nil || s.Import.Units != 2*im.Units || len(s.Load) == 0 {
+	if s := rep.Scale; s == nil || s.Import.Units != 2*im.Units || len(s.Load) == 0 || len(s.Writes) != 2 {
 		t.Errorf("scale = %+v", s)
+	} else {
+		for _, p := range s.Writes {
+			if p.Stats.Requests == 0 || p.Stats.Errors != 0 {
+				t.Errorf("scale writes at %d: %+v, first failure %q", p.Concurrency, p.Stats, p.Failure)
+			}
+		}
 	}
 
 	b, err := os.ReadFile(out)

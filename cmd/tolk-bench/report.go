@@ -44,7 +44,8 @@ type report struct {
 type scaleResult struct {
 	Copies int
 	Import importResult
-	Load   []loadPoint // concurrency 1
+	Load   []loadPoint  // concurrency 1
+	Writes []writePoint // unit PATCHes at concurrency 1 and 8
 }
 
 func newReport(cfg config) *report {
@@ -387,6 +388,31 @@ func (r *report) scaleTable(b *strings.Builder) {
 				ratio(float64(p.Real.P50), float64(base.Real.P50)), fmtDur(base.Real.P99), fmtDur(p.Real.P99),
 				fmtInt(int(p.Real.RPS+0.5)))
 		}
+	}
+	w("\n")
+	if len(s.Writes) == 0 {
+		return
+	}
+	w("Unit PATCHes as in the writes section, over the %d× index (issue 12: within 1.3× of the 1× figures):\n\n", s.Copies)
+	w("| conc | 1× edits/s | %d× edits/s | 1× p50 | %d× p50 | %d×/1× p50 | 1× p99 | %d× p99 | errors |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+		s.Copies, s.Copies, s.Copies, s.Copies)
+	for _, p := range s.Writes {
+		var base *writePoint
+		if r.Writes != nil {
+			for i := range r.Writes.API {
+				if r.Writes.API[i].Concurrency == p.Concurrency {
+					base = &r.Writes.API[i]
+				}
+			}
+		}
+		if base == nil {
+			w("| %d | | %s | | %s | | | %s | %d |\n", p.Concurrency, fmtInt(int(p.Stats.RPS+0.5)), fmtDur(p.Stats.P50),
+				fmtDur(p.Stats.P99), p.Stats.Errors)
+			continue
+		}
+		w("| %d | %s | %s | %s | %s | %.2f× | %s | %s | %d |\n", p.Concurrency, fmtInt(int(base.Stats.RPS+0.5)),
+			fmtInt(int(p.Stats.RPS+0.5)), fmtDur(base.Stats.P50), fmtDur(p.Stats.P50),
+			ratio(float64(p.Stats.P50), float64(base.Stats.P50)), fmtDur(base.Stats.P99), fmtDur(p.Stats.P99), p.Stats.Errors)
 	}
 	w("\n")
 }
