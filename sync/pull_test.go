@@ -130,12 +130,7 @@ func TestPullConflictTranslatorWins(t *testing.T) {
 	if got := git(t, e.bare, "show", "main:locales/de.json"); !strings.Contains(got, `"hello": "Hallöchen"`) {
 		t.Errorf("upstream changed by a pull:\n%s", got)
 	}
-	if got := git(t, e.dir+"/repos/test/app", "show", "HEAD:locales/de.json"); !strings.Contains(got, `"hello": "Servus"`) {
-		t.Errorf("the checkout's HEAD lacks the edit on top:\n%s", got)
-	}
-	if e.unit(t, "de", "hello").Pending {
-		t.Error("the edit is still pending after the pull committed it")
-	}
+	e.checkCommittedOnTop(t, "de", "hello", `"hello": "Servus"`)
 }
 
 // TestPullConflictUpstreamWins is the same conflict on a component that
@@ -400,12 +395,7 @@ func TestPullOfUnparsableFileKeepsEdit(t *testing.T) {
 	if err := e.svc.Pull(ctx, e.c, nil); err != nil {
 		t.Fatal(err)
 	}
-	if got := git(t, e.dir+"/repos/test/app", "show", "HEAD:locales/de.json"); !strings.Contains(got, `"bye": "Tschüss"`) {
-		t.Errorf("the checkout's HEAD lacks the edit on top:\n%s", got)
-	}
-	if e.unit(t, "de", "bye").Pending {
-		t.Error("the edit is still pending after the pull committed it")
-	}
+	e.checkCommittedOnTop(t, "de", "bye", `"bye": "Tschüss"`)
 }
 
 // TestPullFinishesFromCheckoutWhenRemoteIsDown: a pull moved the branch
@@ -509,5 +499,18 @@ func TestPullImportsOnlyChangedFile(t *testing.T) {
 	}
 	if u := ce.unit(t, "fr", "hello"); u.Target[0] != "Salut" {
 		t.Errorf("fr hello = %q, want upstream's", u.Target)
+	}
+}
+
+// checkCommittedOnTop checks that a pull committed the edit of key in
+// lang on top of upstream: the checkout's HEAD file holds want and the
+// unit is no longer pending.
+func (e *commitEnv) checkCommittedOnTop(t *testing.T, lang, key, want string) {
+	t.Helper()
+	if got := git(t, e.dir+"/repos/test/app", "show", "HEAD:locales/"+lang+".json"); !strings.Contains(got, want) {
+		t.Errorf("the checkout's HEAD lacks the edit on top:\n%s", got)
+	}
+	if e.unit(t, lang, key).Pending {
+		t.Error("the edit is still pending after the pull committed it")
 	}
 }

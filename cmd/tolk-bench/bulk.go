@@ -36,7 +36,7 @@ type bulkResult struct {
 // string to jellyfin's source translation.
 func benchBulk(ctx context.Context, c *http.Client, base, auth string) (*bulkResult, error) {
 	tr := base + "/api/translations/bench/jellyfin/" + loadLanguage + "/"
-	status, body, err := getAuth(ctx, c, tr+"file/", auth)
+	status, body, err := sendAuth(ctx, c, http.MethodGet, tr+"file/", auth, "", nil)
 	if err != nil || status != http.StatusOK {
 		return nil, fmt.Errorf("download %sfile/: %d %v", tr, status, err)
 	}
@@ -73,7 +73,7 @@ func benchBulk(ctx context.Context, c *http.Client, base, auth string) (*bulkRes
 	if err != nil || status != http.StatusOK {
 		return nil, fmt.Errorf("turn on manage_units and edit_template of jellyfin: %d %v %.200s", status, err, body)
 	}
-	status, body, err = getAuth(ctx, c, base+"/api/components/bench/jellyfin/translations/?page_size=1000", auth)
+	status, body, err = sendAuth(ctx, c, http.MethodGet, base+"/api/components/bench/jellyfin/translations/?page_size=1000", auth, "", nil)
 	if err != nil || status != http.StatusOK {
 		return nil, fmt.Errorf("translations of jellyfin: %d %v", status, err)
 	}
@@ -161,18 +161,16 @@ func upload(ctx context.Context, c *http.Client, url, auth string, file []byte) 
 	return out.Accepted, nil
 }
 
-func getAuth(ctx context.Context, c *http.Client, url, auth string) (int, []byte, error) {
-	return sendAuth(ctx, c, http.MethodGet, url, auth, "", nil)
-}
-
-// sendAuth sends one request with the Authorization header auth and
-// returns the status and body.
+// sendAuth sends one request, with the Authorization header auth unless
+// it is "", and returns the status and body.
 func sendAuth(ctx context.Context, c *http.Client, method, url, auth, contentType string, body []byte) (int, []byte, error) {
 	req, err := http.NewRequestWithContext(ctx, method, url, bytes.NewReader(body))
 	if err != nil {
 		return 0, nil, err
 	}
-	req.Header.Set("Authorization", auth)
+	if auth != "" {
+		req.Header.Set("Authorization", auth)
+	}
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
 	}

@@ -96,17 +96,7 @@ func newClient() *http.Client {
 
 // get fetches one URL and returns its status and body.
 func get(ctx context.Context, c *http.Client, url string) (int, []byte, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return 0, nil, err
-	}
-	resp, err := c.Do(req)
-	if err != nil {
-		return 0, nil, err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	return resp.StatusCode, body, err
+	return sendAuth(ctx, c, http.MethodGet, url, "", "", nil)
 }
 
 // target is an endpoint as served: its URL, its body (for the ceiling)
@@ -362,26 +352,49 @@ func ceilingHandler(targets []target) http.Handler {
 	return e
 }
 
-// runLoad serves db with the real API and the ceiling on loopback and
-// measures every endpoint at every concurrency. Both servers stop before
-// it returns.
-func runLoad(ctx context.Context, db *sqlite.DB, eps []endpoint, o loadOptions) ([]loadPoint, error) {
+// loadRig is the real API serving an index on loopback, the endpoints
+// resolved against it, and optionally the ceiling serving their bodies.
+type loadRig struct {
+	api, ceil *server // ceil is nil without a ceiling
+	client    *http.Client
+	targets   []target
+}
+
+func newLoadRig(ctx context.Context, db *sqlite.DB, eps []endpoint, ceiling bool) (*loadRig, error) {
 	apiSrv, err := serve(api.New(db, api.Options{}).Handler())
 	if err != nil {
 		return nil, err
 	}
-	defer apiSrv.Close()
-	client := newClient()
-	defer client.CloseIdleConnections()
-	targets := resolveEndpoints(ctx, client, apiSrv.base(), eps)
-
-	var ceil *server
-	if o.Ceiling {
-		if ceil, err = serve(ceilingHandler(targets)); err != nil {
+	r := &loadRig{api: apiSrv, client: newClient()}
+	r.targets = resolveEndpoints(ctx, r.client, apiSrv.base(), eps)
+	if ceiling {
+		if r.ceil, err = serve(ceilingHandler(r.targets)); err != nil {
+			r.Close()
 			return nil, err
 		}
-		defer ceil.Close()
 	}
+	return r, nil
+}
+
+// Close stops both servers.
+func (r *loadRig) Close() {
+	r.client.CloseIdleConnections()
+	r.api.Close()
+	if r.ceil != nil {
+		r.ceil.Close()
+	}
+}
+
+// runLoad serves db with the real API and the ceiling on loopback and
+// measures every endpoint at every concurrency. Both servers stop before
+// it returns.
+func runLoad(ctx context.Context, db *sqlite.DB, eps []endpoint, o loadOptions) ([]loadPoint, error) {
+	rig, err := newLoadRig(ctx, db, eps, o.Ceiling)
+	if err != nil {
+		return nil, err
+	}
+	defer rig.Close()
+	apiSrv, ceil, client, targets := rig.api, rig.ceil, rig.client, rig.targets
 	var points []loadPoint
 	for i, t := range targets {
 		for _, conc := range o.Concurrency {

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index/sqlite"
 )
 
@@ -42,21 +41,14 @@ func benchWrk(ctx context.Context, cfg config, db *sqlite.DB, dur time.Duration)
 	if err != nil {
 		return nil, fmt.Errorf("wrk is not installed (apt-get install wrk): %w", err)
 	}
-	apiSrv, err := serve(api.New(db, api.Options{}).Handler())
+	rig, err := newLoadRig(ctx, db, endpoints("bench", "jellyfin", loadLanguage), true)
 	if err != nil {
 		return nil, err
 	}
-	defer apiSrv.Close()
-	client := newClient()
-	defer client.CloseIdleConnections()
-	targets := resolveEndpoints(ctx, client, apiSrv.base(), endpoints("bench", "jellyfin", loadLanguage))
-	ceil, err := serve(ceilingHandler(targets))
-	if err != nil {
-		return nil, err
-	}
-	defer ceil.Close()
+	defer rig.Close()
+	apiSrv, ceil := rig.api, rig.ceil
 	var points []wrkPoint
-	for i, t := range targets {
+	for i, t := range rig.targets {
 		if t.Sweep != "" || t.Err != "" || t.Status != http.StatusOK {
 			continue
 		}

@@ -2,8 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"fmt"
-	"path/filepath"
 	"testing"
 
 	"github.com/tolk-project/tolk/index"
@@ -19,54 +17,28 @@ func BenchmarkUpdateUnitHooks(b *testing.B) {
 	for _, scenario := range []string{"none", "elsewhere", "hook"} {
 		b.Run(scenario, func(b *testing.B) {
 			ctx := context.Background()
-			db, err := Open(ctx, filepath.Join(b.TempDir(), "tolk.db"))
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer db.Close()
-			p, _, err := db.SaveProject(ctx, index.Project{Name: "Bench", Slug: "bench"})
-			if err != nil {
-				b.Fatal(err)
-			}
+			e := newEditBench(b)
+			db := e.db
 			other, _, err := db.SaveProject(ctx, index.Project{Name: "Other", Slug: "other"})
 			if err != nil {
 				b.Fatal(err)
 			}
-			c := mustTestComponent(b, db, p.ID, "c")
-			hook := index.Addon{Name: index.AddonWebhook, ProjectID: p.ID, ComponentID: c.ID,
+			hook := index.Addon{Name: index.AddonWebhook, ProjectID: e.project.ID, ComponentID: e.comp.ID,
 				Webhook: index.Webhook{URL: "https://example.com/", Filter: index.EventsContent}}
 			switch scenario {
 			case "elsewhere":
 				hook.ProjectID, hook.ComponentID = other.ID, 0
 				fallthrough
 			case "hook":
-				if hook, err = db.CreateAddon(ctx, hook); err != nil {
+				if _, err = db.CreateAddon(ctx, hook); err != nil {
 					b.Fatal(err)
 				}
 			}
-			res, err := db.ImportTranslation(ctx, index.TranslationImport{ComponentID: c.ID, LanguageCode: "de",
-				Filename: "de.json", Revision: "r1", Monolingual: true, Units: benchUnits("key", 0, 2000, false)})
-			if err != nil {
-				b.Fatal(err)
-			}
-			units, _, err := db.FindUnits(ctx, index.UnitFilter{TranslationID: res.TranslationID, Page: index.Page{Number: 1, Size: 2000}})
-			if err != nil || len(units) != 2000 {
-				b.Fatalf("units: %d, %v", len(units), err)
-			}
-			user, err := db.CreateUser(ctx, index.User{Username: "anna", Email: "anna@example.com", IsActive: true})
-			if err != nil {
-				b.Fatal(err)
-			}
-			actor := index.UserActor(&user)
+			e.load(b)
 			b.ReportAllocs()
 			b.ResetTimer()
-			for i := range b.N {
-				u := units[(i*7919)%len(units)]
-				if _, err := db.UpdateUnit(ctx, u.ID, actor, func(index.Unit, index.Translation) (index.UnitUpdate, error) {
-					return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{fmt.Sprint("Wert ", i)}, State: index.StateTranslated}}, nil
-				}); err != nil {
-					b.Fatal(err)
-				}
+			for range b.N {
+				e.edit(b)
 			}
 			b.StopTimer()
 			// Each edit queued its delivery, or none did.

@@ -10,6 +10,63 @@ import (
 	"github.com/tolk-project/tolk/index"
 )
 
+// editBench is what the edit benchmarks edit: component "c" of project
+// "bench", given a translation of 2,000 units and an editor by load.
+type editBench struct {
+	db      *DB
+	project index.Project
+	comp    index.Component
+	units   []index.Unit
+	actor   index.Actor
+	n       atomic.Int64
+}
+
+func newEditBench(b *testing.B) *editBench {
+	b.Helper()
+	ctx := context.Background()
+	db, err := Open(ctx, filepath.Join(b.TempDir(), "tolk.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	p, _, err := db.SaveProject(ctx, index.Project{Name: "Bench", Slug: "bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return &editBench{db: db, project: p, comp: mustTestComponent(b, db, p.ID, "c")}
+}
+
+// load imports the translation and creates its editor.
+func (e *editBench) load(b *testing.B) {
+	b.Helper()
+	ctx := context.Background()
+	res, err := e.db.ImportTranslation(ctx, index.TranslationImport{ComponentID: e.comp.ID, LanguageCode: "de",
+		Filename: "de.json", Revision: "r1", Monolingual: true, Units: benchUnits("key", 0, 2000, false)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	e.units, _, err = e.db.FindUnits(ctx, index.UnitFilter{TranslationID: res.TranslationID, Page: index.Page{Number: 1, Size: 2000}})
+	if err != nil || len(e.units) != 2000 {
+		b.Fatalf("units: %d, %v", len(e.units), err)
+	}
+	user, err := e.db.CreateUser(ctx, index.User{Username: "anna", Email: "anna@example.com", IsActive: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	e.actor = index.UserActor(&user)
+}
+
+// edit makes the next edit: a new value for a unit, as a PATCH does.
+func (e *editBench) edit(b *testing.B) {
+	i := e.n.Add(1)
+	u := e.units[(i*7919)%int64(len(e.units))]
+	if _, err := e.db.UpdateUnit(context.Background(), u.ID, e.actor, func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+		return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{fmt.Sprint("Wert ", i)}, State: index.StateTranslated}}, nil
+	}); err != nil {
+		b.Error(err)
+	}
+}
+
 // BenchmarkUpdateUnit measures one unit edit as a PATCH makes it
 // (UpdateUnit: the rules, the unit row, its change, the statistics rows
 // of translation, component, project and language) on a translation of
@@ -19,58 +76,25 @@ import (
 //
 //	go test ./index/sqlite -run '^$' -bench UpdateUnit -count 6
 func BenchmarkUpdateUnit(b *testing.B) {
-	ctx := context.Background()
-	db, err := Open(ctx, filepath.Join(b.TempDir(), "tolk.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
-	p, _, err := db.SaveProject(ctx, index.Project{Name: "Bench", Slug: "bench"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	c := mustTestComponent(b, db, p.ID, "c")
-	res, err := db.ImportTranslation(ctx, index.TranslationImport{ComponentID: c.ID, LanguageCode: "de",
-		Filename: "de.json", Revision: "r1", Monolingual: true, Units: benchUnits("key", 0, 2000, false)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	units, _, err := db.FindUnits(ctx, index.UnitFilter{TranslationID: res.TranslationID, Page: index.Page{Number: 1, Size: 2000}})
-	if err != nil || len(units) != 2000 {
-		b.Fatalf("units: %d, %v", len(units), err)
-	}
-	user, err := db.CreateUser(ctx, index.User{Username: "anna", Email: "anna@example.com", IsActive: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	actor := index.UserActor(&user)
-	var n atomic.Int64
-	edit := func(b *testing.B) {
-		i := n.Add(1)
-		u := units[(i*7919)%int64(len(units))]
-		if _, err := db.UpdateUnit(ctx, u.ID, actor, func(index.Unit, index.Translation) (index.UnitUpdate, error) {
-			return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{fmt.Sprint("Wert ", i)}, State: index.StateTranslated}}, nil
-		}); err != nil {
-			b.Error(err)
-		}
-	}
+	e := newEditBench(b)
+	e.load(b)
 	b.Run("serial", func(b *testing.B) {
 		for range b.N {
-			edit(b)
+			e.edit(b)
 		}
 	})
 	parallel := func(limit int) func(*testing.B) {
 		return func(b *testing.B) {
-			db.writeBatchLimit = limit
-			defer func() { db.writeBatchLimit = maxWriteBatch }()
+			e.db.writeBatchLimit = limit
+			defer func() { e.db.writeBatchLimit = maxWriteBatch }()
 			b.SetParallelism(4) // 8 editors on 2 cores
-			commits := db.commits.Load()
+			commits := e.db.commits.Load()
 			b.RunParallel(func(pb *testing.PB) {
 				for pb.Next() {
-					edit(b)
+					e.edit(b)
 				}
 			})
-			b.ReportMetric(float64(b.N)/float64(db.commits.Load()-commits), "edits/commit")
+			b.ReportMetric(float64(b.N)/float64(e.db.commits.Load()-commits), "edits/commit")
 		}
 	}
 	b.Run("parallel", parallel(maxWriteBatch))
