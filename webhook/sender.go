@@ -31,8 +31,6 @@ type Store interface {
 	FindAddonByID(ctx context.Context, id int64) (index.Addon, error)
 	// RecordDelivery stores the outcome of an attempt.
 	RecordDelivery(ctx context.Context, id int64, r index.DeliveryResult) error
-	// ForgetDeliveries removes the deliveries of add-ons that are gone.
-	ForgetDeliveries(ctx context.Context) (int64, error)
 	// PruneDeliveries removes the deliveries delivered or failed before
 	// t.
 	PruneDeliveries(ctx context.Context, t time.Time) (int64, error)
@@ -206,19 +204,11 @@ func (s *Sender) Run(ctx context.Context) {
 	}
 }
 
-// claim reserves d's add-on for an attempt at d. It refuses while
-// another attempt of the add-on is in flight, and when d was read before
-// the add-on's last attempt ended (an older delivery, or d with fewer
-// attempts): the outbox read that found it is stale.
-// prune removes the deliveries of add-ons that are gone (with their
-// project or component) and those finished more than Keep before now.
+// prune removes the deliveries finished more than Keep before now. (The
+// deliveries of add-ons removed with their project or component go in
+// the transaction that removes them.)
 func (s *Sender) prune(ctx context.Context, now time.Time) {
 	log := s.opts.Logger
-	if n, err := s.store.ForgetDeliveries(ctx); err != nil && ctx.Err() == nil {
-		log.Error("webhook: forget deliveries of removed add-ons", "err", err)
-	} else if n > 0 {
-		log.Info("webhook: forgot deliveries of removed add-ons", "deliveries", n)
-	}
 	if n, err := s.store.PruneDeliveries(ctx, now.Add(-s.opts.Keep)); err != nil && ctx.Err() == nil {
 		log.Error("webhook: prune finished deliveries", "err", err)
 	} else if n > 0 {
@@ -226,6 +216,10 @@ func (s *Sender) prune(ctx context.Context, now time.Time) {
 	}
 }
 
+// claim reserves d's add-on for an attempt at d. It refuses while
+// another attempt of the add-on is in flight, and when d was read before
+// the add-on's last attempt ended (an older delivery, or d with fewer
+// attempts): the outbox read that found it is stale.
 func (s *Sender) claim(d *index.Delivery) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -254,10 +248,7 @@ func (s *Sender) deliver(ctx context.Context, d index.Delivery) {
 	log := s.opts.Logger.With("delivery", d.ID, "addon", d.AddonID, "change", d.Event.Change.ID)
 	a, err := s.store.FindAddonByID(ctx, d.AddonID)
 	if errors.Is(err, index.ErrNotFound) {
-		// Removed with its project or component since.
-		if _, err := s.store.ForgetDeliveries(ctx); err != nil {
-			log.Error("webhook: forget deliveries of removed add-ons", "err", err)
-		}
+		// Removed since the outbox was read; its deliveries went with it.
 		return
 	}
 	if err != nil {

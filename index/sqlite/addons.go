@@ -128,10 +128,9 @@ func (db *DB) CreateAddon(ctx context.Context, a index.Addon) (index.Addon, erro
 			Scan(&a.ID); err != nil {
 			return err
 		}
-		return db.reloadHooks(ctx, tx)
+		return tx.reloadHooks(ctx)
 	})
 	if err != nil {
-		db.reloadAfterFailure()
 		return a, err
 	}
 	return db.FindAddonByID(ctx, a.ID)
@@ -155,10 +154,9 @@ func (db *DB) UpdateAddon(ctx context.Context, id int64, update func(*index.Addo
 		if _, err := tx.ExecContext(ctx, `UPDATE addons SET configuration = ? WHERE id = ?`, string(config), id); err != nil {
 			return err
 		}
-		return db.reloadHooks(ctx, tx)
+		return tx.reloadHooks(ctx)
 	})
 	if err != nil {
-		db.reloadAfterFailure()
 		return index.Addon{}, err
 	}
 	return db.FindAddonByID(ctx, id)
@@ -167,7 +165,7 @@ func (db *DB) UpdateAddon(ctx context.Context, id int64, update func(*index.Addo
 // DeleteAddon removes an add-on and its deliveries, sent or not; an
 // unknown id is an error wrapping ErrNotFound.
 func (db *DB) DeleteAddon(ctx context.Context, id int64) error {
-	err := db.write(ctx, func(tx *Tx) error {
+	return db.write(ctx, func(tx *Tx) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM addons WHERE id = ?`, id)
 		if err != nil {
 			return err
@@ -180,28 +178,19 @@ func (db *DB) DeleteAddon(ctx context.Context, id int64) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM deliveries WHERE addon_id = ?`, id); err != nil {
 			return err
 		}
-		return db.reloadHooks(ctx, tx)
+		return tx.reloadHooks(ctx)
 	})
-	if err != nil {
-		db.reloadAfterFailure()
-	}
-	return err
 }
 
 func addonConfigOf(w index.Webhook) addonConfig {
 	return addonConfig{WebhookURL: w.URL, Secret: w.Secret, EventFilter: w.Filter, Events: w.Events}
 }
 
-// reloadHooks publishes the webhooks tx sees as the writer's set. It runs
-// inside every transaction that changes add-ons (deleting a project or a
-// component deletes theirs), before the commit: the writer is one
-// connection, so the next transaction, which begins after this commit,
-// already sees the new set, and no change slips between the commit and
-// the refresh.
-func (db *DB) reloadHooks(ctx context.Context, q queryer) error {
+// loadHooks reads the webhooks q sees.
+func loadHooks(ctx context.Context, q queryer) (*hookSet, error) {
 	addons, err := findAddons(ctx, q, "")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	h := &hookSet{byProject: map[int64][]index.Addon{}, byComponent: map[int64][]int64{}}
 	for _, a := range addons {
@@ -213,14 +202,20 @@ func (db *DB) reloadHooks(ctx context.Context, q queryer) error {
 			h.byComponent[a.ComponentID] = append(h.byComponent[a.ComponentID], a.ID)
 		}
 	}
-	db.hooks.Store(h)
-	return nil
+	return h, nil
 }
 
-// reloadAfterFailure reads the set again after a transaction that had
-// published one failed to commit. A failure to read leaves the
-// published set: an extra add-on there only queues deliveries the
-// sender drops, because their add-on does not exist.
-func (db *DB) reloadAfterFailure() {
-	_ = db.reloadHooks(context.Background(), db.wdb)
+// reloadHooks reads the webhooks the transaction sees, after the
+// current write changed add-ons (deleting a project or a component
+// deletes theirs). The writes after it in the batch match their changes
+// against this set, and the writer publishes it once the batch commits
+// (Tx.hookSet): a write rolled back takes its set with it, and no change
+// committed after this one can miss it.
+func (tx *Tx) reloadHooks(ctx context.Context) error {
+	h, err := loadHooks(ctx, tx)
+	if err != nil {
+		return err
+	}
+	tx.writeHooks = h
+	return nil
 }

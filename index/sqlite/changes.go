@@ -39,7 +39,7 @@ func insertChange(ctx context.Context, tx *Tx, c index.Change) error {
 	// The outbox rows of the webhooks that want this change go in its
 	// transaction, so that a crash loses neither. Without hooks in the
 	// project this is one map lookup.
-	if hooks := tx.hooks.Load().match(&c); len(hooks) > 0 {
+	if hooks := tx.hookSet().match(&c); len(hooks) > 0 {
 		id, err := res.LastInsertId()
 		if err != nil {
 			return err

@@ -161,8 +161,11 @@ func (db *DB) DeleteComponent(ctx context.Context, id int64, by index.Actor) (in
 		if _, err := tx.ExecContext(ctx, `DELETE FROM components WHERE id = ?`, id); err != nil {
 			return err
 		}
-		// The component's add-ons went with it.
-		if err := db.reloadHooks(ctx, tx); err != nil {
+		// The component's add-ons went with it, and their deliveries go.
+		if err := forgetOrphanDeliveries(ctx, tx); err != nil {
+			return err
+		}
+		if err := tx.reloadHooks(ctx); err != nil {
 			return err
 		}
 		return insertChange(ctx, tx, index.Change{Action: index.ActionComponentRemoved, ProjectID: c.ProjectID,

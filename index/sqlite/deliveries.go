@@ -149,32 +149,35 @@ func (db *DB) NextDeliveryTry(ctx context.Context) (time.Time, bool, error) {
 // writes no change and leaves the read caches alone: nothing they hold
 // depends on deliveries.
 func (db *DB) RecordDelivery(ctx context.Context, id int64, r index.DeliveryResult) error {
-	_, err := db.wdb.ExecContext(ctx, `UPDATE deliveries SET state = ?, attempts = attempts + 1,
-		next_try = ?, last_try = ?, last_code = ?, last_error = ? WHERE id = ?`,
-		r.State, formatTime(r.NextTry), formatTime(r.At), r.Code, r.Error, id)
-	return formatError(err)
+	return db.writeNarrow(ctx, func(tx *Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE deliveries SET state = ?, attempts = attempts + 1,
+			next_try = ?, last_try = ?, last_code = ?, last_error = ? WHERE id = ?`,
+			r.State, formatTime(r.NextTry), formatTime(r.At), r.Code, r.Error, id)
+		return err
+	})
 }
 
-// ForgetDeliveries removes the deliveries of add-ons that no longer
-// exist (their project or component was deleted) and returns how many.
-func (db *DB) ForgetDeliveries(ctx context.Context) (int64, error) {
-	res, err := db.wdb.ExecContext(ctx, `DELETE FROM deliveries WHERE addon_id NOT IN (SELECT id FROM addons)`)
-	if err != nil {
-		return 0, formatError(err)
-	}
-	n, err := res.RowsAffected()
-	return n, formatError(err)
+// forgetOrphanDeliveries removes the deliveries of add-ons that no
+// longer exist, in the transaction that deleted them with their project
+// or component.
+func forgetOrphanDeliveries(ctx context.Context, tx *Tx) error {
+	_, err := tx.ExecContext(ctx, `DELETE FROM deliveries WHERE addon_id NOT IN (SELECT id FROM addons)`)
+	return err
 }
 
 // PruneDeliveries removes the deliveries that were delivered or failed
 // before t and returns how many.
 func (db *DB) PruneDeliveries(ctx context.Context, t time.Time) (int64, error) {
-	res, err := db.wdb.ExecContext(ctx, `DELETE FROM deliveries WHERE state != 0 AND last_try < ?`, formatTime(t))
-	if err != nil {
-		return 0, formatError(err)
-	}
-	n, err := res.RowsAffected()
-	return n, formatError(err)
+	var n int64
+	err := db.writeNarrow(ctx, func(tx *Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM deliveries WHERE state != 0 AND last_try < ?`, formatTime(t))
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return n, err
 }
 
 // FindDeliveries returns one page of an add-on's deliveries, newest

@@ -116,27 +116,73 @@ func TestOutboxFollowsChanges(t *testing.T) {
 	}
 }
 
-// TestOutboxRollsBackWithItsChange: a write that fails leaves no
-// delivery behind.
+// TestOutboxRollsBackWithItsChange: a write that fails after it recorded
+// its change leaves no delivery behind.
 func TestOutboxRollsBackWithItsChange(t *testing.T) {
 	f := mustWriteFixture(t)
+	ctx := context.Background()
 	hook := f.mustHook(t, true, index.EventsAll)
-	u := f.unit(t, "de", 3)
-	_, err := f.db.UpdateUnit(context.Background(), u.ID, f.user, func(index.Unit, index.Translation) (index.UnitUpdate, error) {
-		return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{"x"}, State: index.StateTranslated}}, nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	f.edit(t, 3, "x")
 	before := len(f.pending(t, hook.ID))
-	_, err = f.db.UpdateUnit(context.Background(), u.ID, f.user, func(index.Unit, index.Translation) (index.UnitUpdate, error) {
-		return index.UnitUpdate{}, fmt.Errorf("refused")
+	if before == 0 {
+		t.Fatal("the first edit queued no delivery")
+	}
+	id := f.unit(t, "de", 3).ID
+	err := f.db.write(ctx, func(tx *Tx) error {
+		u, tr, err := findUnitAndTranslation(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		e := editorOf(tx, &tr, f.user)
+		if _, err := e.edit(ctx, &u, index.UnitEdit{Target: []string{"y"}, State: index.StateTranslated}, 0); err != nil {
+			return err
+		}
+		if err := e.finish(ctx); err != nil {
+			return err
+		}
+		return fmt.Errorf("refused")
 	})
 	if err == nil {
-		t.Fatal("the refused update succeeded")
+		t.Fatal("the refused write succeeded")
 	}
 	if after := len(f.pending(t, hook.ID)); after != before {
 		t.Errorf("deliveries %d → %d across a failed write", before, after)
+	}
+}
+
+// TestHookSetRollsBackWithItsWrite: a write that installed an add-on and
+// then failed leaves the published webhooks as they were, so later
+// changes queue nothing for the add-on that never was.
+func TestHookSetRollsBackWithItsWrite(t *testing.T) {
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	err := f.db.write(ctx, func(tx *Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO addons (name, project_id, configuration)
+			VALUES (?, ?, '{"webhook_url": "https://example.com/", "event_filter": "all"}')`,
+			index.AddonWebhook, f.comp.ProjectID); err != nil {
+			return err
+		}
+		if err := tx.reloadHooks(ctx); err != nil {
+			return err
+		}
+		if len(tx.hookSet().byProject[f.comp.ProjectID]) != 1 {
+			return fmt.Errorf("the write does not see its own add-on")
+		}
+		return fmt.Errorf("refused")
+	})
+	if err == nil || err.Error() != "refused" {
+		t.Fatalf("write: %v", err)
+	}
+	if n := len(f.db.hooks.Load().byProject[f.comp.ProjectID]); n != 0 {
+		t.Errorf("%d webhooks published by a write that rolled back", n)
+	}
+	f.edit(t, 4, "z")
+	counts, err := f.db.CountDeliveries(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if counts[index.DeliveryPending] != 0 {
+		t.Errorf("%d deliveries queued for an add-on that was rolled back", counts[index.DeliveryPending])
 	}
 }
 
@@ -164,5 +210,33 @@ func TestPruneDeliveries(t *testing.T) {
 	}
 	if got := f.pending(t, hook.ID); len(got) != len(pending)-1 {
 		t.Errorf("pending after pruning = %d, want %d", len(got), len(pending)-1)
+	}
+}
+
+// TestDeletingComponentForgetsItsDeliveries: a component's add-on goes
+// with the component, and its deliveries in the same transaction, while
+// a project's add-on keeps its own.
+func TestDeletingComponentForgetsItsDeliveries(t *testing.T) {
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	onComponent := f.mustHook(t, false, index.EventsAll)
+	onProject := f.mustHook(t, true, index.EventsAll)
+	f.edit(t, 1, "eins")
+	if len(f.pending(t, onComponent.ID)) == 0 || len(f.pending(t, onProject.ID)) == 0 {
+		t.Fatal("the edit queued no delivery")
+	}
+	projectBefore := len(f.pending(t, onProject.ID))
+	if _, err := f.db.DeleteComponent(ctx, f.comp.ID, f.user); err != nil {
+		t.Fatal(err)
+	}
+	var orphans int
+	if err := f.db.rdb.QueryRow(`SELECT count(*) FROM deliveries WHERE addon_id = ?`, onComponent.ID).Scan(&orphans); err != nil {
+		t.Fatal(err)
+	}
+	if orphans != 0 {
+		t.Errorf("%d deliveries of the deleted component's add-on are left", orphans)
+	}
+	if n := len(f.pending(t, onProject.ID)); n < projectBefore {
+		t.Errorf("the project's add-on lost deliveries: %d, had %d", n, projectBefore)
 	}
 }

@@ -131,8 +131,11 @@ func (db *DB) DeleteProject(ctx context.Context, id int64) ([]index.Component, e
 			OR (scope = 'pl' AND scope_key > ? AND scope_key < ?)`, pid, pid+"/", pid+"0"); err != nil {
 			return err
 		}
-		// The project's add-ons went with it.
-		return db.reloadHooks(ctx, tx)
+		// The project's add-ons went with it, and their deliveries go.
+		if err := forgetOrphanDeliveries(ctx, tx); err != nil {
+			return err
+		}
+		return tx.reloadHooks(ctx)
 	})
 	return removed, err
 }

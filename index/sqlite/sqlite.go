@@ -133,10 +133,12 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		db.Close()
 		return nil, err
 	}
-	if err := db.reloadHooks(ctx, db.wdb); err != nil {
+	h, err := loadHooks(ctx, db.wdb)
+	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("load add-ons: %w", err)
 	}
+	db.hooks.Store(h)
 	stopWriting, writerDone := make(chan struct{}), make(chan struct{})
 	db.stopWriter = func() { close(stopWriting); <-writerDone }
 	go db.writer(stopWriting, writerDone)
@@ -262,10 +264,13 @@ type Tx struct {
 		id   int64
 		name string
 	}
-	// hooks is the writer's set of webhooks (addons.go); queued records
-	// that the transaction queued deliveries.
-	hooks  *atomic.Pointer[hookSet]
-	queued bool
+	// hooks is the published set of webhooks (addons.go); writeHooks and
+	// batchHooks, when not nil, the set after the current write and after
+	// the batch's finished writes changed add-ons (reloadHooks). queued
+	// records that the transaction queued deliveries.
+	hooks                  *atomic.Pointer[hookSet]
+	writeHooks, batchHooks *hookSet
+	queued                 bool
 }
 
 // runCtx is the context every statement of a write transaction runs
@@ -298,7 +303,7 @@ func (tx *Tx) owe(scope, key string) *owedStats {
 func (tx *Tx) startWrite(narrow bool) {
 	tx.touched = touchSet{deps: tx.touched.deps[:0]}
 	tx.narrowed, tx.widened, tx.deferStats = narrow, false, narrow
-	tx.author.id = 0
+	tx.author.id, tx.writeHooks = 0, nil
 	if tx.writeOwed == nil {
 		tx.writeOwed, tx.owed = map[scopeKey]*owedStats{}, map[scopeKey]*owedStats{}
 	}
@@ -317,6 +322,21 @@ func (tx *Tx) endWrite(batch *touchSet) {
 		}
 	}
 	clear(tx.writeOwed)
+	if tx.writeHooks != nil {
+		tx.batchHooks = tx.writeHooks
+	}
+}
+
+// hookSet is the webhooks the current write's changes are matched
+// against: the latest set of this transaction, or the published one.
+func (tx *Tx) hookSet() *hookSet {
+	switch {
+	case tx.writeHooks != nil:
+		return tx.writeHooks
+	case tx.batchHooks != nil:
+		return tx.batchHooks
+	}
+	return tx.hooks.Load()
 }
 
 // txStmt is a statement prepared for a write transaction; it runs under

@@ -71,7 +71,8 @@ func (db *DB) write(ctx context.Context, fn func(tx *Tx) error) error {
 
 // writeNarrow is write for a write that changes nothing but the units of
 // the translations its unit editors open (unless it calls Tx.widen),
-// changes, contributors and statistics, and reads no statistics row. It
+// changes, contributors, statistics and rows no cache holds (users,
+// webhook deliveries), and reads no statistics row. It
 // makes stale only the cached answers about what it touched, and its
 // statistics are summed with the rest of its batch's and stored once,
 // before the batch commits or a write that is not narrow runs.
@@ -220,6 +221,9 @@ func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet,
 	}
 	if err := sqlTx.Commit(); err != nil {
 		return nil, touched, formatError(err)
+	}
+	if tx.batchHooks != nil {
+		db.hooks.Store(tx.batchHooks)
 	}
 	if tx.queued {
 		select {
