@@ -1,6 +1,7 @@
 package index
 
 import (
+	"sync"
 	"time"
 
 	"golang.org/x/crypto/bcrypt"
@@ -34,14 +35,18 @@ func HashPassword(password string) (string, error) {
 
 // dummyHash is compared against when a user has no password or does not
 // exist, so that the time a failed sign-in takes does not tell which.
-var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("tolk: no such password"), bcrypt.DefaultCost)
+// It is made at the first such sign-in, not when a binary starts.
+var dummyHash = sync.OnceValue(func() []byte {
+	h, _ := bcrypt.GenerateFromPassword([]byte("tolk: no such password"), bcrypt.DefaultCost)
+	return h
+})
 
 // PasswordMatches reports whether password is the one hash was made
 // from; an empty hash (no password set) matches nothing, in the time a
 // real comparison takes.
 func PasswordMatches(hash, password string) bool {
 	if hash == "" || len(password) > MaxPasswordLength {
-		bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
+		bcrypt.CompareHashAndPassword(dummyHash(), []byte(password))
 		return false
 	}
 	return bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) == nil
@@ -58,7 +63,6 @@ const SessionLifetime = 14 * 24 * time.Hour
 type Session struct {
 	Hash    string
 	UserID  int64
-	Created time.Time
 	Expires time.Time
 }
 

@@ -58,30 +58,28 @@ func insertChange(ctx context.Context, tx *Tx, c index.Change) error {
 			return err
 		}
 	}
-	if tx.deferStats {
-		for _, s := range changeScopes(c) {
-			o := tx.owe(s.scope, s.key)
+	var upsert *txStmt
+	for _, s := range changeScopes(c) {
+		tx.touch(statsDep(s.scope, s.key))
+		if o := tx.owe(s.scope, s.key); o != nil {
 			o.lastChange = ts
 			if author != "" {
 				o.lastAuthor = author
 			}
-			tx.touch(statsDep(s.scope, s.key))
+			continue
 		}
-		touchChanges(tx, c)
-		return nil
-	}
-	upsert, err := tx.prepare(ctx, `INSERT INTO stats (scope, scope_key, last_change, last_author)
-		VALUES (?, ?, ?, ?) ON CONFLICT (scope, scope_key) DO UPDATE SET
-		last_change = excluded.last_change,
-		last_author = CASE WHEN excluded.last_author != '' THEN excluded.last_author ELSE stats.last_author END`)
-	if err != nil {
-		return err
-	}
-	for _, s := range changeScopes(c) {
+		if upsert == nil {
+			var err error
+			if upsert, err = tx.prepare(ctx, `INSERT INTO stats (scope, scope_key, last_change, last_author)
+				VALUES (?, ?, ?, ?) ON CONFLICT (scope, scope_key) DO UPDATE SET
+				last_change = excluded.last_change,
+				last_author = CASE WHEN excluded.last_author != '' THEN excluded.last_author ELSE stats.last_author END`); err != nil {
+				return err
+			}
+		}
 		if _, err := upsert.ExecContext(ctx, s.scope, s.key, ts, author); err != nil {
 			return err
 		}
-		tx.touch(statsDep(s.scope, s.key))
 	}
 	touchChanges(tx, c)
 	return nil

@@ -44,8 +44,10 @@ func (cs *componentScan) component() (index.Component, error) {
 	}
 	c.ID, c.ProjectID, c.Locked, c.Project = cs.id, cs.projectID, cs.locked, cs.project
 	var skipped []skippedFileJSON
-	if err := json.Unmarshal([]byte(cs.importSkipped), &skipped); err != nil {
-		return c, fmt.Errorf("component %d skipped files: %w", cs.id, err)
+	if cs.importSkipped != "[]" { // the usual text, read with every edit's translation
+		if err := json.Unmarshal([]byte(cs.importSkipped), &skipped); err != nil {
+			return c, fmt.Errorf("component %d skipped files: %w", cs.id, err)
+		}
 	}
 	c.Import = index.ImportStatus{Error: cs.importError}
 	for _, sk := range skipped {

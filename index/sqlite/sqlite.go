@@ -249,15 +249,14 @@ type Tx struct {
 	// database/sql closes them with the transaction.
 	stmts map[string]*txStmt
 	// touched is what the current write changed, for the caches.
-	touched  touchSet
-	narrowed bool // the write declares what it touches (writeNarrow)
-	widened  bool // ... but did something that touches everything
-	// deferStats: the current write owes its statistics (writeNarrow)
-	// to writeOwed, and owed holds what the batch's finished writes owe,
-	// until flushStats stores it.
-	deferStats bool
-	writeOwed  map[scopeKey]*owedStats
-	owed       map[scopeKey]*owedStats
+	touched touchSet
+	// narrowed: the current write is a writeNarrow, which declares what
+	// it touches and owes its statistics to writeOwed; owed holds what
+	// the batch's finished writes owe, until flushStats stores it.
+	narrowed  bool
+	widened   bool // ... but it did something that touches everything
+	writeOwed map[scopeKey]*owedStats
+	owed      map[scopeKey]*owedStats
 	// author is the last author name read (authorName), for the
 	// current write only: a user may be renamed by the next.
 	author struct {
@@ -287,7 +286,7 @@ func (tx *Tx) touch(deps ...dep) { tx.touched.deps = append(tx.touched.deps, dep
 // owe returns what the current write owes a statistics row, or nil when
 // it stores its statistics as it goes.
 func (tx *Tx) owe(scope, key string) *owedStats {
-	if !tx.deferStats {
+	if !tx.narrowed {
 		return nil
 	}
 	k := scopeKey{scope, key}
@@ -302,7 +301,7 @@ func (tx *Tx) owe(scope, key string) *owedStats {
 // startWrite readies tx for the next write of its batch.
 func (tx *Tx) startWrite(narrow bool) {
 	tx.touched = touchSet{deps: tx.touched.deps[:0]}
-	tx.narrowed, tx.widened, tx.deferStats = narrow, false, narrow
+	tx.narrowed, tx.widened = narrow, false
 	tx.author.id, tx.writeHooks = 0, nil
 	if tx.writeOwed == nil {
 		tx.writeOwed, tx.owed = map[scopeKey]*owedStats{}, map[scopeKey]*owedStats{}

@@ -293,27 +293,8 @@ func addSourceUnit(ctx context.Context, tx *Tx, componentID, srcID int64, actor 
 	if err != nil {
 		return src, err
 	}
-	// The translations lacking the string, with what their changes are
-	// filed under, in one query: a component may have hundreds.
-	rows, err := tx.QueryContext(ctx, `SELECT t.id, c.project_id, t.language_code
-		FROM translations t JOIN components c ON c.id = t.component_id
-		WHERE t.component_id = ? AND t.id != ?
-		AND NOT EXISTS (SELECT 1 FROM units u WHERE u.translation_id = t.id AND u.id_hash = ?)
-		ORDER BY t.id`, componentID, srcID, hash)
+	lacking, err := componentScopes(ctx, tx, componentID, srcID, &hash)
 	if err != nil {
-		return src, err
-	}
-	var lacking []scopeIDs
-	for rows.Next() {
-		ids := scopeIDs{componentID: componentID}
-		if err := rows.Scan(&ids.translationID, &ids.projectID, &ids.languageCode); err != nil {
-			rows.Close()
-			return src, err
-		}
-		lacking = append(lacking, ids)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
 		return src, err
 	}
 	empty := index.NewUnit{Context: n.Context, Source: n.Source, Target: []string{""}, State: index.StateEmpty}
@@ -327,6 +308,34 @@ func addSourceUnit(ctx context.Context, tx *Tx, componentID, srcID int64, actor 
 		}
 	}
 	return src, nil
+}
+
+// componentScopes reads the scopes of the translations of a component
+// but exceptID, in id order, in one query (a component may have
+// hundreds); with lackingHash, only those without a unit of that id_hash.
+func componentScopes(ctx context.Context, tx *Tx, componentID, exceptID int64, lackingHash *int64) ([]scopeIDs, error) {
+	query := `SELECT t.id, c.project_id, t.language_code
+		FROM translations t JOIN components c ON c.id = t.component_id
+		WHERE t.component_id = ? AND t.id != ?`
+	args := []any{componentID, exceptID}
+	if lackingHash != nil {
+		query += ` AND NOT EXISTS (SELECT 1 FROM units u WHERE u.translation_id = t.id AND u.id_hash = ?)`
+		args = append(args, *lackingHash)
+	}
+	rows, err := tx.QueryContext(ctx, query+` ORDER BY t.id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []scopeIDs
+	for rows.Next() {
+		ids := scopeIDs{componentID: componentID}
+		if err := rows.Scan(&ids.translationID, &ids.projectID, &ids.languageCode); err != nil {
+			return nil, err
+		}
+		out = append(out, ids)
+	}
+	return out, rows.Err()
 }
 
 // unitByHash finds the unit of a translation with the given id_hash.

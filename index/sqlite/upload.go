@@ -320,15 +320,13 @@ func addUpload(ctx context.Context, e *unitEditor, shape translationShape, up *i
 // otherEditors returns an editor, for e's actor, of every other
 // translation of e's component.
 func otherEditors(ctx context.Context, e *unitEditor) ([]*unitEditor, error) {
-	ids, err := translationIDs(ctx, e.tx, "component_id = ? AND id != ?", e.ids.componentID, e.ids.translationID)
+	scopes, err := componentScopes(ctx, e.tx, e.ids.componentID, e.ids.translationID, nil)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*unitEditor, len(ids))
-	for i, id := range ids {
-		if out[i], err = newUnitEditor(ctx, e.tx, id, e.actor); err != nil {
-			return nil, err
-		}
+	out := make([]*unitEditor, len(scopes))
+	for i, ids := range scopes {
+		out[i] = editorFor(e.tx, ids, e.actor)
 	}
 	return out, nil
 }

@@ -96,8 +96,8 @@ func (db *DB) enqueue(req *writeRequest) error {
 	return res.err
 }
 
-// writer runs the write batches until stop closes, then answers the
-// writes still queued with errClosed.
+// writer runs the write batches until stop closes. The writes still
+// queued then are answered by enqueue, which sees db.closing.
 func (db *DB) writer(stop <-chan struct{}, done chan<- struct{}) {
 	defer close(done)
 	batch := make([]*writeRequest, 0, maxWriteBatch)
@@ -163,8 +163,8 @@ func (db *DB) commitBatch(batch []*writeRequest) {
 // outcome of every write (the transaction could not begin or commit, or
 // a savepoint could not be undone, so nothing was kept).
 func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet, err error) {
-	ctx := context.Background() // see write: statements run to their end
-	touched.everything = true   // until the commit says otherwise
+	ctx := runCtx             // see Tx: statements run to their end
+	touched.everything = true // until the commit says otherwise
 	sqlTx, err := db.wdb.BeginTx(ctx, nil)
 	if err != nil {
 		return nil, touched, formatError(err)
