@@ -1,8 +1,8 @@
 package api
 
 import (
+	"cmp"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/webhook"
 )
 
 // addonStore is what the add-on endpoints read and write.
@@ -184,14 +185,10 @@ func (s *Server) findAddon(c *gin.Context) (index.Addon, error) {
 	if err != nil {
 		return a, err
 	}
-	p, err := s.store.FindProject(c.Request.Context(), a.ProjectSlug)
-	if err == nil {
-		err = visible(c, &p)
+	if hidden, err := s.hiddenProject(c, a.ProjectID); err != nil || hidden {
+		return a, cmp.Or(err, errNoRoute)
 	}
-	if err == nil {
-		err = authorize(c, addonPermission(&a), a.ProjectID, "")
-	}
-	return a, err
+	return a, authorize(c, addonPermission(&a), a.ProjectID, "")
 }
 
 // getAddon serves GET /api/addons/:addon/.
@@ -411,7 +408,7 @@ func (s *Server) checkWebhookURL(u string) string {
 // checkSecret returns why a Standard Webhooks secret is not usable, or
 // "" (reference: validate_webhook_secret_string).
 func checkSecret(secret string) string {
-	key, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(secret, "whsec_"))
+	key, err := webhook.SecretKey(secret)
 	switch {
 	case err != nil:
 		return "Invalid base64 encoded string."

@@ -2,10 +2,15 @@ package api_test
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/tolk-project/tolk/api"
+	"github.com/tolk-project/tolk/index"
 )
 
 // TestListPageBodiesFollowWrites checks the rendered-page cache: the
@@ -56,5 +61,41 @@ func TestListPageBodiesFollowWrites(t *testing.T) {
 	}
 	if browsable := get(units + "?format=api"); !strings.Contains(string(browsable), "/?format=api") {
 		t.Error("the format=api page carries links without format=api")
+	}
+}
+
+// TestListPageBodiesServedFromCache checks that a page read again is sent
+// from the kept body while the index serves the same rows, and rendered
+// anew once a write made the index read them again.
+func TestListPageBodiesServedFromCache(t *testing.T) {
+	db := mustOpenDB(t)
+	seedDemo(t, db)
+	s := api.New(db, api.Options{})
+	srv := httptest.NewServer(s.Handler())
+	t.Cleanup(srv.Close)
+	units := srv.URL + "/api/translations/demo/app/de/units/"
+	do(t, "GET", units, nil)
+	if n := api.PoisonPageBodies(s, `{"kept":true}`); n != 1 {
+		t.Fatalf("%d page bodies kept after one page, want 1", n)
+	}
+	if r := do(t, "GET", units, nil); string(r.body) != `{"kept":true}` {
+		t.Errorf("the page read again was rendered anew: %.100s", r.body)
+	}
+	ctx := context.Background()
+	tr, err := db.FindTranslation(ctx, "demo", "app", "de")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _, err := db.FindUnits(ctx, index.UnitFilter{TranslationID: tr.ID, Page: index.Page{Number: 1, Size: 1}})
+	if err != nil || len(page) == 0 {
+		t.Fatalf("units: %v", err)
+	}
+	if _, err := db.UpdateUnit(ctx, page[0].ID, index.Actor{}, func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+		return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{"Neu geschrieben"}, State: index.StateTranslated}}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if r := do(t, "GET", units, nil); !strings.Contains(string(r.body), "Neu geschrieben") {
+		t.Errorf("the page after an edit is not rendered anew: %.100s", r.body)
 	}
 }

@@ -67,10 +67,7 @@ func (s *Server) webRoutes(e *gin.Engine) {
 // webPage is what the page template shows; empty parts are left out.
 type webPage struct {
 	Title string
-	// Lang and Dir are the language of the page's strings: the
-	// translation's on its pages, English otherwise.
-	Lang, Dir string
-	User      string // the signed-in user's name; "" for anonymous
+	User  string // the signed-in user's name; "" for anonymous
 	CSRF      string
 	Here      string // this page's path and query, for the sign-in link
 	Crumbs    []webLink
@@ -132,7 +129,7 @@ func (s *Server) webURLs(c *gin.Context) urls {
 // newPage starts a page with what every page shows: who is signed in
 // and the CSRF token of its forms.
 func (s *Server) newPage(c *gin.Context, title string) webPage {
-	page := webPage{Title: title, Lang: "en", Dir: "ltr", Here: c.Request.URL.RequestURI()}
+	page := webPage{Title: title, Here: c.Request.URL.RequestURI()}
 	// A token is a tool's, not a browser's sign-in: with one, the
 	// header offers no sign-out (the permissions still apply).
 	if p := principal(c); !p.Anonymous() && viaSession(c) {
@@ -141,14 +138,6 @@ func (s *Server) newPage(c *gin.Context, title string) webPage {
 		page.CSRF = s.csrfToken(c)
 	}
 	return page
-}
-
-// langPage sets the language a page's strings are in.
-func (page *webPage) langPage(l *index.Language) {
-	page.Lang, page.Dir = l.Code, l.Direction
-	if page.Dir != "rtl" {
-		page.Dir = "ltr"
-	}
 }
 
 // projectsPage serves / and /projects/: every project the principal

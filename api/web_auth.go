@@ -162,7 +162,9 @@ func (s *Server) loginPage(c *gin.Context) {
 func (s *Server) writeLogin(c *gin.Context, status int, problem string) {
 	page := s.newPage(c, "Sign in")
 	page.CSRF = s.csrfToken(c)
-	page.Login = &loginForm{Next: localPath(c.Query("next")), Problem: problem,
+	// next comes in the query of the sign-in page and in the form posted
+	// from it.
+	page.Login = &loginForm{Next: localPath(c.Request.FormValue("next")), Problem: problem,
 		Username: c.PostForm("username")}
 	s.writePage(c, status, page)
 }

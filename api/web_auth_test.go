@@ -139,6 +139,12 @@ func TestSignIn(t *testing.T) {
 		}
 	}
 
+	// A failed sign-in keeps where the form was to lead.
+	if r := b.post("/accounts/login/", url.Values{"csrf_token": {token}, "username": {"anna"}, "password": {"wrong horse"},
+		"next": {"/projects/demo/app/"}}); !strings.Contains(string(r.body), `name="next" value="/projects/demo/app/"`) {
+		t.Errorf("the form after a failed sign-in lost next:\n%s", r.body)
+	}
+
 	// An address off the site is not followed after signing in.
 	r := b.post("/accounts/login/", url.Values{"csrf_token": {token}, "username": {"anna"}, "password": {"correct horse"},
 		"next": {"//evil.example/"}})

@@ -244,7 +244,6 @@ func (s *Server) translatePage(c *gin.Context) {
 // when the editor's script asks (X-Tolk-Partial), to swap it in place.
 func (s *Server) writeEditor(c *gin.Context, status int, page webPage) {
 	if c.GetHeader("X-Tolk-Partial") != "" {
-		c.Header("Vary", "Accept, X-Tolk-Partial")
 		s.render(c, status, "main", page)
 		return
 	}
@@ -267,9 +266,11 @@ func (s *Server) editorPage(c *gin.Context, t *index.Translation, q string, conf
 		CanReview: t.Component.Project.TranslationReview && who.Can(index.PermUnitReview, t.Component.ProjectID),
 		Lang:      t.Language.Code, Dir: dirOf(&t.Language), SourceLang: t.Component.SourceLanguage, SourceDir: "ltr",
 		Translated: percentText(t.Stats.Translated, t.Stats.Total)}
-	if src, err := s.store.FindLanguage(ctx, t.Component.SourceLanguage); err == nil {
-		ed.SourceDir = dirOf(&src)
+	src, err := s.sourceLanguage(c, t.Component.SourceLanguage)
+	if err != nil {
+		return page, err
 	}
+	ed.SourceDir = dirOf(&src)
 	for _, f := range editorFilters {
 		ed.Filters = append(ed.Filters, webLink{Name: f.name, URL: editorURL(base, f.q, "", ""), Current: f.q == q})
 	}
@@ -381,11 +382,11 @@ func (s *Server) editorUnit(ctx context.Context, u urls, t *index.Translation, x
 	if out.Glossary, err = s.glossaryTerms(ctx, t, x.Source); err != nil {
 		return nil, err
 	}
-	changes, _, err := s.store.FindChanges(ctx, index.ChangeFilter{UnitID: x.ID, Page: index.Page{Number: 1, Size: 50}})
+	changes, err := s.newestChanges(ctx, x.ID)
 	if err != nil {
 		return nil, err
 	}
-	for i := len(changes) - 1; i >= 0 && len(out.Changes) < 5; i-- {
+	for i := len(changes) - 1; i >= 0; i-- {
 		ch := changes[i]
 		who := ch.AuthorName
 		if who == "" {
@@ -397,13 +398,38 @@ func (s *Server) editorUnit(ctx context.Context, u urls, t *index.Translation, x
 	return out, nil
 }
 
+// recentUnitChanges is how many of a string's changes the editor shows.
+const recentUnitChanges = 5
+
+// newestChanges returns a unit's last recentUnitChanges changes, oldest
+// first. Change lists run oldest first, so they are the last page at
+// that size, and the page before when the last is short.
+func (s *Server) newestChanges(ctx context.Context, unitID int64) ([]index.Change, error) {
+	f := index.ChangeFilter{UnitID: unitID, Page: index.Page{Number: 1, Size: recentUnitChanges}}
+	changes, total, err := s.store.FindChanges(ctx, f)
+	if err != nil || total <= recentUnitChanges {
+		return changes, err
+	}
+	f.Page.Number = pageCount(total, recentUnitChanges)
+	if changes, _, err = s.store.FindChanges(ctx, f); err != nil || len(changes) == recentUnitChanges {
+		return changes, err
+	}
+	f.Page.Number--
+	before, _, err := s.store.FindChanges(ctx, f)
+	if err != nil {
+		return nil, err
+	}
+	all := slices.Concat(before, changes) // both are shared with the index's page cache
+	return all[len(all)-recentUnitChanges:], nil
+}
+
 // maxGlossaryTerms bounds the terms read from each glossary.
 const maxGlossaryTerms = 2000
 
 // glossaryTerms returns the terms of the project's glossaries, in t's
 // language, that occur in the source (ignoring case, as whole words).
 func (s *Server) glossaryTerms(ctx context.Context, t *index.Translation, source []string) ([]glossaryTerm, error) {
-	comps, _, err := s.store.FindComponentPage(ctx, t.Component.ProjectID, index.Page{})
+	comps, err := s.store.FindComponents(ctx, t.Component.ProjectID)
 	if err != nil {
 		return nil, err
 	}

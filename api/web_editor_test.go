@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -330,5 +331,36 @@ func TestEditorPrivate(t *testing.T) {
 	}
 	if r := anna.get("/languages/de/"); !strings.Contains(string(r.body), `<a href="`+srv.URL+`/engage/shop/-/de/">Shop</a>`) {
 		t.Errorf("anna's language page lacks Shop:\n%s", r.body)
+	}
+}
+
+// TestEditorShowsNewestChanges: a string with more changes than a page
+// of them shows its newest five.
+func TestEditorShowsNewestChanges(t *testing.T) {
+	srv, db := shopServer(t)
+	ctx := context.Background()
+	tr, err := db.FindTranslation(ctx, "shop", "ui", "de")
+	if err != nil {
+		t.Fatal(err)
+	}
+	units, _, err := db.FindUnits(ctx, index.UnitFilter{TranslationID: tr.ID, Page: index.Page{Number: 1, Size: 1}})
+	if err != nil || len(units) != 1 {
+		t.Fatalf("units: %v %v", units, err)
+	}
+	for i := 1; i <= 57; i++ {
+		if _, err := db.UpdateUnit(ctx, units[0].ID, index.Actor{}, func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+			return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{fmt.Sprintf("edit %d.", i)}, State: index.StateTranslated}}, nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	body := getPage(t, srv.URL+"/translate/shop/ui/de/", http.StatusOK)
+	for _, want := range []string{"edit 53.", "edit 56."} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the editor lacks the recent change %q", want)
+		}
+	}
+	if strings.Contains(body, "edit 52.") || strings.Contains(body, "edit 50.") {
+		t.Error("the editor shows changes older than the newest five")
 	}
 }
