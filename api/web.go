@@ -66,12 +66,12 @@ func (s *Server) webRoutes(e *gin.Engine) {
 
 // webPage is what the page template shows; empty parts are left out.
 type webPage struct {
-	Title string
-	User  string // the signed-in user's name; "" for anonymous
-	CSRF      string
-	Here      string // this page's path and query, for the sign-in link
-	Crumbs    []webLink
-	Note      string
+	Title  string
+	User   string // the signed-in user's name; "" for anonymous
+	CSRF   string
+	Here   string // this page's path and query, for the sign-in link
+	Crumbs []webLink
+	Note   string
 	// Problems are what the last import could not do (Tolk's
 	// import_error and skipped_files, README "Import errors").
 	Problems []string
