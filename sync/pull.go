@@ -178,9 +178,10 @@ func (s *Service) pullLocked(ctx context.Context, c index.Component, user *index
 	co := s.checkoutTimed(ctx, c)
 	co.user, co.push = user, o.push
 	if co.err != nil {
-		_, _ = s.finishLocal(ctx, co) // the failure is what the caller hears
-		err := s.updateFailed(ctx, c, user, co.err)
-		return ImportSummary{}, errors.Join(err, s.recordImport(ctx, c, ImportSummary{}, co.err))
+		// finishLocal records how the import went (recordImport); the
+		// update's failure is what the caller hears.
+		_, _ = s.finishLocal(ctx, co)
+		return ImportSummary{}, s.updateFailed(ctx, c, user, co.err)
 	}
 	if o.skipCurrent && !co.in.moved() {
 		if mark, err := co.repo.Mark(importedMark); err == nil && mark == co.in.head {

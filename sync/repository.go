@@ -34,6 +34,13 @@ func (s *Service) openCheckout(c index.Component) (*vcs.Repo, error) {
 	return repo, nil
 }
 
+// cloned reports whether c's checkout has been cloned, without opening
+// it.
+func (s *Service) cloned(c index.Component) bool {
+	_, err := os.Stat(filepath.Join(s.repoDir(c), ".git"))
+	return !errors.Is(err, os.ErrNotExist)
+}
+
 // lockedCheckout takes the component's lock and opens its checkout. On
 // success the caller holds the lock and must unlock it; on error it is
 // already released.
@@ -41,7 +48,7 @@ func (s *Service) lockedCheckout(ctx context.Context, c index.Component) (*vcs.R
 	// A first clone is made aside and renamed into place, and may hang
 	// on the remote for long holding the lock: a read of a component
 	// not cloned yet answers at once.
-	if _, err := os.Stat(filepath.Join(s.repoDir(c), ".git")); errors.Is(err, os.ErrNotExist) {
+	if !s.cloned(c) {
 		return nil, nil, fmt.Errorf("%s/%s: %w", c.Project.Slug, c.Slug, errNotCloned)
 	}
 	lock := s.componentLock(c.ID)

@@ -216,9 +216,9 @@ func (s *Service) runImport(ctx context.Context, c index.Component, t *task) (ma
 	t.logf("Updating the repository.")
 	// A first clone that fails is the task's failure alone; an update of
 	// a checkout that exists is a repository failure the status shows.
-	_, oerr := s.openCheckout(c)
+	existed := s.cloned(c)
 	co := s.checkoutTimed(ctx, c)
-	if co.err != nil && oerr == nil {
+	if co.err != nil && existed {
 		_, _ = s.finishLocal(ctx, co) // the failure is reported below
 		return nil, s.updateFailed(ctx, c, nil, co.err)
 	}

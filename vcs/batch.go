@@ -100,7 +100,7 @@ func (b *Batch) BlobHash(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return blobHashIn(tree, path)
+	return b.r.blobHashIn(tree, path)
 }
 
 // Commit makes one commit of the run, on top of its last one (HEAD for

@@ -186,37 +186,45 @@ func (r *Repo) ReadFileAt(rev, path string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := r.repo.CommitObject(h)
+	tree, err := r.commitTree(h)
 	if err != nil {
-		return nil, fmt.Errorf("read commit %s: %w", rev, err)
-	}
-	tree, err := c.Tree()
-	if err != nil {
-		return nil, fmt.Errorf("read tree of %s: %w", rev, err)
+		return nil, err
 	}
 	return r.readTreeFile(tree, path)
+}
+
+// fileEntry is the entry of the regular file at path of tree, following
+// a symbolic link to the file it names inside the tree; a link that
+// leaves the tree, dangles or names no regular file is ErrNotExist, with
+// why. op names the operation in errors.
+func (r *Repo) fileEntry(tree *object.Tree, path, op string) (object.TreeEntry, error) {
+	e, err := r.lookup(tree, path)
+	if err != nil {
+		return e, fmt.Errorf("%s: %w", op, err)
+	}
+	if e.Mode == filemode.Symlink {
+		_, target, reason, err := r.resolveLink(tree, path, e.Hash)
+		if err != nil {
+			return e, err
+		}
+		if reason != "" {
+			return e, fmt.Errorf("%s %q: %s: %w", op, path, reason, ErrNotExist)
+		}
+		e = target
+	}
+	if !e.Mode.IsFile() || e.Mode == filemode.Symlink {
+		return e, fmt.Errorf("%s %q: %w", op, path, ErrNotExist)
+	}
+	return e, nil
 }
 
 // readTreeFile reads the file at path of tree, following a symbolic
 // link to the regular file it names inside the tree; a link that leaves
 // the tree, dangles or names no regular file is ErrNotExist, with why.
 func (r *Repo) readTreeFile(tree *object.Tree, path string) ([]byte, error) {
-	e, err := r.lookup(tree, path)
+	e, err := r.fileEntry(tree, path, "read")
 	if err != nil {
-		return nil, fmt.Errorf("read: %w", err)
-	}
-	if e.Mode == filemode.Symlink {
-		_, target, reason, err := r.resolveLink(tree, path, e.Hash)
-		if err != nil {
-			return nil, err
-		}
-		if reason != "" {
-			return nil, fmt.Errorf("read %q: %s: %w", path, reason, ErrNotExist)
-		}
-		e = target
-	}
-	if !e.Mode.IsFile() {
-		return nil, fmt.Errorf("read %q: %w", path, ErrNotExist)
+		return nil, err
 	}
 	b, err := r.repo.BlobObject(e.Hash)
 	if err != nil {

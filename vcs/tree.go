@@ -1,7 +1,6 @@
 package vcs
 
 import (
-	"errors"
 	"fmt"
 	"io"
 
@@ -60,7 +59,8 @@ func (r *Repo) resolveIn(tree *object.Tree, path string) (string, error) {
 }
 
 // BlobHash returns the hex SHA-1 of the blob at the slash-separated path in
-// the HEAD tree, without reading it. It returns an error wrapping
+// the HEAD tree (through a symbolic link, of the file it names), without
+// reading it. It returns an error wrapping
 // ErrNotExist if the HEAD tree has no file there.
 func (r *Repo) BlobHash(path string) (string, error) {
 	r.mu.Lock()
@@ -69,17 +69,15 @@ func (r *Repo) BlobHash(path string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return blobHashIn(tree, path)
+	return r.blobHashIn(tree, path)
 }
 
-// blobHashIn is BlobHash in tree.
-func blobHashIn(tree *object.Tree, path string) (string, error) {
-	e, err := tree.FindEntry(path)
+// blobHashIn is BlobHash in tree: the hash of the file a symbolic link
+// names, as Files lists it, not of the link; r.mu is held.
+func (r *Repo) blobHashIn(tree *object.Tree, path string) (string, error) {
+	e, err := r.fileEntry(tree, path, "blob hash")
 	if err != nil {
-		return "", notExist("blob hash", path, err)
-	}
-	if !e.Mode.IsFile() {
-		return "", fmt.Errorf("blob hash %s: %w", path, ErrNotExist)
+		return "", err
 	}
 	return e.Hash.String(), nil
 }
@@ -129,15 +127,6 @@ func (r *Repo) keepTree(t *object.Tree) {
 		r.trees = make(map[plumbing.Hash]*object.Tree, treeCacheSize)
 	}
 	r.trees[t.Hash] = t
-}
-
-// notExist maps go-git's "not found" errors for path to ErrNotExist.
-func notExist(op, path string, err error) error {
-	if errors.Is(err, object.ErrFileNotFound) || errors.Is(err, object.ErrEntryNotFound) ||
-		errors.Is(err, object.ErrDirectoryNotFound) {
-		return fmt.Errorf("%s %s: %w", op, path, ErrNotExist)
-	}
-	return fmt.Errorf("%s %s: %w", op, path, err)
 }
 
 // readAll is io.ReadAll into b's spare capacity, so that a buffer sized from

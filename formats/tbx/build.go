@@ -11,8 +11,8 @@ import (
 // the settings below; the span writer (encode.go) then places it in the
 // file's bytes, so the rest of the file keeps its bytes.
 
-// writeSettings escape as escapeText and escapeAttr do: only &, < and >
-// in text (\r as a reference), & < " and white space in attributes.
+// writeSettings escape text as escapeText does (only &, < and >, \r as a
+// reference) and attributes canonically (& < " and white space).
 var writeSettings = etree.WriteSettings{CanonicalText: true, CanonicalAttrVal: true}
 
 // xmlString serializes el alone.
