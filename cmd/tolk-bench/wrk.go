@@ -96,34 +96,41 @@ func runWrk(ctx context.Context, bin, url string, dur time.Duration) (wrkStats, 
 // 99% lines, "N requests in", the error lines and "Requests/sec:".
 func parseWrk(out []byte) (wrkStats, error) {
 	var st wrkStats
+	var errs []error
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
+		var err error
 		switch {
 		case len(f) == 2 && f[0] == "50%":
-			st.P50, _ = parseWrkDuration(f[1])
+			st.P50, err = parseWrkDuration(f[1])
 		case len(f) == 2 && f[0] == "99%":
-			st.P99, _ = parseWrkDuration(f[1])
+			st.P99, err = parseWrkDuration(f[1])
 		case len(f) >= 3 && f[1] == "requests" && f[2] == "in":
-			st.Requests, _ = strconv.Atoi(f[0])
+			st.Requests, err = strconv.Atoi(f[0])
 		case len(f) == 2 && f[0] == "Requests/sec:":
-			st.RPS, _ = strconv.ParseFloat(f[1], 64)
+			st.RPS, err = strconv.ParseFloat(f[1], 64)
 		case len(f) >= 4 && f[0] == "Non-2xx":
-			n, _ := strconv.Atoi(f[len(f)-1])
+			var n int
+			n, err = strconv.Atoi(f[len(f)-1])
 			st.Errors += n
 		case len(f) >= 2 && f[0] == "Socket" && f[1] == "errors:":
 			for _, part := range strings.Split(strings.Join(f[2:], " "), ",") {
 				if kv := strings.Fields(part); len(kv) == 2 {
-					n, _ := strconv.Atoi(kv[1])
+					n, perr := strconv.Atoi(kv[1])
 					st.Errors += n
+					err = errors.Join(err, perr)
 				}
 			}
 		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("wrk line %q: %w", sc.Text(), err))
+		}
 	}
-	if st.RPS == 0 || st.Requests == 0 {
-		return st, errors.New("no throughput in wrk's report:\n" + string(out))
+	if st.RPS == 0 || st.Requests == 0 || st.P50 == 0 {
+		errs = append(errs, errors.New("no throughput or latency in wrk's report:\n"+string(out)))
 	}
-	return st, nil
+	return st, errors.Join(errs...)
 }
 
 // parseWrkDuration reads wrk's latency figures: 812.00us, 1.23ms, 2.01s.

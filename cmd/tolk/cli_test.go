@@ -58,6 +58,10 @@ func TestCommandLine(t *testing.T) {
 		{[]string{"serve", "--data", data, "--log-format", "xml"}, 2, nil, `tolk serve: --log-format "xml": want text or json`},
 		{[]string{"serve", "--data", data, "--log-level", "loud"}, 2, nil, `invalid value "loud" for flag -log-level`},
 		{[]string{"serve", "--data", data, "--colour"}, 2, nil, "flag provided but not defined: -colour"},
+		{[]string{"serve", "--data", data, "--max-response-size", "abc"}, 2, nil, `invalid value "abc" for flag -max-response-size`},
+		{[]string{"serve", "--data", data, "--max-response-size", "0"}, 2, nil, "want a positive number of bytes"},
+		{[]string{"serve", "--data", data, "--page-cache-size", "-1"}, 2, nil, `invalid value "-1" for flag -page-cache-size`},
+		{[]string{"serve", "--data", data, "--listen", "127.0.0.1:0", "--metrics-listen", "nonsense"}, 1, nil, "metrics"},
 		{[]string{"user", "frobnicate", "--data", data}, 2, nil, "usage: tolk user"},
 		{[]string{"serve", "--data", data, "--config", filepath.Join(data, "missing.yaml"), "--listen", "127.0.0.1:0"}, 1, nil, "tolk: read config"},
 	} {

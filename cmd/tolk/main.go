@@ -510,7 +510,12 @@ func (m *Main) Open(ctx context.Context) error {
 		// A webhook's update is a pull and re-import of the component.
 		apiOpts.Hooks = m.sync
 	}
-	apiOpts.Operations, apiOpts.Requests, apiOpts.Startup = m.sync, m.metrics, m.sync
+	apiOpts.Operations, apiOpts.Startup = m.sync, m.sync
+	if m.metricsListener != nil {
+		// Counting every request costs a little on each: only where
+		// somebody can read the counts.
+		apiOpts.Requests = m.metrics
+	}
 	if err := m.startWebhooks(siteURL); err != nil {
 		return err
 	}
