@@ -105,6 +105,30 @@ func TestAddonsResource(t *testing.T) {
 		t.Errorf("project add-ons = %s, want 1", n)
 	}
 
+	// Its deliveries are the add-on's editors' to read, by a numeric id.
+	if r := do(t, "GET", url+"deliveries/", http.Header{"Authorization": {admin}}); r.status != 200 ||
+		num(decode(t, r.body)["count"]) != "0" {
+		t.Errorf("admin GET deliveries = %d %s", r.status, r.body)
+	}
+	for _, tc := range []struct {
+		name, url, auth string
+		status          int
+	}{
+		{"translator", url + "deliveries/", translator, 403},
+		{"anonymous", url + "deliveries/", "", 401},
+		{"unknown add-on", srv.URL + "/api/addons/999999/deliveries/", admin, 404},
+		{"not a number", srv.URL + "/api/addons/x1/deliveries/", admin, 404},
+		{"bad page", url + "deliveries/?page=0", admin, 404},
+	} {
+		h := http.Header{}
+		if tc.auth != "" {
+			h.Set("Authorization", tc.auth)
+		}
+		if r := do(t, "GET", tc.url, h); r.status != tc.status {
+			t.Errorf("%s: GET deliveries = %d %s, want %d", tc.name, r.status, r.body, tc.status)
+		}
+	}
+
 	// PATCH replaces the configuration; the name stays.
 	r = doBody(t, "PATCH", url, as(admin), strings.NewReader(`{"configuration":{"webhook_url":"https://example.com/v2","event_filter":"all"}}`))
 	wantResponse(t, "patch", r, 200, "")

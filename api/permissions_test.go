@@ -312,6 +312,10 @@ var matrixRows = []matrixRow{
 		status: 200, body: jsonBody(map[string]any{"configuration": map[string]any{"webhook_url": "https://example.com/v2"}})},
 	{method: "DELETE", route: addonRoute, project: "demo", needs: []need{{index.PermComponentEdit, deniedDefault}},
 		status: 204, destructive: true, gone: "/api/addons/{addon}/"},
+	// A project's add-on is the project's to change.
+	{method: "PATCH", route: addonRoute, params: map[string]string{"addon": "{projectaddon}"}, project: "demo",
+		needs: []need{{index.PermProjectEdit, deniedDefault}}, status: 200,
+		body: jsonBody(map[string]any{"configuration": map[string]any{"webhook_url": "https://example.com/v3"}})},
 	{method: "DELETE", route: "/api/tasks/:task/", project: "demo", notFound: "Invalid task",
 		needs: []need{{index.PermComponentEdit, deniedDefault}}, status: 204},
 	{method: "POST", route: "/api/users/", needs: []need{{index.PermUserEdit, deniedUsers}}, status: 201,
@@ -499,8 +503,14 @@ func mustMatrixEnv(t testing.TB, private bool) *matrixEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
+	projectAddon, err := e.db.CreateAddon(ctx, index.Addon{Name: index.AddonWebhook, ProjectID: demo.ID,
+		Webhook: index.Webhook{URL: "https://example.com/", Filter: index.EventsAll}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	units := &writeEnv{db: e.db}
 	e.vars = strings.NewReplacer(
+		"{projectaddon}", strconv.FormatInt(projectAddon.ID, 10),
 		"{addon}", strconv.FormatInt(addon.ID, 10),
 		"{save}", strconv.FormatInt(units.unitID(t, "app", "de", "save"), 10),
 		"{about}", strconv.FormatInt(units.unitID(t, "app", "en", "about"), 10),

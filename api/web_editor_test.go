@@ -364,3 +364,36 @@ func TestEditorShowsNewestChanges(t *testing.T) {
 		t.Error("the editor shows changes older than the newest five")
 	}
 }
+
+// TestEditorSaveBadInput: a save that does not parse, names no string
+// or is too big is a 400 with its reason, and saves nothing.
+func TestEditorSaveBadInput(t *testing.T) {
+	srv, _ := shopServer(t)
+	anna := newBrowser(t, srv.URL)
+	anna.signIn("anna", "correct horse")
+	id, version, token := editorState(t, anna, "/translate/shop/ui/de/?q=state:empty")
+	jsonHeader := http.Header{"Content-Type": {"application/json"}, "X-CSRF-Token": {token}}
+	formHeader := http.Header{"Content-Type": {"application/x-www-form-urlencoded"}, "X-CSRF-Token": {token}}
+	huge := `{"id": ` + id + `, "target": ["` + strings.Repeat("x", 1<<20) + `"]}`
+	for _, tc := range []struct {
+		name   string
+		header http.Header
+		body   string
+		want   string
+	}{
+		{"malformed JSON", jsonHeader, `{"id": `, "The save does not parse"},
+		{"id not a number", jsonHeader, `{"id": "seven", "target": ["x"]}`, "The save does not parse"},
+		{"over 1 MiB", jsonHeader, huge, "The save does not parse"},
+		{"form without id", formHeader, url.Values{"target": {"x"}, "version": {version}}.Encode(), "The save names no string."},
+		{"form with a bad id", formHeader, url.Values{"id": {"x1"}, "target": {"x"}}.Encode(), "The save names no string."},
+	} {
+		r := anna.send("POST", "/translate/shop/ui/de/save/", tc.header, strings.NewReader(tc.body))
+		if r.status != http.StatusBadRequest || !strings.Contains(string(r.body), tc.want) {
+			t.Errorf("%s: %d %.300s, want 400 with %q", tc.name, r.status, r.body, tc.want)
+		}
+	}
+	// Nothing was saved: the string is still the one to translate first.
+	if again, _, _ := editorState(t, anna, "/translate/shop/ui/de/?q=state:empty"); again != id {
+		t.Errorf("after the bad saves the first untranslated string is %s, was %s", again, id)
+	}
+}
