@@ -19,7 +19,7 @@ import (
 
 // ceiling is the write transaction of a unit PATCH run straight on
 // SQLite: the statements sqlite.DB.UpdateUnit runs to change a unit's
-// target and state (index/sqlite/unitwrite.go, edit.go, changes.go,
+// target and state (index/sqlstore/unitwrite.go, edit.go, changes.go,
 // stats.go), in its order and with its SQL for every write, on a copy of
 // the index (the same schema, triggers and pages) opened as the index
 // opens its writer. No HTTP, no authentication, no rules: what the write
@@ -99,7 +99,7 @@ func addStatsSQL() string {
 }
 
 // changeDetails is what the index keeps in a unit change's details
-// (index/sqlite/edit.go).
+// (index/sqlstore/edit.go).
 type changeDetails struct {
 	State    index.State `json:"state"`
 	OldState index.State `json:"old_state"`
@@ -108,7 +108,7 @@ type changeDetails struct {
 	Context  string      `json:"context"`
 }
 
-// timeLayout is the index's timestamp format (index/sqlite/sqlite.go).
+// timeLayout is the index's timestamp format (index/sqlstore/sqlite.go).
 const timeLayout = "2006-01-02T15:04:05.000000Z"
 
 // openCeilings opens the copy of the index at path as sqlite.Open opens

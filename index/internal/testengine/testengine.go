@@ -1,0 +1,124 @@
+// Package testengine chooses the index engine tests run against and
+// gives each test an empty PostgreSQL schema of its own. It is for tests
+// only (see package indextest for the opener other packages use).
+package testengine
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver
+)
+
+// Engines.
+const (
+	SQLite   = "sqlite"
+	Postgres = "postgres"
+)
+
+// PostgresEnv names the PostgreSQL server tests use: a postgres:// URL
+// or libpq connection string of a database the user may create schemas
+// in. Each test gets a schema of its own, dropped when it ends.
+const PostgresEnv = "TOLK_TEST_POSTGRES"
+
+// EngineEnv, when set to sqlite or postgres, runs a package's tests on
+// that engine only.
+const EngineEnv = "TOLK_TEST_ENGINE"
+
+var current atomic.Value // the engine of the run in progress
+
+// Engine is the engine of the tests running now.
+func Engine() string {
+	if e, ok := current.Load().(string); ok {
+		return e
+	}
+	if os.Getenv(EngineEnv) == Postgres {
+		return Postgres
+	}
+	return SQLite
+}
+
+// Main runs a package's tests once per engine: on SQLite, then on
+// PostgreSQL when PostgresEnv names a server. Without one, the run says
+// that the PostgreSQL half was skipped.
+func Main(m *testing.M) {
+	engines := []string{SQLite, Postgres}
+	if e := os.Getenv(EngineEnv); e != "" {
+		engines = []string{e}
+	}
+	code := 0
+	for _, e := range engines {
+		if e == Postgres && os.Getenv(PostgresEnv) == "" {
+			fmt.Fprintf(os.Stderr, "testengine: PostgreSQL run skipped: set %s to a server's URL to run it\n", PostgresEnv)
+			continue
+		}
+		current.Store(e)
+		if len(engines) > 1 {
+			fmt.Fprintf(os.Stderr, "testengine: running the tests on %s\n", e)
+		}
+		if c := m.Run(); c != 0 {
+			fmt.Fprintf(os.Stderr, "testengine: tests failed on %s\n", e)
+			code = c
+		}
+	}
+	os.Exit(code)
+}
+
+var (
+	adminOnce sync.Once
+	admin     *sql.DB
+	adminErr  error
+	schemas   atomic.Int64
+)
+
+// PostgresDSN returns the connection string of a new empty schema on the
+// test server, dropped when tb ends. It skips tb when no server is named.
+func PostgresDSN(tb testing.TB) string {
+	tb.Helper()
+	base := os.Getenv(PostgresEnv)
+	if base == "" {
+		tb.Skipf("no PostgreSQL server: set %s", PostgresEnv)
+	}
+	adminOnce.Do(func() {
+		admin, adminErr = sql.Open("pgx", base)
+	})
+	if adminErr != nil {
+		tb.Fatalf("open %s: %v", PostgresEnv, adminErr)
+	}
+	name := fmt.Sprintf("tolk_test_%d_%d_%d", os.Getpid(), time.Now().UnixNano()%1e6, schemas.Add(1))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+name); err != nil {
+		tb.Fatalf("create test schema: %v", err)
+	}
+	tb.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if _, err := admin.ExecContext(ctx, "DROP SCHEMA "+name+" CASCADE"); err != nil {
+			tb.Errorf("drop test schema: %v", err)
+		}
+	})
+	return WithSearchPath(base, name)
+}
+
+// WithSearchPath returns dsn with its search_path set to schema.
+func WithSearchPath(dsn, schema string) string {
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		u, err := url.Parse(dsn)
+		if err == nil {
+			q := u.Query()
+			q.Set("search_path", schema)
+			u.RawQuery = q.Encode()
+			return u.String()
+		}
+	}
+	return dsn + " search_path=" + schema
+}

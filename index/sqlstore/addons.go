@@ -1,0 +1,221 @@
+package sqlstore
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/tolk-project/tolk/index"
+)
+
+// addonConfig is an add-on's configuration as addons.configuration
+// stores it: the reference's keys (writes §8.1).
+type addonConfig struct {
+	WebhookURL  string         `json:"webhook_url"`
+	Secret      string         `json:"secret,omitempty"`
+	EventFilter string         `json:"event_filter"`
+	Events      []index.Action `json:"events,omitempty"`
+}
+
+// hookSet is every installed webhook, as the writer consults it for each
+// change: built from addons in the transactions that change them, so
+// that a change never queries the table, and a project without hooks
+// costs one map lookup. It is never modified once published.
+type hookSet struct {
+	byProject   map[int64][]index.Addon
+	byComponent map[int64][]int64 // add-on ids installed on each component
+}
+
+// match returns the add-ons that want change c, or nil.
+func (h *hookSet) match(c *index.Change) []int64 {
+	if h == nil {
+		return nil
+	}
+	var ids []int64
+	for i := range h.byProject[c.ProjectID] {
+		a := &h.byProject[c.ProjectID][i]
+		if a.Covers(c.ProjectID, c.ComponentID) && a.Webhook.Wants(c.Action) {
+			ids = append(ids, a.ID)
+		}
+	}
+	return ids
+}
+
+const addonColumns = `a.id, a.name, a.project_id, coalesce(a.component_id, 0), a.configuration,
+	p.slug, coalesce(c.slug, '')`
+
+const addonFrom = ` FROM addons a JOIN projects p ON p.id = a.project_id
+	LEFT JOIN components c ON c.id = a.component_id`
+
+func scanAddon(s interface{ Scan(...any) error }) (index.Addon, error) {
+	var a index.Addon
+	var config string
+	if err := s.Scan(&a.ID, &a.Name, &a.ProjectID, &a.ComponentID, &config, &a.ProjectSlug,
+		&a.ComponentSlug); err != nil {
+		return a, err
+	}
+	var ac addonConfig
+	if err := json.Unmarshal([]byte(config), &ac); err != nil {
+		return a, fmt.Errorf("add-on %d configuration: %w", a.ID, err)
+	}
+	a.Webhook = index.Webhook{URL: ac.WebhookURL, Secret: ac.Secret, Filter: ac.EventFilter, Events: ac.Events}
+	return a, nil
+}
+
+func findAddons(ctx context.Context, q queryer, where string, args ...any) ([]index.Addon, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+addonColumns+addonFrom+where+` ORDER BY a.id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []index.Addon
+	for rows.Next() {
+		a, err := scanAddon(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// FindAddons returns the add-ons f selects, in id order. Installations
+// are few, so there is no paging here.
+func (db *DB) FindAddons(ctx context.Context, f index.AddonFilter) ([]index.Addon, error) {
+	var where []string
+	var args []any
+	if f.ProjectID != 0 {
+		where, args = append(where, "a.project_id = ?"), append(args, f.ProjectID)
+	}
+	if f.ComponentID != 0 {
+		where, args = append(where, "a.component_id = ?"), append(args, f.ComponentID)
+	}
+	if f.ProjectOnly {
+		where = append(where, "a.component_id IS NULL")
+	}
+	clause := ""
+	if len(where) > 0 {
+		clause = " WHERE " + strings.Join(where, " AND ")
+	}
+	addons, err := findAddons(ctx, db.r, clause, args...)
+	return addons, formatError(err)
+}
+
+// FindAddonByID returns one add-on, or an error wrapping ErrNotFound.
+func (db *DB) FindAddonByID(ctx context.Context, id int64) (index.Addon, error) {
+	a, err := scanAddon(db.r.QueryRowContext(ctx, `SELECT `+addonColumns+addonFrom+` WHERE a.id = ?`, id))
+	return a, formatError(err)
+}
+
+// ComponentAddons returns the ids of the add-ons installed on the
+// component itself (not its project's), from memory.
+func (db *DB) ComponentAddons(componentID int64) []int64 {
+	return db.hooks.Load().byComponent[componentID]
+}
+
+// CreateAddon installs a; its ProjectID (and ComponentID, for a
+// component's add-on) must name existing objects. It returns the add-on
+// with its id and slugs.
+func (db *DB) CreateAddon(ctx context.Context, a index.Addon) (index.Addon, error) {
+	err := db.write(ctx, func(tx *Tx) error {
+		config, err := json.Marshal(addonConfigOf(a.Webhook))
+		if err != nil {
+			return err
+		}
+		if err := tx.QueryRowContext(ctx, `INSERT INTO addons (name, project_id, component_id, configuration)
+			VALUES (?, ?, ?, ?) RETURNING id`, a.Name, a.ProjectID, nullID(a.ComponentID), string(config)).
+			Scan(&a.ID); err != nil {
+			return err
+		}
+		return tx.reloadHooks(ctx)
+	})
+	if err != nil {
+		return a, err
+	}
+	return db.FindAddonByID(ctx, a.ID)
+}
+
+// UpdateAddon applies update to the stored add-on in one transaction;
+// only its configuration can change.
+func (db *DB) UpdateAddon(ctx context.Context, id int64, update func(*index.Addon) error) (index.Addon, error) {
+	err := db.write(ctx, func(tx *Tx) error {
+		a, err := scanAddon(tx.QueryRowContext(ctx, `SELECT `+addonColumns+addonFrom+` WHERE a.id = ?`, id))
+		if err != nil {
+			return err
+		}
+		if err := update(&a); err != nil {
+			return err
+		}
+		config, err := json.Marshal(addonConfigOf(a.Webhook))
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE addons SET configuration = ? WHERE id = ?`, string(config), id); err != nil {
+			return err
+		}
+		return tx.reloadHooks(ctx)
+	})
+	if err != nil {
+		return index.Addon{}, err
+	}
+	return db.FindAddonByID(ctx, id)
+}
+
+// DeleteAddon removes an add-on and its deliveries, sent or not; an
+// unknown id is an error wrapping ErrNotFound.
+func (db *DB) DeleteAddon(ctx context.Context, id int64) error {
+	return db.write(ctx, func(tx *Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM addons WHERE id = ?`, id)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return index.Errorf(index.ErrNotFound, "Not found.")
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM deliveries WHERE addon_id = ?`, id); err != nil {
+			return err
+		}
+		return tx.reloadHooks(ctx)
+	})
+}
+
+func addonConfigOf(w index.Webhook) addonConfig {
+	return addonConfig{WebhookURL: w.URL, Secret: w.Secret, EventFilter: w.Filter, Events: w.Events}
+}
+
+// loadHooks reads the webhooks q sees.
+func loadHooks(ctx context.Context, q queryer) (*hookSet, error) {
+	addons, err := findAddons(ctx, q, "")
+	if err != nil {
+		return nil, err
+	}
+	h := &hookSet{byProject: map[int64][]index.Addon{}, byComponent: map[int64][]int64{}}
+	for _, a := range addons {
+		if a.Name != index.AddonWebhook {
+			continue
+		}
+		h.byProject[a.ProjectID] = append(h.byProject[a.ProjectID], a)
+		if a.ComponentID != 0 {
+			h.byComponent[a.ComponentID] = append(h.byComponent[a.ComponentID], a.ID)
+		}
+	}
+	return h, nil
+}
+
+// reloadHooks reads the webhooks the transaction sees, after the
+// current write changed add-ons (deleting a project or a component
+// deletes theirs). The writes after it in the batch match their changes
+// against this set, and the writer publishes it once the batch commits
+// (Tx.hookSet): a write rolled back takes its set with it, and no change
+// committed after this one can miss it.
+func (tx *Tx) reloadHooks(ctx context.Context) error {
+	h, err := loadHooks(ctx, tx)
+	if err != nil {
+		return err
+	}
+	tx.writeHooks = h
+	return nil
+}

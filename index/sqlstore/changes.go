@@ -1,0 +1,384 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tolk-project/tolk/index"
+)
+
+// insertChange records a change at the transaction's time and keeps the
+// last_change (and, for content actions with an author, last_author) of
+// every statistics scope it belongs to.
+//
+// Invariant: change timestamps never decrease in id order. A new change
+// takes the largest id yet and tx.now, which DB.write holds at or after
+// the last change's timestamp; migration 0002 repaired older rows. So
+// ordering by id equals the API's ordering by (timestamp, id), and
+// FindChanges counts and pages changes by id (keyset.go). Every change
+// must be written here, at tx.now.
+func insertChange(ctx context.Context, tx *Tx, c index.Change) error {
+	ts := formatTime(tx.now)
+	insert, err := tx.prepare(ctx, `INSERT INTO changes (action, timestamp, project_id, component_id,
+		translation_id, unit_id, language_code, user_id, author_id, target, details)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	if err != nil {
+		return err
+	}
+	res, err := insert.ExecContext(ctx, c.Action, ts, nullID(c.ProjectID), nullID(c.ComponentID),
+		nullID(c.TranslationID), nullID(c.UnitID), nullString(c.LanguageCode), nullID(c.UserID),
+		nullID(c.AuthorID), c.Target, c.Details)
+	if err != nil {
+		return err
+	}
+	// The outbox rows of the webhooks that want this change go in its
+	// transaction, so that a crash loses neither. Without hooks in the
+	// project this is one map lookup.
+	if hooks := tx.hookSet().match(&c); len(hooks) > 0 {
+		id, err := res.LastInsertId()
+		if err != nil {
+			return err
+		}
+		if err := queueEvents(ctx, tx, id, &c, hooks); err != nil {
+			return err
+		}
+	}
+	if c.TranslationID == 0 {
+		return nil
+	}
+	author := ""
+	if c.AuthorID != 0 && c.Action.IsContent() {
+		var err error
+		if author, err = tx.authorName(ctx, c.AuthorID); err != nil {
+			return err
+		}
+	}
+	var upsert *txStmt
+	for _, s := range changeScopes(c) {
+		tx.touch(statsDep(s.scope, s.key))
+		if o := tx.owe(s.scope, s.key); o != nil {
+			o.lastChange = ts
+			if author != "" {
+				o.lastAuthor = author
+			}
+			continue
+		}
+		if upsert == nil {
+			var err error
+			if upsert, err = tx.prepare(ctx, `INSERT INTO stats (scope, scope_key, last_change, last_author)
+				VALUES (?, ?, ?, ?) ON CONFLICT (scope, scope_key) DO UPDATE SET
+				last_change = excluded.last_change,
+				last_author = CASE WHEN excluded.last_author != '' THEN excluded.last_author ELSE stats.last_author END`); err != nil {
+				return err
+			}
+		}
+		if _, err := upsert.ExecContext(ctx, s.scope, s.key, ts, author); err != nil {
+			return err
+		}
+	}
+	touchChanges(tx, c)
+	return nil
+}
+
+// authorName is the name statistics show for the author with the given
+// id, read once per write: an upload records a change per string, all by
+// one author.
+func (tx *Tx) authorName(ctx context.Context, id int64) (string, error) {
+	if tx.author.id == id {
+		return tx.author.name, nil
+	}
+	var name string
+	if err := tx.QueryRowContext(ctx, `SELECT CASE WHEN full_name != '' THEN full_name ELSE username END
+		FROM users WHERE id = ?`, id).Scan(&name); err != nil {
+		return "", err
+	}
+	tx.author.id, tx.author.name = id, name
+	return name, nil
+}
+
+// touchChanges records that the write added change c to the lists of
+// its scopes.
+func touchChanges(tx *Tx, c index.Change) {
+	tx.touch(depOf(depChanges, "t"+itoa(c.TranslationID)), depOf(depChanges, "c"+itoa(c.ComponentID)),
+		depOf(depChanges, "p"+itoa(c.ProjectID)), depOf(depChanges, "*"))
+}
+
+type scopeKey struct {
+	scope string
+	key   string
+}
+
+func changeScopes(c index.Change) []scopeKey {
+	return []scopeKey{
+		{"t", itoa(c.TranslationID)}, {"c", itoa(c.ComponentID)},
+		{"p", itoa(c.ProjectID)}, {"l", c.LanguageCode}, {"pl", itoa(c.ProjectID) + "/" + c.LanguageCode},
+	}
+}
+
+func nullID(id int64) sql.NullInt64 { return sql.NullInt64{Int64: id, Valid: id != 0} }
+
+func nullString(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
+
+const changeSelect = `SELECT ch.id, ch.action, ch.timestamp, coalesce(ch.project_id, 0),
+	coalesce(ch.component_id, 0), coalesce(ch.translation_id, 0), coalesce(ch.unit_id, 0),
+	coalesce(ch.user_id, 0), coalesce(ch.author_id, 0), ch.target, ch.details,
+	coalesce(p.slug, ''), coalesce(c.slug, ''), coalesce(t.language_code, ''),
+	coalesce(u.username, ''), coalesce(a.username, '')
+	FROM changes ch
+	LEFT JOIN projects p ON p.id = ch.project_id
+	LEFT JOIN components c ON c.id = ch.component_id
+	LEFT JOIN translations t ON t.id = ch.translation_id
+	LEFT JOIN users u ON u.id = ch.user_id
+	LEFT JOIN users a ON a.id = ch.author_id`
+
+func scanChange(s interface{ Scan(...any) error }) (index.Change, error) {
+	var c index.Change
+	var ts string
+	err := s.Scan(&c.ID, &c.Action, &ts, &c.ProjectID, &c.ComponentID, &c.TranslationID, &c.UnitID,
+		&c.UserID, &c.AuthorID, &c.Target, &c.Details, &c.ProjectSlug, &c.ComponentSlug,
+		&c.LanguageCode, &c.UserName, &c.AuthorName)
+	c.Timestamp = parseTime(ts)
+	return c, err
+}
+
+// FindChangeByID returns one change, or ErrNotFound.
+func (db *DB) FindChangeByID(ctx context.Context, id int64) (index.Change, error) {
+	c, err := scanChange(db.r.QueryRowContext(ctx, changeSelect+` WHERE ch.id = ?`, id))
+	return c, formatError(err)
+}
+
+// FindChanges returns one page of the changes matching f in ascending
+// timestamp (then id) order, and the total number of matches.
+//
+// Cost: a list of all changes or of one project, component, translation or
+// unit, bounded by After and Before or not, costs the same for any page,
+// through list_counts (keyset.go): time bounds become id bounds because
+// timestamps never decrease in id order (see insertChange), and only the
+// two buckets the bounds cut are recounted, fewer than 2,048 index entries.
+// A filter on Actions, UserName or HiddenProjects, or on two scopes at
+// once, counts the matching changes of its scope and reads the page with
+// OFFSET, so that cost grows with the scope's changes and with the page
+// number. Either way a page read since the last write is answered from
+// memory (genCache); the changes returned are shared and must not be
+// modified.
+func (db *DB) FindChanges(ctx context.Context, f index.ChangeFilter) ([]index.Change, int, error) {
+	return pageOf(db, &db.changePages, changePageKey(f), changesDep(f), changeStrings, func() ([]index.Change, int, error) {
+		return db.findChanges(ctx, f)
+	})
+}
+
+// changesDep is what a page of changes depends on: the changes of the
+// narrowest scope f names, or of everything.
+func changesDep(f index.ChangeFilter) dep {
+	switch {
+	case f.TranslationID != 0:
+		return depOf(depChanges, "t"+itoa(f.TranslationID))
+	case f.ComponentID != 0:
+		return depOf(depChanges, "c"+itoa(f.ComponentID))
+	case f.ProjectID != 0:
+		return depOf(depChanges, "p"+itoa(f.ProjectID))
+	}
+	return depOf(depChanges, "*")
+}
+
+// changePageKey identifies f's page in the page cache.
+func changePageKey(f index.ChangeFilter) string {
+	b := make([]byte, 0, 96)
+	for _, n := range []int64{f.ProjectID, f.ComponentID, f.TranslationID, f.UnitID, f.After.Unix(),
+		int64(f.After.Nanosecond()), f.Before.Unix(), int64(f.Before.Nanosecond()), int64(f.Page.Number), int64(f.Page.Size), int64(len(f.Actions))} {
+		b = strconv.AppendInt(b, n, 10)
+		b = append(b, ',')
+	}
+	for _, a := range f.Actions {
+		b = strconv.AppendInt(b, int64(a), 10)
+		b = append(b, ',')
+	}
+	b = append(b, hiddenKey(f.HiddenProjects)...)
+	b = append(b, '/')
+	return string(append(b, f.UserName...))
+}
+
+func (db *DB) findChanges(ctx context.Context, f index.ChangeFilter) ([]index.Change, int, error) {
+	// One read transaction, so the total and the page see one snapshot.
+	tx, err := db.beginRead(ctx)
+	if err != nil {
+		return nil, 0, formatError(err)
+	}
+	defer tx.Rollback()
+	// A filter that narrows no more than its scope and time bounds do is a
+	// counted list.
+	untimed := f
+	untimed.After, untimed.Before = time.Time{}, time.Time{}
+	where, _ := changeWhere(untimed)
+	l := changeList(f)
+	var changes []index.Change
+	var total int
+	if where == l.where {
+		changes, total, err = findChangesByKey(ctx, tx, f, l)
+	} else {
+		where, args := changeWhere(f)
+		changes, total, err = findChangesFiltered(ctx, tx, f, where, args)
+	}
+	return changes, total, formatError(err)
+}
+
+// changeWhere turns a filter into a WHERE clause over changes ch.
+func changeWhere(f index.ChangeFilter) (string, []any) {
+	var where []string
+	var args []any
+	add := func(cond string, arg ...any) {
+		where = append(where, cond)
+		args = append(args, arg...)
+	}
+	if f.TranslationID != 0 {
+		add("ch.translation_id = ?", f.TranslationID)
+	}
+	if f.ComponentID != 0 {
+		add("ch.component_id = ?", f.ComponentID)
+	}
+	if f.ProjectID != 0 {
+		add("ch.project_id = ?", f.ProjectID)
+	}
+	if f.UnitID != 0 {
+		add("ch.unit_id = ?", f.UnitID)
+	}
+	if len(f.Actions) > 0 {
+		marks := make([]string, len(f.Actions))
+		for i, a := range f.Actions {
+			marks[i] = "?"
+			args = append(args, a)
+		}
+		where = append(where, "ch.action IN ("+strings.Join(marks, ",")+")")
+	}
+	if f.UserName != "" {
+		add("ch.user_id = (SELECT id FROM users WHERE username = ?)", f.UserName)
+	}
+	if len(f.HiddenProjects) > 0 {
+		cond, ids := notIn("ch.project_id", f.HiddenProjects)
+		add("(ch.project_id IS NULL OR "+cond+")", ids...)
+	}
+	if !f.After.IsZero() {
+		add("ch.timestamp > ?", formatTime(f.After))
+	}
+	if !f.Before.IsZero() {
+		add("ch.timestamp < ?", formatTime(f.Before))
+	}
+	if len(where) == 0 {
+		return "", nil
+	}
+	return " WHERE " + strings.Join(where, " AND "), args
+}
+
+// changeList returns the narrowest counted list that holds f's matches,
+// its time bounds aside.
+func changeList(f index.ChangeFilter) keyList {
+	l := keyList{list: "c", from: "changes ch", id: "ch.id", hi: noBound}
+	var scope index.ChangeFilter
+	switch {
+	case f.UnitID != 0:
+		l.list, l.scope, scope.UnitID = "cu", f.UnitID, f.UnitID
+	case f.TranslationID != 0:
+		l.list, l.scope, scope.TranslationID = "ct", f.TranslationID, f.TranslationID
+	case f.ComponentID != 0:
+		l.list, l.scope, scope.ComponentID = "cc", f.ComponentID, f.ComponentID
+	case f.ProjectID != 0:
+		l.list, l.scope, scope.ProjectID = "cp", f.ProjectID, f.ProjectID
+	}
+	l.where, l.args = changeWhere(scope)
+	return l
+}
+
+// findChangesByKey reads a page of a counted list of changes within f's
+// time bounds.
+func findChangesByKey(ctx context.Context, q queryer, f index.ChangeFilter, l keyList) ([]index.Change, int, error) {
+	// Timestamps never decrease in id order, so the changes after After
+	// are those from the first of them on, by id, and likewise for Before.
+	if !f.After.IsZero() {
+		lo, found, err := firstChangeAt(ctx, q, ">", f.After)
+		if err != nil || !found {
+			return nil, 0, err
+		}
+		l.lo = lo
+	}
+	if !f.Before.IsZero() {
+		hi, found, err := firstChangeAt(ctx, q, ">=", f.Before)
+		if err != nil {
+			return nil, 0, err
+		}
+		if found {
+			l.hi = hi
+		}
+	}
+	total, first, ok, err := l.locate(ctx, q, f.Page.Offset())
+	if err != nil || !ok || f.Page.Size <= 0 {
+		return nil, total, err
+	}
+	// By the same invariant, id order is (timestamp, id) order, and the
+	// scope's index (changes_*_list, migration 0002) is in id order.
+	cond, condArgs := l.after(first)
+	rows, err := q.QueryContext(ctx, changeSelect+cond+` ORDER BY ch.id LIMIT ?`, withArgs(condArgs, f.Page.Size)...)
+	if err != nil {
+		return nil, 0, err
+	}
+	changes, err := scanChanges(rows, min(f.Page.Size, total-f.Page.Offset()))
+	return changes, total, err
+}
+
+// firstChangeAt returns the id of the first change, in (timestamp, id)
+// order, whose timestamp compares by op (">" or ">=") with t.
+func firstChangeAt(ctx context.Context, q queryer, op string, t time.Time) (id int64, found bool, err error) {
+	err = q.QueryRowContext(ctx, `SELECT id FROM changes WHERE timestamp `+op+` ?
+		ORDER BY timestamp, id LIMIT 1`, formatTime(t)).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	return id, err == nil, err
+}
+
+// findChangesFiltered counts the matches and reads the page with OFFSET.
+func findChangesFiltered(ctx context.Context, q queryer, f index.ChangeFilter, where string, args []any) ([]index.Change, int, error) {
+	var total int
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM changes ch`+where, args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	if f.Page.Offset() < 0 || f.Page.Size <= 0 || f.Page.Offset() >= total {
+		return nil, total, nil
+	}
+	rows, err := q.QueryContext(ctx, changeSelect+where+` ORDER BY ch.timestamp, ch.id LIMIT ? OFFSET ?`,
+		withArgs(args, f.Page.Size, f.Page.Offset())...)
+	if err != nil {
+		return nil, 0, err
+	}
+	changes, err := scanChanges(rows, min(f.Page.Size, total-f.Page.Offset()))
+	return changes, total, err
+}
+
+// scanChanges reads and closes rows, expecting at most size of them.
+func scanChanges(rows *sql.Rows, size int) ([]index.Change, error) {
+	defer rows.Close()
+	out := make([]index.Change, 0, size)
+	for rows.Next() {
+		c, err := scanChange(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// RecordComponentChange records a change about a component as a whole,
+// with no translation or unit, such as a repository notification (53),
+// at the transaction's time. c's ProjectID and ComponentID must name the
+// component; its Timestamp and ID are ignored.
+func (db *DB) RecordComponentChange(ctx context.Context, c index.Change) error {
+	if c.ComponentID == 0 || c.TranslationID != 0 || c.UnitID != 0 {
+		return fmt.Errorf("record change %d: want a component's change", c.Action)
+	}
+	return db.write(ctx, func(tx *Tx) error { return insertChange(ctx, tx, c) })
+}

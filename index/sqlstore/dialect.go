@@ -1,0 +1,65 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"io/fs"
+	"strconv"
+	"strings"
+)
+
+// dialect is what differs between the engines. Everything else (the
+// queries, the caches, the writer) is shared: the queries are written in
+// the SQL both engines accept, with ? placeholders that rebind turns into
+// PostgreSQL's $n.
+type dialect struct {
+	name string
+	// migrations holds the engine's own schema files, applied in name
+	// order.
+	migrations fs.FS
+	// numbered placeholders: rebind rewrites ? as $1, $2, ...
+	numbered bool
+	// readTx begins the read transactions that must see one snapshot
+	// across several queries: SQLite's are snapshots already, PostgreSQL's
+	// need REPEATABLE READ.
+	readTx sql.TxOptions
+	// like is the operator of case-insensitive search (SQLite's LIKE
+	// ignores ASCII case, PostgreSQL's does not).
+	like string
+	// lockWrites runs first in every write transaction: it serialises
+	// writers that share the database from other processes (nil when the
+	// writer goroutine is the only one, as with SQLite's one file).
+	lockWrites string
+	// background is the engine's own background work, run until ctx ends
+	// (the SQLite checkpointer); it closes done when it returns.
+	background func(db *DB, ctx context.Context, done chan<- struct{})
+}
+
+// rebind returns query with the dialect's placeholders.
+func (d *dialect) rebind(query string) string {
+	if !d.numbered || !strings.Contains(query, "?") {
+		return query
+	}
+	var b strings.Builder
+	b.Grow(len(query) + 16)
+	n := 0
+	quote := byte(0) // the quote we are inside of, or 0
+	for i := 0; i < len(query); i++ {
+		c := query[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '?':
+			n++
+			b.WriteByte('$')
+			b.WriteString(strconv.Itoa(n))
+			continue
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}

@@ -1,0 +1,207 @@
+package sqlstore
+
+import (
+	"context"
+	"encoding/json"
+	"slices"
+
+	"github.com/tolk-project/tolk/index"
+)
+
+// unitEditor applies edits to the units of one translation inside a
+// write transaction: each edit updates the unit row (marking it pending
+// for the next commit), records its change and, for an author's first
+// edit in the translation, a "New contributor" change. The statistics
+// owed are summed and written once by finish, so a bulk edit (an upload)
+// costs one statistics update, not one per unit.
+type unitEditor struct {
+	tx    *Tx
+	ids   scopeIDs
+	actor index.Actor
+	delta index.Stats
+	// contributorChecked: the author's first-edit check is done.
+	contributorChecked bool
+	// nextPosition is the position add gives the next new unit; 0 until
+	// first read.
+	nextPosition int
+}
+
+// newUnitEditor starts editing the translation with the given id for
+// actor.
+func newUnitEditor(ctx context.Context, tx *Tx, translationID int64, actor index.Actor) (*unitEditor, error) {
+	ids, err := translationScope(ctx, tx, translationID)
+	if err != nil {
+		return nil, err
+	}
+	return editorFor(tx, ids, actor), nil
+}
+
+// editorFor starts editing the translation ids names for actor.
+func editorFor(tx *Tx, ids scopeIDs, actor index.Actor) *unitEditor {
+	tx.touch(unitsDep(ids.translationID), unitsDep(0))
+	return &unitEditor{tx: tx, ids: ids, actor: actor}
+}
+
+// editorOf starts editing translation t, already read in tx, for actor:
+// newUnitEditor without reading the translation's scope again.
+func editorOf(tx *Tx, t *index.Translation, actor index.Actor) *unitEditor {
+	return editorFor(tx, scopeIDs{translationID: t.ID, componentID: t.ComponentID,
+		projectID: t.Component.ProjectID, languageCode: t.LanguageCode}, actor)
+}
+
+// translationScope reads the ids a translation's statistics and changes
+// are filed under.
+func translationScope(ctx context.Context, q queryer, translationID int64) (scopeIDs, error) {
+	ids := scopeIDs{translationID: translationID}
+	err := q.QueryRowContext(ctx, `SELECT t.component_id, c.project_id, t.language_code
+		FROM translations t JOIN components c ON c.id = t.component_id WHERE t.id = ?`, translationID).
+		Scan(&ids.componentID, &ids.projectID, &ids.languageCode)
+	return ids, err
+}
+
+// findUnitTx reads a unit inside a transaction, seeing its own writes.
+func findUnitTx(ctx context.Context, tx *Tx, id int64) (index.Unit, error) {
+	return scanUnit(tx.QueryRowContext(ctx, `SELECT `+unitColumns+` FROM units WHERE id = ?`, id))
+}
+
+// changeDetails is what a unit change keeps beyond its target: the state
+// before and after and the previous target, so that history (and a later
+// sync that must re-apply or explain an edit) loses nothing.
+type changeDetails struct {
+	State    index.State `json:"state"`
+	OldState index.State `json:"old_state"`
+	Old      string      `json:"old"`
+	Source   string      `json:"source"`
+	Context  string      `json:"context"`
+}
+
+// edit sets u's target and state, records the change (action 0 picks the
+// reference's action for the state transition) and updates u in place.
+// It reports false, doing nothing, when u already holds the edit.
+func (e *unitEditor) edit(ctx context.Context, u *index.Unit, ed index.UnitEdit, action index.Action) (bool, error) {
+	if ed.State == u.State && slices.Equal(ed.Target, u.Target) {
+		return false, nil
+	}
+	if action == 0 {
+		action = index.EditAction(u.State, ed.State)
+	}
+	target := index.JoinPlural(ed.Target)
+	// pending_since keeps when the unit's pending work began (migration
+	// 0011): an edit of a unit already pending leaves it.
+	update, err := e.tx.prepare(ctx, `UPDATE units SET target = ?, state = ?, pending = 1,
+		pending_since = coalesce(pending_since, ?), timestamp = ? WHERE id = ?`)
+	if err != nil {
+		return false, err
+	}
+	now := formatTime(e.tx.now)
+	if _, err := update.ExecContext(ctx, target, ed.State, now, now, u.ID); err != nil {
+		return false, err
+	}
+	chars := u.NumChars()
+	e.delta.CountUnit(ed.State, u.NumWords, chars)
+	var old index.Stats
+	old.CountUnit(u.State, u.NumWords, chars)
+	e.delta.Add(old, -1)
+
+	details, err := json.Marshal(changeDetails{State: ed.State, OldState: u.State, Old: index.JoinPlural(u.Target),
+		Source: index.JoinPlural(u.Source), Context: u.Context})
+	if err != nil {
+		return false, err
+	}
+	if err := e.change(ctx, action, u.ID, target, string(details)); err != nil {
+		return false, err
+	}
+	if err := e.newContributor(ctx, u.ID); err != nil {
+		return false, err
+	}
+	u.Target, u.State, u.Pending, u.Timestamp = slices.Clone(ed.Target), ed.State, true, e.tx.now
+	return true, nil
+}
+
+// add inserts u as a new unit of the translation at its end, records
+// "New string added" (31) and counts it in the statistics; it sets u's
+// ID, TranslationID, Position and Timestamp. A unit whose SourceUnitID is
+// 0 is its own source unit (a string added to the source translation).
+// pending marks it for the next commit, for units the file must gain.
+func (e *unitEditor) add(ctx context.Context, u *index.Unit, pending bool) error {
+	if e.nextPosition == 0 {
+		if err := e.tx.QueryRowContext(ctx, `SELECT coalesce(max(position), 0) + 1 FROM units
+			WHERE translation_id = ?`, e.ids.translationID).Scan(&e.nextPosition); err != nil {
+			return err
+		}
+	}
+	ins, err := newUnitInserter(ctx, e.tx)
+	if err != nil {
+		return err
+	}
+	u.TranslationID, u.Position, u.Timestamp = e.ids.translationID, e.nextPosition, e.tx.now
+	chars := u.NumChars()
+	target := index.JoinPlural(u.Target)
+	if u.ID, err = ins.add(ctx, u.TranslationID, u.Position, u.Context, index.JoinPlural(u.Source), target,
+		u.IDHash, u.ContentHash, u.Location, u.Note, u.Flags, u.Explanation, u.State, u.NumWords, chars,
+		formatTime(e.tx.now), nullID(u.SourceUnitID)); err != nil {
+		return err
+	}
+	e.nextPosition++
+	if u.SourceUnitID == 0 || pending {
+		if u.SourceUnitID == 0 {
+			u.SourceUnitID = u.ID
+		}
+		u.Pending = pending
+		var since any // a new row: pending work begins now, if any
+		if pending {
+			since = formatTime(e.tx.now)
+		}
+		if _, err := e.tx.ExecContext(ctx, `UPDATE units SET source_unit_id = ?, pending = ?, pending_since = ?
+			WHERE id = ?`, u.SourceUnitID, pending, since, u.ID); err != nil {
+			return err
+		}
+	}
+	e.delta.CountUnit(u.State, u.NumWords, chars)
+	// The reference records the source text as the target of 31.
+	return e.change(ctx, index.ActionNewSource, u.ID, index.JoinPlural(u.Source), "")
+}
+
+// change records one change of this translation by the editor's actor.
+func (e *unitEditor) change(ctx context.Context, action index.Action, unitID int64, target, details string) error {
+	return insertChange(ctx, e.tx, index.Change{Action: action, ProjectID: e.ids.projectID,
+		ComponentID: e.ids.componentID, TranslationID: e.ids.translationID, UnitID: unitID,
+		LanguageCode: e.ids.languageCode, UserID: e.actor.UserID, AuthorID: e.actor.AuthorID,
+		Target: target, Details: details})
+}
+
+// newContributor records "New contributor" (45), with the unit, the
+// first time the author edits this translation.
+func (e *unitEditor) newContributor(ctx context.Context, unitID int64) error {
+	if e.contributorChecked || e.actor.AuthorID == 0 {
+		return nil
+	}
+	e.contributorChecked = true
+	res, err := e.tx.ExecContext(ctx, `INSERT INTO contributors (translation_id, user_id) VALUES (?, ?)
+		ON CONFLICT DO NOTHING`, e.ids.translationID, e.actor.AuthorID)
+	if err != nil {
+		return err
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return nil
+	}
+	return e.change(ctx, index.ActionNewContributor, unitID, "", "")
+}
+
+// finish writes the statistics the edits owe to the translation and its
+// component, project and language.
+func (e *unitEditor) finish(ctx context.Context) error {
+	if e.delta == (index.Stats{}) {
+		return nil
+	}
+	if err := addStats(ctx, e.tx, "t", itoa(e.ids.translationID), e.delta); err != nil {
+		return err
+	}
+	for _, s := range aggregateScopes(e.ids) {
+		if err := addStats(ctx, e.tx, s.scope, s.key, e.delta); err != nil {
+			return err
+		}
+	}
+	e.delta = index.Stats{}
+	return nil
+}

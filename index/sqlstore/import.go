@@ -1,0 +1,517 @@
+package sqlstore
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/tolk-project/tolk/index"
+)
+
+// existingUnit is what reconciliation compares against.
+type existingUnit struct {
+	id                                      int64
+	position                                int
+	sourceUnitID                            int64 // 0 when unlinked
+	context, source, target, previousSource string
+	note, explanation, flags, location      string
+	state                                   index.State
+	// pending: an edit or addition through the API that no commit has
+	// written yet; the import must not undo it.
+	pending bool
+	seen    bool
+}
+
+// ImportTranslation reconciles one translation with a parsed file in a
+// single transaction: units are matched by id_hash, so their ids stay
+// stable; new ones are added, changed ones updated, vanished ones removed,
+// statistics refreshed and the changes recorded as automatic (no user,
+// no author). Importing the content the index already holds changes
+// nothing and records nothing.
+func (db *DB) ImportTranslation(ctx context.Context, imp index.TranslationImport) (index.ImportResult, error) {
+	res, err := db.ImportTranslations(ctx, []index.TranslationImport{imp})
+	if err != nil {
+		return index.ImportResult{}, err
+	}
+	return res[0], nil
+}
+
+// ImportTranslations imports each of imps as ImportTranslation does, in
+// order, all in one transaction: either every one is committed, revision
+// included, or none is. A batch spares the per-transaction costs (the
+// commit, the statements prepared, the source units looked up) that
+// dominate files of a few thousand units. The results follow imps.
+func (db *DB) ImportTranslations(ctx context.Context, imps []index.TranslationImport) ([]index.ImportResult, error) {
+	results := make([]index.ImportResult, 0, len(imps))
+	err := db.write(ctx, func(tx *Tx) error {
+		// Once begun, the transaction runs to its end: with a
+		// cancellable context modernc.org/sqlite starts a goroutine per
+		// statement to watch it, 4% of a corpus import. Cancellation is
+		// still honoured between batches, when the next transaction begins.
+		ctx := context.WithoutCancel(ctx)
+		sources := sourceUnitCache{}
+		for _, imp := range imps {
+			res, err := importTranslation(ctx, tx, imp, sources)
+			if err != nil {
+				return fmt.Errorf("%s: %w", imp.LanguageCode, err)
+			}
+			results = append(results, res)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return results, nil
+}
+
+// sourceUnitCache holds loadSourceUnits answers for one transaction, by
+// source translation id: the translations of a component share one.
+type sourceUnitCache map[int64]map[int64]int64
+
+func (c sourceUnitCache) get(ctx context.Context, tx *Tx, sourceTranslationID int64) (map[int64]int64, error) {
+	if m, ok := c[sourceTranslationID]; ok {
+		return m, nil
+	}
+	m, err := loadSourceUnits(ctx, tx, sourceTranslationID)
+	if err != nil {
+		return nil, err
+	}
+	c[sourceTranslationID] = m
+	return m, nil
+}
+
+func importTranslation(ctx context.Context, tx *Tx, imp index.TranslationImport, sources sourceUnitCache) (index.ImportResult, error) {
+	var res index.ImportResult
+	ids := scopeIDs{componentID: imp.ComponentID, languageCode: imp.LanguageCode}
+	if err := tx.QueryRowContext(ctx, `SELECT project_id FROM components WHERE id = ?`,
+		imp.ComponentID).Scan(&ids.projectID); err != nil {
+		return res, err
+	}
+	var revision, loadError string
+	err := tx.QueryRowContext(ctx, `SELECT id, revision, load_error FROM translations
+		WHERE component_id = ? AND language_code = ?`, imp.ComponentID, imp.LanguageCode).
+		Scan(&ids.translationID, &revision, &loadError)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = tx.QueryRowContext(ctx, `INSERT INTO translations (component_id, language_code, filename,
+			is_source, is_template) VALUES (?, ?, ?, ?, ?) RETURNING id`, imp.ComponentID, imp.LanguageCode,
+			imp.Filename, imp.IsSource, imp.IsTemplate).Scan(&ids.translationID)
+		res.Created = true
+	}
+	if err != nil {
+		return res, err
+	}
+	res.TranslationID = ids.translationID
+	change := func(action index.Action, unitID int64, target, details string) error {
+		return insertChange(ctx, tx, index.Change{Action: action, ProjectID: ids.projectID,
+			ComponentID: ids.componentID, TranslationID: ids.translationID, UnitID: unitID,
+			LanguageCode: ids.languageCode, Target: target, Details: details})
+	}
+
+	if imp.LoadError != "" {
+		orphans, err := removeOrphans(ctx, tx, ids.translationID, change)
+		if err != nil {
+			return res, err
+		}
+		if orphans > 0 {
+			res.Removed, res.Changed = orphans, true
+			if err := refreshTranslationStats(ctx, tx, ids); err != nil {
+				return res, err
+			}
+		}
+		if imp.LoadError == loadError {
+			return res, nil
+		}
+		res.Changed = true
+		if _, err := tx.ExecContext(ctx, `UPDATE translations SET load_error = ?, filename = ? WHERE id = ?`,
+			imp.LoadError, imp.Filename, ids.translationID); err != nil {
+			return res, err
+		}
+		// The reference shows the parser's message as the change's
+		// target; details keep it too, as before.
+		return res, change(index.ActionParseError, 0, imp.LoadError, imp.LoadError)
+	}
+
+	existing, err := loadExisting(ctx, tx, ids.translationID)
+	if err != nil {
+		return res, err
+	}
+	removed, err := loadRemovedHashes(ctx, tx, ids.translationID)
+	if err != nil {
+		return res, err
+	}
+	isSource := imp.SourceTranslationID == 0 || imp.SourceTranslationID == ids.translationID
+	var sourceUnits map[int64]int64
+	if !isSource {
+		if sourceUnits, err = sources.get(ctx, tx, imp.SourceTranslationID); err != nil {
+			return res, err
+		}
+	}
+	// Whatever this import adds or removes, a later translation of the
+	// batch linking to it must see.
+	delete(sources, ids.translationID)
+	var created index.Stats // of the units a new translation received
+	if err := reconcileUnits(ctx, tx, imp, ids, existing, removed, sourceUnits, &res, &created, change); err != nil {
+		return res, err
+	}
+	if isSource {
+		if err := linkSourceToItself(ctx, tx, ids.translationID); err != nil {
+			return res, err
+		}
+	}
+	res.Changed = res.Created || res.Added+res.Updated+res.Removed > 0 || loadError != ""
+	if res.Changed || revision != imp.Revision {
+		if _, err := tx.ExecContext(ctx, `UPDATE translations SET revision = ?, filename = ?, is_source = ?,
+			is_template = ?, load_error = '' WHERE id = ?`, imp.Revision, imp.Filename, imp.IsSource,
+			imp.IsTemplate, ids.translationID); err != nil {
+			return res, err
+		}
+	}
+	if !res.Changed {
+		return res, nil
+	}
+	if err := change(index.ActionUpdate, 0, "", ""); err != nil {
+		return res, err
+	}
+	if res.Created {
+		// Every unit was just inserted and counted on the way.
+		return res, applyTranslationStats(ctx, tx, ids, created)
+	}
+	return res, refreshTranslationStats(ctx, tx, ids)
+}
+
+func loadExisting(ctx context.Context, tx *Tx, translationID int64) (map[int64]*existingUnit, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, id_hash, position, coalesce(source_unit_id, 0), context, source,
+		target, previous_source, note, explanation, flags, location, state, pending FROM units
+		WHERE translation_id = ?`, translationID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]*existingUnit{}
+	for rows.Next() {
+		var e existingUnit
+		var hash int64
+		if err := rows.Scan(&e.id, &hash, &e.position, &e.sourceUnitID, &e.context, &e.source, &e.target, &e.previousSource,
+			&e.note, &e.explanation, &e.flags, &e.location, &e.state, &e.pending); err != nil {
+			return nil, err
+		}
+		out[hash] = &e
+	}
+	return out, rows.Err()
+}
+
+// loadRemovedHashes returns the id_hash of every unit removed from a
+// translation through the API since its file was last committed.
+func loadRemovedHashes(ctx context.Context, tx *Tx, translationID int64) (map[int64]bool, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id_hash FROM removed_units WHERE translation_id = ?`, translationID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]bool{}
+	for rows.Next() {
+		var h int64
+		if err := rows.Scan(&h); err != nil {
+			return nil, err
+		}
+		out[h] = true
+	}
+	return out, rows.Err()
+}
+
+// loadSourceUnits maps the id_hash of every unit of the source
+// translation to its id: a unit's source unit is the one with its id_hash.
+func loadSourceUnits(ctx context.Context, tx *Tx, sourceTranslationID int64) (map[int64]int64, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id_hash, id FROM units WHERE translation_id = ?`, sourceTranslationID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]int64{}
+	for rows.Next() {
+		var hash, id int64
+		if err := rows.Scan(&hash, &id); err != nil {
+			return nil, err
+		}
+		out[hash] = id
+	}
+	return out, rows.Err()
+}
+
+// reconcileUnits applies the file's units to the stored ones. Units of a
+// translation are linked to their source units (by id_hash, from
+// sourceUnits) in the same pass; a source translation's units are linked
+// to themselves afterwards, once their ids exist.
+//
+// Edits not yet committed win over the file (the index is the truth for
+// translations until the write-back writes them): a pending unit keeps
+// its target and state, and a different target in the file is recorded
+// as "String updated in the repository" (59) with that text, so nothing
+// is lost either way; a pending unit the file lacks (added through the
+// API) stays; a unit removed through the API and still in the file is
+// not added back.
+func reconcileUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, ids scopeIDs,
+	existing map[int64]*existingUnit, removed map[int64]bool, sourceUnits map[int64]int64, res *index.ImportResult,
+	created *index.Stats, change func(index.Action, int64, string, string) error) error {
+	insert, err := newUnitInserter(ctx, tx)
+	if err != nil {
+		return err
+	}
+	update, err := tx.prepare(ctx, `UPDATE units SET position = ?, context = ?, source = ?, target = ?,
+		previous_source = ?, content_hash = ?, location = ?, note = ?, flags = ?, explanation = ?, state = ?,
+		num_words = ?, num_chars = ?, timestamp = ? WHERE id = ?`)
+	if err != nil {
+		return err
+	}
+	// A source link moves without any content change when the source
+	// file is re-imported; that is not an update of this translation.
+	relink, err := tx.prepare(ctx, `UPDATE units SET source_unit_id = ? WHERE id = ?`)
+	if err != nil {
+		return err
+	}
+	unpend, err := tx.prepare(ctx, `UPDATE units SET pending = 0, pending_since = NULL WHERE id = ?`)
+	if err != nil {
+		return err
+	}
+
+	now := formatTime(tx.now)
+	seen := make(map[int64]bool, len(imp.Units))
+	for i, in := range imp.Units {
+		hash := index.IDHash(imp.Monolingual, in.Source, in.Context)
+		if seen[hash] {
+			res.Duplicates++
+			continue
+		}
+		seen[hash] = true
+		position := i + 1
+		source, target := index.JoinPlural(in.Source), index.JoinPlural(in.Target)
+		words := index.CountWords(in.Source)
+		chars := 0
+		for _, s := range in.Source {
+			chars += len([]rune(s))
+		}
+		contentHash := index.ContentHash(in.Source, in.Context)
+		text := target
+		if imp.IsSource {
+			text = source
+		}
+		sourceUnitID := sourceUnits[hash] // 0 for a source translation, linked below
+
+		ex, ok := existing[hash]
+		if !ok && removed[hash] {
+			continue
+		}
+		if !ok {
+			// Exec and LastInsertId, not RETURNING: SQLite gathers RETURNING
+			// rows in an ephemeral table built and freed per statement, which
+			// cost half of a corpus import.
+			row := []any{ids.translationID, position, in.Context, source, target, hash, contentHash,
+				in.Location, in.Note, in.Flags, in.Explanation, in.State, words, chars, now, nullID(sourceUnitID)}
+			res.Added++
+			if res.Created {
+				// A new translation records no change per unit, so its
+				// units need no id back and go in batches.
+				created.CountUnit(in.State, words, chars)
+				if err := insert.queue(ctx, row...); err != nil {
+					return err
+				}
+				continue
+			}
+			id, err := insert.add(ctx, row...)
+			if err != nil {
+				return err
+			}
+			if err := change(index.ActionStringRepoAdd, id, text, ""); err != nil {
+				return err
+			}
+			continue
+		}
+		ex.seen = true
+		if sourceUnits != nil && ex.sourceUnitID != sourceUnitID {
+			if _, err := relink.ExecContext(ctx, nullID(sourceUnitID), ex.id); err != nil {
+				return err
+			}
+		}
+		state, previous := in.State, ex.previousSource
+		upstream := ""
+		keep := ex.pending
+		if fileText, exText := text, ex.target; keep {
+			if imp.IsSource {
+				exText = ex.source
+			}
+			base, known := imp.Base[hash]
+			switch {
+			case fileText == exText:
+			case imp.Base != nil && known && base == fileText:
+				// Upstream still holds the text the edit replaced:
+				// no conflict, nothing to record.
+			case imp.TakeUpstream:
+				// Upstream changed the string too and the component
+				// takes upstream's text; the edit stays in the history.
+				keep = false
+				if _, err := unpend.ExecContext(ctx, ex.id); err != nil {
+					return err
+				}
+			default:
+				upstream = fileText
+			}
+		}
+		if keep {
+			// The translator's edit wins; the file's differing text is
+			// kept in the history.
+			if imp.IsSource {
+				source, in.Source, contentHash = ex.source, index.SplitPlural(ex.source), index.HashParts(ex.source, in.Context)
+				words, chars = index.CountWords(in.Source), (&index.Unit{Source: in.Source}).NumChars()
+			}
+			target, state = ex.target, ex.state
+			text = target
+			if imp.IsSource {
+				text = source
+			}
+		}
+		switch {
+		case keep && !imp.IsSource && ex.source != source:
+			// The source moved under a pending translation: it is kept,
+			// and flagged for review against the new source.
+			state, previous = index.StateFuzzy, ex.source
+		case !imp.IsSource && ex.source != source && target != "" && ex.target == target:
+			// The source text moved under an existing translation: like
+			// the reference, keep the translation but flag it for review.
+			state, previous = index.StateFuzzy, ex.source
+		case ex.state == index.StateFuzzy && ex.target == target && ex.source == source:
+			// The file format cannot say "fuzzy"; keep the index's mark.
+			state = ex.state
+		case state != index.StateFuzzy:
+			previous = ""
+		}
+		if upstream != "" {
+			if err := change(index.ActionStringRepoUpdate, ex.id, upstream, `{"kept":"pending edit"}`); err != nil {
+				return err
+			}
+		}
+		if ex.position == position && ex.context == in.Context && ex.source == source && ex.target == target &&
+			ex.previousSource == previous && ex.note == in.Note && ex.explanation == in.Explanation &&
+			ex.flags == in.Flags && ex.location == in.Location && ex.state == state {
+			continue
+		}
+		if _, err := update.ExecContext(ctx, position, in.Context, source, target, previous, contentHash,
+			in.Location, in.Note, in.Flags, in.Explanation, state, words, chars, now, ex.id); err != nil {
+			return err
+		}
+		res.Updated++
+		textBefore := ex.target
+		if imp.IsSource {
+			textBefore = ex.source
+		}
+		if textBefore != text {
+			if err := change(index.ActionStringRepoUpdate, ex.id, text, ""); err != nil {
+				return err
+			}
+		}
+	}
+	if err := insert.flush(ctx); err != nil {
+		return err
+	}
+
+	var gone []*existingUnit
+	var live map[int64]bool // source unit ids, built when a pending unit needs it
+	for _, ex := range existing {
+		if ex.seen {
+			continue
+		}
+		if ex.pending && sourceUnits != nil && ex.sourceUnitID != 0 {
+			// A pending unit the file lacks stays, unless its source
+			// unit is gone (removeOrphans).
+			if live == nil {
+				live = make(map[int64]bool, len(sourceUnits))
+				for _, id := range sourceUnits {
+					live[id] = true
+				}
+			}
+			ex.pending = live[ex.sourceUnitID]
+		}
+		if !ex.pending {
+			gone = append(gone, ex)
+		}
+	}
+	slices.SortFunc(gone, func(a, b *existingUnit) int { return cmp.Compare(a.id, b.id) })
+	// Prepared once: SQLite compiles the triggers and foreign key actions
+	// a delete fires into the statement.
+	del, err := tx.prepare(ctx, `DELETE FROM units WHERE id = ?`)
+	if err != nil {
+		return err
+	}
+	for _, ex := range gone {
+		if _, err := del.ExecContext(ctx, ex.id); err != nil {
+			return err
+		}
+		res.Removed++
+		// The unit row is gone: the change keeps its text, as the
+		// reference's "String removed" (63) does.
+		text := ex.target
+		if imp.IsSource {
+			text = ex.source
+		}
+		if err := change(index.ActionStringRemove, 0, text, ""); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// removeOrphans deletes the units of a translation whose source unit is
+// gone, recording "String removed" (63) with each one's text, and
+// returns how many it deleted. A translation whose file parses loses
+// them when its units are reconciled with the new source; one whose file
+// does not parse is not reconciled, and would otherwise keep units that
+// link to a removed source unit (a 404) and count in every total. The
+// reference deletes them too: its source_unit foreign key cascades.
+// Pending edits among them go as well, their text kept in the change.
+func removeOrphans(ctx context.Context, tx *Tx, translationID int64,
+	change func(index.Action, int64, string, string) error) (int, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT u.id, u.target FROM units u
+		WHERE u.translation_id = ? AND u.source_unit_id IS NOT NULL AND u.source_unit_id != u.id
+		AND NOT EXISTS (SELECT 1 FROM units s WHERE s.id = u.source_unit_id)
+		ORDER BY u.id`, translationID)
+	if err != nil {
+		return 0, err
+	}
+	type orphan struct {
+		id     int64
+		target string
+	}
+	var orphans []orphan
+	defer rows.Close()
+	for rows.Next() {
+		var o orphan
+		if err := rows.Scan(&o.id, &o.target); err != nil {
+			return 0, err
+		}
+		orphans = append(orphans, o)
+	}
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	rows.Close()
+	for _, o := range orphans {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM units WHERE id = ?`, o.id); err != nil {
+			return 0, err
+		}
+		if err := change(index.ActionStringRemove, 0, o.target, ""); err != nil {
+			return 0, err
+		}
+	}
+	return len(orphans), nil
+}
+
+// linkSourceToItself links the units of a source translation to
+// themselves; only units added by this import need it.
+func linkSourceToItself(ctx context.Context, tx *Tx, translationID int64) error {
+	_, err := tx.ExecContext(ctx, `UPDATE units SET source_unit_id = id
+		WHERE translation_id = ? AND source_unit_id IS NOT id`, translationID)
+	return err
+}

@@ -1,0 +1,87 @@
+package sqlstore
+
+import (
+	"context"
+	"time"
+
+	"github.com/tolk-project/tolk/index"
+)
+
+// PendingUnits counts what the next commit of a component owes its
+// repository: units edited or added (in translations that have a file;
+// a bilingual source translation has none), units removed, and files to
+// add or delete. It backs needs_commit and pending_units.
+func (db *DB) PendingUnits(ctx context.Context, componentID int64) (index.Pending, error) {
+	var p index.Pending
+	err := db.r.QueryRowContext(ctx, pendingCounts, componentID, componentID, componentID).
+		Scan(&p.Units, &p.Removed, &p.Files)
+	return p, formatError(err)
+}
+
+// pendingCounts counts a component's pending units, removed units and
+// pending files; it takes the component's id three times.
+const pendingCounts = `SELECT
+	(SELECT count(*) FROM units u JOIN translations t ON t.id = u.translation_id
+		WHERE t.component_id = ? AND t.filename != '' AND u.pending != 0),
+	(SELECT count(*) FROM removed_units r JOIN translations t ON t.id = r.translation_id
+		WHERE t.component_id = ?),
+	(SELECT count(*) FROM pending_files WHERE component_id = ?)`
+
+// DueCommits returns the components whose next commit is due at now:
+// those whose oldest pending work (a unit edited or added in a
+// translation with a file, a unit removed, a file to add or delete)
+// began more than the component's commit_pending_age hours before now,
+// or at all when that age is 0. The age counts from the oldest work, not
+// the newest edit, so a translation edited every few minutes still
+// commits; pending work of unknown start (no pending_since) is due. The
+// components come ordered by id.
+func (db *DB) DueCommits(ctx context.Context, now time.Time) ([]index.Component, error) {
+	// One row per component with anything pending: the earliest start of
+	// each kind of pending work, the least of them kept. The units part
+	// reads only pending rows (the units_pending index).
+	rows, err := db.r.QueryContext(ctx, `SELECT `+componentColumns+`, coalesce(w.since, '')
+		FROM (SELECT component_id, min(since) AS since FROM (
+				SELECT t.component_id, min(u.pending_since) AS since
+					FROM translations t JOIN units u ON u.translation_id = t.id
+					WHERE u.pending != 0 AND t.filename != '' GROUP BY t.component_id
+				UNION ALL
+				SELECT t.component_id, min(r.removed)
+					FROM translations t JOIN removed_units r ON r.translation_id = t.id GROUP BY t.component_id
+				UNION ALL
+				SELECT component_id, min(created) FROM pending_files GROUP BY component_id)
+			GROUP BY component_id) w
+		JOIN components c ON c.id = w.component_id JOIN projects p ON p.id = c.project_id
+		ORDER BY c.id`)
+	if err != nil {
+		return nil, formatError(err)
+	}
+	defer rows.Close()
+	var out []index.Component
+	for rows.Next() {
+		var cs componentScan
+		var since string
+		if err := rows.Scan(append(cs.dest(), &since)...); err != nil {
+			return nil, formatError(err)
+		}
+		c, err := cs.component()
+		if err != nil {
+			return nil, err
+		}
+		age := time.Duration(c.CommitPendingAge) * time.Hour
+		if age == 0 || parseTime(since).Before(now.Add(-age)) {
+			out = append(out, c)
+		}
+	}
+	return out, formatError(rows.Err())
+}
+
+// CountPendingUnits counts the units edited or added and not yet
+// committed, across every component, as PendingUnits counts them for
+// one (the partial index units_pending answers it). It backs the pending
+// edits metric.
+func (db *DB) CountPendingUnits(ctx context.Context) (int, error) {
+	var n int
+	err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM units u JOIN translations t ON t.id = u.translation_id
+		WHERE u.pending != 0 AND t.filename != ''`).Scan(&n)
+	return n, formatError(err)
+}

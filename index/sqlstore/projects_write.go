@@ -1,0 +1,151 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/tolk-project/tolk/index"
+)
+
+// The reference's messages for a taken name or slug (its model's unique
+// fields, as its serializer words them).
+const (
+	projectNameTaken = "Project with this Project name already exists."
+	projectSlugTaken = "Project with this URL slug already exists."
+)
+
+// CreateProject adds a project and records "Project created" (50) by
+// the actor. A creator who is not a superuser gets the Administration
+// role in the new project, as the reference adds them to its team, so
+// that they can go on to add components. A name or slug already taken is
+// a *index.FieldError on that field.
+func (db *DB) CreateProject(ctx context.Context, p index.Project, by index.Actor) (index.Project, error) {
+	err := db.write(ctx, func(tx *Tx) error {
+		if err := checkProjectUnique(ctx, tx, p); err != nil {
+			return err
+		}
+		err := tx.QueryRowContext(ctx, `INSERT INTO projects (slug, name, web, instructions,
+			translation_review, source_review, set_language_team, enable_hooks, language_aliases, access_control, hook_secret)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, p.Slug, p.Name, p.Web, p.Instructions,
+			p.TranslationReview, p.SourceReview, p.SetLanguageTeam, p.EnableHooks, p.LanguageAliases,
+			p.AccessControl, p.HookSecret).Scan(&p.ID)
+		if err != nil {
+			return err
+		}
+		if by.UserID != 0 {
+			var superuser bool
+			if err := tx.QueryRowContext(ctx, `SELECT is_superuser FROM users WHERE id = ?`,
+				by.UserID).Scan(&superuser); err != nil {
+				return fmt.Errorf("creator: %w", err)
+			}
+			if !superuser {
+				if _, err := tx.ExecContext(ctx, `INSERT INTO grants (user_id, role, project_id) VALUES (?, ?, ?)
+					ON CONFLICT DO NOTHING`, by.UserID, "Administration", p.ID); err != nil {
+					return err
+				}
+			}
+		}
+		return insertChange(ctx, tx, index.Change{Action: index.ActionProjectCreated, ProjectID: p.ID,
+			UserID: by.UserID, AuthorID: by.AuthorID, Target: p.Name})
+	})
+	return p, err
+}
+
+// checkProjectUnique answers a *index.FieldError when another project
+// (one with a different ID) has p's name or slug.
+func checkProjectUnique(ctx context.Context, q queryer, p index.Project) error {
+	var fe index.FieldError
+	for _, c := range []struct{ attr, column, value, msg string }{
+		{"name", "name", p.Name, projectNameTaken}, {"slug", "slug", p.Slug, projectSlugTaken},
+	} {
+		var n int
+		if err := q.QueryRowContext(ctx, `SELECT count(*) FROM projects WHERE `+c.column+` = ? AND id != ?`,
+			c.value, p.ID).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			fe.Add(c.attr, "unique", c.msg)
+		}
+	}
+	return fe.Err()
+}
+
+// UpdateProject reads the project with the given id, lets update change
+// it and stores the result, in one transaction, so that two concurrent
+// partial updates never undo each other. It returns the project before
+// and after. update's error is returned as it is (a *index.FieldError
+// for invalid input); a name or slug another project has is a
+// *index.FieldError too. ErrNotFound when there is no such project.
+func (db *DB) UpdateProject(ctx context.Context, id int64, update func(*index.Project) error) (before, after index.Project, err error) {
+	err = db.write(ctx, func(tx *Tx) error {
+		row := tx.QueryRowContext(ctx, `SELECT `+projectColumns+` FROM projects p WHERE p.id = ?`, id)
+		if err := scanProject(row, &before); err != nil {
+			return err
+		}
+		after = before
+		if err := update(&after); err != nil {
+			return err
+		}
+		after.ID = id
+		if err := checkProjectUnique(ctx, tx, after); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE projects SET slug = ?, name = ?, web = ?, instructions = ?,
+			translation_review = ?, source_review = ?, set_language_team = ?, enable_hooks = ?,
+			language_aliases = ?, access_control = ?, hook_secret = ? WHERE id = ?`, after.Slug, after.Name,
+			after.Web, after.Instructions, after.TranslationReview, after.SourceReview, after.SetLanguageTeam,
+			after.EnableHooks, after.LanguageAliases, after.AccessControl, after.HookSecret, id)
+		return err
+	})
+	return before, after, err
+}
+
+// DeleteProject removes the project with the given id and everything in
+// it: components, translations, units, changes, grants and project
+// tokens, and their statistics, the language totals included. It
+// returns the removed components, whose checkouts the caller removes
+// from disk once this has committed. ErrNotFound when there is no such
+// project.
+func (db *DB) DeleteProject(ctx context.Context, id int64) ([]index.Component, error) {
+	var removed []index.Component
+	err := db.write(ctx, func(tx *Tx) error {
+		var err error
+		if removed, err = componentsOf(ctx, tx, id); err != nil {
+			return err
+		}
+		for _, c := range removed {
+			if err := dropComponentStats(ctx, tx, c.ID); err != nil {
+				return err
+			}
+		}
+		res, err := tx.ExecContext(ctx, `DELETE FROM projects WHERE id = ?`, id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return index.ErrNotFound
+		}
+		pid := itoa(id)
+		// '0' sorts right after '/': the range is every "<id>/<code>" key.
+		if _, err = tx.ExecContext(ctx, `DELETE FROM stats WHERE (scope = 'p' AND scope_key = ?)
+			OR (scope = 'pl' AND scope_key > ? AND scope_key < ?)`, pid, pid+"/", pid+"0"); err != nil {
+			return err
+		}
+		// The project's add-ons went with it, and their deliveries go.
+		if err := forgetOrphanDeliveries(ctx, tx); err != nil {
+			return err
+		}
+		return tx.reloadHooks(ctx)
+	})
+	return removed, err
+}
+
+// componentsOf reads the components of a project inside a transaction.
+func componentsOf(ctx context.Context, q queryer, projectID int64) ([]index.Component, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+componentColumns+`
+		FROM components c JOIN projects p ON p.id = c.project_id WHERE c.project_id = ? ORDER BY c.id`, projectID)
+	if err != nil {
+		return nil, err
+	}
+	return collectComponents(rows)
+}

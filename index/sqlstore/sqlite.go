@@ -1,0 +1,107 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"runtime"
+
+	"github.com/tolk-project/tolk/index"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+//go:embed migrations/sqlite/*.sql
+var sqliteMigrations embed.FS
+
+var sqliteDialect = func() *dialect {
+	m, err := fs.Sub(sqliteMigrations, "migrations/sqlite")
+	if err != nil {
+		panic(err)
+	}
+	return &dialect{
+		name:       "sqlite",
+		migrations: m,
+		readTx:     sql.TxOptions{ReadOnly: true},
+		like:       "LIKE",
+		background: func(db *DB, ctx context.Context, done chan<- struct{}) { db.checkpointer(ctx, done) },
+	}
+}()
+
+// OpenSQLite opens (creating if needed) the SQLite index at path and
+// applies pending migrations.
+func OpenSQLite(ctx context.Context, path string) (*DB, error) {
+	db := newDB(sqliteDialect)
+	// WAL lets readers run while an import writes; busy_timeout makes a
+	// reader wait out a checkpoint instead of failing; foreign keys keep
+	// cascades honest; synchronous=NORMAL is durable at every checkpoint
+	// under WAL and saves an fsync per transaction.
+	pragmas := []string{
+		"journal_mode(WAL)", "busy_timeout(10000)", "foreign_keys(1)",
+		"synchronous(NORMAL)", "cache_size(-65536)", "temp_store(MEMORY)",
+	}
+	q := url.Values{}
+	for _, p := range pragmas {
+		q.Add("_pragma", p)
+	}
+	wq := url.Values{}
+	for k, v := range q {
+		wq[k] = v
+	}
+	// IMMEDIATE takes the write lock at BEGIN, so a transaction never has
+	// to upgrade a read lock and fail half-way with SQLITE_BUSY.
+	wq.Set("_txlock", "immediate")
+	// The writer never checkpoints inside a commit; checkpointer does it
+	// in the background.
+	wq.Add("_pragma", "wal_autocheckpoint(0)")
+
+	var err error
+	if db.wdb, err = sql.Open("sqlite", "file:"+path+"?"+wq.Encode()); err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	db.wdb.SetMaxOpenConns(1)
+	db.wdb.SetConnMaxIdleTime(0)
+	if db.rdb, err = sql.Open("sqlite", "file:"+path+"?"+q.Encode()); err != nil {
+		db.wdb.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	n := max(4, 2*runtime.GOMAXPROCS(0))
+	db.rdb.SetMaxOpenConns(n)
+	db.rdb.SetMaxIdleConns(n)
+	if err := db.start(ctx); err != nil {
+		return nil, err
+	}
+	return db, nil
+}
+
+// formatError turns driver errors into index error kinds where the caller
+// can act on them; everything else passes through as internal.
+func formatError(err error) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("%w", index.ErrNotFound)
+	}
+	if isUniqueViolation(err) {
+		return &index.Error{Kind: index.ErrConflict, Message: "Object already exists."}
+	}
+	return err
+}
+
+// isUniqueViolation reports a unique or primary key constraint error of
+// either engine.
+func isUniqueViolation(err error) bool {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() {
+		case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
+			return true
+		}
+	}
+	return isPostgresUniqueViolation(err)
+}

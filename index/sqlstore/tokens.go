@@ -1,0 +1,168 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/tolk-project/tolk/index"
+)
+
+const tokenColumns = `k.id, k.user_id, u.username, k.name, k.hash, k.prefix, k.scope, k.project_id,
+	k.created, k.expires, k.last_used`
+
+func scanToken(s interface{ Scan(...any) error }) (index.Token, error) {
+	var t index.Token
+	var scope, created, expires, used string
+	err := s.Scan(&t.ID, &t.UserID, &t.Username, &t.Name, &t.Hash, &t.Prefix, &scope, &t.ProjectID,
+		&created, &expires, &used)
+	t.Scope = index.TokenScope(scope)
+	t.Created, t.Expires, t.LastUsed = parseTime(created), parseTime(expires), parseTime(used)
+	return t, err
+}
+
+// CreateToken stores a token (its hash, never the token) and returns it
+// with its ID and creation time.
+func (db *DB) CreateToken(ctx context.Context, t index.Token) (index.Token, error) {
+	if t.Hash == "" || t.UserID == 0 || !t.Scope.Valid() {
+		return t, fmt.Errorf("sqlite: create token: missing hash, user or scope")
+	}
+	err := db.write(ctx, func(tx *Tx) error {
+		t.Created = tx.now
+		return tx.QueryRowContext(ctx, `INSERT INTO tokens (user_id, name, hash, prefix, scope, project_id,
+			created, expires) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, t.UserID, t.Name, t.Hash,
+			t.Prefix, string(t.Scope), t.ProjectID, formatTime(t.Created), formatTime(t.Expires)).Scan(&t.ID)
+	})
+	return t, err
+}
+
+// FindTokens returns every token of the user with the given id (of every
+// user for 0), oldest first.
+func (db *DB) FindTokens(ctx context.Context, userID int64) ([]index.Token, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT `+tokenColumns+` FROM tokens k JOIN users u ON u.id = k.user_id
+		WHERE ? = 0 OR k.user_id = ? ORDER BY k.id`, userID, userID)
+	if err != nil {
+		return nil, formatError(err)
+	}
+	defer rows.Close()
+	var out []index.Token
+	for rows.Next() {
+		t, err := scanToken(rows)
+		if err != nil {
+			return nil, formatError(err)
+		}
+		out = append(out, t)
+	}
+	return out, formatError(rows.Err())
+}
+
+// DeleteToken removes the token with the given id, or answers ErrNotFound.
+func (db *DB) DeleteToken(ctx context.Context, id int64) error {
+	return db.write(ctx, func(tx *Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM tokens WHERE id = ?`, id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			return index.Errorf(index.ErrNotFound, "No token with id %d.", id)
+		}
+		return nil
+	})
+}
+
+// Authenticate returns the principal a token stands for: its user, the
+// user's grants and the token's scope. An unknown token, an expired one
+// and one whose user is inactive all answer ErrUnauthenticated. The
+// lookup is by hash: the token's SHA-256 is uniformly spread, so the
+// index walk leaks nothing about how near a guess came, and the stored
+// hash is compared again in constant time.
+//
+// Nothing here is cached: tokens and grants change from the command line
+// while the server runs, and a revoked token must stop working at once.
+func (db *DB) Authenticate(ctx context.Context, token string) (index.Principal, index.Token, error) {
+	denied := index.Errorf(index.ErrUnauthenticated, "Invalid token.")
+	if !index.LooksLikeToken(token) {
+		return index.Principal{}, index.Token{}, denied
+	}
+	t, err := scanToken(db.r.QueryRowContext(ctx, `SELECT `+tokenColumns+`
+		FROM tokens k JOIN users u ON u.id = k.user_id WHERE k.hash = ?`, index.HashToken(token)))
+	if errors.Is(err, sql.ErrNoRows) {
+		return index.Principal{}, index.Token{}, denied
+	}
+	if err != nil {
+		return index.Principal{}, index.Token{}, formatError(err)
+	}
+	if !index.TokenMatches(token, t.Hash) || t.Expired(db.Now()) {
+		return index.Principal{}, index.Token{}, denied
+	}
+	p, err := db.userPrincipal(ctx, t.UserID, denied)
+	if err != nil {
+		return index.Principal{}, index.Token{}, err
+	}
+	p.Scope, p.ScopeProjectID = t.Scope, t.ProjectID
+	return p, t, nil
+}
+
+// userPrincipal returns the user with the given id and their grants, or
+// denied when the user is inactive.
+func (db *DB) userPrincipal(ctx context.Context, userID int64, denied error) (index.Principal, error) {
+	u, err := db.FindUserByID(ctx, userID)
+	if err != nil {
+		return index.Principal{}, err
+	}
+	if !u.IsActive {
+		return index.Principal{}, denied
+	}
+	grants, err := db.FindGrants(ctx, u.ID)
+	if err != nil {
+		return index.Principal{}, err
+	}
+	return index.Principal{User: &u, Grants: grants, Scope: index.ScopeAdmin}, nil
+}
+
+// FindGrants returns the roles granted to a user.
+func (db *DB) FindGrants(ctx context.Context, userID int64) ([]index.Grant, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT user_id, role, project_id FROM grants WHERE user_id = ?
+		ORDER BY project_id, role`, userID)
+	if err != nil {
+		return nil, formatError(err)
+	}
+	defer rows.Close()
+	var out []index.Grant
+	for rows.Next() {
+		var g index.Grant
+		if err := rows.Scan(&g.UserID, &g.Role, &g.ProjectID); err != nil {
+			return nil, formatError(err)
+		}
+		out = append(out, g)
+	}
+	return out, formatError(rows.Err())
+}
+
+// AddGrant gives a user a built-in role in a project (or site-wide for
+// ProjectID 0). Granting what the user already has changes nothing.
+func (db *DB) AddGrant(ctx context.Context, g index.Grant) error {
+	r, ok := index.FindRole(g.Role)
+	if !ok {
+		return index.Errorf(index.ErrInvalid, "Unknown role %q.", g.Role)
+	}
+	return db.write(ctx, func(tx *Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO grants (user_id, role, project_id) VALUES (?, ?, ?)
+			ON CONFLICT DO NOTHING`, g.UserID, r.Name, g.ProjectID)
+		return err
+	})
+}
+
+// RemoveGrant takes a role back; removing what is not granted is no error.
+func (db *DB) RemoveGrant(ctx context.Context, g index.Grant) error {
+	r, ok := index.FindRole(g.Role)
+	if !ok {
+		return index.Errorf(index.ErrInvalid, "Unknown role %q.", g.Role)
+	}
+	return db.write(ctx, func(tx *Tx) error {
+		_, err := tx.ExecContext(ctx, `DELETE FROM grants WHERE user_id = ? AND role = ? AND project_id = ?`,
+			g.UserID, r.Name, g.ProjectID)
+		return err
+	})
+}

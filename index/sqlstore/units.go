@@ -1,0 +1,179 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/tolk-project/tolk/index"
+)
+
+const unitColumns = `id, translation_id, coalesce(source_unit_id, 0), position, context, source, target,
+	previous_source, id_hash, content_hash, location, note, flags, explanation, extra_flags, state,
+	pending, priority, num_words, has_suggestion, has_comment, has_failing_check, timestamp`
+
+func scanUnit(s interface{ Scan(...any) error }) (index.Unit, error) {
+	var u index.Unit
+	var source, target, ts string
+	err := s.Scan(&u.ID, &u.TranslationID, &u.SourceUnitID, &u.Position, &u.Context, &source, &target,
+		&u.PreviousSource, &u.IDHash, &u.ContentHash, &u.Location, &u.Note, &u.Flags, &u.Explanation,
+		&u.ExtraFlags, &u.State, &u.Pending, &u.Priority, &u.NumWords, &u.HasSuggestion, &u.HasComment,
+		&u.HasFailingCheck, &ts)
+	u.Source = index.SplitPlural(source)
+	u.Target = index.SplitPlural(target)
+	u.Labels = []string{}
+	u.Timestamp = parseTime(ts)
+	return u, err
+}
+
+// FindUnitByID returns one unit, or ErrNotFound.
+func (db *DB) FindUnitByID(ctx context.Context, id int64) (index.Unit, error) {
+	u, err := scanUnit(db.r.QueryRowContext(ctx, `SELECT `+unitColumns+` FROM units WHERE id = ?`, id))
+	return u, formatError(err)
+}
+
+// FindUnits returns one page of the units matching f in ascending id
+// order, and the number of matches, leaving out the units of the
+// projects whose ids are f.HiddenProjects. Without a query the count of a
+// translation's units equals its statistics' total.
+//
+// Cost: without a query or hidden projects (the lists of a translation
+// and of all units) any page costs what the first does, through
+// list_counts (keyset.go). With either, the units of the scope are
+// scanned to count the matches and the page is read with OFFSET, so that
+// cost grows with the translation (or the whole index when TranslationID
+// is 0) and with the page number.
+// Either way a page read since the last write is answered from memory
+// (genCache); the units returned are shared and must not be modified.
+func (db *DB) FindUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, int, error) {
+	key := strings.Join([]string{itoa(f.TranslationID), strconv.Itoa(f.Page.Number), strconv.Itoa(f.Page.Size), f.Query,
+		hiddenKey(f.HiddenProjects)}, "\x00")
+	return pageOf(db, &db.unitPages, key, unitsDep(f.TranslationID), unitStrings, func() ([]index.Unit, int, error) { return db.findUnits(ctx, f) })
+}
+
+func (db *DB) findUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, int, error) {
+	where, args, err := unitWhere(f)
+	if err != nil {
+		return nil, 0, err
+	}
+	// One read transaction, so the total and the page see one snapshot.
+	tx, err := db.beginRead(ctx)
+	if err != nil {
+		return nil, 0, formatError(err)
+	}
+	defer tx.Rollback()
+	// A filter that narrows no more than its scope does is a counted list.
+	scopeWhere, _, _ := unitWhere(index.UnitFilter{TranslationID: f.TranslationID})
+	var units []index.Unit
+	var total int
+	if where == scopeWhere {
+		units, total, err = findUnitsByKey(ctx, tx, f, where, args)
+	} else {
+		units, total, err = findUnitsFiltered(ctx, tx, f, where, args)
+	}
+	return units, total, formatError(err)
+}
+
+// findUnitsByKey reads a page of a counted list: all units, or the units
+// of one translation (where and args select them).
+func findUnitsByKey(ctx context.Context, q queryer, f index.UnitFilter, where string, args []any) ([]index.Unit, int, error) {
+	l := keyList{list: "ut", scope: f.TranslationID, allScopes: f.TranslationID == 0, from: "units", id: "id",
+		where: where, args: args, hi: noBound}
+	total, first, ok, err := l.locate(ctx, q, f.Page.Offset())
+	if err != nil || !ok || f.Page.Size <= 0 {
+		return nil, total, err
+	}
+	cond, condArgs := l.after(first)
+	rows, err := q.QueryContext(ctx, `SELECT `+unitColumns+` FROM units`+cond+` ORDER BY id LIMIT ?`,
+		withArgs(condArgs, f.Page.Size)...)
+	if err != nil {
+		return nil, 0, err
+	}
+	units, err := scanUnits(rows, min(f.Page.Size, total-f.Page.Offset()))
+	return units, total, err
+}
+
+// findUnitsFiltered counts the matches and reads the page with OFFSET.
+func findUnitsFiltered(ctx context.Context, q queryer, f index.UnitFilter, where string, args []any) ([]index.Unit, int, error) {
+	var total int
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM units`+where, args...).Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	if f.Page.Offset() < 0 || f.Page.Size <= 0 || f.Page.Offset() >= total {
+		return nil, total, nil
+	}
+	rows, err := q.QueryContext(ctx, `SELECT `+unitColumns+` FROM units`+where+` ORDER BY id LIMIT ? OFFSET ?`,
+		withArgs(args, f.Page.Size, f.Page.Offset())...)
+	if err != nil {
+		return nil, 0, err
+	}
+	units, err := scanUnits(rows, min(f.Page.Size, total-f.Page.Offset()))
+	return units, total, err
+}
+
+// scanUnits reads and closes rows, expecting at most size of them.
+func scanUnits(rows *sql.Rows, size int) ([]index.Unit, error) {
+	defer rows.Close()
+	out := make([]index.Unit, 0, size)
+	for rows.Next() {
+		u, err := scanUnit(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, u)
+	}
+	return out, rows.Err()
+}
+
+// unitWhere turns a filter into a WHERE clause. Text matches use LIKE,
+// which ignores case for ASCII letters only.
+func unitWhere(f index.UnitFilter) (string, []any, error) {
+	var conds []string
+	var args []any
+	if f.TranslationID != 0 {
+		conds = append(conds, "translation_id = ?")
+		args = append(args, f.TranslationID)
+	}
+	if len(f.HiddenProjects) > 0 {
+		// The hidden projects' translations are few next to their units:
+		// SQLite collects their ids once and tests each unit against them.
+		list, ids := idList(f.HiddenProjects)
+		conds = append(conds, `translation_id NOT IN (SELECT t.id FROM translations t
+			JOIN components c ON c.id = t.component_id WHERE c.project_id IN `+list+`)`)
+		args = append(args, ids...)
+	}
+	terms, err := index.ParseUnitQuery(f.Query)
+	if err != nil {
+		return "", nil, err
+	}
+	for _, t := range terms {
+		like := "%" + likeEscaper.Replace(t.Value) + "%"
+		switch t.Field {
+		case "text":
+			conds = append(conds, `(source LIKE ? ESCAPE '\' OR target LIKE ? ESCAPE '\' OR context LIKE ? ESCAPE '\')`)
+			args = append(args, like, like, like)
+		case "context", "source", "target", "note":
+			conds = append(conds, t.Field+` LIKE ? ESCAPE '\'`)
+			args = append(args, like)
+		case "state":
+			conds = append(conds, "state "+t.Op+" ?")
+			args = append(args, t.State)
+		case "id":
+			id, err := strconv.ParseInt(t.Value, 10, 64)
+			if err != nil {
+				return "", nil, &index.FieldError{Fields: map[string]index.FieldProblem{
+					"q": {Code: "invalid", Detail: fmt.Sprintf("Invalid id %q.", t.Value)}}}
+			}
+			conds = append(conds, "id "+t.Op+" ?")
+			args = append(args, id)
+		}
+	}
+	if len(conds) == 0 {
+		return "", nil, nil
+	}
+	return " WHERE " + strings.Join(conds, " AND "), args, nil
+}
+
+var likeEscaper = strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`)

@@ -1,0 +1,459 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/tolk-project/tolk/index"
+)
+
+// The unit writes of the API. Each reads the objects it decides on inside
+// its write transaction and hands them to the caller's rules (package
+// index), so that concurrent writes of one unit are serialized by the
+// single writer and each decides on, and records, what the one before it
+// left: no update is lost and every change's "old" is the real previous
+// value.
+
+// findTranslationTx reads a translation with its component, project and
+// language inside a write transaction, seeing its own writes.
+func findTranslationTx(ctx context.Context, tx *Tx, id int64) (index.Translation, error) {
+	return scanTranslation(tx.QueryRowContext(ctx, translationSelect+` WHERE t.id = ?`, id))
+}
+
+// findUnitAndTranslation reads a unit and its translation in tx.
+func findUnitAndTranslation(ctx context.Context, tx *Tx, id int64) (index.Unit, index.Translation, error) {
+	u, err := findUnitTx(ctx, tx, id)
+	if err != nil {
+		return u, index.Translation{}, err
+	}
+	t, err := findTranslationTx(ctx, tx, u.TranslationID)
+	if err != nil {
+		// The unit's translation exists (a foreign key says so): a miss
+		// is internal, not the client's 404, hence %v over %w.
+		return u, t, fmt.Errorf("translation %d of unit %d: %v", u.TranslationID, id, err)
+	}
+	return u, t, nil
+}
+
+// UpdateUnit writes one unit as decide says, in one transaction: it reads
+// the unit and its translation (with component, project and language),
+// calls decide, and applies the update it returns: the target and state
+// (marking the unit pending, recording the change, and for a template's
+// source string moving the source of every translation), explanation and
+// extra flags, and the statistics at every level. An error from decide
+// (or an unknown id: ErrNotFound) is returned as is and nothing is
+// stored. It returns the unit as written.
+func (db *DB) UpdateUnit(ctx context.Context, id int64, actor index.Actor,
+	decide func(u index.Unit, t index.Translation) (index.UnitUpdate, error)) (index.Unit, error) {
+	var out index.Unit
+	// Every row it changes is a unit of a translation its editors open, a
+	// change or a statistics row, except an explanation's (setProperties).
+	err := db.writeNarrow(ctx, func(tx *Tx) error {
+		u, t, err := findUnitAndTranslation(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		upd, err := decide(u, t)
+		if err != nil {
+			return err
+		}
+		e := editorOf(tx, &t, actor)
+		if err := e.setProperties(ctx, &u, upd.Explanation, upd.ExtraFlags); err != nil {
+			return err
+		}
+		if upd.Edit != nil {
+			if t.IsMonolingualSource() {
+				err = e.editTemplate(ctx, &u, *upd.Edit)
+			} else {
+				_, err = e.edit(ctx, &u, *upd.Edit, 0)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		out = u
+		return e.finish(ctx)
+	})
+	return out, err
+}
+
+// setProperties stores a source unit's explanation and extra flags and
+// records "Explanation updated" (66) and "Extra flags updated" (79) for
+// what changed; the reference records neither through its API, Tolk keeps
+// them in the history. The explanation goes to the string's unit in
+// every translation too, as an import gives it.
+func (e *unitEditor) setProperties(ctx context.Context, u *index.Unit, explanation, extraFlags *string) error {
+	if explanation != nil && *explanation != u.Explanation {
+		e.tx.widen() // every translation of the component
+		if _, err := e.tx.ExecContext(ctx, `UPDATE units SET explanation = ? WHERE id_hash = ?
+			AND translation_id IN (SELECT id FROM translations WHERE component_id = ?)`,
+			*explanation, u.IDHash, e.ids.componentID); err != nil {
+			return err
+		}
+		if err := e.propertyChange(ctx, u, index.ActionExplanation, u.Explanation, *explanation); err != nil {
+			return err
+		}
+		u.Explanation = *explanation
+	}
+	if extraFlags != nil && *extraFlags != u.ExtraFlags {
+		if _, err := e.tx.ExecContext(ctx, `UPDATE units SET extra_flags = ? WHERE id = ?`, *extraFlags, u.ID); err != nil {
+			return err
+		}
+		if err := e.propertyChange(ctx, u, index.ActionExtraFlags, u.ExtraFlags, *extraFlags); err != nil {
+			return err
+		}
+		u.ExtraFlags = *extraFlags
+	}
+	return nil
+}
+
+// propertyChange marks u pending (its file may hold the property) and
+// records the change of one of its properties from old to value.
+func (e *unitEditor) propertyChange(ctx context.Context, u *index.Unit, action index.Action, old, value string) error {
+	now := formatTime(e.tx.now)
+	if _, err := e.tx.ExecContext(ctx, `UPDATE units SET pending = 1, pending_since = coalesce(pending_since, ?),
+		timestamp = ? WHERE id = ?`, now, now, u.ID); err != nil {
+		return err
+	}
+	u.Pending, u.Timestamp = true, e.tx.now
+	details, err := json.Marshal(map[string]string{"old": old})
+	if err != nil {
+		return err
+	}
+	return e.change(ctx, action, u.ID, value, string(details))
+}
+
+// editTemplate edits a template's source string: its target is the
+// source, so the source moves with it, here and in the string's unit of
+// every translation. Those record "Source string changed" (30) and, when
+// translated, go back to needing editing with the old source kept as
+// their previous source, as the reference's update_source_units does.
+// Their files hold no source, so they are not marked pending.
+func (e *unitEditor) editTemplate(ctx context.Context, u *index.Unit, ed index.UnitEdit) error {
+	oldSource := index.JoinPlural(u.Source)
+	changed, err := e.edit(ctx, u, ed, 0)
+	if err != nil || !changed || oldSource == index.JoinPlural(ed.Target) {
+		return err
+	}
+	if err := e.setSource(ctx, u, ed.Target, u.State, u.PreviousSource); err != nil {
+		return err
+	}
+	deps, err := dependentUnits(ctx, e.tx, u, e.ids.componentID)
+	if err != nil {
+		return err
+	}
+	details, err := json.Marshal(map[string]string{"old": oldSource})
+	if err != nil {
+		return err
+	}
+	return forEachTranslation(ctx, e, deps, func(de *unitEditor, d *index.Unit) error {
+		state, previous := d.State, d.PreviousSource
+		if d.State.Translated() && d.State != index.StateReadOnly {
+			state, previous = index.StateFuzzy, oldSource
+		}
+		if err := de.setSource(ctx, d, ed.Target, state, previous); err != nil {
+			return err
+		}
+		return de.change(ctx, index.ActionSourceChange, d.ID, index.JoinPlural(ed.Target), string(details))
+	})
+}
+
+// dependentUnits reads the string of source unit u in every other
+// translation of its component, by translation. They are found by
+// id_hash (the key units are linked by) through the index every import
+// uses, rather than by source_unit_id, which no index serves.
+func dependentUnits(ctx context.Context, tx *Tx, u *index.Unit, componentID int64) ([]index.Unit, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT `+unitColumns+` FROM units
+		WHERE translation_id IN (SELECT id FROM translations WHERE component_id = ? AND id != ?) AND id_hash = ?
+		ORDER BY translation_id, id`, componentID, u.TranslationID, u.IDHash)
+	if err != nil {
+		return nil, err
+	}
+	return scanUnits(rows, 0)
+}
+
+// forEachTranslation calls fn for each unit with an editor of its
+// translation (sharing e's transaction and actor), units of one
+// translation in a row, and finishes every editor it started.
+func forEachTranslation(ctx context.Context, e *unitEditor, units []index.Unit,
+	fn func(*unitEditor, *index.Unit) error) error {
+	var cur *unitEditor
+	for i := range units {
+		if cur == nil || cur.ids.translationID != units[i].TranslationID {
+			if cur != nil {
+				if err := cur.finish(ctx); err != nil {
+					return err
+				}
+			}
+			var err error
+			if cur, err = newUnitEditor(ctx, e.tx, units[i].TranslationID, e.actor); err != nil {
+				return err
+			}
+		}
+		if err := fn(cur, &units[i]); err != nil {
+			return err
+		}
+	}
+	if cur == nil {
+		return nil
+	}
+	return cur.finish(ctx)
+}
+
+// setSource gives u a new source string with the state and previous
+// source that go with it, and the content hash and counts that follow.
+// Its id_hash stays: a unit whose source can change is a monolingual
+// one, identified by its key alone.
+func (e *unitEditor) setSource(ctx context.Context, u *index.Unit, source []string, state index.State, previous string) error {
+	var old index.Stats
+	old.Count(u)
+	e.delta.Add(old, -1)
+	u.Source, u.State, u.PreviousSource = slices.Clone(source), state, previous
+	u.NumWords, u.ContentHash = index.CountWords(source), index.ContentHash(source, u.Context)
+	e.delta.Count(u)
+	_, err := e.tx.ExecContext(ctx, `UPDATE units SET source = ?, state = ?, previous_source = ?,
+		content_hash = ?, num_words = ?, num_chars = ? WHERE id = ?`, index.JoinPlural(source), state,
+		previous, u.ContentHash, u.NumWords, u.NumChars(), u.ID)
+	return err
+}
+
+// errUnitExists is the reference's answer to adding a string a
+// translation already holds.
+var errUnitExists = &index.FieldError{Fields: map[string]index.FieldProblem{
+	"non_field_errors": {Code: "invalid", Detail: "This string seems to already exist."}}}
+
+// AddUnit adds a string to a translation as decide settles it, in one
+// transaction: decide gets the translation (with component, project and
+// language) and returns the new unit or an error, returned as is. Added
+// to a source translation, the string also goes untranslated to every
+// other translation of the component; added to a bilingual translation,
+// its source string is added to the source translation when missing.
+// Every unit added is pending (its file does not hold it yet), linked to
+// its source unit, placed after the translation's last unit, counted in
+// the statistics and recorded as "New string added" (31). A string the
+// translation already holds (same id_hash) is a FieldError. It returns
+// the unit added to the translation asked for.
+func (db *DB) AddUnit(ctx context.Context, translationID int64, actor index.Actor,
+	decide func(t index.Translation) (index.NewUnit, error)) (index.Unit, error) {
+	var out index.Unit
+	err := db.writeNarrow(ctx, func(tx *Tx) error {
+		t, err := findTranslationTx(ctx, tx, translationID)
+		if err != nil {
+			return err
+		}
+		n, err := decide(t)
+		if err != nil {
+			return err
+		}
+		hash := index.IDHash(t.Component.IsMonolingual(), n.Source, n.Context)
+		if _, ok, err := unitByHash(ctx, tx, t.ID, hash); err != nil || ok {
+			if ok {
+				return errUnitExists
+			}
+			return err
+		}
+		var srcID int64
+		err = tx.QueryRowContext(ctx, `SELECT id FROM translations WHERE component_id = ? AND is_source != 0`,
+			t.ComponentID).Scan(&srcID)
+		if err != nil {
+			return fmt.Errorf("source translation of component %d: %v", t.ComponentID, err)
+		}
+		if t.IsSource {
+			out, err = addSourceUnit(ctx, tx, t.ComponentID, srcID, actor, n, hash)
+			return err
+		}
+		srcUnitID, ok, err := unitByHash(ctx, tx, srcID, hash)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			su, err := addUnitTo(ctx, tx, srcID, actor, index.NewUnit{Context: n.Context, Source: n.Source,
+				Target: n.Source, State: index.StateReadOnly}, hash, 0)
+			if err != nil {
+				return err
+			}
+			srcUnitID = su.ID
+		}
+		out, err = addUnitTo(ctx, tx, t.ID, actor, n, hash, srcUnitID)
+		return err
+	})
+	return out, err
+}
+
+// addSourceUnit adds a source string to the source translation and,
+// untranslated, to every other translation of the component that lacks
+// it.
+func addSourceUnit(ctx context.Context, tx *Tx, componentID, srcID int64, actor index.Actor,
+	n index.NewUnit, hash int64) (index.Unit, error) {
+	src, err := addUnitTo(ctx, tx, srcID, actor, n, hash, 0)
+	if err != nil {
+		return src, err
+	}
+	lacking, err := componentScopes(ctx, tx, componentID, srcID, &hash)
+	if err != nil {
+		return src, err
+	}
+	empty := index.NewUnit{Context: n.Context, Source: n.Source, Target: []string{""}, State: index.StateEmpty}
+	for _, ids := range lacking {
+		e := editorFor(tx, ids, actor)
+		if _, err := e.addNew(ctx, empty, hash, src.ID); err != nil {
+			return src, err
+		}
+		if err := e.finish(ctx); err != nil {
+			return src, err
+		}
+	}
+	return src, nil
+}
+
+// componentScopes reads the scopes of the translations of a component
+// but exceptID, in id order, in one query (a component may have
+// hundreds); with lackingHash, only those without a unit of that id_hash.
+func componentScopes(ctx context.Context, tx *Tx, componentID, exceptID int64, lackingHash *int64) ([]scopeIDs, error) {
+	query := `SELECT t.id, c.project_id, t.language_code
+		FROM translations t JOIN components c ON c.id = t.component_id
+		WHERE t.component_id = ? AND t.id != ?`
+	args := []any{componentID, exceptID}
+	if lackingHash != nil {
+		query += ` AND NOT EXISTS (SELECT 1 FROM units u WHERE u.translation_id = t.id AND u.id_hash = ?)`
+		args = append(args, *lackingHash)
+	}
+	rows, err := tx.QueryContext(ctx, query+` ORDER BY t.id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []scopeIDs
+	for rows.Next() {
+		ids := scopeIDs{componentID: componentID}
+		if err := rows.Scan(&ids.translationID, &ids.projectID, &ids.languageCode); err != nil {
+			return nil, err
+		}
+		out = append(out, ids)
+	}
+	return out, rows.Err()
+}
+
+// unitByHash finds the unit of a translation with the given id_hash.
+func unitByHash(ctx context.Context, tx *Tx, translationID, hash int64) (int64, bool, error) {
+	var id int64
+	err := tx.QueryRowContext(ctx, `SELECT id FROM units WHERE translation_id = ? AND id_hash = ? LIMIT 1`,
+		translationID, hash).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	return id, err == nil, err
+}
+
+// addUnitTo adds one unit to a translation with its own editor, and
+// finishes it.
+func addUnitTo(ctx context.Context, tx *Tx, translationID int64, actor index.Actor, n index.NewUnit,
+	hash, sourceUnitID int64) (index.Unit, error) {
+	e, err := newUnitEditor(ctx, tx, translationID, actor)
+	if err != nil {
+		return index.Unit{}, err
+	}
+	u, err := e.addNew(ctx, n, hash, sourceUnitID)
+	if err != nil {
+		return u, err
+	}
+	if err := e.finish(ctx); err != nil {
+		return u, err
+	}
+	return findUnitTx(ctx, tx, u.ID)
+}
+
+// addNew adds the unit n, of id_hash hash and linked to sourceUnitID (0:
+// it is its own source unit), to the editor's translation; it returns
+// the unit as added, not read back.
+func (e *unitEditor) addNew(ctx context.Context, n index.NewUnit, hash, sourceUnitID int64) (index.Unit, error) {
+	u := index.Unit{Context: n.Context, Source: n.Source, Target: n.Target, IDHash: hash,
+		ContentHash: index.ContentHash(n.Source, n.Context), State: n.State, NumWords: index.CountWords(n.Source),
+		SourceUnitID: sourceUnitID}
+	// The file must gain the string where it holds text: the source
+	// translation always, another one only with a target.
+	pending := sourceUnitID == 0 || !index.IsBlank(n.Target)
+	err := e.add(ctx, &u, pending)
+	return u, err
+}
+
+// DeleteUnit removes a unit in one transaction once check (given the
+// unit and its translation) returns nil; check's error is returned as is
+// and nothing is removed. Removing a source string removes it from every
+// translation of the component. Each unit removed records "String
+// removed" (63) in its translation with its source, target and context
+// in the details and no unit (the row is gone, and with it the unit of
+// its earlier changes), leaves the statistics, and is remembered for the
+// next commit to take out of its file (RemovedUnits).
+func (db *DB) DeleteUnit(ctx context.Context, id int64, actor index.Actor,
+	check func(u index.Unit, t index.Translation) error) error {
+	return db.write(ctx, func(tx *Tx) error {
+		u, t, err := findUnitAndTranslation(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if err := check(u, t); err != nil {
+			return err
+		}
+		victims := []index.Unit{u}
+		if t.IsSource {
+			deps, err := dependentUnits(ctx, tx, &u, t.ComponentID)
+			if err != nil {
+				return err
+			}
+			victims = append(deps, u)
+		}
+		e := &unitEditor{tx: tx, actor: actor}
+		return forEachTranslation(ctx, e, victims, func(de *unitEditor, v *index.Unit) error {
+			return de.remove(ctx, v)
+		})
+	})
+}
+
+// remove deletes u from the editor's translation (see DeleteUnit).
+func (e *unitEditor) remove(ctx context.Context, u *index.Unit) error {
+	details, err := json.Marshal(map[string]string{"source": index.JoinPlural(u.Source),
+		"target": index.JoinPlural(u.Target), "context": u.Context})
+	if err != nil {
+		return err
+	}
+	if err := e.change(ctx, index.ActionStringRemove, 0, "", string(details)); err != nil {
+		return err
+	}
+	if _, err := e.tx.ExecContext(ctx, `INSERT INTO removed_units (translation_id, id_hash, context, source, removed)
+		SELECT id, ?, ?, ?, ? FROM translations WHERE id = ? AND filename != ''`, u.IDHash, u.Context,
+		index.JoinPlural(u.Source), formatTime(e.tx.now), u.TranslationID); err != nil {
+		return err
+	}
+	var old index.Stats
+	old.Count(u)
+	e.delta.Add(old, -1)
+	_, err = e.tx.ExecContext(ctx, `DELETE FROM units WHERE id = ?`, u.ID)
+	return err
+}
+
+// RemovedUnits returns the units removed from a translation that its
+// file may still hold, oldest first (see index.RemovedUnit).
+func (db *DB) RemovedUnits(ctx context.Context, translationID int64) ([]index.RemovedUnit, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT id, translation_id, id_hash, context, source, removed
+		FROM removed_units WHERE translation_id = ? ORDER BY id`, translationID)
+	if err != nil {
+		return nil, formatError(err)
+	}
+	defer rows.Close()
+	var out []index.RemovedUnit
+	for rows.Next() {
+		var r index.RemovedUnit
+		var source, removed string
+		if err := rows.Scan(&r.ID, &r.TranslationID, &r.IDHash, &r.Context, &source, &removed); err != nil {
+			return nil, err
+		}
+		r.Source, r.Removed = index.SplitPlural(source), parseTime(removed)
+		out = append(out, r)
+	}
+	return out, formatError(rows.Err())
+}

@@ -1,0 +1,246 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"runtime"
+	"runtime/debug"
+)
+
+// Group commit. SQLite has one writer, so concurrent writes queue for it
+// whatever the index does; what the index chooses is how much each one
+// costs. A transaction's fixed part (BEGIN, the clock guard, COMMIT's
+// write of every page it dirtied to the WAL) was about half of a unit
+// edit, and the pages it writes are mostly the same for every edit: the
+// statistics rows of the component, project and language, the tail of
+// the changes table and its indexes. So one goroutine, the writer, runs
+// the writes that are waiting when it is free in one transaction, each
+// in its own savepoint, and commits them together. Nothing waits for
+// company: a write that finds the writer idle runs at once, alone.
+//
+// Each write still succeeds or fails on its own: one whose function
+// fails is rolled back to its savepoint and answers its error, the
+// others commit. Every write is answered only after the commit that
+// holds it, so an acknowledged write is as durable as before (in the
+// WAL, which survives the process).
+
+// maxWriteBatch bounds a batch, so that the first write of a long queue
+// is not held back by the commit of hundreds of others.
+const maxWriteBatch = 64
+
+// writeRequest is one write waiting for the writer.
+type writeRequest struct {
+	ctx    context.Context
+	fn     func(*Tx) error
+	narrow bool             // see writeNarrow
+	done   chan writeResult // buffered: the writer never blocks on it
+}
+
+type writeResult struct {
+	err error
+	// panicked is what fn panicked with, re-raised in the caller's
+	// goroutine, where its handler's recovery expects it.
+	panicked any
+	stack    []byte
+}
+
+// panicError carries a write function's panic out of its savepoint.
+type panicError struct {
+	value any
+	stack []byte
+}
+
+func (p *panicError) Error() string { return fmt.Sprintf("write panicked: %v", p.value) }
+
+// errClosed answers writes that arrive after Close.
+var errClosed = errors.New("sqlite: index closed")
+
+// write runs fn in a write transaction, possibly shared with other
+// writes (see Group commit), and returns once that transaction has
+// committed or fn's part of it was rolled back. fn must not call write.
+//
+// A write whose ctx ends before fn starts is not run and returns the
+// context's error. Once fn has started it runs to its end whatever ctx
+// does: an interrupted SQLite statement rolls back the whole transaction,
+// which holds other writes too.
+func (db *DB) write(ctx context.Context, fn func(tx *Tx) error) error {
+	return db.enqueue(&writeRequest{ctx: ctx, fn: fn})
+}
+
+// writeNarrow is write for a write that changes nothing but the units of
+// the translations its unit editors open (unless it calls Tx.widen),
+// changes, contributors, statistics and rows no cache holds (users,
+// webhook deliveries), and reads no statistics row. It
+// makes stale only the cached answers about what it touched, and its
+// statistics are summed with the rest of its batch's and stored once,
+// before the batch commits or a write that is not narrow runs.
+func (db *DB) writeNarrow(ctx context.Context, fn func(tx *Tx) error) error {
+	return db.enqueue(&writeRequest{ctx: ctx, fn: fn, narrow: true})
+}
+
+func (db *DB) enqueue(req *writeRequest) error {
+	req.done = make(chan writeResult, 1)
+	select {
+	case db.writes <- req:
+	case <-req.ctx.Done():
+		return req.ctx.Err()
+	case <-db.closing:
+		return errClosed
+	}
+	res := <-req.done
+	if res.panicked != nil {
+		panic(fmt.Sprintf("%v\n\nwrite function's goroutine stack:\n%s", res.panicked, res.stack))
+	}
+	return res.err
+}
+
+// writer runs the write batches until stop closes. The writes still
+// queued then are answered by enqueue, which sees db.closing.
+func (db *DB) writer(stop <-chan struct{}, done chan<- struct{}) {
+	defer close(done)
+	batch := make([]*writeRequest, 0, maxWriteBatch)
+	for {
+		var first *writeRequest
+		select {
+		case first = <-db.writes:
+		case <-stop:
+			return
+		}
+		batch = append(batch[:0], first)
+		// Let the writes that are ready to queue (often those the last
+		// commit answered, whose next edits are on their way) do so
+		// before the batch is closed: it costs nothing when nobody is.
+		runtime.Gosched()
+	gather:
+		for len(batch) < db.writeBatchLimit {
+			select {
+			case r := <-db.writes:
+				batch = append(batch, r)
+			default:
+				break gather
+			}
+		}
+		db.commitBatch(batch)
+		clear(batch) // let the finished requests go
+	}
+}
+
+// commitBatch runs a batch of writes in one transaction and answers each.
+func (db *DB) commitBatch(batch []*writeRequest) {
+	live := make([]*writeRequest, 0, len(batch))
+	for _, r := range batch {
+		if err := r.ctx.Err(); err != nil {
+			r.done <- writeResult{err: err}
+			continue
+		}
+		live = append(live, r)
+	}
+	if len(live) == 0 {
+		return
+	}
+	db.commits.Add(1)
+	results, touched, err := db.runBatch(live)
+	// Whatever the outcome, cached answers may no longer hold.
+	db.clock.advance(touched)
+	for i, r := range live {
+		res := writeResult{err: err}
+		if err == nil {
+			res.err = results[i]
+		}
+		var p *panicError
+		if errors.As(res.err, &p) {
+			res = writeResult{panicked: p.value, stack: p.stack}
+		}
+		r.done <- res
+	}
+}
+
+// runBatch runs the writes of live in one transaction, each in a
+// savepoint when there are several, and commits. It returns each write's
+// own outcome and what the batch touched; err, when not nil, is the
+// outcome of every write (the transaction could not begin or commit, or
+// a savepoint could not be undone, so nothing was kept).
+func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet, err error) {
+	ctx := runCtx             // see Tx: statements run to their end
+	touched.everything = true // until the commit says otherwise
+	sqlTx, err := db.wdb.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, touched, formatError(err)
+	}
+	defer sqlTx.Rollback()
+	tx := &Tx{Tx: sqlTx, now: db.Now().UTC(), w: db.w, hooks: &db.hooks}
+	// Change timestamps must never decrease in id order (see insertChange),
+	// so a clock that went backwards is held at the last change's time.
+	// This is the single writer, so no change can slip in between.
+	var last string
+	err = tx.QueryRowContext(ctx, `SELECT timestamp FROM changes ORDER BY id DESC LIMIT 1`).Scan(&last)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return nil, touched, formatError(err)
+	}
+	if t := parseTime(last); t.After(tx.now) {
+		tx.now = t
+	}
+	shared := len(live) > 1
+	results = make([]error, len(live))
+	var batchTouched touchSet
+	for i, r := range live {
+		if !r.narrow {
+			if err := flushStats(ctx, tx); err != nil {
+				return nil, touched, err
+			}
+		}
+		if shared {
+			if _, err := tx.Tx.ExecContext(ctx, `SAVEPOINT write`); err != nil {
+				return nil, touched, formatError(err)
+			}
+		}
+		tx.startWrite(r.narrow)
+		results[i] = runWrite(tx, r.fn)
+		if results[i] != nil && !shared {
+			// The deferred rollback undoes it: nothing changed.
+			return results, touchSet{}, nil
+		}
+		if shared {
+			if results[i] != nil {
+				if _, err := tx.Tx.ExecContext(ctx, `ROLLBACK TO write`); err != nil {
+					return nil, touched, fmt.Errorf("undo a failed write in a batch: %w", formatError(err))
+				}
+			}
+			if _, err := tx.Tx.ExecContext(ctx, `RELEASE write`); err != nil {
+				return nil, touched, formatError(err)
+			}
+		}
+		if results[i] == nil {
+			tx.endWrite(&batchTouched)
+		}
+	}
+	if err := flushStats(ctx, tx); err != nil {
+		return nil, touched, err
+	}
+	if err := sqlTx.Commit(); err != nil {
+		return nil, touched, formatError(err)
+	}
+	if tx.batchHooks != nil {
+		db.hooks.Store(tx.batchHooks)
+	}
+	if tx.queued {
+		select {
+		case db.queued <- struct{}{}:
+		default: // a signal is already waiting
+		}
+	}
+	return results, batchTouched, nil
+}
+
+// runWrite calls fn, turning a panic into a panicError so that the
+// batch's other writes are unaffected and the caller re-raises it.
+func runWrite(tx *Tx, fn func(*Tx) error) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = &panicError{value: v, stack: debug.Stack()}
+		}
+	}()
+	return formatError(fn(tx))
+}
