@@ -40,7 +40,7 @@ func insertChange(ctx context.Context, tx *Tx, c index.Change) error {
 	// transaction, so that a crash loses neither. Without hooks in the
 	// project this is one map lookup.
 	if hooks := tx.hookSet().match(&c); len(hooks) > 0 {
-		id, err := res.LastInsertId()
+		id, err := tx.lastInsertID(res)
 		if err != nil {
 			return err
 		}

@@ -117,7 +117,7 @@ func (db *DB) SaveComponent(ctx context.Context, c index.Component) (saved index
 			if err != nil {
 				return err
 			}
-			if id, err = res.LastInsertId(); err != nil {
+			if id, err = tx.lastInsertID(res); err != nil {
 				return err
 			}
 			created = true

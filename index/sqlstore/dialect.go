@@ -63,3 +63,42 @@ func (d *dialect) rebind(query string) string {
 	}
 	return b.String()
 }
+
+// args returns args as the dialect's driver takes them. SQLite stores
+// booleans as the integers 0 and 1, and the schema keeps them integers on
+// both engines so that the queries stay one; pgx will not put a Go bool
+// in an integer column, so the PostgreSQL dialect turns them into 0 or 1
+// first.
+func (d *dialect) args(args []any) []any {
+	if !d.numbered {
+		return args
+	}
+	var out []any // a copy, made at the first bool
+	for i, a := range args {
+		b, ok := a.(bool)
+		if !ok {
+			continue
+		}
+		if out == nil {
+			out = append([]any(nil), args...)
+		}
+		out[i] = boolInt(b)
+	}
+	if out == nil {
+		return args
+	}
+	return out
+}
+
+// lastInsertID returns the id the last INSERT of tx generated. pgx has
+// no LastInsertId; lastval() on the transaction's connection answers the
+// same, since no trigger of the schema inserts into a table with an
+// identity column.
+func (tx *Tx) lastInsertID(res sql.Result) (int64, error) {
+	if !tx.w.d.numbered {
+		return res.LastInsertId()
+	}
+	var id int64
+	err := tx.Tx.QueryRowContext(runCtx, `SELECT lastval()`).Scan(&id)
+	return id, err
+}

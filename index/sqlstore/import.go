@@ -512,6 +512,6 @@ func removeOrphans(ctx context.Context, tx *Tx, translationID int64,
 // themselves; only units added by this import need it.
 func linkSourceToItself(ctx context.Context, tx *Tx, translationID int64) error {
 	_, err := tx.ExecContext(ctx, `UPDATE units SET source_unit_id = id
-		WHERE translation_id = ? AND source_unit_id IS NOT id`, translationID)
+		WHERE translation_id = ? AND source_unit_id IS DISTINCT FROM id`, translationID)
 	return err
 }

@@ -67,7 +67,7 @@ func (ui *unitInserter) add(ctx context.Context, row ...any) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return r.LastInsertId()
+	return ui.tx.lastInsertID(r)
 }
 
 // flush sends the queued units.

@@ -33,7 +33,7 @@ func (db *DB) SaveProject(ctx context.Context, p index.Project) (saved index.Pro
 			if err != nil {
 				return err
 			}
-			if p.ID, err = res.LastInsertId(); err != nil {
+			if p.ID, err = tx.lastInsertID(res); err != nil {
 				return err
 			}
 			created = true

@@ -98,18 +98,18 @@ type scopeIDs struct {
 }
 
 // statsAddSet adds an upsert's values to a stats row's counts.
-const statsAddSet = `total = total + excluded.total, total_words = total_words + excluded.total_words,
-		total_chars = total_chars + excluded.total_chars, translated = translated + excluded.translated,
-		translated_words = translated_words + excluded.translated_words,
-		translated_chars = translated_chars + excluded.translated_chars, fuzzy = fuzzy + excluded.fuzzy,
-		fuzzy_words = fuzzy_words + excluded.fuzzy_words, fuzzy_chars = fuzzy_chars + excluded.fuzzy_chars,
-		failing = failing + excluded.failing, failing_words = failing_words + excluded.failing_words,
-		failing_chars = failing_chars + excluded.failing_chars, approved = approved + excluded.approved,
-		approved_words = approved_words + excluded.approved_words,
-		approved_chars = approved_chars + excluded.approved_chars, readonly = readonly + excluded.readonly,
-		readonly_words = readonly_words + excluded.readonly_words,
-		readonly_chars = readonly_chars + excluded.readonly_chars,
-		suggestions = suggestions + excluded.suggestions, comments = comments + excluded.comments`
+const statsAddSet = `total = stats.total + excluded.total, total_words = stats.total_words + excluded.total_words,
+		total_chars = stats.total_chars + excluded.total_chars, translated = stats.translated + excluded.translated,
+		translated_words = stats.translated_words + excluded.translated_words,
+		translated_chars = stats.translated_chars + excluded.translated_chars, fuzzy = stats.fuzzy + excluded.fuzzy,
+		fuzzy_words = stats.fuzzy_words + excluded.fuzzy_words, fuzzy_chars = stats.fuzzy_chars + excluded.fuzzy_chars,
+		failing = stats.failing + excluded.failing, failing_words = stats.failing_words + excluded.failing_words,
+		failing_chars = stats.failing_chars + excluded.failing_chars, approved = stats.approved + excluded.approved,
+		approved_words = stats.approved_words + excluded.approved_words,
+		approved_chars = stats.approved_chars + excluded.approved_chars, readonly = stats.readonly + excluded.readonly,
+		readonly_words = stats.readonly_words + excluded.readonly_words,
+		readonly_chars = stats.readonly_chars + excluded.readonly_chars,
+		suggestions = stats.suggestions + excluded.suggestions, comments = stats.comments + excluded.comments`
 
 // addStats adds d to a statistics row, or, in a write that defers its
 // statistics (writeNarrow), owes it to the row until the batch stores

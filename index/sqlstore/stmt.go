@@ -88,23 +88,23 @@ func (c *stmtCache) prepare(ctx context.Context, query string) *sql.Stmt {
 
 func (c *stmtCache) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	if s := c.stmt(ctx, query); s != nil {
-		return s.ExecContext(ctx, args...)
+		return s.ExecContext(ctx, c.d.args(args)...)
 	}
-	return c.db.ExecContext(ctx, c.d.rebind(query), args...)
+	return c.db.ExecContext(ctx, c.d.rebind(query), c.d.args(args)...)
 }
 
 func (c *stmtCache) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	if s := c.stmt(ctx, query); s != nil {
-		return s.QueryContext(ctx, args...)
+		return s.QueryContext(ctx, c.d.args(args)...)
 	}
-	return c.db.QueryContext(ctx, c.d.rebind(query), args...)
+	return c.db.QueryContext(ctx, c.d.rebind(query), c.d.args(args)...)
 }
 
 func (c *stmtCache) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
 	if s := c.stmt(ctx, query); s != nil {
-		return s.QueryRowContext(ctx, args...)
+		return s.QueryRowContext(ctx, c.d.args(args)...)
 	}
-	return c.db.QueryRowContext(ctx, c.d.rebind(query), args...)
+	return c.db.QueryRowContext(ctx, c.d.rebind(query), c.d.args(args)...)
 }
 
 // in returns a queryer that runs the cached statements inside tx.
@@ -150,23 +150,23 @@ func (t txStmts) stmt(ctx context.Context, query string) *sql.Stmt {
 
 func (t txStmts) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	if s := t.stmt(ctx, query); s != nil {
-		return s.ExecContext(ctx, args...)
+		return s.ExecContext(ctx, t.c.d.args(args)...)
 	}
-	return t.tx.ExecContext(ctx, t.c.d.rebind(query), args...)
+	return t.tx.ExecContext(ctx, t.c.d.rebind(query), t.c.d.args(args)...)
 }
 
 func (t txStmts) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	if s := t.stmt(ctx, query); s != nil {
-		return s.QueryContext(ctx, args...)
+		return s.QueryContext(ctx, t.c.d.args(args)...)
 	}
-	return t.tx.QueryContext(ctx, t.c.d.rebind(query), args...)
+	return t.tx.QueryContext(ctx, t.c.d.rebind(query), t.c.d.args(args)...)
 }
 
 func (t txStmts) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
 	if s := t.stmt(ctx, query); s != nil {
-		return s.QueryRowContext(ctx, args...)
+		return s.QueryRowContext(ctx, t.c.d.args(args)...)
 	}
-	return t.tx.QueryRowContext(ctx, t.c.d.rebind(query), args...)
+	return t.tx.QueryRowContext(ctx, t.c.d.rebind(query), t.c.d.args(args)...)
 }
 
 // Close closes every cached statement.

@@ -314,14 +314,17 @@ func (tx *Tx) hookSet() *hookSet {
 
 // txStmt is a statement prepared for a write transaction; it runs under
 // runCtx (see Tx).
-type txStmt struct{ st *sql.Stmt }
+type txStmt struct {
+	st *sql.Stmt
+	d  *dialect
+}
 
 func (s *txStmt) ExecContext(_ context.Context, args ...any) (sql.Result, error) {
-	return s.st.ExecContext(runCtx, args...)
+	return s.st.ExecContext(runCtx, s.d.args(args)...)
 }
 
 func (s *txStmt) QueryRowContext(_ context.Context, args ...any) *sql.Row {
-	return s.st.QueryRowContext(runCtx, args...)
+	return s.st.QueryRowContext(runCtx, s.d.args(args)...)
 }
 
 // prepare returns query prepared for the transaction: the writer's
@@ -342,7 +345,7 @@ func (tx *Tx) prepare(_ context.Context, query string) (*txStmt, error) {
 	if tx.stmts == nil {
 		tx.stmts = map[string]*txStmt{}
 	}
-	ts := &txStmt{st}
+	ts := &txStmt{st, tx.w.d}
 	tx.stmts[query] = ts
 	return ts, nil
 }

@@ -54,7 +54,7 @@ func (db *DB) FindUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, 
 }
 
 func (db *DB) findUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, int, error) {
-	where, args, err := unitWhere(f)
+	where, args, err := unitWhere(f, db.dialect.like)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -65,7 +65,7 @@ func (db *DB) findUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, 
 	}
 	defer tx.Rollback()
 	// A filter that narrows no more than its scope does is a counted list.
-	scopeWhere, _, _ := unitWhere(index.UnitFilter{TranslationID: f.TranslationID})
+	scopeWhere, _, _ := unitWhere(index.UnitFilter{TranslationID: f.TranslationID}, db.dialect.like)
 	var units []index.Unit
 	var total int
 	if where == scopeWhere {
@@ -127,9 +127,10 @@ func scanUnits(rows *sql.Rows, size int) ([]index.Unit, error) {
 	return out, rows.Err()
 }
 
-// unitWhere turns a filter into a WHERE clause. Text matches use LIKE,
-// which ignores case for ASCII letters only.
-func unitWhere(f index.UnitFilter) (string, []any, error) {
+// unitWhere turns a filter into a WHERE clause. Text matches use like,
+// the dialect's case-insensitive LIKE (on SQLite it ignores the case of
+// ASCII letters only).
+func unitWhere(f index.UnitFilter, like string) (string, []any, error) {
 	var conds []string
 	var args []any
 	if f.TranslationID != 0 {
@@ -149,14 +150,14 @@ func unitWhere(f index.UnitFilter) (string, []any, error) {
 		return "", nil, err
 	}
 	for _, t := range terms {
-		like := "%" + likeEscaper.Replace(t.Value) + "%"
+		pattern := "%" + likeEscaper.Replace(t.Value) + "%"
 		switch t.Field {
 		case "text":
-			conds = append(conds, `(source LIKE ? ESCAPE '\' OR target LIKE ? ESCAPE '\' OR context LIKE ? ESCAPE '\')`)
-			args = append(args, like, like, like)
+			conds = append(conds, `(source `+like+` ? ESCAPE '\' OR target `+like+` ? ESCAPE '\' OR context `+like+` ? ESCAPE '\')`)
+			args = append(args, pattern, pattern, pattern)
 		case "context", "source", "target", "note":
-			conds = append(conds, t.Field+` LIKE ? ESCAPE '\'`)
-			args = append(args, like)
+			conds = append(conds, t.Field+` `+like+` ? ESCAPE '\'`)
+			args = append(args, pattern)
 		case "state":
 			conds = append(conds, "state "+t.Op+" ?")
 			args = append(args, t.State)

@@ -45,7 +45,7 @@ func (db *DB) FindUsers(ctx context.Context, f index.UserFilter) ([]index.User, 
 		args = append(args, *f.IsActive)
 	}
 	if f.Email != "" {
-		conds = append(conds, "email = ? COLLATE NOCASE")
+		conds = append(conds, "lower(email) = lower(?)")
 		args = append(args, f.Email)
 	}
 	where := ""
@@ -112,7 +112,7 @@ func checkUserUnique(ctx context.Context, tx *Tx, self int64, username, email st
 		problems["username"] = usernameTaken
 	}
 	if email != "" {
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM users WHERE email = ? COLLATE NOCASE AND id != ?`,
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM users WHERE lower(email) = lower(?) AND id != ?`,
 			email, self).Scan(&n); err != nil {
 			return err
 		}
