@@ -25,6 +25,9 @@ type addonConfig struct {
 type hookSet struct {
 	byProject   map[int64][]index.Addon
 	byComponent map[int64][]int64 // add-on ids installed on each component
+	// seq is the write_log entry the set reflects, on an engine shared by
+	// processes (shared.go): a set read earlier never replaces it.
+	seq int64
 }
 
 // match returns the add-ons that want change c, or nil.
@@ -111,6 +114,10 @@ func (db *DB) FindAddonByID(ctx context.Context, id int64) (index.Addon, error) 
 // ComponentAddons returns the ids of the add-ons installed on the
 // component itself (not its project's), from memory.
 func (db *DB) ComponentAddons(componentID int64) []int64 {
+	db.catchUp()
+	if db.hooksStale.Load() {
+		db.reloadSharedHooks()
+	}
 	return db.hooks.Load().byComponent[componentID]
 }
 

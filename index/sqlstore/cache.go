@@ -72,9 +72,11 @@ func (t *touchSet) merge(o touchSet) {
 // global is the seq of the last one that touched everything, and each
 // stripe the seq of the last one that touched a scope hashed to it. An
 // answer is tagged with seq read before the query that produced it, and
-// is stale once global or its stripe passed that tag. Only the writer
-// goroutine advances it; readers only load.
+// is stale once global or its stripe passed that tag. The writer
+// goroutine advances it, and so do replays of other processes' writes on
+// a shared engine (shared.go); readers only load.
 type writeClock struct {
+	mu          sync.Mutex // orders advances: the writer's, and replays of other processes' writes
 	seq, global atomic.Uint64
 	stripes     [depStripes]atomic.Uint64
 }
@@ -92,6 +94,8 @@ func (c *writeClock) changedSince(tag uint64, d dep) bool {
 // before seq, so that an answer read after this write committed but
 // tagged before seq moved is only ever judged stale, never fresh.
 func (c *writeClock) advance(t touchSet) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	w := c.seq.Load() + 1
 	if t.everything {
 		c.global.Store(w)
@@ -232,6 +236,7 @@ func (db *DB) PageCacheSize() (pages, bytes int) {
 // within limit).
 func cached[K comparable, V any](db *DB, c *genCache[K, V], k K, dependsOn func(V) dep, limit int,
 	weigh func(V) int, find func() (V, error)) (V, error) {
+	db.catchUp()
 	tag := db.clock.now()
 	if v, at, ok := c.get(k); ok && !db.clock.changedSince(at, dependsOn(v)) {
 		return v, nil

@@ -30,6 +30,9 @@ type dialect struct {
 	// writers that share the database from other processes (nil when the
 	// writer goroutine is the only one, as with SQLite's one file).
 	lockWrites string
+	// shared: other processes may write the same database, so the caches
+	// learn of their writes through write_log (shared.go).
+	shared bool
 	// background is the engine's own background work, run until ctx ends
 	// (the SQLite checkpointer); it closes done when it returns.
 	background func(db *DB, ctx context.Context, done chan<- struct{})

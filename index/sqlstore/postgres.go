@@ -38,6 +38,7 @@ var postgresDialect = func() *dialect {
 		// snapshot; READ COMMITTED would take one per statement.
 		readTx:     sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead},
 		like:       "ILIKE",
+		shared:     true,
 		lockWrites: fmt.Sprintf("SELECT pg_advisory_xact_lock(%d)", writeLockKey),
 	}
 }()

@@ -255,6 +255,7 @@ func (db *DB) recentChanges(ctx context.Context, column string, arg any, now tim
 // while no write changed d, or reads it at the current time and keeps
 // it.
 func (db *DB) cachedStats(key [2]string, d dep, read func(now time.Time) (index.Stats, error)) (index.Stats, error) {
+	db.catchUp()
 	tag, now := db.clock.now(), db.Now()
 	if st, at, ok := db.stats.get(key); ok && !db.clock.changedSince(at, d) &&
 		!now.Before(st.at) && now.Sub(st.at) < recentStaleness {

@@ -66,6 +66,11 @@ type DB struct {
 	// queued signals the sender that a write queued deliveries.
 	hooks  atomic.Pointer[hookSet]
 	queued chan struct{}
+	// shared is this process's place among the writers of a database that
+	// several processes share (shared.go); hooksStale says another one
+	// may have changed add-ons since hooks was read.
+	shared     sharedClock
+	hooksStale atomic.Bool
 
 	// PageCacheBytes bounds each page cache (of units, of changes) by the
 	// bytes its pages hold (PageCacheSize); 0 turns page caching off, so
@@ -102,6 +107,10 @@ func (db *DB) start(ctx context.Context) error {
 		return fmt.Errorf("load add-ons: %w", err)
 	}
 	db.hooks.Store(h)
+	if err := db.startShared(ctx); err != nil {
+		db.Close()
+		return fmt.Errorf("read the write log: %w", err)
+	}
 	stopWriting, writerDone := make(chan struct{}), make(chan struct{})
 	db.stopWriter = func() { close(stopWriting); <-writerDone }
 	go db.writer(stopWriting, writerDone)

@@ -23,12 +23,18 @@ type writeFixture struct {
 
 func mustWriteFixture(tb testing.TB) *writeFixture {
 	tb.Helper()
-	ctx := context.Background()
 	db, err := openFresh(tb)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { db.Close() })
+	return newWriteFixture(tb, db)
+}
+
+// newWriteFixture is mustWriteFixture on an open, empty db.
+func newWriteFixture(tb testing.TB, db *DB) *writeFixture {
+	tb.Helper()
+	ctx := context.Background()
 	p, _, err := db.SaveProject(ctx, index.Project{Name: "P", Slug: "p"})
 	if err != nil {
 		tb.Fatal(err)

@@ -171,9 +171,20 @@ func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet,
 	}
 	defer sqlTx.Rollback()
 	tx := &Tx{Tx: sqlTx, now: db.Now().UTC(), w: db.w, hooks: &db.hooks}
+	if db.dialect.lockWrites != "" {
+		if _, err := tx.ExecContext(ctx, db.dialect.lockWrites); err != nil {
+			return nil, touched, formatError(err)
+		}
+	}
+	if db.dialect.shared {
+		if err := db.catchUpWriter(ctx, tx); err != nil {
+			return nil, touched, formatError(err)
+		}
+	}
 	// Change timestamps must never decrease in id order (see insertChange),
 	// so a clock that went backwards is held at the last change's time.
-	// This is the single writer, so no change can slip in between.
+	// This is the single writer (of every process, with lockWrites), so
+	// no change can slip in between.
 	var last string
 	err = tx.QueryRowContext(ctx, `SELECT timestamp FROM changes ORDER BY id DESC LIMIT 1`).Scan(&last)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -219,11 +230,21 @@ func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet,
 	if err := flushStats(ctx, tx); err != nil {
 		return nil, touched, err
 	}
+	var logged int64
+	if db.dialect.shared {
+		if logged, err = db.logWrite(ctx, tx, batchTouched); err != nil {
+			return nil, touched, formatError(err)
+		}
+	}
 	if err := sqlTx.Commit(); err != nil {
 		return nil, touched, formatError(err)
 	}
+	if db.dialect.shared {
+		db.ownWrite(logged)
+	}
 	if tx.batchHooks != nil {
-		db.hooks.Store(tx.batchHooks)
+		tx.batchHooks.seq = logged
+		db.publishHooks(tx.batchHooks)
 	}
 	if tx.queued {
 		select {

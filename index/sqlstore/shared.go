@@ -1,0 +1,301 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"log/slog"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Caches shared with other processes. On PostgreSQL several Tolk
+// processes may write one database, and each keeps its own caches
+// (cache.go), which only its own writer advances. So every write
+// transaction also appends what it touched to write_log, under the write
+// lock that orders all writers (dialect.lockWrites), and a process
+// replays the entries of the others into its write clock before it
+// trusts a cached answer:
+//
+//   - a read that might be answered from a cache first asks the database
+//     for the entries past the last one this process applied (one
+//     indexed range read, usually empty). Readers that arrive while such
+//     a check is running wait for the next one, which starts after they
+//     arrived, so that one query serves them all and none misses a write
+//     acknowledged before it asked (read-your-writes across processes);
+//   - the writer replays them too, inside its transaction and lock, so
+//     that it matches changes against the webhooks the others installed.
+//
+// Entries are kept for sharedLogKeep writes; a process that fell further
+// behind treats everything as changed.
+const (
+	sharedLogKeep  = 100_000
+	sharedLogPrune = 1024 // prune every this many own entries
+	sharedTimeout  = 5 * time.Second
+)
+
+// sharedClock is a process's place in write_log.
+type sharedClock struct {
+	mu      sync.Mutex // guards applied, and orders replays into the clock
+	applied int64      // the last write_log entry reflected in the clock
+
+	checkMu  sync.Mutex
+	checking bool
+	next     *logCheck // the check the readers arriving now wait for
+}
+
+type logCheck struct{ done chan struct{} }
+
+// everythingDeps is how write_log writes a write that touched everything.
+const everythingDeps = "*"
+
+func encodeDeps(t touchSet) string {
+	if t.everything {
+		return everythingDeps
+	}
+	var b strings.Builder
+	seen := make(map[dep]bool, len(t.deps))
+	for _, d := range t.deps {
+		if seen[d] {
+			continue
+		}
+		seen[d] = true
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.FormatUint(uint64(d), 10))
+	}
+	return b.String()
+}
+
+func decodeDeps(s string) touchSet {
+	if s == everythingDeps {
+		return touchSet{everything: true}
+	}
+	var t touchSet
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.ParseUint(f, 10, 32)
+		if err != nil || n >= depStripes {
+			if f != "" {
+				return touchSet{everything: true}
+			}
+			continue
+		}
+		t.deps = append(t.deps, dep(n))
+	}
+	return t
+}
+
+// startShared places a new process at the end of write_log: its caches
+// are empty, so nothing before needs replaying.
+func (db *DB) startShared(ctx context.Context) error {
+	if !db.dialect.shared {
+		return nil
+	}
+	return db.r.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM write_log`).Scan(&db.shared.applied)
+}
+
+// catchUp brings the write clock up to every write committed, by any
+// process, before it was called (see the comment at the top). It is a
+// no-op on an engine one process owns.
+func (db *DB) catchUp() {
+	if !db.dialect.shared {
+		return
+	}
+	s := &db.shared
+	s.checkMu.Lock()
+	if !s.checking {
+		s.checking = true
+		s.checkMu.Unlock()
+		db.replay(db.r)
+		db.nextCheck()
+		return
+	}
+	if s.next == nil {
+		s.next = &logCheck{done: make(chan struct{})}
+	}
+	c := s.next
+	s.checkMu.Unlock()
+	<-c.done
+}
+
+// nextCheck runs the check that readers queued during the last one, if
+// any, or ends the checking.
+func (db *DB) nextCheck() {
+	s := &db.shared
+	s.checkMu.Lock()
+	c := s.next
+	s.next = nil
+	if c == nil {
+		s.checking = false
+		s.checkMu.Unlock()
+		return
+	}
+	s.checkMu.Unlock()
+	go func() {
+		db.replay(db.r)
+		close(c.done)
+		db.nextCheck()
+	}()
+}
+
+// replay applies the write_log entries past the last applied one, read
+// through q: the reader pool, or the writer's transaction (which holds
+// the write lock, so it sees every committed write). It reports whether
+// one of them touched everything.
+func (db *DB) replay(q queryer) (everything bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
+	defer cancel()
+	s := &db.shared
+	s.mu.Lock()
+	from := s.applied
+	s.mu.Unlock()
+	rows, err := q.QueryContext(ctx, `SELECT seq, deps FROM write_log WHERE seq > ? ORDER BY seq`, from)
+	if err != nil {
+		db.replayFailed(err)
+		return true
+	}
+	defer rows.Close()
+	type entry struct {
+		seq  int64
+		deps string
+	}
+	var entries []entry
+	for rows.Next() {
+		var e entry
+		if err := rows.Scan(&e.seq, &e.deps); err != nil {
+			db.replayFailed(err)
+			return true
+		}
+		entries = append(entries, e)
+	}
+	if err := rows.Err(); err != nil {
+		db.replayFailed(err)
+		return true
+	}
+	if len(entries) == 0 {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var t touchSet
+	if entries[0].seq > s.applied+1 && s.applied > 0 {
+		t.everything = true // pruned before this process read them
+	}
+	for _, e := range entries {
+		if e.seq <= s.applied {
+			continue // another replay got there first
+		}
+		t.merge(decodeDeps(e.deps))
+		s.applied = e.seq
+	}
+	if t.everything || len(t.deps) > 0 {
+		db.clock.advance(t)
+	}
+	if t.everything {
+		// Add-ons may have changed: the webhooks in memory are re-read
+		// before their next use (ComponentAddons, the writer).
+		db.hooksStale.Store(true)
+	}
+	return t.everything
+}
+
+// publishHooks makes h the webhooks in memory unless a set that reflects
+// a later write is there already.
+func (db *DB) publishHooks(h *hookSet) {
+	for {
+		cur := db.hooks.Load()
+		if cur != nil && cur.seq > h.seq {
+			return
+		}
+		if db.hooks.CompareAndSwap(cur, h) {
+			return
+		}
+	}
+}
+
+// reloadSharedHooks re-reads the webhooks after another process changed
+// add-ons, with the write_log entry they reflect, from one snapshot.
+func (db *DB) reloadSharedHooks() {
+	ctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
+	defer cancel()
+	db.hooksStale.Store(false)
+	tx, err := db.beginRead(ctx)
+	if err != nil {
+		db.hooksStale.Store(true)
+		return
+	}
+	defer tx.Rollback()
+	var seq int64
+	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM write_log`).Scan(&seq); err != nil {
+		db.hooksStale.Store(true)
+		return
+	}
+	h, err := loadHooks(ctx, tx)
+	if err != nil {
+		db.hooksStale.Store(true)
+		return
+	}
+	h.seq = seq
+	db.publishHooks(h)
+}
+
+// catchUpWriter replays the other processes' writes inside the writer's
+// transaction, which holds the write lock, and re-reads the webhooks if
+// one of them may have changed add-ons, so that this batch's changes
+// queue deliveries for every webhook installed anywhere.
+func (db *DB) catchUpWriter(ctx context.Context, tx *Tx) error {
+	db.replay(tx)
+	if !db.hooksStale.Swap(false) {
+		return nil
+	}
+	h, err := loadHooks(ctx, tx)
+	if err != nil {
+		db.hooksStale.Store(true)
+		return err
+	}
+	db.shared.mu.Lock()
+	h.seq = db.shared.applied
+	db.shared.mu.Unlock()
+	db.publishHooks(h)
+	return nil
+}
+
+// replayFailed makes every cached answer stale: a process that cannot
+// tell what others wrote must not answer from its caches.
+func (db *DB) replayFailed(err error) {
+	slog.Warn("index: cannot read other processes' writes; dropping cached answers", "err", err)
+	db.clock.advance(touchSet{everything: true})
+}
+
+// logWrite appends the batch's entry to write_log, inside its
+// transaction, and prunes old entries now and then. It returns the
+// entry's seq, for ownWrite once the transaction commits.
+func (db *DB) logWrite(ctx context.Context, tx *Tx, t touchSet) (int64, error) {
+	var seq int64
+	err := tx.QueryRowContext(ctx, `INSERT INTO write_log (seq, deps)
+		SELECT coalesce(max(seq), 0) + 1, ? FROM write_log RETURNING seq`, encodeDeps(t)).Scan(&seq)
+	if err != nil {
+		return 0, err
+	}
+	if seq%sharedLogPrune == 0 {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM write_log WHERE seq <= ?`, seq-sharedLogKeep); err != nil {
+			return 0, err
+		}
+	}
+	return seq, nil
+}
+
+// ownWrite records that this process's committed write seq is in its
+// clock already (the writer advanced it).
+func (db *DB) ownWrite(seq int64) {
+	s := &db.shared
+	s.mu.Lock()
+	if seq > s.applied {
+		s.applied = seq
+	}
+	s.mu.Unlock()
+}
+
+var _ queryer = (*sql.Tx)(nil)

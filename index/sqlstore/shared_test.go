@@ -1,0 +1,114 @@
+package sqlstore
+
+import (
+	"context"
+	"testing"
+
+	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/internal/testengine"
+)
+
+// TestProcessesShareWrites opens one PostgreSQL database twice, as two
+// Tolk processes would, and checks that each sees the other's writes at
+// once through its caches: lookups, statistics, unit pages and the
+// webhooks that its own writes must queue deliveries for.
+func TestProcessesShareWrites(t *testing.T) {
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("a SQLite file has one process")
+	}
+	ctx := context.Background()
+	dsn := testengine.PostgresDSN(t)
+	open := func() *DB {
+		db, err := OpenPostgres(ctx, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	}
+	a := open()
+	fa := newWriteFixture(t, a)
+	b := open()
+	fb := &writeFixture{db: b, comp: fa.comp, tr: fa.tr, user: fa.user}
+
+	// b reads everything once, so that its caches hold it.
+	trB, err := b.FindTranslation(ctx, "p", "app", "de")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := trB.Stats.Translated
+	deUnits := index.UnitFilter{TranslationID: fa.tr["de"], Page: index.Page{Number: 1, Size: 50}}
+	if _, _, err := b.FindUnits(ctx, deUnits); err != nil {
+		t.Fatal(err)
+	}
+	p, err := b.FindProject(ctx, "p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ids := b.ComponentAddons(fa.comp.ID); len(ids) != 0 {
+		t.Fatalf("add-ons before any: %v", ids)
+	}
+
+	// a writes: an edit, a rename, a webhook.
+	fa.edit(t, 1, "Neu von A")
+	p.Name = "Renamed by A"
+	if _, _, err := a.SaveProject(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	hook := fa.mustHook(t, false, "")
+
+	// b sees each at once.
+	if tr, _ := b.FindTranslation(ctx, "p", "app", "de"); tr.Stats.Translated != before+1 {
+		t.Errorf("b's translated count after a's edit: %d, want %d", tr.Stats.Translated, before+1)
+	}
+	if u := fb.unit(t, "de", 1); u.Target[0] != "Neu von A" {
+		t.Errorf("b's unit after a's edit: %q", u.Target)
+	}
+	units, _, err := b.FindUnits(ctx, deUnits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasTarget(units, "Neu von A") {
+		t.Error("b's cached unit page missed a's edit")
+	}
+	if got, _ := b.FindProject(ctx, "p"); got.Name != "Renamed by A" {
+		t.Errorf("b's project after a's rename: %q", got.Name)
+	}
+	if ids := b.ComponentAddons(fa.comp.ID); len(ids) != 1 || ids[0] != hook.ID {
+		t.Errorf("b's add-ons after a installed one: %v, want [%d]", ids, hook.ID)
+	}
+
+	// b's own edit queues a delivery for the webhook a installed, and a,
+	// whose page cache held the list, sees the edit.
+	if _, _, err := a.FindUnits(ctx, deUnits); err != nil {
+		t.Fatal(err)
+	}
+	fb.edit(t, 3, "Neu von B")
+	if got := fa.pending(t, hook.ID); len(got) != 1 {
+		t.Errorf("deliveries queued by b's edit for a's webhook: %d, want 1", len(got))
+	}
+	units, _, err = a.FindUnits(ctx, deUnits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasTarget(units, "Neu von B") {
+		t.Error("a's cached unit page missed b's edit")
+	}
+
+	// A webhook a installs on the project while b reads nothing: b's
+	// writer learns of it by itself.
+	projectHook := fa.mustHook(t, true, "")
+	fb.edit(t, 5, "Noch einmal B")
+	if got := fa.pending(t, projectHook.ID); len(got) != 1 {
+		t.Errorf("deliveries queued by b's next edit for a's project webhook: %d, want 1", len(got))
+	}
+}
+
+func hasTarget(units []index.Unit, target string) bool {
+	for _, u := range units {
+		if len(u.Target) > 0 && u.Target[0] == target {
+			return true
+		}
+	}
+	return false
+}
