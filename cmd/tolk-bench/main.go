@@ -82,6 +82,7 @@ type config struct {
 	Concurrency []int
 	PprofDir    string
 	CorpusDir   string
+	DB          string          // -db: a PostgreSQL URL; "" for SQLite files
 	Sections    map[string]bool // sections to run; "import" always runs
 	Args        []string        // as given, for the report
 }
@@ -98,6 +99,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	conc := fs.String("concurrency", "1,8,64", "comma-separated concurrency levels of the reads and writes sections")
 	fs.StringVar(&cfg.PprofDir, "pprof", "", "write CPU and heap profiles of each section into this directory")
 	fs.StringVar(&cfg.CorpusDir, "corpus", "", "corpus directory (default: shared/corpus beside the checkout)")
+	fs.StringVar(&cfg.DB, "db", "", "measure on this PostgreSQL database (a postgres:// URL), each index in a fresh schema "+
+		"of its own, dropped at the end (default: SQLite files in a temporary directory)")
 	only := fs.String("only", strings.Join(sections, ","), "comma-separated sections to run (the import always runs; "+
 		"wrk, which needs Debian's wrk, only when named)")
 	if err := fs.Parse(args); err != nil {
@@ -188,7 +191,13 @@ func bench(ctx context.Context, cfg config, progress io.Writer) (*report, error)
 	}
 	defer os.RemoveAll(tmp)
 
+	eng, err := openEngine(ctx, cfg.DB)
+	if err != nil {
+		return nil, err
+	}
+	defer eng.Close()
 	rep := newReport(cfg)
+	rep.Engine, rep.Postgres = eng.Describe(), eng.postgres()
 	limit := 0
 	if cfg.Quick {
 		limit = quickFiles
@@ -204,7 +213,7 @@ func bench(ctx context.Context, cfg config, progress io.Writer) (*report, error)
 
 	// Import, 1x.
 	logf("import: full and unchanged")
-	in, res, err := runImport(ctx, filepath.Join(tmp, "x1"), "bench", projectComponents(repos, 1), cfg.cpuProfile("import"))
+	in, res, err := runImport(ctx, eng, filepath.Join(tmp, "x1"), "bench", projectComponents(repos, 1), cfg.cpuProfile("import"))
 	if err != nil {
 		return rep, fmt.Errorf("import: %w", err)
 	}
@@ -218,7 +227,7 @@ func bench(ctx context.Context, cfg config, progress io.Writer) (*report, error)
 	if err != nil {
 		return rep, fmt.Errorf("parse ceiling: %w", err)
 	}
-	if c.InsertSec, c.InsertRows, err = insertCeiling(ctx, in.path, filepath.Join(tmp, "ceiling.db")); err != nil {
+	if c.InsertSec, c.InsertRows, err = insertCeiling(ctx, in.store, tmp); err != nil {
 		return rep, fmt.Errorf("insert ceiling: %w", err)
 	}
 	rep.Ceilings = &c
@@ -256,10 +265,9 @@ func bench(ctx context.Context, cfg config, progress io.Writer) (*report, error)
 	if err := in.Close(); err != nil {
 		return rep, err
 	}
-	in.db = nil
 
 	if cfg.Scale > 0 && cfg.Sections["scale"] {
-		if err := benchScale(ctx, cfg, rep, repos, tmp, logf); err != nil {
+		if err := benchScale(ctx, cfg, eng, rep, repos, tmp, logf); err != nil {
 			return rep, err
 		}
 	}
@@ -291,10 +299,10 @@ func benchReads(ctx context.Context, cfg config, rep *report, in *instance, logf
 
 // benchScale imports cfg.Scale copies of the corpus into one project and
 // measures read latency over it.
-func benchScale(ctx context.Context, cfg config, rep *report, repos []corpusRepo, tmp string, logf func(string, ...any)) error {
+func benchScale(ctx context.Context, cfg config, eng *engine, rep *report, repos []corpusRepo, tmp string, logf func(string, ...any)) error {
 	logf("scale: %dx the corpus", cfg.Scale)
 	comps := projectComponents(repos, cfg.Scale)
-	sin, sres, err := runImport(ctx, filepath.Join(tmp, "scale"), "scale", comps, cfg.cpuProfile("scale-import"))
+	sin, sres, err := runImport(ctx, eng, filepath.Join(tmp, "scale"), "scale", comps, cfg.cpuProfile("scale-import"))
 	if err != nil {
 		return fmt.Errorf("scale import: %w", err)
 	}
@@ -322,7 +330,7 @@ func scaleWrites(ctx context.Context, cfg config, in *instance) ([]writePoint, e
 	if err != nil {
 		return nil, err
 	}
-	units, err := sampleUnits(ctx, in.path, unitsPerTranslation, 0)
+	units, err := sampleUnits(ctx, in.store, unitsPerTranslation, 0)
 	if err != nil {
 		return nil, err
 	}
