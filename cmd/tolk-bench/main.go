@@ -2,20 +2,27 @@
 // corpus (../shared/corpus), each beside a ceiling measured in the same
 // run, and writes the results to BENCHMARKS.md.
 //
-//	go run ./cmd/tolk-bench [-quick] [-only SECTIONS] [-out FILE] [-scale N] [-duration D] [-pprof DIR]
+//	go run ./cmd/tolk-bench [-quick] [-only SECTIONS] [-out FILE] [-scale N] [-duration D] [-pprof DIR] [-db URL]
+//
+// The index is SQLite, a file per index in a temporary directory; with
+// -db postgres://... it is that PostgreSQL database, each index in a
+// fresh schema of its own (tolk_bench_<pid>_<n>, dropped at the end), and
+// the report goes into a block of its own in FILE, beside SQLite's.
 //
 // Sections:
 //   - import: bare repositories built with make-repo.sh, imported with the
-//     real sync.Service into a fresh SQLite index (full, then unchanged);
+//     real sync.Service into a fresh index (full, then unchanged);
 //     ceilings: the formats alone over every file, and the same unit rows
-//     inserted into a bare SQLite table.
+//     written into a bare table in one transaction (SQLite: a prepared
+//     INSERT; PostgreSQL: COPY).
 //   - reads: the real API on 127.0.0.1:0 under a Go load generator at
 //     concurrency 1, 8 and 64; ceiling: gin answering a pre-built body of
 //     the same size.
 //   - writes: unit PATCHes through the real API at concurrency 1, 8 and
 //     64 on the 1x index (after the reads, which they would otherwise
 //     disturb); ceilings: the same write transaction's statements run
-//     straight on a copy of the index, at concurrency 1.
+//     straight on a copy of the index (PostgreSQL: in a second schema,
+//     under the index's advisory write lock), at concurrency 1.
 //   - git: 10,000 pending edits spread over every translation of the
 //     jellyfin component, made through the index's edit path, committed
 //     with the real sync.Service (and pushed and read back to check);
@@ -155,7 +162,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		md := rep.Markdown()
 		fmt.Fprint(stdout, md)
 		if cfg.Out != "" && cfg.Out != "-" {
-			if werr := writeReport(cfg.Out, md); werr != nil {
+			if werr := writeReport(cfg.Out, md, cfg.DB != ""); werr != nil {
 				err = errors.Join(err, werr)
 			}
 		}

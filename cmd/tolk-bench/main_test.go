@@ -40,7 +40,7 @@ func TestQuickRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := writeReport(out, rep.Markdown()); err != nil {
+	if err := writeReport(out, rep.Markdown(), false); err != nil {
 		t.Fatal(err)
 	}
 
@@ -151,6 +151,30 @@ func TestQuickRunPostgres(t *testing.T) {
 	}
 	if len(left) > 0 {
 		t.Errorf("schemas left behind: %v", left)
+	}
+}
+
+// TestWriteReportEngines checks that runs on each engine rewrite their
+// own block of BENCHMARKS.md and keep the other's and the notes.
+func TestWriteReportEngines(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "BENCHMARKS.md")
+	steps := []struct {
+		md       string
+		postgres bool
+	}{{"sqlite 1\n", false}, {"postgres 1\n", true}, {"sqlite 2\n", false}, {"postgres 2\n", true}}
+	for _, s := range steps {
+		if err := writeReport(path, s.md, s.postgres); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(b)
+	want := beginMarker + "\nsqlite 2\n" + endMarker + "\n\n" + pgBeginMarker + "\npostgres 2\n" + pgEndMarker + "\n"
+	if !strings.HasPrefix(got, "# Benchmarks\n") || !strings.HasSuffix(got, want) || strings.Contains(got, " 1\n") {
+		t.Errorf("BENCHMARKS.md after two runs on each engine:\n%s", got)
 	}
 }
 

@@ -141,25 +141,38 @@ func loadAvg() string {
 }
 
 // Markers delimit the generated part of BENCHMARKS.md; text outside them
-// (notes, profiles, before/after) survives the next run.
+// (notes, profiles, before/after) survives the next run. A PostgreSQL
+// run (-db) writes a block of its own, so that the file keeps the figures
+// of both engines.
 const (
-	beginMarker = "<!-- tolk-bench:begin (generated; edit outside these markers) -->"
-	endMarker   = "<!-- tolk-bench:end -->"
+	beginMarker   = "<!-- tolk-bench:begin (generated; edit outside these markers) -->"
+	endMarker     = "<!-- tolk-bench:end -->"
+	pgBeginMarker = "<!-- tolk-bench:begin postgres (generated; edit outside these markers) -->"
+	pgEndMarker   = "<!-- tolk-bench:end postgres -->"
 )
 
-// writeReport puts md between the markers of path, creating the file
-// when it does not exist or has no markers.
-func writeReport(path, md string) error {
-	block := beginMarker + "\n" + md + endMarker + "\n"
+// writeReport puts md between the markers of path (PostgreSQL's when
+// postgres), creating the file when it does not exist. A file without
+// the markers gets the block first, under a title, or with postgres at
+// its end, after the SQLite run's block.
+func writeReport(path, md string, postgres bool) error {
+	begin, end := beginMarker, endMarker
+	if postgres {
+		begin, end = pgBeginMarker, pgEndMarker
+	}
+	block := begin + "\n" + md + end + "\n"
 	old, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
 	var out []byte
-	i, j := bytes.Index(old, []byte(beginMarker)), bytes.Index(old, []byte(endMarker))
-	if i >= 0 && j > i {
-		out = append(append(append(out, old[:i]...), block...), bytes.TrimPrefix(old[j+len(endMarker):], []byte("\n"))...)
-	} else {
+	i, j := bytes.Index(old, []byte(begin)), bytes.Index(old, []byte(end))
+	switch {
+	case i >= 0 && j > i:
+		out = append(append(append(out, old[:i]...), block...), bytes.TrimPrefix(old[j+len(end):], []byte("\n"))...)
+	case postgres && len(old) > 0:
+		out = append(append(append(out, bytes.TrimRight(old, "\n")...), "\n\n"...), block...)
+	default:
 		out = append([]byte("# Benchmarks\n\nMeasured with `go run ./cmd/tolk-bench` (see README.md). The block between the markers\nis rewritten by each run; notes outside it are kept.\n\n"), block...)
 		if len(old) > 0 {
 			out = append(append(out, '\n'), old...)
