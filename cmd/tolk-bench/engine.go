@@ -160,7 +160,10 @@ func (s *store) drop() error {
 func (s *store) raw(readOnly bool) (*rawDB, error) {
 	if s.schema == "" {
 		db, err := openRaw(s.path, readOnly)
-		return &rawDB{DB: db}, err
+		if err != nil {
+			return nil, err
+		}
+		return &rawDB{DB: db}, nil
 	}
 	db, err := sql.Open("pgx", s.dsn)
 	if err != nil {
@@ -187,6 +190,34 @@ func (s *store) size(ctx context.Context) (int64, error) {
 		FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
 		WHERE n.nspname = $1 AND c.relkind = 'r'`, s.schema).Scan(&n)
 	return n, err
+}
+
+// roundTrip is the median time of n runs of a trivial prepared statement
+// (SELECT 1) on one connection to s: the least any statement of the
+// index costs on the engine, a call within the process on SQLite and a
+// round trip to the server on PostgreSQL. An edit runs about twenty.
+func (s *store) roundTrip(ctx context.Context, n int) (time.Duration, error) {
+	raw, err := s.raw(true)
+	if err != nil {
+		return 0, err
+	}
+	defer raw.Close()
+	stmt, err := raw.PrepareContext(ctx, `SELECT 1`)
+	if err != nil {
+		return 0, err
+	}
+	defer stmt.Close()
+	lats := make([]time.Duration, 0, n)
+	for range n {
+		var one int
+		start := time.Now()
+		if err := stmt.QueryRowContext(ctx).Scan(&one); err != nil {
+			return 0, err
+		}
+		lats = append(lats, time.Since(start))
+	}
+	slices.Sort(lats)
+	return quantile(lats, 0.5), nil
 }
 
 // rawDB is database/sql on an index's store, taking the queries of this

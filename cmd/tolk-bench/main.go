@@ -173,6 +173,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 // sections are the parts of a run, in order.
 var sections = []string{"import", "reads", "git", "writes", "mixed", "web", "scale"}
 
+// roundTrips is how many trivial statements time the engine's round trip.
+const roundTrips = 1000
+
 // quickFiles is how many translation files per corpus -quick imports
 // (beside the template).
 const quickFiles = 3
@@ -228,6 +231,9 @@ func bench(ctx context.Context, cfg config, progress io.Writer) (*report, error)
 	rep.Import = &res
 	if err := cfg.heapProfile("import"); err != nil {
 		return rep, err
+	}
+	if rep.RoundTrip, err = in.store.roundTrip(ctx, roundTrips); err != nil {
+		return rep, fmt.Errorf("round trip: %w", err)
 	}
 	logf("import: ceilings")
 	c, err := parseCeiling(repos)

@@ -224,6 +224,9 @@ func checkImport(t *testing.T, rep *report) {
 	if im.ReimportRead != 0 {
 		t.Errorf("re-import of unchanged repositories parsed %d files", im.ReimportRead)
 	}
+	if rep.RoundTrip <= 0 {
+		t.Errorf("round trip of a statement: %s", rep.RoundTrip)
+	}
 	c := rep.Ceilings
 	if c == nil || c.ParseUnits == 0 || c.ParseSec <= 0 || c.InsertRows != im.Units || c.InsertSec <= 0 {
 		t.Errorf("ceilings = %+v, import wrote %d units", c, im.Units)

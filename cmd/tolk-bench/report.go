@@ -21,8 +21,9 @@ type report struct {
 	Machine     []string
 	LoadBefore  string
 	Quick       bool
-	Engine      string // the index's engine and where it ran
-	Postgres    bool   // the engine is PostgreSQL (-db)
+	Engine      string        // the index's engine and where it ran
+	Postgres    bool          // the engine is PostgreSQL (-db)
+	RoundTrip   time.Duration // median of a trivial statement on the engine
 	PprofDir    string
 	Duration    time.Duration
 	MaxRequests int
@@ -193,6 +194,11 @@ func (r *report) Markdown() string {
 	w("- Commit: `%s`\n", r.Commit)
 	if r.Engine != "" {
 		w("- Index engine: %s\n", r.Engine)
+	}
+	if r.RoundTrip > 0 {
+		w("- One statement (`SELECT 1`, prepared, one connection, median of %d): %s, the least any statement of the "+
+			"index costs on this engine; an edit's write transaction runs about 20, an import several per unit\n",
+			roundTrips, fmtDur(r.RoundTrip))
 	}
 	if r.Postgres {
 		w("- On PostgreSQL every statement is a round trip to the server process (here over a local socket) where " +
