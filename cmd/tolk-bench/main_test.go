@@ -81,8 +81,8 @@ func TestQuickRun(t *testing.T) {
 // TestQuickRunPostgres runs the quick bench with -db on the PostgreSQL
 // server of TOLK_TEST_POSTGRES, shortened to the sections whose figures
 // depend on the engine: the import and its COPY ceiling, the reads, the
-// writes with their ceiling on a copied schema, and the scale section's
-// second index. It checks what TestQuickRun checks of them, that the
+// git jobs, the writes with their ceiling on a copied schema, and the
+// scale section's second index. It checks what TestQuickRun checks of them, that the
 // report names the engine, and that the run dropped every schema it
 // made.
 func TestQuickRunPostgres(t *testing.T) {
@@ -99,7 +99,7 @@ func TestQuickRunPostgres(t *testing.T) {
 	if testing.Short() {
 		t.Skip("imports the corpus and loads the API for several seconds")
 	}
-	cfg, err := parseFlags([]string{"-quick", "-db", dbURL, "-only", "reads,writes,scale", "-duration", "50ms",
+	cfg, err := parseFlags([]string{"-quick", "-db", dbURL, "-only", "reads,git,writes,scale", "-duration", "50ms",
 		"-concurrency", "1,8", "-out", "-"}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -112,6 +112,7 @@ func TestQuickRunPostgres(t *testing.T) {
 	}
 	checkImport(t, rep)
 	checkReads(t, rep.Load, len(cfg.Concurrency))
+	checkGit(t, rep.Git)
 	checkWrites(t, rep.Writes, cfg.Concurrency)
 	checkScale(t, rep)
 	md := rep.Markdown()
