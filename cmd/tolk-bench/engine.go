@@ -85,17 +85,26 @@ func (e *engine) Describe() string {
 		redactURL(e.url))
 }
 
-// redactURL is u without its password (and u unchanged when it is not a
-// URL with one).
+// redactURL is u without its password, in the user part or the
+// password parameter (and u unchanged when it has neither).
 func redactURL(u string) string {
 	p, err := url.Parse(u)
-	if err != nil || p.User == nil {
+	if err != nil {
 		return u
 	}
-	if _, set := p.User.Password(); !set {
+	changed := false
+	if p.User != nil {
+		if _, set := p.User.Password(); set {
+			p.User, changed = url.User(p.User.Username()), true
+		}
+	}
+	if q := p.Query(); q.Has("password") {
+		q.Del("password")
+		p.RawQuery, changed = q.Encode(), true
+	}
+	if !changed {
 		return u
 	}
-	p.User = url.User(p.User.Username())
 	return p.String()
 }
 

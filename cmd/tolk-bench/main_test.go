@@ -183,8 +183,9 @@ func TestWriteReportEngines(t *testing.T) {
 // a -db URL's user and host but never its password.
 func TestRedact(t *testing.T) {
 	got := strings.Join(redactArgs([]string{"-quick", "-db", "postgres://tolk:s3cret@db.example:5432/tolk?sslmode=disable",
-		"-db=postgresql://u:p4ss@h/d", "-out", "-"}), " ")
-	want := "-quick -db postgres://tolk@db.example:5432/tolk?sslmode=disable -db=postgresql://u@h/d -out -"
+		"-db=postgresql://u:p4ss@h/d", "-db", "postgres://u@h/d?password=pw&sslmode=disable", "-out", "-"}), " ")
+	want := "-quick -db postgres://tolk@db.example:5432/tolk?sslmode=disable -db=postgresql://u@h/d " +
+		"-db postgres://u@h/d?sslmode=disable -out -"
 	if got != want {
 		t.Errorf("redactArgs = %q, want %q", got, want)
 	}

@@ -205,6 +205,7 @@ func (r *report) Markdown() string {
 			"SQLite's is a call within Tolk's; a read that the index's caches could answer first asks write_log " +
 			"whether another process wrote (one indexed read); each write transaction takes the advisory write lock " +
 			"and appends to write_log; reads that span several queries run in REPEATABLE READ transactions. " +
+			"Peak RSS is Tolk's alone: the server's memory is not in it. " +
 			"Compare with the SQLite run of the same commit on the same machine.\n")
 	}
 	for _, m := range r.Machine {
