@@ -208,7 +208,7 @@ func makeEdits(ctx context.Context, in *instance, c index.Component, user index.
 	if len(files) == 0 {
 		return nil, fmt.Errorf("%s has no translation to edit", c.Slug)
 	}
-	units, err := sampleUnits(ctx, in.path, (n+len(files)-1)/len(files), c.ID)
+	units, err := sampleUnits(ctx, in.store, (n+len(files)-1)/len(files), c.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -446,7 +446,7 @@ func timedPull(ctx context.Context, in *instance, c index.Component, user *index
 	if key == "" {
 		return d, nil
 	}
-	raw, err := openRaw(in.path, true)
+	raw, err := in.store.raw(true)
 	if err != nil {
 		return d, err
 	}

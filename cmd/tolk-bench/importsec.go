@@ -14,11 +14,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 	jsonfmt "github.com/tolk-project/tolk/formats/json"
 	"github.com/tolk-project/tolk/formats/tbx"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/langdata"
-	"github.com/tolk-project/tolk/index/sqlite"
+	"github.com/tolk-project/tolk/index/sqlstore"
 	tolksync "github.com/tolk-project/tolk/sync"
 
 	// The insert ceiling talks to SQLite through database/sql directly,
@@ -37,32 +39,41 @@ type importResult struct {
 	PeakRSSNote  string  // how PeakRSS was measured
 	ReimportSec  float64 // ImportComponent of every unchanged component
 	ReimportRead int     // files parsed by the re-import (must be 0)
-	DBBytes      int64   // size of the index after the import (db + wal)
+	DBBytes      int64   // size of the index after the import (SQLite: db + wal; PostgreSQL: the schema's tables)
 }
 
 // instance is an imported index and what serves it.
 type instance struct {
-	dir  string
-	db   *sqlite.DB
-	svc  *tolksync.Service
-	path string // the SQLite file
+	dir   string
+	db    *sqlstore.DB
+	svc   *tolksync.Service
+	store *store // where db lives
 }
 
+// Close closes the index and drops its store's schema. It may be called
+// more than once.
 func (in *instance) Close() error {
-	if in.db == nil {
-		return nil
+	var err error
+	if in.db != nil {
+		err = in.db.Close()
+		in.db = nil
 	}
-	return in.db.Close()
+	return errors.Join(err, in.store.drop())
 }
 
-// openInstance opens a fresh index in dir, wired as cmd/tolk wires it.
-func openInstance(ctx context.Context, dir string) (*instance, error) {
+// openInstance opens a fresh index on e (its checkouts in dir), wired as
+// cmd/tolk wires it.
+func openInstance(ctx context.Context, e *engine, dir string) (*instance, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	in := &instance{dir: dir, path: filepath.Join(dir, "tolk.db")}
+	in := &instance{dir: dir}
 	var err error
-	if in.db, err = sqlite.Open(ctx, in.path); err != nil {
+	if in.store, err = e.newStore(ctx, dir); err != nil {
+		return nil, err
+	}
+	if in.db, err = in.store.open(ctx); err != nil {
+		in.Close()
 		return nil, err
 	}
 	langs := langdata.Default()
@@ -81,9 +92,9 @@ func openInstance(ctx context.Context, dir string) (*instance, error) {
 // a full import timed with its peak RSS, then a re-import of the
 // unchanged repositories that must parse nothing. prof, if not nil,
 // wraps the full import (a CPU profile).
-func runImport(ctx context.Context, dir, slug string, comps []index.Component, prof func(func() error) error) (*instance, importResult, error) {
+func runImport(ctx context.Context, e *engine, dir, slug string, comps []index.Component, prof func(func() error) error) (*instance, importResult, error) {
 	res := importResult{Project: slug, Components: len(comps)}
-	in, err := openInstance(ctx, dir)
+	in, err := openInstance(ctx, e, dir)
 	if err != nil {
 		return nil, res, err
 	}
@@ -125,7 +136,7 @@ func runImport(ctx context.Context, dir, slug string, comps []index.Component, p
 	}
 	res.ReimportSec = time.Since(start).Seconds()
 
-	raw, err := openRaw(in.path, true)
+	raw, err := in.store.raw(true)
 	if err != nil {
 		in.Close()
 		return nil, res, err
@@ -135,10 +146,9 @@ func runImport(ctx context.Context, dir, slug string, comps []index.Component, p
 		in.Close()
 		return nil, res, fmt.Errorf("count units: %w", err)
 	}
-	for _, suffix := range []string{"", "-wal"} {
-		if fi, err := os.Stat(in.path + suffix); err == nil {
-			res.DBBytes += fi.Size()
-		}
+	if res.DBBytes, err = in.store.size(ctx); err != nil {
+		in.Close()
+		return nil, res, fmt.Errorf("index size: %w", err)
 	}
 	return in, res, nil
 }
@@ -236,20 +246,52 @@ type unitRow struct {
 	timestamp                        string
 }
 
-// insertCeiling reads back the rows the import wrote to src and inserts
-// them into a bare table (no index, no constraint, no trigger) of a new
-// SQLite file at dst with one prepared INSERT in one transaction. Only
-// the transaction is timed.
-func insertCeiling(ctx context.Context, src, dst string) (sec float64, rows int, err error) {
-	in, err := openRaw(src, true)
+// insertCeiling reads back the rows the import wrote to src and times
+// the engine's best way of writing them into a bare table (no index, no
+// constraint, no trigger), in one transaction, only that timed: on
+// SQLite one prepared INSERT into a table of a new file in dir, on
+// PostgreSQL COPY into a table of src's schema.
+func insertCeiling(ctx context.Context, src *store, dir string) (sec float64, rows int, err error) {
+	all, err := readUnitRows(ctx, src)
 	if err != nil {
 		return 0, 0, err
 	}
-	defer in.Close()
-	rs, err := in.QueryContext(ctx, `SELECT translation_id, position, context, source, target, id_hash,
-		content_hash, location, note, flags, explanation, state, num_words, num_chars, timestamp FROM units`)
+	if src.schema != "" {
+		sec, err = copyCeiling(ctx, src, all)
+	} else {
+		sec, err = sqliteInsertCeiling(ctx, filepath.Join(dir, "ceiling.db"), all)
+	}
+	return sec, len(all), err
+}
+
+// unitColumns are the units columns the import sets, in unitRow's order.
+var unitColumns = []string{"translation_id", "position", "context", "source", "target", "id_hash",
+	"content_hash", "location", "note", "flags", "explanation", "state", "num_words", "num_chars", "timestamp"}
+
+// bareUnitsTable creates name with unitColumns and nothing else, in SQL
+// both engines take.
+func bareUnitsTable(name string) string {
+	return `CREATE TABLE ` + name + ` (translation_id BIGINT, position BIGINT,
+		context TEXT, source TEXT, target TEXT, id_hash BIGINT, content_hash BIGINT, location TEXT,
+		note TEXT, flags TEXT, explanation TEXT, state BIGINT, num_words BIGINT, num_chars BIGINT,
+		timestamp TEXT)`
+}
+
+func (r *unitRow) values() []any {
+	return []any{r.translationID, r.position, r.context, r.source, r.target, r.idHash, r.contentHash,
+		r.location, r.note, r.flags, r.explainer, r.state, r.words, r.chars, r.timestamp}
+}
+
+// readUnitRows reads every row of the units table of src.
+func readUnitRows(ctx context.Context, src *store) ([]unitRow, error) {
+	in, err := src.raw(true)
 	if err != nil {
-		return 0, 0, fmt.Errorf("read units: %w", err)
+		return nil, err
+	}
+	defer in.Close()
+	rs, err := in.QueryContext(ctx, `SELECT `+strings.Join(unitColumns, ", ")+` FROM units`)
+	if err != nil {
+		return nil, fmt.Errorf("read units: %w", err)
 	}
 	var all []unitRow
 	for rs.Next() {
@@ -258,50 +300,94 @@ func insertCeiling(ctx context.Context, src, dst string) (sec float64, rows int,
 			&r.contentHash, &r.location, &r.note, &r.flags, &r.explainer, &r.state, &r.words, &r.chars,
 			&r.timestamp); err != nil {
 			rs.Close()
-			return 0, 0, fmt.Errorf("read units: %w", err)
+			return nil, fmt.Errorf("read units: %w", err)
 		}
 		all = append(all, r)
 	}
 	if err := errors.Join(rs.Err(), rs.Close()); err != nil {
-		return 0, 0, fmt.Errorf("read units: %w", err)
+		return nil, fmt.Errorf("read units: %w", err)
 	}
+	return all, nil
+}
 
-	out, err := openRaw(dst, false)
+// sqliteInsertCeiling inserts all into a bare table of a new SQLite file
+// at path with one prepared INSERT in one transaction, timed.
+func sqliteInsertCeiling(ctx context.Context, path string, all []unitRow) (float64, error) {
+	out, err := openRaw(path, false)
 	if err != nil {
-		return 0, 0, err
+		return 0, err
 	}
 	defer out.Close()
-	if _, err := out.ExecContext(ctx, `CREATE TABLE units (translation_id INTEGER, position INTEGER,
-		context TEXT, source TEXT, target TEXT, id_hash INTEGER, content_hash INTEGER, location TEXT,
-		note TEXT, flags TEXT, explanation TEXT, state INTEGER, num_words INTEGER, num_chars INTEGER,
-		timestamp TEXT)`); err != nil {
-		return 0, 0, fmt.Errorf("create bare table: %w", err)
+	if _, err := out.ExecContext(ctx, bareUnitsTable("units")); err != nil {
+		return 0, fmt.Errorf("create bare table: %w", err)
 	}
 	debug.FreeOSMemory()
 	start := time.Now()
 	tx, err := out.BeginTx(ctx, nil)
 	if err != nil {
-		return 0, 0, err
+		return 0, err
 	}
 	defer tx.Rollback()
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO units VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO units VALUES (?`+strings.Repeat(", ?", len(unitColumns)-1)+`)`)
 	if err != nil {
-		return 0, 0, err
+		return 0, err
 	}
-	for _, r := range all {
-		if _, err := stmt.ExecContext(ctx, r.translationID, r.position, r.context, r.source, r.target,
-			r.idHash, r.contentHash, r.location, r.note, r.flags, r.explainer, r.state, r.words, r.chars,
-			r.timestamp); err != nil {
-			return 0, 0, fmt.Errorf("insert: %w", err)
+	for i := range all {
+		if _, err := stmt.ExecContext(ctx, all[i].values()...); err != nil {
+			return 0, fmt.Errorf("insert: %w", err)
 		}
 	}
 	if err := stmt.Close(); err != nil {
-		return 0, 0, err
+		return 0, err
 	}
 	if err := tx.Commit(); err != nil {
-		return 0, 0, err
+		return 0, err
 	}
-	return time.Since(start).Seconds(), len(all), nil
+	return time.Since(start).Seconds(), nil
+}
+
+// copyCeiling writes all into a bare table of src's schema with COPY
+// (pgx's CopyFrom, binary) in one transaction, timed: PostgreSQL's
+// fastest way in.
+func copyCeiling(ctx context.Context, src *store, all []unitRow) (float64, error) {
+	db, err := src.raw(false)
+	if err != nil {
+		return 0, err
+	}
+	defer db.Close()
+	if _, err := db.ExecContext(ctx, bareUnitsTable("ceiling_units")); err != nil {
+		return 0, fmt.Errorf("create bare table: %w", err)
+	}
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer conn.Close()
+	var sec float64
+	err = conn.Raw(func(dc any) error {
+		pc := dc.(*stdlib.Conn).Conn()
+		debug.FreeOSMemory()
+		start := time.Now()
+		tx, err := pc.Begin(ctx)
+		if err != nil {
+			return err
+		}
+		defer tx.Rollback(ctx)
+		n, err := tx.CopyFrom(ctx, pgx.Identifier{"ceiling_units"}, unitColumns,
+			pgx.CopyFromSlice(len(all), func(i int) ([]any, error) { return all[i].values(), nil }))
+		if err != nil {
+			return fmt.Errorf("copy: %w", err)
+		}
+		if err := tx.Commit(ctx); err != nil {
+			return err
+		}
+		sec = time.Since(start).Seconds()
+		if n != int64(len(all)) {
+			return fmt.Errorf("copy: %d rows of %d", n, len(all))
+		}
+		return nil
+	})
+	return sec, err
 }
 
 // resetPeakRSS returns freed heap to the OS and resets the kernel's

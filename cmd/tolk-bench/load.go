@@ -17,7 +17,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 	"github.com/tolk-project/tolk/api"
-	"github.com/tolk-project/tolk/index/sqlite"
+	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
 // endpoint is one read the load section measures.
@@ -360,7 +360,7 @@ type loadRig struct {
 	targets   []target
 }
 
-func newLoadRig(ctx context.Context, db *sqlite.DB, eps []endpoint, ceiling bool) (*loadRig, error) {
+func newLoadRig(ctx context.Context, db *sqlstore.DB, eps []endpoint, ceiling bool) (*loadRig, error) {
 	apiSrv, err := serve(api.New(db, api.Options{}).Handler())
 	if err != nil {
 		return nil, err
@@ -388,7 +388,7 @@ func (r *loadRig) Close() {
 // runLoad serves db with the real API and the ceiling on loopback and
 // measures every endpoint at every concurrency. Both servers stop before
 // it returns.
-func runLoad(ctx context.Context, db *sqlite.DB, eps []endpoint, o loadOptions) ([]loadPoint, error) {
+func runLoad(ctx context.Context, db *sqlstore.DB, eps []endpoint, o loadOptions) ([]loadPoint, error) {
 	rig, err := newLoadRig(ctx, db, eps, o.Ceiling)
 	if err != nil {
 		return nil, err
@@ -435,7 +435,7 @@ func prefixed(base string, paths []string) []string {
 
 // profileEndpoint loads one endpoint (paths in turn) for dur at conc
 // while prof runs (a CPU profile of the slowest read).
-func profileEndpoint(ctx context.Context, db *sqlite.DB, paths []string, conc int, dur time.Duration, prof func(func() error) error) error {
+func profileEndpoint(ctx context.Context, db *sqlstore.DB, paths []string, conc int, dur time.Duration, prof func(func() error) error) error {
 	apiSrv, err := serve(api.New(db, api.Options{}).Handler())
 	if err != nil {
 		return err

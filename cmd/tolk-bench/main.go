@@ -2,20 +2,27 @@
 // corpus (../shared/corpus), each beside a ceiling measured in the same
 // run, and writes the results to BENCHMARKS.md.
 //
-//	go run ./cmd/tolk-bench [-quick] [-only SECTIONS] [-out FILE] [-scale N] [-duration D] [-pprof DIR]
+//	go run ./cmd/tolk-bench [-quick] [-only SECTIONS] [-out FILE] [-scale N] [-duration D] [-pprof DIR] [-db URL]
+//
+// The index is SQLite, a file per index in a temporary directory; with
+// -db postgres://... it is that PostgreSQL database, each index in a
+// fresh schema of its own (tolk_bench_<pid>_<n>, dropped at the end), and
+// the report goes into a block of its own in FILE, beside SQLite's.
 //
 // Sections:
 //   - import: bare repositories built with make-repo.sh, imported with the
-//     real sync.Service into a fresh SQLite index (full, then unchanged);
+//     real sync.Service into a fresh index (full, then unchanged);
 //     ceilings: the formats alone over every file, and the same unit rows
-//     inserted into a bare SQLite table.
+//     written into a bare table in one transaction (SQLite: a prepared
+//     INSERT; PostgreSQL: COPY).
 //   - reads: the real API on 127.0.0.1:0 under a Go load generator at
 //     concurrency 1, 8 and 64; ceiling: gin answering a pre-built body of
 //     the same size.
 //   - writes: unit PATCHes through the real API at concurrency 1, 8 and
 //     64 on the 1x index (after the reads, which they would otherwise
 //     disturb); ceilings: the same write transaction's statements run
-//     straight on a copy of the index, at concurrency 1.
+//     straight on a copy of the index (PostgreSQL: in a second schema,
+//     under the index's advisory write lock), at concurrency 1.
 //   - git: 10,000 pending edits spread over every translation of the
 //     jellyfin component, made through the index's edit path, committed
 //     with the real sync.Service (and pushed and read back to check);
@@ -82,6 +89,7 @@ type config struct {
 	Concurrency []int
 	PprofDir    string
 	CorpusDir   string
+	DB          string          // -db: a PostgreSQL URL; "" for SQLite files
 	Sections    map[string]bool // sections to run; "import" always runs
 	Args        []string        // as given, for the report
 }
@@ -98,6 +106,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	conc := fs.String("concurrency", "1,8,64", "comma-separated concurrency levels of the reads and writes sections")
 	fs.StringVar(&cfg.PprofDir, "pprof", "", "write CPU and heap profiles of each section into this directory")
 	fs.StringVar(&cfg.CorpusDir, "corpus", "", "corpus directory (default: shared/corpus beside the checkout)")
+	fs.StringVar(&cfg.DB, "db", "", "measure on this PostgreSQL database (a postgres:// URL), each index in a fresh schema "+
+		"of its own, dropped at the end (default: SQLite files in a temporary directory)")
 	only := fs.String("only", strings.Join(sections, ","), "comma-separated sections to run (the import always runs; "+
 		"wrk, which needs Debian's wrk, only when named)")
 	if err := fs.Parse(args); err != nil {
@@ -152,7 +162,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		md := rep.Markdown()
 		fmt.Fprint(stdout, md)
 		if cfg.Out != "" && cfg.Out != "-" {
-			if werr := writeReport(cfg.Out, md); werr != nil {
+			if werr := writeReport(cfg.Out, md, cfg.DB != ""); werr != nil {
 				err = errors.Join(err, werr)
 			}
 		}
@@ -162,6 +172,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 // sections are the parts of a run, in order.
 var sections = []string{"import", "reads", "git", "writes", "mixed", "web", "scale"}
+
+// roundTrips is how many trivial statements time the engine's round trip.
+const roundTrips = 1000
 
 // quickFiles is how many translation files per corpus -quick imports
 // (beside the template).
@@ -188,7 +201,13 @@ func bench(ctx context.Context, cfg config, progress io.Writer) (*report, error)
 	}
 	defer os.RemoveAll(tmp)
 
+	eng, err := openEngine(ctx, cfg.DB)
+	if err != nil {
+		return nil, err
+	}
+	defer eng.Close()
 	rep := newReport(cfg)
+	rep.Engine, rep.Postgres = eng.Describe(), eng.postgres()
 	limit := 0
 	if cfg.Quick {
 		limit = quickFiles
@@ -204,7 +223,7 @@ func bench(ctx context.Context, cfg config, progress io.Writer) (*report, error)
 
 	// Import, 1x.
 	logf("import: full and unchanged")
-	in, res, err := runImport(ctx, filepath.Join(tmp, "x1"), "bench", projectComponents(repos, 1), cfg.cpuProfile("import"))
+	in, res, err := runImport(ctx, eng, filepath.Join(tmp, "x1"), "bench", projectComponents(repos, 1), cfg.cpuProfile("import"))
 	if err != nil {
 		return rep, fmt.Errorf("import: %w", err)
 	}
@@ -213,12 +232,15 @@ func bench(ctx context.Context, cfg config, progress io.Writer) (*report, error)
 	if err := cfg.heapProfile("import"); err != nil {
 		return rep, err
 	}
+	if rep.RoundTrip, err = in.store.roundTrip(ctx, roundTrips); err != nil {
+		return rep, fmt.Errorf("round trip: %w", err)
+	}
 	logf("import: ceilings")
 	c, err := parseCeiling(repos)
 	if err != nil {
 		return rep, fmt.Errorf("parse ceiling: %w", err)
 	}
-	if c.InsertSec, c.InsertRows, err = insertCeiling(ctx, in.path, filepath.Join(tmp, "ceiling.db")); err != nil {
+	if c.InsertSec, c.InsertRows, err = insertCeiling(ctx, in.store, tmp); err != nil {
 		return rep, fmt.Errorf("insert ceiling: %w", err)
 	}
 	rep.Ceilings = &c
@@ -256,10 +278,9 @@ func bench(ctx context.Context, cfg config, progress io.Writer) (*report, error)
 	if err := in.Close(); err != nil {
 		return rep, err
 	}
-	in.db = nil
 
 	if cfg.Scale > 0 && cfg.Sections["scale"] {
-		if err := benchScale(ctx, cfg, rep, repos, tmp, logf); err != nil {
+		if err := benchScale(ctx, cfg, eng, rep, repos, tmp, logf); err != nil {
 			return rep, err
 		}
 	}
@@ -291,10 +312,10 @@ func benchReads(ctx context.Context, cfg config, rep *report, in *instance, logf
 
 // benchScale imports cfg.Scale copies of the corpus into one project and
 // measures read latency over it.
-func benchScale(ctx context.Context, cfg config, rep *report, repos []corpusRepo, tmp string, logf func(string, ...any)) error {
+func benchScale(ctx context.Context, cfg config, eng *engine, rep *report, repos []corpusRepo, tmp string, logf func(string, ...any)) error {
 	logf("scale: %dx the corpus", cfg.Scale)
 	comps := projectComponents(repos, cfg.Scale)
-	sin, sres, err := runImport(ctx, filepath.Join(tmp, "scale"), "scale", comps, cfg.cpuProfile("scale-import"))
+	sin, sres, err := runImport(ctx, eng, filepath.Join(tmp, "scale"), "scale", comps, cfg.cpuProfile("scale-import"))
 	if err != nil {
 		return fmt.Errorf("scale import: %w", err)
 	}
@@ -322,7 +343,7 @@ func scaleWrites(ctx context.Context, cfg config, in *instance) ([]writePoint, e
 	if err != nil {
 		return nil, err
 	}
-	units, err := sampleUnits(ctx, in.path, unitsPerTranslation, 0)
+	units, err := sampleUnits(ctx, in.store, unitsPerTranslation, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"flag"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -38,54 +40,17 @@ func TestQuickRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := writeReport(out, rep.Markdown()); err != nil {
+	if err := writeReport(out, rep.Markdown(), false); err != nil {
 		t.Fatal(err)
 	}
 
-	im := rep.Import
-	if im == nil || im.Units == 0 || im.Files == 0 || im.FullSec <= 0 || im.ReimportSec <= 0 {
-		t.Fatalf("import = %+v", im)
-	}
-	if im.ReimportRead != 0 {
-		t.Errorf("re-import of unchanged repositories parsed %d files", im.ReimportRead)
-	}
-	c := rep.Ceilings
-	if c == nil || c.ParseUnits == 0 || c.ParseSec <= 0 || c.InsertRows != im.Units || c.InsertSec <= 0 {
-		t.Errorf("ceilings = %+v, import wrote %d units", c, im.Units)
-	}
-	served := 0
-	for _, p := range rep.Load {
-		if p.Err != "" {
-			t.Errorf("%s at %d: %s", p.Endpoint, p.Concurrency, p.Err)
-		}
-		if p.NA {
-			continue
-		}
-		served++
-		if p.Endpoint == "units, every page in turn" && len(p.Paths) < 2 {
-			t.Errorf("the page sweep requests %d pages", len(p.Paths))
-		}
-		if p.Real.Requests == 0 || p.Real.RPS <= 0 || p.Real.P50 <= 0 || p.Real.P99 < p.Real.P50 || p.Ceil.RPS <= 0 || p.Bytes == 0 {
-			t.Errorf("%s at %d: %+v", p.Endpoint, p.Concurrency, p)
-		}
-	}
-	// Every endpoint, at three levels.
-	if want := 3 * len(endpoints("", "", "")); served != want {
-		t.Errorf("%d load points served, want %d", served, want)
-	}
+	checkImport(t, rep)
+	served := checkReads(t, rep.Load, len(cfg.Concurrency))
 	checkWrites(t, rep.Writes, cfg.Concurrency)
 	checkMixed(t, rep.Mixed, served/3)
 	checkGit(t, rep.Git)
 	checkWeb(t, rep.Web)
-	if s := rep.Scale; s == nil || s.Import.Units != 2*im.Units || len(s.Load) == 0 || len(s.Writes) != 2 {
-		t.Errorf("scale = %+v", s)
-	} else {
-		for _, p := range s.Writes {
-			if p.Stats.Requests == 0 || p.Stats.Errors != 0 {
-				t.Errorf("scale writes at %d: %+v, first failure %q", p.Concurrency, p.Stats, p.Failure)
-			}
-		}
-	}
+	checkScale(t, rep)
 
 	b, err := os.ReadFile(out)
 	if err != nil {
@@ -95,7 +60,7 @@ func TestQuickRun(t *testing.T) {
 	for _, want := range []string{"kept note", "kept after", "### Import", "### Reads under load",
 		"### Writes under load", "| unit PATCH over HTTP | 64 |", "### Reads while writing", "| upload of jellyfin/de",
 		"### Pages and the editor (issue 16)", "| save and next ", "### Git (issue 10)", "### Scale: 2×",
-		"ceiling (a) + (b)", "units late page", "Command: `go run ./cmd/tolk-bench -quick", "CPUs: "} {
+		"ceiling (a) + (b)", "units late page", "Command: `go run ./cmd/tolk-bench -quick", "CPUs: ", "Index engine: SQLite 3."} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q:\n%s", want, md)
 		}
@@ -111,6 +76,190 @@ func TestQuickRun(t *testing.T) {
 			t.Errorf("profile %s: %v", name, err)
 		}
 	}
+}
+
+// TestQuickRunPostgres runs the quick bench with -db on the PostgreSQL
+// server of TOLK_TEST_POSTGRES, shortened to the sections whose figures
+// depend on the engine: the import and its COPY ceiling, the reads, the
+// git jobs, the writes with their ceiling on a copied schema, and the
+// scale section's second index. It checks what TestQuickRun checks of them, that the
+// report names the engine, and that the run dropped every schema it
+// made.
+func TestQuickRunPostgres(t *testing.T) {
+	dbURL := os.Getenv("TOLK_TEST_POSTGRES")
+	if dbURL == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("no PostgreSQL server in CI: TOLK_TEST_POSTGRES is not set")
+		}
+		t.Skip("no PostgreSQL server: set TOLK_TEST_POSTGRES to one's URL (.ci/postgres starts one)")
+	}
+	if _, err := findCorpus(""); err != nil {
+		t.Skip(err)
+	}
+	if testing.Short() {
+		t.Skip("imports the corpus and loads the API for several seconds")
+	}
+	cfg, err := parseFlags([]string{"-quick", "-db", dbURL, "-only", "reads,git,writes,scale", "-duration", "50ms",
+		"-concurrency", "1,8", "-out", "-"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	rep, err := bench(ctx, cfg, testWriter{t})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkImport(t, rep)
+	checkReads(t, rep.Load, len(cfg.Concurrency))
+	checkGit(t, rep.Git)
+	checkWrites(t, rep.Writes, cfg.Concurrency)
+	checkScale(t, rep)
+	md := rep.Markdown()
+	for _, want := range []string{"Index engine: PostgreSQL ", "COPYed (pgx CopyFrom) into a bare table",
+		"`pg_advisory_xact_lock`", "| unit PATCH over HTTP | 8 |", "### Scale: 2×", "pages read from PostgreSQL"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q:\n%s", want, md)
+		}
+	}
+	if u, err := url.Parse(dbURL); err == nil && u.User != nil {
+		if p, ok := u.User.Password(); ok && strings.Contains(md, p) {
+			t.Errorf("the report shows the database's password")
+		}
+	}
+
+	db, err := sql.Open("pgx", dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var left []string
+	rows, err := db.QueryContext(ctx, `SELECT nspname FROM pg_namespace WHERE nspname LIKE $1`,
+		fmt.Sprintf("tolk\\_bench\\_%d\\_%%", os.Getpid()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			t.Fatal(err)
+		}
+		left = append(left, name)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(left) > 0 {
+		t.Errorf("schemas left behind: %v", left)
+	}
+}
+
+// TestWriteReportEngines checks that runs on each engine rewrite their
+// own block of BENCHMARKS.md and keep the other's and the notes.
+func TestWriteReportEngines(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "BENCHMARKS.md")
+	steps := []struct {
+		md       string
+		postgres bool
+	}{{"sqlite 1\n", false}, {"postgres 1\n", true}, {"sqlite 2\n", false}, {"postgres 2\n", true}}
+	for _, s := range steps {
+		if err := writeReport(path, s.md, s.postgres); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(b)
+	want := beginMarker + "\nsqlite 2\n" + endMarker + "\n\n" + pgBeginMarker + "\npostgres 2\n" + pgEndMarker + "\n"
+	if !strings.HasPrefix(got, "# Benchmarks\n") || !strings.HasSuffix(got, want) || strings.Contains(got, " 1\n") {
+		t.Errorf("BENCHMARKS.md after two runs on each engine:\n%s", got)
+	}
+}
+
+// TestRedact checks that the report's command line and engine line keep
+// a -db URL's user and host but never its password.
+func TestRedact(t *testing.T) {
+	got := strings.Join(redactArgs([]string{"-quick", "-db", "postgres://tolk:s3cret@db.example:5432/tolk?sslmode=disable",
+		"-db=postgresql://u:p4ss@h/d", "-db", "postgres://u@h/d?password=pw&sslmode=disable", "-out", "-"}), " ")
+	want := "-quick -db postgres://tolk@db.example:5432/tolk?sslmode=disable -db=postgresql://u@h/d " +
+		"-db postgres://u@h/d?sslmode=disable -out -"
+	if got != want {
+		t.Errorf("redactArgs = %q, want %q", got, want)
+	}
+	for _, u := range []string{"postgres://tolk@/tolk?host=/tmp/pg", "not a url"} {
+		if got := redactURL(u); got != u {
+			t.Errorf("redactURL(%q) = %q, want it unchanged", u, got)
+		}
+	}
+	e := &engine{url: "postgres://tolk:s3cret@db.example/tolk", Name: "PostgreSQL", Version: "15"}
+	if d := e.Describe(); strings.Contains(d, "s3cret") || !strings.Contains(d, "postgres://tolk@db.example/tolk") {
+		t.Errorf("Describe() = %q", d)
+	}
+}
+
+// checkScale checks that the scale section imported twice the 1x units
+// and measured reads and writes over them without an error.
+func checkScale(t *testing.T, rep *report) {
+	t.Helper()
+	s := rep.Scale
+	if s == nil || s.Import.Units != 2*rep.Import.Units || len(s.Load) == 0 || len(s.Writes) != 2 {
+		t.Fatalf("scale = %+v", s)
+	}
+	for _, p := range s.Writes {
+		if p.Stats.Requests == 0 || p.Stats.Errors != 0 {
+			t.Errorf("scale writes at %d: %+v, first failure %q", p.Concurrency, p.Stats, p.Failure)
+		}
+	}
+}
+
+// checkImport checks that the import wrote units and its re-import
+// parsed nothing, and that both import ceilings measured every row.
+func checkImport(t *testing.T, rep *report) {
+	t.Helper()
+	im := rep.Import
+	if im == nil || im.Units == 0 || im.Files == 0 || im.FullSec <= 0 || im.ReimportSec <= 0 || im.DBBytes <= 0 {
+		t.Fatalf("import = %+v", im)
+	}
+	if im.ReimportRead != 0 {
+		t.Errorf("re-import of unchanged repositories parsed %d files", im.ReimportRead)
+	}
+	if rep.RoundTrip <= 0 {
+		t.Errorf("round trip of a statement: %s", rep.RoundTrip)
+	}
+	c := rep.Ceilings
+	if c == nil || c.ParseUnits == 0 || c.ParseSec <= 0 || c.InsertRows != im.Units || c.InsertSec <= 0 {
+		t.Errorf("ceilings = %+v, import wrote %d units", c, im.Units)
+	}
+}
+
+// checkReads checks that every endpoint was served at every one of levels
+// concurrency levels against its ceiling, without an error, and returns
+// the points served.
+func checkReads(t *testing.T, points []loadPoint, levels int) int {
+	t.Helper()
+	served := 0
+	for _, p := range points {
+		if p.Err != "" {
+			t.Errorf("%s at %d: %s", p.Endpoint, p.Concurrency, p.Err)
+		}
+		if p.NA {
+			continue
+		}
+		served++
+		if p.Endpoint == "units, every page in turn" && len(p.Paths) < 2 {
+			t.Errorf("the page sweep requests %d pages", len(p.Paths))
+		}
+		if p.Real.Requests == 0 || p.Real.RPS <= 0 || p.Real.P50 <= 0 || p.Real.P99 < p.Real.P50 || p.Ceil.RPS <= 0 || p.Bytes == 0 {
+			t.Errorf("%s at %d: %+v", p.Endpoint, p.Concurrency, p)
+		}
+	}
+	if want := levels * len(endpoints("", "", "")); served != want {
+		t.Errorf("%d load points served, want %d", served, want)
+	}
+	return served
 }
 
 // checkWeb checks that every page of the web section was timed without

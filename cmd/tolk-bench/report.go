@@ -21,6 +21,9 @@ type report struct {
 	Machine     []string
 	LoadBefore  string
 	Quick       bool
+	Engine      string        // the index's engine and where it ran
+	Postgres    bool          // the engine is PostgreSQL (-db)
+	RoundTrip   time.Duration // median of a trivial statement on the engine
 	PprofDir    string
 	Duration    time.Duration
 	MaxRequests int
@@ -51,7 +54,7 @@ type scaleResult struct {
 func newReport(cfg config) *report {
 	return &report{
 		Date:        time.Now().UTC(),
-		Command:     strings.TrimSpace("go run ./cmd/tolk-bench " + strings.Join(cfg.Args, " ")),
+		Command:     strings.TrimSpace("go run ./cmd/tolk-bench " + strings.Join(redactArgs(cfg.Args), " ")),
 		Commit:      gitDescribe(),
 		Machine:     machine(),
 		LoadBefore:  loadAvg(),
@@ -60,6 +63,21 @@ func newReport(cfg config) *report {
 		Duration:    cfg.Duration,
 		MaxRequests: cfg.MaxRequests,
 	}
+}
+
+// redactArgs returns args with the password of -db's URL left out.
+func redactArgs(args []string) []string {
+	out := slices.Clone(args)
+	for i, a := range out {
+		switch {
+		case (a == "-db" || a == "--db") && i+1 < len(out):
+			out[i+1] = redactURL(out[i+1])
+		case strings.HasPrefix(a, "-db=") || strings.HasPrefix(a, "--db="):
+			k, v, _ := strings.Cut(a, "=")
+			out[i] = k + "=" + redactURL(v)
+		}
+	}
+	return out
 }
 
 // gitDescribe names the commit measured, marked dirty when the work tree
@@ -124,25 +142,38 @@ func loadAvg() string {
 }
 
 // Markers delimit the generated part of BENCHMARKS.md; text outside them
-// (notes, profiles, before/after) survives the next run.
+// (notes, profiles, before/after) survives the next run. A PostgreSQL
+// run (-db) writes a block of its own, so that the file keeps the figures
+// of both engines.
 const (
-	beginMarker = "<!-- tolk-bench:begin (generated; edit outside these markers) -->"
-	endMarker   = "<!-- tolk-bench:end -->"
+	beginMarker   = "<!-- tolk-bench:begin (generated; edit outside these markers) -->"
+	endMarker     = "<!-- tolk-bench:end -->"
+	pgBeginMarker = "<!-- tolk-bench:begin postgres (generated; edit outside these markers) -->"
+	pgEndMarker   = "<!-- tolk-bench:end postgres -->"
 )
 
-// writeReport puts md between the markers of path, creating the file
-// when it does not exist or has no markers.
-func writeReport(path, md string) error {
-	block := beginMarker + "\n" + md + endMarker + "\n"
+// writeReport puts md between the markers of path (PostgreSQL's when
+// postgres), creating the file when it does not exist. A file without
+// the markers gets the block first, under a title, or with postgres at
+// its end, after the SQLite run's block.
+func writeReport(path, md string, postgres bool) error {
+	begin, end := beginMarker, endMarker
+	if postgres {
+		begin, end = pgBeginMarker, pgEndMarker
+	}
+	block := begin + "\n" + md + end + "\n"
 	old, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
 	var out []byte
-	i, j := bytes.Index(old, []byte(beginMarker)), bytes.Index(old, []byte(endMarker))
-	if i >= 0 && j > i {
-		out = append(append(append(out, old[:i]...), block...), bytes.TrimPrefix(old[j+len(endMarker):], []byte("\n"))...)
-	} else {
+	i, j := bytes.Index(old, []byte(begin)), bytes.Index(old, []byte(end))
+	switch {
+	case i >= 0 && j > i:
+		out = append(append(append(out, old[:i]...), block...), bytes.TrimPrefix(old[j+len(end):], []byte("\n"))...)
+	case postgres && len(old) > 0:
+		out = append(append(append(out, bytes.TrimRight(old, "\n")...), "\n\n"...), block...)
+	default:
 		out = append([]byte("# Benchmarks\n\nMeasured with `go run ./cmd/tolk-bench` (see README.md). The block between the markers\nis rewritten by each run; notes outside it are kept.\n\n"), block...)
 		if len(old) > 0 {
 			out = append(append(out, '\n'), old...)
@@ -161,6 +192,22 @@ func (r *report) Markdown() string {
 	w("## Run of %s\n\n", r.Date.Format("2006-01-02 15:04 MST"))
 	w("- Command: `%s`\n", r.Command)
 	w("- Commit: `%s`\n", r.Commit)
+	if r.Engine != "" {
+		w("- Index engine: %s\n", r.Engine)
+	}
+	if r.RoundTrip > 0 {
+		w("- One statement (`SELECT 1`, prepared, one connection, median of %d): %s, the least any statement of the "+
+			"index costs on this engine; an edit's write transaction runs about 20, an import several per unit\n",
+			roundTrips, fmtDur(r.RoundTrip))
+	}
+	if r.Postgres {
+		w("- On PostgreSQL every statement is a round trip to the server process (here over a local socket) where " +
+			"SQLite's is a call within Tolk's; a read that the index's caches could answer first asks write_log " +
+			"whether another process wrote (one indexed read); each write transaction takes the advisory write lock " +
+			"and appends to write_log; reads that span several queries run in REPEATABLE READ transactions. " +
+			"Peak RSS is Tolk's alone: the server's memory is not in it. " +
+			"Compare with the SQLite run of the same commit on the same machine.\n")
+	}
 	for _, m := range r.Machine {
 		w("- %s\n", m)
 	}
@@ -177,7 +224,7 @@ func (r *report) Markdown() string {
 	}
 	if len(r.Load) > 0 {
 		w("### Reads under load\n\n")
-		w("Real API (`api.New` over the imported index) and its ceiling (gin answering a pre-built body of the same size) on 127.0.0.1, Go client in the same process; each point alternates endpoint and ceiling in 4 rounds so that other load on the machine falls on both. Latency is send to last body byte. The index keeps pages read since the last write (its page cache), so the repeated units and changes pages are served from memory; \"every page in turn\" requests each units page of every translation of the component in order (thousands of pages, more than the cache holds), so it measures pages read from SQLite, against the ceiling of its first page's size.\n\n")
+		w("Real API (`api.New` over the imported index) and its ceiling (gin answering a pre-built body of the same size) on 127.0.0.1, Go client in the same process; each point alternates endpoint and ceiling in 4 rounds so that other load on the machine falls on both. Latency is send to last body byte. The index keeps pages read since the last write (its page cache), so the repeated units and changes pages are served from memory; \"every page in turn\" requests each units page of every translation of the component in order (thousands of pages, more than the cache holds), so it measures pages read from %s, against the ceiling of its first page's size.\n\n", r.engineName())
 		loadTable(&b, r.Load)
 		if r.Profiled != "" {
 			w("\nCPU profile of the slowest endpoint (%s, concurrency 8): `reads-slowest.cpu.pprof`.\n", r.Profiled)
@@ -194,7 +241,7 @@ func (r *report) Markdown() string {
 	}
 	if r.Writes != nil {
 		w("### Writes under load\n\n")
-		writesTable(&b, r.Writes, r.PprofDir != "")
+		writesTable(&b, r.Writes, r.PprofDir != "", r.Postgres)
 	}
 	if r.Mixed != nil {
 		w("### Reads while writing\n\n")
@@ -223,8 +270,12 @@ func (r *report) importTable(b *strings.Builder) {
 	if c != nil {
 		w("| ceiling (a): parse only, formats alone (%d files, %s in memory) | %.2f | %s parsed units | %s | |\n",
 			c.ParseFiles, fmtBytes(c.ParseBytes), c.ParseSec, fmtInt(c.ParseUnits), fmtRate(c.ParseUnits, c.ParseSec))
-		w("| ceiling (b): insert only, the same rows into a bare table, one transaction | %.2f | %s rows | %s | |\n",
-			c.InsertSec, fmtInt(c.InsertRows), fmtRate(c.InsertRows, c.InsertSec))
+		how := "inserted"
+		if r.Postgres {
+			how = "COPYed (pgx CopyFrom)"
+		}
+		w("| ceiling (b): insert only, the same rows %s into a bare table, one transaction | %.2f | %s rows | %s | |\n",
+			how, c.InsertSec, fmtInt(c.InsertRows), fmtRate(c.InsertRows, c.InsertSec))
 		sum := c.ParseSec + c.InsertSec
 		w("| ceiling (a) + (b) | %.2f | %s rows | %s | **full import = %.1f× ceiling** (target ≤ 2×) |\n",
 			sum, fmtInt(c.InsertRows), fmtRate(c.InsertRows, sum), ratio(im.FullSec, sum))
@@ -251,7 +302,15 @@ func loadTable(b *strings.Builder, points []loadPoint) {
 	}
 }
 
-func writesTable(b *strings.Builder, wr *writesResult, profiled bool) {
+// engineName is the index's engine in a sentence.
+func (r *report) engineName() string {
+	if r.Postgres {
+		return "PostgreSQL"
+	}
+	return "SQLite"
+}
+
+func writesTable(b *strings.Builder, wr *writesResult, profiled, postgres bool) {
 	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	w("Unit edits: `PATCH /api/units/<id>/` with `{\"target\": [...], \"state\": ...}` and a superuser's token, "+
 		"through the real API (`api.New` over the 1× index, after the reads) on 127.0.0.1, Go client in the same process. "+
@@ -260,14 +319,28 @@ func writesTable(b *strings.Builder, wr *writesResult, profiled bool) {
 		"alternating between translated (20) and needs editing (10): every edit changes its unit, records a change "+
 		"and moves the statistics of 5 scopes. Latency is send to last body byte; every transport error and "+
 		"every answer but a 200 is an error.\n\n", wr.Translations, unitsPerTranslation, fmtInt(wr.Units))
-	w("Ceilings: the statements of that edit's write transaction (`sqlite.DB.UpdateUnit`: BEGIN IMMEDIATE, "+
-		"the clock guard, the unit, translation and scope reads, the unit UPDATE, the change INSERT with its "+
-		"author lookup and 5 last-change upserts, the contributor check, 5 statistics upserts, COMMIT) run "+
-		"straight through database/sql on a copy of the same index file opened as the index opens it: no HTTP, "+
-		"authentication or rules. One edit per transaction at concurrency 1: SQLite has one writer, so more "+
-		"clients only queue. \"Prepared once\" keeps every statement prepared across transactions; "+
-		"\"compiled as the index does\" compiles them per transaction or per use, as the index does today. "+
-		"Each API level runs in %d rounds alternating with rounds of both ceilings, so other load on the machine "+
+	statements := "the clock guard, the unit, translation and scope reads, the unit UPDATE, the change INSERT with its " +
+		"author lookup and 5 last-change upserts, the contributor check, 5 statistics upserts, COMMIT"
+	if postgres {
+		w("Ceilings: the statements of that edit's write transaction (`sqlstore.DB.UpdateUnit`: BEGIN, the "+
+			"index's advisory write lock `pg_advisory_xact_lock`, %s) run straight through database/sql on pgx, "+
+			"one connection, on a copy of the index in a second schema (made by the migrations, so with the same "+
+			"indexes and list_counts triggers; rows copied): no HTTP, authentication or rules, and no write_log "+
+			"entry (the index appends one per transaction for other processes' caches). One edit per transaction "+
+			"at concurrency 1: every write of the index takes the one advisory lock, so more clients only queue; "+
+			"the index itself commits the edits that arrive together in one transaction, which is why it can pass "+
+			"this ceiling under concurrency. \"Prepared once\" keeps every statement prepared across "+
+			"transactions; \"compiled as the index does\" sends the texts as the index does (pgx prepares and "+
+			"caches each text per connection, so the two differ little). ", statements)
+	} else {
+		w("Ceilings: the statements of that edit's write transaction (`sqlite.DB.UpdateUnit`: BEGIN IMMEDIATE, "+
+			"%s) run straight through database/sql on a copy of the same index file opened as the index opens it: "+
+			"no HTTP, authentication or rules. One edit per transaction at concurrency 1: SQLite has one writer, so "+
+			"more clients only queue. \"Prepared once\" keeps every statement prepared across transactions; "+
+			"\"compiled as the index does\" compiles them per transaction or per use, as the index does today. ",
+			statements)
+	}
+	w("Each API level runs in %d rounds alternating with rounds of both ceilings, so other load on the machine "+
 		"falls on all alike; the %% column is against the prepared-once ceiling.\n\n", pairRounds)
 	w("| what | conc | edits | errors | edits/s | p50 | p99 | %% of ceiling |\n|---|---:|---:|---:|---:|---:|---:|---:|\n")
 	var ceil float64

@@ -15,7 +15,7 @@ import (
 
 	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
-	"github.com/tolk-project/tolk/index/sqlite"
+	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
 // webResult is the web section: the human pages of issue 16, one
@@ -92,7 +92,7 @@ func benchWeb(ctx context.Context, cfg config, rep *report, in *instance, logf f
 
 // benchSession signs the bench user in as a browser would end up: a
 // stored session and its cookie.
-func benchSession(ctx context.Context, db *sqlite.DB) (string, error) {
+func benchSession(ctx context.Context, db *sqlstore.DB) (string, error) {
 	u, err := db.FindUser(ctx, "tolk-bench")
 	if errors.Is(err, index.ErrNotFound) {
 		u, err = db.SaveUser(ctx, index.User{Username: "tolk-bench", FullName: "tolk-bench", IsActive: true, IsSuperuser: true})

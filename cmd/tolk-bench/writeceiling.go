@@ -17,17 +17,22 @@ import (
 	"github.com/tolk-project/tolk/index"
 )
 
-// ceiling is the write transaction of a unit PATCH run straight on
-// SQLite: the statements sqlite.DB.UpdateUnit runs to change a unit's
+// ceiling is the write transaction of a unit PATCH run straight on the
+// engine: the statements sqlstore.DB.UpdateUnit runs to change a unit's
 // target and state (index/sqlstore/unitwrite.go, edit.go, changes.go,
 // stats.go), in its order and with its SQL for every write, on a copy of
-// the index (the same schema, triggers and pages) opened as the index
+// the index (the same schema, triggers and rows) opened as the index
 // opens its writer. No HTTP, no authentication, no rules: what the write
-// costs SQLite and database/sql. One edit per transaction, from one
-// goroutine: SQLite has one writer, so more would only queue.
+// costs the engine and database/sql. One edit per transaction, from one
+// goroutine: the index has one writer (SQLite's one, PostgreSQL's
+// advisory write lock), so more would only queue.
 type ceiling struct {
 	name string
 	db   *sql.DB
+	// numbered: PostgreSQL's $n placeholders; lock begins every
+	// transaction ("": none), as the index's writer begins its own.
+	numbered bool
+	lock     string
 	// prepared holds every statement prepared once on the connection;
 	// nil compiles them as the index does (see ceilingQuery).
 	prepared map[string]*sql.Stmt
@@ -91,7 +96,7 @@ func statsValues(s index.Stats) []any {
 func addStatsSQL() string {
 	adds := make([]string, len(statsColumns))
 	for i, c := range statsColumns {
-		adds[i] = c + " = " + c + " + excluded." + c
+		adds[i] = c + " = stats." + c + " + excluded." + c
 	}
 	return `INSERT INTO stats (scope, scope_key, ` + strings.Join(statsColumns, ", ") + `) VALUES (?, ?` +
 		strings.Repeat(", ?", len(statsColumns)) + `) ON CONFLICT (scope, scope_key) DO UPDATE SET ` +
@@ -111,16 +116,32 @@ type changeDetails struct {
 // timeLayout is the index's timestamp format (index/sqlstore/sqlite.go).
 const timeLayout = "2006-01-02T15:04:05.000000Z"
 
-// openCeilings opens the copy of the index at path as sqlite.Open opens
-// its writer (its pragmas, foreign keys, BEGIN IMMEDIATE, one
-// connection) and returns two ceilings over it, taking edits from e:
-// every statement prepared once, and statements compiled as the index
-// compiles them today. closeFn may be called more than once.
-func openCeilings(ctx context.Context, path string, userID int64, e *edits) (cls []*ceiling, closeFn func() error, err error) {
-	db, err := openSQLite(path, url.Values{"_pragma": {"foreign_keys(1)"}, "_txlock": {"immediate"}})
+// indexWriteLock is what the PostgreSQL index runs first in each write
+// transaction (index/sqlstore/postgres.go, writeLockKey).
+const indexWriteLock = "SELECT pg_advisory_xact_lock(1953459307)" // 0x746f6c6b, "tolk"
+
+// openCeilings opens the copy of the index in st as the index opens its
+// writer (SQLite: its pragmas, foreign keys, BEGIN IMMEDIATE, one
+// connection; PostgreSQL: one connection, the advisory write lock first
+// in each transaction) and returns two ceilings over it, taking edits
+// from e: every statement prepared once, and statements compiled as the
+// index compiles them today. closeFn may be called more than once.
+func openCeilings(ctx context.Context, st *store, userID int64, e *edits) (cls []*ceiling, closeFn func() error, err error) {
+	var db *sql.DB
+	base := ceiling{userID: userID, edits: e}
+	if st.schema != "" {
+		if db, err = sql.Open("pgx", st.dsn); err == nil {
+			db.SetMaxOpenConns(1)
+			db.SetConnMaxIdleTime(0)
+		}
+		base.numbered, base.lock = true, indexWriteLock
+	} else {
+		db, err = openSQLite(st.path, url.Values{"_pragma": {"foreign_keys(1)"}, "_txlock": {"immediate"}})
+	}
 	if err != nil {
 		return nil, nil, err
 	}
+	base.db = db
 	var once sync.Once
 	var closeErr error
 	closeFn = func() error {
@@ -129,23 +150,34 @@ func openCeilings(ctx context.Context, path string, userID int64, e *edits) (cls
 	}
 	prepared := map[string]*sql.Stmt{}
 	for _, q := range ceilingQueries {
-		s, err := db.PrepareContext(ctx, q.sql)
+		s, err := db.PrepareContext(ctx, base.text(q))
 		if err != nil {
 			closeFn()
 			return nil, nil, fmt.Errorf("ceiling: prepare %.40s: %w", q.sql, err)
 		}
 		prepared[q.sql] = s
 	}
-	return []*ceiling{
-		{name: "ceiling: the same statements, prepared once", db: db, prepared: prepared, userID: userID, edits: e},
-		{name: "ceiling: the same statements, compiled as the index does", db: db, userID: userID, edits: e},
-	}, closeFn, nil
+	prep := base.with("ceiling: the same statements, prepared once")
+	prep.prepared = prepared
+	return []*ceiling{prep, base.with("ceiling: the same statements, compiled as the index does")}, closeFn, nil
 }
+
+// with returns a ceiling like cl named name, with counts of its own.
+func (cl *ceiling) with(name string) *ceiling {
+	return &ceiling{name: name, db: cl.db, numbered: cl.numbered, lock: cl.lock, prepared: cl.prepared,
+		userID: cl.userID, edits: cl.edits}
+}
+
+// text is q's SQL for the engine.
+func (cl *ceiling) text(q ceilingQuery) string { return rebind(q.sql, cl.numbered) }
 
 // edit is an op making the next edit in one transaction.
 func (cl *ceiling) edit(ctx context.Context, _ int64) (bool, error) {
 	ed := cl.edits.next()
 	tx, err := cl.db.BeginTx(ctx, nil)
+	if err == nil && cl.lock != "" {
+		_, err = tx.ExecContext(ctx, cl.lock)
+	}
 	if err == nil {
 		err = (&ceilingTx{Tx: tx, cl: cl}).editUnit(ctx, ed)
 		if err == nil {
@@ -279,7 +311,7 @@ func (t *ceilingTx) stmt(ctx context.Context, q ceilingQuery) (*sql.Stmt, error)
 	if s, ok := t.perTx[q.sql]; ok {
 		return s, nil
 	}
-	s, err := t.PrepareContext(ctx, q.sql)
+	s, err := t.PrepareContext(ctx, t.cl.text(q))
 	if err != nil {
 		return nil, err
 	}
@@ -296,7 +328,7 @@ func (t *ceilingTx) exec(ctx context.Context, q ceilingQuery, args ...any) (sql.
 		return nil, err
 	}
 	if s == nil {
-		return t.ExecContext(ctx, q.sql, args...)
+		return t.ExecContext(ctx, t.cl.text(q), args...)
 	}
 	return s.ExecContext(ctx, args...)
 }
@@ -310,7 +342,7 @@ func (t *ceilingTx) queryRow(ctx context.Context, q ceilingQuery, args []any, de
 	}
 	var rows *sql.Rows
 	if s == nil {
-		rows, err = t.QueryContext(ctx, q.sql, args...)
+		rows, err = t.QueryContext(ctx, t.cl.text(q), args...)
 	} else {
 		rows, err = s.QueryContext(ctx, args...)
 	}

@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"net/http"
 	"os"
-	"path/filepath"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -17,7 +17,7 @@ import (
 
 	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
-	"github.com/tolk-project/tolk/index/sqlite"
+	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
 // writesResult is the writes section: unit PATCHes through the real API
@@ -63,7 +63,7 @@ func benchWrites(ctx context.Context, cfg config, rep *report, in *instance, dir
 	if err != nil {
 		return fmt.Errorf("writes: bench user: %w", err)
 	}
-	units, err := sampleUnits(ctx, in.path, unitsPerTranslation, 0)
+	units, err := sampleUnits(ctx, in.store, unitsPerTranslation, 0)
 	if err != nil {
 		return fmt.Errorf("writes: %w", err)
 	}
@@ -71,15 +71,19 @@ func benchWrites(ctx context.Context, cfg config, rep *report, in *instance, dir
 	for _, u := range units {
 		res.Units += len(u)
 	}
-	before, _, err := indexCounts(ctx, in.path)
+	before, _, err := indexCounts(ctx, in.store)
 	if err != nil {
 		return fmt.Errorf("writes: %w", err)
 	}
-	copyPath := filepath.Join(dir, "ceiling.db")
-	if err := copyIndex(ctx, in.path, copyPath); err != nil {
+	cp, err := in.store.e.newStore(ctx, dir)
+	if err != nil {
 		return fmt.Errorf("writes: %w", err)
 	}
-	cls, closeCeilings, err := openCeilings(ctx, copyPath, userID, &edits{units: units, prefix: "ceiling"})
+	defer cp.drop()
+	if err := copyIndex(ctx, in.store, cp); err != nil {
+		return fmt.Errorf("writes: %w", err)
+	}
+	cls, closeCeilings, err := openCeilings(ctx, cp, userID, &edits{units: units, prefix: "ceiling"})
 	if err != nil {
 		return fmt.Errorf("writes: %w", err)
 	}
@@ -132,7 +136,7 @@ func benchWrites(ctx context.Context, cfg config, rep *report, in *instance, dir
 	if err := closeCeilings(); err != nil {
 		return fmt.Errorf("writes: ceiling copy: %w", err)
 	}
-	if err := res.countLanded(ctx, before, in.path, copyPath); err != nil {
+	if err := res.countLanded(ctx, before, in.store, cp); err != nil {
 		return fmt.Errorf("writes: %w", err)
 	}
 	// After the count, which is of the PATCHes' changes alone.
@@ -147,15 +151,15 @@ func benchWrites(ctx context.Context, cfg config, rep *report, in *instance, dir
 	return ctx.Err()
 }
 
-// countLanded reads what the edits left in the index at path and in the
+// countLanded reads what the edits left in the index and in the
 // ceiling's copy, both of which held before changes when the load began.
-func (res *writesResult) countLanded(ctx context.Context, before int, path, copyPath string) error {
-	after, mismatched, err := indexCounts(ctx, path)
+func (res *writesResult) countLanded(ctx context.Context, before int, st, cp *store) error {
+	after, mismatched, err := indexCounts(ctx, st)
 	if err != nil {
 		return err
 	}
 	res.Recorded, res.Mismatched = after-before, mismatched
-	after, mismatched, err = indexCounts(ctx, copyPath)
+	after, mismatched, err = indexCounts(ctx, cp)
 	if err != nil {
 		return fmt.Errorf("ceiling copy: %w", err)
 	}
@@ -197,7 +201,7 @@ func loadWrites(ctx context.Context, cfg config, patch func(*firstError) op, cls
 // benchUser creates a superuser with a token in db, as an administrator
 // would with `tolk user add --admin` and `tolk token create`, and returns
 // its id and the Authorization header presenting the token.
-func benchUser(ctx context.Context, db *sqlite.DB) (int64, string, error) {
+func benchUser(ctx context.Context, db *sqlstore.DB) (int64, string, error) {
 	u, err := db.SaveUser(ctx, index.User{Username: "tolk-bench", FullName: "tolk-bench",
 		IsActive: true, IsSuperuser: true})
 	if err != nil {
@@ -212,12 +216,13 @@ func benchUser(ctx context.Context, db *sqlite.DB) (int64, string, error) {
 }
 
 // sampleUnits picks up to perTranslation random units of every
-// non-source translation in the index at path (of the component with id
+// non-source translation in the index in st (of the component with id
 // componentID; 0: of every component), by translation. It leaves out
 // what a PATCH of one target form may not edit: read-only units and
-// plural strings (which take the language's number of forms).
-func sampleUnits(ctx context.Context, path string, perTranslation int, componentID int64) ([][]int64, error) {
-	raw, err := openRaw(path, true)
+// plural strings (which take the language's number of forms, separated
+// by two record separators).
+func sampleUnits(ctx context.Context, st *store, perTranslation int, componentID int64) ([][]int64, error) {
+	raw, err := st.raw(true)
 	if err != nil {
 		return nil, err
 	}
@@ -225,10 +230,10 @@ func sampleUnits(ctx context.Context, path string, perTranslation int, component
 	rows, err := raw.QueryContext(ctx, `SELECT translation_id, id FROM (
 		SELECT u.translation_id, u.id, row_number() OVER (PARTITION BY u.translation_id ORDER BY random()) AS n
 		FROM units u JOIN translations t ON t.id = u.translation_id
-		WHERE t.is_source = 0 AND u.state != 100 AND instr(u.source, char(30, 30)) = 0
+		WHERE t.is_source = 0 AND u.state != 100 AND instr(u.source, ?) = 0
 			AND u.flags NOT LIKE '%read-only%' AND u.extra_flags NOT LIKE '%read-only%'
-			AND (?1 = 0 OR t.component_id = ?1))
-		WHERE n <= ?2 ORDER BY translation_id, id`, componentID, perTranslation)
+			AND (? = 0 OR t.component_id = ?)) AS sampled
+		WHERE n <= ? ORDER BY translation_id, id`, "\x1e\x1e", componentID, componentID, perTranslation)
 	if err != nil {
 		return nil, fmt.Errorf("sample units: %w", err)
 	}
@@ -249,7 +254,7 @@ func sampleUnits(ctx context.Context, path string, perTranslation int, component
 		return nil, fmt.Errorf("sample units: %w", err)
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("sample units: no editable unit in %s", path)
+		return nil, errors.New("sample units: no editable unit")
 	}
 	return out, nil
 }
@@ -342,27 +347,30 @@ func (f *firstError) get() string {
 	return f.msg
 }
 
-// copyIndex copies the index at src to dst with every committed write:
-// the WAL is checkpointed into the main file first. Nothing may write to
-// src meanwhile.
-func copyIndex(ctx context.Context, src, dst string) error {
-	raw, err := openRaw(src, false)
+// copyIndex copies the index in src, with every committed write, to dst,
+// an empty store of the same engine. Nothing may write to src meanwhile.
+func copyIndex(ctx context.Context, src, dst *store) error {
+	if src.schema != "" {
+		return copySchema(ctx, src, dst)
+	}
+	raw, err := openRaw(src.path, false)
 	if err != nil {
 		return err
 	}
 	defer raw.Close()
-	// The index checkpoints in the background (index/sqlite), which can
-	// hold the checkpoint lock for a moment: busy is retried, briefly.
+	// The WAL is checkpointed into the main file first. The index
+	// checkpoints in the background (index/sqlite), which can hold the
+	// checkpoint lock for a moment: busy is retried, briefly.
 	for try := 0; ; try++ {
 		var busy, logPages, moved int
 		if err := raw.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logPages, &moved); err != nil {
-			return fmt.Errorf("checkpoint %s: %w", src, err)
+			return fmt.Errorf("checkpoint %s: %w", src.path, err)
 		}
 		if busy == 0 {
-			return copyFile(src, dst)
+			return copyFile(src.path, dst.path)
 		}
 		if try == 100 {
-			return fmt.Errorf("checkpoint %s: the index is busy", src)
+			return fmt.Errorf("checkpoint %s: the index is busy", src.path)
 		}
 		select {
 		case <-ctx.Done():
@@ -372,11 +380,11 @@ func copyIndex(ctx context.Context, src, dst string) error {
 	}
 }
 
-// indexCounts reads, from the index at path, its changes (New contributor
+// indexCounts reads, from the index in st, its changes (New contributor
 // aside: an edit records it once per author and translation) and how many
 // translations' stored statistics differ from a recount of their units.
-func indexCounts(ctx context.Context, path string) (changes, mismatched int, err error) {
-	raw, err := openRaw(path, true)
+func indexCounts(ctx context.Context, st *store) (changes, mismatched int, err error) {
+	raw, err := st.raw(true)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -386,8 +394,8 @@ func indexCounts(ctx context.Context, path string) (changes, mismatched int, err
 		return 0, 0, fmt.Errorf("count changes: %w", err)
 	}
 	err = raw.QueryRowContext(ctx, `SELECT count(*) FROM stats s JOIN (
-		SELECT translation_id, count(*) AS total, coalesce(sum(state >= 20), 0) AS translated,
-			coalesce(sum(state = 10), 0) AS fuzzy, coalesce(sum(state = 30), 0) AS approved
+		SELECT translation_id, count(*) AS total, sum(CASE WHEN state >= 20 THEN 1 ELSE 0 END) AS translated,
+			sum(CASE WHEN state = 10 THEN 1 ELSE 0 END) AS fuzzy, sum(CASE WHEN state = 30 THEN 1 ELSE 0 END) AS approved
 		FROM units GROUP BY translation_id) r ON s.scope = 't' AND s.scope_key = CAST(r.translation_id AS TEXT)
 		WHERE s.total != r.total OR s.translated != r.translated OR s.fuzzy != r.fuzzy OR s.approved != r.approved`).
 		Scan(&mismatched)

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/tolk-project/tolk/index/sqlite"
+	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
 // wrkPoint is one endpoint measured by wrk, against the API and against
@@ -36,7 +36,7 @@ type wrkStats struct {
 // dur. It needs the wrk binary
 // (Debian's wrk); without it the section is skipped with an error the
 // report shows.
-func benchWrk(ctx context.Context, cfg config, db *sqlite.DB, dur time.Duration) ([]wrkPoint, error) {
+func benchWrk(ctx context.Context, cfg config, db *sqlstore.DB, dur time.Duration) ([]wrkPoint, error) {
 	bin, err := exec.LookPath("wrk")
 	if err != nil {
 		return nil, fmt.Errorf("wrk is not installed (apt-get install wrk): %w", err)
