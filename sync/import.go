@@ -45,9 +45,11 @@ type translationFile struct {
 // Files whose content the index already reflects (same blob hashes) are
 // not parsed. A file that fails to parse marks only its translation.
 func (s *Service) ImportComponent(ctx context.Context, c index.Component) (ImportSummary, error) {
-	lock := s.componentLock(c.ID)
-	lock.Lock()
-	defer lock.Unlock()
+	unlock, err := s.lockComponent(ctx, c.ID)
+	if err != nil {
+		return ImportSummary{}, err
+	}
+	defer unlock()
 	return s.pullLocked(ctx, c, nil, pullOptions{push: true})
 }
 
@@ -162,6 +164,9 @@ func (s *Service) importFiles(ctx context.Context, co checkedOut) (sum ImportSum
 			return sum, err
 		}
 	}
+	if err := s.recordHead(ctx, c, repo); err != nil {
+		return sum, err
+	}
 	log.Info("component imported", "revision", sum.Revision, "files", sum.Files, "parsed", sum.Parsed,
 		"skipped", sum.Skipped, "failed", sum.Failed, "added", sum.Added, "updated", sum.Updated,
 		"removed", sum.Removed, "duration", co.took+time.Since(start))
@@ -174,6 +179,9 @@ func (s *Service) checkout(ctx context.Context, c index.Component) (*vcs.Repo, i
 	dir := s.repoDir(c)
 	if c.VCS == "local" || strings.HasPrefix(c.Repo, "local:") {
 		repo, err := vcs.InitLocal(dir)
+		if err == nil {
+			err = s.catchUp(ctx, c, repo)
+		}
 		return repo, integration{}, err
 	}
 	if err := s.adoptPrepared(dir, c); err != nil {
@@ -185,6 +193,9 @@ func (s *Service) checkout(ctx context.Context, c index.Component) (*vcs.Repo, i
 		Timeouts: s.opts.GitTimeouts})
 	if err != nil {
 		return nil, integration{}, err
+	}
+	if err := s.catchUp(ctx, c, repo); err != nil {
+		return repo, integration{}, err
 	}
 	// On failure the checkout is still returned: what it holds can be
 	// indexed (finishLocal) though upstream could not be brought in.
