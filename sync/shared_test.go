@@ -150,9 +150,10 @@ func TestProcessesServeOneHead(t *testing.T) {
 	}
 }
 
-// TestProcessesTakeTurns: while B's commit (a scheduled one, say) is
-// between its git commit and its index update, an update A's webhook
-// started waits for it, then runs on B's commit.
+// TestProcessesTakeTurns: while B's commit (Commit, which the
+// scheduler's commit job runs) is between its git commit and its index
+// update, the update a webhook started on A (StartUpdate, what the hook
+// handlers start) waits for it, then runs on B's commit.
 func TestProcessesTakeTurns(t *testing.T) {
 	ctx := context.Background()
 	p := mustProcesses(t)
@@ -168,14 +169,14 @@ func TestProcessesTakeTurns(t *testing.T) {
 		_, err := p.b.svc.Commit(ctx, p.b.c, nil)
 		committed <- err
 	}()
-	<-inCommit
+	receive(t, inCommit, "B's commit")
 	task := p.a.svc.StartUpdate(p.a.c)
 	time.Sleep(500 * time.Millisecond)
 	if tk, _ := p.a.svc.Task(task.ID); tk.Completed {
 		t.Fatalf("A's update ran during B's commit: %+v", tk)
 	}
 	close(release)
-	if err := <-committed; err != nil {
+	if err := receive(t, committed, "end of B's commit"); err != nil {
 		t.Fatal(err)
 	}
 	tk := waitTask(t, p.a.svc, task.ID)
@@ -252,5 +253,34 @@ func TestProcessDiesMidCommit(t *testing.T) {
 	st, err := svc.RepositoryStatus(ctx, a.c)
 	if err != nil || st.NeedsCommit || st.LocalCommit.Revision != git(t, p.b.bare, "rev-parse", "main") {
 		t.Errorf("A restarted: status %+v, %v; want upstream's head, nothing to commit", st, err)
+	}
+}
+
+// TestProcessesShareLocalComponent: a component whose repository Tolk
+// owns starts with a commit of its own in each checkout; the second
+// process takes the first's, objects and all, since no remote has it.
+func TestProcessesShareLocalComponent(t *testing.T) {
+	ctx := context.Background()
+	loc := indextest.PostgresLocation(t)
+	a, _ := mustProcess(t, loc)
+	if err := a.db.SeedLanguages(ctx, langdata.Default().All()); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := mustProcess(t, loc)
+	spec := jsonComponent("local", "", "*.json", "", "en")
+	spec.VCS = "local"
+	c := a.reconcile(t, spec)[0]
+	time.Sleep(1100 * time.Millisecond) // a commit of another second: another hash
+	b.reconcile(t, spec)
+	sa, err := a.svc.RepositoryStatus(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb, err := b.svc.RepositoryStatus(ctx, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sa.LocalCommit.Revision == "" || sb.LocalCommit.Revision != sa.LocalCommit.Revision {
+		t.Fatalf("heads: A %s, B %s", sa.LocalCommit.Revision, sb.LocalCommit.Revision)
 	}
 }
