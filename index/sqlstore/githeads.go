@@ -1,9 +1,13 @@
 package sqlstore
 
 import (
+	"bytes"
+	"compress/zlib"
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"strings"
 
 	"github.com/tolk-project/tolk/index"
 )
@@ -39,8 +43,12 @@ func (db *DB) GitObjects(ctx context.Context, componentID int64) ([]index.GitObj
 	var out []index.GitObject
 	for rows.Next() {
 		var o index.GitObject
-		if err := rows.Scan(&o.Hash, &o.Type, &o.Data); err != nil {
+		var data []byte
+		if err := rows.Scan(&o.Hash, &o.Type, &data); err != nil {
 			return nil, err
+		}
+		if o.Data, err = decompressObject(data); err != nil {
+			return nil, fmt.Errorf("read object %s: %w", o.Hash, err)
 		}
 		out = append(out, o)
 	}
@@ -64,20 +72,81 @@ func recordGitHead(ctx context.Context, tx *Tx, h index.GitHead) error {
 			return err
 		}
 	}
-	if len(h.Objects) > 0 {
-		put, err := tx.prepare(ctx, `INSERT INTO git_objects (component_id, hash, type, data) VALUES (?, ?, ?, ?)
-			ON CONFLICT (component_id, hash) DO NOTHING`)
-		if err != nil {
-			return err
-		}
-		for _, o := range h.Objects {
-			if _, err := put.ExecContext(ctx, h.ComponentID, o.Hash, o.Type, o.Data); err != nil {
-				return fmt.Errorf("record object %s: %w", o.Hash, err)
-			}
-		}
+	if err := putObjects(ctx, tx, h.ComponentID, h.Objects); err != nil {
+		return err
 	}
 	_, err := tx.ExecContext(ctx, `INSERT INTO git_heads (component_id, head, base) VALUES (?, ?, ?)
 		ON CONFLICT (component_id) DO UPDATE SET head = excluded.head, base = excluded.base`,
 		h.ComponentID, h.Head, h.Base)
 	return err
+}
+
+// objectsPerInsert is how many objects one INSERT stores: a commit of
+// every translation of a big component records thousands, and a round
+// trip each was most of the record's time.
+const objectsPerInsert = 64
+
+// putObjects stores objects, compressed (compressObject), a statement
+// per objectsPerInsert of them.
+func putObjects(ctx context.Context, tx *Tx, componentID int64, objs []index.GitObject) error {
+	var zw *zlib.Writer
+	for len(objs) > 0 {
+		n := min(len(objs), objectsPerInsert)
+		var q strings.Builder
+		q.WriteString(`INSERT INTO git_objects (component_id, hash, type, data) VALUES `)
+		args := make([]any, 0, 4*n)
+		for i, o := range objs[:n] {
+			if i > 0 {
+				q.WriteString(", ")
+			}
+			q.WriteString("(?, ?, ?, ?)")
+			data, w, err := compressObject(zw, o.Data)
+			if err != nil {
+				return fmt.Errorf("record object %s: %w", o.Hash, err)
+			}
+			zw = w
+			args = append(args, componentID, o.Hash, o.Type, data)
+		}
+		q.WriteString(` ON CONFLICT (component_id, hash) DO NOTHING`)
+		if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
+			return fmt.Errorf("record objects: %w", err)
+		}
+		objs = objs[n:]
+	}
+	return nil
+}
+
+// compressObject compresses an object's content as git compresses its
+// loose objects (zlib, at git's own level for them: best speed):
+// translation files shrink several times, which is what the database
+// writes, keeps and sends to every process that catches up. zw, when
+// not nil, is reused; the writer used is returned for the next call.
+func compressObject(zw *zlib.Writer, data []byte) ([]byte, *zlib.Writer, error) {
+	var buf bytes.Buffer
+	buf.Grow(len(data)/3 + 64)
+	if zw == nil {
+		var err error
+		if zw, err = zlib.NewWriterLevel(&buf, zlib.BestSpeed); err != nil {
+			return nil, nil, err
+		}
+	} else {
+		zw.Reset(&buf)
+	}
+	if _, err := zw.Write(data); err != nil {
+		return nil, zw, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, zw, err
+	}
+	return buf.Bytes(), zw, nil
+}
+
+// decompressObject undoes compressObject.
+func decompressObject(data []byte) ([]byte, error) {
+	zr, err := zlib.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	defer zr.Close()
+	return io.ReadAll(zr)
 }

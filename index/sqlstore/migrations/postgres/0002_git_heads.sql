@@ -14,3 +14,7 @@ CREATE TABLE git_objects (
 	data         BYTEA NOT NULL,
 	PRIMARY KEY (component_id, hash)
 );
+
+-- The objects arrive compressed (zlib, as git's loose objects): TOAST
+-- compressing them again would cost time for nothing.
+ALTER TABLE git_objects ALTER COLUMN data SET STORAGE EXTERNAL;
