@@ -46,11 +46,8 @@ func (s *Service) cloned(c index.Component) bool {
 // success the caller holds the lock and must unlock it; on error it is
 // already released.
 func (s *Service) lockedCheckout(ctx context.Context, c index.Component) (*vcs.Repo, func(), error) {
-	// A first clone is made aside and renamed into place, and may hang
-	// on the remote for long holding the lock: a read of a component
-	// not cloned yet answers at once.
-	if !s.cloned(c) {
-		return nil, nil, fmt.Errorf("%s/%s: %w", c.Project.Slug, c.Slug, errNotCloned)
+	if err := s.checkCloned(ctx, c); err != nil {
+		return nil, nil, err
 	}
 	unlock, err := s.lockComponent(ctx, c.ID)
 	if err != nil {
@@ -69,8 +66,8 @@ func (s *Service) lockedCheckout(ctx context.Context, c index.Component) (*vcs.R
 // read does not wait for another process's git job. The checkout moves
 // to the recorded head all the same; the caller must unlock mu.
 func (s *Service) readCheckout(ctx context.Context, c index.Component) (*vcs.Repo, *gosync.Mutex, error) {
-	if !s.cloned(c) {
-		return nil, nil, fmt.Errorf("%s/%s: %w", c.Project.Slug, c.Slug, errNotCloned)
+	if err := s.checkCloned(ctx, c); err != nil {
+		return nil, nil, err
 	}
 	mu := s.componentLock(c.ID)
 	mu.Lock()
@@ -82,11 +79,33 @@ func (s *Service) readCheckout(ctx context.Context, c index.Component) (*vcs.Rep
 	return repo, mu, nil
 }
 
+// checkCloned returns an error wrapping index.ErrNotFound when the
+// component has no checkout to open: none here, and none another
+// process made (which records a head this one can clone to).
+func (s *Service) checkCloned(ctx context.Context, c index.Component) error {
+	// A first import clones aside and renames into place, and may hang
+	// on the remote for long holding the lock: a read of a component
+	// not cloned yet answers at once.
+	if s.cloned(c) {
+		return nil
+	}
+	if s.store.SharedCheckouts() {
+		if _, ok, err := s.store.GitHead(ctx, c.ID); err != nil || ok {
+			return err
+		}
+	}
+	return fmt.Errorf("%s/%s: %w", c.Project.Slug, c.Slug, errNotCloned)
+}
+
 // caughtUp opens the component's checkout and moves it to the recorded
-// head (catchUp); the caller holds the component's mutex.
+// head (catchUp); a component another process imported first is cloned
+// here. The caller holds the component's mutex.
 func (s *Service) caughtUp(ctx context.Context, c index.Component) (*vcs.Repo, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if !s.cloned(c) && s.store.SharedCheckouts() {
+		return s.openOrClone(ctx, c)
 	}
 	repo, err := s.openCheckout(c)
 	if err != nil {

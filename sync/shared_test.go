@@ -284,3 +284,35 @@ func TestProcessesShareLocalComponent(t *testing.T) {
 		t.Fatalf("heads: A %s, B %s", sa.LocalCommit.Revision, sb.LocalCommit.Revision)
 	}
 }
+
+// TestProcessClonesWhatAnotherImported: a component A imported (as one
+// created through A's API is) and committed to is served by B, which
+// never imported it, from a clone B makes on the first download.
+func TestProcessClonesWhatAnotherImported(t *testing.T) {
+	ctx := context.Background()
+	loc := indextest.PostgresLocation(t)
+	a, _ := mustProcess(t, loc)
+	if err := a.db.SeedLanguages(ctx, langdata.Default().All()); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := mustProcess(t, loc)
+	url, _ := mustRepo(t, commitFiles)
+	ca := commitEnv{env: a, c: a.reconcile(t, jsonComponent("app", url, "locales/*.json", "locales/en.json", "en"))[0]}
+	cb := ca
+	cb.env = b
+	ann, err := a.db.CreateUser(ctx, index.User{Username: "ann", FullName: "Ann Example",
+		Email: "ann@example.com", IsActive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ca.edit(t, "de", "bye", "Tschüss", ann)
+	if _, err := a.svc.Commit(ctx, ca.c, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := mustReadFile(t, cb, "locales/de.json"), mustReadFile(t, ca, "locales/de.json"); got != want {
+		t.Errorf("B serves\n%s\nwant A's\n%s", got, want)
+	}
+	if st, err := b.svc.RepositoryStatus(ctx, cb.c); err != nil || st.Outgoing != 1 {
+		t.Errorf("B's status = %+v, %v; want A's commit outgoing", st, err)
+	}
+}
