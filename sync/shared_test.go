@@ -316,3 +316,31 @@ func TestProcessClonesWhatAnotherImported(t *testing.T) {
 		t.Errorf("B's status = %+v, %v; want A's commit outgoing", st, err)
 	}
 }
+
+// TestProcessPullsAnothersCommit: A's commit, not pushed, stays B's to
+// carry when upstream moves: B's pull re-applies it on top of upstream
+// and the push holds both.
+func TestProcessPullsAnothersCommit(t *testing.T) {
+	ctx := context.Background()
+	p := mustProcesses(t)
+	p.a.edit(t, "de", "bye", "Tschüss", p.a.ann)
+	if _, err := p.a.svc.Commit(ctx, p.a.c, nil); err != nil {
+		t.Fatal(err)
+	}
+	writeAndPush(t, p.a.work, map[string]string{"README": "upstream moved\n"}, "upstream")
+	if err := p.b.svc.Pull(ctx, p.b.c, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.b.svc.Push(ctx, p.b.c, nil); err != nil {
+		t.Fatal(err)
+	}
+	if de := git(t, p.b.bare, "show", "main:locales/de.json"); !strings.Contains(de, "Tschüss") {
+		t.Errorf("upstream's de.json lost A's edit:\n%s", de)
+	}
+	if readme := git(t, p.b.bare, "show", "main:README"); readme != "upstream moved" {
+		t.Errorf("upstream's README = %q", readme)
+	}
+	if got, want := mustReadFile(t, p.a, "locales/de.json"), mustReadFile(t, p.b, "locales/de.json"); got != want {
+		t.Errorf("A serves\n%s\nwant B's\n%s", got, want)
+	}
+}
