@@ -1,7 +1,14 @@
 package sqlstore_test
 
 import (
+	"bufio"
 	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -156,4 +163,99 @@ func TestLockComponentAcrossProcesses(t *testing.T) {
 			t.Fatal("the lock outlived its holder")
 		}
 	})
+}
+
+// lockChildEnv, when set in a test binary's environment, makes
+// TestLockComponentDeadProcess the child process: it takes the lock
+// named there ("dsn id"), says so, and waits to be killed.
+const lockChildEnv = "TOLK_TEST_LOCK_CHILD"
+
+// TestLockComponentDeadProcess: a process killed (SIGKILL, no Close)
+// while holding a component's lock releases it at once.
+func TestLockComponentDeadProcess(t *testing.T) {
+	if spec := os.Getenv(lockChildEnv); spec != "" {
+		holdLockUntilKilled(t, spec)
+		return
+	}
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("one process per SQLite file")
+	}
+	loc := indextest.Location(t)
+	b, err := indextest.Reopen(t, loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	id := lockTestID()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestLockComponentDeadProcess$", "-test.count=1")
+	cmd.Env = append(os.Environ(), lockChildEnv+"="+loc+" "+strconv.FormatInt(id, 10),
+		testengine.EngineEnv+"="+testengine.Postgres)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	if !waitForLine(out, "locked") {
+		t.Fatal("the child never took the lock")
+	}
+	ctx := context.Background()
+	wctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	if _, err := b.LockComponent(wctx, id); err == nil {
+		t.Fatal("took the lock the child holds")
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	start := time.Now()
+	lctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	unlock, err := b.LockComponent(lctx, id)
+	if err != nil {
+		t.Fatalf("the lock outlived its killed holder: %v", err)
+	}
+	unlock()
+	t.Logf("lock taken %v after the holder was killed", time.Since(start))
+}
+
+func holdLockUntilKilled(t *testing.T, spec string) {
+	dsn, idText, _ := strings.Cut(spec, " ")
+	id, err := strconv.ParseInt(idText, 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := indextest.Reopen(t, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.LockComponent(context.Background(), id); err != nil {
+		t.Fatal(err)
+	}
+	fmt.Println("locked")
+	select {} // until killed
+}
+
+// waitForLine reports whether r says line within ten seconds.
+func waitForLine(r io.Reader, line string) bool {
+	found := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			if strings.TrimSpace(sc.Text()) == line {
+				found <- true
+				return
+			}
+		}
+		found <- false
+	}()
+	select {
+	case ok := <-found:
+		return ok
+	case <-time.After(10 * time.Second):
+		return false
+	}
 }
