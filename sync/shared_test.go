@@ -3,6 +3,7 @@ package sync_test
 import (
 	"context"
 	"errors"
+	"net/http/httptest"
 	"strings"
 	gosync "sync"
 	"testing"
@@ -74,6 +75,21 @@ func mustProcesses(tb testing.TB) processes {
 	return processes{a: ce, b: cb, loc: loc, killA: killA}
 }
 
+// exportedHead is the HEAD e's git export advertises (what a clone of
+// its git_export URL gets).
+func exportedHead(tb testing.TB, e commitEnv) string {
+	tb.Helper()
+	h, err := e.svc.GitExport(context.Background(), e.c)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	out := git(tb, tb.TempDir(), "ls-remote", srv.URL+"/git/test/app/", "HEAD")
+	head, _, _ := strings.Cut(out, "\t")
+	return head
+}
+
 func mustReadFile(tb testing.TB, e commitEnv, path string) string {
 	tb.Helper()
 	b, err := e.svc.ReadFile(context.Background(), e.c, path)
@@ -98,6 +114,13 @@ func TestProcessesServeOneHead(t *testing.T) {
 	onA := mustReadFile(t, p.a, "locales/de.json")
 	if onA == upstream || !strings.Contains(onA, "Tschüss") {
 		t.Fatalf("A's file after its commit:\n%s", onA)
+	}
+	stA, err := p.a.svc.RepositoryStatus(ctx, p.a.c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := exportedHead(t, p.b); got != stA.LocalCommit.Revision {
+		t.Fatalf("B's git export has HEAD %s, want A's commit %s", got, stA.LocalCommit.Revision)
 	}
 	if got := mustReadFile(t, p.b, "locales/de.json"); got != onA {
 		t.Fatalf("B serves\n%s\nwant A's\n%s", got, onA)
