@@ -11,6 +11,11 @@ type Committed struct {
 	Translations []CommittedTranslation
 	// Files are the paths of the component's pending_files rows done.
 	Files []string
+	// Head, when not nil, is the head the commit moved the component's
+	// branch to, recorded in the same transaction (see GitHead), so that
+	// edits are never forgotten while other processes cannot see the
+	// commit holding them.
+	Head *GitHead
 }
 
 // CommittedTranslation is one translation's part of a Committed.

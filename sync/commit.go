@@ -52,11 +52,11 @@ type CommitStore interface {
 // that made commits pushes them (see Push). It returns an error wrapping
 // index.ErrNotFound when the checkout does not exist yet.
 func (s *Service) Commit(ctx context.Context, c index.Component, user *index.User) (index.CommitResult, error) {
-	repo, lock, err := s.lockedCheckout(ctx, c)
+	repo, unlock, err := s.lockedCheckout(ctx, c)
 	if err != nil {
 		return index.CommitResult{}, err
 	}
-	defer lock.Unlock()
+	defer unlock()
 	res, err := s.commitLocked(ctx, repo, c, user)
 	if err != nil {
 		return res, err
@@ -77,11 +77,11 @@ func (s *Service) Commit(ctx context.Context, c index.Component, user *index.Use
 // branch never gets stuck; branch itself is never force-pushed. A
 // component whose checkout has no remote has nothing to push: nil.
 func (s *Service) Push(ctx context.Context, c index.Component, user *index.User) error {
-	repo, lock, err := s.lockedCheckout(ctx, c)
+	repo, unlock, err := s.lockedCheckout(ctx, c)
 	if err != nil {
 		return err
 	}
-	defer lock.Unlock()
+	defer unlock()
 	if _, err := s.commitLocked(ctx, repo, c, user); err != nil {
 		return err
 	}
@@ -121,11 +121,17 @@ func (s *Service) pushLocked(ctx context.Context, repo *vcs.Repo, c index.Compon
 		s.opts.Logger.Info("push rejected, pulling and retrying", "project", c.Project.Slug, "component", c.Slug)
 		if _, perr := s.pullLocked(ctx, c, user, pullOptions{}); perr == nil {
 			if fresh, oerr := s.openCheckout(c); oerr == nil {
+				repo = fresh
 				err = push(fresh)
 			}
 		}
 	}
 	if err == nil {
+		// Upstream has the local commits now: the record drops their
+		// objects, which the other processes fetch.
+		if err := s.recordHead(ctx, c, repo); err != nil {
+			return err
+		}
 		return s.store.RecordRepositoryChange(ctx, c.ID, index.ActionPush, userID(user), "")
 	}
 	if ctx.Err() != nil {
@@ -170,6 +176,11 @@ func (s *Service) commitLocked(ctx context.Context, repo *vcs.Repo, c index.Comp
 	}
 	if len(cm.rec.Translations) == 0 && len(cm.rec.Files) == 0 {
 		return res, cm.unwritableErr()
+	}
+	// Recorded with the edits it holds: whichever process commits next
+	// builds on this commit, which none can once the edits are forgotten.
+	if cm.rec.Head, err = s.headRecord(ctx, c, repo); err != nil {
+		return res, fmt.Errorf("%s/%s: %w", c.Project.Slug, c.Slug, err)
 	}
 	if s.afterGitCommit != nil {
 		if err := s.afterGitCommit(); err != nil {

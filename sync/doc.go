@@ -16,5 +16,7 @@
 // templates (message_parse.go parses them, message_eval.go renders);
 // scheduler.go runs the scheduled commits and pulls (StartScheduler);
 // pull.go pulls without merging and resets; operations.go the
-// repository operations cleanup, file-sync and file-scan.
+// repository operations cleanup, file-sync and file-scan; shared.go how
+// processes sharing one database take turns on a component and keep
+// their checkouts at the head the index records.
 package sync

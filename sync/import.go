@@ -45,9 +45,11 @@ type translationFile struct {
 // Files whose content the index already reflects (same blob hashes) are
 // not parsed. A file that fails to parse marks only its translation.
 func (s *Service) ImportComponent(ctx context.Context, c index.Component) (ImportSummary, error) {
-	lock := s.componentLock(c.ID)
-	lock.Lock()
-	defer lock.Unlock()
+	unlock, err := s.lockComponent(ctx, c.ID)
+	if err != nil {
+		return ImportSummary{}, err
+	}
+	defer unlock()
 	return s.pullLocked(ctx, c, nil, pullOptions{push: true})
 }
 
@@ -162,34 +164,62 @@ func (s *Service) importFiles(ctx context.Context, co checkedOut) (sum ImportSum
 			return sum, err
 		}
 	}
+	if err := s.recordHead(ctx, c, repo); err != nil {
+		return sum, err
+	}
 	log.Info("component imported", "revision", sum.Revision, "files", sum.Files, "parsed", sum.Parsed,
 		"skipped", sum.Skipped, "failed", sum.Failed, "added", sum.Added, "updated", sum.Updated,
 		"removed", sum.Removed, "duration", co.took+time.Since(start))
 	return sum, nil
 }
 
-// checkout opens, clones or initialises the component's repository and
-// moves it onto upstream (integrate).
+// checkout opens, clones or initialises the component's repository
+// (openOrClone) and moves it onto upstream (integrate).
 func (s *Service) checkout(ctx context.Context, c index.Component) (*vcs.Repo, integration, error) {
-	dir := s.repoDir(c)
-	if c.VCS == "local" || strings.HasPrefix(c.Repo, "local:") {
-		repo, err := vcs.InitLocal(dir)
+	repo, err := s.openOrClone(ctx, c)
+	if err != nil || isLocal(c) {
 		return repo, integration{}, err
-	}
-	if err := s.adoptPrepared(dir, c); err != nil {
-		return nil, integration{}, err
-	}
-	// The import reads files from the object store; the working tree is
-	// checked out when a commit first needs it (vcs.CloneOptions).
-	repo, err := vcs.OpenOrClone(ctx, vcs.CloneOptions{URL: c.Repo, Branch: c.Branch, Dir: dir, NoCheckout: true,
-		Timeouts: s.opts.GitTimeouts})
-	if err != nil {
-		return nil, integration{}, err
 	}
 	// On failure the checkout is still returned: what it holds can be
 	// indexed (finishLocal) though upstream could not be brought in.
 	in, err := s.integrate(ctx, c, repo)
 	return repo, in, err
+}
+
+// isLocal reports whether Tolk owns the component's repository (vcs
+// "local"): it has no remote.
+func isLocal(c index.Component) bool {
+	return c.VCS == "local" || strings.HasPrefix(c.Repo, "local:")
+}
+
+// openOrClone opens the component's checkout, cloning it (or, for a
+// repository Tolk owns, initialising it) first when missing, and moves
+// it to the recorded head (catchUp).
+func (s *Service) openOrClone(ctx context.Context, c index.Component) (*vcs.Repo, error) {
+	dir := s.repoDir(c)
+	var repo *vcs.Repo
+	var err error
+	if isLocal(c) {
+		repo, err = vcs.InitLocal(dir)
+	} else {
+		if err := s.adoptPrepared(dir, c); err != nil {
+			return nil, err
+		}
+		// The import reads files from the object store; the working
+		// tree is checked out when a commit first needs it
+		// (vcs.CloneOptions).
+		repo, err = vcs.OpenOrClone(ctx, vcs.CloneOptions{URL: c.Repo, Branch: c.Branch, Dir: dir, NoCheckout: true,
+			Timeouts: s.opts.GitTimeouts})
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := s.catchUp(ctx, c, repo); err != nil {
+		// Not even for finishLocal: importing a checkout behind the
+		// recorded head would take back what another process committed.
+		return nil, err
+	}
+	return repo, nil
 }
 
 // finishLocal is importCheckout for a checkout upstream could not be

@@ -30,11 +30,11 @@ type OperationStore interface {
 // a checkout that does not exist yet is an error wrapping
 // index.ErrNotFound.
 func (s *Service) Cleanup(ctx context.Context, c index.Component, user *index.User) error {
-	repo, lock, err := s.lockedCheckout(ctx, c)
+	repo, unlock, err := s.lockedCheckout(ctx, c)
 	if err != nil {
 		return err
 	}
-	defer lock.Unlock()
+	defer unlock()
 	log := s.opts.Logger.With("project", c.Project.Slug, "component", c.Slug)
 	res, err := repo.Clean(ctx)
 	if err != nil {
@@ -67,12 +67,12 @@ func (s *Service) FileSync(ctx context.Context, c index.Component, user *index.U
 	// The lock orders the marking between two imports or commits, and
 	// taking it through lockedCheckout checks that there is a checkout
 	// to commit to.
-	_, lock, err := s.lockedCheckout(ctx, c)
+	_, unlock, err := s.lockedCheckout(ctx, c)
 	if err != nil {
 		return index.CommitResult{}, err
 	}
 	_, err = s.store.ForceSync(ctx, c.ID, userID(user), index.ActionForceSync, "")
-	lock.Unlock()
+	unlock()
 	if err != nil {
 		return index.CommitResult{}, fmt.Errorf("%s/%s: force sync: %w", c.Project.Slug, c.Slug, err)
 	}
@@ -92,11 +92,11 @@ func (s *Service) FileScan(ctx context.Context, c index.Component, user *index.U
 	if _, err := s.Commit(ctx, c, user); err != nil {
 		return err
 	}
-	repo, lock, err := s.lockedCheckout(ctx, c)
+	repo, unlock, err := s.lockedCheckout(ctx, c)
 	if err != nil {
 		return err
 	}
-	defer lock.Unlock()
+	defer unlock()
 	if err := s.store.ForceScan(ctx, c.ID, userID(user)); err != nil {
 		return fmt.Errorf("%s/%s: force scan: %w", c.Project.Slug, c.Slug, err)
 	}

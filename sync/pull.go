@@ -98,7 +98,7 @@ type upstream struct {
 // and finds upstream's head, for a reset. On success the caller holds the
 // lock and must call unlock; on error it is already released.
 func (s *Service) lockedUpstream(ctx context.Context, c index.Component) (*vcs.Repo, upstream, func(), error) {
-	repo, lock, err := s.lockedCheckout(ctx, c)
+	repo, unlock, err := s.lockedCheckout(ctx, c)
 	if err != nil {
 		return nil, upstream{}, nil, err
 	}
@@ -110,10 +110,10 @@ func (s *Service) lockedUpstream(ctx context.Context, c index.Component) (*vcs.R
 		up, err = upstreamHead(repo)
 	}
 	if err != nil {
-		lock.Unlock()
+		unlock()
 		return nil, upstream{}, nil, resetFailed(c, err)
 	}
-	return repo, up, lock.Unlock, nil
+	return repo, up, unlock, nil
 }
 
 // upstreamHead finds upstream's head as last fetched.
@@ -150,10 +150,12 @@ func resetFailed(c index.Component, err error) error {
 // returns an index.ErrConflict error carrying it. user (nil: nobody)
 // is who asked.
 func (s *Service) Pull(ctx context.Context, c index.Component, user *index.User) error {
-	lock := s.componentLock(c.ID)
-	lock.Lock()
-	defer lock.Unlock()
-	_, err := s.pullLocked(ctx, c, user, pullOptions{push: true, skipCurrent: true})
+	unlock, err := s.lockComponent(ctx, c.ID)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	_, err = s.pullLocked(ctx, c, user, pullOptions{push: true, skipCurrent: true})
 	return err
 }
 

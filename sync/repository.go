@@ -41,28 +41,80 @@ func (s *Service) cloned(c index.Component) bool {
 	return !errors.Is(err, os.ErrNotExist)
 }
 
-// lockedCheckout takes the component's lock and opens its checkout. On
+// lockedCheckout takes the component's lock for a git job (lockComponent)
+// and opens its checkout, moved to the recorded head (catchUp). On
 // success the caller holds the lock and must unlock it; on error it is
 // already released.
-func (s *Service) lockedCheckout(ctx context.Context, c index.Component) (*vcs.Repo, *gosync.Mutex, error) {
-	// A first clone is made aside and renamed into place, and may hang
+func (s *Service) lockedCheckout(ctx context.Context, c index.Component) (*vcs.Repo, func(), error) {
+	if err := s.checkCloned(ctx, c); err != nil {
+		return nil, nil, err
+	}
+	unlock, err := s.lockComponent(ctx, c.ID)
+	if err != nil {
+		return nil, nil, err
+	}
+	repo, err := s.caughtUp(ctx, c)
+	if err != nil {
+		unlock()
+		return nil, nil, err
+	}
+	return repo, unlock, nil
+}
+
+// readCheckout is lockedCheckout for reads of this process's checkout
+// (its status, its files): under this process's mutex alone, so that a
+// read does not wait for another process's git job. The checkout moves
+// to the recorded head all the same; the caller must unlock mu.
+func (s *Service) readCheckout(ctx context.Context, c index.Component) (*vcs.Repo, *gosync.Mutex, error) {
+	if err := s.checkCloned(ctx, c); err != nil {
+		return nil, nil, err
+	}
+	mu := s.componentLock(c.ID)
+	mu.Lock()
+	repo, err := s.caughtUp(ctx, c)
+	if err != nil {
+		mu.Unlock()
+		return nil, nil, err
+	}
+	return repo, mu, nil
+}
+
+// checkCloned returns an error wrapping index.ErrNotFound when the
+// component has no checkout to open: none here, and none another
+// process made (which records a head this one can clone to).
+func (s *Service) checkCloned(ctx context.Context, c index.Component) error {
+	// A first import clones aside and renames into place, and may hang
 	// on the remote for long holding the lock: a read of a component
 	// not cloned yet answers at once.
-	if !s.cloned(c) {
-		return nil, nil, fmt.Errorf("%s/%s: %w", c.Project.Slug, c.Slug, errNotCloned)
+	if s.cloned(c) {
+		return nil
 	}
-	lock := s.componentLock(c.ID)
-	lock.Lock()
+	if s.store.SharedCheckouts() {
+		if _, ok, err := s.store.GitHead(ctx, c.ID); err != nil || ok {
+			return err
+		}
+	}
+	return fmt.Errorf("%s/%s: %w", c.Project.Slug, c.Slug, errNotCloned)
+}
+
+// caughtUp opens the component's checkout and moves it to the recorded
+// head (catchUp); a component another process imported first is cloned
+// here. The caller holds the component's mutex.
+func (s *Service) caughtUp(ctx context.Context, c index.Component) (*vcs.Repo, error) {
 	if err := ctx.Err(); err != nil {
-		lock.Unlock()
-		return nil, nil, err
+		return nil, err
+	}
+	if !s.cloned(c) && s.store.SharedCheckouts() {
+		return s.openOrClone(ctx, c)
 	}
 	repo, err := s.openCheckout(c)
 	if err != nil {
-		lock.Unlock()
-		return nil, nil, err
+		return nil, err
 	}
-	return repo, lock, nil
+	if err := s.catchUp(ctx, c, repo); err != nil {
+		return nil, err
+	}
+	return repo, nil
 }
 
 // RepositoryStatus reports the state of the component's checkout against
@@ -71,7 +123,7 @@ func (s *Service) lockedCheckout(ctx context.Context, c index.Component) (*vcs.R
 // returns an error wrapping index.ErrNotFound when the checkout does not
 // exist yet.
 func (s *Service) RepositoryStatus(ctx context.Context, c index.Component) (index.RepositoryStatus, error) {
-	repo, lock, err := s.lockedCheckout(ctx, c)
+	repo, lock, err := s.readCheckout(ctx, c)
 	if err != nil {
 		return index.RepositoryStatus{}, err
 	}
@@ -127,11 +179,11 @@ func commitOf(c vcs.CommitInfo) index.Commit {
 // NeedsMerge), and reports whether it moved. A component without a remote
 // has nothing to fetch: false, nil.
 func (s *Service) Fetch(ctx context.Context, c index.Component) (bool, error) {
-	repo, lock, err := s.lockedCheckout(ctx, c)
+	repo, unlock, err := s.lockedCheckout(ctx, c)
 	if err != nil {
 		return false, err
 	}
-	defer lock.Unlock()
+	defer unlock()
 	changed, err := repo.Fetch(ctx)
 	if errors.Is(err, vcs.ErrNoRemote) {
 		return false, nil
@@ -156,9 +208,14 @@ func (s *Service) ReadFile(ctx context.Context, c index.Component, path string) 
 	if err == nil {
 		head, err = repo.Head()
 	}
+	if err == nil {
+		// Another process may have moved the component since: the
+		// checkout catches up first (under the lock, below).
+		err = s.behind(ctx, c, head)
+	}
 	if err != nil {
 		var lock *gosync.Mutex
-		if repo, lock, err = s.lockedCheckout(ctx, c); err != nil {
+		if repo, lock, err = s.readCheckout(ctx, c); err != nil {
 			return nil, err
 		}
 		head, err = repo.Head()
@@ -184,7 +241,7 @@ func (s *Service) ReadFile(ctx context.Context, c index.Component, path string) 
 // only while it reads references, so a long clone does not hold up an
 // import.
 func (s *Service) GitExport(ctx context.Context, c index.Component) (http.Handler, error) {
-	repo, lock, err := s.lockedCheckout(ctx, c)
+	repo, lock, err := s.readCheckout(ctx, c)
 	if err != nil {
 		return nil, err
 	}

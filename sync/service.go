@@ -38,6 +38,7 @@ type Store interface {
 	PullStore
 	ScheduleStore
 	OperationStore
+	JobStore
 }
 
 // Languages resolves the language codes found in file names.
@@ -163,8 +164,10 @@ func (s *Service) Close() error {
 	return errors.Join(errs...)
 }
 
-// componentLock serializes work on one component (an import and a later
-// write-back must not interleave in its checkout).
+// componentLock serializes work on one component in this process (an
+// import and a later write-back must not interleave in its checkout);
+// git jobs take it through lockComponent, which adds the lock of the
+// processes sharing the index.
 func (s *Service) componentLock(id int64) *gosync.Mutex {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -199,8 +202,8 @@ func (s *Service) Reconcile(ctx context.Context, specs []ProjectSpec) (err error
 	defer func() {
 		cancel()
 		for st := range ready { // release what was checked out and not imported; ends the goroutine
-			if st.lock != nil {
-				st.lock.Unlock()
+			if st.unlock != nil {
+				st.unlock()
 			}
 		}
 	}()
@@ -219,7 +222,7 @@ func (s *Service) Reconcile(ctx context.Context, specs []ProjectSpec) (err error
 			return st.err
 		}
 		_, err := s.finishLocal(ctx, st.co)
-		st.lock.Unlock()
+		st.unlock()
 		c := st.co.c
 		if err != nil && ctx.Err() != nil {
 			return ctx.Err()
@@ -235,9 +238,9 @@ func (s *Service) Reconcile(ctx context.Context, specs []ProjectSpec) (err error
 // reconcileStep is a saved component checked out under its lock, which
 // the receiver must unlock, or an error that ends the reconciliation.
 type reconcileStep struct {
-	co   checkedOut
-	lock *gosync.Mutex
-	err  error
+	co     checkedOut
+	unlock func()
+	err    error
 }
 
 // prepareComponents saves each project and component of specs and checks
@@ -265,9 +268,12 @@ func (s *Service) prepareComponents(ctx context.Context, specs []ProjectSpec, ou
 				out <- reconcileStep{err: fmt.Errorf("save component %s/%s: %w", p.Slug, c.Slug, err)}
 				return
 			}
-			lock := s.componentLock(saved.ID)
-			lock.Lock()
-			out <- reconcileStep{co: s.checkoutTimed(ctx, saved), lock: lock}
+			unlock, err := s.lockComponent(ctx, saved.ID)
+			if err != nil {
+				out <- reconcileStep{err: fmt.Errorf("lock component %s/%s: %w", p.Slug, c.Slug, err)}
+				return
+			}
+			out <- reconcileStep{co: s.checkoutTimed(ctx, saved), unlock: unlock}
 		}
 	}
 }

@@ -206,9 +206,11 @@ func (s *Service) StartUpdate(c index.Component) index.Task {
 
 // runImport is the work of an import task.
 func (s *Service) runImport(ctx context.Context, c index.Component, t *task) (map[string]int, error) {
-	lock := s.componentLock(c.ID)
-	lock.Lock()
-	defer lock.Unlock()
+	unlock, err := s.lockComponent(ctx, c.ID)
+	if err != nil {
+		return nil, err // cancelled while another task held the component
+	}
+	defer unlock()
 	if err := ctx.Err(); err != nil {
 		return nil, err // cancelled while another task held the component
 	}

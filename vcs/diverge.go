@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -261,37 +260,13 @@ func parseRev(rev string) (plumbing.Hash, error) {
 // tree). A working tree never checked out stays empty. rev becomes the
 // commit the branch last synced with (Divergence.Base).
 func (r *Repo) ResetTo(rev string) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.branch == "" {
-		return fmt.Errorf("reset: %w", ErrDetachedHead)
-	}
 	h, err := parseRev(rev)
 	if err != nil {
 		return fmt.Errorf("reset: %w", err)
 	}
-	if _, err := r.repo.CommitObject(h); err != nil {
-		return fmt.Errorf("reset: %w: %s", ErrUnknownRevision, rev)
-	}
-	ok, err := r.checkedOut()
-	if err != nil {
-		return fmt.Errorf("reset: %w", err)
-	}
-	if !ok {
-		ref := plumbing.NewHashReference(plumbing.NewBranchReferenceName(r.branch), h)
-		if err := r.repo.Storer.SetReference(ref); err != nil {
-			return fmt.Errorf("reset: update %s: %w", ref.Name(), err)
-		}
-		return r.markSynced(h)
-	}
-	wt, err := r.repo.Worktree()
-	if err != nil {
-		return fmt.Errorf("reset: %w", err)
-	}
-	if err := wt.Reset(&git.ResetOptions{Commit: h, Mode: git.HardReset}); err != nil {
-		return fmt.Errorf("reset to %s: %w", rev, err)
-	}
-	return r.markSynced(h)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.resetLocked(h, h)
 }
 
 // SetMark records commit rev under a name of the caller's (a reference

@@ -32,6 +32,9 @@
 // without progress (a progress message or a packet of the pack
 // received); ErrStalled and ErrTimeout say which ended it.
 // RemoveStaleClones removes the temporary clones a crash left.
+// share.go carries local commits between checkouts of one component
+// without a remote: LocalObjects lists the objects they added,
+// WriteObjects stores them elsewhere, and MoveTo moves that branch.
 //
 // Supported remotes are file:// URLs and plain paths (go-git runs the git
 // binary's git-upload-pack and git-receive-pack for these, so git must be

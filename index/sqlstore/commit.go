@@ -63,7 +63,8 @@ func (db *DB) FindUserByID(ctx context.Context, id int64) (index.User, error) {
 // transaction: units stop being pending (unless their target changed since), removed
 // units and pending files done are deleted, revisions are set and
 // "Changes committed" (17) is recorded per translation that asks for it,
-// with the user set and no author.
+// with the user set and no author; rec.Head, when set, is recorded with
+// them (RecordGitHead).
 func (db *DB) MarkCommitted(ctx context.Context, rec index.Committed) error {
 	return db.write(ctx, func(tx *Tx) error {
 		clear, err := tx.prepare(ctx, `UPDATE units SET pending = 0, pending_since = NULL
@@ -108,6 +109,9 @@ func (db *DB) MarkCommitted(ctx context.Context, rec index.Committed) error {
 				rec.ComponentID, p); err != nil {
 				return err
 			}
+		}
+		if rec.Head != nil && db.SharedCheckouts() {
+			return recordGitHead(ctx, tx, *rec.Head)
 		}
 		return nil
 	})

@@ -58,12 +58,18 @@ func OpenPostgres(ctx context.Context, dsn string) (*DB, error) {
 		db.wdb.Close()
 		return nil, fmt.Errorf("open postgres: %w", err)
 	}
+	if db.jobs, err = openJobLocks(dsn); err != nil {
+		db.wdb.Close()
+		db.rdb.Close()
+		return nil, err
+	}
 	n := max(4, 2*runtime.GOMAXPROCS(0))
 	db.rdb.SetMaxOpenConns(n)
 	db.rdb.SetMaxIdleConns(n)
 	if err := db.wdb.PingContext(ctx); err != nil {
 		db.wdb.Close()
 		db.rdb.Close()
+		db.jobs.close()
 		return nil, fmt.Errorf("connect to postgres: %w", err)
 	}
 	if err := db.start(ctx); err != nil {

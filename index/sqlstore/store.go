@@ -42,6 +42,9 @@ type DB struct {
 	recent      map[string]recentCount
 	changePages genCache[string, page[index.Change]]
 	wdb         *sql.DB // the single writer
+	// jobs holds the component locks of other processes' git jobs
+	// (joblock.go); nil on SQLite, whose file one process owns.
+	jobs *jobLocks
 	// dialect is what differs between the engines (dialect.go).
 	dialect *dialect
 	// stopBackground stops the engine's background work (the SQLite
@@ -145,6 +148,7 @@ func (db *DB) Close() error {
 	if db.wdb != nil {
 		errs = append(errs, db.wdb.Close())
 	}
+	errs = append(errs, db.jobs.close())
 	return errors.Join(errs...)
 }
 
