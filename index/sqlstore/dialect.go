@@ -35,7 +35,8 @@ type dialect struct {
 	background func(db *DB, ctx context.Context, done chan<- struct{})
 }
 
-// rebind returns query with the dialect's placeholders.
+// rebind returns query with the dialect's placeholders: ? becomes the
+// next $n, and ?NNN (a numbered parameter) $NNN.
 func (d *dialect) rebind(query string) string {
 	if !d.numbered || !strings.Contains(query, "?") {
 		return query
@@ -54,8 +55,11 @@ func (d *dialect) rebind(query string) string {
 		case c == '\'' || c == '"':
 			quote = c
 		case c == '?':
-			n++
 			b.WriteByte('$')
+			if i+1 < len(query) && isDigit(query[i+1]) {
+				continue // SQLite's ?NNN is PostgreSQL's $NNN
+			}
+			n++
 			b.WriteString(strconv.Itoa(n))
 			continue
 		}
@@ -63,6 +67,8 @@ func (d *dialect) rebind(query string) string {
 	}
 	return b.String()
 }
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // args returns args as the dialect's driver takes them. SQLite stores
 // booleans as the integers 0 and 1, and the schema keeps them integers on

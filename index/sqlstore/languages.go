@@ -15,7 +15,7 @@ import (
 // UpdateLanguage): they are the deployment's own.
 func (db *DB) SeedLanguages(ctx context.Context, langs []index.Language) error {
 	return db.write(ctx, func(tx *Tx) error {
-		stmt, err := tx.PrepareContext(ctx, `INSERT INTO languages
+		stmt, err := tx.prepare(ctx, `INSERT INTO languages
 			(code, name, direction, population, aliases, plural_id, plural_source, plural_number, plural_formula, plural_type)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			ON CONFLICT (code) DO UPDATE SET name = excluded.name, direction = excluded.direction,
@@ -26,7 +26,6 @@ func (db *DB) SeedLanguages(ctx context.Context, langs []index.Language) error {
 		if err != nil {
 			return err
 		}
-		defer stmt.Close()
 		for _, l := range langs {
 			p := l.Plural
 			if _, err := stmt.ExecContext(ctx, l.Code, l.Name, l.Direction, l.Population,
