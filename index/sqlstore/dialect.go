@@ -30,6 +30,12 @@ type dialect struct {
 	// writers that share the database from other processes (nil when the
 	// writer goroutine is the only one, as with SQLite's one file).
 	lockWrites string
+	// returning: an INSERT answers its new id with RETURNING, in its
+	// own round trip. SQLite's RETURNING builds an ephemeral table per
+	// statement, so there the id is read with LastInsertId instead;
+	// PostgreSQL has no LastInsertId, and lastval() would cost a round
+	// trip of its own.
+	returning bool
 	// background is the engine's own background work, run until ctx ends
 	// (the SQLite checkpointer); it closes done when it returns.
 	background func(db *DB, ctx context.Context, done chan<- struct{})

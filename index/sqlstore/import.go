@@ -306,9 +306,10 @@ func reconcileUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, id
 			continue
 		}
 		if !ok {
-			// Exec and LastInsertId, not RETURNING: SQLite gathers RETURNING
-			// rows in an ephemeral table built and freed per statement, which
-			// cost half of a corpus import.
+			// On SQLite Exec and LastInsertId, not RETURNING: SQLite
+			// gathers RETURNING rows in an ephemeral table built and freed
+			// per statement, which cost half of a corpus import
+			// (dialect.returning).
 			row := []any{ids.translationID, position, in.Context, source, target, hash, contentHash,
 				in.Location, in.Note, in.Flags, in.Explanation, in.State, words, chars, now, nullID(sourceUnitID)}
 			res.Added++
