@@ -187,6 +187,7 @@ func dropComponentStats(ctx context.Context, tx *Tx, componentID int64) error {
 			return err
 		}
 	}
+	tx.forgetStamps()
 	_, err = tx.ExecContext(ctx, `DELETE FROM stats WHERE scope = 'c' AND scope_key = ?`, itoa(componentID))
 	return err
 }
@@ -202,6 +203,7 @@ func dropTranslationStats(ctx context.Context, tx *Tx, translationID int64) erro
 	if err := applyTranslationStats(ctx, tx, ids, index.Stats{}); err != nil {
 		return err
 	}
+	tx.forgetStamps()
 	_, err = tx.ExecContext(ctx, `DELETE FROM stats WHERE scope = 't' AND scope_key = ?`, itoa(translationID))
 	return err
 }

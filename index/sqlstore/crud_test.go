@@ -89,7 +89,7 @@ func checkStatsSums(t *testing.T, db *DB) {
 		UNION ALL SELECT 'l', t.language_code, sum(s.total), sum(s.translated) FROM translations t
 			JOIN stats s ON s.scope = 't' AND s.scope_key = CAST(t.id AS TEXT) GROUP BY 1, 2`
 	read := func(query string) []string {
-		rows, err := db.rdb.Query(query)
+		rows, err := db.r.QueryContext(context.Background(), query)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,7 +114,7 @@ func checkStatsSums(t *testing.T, db *DB) {
 			strings.Join(got, " "), strings.Join(want, " "))
 	}
 	var orphans int
-	if err := db.rdb.QueryRow(`SELECT count(*) FROM stats WHERE
+	if err := db.r.QueryRowContext(context.Background(), `SELECT count(*) FROM stats WHERE
 		(scope = 't' AND CAST(scope_key AS INTEGER) NOT IN (SELECT id FROM translations)) OR
 		(scope = 'c' AND CAST(scope_key AS INTEGER) NOT IN (SELECT id FROM components)) OR
 		(scope = 'p' AND CAST(scope_key AS INTEGER) NOT IN (SELECT id FROM projects))`).Scan(&orphans); err != nil {
@@ -128,7 +128,7 @@ func checkStatsSums(t *testing.T, db *DB) {
 // actions lists the action, user id and target of a project's changes.
 func actions(t *testing.T, db *DB, projectID int64) []string {
 	t.Helper()
-	rows, err := db.rdb.Query(`SELECT action, coalesce(user_id, 0), coalesce(translation_id, 0) != 0, target
+	rows, err := db.r.QueryContext(context.Background(), `SELECT action, coalesce(user_id, 0), coalesce(translation_id, 0) != 0, target
 		FROM changes WHERE project_id = ? ORDER BY id`, projectID)
 	if err != nil {
 		t.Fatal(err)

@@ -138,7 +138,7 @@ func (db *DB) DueDeliveries(ctx context.Context, now time.Time) ([]index.Deliver
 // false when none is pending.
 func (db *DB) NextDeliveryTry(ctx context.Context) (time.Time, bool, error) {
 	var next sql.NullString
-	err := db.r.QueryRowContext(ctx, `SELECT min(next_try) FROM (`+headDeliveries+`)`).Scan(&next)
+	err := db.r.QueryRowContext(ctx, `SELECT min(next_try) FROM (`+headDeliveries+`) h`).Scan(&next)
 	if err != nil || !next.Valid {
 		return time.Time{}, false, formatError(err)
 	}

@@ -230,7 +230,7 @@ func TestDeletingComponentForgetsItsDeliveries(t *testing.T) {
 		t.Fatal(err)
 	}
 	var orphans int
-	if err := f.db.rdb.QueryRow(`SELECT count(*) FROM deliveries WHERE addon_id = ?`, onComponent.ID).Scan(&orphans); err != nil {
+	if err := f.db.r.QueryRowContext(context.Background(), `SELECT count(*) FROM deliveries WHERE addon_id = ?`, onComponent.ID).Scan(&orphans); err != nil {
 		t.Fatal(err)
 	}
 	if orphans != 0 {

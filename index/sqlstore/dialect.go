@@ -33,12 +33,19 @@ type dialect struct {
 	// shared: other processes may write the same database, so the caches
 	// learn of their writes through write_log (shared.go).
 	shared bool
+	// returning: an INSERT answers its new id with RETURNING, in its
+	// own round trip. SQLite's RETURNING builds an ephemeral table per
+	// statement, so there the id is read with LastInsertId instead;
+	// PostgreSQL has no LastInsertId, and lastval() would cost a round
+	// trip of its own.
+	returning bool
 	// background is the engine's own background work, run until ctx ends
 	// (the SQLite checkpointer); it closes done when it returns.
 	background func(db *DB, ctx context.Context, done chan<- struct{})
 }
 
-// rebind returns query with the dialect's placeholders.
+// rebind returns query with the dialect's placeholders: ? becomes the
+// next $n, and ?NNN (a numbered parameter) $NNN.
 func (d *dialect) rebind(query string) string {
 	if !d.numbered || !strings.Contains(query, "?") {
 		return query
@@ -57,8 +64,11 @@ func (d *dialect) rebind(query string) string {
 		case c == '\'' || c == '"':
 			quote = c
 		case c == '?':
-			n++
 			b.WriteByte('$')
+			if i+1 < len(query) && isDigit(query[i+1]) {
+				continue // SQLite's ?NNN is PostgreSQL's $NNN
+			}
+			n++
 			b.WriteString(strconv.Itoa(n))
 			continue
 		}
@@ -66,6 +76,8 @@ func (d *dialect) rebind(query string) string {
 	}
 	return b.String()
 }
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // args returns args as the dialect's driver takes them. SQLite stores
 // booleans as the integers 0 and 1, and the schema keeps them integers on

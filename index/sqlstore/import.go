@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/tolk-project/tolk/index"
 )
@@ -306,9 +307,10 @@ func reconcileUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, id
 			continue
 		}
 		if !ok {
-			// Exec and LastInsertId, not RETURNING: SQLite gathers RETURNING
-			// rows in an ephemeral table built and freed per statement, which
-			// cost half of a corpus import.
+			// On SQLite Exec and LastInsertId, not RETURNING: SQLite
+			// gathers RETURNING rows in an ephemeral table built and freed
+			// per statement, which cost half of a corpus import
+			// (dialect.returning).
 			row := []any{ids.translationID, position, in.Context, source, target, hash, contentHash,
 				in.Location, in.Note, in.Flags, in.Explanation, in.State, words, chars, now, nullID(sourceUnitID)}
 			res.Added++
@@ -439,16 +441,10 @@ func reconcileUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, id
 		}
 	}
 	slices.SortFunc(gone, func(a, b *existingUnit) int { return cmp.Compare(a.id, b.id) })
-	// Prepared once: SQLite compiles the triggers and foreign key actions
-	// a delete fires into the statement.
-	del, err := tx.prepare(ctx, `DELETE FROM units WHERE id = ?`)
-	if err != nil {
+	if err := deleteUnits(ctx, tx, gone); err != nil {
 		return err
 	}
 	for _, ex := range gone {
-		if _, err := del.ExecContext(ctx, ex.id); err != nil {
-			return err
-		}
 		res.Removed++
 		// The unit row is gone: the change keeps its text, as the
 		// reference's "String removed" (63) does.
@@ -457,6 +453,33 @@ func reconcileUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, id
 			text = ex.source
 		}
 		if err := change(index.ActionStringRemove, 0, text, ""); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// unitDeleteBatch is how many units one DELETE removes. The statement
+// triggers that keep list_counts (migration 0002) then update each bucket
+// row once per batch rather than once per unit: PostgreSQL keeps every
+// version of an updated row until the commit.
+const unitDeleteBatch = 64
+
+// deleteUnits deletes units, unitDeleteBatch at a time.
+func deleteUnits(ctx context.Context, tx *Tx, units []*existingUnit) error {
+	ids := make([]any, 0, unitDeleteBatch)
+	for start := 0; start < len(units); start += unitDeleteBatch {
+		ids = ids[:0]
+		for _, ex := range units[start:min(start+unitDeleteBatch, len(units))] {
+			ids = append(ids, ex.id)
+		}
+		// A full batch is prepared once: SQLite compiles the triggers and
+		// foreign key actions a delete fires into the statement.
+		del, err := tx.prepare(ctx, `DELETE FROM units WHERE id IN (?`+strings.Repeat(", ?", len(ids)-1)+`)`)
+		if err != nil {
+			return err
+		}
+		if _, err := del.ExecContext(ctx, ids...); err != nil {
 			return err
 		}
 	}

@@ -37,7 +37,11 @@ type unitInserter struct {
 // newUnitInserter prepares its statements once per transaction (Tx.prepare),
 // so that the files of one batch share them.
 func newUnitInserter(ctx context.Context, tx *Tx) (*unitInserter, error) {
-	one, err := tx.prepare(ctx, unitInsertSQL(1))
+	insertOne := unitInsertSQL(1)
+	if tx.w.d.returning {
+		insertOne += " RETURNING id"
+	}
+	one, err := tx.prepare(ctx, insertOne)
 	if err != nil {
 		return nil, err
 	}
@@ -62,6 +66,11 @@ func (ui *unitInserter) queue(ctx context.Context, row ...any) error {
 func (ui *unitInserter) add(ctx context.Context, row ...any) (int64, error) {
 	if err := ui.flush(ctx); err != nil {
 		return 0, err
+	}
+	if ui.tx.w.d.returning {
+		var id int64
+		err := ui.one.QueryRowContext(ctx, row...).Scan(&id)
+		return id, err
 	}
 	r, err := ui.one.ExecContext(ctx, row...)
 	if err != nil {

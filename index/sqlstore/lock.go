@@ -86,7 +86,8 @@ func (db *DB) SetProjectLock(ctx context.Context, projectID int64, locked bool, 
 // and every one is locked, as the reference's Project.locked says.
 func (db *DB) ProjectLocked(ctx context.Context, projectID int64) (bool, error) {
 	var locked bool
-	err := db.r.QueryRowContext(ctx, `SELECT count(*) > 0 AND count(*) = coalesce(sum(locked != 0), 0)
+	err := db.r.QueryRowContext(ctx, `SELECT count(*) > 0
+		AND count(*) = coalesce(sum(CASE WHEN locked != 0 THEN 1 ELSE 0 END), 0)
 		FROM components WHERE project_id = ?`, projectID).Scan(&locked)
 	return locked, formatError(err)
 }

@@ -68,9 +68,9 @@ func mustPagingFixture(tb testing.TB, nUnits, nChanges int) *pagingFixture {
 	f.de = imp("de", benchUnits("key", 0, 10+nChanges, true), false)
 
 	// The truth comes from plain full scans, independent of the paging code.
-	f.enIDs = mustIDList(tb, db.rdb, `SELECT id FROM units WHERE translation_id = ? ORDER BY id`, f.en)
-	f.allIDs = mustIDList(tb, db.rdb, `SELECT id FROM units ORDER BY id`)
-	f.deChanges = mustIDList(tb, db.rdb, `SELECT id FROM changes WHERE translation_id = ? ORDER BY timestamp, id`, f.de)
+	f.enIDs = mustIDList(tb, db.r, `SELECT id FROM units WHERE translation_id = ? ORDER BY id`, f.en)
+	f.allIDs = mustIDList(tb, db.r, `SELECT id FROM units ORDER BY id`)
+	f.deChanges = mustIDList(tb, db.r, `SELECT id FROM changes WHERE translation_id = ? ORDER BY timestamp, id`, f.de)
 	if len(f.enIDs) != nUnits || len(f.deChanges) < nChanges {
 		tb.Fatalf("fixture has %d units, %d changes", len(f.enIDs), len(f.deChanges))
 	}

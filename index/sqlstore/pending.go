@@ -48,7 +48,7 @@ func (db *DB) DueCommits(ctx context.Context, now time.Time) ([]index.Component,
 				SELECT t.component_id, min(r.removed)
 					FROM translations t JOIN removed_units r ON r.translation_id = t.id GROUP BY t.component_id
 				UNION ALL
-				SELECT component_id, min(created) FROM pending_files GROUP BY component_id)
+				SELECT component_id, min(created) FROM pending_files GROUP BY component_id) s
 			GROUP BY component_id) w
 		JOIN components c ON c.id = w.component_id JOIN projects p ON p.id = c.project_id
 		ORDER BY c.id`)

@@ -34,6 +34,7 @@ var postgresDialect = func() *dialect {
 		name:       "postgres",
 		migrations: m,
 		numbered:   true,
+		returning:  true,
 		// REPEATABLE READ gives the statements of a read transaction one
 		// snapshot; READ COMMITTED would take one per statement.
 		readTx:     sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead},

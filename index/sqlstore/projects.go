@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/tolk-project/tolk/index"
 )
@@ -124,13 +125,14 @@ func (db *DB) FindPrivateProjects(ctx context.Context) ([]index.Project, error) 
 	})
 }
 
-// pageLimit is the LIMIT of a page; SQLite reads a negative limit as
-// none, which is what the zero Page means.
-func pageLimit(pg index.Page) int {
+// pageLimit is the LIMIT of a page. The zero Page means no limit, said
+// as the largest one: SQLite would read a negative limit as none, but
+// PostgreSQL refuses it.
+func pageLimit(pg index.Page) int64 {
 	if pg.Size <= 0 {
-		return -1
+		return math.MaxInt64
 	}
-	return pg.Size
+	return int64(pg.Size)
 }
 
 // pageLimitCap bounds the capacity preallocated for a page.

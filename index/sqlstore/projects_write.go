@@ -126,6 +126,7 @@ func (db *DB) DeleteProject(ctx context.Context, id int64) ([]index.Component, e
 			return index.ErrNotFound
 		}
 		pid := itoa(id)
+		tx.forgetStamps()
 		// '0' sorts right after '/': the range is every "<id>/<code>" key.
 		if _, err = tx.ExecContext(ctx, `DELETE FROM stats WHERE (scope = 'p' AND scope_key = ?)
 			OR (scope = 'pl' AND scope_key > ? AND scope_key < ?)`, pid, pid+"/", pid+"0"); err != nil {

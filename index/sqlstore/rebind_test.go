@@ -9,6 +9,7 @@ func TestRebind(t *testing.T) {
 		{`SELECT a FROM t WHERE b = ? AND c IN (?, ?)`, `SELECT a FROM t WHERE b = $1 AND c IN ($2, $3)`},
 		{`SELECT '?' || ? FROM "q?"`, `SELECT '?' || $1 FROM "q?"`},
 		{`SELECT 'it''s ?', ?`, `SELECT 'it''s ?', $1`},
+		{`WHERE (a = ?1 OR ?1 = 0) AND b = ?12`, `WHERE (a = $1 OR $1 = 0) AND b = $12`},
 	} {
 		if got := d.rebind(tc.in); got != tc.want {
 			t.Errorf("rebind(%q) = %q, want %q", tc.in, got, tc.want)

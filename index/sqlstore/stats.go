@@ -35,15 +35,15 @@ func statsValues(s index.Stats) []any {
 func countTranslation(ctx context.Context, q queryer, translationID int64) (index.Stats, error) {
 	var s index.Stats
 	err := q.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(num_words), 0), coalesce(sum(num_chars), 0),
-		coalesce(sum(state >= 20), 0), coalesce(sum(CASE WHEN state >= 20 THEN num_words END), 0),
+		coalesce(sum(CASE WHEN state >= 20 THEN 1 ELSE 0 END), 0), coalesce(sum(CASE WHEN state >= 20 THEN num_words END), 0),
 		coalesce(sum(CASE WHEN state >= 20 THEN num_chars END), 0),
-		coalesce(sum(state = 10), 0), coalesce(sum(CASE WHEN state = 10 THEN num_words END), 0),
+		coalesce(sum(CASE WHEN state = 10 THEN 1 ELSE 0 END), 0), coalesce(sum(CASE WHEN state = 10 THEN num_words END), 0),
 		coalesce(sum(CASE WHEN state = 10 THEN num_chars END), 0),
-		coalesce(sum(has_failing_check), 0), coalesce(sum(CASE WHEN has_failing_check THEN num_words END), 0),
-		coalesce(sum(CASE WHEN has_failing_check THEN num_chars END), 0),
-		coalesce(sum(state = 30), 0), coalesce(sum(CASE WHEN state = 30 THEN num_words END), 0),
+		coalesce(sum(has_failing_check), 0), coalesce(sum(CASE WHEN has_failing_check != 0 THEN num_words END), 0),
+		coalesce(sum(CASE WHEN has_failing_check != 0 THEN num_chars END), 0),
+		coalesce(sum(CASE WHEN state = 30 THEN 1 ELSE 0 END), 0), coalesce(sum(CASE WHEN state = 30 THEN num_words END), 0),
 		coalesce(sum(CASE WHEN state = 30 THEN num_chars END), 0),
-		coalesce(sum(state = 100), 0), coalesce(sum(CASE WHEN state = 100 THEN num_words END), 0),
+		coalesce(sum(CASE WHEN state = 100 THEN 1 ELSE 0 END), 0), coalesce(sum(CASE WHEN state = 100 THEN num_words END), 0),
 		coalesce(sum(CASE WHEN state = 100 THEN num_chars END), 0),
 		coalesce(sum(has_suggestion), 0), coalesce(sum(has_comment), 0)
 		FROM units WHERE translation_id = ?`, translationID).Scan(statsFields(&s)...)

@@ -29,7 +29,7 @@ func TestStmtCache(t *testing.T) {
 			defer wg.Done()
 			for j := range 50 {
 				var got int
-				if err := db.r.QueryRowContext(ctx, `SELECT ? + ?`, i, j).Scan(&got); err != nil || got != i+j {
+				if err := db.r.QueryRowContext(ctx, `SELECT CAST(? AS INTEGER) + CAST(? AS INTEGER)`, i, j).Scan(&got); err != nil || got != i+j {
 					t.Errorf("SELECT %d + %d = %d, %v", i, j, got, err)
 					return
 				}
@@ -50,7 +50,7 @@ func TestStmtCache(t *testing.T) {
 	in := db.r.in(tx)
 	for j := range 3 {
 		var got int
-		if err := in.QueryRowContext(ctx, `SELECT ? + ?`, 1, j).Scan(&got); err != nil || got != 1+j {
+		if err := in.QueryRowContext(ctx, `SELECT CAST(? AS INTEGER) + CAST(? AS INTEGER)`, 1, j).Scan(&got); err != nil || got != 1+j {
 			t.Errorf("in tx: SELECT 1 + %d = %d, %v", j, got, err)
 		}
 	}
@@ -94,7 +94,7 @@ func TestStmtCacheFullPool(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	const query = `SELECT ? * 2`
+	const query = `SELECT CAST(? AS INTEGER) * 2`
 	done := make(chan error, n)
 	for i, tx := range txs {
 		go func() {

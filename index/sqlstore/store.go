@@ -244,6 +244,10 @@ type Tx struct {
 	widened   bool // ... but it did something that touches everything
 	writeOwed map[scopeKey]*owedStats
 	owed      map[scopeKey]*owedStats
+	// stamped holds, for the statistics rows whose last change the
+	// current write has set (insertChange), the last author it set there
+	// ("" if none).
+	stamped map[scopeKey]string
 	// author is the last author name read (authorName), for the
 	// current write only: a user may be renamed by the next.
 	author struct {
@@ -292,9 +296,15 @@ func (tx *Tx) startWrite(narrow bool) {
 	tx.author.id, tx.writeHooks = 0, nil
 	if tx.writeOwed == nil {
 		tx.writeOwed, tx.owed = map[scopeKey]*owedStats{}, map[scopeKey]*owedStats{}
+		tx.stamped = map[scopeKey]string{}
 	}
 	clear(tx.writeOwed)
+	tx.forgetStamps()
 }
+
+// forgetStamps forgets which statistics rows the current write has
+// stamped with its last change: deleted rows must be stamped anew.
+func (tx *Tx) forgetStamps() { clear(tx.stamped) }
 
 // endWrite keeps what the current write did, when it succeeded: what it
 // touched, and what it owes the statistics.

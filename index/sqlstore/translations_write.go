@@ -57,7 +57,8 @@ func (db *DB) CreateTranslation(ctx context.Context, componentID int64, language
 			num_chars, timestamp)
 			SELECT ?, id, position, context, source, '', id_hash, content_hash, location,
 				CASE WHEN ? = 1 THEN flags ELSE '' END, explanation,
-				CASE WHEN ? = 1 AND flags LIKE '%read-only%' THEN ? ELSE ? END, priority, num_words, num_chars, ?
+				CASE WHEN ? = 1 AND flags LIKE '%read-only%' THEN CAST(? AS INTEGER) ELSE CAST(? AS INTEGER) END,
+				priority, num_words, num_chars, ?
 			FROM units WHERE translation_id = ? ORDER BY id`, id, bilingual, bilingual, index.StateReadOnly,
 			index.StateEmpty, formatTime(tx.now), source); err != nil {
 			return err

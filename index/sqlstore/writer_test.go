@@ -89,11 +89,11 @@ func TestGroupCommitKeepsWritesApart(t *testing.T) {
 		succeeded++
 	}
 	var panicked, failedTargets int
-	f.db.rdb.QueryRow(`SELECT count(*) FROM units WHERE target = 'panicked'`).Scan(&panicked)
+	f.db.r.QueryRowContext(context.Background(), `SELECT count(*) FROM units WHERE target = 'panicked'`).Scan(&panicked)
 	if panicked != 0 {
 		t.Errorf("%d units hold the panicked write's target", panicked)
 	}
-	rows, err := f.db.rdb.Query(`SELECT target FROM changes WHERE action IN (2, 5)`)
+	rows, err := f.db.r.QueryContext(context.Background(), `SELECT target FROM changes WHERE action IN (2, 5)`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +191,7 @@ func TestRecentChangesFollowEdits(t *testing.T) {
 	ctx := context.Background()
 	want := func(column string, arg any) int {
 		var n int
-		if err := f.db.rdb.QueryRow(`SELECT count(*) FROM changes WHERE `+column+` = ? AND timestamp > ?`,
+		if err := f.db.r.QueryRowContext(context.Background(), `SELECT count(*) FROM changes WHERE `+column+` = ? AND timestamp > ?`,
 			arg, formatTime(f.db.Now().Add(-recentWindow))).Scan(&n); err != nil {
 			t.Fatal(err)
 		}

@@ -2,6 +2,8 @@
 -- migration. Column types mirror SQLite's so that the queries stay one:
 -- booleans are integers 0 and 1, timestamps are sortable UTC text
 -- (timeLayout), and INTEGER PRIMARY KEY becomes an identity column.
+-- Every SQLite index ends with the rowid, which the keyset lists
+-- (keyset.go) seek and order by; here the indexes they use name the id.
 -- Later changes to the schema come as a migration per engine.
 
 CREATE TABLE languages (
@@ -102,7 +104,7 @@ CREATE TABLE units (
 );
 CREATE INDEX units_translation ON units(translation_id, id);
 CREATE INDEX units_translation_hash ON units(translation_id, id_hash);
-CREATE INDEX units_pending ON units(translation_id) WHERE pending != 0;
+CREATE INDEX units_pending ON units(translation_id, id) WHERE pending != 0;
 CREATE INDEX units_translation_position ON units(translation_id, position);
 
 CREATE TABLE changes (
@@ -123,11 +125,11 @@ CREATE INDEX changes_translation ON changes(translation_id, timestamp, id);
 CREATE INDEX changes_component ON changes(component_id, timestamp, id);
 CREATE INDEX changes_project ON changes(project_id, timestamp, id);
 CREATE INDEX changes_language ON changes(language_code, timestamp, id);
-CREATE INDEX changes_unit ON changes(unit_id);
+CREATE INDEX changes_unit ON changes(unit_id, id);
 CREATE INDEX changes_timestamp ON changes(timestamp, id);
-CREATE INDEX changes_translation_list ON changes(translation_id);
-CREATE INDEX changes_component_list ON changes(component_id);
-CREATE INDEX changes_project_list ON changes(project_id);
+CREATE INDEX changes_translation_list ON changes(translation_id, id);
+CREATE INDEX changes_component_list ON changes(component_id, id);
+CREATE INDEX changes_project_list ON changes(project_id, id);
 CREATE INDEX changes_user ON changes(user_id) WHERE user_id IS NOT NULL;
 CREATE INDEX changes_author ON changes(author_id) WHERE author_id IS NOT NULL;
 
