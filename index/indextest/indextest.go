@@ -15,10 +15,16 @@ import (
 	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
+// The engines Engine names.
+const (
+	SQLite   = testengine.SQLite
+	Postgres = testengine.Postgres
+)
+
 // Main runs the package's tests on each engine (testengine.Main).
 func Main(m *testing.M) { testengine.Main(m) }
 
-// Engine is the engine of the tests running now: "sqlite" or "postgres".
+// Engine is the engine of the tests running now: SQLite or Postgres.
 func Engine() string { return testengine.Engine() }
 
 // Open returns a new empty index on the engine under test, closed when
