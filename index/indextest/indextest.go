@@ -40,12 +40,13 @@ func Open(tb testing.TB) *sqlstore.DB {
 }
 
 // Location returns where a new empty index is: a file path for SQLite,
-// a connection string for PostgreSQL. Reopen opens it again, as a
-// restarted process would.
+// a connection string for PostgreSQL, whose schema is migrated already
+// (reuse.go). Reopen
+// opens it again, as a restarted process would.
 func Location(tb testing.TB) string {
 	tb.Helper()
 	if Engine() == testengine.Postgres {
-		return testengine.PostgresDSN(tb)
+		return postgresLocation(tb)
 	}
 	return filepath.Join(tb.TempDir(), "tolk.db")
 }
