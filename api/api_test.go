@@ -173,6 +173,15 @@ func seedBig(tb testing.TB, db *sqlstore.DB, n int) {
 	mustImport(tb, db, de)
 }
 
+// logServerErrors logs the server's log lines of level ERROR.
+func logServerErrors(tb testing.TB, log string) {
+	for _, line := range strings.Split(log, "\n") {
+		if strings.Contains(line, `"level":"ERROR"`) {
+			tb.Logf("server: %s", line)
+		}
+	}
+}
+
 // syncBuffer collects log output written from request goroutines.
 type syncBuffer struct {
 	mu  sync.Mutex
@@ -203,6 +212,12 @@ func mustServe(tb testing.TB, store api.Store, opts api.Options) *testServer {
 	opts.Logger = slog.New(slog.NewJSONHandler(logs, nil))
 	srv := httptest.NewServer(api.New(store, opts).Handler())
 	tb.Cleanup(srv.Close)
+	tb.Cleanup(func() {
+		// What a 500 was, which its answer does not say.
+		if tb.Failed() {
+			logServerErrors(tb, logs.String())
+		}
+	})
 	return &testServer{Server: srv, logs: logs}
 }
 
