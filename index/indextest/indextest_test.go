@@ -8,6 +8,7 @@ import (
 
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/indextest"
+	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
 func TestMain(m *testing.M) { indextest.Main(m) }
@@ -42,19 +43,38 @@ func TestOpenEmptyAndApart(t *testing.T) {
 }
 
 // TestLocationsStartEmpty: every test's index is empty and counts its
-// ids from 1, though on PostgreSQL the schema is the one the test before
-// used (reuse.go).
+// ids from 1, though on PostgreSQL the schema may be the one a test
+// before used (reuse.go); one whose index a test left open is not
+// reused, since that index could write into the next test's.
 func TestLocationsStartEmpty(t *testing.T) {
 	ctx := context.Background()
+	var leaked *sqlstore.DB
+	defer func() { leaked.Close() }()
 	for i := range 3 {
 		t.Run(strconv.Itoa(i), func(t *testing.T) {
-			db := indextest.Open(t)
+			loc := indextest.Location(t)
+			db, err := indextest.Reopen(t, loc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
 			if _, err := db.FindProject(ctx, "p"); !errors.Is(err, index.ErrNotFound) {
 				t.Fatalf("project p in a new index: %v", err)
 			}
 			p, _, err := db.SaveProject(ctx, index.Project{Name: "P", Slug: "p"})
 			if err != nil || p.ID != 1 {
 				t.Fatalf("first project: id %d, %v; want id 1", p.ID, err)
+			}
+			if leaked != nil {
+				leaked.SaveProject(ctx, index.Project{Name: "Late", Slug: "late"})
+				if _, err := db.FindProject(ctx, "late"); !errors.Is(err, index.ErrNotFound) {
+					t.Errorf("the index a test before left open wrote into this one: %v", err)
+				}
+			}
+			if i == 1 {
+				if leaked, err = indextest.Reopen(t, loc); err != nil {
+					t.Fatal(err)
+				}
 			}
 		})
 	}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
@@ -86,7 +87,7 @@ func takeSchema(base string) (*schema, error) {
 	if _, err := schemas.admin.ExecContext(ctx, "CREATE SCHEMA "+s.name); err != nil {
 		return nil, err
 	}
-	s.dsn = testengine.WithSearchPath(base, s.name)
+	s.dsn = withApplicationName(testengine.WithSearchPath(base, s.name), s.name)
 	db, err := sqlstore.OpenPostgres(ctx, s.dsn)
 	if err != nil {
 		return nil, errors.Join(err, dropSchema(s))
@@ -143,9 +144,19 @@ func emptyingStatements(ctx context.Context, name string) (string, error) {
 }
 
 // giveBack empties s for the next test, or drops it when it cannot be
-// reused or emptied.
+// reused or emptied, or is still in use.
 func giveBack(s *schema) error {
-	if s.empty != "" && empty(s) == nil {
+	// What the test left connected (an index it did not close, a
+	// process it did not wait for) could write into the next test's
+	// index: such a schema is dropped.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var connected bool
+	if err := schemas.admin.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
+		WHERE application_name = $1)`, s.name).Scan(&connected); err != nil {
+		return err
+	}
+	if !connected && s.empty != "" && empty(s) == nil {
 		schemas.mu.Lock()
 		schemas.free = append(schemas.free, s)
 		schemas.mu.Unlock()
@@ -174,6 +185,20 @@ func empty(s *schema) error {
 		return err
 	}
 	return tx.Commit()
+}
+
+// withApplicationName returns dsn with its application_name set to
+// name, by which giveBack finds the schema's connections.
+func withApplicationName(dsn, name string) string {
+	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
+		if u, err := url.Parse(dsn); err == nil {
+			q := u.Query()
+			q.Set("application_name", name)
+			u.RawQuery = q.Encode()
+			return u.String()
+		}
+	}
+	return dsn + " application_name=" + name
 }
 
 func dropSchema(s *schema) error {
