@@ -146,14 +146,8 @@ func emptyingStatements(ctx context.Context, name string) (string, error) {
 // giveBack empties s for the next test, or drops it when it cannot be
 // reused or emptied, or is still in use.
 func giveBack(s *schema) error {
-	// What the test left connected (an index it did not close, a
-	// process it did not wait for) could write into the next test's
-	// index: such a schema is dropped.
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	var connected bool
-	if err := schemas.admin.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
-		WHERE application_name = $1)`, s.name).Scan(&connected); err != nil {
+	connected, err := stillConnected(s)
+	if err != nil {
 		return err
 	}
 	if !connected && s.empty != "" && empty(s) == nil {
@@ -163,6 +157,26 @@ func giveBack(s *schema) error {
 		return nil
 	}
 	return dropSchema(s)
+}
+
+// stillConnected reports whether anything is connected to s a second
+// after its test ended. What the test left connected (an index it did
+// not close, a process it did not wait for) could write into the next
+// test's index; a closed connection's server process takes a moment to
+// go, the more so on a loaded machine.
+func stillConnected(s *schema) (bool, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for deadline := time.Now().Add(time.Second); ; time.Sleep(5 * time.Millisecond) {
+		var connected bool
+		if err := schemas.admin.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM pg_stat_activity
+			WHERE application_name = $1)`, s.name).Scan(&connected); err != nil {
+			return false, err
+		}
+		if !connected || time.Now().After(deadline) {
+			return connected, nil
+		}
+	}
 }
 
 // empty deletes every row of s. Triggers and foreign keys are off
