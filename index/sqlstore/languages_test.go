@@ -2,6 +2,7 @@ package sqlstore_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -49,5 +50,25 @@ func TestFindUsedLanguages(t *testing.T) {
 	got, _, _ := db.FindUsedLanguages(ctx, index.Page{Number: 1, Size: 1})
 	if l := got[0]; l.Name != "Lang sv" || fmt.Sprint(l.Aliases) != "[sv_XX]" || l.Plural.Formula != "n != 1" {
 		t.Errorf("sv = %+v", l)
+	}
+}
+
+// TestLookupsByTextWithNUL: a slug or code with a NUL character, which
+// a URL's %00 gives, finds nothing on either engine; PostgreSQL refuses
+// such a text outright, which was a 500.
+func TestLookupsByTextWithNUL(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t)
+	mustComponent(t, db) // demo/app
+	for name, find := range map[string]func() error{
+		"language":    func() error { _, err := db.FindLanguage(ctx, "de\x00"); return err },
+		"translation": func() error { _, err := db.FindTranslation(ctx, "demo", "app", "\x00"); return err },
+		"project":     func() error { _, err := db.FindProject(ctx, "demo\x00"); return err },
+		"component":   func() error { _, err := db.FindComponent(ctx, "demo", "app\x00"); return err },
+		"user":        func() error { _, err := db.FindUser(ctx, "\x00"); return err },
+	} {
+		if err := find(); !errors.Is(err, index.ErrNotFound) {
+			t.Errorf("%s with a NUL: %v, want ErrNotFound", name, err)
+		}
 	}
 }
