@@ -311,10 +311,7 @@ func commandIndex(ctx context.Context, fs *flag.FlagSet, where indexFlags, args 
 		return nil, nil, errUsage
 	}
 	db, err := openDB(ctx, *where.dataDir, *where.db)
-	if err != nil {
-		return nil, nil, fmt.Errorf("open the index (%s): %w", describeDB(*where.dataDir, *where.db), err)
-	}
-	return pos, db, nil
+	return pos, db, err
 }
 
 // parseInterspersed parses flags given before, between or after the

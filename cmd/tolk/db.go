@@ -43,8 +43,17 @@ func sqlitePath(dataDir, db string) string {
 // openDB opens the index db names (Config.DB): "" is the SQLite file
 // tolk.db in dataDir, which it creates; a PostgreSQL URL or connection
 // string connects to that database (which must exist); anything else is
-// the path of a SQLite file. Errors never quote a connection string.
+// the path of a SQLite file. Its errors name the index by describeDB and
+// never quote a connection string.
 func openDB(ctx context.Context, dataDir, db string) (*sqlstore.DB, error) {
+	d, err := openIndex(ctx, dataDir, db)
+	if err != nil {
+		return nil, fmt.Errorf("open the index (%s): %w", describeDB(dataDir, db), err)
+	}
+	return d, nil
+}
+
+func openIndex(ctx context.Context, dataDir, db string) (*sqlstore.DB, error) {
 	if !isPostgres(db) {
 		if db == "" {
 			if err := os.MkdirAll(dataDir, 0o755); err != nil {

@@ -63,7 +63,9 @@ func TestDBFlag(t *testing.T) {
 	if err := os.WriteFile(config, []byte("db: '"+db+"'\nprojects: []\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p := runTolk(t, bin, data, "--config", config, "--demo")
+	// An empty --db takes the setup file's (and keeps runTolk from
+	// giving the test's own).
+	p := runTolk(t, bin, data, "--config", config, "--demo", "--db", "")
 	if status, body := get(t, p.base+"/api/users/anna/", "Token "+p.token); status != http.StatusOK {
 		t.Errorf("GET anna, added with --db, from tolk serve with the setup file's db: %d %s", status, body)
 	}

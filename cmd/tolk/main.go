@@ -446,7 +446,7 @@ func (m *Main) Open(ctx context.Context) error {
 		}
 	}
 	if m.db, err = openDB(ctx, m.Config.DataDir, m.Config.DB); err != nil {
-		return fmt.Errorf("open the index (%s): %w", describeDB(m.Config.DataDir, m.Config.DB), err)
+		return err
 	}
 	m.db.PageCacheBytes = m.Config.PageCacheBytes
 	if err := m.db.SeedLanguages(ctx, langs.All()); err != nil {
