@@ -72,3 +72,32 @@ func TestLookupsByTextWithNUL(t *testing.T) {
 		}
 	}
 }
+
+// TestSeedLanguagesInBatches: languages beyond one statement's batch are
+// all seeded; a code given twice takes its last values; a language
+// created through the API keeps its own.
+func TestSeedLanguagesInBatches(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t)
+	if _, err := db.CreateLanguage(ctx, index.Language{Code: "l120", Name: "Own", Direction: "rtl",
+		Plural: index.Plural{Number: 1, Formula: "0"}}); err != nil {
+		t.Fatal(err)
+	}
+	var langs []index.Language
+	for i := range 250 {
+		code := fmt.Sprintf("l%03d", i)
+		langs = append(langs, index.Language{Code: code, Name: "Lang " + code, Direction: "ltr",
+			Plural: index.Plural{Number: 2, Formula: "n != 1"}})
+	}
+	langs = append(langs, index.Language{Code: "l249", Name: "Last", Direction: "ltr"}) // in the same batch
+	for range 2 {                                                                       // and again, over what the first seeded
+		if err := db.SeedLanguages(ctx, langs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for code, want := range map[string]string{"l000": "Lang l000", "l120": "Own", "l200": "Lang l200", "l249": "Last"} {
+		if l, err := db.FindLanguage(ctx, code); err != nil || l.Name != want {
+			t.Errorf("%s: %q, %v; want %q", code, l.Name, err, want)
+		}
+	}
+}
