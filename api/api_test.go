@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -20,27 +19,27 @@ import (
 
 	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/indextest"
 	"github.com/tolk-project/tolk/index/langdata"
-	"github.com/tolk-project/tolk/index/sqlite"
+	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
+// The tests run once on each engine.
+func TestMain(m *testing.M) { indextest.Main(m) }
+
 // The engine provides what the API declares.
-var _ api.Store = (*sqlite.DB)(nil)
+var _ api.Store = (*sqlstore.DB)(nil)
 
 // clockStart is the fake clock's first reading; each write transaction
 // reads the clock once, so every import gets its own second.
 var clockStart = time.Date(2026, 11, 23, 1, 2, 3, 123456000, time.UTC)
 
-// mustOpenDB opens an empty index in a temporary directory, with the
+// mustOpenDB opens an empty index on the engine under test, with the
 // languages en and de and a clock that advances one second per reading.
-func mustOpenDB(tb testing.TB) *sqlite.DB {
+func mustOpenDB(tb testing.TB) *sqlstore.DB {
 	tb.Helper()
 	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(tb.TempDir(), "tolk.db"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { db.Close() })
+	db := indextest.Open(tb)
 	var tick atomic.Int64
 	db.Now = func() time.Time { return clockStart.Add(time.Duration(tick.Add(1)-1) * time.Second) }
 	table := langdata.Default()
@@ -58,7 +57,7 @@ func mustOpenDB(tb testing.TB) *sqlite.DB {
 	return db
 }
 
-func mustProject(tb testing.TB, db *sqlite.DB, p index.Project) index.Project {
+func mustProject(tb testing.TB, db *sqlstore.DB, p index.Project) index.Project {
 	tb.Helper()
 	p, _, err := db.SaveProject(context.Background(), p)
 	if err != nil {
@@ -67,7 +66,7 @@ func mustProject(tb testing.TB, db *sqlite.DB, p index.Project) index.Project {
 	return p
 }
 
-func mustComponent(tb testing.TB, db *sqlite.DB, c index.Component) index.Component {
+func mustComponent(tb testing.TB, db *sqlstore.DB, c index.Component) index.Component {
 	tb.Helper()
 	c, _, err := db.SaveComponent(context.Background(), c)
 	if err != nil {
@@ -76,7 +75,7 @@ func mustComponent(tb testing.TB, db *sqlite.DB, c index.Component) index.Compon
 	return c
 }
 
-func mustImport(tb testing.TB, db *sqlite.DB, imp index.TranslationImport) int64 {
+func mustImport(tb testing.TB, db *sqlstore.DB, imp index.TranslationImport) int64 {
 	tb.Helper()
 	res, err := db.ImportTranslation(context.Background(), imp)
 	if err != nil {
@@ -113,7 +112,7 @@ func appUnits(sourceOnly bool) []index.ImportUnit {
 // "app" (English source, German with every state) and a TBX glossary.
 // The German app file is imported twice, the second time with one target
 // changed, so its changes hold a unit-less update and a unit change.
-func seedDemo(tb testing.TB, db *sqlite.DB) {
+func seedDemo(tb testing.TB, db *sqlstore.DB) {
 	tb.Helper()
 	p := mustProject(tb, db, index.Project{Name: "Demo", Slug: "demo", Web: "https://example.com/",
 		SetLanguageTeam: true, EnableHooks: true})
@@ -150,7 +149,7 @@ func seedDemo(tb testing.TB, db *sqlite.DB) {
 // seedBig adds project "big" whose component "strings" has n units. The
 // German file is imported empty, then fully translated, so its change
 // list holds n unit changes between two updates.
-func seedBig(tb testing.TB, db *sqlite.DB, n int) {
+func seedBig(tb testing.TB, db *sqlstore.DB, n int) {
 	tb.Helper()
 	p := mustProject(tb, db, index.Project{Name: "Big", Slug: "big"})
 	c := index.DefaultComponent()
@@ -172,6 +171,15 @@ func seedBig(tb testing.TB, db *sqlite.DB, n int) {
 	mustImport(tb, db, de)
 	de.Units, de.Revision = full, "d2"
 	mustImport(tb, db, de)
+}
+
+// logServerErrors logs the server's log lines of level ERROR.
+func logServerErrors(tb testing.TB, log string) {
+	for _, line := range strings.Split(log, "\n") {
+		if strings.Contains(line, `"level":"ERROR"`) {
+			tb.Logf("server: %s", line)
+		}
+	}
 }
 
 // syncBuffer collects log output written from request goroutines.
@@ -204,11 +212,17 @@ func mustServe(tb testing.TB, store api.Store, opts api.Options) *testServer {
 	opts.Logger = slog.New(slog.NewJSONHandler(logs, nil))
 	srv := httptest.NewServer(api.New(store, opts).Handler())
 	tb.Cleanup(srv.Close)
+	tb.Cleanup(func() {
+		// What a 500 was, which its answer does not say.
+		if tb.Failed() {
+			logServerErrors(tb, logs.String())
+		}
+	})
 	return &testServer{Server: srv, logs: logs}
 }
 
 // demoServer serves a fresh demo index.
-func demoServer(tb testing.TB) (*testServer, *sqlite.DB) {
+func demoServer(tb testing.TB) (*testServer, *sqlstore.DB) {
 	tb.Helper()
 	db := mustOpenDB(tb)
 	seedDemo(tb, db)

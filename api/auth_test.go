@@ -10,20 +10,20 @@ import (
 	"time"
 
 	"github.com/tolk-project/tolk/index"
-	"github.com/tolk-project/tolk/index/sqlite"
+	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
 // mustUser creates a user with the given grants (roles by name, in the
 // project with the given slug or, for "", site-wide) and returns an
 // "Authorization" header value carrying a fresh token for it.
-func mustUser(tb testing.TB, db *sqlite.DB, username string, superuser bool, grants ...[2]string) string {
+func mustUser(tb testing.TB, db *sqlstore.DB, username string, superuser bool, grants ...[2]string) string {
 	tb.Helper()
 	return mustScopedUser(tb, db, username, superuser, index.Token{Scope: index.ScopeAdmin}, grants...)
 }
 
 // mustScopedUser is mustUser with a token narrowed as tok says (Scope,
 // ProjectID, Expires).
-func mustScopedUser(tb testing.TB, db *sqlite.DB, username string, superuser bool, tok index.Token, grants ...[2]string) string {
+func mustScopedUser(tb testing.TB, db *sqlstore.DB, username string, superuser bool, tok index.Token, grants ...[2]string) string {
 	tb.Helper()
 	ctx := context.Background()
 	u, err := db.SaveUser(ctx, index.User{Username: username, FullName: username + " Example",

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/tolk-project/tolk/api"
-	"github.com/tolk-project/tolk/index/sqlite"
+	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
 // BenchmarkChangesList serves pages of 50 changes (the 2,000 a
@@ -29,7 +29,7 @@ func BenchmarkChangesList(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			db.PageCacheBytes = 0
 			if strings.HasSuffix(bc.name, "/cached") {
-				db.PageCacheBytes = sqlite.DefaultPageCacheBytes
+				db.PageCacheBytes = sqlstore.DefaultPageCacheBytes
 			}
 			serve := func() *httptest.ResponseRecorder {
 				w := httptest.NewRecorder()

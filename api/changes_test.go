@@ -2,9 +2,7 @@ package api_test
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -12,8 +10,9 @@ import (
 
 	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/indextest"
 	"github.com/tolk-project/tolk/index/langdata"
-	"github.com/tolk-project/tolk/index/sqlite"
+	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
 var changeShape = shape{
@@ -103,7 +102,7 @@ func TestChangesPagination(t *testing.T) {
 // withUsers is the real index with user names attached to every change
 // that has a unit, since imports record automatic changes only: the
 // user-driven writes that set them come later.
-type withUsers struct{ *sqlite.DB }
+type withUsers struct{ *sqlstore.DB }
 
 func (w withUsers) FindChanges(ctx context.Context, f index.ChangeFilter) ([]index.Change, int, error) {
 	changes, total, err := w.DB.FindChanges(ctx, f)
@@ -136,13 +135,13 @@ var anyChangeShape = func() shape {
 	return s
 }()
 
-// mustOpenDBFile is mustOpenDB with the file's path, for tests that
-// also write rows the index's API cannot yet produce.
-func mustOpenDBFile(tb testing.TB) (*sqlite.DB, string) {
+// mustOpenDBFile is mustOpenDB with the index's location, for tests
+// that also write rows the index's API cannot yet produce.
+func mustOpenDBFile(tb testing.TB) (*sqlstore.DB, string) {
 	tb.Helper()
 	ctx := context.Background()
-	path := filepath.Join(tb.TempDir(), "tolk.db")
-	db, err := sqlite.Open(ctx, path)
+	path := indextest.Location(tb)
+	db, err := indextest.Reopen(tb, path)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -165,7 +164,7 @@ func mustOpenDBFile(tb testing.TB) (*sqlite.DB, string) {
 // re-import changed (bob its author), and committer made every
 // even-numbered update. Imports record automatic changes only, so the
 // links are set in the file directly, as user-driven edits will.
-func actingDemo(tb testing.TB) (*testServer, *sqlite.DB) {
+func actingDemo(tb testing.TB) (*testServer, *sqlstore.DB) {
 	tb.Helper()
 	db, path := mustOpenDBFile(tb)
 	seedDemo(tb, db)
@@ -178,11 +177,7 @@ func actingDemo(tb testing.TB) (*testServer, *sqlite.DB) {
 		}
 		ids[name] = u.ID
 	}
-	raw, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer raw.Close()
+	raw := indextest.OpenRaw(tb, path)
 	for _, stmt := range []struct {
 		sql  string
 		args []any
@@ -190,9 +185,7 @@ func actingDemo(tb testing.TB) (*testServer, *sqlite.DB) {
 		{`UPDATE changes SET user_id = ?, author_id = ? WHERE unit_id IS NOT NULL`, []any{ids["anna"], ids["bob"]}},
 		{`UPDATE changes SET user_id = ? WHERE action = 0 AND id % 2 = 0`, []any{ids["committer"]}},
 	} {
-		if _, err := raw.ExecContext(ctx, stmt.sql, stmt.args...); err != nil {
-			tb.Fatal(err)
-		}
+		raw.Exec(tb, stmt.sql, stmt.args...)
 	}
 	return mustServe(tb, db, api.Options{}), db
 }

@@ -2,7 +2,6 @@ package api_test
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
@@ -13,8 +12,9 @@ import (
 	"time"
 
 	"github.com/tolk-project/tolk/api"
+	"github.com/tolk-project/tolk/index/indextest"
 	"github.com/tolk-project/tolk/index/langdata"
-	"github.com/tolk-project/tolk/index/sqlite"
+	"github.com/tolk-project/tolk/index/sqlstore"
 	tolksync "github.com/tolk-project/tolk/sync"
 	"github.com/tolk-project/tolk/vcs"
 )
@@ -24,7 +24,7 @@ import (
 // language of the built-in table known.
 type crudEnv struct {
 	srv    *testServer
-	db     *sqlite.DB
+	db     *sqlstore.DB
 	dbPath string
 	sync   *tolksync.Service
 	data   string // the sync service's data directory
@@ -34,8 +34,8 @@ func mustCrudEnv(tb testing.TB) *crudEnv {
 	tb.Helper()
 	ctx := context.Background()
 	data := tb.TempDir()
-	dbPath := filepath.Join(data, "tolk.db")
-	db, err := sqlite.Open(ctx, dbPath)
+	dbPath := indextest.Location(tb)
+	db, err := indextest.Reopen(tb, dbPath)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -62,15 +62,8 @@ func mustCrudEnv(tb testing.TB) *crudEnv {
 func (e *crudEnv) setLocked(tb testing.TB, projectSlug, slug string, locked bool) {
 	tb.Helper()
 	ctx := context.Background()
-	raw, err := sql.Open("sqlite", "file:"+e.dbPath+"?_pragma=busy_timeout(10000)")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer raw.Close()
-	if _, err := raw.ExecContext(ctx, `UPDATE components SET locked = ? WHERE slug = ?
-		AND project_id = (SELECT id FROM projects WHERE slug = ?)`, locked, slug, projectSlug); err != nil {
-		tb.Fatal(err)
-	}
+	indextest.Exec(tb, e.dbPath, `UPDATE components SET locked = ? WHERE slug = ?
+		AND project_id = (SELECT id FROM projects WHERE slug = ?)`, locked, slug, projectSlug)
 	if err := e.db.SeedLanguages(ctx, nil); err != nil {
 		tb.Fatal(err)
 	}

@@ -15,7 +15,7 @@ import (
 
 	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
-	"github.com/tolk-project/tolk/index/sqlite"
+	"github.com/tolk-project/tolk/index/sqlstore"
 	tolksync "github.com/tolk-project/tolk/sync"
 )
 
@@ -37,7 +37,7 @@ type hookSetup struct {
 
 type hookEnv struct {
 	srv *testServer
-	db  *sqlite.DB
+	db  *sqlstore.DB
 	svc *tolksync.Service
 	up  upstream
 }

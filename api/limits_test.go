@@ -9,13 +9,13 @@ import (
 
 	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
-	"github.com/tolk-project/tolk/index/sqlite"
+	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
 // seedLong adds project "long" whose component "strings" has n units
 // whose source and German target are each size bytes long: a page of
 // them is a large response.
-func seedLong(tb testing.TB, db *sqlite.DB, n, size int) {
+func seedLong(tb testing.TB, db *sqlstore.DB, n, size int) {
 	tb.Helper()
 	p := mustProject(tb, db, index.Project{Name: "Long", Slug: "long"})
 	c := index.DefaultComponent()

@@ -10,7 +10,7 @@ import (
 
 	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
-	"github.com/tolk-project/tolk/index/sqlite"
+	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
 const notFoundBody = `{"type":"client_error","errors":[{"code":"not_found","detail":"Not found.","attr":null}]}`
@@ -82,7 +82,7 @@ func expectStats(groups ...[]index.ImportUnit) map[string]any {
 // seedExtra adds projects zulu, beta and mike after demo, each with a
 // component "strings" holding one English source string. Their names
 // sort differently from their ids, so a list in name order fails.
-func seedExtra(tb testing.TB, db *sqlite.DB) {
+func seedExtra(tb testing.TB, db *sqlstore.DB) {
 	tb.Helper()
 	for _, name := range []string{"Zulu", "Beta", "Mike"} {
 		p := mustProject(tb, db, index.Project{Name: name, Slug: strings.ToLower(name)})

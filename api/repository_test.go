@@ -22,8 +22,9 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/indextest"
 	"github.com/tolk-project/tolk/index/langdata"
-	"github.com/tolk-project/tolk/index/sqlite"
+	"github.com/tolk-project/tolk/index/sqlstore"
 	tolksync "github.com/tolk-project/tolk/sync"
 )
 
@@ -115,7 +116,7 @@ func (u upstream) blob(tb testing.TB, path string) []byte {
 // repositories, served by a real server.
 type repoEnv struct {
 	srv           *testServer
-	db            *sqlite.DB
+	db            *sqlstore.DB
 	svc           *tolksync.Service
 	app, glossary upstream
 }
@@ -123,15 +124,11 @@ type repoEnv struct {
 // mustIndexAndService opens an index with every language in a
 // temporary directory and a sync service over it, both closed when the
 // test ends.
-func mustIndexAndService(tb testing.TB) (*sqlite.DB, *tolksync.Service) {
+func mustIndexAndService(tb testing.TB) (*sqlstore.DB, *tolksync.Service) {
 	tb.Helper()
 	ctx := context.Background()
 	dir := tb.TempDir()
-	db, err := sqlite.Open(ctx, filepath.Join(dir, "tolk.db"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { db.Close() })
+	db := indextest.Open(tb)
 	langs := langdata.Default()
 	if err := db.SeedLanguages(ctx, langs.All()); err != nil {
 		tb.Fatal(err)

@@ -16,7 +16,7 @@ import (
 
 	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
-	"github.com/tolk-project/tolk/index/sqlite"
+	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
 // endpoints are every route with the methods its Allow header advertises
@@ -391,7 +391,7 @@ func TestRequestIDAndLog(t *testing.T) {
 
 // failing is the real index with one method replaced.
 type failing struct {
-	*sqlite.DB
+	*sqlstore.DB
 	findLanguage func() error
 }
 

@@ -10,7 +10,7 @@ import (
 
 	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
-	"github.com/tolk-project/tolk/index/sqlite"
+	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
 // BenchmarkUnitsList serves pages of 50 units of a 2,000-unit translation
@@ -35,7 +35,7 @@ func BenchmarkUnitsList(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			db.PageCacheBytes = 0
 			if strings.HasSuffix(bc.name, "/cached") {
-				db.PageCacheBytes = sqlite.DefaultPageCacheBytes
+				db.PageCacheBytes = sqlstore.DefaultPageCacheBytes
 			}
 			serve := func() *httptest.ResponseRecorder {
 				req := httptest.NewRequest(http.MethodGet, "http://tolk.test"+path+bc.query, nil)
@@ -99,7 +99,7 @@ func BenchmarkUnitsList(b *testing.B) {
 
 // cachedUnits answers the units endpoint's two reads from memory.
 type cachedUnits struct {
-	*sqlite.DB
+	*sqlstore.DB
 	t     index.Translation
 	units []index.Unit
 	total int

@@ -14,13 +14,13 @@ import (
 
 	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
-	"github.com/tolk-project/tolk/index/sqlite"
+	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
 // writeEnv is the demo served with a user of each role in project demo.
 type writeEnv struct {
 	srv *testServer
-	db  *sqlite.DB
+	db  *sqlstore.DB
 	// Authorization headers: translator, reviewer, string manager,
 	// repository manager, project administrator, superuser, no role.
 	anna, rita, sam, rob, adam, root, nobody string
@@ -145,7 +145,7 @@ func countsOf(s index.Stats) index.Stats {
 
 // checkStatsRecount compares the statistics stored for every translation,
 // component, project and language with a recount of the units.
-func checkStatsRecount(t *testing.T, db *sqlite.DB) {
+func checkStatsRecount(t *testing.T, db *sqlstore.DB) {
 	t.Helper()
 	ctx := context.Background()
 	trs, _, err := db.FindTranslationPage(ctx, 0, index.Page{})

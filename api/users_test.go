@@ -2,17 +2,16 @@ package api_test
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
-	"github.com/tolk-project/tolk/index/sqlite"
+	"github.com/tolk-project/tolk/index/indextest"
+	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
 // userShape is the reference's basic user serializer: what any signed-in
@@ -31,16 +30,16 @@ var fullUserShape = shape{
 // user (anna) and a superuser (root).
 type usersEnv struct {
 	srv        *testServer
-	db         *sqlite.DB
-	path       string // the index file, for what no store method writes yet
+	db         *sqlstore.DB
+	path       string // the index's location, for what no store method writes yet
 	anna, root string // Authorization headers
 }
 
 func mustUsersEnv(tb testing.TB) usersEnv {
 	tb.Helper()
 	ctx := context.Background()
-	path := filepath.Join(tb.TempDir(), "tolk.db")
-	db, err := sqlite.Open(ctx, path)
+	path := indextest.Location(tb)
+	db, err := indextest.Reopen(tb, path)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -64,7 +63,7 @@ func mustUsersEnv(tb testing.TB) usersEnv {
 
 // mustToken creates a token for an existing user and returns the
 // Authorization header carrying it; tok gives its scope and project.
-func mustToken(tb testing.TB, db *sqlite.DB, username string, tok index.Token) string {
+func mustToken(tb testing.TB, db *sqlstore.DB, username string, tok index.Token) string {
 	tb.Helper()
 	u, err := db.FindUser(context.Background(), username)
 	if err != nil {
@@ -233,19 +232,13 @@ func TestUsersAnonymous(t *testing.T) {
 	secret := mustProject(t, e.db, index.Project{Name: "Secret", Slug: "secret", AccessControl: index.AccessPrivate})
 	// No store method records a user's change yet outside the write
 	// paths, so these rows are written as the edit path writes them.
-	raw, err := sql.Open("sqlite", "file:"+e.path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer raw.Close()
+	raw := indextest.OpenRaw(t, e.path)
 	for _, ch := range []struct {
 		project      int64
 		user, author int
 	}{{public.ID, 1, 1}, {public.ID, 0, 4}, {secret.ID, 2, 2}} {
-		if _, err := raw.Exec(`INSERT INTO changes (action, timestamp, project_id, user_id, author_id, target, details)
-			VALUES (2, '2026-01-01T00:00:00.000000Z', ?, nullif(?, 0), ?, '', '')`, ch.project, ch.user, ch.author); err != nil {
-			t.Fatal(err)
-		}
+		raw.Exec(t, `INSERT INTO changes (action, timestamp, project_id, user_id, author_id, target, details)
+			VALUES (2, '2026-01-01T00:00:00.000000Z', ?, nullif(?, 0), ?, '', '')`, ch.project, ch.user, ch.author)
 	}
 	for name, status := range map[string]int{
 		"zoe":   200, // acted in the public project

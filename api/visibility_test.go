@@ -12,7 +12,7 @@ import (
 	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/langdata"
-	"github.com/tolk-project/tolk/index/sqlite"
+	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
 // privateEnv is the demo (public) beside project "secret" (private), with
@@ -21,7 +21,7 @@ import (
 // member of the private project and a superuser.
 type privateEnv struct {
 	srv                    *testServer
-	db                     *sqlite.DB
+	db                     *sqlstore.DB
 	secret                 index.Project
 	units, changes         []int64 // ids of the private project's units and changes
 	stranger, member, root string
@@ -82,7 +82,7 @@ func mustPrivateEnv(tb testing.TB) *privateEnv {
 
 // seedPrivate adds a private project with component "vault": English
 // source, German and French translations.
-func seedPrivate(tb testing.TB, db *sqlite.DB, slug string) index.Project {
+func seedPrivate(tb testing.TB, db *sqlstore.DB, slug string) index.Project {
 	tb.Helper()
 	p := mustProject(tb, db, index.Project{Name: "Secret", Slug: slug, AccessControl: index.AccessPrivate})
 	c := index.DefaultComponent()

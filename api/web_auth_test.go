@@ -13,7 +13,7 @@ import (
 
 	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
-	"github.com/tolk-project/tolk/index/sqlite"
+	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
 // browser is a client that keeps cookies, as a browser does, and shows
@@ -90,7 +90,7 @@ func (b *browser) signIn(username, password string) string {
 }
 
 // mustPassword gives a user a password.
-func mustPassword(tb testing.TB, db *sqlite.DB, username, password string) {
+func mustPassword(tb testing.TB, db *sqlstore.DB, username, password string) {
 	tb.Helper()
 	ctx := context.Background()
 	u, err := db.FindUser(ctx, username)

@@ -13,12 +13,12 @@ import (
 	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/langdata"
-	"github.com/tolk-project/tolk/index/sqlite"
+	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
 // seedShop adds project "shop": a monolingual component "ui" in German
 // and Arabic with placeholders and a plural, and a glossary.
-func seedShop(tb testing.TB, db *sqlite.DB) {
+func seedShop(tb testing.TB, db *sqlstore.DB) {
 	tb.Helper()
 	ar, _ := langdata.Default().Get("ar")
 	if err := db.SeedLanguages(context.Background(), []index.Language{ar}); err != nil {
@@ -60,7 +60,7 @@ func seedShop(tb testing.TB, db *sqlite.DB) {
 			unit("", "pear", "Birne", index.StateTranslated), unit("", "basket", "Korb", index.StateTranslated)}})
 }
 
-func shopServer(t *testing.T) (*testServer, *sqlite.DB) {
+func shopServer(t *testing.T) (*testServer, *sqlstore.DB) {
 	t.Helper()
 	db := mustOpenDB(t)
 	seedShop(t, db)

@@ -3,10 +3,11 @@ package sync_test
 import (
 	"context"
 	"errors"
-	tolksync "github.com/tolk-project/tolk/sync"
 	"strings"
 	"testing"
 	"time"
+
+	tolksync "github.com/tolk-project/tolk/sync"
 
 	"github.com/tolk-project/tolk/index"
 )

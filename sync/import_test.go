@@ -9,8 +9,9 @@ import (
 	"testing"
 
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/indextest"
 	"github.com/tolk-project/tolk/index/langdata"
-	"github.com/tolk-project/tolk/index/sqlite"
+	"github.com/tolk-project/tolk/index/sqlstore"
 	tolksync "github.com/tolk-project/tolk/sync"
 )
 
@@ -76,8 +77,11 @@ func writeAndPush(tb testing.TB, work string, files map[string]string, msg strin
 	git(tb, work, "push", "--quiet", "origin", "main")
 }
 
+// The tests run once on each engine.
+func TestMain(m *testing.M) { indextest.Main(m) }
+
 type env struct {
-	db  *sqlite.DB
+	db  *sqlstore.DB
 	svc *tolksync.Service
 	dir string // the data directory
 }
@@ -92,11 +96,7 @@ func mustEnvWith(tb testing.TB, opts tolksync.Options) env {
 	tb.Helper()
 	ctx := context.Background()
 	dir := tb.TempDir()
-	db, err := sqlite.Open(ctx, filepath.Join(dir, "tolk.db"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { db.Close() })
+	db := indextest.Open(tb)
 	langs := langdata.Default()
 	if err := db.SeedLanguages(ctx, langs.All()); err != nil {
 		tb.Fatal(err)

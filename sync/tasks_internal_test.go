@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/indextest"
 	"github.com/tolk-project/tolk/index/langdata"
-	"github.com/tolk-project/tolk/index/sqlite"
 	"github.com/tolk-project/tolk/vcs"
 )
 
@@ -19,11 +19,7 @@ import (
 func TestStartUpdateCoalesces(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	db, err := sqlite.Open(ctx, filepath.Join(dir, "tolk.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := indextest.Open(t)
 	langs := langdata.Default()
 	if err := db.SeedLanguages(ctx, langs.All()); err != nil {
 		t.Fatal(err)

@@ -11,7 +11,6 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,7 +18,8 @@ import (
 	"time"
 
 	"github.com/tolk-project/tolk/index"
-	"github.com/tolk-project/tolk/index/sqlite"
+	"github.com/tolk-project/tolk/index/indextest"
+	"github.com/tolk-project/tolk/index/sqlstore"
 	"github.com/tolk-project/tolk/webhook"
 )
 
@@ -127,8 +127,11 @@ func (r *receiver) accepted() []string {
 
 // env is an index with project p, component c and its German
 // translation, and a sender delivering its outbox.
+// The tests run once on each engine.
+func TestMain(m *testing.M) { indextest.Main(m) }
+
 type env struct {
-	db   *sqlite.DB
+	db   *sqlstore.DB
 	comp index.Component
 	unit int64
 	user index.Actor
@@ -137,11 +140,7 @@ type env struct {
 func mustEnv(t *testing.T) *env {
 	t.Helper()
 	ctx := context.Background()
-	db, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "tolk.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := indextest.Open(t)
 	p, _, err := db.SaveProject(ctx, index.Project{Name: "P", Slug: "p"})
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,20 +15,13 @@ import (
 	"time"
 
 	"github.com/tolk-project/tolk/index"
-	"github.com/tolk-project/tolk/index/sqlite"
+	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
-// The account commands work on the data directory's index directly, with
-// or without a server running on it: SQLite's WAL lets both write, and
-// the server reads tokens and grants afresh on every request.
-
-// openIndex opens the index of a data directory for a command line tool.
-func openIndex(ctx context.Context, dataDir string) (*sqlite.DB, error) {
-	if err := os.MkdirAll(dataDir, 0o755); err != nil {
-		return nil, fmt.Errorf("data directory: %w", err)
-	}
-	return sqlite.Open(ctx, filepath.Join(dataDir, "tolk.db"))
-}
+// The account commands work on the index directly (the data directory's
+// SQLite file, or the database --db names), with or without a server
+// running on it: SQLite's WAL and PostgreSQL both let them write beside
+// it, and the server reads tokens and grants afresh on every request.
 
 // passwordInput is where `tolk user passwd` and `tolk user add
 // --password-stdin` read the password: its first line. Tests replace it.
@@ -51,24 +43,24 @@ func readPassword() (string, error) {
 // runUser serves `tolk user add|passwd|grant|revoke|list`.
 func runUser(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	usage := func() error {
-		fmt.Fprintln(usageOut(args, stdout, stderr), "usage: tolk user add NAME [--admin] [--email E] [--full-name N] [--password-stdin] [--data DIR]\n"+
-			"       tolk user passwd NAME [--data DIR]   (reads the password from the first line of stdin)\n"+
-			"       tolk user grant NAME ROLE [--project P] [--data DIR]\n"+
-			"       tolk user revoke NAME ROLE [--project P] [--data DIR]\n"+
-			"       tolk user list [--data DIR]\n"+
+		fmt.Fprintln(usageOut(args, stdout, stderr), "usage: tolk user add NAME [--admin] [--email E] [--full-name N] [--password-stdin] [--data DIR | --db DB]\n"+
+			"       tolk user passwd NAME [--data DIR | --db DB]   (reads the password from the first line of stdin)\n"+
+			"       tolk user grant NAME ROLE [--project P] [--data DIR | --db DB]\n"+
+			"       tolk user revoke NAME ROLE [--project P] [--data DIR | --db DB]\n"+
+			"       tolk user list [--data DIR | --db DB]\n"+
 			"roles: "+roleNames())
 		return usageErr(args)
 	}
 	if len(args) == 0 || isHelp(args) {
 		return usage()
 	}
-	fs, dataDir := commandFlags("tolk user "+args[0], stderr)
+	fs, where := commandFlags("tolk user "+args[0], stderr)
 	admin := fs.Bool("admin", false, "make the user a superuser")
 	email := fs.String("email", "", "e-mail address")
 	fullName := fs.String("full-name", "", "full name")
 	project := fs.String("project", "", "project slug (default: site-wide)")
 	withPassword := fs.Bool("password-stdin", false, "read a password for signing in from the first line of stdin")
-	pos, db, err := commandIndex(ctx, fs, dataDir, args[1:])
+	pos, db, err := commandIndex(ctx, fs, where, args[1:])
 	if err != nil {
 		return err
 	}
@@ -163,22 +155,22 @@ func runUser(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // runToken serves `tolk token create|list|revoke`.
 func runToken(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	usage := func() error {
-		fmt.Fprintln(usageOut(args, stdout, stderr), "usage: tolk token create NAME [--scope read|translate|admin] [--project P [--role R]] [--expires 30d|2027-01-31] [--label L] [--data DIR]\n"+
-			"       tolk token list [NAME] [--data DIR]\n"+
-			"       tolk token revoke ID [--data DIR]\n"+
+		fmt.Fprintln(usageOut(args, stdout, stderr), "usage: tolk token create NAME [--scope read|translate|admin] [--project P [--role R]] [--expires 30d|2027-01-31] [--label L] [--data DIR | --db DB]\n"+
+			"       tolk token list [NAME] [--data DIR | --db DB]\n"+
+			"       tolk token revoke ID [--data DIR | --db DB]\n"+
 			"With --role, NAME names a project token: a bot user bot-P-NAME with role R in project P gets a wlp_ token.")
 		return usageErr(args)
 	}
 	if len(args) == 0 || isHelp(args) {
 		return usage()
 	}
-	fs, dataDir := commandFlags("tolk token "+args[0], stderr)
+	fs, where := commandFlags("tolk token "+args[0], stderr)
 	scope := fs.String("scope", string(index.ScopeAdmin), "what the token may do: read, translate or admin (all the user may)")
 	project := fs.String("project", "", "limit the token to one project (slug)")
 	role := fs.String("role", "", "with --project: create a project token whose bot user has this role")
 	expires := fs.String("expires", "", "expiry: a duration (90d, 12h) or a date (2027-01-31)")
 	label := fs.String("label", "", "a label shown by token list")
-	pos, db, err := commandIndex(ctx, fs, dataDir, args[1:])
+	pos, db, err := commandIndex(ctx, fs, where, args[1:])
 	if err != nil {
 		return err
 	}
@@ -298,23 +290,27 @@ func usageErr(args []string) error {
 	return errUsage
 }
 
+// indexFlags are where an account command finds the index: the data
+// directory's SQLite file, or what --db names, as for tolk serve.
+type indexFlags struct{ dataDir, db *string }
+
 // commandFlags starts the flags of an account command, with the data
-// directory every one of them takes.
-func commandFlags(name string, stderr io.Writer) (*flag.FlagSet, *string) {
+// directory and the index every one of them takes.
+func commandFlags(name string, stderr io.Writer) (*flag.FlagSet, indexFlags) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	return fs, fs.String("data", DefaultConfig().DataDir, "data directory")
+	return fs, indexFlags{dataDir: fs.String("data", DefaultConfig().DataDir, "data directory"),
+		db: fs.String("db", "", dbUsage)}
 }
 
 // commandIndex parses an account command's arguments (errUsage when they
-// do not parse) and opens the index of the data directory they name; the
-// caller closes it.
-func commandIndex(ctx context.Context, fs *flag.FlagSet, dataDir *string, args []string) ([]string, *sqlite.DB, error) {
+// do not parse) and opens the index they name; the caller closes it.
+func commandIndex(ctx context.Context, fs *flag.FlagSet, where indexFlags, args []string) ([]string, *sqlstore.DB, error) {
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return nil, nil, errUsage
 	}
-	db, err := openIndex(ctx, *dataDir)
+	db, err := openDB(ctx, *where.dataDir, *where.db)
 	return pos, db, err
 }
 
@@ -387,7 +383,7 @@ func expiryLabel(t time.Time) string {
 }
 
 // projectLabel names a project id for listings: its slug, or "*" for 0.
-func projectLabel(ctx context.Context, db *sqlite.DB, id int64) string {
+func projectLabel(ctx context.Context, db *sqlstore.DB, id int64) string {
 	if id == 0 {
 		return "*"
 	}

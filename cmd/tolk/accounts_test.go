@@ -18,7 +18,7 @@ import (
 func runCLI(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
 	var out, errOut bytes.Buffer
-	err := run(context.Background(), args, &out, &errOut)
+	err := run(context.Background(), withDB(t, args...), &out, &errOut)
 	return out.String(), errOut.String(), err
 }
 
@@ -147,7 +147,7 @@ func TestUserPassword(t *testing.T) {
 	mustCLI(t, "user", "add", "anna", "--password-stdin", "--data", dir)
 	check := func(password string, want bool) {
 		t.Helper()
-		db, err := openIndex(context.Background(), dir)
+		db, err := openDB(context.Background(), dir, testDB(t, dir))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -72,12 +72,12 @@ func TestBrowserEditor(t *testing.T) {
 	bin := buildTolk(t)
 	data := t.TempDir()
 	p := runTolk(t, bin, data, "--demo")
-	add := exec.Command(bin, "user", "add", "anna", "--full-name", "Anna Translator", "--password-stdin", "--data", data)
+	add := exec.Command(bin, withDB(t, "user", "add", "anna", "--full-name", "Anna Translator", "--password-stdin", "--data", data)...)
 	add.Stdin = strings.NewReader("correct horse battery\n")
 	if out, err := add.CombinedOutput(); err != nil {
 		t.Fatalf("user add: %v\n%s", err, out)
 	}
-	if out, err := exec.Command(bin, "user", "grant", "anna", "translate", "--project", "demo", "--data", data).CombinedOutput(); err != nil {
+	if out, err := exec.Command(bin, withDB(t, "user", "grant", "anna", "translate", "--project", "demo", "--data", data)...).CombinedOutput(); err != nil {
 		t.Fatalf("user grant: %v\n%s", err, out)
 	}
 	before := apiGet(t, p, "/api/translations/demo/app/de/statistics/")

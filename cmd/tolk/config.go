@@ -21,6 +21,9 @@ import (
 // fileConfig is the declarative setup file. Keys are the API's own field
 // names; whatever a file leaves out keeps the reference's default.
 type fileConfig struct {
+	// DB names the index as --db does (a PostgreSQL URL keeps its
+	// password out of the process list here); --db wins.
+	DB string `yaml:"db"`
 	// HookSecret is the site-wide secret incoming webhooks must be
 	// signed with, for projects without their own; --hook-secret wins.
 	HookSecret string `yaml:"hook_secret"`
@@ -139,6 +142,24 @@ func (e *configError) add(key, format string, args ...any) {
 type existingIndex struct {
 	project   func(slug string) (index.Project, bool)
 	component func(projectSlug, slug string) (index.Component, bool)
+}
+
+// configDB returns the db key of the setup file at path: the index to
+// open, which must be known before the rest of the file, whose projects
+// apply on top of what that index holds.
+func configDB(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("read config: %w", err)
+	}
+	var file struct {
+		DB string `yaml:"db"`
+	}
+	if err := yaml.Unmarshal(data, &file); err != nil {
+		// Not the string itself: it may hold a password.
+		return "", &configError{file: path, problems: []string{"db: " + err.Error()}}
+	}
+	return file.DB, nil
 }
 
 // loadConfig reads and validates a setup file. resolve tells whether a

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -14,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	_ "modernc.org/sqlite"
+	"github.com/tolk-project/tolk/index/indextest"
 )
 
 // TestKillDuringPush kills tolk serve (SIGKILL, as a crash) at a
@@ -220,16 +219,9 @@ func TestKillAfterAcknowledgedEdits(t *testing.T) {
 	}
 
 	p = runTolk(t, bin, data, "--demo")
-	db, err := sql.Open("sqlite", "file:"+filepath.Join(data, "tolk.db")+"?mode=ro")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := indextest.OpenRaw(t, indexAt(t, data))
 	recorded := map[string]int64{}
-	rows, err := db.Query(`SELECT unit_id, target FROM changes WHERE unit_id IS NOT NULL AND target LIKE 'client %'`)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := db.Query(t, `SELECT unit_id, target FROM changes WHERE unit_id IS NOT NULL AND target LIKE 'client %'`)
 	for rows.Next() {
 		var unit int64
 		var text string

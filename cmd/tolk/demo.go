@@ -11,7 +11,7 @@ import (
 
 	"github.com/tolk-project/tolk"
 	"github.com/tolk-project/tolk/index"
-	"github.com/tolk-project/tolk/index/sqlite"
+	"github.com/tolk-project/tolk/index/sqlstore"
 	tolksync "github.com/tolk-project/tolk/sync"
 	"github.com/tolk-project/tolk/vcs"
 )
@@ -91,7 +91,7 @@ const demoAdminName = "admin"
 // start, and prints the token to out, the one time it is ever shown.
 // Later starts find the user and print nothing: the index keeps only the
 // token's hash.
-func demoAdmin(ctx context.Context, db *sqlite.DB, out io.Writer) error {
+func demoAdmin(ctx context.Context, db *sqlstore.DB, out io.Writer) error {
 	if _, err := db.FindUser(ctx, demoAdminName); err == nil {
 		return nil
 	} else if !errors.Is(err, index.ErrNotFound) {

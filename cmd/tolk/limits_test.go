@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tolk-project/tolk/index/sqlite"
+	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
 // keepAlive is a client connection that sends requests one after another
@@ -109,7 +109,7 @@ func TestMaxConnectionsQueues(t *testing.T) {
 // TestHTTPLimitFlags checks the defaults, the flags and what is refused.
 func TestHTTPLimitFlags(t *testing.T) {
 	cfg, err := serveConfig(nil, io.Discard)
-	if err != nil || cfg.HTTP != DefaultHTTPLimits || cfg.PageCacheBytes != sqlite.DefaultPageCacheBytes {
+	if err != nil || cfg.HTTP != DefaultHTTPLimits || cfg.PageCacheBytes != sqlstore.DefaultPageCacheBytes {
 		t.Errorf("defaults = %+v, %v; want %+v", cfg.HTTP, err, DefaultHTTPLimits)
 	}
 	cfg, err = serveConfig([]string{"--read-header-timeout", "1s", "--read-timeout", "2s",

@@ -21,7 +21,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -32,7 +31,7 @@ import (
 	"github.com/tolk-project/tolk/formats"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/langdata"
-	"github.com/tolk-project/tolk/index/sqlite"
+	"github.com/tolk-project/tolk/index/sqlstore"
 	tolksync "github.com/tolk-project/tolk/sync"
 	"github.com/tolk-project/tolk/vcs"
 	"github.com/tolk-project/tolk/webhook"
@@ -42,14 +41,14 @@ import (
 // The one place that sees both the engine and its consumers checks that
 // the engine provides what each consumer declared.
 var (
-	_ api.Store                = (*sqlite.DB)(nil)
-	_ tolksync.Store           = (*sqlite.DB)(nil)
+	_ api.Store                = (*sqlstore.DB)(nil)
+	_ tolksync.Store           = (*sqlstore.DB)(nil)
 	_ api.Repositories         = (*tolksync.Service)(nil)
 	_ api.RepositoryOperations = (*tolksync.Service)(nil)
 	_ api.TranslationFiles     = (*tolksync.Service)(nil)
 	_ api.Components           = (*tolksync.Service)(nil)
 	_ api.HookUpdater          = (*tolksync.Service)(nil)
-	_ webhook.Store            = (*sqlite.DB)(nil)
+	_ webhook.Store            = (*sqlstore.DB)(nil)
 )
 
 func main() {
@@ -95,7 +94,12 @@ func printUsage(w io.Writer) {
 
 // Config is what `tolk serve` is told on its command line.
 type Config struct {
-	DataDir    string
+	DataDir string
+	// DB names the index (openDB): "" is the SQLite file tolk.db in
+	// DataDir, a postgres:// URL or libpq connection string a PostgreSQL
+	// database, anything else a SQLite file. Without it the setup file's
+	// db key is taken.
+	DB         string
 	Listen     string
 	ConfigFile string
 	Demo       bool
@@ -183,7 +187,7 @@ func DefaultConfig() Config {
 		MaxUploadBytes:  api.DefaultMaxUploadBytes,
 		GitStallTimeout: vcs.DefaultStallTimeout, GitTimeout: vcs.DefaultTotalTimeout,
 		RateLimitAnon: api.DefaultAnonymousRateLimit, RateLimitUser: api.DefaultUserRateLimit,
-		PageCacheBytes: sqlite.DefaultPageCacheBytes, HTTP: DefaultHTTPLimits}
+		PageCacheBytes: sqlstore.DefaultPageCacheBytes, HTTP: DefaultHTTPLimits}
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -303,7 +307,8 @@ func printServeFlags(w io.Writer) {
 func serveFlags(cfg *Config) *flag.FlagSet {
 	fs := flag.NewFlagSet("tolk serve", flag.ContinueOnError)
 	fs.Usage = func() {}
-	fs.StringVar(&cfg.DataDir, "data", cfg.DataDir, "directory for the SQLite index and repository checkouts")
+	fs.StringVar(&cfg.DataDir, "data", cfg.DataDir, "directory for the repository checkouts, and the SQLite index without --db")
+	fs.StringVar(&cfg.DB, "db", "", dbUsage+"; overrides the setup file's db")
 	fs.StringVar(&cfg.Listen, "listen", cfg.Listen, "address to serve HTTP on")
 	fs.StringVar(&cfg.ConfigFile, "config", "", "YAML file listing projects and components to reconcile on start")
 	fs.BoolVar(&cfg.Demo, "demo", false, "create and import a demo project from the built-in files")
@@ -388,7 +393,7 @@ type Main struct {
 	// administrator's token; nil discards it.
 	Stdout io.Writer
 
-	db       *sqlite.DB
+	db       *sqlstore.DB
 	sync     *tolksync.Service
 	server   *http.Server
 	listener net.Listener
@@ -435,7 +440,12 @@ func (m *Main) Open(ctx context.Context) error {
 		return err
 	}
 	langs := langdata.Default()
-	if m.db, err = sqlite.Open(ctx, filepath.Join(m.Config.DataDir, "tolk.db")); err != nil {
+	if m.Config.DB == "" && m.Config.ConfigFile != "" {
+		if m.Config.DB, err = configDB(m.Config.ConfigFile); err != nil {
+			return err
+		}
+	}
+	if m.db, err = openDB(ctx, m.Config.DataDir, m.Config.DB); err != nil {
 		return err
 	}
 	m.db.PageCacheBytes = m.Config.PageCacheBytes
@@ -539,7 +549,8 @@ func (m *Main) Open(ctx context.Context) error {
 	ictx, cancel := context.WithCancel(ctx)
 	m.stopImport, m.imported = cancel, make(chan struct{})
 	go m.importConfigured(ictx, specs)
-	log.Info("serving", "addr", m.listener.Addr().String(), "data", m.Config.DataDir)
+	log.Info("serving", "addr", m.listener.Addr().String(), "data", m.Config.DataDir,
+		"db", describeDB(m.Config.DataDir, m.Config.DB))
 	if m.metricsListener != nil {
 		log.Info("serving metrics", "addr", "http://"+m.metricsListener.Addr().String()+"/metrics")
 	}

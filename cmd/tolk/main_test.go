@@ -31,11 +31,13 @@ func mustRunMain(tb testing.TB, dataDir string) *Main {
 	return mustRunConfig(tb, cfg)
 }
 
-// mustRunConfig starts the whole program with cfg.
-// openMain opens m and waits for its start-up import to end; m is
+// openMain opens m, on the index testDB gives its data directory, and waits for its start-up import to end; m is
 // closed if Open fails.
 func openMain(tb testing.TB, m *Main) {
 	tb.Helper()
+	if m.Config.DB == "" {
+		m.Config.DB = testDB(tb, m.Config.DataDir)
+	}
 	if err := m.Open(context.Background()); err != nil {
 		m.Close()
 		tb.Fatal(err)
@@ -43,6 +45,7 @@ func openMain(tb testing.TB, m *Main) {
 	<-m.Imported()
 }
 
+// mustRunConfig starts the whole program with cfg.
 func mustRunConfig(tb testing.TB, cfg Config) *Main {
 	tb.Helper()
 	m := &Main{Config: cfg, Logger: slog.New(slog.DiscardHandler)}

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/tolk-project/tolk/index"
-	"github.com/tolk-project/tolk/index/sqlite"
+	"github.com/tolk-project/tolk/index/sqlstore"
 	"github.com/tolk-project/tolk/metrics"
 	tolksync "github.com/tolk-project/tolk/sync"
 )
@@ -33,7 +33,7 @@ type serviceMetrics struct {
 // a large first clone.
 var importBuckets = []float64{.05, .1, .25, .5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600}
 
-func newServiceMetrics(db *sqlite.DB, v buildVersion) *serviceMetrics {
+func newServiceMetrics(db *sqlstore.DB, v buildVersion) *serviceMetrics {
 	m := &serviceMetrics{}
 	r := &m.reg
 	m.requests = r.Counter("tolk_http_requests_total",

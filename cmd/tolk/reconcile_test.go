@@ -78,6 +78,7 @@ func TestConfigReconcilesOnStart(t *testing.T) {
 	write("projects:\n  - name: Shop\n    slug: shop\n    colour: blue\n")
 	cfg := DefaultConfig()
 	cfg.DataDir, cfg.Listen, cfg.ConfigFile = filepath.Join(dir, "data2"), "127.0.0.1:0", config
+	cfg.DB = testDB(t, cfg.DataDir)
 	bad := &Main{Config: cfg, Logger: slog.New(slog.DiscardHandler)}
 	err := bad.Open(context.Background())
 	bad.Close()

@@ -167,6 +167,7 @@ func TestWebhookSettings(t *testing.T) {
 		}
 		cfg := DefaultConfig()
 		cfg.DataDir, cfg.Listen, cfg.ConfigFile, cfg.WebhookRetryPeriod = t.TempDir(), "127.0.0.1:0", file, tc.flag
+		cfg.DB = testDB(t, cfg.DataDir)
 		m := &Main{Config: cfg, Logger: slog.New(slog.DiscardHandler)}
 		err := m.Open(context.Background())
 		m.Close()

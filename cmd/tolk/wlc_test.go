@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -31,6 +32,26 @@ type tolkProcess struct {
 	// exited.
 	process *os.Process
 	exited  chan struct{}
+	// log is what the process wrote to stderr so far.
+	log *logBuffer
+}
+
+// logBuffer is a bytes.Buffer a process writes while a test reads it.
+type logBuffer struct {
+	mu  sync.Mutex // guards buf
+	buf bytes.Buffer
+}
+
+func (b *logBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *logBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // startTolk builds the tolk binary and starts `tolk serve --demo` on a
@@ -82,9 +103,9 @@ func runTolk(t *testing.T, bin, data string, args ...string) *tolkProcess {
 func spawnTolk(t *testing.T, bin, data string, args ...string) *tolkProcess {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, bin, append([]string{"serve", "--data", data, "--listen", "127.0.0.1:0"}, args...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	cmd := exec.CommandContext(ctx, bin, withDB(t, append([]string{"serve", "--listen", "127.0.0.1:0", "--data", data}, args...)...)...)
+	stderr := &logBuffer{}
+	cmd.Stderr = stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +113,7 @@ func spawnTolk(t *testing.T, bin, data string, args ...string) *tolkProcess {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	p := &tolkProcess{data: data, process: cmd.Process, exited: make(chan struct{})}
+	p := &tolkProcess{data: data, process: cmd.Process, exited: make(chan struct{}), log: stderr}
 	go func() {
 		cmd.Wait()
 		close(p.exited)

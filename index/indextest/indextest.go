@@ -15,10 +15,16 @@ import (
 	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
+// The engines Engine names.
+const (
+	SQLite   = testengine.SQLite
+	Postgres = testengine.Postgres
+)
+
 // Main runs the package's tests on each engine (testengine.Main).
 func Main(m *testing.M) { testengine.Main(m) }
 
-// Engine is the engine of the tests running now: "sqlite" or "postgres".
+// Engine is the engine of the tests running now: SQLite or Postgres.
 func Engine() string { return testengine.Engine() }
 
 // Open returns a new empty index on the engine under test, closed when
@@ -34,12 +40,13 @@ func Open(tb testing.TB) *sqlstore.DB {
 }
 
 // Location returns where a new empty index is: a file path for SQLite,
-// a connection string for PostgreSQL. Reopen opens it again, as a
-// restarted process would.
+// a connection string for PostgreSQL, whose schema is migrated already
+// (reuse.go). Reopen
+// opens it again, as a restarted process would.
 func Location(tb testing.TB) string {
 	tb.Helper()
 	if Engine() == testengine.Postgres {
-		return testengine.PostgresDSN(tb)
+		return postgresLocation(tb)
 	}
 	return filepath.Join(tb.TempDir(), "tolk.db")
 }

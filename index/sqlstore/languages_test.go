@@ -2,6 +2,7 @@ package sqlstore_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -49,5 +50,54 @@ func TestFindUsedLanguages(t *testing.T) {
 	got, _, _ := db.FindUsedLanguages(ctx, index.Page{Number: 1, Size: 1})
 	if l := got[0]; l.Name != "Lang sv" || fmt.Sprint(l.Aliases) != "[sv_XX]" || l.Plural.Formula != "n != 1" {
 		t.Errorf("sv = %+v", l)
+	}
+}
+
+// TestLookupsByTextWithNUL: a slug or code with a NUL character, which
+// a URL's %00 gives, finds nothing on either engine; PostgreSQL refuses
+// such a text outright, which was a 500.
+func TestLookupsByTextWithNUL(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t)
+	mustComponent(t, db) // demo/app
+	for name, find := range map[string]func() error{
+		"language":    func() error { _, err := db.FindLanguage(ctx, "de\x00"); return err },
+		"translation": func() error { _, err := db.FindTranslation(ctx, "demo", "app", "\x00"); return err },
+		"project":     func() error { _, err := db.FindProject(ctx, "demo\x00"); return err },
+		"component":   func() error { _, err := db.FindComponent(ctx, "demo", "app\x00"); return err },
+		"user":        func() error { _, err := db.FindUser(ctx, "\x00"); return err },
+	} {
+		if err := find(); !errors.Is(err, index.ErrNotFound) {
+			t.Errorf("%s with a NUL: %v, want ErrNotFound", name, err)
+		}
+	}
+}
+
+// TestSeedLanguagesInBatches: languages beyond one statement's batch are
+// all seeded; a code given twice takes its last values; a language
+// created through the API keeps its own.
+func TestSeedLanguagesInBatches(t *testing.T) {
+	ctx := context.Background()
+	db := mustOpen(t)
+	if _, err := db.CreateLanguage(ctx, index.Language{Code: "l120", Name: "Own", Direction: "rtl",
+		Plural: index.Plural{Number: 1, Formula: "0"}}); err != nil {
+		t.Fatal(err)
+	}
+	var langs []index.Language
+	for i := range 250 {
+		code := fmt.Sprintf("l%03d", i)
+		langs = append(langs, index.Language{Code: code, Name: "Lang " + code, Direction: "ltr",
+			Plural: index.Plural{Number: 2, Formula: "n != 1"}})
+	}
+	langs = append(langs, index.Language{Code: "l249", Name: "Last", Direction: "ltr"}) // in the same batch
+	for range 2 {                                                                       // and again, over what the first seeded
+		if err := db.SeedLanguages(ctx, langs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for code, want := range map[string]string{"l000": "Lang l000", "l120": "Own", "l200": "Lang l200", "l249": "Last"} {
+		if l, err := db.FindLanguage(ctx, code); err != nil || l.Name != want {
+			t.Errorf("%s: %q, %v; want %q", code, l.Name, err, want)
+		}
 	}
 }

@@ -84,7 +84,7 @@ func formatError(err error) error {
 	if err == nil {
 		return nil
 	}
-	if errors.Is(err, sql.ErrNoRows) {
+	if errors.Is(err, sql.ErrNoRows) || isPostgresUnstorableText(err) {
 		return fmt.Errorf("%w", index.ErrNotFound)
 	}
 	if isUniqueViolation(err) {

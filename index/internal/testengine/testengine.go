@@ -69,7 +69,26 @@ func Main(m *testing.M) {
 			code = c
 		}
 	}
+	exitMu.Lock()
+	for _, f := range atExit {
+		f()
+	}
+	exitMu.Unlock()
 	os.Exit(code)
+}
+
+var (
+	exitMu sync.Mutex // guards atExit
+	atExit []func()
+)
+
+// AtExit registers f to run once Main has run the tests on every
+// engine, before the process exits: for what outlives single tests,
+// such as indexes kept for reuse.
+func AtExit(f func()) {
+	exitMu.Lock()
+	defer exitMu.Unlock()
+	atExit = append(atExit, f)
 }
 
 var (
