@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/indextest"
 	tolksync "github.com/tolk-project/tolk/sync"
 	"github.com/tolk-project/tolk/vcs"
 )
@@ -180,8 +181,17 @@ func TestCommitCrashBetweenGitAndIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Commits) != 0 || res.Translations != 1 {
-		t.Errorf("commit after the crash = %+v, want no commit and one translation forgotten", res)
+	// On SQLite the checkout is the record of what was committed, so the
+	// edits are found in HEAD. On PostgreSQL the index records each
+	// head for the other processes, and the unrecorded commit is not
+	// one: the checkout goes back to the recorded head and the edits are
+	// committed anew. Either way the log below has the edit once.
+	wantCommits := 0
+	if indextest.Engine() == "postgres" {
+		wantCommits = 1
+	}
+	if len(res.Commits) != wantCommits || res.Translations != 1 {
+		t.Errorf("commit after the crash = %+v, want %d commits and one translation done", res, wantCommits)
 	}
 	if p := e.pending(t); p.Any() {
 		t.Errorf("pending = %+v, want nothing", p)

@@ -211,7 +211,7 @@ func (s *Service) ReadFile(ctx context.Context, c index.Component, path string) 
 	if err == nil {
 		// Another process may have moved the component since: the
 		// checkout catches up first (under the lock, below).
-		err = s.behind(ctx, c, head)
+		err = s.behind(ctx, c, repo, head)
 	}
 	if err != nil {
 		var lock *gosync.Mutex

@@ -180,16 +180,19 @@ func (s *Service) recordHead(ctx context.Context, c index.Component, repo *vcs.R
 var errBehind = errors.New("checkout behind the recorded head")
 
 // behind returns errBehind when the index records a head for the
-// component other than head, the checkout's.
-func (s *Service) behind(ctx context.Context, c index.Component, head string) error {
+// component that head, the checkout's, does not descend from. A head
+// past the record is this process's commit on its way to the index (its
+// edits are still pending there, so a download renders them either way):
+// a read need not wait for that commit to end.
+func (s *Service) behind(ctx context.Context, c index.Component, repo *vcs.Repo, head string) error {
 	if !s.store.SharedCheckouts() {
 		return nil
 	}
 	rec, ok, err := s.store.GitHead(ctx, c.ID)
-	if err != nil {
+	if err != nil || !ok || rec.Head == head {
 		return err
 	}
-	if ok && rec.Head != head {
+	if ahead, err := repo.Descends(head, rec.Head); err != nil || !ahead {
 		return errBehind
 	}
 	return nil

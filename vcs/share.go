@@ -197,6 +197,25 @@ func (w *objectLister) add(h plumbing.Hash) error {
 	return nil
 }
 
+// Descends reports whether commit rev descends from (or is) commit
+// from; false when the repository lacks from.
+func (r *Repo) Descends(rev, from string) (bool, error) {
+	if ok, err := r.HasCommit(from); err != nil || !ok {
+		return false, err
+	}
+	a, err := parseRev(from)
+	if err != nil {
+		return false, err
+	}
+	b, err := parseRev(rev)
+	if err != nil {
+		return false, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.isAncestor(a, b)
+}
+
 // HasCommit reports whether the repository holds commit rev.
 func (r *Repo) HasCommit(rev string) (bool, error) {
 	h, err := parseRev(rev)

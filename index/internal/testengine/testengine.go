@@ -47,8 +47,9 @@ func Engine() string {
 }
 
 // Main runs a package's tests once per engine: on SQLite, then on
-// PostgreSQL when PostgresEnv names a server. Without one, the run says
-// that the PostgreSQL half was skipped.
+// PostgreSQL when PostgresEnv names a server. Without one, a developer's
+// run says that the PostgreSQL half was skipped; a CI run (CI set) fails
+// instead, since CI must test both.
 func Main(m *testing.M) {
 	engines := []string{SQLite, Postgres}
 	if e := os.Getenv(EngineEnv); e != "" {
@@ -57,6 +58,11 @@ func Main(m *testing.M) {
 	code := 0
 	for _, e := range engines {
 		if e == Postgres && os.Getenv(PostgresEnv) == "" {
+			if os.Getenv("CI") != "" {
+				fmt.Fprintf(os.Stderr, "testengine: %s is not set; CI must run the tests on PostgreSQL too (.ci/run starts a server)\n", PostgresEnv)
+				code = 1
+				continue
+			}
 			fmt.Fprintf(os.Stderr, "testengine: PostgreSQL run skipped: set %s to a server's URL to run it\n", PostgresEnv)
 			continue
 		}
@@ -104,6 +110,9 @@ func PostgresDSN(tb testing.TB) string {
 	tb.Helper()
 	base := os.Getenv(PostgresEnv)
 	if base == "" {
+		if os.Getenv("CI") != "" {
+			tb.Fatalf("no PostgreSQL server in CI: %s is not set", PostgresEnv)
+		}
 		tb.Skipf("no PostgreSQL server: set %s", PostgresEnv)
 	}
 	adminOnce.Do(func() {
