@@ -116,9 +116,12 @@ type changeDetails struct {
 // timeLayout is the index's timestamp format (index/sqlstore/sqlite.go).
 const timeLayout = "2006-01-02T15:04:05.000000Z"
 
-// indexWriteLock is what the PostgreSQL index runs first in each write
-// transaction (index/sqlstore/postgres.go, writeLockKey).
-const indexWriteLock = "SELECT pg_advisory_xact_lock(1953459307)" // 0x746f6c6b, "tolk"
+// indexWriteLock stands for what the PostgreSQL index runs first in
+// each write transaction (index/sqlstore/postgres.go, lockSpace): a
+// transaction-level advisory lock in the two-int form. The index keys
+// it by its schema; the ceiling's copy is a schema of its own, so any
+// key of that form costs what the index's lock costs.
+const indexWriteLock = "SELECT pg_advisory_xact_lock(1953459307, 0)"
 
 // openCeilings opens the copy of the index in st as the index opens its
 // writer (SQLite: its pragmas, foreign keys, BEGIN IMMEDIATE, one

@@ -10,18 +10,17 @@ import (
 	"time"
 )
 
-// jobLockKey is the first key of the session-level advisory locks that
-// LockComponent takes, in PostgreSQL's two-int form (the component's id
-// is the second): a key space apart from writeLockKey's one-bigint form,
-// which PostgreSQL never confuses with it. "tolj" in ASCII.
-const jobLockKey = 0x746f6c6a
+// The session-level advisory locks LockComponent takes are in
+// PostgreSQL's two-int form: the first key names the index (lockSpace of
+// "job" and the schema), the second is the component's id.
 
 // jobLocks is the pool whose connections hold the component locks of
 // LockComponent, each one for as long as its lock is held: apart from
 // the readers' pool, so that git jobs holding locks never take the
 // connections their own reads need.
 type jobLocks struct {
-	pool *sql.DB
+	pool  *sql.DB
+	space int32 // the first key of every lock (lockSpace)
 	mu   sync.Mutex             // guards held
 	held map[*sql.Conn]struct{} // the connections holding a lock now
 }
@@ -92,7 +91,7 @@ func (db *DB) LockComponent(ctx context.Context, componentID int64) (func(), err
 	if err != nil {
 		return nil, fmt.Errorf("lock component %d: %w", componentID, err)
 	}
-	if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock($1, $2)`, jobLockKey, int32(componentID)); err != nil {
+	if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock($1, $2)`, db.jobs.space, int32(componentID)); err != nil {
 		// A wait that ctx cut short may have been granted as it was
 		// cancelled: the session goes, and whatever it holds with it.
 		discardConn(conn)
@@ -110,7 +109,7 @@ func (db *DB) LockComponent(ctx context.Context, componentID int64) (func(), err
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			var released bool
-			err := conn.QueryRowContext(ctx, `SELECT pg_advisory_unlock($1, $2)`, jobLockKey,
+			err := conn.QueryRowContext(ctx, `SELECT pg_advisory_unlock($1, $2)`, db.jobs.space,
 				int32(componentID)).Scan(&released)
 			if err != nil || !released {
 				discardConn(conn)

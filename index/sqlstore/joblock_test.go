@@ -259,3 +259,25 @@ func waitForLine(r io.Reader, line string) bool {
 		return false
 	}
 }
+
+// TestLocksArePerSchema: indexes in two schemas of one database (two
+// deployments, or two tests) lock the same component id without waiting
+// for each other.
+func TestLocksArePerSchema(t *testing.T) {
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("advisory locks are PostgreSQL's")
+	}
+	a, b := indextest.Open(t), indextest.Open(t)
+	unlock, err := a.LockComponent(context.Background(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	unlockB, err := b.LockComponent(ctx, 1)
+	if err != nil {
+		t.Fatalf("the other schema's lock of component 1 waited for this one's: %v", err)
+	}
+	unlockB()
+}

@@ -6,6 +6,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io/fs"
 	"runtime"
 
@@ -16,14 +17,16 @@ import (
 //go:embed migrations/postgres/*.sql
 var postgresMigrations embed.FS
 
-// writeLockKey is the transaction-level advisory lock every write
-// transaction takes first (dialect.lockWrites): the processes that share
-// one PostgreSQL then write one at a time, as the writer goroutine makes
-// one process do, so that the statistics each write keeps and the order
-// of changes stay what they are on SQLite. Each process still puts many
-// writes in one transaction (group commit), so the lock is taken once
-// per batch, not per edit. The number is Tolk's own ("tolk" in ASCII).
-const writeLockKey = 0x746f6c6b
+// lockSpace is the first key of the advisory locks of one index, in
+// PostgreSQL's two-int form: the hash of what the lock is for ("write",
+// "job") and the schema the index lives in. Deployments in two schemas
+// of one database (or tests, each in a schema of its own) never wait
+// for each other's locks; the processes of one deployment share them.
+func lockSpace(what, schema string) int32 {
+	h := fnv.New32a()
+	h.Write([]byte("tolk\x00" + what + "\x00" + schema))
+	return int32(h.Sum32())
+}
 
 var postgresDialect = func() *dialect {
 	m, err := fs.Sub(postgresMigrations, "migrations/postgres")
@@ -37,10 +40,9 @@ var postgresDialect = func() *dialect {
 		returning:  true,
 		// REPEATABLE READ gives the statements of a read transaction one
 		// snapshot; READ COMMITTED would take one per statement.
-		readTx:     sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead},
-		like:       "ILIKE",
-		shared:     true,
-		lockWrites: fmt.Sprintf("SELECT pg_advisory_xact_lock(%d)", writeLockKey),
+		readTx: sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead},
+		like:   "ILIKE",
+		shared: true,
 	}
 }()
 
@@ -73,6 +75,23 @@ func OpenPostgres(ctx context.Context, dsn string) (*DB, error) {
 		db.jobs.close()
 		return nil, fmt.Errorf("connect to postgres: %w", err)
 	}
+	// Every write transaction takes the write lock first (lockWrites):
+	// the processes that share the index then write one at a time, as
+	// the writer goroutine makes one process do, so that the statistics
+	// each write keeps and the order of changes stay what they are on
+	// SQLite. Each process still puts many writes in one transaction
+	// (group commit), so the lock is taken once per batch, not per edit.
+	var schema sql.NullString
+	if err := db.wdb.QueryRowContext(ctx, `SELECT current_schema()`).Scan(&schema); err != nil || !schema.Valid {
+		db.wdb.Close()
+		db.rdb.Close()
+		db.jobs.close()
+		return nil, fmt.Errorf("postgres: no schema to create the index in (check search_path): %v", err)
+	}
+	d := *postgresDialect
+	d.lockWrites = fmt.Sprintf("SELECT pg_advisory_xact_lock(%d, 0)", lockSpace("write", schema.String))
+	db.dialect = &d
+	db.jobs.space = lockSpace("job", schema.String)
 	if err := db.start(ctx); err != nil {
 		return nil, err
 	}
