@@ -20,9 +20,9 @@ import (
 // connections their own reads need.
 type jobLocks struct {
 	pool  *sql.DB
-	space int32 // the first key of every lock (lockSpace)
-	mu   sync.Mutex             // guards held
-	held map[*sql.Conn]struct{} // the connections holding a lock now
+	space int32                  // the first key of every lock (lockSpace)
+	mu    sync.Mutex             // guards held
+	held  map[*sql.Conn]struct{} // the connections holding a lock now
 }
 
 func openJobLocks(dsn string) (*jobLocks, error) {
