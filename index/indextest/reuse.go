@@ -218,8 +218,7 @@ func withApplicationName(dsn, name string) string {
 func dropSchema(s *schema) error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	_, err := schemas.admin.ExecContext(ctx, "DROP SCHEMA "+s.name+" CASCADE")
-	return err
+	return testengine.DropSchema(ctx, schemas.admin, s.name)
 }
 
 // dropFreeSchemas drops the schemas kept for reuse, as the process ends.

@@ -4,6 +4,8 @@
 package testengine
 
 import (
+	"errors"
+
 	"context"
 	"database/sql"
 	"fmt"
@@ -14,6 +16,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgconn"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver
 )
@@ -130,11 +134,29 @@ func PostgresDSN(tb testing.TB) string {
 	tb.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		if _, err := admin.ExecContext(ctx, "DROP SCHEMA "+name+" CASCADE"); err != nil {
+		if err := DropSchema(ctx, admin, name); err != nil {
 			tb.Errorf("drop test schema: %v", err)
 		}
 	})
 	return WithSearchPath(base, name)
+}
+
+// DropSchema drops schema and everything in it. Tests drop their schemas
+// while others create theirs, and PostgreSQL may pick one DDL statement
+// of such a pair as a deadlock's victim: it is tried again.
+func DropSchema(ctx context.Context, admin *sql.DB, schema string) error {
+	for try := 0; ; try++ {
+		_, err := admin.ExecContext(ctx, "DROP SCHEMA "+schema+" CASCADE")
+		var pe *pgconn.PgError
+		if err == nil || try == 4 || !errors.As(err, &pe) || pe.Code != "40P01" {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(time.Duration(10<<try) * time.Millisecond):
+		}
+	}
 }
 
 // WithSearchPath returns dsn with its search_path set to schema.
