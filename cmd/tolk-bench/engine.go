@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -250,30 +249,13 @@ func (r *rawDB) ExecContext(ctx context.Context, query string, args ...any) (sql
 }
 
 // rebind turns the ? placeholders of query into $1, $2... when numbered
-// (PostgreSQL's), leaving quoted text alone.
+// (PostgreSQL's), as the index binds its own queries.
 func rebind(query string, numbered bool) string {
-	if !numbered || !strings.Contains(query, "?") {
+	if !numbered {
 		return query
 	}
-	var b strings.Builder
-	n := 0
-	quote := rune(0)
-	for _, c := range query {
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			}
-		case c == '\'' || c == '"':
-			quote = c
-		case c == '?':
-			n++
-			b.WriteString("$" + strconv.Itoa(n))
-			continue
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
+	q, _ := sqlstore.PostgresSQL(query, nil)
+	return q
 }
 
 // copySchema copies the index in src's schema to dst's, a new one: the

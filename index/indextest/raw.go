@@ -2,9 +2,9 @@ package indextest
 
 import (
 	"database/sql"
-	"strconv"
-	"strings"
 	"testing"
+
+	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
 // Raw is a plain database/sql connection to an index, for the tests that
@@ -40,7 +40,8 @@ func OpenRaw(tb testing.TB, loc string) *Raw {
 // Exec runs query, failing tb on an error.
 func (r *Raw) Exec(tb testing.TB, query string, args ...any) sql.Result {
 	tb.Helper()
-	res, err := r.db.Exec(r.rebind(query), r.args(args)...)
+	q, a := r.bind(query, args)
+	res, err := r.db.Exec(q, a...)
 	if err != nil {
 		tb.Fatalf("%s: %v", query, err)
 	}
@@ -50,7 +51,8 @@ func (r *Raw) Exec(tb testing.TB, query string, args ...any) sql.Result {
 // Query runs query, failing tb on an error; the caller closes the rows.
 func (r *Raw) Query(tb testing.TB, query string, args ...any) *sql.Rows {
 	tb.Helper()
-	rows, err := r.db.Query(r.rebind(query), r.args(args)...)
+	q, a := r.bind(query, args)
+	rows, err := r.db.Query(q, a...)
 	if err != nil {
 		tb.Fatalf("%s: %v", query, err)
 	}
@@ -59,7 +61,8 @@ func (r *Raw) Query(tb testing.TB, query string, args ...any) *sql.Rows {
 
 // QueryRow runs a query that returns one row.
 func (r *Raw) QueryRow(query string, args ...any) *sql.Row {
-	return r.db.QueryRow(r.rebind(query), r.args(args)...)
+	q, a := r.bind(query, args)
+	return r.db.QueryRow(q, a...)
 }
 
 // Exec runs one statement on the index at loc (OpenRaw).
@@ -68,41 +71,10 @@ func Exec(tb testing.TB, loc, query string, args ...any) {
 	OpenRaw(tb, loc).Exec(tb, query, args...)
 }
 
-// rebind turns the ? placeholders outside quotes into PostgreSQL's $n.
-func (r *Raw) rebind(query string) string {
+// bind returns query and args as the index's engine takes them.
+func (r *Raw) bind(query string, args []any) (string, []any) {
 	if !r.pg {
-		return query
+		return query, args
 	}
-	var b strings.Builder
-	n, quoted := 0, false
-	for _, c := range query {
-		switch {
-		case c == '\'':
-			quoted = !quoted
-		case c == '?' && !quoted:
-			n++
-			b.WriteString("$" + strconv.Itoa(n))
-			continue
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
-
-// args turns Go bools into the 0 and 1 the schema keeps on both engines.
-func (r *Raw) args(args []any) []any {
-	if !r.pg {
-		return args
-	}
-	out := make([]any, len(args))
-	for i, a := range args {
-		out[i] = a
-		if b, ok := a.(bool); ok {
-			out[i] = 0
-			if b {
-				out[i] = 1
-			}
-		}
-	}
-	return out
+	return sqlstore.PostgresSQL(query, args)
 }

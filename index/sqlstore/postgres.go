@@ -113,3 +113,11 @@ func isPostgresUniqueViolation(err error) bool {
 	var pe *pgconn.PgError
 	return errors.As(err, &pe) && pe.Code == "23505"
 }
+
+// PostgresSQL returns query and args as PostgreSQL takes them for the
+// index's schema ($n placeholders, booleans as 0 and 1), as the index
+// binds its own queries: for tools that run plain SQL on an index (tests,
+// tolk-bench).
+func PostgresSQL(query string, args []any) (string, []any) {
+	return postgresDialect.rebind(query), postgresDialect.args(args)
+}
