@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"database/sql"
 	"log/slog"
 	"strconv"
 	"strings"
@@ -297,5 +296,3 @@ func (db *DB) ownWrite(seq int64) {
 	}
 	s.mu.Unlock()
 }
-
-var _ queryer = (*sql.Tx)(nil)
