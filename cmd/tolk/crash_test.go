@@ -46,15 +46,7 @@ func TestKillDuringPush(t *testing.T) {
 			}
 		}
 		// The push runs while the process dies: its answer never comes.
-		go func(base string) {
-			body, _ := json.Marshal(map[string]string{"operation": "push"})
-			req, _ := http.NewRequest(http.MethodPost, base+"/api/projects/demo/repository/", bytes.NewReader(body))
-			req.Header.Set("Content-Type", "application/json")
-			req.Header.Set("Authorization", "Token "+token)
-			if resp, err := http.DefaultClient.Do(req); err == nil {
-				resp.Body.Close()
-			}
-		}(p.base)
+		go postPush(p.base, token)
 		// From before the push starts to after it ends, on this machine:
 		// a sweep rather than one guess of where the window is.
 		time.Sleep(time.Duration(round) * 3 * time.Millisecond)
@@ -98,20 +90,7 @@ func TestKillDuringPush(t *testing.T) {
 			t.Errorf("upstream %s.json lacks the last edit %q", lang, text)
 		}
 	}
-	history, err := exec.Command("git", "-C", bare, "log", "-p", "--format=", "main").CombinedOutput()
-	if err != nil {
-		t.Fatalf("git log: %v\n%s", err, history)
-	}
-	added := map[string]int{}
-	for _, line := range strings.Split(string(history), "\n") {
-		if strings.HasPrefix(line, "+") && !strings.HasPrefix(line, "+++") {
-			for _, text := range texts {
-				if strings.Contains(line, strconv.Quote(text)) {
-					added[text]++
-				}
-			}
-		}
-	}
+	added := timesAdded(t, bare, texts)
 	for text, n := range added {
 		if n > 1 {
 			t.Errorf("%q was committed %d times", text, n)
@@ -124,6 +103,33 @@ func TestKillDuringPush(t *testing.T) {
 			}
 		}
 	}
+}
+
+// timesAdded counts, for each of texts, the commits of the upstream
+// bare repository's main (first parent, oldest first) whose demo
+// translation files hold it where their parent's did not: more than one
+// means the text was committed twice, or lost and committed again.
+func timesAdded(t *testing.T, bare string, texts []string) map[string]int {
+	t.Helper()
+	added := map[string]int{}
+	var before string
+	for _, commit := range strings.Fields(gitRun(t, bare, "rev-list", "--first-parent", "--reverse", "main")) {
+		var files strings.Builder
+		for _, lang := range []string{"de", "fr"} {
+			// A file the commit lacks holds nothing.
+			out, _ := exec.Command("git", "-C", bare, "show", commit+":locales/"+lang+".json").Output()
+			files.Write(out)
+		}
+		now := files.String()
+		for _, text := range texts {
+			quoted := strconv.Quote(text)
+			if strings.Contains(now, quoted) && !strings.Contains(before, quoted) {
+				added[text]++
+			}
+		}
+		before = now
+	}
+	return added
 }
 
 // startCrashDemo builds tolk and starts tolk serve --demo on a new data

@@ -19,11 +19,17 @@ import (
 // send makes a JSON request with a token and decodes the answer.
 func send(t *testing.T, method, url, token string, body any) (int, map[string]any) {
 	t.Helper()
+	return sendContext(context.Background(), t, method, url, token, body)
+}
+
+// sendContext is send, given up when ctx ends.
+func sendContext(ctx context.Context, t *testing.T, method, url, token string, body any) (int, map[string]any) {
+	t.Helper()
 	data, err := json.Marshal(body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	req, err := http.NewRequest(method, url, bytes.NewReader(data))
+	req, err := http.NewRequestWithContext(ctx, method, url, bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,235 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tolk-project/tolk/index/indextest"
+)
+
+// TestTwoServersOneDatabase runs two tolk serve binaries on one
+// PostgreSQL database, each with a data directory of its own, as two
+// instances behind a load balancer run:
+//   - a write acknowledged by one is seen by the next read on the other,
+//     pages each had cached before included;
+//   - their git jobs for the demo component (pushes asked of both at
+//     once, B's scheduled pulls) take turns: no edit is committed twice
+//     or lost;
+//   - A killed (SIGKILL) at a different moment of each round while it
+//     commits and pushes leaves nothing stuck: B's push right after
+//     succeeds;
+//   - downloads and the Git export answer the same from both.
+func TestTwoServersOneDatabase(t *testing.T) {
+	if indextest.Engine() != indextest.Postgres {
+		t.Skip("processes share one index on PostgreSQL only")
+	}
+	if testing.Short() {
+		t.Skip("builds tolk and runs two servers")
+	}
+	bin := buildTolk(t)
+	dataA, dataB := t.TempDir(), t.TempDir()
+	db := testDB(t, dataA)
+	a := runTolk(t, bin, dataA, "--demo", "--db", db)
+	token := a.token
+	if token == "" {
+		t.Fatal("no administrator token on A's first start")
+	}
+	b := runTolk(t, bin, dataB, "--db", db, "--pull-interval", "200ms")
+
+	// Read your writes, each way, with the other's caches warm.
+	units := crashUnits(t, a, token, "de")
+	if len(units) < 4 {
+		t.Fatalf("%d German units, want at least 4", len(units))
+	}
+	for i, u := range units[:4] {
+		writer, reader := a, b
+		if i%2 == 1 {
+			writer, reader = b, a
+		}
+		unitURL := "/api/units/" + strconv.FormatInt(u.ID, 10) + "/"
+		before := changeCount(t, reader, token)
+		crashUnits(t, reader, token, "de")
+		getAs(t, reader.base+unitURL, "Token "+token).Body.Close()
+
+		text := fmt.Sprintf("written on %s, read on %s", processName(writer, a), processName(reader, a))
+		if code, body := send(t, http.MethodPatch, writer.base+unitURL, token,
+			map[string]any{"target": []string{text}, "state": 20}); code != http.StatusOK {
+			t.Fatalf("PATCH %s: %d %v", u.Context, code, body)
+		}
+		var got apiUnit
+		readJSON(t, reader.base+unitURL, token, &got)
+		if len(got.Target) != 1 || got.Target[0] != text || !got.Pending {
+			t.Errorf("%s: unit on the other process = %q pending %v, want %q pending", u.Context, got.Target, got.Pending, text)
+		}
+		found := false
+		for _, v := range crashUnits(t, reader, token, "de") {
+			if v.ID == u.ID {
+				found = len(v.Target) == 1 && v.Target[0] == text
+			}
+		}
+		if !found {
+			t.Errorf("%s: the other process's units page lacks %q", u.Context, text)
+		}
+		if got, want := changeCount(t, reader, token), changeCount(t, writer, token); got != want || got <= before {
+			t.Errorf("%s: the other process counts %d changes after the edit (%d before), the writer %d", u.Context, got, before, want)
+		}
+
+	}
+
+	bare := filepath.Join(dataA, "demo", "app.git")
+	last := map[string]string{} // "lang/key" → the last text acknowledged
+	var texts []string
+	for round := range 6 {
+		for _, lang := range []string{"de", "fr"} {
+			for i, u := range crashUnits(t, b, token, lang) {
+				if (i+round)%3 != 0 {
+					continue
+				}
+				text := fmt.Sprintf("round %d %s %s", round, lang, u.Context)
+				if code, body := send(t, http.MethodPatch, b.base+"/api/units/"+strconv.FormatInt(u.ID, 10)+"/", token,
+					map[string]any{"target": []string{text}, "state": 20}); code != http.StatusOK {
+					t.Fatalf("PATCH %s %s: %d %v", lang, u.Context, code, body)
+				}
+				last[lang+"/"+u.Context] = text
+				texts = append(texts, text)
+			}
+		}
+		// Both are asked to push at once; A dies while it may hold the
+		// component, at a later moment each round.
+		var pushes sync.WaitGroup
+		pushes.Go(func() { postPush(a.base, token) })
+		time.Sleep(time.Duration(round) * 25 * time.Millisecond)
+		pushes.Go(func() { postPush(b.base, token) })
+		time.Sleep(time.Duration(round) * 25 * time.Millisecond)
+		a.kill()
+		pushes.Wait()
+		// Where the kill landed, for the log.
+		aLog := a.log.String()
+		committed := strings.Contains(aLog, `msg="pending edits committed"`)
+		answered := strings.Contains(aLog, "path=/api/projects/demo/repository/")
+
+		// B takes the component at once: nothing waits on the dead A.
+		start := time.Now()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		code, body := sendContext(ctx, t, http.MethodPost, b.base+"/api/projects/demo/repository/", token, map[string]any{"operation": "push"})
+		cancel()
+		if code != http.StatusOK || body["result"] != true {
+			t.Fatalf("round %d: B's push after A's death: %d %v", round, code, body)
+		}
+		t.Logf("round %d: A killed %d ms after its push began (had committed: %v, answered: %v); B pushed in %v",
+			round, round*50, committed, answered, time.Since(start).Round(time.Millisecond))
+		a = runTolk(t, bin, dataA, "--demo", "--db", db)
+	}
+
+	for _, p := range []*tolkProcess{a, b} {
+		for _, lang := range []string{"de", "fr"} {
+			for _, u := range crashUnits(t, p, token, lang) {
+				if u.Pending {
+					t.Errorf("%s: %s %s still pending after B's last push", processName(p, a), lang, u.Context)
+				}
+			}
+		}
+	}
+	upstream := map[string]string{}
+	for _, lang := range []string{"de", "fr"} {
+		upstream[lang] = gitRun(t, bare, "show", "main:locales/"+lang+".json")
+	}
+	for key, text := range last {
+		lang, _, _ := strings.Cut(key, "/")
+		if !strings.Contains(upstream[lang], strconv.Quote(text)) {
+			t.Errorf("upstream %s.json lacks the last edit %q", lang, text)
+		}
+	}
+	added := timesAdded(t, bare, texts)
+	for text, n := range added {
+		if n > 1 {
+			t.Errorf("%q was committed %d times", text, n)
+		}
+	}
+	if t.Failed() {
+		t.Logf("upstream's history:\n%s", gitRun(t, bare, "log", "-p", "--format=%h %s %ad", "main"))
+	}
+
+	// Whichever process answers, the same bytes.
+	for _, lang := range []string{"de", "fr"} {
+		path := "/api/translations/demo/app/" + lang + "/file/"
+		codeA, fileA := get(t, a.base+path, "Token "+token)
+		codeB, fileB := get(t, b.base+path, "Token "+token)
+		if codeA != http.StatusOK || codeB != http.StatusOK || fileA != fileB {
+			t.Errorf("download of %s: A %d\n%s\nB %d\n%s", lang, codeA, fileA, codeB, fileB)
+		}
+		if strings.TrimSpace(fileA) != strings.TrimSpace(upstream[lang]) {
+			t.Errorf("download of %s:\n%s\nwant upstream's\n%s", lang, fileA, upstream[lang])
+		}
+	}
+	headA := lsRemote(t, a.base+"/git/demo/app/")
+	headB := lsRemote(t, b.base+"/git/demo/app/")
+	if want := gitRun(t, bare, "rev-parse", "main"); headA != want || headB != want {
+		t.Errorf("git export heads: A %s, B %s; want upstream's %s", headA, headB, want)
+	}
+}
+
+// processName names p in the log: "A" when it is a, else "B".
+func processName(p, a *tolkProcess) string {
+	if p == a {
+		return "A"
+	}
+	return "B"
+}
+
+// changeCount is the number of changes of the demo's German
+// translation, as p answers.
+func changeCount(t *testing.T, p *tolkProcess, token string) int {
+	t.Helper()
+	var page struct {
+		Count int `json:"count"`
+	}
+	readJSON(t, p.base+"/api/translations/demo/app/de/changes/", token, &page)
+	return page.Count
+}
+
+// readJSON GETs url with token and decodes its 200 answer into v.
+func readJSON(t *testing.T, url, token string, v any) {
+	t.Helper()
+	code, body := get(t, url, "Token "+token)
+	if code != http.StatusOK {
+		t.Fatalf("GET %s: %d %s", url, code, body)
+	}
+	if err := json.Unmarshal([]byte(body), v); err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+}
+
+// postPush asks base to push the demo project and ignores the answer,
+// which a killed process never gives.
+func postPush(base, token string) {
+	body, _ := json.Marshal(map[string]string{"operation": "push"})
+	req, _ := http.NewRequest(http.MethodPost, base+"/api/projects/demo/repository/", bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Token "+token)
+	if resp, err := http.DefaultClient.Do(req); err == nil {
+		resp.Body.Close()
+	}
+}
+
+// lsRemote is the HEAD the Git export at url advertises, as the git
+// command line reads it.
+func lsRemote(t *testing.T, url string) string {
+	t.Helper()
+	out, err := exec.Command("git", "ls-remote", url, "HEAD").CombinedOutput()
+	if err != nil {
+		t.Fatalf("git ls-remote %s: %v\n%s", url, err, out)
+	}
+	head, _, _ := strings.Cut(string(out), "\t")
+	return strings.TrimSpace(head)
+}
