@@ -39,6 +39,10 @@ type dialect struct {
 	// PostgreSQL has no LastInsertId, and lastval() would cost a round
 	// trip of its own.
 	returning bool
+	// multiStatement: one Exec without arguments may hold several
+	// statements (PostgreSQL's simple protocol), so the writer releases a
+	// write's savepoint and starts the next write's in one round trip.
+	multiStatement bool
 	// background is the engine's own background work, run until ctx ends
 	// (the SQLite checkpointer); it closes done when it returns.
 	background func(db *DB, ctx context.Context, done chan<- struct{})

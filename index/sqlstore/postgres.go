@@ -34,10 +34,11 @@ var postgresDialect = func() *dialect {
 		panic(err)
 	}
 	return &dialect{
-		name:       "postgres",
-		migrations: m,
-		numbered:   true,
-		returning:  true,
+		name:           "postgres",
+		migrations:     m,
+		numbered:       true,
+		returning:      true,
+		multiStatement: true,
 		// REPEATABLE READ gives the statements of a read transaction one
 		// snapshot; READ COMMITTED would take one per statement.
 		readTx: sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead},

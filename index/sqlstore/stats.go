@@ -1,10 +1,13 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -146,29 +149,50 @@ func (o *owedStats) addOwed(n *owedStats) {
 }
 
 // flushStats stores what the batch's finished writes owe the statistics
-// rows, one upsert per row however many writes touched it: the rows of a
-// component, project and language are touched by every edit in them.
+// rows, each row once however many writes touched it (the rows of a
+// component, project and language are touched by every edit in them),
+// and up to statsUpsertRows rows per statement: on PostgreSQL each
+// statement is a round trip the single writer waits for.
 func flushStats(ctx context.Context, tx *Tx) error {
 	if len(tx.owed) == 0 {
 		return nil
 	}
-	upsert, err := tx.prepare(ctx, `INSERT INTO stats (scope, scope_key, `+statsColumns+`, last_change, last_author)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (scope, scope_key) DO UPDATE SET `+statsAddSet+`,
-		last_change = CASE WHEN excluded.last_change != '' THEN excluded.last_change ELSE stats.last_change END,
-		last_author = CASE WHEN excluded.last_author != '' THEN excluded.last_author ELSE stats.last_author END`)
-	if err != nil {
-		return err
-	}
-	for k, o := range tx.owed {
-		args := append(append([]any{k.scope, k.key}, statsValues(o.delta)...), o.lastChange, o.lastAuthor)
-		if _, err := upsert.ExecContext(ctx, args...); err != nil {
-			return fmt.Errorf("store statistics of %s %s: %w", k.scope, k.key, err)
+	keys := slices.SortedFunc(maps.Keys(tx.owed), func(a, b scopeKey) int {
+		return cmp.Or(strings.Compare(a.scope, b.scope), strings.Compare(a.key, b.key))
+	})
+	for chunk := range slices.Chunk(keys, statsUpsertRows) {
+		args := make([]any, 0, len(chunk)*statsUpsertArgs)
+		for _, k := range chunk {
+			o := tx.owed[k]
+			args = append(append(append(args, k.scope, k.key), statsValues(o.delta)...), o.lastChange, o.lastAuthor)
+		}
+		if _, err := tx.ExecContext(ctx, statsUpserts[len(chunk)], args...); err != nil {
+			return fmt.Errorf("store statistics of %d rows from %s %s: %w", len(chunk), chunk[0].scope, chunk[0].key, err)
 		}
 	}
 	clear(tx.owed)
 	return nil
 }
+
+const (
+	// statsUpsertRows is the most rows one statement of flushStats
+	// stores; statsUpsertArgs are the values of each.
+	statsUpsertRows = 16
+	statsUpsertArgs = 24
+)
+
+// statsUpserts[n] stores n owed statistics rows.
+var statsUpserts = func() (q [statsUpsertRows + 1]string) {
+	row := "(" + strings.Repeat("?, ", statsUpsertArgs-1) + "?)"
+	for n := 1; n <= statsUpsertRows; n++ {
+		q[n] = `INSERT INTO stats (scope, scope_key, ` + statsColumns + `, last_change, last_author)
+		VALUES ` + strings.Repeat(row+", ", n-1) + row + `
+		ON CONFLICT (scope, scope_key) DO UPDATE SET ` + statsAddSet + `,
+		last_change = CASE WHEN excluded.last_change != '' THEN excluded.last_change ELSE stats.last_change END,
+		last_author = CASE WHEN excluded.last_author != '' THEN excluded.last_author ELSE stats.last_author END`
+	}
+	return q
+}()
 
 func readStats(ctx context.Context, q queryer, scope, key string) (index.Stats, error) {
 	var s index.Stats

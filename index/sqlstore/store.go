@@ -248,8 +248,9 @@ type Tx struct {
 	// current write has set (insertChange), the last author it set there
 	// ("" if none).
 	stamped map[scopeKey]string
-	// author is the last author name read (authorName), for the
-	// current write only: a user may be renamed by the next.
+	// author is the last author name read (authorName), kept while the
+	// batch's writes are narrow ones (edits, uploads), which rename
+	// nobody: a user may be renamed by any other write.
 	author struct {
 		id   int64
 		name string
@@ -291,9 +292,12 @@ func (tx *Tx) owe(scope, key string) *owedStats {
 
 // startWrite readies tx for the next write of its batch.
 func (tx *Tx) startWrite(narrow bool) {
+	if !narrow || !tx.narrowed {
+		tx.author.id = 0 // this write or the one before may rename its author
+	}
 	tx.touched = touchSet{deps: tx.touched.deps[:0]}
 	tx.narrowed, tx.widened = narrow, false
-	tx.author.id, tx.writeHooks = 0, nil
+	tx.writeHooks = nil
 	if tx.writeOwed == nil {
 		tx.writeOwed, tx.owed = map[scopeKey]*owedStats{}, map[scopeKey]*owedStats{}
 		tx.stamped = map[scopeKey]string{}

@@ -196,6 +196,9 @@ func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet,
 	shared := len(live) > 1
 	results = make([]error, len(live))
 	var batchTouched touchSet
+	// held: the previous write's savepoint is still open, to be released
+	// by the statement that starts the next (or by the commit).
+	held := false
 	for i, r := range live {
 		if !r.narrow {
 			if err := flushStats(ctx, tx); err != nil {
@@ -203,7 +206,11 @@ func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet,
 			}
 		}
 		if shared {
-			if _, err := tx.Tx.ExecContext(ctx, `SAVEPOINT write`); err != nil {
+			start := `SAVEPOINT write`
+			if held {
+				start = `RELEASE write; SAVEPOINT write`
+			}
+			if _, err := tx.Tx.ExecContext(ctx, start); err != nil {
 				return nil, touched, formatError(err)
 			}
 		}
@@ -219,8 +226,10 @@ func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet,
 					return nil, touched, fmt.Errorf("undo a failed write in a batch: %w", formatError(err))
 				}
 			}
-			if _, err := tx.Tx.ExecContext(ctx, `RELEASE write`); err != nil {
-				return nil, touched, formatError(err)
+			if held = db.dialect.multiStatement; !held {
+				if _, err := tx.Tx.ExecContext(ctx, `RELEASE write`); err != nil {
+					return nil, touched, formatError(err)
+				}
 			}
 		}
 		if results[i] == nil {
