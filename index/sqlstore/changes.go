@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"math/bits"
 	"strconv"
 	"strings"
 	"time"
@@ -30,9 +31,7 @@ func insertChange(ctx context.Context, tx *Tx, c index.Change) error {
 	if err != nil {
 		return err
 	}
-	res, err := insert.ExecContext(ctx, c.Action, ts, nullID(c.ProjectID), nullID(c.ComponentID),
-		nullID(c.TranslationID), nullID(c.UnitID), nullString(c.LanguageCode), nullID(c.UserID),
-		nullID(c.AuthorID), c.Target, c.Details)
+	res, err := insert.ExecContext(ctx, changeValues(nil, &c, ts)...)
 	if err != nil {
 		return err
 	}
@@ -48,6 +47,78 @@ func insertChange(ctx context.Context, tx *Tx, c index.Change) error {
 			return err
 		}
 	}
+	return changeInserted(ctx, tx, c)
+}
+
+// changeValues appends the values of change c's row at time ts to args,
+// in insertChange's column order.
+func changeValues(args []any, c *index.Change, ts string) []any {
+	return append(args, c.Action, ts, nullID(c.ProjectID), nullID(c.ComponentID),
+		nullID(c.TranslationID), nullID(c.UnitID), nullString(c.LanguageCode), nullID(c.UserID),
+		nullID(c.AuthorID), c.Target, c.Details)
+}
+
+// insertChanges records cs in order, as insertChange records each, up to
+// maxBulkRows rows per statement: an upload records a change per string,
+// and on PostgreSQL each statement is a round trip (and one run of the
+// list_counts trigger). A change some webhook wants is inserted alone,
+// as its outbox rows need its id.
+func insertChanges(ctx context.Context, tx *Tx, cs []index.Change) error {
+	ts := formatTime(tx.now)
+	hooks := tx.hookSet()
+	var args []any
+	for len(cs) > 0 {
+		if len(hooks.match(&cs[0])) > 0 {
+			if err := insertChange(ctx, tx, cs[0]); err != nil {
+				return err
+			}
+			cs = cs[1:]
+			continue
+		}
+		n := 1
+		for n < len(cs) && n < maxBulkRows && len(hooks.match(&cs[n])) == 0 {
+			n++
+		}
+		n = bulkRows(n)
+		args = args[:0]
+		for i := range cs[:n] {
+			args = changeValues(args, &cs[i], ts)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO changes (action, timestamp, project_id, component_id,
+			translation_id, unit_id, language_code, user_id, author_id, target, details)
+			VALUES `+valueRows("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", n), args...); err != nil {
+			return err
+		}
+		for _, c := range cs[:n] {
+			if err := changeInserted(ctx, tx, c); err != nil {
+				return err
+			}
+		}
+		cs = cs[n:]
+	}
+	return nil
+}
+
+// maxBulkRows is the most rows a bulk statement (insertChanges,
+// updateUnits) writes.
+const maxBulkRows = 64
+
+// bulkRows is the number of rows, of n waiting, the next bulk statement
+// writes: a power of two, so that few statement texts (and prepared
+// statements) serve every count.
+func bulkRows(n int) int {
+	return 1 << (bits.Len(uint(n)) - 1)
+}
+
+// valueRows is the VALUES list of n rows, each row (such as "(?, ?)").
+func valueRows(row string, n int) string {
+	return strings.Repeat(row+", ", n-1) + row
+}
+
+// changeInserted keeps the last_change and last_author of the scopes of
+// change c, just inserted at tx.now.
+func changeInserted(ctx context.Context, tx *Tx, c index.Change) error {
+	ts := formatTime(tx.now)
 	if c.TranslationID == 0 {
 		return nil
 	}

@@ -24,6 +24,65 @@ type unitEditor struct {
 	// nextPosition is the position add gives the next new unit; 0 until
 	// first read.
 	nextPosition int
+	// bulk, when not nil, holds the unit updates and changes of edits
+	// not yet written: an upload's are written many rows per statement
+	// by flush.
+	bulk *editRows
+}
+
+// editRows are the rows of a bulk editor's edits waiting for flush.
+type editRows struct {
+	units   []unitRow
+	changes []index.Change
+}
+
+// unitRow is a unit's new target and state.
+type unitRow struct {
+	id     int64
+	target string
+	state  index.State
+}
+
+// unitRowValues is a unitRow in a VALUES list, typed: PostgreSQL takes
+// the parameters of a VALUES list in FROM for text otherwise.
+const unitRowValues = "(CAST(? AS BIGINT), ?, CAST(? AS INTEGER))"
+
+// bulkEditor is editorOf for many edits (an upload): their rows are
+// written by flush, which finish calls.
+func bulkEditor(tx *Tx, t *index.Translation, actor index.Actor) *unitEditor {
+	e := editorOf(tx, t, actor)
+	e.bulk = &editRows{}
+	return e
+}
+
+// flush writes the rows of a bulk editor's edits so far: the units'
+// targets and states, then the changes in the order made.
+func (e *unitEditor) flush(ctx context.Context) error {
+	if e.bulk == nil {
+		return nil
+	}
+	now := formatTime(e.tx.now)
+	var args []any
+	for units := e.bulk.units; len(units) > 0; {
+		n := bulkRows(min(len(units), maxBulkRows))
+		// pending_since keeps when the unit's pending work began
+		// (migration 0011), as in edit.
+		args = append(args[:0], now, now)
+		for _, u := range units[:n] {
+			args = append(args, u.id, u.target, u.state)
+		}
+		if _, err := e.tx.ExecContext(ctx, `UPDATE units SET target = v.column2, state = v.column3, pending = 1,
+			pending_since = coalesce(units.pending_since, ?), timestamp = ?
+			FROM (VALUES `+valueRows(unitRowValues, n)+`) AS v WHERE units.id = v.column1`, args...); err != nil {
+			return err
+		}
+		units = units[n:]
+	}
+	if err := insertChanges(ctx, e.tx, e.bulk.changes); err != nil {
+		return err
+	}
+	e.bulk.units, e.bulk.changes = e.bulk.units[:0], e.bulk.changes[:0]
+	return nil
 }
 
 // newUnitEditor starts editing the translation with the given id for
@@ -86,16 +145,20 @@ func (e *unitEditor) edit(ctx context.Context, u *index.Unit, ed index.UnitEdit,
 		action = index.EditAction(u.State, ed.State)
 	}
 	target := index.JoinPlural(ed.Target)
-	// pending_since keeps when the unit's pending work began (migration
-	// 0011): an edit of a unit already pending leaves it.
-	update, err := e.tx.prepare(ctx, `UPDATE units SET target = ?, state = ?, pending = 1,
-		pending_since = coalesce(pending_since, ?), timestamp = ? WHERE id = ?`)
-	if err != nil {
-		return false, err
-	}
-	now := formatTime(e.tx.now)
-	if _, err := update.ExecContext(ctx, target, ed.State, now, now, u.ID); err != nil {
-		return false, err
+	if e.bulk != nil {
+		e.bulk.units = append(e.bulk.units, unitRow{u.ID, target, ed.State})
+	} else {
+		// pending_since keeps when the unit's pending work began
+		// (migration 0011): an edit of a unit already pending leaves it.
+		update, err := e.tx.prepare(ctx, `UPDATE units SET target = ?, state = ?, pending = 1,
+			pending_since = coalesce(pending_since, ?), timestamp = ? WHERE id = ?`)
+		if err != nil {
+			return false, err
+		}
+		now := formatTime(e.tx.now)
+		if _, err := update.ExecContext(ctx, target, ed.State, now, now, u.ID); err != nil {
+			return false, err
+		}
 	}
 	chars := u.NumChars()
 	e.delta.CountUnit(ed.State, u.NumWords, chars)
@@ -164,10 +227,15 @@ func (e *unitEditor) add(ctx context.Context, u *index.Unit, pending bool) error
 
 // change records one change of this translation by the editor's actor.
 func (e *unitEditor) change(ctx context.Context, action index.Action, unitID int64, target, details string) error {
-	return insertChange(ctx, e.tx, index.Change{Action: action, ProjectID: e.ids.projectID,
+	c := index.Change{Action: action, ProjectID: e.ids.projectID,
 		ComponentID: e.ids.componentID, TranslationID: e.ids.translationID, UnitID: unitID,
 		LanguageCode: e.ids.languageCode, UserID: e.actor.UserID, AuthorID: e.actor.AuthorID,
-		Target: target, Details: details})
+		Target: target, Details: details}
+	if e.bulk != nil {
+		e.bulk.changes = append(e.bulk.changes, c)
+		return nil
+	}
+	return insertChange(ctx, e.tx, c)
 }
 
 // newContributor records "New contributor" (45), with the unit, the
@@ -188,9 +256,13 @@ func (e *unitEditor) newContributor(ctx context.Context, unitID int64) error {
 	return e.change(ctx, index.ActionNewContributor, unitID, "", "")
 }
 
-// finish writes the statistics the edits owe to the translation and its
-// component, project and language.
+// finish writes a bulk editor's waiting rows (flush) and the statistics
+// the edits owe to the translation and its component, project and
+// language.
 func (e *unitEditor) finish(ctx context.Context) error {
+	if err := e.flush(ctx); err != nil {
+		return err
+	}
 	if e.delta == (index.Stats{}) {
 		return nil
 	}

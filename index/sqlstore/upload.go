@@ -45,7 +45,7 @@ func (db *DB) ApplyUpload(ctx context.Context, translationID int64, up index.Upl
 		if err != nil {
 			return err
 		}
-		e := editorOf(tx, &t, actor)
+		e := bulkEditor(tx, &t, actor)
 		shape := translationShape{monolingual: t.Component.IsMonolingual(), template: t.IsTemplate,
 			plurals: t.Language.Plural.Number}
 		switch {
