@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/index"
 )
 
 const requestIDHeader = "X-Request-ID"
@@ -26,10 +27,14 @@ const StatusClientClosedRequest = 499
 func clientGone(c *gin.Context) bool { return c.Request.Context().Err() != nil }
 
 // requestScope runs around every request, matched or not: it settles the
-// request ID, sets the headers every response carries, and logs one line
-// when the request is done.
+// request ID, marks the request's start in its context (for the index,
+// index.WithRequestStart), sets the headers every response carries, and
+// logs one line when the request is done.
 func (s *Server) requestScope(c *gin.Context) {
 	start := time.Now()
+	// The index need only have learned of other processes' writes
+	// acknowledged before now, once per request.
+	c.Request = c.Request.WithContext(index.WithRequestStart(c.Request.Context(), start))
 	id := requestID(c.GetHeader(requestIDHeader))
 	h := c.Writer.Header()
 	h.Set(requestIDHeader, id)

@@ -114,7 +114,7 @@ func (db *DB) FindAddonByID(ctx context.Context, id int64) (index.Addon, error) 
 // ComponentAddons returns the ids of the add-ons installed on the
 // component itself (not its project's), from memory.
 func (db *DB) ComponentAddons(componentID int64) []int64 {
-	db.catchUp()
+	db.catchUp(context.Background())
 	if db.hooksStale.Load() {
 		db.reloadSharedHooks()
 	}

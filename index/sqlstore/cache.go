@@ -1,6 +1,7 @@
 package sqlstore
 
 import (
+	"context"
 	"errors"
 	"reflect"
 	"sync"
@@ -234,9 +235,9 @@ func (db *DB) PageCacheSize() (pages, bytes int) {
 // cached answers k from c while no write changed what dependsOn names
 // for the answer, or runs find and keeps what it found (of weight w,
 // within limit).
-func cached[K comparable, V any](db *DB, c *genCache[K, V], k K, dependsOn func(V) dep, limit int,
+func cached[K comparable, V any](ctx context.Context, db *DB, c *genCache[K, V], k K, dependsOn func(V) dep, limit int,
 	weigh func(V) int, find func() (V, error)) (V, error) {
-	db.catchUp()
+	db.catchUp(ctx)
 	tag := db.clock.now()
 	if v, at, ok := c.get(k); ok && !db.clock.changedSince(at, dependsOn(v)) {
 		return v, nil
@@ -251,11 +252,11 @@ func cached[K comparable, V any](db *DB, c *genCache[K, V], k K, dependsOn func(
 // lookup answers from c while no write changed what dependsOn names for
 // the answer (nil: only writes that touch everything), or runs find and
 // remembers what it found.
-func lookup[K comparable, V any](db *DB, c *genCache[K, V], k K, dependsOn func(V) dep, find func() (V, error)) (V, error) {
+func lookup[K comparable, V any](ctx context.Context, db *DB, c *genCache[K, V], k K, dependsOn func(V) dep, find func() (V, error)) (V, error) {
 	if dependsOn == nil {
 		dependsOn = noDep[V]
 	}
-	return cached(db, c, k, dependsOn, maxCachedLookups, one[V], find)
+	return cached(ctx, db, c, k, dependsOn, maxCachedLookups, one[V], find)
 }
 
 func noDep[V any](V) dep { return 0 }
@@ -276,9 +277,9 @@ type page[T any] struct {
 // page through the same lists until something changes. The bound is in
 // bytes, not rows: rows of long strings varied by page_size would
 // otherwise fill gigabytes.
-func pageOf[T any](db *DB, c *genCache[string, page[T]], key string, d dep, strs func(*T) int,
+func pageOf[T any](ctx context.Context, db *DB, c *genCache[string, page[T]], key string, d dep, strs func(*T) int,
 	find func() ([]T, int, error)) ([]T, int, error) {
-	p, err := cached(db, c, key, func(page[T]) dep { return d }, db.PageCacheBytes,
+	p, err := cached(ctx, db, c, key, func(page[T]) dep { return d }, db.PageCacheBytes,
 		func(p page[T]) int { return pageBytes(p.rows, strs) },
 		func() (page[T], error) {
 			rows, total, err := find()

@@ -249,7 +249,7 @@ func (db *DB) FindChangeByID(ctx context.Context, id int64) (index.Change, error
 // memory (genCache); the changes returned are shared and must not be
 // modified.
 func (db *DB) FindChanges(ctx context.Context, f index.ChangeFilter) ([]index.Change, int, error) {
-	return pageOf(db, &db.changePages, changePageKey(f), changesDep(f), changeStrings, func() ([]index.Change, int, error) {
+	return pageOf(ctx, db, &db.changePages, changePageKey(f), changesDep(f), changeStrings, func() ([]index.Change, int, error) {
 		return db.findChanges(ctx, f)
 	})
 }

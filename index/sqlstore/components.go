@@ -151,7 +151,7 @@ func findComponentByID(ctx context.Context, q queryer, id int64) (index.Componen
 // ErrNotFound. The answer is cached until the next write; its slices must
 // not be modified.
 func (db *DB) FindComponent(ctx context.Context, projectSlug, slug string) (index.Component, error) {
-	return lookup(db, &db.components, [2]string{projectSlug, slug}, nil, func() (index.Component, error) {
+	return lookup(ctx, db, &db.components, [2]string{projectSlug, slug}, nil, func() (index.Component, error) {
 		return db.findComponent(ctx, projectSlug, slug)
 	})
 }

@@ -106,7 +106,7 @@ func (db *DB) FindLanguage(ctx context.Context, code string) (index.Language, er
 	// A code the table lacks is cached too: a component's source
 	// language is often such a code (en-us), asked for by every
 	// translation's detail.
-	known, err := lookup(db, &db.languages, code, nil, func() (knownLanguage, error) {
+	known, err := lookup(ctx, db, &db.languages, code, nil, func() (knownLanguage, error) {
 		l, err := db.findLanguage(ctx, code)
 		if errors.Is(err, index.ErrNotFound) {
 			return knownLanguage{}, nil

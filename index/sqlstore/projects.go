@@ -56,7 +56,7 @@ func (db *DB) SaveProject(ctx context.Context, p index.Project) (saved index.Pro
 // FindProject returns the project with the given slug, or ErrNotFound.
 // The answer is cached until the next write.
 func (db *DB) FindProject(ctx context.Context, slug string) (index.Project, error) {
-	return lookup(db, &db.projects, slug, nil, func() (index.Project, error) { return db.findProject(ctx, slug) })
+	return lookup(ctx, db, &db.projects, slug, nil, func() (index.Project, error) { return db.findProject(ctx, slug) })
 }
 
 func (db *DB) findProject(ctx context.Context, slug string) (index.Project, error) {
@@ -106,7 +106,7 @@ func (db *DB) FindProjectPage(ctx context.Context, pg index.Page, hidden ...int6
 // order: what a reader may be kept from seeing. The answer is cached
 // until the next write; it must not be modified.
 func (db *DB) FindPrivateProjects(ctx context.Context) ([]index.Project, error) {
-	return lookup(db, &db.private, struct{}{}, nil, func() ([]index.Project, error) {
+	return lookup(ctx, db, &db.private, struct{}{}, nil, func() ([]index.Project, error) {
 		rows, err := db.r.QueryContext(ctx, `SELECT `+projectColumns+` FROM projects p
 			WHERE p.access_control = ? ORDER BY p.id`, index.AccessPrivate)
 		if err != nil {

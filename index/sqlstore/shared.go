@@ -6,7 +6,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+
+	"github.com/tolk-project/tolk/index"
 )
 
 // Caches shared with other processes. On PostgreSQL several Tolk
@@ -22,7 +25,10 @@ import (
 //     indexed range read, usually empty). Readers that arrive while such
 //     a check is running wait for the next one, which starts after they
 //     arrived, so that one query serves them all and none misses a write
-//     acknowledged before it asked (read-your-writes across processes);
+//     acknowledged before it asked (read-your-writes across processes).
+//     A request's reads ask once: a check that began after the request
+//     did (index.RequestStart) serves its later lookups, which would
+//     otherwise ask again, one round trip each;
 //   - the writer replays them too, inside its transaction and lock, so
 //     that it matches changes against the webhooks the others installed.
 //
@@ -42,6 +48,10 @@ type sharedClock struct {
 	checkMu  sync.Mutex
 	checking bool
 	next     *logCheck // the check the readers arriving now wait for
+	// checkedFrom is when the newest finished check began: a request
+	// that began before it has nothing to learn (index.RequestStart).
+	checkedFrom time.Time
+	checks      atomic.Int64 // checks run, for tests
 }
 
 type logCheck struct{ done chan struct{} }
@@ -96,18 +106,25 @@ func (db *DB) startShared(ctx context.Context) error {
 }
 
 // catchUp brings the write clock up to every write committed, by any
-// process, before it was called (see the comment at the top). It is a
-// no-op on an engine one process owns.
-func (db *DB) catchUp() {
+// process, before it was called, or before the request of ctx began
+// (index.RequestStart) when ctx says: a check that began after that
+// serves every later lookup of the request. See the comment at the top.
+// It is a no-op on an engine one process owns.
+func (db *DB) catchUp(ctx context.Context) {
 	if !db.dialect.shared {
 		return
 	}
 	s := &db.shared
+	start, marked := index.RequestStart(ctx)
 	s.checkMu.Lock()
+	if marked && !start.After(s.checkedFrom) {
+		s.checkMu.Unlock()
+		return
+	}
 	if !s.checking {
 		s.checking = true
 		s.checkMu.Unlock()
-		db.replay(db.r)
+		db.check()
 		db.nextCheck()
 		return
 	}
@@ -133,10 +150,24 @@ func (db *DB) nextCheck() {
 	}
 	s.checkMu.Unlock()
 	go func() {
-		db.replay(db.r)
+		db.check()
 		close(c.done)
 		db.nextCheck()
 	}()
+}
+
+// check replays what other processes wrote, through the reader pool,
+// and records when it began.
+func (db *DB) check() {
+	began := time.Now()
+	db.replay(db.r)
+	s := &db.shared
+	s.checks.Add(1)
+	s.checkMu.Lock()
+	if began.After(s.checkedFrom) {
+		s.checkedFrom = began
+	}
+	s.checkMu.Unlock()
 }
 
 // replay applies the write_log entries past the last applied one, read

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/internal/testengine"
@@ -111,4 +112,58 @@ func hasTarget(units []index.Unit, target string) bool {
 		}
 	}
 	return false
+}
+
+// TestRequestChecksOnce: the lookups of one request (a context marked
+// with its start) ask write_log once, and a request that begins after
+// another process's write sees it.
+func TestRequestChecksOnce(t *testing.T) {
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("a SQLite file has one process")
+	}
+	ctx := context.Background()
+	dsn := testengine.PostgresDSN(t)
+	open := func() *DB {
+		db, err := OpenPostgres(ctx, dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	}
+	a := open()
+	fa := newWriteFixture(t, a)
+	b := open()
+	deUnits := index.UnitFilter{TranslationID: fa.tr["de"], Page: index.Page{Number: 1, Size: 50}}
+	// request reads as a request of the API does, and returns how many
+	// checks of write_log it made and the German translation it read.
+	request := func() (int64, index.Translation) {
+		t.Helper()
+		checks := b.shared.checks.Load()
+		req := index.WithRequestStart(ctx, time.Now())
+		tr, err := b.FindTranslation(req, "p", "app", "de")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.FindProject(req, "p"); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := b.FindUnits(req, deUnits); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := b.FindTranslationByID(req, fa.tr["fr"]); err != nil {
+			t.Fatal(err)
+		}
+		return b.shared.checks.Load() - checks, tr
+	}
+	_, before := request()
+	fa.edit(t, 1, "Neu von A")
+	n, after := request()
+	if n != 1 {
+		t.Errorf("one request's four lookups checked write_log %d times, want once", n)
+	}
+	if after.Stats.Translated != before.Stats.Translated+1 {
+		t.Errorf("a request begun after a's edit reads %d translated, want %d",
+			after.Stats.Translated, before.Stats.Translated+1)
+	}
 }

@@ -210,7 +210,7 @@ func readStats(ctx context.Context, q queryer, scope, key string) (index.Stats, 
 const recentWindow = 24 * time.Hour
 
 func (db *DB) statsWithRecent(ctx context.Context, scope, key, column string, arg any) (index.Stats, error) {
-	return db.cachedStats([2]string{scope, key}, statsDep(scope, key), func(now time.Time) (index.Stats, error) {
+	return db.cachedStats(ctx, [2]string{scope, key}, statsDep(scope, key), func(now time.Time) (index.Stats, error) {
 		s, err := readStats(ctx, db.r, scope, key)
 		if err != nil {
 			return s, formatError(err)
@@ -278,8 +278,8 @@ func (db *DB) recentChanges(ctx context.Context, column string, arg any, now tim
 // cachedStats answers a statistics request under key from the cache
 // while no write changed d, or reads it at the current time and keeps
 // it.
-func (db *DB) cachedStats(key [2]string, d dep, read func(now time.Time) (index.Stats, error)) (index.Stats, error) {
-	db.catchUp()
+func (db *DB) cachedStats(ctx context.Context, key [2]string, d dep, read func(now time.Time) (index.Stats, error)) (index.Stats, error) {
+	db.catchUp(ctx)
 	tag, now := db.clock.now(), db.Now()
 	if st, at, ok := db.stats.get(key); ok && !db.clock.changedSince(at, d) &&
 		!now.Before(st.at) && now.Sub(st.at) < recentStaleness {
@@ -328,7 +328,7 @@ func (db *DB) LanguageStats(ctx context.Context, code string, hidden ...int64) (
 		return db.statsWithRecent(ctx, "l", code, "language_code", code)
 	}
 	// The sum over the language's projects moves with the language's row.
-	return db.cachedStats([2]string{"l-", code + "/" + hiddenKey(hidden)}, statsDep("l", code), func(now time.Time) (index.Stats, error) {
+	return db.cachedStats(ctx, [2]string{"l-", code + "/" + hiddenKey(hidden)}, statsDep("l", code), func(now time.Time) (index.Stats, error) {
 		return db.languageStatsWithout(ctx, code, hidden, now)
 	})
 }

@@ -48,7 +48,7 @@ func scanTranslation(s interface{ Scan(...any) error }) (index.Translation, erro
 // ErrNotFound. The answer is cached until a write changes it; its slices
 // must not be modified.
 func (db *DB) FindTranslation(ctx context.Context, projectSlug, componentSlug, languageCode string) (index.Translation, error) {
-	t, err := lookup(db, &db.translations, [3]string{projectSlug, componentSlug, languageCode}, nil, func() (index.Translation, error) {
+	t, err := lookup(ctx, db, &db.translations, [3]string{projectSlug, componentSlug, languageCode}, nil, func() (index.Translation, error) {
 		return db.findTranslation(ctx, `p.slug = ? AND c.slug = ? AND t.language_code = ?`,
 			projectSlug, componentSlug, languageCode)
 	})
@@ -58,7 +58,7 @@ func (db *DB) FindTranslation(ctx context.Context, projectSlug, componentSlug, l
 // FindTranslationByID returns a translation as FindTranslation does,
 // cached likewise: every unit read by id needs its translation.
 func (db *DB) FindTranslationByID(ctx context.Context, id int64) (index.Translation, error) {
-	t, err := lookup(db, &db.translationsByID, id, nil, func() (index.Translation, error) {
+	t, err := lookup(ctx, db, &db.translationsByID, id, nil, func() (index.Translation, error) {
 		return db.findTranslation(ctx, `t.id = ?`, id)
 	})
 	return db.withStoredStats(ctx, t, err)
@@ -74,7 +74,7 @@ func (db *DB) withStoredStats(ctx context.Context, t index.Translation, err erro
 		return t, err
 	}
 	key := itoa(t.ID)
-	t.Stats, err = lookup(db, &db.translationStats, key, func(index.Stats) dep { return statsDep("t", key) },
+	t.Stats, err = lookup(ctx, db, &db.translationStats, key, func(index.Stats) dep { return statsDep("t", key) },
 		func() (index.Stats, error) {
 			s, err := readStats(ctx, db.r, "t", key)
 			return s, formatError(err)
