@@ -18,18 +18,8 @@ func TestProcessesShareWrites(t *testing.T) {
 		t.Skip("a SQLite file has one process")
 	}
 	ctx := context.Background()
-	dsn := testengine.PostgresDSN(t)
-	open := func() *DB {
-		db, err := OpenPostgres(ctx, dsn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { db.Close() })
-		return db
-	}
-	a := open()
+	a, b := openTwice(t)
 	fa := newWriteFixture(t, a)
-	b := open()
 	fb := &writeFixture{db: b, comp: fa.comp, tr: fa.tr, user: fa.user}
 
 	// b reads everything once, so that its caches hold it.
@@ -114,6 +104,22 @@ func hasTarget(units []index.Unit, target string) bool {
 	return false
 }
 
+// openTwice opens one new PostgreSQL schema twice, as two Tolk
+// processes would.
+func openTwice(t *testing.T) (a, b *DB) {
+	t.Helper()
+	dsn := testengine.PostgresDSN(t)
+	open := func() *DB {
+		db, err := OpenPostgres(context.Background(), dsn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	}
+	return open(), open()
+}
+
 // TestRequestChecksOnce: the lookups of one request (a context marked
 // with its start) ask write_log once, and a request that begins after
 // another process's write sees it.
@@ -122,18 +128,8 @@ func TestRequestChecksOnce(t *testing.T) {
 		t.Skip("a SQLite file has one process")
 	}
 	ctx := context.Background()
-	dsn := testengine.PostgresDSN(t)
-	open := func() *DB {
-		db, err := OpenPostgres(ctx, dsn)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { db.Close() })
-		return db
-	}
-	a := open()
+	a, b := openTwice(t)
 	fa := newWriteFixture(t, a)
-	b := open()
 	deUnits := index.UnitFilter{TranslationID: fa.tr["de"], Page: index.Page{Number: 1, Size: 50}}
 	// request reads as a request of the API does, and returns how many
 	// checks of write_log it made and the German translation it read.
