@@ -3,8 +3,8 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/tolk-project/tolk/index"
 )
@@ -80,28 +80,81 @@ func (db *DB) DeleteToken(ctx context.Context, id int64) error {
 //
 // Nothing here is cached: tokens and grants change from the command line
 // while the server runs, and a revoked token must stop working at once.
+// So the token, its user and the user's grants are read by one query
+// (a row per grant), which every request with a token runs: on
+// PostgreSQL each query is a round trip.
 func (db *DB) Authenticate(ctx context.Context, token string) (index.Principal, index.Token, error) {
 	denied := index.Errorf(index.ErrUnauthenticated, "Invalid token.")
 	if !index.LooksLikeToken(token) {
 		return index.Principal{}, index.Token{}, denied
 	}
-	t, err := scanToken(db.r.QueryRowContext(ctx, `SELECT `+tokenColumns+`
-		FROM tokens k JOIN users u ON u.id = k.user_id WHERE k.hash = ?`, index.HashToken(token)))
-	if errors.Is(err, sql.ErrNoRows) {
-		return index.Principal{}, index.Token{}, denied
-	}
+	rows, err := db.r.QueryContext(ctx, `SELECT `+tokenColumns+`, `+principalColumns+`
+		FROM tokens k JOIN users u ON u.id = k.user_id LEFT JOIN grants g ON g.user_id = u.id
+		WHERE k.hash = ? ORDER BY g.project_id, g.role`, index.HashToken(token))
 	if err != nil {
 		return index.Principal{}, index.Token{}, formatError(err)
 	}
-	if !index.TokenMatches(token, t.Hash) || t.Expired(db.Now()) {
-		return index.Principal{}, index.Token{}, denied
+	defer rows.Close()
+	var t index.Token
+	var p index.Principal
+	found := false
+	for rows.Next() {
+		if t, err = scanToken(principalScanner{rows, &p}); err != nil {
+			return index.Principal{}, index.Token{}, formatError(err)
+		}
+		found = true
 	}
-	p, err := db.userPrincipal(ctx, t.UserID, denied)
-	if err != nil {
-		return index.Principal{}, index.Token{}, err
+	if err := rows.Err(); err != nil {
+		return index.Principal{}, index.Token{}, formatError(err)
+	}
+	if !found || !index.TokenMatches(token, t.Hash) || t.Expired(db.Now()) || !p.User.IsActive {
+		return index.Principal{}, index.Token{}, denied
 	}
 	p.Scope, p.ScopeProjectID = t.Scope, t.ProjectID
 	return p, t, nil
+}
+
+// principalColumns are the user and grant columns Authenticate reads
+// after a token's: the user's (as userColumns) and one grant, NULL for
+// a user without any.
+var principalColumns = qualify("u", userColumns) + ", g.role, coalesce(g.project_id, 0)"
+
+// principalScanner scans a row of Authenticate: the token's columns for
+// scanToken, then the user's into p (once) and the row's grant, if any,
+// added to p's.
+type principalScanner struct {
+	rows *sql.Rows
+	p    *index.Principal
+}
+
+func (s principalScanner) Scan(tokenDest ...any) error {
+	var u index.User
+	var joined string
+	var role sql.NullString
+	var project int64
+	dest := append(tokenDest, &u.ID, &u.Username, &u.FullName, &u.Email, &u.IsActive, &u.IsBot,
+		&u.IsSuperuser, &joined, &role, &project)
+	if err := s.rows.Scan(dest...); err != nil {
+		return err
+	}
+	if s.p.User == nil {
+		u.Joined = parseTime(joined)
+		s.p.User = &u
+	}
+	if role.Valid {
+		s.p.Grants = append(s.p.Grants, index.Grant{UserID: u.ID, Role: role.String, ProjectID: project})
+	}
+	return nil
+}
+
+// qualify prefixes each of the comma-separated columns with table's
+// name.
+func qualify(table, columns string) string {
+	cols := strings.Split(columns, ",")
+	for i, c := range cols {
+		cols[i] = table + "." + strings.TrimSpace(c)
+	}
+	return strings.Join(cols, ", ")
 }
 
 // userPrincipal returns the user with the given id and their grants, or

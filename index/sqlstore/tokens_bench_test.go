@@ -1,0 +1,46 @@
+package sqlstore
+
+import (
+	"context"
+	"testing"
+
+	"github.com/tolk-project/tolk/index"
+)
+
+// BenchmarkAuthenticate measures what every request with a token costs
+// the index before its handler runs: the token, its user and the user's
+// grants (two here).
+//
+//	go test ./index/sqlstore -run '^$' -bench Authenticate -count 6
+func BenchmarkAuthenticate(b *testing.B) {
+	ctx := context.Background()
+	db, err := openFresh(b)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	user, err := db.CreateUser(ctx, index.User{Username: "anna", Email: "anna@example.com", IsActive: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, _, err := db.SaveProject(ctx, index.Project{Name: "Bench", Slug: "bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, role := range []string{"Translate", "Review strings"} {
+		if err := db.AddGrant(ctx, index.Grant{UserID: user.ID, Role: role, ProjectID: p.ID}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	secret := index.NewToken(index.UserTokenPrefix)
+	if _, err := db.CreateToken(ctx, index.Token{UserID: user.ID, Name: "bench", Hash: index.HashToken(secret),
+		Prefix: index.UserTokenPrefix, Scope: index.ScopeAdmin}); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		pr, _, err := db.Authenticate(ctx, secret)
+		if err != nil || len(pr.Grants) != 2 {
+			b.Fatalf("Authenticate = %+v, %v", pr, err)
+		}
+	}
+}
