@@ -2,6 +2,9 @@ package sqlstore
 
 import (
 	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -162,4 +165,64 @@ func TestRequestChecksOnce(t *testing.T) {
 		t.Errorf("a request begun after a's edit reads %d translated, want %d",
 			after.Stats.Translated, before.Stats.Translated+1)
 	}
+}
+
+// TestConcurrentReadsSeeOtherProcessWrites has 8 readers on b page
+// through the German units without pause, as requests of their own,
+// while a edits: every request that began after an edit was
+// acknowledged reads it, whichever write_log check (running or next) it
+// was served by.
+func TestConcurrentReadsSeeOtherProcessWrites(t *testing.T) {
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("a SQLite file has one process")
+	}
+	a, b := openTwice(t)
+	fa := newWriteFixture(t, a)
+	deUnits := index.UnitFilter{TranslationID: fa.tr["de"], Page: index.Page{Number: 1, Size: 50}}
+	var acked atomic.Int64 // the last edit a acknowledged
+	stop := make(chan struct{})
+	var readers sync.WaitGroup
+	for range 8 {
+		readers.Go(func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				want := acked.Load()
+				req := index.WithRequestStart(context.Background(), time.Now())
+				units, _, err := b.FindUnits(req, deUnits)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if want > 0 && !hasTargetAtLeast(units, want) {
+					t.Errorf("a request begun after edit %d was acknowledged read an older page", want)
+					return
+				}
+			}
+		})
+	}
+	for i := int64(1); i <= 40; i++ {
+		fa.edit(t, 1, fmt.Sprintf("edit %03d", i))
+		acked.Store(i)
+		time.Sleep(2 * time.Millisecond)
+	}
+	close(stop)
+	readers.Wait()
+}
+
+// hasTargetAtLeast reports whether a unit of units holds "edit NNN"
+// with NNN at least n.
+func hasTargetAtLeast(units []index.Unit, n int64) bool {
+	for _, u := range units {
+		var got int64
+		if len(u.Target) > 0 {
+			if _, err := fmt.Sscanf(u.Target[0], "edit %d", &got); err == nil && got >= n {
+				return true
+			}
+		}
+	}
+	return false
 }
