@@ -28,7 +28,6 @@ type gitBenchEnv struct {
 
 func mustGitBenchEnv(b *testing.B) gitBenchEnv {
 	b.Helper()
-	ctx := context.Background()
 	url := mustCorpusRepo(b, "jellyfin-web")
 	last := &tolksync.ImportSummary{}
 	e := mustEnvWith(b, tolksync.Options{Committer: vcs.Signature{Name: "Tolk Bot", Email: "bot@tolk.example"},
@@ -36,13 +35,20 @@ func mustGitBenchEnv(b *testing.B) gitBenchEnv {
 	comps := e.reconcile(b, jsonComponent("jellyfin", url, "src/strings/*.json", "src/strings/en-us.json", "en-us"))
 	ge := gitBenchEnv{env: e, c: comps[0], work: filepath.Join(b.TempDir(), "upstream"), last: last}
 	git(b, filepath.Dir(ge.work), "clone", "--quiet", strings.TrimPrefix(url, "file://"), ge.work)
-	var err error
-	ge.user, err = e.db.CreateUser(ctx, index.User{Username: "ann", FullName: "Ann Example",
-		Email: "ann@example.com", IsActive: true})
+	ge.user = mustUser(b, e.db, "ann", "Ann Example")
+	return ge
+}
+
+// commitAll commits the pending edits, one commit per translation of
+// the corpus component (105).
+func (ge gitBenchEnv) commitAll(b *testing.B) {
+	res, err := ge.svc.Commit(context.Background(), ge.c, &ge.user)
 	if err != nil {
 		b.Fatal(err)
 	}
-	return ge
+	if len(res.Commits) != 105 {
+		b.Fatalf("%d commits, want one per translation (105)", len(res.Commits))
+	}
 }
 
 // edits makes perTranslation pending edits in every translation, each
@@ -96,13 +102,7 @@ func BenchmarkCommit(b *testing.B) {
 		b.StopTimer()
 		ge.edits(b, 20, i)
 		b.StartTimer()
-		res, err := ge.svc.Commit(ctx, ge.c, &ge.user)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if len(res.Commits) != 105 {
-			b.Fatalf("%d commits, want one per translation (105)", len(res.Commits))
-		}
+		ge.commitAll(b)
 	}
 }
 

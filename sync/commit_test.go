@@ -10,6 +10,7 @@ import (
 
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/indextest"
+	"github.com/tolk-project/tolk/index/sqlstore"
 	tolksync "github.com/tolk-project/tolk/sync"
 	"github.com/tolk-project/tolk/vcs"
 )
@@ -35,21 +36,23 @@ type commitEnv struct {
 
 func mustCommitEnv(tb testing.TB) commitEnv {
 	tb.Helper()
-	ctx := context.Background()
 	e := mustEnvWith(tb, tolksync.Options{Committer: vcs.Signature{Name: "Tolk Bot", Email: "bot@tolk.example"}})
 	url, work := mustRepo(tb, commitFiles)
 	comps := e.reconcile(tb, jsonComponent("app", url, "locales/*.json", "locales/en.json", "en"))
-	ce := commitEnv{env: e, c: comps[0], bare: strings.TrimPrefix(url, "file://"), work: work}
-	var err error
-	if ce.ann, err = e.db.CreateUser(ctx, index.User{Username: "ann", FullName: "Ann Example",
-		Email: "ann@example.com", IsActive: true}); err != nil {
+	return commitEnv{env: e, c: comps[0], bare: strings.TrimPrefix(url, "file://"), work: work,
+		ann: mustUser(tb, e.db, "ann", "Ann Example"), bob: mustUser(tb, e.db, "bob", "Bob Example")}
+}
+
+// mustUser creates an active user with the given name and an address at
+// example.com, to credit edits to.
+func mustUser(tb testing.TB, db *sqlstore.DB, username, fullName string) index.User {
+	tb.Helper()
+	u, err := db.CreateUser(context.Background(), index.User{Username: username, FullName: fullName,
+		Email: username + "@example.com", IsActive: true})
+	if err != nil {
 		tb.Fatal(err)
 	}
-	if ce.bob, err = e.db.CreateUser(ctx, index.User{Username: "bob", FullName: "Bob Example",
-		Email: "bob@example.com", IsActive: true}); err != nil {
-		tb.Fatal(err)
-	}
-	return ce
+	return u
 }
 
 // edit sets the target of the unit of lang with the given key, as u.

@@ -320,10 +320,7 @@ func TestSharedRepositoryPush(t *testing.T) {
 	})
 	comps := e.reconcile(t, jsonComponent("app", url, "app/*.json", "app/en.json", "en"),
 		jsonComponent("docs", url, "docs/*.json", "docs/en.json", "en"))
-	ann, err := e.db.CreateUser(ctx, index.User{Username: "ann", FullName: "Ann Example", Email: "ann@example.com", IsActive: true})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ann := mustUser(t, e.db, "ann", "Ann Example")
 	for _, c := range comps {
 		tr := mustTranslation(t, e, c.Slug, "de")
 		units, _, err := e.db.FindUnits(ctx, index.UnitFilter{TranslationID: tr.ID, Page: index.Page{Number: 1, Size: 10}})

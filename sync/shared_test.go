@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/indextest"
 	"github.com/tolk-project/tolk/index/langdata"
 	"github.com/tolk-project/tolk/index/sqlstore"
@@ -50,26 +49,28 @@ func mustProcess(tb testing.TB, loc string) (e env, closeDB func()) {
 	return env{db: db, svc: svc, dir: opts.DataDir}, closeDB
 }
 
+// mustTwoProcesses starts two processes on a new database with the
+// language table; killA closes a's index.
+func mustTwoProcesses(tb testing.TB) (a, b env, loc string, killA func()) {
+	tb.Helper()
+	loc = indextest.PostgresLocation(tb)
+	a, killA = mustProcess(tb, loc)
+	if err := a.db.SeedLanguages(context.Background(), langdata.Default().All()); err != nil {
+		tb.Fatal(err)
+	}
+	b, _ = mustProcess(tb, loc)
+	return a, b, loc, killA
+}
+
 // mustProcesses imports the commit tests' repository on a, then on b.
 func mustProcesses(tb testing.TB) processes {
 	tb.Helper()
-	ctx := context.Background()
-	loc := indextest.PostgresLocation(tb)
-	a, killA := mustProcess(tb, loc)
-	if err := a.db.SeedLanguages(ctx, langdata.Default().All()); err != nil {
-		tb.Fatal(err)
-	}
-	b, _ := mustProcess(tb, loc)
+	a, b, loc, killA := mustTwoProcesses(tb)
 	url, work := mustRepo(tb, commitFiles)
 	spec := jsonComponent("app", url, "locales/*.json", "locales/en.json", "en")
 	ca := a.reconcile(tb, spec)[0]
 	b.reconcile(tb, spec)
-	ce := commitEnv{env: a, c: ca, bare: strings.TrimPrefix(url, "file://"), work: work}
-	var err error
-	if ce.ann, err = a.db.CreateUser(ctx, index.User{Username: "ann", FullName: "Ann Example",
-		Email: "ann@example.com", IsActive: true}); err != nil {
-		tb.Fatal(err)
-	}
+	ce := commitEnv{env: a, c: ca, bare: strings.TrimPrefix(url, "file://"), work: work, ann: mustUser(tb, a.db, "ann", "Ann Example")}
 	cb := ce
 	cb.env = b
 	return processes{a: ce, b: cb, loc: loc, killA: killA}
@@ -284,12 +285,7 @@ func TestProcessDiesMidCommit(t *testing.T) {
 // process takes the first's, objects and all, since no remote has it.
 func TestProcessesShareLocalComponent(t *testing.T) {
 	ctx := context.Background()
-	loc := indextest.PostgresLocation(t)
-	a, _ := mustProcess(t, loc)
-	if err := a.db.SeedLanguages(ctx, langdata.Default().All()); err != nil {
-		t.Fatal(err)
-	}
-	b, _ := mustProcess(t, loc)
+	a, b, _, _ := mustTwoProcesses(t)
 	spec := jsonComponent("local", "", "*.json", "", "en")
 	spec.VCS = "local"
 	c := a.reconcile(t, spec)[0]
@@ -313,22 +309,12 @@ func TestProcessesShareLocalComponent(t *testing.T) {
 // never imported it, from a clone B makes on the first download.
 func TestProcessClonesWhatAnotherImported(t *testing.T) {
 	ctx := context.Background()
-	loc := indextest.PostgresLocation(t)
-	a, _ := mustProcess(t, loc)
-	if err := a.db.SeedLanguages(ctx, langdata.Default().All()); err != nil {
-		t.Fatal(err)
-	}
-	b, _ := mustProcess(t, loc)
+	a, b, _, _ := mustTwoProcesses(t)
 	url, _ := mustRepo(t, commitFiles)
 	ca := commitEnv{env: a, c: a.reconcile(t, jsonComponent("app", url, "locales/*.json", "locales/en.json", "en"))[0]}
 	cb := ca
 	cb.env = b
-	ann, err := a.db.CreateUser(ctx, index.User{Username: "ann", FullName: "Ann Example",
-		Email: "ann@example.com", IsActive: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ca.edit(t, "de", "bye", "Tschüss", ann)
+	ca.edit(t, "de", "bye", "Tschüss", mustUser(t, a.db, "ann", "Ann Example"))
 	if _, err := a.svc.Commit(ctx, ca.c, nil); err != nil {
 		t.Fatal(err)
 	}

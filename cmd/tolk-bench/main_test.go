@@ -30,16 +30,7 @@ func TestQuickRun(t *testing.T) {
 	if err := os.WriteFile(out, []byte("# Benchmarks\n\nkept note\n\n"+beginMarker+"\nold\n"+endMarker+"\n\nkept after\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := parseFlags([]string{"-quick", "-out", out, "-duration", "50ms", "-pprof", t.TempDir()}, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	rep, err := bench(ctx, cfg, testWriter{t})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg, rep := mustBench(t, "-quick", "-out", out, "-duration", "50ms", "-pprof", t.TempDir())
 	if err := writeReport(out, rep.Markdown(), false); err != nil {
 		t.Fatal(err)
 	}
@@ -99,17 +90,8 @@ func TestQuickRunPostgres(t *testing.T) {
 	if testing.Short() {
 		t.Skip("imports the corpus and loads the API for several seconds")
 	}
-	cfg, err := parseFlags([]string{"-quick", "-db", dbURL, "-only", "reads,git,writes,scale", "-duration", "50ms",
-		"-concurrency", "1,8", "-out", "-"}, io.Discard)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	rep, err := bench(ctx, cfg, testWriter{t})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg, rep := mustBench(t, "-quick", "-db", dbURL, "-only", "reads,git,writes,scale", "-duration", "50ms",
+		"-concurrency", "1,8", "-out", "-")
 	checkImport(t, rep)
 	checkReads(t, rep.Load, len(cfg.Concurrency))
 	checkGit(t, rep.Git)
@@ -134,7 +116,7 @@ func TestQuickRunPostgres(t *testing.T) {
 	}
 	defer db.Close()
 	var left []string
-	rows, err := db.QueryContext(ctx, `SELECT nspname FROM pg_namespace WHERE nspname LIKE $1`,
+	rows, err := db.QueryContext(context.Background(), `SELECT nspname FROM pg_namespace WHERE nspname LIKE $1`,
 		fmt.Sprintf("tolk\\_bench\\_%d\\_%%", os.Getpid()))
 	if err != nil {
 		t.Fatal(err)
@@ -416,4 +398,21 @@ func TestParseFlagsOnly(t *testing.T) {
 			}
 		})
 	}
+}
+
+// mustBench runs tolk-bench with the given flags, within two minutes,
+// its progress going to the test's log.
+func mustBench(t *testing.T, args ...string) (config, *report) {
+	t.Helper()
+	cfg, err := parseFlags(args, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	rep, err := bench(ctx, cfg, testWriter{t})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg, rep
 }

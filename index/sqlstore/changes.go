@@ -68,16 +68,16 @@ func insertChanges(ctx context.Context, tx *Tx, cs []index.Change) error {
 	hooks := tx.hookSet()
 	var args []any
 	for len(cs) > 0 {
-		if len(hooks.match(&cs[0])) > 0 {
+		n := 0
+		for n < len(cs) && n < maxBulkRows && len(hooks.match(&cs[n])) == 0 {
+			n++
+		}
+		if n == 0 {
 			if err := insertChange(ctx, tx, cs[0]); err != nil {
 				return err
 			}
 			cs = cs[1:]
 			continue
-		}
-		n := 1
-		for n < len(cs) && n < maxBulkRows && len(hooks.match(&cs[n])) == 0 {
-			n++
 		}
 		n = bulkRows(n)
 		args = args[:0]

@@ -17,12 +17,9 @@ import (
 // once through its caches: lookups, statistics, unit pages and the
 // webhooks that its own writes must queue deliveries for.
 func TestProcessesShareWrites(t *testing.T) {
-	if testengine.Engine() != testengine.Postgres {
-		t.Skip("a SQLite file has one process")
-	}
 	ctx := context.Background()
-	a, b := openTwice(t)
-	fa := newWriteFixture(t, a)
+	fa, b := twoProcesses(t)
+	a := fa.db
 	fb := &writeFixture{db: b, comp: fa.comp, tr: fa.tr, user: fa.user}
 
 	// b reads everything once, so that its caches hold it.
@@ -31,7 +28,7 @@ func TestProcessesShareWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := trB.Stats.Translated
-	deUnits := index.UnitFilter{TranslationID: fa.tr["de"], Page: index.Page{Number: 1, Size: 50}}
+	deUnits := firstPage(fa, "de")
 	if _, _, err := b.FindUnits(ctx, deUnits); err != nil {
 		t.Fatal(err)
 	}
@@ -107,10 +104,14 @@ func hasTarget(units []index.Unit, target string) bool {
 	return false
 }
 
-// openTwice opens one new PostgreSQL schema twice, as two Tolk
-// processes would.
-func openTwice(t *testing.T) (a, b *DB) {
+// twoProcesses opens one new PostgreSQL schema twice, as two Tolk
+// processes would, and builds the write fixture on the first; on SQLite,
+// whose file has one process, it skips the test.
+func twoProcesses(t *testing.T) (fa *writeFixture, b *DB) {
 	t.Helper()
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("a SQLite file has one process")
+	}
 	dsn := testengine.PostgresDSN(t)
 	open := func() *DB {
 		db, err := OpenPostgres(context.Background(), dsn)
@@ -120,20 +121,23 @@ func openTwice(t *testing.T) (a, b *DB) {
 		t.Cleanup(func() { db.Close() })
 		return db
 	}
-	return open(), open()
+	a, b := open(), open()
+	return newWriteFixture(t, a), b
+}
+
+// firstPage is the filter of the first 50 units of the fixture's
+// translation into lang.
+func firstPage(f *writeFixture, lang string) index.UnitFilter {
+	return index.UnitFilter{TranslationID: f.tr[lang], Page: index.Page{Number: 1, Size: 50}}
 }
 
 // TestRequestChecksOnce: the lookups of one request (a context marked
 // with its start) ask write_log once, and a request that begins after
 // another process's write sees it.
 func TestRequestChecksOnce(t *testing.T) {
-	if testengine.Engine() != testengine.Postgres {
-		t.Skip("a SQLite file has one process")
-	}
 	ctx := context.Background()
-	a, b := openTwice(t)
-	fa := newWriteFixture(t, a)
-	deUnits := index.UnitFilter{TranslationID: fa.tr["de"], Page: index.Page{Number: 1, Size: 50}}
+	fa, b := twoProcesses(t)
+	deUnits := firstPage(fa, "de")
 	// request reads as a request of the API does, and returns how many
 	// checks of write_log it made and the German translation it read.
 	request := func() (int64, index.Translation) {
@@ -173,12 +177,8 @@ func TestRequestChecksOnce(t *testing.T) {
 // acknowledged reads it, whichever write_log check (running or next) it
 // was served by.
 func TestConcurrentReadsSeeOtherProcessWrites(t *testing.T) {
-	if testengine.Engine() != testengine.Postgres {
-		t.Skip("a SQLite file has one process")
-	}
-	a, b := openTwice(t)
-	fa := newWriteFixture(t, a)
-	deUnits := index.UnitFilter{TranslationID: fa.tr["de"], Page: index.Page{Number: 1, Size: 50}}
+	fa, b := twoProcesses(t)
+	deUnits := firstPage(fa, "de")
 	var acked atomic.Int64 // the last edit a acknowledged
 	stop := make(chan struct{})
 	var readers sync.WaitGroup

@@ -186,7 +186,7 @@ var statsUpserts = func() (q [statsUpsertRows + 1]string) {
 	row := "(" + strings.Repeat("?, ", statsUpsertArgs-1) + "?)"
 	for n := 1; n <= statsUpsertRows; n++ {
 		q[n] = `INSERT INTO stats (scope, scope_key, ` + statsColumns + `, last_change, last_author)
-		VALUES ` + strings.Repeat(row+", ", n-1) + row + `
+		VALUES ` + valueRows(row, n) + `
 		ON CONFLICT (scope, scope_key) DO UPDATE SET ` + statsAddSet + `,
 		last_change = CASE WHEN excluded.last_change != '' THEN excluded.last_change ELSE stats.last_change END,
 		last_author = CASE WHEN excluded.last_author != '' THEN excluded.last_author ELSE stats.last_author END`
