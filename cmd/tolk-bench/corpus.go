@@ -87,6 +87,15 @@ func buildRepos(ctx context.Context, corpus, tmp string, limit int) ([]corpusRep
 		if b, err := cmd.CombinedOutput(); err != nil {
 			return nil, fmt.Errorf("make-repo %s: %w\n%s", cc.folder, err, b)
 		}
+		// make-repo.sh leaves loose objects, from which git-upload-pack
+		// searches deltas anew for every clone: 0.8 s of CPU for
+		// jellyfin-web on the cores the import runs on. A hosting
+		// service serves from packs it keeps (git gc), so pack the
+		// repository once, as they do.
+		cmd = exec.CommandContext(ctx, "git", "-C", dest, "repack", "-a", "-d", "-q")
+		if b, err := cmd.CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("repack %s: %w\n%s", cc.folder, err, b)
+		}
 		files, err := listFiles(src)
 		if err != nil {
 			return nil, err

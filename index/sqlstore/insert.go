@@ -1,7 +1,13 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -23,10 +29,15 @@ func unitInsertSQL(rows int) string {
 	return unitInsertHead + strings.Repeat(unitInsertRow+", ", rows-1) + unitInsertRow
 }
 
-// unitInserter adds units within one import transaction. Units whose new
-// id nobody needs (those of a translation created by this import, which
-// records no change per unit) are queued and sent unitInsertBatch at a
-// time; add flushes the queue first, so ids still follow file order.
+// unitInserter adds units within one write. Units whose new id nobody
+// needs (those of a translation created by this import, which records no
+// change per unit) are queued and sent unitInsertBatch at a time; add
+// flushes the queue first, so ids still follow file order.
+//
+// Every unit inserted is counted in Tx.newUnits, which the write stores
+// into list_counts ('ut', migration 0002) once at its end
+// (storeUnitCounts). Migration 0019 dropped the trigger that did this
+// per row: on SQLite it was a tenth of an import.
 type unitInserter struct {
 	tx      *Tx
 	one     *txStmt
@@ -37,15 +48,16 @@ type unitInserter struct {
 // newUnitInserter prepares its statements once per transaction (Tx.prepare),
 // so that the files of one batch share them.
 func newUnitInserter(ctx context.Context, tx *Tx) (*unitInserter, error) {
-	insertOne := unitInsertSQL(1)
+	insertOne, insertMany := unitInsertSQL(1), unitInsertSQL(unitInsertBatch)
 	if tx.w.d.returning {
 		insertOne += " RETURNING id"
+		insertMany += manyReturning
 	}
 	one, err := tx.prepare(ctx, insertOne)
 	if err != nil {
 		return nil, err
 	}
-	many, err := tx.prepare(ctx, unitInsertSQL(unitInsertBatch))
+	many, err := tx.prepare(ctx, insertMany)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +65,13 @@ func newUnitInserter(ctx context.Context, tx *Tx) (*unitInserter, error) {
 		pending: make([]any, 0, unitInsertBatch*unitParams)}, nil
 }
 
-// queue adds a unit whose id is not needed; row holds unitParams values.
+// manyReturning ends a multi-row insert on an engine that returns ids
+// (PostgreSQL): with each row's translation, as nothing promises the
+// rows come back in the order sent.
+const manyReturning = " RETURNING translation_id, id"
+
+// queue adds a unit whose id is not needed; row holds unitParams values,
+// the first the translation's id (an int64).
 func (ui *unitInserter) queue(ctx context.Context, row ...any) error {
 	ui.pending = append(ui.pending, row...)
 	if len(ui.pending) < unitInsertBatch*unitParams {
@@ -62,35 +80,142 @@ func (ui *unitInserter) queue(ctx context.Context, row ...any) error {
 	return ui.flush(ctx)
 }
 
-// add inserts a unit now and returns its id.
+// add inserts a unit now and returns its id; row is as for queue.
 func (ui *unitInserter) add(ctx context.Context, row ...any) (int64, error) {
 	if err := ui.flush(ctx); err != nil {
 		return 0, err
 	}
+	var id int64
 	if ui.tx.w.d.returning {
-		var id int64
-		err := ui.one.QueryRowContext(ctx, row...).Scan(&id)
-		return id, err
+		if err := ui.one.QueryRowContext(ctx, row...).Scan(&id); err != nil {
+			return 0, err
+		}
+	} else {
+		r, err := ui.one.ExecContext(ctx, row...)
+		if err != nil {
+			return 0, err
+		}
+		if id, err = ui.tx.lastInsertID(r); err != nil {
+			return 0, err
+		}
 	}
-	r, err := ui.one.ExecContext(ctx, row...)
-	if err != nil {
-		return 0, err
-	}
-	return ui.tx.lastInsertID(r)
+	ui.tx.countNewUnit(row[0].(int64), id)
+	return id, nil
 }
 
 // flush sends the queued units.
 func (ui *unitInserter) flush(ctx context.Context) error {
 	rows := len(ui.pending) / unitParams
-	var err error
-	switch {
-	case rows == 0:
+	if rows == 0 {
 		return nil
-	case rows == unitInsertBatch:
-		_, err = ui.many.ExecContext(ctx, ui.pending...)
-	default:
-		_, err = ui.tx.ExecContext(ctx, unitInsertSQL(rows), ui.pending...)
 	}
-	ui.pending = ui.pending[:0]
-	return err
+	defer func() { ui.pending = ui.pending[:0] }()
+	if ui.tx.w.d.returning {
+		return ui.flushReturning(ctx, rows)
+	}
+	var err error
+	var last int64
+	if rows == unitInsertBatch {
+		r, e := ui.many.ExecContext(ctx, ui.pending...)
+		if err = e; err == nil {
+			last, err = r.LastInsertId()
+		}
+	} else {
+		r, e := ui.tx.ExecContext(ctx, unitInsertSQL(rows), ui.pending...)
+		if err = e; err == nil {
+			last, err = r.LastInsertId()
+		}
+	}
+	if err != nil {
+		return err
+	}
+	// SQLite gives a row without an id one more than the largest in the
+	// table (https://sqlite.org/autoinc.html: only a table whose largest
+	// id is 2^63-1 gets random ones), so the rows of one INSERT have
+	// consecutive ids ending at the last one's.
+	first := last - int64(rows) + 1
+	for i := range rows {
+		ui.tx.countNewUnit(ui.pending[i*unitParams].(int64), first+int64(i))
+	}
+	return nil
+}
+
+// flushReturning sends the queued units on an engine that returns their
+// ids, and counts them.
+func (ui *unitInserter) flushReturning(ctx context.Context, rows int) error {
+	var rs *sql.Rows
+	var err error
+	if rows == unitInsertBatch {
+		rs, err = ui.many.QueryContext(ctx, ui.pending...)
+	} else {
+		rs, err = ui.tx.QueryContext(ctx, unitInsertSQL(rows)+manyReturning, ui.pending...)
+	}
+	if err != nil {
+		return err
+	}
+	n := 0
+	for rs.Next() {
+		var translationID, id int64
+		if err := rs.Scan(&translationID, &id); err != nil {
+			rs.Close()
+			return err
+		}
+		ui.tx.countNewUnit(translationID, id)
+		n++
+	}
+	if err := errors.Join(rs.Err(), rs.Close()); err != nil {
+		return err
+	}
+	if n != rows {
+		return fmt.Errorf("insert of %d units returned %d ids", rows, n)
+	}
+	return nil
+}
+
+// unitBucket is a list_counts row of a translation's units: 'ut',
+// translationID, bucket.
+type unitBucket struct{ translationID, bucket int64 }
+
+// countNewUnit counts a unit the current write inserted.
+func (tx *Tx) countNewUnit(translationID, id int64) {
+	if tx.newUnits == nil {
+		tx.newUnits = make(map[unitBucket]int64)
+	}
+	tx.newUnits[unitBucket{translationID, id >> bucketBits}]++
+}
+
+// unitCountRows is the most list_counts rows one statement of
+// storeUnitCounts adds to.
+const unitCountRows = 16
+
+// unitCountUpserts[n] adds to n list_counts rows of units.
+var unitCountUpserts = func() (q [unitCountRows + 1]string) {
+	for n := 1; n <= unitCountRows; n++ {
+		q[n] = `INSERT INTO list_counts (list, scope, bucket, n) VALUES ` + valueRows("('ut', ?, ?, ?)", n) + `
+			ON CONFLICT (list, scope, bucket) DO UPDATE SET n = list_counts.n + excluded.n`
+	}
+	return q
+}()
+
+// storeUnitCounts adds the units the current write inserted to their
+// list_counts rows, a few rows per statement (an import of one file
+// touches one or two buckets), and forgets them.
+func storeUnitCounts(ctx context.Context, tx *Tx) error {
+	if len(tx.newUnits) == 0 {
+		return nil
+	}
+	keys := slices.SortedFunc(maps.Keys(tx.newUnits), func(a, b unitBucket) int {
+		return cmp.Or(cmp.Compare(a.translationID, b.translationID), cmp.Compare(a.bucket, b.bucket))
+	})
+	for chunk := range slices.Chunk(keys, unitCountRows) {
+		args := make([]any, 0, 3*len(chunk))
+		for _, k := range chunk {
+			args = append(args, k.translationID, k.bucket, tx.newUnits[k])
+		}
+		if _, err := tx.ExecContext(ctx, unitCountUpserts[len(chunk)], args...); err != nil {
+			return fmt.Errorf("count the units of translation %d: %w", chunk[0].translationID, err)
+		}
+	}
+	clear(tx.newUnits)
+	return nil
 }

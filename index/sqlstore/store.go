@@ -262,6 +262,10 @@ type Tx struct {
 	hooks                  *atomic.Pointer[hookSet]
 	writeHooks, batchHooks *hookSet
 	queued                 bool
+	// newUnits counts the units the current write inserted, by
+	// translation and list_counts bucket (unitInserter), for
+	// storeUnitCounts.
+	newUnits map[unitBucket]int64
 }
 
 // runCtx is the context every statement of a write transaction runs
@@ -352,6 +356,10 @@ func (s *txStmt) ExecContext(_ context.Context, args ...any) (sql.Result, error)
 
 func (s *txStmt) QueryRowContext(_ context.Context, args ...any) *sql.Row {
 	return s.st.QueryRowContext(runCtx, s.d.args(args)...)
+}
+
+func (s *txStmt) QueryContext(_ context.Context, args ...any) (*sql.Rows, error) {
+	return s.st.QueryContext(runCtx, s.d.args(args)...)
 }
 
 // prepare returns query prepared for the transaction: the writer's

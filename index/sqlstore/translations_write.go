@@ -63,6 +63,14 @@ func (db *DB) CreateTranslation(ctx context.Context, componentID int64, language
 			index.StateEmpty, formatTime(tx.now), source); err != nil {
 			return err
 		}
+		// Every unit of the new translation is new: count them all
+		// (migration 0019), as unitInserter counts the ones it adds.
+		if _, err := tx.ExecContext(ctx, `INSERT INTO list_counts (list, scope, bucket, n)
+			SELECT 'ut', translation_id, id >> 10, count(*) FROM units WHERE translation_id = ?
+			GROUP BY translation_id, id >> 10
+			ON CONFLICT (list, scope, bucket) DO UPDATE SET n = list_counts.n + excluded.n`, id); err != nil {
+			return err
+		}
 		ids := scopeIDs{translationID: id, componentID: componentID, projectID: c.ProjectID, languageCode: languageCode}
 		if err := refreshTranslationStats(ctx, tx, ids); err != nil {
 			return err

@@ -265,12 +265,18 @@ func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet,
 }
 
 // runWrite calls fn, turning a panic into a panicError so that the
-// batch's other writes are unaffected and the caller re-raises it.
+// batch's other writes are unaffected and the caller re-raises it, and
+// counts the units fn inserted (storeUnitCounts) before its savepoint
+// ends.
 func runWrite(tx *Tx, fn func(*Tx) error) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
 			err = &panicError{value: v, stack: debug.Stack()}
 		}
+		clear(tx.newUnits) // a failed write's units are rolled back
 	}()
-	return formatError(fn(tx))
+	if err = fn(tx); err == nil {
+		err = storeUnitCounts(runCtx, tx)
+	}
+	return formatError(err)
 }
