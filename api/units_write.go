@@ -59,20 +59,32 @@ func (s *Server) unitToWrite(c *gin.Context) (int64, error) {
 }
 
 // updateUnit serves PATCH and PUT /api/units/:id/ (full: PUT).
+//
+// Whether the caller may see the unit is checked by the write, on the
+// unit and translation it reads, rather than by a read before it (a
+// tenth of an edit's cost); only a payload refused before the write
+// looks the unit up first, so that a unit the caller may not see is not
+// found whatever was sent.
 func (s *Server) updateUnit(c *gin.Context, full bool) {
-	id, err := s.unitToWrite(c)
+	id, err := pathID(c, "id")
 	if err != nil {
 		s.fail(c, err)
 		return
 	}
 	patch, err := readUnitPatch(c, full)
 	if err != nil {
+		if _, lookErr := s.unitToWrite(c); lookErr != nil {
+			err = lookErr
+		}
 		s.fail(c, err)
 		return
 	}
 	who := principal(c)
 	u, err := s.store.UpdateUnit(c.Request.Context(), id, index.UserActor(who.User),
 		func(u index.Unit, t index.Translation) (index.UnitUpdate, error) {
+			if err := visible(c, &t.Component.Project); err != nil {
+				return index.UnitUpdate{}, err
+			}
 			return index.CheckUnitPatch(who, &u, &t, patch)
 		})
 	if err != nil {

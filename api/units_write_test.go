@@ -310,6 +310,10 @@ func TestPatchUnitRefusals(t *testing.T) {
 	if r := doJSON(t, "PATCH", bye, e.nobody, map[string]any{"target": []string{"x"}}); r.status != 404 {
 		t.Errorf("private project, no role: %d %s, want 404", r.status, r.body)
 	}
+	// ... whatever it was sent: not a 400 that tells the unit exists.
+	if r := doJSON(t, "PATCH", bye, e.nobody, map[string]any{"state": 99}); r.status != 404 {
+		t.Errorf("private project, no role, bad state: %d %s, want 404", r.status, r.body)
+	}
 
 	if after := len(e.changes(t, index.ChangeFilter{})); after != before {
 		t.Errorf("refused writes recorded %d changes", after-before)
