@@ -262,6 +262,10 @@ type Tx struct {
 	hooks                  *atomic.Pointer[hookSet]
 	writeHooks, batchHooks *hookSet
 	queued                 bool
+	// db is the index whose writer runs tx; batchWide says a finished
+	// write of the batch touched everything (see cachedTranslation).
+	db        *DB
+	batchWide bool
 	// newUnits counts the units the current write inserted, by
 	// translation and list_counts bucket (unitInserter), for
 	// storeUnitCounts.
@@ -317,7 +321,9 @@ func (tx *Tx) forgetStamps() { clear(tx.stamped) }
 // endWrite keeps what the current write did, when it succeeded: what it
 // touched, and what it owes the statistics.
 func (tx *Tx) endWrite(batch *touchSet) {
-	batch.merge(touchSet{everything: !tx.narrowed || tx.widened, deps: tx.touched.deps})
+	wide := !tx.narrowed || tx.widened
+	tx.batchWide = tx.batchWide || wide
+	batch.merge(touchSet{everything: wide, deps: tx.touched.deps})
 	for k, o := range tx.writeOwed {
 		if b := tx.owed[k]; b != nil {
 			b.addOwed(o)

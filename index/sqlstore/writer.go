@@ -170,7 +170,7 @@ func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet,
 		return nil, touched, formatError(err)
 	}
 	defer sqlTx.Rollback()
-	tx := &Tx{Tx: sqlTx, now: db.Now().UTC(), w: db.w, hooks: &db.hooks}
+	tx := &Tx{Tx: sqlTx, now: db.Now().UTC(), w: db.w, hooks: &db.hooks, db: db}
 	if db.dialect.lockWrites != "" {
 		if _, err := tx.ExecContext(ctx, db.dialect.lockWrites); err != nil {
 			return nil, touched, formatError(err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -226,5 +227,59 @@ func TestRecentChangesFollowEdits(t *testing.T) {
 			t.Fatal(err)
 		}
 		check(fmt.Sprint("after edit ", i))
+	}
+}
+
+// TestEditSeesBatchChanges checks that an edit's rules judge the
+// translation as stored at that moment, though the writer answers
+// translation reads from the lookup cache in batches of narrow writes
+// (cachedTranslation): a write that changed the translation earlier in
+// the same batch, or in an earlier one, is seen.
+func TestEditSeesBatchChanges(t *testing.T) {
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	unit := f.unit(t, "de", 1)
+	// The edit's read of the translation, by a narrow write.
+	seen := func(w *[]string) func(tx *Tx) error {
+		return func(tx *Tx) error {
+			_, tr, err := findUnitAndTranslation(ctx, tx, unit.ID)
+			*w = append(*w, tr.Filename)
+			return err
+		}
+	}
+	rename := func(name string) func(tx *Tx) error {
+		return func(tx *Tx) error {
+			_, err := tx.ExecContext(ctx, `UPDATE translations SET filename = ? WHERE id = ?`, name, unit.TranslationID)
+			return err
+		}
+	}
+	batch := func(reqs ...*writeRequest) {
+		t.Helper()
+		for _, r := range reqs {
+			r.ctx, r.done = ctx, make(chan writeResult, 1)
+		}
+		f.db.commitBatch(reqs)
+		for i, r := range reqs {
+			if res := <-r.done; res.err != nil {
+				t.Fatalf("write %d: %v", i, res.err)
+			}
+		}
+	}
+	var got []string
+	// Warm the cache: by a reader, then by the writer.
+	if _, err := f.db.FindTranslationByID(ctx, unit.TranslationID); err != nil {
+		t.Fatal(err)
+	}
+	batch(&writeRequest{fn: seen(&got), narrow: true}, &writeRequest{fn: seen(&got), narrow: true})
+	// Renamed, then read, in one batch; then read in the next.
+	batch(&writeRequest{fn: seen(&got), narrow: true}, &writeRequest{fn: rename("one.json")},
+		&writeRequest{fn: seen(&got), narrow: true})
+	batch(&writeRequest{fn: seen(&got), narrow: true})
+	// A narrow write that widens renames too.
+	batch(&writeRequest{fn: func(tx *Tx) error { tx.widen(); return rename("two.json")(tx) }, narrow: true},
+		&writeRequest{fn: seen(&got), narrow: true})
+	want := []string{"de.json", "de.json", "de.json", "one.json", "one.json", "two.json"}
+	if !slices.Equal(got, want) {
+		t.Errorf("edits read the filenames %q, want %q", got, want)
 	}
 }
