@@ -132,6 +132,16 @@ func (l keyList) locate(ctx context.Context, q queryer, offset int) (total int, 
 	return total, first, err == nil, err
 }
 
+// total returns how many rows the list has, lo and hi aside.
+func (l keyList) total(ctx context.Context, q queryer) (n int, err error) {
+	query, args := `SELECT coalesce(sum(n), 0) FROM list_counts WHERE list = ? AND scope = ?`, []any{l.list, l.scope}
+	if l.allScopes {
+		query, args = `SELECT coalesce(sum(n), 0) FROM list_counts WHERE list = ?`, []any{l.list}
+	}
+	err = q.QueryRowContext(ctx, query, args...).Scan(&n)
+	return n, err
+}
+
 // count returns how many rows of the list have ids in [lo, hi).
 func (l keyList) count(ctx context.Context, q queryer, lo, hi int64) (n int, err error) {
 	err = q.QueryRowContext(ctx, `SELECT count(*) FROM `+l.from+l.and()+l.id+` >= ? AND `+l.id+` < ?`,
