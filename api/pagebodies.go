@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"net/http"
 	"sync"
 	"unsafe"
@@ -36,16 +37,26 @@ type pageBody struct {
 	keep     any            // the rows themselves (see pageBodies)
 	n, total int
 	body     []byte
+	// results is where the list's results begin in body, at
+	// resultsKey; 0 if not found.
+	results int
 }
 
-func (p *pageBodies) get(key string, rows unsafe.Pointer, n, total int) ([]byte, bool) {
+// resultsKey begins the last member of a list's JSON object. Before it
+// come only the count and the page links, whose strings escape their
+// quotes, so its first occurrence in a body is that member.
+var resultsKey = []byte(`,"results":`)
+
+// get returns the entry kept for key when it was made from these rows;
+// its body is this request's when total is the entry's too.
+func (p *pageBodies) get(key string, rows unsafe.Pointer, n int) (pageBody, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	e, ok := p.m[key]
-	if !ok || e.rows != rows || e.n != n || e.total != total {
-		return nil, false
+	if !ok || e.rows != rows || e.n != n {
+		return pageBody{}, false
 	}
-	return e.body, true
+	return e, true
 }
 
 func (p *pageBodies) put(key string, e pageBody) {
@@ -74,16 +85,31 @@ func writeListPage[T any](s *Server, c *gin.Context, rows []T, pg page, render f
 		return
 	}
 	id := unsafe.Pointer(unsafe.SliceData(rows))
-	key := s.urlsFor(c).base + c.Request.URL.RequestURI()
-	if body, ok := s.pageBodies.get(key, id, len(rows), pg.total); ok {
-		s.sendJSON(c, http.StatusOK, body)
+	u := s.urlsFor(c)
+	key := u.base + c.Request.URL.RequestURI()
+	e, ok := s.pageBodies.get(key, id, len(rows))
+	if ok && e.total == pg.total {
+		s.sendJSON(c, http.StatusOK, e.body)
 		return
+	}
+	if ok && e.results > 0 {
+		// The same rows in a list whose total moved (changes appended
+		// after a full page, see index FindChanges): only the count and
+		// the links change, so the rendered results are kept.
+		pooled, head, status := s.encodeBody(c, newList(c, u, pg, []struct{}{}))
+		defer s.releaseBody(pooled, head)
+		if i := bytes.Index(head, resultsKey); status == http.StatusOK && i > 0 {
+			body := append(append(make([]byte, 0, i+len(e.body)-e.results), head[:i]...), e.body[e.results:]...)
+			s.pageBodies.put(key, pageBody{rows: id, keep: rows, n: len(rows), total: pg.total, body: body, results: i})
+			s.sendJSON(c, http.StatusOK, body)
+			return
+		}
 	}
 	pooled, body, status := s.encodeBody(c, render())
 	defer s.releaseBody(pooled, body)
 	if status == http.StatusOK {
 		s.pageBodies.put(key, pageBody{rows: id, keep: rows, n: len(rows), total: pg.total,
-			body: append([]byte(nil), body...)})
+			body: append([]byte(nil), body...), results: max(bytes.Index(body, resultsKey), 0)})
 	}
 	s.sendJSON(c, status, body)
 }

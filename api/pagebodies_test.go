@@ -3,9 +3,12 @@ package api_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -97,5 +100,65 @@ func TestListPageBodiesServedFromCache(t *testing.T) {
 	}
 	if r := do(t, "GET", units, nil); !strings.Contains(string(r.body), "Neu geschrieben") {
 		t.Errorf("the page after an edit is not rendered anew: %.100s", r.body)
+	}
+}
+
+// TestListPageBodyAfterAppend checks a full changes page that an edit
+// made stale while keeping its rows (changes are appended after it):
+// the body sent is a new count and new links around the same results,
+// and the page that was the only one now links the next.
+func TestListPageBodyAfterAppend(t *testing.T) {
+	e := newWriteEnv(t)
+	base := e.srv.URL + "/api/translations/demo/app/de/changes/"
+	read := func(url string) (raw []byte, l struct {
+		Count    int               `json:"count"`
+		Next     *string           `json:"next"`
+		Previous *string           `json:"previous"`
+		Results  []json.RawMessage `json:"results"`
+	}) {
+		t.Helper()
+		r := do(t, "GET", url, nil)
+		if r.status != 200 {
+			t.Fatalf("GET %s: %d %s", url, r.status, r.body)
+		}
+		if err := json.Unmarshal(r.body, &l); err != nil {
+			t.Fatalf("GET %s: %v: %s", url, err, r.body)
+		}
+		return r.body, l
+	}
+	edit := func(target string) {
+		t.Helper()
+		if r := doJSON(t, "PATCH", e.unitURL(t, "app", "de", "save"), e.anna,
+			map[string]any{"target": []string{target}, "state": 20}); r.status != 200 {
+			t.Fatalf("PATCH: %d %s", r.status, r.body)
+		}
+	}
+	edit("Eins")
+	edit("Zwei")
+	_, all := read(base)
+	if all.Count < 2 {
+		t.Fatalf("%d changes", all.Count)
+	}
+	for _, format := range []string{"", "&format=api"} {
+		url := fmt.Sprintf("%s?page_size=%d%s", base, all.Count, format)
+		_, before := read(url)
+		read(url) // from the rendered bodies
+		if before.Next != nil || len(before.Results) != all.Count {
+			t.Fatalf("%s: the only page: next %v, %d results", url, before.Next, len(before.Results))
+		}
+		edit("Drei" + format)
+		raw, after := read(url)
+		wantNext := fmt.Sprintf("%s?page=2&page_size=%d%s", base, all.Count, format)
+		if after.Count != all.Count+1 || after.Next == nil || *after.Next != wantNext || after.Previous != nil {
+			t.Errorf("%s after an edit: count %d, next %v, previous %v; want %d, %s, nil",
+				url, after.Count, after.Next, after.Previous, all.Count+1, wantNext)
+		}
+		if !reflect.DeepEqual(after.Results, before.Results) {
+			t.Errorf("%s after an edit: the results of the full page changed", url)
+		}
+		if again, _ := read(url); !bytes.Equal(again, raw) {
+			t.Errorf("%s read again differs", url)
+		}
+		all.Count++
 	}
 }
