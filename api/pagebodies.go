@@ -98,7 +98,10 @@ func writeListPage[T any](s *Server, c *gin.Context, rows []T, pg page, render f
 		// the links change, so the rendered results are kept.
 		pooled, head, status := s.encodeBody(c, newList(c, u, pg, []struct{}{}))
 		defer s.releaseBody(pooled, head)
-		if i := bytes.Index(head, resultsKey); status == http.StatusOK && i > 0 {
+		// A body grown past the bound (by a new link) is rendered, and
+		// refused, as any other.
+		if i := bytes.Index(head, resultsKey); status == http.StatusOK && i > 0 &&
+			i+len(e.body)-e.results <= s.opts.MaxResponseBytes {
 			body := append(append(make([]byte, 0, i+len(e.body)-e.results), head[:i]...), e.body[e.results:]...)
 			s.pageBodies.put(key, pageBody{rows: id, keep: rows, n: len(rows), total: pg.total, body: body, results: i})
 			s.sendJSON(c, http.StatusOK, body)

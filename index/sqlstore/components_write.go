@@ -286,6 +286,9 @@ func removeTranslation(ctx context.Context, tx *Tx, id int64, by index.Actor) (s
 	if err := dropTranslationStats(ctx, tx, id); err != nil {
 		return "", err
 	}
+	if err := countBeforeDelete(ctx, tx); err != nil { // its units go by cascade
+		return "", err
+	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM translations WHERE id = ?`, id); err != nil {
 		return "", fmt.Errorf("delete translation %d: %w", id, err)
 	}

@@ -467,6 +467,9 @@ const unitDeleteBatch = 64
 
 // deleteUnits deletes units, unitDeleteBatch at a time.
 func deleteUnits(ctx context.Context, tx *Tx, units []*existingUnit) error {
+	if err := countBeforeDelete(ctx, tx); err != nil {
+		return err
+	}
 	ids := make([]any, 0, unitDeleteBatch)
 	for start := 0; start < len(units); start += unitDeleteBatch {
 		ids = ids[:0]
@@ -520,6 +523,9 @@ func removeOrphans(ctx context.Context, tx *Tx, translationID int64,
 		return 0, err
 	}
 	rows.Close()
+	if err := countBeforeDelete(ctx, tx); err != nil {
+		return 0, err
+	}
 	for _, o := range orphans {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM units WHERE id = ?`, o.id); err != nil {
 			return 0, err

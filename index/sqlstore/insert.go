@@ -184,6 +184,13 @@ func (tx *Tx) countNewUnit(translationID, id int64) {
 	tx.newUnits[unitBucket{translationID, id >> bucketBits}]++
 }
 
+// countBeforeDelete stores the units the current write has inserted
+// before it deletes units, itself or by a cascade: the delete triggers
+// of migration 0002 subtract from the list_counts rows of the deleted
+// units, which the buckets of units inserted by this write do not have
+// until storeUnitCounts runs. It costs nothing when none are waiting.
+func countBeforeDelete(ctx context.Context, tx *Tx) error { return storeUnitCounts(ctx, tx) }
+
 // unitCountRows is the most list_counts rows one statement of
 // storeUnitCounts adds to.
 const unitCountRows = 16

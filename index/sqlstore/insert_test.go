@@ -43,6 +43,18 @@ func TestInsertedUnitsCounted(t *testing.T) {
 	}
 	step("units added by a re-import")
 
+	// Units inserted and deleted by one write: the deletes must find
+	// the inserted units counted (countBeforeDelete).
+	ten := index.TranslationImport{ComponentID: f.comp.ID, LanguageCode: "nl", Filename: "nl.json",
+		Revision: "r1", Monolingual: true, SourceTranslationID: f.tr["en"], Units: benchUnits("n", 0, 10, true)}
+	four := ten
+	four.Revision, four.Units = "r2", ten.Units[:4]
+	if res, err := f.db.ImportTranslations(ctx, []index.TranslationImport{ten, four}); err != nil ||
+		len(res) != 2 || res[0].Added != 10 || res[1].Removed != 6 {
+		t.Fatalf("import twice in one write: %+v, %v", res, err)
+	}
+	step("units inserted and removed by one write")
+
 	if _, err := f.db.CreateTranslation(ctx, f.comp.ID, "pt", "pt.json", f.user); err != nil {
 		t.Fatal(err)
 	}

@@ -458,6 +458,9 @@ func (e *unitEditor) remove(ctx context.Context, u *index.Unit) error {
 	var old index.Stats
 	old.Count(u)
 	e.delta.Add(old, -1)
+	if err := countBeforeDelete(ctx, e.tx); err != nil {
+		return err
+	}
 	_, err = e.tx.ExecContext(ctx, `DELETE FROM units WHERE id = ?`, u.ID)
 	return err
 }
