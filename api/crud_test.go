@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -28,6 +29,11 @@ type crudEnv struct {
 	dbPath string
 	sync   *tolksync.Service
 	data   string // the sync service's data directory
+	// close shuts the server, the service and the index before the
+	// test ends (their cleanups then do nothing), for a test that
+	// builds many environments in turn: on PostgreSQL each holds a pool
+	// of connections until closed.
+	close func()
 }
 
 func mustCrudEnv(tb testing.TB) *crudEnv {
@@ -39,7 +45,8 @@ func mustCrudEnv(tb testing.TB) *crudEnv {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() { db.Close() })
+	closeDB := sync.OnceFunc(func() { db.Close() })
+	tb.Cleanup(closeDB)
 	var tick atomic.Int64
 	db.Now = func() time.Time { return clockStart.Add(time.Duration(tick.Add(1)-1) * time.Second) }
 	langs := langdata.Default()
@@ -51,9 +58,11 @@ func mustCrudEnv(tb testing.TB) *crudEnv {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() { svc.Close() })
+	closeSvc := sync.OnceFunc(func() { svc.Close() })
+	tb.Cleanup(closeSvc)
 	srv := mustServe(tb, db, api.Options{Components: svc, Repositories: svc, Files: svc, AllowLocalRepos: true})
-	return &crudEnv{srv: srv, db: db, dbPath: dbPath, sync: svc, data: data}
+	return &crudEnv{srv: srv, db: db, dbPath: dbPath, sync: svc, data: data,
+		close: func() { srv.Close(); closeSvc(); closeDB() }}
 }
 
 // setLocked locks or unlocks a component by SQL: this branch has no
