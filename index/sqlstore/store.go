@@ -163,7 +163,42 @@ func (db *DB) migrate(ctx context.Context) error {
 			return fmt.Errorf("migration %s: %w", name, err)
 		}
 	}
-	return nil
+	return db.refuseNewerSchema(ctx, names[len(names)-1])
+}
+
+// refuseNewerSchema fails when the index holds a migration numbered
+// above last, this binary's last: a newer Tolk migrated it, and this one
+// would write it as the older schema expects (on PostgreSQL, beside the
+// newer processes sharing it), such as inserting units that migration
+// 0019 made the writer count, uncounted.
+func (db *DB) refuseNewerSchema(ctx context.Context, last string) error {
+	known := migrationNumber(last)
+	rows, err := db.wdb.QueryContext(ctx, `SELECT name FROM migrations`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return err
+		}
+		if n := migrationNumber(strings.TrimPrefix(name, "migrations/")); n > known {
+			return fmt.Errorf("the index was migrated by a newer Tolk (it has %s, this binary ends at migrations/%s): run that version or a later one", name, last)
+		}
+	}
+	return rows.Err()
+}
+
+// migrationNumber is the number a migration's file name begins with
+// ("0019_unit_counts.sql": 19), or -1.
+func migrationNumber(file string) int {
+	digits, _, _ := strings.Cut(file, "_")
+	n, err := strconv.Atoi(digits)
+	if err != nil {
+		return -1
+	}
+	return n
 }
 
 // applyMigration runs one migration file in its own transaction, so a

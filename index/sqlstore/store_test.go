@@ -223,3 +223,33 @@ func TestProjectLanguageStats(t *testing.T) {
 		t.Errorf("langs %+v stats %+v", langs, stats)
 	}
 }
+
+// TestRefusesNewerSchema checks that an index a newer Tolk migrated
+// (a migration numbered past this binary's last) is not opened, with an
+// error that says so, and that this binary's own index reopens.
+func TestRefusesNewerSchema(t *testing.T) {
+	loc := indextest.Location(t)
+	db, err := indextest.Reopen(t, loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if db, err = indextest.Reopen(t, loc); err != nil {
+		t.Fatalf("reopen: %v", err)
+	}
+	db.Close()
+	raw := indextest.OpenRaw(t, loc)
+	raw.Exec(t, `INSERT INTO migrations (name, applied) VALUES (?, ?)`,
+		"migrations/9999_from_the_future.sql", "2030-01-01T00:00:00Z")
+	// On PostgreSQL the schema goes back to a pool that later tests
+	// reuse (indextest): leave it as this binary made it.
+	t.Cleanup(func() { raw.Exec(t, `DELETE FROM migrations WHERE name = ?`, "migrations/9999_from_the_future.sql") })
+	db, err = indextest.Reopen(t, loc)
+	if err == nil {
+		db.Close()
+		t.Fatal("an index migrated by a newer Tolk opened")
+	}
+	if !strings.Contains(err.Error(), "newer Tolk") || !strings.Contains(err.Error(), "9999_from_the_future") {
+		t.Errorf("error %q does not say a newer Tolk migrated the index", err)
+	}
+}
