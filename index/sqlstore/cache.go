@@ -238,11 +238,19 @@ func (db *DB) PageCacheSize() (pages, bytes int) {
 func cached[K comparable, V any](ctx context.Context, db *DB, c *genCache[K, V], k K, dependsOn func(V) dep, limit int,
 	weigh func(V) int, find func() (V, error)) (V, error) {
 	db.catchUp(ctx)
+	return cachedAt(db, c, k, dependsOn, limit, weigh, func(tag uint64) (V, error) { return c.share(k, tag, find) })
+}
+
+// cachedAt is cached once the clock has caught up: the answer kept
+// under k while it holds, else what load (given the clock's reading
+// before it) returns, kept.
+func cachedAt[K comparable, V any](db *DB, c *genCache[K, V], k K, dependsOn func(V) dep, limit int,
+	weigh func(V) int, load func(tag uint64) (V, error)) (V, error) {
 	tag := db.clock.now()
 	if v, at, ok := c.get(k); ok && !db.clock.changedSince(at, dependsOn(v)) {
 		return v, nil
 	}
-	v, err := c.share(k, tag, find)
+	v, err := load(tag)
 	if err == nil {
 		c.put(db.clock.global.Load(), tag, k, v, weigh(v), limit)
 	}

@@ -249,36 +249,35 @@ func (db *DB) FindChangeByID(ctx context.Context, id int64) (index.Change, error
 // memory (genCache); the changes returned are shared and must not be
 // modified.
 func (db *DB) FindChanges(ctx context.Context, f index.ChangeFilter) ([]index.Change, int, error) {
-	key, d := changePageKey(f), changesDep(f)
-	if rows, total, ok := db.appendedChangesPage(ctx, f, key, d); ok {
-		return rows, total, nil
-	}
-	return pageOf(ctx, db, &db.changePages, key, d, changeStrings, func() ([]index.Change, int, error) {
+	key := changePageKey(f)
+	return pageOf(ctx, db, &db.changePages, key, changesDep(f), changeStrings, func() ([]index.Change, int, error) {
+		if rows, total, ok := db.appendedChangesPage(ctx, f, key); ok {
+			return rows, total, nil
+		}
 		return db.findChanges(ctx, f)
 	})
 }
 
-// appendedChangesPage answers a full page of a counted list of changes
-// (no filter but its scope, no time bounds) that only narrow writes made
-// stale since it was read: they append changes, which take ids above
-// every other, and neither change nor remove any (every write that does
-// touches everything). The rows of a full page are then the same and
-// only the list's total moved, which list_counts sums in one small
-// query; the page is kept again with it. Every edit makes the list of
-// all changes stale, and reading its page again cost readers of that
-// list more than half their throughput under 500 edits a second.
-func (db *DB) appendedChangesPage(ctx context.Context, f index.ChangeFilter, key string, d dep) ([]index.Change, int, bool) {
+// appendedChangesPage answers, on a miss of the page cache, a full page
+// of a counted list of changes (no filter but its scope, no time
+// bounds) that only narrow writes made stale since it was read: they
+// append changes, which take ids above every other, and neither change
+// nor remove any (every write that does touches everything). The rows
+// of a full page are then the same and only the list's total moved,
+// which list_counts sums in one small query; pageOf keeps the page
+// again with it. Every edit makes the list of all changes stale, and
+// reading its page again cost readers of that list more than half their
+// throughput under 500 edits a second.
+func (db *DB) appendedChangesPage(ctx context.Context, f index.ChangeFilter, key string) ([]index.Change, int, bool) {
 	if !f.After.IsZero() || !f.Before.IsZero() || f.Page.Size <= 0 {
+		return nil, 0, false
+	}
+	p, at, ok := db.changePages.get(key)
+	if !ok || len(p.rows) != f.Page.Size || db.clock.global.Load() > at {
 		return nil, 0, false
 	}
 	l := changeList(f)
 	if where, _ := changeWhere(f); where != l.where {
-		return nil, 0, false
-	}
-	db.catchUp(ctx)
-	tag := db.clock.now()
-	p, at, ok := db.changePages.get(key)
-	if !ok || len(p.rows) != f.Page.Size || !db.clock.changedSince(at, d) || db.clock.global.Load() > at {
 		return nil, 0, false
 	}
 	total, err := l.total(ctx, db.r)
@@ -287,8 +286,6 @@ func (db *DB) appendedChangesPage(ctx context.Context, f index.ChangeFilter, key
 	if err != nil || total < p.total || db.clock.global.Load() > at {
 		return nil, 0, false
 	}
-	kept := page[index.Change]{p.rows, total}
-	db.changePages.put(db.clock.global.Load(), tag, key, kept, pageBytes(kept.rows, changeStrings), db.PageCacheBytes)
 	return p.rows, total, true
 }
 

@@ -32,22 +32,14 @@ func findTranslationTx(ctx context.Context, tx *Tx, id int64) (index.Translation
 // the last commit, which the clock it checks has seen (the writer
 // advances it, and on a shared engine catches it up at BEGIN). A miss
 // is read in tx and kept. A unit edit's translation read was a tenth of
-// the writer's time. (Not through lookup: the writer has caught up at
+// the writer's time. (cachedAt, not lookup: the writer has caught up at
 // BEGIN, and must not wait for a reader's query.)
 func cachedTranslation(ctx context.Context, tx *Tx, id int64) (index.Translation, error) {
 	if tx.db == nil || tx.batchWide || !tx.narrowed || tx.widened {
 		return findTranslationTx(ctx, tx, id)
 	}
-	clock, c := &tx.db.clock, &tx.db.translationsByID
-	tag := clock.now()
-	if t, at, ok := c.get(id); ok && !clock.changedSince(at, 0) {
-		return t, nil
-	}
-	t, err := findTranslationTx(ctx, tx, id)
-	if err == nil {
-		c.put(clock.global.Load(), tag, id, t, 1, maxCachedLookups)
-	}
-	return t, err
+	return cachedAt(tx.db, &tx.db.translationsByID, id, noDep, maxCachedLookups, one,
+		func(uint64) (index.Translation, error) { return findTranslationTx(ctx, tx, id) })
 }
 
 // findUnitAndTranslation reads a unit and its translation in tx.
