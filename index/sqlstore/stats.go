@@ -285,12 +285,18 @@ func (db *DB) cachedStats(ctx context.Context, key [2]string, d dep, read func(n
 		!now.Before(st.at) && now.Sub(st.at) < recentStaleness {
 		return st.stats, nil
 	}
-	s, err := read(now)
+	// Shared like a list page's read (genCache.share): every edit makes
+	// its project's statistics stale, and the readers that ask next all
+	// miss together.
+	st, err := db.stats.share(key, tag, func() (timedStats, error) {
+		s, err := read(now)
+		return timedStats{stats: s, at: now}, err
+	})
 	if err != nil {
-		return s, err
+		return st.stats, err
 	}
-	db.stats.put(db.clock.global.Load(), tag, key, timedStats{stats: s, at: now}, 1, maxCachedLookups)
-	return s, nil
+	db.stats.put(db.clock.global.Load(), tag, key, st, 1, maxCachedLookups)
+	return st.stats, nil
 }
 
 // recentStaleness is how long a cached statistics answer may be reused
