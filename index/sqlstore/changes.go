@@ -379,11 +379,12 @@ func changeWhere(f index.ChangeFilter) (string, []any) {
 		cond, ids := notIn("ch.project_id", f.HiddenProjects)
 		add("(ch.project_id IS NULL OR "+cond+")", ids...)
 	}
+	// Time bounds are id bounds (see firstChangeAfter).
 	if !f.After.IsZero() {
-		add("ch.timestamp > ?", formatTime(f.After))
+		add("ch.id >= "+firstChangeAfter, formatTime(f.After))
 	}
 	if !f.Before.IsZero() {
-		add("ch.timestamp < ?", formatTime(f.Before))
+		add("ch.id < coalesce("+firstChangeFrom+", "+strconv.FormatInt(noBound, 10)+")", formatTime(f.Before))
 	}
 	if len(where) == 0 {
 		return "", nil
@@ -446,6 +447,18 @@ func findChangesByKey(ctx context.Context, q queryer, f index.ChangeFilter, l ke
 	return changes, total, err
 }
 
+// firstChangeAfter is a subquery for the id of the first change after
+// a time (its argument), NULL if there is none; firstChangeFrom, at or
+// after. Timestamps never decrease in id order (insertChange), so the
+// changes of any scope after a time are those from that id on, and a
+// scope's index ending in the id (changes_*_list, migrations 0002 and
+// 0020) finds them: the changes table keeps no (scope, timestamp)
+// indexes, which every change recorded paid for.
+const (
+	firstChangeAfter = `(SELECT id FROM changes WHERE timestamp > ? ORDER BY timestamp, id LIMIT 1)`
+	firstChangeFrom  = `(SELECT id FROM changes WHERE timestamp >= ? ORDER BY timestamp, id LIMIT 1)`
+)
+
 // firstChangeAt returns the id of the first change, in (timestamp, id)
 // order, whose timestamp compares by op (">" or ">=") with t.
 func firstChangeAt(ctx context.Context, q queryer, op string, t time.Time) (id int64, found bool, err error) {
@@ -466,7 +479,7 @@ func findChangesFiltered(ctx context.Context, q queryer, f index.ChangeFilter, w
 	if f.Page.Offset() < 0 || f.Page.Size <= 0 || f.Page.Offset() >= total {
 		return nil, total, nil
 	}
-	rows, err := q.QueryContext(ctx, changeSelect+where+` ORDER BY ch.timestamp, ch.id LIMIT ? OFFSET ?`,
+	rows, err := q.QueryContext(ctx, changeSelect+where+` ORDER BY ch.id LIMIT ? OFFSET ?`,
 		withArgs(args, f.Page.Size, f.Page.Offset())...)
 	if err != nil {
 		return nil, 0, err

@@ -193,9 +193,10 @@ var repositoryActionList = func() string {
 func (db *DB) RepositoryFailure(ctx context.Context, componentID int64) (string, error) {
 	var action index.Action
 	var target string
+	// The latest by id is the latest in time (insertChange).
 	err := db.r.QueryRowContext(ctx, `SELECT action, target FROM changes
 		WHERE component_id = ? AND action IN (`+repositoryActionList+`)
-		ORDER BY timestamp DESC, id DESC LIMIT 1`, componentID).Scan(&action, &target)
+		ORDER BY id DESC LIMIT 1`, componentID).Scan(&action, &target)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}

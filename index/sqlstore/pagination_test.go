@@ -359,11 +359,32 @@ func TestChangeOrderUnderABackwardClock(t *testing.T) {
 	}
 	bounds = append(bounds, time.Time{})
 	de := e.tr["app/de"]
+	// A filter on the action takes the uncounted path, whose time bounds
+	// are id bounds as well: every action there is (the same changes), or
+	// the most common one.
+	var actions []index.Action
+	rows, _ = q.QueryContext(context.Background(), `SELECT action FROM changes GROUP BY action ORDER BY count(*) DESC`)
+	for rows.Next() {
+		var a index.Action
+		rows.Scan(&a)
+		actions = append(actions, a)
+	}
+	rows.Close()
+	if len(actions) < 2 {
+		t.Fatalf("fixture: actions %v", actions)
+	}
 	for i, after := range bounds {
-		for _, before := range []time.Time{{}, bounds[(i*7+3)%len(bounds)], bounds[(i*5+11)%len(bounds)]} {
+		for j, before := range []time.Time{{}, bounds[(i*7+3)%len(bounds)], bounds[(i*5+11)%len(bounds)]} {
 			for _, tr := range []int64{0, de} {
 				f := index.ChangeFilter{TranslationID: tr, After: after, Before: before}
 				query, args := `SELECT id FROM changes WHERE (? = 0 OR translation_id = ?)`, []any{tr, tr}
+				switch (i + j) % 3 {
+				case 1:
+					f.Actions = actions
+				case 2:
+					f.Actions = actions[:1]
+					query, args = query+` AND action = ?`, append(args, actions[0])
+				}
 				if !after.IsZero() {
 					query, args = query+` AND timestamp > ?`, append(args, formatTime(after))
 				}

@@ -225,7 +225,6 @@ func (db *DB) statsWithRecent(ctx context.Context, scope, key, column string, ar
 type recentCount struct {
 	at     time.Time
 	lastID int64
-	lastTS string
 	n      int
 }
 
@@ -244,10 +243,8 @@ func (db *DB) recentChanges(ctx context.Context, column string, arg any, now tim
 	db.recentMu.Unlock()
 	if ok && !now.Before(rc.at) && now.Sub(rc.at) < recentStaleness {
 		var more int
-		// ids and timestamps grow together (the writer's clock guard), so
-		// the timestamp bound lets the (column, timestamp, id) index seek.
-		err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM changes WHERE `+column+` = ?
-			AND timestamp >= ? AND id > ?`, arg, rc.lastTS, rc.lastID).Scan(&more)
+		err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM changes WHERE `+column+` = ? AND id > ?`,
+			arg, rc.lastID).Scan(&more)
 		return rc.n + more, formatError(err)
 	}
 	// The count and the newest change from one snapshot.
@@ -258,12 +255,11 @@ func (db *DB) recentChanges(ctx context.Context, column string, arg any, now tim
 	defer tx.Rollback()
 	q := tx
 	rc = recentCount{at: now}
-	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM changes WHERE `+column+` = ? AND timestamp > ?`,
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM changes WHERE `+column+` = ? AND id >= `+firstChangeAfter,
 		arg, formatTime(now.Add(-recentWindow))).Scan(&rc.n); err != nil {
 		return 0, formatError(err)
 	}
-	err = q.QueryRowContext(ctx, `SELECT id, timestamp FROM changes ORDER BY id DESC LIMIT 1`).Scan(&rc.lastID, &rc.lastTS)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	if err := q.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM changes`).Scan(&rc.lastID); err != nil {
 		return 0, formatError(err)
 	}
 	db.recentMu.Lock()
@@ -381,7 +377,7 @@ func (db *DB) languageStatsWithout(ctx context.Context, code string, hidden []in
 		return index.Stats{}, formatError(err)
 	}
 	cond, args := notIn("project_id", hidden)
-	err = db.r.QueryRowContext(ctx, `SELECT count(*) FROM changes WHERE language_code = ? AND timestamp > ?
+	err = db.r.QueryRowContext(ctx, `SELECT count(*) FROM changes WHERE language_code = ? AND id >= `+firstChangeAfter+`
 		AND (project_id IS NULL OR `+cond+`)`, withArgs([]any{code, formatTime(now.Add(-recentWindow))}, args...)...).
 		Scan(&sum.RecentChanges)
 	return sum, formatError(err)
@@ -431,7 +427,7 @@ func (db *DB) ProjectLanguageStats(ctx context.Context, projectID int64) ([]inde
 func (db *DB) recentByLanguage(ctx context.Context, projectID int64) (map[string]int, error) {
 	since := formatTime(db.Now().Add(-recentWindow))
 	rows, err := db.r.QueryContext(ctx, `SELECT language_code, count(*) FROM changes
-		WHERE project_id = ? AND timestamp > ? AND language_code IS NOT NULL
+		WHERE project_id = ? AND id >= `+firstChangeAfter+` AND language_code IS NOT NULL
 		GROUP BY language_code`, projectID, since)
 	if err != nil {
 		return nil, formatError(err)

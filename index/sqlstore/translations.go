@@ -220,7 +220,7 @@ func (db *DB) addRecentChanges(ctx context.Context, ts []index.Translation) erro
 		byID[ts[i].ID] = &ts[i]
 	}
 	rows, err := db.r.QueryContext(ctx, `SELECT translation_id, count(*) FROM changes
-		WHERE timestamp > ? AND translation_id IN (?`+strings.Repeat(", ?", len(ts)-1)+`)
+		WHERE id >= `+firstChangeAfter+` AND translation_id IN (?`+strings.Repeat(", ?", len(ts)-1)+`)
 		GROUP BY translation_id`, args...)
 	if err != nil {
 		return formatError(err)
