@@ -7,6 +7,8 @@ import (
 	"net/netip"
 	"regexp"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/gin-gonic/gin"
 )
@@ -56,17 +58,24 @@ func (s *Server) checkHost(c *gin.Context) {
 
 // hostAllowed matches hostport's host, without its port, as Django's
 // validate_host does: "*" matches anything, ".example.com" the domain
-// and its subdomains, anything else the host exactly.
+// and its subdomains, anything else the host exactly; and the address
+// the connection arrived on.
 func (s *Server) hostAllowed(r *http.Request, hostport string) bool {
-	hostport = strings.ToLower(hostport)
-	if !hostPattern.MatchString(hostport) {
+	if s.namedHosts.allowed(hostport) {
+		return true
+	}
+	host, valid := hostOf(hostport)
+	if !valid {
 		return false
 	}
-	host := hostport
-	if h, _, err := net.SplitHostPort(hostport); err == nil {
-		host = h
+	for _, list := range [][]string{loopbackHosts, s.opts.allowedHosts} {
+		for _, p := range list {
+			if p == "*" || p == host || strings.HasPrefix(p, ".") && (host == p[1:] || strings.HasSuffix(host, p)) {
+				s.namedHosts.allow(hostport)
+				return true
+			}
+		}
 	}
-	host = strings.TrimSuffix(strings.Trim(host, "[]"), ".")
 	if addr, ok := r.Context().Value(http.LocalAddrContextKey).(net.Addr); ok {
 		if local, err := netip.ParseAddrPort(addr.String()); err == nil {
 			if ip, err := netip.ParseAddr(host); err == nil && ip.Unmap() == local.Addr().Unmap() {
@@ -74,12 +83,45 @@ func (s *Server) hostAllowed(r *http.Request, hostport string) bool {
 			}
 		}
 	}
-	for _, list := range [][]string{loopbackHosts, s.opts.allowedHosts} {
-		for _, p := range list {
-			if p == "*" || p == host || strings.HasPrefix(p, ".") && (host == p[1:] || strings.HasSuffix(host, p)) {
-				return true
-			}
+	return false
+}
+
+// hostOf is the host of a Host header, lowercased, without its port,
+// brackets or final dot; valid is false for a header of another shape.
+func hostOf(hostport string) (host string, valid bool) {
+	hostport = strings.ToLower(hostport)
+	if !hostPattern.MatchString(hostport) {
+		return "", false
+	}
+	host = hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	return strings.TrimSuffix(strings.Trim(host, "[]"), "."), true
+}
+
+// maxNamedHosts bounds hostMemo: a deployment answers for a few names,
+// and a client sending many others cannot grow it (only allowed ones are
+// kept).
+const maxNamedHosts = 64
+
+// hostMemo keeps the Host headers found allowed by name (not by the
+// connection's address, which differs per connection): matching the
+// pattern and the lists was a twentieth of a statistics request.
+type hostMemo struct {
+	m sync.Map // Host header → struct{}
+	n atomic.Int32
+}
+
+func (h *hostMemo) allowed(hostport string) bool {
+	_, ok := h.m.Load(hostport)
+	return ok
+}
+
+func (h *hostMemo) allow(hostport string) {
+	if h.n.Load() < maxNamedHosts {
+		if _, loaded := h.m.LoadOrStore(hostport, struct{}{}); !loaded {
+			h.n.Add(1)
 		}
 	}
-	return false
 }

@@ -205,6 +205,8 @@ type Server struct {
 	loginLimit *limiter
 	// pageBodies keeps rendered list pages (pagebodies.go).
 	pageBodies pageBodies
+	// namedHosts are the Host headers allowed by name (hosts.go).
+	namedHosts hostMemo
 }
 
 var ginMode sync.Once
