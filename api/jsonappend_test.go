@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"reflect"
 	"strconv"
 	"testing"
 	"time"
@@ -80,14 +81,54 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 				changeItems[i], changeWire[i] = changeItem{clinks, &changes[i]}, newChangeJSON(u, &changes[i])
 			}
 
+			var trStats []translationStatsJSON
+			var named []namedStatsJSON
+			var projLangs []projectLanguageStatsJSON
+			for i, str := range awkwardStrings {
+				st := index.Stats{Total: 3 * i, TotalWords: math.MaxInt32 + i, TotalChars: 7 * i, RecentChanges: i,
+					Translated: i, TranslatedWords: 2 * i, TranslatedChars: i / 2, Fuzzy: i % 3, Failing: i % 2,
+					Approved: i / 3, Readonly: i % 4, Suggestions: -i, Comments: 1 << 40, LastAuthor: []string{"", str}[i%2]}
+				if i%2 == 1 {
+					st.LastChange = time.Date(2026, 11, 24, 1, 2, 3, i*1001, time.FixedZone("Z", 5400))
+				}
+				trStats = append(trStats, newTranslationStatsJSON(u, tr, &st))
+				trStats[i].Name = str
+				named = append(named, namedStatsJSON{statsJSON: newStatsJSON(&st), Name: str, URL: u.languageWeb(str)})
+				projLangs = append(projLangs, projectLanguageStatsJSON{statsJSON: newStatsJSON(&st), Code: str, Name: "n" + str, URL: u.share(str, str)})
+			}
+
+			var details []translationDetail
+			var detailWire []translationJSON
+			for i, str := range awkwardStrings {
+				var t index.Translation
+				n := i * 1000
+				fillAwkward(reflect.ValueOf(&t).Elem(), str, &n)
+				source := t.Language
+				source.Code, source.Aliases = "en"+str, nil
+				j := newTranslationJSON(u, &t, &source, []string{str, u.base})
+				if i%3 == 2 { // what newTranslationJSON never leaves nil or sets
+					j.Component.SkippedFiles, j.Component.EnforcedChecks, j.Language.Aliases = nil, nil, nil
+					j.Component.TaskURL, j.Component.Addons = &str, nil
+				}
+				details, detailWire = append(details, translationDetail(j)), append(detailWire, j)
+			}
+
 			for name, tc := range map[string]struct{ fast, ref any }{
-				"units":      {list[unitItem]{Count: len(units), Next: s("n"), Results: items}, list[unitJSON]{Count: len(units), Next: s("n"), Results: wire}},
-				"no units":   {list[unitItem]{Results: []unitItem{}}, list[unitJSON]{Results: []unitJSON{}}},
-				"nil units":  {list[unitItem]{Previous: s("p")}, list[unitJSON]{Previous: s("p")}},
-				"one unit":   {&items[0], &wire[0]},
-				"changes":    {list[changeItem]{Count: 1 << 40, Results: changeItems}, list[changeJSON]{Count: 1 << 40, Results: changeWire}},
-				"one change": {&changeItems[1], changeWire[1]},
-				"reflected":  {list[lockJSON]{Count: 1, Results: []lockJSON{{Locked: true}}}, list[lockJSON]{Count: 1, Results: []lockJSON{{Locked: true}}}},
+				"translation detail":       {&details[0], detailWire[0]},
+				"translation detail, each": {list[translationDetail]{Results: details}, list[translationJSON]{Results: detailWire}},
+				"translation statistics":   {trStats[3], trStats[3]},
+				"statistics list":          {list[translationStatsJSON]{Count: 2, Results: trStats}, list[translationStatsJSON]{Count: 2, Results: trStats}},
+				"language statistics":      {named[len(named)-1], named[len(named)-1]},
+				"project language":         {projLangs[2], projLangs[2]},
+				"project language list":    {list[projectLanguageStatsJSON]{Results: projLangs}, list[projectLanguageStatsJSON]{Results: projLangs}},
+				"named statistics (each)":  {list[namedStatsJSON]{Results: named}, list[namedStatsJSON]{Results: named}},
+				"units":                    {list[unitItem]{Count: len(units), Next: s("n"), Results: items}, list[unitJSON]{Count: len(units), Next: s("n"), Results: wire}},
+				"no units":                 {list[unitItem]{Results: []unitItem{}}, list[unitJSON]{Results: []unitJSON{}}},
+				"nil units":                {list[unitItem]{Previous: s("p")}, list[unitJSON]{Previous: s("p")}},
+				"one unit":                 {&items[0], &wire[0]},
+				"changes":                  {list[changeItem]{Count: 1 << 40, Results: changeItems}, list[changeJSON]{Count: 1 << 40, Results: changeWire}},
+				"one change":               {&changeItems[1], changeWire[1]},
+				"reflected":                {list[lockJSON]{Count: 1, Results: []lockJSON{{Locked: true}}}, list[lockJSON]{Count: 1, Results: []lockJSON{{Locked: true}}}},
 			} {
 				got, err := encodeJSON(nil, tc.fast)
 				if err != nil {
@@ -101,12 +142,56 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
+// fillAwkward sets every string of v (a struct, recursively) to str and
+// a number of its own, every string slice to two such, every number to
+// one of its own, every bool to that number's parity, and times to one
+// of them when n starts odd: no two fields alike, so that one written
+// in another's place shows.
+func fillAwkward(v reflect.Value, str string, n *int) {
+	*n++
+	switch v.Kind() {
+	case reflect.Struct:
+		if v.Type() == reflect.TypeFor[time.Time]() {
+			if *n%2 == 1 {
+				v.Set(reflect.ValueOf(time.Date(2026, 11, 24, 1, 2, 3, *n*1001, time.FixedZone("Z", 5400))))
+			}
+			return
+		}
+		for f := range v.NumField() {
+			if v.Field(f).CanSet() {
+				fillAwkward(v.Field(f), str, n)
+			}
+		}
+	case reflect.String:
+		v.SetString(str + strconv.Itoa(*n))
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		v.SetInt(int64(*n)*1_000_003 - 7)
+	case reflect.Bool:
+		v.SetBool(*n%2 == 1)
+	case reflect.Slice:
+		if v.Type().Elem().Kind() == reflect.String {
+			v.Set(reflect.ValueOf([]string{str + strconv.Itoa(*n), "x" + strconv.Itoa(*n)}))
+		} else if v.Type().Elem().Kind() == reflect.Struct {
+			s := reflect.MakeSlice(v.Type(), 2, 2)
+			fillAwkward(s.Index(0), str, n)
+			fillAwkward(s.Index(1), "x", n)
+			v.Set(s)
+		}
+	}
+}
+
 // The appender must take the fast path for the lists it was written for,
 // or the benchmark numbers above it mean nothing.
 func TestAppendJSONUsedForLists(t *testing.T) {
 	units, changes, locks := list[unitItem]{}, list[changeItem]{}, list[lockJSON]{}
 	if units.appendJSON(nil) == nil || changes.appendJSON(nil) == nil {
 		t.Fatal("unit and change lists fell back to reflection")
+	}
+	for _, v := range []any{translationStatsJSON{}, namedStatsJSON{}, projectLanguageStatsJSON{}, list[translationStatsJSON]{},
+		&translationDetail{}} {
+		if a, ok := v.(jsonAppender); !ok || a.appendJSON(nil) == nil {
+			t.Fatalf("%T falls back to reflection", v)
+		}
 	}
 	if locks.appendJSON(nil) != nil {
 		t.Fatal("a list of a type without appendJSON claimed to append it")

@@ -14,9 +14,9 @@ import (
 // index.Percent, which truncates.
 type percent float64
 
-func (p percent) MarshalJSON() ([]byte, error) {
-	return strconv.AppendFloat(nil, float64(p), 'f', 1, 64), nil
-}
+func (p percent) MarshalJSON() ([]byte, error) { return p.append(nil), nil }
+
+func (p percent) append(b []byte) []byte { return strconv.AppendFloat(b, float64(p), 'f', 1, 64) }
 
 func pct(part, total int) percent { return percent(index.Percent(part, total)) }
 
@@ -136,6 +136,84 @@ type projectLanguageStatsJSON struct {
 	Code string `json:"code"`
 	Name string `json:"name"`
 	URL  string `json:"url"`
+}
+
+// The statistics objects write their own JSON (jsonAppender): they are
+// small, and encoding/json's reflection over their 22 fields was a tenth
+// of a statistics request.
+
+// appendFields appends the shared fields, without braces. (Not
+// appendJSON: every type embedding statsJSON would inherit it.)
+func (s *statsJSON) appendFields(b []byte) []byte {
+	b = append(b, `"total":`...)
+	b = appendJSONInt(b, int64(s.Total))
+	b = append(b, `,"total_words":`...)
+	b = appendJSONInt(b, int64(s.TotalWords))
+	b = append(b, `,"total_chars":`...)
+	b = appendJSONInt(b, int64(s.TotalChars))
+	b = append(b, `,"last_change":`...)
+	b = appendJSONStringOrNull(b, s.LastChange)
+	b = append(b, `,"recent_changes":`...)
+	b = appendJSONInt(b, int64(s.RecentChanges))
+	b = append(b, `,"translated":`...)
+	b = appendJSONInt(b, int64(s.Translated))
+	b = append(b, `,"translated_words":`...)
+	b = appendJSONInt(b, int64(s.TranslatedWords))
+	b = append(b, `,"translated_chars":`...)
+	b = appendJSONInt(b, int64(s.TranslatedChars))
+	b = append(b, `,"translated_percent":`...)
+	b = s.TranslatedPercent.append(b)
+	b = append(b, `,"translated_words_percent":`...)
+	b = s.TranslatedWordsPercent.append(b)
+	b = append(b, `,"translated_chars_percent":`...)
+	b = s.TranslatedCharsPercent.append(b)
+	b = append(b, `,"fuzzy":`...)
+	b = appendJSONInt(b, int64(s.Fuzzy))
+	b = append(b, `,"fuzzy_percent":`...)
+	b = s.FuzzyPercent.append(b)
+	b = append(b, `,"failing":`...)
+	b = appendJSONInt(b, int64(s.Failing))
+	b = append(b, `,"failing_percent":`...)
+	b = s.FailingPercent.append(b)
+	b = append(b, `,"approved":`...)
+	b = appendJSONInt(b, int64(s.Approved))
+	b = append(b, `,"approved_percent":`...)
+	b = s.ApprovedPercent.append(b)
+	b = append(b, `,"readonly":`...)
+	b = appendJSONInt(b, int64(s.Readonly))
+	b = append(b, `,"readonly_percent":`...)
+	b = s.ReadonlyPercent.append(b)
+	b = append(b, `,"suggestions":`...)
+	b = appendJSONInt(b, int64(s.Suggestions))
+	b = append(b, `,"comments":`...)
+	b = appendJSONInt(b, int64(s.Comments))
+	b = append(b, `,"last_author":`...)
+	return appendJSONStringOrNull(b, s.LastAuthor)
+}
+
+func (s translationStatsJSON) appendJSON(b []byte) []byte {
+	return appendStatsObject(b, &s.statsJSON, "code", s.Code, "name", s.Name, "url", s.URL, "translate_url", s.TranslateURL)
+}
+
+func (s namedStatsJSON) appendJSON(b []byte) []byte {
+	return appendStatsObject(b, &s.statsJSON, "name", s.Name, "url", s.URL)
+}
+
+func (s projectLanguageStatsJSON) appendJSON(b []byte) []byte {
+	return appendStatsObject(b, &s.statsJSON, "code", s.Code, "name", s.Name, "url", s.URL)
+}
+
+// appendStatsObject appends an object of st's fields followed by string
+// fields, given as name and value in turn.
+func appendStatsObject(b []byte, st *statsJSON, fields ...string) []byte {
+	b = st.appendFields(append(b, '{'))
+	for i := 0; i+1 < len(fields); i += 2 {
+		b = append(b, `,"`...)
+		b = append(b, fields[i]...)
+		b = append(b, `":`...)
+		b = appendJSONString(b, fields[i+1])
+	}
+	return append(b, '}')
 }
 
 // getTranslationStatistics serves GET .../translations/P/C/L/statistics/.

@@ -143,7 +143,8 @@ func (s *Server) getTranslation(c *gin.Context) {
 		return
 	}
 	u := s.urlsFor(c)
-	s.writeJSON(c, http.StatusOK, newTranslationJSON(u, &t, &source, s.addonURLs(u, t.Component.ID)))
+	body := translationDetail(newTranslationJSON(u, &t, &source, s.addonURLs(u, t.Component.ID)))
+	s.writeJSON(c, http.StatusOK, &body)
 }
 
 // listTranslations serves GET /api/translations/: every translation in
