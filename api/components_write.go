@@ -356,6 +356,9 @@ func (s *Server) refuseRepo(repo string) string {
 // repository URL, as the reference hides them (HIDE_REPO_CREDENTIALS):
 // responses and logs never carry them.
 func withoutCredentials(repo string) string {
+	if !strings.Contains(repo, "@") {
+		return repo // no user information to remove, and no parse per body
+	}
 	u, err := url.Parse(repo)
 	if err != nil || u.User == nil || u.Scheme == "" {
 		return repo
