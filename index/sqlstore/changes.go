@@ -3,7 +3,6 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"math/bits"
 	"strconv"
@@ -417,14 +416,14 @@ func findChangesByKey(ctx context.Context, q queryer, f index.ChangeFilter, l ke
 	// Timestamps never decrease in id order, so the changes after After
 	// are those from the first of them on, by id, and likewise for Before.
 	if !f.After.IsZero() {
-		lo, found, err := firstChangeAt(ctx, q, ">", f.After)
+		lo, found, err := firstChangeAt(ctx, q, firstChangeAfter, f.After)
 		if err != nil || !found {
 			return nil, 0, err
 		}
 		l.lo = lo
 	}
 	if !f.Before.IsZero() {
-		hi, found, err := firstChangeAt(ctx, q, ">=", f.Before)
+		hi, found, err := firstChangeAt(ctx, q, firstChangeFrom, f.Before)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -459,15 +458,12 @@ const (
 	firstChangeFrom  = `(SELECT id FROM changes WHERE timestamp >= ? ORDER BY timestamp, id LIMIT 1)`
 )
 
-// firstChangeAt returns the id of the first change, in (timestamp, id)
-// order, whose timestamp compares by op (">" or ">=") with t.
-func firstChangeAt(ctx context.Context, q queryer, op string, t time.Time) (id int64, found bool, err error) {
-	err = q.QueryRowContext(ctx, `SELECT id FROM changes WHERE timestamp `+op+` ?
-		ORDER BY timestamp, id LIMIT 1`, formatTime(t)).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, false, nil
-	}
-	return id, err == nil, err
+// firstChangeAt returns the id that first, firstChangeAfter or
+// firstChangeFrom, finds for t.
+func firstChangeAt(ctx context.Context, q queryer, first string, t time.Time) (id int64, found bool, err error) {
+	var n sql.NullInt64
+	err = q.QueryRowContext(ctx, `SELECT `+first, formatTime(t)).Scan(&n)
+	return n.Int64, n.Valid, err
 }
 
 // findChangesFiltered counts the matches and reads the page with OFFSET.
