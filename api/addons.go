@@ -12,9 +12,24 @@ import (
 	"strings"
 
 	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/webhook"
 )
+
+// addonRoutes registers the add-ons and their deliveries.
+func (s *Server) addonRoutes(r *edge.Router) {
+	r.Resource("/api/addons/", "Addon List", "GET, HEAD, OPTIONS", edge.Handlers{Get: s.listAddons})
+	r.Resource("/api/addons/:addon/", "Addon Instance", "GET, PUT, PATCH, DELETE, HEAD, OPTIONS",
+		edge.Handlers{Get: s.getAddon, Put: s.updateAddon(false), Patch: s.updateAddon(true),
+			Delete: s.deleteAddon})
+	r.Resource("/api/addons/:addon/deliveries/", "Deliveries", "GET, HEAD, OPTIONS",
+		edge.Handlers{Get: s.listDeliveries})
+	r.Resource(componentPath+"addons/", "Addons", "GET, POST, HEAD, OPTIONS",
+		edge.Handlers{Get: s.listComponentAddons, Post: s.createComponentAddon})
+	r.Resource(projectPath+"addons/", "Addons", "GET, POST, HEAD, OPTIONS",
+		edge.Handlers{Get: s.listProjectAddons, Post: s.createProjectAddon})
+}
 
 // addonStore is what the add-on endpoints read and write.
 type addonStore interface {
@@ -35,28 +50,6 @@ type addonStore interface {
 	// FindDeliveries returns one page of an add-on's deliveries, newest
 	// first, and their number.
 	FindDeliveries(ctx context.Context, addonID int64, p index.Page) ([]index.Delivery, int, error)
-}
-
-func (s *Server) addonResources() []resource {
-	list := []string{"GET", "HEAD", "OPTIONS"}
-	return []resource{
-		{"/api/addons/", "Addon List", list, s.listAddons},
-		{"/api/addons/:addon/", "Addon Instance", []string{"GET", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"}, s.getAddon},
-		{"/api/addons/:addon/deliveries/", "Deliveries", list, s.listDeliveries},
-		{"/api/components/:project/:component/addons/", "Addons", []string{"GET", "POST", "HEAD", "OPTIONS"},
-			s.listComponentAddons},
-		{"/api/projects/:project/addons/", "Addons", []string{"GET", "POST", "HEAD", "OPTIONS"}, s.listProjectAddons},
-	}
-}
-
-func (s *Server) addonWrites() []write {
-	return []write{
-		{"/api/components/:project/:component/addons/", http.MethodPost, s.createComponentAddon},
-		{"/api/projects/:project/addons/", http.MethodPost, s.createProjectAddon},
-		{"/api/addons/:addon/", http.MethodPut, s.updateAddon(false)},
-		{"/api/addons/:addon/", http.MethodPatch, s.updateAddon(true)},
-		{"/api/addons/:addon/", http.MethodDelete, s.deleteAddon},
-	}
 }
 
 // addonJSON is the add-on resource: the reference's fields, and where
@@ -81,28 +74,28 @@ type webhookJSON struct {
 	Events      []int  `json:"events"`
 }
 
-func newAddonJSON(u urls, a *index.Addon) addonJSON {
-	out := addonJSON{ID: a.ID, Name: a.Name, URL: u.addon(a.ID, ""), DeliveriesURL: u.addon(a.ID, "deliveries"),
+func newAddonJSON(u edge.URLs, a *index.Addon) addonJSON {
+	out := addonJSON{ID: a.ID, Name: a.Name, URL: u.Addon(a.ID, ""), DeliveriesURL: u.Addon(a.ID, "deliveries"),
 		Configuration: webhookJSON{WebhookURL: a.Webhook.URL, Secret: a.Webhook.Secret,
 			EventFilter: a.Webhook.Filter, Events: make([]int, len(a.Webhook.Events))}}
 	for i, e := range a.Webhook.Events {
 		out.Configuration.Events[i] = int(e)
 	}
 	if a.ComponentID != 0 {
-		out.Component = ptr(u.component(a.ProjectSlug, a.ComponentSlug, ""))
+		out.Component = ptr(u.Component(a.ProjectSlug, a.ComponentSlug, ""))
 	} else {
-		out.Project = ptr(u.project(a.ProjectSlug, ""))
+		out.Project = ptr(u.Project(a.ProjectSlug, ""))
 	}
 	return out
 }
 
 // addonURLs lists the add-ons installed on a component, for its addons
 // field.
-func (s *Server) addonURLs(u urls, componentID int64) []string {
+func (s *Server) addonURLs(u edge.URLs, componentID int64) []string {
 	ids := s.store.ComponentAddons(componentID)
 	out := make([]string, len(ids))
 	for i, id := range ids {
-		out[i] = u.addon(id, "")
+		out[i] = u.Addon(id, "")
 	}
 	return out
 }
@@ -118,7 +111,7 @@ func addonPermission(a *index.Addon) index.Permission {
 
 // mayEdit reports whether the principal may see and change a.
 func mayEdit(c *gin.Context, a *index.Addon) bool {
-	return principal(c).Can(addonPermission(a), a.ProjectID)
+	return edge.Principal(c).Can(addonPermission(a), a.ProjectID)
 }
 
 // listAddons serves GET /api/addons/: the add-ons the principal may edit.
@@ -126,9 +119,9 @@ func (s *Server) listAddons(c *gin.Context) { s.listAddonsOf(c, index.AddonFilte
 
 // listComponentAddons serves GET /api/components/P/C/addons/.
 func (s *Server) listComponentAddons(c *gin.Context) {
-	comp, err := s.findComponent(c)
+	comp, err := s.edge.FindComponent(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	s.listAddonsOf(c, index.AddonFilter{ComponentID: comp.ID})
@@ -137,9 +130,9 @@ func (s *Server) listComponentAddons(c *gin.Context) {
 // listProjectAddons serves GET /api/projects/P/addons/: the project's
 // own add-ons, not those of its components.
 func (s *Server) listProjectAddons(c *gin.Context) {
-	p, err := s.findProject(c)
+	p, err := s.edge.FindProject(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	s.listAddonsOf(c, index.AddonFilter{ProjectID: p.ID, ProjectOnly: true})
@@ -148,7 +141,7 @@ func (s *Server) listProjectAddons(c *gin.Context) {
 func (s *Server) listAddonsOf(c *gin.Context, f index.AddonFilter) {
 	all, err := s.store.FindAddons(c.Request.Context(), f)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	var mine []index.Addon
@@ -162,15 +155,15 @@ func (s *Server) listAddonsOf(c *gin.Context, f index.AddonFilter) {
 		return mine[lo:min(lo+p.Size, len(mine))], len(mine), nil
 	})
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	u := s.urlsFor(c)
+	u := s.edge.URLsFor(c)
 	out := make([]addonJSON, len(addons))
 	for i := range addons {
 		out[i] = newAddonJSON(u, &addons[i])
 	}
-	s.writeJSON(c, http.StatusOK, newList(c, u, pg, out))
+	s.edge.WriteJSON(c, http.StatusOK, newList(c, u, pg, out))
 }
 
 // findAddon resolves the add-on of the request path: 404 when its
@@ -185,30 +178,30 @@ func (s *Server) findAddon(c *gin.Context) (index.Addon, error) {
 	if err != nil {
 		return a, err
 	}
-	if hidden, err := s.hiddenProject(c, a.ProjectID); err != nil || hidden {
-		return a, cmp.Or(err, errNoRoute)
+	if hidden, err := s.edge.HiddenProject(c, a.ProjectID); err != nil || hidden {
+		return a, cmp.Or(err, edge.ErrNoRoute)
 	}
-	return a, authorize(c, addonPermission(&a), a.ProjectID, "")
+	return a, edge.Authorize(c, addonPermission(&a), a.ProjectID, "")
 }
 
 // getAddon serves GET /api/addons/:addon/.
 func (s *Server) getAddon(c *gin.Context) {
 	a, err := s.findAddon(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	s.writeJSON(c, http.StatusOK, newAddonJSON(s.urlsFor(c), &a))
+	s.edge.WriteJSON(c, http.StatusOK, newAddonJSON(s.edge.URLsFor(c), &a))
 }
 
 // createComponentAddon serves POST /api/components/P/C/addons/.
 func (s *Server) createComponentAddon(c *gin.Context) {
-	comp, err := s.findComponent(c)
+	comp, err := s.edge.FindComponent(c)
 	if err == nil {
-		err = authorize(c, index.PermComponentEdit, comp.ProjectID, "")
+		err = edge.Authorize(c, index.PermComponentEdit, comp.ProjectID, "")
 	}
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	s.createAddon(c, index.Addon{ProjectID: comp.ProjectID, ComponentID: comp.ID})
@@ -216,12 +209,12 @@ func (s *Server) createComponentAddon(c *gin.Context) {
 
 // createProjectAddon serves POST /api/projects/P/addons/.
 func (s *Server) createProjectAddon(c *gin.Context) {
-	p, err := s.findProject(c)
+	p, err := s.edge.FindProject(c)
 	if err == nil {
-		err = authorize(c, index.PermProjectEdit, p.ID, "")
+		err = edge.Authorize(c, index.PermProjectEdit, p.ID, "")
 	}
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	s.createAddon(c, index.Addon{ProjectID: p.ID})
@@ -233,16 +226,16 @@ func (s *Server) createAddon(c *gin.Context, a index.Addon) {
 	a.Webhook.Filter = index.EventsContent // the reference's default
 	_, a, err := readBody(c, a, []string{"name"}, s.readAddon(true))
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	if a, err = s.store.CreateAddon(c.Request.Context(), a); err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	body := newAddonJSON(s.urlsFor(c), &a)
+	body := newAddonJSON(s.edge.URLsFor(c), &a)
 	c.Header("Location", body.URL)
-	s.writeJSON(c, http.StatusCreated, body)
+	s.edge.WriteJSON(c, http.StatusCreated, body)
 }
 
 // updateAddon serves PUT and PATCH /api/addons/:addon/. The name cannot
@@ -251,12 +244,12 @@ func (s *Server) updateAddon(partial bool) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		a, err := s.findAddon(c)
 		if err != nil {
-			s.fail(c, err)
+			s.edge.Fail(c, err)
 			return
 		}
 		_, a, err = readBody(c, a, requiredUnless(partial, "name", "configuration"), s.readAddon(false))
 		if err != nil {
-			s.fail(c, err)
+			s.edge.Fail(c, err)
 			return
 		}
 		a, err = s.store.UpdateAddon(c.Request.Context(), a.ID, func(stored *index.Addon) error {
@@ -264,10 +257,10 @@ func (s *Server) updateAddon(partial bool) gin.HandlerFunc {
 			return nil
 		})
 		if err != nil {
-			s.fail(c, err)
+			s.edge.Fail(c, err)
 			return
 		}
-		s.writeJSON(c, http.StatusOK, newAddonJSON(s.urlsFor(c), &a))
+		s.edge.WriteJSON(c, http.StatusOK, newAddonJSON(s.edge.URLsFor(c), &a))
 	}
 }
 
@@ -278,7 +271,7 @@ func (s *Server) deleteAddon(c *gin.Context) {
 		err = s.store.DeleteAddon(c.Request.Context(), a.ID)
 	}
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	noContent(c)
@@ -436,9 +429,9 @@ type deliveryJSON struct {
 	LastError   string  `json:"last_error"`
 }
 
-func newDeliveryJSON(u urls, d *index.Delivery) deliveryJSON {
+func newDeliveryJSON(u edge.URLs, d *index.Delivery) deliveryJSON {
 	ch := &d.Event.Change
-	out := deliveryJSON{ID: d.ID, WebhookID: index.WebhookID(ch), Change: u.change(ch.ID),
+	out := deliveryJSON{ID: d.ID, WebhookID: index.WebhookID(ch), Change: u.Change(ch.ID),
 		Action: int(ch.Action), ActionName: ch.Action.Name(), State: d.State.String(), Attempts: d.Attempts,
 		Created: timestamp(d.Created), LastError: d.LastError}
 	if d.State == index.DeliveryPending {
@@ -455,20 +448,20 @@ func newDeliveryJSON(u urls, d *index.Delivery) deliveryJSON {
 func (s *Server) listDeliveries(c *gin.Context) {
 	a, err := s.findAddon(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	deliveries, pg, err := fetchPage(c, func(p index.Page) ([]index.Delivery, int, error) {
 		return s.store.FindDeliveries(c.Request.Context(), a.ID, p)
 	})
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	u := s.urlsFor(c)
+	u := s.edge.URLsFor(c)
 	out := make([]deliveryJSON, len(deliveries))
 	for i := range deliveries {
 		out[i] = newDeliveryJSON(u, &deliveries[i])
 	}
-	s.writeJSON(c, http.StatusOK, newList(c, u, pg, out))
+	s.edge.WriteJSON(c, http.StatusOK, newList(c, u, pg, out))
 }

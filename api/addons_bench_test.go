@@ -9,8 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/internal/servertest"
 )
 
 // BenchmarkPatchUnitHooks PATCHes units of a 2,000-unit translation
@@ -44,7 +44,7 @@ func BenchmarkPatchUnitHooks(b *testing.B) {
 			if err != nil || len(units) != 2000 {
 				b.Fatalf("units: %d, %v", len(units), err)
 			}
-			h := api.New(db, benchOptions).Handler()
+			h := servertest.Handler(db, benchOptions)
 			var n atomic.Int64
 			b.ReportAllocs()
 			b.ResetTimer()

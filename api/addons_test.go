@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tolk-project/tolk/api"
+	"github.com/tolk-project/tolk/internal/servertest"
 )
 
 // secret24 is a Standard Webhooks secret of 24 bytes.
@@ -14,7 +14,7 @@ const secret24 = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
 func TestAddonsResource(t *testing.T) {
 	db := mustOpenDB(t)
 	seedDemo(t, db)
-	srv := mustServe(t, db, api.Options{})
+	srv := mustServe(t, db, servertest.Options{})
 	admin := mustUser(t, db, "admin", true)
 	translator := mustUser(t, db, "tr", false, [2]string{"Translate", "demo"})
 	as := func(auth string) http.Header {

@@ -17,18 +17,18 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/indextest"
 	"github.com/tolk-project/tolk/index/langdata"
 	"github.com/tolk-project/tolk/index/sqlstore"
+	"github.com/tolk-project/tolk/internal/servertest"
 )
 
 // The tests run once on each engine.
 func TestMain(m *testing.M) { indextest.Main(m) }
 
 // The engine provides what the API declares.
-var _ api.Store = (*sqlstore.DB)(nil)
+var _ servertest.Store = (*sqlstore.DB)(nil)
 
 // clockStart is the fake clock's first reading; each write transaction
 // reads the clock once, so every import gets its own second.
@@ -206,11 +206,11 @@ type testServer struct {
 	logs *syncBuffer
 }
 
-func mustServe(tb testing.TB, store api.Store, opts api.Options) *testServer {
+func mustServe(tb testing.TB, store servertest.Store, opts servertest.Options) *testServer {
 	tb.Helper()
 	logs := &syncBuffer{}
 	opts.Logger = slog.New(slog.NewJSONHandler(logs, nil))
-	srv := httptest.NewServer(api.New(store, opts).Handler())
+	srv := httptest.NewServer(servertest.Handler(store, opts))
 	tb.Cleanup(srv.Close)
 	tb.Cleanup(func() {
 		// What a 500 was, which its answer does not say.
@@ -226,7 +226,7 @@ func demoServer(tb testing.TB) (*testServer, *sqlstore.DB) {
 	tb.Helper()
 	db := mustOpenDB(tb)
 	seedDemo(tb, db)
-	return mustServe(tb, db, api.Options{}), db
+	return mustServe(tb, db, servertest.Options{}), db
 }
 
 // response is a finished request.

@@ -10,14 +10,25 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 )
+
+// changeRoutes registers the change lists of every scope.
+func (s *Server) changeRoutes(r *edge.Router) {
+	const allow = "GET, HEAD, OPTIONS"
+	r.Resource(translationPath+"changes/", "Changes", allow, edge.Handlers{Get: s.listTranslationChanges})
+	r.Resource(componentPath+"changes/", "Changes", allow, edge.Handlers{Get: s.listComponentChanges})
+	r.Resource(projectPath+"changes/", "Changes", allow, edge.Handlers{Get: s.listProjectChanges})
+	r.Resource("/api/changes/", "Change List", allow, edge.Handlers{Get: s.listAllChanges})
+	r.Resource("/api/changes/:id/", "Change Instance", allow, edge.Handlers{Get: s.getChange})
+}
 
 // changeLinks builds the URLs of one page's changes as JSON fragments
 // (see unitLinks), each distinct component, translation and user once.
 // It is not safe for concurrent use.
 type changeLinks struct {
-	u            urls
+	u            edge.URLs
 	units        byIDJSON
 	changes      byIDJSON
 	components   map[[2]string][]byte
@@ -25,7 +36,7 @@ type changeLinks struct {
 	users        map[string][]byte
 }
 
-func newChangeLinks(u urls) *changeLinks {
+func newChangeLinks(u edge.URLs) *changeLinks {
 	return &changeLinks{u: u, units: newByIDJSON(u, "/api/units/"), changes: newByIDJSON(u, "/api/changes/"),
 		components: map[[2]string][]byte{}, translations: map[[3]string][]byte{}, users: map[string][]byte{}}
 }
@@ -44,7 +55,7 @@ func (l *changeLinks) appendUser(b []byte, name string) []byte {
 	if name == "" {
 		return append(b, "null"...)
 	}
-	return append(b, memo(l.users, name, func() string { return *l.u.user(name) })...)
+	return append(b, memo(l.users, name, func() string { return *l.u.User(name) })...)
 }
 
 // changeItem is the Change object (spec, "Change"), written straight
@@ -57,7 +68,7 @@ type changeItem struct {
 	change *index.Change
 }
 
-func (it *changeItem) appendJSON(b []byte) []byte {
+func (it *changeItem) AppendJSON(b []byte) []byte {
 	l, ch := it.links, it.change
 	b = append(b, `{"unit":`...)
 	if ch.UnitID != 0 {
@@ -69,14 +80,14 @@ func (it *changeItem) appendJSON(b []byte) []byte {
 	tied := p != "" && c != ""
 	b = append(b, `,"component":`...)
 	if tied {
-		b = append(b, memo(l.components, [2]string{p, c}, func() string { return l.u.component(p, c, "") })...)
+		b = append(b, memo(l.components, [2]string{p, c}, func() string { return l.u.Component(p, c, "") })...)
 	} else {
 		b = append(b, "null"...)
 	}
 	b = append(b, `,"translation":`...)
 	if tied && lang != "" {
 		b = append(b, memo(l.translations, [3]string{p, c, lang}, func() string {
-			return l.u.translation(p, c, lang, "")
+			return l.u.Translation(p, c, lang, "")
 		})...)
 	} else {
 		b = append(b, "null"...)
@@ -114,22 +125,11 @@ type changeStore interface {
 	FindProject(ctx context.Context, slug string) (index.Project, error)
 }
 
-func (s *Server) changeResources() []resource {
-	changes := []string{"GET", "HEAD", "OPTIONS"}
-	return []resource{
-		{translationPath + "changes/", "Changes", changes, s.listTranslationChanges},
-		{"/api/components/:project/:component/changes/", "Changes", changes, s.listComponentChanges},
-		{"/api/projects/:project/changes/", "Changes", changes, s.listProjectChanges},
-		{"/api/changes/", "Change List", changes, s.listAllChanges},
-		{"/api/changes/:id/", "Change Instance", changes, s.getChange},
-	}
-}
-
 // listTranslationChanges serves GET .../translations/P/C/L/changes/.
 func (s *Server) listTranslationChanges(c *gin.Context) {
-	t, err := s.findTranslation(c)
+	t, err := s.edge.FindTranslation(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	s.listChanges(c, index.ChangeFilter{TranslationID: t.ID})
@@ -137,9 +137,9 @@ func (s *Server) listTranslationChanges(c *gin.Context) {
 
 // listComponentChanges serves GET /api/components/P/C/changes/.
 func (s *Server) listComponentChanges(c *gin.Context) {
-	comp, err := s.findComponent(c)
+	comp, err := s.edge.FindComponent(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	s.listChanges(c, index.ChangeFilter{ComponentID: comp.ID})
@@ -147,9 +147,9 @@ func (s *Server) listComponentChanges(c *gin.Context) {
 
 // listProjectChanges serves GET /api/projects/P/changes/.
 func (s *Server) listProjectChanges(c *gin.Context) {
-	p, err := s.findProject(c)
+	p, err := s.edge.FindProject(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	s.listChanges(c, index.ChangeFilter{ProjectID: p.ID})
@@ -158,9 +158,9 @@ func (s *Server) listProjectChanges(c *gin.Context) {
 // listAllChanges serves GET /api/changes/: those of the projects the
 // principal may see, and those tied to no project.
 func (s *Server) listAllChanges(c *gin.Context) {
-	hidden, err := s.hiddenProjects(c)
+	hidden, err := s.edge.HiddenProjects(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	s.listChanges(c, index.ChangeFilter{HiddenProjects: hidden})
@@ -171,7 +171,7 @@ func (s *Server) listAllChanges(c *gin.Context) {
 func (s *Server) listChanges(c *gin.Context, scope index.ChangeFilter) {
 	f, err := changeFilter(c.Request.URL.Query(), scope)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	changes, pg, err := fetchPage(c, func(p index.Page) ([]index.Change, int, error) {
@@ -179,11 +179,11 @@ func (s *Server) listChanges(c *gin.Context, scope index.ChangeFilter) {
 		return s.store.FindChanges(c.Request.Context(), f)
 	})
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	writeListPage(s, c, changes, pg, func() any {
-		u := s.urlsFor(c)
+		u := s.edge.URLsFor(c)
 		links := newChangeLinks(u)
 		out := make([]changeItem, len(changes))
 		for i := range changes {
@@ -197,19 +197,19 @@ func (s *Server) listChanges(c *gin.Context, scope index.ChangeFilter) {
 func (s *Server) getChange(c *gin.Context) {
 	id, err := pathID(c, "id")
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	ch, err := s.store.FindChangeByID(c.Request.Context(), id)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	if hidden, err := s.hiddenProject(c, ch.ProjectID); err != nil || hidden {
-		s.fail(c, cmp.Or(err, errNoRoute))
+	if hidden, err := s.edge.HiddenProject(c, ch.ProjectID); err != nil || hidden {
+		s.edge.Fail(c, cmp.Or(err, edge.ErrNoRoute))
 		return
 	}
-	s.writeJSON(c, http.StatusOK, &changeItem{newChangeLinks(s.urlsFor(c)), &ch})
+	s.edge.WriteJSON(c, http.StatusOK, &changeItem{newChangeLinks(s.edge.URLsFor(c)), &ch})
 }
 
 // changeFilter adds the reference's change filters to scope: action

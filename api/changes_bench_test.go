@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index/sqlstore"
+	"github.com/tolk-project/tolk/internal/servertest"
 )
 
 // BenchmarkChangesList serves pages of 50 changes (the 2,000 a
@@ -20,7 +20,7 @@ import (
 func BenchmarkChangesList(b *testing.B) {
 	db := mustOpenDB(b)
 	seedBig(b, db, 2000)
-	h := api.New(db, benchOptions).Handler()
+	h := servertest.Handler(db, benchOptions)
 	for _, bc := range []struct{ name, path, want string }{
 		{"all/uncached", "/api/changes/", `"next":"http://tolk.test/api/changes/?page=2"`},
 		{"translation/uncached", "/api/translations/big/strings/de/changes/?page=7", `"translation":"http://tolk.test/api/translations/big/strings/de/"`},

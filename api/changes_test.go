@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/indextest"
 	"github.com/tolk-project/tolk/index/langdata"
 	"github.com/tolk-project/tolk/index/sqlstore"
+	"github.com/tolk-project/tolk/internal/servertest"
 )
 
 var changeShape = shape{
@@ -76,7 +76,7 @@ func TestChanges(t *testing.T) {
 func TestChangesPagination(t *testing.T) {
 	db := mustOpenDB(t)
 	seedBig(t, db, 276)
-	srv := mustServe(t, db, api.Options{})
+	srv := mustServe(t, db, servertest.Options{})
 	var last map[string]any
 	n := 0
 	for next := any(srv.URL + "/api/translations/big/strings/de/changes/"); next != nil; {
@@ -119,7 +119,7 @@ func (w withUsers) FindChanges(ctx context.Context, f index.ChangeFilter) ([]ind
 func TestChangeUserLinks(t *testing.T) {
 	db := mustOpenDB(t)
 	seedDemo(t, db)
-	srv := mustServe(t, withUsers{db}, api.Options{})
+	srv := mustServe(t, withUsers{db}, servertest.Options{})
 	changes := results(t, getObject(t, srv.URL+"/api/translations/demo/app/de/changes/?format=api"))
 	checkValues(t, "commit", changes[0], map[string]any{
 		"user": srv.URL + "/api/users/committer/?format=api", "author": nil})
@@ -187,7 +187,7 @@ func actingDemo(tb testing.TB) (*testServer, *sqlstore.DB) {
 	} {
 		raw.Exec(tb, stmt.sql, stmt.args...)
 	}
-	return mustServe(tb, db, api.Options{}), db
+	return mustServe(tb, db, servertest.Options{}), db
 }
 
 // allChanges reads every page of a change list.
@@ -411,7 +411,7 @@ func TestChangeFilterErrors(t *testing.T) {
 func TestAllChangesPagination(t *testing.T) {
 	db := mustOpenDB(t)
 	seedBig(t, db, 276)
-	srv := mustServe(t, db, api.Options{})
+	srv := mustServe(t, db, servertest.Options{})
 	base := srv.URL + "/api/changes/"
 	// A project, a component, two imports of en/de, 276 strings and the
 	// last update: 59 is the strings' action.

@@ -5,8 +5,27 @@ import (
 	"net/http"
 
 	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 )
+
+// componentRoutes registers the components; their writes are in
+// components_write.go, their lock in lock.go.
+func (s *Server) componentRoutes(r *edge.Router) {
+	r.Resource("/api/components/", "Component List", "GET, HEAD, OPTIONS",
+		edge.Handlers{Get: s.listComponents})
+	r.Resource(componentPath, "Component Instance", "GET, PUT, PATCH, DELETE, HEAD, OPTIONS",
+		edge.Handlers{Get: s.getComponent, Put: s.updateComponent(false), Patch: s.updateComponent(true),
+			Delete: s.deleteComponent})
+	r.Resource(componentPath+"translations/", "Translations", "GET, POST, HEAD, OPTIONS",
+		edge.Handlers{Get: s.listComponentTranslations, Post: s.addTranslation})
+	r.Resource(componentPath+"statistics/", "Statistics", "GET, HEAD, OPTIONS",
+		edge.Handlers{Get: s.listComponentStatistics})
+	r.Resource(componentPath+"lock/", "Lock", "GET, POST, HEAD, OPTIONS",
+		edge.Handlers{Get: s.getComponentLock, Post: s.lockComponent})
+	r.Resource(componentPath+"links/", "Links", "GET, POST, HEAD, OPTIONS",
+		edge.Handlers{Get: s.listComponentLinks, Post: s.linkComponent})
+}
 
 // componentStore is what the component endpoints read.
 type componentStore interface {
@@ -26,31 +45,6 @@ type componentStore interface {
 // below it.
 const componentPath = "/api/components/:project/:component/"
 
-// componentResources are the component endpoints. Allow mirrors the
-// reference's ComponentViewSet: update and destroy but no create, so the
-// list is read-only and the instance takes PUT, PATCH and DELETE;
-// translations, lock and links are GET/POST actions, statistics GET only.
-func (s *Server) componentResources() []resource {
-	return []resource{
-		{"/api/components/", "Component List", []string{"GET", "HEAD", "OPTIONS"}, s.listComponents},
-		{componentPath, "Component Instance", []string{"GET", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"}, s.getComponent},
-		{componentPath + "translations/", "Translations", []string{"GET", "POST", "HEAD", "OPTIONS"}, s.listComponentTranslations},
-		{componentPath + "statistics/", "Statistics", []string{"GET", "HEAD", "OPTIONS"}, s.listComponentStatistics},
-		{componentPath + "lock/", "Lock", []string{"GET", "POST", "HEAD", "OPTIONS"}, s.getComponentLock},
-		{componentPath + "links/", "Links", []string{"GET", "POST", "HEAD", "OPTIONS"}, s.listComponentLinks},
-	}
-}
-
-// findComponent resolves the component named by the request path; one
-// in a private project the principal may not see is not found.
-func (s *Server) findComponent(c *gin.Context) (index.Component, error) {
-	comp, err := s.store.FindComponent(c.Request.Context(), c.Param("project"), c.Param("component"))
-	if err == nil {
-		err = visible(c, &comp.Project)
-	}
-	return comp, err
-}
-
 // sourceLanguages returns a lookup of source languages that asks the
 // store once per code, for lists whose components mostly share one.
 func (s *Server) sourceLanguages(c *gin.Context) func(code string) (index.Language, error) {
@@ -59,7 +53,7 @@ func (s *Server) sourceLanguages(c *gin.Context) func(code string) (index.Langua
 		if l, ok := seen[code]; ok {
 			return l, nil
 		}
-		l, err := s.sourceLanguage(c, code)
+		l, err := s.edge.SourceLanguage(c, code)
 		if err == nil {
 			seen[code] = l
 		}
@@ -74,53 +68,53 @@ func (s *Server) listComponents(c *gin.Context) { s.writeComponentList(c, 0) }
 // writeComponentList answers with one page of the components of a project
 // (of all projects the principal may see, for 0).
 func (s *Server) writeComponentList(c *gin.Context, projectID int64) {
-	hidden, err := s.listHidden(c, projectID)
+	hidden, err := s.edge.ListHidden(c, projectID)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	comps, pg, err := fetchPage(c, func(p index.Page) ([]index.Component, int, error) {
 		return s.store.FindComponentPage(c.Request.Context(), projectID, p, hidden...)
 	})
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	u, source := s.urlsFor(c), s.sourceLanguages(c)
+	u, source := s.edge.URLsFor(c), s.sourceLanguages(c)
 	out := make([]componentJSON, len(comps))
 	for i := range comps {
 		l, err := source(comps[i].SourceLanguage)
 		if err != nil {
-			s.fail(c, err)
+			s.edge.Fail(c, err)
 			return
 		}
 		out[i] = newComponentJSON(u, &comps[i], &l, s.addonURLs(u, comps[i].ID))
 	}
-	s.writeJSON(c, http.StatusOK, newList(c, u, pg, out))
+	s.edge.WriteJSON(c, http.StatusOK, newList(c, u, pg, out))
 }
 
 // getComponent serves GET /api/components/:project/:component/.
 func (s *Server) getComponent(c *gin.Context) {
-	comp, err := s.findComponent(c)
+	comp, err := s.edge.FindComponent(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	source, err := s.sourceLanguage(c, comp.SourceLanguage)
+	source, err := s.edge.SourceLanguage(c, comp.SourceLanguage)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	u := s.urlsFor(c)
-	s.writeJSON(c, http.StatusOK, newComponentJSON(u, &comp, &source, s.addonURLs(u, comp.ID)))
+	u := s.edge.URLsFor(c)
+	s.edge.WriteJSON(c, http.StatusOK, newComponentJSON(u, &comp, &source, s.addonURLs(u, comp.ID)))
 }
 
 // listComponentTranslations serves GET .../components/P/C/translations/:
 // the component's translations in ascending id order.
 func (s *Server) listComponentTranslations(c *gin.Context) {
-	comp, err := s.findComponent(c)
+	comp, err := s.edge.FindComponent(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	s.writeTranslationList(c, comp.ID)
@@ -133,12 +127,12 @@ type lockJSON struct {
 
 // getComponentLock serves GET .../components/P/C/lock/.
 func (s *Server) getComponentLock(c *gin.Context) {
-	comp, err := s.findComponent(c)
+	comp, err := s.edge.FindComponent(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	s.writeJSON(c, http.StatusOK, lockJSON{Locked: comp.Locked})
+	s.edge.WriteJSON(c, http.StatusOK, lockJSON{Locked: comp.Locked})
 }
 
 // listComponentLinks serves GET .../components/P/C/links/: the reference's
@@ -146,16 +140,16 @@ func (s *Server) getComponentLock(c *gin.Context) {
 // share components across projects, so the list is always empty; it is
 // still paged, so a page past the first is the reference's 404.
 func (s *Server) listComponentLinks(c *gin.Context) {
-	if _, err := s.findComponent(c); err != nil {
-		s.fail(c, err)
+	if _, err := s.edge.FindComponent(c); err != nil {
+		s.edge.Fail(c, err)
 		return
 	}
 	_, pg, err := fetchPage(c, func(index.Page) ([]projectJSON, int, error) { return nil, 0, nil })
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	s.writeJSON(c, http.StatusOK, newList[projectJSON](c, s.urlsFor(c), pg, nil))
+	s.edge.WriteJSON(c, http.StatusOK, newList[projectJSON](c, s.edge.URLsFor(c), pg, nil))
 }
 
 // projectJSON is the Project object (spec, "Project").
@@ -179,19 +173,19 @@ type projectJSON struct {
 	LanguageAliases   string `json:"language_aliases"`
 }
 
-func newProjectJSON(u urls, p *index.Project) projectJSON {
+func newProjectJSON(u edge.URLs, p *index.Project) projectJSON {
 	return projectJSON{
 		Name:              p.Name,
 		Slug:              p.Slug,
 		ID:                p.ID,
 		Web:               p.Web, // the project's own home page, external: no format=api
-		WebURL:            u.projectWeb(p.Slug),
-		URL:               u.project(p.Slug, ""),
-		ComponentsListURL: u.project(p.Slug, "components"),
-		RepositoryURL:     u.project(p.Slug, "repository"),
-		StatisticsURL:     u.project(p.Slug, "statistics"),
-		ChangesListURL:    u.project(p.Slug, "changes"),
-		LanguagesURL:      u.project(p.Slug, "languages"),
+		WebURL:            u.ProjectWeb(p.Slug),
+		URL:               u.Project(p.Slug, ""),
+		ComponentsListURL: u.Project(p.Slug, "components"),
+		RepositoryURL:     u.Project(p.Slug, "repository"),
+		StatisticsURL:     u.Project(p.Slug, "statistics"),
+		ChangesListURL:    u.Project(p.Slug, "changes"),
+		LanguagesURL:      u.Project(p.Slug, "languages"),
 		TranslationReview: p.TranslationReview,
 		SourceReview:      p.SourceReview,
 		SetLanguageTeam:   p.SetLanguageTeam,
@@ -283,7 +277,7 @@ func newSkippedFilesJSON(files []index.SkippedFile) []skippedFileJSON {
 
 // newComponentJSON converts a component; source is its source language,
 // which the domain type holds only as a code.
-func newComponentJSON(u urls, c *index.Component, source *index.Language, addons []string) componentJSON {
+func newComponentJSON(u edge.URLs, c *index.Component, source *index.Language, addons []string) componentJSON {
 	p, s := c.Project.Slug, c.Slug
 	checks := c.EnforcedChecks
 	if checks == nil {
@@ -297,7 +291,7 @@ func newComponentJSON(u urls, c *index.Component, source *index.Language, addons
 		Project:                     newProjectJSON(u, &c.Project),
 		VCS:                         c.VCS,
 		Repo:                        withoutCredentials(c.Repo),
-		GitExport:                   u.gitExport(p, s),
+		GitExport:                   u.GitExport(p, s),
 		Branch:                      c.Branch,
 		PushBranch:                  c.PushBranch,
 		Filemask:                    c.Filemask,
@@ -309,14 +303,14 @@ func newComponentJSON(u urls, c *index.Component, source *index.Language, addons
 		License:                     c.License,
 		LicenseURL:                  licenseURL(c.License),
 		Agreement:                   c.Agreement,
-		WebURL:                      u.componentWeb(p, s),
-		URL:                         u.component(p, s, ""),
-		RepositoryURL:               u.component(p, s, "repository"),
-		TranslationsURL:             u.component(p, s, "translations"),
-		StatisticsURL:               u.component(p, s, "statistics"),
-		LockURL:                     u.component(p, s, "lock"),
-		LinksURL:                    u.component(p, s, "links"),
-		ChangesListURL:              u.component(p, s, "changes"),
+		WebURL:                      u.ComponentWeb(p, s),
+		URL:                         u.Component(p, s, ""),
+		RepositoryURL:               u.Component(p, s, "repository"),
+		TranslationsURL:             u.Component(p, s, "translations"),
+		StatisticsURL:               u.Component(p, s, "statistics"),
+		LockURL:                     u.Component(p, s, "lock"),
+		LinksURL:                    u.Component(p, s, "links"),
+		ChangesListURL:              u.Component(p, s, "changes"),
 		TaskURL:                     nil, // set by the writes that start a task (componentBody)
 		NewLang:                     c.NewLang,
 		LanguageCodeStyle:           c.LanguageCode,

@@ -5,14 +5,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tolk-project/tolk/api"
+	"github.com/tolk-project/tolk/internal/servertest"
 )
 
 func TestComponentList(t *testing.T) {
 	db := mustOpenDB(t)
 	seedDemo(t, db)
 	seedExtra(t, db)
-	srv := mustServe(t, db, api.Options{})
+	srv := mustServe(t, db, servertest.Options{})
 	l := getObject(t, srv.URL+"/api/components/")
 	var names []string
 	for _, c := range results(t, l) {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/langdata"
 )
@@ -65,16 +66,6 @@ type componentWriteStore interface {
 	DeleteComponent(ctx context.Context, id int64, by index.Actor) (index.Component, error)
 }
 
-func (s *Server) componentWrites() []write {
-	return []write{
-		{projectPath + "components/", http.MethodPost, s.createComponent},
-		{componentPath, http.MethodPut, s.updateComponent(false)},
-		{componentPath, http.MethodPatch, s.updateComponent(true)},
-		{componentPath, http.MethodDelete, s.deleteComponent},
-		{componentPath + "links/", http.MethodPost, s.linkComponent},
-	}
-}
-
 // msgNoSharing is why POST .../links/ cannot succeed: sharing a
 // component with other projects means listing it, its translations and
 // its glossary in them, which Tolk does not do.
@@ -88,22 +79,22 @@ const msgNoSharing = "Sharing a component with other projects is not supported b
 func (s *Server) linkComponent(c *gin.Context) {
 	comp, err := s.writableComponent(c, index.PermComponentEdit, "Can not edit component")
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	p, err := readPayload(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	slug, ok := p.text("project_slug", true, false)
 	if ok {
 		target, err := s.store.FindProject(c.Request.Context(), slug)
 		switch {
-		case errors.Is(err, index.ErrNotFound) || (err == nil && visible(c, &target) != nil):
+		case errors.Is(err, index.ErrNotFound) || (err == nil && edge.Visible(c, &target) != nil):
 			p.fail("project_slug", "invalid", "Project not found.")
 		case err != nil:
-			s.fail(c, err)
+			s.edge.Fail(c, err)
 			return
 		case target.ID == comp.ProjectID:
 			p.fail("project_slug", "invalid", "The component already belongs to this project.")
@@ -111,7 +102,7 @@ func (s *Server) linkComponent(c *gin.Context) {
 			p.fail("project_slug", "invalid", msgNoSharing)
 		}
 	}
-	s.fail(c, p.err())
+	s.edge.Fail(c, p.err())
 }
 
 // The reference's messages for component settings that cannot work
@@ -380,7 +371,7 @@ func importSettingsChanged(a, b *index.Component) bool {
 // without them no component can be checked or imported.
 func (s *Server) components(c *gin.Context) (Components, bool) {
 	if s.opts.Components == nil {
-		s.fail(c, errNotImplemented)
+		s.edge.Fail(c, edge.ErrNotImplemented)
 		return nil, false
 	}
 	return s.opts.Components, true
@@ -468,7 +459,7 @@ func (s *Server) readComponentBody(c *gin.Context, comp index.Component, require
 func (s *Server) createComponent(c *gin.Context) {
 	p, err := s.writableProject(c, index.PermProjectEdit, "Can not create components")
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	comps, ok := s.components(c)
@@ -483,34 +474,34 @@ func (s *Server) createComponent(c *gin.Context) {
 		comp, err = comps.CheckComponent(ctx, comp)
 	}
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	saved, err := s.store.CreateComponent(ctx, comp, index.UserActor(principal(c).User))
+	saved, err := s.store.CreateComponent(ctx, comp, index.UserActor(edge.Principal(c).User))
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	task := comps.StartImport(saved)
-	body, err := s.componentBody(c, s.urlsFor(c), &saved, &task)
+	body, err := s.componentBody(c, s.edge.URLsFor(c), &saved, &task)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	c.Header("Location", body.URL)
-	s.writeJSON(c, http.StatusCreated, body)
+	s.edge.WriteJSON(c, http.StatusCreated, body)
 }
 
 // componentBody is the component's JSON with task_url pointing at task,
 // when one runs.
-func (s *Server) componentBody(c *gin.Context, u urls, comp *index.Component, task *index.Task) (componentJSON, error) {
-	source, err := s.sourceLanguage(c, comp.SourceLanguage)
+func (s *Server) componentBody(c *gin.Context, u edge.URLs, comp *index.Component, task *index.Task) (componentJSON, error) {
+	source, err := s.edge.SourceLanguage(c, comp.SourceLanguage)
 	if err != nil {
 		return componentJSON{}, err
 	}
 	body := newComponentJSON(u, comp, &source, s.addonURLs(u, comp.ID))
 	if task != nil {
-		body.TaskURL = ptr(u.task(task.ID))
+		body.TaskURL = ptr(u.Task(task.ID))
 	}
 	return body, nil
 }
@@ -519,11 +510,11 @@ func (s *Server) componentBody(c *gin.Context, u urls, comp *index.Component, ta
 // write needing perm: 404 when the caller may not see its project, 403
 // with denied when they may not change it.
 func (s *Server) writableComponent(c *gin.Context, perm index.Permission, denied string) (index.Component, error) {
-	comp, err := s.findComponent(c)
+	comp, err := s.edge.FindComponent(c)
 	if err != nil {
 		return comp, err
 	}
-	return comp, authorize(c, perm, comp.ProjectID, denied)
+	return comp, edge.Authorize(c, perm, comp.ProjectID, denied)
 }
 
 // updateComponent serves PUT (partial false: name, slug, repo, filemask
@@ -535,7 +526,7 @@ func (s *Server) updateComponent(partial bool) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		comp, err := s.writableComponent(c, index.PermComponentEdit, "Can not edit component")
 		if err != nil {
-			s.fail(c, err)
+			s.edge.Fail(c, err)
 			return
 		}
 		comps, ok := s.components(c)
@@ -549,7 +540,7 @@ func (s *Server) updateComponent(partial bool) gin.HandlerFunc {
 			check, err = comps.CheckComponent(ctx, check)
 		}
 		if err != nil {
-			s.fail(c, err)
+			s.edge.Fail(c, err)
 			return
 		}
 		before, after, err := s.store.UpdateComponent(ctx, comp.ID, func(q *index.Component) error {
@@ -561,16 +552,16 @@ func (s *Server) updateComponent(partial bool) gin.HandlerFunc {
 			return in.pl.err()
 		})
 		if err != nil {
-			s.fail(c, err)
+			s.edge.Fail(c, err)
 			return
 		}
 		task := s.followComponentUpdate(c, comps, before, after)
-		body, err := s.componentBody(c, s.urlsFor(c), &after, task)
+		body, err := s.componentBody(c, s.edge.URLsFor(c), &after, task)
 		if err != nil {
-			s.fail(c, err)
+			s.edge.Fail(c, err)
 			return
 		}
-		s.writeJSON(c, http.StatusOK, body)
+		s.edge.WriteJSON(c, http.StatusOK, body)
 	}
 }
 
@@ -582,7 +573,7 @@ func (s *Server) followComponentUpdate(c *gin.Context, comps Components, before,
 	if before.Slug != after.Slug {
 		ctx, cancel := cleanupContext(c)
 		if err := comps.MoveCheckout(ctx, before, after); err != nil {
-			requestLogger(c, s.log).Error("move checkout", "project", after.Project.Slug, "component", after.Slug, "err", err)
+			edge.RequestLogger(c, s.log).Error("move checkout", "project", after.Project.Slug, "component", after.Slug, "err", err)
 		}
 		cancel()
 	}
@@ -610,12 +601,12 @@ func (in *componentInput) checkSource(c *index.Component, current string) {
 func (s *Server) deleteComponent(c *gin.Context) {
 	comp, err := s.writableComponent(c, index.PermComponentEdit, "Can not delete component")
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	removed, err := s.store.DeleteComponent(c.Request.Context(), comp.ID, index.UserActor(principal(c).User))
+	removed, err := s.store.DeleteComponent(c.Request.Context(), comp.ID, index.UserActor(edge.Principal(c).User))
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	s.removeCheckouts(c, removed)

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"github.com/tolk-project/tolk"
-	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/internal/servertest"
 )
 
 var (
@@ -207,7 +207,7 @@ func TestCreateComponentValidation(t *testing.T) {
 	}
 
 	// file:// reads the server's disk: only where the deployment allows it.
-	strict := mustServe(t, e.db, api.Options{Components: e.sync})
+	strict := mustServe(t, e.db, servertest.Options{Components: e.sync})
 	wantResponse(t, "file:// refused", doJSON(t, "POST", strict.URL+"/api/projects/demo/components/", admin, with(nil)),
 		400, invalid([3]string{"repo", "invalid", "Local repositories are not allowed on this server."}))
 }

@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index/indextest"
 	"github.com/tolk-project/tolk/index/langdata"
 	"github.com/tolk-project/tolk/index/sqlstore"
+	"github.com/tolk-project/tolk/internal/servertest"
 	tolksync "github.com/tolk-project/tolk/sync"
 	"github.com/tolk-project/tolk/vcs"
 )
@@ -60,7 +60,7 @@ func mustCrudEnv(tb testing.TB) *crudEnv {
 	}
 	closeSvc := sync.OnceFunc(func() { svc.Close() })
 	tb.Cleanup(closeSvc)
-	srv := mustServe(tb, db, api.Options{Components: svc, Repositories: svc, Files: svc, AllowLocalRepos: true})
+	srv := mustServe(tb, db, servertest.Options{Components: svc, Repositories: svc, Files: svc, AllowLocalRepos: true})
 	return &crudEnv{srv: srv, db: db, dbPath: dbPath, sync: svc, data: data,
 		close: func() { srv.Close(); closeSvc(); closeDB() }}
 }

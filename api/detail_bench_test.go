@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tolk-project/tolk/api"
+	"github.com/tolk-project/tolk/internal/servertest"
 )
 
 // BenchmarkObjects serves the single objects and statistics the load
@@ -19,7 +19,7 @@ func BenchmarkObjects(b *testing.B) {
 	// The test clock moves a second per reading, which would expire the
 	// statistics cache on every request; the service runs on real time.
 	db.Now = time.Now
-	h := api.New(db, benchOptions).Handler()
+	h := servertest.Handler(db, benchOptions)
 	for _, bc := range []struct{ name, path string }{
 		{"translation", "/api/translations/big/strings/de/"},
 		{"translation-statistics", "/api/translations/big/strings/de/statistics/"},

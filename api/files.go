@@ -68,23 +68,23 @@ func (s *Server) getTranslationFile(c *gin.Context) {
 		// The reference converts to other formats; Tolk serves the file
 		// as it is. format=api is not a conversion: the spec lets it
 		// follow any URL, and file_url carries it in format=api bodies.
-		s.fail(c, &index.FieldError{Fields: map[string]index.FieldProblem{
+		s.edge.Fail(c, &index.FieldError{Fields: map[string]index.FieldProblem{
 			"format": {Code: "invalid", Detail: fmt.Sprintf("Conversion to %s is not supported", f)},
 		}})
 		return
 	}
-	t, err := s.findTranslation(c)
+	t, err := s.edge.FindTranslation(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	if t.Filename == "" {
-		s.fail(c, errNoFile)
+		s.edge.Fail(c, errNoFile)
 		return
 	}
 	data, err := s.translationFile(c.Request.Context(), repos, t)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	ft, _ := s.opts.fileFormat(t.Component.FileFormat)
@@ -143,9 +143,9 @@ func (s *Server) getComponentFile(c *gin.Context) {
 	if !ok || !s.zipFormat(c) {
 		return
 	}
-	comp, err := s.findComponent(c)
+	comp, err := s.edge.FindComponent(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	s.writeZip(c, repos, []index.Component{comp}, comp.Project.Slug+"-"+comp.Slug)
@@ -160,7 +160,7 @@ func (s *Server) getProjectFile(c *gin.Context) {
 	}
 	p, comps, err := s.findProjectComponents(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	s.writeZip(c, repos, comps, p.Slug)
@@ -170,7 +170,7 @@ func (s *Server) getProjectFile(c *gin.Context) {
 // converts), and format=api, which the spec lets follow any URL.
 func (s *Server) zipFormat(c *gin.Context) bool {
 	if f := c.Query("format"); f != "" && f != "zip" && f != "api" {
-		s.fail(c, errZipFormat)
+		s.edge.Fail(c, errZipFormat)
 		return false
 	}
 	return true
@@ -189,7 +189,7 @@ func (s *Server) writeZip(c *gin.Context, repos Repositories, comps []index.Comp
 	for _, comp := range comps {
 		trs, err := s.store.FindTranslations(ctx, comp.ID)
 		if err != nil {
-			s.fail(c, err)
+			s.edge.Fail(c, err)
 			return
 		}
 		// One entry per file, whichever translation names it first.
@@ -204,7 +204,7 @@ func (s *Server) writeZip(c *gin.Context, repos Repositories, comps []index.Comp
 				continue // not cloned yet, or gone since the last import
 			}
 			if err != nil {
-				s.fail(c, err)
+				s.edge.Fail(c, err)
 				return
 			}
 			w, err := zw.CreateHeader(&zip.FileHeader{
@@ -216,13 +216,13 @@ func (s *Server) writeZip(c *gin.Context, repos Repositories, comps []index.Comp
 				_, err = w.Write(data)
 			}
 			if err != nil {
-				s.fail(c, fmt.Errorf("zip %s: %w", f, err))
+				s.edge.Fail(c, fmt.Errorf("zip %s: %w", f, err))
 				return
 			}
 		}
 	}
 	if err := zw.Close(); err != nil {
-		s.fail(c, fmt.Errorf("zip: %w", err))
+		s.edge.Fail(c, fmt.Errorf("zip: %w", err))
 		return
 	}
 	s.writeFile(c, buf.Bytes(), "application/zip", `attachment; filename="`+name+`.zip"`, time.Time{})

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 )
 
@@ -91,17 +92,17 @@ type hookResponseJSON struct {
 
 // Errors of a hook delivery, in the reference's words where it has them.
 var (
-	errHooksDisabled = &requestError{status: http.StatusMethodNotAllowed, code: "method_not_allowed",
-		detail: "Incoming webhooks are disabled on this server."}
+	errHooksDisabled = &edge.RequestError{Status: http.StatusMethodNotAllowed, Code: "method_not_allowed",
+		Detail: "Incoming webhooks are disabled on this server."}
 	errHookPayload = index.Errorf(index.ErrInvalid, "Invalid data in json payload!")
 )
 
 // hookRoutes registers the incoming webhooks, outside /api/: no token
 // is needed and no rate limit applies, as in the reference. The
 // no-slash forms are the reference's compatibility URLs.
-func (s *Server) hookRoutes(e *gin.Engine) {
-	e.POST("/hooks/:service/", s.serveHook)
-	e.POST("/hooks/:service", s.serveHook)
+func (s *Server) hookRoutes(r *edge.Router) {
+	r.Handle(http.MethodPost, "/hooks/:service/", s.serveHook)
+	r.Handle(http.MethodPost, "/hooks/:service", s.serveHook)
 }
 
 // serveHook answers a Git host's delivery: it reads the push event,
@@ -112,30 +113,30 @@ func (s *Server) serveHook(c *gin.Context) {
 	name := c.Param("service")
 	svc, ok := hookServices[name]
 	if !ok {
-		s.fail(c, index.Errorf(index.ErrNotFound, "Hook %s not supported", name))
+		s.edge.Fail(c, index.Errorf(index.ErrNotFound, "Hook %s not supported", name))
 		return
 	}
 	if s.opts.Hooks == nil {
-		s.fail(c, errHooksDisabled)
+		s.edge.Fail(c, errHooksDisabled)
 		return
 	}
 	body, p, err := readHookPayload(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	ev, err := svc.parse(c.Request.Header, p)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	if ev == nil {
-		s.writeJSON(c, http.StatusCreated, hookResponseJSON{Message: "Hook working", Status: "success"})
+		s.edge.WriteJSON(c, http.StatusCreated, hookResponseJSON{Message: "Hook working", Status: "success"})
 		return
 	}
 	all, err := s.store.FindComponents(c.Request.Context(), 0)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	verified := func(secret string) (present, ok bool) {
@@ -143,22 +144,22 @@ func (s *Server) serveHook(c *gin.Context) {
 	}
 	m, update, refused := s.matchHook(all, ev, verified)
 	if len(update) == 0 && refused != "" {
-		s.fail(c, index.Errorf(index.ErrPermission, "%s", refused))
+		s.edge.Fail(c, index.Errorf(index.ErrPermission, "%s", refused))
 		return
 	}
 	if len(update) == 0 {
-		s.writeJSON(c, http.StatusAccepted, hookResponseJSON{Message: "No matching repositories found!",
+		s.edge.WriteJSON(c, http.StatusAccepted, hookResponseJSON{Message: "No matching repositories found!",
 			Status: "failure", MatchStatus: &m})
 		return
 	}
 	out := hookResponseJSON{Status: "success", MatchStatus: &m}
 	var names []string
 	if out.UpdatedComponents, names, err = s.startHookUpdates(c, name, ev, update); err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	out.Message = "Update triggered: " + strings.Join(names, ", ")
-	s.writeJSON(c, http.StatusOK, out)
+	s.edge.WriteJSON(c, http.StatusOK, out)
 }
 
 // startHookUpdates records a 53 (no user, no author; details say which
@@ -171,11 +172,11 @@ func (s *Server) startHookUpdates(c *gin.Context, service string, ev *hookEvent,
 		*hookEvent
 		MatchMethod string `json:"match_method"`
 	}{service, ev, "exact"})
-	u := s.urlsFor(c)
+	u := s.edge.URLsFor(c)
 	// Once one update has started, the others must too, even if the host
 	// hangs up: a half-handled delivery would not be sent again.
 	ctx := context.WithoutCancel(c.Request.Context())
-	log := requestLogger(c, s.log)
+	log := edge.RequestLogger(c, s.log)
 	for _, comp := range update {
 		if err := s.store.RecordComponentChange(ctx, index.Change{Action: index.ActionHook,
 			ProjectID: comp.ProjectID, ComponentID: comp.ID, Details: string(details)}); err != nil {
@@ -185,7 +186,7 @@ func (s *Server) startHookUpdates(c *gin.Context, service string, ev *hookEvent,
 		log.Info("webhook update started", "service", service, "project", comp.Project.Slug,
 			"component", comp.Slug, "task", task.ID)
 		names = append(names, comp.Project.Slug+"/"+comp.Slug)
-		urls = append(urls, u.component(comp.Project.Slug, comp.Slug, ""))
+		urls = append(urls, u.Component(comp.Project.Slug, comp.Slug, ""))
 	}
 	return urls, names, nil
 }
@@ -247,8 +248,8 @@ func readHookPayload(c *gin.Context) ([]byte, hookPayload, error) {
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
-		return nil, nil, &requestError{status: http.StatusRequestEntityTooLarge, code: "request_too_large",
-			detail: fmt.Sprintf("The request body is larger than %d bytes.", maxHookBody)}
+		return nil, nil, &edge.RequestError{Status: http.StatusRequestEntityTooLarge, Code: "request_too_large",
+			Detail: fmt.Sprintf("The request body is larger than %d bytes.", maxHookBody)}
 	case err != nil:
 		return nil, nil, err
 	}
@@ -259,13 +260,13 @@ func readHookPayload(c *gin.Context) ([]byte, hookPayload, error) {
 		if ctype == "multipart/form-data" {
 			f, ferr := multipart.NewReader(bytes.NewReader(body), params["boundary"]).ReadForm(maxHookBody)
 			if ferr != nil {
-				return nil, nil, &requestError{status: http.StatusBadRequest, code: "parse_error",
-					detail: "Multipart form parse error - " + ferr.Error()}
+				return nil, nil, &edge.RequestError{Status: http.StatusBadRequest, Code: "parse_error",
+					Detail: "Multipart form parse error - " + ferr.Error()}
 			}
 			form = url.Values(f.Value)
 		} else if form, err = url.ParseQuery(string(body)); err != nil {
-			return nil, nil, &requestError{status: http.StatusBadRequest, code: "parse_error",
-				detail: "Form parse error - " + err.Error()}
+			return nil, nil, &edge.RequestError{Status: http.StatusBadRequest, Code: "parse_error",
+				Detail: "Form parse error - " + err.Error()}
 		}
 		if !form.Has("payload") {
 			return nil, nil, index.FieldErr("payload", "required", "This field is required.")
@@ -277,8 +278,8 @@ func readHookPayload(c *gin.Context) ([]byte, hookPayload, error) {
 	}
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
-		return nil, nil, &requestError{status: http.StatusBadRequest, code: "parse_error",
-			detail: "JSON parse error - " + err.Error()}
+		return nil, nil, &edge.RequestError{Status: http.StatusBadRequest, Code: "parse_error",
+			Detail: "JSON parse error - " + err.Error()}
 	}
 	obj, ok := v.(map[string]any)
 	if !ok || len(obj) == 0 {

@@ -16,6 +16,7 @@ import (
 	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/sqlstore"
+	"github.com/tolk-project/tolk/internal/servertest"
 	tolksync "github.com/tolk-project/tolk/sync"
 )
 
@@ -68,7 +69,7 @@ func mustHookEnv(tb testing.TB, s hookSetup) hookEnv {
 	if err := svc.Reconcile(ctx, specs); err != nil {
 		tb.Fatal(err)
 	}
-	opts := api.Options{Repositories: svc, Files: svc, Components: svc, HookSecret: s.siteSecret}
+	opts := servertest.Options{Repositories: svc, Files: svc, Components: svc, HookSecret: s.siteSecret}
 	if !s.noHooks {
 		opts.Hooks = svc
 	}

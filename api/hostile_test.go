@@ -15,7 +15,8 @@ import (
 	"testing"
 
 	"github.com/gin-gonic/gin"
-	"github.com/tolk-project/tolk/api"
+	"github.com/tolk-project/tolk/edge"
+	"github.com/tolk-project/tolk/internal/servertest"
 )
 
 // Hostile input on every write route (issue 9, item 9): whatever a
@@ -64,7 +65,7 @@ type hostileRoute struct {
 // matrix row that sends it.
 func hostileRoutes(tb testing.TB) []hostileRoute {
 	tb.Helper()
-	engine, ok := api.New(mustOpenDB(tb), api.Options{}).Handler().(*gin.Engine)
+	engine, ok := servertest.Handler(mustOpenDB(tb), servertest.Options{}).(*gin.Engine)
 	if !ok {
 		tb.Fatal("the handler is not a gin engine")
 	}
@@ -434,7 +435,7 @@ func uploadBattery(rng *rand.Rand, file string) []hostileRequest {
 		named("file nested 10000 deep", multipartBody(nil, [3]string{"file", "de.json",
 			`{"a":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + "}"}), true),
 		named("file beyond the limit", multipartBody(nil, [3]string{"file", "de.json",
-			`{"quit": "` + strings.Repeat("q", api.DefaultMaxUploadBytes) + `"}`}), true),
+			`{"quit": "` + strings.Repeat("q", edge.DefaultMaxUploadBytes) + `"}`}), true),
 		named("file not JSON", multipartBody(nil, [3]string{"file", "de.json", "<xml/>"}), true),
 		named("repeated fields", multipartBody([]string{"method", "translate", "method", "replace", "conflicts", "ignore",
 			"conflicts", "replace-approved", "fuzzy", "", "fuzzy", "approve"}, good), false),

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/internal/servertest"
 	tolksync "github.com/tolk-project/tolk/sync"
 )
 
@@ -37,7 +37,7 @@ func TestImportErrorsVisible(t *testing.T) {
 	if err := svc.Reconcile(ctx, spec); err == nil || !strings.Contains(err.Error(), "demo/gone") {
 		t.Fatalf("Reconcile = %v, want the failure of demo/gone", err)
 	}
-	srv := mustServe(t, db, api.Options{Repositories: svc, Files: svc})
+	srv := mustServe(t, db, servertest.Options{Repositories: svc, Files: svc})
 	base := srv.URL + "/api/"
 
 	comp := getObject(t, base+"components/demo/app/")

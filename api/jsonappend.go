@@ -4,17 +4,9 @@ import (
 	"strconv"
 	"time"
 	"unicode/utf8"
-)
 
-// jsonAppender is a response body that writes its own JSON. Its output
-// must be byte for byte what writeJSON's encoding/json encoder (HTML
-// escaping off) writes for the same value; jsonappend_test.go checks
-// each implementation against it. Only the bodies that dominate the
-// list endpoints implement it: a units page is 50 objects of 29 fields,
-// and reflection over them was as costly as reading them from the index.
-type jsonAppender interface {
-	appendJSON(b []byte) []byte
-}
+	"github.com/tolk-project/tolk/edge"
+)
 
 const hexDigits = "0123456789abcdef"
 
@@ -96,12 +88,12 @@ type byIDJSON struct {
 	tail string // what follows the id, closing quote included
 }
 
-func newByIDJSON(u urls, collection string) byIDJSON {
+func newByIDJSON(u edge.URLs, collection string) byIDJSON {
 	tail := `/"`
-	if u.formatAPI {
+	if u.FormatAPI {
 		tail = `/?format=api"`
 	}
-	return byIDJSON{open: openJSONString(u.base + collection), tail: tail}
+	return byIDJSON{open: openJSONString(u.Base() + collection), tail: tail}
 }
 
 // openJSONString is s as a JSON string without its closing quote, for
@@ -132,8 +124,8 @@ func appendJSONInt(b []byte, v int64) []byte { return strconv.AppendInt(b, v, 10
 // appendJSON writes the envelope itself and, when T writes its own JSON,
 // the results too; otherwise it returns nil and writeJSON encodes the
 // whole list by reflection.
-func (l list[T]) appendJSON(b []byte) []byte {
-	if _, ok := any((*T)(nil)).(jsonAppender); !ok {
+func (l list[T]) AppendJSON(b []byte) []byte {
+	if _, ok := any((*T)(nil)).(edge.JSONAppender); !ok {
 		return nil
 	}
 	b = append(b, `{"count":`...)
@@ -151,7 +143,7 @@ func (l list[T]) appendJSON(b []byte) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = any(&l.Results[i]).(jsonAppender).appendJSON(b)
+		b = any(&l.Results[i]).(edge.JSONAppender).AppendJSON(b)
 	}
 	return append(b, "]}"...)
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 )
 
@@ -53,9 +54,9 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 	s := func(v string) *string { return &v }
 	tr := &index.Translation{ID: 1, LanguageCode: "sr@latin", Component: index.Component{
 		Slug: "c\"1", Project: index.Project{Slug: "p q\u2028"}}}
-	for _, u := range []urls{{base: "http://tolk.test"}, {base: "https://h:8443/prefix", formatAPI: true},
-		{base: "http://we\"ird\\\xff"}} {
-		t.Run(u.base, func(t *testing.T) {
+	for _, u := range []edge.URLs{edge.NewURLs("http://tolk.test", false), edge.NewURLs("https://h:8443/prefix", true),
+		edge.NewURLs("http://we\"ird\\\xff", false)} {
+		t.Run(u.Base(), func(t *testing.T) {
 			units := awkwardUnits()
 			items := make([]unitItem, len(units))
 			wire := make([]unitJSON, len(units))
@@ -93,8 +94,8 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 				}
 				trStats = append(trStats, newTranslationStatsJSON(u, tr, &st))
 				trStats[i].Name = str
-				named = append(named, namedStatsJSON{statsJSON: newStatsJSON(&st), Name: str, URL: u.languageWeb(str)})
-				projLangs = append(projLangs, projectLanguageStatsJSON{statsJSON: newStatsJSON(&st), Code: str, Name: "n" + str, URL: u.share(str, str)})
+				named = append(named, namedStatsJSON{statsJSON: newStatsJSON(&st), Name: str, URL: u.LanguageWeb(str)})
+				projLangs = append(projLangs, projectLanguageStatsJSON{statsJSON: newStatsJSON(&st), Code: str, Name: "n" + str, URL: u.Share(str, str)})
 			}
 
 			var details []translationDetail
@@ -105,7 +106,7 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 				fillAwkward(reflect.ValueOf(&t).Elem(), str, &n)
 				source := t.Language
 				source.Code, source.Aliases = "en"+str, nil
-				j := newTranslationJSON(u, &t, &source, []string{str, u.base})
+				j := newTranslationJSON(u, &t, &source, []string{str, u.Base()})
 				if i%3 == 2 { // what newTranslationJSON never leaves nil or sets
 					j.Component.SkippedFiles, j.Component.EnforcedChecks, j.Language.Aliases = nil, nil, nil
 					j.Component.TaskURL, j.Component.Addons = &str, nil
@@ -130,7 +131,7 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 				"one change":               {&changeItems[1], changeWire[1]},
 				"reflected":                {list[lockJSON]{Count: 1, Results: []lockJSON{{Locked: true}}}, list[lockJSON]{Count: 1, Results: []lockJSON{{Locked: true}}}},
 			} {
-				got, err := encodeJSON(nil, tc.fast)
+				got, err := edge.EncodeJSON(nil, tc.fast)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -184,16 +185,16 @@ func fillAwkward(v reflect.Value, str string, n *int) {
 // or the benchmark numbers above it mean nothing.
 func TestAppendJSONUsedForLists(t *testing.T) {
 	units, changes, locks := list[unitItem]{}, list[changeItem]{}, list[lockJSON]{}
-	if units.appendJSON(nil) == nil || changes.appendJSON(nil) == nil {
+	if units.AppendJSON(nil) == nil || changes.AppendJSON(nil) == nil {
 		t.Fatal("unit and change lists fell back to reflection")
 	}
 	for _, v := range []any{translationStatsJSON{}, namedStatsJSON{}, projectLanguageStatsJSON{}, list[translationStatsJSON]{},
 		&translationDetail{}} {
-		if a, ok := v.(jsonAppender); !ok || a.appendJSON(nil) == nil {
+		if a, ok := v.(edge.JSONAppender); !ok || a.AppendJSON(nil) == nil {
 			t.Fatalf("%T falls back to reflection", v)
 		}
 	}
-	if locks.appendJSON(nil) != nil {
+	if locks.AppendJSON(nil) != nil {
 		t.Fatal("a list of a type without appendJSON claimed to append it")
 	}
 }
@@ -245,13 +246,13 @@ type unitJSON struct {
 
 // newUnitJSON converts a unit of translation t field by field, the way
 // the API did before unitItem, through urls' own builders.
-func newUnitJSON(u urls, t *index.Translation, x *index.Unit) unitJSON {
+func newUnitJSON(u edge.URLs, t *index.Translation, x *index.Unit) unitJSON {
 	var sourceUnit *string
 	if x.SourceUnitID != 0 {
-		sourceUnit = ptr(u.unit(x.SourceUnitID))
+		sourceUnit = ptr(u.Unit(x.SourceUnitID))
 	}
 	return unitJSON{
-		Translation:     u.translation(t.Component.Project.Slug, t.Component.Slug, t.LanguageCode, ""),
+		Translation:     u.Translation(t.Component.Project.Slug, t.Component.Slug, t.LanguageCode, ""),
 		Source:          nonNil(x.Source),
 		PreviousSource:  x.PreviousSource,
 		Target:          nonNil(x.Target),
@@ -274,8 +275,8 @@ func newUnitJSON(u urls, t *index.Translation, x *index.Unit) unitJSON {
 		SourceUnit:      sourceUnit,
 		Priority:        x.Priority,
 		ID:              x.ID,
-		WebURL:          u.unitWeb(t.Component.Project.Slug, t.Component.Slug, t.LanguageCode, x.IDHash),
-		URL:             u.unit(x.ID),
+		WebURL:          unitWebURL(u, t.Component.Project.Slug, t.Component.Slug, t.LanguageCode, x.IDHash),
+		URL:             u.Unit(x.ID),
 		Explanation:     x.Explanation,
 		ExtraFlags:      x.ExtraFlags,
 		Pending:         x.Pending,
@@ -283,10 +284,10 @@ func newUnitJSON(u urls, t *index.Translation, x *index.Unit) unitJSON {
 	}
 }
 
-// unitWeb is the editor page of one unit, addressed like the reference by
-// the hex of its unsigned id_hash.
-func (u urls) unitWeb(p, c, l string, idHash int64) string {
-	return u.abs(join("translate", p, c, l), "checksum="+strconv.FormatUint(uint64(idHash)+1<<63, 16))
+// unitWebURL is the editor page of one unit, addressed like the reference
+// by the hex of its unsigned id_hash.
+func unitWebURL(u edge.URLs, p, c, l string, idHash int64) string {
+	return u.Abs(edge.Join("translate", p, c, l), "checksum="+strconv.FormatUint(uint64(idHash)+1<<63, 16))
 }
 
 // changeJSON is the Change object (spec, "Change") as a wire struct:
@@ -307,24 +308,24 @@ type changeJSON struct {
 
 // newChangeJSON converts a change. Links to what the change is not tied
 // to are null (spec, "Common response behaviour", rule 4).
-func newChangeJSON(u urls, ch *index.Change) changeJSON {
+func newChangeJSON(u edge.URLs, ch *index.Change) changeJSON {
 	out := changeJSON{
-		User:       u.user(ch.UserName),
-		Author:     u.user(ch.AuthorName),
+		User:       u.User(ch.UserName),
+		Author:     u.User(ch.AuthorName),
 		Timestamp:  timestamp(ch.Timestamp),
 		Action:     int(ch.Action),
 		Target:     ch.Target,
 		ID:         ch.ID,
 		ActionName: ch.Action.Name(),
-		URL:        u.change(ch.ID),
+		URL:        u.Change(ch.ID),
 	}
 	if ch.UnitID != 0 {
-		out.Unit = ptr(u.unit(ch.UnitID))
+		out.Unit = ptr(u.Unit(ch.UnitID))
 	}
 	if ch.ProjectSlug != "" && ch.ComponentSlug != "" {
-		out.Component = ptr(u.component(ch.ProjectSlug, ch.ComponentSlug, ""))
+		out.Component = ptr(u.Component(ch.ProjectSlug, ch.ComponentSlug, ""))
 		if ch.LanguageCode != "" {
-			out.Translation = ptr(u.translation(ch.ProjectSlug, ch.ComponentSlug, ch.LanguageCode, ""))
+			out.Translation = ptr(u.Translation(ch.ProjectSlug, ch.ComponentSlug, ch.LanguageCode, ""))
 		}
 	}
 	return out

@@ -2,12 +2,24 @@ package api
 
 import (
 	"context"
-	"errors"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 )
+
+// languageRoutes registers the languages; their writes are in
+// languages_write.go.
+func (s *Server) languageRoutes(r *edge.Router) {
+	r.Resource("/api/languages/", "Language List", "GET, POST, HEAD, OPTIONS",
+		edge.Handlers{Get: s.listLanguages, Post: s.createLanguage})
+	r.Resource("/api/languages/:code/", "Language Instance", "GET, PUT, PATCH, DELETE, HEAD, OPTIONS",
+		edge.Handlers{Get: s.getLanguage, Put: s.updateLanguage(false), Patch: s.updateLanguage(true),
+			Delete: s.deleteLanguage})
+	r.Resource("/api/languages/:code/statistics/", "Statistics", "GET, HEAD, OPTIONS",
+		edge.Handlers{Get: s.getLanguageStatistics})
+}
 
 // languageJSON is the Language object (spec, "Language").
 type languageJSON struct {
@@ -30,7 +42,7 @@ type pluralJSON struct {
 	Type    int    `json:"type"`
 }
 
-func newLanguageJSON(u urls, l *index.Language) languageJSON {
+func newLanguageJSON(u edge.URLs, l *index.Language) languageJSON {
 	aliases := l.Aliases
 	if aliases == nil {
 		aliases = []string{}
@@ -43,9 +55,9 @@ func newLanguageJSON(u urls, l *index.Language) languageJSON {
 		Aliases:       aliases,
 		Direction:     l.Direction,
 		Population:    l.Population,
-		WebURL:        u.languageWeb(l.Code),
-		URL:           u.language(l.Code, ""),
-		StatisticsURL: u.language(l.Code, "statistics"),
+		WebURL:        u.LanguageWeb(l.Code),
+		URL:           u.Language(l.Code, ""),
+		StatisticsURL: u.Language(l.Code, "statistics"),
 	}
 }
 
@@ -62,59 +74,37 @@ type languageStore interface {
 	FindUsedLanguages(ctx context.Context, p index.Page, hidden ...int64) ([]index.Language, int, error)
 }
 
-func (s *Server) languageResources() []resource {
-	return []resource{
-		{"/api/languages/", "Language List", []string{"GET", "POST", "HEAD", "OPTIONS"}, s.listLanguages},
-		{"/api/languages/:code/", "Language Instance",
-			[]string{"GET", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"}, s.getLanguage},
-		{"/api/languages/:code/statistics/", "Statistics", []string{"GET", "HEAD", "OPTIONS"}, s.getLanguageStatistics},
-	}
-}
-
 // listLanguages serves GET /api/languages/: the languages in use in the
 // projects the principal may see, in the reference's id order. The reference lists every known language only to
 // those who may manage languages; Tolk has no such readers, so it shows
 // what the reference shows everyone else.
 func (s *Server) listLanguages(c *gin.Context) {
-	hidden, err := s.hiddenProjects(c)
+	hidden, err := s.edge.HiddenProjects(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	langs, pg, err := fetchPage(c, func(p index.Page) ([]index.Language, int, error) {
 		return s.store.FindUsedLanguages(c.Request.Context(), p, hidden...)
 	})
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	u := s.urlsFor(c)
+	u := s.edge.URLsFor(c)
 	out := make([]languageJSON, len(langs))
 	for i := range langs {
 		out[i] = newLanguageJSON(u, &langs[i])
 	}
-	s.writeJSON(c, http.StatusOK, newList(c, u, pg, out))
+	s.edge.WriteJSON(c, http.StatusOK, newList(c, u, pg, out))
 }
 
 // getLanguage serves GET /api/languages/:code/.
 func (s *Server) getLanguage(c *gin.Context) {
 	l, err := s.store.FindLanguage(c.Request.Context(), c.Param("code"))
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	s.writeJSON(c, http.StatusOK, newLanguageJSON(s.urlsFor(c), &l))
-}
-
-// sourceLanguage returns a component's source language. A code missing
-// from the language table still names a language: it gets the defaults
-// the index gives translations into unknown languages, rather than making
-// the whole translation unreadable.
-func (s *Server) sourceLanguage(c *gin.Context, code string) (index.Language, error) {
-	l, err := s.store.FindLanguage(c.Request.Context(), code)
-	if errors.Is(err, index.ErrNotFound) {
-		return index.Language{Code: code, Name: code, Direction: "ltr",
-			Plural: index.Plural{Number: 2, Formula: "n != 1", Type: 1}}, nil
-	}
-	return l, err
+	s.edge.WriteJSON(c, http.StatusOK, newLanguageJSON(s.edge.URLsFor(c), &l))
 }

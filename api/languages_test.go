@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/langdata"
+	"github.com/tolk-project/tolk/internal/servertest"
 )
 
 // TestLanguageList checks /api/languages/: the languages that have a
@@ -23,7 +23,7 @@ func TestLanguageList(t *testing.T) {
 	if err := db.SeedLanguages(ctx, append(make([]index.Language, 0, 2), fr, cs)); err != nil {
 		t.Fatal(err)
 	}
-	srv := mustServe(t, db, api.Options{})
+	srv := mustServe(t, db, servertest.Options{})
 	base := srv.URL + "/api/languages/"
 	list := getObject(t, base)
 	checkShape(t, "languages", list, listShape)
@@ -58,7 +58,7 @@ func TestLanguageList(t *testing.T) {
 	}
 
 	// An index without translations lists none.
-	empty := mustServe(t, mustOpenDB(t), api.Options{})
+	empty := mustServe(t, mustOpenDB(t), servertest.Options{})
 	checkValues(t, "no translations", getObject(t, empty.URL+"/api/languages/"),
 		map[string]any{"count": "0", "next": nil, "previous": nil})
 }

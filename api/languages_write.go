@@ -6,6 +6,7 @@ import (
 	"regexp"
 
 	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/langdata"
 )
@@ -20,15 +21,6 @@ type languageWriteStore interface {
 	UpdateLanguage(ctx context.Context, code string, update func(*index.Language) error) (index.Language, error)
 	// DeleteLanguage removes a language no translation uses.
 	DeleteLanguage(ctx context.Context, code string) error
-}
-
-func (s *Server) languageWrites() []write {
-	return []write{
-		{"/api/languages/", http.MethodPost, s.createLanguage},
-		{"/api/languages/:code/", http.MethodPut, s.updateLanguage(false)},
-		{"/api/languages/:code/", http.MethodPatch, s.updateLanguage(true)},
-		{"/api/languages/:code/", http.MethodDelete, s.deleteLanguage},
-	}
 }
 
 // languageCodeRE is the reference's language code validator: letters,
@@ -97,20 +89,20 @@ func readFullLanguage(pl *payload, l *index.Language) { readLanguage(pl, l, fals
 // createLanguage serves POST /api/languages/: code, name and plural
 // required; 201 with the language.
 func (s *Server) createLanguage(c *gin.Context) {
-	if err := authorize(c, index.PermLanguageEdit, 0, msgManageLanguages); err != nil {
-		s.fail(c, err)
+	if err := edge.Authorize(c, index.PermLanguageEdit, 0, msgManageLanguages); err != nil {
+		s.edge.Fail(c, err)
 		return
 	}
 	_, l, err := readBody(c, index.Language{Direction: "ltr", Aliases: []string{}}, languageRequired, readFullLanguage)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	if l, err = s.store.CreateLanguage(c.Request.Context(), l); err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	s.writeJSON(c, http.StatusCreated, newLanguageJSON(s.urlsFor(c), &l))
+	s.edge.WriteJSON(c, http.StatusCreated, newLanguageJSON(s.edge.URLsFor(c), &l))
 }
 
 // writableLanguage resolves the language of the request path for a
@@ -118,7 +110,7 @@ func (s *Server) createLanguage(c *gin.Context) {
 // reference checks the right before it looks the language up, so that
 // who may not manage languages learns nothing of the codes.
 func (s *Server) writableLanguage(c *gin.Context) (index.Language, error) {
-	if err := authorize(c, index.PermLanguageEdit, 0, msgManageLanguages); err != nil {
+	if err := edge.Authorize(c, index.PermLanguageEdit, 0, msgManageLanguages); err != nil {
 		return index.Language{}, err
 	}
 	return s.store.FindLanguage(c.Request.Context(), c.Param("code"))
@@ -130,7 +122,7 @@ func (s *Server) updateLanguage(partial bool) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		l, err := s.writableLanguage(c)
 		if err != nil {
-			s.fail(c, err)
+			s.edge.Fail(c, err)
 			return
 		}
 		read := readFullLanguage
@@ -139,7 +131,7 @@ func (s *Server) updateLanguage(partial bool) gin.HandlerFunc {
 		}
 		pl, _, err := readBody(c, l, requiredUnless(partial, languageRequired...), read)
 		if err != nil {
-			s.fail(c, err)
+			s.edge.Fail(c, err)
 			return
 		}
 		l, err = s.store.UpdateLanguage(c.Request.Context(), l.Code, func(q *index.Language) error {
@@ -147,10 +139,10 @@ func (s *Server) updateLanguage(partial bool) gin.HandlerFunc {
 			return pl.err()
 		})
 		if err != nil {
-			s.fail(c, err)
+			s.edge.Fail(c, err)
 			return
 		}
-		s.writeJSON(c, http.StatusOK, newLanguageJSON(s.urlsFor(c), &l))
+		s.edge.WriteJSON(c, http.StatusOK, newLanguageJSON(s.edge.URLsFor(c), &l))
 	}
 }
 
@@ -160,11 +152,11 @@ func (s *Server) updateLanguage(partial bool) gin.HandlerFunc {
 func (s *Server) deleteLanguage(c *gin.Context) {
 	l, err := s.writableLanguage(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	if err := s.store.DeleteLanguage(c.Request.Context(), l.Code); err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	noContent(c)

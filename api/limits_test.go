@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/sqlstore"
+	"github.com/tolk-project/tolk/internal/servertest"
 )
 
 // seedLong adds project "long" whose component "strings" has n units
@@ -80,7 +80,7 @@ func TestWriteTimeoutEndsUnreadResponse(t *testing.T) {
 	// 80 units of 2 × 256 KiB: a page of about 40 MB, more than loopback
 	// socket buffers hold.
 	seedLong(t, db, 80, 256<<10)
-	ts := mustServe(t, db, api.Options{WriteTimeout: 300 * time.Millisecond})
+	ts := mustServe(t, db, servertest.Options{WriteTimeout: 300 * time.Millisecond})
 	conn := rawRequest(t, ts, "/api/translations/long/strings/de/units/?page_size=80")
 	defer conn.Close()
 	logs := waitLog(t, ts, `"path":"/api/translations/long/strings/de/units/"`, 10*time.Second)
@@ -96,7 +96,7 @@ func TestWriteTimeoutEndsUnreadResponse(t *testing.T) {
 func TestClientGoneIsNotServerError(t *testing.T) {
 	db := mustOpenDB(t)
 	seedLong(t, db, 20, 64<<10)
-	ts := mustServe(t, db, api.Options{})
+	ts := mustServe(t, db, servertest.Options{})
 	const n = 30
 	for range n {
 		rawRequest(t, ts, "/api/translations/long/strings/de/units/?page_size=20").Close()
@@ -119,7 +119,7 @@ func TestPageCacheBoundedInBytes(t *testing.T) {
 	seedLong(t, db, 40, 64<<10)
 	const bound = 4 << 20
 	db.PageCacheBytes = bound
-	ts := mustServe(t, db, api.Options{})
+	ts := mustServe(t, db, servertest.Options{})
 	most := 0
 	for size := 1; size <= 40; size++ {
 		r := do(t, "GET", ts.URL+fmt.Sprintf("/api/translations/long/strings/de/units/?page_size=%d", size), nil)
@@ -143,7 +143,7 @@ func TestPageCacheBoundedInBytes(t *testing.T) {
 func TestResponseSizeCap(t *testing.T) {
 	db := mustOpenDB(t)
 	seedLong(t, db, 20, 64<<10)
-	ts := mustServe(t, db, api.Options{MaxResponseBytes: 1 << 20})
+	ts := mustServe(t, db, servertest.Options{MaxResponseBytes: 1 << 20})
 	r := do(t, "GET", ts.URL+"/api/translations/long/strings/de/units/?page_size=20", nil)
 	if r.status != 400 {
 		t.Fatalf("20 rows of 128 KiB over a 1 MiB cap: %d %.200s", r.status, r.body)

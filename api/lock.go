@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 )
 
@@ -21,15 +22,6 @@ type lockStore interface {
 	ProjectLocked(ctx context.Context, projectID int64) (bool, error)
 }
 
-// lockWrites lock and unlock components and projects
-// (weblate-writes.md §4.3).
-func (s *Server) lockWrites() []write {
-	return []write{
-		{componentPath + "lock/", http.MethodPost, s.lockComponent},
-		{projectPath + "lock/", http.MethodPost, s.lockProject},
-	}
-}
-
 // readLock reads {"lock": bool}; wlc sends true/false, older scripts 1/0.
 func readLock(c *gin.Context) (bool, error) {
 	p, err := readPayload(c)
@@ -44,7 +36,7 @@ func readLock(c *gin.Context) (bool, error) {
 // (403 with the framework's message, as the reference's bare
 // PermissionDenied), then the body; the answer is the new lock state.
 func (s *Server) lockComponent(c *gin.Context) {
-	comp, err := s.findComponent(c)
+	comp, err := s.edge.FindComponent(c)
 	s.postLock(c, &comp.Project, err, index.PermComponentLock, func(ctx context.Context, lock bool, by index.Actor) error {
 		_, err := s.store.SetComponentLock(ctx, comp.ID, lock, by)
 		return err
@@ -54,7 +46,7 @@ func (s *Server) lockComponent(c *gin.Context) {
 // lockProject serves POST /api/projects/:project/lock/: project.edit,
 // then every component of the project is locked or unlocked.
 func (s *Server) lockProject(c *gin.Context) {
-	p, err := s.findProject(c)
+	p, err := s.edge.FindProject(c)
 	s.postLock(c, &p, err, index.PermProjectEdit, func(ctx context.Context, lock bool, by index.Actor) error {
 		_, err := s.store.SetProjectLock(ctx, p.ID, lock, by)
 		return err
@@ -68,32 +60,32 @@ func (s *Server) lockProject(c *gin.Context) {
 func (s *Server) postLock(c *gin.Context, p *index.Project, err error, perm index.Permission,
 	set func(ctx context.Context, lock bool, by index.Actor) error) {
 	if err == nil {
-		err = authorize(c, perm, p.ID, "")
+		err = edge.Authorize(c, perm, p.ID, "")
 	}
 	var lock bool
 	if err == nil {
 		lock, err = readLock(c)
 	}
 	if err == nil {
-		err = set(c.Request.Context(), lock, index.UserActor(principal(c).User))
+		err = set(c.Request.Context(), lock, index.UserActor(edge.Principal(c).User))
 	}
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	s.writeJSON(c, http.StatusOK, lockJSON{Locked: lock})
+	s.edge.WriteJSON(c, http.StatusOK, lockJSON{Locked: lock})
 }
 
 // getProjectLock serves GET /api/projects/:project/lock/.
 func (s *Server) getProjectLock(c *gin.Context) {
-	p, err := s.findProject(c)
+	p, err := s.edge.FindProject(c)
 	var locked bool
 	if err == nil {
 		locked, err = s.store.ProjectLocked(c.Request.Context(), p.ID)
 	}
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	s.writeJSON(c, http.StatusOK, lockJSON{Locked: locked})
+	s.edge.WriteJSON(c, http.StatusOK, lockJSON{Locked: locked})
 }

@@ -14,7 +14,7 @@ package api
 // translationDetail is the body of GET .../translations/P/C/L/.
 type translationDetail translationJSON
 
-func (t *translationDetail) appendJSON(b []byte) []byte {
+func (t *translationDetail) AppendJSON(b []byte) []byte {
 	return (*translationJSON)(t).appendObject(b)
 }
 

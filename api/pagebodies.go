@@ -81,38 +81,38 @@ func (p *pageBodies) put(key string, e pageBody) {
 // makes of them (the list's JSON object), kept for the next request.
 func writeListPage[T any](s *Server, c *gin.Context, rows []T, pg page, render func() any) {
 	if len(rows) == 0 {
-		s.writeJSON(c, http.StatusOK, render())
+		s.edge.WriteJSON(c, http.StatusOK, render())
 		return
 	}
 	id := unsafe.Pointer(unsafe.SliceData(rows))
-	u := s.urlsFor(c)
-	key := u.base + c.Request.URL.RequestURI()
+	u := s.edge.URLsFor(c)
+	key := u.Base() + c.Request.URL.RequestURI()
 	e, ok := s.pageBodies.get(key, id, len(rows))
 	if ok && e.total == pg.total {
-		s.sendJSON(c, http.StatusOK, e.body)
+		s.edge.SendJSON(c, http.StatusOK, e.body)
 		return
 	}
 	if ok && e.results > 0 {
 		// The same rows in a list whose total moved (changes appended
 		// after a full page, see index FindChanges): only the count and
 		// the links change, so the rendered results are kept.
-		pooled, head, status := s.encodeBody(c, newList(c, u, pg, []struct{}{}))
-		defer s.releaseBody(pooled, head)
+		pooled, head, status := s.edge.EncodeBody(c, newList(c, u, pg, []struct{}{}))
+		defer s.edge.ReleaseBody(pooled, head)
 		// A body grown past the bound (by a new link) is rendered, and
 		// refused, as any other.
 		if i := bytes.Index(head, resultsKey); status == http.StatusOK && i > 0 &&
-			i+len(e.body)-e.results <= s.opts.MaxResponseBytes {
+			i+len(e.body)-e.results <= s.edge.MaxResponseBytes() {
 			body := append(append(make([]byte, 0, i+len(e.body)-e.results), head[:i]...), e.body[e.results:]...)
 			s.pageBodies.put(key, pageBody{rows: id, keep: rows, n: len(rows), total: pg.total, body: body, results: i})
-			s.sendJSON(c, http.StatusOK, body)
+			s.edge.SendJSON(c, http.StatusOK, body)
 			return
 		}
 	}
-	pooled, body, status := s.encodeBody(c, render())
-	defer s.releaseBody(pooled, body)
+	pooled, body, status := s.edge.EncodeBody(c, render())
+	defer s.edge.ReleaseBody(pooled, body)
 	if status == http.StatusOK {
 		s.pageBodies.put(key, pageBody{rows: id, keep: rows, n: len(rows), total: pg.total,
 			body: append([]byte(nil), body...), results: max(bytes.Index(body, resultsKey), 0)})
 	}
-	s.sendJSON(c, status, body)
+	s.edge.SendJSON(c, status, body)
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/internal/servertest"
 )
 
 // TestListPageBodiesFollowWrites checks the rendered-page cache: the
@@ -73,12 +74,12 @@ func TestListPageBodiesFollowWrites(t *testing.T) {
 func TestListPageBodiesServedFromCache(t *testing.T) {
 	db := mustOpenDB(t)
 	seedDemo(t, db)
-	s := api.New(db, api.Options{})
-	srv := httptest.NewServer(s.Handler())
+	s := servertest.New(db, servertest.Options{})
+	srv := httptest.NewServer(s.Handler)
 	t.Cleanup(srv.Close)
 	units := srv.URL + "/api/translations/demo/app/de/units/"
 	do(t, "GET", units, nil)
-	if n := api.PoisonPageBodies(s, `{"kept":true}`); n != 1 {
+	if n := api.PoisonPageBodies(s.API, `{"kept":true}`); n != 1 {
 		t.Fatalf("%d page bodies kept after one page, want 1", n)
 	}
 	if r := do(t, "GET", units, nil); string(r.body) != `{"kept":true}` {

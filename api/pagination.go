@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 )
 
@@ -103,7 +104,7 @@ func pageCount(total, size int) int {
 
 // newList wraps one page of results in the envelope. next and previous
 // keep every query parameter but page; the link to page 1 has no page.
-func newList[T any](c *gin.Context, u urls, p page, results []T) list[T] {
+func newList[T any](c *gin.Context, u edge.URLs, p page, results []T) list[T] {
 	if results == nil {
 		results = []T{}
 	}
@@ -117,14 +118,14 @@ func newList[T any](c *gin.Context, u urls, p page, results []T) list[T] {
 	return l
 }
 
-func pageLink(c *gin.Context, u urls, number int) string {
+func pageLink(c *gin.Context, u edge.URLs, number int) string {
 	q := c.Request.URL.Query()
 	q.Del("page")
-	if u.formatAPI {
+	if u.FormatAPI {
 		q.Del("format") // abs appends it last
 	}
 	if number > 1 {
 		q.Set("page", strconv.Itoa(number))
 	}
-	return u.abs(c.Request.URL.EscapedPath(), q.Encode())
+	return u.Abs(c.Request.URL.EscapedPath(), q.Encode())
 }

@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 )
 
@@ -43,7 +44,7 @@ func readPayload(c *gin.Context) (*payload, error) {
 	var tooBig *http.MaxBytesError
 	switch {
 	case errors.As(err, &tooBig):
-		return nil, &requestError{status: http.StatusRequestEntityTooLarge, code: "request_too_large", detail: fmt.Sprintf("The request body is larger than %d bytes.", maxPayload)}
+		return nil, &edge.RequestError{Status: http.StatusRequestEntityTooLarge, Code: "request_too_large", Detail: fmt.Sprintf("The request body is larger than %d bytes.", maxPayload)}
 	case err != nil:
 		return nil, err
 	}
@@ -53,17 +54,17 @@ func readPayload(c *gin.Context) (*payload, error) {
 		p.fields = map[string]json.RawMessage{}
 	case ctype == "application/json" || ctype == "":
 		if detail := utf8Error(body); detail != "" {
-			return nil, &requestError{status: http.StatusBadRequest, code: "parse_error", detail: "JSON parse error - " + detail}
+			return nil, &edge.RequestError{Status: http.StatusBadRequest, Code: "parse_error", Detail: "JSON parse error - " + detail}
 		}
 		body = markSurrogates(body)
 		dec := json.NewDecoder(bytes.NewReader(body))
 		dec.UseNumber()
 		var v any
 		if err := dec.Decode(&v); err != nil {
-			return nil, &requestError{status: http.StatusBadRequest, code: "parse_error", detail: "JSON parse error - " + err.Error()}
+			return nil, &edge.RequestError{Status: http.StatusBadRequest, Code: "parse_error", Detail: "JSON parse error - " + err.Error()}
 		}
 		if detail := extraData(body, dec.InputOffset()); detail != "" {
-			return nil, &requestError{status: http.StatusBadRequest, code: "parse_error", detail: "JSON parse error - " + detail}
+			return nil, &edge.RequestError{Status: http.StatusBadRequest, Code: "parse_error", Detail: "JSON parse error - " + detail}
 		}
 		obj, ok := v.(map[string]any)
 		if !ok {
@@ -77,21 +78,21 @@ func readPayload(c *gin.Context) (*payload, error) {
 		}
 	case ctype == "application/x-www-form-urlencoded":
 		if p.form, err = url.ParseQuery(string(body)); err != nil {
-			return nil, &requestError{status: http.StatusBadRequest, code: "parse_error", detail: "Form parse error - " + err.Error()}
+			return nil, &edge.RequestError{Status: http.StatusBadRequest, Code: "parse_error", Detail: "Form parse error - " + err.Error()}
 		}
 	case ctype == "multipart/form-data":
 		c.Request.Body = io.NopCloser(bytes.NewReader(body))
-		closing := watchClosing(c.Request)
+		closing := edge.WatchClosing(c.Request)
 		err := c.Request.ParseMultipartForm(maxPayload)
 		if err == nil {
-			err = closing.check()
+			err = closing.Check()
 		}
 		if err != nil {
-			return nil, &requestError{status: http.StatusBadRequest, code: "parse_error", detail: "Multipart form parse error - " + err.Error()}
+			return nil, &edge.RequestError{Status: http.StatusBadRequest, Code: "parse_error", Detail: "Multipart form parse error - " + err.Error()}
 		}
 		p.form = url.Values(c.Request.MultipartForm.Value)
 	default:
-		return nil, &requestError{status: http.StatusUnsupportedMediaType, code: "unsupported_media_type", detail: fmt.Sprintf("Unsupported media type %q in request.", c.GetHeader("Content-Type"))}
+		return nil, &edge.RequestError{Status: http.StatusUnsupportedMediaType, Code: "unsupported_media_type", Detail: fmt.Sprintf("Unsupported media type %q in request.", c.GetHeader("Content-Type"))}
 	}
 	return p, nil
 }
@@ -304,12 +305,7 @@ func isLowSurrogate(body []byte, i int) bool {
 // surrogateMark finds a mark of markSurrogates in s.
 var surrogateMark = regexp.MustCompile("\x00(U\\+D[89A-F][0-9A-F]{2})\x00")
 
-// nullCharacters is the reference framework's refusal of a text holding
-// a NUL character: every CharField of DRF carries
-// ProhibitNullCharactersValidator, so no text the API stores holds one.
-var nullCharacters = index.FieldProblem{Code: "null_characters_not_allowed", Detail: "Null characters are not allowed."}
-
-// noNull records nullCharacters on attr (a field, or a list's item) and
+// noNull records NullCharacters on attr (a field, or a list's item) and
 // reports false when s holds a NUL character.
 //
 // A NUL that marks a lone surrogate (markSurrogates) is refused as the
@@ -323,7 +319,7 @@ func (p *payload) noNull(attr, s string) bool {
 		p.fail(attr, "surrogate_characters_not_allowed", "Surrogate characters are not allowed: "+m[1]+".")
 		return false
 	}
-	p.fail(attr, nullCharacters.Code, nullCharacters.Detail)
+	p.fail(attr, edge.NullCharacters.Code, edge.NullCharacters.Detail)
 	return false
 }
 

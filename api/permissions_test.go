@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
-	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/internal/servertest"
 )
 
 // The permission matrix (issue 9): every write route × every kind of
@@ -618,7 +618,7 @@ func TestPermissionMatrix(t *testing.T) {
 // TestPermissionMatrixCoversEveryWrite fails when a write route is
 // missing from the matrix, or the matrix names one that does not exist.
 func TestPermissionMatrixCoversEveryWrite(t *testing.T) {
-	engine, ok := api.New(mustOpenDB(t), api.Options{}).Handler().(*gin.Engine)
+	engine, ok := servertest.Handler(mustOpenDB(t), servertest.Options{}).(*gin.Engine)
 	if !ok {
 		t.Fatal("the handler is not a gin engine")
 	}

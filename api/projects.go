@@ -5,8 +5,27 @@ import (
 	"net/http"
 
 	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 )
+
+// projectRoutes registers the projects; their writes are in
+// projects_write.go, their lock in lock.go.
+func (s *Server) projectRoutes(r *edge.Router) {
+	r.Resource("/api/projects/", "Project List", "GET, POST, HEAD, OPTIONS",
+		edge.Handlers{Get: s.listProjects, Post: s.createProject})
+	r.Resource(projectPath, "Project Instance", "GET, PUT, PATCH, DELETE, HEAD, OPTIONS",
+		edge.Handlers{Get: s.getProject, Put: s.updateProject(false), Patch: s.updateProject(true),
+			Delete: s.deleteProject})
+	r.Resource(projectPath+"components/", "Components", "GET, POST, HEAD, OPTIONS",
+		edge.Handlers{Get: s.listProjectComponents, Post: s.createComponent})
+	r.Resource(projectPath+"statistics/", "Statistics", "GET, HEAD, OPTIONS",
+		edge.Handlers{Get: s.getProjectStatistics})
+	r.Resource(projectPath+"languages/", "Languages", "GET, HEAD, OPTIONS",
+		edge.Handlers{Get: s.listProjectLanguages})
+	r.Resource(projectPath+"lock/", "Lock", "GET, POST, HEAD, OPTIONS",
+		edge.Handlers{Get: s.getProjectLock, Post: s.lockProject})
+}
 
 // projectStore is what the project endpoints read.
 type projectStore interface {
@@ -26,70 +45,44 @@ type projectStore interface {
 // projectPath is the route of one project; its sub-resources hang below.
 const projectPath = "/api/projects/:project/"
 
-// projectResources are the project endpoints. Allow mirrors the
-// reference's ProjectViewSet: a model view set with create, update and
-// destroy, so the list takes POST and the instance PUT, PATCH and DELETE;
-// components and lock are GET/POST actions, statistics and languages GET
-// only.
-func (s *Server) projectResources() []resource {
-	return []resource{
-		{"/api/projects/", "Project List", []string{"GET", "POST", "HEAD", "OPTIONS"}, s.listProjects},
-		{projectPath, "Project Instance", []string{"GET", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"}, s.getProject},
-		{projectPath + "components/", "Components", []string{"GET", "POST", "HEAD", "OPTIONS"}, s.listProjectComponents},
-		{projectPath + "statistics/", "Statistics", []string{"GET", "HEAD", "OPTIONS"}, s.getProjectStatistics},
-		{projectPath + "languages/", "Languages", []string{"GET", "HEAD", "OPTIONS"}, s.listProjectLanguages},
-		{projectPath + "lock/", "Lock", []string{"GET", "POST", "HEAD", "OPTIONS"}, s.getProjectLock},
-	}
-}
-
-// findProject resolves the project named by the request path; a private
-// one the principal may not see is not found.
-func (s *Server) findProject(c *gin.Context) (index.Project, error) {
-	p, err := s.store.FindProject(c.Request.Context(), c.Param("project"))
-	if err == nil {
-		err = visible(c, &p)
-	}
-	return p, err
-}
-
 // listProjects serves GET /api/projects/ in ascending id order, as the
 // reference orders its project queryset.
 func (s *Server) listProjects(c *gin.Context) {
-	hidden, err := s.hiddenProjects(c)
+	hidden, err := s.edge.HiddenProjects(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	projects, pg, err := fetchPage(c, func(p index.Page) ([]index.Project, int, error) {
 		return s.store.FindProjectPage(c.Request.Context(), p, hidden...)
 	})
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	u := s.urlsFor(c)
+	u := s.edge.URLsFor(c)
 	out := make([]projectJSON, len(projects))
 	for i := range projects {
 		out[i] = newProjectJSON(u, &projects[i])
 	}
-	s.writeJSON(c, http.StatusOK, newList(c, u, pg, out))
+	s.edge.WriteJSON(c, http.StatusOK, newList(c, u, pg, out))
 }
 
 // getProject serves GET /api/projects/:project/.
 func (s *Server) getProject(c *gin.Context) {
-	p, err := s.findProject(c)
+	p, err := s.edge.FindProject(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	s.writeJSON(c, http.StatusOK, newProjectJSON(s.urlsFor(c), &p))
+	s.edge.WriteJSON(c, http.StatusOK, newProjectJSON(s.edge.URLsFor(c), &p))
 }
 
 // listProjectComponents serves GET /api/projects/:project/components/.
 func (s *Server) listProjectComponents(c *gin.Context) {
-	p, err := s.findProject(c)
+	p, err := s.edge.FindProject(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	s.writeComponentList(c, p.ID)
@@ -99,20 +92,20 @@ func (s *Server) listProjectComponents(c *gin.Context) {
 // statistics object named after the project, read from the kept project
 // row rather than summed per request.
 func (s *Server) getProjectStatistics(c *gin.Context) {
-	p, err := s.findProject(c)
+	p, err := s.edge.FindProject(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	st, err := s.store.ProjectStats(c.Request.Context(), p.ID)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	s.writeJSON(c, http.StatusOK, namedStatsJSON{
+	s.edge.WriteJSON(c, http.StatusOK, namedStatsJSON{
 		statsJSON: newStatsJSON(&st),
 		Name:      p.Name,
-		URL:       s.urlsFor(c).projectWeb(p.Slug),
+		URL:       s.edge.URLsFor(c).ProjectWeb(p.Slug),
 	})
 }
 
@@ -120,25 +113,25 @@ func (s *Server) getProjectStatistics(c *gin.Context) {
 // reference answers with a bare array of statistics objects, one per
 // language of the project, not a paginated envelope.
 func (s *Server) listProjectLanguages(c *gin.Context) {
-	p, err := s.findProject(c)
+	p, err := s.edge.FindProject(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	langs, stats, err := s.store.ProjectLanguageStats(c.Request.Context(), p.ID)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	u := s.urlsFor(c)
+	u := s.edge.URLsFor(c)
 	out := make([]projectLanguageStatsJSON, len(langs))
 	for i := range langs {
 		out[i] = projectLanguageStatsJSON{
 			statsJSON: newStatsJSON(&stats[i]),
 			Code:      langs[i].Code,
 			Name:      langs[i].Name,
-			URL:       u.share(p.Slug, langs[i].Code),
+			URL:       u.Share(p.Slug, langs[i].Code),
 		}
 	}
-	s.writeJSON(c, http.StatusOK, out)
+	s.edge.WriteJSON(c, http.StatusOK, out)
 }

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/sqlstore"
+	"github.com/tolk-project/tolk/internal/servertest"
 )
 
 const notFoundBody = `{"type":"client_error","errors":[{"code":"not_found","detail":"Not found.","attr":null}]}`
@@ -138,7 +138,7 @@ func TestProjectList(t *testing.T) {
 	db := mustOpenDB(t)
 	seedDemo(t, db)
 	seedExtra(t, db)
-	srv := mustServe(t, db, api.Options{})
+	srv := mustServe(t, db, servertest.Options{})
 	l := getObject(t, srv.URL+"/api/projects/")
 	checkShape(t, "project list", l, shape{"count": "int", "next": "null", "previous": "null", "results": "array"})
 	var slugs []string
@@ -180,7 +180,7 @@ func TestProjectComponents(t *testing.T) {
 	db := mustOpenDB(t)
 	seedDemo(t, db)
 	seedExtra(t, db)
-	srv := mustServe(t, db, api.Options{})
+	srv := mustServe(t, db, servertest.Options{})
 	l := getObject(t, srv.URL+"/api/projects/demo/components/")
 	var slugs []string
 	for _, c := range results(t, l) {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 )
 
@@ -27,15 +28,6 @@ type projectWriteStore interface {
 	DeleteProject(ctx context.Context, id int64) ([]index.Component, error)
 	// FindProjectByID returns a project by id.
 	FindProjectByID(ctx context.Context, id int64) (index.Project, error)
-}
-
-func (s *Server) projectWrites() []write {
-	return []write{
-		{"/api/projects/", http.MethodPost, s.createProject},
-		{projectPath, http.MethodPut, s.updateProject(false)},
-		{projectPath, http.MethodPatch, s.updateProject(true)},
-		{projectPath, http.MethodDelete, s.deleteProject},
-	}
 }
 
 // Limits and forms of names, as the reference's models set them.
@@ -111,34 +103,34 @@ func isWebURL(s string) bool {
 // (name, slug and web required), 201 with the project. A creator who is
 // not a superuser becomes the project's administrator.
 func (s *Server) createProject(c *gin.Context) {
-	if err := authorize(c, index.PermProjectAdd, 0, "Can not create projects"); err != nil {
-		s.fail(c, err)
+	if err := edge.Authorize(c, index.PermProjectAdd, 0, "Can not create projects"); err != nil {
+		s.edge.Fail(c, err)
 		return
 	}
 	// The reference's model defaults.
 	defaults := index.Project{SetLanguageTeam: true, EnableHooks: true, AccessControl: index.AccessPublic}
 	_, p, err := readBody(c, defaults, projectRequired, readProject)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	p, err = s.store.CreateProject(c.Request.Context(), p, index.UserActor(principal(c).User))
+	p, err = s.store.CreateProject(c.Request.Context(), p, index.UserActor(edge.Principal(c).User))
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	s.writeJSON(c, http.StatusCreated, newProjectJSON(s.urlsFor(c), &p))
+	s.edge.WriteJSON(c, http.StatusCreated, newProjectJSON(s.edge.URLsFor(c), &p))
 }
 
 // writableProject resolves the project of the request path for a write
 // needing perm: 404 for a project the caller may not see, 403 with denied
 // for one they may not change.
 func (s *Server) writableProject(c *gin.Context, perm index.Permission, denied string) (index.Project, error) {
-	p, err := s.findProject(c)
+	p, err := s.edge.FindProject(c)
 	if err != nil {
 		return p, err
 	}
-	return p, authorize(c, perm, p.ID, denied)
+	return p, edge.Authorize(c, perm, p.ID, denied)
 }
 
 // updateProject serves PUT (partial false: name, slug and web required)
@@ -149,12 +141,12 @@ func (s *Server) updateProject(partial bool) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		p, err := s.writableProject(c, index.PermProjectEdit, "Can not edit project")
 		if err != nil {
-			s.fail(c, err)
+			s.edge.Fail(c, err)
 			return
 		}
 		pl, _, err := readBody(c, p, requiredUnless(partial, projectRequired...), readProject)
 		if err != nil {
-			s.fail(c, err)
+			s.edge.Fail(c, err)
 			return
 		}
 		ctx := c.Request.Context()
@@ -163,13 +155,13 @@ func (s *Server) updateProject(partial bool) gin.HandlerFunc {
 			return pl.err()
 		})
 		if err != nil {
-			s.fail(c, err)
+			s.edge.Fail(c, err)
 			return
 		}
 		if before.Slug != after.Slug {
 			s.moveProjectCheckouts(c, before, after)
 		}
-		s.writeJSON(c, http.StatusOK, newProjectJSON(s.urlsFor(c), &after))
+		s.edge.WriteJSON(c, http.StatusOK, newProjectJSON(s.edge.URLsFor(c), &after))
 	}
 }
 
@@ -193,7 +185,7 @@ func (s *Server) moveProjectCheckouts(c *gin.Context, before, after index.Projec
 		}
 	}
 	if err != nil {
-		requestLogger(c, s.log).Error("move checkouts", "project", after.Slug, "err", err)
+		edge.RequestLogger(c, s.log).Error("move checkouts", "project", after.Slug, "err", err)
 	}
 }
 
@@ -213,12 +205,12 @@ func cleanupContext(c *gin.Context) (context.Context, context.CancelFunc) {
 func (s *Server) deleteProject(c *gin.Context) {
 	p, err := s.writableProject(c, index.PermProjectEdit, "Can not delete project")
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	comps, err := s.store.DeleteProject(c.Request.Context(), p.ID)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	s.removeCheckouts(c, comps...)
@@ -235,7 +227,7 @@ func (s *Server) removeCheckouts(c *gin.Context, comps ...index.Component) {
 	defer cancel()
 	for _, comp := range comps {
 		if err := s.opts.Components.RemoveCheckout(ctx, comp); err != nil {
-			requestLogger(c, s.log).Error("remove checkout", "project", comp.Project.Slug,
+			edge.RequestLogger(c, s.log).Error("remove checkout", "project", comp.Project.Slug,
 				"component", comp.Slug, "err", err)
 		}
 	}

@@ -8,40 +8,41 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tolk-project/tolk/api"
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/internal/servertest"
 )
 
 func TestParseRateLimit(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
-		want api.RateLimit
+		want edge.RateLimit
 		ok   bool
 		out  string
 	}{
-		{"100/day", api.RateLimit{Requests: 100, Period: 24 * time.Hour}, true, "100/day"},
-		{"5000/hour", api.RateLimit{Requests: 5000, Period: time.Hour}, true, "5000/hour"},
-		{"10/m", api.RateLimit{Requests: 10, Period: time.Minute}, true, "10/minute"},
-		{" 3/Seconds ", api.RateLimit{Requests: 3, Period: time.Second}, true, "3/second"},
-		{"0", api.RateLimit{}, true, "off"},
-		{"0/day", api.RateLimit{}, true, "off"},
-		{"off", api.RateLimit{}, true, "off"},
-		{"OFF", api.RateLimit{}, true, "off"},
-		{"", api.RateLimit{}, false, ""},
-		{"100", api.RateLimit{}, false, ""},
-		{"100/", api.RateLimit{}, false, ""},
-		{"x/day", api.RateLimit{}, false, ""},
-		{"-1/day", api.RateLimit{}, false, ""},
-		{"5/week", api.RateLimit{}, false, ""},
+		{"100/day", edge.RateLimit{Requests: 100, Period: 24 * time.Hour}, true, "100/day"},
+		{"5000/hour", edge.RateLimit{Requests: 5000, Period: time.Hour}, true, "5000/hour"},
+		{"10/m", edge.RateLimit{Requests: 10, Period: time.Minute}, true, "10/minute"},
+		{" 3/Seconds ", edge.RateLimit{Requests: 3, Period: time.Second}, true, "3/second"},
+		{"0", edge.RateLimit{}, true, "off"},
+		{"0/day", edge.RateLimit{}, true, "off"},
+		{"off", edge.RateLimit{}, true, "off"},
+		{"OFF", edge.RateLimit{}, true, "off"},
+		{"", edge.RateLimit{}, false, ""},
+		{"100", edge.RateLimit{}, false, ""},
+		{"100/", edge.RateLimit{}, false, ""},
+		{"x/day", edge.RateLimit{}, false, ""},
+		{"-1/day", edge.RateLimit{}, false, ""},
+		{"5/week", edge.RateLimit{}, false, ""},
 	} {
-		got, err := api.ParseRateLimit(tc.in)
+		got, err := edge.ParseRateLimit(tc.in)
 		if (err == nil) != tc.ok || got != tc.want || (tc.ok && got.String() != tc.out) {
 			t.Errorf("ParseRateLimit(%q) = %v (%q), %v; want %v (%q)", tc.in, got, got.String(), err, tc.want, tc.out)
 		}
 	}
-	for _, bad := range []api.RateLimits{{Anonymous: api.RateLimit{Requests: -1}},
-		{User: api.RateLimit{Requests: 5}}} {
-		opts := api.Options{RateLimits: bad}
+	for _, bad := range []edge.RateLimits{{Anonymous: edge.RateLimit{Requests: -1}},
+		{User: edge.RateLimit{Requests: 5}}} {
+		opts := servertest.Options{RateLimits: bad}
 		if err := opts.Validate(); err == nil {
 			t.Errorf("Validate accepted %+v", bad)
 		}
@@ -84,8 +85,8 @@ func TestRateLimitAnonymous(t *testing.T) {
 	clock := &fakeClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	db := mustOpenDB(t)
 	seedDemo(t, db)
-	srv := mustServe(t, db, api.Options{RateLimits: api.RateLimits{
-		Anonymous: api.RateLimit{Requests: 3, Period: time.Minute}, Now: clock.Now}})
+	srv := mustServe(t, db, servertest.Options{RateLimits: edge.RateLimits{
+		Anonymous: edge.RateLimit{Requests: 3, Period: time.Minute}, Now: clock.Now}})
 	get := func(path string) response { return do(t, "GET", srv.URL+path, nil) }
 	for i, want := range []limited{{200, "3", "2", "60", ""}, {200, "3", "1", "60", ""}, {404, "3", "0", "60", ""}} {
 		path := "/api/projects/"
@@ -130,9 +131,9 @@ func TestRateLimitUsers(t *testing.T) {
 	anna := mustUser(t, db, "anna", false)
 	anna2 := mustToken(t, db, "anna", index.Token{Scope: index.ScopeRead})
 	bob := mustUser(t, db, "bob", false)
-	srv := mustServe(t, db, api.Options{RateLimits: api.RateLimits{
-		Anonymous: api.RateLimit{Requests: 1, Period: time.Hour},
-		User:      api.RateLimit{Requests: 2, Period: time.Hour}, Now: clock.Now}})
+	srv := mustServe(t, db, servertest.Options{RateLimits: edge.RateLimits{
+		Anonymous: edge.RateLimit{Requests: 1, Period: time.Hour},
+		User:      edge.RateLimit{Requests: 2, Period: time.Hour}, Now: clock.Now}})
 	get := func(auth string) limited { return limitsOf(doJSON(t, "GET", srv.URL+"/api/", auth, nil)) }
 	for i, tc := range []struct {
 		auth string
@@ -164,8 +165,8 @@ func TestRateLimitUsers(t *testing.T) {
 func TestRateLimitClients(t *testing.T) {
 	clock := &fakeClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	db := mustOpenDB(t)
-	one := api.RateLimit{Requests: 1, Period: time.Hour}
-	untrusted := mustServe(t, db, api.Options{RateLimits: api.RateLimits{Anonymous: one, Now: clock.Now}})
+	one := edge.RateLimit{Requests: 1, Period: time.Hour}
+	untrusted := mustServe(t, db, servertest.Options{RateLimits: edge.RateLimits{Anonymous: one, Now: clock.Now}})
 	from := func(srv *testServer, ip string) int {
 		return do(t, "GET", srv.URL+"/api/", http.Header{"X-Forwarded-For": {ip}}).status
 	}
@@ -173,8 +174,8 @@ func TestRateLimitClients(t *testing.T) {
 		t.Errorf("without trusted proxies X-Forwarded-For is ignored: %d %d, want 200 429", a, b)
 	}
 
-	proxied := mustServe(t, db, api.Options{TrustedProxies: []string{"127.0.0.1"},
-		RateLimits: api.RateLimits{Anonymous: one, MaxClients: 3, Now: clock.Now}})
+	proxied := mustServe(t, db, servertest.Options{TrustedProxies: []string{"127.0.0.1"},
+		RateLimits: edge.RateLimits{Anonymous: one, MaxClients: 3, Now: clock.Now}})
 	for _, tc := range []struct {
 		ip   string
 		want int
@@ -192,7 +193,7 @@ func TestRateLimitClients(t *testing.T) {
 	}
 
 	// Without limits, nothing is said about them.
-	if r := do(t, "GET", mustServe(t, db, api.Options{}).URL+"/api/", nil); r.header.Get("X-RateLimit-Limit") != "" {
+	if r := do(t, "GET", mustServe(t, db, servertest.Options{}).URL+"/api/", nil); r.header.Get("X-RateLimit-Limit") != "" {
 		t.Errorf("limits off: %v", r.header)
 	}
 }

@@ -8,8 +8,34 @@ import (
 	"strconv"
 
 	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 )
+
+// repositoryRoutes registers the repository status and operations
+// (repository_write.go), the file downloads and uploads (files.go,
+// upload.go) and the Git export. The reference's repository action takes
+// GET and POST; its file actions take GET, plus POST and PUT (uploads) on
+// a translation (weblate/api/views.py). The framework lists methods in
+// its own order.
+func (s *Server) repositoryRoutes(r *edge.Router) {
+	const repository, download = "GET, POST, HEAD, OPTIONS", "GET, HEAD, OPTIONS"
+	r.Resource(projectPath+"repository/", "Repository", repository,
+		edge.Handlers{Get: s.getProjectRepository, Post: s.postRepository})
+	r.Resource(componentPath+"repository/", "Repository", repository,
+		edge.Handlers{Get: s.getComponentRepository, Post: s.postRepository})
+	r.Resource(translationPath+"repository/", "Repository", repository,
+		edge.Handlers{Get: s.getTranslationRepository, Post: s.postRepository})
+	r.Resource(projectPath+"file/", "File", download, edge.Handlers{Get: s.getProjectFile})
+	r.Resource(componentPath+"file/", "File", download, edge.Handlers{Get: s.getComponentFile})
+	// The reference accepts both POST and PUT for an upload
+	// (TranslationViewSet.file).
+	r.Resource(translationPath+"file/", "File", "GET, POST, PUT, HEAD, OPTIONS",
+		edge.Handlers{Get: s.getTranslationFile, Post: s.upload, Put: s.upload})
+	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost} {
+		r.Handle(m, gitExportPath, s.serveGit)
+	}
+}
 
 // Repositories is the git work the API asks of the service that owns the
 // checkouts; *sync.Service satisfies it and cmd/tolk wires the two, so
@@ -47,31 +73,11 @@ type repositoryStore interface {
 // server built without Options.Repositories.
 var errNoRepositories = index.Errorf(index.ErrNotFound, "Not found.")
 
-// The reference's repository action takes GET and POST; its file actions
-// take GET, plus POST and PUT (uploads) on a translation
-// (weblate/api/views.py). The framework lists methods in its own order.
-var (
-	repositoryAllow      = []string{"GET", "POST", "HEAD", "OPTIONS"}
-	translationFileAllow = []string{"GET", "POST", "PUT", "HEAD", "OPTIONS"}
-	downloadAllow        = []string{"GET", "HEAD", "OPTIONS"}
-)
-
-func (s *Server) repositoryResources() []resource {
-	return []resource{
-		{"/api/projects/:project/repository/", "Repository", repositoryAllow, s.getProjectRepository},
-		{"/api/components/:project/:component/repository/", "Repository", repositoryAllow, s.getComponentRepository},
-		{translationPath + "repository/", "Repository", repositoryAllow, s.getTranslationRepository},
-		{"/api/projects/:project/file/", "File", downloadAllow, s.getProjectFile},
-		{"/api/components/:project/:component/file/", "File", downloadAllow, s.getComponentFile},
-		{translationPath + "file/", "File", translationFileAllow, s.getTranslationFile},
-	}
-}
-
 // repositories returns the configured Repositories, or fails the request
 // with a 404 when there are none.
 func (s *Server) repositories(c *gin.Context) (Repositories, bool) {
 	if s.opts.Repositories == nil {
-		s.fail(c, errNoRepositories)
+		s.edge.Fail(c, errNoRepositories)
 		return nil, false
 	}
 	return s.opts.Repositories, true
@@ -232,21 +238,21 @@ func (s *Server) getComponentRepository(c *gin.Context) {
 	if !ok {
 		return
 	}
-	comp, err := s.findComponent(c)
+	comp, err := s.edge.FindComponent(c)
 	if err == nil {
 		err = canViewRepository(c, comp.ProjectID)
 	}
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	st, err := repos.RepositoryStatus(c.Request.Context(), comp)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	url := s.urlsFor(c).component(comp.Project.Slug, comp.Slug, "repository")
-	s.writeJSON(c, http.StatusOK, newComponentRepositoryJSON(url, &comp, &st))
+	url := s.edge.URLsFor(c).Component(comp.Project.Slug, comp.Slug, "repository")
+	s.edge.WriteJSON(c, http.StatusOK, newComponentRepositoryJSON(url, &comp, &st))
 }
 
 // getTranslationRepository serves GET .../translations/:project/:component/:language/repository/:
@@ -256,27 +262,27 @@ func (s *Server) getTranslationRepository(c *gin.Context) {
 	if !ok {
 		return
 	}
-	t, err := s.findTranslation(c)
+	t, err := s.edge.FindTranslation(c)
 	if err == nil {
 		err = canViewRepository(c, t.Component.ProjectID)
 	}
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	st, err := repos.RepositoryStatus(c.Request.Context(), t.Component)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	url := s.urlsFor(c).translation(t.Component.Project.Slug, t.Component.Slug, t.LanguageCode, "repository")
-	s.writeJSON(c, http.StatusOK, newComponentRepositoryJSON(url, &t.Component, &st))
+	url := s.edge.URLsFor(c).Translation(t.Component.Project.Slug, t.Component.Slug, t.LanguageCode, "repository")
+	s.edge.WriteJSON(c, http.StatusOK, newComponentRepositoryJSON(url, &t.Component, &st))
 }
 
 // findProjectComponents resolves the project named by the request path
 // and lists its components.
 func (s *Server) findProjectComponents(c *gin.Context) (index.Project, []index.Component, error) {
-	p, err := s.findProject(c)
+	p, err := s.edge.FindProject(c)
 	if err != nil {
 		return p, nil, err
 	}
@@ -288,12 +294,12 @@ func (s *Server) findProjectComponents(c *gin.Context) (index.Project, []index.C
 // read without the rights to it. The reference raises it from the view,
 // not through the framework's permission check, so an anonymous reader
 // gets this 403 too rather than a 401.
-var errNoRepositoryAccess = index.Errorf(index.ErrPermission, "%s", defaultDenied)
+var errNoRepositoryAccess = index.Errorf(index.ErrPermission, "%s", edge.DefaultDenied)
 
 // canViewRepository checks that the principal may see the repository
 // status in the project with the given id.
 func canViewRepository(c *gin.Context, projectID int64) error {
-	if principal(c).CanViewRepository(projectID) {
+	if edge.Principal(c).CanViewRepository(projectID) {
 		return nil
 	}
 	return errNoRepositoryAccess
@@ -313,17 +319,17 @@ func (s *Server) getProjectRepository(c *gin.Context) {
 		err = canViewRepository(c, p.ID)
 	}
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	out := projectRepositoryJSON{repositoryJSON: repositoryJSON{URL: s.urlsFor(c).project(p.Slug, "repository")}}
+	out := projectRepositoryJSON{repositoryJSON: repositoryJSON{URL: s.edge.URLsFor(c).Project(p.Slug, "repository")}}
 	for _, comp := range comps {
 		st, err := repos.RepositoryStatus(c.Request.Context(), comp)
 		if errors.Is(err, index.ErrNotFound) {
 			continue
 		}
 		if err != nil {
-			s.fail(c, err)
+			s.edge.Fail(c, err)
 			return
 		}
 		out.NeedsCommit = out.NeedsCommit || st.NeedsCommit
@@ -333,20 +339,12 @@ func (s *Server) getProjectRepository(c *gin.Context) {
 		out.PendingUnits.Total += pending.Total
 		out.PendingUnits.EligibleForCommit += pending.EligibleForCommit
 	}
-	s.writeJSON(c, http.StatusOK, out)
+	s.edge.WriteJSON(c, http.StatusOK, out)
 }
 
 // gitExportPath is the component's git_export URL (urls.gitExport) and
 // everything a Git client asks below it.
 const gitExportPath = "/git/:project/:component/*path"
-
-// gitRoutes registers the read-only Git export. It is not an API
-// resource: its bodies are Git's, and the POST of upload-pack is a read.
-func (s *Server) gitRoutes(e *gin.Engine) {
-	for _, m := range []string{http.MethodGet, http.MethodHead, http.MethodPost} {
-		e.Handle(m, gitExportPath, s.serveGit)
-	}
-}
 
 // serveGit hands Git's requests to the component's export, and answers
 // a person opening the git_export URL itself with how to clone it.
@@ -356,22 +354,22 @@ func (s *Server) serveGit(c *gin.Context) {
 		return
 	}
 	ctx := c.Request.Context()
-	comp, err := s.findComponent(c)
+	comp, err := s.edge.FindComponent(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	h, err := repos.GitExport(ctx, comp)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	if c.Param("path") == "/" && c.Request.Method != http.MethodPost {
-		u := s.urlsFor(c)
-		u.formatAPI = false // a clone URL, not an API link
+		u := s.edge.URLsFor(c)
+		u.FormatAPI = false // a clone URL, not an API link
 		note := fmt.Sprintf("Read-only Git export of %s / %s.\n\nClone it with:\n\n    git clone %s\n\n"+
 			"Pushing is not accepted; translations are made in Tolk.\n",
-			comp.Project.Name, comp.Name, u.gitExport(comp.Project.Slug, comp.Slug))
+			comp.Project.Name, comp.Name, u.GitExport(comp.Project.Slug, comp.Slug))
 		c.Header("Content-Type", "text/plain; charset=utf-8")
 		c.Header("Content-Length", strconv.Itoa(len(note)))
 		c.Status(http.StatusOK)

@@ -25,6 +25,7 @@ import (
 	"github.com/tolk-project/tolk/index/indextest"
 	"github.com/tolk-project/tolk/index/langdata"
 	"github.com/tolk-project/tolk/index/sqlstore"
+	"github.com/tolk-project/tolk/internal/servertest"
 	tolksync "github.com/tolk-project/tolk/sync"
 )
 
@@ -159,7 +160,7 @@ func mustRepoEnv(tb testing.TB) repoEnv {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	e.srv = mustServe(tb, db, api.Options{Repositories: svc, Files: svc})
+	e.srv = mustServe(tb, db, servertest.Options{Repositories: svc, Files: svc})
 	return e
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 )
 
@@ -94,14 +95,6 @@ const errGitWriteBackMissing = "Tolk does not run this repository operation yet.
 // returns false then).
 const errNothingPending = "There are no pending changes to commit in this translation."
 
-func (s *Server) repositoryWrites() []write {
-	return []write{
-		{"/api/projects/:project/repository/", http.MethodPost, s.postRepository},
-		{"/api/components/:project/:component/repository/", http.MethodPost, s.postRepository},
-		{translationPath + "repository/", http.MethodPost, s.postRepository},
-	}
-}
-
 // operationJSON is the answer of POST .../repository/, in the
 // reference's key order; a success has no detail.
 type operationJSON struct {
@@ -126,11 +119,11 @@ func (s *Server) findRepositoryScope(c *gin.Context) (repositoryScope, error) {
 		sc.project, sc.components, err = s.findProjectComponents(c)
 	case c.Param("language") == "":
 		var comp index.Component
-		comp, err = s.findComponent(c)
+		comp, err = s.edge.FindComponent(c)
 		sc.project, sc.components = comp.Project, []index.Component{comp}
 	default:
 		var t index.Translation
-		t, err = s.findTranslation(c)
+		t, err = s.edge.FindTranslation(c)
 		sc.project, sc.components, sc.translation = t.Component.Project, []index.Component{t.Component}, &t
 	}
 	return sc, err
@@ -146,12 +139,12 @@ func (s *Server) findRepositoryScope(c *gin.Context) (repositoryScope, error) {
 func (s *Server) postRepository(c *gin.Context) {
 	sc, err := s.findRepositoryScope(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	p, err := readPayload(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	op, _ := p.text("operation", true, false)
@@ -160,16 +153,16 @@ func (s *Server) postRepository(c *gin.Context) {
 		p.fail("operation", "invalid_choice", `"`+op+`" is not a valid choice.`)
 	}
 	if err := p.err(); err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	if err := authorize(c, perm, sc.project.ID, ""); err != nil {
-		s.fail(c, err)
+	if err := edge.Authorize(c, perm, sc.project.ID, ""); err != nil {
+		s.edge.Fail(c, err)
 		return
 	}
 	ops, run := s.opts.Operations, repositoryRunners[op]
 	if ops == nil || run == nil {
-		s.writeJSON(c, http.StatusOK, operationJSON{Detail: errGitWriteBackMissing})
+		s.edge.WriteJSON(c, http.StatusOK, operationJSON{Detail: errGitWriteBackMissing})
 		return
 	}
 	ctx := c.Request.Context()
@@ -180,15 +173,15 @@ func (s *Server) postRepository(c *gin.Context) {
 			removed, err = s.store.RemovedUnits(ctx, sc.translation.ID)
 		}
 		if err != nil {
-			s.fail(c, err)
+			s.edge.Fail(c, err)
 			return
 		}
 		if len(pending) == 0 && len(removed) == 0 {
-			s.writeJSON(c, http.StatusOK, operationJSON{Detail: errNothingPending})
+			s.edge.WriteJSON(c, http.StatusOK, operationJSON{Detail: errNothingPending})
 			return
 		}
 	}
-	user := principal(c).User
+	user := edge.Principal(c).User
 	var details []string
 	for _, comp := range sc.components {
 		err = run(ops, ctx, comp, user)
@@ -197,13 +190,13 @@ func (s *Server) postRepository(c *gin.Context) {
 			continue
 		}
 		if err != nil {
-			s.fail(c, err)
+			s.edge.Fail(c, err)
 			return
 		}
 	}
 	if len(details) > 0 {
-		s.writeJSON(c, http.StatusOK, operationJSON{Detail: strings.Join(details, "\n")})
+		s.edge.WriteJSON(c, http.StatusOK, operationJSON{Detail: strings.Join(details, "\n")})
 		return
 	}
-	s.writeJSON(c, http.StatusOK, operationJSON{Result: true})
+	s.edge.WriteJSON(c, http.StatusOK, operationJSON{Result: true})
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/tolk-project/tolk/api"
+	"github.com/tolk-project/tolk/internal/servertest"
 	tolksync "github.com/tolk-project/tolk/sync"
 )
 
@@ -20,7 +21,7 @@ var _ api.RepositoryOperations = (*tolksync.Service)(nil)
 func TestRepositoryCommitAndPush(t *testing.T) {
 	t.Parallel()
 	e := mustRepoEnv(t)
-	srv := mustServe(t, e.db, api.Options{Repositories: e.svc, Files: e.svc, Operations: e.svc})
+	srv := mustServe(t, e.db, servertest.Options{Repositories: e.svc, Files: e.svc, Operations: e.svc})
 	w := &writeEnv{srv: srv, db: e.db}
 	anna := mustUser(t, e.db, "anna", false, [2]string{"Translate", "demo"})
 	rob := mustUser(t, e.db, "rob", false, [2]string{"Manage repository", "demo"})
@@ -126,7 +127,7 @@ func TestRepositoryCommitAndPush(t *testing.T) {
 func TestRepositoryFileOperations(t *testing.T) {
 	t.Parallel()
 	e := mustRepoEnv(t)
-	srv := mustServe(t, e.db, api.Options{Repositories: e.svc, Files: e.svc, Operations: e.svc})
+	srv := mustServe(t, e.db, servertest.Options{Repositories: e.svc, Files: e.svc, Operations: e.svc})
 	w := &writeEnv{srv: srv, db: e.db}
 	anna := mustUser(t, e.db, "anna", false, [2]string{"Translate", "demo"})
 	rob := mustUser(t, e.db, "rob", false, [2]string{"Manage repository", "demo"})

@@ -5,7 +5,22 @@ import (
 	"sync"
 
 	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/edge"
 )
+
+// rootRoutes registers the API root.
+func (s *Server) rootRoutes(r *edge.Router) {
+	// The served collections are read from the finished route table on
+	// first use, so the root can never link a path that is not routed,
+	// and a collection lists itself once another file routes it.
+	var once sync.Once
+	var served []string
+	get := func(c *gin.Context) {
+		once.Do(func() { served = servedCollections(r) })
+		s.getRoot(c, served)
+	}
+	r.Resource("/api/", "Api Root", "GET, HEAD, OPTIONS", edge.Handlers{Get: get})
+}
 
 // collections are the reference's top-level collections, as its API root
 // names them (../shared/reference/weblate-core.md, "Authentication and
@@ -15,28 +30,11 @@ var collections = []string{
 	"projects", "roles", "screenshots", "tasks", "translations", "units", "users",
 }
 
-func (s *Server) rootResources() []resource {
-	// The served collections are read from the finished route table on
-	// first use, so the root can never link a path that is not routed,
-	// and a collection lists itself once another file routes it.
-	var once sync.Once
-	var served []string
-	get := func(c *gin.Context) {
-		once.Do(func() { served = servedCollections(s.resources()) })
-		s.getRoot(c, served)
-	}
-	return []resource{{"/api/", "Api Root", []string{"GET", "HEAD", "OPTIONS"}, get}}
-}
-
 // servedCollections returns the collections whose list path is routed.
-func servedCollections(resources []resource) []string {
-	routed := map[string]bool{}
-	for _, r := range resources {
-		routed[r.path] = true
-	}
+func servedCollections(r *edge.Router) []string {
 	var out []string
 	for _, name := range collections {
-		if routed["/api/"+name+"/"] {
+		if r.Routed("/api/" + name + "/") {
 			out = append(out, name)
 		}
 	}
@@ -47,10 +45,10 @@ func servedCollections(resources []resource) []string {
 // URL. encoding/json writes map keys sorted, the order the reference
 // documents them in.
 func (s *Server) getRoot(c *gin.Context, served []string) {
-	u := s.urlsFor(c)
+	u := s.edge.URLsFor(c)
 	body := make(map[string]string, len(served))
 	for _, name := range served {
-		body[name] = u.abs(join("api", name), "")
+		body[name] = u.Abs(edge.Join("api", name), "")
 	}
-	s.writeJSON(c, http.StatusOK, body)
+	s.edge.WriteJSON(c, http.StatusOK, body)
 }

@@ -14,9 +14,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/sqlstore"
+	"github.com/tolk-project/tolk/internal/servertest"
 )
 
 // endpoints are every route with the methods its Allow header advertises
@@ -212,7 +212,7 @@ func TestFormatAPI(t *testing.T) {
 					}
 				}
 				if seen == 0 {
-					t.Errorf("no URLs in %s", url)
+					t.Errorf("no edge.URLs in %s", url)
 				}
 			}
 		})
@@ -226,18 +226,18 @@ func TestBaseURLAndProxies(t *testing.T) {
 	forwarded := http.Header{"X-Forwarded-Proto": {"https"}, "X-Forwarded-Host": {"tolk.example.org, inner.local"}}
 	cases := []struct {
 		name   string
-		opts   api.Options
+		opts   servertest.Options
 		header http.Header
 		want   string // prefix of url; "" means the test server's own
 	}{
-		{"direct", api.Options{}, nil, ""},
-		{"untrusted forwarded headers", api.Options{}, forwarded, ""},
-		{"other proxy", api.Options{TrustedProxies: []string{"10.0.0.0/8"}}, forwarded, ""},
-		{"trusted proxy", api.Options{TrustedProxies: []string{"127.0.0.1"}, AllowedHosts: []string{"tolk.example.org"}},
+		{"direct", servertest.Options{}, nil, ""},
+		{"untrusted forwarded headers", servertest.Options{}, forwarded, ""},
+		{"other proxy", servertest.Options{TrustedProxies: []string{"10.0.0.0/8"}}, forwarded, ""},
+		{"trusted proxy", servertest.Options{TrustedProxies: []string{"127.0.0.1"}, AllowedHosts: []string{"tolk.example.org"}},
 			forwarded, "https://tolk.example.org"},
-		{"trusted range", api.Options{TrustedProxies: []string{"127.0.0.0/8", "::1"}, AllowedHosts: []string{".example.org"}},
+		{"trusted range", servertest.Options{TrustedProxies: []string{"127.0.0.0/8", "::1"}, AllowedHosts: []string{".example.org"}},
 			forwarded, "https://tolk.example.org"},
-		{"base URL wins", api.Options{BaseURL: "https://tolk.example.com/l10n/", TrustedProxies: []string{"127.0.0.1"}},
+		{"base URL wins", servertest.Options{BaseURL: "https://tolk.example.com/l10n/", TrustedProxies: []string{"127.0.0.1"}},
 			forwarded, "https://tolk.example.com/l10n"},
 	}
 	for _, tc := range cases {
@@ -268,27 +268,27 @@ func TestForgedHost(t *testing.T) {
 		return `{"type":"client_error","errors":[{"code":"invalid_host","detail":"Invalid HTTP_HOST header: \"` + host +
 			`\". Tolk answers for its listen address, localhost and the names given with --allowed-host.","attr":null}]}`
 	}
-	proxied := api.Options{TrustedProxies: []string{"127.0.0.1"}, AllowedHosts: []string{"tolk.example.org", ".example.net"}}
+	proxied := servertest.Options{TrustedProxies: []string{"127.0.0.1"}, AllowedHosts: []string{"tolk.example.org", ".example.net"}}
 	for _, tc := range []struct {
 		name   string
-		opts   api.Options
+		opts   servertest.Options
 		host   string // the Host header; "" keeps the listen address
 		fwd    string // X-Forwarded-Host
 		want   int
 		prefix string // of the URLs served; "" for the listen address
 	}{
-		{"forged host", api.Options{}, "evil.example", "", 400, ""},
-		{"forged host with port", api.Options{}, "evil.example:8080", "", 400, ""},
-		{"malformed host", api.Options{AllowedHosts: []string{"*"}}, "evil_example.com", "", 400, ""},
-		{"listen address", api.Options{}, "", "", 200, ""},
-		{"localhost", api.Options{}, "localhost:1234", "", 200, "http://localhost:1234"},
-		{"allowed host", api.Options{AllowedHosts: []string{"Tolk.Example.org"}}, "tolk.example.org", "", 200, "http://tolk.example.org"},
-		{"allowed domain", api.Options{AllowedHosts: []string{".example.org"}}, "a.example.org:81", "", 200, "http://a.example.org:81"},
-		{"other domain", api.Options{AllowedHosts: []string{".example.org"}}, "example.org.evil", "", 400, ""},
-		{"any host", api.Options{AllowedHosts: []string{"*"}}, "whatever.example", "", 200, "http://whatever.example"},
+		{"forged host", servertest.Options{}, "evil.example", "", 400, ""},
+		{"forged host with port", servertest.Options{}, "evil.example:8080", "", 400, ""},
+		{"malformed host", servertest.Options{AllowedHosts: []string{"*"}}, "evil_example.com", "", 400, ""},
+		{"listen address", servertest.Options{}, "", "", 200, ""},
+		{"localhost", servertest.Options{}, "localhost:1234", "", 200, "http://localhost:1234"},
+		{"allowed host", servertest.Options{AllowedHosts: []string{"Tolk.Example.org"}}, "tolk.example.org", "", 200, "http://tolk.example.org"},
+		{"allowed domain", servertest.Options{AllowedHosts: []string{".example.org"}}, "a.example.org:81", "", 200, "http://a.example.org:81"},
+		{"other domain", servertest.Options{AllowedHosts: []string{".example.org"}}, "example.org.evil", "", 400, ""},
+		{"any host", servertest.Options{AllowedHosts: []string{"*"}}, "whatever.example", "", 200, "http://whatever.example"},
 		{"forged forwarded host", proxied, "", "evil.example", 400, ""},
 		{"allowed forwarded host", proxied, "", "tolk.example.org", 200, "http://tolk.example.org"},
-		{"base URL serves any host", api.Options{BaseURL: "https://tolk.example.com"}, "evil.example", "", 200, "https://tolk.example.com"},
+		{"base URL serves any host", servertest.Options{BaseURL: "https://tolk.example.com"}, "evil.example", "", 200, "https://tolk.example.com"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			srv := mustServe(t, db, tc.opts)
@@ -330,7 +330,7 @@ func TestForgedHost(t *testing.T) {
 }
 
 func TestOptionsValidate(t *testing.T) {
-	for _, bad := range []api.Options{
+	for _, bad := range []servertest.Options{
 		{BaseURL: "ftp://example.com"}, {BaseURL: "example.com"}, {BaseURL: "https://"},
 		{BaseURL: "https://example.com/?x=1"}, {TrustedProxies: []string{"proxy.local"}},
 		{TrustedProxies: []string{"10.0.0.0/33"}}, {AllowedHosts: []string{"https://tolk.example.com/"}},
@@ -340,7 +340,7 @@ func TestOptionsValidate(t *testing.T) {
 			t.Errorf("Validate(%+v) = nil, want an error", bad)
 		}
 	}
-	good := api.Options{BaseURL: "https://example.com/tolk/", TrustedProxies: []string{"10.1.2.3", "fd00::/8"}}
+	good := servertest.Options{BaseURL: "https://example.com/tolk/", TrustedProxies: []string{"10.1.2.3", "fd00::/8"}}
 	if err := good.Validate(); err != nil || good.Logger == nil {
 		t.Errorf("Validate(good) = %v, logger %v", err, good.Logger)
 	}
@@ -406,7 +406,7 @@ const serverError = `{"type":"server_error","errors":[{"code":"error","detail":"
 
 func TestPanicIsJSON500(t *testing.T) {
 	db := mustOpenDB(t)
-	srv := mustServe(t, failing{db, func() error { panic("secret panic value") }}, api.Options{})
+	srv := mustServe(t, failing{db, func() error { panic("secret panic value") }}, servertest.Options{})
 	r := do(t, "GET", srv.URL+"/api/languages/de/", http.Header{"X-Request-Id": {"panic-1"}})
 	if r.status != 500 || string(r.body) != serverError {
 		t.Errorf("panic = %d %s, want 500 %s", r.status, r.body, serverError)
@@ -448,7 +448,7 @@ func TestErrorKinds(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.err.Error(), func(t *testing.T) {
-			srv := mustServe(t, failing{db, func() error { return tc.err }}, api.Options{})
+			srv := mustServe(t, failing{db, func() error { return tc.err }}, servertest.Options{})
 			r := do(t, "GET", srv.URL+"/api/languages/de/", nil)
 			if r.status != tc.status || string(r.body) != tc.body {
 				t.Errorf("= %d %s, want %d %s", r.status, r.body, tc.status, tc.body)
@@ -477,7 +477,7 @@ func TestHostOfConnection(t *testing.T) {
 			break
 		}
 	}
-	srv := httptest.NewUnstartedServer(api.New(db, api.Options{}).Handler())
+	srv := httptest.NewUnstartedServer(servertest.Handler(db, servertest.Options{}))
 	if ip != nil {
 		ln, err := net.Listen("tcp", net.JoinHostPort(ip.String(), "0"))
 		if err != nil {

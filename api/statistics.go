@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 )
 
@@ -108,14 +109,14 @@ type translationStatsJSON struct {
 }
 
 // newTranslationStatsJSON converts the statistics of translation t.
-func newTranslationStatsJSON(u urls, t *index.Translation, st *index.Stats) translationStatsJSON {
+func newTranslationStatsJSON(u edge.URLs, t *index.Translation, st *index.Stats) translationStatsJSON {
 	p, comp, l := t.Component.Project.Slug, t.Component.Slug, t.LanguageCode
 	return translationStatsJSON{
 		statsJSON:    newStatsJSON(st),
 		Code:         t.Language.Code,
 		Name:         t.Language.Name,
-		URL:          u.translationWeb(p, comp, l),
-		TranslateURL: u.translate(p, comp, l),
+		URL:          u.TranslationWeb(p, comp, l),
+		TranslateURL: u.Translate(p, comp, l),
 	}
 }
 
@@ -191,15 +192,15 @@ func (s *statsJSON) appendFields(b []byte) []byte {
 	return appendJSONStringOrNull(b, s.LastAuthor)
 }
 
-func (s translationStatsJSON) appendJSON(b []byte) []byte {
+func (s translationStatsJSON) AppendJSON(b []byte) []byte {
 	return appendStatsObject(b, &s.statsJSON, "code", s.Code, "name", s.Name, "url", s.URL, "translate_url", s.TranslateURL)
 }
 
-func (s namedStatsJSON) appendJSON(b []byte) []byte {
+func (s namedStatsJSON) AppendJSON(b []byte) []byte {
 	return appendStatsObject(b, &s.statsJSON, "name", s.Name, "url", s.URL)
 }
 
-func (s projectLanguageStatsJSON) appendJSON(b []byte) []byte {
+func (s projectLanguageStatsJSON) AppendJSON(b []byte) []byte {
 	return appendStatsObject(b, &s.statsJSON, "code", s.Code, "name", s.Name, "url", s.URL)
 }
 
@@ -219,72 +220,53 @@ func appendStatsObject(b []byte, st *statsJSON, fields ...string) []byte {
 // getTranslationStatistics serves GET .../translations/P/C/L/statistics/.
 func (s *Server) getTranslationStatistics(c *gin.Context) {
 	ctx := c.Request.Context()
-	t, err := s.findTranslation(c)
+	t, err := s.edge.FindTranslation(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	st, err := s.store.TranslationStats(ctx, t.ID)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	s.writeJSON(c, http.StatusOK, newTranslationStatsJSON(s.urlsFor(c), &t, &st))
+	s.edge.WriteJSON(c, http.StatusOK, newTranslationStatsJSON(s.edge.URLsFor(c), &t, &st))
 }
 
 // listComponentStatistics serves GET .../components/P/C/statistics/: the
 // reference's paginated list of the component's translation-level
 // statistics, in ascending translation id order, read from the kept rows.
 func (s *Server) listComponentStatistics(c *gin.Context) {
-	comp, err := s.findComponent(c)
+	comp, err := s.edge.FindComponent(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	trs, pg, err := fetchPageOf(c, largePages, func(p index.Page) ([]index.Translation, int, error) {
 		return s.store.FindTranslationPage(c.Request.Context(), comp.ID, p)
 	})
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	u := s.urlsFor(c)
+	u := s.edge.URLsFor(c)
 	out := make([]translationStatsJSON, len(trs))
 	for i := range trs {
 		out[i] = newTranslationStatsJSON(u, &trs[i], &trs[i].Stats)
 	}
-	s.writeJSON(c, http.StatusOK, newList(c, u, pg, out))
+	s.edge.WriteJSON(c, http.StatusOK, newList(c, u, pg, out))
 }
 
 // getLanguageStatistics serves GET /api/languages/:code/statistics/.
 func (s *Server) getLanguageStatistics(c *gin.Context) {
-	l, st, err := s.languageStats(c)
+	l, st, err := s.edge.LanguageStats(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	s.writeJSON(c, http.StatusOK, namedStatsJSON{
+	s.edge.WriteJSON(c, http.StatusOK, namedStatsJSON{
 		statsJSON: newStatsJSON(&st),
 		Name:      l.Name,
-		URL:       s.urlsFor(c).languageWeb(l.Code),
+		URL:       s.edge.URLsFor(c).LanguageWeb(l.Code),
 	})
-}
-
-// languageStats returns the language the path names and its statistics
-// summed over the projects the principal may see. Summing only those,
-// rather than showing everyone the sum over all projects, keeps a private
-// project's numbers (and, by difference, its size) from those who may not
-// see it.
-func (s *Server) languageStats(c *gin.Context) (index.Language, index.Stats, error) {
-	ctx := c.Request.Context()
-	l, err := s.store.FindLanguage(ctx, c.Param("code"))
-	if err != nil {
-		return l, index.Stats{}, err
-	}
-	hidden, err := s.hiddenProjects(c)
-	if err != nil {
-		return l, index.Stats{}, err
-	}
-	st, err := s.store.LanguageStats(ctx, l.Code, hidden...)
-	return l, st, err
 }

@@ -5,26 +5,19 @@ import (
 	"net/http"
 
 	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 )
 
+// taskRoutes registers the background tasks of component writes.
+func (s *Server) taskRoutes(r *edge.Router) {
+	r.Resource("/api/tasks/", "Task List", "GET, HEAD, OPTIONS", edge.Handlers{Get: s.listTasks})
+	r.Resource(taskPath, "Task Instance", "GET, DELETE, HEAD, OPTIONS",
+		edge.Handlers{Get: s.getTask, Delete: s.cancelTask})
+}
+
 // taskPath is the route of one background task.
 const taskPath = "/api/tasks/:task/"
-
-// taskResources are the tasks endpoints. The reference's TasksViewSet
-// retrieves and destroys (cancels) a task; Tolk also lists the tasks the
-// caller may see, so that the API root can link the collection as it
-// does every other.
-func (s *Server) taskResources() []resource {
-	return []resource{
-		{"/api/tasks/", "Task List", []string{"GET", "HEAD", "OPTIONS"}, s.listTasks},
-		{taskPath, "Task Instance", []string{"GET", "DELETE", "HEAD", "OPTIONS"}, s.getTask},
-	}
-}
-
-func (s *Server) taskWrites() []write {
-	return []write{{taskPath, http.MethodDelete, s.cancelTask}}
-}
 
 // errNoTask is the reference's answer for a task it does not know.
 var errNoTask = index.Errorf(index.ErrNotFound, "Invalid task")
@@ -55,8 +48,6 @@ type taskListItem struct {
 	taskJSON
 }
 
-func (u urls) task(id string) string { return u.abs(join("api", "tasks", id), "") }
-
 // visibleTask returns the task of the request path when the caller may
 // see its project; a task of a project they may not see is as unknown
 // as one that never existed.
@@ -69,7 +60,7 @@ func (s *Server) visibleTask(c *gin.Context) (index.Task, error) {
 		return t, errNoTask
 	}
 	p, err := s.store.FindProjectByID(c.Request.Context(), t.ProjectID)
-	if errors.Is(err, index.ErrNotFound) || (err == nil && !principal(c).CanView(&p)) {
+	if errors.Is(err, index.ErrNotFound) || (err == nil && !edge.Principal(c).CanView(&p)) {
 		return t, errNoTask
 	}
 	return t, err
@@ -79,10 +70,10 @@ func (s *Server) visibleTask(c *gin.Context) (index.Task, error) {
 func (s *Server) getTask(c *gin.Context) {
 	t, err := s.visibleTask(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	s.writeJSON(c, http.StatusOK, newTaskJSON(&t))
+	s.edge.WriteJSON(c, http.StatusOK, newTaskJSON(&t))
 }
 
 // cancelTask serves DELETE /api/tasks/:task/: cancels the task (it
@@ -91,11 +82,11 @@ func (s *Server) getTask(c *gin.Context) {
 func (s *Server) cancelTask(c *gin.Context) {
 	t, err := s.visibleTask(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	if err := authorize(c, index.PermComponentEdit, t.ProjectID, ""); err != nil {
-		s.fail(c, err)
+	if err := edge.Authorize(c, index.PermComponentEdit, t.ProjectID, ""); err != nil {
+		s.edge.Fail(c, err)
 		return
 	}
 	s.opts.Components.CancelTask(t.ID)
@@ -117,10 +108,10 @@ func (s *Server) listTasks(c *gin.Context) {
 		if !known {
 			p, err := s.store.FindProjectByID(ctx, t.ProjectID)
 			if err != nil && !errors.Is(err, index.ErrNotFound) {
-				s.fail(c, err)
+				s.edge.Fail(c, err)
 				return
 			}
-			ok = err == nil && principal(c).CanView(&p)
+			ok = err == nil && edge.Principal(c).CanView(&p)
 			seen[t.ProjectID] = ok
 		}
 		if ok {
@@ -136,13 +127,13 @@ func (s *Server) listTasks(c *gin.Context) {
 		return tasks[lo:hi], len(tasks), nil
 	})
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	u := s.urlsFor(c)
+	u := s.edge.URLsFor(c)
 	out := make([]taskListItem, len(page))
 	for i := range page {
-		out[i] = taskListItem{ID: page[i].ID, URL: u.task(page[i].ID), taskJSON: newTaskJSON(&page[i])}
+		out[i] = taskListItem{ID: page[i].ID, URL: u.Task(page[i].ID), taskJSON: newTaskJSON(&page[i])}
 	}
-	s.writeJSON(c, http.StatusOK, newList(c, u, pg, out))
+	s.edge.WriteJSON(c, http.StatusOK, newList(c, u, pg, out))
 }

@@ -5,8 +5,20 @@ import (
 	"net/http"
 
 	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 )
+
+// translationRoutes registers the translations; their writes are in
+// translations_write.go, their files and repository in repository.go.
+func (s *Server) translationRoutes(r *edge.Router) {
+	r.Resource("/api/translations/", "Translation List", "GET, HEAD, OPTIONS",
+		edge.Handlers{Get: s.listTranslations})
+	r.Resource(translationPath, "Translation Instance", "GET, DELETE, HEAD, OPTIONS",
+		edge.Handlers{Get: s.getTranslation, Delete: s.deleteTranslation})
+	r.Resource(translationPath+"statistics/", "Statistics", "GET, HEAD, OPTIONS",
+		edge.Handlers{Get: s.getTranslationStatistics})
+}
 
 // translationJSON is the Translation object (spec, "Translation").
 type translationJSON struct {
@@ -48,7 +60,7 @@ type translationJSON struct {
 	ImportError *string `json:"import_error"`
 }
 
-func newTranslationJSON(u urls, t *index.Translation, source *index.Language, addons []string) translationJSON {
+func newTranslationJSON(u edge.URLs, t *index.Translation, source *index.Language, addons []string) translationJSON {
 	p, c, l := t.Component.Project.Slug, t.Component.Slug, t.LanguageCode
 	st := &t.Stats
 	return translationJSON{
@@ -58,10 +70,10 @@ func newTranslationJSON(u urls, t *index.Translation, source *index.Language, ad
 		ID:                   t.ID,
 		Filename:             t.Filename,
 		Revision:             t.Revision,
-		WebURL:               u.translationWeb(p, c, l),
-		ShareURL:             u.share(p, l),
-		TranslateURL:         u.translate(p, c, l),
-		URL:                  u.translation(p, c, l, ""),
+		WebURL:               u.TranslationWeb(p, c, l),
+		ShareURL:             u.Share(p, l),
+		TranslateURL:         u.Translate(p, c, l),
+		URL:                  u.Translation(p, c, l, ""),
 		IsTemplate:           t.IsTemplate,
 		IsSource:             t.IsSource,
 		Total:                st.Total,
@@ -79,11 +91,11 @@ func newTranslationJSON(u urls, t *index.Translation, source *index.Language, ad
 		HaveComment:          st.Comments,
 		LastChange:           timestampOrNull(st.LastChange),
 		LastAuthor:           stringOrNull(st.LastAuthor),
-		RepositoryURL:        u.translation(p, c, l, "repository"),
-		FileURL:              u.translation(p, c, l, "file"),
-		StatisticsURL:        u.translation(p, c, l, "statistics"),
-		ChangesListURL:       u.translation(p, c, l, "changes"),
-		UnitsListURL:         u.translation(p, c, l, "units"),
+		RepositoryURL:        u.Translation(p, c, l, "repository"),
+		FileURL:              u.Translation(p, c, l, "file"),
+		StatisticsURL:        u.Translation(p, c, l, "statistics"),
+		ChangesListURL:       u.Translation(p, c, l, "changes"),
+		UnitsListURL:         u.Translation(p, c, l, "units"),
 		ImportError:          stringOrNull(t.LoadError),
 	}
 }
@@ -109,42 +121,21 @@ type translationStore interface {
 // hang below it.
 const translationPath = "/api/translations/:project/:component/:language/"
 
-// translationResources are the translation endpoints. Allow mirrors the
-// reference's TranslationViewSet, which adds only destroy to a read-only
-// set: the list is read-only, the instance also takes DELETE.
-func (s *Server) translationResources() []resource {
-	return []resource{
-		{"/api/translations/", "Translation List", []string{"GET", "HEAD", "OPTIONS"}, s.listTranslations},
-		{translationPath, "Translation Instance", []string{"GET", "DELETE", "HEAD", "OPTIONS"}, s.getTranslation},
-		{translationPath + "statistics/", "Statistics", []string{"GET", "HEAD", "OPTIONS"}, s.getTranslationStatistics},
-	}
-}
-
-// findTranslation resolves the translation named by the request path;
-// one in a private project the principal may not see is not found.
-func (s *Server) findTranslation(c *gin.Context) (index.Translation, error) {
-	t, err := s.store.FindTranslation(c.Request.Context(), c.Param("project"), c.Param("component"), c.Param("language"))
-	if err == nil {
-		err = visible(c, &t.Component.Project)
-	}
-	return t, err
-}
-
 // getTranslation serves GET /api/translations/:project/:component/:language/.
 func (s *Server) getTranslation(c *gin.Context) {
-	t, err := s.findTranslation(c)
+	t, err := s.edge.FindTranslation(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	source, err := s.sourceLanguage(c, t.Component.SourceLanguage)
+	source, err := s.edge.SourceLanguage(c, t.Component.SourceLanguage)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	u := s.urlsFor(c)
+	u := s.edge.URLsFor(c)
 	body := translationDetail(newTranslationJSON(u, &t, &source, s.addonURLs(u, t.Component.ID)))
-	s.writeJSON(c, http.StatusOK, &body)
+	s.edge.WriteJSON(c, http.StatusOK, &body)
 }
 
 // listTranslations serves GET /api/translations/: every translation in
@@ -154,27 +145,27 @@ func (s *Server) listTranslations(c *gin.Context) { s.writeTranslationList(c, 0)
 // writeTranslationList answers with one page of the translations of a
 // component (of all components the principal may see, for 0).
 func (s *Server) writeTranslationList(c *gin.Context, componentID int64) {
-	hidden, err := s.listHidden(c, componentID)
+	hidden, err := s.edge.ListHidden(c, componentID)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	trs, pg, err := fetchPage(c, func(p index.Page) ([]index.Translation, int, error) {
 		return s.store.FindTranslationPage(c.Request.Context(), componentID, p, hidden...)
 	})
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	u, source := s.urlsFor(c), s.sourceLanguages(c)
+	u, source := s.edge.URLsFor(c), s.sourceLanguages(c)
 	out := make([]translationJSON, len(trs))
 	for i := range trs {
 		l, err := source(trs[i].Component.SourceLanguage)
 		if err != nil {
-			s.fail(c, err)
+			s.edge.Fail(c, err)
 			return
 		}
 		out[i] = newTranslationJSON(u, &trs[i], &l, s.addonURLs(u, trs[i].Component.ID))
 	}
-	s.writeJSON(c, http.StatusOK, newList(c, u, pg, out))
+	s.edge.WriteJSON(c, http.StatusOK, newList(c, u, pg, out))
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tolk-project/tolk/api"
+	"github.com/tolk-project/tolk/internal/servertest"
 )
 
 // Shapes of the spec's objects ("Resources and their fields").
@@ -211,7 +211,7 @@ func TestTranslationList(t *testing.T) {
 	db := mustOpenDB(t)
 	seedDemo(t, db)
 	seedExtra(t, db)
-	srv := mustServe(t, db, api.Options{})
+	srv := mustServe(t, db, servertest.Options{})
 	base := srv.URL
 	l := getObject(t, base+"/api/translations/")
 	var got []string
@@ -240,7 +240,7 @@ func TestListPagination(t *testing.T) {
 	db := mustOpenDB(t)
 	seedDemo(t, db)
 	seedExtra(t, db)
-	srv := mustServe(t, db, api.Options{})
+	srv := mustServe(t, db, servertest.Options{})
 	base := srv.URL
 	cases := []struct {
 		path  string

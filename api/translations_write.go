@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/langdata"
 )
@@ -20,13 +21,6 @@ type translationWriteStore interface {
 	// DeleteTranslation removes a translation and marks its file for the
 	// next commit to remove.
 	DeleteTranslation(ctx context.Context, id int64, by index.Actor) error
-}
-
-func (s *Server) translationWrites() []write {
-	return []write{
-		{componentPath + "translations/", http.MethodPost, s.addTranslation},
-		{translationPath, http.MethodDelete, s.deleteTranslation},
-	}
 }
 
 // The reference's refusals of a new translation (check_translation_add).
@@ -55,12 +49,12 @@ type addedTranslationJSON struct {
 // reference wraps it. Records "Language added" (48), which the reference
 // records only from its web editor.
 func (s *Server) addTranslation(c *gin.Context) {
-	comp, err := s.findComponent(c)
+	comp, err := s.edge.FindComponent(c)
 	if err == nil {
 		err = s.mayAddTranslation(c, &comp)
 	}
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	comps, ok := s.components(c)
@@ -69,14 +63,14 @@ func (s *Server) addTranslation(c *gin.Context) {
 	}
 	pl, err := readPayload(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	var code string
 	pl.require("language_code")
 	pl.str("language_code", &code, false)
 	if err := pl.err(); err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	ctx := c.Request.Context()
@@ -86,30 +80,30 @@ func (s *Server) addTranslation(c *gin.Context) {
 		err = cannot
 	}
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	filename, ok := comps.TranslationFilename(comp, lang.Code)
 	if !ok {
-		s.fail(c, cannot)
+		s.edge.Fail(c, cannot)
 		return
 	}
-	if _, err := s.store.CreateTranslation(ctx, comp.ID, lang.Code, filename, index.UserActor(principal(c).User)); err != nil {
-		s.fail(c, err)
+	if _, err := s.store.CreateTranslation(ctx, comp.ID, lang.Code, filename, index.UserActor(edge.Principal(c).User)); err != nil {
+		s.edge.Fail(c, err)
 		return
 	}
 	t, err := s.store.FindTranslation(ctx, comp.Project.Slug, comp.Slug, lang.Code)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	source, err := s.sourceLanguage(c, comp.SourceLanguage)
+	source, err := s.edge.SourceLanguage(c, comp.SourceLanguage)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	u := s.urlsFor(c)
-	s.writeJSON(c, http.StatusCreated, map[string]addedTranslationJSON{
+	u := s.edge.URLsFor(c)
+	s.edge.WriteJSON(c, http.StatusCreated, map[string]addedTranslationJSON{
 		"data": {translationJSON: newTranslationJSON(u, &t, &source, s.addonURLs(u, t.Component.ID))}})
 }
 
@@ -124,10 +118,10 @@ func (s *Server) mayAddTranslation(c *gin.Context, comp *index.Component) error 
 	case comp.Locked:
 		return index.Errorf(index.ErrPermission, msgLocked)
 	}
-	if err := authorize(c, index.PermTranslationAdd, comp.ProjectID, msgNoAddRight); err != nil {
+	if err := edge.Authorize(c, index.PermTranslationAdd, comp.ProjectID, msgNoAddRight); err != nil {
 		return err
 	}
-	if comp.NewLang != "add" && !principal(c).Can(index.PermComponentEdit, comp.ProjectID) {
+	if comp.NewLang != "add" && !edge.Principal(c).Can(index.PermComponentEdit, comp.ProjectID) {
 		return index.Errorf(index.ErrPermission, msgNewLangAsk)
 	}
 	return nil
@@ -156,21 +150,21 @@ func pyRepr(s string) string {
 // translation is out of the index; its file is removed by the next
 // commit. The source translation is never removed.
 func (s *Server) deleteTranslation(c *gin.Context) {
-	t, err := s.findTranslation(c)
+	t, err := s.edge.FindTranslation(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	if err := authorize(c, index.PermTranslationDelete, t.Component.ProjectID, "Can not delete translation"); err != nil {
-		s.fail(c, err)
+	if err := edge.Authorize(c, index.PermTranslationDelete, t.Component.ProjectID, "Can not delete translation"); err != nil {
+		s.edge.Fail(c, err)
 		return
 	}
 	if t.IsSource || t.Component.Locked {
-		s.fail(c, index.Errorf(index.ErrPermission, "Can not delete translation"))
+		s.edge.Fail(c, index.Errorf(index.ErrPermission, "Can not delete translation"))
 		return
 	}
-	if err := s.store.DeleteTranslation(c.Request.Context(), t.ID, index.UserActor(principal(c).User)); err != nil {
-		s.fail(c, err)
+	if err := s.store.DeleteTranslation(c.Request.Context(), t.ID, index.UserActor(edge.Principal(c).User)); err != nil {
+		s.edge.Fail(c, err)
 		return
 	}
 	noContent(c)

@@ -8,8 +8,20 @@ import (
 	"strings"
 
 	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 )
+
+// unitRoutes registers the units; their writes are in units_write.go.
+func (s *Server) unitRoutes(r *edge.Router) {
+	r.Resource(translationPath+"units/", "Units", "GET, POST, HEAD, OPTIONS",
+		edge.Handlers{Get: s.listTranslationUnits, Post: s.addUnit})
+	r.Resource("/api/units/", "Unit List", "GET, HEAD, OPTIONS", edge.Handlers{Get: s.listUnits})
+	r.Resource("/api/units/:id/", "Unit Instance", "GET, PUT, PATCH, DELETE, HEAD, OPTIONS",
+		edge.Handlers{Get: s.getUnit, Delete: s.deleteUnit,
+			Put:   func(c *gin.Context) { s.updateUnit(c, true) },
+			Patch: func(c *gin.Context) { s.updateUnit(c, false) }})
+}
 
 // unitLinks is what the URLs of one translation's units share, built
 // once per translation rather than once per unit of a page.
@@ -23,17 +35,17 @@ type unitLinks struct {
 	editorTail      string // what follows the checksum, closing quote included
 }
 
-func newUnitLinks(u urls, t *index.Translation) *unitLinks {
+func newUnitLinks(u edge.URLs, t *index.Translation) *unitLinks {
 	p, c, lang := t.Component.Project.Slug, t.Component.Slug, t.LanguageCode
 	editor := u
-	editor.formatAPI = false // the checksum comes first
+	editor.FormatAPI = false // the checksum comes first
 	l := &unitLinks{
-		translationJSON: appendJSONString(nil, u.translation(p, c, lang, "")),
+		translationJSON: appendJSONString(nil, u.Translation(p, c, lang, "")),
 		units:           newByIDJSON(u, "/api/units/"),
-		editorJSON:      openJSONString(editor.abs(join("translate", p, c, lang), "") + "?checksum="),
+		editorJSON:      openJSONString(editor.Abs(edge.Join("translate", p, c, lang), "") + "?checksum="),
 		editorTail:      `"`,
 	}
-	if u.formatAPI {
+	if u.FormatAPI {
 		l.editorTail = `&format=api"`
 	}
 	return l
@@ -55,7 +67,7 @@ type unitItem struct {
 	unit  *index.Unit
 }
 
-func (it *unitItem) appendJSON(b []byte) []byte {
+func (it *unitItem) AppendJSON(b []byte) []byte {
 	l, x := it.links, it.unit
 	b = append(b, `{"translation":`...)
 	b = append(b, l.translationJSON...)
@@ -144,14 +156,6 @@ type unitStore interface {
 	FindTranslationByID(ctx context.Context, id int64) (index.Translation, error)
 }
 
-func (s *Server) unitResources() []resource {
-	return []resource{
-		{translationPath + "units/", "Units", []string{"GET", "POST", "HEAD", "OPTIONS"}, s.listTranslationUnits},
-		{"/api/units/", "Unit List", []string{"GET", "HEAD", "OPTIONS"}, s.listUnits},
-		{"/api/units/:id/", "Unit Instance", []string{"GET", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"}, s.getUnit},
-	}
-}
-
 // unitQuery reads the search q. It is parsed here, before any lookup of
 // the page, so a bad query is a 400 on q whatever the engine.
 func unitQuery(c *gin.Context) (string, error) {
@@ -166,25 +170,25 @@ func unitQuery(c *gin.Context) (string, error) {
 // translation's units matching q in ascending id order, so without q the
 // count equals its total.
 func (s *Server) listTranslationUnits(c *gin.Context) {
-	t, err := s.findTranslation(c)
+	t, err := s.edge.FindTranslation(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	q, err := unitQuery(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	units, pg, err := fetchPage(c, func(p index.Page) ([]index.Unit, int, error) {
 		return s.store.FindUnits(c.Request.Context(), index.UnitFilter{TranslationID: t.ID, Query: q, Page: p})
 	})
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	writeListPage(s, c, units, pg, func() any {
-		u := s.urlsFor(c)
+		u := s.edge.URLsFor(c)
 		links := newUnitLinks(u, &t)
 		out := make([]unitItem, len(units))
 		for i := range units {
@@ -199,27 +203,27 @@ func (s *Server) listTranslationUnits(c *gin.Context) {
 func (s *Server) listUnits(c *gin.Context) {
 	q, err := unitQuery(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	hidden, err := s.hiddenProjects(c)
+	hidden, err := s.edge.HiddenProjects(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	units, pg, err := fetchPageOf(c, largePages, func(p index.Page) ([]index.Unit, int, error) {
 		return s.store.FindUnits(c.Request.Context(), index.UnitFilter{Query: q, HiddenProjects: hidden, Page: p})
 	})
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	out, err := s.unitsJSON(c, units)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	s.writeJSON(c, http.StatusOK, newList(c, s.urlsFor(c), pg, out))
+	s.edge.WriteJSON(c, http.StatusOK, newList(c, s.edge.URLsFor(c), pg, out))
 }
 
 // findUnit resolves the unit of the path and its translation: 404 for a
@@ -236,7 +240,7 @@ func (s *Server) findUnit(c *gin.Context) (index.Unit, index.Translation, error)
 	}
 	t, err := s.store.FindTranslationByID(c.Request.Context(), u.TranslationID)
 	if err == nil {
-		err = visible(c, &t.Component.Project)
+		err = edge.Visible(c, &t.Component.Project)
 	}
 	return u, t, err
 }
@@ -245,21 +249,21 @@ func (s *Server) findUnit(c *gin.Context) (index.Unit, index.Translation, error)
 func (s *Server) getUnit(c *gin.Context) {
 	unit, _, err := s.findUnit(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	out, err := s.unitsJSON(c, []index.Unit{unit})
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	s.writeJSON(c, http.StatusOK, &out[0])
+	s.edge.WriteJSON(c, http.StatusOK, &out[0])
 }
 
 // unitsJSON converts units of any translations, looking each distinct
 // translation up once for the slugs its URL needs.
 func (s *Server) unitsJSON(c *gin.Context, units []index.Unit) ([]unitItem, error) {
-	u := s.urlsFor(c)
+	u := s.edge.URLsFor(c)
 	owners := map[int64]*unitLinks{}
 	out := make([]unitItem, len(units))
 	for i := range units {
@@ -285,7 +289,7 @@ func pathID(c *gin.Context, name string) (int64, error) {
 	v := c.Param(name)
 	id, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || id < 1 || strings.TrimLeft(v, "0123456789") != "" {
-		return 0, errNoRoute
+		return 0, edge.ErrNoRoute
 	}
 	return id, nil
 }

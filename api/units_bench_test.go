@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/sqlstore"
+	"github.com/tolk-project/tolk/internal/servertest"
 )
 
 // BenchmarkUnitsList serves pages of 50 units of a 2,000-unit translation
@@ -22,7 +22,7 @@ import (
 func BenchmarkUnitsList(b *testing.B) {
 	db := mustOpenDB(b)
 	seedBig(b, db, 2000)
-	h := api.New(db, benchOptions).Handler()
+	h := servertest.Handler(db, benchOptions)
 	const path = "/api/translations/big/strings/de/units/"
 
 	for _, bc := range []struct{ name, query, want string }{
@@ -69,7 +69,7 @@ func BenchmarkUnitsList(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		mem := api.New(cachedUnits{db, t, units, total}, benchOptions).Handler()
+		mem := servertest.Handler(cachedUnits{db, t, units, total}, benchOptions)
 		b.ReportAllocs()
 		for b.Loop() {
 			req := httptest.NewRequest(http.MethodGet, "http://tolk.test"+path, nil)
@@ -115,4 +115,4 @@ func (c cachedUnits) FindUnits(context.Context, index.UnitFilter) ([]index.Unit,
 
 // benchOptions serve the benchmarks' requests, which name the host
 // tolk.test as a deployment behind its own name does.
-var benchOptions = api.Options{AllowedHosts: []string{"tolk.test"}}
+var benchOptions = servertest.Options{AllowedHosts: []string{"tolk.test"}}

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/internal/servertest"
 )
 
 var unitShape = shape{
@@ -105,7 +105,7 @@ func TestGlossaryUnits(t *testing.T) {
 func TestUnitsPagination(t *testing.T) {
 	db := mustOpenDB(t)
 	seedBig(t, db, 276)
-	srv := mustServe(t, db, api.Options{})
+	srv := mustServe(t, db, servertest.Options{})
 	path := "/api/translations/big/strings/de/units/"
 	base := srv.URL + path
 
@@ -204,7 +204,7 @@ func TestInvalidPage(t *testing.T) {
 	c.ProjectID, c.Name, c.Slug = p.ID, "C", "c"
 	c = mustComponent(t, db, c)
 	mustImport(t, db, index.TranslationImport{ComponentID: c.ID, LanguageCode: "de", Revision: "x"})
-	empty := mustServe(t, db, api.Options{})
+	empty := mustServe(t, db, servertest.Options{})
 	list := getObject(t, empty.URL+"/api/translations/e/c/de/units/?page=1")
 	checkValues(t, "empty list", list, map[string]any{"count": "0", "next": nil, "previous": nil})
 	if rs := list["results"].([]any); len(rs) != 0 {
@@ -288,7 +288,7 @@ func TestAllUnits(t *testing.T) {
 func TestAllUnitsPagination(t *testing.T) {
 	db := mustOpenDB(t)
 	seedBig(t, db, 276)
-	srv := mustServe(t, db, api.Options{})
+	srv := mustServe(t, db, servertest.Options{})
 	base := srv.URL + "/api/units/"
 	first := getObject(t, base)
 	checkValues(t, "page 1", first, map[string]any{"count": "552", "previous": nil, "next": base + "?page=2"})

@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 )
 
@@ -29,16 +30,6 @@ type unitWriteStore interface {
 	// once check allows it, or returns ErrNotFound.
 	DeleteUnit(ctx context.Context, id int64, actor index.Actor,
 		check func(u index.Unit, t index.Translation) error) error
-}
-
-// unitWrites are the unit endpoints' writes (weblate-writes.md §1).
-func (s *Server) unitWrites() []write {
-	return []write{
-		{"/api/units/:id/", http.MethodPatch, func(c *gin.Context) { s.updateUnit(c, false) }},
-		{"/api/units/:id/", http.MethodPut, func(c *gin.Context) { s.updateUnit(c, true) }},
-		{"/api/units/:id/", http.MethodDelete, s.deleteUnit},
-		{translationPath + "units/", http.MethodPost, s.addUnit},
-	}
 }
 
 // unitWriteJSON is the reference's answer to a unit write: its write
@@ -68,7 +59,7 @@ func (s *Server) unitToWrite(c *gin.Context) (int64, error) {
 func (s *Server) updateUnit(c *gin.Context, full bool) {
 	id, err := pathID(c, "id")
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	patch, err := readUnitPatch(c, full)
@@ -76,22 +67,24 @@ func (s *Server) updateUnit(c *gin.Context, full bool) {
 		if _, lookErr := s.unitToWrite(c); lookErr != nil {
 			err = lookErr
 		}
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	who := principal(c)
+	who := edge.Principal(c)
 	u, err := s.store.UpdateUnit(c.Request.Context(), id, index.UserActor(who.User),
 		func(u index.Unit, t index.Translation) (index.UnitUpdate, error) {
-			if err := visible(c, &t.Component.Project); err != nil {
-				return index.UnitUpdate{}, err
+			// decide runs in the index's writer goroutine: it reads the
+			// principal taken above, never the request's context.
+			if !who.CanView(&t.Component.Project) {
+				return index.UnitUpdate{}, edge.ErrNoRoute
 			}
 			return index.CheckUnitPatch(who, &u, &t, patch)
 		})
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	s.writeJSON(c, http.StatusOK, unitWriteJSON{Target: nonNil(u.Target), State: int(u.State),
+	s.edge.WriteJSON(c, http.StatusOK, unitWriteJSON{Target: nonNil(u.Target), State: int(u.State),
 		Explanation: u.Explanation, ExtraFlags: u.ExtraFlags, Labels: []int64{}})
 }
 
@@ -162,15 +155,15 @@ func readNoLabels(p *payload) {
 // addUnit serves POST .../translations/P/C/L/units/ (weblate-writes.md
 // §1.3): 200 with the whole unit added, its id included.
 func (s *Server) addUnit(c *gin.Context) {
-	t, err := s.findTranslation(c)
+	t, err := s.edge.FindTranslation(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	// The reference checks the permission before it reads the body, so
 	// a payload error waits for the permission check.
 	add, payloadErr := readUnitAdd(c, &t)
-	who := principal(c)
+	who := edge.Principal(c)
 	u, err := s.store.AddUnit(c.Request.Context(), t.ID, index.UserActor(who.User),
 		func(t index.Translation) (index.NewUnit, error) {
 			if err := index.CheckAddUnit(who, &t); err != nil {
@@ -182,15 +175,15 @@ func (s *Server) addUnit(c *gin.Context) {
 			return index.ValidateNewUnit(who, &t, add)
 		})
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	out, err := s.unitsJSON(c, []index.Unit{u})
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	s.writeJSON(c, http.StatusOK, &out[0])
+	s.edge.WriteJSON(c, http.StatusOK, &out[0])
 }
 
 // addStates are the states a new string may name (all but read-only).
@@ -226,14 +219,14 @@ func readUnitAdd(c *gin.Context, t *index.Translation) (index.UnitAdd, error) {
 func (s *Server) deleteUnit(c *gin.Context) {
 	id, err := s.unitToWrite(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	who := principal(c)
+	who := edge.Principal(c)
 	err = s.store.DeleteUnit(c.Request.Context(), id, index.UserActor(who.User),
 		func(u index.Unit, t index.Translation) error { return index.CheckDeleteUnit(who, &u, &t) })
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	noContent(c)

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/sqlstore"
+	"github.com/tolk-project/tolk/internal/servertest"
 )
 
 // writeEnv is the demo served with a user of each role in project demo.
@@ -596,7 +596,7 @@ func TestConcurrentPatches(t *testing.T) {
 // TestUnitWritesAdvertised: the unit instance still advertises what the
 // reference's does, now that its writes have handlers.
 func TestUnitWritesAdvertised(t *testing.T) {
-	srv := mustServe(t, mustOpenDB(t), api.Options{})
+	srv := mustServe(t, mustOpenDB(t), servertest.Options{})
 	r := do(t, "OPTIONS", srv.URL+"/api/units/1/", nil)
 	if allow := r.header.Get("Allow"); allow != "GET, PUT, PATCH, DELETE, HEAD, OPTIONS" {
 		t.Errorf("Allow = %q", allow)

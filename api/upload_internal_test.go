@@ -3,6 +3,7 @@ package api
 import (
 	"testing"
 
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 )
 
@@ -17,12 +18,12 @@ func TestUploadDeniedLocked(t *testing.T) {
 	tr := index.Translation{LanguageCode: "de", Filename: "de.json",
 		Component: index.Component{ProjectID: 7, Template: "en.json", FileFormat: "json"}}
 	for _, p := range []*index.Principal{root, translator} {
-		if got := uploadDenied(p, &tr); got != "" {
+		if got := edge.UploadDenied(p, &tr); got != "" {
 			t.Errorf("unlocked: uploadDenied = %q, want allowed", got)
 		}
 		locked := tr
 		locked.Component.Locked = true
-		if got := uploadDenied(p, &locked); got != "This translation is currently locked." {
+		if got := edge.UploadDenied(p, &locked); got != "This translation is currently locked." {
 			t.Errorf("locked: uploadDenied = %q", got)
 		}
 	}

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/internal/servertest"
 )
 
 // uploadEnv is the demo project imported from real repositories, with a
@@ -433,7 +433,7 @@ func TestUploadForm(t *testing.T) {
 // neither stores anything.
 func TestUploadMalformedAndTooBig(t *testing.T) {
 	e := mustUploadEnv(t)
-	srv := mustServe(t, e.db, api.Options{Repositories: e.svc, Files: e.svc, MaxUploadBytes: 64})
+	srv := mustServe(t, e.db, servertest.Options{Repositories: e.svc, Files: e.svc, MaxUploadBytes: 64})
 	before := len(e.changes(t, "app", "de"))
 	r := doUpload(t, "POST", srv.URL+deURL, e.anna, "{\"farewell\": \"Tschüss\",\n  \"quit\": }")
 	body := decode(t, r.body)

@@ -7,8 +7,17 @@ import (
 	"strings"
 
 	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 )
+
+// userRoutes registers the users; their writes are in users_write.go.
+func (s *Server) userRoutes(r *edge.Router) {
+	r.Resource("/api/users/", "User List", "GET, POST, HEAD, OPTIONS",
+		edge.Handlers{Get: s.listUsers, Post: s.createUser})
+	r.Resource(userPath, "User Instance", "GET, PUT, PATCH, DELETE, HEAD, OPTIONS",
+		edge.Handlers{Get: s.getUser, Put: s.updateUser, Patch: s.updateUser, Delete: s.deleteUser})
+}
 
 // Users are shown as the reference's UserViewSet shows them
 // (../shared/reference/weblate-writes.md §5.3): who may manage users
@@ -60,7 +69,7 @@ func newBasicUserJSON(x *index.User) basicUserJSON {
 	return basicUserJSON{ID: x.ID, FullName: x.FullName, Username: x.Username}
 }
 
-func newFullUserJSON(u urls, x *index.User) fullUserJSON {
+func newFullUserJSON(u edge.URLs, x *index.User) fullUserJSON {
 	return fullUserJSON{
 		ID:          x.ID,
 		Email:       stringOrNull(x.Email),
@@ -70,7 +79,7 @@ func newFullUserJSON(u urls, x *index.User) fullUserJSON {
 		IsActive:    x.IsActive,
 		IsBot:       x.IsBot,
 		DateJoined:  timestamp(x.Joined),
-		URL:         *u.user(x.Username),
+		URL:         *u.User(x.Username),
 	}
 }
 
@@ -97,20 +106,13 @@ type userStore interface {
 	RemoveUser(ctx context.Context, username string) error
 }
 
-func (s *Server) userResources() []resource {
-	return []resource{
-		{"/api/users/", "User List", []string{"GET", "POST", "HEAD", "OPTIONS"}, s.listUsers},
-		{userPath, "User Instance", []string{"GET", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"}, s.getUser},
-	}
-}
-
 // userPath is the route of one user.
 const userPath = "/api/users/:username/"
 
 // canManageUsers reports whether the principal may see and change every
 // user: the reference's user.edit (user.view, its read-only sibling, is
 // not a Tolk permission), whatever kind of action its token is scoped to.
-func canManageUsers(c *gin.Context) bool { return principal(c).CanRead(index.PermUserEdit, 0) }
+func canManageUsers(c *gin.Context) bool { return edge.Principal(c).CanRead(index.PermUserEdit, 0) }
 
 // listUsers serves GET /api/users/ in ascending id order, with the
 // reference's filters: username (prefix), id, is_active and, for those
@@ -122,10 +124,10 @@ func (s *Server) listUsers(c *gin.Context) {
 	manager := canManageUsers(c)
 	f, err := userFilter(c, manager)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	p := principal(c)
+	p := edge.Principal(c)
 	none := p.Anonymous()
 	if !manager && !none {
 		if _, search := c.GetQuery("username"); !search {
@@ -143,23 +145,23 @@ func (s *Server) listUsers(c *gin.Context) {
 		return s.store.FindUsers(c.Request.Context(), f)
 	})
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	u := s.urlsFor(c)
+	u := s.edge.URLsFor(c)
 	if manager {
 		out := make([]fullUserJSON, len(users))
 		for i := range users {
 			out[i] = newFullUserJSON(u, &users[i])
 		}
-		s.writeJSON(c, http.StatusOK, newList(c, u, pg, out))
+		s.edge.WriteJSON(c, http.StatusOK, newList(c, u, pg, out))
 		return
 	}
 	out := make([]basicUserJSON, len(users))
 	for i := range users {
 		out[i] = newBasicUserJSON(&users[i])
 	}
-	s.writeJSON(c, http.StatusOK, newList(c, u, pg, out))
+	s.edge.WriteJSON(c, http.StatusOK, newList(c, u, pg, out))
 }
 
 // userFilter reads the user list's filters. email is a filter only for
@@ -195,14 +197,14 @@ func userFilter(c *gin.Context, manager bool) (index.UserFilter, error) {
 func (s *Server) getUser(c *gin.Context) {
 	x, err := s.findUser(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	if canManageUsers(c) {
-		s.writeJSON(c, http.StatusOK, newFullUserJSON(s.urlsFor(c), &x))
+		s.edge.WriteJSON(c, http.StatusOK, newFullUserJSON(s.edge.URLsFor(c), &x))
 		return
 	}
-	s.writeJSON(c, http.StatusOK, newBasicUserJSON(&x))
+	s.edge.WriteJSON(c, http.StatusOK, newBasicUserJSON(&x))
 }
 
 // findUser resolves the user the path names, as far as the principal may
@@ -210,16 +212,16 @@ func (s *Server) getUser(c *gin.Context) {
 // acted in a change they can see.
 func (s *Server) findUser(c *gin.Context) (index.User, error) {
 	x, err := s.store.FindUser(c.Request.Context(), c.Param("username"))
-	if err != nil || !principal(c).Anonymous() {
+	if err != nil || !edge.Principal(c).Anonymous() {
 		return x, err
 	}
-	hidden, err := s.hiddenProjects(c)
+	hidden, err := s.edge.HiddenProjects(c)
 	if err != nil {
 		return x, err
 	}
 	acted, err := s.store.UserHasChanges(c.Request.Context(), x.ID, hidden)
 	if err == nil && !acted {
-		err = errNoRoute
+		err = edge.ErrNoRoute
 	}
 	return x, err
 }

@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/indextest"
 	"github.com/tolk-project/tolk/index/sqlstore"
+	"github.com/tolk-project/tolk/internal/servertest"
 )
 
 // userShape is the reference's basic user serializer: what any signed-in
@@ -57,7 +57,7 @@ func mustUsersEnv(tb testing.TB) usersEnv {
 	}
 	e := usersEnv{db: db, path: path, anna: mustToken(tb, db, "anna", index.Token{Scope: index.ScopeAdmin})}
 	e.root = mustUser(tb, db, "root", true)
-	e.srv = mustServe(tb, db, api.Options{})
+	e.srv = mustServe(tb, db, servertest.Options{})
 	return e
 }
 

@@ -5,20 +5,9 @@ import (
 	"strings"
 
 	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 )
-
-// userWrites are the user endpoints' writes (reference §5.3): who may
-// manage users creates, edits and removes anyone; a user edits its own
-// name and e-mail address.
-func (s *Server) userWrites() []write {
-	return []write{
-		{"/api/users/", http.MethodPost, s.createUser},
-		{userPath, http.MethodPut, s.updateUser},
-		{userPath, http.MethodPatch, s.updateUser},
-		{userPath, http.MethodDelete, s.deleteUser},
-	}
-}
 
 // deniedUsers is the reference's message for a user write without the
 // right to it.
@@ -27,30 +16,30 @@ const deniedUsers = "Can not manage Users"
 // createUser serves POST /api/users/: 201 with the new user's full body
 // and its URL in Location.
 func (s *Server) createUser(c *gin.Context) {
-	if err := authorize(c, index.PermUserEdit, 0, deniedUsers); err != nil {
-		s.fail(c, err)
+	if err := edge.Authorize(c, index.PermUserEdit, 0, deniedUsers); err != nil {
+		s.edge.Fail(c, err)
 		return
 	}
 	fields, err := readPayload(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	upd, err := userUpdate(fields, nil, true)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	u := index.User{IsActive: true}
 	u.Apply(upd)
 	u, err = s.store.CreateUser(c.Request.Context(), u)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	body := newFullUserJSON(s.urlsFor(c), &u)
+	body := newFullUserJSON(s.edge.URLsFor(c), &u)
 	c.Header("Location", body.URL)
-	s.writeJSON(c, http.StatusCreated, body)
+	s.edge.WriteJSON(c, http.StatusCreated, body)
 }
 
 // updateUser serves PUT and PATCH /api/users/:username/. Who manages
@@ -61,17 +50,17 @@ func (s *Server) createUser(c *gin.Context) {
 func (s *Server) updateUser(c *gin.Context) {
 	x, err := s.store.FindUser(c.Request.Context(), c.Param("username"))
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
-	manager := principal(c).Can(index.PermUserEdit, 0)
+	manager := edge.Principal(c).Can(index.PermUserEdit, 0)
 	if !manager && !isSelf(c, &x) {
-		s.fail(c, index.Errorf(index.ErrPermission, "%s", deniedUsers))
+		s.edge.Fail(c, index.Errorf(index.ErrPermission, "%s", deniedUsers))
 		return
 	}
 	fields, err := readPayload(c)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	self := &x
@@ -80,19 +69,19 @@ func (s *Server) updateUser(c *gin.Context) {
 	}
 	upd, err := userUpdate(fields, self, c.Request.Method == http.MethodPut)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	x, err = s.store.UpdateUser(c.Request.Context(), x.Username, upd)
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	if manager {
-		s.writeJSON(c, http.StatusOK, newFullUserJSON(s.urlsFor(c), &x))
+		s.edge.WriteJSON(c, http.StatusOK, newFullUserJSON(s.edge.URLsFor(c), &x))
 		return
 	}
-	s.writeJSON(c, http.StatusOK, selfUserJSON{ID: x.ID, Email: stringOrNull(x.Email), FullName: x.FullName,
+	s.edge.WriteJSON(c, http.StatusOK, selfUserJSON{ID: x.ID, Email: stringOrNull(x.Email), FullName: x.FullName,
 		Username: x.Username})
 }
 
@@ -100,7 +89,7 @@ func (s *Server) updateUser(c *gin.Context) {
 // narrows nothing: no permission covers one's own account, so a token
 // scoped to reading, translating or one project may not change it.
 func isSelf(c *gin.Context, x *index.User) bool {
-	p := principal(c)
+	p := edge.Principal(c)
 	return p.Unscoped() && p.User.ID == x.ID
 }
 
@@ -109,7 +98,7 @@ func isSelf(c *gin.Context, x *index.User) bool {
 // tokens and roles go. 204. The right comes before the lookup, as in the
 // reference: a missing user is 404 only to who may remove users.
 func (s *Server) deleteUser(c *gin.Context) {
-	err := authorize(c, index.PermUserEdit, 0, deniedUsers)
+	err := edge.Authorize(c, index.PermUserEdit, 0, deniedUsers)
 	var x index.User
 	if err == nil {
 		x, err = s.store.FindUser(c.Request.Context(), c.Param("username"))
@@ -118,7 +107,7 @@ func (s *Server) deleteUser(c *gin.Context) {
 		err = s.store.RemoveUser(c.Request.Context(), x.Username)
 	}
 	if err != nil {
-		s.fail(c, err)
+		s.edge.Fail(c, err)
 		return
 	}
 	noContent(c)

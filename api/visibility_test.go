@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/langdata"
 	"github.com/tolk-project/tolk/index/sqlstore"
+	"github.com/tolk-project/tolk/internal/servertest"
 )
 
 // privateEnv is the demo (public) beside project "secret" (private), with
@@ -76,7 +76,7 @@ func mustPrivateEnv(tb testing.TB) *privateEnv {
 	e.stranger = mustUser(tb, db, "stranger", false)
 	e.member = mustUser(tb, db, "member", false, [2]string{"Translate", "secret"})
 	e.root = mustUser(tb, db, "root", true)
-	e.srv = mustServe(tb, db, api.Options{})
+	e.srv = mustServe(tb, db, servertest.Options{})
 	return e
 }
 
@@ -252,7 +252,7 @@ func TestPrivateLanguageStats(t *testing.T) {
 	// read from the language's row.
 	demoOnly := mustOpenDB(t)
 	seedDemo(t, demoOnly)
-	want := getObject(t, mustServe(t, demoOnly, api.Options{}).URL+"/api/languages/de/statistics/")
+	want := getObject(t, mustServe(t, demoOnly, servertest.Options{}).URL+"/api/languages/de/statistics/")
 	got := getObject(t, e.srv.URL+"/api/languages/de/statistics/")
 	for _, k := range []string{"total", "total_words", "translated", "translated_words", "fuzzy", "approved",
 		"translated_percent", "last_author"} {

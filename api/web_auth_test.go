@@ -11,9 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/sqlstore"
+	"github.com/tolk-project/tolk/internal/servertest"
+	"github.com/tolk-project/tolk/web"
 )
 
 // browser is a client that keeps cookies, as a browser does, and shows
@@ -216,7 +217,7 @@ func TestSignInLimit(t *testing.T) {
 	try := func(password string) response {
 		return b.post("/accounts/login/", url.Values{"csrf_token": {token}, "username": {"anna"}, "password": {password}})
 	}
-	for i := 0; i < api.LoginLimit; i++ {
+	for i := 0; i < web.LoginLimit; i++ {
 		if r := try("wrong"); r.status != http.StatusOK {
 			t.Fatalf("failure %d = %d", i+1, r.status)
 		}
@@ -225,7 +226,7 @@ func TestSignInLimit(t *testing.T) {
 	r := try("correct horse")
 	if r.status != http.StatusTooManyRequests || r.header.Get("Retry-After") == "" ||
 		!strings.Contains(string(r.body), "Too many failed attempts") {
-		t.Fatalf("after %d failures = %d %v %s", api.LoginLimit, r.status, r.header, r.body)
+		t.Fatalf("after %d failures = %d %v %s", web.LoginLimit, r.status, r.header, r.body)
 	}
 	// Another user from the same address is not held up.
 	mustUser(t, db, "rita", false)
@@ -241,7 +242,7 @@ func TestSessionCookieSecure(t *testing.T) {
 	seedDemo(t, db)
 	mustUser(t, db, "anna", false)
 	mustPassword(t, db, "anna", "correct horse")
-	srv := mustServe(t, db, api.Options{BaseURL: "https://tolk.example.com"})
+	srv := mustServe(t, db, servertest.Options{BaseURL: "https://tolk.example.com"})
 	b := newBrowser(t, srv.URL)
 	form := b.get("/accounts/login/")
 	r := b.post("/accounts/login/", url.Values{"csrf_token": {csrf(t, form.body)}, "username": {"anna"},

@@ -10,10 +10,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/langdata"
 	"github.com/tolk-project/tolk/index/sqlstore"
+	"github.com/tolk-project/tolk/internal/servertest"
 )
 
 // seedShop adds project "shop": a monolingual component "ui" in German
@@ -68,7 +68,7 @@ func shopServer(t *testing.T) (*testServer, *sqlstore.DB) {
 	mustPassword(t, db, "anna", "correct horse")
 	mustUser(t, db, "otto", false)
 	mustPassword(t, db, "otto", "correct horse")
-	return mustServe(t, db, api.Options{}), db
+	return mustServe(t, db, servertest.Options{}), db
 }
 
 func TestEditorPage(t *testing.T) {

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/internal/servertest"
 )
 
 const htmlType = "text/html; charset=utf-8"
@@ -126,7 +126,7 @@ func TestWebEscapes(t *testing.T) {
 	mustImport(t, db, index.TranslationImport{ComponentID: c.ID, LanguageCode: "en", Filename: "en.json",
 		Revision: "r", IsSource: true, IsTemplate: true, Monolingual: true,
 		Units: []index.ImportUnit{unit(evil, evil, evil, index.StateReadOnly)}})
-	srv := mustServe(t, db, api.Options{})
+	srv := mustServe(t, db, servertest.Options{})
 	for _, path := range []string{"/", "/projects/evil/", "/projects/evil/comp/", "/projects/evil/comp/en/",
 		"/translate/evil/comp/en/", "/translate/evil/comp/en/?q=" + url.QueryEscape(`'`+evil+`'`),
 		"/engage/evil/-/en/"} {

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/internal/servertest"
 	"github.com/tolk-project/tolk/webhook"
 )
 
@@ -191,7 +191,7 @@ func TestEveryWriteSendsItsEvent(t *testing.T) {
 	// The matrix's server runs no repository operations; this one does,
 	// on the component the matrix created, once its import has made a
 	// checkout.
-	ops := mustServe(t, e.db, api.Options{Operations: e.sync, Repositories: e.sync, Components: e.sync, Files: e.sync})
+	ops := mustServe(t, e.db, servertest.Options{Operations: e.sync, Repositories: e.sync, Components: e.sync, Files: e.sync})
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
 		r := doJSON(t, "POST", ops.URL+"/api/components/demo/web-root/repository/", auth,
 			map[string]any{"operation": "file-scan"})

@@ -361,7 +361,7 @@ type loadRig struct {
 }
 
 func newLoadRig(ctx context.Context, db *sqlstore.DB, eps []endpoint, ceiling bool) (*loadRig, error) {
-	apiSrv, err := serve(api.New(db, api.Options{}).Handler())
+	apiSrv, err := serve(serverHandler(db, api.Options{}))
 	if err != nil {
 		return nil, err
 	}
@@ -436,7 +436,7 @@ func prefixed(base string, paths []string) []string {
 // profileEndpoint loads one endpoint (paths in turn) for dur at conc
 // while prof runs (a CPU profile of the slowest read).
 func profileEndpoint(ctx context.Context, db *sqlstore.DB, paths []string, conc int, dur time.Duration, prof func(func() error) error) error {
-	apiSrv, err := serve(api.New(db, api.Options{}).Handler())
+	apiSrv, err := serve(serverHandler(db, api.Options{}))
 	if err != nil {
 		return err
 	}

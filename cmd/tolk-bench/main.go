@@ -53,6 +53,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -66,6 +67,8 @@ import (
 	"time"
 
 	"github.com/tolk-project/tolk/api"
+	"github.com/tolk-project/tolk/edge"
+	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
 func main() {
@@ -347,7 +350,7 @@ func scaleWrites(ctx context.Context, cfg config, in *instance) ([]writePoint, e
 	if err != nil {
 		return nil, err
 	}
-	apiSrv, err := serve(api.New(in.db, api.Options{}).Handler())
+	apiSrv, err := serve(serverHandler(in.db, api.Options{}))
 	if err != nil {
 		return nil, err
 	}
@@ -446,4 +449,12 @@ func concurrencyLevels(points []loadPoint) []int {
 		}
 	}
 	return out
+}
+
+// apiHandler serves the API over db as tolk serve does, on an edge of
+// default options, without the pages.
+func serverHandler(db *sqlstore.DB, opts api.Options) http.Handler {
+	e := edge.New(db, edge.Options{})
+	api.New(e, db, opts)
+	return e.Handler()
 }

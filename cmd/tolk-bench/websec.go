@@ -43,7 +43,7 @@ func benchWeb(ctx context.Context, cfg config, rep *report, in *instance, logf f
 	if err != nil {
 		return fmt.Errorf("web: session: %w", err)
 	}
-	srv, err := serve(api.New(in.db, api.Options{}).Handler())
+	srv, err := serve(serverHandler(in.db, api.Options{}))
 	if err != nil {
 		return err
 	}

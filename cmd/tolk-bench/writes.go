@@ -90,8 +90,8 @@ func benchWrites(ctx context.Context, cfg config, rep *report, in *instance, dir
 	defer closeCeilings()
 
 	// Wired as tolk serve wires it, so that uploads parse files.
-	apiSrv, err := serve(api.New(in.db, api.Options{Repositories: in.svc, Files: in.svc, Components: in.svc,
-		Operations: in.svc}).Handler())
+	apiSrv, err := serve(serverHandler(in.db, api.Options{Repositories: in.svc, Files: in.svc, Components: in.svc,
+		Operations: in.svc}))
 	if err != nil {
 		return err
 	}

@@ -28,12 +28,14 @@ import (
 	"unicode"
 
 	"github.com/tolk-project/tolk/api"
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/formats"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/langdata"
 	"github.com/tolk-project/tolk/index/sqlstore"
 	tolksync "github.com/tolk-project/tolk/sync"
 	"github.com/tolk-project/tolk/vcs"
+	"github.com/tolk-project/tolk/web"
 	"github.com/tolk-project/tolk/webhook"
 	"golang.org/x/net/netutil"
 )
@@ -41,14 +43,8 @@ import (
 // The one place that sees both the engine and its consumers checks that
 // the engine provides what each consumer declared.
 var (
-	_ api.Store                = (*sqlstore.DB)(nil)
-	_ tolksync.Store           = (*sqlstore.DB)(nil)
-	_ api.Repositories         = (*tolksync.Service)(nil)
-	_ api.RepositoryOperations = (*tolksync.Service)(nil)
-	_ api.TranslationFiles     = (*tolksync.Service)(nil)
-	_ api.Components           = (*tolksync.Service)(nil)
-	_ api.HookUpdater          = (*tolksync.Service)(nil)
-	_ webhook.Store            = (*sqlstore.DB)(nil)
+	_ tolksync.Store = (*sqlstore.DB)(nil)
+	_ webhook.Store  = (*sqlstore.DB)(nil)
 )
 
 func main() {
@@ -119,7 +115,7 @@ type Config struct {
 	MaxUploadBytes int64
 	// RateLimitAnon and RateLimitUser limit the API requests of each
 	// anonymous client address and of each user.
-	RateLimitAnon, RateLimitUser api.RateLimit
+	RateLimitAnon, RateLimitUser edge.RateLimit
 	// AllowLocalRepos lets API clients create components from file://
 	// repository URLs, which read this machine's disk.
 	AllowLocalRepos bool
@@ -184,9 +180,9 @@ var DefaultHTTPLimits = HTTPLimits{ReadHeaderTimeout: 10 * time.Second, ReadTime
 // reference's rate limits among them.
 func DefaultConfig() Config {
 	return Config{DataDir: "./tolk-data", Listen: "127.0.0.1:8080", LogFormat: "text",
-		MaxUploadBytes:  api.DefaultMaxUploadBytes,
+		MaxUploadBytes:  edge.DefaultMaxUploadBytes,
 		GitStallTimeout: vcs.DefaultStallTimeout, GitTimeout: vcs.DefaultTotalTimeout,
-		RateLimitAnon: api.DefaultAnonymousRateLimit, RateLimitUser: api.DefaultUserRateLimit,
+		RateLimitAnon: edge.DefaultAnonymousRateLimit, RateLimitUser: edge.DefaultUserRateLimit,
 		PageCacheBytes: sqlstore.DefaultPageCacheBytes, HTTP: DefaultHTTPLimits}
 }
 
@@ -421,15 +417,17 @@ type Main struct {
 func (m *Main) Open(ctx context.Context) error {
 	log := m.Logger
 	// Settings are checked before anything is opened or imported.
-	apiOpts := api.Options{BaseURL: m.Config.BaseURL, TrustedProxies: m.Config.TrustedProxies,
-		AllowedHosts:   m.Config.AllowedHosts,
-		MaxUploadBytes: m.Config.MaxUploadBytes, MaxResponseBytes: m.Config.MaxResponseBytes,
-		RateLimits:      api.RateLimits{Anonymous: m.Config.RateLimitAnon, User: m.Config.RateLimitUser},
-		AllowLocalRepos: m.Config.AllowLocalRepos, HookSecret: m.Config.HookSecret,
-		Version:      readBuildVersion().Short(),
-		WriteTimeout: m.Config.HTTP.WriteTimeout, FileFormats: apiFileFormats(),
-		WebhookAllowPrivate: m.Config.WebhookAllowPrivate}
-	if err := apiOpts.Validate(); err != nil {
+	httpOpts := serverOptions{
+		Edge: edge.Options{BaseURL: m.Config.BaseURL, TrustedProxies: m.Config.TrustedProxies,
+			AllowedHosts: m.Config.AllowedHosts, MaxResponseBytes: m.Config.MaxResponseBytes,
+			RateLimits: edge.RateLimits{Anonymous: m.Config.RateLimitAnon, User: m.Config.RateLimitUser},
+			Version:    readBuildVersion().Short(), WriteTimeout: m.Config.HTTP.WriteTimeout},
+		API: api.Options{MaxUploadBytes: m.Config.MaxUploadBytes,
+			AllowLocalRepos: m.Config.AllowLocalRepos, HookSecret: m.Config.HookSecret,
+			FileFormats: apiFileFormats(), WebhookAllowPrivate: m.Config.WebhookAllowPrivate},
+		Web: web.Options{MaxUploadBytes: m.Config.MaxUploadBytes},
+	}
+	if err := httpOpts.Validate(); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(m.Config.DataDir, 0o755); err != nil {
@@ -503,8 +501,8 @@ func (m *Main) Open(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if apiOpts.HookSecret == "" {
-			apiOpts.HookSecret = site.HookSecret
+		if httpOpts.API.HookSecret == "" {
+			httpOpts.API.HookSecret = site.HookSecret
 		}
 		if m.Config.WebhookRetryPeriod == 0 {
 			m.Config.WebhookRetryPeriod = site.WebhookRetryPeriod
@@ -515,25 +513,26 @@ func (m *Main) Open(ctx context.Context) error {
 	// checkouts and the formats know: repository status, committed files,
 	// the Git export, parsing uploads and rendering pending edits, and the
 	// git work of component writes.
-	apiOpts.Logger, apiOpts.Repositories, apiOpts.Files, apiOpts.Components = log, m.sync, m.sync, m.sync
+	httpOpts.Edge.Logger, httpOpts.Edge.Startup = log, m.sync
+	httpOpts.API.Repositories, httpOpts.API.Files, httpOpts.API.Components = m.sync, m.sync, m.sync
+	httpOpts.Web.Files = m.sync
 	if !m.Config.NoHooks {
 		// A webhook's update is a pull and re-import of the component.
-		apiOpts.Hooks = m.sync
+		httpOpts.API.Hooks = m.sync
 	}
-	apiOpts.Operations, apiOpts.Startup = m.sync, m.sync
+	httpOpts.API.Operations = m.sync
 	if m.metricsListener != nil {
 		// Counting every request costs a little on each: only where
 		// somebody can read the counts.
-		apiOpts.Requests = m.metrics
+		httpOpts.Edge.Requests = m.metrics
 	}
 	if err := m.startWebhooks(siteURL); err != nil {
 		return err
 	}
-	srv := api.New(m.db, apiOpts)
 	lim := m.Config.HTTP
 	// The server's WriteTimeout sets a deadline once a request is read,
 	// which the API then moves on with every write of the response.
-	m.server = &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: lim.ReadHeaderTimeout,
+	m.server = &http.Server{Handler: httpOpts.handler(m.db), ReadHeaderTimeout: lim.ReadHeaderTimeout,
 		ReadTimeout: lim.ReadTimeout, WriteTimeout: lim.WriteTimeout, IdleTimeout: lim.IdleTimeout,
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	m.served = make(chan error, 1)

@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/tolk-project/tolk"
-	"github.com/tolk-project/tolk/api"
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 )
 
@@ -337,8 +337,8 @@ func TestRateLimitFlags(t *testing.T) {
 			t.Errorf("X-RateLimit-Limit = %q (%v), want %s", got, resp.Header, want)
 		}
 	}
-	if api.DefaultAnonymousRateLimit.String() != "100/day" {
-		t.Errorf("default anonymous limit = %v", api.DefaultAnonymousRateLimit)
+	if edge.DefaultAnonymousRateLimit.String() != "100/day" {
+		t.Errorf("default anonymous limit = %v", edge.DefaultAnonymousRateLimit)
 	}
 }
 

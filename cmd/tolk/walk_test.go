@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tolk-project/tolk/api"
+	"github.com/tolk-project/tolk/edge"
 )
 
 // TestLinkWalk is what a client written for the reference does: start at
@@ -27,7 +27,7 @@ func TestLinkWalk(t *testing.T) {
 	// A walk is one client making thousands of requests, more than an
 	// anonymous client may in a day; the limits stay on, raised, so that
 	// every API answer is checked for their headers.
-	cfg.RateLimitAnon = api.RateLimit{Requests: 100_000, Period: 24 * time.Hour}
+	cfg.RateLimitAnon = edge.RateLimit{Requests: 100_000, Period: 24 * time.Hour}
 	cfg.RateLimitUser = cfg.RateLimitAnon
 	m := mustRunConfig(t, cfg)
 	defer m.Close()

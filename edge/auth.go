@@ -1,4 +1,4 @@
-package api
+package edge
 
 import (
 	"context"
@@ -9,32 +9,24 @@ import (
 	"github.com/tolk-project/tolk/index"
 )
 
-// authStore resolves the tokens requests present.
-type authStore interface {
-	// Authenticate returns the principal a token stands for, or an error
-	// wrapping index.ErrUnauthenticated for an unknown, expired or
-	// revoked token.
-	Authenticate(ctx context.Context, token string) (index.Principal, index.Token, error)
-}
-
 type principalKey struct{}
 
-// newContextWithPrincipal returns ctx carrying who makes the request.
-func newContextWithPrincipal(ctx context.Context, p *index.Principal) context.Context {
+// NewContext returns ctx carrying who makes the request.
+func NewContext(ctx context.Context, p *index.Principal) context.Context {
 	return context.WithValue(ctx, principalKey{}, p)
 }
 
-// principalFromContext returns who makes the request; anonymous (never
+// FromContext returns who makes the request; anonymous (never
 // nil) when nobody authenticated.
-func principalFromContext(ctx context.Context) *index.Principal {
+func FromContext(ctx context.Context) *index.Principal {
 	if p, ok := ctx.Value(principalKey{}).(*index.Principal); ok && p != nil {
 		return p
 	}
 	return &index.Principal{}
 }
 
-// principal returns who makes the request c.
-func principal(c *gin.Context) *index.Principal { return principalFromContext(c.Request.Context()) }
+// Principal returns who makes the request c.
+func Principal(c *gin.Context) *index.Principal { return FromContext(c.Request.Context()) }
 
 // authError is a 401 whose code differs from the plain "no credentials"
 // one: the reference answers a bad token with authentication_failed.
@@ -59,7 +51,7 @@ func (s *Server) authenticate(c *gin.Context) {
 		return
 	}
 	if err != nil {
-		s.fail(c, err)
+		s.Fail(c, err)
 	}
 }
 
@@ -90,49 +82,49 @@ func (s *Server) signIn(c *gin.Context) error {
 		}
 		return err
 	}
-	c.Request = c.Request.WithContext(newContextWithPrincipal(c.Request.Context(), &p))
+	c.Request = c.Request.WithContext(NewContext(c.Request.Context(), &p))
 	return nil
 }
 
-// errNotSignedIn is the reference's answer to an anonymous write: its
+// ErrNotSignedIn is the reference's answer to an anonymous write: its
 // default permission class refuses every unsafe method before the view
 // runs, whatever the object.
-var errNotSignedIn = index.Errorf(index.ErrUnauthenticated, "Authentication credentials were not provided.")
+var ErrNotSignedIn = index.Errorf(index.ErrUnauthenticated, "Authentication credentials were not provided.")
 
 // requireSignedIn guards every write route: anonymous callers get 401
 // before any lookup, as in the reference.
 func (s *Server) requireSignedIn(c *gin.Context) {
-	if principal(c).Anonymous() {
-		s.fail(c, errNotSignedIn)
+	if Principal(c).Anonymous() {
+		s.Fail(c, ErrNotSignedIn)
 	}
 }
 
-// defaultDenied is the reference framework's message for a refused
+// DefaultDenied is the reference framework's message for a refused
 // permission.
-const defaultDenied = "You do not have permission to perform this action."
+const DefaultDenied = "You do not have permission to perform this action."
 
-// authorize checks that the request's principal may do perm in the
+// Authorize checks that the request's principal may do perm in the
 // project with the given id (0 for site-wide permissions). denied is the
 // message of the 403; "" uses the framework's default.
-func authorize(c *gin.Context, perm index.Permission, projectID int64, denied string) error {
-	p := principal(c)
+func Authorize(c *gin.Context, perm index.Permission, projectID int64, denied string) error {
+	p := Principal(c)
 	if p.Anonymous() {
-		return errNotSignedIn
+		return ErrNotSignedIn
 	}
 	if p.Can(perm, projectID) {
 		return nil
 	}
 	if denied == "" {
-		denied = defaultDenied
+		denied = DefaultDenied
 	}
 	return index.Errorf(index.ErrPermission, "%s", denied)
 }
 
-// visible answers ErrNotFound for a project the principal may not see,
+// Visible answers ErrNotFound for a project the principal may not see,
 // so that a private project is indistinguishable from a missing one.
-func visible(c *gin.Context, p *index.Project) error {
-	if principal(c).CanView(p) {
+func Visible(c *gin.Context, p *index.Project) error {
+	if Principal(c).CanView(p) {
 		return nil
 	}
-	return errNoRoute
+	return ErrNoRoute
 }

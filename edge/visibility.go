@@ -1,11 +1,9 @@
-package api
+package edge
 
 import (
-	"context"
 	"slices"
 
 	"github.com/gin-gonic/gin"
-	"github.com/tolk-project/tolk/index"
 )
 
 // Private projects (index.AccessPrivate) exist only for those who may see
@@ -15,41 +13,34 @@ import (
 // findTranslation, which check; lists pass the hidden project ids to the
 // store, which leaves their rows out of the page and of the count alike.
 
-// visibilityStore is what the visibility rules read.
-type visibilityStore interface {
-	// FindPrivateProjects returns the private projects; the slice must
-	// not be modified.
-	FindPrivateProjects(ctx context.Context) ([]index.Project, error)
-}
-
-// hiddenProjects returns the ids of the private projects the request's
+// HiddenProjects returns the ids of the private projects the request's
 // principal may not see, for lists to leave out. nil, when there is no
 // private project or the principal sees them all, leaves lists as they
 // are, keyset paging included.
-func (s *Server) hiddenProjects(c *gin.Context) ([]int64, error) {
+func (s *Server) HiddenProjects(c *gin.Context) ([]int64, error) {
 	private, err := s.store.FindPrivateProjects(c.Request.Context())
 	if err != nil || len(private) == 0 {
 		return nil, err
 	}
-	return principal(c).Hidden(private), nil
+	return Principal(c).Hidden(private), nil
 }
 
-// listHidden is hiddenProjects for a list of the objects of every project
+// ListHidden is hiddenProjects for a list of the objects of every project
 // (scope 0); a list within one object, which was found visible, hides
 // nothing.
-func (s *Server) listHidden(c *gin.Context, scope int64) ([]int64, error) {
+func (s *Server) ListHidden(c *gin.Context, scope int64) ([]int64, error) {
 	if scope != 0 {
 		return nil, nil
 	}
-	return s.hiddenProjects(c)
+	return s.HiddenProjects(c)
 }
 
-// hiddenProject reports whether the project with the given id is one the
+// HiddenProject reports whether the project with the given id is one the
 // request's principal may not see; 0 (no project) never is.
-func (s *Server) hiddenProject(c *gin.Context, projectID int64) (bool, error) {
+func (s *Server) HiddenProject(c *gin.Context, projectID int64) (bool, error) {
 	if projectID == 0 {
 		return false, nil
 	}
-	hidden, err := s.hiddenProjects(c)
+	hidden, err := s.HiddenProjects(c)
 	return slices.Contains(hidden, projectID), err
 }

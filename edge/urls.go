@@ -1,4 +1,4 @@
-package api
+package edge
 
 import (
 	"net"
@@ -11,20 +11,28 @@ import (
 	"github.com/gin-gonic/gin"
 )
 
-// urls builds the absolute URLs of one response. Every URL a body holds
+// URLs builds the absolute URLs of one response. Every URL a body holds
 // comes from here, so the base address and the format=api rule apply to
 // all of them alike.
-type urls struct {
+type URLs struct {
 	base      string // scheme://host[/prefix], no trailing slash
-	formatAPI bool   // the request carried format=api
+	FormatAPI bool   // the request carried format=api
 }
 
-// urlsFor derives the base address of a request: Options.BaseURL when
+// URLsFor derives the base address of a request: Options.BaseURL when
 // set; otherwise the request's scheme and Host, or X-Forwarded-Proto and
 // X-Forwarded-Host when the direct peer is a trusted proxy.
-func (s *Server) urlsFor(c *gin.Context) urls {
+// PageURLs builds links for pages: like the API's, minus format=api,
+// which means nothing to a page.
+func (s *Server) PageURLs(c *gin.Context) URLs {
+	u := s.URLsFor(c)
+	u.FormatAPI = false
+	return u
+}
+
+func (s *Server) URLsFor(c *gin.Context) URLs {
 	r := c.Request
-	u := urls{base: s.opts.base, formatAPI: r.URL.Query().Get("format") == "api"}
+	u := URLs{base: s.opts.base, FormatAPI: r.URL.Query().Get("format") == "api"}
 	if u.base != "" {
 		return u
 	}
@@ -85,10 +93,10 @@ func firstValue(v string) string {
 	return strings.TrimSpace(v)
 }
 
-// abs returns the absolute URL of path (which starts with "/") and the
+// Abs returns the absolute URL of path (which starts with "/") and the
 // already encoded query (may be empty), with format=api appended last when
 // the request carried it (spec, "Common response behaviour", rule 3).
-func (u urls) abs(path, query string) string {
+func (u URLs) Abs(path, query string) string {
 	var b strings.Builder
 	b.Grow(len(u.base) + len(path) + len(query) + 12)
 	b.WriteString(u.base)
@@ -99,15 +107,15 @@ func (u urls) abs(path, query string) string {
 		b.WriteString(query)
 		sep = '&'
 	}
-	if u.formatAPI {
+	if u.FormatAPI {
 		b.WriteByte(sep)
 		b.WriteString("format=api")
 	}
 	return b.String()
 }
 
-// join builds a path from segments, escaping each and ending in "/".
-func join(segments ...string) string {
+// Join builds a path from segments, escaping each and ending in "/".
+func Join(segments ...string) string {
 	n := len(segments) + 1
 	for _, s := range segments {
 		n += len(s)
@@ -125,50 +133,50 @@ func join(segments ...string) string {
 // API resources (spec, "Linked resources"). sub is a sub-resource such
 // as "statistics", or "" for the resource itself.
 
-func (u urls) project(p, sub string) string {
-	return u.abs(join(withSub([]string{"api", "projects", p}, sub)...), "")
+func (u URLs) Project(p, sub string) string {
+	return u.Abs(Join(withSub([]string{"api", "projects", p}, sub)...), "")
 }
 
-func (u urls) component(p, c, sub string) string {
-	return u.abs(join(withSub([]string{"api", "components", p, c}, sub)...), "")
+func (u URLs) Component(p, c, sub string) string {
+	return u.Abs(Join(withSub([]string{"api", "components", p, c}, sub)...), "")
 }
 
-func (u urls) translation(p, c, l, sub string) string {
-	return u.abs(join(withSub([]string{"api", "translations", p, c, l}, sub)...), "")
+func (u URLs) Translation(p, c, l, sub string) string {
+	return u.Abs(Join(withSub([]string{"api", "translations", p, c, l}, sub)...), "")
 }
 
-func (u urls) language(code, sub string) string {
-	return u.abs(join(withSub([]string{"api", "languages", code}, sub)...), "")
+func (u URLs) Language(code, sub string) string {
+	return u.Abs(Join(withSub([]string{"api", "languages", code}, sub)...), "")
 }
 
-func (u urls) unit(id int64) string { return u.byID("/api/units/", id) }
+func (u URLs) Unit(id int64) string { return u.ByID("/api/units/", id) }
 
-func (u urls) change(id int64) string { return u.byID("/api/changes/", id) }
+func (u URLs) Change(id int64) string { return u.ByID("/api/changes/", id) }
 
-func (u urls) addon(id int64, sub string) string {
-	return u.abs(join(withSub([]string{"api", "addons", strconv.FormatInt(id, 10)}, sub)...), "")
+func (u URLs) Addon(id int64, sub string) string {
+	return u.Abs(Join(withSub([]string{"api", "addons", strconv.FormatInt(id, 10)}, sub)...), "")
 }
 
-// byID is abs(collection + id + "/", "") in one allocation: list pages
+// ByID is abs(collection + id + "/", "") in one allocation: list pages
 // build two of these per item.
-func (u urls) byID(collection string, id int64) string {
+func (u URLs) ByID(collection string, id int64) string {
 	b := make([]byte, 0, len(u.base)+len(collection)+32)
 	b = append(b, u.base...)
 	b = append(b, collection...)
 	b = strconv.AppendInt(b, id, 10)
 	b = append(b, '/')
-	if u.formatAPI {
+	if u.FormatAPI {
 		b = append(b, "?format=api"...)
 	}
 	return string(b)
 }
 
-// user returns the user resource's URL, or nil for no user.
-func (u urls) user(username string) *string {
+// User returns the User resource's URL, or nil for no User.
+func (u URLs) User(username string) *string {
 	if username == "" {
 		return nil
 	}
-	return ptr(u.abs(join("api", "users", username), ""))
+	return toPtr(u.Abs(Join("api", "users", username), ""))
 }
 
 func withSub(segments []string, sub string) []string {
@@ -180,22 +188,24 @@ func withSub(segments []string, sub string) []string {
 
 // Human-facing pages, shaped like the reference's.
 
-func (u urls) projectWeb(p string) string           { return u.abs(join("projects", p), "") }
-func (u urls) componentWeb(p, c string) string      { return u.abs(join("projects", p, c), "") }
-func (u urls) translationWeb(p, c, l string) string { return u.abs(join("projects", p, c, l), "") }
-func (u urls) translate(p, c, l string) string      { return u.abs(join("translate", p, c, l), "") }
-func (u urls) share(p, l string) string             { return u.abs(join("engage", p, "-", l), "") }
-func (u urls) gitExport(p, c string) string         { return u.abs(join("git", p, c), "") }
-func (u urls) languageWeb(code string) string       { return u.abs(join("languages", code), "") }
+// Task is a background task's URL.
+func (u URLs) Task(id string) string { return u.Abs(Join("api", "tasks", id), "") }
 
-// licenseURL links a license identifier to its SPDX page; nil when the
-// license is unset or not an SPDX identifier. It is an external address,
-// so format=api does not apply.
-func licenseURL(license string) *string {
-	if license == "" || license == "proprietary" {
-		return nil
-	}
-	return ptr("https://spdx.org/licenses/" + url.PathEscape(license) + ".html")
-}
+func (u URLs) ProjectWeb(p string) string           { return u.Abs(Join("projects", p), "") }
+func (u URLs) ComponentWeb(p, c string) string      { return u.Abs(Join("projects", p, c), "") }
+func (u URLs) TranslationWeb(p, c, l string) string { return u.Abs(Join("projects", p, c, l), "") }
+func (u URLs) Translate(p, c, l string) string      { return u.Abs(Join("translate", p, c, l), "") }
+func (u URLs) Share(p, l string) string             { return u.Abs(Join("engage", p, "-", l), "") }
+func (u URLs) GitExport(p, c string) string         { return u.Abs(Join("git", p, c), "") }
+func (u URLs) LanguageWeb(code string) string       { return u.Abs(Join("languages", code), "") }
 
-func ptr[T any](v T) *T { return &v }
+// NewURLs returns the builder of URLs under base (scheme://host[/prefix],
+// no trailing slash), with format=api on each when formatAPI: for tests
+// and for callers outside a request.
+func NewURLs(base string, formatAPI bool) URLs { return URLs{base: base, FormatAPI: formatAPI} }
+
+// Base is the scheme, host and path prefix every URL starts with, without
+// a trailing slash.
+func (u URLs) Base() string { return u.base }
+
+func toPtr[T any](v T) *T { return &v }

@@ -1,4 +1,4 @@
-package api
+package edge
 
 import "github.com/tolk-project/tolk/index"
 
@@ -6,12 +6,12 @@ import "github.com/tolk-project/tolk/index"
 // (weblate/auth/permissions.py; weblate-writes.md §3.1 and §5.5). Each
 // returns "" when allowed, else the reason to show.
 
-// uploadDenied is the reference's upload.perform check on a translation,
+// UploadDenied is the reference's upload.perform check on a translation,
 // answered with 403: uploading to the source language needs source.edit
 // and a format that can update source strings (a monolingual template
 // can; the source of a bilingual glossary cannot), then the edit checks,
 // then some way to use the upload at all.
-func uploadDenied(p *index.Principal, t *index.Translation) string {
+func UploadDenied(p *index.Principal, t *index.Translation) string {
 	c := &t.Component
 	switch {
 	case t.IsSource && !p.Can(index.PermSourceEdit, c.ProjectID):
@@ -23,7 +23,7 @@ func uploadDenied(p *index.Principal, t *index.Translation) string {
 		return reason
 	}
 	if !t.IsSource && editDenied(p, t, index.PermUnitEdit) != "" && addDenied(p, t) != "" {
-		return defaultDenied
+		return DefaultDenied
 	}
 	return ""
 }

@@ -1,4 +1,4 @@
-package api
+package web
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 )
 
@@ -227,7 +228,7 @@ func (s *Server) findEditorUnit(c *gin.Context, t *index.Translation, q string) 
 
 // translatePage serves the editor.
 func (s *Server) translatePage(c *gin.Context) {
-	t, err := s.findTranslation(c)
+	t, err := s.edge.FindTranslation(c)
 	if err != nil {
 		s.failPage(c, err)
 		return
@@ -254,19 +255,19 @@ func (s *Server) writeEditor(c *gin.Context, status int, page webPage) {
 // conflict of a refused save when there is one.
 func (s *Server) editorPage(c *gin.Context, t *index.Translation, q string, conflict *editorConflict) (webPage, error) {
 	ctx := c.Request.Context()
-	u, p, comp, l := s.webURLs(c), t.Component.Project.Slug, t.Component.Slug, t.LanguageCode
+	u, p, comp, l := s.edge.PageURLs(c), t.Component.Project.Slug, t.Component.Slug, t.LanguageCode
 	page := s.newPage(c, "Translate "+t.Component.Name+" — "+t.Language.Name)
-	page.Crumbs = append(translationCrumbs(u, t), webLink{Name: t.Language.Name, URL: u.translationWeb(p, comp, l)})
-	page.APIURL = u.translation(p, comp, l, "units")
-	who := principal(c)
-	base := u.translate(p, comp, l)
+	page.Crumbs = append(translationCrumbs(u, t), webLink{Name: t.Language.Name, URL: u.TranslationWeb(p, comp, l)})
+	page.APIURL = u.Translation(p, comp, l, "units")
+	who := edge.Principal(c)
+	base := u.Translate(p, comp, l)
 	ed := &editorView{Query: q, Base: base, SaveURL: base + "save/", Conflict: conflict,
 		CanEdit:   who.Can(index.PermUnitEdit, t.Component.ProjectID) && !t.Component.Locked,
 		Locked:    t.Component.Locked,
 		CanReview: t.Component.Project.TranslationReview && who.Can(index.PermUnitReview, t.Component.ProjectID),
 		Lang:      t.Language.Code, Dir: dirOf(&t.Language), SourceLang: t.Component.SourceLanguage, SourceDir: "ltr",
 		Translated: percentText(t.Stats.Translated, t.Stats.Total)}
-	src, err := s.sourceLanguage(c, t.Component.SourceLanguage)
+	src, err := s.edge.SourceLanguage(c, t.Component.SourceLanguage)
 	if err != nil {
 		return page, err
 	}
@@ -276,7 +277,7 @@ func (s *Server) editorPage(c *gin.Context, t *index.Translation, q string, conf
 	}
 	page.Editor = ed
 	if ed.CanEdit {
-		page.CSRF = s.csrfToken(c)
+		page.CSRF = s.edge.CSRFToken(c)
 	}
 	unit, ok, err := s.findEditorUnit(c, t, q)
 	if err != nil {
@@ -358,11 +359,11 @@ func firstForm(forms []string) string {
 
 // editorUnit lays out one unit for editing, with the glossary terms its
 // source holds and its recent changes.
-func (s *Server) editorUnit(ctx context.Context, u urls, t *index.Translation, x *index.Unit) (*editorUnit, error) {
+func (s *Server) editorUnit(ctx context.Context, u edge.URLs, t *index.Translation, x *index.Unit) (*editorUnit, error) {
 	out := &editorUnit{ID: x.ID, Key: x.Context, State: stateName(x.State), Fuzzy: x.State == index.StateFuzzy,
 		Approved: x.State == index.StateApproved, ReadOnly: index.UnitReadOnly(x, t),
 		Explanation: x.Explanation, Note: x.Note, Location: x.Location, Version: unitVersion(x),
-		APIURL: u.abs("/api/units/"+strconv.FormatInt(x.ID, 10)+"/", "")}
+		APIURL: u.Abs("/api/units/"+strconv.FormatInt(x.ID, 10)+"/", "")}
 	for _, f := range x.Source {
 		out.Source = append(out.Source, splitPlaceholders(f))
 	}
@@ -509,7 +510,7 @@ func readSave(c *gin.Context) (saveRequest, bool, error) {
 	}
 	r = saveRequest{ID: id, Target: c.PostFormArray("target"), Fuzzy: c.PostForm("fuzzy") != "",
 		Approved: c.PostForm("approved") != "", Version: c.PostForm("version"), Query: c.PostForm("q"),
-		CSRF: c.PostForm(csrfField)}
+		CSRF: c.PostForm(edge.CSRFField)}
 	return r, false, nil
 }
 
@@ -517,14 +518,14 @@ func readSave(c *gin.Context) (saveRequest, bool, error) {
 // header or the body) or without anyone signed in.
 func (s *Server) checkSaver(c *gin.Context, req saveRequest) error {
 	presented := req.CSRF
-	if h := c.GetHeader(csrfHeader); h != "" {
+	if h := c.GetHeader(edge.CSRFHeader); h != "" {
 		presented = h
 	}
-	if err := s.checkCSRF(c, presented); err != nil {
+	if err := s.edge.CheckCSRF(c, presented); err != nil {
 		return err
 	}
-	if principal(c).Anonymous() {
-		return errNotSignedIn
+	if edge.Principal(c).Anonymous() {
+		return edge.ErrNotSignedIn
 	}
 	return nil
 }
@@ -554,13 +555,13 @@ func (s *Server) saveUnit(c *gin.Context) {
 	}
 	var t index.Translation
 	if err == nil {
-		t, err = s.findTranslation(c)
+		t, err = s.edge.FindTranslation(c)
 	}
 	if err != nil {
 		s.failSave(c, isJSON, err)
 		return
 	}
-	who, state := principal(c), req.state()
+	who, state := edge.Principal(c), req.state()
 	var current index.Unit
 	_, err = s.store.UpdateUnit(c.Request.Context(), req.ID, index.UserActor(who.User),
 		func(u index.Unit, ut index.Translation) (index.UnitUpdate, error) {
@@ -583,8 +584,8 @@ func (s *Server) saveUnit(c *gin.Context) {
 		s.failSave(c, isJSON, err)
 		return
 	}
-	u := s.webURLs(c)
-	next := editorURL(u.translate(t.Component.Project.Slug, t.Component.Slug, t.LanguageCode), req.Query,
+	u := s.edge.PageURLs(c)
+	next := editorURL(u.Translate(t.Component.Project.Slug, t.Component.Slug, t.LanguageCode), req.Query,
 		"after", strconv.FormatInt(req.ID, 10))
 	if !isJSON {
 		c.Redirect(http.StatusSeeOther, next)
@@ -622,9 +623,9 @@ func (s *Server) failSave(c *gin.Context, isJSON bool, err error) {
 		s.failPage(c, err)
 		return
 	}
-	status, body := errorResponse(err)
+	status, body := edge.ErrorResponse(err)
 	if status >= 500 {
-		requestLogger(c, s.log).Error("request failed", "err", err)
+		edge.RequestLogger(c, s.log).Error("request failed", "err", err)
 	}
 	var details []string
 	for _, e := range body.Errors {

@@ -1,4 +1,4 @@
-package api
+package edge
 
 import (
 	"context"
@@ -12,9 +12,9 @@ import (
 	"github.com/tolk-project/tolk/index"
 )
 
-// errorBody is the reference's error envelope
+// ErrorBody is the reference's error envelope
 // (../shared/reference/weblate-core.md, "Errors").
-type errorBody struct {
+type ErrorBody struct {
 	Type   string       `json:"type"` // client_error, validation_error, server_error
 	Errors []errorEntry `json:"errors"`
 }
@@ -25,20 +25,20 @@ type errorEntry struct {
 	Attr   *string `json:"attr"` // the offending field, dotted when nested; null otherwise
 }
 
-// methodError is a request whose method the resource does not accept.
-type methodError struct{ method string }
+// MethodError is a request whose method the resource does not accept.
+type MethodError struct{ method string }
 
-func (e *methodError) Error() string { return fmt.Sprintf("api: method %s not allowed", e.method) }
+func (e *MethodError) Error() string { return fmt.Sprintf("api: method %s not allowed", e.method) }
 
-// requestError is a client error that no index kind names: a body that
+// RequestError is a client error that no index kind names: a body that
 // does not parse (400 parse_error), a media type the endpoint does not
 // read (415), a client over its rate limit (429 throttled).
-type requestError struct {
-	status       int
-	code, detail string
+type RequestError struct {
+	Status       int
+	Code, Detail string
 }
 
-func (e *requestError) Error() string { return "api: " + e.detail }
+func (e *RequestError) Error() string { return "api: " + e.Detail }
 
 // errorKinds maps each index error kind to its status, code and the
 // reference's default message, used when the error carries none.
@@ -58,22 +58,22 @@ var errorKinds = []struct {
 	{index.ErrInvalid, http.StatusBadRequest, "invalid", "Invalid input."},
 }
 
-// errorResponse turns err into a status and envelope. Internal errors get
+// ErrorResponse turns err into a status and envelope. Internal errors get
 // a generic message: their text is for the log, not the client.
-func errorResponse(err error) (int, errorBody) {
+func ErrorResponse(err error) (int, ErrorBody) {
 	var fe *index.FieldError
 	if errors.As(err, &fe) {
-		return http.StatusBadRequest, errorBody{Type: "validation_error", Errors: fieldEntries(fe)}
+		return http.StatusBadRequest, ErrorBody{Type: "validation_error", Errors: fieldEntries(fe)}
 	}
 	var ae *authError
 	if errors.As(err, &ae) {
 		return http.StatusUnauthorized, clientError("authentication_failed", ae.detail)
 	}
-	var re *requestError
+	var re *RequestError
 	if errors.As(err, &re) {
-		return re.status, clientError(re.code, re.detail)
+		return re.Status, clientError(re.Code, re.Detail)
 	}
-	var me *methodError
+	var me *MethodError
 	if errors.As(err, &me) {
 		return http.StatusMethodNotAllowed, clientError("method_not_allowed",
 			fmt.Sprintf("Method %q not allowed.", me.method))
@@ -87,17 +87,17 @@ func errorResponse(err error) (int, errorBody) {
 			detail = k.detail
 		}
 		if k.kind == index.ErrInvalid {
-			return k.status, errorBody{Type: "validation_error",
+			return k.status, ErrorBody{Type: "validation_error",
 				Errors: []errorEntry{{Code: k.code, Detail: detail}}}
 		}
 		return k.status, clientError(k.code, detail)
 	}
-	return http.StatusInternalServerError, errorBody{Type: "server_error",
+	return http.StatusInternalServerError, ErrorBody{Type: "server_error",
 		Errors: []errorEntry{{Code: "error", Detail: "A server error occurred."}}}
 }
 
-func clientError(code, detail string) errorBody {
-	return errorBody{Type: "client_error", Errors: []errorEntry{{Code: code, Detail: detail}}}
+func clientError(code, detail string) ErrorBody {
+	return ErrorBody{Type: "client_error", Errors: []errorEntry{{Code: code, Detail: detail}}}
 }
 
 // fieldEntries gives one entry per field, ordered by attribute name so
@@ -120,21 +120,21 @@ func fieldEntries(fe *index.FieldError) []errorEntry {
 	return out
 }
 
-// fail answers the request with err's status and envelope. It is the
+// Fail answers the request with err's status and envelope. It is the
 // only place that picks an error status; 5xx are logged with the request
 // ID, everything else is the client's business.
-func (s *Server) fail(c *gin.Context, err error) {
-	status, body := errorResponse(err)
+func (s *Server) Fail(c *gin.Context, err error) {
+	status, body := ErrorResponse(err)
 	if status >= 500 {
 		level := slog.LevelError
-		if clientGone(c) || errors.Is(err, context.Canceled) {
+		if ClientGone(c) || errors.Is(err, context.Canceled) {
 			level = slog.LevelWarn // the client went away mid-request
 		}
-		requestLogger(c, s.log).Log(c.Request.Context(), level, "request failed", "err", err)
+		RequestLogger(c, s.log).Log(c.Request.Context(), level, "request failed", "err", err)
 	}
 	if status == http.StatusUnauthorized {
 		c.Header("WWW-Authenticate", "Token")
 	}
-	s.writeJSON(c, status, body)
+	s.WriteJSON(c, status, body)
 	c.Abort()
 }

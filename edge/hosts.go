@@ -1,4 +1,4 @@
-package api
+package edge
 
 import (
 	"fmt"
@@ -50,8 +50,8 @@ func (s *Server) checkHost(c *gin.Context) {
 	}
 	_, host := s.origin(c.Request)
 	if !s.hostAllowed(c.Request, host) {
-		s.fail(c, &requestError{status: http.StatusBadRequest, code: "invalid_host",
-			detail: fmt.Sprintf("Invalid HTTP_HOST header: %q. Tolk answers for its listen address, "+
+		s.Fail(c, &RequestError{Status: http.StatusBadRequest, Code: "invalid_host",
+			Detail: fmt.Sprintf("Invalid HTTP_HOST header: %q. Tolk answers for its listen address, "+
 				"localhost and the names given with --allowed-host.", host)})
 	}
 }

@@ -1,4 +1,4 @@
-package api
+package edge
 
 import (
 	"bytes"
@@ -24,10 +24,10 @@ type closingReader struct {
 	closed bool
 }
 
-// watchClosing wraps the request's body when it is multipart, and
+// WatchClosing wraps the request's body when it is multipart, and
 // returns the reader to ask once the body is read; nil when the request
 // is not multipart or names no boundary (which the parser refuses).
-func watchClosing(r *http.Request) *closingReader {
+func WatchClosing(r *http.Request) *closingReader {
 	mt, params, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mt != "multipart/form-data" || params["boundary"] == "" {
 		return nil
@@ -51,9 +51,9 @@ func (cr *closingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// check returns errUnclosedMultipart unless the closing boundary was
+// Check returns errUnclosedMultipart unless the closing boundary was
 // read; a nil reader checks nothing.
-func (cr *closingReader) check() error {
+func (cr *closingReader) Check() error {
 	if cr == nil || cr.closed {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package api
+package edge
 
 import (
 	"net/http"
@@ -30,7 +30,7 @@ func (s *Server) healthRoutes(e *gin.Engine) {
 
 // getHealth answers 200 while the process serves HTTP at all.
 func (s *Server) getHealth(c *gin.Context) {
-	s.writeJSON(c, http.StatusOK, map[string]string{"status": "ok"})
+	s.WriteJSON(c, http.StatusOK, map[string]string{"status": "ok"})
 }
 
 // readyJSON is the body of /readyz.
@@ -61,7 +61,7 @@ func (s *Server) getReady(c *gin.Context) {
 	if !st.Done {
 		status = http.StatusServiceUnavailable
 	}
-	s.writeJSON(c, status, body)
+	s.WriteJSON(c, status, body)
 }
 
 func startupJSON(in []index.StartupComponent) []startupComponentJSON {

@@ -1,4 +1,4 @@
-package api
+package web
 
 import (
 	"bytes"
@@ -11,21 +11,13 @@ import (
 	"strconv"
 
 	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 )
 
-// The human-facing pages: the projects list, a project, a component, a
-// language, a translation and the editor, at the addresses the API's
-// web_url, share_url and translate_url lead to (urls.go, "Human-facing
-// pages"). They are rendered by html/template from webui/, with one
-// small stylesheet and script served from the binary: no build step, no
-// external assets, and every page reads without JavaScript.
+// webUI holds the page template, the stylesheet and the script (package
+// doc).
 //
-// They live in package api rather than a package of their own because
-// they resolve objects, check visibility and permissions, and write
-// units through exactly the code the API does (findTranslation,
-// Principal.Can, index.CheckUnitPatch, readUpload).
-
 //go:embed webui
 var webUI embed.FS
 
@@ -33,35 +25,25 @@ var pageTemplate = template.Must(template.New("").Funcs(template.FuncMap{
 	"inc": func(i int) int { return i + 1 },
 }).ParseFS(webUI, "webui/*.html"))
 
-// webResources are the pages, GET and HEAD only. They sit in the
-// resource table (through resources) for the trailing-slash redirect and
-// the 405 answer. The table's OPTIONS body describes API views, so pages
-// do not advertise OPTIONS. Their POST routes (sign-in, saves, uploads)
-// are webRoutes.
-func (s *Server) webResources() []resource {
-	get := []string{"GET", "HEAD"}
-	return []resource{
-		{"/", "Projects", get, s.projectsPage},
-		{"/projects/", "Projects", get, s.projectsPage},
-		{"/projects/:project/", "Project", get, s.projectPage},
-		{"/projects/:project/:component/", "Component", get, s.componentPage},
-		{"/projects/:project/:component/:language/", "Translation", get, s.translationPage},
-		{"/translate/:project/:component/:language/", "Translate", get, s.translatePage},
-		{"/engage/:project/-/:language/", "Engage", get, s.engagePage},
-		{"/languages/:code/", "Language", get, s.languagePage},
-		{"/accounts/login/", "Sign in", get, s.loginPage},
-	}
-}
-
-// webRoutes are the pages' state-changing routes. Each checks the CSRF
-// token of the session (or of the sign-in form) before anything else.
-func (s *Server) webRoutes(e *gin.Engine) {
-	e.POST("/accounts/login/", s.login)
-	e.POST("/accounts/logout/", s.logout)
-	e.POST("/translate/:project/:component/:language/save/", s.saveUnit)
-	e.POST("/projects/:project/:component/:language/upload/", s.uploadPage)
-	e.GET("/static/:file", s.static)
-	e.HEAD("/static/:file", s.static)
+// routes registers the pages, GET and HEAD only, and their
+// state-changing routes, each of which checks the CSRF token of the
+// session (or of the sign-in form) before anything else.
+func (s *Server) routes(r *edge.Router) {
+	r.Page("/", s.projectsPage)
+	r.Page("/projects/", s.projectsPage)
+	r.Page("/projects/:project/", s.projectPage)
+	r.Page("/projects/:project/:component/", s.componentPage)
+	r.Page("/projects/:project/:component/:language/", s.translationPage)
+	r.Handle(http.MethodPost, "/projects/:project/:component/:language/upload/", s.uploadPage) // web_files.go
+	r.Page("/translate/:project/:component/:language/", s.translatePage)                       // web_editor.go
+	r.Handle(http.MethodPost, "/translate/:project/:component/:language/save/", s.saveUnit)
+	r.Page("/engage/:project/-/:language/", s.engagePage)
+	r.Page("/languages/:code/", s.languagePage)
+	r.Page("/accounts/login/", s.loginPage) // web_auth.go
+	r.Handle(http.MethodPost, "/accounts/login/", s.login)
+	r.Handle(http.MethodPost, "/accounts/logout/", s.logout)
+	r.Handle(http.MethodGet, "/static/:file", s.static)
+	r.Handle(http.MethodHead, "/static/:file", s.static)
 }
 
 // webPage is what the page template shows; empty parts are left out.
@@ -118,24 +100,16 @@ type loginForm struct {
 	Next, Username, Problem string
 }
 
-// webURLs builds links for pages: like the API's, minus format=api,
-// which means nothing to a page.
-func (s *Server) webURLs(c *gin.Context) urls {
-	u := s.urlsFor(c)
-	u.formatAPI = false
-	return u
-}
-
 // newPage starts a page with what every page shows: who is signed in
 // and the CSRF token of its forms.
 func (s *Server) newPage(c *gin.Context, title string) webPage {
 	page := webPage{Title: title, Here: c.Request.URL.RequestURI()}
 	// A token is a tool's, not a browser's sign-in: with one, the
 	// header offers no sign-out (the permissions still apply).
-	if p := principal(c); !p.Anonymous() && viaSession(c) {
+	if p := edge.Principal(c); !p.Anonymous() && edge.ViaSession(c) {
 		page.User = p.User.Username
 		// The sign-out form's; pages with other forms ask for it too.
-		page.CSRF = s.csrfToken(c)
+		page.CSRF = s.edge.CSRFToken(c)
 	}
 	return page
 }
@@ -144,7 +118,7 @@ func (s *Server) newPage(c *gin.Context, title string) webPage {
 // may see.
 func (s *Server) projectsPage(c *gin.Context) {
 	ctx := c.Request.Context()
-	hidden, err := s.hiddenProjects(c)
+	hidden, err := s.edge.HiddenProjects(c)
 	if err != nil {
 		s.failPage(c, err)
 		return
@@ -154,16 +128,16 @@ func (s *Server) projectsPage(c *gin.Context) {
 		s.failPage(c, err)
 		return
 	}
-	u := s.webURLs(c)
+	u := s.edge.PageURLs(c)
 	page := s.newPage(c, "Projects")
-	page.ListName, page.APIURL = "Projects", u.abs("/api/projects/", "")
+	page.ListName, page.APIURL = "Projects", u.Abs("/api/projects/", "")
 	for _, p := range projects {
 		st, err := s.store.ProjectStats(ctx, p.ID)
 		if err != nil {
 			s.failPage(c, err)
 			return
 		}
-		page.List = append(page.List, progressRow(p.Name, u.projectWeb(p.Slug), st.Translated, st.Total))
+		page.List = append(page.List, progressRow(p.Name, u.ProjectWeb(p.Slug), st.Translated, st.Total))
 	}
 	s.writePage(c, http.StatusOK, page)
 }
@@ -177,7 +151,7 @@ func progressRow(name, url string, part, total int) webRow {
 // its languages, and its languages.
 func (s *Server) projectPage(c *gin.Context) {
 	ctx := c.Request.Context()
-	p, err := s.findProject(c)
+	p, err := s.edge.FindProject(c)
 	if err != nil {
 		s.failPage(c, err)
 		return
@@ -197,14 +171,14 @@ func (s *Server) projectPage(c *gin.Context) {
 		s.failPage(c, err)
 		return
 	}
-	u := s.webURLs(c)
+	u := s.edge.PageURLs(c)
 	page := s.newPage(c, p.Name)
-	page.Stats, page.ListName, page.APIURL = statRows(&st), "Languages", u.project(p.Slug, "")
-	page.Crumbs = []webLink{{Name: "Projects", URL: u.abs("/projects/", "")}}
+	page.Stats, page.ListName, page.APIURL = statRows(&st), "Languages", u.Project(p.Slug, "")
+	page.Crumbs = []webLink{{Name: "Projects", URL: u.Abs("/projects/", "")}}
 	m := &webMatrix{}
 	column := map[string]int{}
 	for i, l := range langs {
-		page.List = append(page.List, progressRow(l.Name, u.share(p.Slug, l.Code), langStats[i].Translated, langStats[i].Total))
+		page.List = append(page.List, progressRow(l.Name, u.Share(p.Slug, l.Code), langStats[i].Translated, langStats[i].Total))
 		m.Languages = append(m.Languages, l.Name)
 		column[l.Code] = i
 	}
@@ -214,10 +188,10 @@ func (s *Server) projectPage(c *gin.Context) {
 			s.failPage(c, err)
 			return
 		}
-		row := webMatrixRow{Name: comp.Name, URL: u.componentWeb(p.Slug, comp.Slug), Cells: make([]webRow, len(langs))}
+		row := webMatrixRow{Name: comp.Name, URL: u.ComponentWeb(p.Slug, comp.Slug), Cells: make([]webRow, len(langs))}
 		for _, t := range trs {
 			if i, ok := column[t.LanguageCode]; ok {
-				row.Cells[i] = progressRow(t.Language.Name, u.translationWeb(p.Slug, comp.Slug, t.LanguageCode),
+				row.Cells[i] = progressRow(t.Language.Name, u.TranslationWeb(p.Slug, comp.Slug, t.LanguageCode),
 					t.Stats.Translated, t.Stats.Total)
 			}
 		}
@@ -231,7 +205,7 @@ func (s *Server) projectPage(c *gin.Context) {
 // its translations.
 func (s *Server) componentPage(c *gin.Context) {
 	ctx := c.Request.Context()
-	comp, err := s.findComponent(c)
+	comp, err := s.edge.FindComponent(c)
 	if err != nil {
 		s.failPage(c, err)
 		return
@@ -246,10 +220,10 @@ func (s *Server) componentPage(c *gin.Context) {
 		s.failPage(c, err)
 		return
 	}
-	u, p := s.webURLs(c), comp.Project.Slug
+	u, p := s.edge.PageURLs(c), comp.Project.Slug
 	page := s.newPage(c, comp.Name)
-	page.Crumbs = []webLink{{Name: comp.Project.Name, URL: u.projectWeb(p)}}
-	page.Stats, page.ListName, page.APIURL = statRows(&st), "Translations", u.component(p, comp.Slug, "")
+	page.Crumbs = []webLink{{Name: comp.Project.Name, URL: u.ProjectWeb(p)}}
+	page.Stats, page.ListName, page.APIURL = statRows(&st), "Translations", u.Component(p, comp.Slug, "")
 	if comp.Import.Error != "" {
 		page.Problems = append(page.Problems, "The last import failed: "+comp.Import.Error)
 	}
@@ -257,7 +231,7 @@ func (s *Server) componentPage(c *gin.Context) {
 		page.Problems = append(page.Problems, fmt.Sprintf("Skipped %q: %s", f.Filename, f.Reason))
 	}
 	for _, t := range trs {
-		page.List = append(page.List, progressRow(t.Language.Name, u.translationWeb(p, comp.Slug, t.LanguageCode),
+		page.List = append(page.List, progressRow(t.Language.Name, u.TranslationWeb(p, comp.Slug, t.LanguageCode),
 			t.Stats.Translated, t.Stats.Total))
 		if t.LoadError != "" {
 			page.Problems = append(page.Problems, t.Language.Name+" does not parse: "+t.LoadError)
@@ -270,7 +244,7 @@ func (s *Server) componentPage(c *gin.Context) {
 // statistics, the ways into the editor, and the file's download and
 // upload.
 func (s *Server) translationPage(c *gin.Context) {
-	t, err := s.findTranslation(c)
+	t, err := s.edge.FindTranslation(c)
 	if err != nil {
 		s.failPage(c, err)
 		return
@@ -280,18 +254,18 @@ func (s *Server) translationPage(c *gin.Context) {
 
 // translationView is the translation page of t.
 func (s *Server) translationView(c *gin.Context, t *index.Translation) webPage {
-	u, p, comp, l := s.webURLs(c), t.Component.Project.Slug, t.Component.Slug, t.LanguageCode
+	u, p, comp, l := s.edge.PageURLs(c), t.Component.Project.Slug, t.Component.Slug, t.LanguageCode
 	page := s.newPage(c, t.Component.Name+" — "+t.Language.Name)
 	page.Crumbs = translationCrumbs(u, t)
 	page.Stats, page.Problems = statRows(&t.Stats), problems(t.LoadError)
-	page.APIURL = u.translation(p, comp, l, "")
-	edit := u.translate(p, comp, l)
+	page.APIURL = u.Translation(p, comp, l, "")
+	edit := u.Translate(p, comp, l)
 	page.Actions = []webLink{
 		{Name: fmt.Sprintf("Untranslated strings (%d)", t.Stats.Total-t.Stats.Translated-t.Stats.Fuzzy),
 			URL: edit + "?q=" + url.QueryEscape("state:empty")},
 		{Name: fmt.Sprintf("Strings needing editing (%d)", t.Stats.Fuzzy), URL: edit + "?q=" + url.QueryEscape("is:fuzzy")},
 		{Name: fmt.Sprintf("All strings (%d)", t.Stats.Total), URL: edit},
-		{Name: "Language " + t.Language.Name, URL: u.share(p, l)},
+		{Name: "Language " + t.Language.Name, URL: u.Share(p, l)},
 	}
 	page.Upload = s.uploadView(c, u, t)
 	return page
@@ -307,7 +281,7 @@ func problems(loadError string) []string {
 // engagePage serves /engage/:project/-/:language/: a project in one of
 // its languages.
 func (s *Server) engagePage(c *gin.Context) {
-	p, err := s.findProject(c)
+	p, err := s.edge.FindProject(c)
 	if err != nil {
 		s.failPage(c, err)
 		return
@@ -317,15 +291,15 @@ func (s *Server) engagePage(c *gin.Context) {
 		s.failPage(c, err)
 		return
 	}
-	u, code := s.webURLs(c), c.Param("language")
+	u, code := s.edge.PageURLs(c), c.Param("language")
 	for i, l := range langs {
 		if l.Code != code {
 			continue
 		}
 		page := s.newPage(c, p.Name+" — "+l.Name)
-		page.Crumbs = []webLink{{Name: p.Name, URL: u.projectWeb(p.Slug)}}
-		page.Stats, page.APIURL = statRows(&stats[i]), u.project(p.Slug, "languages")
-		page.Actions = []webLink{{Name: "Language " + l.Name, URL: u.languageWeb(l.Code)}}
+		page.Crumbs = []webLink{{Name: p.Name, URL: u.ProjectWeb(p.Slug)}}
+		page.Stats, page.APIURL = statRows(&stats[i]), u.Project(p.Slug, "languages")
+		page.Actions = []webLink{{Name: "Language " + l.Name, URL: u.LanguageWeb(l.Code)}}
 		comps, _, err := s.store.FindComponentPage(c.Request.Context(), p.ID, index.Page{})
 		if err != nil {
 			s.failPage(c, err)
@@ -340,7 +314,7 @@ func (s *Server) engagePage(c *gin.Context) {
 				s.failPage(c, err)
 				return
 			}
-			page.List = append(page.List, progressRow(comp.Name, u.translationWeb(p.Slug, comp.Slug, code),
+			page.List = append(page.List, progressRow(comp.Name, u.TranslationWeb(p.Slug, comp.Slug, code),
 				t.Stats.Translated, t.Stats.Total))
 		}
 		page.ListName = "Components"
@@ -352,16 +326,16 @@ func (s *Server) engagePage(c *gin.Context) {
 
 // languagePage serves /languages/:code/.
 func (s *Server) languagePage(c *gin.Context) {
-	l, st, err := s.languageStats(c)
+	l, st, err := s.edge.LanguageStats(c)
 	if err != nil {
 		s.failPage(c, err)
 		return
 	}
 	page := s.newPage(c, l.Name)
-	u := s.webURLs(c)
-	page.Stats, page.APIURL = statRows(&st), u.language(l.Code, "")
+	u := s.edge.PageURLs(c)
+	page.Stats, page.APIURL = statRows(&st), u.Language(l.Code, "")
 	// The language across the projects the reader may see.
-	hidden, err := s.hiddenProjects(c)
+	hidden, err := s.edge.HiddenProjects(c)
 	if err != nil {
 		s.failPage(c, err)
 		return
@@ -380,17 +354,17 @@ func (s *Server) languagePage(c *gin.Context) {
 		}
 		for i := range langs {
 			if langs[i].Code == l.Code {
-				page.List = append(page.List, progressRow(p.Name, u.share(p.Slug, l.Code), stats[i].Translated, stats[i].Total))
+				page.List = append(page.List, progressRow(p.Name, u.Share(p.Slug, l.Code), stats[i].Translated, stats[i].Total))
 			}
 		}
 	}
 	s.writePage(c, http.StatusOK, page)
 }
 
-func translationCrumbs(u urls, t *index.Translation) []webLink {
+func translationCrumbs(u edge.URLs, t *index.Translation) []webLink {
 	p := &t.Component.Project
-	return []webLink{{Name: p.Name, URL: u.projectWeb(p.Slug)},
-		{Name: t.Component.Name, URL: u.componentWeb(p.Slug, t.Component.Slug)}}
+	return []webLink{{Name: p.Name, URL: u.ProjectWeb(p.Slug)},
+		{Name: t.Component.Name, URL: u.ComponentWeb(p.Slug, t.Component.Slug)}}
 }
 
 // statRows lays out the statistics a page shows, with the API's
@@ -444,13 +418,13 @@ func stateName(st index.State) string {
 // unknown objects, the error's details for other client errors, and a
 // 500 page with the error logged, never shown.
 func (s *Server) failPage(c *gin.Context, err error) {
-	status, body := errorResponse(err)
+	status, body := edge.ErrorResponse(err)
 	page := s.newPage(c, "Not done")
 	switch {
 	case status == http.StatusNotFound:
 		page.Title, page.Note = "Not found", "The page you are looking for does not exist."
 	case status >= 500:
-		requestLogger(c, s.log).Error("request failed", "err", err)
+		edge.RequestLogger(c, s.log).Error("request failed", "err", err)
 		page.Title, page.Note = "Server error", "A server error occurred."
 	default:
 		page.ProblemsTitle = "What went wrong"
@@ -470,7 +444,7 @@ func (s *Server) writePage(c *gin.Context, status int, page webPage) {
 func (s *Server) render(c *gin.Context, status int, name string, data any) {
 	var buf bytes.Buffer
 	if err := pageTemplate.ExecuteTemplate(&buf, name, data); err != nil {
-		requestLogger(c, s.log).Error("render page", "err", err)
+		edge.RequestLogger(c, s.log).Error("render page", "err", err)
 		status = http.StatusInternalServerError
 		buf.Reset()
 		buf.WriteString("<!DOCTYPE html>\n<title>Server error</title>\n<p>A server error occurred.</p>\n")

@@ -1,4 +1,4 @@
-package api
+package edge
 
 import (
 	"crypto/rand"
@@ -20,11 +20,11 @@ const requestIDHeader = "X-Request-ID"
 // client ever receives it.
 const StatusClientClosedRequest = 499
 
-// clientGone reports whether the client closed the connection (or
+// ClientGone reports whether the client closed the connection (or
 // stopped reading past the write deadline) while the request ran:
 // net/http cancels the request's context then, and only then, before
 // the handler returns.
-func clientGone(c *gin.Context) bool { return c.Request.Context().Err() != nil }
+func ClientGone(c *gin.Context) bool { return c.Request.Context().Err() != nil }
 
 // requestScope runs around every request, matched or not: it settles the
 // request ID, marks the request's start in its context (for the index,
@@ -57,7 +57,7 @@ func (s *Server) requestScope(c *gin.Context) {
 	status, took := c.Writer.Status(), time.Since(start)
 	level := slog.LevelInfo
 	switch {
-	case clientGone(c):
+	case ClientGone(c):
 		// Whatever the handler answered, nobody got it, and the failure
 		// (a cancelled query, a broken pipe) is not the server's.
 		status, level = StatusClientClosedRequest, slog.LevelWarn
@@ -96,9 +96,9 @@ func requestID(given string) string {
 	return hex.EncodeToString(b[:])
 }
 
-// requestLogger returns log with the request's ID, method and route, for
+// RequestLogger returns log with the request's ID, method and route, for
 // the few lines logged during a request (failures and panics).
-func requestLogger(c *gin.Context, log *slog.Logger) *slog.Logger {
+func RequestLogger(c *gin.Context, log *slog.Logger) *slog.Logger {
 	return log.With("request_id", c.Writer.Header().Get(requestIDHeader),
 		"method", c.Request.Method, "route", c.FullPath())
 }
@@ -117,13 +117,13 @@ func (s *Server) recovery(c *gin.Context) {
 		if v == http.ErrAbortHandler {
 			panic(v) // net/http's way of aborting a response on purpose
 		}
-		requestLogger(c, s.log).Error("panic", "panic", v, "stack", string(debug.Stack()))
+		RequestLogger(c, s.log).Error("panic", "panic", v, "stack", string(debug.Stack()))
 		c.Abort()
 		if c.Writer.Written() {
 			return // too late for a clean answer; the client sees a cut body
 		}
-		status, body := errorResponse(errPanic)
-		s.writeJSON(c, status, body)
+		status, body := ErrorResponse(errPanic)
+		s.WriteJSON(c, status, body)
 	}()
 	c.Next()
 }
@@ -159,3 +159,12 @@ func (w *deadlineWriter) Flush() {
 
 // Unwrap lets http.ResponseController reach the connection.
 func (w *deadlineWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// RequestObserver hears each request once it is answered: the route
+// pattern that matched ("" when none did, so that arbitrary paths do not
+// multiply series), the method as the client sent it, the status and the
+// time taken. It must be safe for concurrent use and fast: it runs in
+// every request.
+type RequestObserver interface {
+	ObserveRequest(route, method string, status int, took time.Duration)
+}

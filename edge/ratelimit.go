@@ -1,4 +1,4 @@
-package api
+package edge
 
 import (
 	clist "container/list"
@@ -126,12 +126,12 @@ func (r *RateLimits) validate() error {
 	return nil
 }
 
-// limiter counts requests per client in fixed windows that open with a
+// Limiter counts requests per client in fixed windows that open with a
 // client's first request: N requests from then until a period later.
-// Every window of one limiter lasts as long, so the order windows opened
+// Every window of one Limiter lasts as long, so the order windows opened
 // in is the order they end in, and the oldest are dropped from the front
 // of one list. It is safe for concurrent use.
-type limiter struct {
+type Limiter struct {
 	limit RateLimit
 	max   int
 	now   func() time.Time
@@ -147,18 +147,18 @@ type window struct {
 	used  int
 }
 
-// newLimiter returns a limiter for l, or nil when l limits nothing.
-func newLimiter(l RateLimit, opts *RateLimits) *limiter {
+// NewLimiter returns a limiter for l, or nil when l limits nothing.
+func NewLimiter(l RateLimit, opts *RateLimits) *Limiter {
 	if l.Off() {
 		return nil
 	}
-	return &limiter{limit: l, max: opts.MaxClients, now: opts.Now, windows: map[string]*clist.Element{}}
+	return &Limiter{limit: l, max: opts.MaxClients, now: opts.Now, windows: map[string]*clist.Element{}}
 }
 
-// take counts a request of the client key unless its window is used up,
+// Take counts a request of the client key unless its window is used up,
 // and returns whether it may go on, the requests left in its window and
 // the time until the window ends.
-func (l *limiter) take(key string) (ok bool, left int, reset time.Duration) {
+func (l *Limiter) Take(key string) (ok bool, left int, reset time.Duration) {
 	now := l.now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -187,8 +187,8 @@ func (l *limiter) take(key string) (ok bool, left int, reset time.Duration) {
 	return true, l.limit.Requests - w.used, reset
 }
 
-// forget drops the window of the client key, which starts afresh.
-func (l *limiter) forget(key string) {
+// Forget drops the window of the client key, which starts afresh.
+func (l *Limiter) Forget(key string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if e := l.windows[key]; e != nil {
@@ -196,11 +196,11 @@ func (l *limiter) forget(key string) {
 	}
 }
 
-func (l *limiter) ended(w *window, now time.Time) bool {
+func (l *Limiter) ended(w *window, now time.Time) bool {
 	return !now.Before(w.start.Add(l.limit.Period))
 }
 
-func (l *limiter) drop(e *clist.Element) {
+func (l *Limiter) drop(e *clist.Element) {
 	delete(l.windows, e.Value.(*window).key)
 	l.order.Remove(e)
 }
@@ -215,14 +215,14 @@ func (s *Server) throttle(c *gin.Context) bool {
 	if path != "/api" && !strings.HasPrefix(path, "/api/") {
 		return true
 	}
-	l, key := s.anonLimit, clientKey(c.ClientIP())
-	if p := principal(c); !p.Anonymous() {
+	l, key := s.anonLimit, ClientKey(c.ClientIP())
+	if p := Principal(c); !p.Anonymous() {
 		l, key = s.userLimit, "user:"+strconv.FormatInt(p.User.ID, 10)
 	}
 	if l == nil {
 		return true
 	}
-	ok, left, reset := l.take(key)
+	ok, left, reset := l.Take(key)
 	wait := int(math.Ceil(reset.Seconds()))
 	h := c.Writer.Header()
 	h.Set("X-RateLimit-Limit", strconv.Itoa(l.limit.Requests))
@@ -236,15 +236,15 @@ func (s *Server) throttle(c *gin.Context) bool {
 	if wait == 1 {
 		unit = "second"
 	}
-	s.fail(c, &requestError{status: http.StatusTooManyRequests, code: "throttled",
-		detail: fmt.Sprintf("Request was throttled. Expected available in %d %s.", wait, unit)})
+	s.Fail(c, &RequestError{Status: http.StatusTooManyRequests, Code: "throttled",
+		Detail: fmt.Sprintf("Request was throttled. Expected available in %d %s.", wait, unit)})
 	return false
 }
 
-// clientKey is the key of an anonymous client: its address, or for IPv6
+// ClientKey is the key of an anonymous client: its address, or for IPv6
 // its /64, since one host commonly holds a whole /64 and could otherwise
 // take a fresh limit with every request.
-func clientKey(ip string) string {
+func ClientKey(ip string) string {
 	addr, err := netip.ParseAddr(ip)
 	if err != nil {
 		return "ip:" + ip

@@ -1,4 +1,4 @@
-package api
+package web
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"net/url"
 
 	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 )
 
@@ -22,11 +23,11 @@ type uploadView struct {
 // API's (a session reads it like a token), the upload the page's own
 // route, which needs the session's CSRF token in its address since a
 // multipart form is read only once, by the upload itself.
-func (s *Server) uploadView(c *gin.Context, u urls, t *index.Translation) *uploadView {
+func (s *Server) uploadView(c *gin.Context, u edge.URLs, t *index.Translation) *uploadView {
 	p, comp, l := t.Component.Project.Slug, t.Component.Slug, t.LanguageCode
-	v := &uploadView{DownloadURL: u.translation(p, comp, l, "file")}
-	if s.opts.Files != nil && uploadDenied(principal(c), t) == "" {
-		v.UploadURL = u.translationWeb(p, comp, l) + "upload/?" + url.Values{csrfField: {s.csrfToken(c)}}.Encode()
+	v := &uploadView{DownloadURL: u.Translation(p, comp, l, "file")}
+	if s.opts.Files != nil && edge.UploadDenied(edge.Principal(c), t) == "" {
+		v.UploadURL = u.TranslationWeb(p, comp, l) + "upload/?" + url.Values{edge.CSRFField: {s.edge.CSRFToken(c)}}.Encode()
 		for _, m := range index.UploadMethods {
 			v.Methods = append(v.Methods, string(m))
 		}
@@ -38,21 +39,25 @@ func (s *Server) uploadView(c *gin.Context, u urls, t *index.Translation) *uploa
 // the API's upload (readUpload, ApplyUpload), answered with the
 // translation page and what the upload did.
 func (s *Server) uploadPage(c *gin.Context) {
-	if err := s.checkCSRF(c, c.Query(csrfField)); err != nil {
+	if err := s.edge.CheckCSRF(c, c.Query(edge.CSRFField)); err != nil {
 		s.failPage(c, err)
 		return
 	}
-	if principal(c).Anonymous() {
-		s.failPage(c, errNotSignedIn)
+	if edge.Principal(c).Anonymous() {
+		s.failPage(c, edge.ErrNotSignedIn)
 		return
 	}
-	up, res, err := s.applyUpload(c)
+	if s.opts.Files == nil {
+		s.failPage(c, edge.ErrNoRoute)
+		return
+	}
+	up, res, err := s.edge.ApplyUpload(c, s.opts.Files, s.opts.MaxUploadBytes)
 	if err != nil {
 		s.failPage(c, err)
 		return
 	}
 	// The statistics shown must be the upload's outcome.
-	t, err := s.findTranslation(c)
+	t, err := s.edge.FindTranslation(c)
 	if err != nil {
 		s.failPage(c, err)
 		return

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"net/http"
+
+	"github.com/tolk-project/tolk/api"
+	"github.com/tolk-project/tolk/edge"
+	"github.com/tolk-project/tolk/index/sqlstore"
+	tolksync "github.com/tolk-project/tolk/sync"
+	"github.com/tolk-project/tolk/web"
+)
+
+// The HTTP server is three packages on one engine: the edge every request
+// passes (hosts, authentication, rate limits, errors), the Weblate REST
+// API and the pages for people. Each declares what it needs; these say
+// that the index and the sync service provide it.
+var (
+	_ edge.Store               = (*sqlstore.DB)(nil)
+	_ edge.Startup             = (*tolksync.Service)(nil)
+	_ edge.UploadParser        = (*tolksync.Service)(nil)
+	_ web.Store                = (*sqlstore.DB)(nil)
+	_ edge.RequestObserver     = (*serviceMetrics)(nil)
+	_ api.Store                = (*sqlstore.DB)(nil)
+	_ api.Repositories         = (*tolksync.Service)(nil)
+	_ api.RepositoryOperations = (*tolksync.Service)(nil)
+	_ api.TranslationFiles     = (*tolksync.Service)(nil)
+	_ api.Components           = (*tolksync.Service)(nil)
+	_ api.HookUpdater          = (*tolksync.Service)(nil)
+)
+
+// serverOptions are the options of the HTTP server's three parts.
+type serverOptions struct {
+	Edge edge.Options
+	API  api.Options
+	Web  web.Options
+}
+
+// Validate checks each part's options, filling their defaults.
+func (o *serverOptions) Validate() error {
+	if err := o.Edge.Validate(); err != nil {
+		return err
+	}
+	if err := o.API.Validate(); err != nil {
+		return err
+	}
+	return o.Web.Validate()
+}
+
+// handler mounts the API and the pages on one edge over db.
+func (o serverOptions) handler(db *sqlstore.DB) http.Handler {
+	e := edge.New(db, o.Edge)
+	api.New(e, db, o.API)
+	web.New(e, db, o.Web)
+	return e.Handler()
+}

@@ -1,0 +1,108 @@
+// Package servertest builds Tolk's HTTP server for tests the way tolk
+// serve does: the edge, the API and the pages on one engine. Tests of
+// api, web and cmd/tolk build their servers through it, so a server under
+// test is never wired differently from the real one.
+package servertest
+
+import (
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/tolk-project/tolk/api"
+	"github.com/tolk-project/tolk/edge"
+	"github.com/tolk-project/tolk/web"
+)
+
+// Store is everything the three parts read and write; *sqlstore.DB, and
+// test wrappers that embed it, satisfy it.
+type Store interface {
+	edge.Store
+	api.Store
+	web.Store
+}
+
+// Options are the options of the edge, the API and the pages in one
+// flat struct, as tests set them; each field means what the part's own
+// option of that name means.
+type Options struct {
+	Logger *slog.Logger
+
+	// The edge's (edge.Options).
+	BaseURL          string
+	TrustedProxies   []string
+	AllowedHosts     []string
+	RateLimits       edge.RateLimits
+	WriteTimeout     time.Duration
+	MaxResponseBytes int
+	Version          string
+	Requests         edge.RequestObserver
+	Startup          edge.Startup
+
+	// The API's (api.Options); Files and MaxUploadBytes serve the pages'
+	// upload form too.
+	Repositories        api.Repositories
+	Files               api.TranslationFiles
+	MaxUploadBytes      int64
+	Components          api.Components
+	Operations          api.RepositoryOperations
+	AllowLocalRepos     bool
+	Hooks               api.HookUpdater
+	HookSecret          string
+	FileFormats         []api.FileFormat
+	WebhookAllowPrivate bool
+}
+
+// Parts splits o into the options of each part.
+func (o Options) Parts() (edge.Options, api.Options, web.Options) {
+	e := edge.Options{Logger: o.Logger, BaseURL: o.BaseURL, TrustedProxies: o.TrustedProxies,
+		AllowedHosts: o.AllowedHosts, RateLimits: o.RateLimits, WriteTimeout: o.WriteTimeout,
+		MaxResponseBytes: o.MaxResponseBytes, Version: o.Version, Requests: o.Requests, Startup: o.Startup}
+	a := api.Options{Repositories: o.Repositories, Files: o.Files, MaxUploadBytes: o.MaxUploadBytes,
+		Components: o.Components, Operations: o.Operations, AllowLocalRepos: o.AllowLocalRepos,
+		Hooks: o.Hooks, HookSecret: o.HookSecret, FileFormats: o.FileFormats,
+		WebhookAllowPrivate: o.WebhookAllowPrivate}
+	w := web.Options{MaxUploadBytes: o.MaxUploadBytes}
+	if o.Files != nil {
+		w.Files = o.Files
+	}
+	return e, a, w
+}
+
+// Validate checks each part's options and fills o's defaults as the
+// parts fill theirs.
+func (o *Options) Validate() error {
+	e, a, w := o.Parts()
+	if err := e.Validate(); err != nil {
+		return err
+	}
+	if err := a.Validate(); err != nil {
+		return err
+	}
+	if err := w.Validate(); err != nil {
+		return err
+	}
+	o.Logger, o.MaxResponseBytes = e.Logger, e.MaxResponseBytes
+	o.MaxUploadBytes, o.FileFormats = a.MaxUploadBytes, a.FileFormats
+	return nil
+}
+
+// Server is a built server: its handler and its API, for the tests that
+// look inside the API (api's export_test.go).
+type Server struct {
+	API     *api.Server
+	Handler http.Handler
+}
+
+// New builds the server over store. It panics when o does not validate,
+// as the parts' constructors do.
+func New(store Store, o Options) Server {
+	eo, ao, wo := o.Parts()
+	e := edge.New(store, eo)
+	a := api.New(e, store, ao)
+	web.New(e, store, wo)
+	return Server{API: a, Handler: e.Handler()}
+}
+
+// Handler is New(store, o).Handler.
+func Handler(store Store, o Options) http.Handler { return New(store, o).Handler }

@@ -1,0 +1,101 @@
+package web
+
+import (
+	"errors"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/edge"
+	"github.com/tolk-project/tolk/index"
+)
+
+// Signing in from the browser. A session cookie resolves to the same
+// index.Principal a token does (a user with their grants, unscoped), so
+// pages, the editor's saves and the API all decide through
+// Principal.Can. The cookie is HttpOnly, SameSite=Lax and Secure when
+// the site is served over HTTPS; every state-changing request a session
+// makes carries a CSRF token derived from the cookie, which a page from
+// another site cannot read.
+
+// loginPage serves GET /accounts/login/.
+func (s *Server) loginPage(c *gin.Context) {
+	s.writeLogin(c, http.StatusOK, "")
+}
+
+func (s *Server) writeLogin(c *gin.Context, status int, problem string) {
+	page := s.newPage(c, "Sign in")
+	page.CSRF = s.edge.CSRFToken(c)
+	// next comes in the query of the sign-in page and in the form posted
+	// from it.
+	page.Login = &loginForm{Next: localPath(c.Request.FormValue("next")), Problem: problem,
+		Username: c.PostForm("username")}
+	s.writePage(c, status, page)
+}
+
+// localPath keeps a "next" address only when it is a path on this site,
+// so the sign-in form cannot send anyone elsewhere.
+func localPath(next string) string {
+	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.ContainsAny(next, "\\\r\n") {
+		return "/"
+	}
+	return next
+}
+
+// login serves POST /accounts/login/: a session cookie and a redirect to
+// where the user was going, or the form again with what went wrong.
+func (s *Server) login(c *gin.Context) {
+	if err := s.edge.CheckCSRF(c, c.PostForm(edge.CSRFField)); err != nil {
+		s.failPage(c, err)
+		return
+	}
+	ctx := c.Request.Context()
+	name, password := c.PostForm("username"), c.PostForm("password")
+	key := "login:" + edge.ClientKey(c.ClientIP()) + ":" + name
+	if ok, _, wait := s.loginLimit.Take(key); !ok {
+		c.Header("Retry-After", strconv.Itoa(int(math.Ceil(wait.Seconds()))))
+		s.writeLogin(c, http.StatusTooManyRequests, "Too many failed attempts; try again later.")
+		return
+	}
+	u, hash, err := s.store.FindPassword(ctx, name)
+	if err != nil && !errors.Is(err, index.ErrNotFound) {
+		s.failPage(c, err)
+		return
+	}
+	// The hash is compared even for a user who does not exist, so the
+	// answer's timing does not tell.
+	if !index.PasswordMatches(hash, password) || !u.IsActive {
+		s.writeLogin(c, http.StatusOK, "The username or password is not right.")
+		return
+	}
+	s.loginLimit.Forget(key)
+	cookie := index.NewToken(index.SessionPrefix)
+	if err := s.store.CreateSession(ctx, index.Session{Hash: index.HashToken(cookie), UserID: u.ID,
+		Expires: time.Now().Add(index.SessionLifetime)}); err != nil {
+		s.failPage(c, err)
+		return
+	}
+	s.edge.SetCookie(c, edge.SessionCookie, cookie, int(index.SessionLifetime/time.Second))
+	s.edge.SetCookie(c, edge.CSRFCookie, "", -1)
+	c.Redirect(http.StatusSeeOther, localPath(c.PostForm("next")))
+}
+
+// logout serves POST /accounts/logout/: the session ends here and in
+// the store.
+func (s *Server) logout(c *gin.Context) {
+	if err := s.edge.CheckCSRF(c, c.PostForm(edge.CSRFField)); err != nil {
+		s.failPage(c, err)
+		return
+	}
+	if cookie, err := c.Cookie(edge.SessionCookie); err == nil && cookie != "" {
+		if err := s.store.DeleteSession(c.Request.Context(), index.HashToken(cookie)); err != nil {
+			s.failPage(c, err)
+			return
+		}
+	}
+	s.edge.SetCookie(c, edge.SessionCookie, "", -1)
+	c.Redirect(http.StatusSeeOther, "/")
+}
