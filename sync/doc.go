@@ -12,9 +12,9 @@
 // file with its pending edits (what a commit will write); check.go what
 // the API's component writes ask (checking a repository before a
 // component is saved, moving and removing checkouts); tasks.go the
-// background imports they start; message.go renders commit message
-// templates (message_parse.go parses them, message_eval.go renders);
-// scheduler.go runs the scheduled commits and pulls (StartScheduler);
+// background imports they start; message.go gives commit message
+// templates their variables and renders them with msgtemplate, the
+// Django-syntax engine (a leaf: standard library only); scheduler.go runs the scheduled commits and pulls (StartScheduler);
 // pull.go pulls without merging and resets; operations.go the
 // repository operations cleanup, file-sync and file-scan; shared.go how
 // processes sharing one database take turns on a component and keep

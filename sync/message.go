@@ -1,6 +1,9 @@
 package sync
 
-import "github.com/tolk-project/tolk/index"
+import (
+	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/sync/msgtemplate"
+)
 
 // MessageVars are the variables a commit, add, delete, merge, add-on or
 // pull message template may use (spec, "Message templates"), under the
@@ -25,7 +28,7 @@ type MessageVars struct {
 	Filename  string // filename: the translation's file
 	// Stats are the translation's (or component's) statistics, read as
 	// stats.translated_percent, stats.translated, stats.all and the
-	// reference's other keys (statsKeys).
+	// reference's other keys (context lists them).
 	Stats index.Stats
 	// LinkedChildren are the components that share this one's repository
 	// (component_linked_childs, the reference's spelling).
@@ -39,30 +42,21 @@ type LinkedChild struct {
 	ProjectName, Name, URL string
 }
 
-// statsKeys are the attributes of stats, the reference's names for a
-// translation's counts (TranslationStats.get_data); percentages are
-// truncated to one decimal as the API's are.
-var statsKeys = func() []string {
-	var keys []string
-	for k := range (&MessageVars{}).context()["stats"].(*msgObject).attrs {
-		keys = append(keys, k)
-	}
-	return keys
-}()
-
-// context is the variables under their template names.
+// context is the variables under their template names. stats holds the
+// reference's names for a translation's counts (TranslationStats.get_data);
+// percentages are truncated to one decimal as the API's are.
 func (v *MessageVars) context() map[string]any {
 	children := make([]any, len(v.LinkedChildren))
 	for i, c := range v.LinkedChildren {
-		children[i] = &msgObject{
-			attrs: map[string]any{"project_name": c.ProjectName, "name": c.Name, "url": c.URL},
-			str:   c.ProjectName + "/" + c.Name,
+		children[i] = &msgtemplate.Object{
+			Attrs: map[string]any{"project_name": c.ProjectName, "name": c.Name, "url": c.URL},
+			Text:  c.ProjectName + "/" + c.Name,
 		}
 	}
 	st := &v.Stats
 	pct := func(n int) float64 { return index.Percent(n, st.Total) }
 	pctWords := func(n int) float64 { return index.Percent(n, st.TotalWords) }
-	stats := &msgObject{attrs: map[string]any{
+	stats := &msgtemplate.Object{Attrs: map[string]any{
 		"all": st.Total, "all_words": st.TotalWords, "all_chars": st.TotalChars,
 		"translated": st.Translated, "translated_words": st.TranslatedWords, "translated_chars": st.TranslatedChars,
 		"translated_percent": pct(st.Translated), "translated_words_percent": pctWords(st.TranslatedWords),
@@ -84,29 +78,23 @@ func (v *MessageVars) context() map[string]any {
 }
 
 // RenderMessage renders a message template with vars the way the
-// reference renders it with Django's template language (autoescaping
-// off): {{ var }} and {{ a.b }} with filters, {% if %}/{% elif %}/
-// {% else %}, {% for x in list %} with forloop, {# comments #} and
-// {% comment %}. A variable that does not exist renders as "" (Django's
-// default; CheckMessage refuses such a template before it is saved, as
-// the reference does, so only a list index beyond the list's end gets
-// here). The text
-// is returned as rendered; trimming blank lines is the committer's (git
-// commit does it to the reference's messages).
+// reference renders it with Django's template language (msgtemplate
+// lists the subset). A variable that does not exist renders as ""
+// (Django's default; CheckMessage refuses such a template before it is
+// saved, as the reference does, so only a list index beyond the list's
+// end gets here). The text is returned as rendered; trimming blank lines
+// is the committer's (git commit does it to the reference's messages).
 //
-// It returns a *TemplateError when the template does not parse, and an
-// error when rendering it exceeds the render limits; CheckMessage finds
-// both before a template is saved. Safe for concurrent use.
+// It returns a *msgtemplate.Error when the template does not parse, and
+// msgtemplate.ErrRenderLimit when rendering it exceeds the render limits;
+// CheckMessage finds both before a template is saved. Safe for
+// concurrent use.
 func RenderMessage(tmpl string, vars MessageVars) (string, error) {
-	nodes, err := parseTemplate(tmpl)
+	t, err := msgtemplate.Parse(tmpl)
 	if err != nil {
 		return "", err
 	}
-	r := renderer{scopes: []map[string]any{vars.context()}}
-	if err := r.render(nodes); err != nil {
-		return "", err
-	}
-	return r.out.String(), nil
+	return t.Render(vars.context())
 }
 
 // sampleMessageVars are what CheckMessage renders a template with: every
@@ -126,20 +114,17 @@ var sampleMessageVars = MessageVars{
 }
 
 // CheckMessage reports whether a message template renders: nil, a
-// *TemplateError saying where and why it does not parse or which
-// {{ variable }} MessageVars does not give (in any branch; see
-// message_check.go), or an error when rendering it with sample variables
+// *msgtemplate.Error saying where and why it does not parse or which
+// {{ variable }} MessageVars does not give (in any branch), or
+// msgtemplate.ErrRenderLimit when rendering it with sample variables
 // exceeds the render limits. The API checks every template when a
 // component is saved, so that a commit never fails on its message.
 func CheckMessage(tmpl string) error {
-	nodes, err := parseTemplate(tmpl)
-	if err == nil {
-		err = checkNames(nodes)
+	t, err := msgtemplate.Parse(tmpl)
+	if err != nil {
+		return err
 	}
-	if err == nil {
-		_, err = RenderMessage(tmpl, sampleMessageVars)
-	}
-	return err
+	return t.Check(sampleMessageVars.context())
 }
 
 // CheckMessage is the package's CheckMessage, for the API, which does

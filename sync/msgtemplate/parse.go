@@ -1,4 +1,4 @@
-package sync
+package msgtemplate
 
 import (
 	"fmt"
@@ -8,25 +8,14 @@ import (
 	"unicode/utf8"
 )
 
-// This file parses message templates: the subset of Django's template
-// language the reference's commit, add, delete, merge, add-on and pull
-// messages use (../shared/reference/weblate-core.md, "Component
-// defaults"). Parsing is complete before anything renders, so every
-// syntax error surfaces when a template is saved.
+// This file parses templates (the subset doc.go lists). Parsing is
+// complete before anything renders, so every syntax error surfaces when a
+// template is saved.
 
-// TemplateError is a message template that does not parse: Line is the
-// 1-based line of the tag at fault and Msg says what is wrong.
-type TemplateError struct {
-	Line int
-	Msg  string
-}
-
-func (e *TemplateError) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg) }
-
-// maxTemplateDepth bounds the nesting of {% if %} and {% for %} blocks,
+// maxDepth bounds the nesting of {% if %} and {% for %} blocks,
 // so that a hostile template can neither exhaust the parser's stack nor
 // nest loops deep enough to render for ever.
-const maxTemplateDepth = 32
+const maxDepth = 32
 
 // tmplToken is one piece of a template: text, a {{ variable }} or a
 // {% tag %}, with the line it starts on.
@@ -59,18 +48,18 @@ func lexTemplate(src string) ([]tmplToken, error) {
 		closer := tagClosers[src[1]]
 		j := strings.Index(src[2:], closer)
 		if nl := strings.IndexByte(src[2:], '\n'); j < 0 || (nl >= 0 && nl < j) {
-			return nil, &TemplateError{line, fmt.Sprintf("%s is not closed by %s on the same line", src[:2], closer)}
+			return nil, &Error{line, fmt.Sprintf("%s is not closed by %s on the same line", src[:2], closer)}
 		}
 		content := strings.TrimSpace(src[2 : 2+j])
 		switch src[1] {
 		case '{':
 			if content == "" {
-				return nil, &TemplateError{line, "empty variable tag {{ }}"}
+				return nil, &Error{line, "empty variable tag {{ }}"}
 			}
 			toks = append(toks, tmplToken{'v', content, line})
 		case '%':
 			if content == "" {
-				return nil, &TemplateError{line, "empty block tag {% %}"}
+				return nil, &Error{line, "empty block tag {% %}"}
 			}
 			toks = append(toks, tmplToken{'b', content, line})
 		}
@@ -98,7 +87,7 @@ func nextTagStart(s string) int {
 
 // The template's syntax tree.
 type (
-	msgNode interface{ isNode() }
+	node interface{ isNode() }
 
 	textNode struct{ text string }
 
@@ -111,16 +100,16 @@ type (
 	// bodies, and the {% else %} body.
 	ifNode struct {
 		conds  []*condExpr
-		bodies [][]msgNode
-		els    []msgNode
+		bodies [][]node
+		els    []node
 	}
 
 	forNode struct {
 		name     string
 		seq      *filterExpr
 		reversed bool
-		body     []msgNode
-		empty    []msgNode // {% empty %}: rendered when seq has no items
+		body     []node
+		empty    []node // {% empty %}: rendered when seq has no items
 	}
 )
 
@@ -157,20 +146,20 @@ type condExpr struct {
 	leaf *filterExpr
 }
 
-// msgParser turns tokens into nodes.
-type msgParser struct {
+// parser turns tokens into nodes.
+type parser struct {
 	toks  []tmplToken
 	pos   int
 	depth int
 }
 
-// parseTemplate parses a whole template.
-func parseTemplate(src string) ([]msgNode, error) {
+// parse parses a whole template into its nodes.
+func parse(src string) ([]node, error) {
 	toks, err := lexTemplate(src)
 	if err != nil {
 		return nil, err
 	}
-	p := &msgParser{toks: toks}
+	p := &parser{toks: toks}
 	nodes, _, err := p.parseNodes(nil)
 	return nodes, err
 }
@@ -182,8 +171,8 @@ var endTags = []string{"elif", "else", "endif", "empty", "endfor", "endcomment"}
 // parseNodes parses nodes up to one of the tags in ends, which it
 // consumes and returns (nil at the end of the template, which is an
 // error when open, the tag that started the block, is not nil).
-func (p *msgParser) parseNodes(open *tmplToken, ends ...string) ([]msgNode, *tmplToken, error) {
-	var nodes []msgNode
+func (p *parser) parseNodes(open *tmplToken, ends ...string) ([]node, *tmplToken, error) {
+	var nodes []node
 	for p.pos < len(p.toks) {
 		tok := &p.toks[p.pos]
 		p.pos++
@@ -194,7 +183,7 @@ func (p *msgParser) parseNodes(open *tmplToken, ends ...string) ([]msgNode, *tmp
 		case 'v':
 			e, err := parseFilterExpr(tok.text)
 			if err != nil {
-				return nil, nil, &TemplateError{tok.line, err.Error()}
+				return nil, nil, &Error{tok.line, err.Error()}
 			}
 			nodes = append(nodes, varNode{e, tok.line})
 			continue
@@ -203,7 +192,7 @@ func (p *msgParser) parseNodes(open *tmplToken, ends ...string) ([]msgNode, *tmp
 		if slices.Contains(ends, name) {
 			return nodes, tok, nil
 		}
-		var n msgNode
+		var n node
 		var err error
 		switch name {
 		case "if":
@@ -224,7 +213,7 @@ func (p *msgParser) parseNodes(open *tmplToken, ends ...string) ([]msgNode, *tmp
 	}
 	if open != nil {
 		name, _ := splitTag(open.text)
-		return nil, nil, &TemplateError{open.line, fmt.Sprintf("{%% %s %%} is not closed: expected %s", name, tagList(ends))}
+		return nil, nil, &Error{open.line, fmt.Sprintf("{%% %s %%} is not closed: expected %s", name, tagList(ends))}
 	}
 	return nodes, nil, nil
 }
@@ -238,14 +227,14 @@ func splitTag(text string) (name, args string) {
 }
 
 // unexpected says why tag name cannot stand where it is.
-func (p *msgParser) unexpected(tok *tmplToken, name string, open *tmplToken, ends []string) error {
+func (p *parser) unexpected(tok *tmplToken, name string, open *tmplToken, ends []string) error {
 	if !slices.Contains(endTags, name) {
-		return &TemplateError{tok.line, fmt.Sprintf("unknown tag {%% %s %%}: message templates support if, elif, else, endif, for, empty, endfor and comment", name)}
+		return &Error{tok.line, fmt.Sprintf("unknown tag {%% %s %%}: message templates support if, elif, else, endif, for, empty, endfor and comment", name)}
 	}
 	if open == nil {
-		return &TemplateError{tok.line, fmt.Sprintf("{%% %s %%} without an opening tag", name)}
+		return &Error{tok.line, fmt.Sprintf("{%% %s %%} without an opening tag", name)}
 	}
-	return &TemplateError{tok.line, fmt.Sprintf("unexpected {%% %s %%}: expected %s (block opened on line %d)", name, tagList(ends), open.line)}
+	return &Error{tok.line, fmt.Sprintf("unexpected {%% %s %%}: expected %s (block opened on line %d)", name, tagList(ends), open.line)}
 }
 
 func tagList(tags []string) string {
@@ -257,10 +246,10 @@ func tagList(tags []string) string {
 }
 
 // enter counts one more level of block nesting, refusing too many.
-func (p *msgParser) enter(tok *tmplToken) error {
+func (p *parser) enter(tok *tmplToken) error {
 	p.depth++
-	if p.depth > maxTemplateDepth {
-		return &TemplateError{tok.line, fmt.Sprintf("blocks nested deeper than %d levels", maxTemplateDepth)}
+	if p.depth > maxDepth {
+		return &Error{tok.line, fmt.Sprintf("blocks nested deeper than %d levels", maxDepth)}
 	}
 	return nil
 }
@@ -268,12 +257,12 @@ func (p *msgParser) enter(tok *tmplToken) error {
 // bareTag checks that a dividing or closing tag has no arguments.
 func bareTag(tok *tmplToken, name string) error {
 	if tok.text != name {
-		return &TemplateError{tok.line, fmt.Sprintf("{%% %s %%} takes no arguments", name)}
+		return &Error{tok.line, fmt.Sprintf("{%% %s %%} takes no arguments", name)}
 	}
 	return nil
 }
 
-func (p *msgParser) parseIf(tok *tmplToken) (msgNode, error) {
+func (p *parser) parseIf(tok *tmplToken) (node, error) {
 	if err := p.enter(tok); err != nil {
 		return nil, err
 	}
@@ -284,7 +273,7 @@ func (p *msgParser) parseIf(tok *tmplToken) (msgNode, error) {
 		_, args := splitTag(head.text)
 		cond, err := parseCond(args)
 		if err != nil {
-			return nil, &TemplateError{head.line, err.Error()}
+			return nil, &Error{head.line, err.Error()}
 		}
 		body, end, err := p.parseNodes(tok, "elif", "else", "endif")
 		if err != nil {
@@ -308,14 +297,14 @@ func (p *msgParser) parseIf(tok *tmplToken) (msgNode, error) {
 	}
 }
 
-func (p *msgParser) parseFor(tok *tmplToken) (msgNode, error) {
+func (p *parser) parseFor(tok *tmplToken) (node, error) {
 	if err := p.enter(tok); err != nil {
 		return nil, err
 	}
 	defer func() { p.depth-- }()
 	n := forNode{}
 	if err := parseForHead(tok.text, &n); err != nil {
-		return nil, &TemplateError{tok.line, err.Error()}
+		return nil, &Error{tok.line, err.Error()}
 	}
 	body, end, err := p.parseNodes(tok, "empty", "endfor")
 	if err != nil {
@@ -367,7 +356,7 @@ func parseForHead(text string, n *forNode) error {
 
 // skipComment skips to {% endcomment %}, parsing nothing in between, as
 // Django does.
-func (p *msgParser) skipComment(tok *tmplToken) error {
+func (p *parser) skipComment(tok *tmplToken) error {
 	for p.pos < len(p.toks) {
 		t := p.toks[p.pos]
 		p.pos++
@@ -375,7 +364,7 @@ func (p *msgParser) skipComment(tok *tmplToken) error {
 			return nil
 		}
 	}
-	return &TemplateError{tok.line, "{% comment %} is not closed: expected {% endcomment %}"}
+	return &Error{tok.line, "{% comment %} is not closed: expected {% endcomment %}"}
 }
 
 // exprTok is a token of a variable or tag's expression: 'n' a name
@@ -574,7 +563,7 @@ func (ep *exprParser) filterExpr() (*filterExpr, error) {
 			return nil, fmt.Errorf("expected a filter name after |")
 		}
 		ep.pos++
-		f, known := msgFilters[t.text]
+		f, known := filters[t.text]
 		if !known {
 			return nil, fmt.Errorf("unknown filter %q: message templates support %s", t.text, filterNames())
 		}

@@ -1,7 +1,6 @@
-package sync
+package msgtemplate
 
 import (
-	"errors"
 	"html"
 	"math"
 	"slices"
@@ -12,29 +11,18 @@ import (
 	"unicode/utf8"
 )
 
-// This file renders parsed message templates. Values are Go strings,
-// ints, float64s, bools, nil (a variable that does not exist), []any and
-// *msgObject. Rendering follows Django with autoescaping off, as the
+// This file renders parsed templates. Values are Go strings, ints,
+// float64s, bools, nil (a variable that does not exist), []any and
+// *Object. Rendering follows Django with autoescaping off, as the
 // reference renders messages: a missing variable is "", and a filter or
 // comparison that does not apply gives "" or false rather than an error.
 
-// Render limits: a template that passes them on the sample variables
-// (CheckMessage) passes them at commit time unless a list variable grows
-// by orders of magnitude.
+// Render limits: a template that passes them on a sample (Check) passes
+// them on real values unless a list grows by orders of magnitude.
 const (
 	maxRenderSteps  = 100_000
 	maxRenderOutput = 1 << 20
 )
-
-// errRenderLimit is a template that renders too much.
-var errRenderLimit = errors.New("sync: message template renders too much (nested loops?)")
-
-// msgObject is an object variable: named attributes and the text it
-// renders as by itself (Python's str()).
-type msgObject struct {
-	attrs map[string]any
-	str   string
-}
 
 // renderer renders nodes into out; scopes are the variables, innermost
 // last.
@@ -44,11 +32,11 @@ type renderer struct {
 	steps  int
 }
 
-func (r *renderer) render(nodes []msgNode) error {
+func (r *renderer) render(nodes []node) error {
 	for _, n := range nodes {
 		r.steps++
 		if r.steps > maxRenderSteps || r.out.Len() > maxRenderOutput {
-			return errRenderLimit
+			return ErrRenderLimit
 		}
 		switch n := n.(type) {
 		case textNode:
@@ -97,10 +85,10 @@ func (r *renderer) renderFor(n forNode) error {
 		// Each iteration counts, so that loops over long literals with
 		// empty bodies are bounded too.
 		if r.steps++; r.steps > maxRenderSteps {
-			return errRenderLimit
+			return ErrRenderLimit
 		}
 		scope[n.name] = item
-		scope["forloop"] = &msgObject{attrs: map[string]any{
+		scope["forloop"] = &Object{Attrs: map[string]any{
 			"counter": i + 1, "counter0": i, "revcounter": len(items) - i, "revcounter0": len(items) - i - 1,
 			"first": i == 0, "last": i == len(items)-1, "parentloop": parent,
 		}}
@@ -113,7 +101,7 @@ func (r *renderer) renderFor(n forNode) error {
 
 // iterate returns what {% for %} walks over in v: a list's items, a
 // string's characters; nothing for anything else (Django raises on a
-// number; Tolk renders nothing rather than fail at commit time).
+// number; this package renders nothing rather than fail at commit time).
 func iterate(v any) []any {
 	switch v := v.(type) {
 	case []any:
@@ -146,8 +134,10 @@ func (r *renderer) lookup(path []string) any {
 // when there is none.
 func attr(v any, name string) any {
 	switch v := v.(type) {
-	case *msgObject:
-		return v.attrs[name]
+	case *Object:
+		if v != nil {
+			return v.Attrs[name]
+		}
 	case []any:
 		if i, err := strconv.Atoi(name); err == nil && i >= 0 && i < len(v) {
 			return v[i]
@@ -262,7 +252,7 @@ func equal(a, b any) bool {
 	case []any:
 		b, ok := b.([]any)
 		return ok && slices.EqualFunc(a, b, equal)
-	case *msgObject:
+	case *Object:
 		return a == b
 	}
 	return a == b
@@ -329,8 +319,10 @@ func str(v any) string {
 			return "True"
 		}
 		return "False"
-	case *msgObject:
-		return v.str
+	case *Object:
+		if v != nil {
+			return v.Text
+		}
 	case []any:
 		parts := make([]string, len(v))
 		for i, e := range v {
@@ -384,14 +376,14 @@ const (
 	argRequired
 )
 
-type msgFilter struct {
+type filter struct {
 	fn  filterFunc
 	arg int
 }
 
-// msgFilters are the filters of Django's that make sense in a commit
-// message. Others are refused when the template is saved.
-var msgFilters = map[string]msgFilter{
+// filters are the filters of Django's that make sense in a commit
+// message. Others are refused by Parse.
+var filters = map[string]filter{
 	"default": {func(v, arg any) any {
 		if truthy(v) {
 			return v
@@ -431,8 +423,8 @@ var msgFilters = map[string]msgFilter{
 }
 
 func filterNames() string {
-	names := make([]string, 0, len(msgFilters))
-	for n := range msgFilters {
+	names := make([]string, 0, len(filters))
+	for n := range filters {
 		names = append(names, n)
 	}
 	sort.Strings(names)
