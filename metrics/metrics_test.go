@@ -3,15 +3,15 @@ package metrics
 import (
 	"context"
 	"errors"
-	"io"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/tolk-project/tolk/metrics/metricstest"
 )
 
 // TestWriteParses writes every kind of family, with label values that
-// need escaping, and reads it back with the strict parser.
+// need escaping, and reads it back with client_golang's decoder.
 func TestWriteParses(t *testing.T) {
 	var r Registry
 	req := r.Counter("tolk_requests_total", "Requests.\nBy route.", "route", "status")
@@ -30,23 +30,7 @@ func TestWriteParses(t *testing.T) {
 
 	srv := httptest.NewServer(r.Handler())
 	defer srv.Close()
-	resp, err := http.Get(srv.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	if ct := resp.Header.Get("Content-Type"); ct != ContentType {
-		t.Errorf("Content-Type %q", ct)
-	}
-	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	body := string(raw)
-	samples, err := Parse(strings.NewReader(body))
-	if err != nil {
-		t.Fatalf("%v\n%s", err, body)
-	}
+	samples, body := metricstest.Scrape(t, srv.URL)
 	for _, tc := range []struct {
 		name   string
 		labels map[string]string
@@ -62,34 +46,14 @@ func TestWriteParses(t *testing.T) {
 		{"tolk_pending", nil, 42},
 		{"tolk_info", map[string]string{"version": "v1"}, 1},
 	} {
-		if got, ok := Value(samples, tc.name, tc.labels); !ok || got != tc.want {
+		if got, ok := metricstest.Value(samples, tc.name, tc.labels); !ok || got != tc.want {
 			t.Errorf("%s%v = %v (%v), want %v\n%s", tc.name, tc.labels, got, ok, tc.want, body)
 		}
 	}
-	if _, ok := Value(samples, "tolk_broken", nil); ok {
+	if _, ok := metricstest.Value(samples, "tolk_broken", nil); ok {
 		t.Errorf("a failed gauge has a sample")
 	}
 	if !strings.Contains(body, "# HELP tolk_requests_total Requests.\\nBy route.\n") {
 		t.Errorf("HELP not escaped:\n%s", body)
-	}
-}
-
-// TestParseRejects: the parser the endpoint is tested with does fail on
-// what Prometheus refuses.
-func TestParseRejects(t *testing.T) {
-	for _, text := range []string{
-		"x 1\n", // no TYPE
-		"# TYPE x counter\ny 1\n",
-		"# TYPE x counter\n# TYPE x counter\n",
-		"# TYPE x counter\nx{a=\"1} 1\n",
-		"# TYPE x counter\nx{a=\"\\t\"} 1\n",
-		"# TYPE x counter\nx one\n",
-		"# TYPE x histogram\nx_bucket{le=\"1\"} 2\nx_bucket{le=\"+Inf\"} 1\nx_count 1\n",
-		"# TYPE x histogram\nx_bucket{le=\"1\"} 2\nx_count 2\n",
-		"# TYPE x counter\n9x 1\n",
-	} {
-		if _, err := Parse(strings.NewReader(text)); err == nil {
-			t.Errorf("Parse accepted %q", text)
-		}
 	}
 }
