@@ -79,6 +79,7 @@ func TestMetrics(t *testing.T) {
 		{"go_goroutines", nil, -1},
 		{"go_memstats_heap_alloc_bytes", nil, -1},
 		{"process_start_time_seconds", nil, -1},
+		{"process_resident_memory_bytes", nil, -1}, // client_golang's process collector, wired in
 	} {
 		got, ok := metricstest.Value(samples, tc.name, tc.labels)
 		if !ok || (tc.want >= 0 && got != tc.want) || (tc.want < 0 && got <= 0) {
