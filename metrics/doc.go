@@ -1,11 +1,17 @@
-// Package metrics keeps counters, histograms and gauges and writes them
-// in the Prometheus text exposition format (version 0.0.4), which is
-// what Prometheus and compatible scrapers read from /metrics.
+// Package metrics keeps the Prometheus metrics of tolk serve: requests
+// by route, method and status and their latency, import, job and webhook
+// delivery durations, gauges read from the index at each scrape, the
+// build, and client_golang's standard Go runtime (go_*) and process
+// (process_*) collectors. Registry serves them at /metrics through
+// client_golang's promhttp, which writes the exposition format and
+// negotiates it with the scraper.
 //
-// It imports only the standard library: the format is a few lines of
-// text per series, and Tolk needs neither the protobuf format nor the
-// collectors of github.com/prometheus/client_golang. Start reading at
-// Registry. Which metrics Tolk keeps is cmd/tolk's business (metrics.go
-// there); api and sync only report what happened through their own small
-// observer hooks.
+// Metric names, types and labels are a contract with dashboards: change
+// them only on purpose. Start reading at New.
+//
+// api, sync and webhook do not import this package: each declares its
+// own small observer hook (api.RequestObserver, sync's OnImportDone and
+// OnJobDone, webhook's OnAttempt), and cmd/tolk wires Registry's methods
+// to them. The package imports index, for the vocabulary of those hooks
+// and of Source, and nothing else of Tolk's.
 package metrics

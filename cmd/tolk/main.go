@@ -562,7 +562,7 @@ func (m *Main) Open(ctx context.Context) error {
 func (m *Main) startWebhooks(siteURL string) error {
 	sender, err := webhook.New(m.db, webhook.Options{BaseURL: siteURL, AllowPrivate: m.Config.WebhookAllowPrivate,
 		RetryPeriod: m.Config.WebhookRetryPeriod, Wake: m.db.EventsQueued(), Logger: m.Logger,
-		OnAttempt: m.metrics.webhookAttempt})
+		OnAttempt: m.metrics.WebhookAttempt})
 	if err != nil {
 		return err
 	}
@@ -592,7 +592,7 @@ func (m *Main) importConfigured(ctx context.Context, specs []tolksync.ProjectSpe
 	// The scheduled jobs start once the index reflects the repositories;
 	// their first pass commits what a crash or restart left due.
 	if err := m.sync.StartScheduler(tolksync.SchedulerOptions{PullInterval: m.Config.PullInterval,
-		OnJobDone: m.metrics.jobDone}); err != nil {
+		OnJobDone: m.metrics.JobDone}); err != nil {
 		log.Error("start scheduler", "err", err)
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -9,33 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/tolk-project/tolk/metrics"
+	"github.com/tolk-project/tolk/metrics/metricstest"
 )
 
-// scrape GETs /metrics from m's metrics listener and parses it strictly.
-func scrape(t *testing.T, m *Main) ([]metrics.ParsedSample, string) {
-	t.Helper()
-	resp, err := http.Get("http://" + m.MetricsAddr().String() + "/metrics")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil || resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET /metrics: %d %v", resp.StatusCode, err)
-	}
-	if ct := resp.Header.Get("Content-Type"); ct != metrics.ContentType {
-		t.Errorf("Content-Type %q", ct)
-	}
-	samples, err := metrics.Parse(strings.NewReader(string(body)))
-	if err != nil {
-		t.Fatalf("/metrics does not parse: %v\n%s", err, body)
-	}
-	return samples, string(body)
-}
-
 // TestMetrics serves /metrics on --metrics-listen and checks that it
-// parses as the text format and counts what happened: the demo's
+// decodes as the text format and counts what happened: the demo's
 // imports, a request by its route and status, its latency, a pending
 // edit, its webhook delivery, and the runtime's basics. The API's own port has no /metrics.
 func TestMetrics(t *testing.T) {
@@ -72,11 +49,12 @@ func TestMetrics(t *testing.T) {
 		t.Fatalf("PATCH unit: %d %v", code, body)
 	}
 
-	samples, body := scrape(t, m)
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); samples, body = scrape(t, m) {
+	url := "http://" + m.MetricsAddr().String() + "/metrics"
+	samples, body := metricstest.Scrape(t, url)
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); samples, body = metricstest.Scrape(t, url) {
 		// The attempt is counted just after its outcome is stored.
-		n, _ := metrics.Value(samples, "tolk_webhook_deliveries", map[string]string{"state": "delivered"})
-		a, _ := metrics.Value(samples, "tolk_webhook_attempt_duration_seconds_count", map[string]string{"outcome": "delivered"})
+		n, _ := metricstest.Value(samples, "tolk_webhook_deliveries", map[string]string{"state": "delivered"})
+		a, _ := metricstest.Value(samples, "tolk_webhook_attempt_duration_seconds_count", map[string]string{"outcome": "delivered"})
 		if n == 1 && a == 1 {
 			break
 		}
@@ -101,8 +79,9 @@ func TestMetrics(t *testing.T) {
 		{"go_goroutines", nil, -1},
 		{"go_memstats_heap_alloc_bytes", nil, -1},
 		{"process_start_time_seconds", nil, -1},
+		{"process_resident_memory_bytes", nil, -1}, // client_golang's process collector, wired in
 	} {
-		got, ok := metrics.Value(samples, tc.name, tc.labels)
+		got, ok := metricstest.Value(samples, tc.name, tc.labels)
 		if !ok || (tc.want >= 0 && got != tc.want) || (tc.want < 0 && got <= 0) {
 			t.Errorf("%s%v = %v (found %v), want %v", tc.name, tc.labels, got, ok, tc.want)
 		}

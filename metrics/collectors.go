@@ -1,0 +1,92 @@
+package metrics
+
+import (
+	"context"
+	"runtime"
+	runtimemetrics "runtime/metrics"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/tolk-project/tolk/index"
+)
+
+// Source is what the gauges read at each scrape count (*sqlstore.DB in
+// cmd/tolk). Its methods must be safe for concurrent use.
+type Source interface {
+	// CountPendingUnits counts the units edited or added and not yet
+	// committed to their repository.
+	CountPendingUnits(ctx context.Context) (int, error)
+	// CountDeliveries counts the webhook deliveries in the outbox by
+	// state; a state absent from the map has none.
+	CountDeliveries(ctx context.Context) (map[index.DeliveryState]int, error)
+	// PageCacheSize reports the pages the list-page cache holds and
+	// their bytes.
+	PageCacheSize() (pages, bytes int)
+}
+
+// scrapeTimeout bounds the queries of one scrape. A collector gets no
+// context from client_golang, so the scrape's own cannot cancel them;
+// this is Prometheus' default scrape_timeout, after which no scraper is
+// left to read the answer.
+const scrapeTimeout = 10 * time.Second
+
+var (
+	pendingUnitsDesc = prometheus.NewDesc("tolk_pending_units",
+		"Units edited or added and not yet committed to their repository.", nil, nil)
+	deliveriesDesc = prometheus.NewDesc("tolk_webhook_deliveries",
+		"Webhook deliveries in the outbox, by state (pending, delivered, failed).", []string{"state"}, nil)
+	pageCachePagesDesc = prometheus.NewDesc("tolk_page_cache_pages",
+		"List pages (units, changes) held by the page cache.", nil, nil)
+	pageCacheBytesDesc = prometheus.NewDesc("tolk_page_cache_bytes",
+		"Bytes of the list pages held by the page cache, the unit it is bounded in.", nil, nil)
+)
+
+// sourceCollector reads Source's gauges at each scrape. A count whose
+// query fails is left out of that scrape, as if it had no series, rather
+// than failing the whole scrape or reporting a false zero.
+type sourceCollector struct{ src Source }
+
+func (c sourceCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- pendingUnitsDesc
+	ch <- deliveriesDesc
+	ch <- pageCachePagesDesc
+	ch <- pageCacheBytesDesc
+}
+
+func (c sourceCollector) Collect(ch chan<- prometheus.Metric) {
+	ctx, cancel := context.WithTimeout(context.Background(), scrapeTimeout)
+	defer cancel()
+	if n, err := c.src.CountPendingUnits(ctx); err == nil {
+		ch <- prometheus.MustNewConstMetric(pendingUnitsDesc, prometheus.GaugeValue, float64(n))
+	}
+	if counts, err := c.src.CountDeliveries(ctx); err == nil {
+		for _, s := range []index.DeliveryState{index.DeliveryPending, index.DeliveryDelivered, index.DeliveryFailed} {
+			ch <- prometheus.MustNewConstMetric(deliveriesDesc, prometheus.GaugeValue, float64(counts[s]), s.String())
+		}
+	}
+	pages, bytes := c.src.PageCacheSize()
+	ch <- prometheus.MustNewConstMetric(pageCachePagesDesc, prometheus.GaugeValue, float64(pages))
+	ch <- prometheus.MustNewConstMetric(pageCacheBytesDesc, prometheus.GaugeValue, float64(bytes))
+}
+
+// runtimeExtras are the two runtime series Tolk served before it used
+// client_golang, which its Go collector does not write under these
+// names (it has go_sched_gomaxprocs_threads, and GC cycles only as
+// go_gc_cycles_total_gc_cycles_total when asked): dashboards read them.
+func runtimeExtras() []prometheus.Collector {
+	return []prometheus.Collector{
+		prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "go_gc_cycles_total",
+			Help: "Completed garbage collection cycles."}, func() float64 {
+			s := []runtimemetrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+			runtimemetrics.Read(s)
+			if s[0].Value.Kind() != runtimemetrics.KindUint64 {
+				return 0 // not in this runtime; it has been since Go 1.17
+			}
+			return float64(s[0].Value.Uint64())
+		}),
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "go_gomaxprocs",
+			Help: "GOMAXPROCS: the CPUs Go code may run on at once."},
+			func() float64 { return float64(runtime.GOMAXPROCS(0)) }),
+	}
+}
