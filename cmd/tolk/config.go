@@ -376,11 +376,6 @@ func validateProject(p index.Project, key string, slugs map[string]bool, cerr *c
 			cerr.add(key+".web", "%q is not an http(s) URL", p.Web)
 		}
 	}
-	switch p.AccessControl {
-	case index.AccessPublic, index.AccessProtected, index.AccessPrivate:
-	default:
-		cerr.add(key+".access_control", "unsupported value %d (want 0 public, 1 protected or 100 private)", p.AccessControl)
-	}
 }
 
 func checkSlug(slug, key string, seen map[string]bool, cerr *configError) {
