@@ -10,7 +10,7 @@
 // them only on purpose. Start reading at New.
 //
 // api, sync and webhook do not import this package: each declares its
-// own small observer hook (api.RequestObserver, sync's OnImportDone and
+// own small observer hook (edge.RequestObserver, sync's OnImportDone and
 // OnJobDone, webhook's OnAttempt), and cmd/tolk wires Registry's methods
 // to them. The package imports index, for the vocabulary of those hooks
 // and of Source, and nothing else of Tolk's.

@@ -84,7 +84,7 @@ func (r *Registry) Handler() http.Handler {
 	})
 }
 
-// ObserveRequest counts an answered request (api.RequestObserver).
+// ObserveRequest counts an answered request (edge.RequestObserver).
 // Methods outside HTTP's own are counted as "other", so that a client
 // cannot create series at will.
 func (r *Registry) ObserveRequest(route, method string, status int, took time.Duration) {

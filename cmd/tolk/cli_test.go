@@ -32,7 +32,7 @@ func TestCommandLine(t *testing.T) {
 	}
 	var flags []string
 	cfg := DefaultConfig()
-	serveFlags(&cfg).VisitAll(func(f *flag.Flag) { flags = append(flags, "\n  -"+f.Name) })
+	serveFlags(&cfg, new(string)).VisitAll(func(f *flag.Flag) { flags = append(flags, "\n  -"+f.Name) })
 
 	data := t.TempDir()
 	for _, tc := range []struct {

@@ -1,545 +1,584 @@
 package main
 
 import (
+	"cmp"
+	"encoding"
 	"errors"
+	"flag"
 	"fmt"
-	"net/url"
+	"io"
+	"log/slog"
+	"math"
 	"os"
 	"reflect"
-	"regexp"
-	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
-	"gopkg.in/yaml.v3"
-
-	"github.com/tolk-project/tolk/formats"
-	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/api"
+	"github.com/tolk-project/tolk/edge"
+	"github.com/tolk-project/tolk/index/sqlstore"
 	tolksync "github.com/tolk-project/tolk/sync"
+	"github.com/tolk-project/tolk/vcs"
+	"github.com/tolk-project/tolk/web"
 )
 
-// fileConfig is the declarative setup file. Keys are the API's own field
-// names; whatever a file leaves out keeps the reference's default.
-type fileConfig struct {
-	// DB names the index as --db does (a PostgreSQL URL keeps its
-	// password out of the process list here); --db wins.
-	DB string `yaml:"db"`
+// Config is the settled configuration of `tolk serve`: each setting
+// comes from its flag, its environment variable or its key in the setup
+// file, in that order of precedence, or from DefaultConfig (loadConfig).
+// Main.Open wires the parts from it and reads nothing else.
+type Config struct {
+	DataDir string
+	// DB names the index (openDB): "" is the SQLite file tolk.db in
+	// DataDir, a postgres:// URL or libpq connection string a PostgreSQL
+	// database, anything else a SQLite file.
+	DB        string
+	Listen    string
+	Demo      bool
+	LogFormat string // "text" or "json"
+	LogLevel  slog.Level
+	// BaseURL is the external address used in every URL of a response,
+	// for a service behind a path prefix or a proxy that rewrites hosts.
+	BaseURL string
+	// TrustedProxies are the addresses or CIDR ranges whose
+	// X-Forwarded-Proto, X-Forwarded-Host and X-Forwarded-For headers are
+	// believed.
+	TrustedProxies []string
+	// AllowedHosts are, without BaseURL, the host names requests may be
+	// sent to besides the listen address and localhost (edge.Options).
+	AllowedHosts []string
+	// MaxUploadBytes bounds an uploaded translation file.
+	MaxUploadBytes int64
+	// RateLimitAnon and RateLimitUser limit the API requests of each
+	// anonymous client address and of each user.
+	RateLimitAnon, RateLimitUser edge.RateLimit
+	// AllowLocalRepos lets API clients create components from file://
+	// repository URLs, which read this machine's disk.
+	AllowLocalRepos bool
+	// NoHooks turns the incoming webhooks off: /hooks/ answers 405.
+	NoHooks bool
 	// HookSecret is the site-wide secret incoming webhooks must be
-	// signed with, for projects without their own; --hook-secret wins.
-	HookSecret string `yaml:"hook_secret"`
-	// WebhookRetryPeriod is how long webhook deliveries are retried
-	// ("36h"); --webhook-retry-period wins.
-	WebhookRetryPeriod string          `yaml:"webhook_retry_period"`
-	Projects           []projectConfig `yaml:"projects"`
+	// signed with (projects may set their own).
+	HookSecret string
+	// CommitterName and CommitterEmail are the committer of every commit
+	// Tolk makes; the translators are the authors.
+	CommitterName, CommitterEmail string
+	// PullInterval is how often every component with a remote is pulled;
+	// 0 turns scheduled pulls off.
+	PullInterval time.Duration
+	// MetricsListen is the address /metrics is served on, apart from the
+	// API; "" serves no metrics.
+	MetricsListen string
+	// GitStallTimeout ends a clone or fetch that received nothing for
+	// this long, GitTimeout any clone, fetch or push that takes longer;
+	// 0 turns either off.
+	GitStallTimeout, GitTimeout time.Duration
+	// MaxResponseBytes bounds one JSON answer (edge.Options).
+	MaxResponseBytes int
+	// PageCacheBytes bounds each cache of list pages (units, changes).
+	PageCacheBytes int
+	// HTTP bounds what one client can hold of the server.
+	HTTP HTTPLimits
+	// WebhookAllowPrivate lets webhook add-ons reach loopback,
+	// link-local and private addresses.
+	WebhookAllowPrivate bool
+	// WebhookRetryPeriod is how long a webhook delivery is retried
+	// before it is marked failed; 0 is webhook.DefaultRetryPeriod.
+	WebhookRetryPeriod time.Duration
+	// Setup holds the projects and components of the setup file, which
+	// Open applies on top of what the index holds; nil without one.
+	Setup *Setup
 }
 
-// siteSettings are the setup file's settings of the whole service.
-type siteSettings struct {
-	HookSecret         string
-	WebhookRetryPeriod time.Duration // 0 when the file does not say
+// HTTPLimits bound the time and connections clients can hold.
+type HTTPLimits struct {
+	// ReadHeaderTimeout bounds reading a request's headers, ReadTimeout
+	// the whole request with its body (an upload on a slow link).
+	ReadHeaderTimeout, ReadTimeout time.Duration
+	// WriteTimeout is how long one write of a response may wait for the
+	// client; every write moves the deadline on, so a large download
+	// lasts as long as bytes flow (edge.Options.WriteTimeout).
+	WriteTimeout time.Duration
+	// IdleTimeout is how long a keep-alive connection waits for its next
+	// request before it is closed.
+	IdleTimeout time.Duration
+	// MaxConnections caps the connections open at once; more wait in the
+	// listen backlog until one closes.
+	MaxConnections int
 }
 
-type projectConfig struct {
-	Name              string            `yaml:"name"`
-	Slug              string            `yaml:"slug"`
-	Web               string            `yaml:"web"`
-	Instructions      string            `yaml:"instructions"`
-	TranslationReview bool              `yaml:"translation_review"`
-	SourceReview      bool              `yaml:"source_review"`
-	SetLanguageTeam   bool              `yaml:"set_language_team"`
-	EnableHooks       bool              `yaml:"enable_hooks"`
-	LanguageAliases   string            `yaml:"language_aliases"`
-	AccessControl     int               `yaml:"access_control"`
-	HookSecret        string            `yaml:"hook_secret"`
-	Components        []componentConfig `yaml:"components"`
+// DefaultHTTPLimits are generous for a human or a script on a slow link
+// and short enough that idle or stuck clients cannot exhaust the
+// process's file descriptors.
+var DefaultHTTPLimits = HTTPLimits{ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 5 * time.Minute,
+	WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute, MaxConnections: 1024}
+
+// DefaultConfig returns the settings used when nothing gives them: the
+// reference's rate limits among them.
+func DefaultConfig() Config {
+	return Config{DataDir: "./tolk-data", Listen: "127.0.0.1:8080", LogFormat: "text",
+		MaxUploadBytes:  edge.DefaultMaxUploadBytes,
+		GitStallTimeout: vcs.DefaultStallTimeout, GitTimeout: vcs.DefaultTotalTimeout,
+		RateLimitAnon: edge.DefaultAnonymousRateLimit, RateLimitUser: edge.DefaultUserRateLimit,
+		CommitterName: tolksync.DefaultCommitter.Name, CommitterEmail: tolksync.DefaultCommitter.Email,
+		PageCacheBytes: sqlstore.DefaultPageCacheBytes, HTTP: DefaultHTTPLimits}
 }
 
-type componentConfig struct {
-	Name                        string   `yaml:"name"`
-	Slug                        string   `yaml:"slug"`
-	VCS                         string   `yaml:"vcs"`
-	Repo                        string   `yaml:"repo"`
-	Branch                      string   `yaml:"branch"`
-	PushBranch                  string   `yaml:"push_branch"`
-	Filemask                    string   `yaml:"filemask"`
-	Template                    string   `yaml:"template"`
-	EditTemplate                bool     `yaml:"edit_template"`
-	Intermediate                string   `yaml:"intermediate"`
-	NewBase                     string   `yaml:"new_base"`
-	FileFormat                  string   `yaml:"file_format"`
-	SourceLanguage              string   `yaml:"source_language"`
-	License                     string   `yaml:"license"`
-	Agreement                   string   `yaml:"agreement"`
-	NewLang                     string   `yaml:"new_lang"`
-	LanguageCodeStyle           string   `yaml:"language_code_style"`
-	Push                        string   `yaml:"push"`
-	CheckFlags                  string   `yaml:"check_flags"`
-	Priority                    int      `yaml:"priority"`
-	EnforcedChecks              []string `yaml:"enforced_checks"`
-	Restricted                  bool     `yaml:"restricted"`
-	Repoweb                     string   `yaml:"repoweb"`
-	ReportSourceBugs            string   `yaml:"report_source_bugs"`
-	MergeStyle                  string   `yaml:"merge_style"`
-	CommitMessage               string   `yaml:"commit_message"`
-	AddMessage                  string   `yaml:"add_message"`
-	DeleteMessage               string   `yaml:"delete_message"`
-	MergeMessage                string   `yaml:"merge_message"`
-	AddonMessage                string   `yaml:"addon_message"`
-	PullMessage                 string   `yaml:"pull_message"`
-	AllowTranslationPropagation bool     `yaml:"allow_translation_propagation"`
-	ManageUnits                 bool     `yaml:"manage_units"`
-	EnableSuggestions           bool     `yaml:"enable_suggestions"`
-	SuggestionVoting            bool     `yaml:"suggestion_voting"`
-	SuggestionAutoaccept        int      `yaml:"suggestion_autoaccept"`
-	PushOnCommit                bool     `yaml:"push_on_commit"`
-	CommitPendingAge            int      `yaml:"commit_pending_age"`
-	AutoLockError               bool     `yaml:"auto_lock_error"`
-	LanguageRegex               string   `yaml:"language_regex"`
-	VariantRegex                string   `yaml:"variant_regex"`
-	IsGlossary                  bool     `yaml:"is_glossary"`
-	GlossaryColor               string   `yaml:"glossary_color"`
-	// ConflictPolicy is Tolk's own: who wins a string both a translator
-	// and upstream changed since the last sync (index.ConflictPolicy).
-	ConflictPolicy string `yaml:"conflict_policy,omitempty"`
-}
-
-func defaultProjectConfig() projectConfig {
-	return projectConfig{SetLanguageTeam: true, EnableHooks: true}
-}
-
-func defaultComponentConfig() componentConfig {
-	d := index.DefaultComponent()
-	return componentConfig{
-		VCS: d.VCS, FileFormat: d.FileFormat, SourceLanguage: d.SourceLanguage, NewLang: d.NewLang,
-		LanguageCodeStyle: d.LanguageCode, Priority: d.Priority, EnforcedChecks: d.EnforcedChecks,
-		MergeStyle: d.MergeStyle, CommitMessage: d.CommitMessage, AddMessage: d.AddMessage,
-		DeleteMessage: d.DeleteMessage, MergeMessage: d.MergeMessage, AddonMessage: d.AddonMessage,
-		PullMessage: d.PullMessage, AllowTranslationPropagation: d.AllowTranslationPropagation,
-		EnableSuggestions: d.EnableSuggestions, CommitPendingAge: d.CommitPendingAge,
-		AutoLockError: d.AutoLockError, LanguageRegex: d.LanguageRegex, GlossaryColor: d.GlossaryColor,
+// Validate rejects settings that cannot be used: the first it finds, as
+// a *settingError naming the setting and, for a choice, the values
+// allowed, or as the API's own error for what the API checks.
+func (c Config) Validate() error {
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		return &settingError{name: "log-format", got: c.LogFormat, want: "text or json"}
 	}
-}
-
-// configError lists every problem of a configuration file, each naming
-// the file, the key and the reason.
-type configError struct {
-	file     string
-	problems []string
-}
-
-func (e *configError) Error() string {
-	return e.file + ": " + strings.Join(e.problems, "\n"+e.file+": ")
-}
-
-func (e *configError) add(key, format string, args ...any) {
-	e.problems = append(e.problems, key+": "+fmt.Sprintf(format, args...))
-}
-
-// existingIndex looks up the projects and components the index already
-// holds (either may be nil: nothing exists). A setup file's keys apply on
-// top of what it finds, so that a restart changes only what the file
-// names: settings made through the API that the file leaves out stay.
-type existingIndex struct {
-	project   func(slug string) (index.Project, bool)
-	component func(projectSlug, slug string) (index.Component, bool)
-}
-
-// configDB returns the db key of the setup file at path: the index to
-// open, which must be known before the rest of the file, whose projects
-// apply on top of what that index holds.
-func configDB(path string) (string, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return "", fmt.Errorf("read config: %w", err)
+	if c.HTTP.MaxConnections < 1 {
+		return &settingError{name: "max-connections", msg: "must be at least 1"}
 	}
-	var file struct {
-		DB string `yaml:"db"`
-	}
-	if err := yaml.Unmarshal(data, &file); err != nil {
-		// Not the string itself: it may hold a password.
-		return "", &configError{file: path, problems: []string{"db: " + err.Error()}}
-	}
-	return file.DB, nil
-}
-
-// loadConfig reads and validates a setup file. resolve tells whether a
-// language code is known.
-// It also returns the file's site-wide settings.
-func loadConfig(path string, resolve func(string) (index.Language, bool), existing existingIndex) ([]tolksync.ProjectSpec, siteSettings, error) {
-	var site siteSettings
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, site, fmt.Errorf("read config: %w", err)
-	}
-	specs, err := parseConfig(path, data, resolve, existing)
-	if err != nil {
-		return nil, site, err
-	}
-	var file struct {
-		HookSecret         string `yaml:"hook_secret"`
-		WebhookRetryPeriod string `yaml:"webhook_retry_period"`
-	}
-	if err := yaml.Unmarshal(data, &file); err != nil {
-		return nil, site, &configError{file: path, problems: []string{"hook_secret: " + err.Error()}}
-	}
-	site.HookSecret = file.HookSecret
-	if file.WebhookRetryPeriod != "" {
-		d, err := time.ParseDuration(file.WebhookRetryPeriod)
-		if err != nil || d <= 0 {
-			return nil, site, &configError{file: path, problems: []string{fmt.Sprintf(
-				"webhook_retry_period: %q is not a positive duration such as 24h or 90m", file.WebhookRetryPeriod)}}
+	for _, s := range serveSettings {
+		if d, ok := s.field(&c).(*time.Duration); ok && *d < 0 {
+			return &settingError{name: s.name, msg: "must not be negative"}
 		}
-		site.WebhookRetryPeriod = d
 	}
-	return specs, site, nil
+	opts := c.serverOptions()
+	return opts.Validate()
 }
 
-func parseConfig(name string, data []byte, resolve func(string) (index.Language, bool), existing existingIndex) ([]tolksync.ProjectSpec, error) {
-	cerr := &configError{file: name}
-	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err != nil {
-		cerr.add("(file)", "%v", err)
-		return nil, cerr
+// serverOptions is the HTTP server's share of the configuration: the one
+// place that turns Config into the options of the edge, the API and the
+// pages. Open adds what only the running parts provide (logger, sync
+// service, metrics).
+func (c Config) serverOptions() serverOptions {
+	return serverOptions{
+		Edge: edge.Options{BaseURL: c.BaseURL, TrustedProxies: c.TrustedProxies,
+			AllowedHosts: c.AllowedHosts, MaxResponseBytes: c.MaxResponseBytes,
+			RateLimits: edge.RateLimits{Anonymous: c.RateLimitAnon, User: c.RateLimitUser},
+			Version:    readBuildVersion().Short(), WriteTimeout: c.HTTP.WriteTimeout},
+		API: api.Options{MaxUploadBytes: c.MaxUploadBytes,
+			AllowLocalRepos: c.AllowLocalRepos, HookSecret: c.HookSecret,
+			FileFormats: apiFileFormats(), WebhookAllowPrivate: c.WebhookAllowPrivate},
+		Web: web.Options{MaxUploadBytes: c.MaxUploadBytes},
 	}
-	if len(root.Content) == 0 {
-		cerr.add("projects", "the file is empty")
-		return nil, cerr
-	}
-	checkKeys(root.Content[0], reflect.TypeOf(fileConfig{}), "", cerr)
-	if len(cerr.problems) > 0 {
-		return nil, cerr
-	}
+}
 
-	// Decode each project and component onto its defaults, so keys left
-	// out keep them.
-	var specs []tolksync.ProjectSpec
-	projects := mappingValue(root.Content[0], "projects")
-	if projects == nil || projects.Kind != yaml.SequenceNode {
-		cerr.add("projects", "a list of projects is required")
-		return nil, cerr
+// A setting is one setting of tolk serve, given by the flag --name, the
+// environment variable TOLK_KEY and the key of the setup file (key is
+// name with _ for -, unless the table says otherwise).
+type setting struct {
+	name  string
+	key   string // the file's key when it is not name with _ for -
+	usage string
+	// want says what a value must be, in messages about the environment
+	// and the file; "" derives it from the field's type.
+	want string
+	// size marks a count of bytes, read by parseSize.
+	size bool
+	// field points at the setting's field of a Config.
+	field func(*Config) any
+}
+
+const (
+	sizeWant     = "a size in bytes, or with KiB, MiB or GiB (such as 10MiB)"
+	rateWant     = "N/second, N/minute, N/hour or N/day, or off"
+	durationWant = "a duration such as 90s, 30m or 24h"
+)
+
+// serveSettings are the settings of tolk serve besides --config, which
+// names the setup file.
+var serveSettings = []setting{
+	{name: "data", usage: "directory for the repository checkouts, and the SQLite index without --db",
+		field: func(c *Config) any { return &c.DataDir }},
+	{name: "db", usage: dbUsage + "; overrides the setup file's db",
+		field: func(c *Config) any { return &c.DB }},
+	{name: "listen", usage: "address to serve HTTP on",
+		field: func(c *Config) any { return &c.Listen }},
+	{name: "demo", usage: "create and import a demo project from the built-in files",
+		field: func(c *Config) any { return &c.Demo }},
+	{name: "log-format", usage: "log format: text or json", want: "text or json",
+		field: func(c *Config) any { return &c.LogFormat }},
+	{name: "log-level", usage: "log level: debug, info, warn or error", want: "debug, info, warn or error",
+		field: func(c *Config) any { return &c.LogLevel }},
+	{name: "base-url", usage: "external base URL of the service, used in every URL it returns",
+		field: func(c *Config) any { return &c.BaseURL }},
+	{name: "committer-name", usage: "committer name of the commits Tolk makes",
+		field: func(c *Config) any { return &c.CommitterName }},
+	{name: "committer-email", usage: "committer e-mail of the commits Tolk makes",
+		field: func(c *Config) any { return &c.CommitterEmail }},
+	{name: "allow-local-repos", usage: "let API clients create components from file:// repository URLs (this machine's disk)",
+		field: func(c *Config) any { return &c.AllowLocalRepos }},
+	{name: "trusted-proxy", key: "trusted_proxies",
+		usage: "address or CIDR range of a proxy whose X-Forwarded-Proto/-Host/-For are believed (repeatable, or comma-separated)",
+		field: func(c *Config) any { return &c.TrustedProxies }},
+	{name: "allowed-host", key: "allowed_hosts",
+		usage: "without --base-url, a host name requests may be sent to besides the listen address and localhost: " +
+			"name, .domain (and subdomains) or * (repeatable, or comma-separated)",
+		field: func(c *Config) any { return &c.AllowedHosts }},
+	{name: "max-upload-size", size: true,
+		usage: "largest translation file an upload may carry, in bytes or with KiB, MiB or GiB (default 10MiB)",
+		field: func(c *Config) any { return &c.MaxUploadBytes }},
+	{name: "max-response-size", size: true,
+		usage: "largest JSON answer, in bytes or with KiB, MiB or GiB; a list page over it is a 400 asking for a smaller page_size (default 64MiB)",
+		field: func(c *Config) any { return &c.MaxResponseBytes }},
+	{name: "page-cache-size", size: true,
+		usage: "memory each cache of list pages (units, changes) may hold, in bytes or with KiB, MiB or GiB (default 32MiB)",
+		field: func(c *Config) any { return &c.PageCacheBytes }},
+	{name: "rate-limit-anon", want: rateWant,
+		usage: "API requests each anonymous client address may make: N/second|minute|hour|day, or off",
+		field: func(c *Config) any { return &c.RateLimitAnon }},
+	{name: "rate-limit-user", want: rateWant,
+		usage: "API requests each user may make: N/second|minute|hour|day, or off",
+		field: func(c *Config) any { return &c.RateLimitUser }},
+	{name: "no-hooks", usage: "turn the incoming webhooks (/hooks/<service>/) off",
+		field: func(c *Config) any { return &c.NoHooks }},
+	{name: "hook-secret",
+		usage: "site-wide secret incoming webhooks must be signed with (or TOLK_HOOK_SECRET; projects may set their own)",
+		field: func(c *Config) any { return &c.HookSecret }},
+	{name: "pull-interval",
+		usage: "pull every component with a remote this often, e.g. 30m (0: never; webhooks and the API still pull)",
+		field: func(c *Config) any { return &c.PullInterval }},
+	{name: "metrics-listen",
+		usage: "address to serve Prometheus metrics on at /metrics, e.g. 127.0.0.1:9090; whoever reaches it reads them (default: off)",
+		field: func(c *Config) any { return &c.MetricsListen }},
+	{name: "git-stall-timeout", usage: "end a clone or fetch that received nothing for this long (0: never)",
+		field: func(c *Config) any { return &c.GitStallTimeout }},
+	{name: "git-timeout", usage: "end a clone, fetch or push that takes longer than this, however it progresses (0: never)",
+		field: func(c *Config) any { return &c.GitTimeout }},
+	{name: "read-header-timeout", usage: "how long a client may take to send a request's headers",
+		field: func(c *Config) any { return &c.HTTP.ReadHeaderTimeout }},
+	{name: "read-timeout", usage: "how long a client may take to send a whole request, body included",
+		field: func(c *Config) any { return &c.HTTP.ReadTimeout }},
+	{name: "write-timeout",
+		usage: "how long one write of a response may wait for a client that does not read (moves on with every write)",
+		field: func(c *Config) any { return &c.HTTP.WriteTimeout }},
+	{name: "idle-timeout", usage: "how long a keep-alive connection may wait for its next request",
+		field: func(c *Config) any { return &c.HTTP.IdleTimeout }},
+	{name: "max-connections", usage: "connections served at once; more wait until one closes",
+		field: func(c *Config) any { return &c.HTTP.MaxConnections }},
+	{name: "webhook-allow-private",
+		usage: "let webhook add-ons send to loopback, link-local and private addresses (refused otherwise, at every connection)",
+		field: func(c *Config) any { return &c.WebhookAllowPrivate }},
+	{name: "webhook-retry-period",
+		usage: "how long a webhook delivery is retried, with growing waits, before it is marked failed (default 24h)",
+		field: func(c *Config) any { return &c.WebhookRetryPeriod }},
+}
+
+// configEnv is the environment variable that names the setup file, as
+// --config does.
+const configEnv = "TOLK_CONFIG"
+
+// fileKey is the setting's key in the setup file.
+func (s setting) fileKey() string {
+	return cmp.Or(s.key, strings.ReplaceAll(s.name, "-", "_"))
+}
+
+// envName is the setting's environment variable.
+func (s setting) envName() string { return "TOLK_" + strings.ToUpper(s.fileKey()) }
+
+// isList reports whether the setting is a list of strings.
+func (s setting) isList() bool {
+	_, ok := s.field(&Config{}).(*[]string)
+	return ok
+}
+
+// isEmpty reports whether cfg holds the empty string or list for the
+// setting: an empty value counts as not given, so that `--db ""` or an
+// empty TOLK_DB leaves the setup file's db in force.
+func (s setting) isEmpty(cfg *Config) bool {
+	switch p := s.field(cfg).(type) {
+	case *string:
+		return *p == ""
+	case *[]string:
+		return len(*p) == 0
 	}
-	slugs := map[string]bool{}
-	for i, pn := range projects.Content {
-		key := fmt.Sprintf("projects[%d]", i)
-		pc := defaultProjectConfig()
-		if cerr.addKeys(key, decodeNode(pn, &pc, "components")) {
+	return false
+}
+
+// wanted says what a value of the setting must be.
+func (s setting) wanted() string {
+	if s.want != "" {
+		return s.want
+	}
+	if s.size {
+		return sizeWant
+	}
+	if _, ok := s.field(&Config{}).(*time.Duration); ok {
+		return durationWant
+	}
+	return wantType(reflect.TypeOf(s.field(&Config{})).Elem())
+}
+
+// define declares the setting's flag on fs, writing into cfg, with the
+// value cfg holds as its default.
+func (s setting) define(fs *flag.FlagSet, cfg *Config) {
+	switch p := s.field(cfg).(type) {
+	case *string:
+		fs.StringVar(p, s.name, *p, s.usage)
+	case *bool:
+		fs.BoolVar(p, s.name, *p, s.usage)
+	case *time.Duration:
+		fs.DurationVar(p, s.name, *p, s.usage)
+	case *[]string:
+		fs.Func(s.name, s.usage, appendList(p))
+	case *int64: // a size
+		fs.Func(s.name, s.usage, func(v string) (err error) {
+			*p, err = parseSize(v)
+			return err
+		})
+	case *int:
+		if !s.size {
+			fs.IntVar(p, s.name, *p, s.usage)
+			return
+		}
+		fs.Func(s.name, s.usage, func(v string) error {
+			n, err := parseSize(v)
+			*p = int(n)
+			return err
+		})
+	case encoding.TextUnmarshaler:
+		fs.TextVar(p, s.name, reflect.ValueOf(p).Elem().Interface().(encoding.TextMarshaler), s.usage)
+	default:
+		panic(fmt.Sprintf("setting %s: no flag for %T", s.name, p))
+	}
+}
+
+// settingNamed is the setting whose flag is name; ok is false when
+// there is none.
+func settingNamed(name string) (setting, bool) {
+	for _, s := range serveSettings {
+		if s.name == name {
+			return s, true
+		}
+	}
+	return setting{}, false
+}
+
+// settingByKey is the setting whose setup file key is key.
+func settingByKey(key string) (setting, bool) {
+	for _, s := range serveSettings {
+		if s.fileKey() == key {
+			return s, true
+		}
+	}
+	return setting{}, false
+}
+
+// settingKeys are the setup file's keys of the settings.
+func settingKeys() []string {
+	var keys []string
+	for _, s := range serveSettings {
+		keys = append(keys, s.fileKey())
+	}
+	return keys
+}
+
+// serveFlags declares the flags of tolk serve, each writing into cfg,
+// and --config, writing into configFile. Usage is left to the callers:
+// help goes to stdout, mistakes to stderr.
+func serveFlags(cfg *Config, configFile *string) *flag.FlagSet {
+	fs := flag.NewFlagSet("tolk serve", flag.ContinueOnError)
+	fs.Usage = func() {}
+	for _, s := range serveSettings {
+		s.define(fs, cfg)
+	}
+	fs.StringVar(configFile, "config", "", "YAML file listing projects and components to reconcile on start, "+
+		"and settings (a flag's name with _ for -)")
+	return fs
+}
+
+// printServeFlags writes every flag of tolk serve with its default, and
+// the other ways of giving them.
+func printServeFlags(w io.Writer) {
+	cfg := DefaultConfig()
+	fs := serveFlags(&cfg, new(string))
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fmt.Fprint(w, serveEnvUsage)
+}
+
+const serveEnvUsage = `
+Every flag but -config may also be given by the environment variable
+TOLK_<NAME> (TOLK_PULL_INTERVAL for -pull-interval) or by the key <name>
+of the -config file (pull_interval); the lists are TOLK_ALLOWED_HOSTS and
+TOLK_TRUSTED_PROXIES (comma-separated), allowed_hosts and trusted_proxies.
+TOLK_CONFIG names the file. A flag wins over the environment, the
+environment over the file; an empty value counts as not given.
+`
+
+// A layer is what one source of settings gives: the values, read into a
+// Config of its own (over DefaultConfig), and, for each setting given,
+// by its flag's name, where it was given, for messages: "--listen",
+// "TOLK_LISTEN" or "tolk.yaml:3: listen".
+type layer struct {
+	cfg   Config
+	given map[string]string
+}
+
+func newLayer() layer { return layer{cfg: DefaultConfig(), given: map[string]string{}} }
+
+// settle lays the layers over base, in order: each setting is the last
+// layer's that gives it. It returns where each setting given came from.
+func settle(base Config, layers ...layer) (Config, map[string]string) {
+	cfg, from := base, map[string]string{}
+	for _, l := range layers {
+		for name, where := range l.given {
+			s, _ := settingNamed(name)
+			reflect.ValueOf(s.field(&cfg)).Elem().Set(reflect.ValueOf(s.field(&l.cfg)).Elem())
+			from[name] = where
+		}
+	}
+	return cfg, from
+}
+
+// serveConfig is loadConfig with the process's environment.
+func serveConfig(args []string, stderr io.Writer) (Config, error) {
+	return loadConfig(args, os.Getenv, stderr)
+}
+
+// loadConfig is the one configuration pass of tolk serve. It reads the
+// command line (args) and the environment (getenv), then the setup file
+// they name (--config, or TOLK_CONFIG), once, and settles each setting
+// to the first of its flag, its environment variable, its key in the
+// file and DefaultConfig; the file's projects go into Config.Setup. An
+// empty value counts as not given. The result is validated.
+//
+// It returns flag.ErrHelp for --help, and errUsage, with the reason
+// written to stderr, for a wrong command line. A wrong environment
+// variable or setup file is an error naming it (the file's line and key
+// too).
+func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (Config, error) {
+	flags, flagFile, err := flagLayer(args, stderr)
+	if err != nil {
+		return DefaultConfig(), err
+	}
+	env, err := envLayer(getenv)
+	if err != nil {
+		return DefaultConfig(), err
+	}
+	var file layer
+	var setup *Setup
+	if path := cmp.Or(flagFile, getenv(configEnv)); path != "" {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return DefaultConfig(), fmt.Errorf("read config: %w", err)
+		}
+		if file, setup, err = decodeSetupFile(path, data); err != nil {
+			return DefaultConfig(), err
+		}
+	}
+	cfg, from := settle(DefaultConfig(), file, env, flags)
+	cfg.Setup = setup
+	if err := cfg.Validate(); err != nil {
+		var bad *settingError
+		if !errors.As(err, &bad) {
+			return cfg, err
+		}
+		bad.where = from[bad.name]
+		if bad.where == "" || strings.HasPrefix(bad.where, "--") {
+			return cfg, usagef(stderr, "tolk serve", "%v", bad)
+		}
+		return cfg, bad
+	}
+	return cfg, nil
+}
+
+// flagLayer reads the command line: the settings it gives, and the
+// setup file it names. It returns flag.ErrHelp for --help, and errUsage,
+// with the reason written to stderr, for flags or values it does not
+// know and stray arguments.
+func flagLayer(args []string, stderr io.Writer) (layer, string, error) {
+	l := newLayer()
+	var configFile string
+	fs := serveFlags(&l.cfg, &configFile)
+	fs.SetOutput(stderr)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return l, "", err
+		}
+		fmt.Fprintln(stderr, "Run 'tolk serve --help' for usage.")
+		return l, "", errUsage
+	}
+	if fs.NArg() > 0 {
+		return l, "", usagef(stderr, "tolk serve", "unexpected argument %q (every setting is a flag)", fs.Arg(0))
+	}
+	fs.Visit(func(f *flag.Flag) {
+		if s, ok := settingNamed(f.Name); ok && !s.isEmpty(&l.cfg) {
+			l.given[s.name] = "--" + s.name
+		}
+	})
+	return l, configFile, nil
+}
+
+// envLayer reads the settings the environment gives, each through its
+// flag so that a value reads as on the command line; it names every
+// variable whose value does not.
+func envLayer(getenv func(string) string) (layer, error) {
+	l := newLayer()
+	fs := serveFlags(&l.cfg, new(string))
+	var errs []error
+	for _, s := range serveSettings {
+		v := getenv(s.envName())
+		if v == "" {
 			continue
 		}
-		if existing.project != nil {
-			if p, ok := existing.project(pc.Slug); ok {
-				// Decoded again onto what the index holds: the file's keys win,
-				// the others keep their stored values.
-				pc = projectConfigOf(p)
-				decodeNode(pn, &pc, "components")
-			}
-		}
-		p := index.Project{Name: pc.Name, Slug: pc.Slug, Web: pc.Web, Instructions: pc.Instructions,
-			TranslationReview: pc.TranslationReview, SourceReview: pc.SourceReview,
-			SetLanguageTeam: pc.SetLanguageTeam, EnableHooks: pc.EnableHooks, LanguageAliases: pc.LanguageAliases,
-			AccessControl: pc.AccessControl, HookSecret: pc.HookSecret}
-		validateProject(p, key, slugs, cerr)
-		spec := tolksync.ProjectSpec{Project: p}
-		compSlugs := map[string]bool{}
-		if comps := mappingValue(pn, "components"); comps != nil {
-			for j, cn := range comps.Content {
-				ckey := fmt.Sprintf("%s.components[%d]", key, j)
-				cc := defaultComponentConfig()
-				if cerr.addKeys(ckey, decodeNode(cn, &cc)) {
-					continue
-				}
-				if existing.component != nil {
-					if c, ok := existing.component(pc.Slug, cc.Slug); ok {
-						cc = componentConfigOf(c)
-						decodeNode(cn, &cc)
-					}
-				}
-				c := cc.component()
-				validateComponent(&c, ckey, compSlugs, resolve, cerr)
-				validateMessages(&c, cn, ckey, cerr)
-				spec.Components = append(spec.Components, c)
-			}
-		}
-		specs = append(specs, spec)
-	}
-	if len(cerr.problems) > 0 {
-		return nil, cerr
-	}
-	return specs, nil
-}
-
-// keyError is a value that does not decode into its key's type.
-type keyError struct {
-	key string
-	err error
-}
-
-// decodeNode decodes a mapping onto v, leaving out the keys in skip, and
-// returns each key whose value does not fit its field. Keys are decoded
-// one at a time so that a type error names its key, not only the line
-// yaml reports. Unknown keys were reported by checkKeys already.
-func decodeNode(n *yaml.Node, v any, skip ...string) []keyError {
-	var bad []keyError
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if slices.Contains(skip, n.Content[i].Value) {
+		if err := fs.Set(s.name, v); err != nil {
+			errs = append(errs, &settingError{name: s.name, where: s.envName(), got: v, want: s.wanted()})
 			continue
 		}
-		one := *n
-		one.Content = n.Content[i : i+2]
-		if err := one.Decode(v); err != nil {
-			bad = append(bad, keyError{n.Content[i].Value, err})
+		if !s.isEmpty(&l.cfg) {
+			l.given[s.name] = s.envName()
 		}
 	}
-	return bad
+	return l, errors.Join(errs...)
 }
 
-// addKeys reports the keys under path that did not decode; it returns
-// whether there were any.
-func (e *configError) addKeys(path string, bad []keyError) bool {
-	for _, b := range bad {
-		msg := b.err.Error()
-		var te *yaml.TypeError
-		if errors.As(b.err, &te) {
-			msg = strings.Join(te.Errors, "; ")
-		}
-		e.add(path+"."+b.key, "%s", msg)
-	}
-	return len(bad) > 0
+// settingError is a setting whose value cannot be used.
+type settingError struct {
+	name string // the setting's flag
+	// where says who gave the value (layer); "" is the flag.
+	where string
+	// got is the value and want what it must be; msg, when set, says
+	// what is wrong instead.
+	got, want, msg string
 }
 
-// checkKeys walks a mapping node and reports every key the struct type
-// does not name, with its full path.
-func checkKeys(n *yaml.Node, t reflect.Type, path string, cerr *configError) {
-	if n.Kind != yaml.MappingNode {
-		cerr.add(orRoot(path), "expected a mapping (line %d)", n.Line)
-		return
-	}
-	fields := map[string]reflect.Type{}
-	for i := 0; i < t.NumField(); i++ {
-		tag, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
-		fields[tag] = t.Field(i).Type
-	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		key := k.Value
-		if path != "" {
-			key = path + "." + k.Value
+func (e *settingError) Error() string {
+	if e.where == "" || strings.HasPrefix(e.where, "--") {
+		// The command line's messages, as the flag package words them.
+		if e.msg != "" {
+			return "--" + e.name + " " + e.msg
 		}
-		ft, ok := fields[k.Value]
-		if !ok {
-			cerr.add(key, "unknown key (line %d)", k.Line)
-			continue
-		}
-		if ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct {
-			if v.Kind != yaml.SequenceNode {
-				cerr.add(key, "expected a list (line %d)", v.Line)
-				continue
-			}
-			for j, item := range v.Content {
-				checkKeys(item, ft.Elem(), fmt.Sprintf("%s[%d]", key, j), cerr)
+		return fmt.Sprintf("--%s %q: want %s", e.name, e.got, e.want)
+	}
+	if e.msg != "" {
+		return e.where + ": " + e.msg
+	}
+	return fmt.Sprintf("%s: want %s, got %q", e.where, e.want, e.got)
+}
+
+// appendList is a flag that appends its comma-separated values to dst.
+func appendList(dst *[]string) func(string) error {
+	return func(v string) error {
+		for _, p := range strings.Split(v, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				*dst = append(*dst, p)
 			}
 		}
+		return nil
 	}
 }
 
-func orRoot(path string) string {
-	if path == "" {
-		return "(top level)"
+// parseSize reads a size in bytes, optionally with a binary unit: K, KB
+// or KiB (1024 bytes), M, MB or MiB, G, GB or GiB.
+func parseSize(v string) (int64, error) {
+	v = strings.TrimSpace(v)
+	num := strings.TrimRightFunc(v, unicode.IsLetter)
+	unit := strings.ToLower(strings.TrimSpace(v[len(num):]))
+	n, err := strconv.ParseInt(strings.TrimSpace(num), 10, 64)
+	shift := map[string]uint{"": 0, "b": 0, "k": 10, "kb": 10, "kib": 10, "m": 20, "mb": 20, "mib": 20,
+		"g": 30, "gb": 30, "gib": 30}
+	s, ok := shift[unit]
+	if err != nil || !ok || n <= 0 || n > math.MaxInt64>>s {
+		return 0, fmt.Errorf("size %q: want a positive number of bytes, optionally with KiB, MiB or GiB", v)
 	}
-	return path
-}
-
-func mappingValue(n *yaml.Node, key string) *yaml.Node {
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i+1]
-		}
-	}
-	return nil
-}
-
-var slugRe = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
-
-func validateProject(p index.Project, key string, slugs map[string]bool, cerr *configError) {
-	if strings.TrimSpace(p.Name) == "" {
-		cerr.add(key+".name", "required")
-	}
-	checkSlug(p.Slug, key+".slug", slugs, cerr)
-	switch p.AccessControl {
-	case index.AccessPublic, index.AccessProtected, index.AccessPrivate:
-	default:
-		// The reference's custom access (200) needs its teams, which
-		// Tolk does not have.
-		cerr.add(key+".access_control", "%d: want 0 (public), 1 (protected) or 100 (private)", p.AccessControl)
-	}
-	if p.Web != "" {
-		if u, err := url.Parse(p.Web); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			cerr.add(key+".web", "%q is not an http(s) URL", p.Web)
-		}
-	}
-	switch p.AccessControl {
-	case index.AccessPublic, index.AccessProtected, index.AccessPrivate:
-	default:
-		cerr.add(key+".access_control", "unsupported value %d (want 0 public, 1 protected or 100 private)", p.AccessControl)
-	}
-}
-
-func checkSlug(slug, key string, seen map[string]bool, cerr *configError) {
-	switch {
-	case slug == "":
-		cerr.add(key, "required")
-	case len(slug) > 100 || !slugRe.MatchString(slug):
-		cerr.add(key, "%q must be at most 100 letters, digits, '-' or '_'", slug)
-	case seen[slug]:
-		cerr.add(key, "%q is used twice", slug)
-	}
-	seen[slug] = true
-}
-
-func validateComponent(c *index.Component, key string, slugs map[string]bool,
-	resolve func(string) (index.Language, bool), cerr *configError) {
-	if strings.TrimSpace(c.Name) == "" {
-		cerr.add(key+".name", "required")
-	}
-	checkSlug(c.Slug, key+".slug", slugs, cerr)
-	switch c.VCS {
-	case "git":
-		if c.Repo == "" {
-			cerr.add(key+".repo", "required when vcs is git")
-		}
-	case "local":
-		if c.Repo == "" {
-			c.Repo = "local:"
-		}
-	default:
-		cerr.add(key+".vcs", "unsupported value %q (want git or local)", c.VCS)
-	}
-	switch f, ok := formats.Lookup(c.FileFormat); {
-	case !ok:
-		var names []string
-		for _, f := range formats.All() {
-			names = append(names, f.Name)
-		}
-		cerr.add(key+".file_format", "unsupported value %q (want one of %s)", c.FileFormat, strings.Join(names, ", "))
-	case f.Monolingual && c.Template == "":
-		cerr.add(key+".template", "required for file_format %s (monolingual)", c.FileFormat)
-	case !f.Monolingual && c.Template != "":
-		cerr.add(key+".template", "must be empty for file_format %s (bilingual)", c.FileFormat)
-	}
-	mask, err := tolksync.NewFilemask(c.Filemask, c.LanguageRegex)
-	if err != nil {
-		field := ".filemask"
-		if strings.Count(c.Filemask, "*") == 1 {
-			field = ".language_regex"
-		}
-		cerr.add(key+field, "%v", err)
-	} else if c.Template != "" && !mask.Match(c.Template) {
-		cerr.add(key+".template", "%q does not match the filemask %q", c.Template, c.Filemask)
-	}
-	if c.SourceLanguage == "" {
-		cerr.add(key+".source_language", "required")
-	} else if lang, ok := resolve(c.SourceLanguage); !ok {
-		cerr.add(key+".source_language", "unknown language %q", c.SourceLanguage)
-	} else {
-		c.SourceLanguage = lang.Code
-	}
-	if c.CommitPendingAge < 0 {
-		cerr.add(key+".commit_pending_age", "must not be negative")
-	}
-	switch c.ConflictPolicy {
-	case "", index.ConflictTranslatorWins, index.ConflictUpstreamWins:
-	default:
-		cerr.add(key+".conflict_policy", "unsupported value %q (want %s or %s)", c.ConflictPolicy,
-			index.ConflictTranslatorWins, index.ConflictUpstreamWins)
-	}
-	if c.MergeStyle != "rebase" && c.MergeStyle != "merge" {
-		cerr.add(key+".merge_style", "unsupported value %q (want rebase or merge)", c.MergeStyle)
-	}
-	switch c.NewLang {
-	case "add", "none", "contact", "url":
-	default:
-		cerr.add(key+".new_lang", "unsupported value %q (want add, none, contact or url)", c.NewLang)
-	}
-	if c.VariantRegex != "" {
-		if _, err := regexp.Compile(c.VariantRegex); err != nil {
-			cerr.add(key+".variant_regex", "%v", err)
-		}
-	}
-}
-
-// validateMessages checks the message templates the file gives for a
-// component (n): one that does not render would fail every commit, so
-// it is refused at startup, as the API refuses it when saved. Templates
-// the file leaves out are the defaults or what the index holds, which
-// the file's author does not answer for.
-func validateMessages(c *index.Component, n *yaml.Node, key string, cerr *configError) {
-	for _, m := range []struct{ name, tmpl string }{
-		{"commit_message", c.CommitMessage}, {"add_message", c.AddMessage}, {"delete_message", c.DeleteMessage},
-		{"merge_message", c.MergeMessage}, {"addon_message", c.AddonMessage}, {"pull_message", c.PullMessage},
-	} {
-		switch {
-		case mappingValue(n, m.name) == nil:
-		case strings.TrimSpace(m.tmpl) == "":
-			cerr.add(key+"."+m.name, "must not be empty (leave the key out for the default)")
-		default:
-			if err := tolksync.CheckMessage(m.tmpl); err != nil {
-				cerr.add(key+"."+m.name, "template does not render: %v", err)
-			}
-		}
-	}
-}
-
-func (cc componentConfig) component() index.Component {
-	checks := cc.EnforcedChecks
-	if checks == nil {
-		checks = []string{}
-	}
-	return index.Component{
-		Name: cc.Name, Slug: cc.Slug, SourceLanguage: cc.SourceLanguage, VCS: cc.VCS, Repo: cc.Repo,
-		Branch: cc.Branch, PushBranch: cc.PushBranch, Filemask: cc.Filemask, Template: cc.Template,
-		EditTemplate: cc.EditTemplate, Intermediate: cc.Intermediate, NewBase: cc.NewBase,
-		FileFormat: cc.FileFormat, License: cc.License, Agreement: cc.Agreement, NewLang: cc.NewLang,
-		LanguageCode: cc.LanguageCodeStyle, Push: cc.Push, CheckFlags: cc.CheckFlags, Priority: cc.Priority,
-		EnforcedChecks: checks, Restricted: cc.Restricted, Repoweb: cc.Repoweb,
-		ReportSourceBugs: cc.ReportSourceBugs, MergeStyle: cc.MergeStyle, CommitMessage: cc.CommitMessage,
-		AddMessage: cc.AddMessage, DeleteMessage: cc.DeleteMessage, MergeMessage: cc.MergeMessage,
-		AddonMessage: cc.AddonMessage, PullMessage: cc.PullMessage,
-		AllowTranslationPropagation: cc.AllowTranslationPropagation, ManageUnits: cc.ManageUnits,
-		EnableSuggestions: cc.EnableSuggestions, SuggestionVoting: cc.SuggestionVoting,
-		SuggestionAutoaccept: cc.SuggestionAutoaccept, PushOnCommit: cc.PushOnCommit,
-		CommitPendingAge: cc.CommitPendingAge, AutoLockError: cc.AutoLockError,
-		LanguageRegex: cc.LanguageRegex, VariantRegex: cc.VariantRegex, IsGlossary: cc.IsGlossary,
-		GlossaryColor: cc.GlossaryColor, ConflictPolicy: cc.ConflictPolicy,
-	}
-}
-
-var errUsage = errors.New("usage")
-
-// projectConfigOf is the configuration that describes p.
-func projectConfigOf(p index.Project) projectConfig {
-	return projectConfig{Name: p.Name, Slug: p.Slug, Web: p.Web, Instructions: p.Instructions,
-		TranslationReview: p.TranslationReview, SourceReview: p.SourceReview, SetLanguageTeam: p.SetLanguageTeam,
-		EnableHooks: p.EnableHooks, LanguageAliases: p.LanguageAliases, AccessControl: p.AccessControl,
-		HookSecret: p.HookSecret}
-}
-
-// componentConfigOf is the configuration that describes c, the inverse
-// of componentConfig.component.
-func componentConfigOf(c index.Component) componentConfig {
-	return componentConfig{
-		Name: c.Name, Slug: c.Slug, SourceLanguage: c.SourceLanguage, VCS: c.VCS, Repo: c.Repo,
-		Branch: c.Branch, PushBranch: c.PushBranch, Filemask: c.Filemask, Template: c.Template,
-		EditTemplate: c.EditTemplate, Intermediate: c.Intermediate, NewBase: c.NewBase,
-		FileFormat: c.FileFormat, License: c.License, Agreement: c.Agreement, NewLang: c.NewLang,
-		LanguageCodeStyle: c.LanguageCode, Push: c.Push, CheckFlags: c.CheckFlags, Priority: c.Priority,
-		EnforcedChecks: slices.Clone(c.EnforcedChecks), Restricted: c.Restricted, Repoweb: c.Repoweb,
-		ReportSourceBugs: c.ReportSourceBugs, MergeStyle: c.MergeStyle, CommitMessage: c.CommitMessage,
-		AddMessage: c.AddMessage, DeleteMessage: c.DeleteMessage, MergeMessage: c.MergeMessage,
-		AddonMessage: c.AddonMessage, PullMessage: c.PullMessage,
-		AllowTranslationPropagation: c.AllowTranslationPropagation, ManageUnits: c.ManageUnits,
-		EnableSuggestions: c.EnableSuggestions, SuggestionVoting: c.SuggestionVoting,
-		SuggestionAutoaccept: c.SuggestionAutoaccept, PushOnCommit: c.PushOnCommit,
-		CommitPendingAge: c.CommitPendingAge, AutoLockError: c.AutoLockError,
-		LanguageRegex: c.LanguageRegex, VariantRegex: c.VariantRegex, IsGlossary: c.IsGlossary,
-		GlossaryColor: c.GlossaryColor, ConflictPolicy: c.ConflictPolicy,
-	}
+	return n << s, nil
 }

@@ -1,140 +1,206 @@
 package main
 
 import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/tolk-project/tolk/index"
 )
 
-func resolveTest(code string) (index.Language, bool) {
-	switch code {
-	case "en", "de":
-		return index.Language{Code: code}, true
-	case "en-us", "en_US":
-		return index.Language{Code: "en_US"}, true
+// writeSetup writes a setup file named tolk.yaml in a new temporary
+// directory and returns its path.
+func writeSetup(tb testing.TB, body string) string {
+	tb.Helper()
+	path := filepath.Join(tb.TempDir(), "tolk.yaml")
+	if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+		tb.Fatal(err)
 	}
-	return index.Language{}, false
+	return path
 }
 
-func TestParseConfigDefaults(t *testing.T) {
-	specs, err := parseConfig("tolk.yaml", []byte(`
-projects:
-  - name: Demo
-    slug: demo
-    web: https://example.com/
-    components:
-      - name: App
-        slug: app
-        repo: file:///srv/repos/app.git
-        branch: main
-        filemask: locales/*.json
-        template: locales/en.json
-        source_language: en-us
-        commit_pending_age: 72
-      - name: Glossary
-        slug: glossary
-        vcs: local
-        filemask: "*.tbx"
-        file_format: tbx
-        is_glossary: true
-`), resolveTest, existingIndex{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(specs) != 1 || len(specs[0].Components) != 2 {
-		t.Fatalf("specs = %+v", specs)
-	}
-	app, glossary := specs[0].Components[0], specs[0].Components[1]
-	if app.CommitPendingAge != 72 || app.SourceLanguage != "en_US" || app.VCS != "git" || app.FileFormat != "json" {
-		t.Errorf("app = %+v", app)
-	}
-	// Keys left out keep the reference defaults.
-	def := index.DefaultComponent()
-	if app.LanguageRegex != def.LanguageRegex || app.MergeStyle != "rebase" || app.Priority != 100 ||
-		!app.EnableSuggestions || app.GlossaryColor != "silver" || app.NewLang != "add" {
-		t.Errorf("defaults not applied: %+v", app)
-	}
-	if glossary.Repo != "local:" || glossary.CommitPendingAge != 24 || !glossary.IsGlossary || glossary.SourceLanguage != "en" {
-		t.Errorf("glossary = %+v", glossary)
-	}
-	if !specs[0].Project.SetLanguageTeam || specs[0].Project.Web != "https://example.com/" ||
-		specs[0].Project.AccessControl != index.AccessPublic {
-		t.Errorf("project = %+v", specs[0].Project)
-	}
-	private, err := parseConfig("tolk.yaml", []byte("projects:\n  - name: P\n    slug: p\n    access_control: 100\n"), resolveTest, existingIndex{})
-	if err != nil || private[0].Project.AccessControl != index.AccessPrivate {
-		t.Errorf("access_control 100 = %+v, %v", private, err)
-	}
+// envOf is an environment holding vars.
+func envOf(vars map[string]string) func(string) string {
+	return func(name string) string { return vars[name] }
 }
 
-func TestParseConfigRejects(t *testing.T) {
-	base := func(component string) string {
-		return "projects:\n  - name: P\n    slug: p\n    components:\n      - name: C\n        slug: c\n" +
-			"        repo: file:///x\n        filemask: l/*.json\n        template: l/en.json\n" + component
-	}
-	cases := []struct {
-		name, yaml, want string
+// TestLoadConfigPrecedence: for a setting of each kind, the setup file
+// overrides the default, the environment the file, and the flag the
+// environment; a list is replaced, not added to.
+func TestLoadConfigPrecedence(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		kind           string
+		flag, env, key string
+		// The values each source gives, as it writes them.
+		file, fromEnv, fromFlag string
+		get                     func(Config) any
+		// want holds the value with nothing given, then with the file,
+		// the file and the environment, and all three.
+		want [4]string
 	}{
-		{"unknown project key", "projects:\n  - name: P\n    slug: p\n    colour: red\n", "projects[0].colour: unknown key"},
-		{"unknown component key", base("        fiel_format: json\n"), "projects[0].components[0].fiel_format: unknown key"},
-		{"unknown top key", "projekts: []\n", "projekts: unknown key"},
-		{"bad format", base("        file_format: po\n"), `projects[0].components[0].file_format: unsupported value "po"`},
-		{"bad vcs", base("        vcs: svn\n"), `projects[0].components[0].vcs: unsupported value "svn"`},
-		{"bad conflict policy", base("        conflict_policy: mine\n"),
-			`projects[0].components[0].conflict_policy: unsupported value "mine" (want translator or upstream)`},
-		{"bad regex", base("        language_regex: \"(\"\n"), "projects[0].components[0].language_regex"},
-		{"bad language", base("        source_language: xx-nope\n"), `source_language: unknown language "xx-nope"`},
-		{"template outside mask", "projects:\n  - name: P\n    slug: p\n    components:\n      - name: C\n        slug: c\n        repo: file:///x\n        filemask: l/*.json\n        template: other/en.json\n", "does not match the filemask"},
-		{"bad type", base("        commit_pending_age: soon\n"),
-			"projects[0].components[0].commit_pending_age: line 10: cannot unmarshal !!str `soon` into int"},
-		{"bad project type", "projects:\n  - name: P\n    slug: p\n    translation_review: maybe\n",
-			"projects[0].translation_review: line 4: cannot unmarshal !!str `maybe` into bool"},
-		{"bad list type", base("        enforced_checks: same\n"), "projects[0].components[0].enforced_checks: line 10:"},
-		{"duplicate slug", "projects:\n  - name: P\n    slug: p\n  - name: Q\n    slug: p\n", `projects[1].slug: "p" is used twice`},
-		{"bad slug", "projects:\n  - name: P\n    slug: a/b\n", "projects[0].slug"},
-		{"missing repo", "projects:\n  - name: P\n    slug: p\n    components:\n      - name: C\n        slug: c\n        filemask: l/*.json\n        template: l/en.json\n", "repo: required when vcs is git"},
-		{"not yaml", "projects: [\n", "tolk.yaml: (file)"},
-		{"bad commit message", base("        commit_message: \"Translated\\n{% for c in component_linked_childs %}\"\n"),
-			"tolk.yaml: projects[0].components[0].commit_message: template does not render: line 2: {% for %} is not closed"},
-		{"empty add message", base("        add_message: \"\"\n"), "projects[0].components[0].add_message: must not be empty"},
-		{"undefined in a message", base("        delete_message: \"{{ langauge_name }}\"\n"),
-			`projects[0].components[0].delete_message: template does not render: line 1: undefined variable "langauge_name"`},
-		{"bad pull message", base("        pull_message: \"{{ site_title|shout }}\"\n"),
-			`projects[0].components[0].pull_message: template does not render: line 1: unknown filter "shout"`},
-		{"custom access", "projects:\n  - name: P\n    slug: p\n    access_control: 200\n", "projects[0].access_control: 200: want 0"},
-	}
-	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			_, err := parseConfig("tolk.yaml", []byte(tc.yaml), resolveTest, existingIndex{})
-			if err == nil {
-				t.Fatal("accepted")
-			}
-			if !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "tolk.yaml: ") {
-				t.Errorf("error %q does not name the file and %q", err, tc.want)
+		{"string", "listen", "TOLK_LISTEN", "listen", "127.0.0.1:1", "127.0.0.1:2", "127.0.0.1:3",
+			func(c Config) any { return c.Listen }, [4]string{"127.0.0.1:8080", "127.0.0.1:1", "127.0.0.1:2", "127.0.0.1:3"}},
+		{"secret", "hook-secret", "TOLK_HOOK_SECRET", "hook_secret", "file", "env", "flag",
+			func(c Config) any { return c.HookSecret }, [4]string{"", "file", "env", "flag"}},
+		{"bool", "allow-local-repos", "TOLK_ALLOW_LOCAL_REPOS", "allow_local_repos", "true", "false", "true",
+			func(c Config) any { return c.AllowLocalRepos }, [4]string{"false", "true", "false", "true"}},
+		{"duration", "pull-interval", "TOLK_PULL_INTERVAL", "pull_interval", "1h", "2h", "3h",
+			func(c Config) any { return c.PullInterval }, [4]string{"0s", "1h0m0s", "2h0m0s", "3h0m0s"}},
+		{"size", "max-upload-size", "TOLK_MAX_UPLOAD_SIZE", "max_upload_size", "1MiB", "2MiB", "3MiB",
+			func(c Config) any { return c.MaxUploadBytes }, [4]string{"10485760", "1048576", "2097152", "3145728"}},
+		{"list", "allowed-host", "TOLK_ALLOWED_HOSTS", "allowed_hosts", "[a.example, b.example]", "c.example, d.example", "e.example",
+			func(c Config) any { return c.AllowedHosts }, [4]string{"[]", "[a.example b.example]", "[c.example d.example]", "[e.example]"}},
+		{"int", "max-connections", "TOLK_MAX_CONNECTIONS", "max_connections", "1", "2", "3",
+			func(c Config) any { return c.HTTP.MaxConnections }, [4]string{"1024", "1", "2", "3"}},
+		{"choice", "log-level", "TOLK_LOG_LEVEL", "log_level", "debug", "warn", "error",
+			func(c Config) any { return c.LogLevel }, [4]string{"INFO", "DEBUG", "WARN", "ERROR"}},
+		{"rate limit", "rate-limit-anon", "TOLK_RATE_LIMIT_ANON", "rate_limit_anon", "1/hour", "2/hour", "off",
+			func(c Config) any { return c.RateLimitAnon }, [4]string{"100/day", "1/hour", "2/hour", "off"}},
+	} {
+		t.Run(tc.kind, func(t *testing.T) {
+			t.Parallel()
+			file := writeSetup(t, tc.key+": "+tc.file+"\nprojects: []\n")
+			for given, want := range tc.want {
+				var args []string
+				env := map[string]string{}
+				if given >= 1 {
+					args = append(args, "--config", file)
+				}
+				if given >= 2 {
+					env[tc.env] = tc.fromEnv
+				}
+				if given >= 3 {
+					args = append(args, "--"+tc.flag+"="+tc.fromFlag)
+				}
+				cfg, err := loadConfig(args, envOf(env), io.Discard)
+				if got := fmt.Sprint(tc.get(cfg)); err != nil || got != want {
+					t.Errorf("loadConfig(%q) with %v = %s, %v; want %s", args, env, got, err, want)
+				}
 			}
 		})
 	}
 }
 
-// TestParseConfigStoredMessages: a message template the index holds and
-// the file leaves out is not the file's to answer for, and does not stop
-// the server; one the file gives is checked.
-func TestParseConfigStoredMessages(t *testing.T) {
-	stored := index.DefaultComponent()
-	stored.Name, stored.Slug, stored.Repo, stored.Filemask, stored.Template = "C", "c", "file:///x", "l/*.json", "l/en.json"
-	stored.CommitMessage, stored.AddMessage = "{% if %}", ""
-	existing := existingIndex{component: func(project, slug string) (index.Component, bool) {
-		return stored, project == "p" && slug == "c"
-	}}
-	file := "projects:\n  - name: P\n    slug: p\n    components:\n      - name: C\n        slug: c\n" +
-		"        repo: file:///x\n        filemask: l/*.json\n        template: l/en.json\n"
-	specs, err := parseConfig("tolk.yaml", []byte(file), resolveTest, existing)
-	if err != nil || specs[0].Components[0].CommitMessage != "{% if %}" {
-		t.Fatalf("stored templates left out = %v, %v", specs, err)
+// TestLoadConfigEmptyValues: an empty flag or variable gives nothing,
+// so that `--db ""` leaves the setup file's db in force.
+func TestLoadConfigEmptyValues(t *testing.T) {
+	t.Parallel()
+	file := writeSetup(t, "db: from-file.db\nallowed_hosts: [a.example]\nprojects: []\n")
+	cfg, err := loadConfig([]string{"--config", file, "--db", "", "--allowed-host", ""},
+		envOf(map[string]string{"TOLK_DB": "", "TOLK_ALLOWED_HOSTS": ""}), io.Discard)
+	if err != nil || cfg.DB != "from-file.db" || fmt.Sprint(cfg.AllowedHosts) != "[a.example]" {
+		t.Errorf("empty flags and variables over the file = %q, %q, %v; want the file's", cfg.DB, cfg.AllowedHosts, err)
 	}
-	_, err = parseConfig("tolk.yaml", []byte(file+"        commit_message: \"{% if %}\"\n"), resolveTest, existing)
-	if err == nil || !strings.Contains(err.Error(), "projects[0].components[0].commit_message: template does not render: line 1: {% if %} needs a condition") {
-		t.Errorf("bad template given = %v", err)
+}
+
+// TestLoadConfigErrors: a wrong setup file, variable or flag is refused
+// with a message that names where the value is (the file and line, the
+// variable, the flag), the key, and what it must be.
+func TestLoadConfigErrors(t *testing.T) {
+	t.Parallel()
+	base := "projects:\n  - name: P\n    slug: p\n    components:\n      - name: C\n        slug: c\n" +
+		"        repo: file:///x\n        filemask: l/*.json\n        template: l/en.json\n"
+	for _, tc := range []struct {
+		name  string
+		file  string // "" for none
+		env   map[string]string
+		args  []string
+		want  string // the error (the flag's: what stderr says) in full, with FILE for the file's path
+		usage bool   // a wrong command line (exit 2) rather than an error (exit 1)
+	}{
+		{name: "yaml syntax", file: "projects:\n  - name: Demo\n    slug: demo\n    components: [\n      - name: App\n",
+			want: "FILE:4: not valid YAML: did not find expected node content"},
+		{name: "unknown key", file: "listn: 127.0.0.1:1\nprojects: []\n",
+			want: `FILE:1: listn: unknown key; did you mean "listen"?`},
+		{name: "unknown component key", file: base + "        fil_format: json\n",
+			want: `FILE:10: projects[0].components[0].fil_format: unknown key; did you mean "file_format"?`},
+		{name: "unknown project key", file: "projects:\n  - name: P\n    slug: p\n    colour: red\n",
+			want: "FILE:4: projects[0].colour: unknown key; known keys: access_control, components, enable_hooks, " +
+				"hook_secret, instructions, language_aliases, name, set_language_team, slug, source_review, " +
+				"translation_review, web"},
+		{name: "key twice", file: "listen: 127.0.0.1:1\nlisten: 127.0.0.1:2\nprojects: []\n",
+			want: "FILE:2: listen: given twice (first on line 1)"},
+		{name: "bool", file: "demo: maybe\nprojects: []\n", want: `FILE:1: demo: want true or false, got "maybe"`},
+		{name: "duration", file: "webhook_retry_period: soon\nprojects: []\n",
+			want: `FILE:1: webhook_retry_period: want a duration such as 90s, 30m or 24h, got "soon"`},
+		{name: "size", file: "projects: []\nmax_upload_size: lots\n",
+			want: `FILE:2: max_upload_size: want a size in bytes, or with KiB, MiB or GiB (such as 10MiB), got "lots"`},
+		{name: "list", file: "allowed_hosts:\n  a: b\nprojects: []\n",
+			want: "FILE:2: allowed_hosts: want a list of strings, got a mapping"},
+		{name: "string", file: "listen: [a, b]\nprojects: []\n", want: "FILE:1: listen: want a string, got a list"},
+		{name: "component int", file: base + "        priority: high\n",
+			want: `FILE:10: projects[0].components[0].priority: want an integer, got "high"`},
+		{name: "negative duration", file: "pull_interval: -1m\nprojects: []\n",
+			want: "FILE:1: pull_interval: must not be negative"},
+		{name: "choice in the file", file: "projects: []\nlog_format: xml\n",
+			want: `FILE:2: log_format: want text or json, got "xml"`},
+		{name: "level in the file", file: "log_level: loud\nprojects: []\n",
+			want: `FILE:1: log_level: want debug, info, warn or error, got "loud"`},
+		{name: "every problem at once", file: "demo: maybe\nlistn: x\nprojects:\n  - name: P\n    slug: p\n    web: [x]\n",
+			want: `FILE:1: demo: want true or false, got "maybe"` + "\n" +
+				`FILE:2: listn: unknown key; did you mean "listen"?` + "\n" +
+				"FILE:6: projects[0].web: want a string, got a list"},
+		{name: "choice in the environment", env: map[string]string{"TOLK_LOG_FORMAT": "xml"},
+			want: `TOLK_LOG_FORMAT: want text or json, got "xml"`},
+		{name: "duration in the environment", env: map[string]string{"TOLK_PULL_INTERVAL": "soon"},
+			want: `TOLK_PULL_INTERVAL: want a duration such as 90s, 30m or 24h, got "soon"`},
+		{name: "choice on the command line", args: []string{"--log-format", "xml"}, usage: true,
+			want: `tolk serve: --log-format "xml": want text or json`},
+		{name: "the flag's value is the one refused", file: "log_format: xml\nprojects: []\n",
+			env: map[string]string{"TOLK_LOG_FORMAT": "yaml"}, args: []string{"--log-format", "csv"}, usage: true,
+			want: `tolk serve: --log-format "csv": want text or json`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			args, file := tc.args, ""
+			if tc.file != "" {
+				file = writeSetup(t, tc.file)
+				args = append([]string{"--config", file}, args...)
+			}
+			var stderr strings.Builder
+			_, err := loadConfig(args, envOf(tc.env), &stderr)
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if tc.usage {
+				got = strings.TrimSuffix(stderr.String(), "\nRun 'tolk serve --help' for usage.\n")
+			}
+			want := strings.ReplaceAll(tc.want, "FILE", file)
+			if got != want || errors.Is(err, errUsage) != tc.usage {
+				t.Errorf("loadConfig(%q) with %v and\n%s\n = %v (stderr %q)\nwant %s (usage: %v)",
+					args, tc.env, tc.file, err, stderr.String(), want, tc.usage)
+			}
+		})
+	}
+}
+
+// TestSetupFileReadOnce: loadConfig reads the setup file once, and Open
+// works from what it decoded, reading no file: with the file gone, the
+// file's settings and projects still take effect.
+func TestSetupFileReadOnce(t *testing.T) {
+	file := writeSetup(t, "hook_secret: from-file\nprojects:\n  - name: Once\n    slug: once\n")
+	cfg, err := loadConfig([]string{"--config", file, "--data", t.TempDir(), "--listen", "127.0.0.1:0"}, noEnv, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(file); err != nil {
+		t.Fatal(err)
+	}
+	m := &Main{Config: cfg, Logger: slog.New(slog.DiscardHandler)}
+	openMain(t, m)
+	defer m.Close()
+	if m.Config.HookSecret != "from-file" {
+		t.Errorf("hook secret = %q, want the file's", m.Config.HookSecret)
+	}
+	resp := getAs(t, "http://"+m.Addr().String()+"/api/projects/once/", "")
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("GET the file's project after the file was removed: %d, want 200", resp.StatusCode)
 	}
 }

@@ -74,7 +74,8 @@ func TestAPIObjectsSurviveConfigRestart(t *testing.T) {
 	start := func() (*Main, string) {
 		t.Helper()
 		cfg := DefaultConfig()
-		cfg.DataDir, cfg.Listen, cfg.ConfigFile, cfg.AllowLocalRepos = data, "127.0.0.1:0", config, true
+		cfg.DataDir, cfg.Listen, cfg.AllowLocalRepos = data, "127.0.0.1:0", true
+		cfg = withSetupFile(t, cfg, config)
 		m := &Main{Config: cfg, Logger: slog.New(slog.DiscardHandler)}
 		openMain(t, m)
 		return m, "http://" + m.Addr().String() + "/api/"

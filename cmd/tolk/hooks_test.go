@@ -45,7 +45,8 @@ func TestHookSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := DefaultConfig()
-	cfg.DataDir, cfg.Listen, cfg.Demo, cfg.ConfigFile = data, "127.0.0.1:0", true, file
+	cfg.DataDir, cfg.Listen, cfg.Demo = data, "127.0.0.1:0", true
+	cfg = withSetupFile(t, cfg, file)
 	m := mustRunConfig(t, cfg)
 	base := "http://" + m.Addr().String()
 	body := `{"ref":"refs/heads/main","repository":{"full_name":"demo/app","clone_url":"file://` +
@@ -76,7 +77,7 @@ func TestHookSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	cfg.NoHooks, cfg.ConfigFile = true, ""
+	cfg.NoHooks, cfg.HookSecret, cfg.Setup = true, "", nil
 	m = mustRunConfig(t, cfg)
 	defer m.Close()
 	base = "http://" + m.Addr().String()

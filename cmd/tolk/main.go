@@ -16,26 +16,20 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math"
 	"net"
 	"net/http"
 	"os"
 	"os/signal"
-	"strconv"
-	"strings"
 	"syscall"
 	"time"
-	"unicode"
 
 	"github.com/tolk-project/tolk/api"
-	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/formats"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/langdata"
 	"github.com/tolk-project/tolk/index/sqlstore"
 	tolksync "github.com/tolk-project/tolk/sync"
 	"github.com/tolk-project/tolk/vcs"
-	"github.com/tolk-project/tolk/web"
 	"github.com/tolk-project/tolk/webhook"
 	"golang.org/x/net/netutil"
 )
@@ -69,6 +63,9 @@ func exitCode(err error, stderr io.Writer) int {
 	return 1
 }
 
+// errUsage is a wrong command line, already explained on stderr.
+var errUsage = errors.New("usage")
+
 // usagef explains a mistake on cmd's command line and returns errUsage.
 func usagef(stderr io.Writer, cmd, format string, args ...any) error {
 	fmt.Fprintf(stderr, "%s: %s\nRun '%s --help' for usage.\n", cmd, fmt.Sprintf(format, args...), cmd)
@@ -86,104 +83,6 @@ const commandsUsage = `Usage:
 func printUsage(w io.Writer) {
 	fmt.Fprint(w, commandsUsage+"\nFlags of tolk serve:\n")
 	printServeFlags(w)
-}
-
-// Config is what `tolk serve` is told on its command line.
-type Config struct {
-	DataDir string
-	// DB names the index (openDB): "" is the SQLite file tolk.db in
-	// DataDir, a postgres:// URL or libpq connection string a PostgreSQL
-	// database, anything else a SQLite file. Without it the setup file's
-	// db key is taken.
-	DB         string
-	Listen     string
-	ConfigFile string
-	Demo       bool
-	LogFormat  string // "text" or "json"
-	LogLevel   slog.Level
-	// BaseURL is the external address used in every URL of a response,
-	// for a service behind a path prefix or a proxy that rewrites hosts.
-	BaseURL string
-	// TrustedProxies are the addresses or CIDR ranges whose
-	// X-Forwarded-Proto, X-Forwarded-Host and X-Forwarded-For headers are
-	// believed.
-	TrustedProxies []string
-	// AllowedHosts are, without BaseURL, the host names requests may be
-	// sent to besides the listen address and localhost (api.Options).
-	AllowedHosts []string
-	// MaxUploadBytes bounds an uploaded translation file.
-	MaxUploadBytes int64
-	// RateLimitAnon and RateLimitUser limit the API requests of each
-	// anonymous client address and of each user.
-	RateLimitAnon, RateLimitUser edge.RateLimit
-	// AllowLocalRepos lets API clients create components from file://
-	// repository URLs, which read this machine's disk.
-	AllowLocalRepos bool
-	// NoHooks turns the incoming webhooks off: /hooks/ answers 405.
-	NoHooks bool
-	// HookSecret is the site-wide secret incoming webhooks must be
-	// signed with (projects may set their own); it overrides the setup
-	// file's hook_secret.
-	HookSecret string
-	// CommitterName and CommitterEmail are the committer of every commit
-	// Tolk makes; the translators are the authors.
-	CommitterName, CommitterEmail string
-	// PullInterval is how often every component with a remote is pulled;
-	// 0 turns scheduled pulls off.
-	PullInterval time.Duration
-	// MetricsListen is the address /metrics is served on, apart from the
-	// API; "" serves no metrics.
-	MetricsListen string
-	// GitStallTimeout ends a clone or fetch that received nothing for
-	// this long, GitTimeout any clone, fetch or push that takes longer;
-	// 0 turns either off.
-	GitStallTimeout, GitTimeout time.Duration
-	// MaxResponseBytes bounds one JSON answer (api.Options).
-	MaxResponseBytes int
-	// PageCacheBytes bounds each cache of list pages (units, changes).
-	PageCacheBytes int
-	// HTTP bounds what one client can hold of the server.
-	HTTP HTTPLimits
-	// WebhookAllowPrivate lets webhook add-ons reach loopback,
-	// link-local and private addresses.
-	WebhookAllowPrivate bool
-	// WebhookRetryPeriod is how long a webhook delivery is retried
-	// before it is marked failed; 0 takes the setup file's
-	// webhook_retry_period, or webhook.DefaultRetryPeriod.
-	WebhookRetryPeriod time.Duration
-}
-
-// HTTPLimits bound the time and connections clients can hold.
-type HTTPLimits struct {
-	// ReadHeaderTimeout bounds reading a request's headers, ReadTimeout
-	// the whole request with its body (an upload on a slow link).
-	ReadHeaderTimeout, ReadTimeout time.Duration
-	// WriteTimeout is how long one write of a response may wait for the
-	// client; every write moves the deadline on, so a large download
-	// lasts as long as bytes flow (api.Options.WriteTimeout).
-	WriteTimeout time.Duration
-	// IdleTimeout is how long a keep-alive connection waits for its next
-	// request before it is closed.
-	IdleTimeout time.Duration
-	// MaxConnections caps the connections open at once; more wait in the
-	// listen backlog until one closes.
-	MaxConnections int
-}
-
-// DefaultHTTPLimits are generous for a human or a script on a slow link
-// and short enough that idle or stuck clients cannot exhaust the
-// process's file descriptors.
-var DefaultHTTPLimits = HTTPLimits{ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 5 * time.Minute,
-	WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute, MaxConnections: 1024}
-
-// DefaultConfig returns the settings used when no flag is given: the
-// reference's rate limits among them.
-func DefaultConfig() Config {
-	return Config{DataDir: "./tolk-data", Listen: "127.0.0.1:8080", LogFormat: "text",
-		MaxUploadBytes:  edge.DefaultMaxUploadBytes,
-		GitStallTimeout: vcs.DefaultStallTimeout, GitTimeout: vcs.DefaultTotalTimeout,
-		RateLimitAnon: edge.DefaultAnonymousRateLimit, RateLimitUser: edge.DefaultUserRateLimit,
-		PageCacheBytes: sqlstore.DefaultPageCacheBytes, HTTP: DefaultHTTPLimits}
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -250,136 +149,6 @@ func newLogger(cfg Config, w io.Writer) *slog.Logger {
 		}}))
 }
 
-// serveConfig reads the flags of tolk serve over DefaultConfig. It
-// returns flag.ErrHelp for --help, and errUsage, with the reason written
-// to stderr, for flags or values it does not know and stray arguments.
-func serveConfig(args []string, stderr io.Writer) (Config, error) {
-	cfg := DefaultConfig()
-	fs := serveFlags(&cfg)
-	fs.SetOutput(stderr)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return cfg, err
-		}
-		fmt.Fprintln(stderr, "Run 'tolk serve --help' for usage.")
-		return cfg, errUsage
-	}
-	switch {
-	case fs.NArg() > 0:
-		return cfg, usagef(stderr, "tolk serve", "unexpected argument %q (every setting is a flag)", fs.Arg(0))
-	case cfg.LogFormat != "text" && cfg.LogFormat != "json":
-		return cfg, usagef(stderr, "tolk serve", "--log-format %q: want text or json", cfg.LogFormat)
-	case cfg.HTTP.MaxConnections < 1:
-		return cfg, usagef(stderr, "tolk serve", "--max-connections must be at least 1")
-	}
-	for _, d := range []struct {
-		name string
-		v    time.Duration
-	}{{"pull-interval", cfg.PullInterval}, {"git-stall-timeout", cfg.GitStallTimeout},
-		{"git-timeout", cfg.GitTimeout}, {"read-header-timeout", cfg.HTTP.ReadHeaderTimeout},
-		{"read-timeout", cfg.HTTP.ReadTimeout}, {"write-timeout", cfg.HTTP.WriteTimeout},
-		{"idle-timeout", cfg.HTTP.IdleTimeout}, {"webhook-retry-period", cfg.WebhookRetryPeriod}} {
-		if d.v < 0 {
-			return cfg, usagef(stderr, "tolk serve", "--%s must not be negative", d.name)
-		}
-	}
-	if cfg.HookSecret == "" {
-		// The environment keeps the secret out of the process list.
-		cfg.HookSecret = os.Getenv("TOLK_HOOK_SECRET")
-	}
-	return cfg, nil
-}
-
-// printServeFlags writes every flag of tolk serve with its default.
-func printServeFlags(w io.Writer) {
-	cfg := DefaultConfig()
-	fs := serveFlags(&cfg)
-	fs.SetOutput(w)
-	fs.PrintDefaults()
-}
-
-// serveFlags declares the flags of tolk serve, each writing into cfg.
-// Usage is left to the callers: help goes to stdout, mistakes to stderr.
-func serveFlags(cfg *Config) *flag.FlagSet {
-	fs := flag.NewFlagSet("tolk serve", flag.ContinueOnError)
-	fs.Usage = func() {}
-	fs.StringVar(&cfg.DataDir, "data", cfg.DataDir, "directory for the repository checkouts, and the SQLite index without --db")
-	fs.StringVar(&cfg.DB, "db", "", dbUsage+"; overrides the setup file's db")
-	fs.StringVar(&cfg.Listen, "listen", cfg.Listen, "address to serve HTTP on")
-	fs.StringVar(&cfg.ConfigFile, "config", "", "YAML file listing projects and components to reconcile on start")
-	fs.BoolVar(&cfg.Demo, "demo", false, "create and import a demo project from the built-in files")
-	fs.StringVar(&cfg.LogFormat, "log-format", cfg.LogFormat, "log format: text or json")
-	fs.TextVar(&cfg.LogLevel, "log-level", cfg.LogLevel, "log level: debug, info, warn or error")
-	fs.StringVar(&cfg.BaseURL, "base-url", "", "external base URL of the service, used in every URL it returns")
-	fs.StringVar(&cfg.CommitterName, "committer-name", tolksync.DefaultCommitter.Name, "committer name of the commits Tolk makes")
-	fs.StringVar(&cfg.CommitterEmail, "committer-email", tolksync.DefaultCommitter.Email, "committer e-mail of the commits Tolk makes")
-	fs.BoolVar(&cfg.AllowLocalRepos, "allow-local-repos", false,
-		"let API clients create components from file:// repository URLs (this machine's disk)")
-	fs.Func("trusted-proxy", "address or CIDR range of a proxy whose X-Forwarded-Proto/-Host/-For are believed (repeatable, or comma-separated)",
-		appendList(&cfg.TrustedProxies))
-	fs.Func("allowed-host", "without --base-url, a host name requests may be sent to besides the listen address and localhost: "+
-		"name, .domain (and subdomains) or * (repeatable, or comma-separated)", appendList(&cfg.AllowedHosts))
-	fs.Func("max-upload-size", "largest translation file an upload may carry, in bytes or with KiB, MiB or GiB (default 10MiB)",
-		func(v string) (err error) {
-			cfg.MaxUploadBytes, err = parseSize(v)
-			return err
-		})
-	fs.Func("max-response-size", "largest JSON answer, in bytes or with KiB, MiB or GiB; a list page over it is a 400 asking for a smaller page_size (default 64MiB)",
-		func(v string) error {
-			n, err := parseSize(v)
-			cfg.MaxResponseBytes = int(n)
-			return err
-		})
-	fs.Func("page-cache-size", "memory each cache of list pages (units, changes) may hold, in bytes or with KiB, MiB or GiB (default 32MiB)",
-		func(v string) error {
-			n, err := parseSize(v)
-			cfg.PageCacheBytes = int(n)
-			return err
-		})
-	fs.TextVar(&cfg.RateLimitAnon, "rate-limit-anon", cfg.RateLimitAnon,
-		"API requests each anonymous client address may make: N/second|minute|hour|day, or off")
-	fs.TextVar(&cfg.RateLimitUser, "rate-limit-user", cfg.RateLimitUser,
-		"API requests each user may make: N/second|minute|hour|day, or off")
-	fs.BoolVar(&cfg.NoHooks, "no-hooks", false, "turn the incoming webhooks (/hooks/<service>/) off")
-	fs.StringVar(&cfg.HookSecret, "hook-secret", "",
-		"site-wide secret incoming webhooks must be signed with (or TOLK_HOOK_SECRET; projects may set their own)")
-	fs.DurationVar(&cfg.PullInterval, "pull-interval", 0,
-		"pull every component with a remote this often, e.g. 30m (0: never; webhooks and the API still pull)")
-	fs.StringVar(&cfg.MetricsListen, "metrics-listen", "",
-		"address to serve Prometheus metrics on at /metrics, e.g. 127.0.0.1:9090; whoever reaches it reads them (default: off)")
-	fs.DurationVar(&cfg.GitStallTimeout, "git-stall-timeout", cfg.GitStallTimeout,
-		"end a clone or fetch that received nothing for this long (0: never)")
-	fs.DurationVar(&cfg.GitTimeout, "git-timeout", cfg.GitTimeout,
-		"end a clone, fetch or push that takes longer than this, however it progresses (0: never)")
-	fs.DurationVar(&cfg.HTTP.ReadHeaderTimeout, "read-header-timeout", cfg.HTTP.ReadHeaderTimeout,
-		"how long a client may take to send a request's headers")
-	fs.DurationVar(&cfg.HTTP.ReadTimeout, "read-timeout", cfg.HTTP.ReadTimeout,
-		"how long a client may take to send a whole request, body included")
-	fs.DurationVar(&cfg.HTTP.WriteTimeout, "write-timeout", cfg.HTTP.WriteTimeout,
-		"how long one write of a response may wait for a client that does not read (moves on with every write)")
-	fs.DurationVar(&cfg.HTTP.IdleTimeout, "idle-timeout", cfg.HTTP.IdleTimeout,
-		"how long a keep-alive connection may wait for its next request")
-	fs.IntVar(&cfg.HTTP.MaxConnections, "max-connections", cfg.HTTP.MaxConnections,
-		"connections served at once; more wait until one closes")
-	fs.BoolVar(&cfg.WebhookAllowPrivate, "webhook-allow-private", false,
-		"let webhook add-ons send to loopback, link-local and private addresses (refused otherwise, at every connection)")
-	fs.DurationVar(&cfg.WebhookRetryPeriod, "webhook-retry-period", 0,
-		"how long a webhook delivery is retried, with growing waits, before it is marked failed (default 24h, or the setup file's webhook_retry_period)")
-	return fs
-}
-
-// appendList is a flag that appends its comma-separated values to dst.
-func appendList(dst *[]string) func(string) error {
-	return func(v string) error {
-		for _, p := range strings.Split(v, ",") {
-			if p = strings.TrimSpace(p); p != "" {
-				*dst = append(*dst, p)
-			}
-		}
-		return nil
-	}
-}
-
 // Main is the running program: index, sync service and HTTP server. Tests
 // start it on 127.0.0.1:0 with the data directory in t.TempDir().
 type Main struct {
@@ -416,20 +185,12 @@ type Main struct {
 // called even when Open fails.
 func (m *Main) Open(ctx context.Context) error {
 	log := m.Logger
-	// Settings are checked before anything is opened or imported.
-	httpOpts := serverOptions{
-		Edge: edge.Options{BaseURL: m.Config.BaseURL, TrustedProxies: m.Config.TrustedProxies,
-			AllowedHosts: m.Config.AllowedHosts, MaxResponseBytes: m.Config.MaxResponseBytes,
-			RateLimits: edge.RateLimits{Anonymous: m.Config.RateLimitAnon, User: m.Config.RateLimitUser},
-			Version:    readBuildVersion().Short(), WriteTimeout: m.Config.HTTP.WriteTimeout},
-		API: api.Options{MaxUploadBytes: m.Config.MaxUploadBytes,
-			AllowLocalRepos: m.Config.AllowLocalRepos, HookSecret: m.Config.HookSecret,
-			FileFormats: apiFileFormats(), WebhookAllowPrivate: m.Config.WebhookAllowPrivate},
-		Web: web.Options{MaxUploadBytes: m.Config.MaxUploadBytes},
-	}
-	if err := httpOpts.Validate(); err != nil {
+	// Settings are checked before anything is opened or imported;
+	// loadConfig has done so, a Config built in code has not.
+	if err := m.Config.Validate(); err != nil {
 		return err
 	}
+	httpOpts := m.Config.serverOptions()
 	if err := os.MkdirAll(m.Config.DataDir, 0o755); err != nil {
 		return fmt.Errorf("data directory: %w", err)
 	}
@@ -438,11 +199,6 @@ func (m *Main) Open(ctx context.Context) error {
 		return err
 	}
 	langs := langdata.Default()
-	if m.Config.DB == "" && m.Config.ConfigFile != "" {
-		if m.Config.DB, err = configDB(m.Config.ConfigFile); err != nil {
-			return err
-		}
-	}
 	if m.db, err = openDB(ctx, m.Config.DataDir, m.Config.DB); err != nil {
 		return err
 	}
@@ -496,16 +252,10 @@ func (m *Main) Open(ctx context.Context) error {
 		}
 		specs = append(specs, demo)
 	}
-	if m.Config.ConfigFile != "" {
-		configured, site, err := loadConfig(m.Config.ConfigFile, langs.Resolve, m.existing(ctx))
+	if m.Config.Setup != nil {
+		configured, err := m.Config.Setup.specs(langs.Resolve, m.existing(ctx))
 		if err != nil {
 			return err
-		}
-		if httpOpts.API.HookSecret == "" {
-			httpOpts.API.HookSecret = site.HookSecret
-		}
-		if m.Config.WebhookRetryPeriod == 0 {
-			m.Config.WebhookRetryPeriod = site.WebhookRetryPeriod
 		}
 		specs = append(specs, configured...)
 	}
@@ -624,22 +374,6 @@ func listenURL(addr net.Addr) string {
 		host = "localhost"
 	}
 	return "http://" + net.JoinHostPort(host, port)
-}
-
-// parseSize reads a size in bytes, optionally with a binary unit: K, KB
-// or KiB (1024 bytes), M, MB or MiB, G, GB or GiB.
-func parseSize(v string) (int64, error) {
-	v = strings.TrimSpace(v)
-	num := strings.TrimRightFunc(v, unicode.IsLetter)
-	unit := strings.ToLower(strings.TrimSpace(v[len(num):]))
-	n, err := strconv.ParseInt(strings.TrimSpace(num), 10, 64)
-	shift := map[string]uint{"": 0, "b": 0, "k": 10, "kb": 10, "kib": 10, "m": 20, "mb": 20, "mib": 20,
-		"g": 30, "gb": 30, "gib": 30}
-	s, ok := shift[unit]
-	if err != nil || !ok || n <= 0 || n > math.MaxInt64>>s {
-		return 0, fmt.Errorf("size %q: want a positive number of bytes, optionally with KiB, MiB or GiB", v)
-	}
-	return n << s, nil
 }
 
 // existing lets a setup file apply on top of what the index holds. A

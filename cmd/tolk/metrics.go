@@ -5,13 +5,10 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/metrics"
 	tolksync "github.com/tolk-project/tolk/sync"
 )
-
-var _ api.RequestObserver = (*metrics.Registry)(nil)
 
 // serviceMetrics are the metrics tolk serve keeps (package metrics),
 // served at /metrics on --metrics-listen. It adds the one hook whose

@@ -89,7 +89,8 @@ func TestPluralDialects(t *testing.T) {
 	}
 	data := filepath.Join(dir, "data")
 	cfg := DefaultConfig()
-	cfg.DataDir, cfg.Listen, cfg.ConfigFile = data, "127.0.0.1:0", config
+	cfg.DataDir, cfg.Listen = data, "127.0.0.1:0"
+	cfg = withSetupFile(t, cfg, config)
 	m := &Main{Config: cfg, Logger: slog.New(slog.DiscardHandler)}
 	openMain(t, m)
 	defer m.Close()

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -34,7 +35,8 @@ func TestConfigReconcilesOnStart(t *testing.T) {
 	start := func() *Main {
 		t.Helper()
 		cfg := DefaultConfig()
-		cfg.DataDir, cfg.Listen, cfg.ConfigFile = filepath.Join(dir, "data"), "127.0.0.1:0", config
+		cfg.DataDir, cfg.Listen = filepath.Join(dir, "data"), "127.0.0.1:0"
+		cfg = withSetupFile(t, cfg, config)
 		m := &Main{Config: cfg, Logger: slog.New(slog.DiscardHandler)}
 		openMain(t, m)
 		return m
@@ -74,15 +76,11 @@ func TestConfigReconcilesOnStart(t *testing.T) {
 		t.Errorf("after edit: component %v, translated %v", comp["name"], de["translated"])
 	}
 
-	// A file with a mistake stops the start with a message naming it.
+	// A file with a mistake stops the start, before anything is opened,
+	// with a message naming it.
 	write("projects:\n  - name: Shop\n    slug: shop\n    colour: blue\n")
-	cfg := DefaultConfig()
-	cfg.DataDir, cfg.Listen, cfg.ConfigFile = filepath.Join(dir, "data2"), "127.0.0.1:0", config
-	cfg.DB = testDB(t, cfg.DataDir)
-	bad := &Main{Config: cfg, Logger: slog.New(slog.DiscardHandler)}
-	err := bad.Open(context.Background())
-	bad.Close()
-	if err == nil || !strings.Contains(err.Error(), "tolk.yaml: projects[0].colour: unknown key") {
+	_, err := loadConfig([]string{"--data", filepath.Join(dir, "data2"), "--config", config}, noEnv, io.Discard)
+	if err == nil || !strings.Contains(err.Error(), "tolk.yaml:4: projects[0].colour: unknown key") {
 		t.Errorf("bad config err = %v", err)
 	}
 }

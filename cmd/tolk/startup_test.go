@@ -176,7 +176,8 @@ func TestServeWhileImporting(t *testing.T) {
 func TestReadyzAfterImport(t *testing.T) {
 	missing := "file://" + filepath.Join(t.TempDir(), "missing.git")
 	cfg := DefaultConfig()
-	cfg.DataDir, cfg.Listen, cfg.ConfigFile = t.TempDir(), "127.0.0.1:0", startupConfig(t, missing)
+	cfg.DataDir, cfg.Listen = t.TempDir(), "127.0.0.1:0"
+	cfg = withSetupFile(t, cfg, startupConfig(t, missing))
 	m := &Main{Config: cfg, Logger: slog.New(slog.DiscardHandler)}
 	openMain(t, m)
 	defer m.Close()
@@ -204,7 +205,8 @@ func TestReadyzAfterImport(t *testing.T) {
 // component after it imports; it used to hang the start for ever.
 func TestStalledRemoteFails(t *testing.T) {
 	cfg := DefaultConfig()
-	cfg.DataDir, cfg.Listen, cfg.ConfigFile = t.TempDir(), "127.0.0.1:0", startupConfig(t, silentRemote(t))
+	cfg.DataDir, cfg.Listen = t.TempDir(), "127.0.0.1:0"
+	cfg = withSetupFile(t, cfg, startupConfig(t, silentRemote(t)))
 	cfg.GitStallTimeout, cfg.DB = 500*time.Millisecond, testDB(t, cfg.DataDir)
 	m := &Main{Config: cfg, Logger: slog.New(slog.DiscardHandler)}
 	start := time.Now()

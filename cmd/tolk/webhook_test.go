@@ -1,12 +1,10 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -165,18 +163,18 @@ func TestWebhookSettings(t *testing.T) {
 		if err := os.WriteFile(file, []byte(tc.file), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		cfg := DefaultConfig()
-		cfg.DataDir, cfg.Listen, cfg.ConfigFile, cfg.WebhookRetryPeriod = t.TempDir(), "127.0.0.1:0", file, tc.flag
-		cfg.DB = testDB(t, cfg.DataDir)
-		m := &Main{Config: cfg, Logger: slog.New(slog.DiscardHandler)}
-		err := m.Open(context.Background())
-		m.Close()
+		// The flag and the file are settled before Open.
+		args := []string{"--config", file}
+		if tc.flag != 0 {
+			args = append(args, "--webhook-retry-period="+tc.flag.String())
+		}
+		cfg, err := loadConfig(args, noEnv, io.Discard)
 		switch {
 		case tc.bad && (err == nil || !strings.Contains(err.Error(), "webhook_retry_period")):
 			t.Errorf("%q: %v, want an error naming webhook_retry_period", tc.file, err)
-		case !tc.bad && (err != nil || m.Config.WebhookRetryPeriod != tc.want):
+		case !tc.bad && (err != nil || cfg.WebhookRetryPeriod != tc.want):
 			t.Errorf("%q with --webhook-retry-period=%v: %v (%v), want %v", tc.file, tc.flag,
-				m.Config.WebhookRetryPeriod, err, tc.want)
+				cfg.WebhookRetryPeriod, err, tc.want)
 		}
 	}
 }
