@@ -69,6 +69,7 @@ import (
 	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index/sqlstore"
+	"github.com/tolk-project/tolk/web"
 )
 
 func main() {
@@ -451,10 +452,11 @@ func concurrencyLevels(points []loadPoint) []int {
 	return out
 }
 
-// apiHandler serves the API over db as tolk serve does, on an edge of
-// default options, without the pages.
+// serverHandler serves the API and the pages over db as tolk serve
+// does, on an edge of default options.
 func serverHandler(db *sqlstore.DB, opts api.Options) http.Handler {
 	e := edge.New(db, edge.Options{})
 	api.New(e, db, opts)
+	web.New(e, db, web.Options{})
 	return e.Handler()
 }
