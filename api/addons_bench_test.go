@@ -23,9 +23,9 @@ func BenchmarkPatchUnitHooks(b *testing.B) {
 	for _, scenario := range []string{"none", "hook"} {
 		b.Run(scenario, func(b *testing.B) {
 			ctx := context.Background()
-			db := mustOpenDB(b)
-			seedBig(b, db, 2000)
-			auth := mustUser(b, db, "bench", true)
+			db := servertest.MustOpenDB(b)
+			servertest.SeedBig(b, db, 2000)
+			auth := servertest.MustUser(b, db, "bench", true)
 			p, err := db.FindProject(ctx, "big")
 			if err != nil {
 				b.Fatal(err)

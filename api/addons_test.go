@@ -12,16 +12,16 @@ import (
 const secret24 = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
 
 func TestAddonsResource(t *testing.T) {
-	db := mustOpenDB(t)
-	seedDemo(t, db)
-	srv := mustServe(t, db, servertest.Options{})
-	admin := mustUser(t, db, "admin", true)
-	translator := mustUser(t, db, "tr", false, [2]string{"Translate", "demo"})
+	db := servertest.MustOpenDB(t)
+	servertest.SeedDemo(t, db)
+	srv := servertest.Serve(t, db, servertest.Options{})
+	admin := servertest.MustUser(t, db, "admin", true)
+	translator := servertest.MustUser(t, db, "tr", false, [2]string{"Translate", "demo"})
 	as := func(auth string) http.Header {
 		return http.Header{"Authorization": {auth}, "Content-Type": {"application/json"}}
 	}
-	post := func(auth, path, body string) response {
-		return doBody(t, "POST", srv.URL+path, as(auth), strings.NewReader(body))
+	post := func(auth, path, body string) servertest.Response {
+		return servertest.DoBody(t, "POST", srv.URL+path, as(auth), strings.NewReader(body))
 	}
 
 	// Validation: every field at fault at once, in the reference's words.
@@ -56,59 +56,59 @@ func TestAddonsResource(t *testing.T) {
 	// Permissions: a translator may not install one.
 	r := post(translator, "/api/components/demo/app/addons/",
 		`{"name":"weblate.webhook.webhook","configuration":{"webhook_url":"https://example.com/"}}`)
-	if r.status != 403 {
-		t.Fatalf("translator POST = %d %s, want 403", r.status, r.body)
+	if r.Status != 403 {
+		t.Fatalf("translator POST = %d %s, want 403", r.Status, r.Body)
 	}
 
 	r = post(admin, "/api/components/demo/app/addons/",
 		`{"name":"weblate.webhook.webhook","configuration":{"webhook_url":"https://example.com/hook","secret":"`+secret24+`","events":[2,5]}}`)
 	wantResponse(t, "create", r, 201, "")
-	created := decode(t, r.body)
+	created := servertest.Decode(t, r.Body)
 	url := created["url"].(string)
-	if r.header.Get("Location") != url || created["project"] != nil ||
+	if r.Header.Get("Location") != url || created["project"] != nil ||
 		created["component"] != srv.URL+"/api/components/demo/app/" {
-		t.Errorf("created = %v, Location %q", created, r.header.Get("Location"))
+		t.Errorf("created = %v, Location %q", created, r.Header.Get("Location"))
 	}
-	config := obj(t, created["configuration"])
-	if config["event_filter"] != "custom" || config["secret"] != secret24 || num(config["events"].([]any)[1]) != "5" {
+	config := servertest.Obj(t, created["configuration"])
+	if config["event_filter"] != "custom" || config["secret"] != secret24 || servertest.Num(config["events"].([]any)[1]) != "5" {
 		t.Errorf("configuration = %v (events without a filter are custom)", config)
 	}
 	r = post(admin, "/api/projects/demo/addons/",
 		`{"name":"weblate.webhook.webhook","configuration":{"webhook_url":"https://example.com/all","all_events":true}}`)
 	wantResponse(t, "create on project", r, 201, "")
-	projectAddon := decode(t, r.body)
-	if obj(t, projectAddon["configuration"])["event_filter"] != "all" || projectAddon["component"] != nil {
+	projectAddon := servertest.Decode(t, r.Body)
+	if servertest.Obj(t, projectAddon["configuration"])["event_filter"] != "all" || projectAddon["component"] != nil {
 		t.Errorf("project add-on = %v", projectAddon)
 	}
 
 	// The component lists its own add-on, the others none.
-	comp := getObjectAs(t, srv.URL+"/api/components/demo/app/", admin)
+	comp := servertest.GetObjectAs(t, srv.URL+"/api/components/demo/app/", admin)
 	if addons := comp["addons"].([]any); len(addons) != 1 || addons[0] != url {
 		t.Errorf("component addons = %v, want [%s]", addons, url)
 	}
-	if addons := getObject(t, srv.URL+"/api/components/demo/glossary/")["addons"].([]any); len(addons) != 0 {
+	if addons := servertest.GetObject(t, srv.URL+"/api/components/demo/glossary/")["addons"].([]any); len(addons) != 0 {
 		t.Errorf("glossary addons = %v", addons)
 	}
 
 	// Only those who may edit see add-ons: their configuration holds a
 	// secret.
-	if n := num(getObjectAs(t, srv.URL+"/api/addons/", admin)["count"]); n != "2" {
+	if n := servertest.Num(servertest.GetObjectAs(t, srv.URL+"/api/addons/", admin)["count"]); n != "2" {
 		t.Errorf("admin sees %s add-ons, want 2", n)
 	}
-	if n := num(getObjectAs(t, srv.URL+"/api/addons/", translator)["count"]); n != "0" {
+	if n := servertest.Num(servertest.GetObjectAs(t, srv.URL+"/api/addons/", translator)["count"]); n != "0" {
 		t.Errorf("translator sees %s add-ons, want 0", n)
 	}
-	if r := do(t, "GET", url, http.Header{"Authorization": {translator}}); r.status != 403 {
-		t.Errorf("translator GET add-on = %d, want 403", r.status)
+	if r := servertest.Do(t, "GET", url, http.Header{"Authorization": {translator}}); r.Status != 403 {
+		t.Errorf("translator GET add-on = %d, want 403", r.Status)
 	}
-	if n := num(getObjectAs(t, srv.URL+"/api/projects/demo/addons/", admin)["count"]); n != "1" {
+	if n := servertest.Num(servertest.GetObjectAs(t, srv.URL+"/api/projects/demo/addons/", admin)["count"]); n != "1" {
 		t.Errorf("project add-ons = %s, want 1", n)
 	}
 
 	// Its deliveries are the add-on's editors' to read, by a numeric id.
-	if r := do(t, "GET", url+"deliveries/", http.Header{"Authorization": {admin}}); r.status != 200 ||
-		num(decode(t, r.body)["count"]) != "0" {
-		t.Errorf("admin GET deliveries = %d %s", r.status, r.body)
+	if r := servertest.Do(t, "GET", url+"deliveries/", http.Header{"Authorization": {admin}}); r.Status != 200 ||
+		servertest.Num(servertest.Decode(t, r.Body)["count"]) != "0" {
+		t.Errorf("admin GET deliveries = %d %s", r.Status, r.Body)
 	}
 	for _, tc := range []struct {
 		name, url, auth string
@@ -124,26 +124,26 @@ func TestAddonsResource(t *testing.T) {
 		if tc.auth != "" {
 			h.Set("Authorization", tc.auth)
 		}
-		if r := do(t, "GET", tc.url, h); r.status != tc.status {
-			t.Errorf("%s: GET deliveries = %d %s, want %d", tc.name, r.status, r.body, tc.status)
+		if r := servertest.Do(t, "GET", tc.url, h); r.Status != tc.status {
+			t.Errorf("%s: GET deliveries = %d %s, want %d", tc.name, r.Status, r.Body, tc.status)
 		}
 	}
 
 	// PATCH replaces the configuration; the name stays.
-	r = doBody(t, "PATCH", url, as(admin), strings.NewReader(`{"configuration":{"webhook_url":"https://example.com/v2","event_filter":"all"}}`))
+	r = servertest.DoBody(t, "PATCH", url, as(admin), strings.NewReader(`{"configuration":{"webhook_url":"https://example.com/v2","event_filter":"all"}}`))
 	wantResponse(t, "patch", r, 200, "")
-	config = obj(t, decode(t, r.body)["configuration"])
+	config = servertest.Obj(t, servertest.Decode(t, r.Body)["configuration"])
 	if config["webhook_url"] != "https://example.com/v2" || config["secret"] != "" || config["event_filter"] != "all" {
 		t.Errorf("patched configuration = %v", config)
 	}
-	r = doBody(t, "PATCH", url, as(admin), strings.NewReader(`{"name":"weblate.other"}`))
+	r = servertest.DoBody(t, "PATCH", url, as(admin), strings.NewReader(`{"name":"weblate.other"}`))
 	wantResponse(t, "rename", r, 400, invalid([3]string{"name", "invalid", "The add-on of an installation can not be changed."}))
 
-	wantResponse(t, "delete", doBody(t, "DELETE", url, as(admin), nil), 204, "")
-	if r := do(t, "GET", url, http.Header{"Authorization": {admin}}); r.status != 404 {
-		t.Errorf("GET deleted add-on = %d, want 404", r.status)
+	wantResponse(t, "delete", servertest.DoBody(t, "DELETE", url, as(admin), nil), 204, "")
+	if r := servertest.Do(t, "GET", url, http.Header{"Authorization": {admin}}); r.Status != 404 {
+		t.Errorf("GET deleted add-on = %d, want 404", r.Status)
 	}
-	if addons := getObjectAs(t, srv.URL+"/api/components/demo/app/", admin)["addons"].([]any); len(addons) != 0 {
+	if addons := servertest.GetObjectAs(t, srv.URL+"/api/components/demo/app/", admin)["addons"].([]any); len(addons) != 0 {
 		t.Errorf("component addons after delete = %v", addons)
 	}
 }

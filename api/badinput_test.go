@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/tolk-project/tolk/internal/servertest"
 )
 
 // TestBadInput sends what scanners and broken clients send: traversal
@@ -12,7 +14,7 @@ import (
 // gets a clear JSON 4xx in the reference's envelope, and nothing reaches
 // the log as a panic or a server error.
 func TestBadInput(t *testing.T) {
-	srv, _ := demoServer(t)
+	srv, _ := servertest.DemoServer(t)
 	long := strings.Repeat("x", 10000)
 	const tr = "/api/translations/demo/app/de/"
 	cases := []struct {
@@ -39,13 +41,13 @@ func TestBadInput(t *testing.T) {
 		{tr + "units/?page=" + long, http.StatusNotFound},
 	}
 	for _, tc := range cases {
-		r := do(t, http.MethodGet, srv.URL+tc.path, nil)
+		r := servertest.Do(t, http.MethodGet, srv.URL+tc.path, nil)
 		name := tc.path
 		if len(name) > 80 {
 			name = name[:80] + "..."
 		}
-		if r.status != tc.status {
-			t.Errorf("GET %s = %d %s, want %d", name, r.status, r.body, tc.status)
+		if r.Status != tc.status {
+			t.Errorf("GET %s = %d %s, want %d", name, r.Status, r.Body, tc.status)
 			continue
 		}
 		checkErrorEnvelope(t, name, r)
@@ -54,13 +56,13 @@ func TestBadInput(t *testing.T) {
 	// Odd but harmless parameters are ignored, as the reference does.
 	for _, q := range []string{"page_size=abc", "page_size=-1", "page_size=0", "page_size=99999999999999999999",
 		"format=nope", "page=1&page=2", "%zz=1", "unknown=%00"} {
-		r := do(t, http.MethodGet, srv.URL+tr+"units/?"+q, nil)
-		if r.status != http.StatusOK {
-			t.Errorf("GET units/?%s = %d %s, want 200", q, r.status, r.body)
+		r := servertest.Do(t, http.MethodGet, srv.URL+tr+"units/?"+q, nil)
+		if r.Status != http.StatusOK {
+			t.Errorf("GET units/?%s = %d %s, want 200", q, r.Status, r.Body)
 		}
 	}
 
-	for _, line := range strings.Split(srv.logs.String(), "\n") {
+	for _, line := range strings.Split(srv.Logs.String(), "\n") {
 		if strings.Contains(line, "panic") || strings.Contains(line, `"level":"ERROR"`) {
 			t.Errorf("log: %s", line)
 		}
@@ -68,9 +70,9 @@ func TestBadInput(t *testing.T) {
 }
 
 // checkErrorEnvelope requires the reference's client error body.
-func checkErrorEnvelope(tb testing.TB, what string, r response) {
+func checkErrorEnvelope(tb testing.TB, what string, r servertest.Response) {
 	tb.Helper()
-	if ct := r.header.Get("Content-Type"); ct != "application/json" {
+	if ct := r.Header.Get("Content-Type"); ct != "application/json" {
 		tb.Errorf("%s: Content-Type %q", what, ct)
 	}
 	var body struct {
@@ -81,8 +83,8 @@ func checkErrorEnvelope(tb testing.TB, what string, r response) {
 			Attr   *string `json:"attr"`
 		} `json:"errors"`
 	}
-	if err := json.Unmarshal(r.body, &body); err != nil {
-		tb.Errorf("%s: body %q: %v", what, r.body, err)
+	if err := json.Unmarshal(r.Body, &body); err != nil {
+		tb.Errorf("%s: body %q: %v", what, r.Body, err)
 		return
 	}
 	if body.Type != "client_error" && body.Type != "validation_error" {

@@ -18,8 +18,8 @@ import (
 //
 //	go test ./api -run '^$' -bench ChangesList -benchmem -count 3
 func BenchmarkChangesList(b *testing.B) {
-	db := mustOpenDB(b)
-	seedBig(b, db, 2000)
+	db := servertest.MustOpenDB(b)
+	servertest.SeedBig(b, db, 2000)
 	h := servertest.Handler(db, benchOptions)
 	for _, bc := range []struct{ name, path, want string }{
 		{"all/uncached", "/api/changes/", `"next":"http://tolk.test/api/changes/?page=2"`},

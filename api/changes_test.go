@@ -15,19 +15,19 @@ import (
 	"github.com/tolk-project/tolk/internal/servertest"
 )
 
-var changeShape = shape{
+var changeShape = servertest.Shape{
 	"unit": "url|null", "component": "url", "translation": "url", "user": "url|null",
 	"author": "url|null", "timestamp": "timestamp", "action": "int", "target": "string", "id": "int",
 	"action_name": "string", "url": "url",
 }
 
 func TestChanges(t *testing.T) {
-	srv, _ := demoServer(t)
+	srv, _ := servertest.DemoServer(t)
 	base := srv.URL
-	list := getObject(t, base+"/api/translations/demo/app/de/changes/")
-	checkShape(t, "changes list", list, listShape)
+	list := servertest.GetObject(t, base+"/api/translations/demo/app/de/changes/")
+	servertest.CheckShape(t, "changes list", list, listShape)
 	checkValues(t, "changes list", list, map[string]any{"count": "3", "next": nil, "previous": nil})
-	changes := results(t, list)
+	changes := servertest.Results(t, list)
 	if len(changes) != 3 {
 		t.Fatalf("got %d changes, want 3", len(changes))
 	}
@@ -42,11 +42,11 @@ func TestChanges(t *testing.T) {
 		{"59", "String updated in the repository", "Datei öffnen…", true, "2026-11-23T01:02:08.123456Z"},
 		{"0", "Resource update", "", false, "2026-11-23T01:02:08.123456Z"},
 	}
-	units := results(t, getObject(t, base+"/api/translations/demo/app/de/units/"))
+	units := servertest.Results(t, servertest.GetObject(t, base+"/api/translations/demo/app/de/units/"))
 	for i, ch := range changes {
 		w := want[i]
-		checkShape(t, "change", ch, changeShape)
-		id := num(ch["id"])
+		servertest.CheckShape(t, "change", ch, changeShape)
+		id := servertest.Num(ch["id"])
 		checkValues(t, "change "+id, ch, map[string]any{
 			"action": w.action, "action_name": w.name, "target": w.target, "timestamp": w.timestamp,
 			"component":   base + "/api/components/demo/app/",
@@ -64,7 +64,7 @@ func TestChanges(t *testing.T) {
 		if i > 0 {
 			prev := changes[i-1]
 			if prev["timestamp"].(string) > ch["timestamp"].(string) ||
-				(prev["timestamp"] == ch["timestamp"] && atoi(t, num(prev["id"])) >= atoi(t, id)) {
+				(prev["timestamp"] == ch["timestamp"] && atoi(t, servertest.Num(prev["id"])) >= atoi(t, id)) {
 				t.Errorf("changes out of order: %v then %v", prev, ch)
 			}
 		}
@@ -74,19 +74,19 @@ func TestChanges(t *testing.T) {
 // TestChangesPagination checks ascending (timestamp, id) order across the
 // pages of a 278-change list: an update, 276 unit changes, an update.
 func TestChangesPagination(t *testing.T) {
-	db := mustOpenDB(t)
-	seedBig(t, db, 276)
-	srv := mustServe(t, db, servertest.Options{})
+	db := servertest.MustOpenDB(t)
+	servertest.SeedBig(t, db, 276)
+	srv := servertest.Serve(t, db, servertest.Options{})
 	var last map[string]any
 	n := 0
 	for next := any(srv.URL + "/api/translations/big/strings/de/changes/"); next != nil; {
-		list := getObject(t, next.(string))
-		if num(list["count"]) != "278" {
+		list := servertest.GetObject(t, next.(string))
+		if servertest.Num(list["count"]) != "278" {
 			t.Fatalf("count = %v, want 278", list["count"])
 		}
-		for _, ch := range results(t, list) {
+		for _, ch := range servertest.Results(t, list) {
 			if last != nil && (last["timestamp"].(string) > ch["timestamp"].(string) ||
-				last["timestamp"] == ch["timestamp"] && atoi(t, num(last["id"])) >= atoi(t, num(ch["id"]))) {
+				last["timestamp"] == ch["timestamp"] && atoi(t, servertest.Num(last["id"])) >= atoi(t, servertest.Num(ch["id"]))) {
 				t.Fatalf("out of order: %v then %v", last, ch)
 			}
 			last = ch
@@ -117,10 +117,10 @@ func (w withUsers) FindChanges(ctx context.Context, f index.ChangeFilter) ([]ind
 }
 
 func TestChangeUserLinks(t *testing.T) {
-	db := mustOpenDB(t)
-	seedDemo(t, db)
-	srv := mustServe(t, withUsers{db}, servertest.Options{})
-	changes := results(t, getObject(t, srv.URL+"/api/translations/demo/app/de/changes/?format=api"))
+	db := servertest.MustOpenDB(t)
+	servertest.SeedDemo(t, db)
+	srv := servertest.Serve(t, withUsers{db}, servertest.Options{})
+	changes := servertest.Results(t, servertest.GetObject(t, srv.URL+"/api/translations/demo/app/de/changes/?format=api"))
 	checkValues(t, "commit", changes[0], map[string]any{
 		"user": srv.URL + "/api/users/committer/?format=api", "author": nil})
 	checkValues(t, "edit", changes[1], map[string]any{
@@ -129,7 +129,7 @@ func TestChangeUserLinks(t *testing.T) {
 
 // Changes not tied to a component (a project's creation) or translation
 // link null, as the reference's serializer does for an absent link.
-var anyChangeShape = func() shape {
+var anyChangeShape = func() servertest.Shape {
 	s := without(changeShape)
 	s["component"], s["translation"] = "url|null", "url|null"
 	return s
@@ -147,7 +147,7 @@ func mustOpenDBFile(tb testing.TB) (*sqlstore.DB, string) {
 	}
 	tb.Cleanup(func() { db.Close() })
 	var tick atomic.Int64
-	db.Now = func() time.Time { return clockStart.Add(time.Duration(tick.Add(1)-1) * time.Second) }
+	db.Now = func() time.Time { return servertest.ClockStart.Add(time.Duration(tick.Add(1)-1) * time.Second) }
 	table := langdata.Default()
 	var langs []index.Language
 	for _, code := range []string{"en", "de"} {
@@ -164,10 +164,10 @@ func mustOpenDBFile(tb testing.TB) (*sqlstore.DB, string) {
 // re-import changed (bob its author), and committer made every
 // even-numbered update. Imports record automatic changes only, so the
 // links are set in the file directly, as user-driven edits will.
-func actingDemo(tb testing.TB) (*testServer, *sqlstore.DB) {
+func actingDemo(tb testing.TB) (*servertest.Running, *sqlstore.DB) {
 	tb.Helper()
 	db, path := mustOpenDBFile(tb)
-	seedDemo(tb, db)
+	servertest.SeedDemo(tb, db)
 	ctx := context.Background()
 	ids := map[string]int64{}
 	for _, name := range []string{"anna", "bob", "committer"} {
@@ -187,7 +187,7 @@ func actingDemo(tb testing.TB) (*testServer, *sqlstore.DB) {
 	} {
 		raw.Exec(tb, stmt.sql, stmt.args...)
 	}
-	return mustServe(tb, db, servertest.Options{}), db
+	return servertest.Serve(tb, db, servertest.Options{}), db
 }
 
 // allChanges reads every page of a change list.
@@ -195,9 +195,9 @@ func allChanges(tb testing.TB, url string) []map[string]any {
 	tb.Helper()
 	var out []map[string]any
 	for next := any(url); next != nil; {
-		list := getObject(tb, next.(string))
-		checkShape(tb, "list", list, listShape)
-		out = append(out, results(tb, list)...)
+		list := servertest.GetObject(tb, next.(string))
+		servertest.CheckShape(tb, "list", list, listShape)
+		out = append(out, servertest.Results(tb, list)...)
 		next = list["next"]
 	}
 	return out
@@ -205,7 +205,7 @@ func allChanges(tb testing.TB, url string) []map[string]any {
 
 // changeKey orders changes the way every list must: timestamp, then id.
 func changeKey(tb testing.TB, ch map[string]any) string {
-	return fmt.Sprintf("%s/%020d", ch["timestamp"], atoi(tb, num(ch["id"])))
+	return fmt.Sprintf("%s/%020d", ch["timestamp"], atoi(tb, servertest.Num(ch["id"])))
 }
 
 func TestChangeLists(t *testing.T) {
@@ -216,7 +216,7 @@ func TestChangeLists(t *testing.T) {
 		t.Fatalf("got %d changes, want 9 (a project, two components, five imports, one string)", len(all))
 	}
 	for i, ch := range all {
-		checkShape(t, "change", ch, anyChangeShape)
+		servertest.CheckShape(t, "change", ch, anyChangeShape)
 		if i > 0 && changeKey(t, all[i-1]) >= changeKey(t, ch) {
 			t.Errorf("out of order: %v then %v", all[i-1], ch)
 		}
@@ -227,7 +227,7 @@ func TestChangeLists(t *testing.T) {
 		var ids []any
 		for _, ch := range all {
 			if keep(ch) {
-				ids = append(ids, num(ch["id"]))
+				ids = append(ids, servertest.Num(ch["id"]))
 			}
 		}
 		return ids
@@ -247,12 +247,12 @@ func TestChangeLists(t *testing.T) {
 		})},
 	}
 	for _, tc := range cases {
-		list := getObject(t, base+tc.path)
+		list := servertest.GetObject(t, base+tc.path)
 		var got []any
-		for _, ch := range results(t, list) {
-			got = append(got, num(ch["id"]))
+		for _, ch := range servertest.Results(t, list) {
+			got = append(got, servertest.Num(ch["id"]))
 		}
-		if fmt.Sprint(got) != fmt.Sprint(tc.want) || num(list["count"]) != fmt.Sprint(len(tc.want)) {
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) || servertest.Num(list["count"]) != fmt.Sprint(len(tc.want)) {
 			t.Errorf("%s: ids %v count %v, want %v", tc.path, got, list["count"], tc.want)
 		}
 	}
@@ -265,8 +265,8 @@ func TestChangeLists(t *testing.T) {
 	for _, path := range []string{"/api/projects/nope/changes/", "/api/components/demo/nope/changes/",
 		"/api/components/nope/app/changes/", "/api/changes/999/", "/api/changes/abc/", "/api/changes/0/",
 		"/api/changes/-1/", "/api/changes/1.5/", "/api/changes/+1/"} {
-		if r := do(t, "GET", base+path, nil); r.status != 404 || string(r.body) != notFound {
-			t.Errorf("GET %s = %d %s, want 404 %s", path, r.status, r.body, notFound)
+		if r := servertest.Do(t, "GET", base+path, nil); r.Status != 404 || string(r.Body) != notFound {
+			t.Errorf("GET %s = %d %s, want 404 %s", path, r.Status, r.Body, notFound)
 		}
 	}
 }
@@ -274,13 +274,13 @@ func TestChangeLists(t *testing.T) {
 func TestChangeInstance(t *testing.T) {
 	srv, _ := actingDemo(t)
 	for _, ch := range allChanges(t, srv.URL+"/api/changes/?format=api") {
-		got := getObject(t, ch["url"].(string))
+		got := servertest.GetObject(t, ch["url"].(string))
 		if fmt.Sprint(got) != fmt.Sprint(ch) {
 			t.Errorf("GET %s = %v, want the list's %v", ch["url"], got, ch)
 		}
 	}
-	ch := getObject(t, srv.URL+"/api/changes/5/")
-	checkShape(t, "change 5", ch, changeShape)
+	ch := servertest.GetObject(t, srv.URL+"/api/changes/5/")
+	servertest.CheckShape(t, "change 5", ch, changeShape)
 	checkValues(t, "change 5", ch, map[string]any{
 		"id": "5", "action": "59", "action_name": "String updated in the repository",
 		"user": srv.URL + "/api/users/anna/", "author": srv.URL + "/api/users/bob/",
@@ -288,7 +288,7 @@ func TestChangeInstance(t *testing.T) {
 	})
 	// Every user a change links to resolves.
 	for _, link := range []any{ch["user"], ch["author"]} {
-		getObject(t, link.(string))
+		servertest.GetObject(t, link.(string))
 	}
 }
 
@@ -306,7 +306,7 @@ func TestChangeFilters(t *testing.T) {
 		return n
 	}
 	action := func(codes ...string) func(map[string]any) bool {
-		return func(ch map[string]any) bool { return contains(codes, num(ch["action"])) }
+		return func(ch map[string]any) bool { return contains(codes, servertest.Num(ch["action"])) }
 	}
 	user := func(name string) func(map[string]any) bool {
 		return func(ch map[string]any) bool { return ch["user"] == srv.URL+"/api/users/"+name+"/" }
@@ -354,11 +354,11 @@ func TestChangeFilters(t *testing.T) {
 		t.Fatalf("the data does not exercise the filters: %+v", cases)
 	}
 	for _, tc := range cases {
-		list := getObject(t, base+"?"+tc.query)
-		if got := num(list["count"]); got != fmt.Sprint(tc.want) || len(results(t, list)) != tc.want {
-			t.Errorf("?%s: count %s, %d results; want %d", tc.query, got, len(results(t, list)), tc.want)
+		list := servertest.GetObject(t, base+"?"+tc.query)
+		if got := servertest.Num(list["count"]); got != fmt.Sprint(tc.want) || len(servertest.Results(t, list)) != tc.want {
+			t.Errorf("?%s: count %s, %d results; want %d", tc.query, got, len(servertest.Results(t, list)), tc.want)
 		}
-		for _, ch := range results(t, list) {
+		for _, ch := range servertest.Results(t, list) {
 			if strings.HasPrefix(tc.query, "action=0&") && !action("0", "59")(ch) ||
 				strings.HasPrefix(tc.query, "user=anna") && !user("anna")(ch) {
 				t.Errorf("?%s let through %v", tc.query, ch)
@@ -366,18 +366,18 @@ func TestChangeFilters(t *testing.T) {
 		}
 	}
 	// The filters apply to every change list.
-	list := getObject(t, srv.URL+"/api/translations/demo/app/de/changes/?action=59")
-	if num(list["count"]) != "1" {
+	list := servertest.GetObject(t, srv.URL+"/api/translations/demo/app/de/changes/?action=59")
+	if servertest.Num(list["count"]) != "1" {
 		t.Errorf("translation changes ?action=59: count %v, want 1", list["count"])
 	}
-	list = getObject(t, srv.URL+"/api/components/demo/glossary/changes/?action=0&user=committer")
-	if want := 1; num(list["count"]) != fmt.Sprint(want) {
+	list = servertest.GetObject(t, srv.URL+"/api/components/demo/glossary/changes/?action=0&user=committer")
+	if want := 1; servertest.Num(list["count"]) != fmt.Sprint(want) {
 		t.Errorf("glossary ?action=0&user=committer: count %v, want %d", list["count"], want)
 	}
 }
 
 func TestChangeFilterErrors(t *testing.T) {
-	srv, _ := demoServer(t)
+	srv, _ := servertest.DemoServer(t)
 	entry := func(code, detail, attr string) string {
 		return `{"code":"` + code + `","detail":"` + detail + `","attr":"` + attr + `"}`
 	}
@@ -396,10 +396,10 @@ func TestChangeFilterErrors(t *testing.T) {
 			"timestamp_before=2026-11-23T25:00":   badTime,
 			"action=7x&timestamp_after=2026-11-2": badAction("7x") + "," + badTime,
 		} {
-			r := do(t, "GET", srv.URL+path+"?"+query, nil)
+			r := servertest.Do(t, "GET", srv.URL+path+"?"+query, nil)
 			want := `{"type":"validation_error","errors":[` + errs + `]}`
-			if r.status != 400 || string(r.body) != want {
-				t.Errorf("GET %s?%s = %d %s, want 400 %s", path, query, r.status, r.body, want)
+			if r.Status != 400 || string(r.Body) != want {
+				t.Errorf("GET %s?%s = %d %s, want 400 %s", path, query, r.Status, r.Body, want)
 			}
 		}
 	}
@@ -409,30 +409,30 @@ func TestChangeFilterErrors(t *testing.T) {
 // stay in next and previous, the link to page 1 has no page, and order
 // holds across pages.
 func TestAllChangesPagination(t *testing.T) {
-	db := mustOpenDB(t)
-	seedBig(t, db, 276)
-	srv := mustServe(t, db, servertest.Options{})
+	db := servertest.MustOpenDB(t)
+	servertest.SeedBig(t, db, 276)
+	srv := servertest.Serve(t, db, servertest.Options{})
 	base := srv.URL + "/api/changes/"
 	// A project, a component, two imports of en/de, 276 strings and the
 	// last update: 59 is the strings' action.
 	q := "action=59&action=0&format=api"
-	first := getObject(t, base+"?"+q)
-	total := atoi(t, num(first["count"]))
+	first := servertest.GetObject(t, base+"?"+q)
+	total := atoi(t, servertest.Num(first["count"]))
 	if total != 279 {
 		t.Fatalf("count = %d, want 279", total)
 	}
 	checkValues(t, "page 1", first, map[string]any{
 		"previous": nil, "next": base + "?action=59&action=0&page=2&format=api"})
-	page3 := getObject(t, base+"?"+q+"&page=3")
+	page3 := servertest.GetObject(t, base+"?"+q+"&page=3")
 	checkValues(t, "page 3", page3, map[string]any{
 		"previous": base + "?action=59&action=0&page=2&format=api",
 		"next":     base + "?action=59&action=0&page=4&format=api"})
-	page2 := getObject(t, base+"?page=2&"+q)
+	page2 := servertest.GetObject(t, base+"?page=2&"+q)
 	checkValues(t, "page 2", page2, map[string]any{"previous": base + "?action=59&action=0&format=api"})
-	last := getObject(t, base+"?"+q+"&page=6")
+	last := servertest.GetObject(t, base+"?"+q+"&page=6")
 	checkValues(t, "page 6", last, map[string]any{"next": nil,
 		"previous": base + "?action=59&action=0&page=5&format=api"})
-	if n := len(results(t, last)); n != 29 {
+	if n := len(servertest.Results(t, last)); n != 29 {
 		t.Errorf("last page holds %d, want 29", n)
 	}
 	seen := map[string]bool{}
@@ -441,10 +441,10 @@ func TestAllChangesPagination(t *testing.T) {
 		if prev != nil && changeKey(t, prev) >= changeKey(t, ch) {
 			t.Fatalf("out of order: %v then %v", prev, ch)
 		}
-		if a := num(ch["action"]); a != "0" && a != "59" {
+		if a := servertest.Num(ch["action"]); a != "0" && a != "59" {
 			t.Errorf("action %s passed the filter", a)
 		}
-		seen[num(ch["id"])] = true
+		seen[servertest.Num(ch["id"])] = true
 		prev = ch
 	}
 	if len(seen) != 279 {

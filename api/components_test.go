@@ -9,29 +9,29 @@ import (
 )
 
 func TestComponentList(t *testing.T) {
-	db := mustOpenDB(t)
-	seedDemo(t, db)
+	db := servertest.MustOpenDB(t)
+	servertest.SeedDemo(t, db)
 	seedExtra(t, db)
-	srv := mustServe(t, db, servertest.Options{})
-	l := getObject(t, srv.URL+"/api/components/")
+	srv := servertest.Serve(t, db, servertest.Options{})
+	l := servertest.GetObject(t, srv.URL+"/api/components/")
 	var names []string
-	for _, c := range results(t, l) {
-		checkShape(t, "component", c, componentShape)
-		checkShape(t, "component.project", obj(t, c["project"]), projectShape)
-		checkShape(t, "component.source_language", obj(t, c["source_language"]), languageShape)
-		names = append(names, obj(t, c["project"])["slug"].(string)+"/"+c["slug"].(string))
+	for _, c := range servertest.Results(t, l) {
+		servertest.CheckShape(t, "component", c, componentShape)
+		servertest.CheckShape(t, "component.project", servertest.Obj(t, c["project"]), projectShape)
+		servertest.CheckShape(t, "component.source_language", servertest.Obj(t, c["source_language"]), languageShape)
+		names = append(names, servertest.Obj(t, c["project"])["slug"].(string)+"/"+c["slug"].(string))
 	}
 	want := "demo/app,demo/glossary,zulu/strings,beta/strings,mike/strings"
-	if num(l["count"]) != "5" || strings.Join(names, ",") != want {
+	if servertest.Num(l["count"]) != "5" || strings.Join(names, ",") != want {
 		t.Errorf("components = %v (count %v), want %s", names, l["count"], want)
 	}
 }
 
 func TestComponent(t *testing.T) {
-	srv, _ := demoServer(t)
+	srv, _ := servertest.DemoServer(t)
 	base := srv.URL
-	c := getObject(t, base+"/api/components/demo/app/")
-	checkShape(t, "component", c, componentShape)
+	c := servertest.GetObject(t, base+"/api/components/demo/app/")
+	servertest.CheckShape(t, "component", c, componentShape)
 	checkValues(t, "component", c, map[string]any{
 		"name": "App", "slug": "app", "vcs": "git", "repo": "file:///srv/repos/app.git", "branch": "main",
 		"filemask": "locales/*.json", "template": "locales/en.json", "file_format": "json",
@@ -44,29 +44,29 @@ func TestComponent(t *testing.T) {
 		"links_url":        base + "/api/components/demo/app/links/",
 		"is_glossary":      false, "task_url": nil,
 	})
-	checkValues(t, "source_language", obj(t, c["source_language"]), map[string]any{"code": "en", "name": "English"})
+	checkValues(t, "source_language", servertest.Obj(t, c["source_language"]), map[string]any{"code": "en", "name": "English"})
 	// The component inside a translation is the same object.
-	tr := getObject(t, base+"/api/translations/demo/app/de/")
-	if got, want := obj(t, tr["component"]), c; len(got) != len(want) || got["url"] != want["url"] ||
+	tr := servertest.GetObject(t, base+"/api/translations/demo/app/de/")
+	if got, want := servertest.Obj(t, tr["component"]), c; len(got) != len(want) || got["url"] != want["url"] ||
 		got["id"] != want["id"] {
 		t.Errorf("translation.component = %v, want %v", got, want)
 	}
-	g := getObject(t, base+"/api/components/demo/glossary/")
+	g := servertest.GetObject(t, base+"/api/components/demo/glossary/")
 	checkValues(t, "glossary", g, map[string]any{"is_glossary": true, "file_format": "tbx", "license_url": nil})
 }
 
 func TestComponentTranslations(t *testing.T) {
-	srv, _ := demoServer(t)
+	srv, _ := servertest.DemoServer(t)
 	base := srv.URL
-	l := getObject(t, base+"/api/components/demo/app/translations/")
-	rs := results(t, l)
-	if num(l["count"]) != "2" || len(rs) != 2 {
+	l := servertest.GetObject(t, base+"/api/components/demo/app/translations/")
+	rs := servertest.Results(t, l)
+	if servertest.Num(l["count"]) != "2" || len(rs) != 2 {
 		t.Fatalf("translations = %v", l)
 	}
 	// Ascending id: the source was imported first.
 	for i, code := range []string{"en", "de"} {
-		checkShape(t, code, rs[i], translationShape)
-		want := getObject(t, base+"/api/translations/demo/app/"+code+"/")
+		servertest.CheckShape(t, code, rs[i], translationShape)
+		want := servertest.GetObject(t, base+"/api/translations/demo/app/"+code+"/")
 		for k, v := range want {
 			if k == "component" || k == "language" {
 				continue
@@ -79,11 +79,11 @@ func TestComponentTranslations(t *testing.T) {
 }
 
 func TestComponentStatistics(t *testing.T) {
-	srv, _ := demoServer(t)
+	srv, _ := servertest.DemoServer(t)
 	base := srv.URL
-	l := getObject(t, base+"/api/components/demo/app/statistics/")
-	rs := results(t, l)
-	if num(l["count"]) != "2" || len(rs) != 2 || l["next"] != nil || l["previous"] != nil {
+	l := servertest.GetObject(t, base+"/api/components/demo/app/statistics/")
+	rs := servertest.Results(t, l)
+	if servertest.Num(l["count"]) != "2" || len(rs) != 2 || l["next"] != nil || l["previous"] != nil {
 		t.Fatalf("statistics = %v", l)
 	}
 	for i, tc := range []struct{ code, name, last, recent string }{
@@ -91,15 +91,15 @@ func TestComponentStatistics(t *testing.T) {
 		{"en", "English", "2026-11-23T01:02:06.123456Z", "1"},
 		{"de", "German", "2026-11-23T01:02:08.123456Z", "3"},
 	} {
-		checkShape(t, tc.code, rs[i], statsShape)
-		want := expectStats(demoUnits["app/"+tc.code])
+		servertest.CheckShape(t, tc.code, rs[i], statsShape)
+		want := servertest.ExpectStats(servertest.DemoUnits["app/"+tc.code])
 		want["code"], want["name"], want["last_change"], want["last_author"] = tc.code, tc.name, tc.last, nil
 		want["url"] = base + "/projects/demo/app/" + tc.code + "/"
 		want["translate_url"] = base + "/translate/demo/app/" + tc.code + "/"
 		want["recent_changes"] = tc.recent
 		checkValues(t, tc.code, rs[i], want)
 		// The list holds what the translation's own statistics hold.
-		one := getObject(t, base+"/api/translations/demo/app/"+tc.code+"/statistics/")
+		one := servertest.GetObject(t, base+"/api/translations/demo/app/"+tc.code+"/statistics/")
 		for k, v := range one {
 			if rs[i][k] != v {
 				t.Errorf("%s.%s = %v, want %v as its own statistics have it", tc.code, k, rs[i][k], v)
@@ -109,7 +109,7 @@ func TestComponentStatistics(t *testing.T) {
 }
 
 func TestComponentLockAndLinks(t *testing.T) {
-	srv, _ := demoServer(t)
+	srv, _ := servertest.DemoServer(t)
 	base := srv.URL
 	checkAllow(t, base, "/api/components/demo/app/lock/", "GET, POST, HEAD, OPTIONS", "Lock")
 	checkAllow(t, base, "/api/components/demo/app/links/", "GET, POST, HEAD, OPTIONS", "Links")
@@ -119,28 +119,28 @@ func TestComponentLockAndLinks(t *testing.T) {
 		{"/api/components/demo/app/links/", `{"count":0,"next":null,"previous":null,"results":[]}`},
 		{"/api/components/demo/glossary/links/?format=api", `{"count":0,"next":null,"previous":null,"results":[]}`},
 	} {
-		r := do(t, "GET", base+tc.path, nil)
-		if r.status != http.StatusOK || string(r.body) != tc.want {
-			t.Errorf("GET %s = %d %s, want 200 %s", tc.path, r.status, r.body, tc.want)
+		r := servertest.Do(t, "GET", base+tc.path, nil)
+		if r.Status != http.StatusOK || string(r.Body) != tc.want {
+			t.Errorf("GET %s = %d %s, want 200 %s", tc.path, r.Status, r.Body, tc.want)
 		}
 	}
-	r := do(t, "GET", base+"/api/components/demo/app/links/?page=2", nil)
-	if r.status != http.StatusNotFound || !strings.Contains(string(r.body), `"detail":"Invalid page."`) {
-		t.Errorf("links page 2 = %d %s, want 404 Invalid page.", r.status, r.body)
+	r := servertest.Do(t, "GET", base+"/api/components/demo/app/links/?page=2", nil)
+	if r.Status != http.StatusNotFound || !strings.Contains(string(r.Body), `"detail":"Invalid page."`) {
+		t.Errorf("links page 2 = %d %s, want 404 Invalid page.", r.Status, r.Body)
 	}
 }
 
 func TestComponentNotFound(t *testing.T) {
-	srv, _ := demoServer(t)
+	srv, _ := servertest.DemoServer(t)
 	for _, path := range []string{
 		"/api/components/nope/app/", "/api/components/demo/nope/", "/api/components/demo/nope/translations/",
 		"/api/components/demo/nope/statistics/", "/api/components/demo/nope/lock/",
 		"/api/components/demo/nope/links/", "/api/components/nope/nope/statistics/",
 	} {
-		r := do(t, "GET", srv.URL+path, nil)
-		if r.status != http.StatusNotFound || string(r.body) != notFoundBody ||
-			r.header.Get("Content-Type") != "application/json" {
-			t.Errorf("GET %s = %d %s, want 404 %s", path, r.status, r.body, notFoundBody)
+		r := servertest.Do(t, "GET", srv.URL+path, nil)
+		if r.Status != http.StatusNotFound || string(r.Body) != notFoundBody ||
+			r.Header.Get("Content-Type") != "application/json" {
+			t.Errorf("GET %s = %d %s, want 404 %s", path, r.Status, r.Body, notFoundBody)
 		}
 	}
 }

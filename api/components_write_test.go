@@ -16,17 +16,17 @@ import (
 )
 
 var (
-	taskShape     = shape{"completed": "bool", "progress": "int", "result": "object|string|null", "log": "string"}
-	taskListShape = func() shape {
-		s := shape{"id": "string", "url": "url"}
+	taskShape     = servertest.Shape{"completed": "bool", "progress": "int", "result": "object|string|null", "log": "string"}
+	taskListShape = func() servertest.Shape {
+		s := servertest.Shape{"id": "string", "url": "url"}
 		for k, v := range taskShape {
 			s[k] = v
 		}
 		return s
 	}()
 	// withTaskURL is a component as a write that starts a task answers it.
-	withTaskURL = func() shape {
-		s := shape{}
+	withTaskURL = func() servertest.Shape {
+		s := servertest.Shape{}
 		for k, v := range componentShape {
 			s[k] = v
 		}
@@ -52,55 +52,55 @@ func appRepo(tb testing.TB) string {
 func TestCreateComponentImportsInBackground(t *testing.T) {
 	e := mustCrudEnv(t)
 	url := e.srv.URL + "/api/projects/demo/components/"
-	admin := mustUser(t, e.db, "ada", false, [2]string{"Administration", "demo"})
-	translator := mustUser(t, e.db, "tom", false, [2]string{"Translate", "demo"})
+	admin := servertest.MustUser(t, e.db, "ada", false, [2]string{"Administration", "demo"})
+	translator := servertest.MustUser(t, e.db, "tom", false, [2]string{"Translate", "demo"})
 	repo := appRepo(t)
 	body := map[string]any{"name": "Web", "slug": "web", "repo": repo, "filemask": "locales/*.json",
 		"template": "locales/en.json", "file_format": "json", "source_language": map[string]any{"code": "en"}}
 
-	wantResponse(t, "anonymous", doJSON(t, "POST", url, "", body), 401, notSignedIn)
-	wantResponse(t, "translator", doJSON(t, "POST", url, translator, body), 403, denied("Can not create components"))
+	wantResponse(t, "anonymous", servertest.DoJSON(t, "POST", url, "", body), 401, notSignedIn)
+	wantResponse(t, "translator", servertest.DoJSON(t, "POST", url, translator, body), 403, denied("Can not create components"))
 
-	r := doJSON(t, "POST", url, admin, body)
+	r := servertest.DoJSON(t, "POST", url, admin, body)
 	wantResponse(t, "create", r, 201, "")
-	comp := decode(t, r.body)
-	checkShape(t, "created component", comp, withTaskURL)
+	comp := servertest.Decode(t, r.Body)
+	servertest.CheckShape(t, "created component", comp, withTaskURL)
 	taskURL, _ := comp["task_url"].(string)
-	if r.header.Get("Location") != e.srv.URL+"/api/components/demo/web/" || comp["branch"] != "main" ||
+	if r.Header.Get("Location") != e.srv.URL+"/api/components/demo/web/" || comp["branch"] != "main" ||
 		comp["manage_units"] != true || !strings.HasPrefix(taskURL, e.srv.URL+"/api/tasks/") {
-		t.Errorf("created = Location %q, %v", r.header.Get("Location"), comp)
+		t.Errorf("created = Location %q, %v", r.Header.Get("Location"), comp)
 	}
 	task := waitTask(t, taskURL)
-	checkShape(t, "task", task, taskShape)
+	servertest.CheckShape(t, "task", task, taskShape)
 	result, _ := task["result"].(map[string]any)
 	if task["progress"] != jsonNum(100) || result == nil || result["files"] != jsonNum(3) ||
 		!strings.Contains(task["log"].(string), "3 files match the file mask") {
 		t.Errorf("task = %v", task)
 	}
-	list := getObject(t, e.srv.URL+"/api/components/demo/web/translations/")
+	list := servertest.GetObject(t, e.srv.URL+"/api/components/demo/web/translations/")
 	var codes []string
-	for _, tr := range results(t, list) {
+	for _, tr := range servertest.Results(t, list) {
 		codes = append(codes, tr["language_code"].(string))
 	}
 	slices.Sort(codes)
 	if !slices.Equal(codes, []string{"cs", "de", "en"}) {
 		t.Errorf("translations = %v, want cs, de, en", codes)
 	}
-	de := getObject(t, e.srv.URL+"/api/translations/demo/web/de/")
+	de := servertest.GetObject(t, e.srv.URL+"/api/translations/demo/web/de/")
 	if de["total"] != jsonNum(3) || de["translated"] != jsonNum(2) {
 		t.Errorf("de = %v of %v translated, want 2 of 3 (menu.file nested)", de["translated"], de["total"])
 	}
 	if got := changeActions(t, e.srv.URL+"/api/components/demo/web/changes/"); len(got) == 0 || got[0] != "51 by ada" {
 		t.Errorf("changes = %v, want to start with the creation by ada", got)
 	}
-	tasks := getObject(t, e.srv.URL+"/api/tasks/")
-	checkShape(t, "tasks", tasks, listShape)
-	checkShape(t, "listed task", results(t, tasks)[0], taskListShape)
-	if items := results(t, tasks); len(items) != 1 || items[0]["url"] != taskURL {
+	tasks := servertest.GetObject(t, e.srv.URL+"/api/tasks/")
+	servertest.CheckShape(t, "tasks", tasks, listShape)
+	servertest.CheckShape(t, "listed task", servertest.Results(t, tasks)[0], taskListShape)
+	if items := servertest.Results(t, tasks); len(items) != 1 || items[0]["url"] != taskURL {
 		t.Errorf("tasks list = %v", tasks)
 	}
 
-	wantResponse(t, "taken", doJSON(t, "POST", url, admin, body), 400, invalid(
+	wantResponse(t, "taken", servertest.DoJSON(t, "POST", url, admin, body), 400, invalid(
 		[3]string{"name", "unique", "Component with this name already exists in the project."},
 		[3]string{"slug", "unique", "Component with this URL slug already exists in the project."}))
 }
@@ -119,19 +119,19 @@ func TestCreateGlossaryComponent(t *testing.T) {
 		}
 		files["terms/"+f.Name()] = string(data)
 	}
-	root := mustUser(t, e.db, "root", true)
-	r := doJSON(t, "POST", e.srv.URL+"/api/projects/demo/components/", root, map[string]any{"name": "Terms",
+	root := servertest.MustUser(t, e.db, "root", true)
+	r := servertest.DoJSON(t, "POST", e.srv.URL+"/api/projects/demo/components/", root, map[string]any{"name": "Terms",
 		"slug": "terms", "repo": mustBareRepo(t, files), "filemask": "terms/*.tbx", "file_format": "tbx",
 		"is_glossary": true, "source_language": "en"})
 	wantResponse(t, "create", r, 201, "")
-	comp := decode(t, r.body)
+	comp := servertest.Decode(t, r.Body)
 	if comp["is_glossary"] != true || comp["manage_units"] != false || comp["template"] != "" {
 		t.Errorf("glossary = %v", comp)
 	}
 	if task := waitTask(t, comp["task_url"].(string)); task["result"].(map[string]any)["failed"] != jsonNum(0) {
 		t.Errorf("task = %v", task)
 	}
-	list := getObject(t, e.srv.URL+"/api/components/demo/terms/translations/")
+	list := servertest.GetObject(t, e.srv.URL+"/api/components/demo/terms/translations/")
 	// One per file, and the source the files' entries make up.
 	if list["count"] != jsonNum(len(entries)+1) {
 		t.Errorf("%v translations from %d files, want one more for the source", list["count"], len(entries))
@@ -141,7 +141,7 @@ func TestCreateGlossaryComponent(t *testing.T) {
 func TestCreateComponentValidation(t *testing.T) {
 	e := mustCrudEnv(t)
 	url := e.srv.URL + "/api/projects/demo/components/"
-	admin := mustUser(t, e.db, "ada", true)
+	admin := servertest.MustUser(t, e.db, "ada", true)
 	repo := appRepo(t)
 	with := func(changes map[string]any) map[string]any {
 		body := map[string]any{"name": "Web", "slug": "web", "repo": repo, "filemask": "locales/*.json",
@@ -189,31 +189,31 @@ func TestCreateComponentValidation(t *testing.T) {
 			[3]string{"zipfile", "invalid", "This field is not supported by Tolk: give a repository instead."})},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			wantResponse(t, "POST", doJSON(t, "POST", url, admin, tc.body), 400, tc.want)
+			wantResponse(t, "POST", servertest.DoJSON(t, "POST", url, admin, tc.body), 400, tc.want)
 		})
 	}
 
 	// An unreachable repository is a 400 on repo whose text never holds
 	// the credentials of the URL.
-	r := doJSON(t, "POST", url, admin, with(map[string]any{"repo": "https://bob:s3cret@127.0.0.1:1/x.git"}))
-	if r.status != 400 || !strings.Contains(string(r.body), `"attr":"repo"`) || strings.Contains(string(r.body), "s3cret") {
-		t.Errorf("unreachable = %d %s", r.status, r.body)
+	r := servertest.DoJSON(t, "POST", url, admin, with(map[string]any{"repo": "https://bob:s3cret@127.0.0.1:1/x.git"}))
+	if r.Status != 400 || !strings.Contains(string(r.Body), `"attr":"repo"`) || strings.Contains(string(r.Body), "s3cret") {
+		t.Errorf("unreachable = %d %s", r.Status, r.Body)
 	}
-	if strings.Contains(e.srv.logs.String(), "s3cret") {
-		t.Errorf("the log holds the password: %s", e.srv.logs.String())
+	if strings.Contains(e.srv.Logs.String(), "s3cret") {
+		t.Errorf("the log holds the password: %s", e.srv.Logs.String())
 	}
-	if got := getObject(t, e.srv.URL+"/api/projects/demo/components/"); got["count"] != jsonNum(2) {
+	if got := servertest.GetObject(t, e.srv.URL+"/api/projects/demo/components/"); got["count"] != jsonNum(2) {
 		t.Errorf("components after refusals = %v, want the demo's two", got["count"])
 	}
 
 	// file:// reads the server's disk: only where the deployment allows it.
-	strict := mustServe(t, e.db, servertest.Options{Components: e.sync})
-	wantResponse(t, "file:// refused", doJSON(t, "POST", strict.URL+"/api/projects/demo/components/", admin, with(nil)),
+	strict := servertest.Serve(t, e.db, servertest.Options{Components: e.sync})
+	wantResponse(t, "file:// refused", servertest.DoJSON(t, "POST", strict.URL+"/api/projects/demo/components/", admin, with(nil)),
 		400, invalid([3]string{"repo", "invalid", "Local repositories are not allowed on this server."}))
 }
 
 func TestComponentRepoCredentialsHidden(t *testing.T) {
-	srv, db := demoServer(t)
+	srv, db := servertest.DemoServer(t)
 	ctx := context.Background()
 	c, err := db.FindComponent(ctx, "demo", "app")
 	if err != nil {
@@ -223,7 +223,7 @@ func TestComponentRepoCredentialsHidden(t *testing.T) {
 	if _, _, err := db.SaveComponent(ctx, c); err != nil {
 		t.Fatal(err)
 	}
-	got := getObject(t, srv.URL+"/api/components/demo/app/")
+	got := servertest.GetObject(t, srv.URL+"/api/components/demo/app/")
 	if got["repo"] != "https://git.example/app.git" || got["push"] != "ssh://git.example/app.git" {
 		t.Errorf("repo %v, push %v: want them without credentials", got["repo"], got["push"])
 	}
@@ -231,42 +231,42 @@ func TestComponentRepoCredentialsHidden(t *testing.T) {
 
 func TestUpdateComponent(t *testing.T) {
 	e := mustCrudEnv(t)
-	admin := mustUser(t, e.db, "ada", false, [2]string{"Administration", "demo"})
-	translator := mustUser(t, e.db, "tom", false, [2]string{"Translate", "demo"})
-	r := doJSON(t, "POST", e.srv.URL+"/api/projects/demo/components/", admin, map[string]any{"name": "Web",
+	admin := servertest.MustUser(t, e.db, "ada", false, [2]string{"Administration", "demo"})
+	translator := servertest.MustUser(t, e.db, "tom", false, [2]string{"Translate", "demo"})
+	r := servertest.DoJSON(t, "POST", e.srv.URL+"/api/projects/demo/components/", admin, map[string]any{"name": "Web",
 		"slug": "web", "repo": appRepo(t), "filemask": "locales/*.json", "template": "locales/en.json", "file_format": "json"})
 	wantResponse(t, "create", r, 201, "")
-	waitTask(t, decode(t, r.body)["task_url"].(string))
+	waitTask(t, servertest.Decode(t, r.Body)["task_url"].(string))
 	url := e.srv.URL + "/api/components/demo/web/"
 
-	wantResponse(t, "translator", doJSON(t, "PATCH", url, translator, map[string]any{"name": "X"}), 403,
+	wantResponse(t, "translator", servertest.DoJSON(t, "PATCH", url, translator, map[string]any{"name": "X"}), 403,
 		denied("Can not edit component"))
-	wantResponse(t, "source language", doJSON(t, "PATCH", url, admin, map[string]any{"source_language": "de"}), 400,
+	wantResponse(t, "source language", servertest.DoJSON(t, "PATCH", url, admin, map[string]any{"source_language": "de"}), 400,
 		invalid([3]string{"source_language", "invalid", "Source language can not be changed, please recreate the component instead."}))
-	wantResponse(t, "PUT without repo", doJSON(t, "PUT", url, admin, map[string]any{"name": "Web", "slug": "web",
+	wantResponse(t, "PUT without repo", servertest.DoJSON(t, "PUT", url, admin, map[string]any{"name": "Web", "slug": "web",
 		"filemask": "locales/*.json", "file_format": "json"}), 400, invalid(required("repo")))
-	wantResponse(t, "bad filemask", doJSON(t, "PATCH", url, admin, map[string]any{"filemask": "po/*.json",
+	wantResponse(t, "bad filemask", servertest.DoJSON(t, "PATCH", url, admin, map[string]any{"filemask": "po/*.json",
 		"template": "po/en.json"}), 400, invalid([3]string{"filemask", "invalid", "The file mask did not match any files."}))
 
 	// A setting the import does not read starts no task.
-	r = doJSON(t, "PATCH", url, admin, map[string]any{"name": "Website", "source_language": "en", "priority": 50})
+	r = servertest.DoJSON(t, "PATCH", url, admin, map[string]any{"name": "Website", "source_language": "en", "priority": 50})
 	wantResponse(t, "rename", r, 200, "")
-	if got := decode(t, r.body); got["name"] != "Website" || got["priority"] != jsonNum(50) || got["task_url"] != nil {
+	if got := servertest.Decode(t, r.Body); got["name"] != "Website" || got["priority"] != jsonNum(50) || got["task_url"] != nil {
 		t.Errorf("renamed = %v", got)
 	}
 
 	// A new filemask imports again: other/ holds English and French.
-	r = doJSON(t, "PATCH", url, admin, map[string]any{"filemask": "other/*.json", "template": "other/en.json"})
+	r = servertest.DoJSON(t, "PATCH", url, admin, map[string]any{"filemask": "other/*.json", "template": "other/en.json"})
 	wantResponse(t, "new filemask", r, 200, "")
-	taskURL, _ := decode(t, r.body)["task_url"].(string)
+	taskURL, _ := servertest.Decode(t, r.Body)["task_url"].(string)
 	if taskURL == "" {
-		t.Fatalf("new filemask started no task: %s", r.body)
+		t.Fatalf("new filemask started no task: %s", r.Body)
 	}
 	if task := waitTask(t, taskURL); task["result"].(map[string]any)["translations_removed"] != jsonNum(2) {
 		t.Errorf("re-import = %v, want cs and de removed", task)
 	}
 	var codes []string
-	for _, tr := range results(t, getObject(t, url+"translations/")) {
+	for _, tr := range servertest.Results(t, servertest.GetObject(t, url+"translations/")) {
 		codes = append(codes, tr["language_code"].(string))
 	}
 	slices.Sort(codes)
@@ -275,15 +275,15 @@ func TestUpdateComponent(t *testing.T) {
 	}
 
 	// A new slug moves the checkout; removal takes it off the disk.
-	wantResponse(t, "new slug", doJSON(t, "PATCH", url, admin, map[string]any{"slug": "site"}), 200, "")
+	wantResponse(t, "new slug", servertest.DoJSON(t, "PATCH", url, admin, map[string]any{"slug": "site"}), 200, "")
 	checkout := filepath.Join(e.data, "repos", "demo", "site")
 	if _, err := os.Stat(filepath.Join(checkout, ".git")); err != nil {
 		t.Errorf("checkout after the new slug: %v", err)
 	}
 	url = e.srv.URL + "/api/components/demo/site/"
-	wantResponse(t, "translator deletes", doJSON(t, "DELETE", url, translator, nil), 403, denied("Can not delete component"))
-	wantResponse(t, "delete", doJSON(t, "DELETE", url, admin, nil), 204, "")
-	wantResponse(t, "after delete", do(t, "GET", url, nil), 404, "")
+	wantResponse(t, "translator deletes", servertest.DoJSON(t, "DELETE", url, translator, nil), 403, denied("Can not delete component"))
+	wantResponse(t, "delete", servertest.DoJSON(t, "DELETE", url, admin, nil), 204, "")
+	wantResponse(t, "after delete", servertest.Do(t, "GET", url, nil), 404, "")
 	if _, err := os.Stat(checkout); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("checkout after the removal: %v", err)
 	}
@@ -296,10 +296,10 @@ func TestUpdateComponent(t *testing.T) {
 // is refused when saved, on its field, so that no commit fails on it.
 func TestComponentMessageTemplates(t *testing.T) {
 	e := mustCrudEnv(t)
-	admin := mustUser(t, e.db, "ada", true)
+	admin := servertest.MustUser(t, e.db, "ada", true)
 	url := e.srv.URL + "/api/components/demo/app/"
 
-	wantResponse(t, "bad templates", doJSON(t, "PATCH", url, admin, map[string]any{
+	wantResponse(t, "bad templates", servertest.DoJSON(t, "PATCH", url, admin, map[string]any{
 		"add_message": "Added {{ language_name", "pull_message": "{% for c in x %}{% endif %}",
 		"commit_message": "{{ author|shout }}",
 	}), 400, invalid(
@@ -307,15 +307,15 @@ func TestComponentMessageTemplates(t *testing.T) {
 		[3]string{"commit_message", "invalid", `Failed to render template: line 1: unknown filter "shout": message templates ` +
 			"support add, capfirst, cut, default, default_if_none, escape, first, floatformat, join, last, length, lower, safe, title, upper, yesno"},
 		[3]string{"pull_message", "invalid", "Failed to render template: line 1: unexpected {% endif %}: expected {% empty %} or {% endfor %} (block opened on line 1)"}))
-	if got := getObject(t, url); got["add_message"] != index.DefaultAddMessage {
+	if got := servertest.GetObject(t, url); got["add_message"] != index.DefaultAddMessage {
 		t.Errorf("add_message after the refusal = %q, want the default", got["add_message"])
 	}
 
 	custom := "{{ language_name }}: {{ stats.translated_percent|floatformat:0 }}%" +
 		"{% for c in component_linked_childs %}\nAlso: {{ c.project_name }}/{{ c.name }}{% endfor %}"
-	r := doJSON(t, "PATCH", url, admin, map[string]any{"commit_message": custom})
+	r := servertest.DoJSON(t, "PATCH", url, admin, map[string]any{"commit_message": custom})
 	wantResponse(t, "good template", r, 200, "")
-	if got := decode(t, r.body); got["commit_message"] != custom {
+	if got := servertest.Decode(t, r.Body); got["commit_message"] != custom {
 		t.Errorf("commit_message = %q, want %q", got["commit_message"], custom)
 	}
 
@@ -330,22 +330,22 @@ func TestComponentMessageTemplates(t *testing.T) {
 	if _, _, err := e.db.SaveComponent(ctx, c); err != nil {
 		t.Fatal(err)
 	}
-	wantResponse(t, "other setting", doJSON(t, "PATCH", url, admin, map[string]any{"priority": 90}), 200, "")
-	wantResponse(t, "same bad template again", doJSON(t, "PATCH", url, admin, map[string]any{"merge_message": "{% if %}"}), 200, "")
-	wantResponse(t, "blank", doJSON(t, "PATCH", url, admin, map[string]any{"commit_message": "  "}), 400,
+	wantResponse(t, "other setting", servertest.DoJSON(t, "PATCH", url, admin, map[string]any{"priority": 90}), 200, "")
+	wantResponse(t, "same bad template again", servertest.DoJSON(t, "PATCH", url, admin, map[string]any{"merge_message": "{% if %}"}), 200, "")
+	wantResponse(t, "blank", servertest.DoJSON(t, "PATCH", url, admin, map[string]any{"commit_message": "  "}), 400,
 		invalid([3]string{"commit_message", "blank", "This field may not be blank."}))
-	wantResponse(t, "typo", doJSON(t, "PATCH", url, admin, map[string]any{"delete_message": "Deleted {{ langage_name }}"}), 400,
+	wantResponse(t, "typo", servertest.DoJSON(t, "PATCH", url, admin, map[string]any{"delete_message": "Deleted {{ langage_name }}"}), 400,
 		invalid([3]string{"delete_message", "invalid", `Failed to render template: line 1: undefined variable "langage_name"`}))
-	wantResponse(t, "another bad template", doJSON(t, "PATCH", url, admin, map[string]any{"merge_message": "{% if %}x"}), 400,
+	wantResponse(t, "another bad template", servertest.DoJSON(t, "PATCH", url, admin, map[string]any{"merge_message": "{% if %}x"}), 400,
 		invalid([3]string{"merge_message", "invalid", "Failed to render template: line 1: {% if %} needs a condition"}))
 }
 
 func TestTasks(t *testing.T) {
 	e := mustCrudEnv(t)
-	admin := mustUser(t, e.db, "ada", false, [2]string{"Administration", "demo"})
-	translator := mustUser(t, e.db, "tom", false, [2]string{"Translate", "demo"})
+	admin := servertest.MustUser(t, e.db, "ada", false, [2]string{"Administration", "demo"})
+	translator := servertest.MustUser(t, e.db, "tom", false, [2]string{"Translate", "demo"})
 	const unknown = `{"type":"client_error","errors":[{"code":"not_found","detail":"Invalid task","attr":null}]}`
-	wantResponse(t, "unknown", do(t, "GET", e.srv.URL+"/api/tasks/nope/", nil), 404, unknown)
+	wantResponse(t, "unknown", servertest.Do(t, "GET", e.srv.URL+"/api/tasks/nope/", nil), 404, unknown)
 
 	c, err := e.db.FindComponent(context.Background(), "demo", "app")
 	if err != nil {
@@ -354,10 +354,10 @@ func TestTasks(t *testing.T) {
 	c.Repo = appRepo(t)
 	task := e.sync.StartImport(c)
 	url := e.srv.URL + "/api/tasks/" + task.ID + "/"
-	wantResponse(t, "anonymous cancel", doJSON(t, "DELETE", url, "", nil), 401, notSignedIn)
-	wantResponse(t, "translator cancel", doJSON(t, "DELETE", url, translator, nil), 403,
+	wantResponse(t, "anonymous cancel", servertest.DoJSON(t, "DELETE", url, "", nil), 401, notSignedIn)
+	wantResponse(t, "translator cancel", servertest.DoJSON(t, "DELETE", url, translator, nil), 403,
 		denied("You do not have permission to perform this action."))
-	wantResponse(t, "cancel", doJSON(t, "DELETE", url, admin, nil), 204, "")
+	wantResponse(t, "cancel", servertest.DoJSON(t, "DELETE", url, admin, nil), 204, "")
 	done := waitTask(t, url)
 	if done["completed"] != true {
 		t.Errorf("cancelled task = %v", done)
@@ -370,8 +370,8 @@ func TestTasks(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	wantResponse(t, "private, anonymous", do(t, "GET", url, nil), 404, unknown)
-	if got := getObject(t, e.srv.URL+"/api/tasks/"); got["count"] != jsonNum(0) {
+	wantResponse(t, "private, anonymous", servertest.Do(t, "GET", url, nil), 404, unknown)
+	if got := servertest.GetObject(t, e.srv.URL+"/api/tasks/"); got["count"] != jsonNum(0) {
 		t.Errorf("anonymous tasks list = %v", got)
 	}
 }

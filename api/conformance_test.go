@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/tolk-project/tolk/internal/servertest"
 )
 
 // bodyKind says how an endpoint wraps its objects.
@@ -20,8 +22,8 @@ const (
 
 // anyChange is the spec's Change, whose component and translation links
 // are null for changes tied to neither (a project being created).
-var anyChange = func() shape {
-	s := shape{}
+var anyChange = func() servertest.Shape {
+	s := servertest.Shape{}
 	for k, v := range changeShape {
 		s[k] = v
 	}
@@ -37,9 +39,9 @@ var anyChange = func() shape {
 var conformance = []struct {
 	path  string
 	kind  bodyKind
-	shape shape
+	shape servertest.Shape
 }{
-	{"/api/", object, shape{"addons": "url", "changes": "url", "components": "url", "languages": "url", "projects": "url",
+	{"/api/", object, servertest.Shape{"addons": "url", "changes": "url", "components": "url", "languages": "url", "projects": "url",
 		"tasks": "url", "translations": "url", "units": "url", "users": "url"}},
 	{"/api/projects/", paginated, projectShape},
 	{"/api/projects/demo/", object, projectShape},
@@ -53,7 +55,7 @@ var conformance = []struct {
 	{"/api/components/demo/app/translations/", paginated, translationShape},
 	{"/api/components/demo/app/statistics/", paginated, statsShape},
 	{"/api/components/demo/app/changes/", paginated, anyChange},
-	{"/api/components/demo/app/lock/", object, shape{"locked": "bool"}},
+	{"/api/components/demo/app/lock/", object, servertest.Shape{"locked": "bool"}},
 	{"/api/components/demo/app/links/", paginated, projectShape},
 	{"/api/translations/", paginated, translationShape},
 	{"/api/translations/demo/app/de/", object, translationShape},
@@ -72,39 +74,39 @@ var conformance = []struct {
 }
 
 func TestConformance(t *testing.T) {
-	srv, _ := demoServer(t)
+	srv, _ := servertest.DemoServer(t)
 	for _, ep := range conformance {
 		t.Run(strings.Trim(ep.path, "/"), func(t *testing.T) {
-			get := do(t, http.MethodGet, srv.URL+ep.path, nil)
-			if get.status != http.StatusOK {
-				t.Fatalf("GET: %d %s", get.status, get.body)
+			get := servertest.Do(t, http.MethodGet, srv.URL+ep.path, nil)
+			if get.Status != http.StatusOK {
+				t.Fatalf("GET: %d %s", get.Status, get.Body)
 			}
 			checkCommonHeaders(t, "GET", get)
-			checkBody(t, ep.path, ep.kind, ep.shape, get.body)
-			checkFormatRule(t, srv.URL, ep.path, false, get.body)
+			checkBody(t, ep.path, ep.kind, ep.shape, get.Body)
+			checkFormatRule(t, srv.URL, ep.path, false, get.Body)
 
-			api := do(t, http.MethodGet, srv.URL+ep.path+"?format=api", nil)
-			if api.status != http.StatusOK {
-				t.Fatalf("GET ?format=api: %d %s", api.status, api.body)
+			api := servertest.Do(t, http.MethodGet, srv.URL+ep.path+"?format=api", nil)
+			if api.Status != http.StatusOK {
+				t.Fatalf("GET ?format=api: %d %s", api.Status, api.Body)
 			}
-			checkFormatRule(t, srv.URL, ep.path, true, api.body)
+			checkFormatRule(t, srv.URL, ep.path, true, api.Body)
 
-			head := do(t, http.MethodHead, srv.URL+ep.path, nil)
+			head := servertest.Do(t, http.MethodHead, srv.URL+ep.path, nil)
 			checkCommonHeaders(t, "HEAD", head)
-			if head.status != http.StatusOK || len(head.body) != 0 {
-				t.Errorf("HEAD = %d with %d body bytes", head.status, len(head.body))
+			if head.Status != http.StatusOK || len(head.Body) != 0 {
+				t.Errorf("HEAD = %d with %d body bytes", head.Status, len(head.Body))
 			}
-			if got, want := head.header.Get("Content-Length"), strconv.Itoa(len(get.body)); got != want {
+			if got, want := head.Header.Get("Content-Length"), strconv.Itoa(len(get.Body)); got != want {
 				t.Errorf("HEAD Content-Length = %s, want GET's %s", got, want)
 			}
-			if head.header.Get("Allow") != get.header.Get("Allow") {
-				t.Errorf("HEAD Allow %q, GET Allow %q", head.header.Get("Allow"), get.header.Get("Allow"))
+			if head.Header.Get("Allow") != get.Header.Get("Allow") {
+				t.Errorf("HEAD Allow %q, GET Allow %q", head.Header.Get("Allow"), get.Header.Get("Allow"))
 			}
 
-			opts := do(t, http.MethodOptions, srv.URL+ep.path, nil)
+			opts := servertest.Do(t, http.MethodOptions, srv.URL+ep.path, nil)
 			checkCommonHeaders(t, "OPTIONS", opts)
-			meta := decode(t, opts.body)
-			checkShape(t, "OPTIONS", meta, shape{"name": "string", "description": "string",
+			meta := servertest.Decode(t, opts.Body)
+			servertest.CheckShape(t, "OPTIONS", meta, servertest.Shape{"name": "string", "description": "string",
 				"renders": "strings", "parses": "strings"})
 		})
 	}
@@ -112,35 +114,35 @@ func TestConformance(t *testing.T) {
 
 // checkCommonHeaders holds the spec's "Common response behaviour" rules 1
 // and 2: JSON, Allow (with the methods every resource takes) and Vary.
-func checkCommonHeaders(tb testing.TB, method string, r response) {
+func checkCommonHeaders(tb testing.TB, method string, r servertest.Response) {
 	tb.Helper()
-	if ct := r.header.Get("Content-Type"); ct != "application/json" {
+	if ct := r.Header.Get("Content-Type"); ct != "application/json" {
 		tb.Errorf("%s Content-Type = %q", method, ct)
 	}
-	if v := r.header.Get("Vary"); v != "Accept" {
+	if v := r.Header.Get("Vary"); v != "Accept" {
 		tb.Errorf("%s Vary = %q", method, v)
 	}
-	allow := strings.Split(r.header.Get("Allow"), ", ")
+	allow := strings.Split(r.Header.Get("Allow"), ", ")
 	for _, m := range []string{"GET", "HEAD", "OPTIONS"} {
 		if !contains(allow, m) {
-			tb.Errorf("%s Allow = %q lacks %s", method, r.header.Get("Allow"), m)
+			tb.Errorf("%s Allow = %q lacks %s", method, r.Header.Get("Allow"), m)
 		}
 	}
 }
 
-func checkBody(tb testing.TB, path string, kind bodyKind, want shape, body []byte) {
+func checkBody(tb testing.TB, path string, kind bodyKind, want servertest.Shape, body []byte) {
 	tb.Helper()
 	switch kind {
 	case object:
-		checkShape(tb, path, decode(tb, body), want)
+		servertest.CheckShape(tb, path, servertest.Decode(tb, body), want)
 	case paginated:
-		list := decode(tb, body)
-		checkShape(tb, path, list, listShape)
-		items := results(tb, list)
+		list := servertest.Decode(tb, body)
+		servertest.CheckShape(tb, path, list, listShape)
+		items := servertest.Results(tb, list)
 		for i, item := range items {
-			checkShape(tb, path+" results["+strconv.Itoa(i)+"]", item, want)
+			servertest.CheckShape(tb, path+" results["+strconv.Itoa(i)+"]", item, want)
 		}
-		if n, _ := strconv.Atoi(num(list["count"])); n < len(items) {
+		if n, _ := strconv.Atoi(servertest.Num(list["count"])); n < len(items) {
 			tb.Errorf("%s: count %d < %d results", path, n, len(items))
 		}
 	case array:
@@ -149,7 +151,7 @@ func checkBody(tb testing.TB, path string, kind bodyKind, want shape, body []byt
 			tb.Errorf("%s: empty array; the demo has languages", path)
 		}
 		for i, item := range items {
-			checkShape(tb, path+"["+strconv.Itoa(i)+"]", obj(tb, item), want)
+			servertest.CheckShape(tb, path+"["+strconv.Itoa(i)+"]", servertest.Obj(tb, item), want)
 		}
 	}
 }
@@ -159,7 +161,7 @@ func checkBody(tb testing.TB, path string, kind bodyKind, want shape, body []byt
 func checkFormatRule(tb testing.TB, base, path string, formatAPI bool, body []byte) {
 	tb.Helper()
 	var urls []string
-	strs(decodeAny(tb, body), &urls)
+	servertest.Strs(decodeAny(tb, body), &urls)
 	seen := 0
 	for _, u := range urls {
 		if !strings.HasPrefix(u, base+"/") {

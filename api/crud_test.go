@@ -7,13 +7,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/tolk-project/tolk/index/indextest"
-	"github.com/tolk-project/tolk/index/langdata"
 	"github.com/tolk-project/tolk/index/sqlstore"
 	"github.com/tolk-project/tolk/internal/servertest"
 	tolksync "github.com/tolk-project/tolk/sync"
@@ -24,7 +21,7 @@ import (
 // component writes and uploads, file:// repositories allowed, and every
 // language of the built-in table known.
 type crudEnv struct {
-	srv    *testServer
+	srv    *servertest.Running
 	db     *sqlstore.DB
 	dbPath string
 	sync   *tolksync.Service
@@ -38,31 +35,8 @@ type crudEnv struct {
 
 func mustCrudEnv(tb testing.TB) *crudEnv {
 	tb.Helper()
-	ctx := context.Background()
-	data := tb.TempDir()
-	dbPath := indextest.Location(tb)
-	db, err := indextest.Reopen(tb, dbPath)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	closeDB := sync.OnceFunc(func() { db.Close() })
-	tb.Cleanup(closeDB)
-	var tick atomic.Int64
-	db.Now = func() time.Time { return clockStart.Add(time.Duration(tick.Add(1)-1) * time.Second) }
-	langs := langdata.Default()
-	if err := db.SeedLanguages(ctx, langs.All()); err != nil {
-		tb.Fatal(err)
-	}
-	seedDemo(tb, db)
-	svc, err := tolksync.New(db, langs, tolksync.Options{DataDir: data})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	closeSvc := sync.OnceFunc(func() { svc.Close() })
-	tb.Cleanup(closeSvc)
-	srv := mustServe(tb, db, servertest.Options{Components: svc, Repositories: svc, Files: svc, AllowLocalRepos: true})
-	return &crudEnv{srv: srv, db: db, dbPath: dbPath, sync: svc, data: data,
-		close: func() { srv.Close(); closeSvc(); closeDB() }}
+	e := servertest.New(tb, servertest.WithAllLanguages(), servertest.WithDemo(), servertest.WithComponents())
+	return &crudEnv{srv: e.Running, db: e.DB, dbPath: e.Location, sync: e.Sync, data: e.Data, close: e.Close}
 }
 
 // setLocked locks or unlocks a component by SQL: this branch has no
@@ -95,10 +69,10 @@ func mustBareRepo(tb testing.TB, files map[string]string) string {
 
 // wantResponse fails unless r has the status and, when body is not "",
 // exactly that body.
-func wantResponse(tb testing.TB, what string, r response, status int, body string) {
+func wantResponse(tb testing.TB, what string, r servertest.Response, status int, body string) {
 	tb.Helper()
-	if r.status != status || (body != "" && string(r.body) != body) {
-		tb.Errorf("%s = %d %s\nwant %d %s", what, r.status, r.body, status, body)
+	if r.Status != status || (body != "" && string(r.Body) != body) {
+		tb.Errorf("%s = %d %s\nwant %d %s", what, r.Status, r.Body, status, body)
 	}
 }
 
@@ -124,7 +98,7 @@ func waitTask(tb testing.TB, url string) map[string]any {
 	tb.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
-		task := getObject(tb, url)
+		task := servertest.GetObject(tb, url)
 		if task["completed"] == true {
 			return task
 		}
@@ -138,12 +112,12 @@ func waitTask(tb testing.TB, url string) map[string]any {
 func changeActions(tb testing.TB, url string) []string {
 	tb.Helper()
 	var out []string
-	for _, ch := range results(tb, getObject(tb, url+"?page_size=1000")) {
+	for _, ch := range servertest.Results(tb, servertest.GetObject(tb, url+"?page_size=1000")) {
 		user := "nobody"
 		if u, ok := ch["user"].(string); ok {
 			user = u[strings.LastIndex(strings.TrimSuffix(u, "/"), "/")+1 : len(u)-1]
 		}
-		out = append(out, fmt.Sprintf("%s by %s", num(ch["action"]), user))
+		out = append(out, fmt.Sprintf("%s by %s", servertest.Num(ch["action"]), user))
 	}
 	return out
 }

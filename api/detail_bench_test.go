@@ -14,8 +14,8 @@ import (
 //
 //	go test ./api -run '^$' -bench Objects -benchmem -count 3
 func BenchmarkObjects(b *testing.B) {
-	db := mustOpenDB(b)
-	seedBig(b, db, 2000)
+	db := servertest.MustOpenDB(b)
+	servertest.SeedBig(b, db, 2000)
 	// The test clock moves a second per reading, which would expire the
 	// statistics cache on every request; the service runs on real time.
 	db.Now = time.Now

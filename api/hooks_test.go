@@ -37,10 +37,10 @@ type hookSetup struct {
 }
 
 type hookEnv struct {
-	srv *testServer
+	srv *servertest.Running
 	db  *sqlstore.DB
 	svc *tolksync.Service
-	up  upstream
+	up  servertest.Upstream
 }
 
 // mustHookEnv imports the demo app from a fresh upstream with a real
@@ -48,15 +48,15 @@ type hookEnv struct {
 func mustHookEnv(tb testing.TB, s hookSetup) hookEnv {
 	tb.Helper()
 	ctx := context.Background()
-	db, svc := mustIndexAndService(tb)
-	up := mustUpstream(tb, "app")
+	db, svc := servertest.MustIndexAndService(tb)
+	up := servertest.MustUpstream(tb, "app")
 	if s.branch != "" {
-		runGit(tb, up.work, "push", "--quiet", "origin", "main:"+s.branch)
+		servertest.RunGit(tb, up.Work, "push", "--quiet", "origin", "main:"+s.branch)
 	} else {
 		s.branch = "main"
 	}
 	app := index.DefaultComponent()
-	app.Name, app.Slug, app.Repo, app.Branch = "App", "app", up.url, s.branch
+	app.Name, app.Slug, app.Repo, app.Branch = "App", "app", up.URL, s.branch
 	app.Filemask, app.Template = "locales/*.json", "locales/en.json"
 	specs := []tolksync.ProjectSpec{{
 		Project: index.Project{Name: "Demo", Slug: "demo", Web: "https://example.com/",
@@ -73,7 +73,7 @@ func mustHookEnv(tb testing.TB, s hookSetup) hookEnv {
 	if !s.noHooks {
 		opts.Hooks = svc
 	}
-	return hookEnv{srv: mustServe(tb, db, opts), db: db, svc: svc, up: up}
+	return hookEnv{srv: servertest.Serve(tb, db, opts), db: db, svc: svc, up: up}
 }
 
 // hookCount is the number of 53s recorded.
@@ -224,9 +224,9 @@ func signed(tb testing.TB, service, clone, branch, secret string) delivery {
 	return delivery{h, body}
 }
 
-func (e hookEnv) post(tb testing.TB, path string, d delivery) response {
+func (e hookEnv) post(tb testing.TB, path string, d delivery) servertest.Response {
 	tb.Helper()
-	return doBody(tb, http.MethodPost, e.srv.URL+path, d.header, strings.NewReader(string(d.body)))
+	return servertest.DoBody(tb, http.MethodPost, e.srv.URL+path, d.header, strings.NewReader(string(d.body)))
 }
 
 // Responses, exactly.
@@ -276,7 +276,7 @@ func TestHookSignatures(t *testing.T) {
 			} {
 				t.Run(scope+"/"+service+"/"+tc.name, func(t *testing.T) {
 					before := e.hookCount(t)
-					r := e.post(t, "/hooks/"+service+"/", signed(t, service, e.up.url, "main", tc.secret))
+					r := e.post(t, "/hooks/"+service+"/", signed(t, service, e.up.URL, "main", tc.secret))
 					wantResponse(t, "hook", r, tc.status, tc.body)
 					if got := e.hookCount(t) - before; got != tc.hooks {
 						t.Errorf("53s recorded = %d, want %d", got, tc.hooks)
@@ -292,9 +292,9 @@ func TestHookSignatures(t *testing.T) {
 // site-wide one for its components.
 func TestHookSecretPrecedence(t *testing.T) {
 	e := mustHookEnv(t, hookSetup{projectSecret: "project", siteSecret: "site"})
-	r := e.post(t, "/hooks/github/", signed(t, "github", e.up.url, "main", "site"))
+	r := e.post(t, "/hooks/github/", signed(t, "github", e.up.URL, "main", "site"))
 	wantResponse(t, "signed with the site's secret", r, http.StatusForbidden, hookRefused(sigWrong))
-	r = e.post(t, "/hooks/github/", signed(t, "github", e.up.url, "main", "project"))
+	r = e.post(t, "/hooks/github/", signed(t, "github", e.up.URL, "main", "project"))
 	wantResponse(t, "signed with the project's secret", r, http.StatusOK, hookUpdated(e.srv.URL))
 	e.waitIdle(t)
 }
@@ -325,23 +325,23 @@ func TestHookMatching(t *testing.T) {
 		status int
 		body   string // exact, or a prefix when it ends in "…"
 	}{
-		{"github", open, "/hooks/github/", func(e hookEnv) delivery { return signed(t, "github", e.up.url, "main", "") },
+		{"github", open, "/hooks/github/", func(e hookEnv) delivery { return signed(t, "github", e.up.URL, "main", "") },
 			http.StatusOK, ""},
-		{"no slash", open, "/hooks/gitlab", func(e hookEnv) delivery { return signed(t, "gitlab", e.up.url, "main", "") },
+		{"no slash", open, "/hooks/gitlab", func(e hookEnv) delivery { return signed(t, "gitlab", e.up.URL, "main", "") },
 			http.StatusOK, ""},
 		{"github form", open, "/hooks/github/", func(e hookEnv) delivery {
-			return form(signed(t, "github", e.up.url, "main", ""))
+			return form(signed(t, "github", e.up.URL, "main", ""))
 		}, http.StatusOK, ""},
 		{"url forms", open, "/hooks/gitea/", func(e hookEnv) delivery {
 			// The clone URL as a user might configure it: with .git, a
 			// trailing slash and another case of file scheme.
-			return signed(t, "gitea", "FILE://"+strings.TrimPrefix(e.up.url, "file://")+"/", "main", "")
+			return signed(t, "gitea", "FILE://"+strings.TrimPrefix(e.up.URL, "file://")+"/", "main", "")
 		}, http.StatusOK, ""},
 		{"wrong branch", open, "/hooks/github/", func(e hookEnv) delivery {
-			return signed(t, "github", e.up.url, "develop", "")
+			return signed(t, "github", e.up.URL, "develop", "")
 		}, http.StatusAccepted, hookNoMatch(1, 0, 0)},
 		{"hooks disabled on the project", disabled, "/hooks/bitbucket/", func(e hookEnv) delivery {
-			return signed(t, "bitbucket", e.up.url, "main", "")
+			return signed(t, "bitbucket", e.up.URL, "main", "")
 		}, http.StatusAccepted, hookNoMatch(1, 1, 0)},
 		{"no match", open, "/hooks/github/", func(e hookEnv) delivery {
 			return signed(t, "github", "https://github.com/acme/other.git", "main", "")
@@ -371,7 +371,7 @@ func TestHookMatching(t *testing.T) {
 			return raw("gitea", "application/json", `{}`)
 		}, http.StatusBadRequest, `{"type":"validation_error","errors":[{"code":"invalid","detail":"Invalid data in json payload!","attr":null}]}`},
 		{"missing ref", open, "/hooks/gitea/", func(e hookEnv) delivery {
-			return raw("gitea", "application/json", `{"repository":{"clone_url":"`+e.up.url+`"}}`)
+			return raw("gitea", "application/json", `{"repository":{"clone_url":"`+e.up.URL+`"}}`)
 		}, http.StatusBadRequest, `{"type":"validation_error","errors":[{"code":"invalid","detail":"Invalid data in json payload: Missing ref in payload","attr":null}]}`},
 		{"form without payload", open, "/hooks/github/", func(hookEnv) delivery {
 			return raw("github", "application/x-www-form-urlencoded", "ref=main", "X-GitHub-Event", "push")
@@ -386,10 +386,10 @@ func TestHookMatching(t *testing.T) {
 			return raw("github", "multipart/form-data; boundary=XX",
 				"--XX\r\nContent-Disposition: form-data; name=\"payload\"\r\n\r\n{\"ref\":", "X-GitHub-Event", "push")
 		}, http.StatusBadRequest, `{"type":"client_error","errors":[{"code":"parse_error","detail":"Multipart form parse error - …`},
-		{"unknown service", open, "/hooks/svn/", func(e hookEnv) delivery { return signed(t, "github", e.up.url, "main", "") },
+		{"unknown service", open, "/hooks/svn/", func(e hookEnv) delivery { return signed(t, "github", e.up.URL, "main", "") },
 			http.StatusNotFound, `{"type":"client_error","errors":[{"code":"not_found","detail":"Hook svn not supported","attr":null}]}`},
 		{"hooks off site-wide", off, "/hooks/github/", func(e hookEnv) delivery {
-			return signed(t, "github", e.up.url, "main", "")
+			return signed(t, "github", e.up.URL, "main", "")
 		}, http.StatusMethodNotAllowed, `{"type":"client_error","errors":[{"code":"method_not_allowed","detail":"Incoming webhooks are disabled on this server.","attr":null}]}`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -400,8 +400,8 @@ func TestHookMatching(t *testing.T) {
 				want = hookUpdated(tc.env.srv.URL)
 			}
 			if prefix, ok := strings.CutSuffix(want, "…"); ok {
-				if r.status != tc.status || !strings.HasPrefix(string(r.body), prefix) {
-					t.Errorf("hook = %d %s\nwant %d %s…", r.status, r.body, tc.status, prefix)
+				if r.Status != tc.status || !strings.HasPrefix(string(r.Body), prefix) {
+					t.Errorf("hook = %d %s\nwant %d %s…", r.Status, r.Body, tc.status, prefix)
 				}
 			} else {
 				wantResponse(t, "hook", r, tc.status, want)
@@ -422,17 +422,17 @@ func TestHookMatching(t *testing.T) {
 // API, never shown, and then required of deliveries.
 func TestHookSecretThroughAPI(t *testing.T) {
 	e := mustHookEnv(t, hookSetup{})
-	admin := mustUser(t, e.db, "admin", true)
-	r := doJSON(t, http.MethodPatch, e.srv.URL+"/api/projects/demo/", admin, map[string]any{"hook_secret": "fromapi"})
-	if r.status != http.StatusOK || strings.Contains(string(r.body), "fromapi") || strings.Contains(string(r.body), "hook_secret") {
-		t.Fatalf("PATCH hook_secret = %d %s; want 200 without the secret", r.status, r.body)
+	admin := servertest.MustUser(t, e.db, "admin", true)
+	r := servertest.DoJSON(t, http.MethodPatch, e.srv.URL+"/api/projects/demo/", admin, map[string]any{"hook_secret": "fromapi"})
+	if r.Status != http.StatusOK || strings.Contains(string(r.Body), "fromapi") || strings.Contains(string(r.Body), "hook_secret") {
+		t.Fatalf("PATCH hook_secret = %d %s; want 200 without the secret", r.Status, r.Body)
 	}
-	if got := do(t, http.MethodGet, e.srv.URL+"/api/projects/demo/", nil); strings.Contains(string(got.body), "fromapi") {
-		t.Errorf("GET project shows the secret: %s", got.body)
+	if got := servertest.Do(t, http.MethodGet, e.srv.URL+"/api/projects/demo/", nil); strings.Contains(string(got.Body), "fromapi") {
+		t.Errorf("GET project shows the secret: %s", got.Body)
 	}
-	r = e.post(t, "/hooks/gitea/", signed(t, "gitea", e.up.url, "main", ""))
+	r = e.post(t, "/hooks/gitea/", signed(t, "gitea", e.up.URL, "main", ""))
 	wantResponse(t, "unsigned after the secret was set", r, http.StatusForbidden, hookRefused(sigMissing))
-	r = e.post(t, "/hooks/gitea/", signed(t, "gitea", e.up.url, "main", "fromapi"))
+	r = e.post(t, "/hooks/gitea/", signed(t, "gitea", e.up.URL, "main", "fromapi"))
 	wantResponse(t, "signed", r, http.StatusOK, hookUpdated(e.srv.URL))
 	e.waitIdle(t)
 }
@@ -442,18 +442,18 @@ func TestHookSecretThroughAPI(t *testing.T) {
 // is in the API once the update task is done; the 53 has no user.
 func TestHookUpdatesFromUpstream(t *testing.T) {
 	e := mustHookEnv(t, hookSetup{})
-	en := string(e.up.blob(t, "locales/en.json"))
+	en := string(e.up.Blob(t, "locales/en.json"))
 	en = strings.Replace(en, `"farewell": "Good bye",`, `"farewell": "Good bye",`+"\n"+`    "hook.new": "Pulled by a webhook",`, 1)
-	e.up.commit(t, map[string]string{"locales/en.json": en}, "Add a string")
+	e.up.Commit(t, map[string]string{"locales/en.json": en}, "Add a string")
 
-	r := e.post(t, "/hooks/github/", signed(t, "github", e.up.url, "main", ""))
+	r := e.post(t, "/hooks/github/", signed(t, "github", e.up.URL, "main", ""))
 	wantResponse(t, "hook", r, http.StatusOK, hookUpdated(e.srv.URL))
 
 	units := e.srv.URL + "/api/translations/demo/app/en/units/?q=" + url.QueryEscape(`key:"hook.new"`)
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		list := getObject(t, units)
-		if res := results(t, list); len(res) == 1 {
+		list := servertest.GetObject(t, units)
+		if res := servertest.Results(t, list); len(res) == 1 {
 			if got := fmt.Sprint(res[0]["source"]); got != "[Pulled by a webhook]" {
 				t.Errorf("source = %s", got)
 			}
@@ -482,7 +482,7 @@ func TestHookUpdatesFromUpstream(t *testing.T) {
 // refused before it is read whole.
 func TestHookIntake(t *testing.T) {
 	e := mustHookEnv(t, hookSetup{projectSecret: "s3cret"})
-	push := githubPush(t, e.up.url, "refs/heads/main")
+	push := githubPush(t, e.up.URL, "refs/heads/main")
 	formBody := []byte(url.Values{"payload": {string(push)}}.Encode())
 	h := http.Header{"Content-Type": {"application/x-www-form-urlencoded"}, "X-GitHub-Event": {"push"},
 		"X-Hub-Signature-256": {"sha256=" + hmacHex("s3cret", formBody)}}
@@ -521,7 +521,7 @@ func TestHookSharedRepository(t *testing.T) {
 		{Name: "Locked", Slug: "locked", Web: "https://example.com/", EnableHooks: true, HookSecret: "other"},
 		{Name: "Quiet", Slug: "quiet", Web: "https://example.com/"},
 	}})
-	r := e.post(t, "/hooks/forgejo/", signed(t, "forgejo", e.up.url, "main", "demo-secret"))
+	r := e.post(t, "/hooks/forgejo/", signed(t, "forgejo", e.up.URL, "main", "demo-secret"))
 	want := `{"message":"Update triggered: demo/app, open/app","status":"success","match_status":` +
 		`{"repository_matches":4,"branch_matches":4,"enabled_hook_matches":3,"signature_matches":2},` +
 		`"updated_components":["` + e.srv.URL + `/api/components/demo/app/","` + e.srv.URL + `/api/components/open/app/"]}`

@@ -65,7 +65,7 @@ type hostileRoute struct {
 // matrix row that sends it.
 func hostileRoutes(tb testing.TB) []hostileRoute {
 	tb.Helper()
-	engine, ok := servertest.Handler(mustOpenDB(tb), servertest.Options{}).(*gin.Engine)
+	engine, ok := servertest.Handler(servertest.MustOpenDB(tb), servertest.Options{}).(*gin.Engine)
 	if !ok {
 		tb.Fatal("the handler is not a gin engine")
 	}
@@ -129,18 +129,18 @@ func (e *hostileEnv) snapshot(t *testing.T, r *matrixRow) string {
 	var b strings.Builder
 	for _, path := range []string{"/api/changes/?page_size=1", "/api/projects/demo/statistics/",
 		"/api/components/demo/app/statistics/", "/api/components/demo/app/"} {
-		got := do(t, "GET", e.srv.URL+path, h)
-		fmt.Fprintf(&b, "GET %s: %d %s\n", path, got.status, got.body)
+		got := servertest.Do(t, "GET", e.srv.URL+path, h)
+		fmt.Fprintf(&b, "GET %s: %d %s\n", path, got.Status, got.Body)
 	}
-	got := do(t, "GET", e.url(r), h)
-	fmt.Fprintf(&b, "GET %s: %d %s\n", r.path(), got.status, got.body)
+	got := servertest.Do(t, "GET", e.url(r), h)
+	fmt.Fprintf(&b, "GET %s: %d %s\n", r.path(), got.Status, got.Body)
 	return b.String()
 }
 
 // checkLog fails on any error or panic logged since the last check.
 func (e *hostileEnv) checkLog(t *testing.T, what string) {
 	t.Helper()
-	logs := e.srv.logs.String()
+	logs := e.srv.Logs.String()
 	fresh := logs[e.logs:]
 	e.logs = len(logs)
 	for _, line := range strings.Split(fresh, "\n") {
@@ -151,26 +151,26 @@ func (e *hostileEnv) checkLog(t *testing.T, what string) {
 }
 
 // send makes one hostile request as the superuser.
-func (e *hostileEnv) send(t *testing.T, r *matrixRow, req hostileRequest) response {
+func (e *hostileEnv) send(t *testing.T, r *matrixRow, req hostileRequest) servertest.Response {
 	t.Helper()
 	h := http.Header{"Authorization": {e.root}}
 	if req.contentType != "" {
 		h.Set("Content-Type", req.contentType)
 	}
-	return doBody(t, r.method, e.url(r), h, bytes.NewReader(req.body))
+	return servertest.DoBody(t, r.method, e.url(r), h, bytes.NewReader(req.body))
 }
 
 // checkHostile asserts what every answer to a hostile request must be,
 // and reports whether the request was refused.
-func checkHostile(t *testing.T, what string, req hostileRequest, got response) bool {
+func checkHostile(t *testing.T, what string, req hostileRequest, got servertest.Response) bool {
 	t.Helper()
 	switch {
-	case got.status >= 500:
-		t.Errorf("%s = %d %.500s", what, got.status, got.body)
+	case got.Status >= 500:
+		t.Errorf("%s = %d %.500s", what, got.Status, got.Body)
 		return true
-	case got.status < 400:
+	case got.Status < 400:
 		if req.mustRefuse {
-			t.Errorf("%s = %d %.500s, want a 4xx", what, got.status, got.body)
+			t.Errorf("%s = %d %.500s, want a 4xx", what, got.Status, got.Body)
 		}
 		return false
 	}
@@ -183,7 +183,7 @@ func checkHostile(t *testing.T, what string, req hostileRequest, got response) b
 // value is in field names neither that field, nor one within it, nor
 // the object as a whole: a nested field's problem is reported on its
 // dotted name ("plural.number"), not on its parent or a sibling.
-func checkAttr(t *testing.T, what, field string, got response) {
+func checkAttr(t *testing.T, what, field string, got servertest.Response) {
 	t.Helper()
 	var body struct {
 		Type   string `json:"type"`
@@ -191,7 +191,7 @@ func checkAttr(t *testing.T, what, field string, got response) {
 			Attr *string `json:"attr"`
 		} `json:"errors"`
 	}
-	if field == "" || json.Unmarshal(got.body, &body) != nil || body.Type != "validation_error" {
+	if field == "" || json.Unmarshal(got.Body, &body) != nil || body.Type != "validation_error" {
 		return
 	}
 	for _, e := range body.Errors {
@@ -201,38 +201,38 @@ func checkAttr(t *testing.T, what, field string, got response) {
 			return
 		}
 	}
-	t.Errorf("%s = %d %.500s: no error names %s", what, got.status, got.body, field)
+	t.Errorf("%s = %d %.500s: no error names %s", what, got.Status, got.Body, field)
 }
 
 // checkEnvelope requires the reference's error envelope: a type and
 // errors each with a code, a detail and an attr (null or a name).
-func checkEnvelope(tb testing.TB, what string, r response) {
+func checkEnvelope(tb testing.TB, what string, r servertest.Response) {
 	tb.Helper()
-	if ct := r.header.Get("Content-Type"); ct != "application/json" {
+	if ct := r.Header.Get("Content-Type"); ct != "application/json" {
 		tb.Errorf("%s: Content-Type %q", what, ct)
 	}
 	var body struct {
 		Type   string                       `json:"type"`
 		Errors []map[string]json.RawMessage `json:"errors"`
 	}
-	dec := json.NewDecoder(bytes.NewReader(r.body))
+	dec := json.NewDecoder(bytes.NewReader(r.Body))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&body); err != nil {
-		tb.Errorf("%s: body %.500q: %v", what, r.body, err)
+		tb.Errorf("%s: body %.500q: %v", what, r.Body, err)
 		return
 	}
 	if body.Type != "client_error" && body.Type != "validation_error" {
-		tb.Errorf("%s: type %q in %.500s", what, body.Type, r.body)
+		tb.Errorf("%s: type %q in %.500s", what, body.Type, r.Body)
 	}
 	if len(body.Errors) == 0 {
-		tb.Errorf("%s: no errors in %.500s", what, r.body)
+		tb.Errorf("%s: no errors in %.500s", what, r.Body)
 	}
 	for _, e := range body.Errors {
 		var code, detail string
 		var attr *string
 		if len(e) != 3 || json.Unmarshal(e["code"], &code) != nil || json.Unmarshal(e["detail"], &detail) != nil ||
 			json.Unmarshal(e["attr"], &attr) != nil || code == "" || detail == "" || (attr != nil && *attr == "") {
-			tb.Errorf("%s: error entry %v in %.500s", what, e, r.body)
+			tb.Errorf("%s: error entry %v in %.500s", what, e, r.Body)
 		}
 	}
 }
@@ -494,16 +494,16 @@ func (e *hostileEnv) runHostile(t *testing.T, r *matrixRow, req hostileRequest, 
 		var created struct {
 			TaskURL string `json:"task_url"`
 		}
-		if json.Unmarshal(got.body, &created) == nil && created.TaskURL != "" {
+		if json.Unmarshal(got.Body, &created) == nil && created.TaskURL != "" {
 			waitTask(t, created.TaskURL)
 		}
 	}
 	e.checkLog(t, what)
 	after := e.snapshot(t, r)
 	if refused && after != before {
-		t.Errorf("%s = %d %.300s stored something:\nbefore:\n%.3000s\nafter:\n%.3000s", what, got.status, got.body, before, after)
+		t.Errorf("%s = %d %.300s stored something:\nbefore:\n%.3000s\nafter:\n%.3000s", what, got.Status, got.Body, before, after)
 	}
-	return after, got.status, refused
+	return after, got.Status, refused
 }
 
 // TestHostileWrites sends every write route its battery of hostile
@@ -579,16 +579,16 @@ func FuzzWriteBodies(f *testing.F) {
 func TestJSONExtraData(t *testing.T) {
 	e := mustHostileEnv(t)
 	url := e.srv.URL + "/api/projects/demo/"
-	got := doJSON(t, "PATCH", url, e.root, []byte("{\"instructions\": \"x\"} {}"))
+	got := servertest.DoJSON(t, "PATCH", url, e.root, []byte("{\"instructions\": \"x\"} {}"))
 	wantResponse(t, "PATCH with extra data", got, http.StatusBadRequest, `{"type":"client_error","errors":[{"code":"parse_error",`+
 		`"detail":"JSON parse error - Extra data: line 1 column 23 (char 22)","attr":null}]}`)
-	got = doJSON(t, "PATCH", url, e.root, []byte("{\"instructions\": \"x\"}\n\n  1 \n"))
+	got = servertest.DoJSON(t, "PATCH", url, e.root, []byte("{\"instructions\": \"x\"}\n\n  1 \n"))
 	wantResponse(t, "PATCH with extra data", got, http.StatusBadRequest, `{"type":"client_error","errors":[{"code":"parse_error",`+
 		`"detail":"JSON parse error - Extra data: line 3 column 3 (char 25)","attr":null}]}`)
-	if p := getObjectAs(t, url, e.root); p["instructions"] != "" {
+	if p := servertest.GetObjectAs(t, url, e.root); p["instructions"] != "" {
 		t.Errorf("instructions = %q after refused PATCHes", p["instructions"])
 	}
-	wantResponse(t, "PATCH with trailing white space", doJSON(t, "PATCH", url, e.root, []byte("{\"instructions\": \"y\"}\r\n\t ")),
+	wantResponse(t, "PATCH with trailing white space", servertest.DoJSON(t, "PATCH", url, e.root, []byte("{\"instructions\": \"y\"}\r\n\t ")),
 		http.StatusOK, "")
 }
 
@@ -620,12 +620,12 @@ func TestInvalidUTF8(t *testing.T) {
 		"{\"instructions\": \"\xed\xa0\x80\"}": "byte 0xed in position 18: invalid continuation byte",
 		"{\"instructions\": \"ok\"}\xe2\x82":   "byte 0xe2 in position 22: unexpected end of data",
 	} {
-		wantResponse(t, fmt.Sprintf("PATCH %q", body), doJSON(t, "PATCH", url, e.root, []byte(body)), http.StatusBadRequest,
+		wantResponse(t, fmt.Sprintf("PATCH %q", body), servertest.DoJSON(t, "PATCH", url, e.root, []byte(body)), http.StatusBadRequest,
 			`{"type":"client_error","errors":[{"code":"parse_error","detail":"JSON parse error - 'utf-8' codec can't decode `+
 				detail+`","attr":null}]}`)
 	}
 	// U+FFFD itself is text like any other.
-	wantResponse(t, "PATCH U+FFFD", doJSON(t, "PATCH", url, e.root, []byte(`{"instructions": "\ufffd�"}`)), http.StatusOK, "")
+	wantResponse(t, "PATCH U+FFFD", servertest.DoJSON(t, "PATCH", url, e.root, []byte(`{"instructions": "\ufffd�"}`)), http.StatusOK, "")
 }
 
 // TestNullCharacters: no text the API stores holds a NUL character or a
@@ -646,7 +646,7 @@ func TestNullCharacters(t *testing.T) {
 		{"POST", "/api/languages/", `{"code": "xx", "name": "X", "plural": {"number": 2, "formula": "n\u0000 != 1"}}`,
 			invalid(nul("plural.formula"))},
 	} {
-		got := doJSON(t, c.method, e.srv.URL+e.vars.Replace(c.path), e.root, []byte(c.body))
+		got := servertest.DoJSON(t, c.method, e.srv.URL+e.vars.Replace(c.path), e.root, []byte(c.body))
 		wantResponse(t, c.method+" "+c.path, got, http.StatusBadRequest, c.want)
 	}
 	// A lone UTF-16 surrogate, which the reference's JSON parser reads
@@ -658,12 +658,12 @@ func TestNullCharacters(t *testing.T) {
 		{`{"name": "\ud800", "instructions": "x\uDFFFy\ud83d"}`, invalid(surrogate("instructions", "DFFF"), surrogate("name", "D800"))},
 		{`{"web": "https://example.org/\\ud800", "instructions": "\\\ud83d\\ude00"}`, invalid(surrogate("instructions", "D83D"))},
 	} {
-		got := doJSON(t, "PATCH", e.srv.URL+"/api/projects/demo/", e.root, []byte(c.body))
+		got := servertest.DoJSON(t, "PATCH", e.srv.URL+"/api/projects/demo/", e.root, []byte(c.body))
 		wantResponse(t, "PATCH "+c.body, got, http.StatusBadRequest, c.want)
 	}
-	got := doJSON(t, "PATCH", e.srv.URL+"/api/projects/demo/", e.root, []byte(`{"instructions": "\ud83d\ude00 \\ud800"}`))
-	if p := decode(t, got.body); got.status != http.StatusOK || p["instructions"] != "😀 \\ud800" {
-		t.Errorf("PATCH with a pair = %d %s", got.status, got.body)
+	got := servertest.DoJSON(t, "PATCH", e.srv.URL+"/api/projects/demo/", e.root, []byte(`{"instructions": "\ud83d\ude00 \\ud800"}`))
+	if p := servertest.Decode(t, got.Body); got.Status != http.StatusOK || p["instructions"] != "😀 \\ud800" {
+		t.Errorf("PATCH with a pair = %d %s", got.Status, got.Body)
 	}
 
 	up := multipartBody([]string{"method", "translate", "author_name", "A\x00", "author_email", "a\x00@example.com"},

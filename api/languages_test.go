@@ -13,8 +13,8 @@ import (
 // TestLanguageList checks /api/languages/: the languages that have a
 // translation, in seed (id) order, each the same object as its instance.
 func TestLanguageList(t *testing.T) {
-	db := mustOpenDB(t) // seeds en, then de
-	seedDemo(t, db)
+	db := servertest.MustOpenDB(t) // seeds en, then de
+	servertest.SeedDemo(t, db)
 	// Known but untranslated: listed by the reference only to language
 	// managers; its instance still resolves.
 	fr, _ := langdata.Default().Get("fr")
@@ -23,42 +23,42 @@ func TestLanguageList(t *testing.T) {
 	if err := db.SeedLanguages(ctx, append(make([]index.Language, 0, 2), fr, cs)); err != nil {
 		t.Fatal(err)
 	}
-	srv := mustServe(t, db, servertest.Options{})
+	srv := servertest.Serve(t, db, servertest.Options{})
 	base := srv.URL + "/api/languages/"
-	list := getObject(t, base)
-	checkShape(t, "languages", list, listShape)
+	list := servertest.GetObject(t, base)
+	servertest.CheckShape(t, "languages", list, listShape)
 	checkValues(t, "languages", list, map[string]any{"count": "2", "next": nil, "previous": nil})
-	langs := results(t, list)
+	langs := servertest.Results(t, list)
 	var codes []string
 	for _, l := range langs {
-		checkShape(t, "language", l, languageShape)
-		checkShape(t, "plural", obj(t, l["plural"]), pluralShape)
+		servertest.CheckShape(t, "language", l, languageShape)
+		servertest.CheckShape(t, "plural", servertest.Obj(t, l["plural"]), pluralShape)
 		codes = append(codes, l["code"].(string))
-		if got := getObject(t, l["url"].(string)); fmt.Sprint(got) != fmt.Sprint(l) {
+		if got := servertest.GetObject(t, l["url"].(string)); fmt.Sprint(got) != fmt.Sprint(l) {
 			t.Errorf("GET %v = %v, want the list's %v", l["url"], got, l)
 		}
 	}
 	if fmt.Sprint(codes) != "[en de]" {
 		t.Errorf("codes = %v, want [en de] (seed order, not code order; fr unused)", codes)
 	}
-	getObject(t, base+"fr/")
+	servertest.GetObject(t, base+"fr/")
 
 	// Pages of one: links keep page_size and format.
-	p1 := getObject(t, base+"?page_size=1&format=api")
+	p1 := servertest.GetObject(t, base+"?page_size=1&format=api")
 	checkValues(t, "page 1", p1, map[string]any{"count": "2", "previous": nil,
 		"next": base + "?page=2&page_size=1&format=api"})
-	p2 := getObject(t, base+"?page_size=1&page=2&format=api")
+	p2 := servertest.GetObject(t, base+"?page_size=1&page=2&format=api")
 	checkValues(t, "page 2", p2, map[string]any{"next": nil, "previous": base + "?page_size=1&format=api"})
-	if r := results(t, p2); len(r) != 1 || r[0]["code"] != "de" || r[0]["url"] != base+"de/?format=api" {
+	if r := servertest.Results(t, p2); len(r) != 1 || r[0]["code"] != "de" || r[0]["url"] != base+"de/?format=api" {
 		t.Errorf("page 2 = %v", r)
 	}
-	r := do(t, "GET", base+"?page=3&page_size=1", nil)
-	if r.status != 404 {
-		t.Errorf("page 3 = %d %s, want 404", r.status, r.body)
+	r := servertest.Do(t, "GET", base+"?page=3&page_size=1", nil)
+	if r.Status != 404 {
+		t.Errorf("page 3 = %d %s, want 404", r.Status, r.Body)
 	}
 
 	// An index without translations lists none.
-	empty := mustServe(t, mustOpenDB(t), servertest.Options{})
-	checkValues(t, "no translations", getObject(t, empty.URL+"/api/languages/"),
+	empty := servertest.Serve(t, servertest.MustOpenDB(t), servertest.Options{})
+	checkValues(t, "no translations", servertest.GetObject(t, empty.URL+"/api/languages/"),
 		map[string]any{"count": "0", "next": nil, "previous": nil})
 }

@@ -2,19 +2,21 @@ package api_test
 
 import (
 	"testing"
+
+	"github.com/tolk-project/tolk/internal/servertest"
 )
 
 func TestLanguageWrites(t *testing.T) {
-	srv, db := demoServer(t)
+	srv, db := servertest.DemoServer(t)
 	url := srv.URL + "/api/languages/"
-	root := mustUser(t, db, "root", true)
-	admin := mustUser(t, db, "ada", false, [2]string{"Administration", "demo"})
+	root := servertest.MustUser(t, db, "root", true)
+	admin := servertest.MustUser(t, db, "ada", false, [2]string{"Administration", "demo"})
 	tlh := map[string]any{"code": "tlh", "name": "Klingon", "direction": "ltr", "population": 12,
 		"plural": map[string]any{"number": 2, "formula": "n != 1"}}
 
-	wantResponse(t, "anonymous", doJSON(t, "POST", url, "", tlh), 401, notSignedIn)
-	wantResponse(t, "project admin", doJSON(t, "POST", url, admin, tlh), 403, denied("Can not manage languages"))
-	wantResponse(t, "empty", doJSON(t, "POST", url, root, map[string]any{}), 400,
+	wantResponse(t, "anonymous", servertest.DoJSON(t, "POST", url, "", tlh), 401, notSignedIn)
+	wantResponse(t, "project admin", servertest.DoJSON(t, "POST", url, admin, tlh), 403, denied("Can not manage languages"))
+	wantResponse(t, "empty", servertest.DoJSON(t, "POST", url, root, map[string]any{}), 400,
 		invalid(required("code"), required("name"), required("plural")))
 	for _, tc := range []struct {
 		name string
@@ -42,41 +44,41 @@ func TestLanguageWrites(t *testing.T) {
 			for k, v := range tc.body {
 				body[k] = v
 			}
-			wantResponse(t, "POST", doJSON(t, "POST", url, root, body), 400, tc.want)
+			wantResponse(t, "POST", servertest.DoJSON(t, "POST", url, root, body), 400, tc.want)
 		})
 	}
 
-	r := doJSON(t, "POST", url, root, tlh)
+	r := servertest.DoJSON(t, "POST", url, root, tlh)
 	wantResponse(t, "create", r, 201, "")
-	l := decode(t, r.body)
-	checkShape(t, "created language", l, languageShape)
-	plural := obj(t, l["plural"])
+	l := servertest.Decode(t, r.Body)
+	servertest.CheckShape(t, "created language", l, languageShape)
+	plural := servertest.Obj(t, l["plural"])
 	if l["url"] != url+"tlh/" || l["population"] != jsonNum(12) || plural["type"] != jsonNum(1) || plural["formula"] != "n != 1" {
 		t.Errorf("created = %v", l)
 	}
-	if got := getObject(t, url+"tlh/"); got["name"] != "Klingon" {
+	if got := servertest.GetObject(t, url+"tlh/"); got["name"] != "Klingon" {
 		t.Errorf("GET = %v", got)
 	}
 	// wlc's own request: code, name, direction and a plural.
-	wantResponse(t, "wlc", doJSON(t, "POST", url, root, map[string]any{"code": "new_lang@variant", "name": "New",
+	wantResponse(t, "wlc", servertest.DoJSON(t, "POST", url, root, map[string]any{"code": "new_lang@variant", "name": "New",
 		"direction": "rtl", "plural": map[string]any{"number": 2, "formula": "n != 1"}}), 201, "")
 
-	r = doJSON(t, "PATCH", url+"tlh/", root, map[string]any{"name": "tlhIngan Hol", "plural": map[string]any{"number": 1, "formula": "0"}})
+	r = servertest.DoJSON(t, "PATCH", url+"tlh/", root, map[string]any{"name": "tlhIngan Hol", "plural": map[string]any{"number": 1, "formula": "0"}})
 	wantResponse(t, "PATCH", r, 200, "")
-	if got := decode(t, r.body); got["name"] != "tlhIngan Hol" || obj(t, got["plural"])["number"] != jsonNum(1) {
+	if got := servertest.Decode(t, r.Body); got["name"] != "tlhIngan Hol" || servertest.Obj(t, got["plural"])["number"] != jsonNum(1) {
 		t.Errorf("patched = %v", got)
 	}
-	wantResponse(t, "PATCH one form too few", doJSON(t, "PATCH", url+"tlh/", root,
+	wantResponse(t, "PATCH one form too few", servertest.DoJSON(t, "PATCH", url+"tlh/", root,
 		map[string]any{"plural": map[string]any{"formula": "n != 1"}}), 400, invalid([3]string{"plural.formula", "invalid",
 		"Could not evaluate plural formula: langdata: invalid plural formula: gives form 1 for n = 0, outside 0..0"}))
-	wantResponse(t, "PUT without plural", doJSON(t, "PUT", url+"tlh/", root, map[string]any{"code": "tlh", "name": "K"}),
+	wantResponse(t, "PUT without plural", servertest.DoJSON(t, "PUT", url+"tlh/", root, map[string]any{"code": "tlh", "name": "K"}),
 		400, invalid(required("plural")))
-	wantResponse(t, "PUT", doJSON(t, "PUT", url+"tlh/", root, tlh), 200, "")
-	wantResponse(t, "unknown", doJSON(t, "PATCH", url+"xx/", root, map[string]any{"name": "X"}), 404, "")
+	wantResponse(t, "PUT", servertest.DoJSON(t, "PUT", url+"tlh/", root, tlh), 200, "")
+	wantResponse(t, "unknown", servertest.DoJSON(t, "PATCH", url+"xx/", root, map[string]any{"name": "X"}), 404, "")
 
-	wantResponse(t, "delete in use", doJSON(t, "DELETE", url+"de/", root, nil), 400,
+	wantResponse(t, "delete in use", servertest.DoJSON(t, "DELETE", url+"de/", root, nil), 400,
 		`{"type":"validation_error","errors":[{"code":"invalid","detail":"The language de is used by 2 translations or components; remove them first.","attr":null}]}`)
-	wantResponse(t, "project admin deletes", doJSON(t, "DELETE", url+"tlh/", admin, nil), 403, denied("Can not manage languages"))
-	wantResponse(t, "delete", doJSON(t, "DELETE", url+"tlh/", root, nil), 204, "")
-	wantResponse(t, "after", do(t, "GET", url+"tlh/", nil), 404, "")
+	wantResponse(t, "project admin deletes", servertest.DoJSON(t, "DELETE", url+"tlh/", admin, nil), 403, denied("Can not manage languages"))
+	wantResponse(t, "delete", servertest.DoJSON(t, "DELETE", url+"tlh/", root, nil), 204, "")
+	wantResponse(t, "after", servertest.Do(t, "GET", url+"tlh/", nil), 404, "")
 }

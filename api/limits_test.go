@@ -17,27 +17,27 @@ import (
 // them is a large response.
 func seedLong(tb testing.TB, db *sqlstore.DB, n, size int) {
 	tb.Helper()
-	p := mustProject(tb, db, index.Project{Name: "Long", Slug: "long"})
+	p := servertest.MustProject(tb, db, index.Project{Name: "Long", Slug: "long"})
 	c := index.DefaultComponent()
 	c.ProjectID, c.Name, c.Slug, c.Filemask, c.Template = p.ID, "Strings", "strings", "*.json", "en.json"
-	c = mustComponent(tb, db, c)
+	c = servertest.MustComponent(tb, db, c)
 	source := make([]index.ImportUnit, n)
 	de := make([]index.ImportUnit, n)
 	for i := range n {
 		key := fmt.Sprintf("key.%04d", i)
 		text := fmt.Sprintf("%04d", i) + strings.Repeat("s", size-4)
-		source[i] = unit(key, text, text, index.StateReadOnly)
-		de[i] = unit(key, text, fmt.Sprintf("%04d", i)+strings.Repeat("z", size-4), index.StateTranslated)
+		source[i] = servertest.Unit(key, text, text, index.StateReadOnly)
+		de[i] = servertest.Unit(key, text, fmt.Sprintf("%04d", i)+strings.Repeat("z", size-4), index.StateTranslated)
 	}
-	src := mustImport(tb, db, index.TranslationImport{ComponentID: c.ID, LanguageCode: "en",
+	src := servertest.MustImport(tb, db, index.TranslationImport{ComponentID: c.ID, LanguageCode: "en",
 		Filename: "en.json", Revision: "s", IsSource: true, IsTemplate: true, Monolingual: true, Units: source})
-	mustImport(tb, db, index.TranslationImport{ComponentID: c.ID, LanguageCode: "de", Filename: "de.json",
+	servertest.MustImport(tb, db, index.TranslationImport{ComponentID: c.ID, LanguageCode: "de", Filename: "de.json",
 		Revision: "d", Monolingual: true, SourceTranslationID: src, Units: de})
 }
 
 // rawRequest sends a GET for path on a connection of its own and returns
 // the connection unread; the caller closes it.
-func rawRequest(tb testing.TB, ts *testServer, path string) net.Conn {
+func rawRequest(tb testing.TB, ts *servertest.Running, path string) net.Conn {
 	tb.Helper()
 	conn, err := net.Dial("tcp", ts.Listener.Addr().String())
 	if err != nil {
@@ -52,17 +52,17 @@ func rawRequest(tb testing.TB, ts *testServer, path string) net.Conn {
 
 // waitLog waits up to d for the server's log to hold want and returns
 // the log.
-func waitLog(tb testing.TB, ts *testServer, want string, d time.Duration) string {
+func waitLog(tb testing.TB, ts *servertest.Running, want string, d time.Duration) string {
 	tb.Helper()
 	return waitLogCount(tb, ts, want, 1, d)
 }
 
 // waitLogCount waits up to d for the server's log to hold want n times
 // and returns the log.
-func waitLogCount(tb testing.TB, ts *testServer, want string, n int, d time.Duration) string {
+func waitLogCount(tb testing.TB, ts *servertest.Running, want string, n int, d time.Duration) string {
 	tb.Helper()
 	for end := time.Now().Add(d); ; time.Sleep(20 * time.Millisecond) {
-		logs := ts.logs.String()
+		logs := ts.Logs.String()
 		if strings.Count(logs, want) >= n {
 			return logs
 		}
@@ -76,11 +76,11 @@ func waitLogCount(tb testing.TB, ts *testServer, want string, n int, d time.Dura
 // the response: the write deadline ends the request once the socket
 // buffers are full and nothing moves for WriteTimeout.
 func TestWriteTimeoutEndsUnreadResponse(t *testing.T) {
-	db := mustOpenDB(t)
+	db := servertest.MustOpenDB(t)
 	// 80 units of 2 × 256 KiB: a page of about 40 MB, more than loopback
 	// socket buffers hold.
 	seedLong(t, db, 80, 256<<10)
-	ts := mustServe(t, db, servertest.Options{WriteTimeout: 300 * time.Millisecond})
+	ts := servertest.Serve(t, db, servertest.Options{WriteTimeout: 300 * time.Millisecond})
 	conn := rawRequest(t, ts, "/api/translations/long/strings/de/units/?page_size=80")
 	defer conn.Close()
 	logs := waitLog(t, ts, `"path":"/api/translations/long/strings/de/units/"`, 10*time.Second)
@@ -94,9 +94,9 @@ func TestWriteTimeoutEndsUnreadResponse(t *testing.T) {
 // close at once catch the handler either in its query (which used to
 // fail with a 500) or in its write.
 func TestClientGoneIsNotServerError(t *testing.T) {
-	db := mustOpenDB(t)
+	db := servertest.MustOpenDB(t)
 	seedLong(t, db, 20, 64<<10)
-	ts := mustServe(t, db, servertest.Options{})
+	ts := servertest.Serve(t, db, servertest.Options{})
 	const n = 30
 	for range n {
 		rawRequest(t, ts, "/api/translations/long/strings/de/units/?page_size=20").Close()
@@ -115,16 +115,16 @@ func TestClientGoneIsNotServerError(t *testing.T) {
 // from 1 to 40, hold 105 MB of pages. Bounded in bytes, the cache stays
 // under its bound and still answers.
 func TestPageCacheBoundedInBytes(t *testing.T) {
-	db := mustOpenDB(t)
+	db := servertest.MustOpenDB(t)
 	seedLong(t, db, 40, 64<<10)
 	const bound = 4 << 20
 	db.PageCacheBytes = bound
-	ts := mustServe(t, db, servertest.Options{})
+	ts := servertest.Serve(t, db, servertest.Options{})
 	most := 0
 	for size := 1; size <= 40; size++ {
-		r := do(t, "GET", ts.URL+fmt.Sprintf("/api/translations/long/strings/de/units/?page_size=%d", size), nil)
-		if r.status != 200 {
-			t.Fatalf("page_size=%d: %d %.300s", size, r.status, r.body)
+		r := servertest.Do(t, "GET", ts.URL+fmt.Sprintf("/api/translations/long/strings/de/units/?page_size=%d", size), nil)
+		if r.Status != 200 {
+			t.Fatalf("page_size=%d: %d %.300s", size, r.Status, r.Body)
 		}
 		_, held := db.PageCacheSize()
 		if held > bound {
@@ -141,23 +141,23 @@ func TestPageCacheBoundedInBytes(t *testing.T) {
 // is a 400 on page_size saying how large it would be; a smaller page is
 // served.
 func TestResponseSizeCap(t *testing.T) {
-	db := mustOpenDB(t)
+	db := servertest.MustOpenDB(t)
 	seedLong(t, db, 20, 64<<10)
-	ts := mustServe(t, db, servertest.Options{MaxResponseBytes: 1 << 20})
-	r := do(t, "GET", ts.URL+"/api/translations/long/strings/de/units/?page_size=20", nil)
-	if r.status != 400 {
-		t.Fatalf("20 rows of 128 KiB over a 1 MiB cap: %d %.200s", r.status, r.body)
+	ts := servertest.Serve(t, db, servertest.Options{MaxResponseBytes: 1 << 20})
+	r := servertest.Do(t, "GET", ts.URL+"/api/translations/long/strings/de/units/?page_size=20", nil)
+	if r.Status != 400 {
+		t.Fatalf("20 rows of 128 KiB over a 1 MiB cap: %d %.200s", r.Status, r.Body)
 	}
-	obj := decode(t, r.body)
+	obj := servertest.Decode(t, r.Body)
 	errs, _ := obj["errors"].([]any)
 	if obj["type"] != "validation_error" || len(errs) != 1 {
-		t.Fatalf("body = %s", r.body)
+		t.Fatalf("body = %s", r.Body)
 	}
 	e := errs[0].(map[string]any)
 	if e["attr"] != "page_size" || !strings.HasPrefix(e["detail"].(string), "This page would be 2.") {
 		t.Errorf("error = %v", e)
 	}
-	if r := do(t, "GET", ts.URL+"/api/translations/long/strings/de/units/?page_size=4", nil); r.status != 200 {
-		t.Errorf("4 rows under the cap: %d", r.status)
+	if r := servertest.Do(t, "GET", ts.URL+"/api/translations/long/strings/de/units/?page_size=4", nil); r.Status != 200 {
+		t.Errorf("4 rows under the cap: %d", r.Status)
 	}
 }

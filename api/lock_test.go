@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/internal/servertest"
 )
 
 // TestLock locks a component the ways wlc and scripts do, sees an edit
@@ -29,38 +30,38 @@ func TestLock(t *testing.T) {
 		{"not a boolean", e.rob, map[string]any{"lock": "maybe"}, 400, errJSON("validation_error", [3]string{"invalid", "Must be a valid boolean.", "lock"})},
 		{"null", e.rob, map[string]any{"lock": nil}, 400, errJSON("validation_error", [3]string{"null", "This field may not be null.", "lock"})},
 	} {
-		if r := doJSON(t, "POST", lock, tc.auth, tc.body); r.status != tc.status || (tc.want != "" && string(r.body) != tc.want) {
-			t.Errorf("%s: %d %s, want %d %s", tc.name, r.status, r.body, tc.status, tc.want)
+		if r := servertest.DoJSON(t, "POST", lock, tc.auth, tc.body); r.Status != tc.status || (tc.want != "" && string(r.Body) != tc.want) {
+			t.Errorf("%s: %d %s, want %d %s", tc.name, r.Status, r.Body, tc.status, tc.want)
 		}
 	}
-	if got := getObject(t, lock); got["locked"] != false {
+	if got := servertest.GetObject(t, lock); got["locked"] != false {
 		t.Fatalf("refused locks locked: %v", got)
 	}
 
 	// wlc lock: {"lock": true}, then again (nothing to record).
 	for range 2 {
-		if r := doJSON(t, "POST", lock, e.rob, map[string]any{"lock": true}); r.status != 200 || string(r.body) != `{"locked":true}` {
-			t.Fatalf("lock: %d %s", r.status, r.body)
+		if r := servertest.DoJSON(t, "POST", lock, e.rob, map[string]any{"lock": true}); r.Status != 200 || string(r.Body) != `{"locked":true}` {
+			t.Fatalf("lock: %d %s", r.Status, r.Body)
 		}
 	}
-	if got := getObject(t, lock); got["locked"] != true {
+	if got := servertest.GetObject(t, lock); got["locked"] != true {
 		t.Errorf("GET lock after locking: %v", got)
 	}
-	if r := doJSON(t, "PATCH", bye, e.anna, edit); r.status != 403 || string(r.body) != denied("This translation is currently locked.") {
-		t.Errorf("edit while locked: %d %s", r.status, r.body)
+	if r := servertest.DoJSON(t, "PATCH", bye, e.anna, edit); r.Status != 403 || string(r.Body) != denied("This translation is currently locked.") {
+		t.Errorf("edit while locked: %d %s", r.Status, r.Body)
 	}
-	if r := doJSON(t, "PATCH", bye, e.root, edit); r.status != 403 {
-		t.Errorf("superuser edit while locked: %d %s", r.status, r.body)
+	if r := servertest.DoJSON(t, "PATCH", bye, e.root, edit); r.Status != 403 {
+		t.Errorf("superuser edit while locked: %d %s", r.Status, r.Body)
 	}
 
 	// Unlocking with the integer 0, form-encoded.
-	r := doBody(t, "POST", lock, http.Header{"Authorization": {e.rob},
+	r := servertest.DoBody(t, "POST", lock, http.Header{"Authorization": {e.rob},
 		"Content-Type": {"application/x-www-form-urlencoded"}}, strings.NewReader("lock=0"))
-	if r.status != 200 || string(r.body) != `{"locked":false}` {
-		t.Fatalf("unlock: %d %s", r.status, r.body)
+	if r.Status != 200 || string(r.Body) != `{"locked":false}` {
+		t.Fatalf("unlock: %d %s", r.Status, r.Body)
 	}
-	if r := doJSON(t, "PATCH", bye, e.anna, edit); r.status != 200 {
-		t.Errorf("edit after unlocking: %d %s", r.status, r.body)
+	if r := servertest.DoJSON(t, "PATCH", bye, e.anna, edit); r.Status != 200 {
+		t.Errorf("edit after unlocking: %d %s", r.Status, r.Body)
 	}
 
 	comp, err := e.db.FindComponent(t.Context(), "demo", "app")
@@ -78,7 +79,7 @@ func TestLock(t *testing.T) {
 		t.Errorf("lock changes %v, want 14, 15", got)
 	}
 	// wlc reads the lock change through the changes list.
-	list := results(t, getObject(t, e.srv.URL+"/api/components/demo/app/changes/?action=14"))
+	list := servertest.Results(t, servertest.GetObject(t, e.srv.URL+"/api/components/demo/app/changes/?action=14"))
 	found := false
 	for _, ch := range list {
 		if ch["action_name"] == "Component locked" && ch["user"] == e.srv.URL+"/api/users/rob/" {
@@ -94,27 +95,27 @@ func TestLock(t *testing.T) {
 func TestProjectLock(t *testing.T) {
 	e := newWriteEnv(t)
 	lock := e.srv.URL + "/api/projects/demo/lock/"
-	if got := getObject(t, lock); got["locked"] != false {
+	if got := servertest.GetObject(t, lock); got["locked"] != false {
 		t.Fatalf("GET: %v", got)
 	}
-	if r := doJSON(t, "POST", lock, e.rob, map[string]any{"lock": true}); r.status != 403 {
-		t.Errorf("repository manager (no project.edit): %d %s", r.status, r.body)
+	if r := servertest.DoJSON(t, "POST", lock, e.rob, map[string]any{"lock": true}); r.Status != 403 {
+		t.Errorf("repository manager (no project.edit): %d %s", r.Status, r.Body)
 	}
-	if r := doJSON(t, "POST", lock, e.adam, map[string]any{"lock": 1}); r.status != 200 || string(r.body) != `{"locked":true}` {
-		t.Fatalf("lock: %d %s", r.status, r.body)
+	if r := servertest.DoJSON(t, "POST", lock, e.adam, map[string]any{"lock": 1}); r.Status != 200 || string(r.Body) != `{"locked":true}` {
+		t.Fatalf("lock: %d %s", r.Status, r.Body)
 	}
 	for _, c := range []string{"app", "glossary"} {
-		if got := getObject(t, e.srv.URL+"/api/components/demo/"+c+"/lock/"); got["locked"] != true {
+		if got := servertest.GetObject(t, e.srv.URL+"/api/components/demo/"+c+"/lock/"); got["locked"] != true {
 			t.Errorf("%s after locking the project: %v", c, got)
 		}
 	}
-	if got := getObject(t, lock); got["locked"] != true {
+	if got := servertest.GetObject(t, lock); got["locked"] != true {
 		t.Errorf("GET after locking: %v", got)
 	}
-	if r := do(t, "OPTIONS", lock, nil); r.header.Get("Allow") != "GET, POST, HEAD, OPTIONS" {
-		t.Errorf("Allow = %q", r.header.Get("Allow"))
+	if r := servertest.Do(t, "OPTIONS", lock, nil); r.Header.Get("Allow") != "GET, POST, HEAD, OPTIONS" {
+		t.Errorf("Allow = %q", r.Header.Get("Allow"))
 	}
-	if r := do(t, "GET", e.srv.URL+"/api/projects/nope/lock/", nil); r.status != 404 {
-		t.Errorf("unknown project: %d", r.status)
+	if r := servertest.Do(t, "GET", e.srv.URL+"/api/projects/nope/lock/", nil); r.Status != 404 {
+		t.Errorf("unknown project: %d", r.Status)
 	}
 }

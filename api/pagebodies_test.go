@@ -27,19 +27,19 @@ func TestListPageBodiesFollowWrites(t *testing.T) {
 	changes := e.srv.URL + "/api/translations/demo/app/de/changes/"
 	get := func(url string) []byte {
 		t.Helper()
-		r := do(t, "GET", url, nil)
-		if r.status != 200 {
-			t.Fatalf("GET %s: %d %s", url, r.status, r.body)
+		r := servertest.Do(t, "GET", url, nil)
+		if r.Status != 200 {
+			t.Fatalf("GET %s: %d %s", url, r.Status, r.Body)
 		}
-		return r.body
+		return r.Body
 	}
 	first, firstChanges := get(units), get(changes)
 	if again := get(units); !bytes.Equal(first, again) {
 		t.Fatal("the same units page read twice differs")
 	}
-	if r := doJSON(t, "PATCH", e.unitURL(t, "app", "de", "save"), e.anna,
-		map[string]any{"target": []string{"Frisch gespeichert"}, "state": 20}); r.status != 200 {
-		t.Fatalf("PATCH: %d %s", r.status, r.body)
+	if r := servertest.DoJSON(t, "PATCH", e.unitURL(t, "app", "de", "save"), e.anna,
+		map[string]any{"target": []string{"Frisch gespeichert"}, "state": 20}); r.Status != 200 {
+		t.Fatalf("PATCH: %d %s", r.Status, r.Body)
 	}
 	if after := get(units); !strings.Contains(string(after), "Frisch gespeichert") {
 		t.Error("the units page after an edit does not show it")
@@ -72,18 +72,18 @@ func TestListPageBodiesFollowWrites(t *testing.T) {
 // from the kept body while the index serves the same rows, and rendered
 // anew once a write made the index read them again.
 func TestListPageBodiesServedFromCache(t *testing.T) {
-	db := mustOpenDB(t)
-	seedDemo(t, db)
-	s := servertest.New(db, servertest.Options{})
+	db := servertest.MustOpenDB(t)
+	servertest.SeedDemo(t, db)
+	s := servertest.Build(db, servertest.Options{})
 	srv := httptest.NewServer(s.Handler)
 	t.Cleanup(srv.Close)
 	units := srv.URL + "/api/translations/demo/app/de/units/"
-	do(t, "GET", units, nil)
+	servertest.Do(t, "GET", units, nil)
 	if n := api.PoisonPageBodies(s.API, `{"kept":true}`); n != 1 {
 		t.Fatalf("%d page bodies kept after one page, want 1", n)
 	}
-	if r := do(t, "GET", units, nil); string(r.body) != `{"kept":true}` {
-		t.Errorf("the page read again was rendered anew: %.100s", r.body)
+	if r := servertest.Do(t, "GET", units, nil); string(r.Body) != `{"kept":true}` {
+		t.Errorf("the page read again was rendered anew: %.100s", r.Body)
 	}
 	ctx := context.Background()
 	tr, err := db.FindTranslation(ctx, "demo", "app", "de")
@@ -99,8 +99,8 @@ func TestListPageBodiesServedFromCache(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if r := do(t, "GET", units, nil); !strings.Contains(string(r.body), "Neu geschrieben") {
-		t.Errorf("the page after an edit is not rendered anew: %.100s", r.body)
+	if r := servertest.Do(t, "GET", units, nil); !strings.Contains(string(r.Body), "Neu geschrieben") {
+		t.Errorf("the page after an edit is not rendered anew: %.100s", r.Body)
 	}
 }
 
@@ -118,20 +118,20 @@ func TestListPageBodyAfterAppend(t *testing.T) {
 		Results  []json.RawMessage `json:"results"`
 	}) {
 		t.Helper()
-		r := do(t, "GET", url, nil)
-		if r.status != 200 {
-			t.Fatalf("GET %s: %d %s", url, r.status, r.body)
+		r := servertest.Do(t, "GET", url, nil)
+		if r.Status != 200 {
+			t.Fatalf("GET %s: %d %s", url, r.Status, r.Body)
 		}
-		if err := json.Unmarshal(r.body, &l); err != nil {
-			t.Fatalf("GET %s: %v: %s", url, err, r.body)
+		if err := json.Unmarshal(r.Body, &l); err != nil {
+			t.Fatalf("GET %s: %v: %s", url, err, r.Body)
 		}
-		return r.body, l
+		return r.Body, l
 	}
 	edit := func(target string) {
 		t.Helper()
-		if r := doJSON(t, "PATCH", e.unitURL(t, "app", "de", "save"), e.anna,
-			map[string]any{"target": []string{target}, "state": 20}); r.status != 200 {
-			t.Fatalf("PATCH: %d %s", r.status, r.body)
+		if r := servertest.DoJSON(t, "PATCH", e.unitURL(t, "app", "de", "save"), e.anna,
+			map[string]any{"target": []string{target}, "state": 20}); r.Status != 200 {
+			t.Fatalf("PATCH: %d %s", r.Status, r.Body)
 		}
 	}
 	edit("Eins")

@@ -449,7 +449,7 @@ func mustMatrixEnv(t testing.TB, private bool) *matrixEnv {
 	e := &matrixEnv{crudEnv: mustCrudEnv(t), auth: map[string]string{}}
 	// Strings may be added to and removed from the app's template.
 	(&writeEnv{db: e.db}).setComponent(t, "app", func(c *index.Component) { c.ManageUnits, c.EditTemplate = true, true })
-	other := mustProject(t, e.db, index.Project{Name: "Other", Slug: "other", Web: "https://example.org/"})
+	other := servertest.MustProject(t, e.db, index.Project{Name: "Other", Slug: "other", Web: "https://example.org/"})
 	if private {
 		(&writeEnv{db: e.db}).setProject(t, func(p *index.Project) { p.AccessControl = index.AccessPrivate })
 	}
@@ -462,7 +462,7 @@ func mustMatrixEnv(t testing.TB, private bool) *matrixEnv {
 			tok.Scope = index.ScopeAdmin
 		}
 		if p.expired {
-			tok.Expires = clockStart.Add(-time.Hour)
+			tok.Expires = servertest.ClockStart.Add(-time.Hour)
 		}
 		if p.scopeProject != "" {
 			tok.ProjectID = other.ID
@@ -473,7 +473,7 @@ func mustMatrixEnv(t testing.TB, private bool) *matrixEnv {
 		} else if in != "" {
 			grants = append(grants, [2]string{p.role, in})
 		}
-		e.auth[p.user] = mustScopedUser(t, e.db, p.user, p.superuser, tok, grants...)
+		e.auth[p.user] = servertest.MustScopedUser(t, e.db, p.user, p.superuser, tok, grants...)
 		if p.inactive {
 			off := false
 			if _, err := e.db.UpdateUser(ctx, p.user, index.UserUpdate{IsActive: &off}); err != nil {
@@ -481,7 +481,7 @@ func mustMatrixEnv(t testing.TB, private bool) *matrixEnv {
 			}
 		}
 	}
-	mustUser(t, e.db, "victim", false)
+	servertest.MustUser(t, e.db, "victim", false)
 
 	// A task of project demo: the import of a component whose repository
 	// does not exist, which fails at once.
@@ -492,7 +492,7 @@ func mustMatrixEnv(t testing.TB, private bool) *matrixEnv {
 	jobs := index.DefaultComponent()
 	jobs.ProjectID, jobs.Name, jobs.Slug, jobs.Repo = demo.ID, "Jobs", "jobs", "file:///nonexistent/jobs.git"
 	jobs.Filemask, jobs.Template = "locales/*.json", "locales/en.json"
-	mustComponent(t, e.db, jobs)
+	servertest.MustComponent(t, e.db, jobs)
 	if jobs, err = e.db.FindComponent(ctx, "demo", "jobs"); err != nil {
 		t.Fatal(err)
 	}
@@ -521,7 +521,7 @@ func mustMatrixEnv(t testing.TB, private bool) *matrixEnv {
 }
 
 // send makes p's request of row r.
-func (e *matrixEnv) send(t *testing.T, r *matrixRow, p matrixPrincipal) response {
+func (e *matrixEnv) send(t *testing.T, r *matrixRow, p matrixPrincipal) servertest.Response {
 	t.Helper()
 	self := p.user
 	if self == "" {
@@ -542,20 +542,20 @@ func (e *matrixEnv) send(t *testing.T, r *matrixRow, p matrixPrincipal) response
 		}
 		body = []byte(e.vars.Replace(string(b)))
 	}
-	return doJSON(t, r.method, url, auth, body)
+	return servertest.DoJSON(t, r.method, url, auth, body)
 }
 
 // check fails unless p's answer has the status and, for refusals, the
 // exact body that the model expects.
-func (r *matrixRow) check(t *testing.T, p matrixPrincipal, private bool, got response) {
+func (r *matrixRow) check(t *testing.T, p matrixPrincipal, private bool, got servertest.Response) {
 	t.Helper()
 	status, body := r.expect(p, private)
-	if got.status != status || (body != "" && string(got.body) != body) {
-		t.Errorf("%s: %s = %d %s\nwant %d %s", p.name, r.name(), got.status, got.body, status, body)
+	if got.Status != status || (body != "" && string(got.Body) != body) {
+		t.Errorf("%s: %s = %d %s\nwant %d %s", p.name, r.name(), got.Status, got.Body, status, body)
 	}
 	// The reference's token authentication names itself on every 401.
-	if got.status == http.StatusUnauthorized && got.header.Get("WWW-Authenticate") != "Token" {
-		t.Errorf("%s: %s = 401 with WWW-Authenticate %q, want Token", p.name, r.name(), got.header.Get("WWW-Authenticate"))
+	if got.Status == http.StatusUnauthorized && got.Header.Get("WWW-Authenticate") != "Token" {
+		t.Errorf("%s: %s = 401 with WWW-Authenticate %q, want Token", p.name, r.name(), got.Header.Get("WWW-Authenticate"))
 	}
 }
 
@@ -567,8 +567,8 @@ func (e *matrixEnv) checkGone(t *testing.T, r *matrixRow, status int) {
 		return
 	}
 	url := e.srv.URL + e.vars.Replace(r.gone)
-	if got := do(t, "GET", url, http.Header{"Authorization": {e.auth["root"]}}); got.status != status {
-		t.Errorf("after %s: GET %s = %d %s, want %d", r.name(), url, got.status, got.body, status)
+	if got := servertest.Do(t, "GET", url, http.Header{"Authorization": {e.auth["root"]}}); got.Status != status {
+		t.Errorf("after %s: GET %s = %d %s, want %d", r.name(), url, got.Status, got.Body, status)
 	}
 }
 
@@ -618,7 +618,7 @@ func TestPermissionMatrix(t *testing.T) {
 // TestPermissionMatrixCoversEveryWrite fails when a write route is
 // missing from the matrix, or the matrix names one that does not exist.
 func TestPermissionMatrixCoversEveryWrite(t *testing.T) {
-	engine, ok := servertest.Handler(mustOpenDB(t), servertest.Options{}).(*gin.Engine)
+	engine, ok := servertest.Handler(servertest.MustOpenDB(t), servertest.Options{}).(*gin.Engine)
 	if !ok {
 		t.Fatal("the handler is not a gin engine")
 	}
@@ -670,8 +670,8 @@ func TestScopedTokens(t *testing.T) {
 		"/api/translations/demo/app/en/units/", "/api/units/{save}/", "/api/tasks/{task}/", "/api/users/victim/",
 		"/api/languages/fr/", "/api/projects/demo/changes/", "/api/projects/demo/repository/"} {
 		url := e.srv.URL + e.vars.Replace(path)
-		if r := do(t, "GET", url, http.Header{"Authorization": {e.auth["reader"]}}); r.status != http.StatusOK {
-			t.Errorf("read token: GET %s = %d %s", path, r.status, r.body)
+		if r := servertest.Do(t, "GET", url, http.Header{"Authorization": {e.auth["reader"]}}); r.Status != http.StatusOK {
+			t.Errorf("read token: GET %s = %d %s", path, r.Status, r.Body)
 		}
 	}
 	otto := e.auth["otto"]
@@ -683,6 +683,6 @@ func TestScopedTokens(t *testing.T) {
 		{"POST", "/api/projects/other/lock/", map[string]any{"lock": true}},
 	} {
 		wantResponse(t, "token of project other: "+w.method+" "+w.path,
-			doJSON(t, w.method, e.srv.URL+w.path, otto, w.body), http.StatusOK, "")
+			servertest.DoJSON(t, w.method, e.srv.URL+w.path, otto, w.body), http.StatusOK, "")
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unicode/utf8"
 
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/sqlstore"
@@ -22,87 +21,30 @@ var (
 	projectLanguageStatsShape = without(statsShape, "translate_url")
 )
 
-// glossaryUnits are the glossary's units as seedDemo imports them.
-func glossaryUnits(sourceOnly bool) []index.ImportUnit {
-	if sourceOnly {
-		return []index.ImportUnit{unit("", "apple", "apple", index.StateReadOnly),
-			unit("", "pear tree", "pear tree", index.StateReadOnly), unit("", "plum", "plum", index.StateReadOnly)}
-	}
-	return []index.ImportUnit{unit("", "apple", "Apfel", index.StateTranslated),
-		unit("", "pear tree", "Birnbaum", index.StateTranslated), unit("", "plum", "", index.StateEmpty)}
-}
-
-// demoUnits are the units of each demo translation, as seeded.
-var demoUnits = map[string][]index.ImportUnit{
-	"app/en": appUnits(true), "app/de": appUnits(false),
-	"glossary/en": glossaryUnits(true), "glossary/de": glossaryUnits(false),
-}
-
-// expectStats computes the statistics of the given units from the seed
-// alone, as the reference counts them: words and characters of the
-// source, states 20 and up translated, 10 fuzzy, 30 approved, 100
-// read-only, percentages truncated to one decimal.
-func expectStats(groups ...[]index.ImportUnit) map[string]any {
-	var total, words, chars, tr, trWords, trChars, fuzzy, approved, readonly int
-	for _, g := range groups {
-		for _, u := range g {
-			w, c := len(strings.Fields(u.Source[0])), utf8.RuneCountInString(u.Source[0])
-			total, words, chars = total+1, words+w, chars+c
-			if u.State >= 20 {
-				tr, trWords, trChars = tr+1, trWords+w, trChars+c
-			}
-			switch u.State {
-			case 10:
-				fuzzy++
-			case 30:
-				approved++
-			case 100:
-				readonly++
-			}
-		}
-	}
-	pct := func(part, of int) string {
-		if of == 0 {
-			return "0.0"
-		}
-		return fmt.Sprintf("%.1f", float64(part*1000/of)/10)
-	}
-	return map[string]any{
-		"total": strconv.Itoa(total), "total_words": strconv.Itoa(words), "total_chars": strconv.Itoa(chars),
-		"translated": strconv.Itoa(tr), "translated_words": strconv.Itoa(trWords),
-		"translated_chars": strconv.Itoa(trChars), "translated_percent": pct(tr, total),
-		"translated_words_percent": pct(trWords, words), "translated_chars_percent": pct(trChars, chars),
-		"fuzzy": strconv.Itoa(fuzzy), "fuzzy_percent": pct(fuzzy, total),
-		"approved": strconv.Itoa(approved), "approved_percent": pct(approved, total),
-		"readonly": strconv.Itoa(readonly), "readonly_percent": pct(readonly, total),
-		"failing": "0", "failing_percent": "0.0", "suggestions": "0", "comments": "0",
-	}
-}
-
 // seedExtra adds projects zulu, beta and mike after demo, each with a
 // component "strings" holding one English source string. Their names
 // sort differently from their ids, so a list in name order fails.
 func seedExtra(tb testing.TB, db *sqlstore.DB) {
 	tb.Helper()
 	for _, name := range []string{"Zulu", "Beta", "Mike"} {
-		p := mustProject(tb, db, index.Project{Name: name, Slug: strings.ToLower(name)})
+		p := servertest.MustProject(tb, db, index.Project{Name: name, Slug: strings.ToLower(name)})
 		c := index.DefaultComponent()
 		c.ProjectID, c.Name, c.Slug, c.Filemask, c.Template = p.ID, "Strings", "strings", "*.json", "en.json"
-		c = mustComponent(tb, db, c)
-		mustImport(tb, db, index.TranslationImport{ComponentID: c.ID, LanguageCode: "en", Filename: "en.json",
+		c = servertest.MustComponent(tb, db, c)
+		servertest.MustImport(tb, db, index.TranslationImport{ComponentID: c.ID, LanguageCode: "en", Filename: "en.json",
 			Revision: "r", IsSource: true, IsTemplate: true, Monolingual: true,
-			Units: []index.ImportUnit{unit("k", "Key", "Key", index.StateReadOnly)}})
+			Units: []index.ImportUnit{servertest.Unit("k", "Key", "Key", index.StateReadOnly)}})
 	}
 }
 
 // getArray GETs url, requires a 200 and decodes a JSON array of objects.
 func getArray(tb testing.TB, url string) []map[string]any {
 	tb.Helper()
-	r := do(tb, http.MethodGet, url, nil)
-	if r.status != http.StatusOK {
-		tb.Fatalf("GET %s: status %d, body %s", url, r.status, r.body)
+	r := servertest.Do(tb, http.MethodGet, url, nil)
+	if r.Status != http.StatusOK {
+		tb.Fatalf("GET %s: status %d, body %s", url, r.Status, r.Body)
 	}
-	return results(tb, decode(tb, []byte(`{"results":`+string(r.body)+`}`)))
+	return servertest.Results(tb, servertest.Decode(tb, []byte(`{"results":`+string(r.Body)+`}`)))
 }
 
 // checkAllow checks Allow, OPTIONS and the 403/405 split of one
@@ -110,7 +52,7 @@ func getArray(tb testing.TB, url string) []map[string]any {
 func checkAllow(t *testing.T, base, path, allow, name string) {
 	t.Helper()
 	for _, method := range []string{"GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"} {
-		r := do(t, method, base+path, nil)
+		r := servertest.Do(t, method, base+path, nil)
 		want := http.StatusMethodNotAllowed
 		switch {
 		case method == "GET" || method == "HEAD" || method == "OPTIONS":
@@ -118,45 +60,45 @@ func checkAllow(t *testing.T, base, path, allow, name string) {
 		case strings.Contains(allow, method):
 			want = http.StatusUnauthorized // anonymous writes are refused
 		}
-		if r.status != want {
-			t.Errorf("%s %s = %d %s, want %d", method, path, r.status, r.body, want)
+		if r.Status != want {
+			t.Errorf("%s %s = %d %s, want %d", method, path, r.Status, r.Body, want)
 		}
-		if r.header.Get("Allow") != allow || r.header.Get("Vary") != "Accept" ||
-			r.header.Get("Content-Type") != "application/json" {
-			t.Errorf("%s %s headers = %v, want Allow %q", method, path, r.header, allow)
+		if r.Header.Get("Allow") != allow || r.Header.Get("Vary") != "Accept" ||
+			r.Header.Get("Content-Type") != "application/json" {
+			t.Errorf("%s %s headers = %v, want Allow %q", method, path, r.Header, allow)
 		}
-		if method == "OPTIONS" && !strings.HasPrefix(string(r.body), `{"name":"`+name+`",`) {
-			t.Errorf("OPTIONS %s = %s, want name %q", path, r.body, name)
+		if method == "OPTIONS" && !strings.HasPrefix(string(r.Body), `{"name":"`+name+`",`) {
+			t.Errorf("OPTIONS %s = %s, want name %q", path, r.Body, name)
 		}
-		if method == "HEAD" && len(r.body) != 0 {
-			t.Errorf("HEAD %s body = %q", path, r.body)
+		if method == "HEAD" && len(r.Body) != 0 {
+			t.Errorf("HEAD %s body = %q", path, r.Body)
 		}
 	}
 }
 
 func TestProjectList(t *testing.T) {
-	db := mustOpenDB(t)
-	seedDemo(t, db)
+	db := servertest.MustOpenDB(t)
+	servertest.SeedDemo(t, db)
 	seedExtra(t, db)
-	srv := mustServe(t, db, servertest.Options{})
-	l := getObject(t, srv.URL+"/api/projects/")
-	checkShape(t, "project list", l, shape{"count": "int", "next": "null", "previous": "null", "results": "array"})
+	srv := servertest.Serve(t, db, servertest.Options{})
+	l := servertest.GetObject(t, srv.URL+"/api/projects/")
+	servertest.CheckShape(t, "project list", l, servertest.Shape{"count": "int", "next": "null", "previous": "null", "results": "array"})
 	var slugs []string
-	for _, p := range results(t, l) {
-		checkShape(t, "project", p, projectShape)
+	for _, p := range servertest.Results(t, l) {
+		servertest.CheckShape(t, "project", p, projectShape)
 		slugs = append(slugs, p["slug"].(string))
 	}
 	// The reference orders projects by id: creation order, not name.
-	if num(l["count"]) != "4" || strings.Join(slugs, ",") != "demo,zulu,beta,mike" {
+	if servertest.Num(l["count"]) != "4" || strings.Join(slugs, ",") != "demo,zulu,beta,mike" {
 		t.Errorf("projects = %v (count %v), want demo,zulu,beta,mike", slugs, l["count"])
 	}
 }
 
 func TestProject(t *testing.T) {
-	srv, _ := demoServer(t)
+	srv, _ := servertest.DemoServer(t)
 	base := srv.URL
-	p := getObject(t, base+"/api/projects/demo/")
-	checkShape(t, "project", p, projectShape)
+	p := servertest.GetObject(t, base+"/api/projects/demo/")
+	servertest.CheckShape(t, "project", p, projectShape)
 	checkValues(t, "project", p, map[string]any{
 		"name": "Demo", "slug": "demo", "web": "https://example.com/",
 		"web_url":             base + "/projects/demo/",
@@ -170,52 +112,52 @@ func TestProject(t *testing.T) {
 		"source_review": false, "instructions": "", "language_aliases": "",
 	})
 	// The embedded project of a component is the same object.
-	comp := getObject(t, base+"/api/components/demo/app/")
+	comp := servertest.GetObject(t, base+"/api/components/demo/app/")
 	if fmt.Sprint(comp["project"]) != fmt.Sprint(p) {
 		t.Errorf("component.project = %v, want %v", comp["project"], p)
 	}
 }
 
 func TestProjectComponents(t *testing.T) {
-	db := mustOpenDB(t)
-	seedDemo(t, db)
+	db := servertest.MustOpenDB(t)
+	servertest.SeedDemo(t, db)
 	seedExtra(t, db)
-	srv := mustServe(t, db, servertest.Options{})
-	l := getObject(t, srv.URL+"/api/projects/demo/components/")
+	srv := servertest.Serve(t, db, servertest.Options{})
+	l := servertest.GetObject(t, srv.URL+"/api/projects/demo/components/")
 	var slugs []string
-	for _, c := range results(t, l) {
-		checkShape(t, "component", c, componentShape)
-		checkShape(t, "component.project", obj(t, c["project"]), projectShape)
-		checkShape(t, "component.source_language", obj(t, c["source_language"]), languageShape)
+	for _, c := range servertest.Results(t, l) {
+		servertest.CheckShape(t, "component", c, componentShape)
+		servertest.CheckShape(t, "component.project", servertest.Obj(t, c["project"]), projectShape)
+		servertest.CheckShape(t, "component.source_language", servertest.Obj(t, c["source_language"]), languageShape)
 		slugs = append(slugs, c["slug"].(string))
 	}
-	if num(l["count"]) != "2" || strings.Join(slugs, ",") != "app,glossary" {
+	if servertest.Num(l["count"]) != "2" || strings.Join(slugs, ",") != "app,glossary" {
 		t.Errorf("demo components = %v (count %v), want app,glossary", slugs, l["count"])
 	}
-	l = getObject(t, srv.URL+"/api/projects/beta/components/")
-	if rs := results(t, l); len(rs) != 1 || rs[0]["url"] != srv.URL+"/api/components/beta/strings/" {
+	l = servertest.GetObject(t, srv.URL+"/api/projects/beta/components/")
+	if rs := servertest.Results(t, l); len(rs) != 1 || rs[0]["url"] != srv.URL+"/api/components/beta/strings/" {
 		t.Errorf("beta components = %v", rs)
 	}
 }
 
 func TestProjectStatistics(t *testing.T) {
-	srv, _ := demoServer(t)
+	srv, _ := servertest.DemoServer(t)
 	base := srv.URL
-	st := getObject(t, base+"/api/projects/demo/statistics/")
-	checkShape(t, "project statistics", st, projectStatsShape)
-	want := expectStats(demoUnits["app/en"], demoUnits["app/de"], demoUnits["glossary/en"], demoUnits["glossary/de"])
+	st := servertest.GetObject(t, base+"/api/projects/demo/statistics/")
+	servertest.CheckShape(t, "project statistics", st, projectStatsShape)
+	want := servertest.ExpectStats(servertest.DemoUnits["app/en"], servertest.DemoUnits["app/de"], servertest.DemoUnits["glossary/en"], servertest.DemoUnits["glossary/de"])
 	want["name"], want["url"] = "Demo", base+"/projects/demo/"
 	// The ninth write: languages, project, app, en, de, de again,
 	// glossary, its en and its de.
 	want["last_change"], want["last_author"] = "2026-11-23T01:02:11.123456Z", nil
 	checkValues(t, "project statistics", st, want)
-	if n, _ := strconv.Atoi(num(st["recent_changes"])); n == 0 {
+	if n, _ := strconv.Atoi(servertest.Num(st["recent_changes"])); n == 0 {
 		t.Errorf("recent_changes = %v, want the import's changes", st["recent_changes"])
 	}
 }
 
 func TestProjectLanguages(t *testing.T) {
-	srv, _ := demoServer(t)
+	srv, _ := servertest.DemoServer(t)
 	base := srv.URL
 	checkAllow(t, base, "/api/projects/demo/languages/", "GET, HEAD, OPTIONS", "Languages")
 	langs := getArray(t, base+"/api/projects/demo/languages/")
@@ -226,17 +168,17 @@ func TestProjectLanguages(t *testing.T) {
 		code, name, last string
 		units            [][]index.ImportUnit
 	}{
-		{"de", "German", "2026-11-23T01:02:11.123456Z", [][]index.ImportUnit{demoUnits["app/de"], demoUnits["glossary/de"]}},
-		{"en", "English", "2026-11-23T01:02:10.123456Z", [][]index.ImportUnit{demoUnits["app/en"], demoUnits["glossary/en"]}},
+		{"de", "German", "2026-11-23T01:02:11.123456Z", [][]index.ImportUnit{servertest.DemoUnits["app/de"], servertest.DemoUnits["glossary/de"]}},
+		{"en", "English", "2026-11-23T01:02:10.123456Z", [][]index.ImportUnit{servertest.DemoUnits["app/en"], servertest.DemoUnits["glossary/en"]}},
 	} {
-		checkShape(t, tc.code, langs[i], projectLanguageStatsShape)
-		want := expectStats(tc.units...)
+		servertest.CheckShape(t, tc.code, langs[i], projectLanguageStatsShape)
+		want := servertest.ExpectStats(tc.units...)
 		want["code"], want["name"], want["url"] = tc.code, tc.name, base+"/engage/demo/-/"+tc.code+"/"
 		want["last_change"] = tc.last
 		// Recent changes of a language are those of its translations.
 		recent := 0
 		for _, comp := range []string{"app", "glossary"} {
-			n, _ := strconv.Atoi(num(getObject(t, base+"/api/translations/demo/"+comp+"/"+tc.code+"/statistics/")["recent_changes"]))
+			n, _ := strconv.Atoi(servertest.Num(servertest.GetObject(t, base+"/api/translations/demo/"+comp+"/"+tc.code+"/statistics/")["recent_changes"]))
 			recent += n
 		}
 		want["recent_changes"] = strconv.Itoa(recent)
@@ -251,15 +193,15 @@ func TestProjectLanguages(t *testing.T) {
 }
 
 func TestProjectNotFound(t *testing.T) {
-	srv, _ := demoServer(t)
+	srv, _ := servertest.DemoServer(t)
 	for _, path := range []string{
 		"/api/projects/nope/", "/api/projects/nope/components/", "/api/projects/nope/statistics/",
 		"/api/projects/nope/languages/",
 	} {
-		r := do(t, "GET", srv.URL+path, nil)
-		if r.status != http.StatusNotFound || string(r.body) != notFoundBody ||
-			r.header.Get("Content-Type") != "application/json" {
-			t.Errorf("GET %s = %d %s %v, want 404 %s", path, r.status, r.body, r.header, notFoundBody)
+		r := servertest.Do(t, "GET", srv.URL+path, nil)
+		if r.Status != http.StatusNotFound || string(r.Body) != notFoundBody ||
+			r.Header.Get("Content-Type") != "application/json" {
+			t.Errorf("GET %s = %d %s %v, want 404 %s", path, r.Status, r.Body, r.Header, notFoundBody)
 		}
 	}
 }

@@ -73,9 +73,9 @@ type limited struct {
 	limit, remaining, reset, retry string
 }
 
-func limitsOf(r response) limited {
-	return limited{r.status, r.header.Get("X-RateLimit-Limit"), r.header.Get("X-RateLimit-Remaining"),
-		r.header.Get("X-RateLimit-Reset"), r.header.Get("Retry-After")}
+func limitsOf(r servertest.Response) limited {
+	return limited{r.Status, r.Header.Get("X-RateLimit-Limit"), r.Header.Get("X-RateLimit-Remaining"),
+		r.Header.Get("X-RateLimit-Reset"), r.Header.Get("Retry-After")}
 }
 
 // TestRateLimitAnonymous: N requests per window from one address, the
@@ -83,11 +83,11 @@ func limitsOf(r response) limited {
 // that opened with the first request ends.
 func TestRateLimitAnonymous(t *testing.T) {
 	clock := &fakeClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	db := mustOpenDB(t)
-	seedDemo(t, db)
-	srv := mustServe(t, db, servertest.Options{RateLimits: edge.RateLimits{
+	db := servertest.MustOpenDB(t)
+	servertest.SeedDemo(t, db)
+	srv := servertest.Serve(t, db, servertest.Options{RateLimits: edge.RateLimits{
 		Anonymous: edge.RateLimit{Requests: 3, Period: time.Minute}, Now: clock.Now}})
-	get := func(path string) response { return do(t, "GET", srv.URL+path, nil) }
+	get := func(path string) servertest.Response { return servertest.Do(t, "GET", srv.URL+path, nil) }
 	for i, want := range []limited{{200, "3", "2", "60", ""}, {200, "3", "1", "60", ""}, {404, "3", "0", "60", ""}} {
 		path := "/api/projects/"
 		if i == 2 {
@@ -100,18 +100,18 @@ func TestRateLimitAnonymous(t *testing.T) {
 	const throttled = `{"type":"client_error","errors":[{"code":"throttled",` +
 		`"detail":"Request was throttled. Expected available in 60 seconds.","attr":null}]}`
 	r := get("/api/projects/")
-	if got, want := limitsOf(r), (limited{429, "3", "0", "60", "60"}); got != want || string(r.body) != throttled {
-		t.Errorf("over the limit: %+v %s, want %+v %s", got, r.body, want, throttled)
+	if got, want := limitsOf(r), (limited{429, "3", "0", "60", "60"}); got != want || string(r.Body) != throttled {
+		t.Errorf("over the limit: %+v %s, want %+v %s", got, r.Body, want, throttled)
 	}
 	// Pages and the Git export are not the API: not limited, not counted.
-	if r := get("/projects/demo/"); r.status != 200 || r.header.Get("X-RateLimit-Limit") != "" {
-		t.Errorf("a page: %d %v", r.status, r.header)
+	if r := get("/projects/demo/"); r.Status != 200 || r.Header.Get("X-RateLimit-Limit") != "" {
+		t.Errorf("a page: %d %v", r.Status, r.Header)
 	}
 	clock.advance(59*time.Second + 500*time.Millisecond)
 	r = get("/api/")
 	if got, want := limitsOf(r), (limited{429, "3", "0", "1", "1"}); got != want ||
-		!jsonContains(r.body, "Expected available in 1 second.") {
-		t.Errorf("half a second before the end: %+v %s, want %+v", got, r.body, want)
+		!jsonContains(r.Body, "Expected available in 1 second.") {
+		t.Errorf("half a second before the end: %+v %s, want %+v", got, r.Body, want)
 	}
 	clock.advance(time.Second)
 	if got, want := limitsOf(get("/api/")), (limited{200, "3", "2", "60", ""}); got != want {
@@ -126,15 +126,15 @@ func jsonContains(body []byte, s string) bool { return bytes.Contains(body, []by
 // address, as an anonymous request.
 func TestRateLimitUsers(t *testing.T) {
 	clock := &fakeClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	db := mustOpenDB(t)
-	seedDemo(t, db)
-	anna := mustUser(t, db, "anna", false)
+	db := servertest.MustOpenDB(t)
+	servertest.SeedDemo(t, db)
+	anna := servertest.MustUser(t, db, "anna", false)
 	anna2 := mustToken(t, db, "anna", index.Token{Scope: index.ScopeRead})
-	bob := mustUser(t, db, "bob", false)
-	srv := mustServe(t, db, servertest.Options{RateLimits: edge.RateLimits{
+	bob := servertest.MustUser(t, db, "bob", false)
+	srv := servertest.Serve(t, db, servertest.Options{RateLimits: edge.RateLimits{
 		Anonymous: edge.RateLimit{Requests: 1, Period: time.Hour},
 		User:      edge.RateLimit{Requests: 2, Period: time.Hour}, Now: clock.Now}})
-	get := func(auth string) limited { return limitsOf(doJSON(t, "GET", srv.URL+"/api/", auth, nil)) }
+	get := func(auth string) limited { return limitsOf(servertest.DoJSON(t, "GET", srv.URL+"/api/", auth, nil)) }
 	for i, tc := range []struct {
 		auth string
 		want limited
@@ -153,8 +153,8 @@ func TestRateLimitUsers(t *testing.T) {
 	}
 	// Writes count like reads.
 	clock.advance(time.Hour)
-	if r := doJSON(t, "POST", srv.URL+"/api/projects/", bob, map[string]any{}); r.header.Get("X-RateLimit-Remaining") != "1" {
-		t.Errorf("a write: %d %v", r.status, r.header)
+	if r := servertest.DoJSON(t, "POST", srv.URL+"/api/projects/", bob, map[string]any{}); r.Header.Get("X-RateLimit-Remaining") != "1" {
+		t.Errorf("a write: %d %v", r.Status, r.Header)
 	}
 }
 
@@ -164,17 +164,17 @@ func TestRateLimitUsers(t *testing.T) {
 // when it tracks as many as it may.
 func TestRateLimitClients(t *testing.T) {
 	clock := &fakeClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
-	db := mustOpenDB(t)
+	db := servertest.MustOpenDB(t)
 	one := edge.RateLimit{Requests: 1, Period: time.Hour}
-	untrusted := mustServe(t, db, servertest.Options{RateLimits: edge.RateLimits{Anonymous: one, Now: clock.Now}})
-	from := func(srv *testServer, ip string) int {
-		return do(t, "GET", srv.URL+"/api/", http.Header{"X-Forwarded-For": {ip}}).status
+	untrusted := servertest.Serve(t, db, servertest.Options{RateLimits: edge.RateLimits{Anonymous: one, Now: clock.Now}})
+	from := func(srv *servertest.Running, ip string) int {
+		return servertest.Do(t, "GET", srv.URL+"/api/", http.Header{"X-Forwarded-For": {ip}}).Status
 	}
 	if a, b := from(untrusted, "192.0.2.1"), from(untrusted, "192.0.2.2"); a != 200 || b != 429 {
 		t.Errorf("without trusted proxies X-Forwarded-For is ignored: %d %d, want 200 429", a, b)
 	}
 
-	proxied := mustServe(t, db, servertest.Options{TrustedProxies: []string{"127.0.0.1"},
+	proxied := servertest.Serve(t, db, servertest.Options{TrustedProxies: []string{"127.0.0.1"},
 		RateLimits: edge.RateLimits{Anonymous: one, MaxClients: 3, Now: clock.Now}})
 	for _, tc := range []struct {
 		ip   string
@@ -193,7 +193,7 @@ func TestRateLimitClients(t *testing.T) {
 	}
 
 	// Without limits, nothing is said about them.
-	if r := do(t, "GET", mustServe(t, db, servertest.Options{}).URL+"/api/", nil); r.header.Get("X-RateLimit-Limit") != "" {
-		t.Errorf("limits off: %v", r.header)
+	if r := servertest.Do(t, "GET", servertest.Serve(t, db, servertest.Options{}).URL+"/api/", nil); r.Header.Get("X-RateLimit-Limit") != "" {
+		t.Errorf("limits off: %v", r.Header)
 	}
 }

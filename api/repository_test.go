@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"io/fs"
 	"net/http"
 	"os"
 	"os/exec"
@@ -22,9 +21,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
-	"github.com/tolk-project/tolk/index/indextest"
-	"github.com/tolk-project/tolk/index/langdata"
-	"github.com/tolk-project/tolk/index/sqlstore"
 	"github.com/tolk-project/tolk/internal/servertest"
 	tolksync "github.com/tolk-project/tolk/sync"
 )
@@ -32,168 +28,27 @@ import (
 // The service provides what the API declares.
 var _ api.Repositories = (*tolksync.Service)(nil)
 
-// runGit runs the git CLI in dir with a fixed identity and no user
-// configuration, and returns its trimmed output.
-func runGit(tb testing.TB, dir string, args ...string) string {
-	tb.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		tb.Skip("git not installed")
-	}
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1", "HOME=/nonexistent",
-		"GIT_AUTHOR_NAME=Upstream", "GIT_AUTHOR_EMAIL=upstream@example.invalid",
-		"GIT_COMMITTER_NAME=Upstream", "GIT_COMMITTER_EMAIL=upstream@example.invalid")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		tb.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
-
-// upstream is a bare repository with a work tree that pushes to it.
-type upstream struct{ url, work string }
-
-// mustUpstream makes a bare repository on main from the demo files under
-// ../testdata/demo/<name>.
-func mustUpstream(tb testing.TB, name string) upstream {
-	tb.Helper()
-	root := tb.TempDir()
-	bare, work := filepath.Join(root, name+".git"), filepath.Join(root, name)
-	runGit(tb, root, "init", "--quiet", "--bare", "--initial-branch=main", bare)
-	runGit(tb, root, "clone", "--quiet", bare, work)
-	runGit(tb, work, "checkout", "--quiet", "-b", "main")
-	src := filepath.Join("..", "testdata", "demo", name)
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		dst := filepath.Join(work, rel)
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(dst, data, 0o644)
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	u := upstream{"file://" + bare, work}
-	u.commit(tb, nil, "Initial commit")
-	return u
-}
-
-// commit writes files in the work tree, commits and pushes.
-func (u upstream) commit(tb testing.TB, files map[string]string, msg string) string {
-	tb.Helper()
-	for p, s := range files {
-		if err := os.WriteFile(filepath.Join(u.work, filepath.FromSlash(p)), []byte(s), 0o644); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	runGit(tb, u.work, "add", "-A")
-	runGit(tb, u.work, "commit", "--quiet", "-m", msg)
-	runGit(tb, u.work, "push", "--quiet", "origin", "main")
-	return runGit(tb, u.work, "rev-parse", "HEAD")
-}
-
-// blob returns a file's bytes as committed upstream.
-func (u upstream) blob(tb testing.TB, path string) []byte {
-	tb.Helper()
-	cmd := exec.Command("git", "cat-file", "blob", "HEAD:"+path)
-	cmd.Dir = u.work
-	out, err := cmd.Output()
-	if err != nil {
-		tb.Fatalf("git cat-file %s: %v", path, err)
-	}
-	return out
-}
-
-// repoEnv is the demo project imported by a real sync.Service from real
-// repositories, served by a real server.
-type repoEnv struct {
-	srv           *testServer
-	db            *sqlstore.DB
-	svc           *tolksync.Service
-	app, glossary upstream
-}
-
-// mustIndexAndService opens an index with every language in a
-// temporary directory and a sync service over it, both closed when the
-// test ends.
-func mustIndexAndService(tb testing.TB) (*sqlstore.DB, *tolksync.Service) {
-	tb.Helper()
-	ctx := context.Background()
-	dir := tb.TempDir()
-	db := indextest.Open(tb)
-	langs := langdata.Default()
-	if err := db.SeedLanguages(ctx, langs.All()); err != nil {
-		tb.Fatal(err)
-	}
-	svc, err := tolksync.New(db, langs, tolksync.Options{DataDir: filepath.Join(dir, "data")})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { svc.Close() })
-	return db, svc
-}
-
-func mustRepoEnv(tb testing.TB) repoEnv {
-	tb.Helper()
-	ctx := context.Background()
-	db, svc := mustIndexAndService(tb)
-	e := repoEnv{db: db, svc: svc, app: mustUpstream(tb, "app"), glossary: mustUpstream(tb, "glossary")}
-	app := index.DefaultComponent()
-	app.Name, app.Slug, app.Repo, app.Branch = "App", "app", e.app.url, "main"
-	app.Filemask, app.Template = "locales/*.json", "locales/en.json"
-	g := index.DefaultComponent()
-	g.Name, g.Slug, g.Repo, g.Branch = "Glossary", "glossary", e.glossary.url, "main"
-	g.Filemask, g.FileFormat, g.IsGlossary = "*.tbx", "tbx", true
-	err := svc.Reconcile(ctx, []tolksync.ProjectSpec{{
-		Project:    index.Project{Name: "Demo", Slug: "demo"},
-		Components: []index.Component{app, g},
-	}})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	e.srv = mustServe(tb, db, servertest.Options{Repositories: svc, Files: svc})
-	return e
-}
-
-func (e repoEnv) component(tb testing.TB, slug string) index.Component {
-	tb.Helper()
-	c, err := e.db.FindComponent(context.Background(), "demo", slug)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return c
-}
-
 func TestRepositoryStatusEndpoints(t *testing.T) {
-	e := mustRepoEnv(t)
-	base := e.srv.URL
-	head := runGit(t, e.app.work, "rev-parse", "HEAD")
-	ops := mustUser(t, e.db, "ops", false, [2]string{"Manage repository", "demo"})
+	e := servertest.MustRepoEnv(t)
+	base := e.Srv.URL
+	head := servertest.RunGit(t, e.App.Work, "rev-parse", "HEAD")
+	ops := servertest.MustUser(t, e.DB, "ops", false, [2]string{"Manage repository", "demo"})
 	for _, ep := range []struct{ path string }{
 		{"/api/projects/demo/repository/"},
 		{"/api/components/demo/app/repository/"},
 		{"/api/translations/demo/app/de/repository/"},
 	} {
 		t.Run(ep.path, func(t *testing.T) {
-			r := do(t, "GET", base+ep.path, http.Header{"Accept": {"application/json"}, "Authorization": {ops}})
-			if r.status != http.StatusOK {
-				t.Fatalf("status %d: %s", r.status, r.body)
+			r := servertest.Do(t, "GET", base+ep.path, http.Header{"Accept": {"application/json"}, "Authorization": {ops}})
+			if r.Status != http.StatusOK {
+				t.Fatalf("status %d: %s", r.Status, r.Body)
 			}
-			if got := r.header.Get("Allow"); got != "GET, POST, HEAD, OPTIONS" {
+			if got := r.Header.Get("Allow"); got != "GET, POST, HEAD, OPTIONS" {
 				t.Errorf("Allow = %q", got)
 			}
 			want := `{"needs_commit":false,"needs_merge":false,"needs_push":false,"url":"` + base + ep.path + `"`
-			if !strings.HasPrefix(string(r.body), want) {
-				t.Errorf("body = %s, want it to start %s", r.body, want)
+			if !strings.HasPrefix(string(r.Body), want) {
+				t.Errorf("body = %s, want it to start %s", r.Body, want)
 			}
 			if strings.HasPrefix(ep.path, "/api/projects/") {
 				// Jobs run per component: a project lists none.
@@ -201,12 +56,12 @@ func TestRepositoryStatusEndpoints(t *testing.T) {
 				full := want + `,"weblate_commit":null,"status":null,"merge_failure":null,"outgoing_commits":null,` +
 					`"missing_commits":null,"remote_commit":null,"pending_units":{"total":0,"errors_skipped":0,` +
 					`"commit_policy_skipped":0,"eligible_for_commit":0},"jobs":null}`
-				if string(r.body) != full {
-					t.Errorf("project body = %s, want %s", r.body, full)
+				if string(r.Body) != full {
+					t.Errorf("project body = %s, want %s", r.Body, full)
 				}
 				return
 			}
-			obj := decode(t, r.body)
+			obj := servertest.Decode(t, r.Body)
 			// No scheduler runs in this server: a component has no jobs.
 			if jobs, ok := obj["jobs"].([]any); !ok || len(jobs) != 0 {
 				t.Errorf("jobs = %#v, want []", obj["jobs"])
@@ -232,25 +87,25 @@ func TestRepositoryStatusEndpoints(t *testing.T) {
 				}
 			}
 			// Anonymous writes are refused before any lookup.
-			if r := do(t, "POST", base+ep.path, nil); r.status != http.StatusUnauthorized {
-				t.Errorf("POST = %d %s, want 401", r.status, r.body)
+			if r := servertest.Do(t, "POST", base+ep.path, nil); r.Status != http.StatusUnauthorized {
+				t.Errorf("POST = %d %s, want 401", r.Status, r.Body)
 			}
 		})
 	}
 
 	// A commit lands upstream and is fetched, not merged.
-	up := e.app.commit(t, map[string]string{"locales/de.json": "{}\n"}, "Upstream edit")
-	if changed, err := e.svc.Fetch(context.Background(), e.component(t, "app")); !changed || err != nil {
+	up := e.App.Commit(t, map[string]string{"locales/de.json": "{}\n"}, "Upstream edit")
+	if changed, err := e.Svc.Fetch(context.Background(), e.Component(t, "app")); !changed || err != nil {
 		t.Fatalf("Fetch = %v, %v", changed, err)
 	}
 	for _, path := range []string{"/api/projects/demo/repository/", "/api/components/demo/app/repository/",
 		"/api/translations/demo/app/de/repository/"} {
-		obj := getObjectAs(t, base+path, ops)
+		obj := servertest.GetObjectAs(t, base+path, ops)
 		if obj["needs_merge"] != true || obj["needs_push"] != false || obj["needs_commit"] != false {
 			t.Errorf("%s after fetch = %v, want only needs_merge", path, obj)
 		}
 	}
-	comp := getObjectAs(t, base+"/api/components/demo/app/repository/", ops)
+	comp := servertest.GetObjectAs(t, base+"/api/components/demo/app/repository/", ops)
 	if rc, _ := comp["remote_commit"].(map[string]any); rc["revision"] != up {
 		t.Errorf("remote_commit = %v, want revision %s", comp["remote_commit"], up)
 	}
@@ -261,7 +116,7 @@ func TestRepositoryStatusEndpoints(t *testing.T) {
 		t.Errorf("status = %q", s)
 	}
 	// The glossary is untouched.
-	if g := getObjectAs(t, base+"/api/components/demo/glossary/repository/", ops); g["needs_merge"] != false {
+	if g := servertest.GetObjectAs(t, base+"/api/components/demo/glossary/repository/", ops); g["needs_merge"] != false {
 		t.Errorf("glossary = %v", g)
 	}
 }
@@ -271,29 +126,29 @@ func TestRepositoryStatusEndpoints(t *testing.T) {
 // level: the commit with its result, the pull not run yet.
 func TestRepositoryStatusJobs(t *testing.T) {
 	ctx := context.Background()
-	e := mustRepoEnv(t)
-	ops := mustUser(t, e.db, "ops", false, [2]string{"Manage repository", "demo"})
-	app := e.component(t, "app")
+	e := servertest.MustRepoEnv(t)
+	ops := servertest.MustUser(t, e.DB, "ops", false, [2]string{"Manage repository", "demo"})
+	app := e.Component(t, "app")
 	app.CommitPendingAge = 0
-	if _, _, err := e.db.SaveComponent(ctx, app); err != nil {
+	if _, _, err := e.DB.SaveComponent(ctx, app); err != nil {
 		t.Fatal(err)
 	}
-	tr, err := e.db.FindTranslation(ctx, "demo", "app", "de")
+	tr, err := e.DB.FindTranslation(ctx, "demo", "app", "de")
 	if err != nil {
 		t.Fatal(err)
 	}
-	units, _, err := e.db.FindUnits(ctx, index.UnitFilter{TranslationID: tr.ID, Page: index.Page{Number: 1, Size: 1}})
+	units, _, err := e.DB.FindUnits(ctx, index.UnitFilter{TranslationID: tr.ID, Page: index.Page{Number: 1, Size: 1}})
 	if err != nil || len(units) == 0 {
 		t.Fatalf("de units: %v, %v", units, err)
 	}
-	if _, err := e.db.UpdateUnit(ctx, units[0].ID, index.Actor{}, func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+	if _, err := e.DB.UpdateUnit(ctx, units[0].ID, index.Actor{}, func(index.Unit, index.Translation) (index.UnitUpdate, error) {
 		return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{"Geplant"}, State: index.StateTranslated}}, nil
 	}); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan index.Job, 4)
 	start := time.Now()
-	if err := e.svc.StartScheduler(tolksync.SchedulerOptions{CommitInterval: time.Hour, PullInterval: time.Hour,
+	if err := e.Svc.StartScheduler(tolksync.SchedulerOptions{CommitInterval: time.Hour, PullInterval: time.Hour,
 		OnJobDone: func(c index.Component, j index.Job) {
 			if c.ID == app.ID {
 				done <- j
@@ -307,7 +162,7 @@ func TestRepositoryStatusJobs(t *testing.T) {
 		t.Fatal("the scheduled commit never finished")
 	}
 	for _, path := range []string{"/api/components/demo/app/repository/", "/api/translations/demo/app/de/repository/"} {
-		obj := getObjectAs(t, e.srv.URL+path, ops)
+		obj := servertest.GetObjectAs(t, e.Srv.URL+path, ops)
 		if obj["needs_commit"] != false || obj["needs_push"] != true {
 			t.Errorf("%s after the scheduled commit = %v", path, obj)
 		}
@@ -331,7 +186,7 @@ func TestRepositoryStatusJobs(t *testing.T) {
 			t.Errorf("%s pull job = %v, want not run yet, scheduled", path, pull)
 		}
 	}
-	if obj := getObjectAs(t, e.srv.URL+"/api/projects/demo/repository/", ops); obj["jobs"] != nil {
+	if obj := servertest.GetObjectAs(t, e.Srv.URL+"/api/projects/demo/repository/", ops); obj["jobs"] != nil {
 		t.Errorf("project jobs = %v, want null", obj["jobs"])
 	}
 }
@@ -341,8 +196,8 @@ func TestRepositoryStatusJobs(t *testing.T) {
 // project (reference §4.1). The reference raises its refusal from the
 // view, so anonymous readers get the 403 too, not a 401.
 func TestRepositoryStatusPermission(t *testing.T) {
-	e := mustRepoEnv(t)
-	other := mustProject(t, e.db, index.Project{Name: "Other", Slug: "other"})
+	e := servertest.MustRepoEnv(t)
+	other := servertest.MustProject(t, e.DB, index.Project{Name: "Other", Slug: "other"})
 	denied := `{"type":"client_error","errors":[{"code":"permission_denied",` +
 		`"detail":"You do not have permission to perform this action.","attr":null}]}`
 	cases := []struct {
@@ -350,27 +205,27 @@ func TestRepositoryStatusPermission(t *testing.T) {
 		status     int
 	}{
 		{"anonymous", "", 403},
-		{"no role", mustUser(t, e.db, "nobody", false), 403},
-		{"translator", mustUser(t, e.db, "tr", false, [2]string{"Translate", "demo"}), 403},
-		{"reviewer", mustUser(t, e.db, "rev", false, [2]string{"Review strings", "demo"}), 403},
-		{"repository manager elsewhere", mustUser(t, e.db, "elsewhere", false, [2]string{"Manage repository", "other"}), 403},
-		{"repository manager", mustUser(t, e.db, "ops", false, [2]string{"Manage repository", "demo"}), 200},
-		{"repository manager, read-only token", mustScopedUser(t, e.db, "ops-ro", false,
+		{"no role", servertest.MustUser(t, e.DB, "nobody", false), 403},
+		{"translator", servertest.MustUser(t, e.DB, "tr", false, [2]string{"Translate", "demo"}), 403},
+		{"reviewer", servertest.MustUser(t, e.DB, "rev", false, [2]string{"Review strings", "demo"}), 403},
+		{"repository manager elsewhere", servertest.MustUser(t, e.DB, "elsewhere", false, [2]string{"Manage repository", "other"}), 403},
+		{"repository manager", servertest.MustUser(t, e.DB, "ops", false, [2]string{"Manage repository", "demo"}), 200},
+		{"repository manager, read-only token", servertest.MustScopedUser(t, e.DB, "ops-ro", false,
 			index.Token{Scope: index.ScopeRead}, [2]string{"Manage repository", "demo"}), 200},
-		{"project admin", mustUser(t, e.db, "padmin", false, [2]string{"Administration", "demo"}), 200},
-		{"site-wide repository manager", mustUser(t, e.db, "siteops", false, [2]string{"Manage repository", ""}), 200},
-		{"superuser", mustUser(t, e.db, "root", true), 200},
-		{"superuser, token for another project", mustScopedUser(t, e.db, "root-other", true,
+		{"project admin", servertest.MustUser(t, e.DB, "padmin", false, [2]string{"Administration", "demo"}), 200},
+		{"site-wide repository manager", servertest.MustUser(t, e.DB, "siteops", false, [2]string{"Manage repository", ""}), 200},
+		{"superuser", servertest.MustUser(t, e.DB, "root", true), 200},
+		{"superuser, token for another project", servertest.MustScopedUser(t, e.DB, "root-other", true,
 			index.Token{Scope: index.ScopeAdmin, ProjectID: other.ID}), 403},
-		{"expired token", mustScopedUser(t, e.db, "old", true, index.Token{Scope: index.ScopeAdmin,
+		{"expired token", servertest.MustScopedUser(t, e.DB, "old", true, index.Token{Scope: index.ScopeAdmin,
 			Expires: time.Now().Add(-time.Hour)}), 401},
 	}
 	for _, tc := range cases {
 		for _, path := range []string{"/api/projects/demo/repository/", "/api/components/demo/app/repository/",
 			"/api/translations/demo/app/de/repository/"} {
-			r := doJSON(t, "GET", e.srv.URL+path, tc.auth, nil)
-			if r.status != tc.status || (tc.status == 403 && string(r.body) != denied) {
-				t.Errorf("%s: GET %s = %d %s, want %d", tc.name, path, r.status, r.body, tc.status)
+			r := servertest.DoJSON(t, "GET", e.Srv.URL+path, tc.auth, nil)
+			if r.Status != tc.status || (tc.status == 403 && string(r.Body) != denied) {
+				t.Errorf("%s: GET %s = %d %s, want %d", tc.name, path, r.Status, r.Body, tc.status)
 			}
 		}
 	}
@@ -381,16 +236,16 @@ func TestRepositoryStatusPermission(t *testing.T) {
 // whoever may sees the files, and the status only with a repository
 // permission (a 403 then, after the object was found).
 func TestPrivateRepository(t *testing.T) {
-	e := mustRepoEnv(t)
-	if _, _, err := e.db.SaveProject(context.Background(), index.Project{Name: "Demo", Slug: "demo",
+	e := servertest.MustRepoEnv(t)
+	if _, _, err := e.DB.SaveProject(context.Background(), index.Project{Name: "Demo", Slug: "demo",
 		AccessControl: index.AccessPrivate}); err != nil {
 		t.Fatal(err)
 	}
 	readers := map[string]string{
 		"anonymous":  "",
-		"stranger":   mustUser(t, e.db, "stranger", false),
-		"translator": mustUser(t, e.db, "tr", false, [2]string{"Translate", "demo"}),
-		"ops":        mustUser(t, e.db, "ops", false, [2]string{"Manage repository", "demo"}),
+		"stranger":   servertest.MustUser(t, e.DB, "stranger", false),
+		"translator": servertest.MustUser(t, e.DB, "tr", false, [2]string{"Translate", "demo"}),
+		"ops":        servertest.MustUser(t, e.DB, "ops", false, [2]string{"Manage repository", "demo"}),
 	}
 	want := map[string]map[string]int{
 		"/api/projects/demo/repository/":                  {"translator": 403, "ops": 200},
@@ -405,52 +260,52 @@ func TestPrivateRepository(t *testing.T) {
 	notFound := `{"type":"client_error","errors":[{"code":"not_found","detail":"Not found.","attr":null}]}`
 	for path, statuses := range want {
 		for name, auth := range readers {
-			r := doJSON(t, "GET", e.srv.URL+path, auth, nil)
+			r := servertest.DoJSON(t, "GET", e.Srv.URL+path, auth, nil)
 			status, ok := statuses[name]
 			if !ok {
 				status = 404
 			}
-			if r.status != status || (status == 404 && string(r.body) != notFound) {
-				t.Errorf("%s: GET %s = %d %.200s, want %d", name, path, r.status, r.body, status)
+			if r.Status != status || (status == 404 && string(r.Body) != notFound) {
+				t.Errorf("%s: GET %s = %d %.200s, want %d", name, path, r.Status, r.Body, status)
 			}
 		}
 	}
 }
 
 func TestTranslationFile(t *testing.T) {
-	e := mustRepoEnv(t)
+	e := servertest.MustRepoEnv(t)
 	tests := []struct {
 		path, file, contentType, disposition string
-		upstream                             upstream
+		upstream                             servertest.Upstream
 	}{
 		{"/api/translations/demo/app/de/file/", "locales/de.json", "application/json; charset=utf-8",
-			"attachment; filename=demo-app-de.json", e.app},
+			"attachment; filename=demo-app-de.json", e.App},
 		{"/api/translations/demo/app/en/file/", "locales/en.json", "application/json; charset=utf-8",
-			"attachment; filename=demo-app-en.json", e.app},
+			"attachment; filename=demo-app-en.json", e.App},
 		{"/api/translations/demo/app/pt_BR/file/", "locales/pt_BR.json", "application/json; charset=utf-8",
-			"attachment; filename=demo-app-pt_BR.json", e.app},
+			"attachment; filename=demo-app-pt_BR.json", e.App},
 		{"/api/translations/demo/glossary/de/file/", "de.tbx", "application/x-tbx",
-			"attachment; filename=demo-glossary-de.tbx", e.glossary},
+			"attachment; filename=demo-glossary-de.tbx", e.Glossary},
 	}
 	for _, tc := range tests {
 		t.Run(tc.path, func(t *testing.T) {
 			// wlc sends Accept: application/json on downloads too.
-			r := do(t, "GET", e.srv.URL+tc.path, http.Header{"Accept": {"application/json"}})
-			if r.status != http.StatusOK {
-				t.Fatalf("status %d: %s", r.status, r.body)
+			r := servertest.Do(t, "GET", e.Srv.URL+tc.path, http.Header{"Accept": {"application/json"}})
+			if r.Status != http.StatusOK {
+				t.Fatalf("status %d: %s", r.Status, r.Body)
 			}
-			if want := tc.upstream.blob(t, tc.file); !bytes.Equal(r.body, want) {
-				t.Errorf("body = %q, want the committed blob %q", r.body, want)
+			if want := tc.upstream.Blob(t, tc.file); !bytes.Equal(r.Body, want) {
+				t.Errorf("body = %q, want the committed blob %q", r.Body, want)
 			}
 			for h, want := range map[string]string{
 				"Content-Type": tc.contentType, "Content-Disposition": tc.disposition,
 				"Allow": "GET, POST, PUT, HEAD, OPTIONS",
 			} {
-				if got := r.header.Get(h); got != want {
+				if got := r.Header.Get(h); got != want {
 					t.Errorf("%s = %q, want %q", h, got, want)
 				}
 			}
-			if r.header.Get("Last-Modified") == "" {
+			if r.Header.Get("Last-Modified") == "" {
 				t.Error("no Last-Modified")
 			}
 		})
@@ -465,23 +320,23 @@ func TestTranslationFile(t *testing.T) {
 		{"unknown project", "/api/projects/nope/file/", notFound},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := do(t, "GET", e.srv.URL+tc.path, nil)
-			if r.status != http.StatusNotFound || string(r.body) != tc.body {
-				t.Errorf("GET %s = %d %s, want 404 %s", tc.path, r.status, r.body, tc.body)
+			r := servertest.Do(t, "GET", e.Srv.URL+tc.path, nil)
+			if r.Status != http.StatusNotFound || string(r.Body) != tc.body {
+				t.Errorf("GET %s = %d %s, want 404 %s", tc.path, r.Status, r.Body, tc.body)
 			}
 		})
 	}
-	plain := do(t, "GET", e.srv.URL+"/api/translations/demo/app/de/file/", nil)
-	if r := do(t, "GET", e.srv.URL+"/api/translations/demo/app/de/file/?format=api", nil); r.status != http.StatusOK ||
-		!bytes.Equal(r.body, plain.body) {
-		t.Errorf("format=api = %d %q, want the file %q", r.status, r.body, plain.body)
+	plain := servertest.Do(t, "GET", e.Srv.URL+"/api/translations/demo/app/de/file/", nil)
+	if r := servertest.Do(t, "GET", e.Srv.URL+"/api/translations/demo/app/de/file/?format=api", nil); r.Status != http.StatusOK ||
+		!bytes.Equal(r.Body, plain.Body) {
+		t.Errorf("format=api = %d %q, want the file %q", r.Status, r.Body, plain.Body)
 	}
-	r := do(t, "GET", e.srv.URL+"/api/translations/demo/app/de/file/?format=po", nil)
-	if want := `{"type":"validation_error","errors":[{"code":"invalid","detail":"Conversion to po is not supported","attr":"format"}]}`; r.status != http.StatusBadRequest || string(r.body) != want {
-		t.Errorf("format=po = %d %s, want 400 %s", r.status, r.body, want)
+	r := servertest.Do(t, "GET", e.Srv.URL+"/api/translations/demo/app/de/file/?format=po", nil)
+	if want := `{"type":"validation_error","errors":[{"code":"invalid","detail":"Conversion to po is not supported","attr":"format"}]}`; r.Status != http.StatusBadRequest || string(r.Body) != want {
+		t.Errorf("format=po = %d %s, want 400 %s", r.Status, r.Body, want)
 	}
-	if r := do(t, "PUT", e.srv.URL+"/api/translations/demo/app/de/file/", nil); r.status != http.StatusUnauthorized {
-		t.Errorf("anonymous PUT = %d %s, want 401", r.status, r.body)
+	if r := servertest.Do(t, "PUT", e.Srv.URL+"/api/translations/demo/app/de/file/", nil); r.Status != http.StatusUnauthorized {
+		t.Errorf("anonymous PUT = %d %s, want 401", r.Status, r.Body)
 	}
 }
 
@@ -509,40 +364,40 @@ func zipEntries(tb testing.TB, body []byte) map[string][]byte {
 }
 
 func TestZipDownloads(t *testing.T) {
-	e := mustRepoEnv(t)
+	e := servertest.MustRepoEnv(t)
 	appFiles := []string{"locales/de.json", "locales/en.json", "locales/fr.json", "locales/pt_BR.json"}
 	glossaryFiles := []string{"de.tbx", "fr.tbx"}
 	tests := []struct {
 		path, disposition string
-		want              map[string]upstream // entry → where its bytes come from
+		want              map[string]servertest.Upstream // entry → where its bytes come from
 	}{
 		{"/api/components/demo/app/file/", `attachment; filename="demo-app.zip"`, nil},
 		{"/api/components/demo/glossary/file/", `attachment; filename="demo-glossary.zip"`, nil},
 		{"/api/projects/demo/file/", `attachment; filename="demo.zip"`, nil},
 	}
-	tests[0].want, tests[1].want, tests[2].want = map[string]upstream{}, map[string]upstream{}, map[string]upstream{}
+	tests[0].want, tests[1].want, tests[2].want = map[string]servertest.Upstream{}, map[string]servertest.Upstream{}, map[string]servertest.Upstream{}
 	for _, f := range appFiles {
-		tests[0].want["demo/app/"+f] = e.app
-		tests[2].want["demo/app/"+f] = e.app
+		tests[0].want["demo/app/"+f] = e.App
+		tests[2].want["demo/app/"+f] = e.App
 	}
 	for _, f := range glossaryFiles {
-		tests[1].want["demo/glossary/"+f] = e.glossary
-		tests[2].want["demo/glossary/"+f] = e.glossary
+		tests[1].want["demo/glossary/"+f] = e.Glossary
+		tests[2].want["demo/glossary/"+f] = e.Glossary
 	}
 	for _, tc := range tests {
 		t.Run(tc.path, func(t *testing.T) {
-			r := do(t, "GET", e.srv.URL+tc.path, http.Header{"Accept": {"application/json"}})
-			if r.status != http.StatusOK {
-				t.Fatalf("status %d: %s", r.status, r.body)
+			r := servertest.Do(t, "GET", e.Srv.URL+tc.path, http.Header{"Accept": {"application/json"}})
+			if r.Status != http.StatusOK {
+				t.Fatalf("status %d: %s", r.Status, r.Body)
 			}
 			for h, want := range map[string]string{
 				"Content-Type": "application/zip", "Content-Disposition": tc.disposition, "Allow": "GET, HEAD, OPTIONS",
 			} {
-				if got := r.header.Get(h); got != want {
+				if got := r.Header.Get(h); got != want {
 					t.Errorf("%s = %q, want %q", h, got, want)
 				}
 			}
-			got := zipEntries(t, r.body)
+			got := zipEntries(t, r.Body)
 			var names, wantNames []string
 			for n := range got {
 				names = append(names, n)
@@ -557,49 +412,49 @@ func TestZipDownloads(t *testing.T) {
 			}
 			for n, u := range tc.want {
 				file := strings.SplitN(n, "/", 3)[2]
-				if want := u.blob(t, file); !bytes.Equal(got[n], want) {
+				if want := u.Blob(t, file); !bytes.Equal(got[n], want) {
 					t.Errorf("%s = %q, want %q", n, got[n], want)
 				}
 			}
 		})
 	}
-	if r := do(t, "GET", e.srv.URL+"/api/components/demo/app/file/?format=po", nil); r.status != http.StatusNotFound {
-		t.Errorf("format=po = %d %s, want 404", r.status, r.body)
+	if r := servertest.Do(t, "GET", e.Srv.URL+"/api/components/demo/app/file/?format=po", nil); r.Status != http.StatusNotFound {
+		t.Errorf("format=po = %d %s, want 404", r.Status, r.Body)
 	}
 	// format=api may follow any URL (spec, "Common response behaviour").
-	plain := do(t, "GET", e.srv.URL+"/api/components/demo/app/file/", nil)
-	withAPI := do(t, "GET", e.srv.URL+"/api/components/demo/app/file/?format=api", nil)
-	if withAPI.status != http.StatusOK || !bytes.Equal(withAPI.body, plain.body) {
-		t.Errorf("format=api = %d, body equal to the plain zip: %v", withAPI.status, bytes.Equal(withAPI.body, plain.body))
+	plain := servertest.Do(t, "GET", e.Srv.URL+"/api/components/demo/app/file/", nil)
+	withAPI := servertest.Do(t, "GET", e.Srv.URL+"/api/components/demo/app/file/?format=api", nil)
+	if withAPI.Status != http.StatusOK || !bytes.Equal(withAPI.Body, plain.Body) {
+		t.Errorf("format=api = %d, body equal to the plain zip: %v", withAPI.Status, bytes.Equal(withAPI.Body, plain.Body))
 	}
 }
 
 func TestGitExportEndpoint(t *testing.T) {
-	e := mustRepoEnv(t)
-	url := e.srv.URL + "/git/demo/app/"
-	head := runGit(t, e.app.work, "rev-parse", "HEAD")
+	e := servertest.MustRepoEnv(t)
+	url := e.Srv.URL + "/git/demo/app/"
+	head := servertest.RunGit(t, e.App.Work, "rev-parse", "HEAD")
 
 	// A person opening git_export learns how to clone.
-	r := do(t, "GET", url, nil)
-	if r.status != http.StatusOK || r.header.Get("Content-Type") != "text/plain; charset=utf-8" ||
-		!strings.Contains(string(r.body), "git clone "+url+"\n") {
-		t.Errorf("GET %s = %d %q %s", url, r.status, r.header.Get("Content-Type"), r.body)
+	r := servertest.Do(t, "GET", url, nil)
+	if r.Status != http.StatusOK || r.Header.Get("Content-Type") != "text/plain; charset=utf-8" ||
+		!strings.Contains(string(r.Body), "git clone "+url+"\n") {
+		t.Errorf("GET %s = %d %q %s", url, r.Status, r.Header.Get("Content-Type"), r.Body)
 	}
 	// The component's git_export points here.
-	if ge := getObject(t, e.srv.URL+"/api/translations/demo/app/de/")["component"].(map[string]any)["git_export"]; ge != url {
+	if ge := servertest.GetObject(t, e.Srv.URL+"/api/translations/demo/app/de/")["component"].(map[string]any)["git_export"]; ge != url {
 		t.Errorf("git_export = %v, want %s", ge, url)
 	}
 
 	dst := filepath.Join(t.TempDir(), "cli")
-	runGit(t, "/", "clone", "--quiet", url, dst)
-	if got := runGit(t, dst, "rev-parse", "HEAD"); got != head {
+	servertest.RunGit(t, "/", "clone", "--quiet", url, dst)
+	if got := servertest.RunGit(t, dst, "rev-parse", "HEAD"); got != head {
 		t.Errorf("git clone HEAD = %s, want %s", got, head)
 	}
-	if got := runGit(t, dst, "symbolic-ref", "HEAD"); got != "refs/heads/main" {
+	if got := servertest.RunGit(t, dst, "symbolic-ref", "HEAD"); got != "refs/heads/main" {
 		t.Errorf("git clone is on %s", got)
 	}
 	b, err := os.ReadFile(filepath.Join(dst, "locales", "de.json"))
-	if want := e.app.blob(t, "locales/de.json"); err != nil || !bytes.Equal(b, want) {
+	if want := e.App.Blob(t, "locales/de.json"); err != nil || !bytes.Equal(b, want) {
 		t.Errorf("cloned de.json = %q, %v; want %q", b, err, want)
 	}
 
@@ -613,7 +468,7 @@ func TestGitExportEndpoint(t *testing.T) {
 		t.Errorf("go-git clone HEAD = %v, %v; want main at %s", ref, err, head)
 	}
 	if b, err := os.ReadFile(filepath.Join(gg, "locales", "en.json")); err != nil ||
-		!bytes.Equal(b, e.app.blob(t, "locales/en.json")) {
+		!bytes.Equal(b, e.App.Blob(t, "locales/en.json")) {
 		t.Errorf("go-git cloned en.json = %q, %v", b, err)
 	}
 
@@ -621,11 +476,11 @@ func TestGitExportEndpoint(t *testing.T) {
 	for _, tc := range []struct{ method, path string }{
 		{"GET", "info/refs?service=git-receive-pack"}, {"POST", "git-receive-pack"},
 	} {
-		if r := do(t, tc.method, url+tc.path, nil); r.status != http.StatusForbidden {
-			t.Errorf("%s %s = %d, want 403", tc.method, tc.path, r.status)
+		if r := servertest.Do(t, tc.method, url+tc.path, nil); r.Status != http.StatusForbidden {
+			t.Errorf("%s %s = %d, want 403", tc.method, tc.path, r.Status)
 		}
 	}
-	runGit(t, dst, "commit", "--quiet", "--allow-empty", "-m", "Sneaky")
+	servertest.RunGit(t, dst, "commit", "--quiet", "--allow-empty", "-m", "Sneaky")
 	cmd := exec.Command("git", "push", "origin", "main")
 	cmd.Dir = dst
 	if out, err := cmd.CombinedOutput(); err == nil {
@@ -634,8 +489,8 @@ func TestGitExportEndpoint(t *testing.T) {
 
 	notFound := `{"type":"client_error","errors":[{"code":"not_found","detail":"Not found.","attr":null}]}`
 	for _, p := range []string{"/git/demo/nope/", "/git/demo/nope/info/refs?service=git-upload-pack", "/git/nope/app/"} {
-		if r := do(t, "GET", e.srv.URL+p, nil); r.status != http.StatusNotFound || string(r.body) != notFound {
-			t.Errorf("GET %s = %d %s, want 404 JSON", p, r.status, r.body)
+		if r := servertest.Do(t, "GET", e.Srv.URL+p, nil); r.Status != http.StatusNotFound || string(r.Body) != notFound {
+			t.Errorf("GET %s = %d %s, want 404 JSON", p, r.Status, r.Body)
 		}
 	}
 }
@@ -643,7 +498,7 @@ func TestGitExportEndpoint(t *testing.T) {
 func TestRepositoriesUnset(t *testing.T) {
 	// The demo index without Options.Repositories: every endpoint that
 	// needs a checkout is absent.
-	srv, _ := demoServer(t)
+	srv, _ := servertest.DemoServer(t)
 	notFound := `{"type":"client_error","errors":[{"code":"not_found","detail":"Not found.","attr":null}]}`
 	for _, p := range []string{
 		"/api/projects/demo/repository/", "/api/components/demo/app/repository/",
@@ -651,9 +506,9 @@ func TestRepositoriesUnset(t *testing.T) {
 		"/api/components/demo/app/file/", "/api/projects/demo/file/",
 		"/git/demo/app/", "/git/demo/app/info/refs?service=git-upload-pack",
 	} {
-		r := do(t, "GET", srv.URL+p, nil)
-		if r.status != http.StatusNotFound || string(r.body) != notFound {
-			t.Errorf("GET %s = %d %s, want 404 JSON", p, r.status, r.body)
+		r := servertest.Do(t, "GET", srv.URL+p, nil)
+		if r.Status != http.StatusNotFound || string(r.Body) != notFound {
+			t.Errorf("GET %s = %d %s, want 404 JSON", p, r.Status, r.Body)
 		}
 	}
 }

@@ -20,18 +20,18 @@ var _ api.RepositoryOperations = (*tolksync.Service)(nil)
 // past answers result false with the remote's message.
 func TestRepositoryCommitAndPush(t *testing.T) {
 	t.Parallel()
-	e := mustRepoEnv(t)
-	srv := mustServe(t, e.db, servertest.Options{Repositories: e.svc, Files: e.svc, Operations: e.svc})
-	w := &writeEnv{srv: srv, db: e.db}
-	anna := mustUser(t, e.db, "anna", false, [2]string{"Translate", "demo"})
-	rob := mustUser(t, e.db, "rob", false, [2]string{"Manage repository", "demo"})
+	e := servertest.MustRepoEnv(t)
+	srv := servertest.Serve(t, e.DB, servertest.Options{Repositories: e.Svc, Files: e.Svc, Operations: e.Svc})
+	w := &writeEnv{srv: srv, db: e.DB}
+	anna := servertest.MustUser(t, e.DB, "anna", false, [2]string{"Translate", "demo"})
+	rob := servertest.MustUser(t, e.DB, "rob", false, [2]string{"Manage repository", "demo"})
 	op := func(path, operation string) string {
 		t.Helper()
-		r := doJSON(t, "POST", srv.URL+path, rob, map[string]any{"operation": operation})
-		if r.status != http.StatusOK {
-			t.Fatalf("%s %s = %d %s", operation, path, r.status, r.body)
+		r := servertest.DoJSON(t, "POST", srv.URL+path, rob, map[string]any{"operation": operation})
+		if r.Status != http.StatusOK {
+			t.Fatalf("%s %s = %d %s", operation, path, r.Status, r.Body)
 		}
-		return string(r.body)
+		return string(r.Body)
 	}
 	const de = "/api/translations/demo/app/de/repository/"
 	const app = "/api/components/demo/app/repository/"
@@ -41,25 +41,25 @@ func TestRepositoryCommitAndPush(t *testing.T) {
 		t.Errorf("translation commit with nothing pending = %s", got)
 	}
 	w.editDE(t, anna, "greeting", "Servus, {name}!")
-	if st := getObjectAs(t, srv.URL+app, rob); st["needs_commit"] != true {
+	if st := servertest.GetObjectAs(t, srv.URL+app, rob); st["needs_commit"] != true {
 		t.Errorf("needs_commit before commit = %v", st["needs_commit"])
 	}
 	if got := op(de, "commit"); got != `{"result":true}` {
 		t.Errorf("translation commit = %s", got)
 	}
-	st := getObjectAs(t, srv.URL+app, rob)
+	st := servertest.GetObjectAs(t, srv.URL+app, rob)
 	if st["needs_commit"] != false || st["needs_push"] != true {
 		t.Errorf("after commit: needs_commit %v, needs_push %v; want false, true", st["needs_commit"], st["needs_push"])
 	}
 	if got := op(app, "push"); got != `{"result":true}` {
 		t.Errorf("component push = %s", got)
 	}
-	runGit(t, e.app.work, "pull", "--quiet", "origin", "main")
-	if got := runGit(t, e.app.work, "log", "-1", "--format=%an <%ae> | %cn <%ce> | %s"); got !=
+	servertest.RunGit(t, e.App.Work, "pull", "--quiet", "origin", "main")
+	if got := servertest.RunGit(t, e.App.Work, "log", "-1", "--format=%an <%ae> | %cn <%ce> | %s"); got !=
 		"anna Example <anna@example.com> | Tolk <noreply@tolk.invalid> | Translated using Tolk (German)" {
 		t.Errorf("upstream head = %s", got)
 	}
-	if got := string(e.app.blob(t, "locales/de.json")); !strings.Contains(got, `"greeting": "Servus, {name}!",`) ||
+	if got := string(e.App.Blob(t, "locales/de.json")); !strings.Contains(got, `"greeting": "Servus, {name}!",`) ||
 		!strings.Contains(got, `"file": "Datei",`) {
 		t.Errorf("upstream de.json =\n%s", got)
 	}
@@ -74,13 +74,13 @@ func TestRepositoryCommitAndPush(t *testing.T) {
 
 	// Upstream moves on: the push is refused, pulls, re-applies the edit
 	// on top and pushes again.
-	e.app.commit(t, map[string]string{"README": "moved\n"}, "Upstream moves")
+	e.App.Commit(t, map[string]string{"README": "moved\n"}, "Upstream moves")
 	w.editDE(t, anna, "app.title", "Tolk-Vorführung")
 	if got := op("/api/projects/demo/repository/", "push"); got != `{"result":true}` {
 		t.Errorf("push after upstream moved = %s", got)
 	}
-	runGit(t, e.app.work, "pull", "--quiet", "origin", "main")
-	if got := runGit(t, e.app.work, "log", "-2", "--format=%s"); got != "Translated using Tolk (German)\nUpstream moves" {
+	servertest.RunGit(t, e.App.Work, "pull", "--quiet", "origin", "main")
+	if got := servertest.RunGit(t, e.App.Work, "log", "-2", "--format=%s"); got != "Translated using Tolk (German)\nUpstream moves" {
 		t.Errorf("upstream log after the retried push:\n%s", got)
 	}
 	actions := "," + strings.Join(changeActions(t, srv.URL+"/api/components/demo/app/changes/"), ",") + ","
@@ -95,10 +95,10 @@ func TestRepositoryCommitAndPush(t *testing.T) {
 	if got := op(de, "reset"); got != `{"result":true}` {
 		t.Errorf("reset = %s", got)
 	}
-	if st := getObjectAs(t, srv.URL+app, rob); st["needs_commit"] != false || st["needs_push"] != false {
+	if st := servertest.GetObjectAs(t, srv.URL+app, rob); st["needs_commit"] != false || st["needs_push"] != false {
 		t.Errorf("after reset: %v", st)
 	}
-	if unit := getObjectAs(t, w.unitURL(t, "app", "de", "app.title"), anna); unit["target"].([]any)[0] != "Tolk-Vorführung" {
+	if unit := servertest.GetObjectAs(t, w.unitURL(t, "app", "de", "app.title"), anna); unit["target"].([]any)[0] != "Tolk-Vorführung" {
 		t.Errorf("app.title after reset = %v, want upstream's text", unit["target"])
 	}
 	if actions := "," + strings.Join(changeActions(t, srv.URL+"/api/components/demo/app/changes/"), ",") + ","; !strings.Contains(actions, ",19 by rob,") {
@@ -111,10 +111,10 @@ func TestRepositoryCommitAndPush(t *testing.T) {
 	if got := op(app, "reset-keep"); got != `{"result":true}` {
 		t.Errorf("reset-keep = %s", got)
 	}
-	if st := getObjectAs(t, srv.URL+app, rob); st["needs_commit"] != false || st["needs_push"] != true {
+	if st := servertest.GetObjectAs(t, srv.URL+app, rob); st["needs_commit"] != false || st["needs_push"] != true {
 		t.Errorf("after reset-keep: %v", st)
 	}
-	if unit := getObjectAs(t, w.unitURL(t, "app", "de", "app.title"), anna); unit["target"].([]any)[0] != "Behalten" {
+	if unit := servertest.GetObjectAs(t, w.unitURL(t, "app", "de", "app.title"), anna); unit["target"].([]any)[0] != "Behalten" {
 		t.Errorf("app.title after reset-keep = %v, want the kept edit", unit["target"])
 	}
 }
@@ -126,11 +126,11 @@ func TestRepositoryCommitAndPush(t *testing.T) {
 // answers the reference's failure while the other still runs.
 func TestRepositoryFileOperations(t *testing.T) {
 	t.Parallel()
-	e := mustRepoEnv(t)
-	srv := mustServe(t, e.db, servertest.Options{Repositories: e.svc, Files: e.svc, Operations: e.svc})
-	w := &writeEnv{srv: srv, db: e.db}
-	anna := mustUser(t, e.db, "anna", false, [2]string{"Translate", "demo"})
-	rob := mustUser(t, e.db, "rob", false, [2]string{"Manage repository", "demo"})
+	e := servertest.MustRepoEnv(t)
+	srv := servertest.Serve(t, e.DB, servertest.Options{Repositories: e.Svc, Files: e.Svc, Operations: e.Svc})
+	w := &writeEnv{srv: srv, db: e.DB}
+	anna := servertest.MustUser(t, e.DB, "anna", false, [2]string{"Translate", "demo"})
+	rob := servertest.MustUser(t, e.DB, "rob", false, [2]string{"Manage repository", "demo"})
 	const (
 		de      = "/api/translations/demo/app/de/repository/"
 		app     = "/api/components/demo/app/repository/"
@@ -140,11 +140,11 @@ func TestRepositoryFileOperations(t *testing.T) {
 	// op runs operation as rob and returns the answer's fields.
 	op := func(path, operation string) map[string]any {
 		t.Helper()
-		r := doJSON(t, "POST", srv.URL+path, rob, map[string]any{"operation": operation})
-		if r.status != http.StatusOK {
-			t.Fatalf("%s %s = %d %s", operation, path, r.status, r.body)
+		r := servertest.DoJSON(t, "POST", srv.URL+path, rob, map[string]any{"operation": operation})
+		if r.Status != http.StatusOK {
+			t.Fatalf("%s %s = %d %s", operation, path, r.Status, r.Body)
 		}
-		return decode(t, r.body)
+		return servertest.Decode(t, r.Body)
 	}
 	succeeded := func(name string, got map[string]any) {
 		t.Helper()
@@ -164,22 +164,22 @@ func TestRepositoryFileOperations(t *testing.T) {
 	}
 
 	for _, operation := range []string{"cleanup", "file-sync", "file-scan"} {
-		r := doJSON(t, "POST", srv.URL+app, anna, map[string]any{"operation": operation})
-		if r.status != http.StatusForbidden || string(r.body) != denied(deniedDefault) {
-			t.Errorf("%s as a translator = %d %s, want 403 %s", operation, r.status, r.body, denied(deniedDefault))
+		r := servertest.DoJSON(t, "POST", srv.URL+app, anna, map[string]any{"operation": operation})
+		if r.Status != http.StatusForbidden || string(r.Body) != denied(deniedDefault) {
+			t.Errorf("%s as a translator = %d %s, want 403 %s", operation, r.Status, r.Body, denied(deniedDefault))
 		}
 	}
 
 	// file-sync commits at once: a pending edit is written with the rest.
 	w.editDE(t, anna, "greeting", "Servus, {name}!")
 	succeeded("translation file-sync", op(de, "file-sync"))
-	if st := getObjectAs(t, srv.URL+app, rob); st["needs_commit"] != false || st["needs_push"] != true {
+	if st := servertest.GetObjectAs(t, srv.URL+app, rob); st["needs_commit"] != false || st["needs_push"] != true {
 		t.Errorf("app after file-sync: needs_commit %v, needs_push %v; want false, true", st["needs_commit"], st["needs_push"])
 	}
 	recorded("83 by rob", "app")
 	// The glossary's files already say what the index says: no commit.
 	succeeded("project file-sync", op(project, "file-sync"))
-	if st := getObjectAs(t, srv.URL+glossy, rob); st["needs_commit"] != false || st["needs_push"] != false {
+	if st := servertest.GetObjectAs(t, srv.URL+glossy, rob); st["needs_commit"] != false || st["needs_push"] != false {
 		t.Errorf("glossary after file-sync: needs_commit %v, needs_push %v; want false, false", st["needs_commit"], st["needs_push"])
 	}
 	recorded("83 by rob", "glossary")
@@ -190,7 +190,7 @@ func TestRepositoryFileOperations(t *testing.T) {
 	recorded("84 by rob", "app", "glossary")
 
 	// The glossary's remote is gone: its cleanup fails, the app's runs.
-	bare := strings.TrimPrefix(e.glossary.url, "file://")
+	bare := strings.TrimPrefix(e.Glossary.URL, "file://")
 	if err := os.Rename(bare, bare+".moved"); err != nil {
 		t.Fatal(err)
 	}
@@ -207,8 +207,8 @@ func TestRepositoryFileOperations(t *testing.T) {
 // Authorization header auth is.
 func (w *writeEnv) editDE(t *testing.T, auth, key, text string) {
 	t.Helper()
-	if r := doJSON(t, "PATCH", w.unitURL(t, "app", "de", key), auth,
-		map[string]any{"target": []string{text}, "state": 20}); r.status != http.StatusOK {
-		t.Fatalf("edit %s = %d %s", key, r.status, r.body)
+	if r := servertest.DoJSON(t, "PATCH", w.unitURL(t, "app", "de", key), auth,
+		map[string]any{"target": []string{text}, "state": 20}); r.Status != http.StatusOK {
+		t.Fatalf("edit %s = %d %s", key, r.Status, r.Body)
 	}
 }

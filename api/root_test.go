@@ -3,13 +3,15 @@ package api_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/tolk-project/tolk/internal/servertest"
 )
 
 // TestRoot checks /api/: only collections of the reference, each an
 // absolute URL of its own name that resolves to a list; the collections
 // this branch serves are all there.
 func TestRoot(t *testing.T) {
-	srv, _ := demoServer(t)
+	srv, _ := servertest.DemoServer(t)
 	reference := map[string]bool{"addons": true, "changes": true, "component-lists": true,
 		"components": true, "groups": true, "languages": true, "memory": true, "projects": true,
 		"roles": true, "screenshots": true, "tasks": true, "translations": true, "units": true, "users": true}
@@ -18,7 +20,7 @@ func TestRoot(t *testing.T) {
 		if withFormat {
 			suffix = "?format=api"
 		}
-		root := getObject(t, srv.URL+"/api/"+suffix)
+		root := servertest.GetObject(t, srv.URL+"/api/"+suffix)
 		for _, name := range []string{"changes", "languages", "units", "users"} {
 			if _, ok := root[name]; !ok {
 				t.Errorf("root lacks %q: %v", name, root)
@@ -30,8 +32,8 @@ func TestRoot(t *testing.T) {
 				t.Errorf("root[%q] = %v, want a reference collection at %s", name, link, want)
 				continue
 			}
-			list := getObject(t, link.(string))
-			checkShape(t, name, list, listShape)
+			list := servertest.GetObject(t, link.(string))
+			servertest.CheckShape(t, name, list, listShape)
 			if withFormat {
 				for _, s := range []any{list["next"], list["previous"]} {
 					if s != nil && !strings.HasSuffix(s.(string), "format=api") {

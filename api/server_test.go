@@ -55,35 +55,35 @@ var endpoints = []struct {
 }
 
 func TestHeaders(t *testing.T) {
-	srv, _ := demoServer(t)
+	srv, _ := servertest.DemoServer(t)
 	for _, ep := range endpoints {
 		for _, method := range []string{"GET", "HEAD", "OPTIONS"} {
 			t.Run(method+" "+ep.path, func(t *testing.T) {
-				r := do(t, method, srv.URL+ep.path, nil)
-				if r.status != http.StatusOK {
-					t.Fatalf("status %d, body %s", r.status, r.body)
+				r := servertest.Do(t, method, srv.URL+ep.path, nil)
+				if r.Status != http.StatusOK {
+					t.Fatalf("status %d, body %s", r.Status, r.Body)
 				}
 				for h, want := range map[string]string{
 					"Allow": ep.allow, "Vary": "Accept", "Content-Type": "application/json",
 				} {
-					if got := strings.Join(r.header.Values(h), ", "); got != want {
+					if got := strings.Join(r.Header.Values(h), ", "); got != want {
 						t.Errorf("%s = %q, want %q", h, got, want)
 					}
 				}
 				switch method {
 				case "HEAD":
-					if len(r.body) != 0 {
-						t.Errorf("HEAD body = %q, want none", r.body)
+					if len(r.Body) != 0 {
+						t.Errorf("HEAD body = %q, want none", r.Body)
 					}
 				case "OPTIONS":
 					var meta map[string]any
-					if err := json.Unmarshal(r.body, &meta); err != nil {
+					if err := json.Unmarshal(r.Body, &meta); err != nil {
 						t.Fatal(err)
 					}
 					want := `{"name":"` + ep.name + `","description":"","renders":["application/json","text/html"],` +
 						`"parses":["application/json","application/x-www-form-urlencoded","multipart/form-data"]}`
-					if string(r.body) != want {
-						t.Errorf("OPTIONS body = %s, want %s", r.body, want)
+					if string(r.Body) != want {
+						t.Errorf("OPTIONS body = %s, want %s", r.Body, want)
 					}
 				}
 			})
@@ -92,7 +92,7 @@ func TestHeaders(t *testing.T) {
 }
 
 func TestMethods(t *testing.T) {
-	srv, _ := demoServer(t)
+	srv, _ := servertest.DemoServer(t)
 	const denied = `{"type":"client_error","errors":[{"code":"not_authenticated",` +
 		`"detail":"Authentication credentials were not provided.","attr":null}]}`
 	notAllowed := func(m string) string {
@@ -103,20 +103,20 @@ func TestMethods(t *testing.T) {
 		advertised := strings.Split(ep.allow, ", ")
 		for _, method := range []string{"POST", "PUT", "PATCH", "DELETE", "PROPFIND"} {
 			t.Run(method+" "+ep.path, func(t *testing.T) {
-				r := do(t, method, srv.URL+ep.path, nil)
+				r := servertest.Do(t, method, srv.URL+ep.path, nil)
 				wantStatus, wantBody := http.StatusMethodNotAllowed, notAllowed(method)
 				if contains(advertised, method) {
 					// Advertised: anonymous writes are refused before
 					// the object is even looked up.
 					wantStatus, wantBody = http.StatusUnauthorized, denied
 				}
-				if r.status != wantStatus || string(r.body) != wantBody {
-					t.Errorf("%s = %d %s, want %d %s", method, r.status, r.body, wantStatus, wantBody)
+				if r.Status != wantStatus || string(r.Body) != wantBody {
+					t.Errorf("%s = %d %s, want %d %s", method, r.Status, r.Body, wantStatus, wantBody)
 				}
-				if got := r.header.Get("Allow"); got != ep.allow {
+				if got := r.Header.Get("Allow"); got != ep.allow {
 					t.Errorf("Allow = %q, want %q", got, ep.allow)
 				}
-				if got := r.header.Get("Content-Type"); got != "application/json" {
+				if got := r.Header.Get("Content-Type"); got != "application/json" {
 					t.Errorf("Content-Type = %q", got)
 				}
 			})
@@ -134,7 +134,7 @@ func contains(list []string, s string) bool {
 }
 
 func TestUnknownPath(t *testing.T) {
-	srv, _ := demoServer(t)
+	srv, _ := servertest.DemoServer(t)
 	const notFound = `{"type":"client_error","errors":[{"code":"not_found","detail":"Not found.","attr":null}]}`
 	for _, path := range []string{
 		"/api/nope/", "/api/translations/demo/app/de/nope/", "/api/translations/demo/app/de/nope",
@@ -142,12 +142,12 @@ func TestUnknownPath(t *testing.T) {
 		// Below the human pages, paths that are not pages stay JSON.
 		"/projects/demo/app/de/nope/", "/engage/demo/", "/translate/demo/app/",
 	} {
-		r := do(t, "GET", srv.URL+path, nil)
-		if r.status != http.StatusNotFound || string(r.body) != notFound {
-			t.Errorf("GET %s = %d %s, want 404 %s", path, r.status, r.body, notFound)
+		r := servertest.Do(t, "GET", srv.URL+path, nil)
+		if r.Status != http.StatusNotFound || string(r.Body) != notFound {
+			t.Errorf("GET %s = %d %s, want 404 %s", path, r.Status, r.Body, notFound)
 		}
-		if r.header.Get("Content-Type") != "application/json" || r.header.Get("Vary") != "Accept" {
-			t.Errorf("GET %s headers = %v", path, r.header)
+		if r.Header.Get("Content-Type") != "application/json" || r.Header.Get("Vary") != "Accept" {
+			t.Errorf("GET %s headers = %v", path, r.Header)
 		}
 	}
 }
@@ -155,17 +155,17 @@ func TestUnknownPath(t *testing.T) {
 // TestTrailingSlash checks the reference's redirect of a path that lacks
 // only its final slash: 301 to the slashed path, query kept, no body.
 func TestTrailingSlash(t *testing.T) {
-	srv, _ := demoServer(t)
+	srv, _ := servertest.DemoServer(t)
 	for _, tc := range []struct{ path, want string }{
 		{"/api/translations/demo/app/de", "/api/translations/demo/app/de/"},
 		{"/api/translations/demo/app/de/units?page=2&format=api", "/api/translations/demo/app/de/units/?page=2&format=api"},
 		{"/api/languages/de/statistics", "/api/languages/de/statistics/"},
 	} {
 		for _, method := range []string{"GET", "HEAD", "POST"} {
-			r := do(t, method, srv.URL+tc.path, nil)
-			if r.status != http.StatusMovedPermanently || r.header.Get("Location") != tc.want || len(r.body) != 0 {
-				t.Errorf("%s %s = %d Location %q body %q, want 301 to %s", method, tc.path, r.status,
-					r.header.Get("Location"), r.body, tc.want)
+			r := servertest.Do(t, method, srv.URL+tc.path, nil)
+			if r.Status != http.StatusMovedPermanently || r.Header.Get("Location") != tc.want || len(r.Body) != 0 {
+				t.Errorf("%s %s = %d Location %q body %q, want 301 to %s", method, tc.path, r.Status,
+					r.Header.Get("Location"), r.Body, tc.want)
 			}
 		}
 	}
@@ -175,7 +175,7 @@ func TestTrailingSlash(t *testing.T) {
 // service makes ends in format=api; without it none carries it. External
 // addresses (the project's home page, the license page) are left alone.
 func TestFormatAPI(t *testing.T) {
-	srv, _ := demoServer(t)
+	srv, _ := servertest.DemoServer(t)
 	external := map[string]bool{"https://example.com/": true, "https://spdx.org/licenses/MIT.html": true}
 	for _, ep := range endpoints {
 		t.Run(ep.path, func(t *testing.T) {
@@ -185,7 +185,7 @@ func TestFormatAPI(t *testing.T) {
 					url += "?format=api"
 				}
 				var all []string
-				strs(getObject(t, url), &all)
+				servertest.Strs(servertest.GetObject(t, url), &all)
 				seen := 0
 				for _, s := range all {
 					if external[s] {
@@ -220,8 +220,8 @@ func TestFormatAPI(t *testing.T) {
 }
 
 func TestBaseURLAndProxies(t *testing.T) {
-	db := mustOpenDB(t)
-	seedDemo(t, db)
+	db := servertest.MustOpenDB(t)
+	servertest.SeedDemo(t, db)
 	path := "/api/languages/de/"
 	forwarded := http.Header{"X-Forwarded-Proto": {"https"}, "X-Forwarded-Host": {"tolk.example.org, inner.local"}}
 	cases := []struct {
@@ -242,13 +242,13 @@ func TestBaseURLAndProxies(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := mustServe(t, db, tc.opts)
+			srv := servertest.Serve(t, db, tc.opts)
 			want := tc.want
 			if want == "" {
 				want = srv.URL
 			}
-			r := do(t, "GET", srv.URL+path, tc.header)
-			l := decode(t, r.body)
+			r := servertest.Do(t, "GET", srv.URL+path, tc.header)
+			l := servertest.Decode(t, r.Body)
 			if l["url"] != want+path || l["web_url"] != want+"/languages/de/" {
 				t.Errorf("url %v web_url %v, want under %s", l["url"], l["web_url"], want)
 			}
@@ -261,8 +261,8 @@ func TestBaseURLAndProxies(t *testing.T) {
 // so no body links to it; the listen address, localhost and the allowed
 // hosts are served.
 func TestForgedHost(t *testing.T) {
-	db := mustOpenDB(t)
-	seedDemo(t, db)
+	db := servertest.MustOpenDB(t)
+	servertest.SeedDemo(t, db)
 	const path = "/api/languages/de/"
 	refused := func(host string) string {
 		return `{"type":"client_error","errors":[{"code":"invalid_host","detail":"Invalid HTTP_HOST header: \"` + host +
@@ -291,7 +291,7 @@ func TestForgedHost(t *testing.T) {
 		{"base URL serves any host", servertest.Options{BaseURL: "https://tolk.example.com"}, "evil.example", "", 200, "https://tolk.example.com"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			srv := mustServe(t, db, tc.opts)
+			srv := servertest.Serve(t, db, tc.opts)
 			req, err := http.NewRequest("GET", srv.URL+path, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -322,7 +322,7 @@ func TestForgedHost(t *testing.T) {
 				return
 			}
 			prefix := cmp.Or(tc.prefix, srv.URL)
-			if l := decode(t, body); l["url"] != prefix+path {
+			if l := servertest.Decode(t, body); l["url"] != prefix+path {
 				t.Errorf("url %v, want %s", l["url"], prefix+path)
 			}
 		})
@@ -349,23 +349,23 @@ func TestOptionsValidate(t *testing.T) {
 var hexID = regexp.MustCompile(`^[0-9a-f]{32}$`)
 
 func TestRequestIDAndLog(t *testing.T) {
-	srv, _ := demoServer(t)
-	r := do(t, "GET", srv.URL+"/api/languages/de/", http.Header{"X-Request-Id": {"abc-123"}})
-	if got := r.header.Get("X-Request-ID"); got != "abc-123" {
+	srv, _ := servertest.DemoServer(t)
+	r := servertest.Do(t, "GET", srv.URL+"/api/languages/de/", http.Header{"X-Request-Id": {"abc-123"}})
+	if got := r.Header.Get("X-Request-ID"); got != "abc-123" {
 		t.Errorf("echoed request id = %q", got)
 	}
 	for _, given := range []string{"", "has spaces", strings.Repeat("x", 200)} {
-		r := do(t, "GET", srv.URL+"/api/languages/de/", http.Header{"X-Request-Id": {given}})
-		if got := r.header.Get("X-Request-ID"); !hexID.MatchString(got) {
+		r := servertest.Do(t, "GET", srv.URL+"/api/languages/de/", http.Header{"X-Request-Id": {given}})
+		if got := r.Header.Get("X-Request-ID"); !hexID.MatchString(got) {
 			t.Errorf("given %q: request id = %q, want a fresh one", given, got)
 		}
 	}
 	// One line per request, with what the log needs.
 	var line map[string]any
-	for _, l := range strings.Split(strings.TrimSpace(srv.logs.String()), "\n") {
+	for _, l := range strings.Split(strings.TrimSpace(srv.Logs.String()), "\n") {
 		if strings.Contains(l, `"request_id":"abc-123"`) {
 			if line != nil {
-				t.Fatalf("two log lines for one request: %s", srv.logs)
+				t.Fatalf("two log lines for one request: %s", srv.Logs)
 			}
 			if err := json.Unmarshal([]byte(l), &line); err != nil {
 				t.Fatal(err)
@@ -373,7 +373,7 @@ func TestRequestIDAndLog(t *testing.T) {
 		}
 	}
 	if line == nil {
-		t.Fatalf("no log line for the request: %s", srv.logs)
+		t.Fatalf("no log line for the request: %s", srv.Logs)
 	}
 	for k, want := range map[string]any{"msg": "request", "method": "GET", "route": "/api/languages/:code/",
 		"status": float64(200), "level": "INFO"} {
@@ -405,29 +405,29 @@ func (f failing) FindLanguage(ctx context.Context, code string) (index.Language,
 const serverError = `{"type":"server_error","errors":[{"code":"error","detail":"A server error occurred.","attr":null}]}`
 
 func TestPanicIsJSON500(t *testing.T) {
-	db := mustOpenDB(t)
-	srv := mustServe(t, failing{db, func() error { panic("secret panic value") }}, servertest.Options{})
-	r := do(t, "GET", srv.URL+"/api/languages/de/", http.Header{"X-Request-Id": {"panic-1"}})
-	if r.status != 500 || string(r.body) != serverError {
-		t.Errorf("panic = %d %s, want 500 %s", r.status, r.body, serverError)
+	db := servertest.MustOpenDB(t)
+	srv := servertest.Serve(t, failing{db, func() error { panic("secret panic value") }}, servertest.Options{})
+	r := servertest.Do(t, "GET", srv.URL+"/api/languages/de/", http.Header{"X-Request-Id": {"panic-1"}})
+	if r.Status != 500 || string(r.Body) != serverError {
+		t.Errorf("panic = %d %s, want 500 %s", r.Status, r.Body, serverError)
 	}
-	if r.header.Get("Content-Type") != "application/json" || r.header.Get("Allow") == "" {
-		t.Errorf("headers = %v", r.header)
+	if r.Header.Get("Content-Type") != "application/json" || r.Header.Get("Allow") == "" {
+		t.Errorf("headers = %v", r.Header)
 	}
-	logs := srv.logs.String()
+	logs := srv.Logs.String()
 	if !strings.Contains(logs, `"msg":"panic"`) || !strings.Contains(logs, "secret panic value") ||
 		!strings.Contains(logs, `"request_id":"panic-1"`) {
 		t.Errorf("panic not logged with its request id: %s", logs)
 	}
 	// The server survives.
-	r = do(t, "GET", srv.URL+"/api/languages/de/statistics/", nil)
-	if r.status != 500 {
-		t.Errorf("after panic: %d", r.status)
+	r = servertest.Do(t, "GET", srv.URL+"/api/languages/de/statistics/", nil)
+	if r.Status != 500 {
+		t.Errorf("after panic: %d", r.Status)
 	}
 }
 
 func TestErrorKinds(t *testing.T) {
-	db := mustOpenDB(t)
+	db := servertest.MustOpenDB(t)
 	cases := []struct {
 		err    error
 		status int
@@ -448,14 +448,14 @@ func TestErrorKinds(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.err.Error(), func(t *testing.T) {
-			srv := mustServe(t, failing{db, func() error { return tc.err }}, servertest.Options{})
-			r := do(t, "GET", srv.URL+"/api/languages/de/", nil)
-			if r.status != tc.status || string(r.body) != tc.body {
-				t.Errorf("= %d %s, want %d %s", r.status, r.body, tc.status, tc.body)
+			srv := servertest.Serve(t, failing{db, func() error { return tc.err }}, servertest.Options{})
+			r := servertest.Do(t, "GET", srv.URL+"/api/languages/de/", nil)
+			if r.Status != tc.status || string(r.Body) != tc.body {
+				t.Errorf("= %d %s, want %d %s", r.Status, r.Body, tc.status, tc.body)
 			}
-			logged := strings.Contains(srv.logs.String(), tc.err.Error())
+			logged := strings.Contains(srv.Logs.String(), tc.err.Error())
 			if logged != (tc.status >= 500) {
-				t.Errorf("error logged = %v for status %d: %s", logged, tc.status, srv.logs)
+				t.Errorf("error logged = %v for status %d: %s", logged, tc.status, srv.Logs)
 			}
 		})
 	}
@@ -467,8 +467,8 @@ func TestErrorKinds(t *testing.T) {
 // on a non-loopback address where the machine has one, so that the
 // loopback names do not answer for it.
 func TestHostOfConnection(t *testing.T) {
-	db := mustOpenDB(t)
-	seedDemo(t, db)
+	db := servertest.MustOpenDB(t)
+	servertest.SeedDemo(t, db)
 	var ip net.IP
 	addrs, _ := net.InterfaceAddrs()
 	for _, a := range addrs {

@@ -2,10 +2,12 @@ package api_test
 
 import (
 	"testing"
+
+	"github.com/tolk-project/tolk/internal/servertest"
 )
 
 var (
-	statsShape = shape{
+	statsShape = servertest.Shape{
 		"total": "int", "total_words": "int", "total_chars": "int", "last_change": "timestamp|null",
 		"recent_changes": "int", "translated": "int", "translated_words": "int", "translated_chars": "int",
 		"translated_percent": "number", "translated_words_percent": "number",
@@ -19,8 +21,8 @@ var (
 	languageStatsShape = without(statsShape, "code", "translate_url")
 )
 
-func without(s shape, keys ...string) shape {
-	out := shape{}
+func without(s servertest.Shape, keys ...string) servertest.Shape {
+	out := servertest.Shape{}
 	for k, v := range s {
 		out[k] = v
 	}
@@ -35,10 +37,10 @@ func without(s shape, keys ...string) shape {
 // "Open file" translated, the rest empty. The German glossary adds
 // "apple" and "pear tree" translated and "plum" empty.
 func TestTranslationStatistics(t *testing.T) {
-	srv, _ := demoServer(t)
+	srv, _ := servertest.DemoServer(t)
 	base := srv.URL
-	st := getObject(t, base+"/api/translations/demo/app/de/statistics/")
-	checkShape(t, "statistics", st, statsShape)
+	st := servertest.GetObject(t, base+"/api/translations/demo/app/de/statistics/")
+	servertest.CheckShape(t, "statistics", st, statsShape)
 	checkValues(t, "statistics", st, map[string]any{
 		"total": "6", "total_words": "12", "total_chars": "54",
 		"translated": "2", "translated_words": "3", "translated_chars": "14",
@@ -58,7 +60,7 @@ func TestTranslationStatistics(t *testing.T) {
 		"translate_url": base + "/translate/demo/app/de/",
 	})
 
-	src := getObject(t, base+"/api/translations/demo/app/en/statistics/")
+	src := servertest.GetObject(t, base+"/api/translations/demo/app/en/statistics/")
 	checkValues(t, "source statistics", src, map[string]any{
 		"code": "en", "name": "English", "translated": "6", "readonly": "6",
 		"translated_percent": "100.0", "readonly_percent": "100.0",
@@ -66,10 +68,10 @@ func TestTranslationStatistics(t *testing.T) {
 }
 
 func TestLanguageStatistics(t *testing.T) {
-	srv, _ := demoServer(t)
+	srv, _ := servertest.DemoServer(t)
 	base := srv.URL
-	st := getObject(t, base+"/api/languages/de/statistics/")
-	checkShape(t, "language statistics", st, languageStatsShape)
+	st := servertest.GetObject(t, base+"/api/languages/de/statistics/")
+	servertest.CheckShape(t, "language statistics", st, languageStatsShape)
 	// Summed over the app (6 strings, 12 words) and the glossary (3, 4).
 	checkValues(t, "language statistics", st, map[string]any{
 		"total": "9", "total_words": "16", "total_chars": "72",
@@ -84,15 +86,15 @@ func TestLanguageStatistics(t *testing.T) {
 }
 
 func TestLanguage(t *testing.T) {
-	srv, _ := demoServer(t)
+	srv, _ := servertest.DemoServer(t)
 	base := srv.URL
-	l := getObject(t, base+"/api/languages/de/")
-	checkShape(t, "language", l, languageShape)
-	checkShape(t, "language.plural", obj(t, l["plural"]), pluralShape)
+	l := servertest.GetObject(t, base+"/api/languages/de/")
+	servertest.CheckShape(t, "language", l, languageShape)
+	servertest.CheckShape(t, "language.plural", servertest.Obj(t, l["plural"]), pluralShape)
 	checkValues(t, "language", l, map[string]any{
 		"code": "de", "name": "German", "direction": "ltr",
 		"url": base + "/api/languages/de/", "web_url": base + "/languages/de/",
 		"statistics_url": base + "/api/languages/de/statistics/",
 	})
-	checkValues(t, "plural", obj(t, l["plural"]), map[string]any{"number": "2", "formula": "n != 1"})
+	checkValues(t, "plural", servertest.Obj(t, l["plural"]), map[string]any{"number": "2", "formula": "n != 1"})
 }

@@ -11,19 +11,19 @@ import (
 
 // Shapes of the spec's objects ("Resources and their fields").
 var (
-	languageShape = shape{
+	languageShape = servertest.Shape{
 		"code": "string", "name": "string", "plural": "object", "aliases": "strings",
 		"direction": "string", "population": "int", "web_url": "url", "url": "url", "statistics_url": "url",
 	}
-	pluralShape  = shape{"id": "int", "source": "int", "number": "int", "formula": "string", "type": "int"}
-	projectShape = shape{
+	pluralShape  = servertest.Shape{"id": "int", "source": "int", "number": "int", "formula": "string", "type": "int"}
+	projectShape = servertest.Shape{
 		"name": "string", "slug": "string", "id": "int", "web": "string", "web_url": "url", "url": "url",
 		"components_list_url": "url", "repository_url": "url", "statistics_url": "url",
 		"changes_list_url": "url", "languages_url": "url", "translation_review": "bool",
 		"source_review": "bool", "set_language_team": "bool", "instructions": "string",
 		"enable_hooks": "bool", "language_aliases": "string",
 	}
-	componentShape = shape{
+	componentShape = servertest.Shape{
 		"name": "string", "slug": "string", "id": "int", "source_language": "object", "project": "object",
 		"vcs": "string", "repo": "string", "git_export": "url", "branch": "string", "push_branch": "string",
 		"filemask": "string", "template": "string", "edit_template": "bool", "intermediate": "string",
@@ -43,7 +43,7 @@ var (
 		// Tolk's own (README, "Import errors").
 		"import_error": "string|null", "skipped_files": "array",
 	}
-	translationShape = shape{
+	translationShape = servertest.Shape{
 		"language": "object", "component": "object", "language_code": "string", "id": "int",
 		"filename": "string", "revision": "string", "web_url": "url", "share_url": "url",
 		"translate_url": "url", "url": "url", "is_template": "bool", "is_source": "bool",
@@ -59,18 +59,18 @@ var (
 )
 
 func TestTranslationFields(t *testing.T) {
-	srv, _ := demoServer(t)
+	srv, _ := servertest.DemoServer(t)
 	base := srv.URL
-	tr := getObject(t, base+"/api/translations/demo/app/de/")
-	checkShape(t, "translation", tr, translationShape)
-	lang := obj(t, tr["language"])
-	checkShape(t, "translation.language", lang, languageShape)
-	checkShape(t, "translation.language.plural", obj(t, lang["plural"]), pluralShape)
-	comp := obj(t, tr["component"])
-	checkShape(t, "translation.component", comp, componentShape)
-	src := obj(t, comp["source_language"])
-	checkShape(t, "component.source_language", src, languageShape)
-	checkShape(t, "component.project", obj(t, comp["project"]), projectShape)
+	tr := servertest.GetObject(t, base+"/api/translations/demo/app/de/")
+	servertest.CheckShape(t, "translation", tr, translationShape)
+	lang := servertest.Obj(t, tr["language"])
+	servertest.CheckShape(t, "translation.language", lang, languageShape)
+	servertest.CheckShape(t, "translation.language.plural", servertest.Obj(t, lang["plural"]), pluralShape)
+	comp := servertest.Obj(t, tr["component"])
+	servertest.CheckShape(t, "translation.component", comp, componentShape)
+	src := servertest.Obj(t, comp["source_language"])
+	servertest.CheckShape(t, "component.source_language", src, languageShape)
+	servertest.CheckShape(t, "component.project", servertest.Obj(t, comp["project"]), projectShape)
 
 	want := map[string]any{
 		"language_code":          "de",
@@ -131,7 +131,7 @@ func TestTranslationFields(t *testing.T) {
 	if addons := comp["addons"].([]any); len(addons) != 0 {
 		t.Errorf("addons = %v, want []", addons)
 	}
-	checkValues(t, "project", obj(t, comp["project"]), map[string]any{
+	checkValues(t, "project", servertest.Obj(t, comp["project"]), map[string]any{
 		"name": "Demo", "slug": "demo", "web": "https://example.com/",
 		"web_url":             base + "/projects/demo/",
 		"url":                 base + "/api/projects/demo/",
@@ -145,25 +145,25 @@ func TestTranslationFields(t *testing.T) {
 }
 
 func TestTranslationSourceAndGlossary(t *testing.T) {
-	srv, _ := demoServer(t)
-	en := getObject(t, srv.URL+"/api/translations/demo/app/en/")
-	checkShape(t, "source translation", en, translationShape)
+	srv, _ := servertest.DemoServer(t)
+	en := servertest.GetObject(t, srv.URL+"/api/translations/demo/app/en/")
+	servertest.CheckShape(t, "source translation", en, translationShape)
 	checkValues(t, "source translation", en, map[string]any{
 		"is_source": true, "is_template": true, "total": "6", "translated": "6", "translated_percent": "100.0",
 	})
 
-	g := getObject(t, srv.URL+"/api/translations/demo/glossary/de/")
-	checkShape(t, "glossary translation", g, translationShape)
+	g := servertest.GetObject(t, srv.URL+"/api/translations/demo/glossary/de/")
+	servertest.CheckShape(t, "glossary translation", g, translationShape)
 	checkValues(t, "glossary translation", g, map[string]any{"total": "3", "translated": "2", "translated_percent": "66.6"})
-	comp := obj(t, g["component"])
-	checkShape(t, "glossary component", comp, componentShape)
+	comp := servertest.Obj(t, g["component"])
+	servertest.CheckShape(t, "glossary component", comp, componentShape)
 	checkValues(t, "glossary component", comp, map[string]any{
 		"is_glossary": true, "file_format": "tbx", "license": "", "license_url": nil, "template": "",
 	})
 }
 
 func TestTranslationNotFound(t *testing.T) {
-	srv, _ := demoServer(t)
+	srv, _ := servertest.DemoServer(t)
 	const notFound = `{"type":"client_error","errors":[{"code":"not_found","detail":"Not found.","attr":null}]}`
 	for _, path := range []string{
 		"/api/translations/nope/app/de/",
@@ -176,11 +176,11 @@ func TestTranslationNotFound(t *testing.T) {
 		"/api/languages/xx/statistics/",
 	} {
 		t.Run(strings.Trim(path, "/"), func(t *testing.T) {
-			r := do(t, "GET", srv.URL+path, nil)
-			if r.status != 404 || string(r.body) != notFound {
-				t.Errorf("GET %s = %d %s, want 404 %s", path, r.status, r.body, notFound)
+			r := servertest.Do(t, "GET", srv.URL+path, nil)
+			if r.Status != 404 || string(r.Body) != notFound {
+				t.Errorf("GET %s = %d %s, want 404 %s", path, r.Status, r.Body, notFound)
 			}
-			if ct := r.header.Get("Content-Type"); ct != "application/json" {
+			if ct := r.Header.Get("Content-Type"); ct != "application/json" {
 				t.Errorf("Content-Type = %q", ct)
 			}
 		})
@@ -199,7 +199,7 @@ func checkValues(t *testing.T, what string, obj map[string]any, want map[string]
 			continue
 		}
 		if _, isNum := got.(interface{ Int64() (int64, error) }); isNum {
-			got = num(got)
+			got = servertest.Num(got)
 		}
 		if got != w {
 			t.Errorf("%s.%s = %#v, want %#v", what, k, got, w)
@@ -208,25 +208,25 @@ func checkValues(t *testing.T, what string, obj map[string]any, want map[string]
 }
 
 func TestTranslationList(t *testing.T) {
-	db := mustOpenDB(t)
-	seedDemo(t, db)
+	db := servertest.MustOpenDB(t)
+	servertest.SeedDemo(t, db)
 	seedExtra(t, db)
-	srv := mustServe(t, db, servertest.Options{})
+	srv := servertest.Serve(t, db, servertest.Options{})
 	base := srv.URL
-	l := getObject(t, base+"/api/translations/")
+	l := servertest.GetObject(t, base+"/api/translations/")
 	var got []string
-	for _, tr := range results(t, l) {
-		checkShape(t, "translation", tr, translationShape)
-		checkShape(t, "translation.component", obj(t, tr["component"]), componentShape)
-		checkShape(t, "translation.language", obj(t, tr["language"]), languageShape)
+	for _, tr := range servertest.Results(t, l) {
+		servertest.CheckShape(t, "translation", tr, translationShape)
+		servertest.CheckShape(t, "translation.component", servertest.Obj(t, tr["component"]), componentShape)
+		servertest.CheckShape(t, "translation.language", servertest.Obj(t, tr["language"]), languageShape)
 		got = append(got, strings.TrimPrefix(tr["url"].(string), base+"/api/translations/"))
 	}
 	want := "demo/app/en/,demo/app/de/,demo/glossary/en/,demo/glossary/de/,zulu/strings/en/,beta/strings/en/,mike/strings/en/"
-	if num(l["count"]) != "7" || strings.Join(got, ",") != want || l["next"] != nil || l["previous"] != nil {
+	if servertest.Num(l["count"]) != "7" || strings.Join(got, ",") != want || l["next"] != nil || l["previous"] != nil {
 		t.Errorf("translations = %v (count %v, next %v), want %s", got, l["count"], l["next"], want)
 	}
 	// Each item carries the instance's statistics.
-	de := results(t, l)[1]
+	de := servertest.Results(t, l)[1]
 	checkValues(t, "app/de in the list", de, map[string]any{
 		"total": "6", "translated": "2", "translated_percent": "33.3", "fuzzy": "1",
 		"last_change": "2026-11-23T01:02:08.123456Z", "revision": "b2,a1",
@@ -237,10 +237,10 @@ func TestTranslationList(t *testing.T) {
 // middle and last pages, the links between them (the link to page 1
 // drops page, every other parameter stays), and a page past the end.
 func TestListPagination(t *testing.T) {
-	db := mustOpenDB(t)
-	seedDemo(t, db)
+	db := servertest.MustOpenDB(t)
+	servertest.SeedDemo(t, db)
 	seedExtra(t, db)
-	srv := mustServe(t, db, servertest.Options{})
+	srv := servertest.Serve(t, db, servertest.Options{})
 	base := srv.URL
 	cases := []struct {
 		path  string
@@ -279,9 +279,9 @@ func TestListPagination(t *testing.T) {
 			for page := 1; page <= n; page++ {
 				for _, format := range []string{"", "&format=api"} {
 					url := link(page, format).(string)
-					l := getObject(t, url)
+					l := servertest.GetObject(t, url)
 					var got []string
-					for _, r := range results(t, l) {
+					for _, r := range servertest.Results(t, l) {
 						got = append(got, strings.TrimSuffix(strings.TrimPrefix(r[tc.field].(string), base), "?format=api"))
 					}
 					var next, prev any
@@ -291,21 +291,21 @@ func TestListPagination(t *testing.T) {
 					if page > 1 {
 						prev = link(page-1, format)
 					}
-					if num(l["count"]) != fmt.Sprint(count) || fmt.Sprint(got) != fmt.Sprint(tc.pages[page-1]) ||
+					if servertest.Num(l["count"]) != fmt.Sprint(count) || fmt.Sprint(got) != fmt.Sprint(tc.pages[page-1]) ||
 						l["next"] != next || l["previous"] != prev {
 						t.Errorf("GET %s: count %v results %v next %v previous %v; want %d %v %v %v",
 							url, l["count"], got, l["next"], l["previous"], count, tc.pages[page-1], next, prev)
 					}
 				}
 			}
-			r := do(t, "GET", link(n+1, "").(string), nil)
+			r := servertest.Do(t, "GET", link(n+1, "").(string), nil)
 			const invalid = `{"type":"client_error","errors":[{"code":"not_found","detail":"Invalid page.","attr":null}]}`
-			if r.status != http.StatusNotFound || string(r.body) != invalid {
-				t.Errorf("page %d = %d %s, want 404 %s", n+1, r.status, r.body, invalid)
+			if r.Status != http.StatusNotFound || string(r.Body) != invalid {
+				t.Errorf("page %d = %d %s, want 404 %s", n+1, r.Status, r.Body, invalid)
 			}
 			// With the default page size every list here fits one page.
-			l := getObject(t, base+tc.path)
-			if l["next"] != nil || l["previous"] != nil || len(results(t, l)) != count {
+			l := servertest.GetObject(t, base+tc.path)
+			if l["next"] != nil || l["previous"] != nil || len(servertest.Results(t, l)) != count {
 				t.Errorf("default page: %v", l)
 			}
 		})

@@ -20,8 +20,8 @@ import (
 //
 //	go test ./api -run '^$' -bench UnitsList -benchmem -count 3
 func BenchmarkUnitsList(b *testing.B) {
-	db := mustOpenDB(b)
-	seedBig(b, db, 2000)
+	db := servertest.MustOpenDB(b)
+	servertest.SeedBig(b, db, 2000)
 	h := servertest.Handler(db, benchOptions)
 	const path = "/api/translations/big/strings/de/units/"
 

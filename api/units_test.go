@@ -11,7 +11,7 @@ import (
 	"github.com/tolk-project/tolk/internal/servertest"
 )
 
-var unitShape = shape{
+var unitShape = servertest.Shape{
 	"translation": "url", "source": "strings", "previous_source": "string", "target": "strings",
 	"id_hash": "int", "content_hash": "int", "location": "string", "context": "string", "note": "string",
 	"flags": "string", "labels": "strings", "state": "int", "fuzzy": "bool", "translated": "bool",
@@ -21,20 +21,20 @@ var unitShape = shape{
 	"timestamp": "timestamp",
 }
 
-var listShape = shape{"count": "int", "next": "url|null", "previous": "url|null", "results": "array"}
+var listShape = servertest.Shape{"count": "int", "next": "url|null", "previous": "url|null", "results": "array"}
 
 func TestUnitsFields(t *testing.T) {
-	srv, _ := demoServer(t)
+	srv, _ := servertest.DemoServer(t)
 	base := srv.URL
-	list := getObject(t, base+"/api/translations/demo/app/de/units/")
-	checkShape(t, "units list", list, listShape)
+	list := servertest.GetObject(t, base+"/api/translations/demo/app/de/units/")
+	servertest.CheckShape(t, "units list", list, listShape)
 	checkValues(t, "units list", list, map[string]any{"count": "6", "next": nil, "previous": nil})
-	units := results(t, list)
+	units := servertest.Results(t, list)
 	if len(units) != 6 {
 		t.Fatalf("got %d units, want 6", len(units))
 	}
 	sourceURLs := map[string]string{} // context -> url of the English unit
-	for _, u := range results(t, getObject(t, base+"/api/translations/demo/app/en/units/")) {
+	for _, u := range servertest.Results(t, servertest.GetObject(t, base+"/api/translations/demo/app/en/units/")) {
 		sourceURLs[u["context"].(string)] = u["url"].(string)
 		if u["source_unit"] != u["url"] {
 			t.Errorf("source unit %v: source_unit %v, want its own url", u["context"], u["source_unit"])
@@ -50,8 +50,8 @@ func TestUnitsFields(t *testing.T) {
 	}
 	for i, u := range units {
 		ctx := u["context"].(string)
-		checkShape(t, "unit "+ctx, u, unitShape)
-		id := num(u["id"])
+		servertest.CheckShape(t, "unit "+ctx, u, unitShape)
+		id := servertest.Num(u["id"])
 		hash := index.HashParts(ctx) // monolingual: the key alone
 		checksum := strconv.FormatUint(uint64(hash)+1<<63, 16)
 		checkValues(t, "unit "+ctx, u, map[string]any{
@@ -70,8 +70,8 @@ func TestUnitsFields(t *testing.T) {
 			checkValues(t, "unit "+ctx, u, map[string]any{
 				"state": w[0], "fuzzy": w[1], "translated": w[2], "approved": w[3]})
 		}
-		if i > 0 && atoi(t, num(units[i-1]["id"])) >= atoi(t, id) {
-			t.Errorf("unit ids not ascending: %s then %s", num(units[i-1]["id"]), id)
+		if i > 0 && atoi(t, servertest.Num(units[i-1]["id"])) >= atoi(t, id) {
+			t.Errorf("unit ids not ascending: %s then %s", servertest.Num(units[i-1]["id"]), id)
 		}
 	}
 	if got := units[2]["target"].([]any); len(got) != 1 || got[0] != "Datei öffnen…" {
@@ -80,18 +80,18 @@ func TestUnitsFields(t *testing.T) {
 	if got := units[3]["labels"].([]any); len(got) != 0 {
 		t.Errorf("labels = %v, want []", got)
 	}
-	if got := units[0]["num_words"]; num(got) != "1" {
+	if got := units[0]["num_words"]; servertest.Num(got) != "1" {
 		t.Errorf("hello num_words = %v", got)
 	}
 }
 
 func TestGlossaryUnits(t *testing.T) {
-	srv, _ := demoServer(t)
-	units := results(t, getObject(t, srv.URL+"/api/translations/demo/glossary/de/units/"))
+	srv, _ := servertest.DemoServer(t)
+	units := servertest.Results(t, servertest.GetObject(t, srv.URL+"/api/translations/demo/glossary/de/units/"))
 	if len(units) != 3 {
 		t.Fatalf("got %d glossary units, want 3", len(units))
 	}
-	checkShape(t, "glossary unit", units[0], unitShape)
+	servertest.CheckShape(t, "glossary unit", units[0], unitShape)
 	// Bilingual: id_hash covers source and context.
 	checkValues(t, "glossary unit", units[0], map[string]any{
 		"state": "20", "translated": true, "fuzzy": false, "approved": false,
@@ -103,19 +103,19 @@ func TestGlossaryUnits(t *testing.T) {
 // last one holding 26, ids ascending across pages and count equal to the
 // translation's total.
 func TestUnitsPagination(t *testing.T) {
-	db := mustOpenDB(t)
-	seedBig(t, db, 276)
-	srv := mustServe(t, db, servertest.Options{})
+	db := servertest.MustOpenDB(t)
+	servertest.SeedBig(t, db, 276)
+	srv := servertest.Serve(t, db, servertest.Options{})
 	path := "/api/translations/big/strings/de/units/"
 	base := srv.URL + path
 
-	total := num(getObject(t, srv.URL+"/api/translations/big/strings/de/")["total"])
+	total := servertest.Num(servertest.GetObject(t, srv.URL+"/api/translations/big/strings/de/")["total"])
 	var ids []int64
 	next := any(base)
 	for page := 1; next != nil; page++ {
-		list := getObject(t, next.(string))
-		checkShape(t, "page", list, listShape)
-		if got := num(list["count"]); got != total || got != "276" {
+		list := servertest.GetObject(t, next.(string))
+		servertest.CheckShape(t, "page", list, listShape)
+		if got := servertest.Num(list["count"]); got != total || got != "276" {
 			t.Fatalf("page %d count = %s, want 276 = translation total %s", page, got, total)
 		}
 		wantPrev := any(nil)
@@ -133,12 +133,12 @@ func TestUnitsPagination(t *testing.T) {
 		if list["previous"] != wantPrev || list["next"] != wantNext {
 			t.Errorf("page %d: previous %v next %v, want %v and %v", page, list["previous"], list["next"], wantPrev, wantNext)
 		}
-		units := results(t, list)
+		units := servertest.Results(t, list)
 		if len(units) != wantLen {
 			t.Errorf("page %d holds %d units, want %d", page, len(units), wantLen)
 		}
 		for _, u := range units {
-			id := atoi(t, num(u["id"]))
+			id := atoi(t, servertest.Num(u["id"]))
 			if len(ids) > 0 && id <= ids[len(ids)-1] {
 				t.Errorf("page %d: id %d after %d", page, id, ids[len(ids)-1])
 			}
@@ -154,28 +154,28 @@ func TestUnitsPagination(t *testing.T) {
 	}
 
 	t.Run("page_size", func(t *testing.T) {
-		list := getObject(t, base+"?page_size=100&page=2")
+		list := servertest.GetObject(t, base+"?page_size=100&page=2")
 		checkValues(t, "page_size=100 page 2", list, map[string]any{
 			"previous": base + "?page_size=100",
 			"next":     base + "?page=3&page_size=100",
 		})
-		if n := len(results(t, list)); n != 100 {
+		if n := len(servertest.Results(t, list)); n != 100 {
 			t.Errorf("page_size=100 gives %d units", n)
 		}
 		for q, want := range map[string]int{"page_size=2000": 276, "page_size=0": 50, "page_size=abc": 50, "page_size=-5": 50} {
-			if n := len(results(t, getObject(t, base+"?"+q))); n != want {
+			if n := len(servertest.Results(t, servertest.GetObject(t, base+"?"+q))); n != want {
 				t.Errorf("%s gives %d units, want %d", q, n, want)
 			}
 		}
 	})
 	t.Run("last", func(t *testing.T) {
-		list := getObject(t, base+"?page=last")
-		if n := len(results(t, list)); n != 26 || list["next"] != nil {
+		list := servertest.GetObject(t, base+"?page=last")
+		if n := len(servertest.Results(t, list)); n != 26 || list["next"] != nil {
 			t.Errorf("page=last: %d units, next %v", n, list["next"])
 		}
 	})
 	t.Run("format=api", func(t *testing.T) {
-		list := getObject(t, base+"?page=2&format=api")
+		list := servertest.GetObject(t, base+"?page=2&format=api")
 		checkValues(t, "format=api page 2", list, map[string]any{
 			"previous": base + "?format=api",
 			"next":     base + "?page=3&format=api",
@@ -184,28 +184,28 @@ func TestUnitsPagination(t *testing.T) {
 }
 
 func TestInvalidPage(t *testing.T) {
-	srv, _ := demoServer(t)
+	srv, _ := servertest.DemoServer(t)
 	const invalid = `{"type":"client_error","errors":[{"code":"not_found","detail":"Invalid page.","attr":null}]}`
 	for _, list := range []string{"units", "changes"} {
 		for _, page := range []string{"0", "-1", "abc", "2", "99999", "1.5", "99999999999999999999"} {
 			t.Run(list+"/"+page, func(t *testing.T) {
 				url := srv.URL + "/api/translations/demo/app/de/" + list + "/?page=" + page
-				r := do(t, "GET", url, nil)
-				if r.status != 404 || string(r.body) != invalid {
-					t.Errorf("GET %s = %d %s, want 404 %s", url, r.status, r.body, invalid)
+				r := servertest.Do(t, "GET", url, nil)
+				if r.Status != 404 || string(r.Body) != invalid {
+					t.Errorf("GET %s = %d %s, want 404 %s", url, r.Status, r.Body, invalid)
 				}
 			})
 		}
 	}
 	// The first page of a list exists even when the list is empty.
-	db := mustOpenDB(t)
-	p := mustProject(t, db, index.Project{Name: "E", Slug: "e"})
+	db := servertest.MustOpenDB(t)
+	p := servertest.MustProject(t, db, index.Project{Name: "E", Slug: "e"})
 	c := index.DefaultComponent()
 	c.ProjectID, c.Name, c.Slug = p.ID, "C", "c"
-	c = mustComponent(t, db, c)
-	mustImport(t, db, index.TranslationImport{ComponentID: c.ID, LanguageCode: "de", Revision: "x"})
-	empty := mustServe(t, db, servertest.Options{})
-	list := getObject(t, empty.URL+"/api/translations/e/c/de/units/?page=1")
+	c = servertest.MustComponent(t, db, c)
+	servertest.MustImport(t, db, index.TranslationImport{ComponentID: c.ID, LanguageCode: "de", Revision: "x"})
+	empty := servertest.Serve(t, db, servertest.Options{})
+	list := servertest.GetObject(t, empty.URL+"/api/translations/e/c/de/units/?page=1")
 	checkValues(t, "empty list", list, map[string]any{"count": "0", "next": nil, "previous": nil})
 	if rs := list["results"].([]any); len(rs) != 0 {
 		t.Errorf("results = %v, want []", rs)
@@ -226,9 +226,9 @@ func allUnits(tb testing.TB, url string) []map[string]any {
 	tb.Helper()
 	var out []map[string]any
 	for next := any(url); next != nil; {
-		list := getObject(tb, next.(string))
-		checkShape(tb, "list", list, listShape)
-		out = append(out, results(tb, list)...)
+		list := servertest.GetObject(tb, next.(string))
+		servertest.CheckShape(tb, "list", list, listShape)
+		out = append(out, servertest.Results(tb, list)...)
 		next = list["next"]
 	}
 	return out
@@ -237,7 +237,7 @@ func allUnits(tb testing.TB, url string) []map[string]any {
 // TestAllUnits checks /api/units/ against the per-translation lists: the
 // same units, in ascending id order, each linking its own translation.
 func TestAllUnits(t *testing.T) {
-	srv, _ := demoServer(t)
+	srv, _ := servertest.DemoServer(t)
 	base := srv.URL
 	want := map[string]map[string]any{} // url -> unit from its translation's list
 	for _, tr := range []string{"demo/app/en", "demo/app/de", "demo/glossary/en", "demo/glossary/de"} {
@@ -248,26 +248,26 @@ func TestAllUnits(t *testing.T) {
 			want[u["url"].(string)] = u
 		}
 	}
-	list := getObject(t, base+"/api/units/")
+	list := servertest.GetObject(t, base+"/api/units/")
 	checkValues(t, "units", list, map[string]any{"count": fmt.Sprint(len(want)), "next": nil, "previous": nil})
-	units := results(t, list)
+	units := servertest.Results(t, list)
 	if len(units) != len(want) || len(want) != 18 {
 		t.Fatalf("got %d units, want %d (18)", len(units), len(want))
 	}
 	for i, u := range units {
-		checkShape(t, "unit", u, unitShape)
+		servertest.CheckShape(t, "unit", u, unitShape)
 		if w := want[u["url"].(string)]; fmt.Sprint(w) != fmt.Sprint(u) {
 			t.Errorf("unit %v = %v, want %v", u["url"], u, w)
 		}
-		if i > 0 && atoi(t, num(units[i-1]["id"])) >= atoi(t, num(u["id"])) {
+		if i > 0 && atoi(t, servertest.Num(units[i-1]["id"])) >= atoi(t, servertest.Num(u["id"])) {
 			t.Errorf("ids not ascending: %v then %v", units[i-1]["id"], u["id"])
 		}
 		// The instance is the list's object.
-		if got := getObject(t, u["url"].(string)); fmt.Sprint(got) != fmt.Sprint(u) {
+		if got := servertest.GetObject(t, u["url"].(string)); fmt.Sprint(got) != fmt.Sprint(u) {
 			t.Errorf("GET %v = %v, want %v", u["url"], got, u)
 		}
 	}
-	withFormat := getObject(t, base+"/api/units/9/?format=api")
+	withFormat := servertest.GetObject(t, base+"/api/units/9/?format=api")
 	checkValues(t, "unit 9", withFormat, map[string]any{
 		"url": base + "/api/units/9/?format=api", "translation": base + "/api/translations/demo/app/de/?format=api",
 		"source_unit": base + "/api/units/3/?format=api", "context": "open",
@@ -275,9 +275,9 @@ func TestAllUnits(t *testing.T) {
 
 	const notFound = `{"type":"client_error","errors":[{"code":"not_found","detail":"Not found.","attr":null}]}`
 	for _, id := range []string{"999", "0", "-1", "abc", "1.5", "+1", "1e3", "99999999999999999999"} {
-		r := do(t, "GET", base+"/api/units/"+id+"/", nil)
-		if r.status != 404 || string(r.body) != notFound {
-			t.Errorf("GET /api/units/%s/ = %d %s, want 404 %s", id, r.status, r.body, notFound)
+		r := servertest.Do(t, "GET", base+"/api/units/"+id+"/", nil)
+		if r.Status != 404 || string(r.Body) != notFound {
+			t.Errorf("GET /api/units/%s/ = %d %s, want 404 %s", id, r.Status, r.Body, notFound)
 		}
 	}
 }
@@ -286,40 +286,40 @@ func TestAllUnits(t *testing.T) {
 // 100 (the reference's large paginator), the link to page 1 without page,
 // ids ascending across pages.
 func TestAllUnitsPagination(t *testing.T) {
-	db := mustOpenDB(t)
-	seedBig(t, db, 276)
-	srv := mustServe(t, db, servertest.Options{})
+	db := servertest.MustOpenDB(t)
+	servertest.SeedBig(t, db, 276)
+	srv := servertest.Serve(t, db, servertest.Options{})
 	base := srv.URL + "/api/units/"
-	first := getObject(t, base)
+	first := servertest.GetObject(t, base)
 	checkValues(t, "page 1", first, map[string]any{"count": "552", "previous": nil, "next": base + "?page=2"})
-	if n := len(results(t, first)); n != 100 {
+	if n := len(servertest.Results(t, first)); n != 100 {
 		t.Errorf("page 1 holds %d, want 100", n)
 	}
-	middle := getObject(t, base+"?page=3")
+	middle := servertest.GetObject(t, base+"?page=3")
 	checkValues(t, "page 3", middle, map[string]any{"previous": base + "?page=2", "next": base + "?page=4"})
-	checkValues(t, "page 2", getObject(t, base+"?page=2"), map[string]any{"previous": base})
-	last := getObject(t, base+"?page=6")
+	checkValues(t, "page 2", servertest.GetObject(t, base+"?page=2"), map[string]any{"previous": base})
+	last := servertest.GetObject(t, base+"?page=6")
 	checkValues(t, "page 6", last, map[string]any{"next": nil, "previous": base + "?page=5"})
-	if n := len(results(t, last)); n != 52 {
+	if n := len(servertest.Results(t, last)); n != 52 {
 		t.Errorf("last page holds %d, want 52", n)
 	}
-	if r := do(t, "GET", base+"?page=7", nil); r.status != 404 {
-		t.Errorf("page 7 = %d, want 404", r.status)
+	if r := servertest.Do(t, "GET", base+"?page=7", nil); r.Status != 404 {
+		t.Errorf("page 7 = %d, want 404", r.Status)
 	}
-	if n := len(results(t, getObject(t, base+"?page_size=5000"))); n != 552 {
+	if n := len(servertest.Results(t, servertest.GetObject(t, base+"?page_size=5000"))); n != 552 {
 		t.Errorf("page_size=5000 gave %d units, want all 552 (the large paginator allows 10000)", n)
 	}
 	// q and format survive in the links; q=state:translated keeps the
 	// 276 German strings.
 	q := "q=state%3Atranslated&format=api"
-	page2 := getObject(t, base+"?page=2&"+q)
+	page2 := servertest.GetObject(t, base+"?page=2&"+q)
 	checkValues(t, "q page 2", page2, map[string]any{"count": "276",
 		"previous": base + "?q=state%3Atranslated&format=api",
 		"next":     base + "?page=3&q=state%3Atranslated&format=api"})
 	var prev int64
 	n := 0
 	for _, u := range allUnits(t, base+"?"+q) {
-		id := atoi(t, num(u["id"]))
+		id := atoi(t, servertest.Num(u["id"]))
 		if id <= prev {
 			t.Fatalf("id %d after %d", id, prev)
 		}
@@ -337,7 +337,7 @@ func TestAllUnitsPagination(t *testing.T) {
 // TestUnitSearch checks q on both unit lists: each term filters, and the
 // expected sets are computed here from the unfiltered list.
 func TestUnitSearch(t *testing.T) {
-	srv, _ := demoServer(t)
+	srv, _ := servertest.DemoServer(t)
 	all := allUnits(t, srv.URL+"/api/units/")
 	str := func(u map[string]any, k string) string {
 		var parts []string
@@ -346,7 +346,7 @@ func TestUnitSearch(t *testing.T) {
 		}
 		return strings.ToLower(strings.Join(parts, "\x1e"))
 	}
-	state := func(u map[string]any) int64 { return atoi(t, num(u["state"])) }
+	state := func(u map[string]any) int64 { return atoi(t, servertest.Num(u["state"])) }
 	has := func(u map[string]any, k, sub string) bool {
 		if k == "context" {
 			return strings.Contains(strings.ToLower(u[k].(string)), sub)
@@ -375,36 +375,36 @@ func TestUnitSearch(t *testing.T) {
 			return has(u, "source", "file") || has(u, "target", "file") || has(u, "context", "file")
 		}},
 		{"file AND state:empty", func(u map[string]any) bool { return has(u, "source", "file") && state(u) == 0 }},
-		{"id:>9", func(u map[string]any) bool { return atoi(t, num(u["id"])) > 9 }},
-		{"id:9", func(u map[string]any) bool { return atoi(t, num(u["id"])) == 9 }},
+		{"id:>9", func(u map[string]any) bool { return atoi(t, servertest.Num(u["id"])) > 9 }},
+		{"id:9", func(u map[string]any) bool { return atoi(t, servertest.Num(u["id"])) == 9 }},
 		{"note:x", func(map[string]any) bool { return false }},
 	}
 	for _, tc := range cases {
 		var want []string
 		for _, u := range all {
 			if tc.keep(u) {
-				want = append(want, num(u["id"]))
+				want = append(want, servertest.Num(u["id"]))
 			}
 		}
 		if len(want) == 0 && tc.q != "note:x" || len(want) == len(all) {
 			t.Errorf("%q: %d of %d units match; the case does not test filtering", tc.q, len(want), len(all))
 		}
 		for _, path := range []string{"/api/units/", "/api/translations/demo/app/de/units/"} {
-			list := getObject(t, srv.URL+path+"?q="+url.QueryEscape(tc.q))
+			list := servertest.GetObject(t, srv.URL+path+"?q="+url.QueryEscape(tc.q))
 			var got []string
-			for _, u := range results(t, list) {
-				got = append(got, num(u["id"]))
+			for _, u := range servertest.Results(t, list) {
+				got = append(got, servertest.Num(u["id"]))
 			}
 			wantHere := want
 			if path != "/api/units/" {
 				wantHere = nil
 				for _, u := range all {
 					if tc.keep(u) && u["translation"] == srv.URL+"/api/translations/demo/app/de/" {
-						wantHere = append(wantHere, num(u["id"]))
+						wantHere = append(wantHere, servertest.Num(u["id"]))
 					}
 				}
 			}
-			if fmt.Sprint(got) != fmt.Sprint(wantHere) || num(list["count"]) != fmt.Sprint(len(wantHere)) {
+			if fmt.Sprint(got) != fmt.Sprint(wantHere) || servertest.Num(list["count"]) != fmt.Sprint(len(wantHere)) {
 				t.Errorf("%s?q=%s: ids %v (count %v), want %v", path, tc.q, got, list["count"], wantHere)
 			}
 		}
@@ -412,7 +412,7 @@ func TestUnitSearch(t *testing.T) {
 }
 
 func TestUnitSearchErrors(t *testing.T) {
-	srv, _ := demoServer(t)
+	srv, _ := servertest.DemoServer(t)
 	for q, detail := range map[string]string{
 		"colour:red":      `Unsupported search field \"colour\".`,
 		"state:shiny":     `Unknown state \"shiny\".`,
@@ -425,16 +425,16 @@ func TestUnitSearchErrors(t *testing.T) {
 			detail + `","attr":"q"}]}`
 		for _, path := range []string{"/api/units/", "/api/translations/demo/app/de/units/"} {
 			// The query is judged before the page, as in the reference.
-			r := do(t, "GET", srv.URL+path+"?page=99&q="+url.QueryEscape(q), nil)
-			if r.status != 400 || string(r.body) != want {
-				t.Errorf("GET %s?q=%s = %d %s, want 400 %s", path, q, r.status, r.body, want)
+			r := servertest.Do(t, "GET", srv.URL+path+"?page=99&q="+url.QueryEscape(q), nil)
+			if r.Status != 400 || string(r.Body) != want {
+				t.Errorf("GET %s?q=%s = %d %s, want 400 %s", path, q, r.Status, r.Body, want)
 			}
 		}
 	}
 	// An unknown translation is a 404 before its query is looked at.
-	r := do(t, "GET", srv.URL+"/api/translations/demo/app/xx/units/?q=colour:red", nil)
-	if r.status != 404 {
-		t.Errorf("unknown translation with a bad query = %d %s, want 404", r.status, r.body)
+	r := servertest.Do(t, "GET", srv.URL+"/api/translations/demo/app/xx/units/?q=colour:red", nil)
+	if r.Status != 404 {
+		t.Errorf("unknown translation with a bad query = %d %s, want 404", r.Status, r.Body)
 	}
 }
 
@@ -442,7 +442,7 @@ func TestUnitSearchErrors(t *testing.T) {
 // 400 on q, not a 500 from SQLite (expression depth, LIKE pattern
 // length), and a NUL byte is refused rather than cutting the pattern.
 func TestUnitSearchLimits(t *testing.T) {
-	srv, _ := demoServer(t)
+	srv, _ := servertest.DemoServer(t)
 	words := make([]string, 2000)
 	for i := range words {
 		words[i] = string(rune('a' + i%26))
@@ -457,19 +457,19 @@ func TestUnitSearchLimits(t *testing.T) {
 	} {
 		want := `{"type":"validation_error","errors":[` + tc.want + `]}`
 		for _, path := range []string{"/api/units/", "/api/translations/demo/app/de/units/"} {
-			r := do(t, "GET", srv.URL+path+"?q="+url.QueryEscape(tc.q), nil)
-			if r.status != 400 || string(r.body) != want {
-				t.Errorf("%s: GET %s = %d %.300s, want 400 %s", tc.name, path, r.status, r.body, want)
+			r := servertest.Do(t, "GET", srv.URL+path+"?q="+url.QueryEscape(tc.q), nil)
+			if r.Status != 400 || string(r.Body) != want {
+				t.Errorf("%s: GET %s = %d %.300s, want 400 %s", tc.name, path, r.Status, r.Body, want)
 			}
 		}
 	}
 	// At the limits a query is answered.
-	r := do(t, "GET", srv.URL+"/api/units/?q="+url.QueryEscape(strings.Join(words[:100], " ")), nil)
-	if r.status != 200 {
-		t.Errorf("100 terms = %d %.300s, want 200", r.status, r.body)
+	r := servertest.Do(t, "GET", srv.URL+"/api/units/?q="+url.QueryEscape(strings.Join(words[:100], " ")), nil)
+	if r.Status != 200 {
+		t.Errorf("100 terms = %d %.300s, want 200", r.Status, r.Body)
 	}
-	r = do(t, "GET", srv.URL+"/api/units/?q="+strings.Repeat("x", 10000), nil)
-	if r.status != 200 {
-		t.Errorf("10000 characters = %d %.300s, want 200", r.status, r.body)
+	r = servertest.Do(t, "GET", srv.URL+"/api/units/?q="+strings.Repeat("x", 10000), nil)
+	if r.Status != 200 {
+		t.Errorf("10000 characters = %d %.300s, want 200", r.Status, r.Body)
 	}
 }

@@ -19,7 +19,7 @@ import (
 
 // writeEnv is the demo served with a user of each role in project demo.
 type writeEnv struct {
-	srv *testServer
+	srv *servertest.Running
 	db  *sqlstore.DB
 	// Authorization headers: translator, reviewer, string manager,
 	// repository manager, project administrator, superuser, no role.
@@ -28,16 +28,17 @@ type writeEnv struct {
 
 func newWriteEnv(t *testing.T) *writeEnv {
 	t.Helper()
-	srv, db := demoServer(t)
-	return &writeEnv{srv: srv, db: db,
-		anna:   mustUser(t, db, "anna", false, [2]string{"Translate", "demo"}),
-		rita:   mustUser(t, db, "rita", false, [2]string{"Review strings", "demo"}),
-		sam:    mustUser(t, db, "sam", false, [2]string{"Manage strings", "demo"}, [2]string{"Translate", "demo"}),
-		rob:    mustUser(t, db, "rob", false, [2]string{"Manage repository", "demo"}),
-		adam:   mustUser(t, db, "adam", false, [2]string{"Administration", "demo"}),
-		root:   mustUser(t, db, "root", true),
-		nobody: mustUser(t, db, "nobody", false),
-	}
+	e := servertest.New(t, servertest.WithDemo(),
+		servertest.WithUser("anna", false, [2]string{"Translate", "demo"}),
+		servertest.WithUser("rita", false, [2]string{"Review strings", "demo"}),
+		servertest.WithUser("sam", false, [2]string{"Manage strings", "demo"}, [2]string{"Translate", "demo"}),
+		servertest.WithUser("rob", false, [2]string{"Manage repository", "demo"}),
+		servertest.WithUser("adam", false, [2]string{"Administration", "demo"}),
+		servertest.WithUser("root", true),
+		servertest.WithUser("nobody", false))
+	a := e.Auth
+	return &writeEnv{srv: e.Running, db: e.DB, anna: a["anna"], rita: a["rita"], sam: a["sam"], rob: a["rob"],
+		adam: a["adam"], root: a["root"], nobody: a["nobody"]}
 }
 
 // unitURL is the API URL of the unit of component comp (in project demo)
@@ -272,15 +273,15 @@ func TestPatchUnitRefusals(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			var r response
+			var r servertest.Response
 			if tc.status == 415 {
-				r = doBody(t, tc.method, tc.url, http.Header{"Authorization": {tc.auth},
+				r = servertest.DoBody(t, tc.method, tc.url, http.Header{"Authorization": {tc.auth},
 					"Content-Type": {"text/plain"}}, strings.NewReader("target=x"))
 			} else {
-				r = doJSON(t, tc.method, tc.url, tc.auth, tc.body)
+				r = servertest.DoJSON(t, tc.method, tc.url, tc.auth, tc.body)
 			}
-			if r.status != tc.status || (tc.want != "" && string(r.body) != tc.want) {
-				t.Fatalf("%s %s = %d %s\nwant %d %s", tc.method, tc.url, r.status, r.body, tc.status, tc.want)
+			if r.Status != tc.status || (tc.want != "" && string(r.Body) != tc.want) {
+				t.Fatalf("%s %s = %d %s\nwant %d %s", tc.method, tc.url, r.Status, r.Body, tc.status, tc.want)
 			}
 			checkErrorEnvelope(t, tc.name, r)
 		})
@@ -299,27 +300,27 @@ func TestPatchUnitRefusals(t *testing.T) {
 			"Please add a suggestion if you think the string should be changed.")},
 		{"approve, translator", e.anna, bye, 30, 400, invalidField("state", "Insufficient privileges for saving translations.")},
 	} {
-		r := doJSON(t, "PATCH", tc.url, tc.auth, map[string]any{"target": []string{"x"}, "state": tc.state})
-		if r.status != tc.status || string(r.body) != tc.want {
-			t.Errorf("%s: %d %s, want %d %s", tc.name, r.status, r.body, tc.status, tc.want)
+		r := servertest.DoJSON(t, "PATCH", tc.url, tc.auth, map[string]any{"target": []string{"x"}, "state": tc.state})
+		if r.Status != tc.status || string(r.Body) != tc.want {
+			t.Errorf("%s: %d %s, want %d %s", tc.name, r.Status, r.Body, tc.status, tc.want)
 		}
 	}
 
 	// A private project is not there for whoever may not see it.
 	e.setProject(t, func(p *index.Project) { p.AccessControl = index.AccessPrivate })
-	if r := doJSON(t, "PATCH", bye, e.nobody, map[string]any{"target": []string{"x"}}); r.status != 404 {
-		t.Errorf("private project, no role: %d %s, want 404", r.status, r.body)
+	if r := servertest.DoJSON(t, "PATCH", bye, e.nobody, map[string]any{"target": []string{"x"}}); r.Status != 404 {
+		t.Errorf("private project, no role: %d %s, want 404", r.Status, r.Body)
 	}
 	// ... whatever it was sent: not a 400 that tells the unit exists.
-	if r := doJSON(t, "PATCH", bye, e.nobody, map[string]any{"state": 99}); r.status != 404 {
-		t.Errorf("private project, no role, bad state: %d %s, want 404", r.status, r.body)
+	if r := servertest.DoJSON(t, "PATCH", bye, e.nobody, map[string]any{"state": 99}); r.Status != 404 {
+		t.Errorf("private project, no role, bad state: %d %s, want 404", r.Status, r.Body)
 	}
 
 	if after := len(e.changes(t, index.ChangeFilter{})); after != before {
 		t.Errorf("refused writes recorded %d changes", after-before)
 	}
-	u := getObjectAs(t, bye, e.root) // the project is private now
-	if u["target"].([]any)[0] != "Tschüss" || num(u["state"]) != "10" || u["pending"] != false {
+	u := servertest.GetObjectAs(t, bye, e.root) // the project is private now
+	if u["target"].([]any)[0] != "Tschüss" || servertest.Num(u["state"]) != "10" || u["pending"] != false {
 		t.Errorf("refused writes changed the unit: %v", u)
 	}
 	checkStatsRecount(t, e.db)
@@ -368,20 +369,20 @@ func TestPatchUnit(t *testing.T) {
 		if strings.HasPrefix(st.name, "PUT") {
 			method = "PUT"
 		}
-		var r response
+		var r servertest.Response
 		if st.form != nil {
-			r = doBody(t, method, save, http.Header{"Authorization": {st.auth},
+			r = servertest.DoBody(t, method, save, http.Header{"Authorization": {st.auth},
 				"Content-Type": {"application/x-www-form-urlencoded"}}, strings.NewReader(st.form.Encode()))
 		} else {
-			r = doJSON(t, method, save, st.auth, st.body)
+			r = servertest.DoJSON(t, method, save, st.auth, st.body)
 		}
-		if r.status != 200 || string(r.body) != st.want {
-			t.Fatalf("%s: %d %s\nwant 200 %s", st.name, r.status, r.body, st.want)
+		if r.Status != 200 || string(r.Body) != st.want {
+			t.Fatalf("%s: %d %s\nwant 200 %s", st.name, r.Status, r.Body, st.want)
 		}
 		var written struct {
 			Target []string `json:"target"`
 		}
-		json.Unmarshal(r.body, &written)
+		json.Unmarshal(r.Body, &written)
 		after := e.changes(t, index.ChangeFilter{UnitID: saveID})
 		var fresh []index.Change
 		for _, ch := range after[len(before):] {
@@ -408,7 +409,7 @@ func TestPatchUnit(t *testing.T) {
 		if fresh[0].UserName != user || fresh[0].AuthorName != user {
 			t.Errorf("step %d: user %q author %q, want %s", i, fresh[0].UserName, fresh[0].AuthorName, user)
 		}
-		u := getObject(t, save)
+		u := servertest.GetObject(t, save)
 		if u["pending"] != true || u["target"].([]any)[0] != written.Target[0] {
 			t.Errorf("%s: unit %v", st.name, u)
 		}
@@ -427,15 +428,15 @@ func TestPatchUnit(t *testing.T) {
 
 	// The change's user and author resolve, and the translation shows
 	// its last author and change.
-	list := results(t, getObject(t, e.srv.URL+"/api/translations/demo/app/de/changes/"))
+	list := servertest.Results(t, servertest.GetObject(t, e.srv.URL+"/api/translations/demo/app/de/changes/"))
 	last := list[len(list)-1]
 	for _, k := range []string{"user", "author"} {
 		link, _ := last[k].(string)
-		if r := doJSON(t, "GET", link, e.rita, nil); r.status != 200 || !strings.Contains(string(r.body), `"username":"rita"`) {
-			t.Errorf("%s %q: %d %s", k, link, r.status, r.body)
+		if r := servertest.DoJSON(t, "GET", link, e.rita, nil); r.Status != 200 || !strings.Contains(string(r.Body), `"username":"rita"`) {
+			t.Errorf("%s %q: %d %s", k, link, r.Status, r.Body)
 		}
 	}
-	tr := getObject(t, e.srv.URL+"/api/translations/demo/app/de/")
+	tr := servertest.GetObject(t, e.srv.URL+"/api/translations/demo/app/de/")
 	if tr["last_author"] != "rita Example" || tr["last_change"] != last["timestamp"] {
 		t.Errorf("translation last_author %v last_change %v, want rita Example at %v",
 			tr["last_author"], tr["last_change"], last["timestamp"])
@@ -444,15 +445,15 @@ func TestPatchUnit(t *testing.T) {
 	// A reviewer approves once reviews are on.
 	e.setProject(t, func(p *index.Project) { p.TranslationReview = true })
 	open := e.unitURL(t, "app", "de", "open")
-	r := doJSON(t, "PATCH", open, e.rita, map[string]any{"target": []string{"Datei öffnen…"}, "state": 30})
-	if r.status != 200 || !strings.Contains(string(r.body), `"state":30`) {
-		t.Fatalf("approve: %d %s", r.status, r.body)
+	r := servertest.DoJSON(t, "PATCH", open, e.rita, map[string]any{"target": []string{"Datei öffnen…"}, "state": 30})
+	if r.Status != 200 || !strings.Contains(string(r.Body), `"state":30`) {
+		t.Fatalf("approve: %d %s", r.Status, r.Body)
 	}
 	if ch := e.changes(t, index.ChangeFilter{UnitID: e.unitID(t, "app", "de", "open")}); ch[len(ch)-1].Action != index.ActionApprove {
 		t.Errorf("approve recorded %+v", ch[len(ch)-1])
 	}
-	stats := getObject(t, e.srv.URL+"/api/translations/demo/app/de/statistics/")
-	if num(stats["approved"]) != "2" || num(stats["translated"]) != "2" {
+	stats := servertest.GetObject(t, e.srv.URL+"/api/translations/demo/app/de/statistics/")
+	if servertest.Num(stats["approved"]) != "2" || servertest.Num(stats["translated"]) != "2" {
 		t.Errorf("statistics after the edits: %v", stats)
 	}
 	checkStatsRecount(t, e.db)
@@ -465,21 +466,21 @@ func TestPatchTemplate(t *testing.T) {
 	open := e.unitURL(t, "app", "en", "open")
 	body := map[string]any{"target": []string{"Open a file"}, "state": 20}
 	e.setComponent(t, "app", func(c *index.Component) { c.EditTemplate = true })
-	if r := doJSON(t, "PATCH", open, e.anna, body); r.status != 403 ||
-		string(r.body) != denied("Insufficient privileges for editing source strings.") {
-		t.Fatalf("translator: %d %s", r.status, r.body)
+	if r := servertest.DoJSON(t, "PATCH", open, e.anna, body); r.Status != 403 ||
+		string(r.Body) != denied("Insufficient privileges for editing source strings.") {
+		t.Fatalf("translator: %d %s", r.Status, r.Body)
 	}
-	r := doJSON(t, "PATCH", open, e.sam, body)
-	if want := `{"target":["Open a file"],"state":100,"explanation":"","extra_flags":"","labels":[]}`; r.status != 200 || string(r.body) != want {
-		t.Fatalf("string manager: %d %s, want %s", r.status, r.body, want)
+	r := servertest.DoJSON(t, "PATCH", open, e.sam, body)
+	if want := `{"target":["Open a file"],"state":100,"explanation":"","extra_flags":"","labels":[]}`; r.Status != 200 || string(r.Body) != want {
+		t.Fatalf("string manager: %d %s, want %s", r.Status, r.Body, want)
 	}
-	src := getObject(t, open)
-	if src["source"].([]any)[0] != "Open a file" || src["pending"] != true || num(src["num_words"]) != "3" {
+	src := servertest.GetObject(t, open)
+	if src["source"].([]any)[0] != "Open a file" || src["pending"] != true || servertest.Num(src["num_words"]) != "3" {
 		t.Errorf("template unit: %v", src)
 	}
 	deID := e.unitID(t, "app", "de", "open")
-	de := getObject(t, fmt.Sprintf("%s/api/units/%d/", e.srv.URL, deID))
-	if de["source"].([]any)[0] != "Open a file" || num(de["state"]) != "10" || de["previous_source"] != "Open file" ||
+	de := servertest.GetObject(t, fmt.Sprintf("%s/api/units/%d/", e.srv.URL, deID))
+	if de["source"].([]any)[0] != "Open a file" || servertest.Num(de["state"]) != "10" || de["previous_source"] != "Open file" ||
 		de["target"].([]any)[0] != "Datei öffnen…" || de["pending"] != false {
 		t.Errorf("translation unit: %v", de)
 	}
@@ -494,11 +495,11 @@ func TestPatchTemplate(t *testing.T) {
 func TestPatchSourceProperties(t *testing.T) {
 	e := newWriteEnv(t)
 	apple := e.unitURL(t, "glossary", "en", "apple")
-	r := doJSON(t, "PATCH", apple, e.sam, map[string]any{"explanation": "A fruit.", "extra_flags": "terminology"})
-	if want := `{"target":["apple"],"state":100,"explanation":"A fruit.","extra_flags":"terminology","labels":[]}`; r.status != 200 || string(r.body) != want {
-		t.Fatalf("%d %s, want %s", r.status, r.body, want)
+	r := servertest.DoJSON(t, "PATCH", apple, e.sam, map[string]any{"explanation": "A fruit.", "extra_flags": "terminology"})
+	if want := `{"target":["apple"],"state":100,"explanation":"A fruit.","extra_flags":"terminology","labels":[]}`; r.Status != 200 || string(r.Body) != want {
+		t.Fatalf("%d %s, want %s", r.Status, r.Body, want)
 	}
-	if de := getObject(t, e.unitURL(t, "glossary", "de", "apple")); de["explanation"] != "A fruit." {
+	if de := servertest.GetObject(t, e.unitURL(t, "glossary", "de", "apple")); de["explanation"] != "A fruit." {
 		t.Errorf("the translation's unit has explanation %q", de["explanation"])
 	}
 	var actions []index.Action
@@ -541,9 +542,9 @@ func TestConcurrentPatches(t *testing.T) {
 				if r%2 == 1 {
 					body["state"] = 10
 				}
-				resp := doJSON(t, "PATCH", fmt.Sprintf("%s/api/units/%d/", e.srv.URL, ids[key]), auths[c%len(auths)], body)
-				if resp.status != 200 {
-					errs <- fmt.Sprintf("client %d: %d %s", c, resp.status, resp.body)
+				resp := servertest.DoJSON(t, "PATCH", fmt.Sprintf("%s/api/units/%d/", e.srv.URL, ids[key]), auths[c%len(auths)], body)
+				if resp.Status != 200 {
+					errs <- fmt.Sprintf("client %d: %d %s", c, resp.Status, resp.Body)
 					continue
 				}
 				mu.Lock()
@@ -596,9 +597,9 @@ func TestConcurrentPatches(t *testing.T) {
 // TestUnitWritesAdvertised: the unit instance still advertises what the
 // reference's does, now that its writes have handlers.
 func TestUnitWritesAdvertised(t *testing.T) {
-	srv := mustServe(t, mustOpenDB(t), servertest.Options{})
-	r := do(t, "OPTIONS", srv.URL+"/api/units/1/", nil)
-	if allow := r.header.Get("Allow"); allow != "GET, PUT, PATCH, DELETE, HEAD, OPTIONS" {
+	srv := servertest.Serve(t, servertest.MustOpenDB(t), servertest.Options{})
+	r := servertest.Do(t, "OPTIONS", srv.URL+"/api/units/1/", nil)
+	if allow := r.Header.Get("Allow"); allow != "GET, PUT, PATCH, DELETE, HEAD, OPTIONS" {
 		t.Errorf("Allow = %q", allow)
 	}
 }
@@ -623,13 +624,13 @@ func TestAddUnit(t *testing.T) {
 		{"a translation of a monolingual component", e.root, units("app", "de"), mono, 403,
 			denied("Add the string to the source language instead.")},
 	} {
-		if r := doJSON(t, "POST", tc.url, tc.auth, tc.body); r.status != tc.status || string(r.body) != tc.want {
-			t.Errorf("%s: %d %s, want %d %s", tc.name, r.status, r.body, tc.status, tc.want)
+		if r := servertest.DoJSON(t, "POST", tc.url, tc.auth, tc.body); r.Status != tc.status || string(r.Body) != tc.want {
+			t.Errorf("%s: %d %s, want %d %s", tc.name, r.Status, r.Body, tc.status, tc.want)
 		}
 	}
 	e.setComponent(t, "app", func(c *index.Component) { c.ManageUnits = true })
-	if r := doJSON(t, "POST", units("app", "en"), e.root, mono); r.status != 403 || string(r.body) != disabled {
-		t.Errorf("edit_template off: %d %s", r.status, r.body)
+	if r := servertest.DoJSON(t, "POST", units("app", "en"), e.root, mono); r.Status != 403 || string(r.Body) != disabled {
+		t.Errorf("edit_template off: %d %s", r.Status, r.Body)
 	}
 	e.setComponent(t, "app", func(c *index.Component) { c.ManageUnits, c.EditTemplate = true, true })
 	for _, tc := range []struct {
@@ -653,32 +654,32 @@ func TestAddUnit(t *testing.T) {
 		{"an existing key", e.sam, map[string]any{"key": "hello", "value": []string{"Hi"}}, 400,
 			invalidField("non_field_errors", "This string seems to already exist.")},
 	} {
-		if r := doJSON(t, "POST", units("app", "en"), tc.auth, tc.body); r.status != tc.status ||
-			(tc.want != "" && string(r.body) != tc.want) {
-			t.Errorf("%s: %d %s, want %d %s", tc.name, r.status, r.body, tc.status, tc.want)
+		if r := servertest.DoJSON(t, "POST", units("app", "en"), tc.auth, tc.body); r.Status != tc.status ||
+			(tc.want != "" && string(r.Body) != tc.want) {
+			t.Errorf("%s: %d %s, want %d %s", tc.name, r.Status, r.Body, tc.status, tc.want)
 		}
 	}
 
 	// wlc's add_source_string.
-	r := doJSON(t, "POST", units("app", "en"), e.sam, mono)
-	if r.status != 200 {
-		t.Fatalf("add: %d %s", r.status, r.body)
+	r := servertest.DoJSON(t, "POST", units("app", "en"), e.sam, mono)
+	if r.Status != 200 {
+		t.Fatalf("add: %d %s", r.Status, r.Body)
 	}
-	added := decode(t, r.body)
-	checkShape(t, "added unit", added, unitShape)
-	if got := getObject(t, added["url"].(string)); fmt.Sprint(got) != fmt.Sprint(added) {
+	added := servertest.Decode(t, r.Body)
+	servertest.CheckShape(t, "added unit", added, unitShape)
+	if got := servertest.GetObject(t, added["url"].(string)); fmt.Sprint(got) != fmt.Sprint(added) {
 		t.Errorf("the answer %v differs from the unit %v", added, got)
 	}
-	if added["source"].([]any)[0] != "Print" || num(added["state"]) != "100" || added["pending"] != true ||
-		added["source_unit"] != added["url"] || num(added["position"]) != "7" || added["context"] != "print" {
+	if added["source"].([]any)[0] != "Print" || servertest.Num(added["state"]) != "100" || added["pending"] != true ||
+		added["source_unit"] != added["url"] || servertest.Num(added["position"]) != "7" || added["context"] != "print" {
 		t.Errorf("added source unit: %v", added)
 	}
-	deList := results(t, getObject(t, units("app", "de")+"?q=key:print"))
+	deList := servertest.Results(t, servertest.GetObject(t, units("app", "de")+"?q=key:print"))
 	if len(deList) != 1 {
 		t.Fatalf("German units with key print: %v", deList)
 	}
 	// Untranslated, the German file needs no change: not pending.
-	if de := deList[0]; de["source_unit"] != added["url"] || num(de["state"]) != "0" || de["pending"] != false ||
+	if de := deList[0]; de["source_unit"] != added["url"] || servertest.Num(de["state"]) != "0" || de["pending"] != false ||
 		de["target"].([]any)[0] != "" || de["id_hash"] != added["id_hash"] {
 		t.Errorf("the German unit: %v", de)
 	}
@@ -692,37 +693,37 @@ func TestAddUnit(t *testing.T) {
 			last.AuthorName != "sam" || last.UnitID == 0 {
 			t.Errorf("%s: last change %+v", lang, last)
 		}
-		list := getObject(t, units("app", lang))
-		if num(list["count"]) != "7" || tr.Stats.Total != 7 {
-			t.Errorf("%s: %s units, total %d, want 7", lang, num(list["count"]), tr.Stats.Total)
+		list := servertest.GetObject(t, units("app", lang))
+		if servertest.Num(list["count"]) != "7" || tr.Stats.Total != 7 {
+			t.Errorf("%s: %s units, total %d, want 7", lang, servertest.Num(list["count"]), tr.Stats.Total)
 		}
 	}
 
 	// The glossary is bilingual: a term added to German brings its
 	// source string; one added to English goes to every language.
 	e.setComponent(t, "glossary", func(c *index.Component) { c.ManageUnits = true })
-	r = doJSON(t, "POST", units("glossary", "de"), e.sam, map[string]any{"source": []string{"cherry"}, "target": []string{"Kirsche"}})
-	if r.status != 200 {
-		t.Fatalf("add a German term: %d %s", r.status, r.body)
+	r = servertest.DoJSON(t, "POST", units("glossary", "de"), e.sam, map[string]any{"source": []string{"cherry"}, "target": []string{"Kirsche"}})
+	if r.Status != 200 {
+		t.Fatalf("add a German term: %d %s", r.Status, r.Body)
 	}
-	if got := decode(t, r.body); num(got["state"]) != "20" || got["target"].([]any)[0] != "Kirsche" || got["source_unit"] == got["url"] {
+	if got := servertest.Decode(t, r.Body); servertest.Num(got["state"]) != "20" || got["target"].([]any)[0] != "Kirsche" || got["source_unit"] == got["url"] {
 		t.Errorf("German term: %v", got)
 	}
-	if src := getObject(t, e.unitURL(t, "glossary", "en", "cherry")); num(src["state"]) != "100" || src["target"].([]any)[0] != "cherry" {
+	if src := servertest.GetObject(t, e.unitURL(t, "glossary", "en", "cherry")); servertest.Num(src["state"]) != "100" || src["target"].([]any)[0] != "cherry" {
 		t.Errorf("its source string: %v", src)
 	}
-	if r := doJSON(t, "POST", units("glossary", "de"), e.sam, map[string]any{"source": []string{"cherry"}, "target": []string{"Kirsche"}}); r.status != 400 {
-		t.Errorf("the same term again: %d %s", r.status, r.body)
+	if r := servertest.DoJSON(t, "POST", units("glossary", "de"), e.sam, map[string]any{"source": []string{"cherry"}, "target": []string{"Kirsche"}}); r.Status != 400 {
+		t.Errorf("the same term again: %d %s", r.Status, r.Body)
 	}
-	if r := doJSON(t, "POST", units("glossary", "de"), e.sam, map[string]any{"source": []string{"fig"}}); r.status != 400 ||
-		string(r.body) != errJSON("validation_error", [3]string{"required", "This field is required.", "target"}) {
-		t.Errorf("a German term without target: %d %s", r.status, r.body)
+	if r := servertest.DoJSON(t, "POST", units("glossary", "de"), e.sam, map[string]any{"source": []string{"fig"}}); r.Status != 400 ||
+		string(r.Body) != errJSON("validation_error", [3]string{"required", "This field is required.", "target"}) {
+		t.Errorf("a German term without target: %d %s", r.Status, r.Body)
 	}
-	r = doJSON(t, "POST", units("glossary", "en"), e.sam, map[string]any{"source": []string{"banana"}})
-	if r.status != 200 {
-		t.Fatalf("add an English term: %d %s", r.status, r.body)
+	r = servertest.DoJSON(t, "POST", units("glossary", "en"), e.sam, map[string]any{"source": []string{"banana"}})
+	if r.Status != 200 {
+		t.Fatalf("add an English term: %d %s", r.Status, r.Body)
 	}
-	if de := getObject(t, e.unitURL(t, "glossary", "de", "banana")); num(de["state"]) != "0" {
+	if de := servertest.GetObject(t, e.unitURL(t, "glossary", "de", "banana")); servertest.Num(de["state"]) != "0" {
 		t.Errorf("the English term in German: %v", de)
 	}
 	checkStatsRecount(t, e.db)
@@ -742,8 +743,8 @@ func TestDeleteUnit(t *testing.T) {
 		{"anonymous", "", quitEN, 401, ""},
 		{"manage_units off", e.root, quitEN, 403, denied("Adding strings is disabled in the component configuration.")},
 	} {
-		if r := doJSON(t, "DELETE", tc.url, tc.auth, nil); r.status != tc.status || (tc.want != "" && string(r.body) != tc.want) {
-			t.Errorf("%s: %d %s", tc.name, r.status, r.body)
+		if r := servertest.DoJSON(t, "DELETE", tc.url, tc.auth, nil); r.Status != tc.status || (tc.want != "" && string(r.Body) != tc.want) {
+			t.Errorf("%s: %d %s", tc.name, r.Status, r.Body)
 		}
 	}
 	e.setComponent(t, "app", func(c *index.Component) { c.ManageUnits, c.EditTemplate = true, true })
@@ -756,17 +757,17 @@ func TestDeleteUnit(t *testing.T) {
 		{"translator", e.anna, quitEN, 403, denied("Insufficient privileges for saving translations.")},
 		{"unknown", e.root, e.srv.URL + "/api/units/424242/", 404, ""},
 	} {
-		if r := doJSON(t, "DELETE", tc.url, tc.auth, nil); r.status != tc.status || (tc.want != "" && string(r.body) != tc.want) {
-			t.Errorf("%s: %d %s", tc.name, r.status, r.body)
+		if r := servertest.DoJSON(t, "DELETE", tc.url, tc.auth, nil); r.Status != tc.status || (tc.want != "" && string(r.Body) != tc.want) {
+			t.Errorf("%s: %d %s", tc.name, r.Status, r.Body)
 		}
 	}
-	r := doJSON(t, "DELETE", quitEN, e.sam, nil)
-	if r.status != 204 || len(r.body) != 0 {
-		t.Fatalf("delete: %d %q", r.status, r.body)
+	r := servertest.DoJSON(t, "DELETE", quitEN, e.sam, nil)
+	if r.Status != 204 || len(r.Body) != 0 {
+		t.Fatalf("delete: %d %q", r.Status, r.Body)
 	}
 	for _, u := range []string{quitEN, quitDE} {
-		if r := do(t, "GET", u, nil); r.status != 404 {
-			t.Errorf("GET %s after delete: %d", u, r.status)
+		if r := servertest.Do(t, "GET", u, nil); r.Status != 404 {
+			t.Errorf("GET %s after delete: %d", u, r.Status)
 		}
 	}
 	for _, lang := range []string{"en", "de"} {
@@ -795,11 +796,11 @@ func TestDeleteUnit(t *testing.T) {
 	}
 
 	e.setComponent(t, "glossary", func(c *index.Component) { c.ManageUnits = true })
-	if r := doJSON(t, "DELETE", e.unitURL(t, "glossary", "de", "plum"), e.adam, nil); r.status != 204 {
-		t.Fatalf("delete a German term: %d %s", r.status, r.body)
+	if r := servertest.DoJSON(t, "DELETE", e.unitURL(t, "glossary", "de", "plum"), e.adam, nil); r.Status != 204 {
+		t.Fatalf("delete a German term: %d %s", r.Status, r.Body)
 	}
-	if r := do(t, "GET", e.unitURL(t, "glossary", "en", "plum"), nil); r.status != 200 {
-		t.Errorf("the term's source string: %d", r.status)
+	if r := servertest.Do(t, "GET", e.unitURL(t, "glossary", "en", "plum"), nil); r.Status != 200 {
+		t.Errorf("the term's source string: %d", r.Status)
 	}
 	checkStatsRecount(t, e.db)
 }
@@ -829,7 +830,7 @@ func TestUnitWritesBadInput(t *testing.T) {
 	}
 	for _, tg := range targets {
 		for _, b := range bodies {
-			r := doJSON(t, tg.method, tg.url, tg.auth, []byte(b))
+			r := servertest.DoJSON(t, tg.method, tg.url, tg.auth, []byte(b))
 			name := tg.method + " " + tg.url + " " + b
 			if len(name) > 120 {
 				name = name[:120]
@@ -837,11 +838,11 @@ func TestUnitWritesBadInput(t *testing.T) {
 			// Fields a write does not know are ignored, as the
 			// reference's serializers do: such a PATCH is a 200 doing
 			// nothing (the changes are checked below).
-			if r.status == 200 && tg.method == "PATCH" {
+			if r.Status == 200 && tg.method == "PATCH" {
 				continue
 			}
-			if r.status < 400 || r.status >= 500 {
-				t.Errorf("%s: %d %s", name, r.status, r.body)
+			if r.Status < 400 || r.Status >= 500 {
+				t.Errorf("%s: %d %s", name, r.Status, r.Body)
 				continue
 			}
 			checkErrorEnvelope(t, name, r)
@@ -850,7 +851,7 @@ func TestUnitWritesBadInput(t *testing.T) {
 	if after := len(e.changes(t, index.ChangeFilter{})); after != before {
 		t.Errorf("bad input recorded %d changes", after-before)
 	}
-	if strings.Contains(e.srv.logs.String(), `"level":"ERROR"`) {
-		t.Errorf("server errors logged: %s", e.srv.logs.String())
+	if strings.Contains(e.srv.Logs.String(), `"level":"ERROR"`) {
+		t.Errorf("server errors logged: %s", e.srv.Logs.String())
 	}
 }

@@ -16,29 +16,11 @@ import (
 	"github.com/tolk-project/tolk/internal/servertest"
 )
 
-// uploadEnv is the demo project imported from real repositories, with a
-// user for each role that matters to uploads.
-type uploadEnv struct {
-	repoEnv
-	anna, rita, adam, root, nobody string // translator, reviewer, administrator, superuser, no role
-}
-
-func mustUploadEnv(tb testing.TB) uploadEnv {
-	tb.Helper()
-	e := uploadEnv{repoEnv: mustRepoEnv(tb)}
-	e.anna = mustUser(tb, e.db, "anna", false, [2]string{"Translate", "demo"})
-	e.rita = mustUser(tb, e.db, "rita", false, [2]string{"Review strings", "demo"})
-	e.adam = mustUser(tb, e.db, "adam", false, [2]string{"Administration", "demo"})
-	e.root = mustUser(tb, e.db, "root", true)
-	e.nobody = mustUser(tb, e.db, "nobody", false)
-	return e
-}
-
 const deURL = "/api/translations/demo/app/de/file/"
 
 // doUpload sends file as the multipart part "file" (named file.json, as
 // wlc names it) with the given form fields, name and value in turn.
-func doUpload(tb testing.TB, method, url, auth, file string, fields ...string) response {
+func doUpload(tb testing.TB, method, url, auth, file string, fields ...string) servertest.Response {
 	tb.Helper()
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
@@ -61,29 +43,29 @@ func doUpload(tb testing.TB, method, url, auth, file string, fields ...string) r
 	if auth != "" {
 		h.Set("Authorization", auth)
 	}
-	return doBody(tb, method, url, h, &body)
+	return servertest.DoBody(tb, method, url, h, &body)
 }
 
 // wantUploaded checks a 200 upload answer's counts (not_found, skipped,
 // accepted, total) and its compatibility fields.
-func wantUploaded(tb testing.TB, r response, notFound, skipped, accepted, total int) {
+func wantUploaded(tb testing.TB, r servertest.Response, notFound, skipped, accepted, total int) {
 	tb.Helper()
 	want := fmt.Sprintf(`{"not_found":%d,"skipped":%d,"accepted":%d,"total":%d,"result":%t,"count":%d}`,
 		notFound, skipped, accepted, total, accepted > 0, total)
-	if r.status != http.StatusOK || string(r.body) != want {
-		tb.Fatalf("upload = %d %s, want 200 %s", r.status, r.body, want)
+	if r.Status != http.StatusOK || string(r.Body) != want {
+		tb.Fatalf("upload = %d %s, want 200 %s", r.Status, r.Body, want)
 	}
 }
 
 // wantError checks an error answer's status and its one entry, whose
 // code is the one its status has ("invalid" for a 400).
-func wantError(tb testing.TB, r response, status int, attr, detail string) {
+func wantError(tb testing.TB, r servertest.Response, status int, attr, detail string) {
 	tb.Helper()
 	code := map[int]string{400: "invalid", 401: "not_authenticated", 403: "permission_denied", 404: "not_found"}[status]
 	wantErrorCode(tb, r, status, code, attr, detail)
 }
 
-func wantErrorCode(tb testing.TB, r response, status int, code, attr, detail string) {
+func wantErrorCode(tb testing.TB, r servertest.Response, status int, code, attr, detail string) {
 	tb.Helper()
 	typ := "client_error"
 	if status == http.StatusBadRequest {
@@ -94,58 +76,10 @@ func wantErrorCode(tb testing.TB, r response, status int, code, attr, detail str
 		a = `"` + attr + `"`
 	}
 	want := fmt.Sprintf(`{"type":%q,"errors":[{"code":%q,"detail":%q,"attr":%s}]}`, typ, code, detail, a)
-	if r.status != status || string(r.body) != want {
-		tb.Errorf("got %d %s\nwant %d %s", r.status, r.body, status, want)
+	if r.Status != status || string(r.Body) != want {
+		tb.Errorf("got %d %s\nwant %d %s", r.Status, r.Body, status, want)
 	}
 }
-
-func (e uploadEnv) translation(tb testing.TB, component, lang string) index.Translation {
-	tb.Helper()
-	t, err := e.db.FindTranslation(context.Background(), "demo", component, lang)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return t
-}
-
-// changes returns a translation's changes, oldest first.
-func (e uploadEnv) changes(tb testing.TB, component, lang string) []index.Change {
-	tb.Helper()
-	t := e.translation(tb, component, lang)
-	out, _, err := e.db.FindChanges(context.Background(), index.ChangeFilter{TranslationID: t.ID,
-		Page: index.Page{Number: 1, Size: 1000}})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return out
-}
-
-// units returns a translation's units by context.
-func (e uploadEnv) units(tb testing.TB, component, lang string) map[string]index.Unit {
-	tb.Helper()
-	t := e.translation(tb, component, lang)
-	list, _, err := e.db.FindUnits(context.Background(), index.UnitFilter{TranslationID: t.ID,
-		Page: index.Page{Number: 1, Size: 1000}})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	out := map[string]index.Unit{}
-	for _, u := range list {
-		out[u.Context] = u
-	}
-	return out
-}
-
-// deUpload translates two of German's empty strings, leaves a translated
-// one alone, repeats one unchanged, names a key the component lacks and
-// carries an untranslated one.
-const deUpload = `{
-	"greeting": "Hallo!",
-	"farewell": "Auf Wiedersehen",
-	"menu": {"view": "Ansicht", "help": ""},
-	"unknown.key": "Unbekannt",
-	"menu.file": "Datei"
-}`
 
 // TestUploadTranslate uploads with the default method and checks the
 // reference's counts, the units written and their changes (one 9 per
@@ -153,18 +87,18 @@ const deUpload = `{
 // statistics at every level, and that a second upload of the same file
 // accepts nothing and still answers 200.
 func TestUploadTranslate(t *testing.T) {
-	e := mustUploadEnv(t)
+	e := servertest.MustUploadEnv(t)
 	statsURLs := []string{"/api/projects/demo/statistics/", "/api/languages/de/statistics/"}
 	var before []map[string]any
 	for _, u := range statsURLs {
-		before = append(before, getObject(t, e.srv.URL+u))
+		before = append(before, servertest.GetObject(t, e.Srv.URL+u))
 	}
-	r := doUpload(t, "POST", e.srv.URL+deURL, e.anna, deUpload, "method", "translate")
+	r := doUpload(t, "POST", e.Srv.URL+deURL, e.Anna, servertest.DeUpload, "method", "translate")
 	// total: 6 units; considered: the 5 translated; greeting and menu.file
 	// are translated already (conflicts ignored): skipped.
 	wantUploaded(t, r, 1, 2, 2, 6)
 
-	units := e.units(t, "app", "de")
+	units := e.Units(t, "app", "de")
 	for ctx, want := range map[string]string{"farewell": "Auf Wiedersehen", "menu.view": "Ansicht",
 		"greeting": "Hallo, {name}!", "menu.help": ""} {
 		if u := units[ctx]; u.Target[0] != want {
@@ -178,7 +112,7 @@ func TestUploadTranslate(t *testing.T) {
 		t.Error("greeting was skipped but is pending")
 	}
 
-	actions, upload := e.actionsBy(t, "app", "de", "anna")
+	actions, upload := e.ActionsBy(t, "app", "de", "anna")
 	if fmt.Sprint(actions) != "[9 45 9 78]" {
 		t.Errorf("changes by anna = %v, want [9 45 9 78]", actions)
 	}
@@ -187,37 +121,22 @@ func TestUploadTranslate(t *testing.T) {
 		t.Errorf("file upload change = %+v", upload)
 	}
 
-	tr := getObject(t, e.srv.URL+"/api/translations/demo/app/de/")
-	if num(tr["translated"]) != "6" || tr["last_author"] != "anna Example" {
+	tr := servertest.GetObject(t, e.Srv.URL+"/api/translations/demo/app/de/")
+	if servertest.Num(tr["translated"]) != "6" || tr["last_author"] != "anna Example" {
 		t.Errorf("translation translated = %v, last_author = %v; want 6 and anna", tr["translated"], tr["last_author"])
 	}
 	for i, u := range statsURLs {
-		after := getObject(t, e.srv.URL+u)
-		if b, a := num(before[i]["translated"]), num(after["translated"]); fmt.Sprint(mustAtoi(t, b)+2) != a {
+		after := servertest.GetObject(t, e.Srv.URL+u)
+		if b, a := servertest.Num(before[i]["translated"]), servertest.Num(after["translated"]); fmt.Sprint(mustAtoi(t, b)+2) != a {
 			t.Errorf("%s translated %s → %s, want +2", u, b, a)
 		}
 	}
 
-	r = doUpload(t, "PUT", e.srv.URL+deURL, e.anna, deUpload)
+	r = doUpload(t, "PUT", e.Srv.URL+deURL, e.Anna, servertest.DeUpload)
 	wantUploaded(t, r, 1, 4, 0, 6)
-	if actions, _ := e.actionsBy(t, "app", "de", "anna"); fmt.Sprint(actions) != "[9 45 9 78 78]" {
+	if actions, _ := e.ActionsBy(t, "app", "de", "anna"); fmt.Sprint(actions) != "[9 45 9 78 78]" {
 		t.Errorf("after an upload accepting nothing, changes by anna = %v, want one more 78", actions)
 	}
-}
-
-// actionsBy returns the actions of a translation's changes made by the
-// user, oldest first, and the last of those changes.
-func (e uploadEnv) actionsBy(tb testing.TB, component, lang, user string) ([]index.Action, index.Change) {
-	tb.Helper()
-	var actions []index.Action
-	var last index.Change
-	for _, ch := range e.changes(tb, component, lang) {
-		if ch.UserName == user {
-			actions = append(actions, ch.Action)
-			last = ch
-		}
-	}
-	return actions, last
 }
 
 func mustAtoi(tb testing.TB, s string) int {
@@ -234,21 +153,21 @@ func mustAtoi(tb testing.TB, s string) int {
 // file lacked inserted in its style, and every other byte as committed;
 // the component's zip holds the same file.
 func TestUploadDownloadRoundTrip(t *testing.T) {
-	e := mustUploadEnv(t)
-	wantUploaded(t, doUpload(t, "POST", e.srv.URL+deURL, e.anna, deUpload), 1, 2, 2, 6)
-	r := do(t, "GET", e.srv.URL+deURL, nil)
-	original := string(e.app.blob(t, "locales/de.json"))
+	e := servertest.MustUploadEnv(t)
+	wantUploaded(t, doUpload(t, "POST", e.Srv.URL+deURL, e.Anna, servertest.DeUpload), 1, 2, 2, 6)
+	r := servertest.Do(t, "GET", e.Srv.URL+deURL, nil)
+	original := string(e.App.Blob(t, "locales/de.json"))
 	want := strings.Replace(original, `"edit": "Bearbeiten"`, `"edit": "Bearbeiten",
         "view": "Ansicht"`, 1)
 	want = strings.Replace(want, "\n    }\n}", "\n    },\n    \"farewell\": \"Auf Wiedersehen\"\n}", 1)
-	if r.status != http.StatusOK || string(r.body) != want {
-		t.Fatalf("download = %d\n%s\nwant\n%s", r.status, r.body, want)
+	if r.Status != http.StatusOK || string(r.Body) != want {
+		t.Fatalf("download = %d\n%s\nwant\n%s", r.Status, r.Body, want)
 	}
 
-	r = do(t, "GET", e.srv.URL+"/api/components/demo/app/file/", nil)
-	zr, err := zip.NewReader(bytes.NewReader(r.body), int64(len(r.body)))
+	r = servertest.Do(t, "GET", e.Srv.URL+"/api/components/demo/app/file/", nil)
+	zr, err := zip.NewReader(bytes.NewReader(r.Body), int64(len(r.Body)))
 	if err != nil {
-		t.Fatalf("component zip: %v (%d %s)", err, r.status, r.body)
+		t.Fatalf("component zip: %v (%d %s)", err, r.Status, r.Body)
 	}
 	found := false
 	for _, f := range zr.File {
@@ -276,61 +195,61 @@ func TestUploadDownloadRoundTrip(t *testing.T) {
 <termEntry><langSet xml:lang="en"><tig><term>branch</term></tig></langSet>
 <langSet xml:lang="de"><tig><term>Zweig</term></tig></langSet></termEntry>
 </body></text></martif>`
-	wantUploaded(t, doUpload(t, "POST", e.srv.URL+gURL, e.anna, tbx), 1, 0, 1, 2)
-	r = do(t, "GET", e.srv.URL+gURL, nil)
-	want = strings.Replace(string(e.glossary.blob(t, "de.tbx")), "<term/>", "<term>Repositorium</term>", 1)
-	if string(r.body) != want {
-		t.Errorf("glossary download =\n%s\nwant\n%s", r.body, want)
+	wantUploaded(t, doUpload(t, "POST", e.Srv.URL+gURL, e.Anna, tbx), 1, 0, 1, 2)
+	r = servertest.Do(t, "GET", e.Srv.URL+gURL, nil)
+	want = strings.Replace(string(e.Glossary.Blob(t, "de.tbx")), "<term/>", "<term>Repositorium</term>", 1)
+	if string(r.Body) != want {
+		t.Errorf("glossary download =\n%s\nwant\n%s", r.Body, want)
 	}
 }
 
 // TestUploadConflictsAndReview checks which translated and approved
 // strings an upload may overwrite, and who may ask for it.
 func TestUploadConflictsAndReview(t *testing.T) {
-	e := mustUploadEnv(t)
-	url := e.srv.URL + deURL
+	e := servertest.MustUploadEnv(t)
+	url := e.Srv.URL + deURL
 	file := `{"greeting": "Servus, {name}!", "app.title": "Tolk-Vorführung"}`
 	// Translators may overwrite translated strings, as the reference's
 	// Translate role may (upload.overwrite).
-	wantUploaded(t, doUpload(t, "POST", url, e.anna, file, "conflicts", "replace-translated"), 0, 0, 2, 2)
-	wantError(t, doUpload(t, "POST", url, e.rita, file, "method", "approve"),
+	wantUploaded(t, doUpload(t, "POST", url, e.Anna, file, "conflicts", "replace-translated"), 0, 0, 2, 2)
+	wantError(t, doUpload(t, "POST", url, e.Rita, file, "method", "approve"),
 		400, "method", "This method is not available here. Translation reviews are turned off.")
-	wantError(t, doUpload(t, "POST", url, e.rita, file, "conflicts", "replace-approved"),
+	wantError(t, doUpload(t, "POST", url, e.Rita, file, "conflicts", "replace-approved"),
 		400, "conflicts", "Translation reviews are turned off.")
 
-	p := e.translation(t, "app", "de").Component.Project
+	p := e.Translation(t, "app", "de").Component.Project
 	p.TranslationReview = true
-	if _, _, err := e.db.SaveProject(context.Background(), p); err != nil {
+	if _, _, err := e.DB.SaveProject(context.Background(), p); err != nil {
 		t.Fatal(err)
 	}
-	wantError(t, doUpload(t, "POST", url, e.anna, file, "method", "approve"),
+	wantError(t, doUpload(t, "POST", url, e.Anna, file, "method", "approve"),
 		400, "method", "This method is not available here. Insufficient privileges for approving translations.")
 	// "ignore" is the default spelled out: translated strings stay.
-	wantUploaded(t, doUpload(t, "POST", url, e.rita, file, "method", "approve", "conflicts", "ignore"), 0, 2, 0, 2)
+	wantUploaded(t, doUpload(t, "POST", url, e.Rita, file, "method", "approve", "conflicts", "ignore"), 0, 2, 0, 2)
 	// Older clients say overwrite=yes for replace-translated: what is
 	// there already is skipped, and approving overwrites it.
-	wantUploaded(t, doUpload(t, "POST", url, e.anna, file, "overwrite", "yes"), 0, 2, 0, 2)
-	wantUploaded(t, doUpload(t, "POST", url, e.rita, file, "method", "approve", "overwrite", "yes"), 0, 0, 2, 2)
-	if u := e.units(t, "app", "de")["greeting"]; u.State != index.StateApproved || u.Target[0] != "Servus, {name}!" {
+	wantUploaded(t, doUpload(t, "POST", url, e.Anna, file, "overwrite", "yes"), 0, 2, 0, 2)
+	wantUploaded(t, doUpload(t, "POST", url, e.Rita, file, "method", "approve", "overwrite", "yes"), 0, 0, 2, 2)
+	if u := e.Units(t, "app", "de")["greeting"]; u.State != index.StateApproved || u.Target[0] != "Servus, {name}!" {
 		t.Errorf("greeting = %q state %d, want approved upload", u.Target[0], u.State)
 	}
 	// Approved strings need replace-approved, and that needs a reviewer.
 	file = `{"greeting": "Grüß Gott, {name}!"}`
-	wantUploaded(t, doUpload(t, "POST", url, e.rita, file, "conflicts", "replace-translated"), 0, 1, 0, 1)
-	wantError(t, doUpload(t, "POST", url, e.anna, file, "conflicts", "replace-approved"),
+	wantUploaded(t, doUpload(t, "POST", url, e.Rita, file, "conflicts", "replace-translated"), 0, 1, 0, 1)
+	wantError(t, doUpload(t, "POST", url, e.Anna, file, "conflicts", "replace-approved"),
 		400, "conflicts", "Insufficient privileges for approving translations.")
-	wantUploaded(t, doUpload(t, "POST", url, e.rita, file, "conflicts", "replace-approved"), 0, 0, 1, 1)
-	if actions, _ := e.actionsBy(t, "app", "de", "rita"); fmt.Sprint(actions) != "[78 9 45 9 78 78 9 78]" {
+	wantUploaded(t, doUpload(t, "POST", url, e.Rita, file, "conflicts", "replace-approved"), 0, 0, 1, 1)
+	if actions, _ := e.ActionsBy(t, "app", "de", "rita"); fmt.Sprint(actions) != "[78 9 45 9 78 78 9 78]" {
 		t.Errorf("changes by rita = %v", actions)
 	}
 
 	// method=fuzzy marks what it writes as needing editing.
-	wantUploaded(t, doUpload(t, "POST", url, e.anna, `{"farewell": "Tschüss"}`, "method", "fuzzy", "fuzzy", "process"), 0, 0, 1, 1)
-	if u := e.units(t, "app", "de")["farewell"]; u.State != index.StateFuzzy {
+	wantUploaded(t, doUpload(t, "POST", url, e.Anna, `{"farewell": "Tschüss"}`, "method", "fuzzy", "fuzzy", "process"), 0, 0, 1, 1)
+	if u := e.Units(t, "app", "de")["farewell"]; u.State != index.StateFuzzy {
 		t.Errorf("farewell state = %d, want 10", u.State)
 	}
-	tr := getObject(t, e.srv.URL+"/api/translations/demo/app/de/")
-	if num(tr["fuzzy"]) != "1" {
+	tr := servertest.GetObject(t, e.Srv.URL+"/api/translations/demo/app/de/")
+	if servertest.Num(tr["fuzzy"]) != "1" {
 		t.Errorf("translation fuzzy = %v, want 1", tr["fuzzy"])
 	}
 }
@@ -340,10 +259,10 @@ func TestUploadConflictsAndReview(t *testing.T) {
 // caller cannot see, 403 from upload.perform, then 400 on method from the
 // method's own permission.
 func TestUploadPermissions(t *testing.T) {
-	e := mustUploadEnv(t)
-	expired := mustScopedUser(t, e.db, "old", true, index.Token{Scope: index.ScopeAdmin,
+	e := servertest.MustUploadEnv(t)
+	expired := servertest.MustScopedUser(t, e.DB, "old", true, index.Token{Scope: index.ScopeAdmin,
 		Expires: time.Now().Add(-time.Hour)})
-	readOnly := mustScopedUser(t, e.db, "reader", false, index.Token{Scope: index.ScopeRead},
+	readOnly := servertest.MustScopedUser(t, e.DB, "reader", false, index.Token{Scope: index.ScopeRead},
 		[2]string{"Translate", "demo"})
 	file := `{"farewell": "Tschüss"}`
 	notAvailable := "This method is not available here. "
@@ -353,47 +272,47 @@ func TestUploadPermissions(t *testing.T) {
 		attr, detail             string
 	}{
 		{"anonymous", "", deURL, "translate", 401, "", "Authentication credentials were not provided."},
-		{"no role", e.nobody, deURL, "translate", 403, "", "Insufficient privileges for saving translations."},
+		{"no role", e.Nobody, deURL, "translate", 403, "", "Insufficient privileges for saving translations."},
 		{"read-only token", readOnly, deURL, "translate", 403, "", "Insufficient privileges for saving translations."},
-		{"source language", e.anna, "/api/translations/demo/app/en/file/", "translate", 403, "",
+		{"source language", e.Anna, "/api/translations/demo/app/en/file/", "translate", 403, "",
 			"Insufficient privileges for editing source strings."},
-		{"glossary source", e.root, "/api/translations/demo/glossary/en/file/", "translate", 403, "",
+		{"glossary source", e.Root, "/api/translations/demo/glossary/en/file/", "translate", 403, "",
 			"The file format does not support updating source strings."},
-		{"no such translation", e.root, "/api/translations/demo/app/xx/file/", "translate", 404, "", "Not found."},
-		{"suggest", e.anna, deURL, "suggest", 400, "method",
+		{"no such translation", e.Root, "/api/translations/demo/app/xx/file/", "translate", 404, "", "Not found."},
+		{"suggest", e.Anna, deURL, "suggest", 400, "method",
 			notAvailable + "Tolk has no suggestions; upload with method=translate or method=fuzzy instead."},
-		{"replace, translator", e.anna, deURL, "replace", 400, "method",
+		{"replace, translator", e.Anna, deURL, "replace", 400, "method",
 			notAvailable + "Insufficient privileges for replacing the file."},
-		{"source on a translation", e.root, deURL, "source", 400, "method",
+		{"source on a translation", e.Root, deURL, "source", 400, "method",
 			"Source upload is supported only on source language."},
-		{"source on the template", e.root, "/api/translations/demo/app/en/file/", "source", 400, "method",
+		{"source on the template", e.Root, "/api/translations/demo/app/en/file/", "source", 400, "method",
 			notAvailable + "The file format does not support updating source strings."},
-		{"add to a translation", e.adam, deURL, "add", 400, "method",
+		{"add to a translation", e.Adam, deURL, "add", 400, "method",
 			notAvailable + "Add the string to the source language instead."},
-		{"add without managing strings", e.root, "/api/translations/demo/app/en/file/", "add", 400, "method",
+		{"add without managing strings", e.Root, "/api/translations/demo/app/en/file/", "add", 400, "method",
 			notAvailable + "Adding strings is disabled in the component configuration."},
-		{"add to a glossary", e.root, "/api/translations/demo/glossary/de/file/", "add", 400, "method",
+		{"add to a glossary", e.Root, "/api/translations/demo/glossary/de/file/", "add", 400, "method",
 			notAvailable + "Adding strings is disabled in the component configuration."},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := doUpload(t, "POST", e.srv.URL+tc.path, tc.auth, file, "method", tc.method)
+			r := doUpload(t, "POST", e.Srv.URL+tc.path, tc.auth, file, "method", tc.method)
 			wantError(t, r, tc.status, tc.attr, tc.detail)
 		})
 	}
-	r := doUpload(t, "POST", e.srv.URL+deURL, expired, file)
-	if r.status != http.StatusUnauthorized || !strings.Contains(string(r.body), "authentication_failed") {
-		t.Errorf("expired token: %d %s, want 401 authentication_failed", r.status, r.body)
+	r := doUpload(t, "POST", e.Srv.URL+deURL, expired, file)
+	if r.Status != http.StatusUnauthorized || !strings.Contains(string(r.Body), "authentication_failed") {
+		t.Errorf("expired token: %d %s, want 401 authentication_failed", r.Status, r.Body)
 	}
 
 	// A private project is not there for whoever may not see it.
-	p := e.translation(t, "app", "de").Component.Project
+	p := e.Translation(t, "app", "de").Component.Project
 	p.AccessControl = index.AccessPrivate
-	if _, _, err := e.db.SaveProject(context.Background(), p); err != nil {
+	if _, _, err := e.DB.SaveProject(context.Background(), p); err != nil {
 		t.Fatal(err)
 	}
-	wantError(t, doUpload(t, "POST", e.srv.URL+deURL, e.nobody, file), 404, "", "Not found.")
-	wantUploaded(t, doUpload(t, "POST", e.srv.URL+deURL, e.anna, file), 0, 0, 1, 1)
-	if n := len(e.changes(t, "app", "de")); n == 0 {
+	wantError(t, doUpload(t, "POST", e.Srv.URL+deURL, e.Nobody, file), 404, "", "Not found.")
+	wantUploaded(t, doUpload(t, "POST", e.Srv.URL+deURL, e.Anna, file), 0, 0, 1, 1)
+	if n := len(e.Changes(t, "app", "de")); n == 0 {
 		t.Error("no changes recorded")
 	}
 }
@@ -402,28 +321,28 @@ func TestUploadPermissions(t *testing.T) {
 // multipart or lacks the file part, a file sent as a plain field, an
 // empty file, bad choices and a bad e-mail, each a 400 on its field.
 func TestUploadForm(t *testing.T) {
-	e := mustUploadEnv(t)
-	url := e.srv.URL + deURL
-	wantErrorCode(t, doJSON(t, "POST", url, e.anna, map[string]string{"file": "{}"}), 400, "required", "file",
+	e := servertest.MustUploadEnv(t)
+	url := e.Srv.URL + deURL
+	wantErrorCode(t, servertest.DoJSON(t, "POST", url, e.Anna, map[string]string{"file": "{}"}), 400, "required", "file",
 		"No file was submitted.")
 
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
 	mw.WriteField("file", `{"farewell": "Tschüss"}`)
 	mw.Close()
-	r := doBody(t, "POST", url, http.Header{"Content-Type": {mw.FormDataContentType()}, "Authorization": {e.anna}}, &body)
+	r := servertest.DoBody(t, "POST", url, http.Header{"Content-Type": {mw.FormDataContentType()}, "Authorization": {e.Anna}}, &body)
 	wantError(t, r, 400, "file", "The submitted data was not a file. Check the encoding type on the form.")
 
-	wantErrorCode(t, doUpload(t, "POST", url, e.anna, ""), 400, "empty", "file", "The submitted file is empty.")
-	r = doUpload(t, "POST", url, e.anna, "{}", "method", "merge", "conflicts", "all", "fuzzy", "yes",
+	wantErrorCode(t, doUpload(t, "POST", url, e.Anna, ""), 400, "empty", "file", "The submitted file is empty.")
+	r = doUpload(t, "POST", url, e.Anna, "{}", "method", "merge", "conflicts", "all", "fuzzy", "yes",
 		"author_email", "not an address")
 	want := `{"type":"validation_error","errors":[` +
 		`{"code":"invalid","detail":"Enter a valid email address.","attr":"author_email"},` +
 		`{"code":"invalid_choice","detail":"\"all\" is not a valid choice.","attr":"conflicts"},` +
 		`{"code":"invalid_choice","detail":"\"yes\" is not a valid choice.","attr":"fuzzy"},` +
 		`{"code":"invalid_choice","detail":"\"merge\" is not a valid choice.","attr":"method"}]}`
-	if r.status != 400 || string(r.body) != want {
-		t.Errorf("bad fields: %d %s\nwant %s", r.status, r.body, want)
+	if r.Status != 400 || string(r.Body) != want {
+		t.Errorf("bad fields: %d %s\nwant %s", r.Status, r.Body, want)
 	}
 }
 
@@ -432,29 +351,29 @@ func TestUploadForm(t *testing.T) {
 // whether the limit is met in the file part or in the body, and that
 // neither stores anything.
 func TestUploadMalformedAndTooBig(t *testing.T) {
-	e := mustUploadEnv(t)
-	srv := mustServe(t, e.db, servertest.Options{Repositories: e.svc, Files: e.svc, MaxUploadBytes: 64})
-	before := len(e.changes(t, "app", "de"))
-	r := doUpload(t, "POST", srv.URL+deURL, e.anna, "{\"farewell\": \"Tschüss\",\n  \"quit\": }")
-	body := decode(t, r.body)
-	detail, _ := obj(t, body["errors"].([]any)[0])["detail"].(string)
-	if r.status != 400 || !strings.HasPrefix(detail, "Could not parse uploaded file: line 2, column 11: ") ||
-		!strings.Contains(string(r.body), `"attr":"file"`) {
-		t.Errorf("malformed file: %d %s", r.status, r.body)
+	e := servertest.MustUploadEnv(t)
+	srv := servertest.Serve(t, e.DB, servertest.Options{Repositories: e.Svc, Files: e.Svc, MaxUploadBytes: 64})
+	before := len(e.Changes(t, "app", "de"))
+	r := doUpload(t, "POST", srv.URL+deURL, e.Anna, "{\"farewell\": \"Tschüss\",\n  \"quit\": }")
+	body := servertest.Decode(t, r.Body)
+	detail, _ := servertest.Obj(t, body["errors"].([]any)[0])["detail"].(string)
+	if r.Status != 400 || !strings.HasPrefix(detail, "Could not parse uploaded file: line 2, column 11: ") ||
+		!strings.Contains(string(r.Body), `"attr":"file"`) {
+		t.Errorf("malformed file: %d %s", r.Status, r.Body)
 	}
-	wantError(t, doUpload(t, "POST", srv.URL+deURL, e.anna, `{"farewell": "`+strings.Repeat("x", 64)+`"}`),
+	wantError(t, doUpload(t, "POST", srv.URL+deURL, e.Anna, `{"farewell": "`+strings.Repeat("x", 64)+`"}`),
 		400, "file", "Uploaded translation file is too big.")
 	// A body far over the limit is cut off before it is read.
-	wantError(t, doUpload(t, "POST", srv.URL+deURL, e.anna, "{}", "author_name", strings.Repeat("x", 2<<20)),
+	wantError(t, doUpload(t, "POST", srv.URL+deURL, e.Anna, "{}", "author_name", strings.Repeat("x", 2<<20)),
 		400, "file", "Uploaded translation file is too big.")
-	if after := len(e.changes(t, "app", "de")); after != before {
+	if after := len(e.Changes(t, "app", "de")); after != before {
 		t.Errorf("changes %d → %d: a refused upload recorded something", before, after)
 	}
-	if u := e.units(t, "app", "de")["farewell"]; u.Pending || u.Target[0] != "" {
+	if u := e.Units(t, "app", "de")["farewell"]; u.Pending || u.Target[0] != "" {
 		t.Errorf("farewell = %q pending %v after refused uploads", u.Target[0], u.Pending)
 	}
 	// A byte order mark is not part of the JSON.
-	wantUploaded(t, doUpload(t, "POST", srv.URL+deURL, e.anna, "\ufeff{\"farewell\": \"Tschüss\"}"), 0, 0, 1, 1)
+	wantUploaded(t, doUpload(t, "POST", srv.URL+deURL, e.Anna, "\ufeff{\"farewell\": \"Tschüss\"}"), 0, 0, 1, 1)
 }
 
 // TestUploadAuthorship checks that the author fields credit another
@@ -462,28 +381,28 @@ func TestUploadMalformedAndTooBig(t *testing.T) {
 // becomes an inactive user who cannot sign in, a known one is reused, and
 // without the permission the fields are ignored.
 func TestUploadAuthorship(t *testing.T) {
-	e := mustUploadEnv(t)
-	url := e.srv.URL + deURL
-	wantUploaded(t, doUpload(t, "POST", url, e.adam, `{"farewell": "Tschüss"}`,
+	e := servertest.MustUploadEnv(t)
+	url := e.Srv.URL + deURL
+	wantUploaded(t, doUpload(t, "POST", url, e.Adam, `{"farewell": "Tschüss"}`,
 		"author_name", "Erika Muster", "author_email", "erika@example.org"), 0, 0, 1, 1)
-	erika, err := e.db.FindUser(context.Background(), "erika@example.org")
+	erika, err := e.DB.FindUser(context.Background(), "erika@example.org")
 	if err != nil || erika.IsActive || erika.FullName != "Erika Muster" || erika.Email != "erika@example.org" {
 		t.Fatalf("author = %+v, %v; want an inactive user for the address", erika, err)
 	}
-	_, last := e.actionsBy(t, "app", "de", "adam")
+	_, last := e.ActionsBy(t, "app", "de", "adam")
 	if last.Action != index.ActionFileUpload || last.AuthorName != "erika@example.org" {
 		t.Errorf("last change by adam = %+v, want 78 authored by erika", last)
 	}
-	if tr := getObject(t, e.srv.URL+"/api/translations/demo/app/de/"); tr["last_author"] != "Erika Muster" {
+	if tr := servertest.GetObject(t, e.Srv.URL+"/api/translations/demo/app/de/"); tr["last_author"] != "Erika Muster" {
 		t.Errorf("last_author = %v, want Erika Muster", tr["last_author"])
 	}
 	// The same address again: the same user. anna's address: anna.
-	wantUploaded(t, doUpload(t, "POST", url, e.adam, `{"menu.view": "Ansicht"}`,
+	wantUploaded(t, doUpload(t, "POST", url, e.Adam, `{"menu.view": "Ansicht"}`,
 		"author_email", "ERIKA@example.org"), 0, 0, 1, 1)
-	wantUploaded(t, doUpload(t, "POST", url, e.adam, `{"menu.help": "Hilfe"}`,
+	wantUploaded(t, doUpload(t, "POST", url, e.Adam, `{"menu.help": "Hilfe"}`,
 		"author_email", "anna@example.com"), 0, 0, 1, 1)
 	authors := map[string]string{}
-	for _, ch := range e.changes(t, "app", "de") {
+	for _, ch := range e.Changes(t, "app", "de") {
 		if ch.Action == index.ActionUpload {
 			authors[ch.Target] = ch.AuthorName
 		}
@@ -492,12 +411,12 @@ func TestUploadAuthorship(t *testing.T) {
 		t.Errorf("authors by target = %v", authors)
 	}
 	// Without upload.authorship the fields are ignored, not refused.
-	wantUploaded(t, doUpload(t, "POST", url, e.anna, `{"items.count": "{count} Artikel"}`,
+	wantUploaded(t, doUpload(t, "POST", url, e.Anna, `{"items.count": "{count} Artikel"}`,
 		"author_name", "Someone", "author_email", "someone@example.org"), 0, 0, 1, 1)
-	if _, last := e.actionsBy(t, "app", "de", "anna"); last.AuthorName != "anna" {
+	if _, last := e.ActionsBy(t, "app", "de", "anna"); last.AuthorName != "anna" {
 		t.Errorf("author without the permission = %s, want anna", last.AuthorName)
 	}
-	if _, err := e.db.FindUser(context.Background(), "someone@example.org"); err == nil {
+	if _, err := e.DB.FindUser(context.Background(), "someone@example.org"); err == nil {
 		t.Error("an author was created for a user without upload.authorship")
 	}
 }
@@ -507,29 +426,29 @@ func TestUploadAuthorship(t *testing.T) {
 // new unit records 31 and the upload 78, and the template download gains
 // the keys in its nested style.
 func TestUploadAdd(t *testing.T) {
-	e := mustUploadEnv(t)
-	c := e.component(t, "app")
+	e := servertest.MustUploadEnv(t)
+	c := e.Component(t, "app")
 	c.ManageUnits, c.EditTemplate = true, true
-	if _, _, err := e.db.SaveComponent(context.Background(), c); err != nil {
+	if _, _, err := e.DB.SaveComponent(context.Background(), c); err != nil {
 		t.Fatal(err)
 	}
-	g := e.component(t, "glossary")
+	g := e.Component(t, "glossary")
 	g.ManageUnits = true
-	if _, _, err := e.db.SaveComponent(context.Background(), g); err != nil {
+	if _, _, err := e.DB.SaveComponent(context.Background(), g); err != nil {
 		t.Fatal(err)
 	}
-	wantError(t, doUpload(t, "POST", e.srv.URL+"/api/translations/demo/glossary/de/file/", e.adam, "<martif/>", "method", "add"),
+	wantError(t, doUpload(t, "POST", e.Srv.URL+"/api/translations/demo/glossary/de/file/", e.Adam, "<martif/>", "method", "add"),
 		400, "method", "This method is not available here. The file format does not support this.")
-	wantError(t, doUpload(t, "POST", e.srv.URL+"/api/translations/demo/app/en/file/", e.rita, "{}", "method", "add"),
+	wantError(t, doUpload(t, "POST", e.Srv.URL+"/api/translations/demo/app/en/file/", e.Rita, "{}", "method", "add"),
 		403, "", "Insufficient privileges for editing source strings.")
 
-	before := e.units(t, "app", "de")
+	before := e.Units(t, "app", "de")
 	file := `{"greeting": "Hello, {name}!", "menu": {"quit": "Quit"}, "status.ok": "All good", "greeting": "again"}`
-	r := doUpload(t, "POST", e.srv.URL+"/api/translations/demo/app/en/file/", e.adam, file, "method", "add")
+	r := doUpload(t, "POST", e.Srv.URL+"/api/translations/demo/app/en/file/", e.Adam, file, "method", "add")
 	wantUploaded(t, r, 0, 1, 2, 3)
 
 	for _, lang := range []string{"en", "de", "fr", "pt_BR"} {
-		units := e.units(t, "app", lang)
+		units := e.Units(t, "app", lang)
 		q, s := units["menu.quit"], units["status.ok"]
 		if q.ID == 0 || s.ID == 0 || q.Source[0] != "Quit" || s.Source[0] != "All good" {
 			t.Errorf("%s: added units %+v %+v", lang, q, s)
@@ -543,27 +462,27 @@ func TestUploadAdd(t *testing.T) {
 			t.Errorf("%s: menu.quit state %d pending %v target %q", lang, q.State, q.Pending, q.Target[0])
 		}
 	}
-	if tr := getObject(t, e.srv.URL+"/api/translations/demo/app/de/"); num(tr["total"]) != fmt.Sprint(len(before)+2) {
+	if tr := servertest.GetObject(t, e.Srv.URL+"/api/translations/demo/app/de/"); servertest.Num(tr["total"]) != fmt.Sprint(len(before)+2) {
 		t.Errorf("de total = %v, want %d", tr["total"], len(before)+2)
 	}
-	if actions, _ := e.actionsBy(t, "app", "de", "adam"); fmt.Sprint(actions) != "[31 31]" {
+	if actions, _ := e.ActionsBy(t, "app", "de", "adam"); fmt.Sprint(actions) != "[31 31]" {
 		t.Errorf("de changes by adam = %v, want two 31", actions)
 	}
-	if actions, _ := e.actionsBy(t, "app", "en", "adam"); fmt.Sprint(actions) != "[31 31 78]" {
+	if actions, _ := e.ActionsBy(t, "app", "en", "adam"); fmt.Sprint(actions) != "[31 31 78]" {
 		t.Errorf("en changes by adam = %v, want [31 31 78]", actions)
 	}
 
-	r = do(t, "GET", e.srv.URL+"/api/translations/demo/app/en/file/", nil)
-	original := string(e.app.blob(t, "locales/en.json"))
+	r = servertest.Do(t, "GET", e.Srv.URL+"/api/translations/demo/app/en/file/", nil)
+	original := string(e.App.Blob(t, "locales/en.json"))
 	want := strings.Replace(original, `"help": "Help"`, `"help": "Help",
         "quit": "Quit"`, 1)
 	want = strings.Replace(want, "\"Language\"\n}", "\"Language\",\n    \"status\": {\n        \"ok\": \"All good\"\n    }\n}", 1)
-	if string(r.body) != want {
-		t.Errorf("template download =\n%s\nwant\n%s", r.body, want)
+	if string(r.Body) != want {
+		t.Errorf("template download =\n%s\nwant\n%s", r.Body, want)
 	}
 	// The German file lacks the new keys: they are untranslated.
-	if r := do(t, "GET", e.srv.URL+deURL, nil); string(r.body) != string(e.app.blob(t, "locales/de.json")) {
-		t.Errorf("German download changed by an add:\n%s", r.body)
+	if r := servertest.Do(t, "GET", e.Srv.URL+deURL, nil); string(r.Body) != string(e.App.Blob(t, "locales/de.json")) {
+		t.Errorf("German download changed by an add:\n%s", r.Body)
 	}
 }
 
@@ -571,15 +490,15 @@ func TestUploadAdd(t *testing.T) {
 // the file lacks become untranslated, and the next commit (here: the
 // download, which renders pending edits) writes it in the file's shape.
 func TestUploadReplace(t *testing.T) {
-	e := mustUploadEnv(t)
+	e := servertest.MustUploadEnv(t)
 	file := `{"greeting": "Servus, {name}!", "menu": {"file": "Datei"}, "nope": "x"}`
-	wantError(t, doUpload(t, "POST", e.srv.URL+deURL, e.anna, file, "method", "replace"), 400, "method",
+	wantError(t, doUpload(t, "POST", e.Srv.URL+deURL, e.Anna, file, "method", "replace"), 400, "method",
 		"This method is not available here. Insufficient privileges for replacing the file.")
 	// greeting changes, menu.file is kept, nope is not found; app.title
 	// and menu.edit are not in the file.
-	wantUploaded(t, doUpload(t, "POST", e.srv.URL+deURL, e.adam, file, "method", "replace"), 1, 0, 2, 3)
+	wantUploaded(t, doUpload(t, "POST", e.Srv.URL+deURL, e.Adam, file, "method", "replace"), 1, 0, 2, 3)
 
-	units := e.units(t, "app", "de")
+	units := e.Units(t, "app", "de")
 	for ctx, want := range map[string]struct {
 		target  string
 		state   index.State
@@ -596,21 +515,21 @@ func TestUploadReplace(t *testing.T) {
 			t.Errorf("%s = %q state %d pending %v, want %+v", ctx, u.Target[0], u.State, u.Pending, want)
 		}
 	}
-	if actions, _ := e.actionsBy(t, "app", "de", "adam"); fmt.Sprint(actions) != "[9 45 9 9 54 78]" {
+	if actions, _ := e.ActionsBy(t, "app", "de", "adam"); fmt.Sprint(actions) != "[9 45 9 9 54 78]" {
 		t.Errorf("changes by adam = %v, want [9 45 9 9 54 78]", actions)
 	}
-	if tr := getObject(t, e.srv.URL+"/api/translations/demo/app/de/"); num(tr["translated"]) != "2" {
+	if tr := servertest.GetObject(t, e.Srv.URL+"/api/translations/demo/app/de/"); servertest.Num(tr["translated"]) != "2" {
 		t.Errorf("translated = %v, want 2", tr["translated"])
 	}
-	r := doJSON(t, "GET", e.srv.URL+deURL, e.adam, nil)
-	if r.status != 200 || !bytes.Contains(r.body, []byte(`"greeting": "Servus, {name}!"`)) ||
-		!bytes.Contains(r.body, []byte(`"file": "Datei"`)) || bytes.Contains(r.body, []byte("Bearbeiten")) ||
-		bytes.Contains(r.body, []byte("nope")) {
-		t.Errorf("download after replace = %d %s", r.status, r.body)
+	r := servertest.DoJSON(t, "GET", e.Srv.URL+deURL, e.Adam, nil)
+	if r.Status != 200 || !bytes.Contains(r.Body, []byte(`"greeting": "Servus, {name}!"`)) ||
+		!bytes.Contains(r.Body, []byte(`"file": "Datei"`)) || bytes.Contains(r.Body, []byte("Bearbeiten")) ||
+		bytes.Contains(r.Body, []byte("nope")) {
+		t.Errorf("download after replace = %d %s", r.Status, r.Body)
 	}
 	// Replacing again with the same file changes nothing more.
-	wantUploaded(t, doUpload(t, "POST", e.srv.URL+deURL, e.adam, file, "method", "replace"), 1, 0, 2, 3)
-	if actions, _ := e.actionsBy(t, "app", "de", "adam"); fmt.Sprint(actions) != "[9 45 9 9 54 78 54 78]" {
+	wantUploaded(t, doUpload(t, "POST", e.Srv.URL+deURL, e.Adam, file, "method", "replace"), 1, 0, 2, 3)
+	if actions, _ := e.ActionsBy(t, "app", "de", "adam"); fmt.Sprint(actions) != "[9 45 9 9 54 78 54 78]" {
 		t.Errorf("changes by adam after a second replace = %v", actions)
 	}
 }

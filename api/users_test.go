@@ -17,10 +17,10 @@ import (
 // userShape is the reference's basic user serializer: what any signed-in
 // reader sees of a user (and an anonymous one of a user in a change it
 // can see).
-var userShape = shape{"id": "int", "full_name": "string", "username": "string"}
+var userShape = servertest.Shape{"id": "int", "full_name": "string", "username": "string"}
 
 // fullUserShape is what those who manage users see.
-var fullUserShape = shape{
+var fullUserShape = servertest.Shape{
 	"id": "int", "email": "string|null", "full_name": "string", "username": "string",
 	"is_superuser": "bool", "is_active": "bool", "is_bot": "bool", "date_joined": "timestamp", "url": "url",
 }
@@ -29,7 +29,7 @@ var fullUserShape = shape{
 // and name order differ, served by a real server, with tokens for a plain
 // user (anna) and a superuser (root).
 type usersEnv struct {
-	srv        *testServer
+	srv        *servertest.Running
 	db         *sqlstore.DB
 	path       string // the index's location, for what no store method writes yet
 	anna, root string // Authorization headers
@@ -56,8 +56,8 @@ func mustUsersEnv(tb testing.TB) usersEnv {
 		}
 	}
 	e := usersEnv{db: db, path: path, anna: mustToken(tb, db, "anna", index.Token{Scope: index.ScopeAdmin})}
-	e.root = mustUser(tb, db, "root", true)
-	e.srv = mustServe(tb, db, servertest.Options{})
+	e.root = servertest.MustUser(tb, db, "root", true)
+	e.srv = servertest.Serve(tb, db, servertest.Options{})
 	return e
 }
 
@@ -81,7 +81,7 @@ func mustToken(tb testing.TB, db *sqlstore.DB, username string, tok index.Token)
 func usernames(tb testing.TB, list map[string]any) string {
 	tb.Helper()
 	var names []string
-	for _, u := range results(tb, list) {
+	for _, u := range servertest.Results(tb, list) {
 		names = append(names, u["username"].(string))
 	}
 	return strings.Join(names, ",")
@@ -90,18 +90,18 @@ func usernames(tb testing.TB, list map[string]any) string {
 // checkUserList GETs a user list as auth and checks that it holds the
 // users named in want (comma-separated, in order), counted alike, each of
 // the given shape.
-func checkUserList(tb testing.TB, url, auth, want string, each shape) {
+func checkUserList(tb testing.TB, url, auth, want string, each servertest.Shape) {
 	tb.Helper()
-	list := getObjectAs(tb, url, auth)
-	checkShape(tb, url, list, listShape)
-	for _, u := range results(tb, list) {
-		checkShape(tb, url, u, each)
+	list := servertest.GetObjectAs(tb, url, auth)
+	servertest.CheckShape(tb, url, list, listShape)
+	for _, u := range servertest.Results(tb, list) {
+		servertest.CheckShape(tb, url, u, each)
 	}
 	count := 0
 	if want != "" {
 		count = len(strings.Split(want, ","))
 	}
-	if got := usernames(tb, list); got != want || num(list["count"]) != fmt.Sprint(count) {
+	if got := usernames(tb, list); got != want || servertest.Num(list["count"]) != fmt.Sprint(count) {
 		tb.Errorf("%s: %v (count %v), want %s", url, got, list["count"], want)
 	}
 }
@@ -111,24 +111,24 @@ func checkUserList(tb testing.TB, url, auth, want string, each shape) {
 func TestUsersManager(t *testing.T) {
 	e := mustUsersEnv(t)
 	base := e.srv.URL + "/api/users/"
-	list := getObjectAs(t, base, e.root)
-	checkShape(t, "users", list, listShape)
+	list := servertest.GetObjectAs(t, base, e.root)
+	servertest.CheckShape(t, "users", list, listShape)
 	checkValues(t, "users", list, map[string]any{"count": "7", "next": nil, "previous": nil})
-	for _, u := range results(t, list) {
-		checkShape(t, "user", u, fullUserShape)
-		if got := getObjectAs(t, u["url"].(string), e.root); fmt.Sprint(got) != fmt.Sprint(u) {
+	for _, u := range servertest.Results(t, list) {
+		servertest.CheckShape(t, "user", u, fullUserShape)
+		if got := servertest.GetObjectAs(t, u["url"].(string), e.root); fmt.Sprint(got) != fmt.Sprint(u) {
 			t.Errorf("GET %v = %v, want the list's %v", u["url"], got, u)
 		}
 	}
 	if got := usernames(t, list); got != "zoe,anna,annabel,Anna2,bot-1,ann.b,root" {
 		t.Errorf("order = %v, want ascending id", got)
 	}
-	checkValues(t, "annabel", getObjectAs(t, base+"annabel/", e.root), map[string]any{
+	checkValues(t, "annabel", servertest.GetObjectAs(t, base+"annabel/", e.root), map[string]any{
 		"id": "3", "email": "annabel@example.com", "full_name": "Name annabel", "username": "annabel",
 		"is_superuser": false, "is_active": false, "is_bot": false,
 		"date_joined": "2025-03-04T05:06:07.890123Z", "url": base + "annabel/",
 	})
-	checkValues(t, "bot-1", getObjectAs(t, base+"bot-1/?format=api", e.root), map[string]any{
+	checkValues(t, "bot-1", servertest.GetObjectAs(t, base+"bot-1/?format=api", e.root), map[string]any{
 		"is_bot": true, "is_active": true, "email": nil, "url": base + "bot-1/?format=api"})
 
 	// Filters: username is a case-sensitive prefix, id exact, is_active
@@ -154,22 +154,22 @@ func TestUsersManager(t *testing.T) {
 		checkUserList(t, base+"?"+query, e.root, want, fullUserShape)
 	}
 	// Paging keeps the filter.
-	p2 := getObjectAs(t, base+"?username=a&page_size=2&page=2", e.root)
+	p2 := servertest.GetObjectAs(t, base+"?username=a&page_size=2&page=2", e.root)
 	checkValues(t, "page 2", p2, map[string]any{"count": "3", "next": nil, "previous": base + "?page_size=2&username=a"})
 	if got := usernames(t, p2); got != "ann.b" {
 		t.Errorf("page 2 = %v", got)
 	}
 
-	r := doJSON(t, "GET", base+"?id=abc", e.root, nil)
+	r := servertest.DoJSON(t, "GET", base+"?id=abc", e.root, nil)
 	const badID = `{"type":"validation_error","errors":[{"code":"invalid","detail":"Enter a number.","attr":"id"}]}`
-	if r.status != 400 || string(r.body) != badID {
-		t.Errorf("?id=abc = %d %s, want 400 %s", r.status, r.body, badID)
+	if r.Status != 400 || string(r.Body) != badID {
+		t.Errorf("?id=abc = %d %s, want 400 %s", r.Status, r.Body, badID)
 	}
 	const notFound = `{"type":"client_error","errors":[{"code":"not_found","detail":"Not found.","attr":null}]}`
 	for _, path := range []string{"nobody/", "ANNA/", "?page=2"} {
-		if r := doJSON(t, "GET", base+path, e.root, nil); r.status != 404 || !strings.Contains(string(r.body), `"not_found"`) ||
-			(path != "?page=2" && string(r.body) != notFound) {
-			t.Errorf("GET %s = %d %s, want 404", path, r.status, r.body)
+		if r := servertest.DoJSON(t, "GET", base+path, e.root, nil); r.Status != 404 || !strings.Contains(string(r.Body), `"not_found"`) ||
+			(path != "?page=2" && string(r.Body) != notFound) {
+			t.Errorf("GET %s = %d %s, want 404", path, r.Status, r.Body)
 		}
 	}
 
@@ -177,10 +177,10 @@ func TestUsersManager(t *testing.T) {
 	// full view too; a token narrowed to one project does not, since
 	// users are not in projects.
 	ro := mustToken(t, e.db, "root", index.Token{Scope: index.ScopeRead})
-	checkShape(t, "read-only token", getObjectAs(t, base+"zoe/", ro), fullUserShape)
-	p := mustProject(t, e.db, index.Project{Name: "P", Slug: "p"})
+	servertest.CheckShape(t, "read-only token", servertest.GetObjectAs(t, base+"zoe/", ro), fullUserShape)
+	p := servertest.MustProject(t, e.db, index.Project{Name: "P", Slug: "p"})
 	scoped := mustToken(t, e.db, "root", index.Token{Scope: index.ScopeAdmin, ProjectID: p.ID})
-	checkShape(t, "project token", getObjectAs(t, base+"zoe/", scoped), userShape)
+	servertest.CheckShape(t, "project token", servertest.GetObjectAs(t, base+"zoe/", scoped), userShape)
 }
 
 // TestUsersReader: any other signed-in reader lists itself, or a
@@ -206,12 +206,12 @@ func TestUsersReader(t *testing.T) {
 	} {
 		checkUserList(t, base+"?"+query, e.anna, want, userShape)
 	}
-	zoe := getObjectAs(t, base+"zoe/", e.anna)
-	checkShape(t, "zoe", zoe, userShape)
+	zoe := servertest.GetObjectAs(t, base+"zoe/", e.anna)
+	servertest.CheckShape(t, "zoe", zoe, userShape)
 	checkValues(t, "zoe", zoe, map[string]any{"id": "1", "full_name": "Name zoe", "username": "zoe"})
-	checkShape(t, "self", getObjectAs(t, base+"anna/", e.anna), userShape)
-	if r := doJSON(t, "GET", base+"nobody/", e.anna, nil); r.status != 404 {
-		t.Errorf("GET nobody/ = %d %s, want 404", r.status, r.body)
+	servertest.CheckShape(t, "self", servertest.GetObjectAs(t, base+"anna/", e.anna), userShape)
+	if r := servertest.DoJSON(t, "GET", base+"nobody/", e.anna, nil); r.Status != 404 {
+		t.Errorf("GET nobody/ = %d %s, want 404", r.Status, r.Body)
 	}
 }
 
@@ -222,14 +222,14 @@ func TestUsersAnonymous(t *testing.T) {
 	e := mustUsersEnv(t)
 	base := e.srv.URL + "/api/users/"
 	for _, query := range []string{"", "?username=zoe", "?id=1", "?page_size=1000"} {
-		list := getObject(t, base+query)
+		list := servertest.GetObject(t, base+query)
 		checkValues(t, "anonymous list"+query, list, map[string]any{"count": "0", "next": nil, "previous": nil})
-		if n := len(results(t, list)); n != 0 {
+		if n := len(servertest.Results(t, list)); n != 0 {
 			t.Errorf("anonymous list%s: %d results", query, n)
 		}
 	}
-	public := mustProject(t, e.db, index.Project{Name: "Public", Slug: "public"})
-	secret := mustProject(t, e.db, index.Project{Name: "Secret", Slug: "secret", AccessControl: index.AccessPrivate})
+	public := servertest.MustProject(t, e.db, index.Project{Name: "Public", Slug: "public"})
+	secret := servertest.MustProject(t, e.db, index.Project{Name: "Secret", Slug: "secret", AccessControl: index.AccessPrivate})
 	// No store method records a user's change yet outside the write
 	// paths, so these rows are written as the edit path writes them.
 	raw := indextest.OpenRaw(t, e.path)
@@ -247,18 +247,18 @@ func TestUsersAnonymous(t *testing.T) {
 		"root":  404, // never acted
 		"ghost": 404,
 	} {
-		r := doJSON(t, "GET", base+name+"/", "", nil)
-		if r.status != status {
-			t.Errorf("anonymous GET %s/ = %d %s, want %d", name, r.status, r.body, status)
+		r := servertest.DoJSON(t, "GET", base+name+"/", "", nil)
+		if r.Status != status {
+			t.Errorf("anonymous GET %s/ = %d %s, want %d", name, r.Status, r.Body, status)
 			continue
 		}
 		if status == 200 {
-			checkShape(t, name, decode(t, r.body), userShape)
+			servertest.CheckShape(t, name, servertest.Decode(t, r.Body), userShape)
 		}
 	}
 	// A member of the private project reads anna anyway: every signed-in
 	// reader does.
-	checkShape(t, "anna", getObjectAs(t, base+"anna/", e.anna), userShape)
+	servertest.CheckShape(t, "anna", servertest.GetObjectAs(t, base+"anna/", e.anna), userShape)
 }
 
 // TestUserHeaders covers what the shared endpoint table cannot: the
@@ -270,9 +270,9 @@ func TestUserHeaders(t *testing.T) {
 		"/api/users/anna/": "GET, PUT, PATCH, DELETE, HEAD, OPTIONS",
 	} {
 		for _, method := range []string{"GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"} {
-			r := do(t, method, e.srv.URL+path, http.Header{"Authorization": {e.anna}})
+			r := servertest.Do(t, method, e.srv.URL+path, http.Header{"Authorization": {e.anna}})
 			if method != "GET" && method != "HEAD" && method != "OPTIONS" {
-				r = do(t, method, e.srv.URL+path, nil)
+				r = servertest.Do(t, method, e.srv.URL+path, nil)
 			}
 			want := http.StatusOK
 			if method != "GET" && method != "HEAD" && method != "OPTIONS" {
@@ -281,9 +281,9 @@ func TestUserHeaders(t *testing.T) {
 					want = http.StatusMethodNotAllowed
 				}
 			}
-			if r.status != want || r.header.Get("Allow") != allow || r.header.Get("Vary") != "Accept" ||
-				r.header.Get("Content-Type") != "application/json" {
-				t.Errorf("%s %s = %d %v, want %d with Allow %q", method, path, r.status, r.header, want, allow)
+			if r.Status != want || r.Header.Get("Allow") != allow || r.Header.Get("Vary") != "Accept" ||
+				r.Header.Get("Content-Type") != "application/json" {
+				t.Errorf("%s %s = %d %v, want %d with Allow %q", method, path, r.Status, r.Header, want, allow)
 			}
 		}
 		for _, withFormat := range []bool{false, true} {
@@ -292,7 +292,7 @@ func TestUserHeaders(t *testing.T) {
 				url += "?format=api"
 			}
 			var all []string
-			strs(getObjectAs(t, url, e.root), &all)
+			servertest.Strs(servertest.GetObjectAs(t, url, e.root), &all)
 			for _, s := range all {
 				if strings.HasPrefix(s, "http") && strings.HasSuffix(s, "format=api") != withFormat {
 					t.Errorf("GET %s: URL %q", url, s)
@@ -307,19 +307,19 @@ func TestUserHeaders(t *testing.T) {
 func TestUserCreate(t *testing.T) {
 	e := mustUsersEnv(t)
 	base := e.srv.URL + "/api/users/"
-	count := func() string { return num(getObjectAs(t, base, e.root)["count"]) }
+	count := func() string { return servertest.Num(servertest.GetObjectAs(t, base, e.root)["count"]) }
 	body := map[string]any{"username": "neo", "full_name": "Thomas Anderson", "email": "neo@example.com"}
 
-	if r := doJSON(t, "POST", base, "", body); r.status != 401 {
-		t.Errorf("anonymous POST = %d %s", r.status, r.body)
+	if r := servertest.DoJSON(t, "POST", base, "", body); r.Status != 401 {
+		t.Errorf("anonymous POST = %d %s", r.Status, r.Body)
 	}
 	const denied = `{"type":"client_error","errors":[{"code":"permission_denied","detail":"Can not manage Users","attr":null}]}`
-	if r := doJSON(t, "POST", base, e.anna, body); r.status != 403 || string(r.body) != denied {
-		t.Errorf("POST without user.edit = %d %s, want 403 %s", r.status, r.body, denied)
+	if r := servertest.DoJSON(t, "POST", base, e.anna, body); r.Status != 403 || string(r.Body) != denied {
+		t.Errorf("POST without user.edit = %d %s, want 403 %s", r.Status, r.Body, denied)
 	}
 	ro := mustToken(t, e.db, "root", index.Token{Scope: index.ScopeRead})
-	if r := doJSON(t, "POST", base, ro, body); r.status != 403 || string(r.body) != denied {
-		t.Errorf("POST with a read-only token = %d %s, want 403", r.status, r.body)
+	if r := servertest.DoJSON(t, "POST", base, ro, body); r.Status != 403 || string(r.Body) != denied {
+		t.Errorf("POST with a read-only token = %d %s, want 403", r.Status, r.Body)
 	}
 
 	for _, tc := range []struct {
@@ -347,16 +347,16 @@ func TestUserCreate(t *testing.T) {
 		{"expiry", map[string]any{"username": "neo", "full_name": "N", "date_expires": "2030-01-01T00:00:00Z"},
 			"date_expires invalid Tolk accounts do not expire; give the expiry to a token instead.;"},
 	} {
-		r := doJSON(t, "POST", base, e.root, tc.body)
+		r := servertest.DoJSON(t, "POST", base, e.root, tc.body)
 		var got string
-		if r.status == 400 {
-			for _, entry := range decode(t, r.body)["errors"].([]any) {
+		if r.Status == 400 {
+			for _, entry := range servertest.Decode(t, r.Body)["errors"].([]any) {
 				m := entry.(map[string]any)
 				got += fmt.Sprintf("%v %v %v;", m["attr"], m["code"], m["detail"])
 			}
 		}
-		if r.status != 400 || got != tc.want || decode(t, r.body)["type"] != "validation_error" {
-			t.Errorf("%s: POST = %d %s, want 400 %s", tc.name, r.status, r.body, tc.want)
+		if r.Status != 400 || got != tc.want || servertest.Decode(t, r.Body)["type"] != "validation_error" {
+			t.Errorf("%s: POST = %d %s, want 400 %s", tc.name, r.Status, r.Body, tc.want)
 		}
 	}
 	for _, tc := range []struct {
@@ -370,39 +370,39 @@ func TestUserCreate(t *testing.T) {
 		{"plain text", "text/plain", `username=neo`, 415,
 			`{"code":"unsupported_media_type","detail":"Unsupported media type \"text/plain\" in request.","attr":null}`},
 	} {
-		r := doBody(t, "POST", base, http.Header{"Authorization": {e.root}, "Content-Type": {tc.ctype}},
+		r := servertest.DoBody(t, "POST", base, http.Header{"Authorization": {e.root}, "Content-Type": {tc.ctype}},
 			strings.NewReader(tc.body))
-		if r.status != tc.status || !strings.Contains(string(r.body), tc.want) {
-			t.Errorf("%s: POST = %d %s, want %d with %s", tc.name, r.status, r.body, tc.status, tc.want)
+		if r.Status != tc.status || !strings.Contains(string(r.Body), tc.want) {
+			t.Errorf("%s: POST = %d %s, want %d with %s", tc.name, r.Status, r.Body, tc.status, tc.want)
 		}
 	}
 	if got := count(); got != "7" {
 		t.Fatalf("after refused creations: %s users, want 7", got)
 	}
 
-	r := doJSON(t, "POST", base, e.root, body)
-	if r.status != 201 {
-		t.Fatalf("POST = %d %s, want 201", r.status, r.body)
+	r := servertest.DoJSON(t, "POST", base, e.root, body)
+	if r.Status != 201 {
+		t.Fatalf("POST = %d %s, want 201", r.Status, r.Body)
 	}
-	created := decode(t, r.body)
-	checkShape(t, "created", created, fullUserShape)
+	created := servertest.Decode(t, r.Body)
+	servertest.CheckShape(t, "created", created, fullUserShape)
 	checkValues(t, "created", created, map[string]any{"id": "8", "username": "neo", "full_name": "Thomas Anderson",
 		"email": "neo@example.com", "is_active": true, "is_superuser": false, "is_bot": false, "url": base + "neo/"})
-	if loc := r.header.Get("Location"); loc != base+"neo/" {
+	if loc := r.Header.Get("Location"); loc != base+"neo/" {
 		t.Errorf("Location = %q", loc)
 	}
-	if got := getObjectAs(t, base+"neo/", e.root); fmt.Sprint(got) != fmt.Sprint(created) {
+	if got := servertest.GetObjectAs(t, base+"neo/", e.root); fmt.Sprint(got) != fmt.Sprint(created) {
 		t.Errorf("GET neo/ = %v, want %v", got, created)
 	}
 
 	// Forms are read as the reference reads them.
-	r = doBody(t, "POST", base, http.Header{"Authorization": {e.root},
+	r = servertest.DoBody(t, "POST", base, http.Header{"Authorization": {e.root},
 		"Content-Type": {"application/x-www-form-urlencoded"}},
 		strings.NewReader("username=trinity&full_name=Trinity&is_bot=true&is_active=0"))
-	if r.status != 201 {
-		t.Fatalf("form POST = %d %s", r.status, r.body)
+	if r.Status != 201 {
+		t.Fatalf("form POST = %d %s", r.Status, r.Body)
 	}
-	checkValues(t, "form", decode(t, r.body), map[string]any{"username": "trinity", "email": nil,
+	checkValues(t, "form", servertest.Decode(t, r.Body), map[string]any{"username": "trinity", "email": nil,
 		"is_bot": true, "is_active": false})
 }
 
@@ -414,55 +414,55 @@ func TestUserUpdate(t *testing.T) {
 
 	// A user on its own account: the name changes, the address only to
 	// the one it has, and the rest is not its to change.
-	r := doJSON(t, "PATCH", base+"anna/", e.anna, map[string]any{"full_name": "Anna Karenina",
+	r := servertest.DoJSON(t, "PATCH", base+"anna/", e.anna, map[string]any{"full_name": "Anna Karenina",
 		"email": "ANNA@example.com", "is_superuser": true, "username": "queen"})
-	if r.status != 200 {
-		t.Fatalf("self PATCH = %d %s", r.status, r.body)
+	if r.Status != 200 {
+		t.Fatalf("self PATCH = %d %s", r.Status, r.Body)
 	}
-	self := decode(t, r.body)
-	checkShape(t, "self", self, shape{"id": "int", "email": "string|null", "full_name": "string", "username": "string"})
+	self := servertest.Decode(t, r.Body)
+	servertest.CheckShape(t, "self", self, servertest.Shape{"id": "int", "email": "string|null", "full_name": "string", "username": "string"})
 	checkValues(t, "self", self, map[string]any{"full_name": "Anna Karenina", "username": "anna",
 		"email": "ANNA@example.com"})
-	checkValues(t, "anna", getObjectAs(t, base+"anna/", e.root), map[string]any{"is_superuser": false})
-	r = doJSON(t, "PATCH", base+"anna/", e.anna, map[string]any{"email": "anna@elsewhere.example"})
-	if r.status != 400 || !strings.Contains(string(r.body), `"detail":"This e-mail address has not been verified.","attr":"email"`) {
-		t.Errorf("self PATCH of a new address = %d %s, want 400", r.status, r.body)
+	checkValues(t, "anna", servertest.GetObjectAs(t, base+"anna/", e.root), map[string]any{"is_superuser": false})
+	r = servertest.DoJSON(t, "PATCH", base+"anna/", e.anna, map[string]any{"email": "anna@elsewhere.example"})
+	if r.Status != 400 || !strings.Contains(string(r.Body), `"detail":"This e-mail address has not been verified.","attr":"email"`) {
+		t.Errorf("self PATCH of a new address = %d %s, want 400", r.Status, r.Body)
 	}
-	if r := doJSON(t, "PUT", base+"anna/", e.anna, map[string]any{"email": "anna@example.com"}); r.status != 400 ||
-		!strings.Contains(string(r.body), `"attr":"full_name"`) {
-		t.Errorf("self PUT without full_name = %d %s, want 400", r.status, r.body)
+	if r := servertest.DoJSON(t, "PUT", base+"anna/", e.anna, map[string]any{"email": "anna@example.com"}); r.Status != 400 ||
+		!strings.Contains(string(r.Body), `"attr":"full_name"`) {
+		t.Errorf("self PUT without full_name = %d %s, want 400", r.Status, r.Body)
 	}
 	const denied = `{"type":"client_error","errors":[{"code":"permission_denied","detail":"Can not manage Users","attr":null}]}`
 	for name, auth := range map[string]string{
 		"another user":    e.anna,
 		"read-only token": mustToken(t, e.db, "zoe", index.Token{Scope: index.ScopeRead}),
 	} {
-		if r := doJSON(t, "PATCH", base+"zoe/", auth, map[string]any{"full_name": "Z"}); r.status != 403 || string(r.body) != denied {
-			t.Errorf("%s: PATCH zoe = %d %s, want 403", name, r.status, r.body)
+		if r := servertest.DoJSON(t, "PATCH", base+"zoe/", auth, map[string]any{"full_name": "Z"}); r.Status != 403 || string(r.Body) != denied {
+			t.Errorf("%s: PATCH zoe = %d %s, want 403", name, r.Status, r.Body)
 		}
 	}
-	if r := doJSON(t, "PATCH", base+"ghost/", e.root, map[string]any{"full_name": "G"}); r.status != 404 {
-		t.Errorf("PATCH ghost = %d %s, want 404", r.status, r.body)
+	if r := servertest.DoJSON(t, "PATCH", base+"ghost/", e.root, map[string]any{"full_name": "G"}); r.Status != 404 {
+		t.Errorf("PATCH ghost = %d %s, want 404", r.Status, r.Body)
 	}
 
 	// A manager: PUT needs the required fields, and may rename.
-	if r := doJSON(t, "PUT", base+"zoe/", e.root, map[string]any{"full_name": "Zoe"}); r.status != 400 ||
-		!strings.Contains(string(r.body), `"code":"required","detail":"This field is required.","attr":"username"`) {
-		t.Errorf("PUT without username = %d %s, want 400", r.status, r.body)
+	if r := servertest.DoJSON(t, "PUT", base+"zoe/", e.root, map[string]any{"full_name": "Zoe"}); r.Status != 400 ||
+		!strings.Contains(string(r.Body), `"code":"required","detail":"This field is required.","attr":"username"`) {
+		t.Errorf("PUT without username = %d %s, want 400", r.Status, r.Body)
 	}
-	if r := doJSON(t, "PATCH", base+"zoe/", e.root, map[string]any{"username": "anna"}); r.status != 400 ||
-		!strings.Contains(string(r.body), `"code":"unique"`) {
-		t.Errorf("PATCH to a taken username = %d %s, want 400", r.status, r.body)
+	if r := servertest.DoJSON(t, "PATCH", base+"zoe/", e.root, map[string]any{"username": "anna"}); r.Status != 400 ||
+		!strings.Contains(string(r.Body), `"code":"unique"`) {
+		t.Errorf("PATCH to a taken username = %d %s, want 400", r.Status, r.Body)
 	}
-	r = doJSON(t, "PUT", base+"zoe/", e.root, map[string]any{"username": "zoe2", "full_name": "Zoe Two",
+	r = servertest.DoJSON(t, "PUT", base+"zoe/", e.root, map[string]any{"username": "zoe2", "full_name": "Zoe Two",
 		"email": nil, "is_superuser": true, "is_bot": false, "is_active": true})
-	if r.status != 200 {
-		t.Fatalf("PUT = %d %s", r.status, r.body)
+	if r.Status != 200 {
+		t.Fatalf("PUT = %d %s", r.Status, r.Body)
 	}
-	checkValues(t, "renamed", decode(t, r.body), map[string]any{"id": "1", "username": "zoe2", "email": nil,
+	checkValues(t, "renamed", servertest.Decode(t, r.Body), map[string]any{"id": "1", "username": "zoe2", "email": nil,
 		"is_superuser": true, "url": base + "zoe2/"})
-	if r := doJSON(t, "GET", base+"zoe/", e.root, nil); r.status != 404 {
-		t.Errorf("GET old name = %d, want 404", r.status)
+	if r := servertest.DoJSON(t, "GET", base+"zoe/", e.root, nil); r.Status != 404 {
+		t.Errorf("GET old name = %d, want 404", r.Status)
 	}
 }
 
@@ -472,20 +472,20 @@ func TestUserDelete(t *testing.T) {
 	e := mustUsersEnv(t)
 	base := e.srv.URL + "/api/users/"
 	const denied = `{"type":"client_error","errors":[{"code":"permission_denied","detail":"Can not manage Users","attr":null}]}`
-	if r := doJSON(t, "DELETE", base+"zoe/", e.anna, nil); r.status != 403 || string(r.body) != denied {
-		t.Errorf("DELETE without user.edit = %d %s", r.status, r.body)
+	if r := servertest.DoJSON(t, "DELETE", base+"zoe/", e.anna, nil); r.Status != 403 || string(r.Body) != denied {
+		t.Errorf("DELETE without user.edit = %d %s", r.Status, r.Body)
 	}
-	if r := doJSON(t, "DELETE", base+"ghost/", e.root, nil); r.status != 404 {
-		t.Errorf("DELETE ghost = %d %s", r.status, r.body)
+	if r := servertest.DoJSON(t, "DELETE", base+"ghost/", e.root, nil); r.Status != 404 {
+		t.Errorf("DELETE ghost = %d %s", r.Status, r.Body)
 	}
-	if r := doJSON(t, "DELETE", base+"anna/", e.root, nil); r.status != 204 || len(r.body) != 0 {
-		t.Fatalf("DELETE = %d %s, want 204", r.status, r.body)
+	if r := servertest.DoJSON(t, "DELETE", base+"anna/", e.root, nil); r.Status != 204 || len(r.Body) != 0 {
+		t.Fatalf("DELETE = %d %s, want 204", r.Status, r.Body)
 	}
-	list := getObjectAs(t, base, e.root)
+	list := servertest.GetObjectAs(t, base, e.root)
 	checkValues(t, "after", list, map[string]any{"count": "7"})
-	checkValues(t, "removed", getObjectAs(t, base+"deleted-2/", e.root), map[string]any{"id": "2",
+	checkValues(t, "removed", servertest.GetObjectAs(t, base+"deleted-2/", e.root), map[string]any{"id": "2",
 		"full_name": "Deleted User", "email": nil, "is_active": false, "is_superuser": false})
-	if r := doJSON(t, "GET", base, e.anna, nil); r.status != 401 {
-		t.Errorf("the removed user's token = %d, want 401", r.status)
+	if r := servertest.DoJSON(t, "GET", base, e.anna, nil); r.Status != 401 {
+		t.Errorf("the removed user's token = %d, want 401", r.Status)
 	}
 }

@@ -20,7 +20,7 @@ import (
 // nowhere else. Four readers: anonymous, a stranger with a token, a
 // member of the private project and a superuser.
 type privateEnv struct {
-	srv                    *testServer
+	srv                    *servertest.Running
 	db                     *sqlstore.DB
 	secret                 index.Project
 	units, changes         []int64 // ids of the private project's units and changes
@@ -42,12 +42,12 @@ func (e *privateEnv) readers() []struct {
 func mustPrivateEnv(tb testing.TB) *privateEnv {
 	tb.Helper()
 	ctx := context.Background()
-	db := mustOpenDB(tb)
+	db := servertest.MustOpenDB(tb)
 	fr, _ := langdata.Default().Get("fr")
 	if err := db.SeedLanguages(ctx, []index.Language{fr}); err != nil {
 		tb.Fatal(err)
 	}
-	seedDemo(tb, db)
+	servertest.SeedDemo(tb, db)
 	e := &privateEnv{db: db}
 	e.secret = seedPrivate(tb, db, "secret")
 	units, _, err := db.FindUnits(ctx, index.UnitFilter{Page: index.Page{Number: 1, Size: 1000}})
@@ -73,10 +73,10 @@ func mustPrivateEnv(tb testing.TB) *privateEnv {
 	if len(e.units) == 0 || len(e.changes) == 0 {
 		tb.Fatalf("the private project has %d units and %d changes", len(e.units), len(e.changes))
 	}
-	e.stranger = mustUser(tb, db, "stranger", false)
-	e.member = mustUser(tb, db, "member", false, [2]string{"Translate", "secret"})
-	e.root = mustUser(tb, db, "root", true)
-	e.srv = mustServe(tb, db, servertest.Options{})
+	e.stranger = servertest.MustUser(tb, db, "stranger", false)
+	e.member = servertest.MustUser(tb, db, "member", false, [2]string{"Translate", "secret"})
+	e.root = servertest.MustUser(tb, db, "root", true)
+	e.srv = servertest.Serve(tb, db, servertest.Options{})
 	return e
 }
 
@@ -84,19 +84,19 @@ func mustPrivateEnv(tb testing.TB) *privateEnv {
 // source, German and French translations.
 func seedPrivate(tb testing.TB, db *sqlstore.DB, slug string) index.Project {
 	tb.Helper()
-	p := mustProject(tb, db, index.Project{Name: "Secret", Slug: slug, AccessControl: index.AccessPrivate})
+	p := servertest.MustProject(tb, db, index.Project{Name: "Secret", Slug: slug, AccessControl: index.AccessPrivate})
 	c := index.DefaultComponent()
 	c.ProjectID, c.Name, c.Slug, c.Filemask, c.Template = p.ID, "Vault", "vault", "*.json", "en.json"
-	c = mustComponent(tb, db, c)
-	src := mustImport(tb, db, index.TranslationImport{ComponentID: c.ID, LanguageCode: "en", Filename: "en.json",
+	c = servertest.MustComponent(tb, db, c)
+	src := servertest.MustImport(tb, db, index.TranslationImport{ComponentID: c.ID, LanguageCode: "en", Filename: "en.json",
 		Revision: "s1", IsSource: true, IsTemplate: true, Monolingual: true, Units: []index.ImportUnit{
-			unit("code", "Launch code", "Launch code", index.StateReadOnly),
-			unit("plan", "Hidden plan", "Hidden plan", index.StateReadOnly)}})
+			servertest.Unit("code", "Launch code", "Launch code", index.StateReadOnly),
+			servertest.Unit("plan", "Hidden plan", "Hidden plan", index.StateReadOnly)}})
 	for _, lang := range []string{"de", "fr"} {
-		mustImport(tb, db, index.TranslationImport{ComponentID: c.ID, LanguageCode: lang, Filename: lang + ".json",
+		servertest.MustImport(tb, db, index.TranslationImport{ComponentID: c.ID, LanguageCode: lang, Filename: lang + ".json",
 			Revision: "t1", Monolingual: true, SourceTranslationID: src, Units: []index.ImportUnit{
-				unit("code", "Launch code", "Startcode "+lang, index.StateTranslated),
-				unit("plan", "Hidden plan", "", index.StateEmpty)}})
+				servertest.Unit("code", "Launch code", "Startcode "+lang, index.StateTranslated),
+				servertest.Unit("plan", "Hidden plan", "", index.StateEmpty)}})
 	}
 	return p
 }
@@ -119,41 +119,41 @@ func TestPrivateObjects(t *testing.T) {
 		"/projects/secret/", "/projects/secret/vault/", "/projects/secret/vault/de/",
 		"/translate/secret/vault/de/", "/engage/secret/-/de/",
 	}
-	missing := do(t, "GET", e.srv.URL+"/api/projects/nothing/", nil)
-	missingPage := do(t, "GET", e.srv.URL+"/projects/nothing/", nil)
+	missing := servertest.Do(t, "GET", e.srv.URL+"/api/projects/nothing/", nil)
+	missingPage := servertest.Do(t, "GET", e.srv.URL+"/projects/nothing/", nil)
 	for _, reader := range e.readers() {
 		for _, path := range paths {
-			r := doJSON(t, "GET", e.srv.URL+path, reader.auth, nil)
+			r := servertest.DoJSON(t, "GET", e.srv.URL+path, reader.auth, nil)
 			want := missing
 			if !strings.HasPrefix(path, "/api/") {
 				want = missingPage
 			}
 			switch {
-			case reader.sees && r.status != http.StatusOK:
-				t.Errorf("%s: GET %s = %d %s, want 200", reader.name, path, r.status, r.body)
-			case !reader.sees && (r.status != http.StatusNotFound || withoutNext(r.body) != withoutNext(want.body)):
-				t.Errorf("%s: GET %s = %d %s, want the 404 of a missing object %s", reader.name, path, r.status, r.body, want.body)
+			case reader.sees && r.Status != http.StatusOK:
+				t.Errorf("%s: GET %s = %d %s, want 200", reader.name, path, r.Status, r.Body)
+			case !reader.sees && (r.Status != http.StatusNotFound || withoutNext(r.Body) != withoutNext(want.Body)):
+				t.Errorf("%s: GET %s = %d %s, want the 404 of a missing object %s", reader.name, path, r.Status, r.Body, want.Body)
 			}
 		}
 		// The public project is everyone's.
-		if r := doJSON(t, "GET", e.srv.URL+"/api/translations/demo/app/de/", reader.auth, nil); r.status != 200 {
-			t.Errorf("%s: public translation = %d", reader.name, r.status)
+		if r := servertest.DoJSON(t, "GET", e.srv.URL+"/api/translations/demo/app/de/", reader.auth, nil); r.Status != 200 {
+			t.Errorf("%s: public translation = %d", reader.name, r.Status)
 		}
 	}
 	// A token for another project does not see the private one, even a
 	// superuser's; a member's token scoped to read still does.
-	p := mustProject(t, e.db, index.Project{Name: "Other", Slug: "other"})
+	p := servertest.MustProject(t, e.db, index.Project{Name: "Other", Slug: "other"})
 	for name, c := range map[string]struct {
 		auth string
 		want int
 	}{
-		"superuser token for another project": {mustScopedUser(t, e.db, "root2", true,
+		"superuser token for another project": {servertest.MustScopedUser(t, e.db, "root2", true,
 			index.Token{Scope: index.ScopeAdmin, ProjectID: p.ID}), 404},
-		"member's read token": {mustScopedUser(t, e.db, "member2", false, index.Token{Scope: index.ScopeRead},
+		"member's read token": {servertest.MustScopedUser(t, e.db, "member2", false, index.Token{Scope: index.ScopeRead},
 			[2]string{"Translate", "secret"}), 200},
 	} {
-		if r := doJSON(t, "GET", e.srv.URL+"/api/projects/secret/", c.auth, nil); r.status != c.want {
-			t.Errorf("%s: GET = %d, want %d", name, r.status, c.want)
+		if r := servertest.DoJSON(t, "GET", e.srv.URL+"/api/projects/secret/", c.auth, nil); r.Status != c.want {
+			t.Errorf("%s: GET = %d, want %d", name, r.Status, c.want)
 		}
 	}
 }
@@ -164,10 +164,10 @@ func TestPrivateObjects(t *testing.T) {
 func walkList(tb testing.TB, url, auth string) (count int, items []string, body string) {
 	tb.Helper()
 	for next := url; next != ""; {
-		page := getObjectAs(tb, next, auth)
-		n, _ := strconv.Atoi(num(page["count"]))
+		page := servertest.GetObjectAs(tb, next, auth)
+		n, _ := strconv.Atoi(servertest.Num(page["count"]))
 		count = n
-		for _, item := range results(tb, page) {
+		for _, item := range servertest.Results(tb, page) {
 			id := fmt.Sprint(item["url"], item["code"])
 			items = append(items, id)
 			body += fmt.Sprint(item)
@@ -233,7 +233,7 @@ func TestPrivateLanguageStats(t *testing.T) {
 	e := mustPrivateEnv(t)
 	for _, reader := range e.readers() {
 		for code, totals := range map[string][2]string{"de": {"9", "11"}, "fr": {"0", "2"}} {
-			st := getObjectAs(t, e.srv.URL+"/api/languages/"+code+"/statistics/", reader.auth)
+			st := servertest.GetObjectAs(t, e.srv.URL+"/api/languages/"+code+"/statistics/", reader.auth)
 			want := map[string]any{"total": totals[0]}
 			if reader.sees {
 				want["total"] = totals[1]
@@ -242,18 +242,18 @@ func TestPrivateLanguageStats(t *testing.T) {
 				want["translated"], want["last_change"], want["recent_changes"] = "0", nil, "0"
 			}
 			checkValues(t, reader.name+" "+code, st, want)
-			page := doJSON(t, "GET", e.srv.URL+"/languages/"+code+"/", reader.auth, nil)
-			if page.status != 200 || !strings.Contains(string(page.body), "<th>Strings</th><td>"+want["total"].(string)+"</td>") {
-				t.Errorf("%s: language page %s = %d, want %v strings", reader.name, code, page.status, want["total"])
+			page := servertest.DoJSON(t, "GET", e.srv.URL+"/languages/"+code+"/", reader.auth, nil)
+			if page.Status != 200 || !strings.Contains(string(page.Body), "<th>Strings</th><td>"+want["total"].(string)+"</td>") {
+				t.Errorf("%s: language page %s = %d, want %v strings", reader.name, code, page.Status, want["total"])
 			}
 		}
 	}
 	// The public numbers are the demo's own, summed the slow way or
 	// read from the language's row.
-	demoOnly := mustOpenDB(t)
-	seedDemo(t, demoOnly)
-	want := getObject(t, mustServe(t, demoOnly, servertest.Options{}).URL+"/api/languages/de/statistics/")
-	got := getObject(t, e.srv.URL+"/api/languages/de/statistics/")
+	demoOnly := servertest.MustOpenDB(t)
+	servertest.SeedDemo(t, demoOnly)
+	want := servertest.GetObject(t, servertest.Serve(t, demoOnly, servertest.Options{}).URL+"/api/languages/de/statistics/")
+	got := servertest.GetObject(t, e.srv.URL+"/api/languages/de/statistics/")
 	for _, k := range []string{"total", "total_words", "translated", "translated_words", "fuzzy", "approved",
 		"translated_percent", "last_author"} {
 		if fmt.Sprint(got[k]) != fmt.Sprint(want[k]) {

@@ -164,14 +164,14 @@ func TestEveryWriteSendsItsEvent(t *testing.T) {
 	auth := e.auth[root.user]
 	send := func(r *matrixRow) {
 		t.Helper()
-		if got := e.send(t, r, root); got.status != r.status {
-			t.Fatalf("%s = %d %s, want %d", r.name(), got.status, got.body, r.status)
+		if got := e.send(t, r, root); got.Status != r.status {
+			t.Fatalf("%s = %d %s, want %d", r.name(), got.Status, got.Body, r.status)
 		}
 	}
 	post := func(method, path string, body any) {
 		t.Helper()
-		if got := doJSON(t, method, e.srv.URL+path, auth, body); got.status != http.StatusOK {
-			t.Fatalf("%s %s = %d %s", method, path, got.status, got.body)
+		if got := servertest.DoJSON(t, method, e.srv.URL+path, auth, body); got.Status != http.StatusOK {
+			t.Fatalf("%s %s = %d %s", method, path, got.Status, got.Body)
 		}
 	}
 	// Every write of the matrix that leaves demo's app in place; then
@@ -191,15 +191,15 @@ func TestEveryWriteSendsItsEvent(t *testing.T) {
 	// The matrix's server runs no repository operations; this one does,
 	// on the component the matrix created, once its import has made a
 	// checkout.
-	ops := mustServe(t, e.db, servertest.Options{Operations: e.sync, Repositories: e.sync, Components: e.sync, Files: e.sync})
+	ops := servertest.Serve(t, e.db, servertest.Options{Operations: e.sync, Repositories: e.sync, Components: e.sync, Files: e.sync})
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		r := doJSON(t, "POST", ops.URL+"/api/components/demo/web-root/repository/", auth,
+		r := servertest.DoJSON(t, "POST", ops.URL+"/api/components/demo/web-root/repository/", auth,
 			map[string]any{"operation": "file-scan"})
-		if r.status == http.StatusOK && strings.Contains(string(r.body), `"result":true`) {
+		if r.Status == http.StatusOK && strings.Contains(string(r.Body), `"result":true`) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("file-scan = %d %s", r.status, r.body)
+			t.Fatalf("file-scan = %d %s", r.Status, r.Body)
 		}
 	}
 	// A string's removal; then, once every change so far has been heard

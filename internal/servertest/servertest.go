@@ -94,9 +94,9 @@ type Server struct {
 	Handler http.Handler
 }
 
-// New builds the server over store. It panics when o does not validate,
-// as the parts' constructors do.
-func New(store Store, o Options) Server {
+// Build builds the server over store, without starting it. It panics
+// when o does not validate, as the parts' constructors do.
+func Build(store Store, o Options) Server {
 	eo, ao, wo := o.Parts()
 	e := edge.New(store, eo)
 	a := api.New(e, store, ao)
@@ -104,5 +104,5 @@ func New(store Store, o Options) Server {
 	return Server{API: a, Handler: e.Handler()}
 }
 
-// Handler is New(store, o).Handler.
-func Handler(store Store, o Options) http.Handler { return New(store, o).Handler }
+// Handler is Build(store, o).Handler.
+func Handler(store Store, o Options) http.Handler { return Build(store, o).Handler }

@@ -1,4 +1,4 @@
-package api_test
+package web_test
 
 import (
 	"encoding/json"
@@ -12,31 +12,15 @@ import (
 	"github.com/tolk-project/tolk/internal/servertest"
 )
 
-const htmlType = "text/html; charset=utf-8"
-
-// getPage GETs a human page and checks it is an HTML page with status.
-func getPage(tb testing.TB, url string, status int) string {
-	tb.Helper()
-	r := do(tb, http.MethodGet, url, nil)
-	if r.status != status || r.header.Get("Content-Type") != htmlType {
-		tb.Errorf("GET %s = %d %q, want %d %s; body %s", url, r.status, r.header.Get("Content-Type"),
-			status, htmlType, r.body)
-	}
-	if !strings.HasPrefix(string(r.body), "<!DOCTYPE html>") {
-		tb.Errorf("GET %s: not an HTML page: %.80s", url, r.body)
-	}
-	return string(r.body)
-}
-
 func href(url string) string { return `href="` + url + `"` }
 
 func TestWebPages(t *testing.T) {
-	srv, _ := demoServer(t)
+	srv, _ := servertest.DemoServer(t)
 	base := srv.URL
 	translated := func(groups ...[]index.ImportUnit) string {
-		return expectStats(groups...)["translated_percent"].(string) + "%"
+		return servertest.ExpectStats(groups...)["translated_percent"].(string) + "%"
 	}
-	all := [][]index.ImportUnit{demoUnits["app/en"], demoUnits["app/de"], demoUnits["glossary/en"], demoUnits["glossary/de"]}
+	all := [][]index.ImportUnit{servertest.DemoUnits["app/en"], servertest.DemoUnits["app/de"], servertest.DemoUnits["glossary/en"], servertest.DemoUnits["glossary/de"]}
 	cases := []struct {
 		path string
 		want []string
@@ -44,24 +28,24 @@ func TestWebPages(t *testing.T) {
 	}{
 		{"/projects/demo/", []string{"<h1>Demo</h1>", translated(all...), href(base + "/api/projects/demo/"),
 			href(base + "/engage/demo/-/de/"), href(base + "/projects/demo/app/"), href(base + "/projects/demo/glossary/")}, nil},
-		{"/projects/demo/app/", []string{"<h1>App</h1>", translated(demoUnits["app/en"], demoUnits["app/de"]),
+		{"/projects/demo/app/", []string{"<h1>App</h1>", translated(servertest.DemoUnits["app/en"], servertest.DemoUnits["app/de"]),
 			href(base + "/api/components/demo/app/"), href(base + "/projects/demo/app/de/"),
 			href(base + "/projects/demo/app/en/"), href(base + "/projects/demo/")}, nil},
-		{"/projects/demo/app/de/", []string{"<h1>App — German</h1>", translated(demoUnits["app/de"]),
+		{"/projects/demo/app/de/", []string{"<h1>App — German</h1>", translated(servertest.DemoUnits["app/de"]),
 			href(base + "/api/translations/demo/app/de/"), href(base + "/translate/demo/app/de/"),
 			href(base + "/engage/demo/-/de/")}, nil},
 		{"/translate/demo/app/de/", []string{"Hallo", "Tschüss", "Datei öffnen…", "<h2>Strings <span class=\"quiet\">(6)</span></h2>",
 			href(base + "/api/translations/demo/app/de/units/")}, nil},
-		{"/engage/demo/-/de/", []string{"<h1>Demo — German</h1>", translated(demoUnits["app/de"], demoUnits["glossary/de"]),
+		{"/engage/demo/-/de/", []string{"<h1>Demo — German</h1>", translated(servertest.DemoUnits["app/de"], servertest.DemoUnits["glossary/de"]),
 			href(base + "/api/projects/demo/languages/"), href(base + "/languages/de/")}, nil},
-		{"/languages/de/", []string{"<h1>German</h1>", translated(demoUnits["app/de"], demoUnits["glossary/de"]),
+		{"/languages/de/", []string{"<h1>German</h1>", translated(servertest.DemoUnits["app/de"], servertest.DemoUnits["glossary/de"]),
 			href(base + "/api/languages/de/")}, nil},
 		// format=api belongs to the API; pages ignore it.
 		{"/projects/demo/?format=api", []string{href(base + "/api/projects/demo/")}, []string{"format=api"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.path, func(t *testing.T) {
-			body := getPage(t, base+tc.path, http.StatusOK)
+			body := servertest.GetPage(t, base+tc.path, http.StatusOK)
 			for _, w := range tc.want {
 				if !strings.Contains(body, w) {
 					t.Errorf("page lacks %q:\n%s", w, body)
@@ -79,17 +63,17 @@ func TestWebPages(t *testing.T) {
 // TestWebURLsLeadSomewhere follows every human-facing URL the API emits
 // for the demo's translations and units.
 func TestWebURLsLeadSomewhere(t *testing.T) {
-	srv, _ := demoServer(t)
-	for _, tr := range results(t, getObject(t, srv.URL+"/api/translations/")) {
-		comp := obj(t, tr["component"])
+	srv, _ := servertest.DemoServer(t)
+	for _, tr := range servertest.Results(t, servertest.GetObject(t, srv.URL+"/api/translations/")) {
+		comp := servertest.Obj(t, tr["component"])
 		for _, url := range []any{tr["web_url"], tr["share_url"], tr["translate_url"], comp["web_url"],
-			obj(t, comp["project"])["web_url"], obj(t, tr["language"])["web_url"],
-			obj(t, comp["source_language"])["web_url"]} {
-			getPage(t, url.(string), http.StatusOK)
+			servertest.Obj(t, comp["project"])["web_url"], servertest.Obj(t, tr["language"])["web_url"],
+			servertest.Obj(t, comp["source_language"])["web_url"]} {
+			servertest.GetPage(t, url.(string), http.StatusOK)
 		}
-		units := results(t, getObject(t, tr["units_list_url"].(string)))
+		units := servertest.Results(t, servertest.GetObject(t, tr["units_list_url"].(string)))
 		for _, u := range units {
-			body := getPage(t, u["web_url"].(string), http.StatusOK)
+			body := servertest.GetPage(t, u["web_url"].(string), http.StatusOK)
 			// The checksum picks out exactly this unit.
 			src := u["source"].([]any)[0].(string)
 			id := u["id"].(json.Number).String()
@@ -103,13 +87,13 @@ func TestWebURLsLeadSomewhere(t *testing.T) {
 }
 
 func TestWebNotFound(t *testing.T) {
-	srv, _ := demoServer(t)
+	srv, _ := servertest.DemoServer(t)
 	for _, path := range []string{
 		"/projects/nope/", "/projects/demo/nope/", "/projects/demo/app/xx/", "/translate/demo/app/xx/",
 		"/translate/demo/app/de/?checksum=zz", "/translate/demo/app/de/?checksum=0",
 		"/engage/demo/-/xx/", "/engage/nope/-/de/", "/languages/xx/",
 	} {
-		body := getPage(t, srv.URL+path, http.StatusNotFound)
+		body := servertest.GetPage(t, srv.URL+path, http.StatusNotFound)
 		if !strings.Contains(body, "<h1>Not found</h1>") {
 			t.Errorf("GET %s body = %s", path, body)
 		}
@@ -117,20 +101,20 @@ func TestWebNotFound(t *testing.T) {
 }
 
 func TestWebEscapes(t *testing.T) {
-	db := mustOpenDB(t)
+	db := servertest.MustOpenDB(t)
 	const evil = `<script>alert("x")</script> & <b>`
-	p := mustProject(t, db, index.Project{Name: evil, Slug: "evil"})
+	p := servertest.MustProject(t, db, index.Project{Name: evil, Slug: "evil"})
 	c := index.DefaultComponent()
 	c.ProjectID, c.Name, c.Slug, c.Filemask, c.Template = p.ID, evil, "comp", "*.json", "en.json"
-	c = mustComponent(t, db, c)
-	mustImport(t, db, index.TranslationImport{ComponentID: c.ID, LanguageCode: "en", Filename: "en.json",
+	c = servertest.MustComponent(t, db, c)
+	servertest.MustImport(t, db, index.TranslationImport{ComponentID: c.ID, LanguageCode: "en", Filename: "en.json",
 		Revision: "r", IsSource: true, IsTemplate: true, Monolingual: true,
-		Units: []index.ImportUnit{unit(evil, evil, evil, index.StateReadOnly)}})
-	srv := mustServe(t, db, servertest.Options{})
+		Units: []index.ImportUnit{servertest.Unit(evil, evil, evil, index.StateReadOnly)}})
+	srv := servertest.Serve(t, db, servertest.Options{})
 	for _, path := range []string{"/", "/projects/evil/", "/projects/evil/comp/", "/projects/evil/comp/en/",
 		"/translate/evil/comp/en/", "/translate/evil/comp/en/?q=" + url.QueryEscape(`'`+evil+`'`),
 		"/engage/evil/-/en/"} {
-		body := getPage(t, srv.URL+path, http.StatusOK)
+		body := servertest.GetPage(t, srv.URL+path, http.StatusOK)
 		if strings.Contains(body, "<script>") || strings.Contains(body, "<b>") {
 			t.Errorf("%s prints markup unescaped:\n%s", path, body)
 		}
@@ -143,29 +127,29 @@ func TestWebEscapes(t *testing.T) {
 // TestLoginEscapes: what the sign-in form echoes (the return address,
 // the username) is escaped.
 func TestLoginEscapes(t *testing.T) {
-	srv, _ := demoServer(t)
+	srv, _ := servertest.DemoServer(t)
 	const evil = `/"><script>alert(1)</script>`
-	body := getPage(t, srv.URL+"/accounts/login/?next="+url.QueryEscape(evil), http.StatusOK)
+	body := servertest.GetPage(t, srv.URL+"/accounts/login/?next="+url.QueryEscape(evil), http.StatusOK)
 	if strings.Contains(body, "<script>") || !strings.Contains(body, `value="/&#34;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"`) {
 		t.Errorf("sign-in form prints next unescaped:\n%s", body)
 	}
 }
 
 func TestWebMethods(t *testing.T) {
-	srv, _ := demoServer(t)
-	r := do(t, "HEAD", srv.URL+"/projects/demo/", nil)
-	if r.status != http.StatusOK || len(r.body) != 0 || r.header.Get("Content-Type") != htmlType ||
-		r.header.Get("Allow") != "GET, HEAD" {
-		t.Errorf("HEAD = %d %q %v", r.status, r.body, r.header)
+	srv, _ := servertest.DemoServer(t)
+	r := servertest.Do(t, "HEAD", srv.URL+"/projects/demo/", nil)
+	if r.Status != http.StatusOK || len(r.Body) != 0 || r.Header.Get("Content-Type") != servertest.HTMLType ||
+		r.Header.Get("Allow") != "GET, HEAD" {
+		t.Errorf("HEAD = %d %q %v", r.Status, r.Body, r.Header)
 	}
 	for _, m := range []string{"POST", "OPTIONS"} {
-		r = do(t, m, srv.URL+"/languages/de/", nil)
-		if r.status != http.StatusMethodNotAllowed || r.header.Get("Allow") != "GET, HEAD" {
-			t.Errorf("%s = %d %v", m, r.status, r.header)
+		r = servertest.Do(t, m, srv.URL+"/languages/de/", nil)
+		if r.Status != http.StatusMethodNotAllowed || r.Header.Get("Allow") != "GET, HEAD" {
+			t.Errorf("%s = %d %v", m, r.Status, r.Header)
 		}
 	}
-	r = do(t, "GET", srv.URL+"/projects/demo/app", nil)
-	if r.status != http.StatusMovedPermanently || r.header.Get("Location") != "/projects/demo/app/" {
-		t.Errorf("no slash = %d %v", r.status, r.header)
+	r = servertest.Do(t, "GET", srv.URL+"/projects/demo/app", nil)
+	if r.Status != http.StatusMovedPermanently || r.Header.Get("Location") != "/projects/demo/app/" {
+		t.Errorf("no slash = %d %v", r.Status, r.Header)
 	}
 }

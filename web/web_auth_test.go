@@ -1,4 +1,4 @@
-package api_test
+package web_test
 
 import (
 	"context"
@@ -35,7 +35,7 @@ func newBrowser(tb testing.TB, base string) *browser {
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}}
 }
 
-func (b *browser) send(method, path string, header http.Header, body io.Reader) response {
+func (b *browser) send(method, path string, header http.Header, body io.Reader) servertest.Response {
 	b.tb.Helper()
 	req, err := http.NewRequest(method, b.base+path, body)
 	if err != nil {
@@ -53,13 +53,16 @@ func (b *browser) send(method, path string, header http.Header, body io.Reader) 
 	if err != nil {
 		b.tb.Fatal(err)
 	}
-	return response{status: res.StatusCode, header: res.Header, body: data}
+	return servertest.Response{Status: res.StatusCode, Header: res.Header, Body: data}
 }
 
-func (b *browser) get(path string) response { b.tb.Helper(); return b.send("GET", path, nil, nil) }
+func (b *browser) get(path string) servertest.Response {
+	b.tb.Helper()
+	return b.send("GET", path, nil, nil)
+}
 
 // post sends a form.
-func (b *browser) post(path string, form url.Values) response {
+func (b *browser) post(path string, form url.Values) servertest.Response {
 	b.tb.Helper()
 	return b.send("POST", path, http.Header{"Content-Type": {"application/x-www-form-urlencoded"}},
 		strings.NewReader(form.Encode()))
@@ -82,12 +85,12 @@ func csrf(tb testing.TB, page []byte) string {
 func (b *browser) signIn(username, password string) string {
 	b.tb.Helper()
 	form := b.get("/accounts/login/")
-	r := b.post("/accounts/login/", url.Values{"csrf_token": {csrf(b.tb, form.body)}, "username": {username},
+	r := b.post("/accounts/login/", url.Values{"csrf_token": {csrf(b.tb, form.Body)}, "username": {username},
 		"password": {password}, "next": {"/projects/demo/"}})
-	if r.status != http.StatusSeeOther || r.header.Get("Location") != "/projects/demo/" {
-		b.tb.Fatalf("sign in as %s = %d %v %s", username, r.status, r.header, r.body)
+	if r.Status != http.StatusSeeOther || r.Header.Get("Location") != "/projects/demo/" {
+		b.tb.Fatalf("sign in as %s = %d %v %s", username, r.Status, r.Header, r.Body)
 	}
-	return csrf(b.tb, b.get("/projects/demo/").body)
+	return csrf(b.tb, b.get("/projects/demo/").Body)
 }
 
 // mustPassword gives a user a password.
@@ -108,16 +111,16 @@ func mustPassword(tb testing.TB, db *sqlstore.DB, username, password string) {
 }
 
 func TestSignIn(t *testing.T) {
-	srv, db := demoServer(t)
-	mustUser(t, db, "anna", false, [2]string{"Translate", "demo"})
+	srv, db := servertest.DemoServer(t)
+	servertest.MustUser(t, db, "anna", false, [2]string{"Translate", "demo"})
 	mustPassword(t, db, "anna", "correct horse")
 	b := newBrowser(t, srv.URL)
 
 	form := b.get("/accounts/login/?next=/projects/demo/app/")
-	if form.status != http.StatusOK || !strings.Contains(string(form.body), `name="next" value="/projects/demo/app/"`) {
-		t.Fatalf("sign-in form = %d %s", form.status, form.body)
+	if form.Status != http.StatusOK || !strings.Contains(string(form.Body), `name="next" value="/projects/demo/app/"`) {
+		t.Fatalf("sign-in form = %d %s", form.Status, form.Body)
 	}
-	token := csrf(t, form.body)
+	token := csrf(t, form.Body)
 	cases := []struct {
 		name     string
 		form     url.Values
@@ -131,30 +134,30 @@ func TestSignIn(t *testing.T) {
 		// A user without a password signs in with tokens only.
 		{"user without password", url.Values{"csrf_token": {token}, "username": {"anna2"}, "password": {""}}, http.StatusOK, "not right"},
 	}
-	mustUser(t, db, "anna2", false)
+	servertest.MustUser(t, db, "anna2", false)
 	for _, tc := range cases {
 		r := b.post("/accounts/login/", tc.form)
-		if r.status != tc.status || !strings.Contains(string(r.body), tc.contains) || r.header.Get("Set-Cookie") != "" &&
-			strings.Contains(r.header.Get("Set-Cookie"), "tolk_session=tls") {
-			t.Errorf("%s: = %d %v %s", tc.name, r.status, r.header, r.body)
+		if r.Status != tc.status || !strings.Contains(string(r.Body), tc.contains) || r.Header.Get("Set-Cookie") != "" &&
+			strings.Contains(r.Header.Get("Set-Cookie"), "tolk_session=tls") {
+			t.Errorf("%s: = %d %v %s", tc.name, r.Status, r.Header, r.Body)
 		}
 	}
 
 	// A failed sign-in keeps where the form was to lead.
 	if r := b.post("/accounts/login/", url.Values{"csrf_token": {token}, "username": {"anna"}, "password": {"wrong horse"},
-		"next": {"/projects/demo/app/"}}); !strings.Contains(string(r.body), `name="next" value="/projects/demo/app/"`) {
-		t.Errorf("the form after a failed sign-in lost next:\n%s", r.body)
+		"next": {"/projects/demo/app/"}}); !strings.Contains(string(r.Body), `name="next" value="/projects/demo/app/"`) {
+		t.Errorf("the form after a failed sign-in lost next:\n%s", r.Body)
 	}
 
 	// An address off the site is not followed after signing in.
 	r := b.post("/accounts/login/", url.Values{"csrf_token": {token}, "username": {"anna"}, "password": {"correct horse"},
 		"next": {"//evil.example/"}})
-	if r.status != http.StatusSeeOther || r.header.Get("Location") != "/" {
-		t.Fatalf("sign in = %d %v %s", r.status, r.header, r.body)
+	if r.Status != http.StatusSeeOther || r.Header.Get("Location") != "/" {
+		t.Fatalf("sign in = %d %v %s", r.Status, r.Header, r.Body)
 	}
-	cookie := r.header.Get("Set-Cookie")
+	cookie := r.Header.Get("Set-Cookie")
 	for _, want := range []string{"tolk_session=tls_", "HttpOnly", "SameSite=Lax", "Path=/"} {
-		if !strings.Contains(strings.Join(r.header.Values("Set-Cookie"), "\n"), want) {
+		if !strings.Contains(strings.Join(r.Header.Values("Set-Cookie"), "\n"), want) {
 			t.Errorf("session cookie %q lacks %s", cookie, want)
 		}
 	}
@@ -162,40 +165,40 @@ func TestSignIn(t *testing.T) {
 		t.Errorf("session cookie over plain HTTP is Secure: %q", cookie)
 	}
 	page := b.get("/projects/demo/")
-	if !strings.Contains(string(page.body), `<span class="user">anna</span>`) {
-		t.Fatalf("signed-in page does not name anna:\n%s", page.body)
+	if !strings.Contains(string(page.Body), `<span class="user">anna</span>`) {
+		t.Fatalf("signed-in page does not name anna:\n%s", page.Body)
 	}
-	session := csrf(t, page.body)
+	session := csrf(t, page.Body)
 
 	// A session is its user's principal in the API too, for reading: a
 	// superuser's sees the e-mail addresses others do not.
-	mustUser(t, db, "root", true)
+	servertest.MustUser(t, db, "root", true)
 	mustPassword(t, db, "root", "root password")
 	root := newBrowser(t, srv.URL)
 	root.signIn("root", "root password")
-	if r := root.get("/api/users/anna/"); r.status != http.StatusOK || !strings.Contains(string(r.body), `"email":"anna@example.com"`) {
-		t.Errorf("GET a user with a superuser's session = %d %s", r.status, r.body)
+	if r := root.get("/api/users/anna/"); r.Status != http.StatusOK || !strings.Contains(string(r.Body), `"email":"anna@example.com"`) {
+		t.Errorf("GET a user with a superuser's session = %d %s", r.Status, r.Body)
 	}
-	if r := b.get("/api/users/root/"); r.status != http.StatusOK || strings.Contains(string(r.body), `"email"`) {
-		t.Errorf("GET a user with anna's session = %d %s", r.status, r.body)
+	if r := b.get("/api/users/root/"); r.Status != http.StatusOK || strings.Contains(string(r.Body), `"email"`) {
+		t.Errorf("GET a user with anna's session = %d %s", r.Status, r.Body)
 	}
 
 	// Signing out needs the token, and ends the session in the store.
-	if r := b.post("/accounts/logout/", url.Values{}); r.status != http.StatusForbidden {
-		t.Errorf("sign out without CSRF = %d", r.status)
+	if r := b.post("/accounts/logout/", url.Values{}); r.Status != http.StatusForbidden {
+		t.Errorf("sign out without CSRF = %d", r.Status)
 	}
 	stolen := b.client.Jar.Cookies(mustURL(t, srv.URL))
-	if r := b.post("/accounts/logout/", url.Values{"csrf_token": {session}}); r.status != http.StatusSeeOther {
-		t.Errorf("sign out = %d %s", r.status, r.body)
+	if r := b.post("/accounts/logout/", url.Values{"csrf_token": {session}}); r.Status != http.StatusSeeOther {
+		t.Errorf("sign out = %d %s", r.Status, r.Body)
 	}
-	if page := b.get("/projects/demo/"); strings.Contains(string(page.body), `class="user"`) {
-		t.Errorf("signed out, the page still names a user:\n%s", page.body)
+	if page := b.get("/projects/demo/"); strings.Contains(string(page.Body), `class="user"`) {
+		t.Errorf("signed out, the page still names a user:\n%s", page.Body)
 	}
 	// The old cookie, replayed, is nobody's.
 	replay := newBrowser(t, srv.URL)
 	replay.client.Jar.SetCookies(mustURL(t, srv.URL), stolen)
-	if page := replay.get("/projects/demo/"); strings.Contains(string(page.body), `class="user"`) {
-		t.Errorf("a signed-out session cookie still works:\n%s", page.body)
+	if page := replay.get("/projects/demo/"); strings.Contains(string(page.Body), `class="user"`) {
+		t.Errorf("a signed-out session cookie still works:\n%s", page.Body)
 	}
 }
 
@@ -209,75 +212,75 @@ func mustURL(tb testing.TB, s string) *url.URL {
 }
 
 func TestSignInLimit(t *testing.T) {
-	srv, db := demoServer(t)
-	mustUser(t, db, "anna", false)
+	srv, db := servertest.DemoServer(t)
+	servertest.MustUser(t, db, "anna", false)
 	mustPassword(t, db, "anna", "correct horse")
 	b := newBrowser(t, srv.URL)
-	token := csrf(t, b.get("/accounts/login/").body)
-	try := func(password string) response {
+	token := csrf(t, b.get("/accounts/login/").Body)
+	try := func(password string) servertest.Response {
 		return b.post("/accounts/login/", url.Values{"csrf_token": {token}, "username": {"anna"}, "password": {password}})
 	}
 	for i := 0; i < web.LoginLimit; i++ {
-		if r := try("wrong"); r.status != http.StatusOK {
-			t.Fatalf("failure %d = %d", i+1, r.status)
+		if r := try("wrong"); r.Status != http.StatusOK {
+			t.Fatalf("failure %d = %d", i+1, r.Status)
 		}
 	}
 	// Now even the right password waits.
 	r := try("correct horse")
-	if r.status != http.StatusTooManyRequests || r.header.Get("Retry-After") == "" ||
-		!strings.Contains(string(r.body), "Too many failed attempts") {
-		t.Fatalf("after %d failures = %d %v %s", web.LoginLimit, r.status, r.header, r.body)
+	if r.Status != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" ||
+		!strings.Contains(string(r.Body), "Too many failed attempts") {
+		t.Fatalf("after %d failures = %d %v %s", web.LoginLimit, r.Status, r.Header, r.Body)
 	}
 	// Another user from the same address is not held up.
-	mustUser(t, db, "rita", false)
+	servertest.MustUser(t, db, "rita", false)
 	mustPassword(t, db, "rita", "correct horse")
 	r = b.post("/accounts/login/", url.Values{"csrf_token": {token}, "username": {"rita"}, "password": {"correct horse"}})
-	if r.status != http.StatusSeeOther {
-		t.Errorf("rita = %d", r.status)
+	if r.Status != http.StatusSeeOther {
+		t.Errorf("rita = %d", r.Status)
 	}
 }
 
 func TestSessionCookieSecure(t *testing.T) {
-	db := mustOpenDB(t)
-	seedDemo(t, db)
-	mustUser(t, db, "anna", false)
+	db := servertest.MustOpenDB(t)
+	servertest.SeedDemo(t, db)
+	servertest.MustUser(t, db, "anna", false)
 	mustPassword(t, db, "anna", "correct horse")
-	srv := mustServe(t, db, servertest.Options{BaseURL: "https://tolk.example.com"})
+	srv := servertest.Serve(t, db, servertest.Options{BaseURL: "https://tolk.example.com"})
 	b := newBrowser(t, srv.URL)
 	form := b.get("/accounts/login/")
-	r := b.post("/accounts/login/", url.Values{"csrf_token": {csrf(t, form.body)}, "username": {"anna"},
+	r := b.post("/accounts/login/", url.Values{"csrf_token": {csrf(t, form.Body)}, "username": {"anna"},
 		"password": {"correct horse"}})
 	var session *http.Cookie
-	for _, c := range (&http.Response{Header: r.header}).Cookies() {
+	for _, c := range (&http.Response{Header: r.Header}).Cookies() {
 		if c.Name == "tolk_session" {
 			session = c
 		}
 	}
-	if r.status != http.StatusSeeOther || session == nil || !session.Secure || !session.HttpOnly ||
+	if r.Status != http.StatusSeeOther || session == nil || !session.Secure || !session.HttpOnly ||
 		session.SameSite != http.SameSiteLaxMode {
-		t.Errorf("sign in behind https = %d %v", r.status, r.header)
+		t.Errorf("sign in behind https = %d %v", r.Status, r.Header)
 	}
 }
 
 // TestSessionAPIWrites: a session may write through the API only with
 // its CSRF token in X-CSRF-Token, and then as its user.
 func TestSessionAPIWrites(t *testing.T) {
-	srv, db := demoServer(t)
-	mustUser(t, db, "anna", false, [2]string{"Translate", "demo"})
+	srv, db := servertest.DemoServer(t)
+	servertest.MustUser(t, db, "anna", false, [2]string{"Translate", "demo"})
 	mustPassword(t, db, "anna", "correct horse")
 	b := newBrowser(t, srv.URL)
 	token := b.signIn("anna", "correct horse")
 	body := `{"target":["Hallo Welt"],"state":20}`
 	json := http.Header{"Content-Type": {"application/json"}}
-	if r := b.send("PATCH", "/api/units/7/", json, strings.NewReader(body)); r.status != http.StatusForbidden ||
-		!strings.Contains(string(r.body), "CSRF") {
-		t.Errorf("PATCH without CSRF = %d %s", r.status, r.body)
+	if r := b.send("PATCH", "/api/units/7/", json, strings.NewReader(body)); r.Status != http.StatusForbidden ||
+		!strings.Contains(string(r.Body), "CSRF") {
+		t.Errorf("PATCH without CSRF = %d %s", r.Status, r.Body)
 	}
 	json.Set("X-CSRF-Token", token)
-	if r := b.send("PATCH", "/api/units/7/", json, strings.NewReader(body)); r.status != http.StatusOK {
-		t.Errorf("PATCH with CSRF = %d %s", r.status, r.body)
+	if r := b.send("PATCH", "/api/units/7/", json, strings.NewReader(body)); r.Status != http.StatusOK {
+		t.Errorf("PATCH with CSRF = %d %s", r.Status, r.Body)
 	}
-	ch := results(t, getObject(t, srv.URL+"/api/changes/?user=anna"))
+	ch := servertest.Results(t, servertest.GetObject(t, srv.URL+"/api/changes/?user=anna"))
 	if len(ch) == 0 || !strings.HasSuffix(ch[0]["unit"].(string), "/api/units/7/") || ch[0]["action_name"] != "Translation changed" ||
 		!strings.HasSuffix(ch[0]["author"].(string), "/api/users/anna/") {
 		t.Errorf("anna's changes = %v", ch)

@@ -1,4 +1,4 @@
-package api_test
+package web_test
 
 import (
 	"context"
@@ -24,51 +24,51 @@ func seedShop(tb testing.TB, db *sqlstore.DB) {
 	if err := db.SeedLanguages(context.Background(), []index.Language{ar}); err != nil {
 		tb.Fatal(err)
 	}
-	p := mustProject(tb, db, index.Project{Name: "Shop", Slug: "shop"})
+	p := servertest.MustProject(tb, db, index.Project{Name: "Shop", Slug: "shop"})
 	ui := index.DefaultComponent()
 	ui.ProjectID, ui.Name, ui.Slug, ui.Filemask, ui.Template = p.ID, "UI", "ui", "*.json", "en.json"
-	ui = mustComponent(tb, db, ui)
+	ui = servertest.MustComponent(tb, db, ui)
 	plural := index.ImportUnit{Context: "apples", Source: []string{"One apple", "{count} apples"}}
 	src := []index.ImportUnit{
-		unit("greet", "Hello {name}, have an apple", "", index.StateReadOnly),
-		unit("pears", "%d pears in the basket", "", index.StateReadOnly),
-		unit("bye", "Good bye", "", index.StateReadOnly), plural,
+		servertest.Unit("greet", "Hello {name}, have an apple", "", index.StateReadOnly),
+		servertest.Unit("pears", "%d pears in the basket", "", index.StateReadOnly),
+		servertest.Unit("bye", "Good bye", "", index.StateReadOnly), plural,
 	}
 	for i := range src {
 		src[i].Target, src[i].State = src[i].Source, index.StateReadOnly
 	}
-	srcID := mustImport(tb, db, index.TranslationImport{ComponentID: ui.ID, LanguageCode: "en", Filename: "en.json",
+	srcID := servertest.MustImport(tb, db, index.TranslationImport{ComponentID: ui.ID, LanguageCode: "en", Filename: "en.json",
 		Revision: "s1", IsSource: true, IsTemplate: true, Monolingual: true, Units: src})
 	plural.Target, plural.State = []string{"", ""}, index.StateEmpty
-	mustImport(tb, db, index.TranslationImport{ComponentID: ui.ID, LanguageCode: "de", Filename: "de.json",
+	servertest.MustImport(tb, db, index.TranslationImport{ComponentID: ui.ID, LanguageCode: "de", Filename: "de.json",
 		Revision: "d1,s1", Monolingual: true, SourceTranslationID: srcID, Units: []index.ImportUnit{
-			unit("greet", "Hello {name}, have an apple", "Hallo, nimm einen Apfel", index.StateFuzzy),
-			unit("pears", "%d pears in the basket", "", index.StateEmpty),
-			unit("bye", "Good bye", "", index.StateEmpty), plural}})
-	mustImport(tb, db, index.TranslationImport{ComponentID: ui.ID, LanguageCode: "ar", Filename: "ar.json",
+			servertest.Unit("greet", "Hello {name}, have an apple", "Hallo, nimm einen Apfel", index.StateFuzzy),
+			servertest.Unit("pears", "%d pears in the basket", "", index.StateEmpty),
+			servertest.Unit("bye", "Good bye", "", index.StateEmpty), plural}})
+	servertest.MustImport(tb, db, index.TranslationImport{ComponentID: ui.ID, LanguageCode: "ar", Filename: "ar.json",
 		Revision: "a1,s1", Monolingual: true, SourceTranslationID: srcID, Units: []index.ImportUnit{
-			unit("greet", "Hello {name}, have an apple", "مرحبا {name}", index.StateTranslated)}})
+			servertest.Unit("greet", "Hello {name}, have an apple", "مرحبا {name}", index.StateTranslated)}})
 
 	g := index.DefaultComponent()
 	g.ProjectID, g.Name, g.Slug, g.IsGlossary, g.Filemask, g.FileFormat = p.ID, "Terms", "terms", true, "*.tbx", "tbx"
-	g = mustComponent(tb, db, g)
-	gsrc := mustImport(tb, db, index.TranslationImport{ComponentID: g.ID, LanguageCode: "en", Filename: "en.tbx",
-		Revision: "g1", IsSource: true, Units: []index.ImportUnit{unit("", "apple", "apple", index.StateReadOnly),
-			unit("", "pear", "pear", index.StateReadOnly), unit("", "basket", "basket", index.StateReadOnly)}})
-	mustImport(tb, db, index.TranslationImport{ComponentID: g.ID, LanguageCode: "de", Filename: "de.tbx",
-		Revision: "g2", SourceTranslationID: gsrc, Units: []index.ImportUnit{unit("", "apple", "Apfel", index.StateTranslated),
-			unit("", "pear", "Birne", index.StateTranslated), unit("", "basket", "Korb", index.StateTranslated)}})
+	g = servertest.MustComponent(tb, db, g)
+	gsrc := servertest.MustImport(tb, db, index.TranslationImport{ComponentID: g.ID, LanguageCode: "en", Filename: "en.tbx",
+		Revision: "g1", IsSource: true, Units: []index.ImportUnit{servertest.Unit("", "apple", "apple", index.StateReadOnly),
+			servertest.Unit("", "pear", "pear", index.StateReadOnly), servertest.Unit("", "basket", "basket", index.StateReadOnly)}})
+	servertest.MustImport(tb, db, index.TranslationImport{ComponentID: g.ID, LanguageCode: "de", Filename: "de.tbx",
+		Revision: "g2", SourceTranslationID: gsrc, Units: []index.ImportUnit{servertest.Unit("", "apple", "Apfel", index.StateTranslated),
+			servertest.Unit("", "pear", "Birne", index.StateTranslated), servertest.Unit("", "basket", "Korb", index.StateTranslated)}})
 }
 
-func shopServer(t *testing.T) (*testServer, *sqlstore.DB) {
+func shopServer(t *testing.T) (*servertest.Running, *sqlstore.DB) {
 	t.Helper()
-	db := mustOpenDB(t)
+	db := servertest.MustOpenDB(t)
 	seedShop(t, db)
-	mustUser(t, db, "anna", false, [2]string{"Translate", "shop"})
+	servertest.MustUser(t, db, "anna", false, [2]string{"Translate", "shop"})
 	mustPassword(t, db, "anna", "correct horse")
-	mustUser(t, db, "otto", false)
+	servertest.MustUser(t, db, "otto", false)
 	mustPassword(t, db, "otto", "correct horse")
-	return mustServe(t, db, servertest.Options{}), db
+	return servertest.Serve(t, db, servertest.Options{}), db
 }
 
 func TestEditorPage(t *testing.T) {
@@ -102,7 +102,7 @@ func TestEditorPage(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			body := getPage(t, srv.URL+tc.path, http.StatusOK)
+			body := servertest.GetPage(t, srv.URL+tc.path, http.StatusOK)
 			for _, w := range tc.want {
 				if !strings.Contains(body, w) {
 					t.Errorf("page lacks %q:\n%s", w, body)
@@ -116,13 +116,13 @@ func TestEditorPage(t *testing.T) {
 		})
 	}
 	// A bad search is the API's 400, on a page.
-	if body := getPage(t, srv.URL+"/translate/shop/ui/de/?q=OR", http.StatusBadRequest); !strings.Contains(body, "OR is not supported.") {
+	if body := servertest.GetPage(t, srv.URL+"/translate/shop/ui/de/?q=OR", http.StatusBadRequest); !strings.Contains(body, "OR is not supported.") {
 		t.Errorf("bad search page:\n%s", body)
 	}
 	// The script swaps in the main part only.
-	r := do(t, "GET", srv.URL+"/translate/shop/ui/de/?offset=2", http.Header{"X-Tolk-Partial": {"1"}})
-	if r.status != http.StatusOK || strings.Contains(string(r.body), "<html") || !strings.Contains(string(r.body), "%d pears") {
-		t.Errorf("partial = %d %s", r.status, r.body)
+	r := servertest.Do(t, "GET", srv.URL+"/translate/shop/ui/de/?offset=2", http.Header{"X-Tolk-Partial": {"1"}})
+	if r.Status != http.StatusOK || strings.Contains(string(r.Body), "<html") || !strings.Contains(string(r.Body), "%d pears") {
+		t.Errorf("partial = %d %s", r.Status, r.Body)
 	}
 }
 
@@ -136,14 +136,14 @@ var (
 func editorState(t *testing.T, b *browser, path string) (id, version, token string) {
 	t.Helper()
 	r := b.get(path)
-	if r.status != http.StatusOK {
-		t.Fatalf("GET %s = %d %s", path, r.status, r.body)
+	if r.Status != http.StatusOK {
+		t.Fatalf("GET %s = %d %s", path, r.Status, r.Body)
 	}
-	id, version = string(idRE.FindSubmatch(r.body)[1]), string(versionRE.FindSubmatch(r.body)[1])
-	return id, version, csrf(t, r.body)
+	id, version = string(idRE.FindSubmatch(r.Body)[1]), string(versionRE.FindSubmatch(r.Body)[1])
+	return id, version, csrf(t, r.Body)
 }
 
-func saveJSON(b *browser, token string, body map[string]any) response {
+func saveJSON(b *browser, token string, body map[string]any) servertest.Response {
 	data, _ := json.Marshal(body)
 	h := http.Header{"Content-Type": {"application/json"}}
 	if token != "" {
@@ -160,32 +160,32 @@ func TestEditorSave(t *testing.T) {
 	save := map[string]any{"id": json.Number(id), "version": version, "q": "state:empty",
 		"target": []string{"%d Birnen im Korb"}}
 
-	if r := saveJSON(anna, "", save); r.status != http.StatusForbidden || !strings.Contains(string(r.body), "CSRF") {
-		t.Errorf("save without CSRF = %d %s", r.status, r.body)
+	if r := saveJSON(anna, "", save); r.Status != http.StatusForbidden || !strings.Contains(string(r.Body), "CSRF") {
+		t.Errorf("save without CSRF = %d %s", r.Status, r.Body)
 	}
-	if r := saveJSON(newBrowser(t, srv.URL), token, save); r.status != http.StatusForbidden {
-		t.Errorf("save from another browser with the token = %d %s", r.status, r.body)
+	if r := saveJSON(newBrowser(t, srv.URL), token, save); r.Status != http.StatusForbidden {
+		t.Errorf("save from another browser with the token = %d %s", r.Status, r.Body)
 	}
 	r := saveJSON(anna, token, save)
 	next := srv.URL + "/translate/shop/ui/de/?after=" + id + "&q=state%3Aempty"
-	if r.status != http.StatusOK || decodeJSON(t, r.body)["next"] != next {
-		t.Fatalf("save = %d %s, want next %s", r.status, r.body, next)
+	if r.Status != http.StatusOK || decodeJSON(t, r.Body)["next"] != next {
+		t.Fatalf("save = %d %s, want next %s", r.Status, r.Body, next)
 	}
 	// The API shows the edit, by anna, and the statistics moved.
-	unit := getObject(t, srv.URL+"/api/units/"+id+"/")
-	if unit["target"].([]any)[0] != "%d Birnen im Korb" || num(unit["state"]) != "20" {
+	unit := servertest.GetObject(t, srv.URL+"/api/units/"+id+"/")
+	if unit["target"].([]any)[0] != "%d Birnen im Korb" || servertest.Num(unit["state"]) != "20" {
 		t.Errorf("unit after save = %v", unit)
 	}
-	ch := results(t, getObject(t, srv.URL+"/api/changes/?user=anna"))
+	ch := servertest.Results(t, servertest.GetObject(t, srv.URL+"/api/changes/?user=anna"))
 	if len(ch) == 0 || !strings.HasSuffix(ch[0]["author"].(string), "/api/users/anna/") ||
 		!strings.HasSuffix(ch[0]["unit"].(string), "/api/units/"+id+"/") {
 		t.Errorf("anna's changes = %v", ch)
 	}
-	if st := getObject(t, srv.URL+"/api/translations/shop/ui/de/statistics/"); num(st["translated"]) != "1" {
+	if st := servertest.GetObject(t, srv.URL+"/api/translations/shop/ui/de/statistics/"); servertest.Num(st["translated"]) != "1" {
 		t.Errorf("translated after save = %v", st["translated"])
 	}
 	// The next untranslated string follows; the list has shrunk.
-	if body := anna.get(strings.TrimPrefix(next, srv.URL)).body; !strings.Contains(string(body), `<code>bye</code>`) ||
+	if body := anna.get(strings.TrimPrefix(next, srv.URL)).Body; !strings.Contains(string(body), `<code>bye</code>`) ||
 		!strings.Contains(string(body), `of <strong>2</strong>`) {
 		t.Errorf("next page:\n%s", body)
 	}
@@ -194,52 +194,52 @@ func TestEditorSave(t *testing.T) {
 	// shown, nothing overwritten.
 	save["target"] = []string{"Meine Birnen"}
 	r = saveJSON(anna, token, save)
-	got := decodeJSON(t, r.body)
-	if r.status != http.StatusConflict || got["theirs"].([]any)[0] != "%d Birnen im Korb" || got["yours"].([]any)[0] != "Meine Birnen" {
-		t.Errorf("stale save = %d %s", r.status, r.body)
+	got := decodeJSON(t, r.Body)
+	if r.Status != http.StatusConflict || got["theirs"].([]any)[0] != "%d Birnen im Korb" || got["yours"].([]any)[0] != "Meine Birnen" {
+		t.Errorf("stale save = %d %s", r.Status, r.Body)
 	}
-	if u := getObject(t, srv.URL+"/api/units/"+id+"/"); u["target"].([]any)[0] != "%d Birnen im Korb" {
+	if u := servertest.GetObject(t, srv.URL+"/api/units/"+id+"/"); u["target"].([]any)[0] != "%d Birnen im Korb" {
 		t.Errorf("stale save overwrote: %v", u["target"])
 	}
 	// Without JavaScript: a form post, and the conflict page.
 	form := url.Values{"csrf_token": {token}, "id": {id}, "version": {version}, "target": {"Meine Birnen"}}
-	if r := anna.post("/translate/shop/ui/de/save/", form); r.status != http.StatusConflict ||
-		!strings.Contains(string(r.body), "<q>%d Birnen im Korb</q>") || !strings.Contains(string(r.body), "<q>Meine Birnen</q>") {
-		t.Errorf("stale form save = %d %s", r.status, r.body)
+	if r := anna.post("/translate/shop/ui/de/save/", form); r.Status != http.StatusConflict ||
+		!strings.Contains(string(r.Body), "<q>%d Birnen im Korb</q>") || !strings.Contains(string(r.Body), "<q>Meine Birnen</q>") {
+		t.Errorf("stale form save = %d %s", r.Status, r.Body)
 	}
 	_, version, _ = editorState(t, anna, "/translate/shop/ui/de/?q=id:"+id)
 	form.Set("version", version)
 	form.Set("fuzzy", "1")
-	if r := anna.post("/translate/shop/ui/de/save/", form); r.status != http.StatusSeeOther ||
-		r.header.Get("Location") != srv.URL+"/translate/shop/ui/de/?after="+id {
-		t.Errorf("form save = %d %v %s", r.status, r.header, r.body)
+	if r := anna.post("/translate/shop/ui/de/save/", form); r.Status != http.StatusSeeOther ||
+		r.Header.Get("Location") != srv.URL+"/translate/shop/ui/de/?after="+id {
+		t.Errorf("form save = %d %v %s", r.Status, r.Header, r.Body)
 	}
-	if u := getObject(t, srv.URL+"/api/units/"+id+"/"); u["target"].([]any)[0] != "Meine Birnen" || num(u["state"]) != "10" {
+	if u := servertest.GetObject(t, srv.URL+"/api/units/"+id+"/"); u["target"].([]any)[0] != "Meine Birnen" || servertest.Num(u["state"]) != "10" {
 		t.Errorf("after the form save: %v %v", u["target"], u["state"])
 	}
 
 	// Anonymous and users without the right are refused as the API
 	// refuses them.
 	anon := newBrowser(t, srv.URL)
-	anonToken := csrf(t, anon.get("/accounts/login/").body)
-	if r := saveJSON(anon, anonToken, save); r.status != http.StatusUnauthorized {
-		t.Errorf("anonymous save = %d %s", r.status, r.body)
+	anonToken := csrf(t, anon.get("/accounts/login/").Body)
+	if r := saveJSON(anon, anonToken, save); r.Status != http.StatusUnauthorized {
+		t.Errorf("anonymous save = %d %s", r.Status, r.Body)
 	}
 	otto := newBrowser(t, srv.URL)
 	ottoToken := otto.signIn("otto", "correct horse")
 	_, version, _ = editorState(t, otto, "/translate/shop/ui/de/?q=id:"+id)
 	save["version"] = version
-	if r := saveJSON(otto, ottoToken, save); r.status != http.StatusForbidden {
-		t.Errorf("save without the right = %d %s", r.status, r.body)
+	if r := saveJSON(otto, ottoToken, save); r.Status != http.StatusForbidden {
+		t.Errorf("save without the right = %d %s", r.Status, r.Body)
 	}
-	if body := otto.get("/translate/shop/ui/de/").body; !strings.Contains(string(body), "You may not translate this project.") ||
+	if body := otto.get("/translate/shop/ui/de/").Body; !strings.Contains(string(body), "You may not translate this project.") ||
 		strings.Contains(string(body), `id="save"`) {
 		t.Errorf("otto's editor offers saving:\n%s", body)
 	}
 	// A unit of another translation is not saved through this one.
 	save["id"], save["version"] = json.Number("1"), "0"
-	if r := saveJSON(anna, token, save); r.status != http.StatusNotFound {
-		t.Errorf("save of a unit elsewhere = %d %s", r.status, r.body)
+	if r := saveJSON(anna, token, save); r.Status != http.StatusNotFound {
+		t.Errorf("save of a unit elsewhere = %d %s", r.Status, r.Body)
 	}
 }
 
@@ -258,12 +258,12 @@ func TestEditorLocked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if body := string(anna.get("/translate/shop/ui/de/?q=key:bye").body); strings.Contains(body, `id="save"`) ||
+	if body := string(anna.get("/translate/shop/ui/de/?q=key:bye").Body); strings.Contains(body, `id="save"`) ||
 		!strings.Contains(body, "This component is locked") {
 		t.Errorf("locked editor:\n%s", body)
 	}
-	if r := saveJSON(anna, token, map[string]any{"id": json.Number(id), "version": version, "target": []string{"Tschüss"}}); r.status != http.StatusForbidden {
-		t.Errorf("save into a locked component = %d %s", r.status, r.body)
+	if r := saveJSON(anna, token, map[string]any{"id": json.Number(id), "version": version, "target": []string{"Tschüss"}}); r.Status != http.StatusForbidden {
+		t.Errorf("save into a locked component = %d %s", r.Status, r.Body)
 	}
 }
 
@@ -272,11 +272,11 @@ func TestEditorLocked(t *testing.T) {
 func TestEditorReview(t *testing.T) {
 	srv, db := shopServer(t)
 	ctx := context.Background()
-	mustUser(t, db, "rita", false, [2]string{"Review strings", "shop"})
+	servertest.MustUser(t, db, "rita", false, [2]string{"Review strings", "shop"})
 	mustPassword(t, db, "rita", "correct horse")
 	rita := newBrowser(t, srv.URL)
 	rita.signIn("rita", "correct horse")
-	if body := rita.get("/translate/shop/ui/de/").body; strings.Contains(string(body), `name="approved"`) {
+	if body := rita.get("/translate/shop/ui/de/").Body; strings.Contains(string(body), `name="approved"`) {
 		t.Errorf("approval offered without review on")
 	}
 	p, err := db.FindProject(ctx, "shop")
@@ -287,20 +287,20 @@ func TestEditorReview(t *testing.T) {
 		t.Fatal(err)
 	}
 	id, version, token := editorState(t, rita, "/translate/shop/ui/de/?q=key:bye")
-	if body := rita.get("/translate/shop/ui/de/?q=key:bye").body; !strings.Contains(string(body), `name="approved"`) {
+	if body := rita.get("/translate/shop/ui/de/?q=key:bye").Body; !strings.Contains(string(body), `name="approved"`) {
 		t.Fatalf("approval not offered to a reviewer:\n%s", body)
 	}
 	r := saveJSON(rita, token, map[string]any{"id": json.Number(id), "version": version, "target": []string{"Tschüss"}, "approved": true})
-	if u := getObject(t, srv.URL+"/api/units/"+id+"/"); r.status != http.StatusOK || num(u["state"]) != "30" {
-		t.Errorf("approved save = %d %s; state %v", r.status, r.body, u["state"])
+	if u := servertest.GetObject(t, srv.URL+"/api/units/"+id+"/"); r.Status != http.StatusOK || servertest.Num(u["state"]) != "30" {
+		t.Errorf("approved save = %d %s; state %v", r.Status, r.Body, u["state"])
 	}
 	// A translator's approval is the API's refusal, in its words.
 	anna := newBrowser(t, srv.URL)
 	anna.signIn("anna", "correct horse")
 	id, version, token = editorState(t, anna, "/translate/shop/ui/de/?q=key:pears")
-	if r := saveJSON(anna, token, map[string]any{"id": json.Number(id), "version": version, "target": []string{"%d Birnen"}, "approved": true}); r.status != http.StatusBadRequest ||
-		!strings.Contains(string(r.body), "Insufficient privileges for saving translations.") {
-		t.Errorf("translator's approval = %d %s", r.status, r.body)
+	if r := saveJSON(anna, token, map[string]any{"id": json.Number(id), "version": version, "target": []string{"%d Birnen"}, "approved": true}); r.Status != http.StatusBadRequest ||
+		!strings.Contains(string(r.Body), "Insufficient privileges for saving translations.") {
+		t.Errorf("translator's approval = %d %s", r.Status, r.Body)
 	}
 }
 
@@ -315,22 +315,22 @@ func TestEditorPrivate(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, path := range []string{"/projects/shop/", "/translate/shop/ui/de/", "/projects/shop/ui/de/"} {
-		getPage(t, srv.URL+path, http.StatusNotFound)
+		servertest.GetPage(t, srv.URL+path, http.StatusNotFound)
 	}
 	anna := newBrowser(t, srv.URL)
 	anna.signIn("anna", "correct horse")
 	for _, path := range []string{"/projects/shop/", "/translate/shop/ui/de/", "/projects/shop/ui/de/", "/"} {
-		if r := anna.get(path); r.status != http.StatusOK || !strings.Contains(string(r.body), "Shop") {
-			t.Errorf("anna: GET %s = %d", path, r.status)
+		if r := anna.get(path); r.Status != http.StatusOK || !strings.Contains(string(r.Body), "Shop") {
+			t.Errorf("anna: GET %s = %d", path, r.Status)
 		}
 	}
 	for _, path := range []string{"/", "/languages/de/"} {
-		if body := getPage(t, srv.URL+path, http.StatusOK); strings.Contains(body, "Shop") {
+		if body := servertest.GetPage(t, srv.URL+path, http.StatusOK); strings.Contains(body, "Shop") {
 			t.Errorf("%s shows a private project to everyone:\n%s", path, body)
 		}
 	}
-	if r := anna.get("/languages/de/"); !strings.Contains(string(r.body), `<a href="`+srv.URL+`/engage/shop/-/de/">Shop</a>`) {
-		t.Errorf("anna's language page lacks Shop:\n%s", r.body)
+	if r := anna.get("/languages/de/"); !strings.Contains(string(r.Body), `<a href="`+srv.URL+`/engage/shop/-/de/">Shop</a>`) {
+		t.Errorf("anna's language page lacks Shop:\n%s", r.Body)
 	}
 }
 
@@ -354,7 +354,7 @@ func TestEditorShowsNewestChanges(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	body := getPage(t, srv.URL+"/translate/shop/ui/de/", http.StatusOK)
+	body := servertest.GetPage(t, srv.URL+"/translate/shop/ui/de/", http.StatusOK)
 	for _, want := range []string{"edit 53.", "edit 56."} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the editor lacks the recent change %q", want)
@@ -388,8 +388,8 @@ func TestEditorSaveBadInput(t *testing.T) {
 		{"form with a bad id", formHeader, url.Values{"id": {"x1"}, "target": {"x"}}.Encode(), "The save names no string."},
 	} {
 		r := anna.send("POST", "/translate/shop/ui/de/save/", tc.header, strings.NewReader(tc.body))
-		if r.status != http.StatusBadRequest || !strings.Contains(string(r.body), tc.want) {
-			t.Errorf("%s: %d %.300s, want 400 with %q", tc.name, r.status, r.body, tc.want)
+		if r.Status != http.StatusBadRequest || !strings.Contains(string(r.Body), tc.want) {
+			t.Errorf("%s: %d %.300s, want 400 with %q", tc.name, r.Status, r.Body, tc.want)
 		}
 	}
 	// Nothing was saved: the string is still the one to translate first.

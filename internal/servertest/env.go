@@ -1,0 +1,147 @@
+package servertest
+
+import (
+	"path/filepath"
+	gosync "sync"
+	"testing"
+
+	"github.com/tolk-project/tolk/index/indextest"
+	"github.com/tolk-project/tolk/index/langdata"
+	"github.com/tolk-project/tolk/index/sqlstore"
+	tolksync "github.com/tolk-project/tolk/sync"
+)
+
+// Env is a real Tolk HTTP server (the edge, the API and the pages) over
+// a fresh index on the engine under test, with what New's options asked
+// for. Everything it opened is closed when the test ends, or before by
+// Close.
+type Env struct {
+	*Running
+	DB *sqlstore.DB
+	// Location is where the index is (indextest.Location), for a test
+	// that reopens it or writes what no store method writes.
+	Location string
+	// Sync is the real sync service (WithSync); nil otherwise.
+	Sync *tolksync.Service
+	// Data is the sync service's data directory (WithSync).
+	Data string
+	// Auth holds the Authorization header of each user WithUser made.
+	Auth map[string]string
+
+	closers []func()
+}
+
+// Close shuts the server, the service and the index before the test
+// ends (their cleanups then do nothing), for a test that builds many
+// environments in turn: on PostgreSQL each holds a pool of connections
+// until closed.
+func (e *Env) Close() {
+	for i := len(e.closers) - 1; i >= 0; i-- {
+		e.closers[i]()
+	}
+}
+
+// Option shapes an Env.
+type Option func(*envConfig)
+
+type envConfig struct {
+	allLanguages, demo, sync, components, realClock bool
+	users                                           []envUser
+	options                                         []func(*Options)
+	store                                           func(*sqlstore.DB) Store
+}
+
+type envUser struct {
+	name      string
+	superuser bool
+	grants    [][2]string
+}
+
+// WithDemo imports the demo project (SeedDemo).
+func WithDemo() Option { return func(c *envConfig) { c.demo = true } }
+
+// WithAllLanguages seeds the whole language table; without it the index
+// knows en and de.
+func WithAllLanguages() Option { return func(c *envConfig) { c.allLanguages = true } }
+
+// WithSync runs a real sync service over the index (Env.Sync) and wires
+// it as the API's repositories and files.
+func WithSync() Option { return func(c *envConfig) { c.sync = true } }
+
+// WithComponents is WithSync, with the service also taking the
+// component writes and file:// repositories allowed.
+func WithComponents() Option { return func(c *envConfig) { c.sync, c.components = true, true } }
+
+// WithRealClock keeps the index's own clock; without it every reading
+// of the clock is one second after the last, from ClockStart.
+func WithRealClock() Option { return func(c *envConfig) { c.realClock = true } }
+
+// WithUser creates a user with an admin-scoped token and the grants
+// (role, project slug; "" for site-wide), whose Authorization header is
+// then Env.Auth[name].
+func WithUser(name string, superuser bool, grants ...[2]string) Option {
+	return func(c *envConfig) { c.users = append(c.users, envUser{name, superuser, grants}) }
+}
+
+// WithOptions changes the server's options once the others are set.
+func WithOptions(f func(*Options)) Option {
+	return func(c *envConfig) { c.options = append(c.options, f) }
+}
+
+// WithStore serves the store wrap makes of the index instead of the
+// index itself, for a test that changes what the store answers.
+func WithStore(wrap func(*sqlstore.DB) Store) Option {
+	return func(c *envConfig) { c.store = wrap }
+}
+
+// New builds and starts an Env; the one fixture builder the server tests
+// share.
+func New(tb testing.TB, opts ...Option) *Env {
+	tb.Helper()
+	var cfg envConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	e := &Env{Location: indextest.Location(tb), Auth: map[string]string{}}
+	db, err := indextest.Reopen(tb, e.Location)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	e.DB = db
+	e.closers = append(e.closers, gosync.OnceFunc(func() { db.Close() }))
+	tb.Cleanup(e.Close)
+	if !cfg.realClock {
+		fakeClock(db)
+	}
+	seedLanguages(tb, db, cfg.allLanguages)
+	if cfg.demo {
+		SeedDemo(tb, db)
+	}
+	for _, u := range cfg.users {
+		e.Auth[u.name] = MustUser(tb, db, u.name, u.superuser, u.grants...)
+	}
+	var o Options
+	if cfg.sync {
+		e.Data = filepath.Join(tb.TempDir(), "data")
+		svc, err := tolksync.New(db, langdata.Default(), tolksync.Options{DataDir: e.Data})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		e.Sync = svc
+		e.closers = append(e.closers, gosync.OnceFunc(func() { svc.Close() }))
+		o.Repositories, o.Files = svc, svc
+		if cfg.components {
+			o.Components, o.AllowLocalRepos = svc, true
+		}
+	}
+	for _, f := range cfg.options {
+		f(&o)
+	}
+	var store Store = db
+	if cfg.store != nil {
+		store = cfg.store(db)
+	}
+	e.Running = Serve(tb, store, o)
+	e.closers = append(e.closers, e.Running.Close)
+	return e
+}
