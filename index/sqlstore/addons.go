@@ -18,33 +18,6 @@ type addonConfig struct {
 	Events      []index.Action `json:"events,omitempty"`
 }
 
-// hookSet is every installed webhook, as the writer consults it for each
-// change: built from addons in the transactions that change them, so
-// that a change never queries the table, and a project without hooks
-// costs one map lookup. It is never modified once published.
-type hookSet struct {
-	byProject   map[int64][]index.Addon
-	byComponent map[int64][]int64 // add-on ids installed on each component
-	// seq is the write_log entry the set reflects, on an engine shared by
-	// processes (shared.go): a set read earlier never replaces it.
-	seq int64
-}
-
-// match returns the add-ons that want change c, or nil.
-func (h *hookSet) match(c *index.Change) []int64 {
-	if h == nil {
-		return nil
-	}
-	var ids []int64
-	for i := range h.byProject[c.ProjectID] {
-		a := &h.byProject[c.ProjectID][i]
-		if a.Covers(c.ProjectID, c.ComponentID) && a.Webhook.Wants(c.Action) {
-			ids = append(ids, a.ID)
-		}
-	}
-	return ids
-}
-
 const addonColumns = `a.id, a.name, a.project_id, coalesce(a.component_id, 0), a.configuration,
 	p.slug, coalesce(c.slug, '')`
 
@@ -191,38 +164,4 @@ func (db *DB) DeleteAddon(ctx context.Context, id int64) error {
 
 func addonConfigOf(w index.Webhook) addonConfig {
 	return addonConfig{WebhookURL: w.URL, Secret: w.Secret, EventFilter: w.Filter, Events: w.Events}
-}
-
-// loadHooks reads the webhooks q sees.
-func loadHooks(ctx context.Context, q queryer) (*hookSet, error) {
-	addons, err := findAddons(ctx, q, "")
-	if err != nil {
-		return nil, err
-	}
-	h := &hookSet{byProject: map[int64][]index.Addon{}, byComponent: map[int64][]int64{}}
-	for _, a := range addons {
-		if a.Name != index.AddonWebhook {
-			continue
-		}
-		h.byProject[a.ProjectID] = append(h.byProject[a.ProjectID], a)
-		if a.ComponentID != 0 {
-			h.byComponent[a.ComponentID] = append(h.byComponent[a.ComponentID], a.ID)
-		}
-	}
-	return h, nil
-}
-
-// reloadHooks reads the webhooks the transaction sees, after the
-// current write changed add-ons (deleting a project or a component
-// deletes theirs). The writes after it in the batch match their changes
-// against this set, and the writer publishes it once the batch commits
-// (Tx.hookSet): a write rolled back takes its set with it, and no change
-// committed after this one can miss it.
-func (tx *Tx) reloadHooks(ctx context.Context) error {
-	h, err := loadHooks(ctx, tx)
-	if err != nil {
-		return err
-	}
-	tx.writeHooks = h
-	return nil
 }

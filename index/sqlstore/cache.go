@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/tolk-project/tolk/index"
 )
@@ -75,7 +76,7 @@ func (t *touchSet) merge(o touchSet) {
 // answer is tagged with seq read before the query that produced it, and
 // is stale once global or its stripe passed that tag. The writer
 // goroutine advances it, and so do replays of other processes' writes on
-// a shared engine (shared.go); readers only load.
+// a shared engine (replay.go); readers only load.
 type writeClock struct {
 	mu          sync.Mutex // orders advances: the writer's, and replays of other processes' writes
 	seq, global atomic.Uint64
@@ -136,7 +137,7 @@ type flight[V any] struct {
 }
 
 // errFlightPanicked answers those who waited for a read that panicked.
-var errFlightPanicked = errors.New("sqlite: a shared read panicked")
+var errFlightPanicked = errors.New("sqlstore: a shared read panicked")
 
 // share runs find for k, or waits for the same read begun by another
 // goroutine at the same clock reading tag, and returns its answer. Every
@@ -323,4 +324,40 @@ func unitStrings(u *index.Unit) int {
 func changeStrings(c *index.Change) int {
 	return len(c.Target) + len(c.Details) + len(c.ProjectSlug) + len(c.ComponentSlug) + len(c.LanguageCode) +
 		len(c.UserName) + len(c.AuthorName)
+}
+
+// cachedStats answers a statistics request under key from the cache
+// while no write changed d, or reads it at the current time and keeps
+// it.
+func (db *DB) cachedStats(ctx context.Context, key [2]string, d dep, read func(now time.Time) (index.Stats, error)) (index.Stats, error) {
+	db.catchUp(ctx)
+	tag, now := db.clock.now(), db.Now()
+	if st, at, ok := db.stats.get(key); ok && !db.clock.changedSince(at, d) &&
+		!now.Before(st.at) && now.Sub(st.at) < recentStaleness {
+		return st.stats, nil
+	}
+	// Shared like a list page's read (genCache.share): every edit makes
+	// its project's statistics stale, and the readers that ask next all
+	// miss together.
+	st, err := db.stats.share(key, tag, func() (timedStats, error) {
+		s, err := read(now)
+		return timedStats{stats: s, at: now}, err
+	})
+	if err != nil {
+		return st.stats, err
+	}
+	db.stats.put(db.clock.global.Load(), tag, key, st, 1, maxCachedLookups)
+	return st.stats, nil
+}
+
+// recentStaleness is how long a cached statistics answer may be reused
+// while no write commits. Everything in it but recent_changes changes only
+// with writes; recent_changes also changes as changes age out of its
+// 24-hour window, which a second's delay does not misstate.
+const recentStaleness = time.Second
+
+// timedStats is a statistics answer and the clock reading it was made at.
+type timedStats struct {
+	stats index.Stats
+	at    time.Time
 }

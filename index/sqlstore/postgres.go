@@ -4,13 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"embed"
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"io/fs"
 	"runtime"
 
-	"github.com/jackc/pgx/v5/pgconn"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
 )
 
@@ -97,22 +95,6 @@ func OpenPostgres(ctx context.Context, dsn string) (*DB, error) {
 		return nil, err
 	}
 	return db, nil
-}
-
-// isPostgresUnstorableText reports PostgreSQL's refusal of a text it
-// cannot hold, one with a NUL character (SQLSTATE 22021), where SQLite
-// takes it. No row holds such a text, so a lookup by one finds nothing,
-// as on SQLite; the API refuses NUL characters in the bodies of writes,
-// so a path's slug or code is where they come from.
-func isPostgresUnstorableText(err error) bool {
-	var pe *pgconn.PgError
-	return errors.As(err, &pe) && pe.Code == "22021"
-}
-
-// isPostgresUniqueViolation reports PostgreSQL's unique_violation.
-func isPostgresUniqueViolation(err error) bool {
-	var pe *pgconn.PgError
-	return errors.As(err, &pe) && pe.Code == "23505"
 }
 
 // PostgresSQL returns query and args as PostgreSQL takes them for the

@@ -46,7 +46,7 @@ func (x scanExtra) Scan(dest ...any) error { return x.s.Scan(append(dest, x.extr
 // CreateSession stores a session and drops the expired ones.
 func (db *DB) CreateSession(ctx context.Context, s index.Session) error {
 	if s.Hash == "" || s.UserID == 0 {
-		return errors.New("sqlite: create session: missing hash or user")
+		return errors.New("sqlstore: create session: missing hash or user")
 	}
 	return db.write(ctx, func(tx *Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE expires <= ?`, formatTime(tx.now)); err != nil {

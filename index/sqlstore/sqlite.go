@@ -4,15 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"embed"
-	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
 	"runtime"
-
-	"github.com/tolk-project/tolk/index"
-	"modernc.org/sqlite"
-	sqlite3 "modernc.org/sqlite/lib"
 )
 
 //go:embed migrations/sqlite/*.sql
@@ -76,32 +71,4 @@ func OpenSQLite(ctx context.Context, path string) (*DB, error) {
 		return nil, err
 	}
 	return db, nil
-}
-
-// formatError turns driver errors into index error kinds where the caller
-// can act on them; everything else passes through as internal.
-func formatError(err error) error {
-	if err == nil {
-		return nil
-	}
-	if errors.Is(err, sql.ErrNoRows) || isPostgresUnstorableText(err) {
-		return fmt.Errorf("%w", index.ErrNotFound)
-	}
-	if isUniqueViolation(err) {
-		return &index.Error{Kind: index.ErrConflict, Message: "Object already exists."}
-	}
-	return err
-}
-
-// isUniqueViolation reports a unique or primary key constraint error of
-// either engine.
-func isUniqueViolation(err error) bool {
-	var se *sqlite.Error
-	if errors.As(err, &se) {
-		switch se.Code() {
-		case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
-			return true
-		}
-	}
-	return isPostgresUniqueViolation(err)
 }

@@ -26,7 +26,7 @@ func scanToken(s interface{ Scan(...any) error }) (index.Token, error) {
 // with its ID and creation time.
 func (db *DB) CreateToken(ctx context.Context, t index.Token) (index.Token, error) {
 	if t.Hash == "" || t.UserID == 0 || !t.Scope.Valid() {
-		return t, fmt.Errorf("sqlite: create token: missing hash, user or scope")
+		return t, fmt.Errorf("sqlstore: create token: missing hash, user or scope")
 	}
 	err := db.write(ctx, func(tx *Tx) error {
 		t.Created = tx.now

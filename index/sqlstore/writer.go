@@ -55,7 +55,7 @@ type panicError struct {
 func (p *panicError) Error() string { return fmt.Sprintf("write panicked: %v", p.value) }
 
 // errClosed answers writes that arrive after Close.
-var errClosed = errors.New("sqlite: index closed")
+var errClosed = errors.New("sqlstore: index closed")
 
 // write runs fn in a write transaction, possibly shared with other
 // writes (see Group commit), and returns once that transaction has

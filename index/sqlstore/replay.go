@@ -231,46 +231,6 @@ func (db *DB) replay(q queryer) (everything bool) {
 	return t.everything
 }
 
-// publishHooks makes h the webhooks in memory unless a set that reflects
-// a later write is there already.
-func (db *DB) publishHooks(h *hookSet) {
-	for {
-		cur := db.hooks.Load()
-		if cur != nil && cur.seq > h.seq {
-			return
-		}
-		if db.hooks.CompareAndSwap(cur, h) {
-			return
-		}
-	}
-}
-
-// reloadSharedHooks re-reads the webhooks after another process changed
-// add-ons, with the write_log entry they reflect, from one snapshot.
-func (db *DB) reloadSharedHooks() {
-	ctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
-	defer cancel()
-	db.hooksStale.Store(false)
-	tx, err := db.beginRead(ctx)
-	if err != nil {
-		db.hooksStale.Store(true)
-		return
-	}
-	defer tx.Rollback()
-	var seq int64
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM write_log`).Scan(&seq); err != nil {
-		db.hooksStale.Store(true)
-		return
-	}
-	h, err := loadHooks(ctx, tx)
-	if err != nil {
-		db.hooksStale.Store(true)
-		return
-	}
-	h.seq = seq
-	db.publishHooks(h)
-}
-
 // catchUpWriter replays the other processes' writes inside the writer's
 // transaction, which holds the write lock, and re-reads the webhooks if
 // one of them may have changed add-ons, so that this batch's changes
