@@ -103,12 +103,12 @@ func (db *DB) CreateAddon(ctx context.Context, a index.Addon) (index.Addon, erro
 		if err != nil {
 			return err
 		}
-		if err := tx.QueryRowContext(ctx, `INSERT INTO addons (name, project_id, component_id, configuration)
+		if err := tx.QueryRow(`INSERT INTO addons (name, project_id, component_id, configuration)
 			VALUES (?, ?, ?, ?) RETURNING id`, a.Name, a.ProjectID, nullID(a.ComponentID), string(config)).
 			Scan(&a.ID); err != nil {
 			return err
 		}
-		return tx.reloadHooks(ctx)
+		return tx.reloadHooks()
 	})
 	if err != nil {
 		return a, err
@@ -120,7 +120,7 @@ func (db *DB) CreateAddon(ctx context.Context, a index.Addon) (index.Addon, erro
 // only its configuration can change.
 func (db *DB) UpdateAddon(ctx context.Context, id int64, update func(*index.Addon) error) (index.Addon, error) {
 	err := db.write(ctx, func(tx *Tx) error {
-		a, err := scanAddon(tx.QueryRowContext(ctx, `SELECT `+addonColumns+addonFrom+` WHERE a.id = ?`, id))
+		a, err := scanAddon(tx.QueryRow(`SELECT `+addonColumns+addonFrom+` WHERE a.id = ?`, id))
 		if err != nil {
 			return err
 		}
@@ -131,10 +131,10 @@ func (db *DB) UpdateAddon(ctx context.Context, id int64, update func(*index.Addo
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE addons SET configuration = ? WHERE id = ?`, string(config), id); err != nil {
+		if _, err := tx.Exec(`UPDATE addons SET configuration = ? WHERE id = ?`, string(config), id); err != nil {
 			return err
 		}
-		return tx.reloadHooks(ctx)
+		return tx.reloadHooks()
 	})
 	if err != nil {
 		return index.Addon{}, err
@@ -146,7 +146,7 @@ func (db *DB) UpdateAddon(ctx context.Context, id int64, update func(*index.Addo
 // unknown id is an error wrapping ErrNotFound.
 func (db *DB) DeleteAddon(ctx context.Context, id int64) error {
 	return db.write(ctx, func(tx *Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM addons WHERE id = ?`, id)
+		res, err := tx.Exec(`DELETE FROM addons WHERE id = ?`, id)
 		if err != nil {
 			return err
 		}
@@ -155,10 +155,10 @@ func (db *DB) DeleteAddon(ctx context.Context, id int64) error {
 		} else if n == 0 {
 			return index.Errorf(index.ErrNotFound, "Not found.")
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM deliveries WHERE addon_id = ?`, id); err != nil {
+		if _, err := tx.Exec(`DELETE FROM deliveries WHERE addon_id = ?`, id); err != nil {
 			return err
 		}
-		return tx.reloadHooks(ctx)
+		return tx.reloadHooks()
 	})
 }
 

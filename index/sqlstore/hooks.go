@@ -79,8 +79,8 @@ func loadHooks(ctx context.Context, q queryer) (*hookSet, error) {
 // against this set, and the writer publishes it once the batch commits
 // (Tx.hookSet): a write rolled back takes its set with it, and no change
 // committed after this one can miss it.
-func (tx *Tx) reloadHooks(ctx context.Context) error {
-	h, err := loadHooks(ctx, tx)
+func (tx *Tx) reloadHooks() error {
+	h, err := loadHooks(runCtx, tx.queryer())
 	if err != nil {
 		return err
 	}

@@ -81,7 +81,7 @@ func (db *DB) applyMigration(ctx context.Context, file string) error {
 	}
 	defer tx.Rollback()
 	if db.dialect.lockWrites != "" {
-		if _, err := tx.ExecContext(ctx, db.dialect.lockWrites); err != nil {
+		if _, err := tx.Exec(db.dialect.lockWrites); err != nil {
 			return err
 		}
 	}
@@ -91,7 +91,7 @@ func (db *DB) applyMigration(ctx context.Context, file string) error {
 	}
 	name := "migrations/" + file
 	var n int
-	if err := tx.QueryRowContext(ctx, db.dialect.rebind(`SELECT count(*) FROM migrations WHERE name = ?`), name).Scan(&n); err != nil {
+	if err := tx.QueryRow(db.dialect.rebind(`SELECT count(*) FROM migrations WHERE name = ?`), name).Scan(&n); err != nil {
 		return err
 	}
 	if n > 0 {
@@ -101,10 +101,10 @@ func (db *DB) applyMigration(ctx context.Context, file string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+	if _, err := tx.Exec(string(body)); err != nil {
 		return err
 	}
-	if _, err := tx.ExecContext(ctx, db.dialect.rebind(`INSERT INTO migrations (name, applied) VALUES (?, ?)`),
+	if _, err := tx.Exec(db.dialect.rebind(`INSERT INTO migrations (name, applied) VALUES (?, ?)`),
 		name, formatTime(time.Now())); err != nil {
 		return err
 	}

@@ -235,12 +235,12 @@ func (db *DB) replay(q queryer) (everything bool) {
 // transaction, which holds the write lock, and re-reads the webhooks if
 // one of them may have changed add-ons, so that this batch's changes
 // queue deliveries for every webhook installed anywhere.
-func (db *DB) catchUpWriter(ctx context.Context, tx *Tx) error {
-	db.replay(tx)
+func (db *DB) catchUpWriter(tx *Tx) error {
+	db.replay(tx.queryer())
 	if !db.hooksStale.Swap(false) {
 		return nil
 	}
-	h, err := loadHooks(ctx, tx)
+	h, err := loadHooks(runCtx, tx.queryer())
 	if err != nil {
 		db.hooksStale.Store(true)
 		return err
@@ -262,15 +262,15 @@ func (db *DB) replayFailed(err error) {
 // logWrite appends the batch's entry to write_log, inside its
 // transaction, and prunes old entries now and then. It returns the
 // entry's seq, for ownWrite once the transaction commits.
-func (db *DB) logWrite(ctx context.Context, tx *Tx, t touchSet) (int64, error) {
+func (db *DB) logWrite(tx *Tx, t touchSet) (int64, error) {
 	var seq int64
-	err := tx.QueryRowContext(ctx, `INSERT INTO write_log (seq, deps)
+	err := tx.QueryRow(`INSERT INTO write_log (seq, deps)
 		SELECT coalesce(max(seq), 0) + 1, ? FROM write_log RETURNING seq`, encodeDeps(t)).Scan(&seq)
 	if err != nil {
 		return 0, err
 	}
 	if seq%sharedLogPrune == 0 {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM write_log WHERE seq <= ?`, seq-sharedLogKeep); err != nil {
+		if _, err := tx.Exec(`DELETE FROM write_log WHERE seq <= ?`, seq-sharedLogKeep); err != nil {
 			return 0, err
 		}
 	}

@@ -53,18 +53,18 @@ func countTranslation(ctx context.Context, q queryer, translationID int64) (inde
 // refreshTranslationStats recounts one translation and applies the
 // difference to its component, project and language rows, so those stay
 // exact without ever summing over their translations.
-func refreshTranslationStats(ctx context.Context, tx *Tx, t scopeIDs) error {
-	now, err := countTranslation(ctx, tx, t.translationID)
+func refreshTranslationStats(tx *Tx, t scopeIDs) error {
+	now, err := countTranslation(runCtx, tx.queryer(), t.translationID)
 	if err != nil {
 		return err
 	}
-	return applyTranslationStats(ctx, tx, t, now)
+	return applyTranslationStats(tx, t, now)
 }
 
 // applyTranslationStats stores now as the translation's statistics and
 // adds the difference to its component, project and language rows.
-func applyTranslationStats(ctx context.Context, tx *Tx, t scopeIDs, now index.Stats) error {
-	old, err := readStats(ctx, tx, "t", itoa(t.translationID))
+func applyTranslationStats(tx *Tx, t scopeIDs, now index.Stats) error {
+	old, err := readStats(runCtx, tx.queryer(), "t", itoa(t.translationID))
 	if err != nil {
 		return err
 	}
@@ -73,11 +73,11 @@ func applyTranslationStats(ctx context.Context, tx *Tx, t scopeIDs, now index.St
 	if delta == (index.Stats{}) {
 		return nil
 	}
-	if err := addStats(ctx, tx, "t", itoa(t.translationID), delta); err != nil {
+	if err := addStats(tx, "t", itoa(t.translationID), delta); err != nil {
 		return err
 	}
 	for _, s := range aggregateScopes(t) {
-		if err := addStats(ctx, tx, s.scope, s.key, delta); err != nil {
+		if err := addStats(tx, s.scope, s.key, delta); err != nil {
 			return err
 		}
 	}
@@ -114,14 +114,14 @@ const statsAddSet = `total = stats.total + excluded.total, total_words = stats.t
 // addStats adds d to a statistics row, or, in a write that defers its
 // statistics (writeNarrow), owes it to the row until the batch stores
 // what it owes (flushStats).
-func addStats(ctx context.Context, tx *Tx, scope, key string, d index.Stats) error {
+func addStats(tx *Tx, scope, key string, d index.Stats) error {
 	tx.touch(statsDep(scope, key))
 	if o := tx.owe(scope, key); o != nil {
 		o.delta.Add(d, 1)
 		return nil
 	}
 	args := append([]any{scope, key}, statsValues(d)...)
-	_, err := tx.ExecContext(ctx, `INSERT INTO stats (scope, scope_key, `+statsColumns+`)
+	_, err := tx.Exec(`INSERT INTO stats (scope, scope_key, `+statsColumns+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (scope, scope_key) DO UPDATE SET `+statsAddSet, args...)
 	return err

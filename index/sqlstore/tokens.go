@@ -30,7 +30,7 @@ func (db *DB) CreateToken(ctx context.Context, t index.Token) (index.Token, erro
 	}
 	err := db.write(ctx, func(tx *Tx) error {
 		t.Created = tx.now
-		return tx.QueryRowContext(ctx, `INSERT INTO tokens (user_id, name, hash, prefix, scope, project_id,
+		return tx.QueryRow(`INSERT INTO tokens (user_id, name, hash, prefix, scope, project_id,
 			created, expires) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, t.UserID, t.Name, t.Hash,
 			t.Prefix, string(t.Scope), t.ProjectID, formatTime(t.Created), formatTime(t.Expires)).Scan(&t.ID)
 	})
@@ -60,7 +60,7 @@ func (db *DB) FindTokens(ctx context.Context, userID int64) ([]index.Token, erro
 // DeleteToken removes the token with the given id, or answers ErrNotFound.
 func (db *DB) DeleteToken(ctx context.Context, id int64) error {
 	return db.write(ctx, func(tx *Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM tokens WHERE id = ?`, id)
+		res, err := tx.Exec(`DELETE FROM tokens WHERE id = ?`, id)
 		if err != nil {
 			return err
 		}
@@ -201,7 +201,7 @@ func (db *DB) AddGrant(ctx context.Context, g index.Grant) error {
 		return index.Errorf(index.ErrInvalid, "Unknown role %q.", g.Role)
 	}
 	return db.write(ctx, func(tx *Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO grants (user_id, role, project_id) VALUES (?, ?, ?)
+		_, err := tx.Exec(`INSERT INTO grants (user_id, role, project_id) VALUES (?, ?, ?)
 			ON CONFLICT DO NOTHING`, g.UserID, r.Name, g.ProjectID)
 		return err
 	})
@@ -214,7 +214,7 @@ func (db *DB) RemoveGrant(ctx context.Context, g index.Grant) error {
 		return index.Errorf(index.ErrInvalid, "Unknown role %q.", g.Role)
 	}
 	return db.write(ctx, func(tx *Tx) error {
-		_, err := tx.ExecContext(ctx, `DELETE FROM grants WHERE user_id = ? AND role = ? AND project_id = ?`,
+		_, err := tx.Exec(`DELETE FROM grants WHERE user_id = ? AND role = ? AND project_id = ?`,
 			g.UserID, r.Name, g.ProjectID)
 		return err
 	})

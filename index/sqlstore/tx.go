@@ -11,13 +11,17 @@ import (
 // never earlier than the last recorded change. It may hold several
 // writes (see Group commit in writer.go).
 //
-// Its statements run to their end whatever the context given them says:
+// Its statements (Exec, Query, QueryRow) take no context: they run to
+// their end whatever happens to the request that queued the write.
 // SQLite answers an interrupted statement by rolling back the whole
-// transaction, other writes of the batch included. (A context that can
-// never end also spares the driver a goroutine per statement.)
+// transaction, and PostgreSQL by aborting it, which would fail the other
+// writes of the batch too; a write's context counts only until the
+// writer starts it (see DB.write). (A context that can never end also
+// spares the driver a goroutine per statement.) The functions a write
+// runs take no context either, unless they also serve reads.
 type Tx struct {
-	*sql.Tx
-	now time.Time
+	sqlTx *sql.Tx
+	now   time.Time
 	// w holds the statements prepared on the writer's connection, which
 	// every write transaction runs on: a statement compiled once serves
 	// every later transaction (SQLite compiles the triggers a statement
@@ -65,7 +69,7 @@ type Tx struct {
 }
 
 // runCtx is the context every statement of a write transaction runs
-// under (see Tx).
+// under (see Tx): it never ends.
 var runCtx = context.Background()
 
 // widen says the current write did something whose reach touch does not
@@ -129,22 +133,22 @@ func (tx *Tx) endWrite(batch *touchSet) {
 	}
 }
 
-// txStmt is a statement prepared for a write transaction; it runs under
-// runCtx (see Tx).
+// txStmt is a statement prepared for a write transaction. Like the
+// transaction's own methods it takes no context (see Tx).
 type txStmt struct {
 	st *sql.Stmt
 	d  *dialect
 }
 
-func (s *txStmt) ExecContext(_ context.Context, args ...any) (sql.Result, error) {
+func (s *txStmt) Exec(args ...any) (sql.Result, error) {
 	return s.st.ExecContext(runCtx, s.d.args(args)...)
 }
 
-func (s *txStmt) QueryRowContext(_ context.Context, args ...any) *sql.Row {
+func (s *txStmt) QueryRow(args ...any) *sql.Row {
 	return s.st.QueryRowContext(runCtx, s.d.args(args)...)
 }
 
-func (s *txStmt) QueryContext(_ context.Context, args ...any) (*sql.Rows, error) {
+func (s *txStmt) Query(args ...any) (*sql.Rows, error) {
 	return s.st.QueryContext(runCtx, s.d.args(args)...)
 }
 
@@ -152,14 +156,14 @@ func (s *txStmt) QueryContext(_ context.Context, args ...any) (*sql.Rows, error)
 // cached statement when there is one, else one compiled for this
 // transaction (w prepares it for the next in the background). Worth it
 // for statements run per row.
-func (tx *Tx) prepare(_ context.Context, query string) (*txStmt, error) {
+func (tx *Tx) prepare(query string) (*txStmt, error) {
 	if st, ok := tx.stmts[query]; ok {
 		return st, nil
 	}
-	st := txStmts{c: tx.w, tx: tx.Tx}.stmt(runCtx, query)
+	st := tx.cached().stmt(runCtx, query)
 	if st == nil {
 		var err error
-		if st, err = tx.Tx.PrepareContext(runCtx, tx.w.d.rebind(query)); err != nil {
+		if st, err = tx.sqlTx.PrepareContext(runCtx, tx.w.d.rebind(query)); err != nil {
 			return nil, err
 		}
 	}
@@ -171,23 +175,32 @@ func (tx *Tx) prepare(_ context.Context, query string) (*txStmt, error) {
 	return ts, nil
 }
 
-// ExecContext runs query with the writer's cached statement when there
-// is one.
-func (tx *Tx) ExecContext(_ context.Context, query string, args ...any) (sql.Result, error) {
-	return txStmts{c: tx.w, tx: tx.Tx}.ExecContext(runCtx, query, args...)
+// cached runs statements in the transaction with the writer's cached
+// statements where it has them.
+func (tx *Tx) cached() txStmts { return tx.w.in(tx.sqlTx) }
+
+// Exec runs query with the writer's cached statement when there is one.
+func (tx *Tx) Exec(query string, args ...any) (sql.Result, error) {
+	return tx.cached().ExecContext(runCtx, query, args...)
 }
 
-// QueryContext runs query with the writer's cached statement when there
-// is one.
-func (tx *Tx) QueryContext(_ context.Context, query string, args ...any) (*sql.Rows, error) {
-	return txStmts{c: tx.w, tx: tx.Tx}.QueryContext(runCtx, query, args...)
+// Query runs query with the writer's cached statement when there is
+// one.
+func (tx *Tx) Query(query string, args ...any) (*sql.Rows, error) {
+	return tx.cached().QueryContext(runCtx, query, args...)
 }
 
-// QueryRowContext runs query with the writer's cached statement when
-// there is one.
-func (tx *Tx) QueryRowContext(_ context.Context, query string, args ...any) *sql.Row {
-	return txStmts{c: tx.w, tx: tx.Tx}.QueryRowContext(runCtx, query, args...)
+// QueryRow runs query with the writer's cached statement when there is
+// one.
+func (tx *Tx) QueryRow(query string, args ...any) *sql.Row {
+	return tx.cached().QueryRowContext(runCtx, query, args...)
 }
+
+// queryer is tx for the helpers that reads share (loadHooks, readStats,
+// replay), which take a queryer and a context: the statements of the
+// queryer honour the context they are given, so a write gives them
+// runCtx, never its request's.
+func (tx *Tx) queryer() queryer { return tx.cached() }
 
 // lastInsertID returns the id the last INSERT of tx generated. pgx has
 // no LastInsertId; lastval() on the transaction's connection answers the
@@ -198,6 +211,6 @@ func (tx *Tx) lastInsertID(res sql.Result) (int64, error) {
 		return res.LastInsertId()
 	}
 	var id int64
-	err := tx.Tx.QueryRowContext(runCtx, `SELECT lastval()`).Scan(&id)
+	err := tx.sqlTx.QueryRowContext(runCtx, `SELECT lastval()`).Scan(&id)
 	return id, err
 }

@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"cmp"
-	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -34,7 +33,7 @@ func (o *owedStats) addOwed(n *owedStats) {
 // component, project and language are touched by every edit in them),
 // and up to statsUpsertRows rows per statement: on PostgreSQL each
 // statement is a round trip the single writer waits for.
-func flushStats(ctx context.Context, tx *Tx) error {
+func flushStats(tx *Tx) error {
 	if len(tx.owed) == 0 {
 		return nil
 	}
@@ -47,7 +46,7 @@ func flushStats(ctx context.Context, tx *Tx) error {
 			o := tx.owed[k]
 			args = append(append(append(args, k.scope, k.key), statsValues(o.delta)...), o.lastChange, o.lastAuthor)
 		}
-		if _, err := tx.ExecContext(ctx, statsUpserts[len(chunk)], args...); err != nil {
+		if _, err := tx.Exec(statsUpserts[len(chunk)], args...); err != nil {
 			return fmt.Errorf("store statistics of %d rows from %s %s: %w", len(chunk), chunk[0].scope, chunk[0].key, err)
 		}
 	}
