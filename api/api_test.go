@@ -38,10 +38,19 @@ var clockStart = time.Date(2026, 11, 23, 1, 2, 3, 123456000, time.UTC)
 // languages en and de and a clock that advances one second per reading.
 func mustOpenDB(tb testing.TB) *sqlstore.DB {
 	tb.Helper()
+	return mustOpenDBWith(tb, sqlstore.Options{})
+}
+
+// mustOpenDBWith is mustOpenDB with o's settings; a nil o.Now is its
+// clock.
+func mustOpenDBWith(tb testing.TB, o sqlstore.Options) *sqlstore.DB {
+	tb.Helper()
 	ctx := context.Background()
-	db := indextest.Open(tb)
-	var tick atomic.Int64
-	db.Now = func() time.Time { return clockStart.Add(time.Duration(tick.Add(1)-1) * time.Second) }
+	if o.Now == nil {
+		var tick atomic.Int64
+		o.Now = func() time.Time { return clockStart.Add(time.Duration(tick.Add(1)-1) * time.Second) }
+	}
+	db := indextest.OpenWith(tb, o)
 	table := langdata.Default()
 	var langs []index.Language
 	for _, code := range []string{"en", "de"} {

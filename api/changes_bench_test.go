@@ -20,16 +20,18 @@ import (
 func BenchmarkChangesList(b *testing.B) {
 	db := mustOpenDB(b)
 	seedBig(b, db, 2000)
-	h := api.New(db, benchOptions).Handler()
+	uncachedDB := mustOpenDBWith(b, sqlstore.Options{PageCacheBytes: sqlstore.NoPageCache})
+	seedBig(b, uncachedDB, 2000)
+	cached, uncached := api.New(db, benchOptions).Handler(), api.New(uncachedDB, benchOptions).Handler()
 	for _, bc := range []struct{ name, path, want string }{
 		{"all/uncached", "/api/changes/", `"next":"http://tolk.test/api/changes/?page=2"`},
 		{"translation/uncached", "/api/translations/big/strings/de/changes/?page=7", `"translation":"http://tolk.test/api/translations/big/strings/de/"`},
 		{"all/cached", "/api/changes/", `"next":"http://tolk.test/api/changes/?page=2"`},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			db.PageCacheBytes = 0
+			h := uncached
 			if strings.HasSuffix(bc.name, "/cached") {
-				db.PageCacheBytes = sqlstore.DefaultPageCacheBytes
+				h = cached
 			}
 			serve := func() *httptest.ResponseRecorder {
 				w := httptest.NewRecorder()

@@ -41,14 +41,15 @@ func mustCrudEnv(tb testing.TB) *crudEnv {
 	ctx := context.Background()
 	data := tb.TempDir()
 	dbPath := indextest.Location(tb)
-	db, err := indextest.Reopen(tb, dbPath)
+	var tick atomic.Int64
+	db, err := indextest.ReopenWith(tb, dbPath, sqlstore.Options{Now: func() time.Time {
+		return clockStart.Add(time.Duration(tick.Add(1)-1) * time.Second)
+	}})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	closeDB := sync.OnceFunc(func() { db.Close() })
 	tb.Cleanup(closeDB)
-	var tick atomic.Int64
-	db.Now = func() time.Time { return clockStart.Add(time.Duration(tick.Add(1)-1) * time.Second) }
 	langs := langdata.Default()
 	if err := db.SeedLanguages(ctx, langs.All()); err != nil {
 		tb.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tolk-project/tolk/api"
+	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
 // BenchmarkObjects serves the single objects and statistics the load
@@ -14,11 +15,10 @@ import (
 //
 //	go test ./api -run '^$' -bench Objects -benchmem -count 3
 func BenchmarkObjects(b *testing.B) {
-	db := mustOpenDB(b)
-	seedBig(b, db, 2000)
 	// The test clock moves a second per reading, which would expire the
 	// statistics cache on every request; the service runs on real time.
-	db.Now = time.Now
+	db := mustOpenDBWith(b, sqlstore.Options{Now: time.Now})
+	seedBig(b, db, 2000)
 	h := api.New(db, benchOptions).Handler()
 	for _, bc := range []struct{ name, path string }{
 		{"translation", "/api/translations/big/strings/de/"},

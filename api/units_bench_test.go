@@ -22,7 +22,10 @@ import (
 func BenchmarkUnitsList(b *testing.B) {
 	db := mustOpenDB(b)
 	seedBig(b, db, 2000)
-	h := api.New(db, benchOptions).Handler()
+	cached := api.New(db, benchOptions).Handler()
+	uncachedDB := mustOpenDBWith(b, sqlstore.Options{PageCacheBytes: sqlstore.NoPageCache})
+	seedBig(b, uncachedDB, 2000)
+	uncached := api.New(uncachedDB, benchOptions).Handler()
 	const path = "/api/translations/big/strings/de/units/"
 
 	for _, bc := range []struct{ name, query, want string }{
@@ -33,9 +36,9 @@ func BenchmarkUnitsList(b *testing.B) {
 		{"deep/cached", "?page=39", `"count":2000,"next":"http://tolk.test` + path + `?page=40","previous"`},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			db.PageCacheBytes = 0
+			h := uncached
 			if strings.HasSuffix(bc.name, "/cached") {
-				db.PageCacheBytes = sqlstore.DefaultPageCacheBytes
+				h = cached
 			}
 			serve := func() *httptest.ResponseRecorder {
 				req := httptest.NewRequest(http.MethodGet, "http://tolk.test"+path+bc.query, nil)
@@ -80,8 +83,8 @@ func BenchmarkUnitsList(b *testing.B) {
 			}
 		}
 	})
-	db.PageCacheBytes = 0
 	b.Run("parallel/uncached", func(b *testing.B) {
+		h := uncached
 		b.ReportAllocs()
 		b.RunParallel(func(pb *testing.PB) {
 			for pb.Next() {

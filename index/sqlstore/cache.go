@@ -223,7 +223,7 @@ func (c *genCache[K, V]) size() (n, weight int) {
 
 // PageCacheSize reports what the list-page caches (of units, of changes)
 // hold: pages, and their bytes (each page's rows and the bytes of their
-// strings, measured as they are cached), the unit DB.PageCacheBytes
+// strings, measured as they are cached), the unit Options.PageCacheBytes
 // bounds each cache in. It is for metrics and tests.
 func (db *DB) PageCacheSize() (pages, bytes int) {
 	for _, size := range []func() (int, int){db.unitPages.size, db.changePages.size} {
@@ -280,7 +280,7 @@ type page[T any] struct {
 
 // pageOf answers a list page from c while no write changed d, or runs
 // find and remembers its page, weighted by its bytes (strs measures a
-// row's strings) against DB.PageCacheBytes. A units page is 50 rows of
+// row's strings) against Options.PageCacheBytes. A units page is 50 rows of
 // 23 columns, and stepping them out of SQLite through the driver costs
 // several times what serving the page's bytes does, while translators
 // page through the same lists until something changes. The bound is in
@@ -288,7 +288,7 @@ type page[T any] struct {
 // otherwise fill gigabytes.
 func pageOf[T any](ctx context.Context, db *DB, c *genCache[string, page[T]], key string, d dep, strs func(*T) int,
 	find func() ([]T, int, error)) ([]T, int, error) {
-	p, err := cached(ctx, db, c, key, func(page[T]) dep { return d }, db.PageCacheBytes,
+	p, err := cached(ctx, db, c, key, func(page[T]) dep { return d }, db.pageCacheBytes,
 		func(p page[T]) int { return pageBytes(p.rows, strs) },
 		func() (page[T], error) {
 			rows, total, err := find()
@@ -331,7 +331,7 @@ func changeStrings(c *index.Change) int {
 // it.
 func (db *DB) cachedStats(ctx context.Context, key [2]string, d dep, read func(now time.Time) (index.Stats, error)) (index.Stats, error) {
 	db.catchUp(ctx)
-	tag, now := db.clock.now(), db.Now()
+	tag, now := db.clock.now(), db.now()
 	if st, at, ok := db.stats.get(key); ok && !db.clock.changedSince(at, d) &&
 		!now.Before(st.at) && now.Sub(st.at) < recentStaleness {
 		return st.stats, nil

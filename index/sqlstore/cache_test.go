@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/indextest"
+	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
 // TestLookupsFollowWrites reads each cached lookup, writes, and reads
@@ -81,9 +83,8 @@ func TestLookupsFollowWrites(t *testing.T) {
 // at once, and recent_changes follows the clock within a second.
 func TestStatsFollowWritesAndTime(t *testing.T) {
 	ctx := context.Background()
-	db := mustOpen(t)
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
-	db.Now = func() time.Time { return now }
+	db := indextest.OpenWith(t, sqlstore.Options{Now: func() time.Time { return now }})
 	c := mustComponent(t, db)
 	imp := index.TranslationImport{ComponentID: c.ID, LanguageCode: "de", Filename: "de.json", Revision: "a",
 		Monolingual: true, Units: units("hello", "Hello", "")}

@@ -16,8 +16,9 @@
 //
 // The machinery, apart from the queries:
 //
-//   - store.go: DB, opening and closing; sqlite.go and postgres.go open
-//     each engine (connections, pragmas), migrate.go applies the schema.
+//   - store.go: DB, Open and Close, with the settings of options.go;
+//     sqlite.go and postgres.go open each engine (connections, pragmas),
+//     migrate.go applies the schema.
 //   - writer.go: the writer goroutine and its batches (group commit);
 //     tx.go: Tx, the write transaction every write function is given;
 //     writer_stats.go: the statistics a batch's writes owe, stored once.
@@ -31,7 +32,8 @@
 // translations.go, units.go, changes.go and so on, their writes in the
 // _write.go beside them; keyset.go pages lists without OFFSET, stats.go
 // keeps statistics, import.go imports a file's units, edit.go and
-// unitwrite.go edit units. Start reading at store.go, then import.go.
+// unitwrite.go edit units. Start reading at options.go and store.go, then
+// import.go.
 //
 // # How a write flows
 //

@@ -45,11 +45,10 @@ var postgresDialect = func() *dialect {
 	}
 }()
 
-// OpenPostgres opens the PostgreSQL index at dsn (a postgres:// URL or a
-// libpq connection string) and applies pending migrations. The database
-// must exist; Tolk creates its tables in the connection's schema.
-func OpenPostgres(ctx context.Context, dsn string) (*DB, error) {
-	db := newDB(postgresDialect)
+// openPostgres opens the PostgreSQL index at o.Location, for Open.
+func openPostgres(ctx context.Context, o Options) (*DB, error) {
+	db := newDB(postgresDialect, o)
+	dsn := o.Location
 	var err error
 	if db.wdb, err = sql.Open("pgx", dsn); err != nil {
 		return nil, fmt.Errorf("open postgres: %w", err)

@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"log/slog"
 	"strconv"
 	"strings"
 	"sync"
@@ -255,7 +254,7 @@ func (db *DB) catchUpWriter(tx *Tx) error {
 // replayFailed makes every cached answer stale: a process that cannot
 // tell what others wrote must not answer from its caches.
 func (db *DB) replayFailed(err error) {
-	slog.Warn("index: cannot read other processes' writes; dropping cached answers", "err", err)
+	db.log.Warn("index: cannot read other processes' writes; dropping cached answers", "err", err)
 	db.clock.advance(touchSet{everything: true})
 }
 

@@ -88,7 +88,7 @@ func (db *DB) SessionPrincipal(ctx context.Context, cookie string) (index.Princi
 	if err != nil {
 		return index.Principal{}, formatError(err)
 	}
-	if !db.Now().Before(parseTime(expires)) {
+	if !db.now().Before(parseTime(expires)) {
 		return index.Principal{}, denied
 	}
 	return db.userPrincipal(ctx, s.UserID, denied)

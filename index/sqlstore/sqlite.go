@@ -27,10 +27,11 @@ var sqliteDialect = func() *dialect {
 	}
 }()
 
-// OpenSQLite opens (creating if needed) the SQLite index at path and
-// applies pending migrations.
-func OpenSQLite(ctx context.Context, path string) (*DB, error) {
-	db := newDB(sqliteDialect)
+// openSQLite opens (creating if needed) the SQLite index at o.Location,
+// for Open.
+func openSQLite(ctx context.Context, o Options) (*DB, error) {
+	db := newDB(sqliteDialect, o)
+	path := o.Location
 	// WAL lets readers run while an import writes; busy_timeout makes a
 	// reader wait out a checkpoint instead of failing; foreign keys keep
 	// cascades honest; synchronous=NORMAL is durable at every checkpoint

@@ -322,7 +322,7 @@ func (db *DB) ProjectLanguageStats(ctx context.Context, projectID int64) ([]inde
 // recentByLanguage counts a project's recent changes per language, in
 // one grouped query.
 func (db *DB) recentByLanguage(ctx context.Context, projectID int64) (map[string]int, error) {
-	since := formatTime(db.Now().Add(-recentWindow))
+	since := formatTime(db.now().Add(-recentWindow))
 	rows, err := db.r.QueryContext(ctx, `SELECT language_code, count(*) FROM changes
 		WHERE project_id = ? AND id >= `+firstChangeAfter+` AND language_code IS NOT NULL
 		GROUP BY language_code`, projectID, since)

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -54,9 +55,10 @@ type DB struct {
 	commits         atomic.Uint64 // write transactions run, for the benchmarks
 	w               *stmtCache    // statements prepared on the writer's connection
 
-	// Now is the clock; each write transaction reads it once. Tests may
-	// replace it before use.
-	Now func() time.Time
+	// now is the clock (Options.Now); log reports what happens outside
+	// any call (Options.Logger).
+	now func() time.Time
+	log *slog.Logger
 
 	// hooks is every installed webhook, for insertChange (addons.go);
 	// queued signals the sender that a write queued deliveries.
@@ -68,22 +70,29 @@ type DB struct {
 	shared     sharedClock
 	hooksStale atomic.Bool
 
-	// PageCacheBytes bounds each page cache (of units, of changes) by the
-	// bytes its pages hold (PageCacheSize); 0 turns page caching off, so
-	// that every list is read from SQLite. Open sets
-	// DefaultPageCacheBytes; change it before use.
-	PageCacheBytes int
+	// pageCacheBytes bounds each page cache (of units, of changes) by
+	// the bytes its pages hold (Options.PageCacheBytes); 0 turns page
+	// caching off.
+	pageCacheBytes int
 }
 
-// DefaultPageCacheBytes is each page cache's bound: a unit of short
-// texts weighs about 365 bytes as pageBytes measures it, so this holds
-// tens of thousands of them; pages of long strings take more.
-const DefaultPageCacheBytes = 32 << 20
+// Open opens the index o describes, creating a SQLite file if missing,
+// and applies pending migrations. o is validated first (Options.Validate).
+// Close the index when done.
+func Open(ctx context.Context, o Options) (*DB, error) {
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
+	if o.Engine == Postgres {
+		return openPostgres(ctx, o)
+	}
+	return openSQLite(ctx, o)
+}
 
-// newDB returns a DB on d with its caches and queues ready, before any
-// connection is opened.
-func newDB(d *dialect) *DB {
-	return &DB{dialect: d, Now: time.Now, PageCacheBytes: DefaultPageCacheBytes,
+// newDB returns a DB on d with o's settings (validated) and its caches
+// and queues ready, before any connection is opened.
+func newDB(d *dialect, o Options) *DB {
+	return &DB{dialect: d, now: o.Now, log: o.Logger, pageCacheBytes: max(o.PageCacheBytes, 0),
 		writes: make(chan *writeRequest), closing: make(chan struct{}), writeBatchLimit: maxWriteBatch,
 		queued: make(chan struct{}, 1)}
 }

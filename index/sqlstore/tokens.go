@@ -107,7 +107,7 @@ func (db *DB) Authenticate(ctx context.Context, token string) (index.Principal, 
 	if err := rows.Err(); err != nil {
 		return index.Principal{}, index.Token{}, formatError(err)
 	}
-	if !found || !index.TokenMatches(token, t.Hash) || t.Expired(db.Now()) || !p.User.IsActive {
+	if !found || !index.TokenMatches(token, t.Hash) || t.Expired(db.now()) || !p.User.IsActive {
 		return index.Principal{}, index.Token{}, denied
 	}
 	p.Scope, p.ScopeProjectID = t.Scope, t.ProjectID

@@ -169,7 +169,7 @@ func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet,
 		return nil, touched, formatError(err)
 	}
 	defer sqlTx.Rollback()
-	tx := &Tx{sqlTx: sqlTx, now: db.Now().UTC(), w: db.w, hooks: &db.hooks, db: db}
+	tx := &Tx{sqlTx: sqlTx, now: db.now().UTC(), w: db.w, hooks: &db.hooks, db: db}
 	if db.dialect.lockWrites != "" {
 		if _, err := tx.Exec(db.dialect.lockWrites); err != nil {
 			return nil, touched, formatError(err)

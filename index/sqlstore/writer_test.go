@@ -193,7 +193,7 @@ func TestRecentChangesFollowEdits(t *testing.T) {
 	want := func(column string, arg any) int {
 		var n int
 		if err := f.db.r.QueryRowContext(context.Background(), `SELECT count(*) FROM changes WHERE `+column+` = ? AND timestamp > ?`,
-			arg, formatTime(f.db.Now().Add(-recentWindow))).Scan(&n); err != nil {
+			arg, formatTime(f.db.now().Add(-recentWindow))).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		return n

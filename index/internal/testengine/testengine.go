@@ -208,3 +208,20 @@ func WithSearchPath(dsn, schema string) string {
 	}
 	return dsn + " search_path=" + schema
 }
+
+// Clock is a clock for an index's Options.Now that a test sets as it
+// goes: the real time until Set. It is safe for concurrent use.
+type Clock struct {
+	now atomic.Pointer[func() time.Time]
+}
+
+// Now reads the clock.
+func (c *Clock) Now() time.Time {
+	if f := c.now.Load(); f != nil {
+		return (*f)()
+	}
+	return time.Now()
+}
+
+// Set makes now the clock's reading from here on.
+func (c *Clock) Set(now func() time.Time) { c.now.Store(&now) }
