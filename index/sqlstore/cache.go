@@ -272,29 +272,47 @@ func noDep[V any](V) dep { return 0 }
 
 func one[V any](V) int { return 1 }
 
-// page is one page of a list: its rows and the list's total.
+// page is one page of a list: its rows and the list's total. gen names
+// the rows as they were read from the database (index.PageReceipt): a
+// page kept again with the same rows and a new total keeps it.
 type page[T any] struct {
 	rows  []T
 	total int
+	gen   uint64
 }
 
 // pageOf answers a list page from c while no write changed d, or runs
 // find and remembers its page, weighted by its bytes (strs measures a
-// row's strings) against Options.PageCacheBytes. A units page is 50 rows of
-// 23 columns, and stepping them out of SQLite through the driver costs
+// row's strings) against Options.PageCacheBytes. A units page is 50 rows
+// of 23 columns, and stepping them out of SQLite through the driver costs
 // several times what serving the page's bytes does, while translators
 // page through the same lists until something changes. The bound is in
 // bytes, not rows: rows of long strings varied by page_size would
 // otherwise fill gigabytes.
+//
+// A page find reads from the database gets the next generation (gen 0
+// from find), unless the page cache is off; find may instead return a
+// kept page's rows with its generation. Either way the answer's
+// generation is noted for ctx's request (index.NotePage), which the API
+// keys its rendered bodies on.
 func pageOf[T any](ctx context.Context, db *DB, c *genCache[string, page[T]], key string, d dep, strs func(*T) int,
-	find func() ([]T, int, error)) ([]T, int, error) {
+	find func() (page[T], error)) ([]T, int, error) {
 	p, err := cached(ctx, db, c, key, func(page[T]) dep { return d }, db.pageCacheBytes,
 		func(p page[T]) int { return pageBytes(p.rows, strs) },
 		func() (page[T], error) {
-			rows, total, err := find()
-			return page[T]{rows, total}, err
+			p, err := find()
+			if err == nil && p.gen == 0 && db.pageCacheBytes > 0 {
+				p.gen = db.pageGens.Add(1)
+			}
+			return p, err
 		})
+	index.NotePage(ctx, index.PageReceipt{Generation: p.gen, Rows: len(p.rows), Total: p.total})
 	return p.rows, p.total, err
+}
+
+// readPage is a page read from the database, for pageOf.
+func readPage[T any](rows []T, total int, err error) (page[T], error) {
+	return page[T]{rows: rows, total: total}, err
 }
 
 // pageBytes measures a page: its row array and what each row's strings

@@ -249,11 +249,11 @@ func (db *DB) FindChangeByID(ctx context.Context, id int64) (index.Change, error
 // modified.
 func (db *DB) FindChanges(ctx context.Context, f index.ChangeFilter) ([]index.Change, int, error) {
 	key := changePageKey(f)
-	return pageOf(ctx, db, &db.changePages, key, changesDep(f), changeStrings, func() ([]index.Change, int, error) {
-		if rows, total, ok := db.appendedChangesPage(ctx, f, key); ok {
-			return rows, total, nil
+	return pageOf(ctx, db, &db.changePages, key, changesDep(f), changeStrings, func() (page[index.Change], error) {
+		if p, ok := db.appendedChangesPage(ctx, f, key); ok {
+			return p, nil
 		}
-		return db.findChanges(ctx, f)
+		return readPage(db.findChanges(ctx, f))
 	})
 }
 
@@ -264,28 +264,29 @@ func (db *DB) FindChanges(ctx context.Context, f index.ChangeFilter) ([]index.Ch
 // nor remove any (every write that does touches everything). The rows
 // of a full page are then the same and only the list's total moved,
 // which list_counts sums in one small query; pageOf keeps the page
-// again with it. Every edit makes the list of all changes stale, and
+// again with it, and with the rows' generation. Every edit makes the list of all changes stale, and
 // reading its page again cost readers of that list more than half their
 // throughput under 500 edits a second.
-func (db *DB) appendedChangesPage(ctx context.Context, f index.ChangeFilter, key string) ([]index.Change, int, bool) {
+func (db *DB) appendedChangesPage(ctx context.Context, f index.ChangeFilter, key string) (page[index.Change], bool) {
 	if !f.After.IsZero() || !f.Before.IsZero() || f.Page.Size <= 0 {
-		return nil, 0, false
+		return page[index.Change]{}, false
 	}
 	p, at, ok := db.changePages.get(key)
 	if !ok || len(p.rows) != f.Page.Size || db.clock.global.Load() > at {
-		return nil, 0, false
+		return page[index.Change]{}, false
 	}
 	l := changeList(f)
 	if where, _ := changeWhere(f); where != l.where {
-		return nil, 0, false
+		return page[index.Change]{}, false
 	}
 	total, err := l.total(ctx, db.r)
 	// A total that fell means changes were removed, by a write the clock
 	// may not show yet: read the page.
 	if err != nil || total < p.total || db.clock.global.Load() > at {
-		return nil, 0, false
+		return page[index.Change]{}, false
 	}
-	return p.rows, total, true
+	p.total = total
+	return p, true
 }
 
 // changesDep is what a page of changes depends on: the changes of the

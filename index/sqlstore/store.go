@@ -74,6 +74,8 @@ type DB struct {
 	// the bytes its pages hold (Options.PageCacheBytes); 0 turns page
 	// caching off.
 	pageCacheBytes int
+	// pageGens numbers the pages read from the database (pageOf).
+	pageGens atomic.Uint64
 }
 
 // Open opens the index o describes, creating a SQLite file if missing,
