@@ -60,7 +60,7 @@ type DB struct {
 	now func() time.Time
 	log *slog.Logger
 
-	// hooks is every installed webhook, for insertChange (addons.go);
+	// hooks is every installed webhook, for insertChange (hooks.go);
 	// queued signals the sender that a write queued deliveries.
 	hooks  atomic.Pointer[hookSet]
 	queued chan struct{}

@@ -51,7 +51,7 @@ type Tx struct {
 		id   int64
 		name string
 	}
-	// hooks is the published set of webhooks (addons.go); writeHooks and
+	// hooks is the published set of webhooks (hooks.go); writeHooks and
 	// batchHooks, when not nil, the set after the current write and after
 	// the batch's finished writes changed add-ons (reloadHooks). queued
 	// records that the transaction queued deliveries.
