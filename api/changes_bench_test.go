@@ -20,16 +20,18 @@ import (
 func BenchmarkChangesList(b *testing.B) {
 	db := servertest.MustOpenDB(b)
 	servertest.SeedBig(b, db, 2000)
-	h := servertest.Handler(db, benchOptions)
+	uncachedDB := servertest.MustOpenDBWith(b, sqlstore.Options{PageCacheBytes: sqlstore.NoPageCache})
+	servertest.SeedBig(b, uncachedDB, 2000)
+	cached, uncached := servertest.Handler(db, benchOptions), servertest.Handler(uncachedDB, benchOptions)
 	for _, bc := range []struct{ name, path, want string }{
 		{"all/uncached", "/api/changes/", `"next":"http://tolk.test/api/changes/?page=2"`},
 		{"translation/uncached", "/api/translations/big/strings/de/changes/?page=7", `"translation":"http://tolk.test/api/translations/big/strings/de/"`},
 		{"all/cached", "/api/changes/", `"next":"http://tolk.test/api/changes/?page=2"`},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			db.PageCacheBytes = 0
+			h := uncached
 			if strings.HasSuffix(bc.name, "/cached") {
-				db.PageCacheBytes = sqlstore.DefaultPageCacheBytes
+				h = cached
 			}
 			serve := func() *httptest.ResponseRecorder {
 				w := httptest.NewRecorder()

@@ -141,13 +141,14 @@ func mustOpenDBFile(tb testing.TB) (*sqlstore.DB, string) {
 	tb.Helper()
 	ctx := context.Background()
 	path := indextest.Location(tb)
-	db, err := indextest.Reopen(tb, path)
+	var tick atomic.Int64
+	db, err := indextest.ReopenWith(tb, path, sqlstore.Options{Now: func() time.Time {
+		return servertest.ClockStart.Add(time.Duration(tick.Add(1)-1) * time.Second)
+	}})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { db.Close() })
-	var tick atomic.Int64
-	db.Now = func() time.Time { return servertest.ClockStart.Add(time.Duration(tick.Add(1)-1) * time.Second) }
 	table := langdata.Default()
 	var langs []index.Language
 	for _, code := range []string{"en", "de"} {

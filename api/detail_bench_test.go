@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tolk-project/tolk/index/sqlstore"
 	"github.com/tolk-project/tolk/internal/servertest"
 )
 
@@ -14,11 +15,10 @@ import (
 //
 //	go test ./api -run '^$' -bench Objects -benchmem -count 3
 func BenchmarkObjects(b *testing.B) {
-	db := servertest.MustOpenDB(b)
-	servertest.SeedBig(b, db, 2000)
 	// The test clock moves a second per reading, which would expire the
 	// statistics cache on every request; the service runs on real time.
-	db.Now = time.Now
+	db := servertest.MustOpenDBWith(b, sqlstore.Options{Now: time.Now})
+	servertest.SeedBig(b, db, 2000)
 	h := servertest.Handler(db, benchOptions)
 	for _, bc := range []struct{ name, path string }{
 		{"translation", "/api/translations/big/strings/de/"},

@@ -115,10 +115,9 @@ func TestClientGoneIsNotServerError(t *testing.T) {
 // from 1 to 40, hold 105 MB of pages. Bounded in bytes, the cache stays
 // under its bound and still answers.
 func TestPageCacheBoundedInBytes(t *testing.T) {
-	db := servertest.MustOpenDB(t)
-	seedLong(t, db, 40, 64<<10)
 	const bound = 4 << 20
-	db.PageCacheBytes = bound
+	db := servertest.MustOpenDBWith(t, sqlstore.Options{PageCacheBytes: bound})
+	seedLong(t, db, 40, 64<<10)
 	ts := servertest.Serve(t, db, servertest.Options{})
 	most := 0
 	for size := 1; size <= 40; size++ {

@@ -4,24 +4,23 @@ import (
 	"bytes"
 	"net/http"
 	"sync"
-	"unsafe"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/tolk-project/tolk/index"
 )
 
 // The index answers a list page it read since the last write that
-// touched it from its page cache: the very same rows, the same backing
-// array. Rendering those rows is then most of what the request costs
-// (a units page is 50 objects of 27 fields with a dozen URLs each), and
-// gives the same bytes for the same request URL every time: the page's
-// JSON depends on its rows, its total and the URL it was asked at (the
-// base and query of its links), nothing else. pageBodies keeps the
-// rendered body of each URL with the identity of the rows it was made
-// from, so that while the index serves the same rows the body is sent as
-// it is, as a server of pre-built bytes would.
-//
-// An entry keeps its rows alive, so that their address cannot be reused
-// by another page while it is compared with.
+// touched it from its page cache, and says so: the page's generation
+// (index.PageReceipt), which it notes in the request's context, is the
+// same while the rows are. Rendering those rows is then most of what the
+// request costs (a units page is 50 objects of 27 fields with a dozen
+// URLs each), and gives the same bytes for the same request URL every
+// time: the page's JSON depends on its rows, its total and the URL it was
+// asked at (the base and query of its links), nothing else. pageBodies
+// keeps the rendered body of each URL with the generation of the rows it
+// was made from, so that while the index serves that generation the body
+// is sent as it is, as a server of pre-built bytes would.
 
 // maxPageBodyBytes bounds the bodies kept; past it the cache starts over.
 const maxPageBodyBytes = 32 << 20
@@ -33,10 +32,9 @@ type pageBodies struct {
 }
 
 type pageBody struct {
-	rows     unsafe.Pointer // the first row, the identity of the page
-	keep     any            // the rows themselves (see pageBodies)
-	n, total int
-	body     []byte
+	gen   uint64 // of the rows the body was made from
+	total int
+	body  []byte
 	// results is where the list's results begin in body, at
 	// resultsKey; 0 if not found.
 	results int
@@ -47,13 +45,14 @@ type pageBody struct {
 // quotes, so its first occurrence in a body is that member.
 var resultsKey = []byte(`,"results":`)
 
-// get returns the entry kept for key when it was made from these rows;
-// its body is this request's when total is the entry's too.
-func (p *pageBodies) get(key string, rows unsafe.Pointer, n int) (pageBody, bool) {
+// get returns the entry kept for key when it was made from the rows of
+// generation gen; its body is this request's when total is the entry's
+// too.
+func (p *pageBodies) get(key string, gen uint64) (pageBody, bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	e, ok := p.m[key]
-	if !ok || e.rows != rows || e.n != n {
+	if !ok || e.gen != gen {
 		return pageBody{}, false
 	}
 	return e, true
@@ -76,18 +75,20 @@ func (p *pageBodies) put(key string, e pageBody) {
 	p.bytes += len(e.body)
 }
 
-// writeListPage answers with a list page of rows: the body rendered for
-// the same URL from these very rows when there is one, else what render
+// writeListPage answers with a list page of rows, the last page the
+// store answered for the request: the body rendered for the same URL
+// from rows of the same generation when there is one, else what render
 // makes of them (the list's JSON object), kept for the next request.
+// Rows the store gave no generation are rendered and not kept.
 func writeListPage[T any](s *Server, c *gin.Context, rows []T, pg page, render func() any) {
-	if len(rows) == 0 {
+	r, ok := index.LastPage(c.Request.Context())
+	if len(rows) == 0 || !ok || r.Generation == 0 || r.Rows != len(rows) || r.Total != pg.total {
 		s.edge.WriteJSON(c, http.StatusOK, render())
 		return
 	}
-	id := unsafe.Pointer(unsafe.SliceData(rows))
 	u := s.edge.URLsFor(c)
 	key := u.Base() + c.Request.URL.RequestURI()
-	e, ok := s.pageBodies.get(key, id, len(rows))
+	e, ok := s.pageBodies.get(key, r.Generation)
 	if ok && e.total == pg.total {
 		s.edge.SendJSON(c, http.StatusOK, e.body)
 		return
@@ -103,7 +104,7 @@ func writeListPage[T any](s *Server, c *gin.Context, rows []T, pg page, render f
 		if i := bytes.Index(head, resultsKey); status == http.StatusOK && i > 0 &&
 			i+len(e.body)-e.results <= s.edge.MaxResponseBytes() {
 			body := append(append(make([]byte, 0, i+len(e.body)-e.results), head[:i]...), e.body[e.results:]...)
-			s.pageBodies.put(key, pageBody{rows: id, keep: rows, n: len(rows), total: pg.total, body: body, results: i})
+			s.pageBodies.put(key, pageBody{gen: r.Generation, total: pg.total, body: body, results: i})
 			s.edge.SendJSON(c, http.StatusOK, body)
 			return
 		}
@@ -111,7 +112,7 @@ func writeListPage[T any](s *Server, c *gin.Context, rows []T, pg page, render f
 	pooled, body, status := s.edge.EncodeBody(c, render())
 	defer s.edge.ReleaseBody(pooled, body)
 	if status == http.StatusOK {
-		s.pageBodies.put(key, pageBody{rows: id, keep: rows, n: len(rows), total: pg.total,
+		s.pageBodies.put(key, pageBody{gen: r.Generation, total: pg.total,
 			body: append([]byte(nil), body...), results: max(bytes.Index(body, resultsKey), 0)})
 	}
 	s.edge.SendJSON(c, status, body)

@@ -84,6 +84,8 @@ type env struct {
 	db  *sqlstore.DB
 	svc *tolksync.Service
 	dir string // the data directory
+	// dbClock is db's clock: the real time until a test sets it.
+	dbClock *indextest.Clock
 }
 
 func mustEnv(tb testing.TB) env {
@@ -96,7 +98,8 @@ func mustEnvWith(tb testing.TB, opts tolksync.Options) env {
 	tb.Helper()
 	ctx := context.Background()
 	dir := tb.TempDir()
-	db := indextest.Open(tb)
+	clock := &indextest.Clock{}
+	db := indextest.OpenWith(tb, sqlstore.Options{Now: clock.Now})
 	langs := langdata.Default()
 	if err := db.SeedLanguages(ctx, langs.All()); err != nil {
 		tb.Fatal(err)
@@ -106,7 +109,7 @@ func mustEnvWith(tb testing.TB, opts tolksync.Options) env {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return env{db, svc, dir}
+	return env{db, svc, dir, clock}
 }
 
 func jsonComponent(slug, url, mask, template, source string) index.Component {

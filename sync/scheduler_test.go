@@ -117,7 +117,7 @@ func mustSchedEnv(tb testing.TB, hours int) schedEnv {
 	tb.Helper()
 	e := schedEnv{commitEnv: mustCommitEnv(tb), clock: newFakeClock(time.Now().UTC().Add(time.Minute).Truncate(time.Second)),
 		done: make(chan index.Job, 10)}
-	e.db.Now = e.clock.Now
+	e.dbClock.Set(e.clock.Now)
 	e.c.CommitPendingAge = hours
 	var err error
 	if e.c, _, err = e.db.SaveComponent(context.Background(), e.c); err != nil {

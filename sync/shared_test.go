@@ -256,7 +256,7 @@ func TestProcessDiesMidCommit(t *testing.T) {
 
 	// A restarts on its data directory: its checkout, left on the commit
 	// it never recorded, moves to B's.
-	db, err := sqlstore.OpenPostgres(ctx, p.loc)
+	db, err := sqlstore.Open(ctx, sqlstore.Options{Engine: sqlstore.Postgres, Location: p.loc})
 	if err != nil {
 		t.Fatal(err)
 	}

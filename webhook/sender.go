@@ -17,7 +17,7 @@ import (
 	"github.com/tolk-project/tolk/index"
 )
 
-// Store is what the sender reads and writes. *sqlite.DB satisfies it;
+// Store is what the sender reads and writes. *sqlstore.DB satisfies it;
 // it must be safe for concurrent use.
 type Store interface {
 	// DueDeliveries returns the oldest pending delivery of each add-on,
@@ -62,7 +62,7 @@ type Options struct {
 	// step). 0 means 10 seconds and 1 hour.
 	RetryBase, RetryMax time.Duration
 	// Wake, when set, receives when new deliveries are queued
-	// (sqlite.DB.EventsQueued); Poll is how often the outbox is read
+	// (sqlstore.DB.EventsQueued); Poll is how often the outbox is read
 	// anyway (0: 30 seconds).
 	Wake <-chan struct{}
 	Poll time.Duration

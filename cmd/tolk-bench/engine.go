@@ -14,9 +14,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver, as index/postgres uses it
-	"github.com/tolk-project/tolk/index/postgres"
-	"github.com/tolk-project/tolk/index/sqlite"
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver, as index/sqlstore uses it
 	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
@@ -141,9 +139,9 @@ func (e *engine) newStore(ctx context.Context, dir string) (*store, error) {
 // open opens the index in s as tolk serve opens it.
 func (s *store) open(ctx context.Context) (*sqlstore.DB, error) {
 	if s.schema != "" {
-		return postgres.Open(ctx, s.dsn)
+		return sqlstore.Open(ctx, sqlstore.Options{Engine: sqlstore.Postgres, Location: s.dsn})
 	}
-	return sqlite.Open(ctx, s.path)
+	return sqlstore.Open(ctx, sqlstore.Options{Engine: sqlstore.SQLite, Location: s.path})
 }
 
 // drop removes the schema and everything in it (the file goes with the
@@ -259,7 +257,7 @@ func rebind(query string, numbered bool) string {
 }
 
 // copySchema copies the index in src's schema to dst's, a new one: the
-// migrations make dst's tables, indexes and triggers (postgres.Open, as
+// migrations make dst's tables, indexes and triggers (sqlstore.Open, as
 // for any new index), then every row of src is copied in one transaction
 // with dst's own triggers off (list_counts is copied, not recounted),
 // tables in the order their foreign keys need, and each identity

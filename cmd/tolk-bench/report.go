@@ -333,7 +333,7 @@ func writesTable(b *strings.Builder, wr *writesResult, profiled, postgres bool) 
 			"transactions; \"compiled as the index does\" sends the texts as the index does (pgx prepares and "+
 			"caches each text per connection, so the two differ little). ", statements)
 	} else {
-		w("Ceilings: the statements of that edit's write transaction (`sqlite.DB.UpdateUnit`: BEGIN IMMEDIATE, "+
+		w("Ceilings: the statements of that edit's write transaction (`sqlstore.DB.UpdateUnit`: BEGIN IMMEDIATE, "+
 			"%s) run straight through database/sql on a copy of the same index file opened as the index opens it: "+
 			"no HTTP, authentication or rules. One edit per transaction at concurrency 1: SQLite has one writer, so "+
 			"more clients only queue. \"Prepared once\" keeps every statement prepared across transactions; "+
@@ -377,7 +377,7 @@ func writesTable(b *strings.Builder, wr *writesResult, profiled, postgres bool) 
 func gitTable(b *strings.Builder, g *gitResult, profiled bool) {
 	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	w("Component `%s` (%d files), imported above. %s pending edits were made through the index's edit path "+
-		"(`sqlite.DB.UpdateUnit`, as a PATCH makes them; %.1f s, not timed against anything), one distinct unit "+
+		"(`sqlstore.DB.UpdateUnit`, as a PATCH makes them; %.1f s, not timed against anything), one distinct unit "+
 		"each, spread round-robin over its %d translations, all by one author with an e-mail, so Tolk makes one "+
 		"commit per translation. `Service.Commit` then writes each translation's pending values into its file at "+
 		"HEAD and commits. Its checkout was cloned without a work tree, which the first commit checks out: that "+

@@ -220,7 +220,7 @@ func (s editScope) keys() [5][2]string {
 
 // editUnit runs UpdateUnit's statements for ed.
 func (t *ceilingTx) editUnit(ctx context.Context, ed edit) error {
-	// The clock guard of sqlite.DB.write.
+	// The clock guard of sqlstore.DB.write.
 	now := time.Now().UTC()
 	var last string
 	if err := t.queryRow(ctx, qLastChange, nil, &last); err != nil && !errors.Is(err, sql.ErrNoRows) {

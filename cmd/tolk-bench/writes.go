@@ -359,7 +359,7 @@ func copyIndex(ctx context.Context, src, dst *store) error {
 	}
 	defer raw.Close()
 	// The WAL is checkpointed into the main file first. The index
-	// checkpoints in the background (index/sqlite), which can hold the
+	// checkpoints in the background (index/sqlstore), which can hold the
 	// checkpoint lock for a moment: busy is retried, briefly.
 	for try := 0; ; try++ {
 		var busy, logPages, moved int

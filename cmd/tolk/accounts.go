@@ -310,7 +310,7 @@ func commandIndex(ctx context.Context, fs *flag.FlagSet, where indexFlags, args 
 	if err != nil {
 		return nil, nil, errUsage
 	}
-	db, err := openDB(ctx, *where.dataDir, *where.db)
+	db, err := openDB(ctx, *where.dataDir, *where.db, sqlstore.Options{})
 	return pos, db, err
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
 // runCLI runs one tolk command line and returns what it printed.
@@ -147,7 +148,7 @@ func TestUserPassword(t *testing.T) {
 	mustCLI(t, "user", "add", "anna", "--password-stdin", "--data", dir)
 	check := func(password string, want bool) {
 		t.Helper()
-		db, err := openDB(context.Background(), dir, testDB(t, dir))
+		db, err := openDB(context.Background(), dir, testDB(t, dir), sqlstore.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,8 +11,6 @@ import (
 
 	"github.com/jackc/pgx/v5/pgconn"
 
-	"github.com/tolk-project/tolk/index/postgres"
-	"github.com/tolk-project/tolk/index/sqlite"
 	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
@@ -43,24 +41,25 @@ func sqlitePath(dataDir, db string) string {
 // openDB opens the index db names (Config.DB): "" is the SQLite file
 // tolk.db in dataDir, which it creates; a PostgreSQL URL or connection
 // string connects to that database (which must exist); anything else is
-// the path of a SQLite file. Its errors name the index by describeDB and
-// never quote a connection string.
-func openDB(ctx context.Context, dataDir, db string) (*sqlstore.DB, error) {
-	d, err := openIndex(ctx, dataDir, db)
+// the path of a SQLite file. o holds the other settings. Its errors name
+// the index by describeDB and never quote a connection string.
+func openDB(ctx context.Context, dataDir, db string, o sqlstore.Options) (*sqlstore.DB, error) {
+	d, err := openIndex(ctx, dataDir, db, o)
 	if err != nil {
 		return nil, fmt.Errorf("open the index (%s): %w", describeDB(dataDir, db), err)
 	}
 	return d, nil
 }
 
-func openIndex(ctx context.Context, dataDir, db string) (*sqlstore.DB, error) {
+func openIndex(ctx context.Context, dataDir, db string, o sqlstore.Options) (*sqlstore.DB, error) {
 	if !isPostgres(db) {
 		if db == "" {
 			if err := os.MkdirAll(dataDir, 0o755); err != nil {
 				return nil, fmt.Errorf("data directory: %w", err)
 			}
 		}
-		return sqlite.Open(ctx, sqlitePath(dataDir, db))
+		o.Engine, o.Location = sqlstore.SQLite, sqlitePath(dataDir, db)
+		return sqlstore.Open(ctx, o)
 	}
 	// The driver's parse errors quote the string, redacting what they
 	// recognise as a password, which a malformed string can defeat.
@@ -68,7 +67,8 @@ func openIndex(ctx context.Context, dataDir, db string) (*sqlstore.DB, error) {
 		return nil, errors.New("--db: the PostgreSQL connection string does not parse " +
 			"(want postgres://user@host/database or host=... dbname=...)")
 	}
-	return postgres.Open(ctx, db)
+	o.Engine, o.Location = sqlstore.Postgres, db
+	return sqlstore.Open(ctx, o)
 }
 
 // describeDB names the index db opens for the log and error messages:

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/tolk-project/tolk/index/indextest"
+	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
 func TestDBLocation(t *testing.T) {
@@ -37,7 +38,7 @@ func TestDBLocation(t *testing.T) {
 	}
 	// A string the driver cannot parse is not quoted back, password and
 	// all.
-	_, err := openDB(context.Background(), t.TempDir(), "postgres://tolk:s3cret@db.example.com:port/tolk")
+	_, err := openDB(context.Background(), t.TempDir(), "postgres://tolk:s3cret@db.example.com:port/tolk", sqlstore.Options{})
 	if err == nil || strings.Contains(err.Error(), "s3cret") || !strings.Contains(err.Error(), "--db") {
 		t.Errorf("malformed --db: %v, want an error naming --db without the password", err)
 	}

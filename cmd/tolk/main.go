@@ -199,10 +199,13 @@ func (m *Main) Open(ctx context.Context) error {
 		return err
 	}
 	langs := langdata.Default()
-	if m.db, err = openDB(ctx, m.Config.DataDir, m.Config.DB); err != nil {
+	dbOpts := sqlstore.Options{PageCacheBytes: m.Config.PageCacheBytes, Logger: log}
+	if dbOpts.PageCacheBytes == 0 { // --page-cache-size 0
+		dbOpts.PageCacheBytes = sqlstore.NoPageCache
+	}
+	if m.db, err = openDB(ctx, m.Config.DataDir, m.Config.DB, dbOpts); err != nil {
 		return err
 	}
-	m.db.PageCacheBytes = m.Config.PageCacheBytes
 	if err := m.db.SeedLanguages(ctx, langs.All()); err != nil {
 		return fmt.Errorf("seed languages: %w", err)
 	}

@@ -31,13 +31,24 @@ func Engine() string { return testengine.Engine() }
 // tb ends.
 func Open(tb testing.TB) *sqlstore.DB {
 	tb.Helper()
-	db, err := open(tb, Location(tb))
+	return OpenWith(tb, sqlstore.Options{})
+}
+
+// OpenWith is Open with o's settings; its Engine and Location are the
+// test's.
+func OpenWith(tb testing.TB, o sqlstore.Options) *sqlstore.DB {
+	tb.Helper()
+	db, err := ReopenWith(tb, Location(tb), o)
 	if err != nil {
 		tb.Fatalf("open %s index: %v", Engine(), err)
 	}
 	tb.Cleanup(func() { db.Close() })
 	return db
 }
+
+// Clock is a clock for Options.Now that a test sets as it goes: the
+// real time until Set. It is safe for concurrent use.
+type Clock = testengine.Clock
 
 // Location returns where a new empty index is: a file path for SQLite,
 // a connection string for PostgreSQL, whose schema is migrated already
@@ -55,12 +66,13 @@ func Location(tb testing.TB) string {
 // end of tb.
 func Reopen(tb testing.TB, loc string) (*sqlstore.DB, error) {
 	tb.Helper()
-	return open(tb, loc)
+	return ReopenWith(tb, loc, sqlstore.Options{})
 }
 
-func open(tb testing.TB, loc string) (*sqlstore.DB, error) {
-	if Engine() == testengine.Postgres {
-		return sqlstore.OpenPostgres(context.Background(), loc)
-	}
-	return sqlstore.OpenSQLite(context.Background(), loc)
+// ReopenWith is Reopen with o's settings; its Engine and Location are
+// the test's.
+func ReopenWith(tb testing.TB, loc string, o sqlstore.Options) (*sqlstore.DB, error) {
+	tb.Helper()
+	o.Engine, o.Location = sqlstore.Engine(Engine()), loc
+	return sqlstore.Open(context.Background(), o)
 }

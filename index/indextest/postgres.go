@@ -22,5 +22,5 @@ func PostgresLocation(tb testing.TB) string {
 // it at the end of tb.
 func OpenPostgres(tb testing.TB, loc string) (*sqlstore.DB, error) {
 	tb.Helper()
-	return sqlstore.OpenPostgres(context.Background(), loc)
+	return sqlstore.Open(context.Background(), sqlstore.Options{Engine: sqlstore.Postgres, Location: loc})
 }

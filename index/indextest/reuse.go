@@ -88,7 +88,7 @@ func takeSchema(base string) (*schema, error) {
 		return nil, err
 	}
 	s.dsn = withApplicationName(testengine.WithSearchPath(base, s.name), s.name)
-	db, err := sqlstore.OpenPostgres(ctx, s.dsn)
+	db, err := sqlstore.Open(ctx, sqlstore.Options{Engine: sqlstore.Postgres, Location: s.dsn})
 	if err != nil {
 		return nil, errors.Join(err, dropSchema(s))
 	}

@@ -18,33 +18,6 @@ type addonConfig struct {
 	Events      []index.Action `json:"events,omitempty"`
 }
 
-// hookSet is every installed webhook, as the writer consults it for each
-// change: built from addons in the transactions that change them, so
-// that a change never queries the table, and a project without hooks
-// costs one map lookup. It is never modified once published.
-type hookSet struct {
-	byProject   map[int64][]index.Addon
-	byComponent map[int64][]int64 // add-on ids installed on each component
-	// seq is the write_log entry the set reflects, on an engine shared by
-	// processes (shared.go): a set read earlier never replaces it.
-	seq int64
-}
-
-// match returns the add-ons that want change c, or nil.
-func (h *hookSet) match(c *index.Change) []int64 {
-	if h == nil {
-		return nil
-	}
-	var ids []int64
-	for i := range h.byProject[c.ProjectID] {
-		a := &h.byProject[c.ProjectID][i]
-		if a.Covers(c.ProjectID, c.ComponentID) && a.Webhook.Wants(c.Action) {
-			ids = append(ids, a.ID)
-		}
-	}
-	return ids
-}
-
 const addonColumns = `a.id, a.name, a.project_id, coalesce(a.component_id, 0), a.configuration,
 	p.slug, coalesce(c.slug, '')`
 
@@ -130,12 +103,12 @@ func (db *DB) CreateAddon(ctx context.Context, a index.Addon) (index.Addon, erro
 		if err != nil {
 			return err
 		}
-		if err := tx.QueryRowContext(ctx, `INSERT INTO addons (name, project_id, component_id, configuration)
+		if err := tx.QueryRow(`INSERT INTO addons (name, project_id, component_id, configuration)
 			VALUES (?, ?, ?, ?) RETURNING id`, a.Name, a.ProjectID, nullID(a.ComponentID), string(config)).
 			Scan(&a.ID); err != nil {
 			return err
 		}
-		return tx.reloadHooks(ctx)
+		return tx.reloadHooks()
 	})
 	if err != nil {
 		return a, err
@@ -147,7 +120,7 @@ func (db *DB) CreateAddon(ctx context.Context, a index.Addon) (index.Addon, erro
 // only its configuration can change.
 func (db *DB) UpdateAddon(ctx context.Context, id int64, update func(*index.Addon) error) (index.Addon, error) {
 	err := db.write(ctx, func(tx *Tx) error {
-		a, err := scanAddon(tx.QueryRowContext(ctx, `SELECT `+addonColumns+addonFrom+` WHERE a.id = ?`, id))
+		a, err := scanAddon(tx.QueryRow(`SELECT `+addonColumns+addonFrom+` WHERE a.id = ?`, id))
 		if err != nil {
 			return err
 		}
@@ -158,10 +131,10 @@ func (db *DB) UpdateAddon(ctx context.Context, id int64, update func(*index.Addo
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE addons SET configuration = ? WHERE id = ?`, string(config), id); err != nil {
+		if _, err := tx.Exec(`UPDATE addons SET configuration = ? WHERE id = ?`, string(config), id); err != nil {
 			return err
 		}
-		return tx.reloadHooks(ctx)
+		return tx.reloadHooks()
 	})
 	if err != nil {
 		return index.Addon{}, err
@@ -173,7 +146,7 @@ func (db *DB) UpdateAddon(ctx context.Context, id int64, update func(*index.Addo
 // unknown id is an error wrapping ErrNotFound.
 func (db *DB) DeleteAddon(ctx context.Context, id int64) error {
 	return db.write(ctx, func(tx *Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM addons WHERE id = ?`, id)
+		res, err := tx.Exec(`DELETE FROM addons WHERE id = ?`, id)
 		if err != nil {
 			return err
 		}
@@ -182,47 +155,13 @@ func (db *DB) DeleteAddon(ctx context.Context, id int64) error {
 		} else if n == 0 {
 			return index.Errorf(index.ErrNotFound, "Not found.")
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM deliveries WHERE addon_id = ?`, id); err != nil {
+		if _, err := tx.Exec(`DELETE FROM deliveries WHERE addon_id = ?`, id); err != nil {
 			return err
 		}
-		return tx.reloadHooks(ctx)
+		return tx.reloadHooks()
 	})
 }
 
 func addonConfigOf(w index.Webhook) addonConfig {
 	return addonConfig{WebhookURL: w.URL, Secret: w.Secret, EventFilter: w.Filter, Events: w.Events}
-}
-
-// loadHooks reads the webhooks q sees.
-func loadHooks(ctx context.Context, q queryer) (*hookSet, error) {
-	addons, err := findAddons(ctx, q, "")
-	if err != nil {
-		return nil, err
-	}
-	h := &hookSet{byProject: map[int64][]index.Addon{}, byComponent: map[int64][]int64{}}
-	for _, a := range addons {
-		if a.Name != index.AddonWebhook {
-			continue
-		}
-		h.byProject[a.ProjectID] = append(h.byProject[a.ProjectID], a)
-		if a.ComponentID != 0 {
-			h.byComponent[a.ComponentID] = append(h.byComponent[a.ComponentID], a.ID)
-		}
-	}
-	return h, nil
-}
-
-// reloadHooks reads the webhooks the transaction sees, after the
-// current write changed add-ons (deleting a project or a component
-// deletes theirs). The writes after it in the batch match their changes
-// against this set, and the writer publishes it once the batch commits
-// (Tx.hookSet): a write rolled back takes its set with it, and no change
-// committed after this one can miss it.
-func (tx *Tx) reloadHooks(ctx context.Context) error {
-	h, err := loadHooks(ctx, tx)
-	if err != nil {
-		return err
-	}
-	tx.writeHooks = h
-	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/tolk-project/tolk/index"
 )
@@ -75,7 +76,7 @@ func (t *touchSet) merge(o touchSet) {
 // answer is tagged with seq read before the query that produced it, and
 // is stale once global or its stripe passed that tag. The writer
 // goroutine advances it, and so do replays of other processes' writes on
-// a shared engine (shared.go); readers only load.
+// a shared engine (replay.go); readers only load.
 type writeClock struct {
 	mu          sync.Mutex // orders advances: the writer's, and replays of other processes' writes
 	seq, global atomic.Uint64
@@ -136,7 +137,7 @@ type flight[V any] struct {
 }
 
 // errFlightPanicked answers those who waited for a read that panicked.
-var errFlightPanicked = errors.New("sqlite: a shared read panicked")
+var errFlightPanicked = errors.New("sqlstore: a shared read panicked")
 
 // share runs find for k, or waits for the same read begun by another
 // goroutine at the same clock reading tag, and returns its answer. Every
@@ -222,7 +223,7 @@ func (c *genCache[K, V]) size() (n, weight int) {
 
 // PageCacheSize reports what the list-page caches (of units, of changes)
 // hold: pages, and their bytes (each page's rows and the bytes of their
-// strings, measured as they are cached), the unit DB.PageCacheBytes
+// strings, measured as they are cached), the unit Options.PageCacheBytes
 // bounds each cache in. It is for metrics and tests.
 func (db *DB) PageCacheSize() (pages, bytes int) {
 	for _, size := range []func() (int, int){db.unitPages.size, db.changePages.size} {
@@ -271,29 +272,47 @@ func noDep[V any](V) dep { return 0 }
 
 func one[V any](V) int { return 1 }
 
-// page is one page of a list: its rows and the list's total.
+// page is one page of a list: its rows and the list's total. gen names
+// the rows as they were read from the database (index.PageReceipt): a
+// page kept again with the same rows and a new total keeps it.
 type page[T any] struct {
 	rows  []T
 	total int
+	gen   uint64
 }
 
 // pageOf answers a list page from c while no write changed d, or runs
 // find and remembers its page, weighted by its bytes (strs measures a
-// row's strings) against DB.PageCacheBytes. A units page is 50 rows of
-// 23 columns, and stepping them out of SQLite through the driver costs
+// row's strings) against Options.PageCacheBytes. A units page is 50 rows
+// of 23 columns, and stepping them out of SQLite through the driver costs
 // several times what serving the page's bytes does, while translators
 // page through the same lists until something changes. The bound is in
 // bytes, not rows: rows of long strings varied by page_size would
 // otherwise fill gigabytes.
+//
+// A page find reads from the database gets the next generation (gen 0
+// from find), unless the page cache is off; find may instead return a
+// kept page's rows with its generation. Either way the answer's
+// generation is noted for ctx's request (index.NotePage), which the API
+// keys its rendered bodies on.
 func pageOf[T any](ctx context.Context, db *DB, c *genCache[string, page[T]], key string, d dep, strs func(*T) int,
-	find func() ([]T, int, error)) ([]T, int, error) {
-	p, err := cached(ctx, db, c, key, func(page[T]) dep { return d }, db.PageCacheBytes,
+	find func() (page[T], error)) ([]T, int, error) {
+	p, err := cached(ctx, db, c, key, func(page[T]) dep { return d }, db.pageCacheBytes,
 		func(p page[T]) int { return pageBytes(p.rows, strs) },
 		func() (page[T], error) {
-			rows, total, err := find()
-			return page[T]{rows, total}, err
+			p, err := find()
+			if err == nil && p.gen == 0 && db.pageCacheBytes > 0 {
+				p.gen = db.pageGens.Add(1)
+			}
+			return p, err
 		})
+	index.NotePage(ctx, index.PageReceipt{Generation: p.gen, Rows: len(p.rows), Total: p.total})
 	return p.rows, p.total, err
+}
+
+// readPage is a page read from the database, for pageOf.
+func readPage[T any](rows []T, total int, err error) (page[T], error) {
+	return page[T]{rows: rows, total: total}, err
 }
 
 // pageBytes measures a page: its row array and what each row's strings
@@ -323,4 +342,40 @@ func unitStrings(u *index.Unit) int {
 func changeStrings(c *index.Change) int {
 	return len(c.Target) + len(c.Details) + len(c.ProjectSlug) + len(c.ComponentSlug) + len(c.LanguageCode) +
 		len(c.UserName) + len(c.AuthorName)
+}
+
+// cachedStats answers a statistics request under key from the cache
+// while no write changed d, or reads it at the current time and keeps
+// it.
+func (db *DB) cachedStats(ctx context.Context, key [2]string, d dep, read func(now time.Time) (index.Stats, error)) (index.Stats, error) {
+	db.catchUp(ctx)
+	tag, now := db.clock.now(), db.now()
+	if st, at, ok := db.stats.get(key); ok && !db.clock.changedSince(at, d) &&
+		!now.Before(st.at) && now.Sub(st.at) < recentStaleness {
+		return st.stats, nil
+	}
+	// Shared like a list page's read (genCache.share): every edit makes
+	// its project's statistics stale, and the readers that ask next all
+	// miss together.
+	st, err := db.stats.share(key, tag, func() (timedStats, error) {
+		s, err := read(now)
+		return timedStats{stats: s, at: now}, err
+	})
+	if err != nil {
+		return st.stats, err
+	}
+	db.stats.put(db.clock.global.Load(), tag, key, st, 1, maxCachedLookups)
+	return st.stats, nil
+}
+
+// recentStaleness is how long a cached statistics answer may be reused
+// while no write commits. Everything in it but recent_changes changes only
+// with writes; recent_changes also changes as changes age out of its
+// 24-hour window, which a second's delay does not misstate.
+const recentStaleness = time.Second
+
+// timedStats is a statistics answer and the clock reading it was made at.
+type timedStats struct {
+	stats index.Stats
+	at    time.Time
 }

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/indextest"
+	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
 // TestLookupsFollowWrites reads each cached lookup, writes, and reads
@@ -81,9 +83,8 @@ func TestLookupsFollowWrites(t *testing.T) {
 // at once, and recent_changes follows the clock within a second.
 func TestStatsFollowWritesAndTime(t *testing.T) {
 	ctx := context.Background()
-	db := mustOpen(t)
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
-	db.Now = func() time.Time { return now }
+	db := indextest.OpenWith(t, sqlstore.Options{Now: func() time.Time { return now }})
 	c := mustComponent(t, db)
 	imp := index.TranslationImport{ComponentID: c.ID, LanguageCode: "de", Filename: "de.json", Revision: "a",
 		Monolingual: true, Units: units("hello", "Hello", "")}
@@ -208,4 +209,89 @@ func TestPagesUnderConcurrentWrites(t *testing.T) {
 	}
 	close(stop)
 	readers.Wait()
+}
+
+// TestPageGenerations checks the generations the index notes for a
+// request's list page (index.PageReceipt), which the API keys its
+// rendered bodies on: a page read again before any write touched it
+// keeps its generation, a page read anew gets a new one, a full page of
+// changes that only grew keeps its rows' generation with the new total,
+// and an index without a page cache promises nothing.
+func TestPageGenerations(t *testing.T) {
+	ctx := context.Background()
+	receipt := func(t *testing.T, find func(context.Context) error) index.PageReceipt {
+		t.Helper()
+		req := index.WithRequestStart(ctx, time.Now())
+		if err := find(req); err != nil {
+			t.Fatal(err)
+		}
+		r, ok := index.LastPage(req)
+		if !ok {
+			t.Fatal("the index noted no page for the request")
+		}
+		return r
+	}
+	open := func(t *testing.T, o sqlstore.Options) (*sqlstore.DB, func(context.Context) error, func() index.ChangeFilter, func()) {
+		db := indextest.OpenWith(t, o)
+		c := mustComponent(t, db)
+		res, err := db.ImportTranslation(ctx, index.TranslationImport{ComponentID: c.ID, LanguageCode: "de",
+			Filename: "de.json", Revision: "a", Monolingual: true, Units: units("hello", "Hello", "", "bye", "Bye", "")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		units := func(ctx context.Context) error {
+			_, _, err := db.FindUnits(ctx, index.UnitFilter{TranslationID: res.TranslationID, Page: index.Page{Number: 1, Size: 50}})
+			return err
+		}
+		// A page of the translation's changes as long as the list, so full.
+		fullChanges := func() index.ChangeFilter {
+			_, n, err := db.FindChanges(ctx, index.ChangeFilter{TranslationID: res.TranslationID, Page: index.Page{Number: 1, Size: 1}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return index.ChangeFilter{TranslationID: res.TranslationID, Page: index.Page{Number: 1, Size: n}}
+		}
+		n := 0
+		edit := func() {
+			page, _, err := db.FindUnits(ctx, index.UnitFilter{TranslationID: res.TranslationID, Page: index.Page{Number: 1, Size: 1}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+			if _, err := db.UpdateUnit(ctx, page[0].ID, index.Actor{}, func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+				return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{fmt.Sprint("Hallo ", n)}, State: index.StateTranslated}}, nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return db, units, fullChanges, edit
+	}
+
+	t.Run("cached", func(t *testing.T) {
+		db, units, fullChanges, edit := open(t, sqlstore.Options{})
+		first, again := receipt(t, units), receipt(t, units)
+		if first.Generation == 0 || again != first || first.Rows != 2 || first.Total != 2 {
+			t.Errorf("the same page read twice: %+v, then %+v; want one non-zero generation, 2 rows of 2", first, again)
+		}
+		edit()
+		if after := receipt(t, units); after.Generation == 0 || after.Generation == first.Generation {
+			t.Errorf("the page read after an edit: %+v, want a new generation (was %d)", after, first.Generation)
+		}
+		cf := fullChanges()
+		changes := func(ctx context.Context) error { _, _, err := db.FindChanges(ctx, cf); return err }
+		before := receipt(t, changes)
+		edit()
+		grown := receipt(t, changes)
+		if before.Generation == 0 || grown.Generation != before.Generation || grown.Total <= before.Total ||
+			grown.Rows != before.Rows {
+			t.Errorf("a full page of changes before and after an edit appended one: %+v, then %+v; "+
+				"want the same rows and generation, a larger total", before, grown)
+		}
+	})
+	t.Run("no page cache", func(t *testing.T) {
+		_, units, _, _ := open(t, sqlstore.Options{PageCacheBytes: sqlstore.NoPageCache})
+		if r := receipt(t, units); r.Generation != 0 || r.Rows != 2 {
+			t.Errorf("a page of an index without a page cache: %+v, want generation 0 and its 2 rows", r)
+		}
+	})
 }

@@ -22,15 +22,15 @@ import (
 // ordering by id equals the API's ordering by (timestamp, id), and
 // FindChanges counts and pages changes by id (keyset.go). Every change
 // must be written here, at tx.now.
-func insertChange(ctx context.Context, tx *Tx, c index.Change) error {
+func insertChange(tx *Tx, c index.Change) error {
 	ts := formatTime(tx.now)
-	insert, err := tx.prepare(ctx, `INSERT INTO changes (action, timestamp, project_id, component_id,
+	insert, err := tx.prepare(`INSERT INTO changes (action, timestamp, project_id, component_id,
 		translation_id, unit_id, language_code, user_id, author_id, target, details)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
-	res, err := insert.ExecContext(ctx, changeValues(nil, &c, ts)...)
+	res, err := insert.Exec(changeValues(nil, &c, ts)...)
 	if err != nil {
 		return err
 	}
@@ -42,11 +42,11 @@ func insertChange(ctx context.Context, tx *Tx, c index.Change) error {
 		if err != nil {
 			return err
 		}
-		if err := queueEvents(ctx, tx, id, &c, hooks); err != nil {
+		if err := queueEvents(tx, id, &c, hooks); err != nil {
 			return err
 		}
 	}
-	return changeInserted(ctx, tx, c)
+	return changeInserted(tx, c)
 }
 
 // changeValues appends the values of change c's row at time ts to args,
@@ -62,7 +62,7 @@ func changeValues(args []any, c *index.Change, ts string) []any {
 // and on PostgreSQL each statement is a round trip (and one run of the
 // list_counts trigger). A change some webhook wants is inserted alone,
 // as its outbox rows need its id.
-func insertChanges(ctx context.Context, tx *Tx, cs []index.Change) error {
+func insertChanges(tx *Tx, cs []index.Change) error {
 	ts := formatTime(tx.now)
 	hooks := tx.hookSet()
 	var args []any
@@ -72,7 +72,7 @@ func insertChanges(ctx context.Context, tx *Tx, cs []index.Change) error {
 			n++
 		}
 		if n == 0 {
-			if err := insertChange(ctx, tx, cs[0]); err != nil {
+			if err := insertChange(tx, cs[0]); err != nil {
 				return err
 			}
 			cs = cs[1:]
@@ -83,13 +83,13 @@ func insertChanges(ctx context.Context, tx *Tx, cs []index.Change) error {
 		for i := range cs[:n] {
 			args = changeValues(args, &cs[i], ts)
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO changes (action, timestamp, project_id, component_id,
+		if _, err := tx.Exec(`INSERT INTO changes (action, timestamp, project_id, component_id,
 			translation_id, unit_id, language_code, user_id, author_id, target, details)
 			VALUES `+valueRows("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", n), args...); err != nil {
 			return err
 		}
 		for _, c := range cs[:n] {
-			if err := changeInserted(ctx, tx, c); err != nil {
+			if err := changeInserted(tx, c); err != nil {
 				return err
 			}
 		}
@@ -116,7 +116,7 @@ func valueRows(row string, n int) string {
 
 // changeInserted keeps the last_change and last_author of the scopes of
 // change c, just inserted at tx.now.
-func changeInserted(ctx context.Context, tx *Tx, c index.Change) error {
+func changeInserted(tx *Tx, c index.Change) error {
 	ts := formatTime(tx.now)
 	if c.TranslationID == 0 {
 		return nil
@@ -124,7 +124,7 @@ func changeInserted(ctx context.Context, tx *Tx, c index.Change) error {
 	author := ""
 	if c.AuthorID != 0 && c.Action.IsContent() {
 		var err error
-		if author, err = tx.authorName(ctx, c.AuthorID); err != nil {
+		if author, err = tx.authorName(c.AuthorID); err != nil {
 			return err
 		}
 	}
@@ -148,14 +148,14 @@ func changeInserted(ctx context.Context, tx *Tx, c index.Change) error {
 		}
 		if upsert == nil {
 			var err error
-			if upsert, err = tx.prepare(ctx, `INSERT INTO stats (scope, scope_key, last_change, last_author)
+			if upsert, err = tx.prepare(`INSERT INTO stats (scope, scope_key, last_change, last_author)
 				VALUES (?, ?, ?, ?) ON CONFLICT (scope, scope_key) DO UPDATE SET
 				last_change = excluded.last_change,
 				last_author = CASE WHEN excluded.last_author != '' THEN excluded.last_author ELSE stats.last_author END`); err != nil {
 				return err
 			}
 		}
-		if _, err := upsert.ExecContext(ctx, s.scope, s.key, ts, author); err != nil {
+		if _, err := upsert.Exec(s.scope, s.key, ts, author); err != nil {
 			return err
 		}
 		if _, ok := tx.stamped[s]; !ok || author != "" {
@@ -169,12 +169,12 @@ func changeInserted(ctx context.Context, tx *Tx, c index.Change) error {
 // authorName is the name statistics show for the author with the given
 // id, read once per write: an upload records a change per string, all by
 // one author.
-func (tx *Tx) authorName(ctx context.Context, id int64) (string, error) {
+func (tx *Tx) authorName(id int64) (string, error) {
 	if tx.author.id == id {
 		return tx.author.name, nil
 	}
 	var name string
-	if err := tx.QueryRowContext(ctx, `SELECT CASE WHEN full_name != '' THEN full_name ELSE username END
+	if err := tx.QueryRow(`SELECT CASE WHEN full_name != '' THEN full_name ELSE username END
 		FROM users WHERE id = ?`, id).Scan(&name); err != nil {
 		return "", err
 	}
@@ -249,11 +249,11 @@ func (db *DB) FindChangeByID(ctx context.Context, id int64) (index.Change, error
 // modified.
 func (db *DB) FindChanges(ctx context.Context, f index.ChangeFilter) ([]index.Change, int, error) {
 	key := changePageKey(f)
-	return pageOf(ctx, db, &db.changePages, key, changesDep(f), changeStrings, func() ([]index.Change, int, error) {
-		if rows, total, ok := db.appendedChangesPage(ctx, f, key); ok {
-			return rows, total, nil
+	return pageOf(ctx, db, &db.changePages, key, changesDep(f), changeStrings, func() (page[index.Change], error) {
+		if p, ok := db.appendedChangesPage(ctx, f, key); ok {
+			return p, nil
 		}
-		return db.findChanges(ctx, f)
+		return readPage(db.findChanges(ctx, f))
 	})
 }
 
@@ -264,28 +264,29 @@ func (db *DB) FindChanges(ctx context.Context, f index.ChangeFilter) ([]index.Ch
 // nor remove any (every write that does touches everything). The rows
 // of a full page are then the same and only the list's total moved,
 // which list_counts sums in one small query; pageOf keeps the page
-// again with it. Every edit makes the list of all changes stale, and
+// again with it, and with the rows' generation. Every edit makes the list of all changes stale, and
 // reading its page again cost readers of that list more than half their
 // throughput under 500 edits a second.
-func (db *DB) appendedChangesPage(ctx context.Context, f index.ChangeFilter, key string) ([]index.Change, int, bool) {
+func (db *DB) appendedChangesPage(ctx context.Context, f index.ChangeFilter, key string) (page[index.Change], bool) {
 	if !f.After.IsZero() || !f.Before.IsZero() || f.Page.Size <= 0 {
-		return nil, 0, false
+		return page[index.Change]{}, false
 	}
 	p, at, ok := db.changePages.get(key)
 	if !ok || len(p.rows) != f.Page.Size || db.clock.global.Load() > at {
-		return nil, 0, false
+		return page[index.Change]{}, false
 	}
 	l := changeList(f)
 	if where, _ := changeWhere(f); where != l.where {
-		return nil, 0, false
+		return page[index.Change]{}, false
 	}
 	total, err := l.total(ctx, db.r)
 	// A total that fell means changes were removed, by a write the clock
 	// may not show yet: read the page.
 	if err != nil || total < p.total || db.clock.global.Load() > at {
-		return nil, 0, false
+		return page[index.Change]{}, false
 	}
-	return p.rows, total, true
+	p.total = total
+	return p, true
 }
 
 // changesDep is what a page of changes depends on: the changes of the
@@ -506,5 +507,5 @@ func (db *DB) RecordComponentChange(ctx context.Context, c index.Change) error {
 	if c.ComponentID == 0 || c.TranslationID != 0 || c.UnitID != 0 {
 		return fmt.Errorf("record change %d: want a component's change", c.Action)
 	}
-	return db.write(ctx, func(tx *Tx) error { return insertChange(ctx, tx, c) })
+	return db.write(ctx, func(tx *Tx) error { return insertChange(tx, c) })
 }

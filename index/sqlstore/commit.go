@@ -67,25 +67,25 @@ func (db *DB) FindUserByID(ctx context.Context, id int64) (index.User, error) {
 // them (RecordGitHead).
 func (db *DB) MarkCommitted(ctx context.Context, rec index.Committed) error {
 	return db.write(ctx, func(tx *Tx) error {
-		clear, err := tx.prepare(ctx, `UPDATE units SET pending = 0, pending_since = NULL
+		clear, err := tx.prepare(`UPDATE units SET pending = 0, pending_since = NULL
 			WHERE id = ? AND translation_id = ? AND target = ?`)
 		if err != nil {
 			return err
 		}
 		for _, t := range rec.Translations {
 			for _, u := range t.Units {
-				if _, err := clear.ExecContext(ctx, u.ID, t.TranslationID, index.JoinPlural(u.Target)); err != nil {
+				if _, err := clear.Exec(u.ID, t.TranslationID, index.JoinPlural(u.Target)); err != nil {
 					return err
 				}
 			}
 			for _, id := range t.Removed {
-				if _, err := tx.ExecContext(ctx, `DELETE FROM removed_units WHERE id = ? AND translation_id = ?`,
+				if _, err := tx.Exec(`DELETE FROM removed_units WHERE id = ? AND translation_id = ?`,
 					id, t.TranslationID); err != nil {
 					return err
 				}
 			}
 			if t.Revision != "" {
-				if _, err := tx.ExecContext(ctx, `UPDATE translations SET revision = ? WHERE id = ?`,
+				if _, err := tx.Exec(`UPDATE translations SET revision = ? WHERE id = ?`,
 					t.Revision, t.TranslationID); err != nil {
 					return err
 				}
@@ -95,23 +95,23 @@ func (db *DB) MarkCommitted(ctx context.Context, rec index.Committed) error {
 			}
 			ch := index.Change{Action: index.ActionCommit, ComponentID: rec.ComponentID,
 				TranslationID: t.TranslationID, UserID: rec.UserID}
-			ids, err := translationScope(ctx, tx, t.TranslationID)
+			ids, err := translationScope(tx, t.TranslationID)
 			if err != nil {
 				return err
 			}
 			ch.ProjectID, ch.LanguageCode = ids.projectID, ids.languageCode
-			if err := insertChange(ctx, tx, ch); err != nil {
+			if err := insertChange(tx, ch); err != nil {
 				return err
 			}
 		}
 		for _, p := range rec.Files {
-			if _, err := tx.ExecContext(ctx, `DELETE FROM pending_files WHERE component_id = ? AND path = ?`,
+			if _, err := tx.Exec(`DELETE FROM pending_files WHERE component_id = ? AND path = ?`,
 				rec.ComponentID, p); err != nil {
 				return err
 			}
 		}
 		if rec.Head != nil && db.SharedCheckouts() {
-			return recordGitHead(ctx, tx, *rec.Head)
+			return recordGitHead(tx, *rec.Head)
 		}
 		return nil
 	})
@@ -123,7 +123,7 @@ func (db *DB) MarkCommitted(ctx context.Context, rec index.Committed) error {
 func (db *DB) RecordRepositoryChange(ctx context.Context, componentID int64, action index.Action,
 	userID int64, target string) error {
 	return db.write(ctx, func(tx *Tx) error {
-		return componentChange(ctx, tx, componentID, action, userID, target)
+		return componentChange(tx, componentID, action, userID, target)
 	})
 }
 
@@ -139,12 +139,12 @@ func (db *DB) Repend(ctx context.Context, rep index.Repended) error {
 		// A re-pended edit's work began when it was made, which the
 		// index no longer knows: now, so that it is due at once only
 		// with commit_pending_age 0 (a pull commits it anyway).
-		pend, err := tx.prepare(ctx, `UPDATE units SET pending = 1, pending_since = coalesce(pending_since, ?)
+		pend, err := tx.prepare(`UPDATE units SET pending = 1, pending_since = coalesce(pending_since, ?)
 			WHERE translation_id = ? AND id_hash = ? AND pending = 0`)
 		if err != nil {
 			return err
 		}
-		removed, err := tx.prepare(ctx, `INSERT INTO removed_units (translation_id, id_hash, context, source, removed)
+		removed, err := tx.prepare(`INSERT INTO removed_units (translation_id, id_hash, context, source, removed)
 			SELECT ?, ?, ?, ?, ? WHERE NOT EXISTS
 				(SELECT 1 FROM removed_units WHERE translation_id = ? AND id_hash = ?)`)
 		if err != nil {
@@ -152,19 +152,19 @@ func (db *DB) Repend(ctx context.Context, rep index.Repended) error {
 		}
 		for _, t := range rep.Translations {
 			for _, h := range t.IDHashes {
-				if _, err := pend.ExecContext(ctx, now, t.TranslationID, h); err != nil {
+				if _, err := pend.Exec(now, t.TranslationID, h); err != nil {
 					return err
 				}
 			}
 			for _, r := range t.Removed {
-				if _, err := removed.ExecContext(ctx, t.TranslationID, r.IDHash, r.Context,
+				if _, err := removed.Exec(t.TranslationID, r.IDHash, r.Context,
 					index.JoinPlural(r.Source), now, t.TranslationID, r.IDHash); err != nil {
 					return err
 				}
 			}
 		}
 		for _, f := range rep.Files {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO pending_files (component_id, path, operation,
+			if _, err := tx.Exec(`INSERT INTO pending_files (component_id, path, operation,
 				language_code, user_id, created) VALUES (?, ?, ?, ?, ?, ?)
 				ON CONFLICT (component_id, path) DO NOTHING`, rep.ComponentID, f.Path, f.Operation,
 				f.LanguageCode, nullID(f.UserID), now); err != nil {
@@ -220,7 +220,7 @@ func (db *DB) RepositoryFailure(ctx context.Context, componentID int64) (string,
 func (db *DB) DiscardPending(ctx context.Context, componentID, userID int64, target func(index.Pending) string) (index.Pending, error) {
 	var p index.Pending
 	err := db.write(ctx, func(tx *Tx) error {
-		if err := tx.QueryRowContext(ctx, pendingCounts, componentID, componentID, componentID).
+		if err := tx.QueryRow(pendingCounts, componentID, componentID, componentID).
 			Scan(&p.Units, &p.Removed, &p.Files); err != nil {
 			return err
 		}
@@ -231,16 +231,16 @@ func (db *DB) DiscardPending(ctx context.Context, componentID, userID int64, tar
 			`DELETE FROM pending_files WHERE component_id = ?`,
 			`UPDATE translations SET revision = '' WHERE component_id = ?`,
 		} {
-			if _, err := tx.ExecContext(ctx, q, componentID); err != nil {
+			if _, err := tx.Exec(q, componentID); err != nil {
 				return err
 			}
 		}
 		ch := index.Change{Action: index.ActionReset, ComponentID: componentID, UserID: userID, Target: target(p)}
-		if err := tx.QueryRowContext(ctx, `SELECT project_id FROM components WHERE id = ?`, componentID).
+		if err := tx.QueryRow(`SELECT project_id FROM components WHERE id = ?`, componentID).
 			Scan(&ch.ProjectID); err != nil {
 			return err
 		}
-		return insertChange(ctx, tx, ch)
+		return insertChange(tx, ch)
 	})
 	return p, err
 }

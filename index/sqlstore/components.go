@@ -107,11 +107,11 @@ func (db *DB) SaveComponent(ctx context.Context, c index.Component) (saved index
 			return err
 		}
 		var id int64
-		err = tx.QueryRowContext(ctx, `SELECT id FROM components WHERE project_id = ? AND slug = ?`,
+		err = tx.QueryRow(`SELECT id FROM components WHERE project_id = ? AND slug = ?`,
 			c.ProjectID, c.Slug).Scan(&id)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
-			res, err := tx.ExecContext(ctx, `INSERT INTO components
+			res, err := tx.Exec(`INSERT INTO components
 				(project_id, slug, name, source_language, is_glossary, settings) VALUES (?, ?, ?, ?, ?, ?)`,
 				c.ProjectID, c.Slug, c.Name, c.SourceLanguage, c.IsGlossary, body)
 			if err != nil {
@@ -121,27 +121,27 @@ func (db *DB) SaveComponent(ctx context.Context, c index.Component) (saved index
 				return err
 			}
 			created = true
-			if err := insertChange(ctx, tx, index.Change{Action: index.ActionComponentCreated,
+			if err := insertChange(tx, index.Change{Action: index.ActionComponentCreated,
 				ProjectID: c.ProjectID, ComponentID: id}); err != nil {
 				return err
 			}
 		case err != nil:
 			return err
 		default:
-			if _, err := tx.ExecContext(ctx, `UPDATE components SET name = ?, source_language = ?,
+			if _, err := tx.Exec(`UPDATE components SET name = ?, source_language = ?,
 				is_glossary = ?, settings = ? WHERE id = ?`,
 				c.Name, c.SourceLanguage, c.IsGlossary, body, id); err != nil {
 				return err
 			}
 		}
-		saved, err = findComponentByID(ctx, tx, id)
+		saved, err = findComponentByID(tx, id)
 		return err
 	})
 	return saved, created, err
 }
 
-func findComponentByID(ctx context.Context, q queryer, id int64) (index.Component, error) {
-	row := q.QueryRowContext(ctx, `SELECT `+componentColumns+`
+func findComponentByID(tx *Tx, id int64) (index.Component, error) {
+	row := tx.QueryRow(`SELECT `+componentColumns+`
 		FROM components c JOIN projects p ON p.id = c.project_id WHERE c.id = ?`, id)
 	c, err := scanComponent(row)
 	return c, formatError(err)

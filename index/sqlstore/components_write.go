@@ -37,7 +37,7 @@ func (db *DB) RecordImport(ctx context.Context, componentID int64, st index.Impo
 		return err
 	}
 	return db.write(ctx, func(tx *Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE components SET import_error = ?, import_skipped = ? WHERE id = ?`,
+		res, err := tx.Exec(`UPDATE components SET import_error = ?, import_skipped = ? WHERE id = ?`,
 			st.Error, string(body), componentID)
 		if err != nil {
 			return err
@@ -57,7 +57,7 @@ func (db *DB) RecordImport(ctx context.Context, componentID int64, st index.Impo
 func (db *DB) CreateComponent(ctx context.Context, c index.Component, by index.Actor) (index.Component, error) {
 	var saved index.Component
 	err := db.write(ctx, func(tx *Tx) error {
-		if err := checkComponentUnique(ctx, tx, c); err != nil {
+		if err := checkComponentUnique(tx, c); err != nil {
 			return err
 		}
 		settings, err := componentSettings(c)
@@ -65,17 +65,17 @@ func (db *DB) CreateComponent(ctx context.Context, c index.Component, by index.A
 			return err
 		}
 		var id int64
-		if err := tx.QueryRowContext(ctx, `INSERT INTO components
+		if err := tx.QueryRow(`INSERT INTO components
 			(project_id, slug, name, source_language, is_glossary, settings) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
 			c.ProjectID, c.Slug, c.Name, c.SourceLanguage, c.IsGlossary, settings).Scan(&id); err != nil {
 			return err
 		}
-		if err := insertChange(ctx, tx, index.Change{Action: index.ActionComponentCreated, ProjectID: c.ProjectID,
+		if err := insertChange(tx, index.Change{Action: index.ActionComponentCreated, ProjectID: c.ProjectID,
 			ComponentID: id, UserID: by.UserID, AuthorID: by.AuthorID, Target: c.Name,
 			Details: `{"origin":"api"}`}); err != nil {
 			return err
 		}
-		saved, err = findComponentByID(ctx, tx, id)
+		saved, err = findComponentByID(tx, id)
 		return err
 	})
 	return saved, err
@@ -84,9 +84,9 @@ func (db *DB) CreateComponent(ctx context.Context, c index.Component, by index.A
 // checkComponentUnique answers a *index.FieldError when another
 // component of c's project has c's name or slug, and ErrNotFound when
 // the project does not exist.
-func checkComponentUnique(ctx context.Context, q queryer, c index.Component) error {
+func checkComponentUnique(tx *Tx, c index.Component) error {
 	var project int
-	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM projects WHERE id = ?`, c.ProjectID).Scan(&project); err != nil {
+	if err := tx.QueryRow(`SELECT count(*) FROM projects WHERE id = ?`, c.ProjectID).Scan(&project); err != nil {
 		return err
 	}
 	if project == 0 {
@@ -97,7 +97,7 @@ func checkComponentUnique(ctx context.Context, q queryer, c index.Component) err
 		{"name", "name", c.Name, componentNameTaken}, {"slug", "slug", c.Slug, componentSlugTaken},
 	} {
 		var n int
-		if err := q.QueryRowContext(ctx, `SELECT count(*) FROM components
+		if err := tx.QueryRow(`SELECT count(*) FROM components
 			WHERE project_id = ? AND `+u.column+` = ? AND id != ?`, c.ProjectID, u.value, c.ID).Scan(&n); err != nil {
 			return err
 		}
@@ -119,7 +119,7 @@ func checkComponentUnique(ctx context.Context, q queryer, c index.Component) err
 func (db *DB) UpdateComponent(ctx context.Context, id int64, update func(*index.Component) error) (before, after index.Component, err error) {
 	err = db.write(ctx, func(tx *Tx) error {
 		var err error
-		if before, err = findComponentByID(ctx, tx, id); err != nil {
+		if before, err = findComponentByID(tx, id); err != nil {
 			return err
 		}
 		after = before
@@ -128,14 +128,14 @@ func (db *DB) UpdateComponent(ctx context.Context, id int64, update func(*index.
 			return err
 		}
 		after.ID, after.ProjectID, after.Project, after.Locked = id, before.ProjectID, before.Project, before.Locked
-		if err := checkComponentUnique(ctx, tx, after); err != nil {
+		if err := checkComponentUnique(tx, after); err != nil {
 			return err
 		}
 		settings, err := componentSettings(after)
 		if err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE components SET slug = ?, name = ?, source_language = ?,
+		_, err = tx.Exec(`UPDATE components SET slug = ?, name = ?, source_language = ?,
 			is_glossary = ?, settings = ? WHERE id = ?`, after.Slug, after.Name, after.SourceLanguage,
 			after.IsGlossary, settings, id)
 		return err
@@ -152,23 +152,23 @@ func (db *DB) DeleteComponent(ctx context.Context, id int64, by index.Actor) (in
 	var c index.Component
 	err := db.write(ctx, func(tx *Tx) error {
 		var err error
-		if c, err = findComponentByID(ctx, tx, id); err != nil {
+		if c, err = findComponentByID(tx, id); err != nil {
 			return err
 		}
-		if err := dropComponentStats(ctx, tx, id); err != nil {
+		if err := dropComponentStats(tx, id); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM components WHERE id = ?`, id); err != nil {
+		if _, err := tx.Exec(`DELETE FROM components WHERE id = ?`, id); err != nil {
 			return err
 		}
 		// The component's add-ons went with it, and their deliveries go.
-		if err := forgetOrphanDeliveries(ctx, tx); err != nil {
+		if err := forgetOrphanDeliveries(tx); err != nil {
 			return err
 		}
-		if err := tx.reloadHooks(ctx); err != nil {
+		if err := tx.reloadHooks(); err != nil {
 			return err
 		}
-		return insertChange(ctx, tx, index.Change{Action: index.ActionComponentRemoved, ProjectID: c.ProjectID,
+		return insertChange(tx, index.Change{Action: index.ActionComponentRemoved, ProjectID: c.ProjectID,
 			UserID: by.UserID, AuthorID: by.AuthorID, Target: c.Name})
 	})
 	return c, err
@@ -177,40 +177,40 @@ func (db *DB) DeleteComponent(ctx context.Context, id int64, by index.Actor) (in
 // dropComponentStats takes every translation of a component out of the
 // project and language totals and deletes the component's own
 // statistics rows, ahead of the component's removal.
-func dropComponentStats(ctx context.Context, tx *Tx, componentID int64) error {
-	ids, err := translationIDs(ctx, tx, `component_id = ?`, componentID)
+func dropComponentStats(tx *Tx, componentID int64) error {
+	ids, err := translationIDs(tx, `component_id = ?`, componentID)
 	if err != nil {
 		return err
 	}
 	for _, tid := range ids {
-		if err := dropTranslationStats(ctx, tx, tid); err != nil {
+		if err := dropTranslationStats(tx, tid); err != nil {
 			return err
 		}
 	}
 	tx.forgetStamps()
-	_, err = tx.ExecContext(ctx, `DELETE FROM stats WHERE scope = 'c' AND scope_key = ?`, itoa(componentID))
+	_, err = tx.Exec(`DELETE FROM stats WHERE scope = 'c' AND scope_key = ?`, itoa(componentID))
 	return err
 }
 
 // dropTranslationStats takes a translation's statistics out of its
 // component, project and language totals and deletes its own row, ahead
 // of its removal.
-func dropTranslationStats(ctx context.Context, tx *Tx, translationID int64) error {
-	ids, err := translationScope(ctx, tx, translationID)
+func dropTranslationStats(tx *Tx, translationID int64) error {
+	ids, err := translationScope(tx, translationID)
 	if err != nil {
 		return err
 	}
-	if err := applyTranslationStats(ctx, tx, ids, index.Stats{}); err != nil {
+	if err := applyTranslationStats(tx, ids, index.Stats{}); err != nil {
 		return err
 	}
 	tx.forgetStamps()
-	_, err = tx.ExecContext(ctx, `DELETE FROM stats WHERE scope = 't' AND scope_key = ?`, itoa(translationID))
+	_, err = tx.Exec(`DELETE FROM stats WHERE scope = 't' AND scope_key = ?`, itoa(translationID))
 	return err
 }
 
 // translationIDs returns the ids of the translations matching where.
-func translationIDs(ctx context.Context, q queryer, where string, args ...any) ([]int64, error) {
-	rows, err := q.QueryContext(ctx, `SELECT id FROM translations WHERE `+where+` ORDER BY id`, args...)
+func translationIDs(tx *Tx, where string, args ...any) ([]int64, error) {
+	rows, err := tx.Query(`SELECT id FROM translations WHERE `+where+` ORDER BY id`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -236,7 +236,7 @@ func translationIDs(ctx context.Context, q queryer, where string, args ...any) (
 func (db *DB) RemoveStaleTranslations(ctx context.Context, componentID int64, keep []string) ([]string, error) {
 	var removed []string
 	err := db.write(ctx, func(tx *Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT t.id, t.language_code FROM translations t
+		rows, err := tx.Query(`SELECT t.id, t.language_code FROM translations t
 			WHERE t.component_id = ? AND t.is_source = 0 AND NOT EXISTS (SELECT 1 FROM pending_files f
 				WHERE f.component_id = t.component_id AND f.language_code = t.language_code AND f.operation = 'add')
 			ORDER BY t.id`, componentID)
@@ -261,7 +261,7 @@ func (db *DB) RemoveStaleTranslations(ctx context.Context, componentID int64, ke
 			return err
 		}
 		for _, id := range stale {
-			if _, err := removeTranslation(ctx, tx, id, index.Actor{}); err != nil {
+			if _, err := removeTranslation(tx, id, index.Actor{}); err != nil {
 				return err
 			}
 		}
@@ -274,25 +274,25 @@ func (db *DB) RemoveStaleTranslations(ctx context.Context, componentID int64, ke
 // and records "Translation removed" (25) by the actor on its component
 // (the change cannot point at the translation it outlives). It returns
 // the translation's file name.
-func removeTranslation(ctx context.Context, tx *Tx, id int64, by index.Actor) (string, error) {
-	ids, err := translationScope(ctx, tx, id)
+func removeTranslation(tx *Tx, id int64, by index.Actor) (string, error) {
+	ids, err := translationScope(tx, id)
 	if err != nil {
 		return "", err
 	}
 	var filename string
-	if err := tx.QueryRowContext(ctx, `SELECT filename FROM translations WHERE id = ?`, id).Scan(&filename); err != nil {
+	if err := tx.QueryRow(`SELECT filename FROM translations WHERE id = ?`, id).Scan(&filename); err != nil {
 		return "", err
 	}
-	if err := dropTranslationStats(ctx, tx, id); err != nil {
+	if err := dropTranslationStats(tx, id); err != nil {
 		return "", err
 	}
-	if err := countBeforeDelete(ctx, tx); err != nil { // its units go by cascade
+	if err := countBeforeDelete(tx); err != nil { // its units go by cascade
 		return "", err
 	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM translations WHERE id = ?`, id); err != nil {
+	if _, err := tx.Exec(`DELETE FROM translations WHERE id = ?`, id); err != nil {
 		return "", fmt.Errorf("delete translation %d: %w", id, err)
 	}
-	return filename, insertChange(ctx, tx, index.Change{Action: index.ActionTranslationRemoved,
+	return filename, insertChange(tx, index.Change{Action: index.ActionTranslationRemoved,
 		ProjectID: ids.projectID, ComponentID: ids.componentID, LanguageCode: ids.languageCode,
 		UserID: by.UserID, AuthorID: by.AuthorID, Target: filename})
 }

@@ -25,12 +25,11 @@ type crudEnv struct {
 func mustCrudEnv(tb testing.TB) *crudEnv {
 	tb.Helper()
 	ctx := context.Background()
-	db, err := openFresh(tb)
+	db, err := openFreshWith(tb, Options{Now: func() time.Time { return time.Date(2026, 11, 23, 1, 2, 3, 0, time.UTC) }})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { db.Close() })
-	db.Now = func() time.Time { return time.Date(2026, 11, 23, 1, 2, 3, 0, time.UTC) }
 	if err := db.SeedLanguages(ctx, []index.Language{
 		{Code: "en", Name: "English", Direction: "ltr", Plural: index.Plural{Number: 2, Formula: "n != 1"}},
 		{Code: "de", Name: "German", Direction: "ltr", Plural: index.Plural{Number: 2, Formula: "n != 1"}},

@@ -41,11 +41,11 @@ func (r *eventRecord) event() index.Event {
 // queueEvents writes the outbox rows of change c, recorded with id, for
 // the add-ons in hooks: the event as it stands now, names resolved, so
 // that what is sent does not depend on what happens to them later.
-func queueEvents(ctx context.Context, tx *Tx, id int64, c *index.Change, hooks []int64) error {
+func queueEvents(tx *Tx, id int64, c *index.Change, hooks []int64) error {
 	r := eventRecord{ChangeID: id, Action: c.Action, Timestamp: formatTime(tx.now), ProjectID: c.ProjectID,
 		ComponentID: c.ComponentID, TranslationID: c.TranslationID, UnitID: c.UnitID, Target: c.Target,
 		Language: c.LanguageCode}
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce((SELECT slug FROM projects WHERE id = ?), ''),
+	if err := tx.QueryRow(`SELECT coalesce((SELECT slug FROM projects WHERE id = ?), ''),
 		coalesce((SELECT slug FROM components WHERE id = ?), ''),
 		coalesce((SELECT username FROM users WHERE id = ?), ''),
 		coalesce((SELECT username FROM users WHERE id = ?), '')`,
@@ -60,7 +60,7 @@ func queueEvents(ctx context.Context, tx *Tx, id int64, c *index.Change, hooks [
 		r.Old, r.Source, r.Context, r.HasUnit = d.Old, d.Source, d.Context, d.Source != ""
 	}
 	if c.UnitID != 0 {
-		err := tx.QueryRowContext(ctx, `SELECT source, context FROM units WHERE id = ?`, c.UnitID).
+		err := tx.QueryRow(`SELECT source, context FROM units WHERE id = ?`, c.UnitID).
 			Scan(&r.Source, &r.Context)
 		if err != nil && !errors.Is(err, sql.ErrNoRows) {
 			return err
@@ -71,14 +71,14 @@ func queueEvents(ctx context.Context, tx *Tx, id int64, c *index.Change, hooks [
 	if err != nil {
 		return err
 	}
-	insert, err := tx.prepare(ctx, `INSERT INTO deliveries (addon_id, change_id, event, created, next_try)
+	insert, err := tx.prepare(`INSERT INTO deliveries (addon_id, change_id, event, created, next_try)
 		VALUES (?, ?, ?, ?, ?)`)
 	if err != nil {
 		return err
 	}
 	ts := formatTime(tx.now)
 	for _, hook := range hooks {
-		if _, err := insert.ExecContext(ctx, hook, id, string(event), ts, ts); err != nil {
+		if _, err := insert.Exec(hook, id, string(event), ts, ts); err != nil {
 			return err
 		}
 	}
@@ -150,7 +150,7 @@ func (db *DB) NextDeliveryTry(ctx context.Context) (time.Time, bool, error) {
 // depends on deliveries.
 func (db *DB) RecordDelivery(ctx context.Context, id int64, r index.DeliveryResult) error {
 	return db.writeNarrow(ctx, func(tx *Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE deliveries SET state = ?, attempts = attempts + 1,
+		_, err := tx.Exec(`UPDATE deliveries SET state = ?, attempts = attempts + 1,
 			next_try = ?, last_try = ?, last_code = ?, last_error = ? WHERE id = ?`,
 			r.State, formatTime(r.NextTry), formatTime(r.At), r.Code, r.Error, id)
 		return err
@@ -160,8 +160,8 @@ func (db *DB) RecordDelivery(ctx context.Context, id int64, r index.DeliveryResu
 // forgetOrphanDeliveries removes the deliveries of add-ons that no
 // longer exist, in the transaction that deleted them with their project
 // or component.
-func forgetOrphanDeliveries(ctx context.Context, tx *Tx) error {
-	_, err := tx.ExecContext(ctx, `DELETE FROM deliveries WHERE addon_id NOT IN (SELECT id FROM addons)`)
+func forgetOrphanDeliveries(tx *Tx) error {
+	_, err := tx.Exec(`DELETE FROM deliveries WHERE addon_id NOT IN (SELECT id FROM addons)`)
 	return err
 }
 
@@ -170,7 +170,7 @@ func forgetOrphanDeliveries(ctx context.Context, tx *Tx) error {
 func (db *DB) PruneDeliveries(ctx context.Context, t time.Time) (int64, error) {
 	var n int64
 	err := db.writeNarrow(ctx, func(tx *Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM deliveries WHERE state != 0 AND last_try < ?`, formatTime(t))
+		res, err := tx.Exec(`DELETE FROM deliveries WHERE state != 0 AND last_try < ?`, formatTime(t))
 		if err != nil {
 			return err
 		}

@@ -12,7 +12,7 @@ import (
 // another project only, and with one on the edited component that wants
 // the edit, whose delivery is queued in the edit's transaction.
 //
-//	go test ./index/sqlite -run '^$' -bench UpdateUnitHooks -count 6
+//	go test ./index/sqlstore -run '^$' -bench UpdateUnitHooks -count 6
 func BenchmarkUpdateUnitHooks(b *testing.B) {
 	for _, scenario := range []string{"none", "elsewhere", "hook"} {
 		b.Run(scenario, func(b *testing.B) {
@@ -61,7 +61,7 @@ func BenchmarkUpdateUnitHooks(b *testing.B) {
 // writer's webhooks, alone: for a project without any (while another
 // has one), and for one whose hook wants the change.
 //
-//	go test ./index/sqlite -run '^$' -bench HookMatch
+//	go test ./index/sqlstore -run '^$' -bench HookMatch
 func BenchmarkHookMatch(b *testing.B) {
 	hook := index.Addon{ID: 1, Name: index.AddonWebhook, ProjectID: 2, ComponentID: 3,
 		Webhook: index.Webhook{Filter: index.EventsContent}}

@@ -129,15 +129,15 @@ func TestOutboxRollsBackWithItsChange(t *testing.T) {
 	}
 	id := f.unit(t, "de", 3).ID
 	err := f.db.write(ctx, func(tx *Tx) error {
-		u, tr, err := findUnitAndTranslation(ctx, tx, id)
+		u, tr, err := findUnitAndTranslation(tx, id)
 		if err != nil {
 			return err
 		}
 		e := editorOf(tx, &tr, f.user)
-		if _, err := e.edit(ctx, &u, index.UnitEdit{Target: []string{"y"}, State: index.StateTranslated}, 0); err != nil {
+		if _, err := e.edit(&u, index.UnitEdit{Target: []string{"y"}, State: index.StateTranslated}, 0); err != nil {
 			return err
 		}
-		if err := e.finish(ctx); err != nil {
+		if err := e.finish(); err != nil {
 			return err
 		}
 		return fmt.Errorf("refused")
@@ -157,12 +157,12 @@ func TestHookSetRollsBackWithItsWrite(t *testing.T) {
 	f := mustWriteFixture(t)
 	ctx := context.Background()
 	err := f.db.write(ctx, func(tx *Tx) error {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO addons (name, project_id, configuration)
+		if _, err := tx.Exec(`INSERT INTO addons (name, project_id, configuration)
 			VALUES (?, ?, '{"webhook_url": "https://example.com/", "event_filter": "all"}')`,
 			index.AddonWebhook, f.comp.ProjectID); err != nil {
 			return err
 		}
-		if err := tx.reloadHooks(ctx); err != nil {
+		if err := tx.reloadHooks(); err != nil {
 			return err
 		}
 		if len(tx.hookSet().byProject[f.comp.ProjectID]) != 1 {

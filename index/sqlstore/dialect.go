@@ -31,7 +31,7 @@ type dialect struct {
 	// writer goroutine is the only one, as with SQLite's one file).
 	lockWrites string
 	// shared: other processes may write the same database, so the caches
-	// learn of their writes through write_log (shared.go).
+	// learn of their writes through write_log (replay.go).
 	shared bool
 	// returning: an INSERT answers its new id with RETURNING, in its
 	// own round trip. SQLite's RETURNING builds an ephemeral table per
@@ -107,17 +107,4 @@ func (d *dialect) args(args []any) []any {
 		return args
 	}
 	return out
-}
-
-// lastInsertID returns the id the last INSERT of tx generated. pgx has
-// no LastInsertId; lastval() on the transaction's connection answers the
-// same, since no trigger of the schema inserts into a table with an
-// identity column.
-func (tx *Tx) lastInsertID(res sql.Result) (int64, error) {
-	if !tx.w.d.numbered {
-		return res.LastInsertId()
-	}
-	var id int64
-	err := tx.Tx.QueryRowContext(runCtx, `SELECT lastval()`).Scan(&id)
-	return id, err
 }

@@ -1,16 +1,65 @@
-// Package sqlite is Tolk's embedded index engine: the schema, queries and
-// statistics of package index, stored in one SQLite file through the pure
-// Go driver modernc.org/sqlite.
+// Package sqlstore is Tolk's index engine: the schema, queries,
+// statistics and caches of package index, on SQLite (one file, through
+// the pure Go driver modernc.org/sqlite: the default, with nothing to
+// install) or on PostgreSQL (through github.com/jackc/pgx/v5, for
+// several Tolk processes sharing one database). One code serves both;
+// what differs is a dialect (dialect.go) and each engine's migrations.
 //
 // SQL text, *sql.Rows and driver errors never leave this package; callers
-// see index types and index error kinds. Each exported method owns its
-// transaction. Writes go through a single connection (SQLite has one
-// writer at a time; queuing in Go is cheaper than SQLITE_BUSY retries),
-// reads through a pool that WAL lets run beside the writer.
+// see index types and index error kinds (errors.go). Each exported method
+// owns its transaction. Writes go through a single connection (SQLite has
+// one writer at a time; queuing in Go is cheaper than SQLITE_BUSY
+// retries), reads through a pool that runs beside the writer (WAL on
+// SQLite). This package must not import sync, formats or vcs.
 //
-// Start reading at sqlite.go (Open, migrations, pragmas), then import.go.
-// changes.go records every change; with it, in the same transaction,
-// go the outbox rows of the webhooks that want it (addons.go keeps the
-// webhooks in memory for that question, deliveries.go holds the outbox).
-// This package must not import sync, formats or vcs.
+// # Where things are
+//
+// The machinery, apart from the queries:
+//
+//   - store.go: DB, Open and Close, with the settings of options.go;
+//     sqlite.go and postgres.go open each engine (connections, pragmas),
+//     migrate.go applies the schema.
+//   - writer.go: the writer goroutine and its batches (group commit);
+//     tx.go: Tx, the write transaction every write function is given;
+//     writer_stats.go: the statistics a batch's writes owe, stored once.
+//   - cache.go: the cached answers (lookups, list pages, statistics) and
+//     the write clock that makes them stale; replay.go: on PostgreSQL,
+//     other processes' writes replayed into that clock (write_log).
+//   - hooks.go: the webhooks in memory that every change is matched
+//     against; stmt.go: prepared statements, for reads and the writer.
+//
+// The queries are in one file per noun: projects.go, components.go,
+// translations.go, units.go, changes.go and so on, their writes in the
+// _write.go beside them; keyset.go pages lists without OFFSET, stats.go
+// keeps statistics, import.go imports a file's units, edit.go and
+// unitwrite.go edit units. Start reading at options.go and store.go, then
+// import.go.
+//
+// # How a write flows
+//
+// An exported write method (UpdateUnit, say) hands a write function to
+// db.write or db.writeNarrow with its request's context, and waits:
+//
+//  1. Request: the write is queued for the writer goroutine (writer.go).
+//     A context that ends while it waits withdraws it.
+//  2. Batch: the writer takes the writes waiting when it is free, up to
+//     maxWriteBatch, without waiting for more.
+//  3. Transaction: one transaction runs them all, each in a savepoint, so
+//     that a failing write rolls back alone (runBatch). It takes the write
+//     lock first on PostgreSQL, reads the clock once, and gives each
+//     write function the Tx, whose statements run to their end whatever
+//     any request's context does. The write records its changes, queues
+//     webhook deliveries in the same transaction (the outbox,
+//     deliveries.go), and declares what it touched (Tx.touch) or touches
+//     everything. Statistics owed by narrow writes are stored once per
+//     batch (writer_stats.go); on PostgreSQL the batch appends what it
+//     touched to write_log.
+//  4. Caches made stale: after the commit (or the rollback) the writer
+//     advances the write clock (cache.go) with what the batch touched;
+//     every cached answer that depends on it is read again on its next
+//     use. Only then is each write answered, with its own error.
+//
+// On PostgreSQL another process's writes reach this one's caches
+// through write_log (replay.go): readers replay it before trusting a
+// cached answer, and the writer inside its transaction.
 package sqlstore

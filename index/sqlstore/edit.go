@@ -1,7 +1,6 @@
 package sqlstore
 
 import (
-	"context"
 	"encoding/json"
 	"slices"
 
@@ -57,7 +56,7 @@ func bulkEditor(tx *Tx, t *index.Translation, actor index.Actor) *unitEditor {
 
 // flush writes the rows of a bulk editor's edits so far: the units'
 // targets and states, then the changes in the order made.
-func (e *unitEditor) flush(ctx context.Context) error {
+func (e *unitEditor) flush() error {
 	if e.bulk == nil {
 		return nil
 	}
@@ -71,14 +70,14 @@ func (e *unitEditor) flush(ctx context.Context) error {
 		for _, u := range units[:n] {
 			args = append(args, u.id, u.target, u.state)
 		}
-		if _, err := e.tx.ExecContext(ctx, `UPDATE units SET target = v.column2, state = v.column3, pending = 1,
+		if _, err := e.tx.Exec(`UPDATE units SET target = v.column2, state = v.column3, pending = 1,
 			pending_since = coalesce(units.pending_since, ?), timestamp = ?
 			FROM (VALUES `+valueRows(unitRowValues, n)+`) AS v WHERE units.id = v.column1`, args...); err != nil {
 			return err
 		}
 		units = units[n:]
 	}
-	if err := insertChanges(ctx, e.tx, e.bulk.changes); err != nil {
+	if err := insertChanges(e.tx, e.bulk.changes); err != nil {
 		return err
 	}
 	e.bulk.units, e.bulk.changes = e.bulk.units[:0], e.bulk.changes[:0]
@@ -87,8 +86,8 @@ func (e *unitEditor) flush(ctx context.Context) error {
 
 // newUnitEditor starts editing the translation with the given id for
 // actor.
-func newUnitEditor(ctx context.Context, tx *Tx, translationID int64, actor index.Actor) (*unitEditor, error) {
-	ids, err := translationScope(ctx, tx, translationID)
+func newUnitEditor(tx *Tx, translationID int64, actor index.Actor) (*unitEditor, error) {
+	ids, err := translationScope(tx, translationID)
 	if err != nil {
 		return nil, err
 	}
@@ -110,17 +109,17 @@ func editorOf(tx *Tx, t *index.Translation, actor index.Actor) *unitEditor {
 
 // translationScope reads the ids a translation's statistics and changes
 // are filed under.
-func translationScope(ctx context.Context, q queryer, translationID int64) (scopeIDs, error) {
+func translationScope(tx *Tx, translationID int64) (scopeIDs, error) {
 	ids := scopeIDs{translationID: translationID}
-	err := q.QueryRowContext(ctx, `SELECT t.component_id, c.project_id, t.language_code
+	err := tx.QueryRow(`SELECT t.component_id, c.project_id, t.language_code
 		FROM translations t JOIN components c ON c.id = t.component_id WHERE t.id = ?`, translationID).
 		Scan(&ids.componentID, &ids.projectID, &ids.languageCode)
 	return ids, err
 }
 
 // findUnitTx reads a unit inside a transaction, seeing its own writes.
-func findUnitTx(ctx context.Context, tx *Tx, id int64) (index.Unit, error) {
-	return scanUnit(tx.QueryRowContext(ctx, `SELECT `+unitColumns+` FROM units WHERE id = ?`, id))
+func findUnitTx(tx *Tx, id int64) (index.Unit, error) {
+	return scanUnit(tx.QueryRow(`SELECT `+unitColumns+` FROM units WHERE id = ?`, id))
 }
 
 // changeDetails is what a unit change keeps beyond its target: the state
@@ -137,7 +136,7 @@ type changeDetails struct {
 // edit sets u's target and state, records the change (action 0 picks the
 // reference's action for the state transition) and updates u in place.
 // It reports false, doing nothing, when u already holds the edit.
-func (e *unitEditor) edit(ctx context.Context, u *index.Unit, ed index.UnitEdit, action index.Action) (bool, error) {
+func (e *unitEditor) edit(u *index.Unit, ed index.UnitEdit, action index.Action) (bool, error) {
 	if ed.State == u.State && slices.Equal(ed.Target, u.Target) {
 		return false, nil
 	}
@@ -150,13 +149,13 @@ func (e *unitEditor) edit(ctx context.Context, u *index.Unit, ed index.UnitEdit,
 	} else {
 		// pending_since keeps when the unit's pending work began
 		// (migration 0011): an edit of a unit already pending leaves it.
-		update, err := e.tx.prepare(ctx, `UPDATE units SET target = ?, state = ?, pending = 1,
+		update, err := e.tx.prepare(`UPDATE units SET target = ?, state = ?, pending = 1,
 			pending_since = coalesce(pending_since, ?), timestamp = ? WHERE id = ?`)
 		if err != nil {
 			return false, err
 		}
 		now := formatTime(e.tx.now)
-		if _, err := update.ExecContext(ctx, target, ed.State, now, now, u.ID); err != nil {
+		if _, err := update.Exec(target, ed.State, now, now, u.ID); err != nil {
 			return false, err
 		}
 	}
@@ -171,10 +170,10 @@ func (e *unitEditor) edit(ctx context.Context, u *index.Unit, ed index.UnitEdit,
 	if err != nil {
 		return false, err
 	}
-	if err := e.change(ctx, action, u.ID, target, string(details)); err != nil {
+	if err := e.change(action, u.ID, target, string(details)); err != nil {
 		return false, err
 	}
-	if err := e.newContributor(ctx, u.ID); err != nil {
+	if err := e.newContributor(u.ID); err != nil {
 		return false, err
 	}
 	u.Target, u.State, u.Pending, u.Timestamp = slices.Clone(ed.Target), ed.State, true, e.tx.now
@@ -186,21 +185,21 @@ func (e *unitEditor) edit(ctx context.Context, u *index.Unit, ed index.UnitEdit,
 // ID, TranslationID, Position and Timestamp. A unit whose SourceUnitID is
 // 0 is its own source unit (a string added to the source translation).
 // pending marks it for the next commit, for units the file must gain.
-func (e *unitEditor) add(ctx context.Context, u *index.Unit, pending bool) error {
+func (e *unitEditor) add(u *index.Unit, pending bool) error {
 	if e.nextPosition == 0 {
-		if err := e.tx.QueryRowContext(ctx, `SELECT coalesce(max(position), 0) + 1 FROM units
+		if err := e.tx.QueryRow(`SELECT coalesce(max(position), 0) + 1 FROM units
 			WHERE translation_id = ?`, e.ids.translationID).Scan(&e.nextPosition); err != nil {
 			return err
 		}
 	}
-	ins, err := newUnitInserter(ctx, e.tx)
+	ins, err := newUnitInserter(e.tx)
 	if err != nil {
 		return err
 	}
 	u.TranslationID, u.Position, u.Timestamp = e.ids.translationID, e.nextPosition, e.tx.now
 	chars := u.NumChars()
 	target := index.JoinPlural(u.Target)
-	if u.ID, err = ins.add(ctx, u.TranslationID, u.Position, u.Context, index.JoinPlural(u.Source), target,
+	if u.ID, err = ins.add(u.TranslationID, u.Position, u.Context, index.JoinPlural(u.Source), target,
 		u.IDHash, u.ContentHash, u.Location, u.Note, u.Flags, u.Explanation, u.State, u.NumWords, chars,
 		formatTime(e.tx.now), nullID(u.SourceUnitID)); err != nil {
 		return err
@@ -215,18 +214,18 @@ func (e *unitEditor) add(ctx context.Context, u *index.Unit, pending bool) error
 		if pending {
 			since = formatTime(e.tx.now)
 		}
-		if _, err := e.tx.ExecContext(ctx, `UPDATE units SET source_unit_id = ?, pending = ?, pending_since = ?
+		if _, err := e.tx.Exec(`UPDATE units SET source_unit_id = ?, pending = ?, pending_since = ?
 			WHERE id = ?`, u.SourceUnitID, pending, since, u.ID); err != nil {
 			return err
 		}
 	}
 	e.delta.CountUnit(u.State, u.NumWords, chars)
 	// The reference records the source text as the target of 31.
-	return e.change(ctx, index.ActionNewSource, u.ID, index.JoinPlural(u.Source), "")
+	return e.change(index.ActionNewSource, u.ID, index.JoinPlural(u.Source), "")
 }
 
 // change records one change of this translation by the editor's actor.
-func (e *unitEditor) change(ctx context.Context, action index.Action, unitID int64, target, details string) error {
+func (e *unitEditor) change(action index.Action, unitID int64, target, details string) error {
 	c := index.Change{Action: action, ProjectID: e.ids.projectID,
 		ComponentID: e.ids.componentID, TranslationID: e.ids.translationID, UnitID: unitID,
 		LanguageCode: e.ids.languageCode, UserID: e.actor.UserID, AuthorID: e.actor.AuthorID,
@@ -235,17 +234,17 @@ func (e *unitEditor) change(ctx context.Context, action index.Action, unitID int
 		e.bulk.changes = append(e.bulk.changes, c)
 		return nil
 	}
-	return insertChange(ctx, e.tx, c)
+	return insertChange(e.tx, c)
 }
 
 // newContributor records "New contributor" (45), with the unit, the
 // first time the author edits this translation.
-func (e *unitEditor) newContributor(ctx context.Context, unitID int64) error {
+func (e *unitEditor) newContributor(unitID int64) error {
 	if e.contributorChecked || e.actor.AuthorID == 0 {
 		return nil
 	}
 	e.contributorChecked = true
-	res, err := e.tx.ExecContext(ctx, `INSERT INTO contributors (translation_id, user_id) VALUES (?, ?)
+	res, err := e.tx.Exec(`INSERT INTO contributors (translation_id, user_id) VALUES (?, ?)
 		ON CONFLICT DO NOTHING`, e.ids.translationID, e.actor.AuthorID)
 	if err != nil {
 		return err
@@ -253,24 +252,24 @@ func (e *unitEditor) newContributor(ctx context.Context, unitID int64) error {
 	if n, _ := res.RowsAffected(); n == 0 {
 		return nil
 	}
-	return e.change(ctx, index.ActionNewContributor, unitID, "", "")
+	return e.change(index.ActionNewContributor, unitID, "", "")
 }
 
 // finish writes a bulk editor's waiting rows (flush) and the statistics
 // the edits owe to the translation and its component, project and
 // language.
-func (e *unitEditor) finish(ctx context.Context) error {
-	if err := e.flush(ctx); err != nil {
+func (e *unitEditor) finish() error {
+	if err := e.flush(); err != nil {
 		return err
 	}
 	if e.delta == (index.Stats{}) {
 		return nil
 	}
-	if err := addStats(ctx, e.tx, "t", itoa(e.ids.translationID), e.delta); err != nil {
+	if err := addStats(e.tx, "t", itoa(e.ids.translationID), e.delta); err != nil {
 		return err
 	}
 	for _, s := range aggregateScopes(e.ids) {
-		if err := addStats(ctx, e.tx, s.scope, s.key, e.delta); err != nil {
+		if err := addStats(e.tx, s.scope, s.key, e.delta); err != nil {
 			return err
 		}
 	}

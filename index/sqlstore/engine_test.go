@@ -16,8 +16,17 @@ func TestMain(m *testing.M) { testengine.Main(m) }
 // closes it.
 func openFresh(tb testing.TB) (*DB, error) {
 	tb.Helper()
+	return openFreshWith(tb, Options{})
+}
+
+// openFreshWith is openFresh with o's settings; its Engine and Location
+// are the test's.
+func openFreshWith(tb testing.TB, o Options) (*DB, error) {
+	tb.Helper()
 	if testengine.Engine() == testengine.Postgres {
-		return OpenPostgres(context.Background(), testengine.PostgresDSN(tb))
+		o.Engine, o.Location = Postgres, testengine.PostgresDSN(tb)
+	} else {
+		o.Engine, o.Location = SQLite, filepath.Join(tb.TempDir(), "tolk.db")
 	}
-	return OpenSQLite(context.Background(), filepath.Join(tb.TempDir(), "tolk.db"))
+	return Open(context.Background(), o)
 }

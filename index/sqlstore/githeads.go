@@ -63,19 +63,19 @@ func (db *DB) RecordGitHead(ctx context.Context, h index.GitHead) error {
 		return nil
 	}
 	// No cache holds these rows.
-	return db.writeNarrow(ctx, func(tx *Tx) error { return recordGitHead(ctx, tx, h) })
+	return db.writeNarrow(ctx, func(tx *Tx) error { return recordGitHead(tx, h) })
 }
 
-func recordGitHead(ctx context.Context, tx *Tx, h index.GitHead) error {
+func recordGitHead(tx *Tx, h index.GitHead) error {
 	if h.Replace {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM git_objects WHERE component_id = ?`, h.ComponentID); err != nil {
+		if _, err := tx.Exec(`DELETE FROM git_objects WHERE component_id = ?`, h.ComponentID); err != nil {
 			return err
 		}
 	}
-	if err := putObjects(ctx, tx, h.ComponentID, h.Objects); err != nil {
+	if err := putObjects(tx, h.ComponentID, h.Objects); err != nil {
 		return err
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO git_heads (component_id, head, base) VALUES (?, ?, ?)
+	_, err := tx.Exec(`INSERT INTO git_heads (component_id, head, base) VALUES (?, ?, ?)
 		ON CONFLICT (component_id) DO UPDATE SET head = excluded.head, base = excluded.base`,
 		h.ComponentID, h.Head, h.Base)
 	return err
@@ -88,7 +88,7 @@ const objectsPerInsert = 64
 
 // putObjects stores objects, compressed (compressObject), a statement
 // per objectsPerInsert of them.
-func putObjects(ctx context.Context, tx *Tx, componentID int64, objs []index.GitObject) error {
+func putObjects(tx *Tx, componentID int64, objs []index.GitObject) error {
 	var zw *zlib.Writer
 	for len(objs) > 0 {
 		n := min(len(objs), objectsPerInsert)
@@ -108,7 +108,7 @@ func putObjects(ctx context.Context, tx *Tx, componentID int64, objs []index.Git
 			args = append(args, componentID, o.Hash, o.Type, data)
 		}
 		q.WriteString(` ON CONFLICT (component_id, hash) DO NOTHING`)
-		if _, err := tx.ExecContext(ctx, q.String(), args...); err != nil {
+		if _, err := tx.Exec(q.String(), args...); err != nil {
 			return fmt.Errorf("record objects: %w", err)
 		}
 		objs = objs[n:]

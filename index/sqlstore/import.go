@@ -48,14 +48,9 @@ func (db *DB) ImportTranslation(ctx context.Context, imp index.TranslationImport
 func (db *DB) ImportTranslations(ctx context.Context, imps []index.TranslationImport) ([]index.ImportResult, error) {
 	results := make([]index.ImportResult, 0, len(imps))
 	err := db.write(ctx, func(tx *Tx) error {
-		// Once begun, the transaction runs to its end: with a
-		// cancellable context modernc.org/sqlite starts a goroutine per
-		// statement to watch it, 4% of a corpus import. Cancellation is
-		// still honoured between batches, when the next transaction begins.
-		ctx := context.WithoutCancel(ctx)
 		sources := sourceUnitCache{}
 		for _, imp := range imps {
-			res, err := importTranslation(ctx, tx, imp, sources)
+			res, err := importTranslation(tx, imp, sources)
 			if err != nil {
 				return fmt.Errorf("%s: %w", imp.LanguageCode, err)
 			}
@@ -73,11 +68,11 @@ func (db *DB) ImportTranslations(ctx context.Context, imps []index.TranslationIm
 // source translation id: the translations of a component share one.
 type sourceUnitCache map[int64]map[int64]int64
 
-func (c sourceUnitCache) get(ctx context.Context, tx *Tx, sourceTranslationID int64) (map[int64]int64, error) {
+func (c sourceUnitCache) get(tx *Tx, sourceTranslationID int64) (map[int64]int64, error) {
 	if m, ok := c[sourceTranslationID]; ok {
 		return m, nil
 	}
-	m, err := loadSourceUnits(ctx, tx, sourceTranslationID)
+	m, err := loadSourceUnits(tx, sourceTranslationID)
 	if err != nil {
 		return nil, err
 	}
@@ -85,19 +80,19 @@ func (c sourceUnitCache) get(ctx context.Context, tx *Tx, sourceTranslationID in
 	return m, nil
 }
 
-func importTranslation(ctx context.Context, tx *Tx, imp index.TranslationImport, sources sourceUnitCache) (index.ImportResult, error) {
+func importTranslation(tx *Tx, imp index.TranslationImport, sources sourceUnitCache) (index.ImportResult, error) {
 	var res index.ImportResult
 	ids := scopeIDs{componentID: imp.ComponentID, languageCode: imp.LanguageCode}
-	if err := tx.QueryRowContext(ctx, `SELECT project_id FROM components WHERE id = ?`,
+	if err := tx.QueryRow(`SELECT project_id FROM components WHERE id = ?`,
 		imp.ComponentID).Scan(&ids.projectID); err != nil {
 		return res, err
 	}
 	var revision, loadError string
-	err := tx.QueryRowContext(ctx, `SELECT id, revision, load_error FROM translations
+	err := tx.QueryRow(`SELECT id, revision, load_error FROM translations
 		WHERE component_id = ? AND language_code = ?`, imp.ComponentID, imp.LanguageCode).
 		Scan(&ids.translationID, &revision, &loadError)
 	if errors.Is(err, sql.ErrNoRows) {
-		err = tx.QueryRowContext(ctx, `INSERT INTO translations (component_id, language_code, filename,
+		err = tx.QueryRow(`INSERT INTO translations (component_id, language_code, filename,
 			is_source, is_template) VALUES (?, ?, ?, ?, ?) RETURNING id`, imp.ComponentID, imp.LanguageCode,
 			imp.Filename, imp.IsSource, imp.IsTemplate).Scan(&ids.translationID)
 		res.Created = true
@@ -107,19 +102,19 @@ func importTranslation(ctx context.Context, tx *Tx, imp index.TranslationImport,
 	}
 	res.TranslationID = ids.translationID
 	change := func(action index.Action, unitID int64, target, details string) error {
-		return insertChange(ctx, tx, index.Change{Action: action, ProjectID: ids.projectID,
+		return insertChange(tx, index.Change{Action: action, ProjectID: ids.projectID,
 			ComponentID: ids.componentID, TranslationID: ids.translationID, UnitID: unitID,
 			LanguageCode: ids.languageCode, Target: target, Details: details})
 	}
 
 	if imp.LoadError != "" {
-		orphans, err := removeOrphans(ctx, tx, ids.translationID, change)
+		orphans, err := removeOrphans(tx, ids.translationID, change)
 		if err != nil {
 			return res, err
 		}
 		if orphans > 0 {
 			res.Removed, res.Changed = orphans, true
-			if err := refreshTranslationStats(ctx, tx, ids); err != nil {
+			if err := refreshTranslationStats(tx, ids); err != nil {
 				return res, err
 			}
 		}
@@ -127,7 +122,7 @@ func importTranslation(ctx context.Context, tx *Tx, imp index.TranslationImport,
 			return res, nil
 		}
 		res.Changed = true
-		if _, err := tx.ExecContext(ctx, `UPDATE translations SET load_error = ?, filename = ? WHERE id = ?`,
+		if _, err := tx.Exec(`UPDATE translations SET load_error = ?, filename = ? WHERE id = ?`,
 			imp.LoadError, imp.Filename, ids.translationID); err != nil {
 			return res, err
 		}
@@ -136,18 +131,18 @@ func importTranslation(ctx context.Context, tx *Tx, imp index.TranslationImport,
 		return res, change(index.ActionParseError, 0, imp.LoadError, imp.LoadError)
 	}
 
-	existing, err := loadExisting(ctx, tx, ids.translationID)
+	existing, err := loadExisting(tx, ids.translationID)
 	if err != nil {
 		return res, err
 	}
-	removed, err := loadRemovedHashes(ctx, tx, ids.translationID)
+	removed, err := loadRemovedHashes(tx, ids.translationID)
 	if err != nil {
 		return res, err
 	}
 	isSource := imp.SourceTranslationID == 0 || imp.SourceTranslationID == ids.translationID
 	var sourceUnits map[int64]int64
 	if !isSource {
-		if sourceUnits, err = sources.get(ctx, tx, imp.SourceTranslationID); err != nil {
+		if sourceUnits, err = sources.get(tx, imp.SourceTranslationID); err != nil {
 			return res, err
 		}
 	}
@@ -155,17 +150,17 @@ func importTranslation(ctx context.Context, tx *Tx, imp index.TranslationImport,
 	// batch linking to it must see.
 	delete(sources, ids.translationID)
 	var created index.Stats // of the units a new translation received
-	if err := reconcileUnits(ctx, tx, imp, ids, existing, removed, sourceUnits, &res, &created, change); err != nil {
+	if err := reconcileUnits(tx, imp, ids, existing, removed, sourceUnits, &res, &created, change); err != nil {
 		return res, err
 	}
 	if isSource {
-		if err := linkSourceToItself(ctx, tx, ids.translationID); err != nil {
+		if err := linkSourceToItself(tx, ids.translationID); err != nil {
 			return res, err
 		}
 	}
 	res.Changed = res.Created || res.Added+res.Updated+res.Removed > 0 || loadError != ""
 	if res.Changed || revision != imp.Revision {
-		if _, err := tx.ExecContext(ctx, `UPDATE translations SET revision = ?, filename = ?, is_source = ?,
+		if _, err := tx.Exec(`UPDATE translations SET revision = ?, filename = ?, is_source = ?,
 			is_template = ?, load_error = '' WHERE id = ?`, imp.Revision, imp.Filename, imp.IsSource,
 			imp.IsTemplate, ids.translationID); err != nil {
 			return res, err
@@ -179,13 +174,13 @@ func importTranslation(ctx context.Context, tx *Tx, imp index.TranslationImport,
 	}
 	if res.Created {
 		// Every unit was just inserted and counted on the way.
-		return res, applyTranslationStats(ctx, tx, ids, created)
+		return res, applyTranslationStats(tx, ids, created)
 	}
-	return res, refreshTranslationStats(ctx, tx, ids)
+	return res, refreshTranslationStats(tx, ids)
 }
 
-func loadExisting(ctx context.Context, tx *Tx, translationID int64) (map[int64]*existingUnit, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id, id_hash, position, coalesce(source_unit_id, 0), context, source,
+func loadExisting(tx *Tx, translationID int64) (map[int64]*existingUnit, error) {
+	rows, err := tx.Query(`SELECT id, id_hash, position, coalesce(source_unit_id, 0), context, source,
 		target, previous_source, note, explanation, flags, location, state, pending FROM units
 		WHERE translation_id = ?`, translationID)
 	if err != nil {
@@ -207,8 +202,8 @@ func loadExisting(ctx context.Context, tx *Tx, translationID int64) (map[int64]*
 
 // loadRemovedHashes returns the id_hash of every unit removed from a
 // translation through the API since its file was last committed.
-func loadRemovedHashes(ctx context.Context, tx *Tx, translationID int64) (map[int64]bool, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id_hash FROM removed_units WHERE translation_id = ?`, translationID)
+func loadRemovedHashes(tx *Tx, translationID int64) (map[int64]bool, error) {
+	rows, err := tx.Query(`SELECT id_hash FROM removed_units WHERE translation_id = ?`, translationID)
 	if err != nil {
 		return nil, err
 	}
@@ -226,8 +221,8 @@ func loadRemovedHashes(ctx context.Context, tx *Tx, translationID int64) (map[in
 
 // loadSourceUnits maps the id_hash of every unit of the source
 // translation to its id: a unit's source unit is the one with its id_hash.
-func loadSourceUnits(ctx context.Context, tx *Tx, sourceTranslationID int64) (map[int64]int64, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id_hash, id FROM units WHERE translation_id = ?`, sourceTranslationID)
+func loadSourceUnits(tx *Tx, sourceTranslationID int64) (map[int64]int64, error) {
+	rows, err := tx.Query(`SELECT id_hash, id FROM units WHERE translation_id = ?`, sourceTranslationID)
 	if err != nil {
 		return nil, err
 	}
@@ -255,14 +250,14 @@ func loadSourceUnits(ctx context.Context, tx *Tx, sourceTranslationID int64) (ma
 // is lost either way; a pending unit the file lacks (added through the
 // API) stays; a unit removed through the API and still in the file is
 // not added back.
-func reconcileUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, ids scopeIDs,
+func reconcileUnits(tx *Tx, imp index.TranslationImport, ids scopeIDs,
 	existing map[int64]*existingUnit, removed map[int64]bool, sourceUnits map[int64]int64, res *index.ImportResult,
 	created *index.Stats, change func(index.Action, int64, string, string) error) error {
-	insert, err := newUnitInserter(ctx, tx)
+	insert, err := newUnitInserter(tx)
 	if err != nil {
 		return err
 	}
-	update, err := tx.prepare(ctx, `UPDATE units SET position = ?, context = ?, source = ?, target = ?,
+	update, err := tx.prepare(`UPDATE units SET position = ?, context = ?, source = ?, target = ?,
 		previous_source = ?, content_hash = ?, location = ?, note = ?, flags = ?, explanation = ?, state = ?,
 		num_words = ?, num_chars = ?, timestamp = ? WHERE id = ?`)
 	if err != nil {
@@ -270,11 +265,11 @@ func reconcileUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, id
 	}
 	// A source link moves without any content change when the source
 	// file is re-imported; that is not an update of this translation.
-	relink, err := tx.prepare(ctx, `UPDATE units SET source_unit_id = ? WHERE id = ?`)
+	relink, err := tx.prepare(`UPDATE units SET source_unit_id = ? WHERE id = ?`)
 	if err != nil {
 		return err
 	}
-	unpend, err := tx.prepare(ctx, `UPDATE units SET pending = 0, pending_since = NULL WHERE id = ?`)
+	unpend, err := tx.prepare(`UPDATE units SET pending = 0, pending_since = NULL WHERE id = ?`)
 	if err != nil {
 		return err
 	}
@@ -318,12 +313,12 @@ func reconcileUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, id
 				// A new translation records no change per unit, so its
 				// units need no id back and go in batches.
 				created.CountUnit(in.State, words, chars)
-				if err := insert.queue(ctx, row...); err != nil {
+				if err := insert.queue(row...); err != nil {
 					return err
 				}
 				continue
 			}
-			id, err := insert.add(ctx, row...)
+			id, err := insert.add(row...)
 			if err != nil {
 				return err
 			}
@@ -334,7 +329,7 @@ func reconcileUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, id
 		}
 		ex.seen = true
 		if sourceUnits != nil && ex.sourceUnitID != sourceUnitID {
-			if _, err := relink.ExecContext(ctx, nullID(sourceUnitID), ex.id); err != nil {
+			if _, err := relink.Exec(nullID(sourceUnitID), ex.id); err != nil {
 				return err
 			}
 		}
@@ -355,7 +350,7 @@ func reconcileUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, id
 				// Upstream changed the string too and the component
 				// takes upstream's text; the edit stays in the history.
 				keep = false
-				if _, err := unpend.ExecContext(ctx, ex.id); err != nil {
+				if _, err := unpend.Exec(ex.id); err != nil {
 					return err
 				}
 			default:
@@ -400,7 +395,7 @@ func reconcileUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, id
 			ex.flags == in.Flags && ex.location == in.Location && ex.state == state {
 			continue
 		}
-		if _, err := update.ExecContext(ctx, position, in.Context, source, target, previous, contentHash,
+		if _, err := update.Exec(position, in.Context, source, target, previous, contentHash,
 			in.Location, in.Note, in.Flags, in.Explanation, state, words, chars, now, ex.id); err != nil {
 			return err
 		}
@@ -415,7 +410,7 @@ func reconcileUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, id
 			}
 		}
 	}
-	if err := insert.flush(ctx); err != nil {
+	if err := insert.flush(); err != nil {
 		return err
 	}
 
@@ -441,7 +436,7 @@ func reconcileUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, id
 		}
 	}
 	slices.SortFunc(gone, func(a, b *existingUnit) int { return cmp.Compare(a.id, b.id) })
-	if err := deleteUnits(ctx, tx, gone); err != nil {
+	if err := deleteUnits(tx, gone); err != nil {
 		return err
 	}
 	for _, ex := range gone {
@@ -466,8 +461,8 @@ func reconcileUnits(ctx context.Context, tx *Tx, imp index.TranslationImport, id
 const unitDeleteBatch = 64
 
 // deleteUnits deletes units, unitDeleteBatch at a time.
-func deleteUnits(ctx context.Context, tx *Tx, units []*existingUnit) error {
-	if err := countBeforeDelete(ctx, tx); err != nil {
+func deleteUnits(tx *Tx, units []*existingUnit) error {
+	if err := countBeforeDelete(tx); err != nil {
 		return err
 	}
 	ids := make([]any, 0, unitDeleteBatch)
@@ -478,11 +473,11 @@ func deleteUnits(ctx context.Context, tx *Tx, units []*existingUnit) error {
 		}
 		// A full batch is prepared once: SQLite compiles the triggers and
 		// foreign key actions a delete fires into the statement.
-		del, err := tx.prepare(ctx, `DELETE FROM units WHERE id IN (?`+strings.Repeat(", ?", len(ids)-1)+`)`)
+		del, err := tx.prepare(`DELETE FROM units WHERE id IN (?` + strings.Repeat(", ?", len(ids)-1) + `)`)
 		if err != nil {
 			return err
 		}
-		if _, err := del.ExecContext(ctx, ids...); err != nil {
+		if _, err := del.Exec(ids...); err != nil {
 			return err
 		}
 	}
@@ -497,9 +492,9 @@ func deleteUnits(ctx context.Context, tx *Tx, units []*existingUnit) error {
 // link to a removed source unit (a 404) and count in every total. The
 // reference deletes them too: its source_unit foreign key cascades.
 // Pending edits among them go as well, their text kept in the change.
-func removeOrphans(ctx context.Context, tx *Tx, translationID int64,
+func removeOrphans(tx *Tx, translationID int64,
 	change func(index.Action, int64, string, string) error) (int, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT u.id, u.target FROM units u
+	rows, err := tx.Query(`SELECT u.id, u.target FROM units u
 		WHERE u.translation_id = ? AND u.source_unit_id IS NOT NULL AND u.source_unit_id != u.id
 		AND NOT EXISTS (SELECT 1 FROM units s WHERE s.id = u.source_unit_id)
 		ORDER BY u.id`, translationID)
@@ -523,11 +518,11 @@ func removeOrphans(ctx context.Context, tx *Tx, translationID int64,
 		return 0, err
 	}
 	rows.Close()
-	if err := countBeforeDelete(ctx, tx); err != nil {
+	if err := countBeforeDelete(tx); err != nil {
 		return 0, err
 	}
 	for _, o := range orphans {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM units WHERE id = ?`, o.id); err != nil {
+		if _, err := tx.Exec(`DELETE FROM units WHERE id = ?`, o.id); err != nil {
 			return 0, err
 		}
 		if err := change(index.ActionStringRemove, 0, o.target, ""); err != nil {
@@ -539,8 +534,8 @@ func removeOrphans(ctx context.Context, tx *Tx, translationID int64,
 
 // linkSourceToItself links the units of a source translation to
 // themselves; only units added by this import need it.
-func linkSourceToItself(ctx context.Context, tx *Tx, translationID int64) error {
-	_, err := tx.ExecContext(ctx, `UPDATE units SET source_unit_id = id
+func linkSourceToItself(tx *Tx, translationID int64) error {
+	_, err := tx.Exec(`UPDATE units SET source_unit_id = id
 		WHERE translation_id = ? AND source_unit_id IS DISTINCT FROM id`, translationID)
 	return err
 }

@@ -15,7 +15,7 @@ import (
 // (20,000 changes) and "remove" 20,000 units (deletes, and their changes
 // losing the unit). Each iteration sets up its own component untimed.
 //
-//	go test ./index/sqlite -run '^$' -bench ImportTranslation -benchtime 3x -count 3
+//	go test ./index/sqlstore -run '^$' -bench ImportTranslation -benchtime 3x -count 3
 //
 // Fastest of 3 interleaved runs, 2 shared cores, 2026-11-23: before this
 // branch (a594af8), at 4440267 without the triggers of 0002, and with:

@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"cmp"
-	"context"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -47,17 +46,17 @@ type unitInserter struct {
 
 // newUnitInserter prepares its statements once per transaction (Tx.prepare),
 // so that the files of one batch share them.
-func newUnitInserter(ctx context.Context, tx *Tx) (*unitInserter, error) {
+func newUnitInserter(tx *Tx) (*unitInserter, error) {
 	insertOne, insertMany := unitInsertSQL(1), unitInsertSQL(unitInsertBatch)
 	if tx.w.d.returning {
 		insertOne += " RETURNING id"
 		insertMany += manyReturning
 	}
-	one, err := tx.prepare(ctx, insertOne)
+	one, err := tx.prepare(insertOne)
 	if err != nil {
 		return nil, err
 	}
-	many, err := tx.prepare(ctx, insertMany)
+	many, err := tx.prepare(insertMany)
 	if err != nil {
 		return nil, err
 	}
@@ -72,26 +71,26 @@ const manyReturning = " RETURNING translation_id, id"
 
 // queue adds a unit whose id is not needed; row holds unitParams values,
 // the first the translation's id (an int64).
-func (ui *unitInserter) queue(ctx context.Context, row ...any) error {
+func (ui *unitInserter) queue(row ...any) error {
 	ui.pending = append(ui.pending, row...)
 	if len(ui.pending) < unitInsertBatch*unitParams {
 		return nil
 	}
-	return ui.flush(ctx)
+	return ui.flush()
 }
 
 // add inserts a unit now and returns its id; row is as for queue.
-func (ui *unitInserter) add(ctx context.Context, row ...any) (int64, error) {
-	if err := ui.flush(ctx); err != nil {
+func (ui *unitInserter) add(row ...any) (int64, error) {
+	if err := ui.flush(); err != nil {
 		return 0, err
 	}
 	var id int64
 	if ui.tx.w.d.returning {
-		if err := ui.one.QueryRowContext(ctx, row...).Scan(&id); err != nil {
+		if err := ui.one.QueryRow(row...).Scan(&id); err != nil {
 			return 0, err
 		}
 	} else {
-		r, err := ui.one.ExecContext(ctx, row...)
+		r, err := ui.one.Exec(row...)
 		if err != nil {
 			return 0, err
 		}
@@ -104,24 +103,24 @@ func (ui *unitInserter) add(ctx context.Context, row ...any) (int64, error) {
 }
 
 // flush sends the queued units.
-func (ui *unitInserter) flush(ctx context.Context) error {
+func (ui *unitInserter) flush() error {
 	rows := len(ui.pending) / unitParams
 	if rows == 0 {
 		return nil
 	}
 	defer func() { ui.pending = ui.pending[:0] }()
 	if ui.tx.w.d.returning {
-		return ui.flushReturning(ctx, rows)
+		return ui.flushReturning(rows)
 	}
 	var err error
 	var last int64
 	if rows == unitInsertBatch {
-		r, e := ui.many.ExecContext(ctx, ui.pending...)
+		r, e := ui.many.Exec(ui.pending...)
 		if err = e; err == nil {
 			last, err = r.LastInsertId()
 		}
 	} else {
-		r, e := ui.tx.ExecContext(ctx, unitInsertSQL(rows), ui.pending...)
+		r, e := ui.tx.Exec(unitInsertSQL(rows), ui.pending...)
 		if err = e; err == nil {
 			last, err = r.LastInsertId()
 		}
@@ -142,13 +141,13 @@ func (ui *unitInserter) flush(ctx context.Context) error {
 
 // flushReturning sends the queued units on an engine that returns their
 // ids, and counts them.
-func (ui *unitInserter) flushReturning(ctx context.Context, rows int) error {
+func (ui *unitInserter) flushReturning(rows int) error {
 	var rs *sql.Rows
 	var err error
 	if rows == unitInsertBatch {
-		rs, err = ui.many.QueryContext(ctx, ui.pending...)
+		rs, err = ui.many.Query(ui.pending...)
 	} else {
-		rs, err = ui.tx.QueryContext(ctx, unitInsertSQL(rows)+manyReturning, ui.pending...)
+		rs, err = ui.tx.Query(unitInsertSQL(rows)+manyReturning, ui.pending...)
 	}
 	if err != nil {
 		return err
@@ -189,7 +188,7 @@ func (tx *Tx) countNewUnit(translationID, id int64) {
 // of migration 0002 subtract from the list_counts rows of the deleted
 // units, which the buckets of units inserted by this write do not have
 // until storeUnitCounts runs. It costs nothing when none are waiting.
-func countBeforeDelete(ctx context.Context, tx *Tx) error { return storeUnitCounts(ctx, tx) }
+func countBeforeDelete(tx *Tx) error { return storeUnitCounts(tx) }
 
 // unitCountRows is the most list_counts rows one statement of
 // storeUnitCounts adds to.
@@ -207,7 +206,7 @@ var unitCountUpserts = func() (q [unitCountRows + 1]string) {
 // storeUnitCounts adds the units the current write inserted to their
 // list_counts rows, a few rows per statement (an import of one file
 // touches one or two buckets), and forgets them.
-func storeUnitCounts(ctx context.Context, tx *Tx) error {
+func storeUnitCounts(tx *Tx) error {
 	if len(tx.newUnits) == 0 {
 		return nil
 	}
@@ -219,7 +218,7 @@ func storeUnitCounts(ctx context.Context, tx *Tx) error {
 		for _, k := range chunk {
 			args = append(args, k.translationID, k.bucket, tx.newUnits[k])
 		}
-		if _, err := tx.ExecContext(ctx, unitCountUpserts[len(chunk)], args...); err != nil {
+		if _, err := tx.Exec(unitCountUpserts[len(chunk)], args...); err != nil {
 			return fmt.Errorf("count the units of translation %d: %w", chunk[0].translationID, err)
 		}
 	}

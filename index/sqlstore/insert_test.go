@@ -80,7 +80,7 @@ func TestInsertedUnitsCounted(t *testing.T) {
 			for n := range 10 {
 				fail := (w+n)%3 == 0
 				err := f.db.write(ctx, func(tx *Tx) error {
-					ins, err := newUnitInserter(ctx, tx)
+					ins, err := newUnitInserter(tx)
 					if err != nil {
 						return err
 					}
@@ -88,9 +88,9 @@ func TestInsertedUnitsCounted(t *testing.T) {
 						row := []any{f.tr["de"], 1000 + i, fmt.Sprintf("w%d.n%d.%d", w, n, i), "S", "", int64(w*1000 + n*10 + i),
 							int64(i), "", "", "", "", index.StateEmpty, 1, 1, formatTime(tx.now), nil}
 						if i == 2 {
-							_, err = ins.add(ctx, row...)
+							_, err = ins.add(row...)
 						} else {
-							err = ins.queue(ctx, row...)
+							err = ins.queue(row...)
 						}
 						if err != nil {
 							return err

@@ -22,7 +22,7 @@ func (db *DB) SeedLanguages(ctx context.Context, langs []index.Language) error {
 		// (0.13-0.23 s on a loaded two-core machine; 10 ms on SQLite).
 		for len(langs) > 0 {
 			n := min(len(langs), seedBatch)
-			if err := seedLanguages(ctx, tx, langs[:n]); err != nil {
+			if err := seedLanguages(tx, langs[:n]); err != nil {
 				return err
 			}
 			langs = langs[n:]
@@ -35,7 +35,7 @@ func (db *DB) SeedLanguages(ctx context.Context, langs []index.Language) error {
 // upserts: 1,000 parameters, far below either engine's limit.
 const seedBatch = 100
 
-func seedLanguages(ctx context.Context, tx *Tx, langs []index.Language) error {
+func seedLanguages(tx *Tx, langs []index.Language) error {
 	var b strings.Builder
 	b.WriteString(`INSERT INTO languages (` + languageColumns + `) VALUES `)
 	args := make([]any, 0, 10*len(langs))
@@ -53,7 +53,7 @@ func seedLanguages(ctx context.Context, tx *Tx, langs []index.Language) error {
 		plural_source = excluded.plural_source, plural_number = excluded.plural_number,
 		plural_formula = excluded.plural_formula, plural_type = excluded.plural_type
 		WHERE languages.custom = 0`)
-	_, err := tx.ExecContext(ctx, b.String(), args...)
+	_, err := tx.Exec(b.String(), args...)
 	return err
 }
 

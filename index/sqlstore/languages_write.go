@@ -17,15 +17,15 @@ const languageCodeTaken = "Language with this Language code already exists."
 // code.
 func (db *DB) CreateLanguage(ctx context.Context, l index.Language) (index.Language, error) {
 	err := db.write(ctx, func(tx *Tx) error {
-		if err := checkLanguageCodeFree(ctx, tx, l.Code, ""); err != nil {
+		if err := checkLanguageCodeFree(tx, l.Code, ""); err != nil {
 			return err
 		}
 		var err error
-		if l.Plural.ID, err = nextPluralID(ctx, tx); err != nil {
+		if l.Plural.ID, err = nextPluralID(tx); err != nil {
 			return err
 		}
 		p := l.Plural
-		_, err = tx.ExecContext(ctx, `INSERT INTO languages (code, name, direction, population, aliases,
+		_, err = tx.Exec(`INSERT INTO languages (code, name, direction, population, aliases,
 			plural_id, plural_source, plural_number, plural_formula, plural_type, custom)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`, l.Code, l.Name, l.Direction, l.Population,
 			strings.Join(l.Aliases, ","), p.ID, p.Source, p.Number, p.Formula, p.Type)
@@ -36,9 +36,9 @@ func (db *DB) CreateLanguage(ctx context.Context, l index.Language) (index.Langu
 
 // checkLanguageCodeFree answers a *index.FieldError when a language other
 // than the one with code except has code.
-func checkLanguageCodeFree(ctx context.Context, q queryer, code, except string) error {
+func checkLanguageCodeFree(tx *Tx, code, except string) error {
 	var n int
-	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM languages WHERE code = ? AND code != ?`,
+	if err := tx.QueryRow(`SELECT count(*) FROM languages WHERE code = ? AND code != ?`,
 		code, except).Scan(&n); err != nil {
 		return err
 	}
@@ -49,9 +49,9 @@ func checkLanguageCodeFree(ctx context.Context, q queryer, code, except string) 
 }
 
 // nextPluralID is an id no plural definition has.
-func nextPluralID(ctx context.Context, q queryer) (int64, error) {
+func nextPluralID(tx *Tx) (int64, error) {
 	var id int64
-	err := q.QueryRowContext(ctx, `SELECT coalesce(max(plural_id), 0) + 1 FROM languages`).Scan(&id)
+	err := tx.QueryRow(`SELECT coalesce(max(plural_id), 0) + 1 FROM languages`).Scan(&id)
 	return id, err
 }
 
@@ -65,7 +65,7 @@ func nextPluralID(ctx context.Context, q queryer) (int64, error) {
 func (db *DB) UpdateLanguage(ctx context.Context, code string, update func(*index.Language) error) (index.Language, error) {
 	var l index.Language
 	err := db.write(ctx, func(tx *Tx) error {
-		before, err := scanLanguage(tx.QueryRowContext(ctx, `SELECT `+languageColumns+` FROM languages WHERE code = ?`, code))
+		before, err := scanLanguage(tx.QueryRow(`SELECT `+languageColumns+` FROM languages WHERE code = ?`, code))
 		if err != nil {
 			return err
 		}
@@ -74,10 +74,10 @@ func (db *DB) UpdateLanguage(ctx context.Context, code string, update func(*inde
 			return err
 		}
 		if l.Code != code {
-			if err := checkLanguageCodeFree(ctx, tx, l.Code, code); err != nil {
+			if err := checkLanguageCodeFree(tx, l.Code, code); err != nil {
 				return err
 			}
-			if n, err := languageUses(ctx, tx, code); err != nil {
+			if n, err := languageUses(tx, code); err != nil {
 				return err
 			} else if n > 0 {
 				return index.FieldErr("code", "invalid",
@@ -85,12 +85,12 @@ func (db *DB) UpdateLanguage(ctx context.Context, code string, update func(*inde
 			}
 		}
 		if l.Plural.Number != before.Plural.Number || l.Plural.Formula != before.Plural.Formula {
-			if l.Plural.ID, err = nextPluralID(ctx, tx); err != nil {
+			if l.Plural.ID, err = nextPluralID(tx); err != nil {
 				return err
 			}
 		}
 		p := l.Plural
-		_, err = tx.ExecContext(ctx, `UPDATE languages SET code = ?, name = ?, direction = ?, population = ?,
+		_, err = tx.Exec(`UPDATE languages SET code = ?, name = ?, direction = ?, population = ?,
 			aliases = ?, plural_id = ?, plural_source = ?, plural_number = ?, plural_formula = ?,
 			plural_type = ?, custom = 1 WHERE code = ?`, l.Code, l.Name, l.Direction, l.Population,
 			strings.Join(l.Aliases, ","), p.ID, p.Source, p.Number, p.Formula, p.Type, code)
@@ -101,9 +101,9 @@ func (db *DB) UpdateLanguage(ctx context.Context, code string, update func(*inde
 
 // languageUses counts the translations into a language and the
 // components whose source language it is.
-func languageUses(ctx context.Context, q queryer, code string) (int, error) {
+func languageUses(tx *Tx, code string) (int, error) {
 	var n int
-	err := q.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM translations WHERE language_code = ?)
+	err := tx.QueryRow(`SELECT (SELECT count(*) FROM translations WHERE language_code = ?)
 		+ (SELECT count(*) FROM components WHERE source_language = ?)`, code, code).Scan(&n)
 	return n, err
 }
@@ -114,7 +114,7 @@ func languageUses(ctx context.Context, q queryer, code string) (int, error) {
 // ErrNotFound when there is no such language.
 func (db *DB) DeleteLanguage(ctx context.Context, code string) error {
 	return db.write(ctx, func(tx *Tx) error {
-		n, err := languageUses(ctx, tx, code)
+		n, err := languageUses(tx, code)
 		if err != nil {
 			return err
 		}
@@ -122,7 +122,7 @@ func (db *DB) DeleteLanguage(ctx context.Context, code string) error {
 			return index.Errorf(index.ErrInvalid,
 				"The language %s is used by %d translations or components; remove them first.", code, n)
 		}
-		res, err := tx.ExecContext(ctx, `DELETE FROM languages WHERE code = ?`, code)
+		res, err := tx.Exec(`DELETE FROM languages WHERE code = ?`, code)
 		if err != nil {
 			return err
 		}

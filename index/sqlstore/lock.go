@@ -14,30 +14,30 @@ import (
 func (db *DB) SetComponentLock(ctx context.Context, componentID int64, locked bool, actor index.Actor) (bool, error) {
 	var changed bool
 	err := db.write(ctx, func(tx *Tx) (err error) {
-		changed, err = setComponentLock(ctx, tx, componentID, locked, actor)
+		changed, err = setComponentLock(tx, componentID, locked, actor)
 		return err
 	})
 	return changed, err
 }
 
-func setComponentLock(ctx context.Context, tx *Tx, componentID int64, locked bool, actor index.Actor) (bool, error) {
+func setComponentLock(tx *Tx, componentID int64, locked bool, actor index.Actor) (bool, error) {
 	var projectID int64
 	var was bool
-	if err := tx.QueryRowContext(ctx, `SELECT project_id, locked FROM components WHERE id = ?`, componentID).
+	if err := tx.QueryRow(`SELECT project_id, locked FROM components WHERE id = ?`, componentID).
 		Scan(&projectID, &was); err != nil {
 		return false, err
 	}
 	if was == locked {
 		return false, nil
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE components SET locked = ? WHERE id = ?`, locked, componentID); err != nil {
+	if _, err := tx.Exec(`UPDATE components SET locked = ? WHERE id = ?`, locked, componentID); err != nil {
 		return false, err
 	}
 	action := index.ActionUnlock
 	if locked {
 		action = index.ActionLock
 	}
-	return true, insertChange(ctx, tx, index.Change{Action: action, ProjectID: projectID, ComponentID: componentID,
+	return true, insertChange(tx, index.Change{Action: action, ProjectID: projectID, ComponentID: componentID,
 		UserID: actor.UserID, AuthorID: actor.AuthorID, Details: `{"auto":false}`})
 }
 
@@ -48,10 +48,10 @@ func (db *DB) SetProjectLock(ctx context.Context, projectID int64, locked bool, 
 	var n int
 	err := db.write(ctx, func(tx *Tx) error {
 		var one int
-		if err := tx.QueryRowContext(ctx, `SELECT 1 FROM projects WHERE id = ?`, projectID).Scan(&one); err != nil {
+		if err := tx.QueryRow(`SELECT 1 FROM projects WHERE id = ?`, projectID).Scan(&one); err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT id FROM components WHERE project_id = ? ORDER BY id`, projectID)
+		rows, err := tx.Query(`SELECT id FROM components WHERE project_id = ? ORDER BY id`, projectID)
 		if err != nil {
 			return err
 		}
@@ -69,7 +69,7 @@ func (db *DB) SetProjectLock(ctx context.Context, projectID int64, locked bool, 
 			return err
 		}
 		for _, id := range ids {
-			changed, err := setComponentLock(ctx, tx, id, locked, actor)
+			changed, err := setComponentLock(tx, id, locked, actor)
 			if err != nil {
 				return err
 			}

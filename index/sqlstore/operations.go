@@ -19,7 +19,7 @@ import (
 func (db *DB) ForceSync(ctx context.Context, componentID, userID int64, action index.Action, target string) (int64, error) {
 	var n int64
 	err := db.write(ctx, func(tx *Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE units SET pending = 1, pending_since = ?
+		res, err := tx.Exec(`UPDATE units SET pending = 1, pending_since = ?
 			WHERE pending = 0 AND translation_id IN (SELECT id FROM translations
 				WHERE component_id = ? AND is_source = 0 AND filename != '' AND load_error = '')`,
 			formatTime(tx.now), componentID)
@@ -29,7 +29,7 @@ func (db *DB) ForceSync(ctx context.Context, componentID, userID int64, action i
 		if n, err = res.RowsAffected(); err != nil {
 			return err
 		}
-		return componentChange(ctx, tx, componentID, action, userID, target)
+		return componentChange(tx, componentID, action, userID, target)
 	})
 	return n, err
 }
@@ -41,23 +41,23 @@ func (db *DB) ForceSync(ctx context.Context, componentID, userID int64, action i
 // component that does not exist is an error wrapping index.ErrNotFound.
 func (db *DB) ForceScan(ctx context.Context, componentID, userID int64) error {
 	return db.write(ctx, func(tx *Tx) error {
-		if _, err := tx.ExecContext(ctx, `UPDATE translations SET revision = '' WHERE component_id = ?`,
+		if _, err := tx.Exec(`UPDATE translations SET revision = '' WHERE component_id = ?`,
 			componentID); err != nil {
 			return err
 		}
-		return componentChange(ctx, tx, componentID, index.ActionForceScan, userID, "")
+		return componentChange(tx, componentID, index.ActionForceScan, userID, "")
 	})
 }
 
 // componentChange records a change of a component as a whole (its
 // repository, not one of its translations) by userID (0: nobody), with
 // target as its text.
-func componentChange(ctx context.Context, tx *Tx, componentID int64, action index.Action,
+func componentChange(tx *Tx, componentID int64, action index.Action,
 	userID int64, target string) error {
 	ch := index.Change{Action: action, ComponentID: componentID, UserID: userID, Target: target}
-	if err := tx.QueryRowContext(ctx, `SELECT project_id FROM components WHERE id = ?`, componentID).
+	if err := tx.QueryRow(`SELECT project_id FROM components WHERE id = ?`, componentID).
 		Scan(&ch.ProjectID); err != nil {
 		return err
 	}
-	return insertChange(ctx, tx, ch)
+	return insertChange(tx, ch)
 }

@@ -85,7 +85,7 @@ func lastPage(n, size int) int { return max(1, (n+size-1)/size) }
 // from SQLite: it calls past the page cache, which would otherwise answer
 // every iteration but the first.
 //
-//	go test ./index/sqlite -run '^$' -bench Pagination -benchtime 2s -count 5
+//	go test ./index/sqlstore -run '^$' -bench Pagination -benchtime 2s -count 5
 //
 // Medians of 5, 2 shared cores (Oxide Virtual Turin-like), 2026-11-23,
 // OFFSET + count(*) at a594af8, keyset at 4440267:

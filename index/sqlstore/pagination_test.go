@@ -77,13 +77,13 @@ func (e *pagingEnv) mustImport(tb testing.TB, c index.Component, lang string, us
 func mustPagingEnv(tb testing.TB) *pagingEnv {
 	tb.Helper()
 	ctx := context.Background()
-	db, err := openFresh(tb)
+	clock := &fakeClock{time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	db, err := openFreshWith(tb, Options{Now: clock.now})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { db.Close() })
-	e := &pagingEnv{db: db, clock: &fakeClock{time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}, tr: map[string]int64{}}
-	db.Now = e.clock.now
+	e := &pagingEnv{db: db, clock: clock, tr: map[string]int64{}}
 	p, _, err := db.SaveProject(ctx, index.Project{Name: "P", Slug: "p"})
 	if err != nil {
 		tb.Fatal(err)
@@ -460,7 +460,7 @@ func TestMigrationFromInitialSchema(t *testing.T) {
 	}
 	raw.Close()
 
-	db, err := OpenSQLite(ctx, path)
+	db, err := Open(ctx, Options{Engine: SQLite, Location: path})
 	if err != nil {
 		t.Fatal(err)
 	}

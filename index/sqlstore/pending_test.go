@@ -113,7 +113,7 @@ func TestPendingSince(t *testing.T) {
 	// before.
 	t0 := time.Now().UTC().Add(time.Hour).Truncate(time.Second)
 	clock := t0
-	f.db.Now = func() time.Time { return clock }
+	f.clock.Set(func() time.Time { return clock })
 	age := time.Duration(f.comp.CommitPendingAge) * time.Hour
 	if age == 0 {
 		t.Fatal("the fixture's component has no commit_pending_age")

@@ -4,13 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"embed"
-	"errors"
 	"fmt"
 	"hash/fnv"
 	"io/fs"
 	"runtime"
 
-	"github.com/jackc/pgx/v5/pgconn"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
 )
 
@@ -47,11 +45,10 @@ var postgresDialect = func() *dialect {
 	}
 }()
 
-// OpenPostgres opens the PostgreSQL index at dsn (a postgres:// URL or a
-// libpq connection string) and applies pending migrations. The database
-// must exist; Tolk creates its tables in the connection's schema.
-func OpenPostgres(ctx context.Context, dsn string) (*DB, error) {
-	db := newDB(postgresDialect)
+// openPostgres opens the PostgreSQL index at o.Location, for Open.
+func openPostgres(ctx context.Context, o Options) (*DB, error) {
+	db := newDB(postgresDialect, o)
+	dsn := o.Location
 	var err error
 	if db.wdb, err = sql.Open("pgx", dsn); err != nil {
 		return nil, fmt.Errorf("open postgres: %w", err)
@@ -97,22 +94,6 @@ func OpenPostgres(ctx context.Context, dsn string) (*DB, error) {
 		return nil, err
 	}
 	return db, nil
-}
-
-// isPostgresUnstorableText reports PostgreSQL's refusal of a text it
-// cannot hold, one with a NUL character (SQLSTATE 22021), where SQLite
-// takes it. No row holds such a text, so a lookup by one finds nothing,
-// as on SQLite; the API refuses NUL characters in the bodies of writes,
-// so a path's slug or code is where they come from.
-func isPostgresUnstorableText(err error) bool {
-	var pe *pgconn.PgError
-	return errors.As(err, &pe) && pe.Code == "22021"
-}
-
-// isPostgresUniqueViolation reports PostgreSQL's unique_violation.
-func isPostgresUniqueViolation(err error) bool {
-	var pe *pgconn.PgError
-	return errors.As(err, &pe) && pe.Code == "23505"
 }
 
 // PostgresSQL returns query and args as PostgreSQL takes them for the

@@ -23,10 +23,10 @@ func scanProject(s interface{ Scan(...any) error }, p *index.Project) error {
 func (db *DB) SaveProject(ctx context.Context, p index.Project) (saved index.Project, created bool, err error) {
 	err = db.write(ctx, func(tx *Tx) error {
 		var id int64
-		err := tx.QueryRowContext(ctx, `SELECT id FROM projects WHERE slug = ?`, p.Slug).Scan(&id)
+		err := tx.QueryRow(`SELECT id FROM projects WHERE slug = ?`, p.Slug).Scan(&id)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
-			res, err := tx.ExecContext(ctx, `INSERT INTO projects (slug, name, web, instructions,
+			res, err := tx.Exec(`INSERT INTO projects (slug, name, web, instructions,
 				translation_review, source_review, set_language_team, enable_hooks, language_aliases, access_control, hook_secret)
 				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, p.Slug, p.Name, p.Web, p.Instructions,
 				p.TranslationReview, p.SourceReview, p.SetLanguageTeam, p.EnableHooks, p.LanguageAliases,
@@ -38,12 +38,12 @@ func (db *DB) SaveProject(ctx context.Context, p index.Project) (saved index.Pro
 				return err
 			}
 			created = true
-			return insertChange(ctx, tx, index.Change{Action: index.ActionProjectCreated, ProjectID: p.ID})
+			return insertChange(tx, index.Change{Action: index.ActionProjectCreated, ProjectID: p.ID})
 		case err != nil:
 			return err
 		}
 		p.ID = id
-		_, err = tx.ExecContext(ctx, `UPDATE projects SET name = ?, web = ?, instructions = ?,
+		_, err = tx.Exec(`UPDATE projects SET name = ?, web = ?, instructions = ?,
 			translation_review = ?, source_review = ?, set_language_team = ?, enable_hooks = ?,
 			language_aliases = ?, access_control = ?, hook_secret = ? WHERE id = ?`, p.Name, p.Web,
 			p.Instructions, p.TranslationReview, p.SourceReview, p.SetLanguageTeam, p.EnableHooks,

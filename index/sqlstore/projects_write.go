@@ -21,10 +21,10 @@ const (
 // a *index.FieldError on that field.
 func (db *DB) CreateProject(ctx context.Context, p index.Project, by index.Actor) (index.Project, error) {
 	err := db.write(ctx, func(tx *Tx) error {
-		if err := checkProjectUnique(ctx, tx, p); err != nil {
+		if err := checkProjectUnique(tx, p); err != nil {
 			return err
 		}
-		err := tx.QueryRowContext(ctx, `INSERT INTO projects (slug, name, web, instructions,
+		err := tx.QueryRow(`INSERT INTO projects (slug, name, web, instructions,
 			translation_review, source_review, set_language_team, enable_hooks, language_aliases, access_control, hook_secret)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, p.Slug, p.Name, p.Web, p.Instructions,
 			p.TranslationReview, p.SourceReview, p.SetLanguageTeam, p.EnableHooks, p.LanguageAliases,
@@ -34,18 +34,18 @@ func (db *DB) CreateProject(ctx context.Context, p index.Project, by index.Actor
 		}
 		if by.UserID != 0 {
 			var superuser bool
-			if err := tx.QueryRowContext(ctx, `SELECT is_superuser FROM users WHERE id = ?`,
+			if err := tx.QueryRow(`SELECT is_superuser FROM users WHERE id = ?`,
 				by.UserID).Scan(&superuser); err != nil {
 				return fmt.Errorf("creator: %w", err)
 			}
 			if !superuser {
-				if _, err := tx.ExecContext(ctx, `INSERT INTO grants (user_id, role, project_id) VALUES (?, ?, ?)
+				if _, err := tx.Exec(`INSERT INTO grants (user_id, role, project_id) VALUES (?, ?, ?)
 					ON CONFLICT DO NOTHING`, by.UserID, "Administration", p.ID); err != nil {
 					return err
 				}
 			}
 		}
-		return insertChange(ctx, tx, index.Change{Action: index.ActionProjectCreated, ProjectID: p.ID,
+		return insertChange(tx, index.Change{Action: index.ActionProjectCreated, ProjectID: p.ID,
 			UserID: by.UserID, AuthorID: by.AuthorID, Target: p.Name})
 	})
 	return p, err
@@ -53,13 +53,13 @@ func (db *DB) CreateProject(ctx context.Context, p index.Project, by index.Actor
 
 // checkProjectUnique answers a *index.FieldError when another project
 // (one with a different ID) has p's name or slug.
-func checkProjectUnique(ctx context.Context, q queryer, p index.Project) error {
+func checkProjectUnique(tx *Tx, p index.Project) error {
 	var fe index.FieldError
 	for _, c := range []struct{ attr, column, value, msg string }{
 		{"name", "name", p.Name, projectNameTaken}, {"slug", "slug", p.Slug, projectSlugTaken},
 	} {
 		var n int
-		if err := q.QueryRowContext(ctx, `SELECT count(*) FROM projects WHERE `+c.column+` = ? AND id != ?`,
+		if err := tx.QueryRow(`SELECT count(*) FROM projects WHERE `+c.column+` = ? AND id != ?`,
 			c.value, p.ID).Scan(&n); err != nil {
 			return err
 		}
@@ -78,7 +78,7 @@ func checkProjectUnique(ctx context.Context, q queryer, p index.Project) error {
 // *index.FieldError too. ErrNotFound when there is no such project.
 func (db *DB) UpdateProject(ctx context.Context, id int64, update func(*index.Project) error) (before, after index.Project, err error) {
 	err = db.write(ctx, func(tx *Tx) error {
-		row := tx.QueryRowContext(ctx, `SELECT `+projectColumns+` FROM projects p WHERE p.id = ?`, id)
+		row := tx.QueryRow(`SELECT `+projectColumns+` FROM projects p WHERE p.id = ?`, id)
 		if err := scanProject(row, &before); err != nil {
 			return err
 		}
@@ -87,10 +87,10 @@ func (db *DB) UpdateProject(ctx context.Context, id int64, update func(*index.Pr
 			return err
 		}
 		after.ID = id
-		if err := checkProjectUnique(ctx, tx, after); err != nil {
+		if err := checkProjectUnique(tx, after); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE projects SET slug = ?, name = ?, web = ?, instructions = ?,
+		_, err := tx.Exec(`UPDATE projects SET slug = ?, name = ?, web = ?, instructions = ?,
 			translation_review = ?, source_review = ?, set_language_team = ?, enable_hooks = ?,
 			language_aliases = ?, access_control = ?, hook_secret = ? WHERE id = ?`, after.Slug, after.Name,
 			after.Web, after.Instructions, after.TranslationReview, after.SourceReview, after.SetLanguageTeam,
@@ -110,15 +110,15 @@ func (db *DB) DeleteProject(ctx context.Context, id int64) ([]index.Component, e
 	var removed []index.Component
 	err := db.write(ctx, func(tx *Tx) error {
 		var err error
-		if removed, err = componentsOf(ctx, tx, id); err != nil {
+		if removed, err = componentsOf(tx, id); err != nil {
 			return err
 		}
 		for _, c := range removed {
-			if err := dropComponentStats(ctx, tx, c.ID); err != nil {
+			if err := dropComponentStats(tx, c.ID); err != nil {
 				return err
 			}
 		}
-		res, err := tx.ExecContext(ctx, `DELETE FROM projects WHERE id = ?`, id)
+		res, err := tx.Exec(`DELETE FROM projects WHERE id = ?`, id)
 		if err != nil {
 			return err
 		}
@@ -128,22 +128,22 @@ func (db *DB) DeleteProject(ctx context.Context, id int64) ([]index.Component, e
 		pid := itoa(id)
 		tx.forgetStamps()
 		// '0' sorts right after '/': the range is every "<id>/<code>" key.
-		if _, err = tx.ExecContext(ctx, `DELETE FROM stats WHERE (scope = 'p' AND scope_key = ?)
+		if _, err = tx.Exec(`DELETE FROM stats WHERE (scope = 'p' AND scope_key = ?)
 			OR (scope = 'pl' AND scope_key > ? AND scope_key < ?)`, pid, pid+"/", pid+"0"); err != nil {
 			return err
 		}
 		// The project's add-ons went with it, and their deliveries go.
-		if err := forgetOrphanDeliveries(ctx, tx); err != nil {
+		if err := forgetOrphanDeliveries(tx); err != nil {
 			return err
 		}
-		return tx.reloadHooks(ctx)
+		return tx.reloadHooks()
 	})
 	return removed, err
 }
 
 // componentsOf reads the components of a project inside a transaction.
-func componentsOf(ctx context.Context, q queryer, projectID int64) ([]index.Component, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+componentColumns+`
+func componentsOf(tx *Tx, projectID int64) ([]index.Component, error) {
+	rows, err := tx.Query(`SELECT `+componentColumns+`
 		FROM components c JOIN projects p ON p.id = c.project_id WHERE c.project_id = ? ORDER BY c.id`, projectID)
 	if err != nil {
 		return nil, err

@@ -14,14 +14,14 @@ import (
 // ErrNotFound for an unknown user.
 func (db *DB) SetPassword(ctx context.Context, userID int64, hash string) error {
 	return db.write(ctx, func(tx *Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE users SET password = ? WHERE id = ?`, hash, userID)
+		res, err := tx.Exec(`UPDATE users SET password = ? WHERE id = ?`, hash, userID)
 		if err != nil {
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
 			return index.Errorf(index.ErrNotFound, "No user with id %d.", userID)
 		}
-		_, err = tx.ExecContext(ctx, `DELETE FROM sessions WHERE user_id = ?`, userID)
+		_, err = tx.Exec(`DELETE FROM sessions WHERE user_id = ?`, userID)
 		return err
 	})
 }
@@ -46,13 +46,13 @@ func (x scanExtra) Scan(dest ...any) error { return x.s.Scan(append(dest, x.extr
 // CreateSession stores a session and drops the expired ones.
 func (db *DB) CreateSession(ctx context.Context, s index.Session) error {
 	if s.Hash == "" || s.UserID == 0 {
-		return errors.New("sqlite: create session: missing hash or user")
+		return errors.New("sqlstore: create session: missing hash or user")
 	}
 	return db.write(ctx, func(tx *Tx) error {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE expires <= ?`, formatTime(tx.now)); err != nil {
+		if _, err := tx.Exec(`DELETE FROM sessions WHERE expires <= ?`, formatTime(tx.now)); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO sessions (hash, user_id, created, expires) VALUES (?, ?, ?, ?)`,
+		_, err := tx.Exec(`INSERT INTO sessions (hash, user_id, created, expires) VALUES (?, ?, ?, ?)`,
 			s.Hash, s.UserID, formatTime(tx.now), formatTime(s.Expires))
 		return err
 	})
@@ -62,7 +62,7 @@ func (db *DB) CreateSession(ctx context.Context, s index.Session) error {
 // is gone is no error.
 func (db *DB) DeleteSession(ctx context.Context, hash string) error {
 	return db.write(ctx, func(tx *Tx) error {
-		_, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE hash = ?`, hash)
+		_, err := tx.Exec(`DELETE FROM sessions WHERE hash = ?`, hash)
 		return err
 	})
 }
@@ -88,7 +88,7 @@ func (db *DB) SessionPrincipal(ctx context.Context, cookie string) (index.Princi
 	if err != nil {
 		return index.Principal{}, formatError(err)
 	}
-	if !db.Now().Before(parseTime(expires)) {
+	if !db.now().Before(parseTime(expires)) {
 		return index.Principal{}, denied
 	}
 	return db.userPrincipal(ctx, s.UserID, denied)

@@ -7,13 +7,14 @@ import (
 	"time"
 
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/indextest"
+	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
 func TestSessions(t *testing.T) {
 	ctx := context.Background()
-	db := mustOpen(t)
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	db.Now = func() time.Time { return now }
+	db := indextest.OpenWith(t, sqlstore.Options{Now: func() time.Time { return now }})
 	u, err := db.SaveUser(ctx, index.User{Username: "anna", IsActive: true})
 	if err != nil {
 		t.Fatal(err)

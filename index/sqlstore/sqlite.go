@@ -4,15 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"embed"
-	"errors"
 	"fmt"
 	"io/fs"
 	"net/url"
 	"runtime"
-
-	"github.com/tolk-project/tolk/index"
-	"modernc.org/sqlite"
-	sqlite3 "modernc.org/sqlite/lib"
 )
 
 //go:embed migrations/sqlite/*.sql
@@ -32,10 +27,11 @@ var sqliteDialect = func() *dialect {
 	}
 }()
 
-// OpenSQLite opens (creating if needed) the SQLite index at path and
-// applies pending migrations.
-func OpenSQLite(ctx context.Context, path string) (*DB, error) {
-	db := newDB(sqliteDialect)
+// openSQLite opens (creating if needed) the SQLite index at o.Location,
+// for Open.
+func openSQLite(ctx context.Context, o Options) (*DB, error) {
+	db := newDB(sqliteDialect, o)
+	path := o.Location
 	// WAL lets readers run while an import writes; busy_timeout makes a
 	// reader wait out a checkpoint instead of failing; foreign keys keep
 	// cascades honest; synchronous=NORMAL is durable at every checkpoint
@@ -76,32 +72,4 @@ func OpenSQLite(ctx context.Context, path string) (*DB, error) {
 		return nil, err
 	}
 	return db, nil
-}
-
-// formatError turns driver errors into index error kinds where the caller
-// can act on them; everything else passes through as internal.
-func formatError(err error) error {
-	if err == nil {
-		return nil
-	}
-	if errors.Is(err, sql.ErrNoRows) || isPostgresUnstorableText(err) {
-		return fmt.Errorf("%w", index.ErrNotFound)
-	}
-	if isUniqueViolation(err) {
-		return &index.Error{Kind: index.ErrConflict, Message: "Object already exists."}
-	}
-	return err
-}
-
-// isUniqueViolation reports a unique or primary key constraint error of
-// either engine.
-func isUniqueViolation(err error) bool {
-	var se *sqlite.Error
-	if errors.As(err, &se) {
-		switch se.Code() {
-		case sqlite3.SQLITE_CONSTRAINT_UNIQUE, sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
-			return true
-		}
-	}
-	return isPostgresUniqueViolation(err)
 }

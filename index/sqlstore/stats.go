@@ -1,13 +1,10 @@
 package sqlstore
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
 	"time"
 
@@ -56,18 +53,18 @@ func countTranslation(ctx context.Context, q queryer, translationID int64) (inde
 // refreshTranslationStats recounts one translation and applies the
 // difference to its component, project and language rows, so those stay
 // exact without ever summing over their translations.
-func refreshTranslationStats(ctx context.Context, tx *Tx, t scopeIDs) error {
-	now, err := countTranslation(ctx, tx, t.translationID)
+func refreshTranslationStats(tx *Tx, t scopeIDs) error {
+	now, err := countTranslation(runCtx, tx.queryer(), t.translationID)
 	if err != nil {
 		return err
 	}
-	return applyTranslationStats(ctx, tx, t, now)
+	return applyTranslationStats(tx, t, now)
 }
 
 // applyTranslationStats stores now as the translation's statistics and
 // adds the difference to its component, project and language rows.
-func applyTranslationStats(ctx context.Context, tx *Tx, t scopeIDs, now index.Stats) error {
-	old, err := readStats(ctx, tx, "t", itoa(t.translationID))
+func applyTranslationStats(tx *Tx, t scopeIDs, now index.Stats) error {
+	old, err := readStats(runCtx, tx.queryer(), "t", itoa(t.translationID))
 	if err != nil {
 		return err
 	}
@@ -76,11 +73,11 @@ func applyTranslationStats(ctx context.Context, tx *Tx, t scopeIDs, now index.St
 	if delta == (index.Stats{}) {
 		return nil
 	}
-	if err := addStats(ctx, tx, "t", itoa(t.translationID), delta); err != nil {
+	if err := addStats(tx, "t", itoa(t.translationID), delta); err != nil {
 		return err
 	}
 	for _, s := range aggregateScopes(t) {
-		if err := addStats(ctx, tx, s.scope, s.key, delta); err != nil {
+		if err := addStats(tx, s.scope, s.key, delta); err != nil {
 			return err
 		}
 	}
@@ -117,82 +114,18 @@ const statsAddSet = `total = stats.total + excluded.total, total_words = stats.t
 // addStats adds d to a statistics row, or, in a write that defers its
 // statistics (writeNarrow), owes it to the row until the batch stores
 // what it owes (flushStats).
-func addStats(ctx context.Context, tx *Tx, scope, key string, d index.Stats) error {
+func addStats(tx *Tx, scope, key string, d index.Stats) error {
 	tx.touch(statsDep(scope, key))
 	if o := tx.owe(scope, key); o != nil {
 		o.delta.Add(d, 1)
 		return nil
 	}
 	args := append([]any{scope, key}, statsValues(d)...)
-	_, err := tx.ExecContext(ctx, `INSERT INTO stats (scope, scope_key, `+statsColumns+`)
+	_, err := tx.Exec(`INSERT INTO stats (scope, scope_key, `+statsColumns+`)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (scope, scope_key) DO UPDATE SET `+statsAddSet, args...)
 	return err
 }
-
-// owedStats is what a batch's deferred writes owe one statistics row: a
-// delta, and the newest change's time and author ("" for none).
-type owedStats struct {
-	delta                  index.Stats
-	lastChange, lastAuthor string
-}
-
-// addOwed adds what o owes to what the row already owed.
-func (o *owedStats) addOwed(n *owedStats) {
-	o.delta.Add(n.delta, 1)
-	if n.lastChange != "" {
-		o.lastChange = n.lastChange
-	}
-	if n.lastAuthor != "" {
-		o.lastAuthor = n.lastAuthor
-	}
-}
-
-// flushStats stores what the batch's finished writes owe the statistics
-// rows, each row once however many writes touched it (the rows of a
-// component, project and language are touched by every edit in them),
-// and up to statsUpsertRows rows per statement: on PostgreSQL each
-// statement is a round trip the single writer waits for.
-func flushStats(ctx context.Context, tx *Tx) error {
-	if len(tx.owed) == 0 {
-		return nil
-	}
-	keys := slices.SortedFunc(maps.Keys(tx.owed), func(a, b scopeKey) int {
-		return cmp.Or(strings.Compare(a.scope, b.scope), strings.Compare(a.key, b.key))
-	})
-	for chunk := range slices.Chunk(keys, statsUpsertRows) {
-		args := make([]any, 0, len(chunk)*statsUpsertArgs)
-		for _, k := range chunk {
-			o := tx.owed[k]
-			args = append(append(append(args, k.scope, k.key), statsValues(o.delta)...), o.lastChange, o.lastAuthor)
-		}
-		if _, err := tx.ExecContext(ctx, statsUpserts[len(chunk)], args...); err != nil {
-			return fmt.Errorf("store statistics of %d rows from %s %s: %w", len(chunk), chunk[0].scope, chunk[0].key, err)
-		}
-	}
-	clear(tx.owed)
-	return nil
-}
-
-const (
-	// statsUpsertRows is the most rows one statement of flushStats
-	// stores; statsUpsertArgs are the values of each.
-	statsUpsertRows = 16
-	statsUpsertArgs = 24
-)
-
-// statsUpserts[n] stores n owed statistics rows.
-var statsUpserts = func() (q [statsUpsertRows + 1]string) {
-	row := "(" + strings.Repeat("?, ", statsUpsertArgs-1) + "?)"
-	for n := 1; n <= statsUpsertRows; n++ {
-		q[n] = `INSERT INTO stats (scope, scope_key, ` + statsColumns + `, last_change, last_author)
-		VALUES ` + valueRows(row, n) + `
-		ON CONFLICT (scope, scope_key) DO UPDATE SET ` + statsAddSet + `,
-		last_change = CASE WHEN excluded.last_change != '' THEN excluded.last_change ELSE stats.last_change END,
-		last_author = CASE WHEN excluded.last_author != '' THEN excluded.last_author ELSE stats.last_author END`
-	}
-	return q
-}()
 
 func readStats(ctx context.Context, q queryer, scope, key string) (index.Stats, error) {
 	var s index.Stats
@@ -269,42 +202,6 @@ func (db *DB) recentChanges(ctx context.Context, column string, arg any, now tim
 	}
 	db.recent[key] = rc
 	return rc.n, nil
-}
-
-// cachedStats answers a statistics request under key from the cache
-// while no write changed d, or reads it at the current time and keeps
-// it.
-func (db *DB) cachedStats(ctx context.Context, key [2]string, d dep, read func(now time.Time) (index.Stats, error)) (index.Stats, error) {
-	db.catchUp(ctx)
-	tag, now := db.clock.now(), db.Now()
-	if st, at, ok := db.stats.get(key); ok && !db.clock.changedSince(at, d) &&
-		!now.Before(st.at) && now.Sub(st.at) < recentStaleness {
-		return st.stats, nil
-	}
-	// Shared like a list page's read (genCache.share): every edit makes
-	// its project's statistics stale, and the readers that ask next all
-	// miss together.
-	st, err := db.stats.share(key, tag, func() (timedStats, error) {
-		s, err := read(now)
-		return timedStats{stats: s, at: now}, err
-	})
-	if err != nil {
-		return st.stats, err
-	}
-	db.stats.put(db.clock.global.Load(), tag, key, st, 1, maxCachedLookups)
-	return st.stats, nil
-}
-
-// recentStaleness is how long a cached statistics answer may be reused
-// while no write commits. Everything in it but recent_changes changes only
-// with writes; recent_changes also changes as changes age out of its
-// 24-hour window, which a second's delay does not misstate.
-const recentStaleness = time.Second
-
-// timedStats is a statistics answer and the clock reading it was made at.
-type timedStats struct {
-	stats index.Stats
-	at    time.Time
 }
 
 // TranslationStats returns the stored statistics of a translation.
@@ -425,7 +322,7 @@ func (db *DB) ProjectLanguageStats(ctx context.Context, projectID int64) ([]inde
 // recentByLanguage counts a project's recent changes per language, in
 // one grouped query.
 func (db *DB) recentByLanguage(ctx context.Context, projectID int64) (map[string]int, error) {
-	since := formatTime(db.Now().Add(-recentWindow))
+	since := formatTime(db.now().Add(-recentWindow))
 	rows, err := db.r.QueryContext(ctx, `SELECT language_code, count(*) FROM changes
 		WHERE project_id = ? AND id >= `+firstChangeAfter+` AND language_code IS NOT NULL
 		GROUP BY language_code`, projectID, since)

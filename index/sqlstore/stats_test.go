@@ -4,13 +4,17 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/tolk-project/tolk/index/indextest"
+	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
 // TestProjectLanguageRecentChanges checks that each language of a project
 // counts the changes of its own translations made in the last day.
 func TestProjectLanguageRecentChanges(t *testing.T) {
 	ctx := context.Background()
-	db := mustOpen(t)
+	clock := &indextest.Clock{}
+	db := indextest.OpenWith(t, sqlstore.Options{Now: clock.Now})
 	f := seedPages(t, db)
 	zeta := f.projects[0].ID
 	langs, stats, err := db.ProjectLanguageStats(ctx, zeta)
@@ -35,7 +39,7 @@ func TestProjectLanguageRecentChanges(t *testing.T) {
 			t.Errorf("%s: %+v, want recent %d total %d", l.Code, stats[i], recent.RecentChanges, want.Stats.Total)
 		}
 	}
-	db.Now = func() time.Time { return time.Now().Add(48 * time.Hour) }
+	clock.Set(func() time.Time { return time.Now().Add(48 * time.Hour) })
 	_, stats, err = db.ProjectLanguageStats(ctx, zeta)
 	if err != nil {
 		t.Fatal(err)

@@ -180,3 +180,10 @@ func (c *stmtCache) Close() error {
 	}
 	return nil
 }
+
+// queryer is what helpers need; both *sql.DB and *sql.Tx satisfy it.
+type queryer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}

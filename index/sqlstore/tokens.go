@@ -26,11 +26,11 @@ func scanToken(s interface{ Scan(...any) error }) (index.Token, error) {
 // with its ID and creation time.
 func (db *DB) CreateToken(ctx context.Context, t index.Token) (index.Token, error) {
 	if t.Hash == "" || t.UserID == 0 || !t.Scope.Valid() {
-		return t, fmt.Errorf("sqlite: create token: missing hash, user or scope")
+		return t, fmt.Errorf("sqlstore: create token: missing hash, user or scope")
 	}
 	err := db.write(ctx, func(tx *Tx) error {
 		t.Created = tx.now
-		return tx.QueryRowContext(ctx, `INSERT INTO tokens (user_id, name, hash, prefix, scope, project_id,
+		return tx.QueryRow(`INSERT INTO tokens (user_id, name, hash, prefix, scope, project_id,
 			created, expires) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, t.UserID, t.Name, t.Hash,
 			t.Prefix, string(t.Scope), t.ProjectID, formatTime(t.Created), formatTime(t.Expires)).Scan(&t.ID)
 	})
@@ -60,7 +60,7 @@ func (db *DB) FindTokens(ctx context.Context, userID int64) ([]index.Token, erro
 // DeleteToken removes the token with the given id, or answers ErrNotFound.
 func (db *DB) DeleteToken(ctx context.Context, id int64) error {
 	return db.write(ctx, func(tx *Tx) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM tokens WHERE id = ?`, id)
+		res, err := tx.Exec(`DELETE FROM tokens WHERE id = ?`, id)
 		if err != nil {
 			return err
 		}
@@ -107,7 +107,7 @@ func (db *DB) Authenticate(ctx context.Context, token string) (index.Principal, 
 	if err := rows.Err(); err != nil {
 		return index.Principal{}, index.Token{}, formatError(err)
 	}
-	if !found || !index.TokenMatches(token, t.Hash) || t.Expired(db.Now()) || !p.User.IsActive {
+	if !found || !index.TokenMatches(token, t.Hash) || t.Expired(db.now()) || !p.User.IsActive {
 		return index.Principal{}, index.Token{}, denied
 	}
 	p.Scope, p.ScopeProjectID = t.Scope, t.ProjectID
@@ -201,7 +201,7 @@ func (db *DB) AddGrant(ctx context.Context, g index.Grant) error {
 		return index.Errorf(index.ErrInvalid, "Unknown role %q.", g.Role)
 	}
 	return db.write(ctx, func(tx *Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO grants (user_id, role, project_id) VALUES (?, ?, ?)
+		_, err := tx.Exec(`INSERT INTO grants (user_id, role, project_id) VALUES (?, ?, ?)
 			ON CONFLICT DO NOTHING`, g.UserID, r.Name, g.ProjectID)
 		return err
 	})
@@ -214,7 +214,7 @@ func (db *DB) RemoveGrant(ctx context.Context, g index.Grant) error {
 		return index.Errorf(index.ErrInvalid, "Unknown role %q.", g.Role)
 	}
 	return db.write(ctx, func(tx *Tx) error {
-		_, err := tx.ExecContext(ctx, `DELETE FROM grants WHERE user_id = ? AND role = ? AND project_id = ?`,
+		_, err := tx.Exec(`DELETE FROM grants WHERE user_id = ? AND role = ? AND project_id = ?`,
 			g.UserID, r.Name, g.ProjectID)
 		return err
 	})

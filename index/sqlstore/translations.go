@@ -213,7 +213,7 @@ func (db *DB) addRecentChanges(ctx context.Context, ts []index.Translation) erro
 		return nil
 	}
 	args := make([]any, 0, len(ts)+1)
-	args = append(args, formatTime(db.Now().Add(-recentWindow)))
+	args = append(args, formatTime(db.now().Add(-recentWindow)))
 	byID := make(map[int64]*index.Translation, len(ts))
 	for i := range ts {
 		args = append(args, ts[i].ID)

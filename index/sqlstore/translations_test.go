@@ -8,11 +8,14 @@ import (
 	"time"
 
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/indextest"
+	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
 func TestFindTranslationPage(t *testing.T) {
 	ctx := context.Background()
-	db := mustOpen(t)
+	clock := &indextest.Clock{}
+	db := indextest.OpenWith(t, sqlstore.Options{Now: clock.Now})
 	f := seedPages(t, db)
 	comp := f.components[0].ID
 	cases := []struct {
@@ -77,7 +80,7 @@ func TestFindTranslationPage(t *testing.T) {
 	}
 
 	// Changes older than a day are not recent.
-	db.Now = func() time.Time { return time.Now().Add(48 * time.Hour) }
+	clock.Set(func() time.Time { return time.Now().Add(48 * time.Hour) })
 	later, _, err := db.FindTranslationPage(ctx, comp, index.Page{Number: 1, Size: 1})
 	if err != nil || later[0].Stats.RecentChanges != 0 {
 		t.Errorf("two days later: %+v, %v", later, err)

@@ -24,12 +24,12 @@ var errNotImported = index.Errorf(index.ErrInvalid,
 func (db *DB) CreateTranslation(ctx context.Context, componentID int64, languageCode, filename string, by index.Actor) (int64, error) {
 	var id int64
 	err := db.write(ctx, func(tx *Tx) error {
-		c, err := findComponentByID(ctx, tx, componentID)
+		c, err := findComponentByID(tx, componentID)
 		if err != nil {
 			return err
 		}
 		var exists int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM translations WHERE component_id = ? AND language_code = ?`,
+		if err := tx.QueryRow(`SELECT count(*) FROM translations WHERE component_id = ? AND language_code = ?`,
 			componentID, languageCode).Scan(&exists); err != nil {
 			return err
 		}
@@ -37,7 +37,7 @@ func (db *DB) CreateTranslation(ctx context.Context, componentID int64, language
 			return index.FieldErr("language_code", "invalid", "Translation for this language already exists.")
 		}
 		var source int64
-		err = tx.QueryRowContext(ctx, `SELECT id FROM translations WHERE component_id = ? AND is_source = 1`,
+		err = tx.QueryRow(`SELECT id FROM translations WHERE component_id = ? AND is_source = 1`,
 			componentID).Scan(&source)
 		if errors.Is(err, sql.ErrNoRows) {
 			return errNotImported
@@ -45,14 +45,14 @@ func (db *DB) CreateTranslation(ctx context.Context, componentID int64, language
 		if err != nil {
 			return err
 		}
-		if err := tx.QueryRowContext(ctx, `INSERT INTO translations (component_id, language_code, filename)
+		if err := tx.QueryRow(`INSERT INTO translations (component_id, language_code, filename)
 			VALUES (?, ?, ?) RETURNING id`, componentID, languageCode, filename).Scan(&id); err != nil {
 			return err
 		}
 		// A monolingual file carries targets only; a bilingual one (TBX)
 		// repeats each entry's flags, read-only terms included.
 		bilingual := !c.IsMonolingual()
-		if _, err := tx.ExecContext(ctx, `INSERT INTO units (translation_id, source_unit_id, position, context,
+		if _, err := tx.Exec(`INSERT INTO units (translation_id, source_unit_id, position, context,
 			source, target, id_hash, content_hash, location, flags, explanation, state, priority, num_words,
 			num_chars, timestamp)
 			SELECT ?, id, position, context, source, '', id_hash, content_hash, location,
@@ -65,24 +65,24 @@ func (db *DB) CreateTranslation(ctx context.Context, componentID int64, language
 		}
 		// Every unit of the new translation is new: count them all
 		// (migration 0019), as unitInserter counts the ones it adds.
-		if _, err := tx.ExecContext(ctx, `INSERT INTO list_counts (list, scope, bucket, n)
+		if _, err := tx.Exec(`INSERT INTO list_counts (list, scope, bucket, n)
 			SELECT 'ut', translation_id, id >> 10, count(*) FROM units WHERE translation_id = ?
 			GROUP BY translation_id, id >> 10
 			ON CONFLICT (list, scope, bucket) DO UPDATE SET n = list_counts.n + excluded.n`, id); err != nil {
 			return err
 		}
 		ids := scopeIDs{translationID: id, componentID: componentID, projectID: c.ProjectID, languageCode: languageCode}
-		if err := refreshTranslationStats(ctx, tx, ids); err != nil {
+		if err := refreshTranslationStats(tx, ids); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO pending_files (component_id, path, operation, language_code,
+		if _, err := tx.Exec(`INSERT INTO pending_files (component_id, path, operation, language_code,
 			user_id, created) VALUES (?, ?, 'add', ?, ?, ?) ON CONFLICT (component_id, path) DO UPDATE SET
 			operation = 'add', language_code = excluded.language_code, user_id = excluded.user_id,
 			created = excluded.created`, componentID, filename, languageCode, nullID(by.UserID),
 			formatTime(tx.now)); err != nil {
 			return err
 		}
-		return insertChange(ctx, tx, index.Change{Action: index.ActionLanguageAdded, ProjectID: c.ProjectID,
+		return insertChange(tx, index.Change{Action: index.ActionLanguageAdded, ProjectID: c.ProjectID,
 			ComponentID: componentID, TranslationID: id, LanguageCode: languageCode,
 			UserID: by.UserID, AuthorID: by.AuthorID})
 	})
@@ -100,21 +100,21 @@ func (db *DB) DeleteTranslation(ctx context.Context, id int64, by index.Actor) e
 		var componentID int64
 		var code string
 		var isSource bool
-		if err := tx.QueryRowContext(ctx, `SELECT component_id, language_code, is_source FROM translations
+		if err := tx.QueryRow(`SELECT component_id, language_code, is_source FROM translations
 			WHERE id = ?`, id).Scan(&componentID, &code, &isSource); err != nil {
 			return err
 		}
 		if isSource {
 			return index.Errorf(index.ErrPermission, "Can not delete translation")
 		}
-		filename, err := removeTranslation(ctx, tx, id, by)
+		filename, err := removeTranslation(tx, id, by)
 		if err != nil {
 			return err
 		}
 		if filename == "" {
 			return nil
 		}
-		res, err := tx.ExecContext(ctx, `DELETE FROM pending_files WHERE component_id = ? AND path = ?
+		res, err := tx.Exec(`DELETE FROM pending_files WHERE component_id = ? AND path = ?
 			AND operation = 'add'`, componentID, filename)
 		if err != nil {
 			return err
@@ -122,7 +122,7 @@ func (db *DB) DeleteTranslation(ctx context.Context, id int64, by index.Actor) e
 		if n, _ := res.RowsAffected(); n > 0 {
 			return nil
 		}
-		_, err = tx.ExecContext(ctx, `INSERT INTO pending_files (component_id, path, operation, language_code,
+		_, err = tx.Exec(`INSERT INTO pending_files (component_id, path, operation, language_code,
 			user_id, created) VALUES (?, ?, 'delete', ?, ?, ?) ON CONFLICT (component_id, path) DO UPDATE SET
 			operation = 'delete', user_id = excluded.user_id, created = excluded.created`,
 			componentID, filename, code, nullID(by.UserID), formatTime(tx.now))

@@ -50,7 +50,9 @@ func (db *DB) FindUnitByID(ctx context.Context, id int64) (index.Unit, error) {
 func (db *DB) FindUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, int, error) {
 	key := strings.Join([]string{itoa(f.TranslationID), strconv.Itoa(f.Page.Number), strconv.Itoa(f.Page.Size), f.Query,
 		hiddenKey(f.HiddenProjects)}, "\x00")
-	return pageOf(ctx, db, &db.unitPages, key, unitsDep(f.TranslationID), unitStrings, func() ([]index.Unit, int, error) { return db.findUnits(ctx, f) })
+	return pageOf(ctx, db, &db.unitPages, key, unitsDep(f.TranslationID), unitStrings, func() (page[index.Unit], error) {
+		return readPage(db.findUnits(ctx, f))
+	})
 }
 
 func (db *DB) findUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, int, error) {

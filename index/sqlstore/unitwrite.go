@@ -20,8 +20,8 @@ import (
 
 // findTranslationTx reads a translation with its component, project and
 // language inside a write transaction, seeing its own writes.
-func findTranslationTx(ctx context.Context, tx *Tx, id int64) (index.Translation, error) {
-	return scanTranslation(tx.QueryRowContext(ctx, translationSelect+` WHERE t.id = ?`, id))
+func findTranslationTx(tx *Tx, id int64) (index.Translation, error) {
+	return scanTranslation(tx.QueryRow(translationSelect+` WHERE t.id = ?`, id))
 }
 
 // cachedTranslation is findTranslationTx answered from the lookup cache
@@ -34,21 +34,21 @@ func findTranslationTx(ctx context.Context, tx *Tx, id int64) (index.Translation
 // is read in tx and kept. A unit edit's translation read was a tenth of
 // the writer's time. (cachedAt, not lookup: the writer has caught up at
 // BEGIN, and must not wait for a reader's query.)
-func cachedTranslation(ctx context.Context, tx *Tx, id int64) (index.Translation, error) {
+func cachedTranslation(tx *Tx, id int64) (index.Translation, error) {
 	if tx.db == nil || tx.batchWide || !tx.narrowed || tx.widened {
-		return findTranslationTx(ctx, tx, id)
+		return findTranslationTx(tx, id)
 	}
 	return cachedAt(tx.db, &tx.db.translationsByID, id, noDep, maxCachedLookups, one,
-		func(uint64) (index.Translation, error) { return findTranslationTx(ctx, tx, id) })
+		func(uint64) (index.Translation, error) { return findTranslationTx(tx, id) })
 }
 
 // findUnitAndTranslation reads a unit and its translation in tx.
-func findUnitAndTranslation(ctx context.Context, tx *Tx, id int64) (index.Unit, index.Translation, error) {
-	u, err := findUnitTx(ctx, tx, id)
+func findUnitAndTranslation(tx *Tx, id int64) (index.Unit, index.Translation, error) {
+	u, err := findUnitTx(tx, id)
 	if err != nil {
 		return u, index.Translation{}, err
 	}
-	t, err := cachedTranslation(ctx, tx, u.TranslationID)
+	t, err := cachedTranslation(tx, u.TranslationID)
 	if err != nil {
 		// The unit's translation exists (a foreign key says so): a miss
 		// is internal, not the client's 404, hence %v over %w.
@@ -71,7 +71,7 @@ func (db *DB) UpdateUnit(ctx context.Context, id int64, actor index.Actor,
 	// Every row it changes is a unit of a translation its editors open, a
 	// change or a statistics row, except an explanation's (setProperties).
 	err := db.writeNarrow(ctx, func(tx *Tx) error {
-		u, t, err := findUnitAndTranslation(ctx, tx, id)
+		u, t, err := findUnitAndTranslation(tx, id)
 		if err != nil {
 			return err
 		}
@@ -80,21 +80,21 @@ func (db *DB) UpdateUnit(ctx context.Context, id int64, actor index.Actor,
 			return err
 		}
 		e := editorOf(tx, &t, actor)
-		if err := e.setProperties(ctx, &u, upd.Explanation, upd.ExtraFlags); err != nil {
+		if err := e.setProperties(&u, upd.Explanation, upd.ExtraFlags); err != nil {
 			return err
 		}
 		if upd.Edit != nil {
 			if t.IsMonolingualSource() {
-				err = e.editTemplate(ctx, &u, *upd.Edit)
+				err = e.editTemplate(&u, *upd.Edit)
 			} else {
-				_, err = e.edit(ctx, &u, *upd.Edit, 0)
+				_, err = e.edit(&u, *upd.Edit, 0)
 			}
 			if err != nil {
 				return err
 			}
 		}
 		out = u
-		return e.finish(ctx)
+		return e.finish()
 	})
 	return out, err
 }
@@ -104,24 +104,24 @@ func (db *DB) UpdateUnit(ctx context.Context, id int64, actor index.Actor,
 // what changed; the reference records neither through its API, Tolk keeps
 // them in the history. The explanation goes to the string's unit in
 // every translation too, as an import gives it.
-func (e *unitEditor) setProperties(ctx context.Context, u *index.Unit, explanation, extraFlags *string) error {
+func (e *unitEditor) setProperties(u *index.Unit, explanation, extraFlags *string) error {
 	if explanation != nil && *explanation != u.Explanation {
 		e.tx.widen() // every translation of the component
-		if _, err := e.tx.ExecContext(ctx, `UPDATE units SET explanation = ? WHERE id_hash = ?
+		if _, err := e.tx.Exec(`UPDATE units SET explanation = ? WHERE id_hash = ?
 			AND translation_id IN (SELECT id FROM translations WHERE component_id = ?)`,
 			*explanation, u.IDHash, e.ids.componentID); err != nil {
 			return err
 		}
-		if err := e.propertyChange(ctx, u, index.ActionExplanation, u.Explanation, *explanation); err != nil {
+		if err := e.propertyChange(u, index.ActionExplanation, u.Explanation, *explanation); err != nil {
 			return err
 		}
 		u.Explanation = *explanation
 	}
 	if extraFlags != nil && *extraFlags != u.ExtraFlags {
-		if _, err := e.tx.ExecContext(ctx, `UPDATE units SET extra_flags = ? WHERE id = ?`, *extraFlags, u.ID); err != nil {
+		if _, err := e.tx.Exec(`UPDATE units SET extra_flags = ? WHERE id = ?`, *extraFlags, u.ID); err != nil {
 			return err
 		}
-		if err := e.propertyChange(ctx, u, index.ActionExtraFlags, u.ExtraFlags, *extraFlags); err != nil {
+		if err := e.propertyChange(u, index.ActionExtraFlags, u.ExtraFlags, *extraFlags); err != nil {
 			return err
 		}
 		u.ExtraFlags = *extraFlags
@@ -131,9 +131,9 @@ func (e *unitEditor) setProperties(ctx context.Context, u *index.Unit, explanati
 
 // propertyChange marks u pending (its file may hold the property) and
 // records the change of one of its properties from old to value.
-func (e *unitEditor) propertyChange(ctx context.Context, u *index.Unit, action index.Action, old, value string) error {
+func (e *unitEditor) propertyChange(u *index.Unit, action index.Action, old, value string) error {
 	now := formatTime(e.tx.now)
-	if _, err := e.tx.ExecContext(ctx, `UPDATE units SET pending = 1, pending_since = coalesce(pending_since, ?),
+	if _, err := e.tx.Exec(`UPDATE units SET pending = 1, pending_since = coalesce(pending_since, ?),
 		timestamp = ? WHERE id = ?`, now, now, u.ID); err != nil {
 		return err
 	}
@@ -142,7 +142,7 @@ func (e *unitEditor) propertyChange(ctx context.Context, u *index.Unit, action i
 	if err != nil {
 		return err
 	}
-	return e.change(ctx, action, u.ID, value, string(details))
+	return e.change(action, u.ID, value, string(details))
 }
 
 // editTemplate edits a template's source string: its target is the
@@ -151,16 +151,16 @@ func (e *unitEditor) propertyChange(ctx context.Context, u *index.Unit, action i
 // translated, go back to needing editing with the old source kept as
 // their previous source, as the reference's update_source_units does.
 // Their files hold no source, so they are not marked pending.
-func (e *unitEditor) editTemplate(ctx context.Context, u *index.Unit, ed index.UnitEdit) error {
+func (e *unitEditor) editTemplate(u *index.Unit, ed index.UnitEdit) error {
 	oldSource := index.JoinPlural(u.Source)
-	changed, err := e.edit(ctx, u, ed, 0)
+	changed, err := e.edit(u, ed, 0)
 	if err != nil || !changed || oldSource == index.JoinPlural(ed.Target) {
 		return err
 	}
-	if err := e.setSource(ctx, u, ed.Target, u.State, u.PreviousSource); err != nil {
+	if err := e.setSource(u, ed.Target, u.State, u.PreviousSource); err != nil {
 		return err
 	}
-	deps, err := dependentUnits(ctx, e.tx, u, e.ids.componentID)
+	deps, err := dependentUnits(e.tx, u, e.ids.componentID)
 	if err != nil {
 		return err
 	}
@@ -168,15 +168,15 @@ func (e *unitEditor) editTemplate(ctx context.Context, u *index.Unit, ed index.U
 	if err != nil {
 		return err
 	}
-	return forEachTranslation(ctx, e, deps, func(de *unitEditor, d *index.Unit) error {
+	return forEachTranslation(e, deps, func(de *unitEditor, d *index.Unit) error {
 		state, previous := d.State, d.PreviousSource
 		if d.State.Translated() && d.State != index.StateReadOnly {
 			state, previous = index.StateFuzzy, oldSource
 		}
-		if err := de.setSource(ctx, d, ed.Target, state, previous); err != nil {
+		if err := de.setSource(d, ed.Target, state, previous); err != nil {
 			return err
 		}
-		return de.change(ctx, index.ActionSourceChange, d.ID, index.JoinPlural(ed.Target), string(details))
+		return de.change(index.ActionSourceChange, d.ID, index.JoinPlural(ed.Target), string(details))
 	})
 }
 
@@ -184,8 +184,8 @@ func (e *unitEditor) editTemplate(ctx context.Context, u *index.Unit, ed index.U
 // translation of its component, by translation. They are found by
 // id_hash (the key units are linked by) through the index every import
 // uses, rather than by source_unit_id, which no index serves.
-func dependentUnits(ctx context.Context, tx *Tx, u *index.Unit, componentID int64) ([]index.Unit, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT `+unitColumns+` FROM units
+func dependentUnits(tx *Tx, u *index.Unit, componentID int64) ([]index.Unit, error) {
+	rows, err := tx.Query(`SELECT `+unitColumns+` FROM units
 		WHERE translation_id IN (SELECT id FROM translations WHERE component_id = ? AND id != ?) AND id_hash = ?
 		ORDER BY translation_id, id`, componentID, u.TranslationID, u.IDHash)
 	if err != nil {
@@ -197,18 +197,18 @@ func dependentUnits(ctx context.Context, tx *Tx, u *index.Unit, componentID int6
 // forEachTranslation calls fn for each unit with an editor of its
 // translation (sharing e's transaction and actor), units of one
 // translation in a row, and finishes every editor it started.
-func forEachTranslation(ctx context.Context, e *unitEditor, units []index.Unit,
+func forEachTranslation(e *unitEditor, units []index.Unit,
 	fn func(*unitEditor, *index.Unit) error) error {
 	var cur *unitEditor
 	for i := range units {
 		if cur == nil || cur.ids.translationID != units[i].TranslationID {
 			if cur != nil {
-				if err := cur.finish(ctx); err != nil {
+				if err := cur.finish(); err != nil {
 					return err
 				}
 			}
 			var err error
-			if cur, err = newUnitEditor(ctx, e.tx, units[i].TranslationID, e.actor); err != nil {
+			if cur, err = newUnitEditor(e.tx, units[i].TranslationID, e.actor); err != nil {
 				return err
 			}
 		}
@@ -219,21 +219,21 @@ func forEachTranslation(ctx context.Context, e *unitEditor, units []index.Unit,
 	if cur == nil {
 		return nil
 	}
-	return cur.finish(ctx)
+	return cur.finish()
 }
 
 // setSource gives u a new source string with the state and previous
 // source that go with it, and the content hash and counts that follow.
 // Its id_hash stays: a unit whose source can change is a monolingual
 // one, identified by its key alone.
-func (e *unitEditor) setSource(ctx context.Context, u *index.Unit, source []string, state index.State, previous string) error {
+func (e *unitEditor) setSource(u *index.Unit, source []string, state index.State, previous string) error {
 	var old index.Stats
 	old.Count(u)
 	e.delta.Add(old, -1)
 	u.Source, u.State, u.PreviousSource = slices.Clone(source), state, previous
 	u.NumWords, u.ContentHash = index.CountWords(source), index.ContentHash(source, u.Context)
 	e.delta.Count(u)
-	_, err := e.tx.ExecContext(ctx, `UPDATE units SET source = ?, state = ?, previous_source = ?,
+	_, err := e.tx.Exec(`UPDATE units SET source = ?, state = ?, previous_source = ?,
 		content_hash = ?, num_words = ?, num_chars = ? WHERE id = ?`, index.JoinPlural(source), state,
 		previous, u.ContentHash, u.NumWords, u.NumChars(), u.ID)
 	return err
@@ -259,7 +259,7 @@ func (db *DB) AddUnit(ctx context.Context, translationID int64, actor index.Acto
 	decide func(t index.Translation) (index.NewUnit, error)) (index.Unit, error) {
 	var out index.Unit
 	err := db.writeNarrow(ctx, func(tx *Tx) error {
-		t, err := findTranslationTx(ctx, tx, translationID)
+		t, err := findTranslationTx(tx, translationID)
 		if err != nil {
 			return err
 		}
@@ -268,35 +268,35 @@ func (db *DB) AddUnit(ctx context.Context, translationID int64, actor index.Acto
 			return err
 		}
 		hash := index.IDHash(t.Component.IsMonolingual(), n.Source, n.Context)
-		if _, ok, err := unitByHash(ctx, tx, t.ID, hash); err != nil || ok {
+		if _, ok, err := unitByHash(tx, t.ID, hash); err != nil || ok {
 			if ok {
 				return errUnitExists
 			}
 			return err
 		}
 		var srcID int64
-		err = tx.QueryRowContext(ctx, `SELECT id FROM translations WHERE component_id = ? AND is_source != 0`,
+		err = tx.QueryRow(`SELECT id FROM translations WHERE component_id = ? AND is_source != 0`,
 			t.ComponentID).Scan(&srcID)
 		if err != nil {
 			return fmt.Errorf("source translation of component %d: %v", t.ComponentID, err)
 		}
 		if t.IsSource {
-			out, err = addSourceUnit(ctx, tx, t.ComponentID, srcID, actor, n, hash)
+			out, err = addSourceUnit(tx, t.ComponentID, srcID, actor, n, hash)
 			return err
 		}
-		srcUnitID, ok, err := unitByHash(ctx, tx, srcID, hash)
+		srcUnitID, ok, err := unitByHash(tx, srcID, hash)
 		if err != nil {
 			return err
 		}
 		if !ok {
-			su, err := addUnitTo(ctx, tx, srcID, actor, index.NewUnit{Context: n.Context, Source: n.Source,
+			su, err := addUnitTo(tx, srcID, actor, index.NewUnit{Context: n.Context, Source: n.Source,
 				Target: n.Source, State: index.StateReadOnly}, hash, 0)
 			if err != nil {
 				return err
 			}
 			srcUnitID = su.ID
 		}
-		out, err = addUnitTo(ctx, tx, t.ID, actor, n, hash, srcUnitID)
+		out, err = addUnitTo(tx, t.ID, actor, n, hash, srcUnitID)
 		return err
 	})
 	return out, err
@@ -305,23 +305,23 @@ func (db *DB) AddUnit(ctx context.Context, translationID int64, actor index.Acto
 // addSourceUnit adds a source string to the source translation and,
 // untranslated, to every other translation of the component that lacks
 // it.
-func addSourceUnit(ctx context.Context, tx *Tx, componentID, srcID int64, actor index.Actor,
+func addSourceUnit(tx *Tx, componentID, srcID int64, actor index.Actor,
 	n index.NewUnit, hash int64) (index.Unit, error) {
-	src, err := addUnitTo(ctx, tx, srcID, actor, n, hash, 0)
+	src, err := addUnitTo(tx, srcID, actor, n, hash, 0)
 	if err != nil {
 		return src, err
 	}
-	lacking, err := componentScopes(ctx, tx, componentID, srcID, &hash)
+	lacking, err := componentScopes(tx, componentID, srcID, &hash)
 	if err != nil {
 		return src, err
 	}
 	empty := index.NewUnit{Context: n.Context, Source: n.Source, Target: []string{""}, State: index.StateEmpty}
 	for _, ids := range lacking {
 		e := editorFor(tx, ids, actor)
-		if _, err := e.addNew(ctx, empty, hash, src.ID); err != nil {
+		if _, err := e.addNew(empty, hash, src.ID); err != nil {
 			return src, err
 		}
-		if err := e.finish(ctx); err != nil {
+		if err := e.finish(); err != nil {
 			return src, err
 		}
 	}
@@ -331,7 +331,7 @@ func addSourceUnit(ctx context.Context, tx *Tx, componentID, srcID int64, actor 
 // componentScopes reads the scopes of the translations of a component
 // but exceptID, in id order, in one query (a component may have
 // hundreds); with lackingHash, only those without a unit of that id_hash.
-func componentScopes(ctx context.Context, tx *Tx, componentID, exceptID int64, lackingHash *int64) ([]scopeIDs, error) {
+func componentScopes(tx *Tx, componentID, exceptID int64, lackingHash *int64) ([]scopeIDs, error) {
 	query := `SELECT t.id, c.project_id, t.language_code
 		FROM translations t JOIN components c ON c.id = t.component_id
 		WHERE t.component_id = ? AND t.id != ?`
@@ -340,7 +340,7 @@ func componentScopes(ctx context.Context, tx *Tx, componentID, exceptID int64, l
 		query += ` AND NOT EXISTS (SELECT 1 FROM units u WHERE u.translation_id = t.id AND u.id_hash = ?)`
 		args = append(args, *lackingHash)
 	}
-	rows, err := tx.QueryContext(ctx, query+` ORDER BY t.id`, args...)
+	rows, err := tx.Query(query+` ORDER BY t.id`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -357,9 +357,9 @@ func componentScopes(ctx context.Context, tx *Tx, componentID, exceptID int64, l
 }
 
 // unitByHash finds the unit of a translation with the given id_hash.
-func unitByHash(ctx context.Context, tx *Tx, translationID, hash int64) (int64, bool, error) {
+func unitByHash(tx *Tx, translationID, hash int64) (int64, bool, error) {
 	var id int64
-	err := tx.QueryRowContext(ctx, `SELECT id FROM units WHERE translation_id = ? AND id_hash = ? LIMIT 1`,
+	err := tx.QueryRow(`SELECT id FROM units WHERE translation_id = ? AND id_hash = ? LIMIT 1`,
 		translationID, hash).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
@@ -369,33 +369,33 @@ func unitByHash(ctx context.Context, tx *Tx, translationID, hash int64) (int64, 
 
 // addUnitTo adds one unit to a translation with its own editor, and
 // finishes it.
-func addUnitTo(ctx context.Context, tx *Tx, translationID int64, actor index.Actor, n index.NewUnit,
+func addUnitTo(tx *Tx, translationID int64, actor index.Actor, n index.NewUnit,
 	hash, sourceUnitID int64) (index.Unit, error) {
-	e, err := newUnitEditor(ctx, tx, translationID, actor)
+	e, err := newUnitEditor(tx, translationID, actor)
 	if err != nil {
 		return index.Unit{}, err
 	}
-	u, err := e.addNew(ctx, n, hash, sourceUnitID)
+	u, err := e.addNew(n, hash, sourceUnitID)
 	if err != nil {
 		return u, err
 	}
-	if err := e.finish(ctx); err != nil {
+	if err := e.finish(); err != nil {
 		return u, err
 	}
-	return findUnitTx(ctx, tx, u.ID)
+	return findUnitTx(tx, u.ID)
 }
 
 // addNew adds the unit n, of id_hash hash and linked to sourceUnitID (0:
 // it is its own source unit), to the editor's translation; it returns
 // the unit as added, not read back.
-func (e *unitEditor) addNew(ctx context.Context, n index.NewUnit, hash, sourceUnitID int64) (index.Unit, error) {
+func (e *unitEditor) addNew(n index.NewUnit, hash, sourceUnitID int64) (index.Unit, error) {
 	u := index.Unit{Context: n.Context, Source: n.Source, Target: n.Target, IDHash: hash,
 		ContentHash: index.ContentHash(n.Source, n.Context), State: n.State, NumWords: index.CountWords(n.Source),
 		SourceUnitID: sourceUnitID}
 	// The file must gain the string where it holds text: the source
 	// translation always, another one only with a target.
 	pending := sourceUnitID == 0 || !index.IsBlank(n.Target)
-	err := e.add(ctx, &u, pending)
+	err := e.add(&u, pending)
 	return u, err
 }
 
@@ -410,7 +410,7 @@ func (e *unitEditor) addNew(ctx context.Context, n index.NewUnit, hash, sourceUn
 func (db *DB) DeleteUnit(ctx context.Context, id int64, actor index.Actor,
 	check func(u index.Unit, t index.Translation) error) error {
 	return db.write(ctx, func(tx *Tx) error {
-		u, t, err := findUnitAndTranslation(ctx, tx, id)
+		u, t, err := findUnitAndTranslation(tx, id)
 		if err != nil {
 			return err
 		}
@@ -419,30 +419,30 @@ func (db *DB) DeleteUnit(ctx context.Context, id int64, actor index.Actor,
 		}
 		victims := []index.Unit{u}
 		if t.IsSource {
-			deps, err := dependentUnits(ctx, tx, &u, t.ComponentID)
+			deps, err := dependentUnits(tx, &u, t.ComponentID)
 			if err != nil {
 				return err
 			}
 			victims = append(deps, u)
 		}
 		e := &unitEditor{tx: tx, actor: actor}
-		return forEachTranslation(ctx, e, victims, func(de *unitEditor, v *index.Unit) error {
-			return de.remove(ctx, v)
+		return forEachTranslation(e, victims, func(de *unitEditor, v *index.Unit) error {
+			return de.remove(v)
 		})
 	})
 }
 
 // remove deletes u from the editor's translation (see DeleteUnit).
-func (e *unitEditor) remove(ctx context.Context, u *index.Unit) error {
+func (e *unitEditor) remove(u *index.Unit) error {
 	details, err := json.Marshal(map[string]string{"source": index.JoinPlural(u.Source),
 		"target": index.JoinPlural(u.Target), "context": u.Context})
 	if err != nil {
 		return err
 	}
-	if err := e.change(ctx, index.ActionStringRemove, 0, "", string(details)); err != nil {
+	if err := e.change(index.ActionStringRemove, 0, "", string(details)); err != nil {
 		return err
 	}
-	if _, err := e.tx.ExecContext(ctx, `INSERT INTO removed_units (translation_id, id_hash, context, source, removed)
+	if _, err := e.tx.Exec(`INSERT INTO removed_units (translation_id, id_hash, context, source, removed)
 		SELECT id, ?, ?, ?, ? FROM translations WHERE id = ? AND filename != ''`, u.IDHash, u.Context,
 		index.JoinPlural(u.Source), formatTime(e.tx.now), u.TranslationID); err != nil {
 		return err
@@ -450,10 +450,10 @@ func (e *unitEditor) remove(ctx context.Context, u *index.Unit) error {
 	var old index.Stats
 	old.Count(u)
 	e.delta.Add(old, -1)
-	if err := countBeforeDelete(ctx, e.tx); err != nil {
+	if err := countBeforeDelete(e.tx); err != nil {
 		return err
 	}
-	_, err = e.tx.ExecContext(ctx, `DELETE FROM units WHERE id = ?`, u.ID)
+	_, err = e.tx.Exec(`DELETE FROM units WHERE id = ?`, u.ID)
 	return err
 }
 

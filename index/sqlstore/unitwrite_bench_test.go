@@ -73,7 +73,7 @@ func (e *editBench) edit(b *testing.B) {
 // 8 goroutines at once with group commit ("parallel") and with one edit
 // per transaction ("parallel-unbatched").
 //
-//	go test ./index/sqlite -run '^$' -bench UpdateUnit -count 6
+//	go test ./index/sqlstore -run '^$' -bench UpdateUnit -count 6
 func BenchmarkUpdateUnit(b *testing.B) {
 	e := newEditBench(b)
 	e.load(b)

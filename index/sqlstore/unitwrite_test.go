@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/internal/testengine"
 )
 
 // writeFixture is a monolingual component "app" with a template (en, ten
@@ -20,16 +21,22 @@ type writeFixture struct {
 	comp index.Component
 	tr   map[string]int64 // by language
 	user index.Actor
+	// clock is the index's clock, which a test may set; nil on the
+	// indexes newWriteFixture is given.
+	clock *testengine.Clock
 }
 
 func mustWriteFixture(tb testing.TB) *writeFixture {
 	tb.Helper()
-	db, err := openFresh(tb)
+	clock := &testengine.Clock{}
+	db, err := openFreshWith(tb, Options{Now: clock.Now})
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { db.Close() })
-	return newWriteFixture(tb, db)
+	f := newWriteFixture(tb, db)
+	f.clock = clock
+	return f
 }
 
 // newWriteFixture is mustWriteFixture on an open, empty db.

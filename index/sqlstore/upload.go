@@ -35,13 +35,13 @@ func (db *DB) ApplyUpload(ctx context.Context, translationID int64, up index.Upl
 	err := db.writeNarrow(ctx, func(tx *Tx) error {
 		actor := index.Actor{UserID: up.UserID, AuthorID: up.UserID}
 		if up.AuthorEmail != "" {
-			author, err := authorByEmail(ctx, tx, up.AuthorName, up.AuthorEmail)
+			author, err := authorByEmail(tx, up.AuthorName, up.AuthorEmail)
 			if err != nil {
 				return fmt.Errorf("upload author: %w", err)
 			}
 			actor.AuthorID = author
 		}
-		t, err := findTranslationTx(ctx, tx, translationID)
+		t, err := findTranslationTx(tx, translationID)
 		if err != nil {
 			return err
 		}
@@ -50,11 +50,11 @@ func (db *DB) ApplyUpload(ctx context.Context, translationID int64, up index.Upl
 			plurals: t.Language.Plural.Number}
 		switch {
 		case up.Method.Merges():
-			res, err = mergeUpload(ctx, e, shape, &up)
+			res, err = mergeUpload(e, shape, &up)
 		case up.Method == index.UploadAdd:
-			res, err = addUpload(ctx, e, shape, &up)
+			res, err = addUpload(e, shape, &up)
 		case up.Method == index.UploadReplace:
-			res, err = replaceUpload(ctx, e, shape, &up)
+			res, err = replaceUpload(e, shape, &up)
 		default:
 			err = index.Errorf(index.ErrInvalid, "Upload method %q is not supported.", up.Method)
 		}
@@ -71,10 +71,10 @@ func (db *DB) ApplyUpload(ctx context.Context, translationID int64, up index.Upl
 		if err != nil {
 			return err
 		}
-		if err := e.change(ctx, index.ActionFileUpload, 0, "", string(details)); err != nil {
+		if err := e.change(index.ActionFileUpload, 0, "", string(details)); err != nil {
 			return err
 		}
-		return e.finish(ctx)
+		return e.finish()
 	})
 	if err != nil {
 		return index.UploadResult{}, err
@@ -85,9 +85,9 @@ func (db *DB) ApplyUpload(ctx context.Context, translationID int64, up index.Upl
 // mergeUpload is the reference's merge_translations: every considered
 // unit of the file is matched to the translation's unit with its id_hash
 // and written when the upload's rules allow it.
-func mergeUpload(ctx context.Context, e *unitEditor, shape translationShape, up *index.Upload) (index.UploadResult, error) {
+func mergeUpload(e *unitEditor, shape translationShape, up *index.Upload) (index.UploadResult, error) {
 	res := index.UploadResult{Total: len(up.Units)}
-	units, err := loadUnitsByHash(ctx, e.tx, e.ids.translationID)
+	units, err := loadUnitsByHash(e.tx, e.ids.translationID)
 	if err != nil {
 		return res, err
 	}
@@ -110,7 +110,7 @@ func mergeUpload(ctx context.Context, e *unitEditor, shape translationShape, up 
 			res.Skipped++
 			continue
 		}
-		if _, err := e.edit(ctx, u, ed, index.ActionUpload); err != nil {
+		if _, err := e.edit(u, ed, index.ActionUpload); err != nil {
 			return res, err
 		}
 		res.Accepted++
@@ -129,9 +129,9 @@ func mergeUpload(ctx context.Context, e *unitEditor, shape translationShape, up 
 // skipped. One "Translation replaced file by upload" (54) follows the
 // units' changes. Accepted counts the file's units the translation now
 // holds, as the reference counts a re-parse.
-func replaceUpload(ctx context.Context, e *unitEditor, shape translationShape, up *index.Upload) (index.UploadResult, error) {
+func replaceUpload(e *unitEditor, shape translationShape, up *index.Upload) (index.UploadResult, error) {
 	res := index.UploadResult{Total: len(up.Units)}
-	units, err := loadUnitsByHash(ctx, e.tx, e.ids.translationID)
+	units, err := loadUnitsByHash(e.tx, e.ids.translationID)
 	if err != nil {
 		return res, err
 	}
@@ -163,7 +163,7 @@ func replaceUpload(ctx context.Context, e *unitEditor, shape translationShape, u
 		case in.State == index.StateFuzzy:
 			state = index.StateFuzzy
 		}
-		if _, err := e.edit(ctx, u, index.UnitEdit{Target: slices.Clone(in.Target), State: state}, index.ActionUpload); err != nil {
+		if _, err := e.edit(u, index.UnitEdit{Target: slices.Clone(in.Target), State: state}, index.ActionUpload); err != nil {
 			return res, err
 		}
 	}
@@ -177,11 +177,11 @@ func replaceUpload(ctx context.Context, e *unitEditor, shape translationShape, u
 	slices.SortFunc(gone, func(a, b *index.Unit) int { return cmp.Compare(a.ID, b.ID) })
 	for _, u := range gone {
 		empty := index.UnitEdit{Target: make([]string, len(u.Target)), State: index.StateEmpty}
-		if _, err := e.edit(ctx, u, empty, index.ActionUpload); err != nil {
+		if _, err := e.edit(u, empty, index.ActionUpload); err != nil {
 			return res, err
 		}
 	}
-	return res, e.change(ctx, index.ActionReplaceUpload, 0, "", "")
+	return res, e.change(index.ActionReplaceUpload, 0, "", "")
 }
 
 // translationShape is what an upload needs to know of its translation:
@@ -195,8 +195,8 @@ type translationShape struct {
 
 // loadUnitsByHash reads a translation's units by id_hash, as the
 // transaction sees them.
-func loadUnitsByHash(ctx context.Context, tx *Tx, translationID int64) (map[int64]*index.Unit, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT `+unitColumns+` FROM units WHERE translation_id = ?`, translationID)
+func loadUnitsByHash(tx *Tx, translationID int64) (map[int64]*index.Unit, error) {
+	rows, err := tx.Query(`SELECT `+unitColumns+` FROM units WHERE translation_id = ?`, translationID)
 	if err != nil {
 		return nil, err
 	}
@@ -216,9 +216,9 @@ func loadUnitsByHash(ctx context.Context, tx *Tx, translationID int64) (map[int6
 // reference's get_author_by_email: the user with that address (ignoring
 // case, active users first), or a new inactive user named after it, who
 // can never sign in but owns the changes.
-func authorByEmail(ctx context.Context, tx *Tx, name, email string) (int64, error) {
+func authorByEmail(tx *Tx, name, email string) (int64, error) {
 	var id int64
-	err := tx.QueryRowContext(ctx, `SELECT id FROM users WHERE lower(email) = lower(?)
+	err := tx.QueryRow(`SELECT id FROM users WHERE lower(email) = lower(?)
 		ORDER BY is_active DESC, id LIMIT 1`, email).Scan(&id)
 	if !errors.Is(err, sql.ErrNoRows) {
 		return id, err
@@ -230,7 +230,7 @@ func authorByEmail(ctx context.Context, tx *Tx, name, email string) (int64, erro
 	// a clash with another user's name takes a numbered one.
 	username := email
 	for n := 2; ; n++ {
-		err := tx.QueryRowContext(ctx, `INSERT INTO users (username, full_name, email, is_active, date_joined)
+		err := tx.QueryRow(`INSERT INTO users (username, full_name, email, is_active, date_joined)
 			VALUES (?, ?, ?, 0, ?) ON CONFLICT (username) DO NOTHING RETURNING id`,
 			username, name, email, formatTime(tx.now)).Scan(&id)
 		if !errors.Is(err, sql.ErrNoRows) {
@@ -265,16 +265,16 @@ var errAddNotMonolingual = index.Errorf(index.ErrInvalid,
 // through the API does. Keys already present (or repeated in the file)
 // are skipped; units the file marks as needing editing are left out
 // unless the upload processes them.
-func addUpload(ctx context.Context, e *unitEditor, shape translationShape, up *index.Upload) (index.UploadResult, error) {
+func addUpload(e *unitEditor, shape translationShape, up *index.Upload) (index.UploadResult, error) {
 	res := index.UploadResult{Total: len(up.Units)}
 	if !shape.monolingual || !shape.template {
 		return res, errAddNotMonolingual
 	}
-	existing, err := loadUnitsByHash(ctx, e.tx, e.ids.translationID)
+	existing, err := loadUnitsByHash(e.tx, e.ids.translationID)
 	if err != nil {
 		return res, err
 	}
-	others, err := otherEditors(ctx, e)
+	others, err := otherEditors(e)
 	if err != nil {
 		return res, err
 	}
@@ -295,7 +295,7 @@ func addUpload(ctx context.Context, e *unitEditor, shape translationShape, up *i
 		src := index.Unit{Context: in.Context, Source: source, Target: source, IDHash: hash,
 			ContentHash: index.ContentHash(source, in.Context), Note: in.Note, Explanation: in.Explanation,
 			Flags: in.Flags, State: index.StateReadOnly, NumWords: index.CountWords(source)}
-		if err := e.add(ctx, &src, true); err != nil {
+		if err := e.add(&src, true); err != nil {
 			return res, err
 		}
 		existing[hash] = &src
@@ -303,14 +303,14 @@ func addUpload(ctx context.Context, e *unitEditor, shape translationShape, up *i
 			u := index.Unit{Context: in.Context, Source: source, Target: []string{""}, IDHash: hash,
 				ContentHash: src.ContentHash, Explanation: in.Explanation, State: index.StateEmpty,
 				NumWords: src.NumWords, SourceUnitID: src.ID}
-			if err := o.add(ctx, &u, false); err != nil {
+			if err := o.add(&u, false); err != nil {
 				return res, err
 			}
 		}
 		res.Accepted++
 	}
 	for _, o := range others {
-		if err := o.finish(ctx); err != nil {
+		if err := o.finish(); err != nil {
 			return res, err
 		}
 	}
@@ -319,8 +319,8 @@ func addUpload(ctx context.Context, e *unitEditor, shape translationShape, up *i
 
 // otherEditors returns an editor, for e's actor, of every other
 // translation of e's component.
-func otherEditors(ctx context.Context, e *unitEditor) ([]*unitEditor, error) {
-	scopes, err := componentScopes(ctx, e.tx, e.ids.componentID, e.ids.translationID, nil)
+func otherEditors(e *unitEditor) ([]*unitEditor, error) {
+	scopes, err := componentScopes(e.tx, e.ids.componentID, e.ids.translationID, nil)
 	if err != nil {
 		return nil, err
 	}

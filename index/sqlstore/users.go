@@ -82,7 +82,7 @@ func (db *DB) SaveUser(ctx context.Context, u index.User) (index.User, error) {
 		if u.Joined.IsZero() {
 			u.Joined = tx.now
 		}
-		return tx.QueryRowContext(ctx, `INSERT INTO users (username, full_name, email, is_active, is_bot,
+		return tx.QueryRow(`INSERT INTO users (username, full_name, email, is_active, is_bot,
 			is_superuser, date_joined) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (username) DO UPDATE SET
 			full_name = excluded.full_name, email = excluded.email, is_active = excluded.is_active,
 			is_bot = excluded.is_bot, is_superuser = excluded.is_superuser
@@ -101,10 +101,10 @@ var (
 // checkUserUnique answers a *index.FieldError when another user than the
 // one with id self (0 for none) has the username or, ignoring case, the
 // non-empty e-mail address.
-func checkUserUnique(ctx context.Context, tx *Tx, self int64, username, email string) error {
+func checkUserUnique(tx *Tx, self int64, username, email string) error {
 	problems := map[string]index.FieldProblem{}
 	var n int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM users WHERE username = ? AND id != ?`,
+	if err := tx.QueryRow(`SELECT count(*) FROM users WHERE username = ? AND id != ?`,
 		username, self).Scan(&n); err != nil {
 		return err
 	}
@@ -112,7 +112,7 @@ func checkUserUnique(ctx context.Context, tx *Tx, self int64, username, email st
 		problems["username"] = usernameTaken
 	}
 	if email != "" {
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM users WHERE lower(email) = lower(?) AND id != ?`,
+		if err := tx.QueryRow(`SELECT count(*) FROM users WHERE lower(email) = lower(?) AND id != ?`,
 			email, self).Scan(&n); err != nil {
 			return err
 		}
@@ -132,11 +132,11 @@ func checkUserUnique(ctx context.Context, tx *Tx, self int64, username, email st
 // taken as given (callers validate them).
 func (db *DB) CreateUser(ctx context.Context, u index.User) (index.User, error) {
 	err := db.write(ctx, func(tx *Tx) error {
-		if err := checkUserUnique(ctx, tx, 0, u.Username, u.Email); err != nil {
+		if err := checkUserUnique(tx, 0, u.Username, u.Email); err != nil {
 			return err
 		}
 		u.Joined = tx.now
-		return tx.QueryRowContext(ctx, `INSERT INTO users (username, full_name, email, is_active, is_bot,
+		return tx.QueryRow(`INSERT INTO users (username, full_name, email, is_active, is_bot,
 			is_superuser, date_joined) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`, u.Username, u.FullName,
 			u.Email, u.IsActive, u.IsBot, u.IsSuperuser, formatTime(u.Joined)).Scan(&u.ID)
 	})
@@ -151,15 +151,15 @@ func (db *DB) UpdateUser(ctx context.Context, username string, upd index.UserUpd
 	var u index.User
 	err := db.write(ctx, func(tx *Tx) error {
 		var err error
-		if u, err = scanUser(tx.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE username = ?`,
+		if u, err = scanUser(tx.QueryRow(`SELECT `+userColumns+` FROM users WHERE username = ?`,
 			username)); err != nil {
 			return err
 		}
 		u.Apply(upd)
-		if err := checkUserUnique(ctx, tx, u.ID, u.Username, u.Email); err != nil {
+		if err := checkUserUnique(tx, u.ID, u.Username, u.Email); err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE users SET username = ?, full_name = ?, email = ?, is_active = ?,
+		_, err = tx.Exec(`UPDATE users SET username = ?, full_name = ?, email = ?, is_active = ?,
 			is_bot = ?, is_superuser = ? WHERE id = ?`, u.Username, u.FullName, u.Email, u.IsActive, u.IsBot,
 			u.IsSuperuser, u.ID)
 		return err
@@ -175,17 +175,17 @@ func (db *DB) UpdateUser(ctx context.Context, username string, upd index.UserUpd
 func (db *DB) RemoveUser(ctx context.Context, username string) error {
 	return db.write(ctx, func(tx *Tx) error {
 		var id int64
-		if err := tx.QueryRowContext(ctx, `SELECT id FROM users WHERE username = ?`, username).Scan(&id); err != nil {
+		if err := tx.QueryRow(`SELECT id FROM users WHERE username = ?`, username).Scan(&id); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE users SET username = ?, full_name = 'Deleted User', email = '',
+		if _, err := tx.Exec(`UPDATE users SET username = ?, full_name = 'Deleted User', email = '',
 			is_active = 0, is_superuser = 0 WHERE id = ?`, "deleted-"+itoa(id), id); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM tokens WHERE user_id = ?`, id); err != nil {
+		if _, err := tx.Exec(`DELETE FROM tokens WHERE user_id = ?`, id); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `DELETE FROM grants WHERE user_id = ?`, id)
+		_, err := tx.Exec(`DELETE FROM grants WHERE user_id = ?`, id)
 		return err
 	})
 }

@@ -37,7 +37,7 @@ func TestUserHasChanges(t *testing.T) {
 			{Action: index.ActionChange, ProjectID: public.ID, AuthorID: users[1].ID},
 			{Action: index.ActionChange, ProjectID: private.ID, UserID: users[2].ID, AuthorID: users[2].ID},
 		} {
-			if err := insertChange(ctx, tx, c); err != nil {
+			if err := insertChange(tx, c); err != nil {
 				return err
 			}
 		}

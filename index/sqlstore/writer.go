@@ -55,7 +55,7 @@ type panicError struct {
 func (p *panicError) Error() string { return fmt.Sprintf("write panicked: %v", p.value) }
 
 // errClosed answers writes that arrive after Close.
-var errClosed = errors.New("sqlite: index closed")
+var errClosed = errors.New("sqlstore: index closed")
 
 // write runs fn in a write transaction, possibly shared with other
 // writes (see Group commit), and returns once that transaction has
@@ -163,21 +163,20 @@ func (db *DB) commitBatch(batch []*writeRequest) {
 // outcome of every write (the transaction could not begin or commit, or
 // a savepoint could not be undone, so nothing was kept).
 func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet, err error) {
-	ctx := runCtx             // see Tx: statements run to their end
-	touched.everything = true // until the commit says otherwise
-	sqlTx, err := db.wdb.BeginTx(ctx, nil)
+	touched.everything = true                 // until the commit says otherwise
+	sqlTx, err := db.wdb.BeginTx(runCtx, nil) // see Tx: statements run to their end
 	if err != nil {
 		return nil, touched, formatError(err)
 	}
 	defer sqlTx.Rollback()
-	tx := &Tx{Tx: sqlTx, now: db.Now().UTC(), w: db.w, hooks: &db.hooks, db: db}
+	tx := &Tx{sqlTx: sqlTx, now: db.now().UTC(), w: db.w, hooks: &db.hooks, db: db}
 	if db.dialect.lockWrites != "" {
-		if _, err := tx.ExecContext(ctx, db.dialect.lockWrites); err != nil {
+		if _, err := tx.Exec(db.dialect.lockWrites); err != nil {
 			return nil, touched, formatError(err)
 		}
 	}
 	if db.dialect.shared {
-		if err := db.catchUpWriter(ctx, tx); err != nil {
+		if err := db.catchUpWriter(tx); err != nil {
 			return nil, touched, formatError(err)
 		}
 	}
@@ -186,7 +185,7 @@ func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet,
 	// This is the single writer (of every process, with lockWrites), so
 	// no change can slip in between.
 	var last string
-	err = tx.QueryRowContext(ctx, `SELECT timestamp FROM changes ORDER BY id DESC LIMIT 1`).Scan(&last)
+	err = tx.QueryRow(`SELECT timestamp FROM changes ORDER BY id DESC LIMIT 1`).Scan(&last)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return nil, touched, formatError(err)
 	}
@@ -201,7 +200,7 @@ func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet,
 	held := false
 	for i, r := range live {
 		if !r.narrow {
-			if err := flushStats(ctx, tx); err != nil {
+			if err := flushStats(tx); err != nil {
 				return nil, touched, err
 			}
 		}
@@ -210,7 +209,7 @@ func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet,
 			if held {
 				start = `RELEASE write; SAVEPOINT write`
 			}
-			if _, err := tx.Tx.ExecContext(ctx, start); err != nil {
+			if _, err := tx.sqlTx.ExecContext(runCtx, start); err != nil {
 				return nil, touched, formatError(err)
 			}
 		}
@@ -222,12 +221,12 @@ func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet,
 		}
 		if shared {
 			if results[i] != nil {
-				if _, err := tx.Tx.ExecContext(ctx, `ROLLBACK TO write`); err != nil {
+				if _, err := tx.sqlTx.ExecContext(runCtx, `ROLLBACK TO write`); err != nil {
 					return nil, touched, fmt.Errorf("undo a failed write in a batch: %w", formatError(err))
 				}
 			}
 			if held = db.dialect.multiStatement; !held {
-				if _, err := tx.Tx.ExecContext(ctx, `RELEASE write`); err != nil {
+				if _, err := tx.sqlTx.ExecContext(runCtx, `RELEASE write`); err != nil {
 					return nil, touched, formatError(err)
 				}
 			}
@@ -236,12 +235,12 @@ func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet,
 			tx.endWrite(&batchTouched)
 		}
 	}
-	if err := flushStats(ctx, tx); err != nil {
+	if err := flushStats(tx); err != nil {
 		return nil, touched, err
 	}
 	var logged int64
 	if db.dialect.shared {
-		if logged, err = db.logWrite(ctx, tx, batchTouched); err != nil {
+		if logged, err = db.logWrite(tx, batchTouched); err != nil {
 			return nil, touched, formatError(err)
 		}
 	}
@@ -276,7 +275,7 @@ func runWrite(tx *Tx, fn func(*Tx) error) (err error) {
 		clear(tx.newUnits) // a failed write's units are rolled back
 	}()
 	if err = fn(tx); err == nil {
-		err = storeUnitCounts(runCtx, tx)
+		err = storeUnitCounts(tx)
 	}
 	return formatError(err)
 }

@@ -38,15 +38,15 @@ func TestGroupCommitKeepsWritesApart(t *testing.T) {
 				target := fmt.Sprintf("w%d n%d", w, n)
 				fail := (w+n)%3 == 0
 				err := f.db.writeNarrow(ctx, func(tx *Tx) error {
-					u, tr, err := findUnitAndTranslation(ctx, tx, id)
+					u, tr, err := findUnitAndTranslation(tx, id)
 					if err != nil {
 						return err
 					}
 					e := editorOf(tx, &tr, f.user)
-					if _, err := e.edit(ctx, &u, index.UnitEdit{Target: []string{target}, State: index.StateTranslated}, 0); err != nil {
+					if _, err := e.edit(&u, index.UnitEdit{Target: []string{target}, State: index.StateTranslated}, 0); err != nil {
 						return err
 					}
-					if err := e.finish(ctx); err != nil {
+					if err := e.finish(); err != nil {
 						return err
 					}
 					if fail {
@@ -74,7 +74,7 @@ func TestGroupCommitKeepsWritesApart(t *testing.T) {
 			}
 		}()
 		f.db.write(ctx, func(tx *Tx) error {
-			if _, err := tx.ExecContext(ctx, `UPDATE units SET target = 'panicked'`); err != nil {
+			if _, err := tx.Exec(`UPDATE units SET target = 'panicked'`); err != nil {
 				return err
 			}
 			panic("boom")
@@ -193,7 +193,7 @@ func TestRecentChangesFollowEdits(t *testing.T) {
 	want := func(column string, arg any) int {
 		var n int
 		if err := f.db.r.QueryRowContext(context.Background(), `SELECT count(*) FROM changes WHERE `+column+` = ? AND timestamp > ?`,
-			arg, formatTime(f.db.Now().Add(-recentWindow))).Scan(&n); err != nil {
+			arg, formatTime(f.db.now().Add(-recentWindow))).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		return n
@@ -242,14 +242,14 @@ func TestEditSeesBatchChanges(t *testing.T) {
 	// The edit's read of the translation, by a narrow write.
 	seen := func(w *[]string) func(tx *Tx) error {
 		return func(tx *Tx) error {
-			_, tr, err := findUnitAndTranslation(ctx, tx, unit.ID)
+			_, tr, err := findUnitAndTranslation(tx, unit.ID)
 			*w = append(*w, tr.Filename)
 			return err
 		}
 	}
 	rename := func(name string) func(tx *Tx) error {
 		return func(tx *Tx) error {
-			_, err := tx.ExecContext(ctx, `UPDATE translations SET filename = ? WHERE id = ?`, name, unit.TranslationID)
+			_, err := tx.Exec(`UPDATE translations SET filename = ? WHERE id = ?`, name, unit.TranslationID)
 			return err
 		}
 	}

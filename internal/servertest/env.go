@@ -103,16 +103,17 @@ func New(tb testing.TB, opts ...Option) *Env {
 		o(&cfg)
 	}
 	e := &Env{Location: indextest.Location(tb), Auth: map[string]string{}}
-	db, err := indextest.Reopen(tb, e.Location)
+	var o sqlstore.Options
+	if !cfg.realClock {
+		o.Now = FakeClock()
+	}
+	db, err := indextest.ReopenWith(tb, e.Location, o)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	e.DB = db
 	e.closers = append(e.closers, gosync.OnceFunc(func() { db.Close() }))
 	tb.Cleanup(e.Close)
-	if !cfg.realClock {
-		fakeClock(db)
-	}
 	seedLanguages(tb, db, cfg.allLanguages)
 	if cfg.demo {
 		SeedDemo(tb, db)
@@ -120,7 +121,7 @@ func New(tb testing.TB, opts ...Option) *Env {
 	for _, u := range cfg.users {
 		e.Auth[u.name] = MustUser(tb, db, u.name, u.superuser, u.grants...)
 	}
-	var o Options
+	var server Options
 	if cfg.sync {
 		e.Data = filepath.Join(tb.TempDir(), "data")
 		svc, err := tolksync.New(db, langdata.Default(), tolksync.Options{DataDir: e.Data})
@@ -129,19 +130,19 @@ func New(tb testing.TB, opts ...Option) *Env {
 		}
 		e.Sync = svc
 		e.closers = append(e.closers, gosync.OnceFunc(func() { svc.Close() }))
-		o.Repositories, o.Files = svc, svc
+		server.Repositories, server.Files = svc, svc
 		if cfg.components {
-			o.Components, o.AllowLocalRepos = svc, true
+			server.Components, server.AllowLocalRepos = svc, true
 		}
 	}
 	for _, f := range cfg.options {
-		f(&o)
+		f(&server)
 	}
 	var store Store = db
 	if cfg.store != nil {
 		store = cfg.store(db)
 	}
-	e.Running = Serve(tb, store, o)
+	e.Running = Serve(tb, store, server)
 	e.closers = append(e.closers, e.Running.Close)
 	return e
 }

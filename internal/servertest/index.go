@@ -24,17 +24,27 @@ var ClockStart = time.Date(2026, 11, 23, 1, 2, 3, 123456000, time.UTC)
 // languages en and de and a clock that advances one second per reading.
 func MustOpenDB(tb testing.TB) *sqlstore.DB {
 	tb.Helper()
-	db := indextest.Open(tb)
-	fakeClock(db)
+	return MustOpenDBWith(tb, sqlstore.Options{})
+}
+
+// MustOpenDBWith is MustOpenDB with o's settings; a nil o.Now is the
+// fake clock.
+func MustOpenDBWith(tb testing.TB, o sqlstore.Options) *sqlstore.DB {
+	tb.Helper()
+	if o.Now == nil {
+		o.Now = FakeClock()
+	}
+	db := indextest.OpenWith(tb, o)
 	seedLanguages(tb, db, false)
 	return db
 }
 
-// fakeClock makes every reading of db's clock one second after the
-// last, from ClockStart.
-func fakeClock(db *sqlstore.DB) {
+// FakeClock is a clock each reading of which is one second after the
+// last, from ClockStart: each write transaction reads the clock once, so
+// every import gets its own second.
+func FakeClock() func() time.Time {
 	var tick atomic.Int64
-	db.Now = func() time.Time { return ClockStart.Add(time.Duration(tick.Add(1)-1) * time.Second) }
+	return func() time.Time { return ClockStart.Add(time.Duration(tick.Add(1)-1) * time.Second) }
 }
 
 // seedLanguages seeds the whole language table into db, or only en and

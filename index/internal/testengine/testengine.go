@@ -39,12 +39,45 @@ const EngineEnv = "TOLK_TEST_ENGINE"
 
 var current atomic.Value // the engine of the run in progress
 
+// The environment is read where go test's cache sees it. The cache
+// replays a package's last passing result while the environment
+// variables the test binary read are unchanged, and it records only
+// what the binary reads during m.Run: Main's own reads, before and
+// between the runs, go unrecorded. So each value a test depends on is
+// read again during the run, at its first use (recordEnv): a run
+// without TOLK_TEST_POSTGRES is not replayed once it is set.
+
+// env is the environment the tests run in.
+type env struct {
+	engine   string // EngineEnv: the one engine to run, or "" for both
+	postgres string // PostgresEnv: the test server, or "" for none
+	ci       bool   // CI is set: the PostgreSQL half must run
+}
+
+func readEnv() env {
+	return env{engine: os.Getenv(EngineEnv), postgres: os.Getenv(PostgresEnv), ci: os.Getenv("CI") != ""}
+}
+
+var (
+	envOnce sync.Once
+	envRead env
+)
+
+// recordEnv returns the environment, read at its first call, which
+// comes from a test: Main never calls it, so that go test records what
+// it reads (see env).
+func recordEnv() env {
+	envOnce.Do(func() { envRead = readEnv() })
+	return envRead
+}
+
 // Engine is the engine of the tests running now.
 func Engine() string {
-	if e, ok := current.Load().(string); ok {
-		return e
+	e := recordEnv()
+	if c, ok := current.Load().(string); ok {
+		return c
 	}
-	if os.Getenv(EngineEnv) == Postgres {
+	if e.engine == Postgres {
 		return Postgres
 	}
 	return SQLite
@@ -53,16 +86,18 @@ func Engine() string {
 // Main runs a package's tests once per engine: on SQLite, then on
 // PostgreSQL when PostgresEnv names a server. Without one, a developer's
 // run says that the PostgreSQL half was skipped; a CI run (CI set) fails
-// instead, since CI must test both.
+// instead, since CI must test both. The tests read the environment again
+// as they use an engine (see env), which is what go test's cache sees.
 func Main(m *testing.M) {
+	e := readEnv()
 	engines := []string{SQLite, Postgres}
-	if e := os.Getenv(EngineEnv); e != "" {
-		engines = []string{e}
+	if e.engine != "" {
+		engines = []string{e.engine}
 	}
 	code := 0
-	for _, e := range engines {
-		if e == Postgres && os.Getenv(PostgresEnv) == "" {
-			if os.Getenv("CI") != "" {
+	for _, name := range engines {
+		if name == Postgres && e.postgres == "" {
+			if e.ci {
 				fmt.Fprintf(os.Stderr, "testengine: %s is not set; CI must run the tests on PostgreSQL too (.ci/run starts a server)\n", PostgresEnv)
 				code = 1
 				continue
@@ -70,12 +105,12 @@ func Main(m *testing.M) {
 			fmt.Fprintf(os.Stderr, "testengine: PostgreSQL run skipped: set %s to a server's URL to run it\n", PostgresEnv)
 			continue
 		}
-		current.Store(e)
+		current.Store(name)
 		if len(engines) > 1 {
-			fmt.Fprintf(os.Stderr, "testengine: running the tests on %s\n", e)
+			fmt.Fprintf(os.Stderr, "testengine: running the tests on %s\n", name)
 		}
 		if c := m.Run(); c != 0 {
-			fmt.Fprintf(os.Stderr, "testengine: tests failed on %s\n", e)
+			fmt.Fprintf(os.Stderr, "testengine: tests failed on %s\n", name)
 			code = c
 		}
 	}
@@ -112,9 +147,10 @@ var (
 // test server, dropped when tb ends. It skips tb when no server is named.
 func PostgresDSN(tb testing.TB) string {
 	tb.Helper()
-	base := os.Getenv(PostgresEnv)
+	e := recordEnv()
+	base := e.postgres
 	if base == "" {
-		if os.Getenv("CI") != "" {
+		if e.ci {
 			tb.Fatalf("no PostgreSQL server in CI: %s is not set", PostgresEnv)
 		}
 		tb.Skipf("no PostgreSQL server: set %s", PostgresEnv)
@@ -172,3 +208,20 @@ func WithSearchPath(dsn, schema string) string {
 	}
 	return dsn + " search_path=" + schema
 }
+
+// Clock is a clock for an index's Options.Now that a test sets as it
+// goes: the real time until Set. It is safe for concurrent use.
+type Clock struct {
+	now atomic.Pointer[func() time.Time]
+}
+
+// Now reads the clock.
+func (c *Clock) Now() time.Time {
+	if f := c.now.Load(); f != nil {
+		return (*f)()
+	}
+	return time.Now()
+}
+
+// Set makes now the clock's reading from here on.
+func (c *Clock) Set(now func() time.Time) { c.now.Store(&now) }

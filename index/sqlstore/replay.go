@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"log/slog"
 	"strconv"
 	"strings"
 	"sync"
@@ -231,56 +230,16 @@ func (db *DB) replay(q queryer) (everything bool) {
 	return t.everything
 }
 
-// publishHooks makes h the webhooks in memory unless a set that reflects
-// a later write is there already.
-func (db *DB) publishHooks(h *hookSet) {
-	for {
-		cur := db.hooks.Load()
-		if cur != nil && cur.seq > h.seq {
-			return
-		}
-		if db.hooks.CompareAndSwap(cur, h) {
-			return
-		}
-	}
-}
-
-// reloadSharedHooks re-reads the webhooks after another process changed
-// add-ons, with the write_log entry they reflect, from one snapshot.
-func (db *DB) reloadSharedHooks() {
-	ctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
-	defer cancel()
-	db.hooksStale.Store(false)
-	tx, err := db.beginRead(ctx)
-	if err != nil {
-		db.hooksStale.Store(true)
-		return
-	}
-	defer tx.Rollback()
-	var seq int64
-	if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM write_log`).Scan(&seq); err != nil {
-		db.hooksStale.Store(true)
-		return
-	}
-	h, err := loadHooks(ctx, tx)
-	if err != nil {
-		db.hooksStale.Store(true)
-		return
-	}
-	h.seq = seq
-	db.publishHooks(h)
-}
-
 // catchUpWriter replays the other processes' writes inside the writer's
 // transaction, which holds the write lock, and re-reads the webhooks if
 // one of them may have changed add-ons, so that this batch's changes
 // queue deliveries for every webhook installed anywhere.
-func (db *DB) catchUpWriter(ctx context.Context, tx *Tx) error {
-	db.replay(tx)
+func (db *DB) catchUpWriter(tx *Tx) error {
+	db.replay(tx.queryer())
 	if !db.hooksStale.Swap(false) {
 		return nil
 	}
-	h, err := loadHooks(ctx, tx)
+	h, err := loadHooks(runCtx, tx.queryer())
 	if err != nil {
 		db.hooksStale.Store(true)
 		return err
@@ -295,22 +254,22 @@ func (db *DB) catchUpWriter(ctx context.Context, tx *Tx) error {
 // replayFailed makes every cached answer stale: a process that cannot
 // tell what others wrote must not answer from its caches.
 func (db *DB) replayFailed(err error) {
-	slog.Warn("index: cannot read other processes' writes; dropping cached answers", "err", err)
+	db.log.Warn("index: cannot read other processes' writes; dropping cached answers", "err", err)
 	db.clock.advance(touchSet{everything: true})
 }
 
 // logWrite appends the batch's entry to write_log, inside its
 // transaction, and prunes old entries now and then. It returns the
 // entry's seq, for ownWrite once the transaction commits.
-func (db *DB) logWrite(ctx context.Context, tx *Tx, t touchSet) (int64, error) {
+func (db *DB) logWrite(tx *Tx, t touchSet) (int64, error) {
 	var seq int64
-	err := tx.QueryRowContext(ctx, `INSERT INTO write_log (seq, deps)
+	err := tx.QueryRow(`INSERT INTO write_log (seq, deps)
 		SELECT coalesce(max(seq), 0) + 1, ? FROM write_log RETURNING seq`, encodeDeps(t)).Scan(&seq)
 	if err != nil {
 		return 0, err
 	}
 	if seq%sharedLogPrune == 0 {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM write_log WHERE seq <= ?`, seq-sharedLogKeep); err != nil {
+		if _, err := tx.Exec(`DELETE FROM write_log WHERE seq <= ?`, seq-sharedLogKeep); err != nil {
 			return 0, err
 		}
 	}

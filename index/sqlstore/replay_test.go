@@ -114,7 +114,7 @@ func twoProcesses(t *testing.T) (fa *writeFixture, b *DB) {
 	}
 	dsn := testengine.PostgresDSN(t)
 	open := func() *DB {
-		db, err := OpenPostgres(context.Background(), dsn)
+		db, err := Open(context.Background(), Options{Engine: Postgres, Location: dsn})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,0 +1,82 @@
+package sqlstore
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+)
+
+// Engine is a database an index can live in.
+type Engine string
+
+// The engines.
+const (
+	// SQLite keeps the index in one file, which one process owns: the
+	// default, with nothing to install.
+	SQLite Engine = "sqlite"
+	// Postgres keeps it in a PostgreSQL database, which several Tolk
+	// processes may share.
+	Postgres Engine = "postgres"
+)
+
+// DefaultPageCacheBytes is each page cache's bound: a unit of short
+// texts weighs about 365 bytes as pageBytes measures it, so this holds
+// tens of thousands of them; pages of long strings take more.
+const DefaultPageCacheBytes = 32 << 20
+
+// NoPageCache, as Options.PageCacheBytes, turns the page caches off.
+const NoPageCache = -1
+
+// ErrNoLocation is Validate's answer to Options without a Location.
+var ErrNoLocation = errors.New("sqlstore: no location: give the SQLite file or the PostgreSQL connection string")
+
+// Options are an index's settings, given to Open; none changes once it
+// is open. The zero value of each field but Location is its default.
+type Options struct {
+	// Engine is the database: SQLite (the default) or Postgres.
+	Engine Engine
+	// Location is where the index is: for SQLite the file's path,
+	// created if missing; for PostgreSQL a postgres:// URL or libpq
+	// connection string of a database that exists, whose tables are
+	// made in the connection's schema. Required. It may hold a
+	// password: do not log it.
+	Location string
+	// PageCacheBytes bounds each cache of list pages (units, changes)
+	// by the bytes its pages hold (DB.PageCacheSize): 0 means
+	// DefaultPageCacheBytes, NoPageCache (any negative value) reads
+	// every list from the database.
+	PageCacheBytes int
+	// Logger receives what the index reports on its own, outside any
+	// call: today, that it could not read other processes' writes on
+	// PostgreSQL and dropped its cached answers. nil discards it.
+	Logger *slog.Logger
+	// Now is the clock. Each write transaction reads it once, and the
+	// statistics count recent changes up to it. nil means time.Now.
+	Now func() time.Time
+}
+
+// Validate fills in the defaults of o, and reports a missing Location or
+// an unknown Engine.
+func (o *Options) Validate() error {
+	switch o.Engine {
+	case "":
+		o.Engine = SQLite
+	case SQLite, Postgres:
+	default:
+		return fmt.Errorf("sqlstore: unknown engine %q (want %q or %q)", o.Engine, SQLite, Postgres)
+	}
+	if o.Location == "" {
+		return ErrNoLocation
+	}
+	if o.PageCacheBytes == 0 {
+		o.PageCacheBytes = DefaultPageCacheBytes
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return nil
+}

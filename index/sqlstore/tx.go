@@ -1,0 +1,216 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"sync/atomic"
+	"time"
+)
+
+// Tx is a write transaction with the clock read once at its start, and
+// never earlier than the last recorded change. It may hold several
+// writes (see Group commit in writer.go).
+//
+// Its statements (Exec, Query, QueryRow) take no context: they run to
+// their end whatever happens to the request that queued the write.
+// SQLite answers an interrupted statement by rolling back the whole
+// transaction, and PostgreSQL by aborting it, which would fail the other
+// writes of the batch too; a write's context counts only until the
+// writer starts it (see DB.write). (A context that can never end also
+// spares the driver a goroutine per statement.) The functions a write
+// runs take no context either, unless they also serve reads.
+type Tx struct {
+	sqlTx *sql.Tx
+	now   time.Time
+	// w holds the statements prepared on the writer's connection, which
+	// every write transaction runs on: a statement compiled once serves
+	// every later transaction (SQLite compiles the triggers a statement
+	// fires, migration 0002, into it, which made compiling most of an
+	// edit's cost).
+	w *stmtCache
+	// stmts caches prepare, by query, for the statements w lacks yet;
+	// database/sql closes them with the transaction.
+	stmts map[string]*txStmt
+	// touched is what the current write changed, for the caches.
+	touched touchSet
+	// narrowed: the current write is a writeNarrow, which declares what
+	// it touches and owes its statistics to writeOwed; owed holds what
+	// the batch's finished writes owe, until flushStats stores it.
+	narrowed  bool
+	widened   bool // ... but it did something that touches everything
+	writeOwed map[scopeKey]*owedStats
+	owed      map[scopeKey]*owedStats
+	// stamped holds, for the statistics rows whose last change the
+	// current write has set (insertChange), the last author it set there
+	// ("" if none).
+	stamped map[scopeKey]string
+	// author is the last author name read (authorName), kept while the
+	// batch's writes are narrow ones (edits, uploads), which rename
+	// nobody: a user may be renamed by any other write.
+	author struct {
+		id   int64
+		name string
+	}
+	// hooks is the published set of webhooks (hooks.go); writeHooks and
+	// batchHooks, when not nil, the set after the current write and after
+	// the batch's finished writes changed add-ons (reloadHooks). queued
+	// records that the transaction queued deliveries.
+	hooks                  *atomic.Pointer[hookSet]
+	writeHooks, batchHooks *hookSet
+	queued                 bool
+	// db is the index whose writer runs tx; batchWide says a finished
+	// write of the batch touched everything (see cachedTranslation).
+	db        *DB
+	batchWide bool
+	// newUnits counts the units the current write inserted, by
+	// translation and list_counts bucket (unitInserter), for
+	// storeUnitCounts.
+	newUnits map[unitBucket]int64
+}
+
+// runCtx is the context every statement of a write transaction runs
+// under (see Tx): it never ends.
+var runCtx = context.Background()
+
+// widen says the current write did something whose reach touch does not
+// name: every cached answer is stale after it.
+func (tx *Tx) widen() { tx.widened = true }
+
+// touch records scopes the current write changed.
+func (tx *Tx) touch(deps ...dep) { tx.touched.deps = append(tx.touched.deps, deps...) }
+
+// owe returns what the current write owes a statistics row, or nil when
+// it stores its statistics as it goes.
+func (tx *Tx) owe(scope, key string) *owedStats {
+	if !tx.narrowed {
+		return nil
+	}
+	k := scopeKey{scope, key}
+	o := tx.writeOwed[k]
+	if o == nil {
+		o = &owedStats{}
+		tx.writeOwed[k] = o
+	}
+	return o
+}
+
+// startWrite readies tx for the next write of its batch.
+func (tx *Tx) startWrite(narrow bool) {
+	if !narrow || !tx.narrowed {
+		tx.author.id = 0 // this write or the one before may rename its author
+	}
+	tx.touched = touchSet{deps: tx.touched.deps[:0]}
+	tx.narrowed, tx.widened = narrow, false
+	tx.writeHooks = nil
+	if tx.writeOwed == nil {
+		tx.writeOwed, tx.owed = map[scopeKey]*owedStats{}, map[scopeKey]*owedStats{}
+		tx.stamped = map[scopeKey]string{}
+	}
+	clear(tx.writeOwed)
+	tx.forgetStamps()
+}
+
+// forgetStamps forgets which statistics rows the current write has
+// stamped with its last change: deleted rows must be stamped anew.
+func (tx *Tx) forgetStamps() { clear(tx.stamped) }
+
+// endWrite keeps what the current write did, when it succeeded: what it
+// touched, and what it owes the statistics.
+func (tx *Tx) endWrite(batch *touchSet) {
+	wide := !tx.narrowed || tx.widened
+	tx.batchWide = tx.batchWide || wide
+	batch.merge(touchSet{everything: wide, deps: tx.touched.deps})
+	for k, o := range tx.writeOwed {
+		if b := tx.owed[k]; b != nil {
+			b.addOwed(o)
+		} else {
+			tx.owed[k] = o
+		}
+	}
+	clear(tx.writeOwed)
+	if tx.writeHooks != nil {
+		tx.batchHooks = tx.writeHooks
+	}
+}
+
+// txStmt is a statement prepared for a write transaction. Like the
+// transaction's own methods it takes no context (see Tx).
+type txStmt struct {
+	st *sql.Stmt
+	d  *dialect
+}
+
+func (s *txStmt) Exec(args ...any) (sql.Result, error) {
+	return s.st.ExecContext(runCtx, s.d.args(args)...)
+}
+
+func (s *txStmt) QueryRow(args ...any) *sql.Row {
+	return s.st.QueryRowContext(runCtx, s.d.args(args)...)
+}
+
+func (s *txStmt) Query(args ...any) (*sql.Rows, error) {
+	return s.st.QueryContext(runCtx, s.d.args(args)...)
+}
+
+// prepare returns query prepared for the transaction: the writer's
+// cached statement when there is one, else one compiled for this
+// transaction (w prepares it for the next in the background). Worth it
+// for statements run per row.
+func (tx *Tx) prepare(query string) (*txStmt, error) {
+	if st, ok := tx.stmts[query]; ok {
+		return st, nil
+	}
+	st := tx.cached().stmt(runCtx, query)
+	if st == nil {
+		var err error
+		if st, err = tx.sqlTx.PrepareContext(runCtx, tx.w.d.rebind(query)); err != nil {
+			return nil, err
+		}
+	}
+	if tx.stmts == nil {
+		tx.stmts = map[string]*txStmt{}
+	}
+	ts := &txStmt{st, tx.w.d}
+	tx.stmts[query] = ts
+	return ts, nil
+}
+
+// cached runs statements in the transaction with the writer's cached
+// statements where it has them.
+func (tx *Tx) cached() txStmts { return tx.w.in(tx.sqlTx) }
+
+// Exec runs query with the writer's cached statement when there is one.
+func (tx *Tx) Exec(query string, args ...any) (sql.Result, error) {
+	return tx.cached().ExecContext(runCtx, query, args...)
+}
+
+// Query runs query with the writer's cached statement when there is
+// one.
+func (tx *Tx) Query(query string, args ...any) (*sql.Rows, error) {
+	return tx.cached().QueryContext(runCtx, query, args...)
+}
+
+// QueryRow runs query with the writer's cached statement when there is
+// one.
+func (tx *Tx) QueryRow(query string, args ...any) *sql.Row {
+	return tx.cached().QueryRowContext(runCtx, query, args...)
+}
+
+// queryer is tx for the helpers that reads share (loadHooks, readStats,
+// replay), which take a queryer and a context: the statements of the
+// queryer honour the context they are given, so a write gives them
+// runCtx, never its request's.
+func (tx *Tx) queryer() queryer { return tx.cached() }
+
+// lastInsertID returns the id the last INSERT of tx generated. pgx has
+// no LastInsertId; lastval() on the transaction's connection answers the
+// same, since no trigger of the schema inserts into a table with an
+// identity column.
+func (tx *Tx) lastInsertID(res sql.Result) (int64, error) {
+	if !tx.w.d.numbered {
+		return res.LastInsertId()
+	}
+	var id int64
+	err := tx.sqlTx.QueryRowContext(runCtx, `SELECT lastval()`).Scan(&id)
+	return id, err
+}
