@@ -1,6 +1,7 @@
 package index
 
 import (
+	"errors"
 	"net/netip"
 	"testing"
 )
@@ -76,5 +77,20 @@ func TestPrivateAddress(t *testing.T) {
 				t.Errorf("PrivateAddress(%s) = %v, want %v", addr, got, tc.private)
 			}
 		})
+	}
+}
+
+// TestRefusePrivate: the dial check refuses what PrivateAddress reports
+// and anything that is not an address and port.
+func TestRefusePrivate(t *testing.T) {
+	for address, refused := range map[string]bool{
+		"8.8.8.8:443": false, "[2606:4700::1111]:443": false,
+		"127.0.0.1:80": true, "[64:ff9b::a9fe:a9fe]:80": true, "localhost:80": true, "": true,
+	} {
+		err := RefusePrivate("tcp", address)
+		var pe *PrivateAddressError
+		if got := errors.As(err, &pe); got != refused || (err != nil && !got) {
+			t.Errorf("RefusePrivate(%q) = %v, want refused %v", address, err, refused)
+		}
 	}
 }
