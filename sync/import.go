@@ -209,7 +209,7 @@ func (s *Service) openOrClone(ctx context.Context, c index.Component) (*vcs.Repo
 		// tree is checked out when a commit first needs it
 		// (vcs.CloneOptions).
 		repo, err = vcs.OpenOrClone(ctx, vcs.CloneOptions{URL: c.Repo, Branch: c.Branch, Dir: dir, NoCheckout: true,
-			Timeouts: s.opts.GitTimeouts})
+			Timeouts: s.opts.GitTimeouts, Guard: s.guard(c)})
 	}
 	if err != nil {
 		return nil, err
