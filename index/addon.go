@@ -1,7 +1,6 @@
 package index
 
 import (
-	"net/netip"
 	"strconv"
 	"time"
 )
@@ -147,20 +146,4 @@ type DeliveryResult struct {
 	NextTry time.Time // when State is DeliveryPending
 	Code    int
 	Error   string
-}
-
-// sharedAddressSpace is 100.64.0.0/10, carrier-grade NAT (RFC 6598):
-// not routable on the internet, so as private as RFC 1918's ranges.
-var sharedAddressSpace = netip.MustParsePrefix("100.64.0.0/10")
-
-// PrivateAddress reports whether addr is one a webhook must not reach
-// unless private targets are allowed: loopback, private (RFC 1918, RFC
-// 4193), link-local (cloud metadata services live there), shared, multicast
-// or unspecified. An IPv4-mapped IPv6 address is judged as IPv4.
-func PrivateAddress(addr netip.Addr) bool {
-	addr = addr.Unmap()
-	return !addr.IsValid() || addr.IsLoopback() || addr.IsPrivate() || addr.IsLinkLocalUnicast() ||
-		addr.IsLinkLocalMulticast() || addr.IsInterfaceLocalMulticast() || addr.IsMulticast() ||
-		addr.IsUnspecified() || sharedAddressSpace.Contains(addr) ||
-		(addr.Is4() && addr.As4()[0] == 0) // 0.0.0.0/8, "this network"
 }

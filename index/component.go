@@ -65,8 +65,10 @@ type Component struct {
 // ImportStatus is how a component's last import or update went.
 type ImportStatus struct {
 	// Error is what stopped it ("" when it finished): a clone or fetch
-	// that failed, a walk that found too much. A file that fails to
-	// parse does not stop an import: its translation carries the error.
+	// that failed, a walk that found too much, a template missing or
+	// failing to parse (no translation can be read without it). Any other
+	// file that fails to parse does not stop an import: its translation
+	// carries the error.
 	Error string
 	// Skipped are the files matching the filemask that it left out.
 	Skipped []SkippedFile

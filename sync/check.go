@@ -80,7 +80,7 @@ func (s *Service) CheckComponent(ctx context.Context, c index.Component) (index.
 	cctx, cancel := context.WithTimeout(ctx, s.opts.CheckTimeout)
 	defer cancel()
 	repo, err := vcs.Clone(cctx, vcs.CloneOptions{URL: c.Repo, Branch: c.Branch, Dir: dir, NoCheckout: true,
-		Timeouts: s.opts.GitTimeouts})
+		Timeouts: s.opts.GitTimeouts, Guard: s.guard(c)})
 	if err != nil {
 		return c, s.cloneProblem(ctx, cctx, c, err)
 	}
@@ -109,6 +109,7 @@ func (s *Service) CheckComponent(ctx context.Context, c index.Component) (index.
 // cloneProblem turns a failed clone into the field error the client can
 // act on; a client gone away is not one.
 func (s *Service) cloneProblem(ctx, cctx context.Context, c index.Component, err error) error {
+	var private *index.PrivateAddressError
 	switch {
 	case ctx.Err() != nil:
 		return ctx.Err()
@@ -117,6 +118,8 @@ func (s *Service) cloneProblem(ctx, cctx context.Context, c index.Component, err
 	case cctx.Err() != nil:
 		return index.FieldErr("repo", "invalid", fmt.Sprintf(msgRepoFailed,
 			fmt.Sprintf("no answer within %s.", s.opts.CheckTimeout)))
+	case errors.As(err, &private):
+		return index.FieldErr("repo", "invalid", fmt.Sprintf(msgRepoFailed, private.Error()+"."))
 	}
 	// vcs has removed credentials from the message.
 	return index.FieldErr("repo", "invalid", fmt.Sprintf(msgRepoFailed, err))

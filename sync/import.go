@@ -209,7 +209,7 @@ func (s *Service) openOrClone(ctx context.Context, c index.Component) (*vcs.Repo
 		// tree is checked out when a commit first needs it
 		// (vcs.CloneOptions).
 		repo, err = vcs.OpenOrClone(ctx, vcs.CloneOptions{URL: c.Repo, Branch: c.Branch, Dir: dir, NoCheckout: true,
-			Timeouts: s.opts.GitTimeouts})
+			Timeouts: s.opts.GitTimeouts, Guard: s.guard(c)})
 	}
 	if err != nil {
 		return nil, err
@@ -403,6 +403,20 @@ func (ci *componentImport) fail(ctx context.Context, imp index.TranslationImport
 	return ci.apply(ctx, ci.failed(imp, err))
 }
 
+// templateFailed marks the source translation with err, why the template
+// is missing or does not parse, and returns the import's failure: every
+// translation of a monolingual component is read against its template,
+// so none is imported, and the component carries the error
+// (index.ImportStatus, /readyz, the component page), not only its source
+// translation. Nothing else of the import runs: translations are not
+// removed as stale, and the revision is not marked imported.
+func (ci *componentImport) templateFailed(ctx context.Context, srcImp index.TranslationImport, err error) error {
+	if _, ferr := ci.fail(ctx, srcImp, err); ferr != nil {
+		return ferr
+	}
+	return fmt.Errorf("%w; no translation imported", err)
+}
+
 // importBatchUnits is about how many units one write transaction of an
 // import carries: files go in batches of whole files up to it, so that
 // the per-transaction costs (commit, statements, the source units looked
@@ -462,8 +476,7 @@ func (ci *componentImport) monolingual(ctx context.Context) error {
 	srcImp := base
 	srcImp.LanguageCode, srcImp.Filename, srcImp.IsSource, srcImp.IsTemplate = src.Code, ci.c.Template, true, true
 	if tmpl == nil {
-		_, err := ci.fail(ctx, srcImp, fmt.Errorf("template %s not found in the repository", ci.c.Template))
-		return err
+		return ci.templateFailed(ctx, srcImp, fmt.Errorf("template %s not found in the repository", ci.c.Template))
 	}
 	srcImp.Revision = tmpl.Hash + "," + tmpl.Hash
 
@@ -488,8 +501,7 @@ func (ci *componentImport) monolingual(ctx context.Context) error {
 	// what each translation's units are built from.
 	tmplUnits, err := ci.parse(tmpl.Path, src.Code, src)
 	if err != nil {
-		_, err = ci.fail(ctx, srcImp, err)
-		return err
+		return ci.templateFailed(ctx, srcImp, fmt.Errorf("template %w", err))
 	}
 	for _, u := range tmplUnits {
 		srcImp.Units = append(srcImp.Units, index.ImportUnit{Context: u.Context, Source: u.Target,

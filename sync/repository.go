@@ -31,6 +31,7 @@ func (s *Service) openCheckout(c index.Component) (*vcs.Repo, error) {
 		return nil, err
 	}
 	repo.SetTimeouts(s.opts.GitTimeouts)
+	repo.SetGuard(s.guard(c))
 	return repo, nil
 }
 

@@ -80,6 +80,12 @@ type Options struct {
 	// GitTimeouts bound every clone, fetch and push (vcs.Timeouts: the
 	// zero value means its defaults).
 	GitTimeouts vcs.Timeouts
+	// AllowPrivateRepos lets every component's clones, fetches and
+	// pushes reach loopback, link-local and private addresses. Without
+	// it only the components a Reconcile was given (the setup file's)
+	// may; the others, created or changed through the API, are refused
+	// such addresses at every connection (guard.go).
+	AllowPrivateRepos bool
 }
 
 // DefaultCommitter commits when Options.Committer is not set.
@@ -117,8 +123,11 @@ type Service struct {
 	langs Languages
 	opts  Options
 
-	mu    gosync.Mutex // guards locks, prepared and sched
+	mu    gosync.Mutex // guards locks, prepared, configured and sched
 	locks map[int64]*gosync.Mutex
+	// configured are the repositories of the setup file's components, by
+	// project/component slug (guard.go).
+	configured map[string]configuredRepo
 	// prepared are the clones CheckComponent made, by the checkout
 	// directory whose import may adopt them (check.go).
 	prepared map[string]preparedClone
@@ -145,7 +154,7 @@ func New(store Store, langs Languages, opts Options) (*Service, error) {
 	}
 	life, stop := context.WithCancel(context.Background())
 	return &Service{store: store, langs: langs, opts: opts, locks: map[int64]*gosync.Mutex{},
-		prepared: map[string]preparedClone{}, life: life, stop: stop, tasks: taskList{m: map[string]*task{}}}, nil
+		prepared: map[string]preparedClone{}, configured: map[string]configuredRepo{}, life: life, stop: stop, tasks: taskList{m: map[string]*task{}}}, nil
 }
 
 // Close cancels the background tasks and the scheduled jobs (see
@@ -186,7 +195,8 @@ type ProjectSpec struct {
 }
 
 // Reconcile creates or updates the given projects and components (never
-// deleting anything) and imports every component. A component that fails
+// deleting anything) and imports every component. Their repositories are
+// the operator's: no guard judges them (Options.AllowPrivateRepos). A component that fails
 // to import is logged and skipped so the others still import; the
 // returned error joins every failure. Startup reports its progress
 // while it runs.
@@ -194,6 +204,7 @@ type ProjectSpec struct {
 // Each component's checkout (a clone or a fetch: mostly waiting on the
 // remote) runs while the previous component's files are being indexed.
 func (s *Service) Reconcile(ctx context.Context, specs []ProjectSpec) (err error) {
+	s.trust(specs)
 	s.startup.begin(specs)
 	defer func() { s.startup.end(err) }()
 	ctx, cancel := context.WithCancel(ctx)

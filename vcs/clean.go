@@ -152,7 +152,7 @@ func (r *Repo) prune(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("prune: %w", err)
 	}
-	auth, err := r.auth.method(r.url)
+	ctx, auth, err := remoteSetup(ctx, r.auth, r.guard, r.url)
 	if err != nil {
 		return nil, remoteError(ctx, "prune", r.url, r.auth, err)
 	}

@@ -41,4 +41,9 @@
 // installed), http:// and https:// (go-git's own client), and ssh:// or
 // scp-like user@host:path (go-git's own client; host keys are checked against
 // known_hosts, see Auth).
+//
+// A Guard (guard.go) judges the address of every connection an operation
+// opens, so that a caller can keep remotes off addresses it refuses; vcs
+// installs its own http client into go-git for that, which also keeps
+// the body of a failed answer out of errors.
 package vcs

@@ -59,18 +59,7 @@ func TestHTTPRemote(t *testing.T) {
 	t.Parallel()
 	url := mustBareRepo(t, sampleFiles)
 	bare := bareDir(url)
-	mustGit(t, bare, "config", "http.receivepack", "true")
-	backend := filepath.Join(mustGit(t, "/", "--exec-path"), "git-http-backend")
-	if _, err := os.Stat(backend); err != nil {
-		t.Skipf("git http-backend not available: %v", err)
-	}
-	cgiHandler := &cgi.Handler{
-		Path: backend,
-		Root: "/git",
-		Env: append([]string{
-			"GIT_PROJECT_ROOT=" + filepath.Dir(bare), "GIT_HTTP_EXPORT_ALL=1",
-		}, gitEnv...),
-	}
+	cgiHandler := mustHTTPBackend(t, bare)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if u, p, ok := r.BasicAuth(); !ok || u != "alice" || p != "t0ken" {
 			w.Header().Set("WWW-Authenticate", `Basic realm="git"`)
@@ -143,5 +132,24 @@ func TestAuthRedacts(t *testing.T) {
 	}
 	if got := redactURL("git@example.com:org/r.git"); got != "git@example.com:org/r.git" {
 		t.Errorf("redactURL(scp-like) = %s", got)
+	}
+}
+
+// mustHTTPBackend serves the bare repository at bare, and its siblings,
+// through git's smart HTTP server (git http-backend) under /git/<name>,
+// pushes allowed.
+func mustHTTPBackend(tb testing.TB, bare string) http.Handler {
+	tb.Helper()
+	mustGit(tb, bare, "config", "http.receivepack", "true")
+	backend := filepath.Join(mustGit(tb, "/", "--exec-path"), "git-http-backend")
+	if _, err := os.Stat(backend); err != nil {
+		tb.Skipf("git http-backend not available: %v", err)
+	}
+	return &cgi.Handler{
+		Path: backend,
+		Root: "/git",
+		Env: append([]string{
+			"GIT_PROJECT_ROOT=" + filepath.Dir(bare), "GIT_HTTP_EXPORT_ALL=1",
+		}, gitEnv...),
 	}
 }

@@ -36,6 +36,9 @@ type CloneOptions struct {
 	// Timeouts bound the clone, and the fetches and pushes of the Repo
 	// returned (see Repo.SetTimeouts).
 	Timeouts Timeouts
+	// Guard, when set, judges every connection of the clone and of the
+	// fetches and pushes of the Repo returned (see Guard, Repo.SetGuard).
+	Guard Guard
 }
 
 // Validate fills defaults and rejects impossible values: it returns

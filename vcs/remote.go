@@ -89,7 +89,7 @@ func (r *Repo) remoteReady(op string) error {
 // fetchLocked updates the remote-tracking branch from the remote; r.mu is
 // held. changed is false when the remote had nothing new.
 func (r *Repo) fetchLocked(ctx context.Context, op string) (changed bool, err error) {
-	auth, err := r.auth.method(r.url)
+	ctx, auth, err := remoteSetup(ctx, r.auth, r.guard, r.url)
 	if err != nil {
 		return false, remoteError(ctx, op, r.url, r.auth, err)
 	}
@@ -162,7 +162,7 @@ func (r *Repo) push(ctx context.Context, url, branch string, lease bool) error {
 	if url != "" && !sameURL(url, r.url) {
 		target = url
 	}
-	auth, err := r.auth.method(target)
+	ctx, auth, err := remoteSetup(ctx, r.auth, r.guard, target)
 	if err != nil {
 		return remoteError(ctx, "push", target, r.auth, err)
 	}

@@ -43,6 +43,8 @@ type Repo struct {
 	sizes map[plumbing.Hash]int64
 	// timeouts bound each fetch, push and listing of the remote.
 	timeouts Timeouts
+	// guard judges their connections; nil means none.
+	guard Guard
 
 	dir    string // absolute path of the working tree
 	branch string // checked-out branch, short name; "" if HEAD is detached
@@ -90,7 +92,7 @@ func cloneInto(ctx context.Context, o CloneOptions) (*Repo, error) {
 	}
 	defer os.RemoveAll(tmp) // a no-op once renamed
 
-	auth, err := o.Auth.method(o.URL)
+	gctx, auth, err := remoteSetup(ctx, o.Auth, o.Guard, o.URL)
 	if err != nil {
 		return fail(err)
 	}
@@ -107,7 +109,7 @@ func cloneInto(ctx context.Context, o CloneOptions) (*Repo, error) {
 	}
 	// The watch forwards o.Progress; go-git would ask the remote for no
 	// progress messages without a writer.
-	w := watchRemote(ctx, o.Timeouts, packDir(tmp), o.Progress)
+	w := watchRemote(gctx, o.Timeouts, packDir(tmp), o.Progress)
 	defer w.stop()
 	wctx, co.Progress = w.ctx, w
 	if _, err := git.PlainCloneContext(w.ctx, tmp, false, co); err != nil {
@@ -126,7 +128,7 @@ func cloneInto(ctx context.Context, o CloneOptions) (*Repo, error) {
 	if err := r.trackBranch(); err != nil {
 		return fail(err)
 	}
-	r.auth, r.timeouts = o.Auth, o.Timeouts
+	r.auth, r.timeouts, r.guard = o.Auth, o.Timeouts, o.Guard
 	return r, nil
 }
 
@@ -230,7 +232,7 @@ func OpenOrClone(ctx context.Context, o CloneOptions) (*Repo, error) {
 	switch {
 	case err == nil:
 		if sameURL(r.url, o.URL) && (o.Branch == "" || o.Branch == r.branch) {
-			r.auth, r.timeouts = o.Auth, o.Timeouts
+			r.auth, r.timeouts, r.guard = o.Auth, o.Timeouts, o.Guard
 			return r, nil
 		}
 		return cloneInto(ctx, o)
@@ -306,6 +308,14 @@ func (r *Repo) SetTimeouts(t Timeouts) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.timeouts = t
+}
+
+// SetGuard sets the guard of the connections of Pull, Fetch, Push and
+// the listing of the remote (see Guard); nil means none.
+func (r *Repo) SetGuard(g Guard) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.guard = g
 }
 
 // Dir returns the absolute path of the working tree.

@@ -2,23 +2,13 @@ package webhook
 
 import (
 	"errors"
-	"fmt"
 	"net"
 	"net/http"
-	"net/netip"
 	"syscall"
 	"time"
 
 	"github.com/tolk-project/tolk/index"
 )
-
-// PrivateTargetError refuses a connection to an address webhooks may not
-// reach (index.PrivateAddress) without Options.AllowPrivate.
-type PrivateTargetError struct{ Addr string }
-
-func (e *PrivateTargetError) Error() string {
-	return fmt.Sprintf("webhook: %s is a private, loopback or link-local address; webhooks may not reach it on this server", e.Addr)
-}
 
 // maxRedirects bounds the redirects a delivery follows.
 const maxRedirects = 3
@@ -26,29 +16,23 @@ const maxRedirects = 3
 // newClient returns the HTTP client of deliveries. Unless allowPrivate,
 // the address of every connection is checked as it is dialled, after
 // name resolution, so that neither a name that resolves to a private
-// address (DNS rebinding included) nor a redirect reaches one. No proxy
-// from the environment is used: the check would judge the proxy, not
-// the target.
+// address (DNS rebinding included) nor a redirect reaches one: the
+// dial fails with an *index.PrivateAddressError. No proxy from the
+// environment is used: the check would judge the proxy, not the target.
 func newClient(allowPrivate bool, timeout time.Duration) *http.Client {
-	refuse := func(addr netip.AddrPort) bool { return index.PrivateAddress(addr.Addr()) }
+	refuse := index.RefusePrivate
 	if allowPrivate {
 		refuse = nil
 	}
 	return newClientRefusing(refuse, timeout)
 }
 
-// newClientRefusing is newClient refusing the addresses refuse reports
-// (none when nil).
-func newClientRefusing(refuse func(netip.AddrPort) bool, timeout time.Duration) *http.Client {
+// newClientRefusing is newClient refusing the connections refuse returns
+// an error for (none when nil).
+func newClientRefusing(refuse func(network, address string) error, timeout time.Duration) *http.Client {
 	dialer := &net.Dialer{Timeout: min(timeout, 10*time.Second)}
 	if refuse != nil {
-		dialer.Control = func(_, address string, _ syscall.RawConn) error {
-			addr, err := netip.ParseAddrPort(address)
-			if err != nil || refuse(addr) {
-				return &PrivateTargetError{Addr: addr.Addr().String()}
-			}
-			return nil
-		}
+		dialer.Control = func(network, address string, _ syscall.RawConn) error { return refuse(network, address) }
 	}
 	transport := &http.Transport{
 		Proxy:                 nil,

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -24,15 +23,18 @@ func TestRedirectToPrivateRefused(t *testing.T) {
 		http.Redirect(w, r, private.URL+"/internal", http.StatusTemporaryRedirect)
 	}))
 	t.Cleanup(public.Close)
-	allowed := netip.MustParseAddrPort(strings.TrimPrefix(public.URL, "http://"))
-	client := newClientRefusing(func(a netip.AddrPort) bool {
-		return a != allowed && index.PrivateAddress(a.Addr())
+	allowed := strings.TrimPrefix(public.URL, "http://")
+	client := newClientRefusing(func(network, address string) error {
+		if address == allowed {
+			return nil
+		}
+		return index.RefusePrivate(network, address)
 	}, 5*time.Second)
 	resp, err := client.Post(public.URL, "application/json", strings.NewReader("{}"))
 	if err == nil {
 		resp.Body.Close()
 	}
-	var refused *PrivateTargetError
+	var refused *index.PrivateAddressError
 	if !errors.As(err, &refused) || reached {
 		t.Errorf("redirect to %s: err %v, reached %v; want refused", private.URL, err, reached)
 	}

@@ -272,7 +272,7 @@ func (s *Sender) deliver(ctx context.Context, d index.Delivery) {
 		r.Error = err.Error()
 		r.State, outcome = index.DeliveryPending, OutcomeRetry
 		r.NextTry = start.Add(s.backoff(d.Attempts + 1))
-		var private *PrivateTargetError
+		var private *index.PrivateAddressError
 		if errors.As(err, &private) || r.NextTry.After(d.Created.Add(s.opts.RetryPeriod)) {
 			// A private target stays private; past the period, give up.
 			r.State, r.NextTry, outcome = index.DeliveryFailed, time.Time{}, OutcomeFailed

@@ -56,6 +56,10 @@ type Config struct {
 	// AllowLocalRepos lets API clients create components from file://
 	// repository URLs, which read this machine's disk.
 	AllowLocalRepos bool
+	// AllowPrivateRepos lets the components API clients create or
+	// change clone, fetch and push on loopback, link-local and private
+	// addresses (an internal Git host); the setup file's may always.
+	AllowPrivateRepos bool
 	// NoHooks turns the incoming webhooks off: /hooks/ answers 405.
 	NoHooks bool
 	// HookSecret is the site-wide secret incoming webhooks must be
@@ -206,6 +210,9 @@ var serveSettings = []setting{
 		field: func(c *Config) any { return &c.CommitterEmail }},
 	{name: "allow-local-repos", usage: "let API clients create components from file:// repository URLs (this machine's disk)",
 		field: func(c *Config) any { return &c.AllowLocalRepos }},
+	{name: "allow-private-repos",
+		usage: "let components created or changed through the API use repositories on loopback, link-local and private addresses (refused otherwise, at every connection)",
+		field: func(c *Config) any { return &c.AllowPrivateRepos }},
 	{name: "trusted-proxy", key: "trusted_proxies",
 		usage: "address or CIDR range of a proxy whose X-Forwarded-Proto/-Host/-For are believed (repeatable, or comma-separated)",
 		field: func(c *Config) any { return &c.TrustedProxies }},

@@ -228,10 +228,11 @@ func (m *Main) Open(ctx context.Context) error {
 		siteURL = listenURL(m.listener.Addr())
 	}
 	if m.sync, err = tolksync.New(m.db, langs, tolksync.Options{DataDir: m.Config.DataDir, Logger: log,
-		Committer:    vcs.Signature{Name: m.Config.CommitterName, Email: m.Config.CommitterEmail},
-		SiteURL:      siteURL,
-		OnImportDone: m.metrics.importDone,
-		GitTimeouts:  gitTimeouts(m.Config.GitStallTimeout, m.Config.GitTimeout)}); err != nil {
+		Committer:         vcs.Signature{Name: m.Config.CommitterName, Email: m.Config.CommitterEmail},
+		SiteURL:           siteURL,
+		OnImportDone:      m.metrics.importDone,
+		GitTimeouts:       gitTimeouts(m.Config.GitStallTimeout, m.Config.GitTimeout),
+		AllowPrivateRepos: m.Config.AllowPrivateRepos}); err != nil {
 		return err
 	}
 	// What a crash left midway (a clone's temporary directory) is
