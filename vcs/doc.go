@@ -31,7 +31,10 @@
 // (watch.go) bounding it by Timeouts: a total time, and a stall time
 // without progress (a progress message or a packet of the pack
 // received); ErrStalled and ErrTimeout say which ended it.
-// RemoveStaleClones removes the temporary clones a crash left.
+// RemoveStaleClones removes the temporary clones a crash left, and
+// CheckPacks (packs.go) the temporary and cut-off packs of a fetch a
+// crash cut short; Open then refuses a checkout whose branch's history
+// went with them (ErrObjectsLost), which Reclone clones again.
 // share.go carries local commits between checkouts of one component
 // without a remote: LocalObjects lists the objects they added,
 // WriteObjects stores them elsewhere, and MoveTo moves that branch.
