@@ -2,7 +2,9 @@
 // one working tree per component, reads files from the HEAD tree, commits
 // files into the working tree, and pulls and pushes one branch of the remote
 // named "origin". A clone may leave its working tree empty
-// (CloneOptions.NoCheckout) until the first Commit checks it out.
+// (CloneOptions.NoCheckout) until the first Commit checks it out, and
+// that checkout writes only the git index: the working tree holds only
+// the files Commit wrote (checkout.go).
 //
 // It imports only the standard library and go-git (github.com/go-git/go-git/v5);
 // it must never import another Tolk package, and it does not log. Progress of

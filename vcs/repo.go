@@ -375,24 +375,18 @@ func (r *Repo) checkedOut() (bool, error) {
 }
 
 // ensureCheckout checks HEAD out into a working tree left empty by
-// NoCheckout, writing its files and the index; r.mu is held.
+// NoCheckout: it writes the index, and no file (checkout.go); r.mu is
+// held.
 func (r *Repo) ensureCheckout() error {
 	ok, err := r.checkedOut()
 	if err != nil || ok {
-		return err
-	}
-	wt, err := r.repo.Worktree()
-	if err != nil {
 		return err
 	}
 	h, err := r.head()
 	if err != nil {
 		return err
 	}
-	if err := wt.Reset(&git.ResetOptions{Commit: h, Mode: git.HardReset}); err != nil {
-		return fmt.Errorf("check out %s: %w", h, err)
-	}
-	return nil
+	return r.checkoutIndex(h)
 }
 
 // isEmptyDir reports whether dir is absent or an empty directory.
