@@ -46,18 +46,18 @@ func TestComponentRepoPrivateAddress(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			srv, admin := guardEnv(t, tolksync.Options{AllowPrivateRepos: tc.allowPrivate})
 			before := hits.Load()
-			r := doJSON(t, "POST", srv.URL+"/api/projects/demo/components/", admin, map[string]any{
+			r := servertest.DoJSON(t, "POST", srv.URL+"/api/projects/demo/components/", admin, map[string]any{
 				"name": "Web", "slug": "web", "repo": internal.URL + tc.path, "filemask": "locales/*.json",
 				"template": "locales/en.json", "file_format": "json"})
 			reached := hits.Load() - before
-			if r.status != tc.status || strings.Contains(string(r.body), "SECRET") {
-				t.Errorf("create = %d %s, want %d without the service's answer", r.status, r.body, tc.status)
+			if r.Status != tc.status || strings.Contains(string(r.Body), "SECRET") {
+				t.Errorf("create = %d %s, want %d without the service's answer", r.Status, r.Body, tc.status)
 			}
-			if tc.status == 400 && !strings.Contains(string(r.body), `"attr":"repo"`) {
-				t.Errorf("create = %s, want an error on repo", r.body)
+			if tc.status == 400 && !strings.Contains(string(r.Body), `"attr":"repo"`) {
+				t.Errorf("create = %s, want an error on repo", r.Body)
 			}
-			if !tc.allowPrivate && (reached != 0 || !strings.Contains(string(r.body), "private")) {
-				t.Errorf("refused create: %d requests reached the service; answer %s", reached, r.body)
+			if !tc.allowPrivate && (reached != 0 || !strings.Contains(string(r.Body), "private")) {
+				t.Errorf("refused create: %d requests reached the service; answer %s", reached, r.Body)
 			}
 			if tc.allowPrivate && reached == 0 {
 				t.Errorf("allowed create made no request")
@@ -68,16 +68,16 @@ func TestComponentRepoPrivateAddress(t *testing.T) {
 
 // guardEnv serves the demo project over a sync service with opts and
 // returns the server and a token of the project's administrator.
-func guardEnv(tb testing.TB, opts tolksync.Options) (*testServer, string) {
+func guardEnv(tb testing.TB, opts tolksync.Options) (*servertest.Running, string) {
 	tb.Helper()
-	db := mustOpenDB(tb)
-	seedDemo(tb, db)
+	db := servertest.MustOpenDB(tb)
+	servertest.SeedDemo(tb, db)
 	opts.DataDir = filepath.Join(tb.TempDir(), "data")
 	svc, err := tolksync.New(db, langdata.Default(), opts)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { svc.Close() })
-	srv := mustServe(tb, db, servertest.Options{Components: svc})
-	return srv, mustUser(tb, db, "ada", false, [2]string{"Administration", "demo"})
+	srv := servertest.Serve(tb, db, servertest.Options{Components: svc})
+	return srv, servertest.MustUser(tb, db, "ada", false, [2]string{"Administration", "demo"})
 }

@@ -208,8 +208,16 @@ func (s *Service) openOrClone(ctx context.Context, c index.Component) (*vcs.Repo
 		// The import reads files from the object store; the working
 		// tree is checked out when a commit first needs it
 		// (vcs.CloneOptions).
+		// What a cut-off fetch left goes first; the update that
+		// follows fetches again.
+		if _, err := s.checkPacks(c); err != nil {
+			return nil, err
+		}
 		repo, err = vcs.OpenOrClone(ctx, vcs.CloneOptions{URL: c.Repo, Branch: c.Branch, Dir: dir, NoCheckout: true,
 			Timeouts: s.opts.GitTimeouts, Guard: s.guard(c)})
+		if err != nil {
+			repo, err = s.recloneIfLost(ctx, c, err)
+		}
 	}
 	if err != nil {
 		return nil, err

@@ -100,7 +100,10 @@ func (s *Service) checkCloned(ctx context.Context, c index.Component) error {
 
 // caughtUp opens the component's checkout and moves it to the recorded
 // head (catchUp); a component another process imported first is cloned
-// here. The caller holds the component's mutex.
+// here. Its packs are checked first (checkPacks): what a cut-off fetch
+// left is fetched again, and a checkout that lost its branch's history
+// is cloned again (recloneIfLost). The caller holds the component's
+// mutex.
 func (s *Service) caughtUp(ctx context.Context, c index.Component) (*vcs.Repo, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -108,7 +111,16 @@ func (s *Service) caughtUp(ctx context.Context, c index.Component) (*vcs.Repo, e
 	if !s.cloned(c) && s.store.SharedCheckouts() {
 		return s.openOrClone(ctx, c)
 	}
+	lost, err := s.checkPacks(c)
+	if err != nil {
+		return nil, err
+	}
 	repo, err := s.openCheckout(c)
+	if err != nil {
+		repo, err = s.recloneIfLost(ctx, c, err)
+	} else {
+		s.refetch(ctx, c, repo, lost)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	gosync "sync"
 
 	"github.com/tolk-project/tolk/index"
@@ -74,7 +75,10 @@ func (s *Service) Startup() index.Startup {
 
 // RemoveStale removes what a crash can leave in the data directory: the
 // temporary directories of clones cut off midway (beside each project's
-// checkouts) and the clones of repository checks no import adopted. It
+// checkouts), the temporary and damaged packs of fetches cut off midway
+// (vcs.CheckPacks; the next git job of the component fetches again, or
+// clones again when its history went with them), and the clones of
+// repository checks no import adopted. It
 // returns the paths removed. Call it before the Service is used, while
 // the process owns the data directory.
 func (s *Service) RemoveStale() ([]string, error) {
@@ -93,6 +97,11 @@ func (s *Service) RemoveStale() ([]string, error) {
 		if err != nil {
 			return removed, err
 		}
+		r, err = checkProjectPacks(filepath.Join(repos, p.Name()))
+		removed = append(removed, r...)
+		if err != nil {
+			return removed, err
+		}
 	}
 	checks, _ := filepath.Glob(filepath.Join(s.opts.DataDir, "tmp", "check-*"))
 	for _, c := range checks {
@@ -100,6 +109,27 @@ func (s *Service) RemoveStale() ([]string, error) {
 			return removed, err
 		}
 		removed = append(removed, c)
+	}
+	return removed, nil
+}
+
+// checkProjectPacks runs vcs.CheckPacks on every checkout of a project's
+// directory and returns the paths it removed.
+func checkProjectPacks(project string) ([]string, error) {
+	entries, err := os.ReadDir(project)
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	for _, e := range entries {
+		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		res, err := vcs.CheckPacks(filepath.Join(project, e.Name()))
+		removed = append(removed, res.Removed...)
+		if err != nil {
+			return removed, err
+		}
 	}
 	return removed, nil
 }

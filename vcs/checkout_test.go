@@ -71,10 +71,13 @@ func TestNoCheckout(t *testing.T) {
 	if got := mustGit(t, dir, "show", head+":locales/de.json"); got != `{"hello": "Servus"}` {
 		t.Errorf("de.json in the commit = %q, want the pulled content", got)
 	}
-	// Checked out now, and the git CLI agrees nothing is left over.
-	b, err := os.ReadFile(filepath.Join(dir, "README.md"))
-	if err != nil || string(b) != sampleFiles["README.md"] {
-		t.Errorf("worktree README.md = %q, %v", b, err)
+	// Checked out now, with only the file committed in the working
+	// tree (checkout.go), and the git CLI agrees nothing is left over.
+	if _, err := os.Stat(filepath.Join(dir, "README.md")); !os.IsNotExist(err) {
+		t.Errorf("worktree README.md: %v, want it left out of the working tree", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "locales", "fr.json")); err != nil || string(b) != `{"hello": "Bonjour"}`+"\n" {
+		t.Errorf("worktree fr.json = %q, %v; want the committed file", b, err)
 	}
 	if got := mustGit(t, dir, "status", "--porcelain"); got != "" {
 		t.Errorf("git status after the first commit:\n%s", got)

@@ -17,8 +17,9 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
-// Commit writes c.Files into the working tree (checking HEAD out first
-// into one left empty by CloneOptions.NoCheckout), deletes c.Remove,
+// Commit writes c.Files into the working tree (writing the git index of
+// HEAD first into one left empty by CloneOptions.NoCheckout: HEAD's other
+// files stay out of the working tree, see checkout.go), deletes c.Remove,
 // stages both, and commits them on the current branch with c.Message,
 // c.Author and c.Committer. It returns the hex hash of the new HEAD.
 //
@@ -66,12 +67,23 @@ func (r *Repo) stage(idx *index.Index, c CommitOptions) (map[string]*object.Tree
 	sort.Strings(paths)
 	for _, p := range paths {
 		data := c.Files[p]
+		e, err := stagedEntry(idx, p)
+		if err != nil {
+			return nil, fmt.Errorf("write %s: %w", p, err)
+		}
 		if err := r.writeFile(p, data); err != nil {
 			return nil, fmt.Errorf("write %s: %w", p, err)
 		}
+		full := filepath.Join(r.dir, filepath.FromSlash(p))
+		if e != nil && e.SkipWorktree && e.Mode == filemode.Executable {
+			// Not in the working tree until now: the tree's mode.
+			if err := os.Chmod(full, 0o755); err != nil {
+				return nil, fmt.Errorf("stage %s: %w", p, err)
+			}
+		}
 		// The mode is the file's, as go-git and git stage it: an
 		// executable bit the checkout holds survives.
-		fi, err := os.Lstat(filepath.Join(r.dir, filepath.FromSlash(p)))
+		fi, err := os.Lstat(full)
 		if err != nil {
 			return nil, fmt.Errorf("stage %s: %w", p, err)
 		}
@@ -83,14 +95,11 @@ func (r *Repo) stage(idx *index.Index, c CommitOptions) (map[string]*object.Tree
 		if err != nil {
 			return nil, fmt.Errorf("stage %s: %w", p, err)
 		}
-		e, err := idx.Entry(p)
-		if errors.Is(err, index.ErrEntryNotFound) {
-			e, err = idx.Add(p), nil
-		}
-		if err != nil {
-			return nil, fmt.Errorf("stage %s: %w", p, err)
+		if e == nil {
+			e = idx.Add(p)
 		}
 		e.Hash, e.Mode, e.ModifiedAt, e.Size = h, mode, fi.ModTime(), uint32(fi.Size())
+		e.SkipWorktree = false
 		fillStat(e, fi)
 		edits[p] = &object.TreeEntry{Name: path.Base(p), Mode: mode, Hash: h}
 	}

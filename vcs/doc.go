@@ -2,7 +2,9 @@
 // one working tree per component, reads files from the HEAD tree, commits
 // files into the working tree, and pulls and pushes one branch of the remote
 // named "origin". A clone may leave its working tree empty
-// (CloneOptions.NoCheckout) until the first Commit checks it out.
+// (CloneOptions.NoCheckout) until the first Commit checks it out, and
+// that checkout writes only the git index: the working tree holds only
+// the files Commit wrote (checkout.go).
 //
 // It imports only the standard library and go-git (github.com/go-git/go-git/v5);
 // it must never import another Tolk package, and it does not log. Progress of
@@ -31,7 +33,10 @@
 // (watch.go) bounding it by Timeouts: a total time, and a stall time
 // without progress (a progress message or a packet of the pack
 // received); ErrStalled and ErrTimeout say which ended it.
-// RemoveStaleClones removes the temporary clones a crash left.
+// RemoveStaleClones removes the temporary clones a crash left, and
+// CheckPacks (packs.go) the temporary and cut-off packs of a fetch a
+// crash cut short; Open then refuses a checkout whose branch's history
+// went with them (ErrObjectsLost), which Reclone clones again.
 // share.go carries local commits between checkouts of one component
 // without a remote: LocalObjects lists the objects they added,
 // WriteObjects stores them elsewhere, and MoveTo moves that branch.

@@ -74,6 +74,11 @@ var (
 	// ErrTimeout is returned when a network operation did not finish in
 	// the total timeout (Timeouts.Total).
 	ErrTimeout = errors.New("vcs: remote operation timed out")
+	// ErrObjectsLost is returned by Open and OpenOrClone for a checkout
+	// whose branch's history can no longer be read: its commit, or one
+	// of the objects it descends from, went with a damaged pack
+	// (CheckPacks). Clone it again (Reclone).
+	ErrObjectsLost = errors.New("vcs: objects of the branch's history lost")
 )
 
 // redactedError carries a message with secrets removed while keeping the

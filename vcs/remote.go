@@ -13,8 +13,10 @@ import (
 // Pull fetches the checked-out branch from origin into
 // refs/remotes/origin/<branch> and, when HEAD has no local commits,
 // fast-forwards to it: the branch is moved and the working tree hard-reset
-// to the fetched commit (uncommitted changes to tracked files are lost); a
-// working tree left empty by CloneOptions.NoCheckout stays empty.
+// to the fetched commit (uncommitted changes to tracked files are lost) as
+// far as it holds files: those it holds follow the commit, the others stay
+// out of it (checkout.go); a working tree left empty by
+// CloneOptions.NoCheckout stays empty.
 // It reports whether HEAD moved.
 //
 // "No local commits" means HEAD is an ancestor of the fetched commit, or

@@ -42,9 +42,14 @@ func TestPull(t *testing.T) {
 		if got := mustReadFile(t, r, "locales/de.json"); got != `{"hello": "Servus"}` {
 			t.Errorf("ReadFile after pull = %q", got)
 		}
-		b, err := os.ReadFile(filepath.Join(r.Dir(), "locales", "fr.json"))
-		if err != nil || string(b) != "{}" {
-			t.Errorf("worktree fr.json = %q, %v", b, err)
+		// The working tree's files (a full clone's) follow upstream; a
+		// file new upstream stays out of it (checkout.go).
+		b, err := os.ReadFile(filepath.Join(r.Dir(), "locales", "de.json"))
+		if err != nil || string(b) != `{"hello": "Servus"}` {
+			t.Errorf("worktree de.json = %q, %v", b, err)
+		}
+		if _, err := os.Stat(filepath.Join(r.Dir(), "locales", "fr.json")); !os.IsNotExist(err) {
+			t.Errorf("worktree fr.json: %v, want it left out of the working tree", err)
 		}
 		if got := mustGit(t, r.Dir(), "status", "--porcelain"); got != "" {
 			t.Errorf("git status after pull:\n%s", got)

@@ -54,7 +54,7 @@ func (r *Repo) repair() error {
 				}
 			}
 			if good.IsZero() {
-				return fmt.Errorf("repair: %s names no commit and nothing to restore it from", branch)
+				return fmt.Errorf("repair: %w: %s names no commit and nothing to restore it from", ErrObjectsLost, branch)
 			}
 			if err := r.repo.Storer.SetReference(plumbing.NewHashReference(branch, good)); err != nil {
 				return fmt.Errorf("repair %s: %w", branch, err)

@@ -214,6 +214,9 @@ func open(dir string) (*Repo, error) {
 	if err := r.repairOnce(); err != nil {
 		return nil, err
 	}
+	if err := r.checkLost(); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 
@@ -248,6 +251,27 @@ func OpenOrClone(ctx context.Context, o CloneOptions) (*Repo, error) {
 	default:
 		return nil, fmt.Errorf("open %s: %w", o.Dir, err)
 	}
+}
+
+// Reclone clones o.URL afresh into o.Dir, replacing the checkout there,
+// as OpenOrClone replaces a checkout of another URL: for a checkout that
+// lost objects (ErrObjectsLost). Its commits that were not pushed are
+// lost with it. It returns the new Repo and the commit the old
+// checkout's branch named ("" when none could be read), so the caller
+// can tell whether the branch is where it was. Errors are Clone's.
+func Reclone(ctx context.Context, o CloneOptions) (*Repo, string, error) {
+	if err := o.Validate(); err != nil {
+		return nil, "", err
+	}
+	var previous string
+	if old, err := git.PlainOpen(o.Dir); err == nil {
+		// References only: the objects may be gone.
+		if ref, err := old.Reference(plumbing.HEAD, true); err == nil {
+			previous = ref.Hash().String()
+		}
+	}
+	r, err := cloneInto(ctx, o)
+	return r, previous, err
 }
 
 // InitLocal opens the repository at dir, creating it first if needed, for a
@@ -361,24 +385,18 @@ func (r *Repo) checkedOut() (bool, error) {
 }
 
 // ensureCheckout checks HEAD out into a working tree left empty by
-// NoCheckout, writing its files and the index; r.mu is held.
+// NoCheckout: it writes the index, and no file (checkout.go); r.mu is
+// held.
 func (r *Repo) ensureCheckout() error {
 	ok, err := r.checkedOut()
 	if err != nil || ok {
-		return err
-	}
-	wt, err := r.repo.Worktree()
-	if err != nil {
 		return err
 	}
 	h, err := r.head()
 	if err != nil {
 		return err
 	}
-	if err := wt.Reset(&git.ResetOptions{Commit: h, Mode: git.HardReset}); err != nil {
-		return fmt.Errorf("check out %s: %w", h, err)
-	}
-	return nil
+	return r.checkoutIndex(h)
 }
 
 // isEmptyDir reports whether dir is absent or an empty directory.

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -287,18 +286,13 @@ func (r *Repo) resetLocked(h, synced plumbing.Hash) error {
 	if err != nil {
 		return fmt.Errorf("reset: %w", err)
 	}
-	if !ok {
-		ref := plumbing.NewHashReference(plumbing.NewBranchReferenceName(r.branch), h)
-		if err := r.repo.Storer.SetReference(ref); err != nil {
-			return fmt.Errorf("reset: update %s: %w", ref.Name(), err)
-		}
-	} else {
-		wt, err := r.repo.Worktree()
-		if err != nil {
-			return fmt.Errorf("reset: %w", err)
-		}
-		if err := wt.Reset(&git.ResetOptions{Commit: h, Mode: git.HardReset}); err != nil {
-			return fmt.Errorf("reset to %s: %w", h, err)
+	ref := plumbing.NewHashReference(plumbing.NewBranchReferenceName(r.branch), h)
+	if err := r.repo.Storer.SetReference(ref); err != nil {
+		return fmt.Errorf("reset: update %s: %w", ref.Name(), err)
+	}
+	if ok {
+		if err := r.resetWorktree(h); err != nil {
+			return err
 		}
 	}
 	if !synced.IsZero() {
