@@ -191,19 +191,6 @@ func actingDemo(tb testing.TB) (*servertest.Running, *sqlstore.DB) {
 	return servertest.Serve(tb, db, servertest.Options{}), db
 }
 
-// allChanges reads every page of a change list.
-func allChanges(tb testing.TB, url string) []map[string]any {
-	tb.Helper()
-	var out []map[string]any
-	for next := any(url); next != nil; {
-		list := servertest.GetObject(tb, next.(string))
-		servertest.CheckShape(tb, "list", list, listShape)
-		out = append(out, servertest.Results(tb, list)...)
-		next = list["next"]
-	}
-	return out
-}
-
 // changeKey orders changes the way every list must: timestamp, then id.
 func changeKey(tb testing.TB, ch map[string]any) string {
 	return fmt.Sprintf("%s/%020d", ch["timestamp"], atoi(tb, servertest.Num(ch["id"])))
@@ -212,7 +199,7 @@ func changeKey(tb testing.TB, ch map[string]any) string {
 func TestChangeLists(t *testing.T) {
 	srv, _ := actingDemo(t)
 	base := srv.URL
-	all := allChanges(t, base+"/api/changes/")
+	all := allPages(t, base+"/api/changes/")
 	if len(all) != 9 {
 		t.Fatalf("got %d changes, want 9 (a project, two components, five imports, one string)", len(all))
 	}
@@ -274,7 +261,7 @@ func TestChangeLists(t *testing.T) {
 
 func TestChangeInstance(t *testing.T) {
 	srv, _ := actingDemo(t)
-	for _, ch := range allChanges(t, srv.URL+"/api/changes/?format=api") {
+	for _, ch := range allPages(t, srv.URL+"/api/changes/?format=api") {
 		got := servertest.GetObject(t, ch["url"].(string))
 		if fmt.Sprint(got) != fmt.Sprint(ch) {
 			t.Errorf("GET %s = %v, want the list's %v", ch["url"], got, ch)
@@ -296,7 +283,7 @@ func TestChangeInstance(t *testing.T) {
 func TestChangeFilters(t *testing.T) {
 	srv, _ := actingDemo(t)
 	base := srv.URL + "/api/changes/"
-	all := allChanges(t, base)
+	all := allPages(t, base)
 	count := func(keep func(map[string]any) bool) int {
 		n := 0
 		for _, ch := range all {
@@ -438,7 +425,7 @@ func TestAllChangesPagination(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	var prev map[string]any
-	for _, ch := range allChanges(t, base+"?"+q) {
+	for _, ch := range allPages(t, base+"?"+q) {
 		if prev != nil && changeKey(t, prev) >= changeKey(t, ch) {
 			t.Fatalf("out of order: %v then %v", prev, ch)
 		}

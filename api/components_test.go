@@ -8,22 +8,34 @@ import (
 	"github.com/tolk-project/tolk/internal/servertest"
 )
 
-func TestComponentList(t *testing.T) {
+// TestComponentLists: the list of every component and a project's list
+// hold components of the reference's shape (with their project and
+// source language), in id order, and nothing of other projects.
+func TestComponentLists(t *testing.T) {
 	db := servertest.MustOpenDB(t)
 	servertest.SeedDemo(t, db)
 	seedExtra(t, db)
 	srv := servertest.Serve(t, db, servertest.Options{})
-	l := servertest.GetObject(t, srv.URL+"/api/components/")
-	var names []string
-	for _, c := range servertest.Results(t, l) {
-		servertest.CheckShape(t, "component", c, componentShape)
-		servertest.CheckShape(t, "component.project", servertest.Obj(t, c["project"]), projectShape)
-		servertest.CheckShape(t, "component.source_language", servertest.Obj(t, c["source_language"]), languageShape)
-		names = append(names, servertest.Obj(t, c["project"])["slug"].(string)+"/"+c["slug"].(string))
-	}
-	want := "demo/app,demo/glossary,zulu/strings,beta/strings,mike/strings"
-	if servertest.Num(l["count"]) != "5" || strings.Join(names, ",") != want {
-		t.Errorf("components = %v (count %v), want %s", names, l["count"], want)
+	for _, tc := range []struct{ path, count, want string }{
+		{"/api/components/", "5", "demo/app,demo/glossary,zulu/strings,beta/strings,mike/strings"},
+		{"/api/projects/demo/components/", "2", "demo/app,demo/glossary"},
+		{"/api/projects/beta/components/", "1", "beta/strings"},
+	} {
+		l := servertest.GetObject(t, srv.URL+tc.path)
+		var names []string
+		for _, c := range servertest.Results(t, l) {
+			servertest.CheckShape(t, "component", c, componentShape)
+			servertest.CheckShape(t, "component.project", servertest.Obj(t, c["project"]), projectShape)
+			servertest.CheckShape(t, "component.source_language", servertest.Obj(t, c["source_language"]), languageShape)
+			name := servertest.Obj(t, c["project"])["slug"].(string) + "/" + c["slug"].(string)
+			if c["url"] != srv.URL+"/api/components/"+name+"/" {
+				t.Errorf("%s: %s has url %v", tc.path, name, c["url"])
+			}
+			names = append(names, name)
+		}
+		if servertest.Num(l["count"]) != tc.count || strings.Join(names, ",") != tc.want {
+			t.Errorf("%s = %v (count %v), want %s (count %s)", tc.path, names, l["count"], tc.want, tc.count)
+		}
 	}
 }
 

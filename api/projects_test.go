@@ -118,28 +118,6 @@ func TestProject(t *testing.T) {
 	}
 }
 
-func TestProjectComponents(t *testing.T) {
-	db := servertest.MustOpenDB(t)
-	servertest.SeedDemo(t, db)
-	seedExtra(t, db)
-	srv := servertest.Serve(t, db, servertest.Options{})
-	l := servertest.GetObject(t, srv.URL+"/api/projects/demo/components/")
-	var slugs []string
-	for _, c := range servertest.Results(t, l) {
-		servertest.CheckShape(t, "component", c, componentShape)
-		servertest.CheckShape(t, "component.project", servertest.Obj(t, c["project"]), projectShape)
-		servertest.CheckShape(t, "component.source_language", servertest.Obj(t, c["source_language"]), languageShape)
-		slugs = append(slugs, c["slug"].(string))
-	}
-	if servertest.Num(l["count"]) != "2" || strings.Join(slugs, ",") != "app,glossary" {
-		t.Errorf("demo components = %v (count %v), want app,glossary", slugs, l["count"])
-	}
-	l = servertest.GetObject(t, srv.URL+"/api/projects/beta/components/")
-	if rs := servertest.Results(t, l); len(rs) != 1 || rs[0]["url"] != srv.URL+"/api/components/beta/strings/" {
-		t.Errorf("beta components = %v", rs)
-	}
-}
-
 func TestProjectStatistics(t *testing.T) {
 	srv, _ := servertest.DemoServer(t)
 	base := srv.URL

@@ -221,19 +221,6 @@ func atoi(tb testing.TB, s string) int64 {
 	return n
 }
 
-// allUnits reads every page of a unit list.
-func allUnits(tb testing.TB, url string) []map[string]any {
-	tb.Helper()
-	var out []map[string]any
-	for next := any(url); next != nil; {
-		list := servertest.GetObject(tb, next.(string))
-		servertest.CheckShape(tb, "list", list, listShape)
-		out = append(out, servertest.Results(tb, list)...)
-		next = list["next"]
-	}
-	return out
-}
-
 // TestAllUnits checks /api/units/ against the per-translation lists: the
 // same units, in ascending id order, each linking its own translation.
 func TestAllUnits(t *testing.T) {
@@ -241,7 +228,7 @@ func TestAllUnits(t *testing.T) {
 	base := srv.URL
 	want := map[string]map[string]any{} // url -> unit from its translation's list
 	for _, tr := range []string{"demo/app/en", "demo/app/de", "demo/glossary/en", "demo/glossary/de"} {
-		for _, u := range allUnits(t, base+"/api/translations/"+tr+"/units/") {
+		for _, u := range allPages(t, base+"/api/translations/"+tr+"/units/") {
 			if u["translation"] != base+"/api/translations/"+tr+"/" {
 				t.Fatalf("%s unit translation = %v", tr, u["translation"])
 			}
@@ -318,7 +305,7 @@ func TestAllUnitsPagination(t *testing.T) {
 		"next":     base + "?page=3&q=state%3Atranslated&format=api"})
 	var prev int64
 	n := 0
-	for _, u := range allUnits(t, base+"?"+q) {
+	for _, u := range allPages(t, base+"?"+q) {
 		id := atoi(t, servertest.Num(u["id"]))
 		if id <= prev {
 			t.Fatalf("id %d after %d", id, prev)
@@ -338,7 +325,7 @@ func TestAllUnitsPagination(t *testing.T) {
 // expected sets are computed here from the unfiltered list.
 func TestUnitSearch(t *testing.T) {
 	srv, _ := servertest.DemoServer(t)
-	all := allUnits(t, srv.URL+"/api/units/")
+	all := allPages(t, srv.URL+"/api/units/")
 	str := func(u map[string]any, k string) string {
 		var parts []string
 		for _, v := range u[k].([]any) {
@@ -472,4 +459,18 @@ func TestUnitSearchLimits(t *testing.T) {
 	if r.Status != 200 {
 		t.Errorf("10000 characters = %d %.300s, want 200", r.Status, r.Body)
 	}
+}
+
+// allPages reads every page of a list, following next, each page in the
+// list envelope's shape.
+func allPages(tb testing.TB, url string) []map[string]any {
+	tb.Helper()
+	var out []map[string]any
+	for next := any(url); next != nil; {
+		list := servertest.GetObject(tb, next.(string))
+		servertest.CheckShape(tb, "list", list, listShape)
+		out = append(out, servertest.Results(tb, list)...)
+		next = list["next"]
+	}
+	return out
 }
