@@ -113,6 +113,13 @@ func New(tb testing.TB, opts ...Option) *Env {
 	}
 	e.DB = db
 	e.closers = append(e.closers, gosync.OnceFunc(func() { db.Close() }))
+	// Cleanups run last first: the service writes into its data
+	// directory until closed, so the directory is made (and its removal
+	// registered) before the closing.
+	var dataRoot string
+	if cfg.sync {
+		dataRoot = tb.TempDir()
+	}
 	tb.Cleanup(e.Close)
 	seedLanguages(tb, db, cfg.allLanguages)
 	if cfg.demo {
@@ -123,7 +130,7 @@ func New(tb testing.TB, opts ...Option) *Env {
 	}
 	var server Options
 	if cfg.sync {
-		e.Data = filepath.Join(tb.TempDir(), "data")
+		e.Data = filepath.Join(dataRoot, "data")
 		svc, err := tolksync.New(db, langdata.Default(), tolksync.Options{DataDir: e.Data})
 		if err != nil {
 			tb.Fatal(err)
