@@ -50,8 +50,8 @@ type Config struct {
 	AllowedHosts []string
 	// MaxUploadBytes bounds an uploaded translation file.
 	MaxUploadBytes int64
-	// RateLimitAnon and RateLimitUser limit the API requests of each
-	// anonymous client address and of each user.
+	// RateLimitAnon and RateLimitUser limit the requests (API, pages,
+	// Git export) of each anonymous client address and of each user.
 	RateLimitAnon, RateLimitUser edge.RateLimit
 	// AllowLocalRepos lets API clients create components from file://
 	// repository URLs, which read this machine's disk.
@@ -244,10 +244,10 @@ var serveSettings = []setting{
 		usage: "memory each cache of list pages (units, changes) may hold, in bytes or with KiB, MiB or GiB (default 32MiB)",
 		field: func(c *Config) any { return &c.PageCacheBytes }},
 	{name: "rate-limit-anon", want: rateWant,
-		usage: "API requests each anonymous client address may make: N/second|minute|hour|day, or off",
+		usage: "requests (API, pages, Git export) each anonymous client address may make: N/second|minute|hour|day, or off",
 		field: func(c *Config) any { return &c.RateLimitAnon }},
 	{name: "rate-limit-user", want: rateWant,
-		usage: "API requests each user may make: N/second|minute|hour|day, or off",
+		usage: "requests (API, pages, Git export) each user may make: N/second|minute|hour|day, or off",
 		field: func(c *Config) any { return &c.RateLimitUser }},
 	{name: "no-hooks", usage: "turn the incoming webhooks (/hooks/<service>/) off",
 		field: func(c *Config) any { return &c.NoHooks }},
