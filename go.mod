@@ -14,7 +14,6 @@ require (
 	github.com/tidwall/gjson v1.20.1
 	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/crypto v0.57.0
-	golang.org/x/net v0.59.0
 	modernc.org/sqlite v1.61.1
 )
 
@@ -73,6 +72,7 @@ require (
 	github.com/xanzy/ssh-agent v0.3.3 // indirect
 	go.mongodb.org/mongo-driver/v2 v2.5.0 // indirect
 	golang.org/x/arch v0.22.0 // indirect
+	golang.org/x/net v0.59.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.42.0 // indirect

@@ -3,6 +3,7 @@ package api_test
 import (
 	"bytes"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -103,8 +104,9 @@ func TestRateLimitAnonymous(t *testing.T) {
 	if got, want := limitsOf(r), (limited{429, "3", "0", "60", "60"}); got != want || string(r.Body) != throttled {
 		t.Errorf("over the limit: %+v %s, want %+v %s", got, r.Body, want, throttled)
 	}
-	// Pages and the Git export are not the API: not limited, not counted.
-	if r := get("/projects/demo/"); r.Status != 200 || r.Header.Get("X-RateLimit-Limit") != "" {
+	// Pages share the API's count (TestRateLimitEveryRoute): past the
+	// limit a page is a 429 too.
+	if r := get("/projects/demo/"); r.Status != 429 || r.Header.Get("Retry-After") != "60" {
 		t.Errorf("a page: %d %v", r.Status, r.Header)
 	}
 	clock.advance(59*time.Second + 500*time.Millisecond)
@@ -195,5 +197,66 @@ func TestRateLimitClients(t *testing.T) {
 	// Without limits, nothing is said about them.
 	if r := servertest.Do(t, "GET", servertest.Serve(t, db, servertest.Options{}).URL+"/api/", nil); r.Header.Get("X-RateLimit-Limit") != "" {
 		t.Errorf("limits off: %v", r.Header)
+	}
+}
+
+// TestRateLimitEveryRoute (finding 9): the pages, their forms and the
+// Git export count against the API's limit, so that a scraper the API
+// answers with 429 cannot read on through them. A page past the limit
+// is a page a person can read, with Retry-After; the Git export answers
+// the JSON envelope as its other errors do. The stylesheet and script
+// (every page view fetches them), the probes and /hooks/ are not
+// counted.
+func TestRateLimitEveryRoute(t *testing.T) {
+	clock := &fakeClock{now: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	db := servertest.MustOpenDB(t)
+	servertest.SeedDemo(t, db)
+	srv := servertest.Serve(t, db, servertest.Options{RateLimits: edge.RateLimits{
+		Anonymous: edge.RateLimit{Requests: 4, Period: time.Minute}, Now: clock.Now}})
+	const gitRefs = "/git/demo/app/info/refs?service=git-upload-pack"
+	do := func(method, path string) servertest.Response {
+		return servertest.Do(t, method, srv.URL+path, nil)
+	}
+	notCounted := func(when string) {
+		t.Helper()
+		for _, path := range []string{"/static/tolk.css", "/static/tolk.js", "/healthz", "/readyz"} {
+			if r := do("GET", path); r.Status != 200 || r.Header.Get("X-RateLimit-Limit") != "" {
+				t.Errorf("%s: GET %s = %d with X-RateLimit-Limit %q; want 200, not counted", when,
+					path, r.Status, r.Header.Get("X-RateLimit-Limit"))
+			}
+		}
+		if r := do("POST", "/hooks/github/"); r.Status == 429 || r.Header.Get("X-RateLimit-Limit") != "" {
+			t.Errorf("%s: POST /hooks/github/ = %d %v; want not counted", when, r.Status, r.Header)
+		}
+	}
+	for i, path := range []string{"/api/", "/projects/demo/", gitRefs, "/"} {
+		notCounted("within the limit")
+		r := do("GET", path)
+		if got, want := r.Header.Get("X-RateLimit-Remaining"), strconv.Itoa(3-i); got != want {
+			t.Errorf("request %d, GET %s: %d, X-RateLimit-Remaining %q, want %s", i+1, path, r.Status, got, want)
+		}
+	}
+	for _, tc := range []struct{ method, path, contentType string }{
+		{"GET", "/projects/demo/", "text/html; charset=utf-8"},
+		{"GET", "/translate/demo/app/de/", "text/html; charset=utf-8"},
+		{"HEAD", "/", "text/html; charset=utf-8"},
+		{"POST", "/accounts/login/", "text/html; charset=utf-8"},
+		{"GET", gitRefs, "application/json"},
+		{"GET", "/api/projects/", "application/json"},
+	} {
+		r := do(tc.method, tc.path)
+		if r.Status != 429 || r.Header.Get("Retry-After") != "60" || r.Header.Get("Content-Type") != tc.contentType {
+			t.Errorf("past the limit, %s %s = %d, Retry-After %q, %s; want 429, 60, %s", tc.method, tc.path,
+				r.Status, r.Header.Get("Retry-After"), r.Header.Get("Content-Type"), tc.contentType)
+		}
+		if tc.method == "GET" && strings.HasPrefix(tc.contentType, "text/html") &&
+			!bytes.Contains(r.Body, []byte("Too many requests")) {
+			t.Errorf("past the limit, GET %s: the page does not say Too many requests", tc.path)
+		}
+	}
+	notCounted("past the limit")
+	clock.advance(time.Minute)
+	if r := do("GET", "/projects/demo/"); r.Status != 200 || r.Header.Get("X-RateLimit-Remaining") != "3" {
+		t.Errorf("a page in the next window: %d %v", r.Status, r.Header)
 	}
 }

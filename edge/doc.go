@@ -22,7 +22,8 @@
 //   - errors.go and render.go: the one place that maps an error to a
 //     status and the reference's JSON envelope, and the JSON writer.
 //   - urls.go: every absolute URL a body or a page holds.
-//   - hosts.go, ratelimit.go, middleware.go, health.go (/healthz,
+//   - hosts.go, ratelimit.go (one count per client for the API, the
+//     pages and the Git export), middleware.go, health.go (/healthz,
 //     /readyz, outside the chain).
 //   - upload.go, upload_perms.go, multipart.go: reading and checking an
 //     uploaded translation file, for the API's file endpoint and the

@@ -89,8 +89,8 @@ func (r *RateLimit) UnmarshalText(b []byte) error {
 	return err
 }
 
-// RateLimits are a Server's request limits on /api/. The zero value
-// limits nothing.
+// RateLimits are a Server's request limits on the API, the pages and
+// the Git export (throttle). The zero value limits nothing.
 type RateLimits struct {
 	// Anonymous limits each client address (gin's ClientIP, which
 	// believes forwarded addresses only from TrustedProxies; IPv6
@@ -205,14 +205,16 @@ func (l *Limiter) drop(e *clist.Element) {
 	l.order.Remove(e)
 }
 
-// throttle applies the rate limits to a request under /api/: it sets
-// X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset (seconds
-// until the window ends, as the reference counts them) and answers 429
-// with Retry-After once the window is used up. It reports whether the
-// request may go on.
+// throttle applies the rate limits to a request a client could loop
+// on: the API, the pages and their forms, the Git export (rateLimited).
+// It sets X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset
+// (seconds until the window ends, as the reference counts them) and
+// answers 429 with Retry-After once the window is used up: the JSON
+// envelope under /api/ and /git/, the pages' error page elsewhere. It
+// reports whether the request may go on.
 func (s *Server) throttle(c *gin.Context) bool {
 	path := c.Request.URL.Path
-	if path != "/api" && !strings.HasPrefix(path, "/api/") {
+	if !rateLimited(path) {
 		return true
 	}
 	l, key := s.anonLimit, ClientKey(c.ClientIP())
@@ -236,9 +238,31 @@ func (s *Server) throttle(c *gin.Context) bool {
 	if wait == 1 {
 		unit = "second"
 	}
-	s.Fail(c, &RequestError{Status: http.StatusTooManyRequests, Code: "throttled",
-		Detail: fmt.Sprintf("Request was throttled. Expected available in %d %s.", wait, unit)})
+	err := &RequestError{Status: http.StatusTooManyRequests, Code: "throttled",
+		Detail: fmt.Sprintf("Request was throttled. Expected available in %d %s.", wait, unit)}
+	if s.router.pageFail == nil || under(path, "/api") || under(path, "/git") {
+		s.Fail(c, err)
+		return false
+	}
+	s.router.pageFail(c, err)
+	c.Abort()
 	return false
+}
+
+// rateLimited reports whether requests for path count against the rate
+// limits: all but the stylesheet and script under /static/, which every
+// page view fetches (a view costs one request, not three) and which are
+// the same few kilobytes for everyone, and the Git hosts' /hooks/, which
+// arrive from a few shared addresses of the hosts for all their users,
+// are signed, and only queue a pull. The probes, /healthz and /readyz,
+// are answered before the middleware (health.go).
+func rateLimited(path string) bool {
+	return !under(path, "/static") && !under(path, "/hooks")
+}
+
+// under reports whether path is dir or below it.
+func under(path, dir string) bool {
+	return path == dir || strings.HasPrefix(path, dir+"/")
 }
 
 // ClientKey is the key of an anonymous client: its address, or for IPv6

@@ -21,6 +21,9 @@ type Router struct {
 	// resources is every resource registered, API and pages, for the
 	// trailing-slash redirect, the 405 answer's Allow and the API root.
 	resources []resource
+	// pageFail renders an error the edge raises before a page's handler
+	// runs (PageErrors); nil answers JSON everywhere.
+	pageFail func(*gin.Context, error)
 }
 
 // resource is one endpoint: its gin path and the methods its Allow
@@ -84,6 +87,13 @@ func (r *Router) Page(path string, get gin.HandlerFunc) {
 	r.s.engine.HEAD(path, withAllow, get)
 	r.resources = append(r.resources, resource{path: path, allow: []string{"GET", "HEAD"}})
 }
+
+// PageErrors sets how an error the edge raises before the handler runs
+// (a client past its rate limit) is answered outside /api/ and /git/:
+// fail renders err as a page a person can read, with the status
+// edge.ErrorResponse gives it and the headers already set (Retry-After).
+// Without it those errors are the JSON envelope everywhere.
+func (r *Router) PageErrors(fail func(c *gin.Context, err error)) { r.pageFail = fail }
 
 // Handle registers a route outside the resource table: a form's POST, a
 // static file, the Git export, incoming hooks. Nothing is advertised for

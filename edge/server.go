@@ -125,19 +125,30 @@ func (o *Options) Validate() error {
 		}
 		o.allowedHosts = append(o.allowedHosts, p)
 	}
-	o.proxies = nil
-	for _, p := range o.TrustedProxies {
+	var err error
+	if o.proxies, err = ParseProxies(o.TrustedProxies); err != nil {
+		return err
+	}
+	return o.RateLimits.validate()
+}
+
+// ParseProxies reads trusted proxies as Options.TrustedProxies gives
+// them, each an IP address or a CIDR range, into ranges; it names the
+// first that is neither.
+func ParseProxies(list []string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, p := range list {
 		prefix, err := netip.ParsePrefix(p)
 		if err != nil {
 			addr, aerr := netip.ParseAddr(p)
 			if aerr != nil {
-				return fmt.Errorf("api: trusted proxy %q: want an IP address or CIDR range", p)
+				return nil, fmt.Errorf("api: trusted proxy %q: want an IP address or CIDR range", p)
 			}
 			prefix = netip.PrefixFrom(addr, addr.BitLen())
 		}
-		o.proxies = append(o.proxies, prefix.Masked())
+		out = append(out, prefix.Masked())
 	}
-	return o.RateLimits.validate()
+	return out, nil
 }
 
 // Server is the edge every request passes: it owns the gin engine and

@@ -44,6 +44,8 @@ func (s *Server) routes(r *edge.Router) {
 	r.Handle(http.MethodPost, "/accounts/logout/", s.logout)
 	r.Handle(http.MethodGet, "/static/:file", s.static)
 	r.Handle(http.MethodHead, "/static/:file", s.static)
+	// A person past the rate limit reads a page, not the API's JSON.
+	r.PageErrors(s.failPage)
 }
 
 // webPage is what the page template shows; empty parts are left out.
@@ -423,6 +425,9 @@ func (s *Server) failPage(c *gin.Context, err error) {
 	switch {
 	case status == http.StatusNotFound:
 		page.Title, page.Note = "Not found", "The page you are looking for does not exist."
+	case status == http.StatusTooManyRequests:
+		// The edge's throttle has set Retry-After; the detail says when.
+		page.Title, page.Note = "Too many requests", body.Errors[0].Detail
 	case status >= 500:
 		edge.RequestLogger(c, s.log).Error("request failed", "err", err)
 		page.Title, page.Note = "Server error", "A server error occurred."

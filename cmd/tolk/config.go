@@ -50,8 +50,8 @@ type Config struct {
 	AllowedHosts []string
 	// MaxUploadBytes bounds an uploaded translation file.
 	MaxUploadBytes int64
-	// RateLimitAnon and RateLimitUser limit the API requests of each
-	// anonymous client address and of each user.
+	// RateLimitAnon and RateLimitUser limit the requests (API, pages,
+	// Git export) of each anonymous client address and of each user.
 	RateLimitAnon, RateLimitUser edge.RateLimit
 	// AllowLocalRepos lets API clients create components from file://
 	// repository URLs, which read this machine's disk.
@@ -107,16 +107,27 @@ type HTTPLimits struct {
 	// IdleTimeout is how long a keep-alive connection waits for its next
 	// request before it is closed.
 	IdleTimeout time.Duration
-	// MaxConnections caps the connections open at once; more wait in the
-	// listen backlog until one closes.
+	// MaxConnections caps the connections open at once. At the cap the
+	// connection idle longest is closed for a new one; with none idle,
+	// new ones wait in the listen backlog until one closes or goes idle.
 	MaxConnections int
+	// MaxConnectionsPerClient caps the connections one client address
+	// (IPv6: its /64) holds at once; past it, its idle connection waiting
+	// longest is closed for the new one, or with none idle the new one is
+	// closed at once. The trusted proxies are exempt. 0 turns it off.
+	MaxConnectionsPerClient int
+	// BusyIdleTimeout replaces IdleTimeout, when shorter, for a
+	// connection that goes idle while 3/4 of MaxConnections or more are
+	// open. 0 turns it off.
+	BusyIdleTimeout time.Duration
 }
 
 // DefaultHTTPLimits are generous for a human or a script on a slow link
 // and short enough that idle or stuck clients cannot exhaust the
 // process's file descriptors.
 var DefaultHTTPLimits = HTTPLimits{ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 5 * time.Minute,
-	WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute, MaxConnections: 1024}
+	WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute, MaxConnections: 1024,
+	MaxConnectionsPerClient: 64, BusyIdleTimeout: 5 * time.Second}
 
 // DefaultConfig returns the settings used when nothing gives them: the
 // reference's rate limits among them.
@@ -138,6 +149,9 @@ func (c Config) Validate() error {
 	}
 	if c.HTTP.MaxConnections < 1 {
 		return &settingError{name: "max-connections", msg: "must be at least 1"}
+	}
+	if c.HTTP.MaxConnectionsPerClient < 0 {
+		return &settingError{name: "max-connections-per-client", msg: "must not be negative"}
 	}
 	for _, s := range serveSettings {
 		if d, ok := s.field(&c).(*time.Duration); ok && *d < 0 {
@@ -230,10 +244,10 @@ var serveSettings = []setting{
 		usage: "memory each cache of list pages (units, changes) may hold, in bytes or with KiB, MiB or GiB (default 32MiB)",
 		field: func(c *Config) any { return &c.PageCacheBytes }},
 	{name: "rate-limit-anon", want: rateWant,
-		usage: "API requests each anonymous client address may make: N/second|minute|hour|day, or off",
+		usage: "requests (API, pages, Git export) each anonymous client address may make: N/second|minute|hour|day, or off",
 		field: func(c *Config) any { return &c.RateLimitAnon }},
 	{name: "rate-limit-user", want: rateWant,
-		usage: "API requests each user may make: N/second|minute|hour|day, or off",
+		usage: "requests (API, pages, Git export) each user may make: N/second|minute|hour|day, or off",
 		field: func(c *Config) any { return &c.RateLimitUser }},
 	{name: "no-hooks", usage: "turn the incoming webhooks (/hooks/<service>/) off",
 		field: func(c *Config) any { return &c.NoHooks }},
@@ -259,8 +273,15 @@ var serveSettings = []setting{
 		field: func(c *Config) any { return &c.HTTP.WriteTimeout }},
 	{name: "idle-timeout", usage: "how long a keep-alive connection may wait for its next request",
 		field: func(c *Config) any { return &c.HTTP.IdleTimeout }},
-	{name: "max-connections", usage: "connections served at once; more wait until one closes",
+	{name: "max-connections",
+		usage: "connections served at once; at the cap the connection idle longest is closed, and with none idle new ones wait",
 		field: func(c *Config) any { return &c.HTTP.MaxConnections }},
+	{name: "max-connections-per-client",
+		usage: "connections one client address (IPv6: its /64) may hold; trusted proxies are exempt (0: no cap)",
+		field: func(c *Config) any { return &c.HTTP.MaxConnectionsPerClient }},
+	{name: "busy-idle-timeout",
+		usage: "idle timeout of keep-alive connections while 3/4 of --max-connections or more are open (0: --idle-timeout always)",
+		field: func(c *Config) any { return &c.HTTP.BusyIdleTimeout }},
 	{name: "webhook-allow-private",
 		usage: "let webhook add-ons send to loopback, link-local and private addresses (refused otherwise, at every connection)",
 		field: func(c *Config) any { return &c.WebhookAllowPrivate }},

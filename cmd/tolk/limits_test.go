@@ -88,13 +88,14 @@ func TestIdleTimeoutClosesKeepAlive(t *testing.T) {
 	}
 }
 
-// Past --max-connections, a new connection waits (in the listen backlog)
-// until one of the open ones closes.
+// Past --max-connections, with none of the open connections idle, a new
+// connection waits (in the listen backlog) until one of them closes.
 func TestMaxConnectionsQueues(t *testing.T) {
 	m := limitedMain(t, func(l *HTTPLimits) { l.MaxConnections = 2 })
 	first, second := dialKeepAlive(t, m), dialKeepAlive(t, m)
-	first.get(t)
-	second.get(t)
+	// Busy: a request's headers begun, not finished.
+	first.sendPartial(t)
+	second.sendPartial(t)
 	third := dialKeepAlive(t, m)
 	third.send(t)
 	if status, err := third.receive(500 * time.Millisecond); !errors.Is(err, os.ErrDeadlineExceeded) {
@@ -113,16 +114,19 @@ func TestHTTPLimitFlags(t *testing.T) {
 		t.Errorf("defaults = %+v, %v; want %+v", cfg.HTTP, err, DefaultHTTPLimits)
 	}
 	cfg, err = serveConfig([]string{"--read-header-timeout", "1s", "--read-timeout", "2s",
-		"--write-timeout", "3s", "--idle-timeout", "4s", "--max-connections", "5"}, io.Discard)
+		"--write-timeout", "3s", "--idle-timeout", "4s", "--max-connections", "5",
+		"--max-connections-per-client", "6", "--busy-idle-timeout", "7s"}, io.Discard)
 	if cfg, err := serveConfig([]string{"--page-cache-size", "8MiB"}, io.Discard); err != nil || cfg.PageCacheBytes != 8<<20 {
 		t.Errorf("--page-cache-size 8MiB = %d, %v", cfg.PageCacheBytes, err)
 	}
 	want := HTTPLimits{ReadHeaderTimeout: time.Second, ReadTimeout: 2 * time.Second,
-		WriteTimeout: 3 * time.Second, IdleTimeout: 4 * time.Second, MaxConnections: 5}
+		WriteTimeout: 3 * time.Second, IdleTimeout: 4 * time.Second, MaxConnections: 5,
+		MaxConnectionsPerClient: 6, BusyIdleTimeout: 7 * time.Second}
 	if err != nil || cfg.HTTP != want {
 		t.Errorf("flags = %+v, %v; want %+v", cfg.HTTP, err, want)
 	}
-	for _, args := range [][]string{{"--idle-timeout", "-1s"}, {"--max-connections", "0"}} {
+	for _, args := range [][]string{{"--idle-timeout", "-1s"}, {"--max-connections", "0"},
+		{"--max-connections-per-client", "-1"}, {"--busy-idle-timeout", "-1s"}} {
 		var stderr strings.Builder
 		if _, err := serveConfig(args, &stderr); err == nil || !strings.Contains(stderr.String(), args[0]) {
 			t.Errorf("serveConfig(%q) = %v, %q; want refused naming the flag", args, err, stderr.String())

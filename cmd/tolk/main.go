@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/tolk-project/tolk/api"
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/formats"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/langdata"
@@ -31,7 +32,6 @@ import (
 	tolksync "github.com/tolk-project/tolk/sync"
 	"github.com/tolk-project/tolk/vcs"
 	"github.com/tolk-project/tolk/webhook"
-	"golang.org/x/net/netutil"
 )
 
 // The one place that sees both the engine and its consumers checks that
@@ -286,14 +286,20 @@ func (m *Main) Open(ctx context.Context) error {
 	lim := m.Config.HTTP
 	// The server's WriteTimeout sets a deadline once a request is read,
 	// which the API then moves on with every write of the response.
+	// The guard caps connections in all and per client, closing idle ones
+	// first; past the cap, connections wait in the kernel's backlog
+	// instead of each taking a descriptor. The trusted proxies carry
+	// every client's requests and are not capped per client.
+	proxies, err := edge.ParseProxies(m.Config.TrustedProxies)
+	if err != nil {
+		return err // Validate accepted them
+	}
+	guard := newConnGuard(m.listener, lim, proxies, log)
 	m.server = &http.Server{Handler: httpOpts.handler(m.db), ReadHeaderTimeout: lim.ReadHeaderTimeout,
 		ReadTimeout: lim.ReadTimeout, WriteTimeout: lim.WriteTimeout, IdleTimeout: lim.IdleTimeout,
-		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+		ConnState: guard.ConnState, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	m.served = make(chan error, 1)
-	// Past the cap, connections wait in the kernel's backlog instead of
-	// each taking a descriptor.
-	ln := netutil.LimitListener(m.listener, lim.MaxConnections)
-	go func() { m.served <- m.server.Serve(ln) }()
+	go func() { m.served <- m.server.Serve(guard) }()
 
 	// The server answers while the configured components import: one
 	// slow or unreachable repository must not keep every project
