@@ -104,9 +104,9 @@ func TestRateLimitAnonymous(t *testing.T) {
 	if got, want := limitsOf(r), (limited{429, "3", "0", "60", "60"}); got != want || string(r.Body) != throttled {
 		t.Errorf("over the limit: %+v %s, want %+v %s", got, r.Body, want, throttled)
 	}
-	// Pages share the API's count (TestRateLimitEveryRoute): past the
-	// limit a page is a 429 too.
-	if r := get("/projects/demo/"); r.Status != 429 || r.Header.Get("Retry-After") != "60" {
+	// Pages are counted in a window of their own (AnonymousPages, off
+	// here; TestRateLimitEveryRoute): the API's 429 does not reach them.
+	if r := get("/projects/demo/"); r.Status != 200 || r.Header.Get("X-RateLimit-Limit") != "" {
 		t.Errorf("a page: %d %v", r.Status, r.Header)
 	}
 	clock.advance(59*time.Second + 500*time.Millisecond)
@@ -200,9 +200,11 @@ func TestRateLimitClients(t *testing.T) {
 	}
 }
 
-// TestRateLimitEveryRoute (finding 9): the pages, their forms and the
-// Git export count against the API's limit, so that a scraper the API
-// answers with 429 cannot read on through them. A page past the limit
+// TestRateLimitEveryRoute (finding 9): every route a client can loop on
+// is limited, so that a scraper the API answers with 429 cannot read on
+// through another: the Git export counts against the API's limit, the
+// pages and their forms against a window of their own (people read
+// pages far more often than tools call the API). A page past its limit
 // is a page a person can read, with Retry-After; the Git export answers
 // the JSON envelope as its other errors do. The stylesheet and script
 // (every page view fetches them), the probes and /hooks/ are not
@@ -212,7 +214,8 @@ func TestRateLimitEveryRoute(t *testing.T) {
 	db := servertest.MustOpenDB(t)
 	servertest.SeedDemo(t, db)
 	srv := servertest.Serve(t, db, servertest.Options{RateLimits: edge.RateLimits{
-		Anonymous: edge.RateLimit{Requests: 4, Period: time.Minute}, Now: clock.Now}})
+		Anonymous:      edge.RateLimit{Requests: 4, Period: time.Minute},
+		AnonymousPages: edge.RateLimit{Requests: 2, Period: time.Minute}, Now: clock.Now}})
 	const gitRefs = "/git/demo/app/info/refs?service=git-upload-pack"
 	do := func(method, path string) servertest.Response {
 		return servertest.Do(t, method, srv.URL+path, nil)
@@ -229,11 +232,14 @@ func TestRateLimitEveryRoute(t *testing.T) {
 			t.Errorf("%s: POST /hooks/github/ = %d %v; want not counted", when, r.Status, r.Header)
 		}
 	}
-	for i, path := range []string{"/api/", "/projects/demo/", gitRefs, "/"} {
+	for i, step := range []struct {
+		path string
+		left int
+	}{{"/api/", 3}, {"/projects/demo/", 1}, {gitRefs, 2}, {"/", 0}, {"/api/", 1}, {gitRefs, 0}} {
 		notCounted("within the limit")
-		r := do("GET", path)
-		if got, want := r.Header.Get("X-RateLimit-Remaining"), strconv.Itoa(3-i); got != want {
-			t.Errorf("request %d, GET %s: %d, X-RateLimit-Remaining %q, want %s", i+1, path, r.Status, got, want)
+		r := do("GET", step.path)
+		if got, want := r.Header.Get("X-RateLimit-Remaining"), strconv.Itoa(step.left); got != want {
+			t.Errorf("request %d, GET %s: %d, X-RateLimit-Remaining %q, want %d", i+1, step.path, r.Status, got, step.left)
 		}
 	}
 	for _, tc := range []struct{ method, path, contentType string }{
@@ -256,7 +262,7 @@ func TestRateLimitEveryRoute(t *testing.T) {
 	}
 	notCounted("past the limit")
 	clock.advance(time.Minute)
-	if r := do("GET", "/projects/demo/"); r.Status != 200 || r.Header.Get("X-RateLimit-Remaining") != "3" {
+	if r := do("GET", "/projects/demo/"); r.Status != 200 || r.Header.Get("X-RateLimit-Remaining") != "1" {
 		t.Errorf("a page in the next window: %d %v", r.Status, r.Header)
 	}
 }

@@ -28,6 +28,11 @@ var (
 	DefaultUserRateLimit      = RateLimit{Requests: 5000, Period: time.Hour}
 )
 
+// DefaultAnonymousPageRateLimit is Tolk's own: the reference limits only
+// its API, and a person reading a public project's pages makes hundreds
+// of requests a day, which the API's 100/day would cut off within minutes.
+var DefaultAnonymousPageRateLimit = RateLimit{Requests: 1000, Period: time.Hour}
+
 // periods are the period names ParseRateLimit reads; like the reference's
 // throttle rates, only the first letter counts.
 var periods = map[byte]struct {
@@ -97,7 +102,12 @@ type RateLimits struct {
 	// addresses by their /64, the block one host holds) without a valid
 	// token. A request with a token that fails counts here too.
 	Anonymous RateLimit
-	// User limits each signed-in user, whichever of its tokens it uses.
+	// AnonymousPages limits the pages and their forms each anonymous
+	// client address may request, in a window of its own: people read
+	// pages far more often than tools call the API.
+	AnonymousPages RateLimit
+	// User limits each signed-in user, whichever of its tokens it uses,
+	// on every route (the API, the pages, the Git export).
 	User RateLimit
 	// MaxClients bounds how many clients each limit tracks at once, so
 	// that a flood of addresses cannot grow memory without bound; 0 means
@@ -112,7 +122,7 @@ const defaultMaxClients = 100_000
 
 // validate fills defaults and rejects negative or period-less limits.
 func (r *RateLimits) validate() error {
-	for _, l := range []RateLimit{r.Anonymous, r.User} {
+	for _, l := range []RateLimit{r.Anonymous, r.AnonymousPages, r.User} {
 		if l.Requests < 0 || (l.Requests > 0 && l.Period <= 0) {
 			return fmt.Errorf("api: rate limit %d per %v: want a positive count and period", l.Requests, l.Period)
 		}
@@ -218,6 +228,10 @@ func (s *Server) throttle(c *gin.Context) bool {
 		return true
 	}
 	l, key := s.anonLimit, ClientKey(c.ClientIP())
+	page := !under(path, "/api") && !under(path, "/git")
+	if page {
+		l = s.anonPageLimit
+	}
 	if p := Principal(c); !p.Anonymous() {
 		l, key = s.userLimit, "user:"+strconv.FormatInt(p.User.ID, 10)
 	}
@@ -240,7 +254,7 @@ func (s *Server) throttle(c *gin.Context) bool {
 	}
 	err := &RequestError{Status: http.StatusTooManyRequests, Code: "throttled",
 		Detail: fmt.Sprintf("Request was throttled. Expected available in %d %s.", wait, unit)}
-	if s.router.pageFail == nil || under(path, "/api") || under(path, "/git") {
+	if s.router.pageFail == nil || !page {
 		s.Fail(c, err)
 		return false
 	}

@@ -160,8 +160,9 @@ type Server struct {
 	opts   Options
 	log    *slog.Logger
 	engine *gin.Engine
-	// anonLimit and userLimit count requests per client; nil when off.
-	anonLimit, userLimit *Limiter
+	// anonLimit, anonPageLimit and userLimit count requests per client;
+	// nil when off.
+	anonLimit, anonPageLimit, userLimit *Limiter
 	// namedHosts are the Host headers allowed by name (hosts.go).
 	namedHosts hostMemo
 	// router is the resource table the audiences filled (router.go).
@@ -180,8 +181,9 @@ func New(store Store, opts Options) *Server {
 	// (tests) do not race, and never print gin's debug banner.
 	ginMode.Do(func() { gin.SetMode(gin.ReleaseMode) })
 	s := &Server{store: store, opts: opts, log: opts.Logger,
-		anonLimit: NewLimiter(opts.RateLimits.Anonymous, &opts.RateLimits),
-		userLimit: NewLimiter(opts.RateLimits.User, &opts.RateLimits)}
+		anonLimit:     NewLimiter(opts.RateLimits.Anonymous, &opts.RateLimits),
+		anonPageLimit: NewLimiter(opts.RateLimits.AnonymousPages, &opts.RateLimits),
+		userLimit:     NewLimiter(opts.RateLimits.User, &opts.RateLimits)}
 	s.engine = s.newEngine()
 	s.router = Router{s: s}
 	return s

@@ -52,7 +52,7 @@ type Config struct {
 	MaxUploadBytes int64
 	// RateLimitAnon and RateLimitUser limit the requests (API, pages,
 	// Git export) of each anonymous client address and of each user.
-	RateLimitAnon, RateLimitUser edge.RateLimit
+	RateLimitAnon, RateLimitAnonPages, RateLimitUser edge.RateLimit
 	// AllowLocalRepos lets API clients create components from file://
 	// repository URLs, which read this machine's disk.
 	AllowLocalRepos bool
@@ -136,7 +136,8 @@ func DefaultConfig() Config {
 		MaxUploadBytes:  edge.DefaultMaxUploadBytes,
 		GitStallTimeout: vcs.DefaultStallTimeout, GitTimeout: vcs.DefaultTotalTimeout,
 		RateLimitAnon: edge.DefaultAnonymousRateLimit, RateLimitUser: edge.DefaultUserRateLimit,
-		CommitterName: tolksync.DefaultCommitter.Name, CommitterEmail: tolksync.DefaultCommitter.Email,
+		RateLimitAnonPages: edge.DefaultAnonymousPageRateLimit,
+		CommitterName:      tolksync.DefaultCommitter.Name, CommitterEmail: tolksync.DefaultCommitter.Email,
 		PageCacheBytes: sqlstore.DefaultPageCacheBytes, HTTP: DefaultHTTPLimits}
 }
 
@@ -170,8 +171,9 @@ func (c Config) serverOptions() serverOptions {
 	return serverOptions{
 		Edge: edge.Options{BaseURL: c.BaseURL, TrustedProxies: c.TrustedProxies,
 			AllowedHosts: c.AllowedHosts, MaxResponseBytes: c.MaxResponseBytes,
-			RateLimits: edge.RateLimits{Anonymous: c.RateLimitAnon, User: c.RateLimitUser},
-			Version:    readBuildVersion().Short(), WriteTimeout: c.HTTP.WriteTimeout},
+			RateLimits: edge.RateLimits{Anonymous: c.RateLimitAnon, AnonymousPages: c.RateLimitAnonPages,
+				User: c.RateLimitUser},
+			Version: readBuildVersion().Short(), WriteTimeout: c.HTTP.WriteTimeout},
 		API: api.Options{MaxUploadBytes: c.MaxUploadBytes,
 			AllowLocalRepos: c.AllowLocalRepos, HookSecret: c.HookSecret,
 			FileFormats: apiFileFormats(), WebhookAllowPrivate: c.WebhookAllowPrivate},
@@ -244,8 +246,11 @@ var serveSettings = []setting{
 		usage: "memory each cache of list pages (units, changes) may hold, in bytes or with KiB, MiB or GiB (default 32MiB)",
 		field: func(c *Config) any { return &c.PageCacheBytes }},
 	{name: "rate-limit-anon", want: rateWant,
-		usage: "requests (API, pages, Git export) each anonymous client address may make: N/second|minute|hour|day, or off",
+		usage: "requests to the API and the Git export each anonymous client address may make: N/second|minute|hour|day, or off",
 		field: func(c *Config) any { return &c.RateLimitAnon }},
+	{name: "rate-limit-anon-pages", want: rateWant,
+		usage: "pages and forms each anonymous client address may request, in a window of their own: N/second|minute|hour|day, or off (default 1000/hour)",
+		field: func(c *Config) any { return &c.RateLimitAnonPages }},
 	{name: "rate-limit-user", want: rateWant,
 		usage: "requests (API, pages, Git export) each user may make: N/second|minute|hour|day, or off",
 		field: func(c *Config) any { return &c.RateLimitUser }},
