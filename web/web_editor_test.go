@@ -397,3 +397,33 @@ func TestEditorSaveBadInput(t *testing.T) {
 		t.Errorf("after the bad saves the first untranslated string is %s, was %s", again, id)
 	}
 }
+
+// TestEditorSaveCheckText: the editor's save refuses what every unit
+// write refuses (index.CheckText): a NUL, a text too long for its source
+// and, from a form, bytes that are not UTF-8; nothing is saved.
+func TestEditorSaveCheckText(t *testing.T) {
+	srv, _ := shopServer(t)
+	anna := newBrowser(t, srv.URL)
+	anna.signIn("anna", "correct horse")
+	id, version, token := editorState(t, anna, "/translate/shop/ui/de/?q=state:empty")
+	// The first untranslated string is "%d pears in the basket": 220
+	// characters at most.
+	for _, tc := range []struct{ name, text, want string }{
+		{"a NUL", "a\x00b", "Null characters are not allowed."},
+		{"too long for its source", strings.Repeat("x", 221), "Translation text too long!"},
+	} {
+		r := saveJSON(anna, token, map[string]any{"id": json.Number(id), "version": version, "target": []string{tc.text}})
+		if r.Status != http.StatusBadRequest || decodeJSON(t, r.Body)["error"] != tc.want {
+			t.Errorf("%s: %d %.300s, want 400 %q", tc.name, r.Status, r.Body, tc.want)
+		}
+	}
+	form := "csrf_token=" + url.QueryEscape(token) + "&id=" + id + "&version=" + version + "&target=a%FFb"
+	r := anna.send("POST", "/translate/shop/ui/de/save/", http.Header{"Content-Type": {"application/x-www-form-urlencoded"}},
+		strings.NewReader(form))
+	if r.Status != http.StatusBadRequest || !strings.Contains(string(r.Body), "The text is not valid UTF-8.") {
+		t.Errorf("a form save not in UTF-8: %d %.300s", r.Status, r.Body)
+	}
+	if again, _, _ := editorState(t, anna, "/translate/shop/ui/de/?q=state:empty"); again != id {
+		t.Errorf("after the refused saves the first untranslated string is %s, was %s", again, id)
+	}
+}
