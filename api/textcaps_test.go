@@ -1,6 +1,8 @@
 package api_test
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -82,5 +84,38 @@ func TestUploadCheckText(t *testing.T) {
 	}
 	if after := len(e.Changes(t, "app", "de")); after != before {
 		t.Errorf("changes %d → %d: a refused file left changes", before, after)
+	}
+}
+
+// TestChangeListTruncatesLongTexts stores a long text the way older
+// data or an import may hold one (past the write rules) and reads the
+// change lists: each shows the text's start with the marker and stays
+// small, while the change's own URL has the whole text.
+func TestChangeListTruncatesLongTexts(t *testing.T) {
+	e := newWriteEnv(t)
+	ctx := context.Background()
+	id := e.unitID(t, "app", "de", "save")
+	long := strings.Repeat("ü", 1<<19) // 1 MiB
+	if _, err := e.db.UpdateUnit(ctx, id, index.Actor{}, func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+		return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{long}, State: index.StateTranslated}}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var changeURL string
+	for _, path := range []string{"/api/changes/", "/api/translations/demo/app/de/changes/", "/api/projects/demo/changes/"} {
+		r := servertest.Do(t, "GET", e.srv.URL+path+"?page=last", nil)
+		if r.Status != 200 || len(r.Body) > 64<<10 {
+			t.Fatalf("%s: %d, %d bytes: the long text is not truncated", path, r.Status, len(r.Body))
+		}
+		results := servertest.Results(t, servertest.Decode(t, r.Body))
+		last := results[len(results)-1]
+		target, _ := last["target"].(string)
+		if want := fmt.Sprintf("… [truncated: %d bytes]", len(long)); !strings.HasPrefix(target, "üüü") || !strings.HasSuffix(target, want) {
+			t.Errorf("%s: target %.40q…%q, want the start and %q", path, target, target[max(0, len(target)-40):], want)
+		}
+		changeURL, _ = last["url"].(string)
+	}
+	if ch := servertest.GetObject(t, changeURL); ch["target"] != long {
+		t.Errorf("the change's URL has %d bytes of target, want the whole %d", len(fmt.Sprint(ch["target"])), len(long))
 	}
 }
