@@ -66,6 +66,9 @@ func (l *changeLinks) appendUser(b []byte, name string) []byte {
 type changeItem struct {
 	links  *changeLinks
 	change *index.Change
+	// listed shortens a long target (edge.ShortText): a list's items
+	// are; the change's own URL, where the whole text is read, is not.
+	listed bool
 }
 
 func (it *changeItem) AppendJSON(b []byte) []byte {
@@ -101,7 +104,11 @@ func (it *changeItem) AppendJSON(b []byte) []byte {
 	b = append(b, `","action":`...)
 	b = appendJSONInt(b, int64(ch.Action))
 	b = append(b, `,"target":`...)
-	b = appendJSONString(b, ch.Target)
+	target := ch.Target
+	if it.listed {
+		target, _ = edge.ShortText(target)
+	}
+	b = appendJSONString(b, target)
 	b = append(b, `,"id":`...)
 	b = appendJSONInt(b, ch.ID)
 	b = append(b, `,"action_name":`...)
@@ -187,7 +194,7 @@ func (s *Server) listChanges(c *gin.Context, scope index.ChangeFilter) {
 		links := newChangeLinks(u)
 		out := make([]changeItem, len(changes))
 		for i := range changes {
-			out[i] = changeItem{links, &changes[i]}
+			out[i] = changeItem{links, &changes[i], true}
 		}
 		return newList(c, u, pg, out)
 	})
@@ -209,7 +216,7 @@ func (s *Server) getChange(c *gin.Context) {
 		s.edge.Fail(c, cmp.Or(err, edge.ErrNoRoute))
 		return
 	}
-	s.edge.WriteJSON(c, http.StatusOK, &changeItem{newChangeLinks(s.edge.URLsFor(c)), &ch})
+	s.edge.WriteJSON(c, http.StatusOK, &changeItem{newChangeLinks(s.edge.URLsFor(c)), &ch, false})
 }
 
 // changeFilter adds the reference's change filters to scope: action

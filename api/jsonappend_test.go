@@ -79,7 +79,7 @@ func TestAppendJSONMatchesEncodingJSON(t *testing.T) {
 			changeWire := make([]changeJSON, len(changes))
 			clinks := newChangeLinks(u)
 			for i := range changes {
-				changeItems[i], changeWire[i] = changeItem{clinks, &changes[i]}, newChangeJSON(u, &changes[i])
+				changeItems[i], changeWire[i] = changeItem{clinks, &changes[i], true}, newChangeJSON(u, &changes[i])
 			}
 
 			var trStats []translationStatsJSON

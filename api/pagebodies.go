@@ -97,11 +97,12 @@ func writeListPage[T any](s *Server, c *gin.Context, rows []T, pg page, render f
 		// The same rows in a list whose total moved (changes appended
 		// after a full page, see index FindChanges): only the count and
 		// the links change, so the rendered results are kept.
-		pooled, head, status := s.edge.EncodeBody(c, newList(c, u, pg, []struct{}{}))
-		defer s.edge.ReleaseBody(pooled, head)
+		b := s.edge.EncodeBody(c, newList(c, u, pg, []struct{}{}))
+		defer s.edge.ReleaseBody(b)
+		head := b.Bytes
 		// A body grown past the bound (by a new link) is rendered, and
 		// refused, as any other.
-		if i := bytes.Index(head, resultsKey); status == http.StatusOK && i > 0 &&
+		if i := bytes.Index(head, resultsKey); b.Status == http.StatusOK && i > 0 &&
 			i+len(e.body)-e.results <= s.edge.MaxResponseBytes() {
 			body := append(append(make([]byte, 0, i+len(e.body)-e.results), head[:i]...), e.body[e.results:]...)
 			s.pageBodies.put(key, pageBody{gen: r.Generation, total: pg.total, body: body, results: i})
@@ -109,11 +110,11 @@ func writeListPage[T any](s *Server, c *gin.Context, rows []T, pg page, render f
 			return
 		}
 	}
-	pooled, body, status := s.edge.EncodeBody(c, render())
-	defer s.edge.ReleaseBody(pooled, body)
-	if status == http.StatusOK {
+	b := s.edge.EncodeBody(c, render())
+	defer s.edge.ReleaseBody(b)
+	if b.Status == http.StatusOK {
 		s.pageBodies.put(key, pageBody{gen: r.Generation, total: pg.total,
-			body: append([]byte(nil), body...), results: max(bytes.Index(body, resultsKey), 0)})
+			body: append([]byte(nil), b.Bytes...), results: max(bytes.Index(b.Bytes, resultsKey), 0)})
 	}
-	s.edge.SendJSON(c, status, body)
+	s.edge.SendJSON(c, b.Status, b.Bytes)
 }

@@ -24,37 +24,57 @@ var serverErrorBody = []byte(`{"type":"server_error","errors":[{"code":"error","
 // the reference sends. HTML characters stay unescaped, as the reference
 // writes them. For HEAD, net/http drops the body but keeps its length.
 func (s *Server) WriteJSON(c *gin.Context, status int, v any) {
-	pooled, body, encStatus := s.EncodeBody(c, v)
-	defer s.ReleaseBody(pooled, body)
-	if encStatus != http.StatusOK {
-		status = encStatus
+	b := s.EncodeBody(c, v)
+	defer s.ReleaseBody(b)
+	if b.Status != http.StatusOK {
+		status = b.Status
 	}
-	s.SendJSON(c, status, body)
+	s.SendJSON(c, status, b.Bytes)
 }
 
-// EncodeBody encodes v into a pooled buffer (give both back with
-// releaseBody). Its status is 200, or what replaced the body: 500 when v
-// cannot be encoded, 400 when it is over MaxResponseBytes.
-func (s *Server) EncodeBody(c *gin.Context, v any) (pooled *[]byte, body []byte, status int) {
-	pooled = bodyPool.Get().(*[]byte)
-	body, err := EncodeJSON((*pooled)[:0], v)
-	if err != nil {
-		RequestLogger(c, s.log).Error("encode response", "err", err)
-		return pooled, append(body[:0], serverErrorBody...), http.StatusInternalServerError
+// EncodeBody encodes v into a pooled buffer, within the response budget
+// (budget.go): give it back with ReleaseBody once sent. Its Status is
+// 200, or what replaced the body: 500 when v cannot be encoded, 400 when
+// it is over MaxResponseBytes, 503 when the budget had no room for it in
+// time.
+func (s *Server) EncodeBody(c *gin.Context, v any) Body {
+	ctx, cancel := s.budgetContext(c)
+	defer cancel()
+	reserve := min(encodeReserve, s.budget.size)
+	if !s.budget.take(ctx, reserve) {
+		return busy(c)
 	}
-	if len(body) > s.opts.MaxResponseBytes {
+	b := Body{Status: http.StatusOK, pooled: bodyPool.Get().(*[]byte), held: reserve}
+	body, err := EncodeJSON((*b.pooled)[:0], v)
+	switch {
+	case err != nil:
+		RequestLogger(c, s.log).Error("encode response", "err", err)
+		b.Bytes, b.Status = append(body[:0], serverErrorBody...), http.StatusInternalServerError
+	case len(body) > s.opts.MaxResponseBytes:
 		// Long strings make a page of many rows huge: a client that
 		// reads it slowly would pin it, and many of them the memory.
-		return pooled, append(body[:0], tooLargeBody(len(body), s.opts.MaxResponseBytes)...), http.StatusBadRequest
+		b.Bytes, b.Status = append(body[:0], tooLargeBody(len(body), s.opts.MaxResponseBytes)...), http.StatusBadRequest
+	default:
+		b.Bytes = body
+		// The rest of a large answer's share, held until it is sent.
+		if more := min(int64(len(body)), s.budget.size) - reserve; more > 0 {
+			if !s.budget.take(ctx, more) {
+				s.ReleaseBody(b)
+				return busy(c)
+			}
+			b.held += more
+		}
 	}
-	return pooled, body, http.StatusOK
+	return b
 }
 
-// ReleaseBody gives encodeBody's buffer back to the pool.
-func (s *Server) ReleaseBody(pooled *[]byte, body []byte) {
-	if cap(body) <= maxPooledBody {
-		*pooled = body[:0]
-		bodyPool.Put(pooled)
+// ReleaseBody gives back an EncodeBody's share of the response budget and
+// its buffer.
+func (s *Server) ReleaseBody(b Body) {
+	s.budget.give(b.held)
+	if b.pooled != nil && cap(b.Bytes) <= maxPooledBody {
+		*b.pooled = b.Bytes[:0]
+		bodyPool.Put(b.pooled)
 	}
 }
 

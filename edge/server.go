@@ -75,6 +75,12 @@ type Options struct {
 	// DefaultMaxResponseBytes. A list page over it is refused with a 400
 	// on page_size instead of being held and sent.
 	MaxResponseBytes int
+	// ResponseBudget bounds the bytes of JSON answers and pages being
+	// built and sent at once, process-wide (budget.go); 0 means
+	// DefaultResponseBudget. An answer that finds no room waits up to
+	// ResponseBudgetWait (0: DefaultResponseBudgetWait), then is a 503.
+	ResponseBudget     int64
+	ResponseBudgetWait time.Duration
 	// Version, when set, is sent in every response's Server header as
 	// "Tolk/<Version>", so a client or an operator can tell which build
 	// answered.
@@ -104,6 +110,15 @@ func (o *Options) Validate() error {
 		o.MaxResponseBytes = DefaultMaxResponseBytes
 	case o.MaxResponseBytes < 0:
 		return fmt.Errorf("api: max response size %d: want a positive number of bytes", o.MaxResponseBytes)
+	}
+	switch {
+	case o.ResponseBudget < 0 || o.ResponseBudgetWait < 0:
+		return fmt.Errorf("api: response budget %d, wait %s: want positive values or 0", o.ResponseBudget, o.ResponseBudgetWait)
+	case o.ResponseBudget == 0:
+		o.ResponseBudget = DefaultResponseBudget
+	}
+	if o.ResponseBudgetWait == 0 {
+		o.ResponseBudgetWait = DefaultResponseBudgetWait
 	}
 	if o.WriteTimeout < 0 {
 		return fmt.Errorf("api: write timeout %s: want a positive duration or 0", o.WriteTimeout)
@@ -167,6 +182,8 @@ type Server struct {
 	namedHosts hostMemo
 	// router is the resource table the audiences filled (router.go).
 	router Router
+	// budget is the response budget (budget.go).
+	budget *byteBudget
 }
 
 var ginMode sync.Once
@@ -180,7 +197,7 @@ func New(store Store, opts Options) *Server {
 	// gin's mode is a process global; set it once so concurrent New calls
 	// (tests) do not race, and never print gin's debug banner.
 	ginMode.Do(func() { gin.SetMode(gin.ReleaseMode) })
-	s := &Server{store: store, opts: opts, log: opts.Logger,
+	s := &Server{store: store, opts: opts, log: opts.Logger, budget: newByteBudget(opts.ResponseBudget),
 		anonLimit:     NewLimiter(opts.RateLimits.Anonymous, &opts.RateLimits),
 		anonPageLimit: NewLimiter(opts.RateLimits.AnonymousPages, &opts.RateLimits),
 		userLimit:     NewLimiter(opts.RateLimits.User, &opts.RateLimits)}

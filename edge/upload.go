@@ -268,4 +268,4 @@ var (
 // NullCharacters is the reference framework's refusal of a text holding
 // a NUL character: every CharField of DRF carries
 // ProhibitNullCharactersValidator, so no text the API stores holds one.
-var NullCharacters = index.FieldProblem{Code: "null_characters_not_allowed", Detail: "Null characters are not allowed."}
+var NullCharacters = index.NullCharacters

@@ -183,6 +183,14 @@ func CheckUnitPatch(who *Principal, u *Unit, t *Translation, p UnitPatch) (UnitU
 		if len(target) != PluralCount(u, t) {
 			return upd, fieldError("target", "Number of plurals does not match")
 		}
+		// A template's target is the source string itself.
+		source := u.Source
+		if t.IsMonolingualSource() {
+			source = nil
+		}
+		if err := TextError("target", target, source); err != nil {
+			return upd, err
+		}
 	}
 	if UnitReadOnly(u, t) {
 		return upd, denied(msgReadOnly)
@@ -306,6 +314,9 @@ func ValidateNewUnit(who *Principal, t *Translation, a UnitAdd) (NewUnit, error)
 			return n, fieldError("non_field_errors", fmt.Sprintf("String contains control character: '\\x%02x'", s[i]))
 		}
 	}
+	if err := checkNewUnitText(t, a.Context, n.Source, target); err != nil {
+		return n, err
+	}
 	blank := IsBlank(n.Source)
 	if a.State != nil {
 		switch s := *a.State; {
@@ -342,6 +353,23 @@ func ValidateNewUnit(who *Principal, t *Translation, a UnitAdd) (NewUnit, error)
 		n.State = StateFuzzy
 	}
 	return n, nil
+}
+
+// checkNewUnitText applies CheckText to a new string, each text on the
+// field the client named it with: a monolingual string's key and value,
+// a bilingual one's context, source and target (against its source).
+func checkNewUnitText(t *Translation, context string, source, target []string) error {
+	keyAttr, sourceAttr := "context", "source"
+	if t.Component.IsMonolingual() {
+		keyAttr, sourceAttr = "key", "value"
+	}
+	if _, p, ok := CheckText([]string{context}, nil); !ok {
+		return &FieldError{Fields: map[string]FieldProblem{keyAttr: p}}
+	}
+	if err := TextError(sourceAttr, source, nil); err != nil {
+		return err
+	}
+	return TextError("target", target, source)
 }
 
 // isControl matches the characters the reference refuses in strings

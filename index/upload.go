@@ -1,6 +1,11 @@
 package index
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+)
 
 // UploadMethod is what an upload does with the file's units, with the
 // reference's names (../shared/reference/weblate-writes.md, §3.1).
@@ -128,4 +133,39 @@ func PluralForms(u *Unit, number int) int {
 		return 1
 	}
 	return number
+}
+
+// CheckUploadText applies CheckText to a text an upload is about to
+// store from the file's unit in: forms against source, nil for a source
+// string (a template's, or one an add upload adds). A text at fault
+// refuses the whole file, as a plural mismatch does: a 400 on "file"
+// naming the string as the file names it, and nothing stored (the
+// upload is one transaction). The reference would store the text, or
+// fail on its database with a message it hides; skipping the string
+// instead would hide the refusal in a 200's counts.
+func CheckUploadText(in *ImportUnit, forms, source []string) error {
+	_, p, ok := CheckText(forms, source)
+	if ok {
+		return nil
+	}
+	return &FieldError{Fields: map[string]FieldProblem{"file": {Code: p.Code,
+		Detail: fmt.Sprintf("String %s: %s", uploadName(in), p.Detail)}}}
+}
+
+// uploadName names an uploaded string in a message: its key, or its
+// source text, shortened and quoted so that any bytes stay readable.
+func uploadName(in *ImportUnit) string {
+	name := in.Context
+	if name == "" && len(in.Source) > 0 {
+		name = in.Source[0]
+	}
+	const most = 60
+	if len(name) > most {
+		cut := most
+		for cut > 0 && !utf8.RuneStart(name[cut]) {
+			cut--
+		}
+		name = name[:cut] + "…"
+	}
+	return strconv.Quote(name)
 }

@@ -1,6 +1,8 @@
 package index_test
 
 import (
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/tolk-project/tolk/index"
@@ -57,6 +59,37 @@ func TestUploadMerge(t *testing.T) {
 			t.Errorf("%s: skipped, want state %d", tc.name, tc.want)
 		case write && (ed.State != tc.want || ed.Target[0] != "T"):
 			t.Errorf("%s: edit %+v, want state %d", tc.name, ed, tc.want)
+		}
+	}
+}
+
+// TestCheckUploadText checks an upload's refusal of a text: a 400 on
+// "file" naming the string by its key, else by its source, shortened.
+func TestCheckUploadText(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("x", 101)
+	for _, tc := range []struct {
+		name   string
+		in     index.ImportUnit
+		source []string
+		want   string // the detail, "" when the text is fine
+	}{
+		{"fine", index.ImportUnit{Context: "k", Target: []string{"T"}}, []string{"S"}, ""},
+		{"NUL", index.ImportUnit{Context: "greeting", Target: []string{"a\x00"}}, []string{"S"},
+			`String "greeting": Null characters are not allowed.`},
+		{"too long, named by source", index.ImportUnit{Source: []string{"Save"}, Target: []string{long}}, []string{"Save"},
+			`String "Save": Translation text too long!`},
+		{"a source string: the absolute cap only", index.ImportUnit{Context: "k", Target: []string{long}}, nil, ""},
+		{"a long name", index.ImportUnit{Context: strings.Repeat("k", 70), Target: []string{"\x00"}}, nil,
+			`String "` + strings.Repeat("k", 60) + `…": Null characters are not allowed.`},
+	} {
+		err := index.CheckUploadText(&tc.in, tc.in.Target, tc.source)
+		var fe *index.FieldError
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.want != "" && (!errors.As(err, &fe) || fe.Fields["file"].Detail != tc.want):
+			t.Errorf("%s: %v, want file: %s", tc.name, err, tc.want)
 		}
 	}
 }

@@ -454,6 +454,15 @@ func (s *Server) render(c *gin.Context, status int, name string, data any) {
 		buf.Reset()
 		buf.WriteString("<!DOCTYPE html>\n<title>Server error</title>\n<p>A server error occurred.</p>\n")
 	}
+	// The page holds its share of the response budget until it is sent.
+	release, ok := s.edge.HoldResponse(c, buf.Len())
+	defer release()
+	if !ok {
+		status = http.StatusServiceUnavailable
+		buf.Reset()
+		buf.WriteString("<!DOCTYPE html>\n<title>Busy</title>\n<p>The server is busy; try again shortly.</p>\n")
+		c.Header("Retry-After", "1")
+	}
 	h := c.Writer.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Content-Length", strconv.Itoa(buf.Len()))

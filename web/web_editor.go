@@ -89,7 +89,9 @@ type textPart struct {
 
 type glossaryTerm struct{ Term, Translation string }
 
-type changeRow struct{ When, Who, Action, Target string }
+// changeRow is one change of a string's history. A long target is
+// shortened (edge.ShortText) and Full links to the change's whole text.
+type changeRow struct{ When, Who, Action, Target, Full string }
 
 // editorConflict is a refused save: what is stored now and what the
 // translator sent.
@@ -393,8 +395,13 @@ func (s *Server) editorUnit(ctx context.Context, u edge.URLs, t *index.Translati
 		if who == "" {
 			who = ch.UserName
 		}
-		out.Changes = append(out.Changes, changeRow{When: timestamp(ch.Timestamp), Who: who,
-			Action: ch.Action.Name(), Target: strings.ReplaceAll(ch.Target, index.PluralSeparator, " | ")})
+		row := changeRow{When: timestamp(ch.Timestamp), Who: who, Action: ch.Action.Name()}
+		target, cut := edge.ShortText(ch.Target)
+		row.Target = strings.ReplaceAll(target, index.PluralSeparator, " | ")
+		if cut {
+			row.Full = u.Change(ch.ID)
+		}
+		out.Changes = append(out.Changes, row)
 	}
 	return out, nil
 }

@@ -334,10 +334,9 @@ func TestEditorPrivate(t *testing.T) {
 	}
 }
 
-// TestEditorShowsNewestChanges: a string with more changes than a page
-// of them shows its newest five.
-func TestEditorShowsNewestChanges(t *testing.T) {
-	srv, db := shopServer(t)
+// firstGermanUnit is the first unit of shop/ui in German.
+func firstGermanUnit(t *testing.T, db *sqlstore.DB) index.Unit {
+	t.Helper()
 	ctx := context.Background()
 	tr, err := db.FindTranslation(ctx, "shop", "ui", "de")
 	if err != nil {
@@ -347,6 +346,15 @@ func TestEditorShowsNewestChanges(t *testing.T) {
 	if err != nil || len(units) != 1 {
 		t.Fatalf("units: %v %v", units, err)
 	}
+	return units[0]
+}
+
+// TestEditorShowsNewestChanges: a string with more changes than a page
+// of them shows its newest five.
+func TestEditorShowsNewestChanges(t *testing.T) {
+	srv, db := shopServer(t)
+	ctx := context.Background()
+	units := []index.Unit{firstGermanUnit(t, db)}
 	for i := 1; i <= 57; i++ {
 		if _, err := db.UpdateUnit(ctx, units[0].ID, index.Actor{}, func(index.Unit, index.Translation) (index.UnitUpdate, error) {
 			return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{fmt.Sprintf("edit %d.", i)}, State: index.StateTranslated}}, nil
@@ -395,5 +403,70 @@ func TestEditorSaveBadInput(t *testing.T) {
 	// Nothing was saved: the string is still the one to translate first.
 	if again, _, _ := editorState(t, anna, "/translate/shop/ui/de/?q=state:empty"); again != id {
 		t.Errorf("after the bad saves the first untranslated string is %s, was %s", again, id)
+	}
+}
+
+// TestEditorSaveCheckText: the editor's save refuses what every unit
+// write refuses (index.CheckText): a NUL, a text too long for its source
+// and, from a form, bytes that are not UTF-8; nothing is saved.
+func TestEditorSaveCheckText(t *testing.T) {
+	srv, _ := shopServer(t)
+	anna := newBrowser(t, srv.URL)
+	anna.signIn("anna", "correct horse")
+	id, version, token := editorState(t, anna, "/translate/shop/ui/de/?q=state:empty")
+	// The first untranslated string is "%d pears in the basket": 220
+	// characters at most.
+	for _, tc := range []struct{ name, text, want string }{
+		{"a NUL", "a\x00b", "Null characters are not allowed."},
+		{"too long for its source", strings.Repeat("x", 221), "Translation text too long!"},
+	} {
+		r := saveJSON(anna, token, map[string]any{"id": json.Number(id), "version": version, "target": []string{tc.text}})
+		if r.Status != http.StatusBadRequest || decodeJSON(t, r.Body)["error"] != tc.want {
+			t.Errorf("%s: %d %.300s, want 400 %q", tc.name, r.Status, r.Body, tc.want)
+		}
+	}
+	form := "csrf_token=" + url.QueryEscape(token) + "&id=" + id + "&version=" + version + "&target=a%FFb"
+	r := anna.send("POST", "/translate/shop/ui/de/save/", http.Header{"Content-Type": {"application/x-www-form-urlencoded"}},
+		strings.NewReader(form))
+	if r.Status != http.StatusBadRequest || !strings.Contains(string(r.Body), "The text is not valid UTF-8.") {
+		t.Errorf("a form save not in UTF-8: %d %.300s", r.Status, r.Body)
+	}
+	if again, _, _ := editorState(t, anna, "/translate/shop/ui/de/?q=state:empty"); again != id {
+		t.Errorf("after the refused saves the first untranslated string is %s, was %s", again, id)
+	}
+}
+
+// TestEditorHistoryTruncatesLongTexts: a long text in a string's
+// history (older data, or an import) is shown by its start, with a link
+// to the change holding the whole text, and the page stays small.
+func TestEditorHistoryTruncatesLongTexts(t *testing.T) {
+	srv, db := shopServer(t)
+	ctx := context.Background()
+	units := []index.Unit{firstGermanUnit(t, db)}
+	long := strings.Repeat("x", 1<<20)
+	for _, text := range []string{long, "short again"} {
+		if _, err := db.UpdateUnit(ctx, units[0].ID, index.Actor{}, func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+			return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{text}, State: index.StateTranslated}}, nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	body := servertest.GetPage(t, srv.URL+"/translate/shop/ui/de/?q=id:"+fmt.Sprint(units[0].ID), http.StatusOK)
+	if len(body) > 64<<10 {
+		t.Fatalf("the editor is %d bytes: the history's long text is not truncated", len(body))
+	}
+	changes, _, err := db.FindChanges(ctx, index.ChangeFilter{UnitID: units[0].ID, Page: index.Page{Number: 1, Size: 100}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var longID int64
+	for _, ch := range changes {
+		if ch.Target == long {
+			longID = ch.ID
+		}
+	}
+	link := fmt.Sprintf(`href="%s/api/changes/%d/"`, srv.URL, longID)
+	if !strings.Contains(body, fmt.Sprintf("… [truncated: %d bytes]", len(long))) || !strings.Contains(body, link) {
+		t.Errorf("the editor's history lacks the marker or the link %s", link)
 	}
 }

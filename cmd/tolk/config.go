@@ -80,6 +80,9 @@ type Config struct {
 	GitStallTimeout, GitTimeout time.Duration
 	// MaxResponseBytes bounds one JSON answer (edge.Options).
 	MaxResponseBytes int
+	// ResponseBudget bounds the bytes of answers built and sent at once
+	// (edge.Options).
+	ResponseBudget int64
 	// PageCacheBytes bounds each cache of list pages (units, changes).
 	PageCacheBytes int
 	// HTTP bounds what one client can hold of the server.
@@ -133,7 +136,7 @@ var DefaultHTTPLimits = HTTPLimits{ReadHeaderTimeout: 10 * time.Second, ReadTime
 // reference's rate limits among them.
 func DefaultConfig() Config {
 	return Config{DataDir: "./tolk-data", Listen: "127.0.0.1:8080", LogFormat: "text",
-		MaxUploadBytes:  edge.DefaultMaxUploadBytes,
+		MaxUploadBytes: edge.DefaultMaxUploadBytes, ResponseBudget: edge.DefaultResponseBudget,
 		GitStallTimeout: vcs.DefaultStallTimeout, GitTimeout: vcs.DefaultTotalTimeout,
 		RateLimitAnon: edge.DefaultAnonymousRateLimit, RateLimitUser: edge.DefaultUserRateLimit,
 		RateLimitAnonPages: edge.DefaultAnonymousPageRateLimit,
@@ -170,7 +173,7 @@ func (c Config) Validate() error {
 func (c Config) serverOptions() serverOptions {
 	return serverOptions{
 		Edge: edge.Options{BaseURL: c.BaseURL, TrustedProxies: c.TrustedProxies,
-			AllowedHosts: c.AllowedHosts, MaxResponseBytes: c.MaxResponseBytes,
+			AllowedHosts: c.AllowedHosts, MaxResponseBytes: c.MaxResponseBytes, ResponseBudget: c.ResponseBudget,
 			RateLimits: edge.RateLimits{Anonymous: c.RateLimitAnon, AnonymousPages: c.RateLimitAnonPages,
 				User: c.RateLimitUser},
 			Version: readBuildVersion().Short(), WriteTimeout: c.HTTP.WriteTimeout},
@@ -242,6 +245,9 @@ var serveSettings = []setting{
 	{name: "max-response-size", size: true,
 		usage: "largest JSON answer, in bytes or with KiB, MiB or GiB; a list page over it is a 400 asking for a smaller page_size (default 64MiB)",
 		field: func(c *Config) any { return &c.MaxResponseBytes }},
+	{name: "response-budget", size: true,
+		usage: "bytes of answers being built and sent at once, process-wide; an answer finding no room waits 5s, then is a 503 (default 256MiB)",
+		field: func(c *Config) any { return &c.ResponseBudget }},
 	{name: "page-cache-size", size: true,
 		usage: "memory each cache of list pages (units, changes) may hold, in bytes or with KiB, MiB or GiB (default 32MiB)",
 		field: func(c *Config) any { return &c.PageCacheBytes }},

@@ -110,6 +110,9 @@ func mergeUpload(e *unitEditor, shape translationShape, up *index.Upload) (index
 			res.Skipped++
 			continue
 		}
+		if err := index.CheckUploadText(in, ed.Target, shape.sourceOf(u)); err != nil {
+			return res, err
+		}
 		if _, err := e.edit(u, ed, index.ActionUpload); err != nil {
 			return res, err
 		}
@@ -156,6 +159,9 @@ func replaceUpload(e *unitEditor, shape translationShape, up *index.Upload) (ind
 		if slices.Equal(u.Target, in.Target) {
 			continue
 		}
+		if err := index.CheckUploadText(in, in.Target, shape.sourceOf(u)); err != nil {
+			return res, err
+		}
 		state := index.StateTranslated
 		switch {
 		case index.IsBlank(in.Target):
@@ -191,6 +197,16 @@ func replaceUpload(e *unitEditor, shape translationShape, up *index.Upload) (ind
 type translationShape struct {
 	monolingual, template bool
 	plurals               int
+}
+
+// sourceOf is what a text uploaded to u is measured against
+// (index.CheckText): u's source string, or nil in a template, whose
+// texts are source strings.
+func (s translationShape) sourceOf(u *index.Unit) []string {
+	if s.template {
+		return nil
+	}
+	return u.Source
 }
 
 // loadUnitsByHash reads a translation's units by id_hash, as the
@@ -291,6 +307,9 @@ func addUpload(e *unitEditor, shape translationShape, up *index.Upload) (index.U
 		source := in.Source
 		if len(source) == 0 {
 			source = in.Target
+		}
+		if err := index.CheckUploadText(in, append([]string{in.Context}, source...), nil); err != nil {
+			return res, err
 		}
 		src := index.Unit{Context: in.Context, Source: source, Target: source, IDHash: hash,
 			ContentHash: index.ContentHash(source, in.Context), Note: in.Note, Explanation: in.Explanation,
