@@ -122,6 +122,9 @@ type Service struct {
 	store Store
 	langs Languages
 	opts  Options
+	// authorDomain is the domain of the addresses given to authors
+	// without an e-mail (privateEmail).
+	authorDomain string
 
 	mu    gosync.Mutex // guards locks, prepared, configured and sched
 	locks map[int64]*gosync.Mutex
@@ -153,7 +156,7 @@ func New(store Store, langs Languages, opts Options) (*Service, error) {
 		return nil, err
 	}
 	life, stop := context.WithCancel(context.Background())
-	return &Service{store: store, langs: langs, opts: opts, locks: map[int64]*gosync.Mutex{},
+	return &Service{store: store, langs: langs, opts: opts, authorDomain: authorDomain(opts.SiteURL, opts.Committer), locks: map[int64]*gosync.Mutex{},
 		prepared: map[string]preparedClone{}, configured: map[string]configuredRepo{}, life: life, stop: stop, tasks: taskList{m: map[string]*task{}}}, nil
 }
 
