@@ -22,8 +22,19 @@ func scanToken(s interface{ Scan(...any) error }) (index.Token, error) {
 		&created, &expires, &used)
 	t.Scope = index.TokenScope(scope)
 	t.Created, t.Expires, t.LastUsed = parseTime(created), parseTime(expires), parseTime(used)
+	if expires != "" && t.Expires.IsZero() {
+		// Only "" means "never expires". An expiry that does not parse
+		// (written by hand, or in another layout) fails closed: it
+		// reads as long past, so the token is refused and listed as
+		// expired.
+		t.Expires = unreadableExpiry
+	}
 	return t, err
 }
+
+// unreadableExpiry is the expiry of a token whose stored one does not
+// parse.
+var unreadableExpiry = time.Unix(0, 0).UTC()
 
 // CreateToken stores a token (its hash, never the token) and returns it
 // with its ID and creation time.

@@ -2,6 +2,8 @@ package sqlstore
 
 import (
 	"context"
+	"errors"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -27,6 +29,19 @@ func (c *testClock) advance(d time.Duration) {
 	c.now = c.now.Add(d)
 }
 
+// openClocked opens a fresh index on a clock the test moves, at noon on
+// 1 March 2026, closed when the test ends.
+func openClocked(tb testing.TB) (*DB, *testClock) {
+	tb.Helper()
+	clock := &testClock{now: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
+	db, err := openFreshWith(tb, Options{Now: clock.Now})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	return db, clock
+}
+
 // mustToken creates a user with a token and returns the token.
 func mustToken(tb testing.TB, db *DB, username string, expires time.Time) (string, index.Token) {
 	tb.Helper()
@@ -48,12 +63,7 @@ func mustToken(tb testing.TB, db *DB, username string, expires time.Time) (strin
 // path, at most once a minute per token however often it is used.
 func TestTokenLastUsed(t *testing.T) {
 	ctx := context.Background()
-	clock := &testClock{now: time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)}
-	db, err := openFreshWith(t, Options{Now: clock.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db, clock := openClocked(t)
 	secret, tok := mustToken(t, db, "anna", time.Time{})
 
 	lastUsed := func() time.Time {
@@ -118,5 +128,38 @@ func TestTokenLastUsed(t *testing.T) {
 	use(10)
 	if got, want := lastUsed(), first.Add(time.Minute); !got.Equal(want) {
 		t.Errorf("last_used a minute later = %v, want %v", got, want)
+	}
+}
+
+// TestTokenExpiresUnparsable: an expiry the index cannot read (written
+// by hand, or in another layout) fails closed, as expired, never as
+// "never expires".
+func TestTokenExpiresUnparsable(t *testing.T) {
+	ctx := context.Background()
+	db, _ := openClocked(t)
+	for i, tc := range []struct {
+		name, expires string
+		ok            bool
+	}{
+		{"never", "", true},
+		{"later", "2026-03-02T12:00:00.000000Z", true},
+		{"past", "2026-02-28T12:00:00.000000Z", false},
+		{"garbage", "soon", false},
+		{"another layout", "2030-01-01", false},
+		{"out of range", "2030-13-45T00:00:00.000000Z", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			secret, tok := mustToken(t, db, "user"+strconv.Itoa(i), time.Time{})
+			if err := db.write(ctx, func(tx *Tx) error {
+				_, err := tx.Exec(`UPDATE tokens SET expires = ? WHERE id = ?`, tc.expires, tok.ID)
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			_, _, err := db.Authenticate(ctx, secret)
+			if tc.ok && err != nil || !tc.ok && !errors.Is(err, index.ErrUnauthenticated) {
+				t.Errorf("expires %q: Authenticate = %v, want ok %v", tc.expires, err, tc.ok)
+			}
+		})
 	}
 }
