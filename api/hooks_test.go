@@ -106,12 +106,20 @@ func (e hookEnv) hookCount(tb testing.TB) int {
 	return n
 }
 
-// waitIdle waits for the component's tasks, so that a test ends with no
-// import running.
+// waitIdle waits for the service's tasks, so that a test ends with no
+// import running. It asks the service, which shows private projects'
+// tasks too.
 func (e hookEnv) waitIdle(tb testing.TB) {
 	tb.Helper()
+	deadline := time.Now().Add(30 * time.Second)
 	for _, t := range e.svc.Tasks() {
-		waitTask(tb, e.srv.URL+"/api/tasks/"+t.ID+"/")
+		for !t.Completed {
+			if time.Now().After(deadline) {
+				tb.Fatalf("task %s did not complete", t.ID)
+			}
+			time.Sleep(20 * time.Millisecond)
+			t, _ = e.svc.Task(t.ID)
+		}
 	}
 }
 
@@ -613,4 +621,53 @@ func TestHookFloodCoalesced(t *testing.T) {
 	if got := e.fetches.Load() - before; got > perUpdate {
 		t.Errorf("200 deliveries fetched the upstream %d times; one update fetches %d", got, perUpdate)
 	}
+}
+
+// TestHookHidesPrivate: the answer to a delivery names only the
+// components its caller may see. Hosts call anonymously, so a private
+// project's components are updated but never named, in the 200's list
+// nor in a 403's reason, to whoever guessed their repository's URL; a
+// caller with a token that sees them gets their names.
+func TestHookHidesPrivate(t *testing.T) {
+	e := mustHookEnv(t, hookSetup{others: []index.Project{
+		{Name: "Secret", Slug: "secret", Web: "https://example.com/", EnableHooks: true, AccessControl: index.AccessPrivate},
+		{Name: "Vault", Slug: "vault", Web: "https://example.com/", EnableHooks: true, AccessControl: index.AccessPrivate,
+			HookSecret: "vault-secret"},
+	}})
+	counts := `{"repository_matches":3,"branch_matches":3,"enabled_hook_matches":3,"signature_matches":2}`
+	r := e.post(t, "/hooks/github/", signed(t, "github", e.up.URL, "main", ""))
+	wantResponse(t, "anonymous", r, http.StatusOK, `{"message":"Update triggered: demo/app","status":"success","match_status":`+
+		counts+`,"updated_components":["`+e.srv.URL+`/api/components/demo/app/"]}`)
+	if got := e.hookCount(t); got != 2 {
+		t.Errorf("53s recorded = %d, want 2: the private component is updated all the same", got)
+	}
+
+	admin := servertest.MustUser(t, e.db, "admin", true)
+	d := signed(t, "github", e.up.URL, "main", "")
+	d.header.Set("Authorization", admin)
+	r = e.post(t, "/hooks/github/", d)
+	wantResponse(t, "superuser", r, http.StatusOK, `{"message":"Update triggered: demo/app, secret/app","status":"success","match_status":`+
+		counts+`,"updated_components":["`+e.srv.URL+`/api/components/demo/app/","`+e.srv.URL+`/api/components/secret/app/"]}`)
+	e.waitIdle(t)
+
+	// Only the private, protected component matches the branch: the
+	// refusal does not name it.
+	servertest.RunGit(t, e.up.Work, "push", "--quiet", "origin", "main:stable")
+	ctx := context.Background()
+	vault, err := e.db.FindComponent(ctx, "vault", "app")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vault.Branch = "stable"
+	if _, _, err := e.db.SaveComponent(ctx, vault); err != nil {
+		t.Fatal(err)
+	}
+	r = e.post(t, "/hooks/github/", signed(t, "github", e.up.URL, "stable", ""))
+	wantResponse(t, "anonymous, refused", r, http.StatusForbidden,
+		hookRefused("The webhook signature is missing: the matching components accept only signed deliveries."))
+	d = signed(t, "github", e.up.URL, "stable", "")
+	d.header.Set("Authorization", admin)
+	r = e.post(t, "/hooks/github/", d)
+	wantResponse(t, "superuser, refused", r, http.StatusForbidden,
+		hookRefused("The webhook signature is missing: vault/app accepts only signed deliveries."))
 }
