@@ -142,7 +142,10 @@ func (s *Server) serveHook(c *gin.Context) {
 	verified := func(secret string) (present, ok bool) {
 		return svc.verify(c.Request.Header, body, secret)
 	}
-	m, update, refused := s.matchHook(all, ev, verified)
+	// Hosts call anonymously: the answer must not name to whoever
+	// guessed a repository's URL the private components that use it.
+	canView := edge.Principal(c).CanView
+	m, update, refused := s.matchHook(all, ev, verified, canView)
 	if len(update) == 0 && refused != "" {
 		s.edge.Fail(c, index.Errorf(index.ErrPermission, "%s", refused))
 		return
@@ -154,19 +157,23 @@ func (s *Server) serveHook(c *gin.Context) {
 	}
 	out := hookResponseJSON{Status: "success", MatchStatus: &m}
 	var names []string
-	if out.UpdatedComponents, names, err = s.startHookUpdates(c, name, ev, update); err != nil {
+	if out.UpdatedComponents, names, err = s.startHookUpdates(c, name, ev, update, canView); err != nil {
 		s.edge.Fail(c, err)
 		return
 	}
-	out.Message = "Update triggered: " + strings.Join(names, ", ")
+	out.Message = "Update triggered"
+	if len(names) > 0 {
+		out.Message += ": " + strings.Join(names, ", ")
+	}
 	s.edge.WriteJSON(c, http.StatusOK, out)
 }
 
 // startHookUpdates records a 53 (no user, no author; details say which
 // service asked and what it named) for each component and starts its
-// update. It returns their API URLs and "project/component" names.
+// update. It returns the API URLs and "project/component" names of those
+// whose project the caller may see (canView).
 func (s *Server) startHookUpdates(c *gin.Context, service string, ev *hookEvent,
-	update []index.Component) (urls, names []string, err error) {
+	update []index.Component, canView func(*index.Project) bool) (urls, names []string, err error) {
 	details, _ := json.Marshal(struct {
 		Service string `json:"service"`
 		*hookEvent
@@ -185,8 +192,10 @@ func (s *Server) startHookUpdates(c *gin.Context, service string, ev *hookEvent,
 		task := s.opts.Hooks.StartUpdate(comp)
 		log.Info("webhook update started", "service", service, "project", comp.Project.Slug,
 			"component", comp.Slug, "task", task.ID)
-		names = append(names, comp.Project.Slug+"/"+comp.Slug)
-		urls = append(urls, u.Component(comp.Project.Slug, comp.Slug, ""))
+		if canView(&comp.Project) {
+			names = append(names, comp.Project.Slug+"/"+comp.Slug)
+			urls = append(urls, u.Component(comp.Project.Slug, comp.Slug, ""))
+		}
 	}
 	return urls, names, nil
 }
@@ -196,9 +205,10 @@ func (s *Server) startHookUpdates(c *gin.Context, service string, ev *hookEvent,
 // enable_hooks; Tolk then requires the signature of every component whose
 // project, or the server, has a hook secret. refused is why the last
 // component whose signature failed was left out: the 403's message when
-// no component is left to update.
-func (s *Server) matchHook(all []index.Component, ev *hookEvent,
-	verified func(secret string) (present, ok bool)) (m hookMatch, update []index.Component, refused string) {
+// no component is left to update. It names the component only when the
+// caller may see its project (canView).
+func (s *Server) matchHook(all []index.Component, ev *hookEvent, verified func(secret string) (present, ok bool),
+	canView func(*index.Project) bool) (m hookMatch, update []index.Component, refused string) {
 	candidates := map[string]bool{}
 	for _, r := range ev.Repos {
 		if n := normalizeRepoURL(r); n != "" {
@@ -223,14 +233,17 @@ func (s *Server) matchHook(all []index.Component, ev *hookEvent,
 			secret = s.opts.HookSecret
 		}
 		if secret != "" {
+			who, accepts, its := "the matching components", "accept", "their"
+			if canView(&comp.Project) {
+				who, accepts, its = comp.Project.Slug+"/"+comp.Slug, "accepts", "its"
+			}
 			switch present, ok := verified(secret); {
 			case !present:
-				refused = "The webhook signature is missing: " + comp.Project.Slug + "/" + comp.Slug +
-					" accepts only signed deliveries."
+				refused = fmt.Sprintf("The webhook signature is missing: %s %s only signed deliveries.", who, accepts)
 				continue
 			case !ok:
-				refused = "The webhook signature is wrong: " + comp.Project.Slug + "/" + comp.Slug +
-					" accepts only deliveries signed with its secret."
+				refused = fmt.Sprintf("The webhook signature is wrong: %s %s only deliveries signed with %s secret.",
+					who, accepts, its)
 				continue
 			}
 		}

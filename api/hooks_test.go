@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -34,6 +36,12 @@ type hookSetup struct {
 	// others are more projects, each with a component "app" on the
 	// same upstream repository.
 	others []index.Project
+	// overHTTP serves the upstream over git's smart HTTP, counting its
+	// fetches, instead of as a file:// path.
+	overHTTP bool
+	// updateInterval is the service's UpdateInterval; 0 is the tests'
+	// 1ns.
+	updateInterval time.Duration
 }
 
 type hookEnv struct {
@@ -41,6 +49,10 @@ type hookEnv struct {
 	db  *sqlstore.DB
 	svc *tolksync.Service
 	up  servertest.Upstream
+	// repo is the component's repository URL; fetches counts what it
+	// served with overHTTP.
+	repo    string
+	fetches *atomic.Int64
 }
 
 // mustHookEnv imports the demo app from a fresh upstream with a real
@@ -48,15 +60,23 @@ type hookEnv struct {
 func mustHookEnv(tb testing.TB, s hookSetup) hookEnv {
 	tb.Helper()
 	ctx := context.Background()
-	db, svc := servertest.MustIndexAndService(tb)
+	db, svc := servertest.MustIndexAndService(tb, func(o *tolksync.Options) {
+		if s.updateInterval != 0 {
+			o.UpdateInterval = s.updateInterval
+		}
+	})
 	up := servertest.MustUpstream(tb, "app")
+	repo, fetches := up.URL, &atomic.Int64{}
+	if s.overHTTP {
+		repo, fetches = up.MustServeHTTP(tb)
+	}
 	if s.branch != "" {
 		servertest.RunGit(tb, up.Work, "push", "--quiet", "origin", "main:"+s.branch)
 	} else {
 		s.branch = "main"
 	}
 	app := index.DefaultComponent()
-	app.Name, app.Slug, app.Repo, app.Branch = "App", "app", up.URL, s.branch
+	app.Name, app.Slug, app.Repo, app.Branch = "App", "app", repo, s.branch
 	app.Filemask, app.Template = "locales/*.json", "locales/en.json"
 	specs := []tolksync.ProjectSpec{{
 		Project: index.Project{Name: "Demo", Slug: "demo", Web: "https://example.com/",
@@ -73,7 +93,7 @@ func mustHookEnv(tb testing.TB, s hookSetup) hookEnv {
 	if !s.noHooks {
 		opts.Hooks = svc
 	}
-	return hookEnv{srv: servertest.Serve(tb, db, opts), db: db, svc: svc, up: up}
+	return hookEnv{srv: servertest.Serve(tb, db, opts), db: db, svc: svc, up: up, repo: repo, fetches: fetches}
 }
 
 // hookCount is the number of 53s recorded.
@@ -86,12 +106,20 @@ func (e hookEnv) hookCount(tb testing.TB) int {
 	return n
 }
 
-// waitIdle waits for the component's tasks, so that a test ends with no
-// import running.
+// waitIdle waits for the service's tasks, so that a test ends with no
+// import running. It asks the service, which shows private projects'
+// tasks too.
 func (e hookEnv) waitIdle(tb testing.TB) {
 	tb.Helper()
+	deadline := time.Now().Add(30 * time.Second)
 	for _, t := range e.svc.Tasks() {
-		waitTask(tb, e.srv.URL+"/api/tasks/"+t.ID+"/")
+		for !t.Completed {
+			if time.Now().After(deadline) {
+				tb.Fatalf("task %s did not complete", t.ID)
+			}
+			time.Sleep(20 * time.Millisecond)
+			t, _ = e.svc.Task(t.ID)
+		}
 	}
 }
 
@@ -530,4 +558,116 @@ func TestHookSharedRepository(t *testing.T) {
 		t.Errorf("53s recorded = %d, want 2", got)
 	}
 	e.waitIdle(t)
+}
+
+// TestHookFloodCoalesced: a flood of forged, unsigned deliveries for a
+// component whose project has no secret (so each is accepted) fetches
+// the real upstream once and queues one follow-up, which waits out the
+// service's UpdateInterval: a delivery arriving while an update is
+// queued or running adds nothing more.
+func TestHookFloodCoalesced(t *testing.T) {
+	e := mustHookEnv(t, hookSetup{overHTTP: true, updateInterval: time.Hour})
+	comps, err := e.db.FindComponents(context.Background(), 0)
+	if err != nil || len(comps) != 1 {
+		t.Fatalf("components = %v, %v", comps, err)
+	}
+	// What one update costs the upstream, measured with an import, which
+	// no interval holds back.
+	before := e.fetches.Load()
+	e.svc.StartImport(comps[0])
+	e.waitIdle(t)
+	perUpdate := e.fetches.Load() - before
+	if perUpdate < 1 {
+		t.Fatalf("an import fetched %d times", perUpdate)
+	}
+	known := map[string]bool{}
+	for _, task := range e.svc.Tasks() {
+		known[task.ID] = true
+	}
+
+	before = e.fetches.Load()
+	var wg sync.WaitGroup
+	for range 200 {
+		wg.Go(func() {
+			r := e.post(t, "/hooks/github/", signed(t, "github", e.repo, "main", ""))
+			if r.Status != http.StatusOK {
+				t.Errorf("hook = %d %s", r.Status, r.Body)
+			}
+		})
+	}
+	wg.Wait()
+	// Wait for the update that runs at once; the follow-up waits an hour.
+	var started, waiting int
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		started, waiting = 0, 0
+		for _, task := range e.svc.Tasks() {
+			switch {
+			case known[task.ID]:
+			case task.Completed:
+				started++
+			default:
+				waiting++
+			}
+		}
+		if started >= 1 && waiting <= 1 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if started+waiting > 2 || waiting > 1 {
+		t.Errorf("200 deliveries made %d tasks, %d of them still waiting; want one run and at most one waiting",
+			started+waiting, waiting)
+	}
+	if got := e.fetches.Load() - before; got > perUpdate {
+		t.Errorf("200 deliveries fetched the upstream %d times; one update fetches %d", got, perUpdate)
+	}
+}
+
+// TestHookHidesPrivate: the answer to a delivery names only the
+// components its caller may see. Hosts call anonymously, so a private
+// project's components are updated but never named, in the 200's list
+// nor in a 403's reason, to whoever guessed their repository's URL; a
+// caller with a token that sees them gets their names.
+func TestHookHidesPrivate(t *testing.T) {
+	e := mustHookEnv(t, hookSetup{others: []index.Project{
+		{Name: "Secret", Slug: "secret", Web: "https://example.com/", EnableHooks: true, AccessControl: index.AccessPrivate},
+		{Name: "Vault", Slug: "vault", Web: "https://example.com/", EnableHooks: true, AccessControl: index.AccessPrivate,
+			HookSecret: "vault-secret"},
+	}})
+	counts := `{"repository_matches":3,"branch_matches":3,"enabled_hook_matches":3,"signature_matches":2}`
+	r := e.post(t, "/hooks/github/", signed(t, "github", e.up.URL, "main", ""))
+	wantResponse(t, "anonymous", r, http.StatusOK, `{"message":"Update triggered: demo/app","status":"success","match_status":`+
+		counts+`,"updated_components":["`+e.srv.URL+`/api/components/demo/app/"]}`)
+	if got := e.hookCount(t); got != 2 {
+		t.Errorf("53s recorded = %d, want 2: the private component is updated all the same", got)
+	}
+
+	admin := servertest.MustUser(t, e.db, "admin", true)
+	d := signed(t, "github", e.up.URL, "main", "")
+	d.header.Set("Authorization", admin)
+	r = e.post(t, "/hooks/github/", d)
+	wantResponse(t, "superuser", r, http.StatusOK, `{"message":"Update triggered: demo/app, secret/app","status":"success","match_status":`+
+		counts+`,"updated_components":["`+e.srv.URL+`/api/components/demo/app/","`+e.srv.URL+`/api/components/secret/app/"]}`)
+	e.waitIdle(t)
+
+	// Only the private, protected component matches the branch: the
+	// refusal does not name it.
+	servertest.RunGit(t, e.up.Work, "push", "--quiet", "origin", "main:stable")
+	ctx := context.Background()
+	vault, err := e.db.FindComponent(ctx, "vault", "app")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vault.Branch = "stable"
+	if _, _, err := e.db.SaveComponent(ctx, vault); err != nil {
+		t.Fatal(err)
+	}
+	r = e.post(t, "/hooks/github/", signed(t, "github", e.up.URL, "stable", ""))
+	wantResponse(t, "anonymous, refused", r, http.StatusForbidden,
+		hookRefused("The webhook signature is missing: the matching components accept only signed deliveries."))
+	d = signed(t, "github", e.up.URL, "stable", "")
+	d.header.Set("Authorization", admin)
+	r = e.post(t, "/hooks/github/", d)
+	wantResponse(t, "superuser, refused", r, http.StatusForbidden,
+		hookRefused("The webhook signature is missing: vault/app accepts only signed deliveries."))
 }

@@ -604,6 +604,13 @@ func TestUnitWritesAdvertised(t *testing.T) {
 	}
 }
 
+// baseFileDisabled refuses adding or removing a string of a monolingual
+// component whose manage_units is on but edit_template off. The
+// reference answers "Adding strings is disabled in the component
+// configuration." for both settings, which sends an administrator to
+// manage_units, already on; Tolk names the one that is off.
+var baseFileDisabled = denied("Editing the base file is disabled in the component configuration.")
+
 // TestAddUnit adds strings to the monolingual app (through its template,
 // fanning out to every translation) and to the bilingual glossary.
 func TestAddUnit(t *testing.T) {
@@ -628,9 +635,10 @@ func TestAddUnit(t *testing.T) {
 			t.Errorf("%s: %d %s, want %d %s", tc.name, r.Status, r.Body, tc.status, tc.want)
 		}
 	}
+	// With manage_units on, the answer names the setting that is off.
 	e.setComponent(t, "app", func(c *index.Component) { c.ManageUnits = true })
-	if r := servertest.DoJSON(t, "POST", units("app", "en"), e.root, mono); r.Status != 403 || string(r.Body) != disabled {
-		t.Errorf("edit_template off: %d %s", r.Status, r.Body)
+	if r := servertest.DoJSON(t, "POST", units("app", "en"), e.root, mono); r.Status != 403 || string(r.Body) != baseFileDisabled {
+		t.Errorf("edit_template off: %d %s, want 403 %s", r.Status, r.Body, baseFileDisabled)
 	}
 	e.setComponent(t, "app", func(c *index.Component) { c.ManageUnits, c.EditTemplate = true, true })
 	for _, tc := range []struct {
@@ -746,6 +754,10 @@ func TestDeleteUnit(t *testing.T) {
 		if r := servertest.DoJSON(t, "DELETE", tc.url, tc.auth, nil); r.Status != tc.status || (tc.want != "" && string(r.Body) != tc.want) {
 			t.Errorf("%s: %d %s", tc.name, r.Status, r.Body)
 		}
+	}
+	e.setComponent(t, "app", func(c *index.Component) { c.ManageUnits = true })
+	if r := servertest.DoJSON(t, "DELETE", quitEN, e.root, nil); r.Status != 403 || string(r.Body) != baseFileDisabled {
+		t.Errorf("edit_template off: %d %s, want 403 %s", r.Status, r.Body, baseFileDisabled)
 	}
 	e.setComponent(t, "app", func(c *index.Component) { c.ManageUnits, c.EditTemplate = true, true })
 	for _, tc := range []struct {

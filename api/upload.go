@@ -57,7 +57,7 @@ func (s *Server) upload(c *gin.Context) {
 		s.edge.Fail(c, errNoRepositories)
 		return
 	}
-	_, res, err := s.edge.ApplyUpload(c, s.opts.Files, s.opts.MaxUploadBytes)
+	_, res, err := s.edge.ApplyUpload(c, s.opts.Files, s.opts.MaxUploadBytes, nil)
 	if err != nil {
 		s.edge.Fail(c, err)
 		return

@@ -36,11 +36,50 @@ const uploadFormSlack = 1 << 20
 // maxFieldBytes bounds each form field other than the file.
 const maxFieldBytes = 64 << 10
 
+// UploadBody is the multipart body of an upload being read. A page's
+// form opens it with OpenFormUpload, which reads the CSRF token first;
+// the API's upload opens it in ApplyUpload.
+type UploadBody struct {
+	mr      *multipart.Reader
+	closing *closingReader
+}
+
+// maxCSRFBytes bounds the CSRF field a form upload starts with: the
+// token is 64 hex digits.
+const maxCSRFBytes = 256
+
+// OpenFormUpload opens the multipart body of a page's upload form, whose
+// first part must be the session's CSRF token (the form carries it in
+// its body, not in its address, where an access log would record it).
+// The token is read, at most maxCSRFBytes of it, and checked before
+// anything else of the body: a request without it never has its file
+// read. The body is bounded by maxFile plus uploadFormSlack. Pass the
+// body to ApplyUpload.
+func (s *Server) OpenFormUpload(c *gin.Context, maxFile int64) (*UploadBody, error) {
+	body, err := openUploadBody(c, maxFile)
+	if err != nil {
+		return nil, errCSRF
+	}
+	part, err := body.mr.NextPart()
+	if err != nil || part.FormName() != CSRFField || part.FileName() != "" {
+		return nil, errCSRF
+	}
+	token, err := readLimited(part, maxCSRFBytes)
+	if err != nil {
+		return nil, errCSRF
+	}
+	if err := s.CheckCSRF(c, string(token)); err != nil {
+		return nil, err
+	}
+	return body, nil
+}
+
 // ApplyUpload reads the upload of the request, a file of at most
 // maxFile bytes that files parses, and applies it: for the API and for
-// the translation page's form alike.
-func (s *Server) ApplyUpload(c *gin.Context, files UploadParser, maxFile int64) (index.Upload, index.UploadResult, error) {
-	t, up, err := s.readUpload(c, files, maxFile)
+// the translation page's form alike. body is what OpenFormUpload
+// opened, or nil to open the request's body here (the API).
+func (s *Server) ApplyUpload(c *gin.Context, files UploadParser, maxFile int64, body *UploadBody) (index.Upload, index.UploadResult, error) {
+	t, up, err := s.readUpload(c, files, maxFile, body)
 	if err != nil {
 		return up, index.UploadResult{}, err
 	}
@@ -50,7 +89,7 @@ func (s *Server) ApplyUpload(c *gin.Context, files UploadParser, maxFile int64) 
 
 // readUpload resolves the upload's translation, runs every check up to
 // the parsed file, and returns what the store is to apply.
-func (s *Server) readUpload(c *gin.Context, files UploadParser, maxFile int64) (index.Translation, index.Upload, error) {
+func (s *Server) readUpload(c *gin.Context, files UploadParser, maxFile int64, body *UploadBody) (index.Translation, index.Upload, error) {
 	p := Principal(c)
 	t, err := s.FindTranslation(c)
 	if err != nil {
@@ -59,7 +98,12 @@ func (s *Server) readUpload(c *gin.Context, files UploadParser, maxFile int64) (
 	if denied := UploadDenied(p, &t); denied != "" {
 		return t, index.Upload{}, index.Errorf(index.ErrPermission, "%s", denied)
 	}
-	form, err := readUploadForm(c, maxFile)
+	if body == nil {
+		if body, err = openUploadBody(c, maxFile); err != nil {
+			return t, index.Upload{}, err
+		}
+	}
+	form, err := readUploadForm(body, maxFile)
 	if err == nil {
 		err = checkUploadPerms(p, &t, &form)
 	}
@@ -93,27 +137,32 @@ func fileProblem(p index.FieldProblem) error {
 	return &index.FieldError{Fields: map[string]index.FieldProblem{"file": p}}
 }
 
-// readUploadForm reads the multipart body of an upload, never more than
-// the file limit plus uploadFormSlack, and validates its fields as the
-// reference's UploadRequestSerializer does, reporting every bad field at
-// once. The reference parses only multipart and form bodies here: any
-// other body (JSON) carries no file.
-func readUploadForm(c *gin.Context, maxFile int64) (uploadForm, error) {
-	form := uploadForm{method: index.UploadTranslate}
+// openUploadBody opens the multipart body of an upload, never to be read
+// beyond the file limit plus uploadFormSlack. The reference parses only
+// multipart and form bodies here: any other body (JSON) carries no file.
+func openUploadBody(c *gin.Context, maxFile int64) (*UploadBody, error) {
 	if mt, _, _ := mime.ParseMediaType(c.GetHeader("Content-Type")); mt != "multipart/form-data" {
-		return form, fileProblem(errNoFileSubmitted)
+		return nil, fileProblem(errNoFileSubmitted)
 	}
 	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, maxFile+uploadFormSlack)
 	closing := WatchClosing(c.Request)
 	mr, err := c.Request.MultipartReader()
 	if err != nil {
-		return form, index.Errorf(index.ErrInvalid, "Multipart form parse error - %v", err)
+		return nil, index.Errorf(index.ErrInvalid, "Multipart form parse error - %v", err)
 	}
-	raw, err := readParts(mr, maxFile)
+	return &UploadBody{mr: mr, closing: closing}, nil
+}
+
+// readUploadForm reads the rest of an upload's body and validates its
+// fields as the reference's UploadRequestSerializer does, reporting
+// every bad field at once.
+func readUploadForm(body *UploadBody, maxFile int64) (uploadForm, error) {
+	form := uploadForm{method: index.UploadTranslate}
+	raw, err := readParts(body.mr, maxFile)
 	if err != nil {
 		return form, err
 	}
-	if err := closing.Check(); err != nil {
+	if err := body.closing.Check(); err != nil {
 		return form, multipartError(err)
 	}
 	switch _, plain := raw.fields["file"]; {

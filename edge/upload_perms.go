@@ -66,13 +66,10 @@ func reviewDenied(p *index.Principal, t *index.Translation) string {
 // with POST .../units/ is committed as one), but an upload adding
 // glossary terms is not wired yet.
 func addDenied(p *index.Principal, t *index.Translation) string {
-	c := &t.Component
-	switch {
-	case !t.IsSource && c.IsMonolingual():
-		return "Add the string to the source language instead."
-	case !c.ManageUnits || (c.IsMonolingual() && !c.EditTemplate):
-		return "Adding strings is disabled in the component configuration."
-	case !c.IsMonolingual():
+	if why := index.ManageUnitsDenied(t); why != "" {
+		return why
+	}
+	if !t.Component.IsMonolingual() {
 		return "The file format does not support this."
 	}
 	return editDenied(p, t, index.PermUnitAdd)

@@ -22,8 +22,12 @@ const (
 	msgSourceProps    = "Source strings properties can be set only on source strings"
 	msgSourceLanguage = "Add the string to the source language instead."
 	msgUnitsDisabled  = "Adding strings is disabled in the component configuration."
-	msgTerminology    = "Cannot remove terminology translation. Remove the source string instead."
-	msgBothFields     = "Please provide both state and target for a partial update"
+	// msgBaseFileOff departs from the reference, which answers
+	// msgUnitsDisabled here too and so sends an administrator to
+	// manage_units when edit_template ("Edit base file") is what is off.
+	msgBaseFileOff = "Editing the base file is disabled in the component configuration."
+	msgTerminology = "Cannot remove terminology translation. Remove the source string instead."
+	msgBothFields  = "Please provide both state and target for a partial update"
 )
 
 // UnitPatch is a unit write (PATCH or PUT of /api/units/<id>/) as the
@@ -235,17 +239,28 @@ func IsBlank(forms []string) bool {
 	return true
 }
 
-// checkManageUnits is the reference's check_manage_units, shared by
-// adding and removing strings: a monolingual component's strings live in
-// its template, and the component must allow managing them.
-func checkManageUnits(t *Translation) error {
+// ManageUnitsDenied is the reference's check_manage_units, shared by
+// adding and removing strings (by the API, by upload): why t's strings
+// may not be managed, or "". A monolingual component's strings live in
+// its template, and the component must allow managing them: manage_units
+// on and, for a template, edit_template on.
+func ManageUnitsDenied(t *Translation) string {
 	c := &t.Component
 	mono := c.IsMonolingual()
-	if mono && !t.IsSource {
-		return denied(msgSourceLanguage)
+	switch {
+	case mono && !t.IsSource:
+		return msgSourceLanguage
+	case !c.ManageUnits:
+		return msgUnitsDisabled
+	case mono && !c.EditTemplate:
+		return msgBaseFileOff
 	}
-	if !c.ManageUnits || (mono && !c.EditTemplate) {
-		return denied(msgUnitsDisabled)
+	return ""
+}
+
+func checkManageUnits(t *Translation) error {
+	if why := ManageUnitsDenied(t); why != "" {
+		return denied(why)
 	}
 	return nil
 }

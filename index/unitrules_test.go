@@ -158,7 +158,7 @@ func TestUnitAddRules(t *testing.T) {
 	}{
 		{"monolingual translation", f.admin, monoDE, msgSourceLanguage},
 		{"manage_units off", f.admin, f.de, msgUnitsDisabled},
-		{"edit_template off", f.admin, func() Translation { t := mono; t.Component.EditTemplate = false; return t }(), msgUnitsDisabled},
+		{"edit_template off", f.admin, func() Translation { t := mono; t.Component.EditTemplate = false; return t }(), msgBaseFileOff},
 		{"translator", f.translator, bi, msgNoPrivileges},
 		{"superuser in a monolingual translation", &Principal{User: &User{IsActive: true, IsSuperuser: true}}, monoDE, msgSourceLanguage},
 	} {

@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	"net/url"
 	"sort"
 	"strings"
 
@@ -262,7 +264,7 @@ func (cm *componentCommit) deleteFile(ctx context.Context, f index.PendingFile) 
 	author := cm.svc.opts.Committer
 	if f.UserID != 0 {
 		if u, err := cm.svc.store.FindUserByID(ctx, f.UserID); err == nil {
-			author = signature(u, author)
+			author = cm.svc.signature(u)
 		}
 	}
 	lang, _ := cm.svc.langs.Resolve(f.LanguageCode)
@@ -341,7 +343,7 @@ func (cm *componentCommit) translation(ctx context.Context, t index.Translation,
 			// learnt it, or an edit back to the committed value.
 			continue
 		}
-		author := signature(g.author, s.opts.Committer)
+		author := s.signature(g.author)
 		tmpl := cm.c.CommitMessage
 		if !exists {
 			tmpl = cm.c.AddMessage
@@ -369,7 +371,7 @@ func (cm *componentCommit) translation(ctx context.Context, t index.Translation,
 			if cm.user != nil {
 				who = *cm.user
 			}
-			author := signature(who, s.opts.Committer)
+			author := s.signature(who)
 			msg, err := RenderMessage(cm.c.CommitMessage, cm.vars(t, author.Name))
 			if err != nil {
 				return false, err
@@ -548,14 +550,54 @@ func byAuthor(units []index.Unit, authors map[int64]index.User) []authorUnits {
 }
 
 // signature is the commit signature of u: their full name (else
-// username) and e-mail; a user without an e-mail, or nobody, is def.
-func signature(u index.User, def vcs.Signature) vcs.Signature {
+// username) and e-mail; a user without an e-mail gets the reference's
+// private address (privateEmail), so every edit keeps its author. An
+// edit without a user is the committer's.
+func (s *Service) signature(u index.User) vcs.Signature {
 	name := u.FullName
 	if name == "" {
 		name = u.Username
 	}
-	if name == "" || u.Email == "" {
-		return def
+	if name == "" {
+		return s.opts.Committer
 	}
-	return vcs.Signature{Name: name, Email: u.Email}
+	email := u.Email
+	if email == "" {
+		email = privateEmail(u, s.authorDomain)
+	}
+	return vcs.Signature{Name: name, Email: email}
+}
+
+// privateEmail is the address the reference gives the commits of a user
+// without one: its PRIVATE_COMMIT_EMAIL_TEMPLATE's default,
+// "{username}@users.noreply.{site_domain}", lower-cased
+// (weblate/accounts/models.py, format_private_email). A username that
+// would end in or double a full stop has its full stops made
+// underscores; one that is still no dot-atom local part (Tolk's allow
+// "@") becomes "user-<id>".
+func privateEmail(u index.User, domain string) string {
+	local := u.Username
+	if strings.HasSuffix(local, ".") || strings.Contains(local, "..") {
+		local = strings.ReplaceAll(local, ".", "_")
+	}
+	if local == "" || local[0] == '.' || strings.ContainsFunc(local, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(".!#$%&'*+-/=?^_`{|}~", r))
+	}) {
+		local = fmt.Sprintf("user-%d", u.ID)
+	}
+	return strings.ToLower(local) + "@users.noreply." + domain
+}
+
+// authorDomain is the site domain of privateEmail: the host of siteURL
+// without its port, when that is a name; else (no site address, or an
+// IP address) the domain of the committer's e-mail, which the operator
+// chose, by default "tolk.invalid".
+func authorDomain(siteURL string, committer vcs.Signature) string {
+	if u, err := url.Parse(siteURL); err == nil && u.Hostname() != "" && net.ParseIP(u.Hostname()) == nil {
+		return strings.ToLower(u.Hostname())
+	}
+	if _, domain, ok := strings.Cut(committer.Email, "@"); ok && domain != "" {
+		return strings.ToLower(domain)
+	}
+	return "tolk.invalid"
 }

@@ -3,6 +3,7 @@ package sync_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -81,6 +82,50 @@ func (e commitEnv) pending(tb testing.TB) index.Pending {
 		tb.Fatal(err)
 	}
 	return p
+}
+
+// TestCommitAuthorWithoutEmail commits the edits of users without an
+// e-mail address: each stays their commit's author, under the
+// reference's private address <username>@users.noreply.<site domain>
+// (PRIVATE_COMMIT_EMAIL_TEMPLATE), its port left out; a username that
+// cannot be an address's local part becomes user-<id>, as there.
+func TestCommitAuthorWithoutEmail(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	for _, tc := range []struct{ site, domain string }{
+		{"https://Tolk.Example.com:8443/", "tolk.example.com"},
+		// Without a site name, the committer's domain.
+		{"http://127.0.0.1:8080", "tolk.example"},
+		{"", "tolk.example"},
+	} {
+		e := mustEnvWith(t, tolksync.Options{Committer: vcs.Signature{Name: "Tolk Bot", Email: "bot@tolk.example"},
+			SiteURL: tc.site})
+		url, _ := mustRepo(t, commitFiles)
+		c := e.reconcile(t, jsonComponent("app", url, "locales/*.json", "locales/en.json", "en"))[0]
+		ce := commitEnv{env: e, c: c, bare: strings.TrimPrefix(url, "file://")}
+		var users []index.User
+		for _, name := range []string{"Cid", "dee..x", "eve@home"} {
+			u, err := e.db.CreateUser(ctx, index.User{Username: name, IsActive: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			users = append(users, u)
+		}
+		ce.edit(t, "de", "hello", "Servus", users[0])
+		ce.edit(t, "de", "bye", "Tschüss", users[1])
+		ce.edit(t, "fr", "hello", "Salut", users[2])
+		if err := e.svc.Push(ctx, c, nil); err != nil {
+			t.Fatal(err)
+		}
+		want := []string{
+			fmt.Sprintf("eve@home <user-%d@users.noreply.%s> | Tolk Bot <bot@tolk.example> | Translated using Tolk (French)", users[2].ID, tc.domain),
+			"dee..x <dee__x@users.noreply." + tc.domain + "> | Tolk Bot <bot@tolk.example> | Translated using Tolk (German)",
+			"Cid <cid@users.noreply." + tc.domain + "> | Tolk Bot <bot@tolk.example> | Translated using Tolk (German)",
+		}
+		if log := ce.log(t)[:3]; strings.Join(log, "\n") != strings.Join(want, "\n") {
+			t.Errorf("site %q: log:\n%s\nwant:\n%s", tc.site, strings.Join(log, "\n"), strings.Join(want, "\n"))
+		}
+	}
 }
 
 // TestCommitOnePerAuthor edits two translations as two authors, commits

@@ -68,6 +68,10 @@ type Options struct {
 	// SiteURL is the address of the site without a trailing slash, for
 	// the url of commit messages; "" leaves the url a path.
 	SiteURL string
+	// UpdateInterval is the least time between the starts of two
+	// updates of one component that notices (webhooks) asked for
+	// (StartUpdate); 0 means DefaultUpdateInterval.
+	UpdateInterval time.Duration
 	// ProgressInterval is how often a running component import logs its
 	// progress (files done of total, units per second); 0 means every 5
 	// seconds.
@@ -88,6 +92,11 @@ type Options struct {
 	AllowPrivateRepos bool
 }
 
+// DefaultUpdateInterval is Options.UpdateInterval's default: a Git host
+// pushing twice a second gets its component fetched at most six times a
+// minute.
+const DefaultUpdateInterval = 10 * time.Second
+
 // DefaultCommitter commits when Options.Committer is not set.
 var DefaultCommitter = vcs.Signature{Name: "Tolk", Email: "noreply@tolk.invalid"}
 
@@ -101,6 +110,9 @@ func (o *Options) Validate() error {
 	}
 	if o.CheckTimeout <= 0 {
 		o.CheckTimeout = 2 * time.Minute
+	}
+	if o.UpdateInterval <= 0 {
+		o.UpdateInterval = DefaultUpdateInterval
 	}
 	if o.ProgressInterval <= 0 {
 		o.ProgressInterval = 5 * time.Second
@@ -122,6 +134,9 @@ type Service struct {
 	store Store
 	langs Languages
 	opts  Options
+	// authorDomain is the domain of the addresses given to authors
+	// without an e-mail (privateEmail).
+	authorDomain string
 
 	mu    gosync.Mutex // guards locks, prepared, configured and sched
 	locks map[int64]*gosync.Mutex
@@ -133,6 +148,13 @@ type Service struct {
 	prepared map[string]preparedClone
 	// sched runs the scheduled jobs once StartScheduler was called.
 	sched *scheduler
+
+	// updateMu guards lastUpdate, and makes StartUpdate's look for a
+	// waiting task and its start of a new one one step.
+	updateMu gosync.Mutex
+	// lastUpdate is when the last update a notice started for each
+	// component was to start (StartUpdate).
+	lastUpdate map[int64]time.Time
 
 	// life ends when Close is called; background tasks run under it.
 	life  context.Context
@@ -153,8 +175,8 @@ func New(store Store, langs Languages, opts Options) (*Service, error) {
 		return nil, err
 	}
 	life, stop := context.WithCancel(context.Background())
-	return &Service{store: store, langs: langs, opts: opts, locks: map[int64]*gosync.Mutex{},
-		prepared: map[string]preparedClone{}, configured: map[string]configuredRepo{}, life: life, stop: stop, tasks: taskList{m: map[string]*task{}}}, nil
+	return &Service{store: store, langs: langs, opts: opts, authorDomain: authorDomain(opts.SiteURL, opts.Committer), locks: map[int64]*gosync.Mutex{},
+		prepared: map[string]preparedClone{}, configured: map[string]configuredRepo{}, lastUpdate: map[int64]time.Time{}, life: life, stop: stop, tasks: taskList{m: map[string]*task{}}}, nil
 }
 
 // Close cancels the background tasks and the scheduled jobs (see

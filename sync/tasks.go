@@ -161,6 +161,12 @@ func newTaskID() string {
 // service's lifetime (Close cancels it), bounded by Options.ImportTimeout.
 // After the import, translations whose file is gone are removed.
 func (s *Service) StartImport(c index.Component) index.Task {
+	return s.startImport(c, time.Time{})
+}
+
+// startImport is StartImport for a task that waits until notBefore
+// before it takes its component, still pending (task.pending) meanwhile.
+func (s *Service) startImport(c index.Component, notBefore time.Time) index.Task {
 	cctx, cancelCause := context.WithCancelCause(s.life)
 	ctx, cancel := context.WithTimeout(cctx, s.opts.ImportTimeout)
 	t := &task{id: newTaskID(), component: c, started: time.Now(), waiting: true}
@@ -177,6 +183,14 @@ func (s *Service) StartImport(c index.Component) index.Task {
 		defer s.wg.Done()
 		defer cancelCause(nil) // after the timeout's cancel: releases cctx from s.life
 		defer cancel()
+		if wait := time.Until(notBefore); wait > 0 {
+			timer := time.NewTimer(wait)
+			select {
+			case <-timer.C:
+			case <-ctx.Done(): // runImport answers it
+			}
+			timer.Stop()
+		}
 		result, err := s.runImport(ctx, c, t)
 		if err != nil {
 			if errors.Is(context.Cause(ctx), errTaskCancelled) {
@@ -191,17 +205,29 @@ func (s *Service) StartImport(c index.Component) index.Task {
 }
 
 // StartUpdate is StartImport for a notice that the component's remote
-// moved, such as a webhook: a task of the component still waiting for
-// it has yet to fetch, so it will import what was pushed, and
-// StartUpdate returns that task rather than queue another. However
-// often a host calls, a component has at most one update waiting.
+// moved, such as a webhook. Notices are coalesced and rate-limited per
+// component: a task of the component that has yet to fetch will import
+// what was pushed, so StartUpdate returns it rather than queue another;
+// otherwise (none, or one already fetching) it queues one follow-up,
+// which starts no sooner than Options.UpdateInterval after the previous
+// update that a notice started. However often a host calls, a component
+// has at most one update running and one waiting, and is fetched at most
+// once an interval. The check and the start are one step under
+// updateMu, so concurrent notices cannot each queue their own.
 func (s *Service) StartUpdate(c index.Component) index.Task {
+	s.updateMu.Lock()
+	defer s.updateMu.Unlock()
 	for _, t := range s.tasks.ofComponent(c.ID) {
 		if t.pending() {
 			return t.snapshot()
 		}
 	}
-	return s.StartImport(c)
+	start := time.Now()
+	if last, ok := s.lastUpdate[c.ID]; ok && start.Before(last.Add(s.opts.UpdateInterval)) {
+		start = last.Add(s.opts.UpdateInterval)
+	}
+	s.lastUpdate[c.ID] = start
+	return s.startImport(c, start)
 }
 
 // runImport is the work of an import task.

@@ -24,7 +24,7 @@ func TestStartUpdateCoalesces(t *testing.T) {
 	if err := db.SeedLanguages(ctx, langs.All()); err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(db, langs, Options{DataDir: filepath.Join(dir, "data")})
+	s, err := New(db, langs, Options{DataDir: filepath.Join(dir, "data"), UpdateInterval: time.Nanosecond})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,9 +4,12 @@ import (
 	"errors"
 	"math"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
 	"github.com/tolk-project/tolk/edge"
@@ -37,9 +40,23 @@ func (s *Server) writeLogin(c *gin.Context, status int, problem string) {
 }
 
 // localPath keeps a "next" address only when it is a path on this site,
-// so the sign-in form cannot send anyone elsewhere.
+// so the sign-in form cannot send anyone elsewhere; anything else is "/".
+//
+// Browsers read a URL more loosely than a prefix check does: they drop a
+// TAB or newline anywhere in it and read a backslash as a slash, so
+// "/\t/evil.example" leads to "//evil.example". Hence any control
+// character or backslash is refused outright, then the address must parse
+// with no scheme and no host, and its path, decoded, must neither start
+// with two slashes nor hold what was refused above (a page on this site
+// that redirects to its own decoded path must not lead elsewhere either).
 func localPath(next string) string {
-	if !strings.HasPrefix(next, "/") || strings.HasPrefix(next, "//") || strings.ContainsAny(next, "\\\r\n") {
+	if !utf8.ValidString(next) || strings.ContainsFunc(next, unicode.IsControl) || strings.ContainsRune(next, '\\') {
+		return "/"
+	}
+	u, err := url.Parse(next)
+	if err != nil || u.Scheme != "" || u.Host != "" || u.User != nil || u.Opaque != "" ||
+		!strings.HasPrefix(u.Path, "/") || strings.HasPrefix(u.Path, "//") ||
+		strings.ContainsFunc(u.Path, unicode.IsControl) || strings.ContainsRune(u.Path, '\\') {
 		return "/"
 	}
 	return next

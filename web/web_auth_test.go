@@ -3,6 +3,7 @@ package web_test
 import (
 	"context"
 	"encoding/json"
+	"html"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -199,6 +200,67 @@ func TestSignIn(t *testing.T) {
 	replay.client.Jar.SetCookies(mustURL(t, srv.URL), stolen)
 	if page := replay.get("/projects/demo/"); strings.Contains(string(page.Body), `class="user"`) {
 		t.Errorf("a signed-out session cookie still works:\n%s", page.Body)
+	}
+}
+
+// TestSignInNext checks where the sign-in form leads: only to a path on
+// this site. Browsers drop a TAB or newline anywhere in a URL and read a
+// backslash as a slash, so "/\t/evil.example" would leave the site as
+// "//evil.example" had it passed a check for "//".
+func TestSignInNext(t *testing.T) {
+	srv, db := servertest.DemoServer(t)
+	b := newBrowser(t, srv.URL)
+	cases := []struct {
+		name, next string
+		kept       bool
+	}{
+		{"a page", "/projects/demo/app/", true},
+		{"a page with a query", "/translate/demo/app/fr/?q=a%20b&offset=2#unit", true},
+		{"an encoded page", "/projects/d%C3%A9mo/", true},
+		{"empty", "", false},
+		{"relative", "projects/demo/", false},
+		{"two slashes", "//evil.example/", false},
+		{"three slashes", "///evil.example/", false},
+		{"tab", "/\t/evil.example/", false},
+		{"tab first", "\t//evil.example/", false},
+		{"newline", "/\n/evil.example/", false},
+		{"carriage return", "/\r/evil.example/", false},
+		{"NUL", "/\x00/evil.example/", false},
+		{"DEL", "/\x7f/evil.example/", false},
+		{"C1 control", "/\u0085/evil.example/", false},
+		{"backslash", "/\\evil.example/", false},
+		{"backslash first", "\\/evil.example/", false},
+		{"two backslashes", "/\\\\evil.example/", false},
+		{"scheme", "https://evil.example/", false},
+		{"scheme without slashes", "https:evil.example", false},
+		{"javascript", "javascript:alert(1)", false},
+		{"encoded slash", "/%2Fevil.example/", false},
+		{"encoded tab", "/%09/evil.example/", false},
+		{"encoded backslash", "/%5Cevil.example/", false},
+		{"bad escape", "/%zz/", false},
+		{"invalid UTF-8", "/\xff/", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			next, want := tc.next, "/"
+			if tc.kept {
+				want = next
+			}
+			form := b.get("/accounts/login/?next=" + url.QueryEscape(next))
+			if form.Status != http.StatusOK || !strings.Contains(string(form.Body), `name="next" value="`+html.EscapeString(want)+`"`) {
+				t.Errorf("next=%q: the form does not lead to %q:\n%s", next, want, form.Body)
+			}
+		})
+	}
+
+	// Signed in with such a next, the browser goes home.
+	servertest.MustUser(t, db, "anna", false, [2]string{"Translate", "demo"})
+	mustPassword(t, db, "anna", "correct horse")
+	form := b.get("/accounts/login/")
+	r := b.post("/accounts/login/", url.Values{"csrf_token": {csrf(t, form.Body)}, "username": {"anna"},
+		"password": {"correct horse"}, "next": {"/\t/evil.example/"}})
+	if r.Status != http.StatusSeeOther || r.Header.Get("Location") != "/" {
+		t.Errorf("sign in with next=/\\t/evil.example/ = %d, Location %q", r.Status, r.Header.Get("Location"))
 	}
 }
 

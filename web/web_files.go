@@ -3,7 +3,6 @@ package web
 import (
 	"fmt"
 	"net/http"
-	"net/url"
 
 	"github.com/gin-gonic/gin"
 	"github.com/tolk-project/tolk/edge"
@@ -15,19 +14,22 @@ type uploadView struct {
 	DownloadURL string
 	// UploadURL is "" when the principal may not upload here.
 	UploadURL string
-	Methods   []string
-	Result    string
+	// CSRF is the session's CSRF token, the upload form's first field.
+	CSRF    string
+	Methods []string
+	Result  string
 }
 
 // uploadView builds the file part of t's page: the download is the
 // API's (a session reads it like a token), the upload the page's own
-// route, which needs the session's CSRF token in its address since a
-// multipart form is read only once, by the upload itself.
+// route. Its form carries the session's CSRF token as its first field,
+// in the body (an address's query lands in access logs), so the upload
+// reads it before the file (OpenFormUpload).
 func (s *Server) uploadView(c *gin.Context, u edge.URLs, t *index.Translation) *uploadView {
 	p, comp, l := t.Component.Project.Slug, t.Component.Slug, t.LanguageCode
 	v := &uploadView{DownloadURL: u.Translation(p, comp, l, "file")}
 	if s.opts.Files != nil && edge.UploadDenied(edge.Principal(c), t) == "" {
-		v.UploadURL = u.TranslationWeb(p, comp, l) + "upload/?" + url.Values{edge.CSRFField: {s.edge.CSRFToken(c)}}.Encode()
+		v.UploadURL, v.CSRF = u.TranslationWeb(p, comp, l)+"upload/", s.edge.CSRFToken(c)
 		for _, m := range index.UploadMethods {
 			v.Methods = append(v.Methods, string(m))
 		}
@@ -39,7 +41,8 @@ func (s *Server) uploadView(c *gin.Context, u edge.URLs, t *index.Translation) *
 // the API's upload (readUpload, ApplyUpload), answered with the
 // translation page and what the upload did.
 func (s *Server) uploadPage(c *gin.Context) {
-	if err := s.edge.CheckCSRF(c, c.Query(edge.CSRFField)); err != nil {
+	body, err := s.edge.OpenFormUpload(c, s.opts.MaxUploadBytes)
+	if err != nil {
 		s.failPage(c, err)
 		return
 	}
@@ -51,7 +54,7 @@ func (s *Server) uploadPage(c *gin.Context) {
 		s.failPage(c, edge.ErrNoRoute)
 		return
 	}
-	up, res, err := s.edge.ApplyUpload(c, s.opts.Files, s.opts.MaxUploadBytes)
+	up, res, err := s.edge.ApplyUpload(c, s.opts.Files, s.opts.MaxUploadBytes, body)
 	if err != nil {
 		s.failPage(c, err)
 		return

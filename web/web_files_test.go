@@ -13,7 +13,9 @@ import (
 	"github.com/tolk-project/tolk/internal/servertest"
 )
 
-var uploadActionRE = regexp.MustCompile(`<form method="post" action="([^"]+)" enctype="multipart/form-data"`)
+// uploadFormRE finds the upload form: its action and the CSRF token,
+// which must be its first field so the upload reads it before the file.
+var uploadFormRE = regexp.MustCompile(`<form method="post" action="([^"]+)" enctype="multipart/form-data" class="upload">\s*<input type="hidden" name="csrf_token" value="([0-9a-f]+)">`)
 
 // TestTranslationPageFiles: the translation page downloads the file
 // through the API with the session, and uploads through the API's upload
@@ -44,25 +46,44 @@ func TestTranslationPageFiles(t *testing.T) {
 	anna.signIn("anna", "correct horse")
 	// Posting the form anyway is the API's refusal.
 	nobodyToken := csrf(t, nobody.get("/projects/demo/").Body)
-	if r := formUpload(t, nobody, "/projects/demo/app/de/upload/?csrf_token="+nobodyToken); r.Status != http.StatusForbidden {
+	if r := formUpload(t, nobody, "/projects/demo/app/de/upload/", uploadField{csrf: nobodyToken}); r.Status != http.StatusForbidden {
 		t.Errorf("upload by nobody = %d %s", r.Status, r.Body)
 	}
 	page = string(anna.get("/projects/demo/app/de/").Body)
-	m := uploadActionRE.FindStringSubmatch(page)
+	m := uploadFormRE.FindStringSubmatch(page)
 	if m == nil {
-		t.Fatalf("anna is offered no upload:\n%s", page)
+		t.Fatalf("anna is offered no upload, or its form does not start with the CSRF token:\n%s", page)
 	}
-	action := strings.TrimPrefix(html.UnescapeString(m[1]), e.Srv.URL)
+	action, token := strings.TrimPrefix(html.UnescapeString(m[1]), e.Srv.URL), m[2]
+	// The token travels in the body, where no access log records it.
+	if strings.Contains(action, "?") || strings.Contains(action, token) {
+		t.Errorf("upload form's action %q carries a query", action)
+	}
 	for _, method := range []string{"translate", "approve", "suggest", "fuzzy", "replace", "source", "add"} {
 		if !strings.Contains(page, "<option>"+method+"</option>") {
 			t.Errorf("upload form lacks method %s", method)
 		}
 	}
-	upload := func(path string) servertest.Response { return formUpload(t, anna, path) }
-	if r := upload(strings.Split(action, "?")[0]); r.Status != http.StatusForbidden {
-		t.Errorf("upload without CSRF = %d", r.Status)
+	for _, tc := range []struct {
+		name  string
+		path  string
+		field uploadField
+	}{
+		{"no token", action, uploadField{}},
+		{"wrong token", action, uploadField{csrf: strings.Repeat("0", len(token))}},
+		{"token in the query", action + "?csrf_token=" + token, uploadField{}},
+		{"token after the file", action, uploadField{csrf: token, last: true}},
+		{"token in a huge field", action, uploadField{csrf: token + strings.Repeat("0", 1<<20)}},
+		{"token in a file part", action, uploadField{csrf: token, asFile: true}},
+	} {
+		if r := formUpload(t, anna, tc.path, tc.field); r.Status != http.StatusForbidden || !strings.Contains(string(r.Body), "CSRF") {
+			t.Errorf("upload, %s = %d %s", tc.name, r.Status, r.Body)
+		}
 	}
-	r := upload(action)
+	if u := e.Units(t, "app", "de")["farewell"]; u.Target[0] == "Auf Wiedersehen" {
+		t.Fatalf("an upload without the token was applied")
+	}
+	r := formUpload(t, anna, action, uploadField{csrf: token})
 	if r.Status != http.StatusOK || !strings.Contains(string(r.Body), "Upload (translate): 2 accepted, 2 skipped, 1 not found, 6 in the file.") {
 		t.Fatalf("upload = %d %s", r.Status, r.Body)
 	}
@@ -76,14 +97,39 @@ func TestTranslationPageFiles(t *testing.T) {
 	}
 }
 
-// formUpload posts deUpload from browser b to path.
-func formUpload(t *testing.T, b *browser, path string) servertest.Response {
+// uploadField is where formUpload puts the CSRF token: none when csrf
+// is "", else the first part, or the last with last, or a file part
+// with asFile.
+type uploadField struct {
+	csrf         string
+	last, asFile bool
+}
+
+// formUpload posts deUpload from browser b to path, as the page's form
+// does: the CSRF token first, then the method and the file.
+func formUpload(t *testing.T, b *browser, path string, f uploadField) servertest.Response {
 	t.Helper()
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
+	token := func() {
+		switch {
+		case f.csrf == "":
+		case f.asFile:
+			w, _ := mw.CreateFormFile("csrf_token", "token.txt")
+			io.WriteString(w, f.csrf)
+		default:
+			mw.WriteField("csrf_token", f.csrf)
+		}
+	}
+	if !f.last {
+		token()
+	}
 	mw.WriteField("method", "translate")
 	w, _ := mw.CreateFormFile("file", "de.json")
 	io.WriteString(w, servertest.DeUpload)
+	if f.last {
+		token()
+	}
 	mw.Close()
 	return b.send("POST", path, http.Header{"Content-Type": {mw.FormDataContentType()}}, &body)
 }

@@ -247,10 +247,14 @@ func runToken(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, "ID\tUSER\tKIND\tSCOPE\tPROJECT\tLABEL\tCREATED\tEXPIRES")
+		fmt.Fprintln(tw, "ID\tUSER\tKIND\tSCOPE\tPROJECT\tLABEL\tCREATED\tEXPIRES\tLAST USED")
 		for _, t := range tokens {
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", t.ID, t.Username, t.Prefix, t.Scope,
-				projectLabel(ctx, db, t.ProjectID), t.Name, t.Created.Format(time.DateTime), expiryLabel(t.Expires))
+			used := "never"
+			if !t.LastUsed.IsZero() {
+				used = t.LastUsed.UTC().Format(time.DateTime)
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", t.ID, t.Username, t.Prefix, t.Scope,
+				projectLabel(ctx, db, t.ProjectID), t.Name, t.Created.Format(time.DateTime), expiryLabel(t.Expires), used)
 		}
 		return tw.Flush()
 	case args[0] == "revoke" && len(pos) == 1:

@@ -75,7 +75,7 @@ func TestAccountsCommandLineAndTokens(t *testing.T) {
 	if strings.Contains(list, tok) || strings.Contains(list, ptok) {
 		t.Fatalf("token list shows a secret:\n%s", list)
 	}
-	for _, want := range []string{"anna", "laptop", "bot-demo-ci", "wlp_", "demo"} {
+	for _, want := range []string{"anna", "laptop", "bot-demo-ci", "wlp_", "demo", "LAST USED", "never"} {
 		if !strings.Contains(list, want) {
 			t.Errorf("token list lacks %q:\n%s", want, list)
 		}

@@ -76,6 +76,9 @@ type DB struct {
 	pageCacheBytes int
 	// pageGens numbers the pages read from the database (pageOf).
 	pageGens atomic.Uint64
+
+	// tokenUses are the token uses waiting to be written (tokens.go).
+	tokenUses tokenUses
 }
 
 // Open opens the index o describes, creating a SQLite file if missing,

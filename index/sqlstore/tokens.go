@@ -3,8 +3,11 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/tolk-project/tolk/index"
 )
@@ -19,8 +22,19 @@ func scanToken(s interface{ Scan(...any) error }) (index.Token, error) {
 		&created, &expires, &used)
 	t.Scope = index.TokenScope(scope)
 	t.Created, t.Expires, t.LastUsed = parseTime(created), parseTime(expires), parseTime(used)
+	if expires != "" && t.Expires.IsZero() {
+		// Only "" means "never expires". An expiry that does not parse
+		// (written by hand, or in another layout) fails closed: it
+		// reads as long past, so the token is refused and listed as
+		// expired.
+		t.Expires = unreadableExpiry
+	}
 	return t, err
 }
+
+// unreadableExpiry is the expiry of a token whose stored one does not
+// parse.
+var unreadableExpiry = time.Unix(0, 0).UTC()
 
 // CreateToken stores a token (its hash, never the token) and returns it
 // with its ID and creation time.
@@ -107,9 +121,11 @@ func (db *DB) Authenticate(ctx context.Context, token string) (index.Principal, 
 	if err := rows.Err(); err != nil {
 		return index.Principal{}, index.Token{}, formatError(err)
 	}
-	if !found || !index.TokenMatches(token, t.Hash) || t.Expired(db.now()) || !p.User.IsActive {
+	now := db.now()
+	if !found || !index.TokenMatches(token, t.Hash) || t.Expired(now) || !p.User.IsActive {
 		return index.Principal{}, index.Token{}, denied
 	}
+	db.noteTokenUse(t, now)
 	p.Scope, p.ScopeProjectID = t.Scope, t.ProjectID
 	return p, t, nil
 }
@@ -218,4 +234,83 @@ func (db *DB) RemoveGrant(ctx context.Context, g index.Grant) error {
 			g.UserID, r.Name, g.ProjectID)
 		return err
 	})
+}
+
+// tokenUseEvery is how often a token's last_used is written at most.
+// Writing it at every request would put a write, and on PostgreSQL a
+// round trip, on the path of every request with a token; a minute is
+// as precise as anyone reads it.
+const tokenUseEvery = time.Minute
+
+// tokenUses are the token uses noted by Authenticate, written by one
+// goroutine at a time off the request path (writeTokenUses).
+type tokenUses struct {
+	mu sync.Mutex // guards the fields below
+	// due are the uses not written yet, by token id.
+	due map[int64]time.Time
+	// noted is when each token's use was last made due, so that a
+	// token used many times a minute is due at most once a minute even
+	// before its row says so; entries older than tokenUseEvery are
+	// dropped by writeTokenUses.
+	noted map[int64]time.Time
+	// writing says a writeTokenUses goroutine is running.
+	writing bool
+}
+
+// noteTokenUse records that t was used at now, unless its row or this
+// process already has a use less than tokenUseEvery old. It never
+// waits for the database: the write happens in writeTokenUses.
+func (db *DB) noteTokenUse(t index.Token, now time.Time) {
+	if now.Sub(t.LastUsed) < tokenUseEvery {
+		return
+	}
+	u := &db.tokenUses
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if at, ok := u.noted[t.ID]; ok && now.Sub(at) < tokenUseEvery {
+		return
+	}
+	if u.due == nil {
+		u.due, u.noted = map[int64]time.Time{}, map[int64]time.Time{}
+	}
+	u.due[t.ID], u.noted[t.ID] = now, now
+	if !u.writing {
+		u.writing = true
+		go db.writeTokenUses()
+	}
+}
+
+// writeTokenUses writes the due token uses, in one narrow write (no
+// cache holds tokens), until none is left. A failure is logged, not
+// retried: the next use a minute on notes the token again.
+func (db *DB) writeTokenUses() {
+	u := &db.tokenUses
+	for {
+		u.mu.Lock()
+		due := u.due
+		u.due = nil
+		if len(due) == 0 {
+			now := db.now()
+			for id, at := range u.noted {
+				if now.Sub(at) >= tokenUseEvery {
+					delete(u.noted, id)
+				}
+			}
+			u.writing = false
+			u.mu.Unlock()
+			return
+		}
+		u.mu.Unlock()
+		err := db.writeNarrow(context.Background(), func(tx *Tx) error {
+			for id, at := range due {
+				if _, err := tx.Exec(`UPDATE tokens SET last_used = ? WHERE id = ?`, formatTime(at), id); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, errClosed) {
+			db.log.Warn("record token use", "tokens", len(due), "err", err)
+		}
+	}
 }

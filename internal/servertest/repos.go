@@ -3,12 +3,17 @@ package servertest
 import (
 	"context"
 	"io/fs"
+	"net/http"
+	"net/http/cgi"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/tolk-project/tolk"
 
@@ -75,6 +80,32 @@ func MustUpstream(tb testing.TB, name string) Upstream {
 	return u
 }
 
+// MustServeHTTP serves the upstream's bare repository over git's smart
+// HTTP (git http-backend), as a Git host does, until the test ends. It
+// returns the repository's URL and the number of fetches (and clones)
+// served so far: the info/refs requests of git-upload-pack. It skips the
+// test when git http-backend is missing.
+func (u Upstream) MustServeHTTP(tb testing.TB) (string, *atomic.Int64) {
+	tb.Helper()
+	bare := strings.TrimPrefix(u.URL, "file://")
+	backend := filepath.Join(RunGit(tb, "/", "--exec-path"), "git-http-backend")
+	if _, err := os.Stat(backend); err != nil {
+		tb.Skipf("git http-backend not available: %v", err)
+	}
+	cgiHandler := &cgi.Handler{Path: backend, Root: "/git",
+		Env: []string{"GIT_PROJECT_ROOT=" + filepath.Dir(bare), "GIT_HTTP_EXPORT_ALL=1",
+			"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1", "HOME=/nonexistent"}}
+	var fetches atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasSuffix(r.URL.Path, "/info/refs") && r.URL.Query().Get("service") == "git-upload-pack" {
+			fetches.Add(1)
+		}
+		cgiHandler.ServeHTTP(w, r)
+	}))
+	tb.Cleanup(srv.Close)
+	return srv.URL + "/git/" + filepath.Base(bare), &fetches
+}
+
 // Commit writes files in the work tree, commits and pushes.
 func (u Upstream) Commit(tb testing.TB, files map[string]string, msg string) string {
 	tb.Helper()
@@ -113,7 +144,11 @@ type RepoEnv struct {
 // MustIndexAndService opens an index with every language in a
 // temporary directory and a sync service over it, both closed when the
 // test ends.
-func MustIndexAndService(tb testing.TB) (*sqlstore.DB, *tolksync.Service) {
+//
+// Updates asked by notices (webhooks) follow each other without waiting
+// (UpdateInterval 1ns) unless an option says otherwise; each option
+// edits the service's options.
+func MustIndexAndService(tb testing.TB, options ...func(*tolksync.Options)) (*sqlstore.DB, *tolksync.Service) {
 	tb.Helper()
 	ctx := context.Background()
 	dir := tb.TempDir()
@@ -122,7 +157,11 @@ func MustIndexAndService(tb testing.TB) (*sqlstore.DB, *tolksync.Service) {
 	if err := db.SeedLanguages(ctx, langs.All()); err != nil {
 		tb.Fatal(err)
 	}
-	svc, err := tolksync.New(db, langs, tolksync.Options{DataDir: filepath.Join(dir, "data")})
+	o := tolksync.Options{DataDir: filepath.Join(dir, "data"), UpdateInterval: time.Nanosecond}
+	for _, f := range options {
+		f(&o)
+	}
+	svc, err := tolksync.New(db, langs, o)
 	if err != nil {
 		tb.Fatal(err)
 	}
