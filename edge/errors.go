@@ -126,15 +126,24 @@ func fieldEntries(fe *index.FieldError) []errorEntry {
 func (s *Server) Fail(c *gin.Context, err error) {
 	status, body := ErrorResponse(err)
 	if status >= 500 {
-		level := slog.LevelError
-		if ClientGone(c) || errors.Is(err, context.Canceled) {
-			level = slog.LevelWarn // the client went away mid-request
-		}
-		RequestLogger(c, s.log).Log(c.Request.Context(), level, "request failed", "err", err)
+		LogFailure(c, s.log, err)
 	}
 	if status == http.StatusUnauthorized {
 		c.Header("WWW-Authenticate", "Token")
 	}
 	s.WriteJSON(c, status, body)
 	c.Abort()
+}
+
+// LogFailure logs err, which failed the request with a 5xx, once, with
+// the request's ID: at ERROR, or at WARN when the client went away and
+// the failure (a cancelled query) is not the server's, as the request
+// line then says 499. The API's and the pages' error answers all log
+// through it.
+func LogFailure(c *gin.Context, log *slog.Logger, err error) {
+	level := slog.LevelError
+	if ClientGone(c) || errors.Is(err, context.Canceled) {
+		level = slog.LevelWarn
+	}
+	RequestLogger(c, log).Log(c.Request.Context(), level, "request failed", "err", err)
 }

@@ -429,7 +429,7 @@ func (s *Server) failPage(c *gin.Context, err error) {
 		// The edge's throttle has set Retry-After; the detail says when.
 		page.Title, page.Note = "Too many requests", body.Errors[0].Detail
 	case status >= 500:
-		edge.RequestLogger(c, s.log).Error("request failed", "err", err)
+		edge.LogFailure(c, s.log, err)
 		page.Title, page.Note = "Server error", "A server error occurred."
 	default:
 		page.ProblemsTitle = "What went wrong"

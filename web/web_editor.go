@@ -632,7 +632,7 @@ func (s *Server) failSave(c *gin.Context, isJSON bool, err error) {
 	}
 	status, body := edge.ErrorResponse(err)
 	if status >= 500 {
-		edge.RequestLogger(c, s.log).Error("request failed", "err", err)
+		edge.LogFailure(c, s.log, err)
 	}
 	var details []string
 	for _, e := range body.Errors {

@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/langdata"
@@ -468,5 +470,59 @@ func TestEditorHistoryTruncatesLongTexts(t *testing.T) {
 	link := fmt.Sprintf(`href="%s/api/changes/%d/"`, srv.URL, longID)
 	if !strings.Contains(body, fmt.Sprintf("… [truncated: %d bytes]", len(long))) || !strings.Contains(body, link) {
 		t.Errorf("the editor's history lacks the marker or the link %s", link)
+	}
+}
+
+// leavingStore holds the editor's list query until the request's
+// context ends, as a slow query does when its client goes away, and
+// then fails with the context's error.
+type leavingStore struct {
+	*sqlstore.DB
+	entered chan struct{}
+}
+
+func (s leavingStore) FindUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, int, error) {
+	select {
+	case s.entered <- struct{}{}:
+	default:
+	}
+	<-ctx.Done()
+	return nil, 0, fmt.Errorf("find units: %w", ctx.Err())
+}
+
+// TestEditorClientGoneIsNotServerError: an editor request whose client
+// leaves while its query runs is logged as the request log documents
+// it, 499 at WARN, and nothing of it at ERROR (the cancelled query used
+// to be logged as a server error).
+func TestEditorClientGoneIsNotServerError(t *testing.T) {
+	db := servertest.MustOpenDB(t)
+	seedShop(t, db)
+	store := leavingStore{DB: db, entered: make(chan struct{}, 1)}
+	srv := servertest.Serve(t, store, servertest.Options{})
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(conn, "GET /translate/shop/ui/de/ HTTP/1.1\r\nHost: %s\r\n\r\n", srv.Listener.Addr())
+	select {
+	case <-store.entered:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the editor never queried its units")
+	}
+	conn.Close()
+	var logs string
+	for end := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if logs = srv.Logs.String(); strings.Contains(logs, `"msg":"request"`) {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatalf("the request was never logged:\n%s", logs)
+		}
+	}
+	if strings.Contains(logs, `"level":"ERROR"`) {
+		t.Errorf("a client that left is logged as a server error:\n%s", logs)
+	}
+	if !strings.Contains(logs, `"level":"WARN","msg":"request"`) || !strings.Contains(logs, `"status":499`) {
+		t.Errorf("the request of a client that left is not logged as 499 at WARN:\n%s", logs)
 	}
 }
