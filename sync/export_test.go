@@ -4,3 +4,7 @@ package sync
 // commits and its index update; an error it returns stands for a crash
 // there.
 func SetAfterGitCommit(s *Service, fn func() error) { s.afterGitCommit = fn }
+
+// SetPullStep installs a hook that runs at the steps of a pull that moved
+// the branch ("moved", "imported"), to interrupt it there.
+func SetPullStep(s *Service, fn func(step string)) { s.onPullStep = fn }

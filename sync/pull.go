@@ -38,7 +38,7 @@ func (s *Service) Reset(ctx context.Context, c index.Component, user *index.User
 		return err
 	}
 	defer unlock()
-	if err := repo.ResetTo(up.target); err != nil {
+	if err := resetTo(repo, up.target); err != nil {
 		return resetFailed(c, err)
 	}
 	discarded, err := s.store.DiscardPending(ctx, c.ID, userID(user), func(p index.Pending) string {
@@ -76,7 +76,7 @@ func (s *Service) ResetKeep(ctx context.Context, c index.Component, user *index.
 	if err != nil {
 		return fmt.Errorf("%s/%s: keep translations: %w", c.Project.Slug, c.Slug, err)
 	}
-	if err := repo.ResetTo(up.target); err != nil {
+	if err := resetTo(repo, up.target); err != nil {
 		return resetFailed(c, err)
 	}
 	s.opts.Logger.Info("repository reset, translations kept", "project", c.Project.Slug, "component", c.Slug,
@@ -86,6 +86,16 @@ func (s *Service) ResetKeep(ctx context.Context, c index.Component, user *index.
 	}
 	_, err = s.commitLocked(ctx, repo, c, user)
 	return err
+}
+
+// resetTo moves the branch to target for a reset, which supersedes a
+// pull's unfinished move (markMove): the reset decides what becomes of
+// the pending edits.
+func resetTo(repo *vcs.Repo, target string) error {
+	if err := repo.ResetTo(target); err != nil {
+		return err
+	}
+	return repo.ClearMark(movedFromMark)
 }
 
 // upstream is where a reset moves the branch.
@@ -216,10 +226,16 @@ func (s *Service) updateFailed(ctx context.Context, c index.Component, user *ind
 // records the rebase and commits the edits upstream lacks on top.
 func (s *Service) afterPull(ctx context.Context, co checkedOut) error {
 	c := co.c
+	s.pullStep("imported")
 	if err := s.store.RecordRepositoryChange(ctx, c.ID, index.ActionRebase, userID(co.user), ""); err != nil {
 		return err
 	}
 	res, err := s.commitLocked(ctx, co.repo, c, co.user)
+	if err == nil || errors.Is(err, index.ErrConflict) {
+		// The kept edits are committed on top (those of a file upstream
+		// broke wait for it, as after any commit): the move is done.
+		err = errors.Join(err, co.repo.ClearMark(movedFromMark))
+	}
 	if err != nil {
 		return err
 	}
@@ -273,10 +289,30 @@ func (s *Service) integrate(ctx context.Context, c index.Component, repo *vcs.Re
 	if err != nil {
 		return in, err
 	}
+	unfinished, err := unfinishedMove(repo)
+	if err != nil {
+		return in, err
+	}
+	if unfinished.previous == head {
+		// Marked, but the branch never moved (or went back to the
+		// recorded head): nothing to finish.
+		unfinished = integration{}
+	}
+	if unfinished.previous != "" {
+		// An earlier pull moved the branch and was cut short before it
+		// committed the kept edits on top: this one finishes it, as
+		// that pull would have, whether or not upstream moved since.
+		in.previous, in.base = unfinished.previous, unfinished.base
+	}
 	if !d.Moved() {
 		return in, nil
 	}
-	in.base = d.Base
+	if unfinished.previous == "" {
+		in.base = d.Base
+		if err := markMove(repo, d); err != nil {
+			return in, err
+		}
+	}
 	if d.Base != d.Head {
 		if err := s.repend(ctx, c, repo, d); err != nil {
 			return in, fmt.Errorf("keep local commits: %w", err)
@@ -287,7 +323,56 @@ func (s *Service) integrate(ctx context.Context, c index.Component, repo *vcs.Re
 		return in, err
 	}
 	in.head = d.Remote
+	s.pullStep("moved")
 	return in, nil
+}
+
+// pullStep runs the test hook onPullStep, when set.
+func (s *Service) pullStep(step string) {
+	if s.onPullStep != nil {
+		s.onPullStep(step)
+	}
+}
+
+// movedFromMark and moveBaseMark name the checkout's marks of a move
+// onto upstream whose kept edits are not committed on top yet: HEAD
+// before the move, and the base the import compares pending edits with
+// (none when HEAD and upstream shared no history). movedFromMark is set
+// last and cleared once the commit on top is made (afterPull) or a reset
+// superseded the move; moveBaseMark is read only while it is set.
+const (
+	movedFromMark = "moved-from"
+	moveBaseMark  = "move-base"
+)
+
+// markMove records, before the move d asks for, that it owes a commit
+// on top of upstream, so that a pull cut short after the move (a crash,
+// a cancelled job) is finished by the next one instead of leaving the
+// kept edits pending.
+func markMove(repo *vcs.Repo, d vcs.Divergence) error {
+	var err error
+	if d.Base != "" {
+		err = repo.SetMark(moveBaseMark, d.Base)
+	} else {
+		err = repo.ClearMark(moveBaseMark)
+	}
+	if err != nil {
+		return err
+	}
+	return repo.SetMark(movedFromMark, d.Head)
+}
+
+// unfinishedMove returns the move markMove recorded and nothing has
+// finished yet: its previous HEAD and its base; a zero integration when
+// none.
+func unfinishedMove(repo *vcs.Repo) (integration, error) {
+	var in integration
+	var err error
+	if in.previous, err = repo.Mark(movedFromMark); err != nil || in.previous == "" {
+		return integration{}, err
+	}
+	in.base, err = repo.Mark(moveBaseMark)
+	return in, err
 }
 
 // repend records in the index what the local commits (Base..Head of d)

@@ -3,6 +3,7 @@ package sync_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -518,5 +519,67 @@ func (e *commitEnv) checkCommittedOnTop(t *testing.T, lang, key, want string) {
 	}
 	if e.unit(t, lang, key).Pending {
 		t.Error("the edit is still pending after the pull committed it")
+	}
+}
+
+// TestPullInterruptedThenRetried: a pull cut short once it moved the
+// branch onto upstream (before its import, or after it and before the
+// commit on top) and then retried ends as a pull that ran through does:
+// the kept edits (a local commit upstream lacks and an edit still
+// pending) committed on top of upstream, nothing pending, one 21.
+func TestPullInterruptedThenRetried(t *testing.T) {
+	t.Parallel()
+	setup := func(t *testing.T) commitEnv {
+		t.Helper()
+		e := mustCommitEnv(t)
+		e.edit(t, "de", "bye", "Tschüss", e.ann)
+		if _, err := e.svc.Commit(context.Background(), e.c, &e.ann); err != nil {
+			t.Fatal(err)
+		}
+		e.edit(t, "fr", "hello", "Salut", e.bob)
+		e.upstream(t, map[string]string{
+			"locales/en.json": "{\n  \"hello\": \"Hello\",\n  \"bye\": \"Bye\",\n  \"new\": \"New\",\n  \"menu\": {\"file\": \"File\"}\n}\n",
+			"locales/de.json": "{\n  \"hello\": \"Grüß dich\",\n  \"bye\": \"\",\n  \"menu\": {\"file\": \"Datei\"}\n}\n",
+		}, "upstream moves")
+		return e
+	}
+	// outcome is what a pull leaves: the commits on top of upstream, the
+	// files at HEAD, what is pending, the 21s.
+	outcome := func(t *testing.T, e commitEnv) string {
+		t.Helper()
+		checkout := e.dir + "/repos/test/app"
+		var b strings.Builder
+		b.WriteString(git(t, checkout, "log", "--format=%an | %s", git(t, e.bare, "rev-parse", "main")+"..HEAD"))
+		for _, f := range []string{"en", "de", "fr"} {
+			b.WriteString("\n" + git(t, checkout, "show", "HEAD:locales/"+f+".json"))
+		}
+		fmt.Fprintf(&b, "\npending %+v, 21s %d", e.pending(t), len(e.changesOf(t, index.ActionRebase)))
+		return b.String()
+	}
+	through := setup(t)
+	if err := through.svc.Pull(context.Background(), through.c, &through.bob); err != nil {
+		t.Fatal(err)
+	}
+	want := outcome(t, through)
+	for _, step := range []string{"moved", "imported"} {
+		t.Run(step, func(t *testing.T) {
+			e := setup(t)
+			ctx, cancel := context.WithCancel(context.Background())
+			tolksync.SetPullStep(e.svc, func(s string) {
+				if s == step {
+					cancel()
+				}
+			})
+			if err := e.svc.Pull(ctx, e.c, &e.bob); !errors.Is(err, context.Canceled) {
+				t.Fatalf("interrupted pull = %v, want context.Canceled", err)
+			}
+			tolksync.SetPullStep(e.svc, nil)
+			if err := e.svc.Pull(context.Background(), e.c, &e.bob); err != nil {
+				t.Fatal(err)
+			}
+			if got := outcome(t, e); got != want {
+				t.Errorf("interrupted at %q and retried:\n%s\n\nrun through:\n%s", step, got, want)
+			}
+		})
 	}
 }

@@ -167,6 +167,10 @@ type Service struct {
 	// afterGitCommit, when set (by tests), runs between a commit's git
 	// commits and its index update; an error stands for a crash there.
 	afterGitCommit func() error
+	// onPullStep, when set (by tests), runs at the steps of a pull that
+	// moved the branch onto upstream: "moved", right after the move, and
+	// "imported", after the import and before the commit on top.
+	onPullStep func(step string)
 }
 
 // New returns a Service over the given store and language table.

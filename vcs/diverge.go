@@ -298,6 +298,17 @@ func (r *Repo) Mark(name string) (string, error) {
 	return h.String(), nil
 }
 
+// ClearMark forgets the commit SetMark recorded under name; a name with
+// no mark is not an error.
+func (r *Repo) ClearMark(name string) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.repo.Storer.RemoveReference(markRef(name)); err != nil {
+		return fmt.Errorf("clear mark %s: %w", name, err)
+	}
+	return nil
+}
+
 func markRef(name string) plumbing.ReferenceName {
 	return plumbing.ReferenceName("refs/tolk/marks/" + name)
 }
