@@ -165,6 +165,9 @@ func (s *Service) commitLocked(ctx context.Context, repo *vcs.Repo, c index.Comp
 	if p, err := s.store.PendingUnits(ctx, c.ID); err == nil && !p.Any() {
 		return res, nil
 	}
+	if err := markCommitting(repo); err != nil {
+		return res, fmt.Errorf("%s/%s: %w", c.Project.Slug, c.Slug, err)
+	}
 	cm := &componentCommit{svc: s, c: c, user: user, res: &res,
 		rec: index.Committed{ComponentID: c.ID, UserID: userID(user)}}
 	// One batch: the commits follow each other under one hold of the
@@ -177,7 +180,7 @@ func (s *Service) commitLocked(ctx context.Context, repo *vcs.Repo, c index.Comp
 		return res, err
 	}
 	if len(cm.rec.Translations) == 0 && len(cm.rec.Files) == 0 {
-		return res, cm.unwritableErr()
+		return res, errors.Join(cm.unwritableErr(), repo.ClearMark(committingMark))
 	}
 	// Recorded with the edits it holds: whichever process commits next
 	// builds on this commit, which none can once the edits are forgotten.
@@ -192,10 +195,77 @@ func (s *Service) commitLocked(ctx context.Context, repo *vcs.Repo, c index.Comp
 	if err := s.store.MarkCommitted(ctx, cm.rec); err != nil {
 		return res, fmt.Errorf("%s/%s: mark committed: %w", c.Project.Slug, c.Slug, err)
 	}
+	if err := repo.ClearMark(committingMark); err != nil {
+		return res, fmt.Errorf("%s/%s: %w", c.Project.Slug, c.Slug, err)
+	}
 	res.Translations = len(cm.rec.Translations)
 	s.opts.Logger.Info("pending edits committed", "project", c.Project.Slug, "component", c.Slug,
 		"commits", len(res.Commits), "translations", res.Translations)
 	return res, cm.unwritableErr()
+}
+
+// committingMark names the checkout's mark of HEAD as it was before a
+// commit's git commits; it is cleared once the index has forgotten the
+// edits they hold (MarkCommitted). A mark left behind is a commit cut
+// short between the two (a crash, a failed index update), whose edits
+// the index still calls pending though HEAD holds them.
+const committingMark = "committing"
+
+// markCommitting sets committingMark to HEAD before a commit, unless a
+// commit cut short left it: the oldest mark stays, so that HEAD past it
+// still tells that commits were made.
+func markCommitting(repo *vcs.Repo) error {
+	if mark, err := repo.Mark(committingMark); err != nil || mark != "" {
+		return err
+	}
+	head, err := repo.Head()
+	if err != nil {
+		return err
+	}
+	return repo.SetMark(committingMark, head)
+}
+
+// settleCutCommit finishes, under the component's lock, a commit of
+// this checkout cut short between git and the index (committingMark):
+// the pending edits HEAD's files already hold are forgotten, as the next
+// commit would forget them, but nothing is committed, so edits made
+// since stay pending. A translation with any edit HEAD lacks keeps all
+// of its own for that commit. Then the mark goes.
+func (s *Service) settleCutCommit(ctx context.Context, c index.Component) error {
+	repo, unlock, err := s.lockedCheckout(ctx, c)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	mark, err := repo.Mark(committingMark)
+	if err != nil || mark == "" {
+		return err
+	}
+	head, err := repo.Head()
+	if err != nil {
+		return err
+	}
+	if head != mark {
+		var res index.CommitResult
+		cm := &componentCommit{svc: s, c: c, res: &res, forgetOnly: true, rec: index.Committed{ComponentID: c.ID}}
+		if err := repo.Batch(func(b *vcs.Batch) error {
+			cm.repo = b
+			return cm.all(ctx)
+		}); err != nil {
+			return err
+		}
+		if len(cm.rec.Translations) > 0 || len(cm.rec.Files) > 0 {
+			if cm.rec.Head, err = s.headRecord(ctx, c, repo); err != nil {
+				return err
+			}
+			if err := s.store.MarkCommitted(ctx, cm.rec); err != nil {
+				return fmt.Errorf("mark committed: %w", err)
+			}
+			s.opts.Logger.Info("cut-short commit settled", "project", c.Project.Slug, "component", c.Slug,
+				"translations", len(cm.rec.Translations), "files", len(cm.rec.Files))
+		}
+	}
+	return repo.ClearMark(committingMark)
 }
 
 // all makes the component's commits: deleted files, then each
@@ -255,12 +325,22 @@ type componentCommit struct {
 	// broken are the files whose edits could not be written, each as
 	// "path: why".
 	broken []string
+	// forgetOnly makes no commit: only what HEAD already holds is
+	// recorded as done (settleCutCommit).
+	forgetOnly bool
 }
 
 // deleteFile commits the deletion of a removed translation's file; a
 // file HEAD does not hold (deleted by an earlier commit whose index
 // update was lost) needs no commit.
 func (cm *componentCommit) deleteFile(ctx context.Context, f index.PendingFile) error {
+	if cm.forgetOnly {
+		if _, err := cm.repo.ReadFile(f.Path); !errors.Is(err, vcs.ErrNotExist) {
+			return err // HEAD still holds the file (or cannot say): the deletion waits
+		}
+		cm.rec.Files = append(cm.rec.Files, f.Path)
+		return nil
+	}
 	author := cm.svc.opts.Committer
 	if f.UserID != 0 {
 		if u, err := cm.svc.store.FindUserByID(ctx, f.UserID); err == nil {
@@ -302,6 +382,8 @@ func (cm *componentCommit) translation(ctx context.Context, t index.Translation,
 	data, err := cm.repo.ReadFile(t.Filename)
 	exists := err == nil
 	switch {
+	case errors.Is(err, vcs.ErrNotExist) && cm.forgetOnly:
+		return false, nil
 	case errors.Is(err, vcs.ErrNotExist):
 		data, err = cm.newFile(t.Language)
 		if err != nil {
@@ -343,6 +425,9 @@ func (cm *componentCommit) translation(ctx context.Context, t index.Translation,
 			// learnt it, or an edit back to the committed value.
 			continue
 		}
+		if cm.forgetOnly {
+			return false, nil
+		}
 		author := s.signature(g.author)
 		tmpl := cm.c.CommitMessage
 		if !exists {
@@ -364,6 +449,9 @@ func (cm *componentCommit) translation(ctx context.Context, t index.Translation,
 			return false, &unwritableError{path: t.Filename, err: err}
 		}
 		ct.Removed = done
+		if cm.forgetOnly && !bytes.Equal(out, data) {
+			return false, nil
+		}
 		if !bytes.Equal(out, data) {
 			// The removed_units rows do not say who removed a string: the
 			// commit is by whoever asked for it.

@@ -208,6 +208,18 @@ func TestCommitOnePerAuthor(t *testing.T) {
 	}
 }
 
+// cutCommit commits the pending edits as ann with the index update
+// failing after the git commit, as a crash there would.
+func (e commitEnv) cutCommit(tb testing.TB) {
+	tb.Helper()
+	crash := errors.New("crash")
+	tolksync.SetAfterGitCommit(e.svc, func() error { return crash })
+	defer tolksync.SetAfterGitCommit(e.svc, nil)
+	if _, err := e.svc.Commit(context.Background(), e.c, &e.ann); !errors.Is(err, crash) {
+		tb.Fatalf("commit = %v, want the crash", err)
+	}
+}
+
 // TestCommitCrashBetweenGitAndIndex makes the index update fail after the
 // git commit, as a crash there would, and commits again: the edits are
 // found in HEAD and forgotten, with no second commit.
@@ -216,15 +228,10 @@ func TestCommitCrashBetweenGitAndIndex(t *testing.T) {
 	ctx := context.Background()
 	e := mustCommitEnv(t)
 	e.edit(t, "de", "bye", "Tschüss", e.ann)
-	crash := errors.New("crash")
-	tolksync.SetAfterGitCommit(e.svc, func() error { return crash })
-	if _, err := e.svc.Commit(ctx, e.c, &e.ann); !errors.Is(err, crash) {
-		t.Fatalf("commit = %v, want the crash", err)
-	}
+	e.cutCommit(t)
 	if p := e.pending(t); p.Units != 1 {
 		t.Fatalf("pending after the crash = %+v, want the edit", p)
 	}
-	tolksync.SetAfterGitCommit(e.svc, nil)
 	res, err := e.svc.Commit(ctx, e.c, &e.ann)
 	if err != nil {
 		t.Fatal(err)

@@ -140,6 +140,22 @@ func (s *Service) RepositoryStatus(ctx context.Context, c index.Component) (inde
 	if err != nil {
 		return index.RepositoryStatus{}, err
 	}
+	// A commit cut short between git and the index left edits pending
+	// that a commit on the branch holds: settled first, the status says
+	// what is true (nothing to commit, something to push) rather than
+	// waiting for the next commit.
+	if cut, err := repo.Mark(committingMark); err != nil || cut != "" {
+		lock.Unlock()
+		if err == nil {
+			err = s.settleCutCommit(ctx, c)
+		}
+		if err != nil {
+			return index.RepositoryStatus{}, fmt.Errorf("%s/%s: settle a cut-short commit: %w", c.Project.Slug, c.Slug, err)
+		}
+		if repo, lock, err = s.readCheckout(ctx, c); err != nil {
+			return index.RepositoryStatus{}, err
+		}
+	}
 	defer lock.Unlock()
 	st, err := repo.Status()
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/indextest"
 )
 
 var repoFiles = map[string]string{
@@ -133,4 +134,60 @@ func TestGitExport(t *testing.T) {
 	if resp.StatusCode != http.StatusForbidden {
 		t.Errorf("receive-pack advertisement = %d, want 403", resp.StatusCode)
 	}
+}
+
+// TestRepositoryStatusAfterCommitCutShort: a commit cut short between
+// its git commit and the index update (a crash there) left the edit in
+// a commit on the checkout's branch, not pushed. The status says so:
+// nothing to commit, something to push, the edit no longer pending. An
+// edit made since stays pending, and the next commit makes no second
+// commit of the first.
+func TestRepositoryStatusAfterCommitCutShort(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := mustCommitEnv(t)
+	e.edit(t, "de", "bye", "Tschüss", e.ann)
+	e.cutCommit(t)
+	// On PostgreSQL the index records each head for the other
+	// processes, and the unrecorded commit is not one: the checkout goes
+	// back to the recorded head, and the edit is still to commit.
+	committed := indextest.Engine() != "postgres"
+	st, err := e.svc.RepositoryStatus(ctx, e.c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.NeedsCommit == committed || st.NeedsPush != committed || (st.Pending.Units == 0) != committed {
+		t.Errorf("status after the cut-short commit = needs_commit %v, needs_push %v, pending %+v; want the edit committed: %v",
+			st.NeedsCommit, st.NeedsPush, st.Pending, committed)
+	}
+	if pending := e.unit(t, "de", "bye").Pending; pending == committed {
+		t.Errorf("de bye pending = %v, want %v", pending, !committed)
+	}
+	e.edit(t, "fr", "hello", "Salut", e.bob)
+	if st, err = e.svc.RepositoryStatus(ctx, e.c); err != nil {
+		t.Fatal(err)
+	}
+	if !st.NeedsCommit || st.Pending.Units != 2-b2i(committed) {
+		t.Errorf("status after an edit since = needs_commit %v, pending %+v", st.NeedsCommit, st.Pending)
+	}
+	res, err := e.svc.Commit(ctx, e.c, &e.ann)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 2 - b2i(committed); len(res.Commits) != want {
+		t.Errorf("commit after = %d commits, want %d", len(res.Commits), want)
+	}
+	if err := e.svc.Push(ctx, e.c, nil); err != nil {
+		t.Fatal(err)
+	}
+	if log := e.log(t); len(log) != 3 {
+		t.Errorf("log:\n%s\nwant the initial commit, de and fr once each", strings.Join(log, "\n"))
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
