@@ -8,15 +8,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tolk-project/tolk/internal/gitfixture"
 )
 
 // gitEnv isolates the git CLI from the user's configuration and identity.
-var gitEnv = []string{
-	"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "HOME=/nonexistent",
-	"LC_ALL=C", "TZ=UTC",
-	"GIT_AUTHOR_NAME=Upstream", "GIT_AUTHOR_EMAIL=upstream@example.invalid",
-	"GIT_COMMITTER_NAME=Upstream", "GIT_COMMITTER_EMAIL=upstream@example.invalid",
-}
+var gitEnv = gitfixture.Env
 
 // mustGit runs the git CLI in dir and returns its trimmed output.
 func mustGit(tb testing.TB, dir string, args ...string) string {

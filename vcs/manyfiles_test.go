@@ -1,14 +1,12 @@
 package vcs
 
 import (
-	"bytes"
 	"context"
-	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/tolk-project/tolk/internal/gitfixture"
 )
 
 // mustManyFilesRepo makes a bare repository whose one commit holds
@@ -24,30 +22,12 @@ func mustManyFilesRepo(tb testing.TB, n int) string {
 }
 
 // manyFilesCommit commits on main of the bare repository at bare, on
-// top of its head if it has one, n small distinct files in the folder
-// sub and files, through git fast-import: writing them into a work tree
-// and adding them would take longer than what the tests measure.
+// top of its head if it has one, n small distinct files in the one
+// folder sub and files (gitfixture.Commit).
 func manyFilesCommit(tb testing.TB, bare, sub string, n int, files map[string]string) {
 	tb.Helper()
-	var in bytes.Buffer
-	in.WriteString("commit refs/heads/main\ncommitter Upstream <upstream@example.invalid> 946684800 +0000\ndata 9\nupstream\n")
-	if exec.Command("git", "--git-dir", bare, "rev-parse", "--verify", "--quiet", "refs/heads/main").Run() == nil {
-		in.WriteString("from refs/heads/main^0\n")
-	}
-	inline := func(p, content string) {
-		fmt.Fprintf(&in, "M 100644 inline %s\ndata %d\n%s\n", p, len(content), content)
-	}
-	for i := range n {
-		inline(fmt.Sprintf("%s/asset-%06d.txt", sub, i), fmt.Sprintf("%s %d\n", sub, i))
-	}
-	for p, content := range files {
-		inline(p, content)
-	}
-	cmd := exec.Command("git", "fast-import", "--quiet")
-	cmd.Dir, cmd.Stdin = bare, &in
-	cmd.Env = append(os.Environ(), gitEnv...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		tb.Fatalf("git fast-import: %v\n%s", err, out)
+	if _, err := gitfixture.Commit(context.Background(), bare, gitfixture.Assets{Dir: sub, N: n}, files); err != nil {
+		tb.Fatal(err)
 	}
 }
 

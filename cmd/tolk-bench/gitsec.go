@@ -509,22 +509,11 @@ func upstreamEdit(r *git.Repository, path, value string) (string, plumbing.Hash,
 	if err != nil {
 		return "", plumbing.ZeroHash, err
 	}
-	f, err := jsonfmt.Decode(bytes.NewReader(data))
+	key, data, err := editFirstString(data, value)
 	if err != nil {
 		return "", plumbing.ZeroHash, err
 	}
-	key := ""
-	for _, u := range f.Units() {
-		if f.Editable(u.Context) {
-			key = u.Context
-			break
-		}
-	}
-	var buf bytes.Buffer
-	if err := f.Encode(&buf, []formats.Edit{{Context: key, Target: []string{value}}}); err != nil {
-		return "", plumbing.ZeroHash, err
-	}
-	if err := os.WriteFile(full, buf.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(full, data, 0o644); err != nil {
 		return "", plumbing.ZeroHash, err
 	}
 	if _, err := wt.Add(path); err != nil {
@@ -539,6 +528,30 @@ func upstreamEdit(r *git.Repository, path, value string) (string, plumbing.Hash,
 		return "", plumbing.ZeroHash, err
 	}
 	return key, h, nil
+}
+
+// editFirstString returns the JSON translation file data with its first
+// editable string set to value, and that string's key.
+func editFirstString(data []byte, value string) (string, []byte, error) {
+	f, err := jsonfmt.Decode(bytes.NewReader(data))
+	if err != nil {
+		return "", nil, err
+	}
+	key := ""
+	for _, u := range f.Units() {
+		if f.Editable(u.Context) {
+			key = u.Context
+			break
+		}
+	}
+	if key == "" {
+		return "", nil, errors.New("no editable string")
+	}
+	var buf bytes.Buffer
+	if err := f.Encode(&buf, []formats.Edit{{Context: key, Target: []string{value}}}); err != nil {
+		return "", nil, err
+	}
+	return key, buf.Bytes(), nil
 }
 
 // headOf is the main branch of the repository at dir.

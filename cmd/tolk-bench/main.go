@@ -39,9 +39,17 @@
 //     -t2 -c8, the API and then its ceiling.
 //   - scale: N copies of the corpus components in one project: import
 //     time, peak RSS and read latency against the 1x run.
+//   - monorepo: a repository of 100,000 files outside the filemask of a
+//     component of 6 locale files, built with git fast-import and
+//     imported with the real sync.Service into an index of its own: the
+//     checkout's first commit, of one edit, and a pull of an upstream
+//     commit adding 100,000 files and changing one locale file (target:
+//     each under 2 s). Ceiling: the git CLI in a sparse checkout of the
+//     locale folder: read-tree and commit, then pull --ff-only.
 //
-// -only import,reads,git,writes,mixed,web,scale runs just the sections named (the
-// reads, git and writes need the import, which always runs).
+// -only import,reads,git,writes,mixed,web,scale,monorepo runs just the
+// sections named. Every section but monorepo needs the corpus's import,
+// which runs when any of them is named; monorepo alone needs no corpus.
 //
 // Everything runs on loopback and in a temporary directory, is bounded in
 // requests and time, and stops by itself. Numbers never fail the run.
@@ -112,7 +120,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.StringVar(&cfg.CorpusDir, "corpus", "", "corpus directory (default: shared/corpus beside the checkout)")
 	fs.StringVar(&cfg.DB, "db", "", "measure on this PostgreSQL database (a postgres:// URL), each index in a fresh schema "+
 		"of its own, dropped at the end (default: SQLite files in a temporary directory)")
-	only := fs.String("only", strings.Join(sections, ","), "comma-separated sections to run (the import always runs; "+
+	only := fs.String("only", strings.Join(sections, ","), "comma-separated sections to run (the corpus's import runs with every one but monorepo; "+
 		"wrk, which needs Debian's wrk, only when named)")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
@@ -127,13 +135,16 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		}
 		cfg.Concurrency = append(cfg.Concurrency, n)
 	}
-	cfg.Sections = map[string]bool{"import": true}
+	cfg.Sections = map[string]bool{}
 	for _, s := range strings.Split(*only, ",") {
 		s = strings.TrimSpace(s)
 		if !slices.Contains(sections, s) && s != "wrk" {
 			return cfg, fmt.Errorf("-only: unknown section %q (have %s, wrk)", s, strings.Join(sections, ", "))
 		}
 		cfg.Sections[s] = true
+		if !slices.Contains(standalone, s) {
+			cfg.Sections["import"] = true
+		}
 	}
 	if cfg.Scale < 0 {
 		cfg.Scale = 10
@@ -175,7 +186,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 }
 
 // sections are the parts of a run, in order.
-var sections = []string{"import", "reads", "git", "writes", "mixed", "web", "scale"}
+var sections = []string{"import", "reads", "git", "writes", "mixed", "web", "scale", "monorepo"}
+
+// standalone are the sections that build what they measure themselves:
+// the corpus is imported only when another section is named.
+var standalone = []string{"monorepo"}
 
 // roundTrips is how many trivial statements time the engine's round trip.
 const roundTrips = 1000
@@ -189,10 +204,6 @@ const quickFiles = 3
 func bench(ctx context.Context, cfg config, progress io.Writer) (*report, error) {
 	logf := func(format string, args ...any) {
 		fmt.Fprintf(progress, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)
-	}
-	corpus, err := findCorpus(cfg.CorpusDir)
-	if err != nil {
-		return nil, err
 	}
 	if cfg.PprofDir != "" {
 		if err := os.MkdirAll(cfg.PprofDir, 0o755); err != nil {
@@ -212,6 +223,31 @@ func bench(ctx context.Context, cfg config, progress io.Writer) (*report, error)
 	defer eng.Close()
 	rep := newReport(cfg)
 	rep.Engine, rep.Postgres = eng.Describe(), eng.postgres()
+	if cfg.Sections["import"] {
+		if err := benchCorpus(ctx, cfg, eng, rep, tmp, logf); err != nil {
+			return rep, err
+		}
+	}
+	if cfg.Sections["monorepo"] {
+		n := monorepoFiles
+		if cfg.Quick {
+			n = monorepoFilesQuick
+		}
+		if rep.Monorepo, err = benchMonorepo(ctx, eng, filepath.Join(tmp, "monorepo"), n, logf); err != nil {
+			return rep, fmt.Errorf("monorepo: %w", err)
+		}
+	}
+	logf("done")
+	return rep, nil
+}
+
+// benchCorpus runs the sections over the corpus: its import, then those
+// of cfg.Sections that need it.
+func benchCorpus(ctx context.Context, cfg config, eng *engine, rep *report, tmp string, logf func(string, ...any)) error {
+	corpus, err := findCorpus(cfg.CorpusDir)
+	if err != nil {
+		return err
+	}
 	limit := 0
 	if cfg.Quick {
 		limit = quickFiles
@@ -219,7 +255,7 @@ func bench(ctx context.Context, cfg config, progress io.Writer) (*report, error)
 	logf("building repositories from %s", corpus)
 	repos, err := buildRepos(ctx, corpus, tmp, limit)
 	if err != nil {
-		return rep, err
+		return err
 	}
 	for _, r := range repos {
 		rep.Corpus = append(rep.Corpus, fmt.Sprintf("%s (%s, %d files)", r.folder, r.format, len(r.files)))
@@ -229,29 +265,29 @@ func bench(ctx context.Context, cfg config, progress io.Writer) (*report, error)
 	logf("import: full and unchanged")
 	in, res, err := runImport(ctx, eng, filepath.Join(tmp, "x1"), "bench", projectComponents(repos, 1), cfg.cpuProfile("import"))
 	if err != nil {
-		return rep, fmt.Errorf("import: %w", err)
+		return fmt.Errorf("import: %w", err)
 	}
 	defer in.Close()
 	rep.Import = &res
 	if err := cfg.heapProfile("import"); err != nil {
-		return rep, err
+		return err
 	}
 	if rep.RoundTrip, err = in.store.roundTrip(ctx, roundTrips); err != nil {
-		return rep, fmt.Errorf("round trip: %w", err)
+		return fmt.Errorf("round trip: %w", err)
 	}
 	logf("import: ceilings")
 	c, err := parseCeiling(repos)
 	if err != nil {
-		return rep, fmt.Errorf("parse ceiling: %w", err)
+		return fmt.Errorf("parse ceiling: %w", err)
 	}
 	if c.InsertSec, c.InsertRows, err = insertCeiling(ctx, in.store, tmp); err != nil {
-		return rep, fmt.Errorf("insert ceiling: %w", err)
+		return fmt.Errorf("insert ceiling: %w", err)
 	}
 	rep.Ceilings = &c
 
 	if cfg.Sections["reads"] {
 		if err := benchReads(ctx, cfg, rep, in, logf); err != nil {
-			return rep, err
+			return err
 		}
 	}
 	if cfg.Sections["wrk"] {
@@ -264,32 +300,31 @@ func bench(ctx context.Context, cfg config, progress io.Writer) (*report, error)
 	// Before the writes, whose PATCHes would otherwise be committed too.
 	if cfg.Sections["git"] {
 		if err := benchGit(ctx, cfg, rep, in, repos, filepath.Join(tmp, "git"), logf); err != nil {
-			return rep, err
+			return err
 		}
 	}
 	if cfg.Sections["writes"] || cfg.Sections["mixed"] {
 		if err := benchWrites(ctx, cfg, rep, in, filepath.Join(tmp, "writes"), logf); err != nil {
-			return rep, err
+			return err
 		}
 	}
 	// After the writes: its saves edit what they would read.
 	if cfg.Sections["web"] {
 		if err := benchWeb(ctx, cfg, rep, in, logf); err != nil {
-			return rep, err
+			return err
 		}
 	}
 	// The scale section needs the memory: the 1x index is done with.
 	if err := in.Close(); err != nil {
-		return rep, err
+		return err
 	}
 
 	if cfg.Scale > 0 && cfg.Sections["scale"] {
 		if err := benchScale(ctx, cfg, eng, rep, repos, tmp, logf); err != nil {
-			return rep, err
+			return err
 		}
 	}
-	logf("done")
-	return rep, nil
+	return nil
 }
 
 // benchReads loads the API over the 1x index.

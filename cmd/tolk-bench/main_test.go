@@ -42,6 +42,7 @@ func TestQuickRun(t *testing.T) {
 	checkGit(t, rep.Git)
 	checkWeb(t, rep.Web)
 	checkScale(t, rep)
+	checkMonorepo(t, rep.Monorepo, monorepoFilesQuick)
 
 	b, err := os.ReadFile(out)
 	if err != nil {
@@ -50,7 +51,7 @@ func TestQuickRun(t *testing.T) {
 	md := string(b)
 	for _, want := range []string{"kept note", "kept after", "### Import", "### Reads under load",
 		"### Writes under load", "| unit PATCH over HTTP | 64 |", "### Reads while writing", "| upload of jellyfin/de",
-		"### Pages and the editor (issue 16)", "| save and next ", "### Git (issue 10)", "### Scale: 2×",
+		"### Pages and the editor (issue 16)", "| save and next ", "### Git (issue 10)", "### Scale: 2×", "### Monorepo: 2,000 files outside the filemask",
 		"ceiling (a) + (b)", "units late page", "Command: `go run ./cmd/tolk-bench -quick", "CPUs: ", "Index engine: SQLite 3."} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q:\n%s", want, md)
@@ -366,7 +367,9 @@ func TestParseFlagsOnly(t *testing.T) {
 		want    []string // sections run
 		wantErr bool
 	}{
-		{name: "default runs all", args: nil, want: []string{"import", "reads", "git", "writes", "mixed", "web", "scale"}},
+		{name: "default runs all", args: nil, want: []string{"import", "reads", "git", "writes", "mixed", "web", "scale", "monorepo"}},
+		{name: "monorepo needs no import", args: []string{"-only", "monorepo"}, want: []string{"monorepo"}},
+		{name: "monorepo beside git", args: []string{"-only", "monorepo,git"}, want: []string{"import", "git", "monorepo"}},
 		{name: "web implies import", args: []string{"-only", "web"}, want: []string{"import", "web"}},
 		{name: "git implies import", args: []string{"-only", "git"}, want: []string{"import", "git"}},
 		{name: "import only", args: []string{"-only", "import"}, want: []string{"import"}},

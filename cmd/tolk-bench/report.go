@@ -40,6 +40,7 @@ type report struct {
 	Wrk        []wrkPoint
 	WrkFailure string
 	Git        *gitResult
+	Monorepo   *monorepoResult
 	Scale      *scaleResult
 }
 
@@ -212,11 +213,16 @@ func (r *report) Markdown() string {
 		w("- %s\n", m)
 	}
 	w("- Load average at start: %s (other work on the machine makes every number noisy; compare ratios measured in one run)\n", r.LoadBefore)
-	w("- Load points: %s each, at most %s requests", r.Duration, fmtInt(r.MaxRequests))
-	if r.Quick {
-		w("; **-quick**: %d files per corpus, numbers only prove the tool works", quickFiles+2)
+	if len(r.Corpus) > 0 {
+		w("- Load points: %s each, at most %s requests", r.Duration, fmtInt(r.MaxRequests))
+		if r.Quick {
+			w("; **-quick**: %d files per corpus, numbers only prove the tool works", quickFiles+2)
+		}
+		w("\n- Corpus: %s\n", strings.Join(r.Corpus, ", "))
+	} else if r.Quick {
+		w("- **-quick**: numbers only prove the tool works\n")
 	}
-	w("\n- Corpus: %s\n\n", strings.Join(r.Corpus, ", "))
+	w("\n")
 
 	if r.Import != nil {
 		w("### Import\n\n")
@@ -238,6 +244,10 @@ func (r *report) Markdown() string {
 	if r.Git != nil {
 		w("### Git (issue 10)\n\n")
 		gitTable(&b, r.Git, r.PprofDir != "")
+	}
+	if r.Monorepo != nil {
+		w("### Monorepo: %s files outside the filemask\n\n", fmtInt(r.Monorepo.Files))
+		monorepoTable(&b, r.Monorepo)
 	}
 	if r.Writes != nil {
 		w("### Writes under load\n\n")
@@ -422,6 +432,45 @@ func gitTable(b *strings.Builder, g *gitResult, profiled bool) {
 		w("\nCPU profile of `Service.Commit`: `git-commit.cpu.pprof`.\n")
 	}
 	w("\n")
+}
+
+func monorepoTable(b *strings.Builder, m *monorepoResult) {
+	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	w("A repository of %s files in folders of %s under `vendor/` and a component of %d locale files "+
+		"(`locales/*.json`, %d strings each), built with git fast-import (%.1f s) and imported with "+
+		"`Service.Reconcile` (a clone without a work tree, %d files parsed; %.1f s). Tolk's first commit, of "+
+		"one edit, builds the checkout's git index from HEAD (every entry skip-worktree but the file it writes); "+
+		"the pull then fetches an upstream commit adding %s files under `more/` and changing a string of "+
+		"`locales/%s.json`, moves onto it and re-imports that file. Ceiling: the git CLI (%s) doing the same git "+
+		"work, a clone without a work tree and with a sparse checkout of `locales/`, so the same index and only "+
+		"locale files on disk: `git read-tree -mu HEAD`, the file Tolk committed written, `git add`, `git commit`; "+
+		"then, level with Tolk's pushed head, `git pull --ff-only` (fetch over file://, the index rewritten). "+
+		"A normal clone would write the %s files Tolk never writes; go-git's reset is the quadratic path Tolk no "+
+		"longer takes. One round each, Tolk first. Target: each under %.0f s.\n\n",
+		fmtInt(m.Files), fmtInt(monorepoPerDir), m.Locales, monorepoStrings, m.BuildSec, m.Locales, m.ImportSec,
+		fmtInt(m.Files), loadLanguage, m.Git, fmtInt(m.Files), monorepoTarget.Seconds())
+	w("| step | seconds | target | ceiling, s | × ceiling |\n|---|---:|---|---:|---:|\n")
+	target := func(sec float64) string {
+		if sec < monorepoTarget.Seconds() {
+			return "met"
+		}
+		return "**missed**"
+	}
+	w("| first commit of one edit on the fresh checkout (`Service.Commit`) | %.2f | %s | %.2f | %.1f× |\n",
+		m.FirstSec, target(m.FirstSec), m.FirstCeilSec, ratio(m.FirstSec, m.FirstCeilSec))
+	w("| pull of %s new files and 1 changed translation file (`Service.Pull`) | %.2f | %s | %.2f | %.1f× |\n",
+		fmtInt(m.Files), m.PullSec, target(m.PullSec), m.PullCeilSec, ratio(m.PullSec, m.PullCeilSec))
+	checks := func(failures []string) string {
+		if len(failures) == 0 {
+			return "all passed"
+		}
+		return "**failed: " + strings.Join(failures, "; ") + "**"
+	}
+	w("\nChecks, Tolk's %s: the pushed first commit changed %d file, with the edit in it; the pull left HEAD at "+
+		"upstream, the changed string in the index and nothing owed; the work tree held %d file after the commit "+
+		"and %d after the pull, %d outside the filemask. The ceiling's %s: its commit has Tolk's tree, its pull "+
+		"left HEAD at upstream and the new files off disk.\n\n",
+		checks(m.Failures), m.ChangedFiles, m.FirstWorkTree, m.PulledWorkTree, m.Outside, checks(m.CeilFailures))
 }
 
 func (r *report) scaleTable(b *strings.Builder) {
