@@ -119,7 +119,11 @@ func TestMaxConnectionsClosesIdleFirst(t *testing.T) {
 	m := limitedMain(t, func(l *HTTPLimits) {
 		l.MaxConnections, l.MaxConnectionsPerClient, l.IdleTimeout = 4, 0, 2*time.Minute
 	})
-	idle := dialMany(t, m, hogAddr, 4, func(k *keepAlive) { k.get(t) })
+	// The server marks a connection idle after the client has read its
+	// answer, so back-to-back requests could go idle out of order: each
+	// waits a little before the next, so that the first is the one idle
+	// longest in the server's eyes too.
+	idle := dialMany(t, m, hogAddr, 4, func(k *keepAlive) { k.get(t); time.Sleep(50 * time.Millisecond) })
 	took := dialFrom(t, m, otherAddr).answeredWithin(t, time.Second)
 	t.Logf("a fifth connection answered in %s", took)
 	if !idle[0].closedWithin(time.Second) {
