@@ -1,0 +1,313 @@
+package checks
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Flags is a parsed, merged set of translation flags: a name maps to its
+// parameters (none for a plain flag). The zero value is an empty set.
+// Flags is a value: Set and Merge return new sets.
+type Flags struct {
+	names  []string            // in the order first given
+	params map[string][]string // name → parameters
+	regex  *regexp.Regexp      // compiled regex: parameter, if any
+}
+
+// FlagError reports a flag that cannot be parsed or is not allowed.
+type FlagError struct {
+	Flag   string // the flag's name, or the raw text when no name was read
+	Reason string
+}
+
+func (e *FlagError) Error() string {
+	return fmt.Sprintf("checks: invalid translation flag %q: %s", e.Flag, e.Reason)
+}
+
+// flagKind says what parameters a flag takes.
+type flagKind int
+
+const (
+	plain    flagKind = iota // no parameter
+	intParam                 // exactly one integer
+	oneParam                 // exactly one value
+	anyParam                 // one or more values
+)
+
+// plainFlags are the plain flags that are not a check's enable or ignore
+// flag (reference §1.5).
+var plainFlags = []string{
+	"read-only", "strict-same", "strict-format", "forbidden", "terminology",
+	"ignore-all-checks", "case-insensitive", "rst-text", "md-text",
+	"markdown-text", "xml-text", "url", "auto-safe-html",
+	"auto-java-messageformat", "safe-html", "safe-mdx", "bbcode",
+	"check-glossary", "csharp-format",
+}
+
+// typedFlags are the flags that take parameters (reference §1.5).
+var typedFlags = map[string]flagKind{
+	"max-length":     intParam,
+	"max-lines":      intParam,
+	"max-size":       anyParam,
+	"font-family":    oneParam,
+	"font-size":      intParam,
+	"font-weight":    oneParam,
+	"font-spacing":   intParam,
+	"priority":       intParam,
+	"replacements":   anyParam,
+	"variant":        oneParam,
+	"placeholders":   anyParam,
+	"regex":          oneParam,
+	"accelerator":    oneParam,
+	"icu-flags":      anyParam,
+	"icu-tag-prefix": oneParam,
+	"fluent-type":    oneParam,
+	"discard":        oneParam,
+}
+
+// kindOf returns how the named flag takes parameters, or false when the
+// name is unknown. Every check's enable flag ("end-stop") and ignore flag
+// ("ignore-end-stop") is known.
+func kindOf(name string) (flagKind, bool) {
+	if k, ok := typedFlags[name]; ok {
+		return k, true
+	}
+	if slices.Contains(plainFlags, name) {
+		return plain, true
+	}
+	for _, c := range registry {
+		if name == c.EnableFlag() || name == c.IgnoreFlag() {
+			return plain, true
+		}
+	}
+	return plain, false
+}
+
+// ParseFlags parses Weblate's flag syntax: comma-separated flags, each a
+// name optionally followed by colon-separated parameters, as in
+//
+//	max-length:80, placeholders:$URL$:"%s":r"\{\d\}", regex:^[A-Z]
+//
+// Single or double quotes allow spaces, commas and colons in a parameter;
+// a backslash escapes a quote inside them; an r prefix (r"…") marks a
+// regular expression and is dropped. A regex: parameter given unquoted
+// may contain colons: they are kept. Unknown names, parameters on plain
+// flags, typed flags without a value, a non-integer where a number is
+// wanted and a regex that does not compile are errors (*FlagError).
+// The empty string parses to an empty set.
+func ParseFlags(s string) (Flags, error) {
+	var f Flags
+	items, err := split(s)
+	if err != nil {
+		return Flags{}, err
+	}
+	for _, it := range items {
+		if len(it) == 0 || it[0] == "" {
+			continue
+		}
+		name := it[0]
+		params := it[1:]
+		if name == "regex" && len(params) > 1 {
+			params = []string{strings.Join(params, ":")}
+		}
+		if f, err = f.Set(name, params...); err != nil {
+			return Flags{}, err
+		}
+	}
+	return f, nil
+}
+
+// split tokenizes s into flags, each a list whose first element is the
+// name and the rest its parameters.
+func split(s string) ([][]string, error) {
+	var (
+		out   [][]string
+		cur   []string
+		tok   strings.Builder
+		quote rune // the open quote, or 0
+	)
+	flush := func() { cur = append(cur, strings.TrimSpace(tok.String())); tok.Reset() }
+	runes := []rune(s)
+	for i := 0; i < len(runes); i++ {
+		r := runes[i]
+		switch {
+		case quote != 0 && r == '\\' && i+1 < len(runes) && (runes[i+1] == quote || runes[i+1] == '\\'):
+			i++
+			tok.WriteRune(runes[i])
+		case quote != 0 && r == quote:
+			quote = 0
+		case quote != 0:
+			tok.WriteRune(r)
+		case r == '"' || r == '\'':
+			quote = r
+		case r == 'r' && i+1 < len(runes) && (runes[i+1] == '"' || runes[i+1] == '\'') && strings.TrimSpace(tok.String()) == "":
+			// r"…": a regular expression; the prefix is dropped.
+			quote = runes[i+1]
+			i++
+		case r == ':':
+			flush()
+		case r == ',':
+			flush()
+			out = append(out, cur)
+			cur = nil
+		default:
+			tok.WriteRune(r)
+		}
+	}
+	if quote != 0 {
+		return nil, &FlagError{Flag: s, Reason: "unterminated quote"}
+	}
+	flush()
+	out = append(out, cur)
+	return out, nil
+}
+
+// Set returns f with the named flag set to params, replacing any earlier
+// value. It validates the name and parameters as ParseFlags does.
+func (f Flags) Set(name string, params ...string) (Flags, error) {
+	kind, ok := kindOf(name)
+	if !ok {
+		return f, &FlagError{Flag: name, Reason: "unknown flag"}
+	}
+	var re *regexp.Regexp
+	switch kind {
+	case plain:
+		if len(params) > 0 {
+			return f, &FlagError{Flag: name, Reason: "takes no parameter"}
+		}
+	case intParam, oneParam:
+		if len(params) != 1 || params[0] == "" {
+			return f, &FlagError{Flag: name, Reason: "needs exactly one value"}
+		}
+		if kind == intParam {
+			if _, err := strconv.Atoi(params[0]); err != nil {
+				return f, &FlagError{Flag: name, Reason: fmt.Sprintf("%q is not an integer", params[0])}
+			}
+		}
+		if name == "regex" {
+			var err error
+			if re, err = regexp.Compile(params[0]); err != nil {
+				return f, &FlagError{Flag: name, Reason: err.Error()}
+			}
+		}
+	case anyParam:
+		if len(params) == 0 {
+			return f, &FlagError{Flag: name, Reason: "needs a value"}
+		}
+	}
+	g := f.clone()
+	if _, had := g.params[name]; !had {
+		g.names = append(g.names, name)
+	}
+	g.params[name] = slices.Clone(params)
+	if name == "regex" {
+		g.regex = re
+	}
+	return g, nil
+}
+
+func (f Flags) clone() Flags {
+	g := Flags{names: slices.Clone(f.names), params: make(map[string][]string, len(f.params)+1), regex: f.regex}
+	for k, v := range f.params {
+		g.params[k] = v
+	}
+	return g
+}
+
+func (f Flags) remove(name string) Flags {
+	if !f.Has(name) {
+		return f
+	}
+	g := f.clone()
+	delete(g.params, name)
+	g.names = slices.DeleteFunc(g.names, func(n string) bool { return n == name })
+	if name == "regex" {
+		g.regex = nil
+	}
+	return g
+}
+
+// Has reports whether the named flag is set.
+func (f Flags) Has(name string) bool {
+	_, ok := f.params[name]
+	return ok
+}
+
+// Params returns the named flag's parameters (nil for a plain flag or one
+// not set).
+func (f Flags) Params(name string) []string { return slices.Clone(f.params[name]) }
+
+// Int returns the named flag's integer parameter.
+func (f Flags) Int(name string) (int, bool) {
+	p := f.params[name]
+	if len(p) != 1 {
+		return 0, false
+	}
+	n, err := strconv.Atoi(p[0])
+	return n, err == nil
+}
+
+// Names returns the flags set, in the order they were first given.
+func (f Flags) Names() []string { return slices.Clone(f.names) }
+
+// String formats f in the flag syntax ParseFlags reads, quoting
+// parameters that need it.
+func (f Flags) String() string {
+	var b strings.Builder
+	for i, n := range f.names {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(n)
+		for _, p := range f.params[n] {
+			b.WriteByte(':')
+			if strings.ContainsAny(p, `:,"' \`) || p == "" {
+				b.WriteString(`"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(p) + `"`)
+			} else {
+				b.WriteString(p)
+			}
+		}
+	}
+	return b.String()
+}
+
+// Merge combines flag layers in Weblate's order (reference §1.5,
+// Unit.get_all_flags), lowest first:
+//
+//  1. the project's or category's check_flags;
+//  2. the file format's built-in flags;
+//  3. the component's check_flags;
+//  4. the translation's check_flags;
+//  5. the flags the file gives the unit;
+//  6. the source unit's extra_flags;
+//  7. this unit's extra_flags.
+//
+// A later layer's value wins for typed flags; discard:NAME in a layer
+// removes NAME as inherited from the layers before it; discard itself is
+// not kept.
+func Merge(layers ...Flags) Flags {
+	var out Flags
+	for _, l := range layers {
+		if d := l.params["discard"]; len(d) == 1 {
+			out = out.remove(d[0])
+		}
+		for _, n := range l.names {
+			if n == "discard" {
+				continue
+			}
+			g := out.clone()
+			if _, had := g.params[n]; !had {
+				g.names = append(g.names, n)
+			}
+			g.params[n] = l.params[n]
+			if n == "regex" {
+				g.regex = l.regex
+			}
+			out = g
+		}
+	}
+	return out
+}

@@ -1,0 +1,130 @@
+package checks
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Unit is what the checks read of one unit.
+type Unit struct {
+	Source []string // source plural forms; one for a non-plural string
+	Target []string // target plural forms, in the target language's order
+	// Language is the target language code ("fr", "pt_BR", "zh_Hans").
+	Language string
+	// SourceLanguage is the source language code; "en" when empty.
+	SourceLanguage string
+	Flags          Flags // merged flags (see Merge)
+}
+
+// Result is one failing check.
+type Result struct {
+	ID string
+}
+
+// single checks one source form against one target form.
+type single func(src, tgt, lang string) bool
+
+// whole checks all forms at once.
+type whole func(u Unit) bool
+
+// implemented maps each computed check id to its function: a single or a
+// whole.
+var implemented = map[string]any{}
+
+func init() {
+	for id, fn := range singles {
+		implemented[id] = fn
+	}
+	for id, fn := range wholes {
+		implemented[id] = fn
+	}
+}
+
+// Run returns the target checks that fail on u, in registry order (see
+// All). Checks that need a flag run only when it is set; ignore-<id>
+// silences one check and ignore-all-checks all of them. A unit whose
+// target forms are all empty is untranslated and gets no result. Run does
+// not consider read-only state or glossary components: callers choose
+// which units to check.
+func Run(u Unit) []Result {
+	if u.Flags.Has("ignore-all-checks") || !translated(u.Target) {
+		return nil
+	}
+	var out []Result
+	for _, c := range registry {
+		if c.Kind != Target || !enabled(c, u.Flags) {
+			continue
+		}
+		var fail bool
+		switch fn := implemented[c.ID].(type) {
+		case single:
+			fail = eachPair(u, fn)
+		case whole:
+			fail = fn(u)
+		default:
+			continue
+		}
+		if fail {
+			out = append(out, Result{ID: c.ID})
+		}
+	}
+	return out
+}
+
+func translated(target []string) bool {
+	for _, t := range target {
+		if t != "" {
+			return true
+		}
+	}
+	return false
+}
+
+func enabled(c Check, f Flags) bool {
+	if f.Has(c.IgnoreFlag()) {
+		return false
+	}
+	return c.Default || (c.Flag != "" && f.Has(c.Flag))
+}
+
+// eachPair pairs source and target forms as Weblate does: form by form
+// when both sides have the same count, otherwise every target form with
+// the last source form.
+func eachPair(u Unit, fn single) bool {
+	if len(u.Source) == 0 {
+		return false
+	}
+	last := u.Source[len(u.Source)-1]
+	for i, t := range u.Target {
+		s := last
+		if len(u.Source) == len(u.Target) {
+			s = u.Source[i]
+		}
+		if fn(s, t, u.Language) {
+			return true
+		}
+	}
+	return false
+}
+
+// isLanguage reports whether code's base language is one of bases:
+// "pt_BR" and "pt-BR" have base "pt".
+func isLanguage(code string, bases ...string) bool {
+	b := baseLanguage(code)
+	for _, x := range bases {
+		if b == x {
+			return true
+		}
+	}
+	return false
+}
+
+func baseLanguage(code string) string {
+	if i := strings.IndexAny(code, "_-@"); i >= 0 {
+		code = code[:i]
+	}
+	return strings.ToLower(code)
+}
+
+// runeLen counts characters, as Weblate's len does on Python strings.
+func runeLen(s string) int { return utf8.RuneCountInString(s) }

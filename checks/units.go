@@ -1,0 +1,127 @@
+package checks
+
+import (
+	"strings"
+	"unicode"
+)
+
+// wholes are the checks computed over all forms of a unit at once.
+var wholes = map[string]whole{
+	"same":         same,
+	"max-length":   maxLength,
+	"regex":        matchesRegex,
+	"plurals":      plurals,
+	"same-plurals": samePlurals,
+}
+
+// same reports a translation identical to its source, with Weblate's
+// heuristics (reference §1.4) unless strict-same is set. Placeable
+// stripping, the per-language "often identical" word lists and the
+// project's name are not modelled yet.
+func same(u Unit) bool {
+	src := u.SourceLanguage
+	if src == "" {
+		src = "en"
+	}
+	sb, tb := baseLanguage(src), baseLanguage(u.Language)
+	if sb == tb || (sb == "en" && tb == "ia") {
+		return false
+	}
+	strict := u.Flags.Has("strict-same")
+	return eachPair(u, func(s, t, _ string) bool {
+		if s != t || short(s, t) {
+			return false
+		}
+		return strict || !sameIgnored(s)
+	})
+}
+
+// sameIgnored: sources that are commonly left as they are.
+func sameIgnored(s string) bool {
+	if runeLen(strings.TrimSpace(s)) <= 1 || isUpper(s) {
+		return true // a letter, a unit, an abbreviation
+	}
+	lower := strings.ToLower(s)
+	if strings.Contains(s, "©") || strings.Contains(lower, "(c) copyright") {
+		return true
+	}
+	// Digits and separators only ("1:4", "10 %").
+	return strings.IndexFunc(s, unicode.IsLetter) < 0
+}
+
+// isUpper is Python's str.isupper: some cased letter, none lower case.
+func isUpper(s string) bool {
+	cased := false
+	for _, r := range s {
+		if unicode.IsLower(r) {
+			return false
+		}
+		if unicode.IsUpper(r) || unicode.IsTitle(r) {
+			cased = true
+		}
+	}
+	return cased
+}
+
+// maxLength: some form longer than max-length:N characters, after the
+// replacements:FROM:TO:… flag's substitutions.
+func maxLength(u Unit) bool {
+	n, ok := u.Flags.Int("max-length")
+	if !ok {
+		return false
+	}
+	rep := u.Flags.Params("replacements")
+	var r *strings.Replacer
+	if len(rep) >= 2 {
+		r = strings.NewReplacer(rep[:len(rep)/2*2]...)
+	}
+	for _, t := range u.Target {
+		if r != nil {
+			t = r.Replace(t)
+		}
+		if runeLen(t) > n {
+			return true
+		}
+	}
+	return false
+}
+
+// matchesRegex: some form in which regex:… finds no match.
+func matchesRegex(u Unit) bool {
+	re := u.Flags.regex
+	if re == nil {
+		return false
+	}
+	for _, t := range u.Target {
+		if !re.MatchString(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// plurals: a plural string with some forms filled and some empty.
+func plurals(u Unit) bool {
+	if len(u.Source) <= 1 {
+		return false
+	}
+	for _, t := range u.Target {
+		if t == "" {
+			return true
+		}
+	}
+	return false
+}
+
+// samePlurals: a plural string whose forms are all the same.
+func samePlurals(u Unit) bool {
+	if len(u.Source) <= 1 || len(u.Target) <= 1 || u.Target[0] == "" {
+		return false
+	}
+	for _, t := range u.Target[1:] {
+		if t != u.Target[0] {
+			return false
+		}
+	}
+	return true
+}
