@@ -35,6 +35,7 @@ func TestLayering(t *testing.T) {
 		{"index", []string{"api", "web", "edge", "sync", "vcs", "formats", "webhook", "metrics", "cmd", "github.com/go-git"}, "index holds the nouns and its engine; it does no git"},
 		{"formats", []string{"index", "sync", "vcs", "api", "web", "edge", "cmd", "database/sql"}, "formats describe files, not rows"},
 		{"vcs", []string{"index", "sync", "formats", "api", "web", "edge", "cmd"}, "vcs is plumbing over go-git"},
+		{"checks", []string{"api", "web", "edge", "sync", "vcs", "formats", "webhook", "metrics", "index/sqlstore", "cmd", "database/sql", "github.com/go-git"}, "checks is pure: text and flags in, failing ids out"},
 		{"sync/msgtemplate", []string{"index", "sync", "vcs", "formats", "api", "web", "edge"}, "the template engine stands alone"},
 	}
 	for _, r := range rules {

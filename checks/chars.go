@@ -19,6 +19,7 @@ var singles = map[string]single{
 	"end_exclamation":     endExclamation,
 	"end_ellipsis":        endEllipsis,
 	"end_semicolon":       endSemicolon,
+	"end_interrobang":     endInterrobang,
 	"escaped_newline":     func(s, t, _ string) bool { return countDiffers(s, t, `\n`) },
 	"newline-count":       func(s, t, _ string) bool { return countDiffers(s, t, "\n") },
 	"zero-width-space":    zeroWidthSpace,
@@ -135,6 +136,8 @@ func endQuestion(s, t, lang string) bool {
 	switch {
 	case s == "" || t == "" || isLanguage(lang, "jbo"):
 		return false
+	case endsInterrobang(s) || endsInterrobang(t): // end_interrobang's case
+		return false
 	case isLanguage(lang, "hy"):
 		return last(s) == '?' && lastDiffers(s, t, "?՞։")
 	case isLanguage(lang, "el"): // ";" and U+037E are the Greek question mark
@@ -146,6 +149,8 @@ func endQuestion(s, t, lang string) bool {
 func endExclamation(s, t, lang string) bool {
 	switch {
 	case s == "" || t == "":
+		return false
+	case endsInterrobang(s) || endsInterrobang(t): // end_interrobang's case
 		return false
 	case isLanguage(lang, "eu") && last(s) == '!' && strings.Contains(t, "¡") && strings.Contains(t, "!"):
 		return false // Basque ¡…!
@@ -169,6 +174,26 @@ func endSemicolon(s, t, lang string) bool {
 		return false // the Greek question mark is ";", see end_question
 	}
 	return lastDiffers(s, t, ";")
+}
+
+// interrobangs are the endings end_interrobang looks for, with their
+// Arabic and full-width forms.
+var interrobangs = []string{"?!", "!?", "⁈", "⁉", "؟!", "!؟", "？！", "！？"}
+
+func endsInterrobang(s string) bool {
+	for _, x := range interrobangs {
+		if strings.HasSuffix(s, x) {
+			return true
+		}
+	}
+	return false
+}
+
+func endInterrobang(s, t, _ string) bool {
+	if s == "" || t == "" {
+		return false
+	}
+	return endsInterrobang(s) != endsInterrobang(t)
 }
 
 func countDiffers(s, t, sub string) bool {
