@@ -173,3 +173,27 @@ func TestFormatBounded(t *testing.T) {
 		}
 	}
 }
+
+func TestPlaceholders(t *testing.T) {
+	tests := []struct {
+		flags, src, tgt string
+		fail            bool
+	}{
+		{`placeholders:$URL$:"%s"`, "Open $URL$ now", "Ouvrir $URL$", false},
+		{`placeholders:$URL$:"%s"`, "Open $URL$ now", "Ouvrir maintenant", true},
+		{`placeholders:$URL$:"%s"`, "Open it", "Ouvrir $URL$", false},
+		{`placeholders:$URL$:"%s"`, "Hi %s", "Salut", true},
+		{`placeholders:$URL$`, "Open $URL$", "Ouvrir $url$", true},
+		{`placeholders:$URL$, case-insensitive`, "Open $URL$", "Ouvrir $url$", false},
+		{`placeholders:"{user name}"`, "Hi {user name}", "Salut {user name}", false},
+		{`placeholders:r"\{\d\}"`, "Item {0}", "Élément", false}, // regex form not matched (see placeholders)
+	}
+	for _, tt := range tests {
+		if got := formatFails(t, "placeholders", tt.flags, []string{tt.src}, []string{tt.tgt}); got != tt.fail {
+			t.Errorf("%s: %q → %q: fail = %v, want %v", tt.flags, tt.src, tt.tgt, got, tt.fail)
+		}
+	}
+	if formatFails(t, "placeholders", "", []string{"Open $URL$"}, []string{"Ouvrir"}) {
+		t.Error("placeholders ran without its flag")
+	}
+}

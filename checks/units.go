@@ -29,6 +29,7 @@ var wholes = map[string]whole{
 	"ruby_format":           formatCheck(rubyPrintf.scan),
 	"c_sharp_format":        formatCheck(scanCSharp),
 	"angularjs_format":      formatCheck(scanAngular),
+	"placeholders":          placeholders,
 }
 
 // same reports a translation identical to its source, with Weblate's
