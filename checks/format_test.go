@@ -197,3 +197,23 @@ func TestPlaceholders(t *testing.T) {
 		t.Error("placeholders ran without its flag")
 	}
 }
+
+// TestFormatScannersTotal feeds every scanner short strings over the
+// syntax's alphabet: none may panic.
+func TestFormatScannersTotal(t *testing.T) {
+	alphabet := "%{}'$()<>@:.,!L019sdtn- "
+	scanners := []scanner{cPrintf.scan, pythonPrintf.scan, phpPrintf.scan, javaPrintf.scan,
+		javascriptPrintf.scan, rubyPrintf.scan, scanBrace, scanCSharp, scanMessageFormat,
+		scanI18next, scanAngular, scanES, scanPercent, scanQt, scanVue}
+	seed := uint32(1)
+	for n := 0; n < 20000; n++ {
+		b := make([]byte, n%9)
+		for i := range b {
+			seed = seed*1664525 + 1013904223
+			b[i] = alphabet[int(seed>>16)%len(alphabet)]
+		}
+		for _, sc := range scanners {
+			sc(string(b))
+		}
+	}
+}
