@@ -13,6 +13,11 @@
 // dismissing, batch checks across components and the API's
 // has_failing_check come in later slices of the quality-checks issue.
 //
+// Run computes the target checks, RunSource the source checks. Each file
+// of checks registers its functions with register (format.go the format
+// strings, markup.go the markup, text.go and markdown.go the rest), so a
+// new family of checks is a new file.
+//
 // Regular expressions given by the regex flag are compiled with Go's
 // regexp package (RE2), so matching is linear in the input's length.
 package checks

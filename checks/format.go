@@ -522,3 +522,23 @@ func placeholders(u Unit) bool {
 		return false
 	})
 }
+
+// The format checks, each behind its flag (c-format, python-format, …).
+var _ = register(nil, map[string]whole{
+	"c_format":              formatCheck(cPrintf.scan),
+	"python_format":         formatCheck(pythonPrintf.scan),
+	"python_brace_format":   formatCheck(scanBrace),
+	"i18next_interpolation": formatCheck(scanI18next),
+	"java_printf_format":    formatCheck(javaPrintf.scan),
+	"java_format":           formatCheck(scanMessageFormat),
+	"javascript_format":     formatCheck(javascriptPrintf.scan),
+	"php_format":            formatCheck(phpPrintf.scan),
+	"percent_placeholders":  formatCheck(scanPercent),
+	"qt_format":             formatCheck(scanQt),
+	"es_format":             formatCheck(scanES),
+	"vue_format":            formatCheck(scanVue),
+	"ruby_format":           formatCheck(rubyPrintf.scan),
+	"c_sharp_format":        formatCheck(scanCSharp),
+	"angularjs_format":      formatCheck(scanAngular),
+	"placeholders":          placeholders,
+})

@@ -318,21 +318,3 @@ var _ = register(
 		"xml-chars-around-tags": xmlCharsAroundTags,
 	},
 )
-
-// register adds checks to singles and wholes; an id registered twice is a
-// programming error.
-func register(s map[string]single, w map[string]whole) bool {
-	for id, fn := range s {
-		if _, dup := singles[id]; dup {
-			panic("checks: " + id + " registered twice")
-		}
-		singles[id] = fn
-	}
-	for id, fn := range w {
-		if _, dup := wholes[id]; dup {
-			panic("checks: " + id + " registered twice")
-		}
-		wholes[id] = fn
-	}
-	return true
-}

@@ -128,3 +128,21 @@ func baseLanguage(code string) string {
 
 // runeLen counts characters, as Weblate's len does on Python strings.
 func runeLen(s string) int { return utf8.RuneCountInString(s) }
+
+// register adds checks to singles and wholes; an id registered twice is a
+// programming error.
+func register(s map[string]single, w map[string]whole) bool {
+	for id, fn := range s {
+		if _, dup := singles[id]; dup {
+			panic("checks: " + id + " registered twice")
+		}
+		singles[id] = fn
+	}
+	for id, fn := range w {
+		if _, dup := wholes[id]; dup {
+			panic("checks: " + id + " registered twice")
+		}
+		wholes[id] = fn
+	}
+	return true
+}

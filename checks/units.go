@@ -12,24 +12,6 @@ var wholes = map[string]whole{
 	"regex":        matchesRegex,
 	"plurals":      plurals,
 	"same-plurals": samePlurals,
-
-	// Format strings (format.go).
-	"c_format":              formatCheck(cPrintf.scan),
-	"python_format":         formatCheck(pythonPrintf.scan),
-	"python_brace_format":   formatCheck(scanBrace),
-	"i18next_interpolation": formatCheck(scanI18next),
-	"java_printf_format":    formatCheck(javaPrintf.scan),
-	"java_format":           formatCheck(scanMessageFormat),
-	"javascript_format":     formatCheck(javascriptPrintf.scan),
-	"php_format":            formatCheck(phpPrintf.scan),
-	"percent_placeholders":  formatCheck(scanPercent),
-	"qt_format":             formatCheck(scanQt),
-	"es_format":             formatCheck(scanES),
-	"vue_format":            formatCheck(scanVue),
-	"ruby_format":           formatCheck(rubyPrintf.scan),
-	"c_sharp_format":        formatCheck(scanCSharp),
-	"angularjs_format":      formatCheck(scanAngular),
-	"placeholders":          placeholders,
 }
 
 // same reports a translation identical to its source, with Weblate's
