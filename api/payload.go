@@ -305,7 +305,7 @@ func isLowSurrogate(body []byte, i int) bool {
 // surrogateMark finds a mark of markSurrogates in s.
 var surrogateMark = regexp.MustCompile("\x00(U\\+D[89A-F][0-9A-F]{2})\x00")
 
-// noNull records NullCharacters on attr (a field, or a list's item) and
+// noNull records index.NullCharacters on attr (a field, or a list's item) and
 // reports false when s holds a NUL character.
 //
 // A NUL that marks a lone surrogate (markSurrogates) is refused as the
@@ -319,7 +319,7 @@ func (p *payload) noNull(attr, s string) bool {
 		p.fail(attr, "surrogate_characters_not_allowed", "Surrogate characters are not allowed: "+m[1]+".")
 		return false
 	}
-	p.fail(attr, edge.NullCharacters.Code, edge.NullCharacters.Detail)
+	p.fail(attr, index.NullCharacters.Code, index.NullCharacters.Detail)
 	return false
 }
 

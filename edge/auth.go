@@ -32,7 +32,7 @@ func Principal(c *gin.Context) *index.Principal { return FromContext(c.Request.C
 // one: the reference answers a bad token with authentication_failed.
 type authError struct{ detail string }
 
-func (e *authError) Error() string { return "api: " + e.detail }
+func (e *authError) Error() string { return "edge: " + e.detail }
 func (e *authError) Unwrap() error { return index.ErrUnauthenticated }
 
 // authenticate runs on every request. With `Authorization: Token <t>` or

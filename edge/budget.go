@@ -37,15 +37,32 @@ var busyBody = []byte(`{"type":"server_error","errors":[{"code":"service_unavail
 // may pass a large one, which then waits longer. It is safe for
 // concurrent use.
 type byteBudget struct {
-	size int64
-	mu   sync.Mutex
-	used int64         // mu guards used, peak and freed
-	peak int64         // the most ever used at once, for tests
-	free chan struct{} // closed, and replaced, when bytes are given back
+	size    int64
+	mu      sync.Mutex
+	used    int64         // mu guards used, peak, waiting and free
+	peak    int64         // the most ever used at once, for tests
+	waiting int           // takers waiting for free
+	free    chan struct{} // closed, and replaced, when bytes are given back to waiters
 }
 
 func newByteBudget(size int64) *byteBudget {
 	return &byteBudget{size: size, free: make(chan struct{})}
+}
+
+// tryTake takes n bytes when they are free now.
+func (b *byteBudget) tryTake(n int64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.takeLocked(n)
+}
+
+func (b *byteBudget) takeLocked(n int64) bool {
+	if b.used+n > b.size {
+		return false
+	}
+	b.used += n
+	b.peak = max(b.peak, b.used)
+	return true
 }
 
 // take waits until n bytes are free and takes them, or returns false
@@ -53,31 +70,38 @@ func newByteBudget(size int64) *byteBudget {
 func (b *byteBudget) take(ctx context.Context, n int64) bool {
 	for {
 		b.mu.Lock()
-		if b.used+n <= b.size {
-			b.used += n
-			b.peak = max(b.peak, b.used)
+		if b.takeLocked(n) {
 			b.mu.Unlock()
 			return true
 		}
+		b.waiting++
 		freed := b.free
 		b.mu.Unlock()
 		select {
 		case <-freed:
 		case <-ctx.Done():
+		}
+		b.mu.Lock()
+		b.waiting--
+		b.mu.Unlock()
+		if ctx.Err() != nil {
 			return false
 		}
 	}
 }
 
-// give gives n bytes back and wakes the waiters.
+// give gives n bytes back and wakes the waiters, if any: with none (the
+// common case) it allocates nothing.
 func (b *byteBudget) give(n int64) {
 	if n == 0 {
 		return
 	}
 	b.mu.Lock()
 	b.used -= n
-	close(b.free)
-	b.free = make(chan struct{})
+	if b.waiting > 0 {
+		close(b.free)
+		b.free = make(chan struct{})
+	}
 	b.mu.Unlock()
 }
 
@@ -91,10 +115,16 @@ type Body struct {
 	held   int64
 }
 
-// budgetContext bounds a wait for the budget by ResponseBudgetWait and
-// by the request.
-func (s *Server) budgetContext(c *gin.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(c.Request.Context(), s.opts.ResponseBudgetWait)
+// takeBudget takes n bytes of the response budget for c's answer: at
+// once when they are free (the common case, with no timer), else
+// waiting at most ResponseBudgetWait and as long as the request lasts.
+func (s *Server) takeBudget(c *gin.Context, n int64) bool {
+	if s.budget.tryTake(n) {
+		return true
+	}
+	ctx, cancel := context.WithTimeout(c.Request.Context(), s.opts.ResponseBudgetWait)
+	defer cancel()
+	return s.budget.take(ctx, n)
 }
 
 // HoldResponse takes n bytes of the response budget for an answer built
@@ -103,9 +133,7 @@ func (s *Server) budgetContext(c *gin.Context) (context.Context, context.CancelF
 // had no room in time: answer 503.
 func (s *Server) HoldResponse(c *gin.Context, n int) (release func(), ok bool) {
 	held := min(int64(n), s.budget.size)
-	ctx, cancel := s.budgetContext(c)
-	defer cancel()
-	if !s.budget.take(ctx, held) {
+	if !s.takeBudget(c, held) {
 		return func() {}, false
 	}
 	return func() { s.budget.give(held) }, true

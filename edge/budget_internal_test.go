@@ -120,8 +120,13 @@ func TestResponseBudget(t *testing.T) {
 					t.Errorf("request %d: %d, want %d", i, status, tc.want)
 				}
 			}
-			if took := time.Since(start); took > 3*time.Second {
+			took := time.Since(start)
+			if took > 3*time.Second {
 				t.Errorf("the answers took %s", took)
+			}
+			// A refusal comes after the wait, not before it.
+			if tc.want == http.StatusServiceUnavailable && took < tc.wait*3/4 {
+				t.Errorf("refused after %s, before the wait of %s", took, tc.wait)
 			}
 			if tc.release == 0 {
 				close(gate)

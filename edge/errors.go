@@ -28,7 +28,7 @@ type errorEntry struct {
 // MethodError is a request whose method the resource does not accept.
 type MethodError struct{ method string }
 
-func (e *MethodError) Error() string { return fmt.Sprintf("api: method %s not allowed", e.method) }
+func (e *MethodError) Error() string { return fmt.Sprintf("edge: method %s not allowed", e.method) }
 
 // RequestError is a client error that no index kind names: a body that
 // does not parse (400 parse_error), a media type the endpoint does not
@@ -38,7 +38,7 @@ type RequestError struct {
 	Code, Detail string
 }
 
-func (e *RequestError) Error() string { return "api: " + e.Detail }
+func (e *RequestError) Error() string { return "edge: " + e.Detail }
 
 // errorKinds maps each index error kind to its status, code and the
 // reference's default message, used when the error carries none.

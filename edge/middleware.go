@@ -104,7 +104,7 @@ func RequestLogger(c *gin.Context, log *slog.Logger) *slog.Logger {
 }
 
 // errPanic stands for a recovered panic when choosing the response.
-var errPanic = errors.New("api: handler panicked")
+var errPanic = errors.New("edge: handler panicked")
 
 // recovery turns a panic into the reference's JSON 500. The panic value
 // and stack go to the log, never to the client.

@@ -124,7 +124,7 @@ const defaultMaxClients = 100_000
 func (r *RateLimits) validate() error {
 	for _, l := range []RateLimit{r.Anonymous, r.AnonymousPages, r.User} {
 		if l.Requests < 0 || (l.Requests > 0 && l.Period <= 0) {
-			return fmt.Errorf("api: rate limit %d per %v: want a positive count and period", l.Requests, l.Period)
+			return fmt.Errorf("edge: rate limit %d per %v: want a positive count and period", l.Requests, l.Period)
 		}
 	}
 	if r.MaxClients <= 0 {
@@ -227,13 +227,21 @@ func (s *Server) throttle(c *gin.Context) bool {
 	if !rateLimited(path) {
 		return true
 	}
-	l, key := s.anonLimit, ClientKey(c.ClientIP())
 	page := !under(path, "/api") && !under(path, "/git")
-	if page {
-		l = s.anonPageLimit
-	}
+	var l *Limiter
+	var key string
 	if p := Principal(c); !p.Anonymous() {
 		l, key = s.userLimit, "user:"+strconv.FormatInt(p.User.ID, 10)
+	} else {
+		// Only an anonymous client is known by its address, which takes
+		// walking the forwarded headers and parsing.
+		l = s.anonLimit
+		if page {
+			l = s.anonPageLimit
+		}
+		if l != nil {
+			key = ClientKey(c.ClientIP())
+		}
 	}
 	if l == nil {
 		return true

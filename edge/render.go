@@ -38,10 +38,8 @@ func (s *Server) WriteJSON(c *gin.Context, status int, v any) {
 // it is over MaxResponseBytes, 503 when the budget had no room for it in
 // time.
 func (s *Server) EncodeBody(c *gin.Context, v any) Body {
-	ctx, cancel := s.budgetContext(c)
-	defer cancel()
 	reserve := min(encodeReserve, s.budget.size)
-	if !s.budget.take(ctx, reserve) {
+	if !s.takeBudget(c, reserve) {
 		return busy(c)
 	}
 	b := Body{Status: http.StatusOK, pooled: bodyPool.Get().(*[]byte), held: reserve}
@@ -58,7 +56,7 @@ func (s *Server) EncodeBody(c *gin.Context, v any) Body {
 		b.Bytes = body
 		// The rest of a large answer's share, held until it is sent.
 		if more := min(int64(len(body)), s.budget.size) - reserve; more > 0 {
-			if !s.budget.take(ctx, more) {
+			if !s.takeBudget(c, more) {
 				s.ReleaseBody(b)
 				return busy(c)
 			}

@@ -61,12 +61,10 @@ func (r *Router) Resource(path, name, allow string, h Handlers) {
 	withAllow := func(c *gin.Context) { c.Header("Allow", allow) }
 	for _, m := range methods {
 		switch m {
-		case http.MethodHead:
+		case http.MethodGet, http.MethodHead:
 			r.s.engine.Handle(m, path, withAllow, h.Get)
 		case http.MethodOptions:
 			r.s.engine.Handle(m, path, withAllow, r.s.options(name))
-		case http.MethodGet:
-			r.s.engine.Handle(m, path, withAllow, h.Get)
 		default:
 			f := byMethod[m]
 			if f == nil {

@@ -109,11 +109,11 @@ func (o *Options) Validate() error {
 	case o.MaxResponseBytes == 0:
 		o.MaxResponseBytes = DefaultMaxResponseBytes
 	case o.MaxResponseBytes < 0:
-		return fmt.Errorf("api: max response size %d: want a positive number of bytes", o.MaxResponseBytes)
+		return fmt.Errorf("edge: max response size %d: want a positive number of bytes", o.MaxResponseBytes)
 	}
 	switch {
 	case o.ResponseBudget < 0 || o.ResponseBudgetWait < 0:
-		return fmt.Errorf("api: response budget %d, wait %s: want positive values or 0", o.ResponseBudget, o.ResponseBudgetWait)
+		return fmt.Errorf("edge: response budget %d, wait %s: want positive values or 0", o.ResponseBudget, o.ResponseBudgetWait)
 	case o.ResponseBudget == 0:
 		o.ResponseBudget = DefaultResponseBudget
 	}
@@ -121,14 +121,14 @@ func (o *Options) Validate() error {
 		o.ResponseBudgetWait = DefaultResponseBudgetWait
 	}
 	if o.WriteTimeout < 0 {
-		return fmt.Errorf("api: write timeout %s: want a positive duration or 0", o.WriteTimeout)
+		return fmt.Errorf("edge: write timeout %s: want a positive duration or 0", o.WriteTimeout)
 	}
 	o.base = ""
 	if o.BaseURL != "" {
 		u, err := url.Parse(o.BaseURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" ||
 			u.RawQuery != "" || u.Fragment != "" {
-			return fmt.Errorf("api: base URL %q: want an absolute http or https URL without query", o.BaseURL)
+			return fmt.Errorf("edge: base URL %q: want an absolute http or https URL without query", o.BaseURL)
 		}
 		o.base = strings.TrimRight(o.BaseURL, "/")
 	}
@@ -136,7 +136,7 @@ func (o *Options) Validate() error {
 	for _, h := range o.AllowedHosts {
 		p := normalizeHostPattern(h)
 		if p == "" {
-			return fmt.Errorf("api: allowed host %q: want a host name, .domain, an IP address or *", h)
+			return fmt.Errorf("edge: allowed host %q: want a host name, .domain, an IP address or *", h)
 		}
 		o.allowedHosts = append(o.allowedHosts, p)
 	}
@@ -157,7 +157,7 @@ func ParseProxies(list []string) ([]netip.Prefix, error) {
 		if err != nil {
 			addr, aerr := netip.ParseAddr(p)
 			if aerr != nil {
-				return nil, fmt.Errorf("api: trusted proxy %q: want an IP address or CIDR range", p)
+				return nil, fmt.Errorf("edge: trusted proxy %q: want an IP address or CIDR range", p)
 			}
 			prefix = netip.PrefixFrom(addr, addr.BitLen())
 		}
@@ -233,7 +233,7 @@ func (s *Server) newEngine() *gin.Engine {
 	e.HandleMethodNotAllowed = true
 	// gin's ClientIP follows the same trust as the URL builder.
 	if err := e.SetTrustedProxies(s.opts.TrustedProxies); err != nil {
-		panic(fmt.Errorf("api: trusted proxies: %w", err)) // Validate accepted them
+		panic(fmt.Errorf("edge: trusted proxies: %w", err)) // Validate accepted them
 	}
 	// Probes come every few seconds and carry no token: they are
 	// neither logged nor authenticated (nor rate limited).

@@ -62,9 +62,10 @@ func safeMethod(m string) bool {
 }
 
 // checkAPICSRF guards the API's writes made with a session cookie: they
-// must send the CSRF token in X-CSRF-Token. The pages' own writes
-// (webRoutes) check theirs, which may also come in the form. Token-authenticated
-// requests need none, since a browser never adds a token by itself.
+// must send the CSRF token in X-CSRF-Token. The pages' own writes (the
+// forms of package web) check theirs with CheckCSRF, which may also come
+// in the form. Token-authenticated requests need none, since a browser
+// never adds a token by itself.
 func (s *Server) checkAPICSRF(c *gin.Context) error {
 	if !ViaSession(c) || safeMethod(c.Request.Method) || !strings.HasPrefix(c.Request.URL.Path, "/api/") {
 		return nil

@@ -264,7 +264,7 @@ func (form *uploadForm) parseFields(fields map[string]string, problems map[strin
 	// Both are CharFields in the reference: no NUL characters.
 	for _, name := range []string{"author_name", "author_email"} {
 		if strings.ContainsRune(fields[name], 0) {
-			problems[name] = NullCharacters
+			problems[name] = index.NullCharacters
 		}
 	}
 }
@@ -280,7 +280,7 @@ func legacyOverwrite(v string) bool {
 }
 
 // errTooBig is a part longer than its limit.
-var errTooBig = errors.New("api: part too big")
+var errTooBig = errors.New("edge: part too big")
 
 // readLimited reads a part of at most limit bytes.
 func readLimited(part *multipart.Part, limit int64) ([]byte, error) {
@@ -313,8 +313,3 @@ var (
 	errFieldTooBig = index.FieldProblem{Code: "max_length",
 		Detail: fmt.Sprintf("Ensure this field has no more than %d characters.", maxFieldBytes)}
 )
-
-// NullCharacters is the reference framework's refusal of a text holding
-// a NUL character: every CharField of DRF carries
-// ProhibitNullCharactersValidator, so no text the API stores holds one.
-var NullCharacters = index.NullCharacters

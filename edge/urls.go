@@ -19,9 +19,6 @@ type URLs struct {
 	FormatAPI bool   // the request carried format=api
 }
 
-// URLsFor derives the base address of a request: Options.BaseURL when
-// set; otherwise the request's scheme and Host, or X-Forwarded-Proto and
-// X-Forwarded-Host when the direct peer is a trusted proxy.
 // PageURLs builds links for pages: like the API's, minus format=api,
 // which means nothing to a page.
 func (s *Server) PageURLs(c *gin.Context) URLs {
@@ -30,6 +27,9 @@ func (s *Server) PageURLs(c *gin.Context) URLs {
 	return u
 }
 
+// URLsFor derives the base address of a request: Options.BaseURL when
+// set; otherwise the request's scheme and Host, or X-Forwarded-Proto and
+// X-Forwarded-Host when the direct peer is a trusted proxy.
 func (s *Server) URLsFor(c *gin.Context) URLs {
 	r := c.Request
 	u := URLs{base: s.opts.base, FormatAPI: r.URL.Query().Get("format") == "api"}
@@ -157,7 +157,7 @@ func (u URLs) Addon(id int64, sub string) string {
 	return u.Abs(Join(withSub([]string{"api", "addons", strconv.FormatInt(id, 10)}, sub)...), "")
 }
 
-// ByID is abs(collection + id + "/", "") in one allocation: list pages
+// ByID is Abs(collection + id + "/", "") in one allocation: list pages
 // build two of these per item.
 func (u URLs) ByID(collection string, id int64) string {
 	b := make([]byte, 0, len(u.base)+len(collection)+32)
@@ -171,7 +171,7 @@ func (u URLs) ByID(collection string, id int64) string {
 	return string(b)
 }
 
-// User returns the User resource's URL, or nil for no User.
+// User returns the user resource's URL, or nil for no user.
 func (u URLs) User(username string) *string {
 	if username == "" {
 		return nil

@@ -9,8 +9,8 @@ import (
 // Private projects (index.AccessPrivate) exist only for those who may see
 // them (index.Principal.CanView): every URL under one answers anyone else
 // 404, as a missing object does, and no list shows anything of it. Objects
-// reached by path go through findProject, findComponent and
-// findTranslation, which check; lists pass the hidden project ids to the
+// reached by path go through FindProject, FindComponent and
+// FindTranslation (lookup.go), which check; lists pass the hidden project ids to the
 // store, which leaves their rows out of the page and of the count alike.
 
 // HiddenProjects returns the ids of the private projects the request's
@@ -25,7 +25,7 @@ func (s *Server) HiddenProjects(c *gin.Context) ([]int64, error) {
 	return Principal(c).Hidden(private), nil
 }
 
-// ListHidden is hiddenProjects for a list of the objects of every project
+// ListHidden is HiddenProjects for a list of the objects of every project
 // (scope 0); a list within one object, which was found visible, hides
 // nothing.
 func (s *Server) ListHidden(c *gin.Context, scope int64) ([]int64, error) {

@@ -415,7 +415,7 @@ func stateName(st index.State) string {
 	return strconv.Itoa(int(st))
 }
 
-// failPage answers a page request that failed with errorResponse's
+// failPage answers a page request that failed with edge.ErrorResponse's
 // status (the one place that picks error statuses): a 404 page for
 // unknown objects, the error's details for other client errors, and a
 // 500 page with the error logged, never shown.

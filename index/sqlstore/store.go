@@ -136,6 +136,9 @@ func (db *DB) start(ctx context.Context) error {
 // Close closes both connection pools.
 func (db *DB) Close() error {
 	var errs []error
+	// Token uses noted before Close are written, through the writer,
+	// before it stops.
+	db.tokenUses.writers.Wait()
 	close(db.closing)
 	if db.stopWriter != nil {
 		db.stopWriter()

@@ -255,6 +255,9 @@ type tokenUses struct {
 	noted map[int64]time.Time
 	// writing says a writeTokenUses goroutine is running.
 	writing bool
+	// writers is that goroutine, which Close waits for, so that the uses
+	// noted before it are written and nothing outlives the index.
+	writers sync.WaitGroup
 }
 
 // noteTokenUse records that t was used at now, unless its row or this
@@ -276,6 +279,7 @@ func (db *DB) noteTokenUse(t index.Token, now time.Time) {
 	u.due[t.ID], u.noted[t.ID] = now, now
 	if !u.writing {
 		u.writing = true
+		u.writers.Add(1)
 		go db.writeTokenUses()
 	}
 }
@@ -285,6 +289,7 @@ func (db *DB) noteTokenUse(t index.Token, now time.Time) {
 // retried: the next use a minute on notes the token again.
 func (db *DB) writeTokenUses() {
 	u := &db.tokenUses
+	defer u.writers.Done()
 	for {
 		u.mu.Lock()
 		due := u.due

@@ -88,12 +88,6 @@ func WithOptions(f func(*Options)) Option {
 	return func(c *envConfig) { c.options = append(c.options, f) }
 }
 
-// WithStore serves the store wrap makes of the index instead of the
-// index itself, for a test that changes what the store answers.
-func WithStore(wrap func(*sqlstore.DB) Store) Option {
-	return func(c *envConfig) { c.store = wrap }
-}
-
 // New builds and starts an Env; the one fixture builder the server tests
 // share.
 func New(tb testing.TB, opts ...Option) *Env {
@@ -145,11 +139,7 @@ func New(tb testing.TB, opts ...Option) *Env {
 	for _, f := range cfg.options {
 		f(&server)
 	}
-	var store Store = db
-	if cfg.store != nil {
-		store = cfg.store(db)
-	}
-	e.Running = Serve(tb, store, server)
+	e.Running = Serve(tb, db, server)
 	e.closers = append(e.closers, e.Running.Close)
 	return e
 }

@@ -62,10 +62,8 @@ func (o Options) Parts() (edge.Options, api.Options, web.Options) {
 		Components: o.Components, Operations: o.Operations, AllowLocalRepos: o.AllowLocalRepos,
 		Hooks: o.Hooks, HookSecret: o.HookSecret, FileFormats: o.FileFormats,
 		WebhookAllowPrivate: o.WebhookAllowPrivate}
-	w := web.Options{MaxUploadBytes: o.MaxUploadBytes}
-	if o.Files != nil {
-		w.Files = o.Files
-	}
+	// A nil Files is a nil UploadParser: the pages then offer no upload.
+	w := web.Options{Files: o.Files, MaxUploadBytes: o.MaxUploadBytes}
 	return e, a, w
 }
 
