@@ -20,12 +20,29 @@ type Unit struct {
 	Flags []string
 	// Line is the 1-based line the unit starts on, 0 if unknown.
 	Line int
+	// Location is where the string is used, as the file says (PO's "#:"
+	// references, comma-separated); "" if the format has none.
+	Location string
+	// Fuzzy marks a translation the file says needs editing (PO's
+	// "#, fuzzy", XLIFF's state="needs-translation"…): state 10.
+	Fuzzy bool
+	// Approved marks a translation the file says was reviewed (XLIFF's
+	// approved="yes", state="final"): state 30 where review is on.
+	Approved bool
 }
 
-// Edit replaces the target of the unit with the given context.
+// Edit replaces the target of the unit with the given context (and
+// source, in bilingual formats).
 type Edit struct {
 	Context string
-	Target  []string
+	// Source is the unit's source, one element per plural form: the key
+	// of a bilingual format's unit (with Context), and what a unit the
+	// file lacks is added with. Monolingual formats ignore it.
+	Source []string
+	Target []string
+	// Fuzzy and Approved are the unit's state as formats that record
+	// one write it (PO's "#, fuzzy", XLIFF's state attributes).
+	Fuzzy, Approved bool
 	// Plural says the unit has plural forms (its source has several). A
 	// format that keeps each form under a key of its own (i18next,
 	// go-i18n) then writes Target[i] under the i-th plural category of the
@@ -49,12 +66,16 @@ type Format struct {
 	// format is served as, from the reference's format classes.
 	ContentType string
 	Extension   string
+	// Flags are the check flags every unit of the format has
+	// (reference §1.5: i18next's "i18next-interpolation", Android's
+	// "java-printf-format"), in the flag syntax.
+	Flags string
 }
 
 // registry lists the formats, in the order the API names them.
 var registry = []Format{
 	{Name: "json", Monolingual: true, ContentType: "application/json; charset=utf-8", Extension: ".json"},
-	{Name: "i18nextv4", Monolingual: true, Plurals: true, ContentType: "application/json; charset=utf-8", Extension: ".json"},
+	{Name: "i18nextv4", Monolingual: true, Plurals: true, ContentType: "application/json; charset=utf-8", Extension: ".json", Flags: "i18next-interpolation"},
 	{Name: "go-i18n-json", Monolingual: true, Plurals: true, ContentType: "application/json; charset=utf-8", Extension: ".json"},
 	{Name: "go-i18n-json-v2", Monolingual: true, Plurals: true, ContentType: "application/json; charset=utf-8", Extension: ".json"},
 	{Name: "webextension", Monolingual: true, ContentType: "application/json; charset=utf-8", Extension: ".json"},

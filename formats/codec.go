@@ -1,0 +1,73 @@
+package formats
+
+import "time"
+
+// Codec reads and writes the files of one format. sync holds one per
+// file_format (see formats/codecs) and never looks inside a file
+// itself: every format-specific decision lives behind these methods.
+//
+// Writers change only what an edit changes: the bytes of the edited
+// values (and of a header a format keeps up to date, such as PO's
+// PO-Revision-Date), never the layout, comments or order of the rest.
+// A codec is safe for concurrent use; it keeps no state between calls.
+type Codec interface {
+	// Decode parses a whole file into its units, in file order. A file
+	// that does not parse is a *ParseError with a line and column.
+	Decode(data []byte, f File) ([]Unit, error)
+	// Apply writes edits into data and returns the new bytes. Nil data
+	// stands for a new, empty file of the format in f.Target's
+	// language. An edit whose key the file lacks adds the unit in the
+	// file's own style, except an untranslated one where absence already
+	// says untranslated (monolingual key-value formats).
+	Apply(data []byte, f File, edits []Edit) ([]byte, error)
+	// Remove takes the units with the given keys out of data; keys the
+	// file lacks are ignored. Only the removed units' bytes change.
+	Remove(data []byte, f File, keys []Key) ([]byte, error)
+}
+
+// Templater is implemented by monolingual codecs that can turn a
+// template (a file in the source language) into the file of a new
+// translation: the template's shape with every value emptied, as the
+// reference does when new_base is not set.
+type Templater interface {
+	Emptied(template []byte, f File) ([]byte, error)
+}
+
+// File says what a codec needs to know of the file it reads or writes
+// beyond its bytes.
+type File struct {
+	// Source and Target are the component's source language and the
+	// file's language. For a template, Target is the source language.
+	Source, Target Language
+	// Translator ("Name <email>") and Revised are written by formats
+	// whose header records who last changed the file and when (PO's
+	// Last-Translator and PO-Revision-Date), when Apply changes it.
+	Translator string
+	Revised    time.Time
+	// Template says the file is the component's template (monolingual
+	// formats) or its source-language file.
+	Template bool
+}
+
+// Language is what a codec knows of a language.
+type Language struct {
+	Code string // as the index stores it: "de", "pt_BR", "zh_Hant"
+	Name string // English name, for headers that carry one
+	// Plurals names the language's plural forms with CLDR categories,
+	// in form order ("one", "other"); Target and Source of a Unit list
+	// plural forms in this order.
+	Plurals []string
+	// PluralFormula is the gettext expression over n ("n != 1") and
+	// PluralCount its number of forms, for formats that write them
+	// (PO's Plural-Forms header).
+	PluralFormula string
+	PluralCount   int
+}
+
+// Key names one unit inside a file: its Context alone in monolingual
+// formats (the key), its Context and Source in bilingual ones (PO's
+// msgctxt and msgid, a TBX term and its id).
+type Key struct {
+	Context string
+	Source  string
+}
