@@ -47,6 +47,12 @@ const (
 	ActionForceSync          Action = 83
 	ActionForceScan          Action = 84
 	ActionRepoCleanup        Action = 88
+	ActionEnforcedCheck      Action = 76
+
+	// Tolk's own actions, numbered far above the reference's: it records
+	// no change when a check is dismissed or restored.
+	ActionCheckDismissed Action = 1000
+	ActionCheckRestored  Action = 1001
 )
 
 var actionNames = map[Action]string{
@@ -71,9 +77,9 @@ var actionNames = map[Action]string{
 	64: "Comment removed", 65: "Resolved comment", 66: "Explanation updated",
 	70: "Saving string failed", 71: "String added in the repository",
 	72: "String updated in the upload", 73: "String added in the upload",
-	78: "File uploaded", 79: "Extra flags updated",
+	78: "File uploaded", 76: "Applied enforced check", 79: "Extra flags updated",
 	83: "Forced synchronization of translations", 84: "Forced rescan of translations",
-	88: "Repository cleanup",
+	88: "Repository cleanup", 1000: "Check dismissed", 1001: "Check restored",
 }
 
 // Name returns the action's label, or "" for an unknown code.

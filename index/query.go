@@ -10,10 +10,13 @@ import (
 // QueryTerm is one condition of a unit search. Terms of a query all have
 // to hold.
 type QueryTerm struct {
-	// Field is "state", "context", "source", "target", "note", "id" or
-	// "text" (plain words: source, target or context).
+	// Field is "state", "context", "source", "target", "note", "id",
+	// "check" (a failing check's id), "dismissed_check", "has" (Value
+	// "check", "dismissed-check", "suggestion", "comment") or "text"
+	// (plain words: source, target or context).
 	Field string
-	// Op compares states and ids: "=", ">", ">=", "<", "<=".
+	// Op compares states and ids: "=", ">", ">=", "<", "<="; "fuzzy"
+	// matches every needs-editing state (10 to 19).
 	Op    string
 	Value string
 	State State
@@ -30,7 +33,10 @@ type QueryTerm struct {
 //     spaces;
 //   - comparison operators for state and id (`state:>=translated`);
 //   - `is:` shorthands for states (translated, untranslated, approved,
-//     needs-editing/fuzzy, read-only/readonly, empty).
+//     needs-editing/fuzzy, read-only/readonly, empty);
+//   - quality checks: `check:<id>` (failing, not dismissed),
+//     `dismissed_check:<id>`, `has:check` (alias has:failing-check),
+//     `has:dismissed-check`; also `has:suggestion`, `has:comment`.
 //
 // Text matches ignore case and match substrings. What the reference
 // accepts but Tolk cannot answer (OR, NOT, parentheses, regular
@@ -111,6 +117,7 @@ func parseTerm(tok string) (term QueryTerm, skip bool, err error) {
 	switch field {
 	case "state", "id":
 		term.Op, value = cutOperator(value)
+	case "check", "dismissed_check", "has":
 	case "context", "source", "target", "note":
 		if strings.HasPrefix(value, "=") {
 			return QueryTerm{}, false, queryError("Exact match (%s:=) is not supported.", field)
@@ -132,10 +139,23 @@ func parseTerm(tok string) (term QueryTerm, skip bool, err error) {
 			return QueryTerm{}, false, queryError("Unknown state %q.", term.Value)
 		}
 		term.State = s
+		if s == StateFuzzy && term.Op == "=" {
+			term.Op = "fuzzy"
+		}
 	case "id":
 		if _, err := strconv.ParseInt(term.Value, 10, 64); err != nil {
 			return QueryTerm{}, false, queryError("Invalid id %q.", term.Value)
 		}
+	case "has":
+		v := strings.ToLower(term.Value)
+		switch v {
+		case "failing-check":
+			v = "check"
+		case "check", "dismissed-check", "suggestion", "comment":
+		default:
+			return QueryTerm{}, false, queryError("Unsupported condition has:%s.", term.Value)
+		}
+		term.Value = v
 	}
 	return term, false, nil
 }
@@ -154,7 +174,7 @@ func parseIs(value string) (QueryTerm, bool, error) {
 	case "approved":
 		return st("=", StateApproved)
 	case "needs-editing", "fuzzy":
-		return st("=", StateFuzzy)
+		return st("fuzzy", StateFuzzy)
 	case "read-only", "readonly":
 		return st("=", StateReadOnly)
 	case "empty":

@@ -36,7 +36,14 @@ func TestParseUnitQuery(t *testing.T) {
 		{"id:>12", []QueryTerm{{Field: "id", Op: ">", Value: "12"}}},
 		{"is:translated", []QueryTerm{{Field: "state", Op: ">=", Value: "translated", State: StateTranslated}}},
 		{"is:untranslated", []QueryTerm{{Field: "state", Op: "<", Value: "untranslated", State: StateTranslated}}},
-		{"is:fuzzy", []QueryTerm{{Field: "state", Op: "=", Value: "fuzzy", State: StateFuzzy}}},
+		{"is:fuzzy", []QueryTerm{{Field: "state", Op: "fuzzy", Value: "fuzzy", State: StateFuzzy}}},
+		{"state:needs-editing", []QueryTerm{{Field: "state", Op: "fuzzy", Value: "needs-editing", State: StateFuzzy}}},
+		{"state:>=needs-editing", []QueryTerm{{Field: "state", Op: ">=", Value: "needs-editing", State: StateFuzzy}}},
+		{"check:end_stop AND dismissed_check:same", []QueryTerm{
+			{Field: "check", Op: "=", Value: "end_stop"}, {Field: "dismissed_check", Op: "=", Value: "same"}}},
+		{"has:check has:failing-check HAS:Dismissed-Check has:comment", []QueryTerm{
+			{Field: "has", Op: "=", Value: "check"}, {Field: "has", Op: "=", Value: "check"},
+			{Field: "has", Op: "=", Value: "dismissed-check"}, {Field: "has", Op: "=", Value: "comment"}}},
 		{"is:readonly", []QueryTerm{{Field: "state", Op: "=", Value: "readonly", State: StateReadOnly}}},
 	}
 	for _, tc := range cases {
@@ -49,22 +56,23 @@ func TestParseUnitQuery(t *testing.T) {
 
 func TestParseUnitQueryRejects(t *testing.T) {
 	for bad, detail := range map[string]string{
-		"colour:red":        `Unsupported search field "colour".`,
-		"location:main.go":  `Unsupported search field "location".`,
-		"state:shiny":       `Unknown state "shiny".`,
-		`"open`:             "Unterminated quote.",
-		`source:'open`:      "Unterminated quote.",
-		"a OR b":            "OR is not supported.",
-		"NOT a":             "NOT is not supported.",
-		"(a b)":             "Parentheses are not supported.",
-		`source:="Hello"`:   "Exact match (source:=) is not supported.",
-		`source:r"^H"`:      "Regular expressions are not supported.",
-		`r"^H"`:             "Regular expressions are not supported.",
-		"id:abc":            `Invalid id "abc".`,
-		"id:>=":             `Missing value for "id".`,
-		"target:":           `Missing value for "target".`,
-		"is:pending":        "Unsupported condition is:pending.",
-		"hello has:comment": `Unsupported search field "has".`,
+		"colour:red":       `Unsupported search field "colour".`,
+		"location:main.go": `Unsupported search field "location".`,
+		"state:shiny":      `Unknown state "shiny".`,
+		`"open`:            "Unterminated quote.",
+		`source:'open`:     "Unterminated quote.",
+		"a OR b":           "OR is not supported.",
+		"NOT a":            "NOT is not supported.",
+		"(a b)":            "Parentheses are not supported.",
+		`source:="Hello"`:  "Exact match (source:=) is not supported.",
+		`source:r"^H"`:     "Regular expressions are not supported.",
+		`r"^H"`:            "Regular expressions are not supported.",
+		"id:abc":           `Invalid id "abc".`,
+		"id:>=":            `Missing value for "id".`,
+		"target:":          `Missing value for "target".`,
+		"is:pending":       "Unsupported condition is:pending.",
+		"hello has:shiny":  "Unsupported condition has:shiny.",
+		"check:":           `Missing value for "check".`,
 	} {
 		_, err := ParseUnitQuery(bad)
 		var fe *FieldError

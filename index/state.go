@@ -5,18 +5,23 @@ package index
 type State int
 
 const (
-	StateEmpty      State = 0
-	StateFuzzy      State = 10
-	StateTranslated State = 20
-	StateApproved   State = 30
-	StateReadOnly   State = 100
+	StateEmpty State = 0
+	StateFuzzy State = 10
+	// StateNeedsRewriting is "needs editing" set by an enforced check
+	// (reference workspace §1.6): a save that leaves an enforced check
+	// failing is kept in this state. It counts and searches as fuzzy.
+	StateNeedsRewriting State = 11
+	StateTranslated     State = 20
+	StateApproved       State = 30
+	StateReadOnly       State = 100
 )
 
 // Translated reports whether the state counts as translated.
 func (s State) Translated() bool { return s >= StateTranslated }
 
-// Fuzzy reports whether the state is "needs editing".
-func (s State) Fuzzy() bool { return s == StateFuzzy }
+// Fuzzy reports whether the state is "needs editing": 10, or 11 and 12
+// (the reference's needs-rewriting and needs-checking).
+func (s State) Fuzzy() bool { return s >= StateFuzzy && s < StateTranslated }
 
 // Approved reports whether the state is approved.
 func (s State) Approved() bool { return s == StateApproved }

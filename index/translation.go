@@ -75,7 +75,20 @@ func (s *Stats) Add(o Stats, sign int) {
 }
 
 // Count adds one unit to s.
-func (s *Stats) Count(u *Unit) { s.CountUnit(u.State, u.NumWords, u.NumChars()) }
+func (s *Stats) Count(u *Unit) {
+	s.CountUnit(u.State, u.NumWords, u.NumChars())
+	if u.HasFailingCheck {
+		s.CountFailing(u.NumWords, u.NumChars(), 1)
+	}
+}
+
+// CountFailing adds (sign 1) or takes away (-1) one unit with a failing
+// check of the given words and characters.
+func (s *Stats) CountFailing(words, chars, sign int) {
+	s.Failing += sign
+	s.FailingWords += sign * words
+	s.FailingChars += sign * chars
+}
 
 // CountUnit adds one unit of the given state, words and characters to s.
 func (s *Stats) CountUnit(state State, words, chars int) {
@@ -83,7 +96,7 @@ func (s *Stats) CountUnit(state State, words, chars int) {
 	s.TotalWords += words
 	s.TotalChars += chars
 	switch {
-	case state == StateFuzzy:
+	case state.Fuzzy():
 		s.Fuzzy++
 		s.FuzzyWords += words
 		s.FuzzyChars += chars

@@ -135,10 +135,12 @@ func (db *DB) UpdateComponent(ctx context.Context, id int64, update func(*index.
 		if err != nil {
 			return err
 		}
-		_, err = tx.Exec(`UPDATE components SET slug = ?, name = ?, source_language = ?,
+		if _, err = tx.Exec(`UPDATE components SET slug = ?, name = ?, source_language = ?,
 			is_glossary = ?, settings = ? WHERE id = ?`, after.Slug, after.Name, after.SourceLanguage,
-			after.IsGlossary, settings, id)
-		return err
+			after.IsGlossary, settings, id); err != nil {
+			return err
+		}
+		return recheckComponent(tx, before, after)
 	})
 	return before, after, err
 }

@@ -172,6 +172,7 @@ func importTranslation(tx *Tx, imp index.TranslationImport, sources sourceUnitCa
 	if err := change(index.ActionUpdate, 0, "", ""); err != nil {
 		return res, err
 	}
+	tx.recheckTranslation(ids.translationID)
 	if res.Created {
 		// Every unit was just inserted and counted on the way.
 		return res, applyTranslationStats(tx, ids, created)

@@ -54,6 +54,12 @@ type Options struct {
 	// Now is the clock. Each write transaction reads it once, and the
 	// statistics count recent changes up to it. nil means time.Now.
 	Now func() time.Time
+	// FormatFlags returns the check flags every unit of a file format
+	// has (formats.Format.Flags: "i18next-interpolation" for i18nextv4),
+	// which the quality checks merge under the component's. nil means
+	// none. The index cannot ask the formats registry itself: it knows
+	// nothing of files.
+	FormatFlags func(fileFormat string) string
 }
 
 // Validate fills in the defaults of o, and reports a missing Location or

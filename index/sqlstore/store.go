@@ -54,6 +54,8 @@ type DB struct {
 	writeBatchLimit int
 	commits         atomic.Uint64 // write transactions run, for the benchmarks
 	w               *stmtCache    // statements prepared on the writer's connection
+	// formatFlags is Options.FormatFlags.
+	formatFlags func(fileFormat string) string
 
 	// now is the clock (Options.Now); log reports what happens outside
 	// any call (Options.Logger).
@@ -97,7 +99,7 @@ func Open(ctx context.Context, o Options) (*DB, error) {
 // newDB returns a DB on d with o's settings (validated) and its caches
 // and queues ready, before any connection is opened.
 func newDB(d *dialect, o Options) *DB {
-	return &DB{dialect: d, now: o.Now, log: o.Logger, pageCacheBytes: max(o.PageCacheBytes, 0),
+	return &DB{dialect: d, now: o.Now, log: o.Logger, formatFlags: o.FormatFlags, pageCacheBytes: max(o.PageCacheBytes, 0),
 		writes: make(chan *writeRequest), closing: make(chan struct{}), writeBatchLimit: maxWriteBatch,
 		queued: make(chan struct{}, 1)}
 }

@@ -66,6 +66,8 @@ type Tx struct {
 	// translation and list_counts bucket (unitInserter), for
 	// storeUnitCounts.
 	newUnits map[unitBucket]int64
+	// checks are the units the current write marked for settleChecks.
+	checks checkMarks
 }
 
 // runCtx is the context every statement of a write transaction runs

@@ -161,8 +161,31 @@ func unitWhere(f index.UnitFilter, like string) (string, []any, error) {
 			conds = append(conds, t.Field+` `+like+` ? ESCAPE '\'`)
 			args = append(args, pattern)
 		case "state":
+			if t.Op == "fuzzy" {
+				conds = append(conds, "state >= ? AND state < ?")
+				args = append(args, index.StateFuzzy, index.StateTranslated)
+				break
+			}
 			conds = append(conds, "state "+t.Op+" ?")
 			args = append(args, t.State)
+		case "check", "dismissed_check":
+			conds = append(conds, `EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = units.id AND k.name = ? AND k.dismissed = ?)`)
+			dismissed := 0
+			if t.Field == "dismissed_check" {
+				dismissed = 1
+			}
+			args = append(args, t.Value, dismissed)
+		case "has":
+			switch t.Value {
+			case "check":
+				conds = append(conds, "has_failing_check != 0")
+			case "dismissed-check":
+				conds = append(conds, `EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = units.id AND k.dismissed != 0)`)
+			case "suggestion":
+				conds = append(conds, "has_suggestion != 0")
+			case "comment":
+				conds = append(conds, "has_comment != 0")
+			}
 		case "id":
 			id, err := strconv.ParseInt(t.Value, 10, 64)
 			if err != nil {

@@ -93,8 +93,16 @@ func (db *DB) UpdateUnit(ctx context.Context, id int64, actor index.Actor,
 				return err
 			}
 		}
+		if err := e.finish(); err != nil {
+			return err
+		}
+		// The answer shows the unit as its checks leave it.
+		settled, err := settleChecks(tx)
+		if o, ok := settled[u.ID]; ok {
+			u.State, u.HasFailingCheck = o.state, o.failing
+		}
 		out = u
-		return e.finish()
+		return err
 	})
 	return out, err
 }
@@ -123,6 +131,13 @@ func (e *unitEditor) setProperties(u *index.Unit, explanation, extraFlags *strin
 		}
 		if err := e.propertyChange(u, index.ActionExtraFlags, u.ExtraFlags, *extraFlags); err != nil {
 			return err
+		}
+		if u.SourceUnitID == u.ID {
+			// A source string's flags apply to it in every translation.
+			e.tx.widen()
+			e.tx.recheckSource(u.ID)
+		} else {
+			e.tx.recheck(false, e.actor, u.ID)
 		}
 		u.ExtraFlags = *extraFlags
 	}
@@ -233,6 +248,7 @@ func (e *unitEditor) setSource(u *index.Unit, source []string, state index.State
 	u.Source, u.State, u.PreviousSource = slices.Clone(source), state, previous
 	u.NumWords, u.ContentHash = index.CountWords(source), index.ContentHash(source, u.Context)
 	e.delta.Count(u)
+	e.tx.recheck(false, e.actor, u.ID)
 	_, err := e.tx.Exec(`UPDATE units SET source = ?, state = ?, previous_source = ?,
 		content_hash = ?, num_words = ?, num_chars = ? WHERE id = ?`, index.JoinPlural(source), state,
 		previous, u.ContentHash, u.NumWords, u.NumChars(), u.ID)

@@ -273,8 +273,12 @@ func runWrite(tx *Tx, fn func(*Tx) error) (err error) {
 			err = &panicError{value: v, stack: debug.Stack()}
 		}
 		clear(tx.newUnits) // a failed write's units are rolled back
+		tx.checks = checkMarks{}
 	}()
 	if err = fn(tx); err == nil {
+		_, err = settleChecks(tx)
+	}
+	if err == nil {
 		err = storeUnitCounts(tx)
 	}
 	return formatError(err)

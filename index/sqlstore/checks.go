@@ -1,0 +1,605 @@
+package sqlstore
+
+import (
+	"cmp"
+	"context"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/tolk-project/tolk/checks"
+	"github.com/tolk-project/tolk/index"
+)
+
+// Quality checks are stored rows (migration 0021), written by the write
+// that changes what they read, so that every statistics row counts them
+// exactly, as it counts states. A write does not run the checks itself:
+// it marks what it changed (Tx.recheck, recheckTranslation,
+// recheckSource) and runWrite settles the marks once the write's
+// function has returned (settleChecks), inside the write's savepoint: a
+// write rolled back takes its check rows with it.
+//
+// Settling reads each marked unit with what its checks depend on (its
+// source and target, state, the flags of the file, of its source unit
+// and its own extra flags, the component's check flags and enforced
+// checks, the file format's flags and the languages), runs the checks
+// package, replaces the unit's rows by the failing ids (keeping the
+// dismissal of a check that still fails), keeps has_failing_check in
+// step and owes the statistics the difference.
+
+// checkMarks are the units and translations a write marked for
+// settleChecks.
+type checkMarks struct {
+	units        map[int64]bool // unit id → saved by an edit (enforced checks apply)
+	translations map[int64]bool // every unit of the translation
+	sources      map[int64]bool // a source unit and the units that follow it
+	actor        index.Actor    // who saved the units with enforced checks
+}
+
+// recheck marks units whose checks may have changed; saved says an edit
+// (not an import) set their target, so enforced checks apply to them.
+func (tx *Tx) recheck(saved bool, actor index.Actor, ids ...int64) {
+	if tx.checks.units == nil {
+		tx.checks.units = map[int64]bool{}
+	}
+	for _, id := range ids {
+		tx.checks.units[id] = tx.checks.units[id] || saved
+	}
+	if saved {
+		tx.checks.actor = actor
+	}
+}
+
+// recheckTranslation marks every unit of a translation.
+func (tx *Tx) recheckTranslation(id int64) {
+	if tx.checks.translations == nil {
+		tx.checks.translations = map[int64]bool{}
+	}
+	tx.checks.translations[id] = true
+}
+
+// recheckSource marks a source unit and every unit linked to it: the
+// source unit's extra flags apply to all of them.
+func (tx *Tx) recheckSource(id int64) {
+	if tx.checks.sources == nil {
+		tx.checks.sources = map[int64]bool{}
+	}
+	tx.checks.sources[id] = true
+}
+
+// checkedUnit is what settleChecks reads of a unit.
+type checkedUnit struct {
+	id, translationID   int64
+	source, target      string
+	state               index.State
+	flags, extra        string
+	sourceExtra         string
+	words, chars        int
+	failing, sourceUnit bool
+}
+
+const checkedUnitColumns = `u.id, u.translation_id, u.source, u.target, u.state, u.flags, u.extra_flags,
+	coalesce(s.extra_flags, ''), u.num_words, u.num_chars, u.has_failing_check,
+	coalesce(u.source_unit_id, u.id) = u.id
+	FROM units u LEFT JOIN units s ON s.id = u.source_unit_id`
+
+func scanCheckedUnit(rows interface{ Scan(...any) error }) (checkedUnit, error) {
+	var u checkedUnit
+	err := rows.Scan(&u.id, &u.translationID, &u.source, &u.target, &u.state, &u.flags, &u.extra,
+		&u.sourceExtra, &u.words, &u.chars, &u.failing, &u.sourceUnit)
+	return u, err
+}
+
+// checkOutcome is what settling left a unit with.
+type checkOutcome struct {
+	state   index.State
+	failing bool
+}
+
+// settleChecks runs the checks of what the write marked and stores the
+// outcome (see Quality checks above). A write whose answer shows the
+// units it saved settles itself before reading them (UpdateUnit) and
+// gets what settling changed of each unit: its state (an enforced check
+// demotes it) and has_failing_check; runWrite settles the rest.
+func settleChecks(tx *Tx) (map[int64]checkOutcome, error) {
+	m := tx.checks
+	tx.checks = checkMarks{}
+	if len(m.units)+len(m.translations)+len(m.sources) == 0 {
+		return nil, nil
+	}
+	s := &checkSettler{tx: tx, scopes: map[int64]*checkScope{}, deltas: map[int64]*index.Stats{}, marks: m}
+	for _, tid := range slices.Sorted(maps.Keys(m.translations)) {
+		if err := s.load(`SELECT `+checkedUnitColumns+` WHERE u.translation_id = ? ORDER BY u.id`, tid); err != nil {
+			return nil, err
+		}
+	}
+	for _, sid := range slices.Sorted(maps.Keys(m.sources)) {
+		if err := s.load(`SELECT `+checkedUnitColumns+` WHERE u.source_unit_id = ? OR u.id = ? ORDER BY u.id`, sid, sid); err != nil {
+			return nil, err
+		}
+	}
+	ids := make([]int64, 0, len(m.units))
+	for id := range m.units {
+		if !s.seen[id] {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	for chunk := range slices.Chunk(ids, maxInList) {
+		list, args := idList(chunk)
+		if err := s.load(`SELECT `+checkedUnitColumns+` WHERE u.id IN `+list+` ORDER BY u.id`, args...); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.finish(); err != nil {
+		return nil, err
+	}
+	return s.outcomes, nil
+}
+
+// maxInList bounds the ids of one IN list.
+const maxInList = 500
+
+// checkSettler settles the checks of the units one write marked.
+type checkSettler struct {
+	tx     *Tx
+	marks  checkMarks
+	scopes map[int64]*checkScope // by translation id
+	deltas map[int64]*index.Stats
+	seen   map[int64]bool
+	// The writes, gathered and run in bulk by finish.
+	insert     []checkRow
+	remove     []checkRow
+	flip       map[bool][]int64 // has_failing_check's new value → units
+	demoted    []checkedUnit    // saved units an enforced check sends to 11
+	demotedFor map[int64][]string
+	outcomes   map[int64]checkOutcome
+}
+
+type checkRow struct {
+	unit int64
+	name string
+}
+
+// load reads the units query selects, with their check rows, and
+// settles each.
+func (s *checkSettler) load(query string, args ...any) error {
+	rows, err := s.tx.Query(query, args...)
+	if err != nil {
+		return err
+	}
+	var units []checkedUnit
+	for rows.Next() {
+		u, err := scanCheckedUnit(rows)
+		if err != nil {
+			rows.Close()
+			return err
+		}
+		if s.seen[u.id] {
+			continue
+		}
+		if s.seen == nil {
+			s.seen = map[int64]bool{}
+		}
+		s.seen[u.id] = true
+		units = append(units, u)
+	}
+	if err := rows.Close(); err != nil {
+		return err
+	}
+	if len(units) == 0 {
+		return nil
+	}
+	existing, err := s.existing(units)
+	if err != nil {
+		return err
+	}
+	for i := range units {
+		if err := s.settle(&units[i], existing[units[i].id]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// existing reads the check rows of units.
+func (s *checkSettler) existing(units []checkedUnit) (map[int64][]index.UnitCheck, error) {
+	out := map[int64][]index.UnitCheck{}
+	ids := make([]int64, len(units))
+	for i, u := range units {
+		ids[i] = u.id
+	}
+	for chunk := range slices.Chunk(ids, maxInList) {
+		list, args := idList(chunk)
+		rows, err := s.tx.Query(`SELECT unit_id, name, dismissed FROM checks WHERE unit_id IN `+list, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var id int64
+			var c index.UnitCheck
+			if err := rows.Scan(&id, &c.Name, &c.Dismissed); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[id] = append(out[id], c)
+		}
+		if err := rows.Close(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// settle compares a unit's failing checks with its rows.
+func (s *checkSettler) settle(u *checkedUnit, rows []index.UnitCheck) error {
+	sc, err := s.scope(u.translationID)
+	if err != nil {
+		return err
+	}
+	names := sc.run(u)
+	failing := false
+	for _, r := range rows {
+		if !slices.Contains(names, r.Name) {
+			s.remove = append(s.remove, checkRow{u.id, r.Name})
+		} else if !r.Dismissed {
+			failing = true
+		}
+	}
+	var enforced []string
+	for _, n := range names {
+		if !slices.ContainsFunc(rows, func(r index.UnitCheck) bool { return r.Name == n }) {
+			s.insert = append(s.insert, checkRow{u.id, n})
+			failing = true
+		}
+		if sc.enforced[n] {
+			enforced = append(enforced, n)
+		}
+	}
+	if len(enforced) > 0 && s.marks.units[u.id] && u.state.Translated() && u.state != index.StateReadOnly {
+		s.demoted = append(s.demoted, *u)
+		defer func() { s.outcomes[u.id] = checkOutcome{state: index.StateNeedsRewriting, failing: failing} }()
+		if s.demotedFor == nil {
+			s.demotedFor = map[int64][]string{}
+		}
+		s.demotedFor[u.id] = enforced
+	}
+	if s.outcomes == nil {
+		s.outcomes = map[int64]checkOutcome{}
+	}
+	s.outcomes[u.id] = checkOutcome{state: u.state, failing: failing}
+	if failing != u.failing {
+		if s.flip == nil {
+			s.flip = map[bool][]int64{}
+		}
+		s.flip[failing] = append(s.flip[failing], u.id)
+		sign := 1
+		if !failing {
+			sign = -1
+		}
+		s.delta(u.translationID).CountFailing(u.words, u.chars, sign)
+	}
+	return nil
+}
+
+func (s *checkSettler) delta(translationID int64) *index.Stats {
+	d := s.deltas[translationID]
+	if d == nil {
+		d = &index.Stats{}
+		s.deltas[translationID] = d
+	}
+	return d
+}
+
+// finish writes what settling found: the rows, the units' flags, the
+// enforced checks' demotions and the statistics.
+func (s *checkSettler) finish() error {
+	tx := s.tx
+	for _, r := range s.remove {
+		if _, err := tx.Exec(`DELETE FROM checks WHERE unit_id = ? AND name = ?`, r.unit, r.name); err != nil {
+			return err
+		}
+	}
+	for chunk := range slices.Chunk(s.insert, maxBulkRows) {
+		args := make([]any, 0, 2*len(chunk))
+		for _, r := range chunk {
+			args = append(args, r.unit, r.name)
+		}
+		if _, err := tx.Exec(`INSERT INTO checks (unit_id, name, dismissed) VALUES `+
+			valueRows("(?, ?, 0)", len(chunk)), args...); err != nil {
+			return err
+		}
+	}
+	for _, v := range []bool{true, false} {
+		for chunk := range slices.Chunk(s.flip[v], maxInList) {
+			list, args := idList(chunk)
+			if _, err := tx.Exec(`UPDATE units SET has_failing_check = ? WHERE id IN `+list,
+				append([]any{boolInt(v)}, args...)...); err != nil {
+				return err
+			}
+		}
+	}
+	for _, u := range s.demoted {
+		if err := s.demote(u); err != nil {
+			return err
+		}
+	}
+	for _, tid := range slices.Sorted(maps.Keys(s.deltas)) {
+		d := *s.deltas[tid]
+		if d == (index.Stats{}) {
+			continue
+		}
+		ids := s.scopes[tid].ids
+		if err := addStats(tx, "t", itoa(tid), d); err != nil {
+			return err
+		}
+		for _, sk := range aggregateScopes(ids) {
+			if err := addStats(tx, sk.scope, sk.key, d); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// demote keeps a save that leaves an enforced check failing, in state
+// 11 ("needs rewriting", which counts as needing editing), and records
+// "Applied enforced check" (76), as the reference's Unit.translate does
+// (reference workspace §1.6).
+func (s *checkSettler) demote(u checkedUnit) error {
+	if _, err := s.tx.Exec(`UPDATE units SET state = ? WHERE id = ?`, index.StateNeedsRewriting, u.id); err != nil {
+		return err
+	}
+	d := s.delta(u.translationID)
+	var old, now index.Stats
+	old.CountUnit(u.state, u.words, u.chars)
+	now.CountUnit(index.StateNeedsRewriting, u.words, u.chars)
+	d.Add(now, 1)
+	d.Add(old, -1)
+	ids := s.scopes[u.translationID].ids
+	actor := s.marks.actor
+	return insertChange(s.tx, index.Change{Action: index.ActionEnforcedCheck, ProjectID: ids.projectID,
+		ComponentID: ids.componentID, TranslationID: ids.translationID, UnitID: u.id,
+		LanguageCode: ids.languageCode, UserID: actor.UserID, AuthorID: actor.AuthorID,
+		Target: u.target, Details: strings.Join(s.demotedFor[u.id], ",")})
+}
+
+// checkScope is what the checks of one translation's units share.
+type checkScope struct {
+	ids      scopeIDs
+	none     bool // a glossary: its checks are not computed yet
+	isSource bool
+	lang     string
+	srcLang  string
+	flags    checks.Flags // the format's and the component's
+	enforced map[string]bool
+}
+
+func (s *checkSettler) scope(translationID int64) (*checkScope, error) {
+	if sc, ok := s.scopes[translationID]; ok {
+		return sc, nil
+	}
+	t, err := cachedTranslation(s.tx, translationID)
+	if err != nil {
+		return nil, err
+	}
+	c := &t.Component
+	sc := &checkScope{
+		ids: scopeIDs{translationID: t.ID, componentID: t.ComponentID, projectID: c.ProjectID,
+			languageCode: t.LanguageCode},
+		none:     c.IsGlossary,
+		isSource: t.IsSource,
+		lang:     t.LanguageCode,
+		srcLang:  c.SourceLanguage,
+		enforced: map[string]bool{},
+	}
+	var formatFlags string
+	if f := s.tx.db.formatFlags; f != nil {
+		formatFlags = f(c.FileFormat)
+	}
+	sc.flags = checks.Merge(lenientFlags(formatFlags), lenientFlags(c.CheckFlags))
+	for _, id := range c.EnforcedChecks {
+		sc.enforced[id] = true
+	}
+	s.scopes[translationID] = sc
+	return sc, nil
+}
+
+// run returns the ids of the checks failing on u, as the reference's
+// Unit.run_checks chooses them: none for read-only units or glossaries,
+// the source checks for a source unit, none for an untranslated unit,
+// the target checks otherwise.
+func (sc *checkScope) run(u *checkedUnit) []string {
+	if sc.none || u.state == index.StateReadOnly {
+		return nil
+	}
+	flags := sc.flags
+	layers := []string{u.flags, u.sourceExtra, u.extra}
+	if u.sourceUnit {
+		layers = layers[:2] // its source unit's extra flags are its own
+	}
+	for _, l := range layers {
+		if l != "" {
+			flags = checks.Merge(flags, lenientFlags(l))
+		}
+	}
+	if flags.Has("read-only") {
+		return nil
+	}
+	cu := checks.Unit{Source: index.SplitPlural(u.source), Target: index.SplitPlural(u.target),
+		Language: sc.lang, SourceLanguage: sc.srcLang, Flags: flags}
+	var res []checks.Result
+	switch {
+	case sc.isSource:
+		res = checks.RunSource(cu)
+	case u.state == index.StateEmpty:
+		return nil
+	default:
+		res = checks.Run(cu)
+	}
+	if len(res) == 0 {
+		return nil
+	}
+	names := make([]string, len(res))
+	for i, r := range res {
+		names[i] = r.ID
+	}
+	return names
+}
+
+// lenientFlags parses flags stored before they were validated, or read
+// from a file (a PO file's "#," line may hold flags the checks do not
+// know): what does not parse is left out, one comma-separated part at a
+// time, rather than failing the write that reads it.
+func lenientFlags(s string) checks.Flags {
+	if s == "" {
+		return checks.Flags{}
+	}
+	f, err := checks.ParseFlags(s)
+	if err == nil {
+		return f
+	}
+	var layers []checks.Flags
+	for _, part := range strings.Split(s, ",") {
+		if p, err := checks.ParseFlags(part); err == nil {
+			layers = append(layers, p)
+		}
+	}
+	return checks.Merge(layers...)
+}
+
+// UnitChecks returns the checks stored for a unit, failing ones and
+// dismissed ones, in the checks' registry order (checks.All). ErrNotFound
+// when there is no such unit.
+func (db *DB) UnitChecks(ctx context.Context, unitID int64) ([]index.UnitCheck, error) {
+	var n int
+	if err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM units WHERE id = ?`, unitID).Scan(&n); err != nil {
+		return nil, formatError(err)
+	}
+	if n == 0 {
+		return nil, index.Errorf(index.ErrNotFound, "unit %d not found", unitID)
+	}
+	rows, err := db.r.QueryContext(ctx, `SELECT name, dismissed FROM checks WHERE unit_id = ?`, unitID)
+	if err != nil {
+		return nil, formatError(err)
+	}
+	defer rows.Close()
+	var out []index.UnitCheck
+	for rows.Next() {
+		var c index.UnitCheck
+		if err := rows.Scan(&c.Name, &c.Dismissed); err != nil {
+			return nil, formatError(err)
+		}
+		out = append(out, c)
+	}
+	slices.SortFunc(out, func(a, b index.UnitCheck) int { return cmp.Compare(checkOrder(a.Name), checkOrder(b.Name)) })
+	return out, formatError(rows.Err())
+}
+
+// checkOrder is a check's place in the registry; unknown ids last.
+func checkOrder(name string) int {
+	if i, ok := checkIndex[name]; ok {
+		return i
+	}
+	return len(checkIndex)
+}
+
+var checkIndex = func() map[string]int {
+	m := map[string]int{}
+	for i, c := range checks.All() {
+		m[c.ID] = i
+	}
+	return m
+}()
+
+// SetCheckDismissed dismisses (dismissed true) or restores a check
+// failing on a unit once allow, given the unit and its translation,
+// returns nil (its error is returned as is), and records the change
+// under Tolk's own actions ActionCheckDismissed and ActionCheckRestored:
+// the reference records none. ErrNotFound when the unit has no row for
+// the check. It reports whether anything changed; the unit's
+// has_failing_check and the statistics follow in the same write.
+func (db *DB) SetCheckDismissed(ctx context.Context, unitID int64, name string, dismissed bool, actor index.Actor,
+	allow func(u index.Unit, t index.Translation) error) (changed bool, err error) {
+	err = db.write(ctx, func(tx *Tx) error {
+		u, t, err := findUnitAndTranslation(tx, unitID)
+		if err != nil {
+			return err
+		}
+		if err := allow(u, t); err != nil {
+			return err
+		}
+		var was bool
+		err = tx.QueryRow(`SELECT dismissed FROM checks WHERE unit_id = ? AND name = ?`, unitID, name).Scan(&was)
+		if err != nil {
+			return index.Errorf(index.ErrNotFound, "check %q does not fail on unit %d", name, unitID)
+		}
+		if was == dismissed {
+			return nil
+		}
+		changed = true
+		if _, err := tx.Exec(`UPDATE checks SET dismissed = ? WHERE unit_id = ? AND name = ?`,
+			boolInt(dismissed), unitID, name); err != nil {
+			return err
+		}
+		e := editorOf(tx, &t, actor)
+		action := index.ActionCheckDismissed
+		if !dismissed {
+			action = index.ActionCheckRestored
+		}
+		if err := e.change(action, unitID, name, ""); err != nil {
+			return err
+		}
+		tx.recheck(false, actor, unitID)
+		return nil
+	})
+	return changed, err
+}
+
+// ComponentChecks counts the check rows of a component's units by check
+// and language, in registry order, then language code.
+func (db *DB) ComponentChecks(ctx context.Context, componentID int64) ([]index.CheckCount, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT k.name, t.language_code,
+		sum(CASE WHEN k.dismissed = 0 THEN 1 ELSE 0 END), sum(CASE WHEN k.dismissed != 0 THEN 1 ELSE 0 END)
+		FROM checks k JOIN units u ON u.id = k.unit_id JOIN translations t ON t.id = u.translation_id
+		WHERE t.component_id = ? GROUP BY k.name, t.language_code`, componentID)
+	if err != nil {
+		return nil, formatError(err)
+	}
+	defer rows.Close()
+	var out []index.CheckCount
+	for rows.Next() {
+		var c index.CheckCount
+		if err := rows.Scan(&c.Name, &c.LanguageCode, &c.Failing, &c.Dismissed); err != nil {
+			return nil, formatError(err)
+		}
+		out = append(out, c)
+	}
+	slices.SortFunc(out, func(a, b index.CheckCount) int {
+		return cmp.Or(cmp.Compare(checkOrder(a.Name), checkOrder(b.Name)), strings.Compare(a.LanguageCode, b.LanguageCode))
+	})
+	return out, formatError(rows.Err())
+}
+
+// recheckComponent marks every translation of a component whose update
+// changed what its checks read: the check flags, the format (and so its
+// flags), the source language, or whether it is a glossary.
+func recheckComponent(tx *Tx, before, after index.Component) error {
+	if before.CheckFlags == after.CheckFlags && before.FileFormat == after.FileFormat &&
+		before.SourceLanguage == after.SourceLanguage && before.IsGlossary == after.IsGlossary {
+		return nil
+	}
+	rows, err := tx.Query(`SELECT id FROM translations WHERE component_id = ?`, after.ID)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return err
+		}
+		tx.recheckTranslation(id)
+	}
+	return rows.Err()
+}
