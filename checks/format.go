@@ -17,11 +17,12 @@ import (
 // ("%s %d" has keys 1$s and 2$d), so "%2$d %1$s" matches "%s %d" while
 // "%d %s" does not; named ones are keyed by name.
 //
-// Plural forms are paired as eachPair does. In a plural unit the first
-// target form (usually "one", covering the number 1 only) may omit
-// placeholders unless strict-format is set; it may not add any. Weblate
-// decides this per form from the language's plural examples; Tolk has no
-// plural data here yet, so the first form stands for it.
+// Plural forms are paired as eachPair does. In a plural unit a target
+// form used for one count only (usually "one") may omit placeholders
+// unless strict-format is set; it may not add any. Weblate decides this
+// per form from the language's plural examples: singleForm does the same
+// from Unit.PluralMap or the categories, and without them lets the first
+// form stand for it.
 
 // scanner extracts a string's placeholder keys and reports whether it is
 // malformed.
@@ -43,16 +44,11 @@ func formatCheck(scan scanner) whole {
 			return false
 		}
 		strict := u.Flags.Has("strict-format")
-		plural := len(u.Source) > 1 && len(u.Target) > 1
-		last := u.Source[len(u.Source)-1]
 		for i, t := range u.Target {
 			if t == "" {
 				continue
 			}
-			s := last
-			if len(u.Source) == len(u.Target) {
-				s = u.Source[i]
-			}
+			s := u.Source[sourceIndex(&u, i)]
 			sk, sbad := scan(s)
 			tk, tbad := scan(t)
 			if tbad && !sbad {
@@ -63,7 +59,7 @@ func formatCheck(scan scanner) whole {
 					return true // extra
 				}
 			}
-			if plural && i == 0 && !strict {
+			if !strict && singleForm(&u, i) {
 				continue
 			}
 			for k := range sk {

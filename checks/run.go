@@ -14,6 +14,15 @@ type Unit struct {
 	// SourceLanguage is the source language code; "en" when empty.
 	SourceLanguage string
 	Flags          Flags // merged flags (see Merge)
+
+	// SourcePlurals and TargetPlurals are the CLDR plural categories
+	// ("one", "few", "other") of the source and target languages' forms,
+	// in form order. When both are set, forms pair by category (see
+	// sourceIndex); nil keeps the form-by-form pairing.
+	SourcePlurals, TargetPlurals []string
+	// PluralMap, when set, pairs forms exactly as Weblate does from the
+	// plural formulas (NewPluralMap); it wins over the categories.
+	PluralMap *PluralMap
 }
 
 // Result is one failing check.
@@ -87,20 +96,14 @@ func enabled(c Check, f Flags) bool {
 	return c.Default || (c.Flag != "" && f.Has(c.Flag))
 }
 
-// eachPair pairs source and target forms as Weblate does: form by form
-// when both sides have the same count, otherwise every target form with
-// the last source form.
+// eachPair runs fn on each target form and the source form it pairs
+// with (sourceIndex), stopping at the first failure.
 func eachPair(u Unit, fn single) bool {
 	if len(u.Source) == 0 {
 		return false
 	}
-	last := u.Source[len(u.Source)-1]
 	for i, t := range u.Target {
-		s := last
-		if len(u.Source) == len(u.Target) {
-			s = u.Source[i]
-		}
-		if fn(s, t, u.Language) {
+		if fn(u.Source[sourceIndex(&u, i)], t, u.Language) {
 			return true
 		}
 	}
