@@ -243,7 +243,10 @@ func stripEntities(s string) string {
 		if i < 0 {
 			break
 		}
-		j := strings.IndexByte(s[i:], ';')
+		// Entity names are short: looking only a little ahead for the
+		// ";" keeps a string of bare "&" linear.
+		w := s[i:min(len(s), i+maxEntityLen)]
+		j := strings.IndexByte(w, ';')
 		if j > 1 && isEntityName(s[i+1:i+j]) {
 			b.WriteString(s[:i])
 			s = s[i+j+1:]
@@ -255,6 +258,10 @@ func stripEntities(s string) string {
 	b.WriteString(s)
 	return b.String()
 }
+
+// maxEntityLen bounds an entity reference, "&" and ";" included; HTML's
+// longest name, &CounterClockwiseContourIntegral;, has 33 letters.
+const maxEntityLen = 40
 
 func isEntityName(n string) bool {
 	for i, c := range n {

@@ -23,6 +23,14 @@ type Unit struct {
 	// PluralMap, when set, pairs forms exactly as Weblate does from the
 	// plural formulas (NewPluralMap); it wins over the categories.
 	PluralMap *PluralMap
+
+	memo *memo // set by Run: results shared between checks
+}
+
+// memo holds what several checks of one Run compute from the same
+// strings. It lives for one call and is not shared between goroutines.
+type memo struct {
+	xml []xmlParse
 }
 
 // Result is one failing check.
@@ -54,30 +62,51 @@ func init() {
 // silences one check and ignore-all-checks all of them. A unit whose
 // target forms are all empty is untranslated and gets no result. Run does
 // not consider read-only state or glossary components: callers choose
-// which units to check.
-func Run(u Unit) []Result {
+// which units to check. A check skipped for its size bound is not
+// reported; RunDetailed reports it.
+func Run(u Unit) []Result { return RunDetailed(u).Failed }
+
+// Report is what RunDetailed found.
+type Report struct {
+	Failed []Result // the failing checks, as Run returns them
+	// Skipped lists, in registry order, the enabled checks that did not
+	// run because u exceeds their size bound (see Bounds); they neither
+	// pass nor fail.
+	Skipped []string
+}
+
+// RunDetailed is Run, also reporting the checks skipped for their size
+// bound, so a caller can store or show "not checked" rather than "passed".
+func RunDetailed(u Unit) Report {
+	var r Report
 	if u.Flags.Has("ignore-all-checks") || !translated(u.Target) {
-		return nil
+		return r
 	}
-	var out []Result
-	for _, c := range registry {
-		if c.Kind != Target || !enabled(c, u.Flags) {
+	u.memo = &memo{}
+	for i, c := range registry {
+		if c.Kind != Target || !enabledAt(i, u.Flags) {
+			continue
+		}
+		fn := implemented[c.ID]
+		if fn == nil {
+			continue
+		}
+		if b, ok := bounds[c.ID]; ok && b.exceeded(&u) {
+			r.Skipped = append(r.Skipped, c.ID)
 			continue
 		}
 		var fail bool
-		switch fn := implemented[c.ID].(type) {
+		switch fn := fn.(type) {
 		case single:
 			fail = eachPair(u, fn)
 		case whole:
 			fail = fn(u)
-		default:
-			continue
 		}
 		if fail {
-			out = append(out, Result{ID: c.ID})
+			r.Failed = append(r.Failed, Result{ID: c.ID})
 		}
 	}
-	return out
+	return r
 }
 
 func translated(target []string) bool {
@@ -87,6 +116,25 @@ func translated(target []string) bool {
 		}
 	}
 	return false
+}
+
+// ignoreFlags holds each registry row's IgnoreFlag, so Run builds no
+// strings.
+var ignoreFlags = func() []string {
+	out := make([]string, len(registry))
+	for i, c := range registry {
+		out[i] = c.IgnoreFlag()
+	}
+	return out
+}()
+
+// enabledAt is enabled for registry[i].
+func enabledAt(i int, f Flags) bool {
+	c := &registry[i]
+	if !c.Default && (c.Flag == "" || !f.Has(c.Flag)) {
+		return false
+	}
+	return !f.Has(ignoreFlags[i])
 }
 
 func enabled(c Check, f Flags) bool {
