@@ -219,22 +219,11 @@ func inSpans(ss []span, i int) bool {
 	return false
 }
 
-// placeholderSpans returns where the placeholders: flag's entries occur
+// placeholderSpans returns where the placeholders: flag's entries match
 // in s.
 func placeholderSpans(s string, f Flags) []span {
-	var out []span
-	for _, p := range f.params["placeholders"] {
-		if p == "" {
-			continue
-		}
-		for off := 0; ; {
-			j := strings.Index(s[off:], p)
-			if j < 0 {
-				break
-			}
-			out = append(out, span{off + j, off + j + len(p)})
-			off += j + len(p)
-		}
+	if f.placeholders == nil {
+		return nil
 	}
-	return out
+	return f.placeholders.spans(s, f.Has("case-insensitive"))
 }

@@ -63,6 +63,15 @@ func TestAutofix(t *testing.T) {
 		{name: "punct rst plain colon", src: "This :ref:`doc`", tgt: "This :", lang: "fr", flags: "rst-text", want: "This\u00a0:", fixes: []string{"punctuation-spacing"}},
 		{name: "punct inside placeholder", src: "Quota {{ q | b : 0 }} par jour", tgt: "Quota {{ q | b : 0 }} par jour", lang: "fr",
 			flags: `placeholders:"{{ q | b : 0 }}"`, want: "Quota {{ q | b : 0 }} par jour"},
+		{name: "punct inside regex placeholder", lang: "fr", flags: `placeholders:r"<x\s[^>]*/>"`,
+			src:  `Quota <x id="INTERPOLATION" equiv-text="{{ quota | bytes : 0 }}"/> par jour`,
+			tgt:  `Quota <x id="INTERPOLATION" equiv-text="{{ quota | bytes : 0 }}"/> par jour`,
+			want: `Quota <x id="INTERPOLATION" equiv-text="{{ quota | bytes : 0 }}"/> par jour`},
+		{name: "punct outside regex placeholder", lang: "fr", flags: `placeholders:r"<x\s[^>]*/>"`,
+			src:   `Quota: <x id="INTERPOLATION" equiv-text="{{ count }}"/> items`,
+			tgt:   `Quota : <x id="INTERPOLATION" equiv-text="{{ count }}"/> éléments`,
+			want:  "Quota\u00a0: <x id=\"INTERPOLATION\" equiv-text=\"{{ count }}\"/> éléments",
+			fixes: []string{"punctuation-spacing"}},
 		// test_fix_target: several fixers at once, in Weblate's order.
 		{name: "chain", src: "Foo…", tgt: " Bar\u200b...", want: "Bar…", fixes: []string{"end-whitespace", "end-ellipsis", "zero-width-space"}},
 	}

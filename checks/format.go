@@ -484,41 +484,6 @@ func scanVue(s string) (map[string]bool, bool) {
 
 func isLetterByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
-// placeholders (flag placeholders:A:B:…) reports a listed placeholder
-// that a source form contains and its target form lacks; with
-// case-insensitive, case is ignored. Each parameter is matched as a
-// literal: ParseFlags drops the r prefix of r"regex" parameters, so a
-// regular expression given that way is looked for literally and is, in
-// practice, never found (no false failures; Weblate would match it as a
-// regex).
-func placeholders(u Unit) bool {
-	fold := u.Flags.Has("case-insensitive")
-	norm := func(s string) string {
-		if fold {
-			return strings.ToLower(s)
-		}
-		return s
-	}
-	var list []string
-	for _, p := range u.Flags.Params("placeholders") {
-		if p != "" {
-			list = append(list, norm(p))
-		}
-	}
-	return eachPair(u, func(s, t, _ string) bool {
-		if t == "" {
-			return false
-		}
-		s, t = norm(s), norm(t)
-		for _, p := range list {
-			if strings.Contains(s, p) && !strings.Contains(t, p) {
-				return true
-			}
-		}
-		return false
-	})
-}
-
 // The format checks, each behind its flag (c-format, python-format, …).
 var _ = register(nil, map[string]whole{
 	"c_format":              formatCheck(cPrintf.scan),
@@ -536,5 +501,4 @@ var _ = register(nil, map[string]whole{
 	"ruby_format":           formatCheck(rubyPrintf.scan),
 	"c_sharp_format":        formatCheck(scanCSharp),
 	"angularjs_format":      formatCheck(scanAngular),
-	"placeholders":          placeholders,
 })

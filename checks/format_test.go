@@ -181,12 +181,20 @@ func TestPlaceholders(t *testing.T) {
 	}{
 		{`placeholders:$URL$:"%s"`, "Open $URL$ now", "Ouvrir $URL$", false},
 		{`placeholders:$URL$:"%s"`, "Open $URL$ now", "Ouvrir maintenant", true},
-		{`placeholders:$URL$:"%s"`, "Open it", "Ouvrir $URL$", false},
+		{`placeholders:$URL$:"%s"`, "Open it", "Ouvrir $URL$", true}, // extra, as in Weblate
 		{`placeholders:$URL$:"%s"`, "Hi %s", "Salut", true},
 		{`placeholders:$URL$`, "Open $URL$", "Ouvrir $url$", true},
 		{`placeholders:$URL$, case-insensitive`, "Open $URL$", "Ouvrir $url$", false},
 		{`placeholders:"{user name}"`, "Hi {user name}", "Salut {user name}", false},
-		{`placeholders:r"\{\d\}"`, "Item {0}", "Élément", false}, // regex form not matched (see placeholders)
+		{`placeholders:r"\{\d\}"`, "Item {0}", "Élément", true},
+		{`placeholders:r"\{\d\}"`, "Item {0}", "Élément {0}", false},
+		{`placeholders:r"\{\d\}"`, "Item {0}", "Élément {1}", true},
+		{`placeholders:r"\{\d\}"`, "Item", "Élément {1}", true},
+		{`placeholders:r"\{\d\}"`, `Item \{0}`, `Élément \{0}`, false},
+		{`placeholders:$URL$:r"%\w+%"`, "Open $URL$ as %user%", "%user% ouvre $URL$", false},
+		{`placeholders:r"<x\s[^>]*/>"`, `Quota <x id="A"/> par jour`, `Quota par jour`, true},
+		{`placeholders:r"\$[a-z]+\$", case-insensitive`, "Open $url$", "Ouvrir $URL$", false},
+		{`placeholders:r"\$[a-z]+\$"`, "Open $url$", "Ouvrir $URL$", true},
 	}
 	for _, tt := range tests {
 		if got := formatFails(t, "placeholders", tt.flags, []string{tt.src}, []string{tt.tgt}); got != tt.fail {
