@@ -21,8 +21,51 @@ import (
 // its work is linear in the input and a syntax error is an error value,
 // never a panic.
 
-// xmlTag finds tag-like spans, as Weblate's XML_MATCH.
+// xmlTag finds tag-like spans, as Weblate's XML_MATCH. tagSpans is the
+// same search without the regexp engine, for the hot paths.
 var xmlTag = regexp.MustCompile(`<[^>]+>`)
+
+// tagSpans returns the matches of xmlTag in s: from a "<" to the next
+// ">", with at least one character between.
+func tagSpans(s string) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(s); {
+		lt := strings.IndexByte(s[i:], '<')
+		if lt < 0 {
+			break
+		}
+		lt += i
+		gt := strings.IndexByte(s[lt+1:], '>')
+		if gt < 0 {
+			break
+		}
+		if gt == 0 { // "<>": no match here
+			i = lt + 1
+			continue
+		}
+		end := lt + 1 + gt + 1
+		out = append(out, [2]int{lt, end})
+		i = end
+	}
+	return out
+}
+
+// replaceTags is xmlTag.ReplaceAllString(s, repl).
+func replaceTags(s, repl string) string {
+	spans := tagSpans(s)
+	if len(spans) == 0 {
+		return s
+	}
+	var b strings.Builder
+	at := 0
+	for _, sp := range spans {
+		b.WriteString(s[at:sp[0]])
+		b.WriteString(repl)
+		at = sp[1]
+	}
+	b.WriteString(s[at:])
+	return b.String()
+}
 
 // xmlEntity finds character and entity references, as Weblate's
 // XML_ENTITY_MATCH.
@@ -66,6 +109,9 @@ func parseXML(text string) ([]xmlTagID, error) {
 	}
 	if strings.IndexByte(text, '&') >= 0 {
 		text = xmlEntity.ReplaceAllString(text, " ")
+	}
+	if tags, err, ok := quickXML(text); ok {
+		return tags, err
 	}
 	tags, err := decodeXML("<weblate>" + text + "</weblate>")
 	if err != nil && strings.HasPrefix(strings.TrimSpace(text), "<?xml") {
@@ -136,7 +182,7 @@ func markupSource(u *Unit) bool {
 		return true
 	}
 	for _, s := range u.Source {
-		if !strings.Contains(s, "<") || !xmlTag.MatchString(s) {
+		if !strings.Contains(s, "<") || len(tagSpans(s)) == 0 {
 			return false
 		}
 		if _, err := u.parseXML(s); err != nil {
@@ -225,7 +271,7 @@ func xmlCharsAroundTags(u Unit) bool {
 // tagNeighbours returns, for each tag of text, whether the character
 // before it and the character after it are word characters.
 func tagNeighbours(text string) [][2]bool {
-	locs := xmlTag.FindAllStringIndex(text, -1)
+	locs := tagSpans(text)
 	out := make([][2]bool, len(locs))
 	for i, l := range locs {
 		if i == 0 || locs[i-1][1] != l[0] {

@@ -13,6 +13,7 @@ import (
 // expression.
 type placeholderSet struct {
 	lits       []string       // the entries, when none is a regex
+	folded     []string       // lits, lower-cased
 	re, reFold *regexp.Regexp // the alternation, when some entry is a regex
 }
 
@@ -37,7 +38,11 @@ func compilePlaceholders(params []string, rx []bool) (*placeholderSet, error) {
 		}
 	}
 	if !anyRx {
-		return &placeholderSet{lits: params}, nil
+		folded := make([]string, len(params))
+		for i, p := range params {
+			folded[i] = strings.ToLower(p)
+		}
+		return &placeholderSet{lits: params, folded: folded}, nil
 	}
 	pattern := strings.Join(alts, "|")
 	re, err := regexp.Compile(pattern)
@@ -52,7 +57,9 @@ func compilePlaceholders(params []string, rx []bool) (*placeholderSet, error) {
 }
 
 // spans returns where the entries match in text, leftmost first and not
-// overlapping, as Python's finditer on the alternation does.
+// overlapping, as Python's finditer on the alternation does. Under fold
+// literal entries are matched in strings.ToLower(text), and the spans
+// index that.
 func (p *placeholderSet) spans(text string, fold bool) []span {
 	if p.re != nil {
 		re := p.re
@@ -67,21 +74,20 @@ func (p *placeholderSet) spans(text string, fold bool) []span {
 		}
 		return out
 	}
-	lits := p.lits
 	if fold {
-		// ToLower can change a string's length outside ASCII; the
-		// matches are compared, not used as offsets into text.
 		text = strings.ToLower(text)
-		lits = make([]string, len(p.lits))
-		for i, l := range p.lits {
-			lits[i] = strings.ToLower(l)
-		}
 	}
+	return p.literalSpans(text, fold)
+}
+
+// literalSpans matches the literal entries in text (already lower-cased
+// under fold).
+func (p *placeholderSet) literalSpans(text string, fold bool) []span {
 	var out []span
 	for i := 0; i < len(text); {
 		hit := false
-		for _, l := range lits { // the first entry that matches wins
-			if strings.HasPrefix(text[i:], l) {
+		for _, l := range p.literals(fold) { // the first entry that matches wins
+			if l != "" && strings.HasPrefix(text[i:], l) {
 				out = append(out, span{i, i + len(l)})
 				i += len(l)
 				hit = true
@@ -95,21 +101,51 @@ func (p *placeholderSet) spans(text string, fold bool) []span {
 	return out
 }
 
-// find returns the set of matched texts, case-folded under fold.
+// find returns the set of matched texts, case-folded under fold; nil when
+// there is none.
 func (p *placeholderSet) find(text string, fold bool) map[string]bool {
-	out := map[string]bool{}
-	src := text
-	if fold && p.re == nil {
-		src = strings.ToLower(text)
+	var ss []span
+	if p.re == nil {
+		if fold {
+			text = strings.ToLower(text)
+		}
+		if !p.anyIn(text, fold) {
+			return nil
+		}
+		ss = p.literalSpans(text, fold)
+	} else {
+		ss = p.spans(text, fold)
 	}
-	for _, s := range p.spans(text, fold) {
-		m := src[s.start:s.end]
+	if len(ss) == 0 {
+		return nil
+	}
+	out := make(map[string]bool, len(ss))
+	for _, s := range ss {
+		m := text[s.start:s.end]
 		if fold {
 			m = strings.ToLower(m)
 		}
 		out[m] = true
 	}
 	return out
+}
+
+func (p *placeholderSet) literals(fold bool) []string {
+	if fold {
+		return p.folded
+	}
+	return p.lits
+}
+
+// anyIn reports whether some literal entry occurs in text: most strings
+// hold none, and strings.Contains is faster than the scan.
+func (p *placeholderSet) anyIn(text string, fold bool) bool {
+	for _, l := range p.literals(fold) {
+		if l != "" && strings.Contains(text, l) {
+			return true
+		}
+	}
+	return false
 }
 
 // placeholders (flag placeholders:A:B:…; reference §1.3): the target's

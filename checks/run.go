@@ -55,7 +55,21 @@ func init() {
 	for id, fn := range wholes {
 		implemented[id] = fn
 	}
+	implAt = make([]any, len(registry))
+	boundAt = make([]*bound, len(registry))
+	for i, c := range registry {
+		implAt[i] = implemented[c.ID]
+		if b, ok := bounds[c.ID]; ok {
+			boundAt[i] = &b
+		}
+	}
 }
+
+// implAt and boundAt are implemented and bounds indexed like registry.
+var (
+	implAt  []any
+	boundAt []*bound
+)
 
 // Run returns the target checks that fail on u, in registry order (see
 // All). Checks that need a flag run only when it is set; ignore-<id>
@@ -83,15 +97,16 @@ func RunDetailed(u Unit) Report {
 		return r
 	}
 	u.memo = &memo{}
+	on := enabledSet(u.Flags)
 	for i, c := range registry {
-		if c.Kind != Target || !enabledAt(i, u.Flags) {
+		if c.Kind != Target || !on[i] {
 			continue
 		}
-		fn := implemented[c.ID]
+		fn := implAt[i]
 		if fn == nil {
 			continue
 		}
-		if b, ok := bounds[c.ID]; ok && b.exceeded(&u) {
+		if b := boundAt[i]; b != nil && b.exceeded(&u) {
 			r.Skipped = append(r.Skipped, c.ID)
 			continue
 		}
@@ -118,23 +133,41 @@ func translated(target []string) bool {
 	return false
 }
 
-// ignoreFlags holds each registry row's IgnoreFlag, so Run builds no
-// strings.
-var ignoreFlags = func() []string {
-	out := make([]string, len(registry))
+// flagChecks maps a flag name to the registry rows it turns on (its
+// enable flag) or off (ignore-…, as a negative index minus one), so Run
+// reads the unit's few flags rather than looking up two per check.
+var flagChecks = func() map[string][]int {
+	m := map[string][]int{}
 	for i, c := range registry {
-		out[i] = c.IgnoreFlag()
+		if c.Flag != "" {
+			m[c.Flag] = append(m[c.Flag], i)
+		}
+		m[c.IgnoreFlag()] = append(m[c.IgnoreFlag()], -i-1)
 	}
-	return out
+	return m
 }()
 
-// enabledAt is enabled for registry[i].
-func enabledAt(i int, f Flags) bool {
-	c := &registry[i]
-	if !c.Default && (c.Flag == "" || !f.Has(c.Flag)) {
-		return false
+// enabledSet is enabled for every registry row, as a slice indexed like
+// registry.
+func enabledSet(f Flags) []bool {
+	on := make([]bool, len(registry))
+	for i := range registry {
+		on[i] = registry[i].Default
 	}
-	return !f.Has(ignoreFlags[i])
+	var off []int
+	for _, n := range f.names {
+		for _, i := range flagChecks[n] {
+			if i >= 0 {
+				on[i] = true
+			} else {
+				off = append(off, -i-1)
+			}
+		}
+	}
+	for _, i := range off {
+		on[i] = false
+	}
+	return on
 }
 
 func enabled(c Check, f Flags) bool {
