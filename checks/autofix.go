@@ -225,5 +225,9 @@ func placeholderSpans(s string, f Flags) []span {
 	if f.placeholders == nil {
 		return nil
 	}
-	return f.placeholders.spans(s, f.Has("case-insensitive"))
+	fold := f.Has("case-insensitive")
+	if fold && f.placeholders.re == nil && len(strings.ToLower(s)) != len(s) {
+		fold = false // spans would index the lower-cased text
+	}
+	return f.placeholders.spans(s, fold)
 }
