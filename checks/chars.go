@@ -271,3 +271,15 @@ func isEntityName(n string) bool {
 	}
 	return true
 }
+
+// kabyleConfusables are the Greek and Turkish look-alikes of Kabyle
+// letters (γ Γ ε Ε ğ Ğ for ɣ Ɣ ɛ Ɛ ǧ Ǧ), Weblate's
+// KabyleCharactersCheck.confusable_to_standard.
+const kabyleConfusables = "\u03b3\u0393\u03b5\u0395\u011f\u011e"
+
+// kabyleCharacters: a Kabyle translation uses a look-alike letter.
+func kabyleCharacters(_, t, lang string) bool {
+	return isLanguage(lang, "kab") && strings.ContainsAny(t, kabyleConfusables)
+}
+
+var _ = register(map[string]single{"kabyle-characters": kabyleCharacters}, nil)

@@ -30,7 +30,7 @@ type scanner func(s string) (keys map[string]bool, bad bool)
 
 // formatIDs are the format checks computed here, in registry order.
 var formatIDs = []string{
-	"c_format", "php_format", "python_format", "javascript_format",
+	"c_format", "objc_format", "php_format", "python_format", "javascript_format",
 	"java_printf_format", "java_format", "python_brace_format",
 	"c_sharp_format", "i18next_interpolation", "es_format",
 	"percent_placeholders", "vue_format", "angularjs_format", "qt_format",
@@ -487,6 +487,7 @@ func isLetterByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <=
 // The format checks, each behind its flag (c-format, python-format, …).
 var _ = register(nil, map[string]whole{
 	"c_format":              formatCheck(cPrintf.scan),
+	"objc_format":           formatCheck(cPrintf.scan), // C's conversions include %@
 	"python_format":         formatCheck(pythonPrintf.scan),
 	"python_brace_format":   formatCheck(scanBrace),
 	"i18next_interpolation": formatCheck(scanI18next),

@@ -34,6 +34,11 @@ func TestFormatChecks(t *testing.T) {
 		{"c_format", "%ld bytes", "%d octets", true},
 		{"c_format", "%s and %s", "%s", true},
 		{"c_format", "%lld items", "%lld éléments", false},
+		// objc_format (Apple .strings)
+		{"objc_format", "Follow %@", "Folgen %@", false},
+		{"objc_format", "%@ followed %@", "%2$@ folgte %1$@", false},
+		{"objc_format", "Follow %@", "Folgen", true},
+		{"objc_format", "%ld posts", "%@ Beiträge", true},
 		// python_format
 		{"python_format", "%(count)d files", "%(count)d fichiers", false},
 		{"python_format", "%(count)d files", "%(nombre)d fichiers", true},
