@@ -102,6 +102,7 @@ var (
 func (p printfSpec) scan(s string) (map[string]bool, bool) {
 	keys := map[string]bool{}
 	pos := 0
+	closers := closerCache{-2, -2, -2}
 	for i := 0; i < len(s); i++ {
 		if s[i] != '%' {
 			continue
@@ -110,7 +111,7 @@ func (p printfSpec) scan(s string) (map[string]bool, bool) {
 			i++
 			continue
 		}
-		key, end, ok := p.one(s, i+1, &pos)
+		key, end, ok := p.one(s, i+1, &pos, &closers)
 		if ok {
 			keys[key] = true
 			i = end - 1
@@ -119,12 +120,37 @@ func (p printfSpec) scan(s string) (map[string]bool, bool) {
 	return keys, false
 }
 
+// closerCache remembers, for ')', '}' and '>', where the next one is
+// (-2: not looked for yet, -1: none left). Scans move forward, so the
+// answer stays valid until j passes it; without it "%(" repeated
+// 100,000 times would search to the end each time.
+type closerCache [3]int
+
+// next returns the offset from j of the next closer at or after j, or
+// -1.
+func (c *closerCache) next(s string, j, which int) int {
+	at := c[which]
+	if at == -1 {
+		return -1
+	}
+	if at < j {
+		k := strings.IndexByte(s[j:], ")}>"[which])
+		if k < 0 {
+			c[which] = -1
+			return -1
+		}
+		at = j + k
+		c[which] = at
+	}
+	return at - j
+}
+
 // one parses a specification starting at j (after the '%'); it returns
 // the key, the index after the specification and whether one was found.
-func (p printfSpec) one(s string, j int, pos *int) (string, int, bool) {
+func (p printfSpec) one(s string, j int, pos *int, closers *closerCache) (string, int, bool) {
 	n := len(s)
 	if p.named && j < n && s[j] == '(' {
-		k := strings.IndexByte(s[j:], ')')
+		k := closers.next(s, j, 0)
 		if k < 0 {
 			return "", 0, false
 		}
@@ -136,11 +162,11 @@ func (p printfSpec) one(s string, j int, pos *int) (string, int, bool) {
 		return name + ")" + rest, end, true
 	}
 	if p.ruby && j < n && (s[j] == '{' || s[j] == '<') {
-		closer := byte('}')
+		which := 1 // '}'
 		if s[j] == '<' {
-			closer = '>'
+			which = 2 // '>'
 		}
-		k := strings.IndexByte(s[j:], closer)
+		k := closers.next(s, j, which)
 		if k < 0 {
 			return "", 0, false
 		}
