@@ -97,7 +97,12 @@ func RunDetailed(u Unit) Report {
 		return r
 	}
 	u.memo = &memo{}
-	on := enabledSet(u.Flags)
+	var buf [128]bool // the registry has about 90 rows; no allocation
+	on := buf[:0]
+	if len(registry) > len(buf) {
+		on = make([]bool, 0, len(registry))
+	}
+	on = enabledSet(u.Flags, on[:len(registry)])
 	for i, c := range registry {
 		if c.Kind != Target || !on[i] {
 			continue
@@ -147,10 +152,9 @@ var flagChecks = func() map[string][]int {
 	return m
 }()
 
-// enabledSet is enabled for every registry row, as a slice indexed like
-// registry.
-func enabledSet(f Flags) []bool {
-	on := make([]bool, len(registry))
+// enabledSet fills on (indexed like registry) with enabled for every
+// row and returns it.
+func enabledSet(f Flags, on []bool) []bool {
 	for i := range registry {
 		on[i] = registry[i].Default
 	}
