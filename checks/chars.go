@@ -243,7 +243,10 @@ func stripEntities(s string) string {
 		if i < 0 {
 			break
 		}
-		j := strings.IndexByte(s[i:], ';')
+		// Entity names are short: looking only a little ahead for the
+		// ";" keeps a string of bare "&" linear.
+		w := s[i:min(len(s), i+maxEntityLen)]
+		j := strings.IndexByte(w, ';')
 		if j > 1 && isEntityName(s[i+1:i+j]) {
 			b.WriteString(s[:i])
 			s = s[i+j+1:]
@@ -256,6 +259,10 @@ func stripEntities(s string) string {
 	return b.String()
 }
 
+// maxEntityLen bounds an entity reference, "&" and ";" included; HTML's
+// longest name, &CounterClockwiseContourIntegral;, has 33 letters.
+const maxEntityLen = 40
+
 func isEntityName(n string) bool {
 	for i, c := range n {
 		if !(c == '#' && i == 0) && !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
@@ -264,3 +271,15 @@ func isEntityName(n string) bool {
 	}
 	return true
 }
+
+// kabyleConfusables are the Greek and Turkish look-alikes of Kabyle
+// letters (γ Γ ε Ε ğ Ğ for ɣ Ɣ ɛ Ɛ ǧ Ǧ), Weblate's
+// KabyleCharactersCheck.confusable_to_standard.
+const kabyleConfusables = "\u03b3\u0393\u03b5\u0395\u011f\u011e"
+
+// kabyleCharacters: a Kabyle translation uses a look-alike letter.
+func kabyleCharacters(_, t, lang string) bool {
+	return isLanguage(lang, "kab") && strings.ContainsAny(t, kabyleConfusables)
+}
+
+var _ = register(map[string]single{"kabyle-characters": kabyleCharacters}, nil)

@@ -91,6 +91,9 @@ func TestRun(t *testing.T) {
 		{name: "punctuation_spacing ok", src: "Name:", tgt: "Nom\u202f:", lang: "fr"},
 		{name: "punctuation_spacing fr_CA", src: "Name:", tgt: "Nom:", lang: "fr_CA"},
 		{name: "punctuation_spacing url", src: "See https://x", tgt: "Voir https://x", lang: "fr"},
+		{name: "kabyle-characters", src: "Hello world", tgt: "Azul γef umaḍal", lang: "kab", want: []string{"kabyle-characters"}},
+		{name: "kabyle-characters standard", src: "Hello world", tgt: "Azul ɣef umaḍal", lang: "kab"},
+		{name: "kabyle-characters greek", src: "Hello world", tgt: "γεια σου κόσμε", lang: "el"},
 		{name: "same", src: "Settings", tgt: "Settings", lang: "de", want: []string{"same"}},
 		{name: "same strict abbreviation", src: "URL", tgt: "URL", lang: "de", flags: "strict-same", want: []string{"same"}},
 		{name: "same abbreviation", src: "URL", tgt: "URL", lang: "de"},
@@ -205,6 +208,26 @@ func TestParseFlags(t *testing.T) {
 	if g := mustFlags(t, f.String()); g.String() != f.String() {
 		t.Errorf("round trip: %q → %q", f.String(), g.String())
 	}
+	// r"…" entries are regular expressions and stay so through String.
+	if !f.rx["placeholders"][2] || f.rx["placeholders"][0] || f.placeholders == nil || f.placeholders.re == nil {
+		t.Errorf("placeholders regex marks = %v", f.rx["placeholders"])
+	}
+	if got := f.String(); !strings.Contains(got, `placeholders:$URL$:%s:r"\{\d\}"`) {
+		t.Errorf("String = %s", got)
+	}
+	// In r"…" a backslash escapes only the quote.
+	if g := mustFlags(t, `placeholders:r"a\\b\"c"`); g.Params("placeholders")[0] != `a\\b"c` {
+		t.Errorf("raw = %q", g.Params("placeholders"))
+	} else if h := mustFlags(t, g.String()); h.Params("placeholders")[0] != `a\\b"c` || !h.rx["placeholders"][0] {
+		t.Errorf("raw round trip: %s → %q", g, h.Params("placeholders"))
+	}
+	// SetRegex is the programmatic r"…".
+	if _, err := (Flags{}).SetRegex("placeholders", "(x"); err == nil {
+		t.Error("SetRegex accepts a bad regex")
+	}
+	if g, err := (Flags{}).SetRegex("placeholders", `\d+`); err != nil || g.String() != `placeholders:r"\d+"` {
+		t.Errorf("SetRegex = %s, %v", g, err)
+	}
 	// A regex with colons, unquoted.
 	if got := mustFlags(t, `regex:^\d+:\d+$`).Params("regex"); !slices.Equal(got, []string{`^\d+:\d+$`}) {
 		t.Errorf("regex with colons = %q", got)
@@ -224,6 +247,9 @@ func TestParseFlagsErrors(t *testing.T) {
 		{"regex:(a", "regex", "missing closing )"},
 		{"regex:", "regex", "exactly one"},
 		{`placeholders:"open`, `placeholders:"open`, "unterminated"},
+		{`placeholders:r"(a"`, "placeholders", "missing closing )"},
+		{`placeholders:$A$:r"[z-a]"`, "placeholders", "invalid character class range"},
+		{`placeholders:$A$:""`, "placeholders", "empty placeholder"},
 	}
 	for _, tt := range tests {
 		_, err := ParseFlags(tt.in)
@@ -252,6 +278,16 @@ func TestMerge(t *testing.T) {
 	}
 	if f.regex == nil || !f.regex.MatchString("b") || f.regex.MatchString("a") {
 		t.Errorf("regex not the last layer's: %s", f)
+	}
+	// Several discards in one layer; the regex marks of placeholders
+	// follow the layer that wins.
+	two := mustFlags(t, "discard:max-length, discard:c-format")
+	if g := Merge(project, format, two); g.Has("max-length") || g.Has("c-format") || !g.Has("strict-same") {
+		t.Errorf("two discards: %s", g)
+	}
+	ph := Merge(mustFlags(t, `placeholders:r"\d"`), mustFlags(t, "placeholders:$A$"))
+	if ph.String() != "placeholders:$A$" || ph.placeholders == nil || ph.placeholders.re != nil {
+		t.Errorf("placeholders merge: %s", ph)
 	}
 	if want := "max-length:40, strict-same"; Merge(project, unit.remove("regex")).String() != want {
 		t.Errorf("got %q, want %q", Merge(project, unit.remove("regex")), want)

@@ -1,6 +1,7 @@
-// Package checks computes Weblate's quality checks for one unit: given the
-// source forms, the target forms, the target language and the unit's
-// merged flags, Run reports which check ids fail.
+// Package checks computes Weblate's quality checks and automatic fixups
+// for one unit: given the source forms, the target forms, the target
+// language and the unit's merged flags, Run reports which check ids fail
+// and Autofix returns the target as Weblate would store it.
 //
 // Check ids are Weblate's, spelt exactly as Weblate stores and searches
 // them (a mix of snake_case and kebab-case: "end_stop", "newline-count").
@@ -9,14 +10,41 @@
 //
 // The package is pure: it does no I/O, imports only the standard library
 // and keeps no state, so every function is safe for concurrent use.
-// It is not yet stored or wired: storing one row per failing check,
-// dismissing, batch checks across components and the API's
-// has_failing_check come in later slices of the quality-checks issue.
 //
-// Run computes the target checks, RunSource the source checks. Each file
-// of checks registers its functions with register (format.go the format
-// strings, markup.go the markup, text.go and markdown.go the rest), so a
-// new family of checks is a new file.
+// Where to start reading:
+//
+//   - run.go: Unit, Run and RunDetailed (failures plus the checks skipped
+//     for their size bound), and how source and target forms pair.
+//   - plural.go: plural pairing. Without plural data forms pair one to
+//     one when the counts match, else every target form with the last
+//     source form. Unit.SourcePlurals/TargetPlurals (CLDR categories)
+//     pair by category; Unit.PluralMap (NewPluralMap, built once per
+//     translation from the plural formulas) pairs exactly as Weblate's
+//     PluralMapper does, and wins.
+//   - flags.go: ParseFlags, Merge (with discard:), Flags. A regex: or
+//     placeholders:r"…" that does not compile, or an empty placeholder,
+//     is a *FlagError naming the flag.
+//   - autofix.go: Autofix and Fixers, Weblate's AUTOFIX_LIST without
+//     BleachHTML (trailing whitespace, ellipsis, zero-width space, control
+//     characters, Devanagari danda, French punctuation spacing).
+//   - bounds.go: the size bounds. Every check is linear; the regexp-heavy
+//     markup families (md-*, safe-html) skip forms over 10,000 bytes and
+//     placeholders skips when entries × length exceeds 20 million;
+//     RunDetailed reports them in Skipped, Run leaves them out.
+//   - One file per family registers its functions with register:
+//     chars.go and text.go (characters, punctuation, lines), same.go,
+//     units.go (plurals, length, regex), format.go (printf and brace
+//     formats), placeholders.go, icu.go (ICU MessageFormat), markup.go and
+//     quickxml.go (XML), markdown.go, source.go (RunSource).
+//
+// Not here (Check.Implemented is false): storing results and dismissing;
+// the batch checks that need other units (inconsistent, reused,
+// translated, multiple_failures, long_untranslated); check_glossary
+// (needs the glossary); max-size (font rendering); the Fluent,
+// reStructuredText, MDX and BBCode checks; kabyle-characters,
+// accelerator, unnamed_format, source-max-length; the objc, perl, lua,
+// object-pascal, scheme, laravel, perl-brace, qt-plural and automattic
+// format dialects; same's per-language word lists; BleachHTML.
 //
 // Regular expressions given by the regex flag are compiled with Go's
 // regexp package (RE2), so matching is linear in the input's length.

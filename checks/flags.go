@@ -14,7 +14,11 @@ import (
 type Flags struct {
 	names  []string            // in the order first given
 	params map[string][]string // name → parameters
-	regex  *regexp.Regexp      // compiled regex: parameter, if any
+	// rx marks the parameters written r"…" (regular expressions), for
+	// the names that have any.
+	rx           map[string][]bool
+	regex        *regexp.Regexp  // compiled regex: parameter, if any
+	placeholders *placeholderSet // compiled placeholders: parameters, if any
 }
 
 // FlagError reports a flag that cannot be parsed or is not allowed.
@@ -65,7 +69,7 @@ var typedFlags = map[string]flagKind{
 	"icu-flags":      anyParam,
 	"icu-tag-prefix": oneParam,
 	"fluent-type":    oneParam,
-	"discard":        oneParam,
+	"discard":        anyParam, // repeated discard: flags accumulate
 }
 
 // kindOf returns how the named flag takes parameters, or false when the
@@ -105,36 +109,59 @@ func ParseFlags(s string) (Flags, error) {
 		return Flags{}, err
 	}
 	for _, it := range items {
-		if len(it) == 0 || it[0] == "" {
+		if len(it) == 0 || it[0].text == "" {
 			continue
 		}
-		name := it[0]
-		params := it[1:]
-		if name == "regex" && len(params) > 1 {
-			params = []string{strings.Join(params, ":")}
+		name := it[0].text
+		params := make([]string, len(it)-1)
+		var rx []bool
+		for i, p := range it[1:] {
+			params[i] = p.text
+			if p.regex {
+				if rx == nil {
+					rx = make([]bool, len(params))
+				}
+				rx[i] = true
+			}
 		}
-		if f, err = f.Set(name, params...); err != nil {
+		if name == "regex" && len(params) > 1 {
+			params, rx = []string{strings.Join(params, ":")}, nil
+		}
+		if f, err = f.set(name, params, rx); err != nil {
 			return Flags{}, err
 		}
 	}
 	return f, nil
 }
 
+// token is one name or parameter read by split.
+type token struct {
+	text  string
+	regex bool // written r"…"
+}
+
 // split tokenizes s into flags, each a list whose first element is the
 // name and the rest its parameters.
-func split(s string) ([][]string, error) {
+func split(s string) ([][]token, error) {
 	var (
-		out   [][]string
-		cur   []string
+		out   [][]token
+		cur   []token
 		tok   strings.Builder
 		quote rune // the open quote, or 0
+		raw   bool // the open quote is an r"…"
+		rx    bool // the current token was written r"…"
 	)
-	flush := func() { cur = append(cur, strings.TrimSpace(tok.String())); tok.Reset() }
+	flush := func() {
+		cur = append(cur, token{strings.TrimSpace(tok.String()), rx})
+		tok.Reset()
+		rx = false
+	}
 	runes := []rune(s)
 	for i := 0; i < len(runes); i++ {
 		r := runes[i]
 		switch {
-		case quote != 0 && r == '\\' && i+1 < len(runes) && (runes[i+1] == quote || runes[i+1] == '\\'):
+		case quote != 0 && r == '\\' && i+1 < len(runes) && (runes[i+1] == quote || !raw && runes[i+1] == '\\'):
+			// In r"…" only the quote is escaped: a regex's \\ stays.
 			i++
 			tok.WriteRune(runes[i])
 		case quote != 0 && r == quote:
@@ -142,10 +169,10 @@ func split(s string) ([][]string, error) {
 		case quote != 0:
 			tok.WriteRune(r)
 		case r == '"' || r == '\'':
-			quote = r
+			quote, raw = r, false
 		case r == 'r' && i+1 < len(runes) && (runes[i+1] == '"' || runes[i+1] == '\'') && strings.TrimSpace(tok.String()) == "":
-			// r"…": a regular expression; the prefix is dropped.
-			quote = runes[i+1]
+			// r"…": a regular expression.
+			quote, raw, rx = runes[i+1], true, true
 			i++
 		case r == ':':
 			flush()
@@ -166,8 +193,25 @@ func split(s string) ([][]string, error) {
 }
 
 // Set returns f with the named flag set to params, replacing any earlier
-// value. It validates the name and parameters as ParseFlags does.
+// value. It validates the name and parameters as ParseFlags does. The
+// parameters are text; SetRegex marks placeholders: entries as regular
+// expressions.
 func (f Flags) Set(name string, params ...string) (Flags, error) {
+	return f.set(name, params, nil)
+}
+
+// SetRegex is Set for a flag whose parameters are regular expressions,
+// as ParseFlags reads r"…": placeholders:r"\{\d\}". It is an error
+// (*FlagError naming the flag) when one does not compile.
+func (f Flags) SetRegex(name string, params ...string) (Flags, error) {
+	rx := make([]bool, len(params))
+	for i := range rx {
+		rx[i] = true
+	}
+	return f.set(name, params, rx)
+}
+
+func (f Flags) set(name string, params []string, rx []bool) (Flags, error) {
 	kind, ok := kindOf(name)
 	if !ok {
 		return f, &FlagError{Flag: name, Reason: "unknown flag"}
@@ -198,21 +242,58 @@ func (f Flags) Set(name string, params ...string) (Flags, error) {
 			return f, &FlagError{Flag: name, Reason: "needs a value"}
 		}
 	}
+	var ps *placeholderSet
+	if name == "placeholders" {
+		var err error
+		if ps, err = compilePlaceholders(params, rx); err != nil {
+			return f, &FlagError{Flag: name, Reason: err.Error()}
+		}
+	}
+	if !slices.Contains(rx, true) {
+		rx = nil
+	}
 	g := f.clone()
 	if _, had := g.params[name]; !had {
 		g.names = append(g.names, name)
 	}
+	if name == "discard" {
+		params = append(slices.Clone(g.params[name]), params...)
+	}
 	g.params[name] = slices.Clone(params)
-	if name == "regex" {
+	g.setRx(name, slices.Clone(rx))
+	switch name {
+	case "regex":
 		g.regex = re
+	case "placeholders":
+		g.placeholders = ps
 	}
 	return g, nil
 }
 
+// setRx records which of name's parameters are regular expressions; g
+// must be a fresh clone.
+func (g *Flags) setRx(name string, rx []bool) {
+	if rx == nil {
+		delete(g.rx, name)
+		return
+	}
+	if g.rx == nil {
+		g.rx = map[string][]bool{}
+	}
+	g.rx[name] = rx
+}
+
 func (f Flags) clone() Flags {
-	g := Flags{names: slices.Clone(f.names), params: make(map[string][]string, len(f.params)+1), regex: f.regex}
+	g := Flags{names: slices.Clone(f.names), params: make(map[string][]string, len(f.params)+1),
+		regex: f.regex, placeholders: f.placeholders}
 	for k, v := range f.params {
 		g.params[k] = v
+	}
+	if f.rx != nil {
+		g.rx = make(map[string][]bool, len(f.rx))
+		for k, v := range f.rx {
+			g.rx[k] = v
+		}
 	}
 	return g
 }
@@ -224,8 +305,12 @@ func (f Flags) remove(name string) Flags {
 	g := f.clone()
 	delete(g.params, name)
 	g.names = slices.DeleteFunc(g.names, func(n string) bool { return n == name })
-	if name == "regex" {
+	delete(g.rx, name)
+	switch name {
+	case "regex":
 		g.regex = nil
+	case "placeholders":
+		g.placeholders = nil
 	}
 	return g
 }
@@ -262,9 +347,12 @@ func (f Flags) String() string {
 			b.WriteString(", ")
 		}
 		b.WriteString(n)
-		for _, p := range f.params[n] {
+		rx := f.rx[n]
+		for i, p := range f.params[n] {
 			b.WriteByte(':')
-			if strings.ContainsAny(p, `:,"' \`) || p == "" {
+			if i < len(rx) && rx[i] {
+				b.WriteString(`r"` + strings.ReplaceAll(p, `"`, `\"`) + `"`)
+			} else if strings.ContainsAny(p, `:,"' \`) || p == "" {
 				b.WriteString(`"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(p) + `"`)
 			} else {
 				b.WriteString(p)
@@ -286,28 +374,35 @@ func (f Flags) String() string {
 //  7. this unit's extra_flags.
 //
 // A later layer's value wins for typed flags; discard:NAME in a layer
-// removes NAME as inherited from the layers before it; discard itself is
-// not kept.
+// removes NAME as inherited from the layers before it (a layer may
+// discard several: discard:a, discard:b); discard itself is not kept.
 func Merge(layers ...Flags) Flags {
 	var out Flags
 	for _, l := range layers {
-		if d := l.params["discard"]; len(d) == 1 {
-			out = out.remove(d[0])
+		for _, d := range l.params["discard"] {
+			out = out.remove(d)
 		}
+		if len(l.names) == 0 {
+			continue
+		}
+		g := out.clone()
 		for _, n := range l.names {
 			if n == "discard" {
 				continue
 			}
-			g := out.clone()
 			if _, had := g.params[n]; !had {
 				g.names = append(g.names, n)
 			}
 			g.params[n] = l.params[n]
-			if n == "regex" {
+			g.setRx(n, l.rx[n])
+			switch n {
+			case "regex":
 				g.regex = l.regex
+			case "placeholders":
+				g.placeholders = l.placeholders
 			}
-			out = g
 		}
+		out = g
 	}
 	return out
 }

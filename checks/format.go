@@ -17,11 +17,12 @@ import (
 // ("%s %d" has keys 1$s and 2$d), so "%2$d %1$s" matches "%s %d" while
 // "%d %s" does not; named ones are keyed by name.
 //
-// Plural forms are paired as eachPair does. In a plural unit the first
-// target form (usually "one", covering the number 1 only) may omit
-// placeholders unless strict-format is set; it may not add any. Weblate
-// decides this per form from the language's plural examples; Tolk has no
-// plural data here yet, so the first form stands for it.
+// Plural forms are paired as eachPair does. In a plural unit a target
+// form used for one count only (usually "one") may omit placeholders
+// unless strict-format is set; it may not add any. Weblate decides this
+// per form from the language's plural examples: singleForm does the same
+// from Unit.PluralMap or the categories, and without them lets the first
+// form stand for it.
 
 // scanner extracts a string's placeholder keys and reports whether it is
 // malformed.
@@ -29,7 +30,7 @@ type scanner func(s string) (keys map[string]bool, bad bool)
 
 // formatIDs are the format checks computed here, in registry order.
 var formatIDs = []string{
-	"c_format", "php_format", "python_format", "javascript_format",
+	"c_format", "objc_format", "php_format", "python_format", "javascript_format",
 	"java_printf_format", "java_format", "python_brace_format",
 	"c_sharp_format", "i18next_interpolation", "es_format",
 	"percent_placeholders", "vue_format", "angularjs_format", "qt_format",
@@ -43,16 +44,11 @@ func formatCheck(scan scanner) whole {
 			return false
 		}
 		strict := u.Flags.Has("strict-format")
-		plural := len(u.Source) > 1 && len(u.Target) > 1
-		last := u.Source[len(u.Source)-1]
 		for i, t := range u.Target {
 			if t == "" {
 				continue
 			}
-			s := last
-			if len(u.Source) == len(u.Target) {
-				s = u.Source[i]
-			}
+			s := u.Source[sourceIndex(&u, i)]
 			sk, sbad := scan(s)
 			tk, tbad := scan(t)
 			if tbad && !sbad {
@@ -63,7 +59,7 @@ func formatCheck(scan scanner) whole {
 					return true // extra
 				}
 			}
-			if plural && i == 0 && !strict {
+			if !strict && singleForm(&u, i) {
 				continue
 			}
 			for k := range sk {
@@ -106,6 +102,7 @@ var (
 func (p printfSpec) scan(s string) (map[string]bool, bool) {
 	keys := map[string]bool{}
 	pos := 0
+	closers := closerCache{-2, -2, -2}
 	for i := 0; i < len(s); i++ {
 		if s[i] != '%' {
 			continue
@@ -114,7 +111,7 @@ func (p printfSpec) scan(s string) (map[string]bool, bool) {
 			i++
 			continue
 		}
-		key, end, ok := p.one(s, i+1, &pos)
+		key, end, ok := p.one(s, i+1, &pos, &closers)
 		if ok {
 			keys[key] = true
 			i = end - 1
@@ -123,12 +120,37 @@ func (p printfSpec) scan(s string) (map[string]bool, bool) {
 	return keys, false
 }
 
+// closerCache remembers, for ')', '}' and '>', where the next one is
+// (-2: not looked for yet, -1: none left). Scans move forward, so the
+// answer stays valid until j passes it; without it "%(" repeated
+// 100,000 times would search to the end each time.
+type closerCache [3]int
+
+// next returns the offset from j of the next closer at or after j, or
+// -1.
+func (c *closerCache) next(s string, j, which int) int {
+	at := c[which]
+	if at == -1 {
+		return -1
+	}
+	if at < j {
+		k := strings.IndexByte(s[j:], ")}>"[which])
+		if k < 0 {
+			c[which] = -1
+			return -1
+		}
+		at = j + k
+		c[which] = at
+	}
+	return at - j
+}
+
 // one parses a specification starting at j (after the '%'); it returns
 // the key, the index after the specification and whether one was found.
-func (p printfSpec) one(s string, j int, pos *int) (string, int, bool) {
+func (p printfSpec) one(s string, j int, pos *int, closers *closerCache) (string, int, bool) {
 	n := len(s)
 	if p.named && j < n && s[j] == '(' {
-		k := strings.IndexByte(s[j:], ')')
+		k := closers.next(s, j, 0)
 		if k < 0 {
 			return "", 0, false
 		}
@@ -140,11 +162,11 @@ func (p printfSpec) one(s string, j int, pos *int) (string, int, bool) {
 		return name + ")" + rest, end, true
 	}
 	if p.ruby && j < n && (s[j] == '{' || s[j] == '<') {
-		closer := byte('}')
+		which := 1 // '}'
 		if s[j] == '<' {
-			closer = '>'
+			which = 2 // '>'
 		}
-		k := strings.IndexByte(s[j:], closer)
+		k := closers.next(s, j, which)
 		if k < 0 {
 			return "", 0, false
 		}
@@ -488,44 +510,10 @@ func scanVue(s string) (map[string]bool, bool) {
 
 func isLetterByte(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
-// placeholders (flag placeholders:A:B:…) reports a listed placeholder
-// that a source form contains and its target form lacks; with
-// case-insensitive, case is ignored. Each parameter is matched as a
-// literal: ParseFlags drops the r prefix of r"regex" parameters, so a
-// regular expression given that way is looked for literally and is, in
-// practice, never found (no false failures; Weblate would match it as a
-// regex).
-func placeholders(u Unit) bool {
-	fold := u.Flags.Has("case-insensitive")
-	norm := func(s string) string {
-		if fold {
-			return strings.ToLower(s)
-		}
-		return s
-	}
-	var list []string
-	for _, p := range u.Flags.Params("placeholders") {
-		if p != "" {
-			list = append(list, norm(p))
-		}
-	}
-	return eachPair(u, func(s, t, _ string) bool {
-		if t == "" {
-			return false
-		}
-		s, t = norm(s), norm(t)
-		for _, p := range list {
-			if strings.Contains(s, p) && !strings.Contains(t, p) {
-				return true
-			}
-		}
-		return false
-	})
-}
-
 // The format checks, each behind its flag (c-format, python-format, …).
 var _ = register(nil, map[string]whole{
 	"c_format":              formatCheck(cPrintf.scan),
+	"objc_format":           formatCheck(cPrintf.scan), // C's conversions include %@
 	"python_format":         formatCheck(pythonPrintf.scan),
 	"python_brace_format":   formatCheck(scanBrace),
 	"i18next_interpolation": formatCheck(scanI18next),
@@ -540,5 +528,4 @@ var _ = register(nil, map[string]whole{
 	"ruby_format":           formatCheck(rubyPrintf.scan),
 	"c_sharp_format":        formatCheck(scanCSharp),
 	"angularjs_format":      formatCheck(scanAngular),
-	"placeholders":          placeholders,
 })

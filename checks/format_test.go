@@ -34,6 +34,11 @@ func TestFormatChecks(t *testing.T) {
 		{"c_format", "%ld bytes", "%d octets", true},
 		{"c_format", "%s and %s", "%s", true},
 		{"c_format", "%lld items", "%lld éléments", false},
+		// objc_format (Apple .strings)
+		{"objc_format", "Follow %@", "Folgen %@", false},
+		{"objc_format", "%@ followed %@", "%2$@ folgte %1$@", false},
+		{"objc_format", "Follow %@", "Folgen", true},
+		{"objc_format", "%ld posts", "%@ Beiträge", true},
 		// python_format
 		{"python_format", "%(count)d files", "%(count)d fichiers", false},
 		{"python_format", "%(count)d files", "%(nombre)d fichiers", true},
@@ -181,12 +186,20 @@ func TestPlaceholders(t *testing.T) {
 	}{
 		{`placeholders:$URL$:"%s"`, "Open $URL$ now", "Ouvrir $URL$", false},
 		{`placeholders:$URL$:"%s"`, "Open $URL$ now", "Ouvrir maintenant", true},
-		{`placeholders:$URL$:"%s"`, "Open it", "Ouvrir $URL$", false},
+		{`placeholders:$URL$:"%s"`, "Open it", "Ouvrir $URL$", true}, // extra, as in Weblate
 		{`placeholders:$URL$:"%s"`, "Hi %s", "Salut", true},
 		{`placeholders:$URL$`, "Open $URL$", "Ouvrir $url$", true},
 		{`placeholders:$URL$, case-insensitive`, "Open $URL$", "Ouvrir $url$", false},
 		{`placeholders:"{user name}"`, "Hi {user name}", "Salut {user name}", false},
-		{`placeholders:r"\{\d\}"`, "Item {0}", "Élément", false}, // regex form not matched (see placeholders)
+		{`placeholders:r"\{\d\}"`, "Item {0}", "Élément", true},
+		{`placeholders:r"\{\d\}"`, "Item {0}", "Élément {0}", false},
+		{`placeholders:r"\{\d\}"`, "Item {0}", "Élément {1}", true},
+		{`placeholders:r"\{\d\}"`, "Item", "Élément {1}", true},
+		{`placeholders:r"\{\d\}"`, `Item \{0}`, `Élément \{0}`, false},
+		{`placeholders:$URL$:r"%\w+%"`, "Open $URL$ as %user%", "%user% ouvre $URL$", false},
+		{`placeholders:r"<x\s[^>]*/>"`, `Quota <x id="A"/> par jour`, `Quota par jour`, true},
+		{`placeholders:r"\$[a-z]+\$", case-insensitive`, "Open $url$", "Ouvrir $URL$", false},
+		{`placeholders:r"\$[a-z]+\$"`, "Open $url$", "Ouvrir $URL$", true},
 	}
 	for _, tt := range tests {
 		if got := formatFails(t, "placeholders", tt.flags, []string{tt.src}, []string{tt.tgt}); got != tt.fail {

@@ -38,6 +38,9 @@ var (
 // mdRefLink: the source uses reference links and the target's set of
 // references differs.
 func mdRefLink(s, t, _ string) bool {
+	if strings.IndexByte(s, '[') < 0 {
+		return false // no reference link in the source
+	}
 	src := mdRefLinkRE.FindAllStringSubmatch(s, -1)
 	if len(src) == 0 {
 		return false
@@ -50,6 +53,9 @@ func mdRefLink(s, t, _ string) bool {
 // Only targets starting with ".", "#" or "{{" are compared, because
 // remote ones may be localised (a Wikipedia link in the target language).
 func mdLink(s, t, _ string) bool {
+	if strings.IndexByte(s, '[') < 0 && strings.IndexByte(s, '<') < 0 && strings.IndexByte(t, ']') < 0 {
+		return false // no link in the source, no broken one in the target
+	}
 	if mdBrokenLink.MatchString(t) && !mdBrokenLink.MatchString(s) {
 		return true
 	}
@@ -82,6 +88,14 @@ func mdSyntax(s, t, _ string) bool {
 }
 
 func mdMarkers(text string) map[string]bool {
+	if !strings.ContainsAny(text, "_*`~") {
+		// Only the inline-HTML alternative can match: skip the
+		// backtracking over every alternative at every position.
+		if strings.IndexByte(text, '<') >= 0 && xmlTag.MatchString(text) {
+			return map[string]bool{"<": true}
+		}
+		return nil
+	}
 	out := map[string]bool{}
 	for _, m := range mdSyntaxRE.FindAllStringSubmatch(text, -1) {
 		for _, g := range m[1:] {

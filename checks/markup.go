@@ -21,8 +21,51 @@ import (
 // its work is linear in the input and a syntax error is an error value,
 // never a panic.
 
-// xmlTag finds tag-like spans, as Weblate's XML_MATCH.
+// xmlTag finds tag-like spans, as Weblate's XML_MATCH. tagSpans is the
+// same search without the regexp engine, for the hot paths.
 var xmlTag = regexp.MustCompile(`<[^>]+>`)
+
+// tagSpans returns the matches of xmlTag in s: from a "<" to the next
+// ">", with at least one character between.
+func tagSpans(s string) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(s); {
+		lt := strings.IndexByte(s[i:], '<')
+		if lt < 0 {
+			break
+		}
+		lt += i
+		gt := strings.IndexByte(s[lt+1:], '>')
+		if gt < 0 {
+			break
+		}
+		if gt == 0 { // "<>": no match here
+			i = lt + 1
+			continue
+		}
+		end := lt + 1 + gt + 1
+		out = append(out, [2]int{lt, end})
+		i = end
+	}
+	return out
+}
+
+// replaceTags is xmlTag.ReplaceAllString(s, repl).
+func replaceTags(s, repl string) string {
+	spans := tagSpans(s)
+	if len(spans) == 0 {
+		return s
+	}
+	var b strings.Builder
+	at := 0
+	for _, sp := range spans {
+		b.WriteString(s[at:sp[0]])
+		b.WriteString(repl)
+		at = sp[1]
+	}
+	b.WriteString(s[at:])
+	return b.String()
+}
 
 // xmlEntity finds character and entity references, as Weblate's
 // XML_ENTITY_MATCH.
@@ -35,10 +78,41 @@ type xmlTagID struct {
 	attrs string
 }
 
+// xmlParse is one memoised parseXML result.
+type xmlParse struct {
+	text string
+	tags []xmlTagID
+	err  error
+}
+
+// parseXML is the package-level parseXML, memoised for the length of one
+// Run: the three markup checks parse each source form up to eight times.
+func (u *Unit) parseXML(text string) ([]xmlTagID, error) {
+	if u.memo == nil {
+		return parseXML(text)
+	}
+	for _, p := range u.memo.xml {
+		if p.text == text {
+			return p.tags, p.err
+		}
+	}
+	tags, err := parseXML(text)
+	u.memo.xml = append(u.memo.xml, xmlParse{text, tags, err})
+	return tags, err
+}
+
 // parseXML parses text wrapped in a root element (or, for a text with an
 // XML declaration, as it is) and returns its elements in document order.
 func parseXML(text string) ([]xmlTagID, error) {
-	text = xmlEntity.ReplaceAllString(text, " ")
+	if !strings.ContainsAny(text, "<&") {
+		return nil, nil // character data only: no elements, always valid
+	}
+	if strings.IndexByte(text, '&') >= 0 {
+		text = xmlEntity.ReplaceAllString(text, " ")
+	}
+	if tags, err, ok := quickXML(text); ok {
+		return tags, err
+	}
 	tags, err := decodeXML("<weblate>" + text + "</weblate>")
 	if err != nil && strings.HasPrefix(strings.TrimSpace(text), "<?xml") {
 		return decodeXML(text)
@@ -100,7 +174,7 @@ func qname(n xml.Name) string {
 // markupSource reports whether the markup checks apply to u: not under
 // safe-html, and either xml-text is set or every source form holds a tag
 // and parses.
-func markupSource(u Unit) bool {
+func markupSource(u *Unit) bool {
 	if u.Flags.Has("safe-html") || len(u.Source) == 0 {
 		return false
 	}
@@ -108,10 +182,10 @@ func markupSource(u Unit) bool {
 		return true
 	}
 	for _, s := range u.Source {
-		if !strings.Contains(s, "<") || !xmlTag.MatchString(s) {
+		if !strings.Contains(s, "<") || len(tagSpans(s)) == 0 {
 			return false
 		}
-		if _, err := parseXML(s); err != nil {
+		if _, err := u.parseXML(s); err != nil {
 			return false
 		}
 	}
@@ -120,14 +194,14 @@ func markupSource(u Unit) bool {
 
 // xmlInvalid: the source parses, the target does not.
 func xmlInvalid(u Unit) bool {
-	if !markupSource(u) {
+	if !markupSource(&u) {
 		return false
 	}
 	return eachPair(u, func(s, t, _ string) bool {
-		if _, err := parseXML(s); err != nil {
+		if _, err := u.parseXML(s); err != nil {
 			return false
 		}
-		_, err := parseXML(t)
+		_, err := u.parseXML(t)
 		return err != nil
 	})
 }
@@ -135,18 +209,18 @@ func xmlInvalid(u Unit) bool {
 // xmlTags: both parse, and the target's elements (names and attribute
 // names, in document order) differ from the source's.
 func xmlTags(u Unit) bool {
-	if !markupSource(u) {
+	if !markupSource(&u) {
 		return false
 	}
-	return eachPair(u, tagsDiffer)
+	return eachPair(u, func(s, t, _ string) bool { return tagsDiffer(&u, s, t) })
 }
 
-func tagsDiffer(s, t, _ string) bool {
-	st, err := parseXML(s)
+func tagsDiffer(u *Unit, s, t string) bool {
+	st, err := u.parseXML(s)
 	if err != nil {
 		return false
 	}
-	tt, err := parseXML(t)
+	tt, err := u.parseXML(t)
 	if err != nil {
 		return false
 	}
@@ -171,14 +245,14 @@ func tagsDiffer(s, t, _ string) bool {
 // Languages written without spaces (zh, ja, ko, th, lo, km, my) are
 // skipped: their words legitimately touch tags.
 func xmlCharsAroundTags(u Unit) bool {
-	if !markupSource(u) || isLanguage(u.Language, "zh", "ja", "th", "lo", "km", "my", "bo") {
+	if !markupSource(&u) || isLanguage(u.Language, "zh", "ja", "th", "lo", "km", "my", "bo") {
 		return false
 	}
 	return eachPair(u, func(s, t, lang string) bool {
-		if _, err := parseXML(t); err != nil || tagsDiffer(s, t, lang) {
+		if _, err := u.parseXML(t); err != nil || tagsDiffer(&u, s, t) {
 			return false
 		}
-		if _, err := parseXML(s); err != nil {
+		if _, err := u.parseXML(s); err != nil {
 			return false
 		}
 		a, b := tagNeighbours(s), tagNeighbours(t)
@@ -197,7 +271,7 @@ func xmlCharsAroundTags(u Unit) bool {
 // tagNeighbours returns, for each tag of text, whether the character
 // before it and the character after it are word characters.
 func tagNeighbours(text string) [][2]bool {
-	locs := xmlTag.FindAllStringIndex(text, -1)
+	locs := tagSpans(text)
 	out := make([][2]bool, len(locs))
 	for i, l := range locs {
 		if i == 0 || locs[i-1][1] != l[0] {

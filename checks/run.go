@@ -14,6 +14,23 @@ type Unit struct {
 	// SourceLanguage is the source language code; "en" when empty.
 	SourceLanguage string
 	Flags          Flags // merged flags (see Merge)
+
+	// SourcePlurals and TargetPlurals are the CLDR plural categories
+	// ("one", "few", "other") of the source and target languages' forms,
+	// in form order. When both are set, forms pair by category (see
+	// sourceIndex); nil keeps the form-by-form pairing.
+	SourcePlurals, TargetPlurals []string
+	// PluralMap, when set, pairs forms exactly as Weblate does from the
+	// plural formulas (NewPluralMap); it wins over the categories.
+	PluralMap *PluralMap
+
+	memo *memo // set by Run: results shared between checks
+}
+
+// memo holds what several checks of one Run compute from the same
+// strings. It lives for one call and is not shared between goroutines.
+type memo struct {
+	xml []xmlParse
 }
 
 // Result is one failing check.
@@ -38,37 +55,78 @@ func init() {
 	for id, fn := range wholes {
 		implemented[id] = fn
 	}
+	implAt = make([]any, len(registry))
+	boundAt = make([]*bound, len(registry))
+	for i, c := range registry {
+		implAt[i] = implemented[c.ID]
+		if b, ok := bounds[c.ID]; ok {
+			boundAt[i] = &b
+		}
+	}
 }
+
+// implAt and boundAt are implemented and bounds indexed like registry.
+var (
+	implAt  []any
+	boundAt []*bound
+)
 
 // Run returns the target checks that fail on u, in registry order (see
 // All). Checks that need a flag run only when it is set; ignore-<id>
 // silences one check and ignore-all-checks all of them. A unit whose
 // target forms are all empty is untranslated and gets no result. Run does
 // not consider read-only state or glossary components: callers choose
-// which units to check.
-func Run(u Unit) []Result {
+// which units to check. A check skipped for its size bound is not
+// reported; RunDetailed reports it.
+func Run(u Unit) []Result { return RunDetailed(u).Failed }
+
+// Report is what RunDetailed found.
+type Report struct {
+	Failed []Result // the failing checks, as Run returns them
+	// Skipped lists, in registry order, the enabled checks that did not
+	// run because u exceeds their size bound (see Bounds); they neither
+	// pass nor fail.
+	Skipped []string
+}
+
+// RunDetailed is Run, also reporting the checks skipped for their size
+// bound, so a caller can store or show "not checked" rather than "passed".
+func RunDetailed(u Unit) Report {
+	var r Report
 	if u.Flags.Has("ignore-all-checks") || !translated(u.Target) {
-		return nil
+		return r
 	}
-	var out []Result
-	for _, c := range registry {
-		if c.Kind != Target || !enabled(c, u.Flags) {
+	u.memo = &memo{}
+	var buf [128]bool // the registry has about 90 rows; no allocation
+	on := buf[:0]
+	if len(registry) > len(buf) {
+		on = make([]bool, 0, len(registry))
+	}
+	on = enabledSet(u.Flags, on[:len(registry)])
+	for i, c := range registry {
+		if c.Kind != Target || !on[i] {
+			continue
+		}
+		fn := implAt[i]
+		if fn == nil {
+			continue
+		}
+		if b := boundAt[i]; b != nil && b.exceeded(&u) {
+			r.Skipped = append(r.Skipped, c.ID)
 			continue
 		}
 		var fail bool
-		switch fn := implemented[c.ID].(type) {
+		switch fn := fn.(type) {
 		case single:
 			fail = eachPair(u, fn)
 		case whole:
 			fail = fn(u)
-		default:
-			continue
 		}
 		if fail {
-			out = append(out, Result{ID: c.ID})
+			r.Failed = append(r.Failed, Result{ID: c.ID})
 		}
 	}
-	return out
+	return r
 }
 
 func translated(target []string) bool {
@@ -80,6 +138,42 @@ func translated(target []string) bool {
 	return false
 }
 
+// flagChecks maps a flag name to the registry rows it turns on (its
+// enable flag) or off (ignore-…, as a negative index minus one), so Run
+// reads the unit's few flags rather than looking up two per check.
+var flagChecks = func() map[string][]int {
+	m := map[string][]int{}
+	for i, c := range registry {
+		if c.Flag != "" {
+			m[c.Flag] = append(m[c.Flag], i)
+		}
+		m[c.IgnoreFlag()] = append(m[c.IgnoreFlag()], -i-1)
+	}
+	return m
+}()
+
+// enabledSet fills on (indexed like registry) with enabled for every
+// row and returns it.
+func enabledSet(f Flags, on []bool) []bool {
+	for i := range registry {
+		on[i] = registry[i].Default
+	}
+	var off []int
+	for _, n := range f.names {
+		for _, i := range flagChecks[n] {
+			if i >= 0 {
+				on[i] = true
+			} else {
+				off = append(off, -i-1)
+			}
+		}
+	}
+	for _, i := range off {
+		on[i] = false
+	}
+	return on
+}
+
 func enabled(c Check, f Flags) bool {
 	if f.Has(c.IgnoreFlag()) {
 		return false
@@ -87,20 +181,14 @@ func enabled(c Check, f Flags) bool {
 	return c.Default || (c.Flag != "" && f.Has(c.Flag))
 }
 
-// eachPair pairs source and target forms as Weblate does: form by form
-// when both sides have the same count, otherwise every target form with
-// the last source form.
+// eachPair runs fn on each target form and the source form it pairs
+// with (sourceIndex), stopping at the first failure.
 func eachPair(u Unit, fn single) bool {
 	if len(u.Source) == 0 {
 		return false
 	}
-	last := u.Source[len(u.Source)-1]
 	for i, t := range u.Target {
-		s := last
-		if len(u.Source) == len(u.Target) {
-			s = u.Source[i]
-		}
-		if fn(s, t, u.Language) {
+		if fn(u.Source[sourceIndex(&u, i)], t, u.Language) {
 			return true
 		}
 	}

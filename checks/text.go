@@ -95,7 +95,7 @@ var urlLike = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://[^\s<>"]*`)
 // once tags and URLs are removed.
 func repeatedWords(text string, ignored []string) map[string]bool {
 	if strings.Contains(text, "<") {
-		text = xmlTag.ReplaceAllString(text, " ")
+		text = replaceTags(text, " ")
 	}
 	if strings.Contains(text, "://") {
 		text = urlLike.ReplaceAllString(text, " ")

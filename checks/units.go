@@ -14,41 +14,6 @@ var wholes = map[string]whole{
 	"same-plurals": samePlurals,
 }
 
-// same reports a translation identical to its source, with Weblate's
-// heuristics (reference §1.4) unless strict-same is set. Placeable
-// stripping, the per-language "often identical" word lists and the
-// project's name are not modelled yet.
-func same(u Unit) bool {
-	src := u.SourceLanguage
-	if src == "" {
-		src = "en"
-	}
-	sb, tb := baseLanguage(src), baseLanguage(u.Language)
-	if sb == tb || (sb == "en" && tb == "ia") {
-		return false
-	}
-	strict := u.Flags.Has("strict-same")
-	return eachPair(u, func(s, t, _ string) bool {
-		if s != t || short(s, t) {
-			return false
-		}
-		return strict || !sameIgnored(s)
-	})
-}
-
-// sameIgnored: sources that are commonly left as they are.
-func sameIgnored(s string) bool {
-	if runeLen(strings.TrimSpace(s)) <= 1 || isUpper(s) {
-		return true // a letter, a unit, an abbreviation
-	}
-	lower := strings.ToLower(s)
-	if strings.Contains(s, "©") || strings.Contains(lower, "(c) copyright") {
-		return true
-	}
-	// Digits and separators only ("1:4", "10 %").
-	return strings.IndexFunc(s, unicode.IsLetter) < 0
-}
-
 // isUpper is Python's str.isupper: some cased letter, none lower case.
 func isUpper(s string) bool {
 	cased := false
