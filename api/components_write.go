@@ -184,6 +184,15 @@ func (in *componentInput) read(c *index.Component) {
 	pl.integer("suggestion_autoaccept", &c.SuggestionAutoaccept, 0, 1000)
 	pl.integer("commit_pending_age", &c.CommitPendingAge, 0, 24*365)
 	pl.strList("enforced_checks", &c.EnforcedChecks)
+	// The checks read these on every write: refuse what they cannot
+	// parse rather than store it (the reference's validate_check_flags
+	// and enforced checks validation).
+	if pl.has("check_flags") {
+		pl.fieldError(index.FlagsError("check_flags", c.CheckFlags))
+	}
+	if pl.has("enforced_checks") {
+		pl.fieldError(index.EnforcedChecksError(c.EnforcedChecks))
+	}
 }
 
 // stringField is a component's string setting under its attribute name.

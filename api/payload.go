@@ -180,6 +180,18 @@ func (p *payload) err() error { return p.errs.Err() }
 // fail records a problem with the field name.
 func (p *payload) fail(name, code, detail string) { p.errs.Add(p.prefix+name, code, detail) }
 
+// fieldError adds the problems of an index.FieldError (nil: none) to
+// the payload's.
+func (p *payload) fieldError(err error) {
+	var fe *index.FieldError
+	if !errors.As(err, &fe) {
+		return
+	}
+	for name, prob := range fe.Fields {
+		p.fail(name, prob.Code, prob.Detail)
+	}
+}
+
 // has reports whether the body names the field.
 func (p *payload) has(name string) bool {
 	if p.fields != nil {

@@ -145,6 +145,7 @@ const (
 	deniedTemplate = "Insufficient privileges for editing source strings."
 	deniedUsers    = "Can not manage Users"
 	deniedLangs    = "Can not manage languages"
+	deniedChecks   = "You do not have permission to dismiss checks."
 )
 
 // tokenRejected is the answer to an expired (or unknown) token.
@@ -299,6 +300,15 @@ var matrixRows = []matrixRow{
 	{method: "DELETE", route: unitRoute, params: map[string]string{"id": "{about}"}, project: "demo",
 		needs: []need{{index.PermUnitDelete, deniedSaving}, {index.PermUnitTemplate, deniedTemplate}}, status: 204,
 		destructive: true, gone: "/api/units/{about}/"},
+	// Dismissing and restoring a failing check ("Datei öffnen…" fails
+	// end_ellipsis) is the reviewers' unit.check, on Tolk's own endpoint:
+	// the reference has none. Both are idempotent, so every caller may
+	// run them on the same environment.
+	{method: "POST", route: unitRoute + "checks/:check/dismiss/", params: map[string]string{"id": "{open}", "check": "end_ellipsis"},
+		project: "demo", needs: []need{{index.PermUnitCheck, deniedChecks}}, status: 200,
+		want: [2]string{"401 403 403 200 403 200 200 401", "401 404 403 200 403 200 200 401"}},
+	{method: "DELETE", route: unitRoute + "checks/:check/dismiss/", params: map[string]string{"id": "{open}", "check": "end_ellipsis"},
+		project: "demo", needs: []need{{index.PermUnitCheck, deniedChecks}}, status: 200},
 	// Add-ons: installing one on a component takes component.edit, on a
 	// project project.edit; changing one, the right that installs it.
 	{method: "POST", route: componentRoute + "addons/", project: "demo",
@@ -513,6 +523,7 @@ func mustMatrixEnv(t testing.TB, private bool) *matrixEnv {
 		"{projectaddon}", strconv.FormatInt(projectAddon.ID, 10),
 		"{addon}", strconv.FormatInt(addon.ID, 10),
 		"{save}", strconv.FormatInt(units.unitID(t, "app", "de", "save"), 10),
+		"{open}", strconv.FormatInt(units.unitID(t, "app", "de", "open"), 10),
 		"{about}", strconv.FormatInt(units.unitID(t, "app", "en", "about"), 10),
 		"{task}", task.ID,
 		"{repo}", appRepo(t),

@@ -30,6 +30,7 @@ type Store interface {
 	languageWriteStore
 	hookStore
 	addonStore
+	checkStore
 }
 
 // Options configure the API. The zero value is usable: the repository,
@@ -123,6 +124,7 @@ func (s *Server) routes(r *edge.Router) {
 	s.componentRoutes(r)
 	s.translationRoutes(r)
 	s.unitRoutes(r)
+	s.checkRoutes(r)
 	s.changeRoutes(r)
 	s.languageRoutes(r)
 	s.userRoutes(r)

@@ -56,7 +56,7 @@ func TestTextBounded(t *testing.T) {
 	start := time.Now()
 	Run(Unit{Source: []string{"Hi"}, Target: []string{long}, Language: "de", Flags: mustFlags(t, "url, max-lines:1")})
 	Run(Unit{Source: []string{"Hi"}, Target: []string{strings.Repeat("\n", 100_000)}, Language: "de", Flags: mustFlags(t, "url, max-lines:1")})
-	if d := time.Since(start); d > 2*time.Second {
+	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("took %v", d)
 	}
 }

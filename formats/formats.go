@@ -97,6 +97,14 @@ func Lookup(name string) (f Format, ok bool) {
 	return Format{}, false
 }
 
+// FlagsOf returns the check flags every unit of the named format has
+// (Format.Flags), "" for a format Tolk does not know: what the index's
+// checks take as sqlstore.Options.FormatFlags.
+func FlagsOf(name string) string {
+	f, _ := Lookup(name)
+	return f.Flags
+}
+
 // ParseError reports where a file could not be parsed.
 type ParseError struct {
 	Line, Column int // 1-based; 0 when unknown

@@ -21,6 +21,7 @@ type Permission string
 const (
 	PermUnitEdit          Permission = "unit.edit"
 	PermUnitReview        Permission = "unit.review"
+	PermUnitCheck         Permission = "unit.check" // dismiss a failing check
 	PermUnitAdd           Permission = "unit.add"
 	PermUnitDelete        Permission = "unit.delete"
 	PermUnitTemplate      Permission = "unit.template"
@@ -63,7 +64,7 @@ var (
 	// a translator may overwrite translated strings with an upload (wlc
 	// upload --overwrite); approved ones still need a reviewer.
 	translatePerms = []Permission{PermUnitEdit, PermSuggestionAdd, PermUploadPerform, PermUploadOverwrite}
-	reviewPerms    = append(slices.Clone(translatePerms), PermUnitReview)
+	reviewPerms    = append(slices.Clone(translatePerms), PermUnitReview, PermUnitCheck)
 	stringPerms    = []Permission{PermUnitAdd, PermUnitDelete, PermUnitTemplate, PermSourceEdit}
 	repoPerms      = []Permission{PermVCSCommit, PermVCSPush, PermVCSUpdate, PermVCSReset, PermVCSView,
 		PermComponentLock}

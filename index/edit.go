@@ -36,4 +36,11 @@ func EditAction(old, new State) Action {
 type UnitEdit struct {
 	Target []string
 	State  State
+	// Autofix applies the reference's automatic fixups to Target before
+	// it is saved (checks.Autofix: a trailing "..." becomes "…" where the
+	// source has it, stray zero-width spaces and control characters go,
+	// leading and trailing whitespace follows the source, …), as the
+	// reference does on every translator's save; the unit the write
+	// returns lists those that changed something in Fixups.
+	Autofix bool
 }

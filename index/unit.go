@@ -34,6 +34,9 @@ type Unit struct {
 	HasComment      bool
 	HasFailingCheck bool
 	Timestamp       time.Time
+	// Fixups are the ids of the automatic fixups (checks.Fixers) the
+	// write that returned this unit applied to its target; never stored.
+	Fixups []string
 }
 
 // PluralSeparator joins plural forms into one string for hashing and storage.

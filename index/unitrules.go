@@ -2,6 +2,7 @@ package index
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -176,6 +177,11 @@ func CheckUnitPatch(who *Principal, u *Unit, t *Translation, p UnitPatch) (UnitU
 		if t.Component.Locked {
 			return upd, denied(msgLocked)
 		}
+		if p.ExtraFlags != nil {
+			if err := FlagsError("extra_flags", *p.ExtraFlags); err != nil {
+				return upd, err
+			}
+		}
 		upd.Explanation, upd.ExtraFlags = p.Explanation, p.ExtraFlags
 	}
 	if p.Target == nil && p.State == nil {
@@ -225,7 +231,8 @@ func CheckUnitPatch(who *Principal, u *Unit, t *Translation, p UnitPatch) (UnitU
 	if t.IsMonolingualSource() {
 		state = u.State
 	}
-	upd.Edit = &UnitEdit{Target: target, State: state}
+	// A template's target is its source string: nothing to fix it by.
+	upd.Edit = &UnitEdit{Target: target, State: state, Autofix: !t.IsMonolingualSource()}
 	return upd, nil
 }
 
@@ -390,3 +397,17 @@ func checkNewUnitText(t *Translation, context string, source, target []string) e
 // isControl matches the characters the reference refuses in strings
 // (CONTROLCHARS: C0 controls other than tab, newline and carriage return).
 func isControl(r rune) bool { return r < 0x20 && r != '\t' && r != '\n' && r != '\r' }
+
+// CheckDismissCheck decides whether who may dismiss or restore check
+// name on a unit of t: the reference's unit.check (reviewers and up),
+// and never an enforced check, which the reference's check_ignore_check
+// refuses too (reference workspace §1.6).
+func CheckDismissCheck(who *Principal, t *Translation, name string) error {
+	if !who.Can(PermUnitCheck, t.Component.ProjectID) {
+		return denied("You do not have permission to dismiss checks.")
+	}
+	if slices.Contains(t.Component.EnforcedChecks, name) {
+		return fieldError("check", "Enforced checks cannot be dismissed.")
+	}
+	return nil
+}

@@ -3,12 +3,16 @@ package sqlstore
 import (
 	"cmp"
 	"context"
+	"database/sql"
+	"errors"
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/tolk-project/tolk/checks"
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/langdata"
 )
 
 // Quality checks are stored rows (migration 0021), written by the write
@@ -373,13 +377,24 @@ type checkScope struct {
 	srcLang  string
 	flags    checks.Flags // the format's and the component's
 	enforced map[string]bool
+	plurals  *checks.PluralMap // pairs plural forms; nil: form by form
 }
 
 func (s *checkSettler) scope(translationID int64) (*checkScope, error) {
-	if sc, ok := s.scopes[translationID]; ok {
+	sc, err := s.tx.checkScope(translationID)
+	if err == nil {
+		s.scopes[translationID] = sc
+	}
+	return sc, err
+}
+
+// checkScope reads what the checks of a translation's units share, once
+// per write.
+func (tx *Tx) checkScope(translationID int64) (*checkScope, error) {
+	if sc, ok := tx.checkScopes[translationID]; ok {
 		return sc, nil
 	}
-	t, err := cachedTranslation(s.tx, translationID)
+	t, err := cachedTranslation(tx, translationID)
 	if err != nil {
 		return nil, err
 	}
@@ -394,15 +409,47 @@ func (s *checkSettler) scope(translationID int64) (*checkScope, error) {
 		enforced: map[string]bool{},
 	}
 	var formatFlags string
-	if f := s.tx.db.formatFlags; f != nil {
+	if f := tx.db.formatFlags; f != nil {
 		formatFlags = f(c.FileFormat)
 	}
 	sc.flags = checks.Merge(lenientFlags(formatFlags), lenientFlags(c.CheckFlags))
 	for _, id := range c.EnforcedChecks {
 		sc.enforced[id] = true
 	}
-	s.scopes[translationID] = sc
+	src, err := scanLanguage(tx.QueryRow(`SELECT `+languageColumns+` FROM languages WHERE code = ?`, c.SourceLanguage))
+	if err == nil {
+		sc.plurals = pluralMap(src.Plural, t.Language.Plural)
+	} else if !errors.Is(err, sql.ErrNoRows) {
+		return nil, err
+	}
+	if tx.checkScopes == nil {
+		tx.checkScopes = map[int64]*checkScope{}
+	}
+	tx.checkScopes[translationID] = sc
 	return sc, nil
+}
+
+// pluralMaps caches pluralMap by the two languages' plural rules: a
+// formula is compiled once per process, not once per write.
+var pluralMaps sync.Map // [2]index.Plural (ids zeroed) → *checks.PluralMap
+
+// pluralMap pairs the plural forms of two languages as the reference's
+// plural mapper does (reference workspace §1.1); nil when a formula does
+// not compile, which leaves the checks pairing form by form.
+func pluralMap(src, tgt index.Plural) *checks.PluralMap {
+	src.ID, tgt.ID = 0, 0
+	key := [2]index.Plural{src, tgt}
+	if m, ok := pluralMaps.Load(key); ok {
+		return m.(*checks.PluralMap)
+	}
+	var m *checks.PluralMap
+	sf, err1 := langdata.CompilePlural(src.Formula)
+	tf, err2 := langdata.CompilePlural(tgt.Formula)
+	if err1 == nil && err2 == nil {
+		m = checks.NewPluralMap(src.Number, sf, tgt.Number, tf)
+	}
+	pluralMaps.Store(key, m)
+	return m
 }
 
 // run returns the ids of the checks failing on u, as the reference's
@@ -413,21 +460,12 @@ func (sc *checkScope) run(u *checkedUnit) []string {
 	if sc.none || u.state == index.StateReadOnly {
 		return nil
 	}
-	flags := sc.flags
-	layers := []string{u.flags, u.sourceExtra, u.extra}
-	if u.sourceUnit {
-		layers = layers[:2] // its source unit's extra flags are its own
-	}
-	for _, l := range layers {
-		if l != "" {
-			flags = checks.Merge(flags, lenientFlags(l))
-		}
-	}
+	flags := sc.unitFlags(u.flags, u.sourceExtra, u.extra, u.sourceUnit)
 	if flags.Has("read-only") {
 		return nil
 	}
 	cu := checks.Unit{Source: index.SplitPlural(u.source), Target: index.SplitPlural(u.target),
-		Language: sc.lang, SourceLanguage: sc.srcLang, Flags: flags}
+		Language: sc.lang, SourceLanguage: sc.srcLang, Flags: flags, PluralMap: sc.plurals}
 	var res []checks.Result
 	switch {
 	case sc.isSource:
@@ -445,6 +483,44 @@ func (sc *checkScope) run(u *checkedUnit) []string {
 		names[i] = r.ID
 	}
 	return names
+}
+
+// unitFlags merges a unit's flags over the translation's, in the
+// reference's order (reference workspace §1.5): the file's, its source
+// unit's extra flags, its own.
+func (sc *checkScope) unitFlags(file, sourceExtra, extra string, isSourceUnit bool) checks.Flags {
+	flags := sc.flags
+	layers := []string{file, sourceExtra, extra}
+	if isSourceUnit {
+		layers = layers[:2] // its source unit's extra flags are its own
+	}
+	for _, l := range layers {
+		if l != "" {
+			flags = checks.Merge(flags, lenientFlags(l))
+		}
+	}
+	return flags
+}
+
+// autofix applies the reference's automatic fixups to an edit of u
+// (index.UnitEdit.Autofix) and returns the fixed target and the ids of
+// the fixups that changed it.
+func (e *unitEditor) autofix(u *index.Unit, target []string) ([]string, []string, error) {
+	sc, err := e.tx.checkScope(u.TranslationID)
+	if err != nil || sc.isSource {
+		return target, nil, err
+	}
+	var sourceExtra string
+	if u.SourceUnitID != 0 && u.SourceUnitID != u.ID {
+		if err := e.tx.QueryRow(`SELECT extra_flags FROM units WHERE id = ?`, u.SourceUnitID).
+			Scan(&sourceExtra); err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, nil, err
+		}
+	}
+	flags := sc.unitFlags(u.Flags, sourceExtra, u.ExtraFlags, false)
+	fixed, applied := checks.Autofix(checks.Unit{Source: u.Source, Target: target, Language: sc.lang,
+		SourceLanguage: sc.srcLang, Flags: flags, PluralMap: sc.plurals})
+	return fixed, applied, nil
 }
 
 // lenientFlags parses flags stored before they were validated, or read

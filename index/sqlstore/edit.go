@@ -137,6 +137,13 @@ type changeDetails struct {
 // reference's action for the state transition) and updates u in place.
 // It reports false, doing nothing, when u already holds the edit.
 func (e *unitEditor) edit(u *index.Unit, ed index.UnitEdit, action index.Action) (bool, error) {
+	if ed.Autofix && !index.IsBlank(ed.Target) {
+		fixed, applied, err := e.autofix(u, ed.Target)
+		if err != nil {
+			return false, err
+		}
+		ed.Target, u.Fixups = fixed, applied
+	}
 	if ed.State == u.State && slices.Equal(ed.Target, u.Target) {
 		return false, nil
 	}

@@ -66,8 +66,11 @@ type Tx struct {
 	// translation and list_counts bucket (unitInserter), for
 	// storeUnitCounts.
 	newUnits map[unitBucket]int64
-	// checks are the units the current write marked for settleChecks.
-	checks checkMarks
+	// checks are the units the current write marked for settleChecks;
+	// checkScopes what their translations' checks share, read once per
+	// write (a write may change a component's flags).
+	checks      checkMarks
+	checkScopes map[int64]*checkScope
 }
 
 // runCtx is the context every statement of a write transaction runs
@@ -110,6 +113,7 @@ func (tx *Tx) startWrite(narrow bool) {
 	}
 	clear(tx.writeOwed)
 	tx.forgetStamps()
+	clear(tx.checkScopes)
 }
 
 // forgetStamps forgets which statistics rows the current write has

@@ -5,6 +5,7 @@ import (
 	gosync "sync"
 	"testing"
 
+	"github.com/tolk-project/tolk/formats"
 	"github.com/tolk-project/tolk/index/indextest"
 	"github.com/tolk-project/tolk/index/langdata"
 	"github.com/tolk-project/tolk/index/sqlstore"
@@ -97,7 +98,7 @@ func New(tb testing.TB, opts ...Option) *Env {
 		o(&cfg)
 	}
 	e := &Env{Location: indextest.Location(tb), Auth: map[string]string{}}
-	var o sqlstore.Options
+	o := sqlstore.Options{FormatFlags: formats.FlagsOf}
 	if !cfg.realClock {
 		o.Now = FakeClock()
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/tolk-project/tolk/formats"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/indextest"
 	"github.com/tolk-project/tolk/index/langdata"
@@ -33,6 +34,9 @@ func MustOpenDBWith(tb testing.TB, o sqlstore.Options) *sqlstore.DB {
 	tb.Helper()
 	if o.Now == nil {
 		o.Now = FakeClock()
+	}
+	if o.FormatFlags == nil {
+		o.FormatFlags = formats.FlagsOf
 	}
 	db := indextest.OpenWith(tb, o)
 	seedLanguages(tb, db, false)
