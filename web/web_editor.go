@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/checks"
 	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 )
@@ -570,7 +571,7 @@ func (s *Server) saveUnit(c *gin.Context) {
 	}
 	who, state := edge.Principal(c), req.state()
 	var current index.Unit
-	_, err = s.store.UpdateUnit(c.Request.Context(), req.ID, index.UserActor(who.User),
+	saved, err := s.store.UpdateUnit(c.Request.Context(), req.ID, index.UserActor(who.User),
 		func(u index.Unit, ut index.Translation) (index.UnitUpdate, error) {
 			current = u
 			if ut.ID != t.ID {
@@ -598,7 +599,20 @@ func (s *Server) saveUnit(c *gin.Context) {
 		c.Redirect(http.StatusSeeOther, next)
 		return
 	}
-	c.JSON(http.StatusOK, gin.H{"saved": req.ID, "next": next})
+	c.JSON(http.StatusOK, gin.H{"saved": req.ID, "next": next, "fixups": fixupNames(saved.Fixups),
+		"needs_editing": saved.State.Fuzzy() && !req.Fuzzy})
+}
+
+// fixupNames are the names of the autofixes a save applied, for the
+// editor's notice, as the reference names them ("Trailing ellipsis").
+func fixupNames(ids []string) []string {
+	names := []string{}
+	for _, f := range checks.Fixers() {
+		if slices.Contains(ids, f.ID) {
+			names = append(names, f.Name)
+		}
+	}
+	return names
 }
 
 // answerConflict shows a refused save: both texts, to the script as

@@ -154,6 +154,24 @@ func saveJSON(b *browser, token string, body map[string]any) servertest.Response
 	return b.send("POST", "/translate/shop/ui/de/save/", h, strings.NewReader(string(data)))
 }
 
+// TestEditorSaveFixups: the editor's save gets the API's autofixes and
+// says which ran, for the editor's notice.
+func TestEditorSaveFixups(t *testing.T) {
+	srv, _ := shopServer(t)
+	anna := newBrowser(t, srv.URL)
+	anna.signIn("anna", "correct horse")
+	id, version, token := editorState(t, anna, "/translate/shop/ui/de/?q=state:empty")
+	r := saveJSON(anna, token, map[string]any{"id": json.Number(id), "version": version, "q": "state:empty",
+		"target": []string{"%d Birnen im Korb  "}})
+	got := decodeJSON(t, r.Body)
+	if r.Status != http.StatusOK || fmt.Sprint(got["fixups"]) != "[Trailing and leading whitespace]" {
+		t.Fatalf("save = %d %s, want the whitespace fixup named", r.Status, r.Body)
+	}
+	if unit := servertest.GetObject(t, srv.URL+"/api/units/"+id+"/"); unit["target"].([]any)[0] != "%d Birnen im Korb" {
+		t.Errorf("stored target %q", unit["target"])
+	}
+}
+
 func TestEditorSave(t *testing.T) {
 	srv, _ := shopServer(t)
 	anna := newBrowser(t, srv.URL)

@@ -28,6 +28,16 @@
     if (el) { el.textContent = text; el.hidden = false; }
   }
 
+  // notice shows what the server did to a save beyond storing it.
+  function notice(text) {
+    if (!text) { return; }
+    var p = document.createElement("p");
+    p.className = "notice";
+    p.setAttribute("role", "status");
+    p.textContent = text;
+    main().insertBefore(p, main().firstChild);
+  }
+
   // save posts the edit as JSON and moves to the next string.
   function save(form) {
     var data = {
@@ -48,7 +58,16 @@
       return r.json().then(function (body) { return { status: r.status, body: body }; });
     }).then(function (res) {
       if (button) { button.disabled = false; }
-      if (res.status === 200) { return go(res.body.next, true); }
+      if (res.status === 200) {
+        var notes = [];
+        if (res.body.fixups && res.body.fixups.length) {
+          notes.push("Fixups applied to the string you saved: " + res.body.fixups.join(", ") + ".");
+        }
+        if (res.body.needs_editing) {
+          notes.push("It was saved as needing editing: an enforced check fails on it.");
+        }
+        return go(res.body.next, true).then(function () { notice(notes.join(" ")); });
+      }
       if (res.status === 409) {
         showError(res.body.error + " Stored now (" + res.body.theirs_state + "): \u201c" +
           res.body.theirs.join(" | ") + "\u201d. Yours: \u201c" + res.body.yours.join(" | ") + "\u201d.");
