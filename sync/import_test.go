@@ -202,6 +202,39 @@ func TestImportCorpus(t *testing.T) {
 		}
 	}
 
+	// The quality checks ran on every translated string: each
+	// translation's stored failing count equals a recount of its units
+	// with a failing check, and the component's is their sum.
+	for _, c := range comps {
+		trs, err := e.db.FindTranslations(ctx, c.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := e.db.ComponentStats(ctx, c.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := 0
+		for _, tr := range trs {
+			_, n, err := e.db.FindUnits(ctx, index.UnitFilter{TranslationID: tr.ID, Query: "has:check",
+				Page: index.Page{Number: 1, Size: 1}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tr.Stats.Failing != n {
+				t.Errorf("%s/%s: failing %d, recount %d", c.Slug, tr.LanguageCode, tr.Stats.Failing, n)
+			}
+			sum += n
+		}
+		if st.Failing != sum {
+			t.Errorf("%s: failing %d, its translations' %d", c.Slug, st.Failing, sum)
+		}
+		if c.Slug != "slicer" && sum == 0 {
+			t.Errorf("%s: no string of the real corpus fails a check", c.Slug)
+		}
+		t.Logf("%s: %d strings fail a check", c.Slug, sum)
+	}
+
 	// Re-import of the unchanged repositories parses nothing and records
 	// no change.
 	_, before, _ := e.db.FindChanges(ctx, index.ChangeFilter{Page: index.Page{Number: 1, Size: 1}})
