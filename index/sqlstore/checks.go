@@ -118,7 +118,14 @@ func settleChecks(tx *Tx) (map[int64]checkOutcome, error) {
 		}
 	}
 	for _, sid := range slices.Sorted(maps.Keys(m.sources)) {
-		if err := s.load(`SELECT `+checkedUnitColumns+` WHERE u.source_unit_id = ? OR u.id = ? ORDER BY u.id`, sid, sid); err != nil {
+		// The units that follow a source unit are its component's units
+		// of the same id_hash, found through the index every import uses
+		// (see dependentUnits): source_unit_id has none.
+		if err := s.load(`SELECT `+checkedUnitColumns+`
+			WHERE u.translation_id IN (SELECT t.id FROM translations t
+				JOIN translations st ON st.component_id = t.component_id
+				JOIN units src ON src.translation_id = st.id WHERE src.id = ?)
+			AND u.id_hash = (SELECT id_hash FROM units WHERE id = ?) ORDER BY u.id`, sid, sid); err != nil {
 			return nil, err
 		}
 	}
