@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/tolk-project/tolk/index"
 )
@@ -290,4 +292,30 @@ func TestImportRunsChecks(t *testing.T) {
 	if err := f.db.r.QueryRowContext(ctx, `SELECT count(*) FROM checks`).Scan(&again); err != nil || again != rows {
 		t.Errorf("re-import changed the check rows: %d → %d (%v)", rows, again, err)
 	}
+}
+
+// TestHostileTextChecksQuickly: a 100,000-character target under a
+// pathological regex flag and deep markup is checked without stalling
+// the write (Go's regexp is linear; superlinear checks skip what is
+// over their bound).
+func TestHostileTextChecksQuickly(t *testing.T) {
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	flags := "regex:(a+)+$, max-length:10"
+	if _, err := f.db.UpdateUnit(ctx, f.unit(t, "en", 5).ID, f.user, func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+		return index.UnitUpdate{ExtraFlags: &flags}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	f.setTarget(t, "de", 5, strings.Repeat("a", 100_000)+"!")
+	f.setTarget(t, "de", 7, strings.Repeat("<b>", 20_000)+"x"+strings.Repeat("</b>", 20_000))
+	if d := time.Since(start); d > 20*time.Second {
+		t.Errorf("two hostile saves took %v", d)
+	}
+	got := f.checkNames(t, "de", 5)
+	if !slices.Contains(got, "regex") || !slices.Contains(got, "max-length") {
+		t.Errorf("checks of the hostile text: %q, want regex and max-length among them", got)
+	}
+	checkStoredStats(t, f.db)
 }
