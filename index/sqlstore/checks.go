@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"maps"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -77,20 +78,25 @@ type checkedUnit struct {
 	source, target      string
 	state               index.State
 	flags, extra        string
-	sourceExtra         string
+	sourceUnitID        int64
 	words, chars        int
 	failing, sourceUnit bool
 }
 
+// checkedUnitColumns are what settling reads of a unit. The source
+// unit's extra flags are looked up apart (checkSettler.sourceExtra):
+// they are almost always empty, and a join per unit was a tenth of an
+// import.
 const checkedUnitColumns = `u.id, u.translation_id, u.source, u.target, u.state, u.flags, u.extra_flags,
-	coalesce(s.extra_flags, ''), u.num_words, u.num_chars, u.has_failing_check,
-	coalesce(u.source_unit_id, u.id) = u.id
-	FROM units u LEFT JOIN units s ON s.id = u.source_unit_id`
+	u.num_words, u.num_chars, u.has_failing_check, coalesce(u.source_unit_id, u.id)
+	FROM units u`
 
 func scanCheckedUnit(rows interface{ Scan(...any) error }) (checkedUnit, error) {
 	var u checkedUnit
+	var sourceUnitID int64
 	err := rows.Scan(&u.id, &u.translationID, &u.source, &u.target, &u.state, &u.flags, &u.extra,
-		&u.sourceExtra, &u.words, &u.chars, &u.failing, &u.sourceUnit)
+		&u.words, &u.chars, &u.failing, &sourceUnitID)
+	u.sourceUnitID, u.sourceUnit = sourceUnitID, sourceUnitID == u.id
 	return u, err
 }
 
@@ -113,7 +119,7 @@ func settleChecks(tx *Tx) (map[int64]checkOutcome, error) {
 	}
 	s := &checkSettler{tx: tx, scopes: map[int64]*checkScope{}, deltas: map[int64]*index.Stats{}, marks: m}
 	for _, tid := range slices.Sorted(maps.Keys(m.translations)) {
-		if err := s.load(`SELECT `+checkedUnitColumns+` WHERE u.translation_id = ? ORDER BY u.id`, tid); err != nil {
+		if err := s.loadTranslation(tid); err != nil {
 			return nil, err
 		}
 	}
@@ -165,6 +171,8 @@ type checkSettler struct {
 	demoted    []checkedUnit    // saved units an enforced check sends to 11
 	demotedFor map[int64][]string
 	outcomes   map[int64]checkOutcome
+	// sourceExtras holds, by component, its source units' extra flags.
+	sourceExtras map[int64]map[int64]string
 }
 
 type checkRow struct {
@@ -172,9 +180,45 @@ type checkRow struct {
 	name string
 }
 
+// loadTranslation settles every unit of a translation: those with a
+// target, and the untranslated ones that still have check rows, which
+// lose them. An untranslated unit runs no check, and most units of a
+// translation are often untranslated: they are not read.
+func (s *checkSettler) loadTranslation(id int64) error {
+	existing, err := s.existingQuery(`SELECT k.unit_id, k.name, k.dismissed FROM checks k
+		JOIN units u ON u.id = k.unit_id WHERE u.translation_id = ?`, id)
+	if err != nil {
+		return err
+	}
+	if err := s.loadWith(existing, `SELECT `+checkedUnitColumns+` WHERE u.translation_id = ? AND u.state != 0
+		ORDER BY u.id`, id); err != nil {
+		return err
+	}
+	var stale []int64
+	for uid := range existing {
+		if !s.seen[uid] {
+			stale = append(stale, uid)
+		}
+	}
+	slices.Sort(stale)
+	for chunk := range slices.Chunk(stale, maxInList) {
+		list, args := idList(chunk)
+		if err := s.loadWith(existing, `SELECT `+checkedUnitColumns+` WHERE u.id IN `+list, args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // load reads the units query selects, with their check rows, and
 // settles each.
 func (s *checkSettler) load(query string, args ...any) error {
+	return s.loadWith(nil, query, args...)
+}
+
+// loadWith is load with the units' check rows already read (nil: read
+// them).
+func (s *checkSettler) loadWith(existing map[int64][]index.UnitCheck, query string, args ...any) error {
 	rows, err := s.tx.Query(query, args...)
 	if err != nil {
 		return err
@@ -201,16 +245,62 @@ func (s *checkSettler) load(query string, args ...any) error {
 	if len(units) == 0 {
 		return nil
 	}
-	existing, err := s.existing(units)
+	if existing == nil {
+		var err error
+		if existing, err = s.existing(units); err != nil {
+			return err
+		}
+	}
+	names, err := s.runAll(units)
 	if err != nil {
 		return err
 	}
 	for i := range units {
-		if err := s.settle(&units[i], existing[units[i].id]); err != nil {
+		if err := s.settle(&units[i], names[i], existing[units[i].id]); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// parallelChecks is the fewest units whose checks runAll spreads over
+// the processors: below it, starting goroutines costs more than it saves.
+const parallelChecks = 256
+
+// runAll runs the checks of units, on every processor when they are
+// many: settling runs on the writer, which every other write waits for,
+// and the checks are pure (package checks), so an import's thousands of
+// units need not be checked one after the other.
+func (s *checkSettler) runAll(units []checkedUnit) ([][]string, error) {
+	// The scopes and source flags are read first, in the transaction;
+	// the goroutines only read them.
+	scopes := make([]*checkScope, len(units))
+	extras := make([]string, len(units))
+	for i := range units {
+		u := &units[i]
+		sc, err := s.scope(u.translationID)
+		if err != nil {
+			return nil, err
+		}
+		scopes[i] = sc
+		if !u.sourceUnit && u.state != index.StateEmpty {
+			if extras[i], err = s.sourceExtra(sc, u.sourceUnitID); err != nil {
+				return nil, err
+			}
+		}
+	}
+	names := make([][]string, len(units))
+	workers := min(runtime.GOMAXPROCS(0), len(units)/parallelChecks+1)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(units); i += workers {
+				names[i] = scopes[i].run(&units[i], extras[i])
+			}
+		})
+	}
+	wg.Wait()
+	return names, nil
 }
 
 // existing reads the check rows of units.
@@ -222,33 +312,40 @@ func (s *checkSettler) existing(units []checkedUnit) (map[int64][]index.UnitChec
 	}
 	for chunk := range slices.Chunk(ids, maxInList) {
 		list, args := idList(chunk)
-		rows, err := s.tx.Query(`SELECT unit_id, name, dismissed FROM checks WHERE unit_id IN `+list, args...)
+		part, err := s.existingQuery(`SELECT unit_id, name, dismissed FROM checks WHERE unit_id IN `+list, args...)
 		if err != nil {
 			return nil, err
 		}
-		for rows.Next() {
-			var id int64
-			var c index.UnitCheck
-			if err := rows.Scan(&id, &c.Name, &c.Dismissed); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			out[id] = append(out[id], c)
-		}
-		if err := rows.Close(); err != nil {
-			return nil, err
-		}
+		maps.Copy(out, part)
 	}
 	return out, nil
 }
 
+// existingQuery reads check rows (unit id, name, dismissed) by unit.
+func (s *checkSettler) existingQuery(query string, args ...any) (map[int64][]index.UnitCheck, error) {
+	rows, err := s.tx.Query(query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64][]index.UnitCheck{}
+	for rows.Next() {
+		var id int64
+		var c index.UnitCheck
+		if err := rows.Scan(&id, &c.Name, &c.Dismissed); err != nil {
+			return nil, err
+		}
+		out[id] = append(out[id], c)
+	}
+	return out, rows.Err()
+}
+
 // settle compares a unit's failing checks with its rows.
-func (s *checkSettler) settle(u *checkedUnit, rows []index.UnitCheck) error {
+func (s *checkSettler) settle(u *checkedUnit, names []string, rows []index.UnitCheck) error {
 	sc, err := s.scope(u.translationID)
 	if err != nil {
 		return err
 	}
-	names := sc.run(u)
 	failing := false
 	for _, r := range rows {
 		if !slices.Contains(names, r.Name) {
@@ -291,6 +388,37 @@ func (s *checkSettler) settle(u *checkedUnit, rows []index.UnitCheck) error {
 		s.delta(u.translationID).CountFailing(u.words, u.chars, sign)
 	}
 	return nil
+}
+
+// sourceExtra returns the extra flags of a source unit of sc's component:
+// the component's source units that have any are read once per write.
+func (s *checkSettler) sourceExtra(sc *checkScope, sourceUnitID int64) (string, error) {
+	if s.sourceExtras == nil {
+		s.sourceExtras = map[int64]map[int64]string{}
+	}
+	m, ok := s.sourceExtras[sc.ids.componentID]
+	if !ok {
+		rows, err := s.tx.Query(`SELECT u.id, u.extra_flags FROM units u JOIN translations t ON t.id = u.translation_id
+			WHERE t.component_id = ? AND t.is_source != 0 AND u.extra_flags != ''`, sc.ids.componentID)
+		if err != nil {
+			return "", err
+		}
+		defer rows.Close()
+		m = map[int64]string{}
+		for rows.Next() {
+			var id int64
+			var flags string
+			if err := rows.Scan(&id, &flags); err != nil {
+				return "", err
+			}
+			m[id] = flags
+		}
+		if err := rows.Err(); err != nil {
+			return "", err
+		}
+		s.sourceExtras[sc.ids.componentID] = m
+	}
+	return m[sourceUnitID], nil
 }
 
 func (s *checkSettler) delta(translationID int64) *index.Stats {
@@ -463,11 +591,11 @@ func pluralMap(src, tgt index.Plural) *checks.PluralMap {
 // Unit.run_checks chooses them: none for read-only units or glossaries,
 // the source checks for a source unit, none for an untranslated unit,
 // the target checks otherwise.
-func (sc *checkScope) run(u *checkedUnit) []string {
+func (sc *checkScope) run(u *checkedUnit, sourceExtra string) []string {
 	if sc.none || u.state == index.StateReadOnly {
 		return nil
 	}
-	flags := sc.unitFlags(u.flags, u.sourceExtra, u.extra, u.sourceUnit)
+	flags := sc.unitFlags(u.flags, sourceExtra, u.extra, u.sourceUnit)
 	if flags.Has("read-only") {
 		return nil
 	}

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -316,6 +317,34 @@ func TestHostileTextChecksQuickly(t *testing.T) {
 	got := f.checkNames(t, "de", 5)
 	if !slices.Contains(got, "regex") || !slices.Contains(got, "max-length") {
 		t.Errorf("checks of the hostile text: %q, want regex and max-length among them", got)
+	}
+	checkStoredStats(t, f.db)
+}
+
+// TestSettleManyUnits: an import of more units than one goroutine checks
+// (parallelChecks) gets every unit's checks, as `go test -race` sees
+// them computed side by side.
+func TestSettleManyUnits(t *testing.T) {
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	n := 4*parallelChecks + 3
+	imp := index.TranslationImport{ComponentID: f.comp.ID, LanguageCode: "cs", Filename: "cs.json",
+		Revision: "r", Monolingual: true, SourceTranslationID: f.tr["en"]}
+	for i := range n {
+		target := fmt.Sprintf("Slovo %d", i)
+		if i%3 == 0 {
+			target += "!" // the source has no "!"
+		}
+		imp.Units = append(imp.Units, index.ImportUnit{Context: fmt.Sprintf("many%d", i),
+			Source: []string{fmt.Sprintf("Word %d", i)}, Target: []string{target}, State: index.StateTranslated})
+	}
+	res, err := f.db.ImportTranslation(ctx, imp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.tr["cs"] = res.TranslationID
+	if got, want := f.failing(t, "cs"), (n+2)/3; got != want {
+		t.Errorf("failing = %d, want %d", got, want)
 	}
 	checkStoredStats(t, f.db)
 }
