@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/tolk-project/tolk/checks"
 	"github.com/tolk-project/tolk/index"
@@ -39,6 +40,10 @@ type checkMarks struct {
 	translations map[int64]bool // every unit of the translation
 	sources      map[int64]bool // a source unit and the units that follow it
 	actor        index.Actor    // who saved the units with enforced checks
+	// snapshots hold, for marked units the write has in memory as they
+	// now are, what settling would read of them: an edit's unit is not
+	// read again.
+	snapshots map[int64]checkedUnit
 }
 
 // recheck marks units whose checks may have changed; saved says an edit
@@ -53,6 +58,48 @@ func (tx *Tx) recheck(saved bool, actor index.Actor, ids ...int64) {
 	if saved {
 		tx.checks.actor = actor
 	}
+}
+
+// recheckUnit marks u, which the write holds as it now stands (recheck
+// with a snapshot): every later change of u in the write must mark it
+// again, and a removal must forget it (forgetUnit).
+func (tx *Tx) recheckUnit(u *index.Unit, saved bool, actor index.Actor) {
+	tx.recheck(saved, actor, u.ID)
+	if tx.checks.snapshots == nil {
+		tx.checks.snapshots = map[int64]checkedUnit{}
+	}
+	src := u.SourceUnitID
+	if src == 0 {
+		src = u.ID
+	}
+	tx.checks.snapshots[u.ID] = checkedUnit{id: u.ID, translationID: u.TranslationID,
+		source: index.JoinPlural(u.Source), target: index.JoinPlural(u.Target), state: u.State, flags: u.Flags,
+		extra: u.ExtraFlags, sourceUnitID: src, words: u.NumWords, chars: u.NumChars(),
+		failing: u.HasFailingCheck, sourceUnit: src == u.ID}
+}
+
+// sourceExtraFlags returns a source unit's extra flags, read once per
+// write: an edit's autofixes and its checks both need them.
+func (tx *Tx) sourceExtraFlags(id int64) (string, error) {
+	if flags, ok := tx.extraFlags[id]; ok {
+		return flags, nil
+	}
+	var flags string
+	err := tx.QueryRow(`SELECT extra_flags FROM units WHERE id = ?`, id).Scan(&flags)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return "", err
+	}
+	if tx.extraFlags == nil {
+		tx.extraFlags = map[int64]string{}
+	}
+	tx.extraFlags[id] = flags
+	return flags, nil
+}
+
+// forgetUnit drops a unit the write removes from the marks.
+func (tx *Tx) forgetUnit(id int64) {
+	delete(tx.checks.units, id)
+	delete(tx.checks.snapshots, id)
 }
 
 // recheckTranslation marks every unit of a translation.
@@ -136,9 +183,20 @@ func settleChecks(tx *Tx) (map[int64]checkOutcome, error) {
 		}
 	}
 	ids := make([]int64, 0, len(m.units))
+	var held []checkedUnit
 	for id := range m.units {
-		if !s.seen[id] {
+		switch u, ok := m.snapshots[id]; {
+		case s.seen[id]:
+		case ok:
+			held = append(held, u)
+		default:
 			ids = append(ids, id)
+		}
+	}
+	if len(held) > 0 {
+		slices.SortFunc(held, func(a, b checkedUnit) int { return cmp.Compare(a.id, b.id) })
+		if err := s.settleUnits(nil, held); err != nil {
+			return nil, err
 		}
 	}
 	slices.Sort(ids)
@@ -242,8 +300,19 @@ func (s *checkSettler) loadWith(existing map[int64][]index.UnitCheck, query stri
 	if err := rows.Close(); err != nil {
 		return err
 	}
+	return s.settleUnits(existing, units)
+}
+
+// settleUnits settles units, given their check rows (nil: read them).
+func (s *checkSettler) settleUnits(existing map[int64][]index.UnitCheck, units []checkedUnit) error {
 	if len(units) == 0 {
 		return nil
+	}
+	if s.seen == nil {
+		s.seen = map[int64]bool{}
+	}
+	for _, u := range units {
+		s.seen[u.id] = true
 	}
 	if existing == nil {
 		var err error
@@ -401,12 +470,7 @@ func (s *checkSettler) sourceExtra(sc *checkScope, sourceUnitID int64, many bool
 	}
 	m, ok := s.sourceExtras[sc.ids.componentID]
 	if !ok && !many {
-		var flags string
-		err := s.tx.QueryRow(`SELECT extra_flags FROM units WHERE id = ?`, sourceUnitID).Scan(&flags)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return "", err
-		}
-		return flags, nil
+		return s.tx.sourceExtraFlags(sourceUnitID)
 	}
 	if !ok {
 		rows, err := s.tx.Query(`SELECT u.id, u.extra_flags FROM units u JOIN translations t ON t.id = u.translation_id
@@ -562,11 +626,12 @@ func (tx *Tx) checkScope(translationID int64) (*checkScope, error) {
 	for _, id := range c.EnforcedChecks {
 		sc.enforced[id] = true
 	}
-	src, err := scanLanguage(tx.QueryRow(`SELECT `+languageColumns+` FROM languages WHERE code = ?`, c.SourceLanguage))
-	if err == nil {
-		sc.plurals = pluralMap(src.Plural, t.Language.Plural)
-	} else if !errors.Is(err, sql.ErrNoRows) {
+	src, known, err := tx.sourcePlural(c.SourceLanguage)
+	if err != nil {
 		return nil, err
+	}
+	if known {
+		sc.plurals = pluralMap(src, t.Language.Plural)
 	}
 	if tx.checkScopes == nil {
 		tx.checkScopes = map[int64]*checkScope{}
@@ -574,6 +639,35 @@ func (tx *Tx) checkScope(translationID int64) (*checkScope, error) {
 	tx.checkScopes[translationID] = sc
 	return sc, nil
 }
+
+// sourcePlural returns the plural rule of a component's source language
+// (known false for a code the table lacks), from the index's cache of
+// them: every edit's checks need it, and languages change seldom (each
+// language write empties the cache, forgetPlurals).
+func (tx *Tx) sourcePlural(code string) (index.Plural, bool, error) {
+	type known struct {
+		plural index.Plural
+		ok     bool
+	}
+	if v, ok := tx.db.sourcePlurals.Load(code); ok {
+		k := v.(known)
+		return k.plural, k.ok, nil
+	}
+	l, err := scanLanguage(tx.QueryRow(`SELECT `+languageColumns+` FROM languages WHERE code = ?`, code))
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		tx.db.sourcePlurals.Store(code, known{})
+		return index.Plural{}, false, nil
+	case err != nil:
+		return index.Plural{}, false, err
+	}
+	tx.db.sourcePlurals.Store(code, known{l.Plural, true})
+	return l.Plural, true, nil
+}
+
+// forgetPlurals empties the cache of sourcePlural: a language was
+// written.
+func (db *DB) forgetPlurals() { db.sourcePlurals.Clear() }
 
 // pluralMaps caches pluralMap by the two languages' plural rules: a
 // formula is compiled once per process, not once per write.
@@ -658,8 +752,7 @@ func (e *unitEditor) autofix(u *index.Unit, target []string) ([]string, []string
 	}
 	var sourceExtra string
 	if u.SourceUnitID != 0 && u.SourceUnitID != u.ID {
-		if err := e.tx.QueryRow(`SELECT extra_flags FROM units WHERE id = ?`, u.SourceUnitID).
-			Scan(&sourceExtra); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		if sourceExtra, err = e.tx.sourceExtraFlags(u.SourceUnitID); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -677,6 +770,30 @@ func lenientFlags(s string) checks.Flags {
 	if s == "" {
 		return checks.Flags{}
 	}
+	if f, ok := parsedFlags.Load(s); ok {
+		return f.(checks.Flags)
+	}
+	f := parseLenient(s)
+	if parsedFlagsLen.Add(1) <= maxParsedFlags {
+		parsedFlags.Store(s, f)
+	}
+	return f
+}
+
+// parsedFlags memoizes lenientFlags: the same few flag strings (a
+// component's check_flags, PO's "c-format") are read for unit after
+// unit, and a checks.Flags is never modified once made. At most
+// maxParsedFlags strings are kept, so that a flood of distinct ones
+// cannot grow it without bound.
+var (
+	parsedFlags    sync.Map // string → checks.Flags
+	parsedFlagsLen atomic.Int64
+)
+
+const maxParsedFlags = 4096
+
+// parseLenient is lenientFlags without the memo.
+func parseLenient(s string) checks.Flags {
 	f, err := checks.ParseFlags(s)
 	if err == nil {
 		return f

@@ -184,7 +184,7 @@ func (e *unitEditor) edit(u *index.Unit, ed index.UnitEdit, action index.Action)
 		return false, err
 	}
 	u.Target, u.State, u.Pending, u.Timestamp = slices.Clone(ed.Target), ed.State, true, e.tx.now
-	e.tx.recheck(true, e.actor, u.ID)
+	e.tx.recheckUnit(u, true, e.actor)
 	return true, nil
 }
 
@@ -228,7 +228,7 @@ func (e *unitEditor) add(u *index.Unit, pending bool) error {
 		}
 	}
 	e.delta.CountUnit(u.State, u.NumWords, chars)
-	e.tx.recheck(false, e.actor, u.ID)
+	e.tx.recheckUnit(u, false, e.actor)
 	// The reference records the source text as the target of 31.
 	return e.change(index.ActionNewSource, u.ID, index.JoinPlural(u.Source), "")
 }

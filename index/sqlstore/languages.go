@@ -15,6 +15,7 @@ import (
 // UpdateLanguage): they are the deployment's own. A code given twice
 // takes its last values, as if each were upserted in turn.
 func (db *DB) SeedLanguages(ctx context.Context, langs []index.Language) error {
+	defer db.forgetPlurals() // the checks' cache of plural rules
 	langs = lastByCode(langs)
 	return db.write(ctx, func(tx *Tx) error {
 		// Many rows a statement: the built-in table's 799 languages,

@@ -16,6 +16,7 @@ const languageCodeTaken = "Language with this Language code already exists."
 // gets an id of its own. A code already taken is a *index.FieldError on
 // code.
 func (db *DB) CreateLanguage(ctx context.Context, l index.Language) (index.Language, error) {
+	defer db.forgetPlurals() // the checks' cache of plural rules
 	err := db.write(ctx, func(tx *Tx) error {
 		if err := checkLanguageCodeFree(tx, l.Code, ""); err != nil {
 			return err
@@ -63,6 +64,7 @@ func nextPluralID(tx *Tx) (int64, error) {
 // their files is not an edit of the language. Problems are
 // *index.FieldError; ErrNotFound when there is no such language.
 func (db *DB) UpdateLanguage(ctx context.Context, code string, update func(*index.Language) error) (index.Language, error) {
+	defer db.forgetPlurals() // the checks' cache of plural rules
 	var l index.Language
 	err := db.write(ctx, func(tx *Tx) error {
 		before, err := scanLanguage(tx.QueryRow(`SELECT `+languageColumns+` FROM languages WHERE code = ?`, code))
@@ -113,6 +115,7 @@ func languageUses(tx *Tx, code string) (int, error) {
 // (ErrInvalid) rather than leaving them without their language.
 // ErrNotFound when there is no such language.
 func (db *DB) DeleteLanguage(ctx context.Context, code string) error {
+	defer db.forgetPlurals() // the checks' cache of plural rules
 	return db.write(ctx, func(tx *Tx) error {
 		n, err := languageUses(tx, code)
 		if err != nil {

@@ -56,6 +56,9 @@ type DB struct {
 	w               *stmtCache    // statements prepared on the writer's connection
 	// formatFlags is Options.FormatFlags.
 	formatFlags func(fileFormat string) string
+	// sourcePlurals caches the plural rules of languages by code for the
+	// checks (Tx.sourcePlural).
+	sourcePlurals sync.Map
 
 	// now is the clock (Options.Now); log reports what happens outside
 	// any call (Options.Logger).

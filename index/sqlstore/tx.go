@@ -71,6 +71,9 @@ type Tx struct {
 	// write (a write may change a component's flags).
 	checks      checkMarks
 	checkScopes map[int64]*checkScope
+	// extraFlags caches source units' extra flags for the current write
+	// (sourceExtraFlags); a write that sets them updates it.
+	extraFlags map[int64]string
 }
 
 // runCtx is the context every statement of a write transaction runs
@@ -114,6 +117,7 @@ func (tx *Tx) startWrite(narrow bool) {
 	clear(tx.writeOwed)
 	tx.forgetStamps()
 	clear(tx.checkScopes)
+	clear(tx.extraFlags)
 }
 
 // forgetStamps forgets which statistics rows the current write has

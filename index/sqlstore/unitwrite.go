@@ -132,12 +132,13 @@ func (e *unitEditor) setProperties(u *index.Unit, explanation, extraFlags *strin
 		if err := e.propertyChange(u, index.ActionExtraFlags, u.ExtraFlags, *extraFlags); err != nil {
 			return err
 		}
+		delete(e.tx.extraFlags, u.ID)
 		if u.SourceUnitID == u.ID {
 			// A source string's flags apply to it in every translation.
 			e.tx.widen()
 			e.tx.recheckSource(u.ID)
 		} else {
-			e.tx.recheck(false, e.actor, u.ID)
+			e.tx.recheckUnit(u, false, e.actor)
 		}
 		u.ExtraFlags = *extraFlags
 	}
@@ -248,7 +249,7 @@ func (e *unitEditor) setSource(u *index.Unit, source []string, state index.State
 	u.Source, u.State, u.PreviousSource = slices.Clone(source), state, previous
 	u.NumWords, u.ContentHash = index.CountWords(source), index.ContentHash(source, u.Context)
 	e.delta.Count(u)
-	e.tx.recheck(false, e.actor, u.ID)
+	e.tx.recheckUnit(u, false, e.actor)
 	_, err := e.tx.Exec(`UPDATE units SET source = ?, state = ?, previous_source = ?,
 		content_hash = ?, num_words = ?, num_chars = ? WHERE id = ?`, index.JoinPlural(source), state,
 		previous, u.ContentHash, u.NumWords, u.NumChars(), u.ID)
@@ -469,6 +470,7 @@ func (e *unitEditor) remove(u *index.Unit) error {
 	if err := countBeforeDelete(e.tx); err != nil {
 		return err
 	}
+	e.tx.forgetUnit(u.ID)
 	_, err = e.tx.Exec(`DELETE FROM units WHERE id = ?`, u.ID)
 	return err
 }
