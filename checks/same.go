@@ -68,6 +68,24 @@ var (
 	sameSplit    = regexp.MustCompile("(?i)(?:&(?:nbsp|rsaquo|lt|gt|amp|ldquo|rdquo|times|quot);|[() ,.^`\"'\\\\/_<>!?;:|{}*@%#&~=+\\r\\n✓—‑…\\[\\]0-9-])+")
 )
 
+// sameStrippers are what sameIgnored strips before judging, in order,
+// each with the characters without which it cannot match.
+var sameStrippers = []struct {
+	re    *regexp.Regexp
+	needs string
+}{
+	{sameEmail, "@"}, {sameURL, ":"}, {sameHash, "#"}, {sameDomain, "."}, {samePath, "/"}, {sameTemplate, "{@"},
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
 // stripFormat removes the placeholders of the first format flag set.
 func stripFormat(s string, f Flags) string {
 	for _, fs := range formatStrip {
@@ -93,10 +111,18 @@ func sameIgnored(s string, f Flags) bool {
 		strings.Contains(strings.ToLower(s), "(c) copyright") || strings.Contains(s, "©") {
 		return true
 	}
-	stripped = xmlTag.ReplaceAllString(stripped, "")
-	stripped = sameEmoji.ReplaceAllString(stripped, " ")
-	for _, re := range []*regexp.Regexp{sameEmail, sameURL, sameHash, sameDomain, samePath, sameTemplate} {
-		stripped = re.ReplaceAllString(stripped, "")
+	// Each pattern runs only where the character it needs is: most
+	// strings hold none, and a regular expression's scan is the cost.
+	if strings.IndexByte(stripped, '<') >= 0 {
+		stripped = xmlTag.ReplaceAllString(stripped, "")
+	}
+	if !isASCII(stripped) {
+		stripped = sameEmoji.ReplaceAllString(stripped, " ")
+	}
+	for _, p := range sameStrippers {
+		if strings.ContainsAny(stripped, p.needs) {
+			stripped = p.re.ReplaceAllString(stripped, "")
+		}
 	}
 	if runeLen(stripped) <= 1 || isUpper(stripped) {
 		return true // nothing left, a unit letter, an abbreviation

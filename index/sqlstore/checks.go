@@ -5,8 +5,10 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"maps"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -44,6 +46,8 @@ type checkMarks struct {
 	// now are, what settling would read of them: an edit's unit is not
 	// read again.
 	snapshots map[int64]checkedUnit
+	// created are the checks running on translations the write created.
+	created []*createdChecks
 }
 
 // recheck marks units whose checks may have changed; saved says an edit
@@ -126,6 +130,7 @@ type checkedUnit struct {
 	state               index.State
 	flags, extra        string
 	sourceUnitID        int64
+	hash                int64 // id_hash: set for a created translation's units only
 	words, chars        int
 	failing, sourceUnit bool
 }
@@ -161,10 +166,15 @@ type checkOutcome struct {
 func settleChecks(tx *Tx) (map[int64]checkOutcome, error) {
 	m := tx.checks
 	tx.checks = checkMarks{}
-	if len(m.units)+len(m.translations)+len(m.sources) == 0 {
+	if len(m.units)+len(m.translations)+len(m.sources)+len(m.created) == 0 {
 		return nil, nil
 	}
 	s := &checkSettler{tx: tx, scopes: map[int64]*checkScope{}, deltas: map[int64]*index.Stats{}, marks: m}
+	for _, job := range m.created {
+		if err := s.settleCreated(job); err != nil {
+			return nil, err
+		}
+	}
 	for _, tid := range slices.Sorted(maps.Keys(m.translations)) {
 		if err := s.loadTranslation(tid); err != nil {
 			return nil, err
@@ -229,8 +239,6 @@ type checkSettler struct {
 	demoted    []checkedUnit    // saved units an enforced check sends to 11
 	demotedFor map[int64][]string
 	outcomes   map[int64]checkOutcome
-	// sourceExtras holds, by component, its source units' extra flags.
-	sourceExtras map[int64]map[int64]string
 }
 
 type checkRow struct {
@@ -359,17 +367,135 @@ func (s *checkSettler) runAll(units []checkedUnit) ([][]string, error) {
 		}
 	}
 	names := make([][]string, len(units))
-	workers := min(runtime.GOMAXPROCS(0), len(units)/parallelChecks+1)
-	var wg sync.WaitGroup
+	err := runChecks(len(units), func(i int) { names[i] = scopes[i].run(&units[i], extras[i]) })
+	return names, err
+}
+
+// runChecks calls check(i) for i in [0, n), on every processor when n is
+// large (see parallelChecks), and returns once all have returned. A
+// panic in a check is an error of the write, not a crash of the process:
+// the write's own goroutine recovers from its panics, these goroutines
+// must too.
+func runChecks(n int, check func(i int)) error {
+	workers := min(runtime.GOMAXPROCS(0), n/parallelChecks+1)
+	var (
+		wg       sync.WaitGroup
+		panicked atomic.Value
+	)
 	for w := range workers {
 		wg.Go(func() {
-			for i := w; i < len(units); i += workers {
-				names[i] = scopes[i].run(&units[i], extras[i])
+			defer func() {
+				if v := recover(); v != nil {
+					panicked.CompareAndSwap(nil, fmt.Sprintf("%v\n%s", v, debug.Stack()))
+				}
+			}()
+			for i := w; i < n; i += workers {
+				check(i)
 			}
 		})
 	}
 	wg.Wait()
-	return names, nil
+	if v := panicked.Load(); v != nil {
+		return fmt.Errorf("sqlstore: a quality check panicked: %s", v)
+	}
+	return nil
+}
+
+// createdChecks are the checks of a translation the write created, run
+// from what the import inserted while the write goes on (checkCreated):
+// a new translation's units are exactly its import's, so they need not
+// be read back.
+type createdChecks struct {
+	translationID int64
+	units         []checkedUnit // id 0: known by hash
+	names         [][]string
+	err           error
+	done          chan struct{}
+}
+
+// checkCreated starts the checks of the units an import inserted into
+// a translation it created; settleChecks waits for them and stores the
+// failing ones. isSource says the translation is its component's source.
+func (tx *Tx) checkCreated(translationID int64, units []checkedUnit) error {
+	if len(units) == 0 {
+		return nil
+	}
+	sc, err := tx.checkScope(translationID)
+	if err != nil {
+		return err
+	}
+	extras := make([]string, len(units))
+	if !sc.isSource {
+		m, err := tx.componentExtraFlags(sc.ids.componentID)
+		if err != nil {
+			return err
+		}
+		if len(m) > 0 {
+			for i := range units {
+				extras[i] = m[units[i].sourceUnitID]
+			}
+		}
+	}
+	job := &createdChecks{translationID: translationID, units: units, names: make([][]string, len(units)),
+		done: make(chan struct{})}
+	go func() {
+		defer close(job.done)
+		job.err = runChecks(len(units), func(i int) { job.names[i] = sc.run(&units[i], extras[i]) })
+	}()
+	tx.checks.created = append(tx.checks.created, job)
+	return nil
+}
+
+// settleCreated stores the failing checks of a created translation's
+// units: their rows, has_failing_check and the statistics. They have no
+// rows yet, and most fail nothing: only those that do are looked up.
+func (s *checkSettler) settleCreated(job *createdChecks) error {
+	<-job.done
+	if job.err != nil {
+		return job.err
+	}
+	failing := map[int64]int{} // id_hash → index in job.units
+	for i, names := range job.names {
+		if len(names) > 0 {
+			failing[job.units[i].hash] = i
+		}
+	}
+	if len(failing) == 0 {
+		return nil
+	}
+	if _, err := s.scope(job.translationID); err != nil {
+		return err
+	}
+	hashes := slices.Sorted(maps.Keys(failing))
+	for chunk := range slices.Chunk(hashes, maxInList) {
+		list, args := idList(chunk)
+		rows, err := s.tx.Query(`SELECT id, id_hash FROM units WHERE translation_id = ? AND id_hash IN `+list,
+			append([]any{job.translationID}, args...)...)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var id, hash int64
+			if err := rows.Scan(&id, &hash); err != nil {
+				rows.Close()
+				return err
+			}
+			i := failing[hash]
+			u := &job.units[i]
+			for _, n := range job.names[i] {
+				s.insert = append(s.insert, checkRow{id, n})
+			}
+			if s.flip == nil {
+				s.flip = map[bool][]int64{}
+			}
+			s.flip[true] = append(s.flip[true], id)
+			s.delta(job.translationID).CountFailing(u.words, u.chars, 1)
+		}
+		if err := rows.Close(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // existing reads the check rows of units.
@@ -465,35 +591,42 @@ func (s *checkSettler) settle(u *checkedUnit, names []string, rows []index.UnitC
 // unit's by its id, which costs an edit less than reading the
 // component's.
 func (s *checkSettler) sourceExtra(sc *checkScope, sourceUnitID int64, many bool) (string, error) {
-	if s.sourceExtras == nil {
-		s.sourceExtras = map[int64]map[int64]string{}
-	}
-	m, ok := s.sourceExtras[sc.ids.componentID]
-	if !ok && !many {
+	if _, ok := s.tx.componentExtras[sc.ids.componentID]; !ok && !many {
 		return s.tx.sourceExtraFlags(sourceUnitID)
 	}
-	if !ok {
-		rows, err := s.tx.Query(`SELECT u.id, u.extra_flags FROM units u JOIN translations t ON t.id = u.translation_id
-			WHERE t.component_id = ? AND t.is_source != 0 AND u.extra_flags != ''`, sc.ids.componentID)
-		if err != nil {
-			return "", err
-		}
-		defer rows.Close()
-		m = map[int64]string{}
-		for rows.Next() {
-			var id int64
-			var flags string
-			if err := rows.Scan(&id, &flags); err != nil {
-				return "", err
-			}
-			m[id] = flags
-		}
-		if err := rows.Err(); err != nil {
-			return "", err
-		}
-		s.sourceExtras[sc.ids.componentID] = m
+	m, err := s.tx.componentExtraFlags(sc.ids.componentID)
+	return m[sourceUnitID], err
+}
+
+// componentExtraFlags returns the extra flags of a component's source
+// units that have any, read once per write.
+func (tx *Tx) componentExtraFlags(componentID int64) (map[int64]string, error) {
+	if m, ok := tx.componentExtras[componentID]; ok {
+		return m, nil
 	}
-	return m[sourceUnitID], nil
+	rows, err := tx.Query(`SELECT u.id, u.extra_flags FROM units u JOIN translations t ON t.id = u.translation_id
+		WHERE t.component_id = ? AND t.is_source != 0 AND u.extra_flags != ''`, componentID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	m := map[int64]string{}
+	for rows.Next() {
+		var id int64
+		var flags string
+		if err := rows.Scan(&id, &flags); err != nil {
+			return nil, err
+		}
+		m[id] = flags
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if tx.componentExtras == nil {
+		tx.componentExtras = map[int64]map[int64]string{}
+	}
+	tx.componentExtras[componentID] = m
+	return m, nil
 }
 
 func (s *checkSettler) delta(translationID int64) *index.Stats {

@@ -150,7 +150,8 @@ func importTranslation(tx *Tx, imp index.TranslationImport, sources sourceUnitCa
 	// batch linking to it must see.
 	delete(sources, ids.translationID)
 	var created index.Stats // of the units a new translation received
-	if err := reconcileUnits(tx, imp, ids, existing, removed, sourceUnits, &res, &created, change); err != nil {
+	var newUnits []checkedUnit
+	if err := reconcileUnits(tx, imp, ids, existing, removed, sourceUnits, &res, &created, &newUnits, change); err != nil {
 		return res, err
 	}
 	if isSource {
@@ -172,7 +173,15 @@ func importTranslation(tx *Tx, imp index.TranslationImport, sources sourceUnitCa
 	if err := change(index.ActionUpdate, 0, "", ""); err != nil {
 		return res, err
 	}
-	tx.recheckTranslation(ids.translationID)
+	if res.Created {
+		// Its units are the import's, as inserted: checked from memory
+		// while the write goes on.
+		if err := tx.checkCreated(ids.translationID, newUnits); err != nil {
+			return res, err
+		}
+	} else {
+		tx.recheckTranslation(ids.translationID)
+	}
 	if res.Created {
 		// Every unit was just inserted and counted on the way.
 		return res, applyTranslationStats(tx, ids, created)
@@ -253,7 +262,7 @@ func loadSourceUnits(tx *Tx, sourceTranslationID int64) (map[int64]int64, error)
 // not added back.
 func reconcileUnits(tx *Tx, imp index.TranslationImport, ids scopeIDs,
 	existing map[int64]*existingUnit, removed map[int64]bool, sourceUnits map[int64]int64, res *index.ImportResult,
-	created *index.Stats, change func(index.Action, int64, string, string) error) error {
+	created *index.Stats, newUnits *[]checkedUnit, change func(index.Action, int64, string, string) error) error {
 	insert, err := newUnitInserter(tx)
 	if err != nil {
 		return err
@@ -314,6 +323,11 @@ func reconcileUnits(tx *Tx, imp index.TranslationImport, ids scopeIDs,
 				// A new translation records no change per unit, so its
 				// units need no id back and go in batches.
 				created.CountUnit(in.State, words, chars)
+				// What the checks read of it (checkCreated): the row
+				// as inserted.
+				*newUnits = append(*newUnits, checkedUnit{translationID: ids.translationID, hash: hash,
+					source: source, target: target, state: in.State, flags: in.Flags, sourceUnitID: sourceUnitID,
+					sourceUnit: sourceUnitID == 0, words: words, chars: chars})
 				if err := insert.queue(row...); err != nil {
 					return err
 				}

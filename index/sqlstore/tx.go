@@ -74,6 +74,9 @@ type Tx struct {
 	// extraFlags caches source units' extra flags for the current write
 	// (sourceExtraFlags); a write that sets them updates it.
 	extraFlags map[int64]string
+	// componentExtras caches, by component, its source units' extra
+	// flags, for the current write (componentExtraFlags).
+	componentExtras map[int64]map[int64]string
 }
 
 // runCtx is the context every statement of a write transaction runs
@@ -118,6 +121,7 @@ func (tx *Tx) startWrite(narrow bool) {
 	tx.forgetStamps()
 	clear(tx.checkScopes)
 	clear(tx.extraFlags)
+	clear(tx.componentExtras)
 }
 
 // forgetStamps forgets which statistics rows the current write has

@@ -133,6 +133,7 @@ func (e *unitEditor) setProperties(u *index.Unit, explanation, extraFlags *strin
 			return err
 		}
 		delete(e.tx.extraFlags, u.ID)
+		clear(e.tx.componentExtras)
 		if u.SourceUnitID == u.ID {
 			// A source string's flags apply to it in every translation.
 			e.tx.widen()
