@@ -51,7 +51,7 @@ const (
 // a new component is cloned once; Close or a later check removes it if
 // no import comes.
 func (s *Service) CheckComponent(ctx context.Context, c index.Component) (index.Component, error) {
-	mask, err := NewFilemask(c.Filemask, c.LanguageRegex)
+	mask, err := componentMask(c)
 	if err != nil {
 		field := "filemask"
 		if errors.Is(err, errLanguageRegex) {
@@ -91,8 +91,12 @@ func (s *Service) CheckComponent(ctx context.Context, c index.Component) (index.
 		return c, err
 	}
 	if c.Template != "" {
-		ci := &componentImport{svc: s, c: c, repo: repo, sum: &ImportSummary{}}
-		if _, err := ci.parse(c.Template, c.SourceLanguage, ci.sourceLanguage()); err != nil {
+		codec, err := codecOf(&c)
+		if err == nil {
+			ci := &componentImport{svc: s, c: c, codec: codec, repo: repo, sum: &ImportSummary{}}
+			_, err = ci.parse(c.Template, ci.sourceLanguage(), true)
+		}
+		if err != nil {
 			return c, index.FieldErr("template", "invalid", fmt.Sprintf(msgTemplateParse, err))
 		}
 	}
@@ -194,7 +198,7 @@ func (s *Service) adoptPrepared(dir string, c index.Component) error {
 // when the name would not be read back as that translation (the code
 // fails language_regex, or the style is unknown).
 func (s *Service) TranslationFilename(c index.Component, code string) (string, bool) {
-	mask, err := NewFilemask(c.Filemask, c.LanguageRegex)
+	mask, err := componentMask(c)
 	if err != nil {
 		return "", false
 	}
