@@ -194,7 +194,9 @@ func (s *Service) adoptPrepared(dir string, c index.Component) error {
 
 // TranslationFilename returns the file a new translation of c into the
 // language with the given canonical code is written to: the filemask
-// with the code in the component's language_code_style. It reports false
+// with the code in the component's language_code_style, written as the
+// format's path syntax has it when its codec is a formats.PathLanguages
+// (Android's values-pt-rBR). It reports false
 // when the name would not be read back as that translation (the code
 // fails language_regex, or the style is unknown).
 func (s *Service) TranslationFilename(c index.Component, code string) (string, bool) {
