@@ -133,10 +133,9 @@ func (s *Service) importFiles(ctx context.Context, co checkedOut) (sum ImportSum
 			base = ""
 		}
 	}
-	codec, err := codecOf(&c)
-	if err != nil {
-		return sum, err
-	}
+	// A format without a codec fails each file's parse, as a file that
+	// does not parse does.
+	codec, _ := codecOf(&c)
 	imp := &componentImport{svc: s, c: c, codec: codec, review: c.Project.TranslationReview,
 		repo: repo, files: files, revisions: revisions, sum: &sum, log: log, report: co.report, base: base,
 		progress: &progressLog{log: log, every: s.opts.ProgressInterval, start: start, last: start}}
@@ -325,7 +324,7 @@ func (s *Service) matchFiles(ctx context.Context, c index.Component, repo *vcs.R
 type componentImport struct {
 	svc   *Service
 	c     index.Component
-	codec formats.Codec // the component's format
+	codec formats.Codec // the component's format; nil when Tolk has none
 	// review says the component's translations have review on: a unit
 	// the file says was approved is StateApproved (stateOf).
 	review    bool
@@ -742,6 +741,10 @@ func (ci *componentImport) parse(path string, target index.Language, template bo
 		return nil, err
 	}
 	ci.sum.Parsed++
+	if ci.codec == nil {
+		_, err := codecOf(&ci.c)
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
 	units, err := ci.codec.Decode(data, ci.svc.fileOf(&ci.c, target, template))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
