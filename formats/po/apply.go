@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/tolk-project/tolk/formats"
 )
@@ -86,7 +85,9 @@ func (c Codec) Apply(data []byte, f formats.File, edits []formats.Edit) ([]byte,
 	if len(ps) == 0 && !fresh {
 		return bytes.Clone(data), nil
 	}
-	ps = append(ps, d.headerPatches(updates(f))...)
+	// The header goes first: a header Apply adds to a file without one
+	// precedes an insertion at the file's start.
+	ps = append(d.headerPatches(updates(f)), ps...)
 	return d.patched(ps), nil
 }
 
@@ -142,7 +143,7 @@ func wraps(src string) bool {
 			src = ""
 		}
 		if strings.HasPrefix(line, "msg") && len(line) > wrapWidth &&
-			utf8.RuneCountInString(strings.TrimSuffix(line, "\r")) > wrapWidth {
+			width(strings.TrimSuffix(line, "\r")) > wrapWidth {
 			return false
 		}
 	}
@@ -317,7 +318,13 @@ func (d *doc) appendAt() int {
 
 // patched returns src with the patches applied; they must not overlap.
 func (d *doc) patched(ps []patch) []byte {
-	slices.SortStableFunc(ps, func(a, b patch) int { return a.start - b.start })
+	// An insertion at the start of a replaced span goes before it.
+	slices.SortStableFunc(ps, func(a, b patch) int {
+		if a.start != b.start {
+			return a.start - b.start
+		}
+		return a.end - b.end
+	})
 	size := len(d.src)
 	for _, p := range ps {
 		size += len(p.text) - (p.end - p.start)

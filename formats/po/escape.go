@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -169,7 +170,7 @@ func escape(s string) string {
 func quoteLines(kw, s string, wrap bool) []string {
 	esc := escape(s)
 	one := kw + ` "` + esc + `"`
-	if !wrap || (utf8.RuneCountInString(one) <= wrapWidth && nextNewline(esc) >= len(esc)) {
+	if !wrap || (width(one) <= wrapWidth && nextNewline(esc) >= len(esc)) {
 		return []string{one}
 	}
 	lines := []string{kw + ` ""`}
@@ -201,27 +202,27 @@ func nextNewline(esc string) int {
 }
 
 // breakAt returns how many bytes of seg go on one line of at most max
-// characters: up to and including the last space that fits, or, when
-// none does, up to the first space (a long word overflows).
+// columns: up to and including the last space that fits, or, when none
+// does, up to the first space (a long word overflows).
 func breakAt(seg string, max int) int {
-	if utf8.RuneCountInString(seg) <= max {
+	if width(seg) <= max {
 		return len(seg)
 	}
 	last, n := -1, 0
 	for i := 0; i < len(seg); {
-		_, size := utf8.DecodeRuneInString(seg[i:])
-		if n >= max {
+		r, size := utf8.DecodeRuneInString(seg[i:])
+		w := runeWidth(r)
+		if seg[i] == '\\' && i+1 < len(seg) {
+			size, w = 2, 2 // never split an escape
+		}
+		if n+w > max {
 			break
 		}
 		if seg[i] == ' ' {
 			last = i + 1
 		}
-		if seg[i] == '\\' && i+1 < len(seg) {
-			size = 2 // never split an escape
-			n++
-		}
 		i += size
-		n++
+		n += w
 	}
 	if last > 0 {
 		return last
@@ -230,4 +231,36 @@ func breakAt(seg string, max int) int {
 		return i + 1
 	}
 	return len(seg)
+}
+
+// width is the number of columns s takes on a terminal, as gettext
+// measures lines when it wraps them.
+func width(s string) int {
+	n := 0
+	for _, r := range s {
+		n += runeWidth(r)
+	}
+	return n
+}
+
+// runeWidth is 0 for combining marks and invisible format characters
+// (soft hyphen, zero-width joiners, variation selectors), 2 for East
+// Asian wide characters and 1 otherwise.
+func runeWidth(r rune) int {
+	switch {
+	case r < 0x300:
+		if r == 0xAD {
+			return 0
+		}
+		return 1
+	case unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf):
+		return 0
+	case r >= 0x1100 && r <= 0x115F, r >= 0x2E80 && r <= 0x303E, r >= 0x3041 && r <= 0x33FF,
+		r >= 0x3400 && r <= 0x4DBF, r >= 0x4E00 && r <= 0x9FFF, r >= 0xA000 && r <= 0xA4CF,
+		r >= 0xAC00 && r <= 0xD7A3, r >= 0xF900 && r <= 0xFAFF, r >= 0xFE30 && r <= 0xFE4F,
+		r >= 0xFF00 && r <= 0xFF60, r >= 0xFFE0 && r <= 0xFFE6, r >= 0x1F300 && r <= 0x1F64F,
+		r >= 0x1F900 && r <= 0x1F9FF, r >= 0x20000 && r <= 0x3FFFD:
+		return 2
+	}
+	return 1
 }
