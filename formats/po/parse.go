@@ -371,7 +371,7 @@ func (p *parser) keyword(start, kw, content, next int, t string) error {
 func (p *parser) startStr(start int) {
 	p.phase = phaseStr
 	p.cur.strStart, p.cur.strLine = start, p.line
-	if p.cur.id == "" && !p.cur.hasCtx && p.d.header < 0 {
+	if p.cur.id == "" && !p.cur.hasCtx && !p.cur.hasPlural && p.d.header < 0 {
 		p.cur.kind = kindHeader
 	}
 }
@@ -408,7 +408,10 @@ func (p *parser) finish(end int, eof bool) error {
 		return p.errorf(b.keyStart, "entry without a msgstr")
 	case b.kind == kindHeader:
 		p.d.header = len(p.d.blocks)
-		p.seen["\x00"] = true
+	case b.id == "" && !b.hasCtx && !b.hasPlural:
+		// A second header, which Translate Toolkit does not read as a
+		// unit either.
+		b.kind = kindDup
 	default:
 		k := b.ctx + "\x04" + b.id
 		if !b.hasCtx {
