@@ -52,8 +52,8 @@ func (c Codec) Apply(data []byte, f formats.File, edits []formats.Edit) ([]byte,
 	wrap := wraps(src)
 	index := c.index(d)
 	// The last edit of a key wins.
-	last := make(map[string]int, len(edits))
-	keys := make([]string, len(edits))
+	last := make(map[key]int, len(edits))
+	keys := make([]key, len(edits))
 	for i, e := range edits {
 		keys[i] = c.editKey(e)
 		last[keys[i]] = i
@@ -92,44 +92,43 @@ func (c Codec) Apply(data []byte, f formats.File, edits []formats.Edit) ([]byte,
 }
 
 // index maps each live entry's key to its block.
-func (c Codec) index(d *doc) map[string]int {
-	m := make(map[string]int, len(d.blocks))
+func (c Codec) index(d *doc) map[key]int {
+	m := make(map[key]int, len(d.blocks))
 	for i := range d.blocks {
 		b := &d.blocks[i]
-		if b.kind != kindEntry {
-			continue
+		if k := c.blockKey(b); b.kind == kindEntry {
+			if _, dup := m[k]; !dup {
+				m[k] = i
+			}
 		}
-		m[c.blockKey(b)] = i
 	}
 	return m
 }
 
-func (c Codec) blockKey(b *block) string {
-	if c.Monolingual {
-		return monoKey(b)
-	}
-	if !b.hasCtx {
-		return "\x00" + b.id
-	}
-	return b.ctx + "\x04" + b.id
+// blockKey is the key edits and removals find an entry by. Bilingual
+// edits cannot tell msgctxt "" from none: both are Context "".
+func (c Codec) blockKey(b *block) key {
+	return key{b.ctx, b.id, b.hasCtx && (c.Monolingual || b.ctx != "")}
 }
 
-func (c Codec) editKey(e formats.Edit) string {
+// editKey is the key of the entry an edit is for.
+func (c Codec) editKey(e formats.Edit) key {
 	if c.Monolingual {
-		return e.Context
+		return monoEntryKey(e.Context)
 	}
-	return bilingualKey(e.Context, e.Source)
-}
-
-func bilingualKey(ctx string, source []string) string {
 	id := ""
-	if len(source) > 0 {
-		id = source[0]
+	if len(e.Source) > 0 {
+		id = e.Source[0]
 	}
-	if ctx == "" {
-		return "\x00" + id
+	return key{e.Context, id, e.Context != ""}
+}
+
+// monoEntryKey splits a monolingual key into msgctxt and msgid.
+func monoEntryKey(k string) key {
+	if ctx, id, ok := strings.Cut(k, "\x04"); ok {
+		return key{ctx, id, true}
 	}
-	return ctx + "\x04" + id
+	return key{"", k, false}
 }
 
 // wraps reports whether the file's strings are wrapped as gettext wraps
@@ -220,7 +219,7 @@ func sameTarget(b *block, target []string, n int) bool {
 // before any "#|" line and the msgctxt or msgid.
 func (d *doc) addFuzzy(b *block) patch {
 	at := b.keyStart
-	for _, c := range b.comments {
+	for _, c := range d.commentsOf(b) {
 		if c.kind == ',' {
 			line := d.src[c.start:c.end]
 			i := strings.Index(line, "#,") + 2
@@ -241,7 +240,7 @@ func (d *doc) addFuzzy(b *block) patch {
 // flag) and, with previous, the "#|" lines.
 func (d *doc) dropFuzzy(b *block, previous bool) []patch {
 	var ps []patch
-	for _, c := range b.comments {
+	for _, c := range d.commentsOf(b) {
 		switch {
 		case c.kind == ',' && hasFlag(d.commentText(c), "fuzzy"):
 			var keep []string
@@ -349,12 +348,12 @@ func (c Codec) Remove(data []byte, f formats.File, keys []formats.Key) ([]byte, 
 	if err != nil {
 		return nil, err
 	}
-	drop := make(map[string]bool, len(keys))
+	drop := make(map[key]bool, len(keys))
 	for _, k := range keys {
 		if c.Monolingual {
-			drop[k.Context] = true
+			drop[monoEntryKey(k.Context)] = true
 		} else {
-			drop[bilingualKey(k.Context, []string{k.Source})] = true
+			drop[key{k.Context, k.Source, k.Context != ""}] = true
 		}
 	}
 	var ps []patch

@@ -116,10 +116,20 @@ func TestApplyHeader(t *testing.T) {
 	// Plural-Forms is added.
 	one := "msgid \"\"\nmsgstr \"Language: xx\\nX-Generator: Weblate 5\\n\"\n\nmsgid \"a\"\nmsgstr \"\"\n"
 	got := string(mustApply(t, Codec{}, []byte(one), deFile(), formats.Edit{Source: []string{"a"}, Target: []string{"b"}}))
-	want := "msgid \"\"\nmsgstr \"\"\n\"Language: de\\n\"\n\"X-Generator: Tolk\\n\"\n\"PO-Revision-Date: 2026-11-27 04:05+0100\\n\"\n" +
-		"\"Last-Translator: Tolk Test <test@example.org>\\n\"\n\"Plural-Forms: nplurals=2; plural=n != 1;\\n\"\n\nmsgid \"a\"\nmsgstr \"b\"\n"
+	want := "msgid \"\"\nmsgstr \"\"\n\"PO-Revision-Date: 2026-11-27 04:05+0100\\n\"\n\"Last-Translator: Tolk Test <test@example.org>\\n\"\n" +
+		"\"Language: de\\n\"\n\"Plural-Forms: nplurals=2; plural=n != 1;\\n\"\n\"X-Generator: Tolk\\n\"\n\nmsgid \"a\"\nmsgstr \"b\"\n"
 	if got != want {
 		t.Errorf("one-line header:\n got %q\nwant %q", got, want)
+	}
+	// Fields a header lacks go where gettext orders them; the others keep
+	// their lines.
+	lines := "msgid \"\"\nmsgstr \"\"\n\"Project-Id-Version: x\\n\"\n\"Language-Team: none\\n\"\n\"MIME-Version: 1.0\\n\"\n\n" +
+		"msgid \"a\"\nmsgstr \"\"\n"
+	got = string(mustApply(t, Codec{}, []byte(lines), formats.File{Target: formats.Language{Code: "fr"}}, formats.Edit{Source: []string{"a"}, Target: []string{"b"}}))
+	want = "msgid \"\"\nmsgstr \"\"\n\"Project-Id-Version: x\\n\"\n\"Language-Team: none\\n\"\n\"Language: fr\\n\"\n\"MIME-Version: 1.0\\n\"\n" +
+		"\"X-Generator: Tolk\\n\"\n\nmsgid \"a\"\nmsgstr \"b\"\n"
+	if got != want {
+		t.Errorf("missing fields:\n got %q\nwant %q", got, want)
 	}
 }
 

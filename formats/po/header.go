@@ -1,6 +1,7 @@
 package po
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,6 +18,23 @@ const revisionLayout = "2006-01-02 15:04-0700"
 // maxPlurals bounds nplurals: no language has more than six forms, and a
 // hostile header must not make every unit allocate millions.
 const maxPlurals = 32
+
+// headerOrder is the order gettext and Translate Toolkit keep header
+// fields in; fields it does not name sort with X-Generator.
+var headerOrder = []string{
+	"Project-Id-Version", "Report-Msgid-Bugs-To", "POT-Creation-Date", "PO-Revision-Date",
+	"Last-Translator", "Language-Team", "Language", "MIME-Version", "Content-Type",
+	"Content-Transfer-Encoding", "Plural-Forms", "X-Generator",
+}
+
+func orderOf(key string) int {
+	for i, k := range headerOrder {
+		if strings.EqualFold(k, key) {
+			return i
+		}
+	}
+	return len(headerOrder) - 1
+}
 
 // field is one "Key: value" line of the header.
 type field struct {
@@ -170,13 +188,16 @@ func (d *doc) headerPatches(ups []field) []patch {
 			first, last := h.pieces[sp[0]], h.pieces[sp[1]]
 			ps = append(ps, patch{first.start, last.end, headerLine(fields[i].key, set[i])})
 		}
-		if len(added) > 0 {
-			var b strings.Builder
-			for _, a := range added {
-				b.WriteString(d.eol + headerLine(a.key, a.value))
+		// New fields go where gettext's order puts them: after the last
+		// field that comes before them in headerOrder.
+		for _, a := range added {
+			at := h.pieces[0].end
+			for i, sp := range spans {
+				if orderOf(fields[i].key) < orderOf(a.key) {
+					at = h.pieces[sp[1]].end
+				}
 			}
-			end := h.pieces[len(h.pieces)-1].end
-			ps = append(ps, patch{end, end, b.String()})
+			ps = append(ps, patch{at, at, d.eol + headerLine(a.key, a.value)})
 		}
 		return ps
 	}
@@ -185,7 +206,15 @@ func (d *doc) headerPatches(ups []field) []patch {
 			fields[i].value = set[i]
 		}
 	}
-	fields = append(fields, added...)
+	for _, a := range added {
+		at := 0
+		for i, f := range fields {
+			if orderOf(f.key) < orderOf(a.key) {
+				at = i + 1
+			}
+		}
+		fields = slices.Insert(fields, at, a)
+	}
 	var b strings.Builder
 	b.WriteString(`msgstr ""`)
 	for _, f := range fields {

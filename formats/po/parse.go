@@ -30,7 +30,7 @@ type piece struct {
 type block struct {
 	start, end int // first byte of its first line; just past its last line's end
 	line       int // 1-based line of its first line
-	comments   []comment
+	c0, c1     int // its comments are doc.cmts[c0:c1]
 	keyStart   int // start of the msgctxt or msgid line
 	keyLine    int
 	ctx, id    string
@@ -55,6 +55,15 @@ const (
 	kindLoose              // comments followed by no entry
 )
 
+// key identifies an entry: gettext's msgctxt and msgid.
+type key struct {
+	ctx, id string
+	hasCtx  bool
+}
+
+// commentsOf returns the block's comment lines.
+func (d *doc) commentsOf(b *block) []comment { return d.cmts[b.c0:b.c1] }
+
 // phase is where the parser is inside an entry.
 type phase uint8
 
@@ -71,7 +80,8 @@ type doc struct {
 	src     string
 	eol     string // "\n" or "\r\n", from the first line end
 	blocks  []block
-	header  int // index in blocks, -1 when there is none
+	cmts    []comment // the comments of every block, in file order
+	header  int       // index in blocks, -1 when there is none
 	bom     bool
 	finalNL bool // the file ends with a line end
 }
@@ -84,7 +94,7 @@ type parser struct {
 	open    bool // cur holds lines
 	phase   phase
 	target  *string // the value continuation strings append to
-	seen    map[string]bool
+	seen    map[key]bool
 	obsLast bool // the last comment line of cur was "#~"
 }
 
@@ -103,7 +113,12 @@ func parse(src string) (*doc, error) {
 		p.d.eol = "\r\n"
 	}
 	p.d.finalNL = strings.HasSuffix(src, "\n")
-	p.seen = make(map[string]bool)
+	// Entries are about a blank line each; sizing up front saves the
+	// regrowth of large slices.
+	n := strings.Count(src, "\n\n") + 1
+	p.d.blocks = make([]block, 0, n)
+	p.d.cmts = make([]comment, 0, 2*n)
+	p.seen = make(map[key]bool, n)
 	for p.pos < len(src) {
 		next := len(src)
 		end := next
@@ -215,7 +230,7 @@ func (p *parser) extend(content, next int) {
 
 func (p *parser) begin(start int) {
 	if !p.open {
-		p.cur = block{start: start, line: p.line}
+		p.cur = block{start: start, line: p.line, c0: len(p.d.cmts), c1: len(p.d.cmts)}
 		p.open = true
 		p.phase = phaseComments
 		p.target = nil
@@ -256,7 +271,8 @@ func (p *parser) comment(start, content, next int, t string) error {
 		}
 	}
 	p.begin(start)
-	p.cur.comments = append(p.cur.comments, comment{kind, start, content, next})
+	p.d.cmts = append(p.d.cmts, comment{kind, start, content, next})
+	p.cur.c1 = len(p.d.cmts)
 	p.obsLast = kind == '~'
 	if kind == '~' {
 		p.cur.kind = kindObsolete
@@ -413,10 +429,7 @@ func (p *parser) finish(end int, eof bool) error {
 		// unit either.
 		b.kind = kindDup
 	default:
-		k := b.ctx + "\x04" + b.id
-		if !b.hasCtx {
-			k = "\x00" + b.id
-		}
+		k := key{b.ctx, b.id, b.hasCtx}
 		if p.seen[k] {
 			b.kind = kindDup
 		}

@@ -66,7 +66,7 @@ func (c Codec) Decode(data []byte, f formats.File) ([]formats.Unit, error) {
 				u.Source = append(u.Source, b.plural)
 			}
 		}
-		d.comments(b, &u)
+		d.fill(b, &u)
 		units = append(units, u)
 	}
 	return units, nil
@@ -107,10 +107,10 @@ func (d *doc) commentText(c comment) string {
 	return strings.TrimPrefix(s, " ")
 }
 
-// comments fills the unit fields the entry's comments give.
-func (d *doc) comments(b *block, u *formats.Unit) {
+// fill sets the unit fields the entry's comments give.
+func (d *doc) fill(b *block, u *formats.Unit) {
 	var notes, extracted, locs []string
-	for _, c := range b.comments {
+	for _, c := range d.commentsOf(b) {
 		text := d.commentText(c)
 		switch c.kind {
 		case ' ':
@@ -137,7 +137,7 @@ func (d *doc) comments(b *block, u *formats.Unit) {
 
 // isFuzzy reports whether the entry has the fuzzy flag.
 func (d *doc) isFuzzy(b *block) bool {
-	for _, c := range b.comments {
+	for _, c := range d.commentsOf(b) {
 		if c.kind == ',' && hasFlag(d.commentText(c), "fuzzy") {
 			return true
 		}
