@@ -117,7 +117,7 @@ func TestApplyHeader(t *testing.T) {
 	one := "msgid \"\"\nmsgstr \"Language: xx\\nX-Generator: Weblate 5\\n\"\n\nmsgid \"a\"\nmsgstr \"\"\n"
 	got := string(mustApply(t, Codec{}, []byte(one), deFile(), formats.Edit{Source: []string{"a"}, Target: []string{"b"}}))
 	want := "msgid \"\"\nmsgstr \"\"\n\"PO-Revision-Date: 2026-11-27 04:05+0100\\n\"\n\"Last-Translator: Tolk Test <test@example.org>\\n\"\n" +
-		"\"Language: de\\n\"\n\"Plural-Forms: nplurals=2; plural=n != 1;\\n\"\n\"X-Generator: Tolk\\n\"\n\nmsgid \"a\"\nmsgstr \"b\"\n"
+		"\"Language: de\\n\"\n\"Content-Type: text/plain; charset=UTF-8\\n\"\n\"Plural-Forms: nplurals=2; plural=n != 1;\\n\"\n\"X-Generator: Tolk\\n\"\n\nmsgid \"a\"\nmsgstr \"b\"\n"
 	if got != want {
 		t.Errorf("one-line header:\n got %q\nwant %q", got, want)
 	}
@@ -127,7 +127,7 @@ func TestApplyHeader(t *testing.T) {
 		"msgid \"a\"\nmsgstr \"\"\n"
 	got = string(mustApply(t, Codec{}, []byte(lines), formats.File{Target: formats.Language{Code: "fr"}}, formats.Edit{Source: []string{"a"}, Target: []string{"b"}}))
 	want = "msgid \"\"\nmsgstr \"\"\n\"Project-Id-Version: x\\n\"\n\"Language-Team: none\\n\"\n\"Language: fr\\n\"\n\"MIME-Version: 1.0\\n\"\n" +
-		"\"X-Generator: Tolk\\n\"\n\nmsgid \"a\"\nmsgstr \"b\"\n"
+		"\"Content-Type: text/plain; charset=UTF-8\\n\"\n\"X-Generator: Tolk\\n\"\n\nmsgid \"a\"\nmsgstr \"b\"\n"
 	if got != want {
 		t.Errorf("missing fields:\n got %q\nwant %q", got, want)
 	}
@@ -186,9 +186,9 @@ func TestApplyWrapping(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			src := "msgid \"\"\nmsgstr \"\"\n\"X-Generator: Tolk\\n\"\n\n" + tc.in
+			src := "msgid \"\"\nmsgstr \"\"\n\"Content-Type: text/plain; charset=UTF-8\\n\"\n\"X-Generator: Tolk\\n\"\n\n" + tc.in
 			got := string(mustApply(t, Codec{}, []byte(src), formats.File{}, formats.Edit{Source: mustDecode(t, Codec{}, []byte(src))[0].Source, Target: []string{tc.target}}))
-			if _, tail, _ := strings.Cut(got, "\nmsgstr \"\"\n\"X-Generator: Tolk\\n\"\n\n"); !strings.HasSuffix(tail, tc.want) {
+			if _, tail, _ := strings.Cut(got, "\"X-Generator: Tolk\\n\"\n\n"); !strings.HasSuffix(tail, tc.want) {
 				t.Errorf("\n got %q\nwant suffix %q", got, tc.want)
 			}
 			for _, line := range strings.Split(got, "\n") {
@@ -423,5 +423,34 @@ func TestWrapLikeGettext(t *testing.T) {
 	// characters (emoji) differently; one value in a hundred may differ.
 	if checked < 100 || differ*100 > checked {
 		t.Errorf("%d of %d wrapped values differ from gettext's wrapping", differ, checked)
+	}
+}
+
+// TestApplyBOMAndCRLF: the BOM stays first and every line written,
+// header lines and new entries included, ends in CRLF like the file's.
+func TestApplyBOMAndCRLF(t *testing.T) {
+	for _, src := range []string{
+		"\uFEFFmsgid \"\"\r\nmsgstr \"\"\r\n\"Language: xx\\n\"\r\n\r\n#, fuzzy\r\nmsgid \"a\"\r\nmsgid_plural \"as\"\r\nmsgstr[0] \"b\"\r\n",
+		"\uFEFFmsgid \"a\"\r\nmsgstr \"b\"\r\n", // no header: one is added after the BOM
+	} {
+		out := string(mustApply(t, Codec{}, []byte(src), deFile(),
+			formats.Edit{Source: []string{"a", "as"}, Target: []string{"x", strings.Repeat("long line ", 10)}},
+			formats.Edit{Context: "k", Source: []string{"new"}, Target: []string{"y\nz"}}))
+		if !strings.HasPrefix(out, "\uFEFFmsgid \"\"\r\n") || strings.Count(out, "\uFEFF") != 1 {
+			t.Errorf("BOM not kept first: %q", out)
+		}
+		if strings.Count(out, "\n") != strings.Count(out, "\r\n") {
+			t.Errorf("a line end without CR: %q", out)
+		}
+		units := mustDecode(t, Codec{}, []byte(out))
+		if len(units) != 2 || units[0].Fuzzy || units[1].Target[0] != "y\nz" || !strings.Contains(out, "\"Language: de\\n\"\r\n") {
+			t.Errorf("units %#v\n%q", units, out)
+		}
+		// msgfmt 0.21 rejects a BOM (a syntax error at 1:2) whoever wrote it.
+		msgfmt(t, "crlf.po", []byte(strings.TrimPrefix(out, "\uFEFF")))
+		removed := string(mustRemove(t, Codec{}, []byte(out), formats.Key{Source: "a"}))
+		if len(mustDecode(t, Codec{}, []byte(removed))) != 1 || !strings.HasPrefix(removed, "\uFEFF") {
+			t.Errorf("remove: %q", removed)
+		}
 	}
 }

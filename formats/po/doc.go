@@ -55,7 +55,8 @@
 //
 // An Apply that changes the file also updates the header: PO-Revision-Date
 // (File.Revised, "2006-01-02 15:04-0700"), Last-Translator
-// (File.Translator), Language (File.Target.Code), Plural-Forms only when
+// (File.Translator), Language (File.Target.Code), Content-Type
+// "text/plain; charset=UTF-8" only when absent, Plural-Forms only when
 // the header has none it can use (not the POT's "nplurals=INTEGER"), and
 // X-Generator "Tolk" where the reference writes "Weblate" and its version.
 // Changed fields' lines are rewritten in place; a missing field goes

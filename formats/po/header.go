@@ -124,6 +124,9 @@ func updates(f formats.File) []field {
 	if f.Target.Code != "" {
 		ups = append(ups, field{key: "Language", value: f.Target.Code})
 	}
+	// Tolk writes UTF-8; a header without a charset leaves msgfmt unable
+	// to convert messages.
+	ups = append(ups, field{key: "Content-Type", value: "text/plain; charset=UTF-8", ifAbsent: true})
 	if pf := pluralForms(f.Target); pf != "" {
 		ups = append(ups, field{key: "Plural-Forms", value: pf, ifAbsent: true})
 	}
@@ -170,7 +173,7 @@ func (d *doc) headerPatches(ups []field) []patch {
 		case i < 0:
 			added = append(added, u)
 			changed = true
-		case u.ifAbsent && parseNplurals(fields[i].value) > 0:
+		case u.ifAbsent && (u.key != "Plural-Forms" || parseNplurals(fields[i].value) > 0):
 		case fields[i].value != u.value:
 			set[i] = u.value
 			changed = true

@@ -206,9 +206,10 @@ func (p *parser) stringError(off int, err error) error {
 	return p.errorf(off, "%v", err)
 }
 
-// trailing checks that nothing but white space follows a string.
+// trailing checks that nothing but white space, or a comment gettext
+// ignores there, follows a string.
 func (p *parser) trailing(off int, rest string) error {
-	if t := strings.TrimLeft(rest, " \t"); t != "" {
+	if t := strings.TrimLeft(rest, " \t"); t != "" && t[0] != '#' {
 		return p.errorf(off+len(rest)-len(t), "unexpected %q after a string", clip(t))
 	}
 	return nil

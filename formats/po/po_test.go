@@ -213,6 +213,8 @@ func TestParseErrors(t *testing.T) {
 		{"invalid utf-8", "msgid \"a\"\nmsgstr \"\xff\"\n", 2, 9, "UTF-8"},
 		{"keyword without string", "msgid\nmsgstr \"\"\n", 1, 6, "without a string"},
 		{"string outside", "\"a\"\n", 1, 1, "outside an entry"},
+		{"unknown keyword", "# : projects.py:136\n\nmsgid \"View\"\nms \"Bekyk\"\n", 4, 1, "unexpected"},
+		{"msgxyz", "msgid \"Test\"\nmsgxyz \"Translation\"\n", 2, 1, "unexpected"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -254,6 +256,14 @@ func TestDecodeEdgeCases(t *testing.T) {
 		{"no blank lines, tabs", "msgid\t\"a\"\nmsgstr\t\"b\"\n#: x\nmsgid \"c\"\n  msgstr \"d\"\n",
 			[]formats.Unit{{Source: []string{"a"}, Target: []string{"b"}, Line: 1}, {Source: []string{"c"}, Target: []string{"d"}, Line: 3, Location: "x"}}},
 		{"empty", "", []formats.Unit{}},
+		// Translate Toolkit's test_po.py cases that msgfmt accepts too.
+		{"comment after a string", "msgid \"test\"\nmsgstr \"rest\" # comment\n", []formats.Unit{{Source: []string{"test"}, Target: []string{"rest"}, Line: 1}}},
+		{"msgctxt with empty msgid", "msgctxt \"CONTEXT\"\nmsgid \"\"\nmsgstr \"\"\n", []formats.Unit{{Context: "CONTEXT", Source: []string{""}, Target: []string{""}, Line: 1}}},
+		{"uniforum comments, no blank lines", "# File: a.cpp, line: 33\nmsgid \"thing\"\nmsgstr \"ding\"\n#\n# File: b.cpp, line: 34\nmsgid \"second\"\nmsgstr \"tweede\"\n",
+			[]formats.Unit{{Source: []string{"thing"}, Target: []string{"ding"}, Line: 1, Note: "File: a.cpp, line: 33"},
+				{Source: []string{"second"}, Target: []string{"tweede"}, Line: 4, Note: "\nFile: b.cpp, line: 34"}}},
+		{"obsolete runs without blank lines", "msgid \"thing\"\nmsgstr \"ding\"\n\n#~ msgid \"Second\"\n#~ msgstr \"Tweede\"\n#~ msgid \"Third\"\n#~ msgstr \"Derde\"\n",
+			[]formats.Unit{{Source: []string{"thing"}, Target: []string{"ding"}, Line: 1}}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
