@@ -335,8 +335,18 @@ func TestRemove(t *testing.T) {
 		units := mustDecode(t, Codec{}, data)
 		u := units[len(units)/2]
 		out := mustRemove(t, Codec{}, data, formats.Key{Context: u.Context, Source: u.Source[0]})
-		if n := len(mustDecode(t, Codec{}, out)); n != len(units)-1 || len(out) >= len(data) {
+		if n := len(mustDecode(t, Codec{}, out)); n != len(units)-1 {
 			t.Errorf("%s: %d units after removing one of %d", path, n, len(units))
+		}
+		// Exactly the entry's lines, from its first comment to the blank
+		// line after it, are gone.
+		d := mustParse(t, data)
+		for i := range d.blocks {
+			if b := &d.blocks[i]; b.kind == kindEntry && b.ctx == u.Context && b.id == u.Source[0] {
+				if want := d.src[:b.start] + d.src[d.blocks[i+1].start:]; string(out) != want {
+					t.Errorf("%s: Remove changed more than the entry's lines", path)
+				}
+			}
 		}
 	}
 }

@@ -84,7 +84,9 @@
 // changes. Plural forms stay in the file's order (the reference takes
 // each PO file's plural rule from its header, as we do, so there is no
 // reordering to CLDR). A new monolingual plural entry gets msgid_plural
-// equal to its key.
+// equal to its key. For po-mono without new_base the reference starts a
+// translation from a bare header; Emptied keeps the template's entries,
+// emptied, as the reference does when the template is the new base.
 //
 // The package imports nothing of Tolk's but formats, and does no
 // logging. Start reading at Codec.Decode (po.go), then parse (parse.go),

@@ -65,10 +65,23 @@ func mustApply(tb testing.TB, c Codec, data []byte, f formats.File, edits ...for
 // fuzzy and 661 untranslated entries over the 35 translations, and the
 // number of plural forms each header's nplurals gives.
 func TestCorpusCounts(t *testing.T) {
-	var translated, fuzzy, untranslated, files int
+	var translated, fuzzy, untranslated, files, obsolete, obsoleteFuzzy int
 	nforms := map[int]int{}
 	for _, path := range corpusFiles(t, true) {
-		units := mustDecode(t, Codec{}, mustRead(t, path))
+		data := mustRead(t, path)
+		units := mustDecode(t, Codec{}, data)
+		d, err := parse(string(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range d.blocks {
+			if b := &d.blocks[i]; b.kind == kindObsolete {
+				obsolete++
+				if d.isFuzzy(b) {
+					obsoleteFuzzy++
+				}
+			}
+		}
 		if len(units) != 103 {
 			t.Errorf("%s: %d units, want 103", path, len(units))
 		}
@@ -110,6 +123,9 @@ func TestCorpusCounts(t *testing.T) {
 	}
 	if files != 35 || translated != 2847 || fuzzy != 97 || untranslated != 661 {
 		t.Errorf("%d files: %d translated, %d fuzzy, %d untranslated; want 35: 2847, 97, 661", files, translated, fuzzy, untranslated)
+	}
+	if obsolete != 2716 || obsoleteFuzzy != 20 {
+		t.Errorf("%d obsolete entries, %d of them fuzzy; want 2716, 20", obsolete, obsoleteFuzzy)
 	}
 	// Three plural entries per file: nplurals 1 ×5, 2 ×21, 3 ×5, 4 ×2, 5 ×1, 6 ×1.
 	want := map[int]int{1: 15, 2: 63, 3: 15, 4: 6, 5: 3, 6: 3}
