@@ -119,43 +119,54 @@ func hexVal(c byte) int {
 
 // escape writes s as the inside of a PO string, as gettext does: the
 // C escapes for backslash, quote and the control characters that have
-// one; every other character as it is (files are UTF-8).
+// one; other characters as they are (files are UTF-8). Other control
+// characters and bytes that are not UTF-8 (a value can hold them through
+// \x and octal escapes) are written as octal escapes, so that the file
+// stays valid UTF-8 and reads back to the same value.
 func escape(s string) string {
-	n := 0
+	clean := true
 	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\\', '"', '\n', '\t', '\r', '\a', '\b', '\f', '\v':
-			n++
+		if c := s[i]; c < 0x20 || c == '\\' || c == '"' || c == 0x7f || c >= 0x80 {
+			clean = false
+			break
 		}
 	}
-	if n == 0 {
+	if clean {
 		return s
 	}
 	var b strings.Builder
-	b.Grow(len(s) + n)
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '\\':
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		c := s[i]
+		switch {
+		case r == utf8.RuneError && size == 1, c < 0x20 && !strings.ContainsRune("\n\t\r\a\b\f\v", rune(c)), c == 0x7f:
+			b.WriteByte('\\')
+			b.WriteByte('0' + c>>6)
+			b.WriteByte('0' + c>>3&7)
+			b.WriteByte('0' + c&7)
+		case c == '\\':
 			b.WriteString(`\\`)
-		case '"':
+		case c == '"':
 			b.WriteString(`\"`)
-		case '\n':
+		case c == '\n':
 			b.WriteString(`\n`)
-		case '\t':
+		case c == '\t':
 			b.WriteString(`\t`)
-		case '\r':
+		case c == '\r':
 			b.WriteString(`\r`)
-		case '\a':
+		case c == '\a':
 			b.WriteString(`\a`)
-		case '\b':
+		case c == '\b':
 			b.WriteString(`\b`)
-		case '\f':
+		case c == '\f':
 			b.WriteString(`\f`)
-		case '\v':
+		case c == '\v':
 			b.WriteString(`\v`)
 		default:
-			b.WriteByte(c)
+			b.WriteString(s[i : i+size])
 		}
+		i += size
 	}
 	return b.String()
 }

@@ -293,3 +293,18 @@ func TestDecodeEdgeCases(t *testing.T) {
 		})
 	}
 }
+
+// TestEscapeRoundTrip: every value, control characters and bytes that
+// are not UTF-8 included, is written as valid UTF-8 and reads back.
+func TestEscapeRoundTrip(t *testing.T) {
+	for _, v := range []string{"", "plain", "a\"b\\c", "\n\t\r\a\b\f\v", "\x00\x01\x1f\x7f", "\x80\xff é \u202f 漢字", `\n\\n\"`,
+		strings.Repeat("lang ", 40) + "\n" + strings.Repeat("x", 100)} {
+		for _, wrap := range []bool{false, true} {
+			src := strings.Join(append([]string{`msgid "k"`}, quoteLines("msgstr", v, wrap)...), "\n") + "\n"
+			units, err := Codec{}.Decode([]byte(src), formats.File{})
+			if err != nil || units[0].Target[0] != v {
+				t.Errorf("%q (wrap %v) → %q → %v, %v", v, wrap, src, units, err)
+			}
+		}
+	}
+}
