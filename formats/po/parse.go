@@ -169,7 +169,7 @@ func (p *parser) errorf(off int, format string, args ...any) error {
 // next.
 func (p *parser) lineAt(start, content, next int) error {
 	s := p.d.src[start:content]
-	indent := len(s) - len(strings.TrimLeft(s, " \t"))
+	indent := len(s) - len(strings.TrimLeft(s, " \t\r"))
 	t := s[indent:]
 	if t == "" {
 		return p.blank(start)
@@ -209,7 +209,7 @@ func (p *parser) stringError(off int, err error) error {
 // trailing checks that nothing but white space, or a comment gettext
 // ignores there, follows a string.
 func (p *parser) trailing(off int, rest string) error {
-	if t := strings.TrimLeft(rest, " \t"); t != "" && t[0] != '#' {
+	if t := strings.TrimLeft(rest, " \t\r"); t != "" && t[0] != '#' {
 		return p.errorf(off+len(rest)-len(t), "unexpected %q after a string", clip(t))
 	}
 	return nil
