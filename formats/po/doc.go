@@ -68,6 +68,10 @@
 // Content-Transfer-Encoding (8bit); Plural-Forms defaults to
 // "nplurals=2; plural=n != 1;" when File.Target has no rule.
 //
+// Edit.Approved is ignored: PO has no approved state. po-mono adds an
+// entry for an untranslated edit too, since a PO file lists its keys
+// whether translated or not.
+//
 // Remove deletes an entry's whole block, its comments and the blank
 // line after it, and leaves the header alone. Emptied makes a new
 // translation from a template (a POT for po, the source-language file
