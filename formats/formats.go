@@ -80,6 +80,10 @@ var registry = []Format{
 	{Name: "go-i18n-json-v2", Monolingual: true, Plurals: true, ContentType: "application/json; charset=utf-8", Extension: ".json"},
 	{Name: "webextension", Monolingual: true, ContentType: "application/json; charset=utf-8", Extension: ".json"},
 	{Name: "tbx", ContentType: "application/x-tbx", Extension: ".tbx"},
+	// PO: the first of Translate Toolkit's pofile.Mimetypes, which the
+	// reference serves; flags come per unit from "#," lines.
+	{Name: "po", Plurals: true, ContentType: "text/x-gettext-catalog", Extension: ".po"},
+	{Name: "po-mono", Monolingual: true, Plurals: true, ContentType: "text/x-gettext-catalog", Extension: ".po"},
 }
 
 // All returns every format Tolk reads and writes. The caller owns the
