@@ -57,7 +57,7 @@ func pluralsOf(qualifier string) []string {
 	case "be", "pl", "ru", "uk":
 		return []string{"one", "few", "many", "other"}
 	case "he":
-		return []string{"one", "two", "other"}
+		return []string{"one", "two", "many", "other"}
 	case "es", "fr", "pt":
 		return []string{"one", "many", "other"}
 	case "id", "ja", "ko", "zh":
