@@ -49,14 +49,14 @@ const (
 // value is the content of one <string> or <item>. Offsets index the
 // file's bytes.
 type value struct {
-	start, end   int // the content between the start and end tags
-	selfClosing  bool
-	open, close  int // '<' of the start tag; just past the element
-	rawName      string
-	text         string
-	mode         mode
-	quantity     string // <item quantity>; "" for a <string>
-	itemIndent   string // white space before the item, from its line start
+	start, end  int // the content between the start and end tags
+	selfClosing bool
+	open, close int // '<' of the start tag; just past the element
+	rawName     string
+	text        string
+	mode        mode
+	quantity    string // <item quantity>; "" for a <string>
+	itemIndent  string // white space before the item, from its line start
 }
 
 // element is one <string> or <plurals> directly under <resources>.
