@@ -491,3 +491,22 @@ func TestDecodeEntities(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
 }
+
+// TestApplyKeepsAttributes checks that an edit changes the content only:
+// translatable, formatted and tools: attributes and the comment before
+// stay.
+func TestApplyKeepsAttributes(t *testing.T) {
+	src := "<resources xmlns:tools=\"http://schemas.android.com/tools\">\n    <!-- note -->\n    <string name=\"a\" formatted=\"false\" tools:ignore=\"MissingTranslation\">%d%%</string>\n</resources>\n"
+	units := mustDecode(t, []byte(src), en)
+	if units[0].Note != " note " || units[0].Target[0] != "%d%%" {
+		t.Fatalf("unit %+v", units[0])
+	}
+	out := mustApply(t, []byte(src), en, formats.Edit{Context: "a", Target: []string{"%d %%"}})
+	if want := strings.Replace(src, ">%d%%<", ">%d %%<", 1); string(out) != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+	var _ interface {
+		CodeFromQualifier(string) (string, bool)
+		Qualifier(string) string
+	} = Codec{}
+}

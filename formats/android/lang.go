@@ -138,3 +138,11 @@ func isAlnum(s string) bool {
 	}
 	return s != ""
 }
+
+// CodeFromQualifier is the package function of the same name, as a
+// method so that a Codec can say which language a values-* directory
+// holds without its caller knowing the format.
+func (Codec) CodeFromQualifier(q string) (code string, ok bool) { return CodeFromQualifier(q) }
+
+// Qualifier is the package function of the same name, as a method.
+func (Codec) Qualifier(code string) string { return Qualifier(code) }

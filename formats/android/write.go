@@ -32,7 +32,12 @@ type patch struct {
 // translate-toolkit does so that Android does not crash). An edit whose
 // target equals what the file already reads as leaves the bytes alone.
 // A key the file lacks is added after the last resource, indented like
-// it, unless its target is empty. Nil data is a new file for f.Target.
+// it, unless its target is empty. An empty target for a key the file has
+// empties the value, as translate-toolkit does; Android then shows an
+// empty string rather than the template's, so a caller that means
+// "untranslated" removes the unit instead (the reference's Remove blank
+// strings add-on does that after the fact). Nil data is a new file for
+// f.Target.
 //
 // Text is escaped as translate-toolkit escapes it; markup in the text
 // (<b>, <xliff:g …>) is written as markup when it is well-formed and the
