@@ -84,6 +84,7 @@ var registry = []Format{
 	// reference serves; flags come per unit from "#," lines.
 	{Name: "po", Plurals: true, ContentType: "text/x-gettext-catalog", Extension: ".po"},
 	{Name: "po-mono", Monolingual: true, Plurals: true, ContentType: "text/x-gettext-catalog", Extension: ".po"},
+	{Name: "aresource", Monolingual: true, Plurals: true, ContentType: "application/xml", Extension: ".xml", Flags: "java-printf-format"},
 }
 
 // All returns every format Tolk reads and writes. The caller owns the
