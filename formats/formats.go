@@ -80,6 +80,8 @@ var registry = []Format{
 	{Name: "go-i18n-json-v2", Monolingual: true, Plurals: true, ContentType: "application/json; charset=utf-8", Extension: ".json"},
 	{Name: "webextension", Monolingual: true, ContentType: "application/json; charset=utf-8", Extension: ".json"},
 	{Name: "tbx", ContentType: "application/x-tbx", Extension: ".tbx"},
+	{Name: "xliff", ContentType: "application/x-xliff+xml", Extension: ".xlf"},
+	{Name: "xliff2", ContentType: "application/x-xliff+xml", Extension: ".xlf"},
 }
 
 // All returns every format Tolk reads and writes. The caller owns the
