@@ -231,22 +231,23 @@ func (d *doc) insertTarget(e *entry, attrs, content string) patch {
 		}
 	}
 	el := "<" + name + attrs + ">" + content + "</" + name + ">"
-	var at int
-	var ref int
-	switch {
-	case e.source != nil:
-		at, ref = e.source.end, e.source.tag.start
-	case d.v2:
-		at, ref = e.segment.tag.end, -1
-	default:
-		at, ref = e.owner.tag.end, -1
-	}
-	if ref >= 0 {
-		if indent, ok := lineIndent(d.src, ref); ok {
+	if e.source != nil {
+		at := e.source.end
+		if indent, ok := lineIndent(d.src, e.source.tag.start); ok {
 			return patch{at, at, newline(d.src) + indent + el}
 		}
+		return patch{at, at, el}
 	}
-	return patch{at, at, el}
+	// No source: the target opens the segment or trans-unit, which a
+	// self-closing one must first be given an end tag for.
+	parent := &e.owner
+	if d.v2 {
+		parent = &e.segment
+	}
+	if parent.selfClosing {
+		return patch{parent.tag.end - 2, parent.tag.end, ">" + el + "</" + parent.name + ">"}
+	}
+	return patch{parent.tag.end, parent.tag.end, el}
 }
 
 // addUnits returns the patch adding a unit for each edit after the last
