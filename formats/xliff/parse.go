@@ -75,8 +75,13 @@ func parse(src []byte) (*doc, error) {
 	dec := xml.NewDecoder(bytes.NewReader(src))
 	for {
 		before := int(dec.InputOffset())
-		tok, err := dec.Token()
+		// RawToken skips Token's namespace translation, a third of the
+		// time; the parser checks that end tags match instead.
+		tok, err := dec.RawToken()
 		if err == io.EOF {
+			if len(p.stack) > 0 {
+				return nil, parseError(src, len(src), fmt.Errorf("xliff: <%s> is not closed", p.stack[len(p.stack)-1].el.name))
+			}
 			break
 		}
 		if err != nil {
@@ -156,7 +161,17 @@ func (p *parser) token(tok xml.Token, before, after int) error {
 		}
 		return p.start(t, el)
 	case xml.EndElement:
+		if len(p.stack) == 0 {
+			return fmt.Errorf("xliff: unexpected end tag </%s>", t.Name.Local)
+		}
 		top := p.stack[len(p.stack)-1]
+		if name := t.Name.Local; t.Name.Space != "" {
+			if name = t.Name.Space + ":" + name; name != top.el.name {
+				return fmt.Errorf("xliff: <%s> closed by </%s>", top.el.name, name)
+			}
+		} else if name != top.el.name {
+			return fmt.Errorf("xliff: <%s> closed by </%s>", top.el.name, name)
+		}
 		p.stack = p.stack[:len(p.stack)-1]
 		el := top.el
 		el.end = after
@@ -200,7 +215,7 @@ func (p *parser) start(t xml.StartElement, el element) error {
 		}
 		d.root = el.tag
 		version := attr(t, "version")
-		d.v2 = strings.HasPrefix(version, "2") || (version == "" && strings.Contains(t.Name.Space, ":xliff:document:2"))
+		d.v2 = strings.HasPrefix(version, "2") || (version == "" && strings.Contains(attr(t, "xmlns"), ":xliff:document:2"))
 		p.file = -1
 		return nil
 	}
@@ -360,30 +375,28 @@ func segmentContext(unitID, segID string, i, n int) string {
 	return fmt.Sprintf("%s::segment-%d", unitID, i+1)
 }
 
-// attr returns the value of the attribute with the given local name (any
-// namespace but xml's), "" when absent.
+// attr returns the value of the attribute with the given local name and
+// any prefix but xml:, "" when absent.
 func attr(t xml.StartElement, local string) string {
 	for _, a := range t.Attr {
-		if a.Name.Local == local && a.Name.Space != xmlNamespace {
+		if a.Name.Local == local && a.Name.Space != "xml" {
 			return a.Value
 		}
 	}
 	return ""
 }
 
-// attrMap returns the attributes outside the xml namespace by local name.
+// attrMap returns the attributes by local name, but for xml: and
+// namespace declarations.
 func attrMap(t xml.StartElement) map[string]string {
 	m := make(map[string]string, len(t.Attr))
 	for _, a := range t.Attr {
-		if a.Name.Space != xmlNamespace && a.Name.Space != "xmlns" && a.Name.Local != "xmlns" {
+		if a.Name.Space != "xml" && a.Name.Space != "xmlns" && a.Name.Local != "xmlns" {
 			m[a.Name.Local] = a.Value
 		}
 	}
 	return m
 }
-
-// xmlNamespace is what encoding/xml turns the reserved "xml" prefix into.
-const xmlNamespace = "http://www.w3.org/XML/1998/namespace"
 
 // rawName returns the element name as written at src[start] ('<').
 func rawName(src []byte, start int) string {
