@@ -242,6 +242,11 @@ func TestRemove(t *testing.T) {
 	if out != want {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
 	}
+	commented := strings.Replace(doc12, "      <trans-unit id=\"4\">", "      <!-- keep -->\n\n      <!-- about 4 -->\n      <trans-unit id=\"4\">", 1)
+	out = string(mustRemove(t, XLIFF, []byte(commented), formats.Key{Context: "app.txt///4"}))
+	if !strings.Contains(out, "<!-- keep -->\n\n      <trans-unit id=\"5\">") || strings.Contains(out, "about 4") {
+		t.Errorf("the comment above the removed unit stays, or one apart from it goes:\n%s", out)
+	}
 	out = string(mustRemove(t, XLIFF2, []byte(doc20), formats.Key{Context: "b::segment-2"}))
 	units := byContext(t, mustDecode(t, XLIFF2, []byte(out), de()))
 	if len(units) != 2 || units["a"].Target[0] == "" || units["c"].Target[0] != "Groupe" {

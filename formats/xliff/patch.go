@@ -252,3 +252,18 @@ func newline(src []byte) string {
 	}
 	return "\n"
 }
+
+// commentsAbove moves line start s up over the lines right above it that
+// hold nothing but one XML comment each, the comments of what starts at s.
+func commentsAbove(src []byte, s int) int {
+	for s > 0 {
+		prev := bytes.LastIndexByte(src[:s-1], '\n') + 1
+		line := bytes.TrimSpace(src[prev : s-1])
+		if len(line) < 7 || !bytes.HasPrefix(line, []byte("<!--")) || !bytes.HasSuffix(line, []byte("-->")) ||
+			bytes.Contains(line[4:len(line)-3], []byte("--")) {
+			return s
+		}
+		s = prev
+	}
+	return s
+}

@@ -71,7 +71,8 @@ func (c Codec) Apply(data []byte, f formats.File, edits []formats.Edit) ([]byte,
 }
 
 // Remove takes out the trans-units (1.2) or units (2.0) with the given
-// keys, each with its line when it stands alone on it. A key naming one
+// keys, each with its lines when it stands alone on them and with the
+// one-line XML comments right above it. A key naming one
 // segment of a unit of several removes the whole unit.
 func (c Codec) Remove(data []byte, f formats.File, keys []formats.Key) ([]byte, error) {
 	d, err := c.load(data)
@@ -93,6 +94,9 @@ func (c Codec) Remove(data []byte, f formats.File, keys []formats.Key) ([]byte, 
 			}
 			done[o.tag.start] = true
 			s, e := wholeLines(d.src, o.tag.start, o.end)
+			if s != o.tag.start {
+				s = commentsAbove(d.src, s)
+			}
 			ps = append(ps, patch{s, e, ""})
 		}
 	}
