@@ -189,3 +189,66 @@ func commonSuffix(a, b []byte) int {
 	}
 	return n
 }
+
+// TestCorpusRemoveOne removes one unit of every corpus file and checks
+// that exactly its lines go.
+func TestCorpusRemoveOne(t *testing.T) {
+	for _, c := range corpora {
+		for _, p := range corpusFiles(t, c.name) {
+			data := mustRead(t, p)
+			d, err := c.codec.load(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := d.entries[len(d.entries)/2]
+			out, err := c.codec.Remove(data, de(), []formats.Key{{Context: e.ctx, Source: e.srcText}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, end := wholeLines(data, e.owner.tag.start, e.owner.end)
+			if s == e.owner.tag.start {
+				t.Fatalf("%s: unit %s does not stand on lines of its own", p, e.ctx)
+			}
+			if want := string(data[:s]) + string(data[end:]); string(out) != want {
+				t.Errorf("%s: removing %s changed more than its lines", p, e.ctx)
+			}
+			if n := len(mustDecode(t, c.codec, out, de())); n != len(d.entries)-1 {
+				t.Errorf("%s: %d units after removing one of %d", p, n, len(d.entries))
+			}
+		}
+	}
+}
+
+// TestTemplateNoOp checks that writing a template unit's own value back
+// changes nothing, although the unit has no target to hold it.
+func TestTemplateNoOp(t *testing.T) {
+	corpusFiles(t, "pkspot")
+	data := mustRead(t, corpusDir+"/pkspot/src/locale/messages.xlf")
+	f := de()
+	f.Template = true
+	var edits []formats.Edit
+	for _, u := range mustDecode(t, XLIFF2, data, f) {
+		edits = append(edits, formats.Edit{Context: u.Context, Source: u.Source, Target: u.Target})
+	}
+	if out := mustApply(t, XLIFF2, data, f, edits...); string(out) != string(data) {
+		t.Error("writing the template's own values back changed it")
+	}
+}
+
+// TestCorpusSameValues writes every unit of every corpus file back with
+// the target and state Decode read, which must change nothing.
+func TestCorpusSameValues(t *testing.T) {
+	for _, c := range corpora {
+		for _, p := range corpusFiles(t, c.name) {
+			data := mustRead(t, p)
+			var edits []formats.Edit
+			for _, u := range mustDecode(t, c.codec, data, de()) {
+				edits = append(edits, formats.Edit{Context: u.Context, Source: u.Source, Target: u.Target, Fuzzy: u.Fuzzy, Approved: u.Approved})
+			}
+			if out := mustApply(t, c.codec, data, de(), edits...); string(out) != string(data) {
+				i := commonPrefix(data, out)
+				t.Errorf("%s: writing the values read back changed the file at byte %d: %q", p, i, out[max(0, i-80):min(len(out), i+80)])
+			}
+		}
+	}
+}

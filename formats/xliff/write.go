@@ -58,7 +58,13 @@ func (c Codec) Apply(data []byte, f formats.File, edits []formats.Edit) ([]byte,
 	}
 	var ps []patch
 	for _, i := range order {
-		ps = append(ps, d.editPatches(&d.entries[i], chosen[i])...)
+		e := &d.entries[i]
+		if f.Template && e.target == nil && target(chosen[i]) == e.srcText {
+			// A template's unit without a target reads its source as the
+			// target (Decode); writing that value back changes nothing.
+			continue
+		}
+		ps = append(ps, d.editPatches(e, chosen[i])...)
 	}
 	if len(added) > 0 {
 		p, err := d.addUnits(added)
@@ -177,6 +183,9 @@ func (d *doc) editPatches(e *entry, ed formats.Edit) []patch {
 	text := target(ed)
 	var ps []patch
 	if text == "" {
+		if e.tgtText == "" {
+			return nil // untranslated already; an empty <target/> may stay
+		}
 		if e.target != nil {
 			s, end := wholeLines(src, e.target.tag.start, e.target.end)
 			ps = append(ps, patch{s, end, ""})
