@@ -88,3 +88,7 @@ func byContext(tb testing.TB, units []formats.Unit) map[string]formats.Unit {
 func de() formats.File {
 	return formats.File{Source: formats.Language{Code: "en"}, Target: formats.Language{Code: "pt_BR"}}
 }
+
+func editOf(ctx, target string) formats.Edit {
+	return formats.Edit{Context: ctx, Target: []string{target}}
+}
