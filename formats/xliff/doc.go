@@ -36,7 +36,8 @@
 // encoding/xml's InputOffset gives every element's byte span in the one
 // pass that validates the document, and the writer patches those bytes:
 // an edited target's content, a state attribute's value, a removed unit's
-// lines. Everything else keeps its bytes (declarations, quoting, entity
+// lines (with the one-line comments right above it). An edit that writes
+// back what the file holds changes nothing. Everything else keeps its bytes (declarations, quoting, entity
 // spelling, attribute order, indentation). An edit's target is written as
 // markup when it is well-formed XML content (a unit string as Decode
 // returns it) and escaped otherwise, the reference's fallback. New
