@@ -85,6 +85,8 @@ var registry = []Format{
 	{Name: "po", Plurals: true, ContentType: "text/x-gettext-catalog", Extension: ".po"},
 	{Name: "po-mono", Monolingual: true, Plurals: true, ContentType: "text/x-gettext-catalog", Extension: ".po"},
 	{Name: "aresource", Monolingual: true, Plurals: true, ContentType: "application/xml", Extension: ".xml", Flags: "java-printf-format"},
+	{Name: "xliff", ContentType: "application/x-xliff+xml", Extension: ".xlf"},
+	{Name: "xliff2", ContentType: "application/x-xliff+xml", Extension: ".xlf"},
 }
 
 // All returns every format Tolk reads and writes. The caller owns the
