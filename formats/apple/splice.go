@@ -19,7 +19,13 @@ func splice(text string, reps []rep) string {
 	if len(reps) == 0 {
 		return text
 	}
-	sort.SliceStable(reps, func(i, j int) bool { return reps[i].start < reps[j].start })
+	// Insertions go before a removal that starts where they do.
+	sort.SliceStable(reps, func(i, j int) bool {
+		if reps[i].start != reps[j].start {
+			return reps[i].start < reps[j].start
+		}
+		return reps[i].end == reps[i].start && reps[j].end != reps[j].start
+	})
 	var b strings.Builder
 	b.Grow(len(text) + 64)
 	pos := 0

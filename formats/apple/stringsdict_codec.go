@@ -285,8 +285,15 @@ func (w *dictWriter) editVariable(v *variable, target []string) {
 		}
 		pair := "<key>" + c + "</key>"
 		if anchor != nil {
+			// On lines of their own before the anchor's line, so that
+			// taking the anchor out in the same Apply leaves them whole.
 			in := df.indent(anchor.keyStart)
-			inserts = append(inserts, ins{anchor.keyStart, cldrRank(c), pair + "\n" + in + "<string>" + escapeXML(val) + "</string>\n" + in})
+			ls := strings.LastIndexByte(df.text[:anchor.keyStart], '\n') + 1
+			if ls+len(in) != anchor.keyStart {
+				inserts = append(inserts, ins{anchor.keyStart, cldrRank(c), pair + "<string>" + escapeXML(val) + "</string>"})
+				continue
+			}
+			inserts = append(inserts, ins{ls, cldrRank(c), in + pair + "\n" + in + "<string>" + escapeXML(val) + "</string>\n"})
 			continue
 		}
 		in := df.indent(v.keyStart) + w.ind
