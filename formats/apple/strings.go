@@ -43,7 +43,9 @@ func parseStrings(data []byte) (*stringsFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	sf := &stringsFile{text: text, enc: enc, index: make(map[string]int)}
+	// Files hold about one pair a line; sizing for that avoids regrowth.
+	est := strings.Count(text, "\n") + 1
+	sf := &stringsFile{text: text, enc: enc, index: make(map[string]int, est), pairs: make([]pair, 0, est)}
 	p := &stringsParser{s: text, line: 1}
 	for {
 		notes, first, err := p.skip(true)

@@ -84,8 +84,15 @@ type parser struct {
 }
 
 func (p *parser) errorf(format string, args ...any) error {
-	line, col := p.d.InputPos()
+	line, col := p.pos()
 	return &formats.ParseError{Line: line, Column: col, Err: fmt.Errorf("apple: "+format, args...)}
+}
+
+// pos is the decoder's position, at least 1:1 (encoding/xml reports
+// column 0 right after a line break).
+func (p *parser) pos() (line, col int) {
+	line, col = p.d.InputPos()
+	return max(line, 1), max(col, 1)
 }
 
 // next returns the next element boundary, skipping whitespace, comments,
@@ -100,8 +107,8 @@ func (p *parser) next() (xml.Token, error) {
 		if err != nil {
 			var se *xml.SyntaxError
 			if errors.As(err, &se) {
-				_, col := p.d.InputPos()
-				return nil, &formats.ParseError{Line: se.Line, Column: col, Err: fmt.Errorf("apple: %s", se.Msg)}
+				_, col := p.pos()
+				return nil, &formats.ParseError{Line: max(se.Line, 1), Column: col, Err: fmt.Errorf("apple: %s", se.Msg)}
 			}
 			return nil, p.errorf("%v", err)
 		}
@@ -178,7 +185,7 @@ func (p *parser) dict(b *block, fn func(key span, line int, val xml.StartElement
 		if st.Name.Local != "key" {
 			return p.errorf("expected <key> in <dict>, found <%s>", st.Name.Local)
 		}
-		line, _ := p.d.InputPos()
+		line, _ := p.pos()
 		key, err := p.text(p.start)
 		if err != nil {
 			return err

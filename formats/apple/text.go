@@ -62,9 +62,7 @@ func decodeText(data []byte) (string, encoding, error) {
 		}
 		return string(body), enc, nil
 	}
-	if len(body)%2 != 0 {
-		return "", enc, &formats.ParseError{Err: errors.New("apple: UTF-16 file has an odd number of bytes")}
-	}
+	odd := len(body)%2 != 0
 	units := make([]uint16, len(body)/2)
 	be := enc == encUTF16BE || enc == encUTF16BENo
 	for i := range units {
@@ -94,6 +92,9 @@ func decodeText(data []byte) (string, encoding, error) {
 			col++
 		}
 		buf = utf8.AppendRune(buf, r)
+	}
+	if odd {
+		return "", enc, &formats.ParseError{Line: line, Column: col, Err: errors.New("apple: UTF-16 file has an odd number of bytes")}
 	}
 	return string(buf), enc, nil
 }
