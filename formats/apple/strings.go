@@ -152,12 +152,18 @@ func (p *stringsParser) errorf(format string, args ...any) error {
 // offset of the first comment, -1 when there was none.
 func (p *stringsParser) skip(collect bool) (notes []string, first int, err error) {
 	first = -1
+	newlines := 0 // in the current run of whitespace
 	for p.pos < len(p.s) {
 		switch c := p.s[p.pos]; {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
 			if c == '\n' {
 				p.line++
 				p.lineStart = p.pos + 1
+				// A blank line ends what the comments so far describe:
+				// they head the file or a section, not the next pair.
+				if newlines++; newlines == 2 {
+					notes, first = nil, -1
+				}
 			}
 			p.pos++
 		case strings.HasPrefix(p.s[p.pos:], "/*"):
@@ -168,6 +174,7 @@ func (p *stringsParser) skip(collect bool) (notes []string, first int, err error
 			if first < 0 {
 				first = p.pos
 			}
+			newlines = 0
 			body := p.s[p.pos+2 : p.pos+2+end]
 			p.advance(end + 4)
 			if t := strings.TrimSpace(body); collect && t != "" && t != hiddenNote {
@@ -181,6 +188,7 @@ func (p *stringsParser) skip(collect bool) (notes []string, first int, err error
 			if first < 0 {
 				first = p.pos
 			}
+			newlines = 0
 			body := p.s[p.pos+2 : p.pos+end]
 			p.pos += end // stops before '\n'
 			if t := strings.TrimSpace(body); collect && t != "" {

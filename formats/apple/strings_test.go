@@ -98,6 +98,8 @@ func TestStringsDecode(t *testing.T) {
 	}{
 		{"comments become notes", "/* Comment1 */\n// Comment\n\"key\" = \"value\";",
 			[]formats.Unit{{Context: "key", Target: []string{"value"}, Note: "Comment1\nComment", Line: 3}}},
+		{"a blank line ends a note", "/*\n  Localizable.strings\n*/\n\n/* A */\n\"a\" = \"1\";\n// section\n\n\"b\" = \"2\";",
+			[]formats.Unit{{Context: "a", Target: []string{"1"}, Note: "A", Line: 6}, {Context: "b", Target: []string{"2"}, Line: 9}}},
 		{"multi-line comment", "/* Foo\nBar\nBaz */\n\"key\" = \"value\";\n",
 			[]formats.Unit{{Context: "key", Target: []string{"value"}, Note: "Foo\nBar\nBaz", Line: 4}}},
 		{"Xcode's empty comment is no note", "/* No comment provided by engineer. */\n\"key\" = \"value\";\n",
@@ -299,6 +301,7 @@ func TestStringsRemove(t *testing.T) {
 		{"first", "\"a\" = \"1\";\n\n\"b\" = \"2\";\n", []string{"a"}, "\"b\" = \"2\";\n"},
 		{"two neighbours", "\"a\" = \"1\";\n\"b\" = \"2\";\n\"c\" = \"3\";\n", []string{"a", "b"}, "\"c\" = \"3\";\n"},
 		{"every duplicate", "\"a\" = \"1\";\n\"b\" = \"2\";\n\"a\" = \"3\";\n", []string{"a"}, "\"b\" = \"2\";\n"},
+		{"file header stays", "/* Header */\n\n/* A */\n\"a\" = \"1\";\n\"b\" = \"2\";\n", []string{"a"}, "/* Header */\n\n\"b\" = \"2\";\n"},
 		{"absent key", "\"a\" = \"1\";\n", []string{"zzz"}, "\"a\" = \"1\";\n"},
 		{"all", "\"a\" = \"1\";\n\"b\" = \"2\";", []string{"a", "b"}, ""},
 	}

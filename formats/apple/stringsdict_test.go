@@ -359,3 +359,41 @@ func TestStringsdictSelfClosingString(t *testing.T) {
 		t.Errorf("got %s\nwant %s", out, want)
 	}
 }
+
+// TestStringsdictCorpusRemove removes a variable and a key from every
+// corpus file and checks that exactly their lines went and every other
+// unit is as it was.
+func TestStringsdictCorpusRemove(t *testing.T) {
+	names, files := corpusFiles(t, ".stringsdict")
+	en := fileWith("one", "other")
+	for _, name := range names {
+		data := files[name]
+		before := mustDecodeDict(t, data, en)
+		df, _ := parseDict(data)
+		e := &df.entries[len(df.entries)-1]
+		v := &df.entries[0].vars[0]
+		ctxV := varContext(df.entries[0].name, v.name)
+		out, err := Stringsdict.Remove(data, en, []formats.Key{{Context: ctxV}, {Context: e.name}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs := bytes.LastIndexByte(data[:v.keyStart], '\n') + 1
+		ve := v.end + bytes.IndexByte(data[v.end:], '\n') + 1
+		es := bytes.LastIndexByte(data[:e.keyStart], '\n') + 1
+		ee := e.end + bytes.IndexByte(data[e.end:], '\n') + 1
+		want := string(data[:vs]) + string(data[ve:es]) + string(data[ee:])
+		if string(out) != want {
+			t.Fatalf("%s: Remove took out more or less than the lines of %s and %s", name, ctxV, e.name)
+		}
+		after := mustDecodeDict(t, out, en)
+		delete(before, ctxV)
+		for ctx := range before {
+			if ctx == e.name || strings.HasPrefix(ctx, e.name+":") {
+				delete(before, ctx)
+			}
+		}
+		if !reflect.DeepEqual(after, before) {
+			t.Errorf("%s: the other units changed", name)
+		}
+	}
+}
