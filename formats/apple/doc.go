@@ -16,7 +16,9 @@
 // are decoded. /* */ and // comments between two pairs, and one on the
 // same line after a pair's ';', are the pair's Note, markers stripped and
 // joined by "\n"; Xcode's "No comment provided by engineer." is no note,
-// as in the reference. A repeated key: the last pair is the unit, as
+// as in the reference. A blank line ends a note: comments above it head
+// the file or a section (Xcode's "Localizable.strings" banner) and are
+// neither the next pair's note nor removed with it. A repeated key: the last pair is the unit, as
 // Foundation loads it. The file may be UTF-8 (with or without BOM) or
 // UTF-16 (either byte order, with or without BOM); Decode finds out which
 // whatever the codec, and every write goes back in the file's encoding.
@@ -32,7 +34,12 @@
 // reference's "\n", in UTF-16 LE with BOM for Strings, UTF-8 for
 // StringsUTF8. Remove takes out a pair with its comments as whole lines,
 // and one blank line around it when pairs are separated by blank lines.
-// Emptied (Templater) writes the template with every value "".
+// Emptied (Templater) writes the template with every value "", as the
+// reference does when "template for new translations" is the template
+// (translate-toolkit writes "key" = "";). Its documented typical setup
+// leaves that setting empty and writes "\n" instead, which Apply(nil)
+// gives; note that iOS shows a present empty value as "", where a missing
+// key falls back to the development language.
 //
 // # .stringsdict
 //
