@@ -1,6 +1,7 @@
 package apple
 
 import (
+	"bytes"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -86,6 +87,15 @@ func (StringsdictCodec) Apply(data []byte, f formats.File, edits []formats.Edit)
 	if err != nil {
 		return nil, err
 	}
+	text := data
+	if len(edits) > 0 && bytes.Contains(data, []byte("<dict/>")) {
+		// An empty <dict/> cannot take children; it is written out as
+		// <dict></dict> first, the one change beyond the edited values.
+		text = bytes.ReplaceAll(data, []byte("<dict/>"), []byte("<dict></dict>"))
+		if df, err = parseDict(text); err != nil {
+			return nil, err
+		}
+	}
 	w := &dictWriter{df: df, plurals: plurals(f), ind: df.indentation()}
 	for _, e := range edits {
 		w.edit(e)
@@ -94,7 +104,23 @@ func (StringsdictCodec) Apply(data []byte, f formats.File, edits []formats.Edit)
 	if len(w.reps) == 0 {
 		return data, nil
 	}
-	return []byte(splice(df.text, w.reps)), nil
+	return []byte(splice(df.text, append(w.reps, w.closers...))), nil
+}
+
+// opened notes that content goes into block b; when b was empty on one
+// line (<dict></dict>), its </dict> then moves to a line of its own,
+// indented by ind.
+func (w *dictWriter) opened(b *block, ind string) {
+	if b.lastKey >= 0 || strings.Contains(w.df.text[b.dictOpen:b.dictClose], "\n") {
+		return
+	}
+	if w.closed == nil {
+		w.closed = make(map[int]bool)
+	}
+	if !w.closed[b.dictClose] {
+		w.closed[b.dictClose] = true
+		w.closers = append(w.closers, rep{b.dictClose, b.dictClose, "\n" + ind})
+	}
 }
 
 // Remove deletes the keys (Context "key") or variables (Context
@@ -203,6 +229,8 @@ type dictWriter struct {
 	newFmt  map[string]string
 	addVars map[*entry][]formats.Edit // variables missing from an existing key
 	addTo   []*entry                  // the keys of addVars in first-seen order
+	closers []rep                     // line breaks before the </dict> of filled empty dicts
+	closed  map[int]bool              // dictClose offsets in closers
 }
 
 func (w *dictWriter) edit(e formats.Edit) {
@@ -215,6 +243,7 @@ func (w *dictWriter) edit(e formats.Edit) {
 			if val != "" {
 				in := df.indent(en.keyStart) + w.ind
 				at := en.dictOpen
+				w.opened(&en.block, df.indent(en.keyStart))
 				w.reps = append(w.reps, rep{at, at, "\n" + in + "<key>" + formatKey + "</key>\n" + in + "<string>" + escapeXML(val) + "</string>"})
 			}
 		case en.format.value != val:
@@ -300,6 +329,7 @@ func (w *dictWriter) editVariable(v *variable, target []string) {
 		if v.lastKey >= 0 {
 			in = df.indent(v.lastKey)
 		}
+		w.opened(&v.block, df.indent(v.keyStart))
 		inserts = append(inserts, ins{v.lastEnd, cldrRank(c), "\n" + in + pair + "\n" + in + "<string>" + escapeXML(val) + "</string>"})
 	}
 	// Reps at one offset are spliced in the order given: CLDR order.
@@ -380,6 +410,7 @@ func (w *dictWriter) addEntries() {
 		for _, e := range w.addVars[en] {
 			b.WriteString(w.variableBlock(e.Context[strings.LastIndexByte(e.Context, ':')+1:], e.Target, in))
 		}
+		w.opened(&en.block, df.indent(en.keyStart))
 		w.reps = append(w.reps, rep{en.lastEnd, en.lastEnd, b.String()})
 	}
 	if len(w.newKeys) == 0 {
@@ -417,7 +448,7 @@ func (w *dictWriter) addEntries() {
 		// before </dict>, which keeps its indentation.
 		at = top.dictOpen
 		if strings.TrimSpace(df.text[top.dictOpen:top.dictClose]) == "" {
-			s += "\n" + df.indent(top.dictClose)
+			s += "\n" + df.indent(top.keyStart)
 			w.reps = append(w.reps, rep{at, top.dictClose, s})
 			return
 		}

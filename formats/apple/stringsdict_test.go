@@ -397,3 +397,35 @@ func TestStringsdictCorpusRemove(t *testing.T) {
 		}
 	}
 }
+
+// TestStringsdictEmptyDicts fills empty dicts, written <dict/> or
+// <dict></dict>, and checks that the result is well-formed and reads back.
+func TestStringsdictEmptyDicts(t *testing.T) {
+	en := fileWith("one", "other")
+	edits := []formats.Edit{
+		{Context: "a", Target: []string{"%#@v@"}},
+		{Context: "a:w", Target: []string{"1", "2"}},
+		{Context: "b:v", Target: []string{"one", "other"}},
+		{Context: "n", Target: []string{"%#@x@"}},
+		{Context: "n:x", Target: []string{"x1", "x2"}},
+	}
+	for _, in := range []string{
+		"<plist>\n  <dict>\n    <key>a</key>\n    <dict/>\n    <key>b</key>\n    <dict>\n      <key>NSStringLocalizedFormatKey</key>\n      <string>%#@v@</string>\n      <key>v</key>\n      <dict/>\n    </dict>\n  </dict>\n</plist>\n",
+		"<plist>\n  <dict>\n    <key>a</key>\n    <dict></dict>\n    <key>b</key>\n    <dict>\n      <key>NSStringLocalizedFormatKey</key>\n      <string>%#@v@</string>\n      <key>v</key>\n      <dict></dict>\n    </dict>\n  </dict>\n</plist>\n",
+		"<plist><dict/></plist>",
+	} {
+		out, err := Stringsdict.Apply([]byte(in), en, edits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := mustDecodeDict(t, out, en)
+		for _, e := range edits {
+			if g, ok := got[e.Context]; !ok || g[len(g)-1] != e.Target[len(e.Target)-1] {
+				t.Errorf("%q: %s reads back %q\n%s", in, e.Context, g, out)
+			}
+		}
+		if strings.Contains(in, "<key>a</key>") && !strings.Contains(string(out), "\n    </dict>\n    <key>b</key>") {
+			t.Errorf("the filled dict's </dict> is not on a line of its own:\n%s", out)
+		}
+	}
+}
