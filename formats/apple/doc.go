@@ -68,6 +68,9 @@
 // translations); a new variable's NSStringFormatValueTypeKey is the last
 // one the file declares ("d" if none), and a key added without a format
 // string edit gets "%#@variable@". Nil data is the reference's new file.
+// An empty <dict/> cannot take children, so when a file has one, Apply
+// with edits writes every <dict/> as <dict></dict>: the one change beyond
+// the edited values (Xcode and the reference never write <dict/>).
 // Emptied removes every category of every variable and keeps the format
 // strings and value types.
 //
