@@ -87,6 +87,9 @@ var registry = []Format{
 	{Name: "aresource", Monolingual: true, Plurals: true, ContentType: "application/xml", Extension: ".xml", Flags: "java-printf-format"},
 	{Name: "xliff", ContentType: "application/x-xliff+xml", Extension: ".xlf"},
 	{Name: "xliff2", ContentType: "application/x-xliff+xml", Extension: ".xlf"},
+	{Name: "strings", Monolingual: true, ContentType: "text/plain", Extension: ".strings", Flags: "objc-format"},
+	{Name: "strings-utf8", Monolingual: true, ContentType: "text/plain", Extension: ".strings", Flags: "objc-format"},
+	{Name: "stringsdict", Monolingual: true, Plurals: true, ContentType: "application/xml", Extension: ".stringsdict", Flags: "objc-format"},
 }
 
 // All returns every format Tolk reads and writes. The caller owns the
