@@ -80,6 +80,8 @@ var registry = []Format{
 	{Name: "go-i18n-json-v2", Monolingual: true, Plurals: true, ContentType: "application/json; charset=utf-8", Extension: ".json"},
 	{Name: "webextension", Monolingual: true, ContentType: "application/json; charset=utf-8", Extension: ".json"},
 	{Name: "tbx", ContentType: "application/x-tbx", Extension: ".tbx"},
+	{Name: "properties", Monolingual: true, ContentType: "text/plain; charset=iso-8859-1", Extension: ".properties", Flags: "auto-java-messageformat"},
+	{Name: "properties-utf8", Monolingual: true, ContentType: "text/plain; charset=utf-8", Extension: ".properties", Flags: "auto-java-messageformat"},
 }
 
 // All returns every format Tolk reads and writes. The caller owns the
