@@ -82,6 +82,7 @@ var registry = []Format{
 	{Name: "tbx", ContentType: "application/x-tbx", Extension: ".tbx"},
 	{Name: "properties", Monolingual: true, ContentType: "text/plain; charset=iso-8859-1", Extension: ".properties", Flags: "auto-java-messageformat"},
 	{Name: "properties-utf8", Monolingual: true, ContentType: "text/plain; charset=utf-8", Extension: ".properties", Flags: "auto-java-messageformat"},
+	{Name: "arb", Monolingual: true, ContentType: "application/json; charset=utf-8", Extension: ".json", Flags: "icu-message-format"}, // ARBFormat inherits JSONFormat.extension
 }
 
 // All returns every format Tolk reads and writes. The caller owns the
