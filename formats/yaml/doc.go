@@ -36,8 +36,8 @@
 // key's lines, its subtree's and the comment lines directly above it.
 // A new file (nil data) is "{}\n", the reference's new_translation;
 // with edits, a Ruby file gets the root key File.Target.Code. Emptied
-// gives the template with every value emptied ("" or '') and, for Ruby,
-// the root key renamed to File.Target.Code.
+// gives the template with every value emptied (an empty quoted string)
+// and, for Ruby, the root key renamed to File.Target.Code.
 //
 // Where we differ from the reference (translate-toolkit dumps the whole
 // document again with ruamel.yaml): we keep every byte we do not edit,
