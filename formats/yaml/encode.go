@@ -100,6 +100,11 @@ func (c Codec) Apply(data []byte, f formats.File, edits []formats.Edit) ([]byte,
 		if d.lang != nil && !d.plainKeyLine(d.lang) {
 			return nil, ErrLayout // {de: ~}, ? de
 		}
+		if n := d.null; n != nil {
+			if start, end, ok := d.span(n); ok && end > start && d.lineStart(start) != start {
+				return nil, ErrLayout // --- ~
+			}
+		}
 		patches = append(patches, d.freshDocument(fresh, f.Target.Code))
 	}
 	if len(patches) == 0 {
@@ -421,7 +426,7 @@ func (d *doc) freshDocument(t *tree, code string) patch {
 	}
 	if n := d.null; n != nil {
 		// "~" or "null": the new mapping takes its place.
-		if start, end, ok := d.span(n); ok && end > start {
+		if start, end, ok := d.span(n); ok && end > start && d.lineStart(start) == start {
 			return patch{start: start, end: end, text: strings.TrimSuffix(text, d.eol)}
 		}
 	}
