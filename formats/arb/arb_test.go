@@ -281,3 +281,29 @@ func TestEmptiedCorpus(t *testing.T) {
 		t.Errorf("Emptied without @@locale = %q, want %q", out, want)
 	}
 }
+
+// TestRemoveCorpus removes one message from every corpus file and checks
+// that only it (and its metadata) went.
+func TestRemoveCorpus(t *testing.T) {
+	for _, path := range corpusFiles(t) {
+		data := mustRead(t, path)
+		units := mustDecode(t, data)
+		u := units[len(units)/2]
+		out, err := Codec{}.Remove(data, formats.File{}, []formats.Key{{Context: u.Context}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := targets(units)
+		delete(want, u.Context)
+		if got := targets(mustDecode(t, out)); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: units after removing %q differ", path, u.Context)
+		}
+		if bytes.Contains(out, []byte(`"@`+u.Context+`"`)) || len(out) >= len(data) {
+			t.Errorf("%s: %q's metadata or bytes stay", path, u.Context)
+		}
+		var v map[string]any
+		if err := stdjson.Unmarshal(out, &v); err != nil {
+			t.Errorf("%s: output is not JSON: %v", path, err)
+		}
+	}
+}

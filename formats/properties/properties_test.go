@@ -418,3 +418,39 @@ func TestEmptiedCorpus(t *testing.T) {
 		}
 	}
 }
+
+// TestRemoveCorpus removes one unit from every corpus file and checks
+// that one contiguous run of bytes went and only that unit with it.
+func TestRemoveCorpus(t *testing.T) {
+	for _, cp := range corpora {
+		for _, path := range corpusFiles(t, cp.name, cp.dir) {
+			data := mustRead(t, path)
+			units := mustDecode(t, cp.codec, data)
+			if len(units) == 0 {
+				continue
+			}
+			u := units[len(units)/2]
+			out, err := cp.codec.Remove(data, formats.File{}, []formats.Key{{Context: u.Context}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !oneCut(data, out) {
+				t.Errorf("%s: Remove of %q changed more than one run of bytes", path, u.Context)
+			}
+			want := targets(units)
+			delete(want, u.Context)
+			if got := targets(mustDecode(t, cp.codec, out)); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: units after removing %q differ", path, u.Context)
+			}
+		}
+	}
+}
+
+// oneCut says out is data with one contiguous run of bytes taken out.
+func oneCut(data, out []byte) bool {
+	pre := 0
+	for pre < len(out) && data[pre] == out[pre] {
+		pre++
+	}
+	return len(out) < len(data) && bytes.Equal(out[pre:], data[len(data)-(len(out)-pre):])
+}

@@ -278,3 +278,40 @@ func TestEmptiedCorpus(t *testing.T) {
 		}
 	}
 }
+
+// TestRemoveCorpus removes one unit (and one plural hash) from every
+// corpus file and checks that one contiguous run of whole lines went and
+// only that unit with it.
+func TestRemoveCorpus(t *testing.T) {
+	for _, path := range corpusFiles(t) {
+		data := mustRead(t, path)
+		f := fileOf(path)
+		units := mustDecode(t, data, f)
+		pick := []formats.Unit{units[len(units)/2]}
+		for _, u := range units {
+			if len(u.Target) > 1 {
+				pick = append(pick, u)
+				break
+			}
+		}
+		for _, u := range pick {
+			out, err := Ruby.Remove(data, f, []formats.Key{{Context: u.Context}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pre := 0
+			for pre < len(out) && data[pre] == out[pre] {
+				pre++
+			}
+			pre = bytes.LastIndexByte(out[:pre], '\n') + 1 // whole lines
+			if len(out) >= len(data) || !bytes.Equal(out[pre:], data[len(data)-(len(out)-pre):]) {
+				t.Errorf("%s: Remove of %q changed more than one run of lines", path, u.Context)
+			}
+			want := values(units)
+			delete(want, u.Context)
+			if got := values(mustDecode(t, out, f)); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: units after removing %q differ", path, u.Context)
+			}
+		}
+	}
+}
