@@ -85,7 +85,8 @@ func (Codec) Remove(data []byte, _ formats.File, keys []formats.Key) ([]byte, er
 
 // Emptied returns the template with every message's value emptied and
 // "@@locale" set to f.Target.Code (added after the last member when the
-// template has none; left alone when the code is ""); metadata objects and the other
+// template has none; left alone when the code is "" or the template
+// holds something other than a string there); metadata objects and the other
 // globals stay, as the reference's untranslate_store keeps them.
 func (Codec) Emptied(template []byte, f formats.File) ([]byte, error) {
 	p, err := parse(template)
@@ -96,7 +97,7 @@ func (Codec) Emptied(template []byte, f formats.File) ([]byte, error) {
 	for _, m := range p.messages {
 		edits = append(edits, formats.Edit{Context: m.key, Target: []string{""}})
 	}
-	if code := f.Target.Code; code != "" {
+	if code := f.Target.Code; code != "" && p.json.Editable(localeKey) {
 		edits = append(edits, formats.Edit{Context: localeKey, Target: []string{code}})
 	}
 	var buf bytes.Buffer
