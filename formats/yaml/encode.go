@@ -101,8 +101,10 @@ func (c Codec) Apply(data []byte, f formats.File, edits []formats.Edit) ([]byte,
 			return nil, ErrLayout // {de: ~}, ? de
 		}
 		if n := d.null; n != nil {
-			if start, end, ok := d.span(n); ok && end > start && d.lineStart(start) != start {
-				return nil, ErrLayout // --- ~
+			start, end, ok := d.span(n)
+			inPlace := ok && end > start && d.offset(n.Line, n.Column) == start && d.lineStart(start) == start
+			if !inPlace && !trivia(d.src) {
+				return nil, ErrLayout // --- ~, &anchor
 			}
 		}
 		patches = append(patches, d.freshDocument(fresh, f.Target.Code))
@@ -113,7 +115,48 @@ func (c Codec) Apply(data []byte, f formats.File, edits []formats.Edit) ([]byte,
 		}
 		return data, nil
 	}
-	return []byte(d.apply(patches)), nil
+	out := d.apply(patches)
+	// Each patch was checked on its own; reading the result back checks
+	// them in their context too (a value on the line after its key, at
+	// the key's indentation, takes no quoted text), so a file is never
+	// written that does not say what the edits say.
+	want := map[string][]string{}
+	for _, u := range d.units {
+		if !u.dead && !u.alias {
+			want[u.ctx] = u.forms
+		}
+	}
+	for _, e := range edits {
+		if t, _ := forms(e); !blank(t) || want[e.Context] != nil {
+			want[e.Context] = t
+		}
+	}
+	if err := c.check(out, f, want); err != nil {
+		return nil, err
+	}
+	return []byte(out), nil
+}
+
+// check reads out back and compares its units, aliases aside, with want.
+func (c Codec) check(out string, f formats.File, want map[string][]string) error {
+	back, err := c.parse([]byte(out), f.Target.Plurals)
+	if err != nil {
+		return fmt.Errorf("%w: the result does not parse: %v", ErrLayout, err)
+	}
+	n := 0
+	for _, u := range back.units {
+		if u.dead || u.alias {
+			continue
+		}
+		n++
+		if w, ok := want[u.ctx]; !ok || !slices.Equal(w, u.forms) {
+			return fmt.Errorf("%w (unit %q)", ErrLayout, u.ctx)
+		}
+	}
+	if n != len(want) {
+		return fmt.Errorf("%w: %d units after writing, want %d", ErrLayout, n, len(want))
+	}
+	return nil
 }
 
 // apply writes src with patches.
@@ -426,7 +469,7 @@ func (d *doc) freshDocument(t *tree, code string) patch {
 	}
 	if n := d.null; n != nil {
 		// "~" or "null": the new mapping takes its place.
-		if start, end, ok := d.span(n); ok && end > start && d.lineStart(start) == start {
+		if start, end, ok := d.span(n); ok && end > start && d.offset(n.Line, n.Column) == start && d.lineStart(start) == start {
 			return patch{start: start, end: end, text: strings.TrimSuffix(text, d.eol)}
 		}
 	}
@@ -435,6 +478,18 @@ func (d *doc) freshDocument(t *tree, code string) patch {
 		text = d.eol + text
 	}
 	return patch{start: at, end: at, text: text}
+}
+
+// trivia says src holds nothing but blank lines, comments and document
+// markers, so a new mapping can follow it.
+func trivia(src string) bool {
+	for _, l := range strings.Split(src, "\n") {
+		l = strings.TrimSpace(l)
+		if l != "" && l[0] != '#' && l != "---" && l != "..." && !strings.HasPrefix(l, "--- #") {
+			return false
+		}
+	}
+	return true
 }
 
 // Remove deletes the units with the given contexts: each key's lines,
@@ -523,5 +578,15 @@ func (c Codec) Emptied(template []byte, f formats.File) ([]byte, error) {
 	if len(patches) == 0 {
 		return template, nil
 	}
-	return []byte(d.apply(patches)), nil
+	out := d.apply(patches)
+	want := map[string][]string{}
+	for _, u := range d.units {
+		if !u.dead && !u.alias {
+			want[u.ctx] = make([]string, len(u.forms))
+		}
+	}
+	if err := c.check(out, f, want); err != nil {
+		return nil, err
+	}
+	return []byte(out), nil
 }

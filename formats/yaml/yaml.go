@@ -47,10 +47,11 @@ const FlagReadOnly = "read-only"
 // Errors of the package. Decode wraps parse failures in a
 // *formats.ParseError; Apply returns the others as they are.
 var (
-	ErrTopLevel = errors.New("yaml: top level is not a mapping")
-	ErrAlias    = errors.New("yaml: the unit's value is an alias; edit the anchor instead")
-	ErrLayout   = errors.New("yaml: cannot write the value in place")
-	ErrPlural   = errors.New("yaml: plural forms do not match the unit")
+	ErrTopLevel  = errors.New("yaml: top level is not a mapping")
+	ErrAlias     = errors.New("yaml: the unit's value is an alias; edit the anchor instead")
+	ErrLayout    = errors.New("yaml: cannot write the value in place")
+	ErrPlural    = errors.New("yaml: plural forms do not match the unit")
+	ErrCharacter = errors.New("yaml: character not allowed in YAML")
 )
 
 // pluralCategories are the CLDR plural categories, the only keys of a
@@ -107,6 +108,14 @@ func (c Codec) parse(data []byte, plurals []string) (d *doc, err error) {
 		line := 1 + bytes.Count(data[:off], []byte("\n"))
 		col := utf8.RuneCount(data[bytes.LastIndexByte(data[:off], '\n')+1:off]) + 1
 		return nil, &formats.ParseError{Line: line, Column: col, Err: errors.New("yaml: invalid UTF-8")}
+	}
+	if i := unprintable(data); i >= 0 {
+		// YAML allows only these characters; yaml.v3 checks them
+		// unevenly (it takes a NUL for the end of the input and lets a
+		// DEL through depending on where its buffer ends).
+		line := 1 + bytes.Count(data[:i], []byte("\n"))
+		col := utf8.RuneCount(data[bytes.LastIndexByte(data[:i], '\n')+1:i]) + 1
+		return nil, &formats.ParseError{Line: line, Column: col, Err: ErrCharacter}
 	}
 	if len(plurals) == 0 {
 		plurals = []string{"one", "other"}
@@ -245,6 +254,23 @@ func (d *doc) add(u unit) {
 	}
 	d.index[u.ctx] = len(d.units)
 	d.units = append(d.units, u)
+}
+
+// unprintable returns the offset of the first character of data outside
+// YAML's c-printable set (a byte order mark at the start aside), or -1.
+func unprintable(data []byte) int {
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		switch {
+		case r == '\t' || r == '\n' || r == '\r' || r == 0x85:
+		case r < 0x20 || r >= 0x7F && r < 0xA0:
+			return i
+		case r == 0xFEFF && i > 0, r == 0xFFFE, r == 0xFFFF:
+			return i
+		}
+		i += n
+	}
+	return -1
 }
 
 // isPlural says n is a Rails plural hash: a non-empty mapping whose keys
