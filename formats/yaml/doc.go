@@ -15,8 +15,12 @@
 // it lacks; categories the language does not use (Rails' "zero" in
 // English) are not read, as in translate-toolkit, and stay in the file.
 // Note is the comment block directly above a key; Line the key's line.
-// Merge keys ("<<") are skipped. A unit reached through an alias carries
-// the flag "read-only": its text is its anchor's. Counts match SOURCE.md
+// Numbers and booleans are units with their text as written ("5",
+// "true"; translate-toolkit gives Python's "True"). Merge keys ("<<")
+// are skipped. Characters YAML forbids (NUL, DEL, C0 and C1 controls)
+// are a *formats.ParseError, since yaml.v3 checks them unevenly. A unit
+// reached through an alias carries the flag "read-only": its text is its
+// anchor's. Counts match SOURCE.md
 // exactly (925 units, 30 plural, in diaspora's en.yml; 12,271 in all).
 //
 // What is written. Apply finds each edited scalar's bytes from its node's
@@ -46,10 +50,12 @@
 // shifting the later forms; repeated keys, which ruamel rejects, are read
 // with the last winning; the language key is written as File.Target.Code
 // as given (diaspora spells its codes "pt-BR", the index "pt_BR": the
-// caller passes the file's spelling). Cases the writer cannot do in place
-// (a key inside a flow mapping or a sequence, a block scalar with an
-// explicit indentation indicator that does not read back) are errors,
-// never guesses.
+// caller passes the file's spelling). Apply and Emptied read their
+// result back and compare every unit with what the edits say before
+// returning it, so a file is never written that says something else.
+// Cases the writer cannot do in place (a key inside a flow mapping or a
+// sequence, a block scalar with an explicit indentation indicator that
+// does not read back) are errors, never guesses.
 //
 // Start reading at Codec.Decode (yaml.go), then the spans (span.go),
 // Codec.Apply (encode.go) and the scalar styles (render.go).
