@@ -147,8 +147,21 @@ func (c Codec) parse(data []byte) (*file, error) {
 			break
 		}
 	}
-	if i := strings.Index(src, `\u`); i >= 0 && i+6 <= len(src) {
-		p.lower = strings.ContainsAny(src[i+2:i+6], "abcdef")
+	// The case of the first escape with a hex letter in it is the file's.
+	for rest := src; ; {
+		i := strings.Index(rest, `\u`)
+		if i < 0 || i+6 > len(rest) {
+			break
+		}
+		hex := rest[i+2 : i+6]
+		if strings.ContainsAny(hex, "abcdef") {
+			p.lower = true
+			break
+		}
+		if strings.ContainsAny(hex, "ABCDEF") {
+			break
+		}
+		rest = rest[i+2:]
 	}
 	pos, line := 0, 1
 	if c.UTF8 && strings.HasPrefix(src, bom) {

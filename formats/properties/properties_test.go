@@ -313,6 +313,7 @@ func TestApply(t *testing.T) {
 		{"value on the next line", Latin1, "a = \\\n  v\n", []formats.Edit{edit("a", "w")}, "a = w\n"},
 		{"escapes", Latin1, "a=1\n", []formats.Edit{edit("a", " lead\\ tab\tnl\nü€\x01")}, "a=\\ lead\\\\ tab\\tnl\\n\\u00FC\\u20AC\\u0001\n"},
 		{"lower-case hex kept", Latin1, "a=\\u00e9\nb=1\n", []formats.Edit{edit("b", "€")}, "a=\\u00e9\nb=\\u20ac\n"},
+		{"lower-case hex after a digits-only escape", Latin1, "a=\\u2211\\u00e9\nb=1\n", []formats.Edit{edit("b", "€")}, "a=\\u2211\\u00e9\nb=\\u20ac\n"},
 		{"raw latin-1 kept", Latin1, "a=caf\xe9\nb=1\n", []formats.Edit{edit("b", "é€")}, "a=caf\xe9\nb=\xe9\\u20AC\n"},
 		{"utf-8 raw", UTF8, "a=1\n", []formats.Edit{edit("a", "é😀\\")}, "a=é😀\\\\\n"},
 		{"duplicate: last occurrence", Latin1, "a=1\na=2\n", []formats.Edit{edit("a", "3")}, "a=1\na=3\n"},
