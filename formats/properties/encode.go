@@ -103,6 +103,16 @@ func (p *file) appendEntries(b *strings.Builder, lines []string) {
 	if out != "" && !strings.HasSuffix(out, "\n") && !strings.HasSuffix(out, "\r") {
 		b.WriteString(p.eol)
 	}
+	if p.pending {
+		// The last line ends in a continuation backslash: a blank line
+		// ends that entry before a new one starts. After a lone "\r" a
+		// "\n" would only complete its line ending.
+		if strings.HasSuffix(out, "\r") {
+			b.WriteString("\r")
+		} else {
+			b.WriteString(p.eol)
+		}
+	}
 	blank := p.blankSeparated()
 	for i, l := range lines {
 		if blank && (i > 0 || len(p.entries) > 0) {
@@ -230,6 +240,9 @@ func (c Codec) Emptied(template []byte, _ formats.File) ([]byte, error) {
 	pos := 0
 	for i := range p.entries {
 		e := &p.entries[i]
+		if e.value == "" {
+			continue // already empty; its bytes may be all the entry has
+		}
 		b.WriteString(p.src[pos:e.valStart])
 		pos = e.valEnd
 	}

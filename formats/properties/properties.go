@@ -65,6 +65,7 @@ type file struct {
 	eol     string         // the first line ending, "\n" when none
 	raw8    bool           // the file holds bytes >= 0x80 (raw Latin-1 characters)
 	lower   bool           // \u escapes use lower-case hex
+	pending bool           // the last line continues into the end of the file
 }
 
 // Decode reads a whole file. Each key is one unit in file order: Context
@@ -214,6 +215,7 @@ func (c Codec) parse(data []byte) (*file, error) {
 			// end of the file Java drops it too.
 			segs = append(segs, segment{segStart, end - 1})
 			if next >= len(src) || next == end {
+				p.pending = true
 				break
 			}
 			pos = next

@@ -321,6 +321,7 @@ func TestApply(t *testing.T) {
 		{"add with the file's separator", Latin1, "a = 1\n", []formats.Edit{edit("new key", "v=w")}, "a = 1\nnew\\ key = v=w\n"},
 		{"add after missing final newline", Latin1, "a=1", []formats.Edit{edit("b", "2")}, "a=1\nb=2\n"},
 		{"add blank-separated", Latin1, "a = 1\n\nb = 2", []formats.Edit{edit("c", "3"), edit("d", "4")}, "a = 1\n\nb = 2\n\nc = 3\n\nd = 4\n"},
+		{"add after a continuation at the end", Latin1, "a=1\\", []formats.Edit{edit("b", "2")}, "a=1\\\n\nb=2\n"},
 		{"add CRLF", Latin1, "a=1\r\n", []formats.Edit{edit("b", "2")}, "a=1\r\nb=2\r\n"},
 		{"add key escapes", Latin1, "", []formats.Edit{edit("#a:b=c", "1")}, "\\#a\\:b\\=c=1\n"},
 		{"empty target not added", Latin1, "a=1\n", []formats.Edit{edit("b", "")}, "a=1\n"},
