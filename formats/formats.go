@@ -90,6 +90,11 @@ var registry = []Format{
 	{Name: "strings", Monolingual: true, ContentType: "text/plain", Extension: ".strings", Flags: "objc-format"},
 	{Name: "strings-utf8", Monolingual: true, ContentType: "text/plain", Extension: ".strings", Flags: "objc-format"},
 	{Name: "stringsdict", Monolingual: true, Plurals: true, ContentType: "application/xml", Extension: ".stringsdict", Flags: "objc-format"},
+	{Name: "properties", Monolingual: true, ContentType: "text/plain; charset=iso-8859-1", Extension: ".properties", Flags: "auto-java-messageformat"},
+	{Name: "properties-utf8", Monolingual: true, ContentType: "text/plain; charset=utf-8", Extension: ".properties", Flags: "auto-java-messageformat"},
+	{Name: "arb", Monolingual: true, ContentType: "application/json; charset=utf-8", Extension: ".json", Flags: "icu-message-format"}, // ARBFormat inherits JSONFormat.extension
+	{Name: "yaml", Monolingual: true, ContentType: "text/yaml; charset=utf-8", Extension: ".yml"},
+	{Name: "ruby-yaml", Monolingual: true, Plurals: true, ContentType: "text/yaml; charset=utf-8", Extension: ".yml"},
 }
 
 // All returns every format Tolk reads and writes. The caller owns the
