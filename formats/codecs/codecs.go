@@ -7,8 +7,15 @@ package codecs
 
 import (
 	"github.com/tolk-project/tolk/formats"
+	"github.com/tolk-project/tolk/formats/android"
+	"github.com/tolk-project/tolk/formats/apple"
+	"github.com/tolk-project/tolk/formats/arb"
 	jsonfmt "github.com/tolk-project/tolk/formats/json"
+	"github.com/tolk-project/tolk/formats/po"
+	"github.com/tolk-project/tolk/formats/properties"
 	"github.com/tolk-project/tolk/formats/tbx"
+	"github.com/tolk-project/tolk/formats/xliff"
+	tolkyaml "github.com/tolk-project/tolk/formats/yaml"
 )
 
 // codecs holds one line per file_format name of formats.All.
@@ -19,6 +26,19 @@ var codecs = map[string]formats.Codec{
 	"go-i18n-json-v2": jsonfmt.Codec{Dialect: jsonfmt.GoI18n},
 	"webextension":    jsonfmt.Codec{Dialect: jsonfmt.WebExtension},
 	"tbx":             tbx.Codec{},
+	"po":              po.Codec{},
+	"po-mono":         po.Codec{Monolingual: true},
+	"aresource":       android.Codec{},
+	"xliff":           xliff.XLIFF,
+	"xliff2":          xliff.XLIFF2,
+	"strings":         apple.Strings,
+	"strings-utf8":    apple.StringsUTF8,
+	"stringsdict":     apple.Stringsdict,
+	"properties":      properties.Latin1,
+	"properties-utf8": properties.UTF8,
+	"arb":             arb.Codec{},
+	"yaml":            tolkyaml.Plain,
+	"ruby-yaml":       tolkyaml.Ruby,
 }
 
 // Lookup returns the codec of a file_format name; ok is false for a
