@@ -60,6 +60,10 @@ type Format struct {
 	// of one needs a template, which gives the source strings. The others
 	// (TBX) hold source and target side by side and take no template.
 	Monolingual bool
+	// TemplateOptional says a bilingual format may also be used with a
+	// template, which then gives the source strings and unit keys, as
+	// the reference allows for XLIFF (its monolingual is None: either).
+	TemplateOptional bool
 	// Plurals says the format's units may have plural forms.
 	Plurals bool
 	// ContentType and Extension are what a download of a file of the
@@ -85,8 +89,8 @@ var registry = []Format{
 	{Name: "po", Plurals: true, ContentType: "text/x-gettext-catalog", Extension: ".po"},
 	{Name: "po-mono", Monolingual: true, Plurals: true, ContentType: "text/x-gettext-catalog", Extension: ".po"},
 	{Name: "aresource", Monolingual: true, Plurals: true, ContentType: "application/xml", Extension: ".xml", Flags: "java-printf-format"},
-	{Name: "xliff", ContentType: "application/x-xliff+xml", Extension: ".xlf"},
-	{Name: "xliff2", ContentType: "application/x-xliff+xml", Extension: ".xlf"},
+	{Name: "xliff", TemplateOptional: true, ContentType: "application/x-xliff+xml", Extension: ".xlf"},
+	{Name: "xliff2", TemplateOptional: true, ContentType: "application/x-xliff+xml", Extension: ".xlf"},
 	{Name: "strings", Monolingual: true, ContentType: "text/plain", Extension: ".strings", Flags: "objc-format"},
 	{Name: "strings-utf8", Monolingual: true, ContentType: "text/plain", Extension: ".strings", Flags: "objc-format"},
 	{Name: "stringsdict", Monolingual: true, Plurals: true, ContentType: "application/xml", Extension: ".stringsdict", Flags: "objc-format"},

@@ -510,28 +510,33 @@ func (cm *componentCommit) unwritableErr() error {
 
 // newFile returns what translation t's file starts from when HEAD
 // lacks it: the component's new_base when it names a file HEAD holds,
-// else, when the codec is a formats.Templater, the template with every
-// value emptied (the shape of the file kept) for a translation in t's
-// language, else an empty file of the format (nil).
+// else the template when the component is monolingual, else an empty
+// file of the format (nil). When the codec is a formats.Templater, the
+// base is emptied for t's language (every value untranslated, the
+// shape of the file kept, a PO header filled in as msginit does), as
+// the reference untranslates the base store of a new translation.
 func (cm *componentCommit) newFile(t index.Translation) ([]byte, error) {
-	if cm.c.NewBase != "" {
-		data, err := cm.repo.ReadFile(cm.c.NewBase)
-		if !errors.Is(err, vcs.ErrNotExist) {
-			return data, err
-		}
-	}
 	// A format without a codec fails where the file is rendered.
 	codec, _ := codecOf(&cm.c)
-	tm, ok := codec.(formats.Templater)
-	if !cm.c.IsMonolingual() || !ok {
-		return nil, nil
+	tm, canEmpty := codec.(formats.Templater)
+	base := cm.c.NewBase
+	if base != "" {
+		if _, err := cm.repo.BlobHash(base); errors.Is(err, vcs.ErrNotExist) {
+			base = ""
+		}
 	}
-	data, err := cm.repo.ReadFile(cm.c.Template)
+	if base == "" {
+		if !cm.c.IsMonolingual() || !canEmpty {
+			return nil, nil
+		}
+		base = cm.c.Template
+	}
+	data, err := cm.repo.ReadFile(base)
 	if errors.Is(err, vcs.ErrNotExist) {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, err
+	if err != nil || !canEmpty {
+		return data, err
 	}
 	return tm.Emptied(data, cm.svc.fileOf(&cm.c, t.Language, false))
 }

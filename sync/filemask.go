@@ -86,12 +86,18 @@ func (f *Filemask) Code(path string) (string, bool) {
 	return m[1], true
 }
 
-// Path returns the file path for a language code.
+// Path returns the file path for a language code, written in the
+// format's path syntax with PathLanguages.
 func (f *Filemask) Path(code string) string {
 	if f.langs != nil {
 		code = f.langs.PathSegment(code)
 	}
-	return strings.Replace(f.mask, "*", code, 1)
+	return f.segmentPath(code)
+}
+
+// segmentPath returns the mask with segment in place of its `*`.
+func (f *Filemask) segmentPath(segment string) string {
+	return strings.Replace(f.mask, "*", segment, 1)
 }
 
 // Scope returns the part of a tree the mask can match: the directory

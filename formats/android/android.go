@@ -19,8 +19,9 @@ import (
 type Codec struct{}
 
 var (
-	_ formats.Codec     = Codec{}
-	_ formats.Templater = Codec{}
+	_ formats.Codec         = Codec{}
+	_ formats.Templater     = Codec{}
+	_ formats.PathLanguages = Codec{}
 )
 
 // kind is the element a unit comes from.

@@ -146,3 +146,12 @@ func (Codec) CodeFromQualifier(q string) (code string, ok bool) { return CodeFro
 
 // Qualifier is the package function of the same name, as a method.
 func (Codec) Qualifier(code string) string { return Qualifier(code) }
+
+// CodeFromPath is CodeFromQualifier: the segment a filemask's `*` stands
+// for in res/values-*/strings.xml is the qualifier. "values" alone, the
+// template's directory, does not match such a mask. It makes Codec a
+// formats.PathLanguages.
+func (Codec) CodeFromPath(segment string) (code string, ok bool) { return CodeFromQualifier(segment) }
+
+// PathSegment is Qualifier, the inverse of CodeFromPath.
+func (Codec) PathSegment(code string) string { return Qualifier(code) }

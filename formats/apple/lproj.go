@@ -48,3 +48,22 @@ func CodeFromLproj(dir string) (code string, ok bool) {
 func Lproj(code string) string {
 	return strings.ReplaceAll(code, "_", "-") + ".lproj"
 }
+
+// lprojSegment is the part of a path a filemask's `*` stands for in
+// "*.lproj/Localizable.strings": the folder name without ".lproj".
+func lprojSegment(code string) string { return strings.TrimSuffix(Lproj(code), ".lproj") }
+
+// CodeFromPath is CodeFromLproj, so that sync reads "pt-BR" in a mask's
+// "*.lproj" as pt_BR and skips Base (the template's folder, no
+// language). It makes StringsCodec a formats.PathLanguages.
+func (StringsCodec) CodeFromPath(segment string) (string, bool) { return CodeFromLproj(segment) }
+
+// PathSegment is the folder name of a new translation without ".lproj"
+// ("pt_BR" gives "pt-BR"), the inverse of CodeFromPath.
+func (StringsCodec) PathSegment(code string) string { return lprojSegment(code) }
+
+// CodeFromPath is CodeFromLproj, as for StringsCodec.
+func (StringsdictCodec) CodeFromPath(segment string) (string, bool) { return CodeFromLproj(segment) }
+
+// PathSegment is the folder name without ".lproj", as for StringsCodec.
+func (StringsdictCodec) PathSegment(code string) string { return lprojSegment(code) }

@@ -25,8 +25,9 @@ var (
 )
 
 var (
-	_ formats.Codec     = StringsCodec{}
-	_ formats.Templater = StringsCodec{}
+	_ formats.Codec         = StringsCodec{}
+	_ formats.Templater     = StringsCodec{}
+	_ formats.PathLanguages = StringsCodec{}
 )
 
 // Decode returns one unit per key, in file order: Context is the key,

@@ -18,8 +18,9 @@ type StringsdictCodec struct{}
 var Stringsdict StringsdictCodec
 
 var (
-	_ formats.Codec     = StringsdictCodec{}
-	_ formats.Templater = StringsdictCodec{}
+	_ formats.Codec         = StringsdictCodec{}
+	_ formats.Templater     = StringsdictCodec{}
+	_ formats.PathLanguages = StringsdictCodec{}
 )
 
 // newDict is what the reference writes for a new translation.
