@@ -66,6 +66,12 @@ type File struct {
 	// Template says the file is the component's template (monolingual
 	// formats) or its source-language file.
 	Template bool
+	// PathCode is the language as the file's path spells it, the part
+	// the filemask's `*` stands for ("pt-BR" for diaspora's pt-BR.yml,
+	// whose Target.Code is "pt_BR"), or "" when the caller does not know
+	// it. A format that names the language inside the file the way the
+	// file's name does (Ruby YAML's root key) writes this spelling.
+	PathCode string
 }
 
 // Language is what a codec knows of a language.

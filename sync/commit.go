@@ -416,7 +416,7 @@ func (cm *componentCommit) translation(ctx context.Context, t index.Translation,
 			}
 		}
 	}
-	file := s.fileOf(&cm.c, t.Language, t.IsTemplate || t.IsSource)
+	file := s.fileOfTranslation(&cm.c, t)
 	for _, g := range groups {
 		// The commit's author and time are what a format's header
 		// records of the change (PO's Last-Translator and
@@ -538,7 +538,9 @@ func (cm *componentCommit) newFile(t index.Translation) ([]byte, error) {
 	if err != nil || !canEmpty {
 		return data, err
 	}
-	return tm.Emptied(data, cm.svc.fileOf(&cm.c, t.Language, false))
+	f := cm.svc.fileOfTranslation(&cm.c, t)
+	f.Template = false
+	return tm.Emptied(data, f)
 }
 
 // commit makes one commit with the service's committer; a commit that

@@ -90,7 +90,7 @@ func (s *Service) RenderTranslation(ctx context.Context, t index.Translation, pe
 	c := &t.Component
 	// What the next commit writes, but for who and when: a header that
 	// records them (PO's) shows the render's time and no translator.
-	f := s.fileOf(c, t.Language, t.IsTemplate || t.IsSource)
+	f := s.fileOfTranslation(c, t)
 	f.Revised = time.Now()
 	out, err := render(c, data, f, pending)
 	if err == nil && len(removed) > 0 && out != nil {
@@ -138,6 +138,18 @@ func (s *Service) fileOf(c *index.Component, target index.Language, template boo
 	src := formatLanguage(s.sourceLanguage(c))
 	src.Code = c.SourceLanguage
 	return formats.File{Source: src, Target: formatLanguage(target), Template: template}
+}
+
+// fileOfTranslation is fileOf for translation t of c, with the
+// language as t's file name spells it (File.PathCode).
+func (s *Service) fileOfTranslation(c *index.Component, t index.Translation) formats.File {
+	f := s.fileOf(c, t.Language, t.IsTemplate || t.IsSource)
+	if mask, err := NewFilemask(c.Filemask, ""); err == nil && t.Filename != c.Template {
+		if m := mask.re.FindStringSubmatch(t.Filename); m != nil {
+			f.PathCode = m[1]
+		}
+	}
+	return f
 }
 
 // render applies the targets of units to a file (nil data: a new, empty

@@ -442,7 +442,7 @@ func (s *Service) repend(ctx context.Context, c index.Component, repo *vcs.Repo,
 // commits: units whose text they set, entries they removed.
 func (s *Service) unitDiff(c index.Component, t index.Translation, before, after []byte) (index.RependedTranslation, error) {
 	rt := index.RependedTranslation{TranslationID: t.ID}
-	f := s.fileOf(&c, t.Language, t.IsTemplate || t.IsSource)
+	f := s.fileOfTranslation(&c, t)
 	old, err := unitTexts(c, f, before)
 	if err != nil {
 		return rt, err

@@ -39,18 +39,20 @@
 // (edit the anchor, which every alias then reads). Remove deletes a
 // key's lines, its subtree's and the comment lines directly above it.
 // A new file (nil data) is "{}\n", the reference's new_translation;
-// with edits, a Ruby file gets the root key File.Target.Code. Emptied
+// with edits, a Ruby file gets the root key File.PathCode (the language
+// as the file's name spells it), or File.Target.Code without one. Emptied
 // gives the template with every value emptied (an empty quoted string)
-// and, for Ruby, the root key renamed to File.Target.Code.
+// and, for Ruby, the root key renamed the same way.
 //
 // Where we differ from the reference (translate-toolkit dumps the whole
 // document again with ruamel.yaml): we keep every byte we do not edit,
 // so quoting, comments, key order and line width stay as they were; a
 // plural form the hash lacks reads as "" in its place rather than
 // shifting the later forms; repeated keys, which ruamel rejects, are read
-// with the last winning; the language key is written as File.Target.Code
-// as given (diaspora spells its codes "pt-BR", the index "pt_BR": the
-// caller passes the file's spelling). Apply and Emptied read their
+// with the last winning; the language key is written as File.PathCode,
+// the file name's spelling, when the caller gives it (diaspora spells its
+// codes "pt-BR", the index "pt_BR"; sync passes the filemask's `*`
+// segment), else as File.Target.Code. Apply and Emptied read their
 // result back and compare every unit with what the edits say before
 // returning it, so a file is never written that says something else.
 // Cases the writer cannot do in place (a key inside a flow mapping or a

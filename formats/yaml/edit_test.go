@@ -315,3 +315,28 @@ func TestRemoveCorpus(t *testing.T) {
 		}
 	}
 }
+
+// TestRootKeyPathCode checks that a new Ruby file and an emptied template
+// take the language key as the file's path spells it (File.PathCode),
+// not the index's code.
+func TestRootKeyPathCode(t *testing.T) {
+	f := formats.File{Target: formats.Language{Code: "pt_BR", Plurals: []string{"one", "other"}}, PathCode: "pt-BR"}
+	out, err := Ruby.Apply(nil, f, []formats.Edit{{Context: "hello", Target: []string{"Olá"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(out), "pt-BR:") {
+		t.Errorf("new file:\n%s", out)
+	}
+	out, err = Ruby.Emptied([]byte("en:\n  hello: \"Hello\"\n"), f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(out), "pt-BR:") {
+		t.Errorf("emptied template:\n%s", out)
+	}
+	f.PathCode = ""
+	if out, _ = Ruby.Emptied([]byte("en:\n  hello: \"Hello\"\n"), f); !strings.HasPrefix(string(out), "pt_BR:") {
+		t.Errorf("emptied template without PathCode:\n%s", out)
+	}
+}

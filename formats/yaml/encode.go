@@ -66,7 +66,8 @@ func (t *tree) child(k string) *tree {
 // be located safely or a new key would go into a flow mapping, a
 // sequence or under a scalar. Nil data (or a file with no mapping yet)
 // becomes a new file: "{}\n", the reference's, without edits; with them
-// for Ruby YAML a document whose single top-level key is f.Target.Code.
+// for Ruby YAML a document whose single top-level key is the language as
+// the file's path spells it (rootKey).
 func (c Codec) Apply(data []byte, f formats.File, edits []formats.Edit) ([]byte, error) {
 	d, err := c.parse(data, f.Target.Plurals)
 	if err != nil {
@@ -107,7 +108,7 @@ func (c Codec) Apply(data []byte, f formats.File, edits []formats.Edit) ([]byte,
 				return nil, ErrLayout // --- ~, &anchor
 			}
 		}
-		patches = append(patches, d.freshDocument(fresh, f.Target.Code))
+		patches = append(patches, d.freshDocument(fresh, rootKey(f)))
 	}
 	if len(patches) == 0 {
 		if data == nil {
@@ -157,6 +158,16 @@ func (c Codec) check(out string, f formats.File, want map[string][]string) error
 		return fmt.Errorf("%w: %d units after writing, want %d", ErrLayout, n, len(want))
 	}
 	return nil
+}
+
+// rootKey is the language key a Ruby file is given: the language as the
+// file's path spells it (diaspora's pt-BR.yml starts "pt-BR:" while the
+// index says pt_BR), else f.Target.Code.
+func rootKey(f formats.File) string {
+	if f.PathCode != "" {
+		return f.PathCode
+	}
+	return f.Target.Code
 }
 
 // apply writes src with patches.
@@ -533,7 +544,7 @@ func (c Codec) Remove(data []byte, f formats.File, keys []formats.Key) ([]byte, 
 
 // Emptied returns the template with every unit's value emptied ("" in
 // the value's quoting, or double-quoted; every category of a plural
-// hash), and for Ruby YAML the language key renamed to f.Target.Code:
+// hash), and for Ruby YAML the language key renamed to rootKey(f):
 // the shape the reference gives a new translation from its template.
 // Units reached through aliases keep their anchor's text.
 func (c Codec) Emptied(template []byte, f formats.File) ([]byte, error) {
@@ -568,12 +579,12 @@ func (c Codec) Emptied(template []byte, f formats.File) ([]byte, error) {
 			}
 		}
 	}
-	if d.lang != nil && f.Target.Code != "" && f.Target.Code != d.lang.Value {
+	if root := rootKey(f); d.lang != nil && root != "" && root != d.lang.Value {
 		start, end, ok := d.span(d.lang)
 		if !ok || !keyReadsAs(d.src[start:end], d.lang.Value) {
 			return nil, ErrLayout
 		}
-		patches = append(patches, patch{start: start, end: end, text: key(f.Target.Code)})
+		patches = append(patches, patch{start: start, end: end, text: key(root)})
 	}
 	if len(patches) == 0 {
 		return template, nil
