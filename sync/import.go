@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -289,11 +290,23 @@ func (s *Service) matchFiles(ctx context.Context, c index.Component, repo *vcs.R
 			deleted[pf.Path] = true
 		}
 	}
+	// The template goes first, so that it is the file kept for the
+	// source language when another file names that language too (Apple's
+	// en.lproj beside Base.lproj).
+	slices.SortStableFunc(files, func(a, b vcs.File) int {
+		return cmpBool(b.Path == c.Template, a.Path == c.Template)
+	})
 	seen := map[string]string{}
 	var out []translationFile
 	var unknown []index.Language
 	for _, f := range files {
 		code, ok := mask.Code(f.Path)
+		if f.Path == c.Template {
+			// The template is the source translation wherever it lies:
+			// outside the mask (values/ beside values-*/) or in a
+			// segment that names no language (Base.lproj).
+			code, ok = c.SourceLanguage, true
+		}
 		if !ok || deleted[f.Path] {
 			continue
 		}
@@ -318,6 +331,17 @@ func (s *Service) matchFiles(ctx context.Context, c index.Component, repo *vcs.R
 		}
 	}
 	return out, skipped, nil
+}
+
+// cmpBool orders false before true.
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
 
 // componentImport carries one import's state.
