@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -93,9 +92,6 @@ type document struct {
 	childIndent string // white space before the last child, from line start
 	entities    map[string]string
 }
-
-// entityDecl finds the internal entities a DOCTYPE declares.
-var entityDecl = regexp.MustCompile(`<!ENTITY\s+([A-Za-z_][\w.-]*)\s+(?:"([^"]*)"|'([^']*)')\s*>`)
 
 // parse reads src into a document. Errors are *formats.ParseError.
 func parse(src []byte) (*document, error) {
@@ -224,7 +220,17 @@ func parse(src []byte) (*document, error) {
 			}
 		case xml.Directive:
 			if bytes.HasPrefix(t, []byte("DOCTYPE")) {
-				doc.entities = declaredEntities(t)
+				names, err := formats.DoctypeEntities(t)
+				if err != nil {
+					return nil, parseError(src, before, fmt.Errorf("android: %w", err))
+				}
+				// The references stay as written in values, so the
+				// decoder need not expand them: an empty replacement
+				// keeps a large entity referenced many times cheap.
+				doc.entities = make(map[string]string, len(names))
+				for _, n := range names {
+					doc.entities[n] = ""
+				}
 				d.Entity = doc.entities
 			}
 		case xml.ProcInst:
@@ -252,20 +258,6 @@ func kindOf(n xml.Name) (kind, bool) {
 		return kindPlurals, true
 	}
 	return 0, false
-}
-
-// declaredEntities returns the internal entities of a DOCTYPE, so that a
-// file using them (&appName;) parses.
-func declaredEntities(doctype []byte) map[string]string {
-	m := map[string]string{}
-	for _, sm := range entityDecl.FindAllSubmatch(doctype, -1) {
-		v := sm[2]
-		if v == nil {
-			v = sm[3]
-		}
-		m[string(sm[1])] = string(v)
-	}
-	return m
 }
 
 // Decode reads a whole resource file: one unit per <string> (Context its

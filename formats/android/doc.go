@@ -46,6 +46,13 @@
 //   - translate-toolkit re-serializes the whole document through lxml;
 //     Tolk changes only the edited values' bytes.
 //
+// A DOCTYPE may declare plain internal entities (<!ENTITY appName
+// "Linphone">), which values keep as written (&appName;); any other
+// declaration (external or parameter entities, entities referring to
+// others, markup declarations) is a *formats.ParseError wrapping
+// formats.ErrDoctype (formats.DoctypeEntities), so no file can make the
+// decoder read files or expand entities.
+//
 // Language codes in paths: CodeFromQualifier maps a values-* qualifier to
 // a language code and Qualifier back, as the reference's android
 // language_code_style does.

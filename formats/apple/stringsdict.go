@@ -117,6 +117,15 @@ func (p *parser) next() (xml.Token, error) {
 			if len(bytes.TrimSpace(t)) != 0 {
 				return nil, p.errorf("unexpected text %q", shorten(string(t)))
 			}
+		case xml.Directive:
+			// The plist DOCTYPE names Apple's DTD, never read; any
+			// declaration of entities or markup is refused.
+			if names, err := formats.DoctypeEntities(t); err != nil || len(names) > 0 {
+				if err == nil {
+					err = formats.ErrDoctype
+				}
+				return nil, p.errorf("%w", err)
+			}
 		case xml.StartElement, xml.EndElement:
 			return t, nil
 		}

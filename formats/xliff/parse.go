@@ -87,6 +87,15 @@ func parse(src []byte) (*doc, error) {
 		if err != nil {
 			return nil, parseError(src, int(dec.InputOffset()), err)
 		}
+		if dt, ok := tok.(xml.Directive); ok && bytes.HasPrefix(dt, []byte("DOCTYPE")) {
+			// XLIFF has no use for entities: any declaration is refused.
+			if names, err := formats.DoctypeEntities(dt); err != nil || len(names) > 0 {
+				if err == nil {
+					err = formats.ErrDoctype
+				}
+				return nil, parseError(src, before, fmt.Errorf("xliff: %w", err))
+			}
+		}
 		if err := p.token(tok, before, int(dec.InputOffset())); err != nil {
 			return nil, parseError(src, before, err)
 		}
