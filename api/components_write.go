@@ -283,7 +283,7 @@ func (s *Server) checkComponentSettings(c, stored *index.Component) error {
 	switch ff, _ := s.opts.fileFormat(c.FileFormat); {
 	case ff.Monolingual && c.Template == "":
 		fe.Add("template", "invalid", msgMonolingualNoBase)
-	case ff.Name != "" && !ff.Monolingual && c.Template != "":
+	case ff.Name != "" && !ff.Monolingual && !ff.TemplateOptional && c.Template != "":
 		fe.Add("template", "invalid", msgBilingualBase)
 		fe.Add("file_format", "invalid", msgBilingualBase)
 	}

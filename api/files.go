@@ -22,8 +22,9 @@ import (
 type FileFormat struct {
 	// Name is the reference's file_format identifier.
 	Name string
-	// Monolingual formats need a template; the others must not have one.
-	Monolingual bool
+	// Monolingual formats need a template; the others must not have one,
+	// except those whose template is optional (XLIFF).
+	Monolingual, TemplateOptional bool
 	// ContentType and Extension are what a download is served as, as
 	// the reference's format classes declare them (mimetype(),
 	// extension()); the extension is used when a file name has none.

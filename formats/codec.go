@@ -33,6 +33,25 @@ type Templater interface {
 	Emptied(template []byte, f File) ([]byte, error)
 }
 
+// PathLanguages is implemented by codecs whose files name their
+// language in the path in a syntax of the format's own rather than as a
+// plain code: Android's values-pt-rBR, values-b+uz+Latn and values-in,
+// Apple's pt-BR.lproj. sync asks it, when the component's codec has it,
+// for the language of the path segment the filemask's `*` matches and
+// for the segment of a new translation's file; a codec without it gets
+// the segment as the code and the code as the segment.
+type PathLanguages interface {
+	// CodeFromPath returns the language code ("pt_BR", as the index
+	// stores codes) that segment, the part of a path the filemask's `*`
+	// stands for, names; ok is false when the segment names no language
+	// (Android's values-night), and the path is then no translation.
+	CodeFromPath(segment string) (code string, ok bool)
+	// PathSegment returns the segment that names the language with the
+	// given code, the inverse of CodeFromPath: CodeFromPath of it must
+	// give code back.
+	PathSegment(code string) string
+}
+
 // File says what a codec needs to know of the file it reads or writes
 // beyond its bytes.
 type File struct {
@@ -47,6 +66,12 @@ type File struct {
 	// Template says the file is the component's template (monolingual
 	// formats) or its source-language file.
 	Template bool
+	// PathCode is the language as the file's path spells it, the part
+	// the filemask's `*` stands for ("pt-BR" for diaspora's pt-BR.yml,
+	// whose Target.Code is "pt_BR"), or "" when the caller does not know
+	// it. A format that names the language inside the file the way the
+	// file's name does (Ruby YAML's root key) writes this spelling.
+	PathCode string
 }
 
 // Language is what a codec knows of a language.

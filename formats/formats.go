@@ -60,6 +60,10 @@ type Format struct {
 	// of one needs a template, which gives the source strings. The others
 	// (TBX) hold source and target side by side and take no template.
 	Monolingual bool
+	// TemplateOptional says a bilingual format may also be used with a
+	// template, which then gives the source strings and unit keys, as
+	// the reference allows for XLIFF (its monolingual is None: either).
+	TemplateOptional bool
 	// Plurals says the format's units may have plural forms.
 	Plurals bool
 	// ContentType and Extension are what a download of a file of the
@@ -80,6 +84,21 @@ var registry = []Format{
 	{Name: "go-i18n-json-v2", Monolingual: true, Plurals: true, ContentType: "application/json; charset=utf-8", Extension: ".json"},
 	{Name: "webextension", Monolingual: true, ContentType: "application/json; charset=utf-8", Extension: ".json"},
 	{Name: "tbx", ContentType: "application/x-tbx", Extension: ".tbx"},
+	// PO: the first of Translate Toolkit's pofile.Mimetypes, which the
+	// reference serves; flags come per unit from "#," lines.
+	{Name: "po", Plurals: true, ContentType: "text/x-gettext-catalog", Extension: ".po"},
+	{Name: "po-mono", Monolingual: true, Plurals: true, ContentType: "text/x-gettext-catalog", Extension: ".po"},
+	{Name: "aresource", Monolingual: true, Plurals: true, ContentType: "application/xml", Extension: ".xml", Flags: "java-printf-format"},
+	{Name: "xliff", TemplateOptional: true, ContentType: "application/x-xliff+xml", Extension: ".xlf"},
+	{Name: "xliff2", TemplateOptional: true, ContentType: "application/x-xliff+xml", Extension: ".xlf"},
+	{Name: "strings", Monolingual: true, ContentType: "text/plain", Extension: ".strings", Flags: "objc-format"},
+	{Name: "strings-utf8", Monolingual: true, ContentType: "text/plain", Extension: ".strings", Flags: "objc-format"},
+	{Name: "stringsdict", Monolingual: true, Plurals: true, ContentType: "application/xml", Extension: ".stringsdict", Flags: "objc-format"},
+	{Name: "properties", Monolingual: true, ContentType: "text/plain; charset=iso-8859-1", Extension: ".properties", Flags: "auto-java-messageformat"},
+	{Name: "properties-utf8", Monolingual: true, ContentType: "text/plain; charset=utf-8", Extension: ".properties", Flags: "auto-java-messageformat"},
+	{Name: "arb", Monolingual: true, ContentType: "application/json; charset=utf-8", Extension: ".json", Flags: "icu-message-format"}, // ARBFormat inherits JSONFormat.extension
+	{Name: "yaml", Monolingual: true, ContentType: "text/yaml; charset=utf-8", Extension: ".yml"},
+	{Name: "ruby-yaml", Monolingual: true, Plurals: true, ContentType: "text/yaml; charset=utf-8", Extension: ".yml"},
 }
 
 // All returns every format Tolk reads and writes. The caller owns the

@@ -33,7 +33,6 @@ const (
 	msgFileMissing   = "File does not exist."
 	msgTemplateParse = "Could not parse translation base file: %s"
 	msgBranchMissing = "Could not update repository: the branch %q does not exist."
-	msgTemplateMask  = "The base file %q does not match the file mask %q."
 )
 
 // CheckComponent checks a component's repository settings the way the
@@ -51,7 +50,7 @@ const (
 // a new component is cloned once; Close or a later check removes it if
 // no import comes.
 func (s *Service) CheckComponent(ctx context.Context, c index.Component) (index.Component, error) {
-	mask, err := NewFilemask(c.Filemask, c.LanguageRegex)
+	mask, err := componentMask(c)
 	if err != nil {
 		field := "filemask"
 		if errors.Is(err, errLanguageRegex) {
@@ -59,9 +58,9 @@ func (s *Service) CheckComponent(ctx context.Context, c index.Component) (index.
 		}
 		return c, index.FieldErr(field, "invalid", err.Error())
 	}
-	if c.Template != "" && !mask.Match(c.Template) {
-		return c, index.FieldErr("template", "invalid", fmt.Sprintf(msgTemplateMask, c.Template, c.Filemask))
-	}
+	// The template need not match the filemask (Android's values/ beside
+	// values-*/, jitsi's resources.properties beside resources_*): the
+	// reference only requires it to exist and parse, checked below.
 	s.sweepPrepared()
 	tmp := filepath.Join(s.opts.DataDir, "tmp")
 	if err := os.MkdirAll(tmp, 0o755); err != nil {
@@ -91,8 +90,12 @@ func (s *Service) CheckComponent(ctx context.Context, c index.Component) (index.
 		return c, err
 	}
 	if c.Template != "" {
-		ci := &componentImport{svc: s, c: c, repo: repo, sum: &ImportSummary{}}
-		if _, err := ci.parse(c.Template, c.SourceLanguage, ci.sourceLanguage()); err != nil {
+		codec, err := codecOf(&c)
+		if err == nil {
+			ci := &componentImport{svc: s, c: c, codec: codec, repo: repo, sum: &ImportSummary{}}
+			_, err = ci.parse(c.Template, ci.sourceLanguage(), true)
+		}
+		if err != nil {
 			return c, index.FieldErr("template", "invalid", fmt.Sprintf(msgTemplateParse, err))
 		}
 	}
@@ -190,19 +193,28 @@ func (s *Service) adoptPrepared(dir string, c index.Component) error {
 
 // TranslationFilename returns the file a new translation of c into the
 // language with the given canonical code is written to: the filemask
-// with the code in the component's language_code_style. It reports false
-// when the name would not be read back as that translation (the code
-// fails language_regex, or the style is unknown).
+// with the code in the component's language_code_style. When the
+// codec is a formats.PathLanguages (Android's values-pt-rBR, Apple's
+// pt-BR.lproj) and the style is the format's default (""), the format's
+// path syntax names the language, as the reference's format-specific
+// language formats do. It reports false when the name would not be read
+// back as a translation (the code fails language_regex, the style is
+// unknown, or the styled code is no language in the format's syntax).
 func (s *Service) TranslationFilename(c index.Component, code string) (string, bool) {
-	mask, err := NewFilemask(c.Filemask, c.LanguageRegex)
+	mask, err := componentMask(c)
 	if err != nil {
 		return "", false
 	}
-	styled, ok := s.langs.StyleCode(code, c.LanguageCode)
-	if !ok {
-		return "", false
+	var path string
+	if mask.langs != nil && c.LanguageCode == "" {
+		path = mask.Path(code)
+	} else {
+		styled, ok := s.langs.StyleCode(code, c.LanguageCode)
+		if !ok {
+			return "", false
+		}
+		path = mask.segmentPath(styled)
 	}
-	path := mask.Path(styled)
 	if _, ok := mask.Code(path); !ok {
 		return "", false
 	}

@@ -9,8 +9,9 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"time"
 
-	jsonfmt "github.com/tolk-project/tolk/formats/json"
+	"github.com/tolk-project/tolk/formats"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/vcs"
 )
@@ -385,7 +386,7 @@ func (cm *componentCommit) translation(ctx context.Context, t index.Translation,
 	case errors.Is(err, vcs.ErrNotExist) && cm.forgetOnly:
 		return false, nil
 	case errors.Is(err, vcs.ErrNotExist):
-		data, err = cm.newFile(t.Language)
+		data, err = cm.newFile(t)
 		if err != nil {
 			return false, err
 		}
@@ -415,8 +416,17 @@ func (cm *componentCommit) translation(ctx context.Context, t index.Translation,
 			}
 		}
 	}
+	file := s.fileOfTranslation(&cm.c, t)
 	for _, g := range groups {
-		out, err := render(cm.c.FileFormat, data, cm.c.SourceLanguage, t.Language, g.units)
+		// The commit's author and time are what a format's header
+		// records of the change (PO's Last-Translator and
+		// PO-Revision-Date); the commit carries the same time.
+		author := s.signature(g.author)
+		if author.When.IsZero() {
+			author.When = time.Now()
+		}
+		file.Translator, file.Revised = author.Name+" <"+author.Email+">", author.When
+		out, err := render(&cm.c, data, file, g.units)
 		if err != nil {
 			return false, &unwritableError{path: t.Filename, err: err}
 		}
@@ -428,7 +438,6 @@ func (cm *componentCommit) translation(ctx context.Context, t index.Translation,
 		if cm.forgetOnly {
 			return false, nil
 		}
-		author := s.signature(g.author)
 		tmpl := cm.c.CommitMessage
 		if !exists {
 			tmpl = cm.c.AddMessage
@@ -444,7 +453,7 @@ func (cm *componentCommit) translation(ctx context.Context, t index.Translation,
 		data, exists, ct.Record = out, true, true
 	}
 	if len(removed) > 0 {
-		out, done, err := withoutUnits(cm.c.FileFormat, data, cm.c.SourceLanguage, t.Language, removed)
+		out, done, err := withoutUnits(&cm.c, data, file, removed)
 		if err != nil {
 			return false, &unwritableError{path: t.Filename, err: err}
 		}
@@ -499,33 +508,39 @@ func (cm *componentCommit) unwritableErr() error {
 		cm.c.Project.Slug, cm.c.Slug, strings.Join(cm.broken, "; "))
 }
 
-// newFile returns what a translation's file starts from when HEAD lacks
-// it: the component's new_base when it names a file HEAD holds, else the
-// template with every value emptied (the shape of the file kept, see
-// emptiedJSON) for a translation in lang, else an empty file of the
-// format (nil).
-func (cm *componentCommit) newFile(lang index.Language) ([]byte, error) {
-	if cm.c.NewBase != "" {
-		data, err := cm.repo.ReadFile(cm.c.NewBase)
-		if !errors.Is(err, vcs.ErrNotExist) {
-			return data, err
+// newFile returns what translation t's file starts from when HEAD
+// lacks it: the component's new_base when it names a file HEAD holds,
+// else the template when the component is monolingual, else an empty
+// file of the format (nil). When the codec is a formats.Templater, the
+// base is emptied for t's language (every value untranslated, the
+// shape of the file kept, a PO header filled in as msginit does), as
+// the reference untranslates the base store of a new translation.
+func (cm *componentCommit) newFile(t index.Translation) ([]byte, error) {
+	// A format without a codec fails where the file is rendered.
+	codec, _ := codecOf(&cm.c)
+	tm, canEmpty := codec.(formats.Templater)
+	base := cm.c.NewBase
+	if base != "" {
+		if _, err := cm.repo.BlobHash(base); errors.Is(err, vcs.ErrNotExist) {
+			base = ""
 		}
 	}
-	if _, isJSON := jsonfmt.DialectOf(cm.c.FileFormat); !cm.c.IsMonolingual() || !isJSON {
-		return nil, nil
+	if base == "" {
+		if !cm.c.IsMonolingual() || !canEmpty {
+			return nil, nil
+		}
+		base = cm.c.Template
 	}
-	data, err := cm.repo.ReadFile(cm.c.Template)
+	data, err := cm.repo.ReadFile(base)
 	if errors.Is(err, vcs.ErrNotExist) {
 		return nil, nil
 	}
-	if err != nil {
-		return nil, err
+	if err != nil || !canEmpty {
+		return data, err
 	}
-	src, ok := cm.svc.langs.Resolve(cm.c.SourceLanguage)
-	if !ok {
-		src = index.Language{Code: cm.c.SourceLanguage}
-	}
-	return emptiedJSON(cm.c.FileFormat, data, src, lang)
+	f := cm.svc.fileOfTranslation(&cm.c, t)
+	f.Template = false
+	return tm.Emptied(data, f)
 }
 
 // commit makes one commit with the service's committer; a commit that

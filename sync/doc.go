@@ -1,6 +1,8 @@
 // Package sync is Tolk's porcelain: it expands a component's filemask over
 // the files of its repository (vcs), parses them (formats) and reconciles
-// the index with what they hold. Importers alias it tolksync, since it
+// the index with what they hold. It knows no format by name: every file
+// is read and written through the component's formats.Codec, from
+// formats/codecs.Lookup (files.go: codecOf, fileOf). Importers alias it tolksync, since it
 // shadows the standard library's name.
 //
 // Data flows one way on import: remote → vcs → sync → formats → index.

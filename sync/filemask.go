@@ -6,6 +6,9 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/tolk-project/tolk/formats"
+	"github.com/tolk-project/tolk/formats/codecs"
+	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/vcs"
 )
 
@@ -14,11 +17,13 @@ import (
 var errLanguageRegex = errors.New("sync: invalid language_regex")
 
 // Filemask matches repository paths against a component's filemask, in
-// which one `*` stands for the language code.
+// which one `*` stands for the language code, or for a path segment
+// naming the language in a format's own syntax (WithPathLanguages).
 type Filemask struct {
 	mask   string
 	re     *regexp.Regexp
 	langRe *regexp.Regexp
+	langs  formats.PathLanguages // nil: the segment is the code
 }
 
 // NewFilemask compiles a filemask and the component's language_regex
@@ -41,8 +46,32 @@ func NewFilemask(mask, languageRegex string) (*Filemask, error) {
 	return f, nil
 }
 
+// WithPathLanguages makes f read and write the `*` segment with pl (a
+// format's path syntax, as Android's values-pt-rBR) instead of as the
+// code itself, and returns f; nil pl keeps the plain code.
+func (f *Filemask) WithPathLanguages(pl formats.PathLanguages) *Filemask {
+	f.langs = pl
+	return f
+}
+
+// componentMask is c's filemask, with its codec's path syntax when the
+// codec has one (formats.PathLanguages).
+func componentMask(c index.Component) (*Filemask, error) {
+	f, err := NewFilemask(c.Filemask, c.LanguageRegex)
+	if err != nil {
+		return nil, err
+	}
+	if codec, ok := codecs.Lookup(c.FileFormat); ok {
+		if pl, ok := codec.(formats.PathLanguages); ok {
+			f.WithPathLanguages(pl)
+		}
+	}
+	return f, nil
+}
+
 // Code returns the language code a path stands for, and false when the
-// path does not match the mask or its code fails language_regex.
+// path does not match the mask or its `*` segment fails language_regex
+// or, with PathLanguages, names no language.
 func (f *Filemask) Code(path string) (string, bool) {
 	m := f.re.FindStringSubmatch(path)
 	if m == nil {
@@ -51,11 +80,25 @@ func (f *Filemask) Code(path string) (string, bool) {
 	if f.langRe != nil && !f.langRe.MatchString(m[1]) {
 		return "", false
 	}
+	if f.langs != nil {
+		return f.langs.CodeFromPath(m[1])
+	}
 	return m[1], true
 }
 
-// Path returns the file path for a language code.
-func (f *Filemask) Path(code string) string { return strings.Replace(f.mask, "*", code, 1) }
+// Path returns the file path for a language code, written in the
+// format's path syntax with PathLanguages.
+func (f *Filemask) Path(code string) string {
+	if f.langs != nil {
+		code = f.langs.PathSegment(code)
+	}
+	return f.segmentPath(code)
+}
+
+// segmentPath returns the mask with segment in place of its `*`.
+func (f *Filemask) segmentPath(segment string) string {
+	return strings.Replace(f.mask, "*", segment, 1)
+}
 
 // Scope returns the part of a tree the mask can match: the directory
 // before its `*` and as many levels below it as the mask has slashes

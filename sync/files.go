@@ -5,12 +5,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
+	"time"
 
 	"github.com/tolk-project/tolk/formats"
-	jsonfmt "github.com/tolk-project/tolk/formats/json"
-	"github.com/tolk-project/tolk/formats/tbx"
+	"github.com/tolk-project/tolk/formats/codecs"
 	"github.com/tolk-project/tolk/index"
 )
 
@@ -30,14 +29,19 @@ func (s *Service) ParseUpload(ctx context.Context, t index.Translation, data []b
 		return nil, err
 	}
 	c := &t.Component
-	units, err := decodeUnits(c.FileFormat, bytes.TrimPrefix(data, utf8BOM), c.SourceLanguage, t.Language)
+	var units []formats.Unit
+	codec, err := codecOf(c)
+	if err == nil {
+		units, err = codec.Decode(bytes.TrimPrefix(data, utf8BOM), s.fileOf(c, t.Language, t.IsTemplate || t.IsSource))
+	}
 	if err != nil {
 		return nil, &index.FieldError{Fields: map[string]index.FieldProblem{
 			"file": {Code: "invalid", Detail: "Could not parse uploaded file: " + err.Error()}}}
 	}
+	review := t.ReviewEnabled()
 	out := make([]index.ImportUnit, len(units))
 	for i, u := range units {
-		out[i] = importUnit(u)
+		out[i] = importUnit(u, review)
 		if c.IsMonolingual() && t.IsTemplate {
 			out[i].Source = out[i].Target
 		}
@@ -45,10 +49,12 @@ func (s *Service) ParseUpload(ctx context.Context, t index.Translation, data []b
 	return out, nil
 }
 
-// importUnit is a unit of a file as the index takes it.
-func importUnit(u formats.Unit) index.ImportUnit {
+// importUnit is a unit of a file as the index takes it; review says
+// the translation has review on (stateOf).
+func importUnit(u formats.Unit, review bool) index.ImportUnit {
 	return index.ImportUnit{Context: u.Context, Source: u.Source, Target: u.Target, Note: u.Note,
-		Explanation: u.Explanation, Flags: strings.Join(u.Flags, ", "), State: stateOf(u)}
+		Explanation: u.Explanation, Flags: strings.Join(u.Flags, ", "), Location: u.Location,
+		State: stateOf(u, review)}
 }
 
 // RenderTranslation returns the file of translation t as committed at
@@ -60,10 +66,8 @@ func importUnit(u formats.Unit) index.ImportUnit {
 // for byte.
 //
 // A pending unit whose key the file lacks is inserted in the file's own
-// style: JSON inserts keys (formats/json, Encode), except an untranslated
-// unit, which a missing key already says, and a key the file holds as an
-// object or another non-string value, which is left out; TBX appends a
-// termEntry (formats/tbx, EncodeTerms), untranslated too. A translation whose
+// style, as the format's codec decides (formats.Codec, Apply: JSON leaves
+// out an untranslated one, TBX appends a termEntry). A translation whose
 // file is not at HEAD yet (added through the API) is rendered from an
 // empty file of its format when it has pending units.
 //
@@ -84,9 +88,13 @@ func (s *Service) RenderTranslation(ctx context.Context, t index.Translation, pe
 		return nil, err
 	}
 	c := &t.Component
-	out, err := render(c.FileFormat, data, c.SourceLanguage, t.Language, pending)
+	// What the next commit writes, but for who and when: a header that
+	// records them (PO's) shows the render's time and no translator.
+	f := s.fileOfTranslation(c, t)
+	f.Revised = time.Now()
+	out, err := render(c, data, f, pending)
 	if err == nil && len(removed) > 0 && out != nil {
-		out, _, err = withoutUnits(c.FileFormat, out, c.SourceLanguage, t.Language, removed)
+		out, _, err = withoutUnits(c, out, f, removed)
 	}
 	if err != nil {
 		// The file at HEAD does not parse (upstream broke it): a 409
@@ -98,70 +106,65 @@ func (s *Service) RenderTranslation(ctx context.Context, t index.Translation, pe
 	return out, nil
 }
 
-// render applies the targets of units to a file of the given format in
-// the target language; nil data stands for a new, empty file.
-func render(format string, data []byte, sourceLang string, target index.Language, units []index.Unit) ([]byte, error) {
-	var buf bytes.Buffer
-	if _, ok := jsonfmt.DialectOf(format); ok {
-		f, err := decodeJSON(format, data, target)
-		if err != nil {
-			return nil, err
-		}
-		present := map[string]bool{}
-		for _, u := range f.Units() {
-			present[u.Context] = true
-		}
-		edits := make([]formats.Edit, 0, len(units))
-		for _, u := range units {
-			if (!present[u.Context] && index.IsBlank(u.Target)) || !f.Editable(u.Context) {
-				continue
-			}
-			edits = append(edits, formats.Edit{Context: u.Context, Target: u.Target, Plural: len(u.Source) > 1})
-		}
-		err = f.Encode(&buf, edits)
-		return buf.Bytes(), err
+// codecOf returns the codec of c's file_format.
+func codecOf(c *index.Component) (formats.Codec, error) {
+	codec, ok := codecs.Lookup(c.FileFormat)
+	if !ok {
+		return nil, fmt.Errorf("unsupported file format %q", c.FileFormat)
 	}
-	if format == "tbx" {
-		f := tbx.New(sourceLang, target.Code)
-		if data != nil {
-			var err error
-			if f, err = tbx.Decode(bytes.NewReader(data)); err != nil {
-				return nil, err
-			}
-		}
-		type key struct{ source, context string }
-		present := map[key]bool{}
-		for _, u := range f.Units(sourceLang, target.Code) {
-			present[key{first(u.Source), u.Context}] = true
-		}
-		edits := make([]tbx.Edit, 0, len(units))
-		for _, u := range units {
-			// A term the file lacks (added through the API or an upload)
-			// gets an entry of its own, untranslated ones too: a
-			// glossary's source strings live only in its files.
-			k := key{first(u.Source), u.Context}
-			edits = append(edits, tbx.Edit{Source: k.source, Context: k.context, Target: u.Target, Add: !present[k]})
-		}
-		err := f.EncodeTerms(&buf, sourceLang, target.Code, edits)
-		return buf.Bytes(), err
-	}
-	return nil, fmt.Errorf("unsupported file format %q", format)
+	return codec, nil
 }
 
-// decodeJSON decodes a file of one of the JSON formats (nil data: a new,
-// empty file) in the dialect the format names, with the plural
-// categories of its language.
-func decodeJSON(format string, data []byte, lang index.Language) (*jsonfmt.File, error) {
-	f := jsonfmt.New()
-	if data != nil {
-		var err error
-		if f, err = jsonfmt.Decode(bytes.NewReader(data)); err != nil {
-			return nil, err
+// formatLanguage is what a codec knows of a language.
+func formatLanguage(l index.Language) formats.Language {
+	return formats.Language{Code: l.Code, Name: l.Name, Plurals: l.PluralCategories(),
+		PluralFormula: l.Plural.Formula, PluralCount: l.Plural.Number}
+}
+
+// sourceLanguage is c's source language; one the table does not know
+// has its code only.
+func (s *Service) sourceLanguage(c *index.Component) index.Language {
+	if l, ok := s.langs.Resolve(c.SourceLanguage); ok {
+		return l
+	}
+	return index.Language{Code: c.SourceLanguage}
+}
+
+// fileOf is what c's codec is told of a file of c in target; template
+// says it is the template or the source-language file. The source
+// language keeps the component's own code, which names the source side
+// of a bilingual file.
+func (s *Service) fileOf(c *index.Component, target index.Language, template bool) formats.File {
+	src := formatLanguage(s.sourceLanguage(c))
+	src.Code = c.SourceLanguage
+	return formats.File{Source: src, Target: formatLanguage(target), Template: template}
+}
+
+// fileOfTranslation is fileOf for translation t of c, with the
+// language as t's file name spells it (File.PathCode).
+func (s *Service) fileOfTranslation(c *index.Component, t index.Translation) formats.File {
+	f := s.fileOf(c, t.Language, t.IsTemplate || t.IsSource)
+	if mask, err := NewFilemask(c.Filemask, ""); err == nil && t.Filename != c.Template {
+		if m := mask.re.FindStringSubmatch(t.Filename); m != nil {
+			f.PathCode = m[1]
 		}
 	}
-	f.Dialect, _ = jsonfmt.DialectOf(format)
-	f.Plurals = lang.PluralCategories()
-	return f, nil
+	return f
+}
+
+// render applies the targets of units to a file (nil data: a new, empty
+// file) through c's codec, with each unit's state.
+func render(c *index.Component, data []byte, f formats.File, units []index.Unit) ([]byte, error) {
+	codec, err := codecOf(c)
+	if err != nil {
+		return nil, err
+	}
+	edits := make([]formats.Edit, len(units))
+	for i, u := range units {
+		edits[i] = formats.Edit{Context: u.Context, Source: u.Source, Target: u.Target, Plural: len(u.Source) > 1,
+			Fuzzy: u.State >= index.StateFuzzy && u.State < index.StateTranslated, Approved: u.State == index.StateApproved}
+	}
+	return codec.Apply(data, f, edits)
 }
 
 // emptyForms is the target of a unit a translation's file lacks: one
@@ -174,13 +177,11 @@ func emptyForms(source []string, lang index.Language) []string {
 	return []string{""}
 }
 
-// withoutUnits takes the removed units out of a file of the given format
-// and returns the ids of those the result no longer holds (all of them:
-// a unit the file already lacks is out of it too). JSON removes each
-// member that holds the unit (formats/json, Members and EncodeWithout);
-// TBX each termEntry whose source term and id are the unit's
-// (formats/tbx, EncodeWithout). Only the removed entries' bytes change.
-func withoutUnits(format string, data []byte, sourceLang string, target index.Language, removed []index.RemovedUnit) ([]byte, []int64, error) {
+// withoutUnits takes the removed units out of a file through c's codec
+// (formats.Codec, Remove; only the removed entries' bytes change) and
+// returns the ids of those the result no longer holds (all of them: a
+// unit the file already lacks is out of it too).
+func withoutUnits(c *index.Component, data []byte, f formats.File, removed []index.RemovedUnit) ([]byte, []int64, error) {
 	done := make([]int64, 0, len(removed))
 	for _, r := range removed {
 		done = append(done, r.ID)
@@ -188,89 +189,19 @@ func withoutUnits(format string, data []byte, sourceLang string, target index.La
 	if data == nil {
 		return nil, done, nil // a new, empty file holds nothing to remove
 	}
-	if _, ok := jsonfmt.DialectOf(format); ok {
-		for _, r := range removed {
-			f, err := decodeJSON(format, data, target)
-			if err != nil {
-				return nil, nil, err
-			}
-			for _, ctx := range f.Members(r.Context) {
-				// Each removal shifts the bytes after it: decode again.
-				if f, err = decodeJSON(format, data, target); err != nil {
-					return nil, nil, err
-				}
-				var buf bytes.Buffer
-				if _, err := f.EncodeWithout(&buf, ctx); err != nil {
-					return nil, nil, err
-				}
-				data = buf.Bytes()
-			}
-		}
-		return data, done, nil
-	}
-	if format == "tbx" {
-		f, err := tbx.Decode(bytes.NewReader(data))
-		if err != nil {
-			return nil, nil, err
-		}
-		terms := make([]tbx.Term, len(removed))
-		for i, r := range removed {
-			terms[i] = tbx.Term{Source: first(r.Source), Context: r.Context}
-		}
-		var buf bytes.Buffer
-		if _, err := f.EncodeWithout(&buf, sourceLang, target.Code, terms); err != nil {
-			return nil, nil, err
-		}
-		return buf.Bytes(), done, nil
-	}
-	return nil, nil, fmt.Errorf("unsupported file format %q", format)
-}
-
-// emptiedJSON returns a file of one of the JSON formats with every unit
-// emptied: a template in the source language turned into the file of a
-// new translation in target, every string untranslated. A plural unit
-// keeps the template's plural keys, emptied, except those of categories
-// the target language does not use (Japanese has no "one"); the
-// translation's other forms are added as they are translated.
-func emptiedJSON(format string, data []byte, source, target index.Language) ([]byte, error) {
-	f, err := decodeJSON(format, data, source)
+	codec, err := codecOf(c)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var (
-		edits []formats.Edit
-		drop  []string
-	)
-	keep := target.PluralCategories()
-	for _, u := range f.Units() {
-		if f.Editable(u.Context) {
-			edits = append(edits, formats.Edit{Context: u.Context, Target: make([]string, len(u.Target)), Plural: len(u.Target) > 1})
-		}
-		for c, m := range f.FormMembers(u.Context) {
-			if len(u.Target) > 1 && !slices.Contains(keep, c) {
-				drop = append(drop, m)
-			}
-		}
+	keys := make([]formats.Key, len(removed))
+	for i, r := range removed {
+		keys[i] = formats.Key{Context: r.Context, Source: first(r.Source)}
 	}
-	var buf bytes.Buffer
-	if err = f.Encode(&buf, edits); err != nil {
-		return nil, err
+	out, err := codec.Remove(data, f, keys)
+	if err != nil {
+		return nil, nil, err
 	}
-	out := buf.Bytes()
-	slices.Sort(drop)
-	for _, m := range drop {
-		// Each removal shifts the bytes after it: decode again.
-		g, err := decodeJSON(format, out, target)
-		if err != nil {
-			return nil, err
-		}
-		var next bytes.Buffer
-		if _, err := g.EncodeWithout(&next, m); err != nil {
-			return nil, err
-		}
-		out = next.Bytes()
-	}
-	return out, nil
+	return out, done, nil
 }
 
 func first(forms []string) string {

@@ -1,7 +1,6 @@
 package sync
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha1"
 	"encoding/hex"
@@ -9,12 +8,11 @@ import (
 	"fmt"
 	"log/slog"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/tolk-project/tolk/formats"
-	jsonfmt "github.com/tolk-project/tolk/formats/json"
-	"github.com/tolk-project/tolk/formats/tbx"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/vcs"
 )
@@ -136,8 +134,11 @@ func (s *Service) importFiles(ctx context.Context, co checkedOut) (sum ImportSum
 			base = ""
 		}
 	}
-	imp := &componentImport{svc: s, c: c, repo: repo, files: files, revisions: revisions, sum: &sum, log: log,
-		report: co.report, base: base,
+	// A format without a codec fails each file's parse, as a file that
+	// does not parse does.
+	codec, _ := codecOf(&c)
+	imp := &componentImport{svc: s, c: c, codec: codec, review: c.Project.TranslationReview,
+		repo: repo, files: files, revisions: revisions, sum: &sum, log: log, report: co.report, base: base,
 		progress: &progressLog{log: log, every: s.opts.ProgressInterval, start: start, last: start}}
 	if c.IsMonolingual() {
 		err = imp.monolingual(ctx)
@@ -258,7 +259,7 @@ func (s *Service) finishLocal(ctx context.Context, co checkedOut) (ImportSummary
 func (s *Service) matchFiles(ctx context.Context, c index.Component, repo *vcs.Repo, log interface {
 	Warn(string, ...any)
 }) ([]translationFile, []index.SkippedFile, error) {
-	mask, err := NewFilemask(c.Filemask, c.LanguageRegex)
+	mask, err := componentMask(c)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -289,11 +290,23 @@ func (s *Service) matchFiles(ctx context.Context, c index.Component, repo *vcs.R
 			deleted[pf.Path] = true
 		}
 	}
+	// The template goes first, so that it is the file kept for the
+	// source language when another file names that language too (Apple's
+	// en.lproj beside Base.lproj).
+	slices.SortStableFunc(files, func(a, b vcs.File) int {
+		return cmpBool(b.Path == c.Template, a.Path == c.Template)
+	})
 	seen := map[string]string{}
 	var out []translationFile
 	var unknown []index.Language
 	for _, f := range files {
 		code, ok := mask.Code(f.Path)
+		if f.Path == c.Template {
+			// The template is the source translation wherever it lies:
+			// outside the mask (values/ beside values-*/) or in a
+			// segment that names no language (Base.lproj).
+			code, ok = c.SourceLanguage, true
+		}
 		if !ok || deleted[f.Path] {
 			continue
 		}
@@ -320,10 +333,25 @@ func (s *Service) matchFiles(ctx context.Context, c index.Component, repo *vcs.R
 	return out, skipped, nil
 }
 
+// cmpBool orders false before true.
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
 // componentImport carries one import's state.
 type componentImport struct {
-	svc       *Service
-	c         index.Component
+	svc   *Service
+	c     index.Component
+	codec formats.Codec // the component's format; nil when Tolk has none
+	// review says the component's translations have review on: a unit
+	// the file says was approved is StateApproved (stateOf).
+	review    bool
 	repo      *vcs.Repo
 	files     []translationFile
 	revisions map[string]string
@@ -343,12 +371,7 @@ type componentImport struct {
 	}
 }
 
-func (ci *componentImport) sourceLanguage() index.Language {
-	if l, ok := ci.svc.langs.Resolve(ci.c.SourceLanguage); ok {
-		return l
-	}
-	return index.Language{Code: ci.c.SourceLanguage}
-}
+func (ci *componentImport) sourceLanguage() index.Language { return ci.svc.sourceLanguage(&ci.c) }
 
 func (ci *componentImport) apply(ctx context.Context, imp index.TranslationImport) (index.ImportResult, error) {
 	res, err := ci.svc.store.ImportTranslations(ctx, []index.TranslationImport{imp})
@@ -507,14 +530,14 @@ func (ci *componentImport) monolingual(ctx context.Context) error {
 
 	// The template is read even when the index holds it: its strings are
 	// what each translation's units are built from.
-	tmplUnits, err := ci.parse(tmpl.Path, src.Code, src)
+	tmplUnits, err := ci.parse(tmpl.Path, src, true)
 	if err != nil {
 		return ci.templateFailed(ctx, srcImp, fmt.Errorf("template %w", err))
 	}
 	for _, u := range tmplUnits {
 		srcImp.Units = append(srcImp.Units, index.ImportUnit{Context: u.Context, Source: u.Target,
 			Target: u.Target, Note: u.Note, Explanation: u.Explanation, Flags: strings.Join(u.Flags, ", "),
-			State: index.StateReadOnly})
+			Location: u.Location, State: index.StateReadOnly})
 	}
 	// A template the index already holds is not imported again: a pull
 	// that changed one translation writes that one only.
@@ -541,7 +564,7 @@ func (ci *componentImport) monolingual(ctx context.Context) error {
 		imp.Revision = f.Hash + "," + tmpl.Hash
 		imp.SourceTranslationID = srcID
 		imp.Base = ci.baseTexts(f.lang, f.Path)
-		units, err := ci.parse(f.Path, src.Code, f.lang)
+		units, err := ci.parse(f.Path, f.lang, false)
 		if err != nil {
 			return imp, err
 		}
@@ -552,10 +575,13 @@ func (ci *componentImport) monolingual(ctx context.Context) error {
 		imp.Units = make([]index.ImportUnit, 0, len(srcImp.Units))
 		for _, su := range srcImp.Units {
 			iu := index.ImportUnit{Context: su.Context, Source: su.Source, Target: emptyForms(su.Source, f.lang),
-				Explanation: su.Explanation, State: index.StateEmpty}
+				Explanation: su.Explanation, Location: su.Location, State: index.StateEmpty}
 			if tu, ok := targets[su.Context]; ok {
 				iu.Target, iu.Note = tu.Target, tu.Note
-				iu.State = stateOf(tu)
+				if tu.Location != "" {
+					iu.Location = tu.Location
+				}
+				iu.State = stateOf(tu, ci.review)
 			}
 			imp.Units = append(imp.Units, iu)
 		}
@@ -665,7 +691,7 @@ func (ci *componentImport) bilingual(ctx context.Context) error {
 		if f.lang.Code == src.Code {
 			continue
 		}
-		units, err := ci.parse(f.Path, src.Code, f.lang)
+		units, err := ci.parse(f.Path, f.lang, false)
 		all = append(all, parsed{f, units, err})
 		for _, u := range units {
 			hash := index.IDHash(false, u.Source, u.Context)
@@ -675,7 +701,7 @@ func (ci *componentImport) bilingual(ctx context.Context) error {
 			seen[hash] = true
 			srcImp.Units = append(srcImp.Units, index.ImportUnit{Context: u.Context, Source: u.Source,
 				Target: u.Source, Explanation: u.Explanation, Flags: strings.Join(u.Flags, ", "),
-				State: index.StateReadOnly})
+				Location: u.Location, State: index.StateReadOnly})
 		}
 	}
 	srcRes, err := ci.apply(ctx, srcImp)
@@ -698,7 +724,7 @@ func (ci *componentImport) bilingual(ctx context.Context) error {
 			continue
 		}
 		for _, u := range p.units {
-			imp.Units = append(imp.Units, importUnit(u))
+			imp.Units = append(imp.Units, importUnit(u, ci.review))
 		}
 		imp.Base = ci.baseTexts(p.f.lang, p.f.Path)
 		if err := batch.add(ctx, imp); err != nil {
@@ -708,52 +734,44 @@ func (ci *componentImport) bilingual(ctx context.Context) error {
 	return batch.flush(ctx)
 }
 
-// stateOf derives a unit's state from what a file can say about it.
-func stateOf(u formats.Unit) index.State {
+// stateOf derives a unit's state from what its file says of it: a
+// read-only flag, an empty target, the format's fuzzy or approved mark.
+// Approved is only a state where review is on (review: the project's
+// translation review); elsewhere an approved unit is translated, as the
+// reference reads one.
+func stateOf(u formats.Unit, review bool) index.State {
 	for _, f := range u.Flags {
 		if f == "read-only" {
 			return index.StateReadOnly
 		}
 	}
-	for _, t := range u.Target {
-		if t != "" {
-			return index.StateTranslated
-		}
+	if index.IsBlank(u.Target) {
+		return index.StateEmpty
 	}
-	return index.StateEmpty
+	switch {
+	case u.Fuzzy:
+		return index.StateFuzzy
+	case u.Approved && review:
+		return index.StateApproved
+	}
+	return index.StateTranslated
 }
 
-// parse reads one file of the component's format from the checkout.
-func (ci *componentImport) parse(path, sourceLang string, target index.Language) ([]formats.Unit, error) {
+// parse reads one file of the component's format from the checkout, in
+// the target language; template says it is the template.
+func (ci *componentImport) parse(path string, target index.Language, template bool) ([]formats.Unit, error) {
 	data, err := ci.repo.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	ci.sum.Parsed++
-	units, err := decodeUnits(ci.c.FileFormat, data, sourceLang, target)
+	if ci.codec == nil {
+		_, err := codecOf(&ci.c)
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	units, err := ci.codec.Decode(data, ci.svc.fileOf(&ci.c, target, template))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return units, nil
-}
-
-// decodeUnits parses a whole file of the given format, in the target
-// language, into its units. Parse failures are *formats.ParseError values
-// with a line and column.
-func decodeUnits(format string, data []byte, sourceLang string, target index.Language) ([]formats.Unit, error) {
-	if _, ok := jsonfmt.DialectOf(format); ok {
-		f, err := decodeJSON(format, data, target)
-		if err != nil {
-			return nil, err
-		}
-		return f.Units(), nil
-	}
-	if format == "tbx" {
-		f, err := tbx.Decode(bytes.NewReader(data))
-		if err != nil {
-			return nil, err
-		}
-		return f.Units(sourceLang, target.Code), nil
-	}
-	return nil, fmt.Errorf("unsupported file format %q", format)
 }

@@ -389,7 +389,7 @@ func (s *Service) repend(ctx context.Context, c index.Component, repo *vcs.Repo,
 			byFile[t.Filename] = t
 		}
 	}
-	mask, err := NewFilemask(c.Filemask, c.LanguageRegex)
+	mask, err := componentMask(c)
 	if err != nil {
 		return err
 	}
@@ -442,11 +442,12 @@ func (s *Service) repend(ctx context.Context, c index.Component, repo *vcs.Repo,
 // commits: units whose text they set, entries they removed.
 func (s *Service) unitDiff(c index.Component, t index.Translation, before, after []byte) (index.RependedTranslation, error) {
 	rt := index.RependedTranslation{TranslationID: t.ID}
-	old, err := unitTexts(c, t.Language, before)
+	f := s.fileOfTranslation(&c, t)
+	old, err := unitTexts(c, f, before)
 	if err != nil {
 		return rt, err
 	}
-	now, err := unitTexts(c, t.Language, after)
+	now, err := unitTexts(c, f, after)
 	if err != nil {
 		return rt, err
 	}
@@ -470,14 +471,18 @@ type fileUnit struct {
 	text string
 }
 
-// unitTexts parses a translation's file (nil data: no file) into its
-// units by id_hash.
-func unitTexts(c index.Component, lang index.Language, data []byte) (map[int64]fileUnit, error) {
+// unitTexts parses a translation's file (nil data: no file), which f
+// describes, into its units by id_hash.
+func unitTexts(c index.Component, f formats.File, data []byte) (map[int64]fileUnit, error) {
 	out := map[int64]fileUnit{}
 	if data == nil {
 		return out, nil
 	}
-	units, err := decodeUnits(c.FileFormat, data, c.SourceLanguage, lang)
+	codec, err := codecOf(&c)
+	if err != nil {
+		return nil, err
+	}
+	units, err := codec.Decode(data, f)
 	if err != nil {
 		return nil, err
 	}
@@ -514,7 +519,7 @@ func (ci *componentImport) baseTexts(lang index.Language, path string) map[int64
 	if err != nil {
 		return nil
 	}
-	units, err := unitTexts(ci.c, lang, data)
+	units, err := unitTexts(ci.c, ci.svc.fileOf(&ci.c, lang, path == ci.c.Template), data)
 	if err != nil {
 		// Upstream's old file did not parse: no base to compare with,
 		// and the import keeps every pending edit as it did before.

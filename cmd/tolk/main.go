@@ -469,7 +469,7 @@ func (m *Main) Close() error {
 func apiFileFormats() []api.FileFormat {
 	var out []api.FileFormat
 	for _, f := range formats.All() {
-		out = append(out, api.FileFormat{Name: f.Name, Monolingual: f.Monolingual,
+		out = append(out, api.FileFormat{Name: f.Name, Monolingual: f.Monolingual, TemplateOptional: f.TemplateOptional,
 			ContentType: f.ContentType, Extension: f.Extension})
 	}
 	return out

@@ -157,18 +157,17 @@ func validateComponent(c *index.Component, key string, slugs map[string]bool,
 		cerr.add(key+".file_format", "unsupported value %q (want one of %s)", c.FileFormat, strings.Join(names, ", "))
 	case f.Monolingual && c.Template == "":
 		cerr.add(key+".template", "required for file_format %s (monolingual)", c.FileFormat)
-	case !f.Monolingual && c.Template != "":
+	case !f.Monolingual && !f.TemplateOptional && c.Template != "":
 		cerr.add(key+".template", "must be empty for file_format %s (bilingual)", c.FileFormat)
 	}
-	mask, err := tolksync.NewFilemask(c.Filemask, c.LanguageRegex)
-	if err != nil {
+	// The template need not match the filemask (Android's values/ beside
+	// values-*/): the reference only requires it to exist.
+	if _, err := tolksync.NewFilemask(c.Filemask, c.LanguageRegex); err != nil {
 		field := ".filemask"
 		if strings.Count(c.Filemask, "*") == 1 {
 			field = ".language_regex"
 		}
 		cerr.add(key+field, "%v", err)
-	} else if c.Template != "" && !mask.Match(c.Template) {
-		cerr.add(key+".template", "%q does not match the filemask %q", c.Template, c.Filemask)
 	}
 	if c.SourceLanguage == "" {
 		cerr.add(key+".source_language", "required")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"unicode/utf8"
@@ -114,6 +115,16 @@ func decode(src []byte) (*File, error) {
 			return nil, parseError(src, int(d.InputOffset()), err)
 		}
 		after := int(d.InputOffset())
+		if dt, ok := tok.(xml.Directive); ok && bytes.HasPrefix(dt, []byte("DOCTYPE")) {
+			// TBX names its DTD (martif) and declares no entities: any
+			// declaration is refused.
+			if names, err := formats.DoctypeEntities(dt); err != nil || len(names) > 0 {
+				if err == nil {
+					err = formats.ErrDoctype
+				}
+				return nil, parseError(src, before, fmt.Errorf("tbx: %w", err))
+			}
+		}
 		switch t := tok.(type) {
 		case xml.StartElement:
 			depth++
