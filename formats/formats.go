@@ -80,6 +80,7 @@ var registry = []Format{
 	{Name: "go-i18n-json-v2", Monolingual: true, Plurals: true, ContentType: "application/json; charset=utf-8", Extension: ".json"},
 	{Name: "webextension", Monolingual: true, ContentType: "application/json; charset=utf-8", Extension: ".json"},
 	{Name: "tbx", ContentType: "application/x-tbx", Extension: ".tbx"},
+	{Name: "xcstrings", Plurals: true, ContentType: "application/json; charset=utf-8", Extension: ".xcstrings", Flags: "objc-format"},
 }
 
 // All returns every format Tolk reads and writes. The caller owns the
