@@ -406,8 +406,8 @@ func (w *writer) apply(e formats.Edit, lang string, cats []string) error {
 		}
 		return w.setLeaf(loc, e, cats)
 	}
-	if empty(e.Target) {
-		return nil
+	if empty(e.Target) || lang == c.source && len(e.Target) == 1 && e.Target[0] == t.key && !e.Fuzzy {
+		return nil // absence says the same: untranslated, or the key as source
 	}
 	src := localization(t.entry, c.source)
 	if devices, substs := shape(src); len(devices) > 0 || len(substs) > 0 {

@@ -135,6 +135,8 @@ func fuzzyState(state string) bool { return state == "needs_review" || state == 
 //     key, as Xcode shows a string nobody wrote an English value for.
 //   - Target is the language's value; plural variations give one form
 //     per category of f.Target.Plurals (f.Source.Plurals for Source).
+//     In the source language a string with no localization reads as its
+//     key, as Xcode uses it.
 //   - Fuzzy is a needs_review or new state; stale (the string is no
 //     longer in the code) is kept as translated.
 //   - Note is the entry's "comment"; Flags holds "read-only" when the
@@ -176,6 +178,11 @@ func (Codec) Decode(data []byte, f formats.File) ([]formats.Unit, error) {
 			u.Source = s.forms
 			if !s.ok {
 				u.Source = []string{m.key}
+				if lang == c.source && !t.ok {
+					// Xcode shows and uses the key as the source
+					// language's value until someone writes one.
+					u.Target = u.Source
+				}
 			}
 			units = append(units, u)
 		}
