@@ -82,8 +82,20 @@ func (n *node) text(key string) (s string, ok bool) {
 
 // parser is a recursive-descent JSON parser that keeps byte offsets.
 type parser struct {
-	src []byte
-	pos int
+	src  []byte
+	text string // src as a string: unescaped strings are slices of it
+	pos  int
+	slab []node // nodes are carved from here: one allocation per 512
+}
+
+func (p *parser) node(k kind, start int) *node {
+	if len(p.slab) == 0 {
+		p.slab = make([]node, 512)
+	}
+	n := &p.slab[0]
+	p.slab = p.slab[1:]
+	n.kind, n.start = k, start
+	return n
 }
 
 var (
@@ -107,7 +119,7 @@ func parse(src []byte) (*node, error) {
 		}
 		return nil, parseError(src, i, errUTF8)
 	}
-	p := &parser{src: src}
+	p := &parser{src: src, text: string(src)}
 	p.skipWS()
 	if p.pos < len(src) && src[p.pos] != '{' {
 		return nil, parseError(src, p.pos, errNotObj)
@@ -159,11 +171,14 @@ func (p *parser) value(depth int) (*node, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &node{kind: kindString, start: start, end: p.pos, str: s}, nil
+		n := p.node(kindString, start)
+		n.end, n.str = p.pos, s
+		return n, nil
 	case c == 't', c == 'f', c == 'n':
 		for _, lit := range []string{"true", "false", "null"} {
 			if len(p.src)-p.pos >= len(lit) && string(p.src[p.pos:p.pos+len(lit)]) == lit {
-				n := &node{kind: kindOther, start: p.pos, end: p.pos + len(lit)}
+				n := p.node(kindOther, p.pos)
+				n.end = p.pos + len(lit)
 				p.pos += len(lit)
 				return n, nil
 			}
@@ -177,7 +192,7 @@ func (p *parser) value(depth int) (*node, error) {
 }
 
 func (p *parser) objectValue(depth int) (*node, error) {
-	n := &node{kind: kindObject, start: p.pos}
+	n := p.node(kindObject, p.pos)
 	p.pos++ // '{'
 	p.skipWS()
 	if p.pos < len(p.src) && p.src[p.pos] == '}' {
@@ -224,7 +239,7 @@ func (p *parser) objectValue(depth int) (*node, error) {
 }
 
 func (p *parser) array(depth int) (*node, error) {
-	n := &node{kind: kindOther, start: p.pos}
+	n := p.node(kindOther, p.pos)
 	p.pos++ // '['
 	p.skipWS()
 	if p.pos < len(p.src) && p.src[p.pos] == ']' {
@@ -287,7 +302,9 @@ func (p *parser) number() (*node, error) {
 			return nil, p.fail("invalid number")
 		}
 	}
-	return &node{kind: kindOther, start: start, end: p.pos}, nil
+	n := p.node(kindOther, start)
+	n.end = p.pos
+	return n, nil
 }
 
 // string reads a quoted string at p.pos and returns it decoded. Lone
@@ -298,7 +315,7 @@ func (p *parser) string() (string, error) {
 	for p.pos < len(p.src) {
 		c := p.src[p.pos]
 		if c == '"' {
-			s := string(p.src[start:p.pos])
+			s := p.text[start:p.pos]
 			p.pos++
 			return s, nil
 		}
