@@ -487,3 +487,110 @@ func lineless(units []formats.Unit) []formats.Unit {
 	}
 	return out
 }
+
+const small = `{
+  "sourceLanguage" : "en",
+  "strings" : {
+    "a" : {
+      "comment" : "A note",
+      "localizations" : {
+        "de" : {
+          "stringUnit" : {
+            "state" : "new",
+            "value" : "A?"
+          }
+        },
+        "fr" : {
+          "stringUnit" : {
+            "state" : "stale",
+            "value" : "A"
+          }
+        }
+      }
+    },
+    "b" : {
+      "shouldTranslate" : false
+    },
+    "c" : {
+      "extractionState" : "manual",
+      "localizations" : {
+        "fr" : {
+          "stringUnit" : {
+            "state" : "needs_review",
+            "value" : "C"
+          }
+        }
+      }
+    }
+  },
+  "version" : "1.0"
+}`
+
+func TestStates(t *testing.T) {
+	units := mustDecode(t, []byte(small), file("fr", nil))
+	de := mustDecode(t, []byte(small), file("de", nil))
+	for _, tc := range []struct {
+		name string
+		got  formats.Unit
+		want formats.Unit
+	}{
+		{"stale is translated, comment is the note", units[0], formats.Unit{Context: "a", Source: []string{"a"}, Target: []string{"A"}, Note: "A note", Line: 13}},
+		{"shouldTranslate false is read-only", units[1], formats.Unit{Context: "b", Source: []string{"b"}, Target: []string{""}, Flags: []string{"read-only"}, Line: 21}},
+		{"needs_review is fuzzy, manual is editable", units[2], formats.Unit{Context: "c", Source: []string{"c"}, Target: []string{"C"}, Fuzzy: true, Line: 27}},
+		{"new with a value is fuzzy", de[0], formats.Unit{Context: "a", Source: []string{"a"}, Target: []string{"A?"}, Note: "A note", Fuzzy: true, Line: 7}},
+	} {
+		if !reflect.DeepEqual(tc.got, tc.want) {
+			t.Errorf("%s:\n got %+v\nwant %+v", tc.name, tc.got, tc.want)
+		}
+	}
+	// An unchanged stale value keeps its state; a changed one is translated.
+	f := file("fr", nil)
+	if out := mustApply(t, []byte(small), f, formats.Edit{Context: "a", Target: []string{"A"}}); string(out) != small {
+		t.Error("rewriting a stale value with itself changed the file")
+	}
+	out := mustApply(t, []byte(small), f, formats.Edit{Context: "a", Target: []string{"B"}}, formats.Edit{Context: "c", Target: []string{"C"}})
+	want := strings.Replace(strings.Replace(small, `"stale",
+            "value" : "A"`, `"translated",
+            "value" : "B"`, 1), `"needs_review"`, `"translated"`, 1)
+	if string(out) != want {
+		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+}
+
+func TestRemoveMembers(t *testing.T) {
+	for _, tc := range []struct {
+		keys []string
+		lang string
+		want []string // keys left
+	}{
+		{[]string{"a", "b"}, "en", []string{"c"}},
+		{[]string{"a", "c"}, "en", []string{"b"}},
+		{[]string{"b", "c"}, "en", []string{"a"}},
+		{[]string{"a", "b", "c"}, "en", nil},
+		{[]string{"a"}, "fr", []string{"a", "b", "c"}},
+	} {
+		var keys []formats.Key
+		for _, k := range tc.keys {
+			keys = append(keys, formats.Key{Context: k})
+		}
+		out, err := Codec{}.Remove([]byte(small), file(tc.lang, nil), keys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		xcodeStyle(t, out)
+		c, err := load(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var left []string
+		for _, m := range c.strings.members {
+			left = append(left, m.key)
+		}
+		if !reflect.DeepEqual(left, tc.want) {
+			t.Errorf("Remove %v in %s left %v; want %v", tc.keys, tc.lang, left, tc.want)
+		}
+		if tc.lang == "fr" && (localization(c.strings.object("a"), "fr") != nil || localization(c.strings.object("a"), "de") == nil) {
+			t.Errorf("Remove in fr:\n%s", out)
+		}
+	}
+}
