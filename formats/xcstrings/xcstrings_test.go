@@ -594,3 +594,60 @@ func TestRemoveMembers(t *testing.T) {
 		}
 	}
 }
+
+// TestEditVariations writes a substitution argument, a device variation
+// and Polish plural categories a string lacks, and checks the result reads
+// back, is in Xcode's style and leaves the other languages as they were.
+func TestEditVariations(t *testing.T) {
+	data := mustCorpus(t)
+	plCats := []string{"one", "few", "many", "other"}
+	f := file("pl", plCats)
+	// A Polish plural with only one and other.
+	c, _ := load(data)
+	var twoForms string
+	for _, m := range c.strings.members {
+		pl := localization(m.val, "pl").object("variations").object("plural")
+		if pl != nil && len(pl.members) == 2 && pl.object("one") != nil && pl.object("other") != nil {
+			twoForms = m.key
+			break
+		}
+	}
+	if twoForms == "" {
+		t.Fatal("no Polish plural with one and other only")
+	}
+	subCtx := "account.label.followers %lld %@|%#@followers@"
+	devCtx := "settings.display.section.platform|device:mac"
+	out := mustApply(t, data, f,
+		formats.Edit{Context: subCtx, Target: []string{"%2$@ obserwujący", "%2$@ obserwujących", "%2$@ obserwujących", "%2$@ obserwujących"}, Plural: true},
+		formats.Edit{Context: devCtx, Target: []string{"Mac (pl)"}},
+		formats.Edit{Context: twoForms, Target: []string{"1", "2-4", "5+", "x"}, Fuzzy: true},
+	)
+	xcodeStyle(t, out)
+	got := map[string]formats.Unit{}
+	for _, u := range mustDecode(t, out, f) {
+		got[u.Context] = u
+	}
+	if u := got[subCtx]; u.Target[1] != "%2$@ obserwujących" || u.Fuzzy {
+		t.Errorf("substitution: %+v", u)
+	}
+	if u := got[devCtx]; u.Target[0] != "Mac (pl)" {
+		t.Errorf("device: %+v", u)
+	}
+	if u := got[twoForms]; !reflect.DeepEqual(u.Target, []string{"1", "2-4", "5+", "x"}) || !u.Fuzzy {
+		t.Errorf("plural: %+v", u)
+	}
+	c, _ = load(out)
+	var order []string
+	for _, m := range localization(c.strings.object(twoForms), "pl").object("variations").object("plural").list() {
+		order = append(order, m.key)
+	}
+	if !reflect.DeepEqual(order, []string{"few", "many", "one", "other"}) {
+		t.Errorf("plural categories in order %v; Xcode sorts them", order)
+	}
+	for _, lang := range []string{"en", "de", "uk"} {
+		a, b := mustDecode(t, data, file(lang, allCats)), mustDecode(t, out, file(lang, allCats))
+		if !reflect.DeepEqual(lineless(a), lineless(b)) {
+			t.Errorf("%s reads differently after Polish edits", lang)
+		}
+	}
+}
