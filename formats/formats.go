@@ -99,6 +99,9 @@ var registry = []Format{
 	{Name: "arb", Monolingual: true, ContentType: "application/json; charset=utf-8", Extension: ".json", Flags: "icu-message-format"}, // ARBFormat inherits JSONFormat.extension
 	{Name: "yaml", Monolingual: true, ContentType: "text/yaml; charset=utf-8", Extension: ".yml"},
 	{Name: "ruby-yaml", Monolingual: true, Plurals: true, ContentType: "text/yaml; charset=utf-8", Extension: ".yml"},
+	// formats/xcstrings (Apple's String Catalog) is not offered yet: its
+	// one file holds every language, which sync's filemask matching
+	// cannot read until it learns files without a "*".
 }
 
 // All returns every format Tolk reads and writes. The caller owns the
