@@ -46,10 +46,17 @@
 //     commit adding 100,000 files and changing one locale file (target:
 //     each under 2 s). Ceiling: the git CLI in a sparse checkout of the
 //     locale folder: read-tree and commit, then pull --ff-only.
+//   - formats: every codec's Decode over the files of each corpus
+//     component of internal/corpusspec, in memory (target: 100,000
+//     units/s per format); ceiling: the bytes tokenized by encoding/json
+//     or encoding/xml, or their lines counted for line-based formats.
+//     Then one edit's Apply in the largest and smallest file of each
+//     format. Needs the corpus but not its import; a few seconds.
 //
-// -only import,reads,git,writes,mixed,web,scale,monorepo runs just the
-// sections named. Every section but monorepo needs the corpus's import,
-// which runs when any of them is named; monorepo alone needs no corpus.
+// -only import,reads,git,writes,mixed,web,scale,monorepo,formats runs
+// just the sections named. Every section but monorepo and formats needs
+// the corpus's import, which runs when any of them is named; monorepo
+// needs no corpus.
 //
 // Everything runs on loopback and in a temporary directory, is bounded in
 // requests and time, and stops by itself. Numbers never fail the run.
@@ -186,11 +193,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 }
 
 // sections are the parts of a run, in order.
-var sections = []string{"import", "reads", "git", "writes", "mixed", "web", "scale", "monorepo"}
+var sections = []string{"import", "reads", "git", "writes", "mixed", "web", "scale", "monorepo", "formats"}
 
 // standalone are the sections that build what they measure themselves:
 // the corpus is imported only when another section is named.
-var standalone = []string{"monorepo"}
+var standalone = []string{"monorepo", "formats"}
 
 // roundTrips is how many trivial statements time the engine's round trip.
 const roundTrips = 1000
@@ -235,6 +242,23 @@ func bench(ctx context.Context, cfg config, progress io.Writer) (*report, error)
 		}
 		if rep.Monorepo, err = benchMonorepo(ctx, eng, filepath.Join(tmp, "monorepo"), n, logf); err != nil {
 			return rep, fmt.Errorf("monorepo: %w", err)
+		}
+	}
+	if cfg.Sections["formats"] {
+		corpus, err := findCorpus(cfg.CorpusDir)
+		if err != nil {
+			return rep, err
+		}
+		limit := 0
+		if cfg.Quick {
+			limit = quickFiles
+		}
+		var slowest func(func() error) error
+		if cfg.PprofDir != "" {
+			slowest = cfg.cpuProfile("formats-slowest")
+		}
+		if rep.Formats, err = benchFormats(corpus, limit, cfg.Quick, cfg.cpuProfile("formats"), slowest, logf); err != nil {
+			return rep, fmt.Errorf("formats: %w", err)
 		}
 	}
 	logf("done")

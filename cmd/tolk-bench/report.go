@@ -41,6 +41,7 @@ type report struct {
 	WrkFailure string
 	Git        *gitResult
 	Monorepo   *monorepoResult
+	Formats    *formatsResult
 	Scale      *scaleResult
 }
 
@@ -264,6 +265,10 @@ func (r *report) Markdown() string {
 	if r.Scale != nil {
 		w("### Scale: %d× the corpus\n\n", r.Scale.Copies)
 		r.scaleTable(&b)
+	}
+	if r.Formats != nil {
+		w("### Formats: Decode and one edit's Apply\n\n")
+		formatsTable(&b, r.Formats, r.PprofDir)
 	}
 	return b.String()
 }
