@@ -15,6 +15,7 @@ import (
 	"github.com/tolk-project/tolk/formats"
 	"github.com/tolk-project/tolk/formats/codecs"
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/internal/corpusspec"
 	tolksync "github.com/tolk-project/tolk/sync"
 	"github.com/tolk-project/tolk/vcs"
 )
@@ -112,6 +113,34 @@ var formatCases = []formatCase{
 		template: "name.abuchen.portfolio.ui/src/name/abuchen/portfolio/ui/messages.properties",
 		format:   "properties", source: "en", langs: []string{"de", "fr"}, add: "is", style: "posix", total: 1078,
 		value: hostile},
+}
+
+// TestFormatCasesMatchCorpusSpec keeps formatCases and
+// internal/corpusspec, which tolk-bench reads the corpus with, saying
+// the same of every corpus component: a component in one is in the
+// other with the same template, new_base, format and source language.
+func TestFormatCasesMatchCorpusSpec(t *testing.T) {
+	seen := map[string]bool{}
+	for _, tc := range formatCases {
+		i := slices.IndexFunc(corpusspec.Components, func(c corpusspec.Component) bool {
+			return c.Folder == tc.folder && c.Filemask == tc.mask
+		})
+		if i < 0 {
+			t.Errorf("%s %s: not in corpusspec.Components", tc.folder, tc.mask)
+			continue
+		}
+		c := corpusspec.Components[i]
+		seen[c.Name] = true
+		if c.Template != tc.template || c.NewBase != tc.newBase || c.Format != tc.format || c.Source != tc.source {
+			t.Errorf("%s: corpusspec says template %q, new_base %q, format %q, source %q; formatCases %q, %q, %q, %q",
+				c.Name, c.Template, c.NewBase, c.Format, c.Source, tc.template, tc.newBase, tc.format, tc.source)
+		}
+	}
+	for _, c := range corpusspec.Components {
+		if !seen[c.Name] {
+			t.Errorf("corpusspec's %s has no formatCases row", c.Name)
+		}
+	}
 }
 
 // TestFormatsEndToEnd imports each corpus component through sync and the

@@ -19,6 +19,7 @@ import (
 	"github.com/tolk-project/tolk/index/langdata"
 	"github.com/tolk-project/tolk/internal/corpusspec"
 	tolksync "github.com/tolk-project/tolk/sync"
+	"go.yaml.in/yaml/v3"
 )
 
 // parseTarget is the issue's bar for every format: Decode of the corpus
@@ -29,7 +30,7 @@ const parseTarget = 100000
 // and its ceiling alternate formatRounds times; one edit's Apply and a
 // Decode of the same file alternate applyRounds times.
 const (
-	formatRounds      = 5
+	formatRounds      = 7
 	formatRoundsQuick = 1
 	applyRounds       = 21
 	applyRoundsQuick  = 3
@@ -280,6 +281,8 @@ func ceilingName(format string) string {
 		return "encoding/json tokens"
 	case "xml":
 		return "encoding/xml raw tokens"
+	case "yaml":
+		return "yaml.v3 node tree"
 	default:
 		return "lines counted"
 	}
@@ -291,15 +294,18 @@ func ceilingFamily(format string) string {
 		return "json"
 	case "tbx", "aresource", "xliff", "xliff2", "stringsdict":
 		return "xml"
-	default: // po, strings, properties, yaml: line-oriented text
+	case "yaml", "ruby-yaml":
+		return "yaml"
+	default: // po, strings, properties: line-oriented text
 		return "text"
 	}
 }
 
 // ceilingAll times the ceiling over every file of fc: each file's
 // tokens read with the standard library's tokenizer of its family (JSON
-// or XML), or its lines counted (bytes.Count of '\n') for line-based
-// formats, for which no tokenizer is shared.
+// or XML), YAML parsed into a node tree by the YAML library the codec
+// uses, or its lines counted (bytes.Count of '\n') for the line-based
+// formats, which share no tokenizer.
 func ceilingAll(fc formatComponent) (time.Duration, error) {
 	family := ceilingFamily(fc.spec.Format)
 	lines := 0
@@ -311,6 +317,9 @@ func ceilingAll(fc formatComponent) (time.Duration, error) {
 			err = jsonTokens(f.data)
 		case "xml":
 			err = xmlTokens(f.data)
+		case "yaml":
+			var n yaml.Node
+			err = yaml.Unmarshal(f.data, &n)
 		default:
 			lines += bytes.Count(f.data, []byte{'\n'})
 		}
@@ -456,8 +465,10 @@ func formatsTable(b *strings.Builder, fr *formatsResult, pprofDir string) {
 		"decoded with the codec `codecs.Lookup` gives for its `file_format` (median of %d rounds over all "+
 		"the component's files), beside a ceiling over the same bytes, alternated with it: the standard "+
 		"library's tokenizer of the family (`encoding/json` `Token` for JSON and ARB; `encoding/xml` `RawToken` "+
-		"for TBX, Android, XLIFF and stringsdict) or, for the line-based formats (PO, .strings, .properties, "+
-		"YAML), which share no tokenizer, counting their lines (`bytes.Count` of `\\n`): reading the bytes once. "+
+		"for TBX, Android, XLIFF and stringsdict), for Ruby YAML the parse into a node tree by the YAML library "+
+		"the codec uses (`go.yaml.in/yaml/v3`), or, for the line-based formats (PO, .strings, .properties), "+
+		"which share no tokenizer, counting their lines (`bytes.Count` of `\\n`: reading the bytes once, a floor "+
+		"no parser reaches). "+
 		"Target: ≥ %s units/s per format.\n\n", fr.Rounds, fmtInt(parseTarget))
 	w("| component | format | files | units | MB | Decode, ms | units/s | MB/s | target | ceiling | ceiling, ms | × ceiling |\n")
 	w("|---|---|---:|---:|---:|---:|---:|---:|---|---|---:|---:|\n")

@@ -43,6 +43,7 @@ func TestQuickRun(t *testing.T) {
 	checkWeb(t, rep.Web)
 	checkScale(t, rep)
 	checkMonorepo(t, rep.Monorepo, monorepoFilesQuick)
+	checkFormats(t, rep.Formats)
 
 	b, err := os.ReadFile(out)
 	if err != nil {
@@ -52,6 +53,7 @@ func TestQuickRun(t *testing.T) {
 	for _, want := range []string{"kept note", "kept after", "### Import", "### Reads under load",
 		"### Writes under load", "| unit PATCH over HTTP | 64 |", "### Reads while writing", "| upload of jellyfin/de",
 		"### Pages and the editor (issue 16)", "| save and next ", "### Git (issue 10)", "### Scale: 2×", "### Monorepo: 2,000 files outside the filemask",
+		"### Formats: Decode and one edit's Apply", "| kooha | po |", "| stringsdict | mastodon-ios/stringsdict ",
 		"ceiling (a) + (b)", "units late page", "Command: `go run ./cmd/tolk-bench -quick", "CPUs: ", "Index engine: SQLite 3."} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q:\n%s", want, md)
@@ -63,7 +65,8 @@ func TestQuickRun(t *testing.T) {
 	if f := flag.Lookup("test.cpuprofile"); f != nil && f.Value.String() != "" {
 		return // one CPU profile at a time: the tool's own could not start
 	}
-	for _, name := range []string{"import.cpu.pprof", "reads.cpu.pprof", "reads-slowest.cpu.pprof", "writes.cpu.pprof", "bulk.cpu.pprof", "git-commit.cpu.pprof", "scale-import.cpu.pprof"} {
+	for _, name := range []string{"import.cpu.pprof", "reads.cpu.pprof", "reads-slowest.cpu.pprof", "writes.cpu.pprof", "bulk.cpu.pprof", "git-commit.cpu.pprof", "scale-import.cpu.pprof",
+		"formats.cpu.pprof", "formats-slowest.cpu.pprof"} {
 		if fi, err := os.Stat(filepath.Join(cfg.PprofDir, name)); err != nil || fi.Size() == 0 {
 			t.Errorf("profile %s: %v", name, err)
 		}
@@ -367,8 +370,9 @@ func TestParseFlagsOnly(t *testing.T) {
 		want    []string // sections run
 		wantErr bool
 	}{
-		{name: "default runs all", args: nil, want: []string{"import", "reads", "git", "writes", "mixed", "web", "scale", "monorepo"}},
+		{name: "default runs all", args: nil, want: []string{"import", "reads", "git", "writes", "mixed", "web", "scale", "monorepo", "formats"}},
 		{name: "monorepo needs no import", args: []string{"-only", "monorepo"}, want: []string{"monorepo"}},
+		{name: "formats needs no import", args: []string{"-only", "formats"}, want: []string{"formats"}},
 		{name: "monorepo beside git", args: []string{"-only", "monorepo,git"}, want: []string{"import", "git", "monorepo"}},
 		{name: "web implies import", args: []string{"-only", "web"}, want: []string{"import", "web"}},
 		{name: "git implies import", args: []string{"-only", "git"}, want: []string{"import", "git"}},
