@@ -181,8 +181,9 @@ var registry = []Check{
 	flag("source-max-length", "Maximum length of source", "Source string is close to or over the maximum length", Source, "max-length"),
 	on("multiple_failures", "Multiple failing checks", "The translations in several languages have failing checks", Source),
 	on("long_untranslated", "Long untranslated", "The string has not been translated for a long time", Source),
-	// unnamed_format runs when any format flag is set; it has no flag of its own.
-	{ID: "unnamed_format", Name: "Unnamed format", Description: "Multiple unnamed variables cannot be reordered by translators", Kind: Source},
+	// unnamed_format runs when any format flag is set; it has no flag of
+	// its own, so it is on and reads the format flags itself.
+	{ID: "unnamed_format", Name: "Unnamed format", Description: "Multiple unnamed variables cannot be reordered by translators", Kind: Source, Default: true},
 	flag("icu_message_format_syntax", "ICU MessageFormat syntax", "Syntax errors in ICU MessageFormat strings", Source, "icu-message-format"),
 	flag("fluent-source-syntax", "Fluent source syntax", "Fluent syntax error in source", Source, ""),
 	flag("fluent-source-inner-html", "Fluent source inner HTML", "Fluent source should be valid inner HTML", Source, ""),

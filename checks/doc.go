@@ -37,14 +37,16 @@
 //     formats), placeholders.go, icu.go (ICU MessageFormat), markup.go and
 //     quickxml.go (XML), markdown.go, source.go (RunSource).
 //
-// Not here (Check.Implemented is false): storing results and dismissing;
-// the batch checks that need other units (inconsistent, reused,
-// translated, multiple_failures, long_untranslated); check_glossary
-// (needs the glossary); max-size (font rendering); the Fluent,
-// reStructuredText, MDX and BBCode checks; kabyle-characters,
-// accelerator, unnamed_format, source-max-length; the objc, perl, lua,
-// object-pascal, scheme, laravel, perl-brace, qt-plural and automattic
-// format dialects; same's per-language word lists; BleachHTML.
+// Stored elsewhere: index/sqlstore runs these on every write and keeps
+// the failing ids as rows (dismissals there too).
+//
+// Not here (Check.Implemented is false): the batch checks that need
+// other units (inconsistent, reused, translated, multiple_failures,
+// long_untranslated); check_glossary (needs the glossary); max-size (font
+// rendering); the Fluent, reStructuredText, MDX and BBCode checks;
+// accelerator; the perl, lua, object-pascal, scheme, laravel, perl-brace,
+// qt-plural and automattic format dialects; same's per-language word
+// lists; BleachHTML.
 //
 // Regular expressions given by the regex flag are compiled with Go's
 // regexp package (RE2), so matching is linear in the input's length.

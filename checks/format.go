@@ -120,6 +120,32 @@ func (p printfSpec) scan(s string) (map[string]bool, bool) {
 	return keys, false
 }
 
+// unnamed counts the placeholders of s that name no argument: neither
+// numbered ("%1$s") nor named ("%(n)s", "%{n}", "%<n>s").
+func (p printfSpec) unnamed(s string) int {
+	n, pos := 0, 0
+	closers := closerCache{-2, -2, -2}
+	for i := 0; i < len(s); i++ {
+		if s[i] != '%' {
+			continue
+		}
+		if i+1 < len(s) && s[i+1] == '%' {
+			i++
+			continue
+		}
+		before := pos
+		_, end, ok := p.one(s, i+1, &pos, &closers)
+		if !ok {
+			continue
+		}
+		if pos > before { // one counted it positionally: it names no argument
+			n++
+		}
+		i = end - 1
+	}
+	return n
+}
+
 // closerCache remembers, for ')', '}' and '>', where the next one is
 // (-2: not looked for yet, -1: none left). Scans move forward, so the
 // answer stays valid until j passes it; without it "%(" repeated

@@ -2,6 +2,7 @@ package checks
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -21,7 +22,8 @@ func TestRunSource(t *testing.T) {
 		{source: []string{"Loading..."}, flags: "ignore-ellipsis"},
 		{source: []string{"Copy file(s)..."}, want: []string{"optional_plural", "ellipsis"}},
 		{source: []string{"Copy file(s)..."}, flags: "ignore-all-checks"},
-		{source: []string{"Hello"}, flags: "max-length:3"}, // source-max-length is not computed
+		{source: []string{"Hello"}, flags: "max-length:3", want: []string{"source-max-length"}},
+		{source: []string{"Hello"}, flags: "max-length:10"},
 	}
 	for _, tt := range tests {
 		u := Unit{Source: tt.source, Flags: mustFlags(t, tt.flags)}
@@ -34,6 +36,45 @@ func TestRunSource(t *testing.T) {
 			if c, _ := ByID(id); c.Kind != Target {
 				t.Errorf("Run reported %s check %s", c.Kind, id)
 			}
+		}
+	}
+}
+
+func TestSourceMaxLengthAndUnnamedFormat(t *testing.T) {
+	flags := func(s string) Flags {
+		f, err := ParseFlags(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	failing := func(u Unit) []string {
+		var ids []string
+		for _, r := range RunSource(u) {
+			ids = append(ids, r.ID)
+		}
+		return ids
+	}
+	for _, tc := range []struct {
+		source, lang, flags string
+		want                []string
+	}{
+		{"Sixteen letters!", "en", "max-length:20", nil},                            // 16 < 17
+		{"Seventeen letters", "en", "max-length:20", []string{"source-max-length"}}, // 17 ≥ 85% of 20
+		{"Siebzehn Zeichen!", "de", "max-length:20", nil},                           // only 100% for other sources
+		{"Zwanzig Zeichen hier", "de", "max-length:20", []string{"source-max-length"}},
+		{"%s of %s", "en", "c-format", []string{"unnamed_format"}},
+		{"%1$s of %2$s", "en", "c-format", nil},
+		{"%s files", "en", "c-format", nil},
+		{"%(n)s of %(total)s", "en", "python-format", nil},
+		{"%s of %s", "en", "", nil}, // no format flag, no check
+		{"{} of {}", "en", "python-brace-format", []string{"unnamed_format"}},
+		{"{0} of {1}", "en", "python-brace-format", nil},
+		{"100%% of %d", "en", "c-format", nil},
+	} {
+		got := failing(Unit{Source: []string{tc.source}, SourceLanguage: tc.lang, Flags: flags(tc.flags)})
+		if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+			t.Errorf("%q (%s, %q): %q, want %q", tc.source, tc.lang, tc.flags, got, tc.want)
 		}
 	}
 }
