@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math/bits"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -211,7 +212,7 @@ func settleChecks(tx *Tx) (map[int64]checkOutcome, error) {
 	}
 	slices.Sort(ids)
 	for chunk := range slices.Chunk(ids, maxInList) {
-		list, args := idList(chunk)
+		list, args := paddedIDList(chunk)
 		if err := s.load(`SELECT `+checkedUnitColumns+` WHERE u.id IN `+list+` ORDER BY u.id`, args...); err != nil {
 			return nil, err
 		}
@@ -222,8 +223,24 @@ func settleChecks(tx *Tx) (map[int64]checkOutcome, error) {
 	return s.outcomes, nil
 }
 
-// maxInList bounds the ids of one IN list.
-const maxInList = 500
+// maxInList bounds the ids of one IN list: a power of two, as
+// paddedIDList pads to.
+const maxInList = 512
+
+// paddedIDList is idList padded to a power of two ids by repeating the
+// last: the writer prepares and keeps every statement text it runs
+// (stmtCache, at most 512), and an IN list of every length from 1 to
+// maxInList was as many texts, crowding out the statements that matter
+// and each prepared on a goroutine of its own.
+func paddedIDList(ids []int64) (string, []any) {
+	n := 1 << bits.Len(uint(len(ids)-1))
+	padded := make([]int64, n)
+	copy(padded, ids)
+	for i := len(ids); i < n; i++ {
+		padded[i] = ids[len(ids)-1]
+	}
+	return idList(padded)
+}
 
 // checkSettler settles the checks of the units one write marked.
 type checkSettler struct {
@@ -268,7 +285,7 @@ func (s *checkSettler) loadTranslation(id int64) error {
 	}
 	slices.Sort(stale)
 	for chunk := range slices.Chunk(stale, maxInList) {
-		list, args := idList(chunk)
+		list, args := paddedIDList(chunk)
 		if err := s.loadWith(existing, `SELECT `+checkedUnitColumns+` WHERE u.id IN `+list, args...); err != nil {
 			return err
 		}
@@ -468,7 +485,7 @@ func (s *checkSettler) settleCreated(job *createdChecks) error {
 	}
 	hashes := slices.Sorted(maps.Keys(failing))
 	for chunk := range slices.Chunk(hashes, maxInList) {
-		list, args := idList(chunk)
+		list, args := paddedIDList(chunk)
 		rows, err := s.tx.Query(`SELECT id, id_hash FROM units WHERE translation_id = ? AND id_hash IN `+list,
 			append([]any{job.translationID}, args...)...)
 		if err != nil {
@@ -506,7 +523,7 @@ func (s *checkSettler) existing(units []checkedUnit) (map[int64][]index.UnitChec
 		ids[i] = u.id
 	}
 	for chunk := range slices.Chunk(ids, maxInList) {
-		list, args := idList(chunk)
+		list, args := paddedIDList(chunk)
 		part, err := s.existingQuery(`SELECT unit_id, name, dismissed FROM checks WHERE unit_id IN `+list, args...)
 		if err != nil {
 			return nil, err
@@ -647,19 +664,22 @@ func (s *checkSettler) finish() error {
 			return err
 		}
 	}
-	for chunk := range slices.Chunk(s.insert, maxBulkRows) {
-		args := make([]any, 0, 2*len(chunk))
-		for _, r := range chunk {
+	for rows := s.insert; len(rows) > 0; {
+		// Power-of-two row counts: few statement texts (see bulkRows).
+		n := bulkRows(min(len(rows), maxBulkRows))
+		args := make([]any, 0, 2*n)
+		for _, r := range rows[:n] {
 			args = append(args, r.unit, r.name)
 		}
 		if _, err := tx.Exec(`INSERT INTO checks (unit_id, name, dismissed) VALUES `+
-			valueRows("(?, ?, 0)", len(chunk)), args...); err != nil {
+			valueRows("(?, ?, 0)", n), args...); err != nil {
 			return err
 		}
+		rows = rows[n:]
 	}
 	for _, v := range []bool{true, false} {
 		for chunk := range slices.Chunk(s.flip[v], maxInList) {
-			list, args := idList(chunk)
+			list, args := paddedIDList(chunk)
 			if _, err := tx.Exec(`UPDATE units SET has_failing_check = ? WHERE id IN `+list,
 				append([]any{boolInt(v)}, args...)...); err != nil {
 				return err

@@ -25,6 +25,10 @@ type stmtCache struct {
 	stmts     map[string]*sql.Stmt
 	preparing map[string]bool // texts being prepared, not yet in stmts
 	closed    bool
+	// background counts the preparations running on goroutines of their
+	// own (txStmts.stmt), which Close waits for: one still running after
+	// Close would open a connection to a database being removed.
+	background sync.WaitGroup
 }
 
 func newStmtCache(db *sql.DB, d *dialect) *stmtCache {
@@ -143,7 +147,7 @@ func (t txStmts) stmt(ctx context.Context, query string) *sql.Stmt {
 		return t.tx.StmtContext(ctx, s)
 	}
 	if wanted { // no goroutine per miss once the cache is full
-		go t.c.prepare(context.WithoutCancel(ctx), query)
+		t.c.background.Go(func() { t.c.prepare(context.WithoutCancel(ctx), query) })
 	}
 	return nil
 }
@@ -169,11 +173,15 @@ func (t txStmts) QueryRowContext(ctx context.Context, query string, args ...any)
 	return t.tx.QueryRowContext(ctx, t.c.d.rebind(query), t.c.d.args(args)...)
 }
 
-// Close closes every cached statement.
+// Close closes every cached statement, once the preparations running in
+// the background have ended.
 func (c *stmtCache) Close() error {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	c.closed = true // a preparation still running closes its own statement
+	c.mu.Unlock()
+	c.background.Wait()
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	for q, s := range c.stmts {
 		s.Close()
 		delete(c.stmts, q)
