@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/tolk-project/tolk/formats"
 )
@@ -97,7 +96,7 @@ type document struct {
 func parse(src []byte) (*document, error) {
 	doc := &document{src: src, lastChild: -1, rootClose: -1}
 	d := xml.NewDecoder(bytes.NewReader(src))
-	lines := lineCounter{src: src, line: 1}
+	lines := formats.NewLines(src)
 
 	var (
 		depth    int
@@ -149,7 +148,7 @@ func parse(src []byte) (*document, error) {
 				e := element{
 					kind:        k,
 					name:        name,
-					line:        lines.at(before),
+					line:        lines.At(before),
 					readOnly:    attr(t, "translatable") == "false",
 					note:        strings.Join(notes, "\n"),
 					noteStart:   before,
@@ -351,37 +350,8 @@ func indentBefore(src []byte, off int) string {
 	return string(src[i:off])
 }
 
-// lineCounter turns increasing byte offsets into 1-based line numbers
-// without rescanning from the start each time.
-type lineCounter struct {
-	src  []byte
-	pos  int
-	line int
-}
-
-func (c *lineCounter) at(off int) int {
-	if off > c.pos {
-		c.line += bytes.Count(c.src[c.pos:off], []byte{'\n'})
-		c.pos = off
-	}
-	return c.line
-}
-
-// parseError wraps err with the line and column of byte offset off. The
-// column counts characters, not bytes, as an editor shows it.
 func parseError(src []byte, off int, err error) *formats.ParseError {
-	if off > len(src) {
-		off = len(src)
-	}
-	if off < 0 {
-		off = 0
-	}
-	lineStart := bytes.LastIndexByte(src[:off], '\n') + 1
-	return &formats.ParseError{
-		Line:   bytes.Count(src[:off], []byte{'\n'}) + 1,
-		Column: utf8.RuneCount(src[lineStart:off]) + 1,
-		Err:    err,
-	}
+	return formats.ErrorAt(src, off, err)
 }
 
 func parseErrorf(src []byte, off int, format string, args ...any) *formats.ParseError {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 
@@ -119,9 +118,7 @@ func parse(data []byte) (*file, error) {
 
 // parseError locates offset off of data.
 func parseError(data []byte, off int, err error) *formats.ParseError {
-	line := 1 + bytes.Count(data[:off], []byte("\n"))
-	start := bytes.LastIndexByte(data[:off], '\n') + 1
-	return &formats.ParseError{Line: line, Column: utf8.RuneCount(data[start:off]) + 1, Err: err}
+	return formats.ErrorAt(data, off, err)
 }
 
 // Decode returns the file's messages in file order: every top-level key

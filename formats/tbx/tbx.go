@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/tolk-project/tolk/formats"
 )
@@ -92,7 +91,7 @@ type collector struct {
 func decode(src []byte) (*File, error) {
 	f := &File{src: src, bodyEnd: -1}
 	d := xml.NewDecoder(bytes.NewReader(src))
-	lines := lineCounter{src: src, line: 1}
+	lines := formats.NewLines(src)
 
 	var (
 		depth    int
@@ -139,7 +138,7 @@ func decode(src []byte) (*File, error) {
 			case t.Name.Local == "termEntry" && cur == nil:
 				f.entries = append(f.entries, entry{
 					id:    attr(t, "", "id"),
-					line:  lines.at(before),
+					line:  lines.At(before),
 					start: before,
 				})
 				cur, entryDep = &f.entries[len(f.entries)-1], depth
@@ -250,34 +249,8 @@ func rawName(src []byte, start int) string {
 	return string(src[start+1:])
 }
 
-// lineCounter turns increasing byte offsets into 1-based line numbers
-// without rescanning from the start each time.
-type lineCounter struct {
-	src  []byte
-	pos  int
-	line int
-}
-
-func (c *lineCounter) at(off int) int {
-	if off > c.pos {
-		c.line += bytes.Count(c.src[c.pos:off], []byte{'\n'})
-		c.pos = off
-	}
-	return c.line
-}
-
-// parseError wraps err with the line and column of byte offset off. The
-// column counts characters, not bytes, as an editor shows it.
 func parseError(src []byte, off int, err error) *formats.ParseError {
-	if off > len(src) {
-		off = len(src)
-	}
-	lineStart := bytes.LastIndexByte(src[:off], '\n') + 1
-	return &formats.ParseError{
-		Line:   bytes.Count(src[:off], []byte{'\n'}) + 1,
-		Column: utf8.RuneCount(src[lineStart:off]) + 1,
-		Err:    err,
-	}
+	return formats.ErrorAt(src, off, err)
 }
 
 // New returns an empty glossary whose martif element names sourceLang, for

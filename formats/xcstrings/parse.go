@@ -400,19 +400,7 @@ func (p *parser) hex4(i int) (rune, bool) {
 
 // parseError places err at byte offset off of src.
 func parseError(src []byte, off int, err error) *formats.ParseError {
-	if off > len(src) {
-		off = len(src)
-	}
-	line, col := 1, 1
-	for _, c := range src[:off] {
-		if c == '\n' {
-			line++
-			col = 1
-		} else {
-			col++
-		}
-	}
-	return &formats.ParseError{Line: line, Column: col, Err: fmt.Errorf("xcstrings: %w", err)}
+	return formats.ErrorAt(src, off, fmt.Errorf("xcstrings: %w", err))
 }
 
 // lines maps byte offsets to 1-based line numbers.

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/tolk-project/tolk/formats"
 )
@@ -71,7 +70,7 @@ type doc struct {
 // parse reads a whole XLIFF 1.x or 2.x document. It fails with a
 // *formats.ParseError on malformed XML or a root that is not <xliff>.
 func parse(src []byte) (*doc, error) {
-	p := parser{d: &doc{src: src}, lines: lineCounter{src: src, line: 1}}
+	p := parser{d: &doc{src: src}, lines: formats.NewLines(src)}
 	dec := xml.NewDecoder(bytes.NewReader(src))
 	for {
 		before := int(dec.InputOffset())
@@ -115,7 +114,7 @@ type open struct {
 // parser holds the state of one pass over the tokens.
 type parser struct {
 	d       *doc
-	lines   lineCounter
+	lines   formats.Lines
 	stack   []open
 	depth   int
 	sawRoot bool
@@ -234,7 +233,7 @@ func (p *parser) start(t xml.StartElement, el element) error {
 		d.files = append(d.files, fileEl{tag: el.tag, original: attr(t, "original"), close: -1})
 		p.file = len(d.files) - 1
 	case u == nil && ((!d.v2 && local == "trans-unit") || (d.v2 && local == "unit")):
-		u = &unitState{depth: p.depth, owner: el, line: p.lines.at(el.tag.start), id: attr(t, "id"), attrs: attrMap(t)}
+		u = &unitState{depth: p.depth, owner: el, line: p.lines.At(el.tag.start), id: attr(t, "id"), attrs: attrMap(t)}
 		u.approved = u.attrs["approved"]
 		if !d.v2 {
 			u.segs = []entry{{}}
@@ -437,34 +436,8 @@ func escapeTo(b *strings.Builder, s string) {
 	}
 }
 
-// lineCounter turns increasing byte offsets into 1-based line numbers.
-type lineCounter struct {
-	src  []byte
-	pos  int
-	line int
-}
-
-func (c *lineCounter) at(off int) int {
-	if off > c.pos {
-		c.line += bytes.Count(c.src[c.pos:off], []byte{'\n'})
-		c.pos = off
-	}
-	return c.line
-}
-
 // parseError wraps err with the line and column of byte offset off,
 // counting characters as an editor shows them.
 func parseError(src []byte, off int, err error) *formats.ParseError {
-	if off > len(src) {
-		off = len(src)
-	}
-	if off < 0 {
-		off = 0
-	}
-	lineStart := bytes.LastIndexByte(src[:off], '\n') + 1
-	return &formats.ParseError{
-		Line:   bytes.Count(src[:off], []byte{'\n'}) + 1,
-		Column: utf8.RuneCount(src[lineStart:off]) + 1,
-		Err:    err,
-	}
+	return formats.ErrorAt(src, off, err)
 }
