@@ -115,6 +115,7 @@ func TestPrivateObjects(t *testing.T) {
 		"/api/translations/secret/vault/de/", "/api/translations/secret/vault/de/units/",
 		"/api/translations/secret/vault/de/changes/", "/api/translations/secret/vault/de/statistics/",
 		"/api/units/" + strconv.FormatInt(e.units[0], 10) + "/",
+		"/api/units/" + strconv.FormatInt(e.units[0], 10) + "/checks/", "/api/components/secret/vault/checks/",
 		"/api/changes/" + strconv.FormatInt(e.changes[len(e.changes)-1], 10) + "/",
 		"/projects/secret/", "/projects/secret/vault/", "/projects/secret/vault/de/",
 		"/translate/secret/vault/de/", "/engage/secret/-/de/",

@@ -40,3 +40,16 @@ func (l *Lines) At(off int) int {
 	}
 	return l.line
 }
+
+// RawElementName returns the name of the XML tag that starts at src[start]
+// ('<') as written, prefix included: encoding/xml resolves prefixes to
+// namespaces, and a writer that adds or matches a tag needs the bytes.
+func RawElementName(src []byte, start int) string {
+	for i := start + 1; i < len(src); i++ {
+		switch src[i] {
+		case ' ', '\t', '\n', '\r', '/', '>':
+			return string(src[start+1 : i])
+		}
+	}
+	return string(src[start+1:])
+}

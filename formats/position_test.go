@@ -30,3 +30,12 @@ func TestErrorAt(t *testing.T) {
 		}
 	}
 }
+
+func TestRawElementName(t *testing.T) {
+	src := []byte(`<x:trans-unit id="1"><b/><target>t</target`)
+	for start, want := range map[int]string{0: "x:trans-unit", 21: "b", 25: "target"} {
+		if got := RawElementName(src, start); got != want {
+			t.Errorf("RawElementName(%d) = %q, want %q", start, got, want)
+		}
+	}
+}

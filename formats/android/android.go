@@ -154,7 +154,7 @@ func parse(src []byte) (*document, error) {
 					noteStart:   before,
 					start:       before,
 					selfClosing: selfClosing,
-					rawName:     rawName(src, before),
+					rawName:     formats.RawElementName(src, before),
 					innerStart:  after,
 				}
 				if noteStart >= 0 {
@@ -170,7 +170,7 @@ func parse(src []byte) (*document, error) {
 			case depth == 3 && cur != nil && cur.kind == kindPlurals && t.Name.Local == "item" && t.Name.Space == "":
 				cur.items = append(cur.items, value{
 					start: after, open: before, selfClosing: selfClosing,
-					rawName: rawName(src, before), quantity: attr(t, "quantity"),
+					rawName: formats.RawElementName(src, before), quantity: attr(t, "quantity"),
 					itemIndent: indentBefore(src, before),
 				})
 				val, valDepth, runs = &cur.items[len(cur.items)-1], depth, runs[:0]
@@ -322,19 +322,6 @@ func attr(t xml.StartElement, local string) string {
 		}
 	}
 	return ""
-}
-
-// rawName returns the element name as written at src[start] ('<').
-func rawName(src []byte, start int) string {
-	i := start + 1
-	for i < len(src) {
-		switch src[i] {
-		case ' ', '\t', '\n', '\r', '/', '>':
-			return string(src[start+1 : i])
-		}
-		i++
-	}
-	return string(src[start+1:])
 }
 
 // indentBefore returns the spaces and tabs between the start of off's line

@@ -243,7 +243,7 @@ func (doc *document) insertion(elems []string, nl string) patch {
 	}
 	b.WriteString(nl)
 	if doc.rootSelfClosing {
-		return patch{doc.rootClose, doc.rootClose + 2, ">" + b.String() + "</" + rawName(doc.src, bytes.LastIndexByte(doc.src[:doc.rootClose], '<')) + ">"}
+		return patch{doc.rootClose, doc.rootClose + 2, ">" + b.String() + "</" + formats.RawElementName(doc.src, bytes.LastIndexByte(doc.src[:doc.rootClose], '<')) + ">"}
 	}
 	// Replace the white space before </resources> so that it ends up on a
 	// line of its own once.

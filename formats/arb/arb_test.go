@@ -4,41 +4,17 @@ import (
 	"bytes"
 	stdjson "encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/tolk-project/tolk/formats"
+	"github.com/tolk-project/tolk/formats/internal/corpustest"
 )
 
 // corpusDir is the shared corpus seen from this package's directory.
-var corpusDir = filepath.Join("..", "..", "..", "shared", "corpus")
-
-// corpusFiles returns fluffychat's ARB files, skipping the test when the
-// corpus is not checked out next to the repository.
-func corpusFiles(tb testing.TB) []string {
-	tb.Helper()
-	root := filepath.Join(corpusDir, "fluffychat")
-	if _, err := os.Stat(root); err != nil {
-		tb.Skipf("corpus %s not found (%v); it lives in shared/corpus beside the checkout", root, err)
-	}
-	paths, err := filepath.Glob(filepath.Join(root, "lib", "l10n", "*.arb"))
-	if err != nil || len(paths) == 0 {
-		tb.Fatalf("no .arb files in %s: %v", root, err)
-	}
-	return paths
-}
-
-func mustRead(tb testing.TB, path string) []byte {
-	tb.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return data
-}
+var corpusDir = corpustest.Root
 
 func mustDecode(tb testing.TB, data []byte) []formats.Unit {
 	tb.Helper()
@@ -307,3 +283,12 @@ func TestRemoveCorpus(t *testing.T) {
 		}
 	}
 }
+
+// corpusFiles returns fluffychat's ARB files.
+func corpusFiles(tb testing.TB) []string {
+	tb.Helper()
+	return corpustest.Glob(tb, "fluffychat", filepath.Join("lib", "l10n", "*.arb"))
+}
+
+// mustRead reads a corpus or test file.
+var mustRead = corpustest.Read

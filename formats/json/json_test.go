@@ -4,50 +4,17 @@ import (
 	"bytes"
 	stdjson "encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/tolk-project/tolk/formats"
+	"github.com/tolk-project/tolk/formats/internal/corpustest"
 )
 
 // corpusDir is the shared corpus seen from this package's directory.
-var corpusDir = filepath.Join("..", "..", "..", "shared", "corpus")
-
-// corpusFiles returns every .json file under corpus/name, skipping the
-// test when the corpus is not checked out next to the repository.
-func corpusFiles(tb testing.TB, name string) []string {
-	tb.Helper()
-	root := filepath.Join(corpusDir, name)
-	if _, err := os.Stat(root); err != nil {
-		tb.Skipf("corpus %s not found (%v); it lives in shared/corpus beside the checkout", root, err)
-	}
-	var paths []string
-	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".json") {
-			paths = append(paths, path)
-		}
-		return err
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if len(paths) == 0 {
-		tb.Fatalf("no .json files under %s", root)
-	}
-	return paths
-}
-
-func mustRead(tb testing.TB, path string) []byte {
-	tb.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return data
-}
+var corpusDir = corpustest.Root
 
 func mustDecode(tb testing.TB, data []byte) *File {
 	tb.Helper()
@@ -351,3 +318,12 @@ func TestNew(t *testing.T) {
 		t.Fatalf("got\n%s\nwant\n%s", out, want)
 	}
 }
+
+// corpusFiles returns every .json file under corpus folder name.
+func corpusFiles(tb testing.TB, name string) []string {
+	tb.Helper()
+	return corpustest.Walk(tb, name, ".json")
+}
+
+// mustRead reads a corpus or test file.
+var mustRead = corpustest.Read

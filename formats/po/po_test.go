@@ -2,7 +2,6 @@ package po
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -10,36 +9,11 @@ import (
 	"testing"
 
 	"github.com/tolk-project/tolk/formats"
+	"github.com/tolk-project/tolk/formats/internal/corpustest"
 )
 
 // corpusDir is the kooha corpus seen from this package's directory.
-var corpusDir = filepath.Join("..", "..", "..", "shared", "corpus", "kooha", "po")
-
-// corpusFiles returns the corpus's .po files (and the .pot when pot is
-// set), skipping the test when the corpus is not beside the checkout.
-func corpusFiles(tb testing.TB, pot bool) []string {
-	tb.Helper()
-	if _, err := os.Stat(corpusDir); err != nil {
-		tb.Skipf("corpus %s not found (%v); it lives in shared/corpus beside the checkout", corpusDir, err)
-	}
-	paths, err := filepath.Glob(filepath.Join(corpusDir, "*.po"))
-	if err != nil || len(paths) == 0 {
-		tb.Fatalf("no .po files under %s (%v)", corpusDir, err)
-	}
-	if pot {
-		paths = append(paths, filepath.Join(corpusDir, "kooha.pot"))
-	}
-	return paths
-}
-
-func mustRead(tb testing.TB, path string) []byte {
-	tb.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return data
-}
+var corpusDir = filepath.Join(corpustest.Root, "kooha", "po")
 
 func mustDecode(tb testing.TB, c Codec, data []byte) []formats.Unit {
 	tb.Helper()
@@ -308,3 +282,17 @@ func TestEscapeRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// corpusFiles returns the corpus's .po files (and the .pot when pot is
+// set).
+func corpusFiles(tb testing.TB, pot bool) []string {
+	tb.Helper()
+	paths := corpustest.Glob(tb, "kooha", filepath.Join("po", "*.po"))
+	if pot {
+		paths = append(paths, filepath.Join(corpusDir, "kooha.pot"))
+	}
+	return paths
+}
+
+// mustRead reads a corpus or test file.
+var mustRead = corpustest.Read

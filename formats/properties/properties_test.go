@@ -3,17 +3,17 @@ package properties
 import (
 	"bytes"
 	"errors"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/tolk-project/tolk/formats"
+	"github.com/tolk-project/tolk/formats/internal/corpustest"
 )
 
 // corpusDir is the shared corpus seen from this package's directory.
-var corpusDir = filepath.Join("..", "..", "..", "shared", "corpus")
+var corpusDir = corpustest.Root
 
 // corpora are the corpus folders, each with its codec and the folder of
 // its files.
@@ -25,30 +25,6 @@ var corpora = []struct {
 }{
 	{"jitsi", UTF8, "modules/plugin/defaultresourcepack/src/main/resources/resources/languages", "resources.properties"},
 	{"portfolio-performance", Latin1, "name.abuchen.portfolio.ui/src/name/abuchen/portfolio/ui", "messages.properties"},
-}
-
-// corpusFiles returns every .properties file of a corpus, skipping the
-// test when the corpus is not checked out next to the repository.
-func corpusFiles(tb testing.TB, name, dir string) []string {
-	tb.Helper()
-	root := filepath.Join(corpusDir, name)
-	if _, err := os.Stat(root); err != nil {
-		tb.Skipf("corpus %s not found (%v); it lives in shared/corpus beside the checkout", root, err)
-	}
-	paths, err := filepath.Glob(filepath.Join(root, dir, "*.properties"))
-	if err != nil || len(paths) == 0 {
-		tb.Fatalf("no .properties files in %s: %v", root, err)
-	}
-	return paths
-}
-
-func mustRead(tb testing.TB, path string) []byte {
-	tb.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return data
 }
 
 func mustDecode(tb testing.TB, c Codec, data []byte) []formats.Unit {
@@ -456,3 +432,12 @@ func oneCut(data, out []byte) bool {
 	}
 	return len(out) < len(data) && bytes.Equal(out[pre:], data[len(data)-(len(out)-pre):])
 }
+
+// corpusFiles returns every .properties file of a corpus folder's dir.
+func corpusFiles(tb testing.TB, name, dir string) []string {
+	tb.Helper()
+	return corpustest.Glob(tb, name, filepath.Join(dir, "*.properties"))
+}
+
+// mustRead reads a corpus or test file.
+var mustRead = corpustest.Read

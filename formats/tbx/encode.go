@@ -144,7 +144,7 @@ func (f *File) addEntries(sourceLang, targetLang string, added []Edit) (splice, 
 	if n := len(f.entries); n > 0 {
 		// After the last entry, laid out like it.
 		last := &f.entries[n-1]
-		at, p, before = last.end, prefix(rawName(f.src, last.start)), lineBreak(f.src, last.start)
+		at, p, before = last.end, prefix(formats.RawElementName(f.src, last.start)), lineBreak(f.src, last.start)
 		if len(last.langSets) > 0 {
 			if inner = lineBreak(f.src, last.langSets[0].start); inner != "" {
 				end = before

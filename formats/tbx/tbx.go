@@ -134,7 +134,7 @@ func decode(src []byte) (*File, error) {
 			}
 			switch {
 			case t.Name.Local == "body" && bodyDep == 0 && cur == nil:
-				bodyDep, f.bodyName = depth, rawName(src, before)
+				bodyDep, f.bodyName = depth, formats.RawElementName(src, before)
 			case t.Name.Local == "termEntry" && cur == nil:
 				f.entries = append(f.entries, entry{
 					id:    attr(t, "", "id"),
@@ -153,13 +153,13 @@ func decode(src []byte) (*File, error) {
 				}
 				cur.langSets = append(cur.langSets, langSet{
 					lang:    lang,
-					rawName: rawName(src, before),
+					rawName: formats.RawElementName(src, before),
 					start:   before,
 					endTag:  endTag,
 				})
 				ls, lsDep = &cur.langSets[len(cur.langSets)-1], depth
 			case t.Name.Local == "term" && ls != nil && ls.term == nil:
-				tm = &term{rawName: rawName(src, before), start: after, selfClosing: selfClosing}
+				tm = &term{rawName: formats.RawElementName(src, before), start: after, selfClosing: selfClosing}
 				if selfClosing {
 					tm.start = after - 2
 				}
@@ -232,21 +232,6 @@ func attr(t xml.StartElement, space, local string) string {
 		}
 	}
 	return ""
-}
-
-// rawName returns the element name as written at src[start] ('<'),
-// prefix included, so that a written end tag matches its start tag even
-// where encoding/xml has already resolved the prefix to a namespace.
-func rawName(src []byte, start int) string {
-	i := start + 1
-	for i < len(src) {
-		switch src[i] {
-		case ' ', '\t', '\n', '\r', '/', '>':
-			return string(src[start+1 : i])
-		}
-		i++
-	}
-	return string(src[start+1:])
 }
 
 func parseError(src []byte, off int, err error) *formats.ParseError {

@@ -1,16 +1,14 @@
 package xliff
 
 import (
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/tolk-project/tolk/formats"
+	"github.com/tolk-project/tolk/formats/internal/corpustest"
 )
 
 // corpusDir is the shared corpus seen from this package's directory.
-var corpusDir = filepath.Join("..", "..", "..", "shared", "corpus")
+var corpusDir = corpustest.Root
 
 // corpora names the XLIFF corpora and the codec that reads each.
 var corpora = []struct {
@@ -19,39 +17,6 @@ var corpora = []struct {
 }{
 	{"kimai", XLIFF},
 	{"pkspot", XLIFF2},
-}
-
-// corpusFiles returns every .xlf file under corpus/name, sorted, skipping
-// the test when the corpus is not checked out beside the repository.
-func corpusFiles(tb testing.TB, name string) []string {
-	tb.Helper()
-	root := filepath.Join(corpusDir, name)
-	if _, err := os.Stat(root); err != nil {
-		tb.Skipf("corpus %s not found (%v); it lives in shared/corpus beside the checkout", root, err)
-	}
-	var paths []string
-	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".xlf") {
-			paths = append(paths, path)
-		}
-		return err
-	})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if len(paths) == 0 {
-		tb.Fatalf("no .xlf files under %s", root)
-	}
-	return paths
-}
-
-func mustRead(tb testing.TB, path string) []byte {
-	tb.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return data
 }
 
 func mustDecode(tb testing.TB, c Codec, data []byte, f formats.File) []formats.Unit {
@@ -92,3 +57,12 @@ func de() formats.File {
 func editOf(ctx, target string) formats.Edit {
 	return formats.Edit{Context: ctx, Target: []string{target}}
 }
+
+// corpusFiles returns every .xlf file under corpus folder name, sorted.
+func corpusFiles(tb testing.TB, name string) []string {
+	tb.Helper()
+	return corpustest.Walk(tb, name, ".xlf")
+}
+
+// mustRead reads a corpus or test file.
+var mustRead = corpustest.Read

@@ -159,7 +159,7 @@ func (p *parser) token(tok xml.Token, before, after int) error {
 	case xml.StartElement:
 		p.depth++
 		selfClosing := after-before >= 2 && src[after-2] == '/' && src[after-1] == '>'
-		el := element{tag: span{before, after}, inner: span{after, after}, selfClosing: selfClosing, name: rawName(src, before)}
+		el := element{tag: span{before, after}, inner: span{after, after}, selfClosing: selfClosing, name: formats.RawElementName(src, before)}
 		p.stack = append(p.stack, open{t.Name.Local, el})
 		if p.capture != nil {
 			if p.capture.kind == "source" || p.capture.kind == "target" {
@@ -404,19 +404,6 @@ func attrMap(t xml.StartElement) map[string]string {
 		}
 	}
 	return m
-}
-
-// rawName returns the element name as written at src[start] ('<').
-func rawName(src []byte, start int) string {
-	i := start + 1
-	for i < len(src) {
-		switch src[i] {
-		case ' ', '\t', '\n', '\r', '/', '>':
-			return string(src[start+1 : i])
-		}
-		i++
-	}
-	return string(src[start+1:])
 }
 
 // escapeTo writes s with &, < and > escaped, the way lxml serializes

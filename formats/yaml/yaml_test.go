@@ -2,39 +2,15 @@ package yaml
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/tolk-project/tolk/formats"
+	"github.com/tolk-project/tolk/formats/internal/corpustest"
 )
 
 // corpusDir is the shared corpus seen from this package's directory.
-var corpusDir = filepath.Join("..", "..", "..", "shared", "corpus")
-
-// corpusFiles returns diaspora's locale files, skipping the test when
-// the corpus is not checked out next to the repository.
-func corpusFiles(tb testing.TB) []string {
-	tb.Helper()
-	root := filepath.Join(corpusDir, "diaspora")
-	if _, err := os.Stat(root); err != nil {
-		tb.Skipf("corpus %s not found (%v); it lives in shared/corpus beside the checkout", root, err)
-	}
-	paths, err := filepath.Glob(filepath.Join(root, "config", "locales", "diaspora", "*.yml"))
-	if err != nil || len(paths) == 0 {
-		tb.Fatalf("no .yml files in %s: %v", root, err)
-	}
-	return paths
-}
-
-func mustRead(tb testing.TB, path string) []byte {
-	tb.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return data
-}
+var corpusDir = corpustest.Root
 
 // fileOf returns the formats.File of a diaspora file: its language's
 // CLDR plural categories, by the file name.
@@ -115,3 +91,12 @@ func TestCorpusCounts(t *testing.T) {
 		t.Errorf("%d units over all files, SOURCE.md says 12,271", total)
 	}
 }
+
+// corpusFiles returns diaspora's locale files.
+func corpusFiles(tb testing.TB) []string {
+	tb.Helper()
+	return corpustest.Glob(tb, "diaspora", filepath.Join("config", "locales", "diaspora", "*.yml"))
+}
+
+// mustRead reads a corpus or test file.
+var mustRead = corpustest.Read

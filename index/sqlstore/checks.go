@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math/bits"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -212,7 +211,7 @@ func settleChecks(tx *Tx) (map[int64]checkOutcome, error) {
 	}
 	slices.Sort(ids)
 	for chunk := range slices.Chunk(ids, maxInList) {
-		list, args := paddedIDList(chunk)
+		list, args := idList(chunk)
 		if err := s.load(`SELECT `+checkedUnitColumns+` WHERE u.id IN `+list+` ORDER BY u.id`, args...); err != nil {
 			return nil, err
 		}
@@ -223,24 +222,9 @@ func settleChecks(tx *Tx) (map[int64]checkOutcome, error) {
 	return s.outcomes, nil
 }
 
-// maxInList bounds the ids of one IN list: a power of two, as
-// paddedIDList pads to.
+// maxInList bounds the ids of one IN list: a power of two, as idList
+// pads to.
 const maxInList = 512
-
-// paddedIDList is idList padded to a power of two ids by repeating the
-// last: the writer prepares and keeps every statement text it runs
-// (stmtCache, at most 512), and an IN list of every length from 1 to
-// maxInList was as many texts, crowding out the statements that matter
-// and each prepared on a goroutine of its own.
-func paddedIDList(ids []int64) (string, []any) {
-	n := 1 << bits.Len(uint(len(ids)-1))
-	padded := make([]int64, n)
-	copy(padded, ids)
-	for i := len(ids); i < n; i++ {
-		padded[i] = ids[len(ids)-1]
-	}
-	return idList(padded)
-}
 
 // checkSettler settles the checks of the units one write marked.
 type checkSettler struct {
@@ -285,7 +269,7 @@ func (s *checkSettler) loadTranslation(id int64) error {
 	}
 	slices.Sort(stale)
 	for chunk := range slices.Chunk(stale, maxInList) {
-		list, args := paddedIDList(chunk)
+		list, args := idList(chunk)
 		if err := s.loadWith(existing, `SELECT `+checkedUnitColumns+` WHERE u.id IN `+list, args...); err != nil {
 			return err
 		}
@@ -432,7 +416,7 @@ type createdChecks struct {
 
 // checkCreated starts the checks of the units an import inserted into
 // a translation it created; settleChecks waits for them and stores the
-// failing ones. isSource says the translation is its component's source.
+// failing ones.
 func (tx *Tx) checkCreated(translationID int64, units []checkedUnit) error {
 	if len(units) == 0 {
 		return nil
@@ -485,7 +469,7 @@ func (s *checkSettler) settleCreated(job *createdChecks) error {
 	}
 	hashes := slices.Sorted(maps.Keys(failing))
 	for chunk := range slices.Chunk(hashes, maxInList) {
-		list, args := paddedIDList(chunk)
+		list, args := idList(chunk)
 		rows, err := s.tx.Query(`SELECT id, id_hash FROM units WHERE translation_id = ? AND id_hash IN `+list,
 			append([]any{job.translationID}, args...)...)
 		if err != nil {
@@ -523,7 +507,7 @@ func (s *checkSettler) existing(units []checkedUnit) (map[int64][]index.UnitChec
 		ids[i] = u.id
 	}
 	for chunk := range slices.Chunk(ids, maxInList) {
-		list, args := paddedIDList(chunk)
+		list, args := idList(chunk)
 		part, err := s.existingQuery(`SELECT unit_id, name, dismissed FROM checks WHERE unit_id IN `+list, args...)
 		if err != nil {
 			return nil, err
@@ -679,7 +663,7 @@ func (s *checkSettler) finish() error {
 	}
 	for _, v := range []bool{true, false} {
 		for chunk := range slices.Chunk(s.flip[v], maxInList) {
-			list, args := paddedIDList(chunk)
+			list, args := idList(chunk)
 			if _, err := tx.Exec(`UPDATE units SET has_failing_check = ? WHERE id IN `+list,
 				append([]any{boolInt(v)}, args...)...); err != nil {
 				return err

@@ -1,6 +1,7 @@
 package sqlstore
 
 import (
+	"math/bits"
 	"strconv"
 	"strings"
 )
@@ -12,14 +13,19 @@ import (
 // is. Hidden ids turn a list into a filtered one, counted and paged with
 // OFFSET.
 
-// idList returns "(?, ?, …)" with one mark per id, and the ids as
-// arguments.
+// idList returns "(?, ?, …)" and the ids as its arguments, padded to a
+// power of two marks by repeating the last id (which changes nothing an
+// IN or NOT IN means): every statement text is prepared and kept by the
+// statement caches (stmtCache, at most 512 texts), and a list of every
+// length was as many texts, crowding out the statements that matter,
+// each prepared on a goroutine of its own.
 func idList(ids []int64) (string, []any) {
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		args[i] = id
+	n := 1 << bits.Len(uint(len(ids)-1))
+	args := make([]any, n)
+	for i := range args {
+		args[i] = ids[min(i, len(ids)-1)]
 	}
-	return "(?" + strings.Repeat(", ?", len(ids)-1) + ")", args
+	return "(?" + strings.Repeat(", ?", n-1) + ")", args
 }
 
 // notIn returns the condition "column NOT IN (ids)" and its arguments.
