@@ -298,7 +298,7 @@ func TestPatchUnitRefusals(t *testing.T) {
 	}{
 		{"approved, translator", e.anna, hello, 20, 403, denied("Only reviewers can change approved strings. " +
 			"Please add a suggestion if you think the string should be changed.")},
-		{"approve, translator", e.anna, bye, 30, 400, invalidField("state", "Insufficient privileges for saving translations.")},
+		{"approve, translator", e.anna, bye, 30, 400, invalidField("state", "Insufficient privileges for approving translations.")},
 	} {
 		r := servertest.DoJSON(t, "PATCH", tc.url, tc.auth, map[string]any{"target": []string{"x"}, "state": tc.state})
 		if r.Status != tc.status || string(r.Body) != tc.want {

@@ -28,35 +28,13 @@ func UploadDenied(p *index.Principal, t *index.Translation) string {
 	return ""
 }
 
-// editDenied is the reference's check_can_edit: a locked component
-// refuses every edit, then the permission itself, then the template's
-// own permission for a template translation.
+// editDenied is the reference's check_can_edit (index.CheckCanEdit) as
+// a reason.
 func editDenied(p *index.Principal, t *index.Translation, perm index.Permission) string {
-	c := &t.Component
-	switch {
-	case c.Locked:
-		return "This translation is currently locked."
-	case !p.Can(perm, c.ProjectID) && perm == index.PermUnitReview:
-		return "Insufficient privileges for approving translations."
-	case !p.Can(perm, c.ProjectID):
-		return "Insufficient privileges for saving translations."
-	case t.IsTemplate && !p.Can(index.PermUnitTemplate, c.ProjectID):
-		return "Insufficient privileges for editing source strings."
+	if err := index.CheckCanEdit(p, t, perm); err != nil {
+		return index.ErrorMessage(err)
 	}
 	return ""
-}
-
-// reviewDenied is the reference's unit.review check on a translation:
-// the project must review strings of its kind, then the edit checks.
-func reviewDenied(p *index.Principal, t *index.Translation) string {
-	proj := &t.Component.Project
-	switch {
-	case t.IsSource && !proj.SourceReview:
-		return "Source-string reviews are turned off."
-	case !t.IsSource && !proj.TranslationReview:
-		return "Translation reviews are turned off."
-	}
-	return editDenied(p, t, index.PermUnitReview)
 }
 
 // addDenied is the reference's unit.add check: strings of a monolingual
@@ -81,7 +59,7 @@ func methodDenied(p *index.Principal, t *index.Translation, m index.UploadMethod
 	case index.UploadTranslate, index.UploadFuzzy:
 		return editDenied(p, t, index.PermUnitEdit)
 	case index.UploadApprove:
-		return reviewDenied(p, t)
+		return index.ReviewDenied(p, t)
 	case index.UploadAdd:
 		return addDenied(p, t)
 	case index.UploadSuggest:
@@ -113,7 +91,7 @@ func checkUploadPerms(p *index.Principal, t *index.Translation, form *uploadForm
 		return problem("conflicts", "You can not overwrite existing translations.")
 	}
 	if form.conflicts == index.ConflictsReplaceApproved {
-		if reason := reviewDenied(p, t); reason != "" {
+		if reason := index.ReviewDenied(p, t); reason != "" {
 			return problem("conflicts", reason)
 		}
 	}

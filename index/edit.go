@@ -18,11 +18,12 @@ func UserActor(u *User) Actor {
 }
 
 // EditAction is the change an edit from old to new state records, as the
-// reference's Unit.generate_change: approving is 36, marking for edit 37,
-// a first translation 5 and any other change 2.
+// reference's Unit.generate_change (reference workspace §4.4): any needs
+// editing state (10, 11, 12) is "Marked for edit" (37), approving is 36
+// whatever the old state, a first translation 5 and any other change 2.
 func EditAction(old, new State) Action {
 	switch {
-	case new == StateFuzzy:
+	case new.Fuzzy():
 		return ActionMarkedEdit
 	case new == StateApproved:
 		return ActionApprove

@@ -15,14 +15,21 @@ import (
 
 // The reference's messages for refused unit writes.
 const (
-	msgReadOnly       = "The string is read-only."
-	msgLocked         = "This translation is currently locked."
-	msgNoPrivileges   = "Insufficient privileges for saving translations."
-	msgNoTemplate     = "Insufficient privileges for editing source strings."
-	msgApprovedOnly   = "Only reviewers can change approved strings. Please add a suggestion if you think the string should be changed."
-	msgSourceProps    = "Source strings properties can be set only on source strings"
-	msgSourceLanguage = "Add the string to the source language instead."
-	msgUnitsDisabled  = "Adding strings is disabled in the component configuration."
+	msgReadOnly     = "The string is read-only."
+	msgLocked       = "This translation is currently locked."
+	msgNoPrivileges = "Insufficient privileges for saving translations."
+	msgNoTemplate   = "Insufficient privileges for editing source strings."
+	msgApprovedOnly = "Only reviewers can change approved strings."
+	// msgAddSuggestion follows msgApprovedOnly where the component takes
+	// suggestions, as the reference always says it.
+	msgAddSuggestion   = " Please add a suggestion if you think the string should be changed."
+	msgNoReview        = "Insufficient privileges for approving translations."
+	msgReviewOff       = "Translation reviews are turned off."
+	msgSourceReviewOff = "Source-string reviews are turned off."
+	msgReadOnlyTrans   = "The translation is read-only."
+	msgSourceProps     = "Source strings properties can be set only on source strings"
+	msgSourceLanguage  = "Add the string to the source language instead."
+	msgUnitsDisabled   = "Adding strings is disabled in the component configuration."
 	// msgBaseFileOff departs from the reference, which answers
 	// msgUnitsDisabled here too and so sends an administrator to
 	// manage_units when edit_template ("Edit base file") is what is off.
@@ -119,11 +126,16 @@ func fieldError(attr, msg string) error {
 // perm in a translation: a locked component refuses every edit, then the
 // permission, then (for a template's source strings) unit.template. The
 // reference also requires an e-mail address; Tolk's users need none.
+// A missing unit.review is named as such: the reference says "saving"
+// for every permission, which sends a translator who may save looking
+// for the wrong thing.
 func CheckCanEdit(who *Principal, t *Translation, perm Permission) error {
 	pid := t.Component.ProjectID
 	switch {
 	case t.Component.Locked:
 		return denied(msgLocked)
+	case !who.Can(perm, pid) && perm == PermUnitReview:
+		return denied(msgNoReview)
 	case !who.Can(perm, pid):
 		return denied(msgNoPrivileges)
 	case t.IsMonolingualSource() && !who.Can(PermUnitTemplate, pid):
@@ -132,27 +144,50 @@ func CheckCanEdit(who *Principal, t *Translation, perm Permission) error {
 	return nil
 }
 
-// checkUnitEdit is the unit.edit check of a unit (check 9): besides
-// CheckCanEdit, an approved string is the reviewers' once reviews are on.
+// CheckUnitEdit is the unit.edit check of a unit (the reference's
+// check_edit_approved and check_can_edit; PATCH check 9): besides
+// CheckCanEdit, an approved string is the reviewers' while reviews are
+// on. Turning reviews off keeps the strings approved but drops the rule.
 // The lock is checked first, where the reference would name the approval
-// (its reviewer check fails on the lock too): the lock is the real reason.
-func checkUnitEdit(who *Principal, u *Unit, t *Translation) error {
+// (its reviewer check fails on the lock too): the lock is the real
+// reason. The API, the editor and uploads all ask this.
+func CheckUnitEdit(who *Principal, u *Unit, t *Translation) error {
 	if t.Component.Locked {
 		return denied(msgLocked)
 	}
 	if u.State == StateApproved && t.ReviewEnabled() && !who.Can(PermUnitReview, t.Component.ProjectID) {
-		return denied(msgApprovedOnly)
+		return denied(ApprovedOnlyMessage(&t.Component))
 	}
 	return CheckCanEdit(who, t, PermUnitEdit)
 }
 
-// reviewDenied is why who may not approve strings of t, or "".
-func reviewDenied(who *Principal, t *Translation) string {
-	if !t.ReviewEnabled() {
-		if t.IsSource {
-			return "Source string reviews are turned off."
-		}
-		return "Translation reviews are turned off."
+// ApprovedOnlyMessage is the refusal of an approved string to a
+// translator. The reference always tells them to add a suggestion; Tolk
+// does only where the component takes suggestions.
+func ApprovedOnlyMessage(c *Component) string {
+	if c.EnableSuggestions {
+		return msgApprovedOnly + msgAddSuggestion
+	}
+	return msgApprovedOnly
+}
+
+// ReviewDenied is the reference's unit.review check on a translation
+// (check_unit_review): why who may not approve or unapprove its strings,
+// or "". Reviews must be on for the translation's side (source_review
+// for the source strings, translation_review for the others), the
+// translation must take edits at all (a bilingual source, or a template
+// whose component does not let it be edited, is read-only), then
+// CheckCanEdit for unit.review. The API's PATCH (a 400 on state), the
+// editor's approve box and uploads (method=approve,
+// conflicts=replace-approved) all ask this.
+func ReviewDenied(who *Principal, t *Translation) string {
+	switch {
+	case !t.ReviewEnabled() && t.IsSource:
+		return msgSourceReviewOff
+	case !t.ReviewEnabled():
+		return msgReviewOff
+	case t.IsSource && (!t.IsMonolingualSource() || !t.Component.EditTemplate):
+		return msgReadOnlyTrans
 	}
 	if err := CheckCanEdit(who, t, PermUnitReview); err != nil {
 		return ErrorMessage(err)
@@ -220,11 +255,11 @@ func CheckUnitPatch(who *Principal, u *Unit, t *Translation, p UnitPatch) (UnitU
 	case state != StateEmpty && IsBlank(target):
 		return upd, fieldError("state", "Can not use non empty state with empty target")
 	}
-	if err := checkUnitEdit(who, u, t); err != nil {
+	if err := CheckUnitEdit(who, u, t); err != nil {
 		return upd, err
 	}
 	if state == StateApproved {
-		if reason := reviewDenied(who, t); reason != "" {
+		if reason := ReviewDenied(who, t); reason != "" {
 			return upd, fieldError("state", reason)
 		}
 	}
@@ -349,7 +384,7 @@ func ValidateNewUnit(who *Principal, t *Translation, a UnitAdd) (NewUnit, error)
 		case s == StateApproved && !t.ReviewEnabled():
 			return n, fieldError("state", "Approved state is not available as reviews are not enabled.")
 		case s == StateApproved:
-			if reason := reviewDenied(who, t); reason != "" {
+			if reason := ReviewDenied(who, t); reason != "" {
 				return n, fieldError("state", reason)
 			}
 		}

@@ -92,7 +92,7 @@ func TestCheckUnitPatchOrder(t *testing.T) {
 		{"approve without review", f.admin, one, f.de, UnitPatch{Target: x("a"), State: ptr(StateApproved)},
 			ErrInvalid, "state", "Translation reviews are turned off."},
 		{"approve as translator", f.translator, one, reviewed, UnitPatch{Target: x("a"), State: ptr(StateApproved)},
-			ErrInvalid, "state", msgNoPrivileges},
+			ErrInvalid, "state", msgNoReview},
 		{"template without edit_template", f.admin, &Unit{Source: []string{"a"}, State: StateReadOnly},
 			func() Translation { t := f.tmpl; t.Component.EditTemplate = false; return t }(),
 			UnitPatch{Target: x("b"), State: ptr(StateTranslated)}, ErrPermission, "", msgReadOnly},
@@ -215,5 +215,78 @@ func TestCheckDeleteUnit(t *testing.T) {
 	}
 	if err := CheckDeleteUnit(f.admin, &Unit{}, &glossary); err != nil {
 		t.Errorf("admin: %v", err)
+	}
+}
+
+// TestReviewRules walks who may approve, and who may edit an approved
+// string, over the review settings: one decision (ReviewDenied,
+// CheckUnitEdit) that the API, the editor and uploads share.
+func TestReviewRules(t *testing.T) {
+	f := newRuleFixture()
+	on := f.de
+	on.Component.Project.TranslationReview = true
+	srcOn := f.tmpl
+	srcOn.Component.Project.SourceReview = true
+	bilingualSrcOn := f.src
+	bilingualSrcOn.Component.Project.SourceReview = true
+	// Source review alone leaves translations' reviews off, and the
+	// other way round.
+	srcOnly := f.de
+	srcOnly.Component.Project.SourceReview = true
+	lockedOn := on
+	lockedOn.Component.Locked = true
+	for _, tc := range []struct {
+		name string
+		who  *Principal
+		t    Translation
+		want string
+	}{
+		{"reviews off", f.reviewer, f.de, msgReviewOff},
+		{"source review only", f.reviewer, srcOnly, msgReviewOff},
+		{"source reviews off", f.admin, f.tmpl, msgSourceReviewOff},
+		{"reviewer", f.reviewer, on, ""},
+		{"administrator", f.admin, on, ""},
+		{"translator", f.translator, on, msgNoReview},
+		{"no role", f.nobody, on, msgNoReview},
+		{"locked", f.reviewer, lockedOn, msgLocked},
+		{"template, source review on", f.admin, srcOn, ""},
+		{"bilingual source, source review on", f.admin, bilingualSrcOn, msgReadOnlyTrans},
+	} {
+		if got := ReviewDenied(tc.who, &tc.t); got != tc.want {
+			t.Errorf("%s: ReviewDenied = %q, want %q", tc.name, got, tc.want)
+		}
+	}
+
+	approved := &Unit{Source: []string{"Hello"}, Target: []string{"Hallo"}, State: StateApproved}
+	translated := &Unit{Source: []string{"Hello"}, Target: []string{"Hallo"}, State: StateTranslated}
+	noSuggestions := on
+	noSuggestions.Component.EnableSuggestions = false
+	withSuggestions := on
+	withSuggestions.Component.EnableSuggestions = true
+	for _, tc := range []struct {
+		name string
+		who  *Principal
+		u    *Unit
+		t    Translation
+		want string
+	}{
+		{"approved, review off: the rule is dropped", f.translator, approved, f.de, ""},
+		{"approved, review on, translator", f.translator, approved, withSuggestions, msgApprovedOnly + msgAddSuggestion},
+		{"approved, no suggestions: not told to add one", f.translator, approved, noSuggestions, msgApprovedOnly},
+		{"approved, review on, reviewer", f.reviewer, approved, on, ""},
+		{"translated, review on, translator", f.translator, translated, on, ""},
+		{"approved, locked", f.reviewer, approved, lockedOn, msgLocked},
+		{"no role", f.nobody, translated, on, msgNoPrivileges},
+	} {
+		got := ""
+		if err := CheckUnitEdit(tc.who, tc.u, &tc.t); err != nil {
+			if !errors.Is(err, ErrPermission) {
+				t.Errorf("%s: %v is not a permission error", tc.name, err)
+			}
+			got = ErrorMessage(err)
+		}
+		if got != tc.want {
+			t.Errorf("%s: CheckUnitEdit = %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }

@@ -44,12 +44,15 @@ type editorView struct {
 	SaveURL          string
 	CanEdit          bool
 	CanReview        bool
-	Locked           bool // the component takes no edits now
-	SourceLang       string
-	SourceDir        string
-	Lang, Dir        string
-	Translated       string // the translation's translated percentage
-	Conflict         *editorConflict
+	// Denied is why the signed-in user may not edit the string shown
+	// when they may edit others (an approved string is the reviewers').
+	Denied     string
+	Locked     bool // the component takes no edits now
+	SourceLang string
+	SourceDir  string
+	Lang, Dir  string
+	Translated string // the translation's translated percentage
+	Conflict   *editorConflict
 }
 
 type editorRow struct {
@@ -267,7 +270,7 @@ func (s *Server) editorPage(c *gin.Context, t *index.Translation, q string, conf
 	ed := &editorView{Query: q, Base: base, SaveURL: base + "save/", Conflict: conflict,
 		CanEdit:   who.Can(index.PermUnitEdit, t.Component.ProjectID) && !t.Component.Locked,
 		Locked:    t.Component.Locked,
-		CanReview: t.Component.Project.TranslationReview && who.Can(index.PermUnitReview, t.Component.ProjectID),
+		CanReview: index.ReviewDenied(who, t) == "",
 		Lang:      t.Language.Code, Dir: dirOf(&t.Language), SourceLang: t.Component.SourceLanguage, SourceDir: "ltr",
 		Translated: percentText(t.Stats.Translated, t.Stats.Total)}
 	src, err := s.edge.SourceLanguage(c, t.Component.SourceLanguage)
@@ -296,6 +299,12 @@ func (s *Server) editorPage(c *gin.Context, t *index.Translation, q string, conf
 	ed.Unit, err = s.editorUnit(ctx, u, t, current)
 	if ed.Unit != nil && ed.Unit.ReadOnly {
 		ed.CanEdit = false
+	}
+	// The save asks index.CheckUnitPatch, which asks the same.
+	if ed.Unit != nil && ed.CanEdit {
+		if err := index.CheckUnitEdit(who, current, t); err != nil {
+			ed.CanEdit, ed.Denied = false, index.ErrorMessage(err)
+		}
 	}
 	return page, err
 }

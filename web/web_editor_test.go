@@ -319,8 +319,41 @@ func TestEditorReview(t *testing.T) {
 	anna.signIn("anna", "correct horse")
 	id, version, token = editorState(t, anna, "/translate/shop/ui/de/?q=key:pears")
 	if r := saveJSON(anna, token, map[string]any{"id": json.Number(id), "version": version, "target": []string{"%d Birnen"}, "approved": true}); r.Status != http.StatusBadRequest ||
-		!strings.Contains(string(r.Body), "Insufficient privileges for saving translations.") {
+		!strings.Contains(string(r.Body), "Insufficient privileges for approving translations.") {
 		t.Errorf("translator's approval = %d %s", r.Status, r.Body)
+	}
+	// The approve box is the reviewers'; an approved string is theirs
+	// too: the translator sees why instead of a box that fails on save.
+	page := string(anna.get("/translate/shop/ui/de/?q=key:bye").Body)
+	if strings.Contains(page, `name="approved"`) || strings.Contains(page, `id="save"`) ||
+		!strings.Contains(page, "Only reviewers can change approved strings. Please add a suggestion") {
+		t.Errorf("translator on an approved string: approve box, save button or no reason:\n%s", page)
+	}
+	id, version, token = editorState(t, anna, "/translate/shop/ui/de/?q=key:bye")
+	if r := saveJSON(anna, token, map[string]any{"id": json.Number(id), "version": version, "target": []string{"Ciao"}}); r.Status != http.StatusForbidden ||
+		!strings.Contains(string(r.Body), "Only reviewers can change approved strings.") {
+		t.Errorf("translator's save of an approved string = %d %s", r.Status, r.Body)
+	}
+	// Without suggestions, nobody is told to add one.
+	c, err := db.FindComponent(ctx, "shop", "ui")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.EnableSuggestions = false
+	if _, _, err := db.SaveComponent(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	page = string(anna.get("/translate/shop/ui/de/?q=key:bye").Body)
+	if !strings.Contains(page, "Only reviewers can change approved strings.") || strings.Contains(page, "add a suggestion") {
+		t.Errorf("suggestions off: the editor still tells translators to add one")
+	}
+	// Turning reviews off keeps the string approved, drops the rule.
+	if _, _, err := db.UpdateProject(ctx, p.ID, func(p *index.Project) error { p.TranslationReview = false; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	page = string(anna.get("/translate/shop/ui/de/?q=key:bye").Body)
+	if !strings.Contains(page, `id="save"`) || strings.Contains(page, `name="approved"`) {
+		t.Errorf("reviews off: the translator cannot edit the approved string, or is offered approval")
 	}
 }
 
