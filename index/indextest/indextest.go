@@ -76,3 +76,19 @@ func ReopenWith(tb testing.TB, loc string, o sqlstore.Options) (*sqlstore.DB, er
 	o.Engine, o.Location = sqlstore.Engine(Engine()), loc
 	return sqlstore.Open(context.Background(), o)
 }
+
+// CheckCounts fails tb with each counter of db that differs from a
+// recount of the rows it counts (sqlstore.DB.VerifyCounts): the units'
+// words, characters and has_* flags, the statistics of every
+// translation, component, project, language and project-language, and
+// the list counts. Run it after a write to prove the write kept them.
+func CheckCounts(tb testing.TB, db *sqlstore.DB) {
+	tb.Helper()
+	problems, err := db.VerifyCounts(context.Background())
+	if err != nil {
+		tb.Fatalf("recount: %v", err)
+	}
+	for _, p := range problems {
+		tb.Error(p)
+	}
+}

@@ -389,15 +389,18 @@ func reconcileUnits(tx *Tx, imp index.TranslationImport, ids scopeIDs,
 		case keep && !imp.IsSource && ex.source != source:
 			// The source moved under a pending translation: it is kept,
 			// and flagged for review against the new source.
-			state, previous = index.StateFuzzy, ex.source
+			state, previous = index.StateNeedsRewriting, ex.source
 		case !imp.IsSource && ex.source != source && target != "" && ex.target == target:
-			// The source text moved under an existing translation: like
-			// the reference, keep the translation but flag it for review.
-			state, previous = index.StateFuzzy, ex.source
-		case ex.state == index.StateFuzzy && ex.target == target && ex.source == source:
-			// The file format cannot say "fuzzy"; keep the index's mark.
+			// The source text moved under an existing translation
+			// (approved or not): like the reference, keep the
+			// translation but flag it "needs rewriting" (11) against the
+			// new source, which re-opens its review.
+			state, previous = index.StateNeedsRewriting, ex.source
+		case ex.state.Fuzzy() && ex.target == target && ex.source == source:
+			// The file format cannot say "fuzzy", or says only 10; keep
+			// the index's mark.
 			state = ex.state
-		case state != index.StateFuzzy:
+		case !state.Fuzzy():
 			previous = ""
 		}
 		if upstream != "" {

@@ -165,13 +165,18 @@ func (e *unitEditor) propertyChange(u *index.Unit, action index.Action, old, val
 // editTemplate edits a template's source string: its target is the
 // source, so the source moves with it, here and in the string's unit of
 // every translation. Those record "Source string changed" (30) and, when
-// translated, go back to needing editing with the old source kept as
-// their previous source, as the reference's update_source_units does.
-// Their files hold no source, so they are not marked pending.
+// translated (approved ones included: a source change re-opens review),
+// go back to needing editing as "needs rewriting" (11) with the old
+// source kept as their previous source, as the reference's
+// update_source_units does (reference workspace §4.4); one that needed
+// editing for a source the edit restores is translated again, as the
+// reference reverts it. Their files hold no source, so they are not
+// marked pending.
 func (e *unitEditor) editTemplate(u *index.Unit, ed index.UnitEdit) error {
 	oldSource := index.JoinPlural(u.Source)
 	changed, err := e.edit(u, ed, 0)
-	if err != nil || !changed || oldSource == index.JoinPlural(ed.Target) {
+	newSource := index.JoinPlural(ed.Target)
+	if err != nil || !changed || oldSource == newSource {
 		return err
 	}
 	if err := e.setSource(u, ed.Target, u.State, u.PreviousSource); err != nil {
@@ -181,20 +186,32 @@ func (e *unitEditor) editTemplate(u *index.Unit, ed index.UnitEdit) error {
 	if err != nil {
 		return err
 	}
-	details, err := json.Marshal(map[string]string{"old": oldSource})
-	if err != nil {
-		return err
-	}
 	return forEachTranslation(e, deps, func(de *unitEditor, d *index.Unit) error {
 		state, previous := d.State, d.PreviousSource
-		if d.State.Translated() && d.State != index.StateReadOnly {
-			state, previous = index.StateFuzzy, oldSource
+		switch {
+		case d.State.Fuzzy() && d.PreviousSource != "" && d.PreviousSource == newSource:
+			state, previous = index.StateTranslated, ""
+		case d.State.Translated() && d.State != index.StateReadOnly:
+			state, previous = index.StateNeedsRewriting, oldSource
+		}
+		details, err := json.Marshal(sourceChangeDetails{Old: oldSource, State: state, OldState: d.State})
+		if err != nil {
+			return err
 		}
 		if err := de.setSource(d, ed.Target, state, previous); err != nil {
 			return err
 		}
-		return de.change(index.ActionSourceChange, d.ID, index.JoinPlural(ed.Target), string(details))
+		return de.change(index.ActionSourceChange, d.ID, newSource, string(details))
 	})
+}
+
+// sourceChangeDetails is what "Source string changed" (30) keeps: the
+// old source, and the unit's state before and after, as every change of
+// a unit's state does.
+type sourceChangeDetails struct {
+	Old      string      `json:"old"`
+	State    index.State `json:"state"`
+	OldState index.State `json:"old_state"`
 }
 
 // dependentUnits reads the string of source unit u in every other
