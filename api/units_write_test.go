@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/indextest"
 	"github.com/tolk-project/tolk/index/sqlstore"
 	"github.com/tolk-project/tolk/internal/servertest"
 )
@@ -145,9 +146,12 @@ func countsOf(s index.Stats) index.Stats {
 }
 
 // checkStatsRecount compares the statistics stored for every translation,
-// component, project and language with a recount of the units.
+// component, project and language with a recount of the units, as the
+// API reads them, and every counter of the index with a recount of its
+// rows (indextest.CheckCounts).
 func checkStatsRecount(t *testing.T, db *sqlstore.DB) {
 	t.Helper()
+	indextest.CheckCounts(t, db)
 	ctx := context.Background()
 	trs, _, err := db.FindTranslationPage(ctx, 0, index.Page{})
 	if err != nil {
