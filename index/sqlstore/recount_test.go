@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/tolk-project/tolk/index"
 )
 
 // TestVerifyCountsFindsEachCounter breaks each kind of counter behind the
@@ -78,4 +80,130 @@ func TestVerifyCountsFindsEachCounter(t *testing.T) {
 	if problems, _ := f.db.VerifyCounts(ctx); len(problems) != 1 || !strings.Contains(problems[0], "stats c/999999: stored {total=1}") {
 		t.Errorf("a row of a component that is gone: %q", problems)
 	}
+}
+
+// TestEveryWriteKeepsCounts runs each kind of write the index takes, the
+// review transitions among them, and recounts every counter after each
+// (VerifyCounts): approving, unapproving, every upload method, adding
+// and removing strings and translations, a template edit and an import
+// that move a source string under an approved translation, component
+// settings that change which checks fail, dismissing a check, and
+// removing the component.
+func TestEveryWriteKeepsCounts(t *testing.T) {
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	step := func(name string, err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		checkStoredStats(t, f.db)
+		if t.Failed() {
+			t.Fatalf("counts wrong after %s", name)
+		}
+	}
+	edit := func(lang string, i int, target string, state index.State) error {
+		_, err := f.db.UpdateUnit(ctx, f.unit(t, lang, i).ID, f.user, func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+			return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{target}, State: state, Autofix: true}}, nil
+		})
+		return err
+	}
+	step("approve", edit("de", 0, "Wort Nummer 0", index.StateApproved))
+	step("unapprove", edit("de", 0, "Wort Nummer 0", index.StateTranslated))
+	step("approve again", edit("de", 0, "Wort Nummer 0", index.StateApproved))
+	step("mark for edit", edit("de", 2, "Wort Nummer 2", index.StateFuzzy))
+	step("clear", edit("de", 4, "", index.StateEmpty))
+	// A translation equal to its source fails "same": the failing
+	// counts move.
+	step("edit failing a check", edit("fr", 1, "Word number 1", index.StateTranslated))
+
+	upload := func(lang string, up index.Upload) error {
+		up.UserID = f.user.UserID
+		_, err := f.db.ApplyUpload(ctx, f.tr[lang], up)
+		return err
+	}
+	file := func(pairs ...string) []index.ImportUnit {
+		var out []index.ImportUnit
+		for i := 0; i < len(pairs); i += 2 {
+			out = append(out, index.ImportUnit{Context: pairs[i], Target: []string{pairs[i+1]}, State: index.StateTranslated})
+		}
+		return out
+	}
+	step("upload translate", upload("de", index.Upload{Method: index.UploadTranslate, Units: file("k1", "Eins", "k3", "Drei")}))
+	step("upload fuzzy", upload("de", index.Upload{Method: index.UploadFuzzy, Units: file("k5", "Fünf")}))
+	step("upload approve", upload("de", index.Upload{Method: index.UploadApprove, Units: file("k7", "Sieben")}))
+	step("upload over approved", upload("de", index.Upload{Method: index.UploadTranslate,
+		Conflicts: index.ConflictsReplaceApproved, Units: file("k0", "Null", "k7", "Sieben!")}))
+	step("upload replace", upload("fr", index.Upload{Method: index.UploadReplace, Units: file("k0", "zéro", "k9", "neuf")}))
+	step("upload add", upload("en", index.Upload{Method: index.UploadAdd, Units: []index.ImportUnit{
+		{Context: "k20", Source: []string{"Twenty words here"}, Target: []string{"Twenty words here"}}}}))
+
+	step("approve before the source moves", edit("de", 6, "Wort Nummer sechs", index.StateApproved))
+	step("template edit", edit("en", 6, "The sixth word", index.StateReadOnly))
+	if u := f.unit(t, "de", 6); u.State != index.StateNeedsRewriting {
+		t.Errorf("approved German unit after the template edit: state %d, want 11", u.State)
+	}
+
+	// A pull: upstream moved the source of k8 under an approved German
+	// translation; every file is imported again as it stands otherwise.
+	step("approve k8", edit("de", 8, "Wort Nummer 8", index.StateApproved))
+	for _, lang := range []string{"en", "de", "fr"} {
+		units, _, err := f.db.FindUnits(ctx, index.UnitFilter{TranslationID: f.tr[lang], Page: index.Page{Number: 1, Size: 100}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		imp := index.TranslationImport{ComponentID: f.comp.ID, LanguageCode: lang, Filename: lang + ".json",
+			Revision: "r2", Monolingual: true, IsSource: lang == "en", IsTemplate: lang == "en", SourceTranslationID: f.tr["en"]}
+		if lang == "en" {
+			imp.SourceTranslationID = 0
+		}
+		for _, u := range units {
+			iu := index.ImportUnit{Context: u.Context, Source: u.Source, Target: u.Target, State: u.State}
+			if u.Context == "k8" {
+				iu.Source = []string{"Upstream's eighth word"}
+				if lang == "en" {
+					iu.Target = iu.Source
+				}
+			}
+			imp.Units = append(imp.Units, iu)
+		}
+		_, err = f.db.ImportTranslation(ctx, imp)
+		step("import "+lang, err)
+	}
+	if u := f.unit(t, "de", 8); u.State != index.StateNeedsRewriting || u.PreviousSource != "Word number 8" {
+		t.Errorf("approved German unit after upstream moved its source: state %d previous %q, want 11", u.State, u.PreviousSource)
+	}
+
+	it, err := f.db.CreateTranslation(ctx, f.comp.ID, "it", "it.json", f.user)
+	step("add translation", err)
+	_, err = f.db.AddUnit(ctx, f.tr["en"], f.user, func(index.Translation) (index.NewUnit, error) {
+		return index.NewUnit{Context: "k30", Source: []string{"Thirty"}, Target: []string{"Thirty"}, State: index.StateReadOnly}, nil
+	})
+	step("add string", err)
+	step("remove string", f.db.DeleteUnit(ctx, f.unit(t, "en", 3).ID, f.user, func(index.Unit, index.Translation) error { return nil }))
+	step("remove translation", f.db.DeleteTranslation(ctx, it, f.user))
+
+	_, _, err = f.db.UpdateComponent(ctx, f.comp.ID, func(c *index.Component) error {
+		c.CheckFlags = "max-length:5"
+		return nil
+	})
+	step("component check flags", err)
+	_, _, err = f.db.UpdateComponent(ctx, f.comp.ID, func(c *index.Component) error {
+		c.EnforcedChecks = []string{"max_length"}
+		return nil
+	})
+	step("component enforced checks", err)
+	var failingUnit int64
+	var failingCheck string
+	if err := f.db.r.QueryRowContext(ctx, `SELECT k.unit_id, k.name FROM checks k JOIN units u ON u.id = k.unit_id
+		WHERE u.translation_id = ? AND k.dismissed = 0 ORDER BY 1, 2 LIMIT 1`, f.tr["de"]).Scan(&failingUnit, &failingCheck); err != nil {
+		t.Fatalf("no check fails: the settings steps moved no failing count (%v)", err)
+	}
+	_, err = f.db.SetCheckDismissed(ctx, failingUnit, failingCheck, true, f.user,
+		func(index.Unit, index.Translation) error { return nil })
+	step("dismiss a check", err)
+	step("edit with an enforced check failing", edit("de", 1, "Eins zwei drei", index.StateTranslated))
+
+	_, err = f.db.DeleteComponent(ctx, f.comp.ID, f.user)
+	step("remove component", err)
 }
