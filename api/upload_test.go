@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/indextest"
 	"github.com/tolk-project/tolk/internal/servertest"
 )
 
@@ -252,6 +253,28 @@ func TestUploadConflictsAndReview(t *testing.T) {
 	if servertest.Num(tr["fuzzy"]) != "1" {
 		t.Errorf("translation fuzzy = %v, want 1", tr["fuzzy"])
 	}
+	indextest.CheckCounts(t, e.DB)
+
+	// Reviews turned off: approved strings stay approved, and an upload
+	// still skips them, since replacing them needs a review nobody may
+	// give now.
+	wantUploaded(t, doUpload(t, "POST", url, e.Rita, `{"greeting": "Grüß Gott, {name}!"}`, "method", "approve",
+		"conflicts", "replace-approved"), 0, 0, 1, 1)
+	p.TranslationReview = false
+	if _, _, err := e.DB.SaveProject(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	if u := e.Units(t, "app", "de")["greeting"]; u.State != index.StateApproved {
+		t.Errorf("greeting after reviews were turned off: state %d, want 30", u.State)
+	}
+	file = `{"greeting": "Moin, {name}!"}`
+	wantUploaded(t, doUpload(t, "POST", url, e.Anna, file, "conflicts", "replace-translated"), 0, 1, 0, 1)
+	wantError(t, doUpload(t, "POST", url, e.Rita, file, "conflicts", "replace-approved"),
+		400, "conflicts", "Translation reviews are turned off.")
+	if u := e.Units(t, "app", "de")["greeting"]; u.State != index.StateApproved || u.Target[0] != "Grüß Gott, {name}!" {
+		t.Errorf("greeting = %q state %d, want the approved text kept", u.Target[0], u.State)
+	}
+	indextest.CheckCounts(t, e.DB)
 }
 
 // TestUploadPermissions checks the layers in the reference's order: 401
