@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -709,10 +710,20 @@ func (s *checkSettler) demote(u checkedUnit) error {
 	d.Add(old, -1)
 	ids := s.scopes[u.translationID].ids
 	actor := s.marks.actor
+	// The state before and after, as every change of a unit's state
+	// keeps them (reference workspace §4.4), and the checks that failed.
+	details, err := json.Marshal(struct {
+		State    index.State `json:"state"`
+		OldState index.State `json:"old_state"`
+		Checks   []string    `json:"checks"`
+	}{index.StateNeedsRewriting, u.state, s.demotedFor[u.id]})
+	if err != nil {
+		return err
+	}
 	return insertChange(s.tx, index.Change{Action: index.ActionEnforcedCheck, ProjectID: ids.projectID,
 		ComponentID: ids.componentID, TranslationID: ids.translationID, UnitID: u.id,
 		LanguageCode: ids.languageCode, UserID: actor.UserID, AuthorID: actor.AuthorID,
-		Target: u.target, Details: strings.Join(s.demotedFor[u.id], ",")})
+		Target: u.target, Details: string(details)})
 }
 
 // checkScope is what the checks of one translation's units share.

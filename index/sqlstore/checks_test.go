@@ -233,9 +233,14 @@ func TestEnforcedCheckDemotes(t *testing.T) {
 		t.Errorf("is:fuzzy finds %q", got)
 	}
 	var n int
-	if err := f.db.r.QueryRowContext(ctx, `SELECT count(*) FROM changes WHERE action = ? AND unit_id = ?`,
-		index.ActionEnforcedCheck, u.ID).Scan(&n); err != nil || n != 1 {
+	var details string
+	if err := f.db.r.QueryRowContext(ctx, `SELECT count(*), max(details) FROM changes WHERE action = ? AND unit_id = ?`,
+		index.ActionEnforcedCheck, u.ID).Scan(&n, &details); err != nil || n != 1 {
 		t.Errorf("changes 76: %d, %v", n, err)
+	}
+	// The states before and after, as every state change keeps them.
+	if !strings.HasPrefix(details, `{"state":11,"old_state":20,"checks":["`) {
+		t.Errorf("change 76 details %s", details)
 	}
 	checkStoredStats(t, f.db)
 	// A check that is not enforced leaves the state alone.
