@@ -188,6 +188,17 @@ func TestWLCReviewCounts(t *testing.T) {
 	check("one marked for edit")
 	patchUnit(empty[0], "Neu", 30)
 	check("an empty string approved")
+	// A commit writes the file, which cannot say "approved" (JSON), and
+	// the index reads it back: the approvals stay.
+	for _, op := range []string{"commit", "pull"} {
+		if out, code := wlcRun(t, p, p.token, op, "demo/app"); code != 0 {
+			t.Fatalf("wlc %s: exit %d\n%s", op, code, out)
+		}
+	}
+	if got := byKey("de")[translated[0].Context].State; got != 30 {
+		t.Errorf("approved string after a commit and a pull: state %d, want 30", got)
+	}
+	check("commit and pull")
 	// The template's string of the approved one changes: the German
 	// string needs rewriting, no longer approved.
 	send("PATCH", "/api/components/demo/app/", `{"edit_template": true}`)

@@ -400,6 +400,12 @@ func reconcileUnits(tx *Tx, imp index.TranslationImport, ids scopeIDs,
 			// The file format cannot say "fuzzy", or says only 10; keep
 			// the index's mark.
 			state = ex.state
+		case ex.state == index.StateApproved && state == index.StateTranslated && ex.target == target && ex.source == source:
+			// Nor "approved" (JSON cannot): a string the file holds
+			// unchanged keeps its approval, as the reference keeps it
+			// for such formats. Unlike the reference, a text changed
+			// upstream is not approved any more: nobody reviewed it.
+			state, previous = ex.state, ""
 		case !state.Fuzzy():
 			previous = ""
 		}

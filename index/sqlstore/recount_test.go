@@ -207,3 +207,50 @@ func TestEveryWriteKeepsCounts(t *testing.T) {
 	_, err = f.db.DeleteComponent(ctx, f.comp.ID, f.user)
 	step("remove component", err)
 }
+
+// TestImportKeepsApproval imports a file that cannot say "approved"
+// (as JSON cannot) over approved strings: one the file holds unchanged
+// stays approved, one upstream changed is translated, not approved, and
+// the counts follow.
+func TestImportKeepsApproval(t *testing.T) {
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	for _, i := range []int{0, 2} {
+		if _, err := f.db.UpdateUnit(ctx, f.unit(t, "de", i).ID, f.user, func(u index.Unit, _ index.Translation) (index.UnitUpdate, error) {
+			return index.UnitUpdate{Edit: &index.UnitEdit{Target: u.Target, State: index.StateApproved}}, nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The edits are committed: the file holds them, and nothing is
+	// pending.
+	imp := index.TranslationImport{ComponentID: f.comp.ID, LanguageCode: "de", Filename: "de.json",
+		Revision: "r2", Monolingual: true, SourceTranslationID: f.tr["en"]}
+	for i := range 10 {
+		u := f.unit(t, "de", i)
+		iu := index.ImportUnit{Context: u.Context, Source: u.Source, Target: u.Target, State: u.State}
+		if u.State == index.StateApproved {
+			iu.State = index.StateTranslated // what the file says
+		}
+		if i == 2 {
+			iu.Target = []string{"Upstream's own text"}
+		}
+		imp.Units = append(imp.Units, iu)
+	}
+	if err := f.db.write(ctx, func(tx *Tx) error {
+		_, err := tx.Exec(`UPDATE units SET pending = 0, pending_since = NULL`)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.db.ImportTranslation(ctx, imp); err != nil {
+		t.Fatal(err)
+	}
+	if u := f.unit(t, "de", 0); u.State != index.StateApproved {
+		t.Errorf("approved string the file holds unchanged: state %d, want 30", u.State)
+	}
+	if u := f.unit(t, "de", 2); u.State != index.StateTranslated || u.Target[0] != "Upstream's own text" {
+		t.Errorf("approved string upstream changed: %d %q, want 20 with upstream's text", u.State, u.Target)
+	}
+	checkStoredStats(t, f.db)
+}
