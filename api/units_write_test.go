@@ -484,7 +484,7 @@ func TestPatchTemplate(t *testing.T) {
 	}
 	deID := e.unitID(t, "app", "de", "open")
 	de := servertest.GetObject(t, fmt.Sprintf("%s/api/units/%d/", e.srv.URL, deID))
-	if de["source"].([]any)[0] != "Open a file" || servertest.Num(de["state"]) != "10" || de["previous_source"] != "Open file" ||
+	if de["source"].([]any)[0] != "Open a file" || servertest.Num(de["state"]) != "11" || de["fuzzy"] != true || de["previous_source"] != "Open file" ||
 		de["target"].([]any)[0] != "Datei öffnen…" || de["pending"] != false {
 		t.Errorf("translation unit: %v", de)
 	}
