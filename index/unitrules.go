@@ -223,6 +223,9 @@ func CheckUnitPatch(who *Principal, u *Unit, t *Translation, p UnitPatch) (UnitU
 	if err := checkUnitEdit(who, u, t); err != nil {
 		return upd, err
 	}
+	if err := CheckDirectSave(who, t); err != nil {
+		return upd, err
+	}
 	if state == StateApproved {
 		if reason := reviewDenied(who, t); reason != "" {
 			return upd, fieldError("state", reason)
