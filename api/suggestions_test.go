@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/internal/servertest"
 )
@@ -292,6 +295,59 @@ func TestSuggestionVotesConcurrent(t *testing.T) {
 	u, err := e.db.FindUnitByID(context.Background(), e.unitID(t, "app", "de", "about"))
 	if err != nil || u.Target[0] != "Über diese App" || u.HasSuggestion {
 		t.Errorf("unit: %+v %v", u, err)
+	}
+	checkStatsRecount(t, e.db)
+}
+
+// TestAnonymousSuggestions: with anonymous suggestions on, an anonymous
+// client suggests on a public project (user null, its address and agent
+// kept), not on a protected one; past its address's limit it gets 429
+// with Retry-After, while signed-in users suggest on and nothing stored
+// is lost. Anonymous votes and deletes stay 401.
+func TestAnonymousSuggestions(t *testing.T) {
+	env := servertest.New(t, servertest.WithDemo(),
+		servertest.WithUser("anna", false, [2]string{"Translate", "demo"}),
+		servertest.WithOptions(func(o *servertest.Options) {
+			o.AnonymousSuggestions = edge.RateLimit{Requests: 2, Period: time.Hour}
+		}))
+	e := &writeEnv{srv: env.Running, db: env.DB, anna: env.Auth["anna"]}
+	save := e.unitURL(t, "app", "de", "save")
+	r := suggest(t, save, "", "Speichern")
+	if r.Status != 201 {
+		t.Fatalf("anonymous suggestion: %d %s", r.Status, r.Body)
+	}
+	got := servertest.Decode(t, r.Body)
+	if got["user"] != nil {
+		t.Errorf("anonymous suggestion's user: %v", got["user"])
+	}
+	id, _ := strconv.ParseInt(servertest.Num(got["id"]), 10, 64)
+	s, err := e.db.FindSuggestionByID(context.Background(), id)
+	if err != nil || s.Address != "127.0.0.1" || s.Agent == "" || s.UserID != 0 {
+		t.Errorf("stored: %+v %v", s, err)
+	}
+	sugURL := e.srv.URL + "/api/suggestions/" + servertest.Num(got["id"]) + "/"
+	for _, m := range []string{"DELETE", "POST vote/", "POST accept/"} {
+		method, sub, _ := strings.Cut(m, " ")
+		if r := servertest.DoJSON(t, method, sugURL+sub, "", map[string]any{"value": 1}); r.Status != 401 {
+			t.Errorf("anonymous %s: %d %s", m, r.Status, r.Body)
+		}
+	}
+	e.setProject(t, func(p *index.Project) { p.AccessControl = index.AccessProtected })
+	if r := suggest(t, save, "", "Sichern"); r.Status != 403 {
+		t.Errorf("anonymous on a protected project: %d %s", r.Status, r.Body)
+	}
+	e.setProject(t, func(p *index.Project) { p.AccessControl = index.AccessPublic })
+	r = suggest(t, save, "", "Alles sichern")
+	if r.Status != 429 || r.Header.Get("Retry-After") == "" ||
+		!strings.Contains(string(r.Body), `"code":"throttled"`) {
+		t.Errorf("past the limit: %d %s %v", r.Status, r.Body, r.Header)
+	}
+	if r := suggest(t, save, e.anna, "Alles speichern"); r.Status != 201 {
+		t.Errorf("a user past an anonymous flood: %d %s", r.Status, r.Body)
+	}
+	list := servertest.GetObject(t, save+"suggestions/")
+	if servertest.Num(list["count"]) != "2" {
+		t.Errorf("after the flood: %v", list)
 	}
 	checkStatsRecount(t, e.db)
 }
