@@ -20,14 +20,12 @@ import (
 // nowhere else. Four readers: anonymous, a stranger with a token, a
 // member of the private project and a superuser.
 type privateEnv struct {
-	srv            *servertest.Running
-	db             *sqlstore.DB
-	secret         index.Project
-	units, changes []int64 // ids of the private project's units and changes
-	// suggestions are one on the private project's last unit, then one
-	// on the demo's.
-	suggestions            []int64
+	srv                    *servertest.Running
+	db                     *sqlstore.DB
+	secret                 index.Project
+	units, changes         []int64 // ids of the private project's units and changes
 	stranger, member, root string
+	suggestions            []int64 // one on the private project's last unit, then one on the demo's
 }
 
 // readers are the four kinds of reader, each with whether it sees the
