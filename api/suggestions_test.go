@@ -351,3 +351,30 @@ func TestAnonymousSuggestions(t *testing.T) {
 	}
 	checkStatsRecount(t, e.db)
 }
+
+// TestSuggestUpload: method=suggest turns each differing target of the
+// file into a suggestion by the uploader (weblate-writes.md §3.1):
+// accepted counts the suggestions made; skipped the targets the unit
+// holds, read-only units and repeats of a suggestion; not_found the
+// strings the translation lacks. Turned off, the method is refused.
+func TestSuggestUpload(t *testing.T) {
+	e := servertest.MustUploadEnv(t)
+	file := `{"greeting": "Hallo, {name}!", "farewell": "Tschüss", "menu": {"view": "Ansicht"}, "nope": "x"}`
+	r := doUpload(t, "POST", e.Srv.URL+deURL, e.Anna, file, "method", "suggest")
+	wantUploaded(t, r, 1, 1, 2, 4)
+	tr := servertest.GetObject(t, e.Srv.URL+"/api/translations/demo/app/de/")
+	if servertest.Num(tr["have_suggestion"]) != "2" || servertest.Num(tr["translated"]) != "4" {
+		t.Errorf("after suggesting: have_suggestion %v, translated %v", tr["have_suggestion"], tr["translated"])
+	}
+	all := servertest.GetObject(t, e.Srv.URL+"/api/suggestions/")
+	if servertest.Num(all["count"]) != "2" || servertest.Results(t, all)[0]["user"] != e.Srv.URL+"/api/users/anna/" {
+		t.Errorf("suggestions: %v", all)
+	}
+	// The same file again suggests nothing new.
+	wantUploaded(t, doUpload(t, "POST", e.Srv.URL+deURL, e.Anna, file, "method", "suggest"), 1, 3, 0, 4)
+	checkStatsRecount(t, e.DB)
+
+	(&writeEnv{db: e.DB}).setComponent(t, "app", func(c *index.Component) { c.EnableSuggestions = false })
+	wantError(t, doUpload(t, "POST", e.Srv.URL+deURL, e.Anna, file, "method", "suggest"), 400, "method",
+		"This method is not available here. Suggestions are turned off for this language. Ask a project administrator to enable them.")
+}

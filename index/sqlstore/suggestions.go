@@ -114,69 +114,121 @@ func (db *DB) AddSuggestion(ctx context.Context, unitID int64, n index.NewSugges
 		if err := index.ValidateSuggestion(&u, &t, n.Target); err != nil {
 			return err
 		}
-		actor := index.Actor{UserID: n.UserID, AuthorID: n.UserID}
-		e := editorOf(tx, &t, actor)
-		target := n.Target
-		if !t.IsMonolingualSource() {
-			if target, _, err = e.autofix(&u, target); err != nil {
-				return err
-			}
-		}
-		if err := index.SuggestionSimilar(&u, target); err != nil {
+		e := editorOf(tx, &t, index.Actor{UserID: n.UserID, AuthorID: n.UserID})
+		if out, err = addSuggestion(e, &u, &t, n, rights); err != nil {
 			return err
 		}
-		joined := index.JoinPlural(target)
-		var existing, author int64
-		err = tx.QueryRow(`SELECT id, coalesce(user_id, 0) FROM suggestions WHERE unit_id = ? AND target = ?
-			ORDER BY id LIMIT 1`, u.ID, joined).Scan(&existing, &author)
-		switch {
-		case err == nil:
-			if author == n.UserID || !rights.Vote {
-				return index.ErrSuggestionDuplicate
-			}
-			out, err = vote(e, &u, &t, existing, n.UserID, 1)
-			if err != nil {
-				return err
-			}
-			return finishSuggestionWrite(e, &out)
-		case !errors.Is(err, sql.ErrNoRows):
-			return err
-		}
-		var id int64
-		if err := tx.QueryRow(`INSERT INTO suggestions (unit_id, target, user_id, address, agent, timestamp)
-			VALUES (?, ?, ?, ?, ?, ?) RETURNING id`, u.ID, joined, nullID(n.UserID), n.Address, n.Agent,
-			formatTime(tx.now)).Scan(&id); err != nil {
-			return err
-		}
-		if err := e.change(index.ActionSuggestion, u.ID, joined, ""); err != nil {
-			return err
-		}
-		if err := setHasSuggestion(e, &u, true); err != nil {
-			return err
-		}
-		out = index.SuggestionOutcome{Result: index.SuggestionCreated}
-		if rights.Vote {
-			if out, err = vote(e, &u, &t, id, n.UserID, 1); err != nil {
-				return err
-			}
-			if out.Result == index.SuggestionVoted {
-				out.Result = index.SuggestionCreated
-			}
-		} else {
-			s, err := scanSuggestion(tx.QueryRow(`SELECT `+suggestionColumns+` WHERE s.id = ?`, id))
-			if err != nil {
-				return err
-			}
-			out.Suggestion = &s
-		}
-		return finishSuggestionWrite(e, &out)
+		return finishSuggestionWrite(e)
 	})
 	return out, err
 }
 
+// addSuggestion is AddSuggestion's write once the rules and the text's
+// validation passed: the fixups, the similar and duplicate rules (a
+// FieldError), the upvote of the same text, or the new suggestion with
+// its change and its author's vote. e is an editor of t for the
+// suggester; its statistics are the caller's to finish.
+func addSuggestion(e *unitEditor, u *index.Unit, t *index.Translation, n index.NewSuggestion,
+	rights index.SuggestionRights) (index.SuggestionOutcome, error) {
+	tx := e.tx
+	target := n.Target
+	if !t.IsMonolingualSource() {
+		var err error
+		if target, _, err = e.autofix(u, target); err != nil {
+			return index.SuggestionOutcome{}, err
+		}
+	}
+	if err := index.SuggestionSimilar(u, target); err != nil {
+		return index.SuggestionOutcome{}, err
+	}
+	joined := index.JoinPlural(target)
+	var existing, author int64
+	err := tx.QueryRow(`SELECT id, coalesce(user_id, 0) FROM suggestions WHERE unit_id = ? AND target = ?
+		ORDER BY id LIMIT 1`, u.ID, joined).Scan(&existing, &author)
+	switch {
+	case err == nil:
+		if author == n.UserID || !rights.Vote {
+			return index.SuggestionOutcome{}, index.ErrSuggestionDuplicate
+		}
+		return vote(e, u, t, existing, n.UserID, 1)
+	case !errors.Is(err, sql.ErrNoRows):
+		return index.SuggestionOutcome{}, err
+	}
+	var id int64
+	if err := tx.QueryRow(`INSERT INTO suggestions (unit_id, target, user_id, address, agent, timestamp)
+		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`, u.ID, joined, nullID(n.UserID), n.Address, n.Agent,
+		formatTime(tx.now)).Scan(&id); err != nil {
+		return index.SuggestionOutcome{}, err
+	}
+	if err := e.change(index.ActionSuggestion, u.ID, joined, ""); err != nil {
+		return index.SuggestionOutcome{}, err
+	}
+	if err := setHasSuggestion(e, u, true); err != nil {
+		return index.SuggestionOutcome{}, err
+	}
+	if rights.Vote {
+		out, err := vote(e, u, t, id, n.UserID, 1)
+		if out.Result == index.SuggestionVoted {
+			out.Result = index.SuggestionCreated
+		}
+		return out, err
+	}
+	s, err := scanSuggestion(tx.QueryRow(`SELECT `+suggestionColumns+` WHERE s.id = ?`, id))
+	return index.SuggestionOutcome{Result: index.SuggestionCreated, Suggestion: &s}, err
+}
+
+// suggestUpload is the reference's merge_suggestions: each considered
+// unit of the file whose target differs from a writable unit's becomes
+// a suggestion by the uploader (without their vote: the reference's
+// upload adds none). Accepted counts the suggestions created; Skipped
+// the units holding the text already, read-only ones, and texts the
+// unit has as a suggestion already. A text at fault refuses the file, as
+// a merge's does.
+func suggestUpload(e *unitEditor, t *index.Translation, shape translationShape, up *index.Upload) (index.UploadResult, error) {
+	res := index.UploadResult{Total: len(up.Units)}
+	units, err := loadUnitsByHash(e.tx, e.ids.translationID)
+	if err != nil {
+		return res, err
+	}
+	for i := range up.Units {
+		in := &up.Units[i]
+		if ok, _ := up.Considers(in); !ok {
+			continue
+		}
+		u, found := units[index.IDHash(shape.monolingual, in.Source, in.Context)]
+		if !found {
+			res.NotFound++
+			continue
+		}
+		if len(in.Target) != index.PluralForms(u, shape.plurals) {
+			return res, errPluralMismatch
+		}
+		if index.UnitReadOnly(u, t) || slices.Equal(u.Target, in.Target) {
+			res.Skipped++
+			continue
+		}
+		if err := index.CheckUploadText(in, in.Target, shape.sourceOf(u)); err != nil {
+			return res, err
+		}
+		out, err := addSuggestion(e, u, t, index.NewSuggestion{Target: slices.Clone(in.Target), UserID: up.UserID},
+			index.SuggestionRights{})
+		switch {
+		case errors.Is(err, index.ErrInvalid):
+			res.Skipped++
+		case err != nil:
+			return res, err
+		case out.Result == index.SuggestionCreated:
+			res.Accepted++
+		default:
+			res.Skipped++
+		}
+	}
+	return res, nil
+}
+
 // finishSuggestionWrite stores what the editor owes and settles the
 // checks an accept marked.
-func finishSuggestionWrite(e *unitEditor, out *index.SuggestionOutcome) error {
+func finishSuggestionWrite(e *unitEditor) error {
 	if err := e.finish(); err != nil {
 		return err
 	}
@@ -328,7 +380,7 @@ func (db *DB) VoteSuggestion(ctx context.Context, id, userID int64, value int,
 		if out, err = vote(e, &u, &t, s.ID, userID, value); err != nil {
 			return err
 		}
-		return finishSuggestionWrite(e, &out)
+		return finishSuggestionWrite(e)
 	})
 	return out, err
 }
