@@ -377,7 +377,9 @@ func TestSchedulerCleansSuggestions(t *testing.T) {
 	if err != nil || len(units) < 2 {
 		t.Fatalf("units: %v %v", units, err)
 	}
-	allow := func(index.Unit, index.Translation) (index.SuggestionRights, error) { return index.SuggestionRights{}, nil }
+	allow := func(index.Unit, index.Translation) (index.SuggestionRights, error) {
+		return index.SuggestionRights{}, nil
+	}
 	var ids []int64
 	for i, text := range []string{"Eingeholt", "Bleibt"} {
 		out, err := e.db.AddSuggestion(ctx, units[i].ID, index.NewSuggestion{Target: []string{text}, UserID: e.ann.ID}, allow)
