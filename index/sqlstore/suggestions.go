@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"strings"
 
 	"github.com/tolk-project/tolk/index"
 )
@@ -154,10 +155,14 @@ func addSuggestion(e *unitEditor, u *index.Unit, t *index.Translation, n index.N
 	case !errors.Is(err, sql.ErrNoRows):
 		return index.SuggestionOutcome{}, err
 	}
+	failing, err := suggestionChecks(tx, u, joined)
+	if err != nil {
+		return index.SuggestionOutcome{}, err
+	}
 	var id int64
-	if err := tx.QueryRow(`INSERT INTO suggestions (unit_id, target, user_id, address, agent, timestamp)
-		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`, u.ID, joined, nullID(n.UserID), n.Address, n.Agent,
-		formatTime(tx.now)).Scan(&id); err != nil {
+	if err := tx.QueryRow(`INSERT INTO suggestions (unit_id, target, user_id, address, agent, timestamp, checks)
+		VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`, u.ID, joined, nullID(n.UserID), n.Address, n.Agent,
+		formatTime(tx.now), strings.Join(failing, ",")).Scan(&id); err != nil {
 		return index.SuggestionOutcome{}, err
 	}
 	if err := e.change(index.ActionSuggestion, u.ID, joined, ""); err != nil {
@@ -224,6 +229,40 @@ func suggestUpload(e *unitEditor, t *index.Translation, shape translationShape, 
 		}
 	}
 	return res, nil
+}
+
+// suggestionChecks runs the quality checks on target as u's translation
+// (as the unit's own would run on it, translated), for display: the ids
+// of those that fail, in the checks' order.
+func suggestionChecks(tx *Tx, u *index.Unit, target string) ([]string, error) {
+	sc, err := tx.checkScope(u.TranslationID)
+	if err != nil {
+		return nil, err
+	}
+	var sourceExtra string
+	if u.SourceUnitID != 0 && u.SourceUnitID != u.ID {
+		if sourceExtra, err = tx.sourceExtraFlags(u.SourceUnitID); err != nil {
+			return nil, err
+		}
+	}
+	cu := checkedUnit{id: u.ID, translationID: u.TranslationID, source: index.JoinPlural(u.Source), target: target,
+		state: index.StateTranslated, flags: u.Flags, extra: u.ExtraFlags, sourceUnitID: u.SourceUnitID,
+		sourceUnit: u.SourceUnitID == u.ID}
+	return sc.run(&cu, sourceExtra), nil
+}
+
+// SuggestionChecks returns the ids of the quality checks a suggestion's
+// text failed when it was added, for the editor to show beside it
+// (reference workspace §2.4); ErrNotFound for no such suggestion.
+func (db *DB) SuggestionChecks(ctx context.Context, id int64) ([]string, error) {
+	var names string
+	if err := db.r.QueryRowContext(ctx, `SELECT checks FROM suggestions WHERE id = ?`, id).Scan(&names); err != nil {
+		return nil, formatError(err)
+	}
+	if names == "" {
+		return nil, nil
+	}
+	return strings.Split(names, ","), nil
 }
 
 // finishSuggestionWrite stores what the editor owes and settles the
