@@ -39,6 +39,14 @@ func TestBadInput(t *testing.T) {
 		{tr + "units/?page=2147483647", http.StatusNotFound},
 		{tr + "changes/?page=9223372036854775807", http.StatusNotFound},
 		{tr + "units/?page=" + long, http.StatusNotFound},
+		{"/api/suggestions/?page=abc", http.StatusNotFound},
+		{"/api/suggestions/?page=99999999999999999999999", http.StatusNotFound},
+		{"/api/suggestions/" + long + "/", http.StatusNotFound},
+		{"/api/suggestions/-1/", http.StatusNotFound},
+		{"/api/suggestions/9223372036854775807/", http.StatusNotFound},
+		{"/api/suggestions/1%00/", http.StatusNotFound},
+		{"/api/units/99999999999999999999/suggestions/", http.StatusNotFound},
+		{"/api/units/1/suggestions/?page=0", http.StatusNotFound},
 	}
 	for _, tc := range cases {
 		r := servertest.Do(t, http.MethodGet, srv.URL+tc.path, nil)

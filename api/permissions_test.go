@@ -78,7 +78,8 @@ var matrixPrincipals = slices.Concat(corePrincipals, morePrincipals)
 // translateScope is what README promises a translate token: edits,
 // suggestions, reviews and uploads, nothing that configures.
 var translateScope = []index.Permission{index.PermUnitEdit, index.PermUnitReview, index.PermUnitAdd,
-	index.PermSuggestionAdd, index.PermUploadPerform, index.PermUploadOverwrite}
+	index.PermSuggestionAdd, index.PermUploadPerform, index.PermUploadOverwrite,
+	index.PermSuggestionAccept, index.PermSuggestionDelete, index.PermSuggestionVote, index.PermUnitOverride}
 
 // permSelf is the model's pseudo-permission of acting on one's own
 // account, which any user may with a token that narrows nothing.
@@ -146,6 +147,14 @@ const (
 	deniedUsers    = "Can not manage Users"
 	deniedLangs    = "Can not manage languages"
 	deniedChecks   = "You do not have permission to dismiss checks."
+)
+
+// The details of the suggestion routes' 403s.
+const (
+	deniedSuggest = "You do not have privilege to add suggestions."
+	deniedAccept  = "You do not have privilege to accept suggestions."
+	deniedVote    = "You do not have privilege to vote on suggestions."
+	deniedDelete  = "You do not have privilege to delete suggestions."
 )
 
 // tokenRejected is the answer to an expired (or unknown) token.
@@ -328,6 +337,25 @@ var matrixRows = []matrixRow{
 		body: jsonBody(map[string]any{"configuration": map[string]any{"webhook_url": "https://example.com/v3"}})},
 	{method: "DELETE", route: "/api/tasks/:task/", project: "demo", notFound: "Invalid task",
 		needs: []need{{index.PermComponentEdit, deniedDefault}}, status: 204},
+	// Suggestions (reference workspace §2.4): the matrix's app has
+	// voting on (without auto-accept, which would change who may PATCH),
+	// and a suggestion {suggestion} on "save" by a user none of the
+	// principals is, so that only the right to delete anyone's counts.
+	{method: "POST", route: unitRoute + "suggestions/", project: "demo",
+		needs: []need{{index.PermSuggestionAdd, deniedSuggest}}, status: 201,
+		body: func(p matrixPrincipal) any { return map[string]any{"target": []string{"Vorschlag von " + p.user}} },
+		want: [2]string{"401 403 201 201 403 201 201 401", "401 404 201 201 403 201 201 401"}},
+	{method: "POST", route: "/api/suggestions/:id/vote/", params: map[string]string{"id": "{suggestion}"}, project: "demo",
+		needs: []need{{index.PermSuggestionVote, deniedVote}}, status: 200, body: jsonBody(map[string]any{"value": 1}),
+		want: [2]string{"401 403 200 200 403 200 200 401", "401 404 200 200 403 200 200 401"}},
+	{method: "POST", route: "/api/suggestions/:id/accept/", params: map[string]string{"id": "{suggestion}"}, project: "demo",
+		needs: []need{{index.PermSuggestionAccept, deniedAccept}}, status: 200, body: jsonBody(map[string]any{"approve": false}),
+		destructive: true, gone: "/api/suggestions/{suggestion}/",
+		want: [2]string{"401 403 200 200 403 200 200 401", "401 404 200 200 403 200 200 401"}},
+	{method: "DELETE", route: "/api/suggestions/:id/", params: map[string]string{"id": "{suggestion}"}, project: "demo",
+		needs: []need{{index.PermSuggestionDelete, deniedDelete}}, status: 204,
+		destructive: true, gone: "/api/suggestions/{suggestion}/",
+		want: [2]string{"401 403 403 204 403 204 204 401", "401 404 403 204 403 204 204 401"}},
 	{method: "POST", route: "/api/users/", needs: []need{{index.PermUserEdit, deniedUsers}}, status: 201,
 		body: func(p matrixPrincipal) any {
 			return map[string]any{"username": "new_" + p.user, "full_name": "New User", "email": "new_" + p.user + "@example.com"}
@@ -519,7 +547,21 @@ func mustMatrixEnv(t testing.TB, private bool) *matrixEnv {
 		t.Fatal(err)
 	}
 	units := &writeEnv{db: e.db}
+	units.setComponent(t, "app", func(c *index.Component) { c.SuggestionVoting = true })
+	victim, err := e.db.FindUser(ctx, "victim")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sg, err := e.db.AddSuggestion(ctx, units.unitID(t, "app", "de", "save"),
+		index.NewSuggestion{Target: []string{"Alles sichern"}, UserID: victim.ID},
+		func(index.Unit, index.Translation) (index.SuggestionRights, error) {
+			return index.SuggestionRights{}, nil
+		})
+	if err != nil {
+		t.Fatal(err)
+	}
 	e.vars = strings.NewReplacer(
+		"{suggestion}", strconv.FormatInt(sg.Suggestion.ID, 10),
 		"{projectaddon}", strconv.FormatInt(projectAddon.ID, 10),
 		"{addon}", strconv.FormatInt(addon.ID, 10),
 		"{save}", strconv.FormatInt(units.unitID(t, "app", "de", "save"), 10),

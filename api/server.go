@@ -31,6 +31,7 @@ type Store interface {
 	hookStore
 	addonStore
 	checkStore
+	suggestionStore
 }
 
 // Options configure the API. The zero value is usable: the repository,
@@ -74,6 +75,10 @@ type Options struct {
 	// link-local and private addresses (index.PrivateAddress), which are
 	// refused otherwise. The sender checks every address it dials too.
 	WebhookAllowPrivate bool
+	// AnonymousSuggestions lets anonymous callers suggest on public
+	// projects (the reference's Guests team may), each client address at
+	// most this often; the zero value (off) refuses them with 401.
+	AnonymousSuggestions edge.RateLimit
 }
 
 // Validate fills defaults and rejects a negative upload limit.
@@ -101,6 +106,9 @@ type Server struct {
 	log   *slog.Logger
 	// pageBodies keeps rendered list pages (pagebodies.go).
 	pageBodies pageBodies
+	// anonSuggestions counts anonymous suggestions per address; nil when
+	// they are off.
+	anonSuggestions *edge.Limiter
 }
 
 // New registers the API's routes on e, reading from store, and returns
@@ -111,6 +119,9 @@ func New(e *edge.Server, store Store, opts Options) *Server {
 		panic(err)
 	}
 	s := &Server{store: store, opts: opts, edge: e, log: e.Logger()}
+	if !opts.AnonymousSuggestions.Off() {
+		s.anonSuggestions = e.NewRateLimiter(opts.AnonymousSuggestions)
+	}
 	s.routes(e.Router())
 	return s
 }
@@ -132,4 +143,5 @@ func (s *Server) routes(r *edge.Router) {
 	s.taskRoutes(r)
 	s.addonRoutes(r)
 	s.hookRoutes(r)
+	s.suggestionRoutes(r)
 }

@@ -25,6 +25,7 @@ type privateEnv struct {
 	secret                 index.Project
 	units, changes         []int64 // ids of the private project's units and changes
 	stranger, member, root string
+	suggestions            []int64 // one on the private project's last unit, then one on the demo's
 }
 
 // readers are the four kinds of reader, each with whether it sees the
@@ -63,6 +64,18 @@ func mustPrivateEnv(tb testing.TB) *privateEnv {
 			e.units = append(e.units, u.ID)
 		}
 	}
+	// A suggestion on each project, for the suggestion endpoints.
+	for i, id := range []int64{e.units[len(e.units)-1], demoUnitID(tb, db)} {
+		target := []string{"Vault suggestion", "Vorschlag"}[i : i+1]
+		out, err := db.AddSuggestion(ctx, id, index.NewSuggestion{Target: target},
+			func(index.Unit, index.Translation) (index.SuggestionRights, error) {
+				return index.SuggestionRights{}, nil
+			})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		e.suggestions = append(e.suggestions, out.Suggestion.ID)
+	}
 	changes, _, err := db.FindChanges(ctx, index.ChangeFilter{ProjectID: e.secret.ID, Page: index.Page{Number: 1, Size: 1000}})
 	if err != nil {
 		tb.Fatal(err)
@@ -78,6 +91,20 @@ func mustPrivateEnv(tb testing.TB) *privateEnv {
 	e.root = servertest.MustUser(tb, db, "root", true)
 	e.srv = servertest.Serve(tb, db, servertest.Options{})
 	return e
+}
+
+// demoUnitID is the id of the demo app's German "save".
+func demoUnitID(tb testing.TB, db *sqlstore.DB) int64 {
+	tb.Helper()
+	tr, err := db.FindTranslation(context.Background(), "demo", "app", "de")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	id, err := db.FindUnitIDByHash(context.Background(), tr.ID, index.IDHash(true, nil, "save"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return id
 }
 
 // seedPrivate adds a private project with component "vault": English
@@ -116,6 +143,8 @@ func TestPrivateObjects(t *testing.T) {
 		"/api/translations/secret/vault/de/changes/", "/api/translations/secret/vault/de/statistics/",
 		"/api/units/" + strconv.FormatInt(e.units[0], 10) + "/",
 		"/api/units/" + strconv.FormatInt(e.units[0], 10) + "/checks/", "/api/components/secret/vault/checks/",
+		"/api/units/" + strconv.FormatInt(e.units[len(e.units)-1], 10) + "/suggestions/",
+		"/api/suggestions/" + strconv.FormatInt(e.suggestions[0], 10) + "/",
 		"/api/changes/" + strconv.FormatInt(e.changes[len(e.changes)-1], 10) + "/",
 		"/projects/secret/", "/projects/secret/vault/", "/projects/secret/vault/de/",
 		"/translate/secret/vault/de/", "/engage/secret/-/de/",
@@ -197,6 +226,7 @@ func TestPrivateLists(t *testing.T) {
 		{"/api/changes/?page_size=3", -1, -1}, // counted below
 		{"/api/changes/?page_size=3&action=5&action=59&action=0", -1, -1},
 		{"/api/languages/?page_size=1", 2, 3},
+		{"/api/suggestions/?page_size=1", 1, 2},
 	}
 	for _, l := range lists {
 		counts := map[bool]int{}

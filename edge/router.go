@@ -38,6 +38,10 @@ type resource struct {
 // Tolk does not support it yet.
 type Handlers struct {
 	Get, Post, Put, Patch, Delete gin.HandlerFunc
+	// AnonymousPost lets anonymous callers reach Post, which then decides
+	// and limits them itself (a suggestion on a public project, as the
+	// reference's Guests team may add).
+	AnonymousPost bool
 }
 
 // Resource registers a JSON resource of the API at path. allow lists the
@@ -69,6 +73,10 @@ func (r *Router) Resource(path, name, allow string, h Handlers) {
 			f := byMethod[m]
 			if f == nil {
 				f = r.s.notImplemented
+			}
+			if m == http.MethodPost && h.AnonymousPost {
+				r.s.engine.Handle(m, path, withAllow, f)
+				continue
 			}
 			r.s.engine.Handle(m, path, withAllow, r.s.requireSignedIn, f)
 		}

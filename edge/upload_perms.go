@@ -63,8 +63,7 @@ func methodDenied(p *index.Principal, t *index.Translation, m index.UploadMethod
 	case index.UploadAdd:
 		return addDenied(p, t)
 	case index.UploadSuggest:
-		// Better than the reference's generic hint: say what to do.
-		return "Tolk has no suggestions; upload with method=translate or method=fuzzy instead."
+		return suggestDenied(p, t)
 	case index.UploadReplace:
 		return replaceDenied(p, t)
 	case index.UploadSource:
@@ -122,6 +121,21 @@ func replaceDenied(p *index.Principal, t *index.Translation) string {
 		if !p.Can(perm, c.ProjectID) {
 			return "Insufficient privileges for replacing the file."
 		}
+	}
+	return ""
+}
+
+// suggestDenied is the reference's suggestion.add check on a
+// translation: suggestions turned off, a lock, then the permission.
+func suggestDenied(p *index.Principal, t *index.Translation) string {
+	c := &t.Component
+	switch {
+	case !c.EnableSuggestions:
+		return "Suggestions are turned off for this language. Ask a project administrator to enable them."
+	case c.Locked:
+		return "This translation is currently locked."
+	case !p.Can(index.PermSuggestionAdd, c.ProjectID):
+		return "You do not have privilege to add suggestions."
 	}
 	return ""
 }

@@ -27,6 +27,10 @@ const (
 	PermUnitTemplate      Permission = "unit.template"
 	PermSourceEdit        Permission = "source.edit"
 	PermSuggestionAdd     Permission = "suggestion.add"
+	PermSuggestionAccept  Permission = "suggestion.accept"
+	PermSuggestionDelete  Permission = "suggestion.delete" // anyone's; an author may delete their own
+	PermSuggestionVote    Permission = "suggestion.vote"
+	PermUnitOverride      Permission = "unit.override" // save directly under suggestion voting
 	PermUploadPerform     Permission = "upload.perform"
 	PermUploadOverwrite   Permission = "upload.overwrite"
 	PermUploadAuthorship  Permission = "upload.authorship"
@@ -62,9 +66,11 @@ type Role struct {
 var (
 	// translatePerms are the reference's TRANSLATE_PERMS that Tolk has:
 	// a translator may overwrite translated strings with an upload (wlc
-	// upload --overwrite); approved ones still need a reviewer.
-	translatePerms = []Permission{PermUnitEdit, PermSuggestionAdd, PermUploadPerform, PermUploadOverwrite}
-	reviewPerms    = append(slices.Clone(translatePerms), PermUnitReview, PermUnitCheck)
+	// upload --overwrite); approved ones still need a reviewer. Reviewers
+	// add, as the reference's "Review strings", deleting anyone's
+	// suggestion and saving directly under suggestion voting.
+	translatePerms = []Permission{PermUnitEdit, PermSuggestionAdd, PermUploadPerform, PermUploadOverwrite, PermSuggestionAccept, PermSuggestionVote}
+	reviewPerms    = append(slices.Clone(translatePerms), PermUnitReview, PermUnitCheck, PermSuggestionDelete, PermUnitOverride)
 	stringPerms    = []Permission{PermUnitAdd, PermUnitDelete, PermUnitTemplate, PermSourceEdit}
 	repoPerms      = []Permission{PermVCSCommit, PermVCSPush, PermVCSUpdate, PermVCSReset, PermVCSView,
 		PermComponentLock}
@@ -138,7 +144,8 @@ const (
 
 // translateScope is what a translate-scoped token may do.
 var translateScope = []Permission{PermUnitEdit, PermUnitReview, PermUnitAdd, PermSuggestionAdd,
-	PermUploadPerform, PermUploadOverwrite}
+	PermUploadPerform, PermUploadOverwrite, PermSuggestionAccept, PermSuggestionDelete, PermSuggestionVote,
+	PermUnitOverride}
 
 // Valid reports whether s is a known scope.
 func (s TokenScope) Valid() bool { return s == ScopeRead || s == ScopeTranslate || s == ScopeAdmin }

@@ -48,6 +48,11 @@ const (
 	ActionForceScan          Action = 84
 	ActionRepoCleanup        Action = 88
 	ActionEnforcedCheck      Action = 76
+	// Suggestions (reference workspace §2).
+	ActionSuggestion        Action = 4
+	ActionSuggestionAccept  Action = 7
+	ActionSuggestionDelete  Action = 26
+	ActionSuggestionCleanup Action = 29
 
 	// Tolk's own actions, numbered far above the reference's: it records
 	// no change when a check is dismissed or restored.

@@ -80,6 +80,9 @@ func (s *Stats) Count(u *Unit) {
 	if u.HasFailingCheck {
 		s.CountFailing(u.NumWords, u.NumChars(), 1)
 	}
+	if u.HasSuggestion {
+		s.Suggestions++
+	}
 }
 
 // CountFailing adds (sign 1) or takes away (-1) one unit with a failing

@@ -258,6 +258,9 @@ func CheckUnitPatch(who *Principal, u *Unit, t *Translation, p UnitPatch) (UnitU
 	if err := CheckUnitEdit(who, u, t); err != nil {
 		return upd, err
 	}
+	if err := CheckDirectSave(who, t); err != nil {
+		return upd, err
+	}
 	if state == StateApproved {
 		if reason := ReviewDenied(who, t); reason != "" {
 			return upd, fieldError("state", reason)

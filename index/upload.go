@@ -18,7 +18,7 @@ const (
 	UploadFuzzy UploadMethod = "fuzzy"
 	// UploadApprove merges them as approved.
 	UploadApprove UploadMethod = "approve"
-	// UploadSuggest would make suggestions, which Tolk does not have.
+	// UploadSuggest makes each differing target a suggestion.
 	UploadSuggest UploadMethod = "suggest"
 	// UploadAdd adds the file's strings that the translation lacks.
 	UploadAdd UploadMethod = "add"

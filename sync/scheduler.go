@@ -26,6 +26,9 @@ type ScheduleStore interface {
 	// FindComponents returns a project's components; every component
 	// for projectID 0.
 	FindComponents(ctx context.Context, projectID int64) ([]index.Component, error)
+	// CleanupSuggestions removes the suggestions a unit's translation or
+	// another suggestion repeats, and returns how many.
+	CleanupSuggestions(ctx context.Context) (int, error)
 }
 
 // Clock tells the scheduler the time and wakes it up; tests drive a
@@ -87,12 +90,17 @@ type SchedulerOptions struct {
 	// OnJobDone, when set, hears each run once its result is recorded,
 	// from the run's goroutine.
 	OnJobDone func(c index.Component, j index.Job)
+	// CleanupInterval is how often suggestions equal to their unit's
+	// translation, and repeated ones, are removed (the reference's daily
+	// cleanup_suggestions); 0 means a day, the first a day after the
+	// start.
+	CleanupInterval time.Duration
 }
 
 // Validate fills defaults (but Jobs, the Service's to fill) and rejects
 // negative values.
 func (o *SchedulerOptions) Validate() error {
-	if o.CommitInterval < 0 || o.PullInterval < 0 || o.Workers < 0 || o.JobTimeout < 0 {
+	if o.CommitInterval < 0 || o.PullInterval < 0 || o.Workers < 0 || o.JobTimeout < 0 || o.CleanupInterval < 0 {
 		return errors.New("sync: negative scheduler interval, workers or timeout")
 	}
 	if o.Clock == nil {
@@ -107,6 +115,9 @@ func (o *SchedulerOptions) Validate() error {
 	if o.JobTimeout == 0 {
 		o.JobTimeout = time.Hour
 	}
+	if o.CleanupInterval == 0 {
+		o.CleanupInterval = 24 * time.Hour
+	}
 	return nil
 }
 
@@ -120,6 +131,7 @@ type scheduler struct {
 	mu                   gosync.Mutex
 	jobs                 map[jobKey]*index.Job
 	nextCommit, nextPull time.Time
+	nextCleanup          time.Time
 	// skips counts the turns a job that failed lately still skips.
 	skips map[jobKey]int
 }
@@ -179,6 +191,7 @@ func (sc *scheduler) run(ctx context.Context) {
 	if pull > 0 {
 		sc.nextPull = now.Add(pull)
 	}
+	sc.nextCleanup = now.Add(sc.opts.CleanupInterval)
 	sc.mu.Unlock()
 	for {
 		now = clock.Now()
@@ -191,13 +204,23 @@ func (sc *scheduler) run(ctx context.Context) {
 		if pullDue {
 			sc.nextPull = now.Add(pull)
 		}
+		cleanupDue := !now.Before(sc.nextCleanup)
+		if cleanupDue {
+			sc.nextCleanup = now.Add(sc.opts.CleanupInterval)
+		}
 		wake := sc.nextCommit
 		if pull > 0 && sc.nextPull.Before(wake) {
 			wake = sc.nextPull
 		}
+		if sc.nextCleanup.Before(wake) {
+			wake = sc.nextCleanup
+		}
 		sc.mu.Unlock()
 		if commitDue {
 			sc.commitPass(ctx, now)
+		}
+		if cleanupDue {
+			sc.cleanupPass(ctx)
 		}
 		if pullDue {
 			sc.pullPass(ctx)
@@ -221,6 +244,24 @@ func (sc *scheduler) commitPass(ctx context.Context, now time.Time) {
 	}
 	for _, c := range comps {
 		sc.start(ctx, jobCommit, c, sc.opts.Jobs.Commit)
+	}
+}
+
+// cleanupPass removes the suggestions that repeat their unit's
+// translation or each other, logging what it did. It runs in the
+// scheduler's loop: its writes are batched (the index's), and none
+// waits on a repository.
+func (sc *scheduler) cleanupPass(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, sc.opts.JobTimeout)
+	defer cancel()
+	start := sc.opts.Clock.Now()
+	n, err := sc.svc.store.CleanupSuggestions(ctx)
+	log := sc.svc.opts.Logger.With("job", "suggestion_cleanup")
+	switch {
+	case err != nil && ctx.Err() == nil:
+		log.Error("scheduled job failed", "removed", n, "err", err)
+	case err == nil:
+		log.Info("scheduled job done", "removed", n, "duration", sc.opts.Clock.Now().Sub(start))
 	}
 }
 

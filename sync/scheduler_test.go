@@ -364,3 +364,62 @@ func TestSchedulerBacksOffAfterFailures(t *testing.T) {
 		t.Errorf("next run = %s, want %s", j.NextRun, want)
 	}
 }
+
+// TestSchedulerCleansSuggestions: once a day the scheduler removes the
+// suggestions whose text their unit now holds, recording "Suggestion
+// removed during cleanup" (29) with no user, and leaves the others.
+func TestSchedulerCleansSuggestions(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := mustSchedEnv(t, 24)
+	tr := mustTranslation(t, e.env, "app", "de")
+	units, _, err := e.db.FindUnits(ctx, index.UnitFilter{TranslationID: tr.ID, Page: index.Page{Number: 1, Size: 50}})
+	if err != nil || len(units) < 2 {
+		t.Fatalf("units: %v %v", units, err)
+	}
+	allow := func(index.Unit, index.Translation) (index.SuggestionRights, error) {
+		return index.SuggestionRights{}, nil
+	}
+	var ids []int64
+	for i, text := range []string{"Eingeholt", "Bleibt"} {
+		out, err := e.db.AddSuggestion(ctx, units[i].ID, index.NewSuggestion{Target: []string{text}, UserID: e.ann.ID}, allow)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, out.Suggestion.ID)
+	}
+	// The first unit's translation catches up with its suggestion.
+	if _, err := e.db.UpdateUnit(ctx, units[0].ID, index.UserActor(&e.bob),
+		func(u index.Unit, _ index.Translation) (index.UnitUpdate, error) {
+			return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{"Eingeholt"}, State: index.StateTranslated}}, nil
+		}); err != nil {
+		t.Fatal(err)
+	}
+	e.start(t, tolksync.SchedulerOptions{CommitInterval: time.Hour})
+	if _, err := e.db.FindSuggestionByID(ctx, ids[0]); err != nil {
+		t.Fatalf("cleaned up before its turn: %v", err)
+	}
+	e.clock.Advance(24 * time.Hour)
+	e.clock.awaitPass(t)
+	if _, err := e.db.FindSuggestionByID(ctx, ids[0]); !errors.Is(err, index.ErrNotFound) {
+		t.Errorf("the suggestion its unit holds: %v, want not found", err)
+	}
+	if _, err := e.db.FindSuggestionByID(ctx, ids[1]); err != nil {
+		t.Errorf("the other suggestion: %v", err)
+	}
+	chs, _, err := e.db.FindChanges(ctx, index.ChangeFilter{UnitID: units[0].ID, Page: index.Page{Number: 1, Size: 50}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := chs[len(chs)-1]
+	if last.Action != index.ActionSuggestionCleanup || last.UserID != 0 || last.Target != "Eingeholt" {
+		t.Errorf("last change: %+v", last)
+	}
+	u, err := e.db.FindUnitByID(ctx, units[0].ID)
+	if err != nil || u.HasSuggestion {
+		t.Errorf("unit after the cleanup: has_suggestion %v (%v)", u.HasSuggestion, err)
+	}
+	if tr = mustTranslation(t, e.env, "app", "de"); tr.Stats.Suggestions != 1 {
+		t.Errorf("translation counts %d suggestions, want 1", tr.Stats.Suggestions)
+	}
+}

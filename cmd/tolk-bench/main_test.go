@@ -286,7 +286,13 @@ func checkWrites(t *testing.T, wr *writesResult, levels []int) {
 	if len(wr.Ceilings) != 2 {
 		t.Errorf("%d write ceilings, want 2", len(wr.Ceilings))
 	}
-	for _, p := range append(slices.Clone(wr.API), wr.Ceilings...) {
+	for _, p := range wr.Suggestions {
+		measured += p.Stats.Requests
+	}
+	if len(wr.Suggestions) != len(levels) {
+		t.Errorf("suggestions measured at %d levels, want %d", len(wr.Suggestions), len(levels))
+	}
+	for _, p := range slices.Concat(wr.API, wr.Suggestions, wr.Ceilings) {
 		s := p.Stats
 		if s.Requests == 0 || s.Errors != 0 || s.RPS <= 0 || s.P50 <= 0 || s.P99 < s.P50 {
 			t.Errorf("%s at %d: %+v, first failure %q", p.Name, p.Concurrency, s, p.Failure)

@@ -27,8 +27,12 @@ type writesResult struct {
 	Units        int // units they pick from
 	API          []writePoint
 	Ceilings     []writePoint // prepared once, then compiled per edit
+	// Suggestions are suggestion POSTs at each level, measured in the
+	// same rounds as the PATCHes (issue 27: p50 within 1.5× a PATCH's).
+	Suggestions []writePoint
 
-	// What landed, warm-ups and profiling included: the 200s against the
+	// What landed, warm-ups and profiling included: the 200s and 201s
+	// (one change each: an edit, or "Suggestion added") against the
 	// changes the index gained, and the ceiling's commits against the
 	// changes its copy gained (New contributor aside in both).
 	Answered, Recorded            int
@@ -105,6 +109,10 @@ func benchWrites(ctx context.Context, cfg config, rep *report, in *instance, dir
 	patch := func(failure *firstError) op {
 		return patchUnits(client, apiSrv.base(), auth, apiEdits, &answered, failure)
 	}
+	suggestEdits := &edits{units: units, prefix: "suggestion"}
+	suggest := func(failure *firstError) op {
+		return suggestUnits(client, apiSrv.base(), auth, suggestEdits, &answered, failure)
+	}
 	if cfg.Sections["mixed"] {
 		logf("mixed: reads at concurrency %d, idle and at %d edits/s", mixedConcurrency, mixedRate)
 		if rep.Mixed, err = benchMixed(ctx, cfg, client, apiSrv.base(), patch); err != nil {
@@ -114,7 +122,7 @@ func benchWrites(ctx context.Context, cfg config, rep *report, in *instance, dir
 	if !cfg.Sections["writes"] {
 		return ctx.Err()
 	}
-	res.API, res.Ceilings = loadWrites(ctx, cfg, patch, cls)
+	res.API, res.Suggestions, res.Ceilings = loadWrites(ctx, cfg, patch, suggest, cls)
 
 	if cfg.PprofDir != "" {
 		logf("writes: profiling the PATCHes at concurrency 8")
@@ -167,35 +175,40 @@ func (res *writesResult) countLanded(ctx context.Context, before int, st, cp *st
 	return nil
 }
 
-// loadWrites measures the API's PATCHes at each concurrency level and the
-// ceilings at concurrency 1 in alternating rounds, so that other load on
-// a shared machine falls on all alike. Each ceiling runs, in all, as long
-// as one API level does.
-func loadWrites(ctx context.Context, cfg config, patch func(*firstError) op, cls []*ceiling) (points, ceilings []writePoint) {
+// loadWrites measures the API's PATCHes and suggestion POSTs at each
+// concurrency level and the ceilings at concurrency 1 in alternating
+// rounds, so that other load on a shared machine falls on all alike.
+// Each ceiling runs, in all, as long as one API level does.
+func loadWrites(ctx context.Context, cfg config, patch, suggest func(*firstError) op,
+	cls []*ceiling) (points, suggestions, ceilings []writePoint) {
 	ceilSamples := make([]sample, len(cls))
 	parts := pairRounds * len(cfg.Concurrency)
 	for _, cl := range cls {
 		send(ctx, cl.edit, 1, cfg.Duration/10, 4)
 	}
 	for _, conc := range cfg.Concurrency {
-		var failure firstError
-		do := patch(&failure)
+		var failure, sfailure firstError
+		do, sdo := patch(&failure), suggest(&sfailure)
 		send(ctx, do, conc, cfg.Duration/10, conc*4) // opens the connections
-		var s sample
+		send(ctx, sdo, conc, cfg.Duration/10, conc*4)
+		var s, ss sample
 		for range pairRounds {
 			s.add(send(ctx, do, conc, cfg.Duration/pairRounds, (cfg.MaxRequests+pairRounds-1)/pairRounds))
+			ss.add(send(ctx, sdo, conc, cfg.Duration/pairRounds, (cfg.MaxRequests+pairRounds-1)/pairRounds))
 			for i, cl := range cls {
 				ceilSamples[i].add(send(ctx, cl.edit, 1, cfg.Duration/time.Duration(parts), (cfg.MaxRequests+parts-1)/parts))
 			}
 		}
 		points = append(points, writePoint{Name: "unit PATCH over HTTP", Concurrency: conc, Stats: s.stats(),
 			Failure: failure.get()})
+		suggestions = append(suggestions, writePoint{Name: "suggestion POST over HTTP", Concurrency: conc,
+			Stats: ss.stats(), Failure: sfailure.get()})
 	}
 	for i, cl := range cls {
 		ceilings = append(ceilings, writePoint{Name: cl.name, Concurrency: 1, Stats: ceilSamples[i].stats(),
 			Failure: cl.failure.get()})
 	}
-	return points, ceilings
+	return points, suggestions, ceilings
 }
 
 // benchUser creates a superuser with a token in db, as an administrator
@@ -318,6 +331,47 @@ func patchUnits(c *http.Client, base, auth string, e *edits, answered *atomic.In
 			return false, nil
 		}
 		if resp.StatusCode != http.StatusOK {
+			failure.set(fmt.Sprintf("unit %d: status %d: %.200s", ed.unit, resp.StatusCode, b))
+			return false, nil
+		}
+		answered.Add(1)
+		return true, nil
+	}
+}
+
+// suggestUnits is an op POSTing e's next target as a suggestion on its
+// unit (`POST /api/units/<id>/suggestions/`, reference workspace §2.4);
+// each text is new, so each answer is a 201 recording "Suggestion added"
+// and moving the statistics' suggestions the first time a unit gets
+// one. A 201 counts in answered, anything else is kept in failure.
+func suggestUnits(c *http.Client, base, auth string, e *edits, answered *atomic.Int64, failure *firstError) op {
+	return func(ctx context.Context, _ int64) (bool, error) {
+		ed := e.next()
+		body, err := json.Marshal(struct {
+			Target []string `json:"target"`
+		}{[]string{ed.target}})
+		if err != nil {
+			return false, err
+		}
+		req, err := http.NewRequestWithContext(ctx, http.MethodPost,
+			base+"/api/units/"+strconv.FormatInt(ed.unit, 10)+"/suggestions/", bytes.NewReader(body))
+		if err != nil {
+			return false, err
+		}
+		req.Header.Set("Authorization", auth)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := c.Do(req)
+		if err != nil {
+			failure.set(err.Error())
+			return false, err
+		}
+		b, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			failure.set(fmt.Sprintf("unit %d: status %d: reading the body: %v", ed.unit, resp.StatusCode, err))
+			return false, nil
+		}
+		if resp.StatusCode != http.StatusCreated {
 			failure.set(fmt.Sprintf("unit %d: status %d: %.200s", ed.unit, resp.StatusCode, b))
 			return false, nil
 		}

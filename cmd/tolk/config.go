@@ -53,6 +53,10 @@ type Config struct {
 	// RateLimitAnon and RateLimitUser limit the requests (API, pages,
 	// Git export) of each anonymous client address and of each user.
 	RateLimitAnon, RateLimitAnonPages, RateLimitUser edge.RateLimit
+	// AnonymousSuggestions lets anonymous visitors suggest translations
+	// on public projects, each client address at most this often; off
+	// refuses them (api.Options).
+	AnonymousSuggestions edge.RateLimit
 	// AllowLocalRepos lets API clients create components from file://
 	// repository URLs, which read this machine's disk.
 	AllowLocalRepos bool
@@ -132,6 +136,12 @@ var DefaultHTTPLimits = HTTPLimits{ReadHeaderTimeout: 10 * time.Second, ReadTime
 	WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute, MaxConnections: 1024,
 	MaxConnectionsPerClient: 64, BusyIdleTimeout: 5 * time.Second}
 
+// DefaultAnonymousSuggestions is Tolk's own: the reference lets its
+// Guests suggest as often as its API limit allows; twenty an hour is a
+// person proposing fixes, and caps what one address can make reviewers
+// read.
+var DefaultAnonymousSuggestions = edge.RateLimit{Requests: 20, Period: time.Hour}
+
 // DefaultConfig returns the settings used when nothing gives them: the
 // reference's rate limits among them.
 func DefaultConfig() Config {
@@ -139,8 +149,8 @@ func DefaultConfig() Config {
 		MaxUploadBytes: edge.DefaultMaxUploadBytes, ResponseBudget: edge.DefaultResponseBudget,
 		GitStallTimeout: vcs.DefaultStallTimeout, GitTimeout: vcs.DefaultTotalTimeout,
 		RateLimitAnon: edge.DefaultAnonymousRateLimit, RateLimitUser: edge.DefaultUserRateLimit,
-		RateLimitAnonPages: edge.DefaultAnonymousPageRateLimit,
-		CommitterName:      tolksync.DefaultCommitter.Name, CommitterEmail: tolksync.DefaultCommitter.Email,
+		RateLimitAnonPages: edge.DefaultAnonymousPageRateLimit, AnonymousSuggestions: DefaultAnonymousSuggestions,
+		CommitterName: tolksync.DefaultCommitter.Name, CommitterEmail: tolksync.DefaultCommitter.Email,
 		PageCacheBytes: sqlstore.DefaultPageCacheBytes, HTTP: DefaultHTTPLimits}
 }
 
@@ -179,7 +189,8 @@ func (c Config) serverOptions() serverOptions {
 			Version: readBuildVersion().Short(), WriteTimeout: c.HTTP.WriteTimeout},
 		API: api.Options{MaxUploadBytes: c.MaxUploadBytes,
 			AllowLocalRepos: c.AllowLocalRepos, HookSecret: c.HookSecret,
-			FileFormats: apiFileFormats(), WebhookAllowPrivate: c.WebhookAllowPrivate},
+			FileFormats: apiFileFormats(), WebhookAllowPrivate: c.WebhookAllowPrivate,
+			AnonymousSuggestions: c.AnonymousSuggestions},
 		Web: web.Options{MaxUploadBytes: c.MaxUploadBytes},
 	}
 }
@@ -260,6 +271,9 @@ var serveSettings = []setting{
 	{name: "rate-limit-user", want: rateWant,
 		usage: "requests (API, pages, Git export) each user may make: N/second|minute|hour|day, or off",
 		field: func(c *Config) any { return &c.RateLimitUser }},
+	{name: "anonymous-suggestions", want: rateWant,
+		usage: "suggestions each anonymous client address may add on public projects, as the reference's Guests may: N/second|minute|hour|day, or off to refuse them (default 20/hour)",
+		field: func(c *Config) any { return &c.AnonymousSuggestions }},
 	{name: "no-hooks", usage: "turn the incoming webhooks (/hooks/<service>/) off",
 		field: func(c *Config) any { return &c.NoHooks }},
 	{name: "hook-secret",

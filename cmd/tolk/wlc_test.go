@@ -287,7 +287,16 @@ func TestWLC(t *testing.T) {
 		{args: []string{"lock-status", "demo/app"}, want: []string{"locked: False"}},
 		// Uploads, method by method: wlc prints nothing on success, so
 		// the statistics and the download show what happened.
-		{args: []string{"upload", "demo/app/de", "-i", upload}},
+		// method=suggest first (reference workspace §2.4: wlc's only way
+		// to suggest): "view", untranslated, becomes a suggestion; the
+		// strings the file repeats are skipped, "nope" is not found.
+		{args: []string{"upload", "demo/app/de", "-i", upload, "--method", "suggest"}},
+		{before: wantStat("/api/translations/demo/app/de/", "have_suggestion", 1),
+			args: []string{"show", "demo/app/de"}, want: []string{"have_suggestion: 1", "translated: 4"}},
+		{args: []string{"changes", "demo/app/de"}, want: []string{"action_name: Suggestion added"}},
+		{args: []string{"upload", "demo/app/de", "-i", upload, "--method", "suggest"}, wantCode: 0},
+		{before: wantStat("/api/translations/demo/app/de/statistics/", "suggestions", 1),
+			args: []string{"upload", "demo/app/de", "-i", upload}},
 		{args: []string{"stats", "demo/app/de"}, want: []string{"translated: 5", "translated_percent: 50.0"}},
 		{args: []string{"download", "demo/app/de"}, want: []string{`"view": "Ansicht"`, `"greeting": "Hallo, {name}!"`},
 			reject: []string{"nope"}},
@@ -300,8 +309,6 @@ func TestWLC(t *testing.T) {
 		{args: []string{"stats", "demo/app/de"}, want: []string{"translated: 0", "fuzzy: 5"}},
 		{args: []string{"upload", "demo/app/de", "-i", upload, "--method", "approve"}, wantCode: 1,
 			want: []string{"HTTP error 400", "This method is not available here. Translation reviews are turned off."}},
-		{args: []string{"upload", "demo/app/de", "-i", upload, "--method", "suggest"}, wantCode: 1,
-			want: []string{"HTTP error 400", "Tolk has no suggestions"}},
 		{args: []string{"upload", "demo/app/en", "-i", upload, "--method", "add"}, wantCode: 1,
 			want: []string{"HTTP error 400", "Adding strings is disabled in the component configuration."}},
 		// With reviews on, approve works; with strings managed on the

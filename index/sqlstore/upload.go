@@ -22,7 +22,7 @@ var errPluralMismatch = &index.FieldError{Fields: map[string]index.FieldProblem{
 // in one transaction: the merge methods (translate, fuzzy, approve) edit
 // the matching units through the unit editor, recording "Translation
 // uploaded" (9) per unit written, and add inserts the strings the
-// translation lacks. Either way one "File uploaded" (78) change follows
+// translation lacks, suggest adds suggestions (suggestUpload). Either way one "File uploaded" (78) change follows
 // with the counts, and the statistics are updated once. A file whose
 // plural forms do not fit the language answers a FieldError on "file"
 // and stores nothing. Other methods answer ErrInvalid: the API refuses
@@ -55,6 +55,8 @@ func (db *DB) ApplyUpload(ctx context.Context, translationID int64, up index.Upl
 			res, err = addUpload(e, shape, &up)
 		case up.Method == index.UploadReplace:
 			res, err = replaceUpload(e, shape, &up)
+		case up.Method == index.UploadSuggest:
+			res, err = suggestUpload(e, &t, shape, &up)
 		default:
 			err = index.Errorf(index.ErrInvalid, "Upload method %q is not supported.", up.Method)
 		}

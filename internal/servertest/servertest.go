@@ -51,6 +51,8 @@ type Options struct {
 	HookSecret          string
 	FileFormats         []api.FileFormat
 	WebhookAllowPrivate bool
+	// AnonymousSuggestions is api.Options'.
+	AnonymousSuggestions edge.RateLimit
 }
 
 // Parts splits o into the options of each part.
@@ -61,7 +63,7 @@ func (o Options) Parts() (edge.Options, api.Options, web.Options) {
 	a := api.Options{Repositories: o.Repositories, Files: o.Files, MaxUploadBytes: o.MaxUploadBytes,
 		Components: o.Components, Operations: o.Operations, AllowLocalRepos: o.AllowLocalRepos,
 		Hooks: o.Hooks, HookSecret: o.HookSecret, FileFormats: o.FileFormats,
-		WebhookAllowPrivate: o.WebhookAllowPrivate}
+		WebhookAllowPrivate: o.WebhookAllowPrivate, AnonymousSuggestions: o.AnonymousSuggestions}
 	// A nil Files is a nil UploadParser: the pages then offer no upload.
 	w := web.Options{Files: o.Files, MaxUploadBytes: o.MaxUploadBytes}
 	return e, a, w
