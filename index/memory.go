@@ -73,10 +73,6 @@ type MemoryFilter struct {
 	// Hidden are projects whose entries are left out: those the reader
 	// may not see.
 	Hidden []int64
-	// AfterID pages: entries with an id above it, in id order. Lists
-	// fetch Limit entries (0: no limit).
-	AfterID int64
-	Limit   int
 }
 
 // MemoryQuery is one lookup: the text to match and where it is asked

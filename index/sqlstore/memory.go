@@ -233,60 +233,127 @@ func better(a, b index.MemoryMatch) bool {
 	return a.ID < b.ID
 }
 
-// FindMemory returns entries in id order (units' and imported ones
-// interleaved by their memory ids), those after f.AfterID, at most
-// f.Limit, filtered by f. A unit is an entry when it is translated or
-// needs editing, has a target, and is not of its component's source
-// language.
-func (db *DB) FindMemory(ctx context.Context, f index.MemoryFilter) ([]index.MemoryEntry, error) {
+// FindMemory returns one page of the entries f selects, imported ones
+// first, then units', each kind in id order, and how many there are. A
+// unit is an entry when it is translated or needs editing, has a target,
+// and is not of its component's source language. Deep pages cost an
+// OFFSET scan (unlike the other lists' keyset pages): the list is for
+// looking, and EachMemory (exports) walks by key.
+func (db *DB) FindMemory(ctx context.Context, f index.MemoryFilter, pg index.Page) ([]index.MemoryEntry, int, error) {
 	snap, err := db.memorySnapshot(ctx)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	limit := f.Limit
-	if limit <= 0 {
-		limit = 1 << 30
-	}
-	var units, imported []index.MemoryEntry
-	uw, uargs := memoryUnitWhere(f)
-	rows, err := db.r.QueryContext(ctx, `SELECT u.id, u.source, u.target, u.context, u.state, t.component_id,
-		c.source_language, t.language_code
-		FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
-		WHERE `+uw+` ORDER BY u.id LIMIT ?`, append(uargs, limit)...)
+	tx, err := db.beginRead(ctx)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
+	defer tx.Rollback()
+	iw, iargs := memoryImportedWhere(f)
+	uw, uargs := memoryUnitWhere(f)
+	var ni, nu int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM memory m WHERE `+iw, iargs...).Scan(&ni); err != nil {
+		return nil, 0, err
+	}
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) `+memoryUnitFrom+` WHERE `+uw, uargs...).Scan(&nu); err != nil {
+		return nil, 0, err
+	}
+	var out []index.MemoryEntry
+	offset, size := pg.Offset(), pg.Size
+	if pg.Size <= 0 {
+		offset, size = 0, ni+nu
+	}
+	if offset < ni {
+		rows, err := tx.QueryContext(ctx, `SELECT `+memoryColumns+` FROM memory m WHERE `+iw+
+			` ORDER BY m.id LIMIT ? OFFSET ?`, append(iargs, size, offset)...)
+		if err != nil {
+			return nil, 0, err
+		}
+		if err := scanMemoryRows(rows, snap, &out); err != nil {
+			return nil, 0, err
+		}
+	}
+	if rest := size - len(out); rest > 0 {
+		rows, err := tx.QueryContext(ctx, `SELECT `+memoryUnitColumns+` `+memoryUnitFrom+` WHERE `+uw+
+			` ORDER BY u.id LIMIT ? OFFSET ?`, append(uargs, rest, max(0, offset-ni))...)
+		if err != nil {
+			return nil, 0, err
+		}
+		if err := scanMemoryUnits(rows, snap, &out); err != nil {
+			return nil, 0, err
+		}
+	}
+	return out, ni + nu, nil
+}
+
+// memoryExportChunk is how many entries EachMemory reads at a time.
+const memoryExportChunk = 1000
+
+// EachMemory calls fn with every entry f selects, in FindMemory's order,
+// reading them a chunk at a time by key (so that an export of millions
+// holds one chunk in memory). An error from fn
+// stops the walk and is returned.
+func (db *DB) EachMemory(ctx context.Context, f index.MemoryFilter, fn func(index.MemoryEntry) error) error {
+	snap, err := db.memorySnapshot(ctx)
+	if err != nil {
+		return err
+	}
+	walk := func(query string, args []any, scan func(*sql.Rows, *memSnapshot, *[]index.MemoryEntry) error,
+		key func(index.MemoryEntry) int64) error {
+		var after int64
+		for {
+			var chunk []index.MemoryEntry
+			rows, err := db.r.QueryContext(ctx, query, append(append([]any{}, args...), after, memoryExportChunk)...)
+			if err != nil {
+				return err
+			}
+			if err := scan(rows, snap, &chunk); err != nil {
+				return err
+			}
+			for _, e := range chunk {
+				if err := fn(e); err != nil {
+					return err
+				}
+			}
+			if len(chunk) < memoryExportChunk {
+				return nil
+			}
+			after = key(chunk[len(chunk)-1])
+		}
+	}
+	iw, iargs := memoryImportedWhere(f)
+	err = walk(`SELECT `+memoryColumns+` FROM memory m WHERE `+iw+` AND m.id > ? ORDER BY m.id LIMIT ?`, iargs,
+		scanMemoryRows, func(e index.MemoryEntry) int64 { row, _ := index.SplitMemoryID(e.ID); return row })
+	if err != nil {
+		return err
+	}
+	uw, uargs := memoryUnitWhere(f)
+	return walk(`SELECT `+memoryUnitColumns+` `+memoryUnitFrom+` WHERE `+uw+` AND u.id > ? ORDER BY u.id LIMIT ?`,
+		uargs, scanMemoryUnits, func(e index.MemoryEntry) int64 { row, _ := index.SplitMemoryID(e.ID); return row })
+}
+
+// The units that are entries, with their language pair.
+const (
+	memoryUnitColumns = `u.id, u.source, u.target, u.context, u.state, t.component_id, c.source_language,
+		t.language_code`
+	memoryUnitFrom = `FROM units u JOIN translations t ON t.id = u.translation_id
+		JOIN components c ON c.id = t.component_id`
+)
+
+func scanMemoryUnits(rows *sql.Rows, snap *memSnapshot, out *[]index.MemoryEntry) error {
+	defer rows.Close()
 	for rows.Next() {
 		var e index.MemoryEntry
 		var id, comp int64
 		var state index.State
 		if err := rows.Scan(&id, &e.Source, &e.Target, &e.Context, &state, &comp, &e.SourceLanguage,
 			&e.TargetLanguage); err != nil {
-			rows.Close()
-			return nil, err
+			return err
 		}
 		snap.unitEntry(&e, id, comp, state, e.TargetLanguage)
-		units = append(units, e)
+		*out = append(*out, e)
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	iw, iargs := memoryImportedWhere(f)
-	rows, err = db.r.QueryContext(ctx, `SELECT `+memoryColumns+` FROM memory m WHERE `+iw+` ORDER BY m.id LIMIT ?`,
-		append(iargs, limit)...)
-	if err != nil {
-		return nil, err
-	}
-	if err := scanMemoryRows(rows, snap, &imported); err != nil {
-		return nil, err
-	}
-	out := append(units, imported...)
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	if len(out) > limit {
-		out = out[:limit]
-	}
-	return out, nil
+	return rows.Err()
 }
 
 // memoryUnitWhere is the condition on units u (of translation t and
@@ -294,9 +361,6 @@ func (db *DB) FindMemory(ctx context.Context, f index.MemoryFilter) ([]index.Mem
 func memoryUnitWhere(f index.MemoryFilter) (string, []any) {
 	where := []string{`u.state >= 10`, `u.target != ''`, `t.language_code != c.source_language`}
 	var args []any
-	if f.AfterID > 0 {
-		where, args = append(where, `u.id > ?`), append(args, f.AfterID/2)
-	}
 	if f.Source != "" {
 		where, args = append(where, `lower(u.source) LIKE ? ESCAPE '\'`), append(args, likePattern(f.Source))
 	}
@@ -320,9 +384,6 @@ func memoryUnitWhere(f index.MemoryFilter) (string, []any) {
 func memoryImportedWhere(f index.MemoryFilter) (string, []any) {
 	where := []string{`1 = 1`}
 	var args []any
-	if f.AfterID > 0 {
-		where, args = append(where, `m.id >= ?`), append(args, (f.AfterID+1)/2)
-	}
 	if f.Source != "" {
 		where, args = append(where, `lower(m.source) LIKE ? ESCAPE '\'`), append(args, likePattern(f.Source))
 	}
@@ -366,16 +427,14 @@ func (db *DB) FindMemoryEntry(ctx context.Context, id int64) (index.MemoryEntry,
 			return index.MemoryEntry{}, err
 		}
 	} else {
-		// After id-1, the unit's entry is first when there is one.
-		f := index.MemoryFilter{AfterID: id - 1, Limit: 1}
-		units, err := db.FindMemory(ctx, f)
+		w, args := memoryUnitWhere(index.MemoryFilter{})
+		rows, err := db.r.QueryContext(ctx, `SELECT `+memoryUnitColumns+` `+memoryUnitFrom+` WHERE `+w+
+			` AND u.id = ?`, append(args, row)...)
 		if err != nil {
 			return index.MemoryEntry{}, err
 		}
-		for _, e := range units {
-			if e.ID == id {
-				out = append(out, e)
-			}
+		if err := scanMemoryUnits(rows, snap, &out); err != nil {
+			return index.MemoryEntry{}, err
 		}
 	}
 	if len(out) == 0 {

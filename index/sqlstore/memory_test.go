@@ -223,7 +223,8 @@ func TestMemoryImportedEntries(t *testing.T) {
 	}
 
 	// Lists: every entry a reader may see, the private project hidden.
-	all, err := f.db.FindMemory(ctx, index.MemoryFilter{TargetLanguage: "de", Hidden: []int64{priv.ID}})
+	hidden := index.MemoryFilter{TargetLanguage: "de", Hidden: []int64{priv.ID}}
+	all, total, err := f.db.FindMemory(ctx, hidden, index.Page{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,20 +233,27 @@ func TestMemoryImportedEntries(t *testing.T) {
 			t.Errorf("hidden project listed: %+v", e)
 		}
 	}
-	// 2 of pub (translated, fuzzy, approved: 3), 2 of rev, 1 site-wide.
-	if len(all) != 6 {
-		t.Errorf("listed %d entries, want 6: %+v", len(all), all)
+	// pub's translated, fuzzy and approved strings, rev's two, and the
+	// site-wide import, first.
+	if len(all) != 6 || total != 6 || !all[0].Imported {
+		t.Errorf("listed %d entries of %d, want 6 with the import first: %+v", len(all), total, all)
 	}
-	some, err := f.db.FindMemory(ctx, index.MemoryFilter{Source: "PAGE WAS", Hidden: []int64{priv.ID}})
+	some, _, err := f.db.FindMemory(ctx, index.MemoryFilter{Source: "PAGE WAS", Hidden: []int64{priv.ID}}, index.Page{})
 	if err != nil || len(some) != 1 || some[0].Target != "Die Seite wurde nicht gefunden" {
 		t.Errorf("source filter: %+v, %v", some, err)
 	}
-	// Paging by id: two pages of three cover the six.
-	first, _ := f.db.FindMemory(ctx, index.MemoryFilter{TargetLanguage: "de", Hidden: []int64{priv.ID}, Limit: 3})
-	rest, _ := f.db.FindMemory(ctx, index.MemoryFilter{TargetLanguage: "de", Hidden: []int64{priv.ID},
-		AfterID: first[len(first)-1].ID})
-	if len(first) != 3 || len(rest) != 3 || rest[0].ID <= first[2].ID {
-		t.Errorf("pages: %+v then %+v", first, rest)
+	// Pages of four: the import and three units, then two units.
+	p1, _, _ := f.db.FindMemory(ctx, hidden, index.Page{Number: 1, Size: 4})
+	p2, n2, _ := f.db.FindMemory(ctx, hidden, index.Page{Number: 2, Size: 4})
+	if len(p1) != 4 || len(p2) != 2 || n2 != 6 || p2[0].ID != all[4].ID {
+		t.Errorf("pages: %+v then %+v", p1, p2)
+	}
+	var walked []int64
+	if err := f.db.EachMemory(ctx, hidden, func(e index.MemoryEntry) error {
+		walked = append(walked, e.ID)
+		return nil
+	}); err != nil || len(walked) != 6 || walked[5] != all[5].ID {
+		t.Errorf("EachMemory: %v, %v", walked, err)
 	}
 
 	e, err := f.db.FindMemoryEntry(ctx, mine[0].ID)
