@@ -84,6 +84,10 @@ type DB struct {
 
 	// tokenUses are the token uses waiting to be written (tokens.go).
 	tokenUses tokenUses
+
+	// memory is the translation memory's index of source texts
+	// (memory_index.go).
+	memory memIndex
 }
 
 // Open opens the index o describes, creating a SQLite file if missing,

@@ -1,0 +1,535 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"sort"
+	"strings"
+
+	"github.com/tolk-project/tolk/index"
+)
+
+// The translation memory (reference workspace §5; design in
+// docs/memory.md): units are its entries, read where they are, and
+// imported entries are rows of memory. memory_index.go finds the source
+// texts; this file reads the entries and writes imported ones.
+
+// memoryChunk bounds the ids of one IN list of a lookup's reads.
+const memoryChunk = 256
+
+// LookupMemory returns the entries whose source is like q.Text, best
+// first (exact matches, then by quality), at most MemoryLookupLimit, with
+// at most one entry per source and target: the entries of q.ProjectID's
+// units and imports, the shared pool when the project uses it, and
+// site-wide imports. Entries below q.Threshold after the penalties are
+// left out. Unknown languages or projects find nothing. Safe for
+// concurrent use.
+func (db *DB) LookupMemory(ctx context.Context, q index.MemoryQuery) ([]index.MemoryMatch, error) {
+	out, err := db.LookupMemoryMany(ctx, []index.MemoryQuery{q})
+	if err != nil {
+		return nil, err
+	}
+	return out[0], nil
+}
+
+// LookupMemoryMany is LookupMemory of each query, answered from one
+// build of the index, in the order given.
+func (db *DB) LookupMemoryMany(ctx context.Context, qs []index.MemoryQuery) ([][]index.MemoryMatch, error) {
+	snap, err := db.memorySnapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]index.MemoryMatch, len(qs))
+	for i, q := range qs {
+		if out[i], err = db.lookupMemory(ctx, snap, q); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (db *DB) lookupMemory(ctx context.Context, snap *memSnapshot, q index.MemoryQuery) ([]index.MemoryMatch, error) {
+	threshold := q.Threshold
+	if threshold <= 0 {
+		threshold = index.MemoryDefaultThreshold
+	}
+	threshold = min(threshold, 100)
+	l := snap.langs[q.SourceLanguage]
+	if l == nil || q.Text == "" || q.TargetLanguage == "" {
+		return nil, nil
+	}
+	sc := snap.scope(q.ProjectID)
+	m := index.NewMemoryMatcher(q.Text)
+	cands := sc.candidates(l, m, q.Text, threshold, index.MemoryLookupLimit)
+	if len(cands) == 0 {
+		return nil, nil
+	}
+	sims := make(map[string]int, len(cands))
+	var comps, hashes, entries []int64
+	seenC, seenH := map[int64]bool{}, map[int64]bool{}
+	for _, c := range cands {
+		sims[c.text.s] = c.sim
+		for _, r := range c.text.refs {
+			switch {
+			case !sc.sees(r):
+			case r.entry != 0:
+				entries = append(entries, r.entry)
+			default:
+				if !seenC[r.component] {
+					seenC[r.component] = true
+					comps = append(comps, r.component)
+				}
+				if !seenH[r.idHash] {
+					seenH[r.idHash] = true
+					hashes = append(hashes, r.idHash)
+				}
+			}
+		}
+	}
+	var found []index.MemoryEntry
+	if err := db.memoryUnits(ctx, snap, q.TargetLanguage, comps, hashes, sims, &found); err != nil {
+		return nil, err
+	}
+	if err := db.memoryImported(ctx, snap, q.TargetLanguage, entries, &found); err != nil {
+		return nil, err
+	}
+	return rankMemory(found, sims, q, threshold), nil
+}
+
+// memoryUnits appends the translated units in language lang of the
+// components whose id_hash is among hashes and whose source is one of
+// sources: the pairs the index found (a component and a hash of two
+// different texts match nothing, as the source is checked).
+func (db *DB) memoryUnits(ctx context.Context, snap *memSnapshot, lang string, comps, hashes []int64,
+	sources map[string]int, out *[]index.MemoryEntry) error {
+	for ci := 0; ci < len(comps); ci += memoryChunk {
+		cl, cargs := idList(comps[ci:min(ci+memoryChunk, len(comps))])
+		for hi := 0; hi < len(hashes); hi += memoryChunk {
+			hl, hargs := idList(hashes[hi:min(hi+memoryChunk, len(hashes))])
+			args := append(append([]any{lang}, cargs...), hargs...)
+			rows, err := db.r.QueryContext(ctx, `SELECT u.id, u.source, u.target, u.context, u.state, t.component_id
+				FROM translations t JOIN units u ON u.translation_id = t.id
+				WHERE t.language_code = ? AND t.component_id IN `+cl+` AND u.id_hash IN `+hl+`
+				AND u.state >= 10 AND u.target != ''`, args...)
+			if err != nil {
+				return err
+			}
+			for rows.Next() {
+				var e index.MemoryEntry
+				var id, comp int64
+				var state index.State
+				if err := rows.Scan(&id, &e.Source, &e.Target, &e.Context, &state, &comp); err != nil {
+					rows.Close()
+					return err
+				}
+				if _, ok := sources[e.Source]; !ok {
+					continue
+				}
+				snap.unitEntry(&e, id, comp, state, lang)
+				*out = append(*out, e)
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// unitEntry fills what a unit's entry takes from the snapshot.
+func (s *memSnapshot) unitEntry(e *index.MemoryEntry, unitID, componentID int64, state index.State, lang string) {
+	c := s.components[componentID]
+	p := s.projects[c.project]
+	e.ID = index.MemoryUnitID(unitID)
+	e.TargetLanguage = lang
+	e.Origin = p.slug + "/" + c.slug
+	e.ProjectID, e.ProjectSlug = c.project, p.slug
+	e.Status = index.MemoryStatusOf(state, p.review)
+	e.Shared = p.inPool()
+}
+
+// memoryImported appends the imported entries among ids in language
+// lang.
+func (db *DB) memoryImported(ctx context.Context, snap *memSnapshot, lang string, ids []int64, out *[]index.MemoryEntry) error {
+	for i := 0; i < len(ids); i += memoryChunk {
+		list, args := idList(ids[i:min(i+memoryChunk, len(ids))])
+		rows, err := db.r.QueryContext(ctx, `SELECT `+memoryColumns+` FROM memory m
+			WHERE m.target_language = ? AND m.id IN `+list, append([]any{lang}, args...)...)
+		if err != nil {
+			return err
+		}
+		if err := scanMemoryRows(rows, snap, out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+const memoryColumns = `m.id, m.source_language, m.target_language, m.source, m.target, m.context, m.origin,
+	coalesce(m.project_id, 0)`
+
+func scanMemoryRows(rows *sql.Rows, snap *memSnapshot, out *[]index.MemoryEntry) error {
+	defer rows.Close()
+	for rows.Next() {
+		var e index.MemoryEntry
+		var id int64
+		if err := rows.Scan(&id, &e.SourceLanguage, &e.TargetLanguage, &e.Source, &e.Target, &e.Context,
+			&e.Origin, &e.ProjectID); err != nil {
+			return err
+		}
+		e.ID = index.MemoryImportedID(id)
+		e.Imported, e.Status = true, index.MemoryActive
+		e.Shared = e.ProjectID == 0
+		if snap != nil {
+			e.ProjectSlug = snap.projects[e.ProjectID].slug
+		}
+		*out = append(*out, e)
+	}
+	return rows.Err()
+}
+
+// rankMemory scores the entries found, drops those below threshold and
+// duplicates (same source and target: the best stays), and orders them
+// as the reference does: exact matches first, then by quality; ties by
+// id, so that answers are stable.
+func rankMemory(found []index.MemoryEntry, sims map[string]int, q index.MemoryQuery, threshold int) []index.MemoryMatch {
+	best := map[[2]string]int{}
+	var out []index.MemoryMatch
+	for _, e := range found {
+		if q.Exclude != 0 && !e.Imported && e.ID == index.MemoryUnitID(q.Exclude) {
+			continue
+		}
+		e.SourceLanguage = q.SourceLanguage
+		mm := index.MemoryMatch{MemoryEntry: e, Exact: e.Source == q.Text,
+			Quality: index.MemoryQuality(sims[e.Source], e.Status, e.Context, q.Context)}
+		if mm.Quality < threshold {
+			continue
+		}
+		k := [2]string{e.Source, e.Target}
+		if i, ok := best[k]; ok {
+			if better(mm, out[i]) {
+				out[i] = mm
+			}
+			continue
+		}
+		best[k] = len(out)
+		out = append(out, mm)
+	}
+	sort.Slice(out, func(i, j int) bool { return better(out[i], out[j]) })
+	if len(out) > index.MemoryLookupLimit {
+		out = out[:index.MemoryLookupLimit]
+	}
+	return out
+}
+
+func better(a, b index.MemoryMatch) bool {
+	if a.Exact != b.Exact {
+		return a.Exact
+	}
+	if a.Quality != b.Quality {
+		return a.Quality > b.Quality
+	}
+	return a.ID < b.ID
+}
+
+// FindMemory returns one page of the entries f selects, imported ones
+// first, then units', each kind in id order, and how many there are. A
+// unit is an entry when it is translated or needs editing, has a target,
+// and is not of its component's source language. Deep pages cost an
+// OFFSET scan (unlike the other lists' keyset pages): the list is for
+// looking, and EachMemory (exports) walks by key.
+func (db *DB) FindMemory(ctx context.Context, f index.MemoryFilter, pg index.Page) ([]index.MemoryEntry, int, error) {
+	snap, err := db.memorySnapshot(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	tx, err := db.beginRead(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer tx.Rollback()
+	iw, iargs := memoryImportedWhere(f)
+	uw, uargs := memoryUnitWhere(f)
+	var ni, nu int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM memory m WHERE `+iw, iargs...).Scan(&ni); err != nil {
+		return nil, 0, err
+	}
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) `+memoryUnitFrom+` WHERE `+uw, uargs...).Scan(&nu); err != nil {
+		return nil, 0, err
+	}
+	var out []index.MemoryEntry
+	offset, size := pg.Offset(), pg.Size
+	if pg.Size <= 0 {
+		offset, size = 0, ni+nu
+	}
+	if offset < ni {
+		rows, err := tx.QueryContext(ctx, `SELECT `+memoryColumns+` FROM memory m WHERE `+iw+
+			` ORDER BY m.id LIMIT ? OFFSET ?`, append(iargs, size, offset)...)
+		if err != nil {
+			return nil, 0, err
+		}
+		if err := scanMemoryRows(rows, snap, &out); err != nil {
+			return nil, 0, err
+		}
+	}
+	if rest := size - len(out); rest > 0 {
+		rows, err := tx.QueryContext(ctx, `SELECT `+memoryUnitColumns+` `+memoryUnitFrom+` WHERE `+uw+
+			` ORDER BY u.id LIMIT ? OFFSET ?`, append(uargs, rest, max(0, offset-ni))...)
+		if err != nil {
+			return nil, 0, err
+		}
+		if err := scanMemoryUnits(rows, snap, &out); err != nil {
+			return nil, 0, err
+		}
+	}
+	return out, ni + nu, nil
+}
+
+// memoryExportChunk is how many entries EachMemory reads at a time.
+const memoryExportChunk = 1000
+
+// EachMemory calls fn with every entry f selects, in FindMemory's order,
+// reading them a chunk at a time by key (so that an export of millions
+// holds one chunk in memory). An error from fn
+// stops the walk and is returned.
+func (db *DB) EachMemory(ctx context.Context, f index.MemoryFilter, fn func(index.MemoryEntry) error) error {
+	snap, err := db.memorySnapshot(ctx)
+	if err != nil {
+		return err
+	}
+	walk := func(query string, args []any, scan func(*sql.Rows, *memSnapshot, *[]index.MemoryEntry) error,
+		key func(index.MemoryEntry) int64) error {
+		var after int64
+		for {
+			var chunk []index.MemoryEntry
+			rows, err := db.r.QueryContext(ctx, query, append(append([]any{}, args...), after, memoryExportChunk)...)
+			if err != nil {
+				return err
+			}
+			if err := scan(rows, snap, &chunk); err != nil {
+				return err
+			}
+			for _, e := range chunk {
+				if err := fn(e); err != nil {
+					return err
+				}
+			}
+			if len(chunk) < memoryExportChunk {
+				return nil
+			}
+			after = key(chunk[len(chunk)-1])
+		}
+	}
+	iw, iargs := memoryImportedWhere(f)
+	err = walk(`SELECT `+memoryColumns+` FROM memory m WHERE `+iw+` AND m.id > ? ORDER BY m.id LIMIT ?`, iargs,
+		scanMemoryRows, func(e index.MemoryEntry) int64 { row, _ := index.SplitMemoryID(e.ID); return row })
+	if err != nil {
+		return err
+	}
+	uw, uargs := memoryUnitWhere(f)
+	return walk(`SELECT `+memoryUnitColumns+` `+memoryUnitFrom+` WHERE `+uw+` AND u.id > ? ORDER BY u.id LIMIT ?`,
+		uargs, scanMemoryUnits, func(e index.MemoryEntry) int64 { row, _ := index.SplitMemoryID(e.ID); return row })
+}
+
+// The units that are entries, with their language pair.
+const (
+	memoryUnitColumns = `u.id, u.source, u.target, u.context, u.state, t.component_id, c.source_language,
+		t.language_code`
+	memoryUnitFrom = `FROM units u JOIN translations t ON t.id = u.translation_id
+		JOIN components c ON c.id = t.component_id`
+)
+
+func scanMemoryUnits(rows *sql.Rows, snap *memSnapshot, out *[]index.MemoryEntry) error {
+	defer rows.Close()
+	for rows.Next() {
+		var e index.MemoryEntry
+		var id, comp int64
+		var state index.State
+		if err := rows.Scan(&id, &e.Source, &e.Target, &e.Context, &state, &comp, &e.SourceLanguage,
+			&e.TargetLanguage); err != nil {
+			return err
+		}
+		snap.unitEntry(&e, id, comp, state, e.TargetLanguage)
+		*out = append(*out, e)
+	}
+	return rows.Err()
+}
+
+// memoryUnitWhere is the condition on units u (of translation t and
+// component c) of a filter.
+func memoryUnitWhere(f index.MemoryFilter) (string, []any) {
+	where := []string{`u.state >= 10`, `u.target != ''`, `t.language_code != c.source_language`}
+	var args []any
+	if f.Source != "" {
+		where, args = append(where, `lower(u.source) LIKE ? ESCAPE '\'`), append(args, likePattern(f.Source))
+	}
+	if f.SourceLanguage != "" {
+		where, args = append(where, `c.source_language = ?`), append(args, f.SourceLanguage)
+	}
+	if f.TargetLanguage != "" {
+		where, args = append(where, `t.language_code = ?`), append(args, f.TargetLanguage)
+	}
+	if f.ProjectID != 0 {
+		where, args = append(where, `c.project_id = ?`), append(args, f.ProjectID)
+	}
+	if len(f.Hidden) > 0 {
+		w, a := notIn("c.project_id", f.Hidden)
+		where, args = append(where, w), append(args, a...)
+	}
+	return strings.Join(where, " AND "), args
+}
+
+// memoryImportedWhere is memoryUnitWhere for imported entries m.
+func memoryImportedWhere(f index.MemoryFilter) (string, []any) {
+	where := []string{`1 = 1`}
+	var args []any
+	if f.Source != "" {
+		where, args = append(where, `lower(m.source) LIKE ? ESCAPE '\'`), append(args, likePattern(f.Source))
+	}
+	if f.SourceLanguage != "" {
+		where, args = append(where, `m.source_language = ?`), append(args, f.SourceLanguage)
+	}
+	if f.TargetLanguage != "" {
+		where, args = append(where, `m.target_language = ?`), append(args, f.TargetLanguage)
+	}
+	if f.ProjectID != 0 {
+		where, args = append(where, `m.project_id = ?`), append(args, f.ProjectID)
+	}
+	if len(f.Hidden) > 0 {
+		w, a := notIn("coalesce(m.project_id, 0)", f.Hidden)
+		where, args = append(where, w), append(args, a...)
+	}
+	return strings.Join(where, " AND "), args
+}
+
+// likePattern is a LIKE pattern for a case-insensitive substring:
+// lower-cased, its wildcards escaped.
+func likePattern(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return "%" + r.Replace(strings.ToLower(s)) + "%"
+}
+
+// FindMemoryEntry returns one entry by its memory id, or ErrNotFound.
+func (db *DB) FindMemoryEntry(ctx context.Context, id int64) (index.MemoryEntry, error) {
+	snap, err := db.memorySnapshot(ctx)
+	if err != nil {
+		return index.MemoryEntry{}, err
+	}
+	row, imported := index.SplitMemoryID(id)
+	var out []index.MemoryEntry
+	if imported {
+		rows, err := db.r.QueryContext(ctx, `SELECT `+memoryColumns+` FROM memory m WHERE m.id = ?`, row)
+		if err != nil {
+			return index.MemoryEntry{}, err
+		}
+		if err := scanMemoryRows(rows, snap, &out); err != nil {
+			return index.MemoryEntry{}, err
+		}
+	} else {
+		w, args := memoryUnitWhere(index.MemoryFilter{})
+		rows, err := db.r.QueryContext(ctx, `SELECT `+memoryUnitColumns+` `+memoryUnitFrom+` WHERE `+w+
+			` AND u.id = ?`, append(args, row)...)
+		if err != nil {
+			return index.MemoryEntry{}, err
+		}
+		if err := scanMemoryUnits(rows, snap, &out); err != nil {
+			return index.MemoryEntry{}, err
+		}
+	}
+	if len(out) == 0 {
+		return index.MemoryEntry{}, index.Errorf(index.ErrNotFound, "Not found.")
+	}
+	return out[0], nil
+}
+
+// DeleteMemoryEntry deletes an imported entry by memory id. A unit's
+// entry is its current translation and is not deleted here
+// (ErrInvalid): it leaves the memory when the unit's translation is
+// cleared or the unit removed. ErrNotFound for no such entry.
+func (db *DB) DeleteMemoryEntry(ctx context.Context, id int64) error {
+	row, imported := index.SplitMemoryID(id)
+	if !imported {
+		return index.Errorf(index.ErrInvalid,
+			"This entry is the current translation of a string; edit the string instead.")
+	}
+	return db.write(ctx, func(tx *Tx) error {
+		res, err := tx.Exec(`DELETE FROM memory WHERE id = ?`, row)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return index.Errorf(index.ErrNotFound, "Not found.")
+		}
+		return nil
+	})
+}
+
+// ImportMemory stores entries as imported ones of project projectID (0:
+// site-wide) by user userID (0: none), all or none, and returns how many
+// it stored; an entry identical to one already stored in the same scope
+// is skipped, as the reference reuses identical entries.
+func (db *DB) ImportMemory(ctx context.Context, projectID, userID int64, entries []index.MemoryImportEntry) (int, error) {
+	n := 0
+	err := db.write(ctx, func(tx *Tx) error {
+		n = 0
+		var project, user any
+		if projectID != 0 {
+			project = projectID
+		}
+		if userID != 0 {
+			user = userID
+		}
+		exists, err := tx.prepare(`SELECT 1 FROM memory WHERE source_language = ? AND target_language = ?
+			AND source = ? AND target = ? AND context = ? AND coalesce(project_id, 0) = ?`)
+		if err != nil {
+			return err
+		}
+		insert, err := tx.prepare(`INSERT INTO memory (source_language, target_language, source, target,
+			context, origin, project_id, user_id, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		if err != nil {
+			return err
+		}
+		now := formatTime(tx.now)
+		for _, e := range entries {
+			var one int
+			err := exists.QueryRow(e.SourceLanguage, e.TargetLanguage, e.Source, e.Target, e.Context, projectID).Scan(&one)
+			if err == nil {
+				continue
+			}
+			if err != sql.ErrNoRows {
+				return err
+			}
+			if _, err := insert.Exec(e.SourceLanguage, e.TargetLanguage, e.Source, e.Target, e.Context, e.Origin,
+				project, user, now); err != nil {
+				return err
+			}
+			n++
+		}
+		return nil
+	})
+	return n, err
+}
+
+// SetProjectMemorySharing sets whether a project's lookups read the
+// shared pool and whether its strings feed it, or ErrNotFound.
+func (db *DB) SetProjectMemorySharing(ctx context.Context, projectID int64, use, contribute bool) error {
+	return db.write(ctx, func(tx *Tx) error {
+		res, err := tx.Exec(`UPDATE projects SET use_shared_tm = ?, contribute_shared_tm = ? WHERE id = ?`,
+			boolInt(use), boolInt(contribute), projectID)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return index.Errorf(index.ErrNotFound, "Not found.")
+		}
+		return nil
+	})
+}
+
+// ProjectMemorySharing reads what SetProjectMemorySharing sets.
+func (db *DB) ProjectMemorySharing(ctx context.Context, projectID int64) (use, contribute bool, err error) {
+	err = db.r.QueryRowContext(ctx, `SELECT use_shared_tm, contribute_shared_tm FROM projects WHERE id = ?`,
+		projectID).Scan(&use, &contribute)
+	return use, contribute, formatError(err)
+}
