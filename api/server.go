@@ -31,6 +31,8 @@ type Store interface {
 	hookStore
 	addonStore
 	checkStore
+	commentStore
+	labelStore
 }
 
 // Options configure the API. The zero value is usable: the repository,
@@ -125,6 +127,8 @@ func (s *Server) routes(r *edge.Router) {
 	s.translationRoutes(r)
 	s.unitRoutes(r)
 	s.checkRoutes(r)
+	s.commentRoutes(r)
+	s.labelRoutes(r)
 	s.changeRoutes(r)
 	s.languageRoutes(r)
 	s.userRoutes(r)

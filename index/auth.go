@@ -27,6 +27,9 @@ const (
 	PermUnitTemplate      Permission = "unit.template"
 	PermSourceEdit        Permission = "source.edit"
 	PermSuggestionAdd     Permission = "suggestion.add"
+	PermCommentAdd        Permission = "comment.add"
+	PermCommentResolve    Permission = "comment.resolve"
+	PermCommentDelete     Permission = "comment.delete"
 	PermUploadPerform     Permission = "upload.perform"
 	PermUploadOverwrite   Permission = "upload.overwrite"
 	PermUploadAuthorship  Permission = "upload.authorship"
@@ -63,13 +66,17 @@ var (
 	// translatePerms are the reference's TRANSLATE_PERMS that Tolk has:
 	// a translator may overwrite translated strings with an upload (wlc
 	// upload --overwrite); approved ones still need a reviewer.
-	translatePerms = []Permission{PermUnitEdit, PermSuggestionAdd, PermUploadPerform, PermUploadOverwrite}
-	reviewPerms    = append(slices.Clone(translatePerms), PermUnitReview, PermUnitCheck)
-	stringPerms    = []Permission{PermUnitAdd, PermUnitDelete, PermUnitTemplate, PermSourceEdit}
-	repoPerms      = []Permission{PermVCSCommit, PermVCSPush, PermVCSUpdate, PermVCSReset, PermVCSView,
+	translatePerms = []Permission{PermUnitEdit, PermSuggestionAdd, PermUploadPerform, PermUploadOverwrite,
+		PermCommentAdd}
+	// The reference's resolvers of comments are its "Review strings",
+	// "Translation coordinator" and "Administration"; removing others'
+	// comments is the administrators' (weblate/auth/data.py).
+	reviewPerms = append(slices.Clone(translatePerms), PermUnitReview, PermUnitCheck, PermCommentResolve)
+	stringPerms = []Permission{PermUnitAdd, PermUnitDelete, PermUnitTemplate, PermSourceEdit}
+	repoPerms   = []Permission{PermVCSCommit, PermVCSPush, PermVCSUpdate, PermVCSReset, PermVCSView,
 		PermComponentLock}
 	adminPerms = slices.Concat(reviewPerms, stringPerms, repoPerms, []Permission{PermUploadAuthorship,
-		PermTranslationAdd, PermTranslationDelete, PermComponentEdit, PermProjectEdit})
+		PermTranslationAdd, PermTranslationDelete, PermComponentEdit, PermProjectEdit, PermCommentDelete})
 )
 
 // BuiltinRoles are the roles every deployment has, after the reference's
@@ -136,9 +143,10 @@ const (
 	ScopeAdmin     TokenScope = "admin"
 )
 
-// translateScope is what a translate-scoped token may do.
+// translateScope is what a translate-scoped token may do: comments are
+// part of translating.
 var translateScope = []Permission{PermUnitEdit, PermUnitReview, PermUnitAdd, PermSuggestionAdd,
-	PermUploadPerform, PermUploadOverwrite}
+	PermUploadPerform, PermUploadOverwrite, PermCommentAdd, PermCommentResolve}
 
 // Valid reports whether s is a known scope.
 func (s TokenScope) Valid() bool { return s == ScopeRead || s == ScopeTranslate || s == ScopeAdmin }

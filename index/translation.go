@@ -74,11 +74,15 @@ func (s *Stats) Add(o Stats, sign int) {
 	s.Comments += sign * o.Comments
 }
 
-// Count adds one unit to s.
+// Count adds one unit to s, with its failing check and its unresolved
+// comment.
 func (s *Stats) Count(u *Unit) {
 	s.CountUnit(u.State, u.NumWords, u.NumChars())
 	if u.HasFailingCheck {
 		s.CountFailing(u.NumWords, u.NumChars(), 1)
+	}
+	if u.HasComment {
+		s.Comments++
 	}
 }
 

@@ -40,6 +40,8 @@ type UnitPatch struct {
 	State       *State
 	Explanation *string
 	ExtraFlags  *string
+	// Labels are the ids of the labels a source unit is to have.
+	Labels *[]int64
 }
 
 // UnitUpdate is what a unit write changes, as the rules settled it: nil
@@ -52,6 +54,9 @@ type UnitUpdate struct {
 	Edit        *UnitEdit
 	Explanation *string
 	ExtraFlags  *string
+	// Labels are the ids of the labels the source unit is to have: the
+	// store refuses those of other projects.
+	Labels *[]int64
 }
 
 // IsMonolingualSource reports whether the translation holds the
@@ -170,7 +175,7 @@ func reviewDenied(who *Principal, t *Translation) string {
 // mismatch of a target nobody sent.
 func CheckUnitPatch(who *Principal, u *Unit, t *Translation, p UnitPatch) (UnitUpdate, error) {
 	var upd UnitUpdate
-	if p.Explanation != nil || p.ExtraFlags != nil {
+	if p.Explanation != nil || p.ExtraFlags != nil || p.Labels != nil {
 		if !t.IsSource || !who.Can(PermSourceEdit, t.Component.ProjectID) {
 			return upd, denied(msgSourceProps)
 		}
@@ -182,7 +187,7 @@ func CheckUnitPatch(who *Principal, u *Unit, t *Translation, p UnitPatch) (UnitU
 				return upd, err
 			}
 		}
-		upd.Explanation, upd.ExtraFlags = p.Explanation, p.ExtraFlags
+		upd.Explanation, upd.ExtraFlags, upd.Labels = p.Explanation, p.ExtraFlags, p.Labels
 	}
 	if p.Target == nil && p.State == nil {
 		return upd, nil
