@@ -97,14 +97,14 @@ func (s *Server) listLabels(c *gin.Context) {
 // createLabel serves POST /api/projects/:project/labels/: 201 with the
 // label. project.edit comes before the body, as in the reference.
 func (s *Server) createLabel(c *gin.Context) {
-	p, err := s.edge.FindProject(c)
-	if err != nil {
-		s.edge.Fail(c, err)
-		return
-	}
 	who := edge.Principal(c)
 	if who.Anonymous() {
 		s.edge.Fail(c, edge.ErrNotSignedIn)
+		return
+	}
+	p, err := s.edge.FindProject(c)
+	if err != nil {
+		s.edge.Fail(c, err)
 		return
 	}
 	if err := index.CheckCreateLabel(who, p.ID); err != nil {
@@ -146,14 +146,14 @@ func (s *Server) createLabel(c *gin.Context) {
 // deleteLabel serves DELETE /api/projects/:project/labels/:id/: 204,
 // the label gone from every unit.
 func (s *Server) deleteLabel(c *gin.Context) {
-	p, err := s.edge.FindProject(c)
-	if err != nil {
-		s.edge.Fail(c, err)
-		return
-	}
 	who := edge.Principal(c)
 	if who.Anonymous() {
 		s.edge.Fail(c, edge.ErrNotSignedIn)
+		return
+	}
+	p, err := s.edge.FindProject(c)
+	if err != nil {
+		s.edge.Fail(c, err)
 		return
 	}
 	id, err := pathID(c, "id")

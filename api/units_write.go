@@ -84,7 +84,17 @@ func (s *Server) updateUnit(c *gin.Context, full bool) {
 		return
 	}
 	s.edge.WriteJSON(c, http.StatusOK, unitWriteJSON{Target: nonNil(u.Target), State: int(u.State),
-		Explanation: u.Explanation, ExtraFlags: u.ExtraFlags, Labels: labelIDs(u.Labels)})
+		Explanation: u.Explanation, ExtraFlags: u.ExtraFlags, Labels: writtenLabels(&u)})
+}
+
+// writtenLabels are the label ids a unit write answers with: a source
+// unit's own, none for a translation's unit (labels are on source units;
+// the reference's write serializer shows the unit's own).
+func writtenLabels(u *index.Unit) []int64 {
+	if u.SourceUnitID != u.ID {
+		return []int64{}
+	}
+	return labelIDs(u.Labels)
 }
 
 // unitStates are the states a unit write may name; which of them may be

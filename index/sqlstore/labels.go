@@ -180,24 +180,57 @@ func labelHolder(u *index.Unit) int64 {
 	return u.ID
 }
 
+// projectLabels reads the labels of project projectID that ids name,
+// each once, in the order named; an id the project has no label of is a
+// FieldError on labels.
+func projectLabels(tx *Tx, projectID int64, ids []int64) ([]index.Label, error) {
+	out := make([]index.Label, 0, len(ids))
+	for _, id := range ids {
+		if slices.ContainsFunc(out, func(l index.Label) bool { return l.ID == id }) {
+			continue
+		}
+		l, err := scanLabel(tx.QueryRow(`SELECT `+labelColumns+` FROM labels l WHERE l.id = ? AND l.project_id = ?`,
+			id, projectID))
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, index.FieldErr("labels", "does_not_exist", index.MsgLabelNotFound)
+		} else if err != nil {
+			return nil, err
+		}
+		out = append(out, l)
+	}
+	return out, nil
+}
+
+// sameLabels accepts label ids sent to a translation's unit u when they
+// are the labels it shows (see index.UnitUpdate.SameLabels).
+func sameLabels(tx *Tx, u *index.Unit, projectID int64, ids []int64) error {
+	sent, err := projectLabels(tx, projectID, ids)
+	if err != nil {
+		return err
+	}
+	shown := []index.Unit{*u}
+	if err := withLabels(runCtx, tx.queryer(), shown); err != nil {
+		return err
+	}
+	if len(sent) != len(shown[0].Labels) {
+		return index.ErrSourceProperties
+	}
+	for _, l := range sent {
+		if !slices.ContainsFunc(shown[0].Labels, func(h index.Label) bool { return h.ID == l.ID }) {
+			return index.ErrSourceProperties
+		}
+	}
+	return nil
+}
+
 // setLabels gives source unit u exactly the labels ids name, which must
 // be labels of project projectID (else a FieldError on labels), and
 // records "Label added" (86) and "Label removed" (87) for each one
 // added or taken away.
 func (e *unitEditor) setLabels(u *index.Unit, projectID int64, ids []int64) error {
-	want := make([]index.Label, 0, len(ids))
-	for _, id := range ids {
-		if slices.ContainsFunc(want, func(l index.Label) bool { return l.ID == id }) {
-			continue
-		}
-		l, err := scanLabel(e.tx.QueryRow(`SELECT `+labelColumns+` FROM labels l WHERE l.id = ? AND l.project_id = ?`,
-			id, projectID))
-		if errors.Is(err, sql.ErrNoRows) {
-			return index.FieldErr("labels", "does_not_exist", index.MsgLabelNotFound)
-		} else if err != nil {
-			return err
-		}
-		want = append(want, l)
+	want, err := projectLabels(e.tx, projectID, ids)
+	if err != nil {
+		return err
 	}
 	var add, remove []index.Label
 	for _, l := range want {

@@ -79,6 +79,11 @@ func (db *DB) UpdateUnit(ctx context.Context, id int64, actor index.Actor,
 		if err != nil {
 			return err
 		}
+		if upd.SameLabels != nil {
+			if err := sameLabels(tx, &u, t.Component.ProjectID, *upd.SameLabels); err != nil {
+				return err
+			}
+		}
 		e := editorOf(tx, &t, actor)
 		if err := e.setProperties(&u, upd.Explanation, upd.ExtraFlags); err != nil {
 			return err
