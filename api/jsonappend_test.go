@@ -44,7 +44,7 @@ func awkwardUnits() []index.Unit {
 			IDHash: math.MinInt64 + int64(i), ContentHash: math.MaxInt64 - int64(i), Location: str, Note: str,
 			Flags: str, Explanation: str, ExtraFlags: str, State: index.State(i % 4 * 10), Pending: i%2 == 0,
 			Priority: 100, NumWords: i, HasSuggestion: i%2 == 1, HasComment: i%3 == 1, HasFailingCheck: i%4 == 1,
-			Labels: []string{str}, Timestamp: time.Date(2026, 11, 23, 1, 2, 3, i*1000, time.FixedZone("X", 3600)),
+			Labels: []index.Label{{ID: int64(i), Name: str, Description: str, Color: str}}, Timestamp: time.Date(2026, 11, 23, 1, 2, 3, i*1000, time.FixedZone("X", 3600)),
 		})
 	}
 	return append(units, index.Unit{ID: math.MaxInt64}) // nil slices, zero time
@@ -213,35 +213,44 @@ func FuzzAppendJSONString(f *testing.F) {
 // unitJSON is the Unit object (spec, "Unit") as a wire struct: the
 // reference unitItem must write byte for byte.
 type unitJSON struct {
-	Translation     string   `json:"translation"`
-	Source          []string `json:"source"`
-	PreviousSource  string   `json:"previous_source"`
-	Target          []string `json:"target"`
-	IDHash          int64    `json:"id_hash"`
-	ContentHash     int64    `json:"content_hash"`
-	Location        string   `json:"location"`
-	Context         string   `json:"context"`
-	Note            string   `json:"note"`
-	Flags           string   `json:"flags"`
-	Labels          []string `json:"labels"`
-	State           int      `json:"state"`
-	Fuzzy           bool     `json:"fuzzy"`
-	Translated      bool     `json:"translated"`
-	Approved        bool     `json:"approved"`
-	Position        int      `json:"position"`
-	HasSuggestion   bool     `json:"has_suggestion"`
-	HasComment      bool     `json:"has_comment"`
-	HasFailingCheck bool     `json:"has_failing_check"`
-	NumWords        int      `json:"num_words"`
-	SourceUnit      *string  `json:"source_unit"` // null when no source unit is linked
-	Priority        int      `json:"priority"`
-	ID              int64    `json:"id"`
-	WebURL          string   `json:"web_url"`
-	URL             string   `json:"url"`
-	Explanation     string   `json:"explanation"`
-	ExtraFlags      string   `json:"extra_flags"`
-	Pending         bool     `json:"pending"`
-	Timestamp       string   `json:"timestamp"`
+	Translation     string      `json:"translation"`
+	Source          []string    `json:"source"`
+	PreviousSource  string      `json:"previous_source"`
+	Target          []string    `json:"target"`
+	IDHash          int64       `json:"id_hash"`
+	ContentHash     int64       `json:"content_hash"`
+	Location        string      `json:"location"`
+	Context         string      `json:"context"`
+	Note            string      `json:"note"`
+	Flags           string      `json:"flags"`
+	Labels          []labelJSON `json:"labels"`
+	State           int         `json:"state"`
+	Fuzzy           bool        `json:"fuzzy"`
+	Translated      bool        `json:"translated"`
+	Approved        bool        `json:"approved"`
+	Position        int         `json:"position"`
+	HasSuggestion   bool        `json:"has_suggestion"`
+	HasComment      bool        `json:"has_comment"`
+	HasFailingCheck bool        `json:"has_failing_check"`
+	NumWords        int         `json:"num_words"`
+	SourceUnit      *string     `json:"source_unit"` // null when no source unit is linked
+	Priority        int         `json:"priority"`
+	ID              int64       `json:"id"`
+	WebURL          string      `json:"web_url"`
+	URL             string      `json:"url"`
+	Explanation     string      `json:"explanation"`
+	ExtraFlags      string      `json:"extra_flags"`
+	Pending         bool        `json:"pending"`
+	Timestamp       string      `json:"timestamp"`
+}
+
+// unitLabelsJSON converts a unit's labels, never nil.
+func unitLabelsJSON(labels []index.Label) []labelJSON {
+	out := []labelJSON{}
+	for i := range labels {
+		out = append(out, newLabelJSON(&labels[i]))
+	}
+	return out
 }
 
 // newUnitJSON converts a unit of translation t field by field, the way
@@ -262,7 +271,7 @@ func newUnitJSON(u edge.URLs, t *index.Translation, x *index.Unit) unitJSON {
 		Context:         x.Context,
 		Note:            x.Note,
 		Flags:           x.Flags,
-		Labels:          nonNil(x.Labels),
+		Labels:          unitLabelsJSON(x.Labels),
 		State:           int(x.State),
 		Fuzzy:           x.State.Fuzzy(),
 		Translated:      x.State.Translated(),

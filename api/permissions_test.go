@@ -79,7 +79,8 @@ var matrixPrincipals = slices.Concat(corePrincipals, morePrincipals)
 // suggestions, reviews and uploads, nothing that configures.
 var translateScope = []index.Permission{index.PermUnitEdit, index.PermUnitReview, index.PermUnitAdd,
 	index.PermSuggestionAdd, index.PermUploadPerform, index.PermUploadOverwrite,
-	index.PermSuggestionAccept, index.PermSuggestionDelete, index.PermSuggestionVote, index.PermUnitOverride}
+	index.PermSuggestionAccept, index.PermSuggestionDelete, index.PermSuggestionVote, index.PermUnitOverride,
+	index.PermCommentAdd, index.PermCommentResolve}
 
 // permSelf is the model's pseudo-permission of acting on one's own
 // account, which any user may with a token that narrows nothing.
@@ -147,6 +148,8 @@ const (
 	deniedUsers    = "Can not manage Users"
 	deniedLangs    = "Can not manage languages"
 	deniedChecks   = "You do not have permission to dismiss checks."
+	deniedResolve  = "You do not have permission to resolve this comment."
+	deniedRemove   = "You do not have permission to remove this comment."
 )
 
 // The details of the suggestion routes' 403s.
@@ -318,6 +321,29 @@ var matrixRows = []matrixRow{
 		want: [2]string{"401 403 403 200 403 200 200 401", "401 404 403 200 403 200 200 401"}},
 	{method: "DELETE", route: unitRoute + "checks/:check/dismiss/", params: map[string]string{"id": "{open}", "check": "end_ellipsis"},
 		project: "demo", needs: []need{{index.PermUnitCheck, deniedChecks}}, status: 200},
+	// Comments: adding one is every translator's comment.add; resolving
+	// a comment victim wrote is the reviewers' comment.resolve, removing
+	// it the administrators' comment.delete (the author's own right is
+	// tested in comments_test.go).
+	{method: "POST", route: unitRoute + "comments/", project: "demo",
+		needs: []need{{index.PermCommentAdd, deniedDefault}}, status: 201,
+		body: func(p matrixPrincipal) any {
+			return map[string]any{"scope": "translation", "comment": "Hi from " + p.name}
+		},
+		want: [2]string{"401 403 201 201 403 201 201 401", "401 404 201 201 403 201 201 401"}},
+	{method: "PATCH", route: "/api/comments/:id/", params: map[string]string{"id": "{comment}"}, project: "demo",
+		needs: []need{{index.PermCommentResolve, deniedResolve}}, status: 200, body: jsonBody(map[string]any{"resolved": true}),
+		want: [2]string{"401 403 403 200 403 200 200 401", "401 404 403 200 403 200 200 401"}},
+	{method: "DELETE", route: "/api/comments/:id/", params: map[string]string{"id": "{comment}"}, project: "demo",
+		needs: []need{{index.PermCommentDelete, deniedRemove}}, status: 204, destructive: true, gone: "/api/comments/{comment}/",
+		want: [2]string{"401 403 403 403 403 204 204 401", "401 404 403 403 403 204 204 401"}},
+	// Labels are the project's: project.edit.
+	{method: "POST", route: "/api/projects/:project/labels/", project: "demo",
+		needs: []need{{index.PermProjectEdit, "Can not create labels"}}, status: 201,
+		body: func(p matrixPrincipal) any { return map[string]any{"name": "Label of " + p.name, "color": "teal"} }},
+	{method: "DELETE", route: "/api/projects/:project/labels/:id/", params: map[string]string{"id": "{label}"}, project: "demo",
+		needs: []need{{index.PermProjectEdit, "Can not delete labels"}}, status: 204, destructive: true,
+		want: [2]string{"401 403 403 403 403 204 204 401", "401 404 403 403 403 204 204 401"}},
 	// Add-ons: installing one on a component takes component.edit, on a
 	// project project.edit; changing one, the right that installs it.
 	{method: "POST", route: componentRoute + "addons/", project: "demo",
@@ -520,6 +546,10 @@ func mustMatrixEnv(t testing.TB, private bool) *matrixEnv {
 		}
 	}
 	servertest.MustUser(t, e.db, "victim", false)
+	victim, err := e.db.FindUser(ctx, "victim")
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	// A task of project demo: the import of a component whose repository
 	// does not exist, which fails at once.
@@ -548,10 +578,6 @@ func mustMatrixEnv(t testing.TB, private bool) *matrixEnv {
 	}
 	units := &writeEnv{db: e.db}
 	units.setComponent(t, "app", func(c *index.Component) { c.SuggestionVoting = true })
-	victim, err := e.db.FindUser(ctx, "victim")
-	if err != nil {
-		t.Fatal(err)
-	}
 	sg, err := e.db.AddSuggestion(ctx, units.unitID(t, "app", "de", "save"),
 		index.NewSuggestion{Target: []string{"Alles sichern"}, UserID: victim.ID},
 		func(index.Unit, index.Translation) (index.SuggestionRights, error) {
@@ -560,8 +586,21 @@ func mustMatrixEnv(t testing.TB, private bool) *matrixEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
+	save := units.unitID(t, "app", "de", "save")
+	comment, err := e.db.AddComment(ctx, save, index.UserActor(&victim), index.NewComment{Scope: index.ScopeTranslation,
+		Comment: "Is this right?"}, func(index.Unit, index.Translation) (int64, error) { return save, nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	label, err := e.db.CreateLabel(ctx, index.Label{ProjectID: demo.ID, Name: "Matrix", Color: "red"},
+		func() error { return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
 	e.vars = strings.NewReplacer(
 		"{suggestion}", strconv.FormatInt(sg.Suggestion.ID, 10),
+		"{comment}", strconv.FormatInt(comment.ID, 10),
+		"{label}", strconv.FormatInt(label.ID, 10),
 		"{projectaddon}", strconv.FormatInt(projectAddon.ID, 10),
 		"{addon}", strconv.FormatInt(addon.ID, 10),
 		"{save}", strconv.FormatInt(units.unitID(t, "app", "de", "save"), 10),
@@ -680,12 +719,12 @@ func TestPermissionMatrixCoversEveryWrite(t *testing.T) {
 	// refused (repository_test.go); webhooks need no account and are
 	// tested for matching, signatures and bad input (hooks_test.go). A new
 	// one must be added here knowingly. The pages' own writes (sign-in,
-	// sign-out, the editor's save, the upload form) check a CSRF token
-	// and the same permissions as the API (web_auth_test.go,
-	// web_editor_test.go, web_files_test.go).
+	// sign-out, the editor's save and comment, the upload form) check a
+	// CSRF token and the same permissions as the API (web_auth_test.go,
+	// web_editor_test.go, web_comments_test.go, web_files_test.go).
 	outside := []string{"POST /accounts/login/", "POST /accounts/logout/", "POST /git/:project/:component/*path",
 		"POST /hooks/:service", "POST /hooks/:service/", "POST /projects/:project/:component/:language/upload/",
-		"POST /translate/:project/:component/:language/save/"}
+		"POST /translate/:project/:component/:language/comment/", "POST /translate/:project/:component/:language/save/"}
 	var served, tested, elsewhere []string
 	for _, ri := range engine.Routes() {
 		if ri.Method == "GET" || ri.Method == "HEAD" || ri.Method == "OPTIONS" {

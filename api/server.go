@@ -32,6 +32,8 @@ type Store interface {
 	addonStore
 	checkStore
 	suggestionStore
+	commentStore
+	labelStore
 }
 
 // Options configure the API. The zero value is usable: the repository,
@@ -136,6 +138,8 @@ func (s *Server) routes(r *edge.Router) {
 	s.translationRoutes(r)
 	s.unitRoutes(r)
 	s.checkRoutes(r)
+	s.commentRoutes(r)
+	s.labelRoutes(r)
 	s.changeRoutes(r)
 	s.languageRoutes(r)
 	s.userRoutes(r)

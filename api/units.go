@@ -90,7 +90,7 @@ func (it *unitItem) AppendJSON(b []byte) []byte {
 	b = append(b, `,"flags":`...)
 	b = appendJSONString(b, x.Flags)
 	b = append(b, `,"labels":`...)
-	b = appendJSONStrings(b, nonNil(x.Labels))
+	b = appendLabels(b, x.Labels)
 	b = append(b, `,"state":`...)
 	b = appendJSONInt(b, int64(x.State))
 	b = append(b, `,"fuzzy":`...)

@@ -2,7 +2,6 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
@@ -85,7 +84,17 @@ func (s *Server) updateUnit(c *gin.Context, full bool) {
 		return
 	}
 	s.edge.WriteJSON(c, http.StatusOK, unitWriteJSON{Target: nonNil(u.Target), State: int(u.State),
-		Explanation: u.Explanation, ExtraFlags: u.ExtraFlags, Labels: []int64{}})
+		Explanation: u.Explanation, ExtraFlags: u.ExtraFlags, Labels: writtenLabels(&u)})
+}
+
+// writtenLabels are the label ids a unit write answers with: a source
+// unit's own, none for a translation's unit (labels are on source units;
+// the reference's write serializer shows the unit's own).
+func writtenLabels(u *index.Unit) []int64 {
+	if u.SourceUnitID != u.ID {
+		return []int64{}
+	}
+	return labelIDs(u.Labels)
 }
 
 // unitStates are the states a unit write may name; which of them may be
@@ -95,9 +104,9 @@ var unitStates = []int{0, 10, 11, 12, 20, 30, 100}
 // readUnitPatch reads a unit write's fields (the reference's check 0).
 // Two departures keep its wire shape and do better: a target without a
 // state, which wlc's edit-unit sends, means translated (20), or empty
-// (0) when every form is empty; and labels, which Tolk does not have, are
-// fine when empty, so the labels a client read back (always []) can be
-// sent again. PUT (full) needs a target; the reference also needs labels.
+// (0) when every form is empty; and labels may be the label objects a
+// client read back as well as their ids (readLabels). PUT (full) needs a
+// target; the reference also needs labels.
 func readUnitPatch(c *gin.Context, full bool) (index.UnitPatch, error) {
 	var patch index.UnitPatch
 	p, err := readPayload(c)
@@ -129,27 +138,8 @@ func readUnitPatch(c *gin.Context, full bool) (index.UnitPatch, error) {
 	if s, ok := p.text("extra_flags", false, true); ok {
 		patch.ExtraFlags = &s
 	}
-	readNoLabels(p)
+	patch.Labels = readLabels(p)
 	return patch, p.err()
-}
-
-// readNoLabels reads labels, which Tolk has none of: an empty list is
-// fine, any label ID is one this project does not have.
-func readNoLabels(p *payload) {
-	v, ok := p.present("labels", false)
-	if !ok {
-		return
-	}
-	var ids []json.RawMessage
-	switch kind := rawKind(v); {
-	case kind != "list":
-		p.fail("labels", "not_a_list", `Expected a list of items but got type "`+kind+`".`)
-	case json.Unmarshal(v, &ids) != nil || len(ids) == 0:
-	case rawKind(ids[0]) != "int":
-		p.fail("labels", "invalid", "Invalid label ID.")
-	default:
-		p.fail("labels", "does_not_exist", "Label with this ID was not found in this project.")
-	}
 }
 
 // addUnit serves POST .../translations/P/C/L/units/ (weblate-writes.md

@@ -24,6 +24,7 @@ type privateEnv struct {
 	db                     *sqlstore.DB
 	secret                 index.Project
 	units, changes         []int64 // ids of the private project's units and changes
+	comment                int64   // a comment on its first unit
 	stranger, member, root string
 	suggestions            []int64 // one on the private project's last unit, then one on the demo's
 }
@@ -76,6 +77,12 @@ func mustPrivateEnv(tb testing.TB) *privateEnv {
 		}
 		e.suggestions = append(e.suggestions, out.Suggestion.ID)
 	}
+	c, err := db.AddComment(ctx, e.units[0], index.Actor{}, index.NewComment{Scope: index.ScopeTranslation,
+		Comment: "Top secret"}, func(index.Unit, index.Translation) (int64, error) { return e.units[0], nil })
+	if err != nil {
+		tb.Fatal(err)
+	}
+	e.comment = c.ID
 	changes, _, err := db.FindChanges(ctx, index.ChangeFilter{ProjectID: e.secret.ID, Page: index.Page{Number: 1, Size: 1000}})
 	if err != nil {
 		tb.Fatal(err)
@@ -145,6 +152,8 @@ func TestPrivateObjects(t *testing.T) {
 		"/api/units/" + strconv.FormatInt(e.units[0], 10) + "/checks/", "/api/components/secret/vault/checks/",
 		"/api/units/" + strconv.FormatInt(e.units[len(e.units)-1], 10) + "/suggestions/",
 		"/api/suggestions/" + strconv.FormatInt(e.suggestions[0], 10) + "/",
+		"/api/units/" + strconv.FormatInt(e.units[0], 10) + "/comments/",
+		"/api/comments/" + strconv.FormatInt(e.comment, 10) + "/", "/api/projects/secret/labels/",
 		"/api/changes/" + strconv.FormatInt(e.changes[len(e.changes)-1], 10) + "/",
 		"/projects/secret/", "/projects/secret/vault/", "/projects/secret/vault/de/",
 		"/translate/secret/vault/de/", "/engage/secret/-/de/",

@@ -31,6 +31,9 @@ const (
 	PermSuggestionDelete  Permission = "suggestion.delete" // anyone's; an author may delete their own
 	PermSuggestionVote    Permission = "suggestion.vote"
 	PermUnitOverride      Permission = "unit.override" // save directly under suggestion voting
+	PermCommentAdd        Permission = "comment.add"
+	PermCommentResolve    Permission = "comment.resolve"
+	PermCommentDelete     Permission = "comment.delete"
 	PermUploadPerform     Permission = "upload.perform"
 	PermUploadOverwrite   Permission = "upload.overwrite"
 	PermUploadAuthorship  Permission = "upload.authorship"
@@ -69,13 +72,18 @@ var (
 	// upload --overwrite); approved ones still need a reviewer. Reviewers
 	// add, as the reference's "Review strings", deleting anyone's
 	// suggestion and saving directly under suggestion voting.
-	translatePerms = []Permission{PermUnitEdit, PermSuggestionAdd, PermUploadPerform, PermUploadOverwrite, PermSuggestionAccept, PermSuggestionVote}
-	reviewPerms    = append(slices.Clone(translatePerms), PermUnitReview, PermUnitCheck, PermSuggestionDelete, PermUnitOverride)
-	stringPerms    = []Permission{PermUnitAdd, PermUnitDelete, PermUnitTemplate, PermSourceEdit}
-	repoPerms      = []Permission{PermVCSCommit, PermVCSPush, PermVCSUpdate, PermVCSReset, PermVCSView,
+	translatePerms = []Permission{PermUnitEdit, PermSuggestionAdd, PermUploadPerform, PermUploadOverwrite,
+		PermSuggestionAccept, PermSuggestionVote, PermCommentAdd}
+	// The reference's resolvers of comments are its "Review strings",
+	// "Translation coordinator" and "Administration"; removing others'
+	// comments is the administrators' (weblate/auth/data.py).
+	reviewPerms = append(slices.Clone(translatePerms), PermUnitReview, PermUnitCheck, PermSuggestionDelete,
+		PermUnitOverride, PermCommentResolve)
+	stringPerms = []Permission{PermUnitAdd, PermUnitDelete, PermUnitTemplate, PermSourceEdit}
+	repoPerms   = []Permission{PermVCSCommit, PermVCSPush, PermVCSUpdate, PermVCSReset, PermVCSView,
 		PermComponentLock}
 	adminPerms = slices.Concat(reviewPerms, stringPerms, repoPerms, []Permission{PermUploadAuthorship,
-		PermTranslationAdd, PermTranslationDelete, PermComponentEdit, PermProjectEdit})
+		PermTranslationAdd, PermTranslationDelete, PermComponentEdit, PermProjectEdit, PermCommentDelete})
 )
 
 // BuiltinRoles are the roles every deployment has, after the reference's
@@ -142,10 +150,11 @@ const (
 	ScopeAdmin     TokenScope = "admin"
 )
 
-// translateScope is what a translate-scoped token may do.
+// translateScope is what a translate-scoped token may do: comments are
+// part of translating.
 var translateScope = []Permission{PermUnitEdit, PermUnitReview, PermUnitAdd, PermSuggestionAdd,
 	PermUploadPerform, PermUploadOverwrite, PermSuggestionAccept, PermSuggestionDelete, PermSuggestionVote,
-	PermUnitOverride}
+	PermUnitOverride, PermCommentAdd, PermCommentResolve}
 
 // Valid reports whether s is a known scope.
 func (s TokenScope) Valid() bool { return s == ScopeRead || s == ScopeTranslate || s == ScopeAdmin }

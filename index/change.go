@@ -39,6 +39,9 @@ const (
 	ActionReplaceUpload      Action = 54
 	ActionStringRepoUpdate   Action = 59
 	ActionCommentResolve     Action = 65
+	ActionCommentDelete      Action = 64
+	ActionLabelAdd           Action = 86
+	ActionLabelRemove        Action = 87
 	ActionStringRemove       Action = 63
 	ActionExplanation        Action = 66
 	ActionStringRepoAdd      Action = 71
@@ -84,7 +87,7 @@ var actionNames = map[Action]string{
 	72: "String updated in the upload", 73: "String added in the upload",
 	78: "File uploaded", 76: "Applied enforced check", 79: "Extra flags updated",
 	83: "Forced synchronization of translations", 84: "Forced rescan of translations",
-	88: "Repository cleanup", 1000: "Check dismissed", 1001: "Check restored",
+	86: "Label added", 87: "Label removed", 88: "Repository cleanup", 1000: "Check dismissed", 1001: "Check restored",
 }
 
 // Name returns the action's label, or "" for an unknown code.

@@ -174,12 +174,12 @@ func CheckSuggestionAccept(who *Principal, u *Unit, t *Translation, approve bool
 	case !who.Can(PermSuggestionAccept, pid):
 		return denied(msgNoAccept)
 	case u.State == StateApproved && t.ReviewEnabled() && !who.Can(PermUnitReview, pid):
-		return denied(msgApprovedOnly)
+		return denied(ApprovedOnlyMessage(&t.Component))
 	case t.IsMonolingualSource() && !who.Can(PermUnitTemplate, pid):
 		return denied(msgNoTemplate)
 	}
 	if approve {
-		if reason := reviewDenied(who, t); reason != "" {
+		if reason := ReviewDenied(who, t); reason != "" {
 			return denied(reason)
 		}
 	}

@@ -74,7 +74,8 @@ func (s *Stats) Add(o Stats, sign int) {
 	s.Comments += sign * o.Comments
 }
 
-// Count adds one unit to s.
+// Count adds one unit to s, with its failing check and its unresolved
+// comment.
 func (s *Stats) Count(u *Unit) {
 	s.CountUnit(u.State, u.NumWords, u.NumChars())
 	if u.HasFailingCheck {
@@ -82,6 +83,9 @@ func (s *Stats) Count(u *Unit) {
 	}
 	if u.HasSuggestion {
 		s.Suggestions++
+	}
+	if u.HasComment {
+		s.Comments++
 	}
 }
 

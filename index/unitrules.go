@@ -47,6 +47,8 @@ type UnitPatch struct {
 	State       *State
 	Explanation *string
 	ExtraFlags  *string
+	// Labels are the ids of the labels a source unit is to have.
+	Labels *[]int64
 }
 
 // UnitUpdate is what a unit write changes, as the rules settled it: nil
@@ -59,7 +61,20 @@ type UnitUpdate struct {
 	Edit        *UnitEdit
 	Explanation *string
 	ExtraFlags  *string
+	// Labels are the ids of the labels the source unit is to have: the
+	// store refuses those of other projects.
+	Labels *[]int64
+	// SameLabels are label ids sent to a translation's unit, which takes
+	// none: the store accepts them only as the labels the unit shows
+	// (its source unit's), which is what wlc's Unit.put sends back, and
+	// refuses others with ErrSourceProperties.
+	SameLabels *[]int64
 }
+
+// ErrSourceProperties is the reference's refusal of source string
+// properties on a unit that is not a source unit, or without
+// source.edit.
+var ErrSourceProperties = denied(msgSourceProps)
 
 // IsMonolingualSource reports whether the translation holds the
 // component's source strings in a template (the source translation of a
@@ -205,9 +220,14 @@ func ReviewDenied(who *Principal, t *Translation) string {
 // mismatch of a target nobody sent.
 func CheckUnitPatch(who *Principal, u *Unit, t *Translation, p UnitPatch) (UnitUpdate, error) {
 	var upd UnitUpdate
-	if p.Explanation != nil || p.ExtraFlags != nil {
+	if p.Labels != nil && !t.IsSource {
+		// Better than the reference, which refuses any labels here and so
+		// every PUT of a translation's unit (weblate-writes.md §1.1).
+		upd.SameLabels, p.Labels = p.Labels, nil
+	}
+	if p.Explanation != nil || p.ExtraFlags != nil || p.Labels != nil {
 		if !t.IsSource || !who.Can(PermSourceEdit, t.Component.ProjectID) {
-			return upd, denied(msgSourceProps)
+			return upd, ErrSourceProperties
 		}
 		if t.Component.Locked {
 			return upd, denied(msgLocked)
@@ -217,7 +237,7 @@ func CheckUnitPatch(who *Principal, u *Unit, t *Translation, p UnitPatch) (UnitU
 				return upd, err
 			}
 		}
-		upd.Explanation, upd.ExtraFlags = p.Explanation, p.ExtraFlags
+		upd.Explanation, upd.ExtraFlags, upd.Labels = p.Explanation, p.ExtraFlags, p.Labels
 	}
 	if p.Target == nil && p.State == nil {
 		return upd, nil

@@ -42,7 +42,10 @@ type editorView struct {
 	Rows             []editorRow
 	Unit             *editorUnit
 	SaveURL          string
+	CommentURL       string
 	CanEdit          bool
+	CanComment       bool
+	Scopes           []scopeOption
 	CanReview        bool
 	// Denied is why the signed-in user may not edit the string shown
 	// when they may edit others (an approved string is the reviewers').
@@ -81,6 +84,8 @@ type editorUnit struct {
 	Glossary     []glossaryTerm
 	Changes      []changeRow
 	APIURL       string
+	Labels       []index.Label // its source string's
+	Comments     []commentRow
 }
 
 type editorForm struct{ Label, Text string }
@@ -267,8 +272,9 @@ func (s *Server) editorPage(c *gin.Context, t *index.Translation, q string, conf
 	page.APIURL = u.Translation(p, comp, l, "units")
 	who := edge.Principal(c)
 	base := u.Translate(p, comp, l)
-	ed := &editorView{Query: q, Base: base, SaveURL: base + "save/", Conflict: conflict,
-		CanEdit:   who.Can(index.PermUnitEdit, t.Component.ProjectID) && !t.Component.Locked,
+	ed := &editorView{Query: q, Base: base, SaveURL: base + "save/", CommentURL: base + "comment/", Conflict: conflict,
+		CanEdit:    who.Can(index.PermUnitEdit, t.Component.ProjectID) && !t.Component.Locked,
+		CanComment: who.Can(index.PermCommentAdd, t.Component.ProjectID), Scopes: commentScopes(t),
 		Locked:    t.Component.Locked,
 		CanReview: index.ReviewDenied(who, t) == "",
 		Lang:      t.Language.Code, Dir: dirOf(&t.Language), SourceLang: t.Component.SourceLanguage, SourceDir: "ltr",
@@ -282,7 +288,7 @@ func (s *Server) editorPage(c *gin.Context, t *index.Translation, q string, conf
 		ed.Filters = append(ed.Filters, webLink{Name: f.name, URL: editorURL(base, f.q, "", ""), Current: f.q == q})
 	}
 	page.Editor = ed
-	if ed.CanEdit {
+	if ed.CanEdit || ed.CanComment {
 		page.CSRF = s.edge.CSRFToken(c)
 	}
 	unit, ok, err := s.findEditorUnit(c, t, q)
@@ -375,7 +381,7 @@ func (s *Server) editorUnit(ctx context.Context, u edge.URLs, t *index.Translati
 	out := &editorUnit{ID: x.ID, Key: x.Context, State: stateName(x.State), Fuzzy: x.State == index.StateFuzzy,
 		Approved: x.State == index.StateApproved, ReadOnly: index.UnitReadOnly(x, t),
 		Explanation: x.Explanation, Note: x.Note, Location: x.Location, Version: unitVersion(x),
-		APIURL: u.Abs("/api/units/"+strconv.FormatInt(x.ID, 10)+"/", "")}
+		APIURL: u.Abs("/api/units/"+strconv.FormatInt(x.ID, 10)+"/", ""), Labels: x.Labels}
 	for _, f := range x.Source {
 		out.Source = append(out.Source, splitPlaceholders(f))
 	}
@@ -393,6 +399,9 @@ func (s *Server) editorUnit(ctx context.Context, u edge.URLs, t *index.Translati
 	out.Placeholders, out.Missing = missingPlaceholders(x.Source, x.Target)
 	var err error
 	if out.Glossary, err = s.glossaryTerms(ctx, t, x.Source); err != nil {
+		return nil, err
+	}
+	if out.Comments, err = s.editorComments(ctx, x); err != nil {
 		return nil, err
 	}
 	changes, err := s.newestChanges(ctx, x.ID)

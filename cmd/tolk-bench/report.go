@@ -395,6 +395,9 @@ func writesTable(b *strings.Builder, wr *writesResult, profiled, postgres bool) 
 		w("\nCPU profile of the PATCHes at concurrency 8: `writes.cpu.pprof`.\n")
 	}
 	w("\n")
+	if len(wr.Comments) > 0 {
+		commentsTable(b, wr.Comments)
+	}
 	if wr.Bulk != nil {
 		bulkTable(b, wr.Bulk)
 	}

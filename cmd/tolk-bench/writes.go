@@ -42,6 +42,8 @@ type writesResult struct {
 	Mismatched, CeilingMismatched int
 
 	Bulk *bulkResult
+	// Comments are comment POSTs beside PATCHes (comments.go).
+	Comments []writePoint
 }
 
 // writePoint is one measured row of the writes section.
@@ -148,6 +150,8 @@ func benchWrites(ctx context.Context, cfg config, rep *report, in *instance, dir
 		return fmt.Errorf("writes: %w", err)
 	}
 	// After the count, which is of the PATCHes' changes alone.
+	logf("writes: comment POSTs beside PATCHes")
+	res.Comments = benchComments(ctx, cfg, client, apiSrv.base(), auth, units, patch)
 	logf("writes: bulk (upload, add a string)")
 	if err := cfg.cpuProfile("bulk")(func() error {
 		res.Bulk, err = benchBulk(ctx, client, apiSrv.base(), auth)

@@ -329,7 +329,10 @@ func pageBytes[T any](rows []T, strs func(*T) int) int {
 func unitStrings(u *index.Unit) int {
 	n := len(u.Context) + len(u.PreviousSource) + len(u.Location) + len(u.Note) + len(u.Flags) +
 		len(u.Explanation) + len(u.ExtraFlags)
-	for _, l := range [][]string{u.Source, u.Target, u.Labels} {
+	for _, l := range u.Labels {
+		n += int(reflect.TypeFor[index.Label]().Size()) + len(l.Name) + len(l.Description) + len(l.Color)
+	}
+	for _, l := range [][]string{u.Source, u.Target} {
 		n += cap(l) * int(reflect.TypeFor[string]().Size())
 		for _, s := range l {
 			n += len(s)

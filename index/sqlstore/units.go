@@ -23,14 +23,18 @@ func scanUnit(s interface{ Scan(...any) error }) (index.Unit, error) {
 		&u.HasFailingCheck, &ts)
 	u.Source = index.SplitPlural(source)
 	u.Target = index.SplitPlural(target)
-	u.Labels = []string{}
 	u.Timestamp = parseTime(ts)
 	return u, err
 }
 
-// FindUnitByID returns one unit, or ErrNotFound.
+// FindUnitByID returns one unit with its labels, or ErrNotFound.
 func (db *DB) FindUnitByID(ctx context.Context, id int64) (index.Unit, error) {
 	u, err := scanUnit(db.r.QueryRowContext(ctx, `SELECT `+unitColumns+` FROM units WHERE id = ?`, id))
+	if err == nil {
+		units := []index.Unit{u}
+		err = withLabels(ctx, db.r, units)
+		u = units[0]
+	}
 	return u, formatError(err)
 }
 
@@ -94,6 +98,9 @@ func findUnitsByKey(ctx context.Context, q queryer, f index.UnitFilter, where st
 		return nil, 0, err
 	}
 	units, err := scanUnits(rows, min(f.Page.Size, total-f.Page.Offset()))
+	if err == nil {
+		err = withLabels(ctx, q, units)
+	}
 	return units, total, err
 }
 
@@ -112,6 +119,9 @@ func findUnitsFiltered(ctx context.Context, q queryer, f index.UnitFilter, where
 		return nil, 0, err
 	}
 	units, err := scanUnits(rows, min(f.Page.Size, total-f.Page.Offset()))
+	if err == nil {
+		err = withLabels(ctx, q, units)
+	}
 	return units, total, err
 }
 

@@ -79,9 +79,28 @@ func (db *DB) UpdateUnit(ctx context.Context, id int64, actor index.Actor,
 		if err != nil {
 			return err
 		}
+		if upd.SameLabels != nil {
+			if err := sameLabels(tx, &u, t.Component.ProjectID, *upd.SameLabels); err != nil {
+				return err
+			}
+		}
 		e := editorOf(tx, &t, actor)
 		if err := e.setProperties(&u, upd.Explanation, upd.ExtraFlags); err != nil {
 			return err
+		}
+		if t.IsSource {
+			// Only a source unit's own labels are its write's answer
+			// (the reference's write serializer shows the unit's own).
+			units := []index.Unit{u}
+			if err := withLabels(runCtx, tx.queryer(), units); err != nil {
+				return err
+			}
+			u = units[0]
+		}
+		if upd.Labels != nil {
+			if err := e.setLabels(&u, t.Component.ProjectID, *upd.Labels); err != nil {
+				return err
+			}
 		}
 		if upd.Edit != nil {
 			if t.IsMonolingualSource() {
