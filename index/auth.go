@@ -28,8 +28,8 @@ const (
 	PermSourceEdit        Permission = "source.edit"
 	PermSuggestionAdd     Permission = "suggestion.add"
 	PermCommentAdd        Permission = "comment.add"
-	PermCommentResolve    Permission = "comment.resolve"
-	PermCommentDelete     Permission = "comment.delete"
+	PermCommentResolve    Permission = "comment.resolve" // others' comments; authors resolve their own
+	PermCommentDelete     Permission = "comment.delete"  // others' comments; authors remove their own
 	PermUploadPerform     Permission = "upload.perform"
 	PermUploadOverwrite   Permission = "upload.overwrite"
 	PermUploadAuthorship  Permission = "upload.authorship"
@@ -65,15 +65,13 @@ type Role struct {
 var (
 	// translatePerms are the reference's TRANSLATE_PERMS that Tolk has:
 	// a translator may overwrite translated strings with an upload (wlc
-	// upload --overwrite); approved ones still need a reviewer.
-	translatePerms = []Permission{PermUnitEdit, PermSuggestionAdd, PermUploadPerform, PermUploadOverwrite,
-		PermCommentAdd}
-	// The reference's resolvers of comments are its "Review strings",
-	// "Translation coordinator" and "Administration"; removing others'
-	// comments is the administrators' (weblate/auth/data.py).
-	reviewPerms = append(slices.Clone(translatePerms), PermUnitReview, PermUnitCheck, PermCommentResolve)
-	stringPerms = []Permission{PermUnitAdd, PermUnitDelete, PermUnitTemplate, PermSourceEdit}
-	repoPerms   = []Permission{PermVCSCommit, PermVCSPush, PermVCSUpdate, PermVCSReset, PermVCSView,
+	// upload --overwrite); approved ones still need a reviewer. As in
+	// the reference, reviewers resolve comments and administrators
+	// remove them (weblate/auth/data.py).
+	translatePerms = []Permission{PermUnitEdit, PermSuggestionAdd, PermUploadPerform, PermUploadOverwrite, PermCommentAdd}
+	reviewPerms    = append(slices.Clone(translatePerms), PermUnitReview, PermUnitCheck, PermCommentResolve)
+	stringPerms    = []Permission{PermUnitAdd, PermUnitDelete, PermUnitTemplate, PermSourceEdit}
+	repoPerms      = []Permission{PermVCSCommit, PermVCSPush, PermVCSUpdate, PermVCSReset, PermVCSView,
 		PermComponentLock}
 	adminPerms = slices.Concat(reviewPerms, stringPerms, repoPerms, []Permission{PermUploadAuthorship,
 		PermTranslationAdd, PermTranslationDelete, PermComponentEdit, PermProjectEdit, PermCommentDelete})
