@@ -44,7 +44,8 @@ func awkwardUnits() []index.Unit {
 			IDHash: math.MinInt64 + int64(i), ContentHash: math.MaxInt64 - int64(i), Location: str, Note: str,
 			Flags: str, Explanation: str, ExtraFlags: str, State: index.State(i % 4 * 10), Pending: i%2 == 0,
 			Priority: 100, NumWords: i, HasSuggestion: i%2 == 1, HasComment: i%3 == 1, HasFailingCheck: i%4 == 1,
-			Labels: []index.Label{{ID: int64(i), Name: str, Description: str, Color: str}}, Timestamp: time.Date(2026, 11, 23, 1, 2, 3, i*1000, time.FixedZone("X", 3600)),
+			Labels:    []index.Label{{ID: int64(i), Name: str, Description: str, Color: str}},
+			Timestamp: time.Date(2026, 11, 23, 1, 2, 3, i*1000, time.FixedZone("X", 3600)),
 		})
 	}
 	return append(units, index.Unit{ID: math.MaxInt64}) // nil slices, zero time

@@ -32,8 +32,8 @@ const (
 	PermSuggestionVote    Permission = "suggestion.vote"
 	PermUnitOverride      Permission = "unit.override" // save directly under suggestion voting
 	PermCommentAdd        Permission = "comment.add"
-	PermCommentResolve    Permission = "comment.resolve"
-	PermCommentDelete     Permission = "comment.delete"
+	PermCommentResolve    Permission = "comment.resolve" // others' comments; authors resolve their own
+	PermCommentDelete     Permission = "comment.delete"  // others' comments; authors remove their own
 	PermUploadPerform     Permission = "upload.perform"
 	PermUploadOverwrite   Permission = "upload.overwrite"
 	PermUploadAuthorship  Permission = "upload.authorship"
@@ -71,12 +71,10 @@ var (
 	// a translator may overwrite translated strings with an upload (wlc
 	// upload --overwrite); approved ones still need a reviewer. Reviewers
 	// add, as the reference's "Review strings", deleting anyone's
-	// suggestion and saving directly under suggestion voting.
+	// suggestion, saving directly under suggestion voting and resolving
+	// comments; administrators remove comments (weblate/auth/data.py).
 	translatePerms = []Permission{PermUnitEdit, PermSuggestionAdd, PermUploadPerform, PermUploadOverwrite,
 		PermSuggestionAccept, PermSuggestionVote, PermCommentAdd}
-	// The reference's resolvers of comments are its "Review strings",
-	// "Translation coordinator" and "Administration"; removing others'
-	// comments is the administrators' (weblate/auth/data.py).
 	reviewPerms = append(slices.Clone(translatePerms), PermUnitReview, PermUnitCheck, PermSuggestionDelete,
 		PermUnitOverride, PermCommentResolve)
 	stringPerms = []Permission{PermUnitAdd, PermUnitDelete, PermUnitTemplate, PermSourceEdit}

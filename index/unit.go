@@ -12,22 +12,20 @@ type Unit struct {
 	TranslationID int64
 	// SourceUnitID is the unit of the same string in the source
 	// translation; equal to ID for source units.
-	SourceUnitID   int64
-	Position       int
-	Context        string
-	Source         []string
-	Target         []string
-	PreviousSource string
-	IDHash         int64
-	ContentHash    int64
-	Location       string
-	Note           string
-	Flags          string
-	Explanation    string
-	ExtraFlags     string
-	// Labels are the labels of the unit's source unit (labels are set
-	// on source units), in id order; nil when it has none.
-	Labels          []Label
+	SourceUnitID    int64
+	Position        int
+	Context         string
+	Source          []string
+	Target          []string
+	PreviousSource  string
+	IDHash          int64
+	ContentHash     int64
+	Location        string
+	Note            string
+	Flags           string
+	Explanation     string
+	ExtraFlags      string
+	Labels          []Label // its source unit's (labels are set on source units), by id; nil: none
 	State           State
 	Pending         bool
 	Priority        int
