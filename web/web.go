@@ -399,14 +399,23 @@ func percentText(part, total int) string {
 	return strconv.FormatFloat(index.Percent(part, total), 'f', 1, 64) + "%"
 }
 
-// stateName is the reference's label of a unit state.
-func stateName(st index.State) string {
+// stateName is the reference's label of a unit state; review says the
+// translation has reviews on, where a translated string is "Waiting for
+// review" (reference workspace §4.1).
+func stateName(st index.State, review bool) string {
 	switch st {
 	case index.StateEmpty:
 		return "Not translated"
 	case index.StateFuzzy:
 		return "Needs editing"
+	case index.StateNeedsRewriting:
+		return "Needs rewriting"
+	case 12:
+		return "Needs checking"
 	case index.StateTranslated:
+		if review {
+			return "Waiting for review"
+		}
 		return "Translated"
 	case index.StateApproved:
 		return "Approved"

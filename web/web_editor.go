@@ -339,7 +339,7 @@ func (s *Server) editorList(ctx context.Context, ed *editorView, t *index.Transl
 	first := ((pos-1)/editorRows)*editorRows + 1
 	for i, r := range rows {
 		ed.Rows = append(ed.Rows, editorRow{Position: first + i, URL: editorURL(base, q, "offset", strconv.Itoa(first+i)),
-			Key: r.Context, Source: firstForm(r.Source), Target: firstForm(r.Target), State: stateName(r.State),
+			Key: r.Context, Source: firstForm(r.Source), Target: firstForm(r.Target), State: stateName(r.State, t.ReviewEnabled()),
 			Current: current != nil && r.ID == current.ID})
 	}
 	if first > 1 {
@@ -378,7 +378,9 @@ func firstForm(forms []string) string {
 // editorUnit lays out one unit for editing, with the glossary terms its
 // source holds and its recent changes.
 func (s *Server) editorUnit(ctx context.Context, u edge.URLs, t *index.Translation, x *index.Unit) (*editorUnit, error) {
-	out := &editorUnit{ID: x.ID, Key: x.Context, State: stateName(x.State), Fuzzy: x.State == index.StateFuzzy,
+	// Every needs-editing state ticks the box (11 after a source change
+	// too), so a save that leaves it ticked keeps the string for review.
+	out := &editorUnit{ID: x.ID, Key: x.Context, State: stateName(x.State, t.ReviewEnabled()), Fuzzy: x.State.Fuzzy(),
 		Approved: x.State == index.StateApproved, ReadOnly: index.UnitReadOnly(x, t),
 		Explanation: x.Explanation, Note: x.Note, Location: x.Location, Version: unitVersion(x),
 		APIURL: u.Abs("/api/units/"+strconv.FormatInt(x.ID, 10)+"/", ""), Labels: x.Labels}
@@ -602,7 +604,7 @@ func (s *Server) saveUnit(c *gin.Context) {
 			return index.CheckUnitPatch(who, &u, &ut, index.UnitPatch{Target: &req.Target, State: &state})
 		})
 	if errors.Is(err, index.ErrConflict) && current.ID != 0 {
-		conflict := &editorConflict{Theirs: current.Target, TheirsState: stateName(current.State), Yours: req.Target}
+		conflict := &editorConflict{Theirs: current.Target, TheirsState: stateName(current.State, t.ReviewEnabled()), Yours: req.Target}
 		s.answerConflict(c, isJSON, &t, req, conflict)
 		return
 	}

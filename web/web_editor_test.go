@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -322,9 +323,35 @@ func TestEditorReview(t *testing.T) {
 		!strings.Contains(string(r.Body), "Insufficient privileges for approving translations.") {
 		t.Errorf("translator's approval = %d %s", r.Status, r.Body)
 	}
+	// With reviews on, a translated string waits for review; one a
+	// source change left needing rewriting (11) is shown so, with the
+	// needs-editing box ticked: a save keeps it for review.
+	pearsID, err := strconv.ParseInt(id, 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	setPears := func(state index.State) {
+		t.Helper()
+		if _, err := db.UpdateUnit(ctx, pearsID, index.Actor{}, func(u index.Unit, _ index.Translation) (index.UnitUpdate, error) {
+			return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{"%d Birnen im Korb"}, State: state}}, nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	setPears(index.StateTranslated)
+	if page := string(anna.get("/translate/shop/ui/de/").Body); !strings.Contains(page, "<td>Waiting for review</td>") ||
+		strings.Contains(page, "<td>Translated</td>") {
+		t.Errorf("reviews on: a translated string is not shown as waiting for review")
+	}
+	setPears(index.StateNeedsRewriting)
+	page := string(anna.get("/translate/shop/ui/de/?q=key:pears").Body)
+	if !strings.Contains(page, `<dd class="state">Needs rewriting</dd>`) ||
+		!regexp.MustCompile(`name="fuzzy" value="1" checked`).MatchString(page) {
+		t.Errorf("a string needing rewriting: state label or ticked box missing")
+	}
 	// The approve box is the reviewers'; an approved string is theirs
 	// too: the translator sees why instead of a box that fails on save.
-	page := string(anna.get("/translate/shop/ui/de/?q=key:bye").Body)
+	page = string(anna.get("/translate/shop/ui/de/?q=key:bye").Body)
 	if strings.Contains(page, `name="approved"`) || strings.Contains(page, `id="save"`) ||
 		!strings.Contains(page, "Only reviewers can change approved strings. Please add a suggestion") {
 		t.Errorf("translator on an approved string: approve box, save button or no reason:\n%s", page)

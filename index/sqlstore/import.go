@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -408,6 +409,18 @@ func reconcileUnits(tx *Tx, imp index.TranslationImport, ids scopeIDs,
 			state, previous = ex.state, ""
 		case !state.Fuzzy():
 			previous = ""
+		}
+		if !imp.IsSource && ex.source != source && state == index.StateNeedsRewriting && ex.state != state {
+			// The history says why a string left its state (an approved
+			// one its approval): "Source string changed" (30), as a
+			// template edit records it, with both states.
+			details, err := json.Marshal(sourceChangeDetails{Old: ex.source, State: state, OldState: ex.state})
+			if err != nil {
+				return err
+			}
+			if err := change(index.ActionSourceChange, ex.id, source, string(details)); err != nil {
+				return err
+			}
 		}
 		if upstream != "" {
 			if err := change(index.ActionStringRepoUpdate, ex.id, upstream, `{"kept":"pending edit"}`); err != nil {

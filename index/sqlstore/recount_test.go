@@ -134,6 +134,9 @@ func TestEveryWriteKeepsCounts(t *testing.T) {
 	step("upload approve", upload("de", index.Upload{Method: index.UploadApprove, Units: file("k7", "Sieben")}))
 	step("upload over approved", upload("de", index.Upload{Method: index.UploadTranslate,
 		Conflicts: index.ConflictsReplaceApproved, Units: file("k0", "Null", "k7", "Sieben!")}))
+	if got := changeDetailsOf(t, f, f.unit(t, "de", 0).ID, index.ActionUpload); !strings.HasPrefix(got, `{"state":20,"old_state":30,`) {
+		t.Errorf("upload over an approved string: details %s", got)
+	}
 	step("upload replace", upload("fr", index.Upload{Method: index.UploadReplace, Units: file("k0", "zéro", "k9", "neuf")}))
 	step("upload add", upload("en", index.Upload{Method: index.UploadAdd, Units: []index.ImportUnit{
 		{Context: "k20", Source: []string{"Twenty words here"}, Target: []string{"Twenty words here"}}}}))
@@ -170,8 +173,13 @@ func TestEveryWriteKeepsCounts(t *testing.T) {
 		_, err = f.db.ImportTranslation(ctx, imp)
 		step("import "+lang, err)
 	}
-	if u := f.unit(t, "de", 8); u.State != index.StateNeedsRewriting || u.PreviousSource != "Word number 8" {
-		t.Errorf("approved German unit after upstream moved its source: state %d previous %q, want 11", u.State, u.PreviousSource)
+	de8 := f.unit(t, "de", 8)
+	if de8.State != index.StateNeedsRewriting || de8.PreviousSource != "Word number 8" {
+		t.Errorf("approved German unit after upstream moved its source: state %d previous %q, want 11", de8.State, de8.PreviousSource)
+	}
+	// The history says why it left its approval.
+	if got := changeDetailsOf(t, f, de8.ID, index.ActionSourceChange); got != `{"old":"Word number 8","state":11,"old_state":30}` {
+		t.Errorf("source change of the pull: details %s", got)
 	}
 
 	it, err := f.db.CreateTranslation(ctx, f.comp.ID, "it", "it.json", f.user)
@@ -253,4 +261,17 @@ func TestImportKeepsApproval(t *testing.T) {
 		t.Errorf("approved string upstream changed: %d %q, want 20 with upstream's text", u.State, u.Target)
 	}
 	checkStoredStats(t, f.db)
+}
+
+// changeDetailsOf returns the details of the newest change of a unit with
+// the given action, "" when there is none.
+func changeDetailsOf(t *testing.T, f *writeFixture, unitID int64, action index.Action) string {
+	t.Helper()
+	var details string
+	err := f.db.r.QueryRowContext(context.Background(), `SELECT details FROM changes WHERE unit_id = ? AND action = ?
+		ORDER BY id DESC LIMIT 1`, unitID, action).Scan(&details)
+	if err != nil {
+		t.Errorf("change %d of unit %d: %v", action, unitID, err)
+	}
+	return details
 }
