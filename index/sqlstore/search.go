@@ -162,7 +162,7 @@ func materialize(cs []searchClause) sqlFrag {
 		parts := append([]sqlFrag(nil), c.unit...)
 		if len(c.change) > 0 {
 			ch := joinFrags("AND", c.change)
-			parts = append(parts, sqlFrag{`EXISTS (SELECT 1 FROM changes ch WHERE ch.unit_id = units.id AND ` + ch.sql + `)`, ch.args})
+			parts = append(parts, sqlFrag{`units.id IN (SELECT ch.unit_id FROM changes ch WHERE ch.unit_id IS NOT NULL AND ` + ch.sql + `)`, ch.args})
 		}
 		if len(parts) == 0 {
 			parts = []sqlFrag{fragTrue}
@@ -208,11 +208,30 @@ func (c searchCompiler) node(q *index.Query) ([]searchClause, error) {
 		return []searchClause{{unit: []sqlFrag{{"NOT (" + m.sql + ")", m.args}}}}, nil
 	case index.QueryAnd, index.QueryOr:
 		var acc []searchClause
-		for i, k := range q.Kids {
+		kids := q.Kids
+		var scope []*index.QueryTerm
+		if q.Kind == index.QueryAnd {
+			// The scope terms of an AND become one list of translations:
+			// SQLite drives a search from one IN list, and the
+			// intersection is the smallest.
+			kids = nil
+			for _, k := range q.Kids {
+				if k.Kind == index.QueryTermNode && isScopeField(k.Term.Field) {
+					scope = append(scope, k.Term)
+				} else {
+					kids = append(kids, k)
+				}
+			}
+			if len(scope) > 0 {
+				acc = []searchClause{{unit: []sqlFrag{c.scope(scope)}}}
+			}
+		}
+		for _, k := range kids {
 			kid, err := c.node(k)
 			if err != nil {
 				return nil, err
 			}
+			i := len(acc)
 			if i == 0 {
 				acc = kid
 				continue
@@ -338,6 +357,62 @@ func exists(from string, cond sqlFrag) sqlFrag {
 	return sqlFrag{"EXISTS (SELECT 1 FROM " + from + " AND " + cond.sql + ")", cond.args}
 }
 
+// in is "col IN (SELECT sel WHERE cond)": SQLite drives the search from
+// the rows of a small table (comments, checks, changes) rather than
+// probing it once per unit, and PostgreSQL makes it a semi-join.
+func in(col, sel string, cond sqlFrag) sqlFrag {
+	return sqlFrag{col + " IN (SELECT " + sel + " WHERE " + cond.sql + ")", cond.args}
+}
+
+// srcIn is "the unit's source unit is among (SELECT sel WHERE cond)",
+// written so both sides use an index: units_source for the units that
+// have a source unit, the primary key for the few that have none.
+func srcIn(sel string, cond sqlFrag) sqlFrag {
+	sub := " IN (SELECT " + sel + " WHERE " + cond.sql + ")"
+	return sqlFrag{"units.source_unit_id" + sub + " OR (units.source_unit_id IS NULL AND units.id" + sub + ")",
+		append(append([]any(nil), cond.args...), cond.args...)}
+}
+
+func isScopeField(f string) bool {
+	switch f {
+	case "project", "component", "language", "path":
+		return true
+	}
+	return false
+}
+
+// scope is the translations that every one of terms (project:,
+// component:, language:, path:) selects.
+func (c searchCompiler) scope(terms []*index.QueryTerm) sqlFrag {
+	conds := make([]sqlFrag, len(terms))
+	for i, t := range terms {
+		conds[i] = c.scopeCond(t)
+	}
+	cond := joinFrags("AND", conds)
+	return sqlFrag{`units.translation_id IN (SELECT t.id FROM translations t JOIN components cm ON cm.id = t.component_id
+		JOIN projects p ON p.id = cm.project_id WHERE ` + cond.sql + `)`, cond.args}
+}
+
+// scopeCond is a scope term's condition on a translation t of component
+// cm of project p.
+func (c searchCompiler) scopeCond(t *index.QueryTerm) sqlFrag {
+	switch t.Field {
+	case "project":
+		return c.name("p.slug", t)
+	case "component":
+		return joinFrags("OR", []sqlFrag{c.name("cm.slug", t), c.name("cm.name", t)})
+	case "language":
+		if t.Op == index.OpRegex {
+			return c.text("t.language_code", t)
+		}
+		return frag(`lower(t.language_code) = lower(?)
+			OR t.language_code IN (SELECT lg.code FROM languages lg WHERE lower(lg.name) = lower(?))`, t.Text, t.Text)
+	}
+	return pathCond(t.Text)
+}
+
+func and(fs ...sqlFrag) sqlFrag { return joinFrags("AND", fs) }
+
 // userIs matches a user id column by username, ignoring case.
 func userIs(col string, t *index.QueryTerm) sqlFrag {
 	return frag(col+" IN (SELECT us.id FROM users us WHERE lower(us.username) = lower(?))", t.Text)
@@ -353,17 +428,17 @@ func (c searchCompiler) term(t *index.QueryTerm) (sqlFrag, error) {
 	case "explanation":
 		return exists("units s WHERE s.id = "+srcID, c.text("s.explanation", t)), nil
 	case "comment", "resolved_comment":
-		return exists("comments m WHERE m.unit_id = units.id AND m.resolved = "+resolvedFlag(t.Field), c.text("m.comment", t)), nil
+		return in("units.id", "m.unit_id FROM comments m", and(frag("m.resolved = "+resolvedFlag(t.Field)), c.text("m.comment", t))), nil
 	case "source_comment", "resolved_source_comment":
-		return exists("comments m WHERE m.unit_id = "+srcID+" AND m.resolved = "+resolvedFlag(t.Field), c.text("m.comment", t)), nil
+		return srcIn("m.unit_id FROM comments m", and(frag("m.resolved = "+resolvedFlag(t.Field)), c.text("m.comment", t))), nil
 	case "suggestion":
-		return exists("suggestions g WHERE g.unit_id = units.id", c.text("g.target", t)), nil
+		return in("units.id", "g.unit_id FROM suggestions g", c.text("g.target", t)), nil
 	case "comment_author":
-		return exists("comments m WHERE m.unit_id = units.id", userIs("m.user_id", t)), nil
+		return in("units.id", "m.unit_id FROM comments m", userIs("m.user_id", t)), nil
 	case "source_comment_author":
-		return exists("comments m WHERE m.unit_id = "+srcID, userIs("m.user_id", t)), nil
+		return srcIn("m.unit_id FROM comments m", userIs("m.user_id", t)), nil
 	case "suggestion_author":
-		return exists("suggestions g WHERE g.unit_id = units.id", userIs("g.user_id", t)), nil
+		return in("units.id", "g.unit_id FROM suggestions g", userIs("g.user_id", t)), nil
 	case "id", "position", "priority", "state":
 		return num("units."+t.Field, t), nil
 	case "source_state":
@@ -386,28 +461,14 @@ func (c searchCompiler) term(t *index.QueryTerm) (sqlFrag, error) {
 		if t.Field == "dismissed_check" {
 			dismissed = "1"
 		}
-		return exists("checks k WHERE k.unit_id = units.id AND k.dismissed = "+dismissed, c.name("k.name", t)), nil
+		return in("units.id", "k.unit_id FROM checks k", and(frag("k.dismissed = "+dismissed), c.name("k.name", t))), nil
 	case "label":
-		return exists("unit_labels ul JOIN labels lb ON lb.id = ul.label_id WHERE ul.unit_id = "+srcID, c.name("lb.name", t)), nil
+		return srcIn("ul.unit_id FROM unit_labels ul JOIN labels lb ON lb.id = ul.label_id", c.name("lb.name", t)), nil
 	case "screenshot":
 		// Tolk has no screenshots yet: no unit has one.
 		return fragFalse, nil
-	case "language":
-		if t.Op == index.OpRegex {
-			return frag("units.translation_id IN (SELECT t.id FROM translations t WHERE "+c.text("t.language_code", t).sql+")", t.Text), nil
-		}
-		return frag(`units.translation_id IN (SELECT t.id FROM translations t WHERE lower(t.language_code) = lower(?)
-			OR t.language_code IN (SELECT lg.code FROM languages lg WHERE lower(lg.name) = lower(?)))`, t.Text, t.Text), nil
-	case "component":
-		slug, name := c.name("cm.slug", t), c.name("cm.name", t)
-		return sqlFrag{`units.translation_id IN (SELECT t.id FROM translations t JOIN components cm ON cm.id = t.component_id
-			WHERE ` + slug.sql + ` OR ` + name.sql + `)`, append(slug.args, name.args...)}, nil
-	case "project":
-		slug := c.name("p.slug", t)
-		return sqlFrag{`units.translation_id IN (SELECT t.id FROM translations t JOIN components cm ON cm.id = t.component_id
-			JOIN projects p ON p.id = cm.project_id WHERE ` + slug.sql + `)`, slug.args}, nil
-	case "path":
-		return pathFrag(t.Text), nil
+	case "project", "component", "language", "path":
+		return c.scope([]*index.QueryTerm{t}), nil
 	case "changed":
 		return joinFrags("AND", []sqlFrag{date("ch.timestamp", t), frag("ch.action IN " + contentActions)}), nil
 	case "change_time":
@@ -446,23 +507,21 @@ func lastChanged(unitID string) string {
 		"), (SELECT la.timestamp FROM units la WHERE la.id = " + unitID + "))"
 }
 
-// pathFrag scopes to the object a path names: project, project/component,
-// project/component/language or project/-/language (a project's
-// language). A path that names nothing matches nothing, as the
-// reference's (Tolk has no categories yet).
-func pathFrag(path string) sqlFrag {
+// pathCond selects the translations of the object a path names:
+// project, project/component, project/component/language or
+// project/-/language (a project's language). A path that names nothing
+// matches nothing, as the reference's (Tolk has no categories yet).
+func pathCond(path string) sqlFrag {
 	seg := strings.Split(path, "/")
-	const base = `units.translation_id IN (SELECT t.id FROM translations t JOIN components cm ON cm.id = t.component_id
-		JOIN projects p ON p.id = cm.project_id WHERE p.slug = ?`
 	switch {
 	case len(seg) == 1 && seg[0] != "":
-		return frag(base+")", seg[0])
+		return frag("p.slug = ?", seg[0])
 	case len(seg) == 2:
-		return frag(base+" AND cm.slug = ?)", seg[0], seg[1])
+		return frag("p.slug = ? AND cm.slug = ?", seg[0], seg[1])
 	case len(seg) == 3 && seg[1] == "-":
-		return frag(base+" AND t.language_code = ?)", seg[0], seg[2])
+		return frag("p.slug = ? AND t.language_code = ?", seg[0], seg[2])
 	case len(seg) == 3:
-		return frag(base+" AND cm.slug = ? AND t.language_code = ?)", seg[0], seg[1], seg[2])
+		return frag("p.slug = ? AND cm.slug = ? AND t.language_code = ?", seg[0], seg[1], seg[2])
 	}
 	return fragFalse
 }
@@ -494,15 +553,17 @@ func hasFrag(v string) sqlFrag {
 	case "context", "note", "location":
 		return frag("units." + v + " != ''")
 	case "suggestion":
-		return frag("EXISTS (SELECT 1 FROM suggestions g WHERE g.unit_id = units.id)")
+		return frag("units.id IN (SELECT g.unit_id FROM suggestions g)")
 	case "comment", "resolved-comment":
-		return frag("EXISTS (SELECT 1 FROM comments m WHERE m.unit_id = units.id AND m.resolved = " + boolDigit(v != "comment") + ")")
+		return frag("units.id IN (SELECT m.unit_id FROM comments m WHERE m.resolved = " + boolDigit(v != "comment") + ")")
 	case "source-comment", "resolved-source-comment":
-		return frag("EXISTS (SELECT 1 FROM comments m WHERE m.unit_id = " + srcID + " AND m.resolved = " + boolDigit(v != "source-comment") + ")")
+		return srcIn("m.unit_id FROM comments m", frag("m.resolved = "+boolDigit(v != "source-comment")))
 	case "check":
-		return frag("units.has_failing_check != 0")
+		// The rows rather than units.has_failing_check: SQLite drives
+		// the search from the few failing checks.
+		return frag("units.id IN (SELECT k.unit_id FROM checks k WHERE k.dismissed = 0)")
 	case "dismissed-check":
-		return frag("EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = units.id AND k.dismissed != 0)")
+		return frag("units.id IN (SELECT k.unit_id FROM checks k WHERE k.dismissed != 0)")
 	case "translation":
 		return frag("units.state >= ?", index.StateTranslated)
 	case "flags":
@@ -510,7 +571,7 @@ func hasFrag(v string) sqlFrag {
 	case "explanation":
 		return frag("EXISTS (SELECT 1 FROM units s WHERE s.id = " + srcID + " AND s.explanation != '')")
 	case "label":
-		return frag("EXISTS (SELECT 1 FROM unit_labels ul WHERE ul.unit_id = " + srcID + ")")
+		return srcIn("ul.unit_id FROM unit_labels ul", fragTrue)
 	}
 	// variant, screenshot, glossary: Tolk has none of them yet.
 	return fragFalse

@@ -298,6 +298,10 @@ func TestSearchAllUnits(t *testing.T) {
 		{"path:p/-/fr is:untranslated k1", "fr/k1"},
 		{"language:fr NOT is:untranslated", ""},
 		{"is:read-only k2", "en/k2"},
+		{"(language:fr OR project:q) k1", "fr/k1"},
+		{"language:fr language:de", ""},
+		{"path:p/app/fr path:p/-/fr project:p k2", "fr/k2"},
+		{`language:r"^(de|fr)$" k4`, "de/k4 fr/k4"},
 	} {
 		got := f.searchAll(t, tc.q)
 		// Units are in id order: en, de, fr were imported in that order.
