@@ -1,7 +1,9 @@
 package sqlstore
 
 import (
+	"context"
 	"database/sql/driver"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -9,6 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"modernc.org/sqlite"
 
 	"github.com/tolk-project/tolk/index"
@@ -98,6 +101,51 @@ func sqliteIContains(_ *sqlite.FunctionContext, args []driver.Value) (driver.Val
 	needle, _ := args[1].(string)
 	s, _ := args[0].(string)
 	return int64(boolInt(strings.Contains(strings.ToLower(s), needle))), nil
+}
+
+// postgresRegex writes RE2's escapes that PostgreSQL spells otherwise:
+// the word boundaries \b and \B are \y and \Y there (its \b is a
+// backspace), and the end of text \z is \Z.
+func postgresRegex(p string) string {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		if p[i] != '\\' || i+1 == len(p) {
+			b.WriteByte(p[i])
+			continue
+		}
+		i++
+		switch p[i] {
+		case 'b':
+			b.WriteString(`\y`)
+		case 'B':
+			b.WriteString(`\Y`)
+		case 'z':
+			b.WriteString(`\Z`)
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(p[i])
+		}
+	}
+	return b.String()
+}
+
+// searchError turns what a search's statement may fail with into an
+// answer on q: a pattern PostgreSQL's engine refuses though RE2 took it
+// (SQLSTATE 2201B, e.g. (?i) past the start) and a search that ran out
+// of its time. ctx is the search's own context.
+func searchError(ctx context.Context, err error) error {
+	var pe *pgconn.PgError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &pe) && pe.Code == "2201B":
+		return &index.FieldError{Fields: map[string]index.FieldProblem{"q": {Code: "invalid",
+			Detail: "Could not parse query string: invalid regular expression (" + pe.Message + ")."}}}
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return &index.FieldError{Fields: map[string]index.FieldProblem{"q": {Code: "invalid",
+			Detail: fmt.Sprintf("The search took longer than %s; narrow it down.", searchTimeout)}}}
+	}
+	return err
 }
 
 // sqlFrag is a condition and its arguments, in order.
@@ -277,7 +325,7 @@ func (c searchCompiler) text(col string, t *index.QueryTerm) sqlFrag {
 		return frag(col+" = ?", t.Text)
 	case index.OpRegex:
 		if c.postgres {
-			return frag(col+" ~ ?", t.Text)
+			return frag(col+" ~ ?", postgresRegex(t.Text))
 		}
 		return frag("tolk_regexp(?, "+col+") != 0", t.Text)
 	}

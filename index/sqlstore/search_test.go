@@ -160,6 +160,8 @@ func TestSearchFields(t *testing.T) {
 		{`target:="Wort Nummer 2"`, "k2"},
 		{`target:r"^Wort Nummer [0-4]$"`, "k0 k2 k4"},
 		{`target:r"(?i)^wort nummer 4"`, "k4"},
+		{`target:r"\bNummer\b 2" OR target:r"mer 4\z"`, "k2 k4"},
+		{`target:r"Numm\B"`, "k0 k1 k2 k4 k6 k8"},
 		{"context:k7 key:7", "k7"},
 		{"note:übersetzer note:été", "k5"},
 		{"location:main.go", "k5"},
@@ -329,6 +331,17 @@ func TestSearchErrors(t *testing.T) {
 			ors = append(ors, fmt.Sprintf("changed_by:u%d", i))
 		}
 		parts = append(parts, "("+strings.Join(ors, " OR ")+")")
+	}
+	// RE2 takes flags anywhere; PostgreSQL's engine only at the start.
+	_, _, err := f.db.FindUnits(context.Background(), index.UnitFilter{Query: `target:r"Wort(?i)NUMMER"`,
+		Page: index.Page{Number: 1, Size: 10}})
+	var fe *index.FieldError
+	if f.db.dialect.name == "postgres" {
+		if !errors.As(err, &fe) || !strings.HasPrefix(fe.Fields["q"].Detail, "Could not parse query string: invalid regular expression (") {
+			t.Errorf("(?i) inside a pattern on PostgreSQL: %v, want a field error on q", err)
+		}
+	} else if err != nil {
+		t.Errorf("(?i) inside a pattern on SQLite: %v", err)
 	}
 	for q, want := range map[string]string{
 		strings.Join(parts, " "): "Could not parse query string: Search query is too complex.",

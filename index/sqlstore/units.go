@@ -83,6 +83,9 @@ func (db *DB) findUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, 
 	} else {
 		units, total, err = findUnitsFiltered(ctx, tx, f, where, args)
 	}
+	if f.Query != "" {
+		err = searchError(ctx, err)
+	}
 	return units, total, formatError(err)
 }
 
