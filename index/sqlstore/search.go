@@ -388,6 +388,10 @@ func num(col string, t *index.QueryTerm) sqlFrag {
 // the term names.
 func date(col string, t *index.QueryTerm) sqlFrag {
 	from, to := formatTime(t.From), formatTime(t.To)
+	if t.To.Year() > 9999 {
+		// Stored timestamps have four-digit years: the text compares.
+		to = "9999-12-31T23:59:59.999999Z~"
+	}
 	switch t.Op {
 	case index.OpLT:
 		return frag(col+" < ?", from)
