@@ -75,6 +75,8 @@ var (
 		"read-only": "read-only", "readonly": "read-only", "approved": "approved",
 		"fuzzy": "needs-editing", "needs-editing": "needs-editing",
 		"translated": "translated", "untranslated": "untranslated", "pending": "pending",
+		// Tolk's own, kept from before the whole language: state:empty.
+		"empty": "empty",
 	}
 	hasValues = map[string]string{
 		"plural": "plural", "context": "context", "suggestion": "suggestion",

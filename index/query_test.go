@@ -72,8 +72,8 @@ func TestParseUnitQuery(t *testing.T) {
 		{"source_state:>=translated", "source_state>=20"},
 		{"pending:true pending:no", "AND(pending=true, pending=false)"},
 		// is: and has:.
-		{"is:translated is:untranslated is:approved is:fuzzy is:needs-editing is:read-only is:readonly is:pending",
-			`AND(is:"translated", is:"untranslated", is:"approved", is:"needs-editing", is:"needs-editing", is:"read-only", is:"read-only", is:"pending")`},
+		{"is:translated is:untranslated is:approved is:fuzzy is:needs-editing is:read-only is:readonly is:pending is:empty",
+			`AND(is:"translated", is:"untranslated", is:"approved", is:"needs-editing", is:"needs-editing", is:"read-only", is:"read-only", is:"pending", is:"empty")`},
 		{"has:check has:failing-check HAS:Dismissed-Check has:ignored_check has:comment",
 			`AND(has:"check", has:"check", has:"dismissed-check", has:"dismissed-check", has:"comment")`},
 		{"has:plural has:context has:suggestion has:resolved-comment has:source-comment has:resolved-source-comment",

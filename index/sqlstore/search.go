@@ -593,6 +593,8 @@ func isFrag(v string) sqlFrag {
 		return frag("units.state < ?", index.StateTranslated)
 	case "pending":
 		return frag("units.pending != 0")
+	case "empty":
+		return frag("units.state = ?", index.StateEmpty)
 	}
 	return fragFalse
 }

@@ -204,6 +204,7 @@ func TestSearchFields(t *testing.T) {
 		{"is:fuzzy", "k9"},
 		{"is:pending", "k1 k3 k8"},
 		{"is:read-only", ""},
+		{"is:empty", "k5 k7"},
 		{"has:plural", "k6"},
 		{"has:context", all},
 		{"has:suggestion", "k5"},
