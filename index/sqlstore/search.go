@@ -465,8 +465,13 @@ func (c searchCompiler) scopeCond(t *index.QueryTerm) sqlFrag {
 
 func and(fs ...sqlFrag) sqlFrag { return joinFrags("AND", fs) }
 
-// userIs matches a user id column by username, ignoring case.
-func userIs(col string, t *index.QueryTerm) sqlFrag {
+// user matches a user id column by username: the whole name ignoring
+// case, or a regex.
+func (c searchCompiler) user(col string, t *index.QueryTerm) sqlFrag {
+	if t.Op == index.OpRegex {
+		re := c.text("us.username", t)
+		return sqlFrag{col + " IN (SELECT us.id FROM users us WHERE " + re.sql + ")", re.args}
+	}
 	return frag(col+" IN (SELECT us.id FROM users us WHERE lower(us.username) = lower(?))", t.Text)
 }
 
@@ -486,11 +491,11 @@ func (c searchCompiler) term(t *index.QueryTerm) (sqlFrag, error) {
 	case "suggestion":
 		return in("units.id", "g.unit_id FROM suggestions g", c.text("g.target", t)), nil
 	case "comment_author":
-		return in("units.id", "m.unit_id FROM comments m", userIs("m.user_id", t)), nil
+		return in("units.id", "m.unit_id FROM comments m", c.user("m.user_id", t)), nil
 	case "source_comment_author":
-		return srcIn("m.unit_id FROM comments m", userIs("m.user_id", t)), nil
+		return srcIn("m.unit_id FROM comments m", c.user("m.user_id", t)), nil
 	case "suggestion_author":
-		return in("units.id", "g.unit_id FROM suggestions g", userIs("g.user_id", t)), nil
+		return in("units.id", "g.unit_id FROM suggestions g", c.user("g.user_id", t)), nil
 	case "id", "position", "priority", "state":
 		return num("units."+t.Field, t), nil
 	case "source_state":
@@ -528,13 +533,10 @@ func (c searchCompiler) term(t *index.QueryTerm) (sqlFrag, error) {
 	case "change_action":
 		return frag("ch.action = ?", t.Num), nil
 	case "changed_by":
-		by := userIs("ch.author_id", t)
+		by := c.user("ch.author_id", t)
 		if t.Text == "" && t.Op != index.OpRegex {
 			// changed_by:"" is a content change without an author.
 			by = frag("ch.author_id IS NULL")
-		} else if t.Op == index.OpRegex {
-			re := c.text("us.username", t)
-			by = sqlFrag{"ch.author_id IN (SELECT us.id FROM users us WHERE " + re.sql + ")", re.args}
 		}
 		return joinFrags("AND", []sqlFrag{by, frag("ch.action IN " + contentActions)}), nil
 	case "is":

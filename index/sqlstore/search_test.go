@@ -180,6 +180,8 @@ func TestSearchFields(t *testing.T) {
 		{"suggestion:vorschlag", "k5"},
 		{"suggestion_author:ed", "k5"},
 		{"suggestion_author:bo", ""},
+		{`comment_author:r"^e"`, "k3"},
+		{`changed_by:r"^(bo|x)$"`, "k1"},
 		// Numbers and states.
 		{"id:<0", ""},
 		{"position:[3 to 5]", "k2 k3 k4"},
