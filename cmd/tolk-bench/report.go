@@ -261,7 +261,7 @@ func (r *report) Markdown() string {
 	}
 	if r.Search != nil {
 		w("### Search (issue 27)\n\n")
-		searchTable(&b, r.Search)
+		searchTable(&b, r.Search, r.Postgres)
 	}
 	if r.Web != nil {
 		w("### Pages and the editor (issue 16)\n\n")

@@ -154,14 +154,18 @@ func processCPU() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-func searchTable(b *strings.Builder, sr *searchResult) {
+func searchTable(b *strings.Builder, sr *searchResult, postgres bool) {
 	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	cpu := "CPU is the process's CPU time (server and client) per request, which a busy machine does not inflate as it " +
+		"does latency."
+	if postgres {
+		cpu = "CPU is this process's CPU time per request: PostgreSQL's own work is in its server and not counted."
+	}
 	w("`GET /api/units/?q=…&page_size=20` over all %s units of the 1x index, one request at a time, through the real API "+
 		"on 127.0.0.1 (Go client in the same process; the count and the first page, as a client reads them). Each request "+
-		"adds an always-true `id:>=-N` with a new N, so none is answered from the page cache. CPU is the process's CPU time "+
-		"(server and client) per request, which a busy machine does not inflate as it does latency. Targets (issue 27): p99 "+
+		"adds an always-true `id:>=-N` with a new N, so none is answered from the page cache. %s Targets (issue 27): p99 "+
 		"under %s for field terms, under %s for bare words and regular expressions.\n\n",
-		fmtInt(sr.Units), fmtDur(searchFieldTarget), fmtDur(searchScanTarget))
+		fmtInt(sr.Units), cpu, fmtDur(searchFieldTarget), fmtDur(searchScanTarget))
 	w("| kind | q | matches | requests | p50 | p99 | CPU | target | under target |\n|---|---|---:|---:|---:|---:|---:|---:|---|\n")
 	for _, p := range sr.Points {
 		target := searchFieldTarget
