@@ -416,12 +416,15 @@ func in(col, sel string, cond sqlFrag) sqlFrag {
 	return sqlFrag{col + " IN (SELECT " + sel + " WHERE " + cond.sql + ")", cond.args}
 }
 
-// srcIn is "the unit's source unit is among (SELECT sel WHERE cond)",
-// written so both sides use an index: units_source for the units that
-// have a source unit, the primary key for the few that have none.
+// srcIn is "the unit's source unit is among (SELECT sel WHERE cond)":
+// the units whose source unit is listed (through units_source) and the
+// listed units that have no source unit, as one list of ids. Both
+// engines drive the search from it; an OR of the two tests made
+// PostgreSQL test every unit.
 func srcIn(sel string, cond sqlFrag) sqlFrag {
 	sub := " IN (SELECT " + sel + " WHERE " + cond.sql + ")"
-	return sqlFrag{"units.source_unit_id" + sub + " OR (units.source_unit_id IS NULL AND units.id" + sub + ")",
+	return sqlFrag{"units.id IN (SELECT su.id FROM units su WHERE su.source_unit_id" + sub +
+		" UNION ALL SELECT su.id FROM units su WHERE su.source_unit_id IS NULL AND su.id" + sub + ")",
 		append(append([]any(nil), cond.args...), cond.args...)}
 }
 

@@ -29,6 +29,7 @@ var searchNow = time.Date(2026, 11, 25, 15, 30, 0, 0, time.UTC)
 //	fr k8: needs checking (12); fr k9: needs rewriting (11)
 //	en k7: explanation "Shown on the HOME screen", extra flags, a global comment "Global question"
 //	en k6: a resolved global comment; en k8: label ui-text; en k9: labels urgent and ui-text
+//	fr k0: no source unit, label orphan
 //
 // Every other timestamp (units added, the import's changes) is
 // 2026-01-01.
@@ -91,7 +92,11 @@ func mustSearchFixture(t *testing.T) *writeFixture {
 			(?, 'done', NULL, '2026-11-01T00:00:00.000000Z', 1),
 			(?, 'Global question', ?, '2026-11-01T00:00:00.000000Z', 0),
 			(?, 'old', NULL, '2026-11-01T00:00:00.000000Z', 1)`, []any{id("de", 3), edID, id("de", 4), id("en", 7), edID, id("en", 6)}},
-		{`INSERT INTO labels (project_id, name, color) VALUES (?, 'urgent', 'red'), (?, 'ui-text', 'blue')`, []any{f.comp.ProjectID, f.comp.ProjectID}},
+		{`INSERT INTO labels (project_id, name, color) VALUES (?, 'urgent', 'red'), (?, 'ui-text', 'blue'), (?, 'orphan', 'gray')`,
+			[]any{f.comp.ProjectID, f.comp.ProjectID, f.comp.ProjectID}},
+		// A unit without a source unit is its own.
+		{`UPDATE units SET source_unit_id = NULL WHERE id = ?`, []any{id("fr", 0)}},
+		{`INSERT INTO unit_labels (unit_id, label_id) SELECT ?, id FROM labels WHERE name = 'orphan'`, []any{id("fr", 0)}},
 		{`INSERT INTO unit_labels (unit_id, label_id) SELECT ?, id FROM labels WHERE name = 'urgent'`, []any{id("en", 9)}},
 		{`INSERT INTO unit_labels (unit_id, label_id) SELECT u.id, l.id FROM units u, labels l WHERE l.name = 'ui-text' AND u.id IN (?, ?)`, []any{id("en", 8), id("en", 9)}},
 	}
@@ -298,6 +303,10 @@ func TestSearchAllUnits(t *testing.T) {
 		{"k3 project:p component:app language:de", "de/k3"},
 		{"has:source-comment", "en/k7 de/k7 fr/k7"},
 		{"label:urgent", "en/k9 de/k9 fr/k9"},
+		{"label:orphan", "fr/k0"},
+		{"has:label language:fr", "fr/k0 fr/k8 fr/k9"},
+		{"labels_count:1 k0", "fr/k0"},
+		{"NOT has:label k0", "en/k0 de/k0"},
 		{"is:needs-editing", "de/k9 fr/k8 fr/k9"},
 		{"state:needs-rewriting OR state:needs-checking", "fr/k8 fr/k9"},
 		{"path:p/-/fr is:untranslated k1", "fr/k1"},
