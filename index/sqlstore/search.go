@@ -24,16 +24,19 @@ import (
 //   - case-insensitive substrings are LIKE on SQLite, which folds ASCII
 //     letters only, and ILIKE on PostgreSQL. A SQLite search whose value
 //     holds a non-ASCII letter (Straße, ÉTÉ) calls tolk_icontains, a Go
-//     function folding every letter with strings.ToLower: exact where it
-//     matters, and the common ASCII search keeps the engine's own LIKE,
-//     which costs a third as much per row.
+//     function folding every letter with strings.ToLower: right where it
+//     matters, while the common ASCII search keeps the engine's own LIKE
+//     and its speed. PostgreSQL's ILIKE folds by the database's locale
+//     (a C locale folds ASCII only).
 //   - regular expressions are Go's RE2 on SQLite (tolk_regexp). On
 //     PostgreSQL they are the engine's ~ over patterns that parsed as RE2:
 //     filtering in Go after the query would break the count and the
 //     pages, and PostgreSQL's engine backtracks, so every search runs
 //     under searchTimeout (the context ends the statement on both
 //     engines). The common syntax (classes, anchors, \d \w \s, {n,m},
-//     alternation, (?i)) means the same on both engines.
+//     alternation, (?i) at the start) means the same on both engines;
+//     RE2's \b \B \z are rewritten (postgresRegex), and a pattern only
+//     RE2 takes is a 400 on q (searchError).
 //
 // Every part of a search is bounded: the parser's term count, depth and
 // regex size, and the timeout here.
