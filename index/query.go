@@ -75,6 +75,9 @@ type QueryTerm struct {
 	From, To time.Time
 	// Bool is the value of pending:.
 	Bool bool
+	// Relative says a date was relative to now (today, "2 weeks ago"):
+	// the same query means another period tomorrow.
+	Relative bool
 }
 
 // The bounds of a unit search. Each term is a condition of the engine's

@@ -225,13 +225,14 @@ func buildTerm(t token, now time.Time) (*QueryTerm, error) {
 				return nil, queryErrorAt(t.pos, "invalid date range %s", t.text)
 			}
 			term.Op, term.From, term.To = OpRange, from, to
+			term.Relative = isRelativeDate(t.lo) || isRelativeDate(t.hi)
 			break
 		}
 		from, to, ok := parseQueryDate(v, now)
 		if !ok {
 			return nil, queryErrorAt(t.pos, "invalid date %q", v)
 		}
-		term.From, term.To = from, to
+		term.From, term.To, term.Relative = from, to, isRelativeDate(v)
 	}
 	return term, nil
 }
@@ -298,6 +299,13 @@ func parseAction(s string) (Action, bool) {
 		}
 	}
 	return 0, false
+}
+
+// isRelativeDate reports a date parseQueryDate reads against now: one
+// that does not start with a digit, or ends in "ago".
+func isRelativeDate(s string) bool {
+	s = strings.TrimSpace(s)
+	return s == "" || s[0] < '0' || s[0] > '9' || strings.HasSuffix(strings.ToLower(s), "ago")
 }
 
 // parseQueryDate reads a date as the period it names, [from, to): a year

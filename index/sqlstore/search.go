@@ -151,6 +151,43 @@ func searchError(ctx context.Context, err error) error {
 	return err
 }
 
+// cachedSearch reports whether a search's pages may be kept until a
+// write touches the units of its translation (unitsDep). Not so when a
+// term reads rows that other writes change without touching them:
+// comments, suggestions and labels (their own writes), the source unit's
+// fields (an edit of the source string touches the source translation),
+// and relative dates, which move at midnight without any write.
+func cachedSearch(q *index.Query) bool {
+	switch q.Kind {
+	case index.QueryAll:
+		return true
+	case index.QueryTermNode:
+		t := q.Term
+		if t.Relative {
+			return false
+		}
+		switch t.Field {
+		case "comment", "resolved_comment", "source_comment", "resolved_source_comment", "comment_author",
+			"source_comment_author", "suggestion", "suggestion_author", "label", "labels_count",
+			"explanation", "source_state", "source_changed":
+			return false
+		case "has":
+			switch t.Text {
+			case "suggestion", "comment", "resolved-comment", "source-comment", "resolved-source-comment",
+				"label", "flags", "explanation":
+				return false
+			}
+		}
+		return true
+	}
+	for _, k := range q.Kids {
+		if !cachedSearch(k) {
+			return false
+		}
+	}
+	return true
+}
+
 // sqlFrag is a condition and its arguments, in order.
 type sqlFrag struct {
 	sql  string

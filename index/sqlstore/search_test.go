@@ -367,3 +367,46 @@ func TestSearchErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchFreshness: a search over comments, suggestions, labels or a
+// source unit, or with a relative date, sees a write that touched no
+// units of its translation; the others are kept in the page cache.
+func TestSearchFreshness(t *testing.T) {
+	for q, want := range map[string]bool{
+		"state:translated":                   true,
+		"changed:2026-11 k1 OR NOT is:fuzzy": true,
+		"changed:[2019 to 2020-03-01]":       true,
+		"comment:typo":                       false,
+		"k1 OR (NOT has:label)":              false,
+		"has:check NOT has:suggestion":       false,
+		"source_state:translated":            false,
+		"changed:>=yesterday":                false,
+		`changed:[2019 to "2 days ago"]`:     false,
+		"explanation:x":                      false,
+	} {
+		pq, err := index.ParseUnitQueryAt(q, searchNow)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := cachedSearch(pq); got != want {
+			t.Errorf("cachedSearch(%s) = %v, want %v", q, got, want)
+		}
+	}
+	f := mustSearchFixture(t)
+	if got := f.search(t, "de", "source_comment:typo"); got != nil {
+		t.Fatalf("source_comment:typo = %v", got)
+	}
+	// A global comment on the source string, written as a narrow write
+	// that touches the source translation's units only.
+	if err := f.db.writeNarrow(context.Background(), func(tx *Tx) error {
+		_, err := tx.Exec(`INSERT INTO comments (unit_id, comment, timestamp) VALUES (?, 'another typo', '2026-11-25T00:00:00.000000Z')`,
+			f.unit(t, "en", 5).ID)
+		tx.touch(unitsDep(f.tr["en"]))
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.search(t, "de", "source_comment:typo"); !slices.Equal(got, []string{"k5"}) {
+		t.Errorf("source_comment:typo after a new comment = %v, want [k5]", got)
+	}
+}

@@ -47,7 +47,18 @@ func (db *DB) FindUnitByID(ctx context.Context, id int64) (index.Unit, error) {
 // is 0) and with the page number.
 // Either way a page read since the last write is answered from memory
 // (genCache); the units returned are shared and must not be modified.
+// A search that reads what a write elsewhere changes (see cachedSearch)
+// is always read anew.
 func (db *DB) FindUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, int, error) {
+	if f.Query != "" {
+		q, err := index.ParseUnitQueryAt(f.Query, db.now())
+		if err != nil {
+			return nil, 0, err
+		}
+		if !cachedSearch(q) {
+			return db.findUnits(ctx, f)
+		}
+	}
 	key := strings.Join([]string{itoa(f.TranslationID), strconv.Itoa(f.Page.Number), strconv.Itoa(f.Page.Size), f.Query,
 		hiddenKey(f.HiddenProjects)}, "\x00")
 	return pageOf(ctx, db, &db.unitPages, key, unitsDep(f.TranslationID), unitStrings, func() (page[index.Unit], error) {
