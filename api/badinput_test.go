@@ -3,6 +3,7 @@ package api_test
 import (
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -47,6 +48,19 @@ func TestBadInput(t *testing.T) {
 		{"/api/suggestions/1%00/", http.StatusNotFound},
 		{"/api/units/99999999999999999999/suggestions/", http.StatusNotFound},
 		{"/api/units/1/suggestions/?page=0", http.StatusNotFound},
+		// Hostile searches: each a 400 on q (or an answer), never a 500.
+		{tr + "units/?q=%ff%fe", http.StatusBadRequest},
+		{tr + "units/?q=" + strings.Repeat("(", 5000) + "a", http.StatusBadRequest},
+		{tr + "units/?q=" + strings.Repeat("NOT+", 2000) + "a", http.StatusBadRequest},
+		{tr + "units/?q=" + strings.Repeat("a+OR+", 500) + "a", http.StatusBadRequest},
+		{"/api/units/?q=source%3Ar%22" + strings.Repeat("a", 2000) + "%22", http.StatusBadRequest},
+		{"/api/units/?q=source%3Ar%22(%22", http.StatusBadRequest},
+		{"/api/units/?q=source%3A%5B1+to", http.StatusBadRequest},
+		{"/api/units/?q=changed%3A%5B99999999+to+-1%5D", http.StatusBadRequest},
+		{"/api/units/?q=id%3A99999999999999999999", http.StatusBadRequest},
+		{"/api/units/?q=%22%5C", http.StatusBadRequest},
+		{"/api/units/?q=)", http.StatusBadRequest},
+		{"/api/units/?q=" + strings.Repeat("%28changed_by%3Aa+OR+changed_by%3Ab%29+", 8), http.StatusBadRequest},
 	}
 	for _, tc := range cases {
 		r := servertest.Do(t, http.MethodGet, srv.URL+tc.path, nil)
@@ -59,6 +73,16 @@ func TestBadInput(t *testing.T) {
 			continue
 		}
 		checkErrorEnvelope(t, name, r)
+	}
+
+	// Patterns that backtrack for ever elsewhere are linear in RE2, and
+	// odd but valid searches are answered.
+	for _, q := range []string{`source:r"(a+)+$"`, `target:r"(x*)*y"`, `"` + strings.Repeat(`\"`, 100) + `"`,
+		"f(x) http://x.y/z?a=b", "id:1,2,3,4,5", "changed:[0001 to 9999]", "changed:<=9999", "(((a)))"} {
+		r := servertest.Do(t, http.MethodGet, srv.URL+"/api/units/?q="+url.QueryEscape(q), nil)
+		if r.Status != http.StatusOK {
+			t.Errorf("GET /api/units/?q=%s = %d %.300s, want 200", q, r.Status, r.Body)
+		}
 	}
 
 	// Odd but harmless parameters are ignored, as the reference does.

@@ -3,6 +3,7 @@ package api_test
 import (
 	"fmt"
 	"net/url"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -365,6 +366,25 @@ func TestUnitSearch(t *testing.T) {
 		{"id:>9", func(u map[string]any) bool { return atoi(t, servertest.Num(u["id"])) > 9 }},
 		{"id:9", func(u map[string]any) bool { return atoi(t, servertest.Num(u["id"])) == 9 }},
 		{"note:x", func(map[string]any) bool { return false }},
+		// The whole language (weblate-workspace.md §8): what a client
+		// generated from the reference's OpenAPI sends, OR, NOT, regex.
+		{"project:demo component:app language:de", func(u map[string]any) bool {
+			return u["translation"] == srv.URL+"/api/translations/demo/app/de/"
+		}},
+		{"state:<translated project:demo component:app language:de", func(u map[string]any) bool {
+			return state(u) < 20 && u["translation"] == srv.URL+"/api/translations/demo/app/de/"
+		}},
+		{"file OR key:o", func(u map[string]any) bool {
+			return has(u, "source", "file") || has(u, "target", "file") || has(u, "context", "file") || has(u, "context", "o")
+		}},
+		{"NOT state:translated", func(u map[string]any) bool { return state(u) != 20 }},
+		{"(key:o OR key:e) AND NOT is:translated", func(u map[string]any) bool {
+			return (has(u, "context", "o") || has(u, "context", "e")) && state(u) < 20
+		}},
+		{`source:r"^[A-Z][a-z]+ "`, func(u map[string]any) bool {
+			return regexp.MustCompile(`^[A-Z][a-z]+ `).MatchString(u["source"].([]any)[0].(string))
+		}},
+		{"id:[3 to 7]", func(u map[string]any) bool { n := atoi(t, servertest.Num(u["id"])); return n >= 3 && n <= 7 }},
 	}
 	for _, tc := range cases {
 		var want []string
@@ -400,13 +420,18 @@ func TestUnitSearch(t *testing.T) {
 
 func TestUnitSearchErrors(t *testing.T) {
 	srv, _ := servertest.DemoServer(t)
+	// Each message says where: the character (from 1) and the token.
 	for q, detail := range map[string]string{
-		"colour:red":      `Unsupported search field \"colour\".`,
-		"state:shiny":     `Unknown state \"shiny\".`,
-		`"open`:           "Unterminated quote.",
-		"a OR b":          "OR is not supported.",
-		"id:abc":          `Invalid id \"abc\".`,
-		`source:="Hello"`: "Exact match (source:=) is not supported.",
+		"colour:red":                  `unknown search field \"colour\" at character 1.`,
+		"hello state:shiny":           `unknown state \"shiny\" at character 7.`,
+		`a "open`:                     "unterminated quote at character 3.",
+		"a OR":                        "missing term at character 5.",
+		"(a OR b":                     `unclosed \"(\" at character 1.`,
+		"a AND AND b":                 `unexpected operator \"AND\" at character 7.`,
+		"id:abc":                      `invalid number \"abc\" for \"id\" at character 1.`,
+		`source:r"(?=x)"`:             `invalid regular expression \"(?=x)\" (error parsing regexp: invalid or unsupported Perl syntax: ` + "`(?=`" + `) at character 1.`,
+		"changed:[2019 to someday]":   `invalid date range changed:[2019 to someday] at character 1.`,
+		"is:automatically-translated": "is:automatically-translated is not supported yet at character 1.",
 	} {
 		want := `{"type":"validation_error","errors":[{"code":"invalid","detail":"Could not parse query string: ` +
 			detail + `","attr":"q"}]}`

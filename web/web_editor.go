@@ -170,7 +170,13 @@ var editorFilters = []struct{ name, q string }{
 }
 
 // withID adds an id condition to a search.
-func withID(q, cond string) string { return strings.TrimSpace(q + " id:" + cond) }
+func withID(q, cond string) string {
+	if strings.TrimSpace(q) == "" {
+		return "id:" + cond
+	}
+	// In parentheses: q may hold OR, which binds looser than the AND.
+	return "(" + q + ") id:" + cond
+}
 
 // editorURL is the editor's address with the search and one more
 // parameter.

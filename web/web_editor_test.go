@@ -119,7 +119,7 @@ func TestEditorPage(t *testing.T) {
 		})
 	}
 	// A bad search is the API's 400, on a page.
-	if body := servertest.GetPage(t, srv.URL+"/translate/shop/ui/de/?q=OR", http.StatusBadRequest); !strings.Contains(body, "OR is not supported.") {
+	if body := servertest.GetPage(t, srv.URL+"/translate/shop/ui/de/?q=a+OR", http.StatusBadRequest); !strings.Contains(body, "missing term at character 5.") {
 		t.Errorf("bad search page:\n%s", body)
 	}
 	// The script swaps in the main part only.

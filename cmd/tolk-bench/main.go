@@ -29,6 +29,10 @@
 //     then a pull of an unchanged upstream and of an upstream commit
 //     touching one file. Ceilings: the same files written and committed
 //     once with go-git; a go-git fetch and hard reset of the same change.
+//   - search: /api/units/?q=… over every unit of the 1x index, one
+//     request at a time, for field terms, bare words and regular
+//     expressions, each beside its target (issue 27: p99 under 50 ms for
+//     field terms, 200 ms for words and regex).
 //   - mixed: each read endpoint at concurrency 8, idle and while unit
 //     PATCHes arrive at 500 a second, in alternating rounds.
 //   - web: the pages of issue 16 with a browser's session, one request
@@ -53,7 +57,7 @@
 //     Then one edit's Apply in the largest and smallest file of each
 //     format. Needs the corpus but not its import; a few seconds.
 //
-// -only import,reads,git,writes,mixed,web,scale,monorepo,formats runs
+// -only import,reads,search,git,writes,mixed,web,scale,monorepo,formats runs
 // just the sections named. Every section but monorepo and formats needs
 // the corpus's import, which runs when any of them is named; monorepo
 // needs no corpus.
@@ -193,7 +197,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 }
 
 // sections are the parts of a run, in order.
-var sections = []string{"import", "reads", "git", "writes", "mixed", "web", "scale", "monorepo", "formats"}
+var sections = []string{"import", "reads", "search", "git", "writes", "mixed", "web", "scale", "monorepo", "formats"}
 
 // standalone are the sections that build what they measure themselves:
 // the corpus is imported only when another section is named.
@@ -312,6 +316,11 @@ func benchCorpus(ctx context.Context, cfg config, eng *engine, rep *report, tmp 
 	if cfg.Sections["reads"] {
 		if err := benchReads(ctx, cfg, rep, in, logf); err != nil {
 			return err
+		}
+	}
+	if cfg.Sections["search"] {
+		if err := benchSearch(ctx, cfg, rep, in, logf); err != nil {
+			return fmt.Errorf("search: %w", err)
 		}
 	}
 	if cfg.Sections["wrk"] {

@@ -41,6 +41,7 @@ func TestQuickRun(t *testing.T) {
 	checkMixed(t, rep.Mixed, served/3)
 	checkGit(t, rep.Git)
 	checkWeb(t, rep.Web)
+	checkSearch(t, rep.Search)
 	checkScale(t, rep)
 	checkMonorepo(t, rep.Monorepo, monorepoFilesQuick)
 	checkFormats(t, rep.Formats)
@@ -52,7 +53,7 @@ func TestQuickRun(t *testing.T) {
 	md := string(b)
 	for _, want := range []string{"kept note", "kept after", "### Import", "### Reads under load",
 		"### Writes under load", "| unit PATCH over HTTP | 64 |", "### Reads while writing", "| upload of jellyfin/de",
-		"### Pages and the editor (issue 16)", "| save and next ", "### Git (issue 10)", "### Scale: 2×", "### Monorepo: 2,000 files outside the filemask",
+		"### Pages and the editor (issue 16)", "| save and next ", "### Search (issue 27)", "| words | `play` |", "### Git (issue 10)", "### Scale: 2×", "### Monorepo: 2,000 files outside the filemask",
 		"### Formats: Decode and one edit's Apply", "| kooha | po |", "| stringsdict | mastodon-ios/stringsdict ",
 		"ceiling (a) + (b)", "units late page", "Command: `go run ./cmd/tolk-bench -quick", "CPUs: ", "Index engine: SQLite 3."} {
 		if !strings.Contains(md, want) {
@@ -248,6 +249,24 @@ func checkReads(t *testing.T, points []loadPoint, levels int) int {
 	return served
 }
 
+// checkSearch checks that every search was answered, with the same
+// count each time, and that the scope and state searches found units
+// (a quick import has the three files of each corpus).
+func checkSearch(t *testing.T, sr *searchResult) {
+	t.Helper()
+	if sr == nil || len(sr.Points) != len(searchQueries) || sr.Units == 0 {
+		t.Fatalf("search section = %+v", sr)
+	}
+	for _, p := range sr.Points {
+		if p.Failure != "" || p.Stats.Requests == 0 || p.Stats.Errors != 0 || p.Matches < 0 || p.Matches > sr.Units {
+			t.Errorf("search %s: %+v", p.Query, p)
+		}
+		if (p.Query == "play" || p.Query == "state:<translated") && p.Matches == 0 {
+			t.Errorf("search %s found nothing", p.Query)
+		}
+	}
+}
+
 // checkWeb checks that every page of the web section was timed without
 // an error, save-and-next included.
 func checkWeb(t *testing.T, wr *webResult) {
@@ -376,7 +395,7 @@ func TestParseFlagsOnly(t *testing.T) {
 		want    []string // sections run
 		wantErr bool
 	}{
-		{name: "default runs all", args: nil, want: []string{"import", "reads", "git", "writes", "mixed", "web", "scale", "monorepo", "formats"}},
+		{name: "default runs all", args: nil, want: []string{"import", "reads", "search", "git", "writes", "mixed", "web", "scale", "monorepo", "formats"}},
 		{name: "monorepo needs no import", args: []string{"-only", "monorepo"}, want: []string{"monorepo"}},
 		{name: "formats needs no import", args: []string{"-only", "formats"}, want: []string{"formats"}},
 		{name: "monorepo beside git", args: []string{"-only", "monorepo,git"}, want: []string{"import", "git", "monorepo"}},

@@ -36,6 +36,7 @@ type report struct {
 	Writes   *writesResult
 	Mixed    *mixedResult
 	Web      *webResult
+	Search   *searchResult
 	// Wrk is the wrk section; WrkFailure why it did not run.
 	Wrk        []wrkPoint
 	WrkFailure string
@@ -257,6 +258,10 @@ func (r *report) Markdown() string {
 	if r.Mixed != nil {
 		w("### Reads while writing\n\n")
 		mixedTable(&b, r.Mixed)
+	}
+	if r.Search != nil {
+		w("### Search (issue 27)\n\n")
+		searchTable(&b, r.Search, r.Postgres)
 	}
 	if r.Web != nil {
 		w("### Pages and the editor (issue 16)\n\n")

@@ -3,9 +3,9 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tolk-project/tolk/index"
 )
@@ -51,7 +51,18 @@ func (db *DB) FindUnitByID(ctx context.Context, id int64) (index.Unit, error) {
 // is 0) and with the page number.
 // Either way a page read since the last write is answered from memory
 // (genCache); the units returned are shared and must not be modified.
+// A search that reads what a write elsewhere changes (see cachedSearch)
+// is always read anew.
 func (db *DB) FindUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, int, error) {
+	if f.Query != "" {
+		q, err := index.ParseUnitQueryAt(f.Query, db.now())
+		if err != nil {
+			return nil, 0, err
+		}
+		if !cachedSearch(q) {
+			return db.findUnits(ctx, f)
+		}
+	}
 	key := strings.Join([]string{itoa(f.TranslationID), strconv.Itoa(f.Page.Number), strconv.Itoa(f.Page.Size), f.Query,
 		hiddenKey(f.HiddenProjects)}, "\x00")
 	return pageOf(ctx, db, &db.unitPages, key, unitsDep(f.TranslationID), unitStrings, func() (page[index.Unit], error) {
@@ -60,9 +71,17 @@ func (db *DB) FindUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, 
 }
 
 func (db *DB) findUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, int, error) {
-	where, args, err := unitWhere(f, db.dialect.like)
+	pg := db.dialect.name == "postgres"
+	where, args, err := unitWhere(f, pg, db.now())
 	if err != nil {
 		return nil, 0, err
+	}
+	if f.Query != "" {
+		// A search's cost is bounded (search.go); the context ends the
+		// statement on both engines.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, searchTimeout)
+		defer cancel()
 	}
 	// One read transaction, so the total and the page see one snapshot.
 	tx, err := db.beginRead(ctx)
@@ -71,13 +90,16 @@ func (db *DB) findUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, 
 	}
 	defer tx.Rollback()
 	// A filter that narrows no more than its scope does is a counted list.
-	scopeWhere, _, _ := unitWhere(index.UnitFilter{TranslationID: f.TranslationID}, db.dialect.like)
+	scopeWhere, _, _ := unitWhere(index.UnitFilter{TranslationID: f.TranslationID}, pg, time.Time{})
 	var units []index.Unit
 	var total int
 	if where == scopeWhere {
 		units, total, err = findUnitsByKey(ctx, tx, f, where, args)
 	} else {
 		units, total, err = findUnitsFiltered(ctx, tx, f, where, args)
+	}
+	if f.Query != "" {
+		err = searchError(ctx, err)
 	}
 	return units, total, formatError(err)
 }
@@ -139,10 +161,9 @@ func scanUnits(rows *sql.Rows, size int) ([]index.Unit, error) {
 	return out, rows.Err()
 }
 
-// unitWhere turns a filter into a WHERE clause. Text matches use like,
-// the dialect's case-insensitive LIKE (on SQLite it ignores the case of
-// ASCII letters only).
-func unitWhere(f index.UnitFilter, like string) (string, []any, error) {
+// unitWhere turns a filter into a WHERE clause: the scope (translation,
+// hidden projects) and the search (search.go), relative dates read at now.
+func unitWhere(f index.UnitFilter, postgres bool, now time.Time) (string, []any, error) {
 	var conds []string
 	var args []any
 	if f.TranslationID != 0 {
@@ -157,59 +178,20 @@ func unitWhere(f index.UnitFilter, like string) (string, []any, error) {
 			JOIN components c ON c.id = t.component_id WHERE c.project_id IN `+list+`)`)
 		args = append(args, ids...)
 	}
-	terms, err := index.ParseUnitQuery(f.Query)
+	q, err := index.ParseUnitQueryAt(f.Query, now)
 	if err != nil {
 		return "", nil, err
 	}
-	for _, t := range terms {
-		pattern := "%" + likeEscaper.Replace(t.Value) + "%"
-		switch t.Field {
-		case "text":
-			conds = append(conds, `(source `+like+` ? ESCAPE '\' OR target `+like+` ? ESCAPE '\' OR context `+like+` ? ESCAPE '\')`)
-			args = append(args, pattern, pattern, pattern)
-		case "context", "source", "target", "note":
-			conds = append(conds, t.Field+` `+like+` ? ESCAPE '\'`)
-			args = append(args, pattern)
-		case "state":
-			if t.Op == "fuzzy" {
-				conds = append(conds, "state >= ? AND state < ?")
-				args = append(args, index.StateFuzzy, index.StateTranslated)
-				break
-			}
-			conds = append(conds, "state "+t.Op+" ?")
-			args = append(args, t.State)
-		case "check", "dismissed_check":
-			conds = append(conds, `EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = units.id AND k.name = ? AND k.dismissed = ?)`)
-			dismissed := 0
-			if t.Field == "dismissed_check" {
-				dismissed = 1
-			}
-			args = append(args, t.Value, dismissed)
-		case "has":
-			switch t.Value {
-			case "check":
-				conds = append(conds, "has_failing_check != 0")
-			case "dismissed-check":
-				conds = append(conds, `EXISTS (SELECT 1 FROM checks k WHERE k.unit_id = units.id AND k.dismissed != 0)`)
-			case "suggestion":
-				conds = append(conds, "has_suggestion != 0")
-			case "comment":
-				conds = append(conds, "has_comment != 0")
-			}
-		case "id":
-			id, err := strconv.ParseInt(t.Value, 10, 64)
-			if err != nil {
-				return "", nil, &index.FieldError{Fields: map[string]index.FieldProblem{
-					"q": {Code: "invalid", Detail: fmt.Sprintf("Invalid id %q.", t.Value)}}}
-			}
-			conds = append(conds, "id "+t.Op+" ?")
-			args = append(args, id)
+	if q.Kind != index.QueryAll {
+		cond, err := compileSearch(q, postgres)
+		if err != nil {
+			return "", nil, err
 		}
+		conds = append(conds, "("+cond.sql+")")
+		args = append(args, cond.args...)
 	}
 	if len(conds) == 0 {
 		return "", nil, nil
 	}
 	return " WHERE " + strings.Join(conds, " AND "), args, nil
 }
-
-var likeEscaper = strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`)

@@ -1,0 +1,686 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5/pgconn"
+	"modernc.org/sqlite"
+
+	"github.com/tolk-project/tolk/index"
+)
+
+// The unit search: index.Query (the reference's search language, parsed
+// in package index) compiled to a WHERE condition over the units table,
+// the same text on both engines but for text matching:
+//
+//   - case-insensitive substrings are LIKE on SQLite, which folds ASCII
+//     letters only, and ILIKE on PostgreSQL. A SQLite search whose value
+//     holds a non-ASCII letter (Straße, ÉTÉ) calls tolk_icontains, a Go
+//     function folding every letter with strings.ToLower: right where it
+//     matters, while the common ASCII search keeps the engine's own LIKE
+//     and its speed. PostgreSQL's ILIKE folds by the database's locale
+//     (a C locale folds ASCII only).
+//   - regular expressions are Go's RE2 on SQLite (tolk_regexp). On
+//     PostgreSQL they are the engine's ~ over patterns that parsed as RE2:
+//     filtering in Go after the query would break the count and the
+//     pages, and PostgreSQL's engine backtracks, so every search runs
+//     under searchTimeout (the context ends the statement on both
+//     engines). The common syntax (classes, anchors, \d \w \s, {n,m},
+//     alternation, (?i) at the start) means the same on both engines;
+//     RE2's \b \B \z are rewritten (postgresRegex), and a pattern only
+//     RE2 takes is a 400 on q (searchError).
+//
+// Every part of a search is bounded: the parser's term count, depth and
+// regex size, and the timeout here.
+
+// searchTimeout ends a search that runs longer: a query over the whole
+// index that no index serves (a regex over every unit) takes a fraction
+// of it on the full benchmark corpus.
+const searchTimeout = 10 * time.Second
+
+// contentActions is contentActionList (commit.go) in parentheses: the
+// change actions the reference's changed: and changed_by: consider
+// (Change.ACTIONS_CONTENT).
+var contentActions = "(" + contentActionList + ")"
+
+func init() {
+	// Registered for every SQLite connection the driver opens.
+	sqlite.MustRegisterDeterministicScalarFunction("tolk_regexp", 2, sqliteRegexp)
+	sqlite.MustRegisterDeterministicScalarFunction("tolk_icontains", 2, sqliteIContains)
+}
+
+// regexCache holds compiled patterns; the parser has validated them.
+var regexCache struct {
+	mu sync.Mutex // guards m
+	m  map[string]*regexp.Regexp
+}
+
+func cachedRegexp(pattern string) (*regexp.Regexp, error) {
+	regexCache.mu.Lock()
+	defer regexCache.mu.Unlock()
+	if re, ok := regexCache.m[pattern]; ok {
+		return re, nil
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil, err
+	}
+	if regexCache.m == nil || len(regexCache.m) >= 256 {
+		regexCache.m = map[string]*regexp.Regexp{}
+	}
+	regexCache.m[pattern] = re
+	return re, nil
+}
+
+// sqliteRegexp is tolk_regexp(pattern, text): 1 when RE2 pattern
+// matches text.
+func sqliteRegexp(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+	pattern, _ := args[0].(string)
+	re, err := cachedRegexp(pattern)
+	if err != nil {
+		return nil, err
+	}
+	switch s := args[1].(type) {
+	case string:
+		return int64(boolInt(re.MatchString(s))), nil
+	case []byte:
+		return int64(boolInt(re.Match(s))), nil
+	}
+	return int64(0), nil
+}
+
+// sqliteIContains is tolk_icontains(text, needle): 1 when text holds
+// needle, which the caller has lower-cased, ignoring the case of every
+// letter.
+func sqliteIContains(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
+	needle, _ := args[1].(string)
+	s, _ := args[0].(string)
+	return int64(boolInt(strings.Contains(strings.ToLower(s), needle))), nil
+}
+
+// postgresRegex writes RE2's escapes that PostgreSQL spells otherwise:
+// the word boundaries \b and \B are \y and \Y there (its \b is a
+// backspace), and the end of text \z is \Z.
+func postgresRegex(p string) string {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		if p[i] != '\\' || i+1 == len(p) {
+			b.WriteByte(p[i])
+			continue
+		}
+		i++
+		switch p[i] {
+		case 'b':
+			b.WriteString(`\y`)
+		case 'B':
+			b.WriteString(`\Y`)
+		case 'z':
+			b.WriteString(`\Z`)
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(p[i])
+		}
+	}
+	return b.String()
+}
+
+// searchError turns what a search's statement may fail with into an
+// answer on q: a pattern PostgreSQL's engine refuses though RE2 took it
+// (SQLSTATE 2201B, e.g. (?i) past the start) and a search that ran out
+// of its time. ctx is the search's own context.
+func searchError(ctx context.Context, err error) error {
+	var pe *pgconn.PgError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &pe) && pe.Code == "2201B":
+		return &index.FieldError{Fields: map[string]index.FieldProblem{"q": {Code: "invalid",
+			Detail: "Could not parse query string: invalid regular expression (" + pe.Message + ")."}}}
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return &index.FieldError{Fields: map[string]index.FieldProblem{"q": {Code: "invalid",
+			Detail: fmt.Sprintf("The search took longer than %s; narrow it down.", searchTimeout)}}}
+	}
+	return err
+}
+
+// cachedSearch reports whether a search's pages may be kept until a
+// write touches the units of its translation (unitsDep). Not so when a
+// term reads rows that other writes change without touching them:
+// comments, suggestions and labels (their own writes), the source unit's
+// fields (an edit of the source string touches the source translation),
+// and relative dates, which move at midnight without any write.
+func cachedSearch(q *index.Query) bool {
+	switch q.Kind {
+	case index.QueryAll:
+		return true
+	case index.QueryTermNode:
+		t := q.Term
+		if t.Relative {
+			return false
+		}
+		switch t.Field {
+		case "comment", "resolved_comment", "source_comment", "resolved_source_comment", "comment_author",
+			"source_comment_author", "suggestion", "suggestion_author", "label", "labels_count",
+			"explanation", "source_state", "source_changed":
+			return false
+		case "has":
+			switch t.Text {
+			case "suggestion", "comment", "resolved-comment", "source-comment", "resolved-source-comment",
+				"label", "flags", "explanation":
+				return false
+			}
+		}
+		return true
+	}
+	for _, k := range q.Kids {
+		if !cachedSearch(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// sqlFrag is a condition and its arguments, in order.
+type sqlFrag struct {
+	sql  string
+	args []any
+}
+
+func frag(sql string, args ...any) sqlFrag { return sqlFrag{sql, args} }
+
+var (
+	fragTrue  = frag("1 = 1")
+	fragFalse = frag("1 = 0")
+)
+
+func joinFrags(op string, fs []sqlFrag) sqlFrag {
+	if len(fs) == 1 {
+		return fs[0]
+	}
+	parts := make([]string, len(fs))
+	var args []any
+	for i, f := range fs {
+		parts[i] = "(" + f.sql + ")"
+		args = append(args, f.args...)
+	}
+	return sqlFrag{strings.Join(parts, " "+op+" "), args}
+}
+
+// searchClause is one alternative of a compiled query: a condition on
+// the unit and conditions that must hold for one and the same change of
+// it (the reference's ParsedQueryClause).
+type searchClause struct {
+	unit   []sqlFrag
+	change []sqlFrag
+}
+
+// maxSearchClauses bounds the alternatives an AND of ORs over change
+// fields multiplies into, as the reference's MAX_PARSED_QUERY_CLAUSES.
+const maxSearchClauses = 64
+
+// searchCompiler compiles a query for one engine.
+type searchCompiler struct {
+	postgres bool
+}
+
+// srcID is the unit's source unit: a source unit is its own.
+const srcID = "coalesce(units.source_unit_id, units.id)"
+
+// compileSearch turns a parsed query into a condition on units.
+func compileSearch(q *index.Query, postgres bool) (sqlFrag, error) {
+	c := searchCompiler{postgres: postgres}
+	clauses, err := c.node(q)
+	if err != nil {
+		return sqlFrag{}, err
+	}
+	return materialize(clauses), nil
+}
+
+func materialize(cs []searchClause) sqlFrag {
+	alts := make([]sqlFrag, len(cs))
+	for i, c := range cs {
+		parts := append([]sqlFrag(nil), c.unit...)
+		if len(c.change) > 0 {
+			ch := joinFrags("AND", c.change)
+			parts = append(parts, sqlFrag{`units.id IN (SELECT ch.unit_id FROM changes ch WHERE ch.unit_id IS NOT NULL AND ` + ch.sql + `)`, ch.args})
+		}
+		if len(parts) == 0 {
+			parts = []sqlFrag{fragTrue}
+		}
+		alts[i] = joinFrags("AND", parts)
+	}
+	return joinFrags("OR", alts)
+}
+
+func hasChange(cs []searchClause) bool {
+	for _, c := range cs {
+		if len(c.change) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func tooComplex() error {
+	return &index.FieldError{Fields: map[string]index.FieldProblem{"q": {Code: "invalid",
+		Detail: "Could not parse query string: Search query is too complex."}}}
+}
+
+func (c searchCompiler) node(q *index.Query) ([]searchClause, error) {
+	switch q.Kind {
+	case index.QueryAll:
+		return []searchClause{{}}, nil
+	case index.QueryTermNode:
+		f, err := c.term(q.Term)
+		if err != nil {
+			return nil, err
+		}
+		if index.IsChangeField(q.Term.Field) {
+			return []searchClause{{change: []sqlFrag{f}}}, nil
+		}
+		return []searchClause{{unit: []sqlFrag{f}}}, nil
+	case index.QueryNot:
+		kid, err := c.node(q.Kids[0])
+		if err != nil {
+			return nil, err
+		}
+		m := materialize(kid)
+		return []searchClause{{unit: []sqlFrag{{"NOT (" + m.sql + ")", m.args}}}}, nil
+	case index.QueryAnd, index.QueryOr:
+		var acc []searchClause
+		kids := q.Kids
+		var scope []*index.QueryTerm
+		if q.Kind == index.QueryAnd {
+			// The scope terms of an AND become one list of translations:
+			// SQLite drives a search from one IN list, and the
+			// intersection is the smallest.
+			kids = nil
+			for _, k := range q.Kids {
+				if k.Kind == index.QueryTermNode && isScopeField(k.Term.Field) {
+					scope = append(scope, k.Term)
+				} else {
+					kids = append(kids, k)
+				}
+			}
+			if len(scope) > 0 {
+				acc = []searchClause{{unit: []sqlFrag{c.scope(scope)}}}
+			}
+		}
+		for _, k := range kids {
+			kid, err := c.node(k)
+			if err != nil {
+				return nil, err
+			}
+			i := len(acc)
+			if i == 0 {
+				acc = kid
+				continue
+			}
+			if !hasChange(acc) && !hasChange(kid) {
+				op := "AND"
+				if q.Kind == index.QueryOr {
+					op = "OR"
+				}
+				acc = []searchClause{{unit: []sqlFrag{joinFrags(op, []sqlFrag{materialize(acc), materialize(kid)})}}}
+				continue
+			}
+			if q.Kind == index.QueryOr {
+				if len(acc)+len(kid) > maxSearchClauses {
+					return nil, tooComplex()
+				}
+				acc = append(acc, kid...)
+				continue
+			}
+			if len(acc)*len(kid) > maxSearchClauses {
+				return nil, tooComplex()
+			}
+			var prod []searchClause
+			for _, l := range acc {
+				for _, r := range kid {
+					prod = append(prod, searchClause{
+						unit:   append(append([]sqlFrag(nil), l.unit...), r.unit...),
+						change: append(append([]sqlFrag(nil), l.change...), r.change...),
+					})
+				}
+			}
+			acc = prod
+		}
+		return acc, nil
+	}
+	return nil, fmt.Errorf("search: unknown node kind %d", q.Kind)
+}
+
+// text matches a text column: substring ignoring case, exact, or regex.
+func (c searchCompiler) text(col string, t *index.QueryTerm) sqlFrag {
+	switch t.Op {
+	case index.OpExact:
+		return frag(col+" = ?", t.Text)
+	case index.OpRegex:
+		if c.postgres {
+			return frag(col+" ~ ?", postgresRegex(t.Text))
+		}
+		return frag("tolk_regexp(?, "+col+") != 0", t.Text)
+	}
+	return c.contains(col, t.Text)
+}
+
+func (c searchCompiler) contains(col, v string) sqlFrag {
+	if c.postgres {
+		return frag(col+` ILIKE ? ESCAPE '\'`, "%"+likeEscaper.Replace(v)+"%")
+	}
+	if !isASCII(v) {
+		return frag("tolk_icontains("+col+", ?) != 0", strings.ToLower(v))
+	}
+	return frag(col+` LIKE ? ESCAPE '\'`, "%"+likeEscaper.Replace(v)+"%")
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// name matches a name column: the whole name ignoring case, a part of it
+// for the fields where the reference does (index.NameContains), or a
+// regex.
+func (c searchCompiler) name(col string, t *index.QueryTerm) sqlFrag {
+	switch {
+	case t.Op == index.OpRegex:
+		return c.text(col, t)
+	case t.Op == index.OpContains && index.NameContains(t.Field):
+		return c.contains(col, t.Text)
+	}
+	return frag("lower("+col+") = lower(?)", t.Text)
+}
+
+// num compares a number column.
+func num(col string, t *index.QueryTerm) sqlFrag {
+	switch t.Op {
+	case index.OpLT:
+		return frag(col+" < ?", t.Num)
+	case index.OpLE:
+		return frag(col+" <= ?", t.Num)
+	case index.OpGT:
+		return frag(col+" > ?", t.Num)
+	case index.OpGE:
+		return frag(col+" >= ?", t.Num)
+	case index.OpRange:
+		return frag(col+" >= ? AND "+col+" <= ?", t.Num, t.NumHi)
+	case index.OpIn:
+		list, ids := idList(t.Nums)
+		return frag(col+" IN "+list, ids...)
+	}
+	return frag(col+" = ?", t.Num)
+}
+
+// date compares a timestamp column (sortable UTC text) with the period
+// the term names.
+func date(col string, t *index.QueryTerm) sqlFrag {
+	from, to := formatTime(t.From), formatTime(t.To)
+	if t.To.Year() > 9999 {
+		// Stored timestamps have four-digit years: the text compares.
+		to = "9999-12-31T23:59:59.999999Z~"
+	}
+	switch t.Op {
+	case index.OpLT:
+		return frag(col+" < ?", from)
+	case index.OpLE:
+		return frag(col+" < ?", to)
+	case index.OpGT:
+		return frag(col+" >= ?", to)
+	case index.OpGE:
+		return frag(col+" >= ?", from)
+	}
+	return frag(col+" >= ? AND "+col+" < ?", from, to)
+}
+
+func exists(from string, cond sqlFrag) sqlFrag {
+	return sqlFrag{"EXISTS (SELECT 1 FROM " + from + " AND " + cond.sql + ")", cond.args}
+}
+
+// in is "col IN (SELECT sel WHERE cond)": SQLite drives the search from
+// the rows of a small table (comments, checks, changes) rather than
+// probing it once per unit, and PostgreSQL makes it a semi-join.
+func in(col, sel string, cond sqlFrag) sqlFrag {
+	return sqlFrag{col + " IN (SELECT " + sel + " WHERE " + cond.sql + ")", cond.args}
+}
+
+// srcIn is "the unit's source unit is among (SELECT sel WHERE cond)":
+// the units whose source unit is listed (through units_source) and the
+// listed units that have no source unit, as one list of ids. Both
+// engines drive the search from it; an OR of the two tests made
+// PostgreSQL test every unit.
+func srcIn(sel string, cond sqlFrag) sqlFrag {
+	sub := " IN (SELECT " + sel + " WHERE " + cond.sql + ")"
+	return sqlFrag{"units.id IN (SELECT su.id FROM units su WHERE su.source_unit_id" + sub +
+		" UNION ALL SELECT su.id FROM units su WHERE su.source_unit_id IS NULL AND su.id" + sub + ")",
+		append(append([]any(nil), cond.args...), cond.args...)}
+}
+
+func isScopeField(f string) bool {
+	switch f {
+	case "project", "component", "language", "path":
+		return true
+	}
+	return false
+}
+
+// scope is the translations that every one of terms (project:,
+// component:, language:, path:) selects.
+func (c searchCompiler) scope(terms []*index.QueryTerm) sqlFrag {
+	conds := make([]sqlFrag, len(terms))
+	for i, t := range terms {
+		conds[i] = c.scopeCond(t)
+	}
+	cond := joinFrags("AND", conds)
+	return sqlFrag{`units.translation_id IN (SELECT t.id FROM translations t JOIN components cm ON cm.id = t.component_id
+		JOIN projects p ON p.id = cm.project_id WHERE ` + cond.sql + `)`, cond.args}
+}
+
+// scopeCond is a scope term's condition on a translation t of component
+// cm of project p.
+func (c searchCompiler) scopeCond(t *index.QueryTerm) sqlFrag {
+	switch t.Field {
+	case "project":
+		return c.name("p.slug", t)
+	case "component":
+		return joinFrags("OR", []sqlFrag{c.name("cm.slug", t), c.name("cm.name", t)})
+	case "language":
+		if t.Op == index.OpRegex {
+			return c.text("t.language_code", t)
+		}
+		return frag(`lower(t.language_code) = lower(?)
+			OR t.language_code IN (SELECT lg.code FROM languages lg WHERE lower(lg.name) = lower(?))`, t.Text, t.Text)
+	}
+	return pathCond(t.Text)
+}
+
+func and(fs ...sqlFrag) sqlFrag { return joinFrags("AND", fs) }
+
+// user matches a user id column by username: the whole name ignoring
+// case, or a regex.
+func (c searchCompiler) user(col string, t *index.QueryTerm) sqlFrag {
+	if t.Op == index.OpRegex {
+		re := c.text("us.username", t)
+		return sqlFrag{col + " IN (SELECT us.id FROM users us WHERE " + re.sql + ")", re.args}
+	}
+	return frag(col+" IN (SELECT us.id FROM users us WHERE lower(us.username) = lower(?))", t.Text)
+}
+
+// term compiles one condition (weblate-workspace.md §8.2).
+func (c searchCompiler) term(t *index.QueryTerm) (sqlFrag, error) {
+	switch t.Field {
+	case "":
+		return joinFrags("OR", []sqlFrag{c.text("units.source", t), c.text("units.target", t), c.text("units.context", t)}), nil
+	case "source", "target", "context", "note", "location":
+		return c.text("units."+t.Field, t), nil
+	case "explanation":
+		return exists("units s WHERE s.id = "+srcID, c.text("s.explanation", t)), nil
+	case "comment", "resolved_comment":
+		return in("units.id", "m.unit_id FROM comments m", and(frag("m.resolved = "+resolvedFlag(t.Field)), c.text("m.comment", t))), nil
+	case "source_comment", "resolved_source_comment":
+		return srcIn("m.unit_id FROM comments m", and(frag("m.resolved = "+resolvedFlag(t.Field)), c.text("m.comment", t))), nil
+	case "suggestion":
+		return in("units.id", "g.unit_id FROM suggestions g", c.text("g.target", t)), nil
+	case "comment_author":
+		return in("units.id", "m.unit_id FROM comments m", c.user("m.user_id", t)), nil
+	case "source_comment_author":
+		return srcIn("m.unit_id FROM comments m", c.user("m.user_id", t)), nil
+	case "suggestion_author":
+		return in("units.id", "g.unit_id FROM suggestions g", c.user("g.user_id", t)), nil
+	case "id", "position", "priority", "state":
+		return num("units."+t.Field, t), nil
+	case "source_state":
+		return exists("units s WHERE s.id = "+srcID, num("s.state", t)), nil
+	case "labels_count":
+		return num("(SELECT count(*) FROM unit_labels ul WHERE ul.unit_id = "+srcID+")", t), nil
+	case "added":
+		return date("units.timestamp", t), nil
+	case "last_changed":
+		return date(lastChanged("units.id"), t), nil
+	case "source_changed":
+		return date(lastChanged(srcID), t), nil
+	case "pending":
+		if t.Bool {
+			return frag("units.pending != 0"), nil
+		}
+		return frag("units.pending = 0"), nil
+	case "check", "dismissed_check":
+		dismissed := "0"
+		if t.Field == "dismissed_check" {
+			dismissed = "1"
+		}
+		return in("units.id", "k.unit_id FROM checks k", and(frag("k.dismissed = "+dismissed), c.name("k.name", t))), nil
+	case "label":
+		return srcIn("ul.unit_id FROM unit_labels ul JOIN labels lb ON lb.id = ul.label_id", c.name("lb.name", t)), nil
+	case "screenshot":
+		// Tolk has no screenshots yet: no unit has one.
+		return fragFalse, nil
+	case "project", "component", "language", "path":
+		return c.scope([]*index.QueryTerm{t}), nil
+	case "changed":
+		return joinFrags("AND", []sqlFrag{date("ch.timestamp", t), frag("ch.action IN " + contentActions)}), nil
+	case "change_time":
+		return date("ch.timestamp", t), nil
+	case "change_action":
+		return frag("ch.action = ?", t.Num), nil
+	case "changed_by":
+		by := c.user("ch.author_id", t)
+		if t.Text == "" && t.Op != index.OpRegex {
+			// changed_by:"" is a content change without an author.
+			by = frag("ch.author_id IS NULL")
+		}
+		return joinFrags("AND", []sqlFrag{by, frag("ch.action IN " + contentActions)}), nil
+	case "is":
+		return isFrag(t.Text), nil
+	case "has":
+		return hasFrag(t.Text), nil
+	}
+	return sqlFrag{}, fmt.Errorf("search: field %q has no compiler", t.Field)
+}
+
+func resolvedFlag(field string) string {
+	if strings.HasPrefix(field, "resolved_") {
+		return "1"
+	}
+	return "0"
+}
+
+// lastChanged is when a unit last changed: its latest change, or when it
+// was added if it has none.
+func lastChanged(unitID string) string {
+	return "coalesce((SELECT max(lc.timestamp) FROM changes lc WHERE lc.unit_id = " + unitID +
+		"), (SELECT la.timestamp FROM units la WHERE la.id = " + unitID + "))"
+}
+
+// pathCond selects the translations of the object a path names:
+// project, project/component, project/component/language or
+// project/-/language (a project's language). A path that names nothing
+// matches nothing, as the reference's (Tolk has no categories yet).
+func pathCond(path string) sqlFrag {
+	seg := strings.Split(path, "/")
+	switch {
+	case len(seg) == 1 && seg[0] != "":
+		return frag("p.slug = ?", seg[0])
+	case len(seg) == 2:
+		return frag("p.slug = ? AND cm.slug = ?", seg[0], seg[1])
+	case len(seg) == 3 && seg[1] == "-":
+		return frag("p.slug = ? AND t.language_code = ?", seg[0], seg[2])
+	case len(seg) == 3:
+		return frag("p.slug = ? AND cm.slug = ? AND t.language_code = ?", seg[0], seg[1], seg[2])
+	}
+	return fragFalse
+}
+
+// isFrag answers is: (weblate/utils/search.py UnitTermExpr.is_field).
+func isFrag(v string) sqlFrag {
+	switch v {
+	case "read-only":
+		return frag("units.state = ?", index.StateReadOnly)
+	case "approved":
+		return frag("units.state = ?", index.StateApproved)
+	case "needs-editing":
+		return frag("units.state >= ? AND units.state < ?", index.StateFuzzy, index.StateTranslated)
+	case "translated":
+		return frag("units.state >= ?", index.StateTranslated)
+	case "untranslated":
+		return frag("units.state < ?", index.StateTranslated)
+	case "pending":
+		return frag("units.pending != 0")
+	case "empty":
+		return frag("units.state = ?", index.StateEmpty)
+	}
+	return fragFalse
+}
+
+// hasFrag answers has: (UnitTermExpr.has_field).
+func hasFrag(v string) sqlFrag {
+	switch v {
+	case "plural":
+		return frag(`units.source LIKE ? ESCAPE '\'`, "%"+likeEscaper.Replace(index.PluralSeparator)+"%")
+	case "context", "note", "location":
+		return frag("units." + v + " != ''")
+	case "suggestion":
+		return frag("units.id IN (SELECT g.unit_id FROM suggestions g)")
+	case "comment", "resolved-comment":
+		return frag("units.id IN (SELECT m.unit_id FROM comments m WHERE m.resolved = " + boolDigit(v != "comment") + ")")
+	case "source-comment", "resolved-source-comment":
+		return srcIn("m.unit_id FROM comments m", frag("m.resolved = "+boolDigit(v != "source-comment")))
+	case "check":
+		// The rows rather than units.has_failing_check: SQLite drives
+		// the search from the few failing checks.
+		return frag("units.id IN (SELECT k.unit_id FROM checks k WHERE k.dismissed = 0)")
+	case "dismissed-check":
+		return frag("units.id IN (SELECT k.unit_id FROM checks k WHERE k.dismissed != 0)")
+	case "translation":
+		return frag("units.state >= ?", index.StateTranslated)
+	case "flags":
+		return frag("EXISTS (SELECT 1 FROM units s WHERE s.id = " + srcID + " AND s.extra_flags != '')")
+	case "explanation":
+		return frag("EXISTS (SELECT 1 FROM units s WHERE s.id = " + srcID + " AND s.explanation != '')")
+	case "label":
+		return srcIn("ul.unit_id FROM unit_labels ul", fragTrue)
+	}
+	// variant, screenshot, glossary: Tolk has none of them yet.
+	return fragFalse
+}
+
+func boolDigit(b bool) string {
+	if b {
+		return "1"
+	}
+	return "0"
+}
+
+var likeEscaper = strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`)
