@@ -680,12 +680,12 @@ func TestPermissionMatrixCoversEveryWrite(t *testing.T) {
 	// refused (repository_test.go); webhooks need no account and are
 	// tested for matching, signatures and bad input (hooks_test.go). A new
 	// one must be added here knowingly. The pages' own writes (sign-in,
-	// sign-out, the editor's save, the upload form) check a CSRF token
+	// sign-out, the editor's save and suggestions, the upload form) check a CSRF token
 	// and the same permissions as the API (web_auth_test.go,
 	// web_editor_test.go, web_files_test.go).
 	outside := []string{"POST /accounts/login/", "POST /accounts/logout/", "POST /git/:project/:component/*path",
 		"POST /hooks/:service", "POST /hooks/:service/", "POST /projects/:project/:component/:language/upload/",
-		"POST /translate/:project/:component/:language/save/"}
+		"POST /translate/:project/:component/:language/save/", "POST /translate/:project/:component/:language/suggestions/"}
 	var served, tested, elsewhere []string
 	for _, ri := range engine.Routes() {
 		if ri.Method == "GET" || ri.Method == "HEAD" || ri.Method == "OPTIONS" {

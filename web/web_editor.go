@@ -42,7 +42,10 @@ type editorView struct {
 	Rows             []editorRow
 	Unit             *editorUnit
 	SaveURL          string
+	SuggestURL       string
 	CanEdit          bool
+	CanSuggest       bool // suggestions on, and who may add them
+	Voting           bool // the component counts votes on suggestions
 	CanReview        bool
 	Locked           bool // the component takes no edits now
 	SourceLang       string
@@ -77,6 +80,7 @@ type editorUnit struct {
 	Missing      []string
 	Glossary     []glossaryTerm
 	Changes      []changeRow
+	Suggestions  []suggestionRow
 	APIURL       string
 }
 
@@ -264,7 +268,7 @@ func (s *Server) editorPage(c *gin.Context, t *index.Translation, q string, conf
 	page.APIURL = u.Translation(p, comp, l, "units")
 	who := edge.Principal(c)
 	base := u.Translate(p, comp, l)
-	ed := &editorView{Query: q, Base: base, SaveURL: base + "save/", Conflict: conflict,
+	ed := &editorView{Query: q, Base: base, SaveURL: base + "save/", SuggestURL: base + "suggestions/", Conflict: conflict,
 		CanEdit:   who.Can(index.PermUnitEdit, t.Component.ProjectID) && !t.Component.Locked,
 		Locked:    t.Component.Locked,
 		CanReview: t.Component.Project.TranslationReview && who.Can(index.PermUnitReview, t.Component.ProjectID),
@@ -278,8 +282,20 @@ func (s *Server) editorPage(c *gin.Context, t *index.Translation, q string, conf
 	for _, f := range editorFilters {
 		ed.Filters = append(ed.Filters, webLink{Name: f.name, URL: editorURL(base, f.q, "", ""), Current: f.q == q})
 	}
+	// Suggesting needs the permission and suggestions on; read-only
+	// strings are settled per unit below. With voting and auto-accept
+	// on, a direct save needs unit.override: the editor then offers only
+	// Suggest, as the reference's does.
+	ed.Voting = t.Component.SuggestionVoting
+	ed.CanSuggest = t.Component.EnableSuggestions && !t.Component.Locked &&
+		who.Can(index.PermSuggestionAdd, t.Component.ProjectID)
+	if ed.CanEdit && index.CheckDirectSave(who, t) != nil {
+		ed.CanEdit = false
+	}
 	page.Editor = ed
-	if ed.CanEdit {
+	// Signed in, one may act on suggestions (delete one's own) even
+	// without the right to edit.
+	if !who.Anonymous() {
 		page.CSRF = s.edge.CSRFToken(c)
 	}
 	unit, ok, err := s.findEditorUnit(c, t, q)
@@ -295,7 +311,10 @@ func (s *Server) editorPage(c *gin.Context, t *index.Translation, q string, conf
 	}
 	ed.Unit, err = s.editorUnit(ctx, u, t, current)
 	if ed.Unit != nil && ed.Unit.ReadOnly {
-		ed.CanEdit = false
+		ed.CanEdit, ed.CanSuggest = false, false
+	}
+	if err == nil && ed.Unit != nil {
+		ed.Unit.Suggestions, err = s.editorSuggestionRows(ctx, who, t, current)
 	}
 	return page, err
 }
