@@ -80,7 +80,7 @@ func (s *Server) editorSuggestionRows(ctx context.Context, who *index.Principal,
 }
 
 // suggestionAction serves POST /translate/:project/:component/:language/suggestions/:
-// action suggest (the edit form's targets as a suggestion of unit id),
+// op suggest (the edit form's targets as a suggestion of unit id),
 // accept, approve, up, down or delete (of suggestion suggestion). It
 // needs the session's CSRF token and someone signed in, and answers
 // with the editor on the string (303), or the refusal as a page.
@@ -114,7 +114,9 @@ func (s *Server) suggestionAction(c *gin.Context) {
 		}
 		return nil
 	}
-	action := c.PostForm("action")
+	// The field is "op": a control named "action" would shadow the
+	// form's own action property for the editor's script.
+	action := c.PostForm("op")
 	if action == "suggest" {
 		target := c.PostFormArray("target")
 		_, err = s.store.AddSuggestion(ctx, unitID, index.NewSuggestion{Target: target, UserID: who.User.ID,

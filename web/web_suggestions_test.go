@@ -28,8 +28,8 @@ func TestEditorSuggestions(t *testing.T) {
 	if body := string(anna.get(page).Body); !strings.Contains(body, `id="suggest"`) || !strings.Contains(body, "No suggestions.") {
 		t.Fatalf("anna's editor offers no Suggest:\n%s", body)
 	}
-	form := url.Values{"csrf_token": {token}, "id": {id}, "action": {"suggest"}, "target": {"Auf Wiedersehen..."}, "q": {"key:bye"}}
-	if r := anna.post("/translate/shop/ui/de/suggestions/", url.Values{"id": {id}, "action": {"suggest"},
+	form := url.Values{"csrf_token": {token}, "id": {id}, "op": {"suggest"}, "target": {"Auf Wiedersehen..."}, "q": {"key:bye"}}
+	if r := anna.post("/translate/shop/ui/de/suggestions/", url.Values{"id": {id}, "op": {"suggest"},
 		"target": {"x"}}); r.Status != http.StatusForbidden {
 		t.Errorf("suggest without CSRF = %d", r.Status)
 	}
@@ -59,7 +59,7 @@ func TestEditorSuggestions(t *testing.T) {
 	rita := newBrowser(t, srv.URL)
 	ritaToken := rita.signIn("rita", "correct horse")
 	if r := rita.post("/translate/shop/ui/de/suggestions/", url.Values{"csrf_token": {ritaToken}, "id": {id},
-		"action": {"accept"}, "suggestion": {itoa(list[0].ID)}}); r.Status != http.StatusSeeOther {
+		"op": {"accept"}, "suggestion": {itoa(list[0].ID)}}); r.Status != http.StatusSeeOther {
 		t.Fatalf("accept = %d %s", r.Status, r.Body)
 	}
 	if u, _ = db.FindUnitByID(context.Background(), u.ID); u.HasSuggestion || u.State != index.StateTranslated ||
@@ -76,7 +76,7 @@ func TestEditorSuggestions(t *testing.T) {
 	if r := otto.post("/translate/shop/ui/de/suggestions/", form); r.Status != http.StatusForbidden {
 		t.Errorf("otto's suggestion = %d", r.Status)
 	}
-	form.Set("action", "nonsense")
+	form.Set("op", "nonsense")
 	if r := otto.post("/translate/shop/ui/de/suggestions/", form); r.Status != http.StatusBadRequest {
 		t.Errorf("unknown action = %d", r.Status)
 	}
