@@ -152,14 +152,6 @@ const (
 	deniedRemove   = "You do not have permission to remove this comment."
 )
 
-// The details of the suggestion routes' 403s.
-const (
-	deniedSuggest = "You do not have privilege to add suggestions."
-	deniedAccept  = "You do not have privilege to accept suggestions."
-	deniedVote    = "You do not have privilege to vote on suggestions."
-	deniedDelete  = "You do not have privilege to delete suggestions."
-)
-
 // tokenRejected is the answer to an expired (or unknown) token.
 const tokenRejected = `{"type":"client_error","errors":[{"code":"authentication_failed","detail":"Invalid token.","attr":null}]}`
 
@@ -368,18 +360,18 @@ var matrixRows = []matrixRow{
 	// and a suggestion {suggestion} on "save" by a user none of the
 	// principals is, so that only the right to delete anyone's counts.
 	{method: "POST", route: unitRoute + "suggestions/", project: "demo",
-		needs: []need{{index.PermSuggestionAdd, deniedSuggest}}, status: 201,
+		needs: []need{{index.PermSuggestionAdd, deniedDefault}}, status: 201,
 		body: func(p matrixPrincipal) any { return map[string]any{"target": []string{"Vorschlag von " + p.user}} },
 		want: [2]string{"401 403 201 201 403 201 201 401", "401 404 201 201 403 201 201 401"}},
 	{method: "POST", route: "/api/suggestions/:id/vote/", params: map[string]string{"id": "{suggestion}"}, project: "demo",
-		needs: []need{{index.PermSuggestionVote, deniedVote}}, status: 200, body: jsonBody(map[string]any{"value": 1}),
+		needs: []need{{index.PermSuggestionVote, deniedDefault}}, status: 200, body: jsonBody(map[string]any{"value": 1}),
 		want: [2]string{"401 403 200 200 403 200 200 401", "401 404 200 200 403 200 200 401"}},
 	{method: "POST", route: "/api/suggestions/:id/accept/", params: map[string]string{"id": "{suggestion}"}, project: "demo",
-		needs: []need{{index.PermSuggestionAccept, deniedAccept}}, status: 200, body: jsonBody(map[string]any{"approve": false}),
+		needs: []need{{index.PermSuggestionAccept, deniedDefault}}, status: 200, body: jsonBody(map[string]any{"approve": false}),
 		destructive: true, gone: "/api/suggestions/{suggestion}/",
 		want: [2]string{"401 403 200 200 403 200 200 401", "401 404 200 200 403 200 200 401"}},
 	{method: "DELETE", route: "/api/suggestions/:id/", params: map[string]string{"id": "{suggestion}"}, project: "demo",
-		needs: []need{{index.PermSuggestionDelete, deniedDelete}}, status: 204,
+		needs: []need{{index.PermSuggestionDelete, deniedDefault}}, status: 204,
 		destructive: true, gone: "/api/suggestions/{suggestion}/",
 		want: [2]string{"401 403 403 204 403 204 204 401", "401 404 403 204 403 204 204 401"}},
 	{method: "POST", route: "/api/users/", needs: []need{{index.PermUserEdit, deniedUsers}}, status: 201,
@@ -719,12 +711,14 @@ func TestPermissionMatrixCoversEveryWrite(t *testing.T) {
 	// refused (repository_test.go); webhooks need no account and are
 	// tested for matching, signatures and bad input (hooks_test.go). A new
 	// one must be added here knowingly. The pages' own writes (sign-in,
-	// sign-out, the editor's save and comment, the upload form) check a
-	// CSRF token and the same permissions as the API (web_auth_test.go,
-	// web_editor_test.go, web_comments_test.go, web_files_test.go).
+	// sign-out, the editor's save, comment and suggestions, the upload
+	// form) check a CSRF token and the same permissions as the API
+	// (web_auth_test.go, web_editor_test.go, web_comments_test.go,
+	// web_files_test.go).
 	outside := []string{"POST /accounts/login/", "POST /accounts/logout/", "POST /git/:project/:component/*path",
 		"POST /hooks/:service", "POST /hooks/:service/", "POST /projects/:project/:component/:language/upload/",
-		"POST /translate/:project/:component/:language/comment/", "POST /translate/:project/:component/:language/save/"}
+		"POST /translate/:project/:component/:language/comment/", "POST /translate/:project/:component/:language/save/",
+		"POST /translate/:project/:component/:language/suggestions/"}
 	var served, tested, elsewhere []string
 	for _, ri := range engine.Routes() {
 		if ri.Method == "GET" || ri.Method == "HEAD" || ri.Method == "OPTIONS" {

@@ -24,10 +24,12 @@ func (s *Server) rootRoutes(r *edge.Router) {
 
 // collections are the reference's top-level collections, as its API root
 // names them (../shared/reference/weblate-core.md, "Authentication and
-// tokens"). The root lists those Tolk serves.
+// tokens"), with "suggestions" of its 2026.8 API (reference workspace
+// §2.4). The root lists those Tolk serves.
 var collections = []string{
 	"addons", "changes", "component-lists", "components", "groups", "languages", "memory",
 	"projects", "roles", "screenshots", "tasks", "translations", "units", "users",
+	"suggestions",
 }
 
 // servedCollections returns the collections whose list path is routed.

@@ -14,14 +14,15 @@ func TestRoot(t *testing.T) {
 	srv, _ := servertest.DemoServer(t)
 	reference := map[string]bool{"addons": true, "changes": true, "component-lists": true,
 		"components": true, "groups": true, "languages": true, "memory": true, "projects": true,
-		"roles": true, "screenshots": true, "tasks": true, "translations": true, "units": true, "users": true}
+		"roles": true, "screenshots": true, "tasks": true, "translations": true, "units": true, "users": true,
+		"suggestions": true}
 	for _, withFormat := range []bool{false, true} {
 		suffix := ""
 		if withFormat {
 			suffix = "?format=api"
 		}
 		root := servertest.GetObject(t, srv.URL+"/api/"+suffix)
-		for _, name := range []string{"changes", "languages", "units", "users"} {
+		for _, name := range []string{"changes", "languages", "units", "users", "suggestions"} {
 			if _, ok := root[name]; !ok {
 				t.Errorf("root lacks %q: %v", name, root)
 			}

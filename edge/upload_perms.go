@@ -135,7 +135,7 @@ func suggestDenied(p *index.Principal, t *index.Translation) string {
 	case c.Locked:
 		return "This translation is currently locked."
 	case !p.Can(index.PermSuggestionAdd, c.ProjectID):
-		return "You do not have privilege to add suggestions."
+		return DefaultDenied
 	}
 	return ""
 }

@@ -69,16 +69,15 @@ type SuggestionRights struct {
 }
 
 // The reference's messages for suggestions (weblate/trans/models/
-// suggestion.py, weblate/auth/permissions.py, weblate/api/views.py).
+// suggestion.py, weblate/auth/permissions.py, weblate/api/views.py). A
+// role that lacks the permission gets its framework's default, as a
+// check_permission without a reason does there.
 const (
+	msgNoPermission   = "You do not have permission to perform this action."
 	msgSuggestionsOff = "Suggestions are turned off for this language. Ask a project administrator to enable them."
 	msgSimilar        = "Your suggestion is similar to the current translation!"
 	msgDuplicate      = "Your suggestion already exists!"
 	msgVotingOff      = "Suggestion voting is disabled."
-	msgNoVote         = "You do not have privilege to vote on suggestions."
-	msgNoAccept       = "You do not have privilege to accept suggestions."
-	msgNoDelete       = "You do not have privilege to delete suggestions."
-	msgNoSuggest      = "You do not have privilege to add suggestions."
 	msgVotingOverride = "This translation is configured for suggestion voting. Add a suggestion instead of saving a direct translation."
 )
 
@@ -118,12 +117,12 @@ func CheckSuggestionAdd(who *Principal, u *Unit, t *Translation, anonymous bool)
 	pid := t.Component.ProjectID
 	if who.Anonymous() {
 		if !anonymous || t.Component.Project.AccessControl != AccessPublic {
-			return r, denied(msgNoSuggest)
+			return r, denied(msgNoPermission)
 		}
 		return r, nil
 	}
 	if !who.Can(PermSuggestionAdd, pid) {
-		return r, denied(msgNoSuggest)
+		return r, denied(msgNoPermission)
 	}
 	r.Vote = t.Component.SuggestionVoting && who.Can(PermSuggestionVote, pid)
 	return r, nil
@@ -172,7 +171,7 @@ func CheckSuggestionAccept(who *Principal, u *Unit, t *Translation, approve bool
 	case t.Component.Locked:
 		return denied(msgLocked)
 	case !who.Can(PermSuggestionAccept, pid):
-		return denied(msgNoAccept)
+		return denied(msgNoPermission)
 	case u.State == StateApproved && t.ReviewEnabled() && !who.Can(PermUnitReview, pid):
 		return denied(ApprovedOnlyMessage(&t.Component))
 	case t.IsMonolingualSource() && !who.Can(PermUnitTemplate, pid):
@@ -209,7 +208,7 @@ func CheckSuggestionDelete(who *Principal, s *Suggestion, t *Translation) error 
 		return nil
 	}
 	if !who.Can(PermSuggestionDelete, t.Component.ProjectID) {
-		return denied(msgNoDelete)
+		return denied(msgNoPermission)
 	}
 	return nil
 }
@@ -226,7 +225,7 @@ func CheckSuggestionVote(who *Principal, u *Unit, t *Translation) error {
 	case t.Component.Locked:
 		return denied(msgLocked)
 	case !who.Can(PermSuggestionVote, t.Component.ProjectID):
-		return denied(msgNoVote)
+		return denied(msgNoPermission)
 	}
 	return nil
 }

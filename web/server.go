@@ -55,6 +55,7 @@ type Store interface {
 	CreateSession(ctx context.Context, s index.Session) error
 	// DeleteSession removes the session stored under a hash, if any.
 	DeleteSession(ctx context.Context, hash string) error
+	suggestionStore
 }
 
 // Options configure the pages. The zero value is usable: without Files,

@@ -43,9 +43,12 @@ type editorView struct {
 	Unit             *editorUnit
 	SaveURL          string
 	CommentURL       string
+	SuggestURL       string
 	CanEdit          bool
 	CanComment       bool
 	Scopes           []scopeOption
+	CanSuggest       bool // suggestions on, and who may add them
+	Voting           bool // the component counts votes on suggestions
 	CanReview        bool
 	// Denied is why the signed-in user may not edit the string shown
 	// when they may edit others (an approved string is the reviewers').
@@ -83,6 +86,7 @@ type editorUnit struct {
 	Missing      []string
 	Glossary     []glossaryTerm
 	Changes      []changeRow
+	Suggestions  []suggestionRow
 	APIURL       string
 	Labels       []index.Label // its source string's
 	Comments     []commentRow
@@ -278,7 +282,8 @@ func (s *Server) editorPage(c *gin.Context, t *index.Translation, q string, conf
 	page.APIURL = u.Translation(p, comp, l, "units")
 	who := edge.Principal(c)
 	base := u.Translate(p, comp, l)
-	ed := &editorView{Query: q, Base: base, SaveURL: base + "save/", CommentURL: base + "comment/", Conflict: conflict,
+	ed := &editorView{Query: q, Base: base, SaveURL: base + "save/", CommentURL: base + "comment/",
+		SuggestURL: base + "suggestions/", Conflict: conflict,
 		CanEdit:    who.Can(index.PermUnitEdit, t.Component.ProjectID) && !t.Component.Locked,
 		CanComment: who.Can(index.PermCommentAdd, t.Component.ProjectID), Scopes: commentScopes(t),
 		Locked:    t.Component.Locked,
@@ -293,8 +298,20 @@ func (s *Server) editorPage(c *gin.Context, t *index.Translation, q string, conf
 	for _, f := range editorFilters {
 		ed.Filters = append(ed.Filters, webLink{Name: f.name, URL: editorURL(base, f.q, "", ""), Current: f.q == q})
 	}
+	// Suggesting needs the permission and suggestions on; read-only
+	// strings are settled per unit below. With voting and auto-accept
+	// on, a direct save needs unit.override: the editor then offers only
+	// Suggest, as the reference's does.
+	ed.Voting = t.Component.SuggestionVoting
+	ed.CanSuggest = t.Component.EnableSuggestions && !t.Component.Locked &&
+		who.Can(index.PermSuggestionAdd, t.Component.ProjectID)
+	if ed.CanEdit && index.CheckDirectSave(who, t) != nil {
+		ed.CanEdit = false
+	}
 	page.Editor = ed
-	if ed.CanEdit || ed.CanComment {
+	// Signed in, one may act on suggestions (delete one's own) even
+	// without the right to edit or comment.
+	if !who.Anonymous() || ed.CanEdit || ed.CanComment {
 		page.CSRF = s.edge.CSRFToken(c)
 	}
 	unit, ok, err := s.findEditorUnit(c, t, q)
@@ -310,7 +327,10 @@ func (s *Server) editorPage(c *gin.Context, t *index.Translation, q string, conf
 	}
 	ed.Unit, err = s.editorUnit(ctx, u, t, current)
 	if ed.Unit != nil && ed.Unit.ReadOnly {
-		ed.CanEdit = false
+		ed.CanEdit, ed.CanSuggest = false, false
+	}
+	if err == nil && ed.Unit != nil {
+		ed.Unit.Suggestions, err = s.editorSuggestionRows(ctx, who, t, current)
 	}
 	// The save asks index.CheckUnitPatch, which asks the same.
 	if ed.Unit != nil && ed.CanEdit {

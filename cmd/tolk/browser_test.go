@@ -174,6 +174,15 @@ func TestBrowserEditor(t *testing.T) {
 		t.Errorf("placeholder warning = %q", missing)
 	}
 
+	// Suggest sends the text as a suggestion (a form post, not the
+	// script's save), and the string lists it; its text stays unsaved.
+	do("suggest",
+		chromedp.Click(css(`#suggest`)),
+		chromedp.WaitVisible(css(`ul.suggestions`)))
+	if got := text("ul.suggestions q"); got != "Artikel im Warenkorb" {
+		t.Errorf("suggestion listed = %q", got)
+	}
+
 	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -81,7 +82,9 @@ func (db *DB) FindSuggestions(ctx context.Context, f index.SuggestionFilter) ([]
 func findSuggestionTx(tx *Tx, id int64) (index.Suggestion, index.Unit, index.Translation, error) {
 	s, err := scanSuggestion(tx.QueryRow(`SELECT `+suggestionColumns+` WHERE s.id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
-		return s, index.Unit{}, index.Translation{}, index.Errorf(index.ErrNotFound, "suggestion %d not found", id)
+		// The kind alone: the API answers it as the reference's 404 of
+		// any missing object, a suggestion accepted meanwhile included.
+		return s, index.Unit{}, index.Translation{}, fmt.Errorf("suggestion %d: %w", id, index.ErrNotFound)
 	}
 	if err != nil {
 		return s, index.Unit{}, index.Translation{}, err

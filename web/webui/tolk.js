@@ -102,7 +102,9 @@
   });
 
   document.addEventListener("submit", function (e) {
-    if (e.target.id === "edit") { e.preventDefault(); save(e.target); }
+    // Suggest posts the form as it is (formaction); Save goes as JSON.
+    var suggesting = e.submitter && e.submitter.hasAttribute("formaction");
+    if (e.target.id === "edit" && !suggesting) { e.preventDefault(); save(e.target); }
   });
 
   document.addEventListener("input", function (e) {
