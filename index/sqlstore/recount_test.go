@@ -212,6 +212,61 @@ func TestEveryWriteKeepsCounts(t *testing.T) {
 	step("dismiss a check", err)
 	step("edit with an enforced check failing", edit("de", 1, "Eins zwei drei", index.StateTranslated))
 
+	// Suggestions and comments move has_suggestion, has_comment and the
+	// statistics' suggestions and comments; a removed string takes its
+	// counts with it.
+	allow := func(index.Unit, index.Translation) (index.SuggestionRights, error) {
+		return index.SuggestionRights{Vote: true}, nil
+	}
+	suggest := func(lang string, i int, text string) index.SuggestionOutcome {
+		t.Helper()
+		out, err := f.db.AddSuggestion(ctx, f.unit(t, lang, i).ID, index.NewSuggestion{Target: []string{text},
+			UserID: f.user.UserID}, allow)
+		step("suggest "+text, err)
+		return out
+	}
+	s1 := suggest("de", 5, "Fünf, vorgeschlagen")
+	s2 := suggest("de", 5, "Fünf, anders vorgeschlagen")
+	s3 := suggest("fr", 5, "cinq proposé")
+	s4 := suggest("de", 9, "Neun, vorgeschlagen")
+	_, err = f.db.VoteSuggestion(ctx, s2.Suggestion.ID, f.user.UserID, -1,
+		func(index.Suggestion, index.Unit, index.Translation) error { return nil })
+	step("vote", err)
+	_, err = f.db.AcceptSuggestion(ctx, s1.Suggestion.ID, f.user,
+		func(index.Suggestion, index.Unit, index.Translation) (index.State, error) { return index.StateTranslated, nil })
+	step("accept one of two suggestions", err)
+	step("delete the other", f.db.DeleteSuggestion(ctx, s2.Suggestion.ID, f.user, "",
+		func(index.Suggestion, index.Unit, index.Translation) error { return nil }))
+	comment := func(lang string, i int, scope index.CommentScope) index.Comment {
+		t.Helper()
+		u := f.unit(t, lang, i)
+		c, err := f.db.AddComment(ctx, u.ID, f.user, index.NewComment{Scope: scope, Comment: "Is this right?"},
+			func(index.Unit, index.Translation) (int64, error) {
+				if scope == index.ScopeGlobal {
+					return u.SourceUnitID, nil
+				}
+				return u.ID, nil
+			})
+		step("comment", err)
+		return c
+	}
+	c1 := comment("de", 7, index.ScopeTranslation)
+	comment("de", 7, index.ScopeGlobal)
+	c3 := comment("fr", 7, index.ScopeTranslation)
+	allowComment := func(index.Comment, index.Translation) error { return nil }
+	_, err = f.db.SetCommentResolved(ctx, c1.ID, true, f.user, allowComment)
+	step("resolve a comment", err)
+	_, err = f.db.SetCommentResolved(ctx, c1.ID, false, f.user, allowComment)
+	step("reopen it", err)
+	step("delete a comment", f.db.DeleteComment(ctx, c3.ID, f.user, allowComment))
+	step("remove a string with suggestions and comments", f.db.DeleteUnit(ctx, f.unit(t, "en", 7).ID, f.user,
+		func(index.Unit, index.Translation) error { return nil }))
+	var left int
+	if err := f.db.r.QueryRowContext(ctx, `SELECT count(*) FROM suggestions WHERE id IN (?, ?)`,
+		s3.Suggestion.ID, s4.Suggestion.ID).Scan(&left); err != nil || left != 2 {
+		t.Errorf("suggestions left on strings still there: %d (%v), want 2", left, err)
+	}
+
 	_, err = f.db.DeleteComponent(ctx, f.comp.ID, f.user)
 	step("remove component", err)
 }
