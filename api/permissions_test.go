@@ -78,7 +78,7 @@ var matrixPrincipals = slices.Concat(corePrincipals, morePrincipals)
 // translateScope is what README promises a translate token: edits,
 // suggestions, reviews and uploads, nothing that configures.
 var translateScope = []index.Permission{index.PermUnitEdit, index.PermUnitReview, index.PermUnitAdd,
-	index.PermSuggestionAdd, index.PermUploadPerform, index.PermUploadOverwrite}
+	index.PermSuggestionAdd, index.PermUploadPerform, index.PermUploadOverwrite, index.PermMachineryView}
 
 // permSelf is the model's pseudo-permission of acting on one's own
 // account, which any user may with a token that narrows nothing.
@@ -140,12 +140,13 @@ type need struct {
 
 // The details of 403s the routes share.
 const (
-	deniedDefault  = "You do not have permission to perform this action."
-	deniedSaving   = "Insufficient privileges for saving translations."
-	deniedTemplate = "Insufficient privileges for editing source strings."
-	deniedUsers    = "Can not manage Users"
-	deniedLangs    = "Can not manage languages"
-	deniedChecks   = "You do not have permission to dismiss checks."
+	deniedDefault   = "You do not have permission to perform this action."
+	deniedSaving    = "Insufficient privileges for saving translations."
+	deniedTemplate  = "Insufficient privileges for editing source strings."
+	deniedUsers     = "Can not manage Users"
+	deniedLangs     = "Can not manage languages"
+	deniedChecks    = "You do not have permission to dismiss checks."
+	machineryDenied = "Can not retrieve/edit machinery configuration"
 )
 
 // tokenRejected is the answer to an expired (or unknown) token.
@@ -326,6 +327,20 @@ var matrixRows = []matrixRow{
 	{method: "PATCH", route: addonRoute, params: map[string]string{"addon": "{projectaddon}"}, project: "demo",
 		needs: []need{{index.PermProjectEdit, deniedDefault}}, status: 200,
 		body: jsonBody(map[string]any{"configuration": map[string]any{"webhook_url": "https://example.com/v3"}})},
+	// Machine translation settings (issue 29): project.edit for every
+	// method, with the reference's message. POST installs a service once
+	// per environment, so each success runs on its own.
+	{method: "POST", route: "/api/projects/:project/machinery_settings/", project: "demo",
+		needs: []need{{index.PermProjectEdit, machineryDenied}}, status: 201, destructive: true,
+		body: jsonBody(map[string]any{"service": "libretranslate",
+			"configuration": map[string]any{"url": "https://libretranslate.example.com/", "key": "k"}}),
+		want: [2]string{"401 403 403 403 403 201 201 401", "401 404 403 403 403 201 201 401"}},
+	{method: "PATCH", route: "/api/projects/:project/machinery_settings/", project: "demo",
+		needs: []need{{index.PermProjectEdit, machineryDenied}}, status: 200,
+		body: jsonBody(map[string]any{"service": "deepl", "configuration": map[string]any{"key": "secret:fx"}})},
+	{method: "PUT", route: "/api/projects/:project/machinery_settings/", project: "demo",
+		needs: []need{{index.PermProjectEdit, machineryDenied}}, status: 201,
+		body: jsonBody(map[string]any{"apertium-apy": map[string]any{"url": "https://apy.example.com"}})},
 	{method: "DELETE", route: "/api/tasks/:task/", project: "demo", notFound: "Invalid task",
 		needs: []need{{index.PermComponentEdit, deniedDefault}}, status: 204},
 	{method: "POST", route: "/api/users/", needs: []need{{index.PermUserEdit, deniedUsers}}, status: 201,

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 
 	"github.com/tolk-project/tolk/edge"
+	"github.com/tolk-project/tolk/machinery"
 )
 
 // Store is what the API reads and writes. Each resource file declares
@@ -31,6 +32,7 @@ type Store interface {
 	hookStore
 	addonStore
 	checkStore
+	machineryStore
 }
 
 // Options configure the API. The zero value is usable: the repository,
@@ -74,10 +76,22 @@ type Options struct {
 	// link-local and private addresses (index.PrivateAddress), which are
 	// refused otherwise. The sender checks every address it dials too.
 	WebhookAllowPrivate bool
+	// Machinery checks the machine translation services projects
+	// configure (and queries them, for the pages); nil is a Broker with
+	// machinery's defaults: no site-wide services, private addresses
+	// refused.
+	Machinery *machinery.Broker
 }
 
 // Validate fills defaults and rejects a negative upload limit.
 func (o *Options) Validate() error {
+	if o.Machinery == nil {
+		b, err := machinery.New(machinery.Options{})
+		if err != nil {
+			return err
+		}
+		o.Machinery = b
+	}
 	if o.FileFormats == nil {
 		o.FileFormats = defaultFileFormats
 	}
@@ -132,4 +146,5 @@ func (s *Server) routes(r *edge.Router) {
 	s.taskRoutes(r)
 	s.addonRoutes(r)
 	s.hookRoutes(r)
+	s.machineryRoutes(r)
 }

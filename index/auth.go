@@ -40,6 +40,10 @@ const (
 	PermVCSUpdate         Permission = "vcs.update"
 	PermVCSReset          Permission = "vcs.reset"
 	PermVCSView           Permission = "vcs.view"
+	// PermMachineryView is asking the project's machine translation
+	// services for suggestions in the editor: one of the reference's
+	// TRANSLATE_PERMS, so every role that translates has it.
+	PermMachineryView Permission = "machinery.view"
 
 	PermProjectAdd   Permission = "project.add"
 	PermLanguageEdit Permission = "language.edit"
@@ -63,10 +67,11 @@ var (
 	// translatePerms are the reference's TRANSLATE_PERMS that Tolk has:
 	// a translator may overwrite translated strings with an upload (wlc
 	// upload --overwrite); approved ones still need a reviewer.
-	translatePerms = []Permission{PermUnitEdit, PermSuggestionAdd, PermUploadPerform, PermUploadOverwrite}
-	reviewPerms    = append(slices.Clone(translatePerms), PermUnitReview, PermUnitCheck)
-	stringPerms    = []Permission{PermUnitAdd, PermUnitDelete, PermUnitTemplate, PermSourceEdit}
-	repoPerms      = []Permission{PermVCSCommit, PermVCSPush, PermVCSUpdate, PermVCSReset, PermVCSView,
+	translatePerms = []Permission{PermUnitEdit, PermSuggestionAdd, PermUploadPerform, PermUploadOverwrite,
+		PermMachineryView}
+	reviewPerms = append(slices.Clone(translatePerms), PermUnitReview, PermUnitCheck)
+	stringPerms = []Permission{PermUnitAdd, PermUnitDelete, PermUnitTemplate, PermSourceEdit}
+	repoPerms   = []Permission{PermVCSCommit, PermVCSPush, PermVCSUpdate, PermVCSReset, PermVCSView,
 		PermComponentLock}
 	adminPerms = slices.Concat(reviewPerms, stringPerms, repoPerms, []Permission{PermUploadAuthorship,
 		PermTranslationAdd, PermTranslationDelete, PermComponentEdit, PermProjectEdit})
@@ -138,7 +143,7 @@ const (
 
 // translateScope is what a translate-scoped token may do.
 var translateScope = []Permission{PermUnitEdit, PermUnitReview, PermUnitAdd, PermSuggestionAdd,
-	PermUploadPerform, PermUploadOverwrite}
+	PermUploadPerform, PermUploadOverwrite, PermMachineryView}
 
 // Valid reports whether s is a known scope.
 func (s TokenScope) Valid() bool { return s == ScopeRead || s == ScopeTranslate || s == ScopeAdmin }

@@ -37,6 +37,7 @@ func (s *Server) routes(r *edge.Router) {
 	r.Handle(http.MethodPost, "/projects/:project/:component/:language/upload/", s.uploadPage) // web_files.go
 	r.Page("/translate/:project/:component/:language/", s.translatePage)                       // web_editor.go
 	r.Handle(http.MethodPost, "/translate/:project/:component/:language/save/", s.saveUnit)
+	r.Handle(http.MethodPost, "/js/translate/:service/:unit/", s.machineryTranslate) // web_machinery.go
 	r.Page("/engage/:project/-/:language/", s.engagePage)
 	r.Page("/languages/:code/", s.languagePage)
 	r.Page("/accounts/login/", s.loginPage) // web_auth.go
