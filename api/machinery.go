@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -190,8 +191,8 @@ func emptyConfig(raw json.RawMessage) bool {
 // object, or a string holding one) and checks it, recording problems
 // under field: "configuration.url" for a key, field itself for the rest.
 func (s *Server) machineryConfig(body *payload, id, field string, raw json.RawMessage) (map[string]any, bool) {
-	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
+	v, err := decodeNumbers(raw)
+	if err != nil {
 		body.fail(field, "invalid", "Invalid data. Expected a dictionary.")
 		return nil, false
 	}
@@ -199,7 +200,7 @@ func (s *Server) machineryConfig(body *payload, id, field string, raw json.RawMe
 		if strings.TrimSpace(str) == "" {
 			str = "{}"
 		}
-		if err := json.Unmarshal([]byte(str), &v); err != nil {
+		if v, err = decodeNumbers([]byte(str)); err != nil {
 			body.fail(field, "invalid", "Invalid JSON in the configuration.")
 			return nil, false
 		}
@@ -207,6 +208,15 @@ func (s *Server) machineryConfig(body *payload, id, field string, raw json.RawMe
 	cfg, isObject := v.(map[string]any)
 	if !isObject {
 		body.fail(field, "invalid", fmt.Sprintf("Invalid data. Expected a dictionary, but got %s.", jsonKind(v)))
+		return nil, false
+	}
+	clean := true
+	for k, val := range cfg {
+		if str, ok := val.(string); ok {
+			clean = body.noNull(field+"."+k, str) && clean
+		}
+	}
+	if !clean {
 		return nil, false
 	}
 	problems := s.opts.Machinery.Check(id, cfg)
@@ -222,4 +232,15 @@ func (s *Server) machineryConfig(body *payload, id, field string, raw json.RawMe
 		body.fail(field+"."+fe.Key, "invalid", fe.Message)
 	}
 	return cfg, len(problems) == 0
+}
+
+// decodeNumbers decodes one JSON value, numbers as json.Number, so that
+// one too big for a float64 is a value of the wrong type, not a parse
+// error.
+func decodeNumbers(raw []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	return v, err
 }

@@ -264,3 +264,20 @@ func Sort(list []Translation) {
 		return cmp.Or(cmp.Compare(b.Quality, a.Quality), cmp.Compare(b.rank, a.rank))
 	})
 }
+
+// Languages returns the language pairs a configured service translates,
+// in its own codes (nil: any pair), under the same deadline and errors
+// as Translate.
+func (b *Broker) Languages(ctx context.Context, c Configured) ([]Pair, error) {
+	ctx, cancel := context.WithTimeout(ctx, b.opts.Timeout)
+	defer cancel()
+	eng, err := b.engine(c)
+	var pairs []Pair
+	if err == nil {
+		pairs, err = eng.Languages(ctx)
+	}
+	if err != nil {
+		return nil, &Error{Service: c.Service.Name, Err: err}
+	}
+	return pairs, nil
+}
