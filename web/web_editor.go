@@ -50,6 +50,10 @@ type editorView struct {
 	Lang, Dir        string
 	Translated       string // the translation's translated percentage
 	Conflict         *editorConflict
+	// Machinery are the project's machine translation services, one box
+	// each that the script fills from /js/translate/ (web_machinery.go);
+	// none without machinery.view.
+	Machinery []machineryBox
 }
 
 type editorRow struct {
@@ -296,6 +300,12 @@ func (s *Server) editorPage(c *gin.Context, t *index.Translation, q string, conf
 	ed.Unit, err = s.editorUnit(ctx, u, t, current)
 	if ed.Unit != nil && ed.Unit.ReadOnly {
 		ed.CanEdit = false
+	}
+	if err == nil && ed.Unit != nil && !ed.Unit.ReadOnly {
+		ed.Machinery, err = s.machineryBoxes(c, u, t, current.ID)
+		if len(ed.Machinery) > 0 {
+			page.CSRF = s.edge.CSRFToken(c)
+		}
 	}
 	return page, err
 }

@@ -186,3 +186,24 @@ func (s *Server) failJSON(c *gin.Context, err error) {
 	}
 	c.JSON(status, gin.H{"responseStatus": status, "responseDetails": detail, "translations": []any{}})
 }
+
+// machineryBox is one service's box in the editor.
+type machineryBox struct{ Name, URL string }
+
+// machineryBoxes are the boxes of the project's services for the unit,
+// best rank first; none when the principal lacks machinery.view.
+func (s *Server) machineryBoxes(c *gin.Context, u edge.URLs, t *index.Translation, unitID int64) ([]machineryBox, error) {
+	if !edge.Principal(c).Can(index.PermMachineryView, t.Component.ProjectID) {
+		return nil, nil
+	}
+	settings, err := s.store.FindMachinerySettings(c.Request.Context(), t.Component.ProjectID)
+	if err != nil {
+		return nil, err
+	}
+	var out []machineryBox
+	for _, svc := range s.opts.Machinery.Effective(settings) {
+		out = append(out, machineryBox{Name: svc.Service.Name,
+			URL: u.Abs(edge.Join("js", "translate", svc.Service.ID, strconv.FormatInt(unitID, 10)), "")})
+	}
+	return out, nil
+}

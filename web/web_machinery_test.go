@@ -257,6 +257,23 @@ func TestMachinerySiteWide(t *testing.T) {
 		body["responseStatus"] != 429.0 {
 		t.Errorf("past the limit = %d %v", r.Status, body)
 	}
+	// The editor shows a box per service to who may use them, each
+	// asking the endpoint; not to others.
+	page := func(auth string) string {
+		r := servertest.DoJSON(t, "GET", e.URL+"/translate/tienda/ui/es/?q=key:save", auth, nil)
+		if r.Status != 200 {
+			t.Fatalf("editor = %d", r.Status)
+		}
+		return string(r.Body)
+	}
+	box := `data-url="` + e.URL + "/js/translate/weblate/" + strconv.FormatInt(e.units["ui/save"], 10) + `/"`
+	if p := page(e.Auth["anna"]); !strings.Contains(p, "Automatic suggestions") || !strings.Contains(p, box) ||
+		!strings.Contains(p, "<h3>LibreTranslate</h3>") || strings.Index(p, "<h3>Weblate</h3>") > strings.Index(p, "<h3>LibreTranslate</h3>") {
+		t.Errorf("translator's editor lacks the machinery boxes, weblate first:\n%s", p)
+	}
+	if p := page(e.Auth["nora"]); strings.Contains(p, "Automatic suggestions") {
+		t.Errorf("no role: the editor shows machinery")
+	}
 	// Another user has a window of their own.
 	if r, _ := e.suggest(t, "weblate", "ui/save", e.Auth["adam"]); r.Status != 200 {
 		t.Errorf("adam = %d %s", r.Status, r.Body)
