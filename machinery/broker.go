@@ -201,7 +201,7 @@ func (b *Broker) Translate(ctx context.Context, c Configured, req Request) (out 
 		}
 		if err != nil {
 			if errors.Is(err, context.DeadlineExceeded) {
-				err = fmt.Errorf("no answer within %v: %w", b.opts.Timeout, context.DeadlineExceeded)
+				err = &timeoutError{b.opts.Timeout}
 			}
 			err = &Error{Service: c.Service.Name, Err: err}
 		}
@@ -281,3 +281,10 @@ func (b *Broker) Languages(ctx context.Context, c Configured) ([]Pair, error) {
 	}
 	return pairs, nil
 }
+
+// timeoutError is an engine that did not answer within its deadline; it
+// matches context.DeadlineExceeded.
+type timeoutError struct{ after time.Duration }
+
+func (e *timeoutError) Error() string { return fmt.Sprintf("no answer within %v", e.after) }
+func (e *timeoutError) Unwrap() error { return context.DeadlineExceeded }

@@ -245,7 +245,7 @@ func TestMachinerySiteWide(t *testing.T) {
 	start := time.Now()
 	r, body := e.suggest(t, "libretranslate", "ui/save", e.Auth["anna"])
 	if took := time.Since(start); r.Status != 200 || body["responseStatus"] != 500.0 ||
-		body["responseDetails"] != "LibreTranslate: no answer within 300ms: context deadline exceeded" || took > 2*time.Second {
+		body["responseDetails"] != "LibreTranslate: no answer within 300ms" || took > 2*time.Second {
 		t.Errorf("hanging engine = %d %v after %v", r.Status, body, took)
 	}
 	for i := 0; i < 2; i++ {
