@@ -19,7 +19,7 @@ import (
 // machineryRoutes registers a project's machine translation settings
 // (reference workspace §6.1).
 func (s *Server) machineryRoutes(r *edge.Router) {
-	r.Resource(projectPath+"machinery_settings/", "Machinery Settings", "GET, POST, PUT, PATCH, HEAD, OPTIONS",
+	r.Resource(projectPath+"machinery_settings/", "Machinery settings", "GET, POST, PATCH, PUT, HEAD, OPTIONS",
 		edge.Handlers{Get: s.getMachinerySettings, Post: s.writeMachinerySettings(http.MethodPost),
 			Patch: s.writeMachinerySettings(http.MethodPatch), Put: s.writeMachinerySettings(http.MethodPut)})
 }
