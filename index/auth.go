@@ -67,11 +67,10 @@ var (
 	// translatePerms are the reference's TRANSLATE_PERMS that Tolk has:
 	// a translator may overwrite translated strings with an upload (wlc
 	// upload --overwrite); approved ones still need a reviewer.
-	translatePerms = []Permission{PermUnitEdit, PermSuggestionAdd, PermUploadPerform, PermUploadOverwrite,
-		PermMachineryView}
-	reviewPerms = append(slices.Clone(translatePerms), PermUnitReview, PermUnitCheck)
-	stringPerms = []Permission{PermUnitAdd, PermUnitDelete, PermUnitTemplate, PermSourceEdit}
-	repoPerms   = []Permission{PermVCSCommit, PermVCSPush, PermVCSUpdate, PermVCSReset, PermVCSView,
+	translatePerms = []Permission{PermUnitEdit, PermSuggestionAdd, PermUploadPerform, PermUploadOverwrite, PermMachineryView}
+	reviewPerms    = append(slices.Clone(translatePerms), PermUnitReview, PermUnitCheck)
+	stringPerms    = []Permission{PermUnitAdd, PermUnitDelete, PermUnitTemplate, PermSourceEdit}
+	repoPerms      = []Permission{PermVCSCommit, PermVCSPush, PermVCSUpdate, PermVCSReset, PermVCSView,
 		PermComponentLock}
 	adminPerms = slices.Concat(reviewPerms, stringPerms, repoPerms, []Permission{PermUploadAuthorship,
 		PermTranslationAdd, PermTranslationDelete, PermComponentEdit, PermProjectEdit})
