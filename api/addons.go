@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -390,9 +389,7 @@ func (s *Server) checkWebhookURL(u string) string {
 	if s.opts.WebhookAllowPrivate {
 		return ""
 	}
-	host := p.Hostname()
-	addr, err := netip.ParseAddr(host)
-	if host == "localhost" || strings.HasSuffix(host, ".localhost") || (err == nil && index.PrivateAddress(addr)) {
+	if index.PrivateHost(p.Hostname()) {
 		return "This URL points to a private or local address, which webhooks may not reach on this server."
 	}
 	return ""

@@ -80,7 +80,7 @@ var matrixPrincipals = slices.Concat(corePrincipals, morePrincipals)
 var translateScope = []index.Permission{index.PermUnitEdit, index.PermUnitReview, index.PermUnitAdd,
 	index.PermSuggestionAdd, index.PermUploadPerform, index.PermUploadOverwrite,
 	index.PermSuggestionAccept, index.PermSuggestionDelete, index.PermSuggestionVote, index.PermUnitOverride,
-	index.PermCommentAdd, index.PermCommentResolve}
+	index.PermCommentAdd, index.PermCommentResolve, index.PermMachineryView}
 
 // permSelf is the model's pseudo-permission of acting on one's own
 // account, which any user may with a token that narrows nothing.
@@ -142,14 +142,15 @@ type need struct {
 
 // The details of 403s the routes share.
 const (
-	deniedDefault  = "You do not have permission to perform this action."
-	deniedSaving   = "Insufficient privileges for saving translations."
-	deniedTemplate = "Insufficient privileges for editing source strings."
-	deniedUsers    = "Can not manage Users"
-	deniedLangs    = "Can not manage languages"
-	deniedChecks   = "You do not have permission to dismiss checks."
-	deniedResolve  = "You do not have permission to resolve this comment."
-	deniedRemove   = "You do not have permission to remove this comment."
+	deniedDefault   = "You do not have permission to perform this action."
+	deniedSaving    = "Insufficient privileges for saving translations."
+	deniedTemplate  = "Insufficient privileges for editing source strings."
+	deniedUsers     = "Can not manage Users"
+	deniedLangs     = "Can not manage languages"
+	deniedChecks    = "You do not have permission to dismiss checks."
+	deniedResolve   = "You do not have permission to resolve this comment."
+	deniedRemove    = "You do not have permission to remove this comment."
+	machineryDenied = "Can not retrieve/edit machinery configuration"
 )
 
 // tokenRejected is the answer to an expired (or unknown) token.
@@ -353,6 +354,20 @@ var matrixRows = []matrixRow{
 	{method: "PATCH", route: addonRoute, params: map[string]string{"addon": "{projectaddon}"}, project: "demo",
 		needs: []need{{index.PermProjectEdit, deniedDefault}}, status: 200,
 		body: jsonBody(map[string]any{"configuration": map[string]any{"webhook_url": "https://example.com/v3"}})},
+	// Machine translation settings (issue 29): project.edit for every
+	// method, with the reference's message. POST installs a service once
+	// per environment, so each success runs on its own.
+	{method: "POST", route: "/api/projects/:project/machinery_settings/", project: "demo",
+		needs: []need{{index.PermProjectEdit, machineryDenied}}, status: 201, destructive: true,
+		body: jsonBody(map[string]any{"service": "libretranslate",
+			"configuration": map[string]any{"url": "https://libretranslate.example.com/", "key": "k"}}),
+		want: [2]string{"401 403 403 403 403 201 201 401", "401 404 403 403 403 201 201 401"}},
+	{method: "PATCH", route: "/api/projects/:project/machinery_settings/", project: "demo",
+		needs: []need{{index.PermProjectEdit, machineryDenied}}, status: 200,
+		body: jsonBody(map[string]any{"service": "deepl", "configuration": map[string]any{"key": "secret:fx"}})},
+	{method: "PUT", route: "/api/projects/:project/machinery_settings/", project: "demo",
+		needs: []need{{index.PermProjectEdit, machineryDenied}}, status: 201,
+		body: jsonBody(map[string]any{"apertium-apy": map[string]any{"url": "https://apy.example.com"}})},
 	{method: "DELETE", route: "/api/tasks/:task/", project: "demo", notFound: "Invalid task",
 		needs: []need{{index.PermComponentEdit, deniedDefault}}, status: 204},
 	// Suggestions (reference workspace §2.4): the matrix's app has
@@ -714,9 +729,12 @@ func TestPermissionMatrixCoversEveryWrite(t *testing.T) {
 	// sign-out, the editor's save, comment and suggestions, the upload
 	// form) check a CSRF token and the same permissions as the API
 	// (web_auth_test.go, web_editor_test.go, web_comments_test.go,
-	// web_files_test.go).
+	// web_files_test.go). The editor's machine translation endpoint
+	// stores nothing; it checks the CSRF token, machinery.view and
+	// visibility (web_machinery_test.go).
 	outside := []string{"POST /accounts/login/", "POST /accounts/logout/", "POST /git/:project/:component/*path",
-		"POST /hooks/:service", "POST /hooks/:service/", "POST /projects/:project/:component/:language/upload/",
+		"POST /hooks/:service", "POST /hooks/:service/", "POST /js/translate/:service/:unit/",
+		"POST /projects/:project/:component/:language/upload/",
 		"POST /translate/:project/:component/:language/comment/", "POST /translate/:project/:component/:language/save/",
 		"POST /translate/:project/:component/:language/suggestions/"}
 	var served, tested, elsewhere []string

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 
 	"github.com/tolk-project/tolk/edge"
+	"github.com/tolk-project/tolk/machinery"
 )
 
 // Store is what the API reads and writes. Each resource file declares
@@ -34,6 +35,7 @@ type Store interface {
 	suggestionStore
 	commentStore
 	labelStore
+	machineryStore
 }
 
 // Options configure the API. The zero value is usable: the repository,
@@ -81,10 +83,22 @@ type Options struct {
 	// projects (the reference's Guests team may), each client address at
 	// most this often; the zero value (off) refuses them with 401.
 	AnonymousSuggestions edge.RateLimit
+	// Machinery checks the machine translation services projects
+	// configure (and queries them, for the pages); nil is a Broker with
+	// machinery's defaults: no site-wide services, private addresses
+	// refused.
+	Machinery *machinery.Broker
 }
 
 // Validate fills defaults and rejects a negative upload limit.
 func (o *Options) Validate() error {
+	if o.Machinery == nil {
+		b, err := machinery.New(machinery.Options{})
+		if err != nil {
+			return err
+		}
+		o.Machinery = b
+	}
 	if o.FileFormats == nil {
 		o.FileFormats = defaultFileFormats
 	}
@@ -148,4 +162,5 @@ func (s *Server) routes(r *edge.Router) {
 	s.addonRoutes(r)
 	s.hookRoutes(r)
 	s.suggestionRoutes(r)
+	s.machineryRoutes(r)
 }

@@ -307,3 +307,26 @@ func TestPrivateLanguageStats(t *testing.T) {
 func withoutNext(body []byte) string {
 	return regexp.MustCompile(`\?next=[^"]*`).ReplaceAllString(string(body), "")
 }
+
+// TestPrivateMachinerySettings: a private project's machinery settings
+// are a 404 to whoever may not see the project, as a missing project's,
+// for every method; a member without project.edit is refused, the
+// superuser reads them.
+func TestPrivateMachinerySettings(t *testing.T) {
+	e := mustPrivateEnv(t)
+	const path = "/api/projects/secret/machinery_settings/"
+	for _, method := range []string{"GET", "POST", "PATCH", "PUT"} {
+		body := map[string]any{"service": "weblate"}
+		missing := servertest.DoJSON(t, method, e.srv.URL+"/api/projects/nothing/machinery_settings/", e.stranger, body)
+		r := servertest.DoJSON(t, method, e.srv.URL+path, e.stranger, body)
+		if r.Status != http.StatusNotFound || string(r.Body) != string(missing.Body) {
+			t.Errorf("stranger: %s = %d %s, want the missing project's %s", method, r.Status, r.Body, missing.Body)
+		}
+		if r := servertest.DoJSON(t, method, e.srv.URL+path, e.member, body); r.Status != http.StatusForbidden {
+			t.Errorf("member: %s = %d %s, want 403", method, r.Status, r.Body)
+		}
+	}
+	if r := servertest.DoJSON(t, "GET", e.srv.URL+path, e.root, nil); r.Status != http.StatusOK || string(r.Body) != "{}" {
+		t.Errorf("root: GET = %d %s, want 200 {}", r.Status, r.Body)
+	}
+}

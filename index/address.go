@@ -3,6 +3,7 @@ package index
 import (
 	"fmt"
 	"net/netip"
+	"strings"
 )
 
 // PrivateAddressError refuses a connection to an address that
@@ -26,6 +27,21 @@ func RefusePrivate(network, address string) error {
 		return &PrivateAddressError{Addr: addr.Addr()}
 	}
 	return nil
+}
+
+// PrivateHost reports whether host, a URL's host name without its port,
+// names a private, loopback or link-local place by itself: localhost (or
+// a name under .localhost) or an address PrivateAddress reports. Other
+// names are judged only when dialled (RefusePrivate), since what they
+// resolve to may change. It is the URL check of webhook targets and of
+// machine translation services' addresses.
+func PrivateHost(host string) bool {
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	if host == "localhost" || strings.HasSuffix(host, ".localhost") {
+		return true
+	}
+	addr, err := netip.ParseAddr(host)
+	return err == nil && PrivateAddress(addr)
 }
 
 // sharedAddressSpace is 100.64.0.0/10, carrier-grade NAT (RFC 6598):

@@ -47,6 +47,10 @@ const (
 	PermVCSUpdate         Permission = "vcs.update"
 	PermVCSReset          Permission = "vcs.reset"
 	PermVCSView           Permission = "vcs.view"
+	// PermMachineryView is asking the project's machine translation
+	// services for suggestions in the editor: one of the reference's
+	// TRANSLATE_PERMS, so every role that translates has it.
+	PermMachineryView Permission = "machinery.view"
 
 	PermProjectAdd   Permission = "project.add"
 	PermLanguageEdit Permission = "language.edit"
@@ -74,7 +78,7 @@ var (
 	// suggestion, saving directly under suggestion voting and resolving
 	// comments; administrators remove comments (weblate/auth/data.py).
 	translatePerms = []Permission{PermUnitEdit, PermSuggestionAdd, PermUploadPerform, PermUploadOverwrite,
-		PermSuggestionAccept, PermSuggestionVote, PermCommentAdd}
+		PermSuggestionAccept, PermSuggestionVote, PermCommentAdd, PermMachineryView}
 	reviewPerms = append(slices.Clone(translatePerms), PermUnitReview, PermUnitCheck, PermSuggestionDelete,
 		PermUnitOverride, PermCommentResolve)
 	stringPerms = []Permission{PermUnitAdd, PermUnitDelete, PermUnitTemplate, PermSourceEdit}
@@ -152,7 +156,7 @@ const (
 // part of translating.
 var translateScope = []Permission{PermUnitEdit, PermUnitReview, PermUnitAdd, PermSuggestionAdd,
 	PermUploadPerform, PermUploadOverwrite, PermSuggestionAccept, PermSuggestionDelete, PermSuggestionVote,
-	PermUnitOverride, PermCommentAdd, PermCommentResolve}
+	PermUnitOverride, PermCommentAdd, PermCommentResolve, PermMachineryView}
 
 // Valid reports whether s is a known scope.
 func (s TokenScope) Valid() bool { return s == ScopeRead || s == ScopeTranslate || s == ScopeAdmin }

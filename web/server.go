@@ -27,6 +27,7 @@ import (
 
 	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/machinery"
 )
 
 // Store is what the pages read and write. *sqlstore.DB satisfies it.
@@ -56,6 +57,12 @@ type Store interface {
 	// DeleteSession removes the session stored under a hash, if any.
 	DeleteSession(ctx context.Context, hash string) error
 	suggestionStore
+	// FindTranslationByID returns a translation with its component and
+	// project, or ErrNotFound.
+	FindTranslationByID(ctx context.Context, id int64) (index.Translation, error)
+	// FindMachinerySettings returns a project's machine translation
+	// services (an empty map for none).
+	FindMachinerySettings(ctx context.Context, projectID int64) (index.MachinerySettings, error)
 }
 
 // Options configure the pages. The zero value is usable: without Files,
@@ -67,10 +74,28 @@ type Options struct {
 	// MaxUploadBytes bounds an uploaded file; 0 means
 	// edge.DefaultMaxUploadBytes.
 	MaxUploadBytes int64
+	// Machinery queries the projects' machine translation services for
+	// the editor; nil is a Broker with machinery's defaults (no
+	// site-wide services).
+	Machinery *machinery.Broker
+	// MachineryRateLimit bounds the engine calls each user makes from
+	// the editor; the zero value, or off, is DefaultMachineryRateLimit:
+	// engine calls are always limited.
+	MachineryRateLimit edge.RateLimit
 }
 
 // Validate fills defaults and rejects a negative upload limit.
 func (o *Options) Validate() error {
+	if o.Machinery == nil {
+		b, err := machinery.New(machinery.Options{})
+		if err != nil {
+			return err
+		}
+		o.Machinery = b
+	}
+	if o.MachineryRateLimit.Off() {
+		o.MachineryRateLimit = DefaultMachineryRateLimit
+	}
 	switch {
 	case o.MaxUploadBytes == 0:
 		o.MaxUploadBytes = edge.DefaultMaxUploadBytes
@@ -96,6 +121,8 @@ type Server struct {
 	log   *slog.Logger
 	// loginLimit counts failed sign-ins per address and username.
 	loginLimit *edge.Limiter
+	// machineryLimit counts each user's engine calls.
+	machineryLimit *edge.Limiter
 }
 
 // New registers the pages on e, reading from store, and returns them.
@@ -106,7 +133,8 @@ func New(e *edge.Server, store Store, opts Options) *Server {
 		panic(err)
 	}
 	s := &Server{store: store, opts: opts, edge: e, log: e.Logger(),
-		loginLimit: e.NewRateLimiter(edge.RateLimit{Requests: LoginLimit, Period: LoginLimitPeriod})}
+		loginLimit:     e.NewRateLimiter(edge.RateLimit{Requests: LoginLimit, Period: LoginLimitPeriod}),
+		machineryLimit: e.NewRateLimiter(opts.MachineryRateLimit)}
 	s.routes(e.Router())
 	return s
 }

@@ -39,6 +39,7 @@ func (s *Server) routes(r *edge.Router) {
 	r.Handle(http.MethodPost, "/translate/:project/:component/:language/save/", s.saveUnit)
 	r.Handle(http.MethodPost, "/translate/:project/:component/:language/comment/", s.addComment)           // web_comments.go
 	r.Handle(http.MethodPost, "/translate/:project/:component/:language/suggestions/", s.suggestionAction) // web_suggestions.go
+	r.Handle(http.MethodPost, "/js/translate/:service/:unit/", s.machineryTranslate)                       // web_machinery.go
 	r.Page("/engage/:project/-/:language/", s.engagePage)
 	r.Page("/languages/:code/", s.languagePage)
 	r.Page("/accounts/login/", s.loginPage) // web_auth.go

@@ -59,6 +59,10 @@ type editorView struct {
 	Lang, Dir  string
 	Translated string // the translation's translated percentage
 	Conflict   *editorConflict
+	// Machinery are the project's machine translation services, one box
+	// each that the script fills from /js/translate/ (web_machinery.go);
+	// none without machinery.view.
+	Machinery []machineryBox
 }
 
 type editorRow struct {
@@ -336,6 +340,12 @@ func (s *Server) editorPage(c *gin.Context, t *index.Translation, q string, conf
 	if ed.Unit != nil && ed.CanEdit {
 		if err := index.CheckUnitEdit(who, current, t); err != nil {
 			ed.CanEdit, ed.Denied = false, index.ErrorMessage(err)
+		}
+	}
+	if err == nil && ed.Unit != nil && !ed.Unit.ReadOnly {
+		ed.Machinery, err = s.machineryBoxes(c, u, t, current.ID)
+		if len(ed.Machinery) > 0 {
+			page.CSRF = s.edge.CSRFToken(c)
 		}
 	}
 	return page, err

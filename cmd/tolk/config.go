@@ -19,6 +19,7 @@ import (
 	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index/sqlstore"
+	"github.com/tolk-project/tolk/machinery"
 	tolksync "github.com/tolk-project/tolk/sync"
 	"github.com/tolk-project/tolk/vcs"
 	"github.com/tolk-project/tolk/web"
@@ -97,6 +98,18 @@ type Config struct {
 	// WebhookRetryPeriod is how long a webhook delivery is retried
 	// before it is marked failed; 0 is webhook.DefaultRetryPeriod.
 	WebhookRetryPeriod time.Duration
+	// MachineryAllowPrivate lets projects' machine translation services
+	// name loopback, link-local and private addresses; the setup file's
+	// site-wide services may always.
+	MachineryAllowPrivate bool
+	// MachineryTimeout bounds one engine's answer to one request.
+	MachineryTimeout time.Duration
+	// MachineryRateLimit bounds the engine calls each user makes from
+	// the editor.
+	MachineryRateLimit edge.RateLimit
+	// Machinery are the site-wide machine translation services: the
+	// setup file's machinery key, service identifier to configuration.
+	Machinery map[string]machinery.Config
 	// Setup holds the projects and components of the setup file, which
 	// Open applies on top of what the index holds; nil without one.
 	Setup *Setup
@@ -151,7 +164,8 @@ func DefaultConfig() Config {
 		RateLimitAnon: edge.DefaultAnonymousRateLimit, RateLimitUser: edge.DefaultUserRateLimit,
 		RateLimitAnonPages: edge.DefaultAnonymousPageRateLimit, AnonymousSuggestions: DefaultAnonymousSuggestions,
 		CommitterName: tolksync.DefaultCommitter.Name, CommitterEmail: tolksync.DefaultCommitter.Email,
-		PageCacheBytes: sqlstore.DefaultPageCacheBytes, HTTP: DefaultHTTPLimits}
+		PageCacheBytes: sqlstore.DefaultPageCacheBytes, HTTP: DefaultHTTPLimits,
+		MachineryTimeout: machinery.DefaultTimeout, MachineryRateLimit: web.DefaultMachineryRateLimit}
 }
 
 // Validate rejects settings that cannot be used: the first it finds, as
@@ -191,7 +205,9 @@ func (c Config) serverOptions() serverOptions {
 			AllowLocalRepos: c.AllowLocalRepos, HookSecret: c.HookSecret,
 			FileFormats: apiFileFormats(), WebhookAllowPrivate: c.WebhookAllowPrivate,
 			AnonymousSuggestions: c.AnonymousSuggestions},
-		Web: web.Options{MaxUploadBytes: c.MaxUploadBytes},
+		Web: web.Options{MaxUploadBytes: c.MaxUploadBytes, MachineryRateLimit: c.MachineryRateLimit},
+		Machinery: machinery.Options{Site: c.Machinery, AllowPrivate: c.MachineryAllowPrivate,
+			Timeout: c.MachineryTimeout},
 	}
 }
 
@@ -310,6 +326,15 @@ var serveSettings = []setting{
 	{name: "webhook-allow-private",
 		usage: "let webhook add-ons send to loopback, link-local and private addresses (refused otherwise, at every connection)",
 		field: func(c *Config) any { return &c.WebhookAllowPrivate }},
+	{name: "machinery-allow-private",
+		usage: "let projects' machine translation services use loopback, link-local and private addresses (refused otherwise, at every connection; the setup file's machinery may always)",
+		field: func(c *Config) any { return &c.MachineryAllowPrivate }},
+	{name: "machinery-timeout",
+		usage: "how long one machine translation service may take to answer one request (default 10s)",
+		field: func(c *Config) any { return &c.MachineryTimeout }},
+	{name: "machinery-rate-limit", want: rateWant,
+		usage: "machine translation requests each user may make from the editor: N/second|minute|hour|day (default 600/minute)",
+		field: func(c *Config) any { return &c.MachineryRateLimit }},
 	{name: "webhook-retry-period",
 		usage: "how long a webhook delivery is retried, with growing waits, before it is marked failed (default 24h)",
 		field: func(c *Config) any { return &c.WebhookRetryPeriod }},
@@ -520,6 +545,9 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (Co
 	}
 	cfg, from := settle(DefaultConfig(), file, env, flags)
 	cfg.Setup = setup
+	if setup != nil {
+		cfg.Machinery = setup.Machinery
+	}
 	if err := cfg.Validate(); err != nil {
 		var bad *settingError
 		if !errors.As(err, &bad) {

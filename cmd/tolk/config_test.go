@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // writeSetup writes a setup file named tolk.yaml in a new temporary
@@ -202,5 +203,38 @@ func TestSetupFileReadOnce(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
 		t.Errorf("GET the file's project after the file was removed: %d, want 200", resp.StatusCode)
+	}
+}
+
+// TestLoadConfigMachinery: the setup file's machinery key gives the
+// site-wide services, which may name loopback; the flags of machinery
+// settle as every setting does; an unknown service, a missing key or a
+// value that is not a mapping is refused naming it.
+func TestLoadConfigMachinery(t *testing.T) {
+	t.Parallel()
+	file := writeSetup(t, "machinery:\n  apertium-apy: {url: \"http://127.0.0.1:2737\"}\n  weblate:\nprojects: []\n")
+	cfg, err := loadConfig([]string{"--config", file, "--machinery-timeout", "3s", "--machinery-allow-private"},
+		envOf(map[string]string{"TOLK_MACHINERY_RATE_LIMIT": "20/minute"}), io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(cfg.Machinery, cfg.MachineryTimeout, cfg.MachineryAllowPrivate, cfg.MachineryRateLimit); got != "map[apertium-apy:map[url:http://127.0.0.1:2737] weblate:map[]] 3s true 20/minute" {
+		t.Errorf("machinery settings = %s", got)
+	}
+	if opts := cfg.serverOptions(); opts.Machinery.Timeout != 3*time.Second || !opts.Machinery.AllowPrivate ||
+		opts.Machinery.Site["apertium-apy"]["url"] != "http://127.0.0.1:2737" || opts.Web.MachineryRateLimit.Requests != 20 {
+		t.Errorf("server options = %+v, %+v", opts.Machinery, opts.Web.MachineryRateLimit)
+	}
+	for body, want := range map[string]string{
+		"machinery:\n  nope: {}\nprojects: []\n":                      "machinery: nope: no such service",
+		"machinery:\n  deepl: {}\nprojects: []\n":                     "machinery: deepl: key: This field is required.",
+		"machinery: [apertium-apy]\nprojects: []\n":                   "machinery: want a mapping of services to their settings",
+		"machinery:\n  deepl: {key: [a]}\nprojects: []\n":             "machinery.deepl.key: want a string",
+		"machinery:\n  deepl: {key: k, url: ftp://x}\nprojects: []\n": "machinery: deepl: url: Enter a valid http or https URL.",
+	} {
+		_, err := loadConfig([]string{"--config", writeSetup(t, body)}, envOf(nil), io.Discard)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", body, err, want)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index/sqlstore"
+	"github.com/tolk-project/tolk/machinery"
 	tolksync "github.com/tolk-project/tolk/sync"
 	"github.com/tolk-project/tolk/web"
 )
@@ -33,6 +34,10 @@ type serverOptions struct {
 	Edge edge.Options
 	API  api.Options
 	Web  web.Options
+	// Machinery configures the machine translation services the API
+	// checks and the pages query; handler adds the index as its
+	// SameSource.
+	Machinery machinery.Options
 }
 
 // Validate checks each part's options, filling their defaults.
@@ -43,11 +48,21 @@ func (o *serverOptions) Validate() error {
 	if err := o.API.Validate(); err != nil {
 		return err
 	}
+	if err := o.Machinery.Validate(); err != nil {
+		return err
+	}
 	return o.Web.Validate()
 }
 
 // handler mounts the API and the pages on one edge over db.
 func (o serverOptions) handler(db *sqlstore.DB) http.Handler {
+	mo := o.Machinery
+	mo.SameSource = db
+	broker, err := machinery.New(mo)
+	if err != nil {
+		panic(err) // Validate has passed these options
+	}
+	o.API.Machinery, o.Web.Machinery = broker, broker
 	e := edge.New(db, o.Edge)
 	api.New(e, db, o.API)
 	web.New(e, db, o.Web)

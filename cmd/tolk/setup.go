@@ -14,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/machinery"
 	tolksync "github.com/tolk-project/tolk/sync"
 )
 
@@ -31,6 +32,9 @@ type Setup struct {
 	// component ("projects[0]"), so that a problem found when the file is
 	// applied still points into it.
 	lines map[string]int
+	// Machinery are the site-wide machine translation services (the
+	// file's machinery key), which loadConfig moves into Config.
+	Machinery map[string]machinery.Config
 }
 
 // projectSetup is a project as the setup file gives it: its keys decoded
@@ -78,9 +82,13 @@ func decodeSetupFile(name string, data []byte) (layer, *Setup, error) {
 	// value as the command line does.
 	fs := serveFlags(&settings.cfg, new(string))
 	var projects *yaml.Node
-	for key, v := range cerr.entries(top, "", append(settingKeys(), "projects")) {
-		if key == "projects" {
+	for key, v := range cerr.entries(top, "", append(settingKeys(), "projects", "machinery")) {
+		switch key {
+		case "projects":
 			projects = v
+			continue
+		case "machinery":
+			setup.Machinery = cerr.decodeMachinery(v)
 			continue
 		}
 		s, _ := settingByKey(key)
@@ -121,6 +129,49 @@ func (l *layer) decodeSetting(fs *flag.FlagSet, s setting, v *yaml.Node, cerr *c
 	if !s.isEmpty(&l.cfg) {
 		l.given[s.name] = fmt.Sprintf("%s:%d: %s", cerr.file, cerr.lines[key], key)
 	}
+}
+
+// decodeMachinery decodes the machinery key: a mapping of service
+// identifiers to mappings of their settings, whose values are strings
+// (or numbers and booleans, kept as written), as the API's
+// machinery_settings take them:
+//
+//	machinery:
+//	  apertium-apy: {url: "http://127.0.0.1:2737"}
+//	  deepl: {key: "..."}
+//
+// Which services and keys are valid is checked with the other settings
+// (machinery.Options.Validate).
+func (e *configError) decodeMachinery(n *yaml.Node) map[string]machinery.Config {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return nil
+	}
+	if n.Kind != yaml.MappingNode {
+		e.addAt(n.Line, "machinery", "want a mapping of services to their settings, got %s", describeNode(n))
+		return nil
+	}
+	out := map[string]machinery.Config{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		id, v := n.Content[i].Value, n.Content[i+1]
+		key := "machinery." + id
+		cfg := machinery.Config{}
+		switch {
+		case v.Kind == yaml.ScalarNode && v.Tag == "!!null":
+		case v.Kind != yaml.MappingNode:
+			e.addAt(v.Line, key, "want a mapping of settings, got %s", describeNode(v))
+			continue
+		}
+		for j := 0; j+1 < len(v.Content); j += 2 {
+			k, val := v.Content[j].Value, v.Content[j+1]
+			if val.Kind != yaml.ScalarNode {
+				e.addAt(val.Line, key+"."+k, "want a string, got %s", describeNode(val))
+				continue
+			}
+			cfg[k] = val.Value
+		}
+		out[id] = cfg
+	}
+	return out
 }
 
 // decodeProjects decodes the projects key's value (nil when the file

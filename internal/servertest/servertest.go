@@ -11,6 +11,7 @@ import (
 
 	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/edge"
+	"github.com/tolk-project/tolk/machinery"
 	"github.com/tolk-project/tolk/web"
 )
 
@@ -20,6 +21,7 @@ type Store interface {
 	edge.Store
 	api.Store
 	web.Store
+	machinery.SameSourceFinder
 }
 
 // Options are the options of the edge, the API and the pages in one
@@ -53,6 +55,11 @@ type Options struct {
 	WebhookAllowPrivate bool
 	// AnonymousSuggestions is api.Options'.
 	AnonymousSuggestions edge.RateLimit
+
+	// The machine translation services' (machinery.Options; SameSource
+	// is the store) and the pages' limit on engine calls.
+	Machinery          machinery.Options
+	MachineryRateLimit edge.RateLimit
 }
 
 // Parts splits o into the options of each part.
@@ -65,7 +72,7 @@ func (o Options) Parts() (edge.Options, api.Options, web.Options) {
 		Hooks: o.Hooks, HookSecret: o.HookSecret, FileFormats: o.FileFormats,
 		WebhookAllowPrivate: o.WebhookAllowPrivate, AnonymousSuggestions: o.AnonymousSuggestions}
 	// A nil Files is a nil UploadParser: the pages then offer no upload.
-	w := web.Options{Files: o.Files, MaxUploadBytes: o.MaxUploadBytes}
+	w := web.Options{Files: o.Files, MaxUploadBytes: o.MaxUploadBytes, MachineryRateLimit: o.MachineryRateLimit}
 	return e, a, w
 }
 
@@ -80,6 +87,10 @@ func (o *Options) Validate() error {
 		return err
 	}
 	if err := w.Validate(); err != nil {
+		return err
+	}
+	m := o.Machinery
+	if err := m.Validate(); err != nil {
 		return err
 	}
 	o.Logger, o.MaxResponseBytes = e.Logger, e.MaxResponseBytes
@@ -98,6 +109,13 @@ type Server struct {
 // when o does not validate, as the parts' constructors do.
 func Build(store Store, o Options) Server {
 	eo, ao, wo := o.Parts()
+	mo := o.Machinery
+	mo.SameSource = store
+	broker, err := machinery.New(mo)
+	if err != nil {
+		panic(err)
+	}
+	ao.Machinery, wo.Machinery = broker, broker
 	e := edge.New(store, eo)
 	a := api.New(e, store, ao)
 	web.New(e, store, wo)

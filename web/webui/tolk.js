@@ -19,6 +19,7 @@
         var ta = main().querySelector("textarea:not([readonly])");
         if (ta) { ta.focus(); }
         check();
+        machinery();
       })
       .catch(function () { location.href = url; });
   }
@@ -80,6 +81,51 @@
     });
   }
 
+  // machinery asks each of the project's services for suggestions at
+  // once; each box fills when its service answers, so a slow engine
+  // delays only its own box. "Use" copies a suggestion into its form.
+  function machinery() {
+    var box = document.getElementById("machinery");
+    if (!box) { return; }
+    Array.prototype.forEach.call(box.querySelectorAll("section[data-url]"), function (sec) {
+      var out = sec.querySelector("p");
+      out.textContent = "Asking\u2026";
+      fetch(sec.getAttribute("data-url"), {
+        method: "POST", credentials: "same-origin",
+        headers: { "X-CSRF-Token": box.getAttribute("data-csrf") || "" }
+      }).then(function (r) { return r.json(); }).then(function (body) {
+        if (body.responseStatus !== 200) {
+          out.textContent = body.responseDetails || "No answer.";
+          return;
+        }
+        if (!body.translations.length) { out.textContent = "No suggestions."; return; }
+        var list = document.createElement("ul");
+        body.translations.forEach(function (t) {
+          var li = document.createElement("li");
+          var q = document.createElement("q");
+          q.textContent = t.text;
+          q.lang = body.lang;
+          q.dir = body.dir;
+          li.appendChild(q);
+          var meta = (t.show_quality ? " " + t.quality + "%" : "") + (t.origin ? " \u2014 " + t.origin : "");
+          if (meta) { li.appendChild(document.createTextNode(meta)); }
+          var areas = document.querySelectorAll("#edit textarea[name=target]:not([readonly])");
+          var area = areas[t.plural_form] || areas[0];
+          if (area) {
+            var use = document.createElement("button");
+            use.type = "button";
+            use.textContent = "Use";
+            use.addEventListener("click", function () { area.value = t.text; area.focus(); check(); });
+            li.appendChild(document.createTextNode(" "));
+            li.appendChild(use);
+          }
+          list.appendChild(li);
+        });
+        out.replaceWith(list);
+      }).catch(function (e) { out.textContent = "Not answered: " + e.message; });
+    });
+  }
+
   // check warns about placeholders of the source the target lacks.
   function check() {
     var form = document.getElementById("edit");
@@ -124,5 +170,5 @@
   });
 
   window.addEventListener("popstate", function () { go(location.href, false); });
-  document.addEventListener("DOMContentLoaded", check);
+  document.addEventListener("DOMContentLoaded", function () { check(); machinery(); });
 })();
