@@ -233,7 +233,9 @@ func TestEveryWriteKeepsCounts(t *testing.T) {
 		func(index.Suggestion, index.Unit, index.Translation) error { return nil })
 	step("vote", err)
 	_, err = f.db.AcceptSuggestion(ctx, s1.Suggestion.ID, f.user,
-		func(index.Suggestion, index.Unit, index.Translation) (index.State, error) { return index.StateTranslated, nil })
+		func(index.Suggestion, index.Unit, index.Translation) (index.State, error) {
+			return index.StateTranslated, nil
+		})
 	step("accept one of two suggestions", err)
 	step("delete the other", f.db.DeleteSuggestion(ctx, s2.Suggestion.ID, f.user, "",
 		func(index.Suggestion, index.Unit, index.Translation) error { return nil }))
