@@ -31,6 +31,7 @@ type Store interface {
 	hookStore
 	addonStore
 	checkStore
+	memoryStore
 }
 
 // Options configure the API. The zero value is usable: the repository,
@@ -74,6 +75,10 @@ type Options struct {
 	// link-local and private addresses (index.PrivateAddress), which are
 	// refused otherwise. The sender checks every address it dials too.
 	WebhookAllowPrivate bool
+	// MemoryFiles reads and writes the translation memory's TMX files
+	// (sync.MemoryFiles); when nil, memory imports and exports take JSON
+	// only.
+	MemoryFiles MemoryFiles
 }
 
 // Validate fills defaults and rejects a negative upload limit.
@@ -132,4 +137,5 @@ func (s *Server) routes(r *edge.Router) {
 	s.taskRoutes(r)
 	s.addonRoutes(r)
 	s.hookRoutes(r)
+	s.memoryRoutes(r)
 }

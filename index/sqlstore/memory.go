@@ -201,8 +201,12 @@ func rankMemory(found []index.MemoryEntry, sims map[string]int, q index.MemoryQu
 			continue
 		}
 		e.SourceLanguage = q.SourceLanguage
+		ctx := e.Context
+		if q.NoContext {
+			ctx = ""
+		}
 		mm := index.MemoryMatch{MemoryEntry: e, Exact: e.Source == q.Text,
-			Quality: index.MemoryQuality(sims[e.Source], e.Status, e.Context, q.Context)}
+			Quality: index.MemoryQuality(sims[e.Source], e.Status, ctx, q.Context)}
 		if mm.Quality < threshold {
 			continue
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/edge"
+	tolksync "github.com/tolk-project/tolk/sync"
 	"github.com/tolk-project/tolk/web"
 )
 
@@ -61,7 +62,7 @@ func (o Options) Parts() (edge.Options, api.Options, web.Options) {
 	a := api.Options{Repositories: o.Repositories, Files: o.Files, MaxUploadBytes: o.MaxUploadBytes,
 		Components: o.Components, Operations: o.Operations, AllowLocalRepos: o.AllowLocalRepos,
 		Hooks: o.Hooks, HookSecret: o.HookSecret, FileFormats: o.FileFormats,
-		WebhookAllowPrivate: o.WebhookAllowPrivate}
+		WebhookAllowPrivate: o.WebhookAllowPrivate, MemoryFiles: tolksync.MemoryFiles{}}
 	// A nil Files is a nil UploadParser: the pages then offer no upload.
 	w := web.Options{Files: o.Files, MaxUploadBytes: o.MaxUploadBytes}
 	return e, a, w
