@@ -39,6 +39,13 @@
 //     -t2 -c8, the API and then its ceiling.
 //   - scale: N copies of the corpus components in one project: import
 //     time, peak RSS and read latency against the 1x run.
+//   - memory: the translation memory of -scale copies of the corpus (at
+//     least one; ≥ 2 million entries at 10), imported into an index of
+//     its own: the first lookup (which builds the index of source
+//     texts) against the import's time, one-string and 100-string
+//     lookups through the API, 2,000 strings in one store call, and unit
+//     PATCHes with the memory idle and in use, each against issue 29's
+//     target.
 //   - monorepo: a repository of 100,000 files outside the filemask of a
 //     component of 6 locale files, built with git fast-import and
 //     imported with the real sync.Service into an index of its own: the
@@ -53,7 +60,7 @@
 //     Then one edit's Apply in the largest and smallest file of each
 //     format. Needs the corpus but not its import; a few seconds.
 //
-// -only import,reads,git,writes,mixed,web,scale,monorepo,formats runs
+// -only import,reads,git,writes,mixed,web,scale,memory,monorepo,formats runs
 // just the sections named. Every section but monorepo and formats needs
 // the corpus's import, which runs when any of them is named; monorepo
 // needs no corpus.
@@ -193,7 +200,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 }
 
 // sections are the parts of a run, in order.
-var sections = []string{"import", "reads", "git", "writes", "mixed", "web", "scale", "monorepo", "formats"}
+var sections = []string{"import", "reads", "git", "writes", "mixed", "web", "scale", "memory", "monorepo", "formats"}
 
 // standalone are the sections that build what they measure themselves:
 // the corpus is imported only when another section is named.
@@ -346,6 +353,11 @@ func benchCorpus(ctx context.Context, cfg config, eng *engine, rep *report, tmp 
 	if cfg.Scale > 0 && cfg.Sections["scale"] {
 		if err := benchScale(ctx, cfg, eng, rep, repos, tmp, logf); err != nil {
 			return err
+		}
+	}
+	if cfg.Sections["memory"] {
+		if rep.Memory, err = benchMemory(ctx, cfg, eng, repos, tmp, logf); err != nil {
+			return fmt.Errorf("memory: %w", err)
 		}
 	}
 	return nil

@@ -3,10 +3,12 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"math/bits"
 	"sort"
 	"strings"
 
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/langdata"
 )
 
 // The translation memory (reference workspace §5; design in
@@ -54,7 +56,7 @@ func (db *DB) lookupMemory(ctx context.Context, snap *memSnapshot, q index.Memor
 		threshold = index.MemoryDefaultThreshold
 	}
 	threshold = min(threshold, 100)
-	l := snap.langs[q.SourceLanguage]
+	l := snap.langs[langdata.NormalizeCode(q.SourceLanguage)]
 	if l == nil || q.Text == "" || q.TargetLanguage == "" {
 		return nil, nil
 	}
@@ -87,29 +89,32 @@ func (db *DB) lookupMemory(ctx context.Context, snap *memSnapshot, q index.Memor
 		}
 	}
 	var found []index.MemoryEntry
-	if err := db.memoryUnits(ctx, snap, q.TargetLanguage, comps, hashes, sims, &found); err != nil {
+	targets := snap.codesOf(q.TargetLanguage)
+	if err := db.memoryUnits(ctx, snap, targets, comps, hashes, sims, &found); err != nil {
 		return nil, err
 	}
-	if err := db.memoryImported(ctx, snap, q.TargetLanguage, entries, &found); err != nil {
+	if err := db.memoryImported(ctx, snap, targets, entries, &found); err != nil {
 		return nil, err
 	}
 	return rankMemory(found, sims, q, threshold), nil
 }
 
-// memoryUnits appends the translated units in language lang of the
+// memoryUnits appends the translated units in a language of langs (its
+// stored codes) of the
 // components whose id_hash is among hashes and whose source is one of
 // sources: the pairs the index found (a component and a hash of two
 // different texts match nothing, as the source is checked).
-func (db *DB) memoryUnits(ctx context.Context, snap *memSnapshot, lang string, comps, hashes []int64,
+func (db *DB) memoryUnits(ctx context.Context, snap *memSnapshot, langs []string, comps, hashes []int64,
 	sources map[string]int, out *[]index.MemoryEntry) error {
+	ll, largs := textList(langs)
 	for ci := 0; ci < len(comps); ci += memoryChunk {
 		cl, cargs := idList(comps[ci:min(ci+memoryChunk, len(comps))])
 		for hi := 0; hi < len(hashes); hi += memoryChunk {
 			hl, hargs := idList(hashes[hi:min(hi+memoryChunk, len(hashes))])
-			args := append(append([]any{lang}, cargs...), hargs...)
+			args := append(append(append([]any{}, largs...), cargs...), hargs...)
 			rows, err := db.r.QueryContext(ctx, `SELECT u.id, u.source, u.target, u.context, u.state, t.component_id
 				FROM translations t JOIN units u ON u.translation_id = t.id
-				WHERE t.language_code = ? AND t.component_id IN `+cl+` AND u.id_hash IN `+hl+`
+				WHERE t.language_code IN `+ll+` AND t.component_id IN `+cl+` AND u.id_hash IN `+hl+`
 				AND u.state >= 10 AND u.target != ''`, args...)
 			if err != nil {
 				return err
@@ -125,7 +130,7 @@ func (db *DB) memoryUnits(ctx context.Context, snap *memSnapshot, lang string, c
 				if _, ok := sources[e.Source]; !ok {
 					continue
 				}
-				snap.unitEntry(&e, id, comp, state, lang)
+				snap.unitEntry(&e, id, comp, state, langs[0])
 				*out = append(*out, e)
 			}
 			rows.Close()
@@ -149,13 +154,14 @@ func (s *memSnapshot) unitEntry(e *index.MemoryEntry, unitID, componentID int64,
 	e.Shared = p.inPool()
 }
 
-// memoryImported appends the imported entries among ids in language
-// lang.
-func (db *DB) memoryImported(ctx context.Context, snap *memSnapshot, lang string, ids []int64, out *[]index.MemoryEntry) error {
+// memoryImported appends the imported entries among ids in a language
+// of langs.
+func (db *DB) memoryImported(ctx context.Context, snap *memSnapshot, langs []string, ids []int64, out *[]index.MemoryEntry) error {
+	ll, largs := textList(langs)
 	for i := 0; i < len(ids); i += memoryChunk {
 		list, args := idList(ids[i:min(i+memoryChunk, len(ids))])
 		rows, err := db.r.QueryContext(ctx, `SELECT `+memoryColumns+` FROM memory m
-			WHERE m.target_language = ? AND m.id IN `+list, append([]any{lang}, args...)...)
+			WHERE m.target_language IN `+ll+` AND m.id IN `+list, append(append([]any{}, largs...), args...)...)
 		if err != nil {
 			return err
 		}
@@ -240,7 +246,7 @@ func better(a, b index.MemoryMatch) bool {
 // FindMemory returns one page of the entries f selects, imported ones
 // first, then units', each kind in id order, and how many there are. A
 // unit is an entry when it is translated or needs editing, has a target,
-// and is not of its component's source language. Deep pages cost an
+// and is not of its component's source translation. Deep pages cost an
 // OFFSET scan (unlike the other lists' keyset pages): the list is for
 // looking, and EachMemory (exports) walks by key.
 func (db *DB) FindMemory(ctx context.Context, f index.MemoryFilter, pg index.Page) ([]index.MemoryEntry, int, error) {
@@ -253,8 +259,8 @@ func (db *DB) FindMemory(ctx context.Context, f index.MemoryFilter, pg index.Pag
 		return nil, 0, err
 	}
 	defer tx.Rollback()
-	iw, iargs := memoryImportedWhere(f)
-	uw, uargs := memoryUnitWhere(f)
+	iw, iargs := memoryImportedWhere(f, snap)
+	uw, uargs := memoryUnitWhere(f, snap)
 	var ni, nu int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM memory m WHERE `+iw, iargs...).Scan(&ni); err != nil {
 		return nil, 0, err
@@ -325,13 +331,13 @@ func (db *DB) EachMemory(ctx context.Context, f index.MemoryFilter, fn func(inde
 			after = key(chunk[len(chunk)-1])
 		}
 	}
-	iw, iargs := memoryImportedWhere(f)
+	iw, iargs := memoryImportedWhere(f, snap)
 	err = walk(`SELECT `+memoryColumns+` FROM memory m WHERE `+iw+` AND m.id > ? ORDER BY m.id LIMIT ?`, iargs,
 		scanMemoryRows, func(e index.MemoryEntry) int64 { row, _ := index.SplitMemoryID(e.ID); return row })
 	if err != nil {
 		return err
 	}
-	uw, uargs := memoryUnitWhere(f)
+	uw, uargs := memoryUnitWhere(f, snap)
 	return walk(`SELECT `+memoryUnitColumns+` `+memoryUnitFrom+` WHERE `+uw+` AND u.id > ? ORDER BY u.id LIMIT ?`,
 		uargs, scanMemoryUnits, func(e index.MemoryEntry) int64 { row, _ := index.SplitMemoryID(e.ID); return row })
 }
@@ -362,17 +368,19 @@ func scanMemoryUnits(rows *sql.Rows, snap *memSnapshot, out *[]index.MemoryEntry
 
 // memoryUnitWhere is the condition on units u (of translation t and
 // component c) of a filter.
-func memoryUnitWhere(f index.MemoryFilter) (string, []any) {
-	where := []string{`u.state >= 10`, `u.target != ''`, `t.language_code != c.source_language`}
+func memoryUnitWhere(f index.MemoryFilter, snap *memSnapshot) (string, []any) {
+	where := []string{`u.state >= 10`, `u.target != ''`, `t.is_source = 0`}
 	var args []any
 	if f.Source != "" {
 		where, args = append(where, `lower(u.source) LIKE ? ESCAPE '\'`), append(args, likePattern(f.Source))
 	}
 	if f.SourceLanguage != "" {
-		where, args = append(where, `c.source_language = ?`), append(args, f.SourceLanguage)
+		l, a := textList(snap.codesOf(f.SourceLanguage))
+		where, args = append(where, `c.source_language IN `+l), append(args, a...)
 	}
 	if f.TargetLanguage != "" {
-		where, args = append(where, `t.language_code = ?`), append(args, f.TargetLanguage)
+		l, a := textList(snap.codesOf(f.TargetLanguage))
+		where, args = append(where, `t.language_code IN `+l), append(args, a...)
 	}
 	if f.ProjectID != 0 {
 		where, args = append(where, `c.project_id = ?`), append(args, f.ProjectID)
@@ -385,17 +393,19 @@ func memoryUnitWhere(f index.MemoryFilter) (string, []any) {
 }
 
 // memoryImportedWhere is memoryUnitWhere for imported entries m.
-func memoryImportedWhere(f index.MemoryFilter) (string, []any) {
+func memoryImportedWhere(f index.MemoryFilter, snap *memSnapshot) (string, []any) {
 	where := []string{`1 = 1`}
 	var args []any
 	if f.Source != "" {
 		where, args = append(where, `lower(m.source) LIKE ? ESCAPE '\'`), append(args, likePattern(f.Source))
 	}
 	if f.SourceLanguage != "" {
-		where, args = append(where, `m.source_language = ?`), append(args, f.SourceLanguage)
+		l, a := textList(snap.codesOf(f.SourceLanguage))
+		where, args = append(where, `m.source_language IN `+l), append(args, a...)
 	}
 	if f.TargetLanguage != "" {
-		where, args = append(where, `m.target_language = ?`), append(args, f.TargetLanguage)
+		l, a := textList(snap.codesOf(f.TargetLanguage))
+		where, args = append(where, `m.target_language IN `+l), append(args, a...)
 	}
 	if f.ProjectID != 0 {
 		where, args = append(where, `m.project_id = ?`), append(args, f.ProjectID)
@@ -405,6 +415,17 @@ func memoryImportedWhere(f index.MemoryFilter) (string, []any) {
 		where, args = append(where, w), append(args, a...)
 	}
 	return strings.Join(where, " AND "), args
+}
+
+// textList is "(?, …)" of codes and its arguments, padded to a power of
+// two by repeating the last, as idList pads ids.
+func textList(codes []string) (string, []any) {
+	n := 1 << bits.Len(uint(len(codes)-1))
+	args := make([]any, n)
+	for i := range args {
+		args[i] = codes[min(i, len(codes)-1)]
+	}
+	return "(?" + strings.Repeat(", ?", n-1) + ")", args
 }
 
 // likePattern is a LIKE pattern for a case-insensitive substring:
@@ -431,7 +452,7 @@ func (db *DB) FindMemoryEntry(ctx context.Context, id int64) (index.MemoryEntry,
 			return index.MemoryEntry{}, err
 		}
 	} else {
-		w, args := memoryUnitWhere(index.MemoryFilter{})
+		w, args := memoryUnitWhere(index.MemoryFilter{}, snap)
 		rows, err := db.r.QueryContext(ctx, `SELECT `+memoryUnitColumns+` `+memoryUnitFrom+` WHERE `+w+
 			` AND u.id = ?`, append(args, row)...)
 		if err != nil {

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/langdata"
 )
 
 // The translation memory's fuzzy index (see docs/memory.md for why it
@@ -65,10 +66,27 @@ type memComponent struct {
 // memSnapshot is one build of the index; it is never changed once
 // published, so lookups read it without locks.
 type memSnapshot struct {
-	tag        uint64 // the write clock's reading before the build
-	langs      map[string]*memLang
+	tag        uint64              // the write clock's reading before the build
+	langs      map[string]*memLang // by source language, its code normalized (langdata.NormalizeCode)
 	projects   map[int64]memProject
 	components map[int64]memComponent
+	// codes are the language codes translations and components are
+	// stored under, by normalized code: files and settings write "en-us" and "en_US"
+	// alike, and a lookup asks for either.
+	codes map[string][]string
+}
+
+// codesOf returns the stored codes of a language (the normalized code
+// itself among them, as imported entries are stored under it).
+func (s *memSnapshot) codesOf(code string) []string {
+	norm := langdata.NormalizeCode(code)
+	out := []string{norm}
+	for _, c := range s.codes[norm] {
+		if c != norm {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // memIndex holds the current snapshot; mu serializes rebuilds, so that
@@ -99,7 +117,7 @@ func (db *DB) memorySnapshot(ctx context.Context) (*memSnapshot, error) {
 func (db *DB) buildMemory(ctx context.Context) (*memSnapshot, error) {
 	tag := db.clock.now()
 	s := &memSnapshot{tag: tag, langs: map[string]*memLang{}, projects: map[int64]memProject{},
-		components: map[int64]memComponent{}}
+		components: map[int64]memComponent{}, codes: map[string][]string{}}
 	tx, err := db.beginRead(ctx)
 	if err != nil {
 		return nil, err
@@ -142,15 +160,35 @@ func (db *DB) buildMemory(ctx context.Context) (*memSnapshot, error) {
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	rows, err = tx.QueryContext(ctx, `SELECT language_code FROM translations UNION SELECT source_language FROM components`)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var code string
+		if err := rows.Scan(&code); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		norm := langdata.NormalizeCode(code)
+		s.codes[norm] = append(s.codes[norm], code)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
 	// The source translation's units hold every source text once per
-	// component; translations' units repeat them per language.
+	// component; translations' units repeat them per language. (Its
+	// language code may be written otherwise than the component's source
+	// language, "en-us" beside "en_US": is_source says which it is.)
 	rows, err = tx.QueryContext(ctx, `SELECT c.source_language, u.source, c.id, u.id_hash
-		FROM components c JOIN translations t ON t.component_id = c.id AND t.language_code = c.source_language
+		FROM components c JOIN translations t ON t.component_id = c.id AND t.is_source != 0
 		JOIN units u ON u.translation_id = t.id WHERE u.source != ''`)
 	if err != nil {
 		return nil, err
 	}
 	add := func(lang, text string, ref memRef) {
+		lang = langdata.NormalizeCode(lang)
 		l := s.langs[lang]
 		if l == nil {
 			l = &memLang{byText: map[string]int{}}
