@@ -68,7 +68,7 @@ type memoryQuery struct{ lang, text string }
 // benchMemory imports copies of the corpus and measures the memory over
 // it.
 func benchMemory(ctx context.Context, cfg config, eng *engine, repos []corpusRepo, tmp string, logf func(string, ...any)) (*memoryResult, error) {
-	copies := max(cfg.Scale, 1)
+	copies := max(cfg.MemoryCopies, 1)
 	logf("memory: importing %dx the corpus", copies)
 	in, res, err := runImport(ctx, eng, filepath.Join(tmp, "memory"), "memory", projectComponents(repos, copies), cfg.cpuProfile("memory-import"))
 	if err != nil {

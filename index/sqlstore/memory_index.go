@@ -180,11 +180,29 @@ func (db *DB) buildMemory(ctx context.Context) (*memSnapshot, error) {
 	// The source translation's units hold every source text once per
 	// component; translations' units repeat them per language. (Its
 	// language code may be written otherwise than the component's source
-	// language, "en-us" beside "en_US": is_source says which it is.)
-	rows, err = tx.QueryContext(ctx, `SELECT c.source_language, u.source, c.id, u.id_hash
-		FROM components c JOIN translations t ON t.component_id = c.id AND t.is_source != 0
-		JOIN units u ON u.translation_id = t.id WHERE u.source != ''`)
+	// language, "en-us" beside "en_US": is_source says which it is.) They
+	// are read a translation at a time, through the index every unit list
+	// uses: one join over units let SQLite scan all of them.
+	type source struct {
+		translation, component int64
+		lang                   string
+	}
+	var sources []source
+	rows, err = tx.QueryContext(ctx, `SELECT t.id, c.id, c.source_language FROM components c
+		JOIN translations t ON t.component_id = c.id AND t.is_source != 0 ORDER BY t.id`)
 	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var src source
+		if err := rows.Scan(&src.translation, &src.component, &src.lang); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		sources = append(sources, src)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
 		return nil, err
 	}
 	add := func(lang, text string, ref memRef) {
@@ -202,18 +220,25 @@ func (db *DB) buildMemory(ctx context.Context) (*memSnapshot, error) {
 		}
 		l.texts[i].refs = append(l.texts[i].refs, ref)
 	}
-	for rows.Next() {
-		var lang, text string
-		var ref memRef
-		if err := rows.Scan(&lang, &text, &ref.component, &ref.idHash); err != nil {
-			rows.Close()
+	for _, src := range sources {
+		rows, err := tx.QueryContext(ctx, `SELECT source, id_hash FROM units WHERE translation_id = ? AND source != ''`,
+			src.translation)
+		if err != nil {
 			return nil, err
 		}
-		add(lang, text, ref)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
+		for rows.Next() {
+			var text string
+			ref := memRef{component: src.component}
+			if err := rows.Scan(&text, &ref.idHash); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			add(src.lang, text, ref)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
 	}
 	rows, err = tx.QueryContext(ctx, `SELECT id, source_language, source, coalesce(project_id, 0) FROM memory`)
 	if err != nil {

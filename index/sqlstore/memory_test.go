@@ -148,6 +148,29 @@ func TestMemoryLookup(t *testing.T) {
 	}
 }
 
+// TestMemoryBatchKeepsScopes: queries of different projects in one batch
+// read their entries together and still each see only their own.
+func TestMemoryBatchKeepsScopes(t *testing.T) {
+	f := newMemFixture(t)
+	q := func(project, text string) index.MemoryQuery {
+		return index.MemoryQuery{ProjectID: f.projects[project].ID, SourceLanguage: "en", TargetLanguage: "de",
+			Text: text, Context: "k0"}
+	}
+	got, err := f.db.LookupMemoryMany(context.Background(), []index.MemoryQuery{
+		q("priv", "The page was not found"), q("pub", "The page was not found"), q("other", "Secret launch date"),
+		q("priv", "Secret launch date"), {SourceLanguage: "xx", TargetLanguage: "de", Text: "nothing"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{{"Die Seite wurde nicht gefunden 100x", "GEHEIM 100x"}, {"Die Seite wurde nicht gefunden 100x"},
+		nil, {"Geheimes Datum 95x"}, nil}
+	for i := range want {
+		if s := summary(got[i]); !same(s, want[i]) {
+			t.Errorf("query %d: %q, want %q", i, s, want[i])
+		}
+	}
+}
+
 func TestMemorySharingAndFreshness(t *testing.T) {
 	f := newMemFixture(t)
 	ctx := context.Background()
