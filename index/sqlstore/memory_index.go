@@ -39,6 +39,7 @@ type memRef struct {
 type memText struct {
 	s    string
 	n    int // code points
+	hist index.MemoryHistogram
 	refs []memRef
 }
 
@@ -216,7 +217,7 @@ func (db *DB) buildMemory(ctx context.Context) (*memSnapshot, error) {
 		if !ok {
 			i = len(l.texts)
 			l.byText[text] = i
-			l.texts = append(l.texts, memText{s: text, n: utf8.RuneCountInString(text)})
+			l.texts = append(l.texts, memText{s: text, n: utf8.RuneCountInString(text), hist: index.NewMemoryHistogram(text)})
 		}
 		l.texts[i].refs = append(l.texts[i].refs, ref)
 	}
@@ -330,7 +331,7 @@ func (sc memScope) candidates(l *memLang, m *index.MemoryMatcher, text string, t
 	start := sort.Search(len(l.texts), func(i int) bool { return l.texts[i].n >= lo })
 	for i := start; i < len(l.texts) && l.texts[i].n <= hi; i++ {
 		t := &l.texts[i]
-		if t.s == text {
+		if t.s == text || m.Bound(&t.hist, t.n) < threshold {
 			continue
 		}
 		sim := m.Similarity(t.s, t.n)
