@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sort"
 	"sync"
@@ -62,6 +63,11 @@ type memProject struct {
 type memComponent struct {
 	project int64
 	slug    string
+	// bilingual components key units by source and context: a
+	// translation may hold strings its source translation lacks (a
+	// glossary's terms differ by language), so every translation's
+	// source texts are indexed, not only the source translation's.
+	bilingual bool
 }
 
 // memSnapshot is one build of the index; it is never changed once
@@ -144,17 +150,24 @@ func (db *DB) buildMemory(ctx context.Context) (*memSnapshot, error) {
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	rows, err = tx.QueryContext(ctx, `SELECT id, project_id, slug FROM components`)
+	rows, err = tx.QueryContext(ctx, `SELECT id, project_id, slug, settings FROM components`)
 	if err != nil {
 		return nil, err
 	}
 	for rows.Next() {
 		var id int64
 		var c memComponent
-		if err := rows.Scan(&id, &c.project, &c.slug); err != nil {
+		var settings string
+		if err := rows.Scan(&id, &c.project, &c.slug, &settings); err != nil {
 			rows.Close()
 			return nil, err
 		}
+		decoded, err := decodeSettings(settings)
+		if err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("component %d settings: %w", id, err)
+		}
+		c.bilingual = !decoded.IsMonolingual()
 		s.components[id] = c
 	}
 	rows.Close()
@@ -189,18 +202,21 @@ func (db *DB) buildMemory(ctx context.Context) (*memSnapshot, error) {
 		lang                   string
 	}
 	var sources []source
-	rows, err = tx.QueryContext(ctx, `SELECT t.id, c.id, c.source_language FROM components c
-		JOIN translations t ON t.component_id = c.id AND t.is_source != 0 ORDER BY t.id`)
+	rows, err = tx.QueryContext(ctx, `SELECT t.id, c.id, c.source_language, t.is_source FROM components c
+		JOIN translations t ON t.component_id = c.id ORDER BY t.id`)
 	if err != nil {
 		return nil, err
 	}
 	for rows.Next() {
 		var src source
-		if err := rows.Scan(&src.translation, &src.component, &src.lang); err != nil {
+		var isSource bool
+		if err := rows.Scan(&src.translation, &src.component, &src.lang, &isSource); err != nil {
 			rows.Close()
 			return nil, err
 		}
-		sources = append(sources, src)
+		if isSource || s.components[src.component].bilingual {
+			sources = append(sources, src)
+		}
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
@@ -221,6 +237,7 @@ func (db *DB) buildMemory(ctx context.Context) (*memSnapshot, error) {
 		}
 		l.texts[i].refs = append(l.texts[i].refs, ref)
 	}
+	seen := map[memRef]bool{} // a bilingual component's strings, once
 	for _, src := range sources {
 		rows, err := tx.QueryContext(ctx, `SELECT source, id_hash FROM units WHERE translation_id = ? AND source != ''`,
 			src.translation)
@@ -234,6 +251,10 @@ func (db *DB) buildMemory(ctx context.Context) (*memSnapshot, error) {
 				rows.Close()
 				return nil, err
 			}
+			if seen[ref] {
+				continue
+			}
+			seen[ref] = true
 			add(src.lang, text, ref)
 		}
 		rows.Close()

@@ -301,3 +301,39 @@ func TestMemoryImportedEntries(t *testing.T) {
 		t.Errorf("unit entry: %+v, %v", ue, err)
 	}
 }
+
+// TestMemoryBilingualStringsOfOneLanguage: a bilingual component's
+// translation may hold strings its source translation lacks (a
+// glossary's terms differ by language); they are in the memory too.
+func TestMemoryBilingualStringsOfOneLanguage(t *testing.T) {
+	f := &memFixture{db: mustOpen(t), projects: map[string]index.Project{}, de: map[string]int64{}}
+	ctx := context.Background()
+	p, _, err := f.db.SaveProject(ctx, index.Project{Name: "Gloss", Slug: "gloss"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.projects["gloss"] = p
+	c := index.DefaultComponent()
+	c.ProjectID, c.Name, c.Slug, c.FileFormat, c.IsGlossary = p.ID, "Terms", "terms", "tbx", true
+	if c, _, err = f.db.SaveComponent(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	src, err := f.db.ImportTranslation(ctx, index.TranslationImport{ComponentID: c.ID, LanguageCode: "en",
+		Filename: "en.tbx", Revision: "r", IsSource: true, Units: []index.ImportUnit{
+			{Source: []string{"apple"}, Target: []string{"apple"}, State: index.StateReadOnly}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.db.ImportTranslation(ctx, index.TranslationImport{ComponentID: c.ID, LanguageCode: "de",
+		Filename: "de.tbx", Revision: "r", SourceTranslationID: src.TranslationID, Units: []index.ImportUnit{
+			{Source: []string{"apple"}, Target: []string{"Apfel"}, State: index.StateTranslated},
+			{Source: []string{"pear tree"}, Target: []string{"Birnbaum"}, State: index.StateTranslated}}}); err != nil {
+		t.Fatal(err)
+	}
+	for text, want := range map[string][]string{"apple": {"Apfel 100x"}, "pear tree": {"Birnbaum 100x"},
+		"pear trees": {"Birnbaum 94"}} {
+		if got := summary(f.lookup(t, "gloss", text, "", 0)); !same(got, want) {
+			t.Errorf("%s: %q, want %q", text, got, want)
+		}
+	}
+}
