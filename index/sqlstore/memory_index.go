@@ -237,7 +237,14 @@ func (db *DB) buildMemory(ctx context.Context) (*memSnapshot, error) {
 		}
 		l.texts[i].refs = append(l.texts[i].refs, ref)
 	}
-	seen := map[memRef]bool{} // a bilingual component's strings, once
+	// A bilingual component's strings, once each: by occurrence and text,
+	// since translations may spell the source of one id_hash apart (a
+	// glossary file keeps a trailing space another trims).
+	type occurrence struct {
+		ref  memRef
+		text string
+	}
+	seen := map[occurrence]bool{}
 	for _, src := range sources {
 		rows, err := tx.QueryContext(ctx, `SELECT source, id_hash FROM units WHERE translation_id = ? AND source != ''`,
 			src.translation)
@@ -251,11 +258,10 @@ func (db *DB) buildMemory(ctx context.Context) (*memSnapshot, error) {
 				rows.Close()
 				return nil, err
 			}
-			if seen[ref] {
-				continue
+			if o := (occurrence{ref, text}); !seen[o] {
+				seen[o] = true
+				add(src.lang, text, ref)
 			}
-			seen[ref] = true
-			add(src.lang, text, ref)
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
