@@ -42,7 +42,7 @@ var conformance = []struct {
 	shape servertest.Shape
 }{
 	{"/api/", object, servertest.Shape{"addons": "url", "changes": "url", "components": "url", "languages": "url", "projects": "url",
-		"tasks": "url", "translations": "url", "units": "url", "users": "url", "suggestions": "url"}},
+		"memory": "url", "tasks": "url", "translations": "url", "units": "url", "users": "url", "suggestions": "url"}},
 	{"/api/projects/", paginated, projectShape},
 	{"/api/projects/demo/", object, projectShape},
 	{"/api/projects/demo/components/", paginated, componentShape},

@@ -209,6 +209,9 @@ var webhookAddon = map[string]any{"name": "weblate.webhook.webhook",
 // lacks, translated.
 const matrixUpload = `{"quit": "Beenden"}`
 
+// matrixMemory is a memory import in the reference's JSON: one entry.
+const matrixMemory = `[{"source": "Quit", "target": "Beenden", "source_language": "en", "target_language": "de"}]`
+
 // jsonBody is a body that is the same for every principal.
 func jsonBody(v map[string]any) func(matrixPrincipal) any {
 	return func(matrixPrincipal) any { return v }
@@ -432,6 +435,19 @@ var matrixRows = []matrixRow{
 	// Japanese: a language no translation uses, which may go.
 	{method: "DELETE", route: languageRoute, params: map[string]string{"code": "ja"},
 		needs: []need{{index.PermLanguageEdit, deniedLangs}}, status: 204, destructive: true, gone: "/api/languages/ja/"},
+	// The translation memory (api/memory.go): a lookup needs only a
+	// signed-in caller (the reference's); importing into a project's
+	// memory takes memory.edit there; deleting one of its imported
+	// entries memory.delete.
+	{method: "POST", route: "/api/memory/lookup/", status: 200,
+		body: jsonBody(map[string]any{"source_language": "en", "target_language": "de", "strings": []string{"Save", "Open"}}),
+		want: [2]string{"401 200 200 200 200 200 200 401", "401 200 200 200 200 200 200 401"}},
+	{method: "POST", route: "/api/memory/import/", project: "demo", upload: matrixMemory, form: []string{"project", "demo"},
+		needs: []need{{index.PermMemoryEdit, deniedDefault}}, status: 200,
+		want: [2]string{"401 403 403 403 403 200 200 401", "401 404 403 403 403 200 200 401"}},
+	{method: "DELETE", route: "/api/memory/:id/", params: map[string]string{"id": "{memory}"}, project: "demo",
+		needs: []need{{index.PermMemoryDelete, deniedDefault}}, status: 204, destructive: true, gone: "/api/memory/{memory}/",
+		want: [2]string{"401 403 403 403 403 204 204 401", "401 404 403 403 403 204 204 401"}},
 }
 
 // path is the row's route with its parameters filled in, still holding
@@ -583,6 +599,14 @@ func mustMatrixEnv(t testing.TB, private bool) *matrixEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if _, err := e.db.ImportMemory(ctx, demo.ID, 0, []index.MemoryImportEntry{{SourceLanguage: "en",
+		TargetLanguage: "de", Source: "Close", Target: "Schließen", Origin: "demo.tmx"}}); err != nil {
+		t.Fatal(err)
+	}
+	memory, _, err := e.db.FindMemory(ctx, index.MemoryFilter{ProjectID: demo.ID, Source: "Close"}, index.Page{})
+	if err != nil || len(memory) != 1 || !memory[0].Imported {
+		t.Fatalf("the demo's imported memory entry: %+v, %v", memory, err)
+	}
 	units := &writeEnv{db: e.db}
 	units.setComponent(t, "app", func(c *index.Component) { c.SuggestionVoting = true })
 	sg, err := e.db.AddSuggestion(ctx, units.unitID(t, "app", "de", "save"),
@@ -608,6 +632,7 @@ func mustMatrixEnv(t testing.TB, private bool) *matrixEnv {
 		"{suggestion}", strconv.FormatInt(sg.Suggestion.ID, 10),
 		"{comment}", strconv.FormatInt(comment.ID, 10),
 		"{label}", strconv.FormatInt(label.ID, 10),
+		"{memory}", strconv.FormatInt(memory[0].ID, 10),
 		"{projectaddon}", strconv.FormatInt(projectAddon.ID, 10),
 		"{addon}", strconv.FormatInt(addon.ID, 10),
 		"{save}", strconv.FormatInt(units.unitID(t, "app", "de", "save"), 10),

@@ -36,6 +36,7 @@ type Store interface {
 	commentStore
 	labelStore
 	machineryStore
+	memoryStore
 }
 
 // Options configure the API. The zero value is usable: the repository,
@@ -88,6 +89,10 @@ type Options struct {
 	// machinery's defaults: no site-wide services, private addresses
 	// refused.
 	Machinery *machinery.Broker
+	// MemoryFiles reads and writes the translation memory's TMX files
+	// (sync.MemoryFiles); when nil, memory imports and exports take JSON
+	// only.
+	MemoryFiles MemoryFiles
 }
 
 // Validate fills defaults and rejects a negative upload limit.
@@ -163,4 +168,5 @@ func (s *Server) routes(r *edge.Router) {
 	s.hookRoutes(r)
 	s.suggestionRoutes(r)
 	s.machineryRoutes(r)
+	s.memoryRoutes(r)
 }

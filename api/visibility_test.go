@@ -330,3 +330,75 @@ func TestPrivateMachinerySettings(t *testing.T) {
 		t.Errorf("root: GET = %d %s, want 200 {}", r.Status, r.Body)
 	}
 }
+
+// TestPrivateMemory: a private project's strings never reach another
+// project's memory lookups, nor the memory lists, entries and exports of
+// whoever may not see the project; its members find them in its own
+// lookups only (a private project never feeds the shared pool).
+func TestPrivateMemory(t *testing.T) {
+	e := mustPrivateEnv(t)
+	const pair = "source_language=en&target_language=de"
+	for _, reader := range e.readers() {
+		if reader.auth == "" {
+			continue // the memory is for signed-in users only
+		}
+		for _, q := range []string{pair, pair + "&project=demo"} {
+			if got := lookup(t, e.srv.URL, reader.auth, q, "Launch code", "Launch codes"); !same(got, []string{"-", "-"}) {
+				t.Errorf("%s: lookup %s = %q: the private project leaked", reader.name, q, got)
+			}
+		}
+		in := servertest.DoJSON(t, "POST", e.srv.URL+"/api/memory/lookup/?"+pair+"&project=secret", reader.auth,
+			map[string]any{"strings": []string{"Launch code"}})
+		missing := servertest.DoJSON(t, "POST", e.srv.URL+"/api/memory/lookup/?"+pair+"&project=nothing", reader.auth,
+			map[string]any{"strings": []string{"Launch code"}})
+		switch {
+		case reader.sees && (in.Status != http.StatusOK || !strings.Contains(string(in.Body), `"target":"Startcode de"`)):
+			t.Errorf("%s: lookup in the private project = %d %s", reader.name, in.Status, in.Body)
+		case !reader.sees && (in.Status != missing.Status || string(in.Body) != string(missing.Body)):
+			t.Errorf("%s: lookup in the private project = %d %s, want the answer for a missing one %s",
+				reader.name, in.Status, in.Body, missing.Body)
+		}
+
+		var list, export strings.Builder
+		var privateID string
+		for _, m := range memoryList(t, e.srv.URL, reader.auth, "") {
+			fmt.Fprintln(&list, m)
+			if m["target"] == "Startcode de" {
+				privateID = servertest.Num(m["id"])
+			}
+		}
+		for _, format := range []string{"json", "tmx"} {
+			r := servertest.Do(t, "GET", e.srv.URL+"/api/memory/export/?format="+format, http.Header{"Authorization": {reader.auth}})
+			export.Write(r.Body)
+		}
+		for what, body := range map[string]string{"list": list.String(), "export": export.String()} {
+			if leaks := strings.Contains(body, "Startcode"); leaks != reader.sees {
+				t.Errorf("%s: the memory %s shows the private project: %v, want %v", reader.name, what, leaks, reader.sees)
+			}
+		}
+		if reader.sees && privateID == "" {
+			t.Errorf("%s: no private entry listed", reader.name)
+		}
+	}
+	// An entry of the private project is missing to a stranger.
+	entries := memoryList(t, e.srv.URL, e.root, "project=secret")
+	if len(entries) == 0 {
+		t.Fatal("the private project has no memory")
+	}
+	id := servertest.Num(entries[0]["id"])
+	got := servertest.DoJSON(t, "GET", e.srv.URL+"/api/memory/"+id+"/", e.stranger, nil)
+	missing := servertest.DoJSON(t, "GET", e.srv.URL+"/api/memory/999999999/", e.stranger, nil)
+	if got.Status != http.StatusNotFound || string(got.Body) != string(missing.Body) {
+		t.Errorf("stranger: GET a private entry = %d %s, want %s", got.Status, got.Body, missing.Body)
+	}
+	if r := servertest.DoJSON(t, "GET", e.srv.URL+"/api/memory/"+id+"/", e.member, nil); r.Status != http.StatusOK {
+		t.Errorf("member: GET a private entry = %d %s", r.Status, r.Body)
+	}
+	// The project filter is an invalid choice for a project one may not
+	// see, as for a missing one.
+	a := servertest.DoJSON(t, "GET", e.srv.URL+"/api/memory/?project=secret", e.stranger, nil)
+	b := servertest.DoJSON(t, "GET", e.srv.URL+"/api/memory/?project=nothing", e.stranger, nil)
+	if a.Status != http.StatusBadRequest || string(a.Body) != string(b.Body) {
+		t.Errorf("stranger: project=secret = %d %s, want %s", a.Status, a.Body, b.Body)
+	}
+}

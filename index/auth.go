@@ -51,15 +51,22 @@ const (
 	// services for suggestions in the editor: one of the reference's
 	// TRANSLATE_PERMS, so every role that translates has it.
 	PermMachineryView Permission = "machinery.view"
+	// The translation memory's (reference workspace §5.2, §5.4): import
+	// into a project's memory, delete its imported entries.
+	PermMemoryEdit   Permission = "memory.edit"
+	PermMemoryDelete Permission = "memory.delete"
 
 	PermProjectAdd   Permission = "project.add"
 	PermLanguageEdit Permission = "language.edit"
 	PermUserEdit     Permission = "user.edit"
+	// PermMemoryManage is every project's memory and the site-wide one:
+	// list, import, export and delete any entry.
+	PermMemoryManage Permission = "memory.manage"
 )
 
 // globalPermissions are never granted by a project role: they act on
 // objects outside any project.
-var globalPermissions = []Permission{PermProjectAdd, PermLanguageEdit, PermUserEdit}
+var globalPermissions = []Permission{PermProjectAdd, PermLanguageEdit, PermUserEdit, PermMemoryManage}
 
 // IsGlobal reports whether p can only be granted site-wide.
 func (p Permission) IsGlobal() bool { return slices.Contains(globalPermissions, p) }
@@ -85,7 +92,8 @@ var (
 	repoPerms   = []Permission{PermVCSCommit, PermVCSPush, PermVCSUpdate, PermVCSReset, PermVCSView,
 		PermComponentLock}
 	adminPerms = slices.Concat(reviewPerms, stringPerms, repoPerms, []Permission{PermUploadAuthorship,
-		PermTranslationAdd, PermTranslationDelete, PermComponentEdit, PermProjectEdit, PermCommentDelete})
+		PermTranslationAdd, PermTranslationDelete, PermComponentEdit, PermProjectEdit, PermCommentDelete,
+		PermMemoryEdit, PermMemoryDelete})
 )
 
 // BuiltinRoles are the roles every deployment has, after the reference's
@@ -99,6 +107,7 @@ var BuiltinRoles = []Role{
 	{"Administration", adminPerms},
 	{"Add projects", []Permission{PermProjectAdd}},
 	{"Manage languages", []Permission{PermLanguageEdit}},
+	{"Manage translation memory", []Permission{PermMemoryEdit, PermMemoryDelete, PermMemoryManage}},
 }
 
 // roleAliases are the short names the command line accepts.
@@ -109,6 +118,7 @@ var roleAliases = map[string]string{
 	"repository": "Manage repository", "manage repository": "Manage repository",
 	"admin": "Administration", "administration": "Administration",
 	"add projects": "Add projects", "manage languages": "Manage languages",
+	"memory": "Manage translation memory", "manage translation memory": "Manage translation memory",
 }
 
 // FindRole returns the built-in role by name or alias, ignoring case.

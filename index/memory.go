@@ -86,6 +86,9 @@ type MemoryQuery struct {
 	TargetLanguage string
 	Text           string
 	Context        string
+	// NoContext says the query has no unit, so no context to compare:
+	// entries are not penalized for theirs (the API's lookup).
+	NoContext bool
 	// Threshold is the lowest quality returned, 1–100; 0 means
 	// MemoryDefaultThreshold.
 	Threshold int

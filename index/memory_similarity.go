@@ -114,12 +114,51 @@ func (p *pattern) similarityN(s string, n int, v []uint64) int {
 type MemoryMatcher struct {
 	p       *pattern
 	scratch []uint64
+	hist    MemoryHistogram
 }
 
 // NewMemoryMatcher prepares text for comparisons.
 func NewMemoryMatcher(text string) *MemoryMatcher {
 	p := newPattern(text)
-	return &MemoryMatcher{p: p, scratch: make([]uint64, p.words)}
+	return &MemoryMatcher{p: p, scratch: make([]uint64, p.words), hist: NewMemoryHistogram(text)}
+}
+
+// MemoryHistogram counts a string's code points in 32 buckets (the code
+// point modulo 32). Two strings have at most Σ min(count) code points
+// in common, in any order, so the histograms bound the LCS, and with it
+// the similarity, for the price of 32 additions: a lookup skips most
+// texts of a length window without comparing them.
+type MemoryHistogram [32]uint16
+
+// maxHistogramCount is where a bucket stops counting; strings that long
+// get no bound (Bound answers 100).
+const maxHistogramCount = 1<<16 - 1
+
+// NewMemoryHistogram counts s.
+func NewMemoryHistogram(s string) MemoryHistogram {
+	var h MemoryHistogram
+	for _, r := range s {
+		if b := r & 31; h[b] < maxHistogramCount {
+			h[b]++
+		}
+	}
+	return h
+}
+
+// Bound is an upper bound of Similarity(query, s) for s of n code
+// points and histogram h: never below it.
+func (m *MemoryMatcher) Bound(h *MemoryHistogram, n int) int {
+	if m.p.n == 0 || n == 0 {
+		return 0
+	}
+	if m.p.n >= maxHistogramCount || n >= maxHistogramCount {
+		return 100
+	}
+	common := 0
+	for i := range h {
+		common += int(min(m.hist[i], h[i]))
+	}
+	return 200 * common / (m.p.n + n)
 }
 
 // Len is the query's length in code points.

@@ -35,6 +35,10 @@ func TestSimilarityWorkedExamples(t *testing.T) {
 		if got := Similarity(tc.b, tc.a); got != tc.want {
 			t.Errorf("Similarity(%q, %q) = %d, want %d (not symmetric)", tc.b, tc.a, got, tc.want)
 		}
+		h := NewMemoryHistogram(tc.b)
+		if b := NewMemoryMatcher(tc.a).Bound(&h, len([]rune(tc.b))); b < tc.want {
+			t.Errorf("Bound(%q, %q) = %d, below the similarity %d", tc.a, tc.b, b, tc.want)
+		}
 	}
 }
 
@@ -60,6 +64,10 @@ func TestSimilarityMatchesDP(t *testing.T) {
 		}
 		if got := Similarity(a, b); got != want {
 			t.Fatalf("Similarity(%q, %q) = %d, want %d", a, b, got, want)
+		}
+		h := NewMemoryHistogram(b)
+		if bound := NewMemoryMatcher(a).Bound(&h, len(rb)); bound < want {
+			t.Fatalf("Bound(%q, %q) = %d, below the similarity %d", a, b, bound, want)
 		}
 	}
 }

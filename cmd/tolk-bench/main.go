@@ -43,6 +43,13 @@
 //     -t2 -c8, the API and then its ceiling.
 //   - scale: N copies of the corpus components in one project: import
 //     time, peak RSS and read latency against the 1x run.
+//   - memory: the translation memory of -memory-copies copies of the
+//     corpus (13: over 2 million entries), imported into an index of
+//     its own: the first lookup (which builds the index of source
+//     texts) against the import's time, one-string and 100-string
+//     lookups through the API, 2,000 strings in one store call, and unit
+//     PATCHes with the memory idle and in use, each against issue 29's
+//     target.
 //   - monorepo: a repository of 100,000 files outside the filemask of a
 //     component of 6 locale files, built with git fast-import and
 //     imported with the real sync.Service into an index of its own: the
@@ -57,7 +64,7 @@
 //     Then one edit's Apply in the largest and smallest file of each
 //     format. Needs the corpus but not its import; a few seconds.
 //
-// -only import,reads,search,git,writes,mixed,web,scale,monorepo,formats runs
+// -only import,reads,search,git,writes,mixed,web,scale,memory,monorepo,formats runs
 // just the sections named. Every section but monorepo and formats needs
 // the corpus's import, which runs when any of them is named; monorepo
 // needs no corpus.
@@ -115,6 +122,10 @@ type config struct {
 	DB          string          // -db: a PostgreSQL URL; "" for SQLite files
 	Sections    map[string]bool // sections to run; "import" always runs
 	Args        []string        // as given, for the report
+
+	// MemoryCopies is the copies of the corpus in the memory section:
+	// 13 make the issue's 2 million entries (10 make 1.6 million).
+	MemoryCopies int
 }
 
 func parseFlags(args []string, stderr io.Writer) (config, error) {
@@ -124,6 +135,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&cfg.Quick, "quick", false, "a few files per corpus and short load points (for CI; seconds, not minutes)")
 	fs.StringVar(&cfg.Out, "out", "BENCHMARKS.md", `Markdown file to write the results into ("-": stdout only)`)
 	fs.IntVar(&cfg.Scale, "scale", -1, "copies of the corpus in the scale section; 0 skips it (default 10, or 2 with -quick)")
+	fs.IntVar(&cfg.MemoryCopies, "memory-copies", 0, "copies of the corpus in the memory section (default 13, over 2 million "+
+		"entries, or 2 with -quick)")
 	fs.DurationVar(&cfg.Duration, "duration", 0, "time per load point (default 2s, or 100ms with -quick)")
 	fs.IntVar(&cfg.MaxRequests, "requests", 0, "at most this many requests per load point (default 200000, or 2000 with -quick)")
 	conc := fs.String("concurrency", "1,8,64", "comma-separated concurrency levels of the reads and writes sections")
@@ -163,6 +176,12 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 			cfg.Scale = 2
 		}
 	}
+	if cfg.MemoryCopies <= 0 {
+		cfg.MemoryCopies = 13
+		if cfg.Quick {
+			cfg.MemoryCopies = 2
+		}
+	}
 	if cfg.MaxRequests <= 0 {
 		cfg.MaxRequests = 200000
 		if cfg.Quick {
@@ -197,7 +216,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 }
 
 // sections are the parts of a run, in order.
-var sections = []string{"import", "reads", "search", "git", "writes", "mixed", "web", "scale", "monorepo", "formats"}
+var sections = []string{"import", "reads", "search", "git", "writes", "mixed", "web", "scale", "memory", "monorepo", "formats"}
 
 // standalone are the sections that build what they measure themselves:
 // the corpus is imported only when another section is named.
@@ -355,6 +374,11 @@ func benchCorpus(ctx context.Context, cfg config, eng *engine, rep *report, tmp 
 	if cfg.Scale > 0 && cfg.Sections["scale"] {
 		if err := benchScale(ctx, cfg, eng, rep, repos, tmp, logf); err != nil {
 			return err
+		}
+	}
+	if cfg.Sections["memory"] {
+		if rep.Memory, err = benchMemory(ctx, cfg, eng, repos, tmp, logf); err != nil {
+			return fmt.Errorf("memory: %w", err)
 		}
 	}
 	return nil

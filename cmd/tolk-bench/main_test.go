@@ -395,7 +395,8 @@ func TestParseFlagsOnly(t *testing.T) {
 		want    []string // sections run
 		wantErr bool
 	}{
-		{name: "default runs all", args: nil, want: []string{"import", "reads", "search", "git", "writes", "mixed", "web", "scale", "monorepo", "formats"}},
+		{name: "default runs all", args: nil, want: []string{"import", "reads", "search", "git", "writes", "mixed", "web", "scale", "memory", "monorepo", "formats"}},
+		{name: "memory implies import", args: []string{"-only", "memory"}, want: []string{"import", "memory"}},
 		{name: "monorepo needs no import", args: []string{"-only", "monorepo"}, want: []string{"monorepo"}},
 		{name: "formats needs no import", args: []string{"-only", "formats"}, want: []string{"formats"}},
 		{name: "monorepo beside git", args: []string{"-only", "monorepo,git"}, want: []string{"import", "git", "monorepo"}},

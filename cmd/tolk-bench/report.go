@@ -44,6 +44,7 @@ type report struct {
 	Monorepo   *monorepoResult
 	Formats    *formatsResult
 	Scale      *scaleResult
+	Memory     *memoryResult
 }
 
 // scaleResult is the scale section: the project of Copies corpus copies.
@@ -270,6 +271,10 @@ func (r *report) Markdown() string {
 	if r.Scale != nil {
 		w("### Scale: %d× the corpus\n\n", r.Scale.Copies)
 		r.scaleTable(&b)
+	}
+	if r.Memory != nil {
+		w("### Translation memory: %d× the corpus (issue 29)\n\n", r.Memory.Copies)
+		memoryTable(&b, r.Memory)
 	}
 	if r.Formats != nil {
 		w("### Formats: Decode and one edit's Apply\n\n")

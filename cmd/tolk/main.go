@@ -270,6 +270,7 @@ func (m *Main) Open(ctx context.Context) error {
 	httpOpts.Edge.Logger, httpOpts.Edge.Startup = log, m.sync
 	httpOpts.API.Repositories, httpOpts.API.Files, httpOpts.API.Components = m.sync, m.sync, m.sync
 	httpOpts.Web.Files = m.sync
+	httpOpts.API.MemoryFiles = tolksync.MemoryFiles{}
 	if !m.Config.NoHooks {
 		// A webhook's update is a pull and re-import of the component.
 		httpOpts.API.Hooks = m.sync

@@ -32,7 +32,8 @@
 // translations.go, units.go, changes.go and so on, their writes in the
 // _write.go beside them; keyset.go pages lists without OFFSET, stats.go
 // keeps statistics, import.go imports a file's units, edit.go and
-// unitwrite.go edit units. Start reading at options.go and store.go, then
+// unitwrite.go edit units; memory.go and memory_index.go are the
+// translation memory, read from units (docs/memory.md). Start reading at options.go and store.go, then
 // import.go.
 //
 // # How a write flows

@@ -3,10 +3,12 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"math/bits"
 	"sort"
 	"strings"
 
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/langdata"
 )
 
 // The translation memory (reference workspace §5; design in
@@ -33,83 +35,141 @@ func (db *DB) LookupMemory(ctx context.Context, q index.MemoryQuery) ([]index.Me
 }
 
 // LookupMemoryMany is LookupMemory of each query, answered from one
-// build of the index, in the order given.
+// build of the index, in the order given. The entries of every query
+// with the same target language are read together: one query on units
+// and one on imported entries for the batch, not for each string.
 func (db *DB) LookupMemoryMany(ctx context.Context, qs []index.MemoryQuery) ([][]index.MemoryMatch, error) {
 	snap, err := db.memorySnapshot(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := make([][]index.MemoryMatch, len(qs))
+	lookups := make([]*memLookup, len(qs))
+	groups := map[string]*memGroup{}
 	for i, q := range qs {
-		if out[i], err = db.lookupMemory(ctx, snap, q); err != nil {
+		lk := snap.prepare(q)
+		if lk == nil {
+			continue
+		}
+		lookups[i] = lk
+		key := langdata.NormalizeCode(q.TargetLanguage)
+		g := groups[key]
+		if g == nil {
+			g = &memGroup{langs: snap.codesOf(q.TargetLanguage), seen: map[[2]int64]bool{}, sources: map[string]int{},
+				bySource: map[string][]memHit{}}
+			groups[key] = g
+		}
+		g.add(lk)
+	}
+	for _, g := range groups {
+		if err := db.readGroup(ctx, snap, g); err != nil {
 			return nil, err
 		}
+	}
+	out := make([][]index.MemoryMatch, len(qs))
+	for i, lk := range lookups {
+		if lk == nil {
+			continue
+		}
+		g := groups[langdata.NormalizeCode(lk.q.TargetLanguage)]
+		var found []index.MemoryEntry
+		for text := range lk.sims {
+			for _, h := range g.bySource[text] {
+				if lk.sc.sees(h.ref) {
+					found = append(found, h.entry)
+				}
+			}
+		}
+		out[i] = rankMemory(found, lk.sims, lk.q, lk.threshold)
 	}
 	return out, nil
 }
 
-func (db *DB) lookupMemory(ctx context.Context, snap *memSnapshot, q index.MemoryQuery) ([]index.MemoryMatch, error) {
+// memLookup is one query with the source texts the index found for it.
+type memLookup struct {
+	q         index.MemoryQuery
+	threshold int
+	sc        memScope
+	cands     []memCandidate
+	sims      map[string]int // similarity by candidate text
+}
+
+// prepare finds q's candidate texts; nil when there are none.
+func (s *memSnapshot) prepare(q index.MemoryQuery) *memLookup {
 	threshold := q.Threshold
 	if threshold <= 0 {
 		threshold = index.MemoryDefaultThreshold
 	}
 	threshold = min(threshold, 100)
-	l := snap.langs[q.SourceLanguage]
+	l := s.langs[langdata.NormalizeCode(q.SourceLanguage)]
 	if l == nil || q.Text == "" || q.TargetLanguage == "" {
-		return nil, nil
+		return nil
 	}
-	sc := snap.scope(q.ProjectID)
-	m := index.NewMemoryMatcher(q.Text)
-	cands := sc.candidates(l, m, q.Text, threshold, index.MemoryLookupLimit)
-	if len(cands) == 0 {
-		return nil, nil
+	lk := &memLookup{q: q, threshold: threshold, sc: s.scope(q.ProjectID)}
+	lk.cands = lk.sc.candidates(l, index.NewMemoryMatcher(q.Text), q.Text, threshold, index.MemoryLookupLimit)
+	if len(lk.cands) == 0 {
+		return nil
 	}
-	sims := make(map[string]int, len(cands))
-	var comps, hashes, entries []int64
-	seenC, seenH := map[int64]bool{}, map[int64]bool{}
-	for _, c := range cands {
-		sims[c.text.s] = c.sim
+	lk.sims = make(map[string]int, len(lk.cands))
+	for _, c := range lk.cands {
+		lk.sims[c.text.s] = c.sim
+	}
+	return lk
+}
+
+// memGroup is the lookups of one target language: what to read for all
+// of them, and what was read, by source text.
+type memGroup struct {
+	langs                  []string // the language's stored codes
+	comps, hashes, entries []int64
+	seen                   map[[2]int64]bool // kind (0 component, 1 hash, 2 entry) and id
+	sources                map[string]int    // every candidate text
+	bySource               map[string][]memHit
+}
+
+// memHit is an entry read and the occurrence it belongs to, so that each
+// lookup keeps only those its scope sees.
+type memHit struct {
+	entry index.MemoryEntry
+	ref   memRef
+}
+
+func (g *memGroup) add(lk *memLookup) {
+	once := func(kind, id int64, list *[]int64) {
+		if k := [2]int64{kind, id}; !g.seen[k] {
+			g.seen[k] = true
+			*list = append(*list, id)
+		}
+	}
+	for _, c := range lk.cands {
+		g.sources[c.text.s] = c.sim
 		for _, r := range c.text.refs {
 			switch {
-			case !sc.sees(r):
+			case !lk.sc.sees(r):
 			case r.entry != 0:
-				entries = append(entries, r.entry)
+				once(2, r.entry, &g.entries)
 			default:
-				if !seenC[r.component] {
-					seenC[r.component] = true
-					comps = append(comps, r.component)
-				}
-				if !seenH[r.idHash] {
-					seenH[r.idHash] = true
-					hashes = append(hashes, r.idHash)
-				}
+				once(0, r.component, &g.comps)
+				once(1, r.idHash, &g.hashes)
 			}
 		}
 	}
-	var found []index.MemoryEntry
-	if err := db.memoryUnits(ctx, snap, q.TargetLanguage, comps, hashes, sims, &found); err != nil {
-		return nil, err
-	}
-	if err := db.memoryImported(ctx, snap, q.TargetLanguage, entries, &found); err != nil {
-		return nil, err
-	}
-	return rankMemory(found, sims, q, threshold), nil
 }
 
-// memoryUnits appends the translated units in language lang of the
-// components whose id_hash is among hashes and whose source is one of
-// sources: the pairs the index found (a component and a hash of two
-// different texts match nothing, as the source is checked).
-func (db *DB) memoryUnits(ctx context.Context, snap *memSnapshot, lang string, comps, hashes []int64,
-	sources map[string]int, out *[]index.MemoryEntry) error {
-	for ci := 0; ci < len(comps); ci += memoryChunk {
-		cl, cargs := idList(comps[ci:min(ci+memoryChunk, len(comps))])
-		for hi := 0; hi < len(hashes); hi += memoryChunk {
-			hl, hargs := idList(hashes[hi:min(hi+memoryChunk, len(hashes))])
-			args := append(append([]any{lang}, cargs...), hargs...)
+// readGroup reads a group's entries: the translated units in one of its
+// codes of the components whose id_hash is among its hashes and whose
+// source is one of its texts (a component and a hash of two different
+// texts match nothing, as the source is checked), and its imported
+// entries in one of its codes.
+func (db *DB) readGroup(ctx context.Context, snap *memSnapshot, g *memGroup) error {
+	ll, largs := textList(g.langs)
+	for ci := 0; ci < len(g.comps); ci += memoryChunk {
+		cl, cargs := idList(g.comps[ci:min(ci+memoryChunk, len(g.comps))])
+		for hi := 0; hi < len(g.hashes); hi += memoryChunk {
+			hl, hargs := idList(g.hashes[hi:min(hi+memoryChunk, len(g.hashes))])
+			args := append(append(append([]any{}, largs...), cargs...), hargs...)
 			rows, err := db.r.QueryContext(ctx, `SELECT u.id, u.source, u.target, u.context, u.state, t.component_id
 				FROM translations t JOIN units u ON u.translation_id = t.id
-				WHERE t.language_code = ? AND t.component_id IN `+cl+` AND u.id_hash IN `+hl+`
+				WHERE t.language_code IN `+ll+` AND t.component_id IN `+cl+` AND u.id_hash IN `+hl+`
 				AND u.state >= 10 AND u.target != ''`, args...)
 			if err != nil {
 				return err
@@ -122,16 +182,32 @@ func (db *DB) memoryUnits(ctx context.Context, snap *memSnapshot, lang string, c
 					rows.Close()
 					return err
 				}
-				if _, ok := sources[e.Source]; !ok {
+				if _, ok := g.sources[e.Source]; !ok {
 					continue
 				}
-				snap.unitEntry(&e, id, comp, state, lang)
-				*out = append(*out, e)
+				snap.unitEntry(&e, id, comp, state, g.langs[0])
+				g.bySource[e.Source] = append(g.bySource[e.Source], memHit{e, memRef{component: comp}})
 			}
 			rows.Close()
 			if err := rows.Err(); err != nil {
 				return err
 			}
+		}
+	}
+	for i := 0; i < len(g.entries); i += memoryChunk {
+		list, args := idList(g.entries[i:min(i+memoryChunk, len(g.entries))])
+		rows, err := db.r.QueryContext(ctx, `SELECT `+memoryColumns+` FROM memory m
+			WHERE m.target_language IN `+ll+` AND m.id IN `+list, append(append([]any{}, largs...), args...)...)
+		if err != nil {
+			return err
+		}
+		var found []index.MemoryEntry
+		if err := scanMemoryRows(rows, snap, &found); err != nil {
+			return err
+		}
+		for _, e := range found {
+			row, _ := index.SplitMemoryID(e.ID)
+			g.bySource[e.Source] = append(g.bySource[e.Source], memHit{e, memRef{entry: row, project: e.ProjectID}})
 		}
 	}
 	return nil
@@ -147,23 +223,6 @@ func (s *memSnapshot) unitEntry(e *index.MemoryEntry, unitID, componentID int64,
 	e.ProjectID, e.ProjectSlug = c.project, p.slug
 	e.Status = index.MemoryStatusOf(state, p.review)
 	e.Shared = p.inPool()
-}
-
-// memoryImported appends the imported entries among ids in language
-// lang.
-func (db *DB) memoryImported(ctx context.Context, snap *memSnapshot, lang string, ids []int64, out *[]index.MemoryEntry) error {
-	for i := 0; i < len(ids); i += memoryChunk {
-		list, args := idList(ids[i:min(i+memoryChunk, len(ids))])
-		rows, err := db.r.QueryContext(ctx, `SELECT `+memoryColumns+` FROM memory m
-			WHERE m.target_language = ? AND m.id IN `+list, append([]any{lang}, args...)...)
-		if err != nil {
-			return err
-		}
-		if err := scanMemoryRows(rows, snap, out); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 const memoryColumns = `m.id, m.source_language, m.target_language, m.source, m.target, m.context, m.origin,
@@ -201,8 +260,12 @@ func rankMemory(found []index.MemoryEntry, sims map[string]int, q index.MemoryQu
 			continue
 		}
 		e.SourceLanguage = q.SourceLanguage
+		ctx := e.Context
+		if q.NoContext {
+			ctx = ""
+		}
 		mm := index.MemoryMatch{MemoryEntry: e, Exact: e.Source == q.Text,
-			Quality: index.MemoryQuality(sims[e.Source], e.Status, e.Context, q.Context)}
+			Quality: index.MemoryQuality(sims[e.Source], e.Status, ctx, q.Context)}
 		if mm.Quality < threshold {
 			continue
 		}
@@ -236,7 +299,7 @@ func better(a, b index.MemoryMatch) bool {
 // FindMemory returns one page of the entries f selects, imported ones
 // first, then units', each kind in id order, and how many there are. A
 // unit is an entry when it is translated or needs editing, has a target,
-// and is not of its component's source language. Deep pages cost an
+// and is not of its component's source translation. Deep pages cost an
 // OFFSET scan (unlike the other lists' keyset pages): the list is for
 // looking, and EachMemory (exports) walks by key.
 func (db *DB) FindMemory(ctx context.Context, f index.MemoryFilter, pg index.Page) ([]index.MemoryEntry, int, error) {
@@ -249,8 +312,8 @@ func (db *DB) FindMemory(ctx context.Context, f index.MemoryFilter, pg index.Pag
 		return nil, 0, err
 	}
 	defer tx.Rollback()
-	iw, iargs := memoryImportedWhere(f)
-	uw, uargs := memoryUnitWhere(f)
+	iw, iargs := memoryImportedWhere(f, snap)
+	uw, uargs := memoryUnitWhere(f, snap)
 	var ni, nu int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM memory m WHERE `+iw, iargs...).Scan(&ni); err != nil {
 		return nil, 0, err
@@ -321,13 +384,13 @@ func (db *DB) EachMemory(ctx context.Context, f index.MemoryFilter, fn func(inde
 			after = key(chunk[len(chunk)-1])
 		}
 	}
-	iw, iargs := memoryImportedWhere(f)
+	iw, iargs := memoryImportedWhere(f, snap)
 	err = walk(`SELECT `+memoryColumns+` FROM memory m WHERE `+iw+` AND m.id > ? ORDER BY m.id LIMIT ?`, iargs,
 		scanMemoryRows, func(e index.MemoryEntry) int64 { row, _ := index.SplitMemoryID(e.ID); return row })
 	if err != nil {
 		return err
 	}
-	uw, uargs := memoryUnitWhere(f)
+	uw, uargs := memoryUnitWhere(f, snap)
 	return walk(`SELECT `+memoryUnitColumns+` `+memoryUnitFrom+` WHERE `+uw+` AND u.id > ? ORDER BY u.id LIMIT ?`,
 		uargs, scanMemoryUnits, func(e index.MemoryEntry) int64 { row, _ := index.SplitMemoryID(e.ID); return row })
 }
@@ -358,17 +421,19 @@ func scanMemoryUnits(rows *sql.Rows, snap *memSnapshot, out *[]index.MemoryEntry
 
 // memoryUnitWhere is the condition on units u (of translation t and
 // component c) of a filter.
-func memoryUnitWhere(f index.MemoryFilter) (string, []any) {
-	where := []string{`u.state >= 10`, `u.target != ''`, `t.language_code != c.source_language`}
+func memoryUnitWhere(f index.MemoryFilter, snap *memSnapshot) (string, []any) {
+	where := []string{`u.state >= 10`, `u.target != ''`, `t.is_source = 0`}
 	var args []any
 	if f.Source != "" {
 		where, args = append(where, `lower(u.source) LIKE ? ESCAPE '\'`), append(args, likePattern(f.Source))
 	}
 	if f.SourceLanguage != "" {
-		where, args = append(where, `c.source_language = ?`), append(args, f.SourceLanguage)
+		l, a := textList(snap.codesOf(f.SourceLanguage))
+		where, args = append(where, `c.source_language IN `+l), append(args, a...)
 	}
 	if f.TargetLanguage != "" {
-		where, args = append(where, `t.language_code = ?`), append(args, f.TargetLanguage)
+		l, a := textList(snap.codesOf(f.TargetLanguage))
+		where, args = append(where, `t.language_code IN `+l), append(args, a...)
 	}
 	if f.ProjectID != 0 {
 		where, args = append(where, `c.project_id = ?`), append(args, f.ProjectID)
@@ -381,17 +446,19 @@ func memoryUnitWhere(f index.MemoryFilter) (string, []any) {
 }
 
 // memoryImportedWhere is memoryUnitWhere for imported entries m.
-func memoryImportedWhere(f index.MemoryFilter) (string, []any) {
+func memoryImportedWhere(f index.MemoryFilter, snap *memSnapshot) (string, []any) {
 	where := []string{`1 = 1`}
 	var args []any
 	if f.Source != "" {
 		where, args = append(where, `lower(m.source) LIKE ? ESCAPE '\'`), append(args, likePattern(f.Source))
 	}
 	if f.SourceLanguage != "" {
-		where, args = append(where, `m.source_language = ?`), append(args, f.SourceLanguage)
+		l, a := textList(snap.codesOf(f.SourceLanguage))
+		where, args = append(where, `m.source_language IN `+l), append(args, a...)
 	}
 	if f.TargetLanguage != "" {
-		where, args = append(where, `m.target_language = ?`), append(args, f.TargetLanguage)
+		l, a := textList(snap.codesOf(f.TargetLanguage))
+		where, args = append(where, `m.target_language IN `+l), append(args, a...)
 	}
 	if f.ProjectID != 0 {
 		where, args = append(where, `m.project_id = ?`), append(args, f.ProjectID)
@@ -401,6 +468,17 @@ func memoryImportedWhere(f index.MemoryFilter) (string, []any) {
 		where, args = append(where, w), append(args, a...)
 	}
 	return strings.Join(where, " AND "), args
+}
+
+// textList is "(?, …)" of codes and its arguments, padded to a power of
+// two by repeating the last, as idList pads ids.
+func textList(codes []string) (string, []any) {
+	n := 1 << bits.Len(uint(len(codes)-1))
+	args := make([]any, n)
+	for i := range args {
+		args[i] = codes[min(i, len(codes)-1)]
+	}
+	return "(?" + strings.Repeat(", ?", n-1) + ")", args
 }
 
 // likePattern is a LIKE pattern for a case-insensitive substring:
@@ -427,7 +505,7 @@ func (db *DB) FindMemoryEntry(ctx context.Context, id int64) (index.MemoryEntry,
 			return index.MemoryEntry{}, err
 		}
 	} else {
-		w, args := memoryUnitWhere(index.MemoryFilter{})
+		w, args := memoryUnitWhere(index.MemoryFilter{}, snap)
 		rows, err := db.r.QueryContext(ctx, `SELECT `+memoryUnitColumns+` `+memoryUnitFrom+` WHERE `+w+
 			` AND u.id = ?`, append(args, row)...)
 		if err != nil {

@@ -2,12 +2,14 @@ package sqlstore
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sort"
 	"sync"
 	"unicode/utf8"
 
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/langdata"
 )
 
 // The translation memory's fuzzy index (see docs/memory.md for why it
@@ -38,6 +40,7 @@ type memRef struct {
 type memText struct {
 	s    string
 	n    int // code points
+	hist index.MemoryHistogram
 	refs []memRef
 }
 
@@ -60,15 +63,37 @@ type memProject struct {
 type memComponent struct {
 	project int64
 	slug    string
+	// bilingual components key units by source and context: a
+	// translation may hold strings its source translation lacks (a
+	// glossary's terms differ by language), so every translation's
+	// source texts are indexed, not only the source translation's.
+	bilingual bool
 }
 
 // memSnapshot is one build of the index; it is never changed once
 // published, so lookups read it without locks.
 type memSnapshot struct {
-	tag        uint64 // the write clock's reading before the build
-	langs      map[string]*memLang
+	tag        uint64              // the write clock's reading before the build
+	langs      map[string]*memLang // by source language, its code normalized (langdata.NormalizeCode)
 	projects   map[int64]memProject
 	components map[int64]memComponent
+	// codes are the language codes translations and components are
+	// stored under, by normalized code: files and settings write "en-us" and "en_US"
+	// alike, and a lookup asks for either.
+	codes map[string][]string
+}
+
+// codesOf returns the stored codes of a language (the normalized code
+// itself among them, as imported entries are stored under it).
+func (s *memSnapshot) codesOf(code string) []string {
+	norm := langdata.NormalizeCode(code)
+	out := []string{norm}
+	for _, c := range s.codes[norm] {
+		if c != norm {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // memIndex holds the current snapshot; mu serializes rebuilds, so that
@@ -99,7 +124,7 @@ func (db *DB) memorySnapshot(ctx context.Context) (*memSnapshot, error) {
 func (db *DB) buildMemory(ctx context.Context) (*memSnapshot, error) {
 	tag := db.clock.now()
 	s := &memSnapshot{tag: tag, langs: map[string]*memLang{}, projects: map[int64]memProject{},
-		components: map[int64]memComponent{}}
+		components: map[int64]memComponent{}, codes: map[string][]string{}}
 	tx, err := db.beginRead(ctx)
 	if err != nil {
 		return nil, err
@@ -125,32 +150,80 @@ func (db *DB) buildMemory(ctx context.Context) (*memSnapshot, error) {
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	rows, err = tx.QueryContext(ctx, `SELECT id, project_id, slug FROM components`)
+	rows, err = tx.QueryContext(ctx, `SELECT id, project_id, slug, settings FROM components`)
 	if err != nil {
 		return nil, err
 	}
 	for rows.Next() {
 		var id int64
 		var c memComponent
-		if err := rows.Scan(&id, &c.project, &c.slug); err != nil {
+		var settings string
+		if err := rows.Scan(&id, &c.project, &c.slug, &settings); err != nil {
 			rows.Close()
 			return nil, err
 		}
+		decoded, err := decodeSettings(settings)
+		if err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("component %d settings: %w", id, err)
+		}
+		c.bilingual = !decoded.IsMonolingual()
 		s.components[id] = c
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	// The source translation's units hold every source text once per
-	// component; translations' units repeat them per language.
-	rows, err = tx.QueryContext(ctx, `SELECT c.source_language, u.source, c.id, u.id_hash
-		FROM components c JOIN translations t ON t.component_id = c.id AND t.language_code = c.source_language
-		JOIN units u ON u.translation_id = t.id WHERE u.source != ''`)
+	rows, err = tx.QueryContext(ctx, `SELECT language_code FROM translations UNION SELECT source_language FROM components`)
 	if err != nil {
 		return nil, err
 	}
+	for rows.Next() {
+		var code string
+		if err := rows.Scan(&code); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		norm := langdata.NormalizeCode(code)
+		s.codes[norm] = append(s.codes[norm], code)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	// The source translation's units hold every source text once per
+	// component; translations' units repeat them per language. (Its
+	// language code may be written otherwise than the component's source
+	// language, "en-us" beside "en_US": is_source says which it is.) They
+	// are read a translation at a time, through the index every unit list
+	// uses: one join over units let SQLite scan all of them.
+	type source struct {
+		translation, component int64
+		lang                   string
+	}
+	var sources []source
+	rows, err = tx.QueryContext(ctx, `SELECT t.id, c.id, c.source_language, t.is_source FROM components c
+		JOIN translations t ON t.component_id = c.id ORDER BY t.id`)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var src source
+		var isSource bool
+		if err := rows.Scan(&src.translation, &src.component, &src.lang, &isSource); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if isSource || s.components[src.component].bilingual {
+			sources = append(sources, src)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
 	add := func(lang, text string, ref memRef) {
+		lang = langdata.NormalizeCode(lang)
 		l := s.langs[lang]
 		if l == nil {
 			l = &memLang{byText: map[string]int{}}
@@ -160,22 +233,40 @@ func (db *DB) buildMemory(ctx context.Context) (*memSnapshot, error) {
 		if !ok {
 			i = len(l.texts)
 			l.byText[text] = i
-			l.texts = append(l.texts, memText{s: text, n: utf8.RuneCountInString(text)})
+			l.texts = append(l.texts, memText{s: text, n: utf8.RuneCountInString(text), hist: index.NewMemoryHistogram(text)})
 		}
 		l.texts[i].refs = append(l.texts[i].refs, ref)
 	}
-	for rows.Next() {
-		var lang, text string
-		var ref memRef
-		if err := rows.Scan(&lang, &text, &ref.component, &ref.idHash); err != nil {
-			rows.Close()
+	// A bilingual component's strings, once each: by occurrence and text,
+	// since translations may spell the source of one id_hash apart (a
+	// glossary file keeps a trailing space another trims).
+	type occurrence struct {
+		ref  memRef
+		text string
+	}
+	seen := map[occurrence]bool{}
+	for _, src := range sources {
+		rows, err := tx.QueryContext(ctx, `SELECT source, id_hash FROM units WHERE translation_id = ? AND source != ''`,
+			src.translation)
+		if err != nil {
 			return nil, err
 		}
-		add(lang, text, ref)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
+		for rows.Next() {
+			var text string
+			ref := memRef{component: src.component}
+			if err := rows.Scan(&text, &ref.idHash); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			if o := (occurrence{ref, text}); !seen[o] {
+				seen[o] = true
+				add(src.lang, text, ref)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
 	}
 	rows, err = tx.QueryContext(ctx, `SELECT id, source_language, source, coalesce(project_id, 0) FROM memory`)
 	if err != nil {
@@ -267,7 +358,7 @@ func (sc memScope) candidates(l *memLang, m *index.MemoryMatcher, text string, t
 	start := sort.Search(len(l.texts), func(i int) bool { return l.texts[i].n >= lo })
 	for i := start; i < len(l.texts) && l.texts[i].n <= hi; i++ {
 		t := &l.texts[i]
-		if t.s == text {
+		if t.s == text || m.Bound(&t.hist, t.n) < threshold {
 			continue
 		}
 		sim := m.Similarity(t.s, t.n)

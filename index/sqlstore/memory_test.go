@@ -148,6 +148,29 @@ func TestMemoryLookup(t *testing.T) {
 	}
 }
 
+// TestMemoryBatchKeepsScopes: queries of different projects in one batch
+// read their entries together and still each see only their own.
+func TestMemoryBatchKeepsScopes(t *testing.T) {
+	f := newMemFixture(t)
+	q := func(project, text string) index.MemoryQuery {
+		return index.MemoryQuery{ProjectID: f.projects[project].ID, SourceLanguage: "en", TargetLanguage: "de",
+			Text: text, Context: "k0"}
+	}
+	got, err := f.db.LookupMemoryMany(context.Background(), []index.MemoryQuery{
+		q("priv", "The page was not found"), q("pub", "The page was not found"), q("other", "Secret launch date"),
+		q("priv", "Secret launch date"), {SourceLanguage: "xx", TargetLanguage: "de", Text: "nothing"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{{"Die Seite wurde nicht gefunden 100x", "GEHEIM 100x"}, {"Die Seite wurde nicht gefunden 100x"},
+		nil, {"Geheimes Datum 95x"}, nil}
+	for i := range want {
+		if s := summary(got[i]); !same(s, want[i]) {
+			t.Errorf("query %d: %q, want %q", i, s, want[i])
+		}
+	}
+}
+
 func TestMemorySharingAndFreshness(t *testing.T) {
 	f := newMemFixture(t)
 	ctx := context.Background()
@@ -276,5 +299,41 @@ func TestMemoryImportedEntries(t *testing.T) {
 	ue, err := f.db.FindMemoryEntry(ctx, unitEntry.ID)
 	if err != nil || ue.Origin != "pub/app" || ue.SourceLanguage != "en" || ue.Status != index.MemoryActive {
 		t.Errorf("unit entry: %+v, %v", ue, err)
+	}
+}
+
+// TestMemoryBilingualStringsOfOneLanguage: a bilingual component's
+// translation may hold strings its source translation lacks (a
+// glossary's terms differ by language); they are in the memory too.
+func TestMemoryBilingualStringsOfOneLanguage(t *testing.T) {
+	f := &memFixture{db: mustOpen(t), projects: map[string]index.Project{}, de: map[string]int64{}}
+	ctx := context.Background()
+	p, _, err := f.db.SaveProject(ctx, index.Project{Name: "Gloss", Slug: "gloss"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.projects["gloss"] = p
+	c := index.DefaultComponent()
+	c.ProjectID, c.Name, c.Slug, c.FileFormat, c.IsGlossary = p.ID, "Terms", "terms", "tbx", true
+	if c, _, err = f.db.SaveComponent(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	src, err := f.db.ImportTranslation(ctx, index.TranslationImport{ComponentID: c.ID, LanguageCode: "en",
+		Filename: "en.tbx", Revision: "r", IsSource: true, Units: []index.ImportUnit{
+			{Source: []string{"apple"}, Target: []string{"apple"}, State: index.StateReadOnly}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.db.ImportTranslation(ctx, index.TranslationImport{ComponentID: c.ID, LanguageCode: "de",
+		Filename: "de.tbx", Revision: "r", SourceTranslationID: src.TranslationID, Units: []index.ImportUnit{
+			{Source: []string{"apple"}, Target: []string{"Apfel"}, State: index.StateTranslated},
+			{Source: []string{"pear tree"}, Target: []string{"Birnbaum"}, State: index.StateTranslated}}}); err != nil {
+		t.Fatal(err)
+	}
+	for text, want := range map[string][]string{"apple": {"Apfel 100x"}, "pear tree": {"Birnbaum 100x"},
+		"pear trees": {"Birnbaum 94"}} {
+		if got := summary(f.lookup(t, "gloss", text, "", 0)); !same(got, want) {
+			t.Errorf("%s: %q, want %q", text, got, want)
+		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/machinery"
+	tolksync "github.com/tolk-project/tolk/sync"
 	"github.com/tolk-project/tolk/web"
 )
 
@@ -70,7 +71,8 @@ func (o Options) Parts() (edge.Options, api.Options, web.Options) {
 	a := api.Options{Repositories: o.Repositories, Files: o.Files, MaxUploadBytes: o.MaxUploadBytes,
 		Components: o.Components, Operations: o.Operations, AllowLocalRepos: o.AllowLocalRepos,
 		Hooks: o.Hooks, HookSecret: o.HookSecret, FileFormats: o.FileFormats,
-		WebhookAllowPrivate: o.WebhookAllowPrivate, AnonymousSuggestions: o.AnonymousSuggestions}
+		WebhookAllowPrivate: o.WebhookAllowPrivate, AnonymousSuggestions: o.AnonymousSuggestions,
+		MemoryFiles: tolksync.MemoryFiles{}}
 	// A nil Files is a nil UploadParser: the pages then offer no upload.
 	w := web.Options{Files: o.Files, MaxUploadBytes: o.MaxUploadBytes, MachineryRateLimit: o.MachineryRateLimit}
 	return e, a, w
