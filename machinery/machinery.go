@@ -39,6 +39,11 @@ type Request struct {
 	// ProjectID and ComponentID say where the texts come from: the
 	// "weblate" service looks in the project's other components.
 	ProjectID, ComponentID int64
+	// UnitID and Context name the string asking, when one does: the
+	// memory leaves the string itself out and prefers entries of the
+	// same context.
+	UnitID  int64
+	Context string
 }
 
 // Translation is one candidate translation, with the reference's keys

@@ -1,6 +1,10 @@
 package machinery
 
-import "context"
+import (
+	"context"
+
+	"github.com/tolk-project/tolk/index"
+)
 
 // Memory is the translation memory, as the "weblate-translation-memory"
 // service reads it (reference workspace §5.3): for each text of the
@@ -8,12 +12,11 @@ import "context"
 // the reference's measure reaches the memory's threshold, best first,
 // with Origin saying where each entry comes from. Lookups only read.
 //
-// It is where issue 29's memory plugs in: cmd/tolk gives the memory's
-// lookup as Options.Memory, and the service, enabled by default in the
-// reference, becomes available; until then installing it is refused
-// as unavailable on this server.
+// The index's store is one (sqlstore.DB.LookupMemoryMany): cmd/tolk
+// gives it as Options.Memory. Without one, installing the service is
+// refused as unavailable on this server.
 type Memory interface {
-	Lookup(ctx context.Context, req Request) ([][]Translation, error)
+	LookupMemoryMany(ctx context.Context, qs []index.MemoryQuery) ([][]index.MemoryMatch, error)
 }
 
 // memoryService is the reference's internal "Weblate Translation
@@ -31,12 +34,27 @@ type memoryEngine struct{ m Memory }
 
 func (m memoryEngine) Languages(context.Context) ([]Pair, error) { return nil, nil }
 
+// Translate looks each text up in the project's memory. A request for a
+// unit compares contexts and leaves the unit itself out: the memory is
+// a view of the translated strings, and a string's own translation is
+// no suggestion for it.
 func (m memoryEngine) Translate(ctx context.Context, req Request) ([][]Translation, error) {
-	out, err := m.m.Lookup(ctx, req)
-	for _, list := range out {
-		for i := range list {
-			list[i].Service, list[i].ShowQuality = memoryService.Name, true
+	qs := make([]index.MemoryQuery, len(req.Texts))
+	for i, text := range req.Texts {
+		qs[i] = index.MemoryQuery{ProjectID: req.ProjectID, SourceLanguage: req.SourceLanguage,
+			TargetLanguage: req.TargetLanguage, Text: text, Context: req.Context, NoContext: req.UnitID == 0,
+			Exclude: req.UnitID}
+	}
+	matches, err := m.m.LookupMemoryMany(ctx, qs)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]Translation, len(matches))
+	for i, list := range matches {
+		for _, mm := range list {
+			out[i] = append(out[i], Translation{Text: mm.Target, Quality: mm.Quality, Service: memoryService.Name,
+				Source: mm.Source, Origin: mm.Origin, ShowQuality: true})
 		}
 	}
-	return out, err
+	return out, nil
 }

@@ -116,7 +116,7 @@ func (s *Server) machineryTranslate(c *gin.Context) {
 	}
 	results, err := s.opts.Machinery.Translate(ctx, configured, machinery.Request{
 		SourceLanguage: t.Component.SourceLanguage, TargetLanguage: t.LanguageCode, Texts: u.Source,
-		ProjectID: t.Component.ProjectID, ComponentID: t.ComponentID})
+		ProjectID: t.Component.ProjectID, ComponentID: t.ComponentID, UnitID: u.ID, Context: u.Context})
 	switch {
 	case errors.Is(err, machinery.ErrUnsupported):
 		answer.ResponseDetails = svc.Name + ": this language pair is not supported."

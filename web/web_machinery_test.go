@@ -279,3 +279,26 @@ func TestMachinerySiteWide(t *testing.T) {
 		t.Errorf("adam = %d %s", r.Status, r.Body)
 	}
 }
+
+// TestMachineryMemory: the "weblate-translation-memory" service answers
+// from the memory (the project's translated strings): the other
+// component's "Save" is a 100 match for ui's "Save", a near source
+// ("Save!") a fuzzy one, and a string is never its own suggestion.
+func TestMachineryMemory(t *testing.T) {
+	e := mustMachineryEnv(t, index.AccessPublic, nil)
+	if r := e.settings(t, "POST", map[string]any{"service": "weblate-translation-memory"}); r.Status != 201 ||
+		string(r.Body) != `{"message":"Service installed: Weblate Translation Memory"}` {
+		t.Fatalf("install the memory = %d %s", r.Status, r.Body)
+	}
+	r, body := e.suggest(t, "weblate-translation-memory", "ui/save", e.Auth["anna"])
+	want := `map[lang:es responseDetails: responseStatus:200 service:Weblate Translation Memory translations:[map[origin:tienda/web plural_form:0 quality:100 service:Weblate Translation Memory show_quality:true source:Save text:Guardar]]]`
+	if r.Status != 200 || fmt.Sprint(withoutDir(body)) != want {
+		t.Errorf("memory for ui/save = %d %v\nwant %s", r.Status, withoutDir(body), want)
+	}
+	// web's own "Save" is translated: the memory offers nothing for it
+	// but itself, which it leaves out.
+	if r, body := e.suggest(t, "weblate-translation-memory", "web/save", e.Auth["anna"]); r.Status != 200 ||
+		fmt.Sprint(body["translations"]) != "[]" {
+		t.Errorf("memory for web/save = %d %v, want no translations", r.Status, body)
+	}
+}

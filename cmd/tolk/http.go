@@ -36,7 +36,7 @@ type serverOptions struct {
 	Web  web.Options
 	// Machinery configures the machine translation services the API
 	// checks and the pages query; handler adds the index as its
-	// SameSource.
+	// SameSource and Memory.
 	Machinery machinery.Options
 }
 
@@ -57,7 +57,7 @@ func (o *serverOptions) Validate() error {
 // handler mounts the API and the pages on one edge over db.
 func (o serverOptions) handler(db *sqlstore.DB) http.Handler {
 	mo := o.Machinery
-	mo.SameSource = db
+	mo.SameSource, mo.Memory = db, db
 	broker, err := machinery.New(mo)
 	if err != nil {
 		panic(err) // Validate has passed these options

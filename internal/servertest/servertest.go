@@ -23,6 +23,7 @@ type Store interface {
 	api.Store
 	web.Store
 	machinery.SameSourceFinder
+	machinery.Memory
 }
 
 // Options are the options of the edge, the API and the pages in one
@@ -112,7 +113,7 @@ type Server struct {
 func Build(store Store, o Options) Server {
 	eo, ao, wo := o.Parts()
 	mo := o.Machinery
-	mo.SameSource = store
+	mo.SameSource, mo.Memory = store, store
 	broker, err := machinery.New(mo)
 	if err != nil {
 		panic(err)
