@@ -1,8 +1,11 @@
 package api_test
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -14,10 +17,10 @@ import (
 // and German plurals as "key"/"key_plural", Russian as "key_0"… but for
 // "files", still in the two-form shape.
 var i18nextV3Files = map[string]string{
-	"locales/en.json": "{\n  \"title\": \"Inbox\",\n  \"files\": \"{{count}} file\",\n  \"files_plural\": \"{{count}} files\",\n" +
+	"legacy/en.json": "{\n  \"title\": \"Inbox\",\n  \"files\": \"{{count}} file\",\n  \"files_plural\": \"{{count}} files\",\n" +
 		"  \"days\": \"{{count}} day ago\",\n  \"days_plural\": \"{{count}} days ago\"\n}\n",
-	"locales/de.json": "{\n  \"title\": \"Posteingang\",\n  \"files\": \"{{count}} Datei\",\n  \"files_plural\": \"{{count}} Dateien\"\n}\n",
-	"locales/ru.json": "{\n    \"title\": \"Входящие\",\n    \"files\": \"{{count}} файл\",\n    \"files_plural\": \"{{count}} файлов\",\n" +
+	"legacy/de.json": "{\n  \"title\": \"Posteingang\",\n  \"files\": \"{{count}} Datei\",\n  \"files_plural\": \"{{count}} Dateien\"\n}\n",
+	"legacy/ru.json": "{\n    \"title\": \"Входящие\",\n    \"files\": \"{{count}} файл\",\n    \"files_plural\": \"{{count}} файлов\",\n" +
 		"    \"days_0\": \"{{count}} день назад\",\n    \"days_1\": \"{{count}} дня назад\",\n    \"days_2\": \"{{count}} дней назад\"\n}\n",
 }
 
@@ -25,16 +28,21 @@ var i18nextV3Files = map[string]string{
 // through the API, reads its plurals, and uploads and downloads German
 // and Russian files: the upload's plural is written under the keys
 // i18next v3 looks up for the language ("key"/"key_plural" in German,
-// "key_0"… in Russian, replacing the two-form keys), and every other
-// byte of the committed file stays.
+// "key_0"… in Russian, replacing the two-form keys), every other byte
+// of the committed file stays, and what sync commits and pushes is the
+// download.
 func TestI18nextV3Component(t *testing.T) {
 	env := servertest.New(t, servertest.WithAllLanguages(), servertest.WithDemo(), servertest.WithComponents(), servertest.WithRealClock(),
 		servertest.WithOptions(func(o *servertest.Options) { o.FileFormats = servertest.FileFormats() }))
 	admin := servertest.MustUser(t, env.DB, "ada", true)
-	repo := mustBareRepo(t, i18nextV3Files)
+	up := servertest.MustUpstream(t, "app")
+	if err := os.MkdirAll(filepath.Join(up.Work, "legacy"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	up.Commit(t, i18nextV3Files, "i18next v3 files")
 	r := servertest.DoJSON(t, "POST", env.Running.URL+"/api/projects/demo/components/", admin, map[string]any{
-		"name": "Legacy", "slug": "legacy", "repo": repo, "filemask": "locales/*.json",
-		"template": "locales/en.json", "file_format": "i18next", "source_language": "en"})
+		"name": "Legacy", "slug": "legacy", "repo": up.URL, "filemask": "legacy/*.json",
+		"template": "legacy/en.json", "file_format": "i18next", "source_language": "en"})
 	if r.Status != http.StatusCreated {
 		t.Fatalf("create = %d %s", r.Status, r.Body)
 	}
@@ -66,6 +74,7 @@ func TestI18nextV3Component(t *testing.T) {
 		t.Errorf("ru units = %q, want %q", targets, want)
 	}
 
+	wants := map[string]string{}
 	for _, tc := range []struct {
 		lang, upload string
 		old, new     string // the download: the committed file with this replacement
@@ -86,11 +95,12 @@ func TestI18nextV3Component(t *testing.T) {
 			if r.Status != http.StatusOK || json.Unmarshal(r.Body, &got) != nil || got.Accepted != 1 || got.NotFound != 0 {
 				t.Fatalf("upload = %d %s, want one string accepted", r.Status, r.Body)
 			}
-			committed := i18nextV3Files["locales/"+tc.lang+".json"]
+			committed := i18nextV3Files["legacy/"+tc.lang+".json"]
 			if !strings.Contains(committed, tc.old) {
 				t.Fatalf("fixture lacks %q", tc.old)
 			}
 			want := strings.Replace(committed, tc.old, tc.new, 1)
+			wants["legacy/"+tc.lang+".json"] = want
 			r = servertest.Do(t, "GET", url, http.Header{"Authorization": {admin}})
 			if r.Status != http.StatusOK || string(r.Body) != want {
 				t.Errorf("download = %d\n%s\nwant\n%s", r.Status, r.Body, want)
@@ -99,5 +109,24 @@ func TestI18nextV3Component(t *testing.T) {
 				t.Errorf("Content-Type = %q", ct)
 			}
 		})
+	}
+
+	// Committed and pushed, the files upstream are the downloads.
+	ctx := context.Background()
+	c, err := env.DB.FindComponent(ctx, "demo", "legacy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := env.Sync.Commit(ctx, c, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := env.Sync.Push(ctx, c, nil); err != nil {
+		t.Fatal(err)
+	}
+	servertest.RunGit(t, up.Work, "pull", "--quiet", "origin", "main")
+	for path, want := range wants {
+		if got := string(up.Blob(t, path)); got != want {
+			t.Errorf("%s upstream =\n%s\nwant\n%s", path, got, want)
+		}
 	}
 }
