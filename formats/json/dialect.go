@@ -117,10 +117,10 @@ func (f *File) dialectUnits() []formats.Unit {
 			}
 		}
 	case I18nextV3:
-		consumed := map[string]bool{}
+		consumed := make([]bool, len(f.members)) // forms already in a unit
 		for i := range f.members {
 			m := &f.members[i]
-			if m.kind != kindString || m.dead || consumed[m.ctx] {
+			if m.kind != kindString || m.dead || consumed[i] {
 				continue
 			}
 			base, keys := f.v3Unit(m.ctx)
@@ -136,9 +136,10 @@ func (f *File) dialectUnits() []formats.Unit {
 				if k == "" {
 					continue
 				}
-				consumed[k] = true
+				mi := f.index[k]
+				consumed[mi] = true
 				if j < len(forms) {
-					forms[j] = f.value(&f.members[f.index[k]])
+					forms[j] = f.value(&f.members[mi])
 				}
 			}
 			add(base, m.line, forms, "")
@@ -411,13 +412,15 @@ func (f *File) v3Numbered(base string) []string {
 	if !f.isString(base + "_0") {
 		return nil
 	}
-	var keys []string
+	keys := make([]string, 0, 4)
 	for i := 0; i < maxV3Forms; i++ {
-		if k := base + "_" + strconv.Itoa(i); f.isString(k) {
+		// The key is built twice so that only the present ones, which
+		// are kept, are allocated.
+		if f.isString(base + "_" + strconv.Itoa(i)) {
 			for len(keys) < i {
 				keys = append(keys, "")
 			}
-			keys = append(keys, k)
+			keys = append(keys, base+"_"+strconv.Itoa(i))
 		}
 	}
 	return keys
