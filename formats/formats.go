@@ -79,6 +79,9 @@ type Format struct {
 // registry lists the formats, in the order the API names them.
 var registry = []Format{
 	{Name: "json", Monolingual: true, ContentType: "application/json; charset=utf-8", Extension: ".json"},
+	// i18next: JSON v3, the reference's I18NextFormat ("i18next JSON file
+	// v3"); i18nextv4 is its I18NextV4Format.
+	{Name: "i18next", Monolingual: true, Plurals: true, ContentType: "application/json; charset=utf-8", Extension: ".json", Flags: "i18next-interpolation"},
 	{Name: "i18nextv4", Monolingual: true, Plurals: true, ContentType: "application/json; charset=utf-8", Extension: ".json", Flags: "i18next-interpolation"},
 	{Name: "go-i18n-json", Monolingual: true, Plurals: true, ContentType: "application/json; charset=utf-8", Extension: ".json"},
 	{Name: "go-i18n-json-v2", Monolingual: true, Plurals: true, ContentType: "application/json; charset=utf-8", Extension: ".json"},

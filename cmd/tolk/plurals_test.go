@@ -20,8 +20,8 @@ import (
 
 // pluralFiles are an i18next v4 app in English (the template), Japanese
 // (1 form), German (2), Czech (3, lacking one plural key and the
-// "days" unit) and Arabic (6), and a go-i18n v2 app and a
-// WebExtension in English and Czech.
+// "days" unit) and Arabic (6), the same app on i18next v3, and a
+// go-i18n v2 app and a WebExtension in English and Czech.
 var pluralFiles = map[string]string{
 	"i18n/en.json": `{
   "title": "Inbox",
@@ -43,6 +43,14 @@ var pluralFiles = map[string]string{
   "unread_other": "{{count}} رسالة"
 }
 `,
+	// i18next v3: "key"/"key_plural" in English and German, "key_0"…
+	// in Japanese and Arabic; German lacks "days".
+	"v3/en.json": "{\n  \"title\": \"Inbox\",\n  \"unread\": \"{{count}} unread message\",\n  \"unread_plural\": \"{{count}} unread messages\",\n" +
+		"  \"days\": \"{{count}} day ago\",\n  \"days_plural\": \"{{count}} days ago\"\n}\n",
+	"v3/de.json": "{\n  \"unread\": \"{{count}} ungelesene Nachricht\",\n  \"unread_plural\": \"{{count}} ungelesene Nachrichten\"\n}\n",
+	"v3/ja.json": "{\n  \"unread_0\": \"未読{{count}}件\"\n}\n",
+	"v3/ar.json": "{\n  \"unread_0\": \"لا رسائل\",\n  \"unread_1\": \"رسالة واحدة\",\n  \"unread_2\": \"رسالتان\",\n" +
+		"  \"unread_3\": \"{{count}} رسائل\",\n  \"unread_4\": \"{{count}} رسالة\",\n  \"unread_5\": \"{{count}} رسالة\"\n}\n",
 	"goi18n/en.json":                "{\n  \"Hello\": \"Hello\",\n  \"Emails\": {\n    \"description\": \"Unread emails\",\n    \"one\": \"{{.Count}} email\",\n    \"other\": \"{{.Count}} emails\"\n  }\n}\n",
 	"goi18n/cs.json":                "{\n  \"Emails\": {\n    \"one\": \"{{.Count}} e-mail\",\n    \"few\": \"{{.Count}} e-maily\",\n    \"other\": \"{{.Count}} e-mailů\"\n  }\n}\n",
 	"ext/_locales/en/messages.json": "{\n  \"name\": {\n    \"message\": \"Counter\",\n    \"description\": \"Extension name\"\n  }\n}\n",
@@ -58,7 +66,7 @@ type pluralUnit struct {
 }
 
 // TestPluralDialects runs the server on a setup file with components in
-// file_format i18nextv4, go-i18n-json and webextension, and checks
+// file_format i18nextv4, i18next, go-i18n-json and webextension, and checks
 // through the API that plural units have one target form per plural form
 // of each language (1, 2, 3 and 6), forms the file lacks empty; that a
 // PATCH with the wrong number of forms is the reference's 400; and that
@@ -83,7 +91,8 @@ func TestPluralDialects(t *testing.T) {
 	body := "projects:\n  - name: Plurals\n    slug: p\n    components:\n" +
 		component("i18n", "i18nextv4", "i18n/*.json", "i18n/en.json") +
 		component("goi18n", "go-i18n-json", "goi18n/*.json", "goi18n/en.json") +
-		component("ext", "webextension", "ext/_locales/*/messages.json", "ext/_locales/en/messages.json")
+		component("ext", "webextension", "ext/_locales/*/messages.json", "ext/_locales/en/messages.json") +
+		component("v3", "i18next", "v3/*.json", "v3/en.json")
 	if err := os.WriteFile(config, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -135,6 +144,24 @@ func TestPluralDialects(t *testing.T) {
 			t.Errorf("%s title: target %q, want one form", tc.lang, u.Target)
 		}
 	}
+	for _, tc := range []struct {
+		lang         string
+		unread, days []string
+	}{
+		{"en", en, []string{"{{count}} day ago", "{{count}} days ago"}},
+		{"de", []string{"{{count}} ungelesene Nachricht", "{{count}} ungelesene Nachrichten"}, []string{"", ""}},
+		{"ja", []string{"未読{{count}}件"}, []string{""}},
+		{"ar", []string{"لا رسائل", "رسالة واحدة", "رسالتان", "{{count}} رسائل", "{{count}} رسالة", "{{count}} رسالة"},
+			[]string{"", "", "", "", "", ""}},
+	} {
+		got := units("v3", tc.lang)
+		if u := got["unread"]; !reflect.DeepEqual(u.Source, en) || !reflect.DeepEqual(u.Target, tc.unread) {
+			t.Errorf("v3 %s unread: source %q target %q, want target %q", tc.lang, u.Source, u.Target, tc.unread)
+		}
+		if u := got["days"]; !reflect.DeepEqual(u.Target, tc.days) {
+			t.Errorf("v3 %s days: target %q, want %q", tc.lang, u.Target, tc.days)
+		}
+	}
 	if u := units("goi18n", "cs")["Emails"]; !reflect.DeepEqual(u.Target, []string{"{{.Count}} e-mail", "{{.Count}} e-maily", "{{.Count}} e-mailů"}) ||
 		len(u.Source) != 2 {
 		t.Errorf("go-i18n cs Emails: source %q target %q", u.Source, u.Target)
@@ -170,6 +197,20 @@ func TestPluralDialects(t *testing.T) {
 		"  \"unread_other\": \"{{count}} nepřečtených zpráv\",\n  \"unread_few\": \"{{count}} nepřečtené zprávy\"\n}\n"
 	if string(file) != wantFile {
 		t.Errorf("cs file after the edit:\n%s\nwant\n%s", file, wantFile)
+	}
+
+	// A v3 edit in Arabic changes the one numbered key it changes.
+	ar := units("v3", "ar")["unread"]
+	arForms := []string{"لا رسائل", "رسالة واحدة", "رسالتان", "{{count}} رسائل جديدة", "{{count}} رسالة", "{{count}} رسالة"}
+	if code, body := send(t, http.MethodPatch, base+"units/"+strconv.FormatInt(ar.ID, 10)+"/", token,
+		map[string]any{"target": arForms, "state": 20}); code != http.StatusOK {
+		t.Fatalf("PATCH v3 ar: %d %v", code, body)
+	}
+	resp = getAs(t, base+"translations/p/v3/ar/file/", "Token "+token)
+	file, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if want := strings.Replace(pluralFiles["v3/ar.json"], "{{count}} رسائل", "{{count}} رسائل جديدة", 1); string(file) != want {
+		t.Errorf("v3 ar file after the edit:\n%s\nwant\n%s", file, want)
 	}
 
 	// An upload of the Czech file reads its plural keys with the same

@@ -21,6 +21,7 @@ import (
 // codecs holds one line per file_format name of formats.All.
 var codecs = map[string]formats.Codec{
 	"json":            jsonfmt.Codec{Dialect: jsonfmt.Plain},
+	"i18next":         jsonfmt.Codec{Dialect: jsonfmt.I18nextV3},
 	"i18nextv4":       jsonfmt.Codec{Dialect: jsonfmt.I18nextV4},
 	"go-i18n-json":    jsonfmt.Codec{Dialect: jsonfmt.GoI18n},
 	"go-i18n-json-v2": jsonfmt.Codec{Dialect: jsonfmt.GoI18n},

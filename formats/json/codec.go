@@ -68,6 +68,11 @@ func (c Codec) Apply(data []byte, f formats.File, edits []formats.Edit) ([]byte,
 		}
 		keep = append(keep, e)
 	}
+	if c.Dialect == I18nextV3 {
+		if file, err = c.dropStale(data, file, f.Target, keep); err != nil {
+			return nil, err
+		}
+	}
 	var buf bytes.Buffer
 	err = file.Encode(&buf, keep)
 	return buf.Bytes(), err
@@ -126,6 +131,9 @@ func (c Codec) Emptied(template []byte, f formats.File) ([]byte, error) {
 		if file.Editable(u.Context) {
 			edits = append(edits, formats.Edit{Context: u.Context, Target: make([]string, len(u.Target)), Plural: len(u.Target) > 1})
 		}
+		if c.Dialect == I18nextV3 && len(u.Target) > 1 {
+			drop = append(drop, file.v3Stale(u.Context, len(f.Target.Plurals))...)
+		}
 		for cat, m := range file.FormMembers(u.Context) {
 			if len(u.Target) > 1 && !slices.Contains(f.Target.Plurals, cat) {
 				drop = append(drop, m)
@@ -144,6 +152,39 @@ func (c Codec) Emptied(template []byte, f formats.File) ([]byte, error) {
 		}
 	}
 	return out, nil
+}
+
+// dropStale takes out of an i18next v3 file the members of each plural
+// edit's unit that the language does not use (File.v3Stale), so that a
+// Russian file's "key"/"key_plural" become "key_0"… as the reference
+// writes them. The new keys go where Encode inserts new members, the end
+// of the object: the reference rewrites the whole file, and keeping the
+// old place would need a rename of keys the writer does not do. It
+// returns file itself when nothing is stale.
+func (c Codec) dropStale(data []byte, file *File, lang formats.Language, edits []formats.Edit) (*File, error) {
+	var stale []string
+	for _, e := range edits {
+		if e.Plural || len(e.Target) > 1 {
+			stale = append(stale, file.v3Stale(e.Context, len(file.plurals()))...)
+		}
+	}
+	if len(stale) == 0 {
+		return file, nil
+	}
+	var err error
+	for _, m := range stale {
+		// A key that repeats has earlier strings that the removal of
+		// the last one brings back to life; they go too.
+		for file.isString(m) {
+			if data, err = c.without(data, lang, m); err != nil {
+				return nil, err
+			}
+			if file, err = c.decode(data, lang); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return file, nil
 }
 
 // blank reports whether every form is empty.

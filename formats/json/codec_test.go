@@ -2,6 +2,8 @@ package json
 
 import (
 	"bytes"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/tolk-project/tolk/formats"
@@ -96,4 +98,115 @@ func mustRemove(t *testing.T, data []byte, f formats.File, keys []formats.Key) [
 		t.Fatal(err)
 	}
 	return out
+}
+
+// TestCodecApplyV3 checks how Apply writes i18next v3 plurals: a unit in
+// the shape of another language's plurals ("key"/"key_plural" in a
+// Russian file, "key_0"… in a German one) is moved to the keys the
+// language uses, as the reference's rewrite does, and everything else in
+// the file keeps its bytes.
+func TestCodecApplyV3(t *testing.T) {
+	russian := formats.Language{Code: "ru", Plurals: []string{"one", "few", "many"}}
+	ru := mustRead(t, "testdata/i18next/ru.json")
+	for _, tc := range []struct {
+		name  string
+		data  string
+		lang  formats.Language
+		edits []formats.Edit
+		want  string
+	}{
+		{"ru: two-form shape becomes numbered", string(ru), russian,
+			[]formats.Edit{{Context: "files", Plural: true, Target: []string{"{{count}} файл", "{{count}} файла", "{{count}} файлов"}}},
+			strings.NewReplacer("    \"files\": \"{{count}} файл\",\n    \"files_plural\": \"{{count}} файлов\",\n", "",
+				"\"{{count}} дней назад\"\n}\n", "\"{{count}} дней назад\",\n    \"files_0\": \"{{count}} файл\",\n    \"files_1\": \"{{count}} файла\",\n    \"files_2\": \"{{count}} файлов\"\n}\n",
+			).Replace(string(ru))},
+		{"de: numbered shape becomes key/key_plural", "{\n  \"a\": \"A\",\n  \"n_0\": \"eins\",\n  \"n_1\": \"viele\",\n  \"z\": \"Z\"\n}\n", english,
+			[]formats.Edit{{Context: "n", Plural: true, Target: []string{"ein", "viele"}}},
+			"{\n  \"a\": \"A\",\n  \"z\": \"Z\",\n  \"n\": \"ein\",\n  \"n_plural\": \"viele\"\n}\n"},
+		{"ru: singular key of a new plural is dropped", "{\n  \"n\": \"old\"\n}\n", russian,
+			[]formats.Edit{{Context: "n", Plural: true, Target: []string{"a", "", "c"}}},
+			// The object is left empty in between, so the writer's default
+			// indentation applies (File.Encode).
+			"{\n    \"n_0\": \"a\",\n    \"n_2\": \"c\"\n}\n"},
+		{"en: first form written empty", "{\n  \"a\": \"A\"\n}\n", english,
+			[]formats.Edit{{Context: "n", Plural: true, Target: []string{"", "{{count}} items"}}},
+			"{\n  \"a\": \"A\",\n  \"n\": \"\",\n  \"n_plural\": \"{{count}} items\"\n}\n"},
+		{"en: blank and absent", "{\n  \"a\": \"A\"\n}\n", english,
+			[]formats.Edit{{Context: "n", Plural: true, Target: []string{"", ""}}},
+			"{\n  \"a\": \"A\"\n}\n"},
+		{"en: singular edit keeps plural shape", "{\"n\": \"x\", \"n_plural\": \"xs\"}", english,
+			[]formats.Edit{{Context: "n", Target: []string{"y"}}},
+			"{\"n\": \"y\", \"n_plural\": \"\"}"},
+		{"new file", "", russian,
+			[]formats.Edit{{Context: "n", Plural: true, Target: []string{"a", "b", "c"}}},
+			"{\n    \"n_0\": \"a\",\n    \"n_1\": \"b\",\n    \"n_2\": \"c\"\n}\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var data []byte
+			if tc.data != "" {
+				data = []byte(tc.data)
+			}
+			f := formats.File{Source: english, Target: tc.lang}
+			got, err := Codec{I18nextV3}.Apply(data, f, tc.edits)
+			if err != nil || string(got) != tc.want {
+				t.Fatalf("Apply = %v\n%s\nwant\n%s", err, got, tc.want)
+			}
+			// The edits read back, and applying them again changes nothing.
+			units, err := Codec{I18nextV3}.Decode(got, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range tc.edits {
+				if blank(e.Target) {
+					continue
+				}
+				var back []string
+				for _, u := range units {
+					if u.Context == e.Context {
+						back = u.Target
+					}
+				}
+				if e.Plural && !reflect.DeepEqual(back, e.Target) {
+					t.Errorf("%s reads back %q, want %q", e.Context, back, e.Target)
+				}
+			}
+			if again, err := (Codec{I18nextV3}).Apply(got, f, tc.edits); err != nil || !bytes.Equal(again, got) {
+				t.Errorf("not idempotent: %v\n%s", err, again)
+			}
+		})
+	}
+}
+
+// TestCodecEmptiedV3 checks the file of a new i18next v3 translation: a
+// German one keeps the English template's "key"/"key_plural", emptied; a
+// Russian one drops them, since its forms are "key_0"… and are added as
+// they are translated.
+func TestCodecEmptiedV3(t *testing.T) {
+	template := "{\n  \"title\": \"Inbox\",\n  \"n\": {\n    \"unread\": \"{{count}} message\",\n    \"unread_plural\": \"{{count}} messages\",\n    \"step_1\": \"Open\"\n  }\n}\n"
+	russian := formats.Language{Code: "ru", Plurals: []string{"one", "few", "many"}}
+	german := formats.Language{Code: "de", Plurals: []string{"one", "other"}}
+	for _, tc := range []struct {
+		lang formats.Language
+		want string
+	}{
+		{german, "{\n  \"title\": \"\",\n  \"n\": {\n    \"unread\": \"\",\n    \"unread_plural\": \"\",\n    \"step_1\": \"\"\n  }\n}\n"},
+		{russian, "{\n  \"title\": \"\",\n  \"n\": {\n    \"step_1\": \"\"\n  }\n}\n"},
+	} {
+		got, err := Codec{I18nextV3}.Emptied([]byte(template), formats.File{Source: english, Target: tc.lang})
+		if err != nil || string(got) != tc.want {
+			t.Errorf("Emptied(%s) = %q, %v; want %q", tc.lang.Code, got, err, tc.want)
+		}
+	}
+}
+
+// TestCodecRemoveV3 checks that removing an i18next v3 plural unit takes
+// all its keys, in either shape, and nothing else.
+func TestCodecRemoveV3(t *testing.T) {
+	src := []byte("{\n  \"a\": \"A\",\n  \"n\": \"1\",\n  \"n_plural\": \"2\",\n  \"m_0\": \"0\",\n  \"m_2\": \"2\",\n  \"m_x\": \"x\",\n  \"z\": \"Z\"\n}\n")
+	f := formats.File{Source: english, Target: czech}
+	got, err := Codec{I18nextV3}.Remove(src, f, []formats.Key{{Context: "n"}, {Context: "m"}})
+	want := "{\n  \"a\": \"A\",\n  \"m_x\": \"x\",\n  \"z\": \"Z\"\n}\n"
+	if err != nil || string(got) != want {
+		t.Errorf("Remove = %q, %v; want %q", got, err, want)
+	}
 }

@@ -3,6 +3,7 @@ package json
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/tolk-project/tolk/formats"
@@ -33,6 +34,14 @@ const (
 	// "placeholders": {…}}}; description is the note, and placeholders
 	// are kept as they are.
 	WebExtension
+	// I18nextV3 is file_format "i18next", i18next's JSON v3 (also what
+	// v1 and v2 wrote for two-form languages): nested as Plain, and the
+	// plural forms of a unit "key" are either "key" and "key_plural" or
+	// "key_0", "key_1"… "key_9" (see v3Unit). Form i of the file is form i
+	// of the language; what is written is "key"/"key_plural" for a
+	// language of two forms and "key_0"… otherwise (v3Keys), as i18next
+	// v3 looks them up.
+	I18nextV3
 )
 
 // DialectOf returns the dialect of a file_format name; ok is false for a
@@ -47,6 +56,8 @@ func DialectOf(fileFormat string) (d Dialect, ok bool) {
 		return GoI18n, true
 	case "webextension":
 		return WebExtension, true
+	case "i18next":
+		return I18nextV3, true
 	}
 	return Plain, false
 }
@@ -104,6 +115,34 @@ func (f *File) dialectUnits() []formats.Unit {
 			if j := slices.Index(cats, cat); j >= 0 && len(units[k].Target) == len(cats) {
 				units[k].Target[j] = f.value(m)
 			}
+		}
+	case I18nextV3:
+		consumed := make([]bool, len(f.members)) // forms already in a unit
+		for i := range f.members {
+			m := &f.members[i]
+			if m.kind != kindString || m.dead || consumed[i] {
+				continue
+			}
+			base, keys := f.v3Unit(m.ctx)
+			if keys == nil {
+				add(m.ctx, m.line, []string{f.value(m)}, "")
+				continue
+			}
+			// Form i of the file is form i of the language, as the
+			// reference reads it: missing forms are empty, forms beyond
+			// the language's count are ignored (and left alone).
+			forms := make([]string, len(cats))
+			for j, k := range keys {
+				if k == "" {
+					continue
+				}
+				mi := f.index[k]
+				consumed[mi] = true
+				if j < len(forms) {
+					forms[j] = f.value(&f.members[mi])
+				}
+			}
+			add(base, m.line, forms, "")
 		}
 	case GoI18n, WebExtension:
 		f.walkMessages(0, len(f.members), func(m *member, fields map[string]string) {
@@ -224,6 +263,17 @@ func (f *File) dialectEdits(edits []formats.Edit) ([]memberEdit, error) {
 			for j, c := range cats {
 				form(e.Context+"_"+c, formAt(e.Target, j), -1)
 			}
+		case f.Dialect == I18nextV3 && (plural || f.v3Plural(e.Context)):
+			// The first form's key is written, even empty, once another
+			// form is not: without "key" or "key_0" the file would hold
+			// the other forms as units of their own (v3Unit).
+			for j, k := range v3Keys(e.Context, len(cats)) {
+				if v := formAt(e.Target, j); j > 0 || blank(e.Target) {
+					form(k, v, -1)
+				} else {
+					out = append(out, memberEdit{ctx: k, value: v, nestAt: -1})
+				}
+			}
 		case f.Dialect == WebExtension && (isObj || !exists):
 			form(e.Context+".message", target(e), len(e.Context))
 		case f.Dialect == GoI18n && plural && (isObj || !exists):
@@ -271,6 +321,9 @@ func (f *File) Members(ctx string) []string {
 		}
 		return out
 	}
+	if f.Dialect == I18nextV3 {
+		return f.v3Members(ctx)
+	}
 	if _, ok := f.index[ctx]; ok {
 		return []string{ctx}
 	}
@@ -301,6 +354,140 @@ func (f *File) FormMembers(ctx string) map[string]string {
 				out = map[string]string{}
 			}
 			out[c] = ctx + sep + c
+		}
+	}
+	return out
+}
+
+// maxV3Forms bounds i18next v3's numbered keys, "key_0" to "key_9": the
+// reference reads no more, and no language has more than six forms.
+const maxV3Forms = 10
+
+// isString reports whether the file holds a live string member at ctx.
+func (f *File) isString(ctx string) bool {
+	mi, ok := f.index[ctx]
+	return ok && f.members[mi].kind == kindString && !f.members[mi].dead
+}
+
+// v3Unit says which plural unit of an i18next v3 file the string member
+// ctx holds a form of: base is the unit's context and keys the members
+// of its forms in form order ("" for a numbered form the file lacks); keys
+// is nil when ctx is a unit of its own. The rules are the reference's
+// (translate-toolkit's I18NextFile), with two differences where it reads
+// the same file two ways depending on key order or drops a string:
+//   - "key" and "key_plural" are one unit when both are strings, whichever
+//     comes first (the reference makes "key_plural" a unit of its own too
+//     when it comes first);
+//   - "key_0" starts a numbered unit, whose forms are every "key_N" with N
+//     from 0 to 9 written as i18next writes it; a missing "key_1" leaves
+//     form 1 empty rather than ending the unit, since i18next looks every
+//     form up by its own key.
+//
+// "key_plural" without "key", and "key_1" without "key_0", are units of
+// their own, as in the reference.
+func (f *File) v3Unit(ctx string) (base string, keys []string) {
+	if f.isString(ctx + "_plural") {
+		return ctx, []string{ctx, ctx + "_plural"}
+	}
+	i := strings.LastIndexByte(ctx, '_')
+	if i <= 0 {
+		return "", nil
+	}
+	base, suffix := ctx[:i], ctx[i+1:]
+	if suffix == "plural" && f.isString(base) {
+		return base, []string{base, ctx}
+	}
+	if n, err := strconv.Atoi(suffix); err == nil && n >= 0 && n < maxV3Forms && strconv.Itoa(n) == suffix {
+		if keys := f.v3Numbered(base); keys != nil {
+			return base, keys
+		}
+	}
+	return "", nil
+}
+
+// v3Numbered returns the members "base_0" to "base_N" of a numbered
+// plural unit, N the highest present, "" for those absent; nil when the
+// file has no "base_0".
+func (f *File) v3Numbered(base string) []string {
+	if !f.isString(base + "_0") {
+		return nil
+	}
+	keys := make([]string, 0, 4)
+	for i := 0; i < maxV3Forms; i++ {
+		// The key is built twice so that only the present ones, which
+		// are kept, are allocated.
+		if f.isString(base + "_" + strconv.Itoa(i)) {
+			for len(keys) < i {
+				keys = append(keys, "")
+			}
+			keys = append(keys, base+"_"+strconv.Itoa(i))
+		}
+	}
+	return keys
+}
+
+// v3Plural reports whether the file holds the unit ctx as an i18next v3
+// plural.
+func (f *File) v3Plural(ctx string) bool {
+	return f.isString(ctx+"_plural") || f.isString(ctx+"_0")
+}
+
+// v3Keys are the keys of the forms of a plural unit ctx in a language of
+// n forms, as i18next v3 looks them up: "ctx" and "ctx_plural" for two
+// forms (its simplifyPluralSuffix, on by default), "ctx_0"… otherwise.
+func v3Keys(ctx string, n int) []string {
+	if n == 2 {
+		return []string{ctx, ctx + "_plural"}
+	}
+	keys := make([]string, n)
+	for i := range keys {
+		keys[i] = ctx + "_" + strconv.Itoa(i)
+	}
+	return keys
+}
+
+// v3Members returns every string member that holds, or would shadow, a
+// form of the unit ctx: "ctx", "ctx_plural" (when "ctx" is there) and
+// "ctx_0"… of a numbered unit, in that order.
+func (f *File) v3Members(ctx string) []string {
+	var out []string
+	if f.isString(ctx) {
+		out = append(out, ctx)
+		if f.isString(ctx + "_plural") {
+			out = append(out, ctx+"_plural")
+		}
+	}
+	for _, k := range f.v3Numbered(ctx) {
+		if k != "" {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// v3Stale returns the members of the unit ctx that a language of n forms
+// does not use: a Russian file's "key" and "key_plural", an English
+// file's "key_0" and "key_1", forms past the language's count. The
+// reference rewrites the whole file, so they vanish there; Codec.Apply
+// and Codec.Emptied take them out before writing the language's keys.
+//
+// With numbered keys written, every "ctx_N" the file holds becomes a
+// form of the unit, so for a language of other than two forms those
+// past its count are stale even without a "ctx_0" today.
+func (f *File) v3Stale(ctx string, n int) []string {
+	keys := v3Keys(ctx, n)
+	members := f.v3Members(ctx)
+	if n != 2 {
+		for i := n; i < maxV3Forms; i++ {
+			if k := ctx + "_" + strconv.Itoa(i); f.isString(k) && !slices.Contains(members, k) {
+				members = append(members, k)
+			}
+		}
+	}
+	var out []string
+	for _, m := range members {
+		if !slices.Contains(keys, m) {
+			out = append(out, m)
 		}
 	}
 	return out

@@ -29,6 +29,7 @@
 //
 // The same File reads and writes the JSON dialects real projects use
 // (dialect.go): i18next v4 with plural keys ("key_one", "key_few"),
+// i18next v3 ("key"/"key_plural", "key_0"…),
 // go-i18n v2 message objects and WebExtension messages.json. A dialect
 // only maps units to members: a plural unit's forms to the keys of the
 // language's CLDR plural categories (File.Plurals), a message's text and

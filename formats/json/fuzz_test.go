@@ -146,19 +146,20 @@ func duplicateKeys(data []byte) bool {
 // JSON (or fails with an error, writing nothing), and that applying the
 // same edits to the output changes nothing more.
 func FuzzDialects(f *testing.F) {
-	for _, p := range []string{"i18nextv4/en.json", "i18nextv4/cs.json", "i18nextv4/ar.json", "go-i18n/en.json",
+	for _, p := range []string{"i18nextv4/en.json", "i18nextv4/cs.json", "i18nextv4/ar.json", "i18next/de.json", "i18next/ru.json", "go-i18n/en.json",
 		"go-i18n/cs.json", "webextension/_locales/en/messages.json"} {
 		if data, err := os.ReadFile(filepath.Join("testdata", p)); err == nil {
 			f.Add(data)
 		}
 	}
 	f.Add([]byte(`{"a": "x", "a_one": "y", "b": {"one": "1", "description": 2}, "c": {"message": {"x": "y"}}}`))
+	f.Add([]byte(`{"a_plural": "y", "a": "x", "a_0": "z", "a_3": "w", "b_1": "v", "c": {"d_0": 1, "d_1": "u"}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		file, err := Decode(bytes.NewReader(data))
 		if err != nil {
 			return
 		}
-		for _, d := range []Dialect{I18nextV4, GoI18n, WebExtension} {
+		for _, d := range []Dialect{I18nextV4, GoI18n, WebExtension, I18nextV3} {
 			file.Dialect, file.Plurals = d, []string{"one", "few", "other"}
 			units := file.Units()
 			seen := map[string]bool{}
@@ -197,5 +198,36 @@ func FuzzDialects(f *testing.F) {
 			}
 		}
 		file.Dialect, file.Plurals = Plain, nil
+		fuzzCodecV3(t, data)
 	})
+}
+
+// fuzzCodecV3 applies every unit of data, read as i18next v3 for Russian,
+// back as a plural of the language's keys, which moves each unit in
+// another shape (File.v3Stale): the output must be JSON, read back the
+// same forms, and not change when applied again.
+func fuzzCodecV3(t *testing.T, data []byte) {
+	c := Codec{I18nextV3}
+	f := formats.File{Target: formats.Language{Code: "ru", Plurals: []string{"one", "few", "many"}}}
+	units, err := c.Decode(data, f)
+	if err != nil {
+		return
+	}
+	var edits []formats.Edit
+	for _, u := range units {
+		if len(u.Target) > 1 {
+			edits = append(edits, formats.Edit{Context: u.Context, Target: u.Target, Plural: true})
+		}
+	}
+	out, err := c.Apply(data, f, edits)
+	if err != nil {
+		return
+	}
+	if !stdjson.Valid(bytes.TrimPrefix(out, []byte(bom))) {
+		t.Fatalf("i18next v3 Apply: output is not JSON\n%s", out)
+	}
+	again, err := c.Apply(out, f, edits)
+	if err != nil || !bytes.Equal(again, out) {
+		t.Fatalf("i18next v3 Apply: not idempotent (err %v)\n%s\n%s", err, out, again)
+	}
 }

@@ -2,6 +2,7 @@ package json
 
 import (
 	"bytes"
+	"fmt"
 	"testing"
 
 	"github.com/tolk-project/tolk/formats"
@@ -80,6 +81,50 @@ func BenchmarkEncode(b *testing.B) {
 				out.Reset()
 				if err := f.Encode(&out, edits); err != nil {
 					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkDialectUnits builds the units of one synthetic file of 2,000
+// keys, a quarter of them plurals, in i18next v4 and v3 (numbered keys,
+// Russian), so the v3 walk's key lookups can be compared with v4's.
+func BenchmarkDialectUnits(b *testing.B) {
+	var v4, v3 bytes.Buffer
+	v4.WriteString("{\n")
+	v3.WriteString("{\n")
+	for i := range 2000 {
+		sep := ",\n"
+		if i == 1999 {
+			sep = "\n"
+		}
+		if i%4 == 0 {
+			fmt.Fprintf(&v4, "  \"section.key%d_one\": \"one %d\",\n  \"section.key%d_few\": \"few %d\",\n  \"section.key%d_many\": \"many %d\"%s", i, i, i, i, i, i, sep)
+			fmt.Fprintf(&v3, "  \"section.key%d_0\": \"one %d\",\n  \"section.key%d_1\": \"few %d\",\n  \"section.key%d_2\": \"many %d\"%s", i, i, i, i, i, i, sep)
+		} else {
+			fmt.Fprintf(&v4, "  \"section.key%d\": \"value %d\"%s", i, i, sep)
+			fmt.Fprintf(&v3, "  \"section.key%d\": \"value %d\"%s", i, i, sep)
+		}
+	}
+	v4.WriteString("}\n")
+	v3.WriteString("}\n")
+	for _, tc := range []struct {
+		name string
+		d    Dialect
+		data []byte
+	}{{"i18nextv4", I18nextV4, v4.Bytes()}, {"i18next", I18nextV3, v3.Bytes()}} {
+		b.Run(tc.name, func(b *testing.B) {
+			f := mustDecode(b, tc.data)
+			f.Dialect, f.Plurals = tc.d, catsRU
+			if n := len(f.Units()); n != 2000 {
+				b.Fatalf("%d units, want 2000", n)
+			}
+			b.SetBytes(int64(len(tc.data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if n := len(f.Units()); n != 2000 {
+					b.Fatalf("%d units", n)
 				}
 			}
 		})
