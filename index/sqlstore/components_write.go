@@ -20,6 +20,7 @@ const (
 // but what has a column of its own or belongs to another table.
 func componentSettings(c index.Component) (string, error) {
 	c.ID, c.ProjectID, c.Project, c.Locked, c.Import = 0, 0, index.Project{}, false, index.ImportStatus{}
+	c.CategoryID = 0 // a column of its own
 	body, err := json.Marshal(c)
 	return string(body), err
 }
