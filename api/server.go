@@ -34,6 +34,7 @@ type Store interface {
 	suggestionStore
 	commentStore
 	labelStore
+	categoryStore
 }
 
 // Options configure the API. The zero value is usable: the repository,
@@ -148,4 +149,5 @@ func (s *Server) routes(r *edge.Router) {
 	s.addonRoutes(r)
 	s.hookRoutes(r)
 	s.suggestionRoutes(r)
+	s.categoryRoutes(r)
 }

@@ -221,36 +221,24 @@ func (db *DB) CategoryStats(ctx context.Context, id int64) (index.Stats, error) 
 	return sum, nil
 }
 
-// SetComponentCategory puts a component into a category of its project
-// (0: the project's top level). A category of another project is a
-// *index.FieldError on "category".
-func (db *DB) SetComponentCategory(ctx context.Context, componentID, categoryID int64) (index.Component, error) {
-	var saved index.Component
-	err := db.write(ctx, func(tx *Tx) error {
-		c, err := findComponentByID(tx, componentID)
-		if err != nil {
-			return err
-		}
-		if categoryID != 0 {
-			var project int64
-			err := tx.QueryRow(`SELECT project_id FROM categories WHERE id = ?`, categoryID).Scan(&project)
-			if errors.Is(err, sql.ErrNoRows) {
-				return index.FieldErr("category", "does_not_exist", "Invalid hyperlink - Object does not exist.")
-			}
-			if err != nil {
-				return err
-			}
-			if project != c.ProjectID {
-				return index.FieldErr("category", "invalid", "Category does not belong to this project.")
-			}
-		}
-		if _, err := tx.Exec(`UPDATE components SET category_id = ? WHERE id = ?`, nullID(categoryID), componentID); err != nil {
-			return err
-		}
-		saved, err = findComponentByID(tx, componentID)
+// checkComponentCategory answers a *index.FieldError on "category" when
+// c.CategoryID names no category of c's project.
+func checkComponentCategory(tx *Tx, c index.Component) error {
+	if c.CategoryID == 0 {
+		return nil
+	}
+	var project int64
+	err := tx.QueryRow(`SELECT project_id FROM categories WHERE id = ?`, c.CategoryID).Scan(&project)
+	if errors.Is(err, sql.ErrNoRows) {
+		return index.FieldErr("category", "does_not_exist", "Invalid hyperlink - Object does not exist.")
+	}
+	if err != nil {
 		return err
-	})
-	return saved, err
+	}
+	if project != c.ProjectID {
+		return index.FieldErr("category", "invalid", "Category does not belong to this project.")
+	}
+	return nil
 }
 
 func findCategoryTx(tx *Tx, id int64) (index.Category, error) {
