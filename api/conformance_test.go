@@ -41,7 +41,7 @@ var conformance = []struct {
 	kind  bodyKind
 	shape servertest.Shape
 }{
-	{"/api/", object, servertest.Shape{"addons": "url", "changes": "url", "components": "url", "languages": "url", "projects": "url",
+	{"/api/", object, servertest.Shape{"addons": "url", "categories": "url", "changes": "url", "components": "url", "languages": "url", "projects": "url",
 		"tasks": "url", "translations": "url", "units": "url", "users": "url"}},
 	{"/api/projects/", paginated, projectShape},
 	{"/api/projects/demo/", object, projectShape},

@@ -26,7 +26,7 @@ func (s *Server) rootRoutes(r *edge.Router) {
 // names them (../shared/reference/weblate-core.md, "Authentication and
 // tokens"). The root lists those Tolk serves.
 var collections = []string{
-	"addons", "changes", "component-lists", "components", "groups", "languages", "memory",
+	"addons", "categories", "changes", "component-lists", "components", "groups", "languages", "memory",
 	"projects", "roles", "screenshots", "tasks", "translations", "units", "users",
 }
 

@@ -12,7 +12,7 @@ import (
 // this branch serves are all there.
 func TestRoot(t *testing.T) {
 	srv, _ := servertest.DemoServer(t)
-	reference := map[string]bool{"addons": true, "changes": true, "component-lists": true,
+	reference := map[string]bool{"addons": true, "categories": true, "changes": true, "component-lists": true,
 		"components": true, "groups": true, "languages": true, "memory": true, "projects": true,
 		"roles": true, "screenshots": true, "tasks": true, "translations": true, "units": true, "users": true}
 	for _, withFormat := range []bool{false, true} {
