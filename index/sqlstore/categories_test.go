@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/tolk-project/tolk/index"
@@ -203,5 +204,37 @@ func TestCategoryComponents(t *testing.T) {
 	}
 	if _, err := f.db.DeleteCategory(ctx, top.ID, f.user); !errors.Is(err, index.ErrNotFound) {
 		t.Errorf("second removal: %v", err)
+	}
+}
+
+// BenchmarkCategoryStats reads the statistics of a category of 50
+// components, one of them translated, two levels deep: the sum over the
+// components' kept rows that replaces rows of its own (CategoryStats).
+func BenchmarkCategoryStats(b *testing.B) {
+	f := mustWriteFixture(b)
+	ctx := context.Background()
+	pid := f.comp.ProjectID
+	top := mustCategory(b, f.db, index.Category{ProjectID: pid, Name: "Main", Slug: "main"})
+	sub := mustCategory(b, f.db, index.Category{ProjectID: pid, CategoryID: top.ID, Name: "Docs", Slug: "docs"})
+	if _, _, err := f.db.UpdateComponent(ctx, f.comp.ID, func(c *index.Component) error { c.CategoryID = sub.ID; return nil }); err != nil {
+		b.Fatal(err)
+	}
+	for i := range 49 {
+		c := index.DefaultComponent()
+		c.ProjectID, c.Name, c.Slug, c.CategoryID = pid, "C"+strconv.Itoa(i), "c"+strconv.Itoa(i), top.ID
+		if _, err := f.db.CreateComponent(ctx, c, f.user); err != nil {
+			b.Fatal(err)
+		}
+	}
+	want, err := f.db.ComponentStats(ctx, f.comp.ID)
+	if err != nil || want.Total == 0 {
+		b.Fatal(want, err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		got, err := f.db.CategoryStats(ctx, top.ID)
+		if err != nil || got.Total != want.Total {
+			b.Fatalf("got %+v, %v; want total %d", got, err, want.Total)
+		}
 	}
 }
