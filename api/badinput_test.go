@@ -47,6 +47,12 @@ func TestBadInput(t *testing.T) {
 		{"/api/suggestions/9223372036854775807/", http.StatusNotFound},
 		{"/api/suggestions/1%00/", http.StatusNotFound},
 		{"/api/units/99999999999999999999/suggestions/", http.StatusNotFound},
+		{"/api/categories/?page=abc", http.StatusNotFound},
+		{"/api/categories/" + long + "/", http.StatusNotFound},
+		{"/api/categories/-1/", http.StatusNotFound},
+		{"/api/categories/99999999999999999999/statistics/", http.StatusNotFound},
+		{"/api/categories/1%00/", http.StatusNotFound},
+		{"/api/projects/demo/categories/?page=0", http.StatusNotFound},
 		{"/api/units/1/suggestions/?page=0", http.StatusNotFound},
 		// Hostile searches: each a 400 on q (or an answer), never a 500.
 		{tr + "units/?q=%ff%fe", http.StatusBadRequest},

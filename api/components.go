@@ -202,6 +202,7 @@ type componentJSON struct {
 	ID                          int64        `json:"id"`
 	SourceLanguage              languageJSON `json:"source_language"`
 	Project                     projectJSON  `json:"project"`
+	Category                    *string      `json:"category"` // the category's API URL, null at the project's top level
 	VCS                         string       `json:"vcs"`
 	Repo                        string       `json:"repo"`
 	GitExport                   string       `json:"git_export"`
@@ -289,6 +290,7 @@ func newComponentJSON(u edge.URLs, c *index.Component, source *index.Language, a
 		ID:                          c.ID,
 		SourceLanguage:              newLanguageJSON(u, source),
 		Project:                     newProjectJSON(u, &c.Project),
+		Category:                    categoryURL(u, c.CategoryID),
 		VCS:                         c.VCS,
 		Repo:                        withoutCredentials(c.Repo),
 		GitExport:                   u.GitExport(p, s),

@@ -126,6 +126,10 @@ type componentInput struct {
 	// source is the source language's canonical code when the body gives
 	// one that exists, resolved before the transaction.
 	source string
+	// category is the category the body names (0: none, the project's
+	// top level), when hasCategory; the store checks it is the project's.
+	category    int64
+	hasCategory bool
 }
 
 // read reads the component fields the body gives into c, recording
@@ -439,6 +443,12 @@ func (s *Server) readComponentBody(c *gin.Context, comp index.Component, require
 	}
 	in.read(&comp)
 	in.checkSource(&comp, current)
+	if in.category, in.hasCategory, err = s.readCategoryRef(c, pl, "category"); err != nil {
+		return nil, comp, err
+	}
+	if in.hasCategory {
+		comp.CategoryID = in.category
+	}
 	for _, f := range creationOnly {
 		switch {
 		case pl.has(f) && creating:
@@ -555,6 +565,9 @@ func (s *Server) updateComponent(partial bool) gin.HandlerFunc {
 		before, after, err := s.store.UpdateComponent(ctx, comp.ID, func(q *index.Component) error {
 			in.read(q)
 			in.checkSource(q, q.SourceLanguage)
+			if in.hasCategory {
+				q.CategoryID = in.category
+			}
 			if reimport {
 				q.Branch = check.Branch // the remote's default when the body cleared it
 			}

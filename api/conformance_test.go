@@ -41,8 +41,9 @@ var conformance = []struct {
 	kind  bodyKind
 	shape servertest.Shape
 }{
-	{"/api/", object, servertest.Shape{"addons": "url", "changes": "url", "components": "url", "languages": "url", "projects": "url",
-		"memory": "url", "tasks": "url", "translations": "url", "units": "url", "users": "url", "suggestions": "url"}},
+	{"/api/", object, servertest.Shape{"addons": "url", "categories": "url", "changes": "url", "components": "url", "languages": "url",
+		"projects": "url", "memory": "url", "tasks": "url", "translations": "url", "units": "url", "users": "url",
+		"suggestions": "url"}},
 	{"/api/projects/", paginated, projectShape},
 	{"/api/projects/demo/", object, projectShape},
 	{"/api/projects/demo/components/", paginated, componentShape},

@@ -99,6 +99,8 @@ func (x *componentJSON) appendObject(b []byte) []byte {
 	b = x.SourceLanguage.appendObject(b)
 	b = append(b, `,"project":`...)
 	b = x.Project.appendObject(b)
+	b = append(b, `,"category":`...)
+	b = appendJSONStringOrNull(b, x.Category)
 	b = append(b, `,"vcs":`...)
 	b = appendJSONString(b, x.VCS)
 	b = append(b, `,"repo":`...)

@@ -171,8 +171,14 @@ type matrixRow struct {
 	// the reference answers it as a problem of the field asking for it,
 	// not with a 403.
 	asField map[index.Permission]string
-	status  int // the answer to who may: 2xx, or 404 for a missing object
-	body    func(p matrixPrincipal) any
+	// fieldCode is the code of asField's 400s; "" is "invalid".
+	fieldCode string
+	// hiddenAsField refuses who may not see the project as the first
+	// need's asField problem, not with a 404: the route names the
+	// project in a hyperlinked field of its body (POST /api/categories/).
+	hiddenAsField bool
+	status        int // the answer to who may: 2xx, or 404 for a missing object
+	body          func(p matrixPrincipal) any
 	// upload is a multipart file sent in place of body, with method
 	// translate and the form's fields (names and values in turn).
 	upload string
@@ -190,7 +196,7 @@ type matrixRow struct {
 
 // matrixParams are the objects the routes act on unless a row says.
 var matrixParams = map[string]string{"project": "demo", "component": "app", "language": "de",
-	"id": "{save}", "task": "{task}", "addon": "{addon}", "username": "victim", "code": "fr"}
+	"id": "{save}", "task": "{task}", "category": "{category}", "addon": "{addon}", "username": "victim", "code": "fr"}
 
 const (
 	componentRoute   = "/api/components/:project/:component/"
@@ -199,6 +205,7 @@ const (
 	userRoute        = "/api/users/:username/"
 	languageRoute    = "/api/languages/:code/"
 	addonRoute       = "/api/addons/:addon/"
+	categoryRoute    = "/api/categories/:category/"
 )
 
 // webhookAddon is the body that installs a webhook.
@@ -353,6 +360,25 @@ var matrixRows = []matrixRow{
 		status: 200, body: jsonBody(map[string]any{"configuration": map[string]any{"webhook_url": "https://example.com/v2"}})},
 	{method: "DELETE", route: addonRoute, project: "demo", needs: []need{{index.PermComponentEdit, deniedDefault}},
 		status: 204, destructive: true, gone: "/api/addons/{addon}/"},
+	// Categories are the project's: project.edit. As in the reference,
+	// POST names its project in a field that offers only the projects
+	// the caller may edit, so a refusal is that field's 400.
+	{method: "POST", route: "/api/categories/", project: "demo", status: 201,
+		needs:     []need{{index.PermProjectEdit, "Invalid hyperlink - Object does not exist."}},
+		asField:   map[index.Permission]string{index.PermProjectEdit: "project"},
+		fieldCode: "does_not_exist", hiddenAsField: true,
+		body: func(p matrixPrincipal) any {
+			return map[string]any{"name": "Category of " + p.name, "slug": "cat-" + p.user, "project": "/api/projects/demo/"}
+		},
+		want: [2]string{"401 400 400 400 400 201 201 401", "401 400 400 400 400 201 201 401"}},
+	{method: "PUT", route: categoryRoute, project: "demo", status: 200,
+		needs: []need{{index.PermProjectEdit, "Can not edit category"}},
+		body:  jsonBody(map[string]any{"name": "Matrix", "slug": "matrix", "project": "/api/projects/demo/"})},
+	{method: "PATCH", route: categoryRoute, project: "demo", status: 200,
+		needs: []need{{index.PermProjectEdit, "Can not edit category"}}, body: jsonBody(map[string]any{"name": "Matrix 2"}),
+		want: [2]string{"401 403 403 403 403 200 200 401", "401 404 403 403 403 200 200 401"}},
+	{method: "DELETE", route: categoryRoute, project: "demo", status: 204, destructive: true, gone: "/api/categories/{category}/",
+		needs: []need{{index.PermProjectEdit, "Can not delete category"}}},
 	// A project's add-on is the project's to change.
 	{method: "PATCH", route: addonRoute, params: map[string]string{"addon": "{projectaddon}"}, project: "demo",
 		needs: []need{{index.PermProjectEdit, deniedDefault}}, status: 200,
@@ -481,6 +507,8 @@ func (r *matrixRow) expect(p matrixPrincipal, private bool) (int, string) {
 		return http.StatusUnauthorized, notSignedIn
 	case p.expired || p.inactive:
 		return http.StatusUnauthorized, tokenRejected
+	case private && r.project != "" && !p.sees(r.project) && r.hiddenAsField:
+		return http.StatusBadRequest, r.fieldProblem(r.needs[0])
 	case private && r.project != "" && !p.sees(r.project):
 		detail := r.notFound
 		if detail == "" {
@@ -492,12 +520,21 @@ func (r *matrixRow) expect(p matrixPrincipal, private bool) (int, string) {
 		if p.has(n.perm, r.project) {
 			continue
 		}
-		if attr, ok := r.asField[n.perm]; ok {
-			return http.StatusBadRequest, invalidField(attr, n.denied)
+		if _, ok := r.asField[n.perm]; ok {
+			return http.StatusBadRequest, r.fieldProblem(n)
 		}
 		return http.StatusForbidden, denied(n.denied)
 	}
 	return r.status, ""
+}
+
+// fieldProblem is the 400 refusing n as a problem of its asField.
+func (r *matrixRow) fieldProblem(n need) string {
+	code := r.fieldCode
+	if code == "" {
+		code = "invalid"
+	}
+	return errJSON("validation_error", [3]string{code, n.denied, r.asField[n.perm]})
 }
 
 // checkHardCoded compares the model with the statuses a row spells out.
@@ -628,7 +665,12 @@ func mustMatrixEnv(t testing.TB, private bool) *matrixEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
+	category, err := e.db.CreateCategory(ctx, index.Category{ProjectID: demo.ID, Name: "Matrix", Slug: "matrix"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	e.vars = strings.NewReplacer(
+		"{category}", strconv.FormatInt(category.ID, 10),
 		"{suggestion}", strconv.FormatInt(sg.Suggestion.ID, 10),
 		"{comment}", strconv.FormatInt(comment.ID, 10),
 		"{label}", strconv.FormatInt(label.ID, 10),

@@ -27,7 +27,7 @@ func (s *Server) rootRoutes(r *edge.Router) {
 // tokens"), with "suggestions" of its 2026.8 API (reference workspace
 // §2.4). The root lists those Tolk serves.
 var collections = []string{
-	"addons", "changes", "component-lists", "components", "groups", "languages", "memory",
+	"addons", "categories", "changes", "component-lists", "components", "groups", "languages", "memory",
 	"projects", "roles", "screenshots", "tasks", "translations", "units", "users",
 	"suggestions",
 }

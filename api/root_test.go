@@ -14,7 +14,7 @@ func TestRoot(t *testing.T) {
 	srv, db := servertest.DemoServer(t)
 	// The memory is listed for signed-in users only, as in the reference.
 	signedIn := map[string]string{"memory": servertest.MustUser(t, db, "reader", false)}
-	reference := map[string]bool{"addons": true, "changes": true, "component-lists": true,
+	reference := map[string]bool{"addons": true, "categories": true, "changes": true, "component-lists": true,
 		"components": true, "groups": true, "languages": true, "memory": true, "projects": true,
 		"roles": true, "screenshots": true, "tasks": true, "translations": true, "units": true, "users": true,
 		"suggestions": true}

@@ -37,6 +37,7 @@ type Store interface {
 	labelStore
 	machineryStore
 	memoryStore
+	categoryStore
 }
 
 // Options configure the API. The zero value is usable: the repository,
@@ -169,4 +170,5 @@ func (s *Server) routes(r *edge.Router) {
 	s.suggestionRoutes(r)
 	s.machineryRoutes(r)
 	s.memoryRoutes(r)
+	s.categoryRoutes(r)
 }

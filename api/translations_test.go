@@ -25,7 +25,7 @@ var (
 	}
 	componentShape = servertest.Shape{
 		"name": "string", "slug": "string", "id": "int", "source_language": "object", "project": "object",
-		"vcs": "string", "repo": "string", "git_export": "url", "branch": "string", "push_branch": "string",
+		"category": "url|null", "vcs": "string", "repo": "string", "git_export": "url", "branch": "string", "push_branch": "string",
 		"filemask": "string", "template": "string", "edit_template": "bool", "intermediate": "string",
 		"new_base": "string", "file_format": "string", "license": "string", "license_url": "url|null",
 		"agreement": "string", "web_url": "url", "url": "url", "repository_url": "url",

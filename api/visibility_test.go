@@ -25,6 +25,7 @@ type privateEnv struct {
 	secret                 index.Project
 	units, changes         []int64 // ids of the private project's units and changes
 	comment                int64   // a comment on its first unit
+	category               int64   // a category of the private project, holding vault
 	stranger, member, root string
 	suggestions            []int64 // one on the private project's last unit, then one on the demo's
 }
@@ -52,6 +53,29 @@ func mustPrivateEnv(tb testing.TB) *privateEnv {
 	servertest.SeedDemo(tb, db)
 	e := &privateEnv{db: db}
 	e.secret = seedPrivate(tb, db, "secret")
+	// A category in each project, the private one holding vault.
+	shelf, err := db.CreateCategory(ctx, index.Category{ProjectID: e.secret.ID, Name: "Vault shelf", Slug: "shelf"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	e.category = shelf.ID
+	vault, err := db.FindComponent(ctx, "secret", "vault")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, _, err := db.UpdateComponent(ctx, vault.ID, func(c *index.Component) error {
+		c.CategoryID = shelf.ID
+		return nil
+	}); err != nil {
+		tb.Fatal(err)
+	}
+	demo, err := db.FindProject(ctx, "demo")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if _, err := db.CreateCategory(ctx, index.Category{ProjectID: demo.ID, Name: "Public", Slug: "public"}); err != nil {
+		tb.Fatal(err)
+	}
 	units, _, err := db.FindUnits(ctx, index.UnitFilter{Page: index.Page{Number: 1, Size: 1000}})
 	if err != nil {
 		tb.Fatal(err)
@@ -154,6 +178,8 @@ func TestPrivateObjects(t *testing.T) {
 		"/api/suggestions/" + strconv.FormatInt(e.suggestions[0], 10) + "/",
 		"/api/units/" + strconv.FormatInt(e.units[0], 10) + "/comments/",
 		"/api/comments/" + strconv.FormatInt(e.comment, 10) + "/", "/api/projects/secret/labels/",
+		"/api/categories/" + strconv.FormatInt(e.category, 10) + "/",
+		"/api/categories/" + strconv.FormatInt(e.category, 10) + "/statistics/", "/api/projects/secret/categories/",
 		"/api/changes/" + strconv.FormatInt(e.changes[len(e.changes)-1], 10) + "/",
 		"/projects/secret/", "/projects/secret/vault/", "/projects/secret/vault/de/",
 		"/translate/secret/vault/de/", "/engage/secret/-/de/",
@@ -236,6 +262,7 @@ func TestPrivateLists(t *testing.T) {
 		{"/api/changes/?page_size=3&action=5&action=59&action=0", -1, -1},
 		{"/api/languages/?page_size=1", 2, 3},
 		{"/api/suggestions/?page_size=1", 1, 2},
+		{"/api/categories/?page_size=1", 1, 2},
 	}
 	for _, l := range lists {
 		counts := map[bool]int{}

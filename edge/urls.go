@@ -157,6 +157,18 @@ func (u URLs) Addon(id int64, sub string) string {
 	return u.Abs(Join(withSub([]string{"api", "addons", strconv.FormatInt(id, 10)}, sub)...), "")
 }
 
+// Category is a category's API URL, or that of one of its
+// sub-resources ("statistics").
+func (u URLs) Category(id int64, sub string) string {
+	return u.Abs(Join(withSub([]string{"api", "categories", strconv.FormatInt(id, 10)}, sub)...), "")
+}
+
+// CategoryWeb is a category's page: the project, then the slugs of the
+// categories from the outermost down, as the reference's get_url_path.
+func (u URLs) CategoryWeb(p string, path ...string) string {
+	return u.Abs(Join(append([]string{"projects", p}, path...)...), "")
+}
+
 // ByID is Abs(collection + id + "/", "") in one allocation: list pages
 // build two of these per item.
 func (u URLs) ByID(collection string, id int64) string {

@@ -6,6 +6,9 @@ type Component struct {
 	ID        int64
 	ProjectID int64
 	Project   Project // filled by finders
+	// CategoryID is the category the component belongs to, 0 for none;
+	// stored as a column, not among the settings (SetComponentCategory).
+	CategoryID int64
 
 	Name                        string
 	Slug                        string

@@ -11,7 +11,7 @@ import (
 	"github.com/tolk-project/tolk/index"
 )
 
-const componentColumns = `c.id, c.project_id, c.settings, c.locked, c.import_error, c.import_skipped, ` +
+const componentColumns = `c.id, c.project_id, c.settings, c.locked, c.import_error, c.import_skipped, c.category_id, ` +
 	projectColumns
 
 // componentScan receives the columns of componentColumns.
@@ -21,6 +21,7 @@ type componentScan struct {
 	locked        bool
 	importError   string
 	importSkipped string // JSON array of skippedFileJSON
+	categoryID    sql.NullInt64
 	project       index.Project
 }
 
@@ -32,7 +33,7 @@ type skippedFileJSON struct {
 
 func (cs *componentScan) dest() []any {
 	p := &cs.project
-	return []any{&cs.id, &cs.projectID, &cs.settings, &cs.locked, &cs.importError, &cs.importSkipped,
+	return []any{&cs.id, &cs.projectID, &cs.settings, &cs.locked, &cs.importError, &cs.importSkipped, &cs.categoryID,
 		&p.ID, &p.Slug, &p.Name, &p.Web, &p.Instructions, &p.TranslationReview,
 		&p.SourceReview, &p.SetLanguageTeam, &p.EnableHooks, &p.LanguageAliases, &p.AccessControl, &p.HookSecret}
 }
@@ -43,6 +44,7 @@ func (cs *componentScan) component() (index.Component, error) {
 		return c, fmt.Errorf("component %d settings: %w", cs.id, err)
 	}
 	c.ID, c.ProjectID, c.Locked, c.Project = cs.id, cs.projectID, cs.locked, cs.project
+	c.CategoryID = cs.categoryID.Int64
 	var skipped []skippedFileJSON
 	if cs.importSkipped != "[]" { // the usual text, read with every edit's translation
 		if err := json.Unmarshal([]byte(cs.importSkipped), &skipped); err != nil {

@@ -20,6 +20,7 @@ const (
 // but what has a column of its own or belongs to another table.
 func componentSettings(c index.Component) (string, error) {
 	c.ID, c.ProjectID, c.Project, c.Locked, c.Import = 0, 0, index.Project{}, false, index.ImportStatus{}
+	c.CategoryID = 0 // a column of its own
 	body, err := json.Marshal(c)
 	return string(body), err
 }
@@ -60,14 +61,17 @@ func (db *DB) CreateComponent(ctx context.Context, c index.Component, by index.A
 		if err := checkComponentUnique(tx, c); err != nil {
 			return err
 		}
+		if err := checkComponentCategory(tx, c); err != nil {
+			return err
+		}
 		settings, err := componentSettings(c)
 		if err != nil {
 			return err
 		}
 		var id int64
 		if err := tx.QueryRow(`INSERT INTO components
-			(project_id, slug, name, source_language, is_glossary, settings) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
-			c.ProjectID, c.Slug, c.Name, c.SourceLanguage, c.IsGlossary, settings).Scan(&id); err != nil {
+			(project_id, slug, name, source_language, is_glossary, settings, category_id) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			c.ProjectID, c.Slug, c.Name, c.SourceLanguage, c.IsGlossary, settings, nullID(c.CategoryID)).Scan(&id); err != nil {
 			return err
 		}
 		if err := insertChange(tx, index.Change{Action: index.ActionComponentCreated, ProjectID: c.ProjectID,
@@ -131,13 +135,16 @@ func (db *DB) UpdateComponent(ctx context.Context, id int64, update func(*index.
 		if err := checkComponentUnique(tx, after); err != nil {
 			return err
 		}
+		if err := checkComponentCategory(tx, after); err != nil {
+			return err
+		}
 		settings, err := componentSettings(after)
 		if err != nil {
 			return err
 		}
 		if _, err = tx.Exec(`UPDATE components SET slug = ?, name = ?, source_language = ?,
-			is_glossary = ?, settings = ? WHERE id = ?`, after.Slug, after.Name, after.SourceLanguage,
-			after.IsGlossary, settings, id); err != nil {
+			is_glossary = ?, settings = ?, category_id = ? WHERE id = ?`, after.Slug, after.Name, after.SourceLanguage,
+			after.IsGlossary, settings, nullID(after.CategoryID), id); err != nil {
 			return err
 		}
 		return recheckComponent(tx, before, after)

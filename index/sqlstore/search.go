@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -604,23 +606,94 @@ func lastChanged(unitID string) string {
 		"), (SELECT la.timestamp FROM units la WHERE la.id = " + unitID + "))"
 }
 
-// pathCond selects the translations of the object a path names:
-// project, project/component, project/component/language or
-// project/-/language (a project's language). A path that names nothing
-// matches nothing, as the reference's (Tolk has no categories yet).
+// pathCond selects the translations of the object a path names, as the
+// reference's paths do: project, project/component,
+// project/component/language, project/-/language (a project's
+// language), and with categories between the project and the component:
+// project/category[/category…] (the category with its subcategories),
+// project/category…/component[/language] and project/category…/-/language.
+// A path may read several ways (p/a/b is component a in language b, or
+// component b in category a): it selects what any reading names. A
+// component is found without its categories too, since Tolk's component
+// slugs are unique in their project. A path that names nothing matches
+// nothing, as the reference's.
 func pathCond(path string) sqlFrag {
 	seg := strings.Split(path, "/")
-	switch {
-	case len(seg) == 1 && seg[0] != "":
-		return frag("p.slug = ?", seg[0])
-	case len(seg) == 2:
-		return frag("p.slug = ? AND cm.slug = ?", seg[0], seg[1])
-	case len(seg) == 3 && seg[1] == "-":
-		return frag("p.slug = ? AND t.language_code = ?", seg[0], seg[2])
-	case len(seg) == 3:
-		return frag("p.slug = ? AND cm.slug = ? AND t.language_code = ?", seg[0], seg[1], seg[2])
+	if seg[0] == "" || len(seg) > index.MaxCategoryDepth+3 {
+		return fragFalse
 	}
-	return fragFalse
+	project, rest := seg[0], seg[1:]
+	var alts []sqlFrag
+	switch len(rest) {
+	case 0:
+		alts = append(alts, frag("p.slug = ?", project))
+	case 1:
+		alts = append(alts, frag("p.slug = ? AND cm.slug = ?", project, rest[0]))
+	case 2:
+		if rest[0] == "-" {
+			alts = append(alts, frag("p.slug = ? AND t.language_code = ?", project, rest[1]))
+		} else {
+			alts = append(alts, frag("p.slug = ? AND cm.slug = ? AND t.language_code = ?", project, rest[0], rest[1]))
+		}
+	}
+	for k := 1; k <= min(len(rest), index.MaxCategoryDepth); k++ {
+		if slices.Contains(rest[:k], "-") {
+			break
+		}
+		cat := categoryChain(rest[:k])
+		after := rest[k:]
+		var f sqlFrag
+		switch {
+		case len(after) == 0:
+			f = categorySubtree(cat)
+		case len(after) == 1:
+			f = frag("cm.category_id = "+cat.sql+" AND cm.slug = ?", append(cat.args, after[0])...)
+		case len(after) == 2 && after[0] == "-":
+			sub := categorySubtree(cat)
+			f = frag(sub.sql+" AND t.language_code = ?", append(sub.args, after[1])...)
+		case len(after) == 2:
+			f = frag("cm.category_id = "+cat.sql+" AND cm.slug = ? AND t.language_code = ?",
+				append(cat.args, after[0], after[1])...)
+		default:
+			continue
+		}
+		alts = append(alts, frag("p.slug = ? AND "+f.sql, append([]any{project}, f.args...)...))
+	}
+	if len(alts) == 0 {
+		return fragFalse
+	}
+	or := joinFrags("OR", alts)
+	return frag("("+or.sql+")", or.args...)
+}
+
+// categoryChain is a subquery for the id of the category that slugs
+// name from the top level of project p down.
+func categoryChain(slugs []string) sqlFrag {
+	f := frag("(SELECT k0.id FROM categories k0 WHERE k0.project_id = p.id AND k0.category_id IS NULL AND k0.slug = ?)", slugs[0])
+	for i, slug := range slugs[1:] {
+		k := "k" + strconv.Itoa(i+1)
+		f = frag("(SELECT "+k+".id FROM categories "+k+" WHERE "+k+".category_id = "+f.sql+" AND "+k+".slug = ?)",
+			append(f.args, slug)...)
+	}
+	return f
+}
+
+// categorySubtree is the condition that component cm is in category cat
+// (a subquery for its id) or below it, as deep as categories nest.
+func categorySubtree(cat sqlFrag) sqlFrag {
+	conds, args := []string{"cm.category_id = " + cat.sql}, append([]any(nil), cat.args...)
+	below := cat.sql
+	for d := 1; d < index.MaxCategoryDepth; d++ {
+		k := "s" + strconv.Itoa(d)
+		op := " = "
+		if d > 1 {
+			op = " IN "
+		}
+		below = "(SELECT " + k + ".id FROM categories " + k + " WHERE " + k + ".category_id" + op + below + ")"
+		conds = append(conds, "cm.category_id IN "+below)
+		args = append(args, cat.args...) // each level's text holds cat once
+	}
+	return frag("("+strings.Join(conds, " OR ")+")", args...)
 }
 
 // isFrag answers is: (weblate/utils/search.py UnitTermExpr.is_field).

@@ -1,0 +1,240 @@
+package sqlstore
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/tolk-project/tolk/index"
+)
+
+// mustCategory creates a category or fails.
+func mustCategory(tb testing.TB, db *DB, k index.Category) index.Category {
+	tb.Helper()
+	k, err := db.CreateCategory(context.Background(), k)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return k
+}
+
+// fieldProblem is the code and detail of err's problem with attr, or ""
+// when err is no *index.FieldError naming attr.
+func fieldProblem(err error, attr string) string {
+	var fe *index.FieldError
+	if !errors.As(err, &fe) {
+		return ""
+	}
+	p, ok := fe.Fields[attr]
+	if !ok {
+		return ""
+	}
+	return p.Code + ": " + p.Detail
+}
+
+// TestCategoryRules: the reference's rules for a category, checked in
+// the write's transaction.
+func TestCategoryRules(t *testing.T) {
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	pid := f.comp.ProjectID
+	other, _, err := f.db.SaveProject(ctx, index.Project{Name: "Other", Slug: "other"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := mustCategory(t, f.db, index.Category{ProjectID: pid, Name: "A", Slug: "a"})
+	b := mustCategory(t, f.db, index.Category{ProjectID: pid, CategoryID: a.ID, Name: "A", Slug: "a"})
+	c := mustCategory(t, f.db, index.Category{ProjectID: pid, CategoryID: b.ID, Name: "C", Slug: "c"})
+	if b.Project.Slug != f.comp.Project.Slug || b.CategoryID != a.ID {
+		t.Errorf("nested = %+v", b)
+	}
+	for _, tc := range []struct {
+		name  string
+		k     index.Category
+		attr  string
+		wants string
+	}{
+		{"slug taken", index.Category{ProjectID: pid, Name: "Other name", Slug: "a"}, "slug",
+			"unique: " + categorySlugTaken},
+		{"name taken", index.Category{ProjectID: pid, CategoryID: a.ID, Name: "A", Slug: "free"}, "name",
+			"unique: " + categoryNameTaken},
+		{"too deep", index.Category{ProjectID: pid, CategoryID: c.ID, Name: "D", Slug: "d"}, "category",
+			"invalid: " + categoryTooDeep},
+		{"other project", index.Category{ProjectID: other.ID, CategoryID: a.ID, Name: "X", Slug: "x"}, "category",
+			"invalid: " + categoryOtherProject},
+		{"missing parent", index.Category{ProjectID: pid, CategoryID: 999999, Name: "X", Slug: "x"}, "category",
+			"does_not_exist: Invalid hyperlink - Object does not exist."},
+	} {
+		_, err := f.db.CreateCategory(ctx, tc.k)
+		if got := fieldProblem(err, tc.attr); got != tc.wants {
+			t.Errorf("%s: %v, want %s", tc.name, err, tc.wants)
+		}
+	}
+	// The same slug in another project, or at another level, is free.
+	mustCategory(t, f.db, index.Category{ProjectID: other.ID, Name: "A", Slug: "a"})
+
+	// Moves: not under itself or its subtree, not deeper than the limit.
+	move := func(id, parent int64) error {
+		_, err := f.db.UpdateCategory(ctx, id, func(k *index.Category) error { k.CategoryID = parent; return nil })
+		return err
+	}
+	if got := fieldProblem(move(a.ID, c.ID), "category"); got != "invalid: "+categorySelfParent {
+		t.Errorf("a under its grandchild: %s", got)
+	}
+	d := mustCategory(t, f.db, index.Category{ProjectID: pid, Name: "D", Slug: "d"})
+	if got := fieldProblem(move(b.ID, d.ID), "category"); got != "" {
+		t.Errorf("b (with c) under top-level d: %s", got)
+	}
+	e := mustCategory(t, f.db, index.Category{ProjectID: pid, CategoryID: a.ID, Name: "E", Slug: "e"})
+	if got := fieldProblem(move(d.ID, e.ID), "category"); got != "invalid: "+categoryTooDeep {
+		t.Errorf("d (with b, c) under e: %s", got)
+	}
+	if _, err := f.db.UpdateCategory(ctx, 999999, func(*index.Category) error { return nil }); !errors.Is(err, index.ErrNotFound) {
+		t.Errorf("update of a missing category: %v", err)
+	}
+	if _, err := f.db.FindCategory(ctx, 999999); !errors.Is(err, index.ErrNotFound) {
+		t.Errorf("find of a missing category: %v", err)
+	}
+	cats, total, err := f.db.FindCategoryPage(ctx, pid, index.Page{Number: 1, Size: 2})
+	if err != nil || total != 5 || len(cats) != 2 || cats[0].ID != a.ID {
+		t.Errorf("page = %v, %d, %v", cats, total, err)
+	}
+	if _, total, _ := f.db.FindCategoryPage(ctx, 0, index.Page{Number: 1, Size: 2}, pid); total != 1 {
+		t.Errorf("all categories without project %d: %d, want 1", pid, total)
+	}
+}
+
+// TestCategoryComponents: membership, statistics summed over the
+// subtree, path: searches and deletion.
+func TestCategoryComponents(t *testing.T) {
+	f := mustSearchFixture(t)
+	ctx := context.Background()
+	pid := f.comp.ProjectID
+	top := mustCategory(t, f.db, index.Category{ProjectID: pid, Name: "Main", Slug: "main"})
+	sub := mustCategory(t, f.db, index.Category{ProjectID: pid, CategoryID: top.ID, Name: "Docs", Slug: "docs"})
+	other, _, err := f.db.SaveProject(ctx, index.Project{Name: "Other", Slug: "other"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	foreign := mustCategory(t, f.db, index.Category{ProjectID: other.ID, Name: "F", Slug: "f"})
+	set := func(cat int64) error {
+		_, _, err := f.db.UpdateComponent(ctx, f.comp.ID, func(c *index.Component) error { c.CategoryID = cat; return nil })
+		return err
+	}
+	if got := fieldProblem(set(foreign.ID), "category"); got != "invalid: Category does not belong to this project." {
+		t.Errorf("foreign category: %s", got)
+	}
+
+	// Before: the paths through categories name nothing.
+	all := "k0 k1 k2 k3 k4 k5 k6 k7 k8 k9"
+	paths := []struct{ q, before, after string }{
+		{"path:p/main", "", all},
+		{"path:p/main/docs", "", all},
+		{"path:p/main/docs/app", "", all},
+		{"path:p/main/docs/app/de", "", all},
+		{"path:p/main/docs/-/de", "", all},
+		{"path:p/main/-/de", "", all},
+		{"path:p/main/app", "", ""}, // app is in docs, not directly in main
+		{"path:p/docs", "", ""},     // docs is no top-level category
+		{"path:p/main/docs/app/fr", "", ""},
+		{"path:p/app", all, all}, // Tolk's component slugs are unique in a project
+		{"path:p/app/de", all, all},
+		{"path:p/-/de", all, all},
+		{"path:p/a/b/c/d/e/f", "", ""},
+	}
+	for _, tc := range paths {
+		if got := f.search(t, "de", tc.q); !slices.Equal(got, searchKeys(tc.before)) {
+			t.Errorf("before, %s: got %v, want %v", tc.q, got, searchKeys(tc.before))
+		}
+	}
+	if err := set(sub.ID); err != nil {
+		t.Fatal(err)
+	}
+	c, err := f.db.FindComponent(ctx, f.comp.Project.Slug, f.comp.Slug)
+	if err != nil || c.CategoryID != sub.ID {
+		t.Fatalf("component after the move: %+v, %v", c.CategoryID, err)
+	}
+	for _, tc := range paths {
+		if got := f.search(t, "de", tc.q); !slices.Equal(got, searchKeys(tc.after)) {
+			t.Errorf("after, %s: got %v, want %v", tc.q, got, searchKeys(tc.after))
+		}
+	}
+
+	// Statistics: the component's, at both levels; none for an empty one.
+	want, err := f.db.ComponentStats(ctx, f.comp.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []int64{top.ID, sub.ID} {
+		got, err := f.db.CategoryStats(ctx, id)
+		if err != nil || got != want || got.Total == 0 {
+			t.Errorf("category %d statistics = %+v, %v; want %+v", id, got, err, want)
+		}
+	}
+	if got, err := f.db.CategoryStats(ctx, foreign.ID); err != nil || got != (index.Stats{}) {
+		t.Errorf("empty category statistics = %+v, %v", got, err)
+	}
+	before, err := f.db.ProjectStats(ctx, pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// Deleting the top removes the subcategory and the component, and the
+	// project's statistics lose the component's.
+	removed, err := f.db.DeleteCategory(ctx, top.ID, f.user)
+	if err != nil || len(removed) != 1 || removed[0].ID != f.comp.ID {
+		t.Fatalf("removed = %v, %v", removed, err)
+	}
+	for _, id := range []int64{top.ID, sub.ID} {
+		if _, err := f.db.FindCategory(ctx, id); !errors.Is(err, index.ErrNotFound) {
+			t.Errorf("category %d after the removal: %v", id, err)
+		}
+	}
+	if _, err := f.db.FindComponent(ctx, f.comp.Project.Slug, f.comp.Slug); !errors.Is(err, index.ErrNotFound) {
+		t.Errorf("component after the removal: %v", err)
+	}
+	after, err := f.db.ProjectStats(ctx, pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Total != before.Total-want.Total {
+		t.Errorf("project total %d after, %d before, component %d", after.Total, before.Total, want.Total)
+	}
+	if _, err := f.db.DeleteCategory(ctx, top.ID, f.user); !errors.Is(err, index.ErrNotFound) {
+		t.Errorf("second removal: %v", err)
+	}
+}
+
+// BenchmarkCategoryStats reads the statistics of a category of 50
+// components, one of them translated, two levels deep: the sum over the
+// components' kept rows that replaces rows of its own (CategoryStats).
+func BenchmarkCategoryStats(b *testing.B) {
+	f := mustWriteFixture(b)
+	ctx := context.Background()
+	pid := f.comp.ProjectID
+	top := mustCategory(b, f.db, index.Category{ProjectID: pid, Name: "Main", Slug: "main"})
+	sub := mustCategory(b, f.db, index.Category{ProjectID: pid, CategoryID: top.ID, Name: "Docs", Slug: "docs"})
+	if _, _, err := f.db.UpdateComponent(ctx, f.comp.ID, func(c *index.Component) error { c.CategoryID = sub.ID; return nil }); err != nil {
+		b.Fatal(err)
+	}
+	for i := range 49 {
+		c := index.DefaultComponent()
+		c.ProjectID, c.Name, c.Slug, c.CategoryID = pid, "C"+strconv.Itoa(i), "c"+strconv.Itoa(i), top.ID
+		if _, err := f.db.CreateComponent(ctx, c, f.user); err != nil {
+			b.Fatal(err)
+		}
+	}
+	want, err := f.db.ComponentStats(ctx, f.comp.ID)
+	if err != nil || want.Total == 0 {
+		b.Fatal(want, err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		got, err := f.db.CategoryStats(ctx, top.ID)
+		if err != nil || got.Total != want.Total {
+			b.Fatalf("got %+v, %v; want total %d", got, err, want.Total)
+		}
+	}
+}
