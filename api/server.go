@@ -34,6 +34,7 @@ type Store interface {
 	suggestionStore
 	commentStore
 	labelStore
+	peopleStore
 }
 
 // Options configure the API. The zero value is usable: the repository,
@@ -143,6 +144,7 @@ func (s *Server) routes(r *edge.Router) {
 	s.changeRoutes(r)
 	s.languageRoutes(r)
 	s.userRoutes(r)
+	s.peopleRoutes(r)
 	s.repositoryRoutes(r)
 	s.taskRoutes(r)
 	s.addonRoutes(r)
