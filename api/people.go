@@ -3,7 +3,9 @@ package api
 import (
 	"context"
 	"net/http"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
 	"github.com/tolk-project/tolk/edge"
@@ -160,6 +162,13 @@ func (s *Server) writeCredits(c *gin.Context, projectID int64, f index.CreditFil
 		return t
 	}
 	f.Start, f.End = bound("start"), bound("end")
+	// A language code is text without NUL bytes: PostgreSQL refuses
+	// those in a parameter, and no code has one. The reference answers
+	// any other unknown code with no credits, as Tolk does.
+	f.LanguageCode = c.Query("lang")
+	if strings.ContainsRune(f.LanguageCode, 0) || !utf8.ValidString(f.LanguageCode) {
+		problems["lang"] = index.FieldProblem{Code: "invalid", Detail: "Enter a valid language code."}
+	}
 	if len(problems) > 0 {
 		s.edge.Fail(c, &index.FieldError{Fields: problems})
 		return
@@ -170,7 +179,6 @@ func (s *Server) writeCredits(c *gin.Context, projectID int64, f index.CreditFil
 		f.Start = start.Add(time.Microsecond)
 	}
 	f.End = f.End.Truncate(time.Microsecond)
-	f.LanguageCode = c.Query("lang")
 	if !p.CanRead(index.PermProjectEdit, projectID) {
 		f.AuthorID = p.User.ID
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/tolk-project/tolk/index"
@@ -254,4 +255,60 @@ func containsField(body []byte, field string) bool {
 		}
 	}
 	return false
+}
+
+// TestPeopleBadInput sends the people endpoints hostile usernames, pages
+// and dates as a superuser: each a JSON 4xx in the reference's envelope
+// (a 400 naming the date field), and nothing logged as an error.
+func TestPeopleBadInput(t *testing.T) {
+	e := mustPeopleEnv(t)
+	long := strings.Repeat("9", 5000)
+	cases := []struct {
+		path   string
+		status int
+		field  string
+	}{
+		{"/api/users/" + strings.Repeat("x", 10000) + "/statistics/", http.StatusNotFound, ""},
+		{"/api/users/ana%00/statistics/", http.StatusNotFound, ""},
+		{"/api/users/%2e%2e/statistics/", http.StatusNotFound, ""},
+		{"/api/users/%C3%A1na/contributions/", http.StatusNotFound, ""},
+		{"/api/users/ana/contributions/?page=0", http.StatusNotFound, ""},
+		{"/api/users/ana/contributions/?page=99999999999999999999", http.StatusNotFound, ""},
+		{"/api/users/ana/contributions/?page=9", http.StatusNotFound, ""},
+		{"/api/projects/demo/credits/?start=" + long + "&end=2100-01-01", http.StatusBadRequest, "start"},
+		{"/api/projects/demo/credits/?start=2000-01-01&end=%00", http.StatusBadRequest, "end"},
+		{"/api/projects/demo/credits/?start=2026-02-30&end=2100-01-01", http.StatusBadRequest, "start"},
+		{"/api/projects/demo/credits/?start=2026-01-01T25:00&end=2100-01-01", http.StatusBadRequest, "start"},
+		{"/api/projects/demo/credits/?start=99999-01-01&end=2100-01-01", http.StatusBadRequest, "start"},
+		{"/api/projects/demo/credits/?start=2000-01-01&end=-2100-01-01", http.StatusBadRequest, "end"},
+		{"/api/components/demo/app/credits/?start[]=1&end=2100-01-01", http.StatusBadRequest, "start"},
+		{"/api/translations/demo/app/de/credits/?start=2000-01-01&end=2100-01-01&lang=" + long, http.StatusOK, ""},
+		{"/api/translations/demo/app/de/credits/?start=2000-01-01&end=2100-01-01&lang=%00", http.StatusBadRequest, "lang"},
+		{"/api/translations/demo/app/de/credits/?start=2000-01-01&end=2100-01-01&lang=%ff", http.StatusBadRequest, "lang"},
+		{"/api/projects/" + long + "/credits/?start=2000-01-01&end=2100-01-01", http.StatusNotFound, ""},
+	}
+	for _, tc := range cases {
+		r := servertest.DoJSON(t, "GET", e.srv.URL+tc.path, e.root, nil)
+		name := tc.path
+		if len(name) > 80 {
+			name = name[:80] + "..."
+		}
+		if r.Status != tc.status {
+			t.Errorf("GET %s = %d %.200s, want %d", name, r.Status, r.Body, tc.status)
+			continue
+		}
+		if tc.status == http.StatusOK {
+			if string(r.Body) != "[]" {
+				t.Errorf("GET %s = %s, want no credits", name, r.Body)
+			}
+			continue
+		}
+		checkErrorEnvelope(t, name, r)
+		if tc.field != "" && !containsField(r.Body, tc.field) {
+			t.Errorf("GET %s = %s, want the error on %s", name, r.Body, tc.field)
+		}
+	}
+	if logs := e.srv.Logs.String(); strings.Contains(logs, `"level":"ERROR"`) || strings.Contains(logs, "panic") {
+		t.Errorf("log: %.2000s", logs)
+	}
 }
