@@ -2,6 +2,8 @@ package sqlstore
 
 import (
 	"context"
+	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,6 +55,57 @@ func (db *DB) UserStatistics(ctx context.Context, userID int64, hidden []int64) 
 	err := db.r.QueryRowContext(ctx, q, args...).Scan(&st.Translated, &st.Suggested, &st.Uploaded,
 		&st.Commented, &st.Languages)
 	return st, formatError(err)
+}
+
+// userActivityRecount is user_activity recounted from the change log.
+var userActivityRecount = `SELECT author_id, project_id, coalesce(language_code, ''), action, count(*)
+	FROM changes WHERE author_id IS NOT NULL AND project_id IS NOT NULL AND action IN ` +
+	actionList(append([]index.Action{index.StatsSuggestedAction, index.StatsUploadedAction,
+		index.StatsCommentedAction}, index.StatsTranslatedActions...)...) + `
+	GROUP BY 1, 2, 3, 4`
+
+// userActivity checks for VerifyCounts that each user_activity row
+// equals its recount from the change log (a row at zero equals no row).
+func (v *countVerifier) userActivity(ctx context.Context, q queryer) error {
+	read := func(query string) (map[string]int64, error) {
+		rows, err := q.QueryContext(ctx, query)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		out := map[string]int64{}
+		for rows.Next() {
+			var user, project, action, n int64
+			var lang string
+			if err := rows.Scan(&user, &project, &lang, &action, &n); err != nil {
+				return nil, err
+			}
+			if n != 0 {
+				out[fmt.Sprintf("user %d project %d language %q action %d", user, project, lang, action)] = n
+			}
+		}
+		return out, rows.Err()
+	}
+	got, err := read(`SELECT user_id, project_id, language_code, action, n FROM user_activity`)
+	if err != nil {
+		return err
+	}
+	want, err := read(userActivityRecount)
+	if err != nil {
+		return err
+	}
+	keys := slices.Sorted(maps.Keys(want))
+	for k := range got {
+		if _, ok := want[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	for _, k := range keys {
+		if got[k] != want[k] {
+			v.report("user activity of %s: stored %d, recount %d", k, got[k], want[k])
+		}
+	}
+	return nil
 }
 
 // FindContributions returns one page of the translations the user with
