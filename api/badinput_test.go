@@ -54,6 +54,11 @@ func TestBadInput(t *testing.T) {
 		{"/api/categories/1%00/", http.StatusNotFound},
 		{"/api/projects/demo/categories/?page=0", http.StatusNotFound},
 		{"/api/units/1/suggestions/?page=0", http.StatusNotFound},
+		{"/api/users/" + long + "/statistics/", http.StatusNotFound},
+		{"/api/users/%00/statistics/", http.StatusNotFound},
+		{"/api/users/..%2f/contributions/", http.StatusNotFound},
+		{"/api/users/%ff%fe/contributions/?page=abc", http.StatusNotFound},
+		{"/api/projects/demo/credits/?start=" + long, http.StatusUnauthorized}, // signed-in readers only
 		// Hostile searches: each a 400 on q (or an answer), never a 500.
 		{tr + "units/?q=%ff%fe", http.StatusBadRequest},
 		{tr + "units/?q=" + strings.Repeat("(", 5000) + "a", http.StatusBadRequest},

@@ -857,3 +857,57 @@ func TestScopedTokens(t *testing.T) {
 			servertest.DoJSON(t, w.method, e.srv.URL+w.path, otto, w.body), http.StatusOK, "")
 	}
 }
+
+// TestPeopleReadMatrix is the matrix's counterpart for the people reads
+// (api/people.go), which change nothing and so are not matrix rows: who
+// gets credits and a user's statistics, with demo public and private,
+// and whose credits a reader gets: everyone's to who may edit the
+// project, only their own to anyone else.
+func TestPeopleReadMatrix(t *testing.T) {
+	for _, private := range []bool{false, true} {
+		e := mustMatrixEnv(t, private)
+		// The translator and the reviewer each edit one string.
+		for _, user := range []string{"anna", "rita"} {
+			r := servertest.DoJSON(t, "PATCH", e.srv.URL+e.vars.Replace("/api/units/{save}/"), e.auth[user],
+				map[string]any{"target": []string{"Speichern " + user}, "state": 20})
+			if r.Status != http.StatusOK {
+				t.Fatalf("%s edits: %d %s", user, r.Status, r.Body)
+			}
+		}
+		credits := map[bool]string{false: "401 200 200 200 200 200 200 401", true: "404 404 200 200 200 200 200 401"}
+		stats := map[bool]string{false: "200 200 200 200 200 200 200 401", true: "404 200 200 200 200 200 200 401"}
+		// Whose credits each reader gets, by its number of authors: a
+		// reader who did not edit gets none of its own.
+		authors := map[string]int{"no role": 0, "translator": 1, "reviewer": 1, "repository manager": 0,
+			"project admin": 2, "superuser": 2}
+		var gotCredits, gotStats []string
+		for _, p := range corePrincipals {
+			auth := e.auth[p.user]
+			r := servertest.DoJSON(t, "GET", e.srv.URL+"/api/projects/demo/credits/?start=2000-01-01&end=2100-01-01", auth, nil)
+			gotCredits = append(gotCredits, strconv.Itoa(r.Status))
+			if r.Status == http.StatusOK {
+				var body []map[string][]map[string]any
+				if err := json.Unmarshal(r.Body, &body); err != nil {
+					t.Fatal(err)
+				}
+				n := 0
+				for _, lang := range body {
+					n += len(lang["German"])
+				}
+				if n != authors[p.name] {
+					t.Errorf("private %v: %s gets %d authors' credits, want %d: %s", private, p.name, n, authors[p.name], r.Body)
+				}
+			}
+			// anna acted in demo: anonymous readers see her only while
+			// demo is public.
+			r = servertest.DoJSON(t, "GET", e.srv.URL+"/api/users/anna/statistics/", auth, nil)
+			gotStats = append(gotStats, strconv.Itoa(r.Status))
+		}
+		if got := strings.Join(gotCredits, " "); got != credits[private] {
+			t.Errorf("private %v: credits = %s, want %s", private, got, credits[private])
+		}
+		if got := strings.Join(gotStats, " "); got != stats[private] {
+			t.Errorf("private %v: statistics = %s, want %s", private, got, stats[private])
+		}
+	}
+}

@@ -38,6 +38,7 @@ type Store interface {
 	machineryStore
 	memoryStore
 	categoryStore
+	peopleStore
 }
 
 // Options configure the API. The zero value is usable: the repository,
@@ -163,6 +164,7 @@ func (s *Server) routes(r *edge.Router) {
 	s.changeRoutes(r)
 	s.languageRoutes(r)
 	s.userRoutes(r)
+	s.peopleRoutes(r)
 	s.repositoryRoutes(r)
 	s.taskRoutes(r)
 	s.addonRoutes(r)

@@ -150,9 +150,15 @@ func (s *Server) writeTranslationList(c *gin.Context, componentID int64) {
 		s.edge.Fail(c, err)
 		return
 	}
-	trs, pg, err := fetchPage(c, func(p index.Page) ([]index.Translation, int, error) {
+	s.writeTranslationPage(c, func(p index.Page) ([]index.Translation, int, error) {
 		return s.store.FindTranslationPage(c.Request.Context(), componentID, p, hidden...)
 	})
+}
+
+// writeTranslationPage answers with the page of translations fetch
+// returns for the request's page, and their number.
+func (s *Server) writeTranslationPage(c *gin.Context, fetch func(index.Page) ([]index.Translation, int, error)) {
+	trs, pg, err := fetchPage(c, fetch)
 	if err != nil {
 		s.edge.Fail(c, err)
 		return

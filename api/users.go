@@ -50,9 +50,8 @@ type selfUserJSON struct {
 // fullUserJSON is the reference's FullUserSerializer, in its key order,
 // less what Tolk does not have: groups and notifications (roles are
 // granted from the command line, not through groups), the profile,
-// date_expires (accounts do not expire; tokens do), last_login (there is
-// no log-in, only tokens) and the statistics and contributions URLs,
-// whose endpoints do not exist (every URL in a body must resolve).
+// date_expires (accounts do not expire; tokens do) and last_login (there
+// is no log-in, only tokens).
 type fullUserJSON struct {
 	ID          int64   `json:"id"`
 	Email       *string `json:"email"` // null when the user has none, as the reference's nullable field
@@ -63,6 +62,9 @@ type fullUserJSON struct {
 	IsBot       bool    `json:"is_bot"`
 	DateJoined  string  `json:"date_joined"`
 	URL         string  `json:"url"`
+	// StatisticsURL and ContributionsURL lead to api/people.go.
+	StatisticsURL    string `json:"statistics_url"`
+	ContributionsURL string `json:"contributions_url"`
 }
 
 func newBasicUserJSON(x *index.User) basicUserJSON {
@@ -80,6 +82,9 @@ func newFullUserJSON(u edge.URLs, x *index.User) fullUserJSON {
 		IsBot:       x.IsBot,
 		DateJoined:  timestamp(x.Joined),
 		URL:         *u.User(x.Username),
+
+		StatisticsURL:    u.Abs(edge.Join("api", "users", x.Username, "statistics"), ""),
+		ContributionsURL: u.Abs(edge.Join("api", "users", x.Username, "contributions"), ""),
 	}
 }
 

@@ -23,6 +23,7 @@ var userShape = servertest.Shape{"id": "int", "full_name": "string", "username":
 var fullUserShape = servertest.Shape{
 	"id": "int", "email": "string|null", "full_name": "string", "username": "string",
 	"is_superuser": "bool", "is_active": "bool", "is_bot": "bool", "date_joined": "timestamp", "url": "url",
+	"statistics_url": "url", "contributions_url": "url",
 }
 
 // usersEnv is an index with users saved out of name order, so id order

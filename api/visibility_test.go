@@ -181,6 +181,9 @@ func TestPrivateObjects(t *testing.T) {
 		"/api/categories/" + strconv.FormatInt(e.category, 10) + "/",
 		"/api/categories/" + strconv.FormatInt(e.category, 10) + "/statistics/", "/api/projects/secret/categories/",
 		"/api/changes/" + strconv.FormatInt(e.changes[len(e.changes)-1], 10) + "/",
+		"/api/projects/secret/credits/?start=2000-01-01&end=2100-01-01",
+		"/api/components/secret/vault/credits/?start=2000-01-01&end=2100-01-01",
+		"/api/translations/secret/vault/de/credits/?start=2000-01-01&end=2100-01-01",
 		"/projects/secret/", "/projects/secret/vault/", "/projects/secret/vault/de/",
 		"/translate/secret/vault/de/", "/engage/secret/-/de/",
 	}

@@ -45,6 +45,7 @@ const maxCountProblems = 50
 //     sums of their translations', and no counts left on a row whose
 //     translations are gone;
 //   - the list counts that page the units and changes lists.
+//   - the user activity that user statistics read (people.go).
 //
 // It reads every unit: a test's or an operator's tool, not a request's.
 func (db *DB) VerifyCounts(ctx context.Context) ([]string, error) {
@@ -54,7 +55,7 @@ func (db *DB) VerifyCounts(ctx context.Context) ([]string, error) {
 	}
 	defer tx.Rollback()
 	v := &countVerifier{}
-	steps := []func(context.Context, queryer) error{v.units, v.stats, v.lists}
+	steps := []func(context.Context, queryer) error{v.units, v.stats, v.lists, v.userActivity}
 	for _, step := range steps {
 		if err := step(ctx, tx); err != nil {
 			return v.problems, formatError(err)

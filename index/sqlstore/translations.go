@@ -168,12 +168,20 @@ func (db *DB) FindTranslationPage(ctx context.Context, componentID int64, pg ind
 	if total == 0 || pg.Offset() >= total {
 		return nil, total, nil
 	}
+	out, err := db.translationPage(ctx, translationFrom, where, args, pg, total)
+	return out, total, err
+}
+
+// translationPage reads one page of the translations from (which joins
+// translationFrom's tables) where matches, in ascending id order, with
+// their statistics; total is the number of matches.
+func (db *DB) translationPage(ctx context.Context, from, where string, args []any, pg index.Page, total int) ([]index.Translation, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT `+translationColumns+`, `+translationStatsColumns+
-		translationFrom+`
+		from+`
 		LEFT JOIN stats s ON s.scope = 't' AND s.scope_key = CAST(t.id AS TEXT)
 		WHERE `+where+` ORDER BY t.id LIMIT ? OFFSET ?`, withArgs(args, pageLimit(pg), pg.Offset())...)
 	if err != nil {
-		return nil, 0, formatError(err)
+		return nil, formatError(err)
 	}
 	defer rows.Close()
 	out := make([]index.Translation, 0, min(pageLimitCap(pg), total))
@@ -182,19 +190,19 @@ func (db *DB) FindTranslationPage(ctx context.Context, componentID int64, pg ind
 		var last string
 		t, err := scanTranslation(rowWithExtra{rows, append(statsFields(&st), &last, &st.LastAuthor)})
 		if err != nil {
-			return nil, 0, fmt.Errorf("scan translation: %w", err)
+			return nil, fmt.Errorf("scan translation: %w", err)
 		}
 		st.LastChange = parseTime(last)
 		t.Stats = st
 		out = append(out, t)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, 0, formatError(err)
+		return nil, formatError(err)
 	}
 	if err := db.addRecentChanges(ctx, out); err != nil {
-		return nil, 0, err
+		return nil, err
 	}
-	return out, total, nil
+	return out, nil
 }
 
 // rowWithExtra scans the columns a scan function knows, then extra ones
