@@ -189,14 +189,7 @@ func (s *Server) findComment(c *gin.Context) (index.Comment, error) {
 	if err != nil {
 		return cm, err
 	}
-	u, err := s.store.FindUnitByID(c.Request.Context(), cm.UnitID)
-	if err != nil {
-		return cm, err
-	}
-	t, err := s.store.FindTranslationByID(c.Request.Context(), u.TranslationID)
-	if err == nil {
-		err = edge.Visible(c, &t.Component.Project)
-	}
+	_, _, err = s.visibleUnit(c, cm.UnitID)
 	return cm, err
 }
 

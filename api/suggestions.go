@@ -142,14 +142,7 @@ func (s *Server) findSuggestion(c *gin.Context) (index.Suggestion, error) {
 	if err != nil {
 		return sg, err
 	}
-	u, err := s.store.FindUnitByID(c.Request.Context(), sg.UnitID)
-	if err != nil {
-		return sg, err
-	}
-	t, err := s.store.FindTranslationByID(c.Request.Context(), u.TranslationID)
-	if err == nil {
-		err = edge.Visible(c, &t.Component.Project)
-	}
+	_, _, err = s.visibleUnit(c, sg.UnitID)
 	return sg, err
 }
 

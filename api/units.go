@@ -234,6 +234,13 @@ func (s *Server) findUnit(c *gin.Context) (index.Unit, index.Translation, error)
 	if err != nil {
 		return index.Unit{}, index.Translation{}, err
 	}
+	return s.visibleUnit(c, id)
+}
+
+// visibleUnit finds unit id and its translation: ErrNotFound for a unit
+// that does not exist or that the caller may not see, as for the
+// objects hanging off a unit (its suggestions, its comments).
+func (s *Server) visibleUnit(c *gin.Context, id int64) (index.Unit, index.Translation, error) {
 	u, err := s.store.FindUnitByID(c.Request.Context(), id)
 	if err != nil {
 		return u, index.Translation{}, err

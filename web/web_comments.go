@@ -6,11 +6,9 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
-	"strconv"
 	"strings"
 
 	"github.com/gin-gonic/gin"
-	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/extension"
@@ -96,24 +94,9 @@ func commentScopes(t *index.Translation) []scopeOption {
 // a comment on a string from the editor's form, back to the editor on
 // that string once added.
 func (s *Server) addComment(c *gin.Context) {
-	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, 1<<20)
-	if err := s.edge.CheckCSRF(c, c.PostForm(edge.CSRFField)); err != nil {
-		s.failPage(c, err)
-		return
-	}
-	who := edge.Principal(c)
-	if who.Anonymous() {
-		s.failPage(c, edge.ErrNotSignedIn)
-		return
-	}
-	t, err := s.edge.FindTranslation(c)
+	who, t, id, err := s.editorPost(c)
 	if err != nil {
 		s.failPage(c, err)
-		return
-	}
-	id, err := strconv.ParseInt(c.PostForm("id"), 10, 64)
-	if err != nil {
-		s.failPage(c, index.Errorf(index.ErrInvalid, "The comment names no string."))
 		return
 	}
 	n := index.NewComment{Scope: index.CommentScope(c.PostForm("scope")), Comment: strings.TrimSpace(c.PostForm("comment"))}

@@ -578,6 +578,30 @@ func readSave(c *gin.Context) (saveRequest, bool, error) {
 	return r, false, nil
 }
 
+// editorPost reads what every form the editor posts besides the save
+// starts with (a comment, a suggestion's action): the body bounded, the
+// session's CSRF token, someone signed in, the translation of the path
+// and the string the form names.
+func (s *Server) editorPost(c *gin.Context) (*index.Principal, index.Translation, int64, error) {
+	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, 1<<20)
+	if err := s.edge.CheckCSRF(c, c.PostForm(edge.CSRFField)); err != nil {
+		return nil, index.Translation{}, 0, err
+	}
+	who := edge.Principal(c)
+	if who.Anonymous() {
+		return nil, index.Translation{}, 0, edge.ErrNotSignedIn
+	}
+	t, err := s.edge.FindTranslation(c)
+	if err != nil {
+		return nil, index.Translation{}, 0, err
+	}
+	id, err := strconv.ParseInt(c.PostForm("id"), 10, 64)
+	if err != nil {
+		return nil, index.Translation{}, 0, index.Errorf(index.ErrInvalid, "The form names no string.")
+	}
+	return who, t, id, nil
+}
+
 // checkSaver refuses a save without the session's CSRF token (in the
 // header or the body) or without anyone signed in.
 func (s *Server) checkSaver(c *gin.Context, req saveRequest) error {

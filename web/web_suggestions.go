@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/gin-gonic/gin"
-	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 )
 
@@ -85,24 +84,9 @@ func (s *Server) editorSuggestionRows(ctx context.Context, who *index.Principal,
 // needs the session's CSRF token and someone signed in, and answers
 // with the editor on the string (303), or the refusal as a page.
 func (s *Server) suggestionAction(c *gin.Context) {
-	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, 1<<20)
-	if err := s.edge.CheckCSRF(c, c.PostForm(edge.CSRFField)); err != nil {
-		s.failPage(c, err)
-		return
-	}
-	who := edge.Principal(c)
-	if who.Anonymous() {
-		s.failPage(c, edge.ErrNotSignedIn)
-		return
-	}
-	t, err := s.edge.FindTranslation(c)
+	who, t, unitID, err := s.editorPost(c)
 	if err != nil {
 		s.failPage(c, err)
-		return
-	}
-	unitID, err := strconv.ParseInt(c.PostForm("id"), 10, 64)
-	if err != nil {
-		s.failPage(c, index.Errorf(index.ErrInvalid, "The form names no string."))
 		return
 	}
 	ctx, actor := c.Request.Context(), index.UserActor(who.User)
