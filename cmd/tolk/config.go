@@ -165,7 +165,17 @@ func DefaultConfig() Config {
 		RateLimitAnonPages: edge.DefaultAnonymousPageRateLimit, AnonymousSuggestions: DefaultAnonymousSuggestions,
 		CommitterName: tolksync.DefaultCommitter.Name, CommitterEmail: tolksync.DefaultCommitter.Email,
 		PageCacheBytes: sqlstore.DefaultPageCacheBytes, HTTP: DefaultHTTPLimits,
-		MachineryTimeout: machinery.DefaultTimeout, MachineryRateLimit: web.DefaultMachineryRateLimit}
+		MachineryTimeout: machinery.DefaultTimeout, MachineryRateLimit: web.DefaultMachineryRateLimit,
+		Machinery: DefaultMachinery()}
+}
+
+// DefaultMachinery are the site-wide services of a server whose setup
+// file names none: the translation memory, on by default as in the
+// reference (WEBLATE_MACHINERY), so a translator sees what the project
+// already says from the first page. A setup file's machinery key
+// replaces the list; an empty one turns every site-wide service off.
+func DefaultMachinery() map[string]machinery.Config {
+	return map[string]machinery.Config{"weblate-translation-memory": {}}
 }
 
 // Validate rejects settings that cannot be used: the first it finds, as
@@ -545,7 +555,7 @@ func loadConfig(args []string, getenv func(string) string, stderr io.Writer) (Co
 	}
 	cfg, from := settle(DefaultConfig(), file, env, flags)
 	cfg.Setup = setup
-	if setup != nil {
+	if setup != nil && setup.Machinery != nil {
 		cfg.Machinery = setup.Machinery
 	}
 	if err := cfg.Validate(); err != nil {

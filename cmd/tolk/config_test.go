@@ -225,6 +225,25 @@ func TestLoadConfigMachinery(t *testing.T) {
 		opts.Machinery.Site["apertium-apy"]["url"] != "http://127.0.0.1:2737" || opts.Web.MachineryRateLimit.Requests != 20 {
 		t.Errorf("server options = %+v, %+v", opts.Machinery, opts.Web.MachineryRateLimit)
 	}
+	// Without the key the translation memory is on, as in the
+	// reference; an empty key turns every site-wide service off.
+	for body, want := range map[string]string{
+		"":                              "map[weblate-translation-memory:map[]]",
+		"projects: []\n":                "map[weblate-translation-memory:map[]]",
+		"machinery: {}\nprojects: []\n": "map[]",
+	} {
+		args := []string{}
+		if body != "" {
+			args = []string{"--config", writeSetup(t, body)}
+		}
+		cfg, err := loadConfig(args, envOf(nil), io.Discard)
+		if err != nil {
+			t.Fatalf("%q: %v", body, err)
+		}
+		if got := fmt.Sprint(cfg.Machinery); got != want {
+			t.Errorf("%q: site-wide services %s, want %s", body, got, want)
+		}
+	}
 	for body, want := range map[string]string{
 		"machinery:\n  nope: {}\nprojects: []\n":                      "machinery: nope: no such service",
 		"machinery:\n  deepl: {}\nprojects: []\n":                     "machinery: deepl: key: This field is required.",
