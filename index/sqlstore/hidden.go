@@ -13,13 +13,14 @@ import (
 // is. Hidden ids turn a list into a filtered one, counted and paged with
 // OFFSET.
 
-// idList returns "(?, ?, …)" and the ids as its arguments, padded to a
+// idList returns "(?, ?, …)" and the values as its arguments (ids, or
+// language codes), padded to a
 // power of two marks by repeating the last id (which changes nothing an
 // IN or NOT IN means): every statement text is prepared and kept by the
 // statement caches (stmtCache, at most 512 texts), and a list of every
 // length was as many texts, crowding out the statements that matter,
 // each prepared on a goroutine of its own.
-func idList(ids []int64) (string, []any) {
+func idList[T int64 | string](ids []T) (string, []any) {
 	n := 1 << bits.Len(uint(len(ids)-1))
 	args := make([]any, n)
 	for i := range args {

@@ -3,7 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"math/bits"
+	"slices"
 	"sort"
 	"strings"
 
@@ -161,7 +161,7 @@ func (g *memGroup) add(lk *memLookup) {
 // texts match nothing, as the source is checked), and its imported
 // entries in one of its codes.
 func (db *DB) readGroup(ctx context.Context, snap *memSnapshot, g *memGroup) error {
-	ll, largs := textList(g.langs)
+	ll, largs := idList(g.langs)
 	for ci := 0; ci < len(g.comps); ci += memoryChunk {
 		cl, cargs := idList(g.comps[ci:min(ci+memoryChunk, len(g.comps))])
 		for hi := 0; hi < len(g.hashes); hi += memoryChunk {
@@ -312,8 +312,8 @@ func (db *DB) FindMemory(ctx context.Context, f index.MemoryFilter, pg index.Pag
 		return nil, 0, err
 	}
 	defer tx.Rollback()
-	iw, iargs := memoryImportedWhere(f, snap)
-	uw, uargs := memoryUnitWhere(f, snap)
+	iw, iargs := memoryWhere(f, snap, memoryImportedFilter)
+	uw, uargs := memoryWhere(f, snap, memoryUnitFilter)
 	var ni, nu int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM memory m WHERE `+iw, iargs...).Scan(&ni); err != nil {
 		return nil, 0, err
@@ -384,13 +384,13 @@ func (db *DB) EachMemory(ctx context.Context, f index.MemoryFilter, fn func(inde
 			after = key(chunk[len(chunk)-1])
 		}
 	}
-	iw, iargs := memoryImportedWhere(f, snap)
+	iw, iargs := memoryWhere(f, snap, memoryImportedFilter)
 	err = walk(`SELECT `+memoryColumns+` FROM memory m WHERE `+iw+` AND m.id > ? ORDER BY m.id LIMIT ?`, iargs,
 		scanMemoryRows, func(e index.MemoryEntry) int64 { row, _ := index.SplitMemoryID(e.ID); return row })
 	if err != nil {
 		return err
 	}
-	uw, uargs := memoryUnitWhere(f, snap)
+	uw, uargs := memoryWhere(f, snap, memoryUnitFilter)
 	return walk(`SELECT `+memoryUnitColumns+` `+memoryUnitFrom+` WHERE `+uw+` AND u.id > ? ORDER BY u.id LIMIT ?`,
 		uargs, scanMemoryUnits, func(e index.MemoryEntry) int64 { row, _ := index.SplitMemoryID(e.ID); return row })
 }
@@ -419,73 +419,55 @@ func scanMemoryUnits(rows *sql.Rows, snap *memSnapshot, out *[]index.MemoryEntry
 	return rows.Err()
 }
 
-// memoryUnitWhere is the condition on units u (of translation t and
-// component c) of a filter.
-func memoryUnitWhere(f index.MemoryFilter, snap *memSnapshot) (string, []any) {
-	where := []string{`u.state >= 10`, `u.target != ''`, `t.is_source = 0`}
+// memoryFilterCols name what a filter reads in one kind of entry.
+type memoryFilterCols struct {
+	always                                  []string // conditions every entry of the kind needs
+	source, sourceLang, targetLang, project string
+	hiddenProject                           string // the project as NOT IN compares it
+}
+
+var (
+	// memoryUnitFilter are those of units u (of translation t and
+	// component c).
+	memoryUnitFilter = memoryFilterCols{always: []string{`u.state >= 10`, `u.target != ''`, `t.is_source = 0`},
+		source: "u.source", sourceLang: "c.source_language", targetLang: "t.language_code",
+		project: "c.project_id", hiddenProject: "c.project_id"}
+	// memoryImportedFilter are those of imported entries m; a
+	// site-wide entry has no project.
+	memoryImportedFilter = memoryFilterCols{always: []string{`1 = 1`},
+		source: "m.source", sourceLang: "m.source_language", targetLang: "m.target_language",
+		project: "m.project_id", hiddenProject: "coalesce(m.project_id, 0)"}
+)
+
+// memoryWhere is the condition of a filter on one kind of entry.
+func memoryWhere(f index.MemoryFilter, snap *memSnapshot, col memoryFilterCols) (string, []any) {
+	where := slices.Clone(col.always)
 	var args []any
 	if f.Source != "" {
-		where, args = append(where, `lower(u.source) LIKE ? ESCAPE '\'`), append(args, likePattern(f.Source))
+		where, args = append(where, `lower(`+col.source+`) LIKE ? ESCAPE '\'`), append(args, likePattern(f.Source))
 	}
 	if f.SourceLanguage != "" {
-		l, a := textList(snap.codesOf(f.SourceLanguage))
-		where, args = append(where, `c.source_language IN `+l), append(args, a...)
+		l, a := idList(snap.codesOf(f.SourceLanguage))
+		where, args = append(where, col.sourceLang+` IN `+l), append(args, a...)
 	}
 	if f.TargetLanguage != "" {
-		l, a := textList(snap.codesOf(f.TargetLanguage))
-		where, args = append(where, `t.language_code IN `+l), append(args, a...)
+		l, a := idList(snap.codesOf(f.TargetLanguage))
+		where, args = append(where, col.targetLang+` IN `+l), append(args, a...)
 	}
 	if f.ProjectID != 0 {
-		where, args = append(where, `c.project_id = ?`), append(args, f.ProjectID)
+		where, args = append(where, col.project+` = ?`), append(args, f.ProjectID)
 	}
 	if len(f.Hidden) > 0 {
-		w, a := notIn("c.project_id", f.Hidden)
+		w, a := notIn(col.hiddenProject, f.Hidden)
 		where, args = append(where, w), append(args, a...)
 	}
 	return strings.Join(where, " AND "), args
-}
-
-// memoryImportedWhere is memoryUnitWhere for imported entries m.
-func memoryImportedWhere(f index.MemoryFilter, snap *memSnapshot) (string, []any) {
-	where := []string{`1 = 1`}
-	var args []any
-	if f.Source != "" {
-		where, args = append(where, `lower(m.source) LIKE ? ESCAPE '\'`), append(args, likePattern(f.Source))
-	}
-	if f.SourceLanguage != "" {
-		l, a := textList(snap.codesOf(f.SourceLanguage))
-		where, args = append(where, `m.source_language IN `+l), append(args, a...)
-	}
-	if f.TargetLanguage != "" {
-		l, a := textList(snap.codesOf(f.TargetLanguage))
-		where, args = append(where, `m.target_language IN `+l), append(args, a...)
-	}
-	if f.ProjectID != 0 {
-		where, args = append(where, `m.project_id = ?`), append(args, f.ProjectID)
-	}
-	if len(f.Hidden) > 0 {
-		w, a := notIn("coalesce(m.project_id, 0)", f.Hidden)
-		where, args = append(where, w), append(args, a...)
-	}
-	return strings.Join(where, " AND "), args
-}
-
-// textList is "(?, …)" of codes and its arguments, padded to a power of
-// two by repeating the last, as idList pads ids.
-func textList(codes []string) (string, []any) {
-	n := 1 << bits.Len(uint(len(codes)-1))
-	args := make([]any, n)
-	for i := range args {
-		args[i] = codes[min(i, len(codes)-1)]
-	}
-	return "(?" + strings.Repeat(", ?", n-1) + ")", args
 }
 
 // likePattern is a LIKE pattern for a case-insensitive substring:
 // lower-cased, its wildcards escaped.
 func likePattern(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-	return "%" + r.Replace(strings.ToLower(s)) + "%"
+	return "%" + likeEscaper.Replace(strings.ToLower(s)) + "%"
 }
 
 // FindMemoryEntry returns one entry by its memory id, or ErrNotFound.
@@ -505,7 +487,7 @@ func (db *DB) FindMemoryEntry(ctx context.Context, id int64) (index.MemoryEntry,
 			return index.MemoryEntry{}, err
 		}
 	} else {
-		w, args := memoryUnitWhere(index.MemoryFilter{}, snap)
+		w, args := memoryWhere(index.MemoryFilter{}, snap, memoryUnitFilter)
 		rows, err := db.r.QueryContext(ctx, `SELECT `+memoryUnitColumns+` `+memoryUnitFrom+` WHERE `+w+
 			` AND u.id = ?`, append(args, row)...)
 		if err != nil {
