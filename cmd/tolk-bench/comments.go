@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -47,33 +44,10 @@ func benchComments(ctx context.Context, cfg config, c *http.Client, base, auth s
 // in failure.
 func postComments(c *http.Client, base, auth string, e *edits, failure *firstError) op {
 	var n atomic.Int64
-	return func(ctx context.Context, _ int64) (bool, error) {
-		ed := e.next()
-		body, err := json.Marshal(map[string]string{"scope": "translation",
-			"comment": "tolk-bench comment " + strconv.FormatInt(n.Add(1), 10) + ", @tolk-bench: is **this** right?"})
-		if err != nil {
-			return false, err
-		}
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost,
-			base+"/api/units/"+strconv.FormatInt(ed.unit, 10)+"/comments/", bytes.NewReader(body))
-		if err != nil {
-			return false, err
-		}
-		req.Header.Set("Authorization", auth)
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := c.Do(req)
-		if err != nil {
-			failure.set(err.Error())
-			return false, err
-		}
-		b, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if err != nil || resp.StatusCode != http.StatusCreated {
-			failure.set(fmt.Sprintf("unit %d: status %d: %.200s (%v)", ed.unit, resp.StatusCode, b, err))
-			return false, nil
-		}
-		return true, nil
-	}
+	return unitRequest(c, base, auth, e, http.MethodPost, "comments/", func(edit) any {
+		return map[string]string{"scope": "translation",
+			"comment": "tolk-bench comment " + strconv.FormatInt(n.Add(1), 10) + ", @tolk-bench: is **this** right?"}
+	}, http.StatusCreated, nil, failure)
 }
 
 // commentsTable writes the comment POSTs beside the PATCHes of the same

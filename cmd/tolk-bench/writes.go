@@ -303,21 +303,21 @@ func (e *edits) next() edit {
 	return edit{unit: tr[rand.IntN(len(tr))], target: "tolk-bench " + e.prefix + " edit " + strconv.FormatInt(n, 10), state: state}
 }
 
-// patchUnits is an op PATCHing the unit of e's next edit with its target
-// and state, as a client of the reference's API does; a 200 counts in
-// answered, anything else is kept in failure.
-func patchUnits(c *http.Client, base, auth string, e *edits, answered *atomic.Int64, failure *firstError) op {
+// unitRequest is an op sending one request about the unit of e's next
+// edit, as a client of the reference's API does: method to the unit's
+// URL plus sub ("" for the unit itself), with body's JSON, expecting
+// want. An answer of want counts in answered (when not nil), anything
+// else is kept in failure.
+func unitRequest(c *http.Client, base, auth string, e *edits, method, sub string, body func(edit) any, want int,
+	answered *atomic.Int64, failure *firstError) op {
 	return func(ctx context.Context, _ int64) (bool, error) {
 		ed := e.next()
-		body, err := json.Marshal(struct {
-			Target []string `json:"target"`
-			State  int      `json:"state"`
-		}{[]string{ed.target}, int(ed.state)})
+		b, err := json.Marshal(body(ed))
 		if err != nil {
 			return false, err
 		}
-		req, err := http.NewRequestWithContext(ctx, http.MethodPatch,
-			base+"/api/units/"+strconv.FormatInt(ed.unit, 10)+"/", bytes.NewReader(body))
+		req, err := http.NewRequestWithContext(ctx, method,
+			base+"/api/units/"+strconv.FormatInt(ed.unit, 10)+"/"+sub, bytes.NewReader(b))
 		if err != nil {
 			return false, err
 		}
@@ -328,60 +328,45 @@ func patchUnits(c *http.Client, base, auth string, e *edits, answered *atomic.In
 			failure.set(err.Error())
 			return false, err
 		}
-		b, err := io.ReadAll(resp.Body)
+		b, err = io.ReadAll(resp.Body)
 		resp.Body.Close()
 		if err != nil {
 			failure.set(fmt.Sprintf("unit %d: status %d: reading the body: %v", ed.unit, resp.StatusCode, err))
 			return false, nil
 		}
-		if resp.StatusCode != http.StatusOK {
+		if resp.StatusCode != want {
 			failure.set(fmt.Sprintf("unit %d: status %d: %.200s", ed.unit, resp.StatusCode, b))
 			return false, nil
 		}
-		answered.Add(1)
+		if answered != nil {
+			answered.Add(1)
+		}
 		return true, nil
 	}
+}
+
+// patchUnits is an op PATCHing the unit of e's next edit with its target
+// and state; a 200 counts in answered.
+func patchUnits(c *http.Client, base, auth string, e *edits, answered *atomic.Int64, failure *firstError) op {
+	return unitRequest(c, base, auth, e, http.MethodPatch, "", func(ed edit) any {
+		return struct {
+			Target []string `json:"target"`
+			State  int      `json:"state"`
+		}{[]string{ed.target}, int(ed.state)}
+	}, http.StatusOK, answered, failure)
 }
 
 // suggestUnits is an op POSTing e's next target as a suggestion on its
 // unit (`POST /api/units/<id>/suggestions/`, reference workspace §2.4);
 // each text is new, so each answer is a 201 recording "Suggestion added"
 // and moving the statistics' suggestions the first time a unit gets
-// one. A 201 counts in answered, anything else is kept in failure.
+// one.
 func suggestUnits(c *http.Client, base, auth string, e *edits, answered *atomic.Int64, failure *firstError) op {
-	return func(ctx context.Context, _ int64) (bool, error) {
-		ed := e.next()
-		body, err := json.Marshal(struct {
+	return unitRequest(c, base, auth, e, http.MethodPost, "suggestions/", func(ed edit) any {
+		return struct {
 			Target []string `json:"target"`
-		}{[]string{ed.target}})
-		if err != nil {
-			return false, err
-		}
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost,
-			base+"/api/units/"+strconv.FormatInt(ed.unit, 10)+"/suggestions/", bytes.NewReader(body))
-		if err != nil {
-			return false, err
-		}
-		req.Header.Set("Authorization", auth)
-		req.Header.Set("Content-Type", "application/json")
-		resp, err := c.Do(req)
-		if err != nil {
-			failure.set(err.Error())
-			return false, err
-		}
-		b, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if err != nil {
-			failure.set(fmt.Sprintf("unit %d: status %d: reading the body: %v", ed.unit, resp.StatusCode, err))
-			return false, nil
-		}
-		if resp.StatusCode != http.StatusCreated {
-			failure.set(fmt.Sprintf("unit %d: status %d: %.200s", ed.unit, resp.StatusCode, b))
-			return false, nil
-		}
-		answered.Add(1)
-		return true, nil
-	}
+		}{[]string{ed.target}}
+	}, http.StatusCreated, answered, failure)
 }
 
 // firstError keeps the first failure of a load, to show beside the count
