@@ -311,7 +311,12 @@ func checkWrites(t *testing.T, wr *writesResult, levels []int) {
 	if len(wr.Suggestions) != len(levels) {
 		t.Errorf("suggestions measured at %d levels, want %d", len(wr.Suggestions), len(levels))
 	}
-	for _, p := range slices.Concat(wr.API, wr.Suggestions, wr.Ceilings) {
+	// The comment section alternates PATCH and comment POST rounds: two
+	// points a level, every request answered as expected.
+	if len(wr.Comments) != 2*len(levels) {
+		t.Errorf("comments measured in %d points, want %d", len(wr.Comments), 2*len(levels))
+	}
+	for _, p := range slices.Concat(wr.API, wr.Suggestions, wr.Ceilings, wr.Comments) {
 		s := p.Stats
 		if s.Requests == 0 || s.Errors != 0 || s.RPS <= 0 || s.P50 <= 0 || s.P99 < s.P50 {
 			t.Errorf("%s at %d: %+v, first failure %q", p.Name, p.Concurrency, s, p.Failure)
