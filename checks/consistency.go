@@ -7,7 +7,7 @@ import "strings"
 // they need (Unit.History, Unit.OtherSources); RunUntranslated runs the
 // one that applies to untranslated units.
 var _ = register(nil, map[string]whole{
-	"translated": func(u Unit) bool { _, ok := TranslatedInPast(joinForms(u.Target), u.History); return ok },
+	"translated": translatedBefore,
 	"reused":     reused,
 })
 
@@ -65,15 +65,28 @@ func RunUntranslated(u Unit) []Result {
 	if !enabled(c, u.Flags) {
 		return nil
 	}
-	if _, ok := TranslatedInPast(joinForms(u.Target), u.History); ok {
+	if translatedBefore(u) {
 		return []Result{{ID: c.ID}}
 	}
 	return nil
 }
 
+// translatedBefore is translated: TranslatedInPast on u's history, for a unit needing
+// editing (Run; RunUntranslated for an empty one).
+func translatedBefore(u Unit) bool {
+	if len(u.History) == 0 {
+		return false
+	}
+	_, ok := TranslatedInPast(joinForms(u.Target), u.History)
+	return ok
+}
+
 // reused: the translation is also the translation of another unit of
 // the translation whose source differs (u.OtherSources).
 func reused(u Unit) bool {
+	if len(u.OtherSources) == 0 {
+		return false
+	}
 	src := joinForms(u.Source)
 	for _, s := range u.OtherSources {
 		if s != src {
