@@ -55,6 +55,9 @@ type checkMarks struct {
 	// the write changed them: the units still sharing one may no longer
 	// be reused (rechecks).
 	left map[int64][]string
+	// glossaries are the glossaries whose terms the write removed
+	// (removedChecked).
+	glossaries map[glossaryKey]bool
 }
 
 // recheck marks units whose checks may have changed; saved says an edit
@@ -177,7 +180,7 @@ func settleChecks(tx *Tx) (map[int64]checkOutcome, error) { return settleRound(t
 func settleRound(tx *Tx, last bool) (map[int64]checkOutcome, error) {
 	m := tx.checks
 	tx.checks = checkMarks{}
-	if len(m.units)+len(m.translations)+len(m.sources)+len(m.created) == 0 {
+	if len(m.units)+len(m.translations)+len(m.sources)+len(m.created)+len(m.left)+len(m.glossaries) == 0 {
 		return nil, nil
 	}
 	s := &checkSettler{tx: tx, scopes: map[int64]*checkScope{}, deltas: map[int64]*index.Stats{}, marks: m, last: last}

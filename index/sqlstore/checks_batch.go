@@ -20,7 +20,8 @@ import (
 //     translation of the project's components whose flags set
 //     check-glossary, in the glossary's language (every language for its
 //     source strings), and settles them in a second round (rechecks):
-//     one query on components per write that touches a glossary.
+//     one query on components per write that touches a glossary
+//     (removing a term through DeleteUnit counts too).
 //   - translated reads the history of the units that are not translated
 //     (empty or needing editing): one query per 500 of them, on the
 //     changes' unit_id index (changes_unit), the only index of changes
@@ -33,7 +34,8 @@ import (
 //     scans the translation's units (units has no index on target).
 //     Units that newly share a target are settled in the second round
 //     (at most 500 a write), and so are those that shared the target an
-//     edit changed (one query per edited translation; at most 1,000).
+//     edit changed or DeleteUnit removed (one query per such
+//     translation; at most 1,000 units).
 
 // trackedActions are the changes TranslatedCheck walks (the reference's
 // ACTIONS_REVERTABLE and SOURCE_ACTIONS): 2 changed, 5 new, 6
@@ -165,20 +167,44 @@ func (tx *Tx) readTerms(sc *checkScope) error {
 	return nil
 }
 
+// removedChecked records what the removal of u changes for other
+// units' checks: a glossary term gone, a target no longer shared.
+func (tx *Tx) removedChecked(u *index.Unit) error {
+	sc, err := tx.checkScope(u.TranslationID)
+	if err != nil {
+		return err
+	}
+	if sc.glossary {
+		if tx.checks.glossaries == nil {
+			tx.checks.glossaries = map[glossaryKey]bool{}
+		}
+		tx.checks.glossaries[glossaryOf(sc)] = true
+	} else if u.State.Translated() {
+		tx.leftTarget(u.TranslationID, index.JoinPlural(u.Target))
+	}
+	return nil
+}
+
+// glossaryOf names the glossary terms a glossary translation holds: those
+// of its language, or of every language for its source strings.
+func glossaryOf(sc *checkScope) glossaryKey {
+	lang := sc.lang
+	if sc.isSource {
+		lang = ""
+	}
+	return glossaryKey{sc.ids.projectID, sc.srcLang, lang}
+}
+
 // noteGlossary records that the write settled units of a glossary
 // translation: the units using its terms are rechecked (rechecks).
 func (s *checkSettler) noteGlossary(sc *checkScope) {
 	if !sc.glossary {
 		return
 	}
-	lang := sc.lang
-	if sc.isSource {
-		lang = "" // its source strings are every language's terms
-	}
 	if s.glossaries == nil {
 		s.glossaries = map[glossaryKey]bool{}
 	}
-	s.glossaries[glossaryKey{sc.ids.projectID, sc.srcLang, lang}] = true
+	s.glossaries[glossaryOf(sc)] = true
 }
 
 // rechecks marks what the settled units change for other units: the
@@ -187,6 +213,12 @@ func (s *checkSettler) noteGlossary(sc *checkScope) {
 func (s *checkSettler) rechecks() (bool, error) {
 	tx := s.tx
 	marked := false
+	for k := range s.marks.glossaries {
+		if s.glossaries == nil {
+			s.glossaries = map[glossaryKey]bool{}
+		}
+		s.glossaries[k] = true
+	}
 	for _, k := range slices.SortedFunc(maps.Keys(s.glossaries), func(a, b glossaryKey) int {
 		return cmp.Or(cmp.Compare(a.project, b.project), strings.Compare(a.srcLang, b.srcLang),
 			strings.Compare(a.lang, b.lang))

@@ -155,6 +155,15 @@ func TestGlossaryChecks(t *testing.T) {
 		t.Errorf("a forbidden term used: %q", got)
 	}
 	checkStoredStats(t, f.db)
+	// The term removed, nothing is asked of the translation.
+	allow := func(index.Unit, index.Translation) error { return nil }
+	if err := f.db.DeleteUnit(ctx, id, f.user, allow); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.unitChecks(t, fr["de"], "a"); len(got) != 0 {
+		t.Errorf("after the term's removal: %q", got)
+	}
+	checkStoredStats(t, f.db)
 	// The component without the flag is not checked against the glossary.
 	if got := f.unitChecks(t, f.tr["de"], "k0"); len(got) != 0 {
 		t.Errorf("a component without check-glossary: %q", got)
@@ -244,6 +253,19 @@ func TestReusedCheck(t *testing.T) {
 		if got := f.unitChecks(t, tr["de"], k); !slices.Equal(got, want) {
 			t.Errorf("imported %s: %q, want %q", k, got, want)
 		}
+	}
+	checkStoredStats(t, f.db)
+	// Removing one of them leaves the other alone with its target.
+	ctx := context.Background()
+	id, err := f.db.FindUnitIDByHash(ctx, tr["de"], index.IDHash(true, nil, "b"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.db.DeleteUnit(ctx, id, f.user, func(index.Unit, index.Translation) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.unitChecks(t, tr["de"], "a"); len(got) != 0 {
+		t.Errorf("a after b's removal: %q", got)
 	}
 	checkStoredStats(t, f.db)
 }
