@@ -31,12 +31,14 @@ import (
 //   - reused compares a translated unit's target with the other units of
 //     its translation (the reference looks project-wide; here the
 //     translation): from memory when the whole translation is settled (an
-//     import), else one query per translation and 500 targets, which
-//     scans the translation's units (units has no index on target).
-//     Units that newly share a target are settled in the second round
-//     (at most 500 a write), and so are those that shared the target an
-//     edit changed or DeleteUnit removed (one query per such
-//     translation; at most 1,000 units).
+//     import, a pull, a change of the component's flags). An edit sets
+//     none and takes the edited unit's away (reusedOnEdit is off): the
+//     query that finds a unit's neighbours by target scans its
+//     translation's units (units has no index on target) and doubled an
+//     edit's cost. With it on, units that newly share a target are
+//     settled in the second round (at most 500 a write), and so are
+//     those that shared the target an edit changed or DeleteUnit
+//     removed (at most 1,000 units).
 
 // trackedActions are the changes TranslatedCheck walks (the reference's
 // ACTIONS_REVERTABLE and SOURCE_ACTIONS): 2 changed, 5 new, 6
@@ -284,7 +286,7 @@ func (s *checkSettler) rechecks() (bool, error) {
 // leftTarget records that an edit took a translated unit off a target
 // (checkMarks.left).
 func (tx *Tx) leftTarget(translationID int64, target string) {
-	if strings.TrimSpace(target) == "" {
+	if !reusedOnEdit || strings.TrimSpace(target) == "" {
 		return
 	}
 	if tx.checks.left == nil {
@@ -379,12 +381,26 @@ func (s *checkSettler) context(units []checkedUnit, scopes []*checkScope) ([]uni
 			}
 			continue
 		}
-		if err := s.sameTargets(tid, units, idx, more); err != nil {
-			return nil, err
+		// A partial settle (an edit) sets no reused: finding the units of
+		// the same target scans the translation (units has no index on
+		// target), which doubled an edit's cost. An edited unit loses
+		// its reused row, and the units that share (or shared) its
+		// target are settled again when their translation is settled
+		// whole (an import, a pull, a change of the component's flags).
+		// The reference also computes reused in batches, not on save.
+		if reusedOnEdit {
+			if err := s.sameTargets(tid, units, idx, more); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return more, nil
 }
+
+// reusedOnEdit says an edit settles reused at once (sameTargets and the
+// rechecks of the units that shared its old target). Off until units
+// have an index that finds a translation's units by target.
+const reusedOnEdit = false
 
 // sameTargets reads, for the units idx of translation tid, the other
 // translated units with the same target: their sources go to more, and

@@ -222,12 +222,26 @@ func TestTranslatedCheck(t *testing.T) {
 }
 
 // TestReusedCheck: two strings of different sources translated the same
-// both fail reused, and neither once one of them changes; an import
-// finds them as well.
+// both fail reused once their translation is settled whole (an import,
+// a change of the component's flags); an edit sets none (reusedOnEdit)
+// and takes the edited unit's away; an import finds them from memory.
 func TestReusedCheck(t *testing.T) {
 	f := mustWriteFixture(t)
 	de := f.tr["de"]
+	wholeRecheck := func(flags string) {
+		t.Helper()
+		if _, _, err := f.db.UpdateComponent(context.Background(), f.comp.ID, func(c *index.Component) error {
+			c.CheckFlags = flags
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	f.editKey(t, de, "k1", "Wort Nummer 0", index.StateTranslated) // k0's translation
+	if got := f.unitChecks(t, de, "k1"); len(got) != 0 {
+		t.Errorf("k1 right after the edit: %q (an edit sets no reused)", got)
+	}
+	wholeRecheck("strict-same")
 	if got := f.unitChecks(t, de, "k1"); !slices.Equal(got, []string{"reused"}) {
 		t.Errorf("k1: %q", got)
 	}
@@ -239,6 +253,7 @@ func TestReusedCheck(t *testing.T) {
 	if got := f.unitChecks(t, de, "k1"); len(got) != 0 {
 		t.Errorf("k1 after its own translation: %q", got)
 	}
+	wholeRecheck("")
 	if got := f.unitChecks(t, de, "k0"); len(got) != 0 {
 		t.Errorf("k0 after k1 left its target: %q", got)
 	}
@@ -262,6 +277,17 @@ func TestReusedCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := f.db.DeleteUnit(ctx, id, f.user, func(index.Unit, index.Translation) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	// Its translation settled whole again: a is alone with its target.
+	more, err := f.db.FindComponent(ctx, "p", "more")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := f.db.UpdateComponent(ctx, more.ID, func(c *index.Component) error {
+		c.CheckFlags = "strict-same"
+		return nil
+	}); err != nil {
 		t.Fatal(err)
 	}
 	if got := f.unitChecks(t, tr["de"], "a"); len(got) != 0 {
