@@ -36,17 +36,26 @@
 //     units.go (plurals, length, regex), format.go (printf and brace
 //     formats), placeholders.go, icu.go (ICU MessageFormat), markup.go and
 //     quickxml.go (XML), markdown.go, source.go (RunSource).
+//   - glossary.go: RunGlossary (prohibited_initial_character, for
+//     glossary components) and check_glossary over Unit.Glossary, the
+//     terms the caller reads (GlossaryMatches finds those in the source).
+//   - consistency.go: translated (TranslatedInPast over Unit.History;
+//     RunUntranslated for units without a translation) and reused (over
+//     Unit.OtherSources): the caller reads the history and the other
+//     units, the checks only decide.
 //
 // Stored elsewhere: index/sqlstore runs these on every write and keeps
-// the failing ids as rows (dismissals there too).
+// the failing ids as rows (dismissals there too); it also feeds the
+// checks that need other units (check_glossary's terms, translated's
+// history, reused's neighbours).
 //
-// Not here (Check.Implemented is false): the batch checks that need
-// other units (inconsistent, reused, translated, multiple_failures,
-// long_untranslated); check_glossary (needs the glossary); max-size (font
-// rendering); the Fluent, reStructuredText, MDX and BBCode checks;
-// accelerator; the perl, lua, object-pascal, scheme, laravel, perl-brace,
-// qt-plural and automattic format dialects; same's per-language word
-// lists; BleachHTML.
+// Not here (Check.Implemented is false): the batch checks inconsistent,
+// multiple_failures, long_untranslated; max-size (font rendering); the
+// Fluent, reStructuredText, MDX and BBCode checks; accelerator; the perl,
+// lua, object-pascal, scheme, laravel, perl-brace, qt-plural and
+// automattic format dialects; same's per-language word lists;
+// BleachHTML; check_glossary's morphological advisories (newer Weblate
+// accepts inflected forms of a term).
 //
 // Regular expressions given by the regex flag are compiled with Go's
 // regexp package (RE2), so matching is linear in the input's length.

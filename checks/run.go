@@ -24,6 +24,19 @@ type Unit struct {
 	// plural formulas (NewPluralMap); it wins over the categories.
 	PluralMap *PluralMap
 
+	// Glossary are the terms of the glossaries in the target language
+	// (translated or read-only ones), for check_glossary; the check
+	// picks those occurring in the source (GlossaryMatches).
+	Glossary []Term
+	// History is the unit's past changes, newest first, for translated
+	// (TranslatedInPast); a caller gives it only for a unit that is not
+	// translated (empty or needing editing).
+	History []PastChange
+	// OtherSources are the sources of the other translated units of the
+	// same translation whose target is this unit's, for reused; a caller
+	// leaves it empty for a language with one plural form.
+	OtherSources []string
+
 	memo *memo // set by Run: results shared between checks
 }
 

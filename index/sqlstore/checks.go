@@ -34,7 +34,10 @@ import (
 // checks, the file format's flags and the languages), runs the checks
 // package, replaces the unit's rows by the failing ids (keeping the
 // dismissal of a check that still fails), keeps has_failing_check in
-// step and owes the statistics the difference.
+// step and owes the statistics the difference. The checks that read
+// other rows (the glossary, the unit's history, the units sharing its
+// target) are in checks_batch.go, with what they cost; what they change
+// for other units is settled in a second round.
 
 // checkMarks are the units and translations a write marked for
 // settleChecks.
@@ -49,6 +52,13 @@ type checkMarks struct {
 	snapshots map[int64]checkedUnit
 	// created are the checks running on translations the write created.
 	created []*createdChecks
+	// left are, by translation, the targets translated units had before
+	// the write changed them: the units still sharing one may no longer
+	// be reused (rechecks).
+	left map[int64][]string
+	// glossaries are the glossaries whose terms the write removed
+	// (removedChecked).
+	glossaries map[glossaryKey]bool
 }
 
 // recheck marks units whose checks may have changed; saved says an edit
@@ -164,13 +174,17 @@ type checkOutcome struct {
 // units it saved settles itself before reading them (UpdateUnit) and
 // gets what settling changed of each unit: its state (an enforced check
 // demotes it) and has_failing_check; runWrite settles the rest.
-func settleChecks(tx *Tx) (map[int64]checkOutcome, error) {
+func settleChecks(tx *Tx) (map[int64]checkOutcome, error) { return settleRound(tx, false) }
+
+// settleRound is settleChecks; last says it is the second round, which
+// marks nothing more (rechecks).
+func settleRound(tx *Tx, last bool) (map[int64]checkOutcome, error) {
 	m := tx.checks
 	tx.checks = checkMarks{}
-	if len(m.units)+len(m.translations)+len(m.sources)+len(m.created) == 0 {
+	if len(m.units)+len(m.translations)+len(m.sources)+len(m.created)+len(m.left)+len(m.glossaries) == 0 {
 		return nil, nil
 	}
-	s := &checkSettler{tx: tx, scopes: map[int64]*checkScope{}, deltas: map[int64]*index.Stats{}, marks: m}
+	s := &checkSettler{tx: tx, scopes: map[int64]*checkScope{}, deltas: map[int64]*index.Stats{}, marks: m, last: last}
 	for _, job := range m.created {
 		if err := s.settleCreated(job); err != nil {
 			return nil, err
@@ -220,6 +234,28 @@ func settleChecks(tx *Tx) (map[int64]checkOutcome, error) {
 	if err := s.finish(); err != nil {
 		return nil, err
 	}
+	// A second round settles the units whose checks read what this one
+	// settled (see checks_batch.go); it marks nothing more.
+	if last {
+		return s.outcomes, nil
+	}
+	switch again, err := s.rechecks(); {
+	case err != nil:
+		return nil, err
+	case again:
+		more, err := settleRound(tx, true)
+		if err != nil {
+			return nil, err
+		}
+		for id, o := range more {
+			if _, ok := s.outcomes[id]; !ok {
+				if s.outcomes == nil {
+					s.outcomes = map[int64]checkOutcome{}
+				}
+				s.outcomes[id] = o
+			}
+		}
+	}
 	return s.outcomes, nil
 }
 
@@ -241,6 +277,13 @@ type checkSettler struct {
 	demoted    []checkedUnit    // saved units an enforced check sends to 11
 	demotedFor map[int64][]string
 	outcomes   map[int64]checkOutcome
+	// whole are the translations settled whole (loadTranslation);
+	// glossaries and follow what the settled units change for others
+	// (rechecks).
+	whole      map[int64]bool
+	last       bool // the second round (settleRound)
+	glossaries map[glossaryKey]bool
+	follow     map[int64]bool
 }
 
 type checkRow struct {
@@ -249,16 +292,23 @@ type checkRow struct {
 }
 
 // loadTranslation settles every unit of a translation: those with a
-// target, and the untranslated ones that still have check rows, which
-// lose them. An untranslated unit runs no check, and most units of a
+// target, the untranslated ones with a history translated reads, and
+// the untranslated ones that still have check rows, which lose them.
+// Other untranslated units run no check, and most units of a
 // translation are often untranslated: they are not read.
 func (s *checkSettler) loadTranslation(id int64) error {
+	if s.whole == nil {
+		s.whole = map[int64]bool{}
+	}
+	s.whole[id] = true
 	existing, err := s.existingQuery(`SELECT k.unit_id, k.name, k.dismissed FROM checks k
 		JOIN units u ON u.id = k.unit_id WHERE u.translation_id = ?`, id)
 	if err != nil {
 		return err
 	}
-	if err := s.loadWith(existing, `SELECT `+checkedUnitColumns+` WHERE u.translation_id = ? AND u.state != 0
+	// An empty unit is read only when its history may fail translated.
+	if err := s.loadWith(existing, `SELECT `+checkedUnitColumns+` WHERE u.translation_id = ? AND (u.state != 0
+		OR EXISTS (SELECT 1 FROM changes c WHERE c.unit_id = u.id AND c.action IN `+trackedActions+`))
 		ORDER BY u.id`, id); err != nil {
 		return err
 	}
@@ -368,8 +418,15 @@ func (s *checkSettler) runAll(units []checkedUnit) ([][]string, error) {
 			}
 		}
 	}
+	if err := s.loadTerms(units, scopes, extras); err != nil {
+		return nil, err
+	}
+	more, err := s.context(units, scopes)
+	if err != nil {
+		return nil, err
+	}
 	names := make([][]string, len(units))
-	err := runChecks(len(units), func(i int) { names[i] = scopes[i].run(&units[i], extras[i]) })
+	err = runChecks(len(units), func(i int) { names[i] = scopes[i].run(&units[i], extras[i], more[i]) })
 	return names, err
 }
 
@@ -438,11 +495,20 @@ func (tx *Tx) checkCreated(translationID int64, units []checkedUnit) error {
 			}
 		}
 	}
+	if err := tx.loadTerms(sc, units, extras); err != nil {
+		return err
+	}
+	// A new translation's units have no history, and the units sharing
+	// a target are all among them.
+	more := make([]unitContext, len(units))
+	if !sc.glossary && !sc.isSource && !sc.plural1 {
+		reusedInMemory(units, more)
+	}
 	job := &createdChecks{translationID: translationID, units: units, names: make([][]string, len(units)),
 		done: make(chan struct{})}
 	go func() {
 		defer close(job.done)
-		job.err = runChecks(len(units), func(i int) { job.names[i] = sc.run(&units[i], extras[i]) })
+		job.err = runChecks(len(units), func(i int) { job.names[i] = sc.run(&units[i], extras[i], more[i]) })
 	}()
 	tx.checks.created = append(tx.checks.created, job)
 	return nil
@@ -456,6 +522,11 @@ func (s *checkSettler) settleCreated(job *createdChecks) error {
 	if job.err != nil {
 		return job.err
 	}
+	sc, err := s.scope(job.translationID)
+	if err != nil {
+		return err
+	}
+	s.noteGlossary(sc)
 	failing := map[int64]int{} // id_hash → index in job.units
 	for i, names := range job.names {
 		if len(names) > 0 {
@@ -543,6 +614,7 @@ func (s *checkSettler) settle(u *checkedUnit, names []string, rows []index.UnitC
 	if err != nil {
 		return err
 	}
+	s.noteGlossary(sc)
 	failing := false
 	for _, r := range rows {
 		if !slices.Contains(names, r.Name) {
@@ -729,13 +801,18 @@ func (s *checkSettler) demote(u checkedUnit) error {
 // checkScope is what the checks of one translation's units share.
 type checkScope struct {
 	ids      scopeIDs
-	none     bool // a glossary: its checks are not computed yet
+	glossary bool // a glossary component: only the glossary checks run
 	isSource bool
+	plural1  bool // the language has one plural form: reused does not run
 	lang     string
 	srcLang  string
 	flags    checks.Flags // the format's and the component's
 	enforced map[string]bool
 	plurals  *checks.PluralMap // pairs plural forms; nil: form by form
+	// terms are the project's glossary terms in the language, read once
+	// per write for the first unit with check-glossary (loadTerms).
+	terms       []checks.Term
+	termsLoaded bool
 }
 
 func (s *checkSettler) scope(translationID int64) (*checkScope, error) {
@@ -760,8 +837,9 @@ func (tx *Tx) checkScope(translationID int64) (*checkScope, error) {
 	sc := &checkScope{
 		ids: scopeIDs{translationID: t.ID, componentID: t.ComponentID, projectID: c.ProjectID,
 			languageCode: t.LanguageCode},
-		none:     c.IsGlossary,
+		glossary: c.IsGlossary,
 		isSource: t.IsSource,
+		plural1:  t.Language.Plural.Number <= 1,
 		lang:     t.LanguageCode,
 		srcLang:  c.SourceLanguage,
 		enforced: map[string]bool{},
@@ -841,11 +919,16 @@ func pluralMap(src, tgt index.Plural) *checks.PluralMap {
 }
 
 // run returns the ids of the checks failing on u, as the reference's
-// Unit.run_checks chooses them: none for read-only units or glossaries,
-// the source checks for a source unit, none for an untranslated unit,
-// the target checks otherwise.
-func (sc *checkScope) run(u *checkedUnit, sourceExtra string) []string {
-	if sc.none || u.state == index.StateReadOnly {
+// Unit.run_checks chooses them: the glossary checks in a glossary, none
+// for read-only units, the source checks for a source unit, those that
+// opt in to untranslated units (translated) for an untranslated unit,
+// the target checks otherwise. more is what the checks read of other
+// rows (checks_batch.go).
+func (sc *checkScope) run(u *checkedUnit, sourceExtra string, more unitContext) []string {
+	if sc.glossary {
+		return sc.runGlossary(u, sourceExtra)
+	}
+	if u.state == index.StateReadOnly {
 		return nil
 	}
 	flags := sc.unitFlags(u.flags, sourceExtra, u.extra, u.sourceUnit)
@@ -853,13 +936,14 @@ func (sc *checkScope) run(u *checkedUnit, sourceExtra string) []string {
 		return nil
 	}
 	cu := checks.Unit{Source: index.SplitPlural(u.source), Target: index.SplitPlural(u.target),
-		Language: sc.lang, SourceLanguage: sc.srcLang, Flags: flags, PluralMap: sc.plurals}
+		Language: sc.lang, SourceLanguage: sc.srcLang, Flags: flags, PluralMap: sc.plurals,
+		Glossary: sc.terms, History: more.history, OtherSources: more.otherSources}
 	var res []checks.Result
 	switch {
 	case sc.isSource:
 		res = checks.RunSource(cu)
 	case u.state == index.StateEmpty:
-		return nil
+		res = checks.RunUntranslated(cu)
 	default:
 		res = checks.Run(cu)
 	}
@@ -871,6 +955,32 @@ func (sc *checkScope) run(u *checkedUnit, sourceExtra string) []string {
 		names[i] = r.ID
 	}
 	return names
+}
+
+// runGlossary runs the glossary checks on a unit of a glossary
+// component: on every unit with a text, read-only ones and the source
+// language's included, as the reference's ProhibitedInitialCharacterCheck
+// does (ignore_readonly is false).
+func (sc *checkScope) runGlossary(u *checkedUnit, sourceExtra string) []string {
+	if u.state == index.StateEmpty {
+		return nil
+	}
+	flags := sc.unitFlags(u.flags, sourceExtra, u.extra, u.sourceUnit)
+	res := checks.RunGlossary(checks.Unit{Source: index.SplitPlural(u.source), Target: index.SplitPlural(u.target),
+		Language: sc.lang, SourceLanguage: sc.srcLang, Flags: flags})
+	names := make([]string, len(res))
+	for i, r := range res {
+		names[i] = r.ID
+	}
+	return names
+}
+
+// unitContext is what the checks of one unit read of other rows: its
+// history (translated) and the sources of the units sharing its target
+// (reused).
+type unitContext struct {
+	history      []checks.PastChange
+	otherSources []string
 }
 
 // unitFlags merges a unit's flags over the translation's, in the

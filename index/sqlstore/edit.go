@@ -150,6 +150,9 @@ func (e *unitEditor) edit(u *index.Unit, ed index.UnitEdit, action index.Action)
 	if action == 0 {
 		action = index.EditAction(u.State, ed.State)
 	}
+	if u.State.Translated() && (!ed.State.Translated() || !slices.Equal(ed.Target, u.Target)) {
+		e.tx.leftTarget(u.TranslationID, index.JoinPlural(u.Target))
+	}
 	target := index.JoinPlural(ed.Target)
 	if e.bulk != nil {
 		e.bulk.units = append(e.bulk.units, unitRow{u.ID, target, ed.State})

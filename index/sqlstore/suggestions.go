@@ -251,7 +251,12 @@ func suggestionChecks(tx *Tx, u *index.Unit, target string) ([]string, error) {
 	cu := checkedUnit{id: u.ID, translationID: u.TranslationID, source: index.JoinPlural(u.Source), target: target,
 		state: index.StateTranslated, flags: u.Flags, extra: u.ExtraFlags, sourceUnitID: u.SourceUnitID,
 		sourceUnit: u.SourceUnitID == u.ID}
-	return sc.run(&cu, sourceExtra), nil
+	if err := tx.loadTerms(sc, []checkedUnit{cu}, []string{sourceExtra}); err != nil {
+		return nil, err
+	}
+	// No history (translated) nor neighbours (reused): a suggestion is
+	// judged as a text, not as the unit's past.
+	return sc.run(&cu, sourceExtra, unitContext{}), nil
 }
 
 // SuggestionChecks returns the ids of the quality checks a suggestion's

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"sync/atomic"
 	"time"
+
+	"github.com/tolk-project/tolk/checks"
 )
 
 // Tx is a write transaction with the clock read once at its start, and
@@ -77,6 +79,9 @@ type Tx struct {
 	// componentExtras caches, by component, its source units' extra
 	// flags, for the current write (componentExtraFlags).
 	componentExtras map[int64]map[int64]string
+	// glossaryTerms caches the glossary terms check_glossary reads, for
+	// the current write (readTerms).
+	glossaryTerms map[glossaryKey][]checks.Term
 }
 
 // runCtx is the context every statement of a write transaction runs
@@ -122,6 +127,7 @@ func (tx *Tx) startWrite(narrow bool) {
 	clear(tx.checkScopes)
 	clear(tx.extraFlags)
 	clear(tx.componentExtras)
+	clear(tx.glossaryTerms)
 }
 
 // forgetStamps forgets which statistics rows the current write has

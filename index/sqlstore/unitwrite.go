@@ -508,6 +508,9 @@ func (e *unitEditor) remove(u *index.Unit) error {
 		return err
 	}
 	e.tx.forgetUnit(u.ID)
+	if err := e.tx.removedChecked(u); err != nil {
+		return err
+	}
 	_, err = e.tx.Exec(`DELETE FROM units WHERE id = ?`, u.ID)
 	return err
 }

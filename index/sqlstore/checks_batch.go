@@ -1,0 +1,459 @@
+package sqlstore
+
+import (
+	"cmp"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/tolk-project/tolk/checks"
+	"github.com/tolk-project/tolk/index"
+)
+
+// The checks that read other rows than the unit's own (see Quality
+// checks in checks.go), and what they cost a write:
+//
+//   - check_glossary (flag check-glossary) reads the project's glossary
+//     terms in the unit's language: one query per glossary translation,
+//     once per write, and only when a settled unit has the flag
+//     (loadTerms). A write that settles a glossary's units marks every
+//     translation of the project's components whose flags set
+//     check-glossary, in the glossary's language (every language for its
+//     source strings), and settles them in a second round (rechecks):
+//     one query on components per write that touches a glossary
+//     (removing a term through DeleteUnit counts too).
+//   - translated reads the history of the units that are not translated
+//     (empty or needing editing): one query per 500 of them, on the
+//     changes' unit_id index (changes_unit), the only index of changes
+//     by unit. A translation settled whole reads its empty units only
+//     when they have such history (an EXISTS on the same index).
+//   - reused compares a translated unit's target with the other units of
+//     its translation (the reference looks project-wide; here the
+//     translation): from memory when the whole translation is settled (an
+//     import, a pull, a change of the component's flags). An edit sets
+//     none and takes the edited unit's away (reusedOnEdit is off): the
+//     query that finds a unit's neighbours by target scans its
+//     translation's units (units has no index on target) and doubled an
+//     edit's cost. With it on, units that newly share a target are
+//     settled in the second round (at most 500 a write), and so are
+//     those that shared the target an edit changed or DeleteUnit
+//     removed (at most 1,000 units).
+
+// trackedActions are the changes TranslatedCheck walks (the reference's
+// ACTIONS_REVERTABLE and SOURCE_ACTIONS): 2 changed, 5 new, 6
+// automatic, 7 suggestion accepted, 8 reverted, 9 uploaded, 27
+// replaced, 30 source changed, 36 approved, 37 marked for edit, 59 and
+// 72 updated by the repository or an upload, 77 propagated.
+const trackedActions = `(2, 5, 6, 7, 8, 9, 27, 30, 36, 37, 59, 72, 77)`
+
+// pastKind classifies a tracked change for checks.TranslatedInPast.
+func pastKind(a index.Action) checks.PastKind {
+	switch a {
+	case index.ActionSourceChange, index.ActionMarkedEdit:
+		return checks.PastBreak
+	}
+	return checks.PastEdit
+}
+
+// wantsGlossary says whether a unit's flags may set check-glossary,
+// before they are merged: the component's and the format's (sc.flags),
+// or any of the unit's own layers.
+func wantsGlossary(sc *checkScope, u *checkedUnit, sourceExtra string) bool {
+	const f = "check-glossary"
+	return sc.flags.Has(f) || strings.Contains(u.flags, f) || strings.Contains(sourceExtra, f) ||
+		strings.Contains(u.extra, f)
+}
+
+// loadTerms reads the glossary terms of the scopes whose units need
+// them (see wantsGlossary).
+func (s *checkSettler) loadTerms(units []checkedUnit, scopes []*checkScope, extras []string) error {
+	for i := range units {
+		sc := scopes[i]
+		if sc.termsLoaded || sc.glossary || sc.isSource || units[i].state == index.StateEmpty {
+			continue
+		}
+		if wantsGlossary(sc, &units[i], extras[i]) {
+			if err := s.tx.readTerms(sc); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// loadTerms is checkSettler.loadTerms for the units of one scope.
+func (tx *Tx) loadTerms(sc *checkScope, units []checkedUnit, extras []string) error {
+	if sc.termsLoaded || sc.glossary || sc.isSource {
+		return nil
+	}
+	for i := range units {
+		if units[i].state != index.StateEmpty && wantsGlossary(sc, &units[i], extras[i]) {
+			return tx.readTerms(sc)
+		}
+	}
+	return nil
+}
+
+// glossaryKey names the terms of a project's glossaries from one source
+// language to one language.
+type glossaryKey struct {
+	project       int64
+	srcLang, lang string
+}
+
+// readTerms sets sc.terms: the translated and read-only units of the
+// project's glossary components with sc's source language, in sc's
+// language, as the reference's get_glossary_units reads them, once per
+// write. Untranslated terms are left out: they ask nothing of a
+// translation.
+func (tx *Tx) readTerms(sc *checkScope) error {
+	sc.termsLoaded = true
+	if sc.lang == sc.srcLang {
+		return nil
+	}
+	key := glossaryKey{sc.ids.projectID, sc.srcLang, sc.lang}
+	if terms, ok := tx.glossaryTerms[key]; ok {
+		sc.terms = terms
+		return nil
+	}
+	rows, err := tx.Query(`SELECT t.id FROM translations t JOIN components c ON c.id = t.component_id
+		WHERE c.project_id = ? AND c.is_glossary != 0 AND c.source_language = ? AND t.language_code = ?
+		ORDER BY t.id`, key.project, key.srcLang, key.lang)
+	if err != nil {
+		return err
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Close(); err != nil {
+		return err
+	}
+	terms := []checks.Term{}
+	for _, id := range ids {
+		gs, err := tx.checkScope(id)
+		if err != nil {
+			return err
+		}
+		rows, err := tx.Query(`SELECT u.source, u.target, u.state, u.flags, u.extra_flags,
+			coalesce((SELECT s.extra_flags FROM units s WHERE s.id = u.source_unit_id AND s.id != u.id), '')
+			FROM units u WHERE u.translation_id = ? AND u.state >= ? ORDER BY u.id`, id, index.StateTranslated)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var source, target, flags, extra, sourceExtra string
+			var state index.State
+			if err := rows.Scan(&source, &target, &state, &flags, &extra, &sourceExtra); err != nil {
+				rows.Close()
+				return err
+			}
+			f := gs.unitFlags(flags, sourceExtra, extra, false)
+			terms = append(terms, checks.Term{Source: source, Target: target, Forbidden: f.Has("forbidden"),
+				ReadOnly: state == index.StateReadOnly || f.Has("read-only")})
+		}
+		if err := rows.Close(); err != nil {
+			return err
+		}
+	}
+	if tx.glossaryTerms == nil {
+		tx.glossaryTerms = map[glossaryKey][]checks.Term{}
+	}
+	tx.glossaryTerms[key] = terms
+	sc.terms = terms
+	return nil
+}
+
+// removedChecked records what the removal of u changes for other
+// units' checks: a glossary term gone, a target no longer shared.
+func (tx *Tx) removedChecked(u *index.Unit) error {
+	sc, err := tx.checkScope(u.TranslationID)
+	if err != nil {
+		return err
+	}
+	if sc.glossary {
+		if tx.checks.glossaries == nil {
+			tx.checks.glossaries = map[glossaryKey]bool{}
+		}
+		tx.checks.glossaries[glossaryOf(sc)] = true
+	} else if u.State.Translated() {
+		tx.leftTarget(u.TranslationID, index.JoinPlural(u.Target))
+	}
+	return nil
+}
+
+// glossaryOf names the glossary terms a glossary translation holds: those
+// of its language, or of every language for its source strings.
+func glossaryOf(sc *checkScope) glossaryKey {
+	lang := sc.lang
+	if sc.isSource {
+		lang = ""
+	}
+	return glossaryKey{sc.ids.projectID, sc.srcLang, lang}
+}
+
+// noteGlossary records that the write settled units of a glossary
+// translation: the units using its terms are rechecked (rechecks).
+func (s *checkSettler) noteGlossary(sc *checkScope) {
+	if !sc.glossary {
+		return
+	}
+	if s.glossaries == nil {
+		s.glossaries = map[glossaryKey]bool{}
+	}
+	s.glossaries[glossaryOf(sc)] = true
+}
+
+// rechecks marks what the settled units change for other units: the
+// translations using a glossary the write touched, and the units that
+// newly share a reused target. It reports whether it marked any.
+func (s *checkSettler) rechecks() (bool, error) {
+	tx := s.tx
+	marked := false
+	for k := range s.marks.glossaries {
+		if s.glossaries == nil {
+			s.glossaries = map[glossaryKey]bool{}
+		}
+		s.glossaries[k] = true
+	}
+	for _, k := range slices.SortedFunc(maps.Keys(s.glossaries), func(a, b glossaryKey) int {
+		return cmp.Or(cmp.Compare(a.project, b.project), strings.Compare(a.srcLang, b.srcLang),
+			strings.Compare(a.lang, b.lang))
+	}) {
+		// Only components whose settings name check-glossary: an ordinary
+		// glossary edit costs this one query.
+		q := `SELECT t.id FROM translations t JOIN components c ON c.id = t.component_id
+			WHERE c.project_id = ? AND c.is_glossary = 0 AND c.source_language = ? AND t.is_source = 0
+			AND c.settings LIKE '%check-glossary%'`
+		args := []any{k.project, k.srcLang}
+		if k.lang != "" {
+			q += ` AND t.language_code = ?`
+			args = append(args, k.lang)
+		}
+		ids, err := queryIDs(tx, q+` ORDER BY t.id`, args...)
+		if err != nil {
+			return false, err
+		}
+		for _, id := range ids {
+			sc, err := tx.checkScope(id)
+			if err != nil {
+				return false, err
+			}
+			if sc.flags.Has("check-glossary") {
+				tx.recheckTranslation(id)
+				marked = true
+			}
+		}
+	}
+	for _, tid := range slices.Sorted(maps.Keys(s.marks.left)) {
+		targets := slices.Compact(slices.Sorted(slices.Values(s.marks.left[tid])))
+		for chunk := range slices.Chunk(targets, maxInList) {
+			list, targs := idList(chunk)
+			ids, err := queryIDs(tx, `SELECT id FROM units WHERE translation_id = ? AND state >= ?
+				AND target IN `+list, append([]any{tid, index.StateTranslated}, targs...)...)
+			if err != nil {
+				return false, err
+			}
+			for _, id := range ids {
+				if len(s.follow) < 2*maxInList {
+					if s.follow == nil {
+						s.follow = map[int64]bool{}
+					}
+					s.follow[id] = true
+				}
+			}
+		}
+	}
+	var follow []int64
+	for id := range s.follow {
+		if !s.seen[id] {
+			follow = append(follow, id)
+		}
+	}
+	if len(follow) > 0 {
+		tx.recheck(false, index.Actor{}, follow...)
+		marked = true
+	}
+	return marked, nil
+}
+
+// leftTarget records that an edit took a translated unit off a target
+// (checkMarks.left).
+func (tx *Tx) leftTarget(translationID int64, target string) {
+	if !reusedOnEdit || strings.TrimSpace(target) == "" {
+		return
+	}
+	if tx.checks.left == nil {
+		tx.checks.left = map[int64][]string{}
+	}
+	tx.checks.left[translationID] = append(tx.checks.left[translationID], target)
+}
+
+// queryIDs reads one column of ids.
+func queryIDs(tx *Tx, query string, args ...any) ([]int64, error) {
+	rows, err := tx.Query(query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+// context reads what translated and reused need of other rows for
+// units (see the costs above).
+func (s *checkSettler) context(units []checkedUnit, scopes []*checkScope) ([]unitContext, error) {
+	more := make([]unitContext, len(units))
+	var untranslated []int64
+	at := map[int64]int{}
+	byTranslation := map[int64][]int{} // reused candidates
+	for i := range units {
+		u, sc := &units[i], scopes[i]
+		if sc.glossary || sc.isSource || u.state == index.StateReadOnly {
+			continue
+		}
+		if !u.state.Translated() {
+			untranslated = append(untranslated, u.id)
+			at[u.id] = i
+		} else if !sc.plural1 && strings.TrimSpace(u.target) != "" {
+			byTranslation[u.translationID] = append(byTranslation[u.translationID], i)
+		}
+	}
+	slices.Sort(untranslated)
+	for chunk := range slices.Chunk(untranslated, maxInList) {
+		list, args := idList(chunk)
+		rows, err := s.tx.Query(`SELECT unit_id, action, target FROM changes
+			WHERE unit_id IN `+list+` AND action IN `+trackedActions+` ORDER BY unit_id, id DESC`, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var id int64
+			var action index.Action
+			var target string
+			if err := rows.Scan(&id, &action, &target); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			i := at[id]
+			more[i].history = append(more[i].history, checks.PastChange{Kind: pastKind(action), Target: target})
+		}
+		if err := rows.Close(); err != nil {
+			return nil, err
+		}
+	}
+	for _, tid := range slices.Sorted(maps.Keys(byTranslation)) {
+		idx := byTranslation[tid]
+		if s.whole[tid] {
+			sub := make([]checkedUnit, len(idx))
+			for j, i := range idx {
+				sub[j] = units[i]
+			}
+			subMore := make([]unitContext, len(idx))
+			reusedInMemory(sub, subMore)
+			for j, i := range idx {
+				more[i].otherSources = subMore[j].otherSources
+			}
+			continue
+		}
+		// A partial settle (an edit) sets no reused: finding the units of
+		// the same target scans the translation (units has no index on
+		// target), which doubled an edit's cost. An edited unit loses
+		// its reused row, and the units that share (or shared) its
+		// target are settled again when their translation is settled
+		// whole (an import, a pull, a change of the component's flags).
+		// The reference also computes reused in batches, not on save.
+		if reusedOnEdit {
+			if err := s.sameTargets(tid, units, idx, more); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return more, nil
+}
+
+// reusedOnEdit says an edit settles reused at once (sameTargets and the
+// rechecks of the units that shared its old target). Off until units
+// have an index that finds a translation's units by target.
+const reusedOnEdit = false
+
+// sameTargets reads, for the units idx of translation tid, the other
+// translated units with the same target: their sources go to more, and
+// those of another source are settled again (follow), since they are
+// now reused too.
+func (s *checkSettler) sameTargets(tid int64, units []checkedUnit, idx []int, more []unitContext) error {
+	byTarget := map[string][]int{}
+	for _, i := range idx {
+		byTarget[units[i].target] = append(byTarget[units[i].target], i)
+	}
+	targets := slices.Sorted(maps.Keys(byTarget))
+	for chunk := range slices.Chunk(targets, maxInList) {
+		list, targs := idList(chunk)
+		rows, err := s.tx.Query(`SELECT id, source, target FROM units WHERE translation_id = ? AND state >= ?
+			AND target IN `+list, append([]any{tid, index.StateTranslated}, targs...)...)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var id int64
+			var source, target string
+			if err := rows.Scan(&id, &source, &target); err != nil {
+				rows.Close()
+				return err
+			}
+			for _, i := range byTarget[target] {
+				if units[i].id == id {
+					continue
+				}
+				if l := more[i].otherSources; len(l) < 2 && !slices.Contains(l, source) {
+					more[i].otherSources = append(l, source)
+				}
+				if source != units[i].source && !s.last && len(s.follow) < maxInList {
+					if s.follow == nil {
+						s.follow = map[int64]bool{}
+					}
+					s.follow[id] = true
+				}
+			}
+		}
+		if err := rows.Close(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// reusedInMemory sets the other sources of units that are all the
+// translated units of their translation, grouped by target. Each unit
+// gets at most two distinct sources of its group, its own among them:
+// enough for reused to see one that differs, and linear however many
+// units share a target.
+func reusedInMemory(units []checkedUnit, more []unitContext) {
+	sources := map[string][]string{}
+	for i := range units {
+		u := &units[i]
+		if u.state.Translated() && strings.TrimSpace(u.target) != "" {
+			if l := sources[u.target]; len(l) < 2 && !slices.Contains(l, u.source) {
+				sources[u.target] = append(l, u.source)
+			}
+		}
+	}
+	for i := range units {
+		u := &units[i]
+		if l := sources[u.target]; len(l) > 1 && u.state.Translated() {
+			more[i].otherSources = l
+		}
+	}
+}
