@@ -144,6 +144,10 @@ type checkedUnit struct {
 	hash                int64 // id_hash: set for a created translation's units only
 	words, chars        int
 	failing, sourceUnit bool
+	// historyEnds says the write just recorded a change that ends
+	// translated's walk of the unit's history (a source change or a
+	// marking for edit, checks.PastBreak): its history is not read.
+	historyEnds bool
 }
 
 // checkedUnitColumns are what settling reads of a unit. The source

@@ -23,21 +23,22 @@ import (
 //     one query on components per write that touches a glossary
 //     (removing a term through DeleteUnit counts too).
 //   - translated reads the history of the units that are not translated
-//     (empty or needing editing): one query per 500 of them, on the
+//     (empty or needing editing): one query per 512 of them, on the
 //     changes' unit_id index (changes_unit), the only index of changes
-//     by unit. A translation settled whole reads its empty units only
-//     when they have such history (an EXISTS on the same index).
+//     by unit. An edit that records "Marked for edit" (37: every save as
+//     needing editing) or a source change reads none: that change ends
+//     the walk (historyEnds). A translation settled whole reads its
+//     empty units only when they have such history (an EXISTS on the
+//     same index).
 //   - reused compares a translated unit's target with the other units of
 //     its translation (the reference looks project-wide; here the
 //     translation): from memory when the whole translation is settled (an
-//     import, a pull, a change of the component's flags). An edit sets
-//     none and takes the edited unit's away (reusedOnEdit is off): the
-//     query that finds a unit's neighbours by target scans its
-//     translation's units (units has no index on target) and doubled an
-//     edit's cost. With it on, units that newly share a target are
-//     settled in the second round (at most 500 a write), and so are
-//     those that shared the target an edit changed or DeleteUnit
-//     removed (at most 1,000 units).
+//     import, a pull, a change of the component's flags); on an edit, one
+//     lookup of the units sharing the new target and one of those that
+//     shared the old, both on units_target_prefix (migration 0032,
+//     byTarget). Units that newly share a target are settled in the
+//     second round (at most 512 a write), and so are those that shared
+//     the target an edit changed or DeleteUnit removed (at most 1,024).
 
 // trackedActions are the changes TranslatedCheck walks (the reference's
 // ACTIONS_REVERTABLE and SOURCE_ACTIONS): 2 changed, 5 new, 6
@@ -45,6 +46,19 @@ import (
 // replaced, 30 source changed, 36 approved, 37 marked for edit, 59 and
 // 72 updated by the repository or an upload, 77 propagated.
 const trackedActions = `(2, 5, 6, 7, 8, 9, 27, 30, 36, 37, 59, 72, 77)`
+
+// historyEnds notes the change action the write just recorded as the
+// unit's newest; one that ends translated's walk (checks.PastBreak):
+// the walk starts and stops there, so the unit's settle reads no
+// history. Saving a string as needing editing records "Marked for edit"
+// (37, index.EditAction), so such saves, half of an editor's, cost no
+// history read.
+func (tx *Tx) historyEnds(id int64, action index.Action) {
+	if u, ok := tx.checks.snapshots[id]; ok && pastKind(action) == checks.PastBreak {
+		u.historyEnds = true
+		tx.checks.snapshots[id] = u
+	}
+}
 
 // pastKind classifies a tracked change for checks.TranslatedInPast.
 func pastKind(a index.Action) checks.PastKind {
@@ -252,10 +266,10 @@ func (s *checkSettler) rechecks() (bool, error) {
 	}
 	for _, tid := range slices.Sorted(maps.Keys(s.marks.left)) {
 		targets := slices.Compact(slices.Sorted(slices.Values(s.marks.left[tid])))
-		for chunk := range slices.Chunk(targets, maxInList) {
-			list, targs := idList(chunk)
-			ids, err := queryIDs(tx, `SELECT id FROM units WHERE translation_id = ? AND state >= ?
-				AND target IN `+list, append([]any{tid, index.StateTranslated}, targs...)...)
+		for chunk := range slices.Chunk(targets, maxInList/2) {
+			cond, targs := byTarget(chunk)
+			ids, err := queryIDs(tx, `SELECT id FROM units WHERE translation_id = ? AND state >= ? AND `+cond,
+				append([]any{tid, index.StateTranslated}, targs...)...)
 			if err != nil {
 				return false, err
 			}
@@ -285,7 +299,7 @@ func (s *checkSettler) rechecks() (bool, error) {
 // leftTarget records that an edit took a translated unit off a target
 // (checkMarks.left).
 func (tx *Tx) leftTarget(translationID int64, target string) {
-	if !reusedOnEdit || strings.TrimSpace(target) == "" {
+	if strings.TrimSpace(target) == "" {
 		return
 	}
 	if tx.checks.left == nil {
@@ -325,6 +339,9 @@ func (s *checkSettler) context(units []checkedUnit, scopes []*checkScope) ([]uni
 			continue
 		}
 		if !u.state.Translated() {
+			if u.historyEnds {
+				continue
+			}
 			untranslated = append(untranslated, u.id)
 			at[u.id] = i
 		} else if !sc.plural1 && strings.TrimSpace(u.target) != "" {
@@ -368,41 +385,54 @@ func (s *checkSettler) context(units []checkedUnit, scopes []*checkScope) ([]uni
 			}
 			continue
 		}
-		// A partial settle (an edit) sets no reused: finding the units of
-		// the same target scans the translation (units has no index on
-		// target), which doubled an edit's cost. An edited unit loses
-		// its reused row, and the units that share (or shared) its
-		// target are settled again when their translation is settled
-		// whole (an import, a pull, a change of the component's flags).
-		// The reference also computes reused in batches, not on save.
-		if reusedOnEdit {
-			if err := s.sameTargets(tid, units, idx, more); err != nil {
-				return nil, err
-			}
+		// A partial settle (an edit) looks the units of the same target
+		// up on units_target_prefix (sameTargets), in the same query as
+		// those of the targets the write's units left, which rechecks
+		// then need not look up again.
+		left := s.marks.left[tid]
+		delete(s.marks.left, tid)
+		if err := s.sameTargets(tid, units, idx, more, left); err != nil {
+			return nil, err
 		}
 	}
 	return more, nil
 }
 
-// reusedOnEdit says an edit settles reused at once (sameTargets and the
-// rechecks of the units that shared its old target). Off until units
-// have an index that finds a translation's units by target.
-const reusedOnEdit = false
+// byTarget is the condition "the unit's target is one of targets", in
+// the shape units_target_prefix serves (migration 0032): the index's
+// expression against the same expression of each target, then the
+// whole target. Each target is two arguments.
+func byTarget(targets []string) (string, []any) {
+	list, args := idList(targets)
+	return `substr(target, 1, 64) IN ` + strings.ReplaceAll(list, "?", "substr(?, 1, 64)") +
+		` AND target IN ` + list, append(args, args...)
+}
 
 // sameTargets reads, for the units idx of translation tid, the other
 // translated units with the same target: their sources go to more, and
 // those of another source are settled again (follow), since they are
-// now reused too.
-func (s *checkSettler) sameTargets(tid int64, units []checkedUnit, idx []int, more []unitContext) error {
-	byTarget := map[string][]int{}
+// now reused too. The units sharing a target in left (targets the
+// write's units left) are settled again as well: they may no longer be
+// reused.
+func (s *checkSettler) sameTargets(tid int64, units []checkedUnit, idx []int, more []unitContext, left []string) error {
+	sharing := map[string][]int{}
 	for _, i := range idx {
-		byTarget[units[i].target] = append(byTarget[units[i].target], i)
+		sharing[units[i].target] = append(sharing[units[i].target], i)
 	}
-	targets := slices.Sorted(maps.Keys(byTarget))
-	for chunk := range slices.Chunk(targets, maxInList) {
-		list, targs := idList(chunk)
-		rows, err := s.tx.Query(`SELECT id, source, target FROM units WHERE translation_id = ? AND state >= ?
-			AND target IN `+list, append([]any{tid, index.StateTranslated}, targs...)...)
+	wasLeft := map[string]bool{}
+	for _, t := range left {
+		wasLeft[t] = true
+	}
+	targets := slices.Sorted(maps.Keys(sharing))
+	for t := range wasLeft {
+		if _, ok := sharing[t]; !ok {
+			targets = append(targets, t)
+		}
+	}
+	for chunk := range slices.Chunk(targets, maxInList/2) {
+		cond, targs := byTarget(chunk)
+		rows, err := s.tx.Query(`SELECT id, source, target FROM units WHERE translation_id = ? AND state >= ? AND `+cond,
+			append([]any{tid, index.StateTranslated}, targs...)...)
 		if err != nil {
 			return err
 		}
@@ -413,7 +443,13 @@ func (s *checkSettler) sameTargets(tid int64, units []checkedUnit, idx []int, mo
 				rows.Close()
 				return err
 			}
-			for _, i := range byTarget[target] {
+			if wasLeft[target] && !s.last && len(s.follow) < 2*maxInList {
+				if s.follow == nil {
+					s.follow = map[int64]bool{}
+				}
+				s.follow[id] = true
+			}
+			for _, i := range sharing[target] {
 				if units[i].id == id {
 					continue
 				}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"maps"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/tolk-project/tolk/index"
@@ -207,8 +208,8 @@ func TestTranslatedCheck(t *testing.T) {
 		t.Errorf("marked for edit: %q", got)
 	}
 	// Needing rewriting saved directly records "Marked for edit" too
-	// (37, index.EditAction since main's review slice): the walk ends
-	// there.
+	// (37, index.EditAction): the walk ends there, and the store reads
+	// no history for it (historyEnds).
 	f.editKey(t, de, "k5", "Wort 5", index.StateTranslated)
 	f.editKey(t, de, "k5", "Wort fünf", index.StateNeedsRewriting)
 	if got := f.unitChecks(t, de, "k5"); len(got) != 0 {
@@ -235,9 +236,10 @@ func TestTranslatedCheck(t *testing.T) {
 }
 
 // TestReusedCheck: two strings of different sources translated the same
-// both fail reused once their translation is settled whole (an import,
-// a change of the component's flags); an edit sets none (reusedOnEdit)
-// and takes the edited unit's away; an import finds them from memory.
+// both fail reused, right after the edit that made them share a target
+// and whenever their translation is settled whole (an import, a change
+// of the component's flags); an edit away from the target clears the
+// other's; an import finds them from memory.
 func TestReusedCheck(t *testing.T) {
 	f := mustWriteFixture(t)
 	de := f.tr["de"]
@@ -251,9 +253,21 @@ func TestReusedCheck(t *testing.T) {
 		}
 	}
 	f.editKey(t, de, "k1", "Wort Nummer 0", index.StateTranslated) // k0's translation
-	if got := f.unitChecks(t, de, "k1"); len(got) != 0 {
-		t.Errorf("k1 right after the edit: %q (an edit sets no reused)", got)
+	// The edit finds k0 by target (units_target_prefix) and settles it
+	// in the second round.
+	if got := f.unitChecks(t, de, "k1"); !slices.Equal(got, []string{"reused"}) {
+		t.Errorf("k1 right after the edit: %q", got)
 	}
+	if got := f.unitChecks(t, de, "k0"); !slices.Equal(got, []string{"reused"}) {
+		t.Errorf("k0 right after k1's edit: %q", got)
+	}
+	checkStoredStats(t, f.db)
+	f.editKey(t, de, "k1", "Wort Nummer 1", index.StateTranslated)
+	if got := f.unitChecks(t, de, "k0"); len(got) != 0 {
+		t.Errorf("k0 right after k1 left its target: %q", got)
+	}
+	checkStoredStats(t, f.db)
+	f.editKey(t, de, "k1", "Wort Nummer 0", index.StateTranslated)
 	wholeRecheck("strict-same")
 	if got := f.unitChecks(t, de, "k1"); !slices.Equal(got, []string{"reused"}) {
 		t.Errorf("k1: %q", got)
@@ -307,4 +321,23 @@ func TestReusedCheck(t *testing.T) {
 		t.Errorf("a after b's removal: %q", got)
 	}
 	checkStoredStats(t, f.db)
+}
+
+// TestTargetLookupPlan: the lookups of reused (sameTargets, rechecks)
+// find a translation's units by target through units_target_prefix
+// (migration 0032) on both engines, not by scanning the translation.
+func TestTargetLookupPlan(t *testing.T) {
+	f := mustWriteFixture(t)
+	for _, n := range []int{1, 3} {
+		targets := make([]string, n)
+		for i := range targets {
+			targets[i] = "Wort Nummer " + strings.Repeat("x", 100*i)
+		}
+		cond, args := byTarget(targets)
+		q := `SELECT id, source, target FROM units WHERE translation_id = ? AND state >= ? AND ` + cond
+		plan, _ := explain(t, f.db, q, append([]any{f.tr["de"], index.StateTranslated}, args...)...)
+		if !strings.Contains(plan, "units_target_prefix") {
+			t.Errorf("%d targets: the plan does not use units_target_prefix:\n%s", n, plan)
+		}
+	}
 }

@@ -188,6 +188,7 @@ func (e *unitEditor) edit(u *index.Unit, ed index.UnitEdit, action index.Action)
 	}
 	u.Target, u.State, u.Pending, u.Timestamp = slices.Clone(ed.Target), ed.State, true, e.tx.now
 	e.tx.recheckUnit(u, true, e.actor)
+	e.tx.historyEnds(u.ID, action)
 	return true, nil
 }
 

@@ -16,7 +16,8 @@ import (
 // schema is what TestSchemasMatch compares of an engine's schema.
 type schema struct {
 	tables map[string]map[string]column // by table, then column
-	// indexes are the indexes created by name, and the primary keys and
+	// indexes are the indexes created by name (an expression is an empty
+	// column name on both engines), and the primary keys and
 	// unique constraints under "pk" or "unique" and their columns (the
 	// engines name those differently), by table.
 	indexes map[string]map[string]schemaIndex
@@ -274,8 +275,8 @@ func postgresSchema(ctx context.Context, db *sql.DB) (schema, error) {
 	}
 	rows, err = db.QueryContext(ctx, `SELECT t.relname, i.relname, x.indisunique, x.indisprimary,
 			x.indpred IS NOT NULL, c.contype IS NOT NULL,
-			(SELECT string_agg(a.attname, ',' ORDER BY k.n) FROM unnest(x.indkey) WITH ORDINALITY AS k(attnum, n)
-				JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum)
+			(SELECT string_agg(coalesce(a.attname, ''), ',' ORDER BY k.n) FROM unnest(x.indkey) WITH ORDINALITY AS k(attnum, n)
+				LEFT JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum AND k.attnum != 0)
 		FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
 		LEFT JOIN pg_constraint c ON c.conindid = x.indexrelid AND c.contype IN ('p', 'u')
 		WHERE t.relnamespace = current_schema()::regnamespace`)
