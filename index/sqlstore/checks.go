@@ -923,8 +923,9 @@ func pluralMap(src, tgt index.Plural) *checks.PluralMap {
 }
 
 // run returns the ids of the checks failing on u, as the reference's
-// Unit.run_checks chooses them: the glossary checks in a glossary, none
-// for read-only units, the source checks for a source unit, those that
+// Unit.run_checks chooses them: the glossary checks in a glossary, the
+// source checks for a source unit (read-only or not), none for other
+// read-only units, those that
 // opt in to untranslated units (translated) for an untranslated unit,
 // the target checks otherwise. more is what the checks read of other
 // rows (checks_batch.go).
@@ -932,11 +933,15 @@ func (sc *checkScope) run(u *checkedUnit, sourceExtra string, more unitContext) 
 	if sc.glossary {
 		return sc.runGlossary(u, sourceExtra)
 	}
-	if u.state == index.StateReadOnly {
+	// A source string is read-only in its own translation (sync's
+	// import: state 100), and the reference runs the source checks on it
+	// all the same: run_checks picks them for a source unit before it
+	// looks at read-only.
+	if u.state == index.StateReadOnly && !sc.isSource {
 		return nil
 	}
 	flags := sc.unitFlags(u.flags, sourceExtra, u.extra, u.sourceUnit)
-	if flags.Has("read-only") {
+	if flags.Has("read-only") && !sc.isSource {
 		return nil
 	}
 	cu := checks.Unit{Source: index.SplitPlural(u.source), Target: index.SplitPlural(u.target),
