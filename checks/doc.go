@@ -49,8 +49,11 @@
 // checks that need other units (check_glossary's terms, translated's
 // history, reused's neighbours).
 //
-// Not here (Check.Implemented is false): the batch checks inconsistent,
-// multiple_failures, long_untranslated; max-size (font rendering); the
+// Not here (Check.Implemented is false): the batch checks inconsistent
+// (translation propagation), multiple_failures and long_untranslated
+// (computed by the store's daily pass from other units' rows and
+// states, index/sqlstore/checks_daily.go; Enabled applies their flags);
+// max-size (font rendering); the
 // Fluent, reStructuredText, MDX and BBCode checks; accelerator; the perl,
 // lua, object-pascal, scheme, laravel, perl-brace, qt-plural and
 // automattic format dialects; same's per-language word lists;

@@ -252,3 +252,12 @@ func register(s map[string]single, w map[string]whole) bool {
 	}
 	return true
 }
+
+// Enabled says whether the check id runs on a unit with flags f: it is
+// known, on by default or by its flag, and neither it nor every check is
+// ignored. For the checks a caller computes itself (multiple_failures,
+// long_untranslated: the store's daily pass).
+func Enabled(id string, f Flags) bool {
+	c, ok := ByID(id)
+	return ok && !f.Has("ignore-all-checks") && enabled(c, f)
+}

@@ -7,8 +7,8 @@ import (
 
 // Source checks (reference §1.3, Weblate's source.py) read only the
 // source forms; RunSource runs them. multiple_failures and
-// long_untranslated need other units' results and history, so they stay
-// registered-only.
+// long_untranslated need other units' results and states: the store
+// computes them in a daily pass (index/sqlstore/checks_daily.go).
 var _ = register(nil, map[string]whole{
 	"optional_plural":   optionalPlural,
 	"ellipsis":          ellipsis,

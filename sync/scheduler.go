@@ -29,6 +29,10 @@ type ScheduleStore interface {
 	// CleanupSuggestions removes the suggestions a unit's translation or
 	// another suggestion repeats, and returns how many.
 	CleanupSuggestions(ctx context.Context) (int, error)
+	// SettleBatchChecks settles the daily source checks
+	// (multiple_failures, long_untranslated) of every component and
+	// returns how many strings' checks it changed.
+	SettleBatchChecks(ctx context.Context) (int, error)
 }
 
 // Clock tells the scheduler the time and wakes it up; tests drive a
@@ -92,8 +96,9 @@ type SchedulerOptions struct {
 	OnJobDone func(c index.Component, j index.Job)
 	// CleanupInterval is how often suggestions equal to their unit's
 	// translation, and repeated ones, are removed (the reference's daily
-	// cleanup_suggestions); 0 means a day, the first a day after the
-	// start.
+	// cleanup_suggestions), and the daily quality checks settled
+	// (multiple_failures, long_untranslated); 0 means a day, the first
+	// a day after the start.
 	CleanupInterval time.Duration
 }
 
@@ -221,6 +226,7 @@ func (sc *scheduler) run(ctx context.Context) {
 		}
 		if cleanupDue {
 			sc.cleanupPass(ctx)
+			sc.batchChecksPass(ctx)
 		}
 		if pullDue {
 			sc.pullPass(ctx)
@@ -262,6 +268,24 @@ func (sc *scheduler) cleanupPass(ctx context.Context) {
 		log.Error("scheduled job failed", "removed", n, "err", err)
 	case err == nil:
 		log.Info("scheduled job done", "removed", n, "duration", sc.opts.Clock.Now().Sub(start))
+	}
+}
+
+// batchChecksPass settles the quality checks the reference computes in
+// daily batches (multiple_failures, long_untranslated: they read other
+// translations and the clock), in the same daily turn as the cleanup,
+// one component per write, logging what it did.
+func (sc *scheduler) batchChecksPass(ctx context.Context) {
+	ctx, cancel := context.WithTimeout(ctx, sc.opts.JobTimeout)
+	defer cancel()
+	start := sc.opts.Clock.Now()
+	n, err := sc.svc.store.SettleBatchChecks(ctx)
+	log := sc.svc.opts.Logger.With("job", "batch_checks")
+	switch {
+	case err != nil && ctx.Err() == nil:
+		log.Error("scheduled job failed", "settled", n, "err", err)
+	case err == nil:
+		log.Info("scheduled job done", "settled", n, "duration", sc.opts.Clock.Now().Sub(start))
 	}
 }
 

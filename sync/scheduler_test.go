@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	gosync "sync"
 	"sync/atomic"
@@ -421,5 +422,42 @@ func TestSchedulerCleansSuggestions(t *testing.T) {
 	}
 	if tr = mustTranslation(t, e.env, "app", "de"); tr.Stats.Suggestions != 1 {
 		t.Errorf("translation counts %d suggestions, want 1", tr.Stats.Suggestions)
+	}
+}
+
+// TestSchedulerSettlesBatchChecks: the daily turn settles the checks the
+// reference computes in batches: "hello" failing a check in de and in fr
+// makes its source string fail multiple_failures then, not before.
+func TestSchedulerSettlesBatchChecks(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	e := mustSchedEnv(t, 24)
+	e.edit(t, "de", "hello", "Hallo!", e.bob)
+	e.edit(t, "fr", "hello", "Bonjour!", e.bob)
+	src := mustTranslation(t, e.env, "app", "en")
+	sourceChecks := func() []string {
+		t.Helper()
+		units, _, err := e.db.FindUnits(ctx, index.UnitFilter{TranslationID: src.ID, Query: "check:multiple_failures",
+			Page: index.Page{Number: 1, Size: 50}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var keys []string
+		for _, u := range units {
+			keys = append(keys, u.Context)
+		}
+		return keys
+	}
+	e.start(t, tolksync.SchedulerOptions{CommitInterval: time.Hour})
+	if got := sourceChecks(); len(got) != 0 {
+		t.Fatalf("before the daily turn: %q", got)
+	}
+	e.clock.Advance(24 * time.Hour)
+	e.clock.awaitPass(t)
+	if got := sourceChecks(); !slices.Equal(got, []string{"hello"}) {
+		t.Errorf("after the daily turn: %q, want [hello]", got)
+	}
+	if src = mustTranslation(t, e.env, "app", "en"); src.Stats.Failing != 1 {
+		t.Errorf("source translation counts %d failing, want 1", src.Stats.Failing)
 	}
 }

@@ -286,6 +286,7 @@ type checkSettler struct {
 	// (rechecks).
 	whole      map[int64]bool
 	last       bool // the second round (settleRound)
+	batch      bool // the daily pass: names carry the batch checks too (checks_daily.go)
 	glossaries map[glossaryKey]bool
 	follow     map[int64]bool
 }
@@ -621,7 +622,9 @@ func (s *checkSettler) settle(u *checkedUnit, names []string, rows []index.UnitC
 	s.noteGlossary(sc)
 	failing := false
 	for _, r := range rows {
-		if !slices.Contains(names, r.Name) {
+		// A source unit keeps the checks the daily pass computes
+		// (checks_daily.go) but when that pass settles it (s.batch).
+		if !slices.Contains(names, r.Name) && (s.batch || !sc.isSource || !isBatchCheck(r.Name)) {
 			s.remove = append(s.remove, checkRow{u.id, r.Name})
 		} else if !r.Dismissed {
 			failing = true

@@ -269,6 +269,13 @@ func TestEveryWriteKeepsCounts(t *testing.T) {
 		t.Errorf("suggestions left on strings still there: %d (%v), want 2", left, err)
 	}
 
+	// The daily checks (checks_daily.go), once something fails in two
+	// languages.
+	step("fail in fr", edit("fr", 2, "Mot numéro 2 !", index.StateTranslated))
+	step("fail in de", edit("de", 2, "Wort Nummer 2!", index.StateTranslated))
+	_, err = f.db.SettleBatchChecks(ctx)
+	step("daily batch checks", err)
+
 	_, err = f.db.DeleteComponent(ctx, f.comp.ID, f.user)
 	step("remove component", err)
 }
