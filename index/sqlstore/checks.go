@@ -1192,23 +1192,28 @@ func (db *DB) ComponentChecks(ctx context.Context, componentID int64) ([]index.C
 
 // recheckComponent marks every translation of a component whose update
 // changed what its checks read: the check flags, the format (and so its
-// flags), the source language, or whether it is a glossary.
-func recheckComponent(tx *Tx, before, after index.Component) error {
+// flags), the source language, or whether it is a glossary. A component
+// over inline units is left to a background recheck (later; see
+// checks_recheck.go).
+func recheckComponent(tx *Tx, before, after index.Component, inline int) (later bool, err error) {
 	if before.CheckFlags == after.CheckFlags && before.FileFormat == after.FileFormat &&
 		before.SourceLanguage == after.SourceLanguage && before.IsGlossary == after.IsGlossary {
-		return nil
+		return false, nil
+	}
+	if now, err := recheckNow(tx, after.ID, inline); err != nil || !now {
+		return err == nil, err
 	}
 	rows, err := tx.Query(`SELECT id FROM translations WHERE component_id = ?`, after.ID)
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
-			return err
+			return false, err
 		}
 		tx.recheckTranslation(id)
 	}
-	return rows.Err()
+	return false, rows.Err()
 }

@@ -121,6 +121,7 @@ func checkComponentUnique(tx *Tx, c index.Component) error {
 // *index.FieldError. The project, ID and lock state cannot be changed
 // here. ErrNotFound when there is no such component.
 func (db *DB) UpdateComponent(ctx context.Context, id int64, update func(*index.Component) error) (before, after index.Component, err error) {
+	var later bool // a background recheck (checks_recheck.go)
 	err = db.write(ctx, func(tx *Tx) error {
 		var err error
 		if before, err = findComponentByID(tx, id); err != nil {
@@ -147,8 +148,12 @@ func (db *DB) UpdateComponent(ctx context.Context, id int64, update func(*index.
 			after.IsGlossary, settings, nullID(after.CategoryID), id); err != nil {
 			return err
 		}
-		return recheckComponent(tx, before, after)
+		later, err = recheckComponent(tx, before, after, db.rechecks.inline)
+		return err
 	})
+	if err == nil && later {
+		db.recheckInBackground(id)
+	}
 	return before, after, err
 }
 

@@ -59,6 +59,9 @@ type DB struct {
 	// sourcePlurals caches the plural rules of languages by code for the
 	// checks (Tx.sourcePlural).
 	sourcePlurals sync.Map
+	// rechecks are the background rechecks of components
+	// (checks_recheck.go).
+	rechecks rechecker
 
 	// now is the clock (Options.Now); log reports what happens outside
 	// any call (Options.Logger).
@@ -149,6 +152,9 @@ func (db *DB) Close() error {
 	// before it stops.
 	db.tokenUses.writers.Wait()
 	close(db.closing)
+	// A background recheck's next write answers errClosed; the one the
+	// writer runs ends first.
+	db.rechecks.wg.Wait()
 	if db.stopWriter != nil {
 		db.stopWriter()
 	}
