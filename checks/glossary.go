@@ -20,21 +20,7 @@ var _ = register(nil, map[string]whole{
 // runs them on read-only units too). Ignore flags apply as in Run;
 // ignore-all-checks silences all. The caller leaves out untranslated
 // units, as the reference does.
-func RunGlossary(u Unit) []Result {
-	if u.Flags.Has("ignore-all-checks") {
-		return nil
-	}
-	var out []Result
-	for _, c := range registry {
-		if c.Kind != Glossary || !enabled(c, u.Flags) {
-			continue
-		}
-		if fn, ok := implemented[c.ID].(whole); ok && fn(u) {
-			out = append(out, Result{ID: c.ID})
-		}
-	}
-	return out
-}
+func RunGlossary(u Unit) []Result { return runKind(u, Glossary) }
 
 // ProhibitedInitial reports whether s starts with a character a
 // spreadsheet reads as the start of a formula, or with a space: Weblate's

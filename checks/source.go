@@ -82,13 +82,17 @@ func unnamedFormat(u Unit) bool {
 // RunSource returns the source checks that fail on u, the source-language
 // unit, in registry order. Only u.Source and u.Flags are read. Flags and
 // ignore flags apply as in Run; ignore-all-checks silences all.
-func RunSource(u Unit) []Result {
+func RunSource(u Unit) []Result { return runKind(u, Source) }
+
+// runKind runs the implemented checks of one kind that read the unit
+// whole (the source and glossary checks), in the registry's order.
+func runKind(u Unit, kind Kind) []Result {
 	if u.Flags.Has("ignore-all-checks") {
 		return nil
 	}
 	var out []Result
 	for _, c := range registry {
-		if c.Kind != Source || !enabled(c, u.Flags) {
+		if c.Kind != kind || !enabled(c, u.Flags) {
 			continue
 		}
 		if fn, ok := implemented[c.ID].(whole); ok && fn(u) {
