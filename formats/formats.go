@@ -70,6 +70,12 @@ type Format struct {
 	// format is served as, from the reference's format classes.
 	ContentType string
 	Extension   string
+	// OneFile says one file holds every language (Apple's String
+	// Catalog): the component's filemask is that file's path, without a
+	// `*`, and the codec is a FileLanguages. The reference has no such
+	// format (its multi-language files, TBX and CSV, are read one
+	// language per file); Tolk reads one the way Xcode does.
+	OneFile bool
 	// Flags are the check flags every unit of the format has
 	// (reference §1.5: i18next's "i18next-interpolation", Android's
 	// "java-printf-format"), in the flag syntax.
@@ -102,9 +108,10 @@ var registry = []Format{
 	{Name: "arb", Monolingual: true, ContentType: "application/json; charset=utf-8", Extension: ".json", Flags: "icu-message-format"}, // ARBFormat inherits JSONFormat.extension
 	{Name: "yaml", Monolingual: true, ContentType: "text/yaml; charset=utf-8", Extension: ".yml"},
 	{Name: "ruby-yaml", Monolingual: true, Plurals: true, ContentType: "text/yaml; charset=utf-8", Extension: ".yml"},
-	// formats/xcstrings (Apple's String Catalog) is not offered yet: its
-	// one file holds every language, which sync's filemask matching
-	// cannot read until it learns files without a "*".
+	// xcstrings: Apple's String Catalog, Tolk's own name (the reference
+	// has none; see formats/xcstrings). Bilingual: the source is in the
+	// file.
+	{Name: "xcstrings", Plurals: true, OneFile: true, ContentType: "application/json; charset=utf-8", Extension: ".xcstrings", Flags: "objc-format"},
 }
 
 // All returns every format Tolk reads and writes. The caller owns the

@@ -137,7 +137,14 @@ func (s *Service) sourceLanguage(c *index.Component) index.Language {
 func (s *Service) fileOf(c *index.Component, target index.Language, template bool) formats.File {
 	src := formatLanguage(s.sourceLanguage(c))
 	src.Code = c.SourceLanguage
-	return formats.File{Source: src, Target: formatLanguage(target), Template: template}
+	return formats.File{Source: src, Target: formatLanguage(target), Template: template, Resolve: s.resolveCode}
+}
+
+// resolveCode is formats.File.Resolve: the index's code of a language
+// as a file spells it.
+func (s *Service) resolveCode(spelling string) (string, bool) {
+	l, ok := s.langs.Resolve(spelling)
+	return l.Code, ok
 }
 
 // fileOfTranslation is fileOf for translation t of c, with the

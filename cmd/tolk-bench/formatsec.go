@@ -195,6 +195,9 @@ func loadComponent(corpus string, spec corpusspec.Component, limit int) (formatC
 		return fc, fmt.Errorf("no codec for %q", spec.Format)
 	}
 	fc.codec = codec
+	if fl, ok := codec.(formats.FileLanguages); ok {
+		return loadOneFile(corpus, fc, fl, limit)
+	}
 	mask, err := tolksync.NewFilemask(spec.Filemask, "")
 	if err != nil {
 		return fc, err
@@ -244,6 +247,39 @@ func loadComponent(corpus string, spec corpusspec.Component, limit int) (formatC
 	}
 	if len(fc.files) == 0 {
 		return fc, fmt.Errorf("no file of %s matches %q", dir, spec.Filemask)
+	}
+	return fc, nil
+}
+
+// loadOneFile is loadComponent for a format whose one file (the
+// filemask) holds every language: one corpusFile per language of it
+// but the source, each the whole file read in that language, as sync
+// reads it.
+func loadOneFile(corpus string, fc formatComponent, fl formats.FileLanguages, limit int) (formatComponent, error) {
+	spec := fc.spec
+	data, err := os.ReadFile(filepath.Join(corpus, spec.Folder, spec.Filemask))
+	if err != nil {
+		return fc, err
+	}
+	tags, err := fl.FileLanguages(data)
+	if err != nil {
+		return fc, fmt.Errorf("%s: %w", spec.Filemask, err)
+	}
+	langs := langdata.Default()
+	source := formatsLanguage(langs, spec.Source)
+	for _, tag := range tags {
+		if tag == spec.Source || limit > 0 && len(fc.files) >= limit {
+			continue
+		}
+		f := formats.File{Source: source, Target: formatsLanguage(langs, tag), PathCode: tag}
+		units, err := fc.codec.Decode(data, f)
+		if err != nil {
+			return fc, fmt.Errorf("%s (%s): %w", spec.Filemask, tag, err)
+		}
+		fc.files = append(fc.files, corpusFile{path: spec.Filemask, name: tag, data: data, file: f, units: len(units)})
+	}
+	if len(fc.files) == 0 {
+		return fc, fmt.Errorf("%s holds no language but the source", spec.Filemask)
 	}
 	return fc, nil
 }

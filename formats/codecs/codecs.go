@@ -14,6 +14,7 @@ import (
 	"github.com/tolk-project/tolk/formats/po"
 	"github.com/tolk-project/tolk/formats/properties"
 	"github.com/tolk-project/tolk/formats/tbx"
+	"github.com/tolk-project/tolk/formats/xcstrings"
 	"github.com/tolk-project/tolk/formats/xliff"
 	tolkyaml "github.com/tolk-project/tolk/formats/yaml"
 )
@@ -40,6 +41,7 @@ var codecs = map[string]formats.Codec{
 	"arb":             arb.Codec{},
 	"yaml":            tolkyaml.Plain,
 	"ruby-yaml":       tolkyaml.Ruby,
+	"xcstrings":       xcstrings.Codec{},
 }
 
 // Lookup returns the codec of a file_format name; ok is false for a
