@@ -99,6 +99,12 @@ var registry = []Format{
 	{Name: "po-mono", Monolingual: true, Plurals: true, ContentType: "text/x-gettext-catalog", Extension: ".po"},
 	{Name: "aresource", Monolingual: true, Plurals: true, ContentType: "application/xml", Extension: ".xml", Flags: "java-printf-format"},
 	{Name: "xliff", TemplateOptional: true, ContentType: "application/x-xliff+xml", Extension: ".xlf"},
+	// plainxliff and poxliff: the reference's XliffFormat ("XLIFF 1.2
+	// translation file", strings as text) and PoXliffFormat ("XLIFF 1.2
+	// with gettext extensions", plural groups), both read by the xliff
+	// codec; xliff is its RichXliffFormat.
+	{Name: "plainxliff", TemplateOptional: true, ContentType: "application/x-xliff+xml", Extension: ".xlf"},
+	{Name: "poxliff", TemplateOptional: true, Plurals: true, ContentType: "application/x-xliff+xml", Extension: ".xlf"},
 	{Name: "xliff2", TemplateOptional: true, ContentType: "application/x-xliff+xml", Extension: ".xlf"},
 	{Name: "strings", Monolingual: true, ContentType: "text/plain", Extension: ".strings", Flags: "objc-format"},
 	{Name: "strings-utf8", Monolingual: true, ContentType: "text/plain", Extension: ".strings", Flags: "objc-format"},

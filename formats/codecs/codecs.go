@@ -32,6 +32,8 @@ var codecs = map[string]formats.Codec{
 	"po-mono":         po.Codec{Monolingual: true},
 	"aresource":       android.Codec{},
 	"xliff":           xliff.XLIFF,
+	"plainxliff":      xliff.PlainXLIFF,
+	"poxliff":         xliff.POXLIFF,
 	"xliff2":          xliff.XLIFF2,
 	"strings":         apple.Strings,
 	"strings-utf8":    apple.StringsUTF8,
