@@ -76,6 +76,11 @@ type Format struct {
 	// format (its multi-language files, TBX and CSV, are read one
 	// language per file); Tolk reads one the way Xcode does.
 	OneFile bool
+	// ZeroPlural says the format's files give every language a "zero"
+	// plural form in front of its own (.stringsdict), as the reference
+	// does for it (its StringsdictFormat.get_plural): a translation of
+	// such a component has one form more than its language.
+	ZeroPlural bool
 	// Flags are the check flags every unit of the format has
 	// (reference §1.5: i18next's "i18next-interpolation", Android's
 	// "java-printf-format"), in the flag syntax.
@@ -108,7 +113,7 @@ var registry = []Format{
 	{Name: "xliff2", TemplateOptional: true, ContentType: "application/x-xliff+xml", Extension: ".xlf"},
 	{Name: "strings", Monolingual: true, ContentType: "text/plain", Extension: ".strings", Flags: "objc-format"},
 	{Name: "strings-utf8", Monolingual: true, ContentType: "text/plain", Extension: ".strings", Flags: "objc-format"},
-	{Name: "stringsdict", Monolingual: true, Plurals: true, ContentType: "application/xml", Extension: ".stringsdict", Flags: "objc-format"},
+	{Name: "stringsdict", Monolingual: true, Plurals: true, ZeroPlural: true, ContentType: "application/xml", Extension: ".stringsdict", Flags: "objc-format"},
 	{Name: "properties", Monolingual: true, ContentType: "text/plain; charset=iso-8859-1", Extension: ".properties", Flags: "auto-java-messageformat"},
 	{Name: "properties-utf8", Monolingual: true, ContentType: "text/plain; charset=utf-8", Extension: ".properties", Flags: "auto-java-messageformat"},
 	{Name: "arb", Monolingual: true, ContentType: "application/json; charset=utf-8", Extension: ".json", Flags: "icu-message-format"}, // ARBFormat inherits JSONFormat.extension
@@ -141,6 +146,13 @@ func Lookup(name string) (f Format, ok bool) {
 func FlagsOf(name string) string {
 	f, _ := Lookup(name)
 	return f.Flags
+}
+
+// ZeroPluralOf says the named format gives every language a zero form
+// (Format.ZeroPlural); false for a format Tolk does not know.
+func ZeroPluralOf(name string) bool {
+	f, _ := Lookup(name)
+	return f.ZeroPlural
 }
 
 // ParseError reports where a file could not be parsed.

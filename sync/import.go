@@ -308,6 +308,9 @@ func (s *Service) matchFiles(ctx context.Context, c index.Component, repo *vcs.R
 			}
 			unknown = append(unknown, lang)
 		}
+		// The language's rule as the component's files have it; what
+		// is seeded above is the language's own.
+		lang.Plural = FormatPlural(c.FileFormat, lang.Plural)
 		if first, dup := seen[lang.Code]; dup {
 			if first != f.Path {
 				log.Warn("two files for one language; keeping the first", "language", lang.Code, "kept", first, "ignored", f.Path)

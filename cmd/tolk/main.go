@@ -199,7 +199,8 @@ func (m *Main) Open(ctx context.Context) error {
 		return err
 	}
 	langs := langdata.Default()
-	dbOpts := sqlstore.Options{PageCacheBytes: m.Config.PageCacheBytes, Logger: log, FormatFlags: formats.FlagsOf}
+	dbOpts := sqlstore.Options{PageCacheBytes: m.Config.PageCacheBytes, Logger: log, FormatFlags: formats.FlagsOf,
+		FormatPlural: tolksync.FormatPlural}
 	if dbOpts.PageCacheBytes == 0 { // --page-cache-size 0
 		dbOpts.PageCacheBytes = sqlstore.NoPageCache
 	}
