@@ -327,9 +327,9 @@ func ceilingName(format string) string {
 
 func ceilingFamily(format string) string {
 	switch format {
-	case "json", "i18next", "i18nextv4", "go-i18n-json", "go-i18n-json-v2", "webextension", "arb":
+	case "json", "i18next", "i18nextv4", "go-i18n-json", "go-i18n-json-v2", "webextension", "arb", "xcstrings":
 		return "json"
-	case "tbx", "aresource", "xliff", "xliff2", "stringsdict":
+	case "tbx", "aresource", "xliff", "plainxliff", "poxliff", "xliff2", "stringsdict":
 		return "xml"
 	case "yaml", "ruby-yaml":
 		return "yaml"
