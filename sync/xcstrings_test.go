@@ -133,3 +133,60 @@ func TestStringCatalog(t *testing.T) {
 	}
 	indextest.CheckCounts(t, e.db)
 }
+
+// catalog is a small String Catalog: "hello" in English, German and
+// French, and, with bye, a "bye" only in English.
+func catalog(de, fr string, bye bool) string {
+	loc := func(lang, v string) string {
+		return `        "` + lang + `" : {
+          "stringUnit" : {
+            "state" : "translated",
+            "value" : "` + v + `"
+          }
+        }`
+	}
+	out := "{\n  \"sourceLanguage\" : \"en\",\n  \"strings\" : {\n"
+	if bye {
+		out += "    \"bye\" : {\n      \"localizations\" : {\n" + loc("en", "Bye") + "\n      }\n    },\n"
+	}
+	out += "    \"hello\" : {\n      \"localizations\" : {\n" + loc("de", de) + ",\n" + loc("en", "Hello") + ",\n" +
+		loc("fr", fr) + "\n      }\n    }\n  },\n  \"version\" : \"1.0\"\n}"
+	return out
+}
+
+// TestStringCatalogPullKeepsLocalCommits commits edits of two languages
+// of one catalog without pushing, lets upstream change the catalog, and
+// pulls: both languages' edits are made pending again and committed on
+// top of upstream's catalog, since the one file is every translation's.
+func TestStringCatalogPullKeepsLocalCommits(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	url, work := mustRepo(t, map[string]string{"L.xcstrings": catalog("Hallo", "Bonjour", false)})
+	e := mustEnvWith(t, tolksync.Options{Committer: vcs.Signature{Name: "Tolk Bot", Email: "bot@tolk.example"}})
+	c := index.DefaultComponent()
+	c.Name, c.Slug, c.Repo, c.Filemask, c.FileFormat, c.SourceLanguage = "cat", "cat", url, "L.xcstrings", "xcstrings", "en"
+	c = e.reconcile(t, c)[0]
+	ce := commitEnv{env: e, c: c, bare: strings.TrimPrefix(url, "file://"), work: work, ann: mustUser(t, e.db, "ann", "Ann Example")}
+	edit := func(lang, text string) {
+		t.Helper()
+		tr := mustTranslation(t, e, "cat", lang)
+		units, _, err := e.db.FindUnits(ctx, index.UnitFilter{TranslationID: tr.ID, Page: index.Page{Number: 1, Size: 10}})
+		if err != nil || len(units) != 1 {
+			t.Fatalf("%s units: %v %v", lang, units, err)
+		}
+		ce.editUnit(t, units[0], text)
+	}
+	edit("de", "Servus")
+	edit("fr", "Salut")
+	if _, err := e.svc.Commit(ctx, c, &ce.ann); err != nil {
+		t.Fatal(err)
+	}
+	ce.upstream(t, map[string]string{"L.xcstrings": catalog("Hallo", "Bonjour", true)}, "upstream adds bye")
+	if err := e.svc.Push(ctx, c, &ce.ann); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(gitShow(t, ce.bare, "L.xcstrings")), catalog("Servus", "Salut", true); got != want {
+		t.Errorf("pushed catalog:\n%s\nwant\n%s", got, want)
+	}
+	indextest.CheckCounts(t, e.db)
+}
