@@ -112,6 +112,7 @@ const (
 	msgMonolingualNoBase  = "You can not use a monolingual translation without a base file."
 	msgBilingualBase      = "You can not use a base file for bilingual translation."
 	msgNoPlaceholder      = "File mask does not contain * as a language placeholder!"
+	msgOneFileMask        = "This file format keeps every language in one file: the file mask is that file's path, without *."
 	msgSourceLanguage     = "Source language can not be changed, please recreate the component instead."
 	msgLanguageNotFound   = "Language with this language code was not found."
 	msgCreationOnly       = "This field is for creation only, use /file/ instead."
@@ -284,18 +285,23 @@ func (s *Server) readSourceLanguage(c *gin.Context, pl *payload) (string, error)
 // and a local one must not stop a PATCH of other settings.
 func (s *Server) checkComponentSettings(c, stored *index.Component) error {
 	var fe index.FieldError
-	switch ff, _ := s.opts.fileFormat(c.FileFormat); {
+	ff, _ := s.opts.fileFormat(c.FileFormat)
+	switch {
 	case ff.Monolingual && c.Template == "":
 		fe.Add("template", "invalid", msgMonolingualNoBase)
 	case ff.Name != "" && !ff.Monolingual && !ff.TemplateOptional && c.Template != "":
 		fe.Add("template", "invalid", msgBilingualBase)
 		fe.Add("file_format", "invalid", msgBilingualBase)
 	}
-	switch strings.Count(c.Filemask, "*") {
-	case 0:
+	switch n := strings.Count(c.Filemask, "*"); {
+	case ff.OneFile && n > 0:
+		// Tolk's own rule: the reference has no format whose one file
+		// holds every language.
+		fe.Add("filemask", "invalid", msgOneFileMask)
+	case ff.OneFile:
+	case n == 0:
 		fe.Add("filemask", "invalid", msgNoPlaceholder)
-	case 1:
-	default:
+	case n > 1:
 		fe.Add("filemask", "invalid", "File mask must contain exactly one * as the language placeholder.")
 	}
 	if c.Intermediate != "" {

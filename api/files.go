@@ -25,6 +25,9 @@ type FileFormat struct {
 	// Monolingual formats need a template; the others must not have one,
 	// except those whose template is optional (XLIFF).
 	Monolingual, TemplateOptional bool
+	// OneFile formats keep every language in one file (Apple's String
+	// Catalog): the filemask is that file's path, without `*`.
+	OneFile bool
 	// ContentType and Extension are what a download is served as, as
 	// the reference's format classes declare them (mimetype(),
 	// extension()); the extension is used when a file name has none.

@@ -52,6 +52,19 @@ type PathLanguages interface {
 	PathSegment(code string) string
 }
 
+// FileLanguages is implemented by codecs of formats whose one file holds
+// every language (Format.OneFile: Apple's String Catalog). Such a
+// component's filemask names the file itself, with no `*`, and sync
+// asks the codec which languages the file holds; each becomes a
+// translation whose file is that one file, read and written through
+// File.Target like any other.
+type FileLanguages interface {
+	// FileLanguages returns the languages data holds, as the file spells
+	// them ("pt-BR", "zh-Hans"), the source language among them. A file
+	// that does not parse is a *ParseError.
+	FileLanguages(data []byte) ([]string, error)
+}
+
 // File says what a codec needs to know of the file it reads or writes
 // beyond its bytes.
 type File struct {
@@ -72,6 +85,13 @@ type File struct {
 	// it. A format that names the language inside the file the way the
 	// file's name does (Ruby YAML's root key) writes this spelling.
 	PathCode string
+	// Resolve maps a language as a file spells it inside ("nb",
+	// "zh-Hans") to the code the index stores ("nb_NO", "zh_Hans"), as
+	// sync's language table reads codes; nil when the caller has none. A
+	// format whose one file holds every language (FileLanguages) uses it
+	// to find which of the file's languages is Target, so that a file's
+	// "nb" is written back as "nb", not as "nb-NO".
+	Resolve func(spelling string) (code string, ok bool)
 }
 
 // Language is what a codec knows of a language.

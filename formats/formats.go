@@ -70,6 +70,17 @@ type Format struct {
 	// format is served as, from the reference's format classes.
 	ContentType string
 	Extension   string
+	// OneFile says one file holds every language (Apple's String
+	// Catalog): the component's filemask is that file's path, without a
+	// `*`, and the codec is a FileLanguages. The reference has no such
+	// format (its multi-language files, TBX and CSV, are read one
+	// language per file); Tolk reads one the way Xcode does.
+	OneFile bool
+	// ZeroPlural says the format's files give every language a "zero"
+	// plural form in front of its own (.stringsdict), as the reference
+	// does for it (its StringsdictFormat.get_plural): a translation of
+	// such a component has one form more than its language.
+	ZeroPlural bool
 	// Flags are the check flags every unit of the format has
 	// (reference §1.5: i18next's "i18next-interpolation", Android's
 	// "java-printf-format"), in the flag syntax.
@@ -93,18 +104,25 @@ var registry = []Format{
 	{Name: "po-mono", Monolingual: true, Plurals: true, ContentType: "text/x-gettext-catalog", Extension: ".po"},
 	{Name: "aresource", Monolingual: true, Plurals: true, ContentType: "application/xml", Extension: ".xml", Flags: "java-printf-format"},
 	{Name: "xliff", TemplateOptional: true, ContentType: "application/x-xliff+xml", Extension: ".xlf"},
+	// plainxliff and poxliff: the reference's XliffFormat ("XLIFF 1.2
+	// translation file", strings as text) and PoXliffFormat ("XLIFF 1.2
+	// with gettext extensions", plural groups), both read by the xliff
+	// codec; xliff is its RichXliffFormat.
+	{Name: "plainxliff", TemplateOptional: true, ContentType: "application/x-xliff+xml", Extension: ".xlf"},
+	{Name: "poxliff", TemplateOptional: true, Plurals: true, ContentType: "application/x-xliff+xml", Extension: ".xlf"},
 	{Name: "xliff2", TemplateOptional: true, ContentType: "application/x-xliff+xml", Extension: ".xlf"},
 	{Name: "strings", Monolingual: true, ContentType: "text/plain", Extension: ".strings", Flags: "objc-format"},
 	{Name: "strings-utf8", Monolingual: true, ContentType: "text/plain", Extension: ".strings", Flags: "objc-format"},
-	{Name: "stringsdict", Monolingual: true, Plurals: true, ContentType: "application/xml", Extension: ".stringsdict", Flags: "objc-format"},
+	{Name: "stringsdict", Monolingual: true, Plurals: true, ZeroPlural: true, ContentType: "application/xml", Extension: ".stringsdict", Flags: "objc-format"},
 	{Name: "properties", Monolingual: true, ContentType: "text/plain; charset=iso-8859-1", Extension: ".properties", Flags: "auto-java-messageformat"},
 	{Name: "properties-utf8", Monolingual: true, ContentType: "text/plain; charset=utf-8", Extension: ".properties", Flags: "auto-java-messageformat"},
 	{Name: "arb", Monolingual: true, ContentType: "application/json; charset=utf-8", Extension: ".json", Flags: "icu-message-format"}, // ARBFormat inherits JSONFormat.extension
 	{Name: "yaml", Monolingual: true, ContentType: "text/yaml; charset=utf-8", Extension: ".yml"},
 	{Name: "ruby-yaml", Monolingual: true, Plurals: true, ContentType: "text/yaml; charset=utf-8", Extension: ".yml"},
-	// formats/xcstrings (Apple's String Catalog) is not offered yet: its
-	// one file holds every language, which sync's filemask matching
-	// cannot read until it learns files without a "*".
+	// xcstrings: Apple's String Catalog, Tolk's own name (the reference
+	// has none; see formats/xcstrings). Bilingual: the source is in the
+	// file.
+	{Name: "xcstrings", Plurals: true, OneFile: true, ContentType: "application/json; charset=utf-8", Extension: ".xcstrings", Flags: "objc-format"},
 }
 
 // All returns every format Tolk reads and writes. The caller owns the
@@ -128,6 +146,13 @@ func Lookup(name string) (f Format, ok bool) {
 func FlagsOf(name string) string {
 	f, _ := Lookup(name)
 	return f.Flags
+}
+
+// ZeroPluralOf says the named format gives every language a zero form
+// (Format.ZeroPlural); false for a format Tolk does not know.
+func ZeroPluralOf(name string) bool {
+	f, _ := Lookup(name)
+	return f.ZeroPlural
 }
 
 // ParseError reports where a file could not be parsed.

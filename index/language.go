@@ -1,6 +1,9 @@
 package index
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Language is a natural language with its plural rules.
 type Language struct {
@@ -19,6 +22,27 @@ type Plural struct {
 	Number  int    // number of forms
 	Formula string // C expression over n
 	Type    int    // formula family
+	// ZeroFirst says a "zero" form was put in front of the family's
+	// forms (WithZero): Number and Formula count it, Type is the
+	// family's.
+	ZeroFirst bool
+}
+
+// WithZero returns p with a "zero" form in front, the rule the
+// reference gives every language in the files of a format where any
+// language may say something of its own for zero (.stringsdict:
+// weblate's StringsdictFormat.get_plural, Plural.SOURCE_CLDR_ZERO): one
+// form more, and n == 0 selecting it. A rule that has a zero form
+// already is returned as it is, as the reference keeps it.
+func (p Plural) WithZero() Plural {
+	if p.ZeroFirst || slices.Contains(p.Categories(), "zero") || p.Number < 1 {
+		return p
+	}
+	p.ZeroFirst = true
+	p.ID = 0
+	p.Number++
+	p.Formula = "(n == 0) ? 0 : 1 + (" + p.Formula + ")"
+	return p
 }
 
 // pluralCategories names the forms of each plural formula family
@@ -65,6 +89,9 @@ var byNumber = [][]string{
 // disagrees with its family, is named by its number of forms alone, and
 // nil is returned for a Number outside 1–6. The caller owns the slice.
 func (p Plural) Categories() []string {
+	if p.ZeroFirst {
+		return zeroFirst(p, func(base Plural) []string { return base.Categories() })
+	}
 	if c, ok := pluralCategories[p.Type]; ok && len(c) == p.Number {
 		return append([]string(nil), c...)
 	}
@@ -72,6 +99,17 @@ func (p Plural) Categories() []string {
 		return append([]string(nil), byNumber[p.Number]...)
 	}
 	return nil
+}
+
+// zeroFirst names the forms of a ZeroFirst rule: "zero", then what of
+// names the forms of the rule it was made from; nil when of has no names.
+func zeroFirst(p Plural, of func(base Plural) []string) []string {
+	p.ZeroFirst, p.Number = false, p.Number-1
+	c := of(p)
+	if c == nil {
+		return nil
+	}
+	return append([]string{"zero"}, c...)
 }
 
 // manyLanguages are the languages whose third gettext form (n%10 of 5–9
@@ -84,6 +122,12 @@ var manyLanguages = map[string]bool{"pl": true, "ru": true, "uk": true, "be": tr
 // language's forms, in form order (see Plural.Categories): Czech gives
 // one, few, other and Polish one, few, many. The caller owns the slice.
 func (l Language) PluralCategories() []string {
+	if l.Plural.ZeroFirst {
+		return zeroFirst(l.Plural, func(base Plural) []string {
+			l.Plural = base
+			return l.PluralCategories()
+		})
+	}
 	c := l.Plural.Categories()
 	base, _, _ := strings.Cut(l.Code, "_")
 	if l.Plural.Type == 2 && manyLanguages[base] && len(c) == 3 {

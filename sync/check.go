@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/tolk-project/tolk/index"
@@ -206,6 +207,10 @@ func (s *Service) TranslationFilename(c index.Component, code string) (string, b
 		return "", false
 	}
 	var path string
+	if mask.one != nil {
+		// The one file holds every language: the new one goes into it.
+		return mask.mask, mask.allows(strings.ReplaceAll(code, "_", "-"))
+	}
 	if mask.langs != nil && c.LanguageCode == "" {
 		path = mask.Path(code)
 	} else {

@@ -297,6 +297,11 @@ func (cm *componentCommit) all(ctx context.Context) error {
 			continue
 		}
 		add, isAdd := adds[t.Filename]
+		if _, one := oneFileCodec(&c); one && add.LanguageCode != t.LanguageCode {
+			// The one file is every translation's: the row is the
+			// added language's only.
+			isAdd = false
+		}
 		ok, err := cm.translation(ctx, t, add, isAdd)
 		var broken *unwritableError
 		if errors.As(err, &broken) {
@@ -335,6 +340,19 @@ type componentCommit struct {
 // file HEAD does not hold (deleted by an earlier commit whose index
 // update was lost) needs no commit.
 func (cm *componentCommit) deleteFile(ctx context.Context, f index.PendingFile) error {
+	if _, one := oneFileCodec(&cm.c); one && cm.forgetOnly {
+		// Done when HEAD's file holds nothing of the language.
+		data, err := cm.repo.ReadFile(f.Path)
+		if err != nil {
+			return nil
+		}
+		lang, _ := cm.svc.langs.Resolve(f.LanguageCode)
+		if out, err := cm.withoutLanguage(f.Path, lang); err != nil || !bytes.Equal(out, data) {
+			return nil
+		}
+		cm.rec.Files = append(cm.rec.Files, f.Path)
+		return nil
+	}
 	if cm.forgetOnly {
 		if _, err := cm.repo.ReadFile(f.Path); !errors.Is(err, vcs.ErrNotExist) {
 			return err // HEAD still holds the file (or cannot say): the deletion waits
@@ -354,11 +372,45 @@ func (cm *componentCommit) deleteFile(ctx context.Context, f index.PendingFile) 
 	if err != nil {
 		return err
 	}
-	if err := cm.commit(ctx, vcs.CommitOptions{Remove: []string{f.Path}, Message: msg, Author: author}); err != nil {
+	o := vcs.CommitOptions{Remove: []string{f.Path}, Message: msg, Author: author}
+	if _, one := oneFileCodec(&cm.c); one {
+		// The file holds the other languages too: only the removed
+		// language's values leave it.
+		out, err := cm.withoutLanguage(f.Path, lang)
+		if err != nil {
+			return &unwritableError{path: f.Path, err: err}
+		}
+		o = vcs.CommitOptions{Files: map[string][]byte{f.Path: out}, Message: msg, Author: author}
+	}
+	if err := cm.commit(ctx, o); err != nil {
 		return err
 	}
 	cm.rec.Files = append(cm.rec.Files, f.Path)
 	return nil
+}
+
+// withoutLanguage returns the one file of a one-file component at path
+// with every value of lang taken out (the codec's Remove of each of its
+// units in that language), the other languages' bytes kept.
+func (cm *componentCommit) withoutLanguage(path string, lang index.Language) ([]byte, error) {
+	data, err := cm.repo.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	codec, err := codecOf(&cm.c)
+	if err != nil {
+		return nil, err
+	}
+	f := cm.svc.fileOf(&cm.c, lang, false)
+	units, err := codec.Decode(data, f)
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]formats.Key, len(units))
+	for i, u := range units {
+		keys[i] = formats.Key{Context: u.Context, Source: strings.Join(u.Source, "")}
+	}
+	return codec.Remove(data, f, keys)
 }
 
 // translation commits t's pending units, one commit per author, and
@@ -571,6 +623,12 @@ func (cm *componentCommit) revisions(all, touched []index.Translation) error {
 	}
 	tmpl := ""
 	targets := touched
+	if _, one := oneFileCodec(&cm.c); one {
+		// Every translation's file is the one file, and a commit
+		// changes only its own language's values in it: the others'
+		// content is what the import read, at the new blob.
+		targets = all
+	}
 	if cm.c.IsMonolingual() {
 		var err error
 		if tmpl, err = cm.repo.BlobHash(cm.c.Template); err != nil {

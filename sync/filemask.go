@@ -19,11 +19,18 @@ var errLanguageRegex = errors.New("sync: invalid language_regex")
 // Filemask matches repository paths against a component's filemask, in
 // which one `*` stands for the language code, or for a path segment
 // naming the language in a format's own syntax (WithPathLanguages).
+//
+// A component of a format whose one file holds every language
+// (formats.Format.OneFile) has a filemask without `*`: the file's path
+// (newOneFileMask). Such a mask matches that path only; the file's
+// languages come from the codec (formats.FileLanguages), not the path.
 type Filemask struct {
 	mask   string
 	re     *regexp.Regexp
 	langRe *regexp.Regexp
 	langs  formats.PathLanguages // nil: the segment is the code
+	// one is the codec of a one-file mask, nil for a mask with a `*`.
+	one formats.FileLanguages
 }
 
 // NewFilemask compiles a filemask and the component's language_regex
@@ -46,6 +53,23 @@ func NewFilemask(mask, languageRegex string) (*Filemask, error) {
 	return f, nil
 }
 
+// newOneFileMask is the mask of a one-file component: path names the
+// file that holds every language; languageRegex filters the languages
+// read from it.
+func newOneFileMask(path, languageRegex string, codec formats.FileLanguages) (*Filemask, error) {
+	if strings.Contains(path, "*") || path == "" {
+		return nil, fmt.Errorf("filemask %q must name the one file holding every language, without '*'", path)
+	}
+	f := &Filemask{mask: path, re: regexp.MustCompile("^" + regexp.QuoteMeta(path) + "$"), one: codec}
+	if languageRegex != "" {
+		var err error
+		if f.langRe, err = regexp.Compile(languageRegex); err != nil {
+			return nil, fmt.Errorf("%w %q: %w", errLanguageRegex, languageRegex, err)
+		}
+	}
+	return f, nil
+}
+
 // WithPathLanguages makes f read and write the `*` segment with pl (a
 // format's path syntax, as Android's values-pt-rBR) instead of as the
 // code itself, and returns f; nil pl keeps the plain code.
@@ -57,6 +81,9 @@ func (f *Filemask) WithPathLanguages(pl formats.PathLanguages) *Filemask {
 // componentMask is c's filemask, with its codec's path syntax when the
 // codec has one (formats.PathLanguages).
 func componentMask(c index.Component) (*Filemask, error) {
+	if codec, ok := oneFileCodec(&c); ok {
+		return newOneFileMask(c.Filemask, c.LanguageRegex, codec)
+	}
 	f, err := NewFilemask(c.Filemask, c.LanguageRegex)
 	if err != nil {
 		return nil, err
@@ -69,13 +96,28 @@ func componentMask(c index.Component) (*Filemask, error) {
 	return f, nil
 }
 
+// oneFileCodec returns c's codec when c's format keeps every language
+// in one file (formats.Format.OneFile).
+func oneFileCodec(c *index.Component) (formats.FileLanguages, bool) {
+	if f, ok := formats.Lookup(c.FileFormat); !ok || !f.OneFile {
+		return nil, false
+	}
+	codec, _ := codecs.Lookup(c.FileFormat)
+	fl, ok := codec.(formats.FileLanguages)
+	return fl, ok
+}
+
 // Code returns the language code a path stands for, and false when the
 // path does not match the mask or its `*` segment fails language_regex
-// or, with PathLanguages, names no language.
+// or, with PathLanguages, names no language. A one-file mask names no
+// language in its path: Code gives "" and whether path is the file.
 func (f *Filemask) Code(path string) (string, bool) {
 	m := f.re.FindStringSubmatch(path)
 	if m == nil {
 		return "", false
+	}
+	if f.one != nil {
+		return "", true
 	}
 	if f.langRe != nil && !f.langRe.MatchString(m[1]) {
 		return "", false
@@ -89,6 +131,9 @@ func (f *Filemask) Code(path string) (string, bool) {
 // Path returns the file path for a language code, written in the
 // format's path syntax with PathLanguages.
 func (f *Filemask) Path(code string) string {
+	if f.one != nil {
+		return f.mask
+	}
 	if f.langs != nil {
 		code = f.langs.PathSegment(code)
 	}
@@ -97,6 +142,9 @@ func (f *Filemask) Path(code string) string {
 
 // segmentPath returns the mask with segment in place of its `*`.
 func (f *Filemask) segmentPath(segment string) string {
+	if f.one != nil {
+		return f.mask
+	}
 	return strings.Replace(f.mask, "*", segment, 1)
 }
 
@@ -116,6 +164,12 @@ func pathScope(p string) vcs.Scope {
 	}
 	rest := strings.TrimPrefix(p[len(dir):], "/")
 	return vcs.Scope{Dir: dir, Depth: strings.Count(rest, "/")}
+}
+
+// allows reports whether language_regex lets a language the file spells
+// as spelling in: every language passes a mask without a regex.
+func (f *Filemask) allows(spelling string) bool {
+	return f.langRe == nil || f.langRe.MatchString(spelling)
 }
 
 // Match reports whether a path belongs to the component.

@@ -115,6 +115,18 @@ func codecOf(c *index.Component) (formats.Codec, error) {
 	return codec, nil
 }
 
+// FormatPlural is the plural rule the files of a format give a language
+// whose own rule is p: p, or for a format whose every language has a
+// zero form (formats.Format.ZeroPlural, .stringsdict) p with one in
+// front (index.Plural.WithZero). The index takes it as
+// sqlstore.Options.FormatPlural, and the import reads files with it.
+func FormatPlural(fileFormat string, p index.Plural) index.Plural {
+	if formats.ZeroPluralOf(fileFormat) {
+		return p.WithZero()
+	}
+	return p
+}
+
 // formatLanguage is what a codec knows of a language.
 func formatLanguage(l index.Language) formats.Language {
 	return formats.Language{Code: l.Code, Name: l.Name, Plurals: l.PluralCategories(),
@@ -125,6 +137,7 @@ func formatLanguage(l index.Language) formats.Language {
 // has its code only.
 func (s *Service) sourceLanguage(c *index.Component) index.Language {
 	if l, ok := s.langs.Resolve(c.SourceLanguage); ok {
+		l.Plural = FormatPlural(c.FileFormat, l.Plural)
 		return l
 	}
 	return index.Language{Code: c.SourceLanguage}
@@ -137,7 +150,14 @@ func (s *Service) sourceLanguage(c *index.Component) index.Language {
 func (s *Service) fileOf(c *index.Component, target index.Language, template bool) formats.File {
 	src := formatLanguage(s.sourceLanguage(c))
 	src.Code = c.SourceLanguage
-	return formats.File{Source: src, Target: formatLanguage(target), Template: template}
+	return formats.File{Source: src, Target: formatLanguage(target), Template: template, Resolve: s.resolveCode}
+}
+
+// resolveCode is formats.File.Resolve: the index's code of a language
+// as a file spells it.
+func (s *Service) resolveCode(spelling string) (string, bool) {
+	l, ok := s.langs.Resolve(spelling)
+	return l.Code, ok
 }
 
 // fileOfTranslation is fileOf for translation t of c, with the

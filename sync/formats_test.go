@@ -113,6 +113,12 @@ var formatCases = []formatCase{
 		template: "name.abuchen.portfolio.ui/src/name/abuchen/portfolio/ui/messages.properties",
 		format:   "properties", source: "en", langs: []string{"de", "fr"}, add: "is", style: "posix", total: 1078,
 		value: hostile},
+	// One file holds every language (formats.Format.OneFile): the
+	// filemask is its path, language_regex reads the file's spellings,
+	// and a new language is added to the same file. 733 keys, 19
+	// device variations (4 entries) and 91 substitutions: 751 units.
+	{folder: "icecubesapp", mask: "IceCubesApp/Resources/Localization/Localizable.xcstrings", format: "xcstrings",
+		source: "en", langs: []string{"de", "pt_BR"}, segments: []string{"de", "pt-BR", "is"}, add: "is", value: hostile},
 }
 
 // TestFormatCasesMatchCorpusSpec keeps formatCases and

@@ -299,6 +299,27 @@ func (s *Service) matchFiles(ctx context.Context, c index.Component, repo *vcs.R
 	seen := map[string]string{}
 	var out []translationFile
 	var unknown []index.Language
+	add := func(f vcs.File, code string) {
+		lang, ok := s.langs.Resolve(code)
+		if !ok {
+			if lang, ok = s.langs.Generate(code); !ok {
+				lang = index.Language{Code: code, Name: code, Direction: "ltr", Aliases: []string{},
+					Plural: index.Plural{Number: 2, Formula: "n != 1", Type: 1}}
+			}
+			unknown = append(unknown, lang)
+		}
+		// The language's rule as the component's files have it; what
+		// is seeded above is the language's own.
+		lang.Plural = FormatPlural(c.FileFormat, lang.Plural)
+		if first, dup := seen[lang.Code]; dup {
+			if first != f.Path {
+				log.Warn("two files for one language; keeping the first", "language", lang.Code, "kept", first, "ignored", f.Path)
+			}
+			return
+		}
+		seen[lang.Code] = f.Path
+		out = append(out, translationFile{File: f, lang: lang})
+	}
 	for _, f := range files {
 		code, ok := mask.Code(f.Path)
 		if f.Path == c.Template {
@@ -310,20 +331,17 @@ func (s *Service) matchFiles(ctx context.Context, c index.Component, repo *vcs.R
 		if !ok || deleted[f.Path] {
 			continue
 		}
-		lang, ok := s.langs.Resolve(code)
-		if !ok {
-			if lang, ok = s.langs.Generate(code); !ok {
-				lang = index.Language{Code: code, Name: code, Direction: "ltr", Aliases: []string{},
-					Plural: index.Plural{Number: 2, Formula: "n != 1", Type: 1}}
-			}
-			unknown = append(unknown, lang)
-		}
-		if first, dup := seen[lang.Code]; dup {
-			log.Warn("two files for one language; keeping the first", "language", lang.Code, "kept", first, "ignored", f.Path)
+		if mask.one == nil {
+			add(f, code)
 			continue
 		}
-		seen[lang.Code] = f.Path
-		out = append(out, translationFile{File: f, lang: lang})
+		codes, err := s.oneFileCodes(ctx, c, repo, mask, f.Path, pendingFiles)
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, code := range codes {
+			add(f, code)
+		}
 	}
 	if len(unknown) > 0 {
 		if err := s.store.SeedLanguages(ctx, unknown); err != nil {
@@ -331,6 +349,51 @@ func (s *Service) matchFiles(ctx context.Context, c index.Component, repo *vcs.R
 		}
 	}
 	return out, skipped, nil
+}
+
+// oneFileCodes returns the languages of a one-file component's file
+// (formats.FileLanguages) as the file spells them, that language_regex
+// allows, with the languages the index already keeps in that file: a
+// language added through the API stays though the file cannot say it
+// has one until a string of it is translated (a String Catalog holds
+// localizations, not languages), until it is deleted through the API,
+// whose pending deletion (pending, by language) takes it out. A file
+// that does not parse gives the index's languages, each of which then
+// carries the parse error; with none the error is the import's.
+func (s *Service) oneFileCodes(ctx context.Context, c index.Component, repo *vcs.Repo, mask *Filemask,
+	path string, pending []index.PendingFile) ([]string, error) {
+	data, err := repo.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	inFile, perr := mask.one.FileLanguages(data)
+	ts, err := s.store.FindTranslations(ctx, c.ID)
+	if err != nil {
+		return nil, err
+	}
+	var known []string
+	for _, t := range ts {
+		if t.Filename == path && !t.IsSource {
+			known = append(known, t.LanguageCode)
+		}
+	}
+	if perr != nil && len(known) == 0 {
+		return nil, fmt.Errorf("%s: %w", path, perr)
+	}
+	gone := map[string]bool{}
+	for _, pf := range pending {
+		if pf.Operation == "delete" && pf.Path == path {
+			gone[pf.LanguageCode] = true
+		}
+	}
+	var out []string
+	for _, code := range append(inFile, known...) {
+		if l, ok := s.langs.Resolve(code); ok && gone[l.Code] || gone[code] || !mask.allows(code) {
+			continue
+		}
+		out = append(out, code)
+	}
+	return out, nil
 }
 
 // cmpBool orders false before true.

@@ -99,7 +99,7 @@ func mustEnvWith(tb testing.TB, opts tolksync.Options) env {
 	ctx := context.Background()
 	dir := tb.TempDir()
 	clock := &indextest.Clock{}
-	db := indextest.OpenWith(tb, sqlstore.Options{Now: clock.Now})
+	db := indextest.OpenWith(tb, sqlstore.Options{Now: clock.Now, FormatPlural: tolksync.FormatPlural})
 	langs := langdata.Default()
 	if err := db.SeedLanguages(ctx, langs.All()); err != nil {
 		tb.Fatal(err)

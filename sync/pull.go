@@ -383,10 +383,12 @@ func (s *Service) repend(ctx context.Context, c index.Component, repo *vcs.Repo,
 	if err != nil {
 		return err
 	}
-	byFile := make(map[string]index.Translation, len(ts))
+	// A file is one translation's, or every translation's in a
+	// one-file component (formats.Format.OneFile).
+	byFile := make(map[string][]index.Translation, len(ts))
 	for _, t := range ts {
 		if t.Filename != "" {
-			byFile[t.Filename] = t
+			byFile[t.Filename] = append(byFile[t.Filename], t)
 		}
 	}
 	mask, err := componentMask(c)
@@ -395,7 +397,8 @@ func (s *Service) repend(ctx context.Context, c index.Component, repo *vcs.Repo,
 	}
 	rep := index.Repended{ComponentID: c.ID}
 	for _, path := range d.Local {
-		t, known := byFile[path]
+		shared := byFile[path]
+		known := len(shared) > 0
 		if !known && path != c.Template && !mask.Match(path) {
 			continue
 		}
@@ -418,18 +421,20 @@ func (s *Service) repend(ctx context.Context, c index.Component, repo *vcs.Repo,
 			// deletion is pending already: nothing to owe.
 			continue
 		case !beforeOK:
-			rep.Files = append(rep.Files, index.PendingFile{Path: path, Operation: "add", LanguageCode: t.LanguageCode})
+			rep.Files = append(rep.Files, index.PendingFile{Path: path, Operation: "add", LanguageCode: shared[0].LanguageCode})
 		}
-		rt, err := s.unitDiff(c, t, before, after)
-		if err != nil {
-			// A file Tolk wrote always parses; one that does not was
-			// broken upstream of Tolk and owes nothing.
-			s.opts.Logger.Warn("local commit not compared", "project", c.Project.Slug, "component", c.Slug,
-				"file", path, "err", err)
-			continue
-		}
-		if len(rt.IDHashes)+len(rt.Removed) > 0 {
-			rep.Translations = append(rep.Translations, rt)
+		for _, t := range shared {
+			rt, err := s.unitDiff(c, t, before, after)
+			if err != nil {
+				// A file Tolk wrote always parses; one that does not was
+				// broken upstream of Tolk and owes nothing.
+				s.opts.Logger.Warn("local commit not compared", "project", c.Project.Slug, "component", c.Slug,
+					"file", path, "err", err)
+				continue
+			}
+			if len(rt.IDHashes)+len(rt.Removed) > 0 {
+				rep.Translations = append(rep.Translations, rt)
+			}
 		}
 	}
 	if len(rep.Translations) == 0 && len(rep.Files) == 0 {

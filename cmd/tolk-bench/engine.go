@@ -17,6 +17,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver, as index/sqlstore uses it
 	"github.com/tolk-project/tolk/formats"
 	"github.com/tolk-project/tolk/index/sqlstore"
+	tolksync "github.com/tolk-project/tolk/sync"
 )
 
 // engine is where a run keeps its indexes: an SQLite file per index in
@@ -140,9 +141,9 @@ func (e *engine) newStore(ctx context.Context, dir string) (*store, error) {
 // open opens the index in s as tolk serve opens it.
 func (s *store) open(ctx context.Context) (*sqlstore.DB, error) {
 	if s.schema != "" {
-		return sqlstore.Open(ctx, sqlstore.Options{Engine: sqlstore.Postgres, Location: s.dsn, FormatFlags: formats.FlagsOf})
+		return sqlstore.Open(ctx, sqlstore.Options{Engine: sqlstore.Postgres, Location: s.dsn, FormatFlags: formats.FlagsOf, FormatPlural: tolksync.FormatPlural})
 	}
-	return sqlstore.Open(ctx, sqlstore.Options{Engine: sqlstore.SQLite, Location: s.path, FormatFlags: formats.FlagsOf})
+	return sqlstore.Open(ctx, sqlstore.Options{Engine: sqlstore.SQLite, Location: s.path, FormatFlags: formats.FlagsOf, FormatPlural: tolksync.FormatPlural})
 }
 
 // drop removes the schema and everything in it (the file goes with the

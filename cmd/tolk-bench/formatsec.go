@@ -195,6 +195,9 @@ func loadComponent(corpus string, spec corpusspec.Component, limit int) (formatC
 		return fc, fmt.Errorf("no codec for %q", spec.Format)
 	}
 	fc.codec = codec
+	if fl, ok := codec.(formats.FileLanguages); ok {
+		return loadOneFile(corpus, fc, fl, limit)
+	}
 	mask, err := tolksync.NewFilemask(spec.Filemask, "")
 	if err != nil {
 		return fc, err
@@ -248,6 +251,39 @@ func loadComponent(corpus string, spec corpusspec.Component, limit int) (formatC
 	return fc, nil
 }
 
+// loadOneFile is loadComponent for a format whose one file (the
+// filemask) holds every language: one corpusFile per language of it
+// but the source, each the whole file read in that language, as sync
+// reads it.
+func loadOneFile(corpus string, fc formatComponent, fl formats.FileLanguages, limit int) (formatComponent, error) {
+	spec := fc.spec
+	data, err := os.ReadFile(filepath.Join(corpus, spec.Folder, spec.Filemask))
+	if err != nil {
+		return fc, err
+	}
+	tags, err := fl.FileLanguages(data)
+	if err != nil {
+		return fc, fmt.Errorf("%s: %w", spec.Filemask, err)
+	}
+	langs := langdata.Default()
+	source := formatsLanguage(langs, spec.Source)
+	for _, tag := range tags {
+		if tag == spec.Source || limit > 0 && len(fc.files) >= limit {
+			continue
+		}
+		f := formats.File{Source: source, Target: formatsLanguage(langs, tag), PathCode: tag}
+		units, err := fc.codec.Decode(data, f)
+		if err != nil {
+			return fc, fmt.Errorf("%s (%s): %w", spec.Filemask, tag, err)
+		}
+		fc.files = append(fc.files, corpusFile{path: spec.Filemask, name: tag, data: data, file: f, units: len(units)})
+	}
+	if len(fc.files) == 0 {
+		return fc, fmt.Errorf("%s holds no language but the source", spec.Filemask)
+	}
+	return fc, nil
+}
+
 // formatsLanguage is what a codec is told of the language with code, as
 // sync tells it; a code the table lacks has the code and two forms.
 func formatsLanguage(langs *langdata.Table, code string) formats.Language {
@@ -291,9 +327,9 @@ func ceilingName(format string) string {
 
 func ceilingFamily(format string) string {
 	switch format {
-	case "json", "i18next", "i18nextv4", "go-i18n-json", "go-i18n-json-v2", "webextension", "arb":
+	case "json", "i18next", "i18nextv4", "go-i18n-json", "go-i18n-json-v2", "webextension", "arb", "xcstrings":
 		return "json"
-	case "tbx", "aresource", "xliff", "xliff2", "stringsdict":
+	case "tbx", "aresource", "xliff", "plainxliff", "poxliff", "xliff2", "stringsdict":
 		return "xml"
 	case "yaml", "ruby-yaml":
 		return "yaml"

@@ -51,7 +51,7 @@ func checkFormats(t *testing.T, fr *formatsResult) {
 			missing = append(missing, f.Name)
 		}
 	}
-	if want := []string{"i18next", "i18nextv4", "go-i18n-json", "go-i18n-json-v2", "webextension", "po-mono", "strings", "yaml"}; !slices.Equal(missing, want) {
+	if want := []string{"i18next", "i18nextv4", "go-i18n-json", "go-i18n-json-v2", "webextension", "po-mono", "plainxliff", "poxliff", "strings", "yaml"}; !slices.Equal(missing, want) {
 		t.Errorf("formats without a corpus component: %q, want %q", missing, want)
 	}
 	for _, a := range fr.Apply {

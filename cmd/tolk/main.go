@@ -199,7 +199,8 @@ func (m *Main) Open(ctx context.Context) error {
 		return err
 	}
 	langs := langdata.Default()
-	dbOpts := sqlstore.Options{PageCacheBytes: m.Config.PageCacheBytes, Logger: log, FormatFlags: formats.FlagsOf}
+	dbOpts := sqlstore.Options{PageCacheBytes: m.Config.PageCacheBytes, Logger: log, FormatFlags: formats.FlagsOf,
+		FormatPlural: tolksync.FormatPlural}
 	if dbOpts.PageCacheBytes == 0 { // --page-cache-size 0
 		dbOpts.PageCacheBytes = sqlstore.NoPageCache
 	}
@@ -471,7 +472,7 @@ func apiFileFormats() []api.FileFormat {
 	var out []api.FileFormat
 	for _, f := range formats.All() {
 		out = append(out, api.FileFormat{Name: f.Name, Monolingual: f.Monolingual, TemplateOptional: f.TemplateOptional,
-			ContentType: f.ContentType, Extension: f.Extension})
+			OneFile: f.OneFile, ContentType: f.ContentType, Extension: f.Extension})
 	}
 	return out
 }

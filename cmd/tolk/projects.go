@@ -162,7 +162,11 @@ func validateComponent(c *index.Component, key string, slugs map[string]bool,
 	}
 	// The template need not match the filemask (Android's values/ beside
 	// values-*/): the reference only requires it to exist.
-	if _, err := tolksync.NewFilemask(c.Filemask, c.LanguageRegex); err != nil {
+	if f, _ := formats.Lookup(c.FileFormat); f.OneFile {
+		if strings.Contains(c.Filemask, "*") || c.Filemask == "" {
+			cerr.add(key+".filemask", "must be the path of the one file holding every language (file_format %s), without '*'", c.FileFormat)
+		}
+	} else if _, err := tolksync.NewFilemask(c.Filemask, c.LanguageRegex); err != nil {
 		field := ".filemask"
 		if strings.Count(c.Filemask, "*") == 1 {
 			field = ".language_regex"

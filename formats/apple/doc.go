@@ -51,11 +51,13 @@
 // category of File.Target.Plurals. On the corpus that is 923 format units
 // + 953 variable units = 1,876, the count SOURCE.md gives for
 // translate-toolkit. Categories the language does not use (the English
-// template's zero/few/many) are neither read nor touched. The reference
+// template's few/many) are neither read nor touched. The reference
 // gives every language an extra "zero" form in front for this format
-// (weblate's StringsdictFormat.get_plural); WithZero builds that list,
-// and sync should pass WithZero(plurals) as File.Target.Plurals for
-// stringsdict components to match it.
+// (weblate's StringsdictFormat.get_plural); so does Tolk: the registry
+// row says ZeroPlural, and sync and the index give the translations of a
+// stringsdict component their language's rule with a zero form in front
+// (sync.FormatPlural, index.Plural.WithZero), which File.Target.Plurals
+// then lists. WithZero builds that list for callers of the codec alone.
 //
 // The XML is walked with encoding/xml, whose InputOffset gives each
 // token's byte range; nothing is re-serialized. Apply replaces only the

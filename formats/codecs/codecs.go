@@ -14,6 +14,7 @@ import (
 	"github.com/tolk-project/tolk/formats/po"
 	"github.com/tolk-project/tolk/formats/properties"
 	"github.com/tolk-project/tolk/formats/tbx"
+	"github.com/tolk-project/tolk/formats/xcstrings"
 	"github.com/tolk-project/tolk/formats/xliff"
 	tolkyaml "github.com/tolk-project/tolk/formats/yaml"
 )
@@ -31,6 +32,8 @@ var codecs = map[string]formats.Codec{
 	"po-mono":         po.Codec{Monolingual: true},
 	"aresource":       android.Codec{},
 	"xliff":           xliff.XLIFF,
+	"plainxliff":      xliff.PlainXLIFF,
+	"poxliff":         xliff.POXLIFF,
 	"xliff2":          xliff.XLIFF2,
 	"strings":         apple.Strings,
 	"strings-utf8":    apple.StringsUTF8,
@@ -40,6 +43,7 @@ var codecs = map[string]formats.Codec{
 	"arb":             arb.Codec{},
 	"yaml":            tolkyaml.Plain,
 	"ruby-yaml":       tolkyaml.Ruby,
+	"xcstrings":       xcstrings.Codec{},
 }
 
 // Lookup returns the codec of a file_format name; ok is false for a

@@ -32,6 +32,32 @@ var xmlDocs = map[string]string{
   </file>
 </xliff>
 `,
+	"plainxliff": `<?xml version="1.0" encoding="UTF-8"?>
+%s
+<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+  <file source-language="en" target-language="de" datatype="plaintext" original="a.txt">
+    <body>
+      <trans-unit id="a">
+        <source>%v</source>
+      </trans-unit>
+    </body>
+  </file>
+</xliff>
+`,
+	"poxliff": `<?xml version="1.0" encoding="UTF-8"?>
+%s
+<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">
+  <file source-language="en" target-language="de" datatype="po" original="a.po">
+    <body>
+      <group restype="x-gettext-plurals" id="1">
+        <trans-unit id="1[0]">
+          <source>%v</source>
+        </trans-unit>
+      </group>
+    </body>
+  </file>
+</xliff>
+`,
 	"xliff2": `<?xml version="1.0" encoding="UTF-8"?>
 %s
 <xliff version="2.0" xmlns="urn:oasis:names:tc:xliff:document:2.0" srcLang="en" trgLang="de">

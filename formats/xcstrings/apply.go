@@ -343,7 +343,7 @@ func (Codec) Apply(data []byte, f formats.File, edits []formats.Edit) ([]byte, e
 		return data, nil
 	}
 	w := newWriter(c)
-	lang, cats := langCode(f.Target), plurals(f.Target)
+	lang, cats := c.tag(f), plurals(f.Target)
 	if lang == "" {
 		return nil, errorf("no target language to write")
 	}
@@ -436,7 +436,7 @@ func (Codec) Remove(data []byte, f formats.File, keys []formats.Key) ([]byte, er
 		return nil, err
 	}
 	w := newWriter(c)
-	lang := langCode(f.Target)
+	lang := c.tag(f)
 	whole := f.Template || lang == c.source
 	entries := map[string]bool{}
 	for _, k := range keys {

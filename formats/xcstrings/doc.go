@@ -10,8 +10,10 @@
 // name. The registry row makes it bilingual (Monolingual false): the
 // source text is in the file itself, the sourceLanguage's value or else
 // the key, so a component needs no template; like a multi-language TBX it
-// has one file for all languages. Units carry "objc-format", the flag
-// the reference gives Apple's .strings and .stringsdict, whose %@ and
+// has one file for all languages (formats.Format.OneFile: the filemask is
+// the file's path, and FileLanguages lists its languages). The format's
+// units carry "objc-format" (its registry row's Flags), the flag the
+// reference gives Apple's .strings and .stringsdict, whose %@ and
 // %lld specifiers String Catalogs share.
 //
 // # One file, many languages

@@ -14,8 +14,9 @@ import (
 type Codec struct{}
 
 var (
-	_ formats.Codec     = Codec{}
-	_ formats.Templater = Codec{}
+	_ formats.Codec         = Codec{}
+	_ formats.Templater     = Codec{}
+	_ formats.FileLanguages = Codec{}
 )
 
 // The separators of the contexts Decode gives the parts of a string that
@@ -56,6 +57,52 @@ func load(data []byte) (*catalog, error) {
 // langCode turns the index's language code ("pt_BR", "zh_Hant") into
 // the BCP 47 tag Xcode writes ("pt-BR", "zh-Hant").
 func langCode(l formats.Language) string { return strings.ReplaceAll(l.Code, "_", "-") }
+
+// tag returns how the catalog spells f.Target: f.PathCode when the
+// caller knows it; else the catalog's language that is f.Target's code
+// but for case and '-' / '_'; else one that f.Resolve maps to that code
+// (the catalog's "nb" for the index's nb_NO); else, for a language the
+// catalog does not hold yet, langCode.
+func (c *catalog) tag(f formats.File) string {
+	if f.PathCode != "" {
+		return f.PathCode
+	}
+	want := langCode(f.Target)
+	langs := c.languages()
+	for _, l := range langs {
+		if strings.EqualFold(l, want) {
+			return l
+		}
+	}
+	if f.Resolve != nil {
+		for _, l := range langs {
+			if code, ok := f.Resolve(l); ok && code == f.Target.Code {
+				return l
+			}
+		}
+	}
+	return want
+}
+
+// languages returns the languages the catalog has a localization for,
+// and its source language, sorted.
+func (c *catalog) languages() []string {
+	seen := map[string]bool{}
+	if c.source != "" {
+		seen[c.source] = true
+	}
+	for _, m := range c.strings.members {
+		for _, l := range m.val.object("localizations").list() {
+			seen[l.key] = true
+		}
+	}
+	langs := make([]string, 0, len(seen))
+	for l := range seen {
+		langs = append(langs, l)
+	}
+	sort.Strings(langs)
+	return langs
+}
 
 // plurals returns the language's CLDR categories, "one", "other" when the
 // caller gave none.
@@ -147,7 +194,7 @@ func (Codec) Decode(data []byte, f formats.File) ([]formats.Unit, error) {
 	if err != nil {
 		return nil, err
 	}
-	lang, tcats, scats := langCode(f.Target), plurals(f.Target), plurals(f.Source)
+	lang, tcats, scats := c.tag(f), plurals(f.Target), plurals(f.Source)
 	ls := newLines(data)
 	units := make([]formats.Unit, 0, len(c.strings.members))
 	for _, m := range c.strings.members {
@@ -251,20 +298,13 @@ func Languages(data []byte) (source string, langs []string, err error) {
 	if err != nil {
 		return "", nil, err
 	}
-	seen := map[string]bool{}
-	if c.source != "" {
-		seen[c.source] = true
-	}
-	for _, m := range c.strings.members {
-		for _, l := range m.val.object("localizations").list() {
-			seen[l.key] = true
-		}
-	}
-	for l := range seen {
-		langs = append(langs, l)
-	}
-	sort.Strings(langs)
-	return c.source, langs, nil
+	return c.source, c.languages(), nil
+}
+
+// FileLanguages is Languages for sync (formats.FileLanguages).
+func (Codec) FileLanguages(data []byte) ([]string, error) {
+	_, langs, err := Languages(data)
+	return langs, err
 }
 
 func errorf(format string, args ...any) error { return fmt.Errorf("xcstrings: "+format, args...) }

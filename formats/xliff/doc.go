@@ -28,7 +28,7 @@
 //     "location", which with 1.2 context-group purpose="location" gives
 //     Location. Flags: xml-text, then maxwidth/size-unit, font and
 //     weblate-flags attributes, read-only for translate="no".
-//   - No plurals: a string is one form (pkspot's ICU plurals stay inside
+//   - No plurals (but in POXLIFF): a string is one form (pkspot's ICU plurals stay inside
 //     one string). Units with an empty source are returned; the importer
 //     decides, where the reference drops them (XliffUnit.has_content).
 //
@@ -48,8 +48,11 @@
 // when the edit's state differs from the file's (the reference rewrites
 // state="translated" on every save); an edit never rewrites <source>
 // (the reference copies the template's source into a monolingual
-// translation); poxliff, plainxliff and XLIFF 2.0's plain-text mode are
-// not implemented.
+// translation); XLIFF 2.0's plain-text mode is not implemented.
+//
+// Variants of 1.2 (xliff.go): PlainXLIFF ("plainxliff") reads and writes
+// strings as text rather than XML; POXLIFF ("poxliff") reads po2xliff's
+// gettext plural groups as plural units and skips the gettext header.
 //
 // The package imports nothing of Tolk's but formats, and does no logging.
 // Start reading at Codec.Decode (xliff.go), then parse (parse.go) and

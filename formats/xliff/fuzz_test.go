@@ -43,11 +43,15 @@ func FuzzDecode(f *testing.F) {
 		`<xliff version="1.2"><file><body><trans-unit id="a"/></body></file></xliff>`,
 		`<xliff version="1.2"><file original="o"><body/></file></xliff>`,
 		`<xliff version="1.2"><file><body><trans-unit id="a"><source>x</source><target/></trans-unit></body></file></xliff>`,
+		`<xliff version="1.2"><file><body><group restype="x-gettext-plurals" id="1"><note>n</note>` +
+			`<trans-unit id="1[0]"><source>a</source><target>b</target></trans-unit>` +
+			`<trans-unit id="1[1]"><source>as</source></trans-unit></group>` +
+			`<trans-unit id="h" restype="x-gettext-domain-header"><source>H</source></trans-unit></body></file></xliff>`,
 	} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, c := range []Codec{XLIFF, XLIFF2} {
+		for _, c := range []Codec{XLIFF, XLIFF2, PlainXLIFF, POXLIFF} {
 			units, err := c.Decode(data, de())
 			if err != nil {
 				var pe *formats.ParseError

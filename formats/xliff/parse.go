@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/tolk-project/tolk/formats"
+	"github.com/tolk-project/tolk/formats/internal/xmlscan"
 )
 
 // span is a byte range [start, end) of doc.src.
@@ -40,11 +41,29 @@ type entry struct {
 	target   *element
 	srcText  string // source content as a string (see content)
 	tgtText  string
-	attrs    map[string]string // of the trans-unit (1.2) or unit and segment (2.0)
-	approved string            // 1.2 approved attribute
-	state    string            // 1.2 target state, 2.0 segment state
-	notes    []string
-	location []string
+	// srcPlain and tgtPlain are the text content alone (PlainXLIFF):
+	// entities decoded, inline elements reduced to their text.
+	srcPlain, tgtPlain string
+	attrs              map[string]string // of the trans-unit (1.2) or unit and segment (2.0)
+	approved           string            // 1.2 approved attribute
+	state              string            // 1.2 target state, 2.0 segment state
+	notes              []string
+	location           []string
+	// group is the index in doc.groups of the gettext plural group the
+	// trans-unit is a form of, -1 for none (1.2 only).
+	group int
+	// header marks the gettext header unit of a PO-flavoured file
+	// (restype="x-gettext-domain-header").
+	header bool
+}
+
+// pluralGroup is a <group restype="x-gettext-plurals">: one gettext
+// string whose plural forms are its trans-units (XLIFF 1.2 Representation
+// Guide for Gettext PO), read by POXLIFF.
+type pluralGroup struct {
+	el      element
+	ctx     string // as unitContext of the group's resname and id
+	members []int  // indexes into doc.entries, in form order
 }
 
 // fileEl is one <file> element.
@@ -62,21 +81,23 @@ type fileEl struct {
 type doc struct {
 	src     []byte
 	v2      bool
+	plain   bool // strings are text, not XML (PlainXLIFF)
 	root    span // the <xliff> start tag
 	files   []fileEl
 	entries []entry
+	groups  []pluralGroup
 }
 
 // parse reads a whole XLIFF 1.x or 2.x document. It fails with a
 // *formats.ParseError on malformed XML or a root that is not <xliff>.
 func parse(src []byte) (*doc, error) {
-	p := parser{d: &doc{src: src}, lines: formats.NewLines(src)}
-	dec := xml.NewDecoder(bytes.NewReader(src))
+	p := parser{d: &doc{src: src}, lines: formats.NewLines(src), plural: -1}
+	// xmlscan reads the raw tokens encoding/xml's RawToken would (no
+	// namespace translation; the parser checks that end tags match),
+	// several times faster.
+	sc := xmlscan.New(src)
 	for {
-		before := int(dec.InputOffset())
-		// RawToken skips Token's namespace translation, a third of the
-		// time; the parser checks that end tags match instead.
-		tok, err := dec.RawToken()
+		tok, before, after, err := sc.Next()
 		if err == io.EOF {
 			if len(p.stack) > 0 {
 				return nil, parseError(src, len(src), fmt.Errorf("xliff: <%s> is not closed", p.stack[len(p.stack)-1].el.name))
@@ -84,7 +105,11 @@ func parse(src []byte) (*doc, error) {
 			break
 		}
 		if err != nil {
-			return nil, parseError(src, int(dec.InputOffset()), err)
+			var se *xmlscan.SyntaxError
+			if errors.As(err, &se) {
+				return nil, parseError(src, se.Offset, err)
+			}
+			return nil, parseError(src, after, err)
 		}
 		if dt, ok := tok.(xml.Directive); ok && bytes.HasPrefix(dt, []byte("DOCTYPE")) {
 			// XLIFF has no use for entities: any declaration is refused.
@@ -95,7 +120,7 @@ func parse(src []byte) (*doc, error) {
 				return nil, parseError(src, before, fmt.Errorf("xliff: %w", err))
 			}
 		}
-		if err := p.token(tok, before, int(dec.InputOffset())); err != nil {
+		if err := p.token(tok, before, after); err != nil {
 			return nil, parseError(src, before, err)
 		}
 	}
@@ -119,9 +144,13 @@ type parser struct {
 	depth   int
 	sawRoot bool
 
-	file    int // index into d.files, -1 outside a <file>
-	unit    *unitState
-	capture *capture
+	file int // index into d.files, -1 outside a <file>
+	unit *unitState
+	// plural is the index in d.groups of the gettext plural group being
+	// read and pluralDepth its depth; -1 and 0 outside one.
+	plural      int
+	pluralDepth int
+	capture     *capture
 }
 
 // unitState gathers a trans-unit or unit until its end tag.
@@ -240,6 +269,13 @@ func (p *parser) start(t xml.StartElement, el element) error {
 			u.cur = &u.segs[0]
 		}
 		p.unit = u
+	case u == nil && !d.v2 && local == "group" && p.plural < 0 && attr(t, "restype") == "x-gettext-plurals":
+		original := ""
+		if p.file >= 0 {
+			original = d.files[p.file].original
+		}
+		d.groups = append(d.groups, pluralGroup{el: el, ctx: unitContext(attr(t, "resname"), original, attr(t, "id"))})
+		p.plural, p.pluralDepth = len(d.groups)-1, p.depth
 	case u == nil:
 		// file-level or group-level elements carry nothing we read
 	case d.v2 && local == "segment" && p.depth == u.depth+1:
@@ -269,9 +305,9 @@ func (p *parser) endCapture(c *capture, el element) {
 	u := p.unit
 	switch c.kind {
 	case "source":
-		u.cur.source, u.cur.srcText = &el, c.rich.String()
+		u.cur.source, u.cur.srcText, u.cur.srcPlain = &el, c.rich.String(), c.plain.String()
 	case "target":
-		u.cur.target, u.cur.tgtText = &el, c.rich.String()
+		u.cur.target, u.cur.tgtText, u.cur.tgtPlain = &el, c.rich.String(), c.plain.String()
 		if !p.d.v2 {
 			u.cur.stateTag = &u.cur.target.tag
 		}
@@ -310,6 +346,9 @@ func (p *parser) end(local string, el element) {
 			u.location = append(u.location, u.locFile)
 		}
 		u.locDepth = 0
+	case u == nil && p.plural >= 0 && local == "group" && p.depth == p.pluralDepth:
+		d.groups[p.plural].el.end, d.groups[p.plural].el.inner = el.end, el.inner
+		p.plural, p.pluralDepth = -1, 0
 	case u == nil && local == "file" && p.file >= 0:
 		if d.v2 && !el.selfClosing {
 			d.files[p.file].close = el.inner.end
@@ -332,9 +371,15 @@ func (p *parser) finishUnit(owner element) {
 	if p.file >= 0 {
 		original = d.files[p.file].original
 	}
+	group := -1
+	if p.plural >= 0 && u.depth == p.pluralDepth+1 {
+		group = p.plural
+		d.groups[group].members = append(d.groups[group].members, len(d.entries))
+	}
 	for i := range u.segs {
 		e := u.segs[i]
 		e.id, e.line, e.owner = u.id, u.line, u.owner
+		e.group, e.header = group, u.attrs["restype"] == "x-gettext-domain-header"
 		e.notes, e.location = u.notes, u.location
 		if d.v2 {
 			segID := e.attrs["id"]

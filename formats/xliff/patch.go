@@ -164,12 +164,16 @@ func escapeText(s string) string {
 	return b.String()
 }
 
-// markup returns what a unit string becomes inside <target>: the string
+// markup returns what a unit string becomes inside <target>: escaped
+// text in PlainXLIFF; otherwise the string
 // itself when it is well-formed XML content (the reference parses it as
 // placeables markup), else the string with &, < and > escaped (the
 // reference's fallback when the markup does not parse, ttkit.py
 // RichXliffUnit.set_target).
-func markup(s string) string {
+func (d *doc) markup(s string) string {
+	if d.plain {
+		return escapeText(s)
+	}
 	if wellFormed(s) {
 		return s
 	}

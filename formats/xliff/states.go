@@ -61,13 +61,16 @@ func (d *doc) stateValue(fuzzy, approved bool) string {
 }
 
 // unitFlags returns the flags the unit's attributes give it, as the
-// reference's Flags.parse_xml reads them, after FlagXMLText:
+// reference's Flags.parse_xml reads them, after FlagXMLText (but in PlainXLIFF):
 // maxwidth with size-unit char or byte is max-length, with pixel, point
 // or no unit max-size; font "family;size;weight" gives font-family,
 // font-size and font-weight; weblate-flags adds its flags verbatim;
 // translate="no" makes the unit read-only.
-func unitFlags(attrs map[string]string) []string {
+func (d *doc) unitFlags(attrs map[string]string) []string {
 	flags := []string{FlagXMLText}
+	if d.plain {
+		flags = flags[:0]
+	}
 	if w := attrs["maxwidth"]; w != "" {
 		switch attrs["size-unit"] {
 		case "", "pixel", "point":

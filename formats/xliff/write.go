@@ -2,6 +2,7 @@ package xliff
 
 import (
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/tolk-project/tolk/formats"
@@ -29,6 +30,11 @@ func (c Codec) Apply(data []byte, f formats.File, edits []formats.Edit) ([]byte,
 	d, err := c.load(data)
 	if err != nil {
 		return nil, err
+	}
+	if c.po {
+		if edits, err = d.poEdits(edits); err != nil {
+			return nil, err
+		}
 	}
 	index := d.index()
 	chosen := make(map[int]formats.Edit)
@@ -88,6 +94,19 @@ func (c Codec) Remove(data []byte, f formats.File, keys []formats.Key) ([]byte, 
 	index := d.index()
 	done := make(map[int]bool)
 	var ps []patch
+	if c.po {
+		// A plural unit goes with its group.
+		for _, g := range d.groups {
+			if !slices.ContainsFunc(keys, func(k formats.Key) bool { return k.Context == g.ctx }) {
+				continue
+			}
+			s, e := wholeLines(d.src, g.el.tag.start, g.el.end)
+			ps = append(ps, patch{s, e, ""})
+			for _, m := range g.members {
+				done[d.entries[m].owner.tag.start] = true
+			}
+		}
+	}
 	for _, k := range keys {
 		var src []string
 		if k.Source != "" {
@@ -202,9 +221,9 @@ func (d *doc) editPatches(e *entry, ed formats.Edit) []patch {
 		if text != e.tgtText {
 			t := e.target
 			if t.selfClosing {
-				ps = append(ps, patch{t.tag.end - 2, t.tag.end, ">" + markup(text) + "</" + t.name + ">"})
+				ps = append(ps, patch{t.tag.end - 2, t.tag.end, ">" + d.markup(text) + "</" + t.name + ">"})
 			} else {
-				ps = append(ps, patch{t.inner.start, t.inner.end, markup(text)})
+				ps = append(ps, patch{t.inner.start, t.inner.end, d.markup(text)})
 			}
 		}
 		if stateChanges && !d.v2 {
@@ -216,7 +235,7 @@ func (d *doc) editPatches(e *entry, ed formats.Edit) []patch {
 			attrs = ` state="` + d.stateValue(wf, wa) + `"`
 			stateChanges = stateChanges || wa != (e.approved == "yes")
 		}
-		ps = append(ps, d.insertTarget(e, attrs, markup(text)))
+		ps = append(ps, d.insertTarget(e, attrs, d.markup(text)))
 	}
 	if !stateChanges {
 		return ps
@@ -337,8 +356,8 @@ func (d *doc) writeUnit(b *strings.Builder, fe fileEl, ed formats.Edit, ind, ste
 	if d.v2 {
 		b.WriteString(ind + `<unit id="` + q(ed.Context) + `">` + nl)
 		b.WriteString(ind + step + `<segment state="` + state + `">` + nl)
-		b.WriteString(ind + step + step + "<source>" + markup(source) + "</source>" + nl)
-		b.WriteString(ind + step + step + "<target>" + markup(target(ed)) + "</target>" + nl)
+		b.WriteString(ind + step + step + "<source>" + d.markup(source) + "</source>" + nl)
+		b.WriteString(ind + step + step + "<target>" + d.markup(target(ed)) + "</target>" + nl)
 		b.WriteString(ind + step + "</segment>" + nl)
 		b.WriteString(ind + "</unit>")
 		return
@@ -356,8 +375,8 @@ func (d *doc) writeUnit(b *strings.Builder, fe fileEl, ed formats.Edit, ind, ste
 		b.WriteString(` approved="yes"`)
 	}
 	b.WriteString(">" + nl)
-	b.WriteString(ind + step + "<source>" + markup(source) + "</source>" + nl)
-	b.WriteString(ind + step + `<target state="` + state + `">` + markup(target(ed)) + "</target>" + nl)
+	b.WriteString(ind + step + "<source>" + d.markup(source) + "</source>" + nl)
+	b.WriteString(ind + step + `<target state="` + state + `">` + d.markup(target(ed)) + "</target>" + nl)
 	b.WriteString(ind + "</trans-unit>")
 }
 

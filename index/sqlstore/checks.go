@@ -864,6 +864,9 @@ func (tx *Tx) checkScope(translationID int64) (*checkScope, error) {
 		return nil, err
 	}
 	if known {
+		if f := tx.db.formatPlural; f != nil {
+			src = f(c.FileFormat, src)
+		}
 		sc.plurals = pluralMap(src, t.Language.Plural)
 	}
 	if tx.checkScopes == nil {

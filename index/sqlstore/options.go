@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 	"time"
+
+	"github.com/tolk-project/tolk/index"
 )
 
 // Engine is a database an index can live in.
@@ -60,6 +62,13 @@ type Options struct {
 	// none. The index cannot ask the formats registry itself: it knows
 	// nothing of files.
 	FormatFlags func(fileFormat string) string
+	// FormatPlural returns the plural rule the files of a format give a
+	// language whose own rule is p: p itself, or p with a zero form in
+	// front for .stringsdict (index.Plural.WithZero). A translation's
+	// Language carries the rule of its component's format, so that plural
+	// counts, the editor and the checks agree with its files. nil keeps
+	// every language's own rule.
+	FormatPlural func(fileFormat string, p index.Plural) index.Plural
 }
 
 // Validate fills in the defaults of o, and reports a missing Location or

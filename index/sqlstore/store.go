@@ -56,6 +56,8 @@ type DB struct {
 	w               *stmtCache    // statements prepared on the writer's connection
 	// formatFlags is Options.FormatFlags.
 	formatFlags func(fileFormat string) string
+	// formatPlural is Options.FormatPlural.
+	formatPlural func(fileFormat string, p index.Plural) index.Plural
 	// sourcePlurals caches the plural rules of languages by code for the
 	// checks (Tx.sourcePlural).
 	sourcePlurals sync.Map
@@ -109,7 +111,7 @@ func Open(ctx context.Context, o Options) (*DB, error) {
 // newDB returns a DB on d with o's settings (validated) and its caches
 // and queues ready, before any connection is opened.
 func newDB(d *dialect, o Options) *DB {
-	return &DB{dialect: d, now: o.Now, log: o.Logger, formatFlags: o.FormatFlags, pageCacheBytes: max(o.PageCacheBytes, 0),
+	return &DB{dialect: d, now: o.Now, log: o.Logger, formatFlags: o.FormatFlags, formatPlural: o.FormatPlural, pageCacheBytes: max(o.PageCacheBytes, 0),
 		writes: make(chan *writeRequest), closing: make(chan struct{}), writeBatchLimit: maxWriteBatch,
 		queued: make(chan struct{}, 1)}
 }

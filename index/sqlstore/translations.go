@@ -24,7 +24,10 @@ const languageColumnsL = `coalesce(l.code, t.language_code), coalesce(l.name, t.
 	coalesce(l.plural_id, 0), coalesce(l.plural_source, 0), coalesce(l.plural_number, 2),
 	coalesce(l.plural_formula, 'n != 1'), coalesce(l.plural_type, 1)`
 
-func scanTranslation(s interface{ Scan(...any) error }) (index.Translation, error) {
+// scanTranslation reads a row of translationColumns; the language's
+// plural rule is the one the component's format gives it (formatPlural,
+// Options.FormatPlural; nil keeps the language's own).
+func scanTranslation(s interface{ Scan(...any) error }, formatPlural func(string, index.Plural) index.Plural) (index.Translation, error) {
 	var t index.Translation
 	var compFields componentScan
 	var lang langScan
@@ -40,6 +43,9 @@ func scanTranslation(s interface{ Scan(...any) error }) (index.Translation, erro
 		return t, err
 	}
 	t.Language = lang.language()
+	if formatPlural != nil {
+		t.Language.Plural = formatPlural(t.Component.FileFormat, t.Language.Plural)
+	}
 	return t, nil
 }
 
@@ -85,7 +91,7 @@ func (db *DB) withStoredStats(ctx context.Context, t index.Translation, err erro
 // findTranslation reads the one translation matching where, without
 // its statistics.
 func (db *DB) findTranslation(ctx context.Context, where string, args ...any) (index.Translation, error) {
-	t, err := scanTranslation(db.r.QueryRowContext(ctx, translationSelect+` WHERE `+where, args...))
+	t, err := scanTranslation(db.r.QueryRowContext(ctx, translationSelect+` WHERE `+where, args...), db.formatPlural)
 	return t, formatError(err)
 }
 
@@ -99,7 +105,7 @@ func (db *DB) FindTranslations(ctx context.Context, componentID int64) ([]index.
 	defer rows.Close()
 	var out []index.Translation
 	for rows.Next() {
-		t, err := scanTranslation(rows)
+		t, err := scanTranslation(rows, db.formatPlural)
 		if err != nil {
 			return nil, err
 		}
@@ -188,7 +194,7 @@ func (db *DB) translationPage(ctx context.Context, from, where string, args []an
 	for rows.Next() {
 		var st index.Stats
 		var last string
-		t, err := scanTranslation(rowWithExtra{rows, append(statsFields(&st), &last, &st.LastAuthor)})
+		t, err := scanTranslation(rowWithExtra{rows, append(statsFields(&st), &last, &st.LastAuthor)}, db.formatPlural)
 		if err != nil {
 			return nil, fmt.Errorf("scan translation: %w", err)
 		}

@@ -21,7 +21,7 @@ import (
 // findTranslationTx reads a translation with its component, project and
 // language inside a write transaction, seeing its own writes.
 func findTranslationTx(tx *Tx, id int64) (index.Translation, error) {
-	return scanTranslation(tx.QueryRow(translationSelect+` WHERE t.id = ?`, id))
+	return scanTranslation(tx.QueryRow(translationSelect+` WHERE t.id = ?`, id), tx.db.formatPlural)
 }
 
 // cachedTranslation is findTranslationTx answered from the lookup cache

@@ -55,4 +55,7 @@ var Components = []Component{
 		Filemask: "name.abuchen.portfolio.ui/src/name/abuchen/portfolio/ui/messages_*.properties",
 		Template: "name.abuchen.portfolio.ui/src/name/abuchen/portfolio/ui/messages.properties",
 		Format:   "properties", Source: "en"},
+	// One file holds every language: the filemask is its path.
+	{Name: "icecubesapp", Folder: "icecubesapp", Filemask: "IceCubesApp/Resources/Localization/Localizable.xcstrings",
+		Format: "xcstrings", Source: "en"},
 }

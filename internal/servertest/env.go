@@ -98,7 +98,7 @@ func New(tb testing.TB, opts ...Option) *Env {
 		o(&cfg)
 	}
 	e := &Env{Location: indextest.Location(tb), Auth: map[string]string{}}
-	o := sqlstore.Options{FormatFlags: formats.FlagsOf}
+	o := sqlstore.Options{FormatFlags: formats.FlagsOf, FormatPlural: tolksync.FormatPlural}
 	if !cfg.realClock {
 		o.Now = FakeClock()
 	}

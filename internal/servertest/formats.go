@@ -11,7 +11,7 @@ func FileFormats() []api.FileFormat {
 	var out []api.FileFormat
 	for _, f := range formats.All() {
 		out = append(out, api.FileFormat{Name: f.Name, Monolingual: f.Monolingual, TemplateOptional: f.TemplateOptional,
-			ContentType: f.ContentType, Extension: f.Extension})
+			OneFile: f.OneFile, ContentType: f.ContentType, Extension: f.Extension})
 	}
 	return out
 }

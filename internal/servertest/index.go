@@ -3,6 +3,7 @@ package servertest
 import (
 	"context"
 	"fmt"
+	tolksync "github.com/tolk-project/tolk/sync"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -37,6 +38,9 @@ func MustOpenDBWith(tb testing.TB, o sqlstore.Options) *sqlstore.DB {
 	}
 	if o.FormatFlags == nil {
 		o.FormatFlags = formats.FlagsOf
+	}
+	if o.FormatPlural == nil {
+		o.FormatPlural = tolksync.FormatPlural
 	}
 	db := indextest.OpenWith(tb, o)
 	seedLanguages(tb, db, false)
