@@ -274,11 +274,13 @@ func postgresSchema(ctx context.Context, db *sql.DB) (schema, error) {
 	}
 	rows, err = db.QueryContext(ctx, `SELECT t.relname, i.relname, x.indisunique, x.indisprimary,
 			x.indpred IS NOT NULL, c.contype IS NOT NULL,
-			(SELECT string_agg(a.attname, ',' ORDER BY k.n) FROM unnest(x.indkey) WITH ORDINALITY AS k(attnum, n)
-				JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum)
+			(SELECT string_agg(coalesce(a.attname, ''), ',' ORDER BY k.n) FROM unnest(x.indkey) WITH ORDINALITY AS k(attnum, n)
+				LEFT JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum)
 		FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
 		LEFT JOIN pg_constraint c ON c.conindid = x.indexrelid AND c.contype IN ('p', 'u')
 		WHERE t.relnamespace = current_schema()::regnamespace`)
+	// An expression's key column (attnum 0) reads '', as SQLite's
+	// pragma_index_info names it (migration 0036's units_source_prefix).
 	if err != nil {
 		return s, err
 	}
