@@ -182,22 +182,10 @@ func TestAutoTranslateBadInput(t *testing.T) {
 func TestAutoTranslateTask(t *testing.T) {
 	e := autoEnv(t, time.Nanosecond)
 	r := servertest.DoJSON(t, "POST", e.URL+autoPath, e.Auth["admin"], map[string]any{"mode": "translate"})
-	var accepted struct {
-		Details string `json:"details"`
-		TaskURL string `json:"task_url"`
+	if !strings.Contains(string(r.Body), `"task_url":"`+e.URL+"/api/tasks/") {
+		t.Errorf("long run = %d %s", r.Status, r.Body)
 	}
-	if err := json.Unmarshal(r.Body, &accepted); err != nil || r.Status != http.StatusAccepted ||
-		!strings.HasPrefix(accepted.TaskURL, e.URL+"/api/tasks/") {
-		t.Fatalf("long run = %d %s", r.Status, r.Body)
-	}
-	var task map[string]any
-	for deadline := time.Now().Add(10 * time.Second); ; {
-		task = servertest.GetObjectAs(t, accepted.TaskURL, e.Auth["admin"])
-		if task["completed"] == true || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	task := waitAutoTask(t, e, r, e.Auth["admin"])
 	if task["completed"] != true || servertest.Num(task["progress"]) != "100" ||
 		fmt.Sprint(task["result"]) != "map[total:4 updated:2]" {
 		t.Errorf("task = %v", task)
@@ -249,5 +237,81 @@ func TestAutoTranslateApertium(t *testing.T) {
 	// APy's Spanish for the app's "About this app".
 	if !strings.Contains(string(r.Body), `"target":["Sobre esta aplicación"]`) {
 		t.Errorf("suggestions: %s", r.Body)
+	}
+}
+
+// TestPrivateAutoTranslate: a private project's translation is a 404 to
+// whoever may not see it, as a missing one; its strings never reach
+// another project's automatic translation; its tasks are invisible to
+// those who may not see it.
+func TestPrivateAutoTranslate(t *testing.T) {
+	e := autoEnv(t, time.Nanosecond, servertest.WithUser("stranger", false))
+	ctx := context.Background()
+	seedPrivate(t, e.DB, "secret")
+	// A demo string with the private project's source text.
+	app, err := e.DB.FindComponent(ctx, "demo", "app")
+	if err != nil {
+		t.Fatal(err)
+	}
+	launch := index.DefaultComponent()
+	launch.ProjectID, launch.Name, launch.Slug, launch.Template = app.ProjectID, "Launch", "launch", "l/en.json"
+	launch.Repo, launch.Branch, launch.Filemask = "file:///srv/repos/l.git", "main", "l/*.json"
+	launch = servertest.MustComponent(t, e.DB, launch)
+	src := servertest.MustImport(t, e.DB, index.TranslationImport{ComponentID: launch.ID, LanguageCode: "en",
+		Filename: "l/en.json", Revision: "l1", IsSource: true, IsTemplate: true, Monolingual: true,
+		Units: []index.ImportUnit{servertest.Unit("code", "Launch code", "Launch code", index.StateReadOnly)}})
+	servertest.MustImport(t, e.DB, index.TranslationImport{ComponentID: launch.ID, LanguageCode: "de",
+		Filename: "l/de.json", Revision: "l2", Monolingual: true, SourceTranslationID: src,
+		Units: []index.ImportUnit{servertest.Unit("code", "Launch code", "", index.StateEmpty)}})
+
+	body := map[string]any{"mode": "translate"}
+	missing := servertest.DoJSON(t, "POST", e.URL+"/api/translations/nothing/vault/de/autotranslate/", e.Auth["stranger"], body)
+	r := servertest.DoJSON(t, "POST", e.URL+"/api/translations/secret/vault/de/autotranslate/", e.Auth["stranger"], body)
+	if r.Status != http.StatusNotFound || string(r.Body) != string(missing.Body) {
+		t.Errorf("stranger = %d %s, want the missing translation's %s", r.Status, r.Body, missing.Body)
+	}
+	r = servertest.DoJSON(t, "POST", e.URL+"/api/translations/demo/launch/de/autotranslate/", e.Auth["admin"], body)
+	task := waitAutoTask(t, e, r, e.Auth["admin"])
+	if fmt.Sprint(task["result"]) != "map[total:1 updated:0]" {
+		t.Errorf("demo from others = %v: the private project's string leaked", task)
+	}
+	// A task of the private project.
+	r = servertest.DoJSON(t, "POST", e.URL+"/api/translations/secret/vault/de/autotranslate/", e.Auth["admin"], body)
+	secretTask := waitAutoTask(t, e, r, e.Auth["admin"])
+	if secretTask["completed"] != true {
+		t.Fatalf("secret task = %v", secretTask)
+	}
+	var url string
+	_ = json.Unmarshal(r.Body, &struct {
+		TaskURL *string `json:"task_url"`
+	}{&url})
+	if r := servertest.DoJSON(t, "GET", url, e.Auth["stranger"], nil); r.Status != http.StatusNotFound {
+		t.Errorf("stranger reads the private task: %d %s", r.Status, r.Body)
+	}
+	if r := servertest.DoJSON(t, "DELETE", url, e.Auth["stranger"], nil); r.Status != http.StatusNotFound {
+		t.Errorf("stranger cancels the private task: %d %s", r.Status, r.Body)
+	}
+	for who, want := range map[string]string{"stranger": "1", "admin": "2"} {
+		if list := servertest.GetObjectAs(t, e.URL+"/api/tasks/", e.Auth[who]); servertest.Num(list["count"]) != want {
+			t.Errorf("%s: task list = %v, want %s tasks", who, list, want)
+		}
+	}
+}
+
+// waitAutoTask reads the task of a 202 answer until it completes.
+func waitAutoTask(tb testing.TB, e *servertest.Env, r servertest.Response, auth string) map[string]any {
+	tb.Helper()
+	var accepted struct {
+		TaskURL string `json:"task_url"`
+	}
+	if err := json.Unmarshal(r.Body, &accepted); err != nil || r.Status != http.StatusAccepted {
+		tb.Fatalf("autotranslate = %d %s, want 202 with a task", r.Status, r.Body)
+	}
+	var task map[string]any
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		task = servertest.GetObjectAs(tb, accepted.TaskURL, auth)
+		if task["completed"] == true || time.Now().After(deadline) {
+			return task
+		}
 	}
 }
