@@ -238,9 +238,11 @@ func applyAutoResult(e *unitEditor, u *index.Unit, t *index.Translation, j *inde
 		}
 		return err == nil && out.Result == index.SuggestionCreated, err
 	}
+	// No automatic fixups: the reference's AutoTranslate saves the text
+	// as found (Unit.translate), and they read each unit's flags, a
+	// round trip per string on PostgreSQL.
 	e.auto = true
-	return e.edit(u, index.UnitEdit{Target: r.Target, State: j.Params.State(review), Autofix: true},
-		index.ActionAutoTranslated)
+	return e.edit(u, index.UnitEdit{Target: r.Target, State: j.Params.State(review)}, index.ActionAutoTranslated)
 }
 
 // FinishAutoTranslateJob marks a job completed, with the error that
