@@ -164,3 +164,58 @@ func TestCancel(t *testing.T) {
 		t.Errorf("a cancelled job resumed")
 	}
 }
+
+// TestAddon: the add-on's configuration as the reference stores it, and
+// its run over a component's translations, restricted to a component
+// named as the configuration names it.
+func TestAddon(t *testing.T) {
+	for _, c := range []struct {
+		cfg  map[string]any
+		want string // the params, or the field refused
+	}{
+		{map[string]any{}, "suggest state:<translated others 80 []"},
+		{map[string]any{"mode": "translate", "filter_type": "nottranslated", "threshold": "90"}, "translate state:empty others 90 []"},
+		{map[string]any{"mode": "fuzzy", "q": "has:check", "auto_source": "mt", "engines": []any{"weblate"}, "threshold": 75.0},
+			"fuzzy has:check mt 75 [weblate]"},
+		{map[string]any{"mode": "everything"}, "configuration.mode"},
+		{map[string]any{"q": "state:<<"}, "configuration.q"},
+		{map[string]any{"filter_type": "bogus"}, "configuration.filter_type"},
+		{map[string]any{"threshold": 0}, "configuration.threshold"},
+		{map[string]any{"auto_source": "mt"}, "configuration.engines"},
+		{map[string]any{"engines": "weblate"}, "configuration.engines"},
+		{map[string]any{"mode": []any{"x"}}, "configuration.mode"},
+	} {
+		p, _, err := ParseAddon(c.cfg)
+		got := fmt.Sprintf("%s %s %s %d %v", p.Mode, p.Query, p.Source, p.Threshold, p.Engines)
+		var fe *index.FieldError
+		if errors.As(err, &fe) {
+			for k := range fe.Fields {
+				got = k
+			}
+		} else if err != nil {
+			got = err.Error()
+		}
+		if got != c.want {
+			t.Errorf("ParseAddon(%v) = %s, want %s", c.cfg, got, c.want)
+		}
+	}
+
+	ctx := context.Background()
+	db := indextest.Open(t)
+	seedLanguages(t, db)
+	tr := seedPair(t, db, 5)
+	r := New(db, Options{})
+	defer r.Close()
+	p, component, err := ParseAddon(map[string]any{"mode": "translate", "component": "p/old"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.RunComponent(ctx, db, tr.Component, p, "p/missing"); err == nil {
+		t.Error("a missing component ran")
+	}
+	n, err := r.RunComponent(ctx, db, tr.Component, p, component)
+	if err != nil || n != 5 {
+		t.Errorf("add-on run = %d, %v; want the 5 German strings", n, err)
+	}
+	indextest.CheckCounts(t, db)
+}
