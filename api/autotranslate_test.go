@@ -42,25 +42,36 @@ func autoEnv(tb testing.TB, wait time.Duration, opts ...servertest.Option) *serv
 		servertest.WithUser("auto", false, [2]string{"Translate", "demo"}, [2]string{"Automatic translation", "demo"}),
 		withAutoTranslate(tb, wait))
 	e := servertest.New(tb, opts...)
+	addDemoComponent(tb, e, "web", [][3]string{{"save", "Save all files", "Alle Dateien speichern"},
+		{"quit", "Quit", "Beenden"}, {"about", "About this app", ""}})
+	return e
+}
+
+// addDemoComponent adds a monolingual component to the demo project with
+// English sources and German targets (key, source, target; "" empty).
+func addDemoComponent(tb testing.TB, e *servertest.Env, slug string, strs [][3]string) {
+	tb.Helper()
 	app, err := e.DB.FindComponent(context.Background(), "demo", "app")
 	if err != nil {
 		tb.Fatal(err)
 	}
-	web := index.DefaultComponent()
-	web.ProjectID, web.Name, web.Slug, web.Template = app.ProjectID, "Web", "web", "web/en.json"
-	web.Repo, web.Branch, web.Filemask = "file:///srv/repos/web.git", "main", "web/*.json"
-	web = servertest.MustComponent(tb, e.DB, web)
-	src := servertest.MustImport(tb, e.DB, index.TranslationImport{ComponentID: web.ID, LanguageCode: "en",
-		Filename: "web/en.json", Revision: "w1", IsSource: true, IsTemplate: true, Monolingual: true,
-		Units: []index.ImportUnit{servertest.Unit("save", "Save all files", "Save all files", index.StateReadOnly),
-			servertest.Unit("quit", "Quit", "Quit", index.StateReadOnly),
-			servertest.Unit("about", "About this app", "About this app", index.StateReadOnly)}})
-	servertest.MustImport(tb, e.DB, index.TranslationImport{ComponentID: web.ID, LanguageCode: "de",
-		Filename: "web/de.json", Revision: "w2", Monolingual: true, SourceTranslationID: src,
-		Units: []index.ImportUnit{servertest.Unit("save", "Save all files", "Alle Dateien speichern", index.StateTranslated),
-			servertest.Unit("quit", "Quit", "Beenden", index.StateTranslated),
-			servertest.Unit("about", "About this app", "", index.StateEmpty)}})
-	return e
+	c := index.DefaultComponent()
+	c.ProjectID, c.Name, c.Slug, c.Template = app.ProjectID, slug, slug, slug+"/en.json"
+	c.Repo, c.Branch, c.Filemask = "file:///srv/repos/"+slug+".git", "main", slug+"/*.json"
+	c = servertest.MustComponent(tb, e.DB, c)
+	var src, de []index.ImportUnit
+	for _, s := range strs {
+		state := index.StateTranslated
+		if s[2] == "" {
+			state = index.StateEmpty
+		}
+		src = append(src, servertest.Unit(s[0], s[1], s[1], index.StateReadOnly))
+		de = append(de, servertest.Unit(s[0], s[1], s[2], state))
+	}
+	id := servertest.MustImport(tb, e.DB, index.TranslationImport{ComponentID: c.ID, LanguageCode: "en",
+		Filename: slug + "/en.json", Revision: "1", IsSource: true, IsTemplate: true, Monolingual: true, Units: src})
+	servertest.MustImport(tb, e.DB, index.TranslationImport{ComponentID: c.ID, LanguageCode: "de",
+		Filename: slug + "/de.json", Revision: "2", Monolingual: true, SourceTranslationID: id, Units: de})
 }
 
 const autoPath = "/api/translations/demo/app/de/autotranslate/"
@@ -246,23 +257,9 @@ func TestAutoTranslateApertium(t *testing.T) {
 // those who may not see it.
 func TestPrivateAutoTranslate(t *testing.T) {
 	e := autoEnv(t, time.Nanosecond, servertest.WithUser("stranger", false))
-	ctx := context.Background()
 	seedPrivate(t, e.DB, "secret")
 	// A demo string with the private project's source text.
-	app, err := e.DB.FindComponent(ctx, "demo", "app")
-	if err != nil {
-		t.Fatal(err)
-	}
-	launch := index.DefaultComponent()
-	launch.ProjectID, launch.Name, launch.Slug, launch.Template = app.ProjectID, "Launch", "launch", "l/en.json"
-	launch.Repo, launch.Branch, launch.Filemask = "file:///srv/repos/l.git", "main", "l/*.json"
-	launch = servertest.MustComponent(t, e.DB, launch)
-	src := servertest.MustImport(t, e.DB, index.TranslationImport{ComponentID: launch.ID, LanguageCode: "en",
-		Filename: "l/en.json", Revision: "l1", IsSource: true, IsTemplate: true, Monolingual: true,
-		Units: []index.ImportUnit{servertest.Unit("code", "Launch code", "Launch code", index.StateReadOnly)}})
-	servertest.MustImport(t, e.DB, index.TranslationImport{ComponentID: launch.ID, LanguageCode: "de",
-		Filename: "l/de.json", Revision: "l2", Monolingual: true, SourceTranslationID: src,
-		Units: []index.ImportUnit{servertest.Unit("code", "Launch code", "", index.StateEmpty)}})
+	addDemoComponent(t, e, "launch", [][3]string{{"code", "Launch code", ""}})
 
 	body := map[string]any{"mode": "translate"}
 	missing := servertest.DoJSON(t, "POST", e.URL+"/api/translations/nothing/vault/de/autotranslate/", e.Auth["stranger"], body)

@@ -63,6 +63,17 @@ func seedPair(tb testing.TB, db *sqlstore.DB, n int) index.Translation {
 	return t
 }
 
+// pairRunner is a runner over a fresh index with seedPair's n strings.
+func pairRunner(t *testing.T, n int) (*sqlstore.DB, index.Translation, *Runner) {
+	t.Helper()
+	db := indextest.Open(t)
+	seedLanguages(t, db)
+	tr := seedPair(t, db, n)
+	r := New(db, Options{})
+	t.Cleanup(r.Close)
+	return db, tr, r
+}
+
 // crashingStore is the real index whose third batch write never
 // happens: the process "dies" first, its runner stopped as a kill stops
 // it, between two transactions.
@@ -143,11 +154,7 @@ func TestResumeAfterKill(t *testing.T) {
 // writes nothing more.
 func TestCancel(t *testing.T) {
 	ctx := context.Background()
-	db := indextest.Open(t)
-	seedLanguages(t, db)
-	tr := seedPair(t, db, 3)
-	r := New(db, Options{})
-	defer r.Close()
+	db, tr, r := pairRunner(t, 3)
 	j, err := db.CreateAutoTranslateJob(ctx, index.AutoTranslateJob{ID: "c", ProjectID: tr.Component.ProjectID,
 		ComponentID: tr.ComponentID, TranslationID: tr.ID, Params: index.AutoTranslateParams{Mode: index.AutoSuggest,
 			Query: index.AutoDefaultQuery, Source: index.AutoSourceOthers, Threshold: 80}})
@@ -201,11 +208,7 @@ func TestAddon(t *testing.T) {
 	}
 
 	ctx := context.Background()
-	db := indextest.Open(t)
-	seedLanguages(t, db)
-	tr := seedPair(t, db, 5)
-	r := New(db, Options{})
-	defer r.Close()
+	db, tr, r := pairRunner(t, 5)
 	p, component, err := ParseAddon(map[string]any{"mode": "translate", "component": "p/old"})
 	if err != nil {
 		t.Fatal(err)
