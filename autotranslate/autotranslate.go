@@ -36,7 +36,7 @@ type Store interface {
 	NextAutoTranslateUnits(ctx context.Context, j index.AutoTranslateJob, limit int) ([]index.Unit, error)
 	ApplyAutoTranslateBatch(ctx context.Context, jobID string, b index.AutoBatch) (int, error)
 	FinishAutoTranslateJob(ctx context.Context, id, errText string) error
-	PruneAutoTranslateJobs(ctx context.Context, cutoff time.Time) (int, error)
+	PruneAutoTranslateJobs(ctx context.Context, age time.Duration) (int, error)
 	FindTranslationByID(ctx context.Context, id int64) (index.Translation, error)
 	FindMachinerySettings(ctx context.Context, projectID int64) (index.MachinerySettings, error)
 	FindSameSource(ctx context.Context, f index.SameSourceFilter) ([]index.SameSourceMatch, error)
@@ -111,6 +111,11 @@ func (r *Runner) Start(ctx context.Context, t index.Translation, userID int64, p
 	if p.Source == index.AutoSourceMT && r.opts.Machinery == nil {
 		return index.AutoTranslateJob{}, nil, index.Errorf(index.ErrInvalid, "Machine translation is not available on this server.")
 	}
+	// Completed jobs past their retention go as new ones come, so a
+	// server that runs for months keeps a day of them, not all.
+	if _, err := r.store.PruneAutoTranslateJobs(ctx, r.opts.Retention); err != nil {
+		return index.AutoTranslateJob{}, nil, err
+	}
 	j, err := r.store.CreateAutoTranslateJob(ctx, index.AutoTranslateJob{ID: newID(), ProjectID: t.Component.ProjectID,
 		ComponentID: t.ComponentID, TranslationID: t.ID, UserID: userID, Params: p})
 	if err != nil {
@@ -122,7 +127,7 @@ func (r *Runner) Start(ctx context.Context, t index.Translation, userID int64, p
 // Resume runs the jobs a previous process left open and drops completed
 // jobs past their retention; it returns how many it resumed.
 func (r *Runner) Resume(ctx context.Context) (int, error) {
-	if _, err := r.store.PruneAutoTranslateJobs(ctx, time.Now().Add(-r.opts.Retention)); err != nil {
+	if _, err := r.store.PruneAutoTranslateJobs(ctx, r.opts.Retention); err != nil {
 		return 0, err
 	}
 	open, err := r.store.AutoTranslateJobs(ctx, true)

@@ -256,12 +256,13 @@ func (db *DB) FinishAutoTranslateJob(ctx context.Context, id, errText string) er
 	return formatError(err)
 }
 
-// PruneAutoTranslateJobs removes the jobs completed before cutoff and
-// returns how many.
-func (db *DB) PruneAutoTranslateJobs(ctx context.Context, cutoff time.Time) (int, error) {
+// PruneAutoTranslateJobs removes the jobs completed longer than age ago
+// by the index's clock, and returns how many.
+func (db *DB) PruneAutoTranslateJobs(ctx context.Context, age time.Duration) (int, error) {
 	var n int64
 	err := db.write(ctx, func(tx *Tx) error {
-		res, err := tx.Exec(`DELETE FROM autotranslate_jobs WHERE completed = 1 AND finished < ?`, formatTime(cutoff))
+		res, err := tx.Exec(`DELETE FROM autotranslate_jobs WHERE completed = 1 AND finished < ?`,
+			formatTime(tx.now.Add(-age)))
 		if err == nil {
 			n, err = res.RowsAffected()
 		}

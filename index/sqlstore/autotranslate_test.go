@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tolk-project/tolk/index"
 )
@@ -93,6 +94,20 @@ func TestAutoTranslateBatches(t *testing.T) {
 		t.Errorf("finished job = %+v", j)
 	}
 	checkStoredStats(t, f.db)
+	// A completed job is kept its retention by the index's clock, then
+	// pruned; an open one stays.
+	open := autoJob(t, f, "j2", "de", index.AutoTranslate)
+	if n, err := f.db.PruneAutoTranslateJobs(ctx, time.Hour); err != nil || n != 0 {
+		t.Errorf("prune within the hour = %d, %v", n, err)
+	}
+	later := time.Now().Add(2 * time.Hour)
+	f.clock.Set(func() time.Time { return later })
+	if n, err := f.db.PruneAutoTranslateJobs(ctx, time.Hour); err != nil || n != 1 {
+		t.Errorf("prune after the hour = %d, %v", n, err)
+	}
+	if _, err := f.db.FindAutoTranslateJob(ctx, open.ID); err != nil {
+		t.Errorf("the open job: %v", err)
+	}
 }
 
 // TestAutoTranslateModes: fuzzy saves in state 10; suggest adds a
