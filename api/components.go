@@ -171,27 +171,33 @@ type projectJSON struct {
 	Instructions      string `json:"instructions"`
 	EnableHooks       bool   `json:"enable_hooks"`
 	LanguageAliases   string `json:"language_aliases"`
+	// The shared translation memory's settings, as the reference's
+	// Project model names them (reference workspace §5.1).
+	UseSharedTM        bool `json:"use_shared_tm"`
+	ContributeSharedTM bool `json:"contribute_shared_tm"`
 }
 
 func newProjectJSON(u edge.URLs, p *index.Project) projectJSON {
 	return projectJSON{
-		Name:              p.Name,
-		Slug:              p.Slug,
-		ID:                p.ID,
-		Web:               p.Web, // the project's own home page, external: no format=api
-		WebURL:            u.ProjectWeb(p.Slug),
-		URL:               u.Project(p.Slug, ""),
-		ComponentsListURL: u.Project(p.Slug, "components"),
-		RepositoryURL:     u.Project(p.Slug, "repository"),
-		StatisticsURL:     u.Project(p.Slug, "statistics"),
-		ChangesListURL:    u.Project(p.Slug, "changes"),
-		LanguagesURL:      u.Project(p.Slug, "languages"),
-		TranslationReview: p.TranslationReview,
-		SourceReview:      p.SourceReview,
-		SetLanguageTeam:   p.SetLanguageTeam,
-		Instructions:      p.Instructions,
-		EnableHooks:       p.EnableHooks,
-		LanguageAliases:   p.LanguageAliases,
+		Name:               p.Name,
+		Slug:               p.Slug,
+		ID:                 p.ID,
+		Web:                p.Web, // the project's own home page, external: no format=api
+		WebURL:             u.ProjectWeb(p.Slug),
+		URL:                u.Project(p.Slug, ""),
+		ComponentsListURL:  u.Project(p.Slug, "components"),
+		RepositoryURL:      u.Project(p.Slug, "repository"),
+		StatisticsURL:      u.Project(p.Slug, "statistics"),
+		ChangesListURL:     u.Project(p.Slug, "changes"),
+		LanguagesURL:       u.Project(p.Slug, "languages"),
+		TranslationReview:  p.TranslationReview,
+		SourceReview:       p.SourceReview,
+		SetLanguageTeam:    p.SetLanguageTeam,
+		Instructions:       p.Instructions,
+		EnableHooks:        p.EnableHooks,
+		LanguageAliases:    p.LanguageAliases,
+		UseSharedTM:        p.UseSharedTM,
+		ContributeSharedTM: p.ContributeSharedTM,
 	}
 }
 

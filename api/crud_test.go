@@ -35,7 +35,8 @@ type crudEnv struct {
 
 func mustCrudEnv(tb testing.TB) *crudEnv {
 	tb.Helper()
-	e := servertest.New(tb, servertest.WithAllLanguages(), servertest.WithDemo(), servertest.WithComponents())
+	e := servertest.New(tb, servertest.WithAllLanguages(), servertest.WithDemo(), servertest.WithComponents(),
+		withAutoTranslate(tb, 0))
 	return &crudEnv{srv: e.Running, db: e.DB, dbPath: e.Location, sync: e.Sync, data: e.Data, close: e.Close}
 }
 

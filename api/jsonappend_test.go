@@ -243,6 +243,8 @@ type unitJSON struct {
 	ExtraFlags      string      `json:"extra_flags"`
 	Pending         bool        `json:"pending"`
 	Timestamp       string      `json:"timestamp"`
+	// AutomaticallyTranslated is the reference's last field.
+	AutomaticallyTranslated bool `json:"automatically_translated"`
 }
 
 // unitLabelsJSON converts a unit's labels, never nil.
@@ -262,35 +264,36 @@ func newUnitJSON(u edge.URLs, t *index.Translation, x *index.Unit) unitJSON {
 		sourceUnit = ptr(u.Unit(x.SourceUnitID))
 	}
 	return unitJSON{
-		Translation:     u.Translation(t.Component.Project.Slug, t.Component.Slug, t.LanguageCode, ""),
-		Source:          nonNil(x.Source),
-		PreviousSource:  x.PreviousSource,
-		Target:          nonNil(x.Target),
-		IDHash:          x.IDHash,
-		ContentHash:     x.ContentHash,
-		Location:        x.Location,
-		Context:         x.Context,
-		Note:            x.Note,
-		Flags:           x.Flags,
-		Labels:          unitLabelsJSON(x.Labels),
-		State:           int(x.State),
-		Fuzzy:           x.State.Fuzzy(),
-		Translated:      x.State.Translated(),
-		Approved:        x.State.Approved(),
-		Position:        x.Position,
-		HasSuggestion:   x.HasSuggestion,
-		HasComment:      x.HasComment,
-		HasFailingCheck: x.HasFailingCheck,
-		NumWords:        x.NumWords,
-		SourceUnit:      sourceUnit,
-		Priority:        x.Priority,
-		ID:              x.ID,
-		WebURL:          unitWebURL(u, t.Component.Project.Slug, t.Component.Slug, t.LanguageCode, x.IDHash),
-		URL:             u.Unit(x.ID),
-		Explanation:     x.Explanation,
-		ExtraFlags:      x.ExtraFlags,
-		Pending:         x.Pending,
-		Timestamp:       timestamp(x.Timestamp),
+		Translation:             u.Translation(t.Component.Project.Slug, t.Component.Slug, t.LanguageCode, ""),
+		Source:                  nonNil(x.Source),
+		PreviousSource:          x.PreviousSource,
+		Target:                  nonNil(x.Target),
+		IDHash:                  x.IDHash,
+		ContentHash:             x.ContentHash,
+		Location:                x.Location,
+		Context:                 x.Context,
+		Note:                    x.Note,
+		Flags:                   x.Flags,
+		Labels:                  unitLabelsJSON(x.Labels),
+		State:                   int(x.State),
+		Fuzzy:                   x.State.Fuzzy(),
+		Translated:              x.State.Translated(),
+		Approved:                x.State.Approved(),
+		Position:                x.Position,
+		HasSuggestion:           x.HasSuggestion,
+		HasComment:              x.HasComment,
+		HasFailingCheck:         x.HasFailingCheck,
+		NumWords:                x.NumWords,
+		SourceUnit:              sourceUnit,
+		Priority:                x.Priority,
+		ID:                      x.ID,
+		WebURL:                  unitWebURL(u, t.Component.Project.Slug, t.Component.Slug, t.LanguageCode, x.IDHash),
+		URL:                     u.Unit(x.ID),
+		Explanation:             x.Explanation,
+		ExtraFlags:              x.ExtraFlags,
+		Pending:                 x.Pending,
+		Timestamp:               timestamp(x.Timestamp),
+		AutomaticallyTranslated: x.AutomaticallyTranslated,
 	}
 }
 

@@ -397,6 +397,12 @@ var matrixRows = []matrixRow{
 	{method: "PUT", route: "/api/projects/:project/machinery_settings/", project: "demo",
 		needs: []need{{index.PermProjectEdit, machineryDenied}}, status: 201,
 		body: jsonBody(map[string]any{"apertium-apy": map[string]any{"url": "https://apy.example.com"}})},
+	// Automatic translation (issue 29): translation.auto, with the
+	// reference's message; suggest needs nothing more.
+	{method: "POST", route: translationRoute + "autotranslate/", project: "demo",
+		needs: []need{{index.PermTranslationAuto, "Can not auto translate"}}, status: 200,
+		body: jsonBody(map[string]any{"mode": "suggest", "auto_source": "others", "threshold": 80}),
+		want: [2]string{"401 403 403 403 403 200 200 401", "401 404 403 403 403 200 200 401"}},
 	{method: "DELETE", route: "/api/tasks/:task/", project: "demo", notFound: "Invalid task",
 		needs: []need{{index.PermComponentEdit, deniedDefault}}, status: 204},
 	// Suggestions (reference workspace §2.4): the matrix's app has

@@ -110,6 +110,7 @@ func TestProject(t *testing.T) {
 		"languages_url":       base + "/api/projects/demo/languages/",
 		"set_language_team":   true, "enable_hooks": true, "translation_review": false,
 		"source_review": false, "instructions": "", "language_aliases": "",
+		"use_shared_tm": true, "contribute_shared_tm": true,
 	})
 	// The embedded project of a component is the same object.
 	comp := servertest.GetObject(t, base+"/api/components/demo/app/")

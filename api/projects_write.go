@@ -76,6 +76,8 @@ func readProject(pl *payload, p *index.Project) {
 	pl.boolean("source_review", &p.SourceReview)
 	pl.boolean("set_language_team", &p.SetLanguageTeam)
 	pl.boolean("enable_hooks", &p.EnableHooks)
+	pl.boolean("use_shared_tm", &p.UseSharedTM)
+	pl.boolean("contribute_shared_tm", &p.ContributeSharedTM)
 	// Tolk's own: the secret incoming webhooks must be signed with
 	// (api/hooks.go). Written, never shown; "" removes it.
 	pl.str("hook_secret", &p.HookSecret, true)
@@ -108,7 +110,8 @@ func (s *Server) createProject(c *gin.Context) {
 		return
 	}
 	// The reference's model defaults.
-	defaults := index.Project{SetLanguageTeam: true, EnableHooks: true, AccessControl: index.AccessPublic}
+	defaults := index.Project{SetLanguageTeam: true, EnableHooks: true, AccessControl: index.AccessPublic,
+		UseSharedTM: true, ContributeSharedTM: true}
 	_, p, err := readBody(c, defaults, projectRequired, readProject)
 	if err != nil {
 		s.edge.Fail(c, err)

@@ -3,6 +3,7 @@ package api
 import (
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/machinery"
@@ -39,6 +40,7 @@ type Store interface {
 	memoryStore
 	categoryStore
 	peopleStore
+	autoTranslateStore
 }
 
 // Options configure the API. The zero value is usable: the repository,
@@ -95,6 +97,13 @@ type Options struct {
 	// (sync.MemoryFiles); when nil, memory imports and exports take JSON
 	// only.
 	MemoryFiles MemoryFiles
+	// AutoTranslate runs automatic translations (*autotranslate.Runner);
+	// when nil, POST .../autotranslate/ answers 501.
+	AutoTranslate AutoTranslator
+	// AutoTranslateWait is how long an automatic translation request
+	// waits for its job before answering 202 with the task; 0 is
+	// DefaultAutoTranslateWait.
+	AutoTranslateWait time.Duration
 }
 
 // Validate fills defaults and rejects a negative upload limit.
@@ -105,6 +114,9 @@ func (o *Options) Validate() error {
 			return err
 		}
 		o.Machinery = b
+	}
+	if o.AutoTranslateWait <= 0 {
+		o.AutoTranslateWait = DefaultAutoTranslateWait
 	}
 	if o.FileFormats == nil {
 		o.FileFormats = defaultFileFormats
@@ -173,4 +185,5 @@ func (s *Server) routes(r *edge.Router) {
 	s.machineryRoutes(r)
 	s.memoryRoutes(r)
 	s.categoryRoutes(r)
+	s.autoTranslateRoutes(r)
 }

@@ -52,10 +52,19 @@ type taskListItem struct {
 // see its project; a task of a project they may not see is as unknown
 // as one that never existed.
 func (s *Server) visibleTask(c *gin.Context) (index.Task, error) {
-	if s.opts.Components == nil {
-		return index.Task{}, errNoTask
+	var t index.Task
+	ok := false
+	if s.opts.Components != nil {
+		t, ok = s.opts.Components.Task(c.Param("task"))
 	}
-	t, ok := s.opts.Components.Task(c.Param("task"))
+	if !ok {
+		// An automatic translation's job (autotranslate.go), kept in
+		// the index.
+		var err error
+		if t, ok, err = s.findAutoTask(c.Request.Context(), c.Param("task")); err != nil {
+			return t, err
+		}
+	}
 	if !ok {
 		return t, errNoTask
 	}
@@ -89,7 +98,15 @@ func (s *Server) cancelTask(c *gin.Context) {
 		s.edge.Fail(c, err)
 		return
 	}
-	s.opts.Components.CancelTask(t.ID)
+	if _, auto, _ := s.findAutoTask(c.Request.Context(), t.ID); auto && s.opts.AutoTranslate != nil {
+		err = s.opts.AutoTranslate.CancelJob(c.Request.Context(), t.ID)
+	} else if s.opts.Components != nil {
+		s.opts.Components.CancelTask(t.ID)
+	}
+	if err != nil {
+		s.edge.Fail(c, err)
+		return
+	}
 	noContent(c)
 }
 
@@ -101,6 +118,12 @@ func (s *Server) listTasks(c *gin.Context) {
 		all = s.opts.Components.Tasks()
 	}
 	ctx := c.Request.Context()
+	auto, err := s.autoTasks(ctx)
+	if err != nil {
+		s.edge.Fail(c, err)
+		return
+	}
+	all = append(all, auto...)
 	seen := map[int64]bool{}
 	var tasks []index.Task
 	for _, t := range all {

@@ -22,6 +22,7 @@ var (
 		"changes_list_url": "url", "languages_url": "url", "translation_review": "bool",
 		"source_review": "bool", "set_language_team": "bool", "instructions": "string",
 		"enable_hooks": "bool", "language_aliases": "string",
+		"use_shared_tm": "bool", "contribute_shared_tm": "bool",
 	}
 	componentShape = servertest.Shape{
 		"name": "string", "slug": "string", "id": "int", "source_language": "object", "project": "object",

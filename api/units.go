@@ -133,7 +133,9 @@ func (it *unitItem) AppendJSON(b []byte) []byte {
 	b = appendJSONBool(b, x.Pending)
 	b = append(b, `,"timestamp":"`...)
 	b = appendTimestamp(b, x.Timestamp)
-	return append(b, `"}`...)
+	b = append(b, `","automatically_translated":`...)
+	b = appendJSONBool(b, x.AutomaticallyTranslated)
+	return append(b, '}')
 }
 
 func nonNil(s []string) []string {

@@ -55,6 +55,10 @@ const (
 	// into a project's memory, delete its imported entries.
 	PermMemoryEdit   Permission = "memory.edit"
 	PermMemoryDelete Permission = "memory.delete"
+	// PermTranslationAuto is running an automatic translation (reference
+	// workspace §6.3): the role "Automatic translation" and
+	// administrators have it, translators do not.
+	PermTranslationAuto Permission = "translation.auto"
 
 	PermProjectAdd   Permission = "project.add"
 	PermLanguageEdit Permission = "language.edit"
@@ -93,7 +97,7 @@ var (
 		PermComponentLock}
 	adminPerms = slices.Concat(reviewPerms, stringPerms, repoPerms, []Permission{PermUploadAuthorship,
 		PermTranslationAdd, PermTranslationDelete, PermComponentEdit, PermProjectEdit, PermCommentDelete,
-		PermMemoryEdit, PermMemoryDelete})
+		PermMemoryEdit, PermMemoryDelete, PermTranslationAuto})
 )
 
 // BuiltinRoles are the roles every deployment has, after the reference's
@@ -108,6 +112,7 @@ var BuiltinRoles = []Role{
 	{"Add projects", []Permission{PermProjectAdd}},
 	{"Manage languages", []Permission{PermLanguageEdit}},
 	{"Manage translation memory", []Permission{PermMemoryEdit, PermMemoryDelete, PermMemoryManage}},
+	{"Automatic translation", []Permission{PermTranslationAuto}},
 }
 
 // roleAliases are the short names the command line accepts.
@@ -119,6 +124,7 @@ var roleAliases = map[string]string{
 	"admin": "Administration", "administration": "Administration",
 	"add projects": "Add projects", "manage languages": "Manage languages",
 	"memory": "Manage translation memory", "manage translation memory": "Manage translation memory",
+	"autotranslate": "Automatic translation", "automatic translation": "Automatic translation",
 }
 
 // FindRole returns the built-in role by name or alias, ignoring case.

@@ -17,6 +17,9 @@ type SameSourceFilter struct {
 	// ExcludeComponentID is the component asking, whose own strings are
 	// not suggestions for itself.
 	ExcludeComponentID int64
+	// ComponentID, when not 0, restricts the matches to that component
+	// (automatic translation's component field).
+	ComponentID int64
 	// SourceLanguage and Language are the codes of the components'
 	// source language and of the translation sought.
 	SourceLanguage, Language string

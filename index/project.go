@@ -18,4 +18,10 @@ type Project struct {
 	LanguageAliases string
 	// AccessControl is AccessPublic, AccessProtected or AccessPrivate.
 	AccessControl int
+	// UseSharedTM and ContributeSharedTM are the reference's shared
+	// translation memory settings (reference workspace §5.1): the
+	// project's lookups read the shared pool, its strings feed it (never
+	// a private project's). Both on by default (migration 0027); only
+	// CreateProject and UpdateProject write them.
+	UseSharedTM, ContributeSharedTM bool
 }

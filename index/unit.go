@@ -34,6 +34,9 @@ type Unit struct {
 	HasComment      bool
 	HasFailingCheck bool
 	Timestamp       time.Time
+	// AutomaticallyTranslated says automatic translation wrote the
+	// target and no person saved it since (reference workspace §6.3).
+	AutomaticallyTranslated bool
 	// Fixups are the ids of the automatic fixups (checks.Fixers) the
 	// write that returned this unit applied to its target; never stored.
 	Fixups []string

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/tolk-project/tolk/api"
+	"github.com/tolk-project/tolk/autotranslate"
 	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index/sqlstore"
 	"github.com/tolk-project/tolk/machinery"
@@ -27,6 +28,8 @@ var (
 	_ api.TranslationFiles     = (*tolksync.Service)(nil)
 	_ api.Components           = (*tolksync.Service)(nil)
 	_ api.HookUpdater          = (*tolksync.Service)(nil)
+	_ api.AutoTranslator       = (*autotranslate.Runner)(nil)
+	_ autotranslate.Store      = (*sqlstore.DB)(nil)
 )
 
 // serverOptions are the options of the HTTP server's three parts.
@@ -54,15 +57,24 @@ func (o *serverOptions) Validate() error {
 	return o.Web.Validate()
 }
 
-// handler mounts the API and the pages on one edge over db.
-func (o serverOptions) handler(db *sqlstore.DB) http.Handler {
+// broker builds the machine translation services over db.
+func (o serverOptions) broker(db *sqlstore.DB) *machinery.Broker {
 	mo := o.Machinery
 	mo.SameSource, mo.Memory = db, db
 	broker, err := machinery.New(mo)
 	if err != nil {
 		panic(err) // Validate has passed these options
 	}
-	o.API.Machinery, o.Web.Machinery = broker, broker
+	return broker
+}
+
+// handler mounts the API and the pages on one edge over db, with the
+// broker already set in the API's options or a new one.
+func (o serverOptions) handler(db *sqlstore.DB) http.Handler {
+	if o.API.Machinery == nil {
+		o.API.Machinery = o.broker(db)
+	}
+	o.Web.Machinery = o.API.Machinery
 	e := edge.New(db, o.Edge)
 	api.New(e, db, o.API)
 	web.New(e, db, o.Web)

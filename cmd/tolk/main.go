@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/tolk-project/tolk/api"
+	"github.com/tolk-project/tolk/autotranslate"
 	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/formats"
 	"github.com/tolk-project/tolk/index"
@@ -178,6 +179,9 @@ type Main struct {
 	// once it has stopped. Both nil until it starts.
 	stopWebhooks context.CancelFunc
 	webhooksDone chan struct{}
+	// auto runs automatic translations; Open resumes those a previous
+	// process left midway.
+	auto *autotranslate.Runner
 }
 
 // Open wires the parts, starts serving, and reconciles and imports the
@@ -295,6 +299,16 @@ func (m *Main) Open(ctx context.Context) error {
 	proxies, err := edge.ParseProxies(m.Config.TrustedProxies)
 	if err != nil {
 		return err // Validate accepted them
+	}
+	// Automatic translations run over the same machine translation
+	// services as the API's; those a killed process left open resume.
+	httpOpts.API.Machinery = httpOpts.broker(m.db)
+	m.auto = autotranslate.New(m.db, autotranslate.Options{Machinery: httpOpts.API.Machinery, Logger: log})
+	httpOpts.API.AutoTranslate = m.auto
+	if n, err := m.auto.Resume(ctx); err != nil {
+		return fmt.Errorf("resume automatic translations: %w", err)
+	} else if n > 0 {
+		log.Info("resumed automatic translations", "jobs", n)
 	}
 	guard := newConnGuard(m.listener, lim, proxies, log)
 	m.server = &http.Server{Handler: httpOpts.handler(m.db), ReadHeaderTimeout: lim.ReadHeaderTimeout,
@@ -448,6 +462,11 @@ func (m *Main) Close() error {
 	if m.metricsServer != nil {
 		// A scrape is short; it is not waited for.
 		errs = append(errs, m.metricsServer.Close())
+	}
+	if m.auto != nil {
+		// Running jobs stop after their batch and resume at the next
+		// start.
+		m.auto.Close()
 	}
 	if m.stopWebhooks != nil {
 		// An attempt in flight is cancelled and stays pending.

@@ -17,7 +17,8 @@ func scanCategory(s interface{ Scan(...any) error }) (index.Category, error) {
 	p := &k.Project
 	err := s.Scan(&k.ID, &k.ProjectID, &parent, &k.Name, &k.Slug,
 		&p.ID, &p.Slug, &p.Name, &p.Web, &p.Instructions, &p.TranslationReview,
-		&p.SourceReview, &p.SetLanguageTeam, &p.EnableHooks, &p.LanguageAliases, &p.AccessControl, &p.HookSecret)
+		&p.SourceReview, &p.SetLanguageTeam, &p.EnableHooks, &p.LanguageAliases, &p.AccessControl, &p.HookSecret,
+		&p.UseSharedTM, &p.ContributeSharedTM)
 	k.CategoryID = parent.Int64
 	return k, err
 }

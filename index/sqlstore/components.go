@@ -35,7 +35,8 @@ func (cs *componentScan) dest() []any {
 	p := &cs.project
 	return []any{&cs.id, &cs.projectID, &cs.settings, &cs.locked, &cs.importError, &cs.importSkipped, &cs.categoryID,
 		&p.ID, &p.Slug, &p.Name, &p.Web, &p.Instructions, &p.TranslationReview,
-		&p.SourceReview, &p.SetLanguageTeam, &p.EnableHooks, &p.LanguageAliases, &p.AccessControl, &p.HookSecret}
+		&p.SourceReview, &p.SetLanguageTeam, &p.EnableHooks, &p.LanguageAliases, &p.AccessControl, &p.HookSecret,
+		&p.UseSharedTM, &p.ContributeSharedTM}
 }
 
 func (cs *componentScan) component() (index.Component, error) {

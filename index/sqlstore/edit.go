@@ -27,6 +27,9 @@ type unitEditor struct {
 	// not yet written: an upload's are written many rows per statement
 	// by flush.
 	bulk *editRows
+	// auto marks the units edited as automatically translated; any other
+	// edit clears the mark (reference workspace §6.3).
+	auto bool
 }
 
 // editRows are the rows of a bulk editor's edits waiting for flush.
@@ -71,7 +74,8 @@ func (e *unitEditor) flush() error {
 			args = append(args, u.id, u.target, u.state)
 		}
 		if _, err := e.tx.Exec(`UPDATE units SET target = v.column2, state = v.column3, pending = 1,
-			pending_since = coalesce(units.pending_since, ?), timestamp = ?
+			pending_since = coalesce(units.pending_since, ?), timestamp = ?,
+			automatically_translated = `+boolDigit(e.auto)+`
 			FROM (VALUES `+valueRows(unitRowValues, n)+`) AS v WHERE units.id = v.column1`, args...); err != nil {
 			return err
 		}
@@ -160,12 +164,12 @@ func (e *unitEditor) edit(u *index.Unit, ed index.UnitEdit, action index.Action)
 		// pending_since keeps when the unit's pending work began
 		// (migration 0011): an edit of a unit already pending leaves it.
 		update, err := e.tx.prepare(`UPDATE units SET target = ?, state = ?, pending = 1,
-			pending_since = coalesce(pending_since, ?), timestamp = ? WHERE id = ?`)
+			pending_since = coalesce(pending_since, ?), timestamp = ?, automatically_translated = ? WHERE id = ?`)
 		if err != nil {
 			return false, err
 		}
 		now := formatTime(e.tx.now)
-		if _, err := update.Exec(target, ed.State, now, now, u.ID); err != nil {
+		if _, err := update.Exec(target, ed.State, now, now, boolInt(e.auto), u.ID); err != nil {
 			return false, err
 		}
 	}
@@ -187,6 +191,7 @@ func (e *unitEditor) edit(u *index.Unit, ed index.UnitEdit, action index.Action)
 		return false, err
 	}
 	u.Target, u.State, u.Pending, u.Timestamp = slices.Clone(ed.Target), ed.State, true, e.tx.now
+	u.AutomaticallyTranslated = e.auto
 	e.tx.recheckUnit(u, true, e.actor)
 	e.tx.historyEnds(u.ID, action)
 	return true, nil

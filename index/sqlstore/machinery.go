@@ -90,48 +90,94 @@ func (db *DB) UpdateMachinerySettings(ctx context.Context, projectID int64,
 // the project's other components in f.Language whose source text is one
 // of f.Sources, in the same source language, at most f.Limit per source
 // text, best state first. Sources are compared exactly, as the
-// reference's "weblate" service does; the units of the language in the
-// project's other components are scanned, which no index narrows by
-// text: the editor asks for one string at a time.
+// reference's "weblate" service does. The lookup is driven by the units'
+// source prefix index (migration 0036: one indexed probe per text, SQLite
+// made to start from units by CROSS JOIN), so its cost follows the
+// matches, not the size of the project: automatic translation asks for
+// thousands of texts at once.
 func (db *DB) FindSameSource(ctx context.Context, f index.SameSourceFilter) ([]index.SameSourceMatch, error) {
-	if len(f.Sources) == 0 {
-		return nil, nil
-	}
 	limit := f.Limit
 	if limit <= 0 {
 		limit = 10
 	}
-	args := []any{f.ProjectID, f.ExcludeComponentID, f.SourceLanguage, f.Language, index.StateTranslated}
-	marks := make([]string, len(f.Sources))
-	for i, s := range f.Sources {
+	var out []index.SameSourceMatch
+	per := map[string]int{}
+	for rest := f.Sources; len(rest) > 0; {
+		n := min(len(rest), maxSameSource)
+		if err := db.findSameSource(ctx, f, rest[:n], limit, per, &out); err != nil {
+			return nil, err
+		}
+		rest = rest[n:]
+	}
+	return out, nil
+}
+
+// maxSameSource bounds the texts of one FindSameSource statement.
+const maxSameSource = 500
+
+func (db *DB) findSameSource(ctx context.Context, f index.SameSourceFilter, sources []string, limit int,
+	per map[string]int, out *[]index.SameSourceMatch) error {
+	args := []any{}
+	prefixes := map[string]bool{}
+	var prefixMarks []string
+	for _, s := range sources {
+		p := prefix40(s)
+		if !prefixes[p] {
+			prefixes[p] = true
+			prefixMarks = append(prefixMarks, "?")
+			args = append(args, p)
+		}
+	}
+	marks := make([]string, len(sources))
+	for i, s := range sources {
 		marks[i] = "?"
 		args = append(args, s)
 	}
+	args = append(args, f.ProjectID, f.ExcludeComponentID, f.SourceLanguage, f.Language, index.StateTranslated)
+	only := ""
+	if f.ComponentID != 0 {
+		only = " AND c.id = ?"
+		args = append(args, f.ComponentID)
+	}
 	rows, err := db.r.QueryContext(ctx, `SELECT u.source, u.target, u.id, u.state, c.slug, c.name
-		FROM components c
-		JOIN translations t ON t.component_id = c.id
-		JOIN units u ON u.translation_id = t.id
-		WHERE c.project_id = ? AND c.id != ? AND c.source_language = ? AND t.language_code = ?
-			AND t.is_source = 0 AND u.state >= ? AND u.source IN (`+strings.Join(marks, ", ")+`)
+		FROM units u
+		CROSS JOIN translations t
+		CROSS JOIN components c
+		WHERE substr(u.source, 1, 40) IN (`+strings.Join(prefixMarks, ", ")+`)
+			AND u.source IN (`+strings.Join(marks, ", ")+`)
+			AND t.id = u.translation_id AND c.id = t.component_id
+			AND c.project_id = ? AND c.id != ? AND c.source_language = ? AND t.language_code = ?
+			AND t.is_source = 0 AND u.state >= ?`+only+`
 		ORDER BY u.state DESC, u.id`, args...)
 	if err != nil {
-		return nil, formatError(err)
+		return formatError(err)
 	}
 	defer rows.Close()
-	var out []index.SameSourceMatch
-	per := map[string]int{}
 	for rows.Next() {
 		var m index.SameSourceMatch
 		var target string
 		if err := rows.Scan(&m.Source, &target, &m.UnitID, &m.State, &m.ComponentSlug, &m.ComponentName); err != nil {
-			return nil, formatError(err)
+			return formatError(err)
 		}
 		if per[m.Source] >= limit || index.IsBlank(index.SplitPlural(target)) {
 			continue
 		}
 		per[m.Source]++
 		m.Target = index.SplitPlural(target)
-		out = append(out, m)
+		*out = append(*out, m)
 	}
-	return out, formatError(rows.Err())
+	return formatError(rows.Err())
+}
+
+// prefix40 is substr(s, 1, 40) as both engines compute it: the first 40
+// characters.
+func prefix40(s string) string {
+	n := 0
+	for i := range s {
+		if n == 40 {
+			return s[:i]
+		}
+		n++
+	}
+	return s
 }

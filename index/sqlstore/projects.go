@@ -11,11 +11,13 @@ import (
 )
 
 const projectColumns = `p.id, p.slug, p.name, p.web, p.instructions, p.translation_review,
-	p.source_review, p.set_language_team, p.enable_hooks, p.language_aliases, p.access_control, p.hook_secret`
+	p.source_review, p.set_language_team, p.enable_hooks, p.language_aliases, p.access_control, p.hook_secret,
+	p.use_shared_tm, p.contribute_shared_tm`
 
 func scanProject(s interface{ Scan(...any) error }, p *index.Project) error {
 	return s.Scan(&p.ID, &p.Slug, &p.Name, &p.Web, &p.Instructions, &p.TranslationReview,
-		&p.SourceReview, &p.SetLanguageTeam, &p.EnableHooks, &p.LanguageAliases, &p.AccessControl, &p.HookSecret)
+		&p.SourceReview, &p.SetLanguageTeam, &p.EnableHooks, &p.LanguageAliases, &p.AccessControl, &p.HookSecret,
+		&p.UseSharedTM, &p.ContributeSharedTM)
 }
 
 // SaveProject creates the project, or updates the one with the same slug,
@@ -38,7 +40,10 @@ func (db *DB) SaveProject(ctx context.Context, p index.Project) (saved index.Pro
 				return err
 			}
 			created = true
-			return insertChange(tx, index.Change{Action: index.ActionProjectCreated, ProjectID: p.ID})
+			if err := insertChange(tx, index.Change{Action: index.ActionProjectCreated, ProjectID: p.ID}); err != nil {
+				return err
+			}
+			return sharedMemoryOf(tx, &p)
 		case err != nil:
 			return err
 		}
@@ -48,9 +53,20 @@ func (db *DB) SaveProject(ctx context.Context, p index.Project) (saved index.Pro
 			language_aliases = ?, access_control = ?, hook_secret = ? WHERE id = ?`, p.Name, p.Web,
 			p.Instructions, p.TranslationReview, p.SourceReview, p.SetLanguageTeam, p.EnableHooks,
 			p.LanguageAliases, p.AccessControl, p.HookSecret, id)
-		return err
+		if err != nil {
+			return err
+		}
+		return sharedMemoryOf(tx, &p)
 	})
 	return p, created, err
+}
+
+// sharedMemoryOf reads p's shared memory settings into p: SaveProject
+// leaves them as they are (on for a new project) and answers what is
+// stored.
+func sharedMemoryOf(tx *Tx, p *index.Project) error {
+	return tx.QueryRow(`SELECT use_shared_tm, contribute_shared_tm FROM projects WHERE id = ?`, p.ID).
+		Scan(&p.UseSharedTM, &p.ContributeSharedTM)
 }
 
 // FindProject returns the project with the given slug, or ErrNotFound.

@@ -25,10 +25,11 @@ func (db *DB) CreateProject(ctx context.Context, p index.Project, by index.Actor
 			return err
 		}
 		err := tx.QueryRow(`INSERT INTO projects (slug, name, web, instructions,
-			translation_review, source_review, set_language_team, enable_hooks, language_aliases, access_control, hook_secret)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, p.Slug, p.Name, p.Web, p.Instructions,
+			translation_review, source_review, set_language_team, enable_hooks, language_aliases, access_control, hook_secret,
+			use_shared_tm, contribute_shared_tm)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, p.Slug, p.Name, p.Web, p.Instructions,
 			p.TranslationReview, p.SourceReview, p.SetLanguageTeam, p.EnableHooks, p.LanguageAliases,
-			p.AccessControl, p.HookSecret).Scan(&p.ID)
+			p.AccessControl, p.HookSecret, boolInt(p.UseSharedTM), boolInt(p.ContributeSharedTM)).Scan(&p.ID)
 		if err != nil {
 			return err
 		}
@@ -92,9 +93,11 @@ func (db *DB) UpdateProject(ctx context.Context, id int64, update func(*index.Pr
 		}
 		_, err := tx.Exec(`UPDATE projects SET slug = ?, name = ?, web = ?, instructions = ?,
 			translation_review = ?, source_review = ?, set_language_team = ?, enable_hooks = ?,
-			language_aliases = ?, access_control = ?, hook_secret = ? WHERE id = ?`, after.Slug, after.Name,
+			language_aliases = ?, access_control = ?, hook_secret = ?, use_shared_tm = ?, contribute_shared_tm = ?
+			WHERE id = ?`, after.Slug, after.Name,
 			after.Web, after.Instructions, after.TranslationReview, after.SourceReview, after.SetLanguageTeam,
-			after.EnableHooks, after.LanguageAliases, after.AccessControl, after.HookSecret, id)
+			after.EnableHooks, after.LanguageAliases, after.AccessControl, after.HookSecret,
+			boolInt(after.UseSharedTM), boolInt(after.ContributeSharedTM), id)
 		return err
 	})
 	return before, after, err

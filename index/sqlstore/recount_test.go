@@ -275,6 +275,21 @@ func TestEveryWriteKeepsCounts(t *testing.T) {
 	step("fail in de", edit("de", 2, "Wort Nummer 2!", index.StateTranslated))
 	_, err = f.db.SettleBatchChecks(ctx)
 	step("daily batch checks", err)
+	// Automatic translation: a batch of edits and one of suggestions.
+	for _, mode := range []index.AutoMode{index.AutoTranslate, index.AutoSuggest} {
+		j, err := f.db.CreateAutoTranslateJob(ctx, index.AutoTranslateJob{ID: "job-" + string(mode),
+			ProjectID: f.comp.ProjectID, ComponentID: f.comp.ID, TranslationID: f.tr["fr"], UserID: f.user.UserID,
+			Params: index.AutoTranslateParams{Mode: mode, Query: index.AutoDefaultQuery, Source: index.AutoSourceOthers, Threshold: 80}})
+		step("autotranslate job "+string(mode), err)
+		units, err := f.db.NextAutoTranslateUnits(ctx, j, 3)
+		step("autotranslate units", err)
+		b := index.AutoBatch{Cursor: units[len(units)-1].ID, Seen: len(units)}
+		for _, u := range units {
+			b.Results = append(b.Results, index.AutoResult{UnitID: u.ID, Target: []string{"auto " + u.Source[0]}})
+		}
+		_, err = f.db.ApplyAutoTranslateBatch(ctx, j.ID, b)
+		step("autotranslate "+string(mode), err)
+	}
 
 	_, err = f.db.DeleteComponent(ctx, f.comp.ID, f.user)
 	step("remove component", err)

@@ -280,6 +280,8 @@ func postgresSchema(ctx context.Context, db *sql.DB) (schema, error) {
 		FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid JOIN pg_class t ON t.oid = x.indrelid
 		LEFT JOIN pg_constraint c ON c.conindid = x.indexrelid AND c.contype IN ('p', 'u')
 		WHERE t.relnamespace = current_schema()::regnamespace`)
+	// An expression's key column (attnum 0) reads '', as SQLite's
+	// pragma_index_info names it (migration 0036's units_source_prefix).
 	if err != nil {
 		return s, err
 	}

@@ -12,7 +12,8 @@ import (
 
 const unitColumns = `id, translation_id, coalesce(source_unit_id, 0), position, context, source, target,
 	previous_source, id_hash, content_hash, location, note, flags, explanation, extra_flags, state,
-	pending, priority, num_words, has_suggestion, has_comment, has_failing_check, timestamp`
+	pending, priority, num_words, has_suggestion, has_comment, has_failing_check, timestamp,
+	automatically_translated`
 
 func scanUnit(s interface{ Scan(...any) error }) (index.Unit, error) {
 	var u index.Unit
@@ -20,7 +21,7 @@ func scanUnit(s interface{ Scan(...any) error }) (index.Unit, error) {
 	err := s.Scan(&u.ID, &u.TranslationID, &u.SourceUnitID, &u.Position, &u.Context, &source, &target,
 		&u.PreviousSource, &u.IDHash, &u.ContentHash, &u.Location, &u.Note, &u.Flags, &u.Explanation,
 		&u.ExtraFlags, &u.State, &u.Pending, &u.Priority, &u.NumWords, &u.HasSuggestion, &u.HasComment,
-		&u.HasFailingCheck, &ts)
+		&u.HasFailingCheck, &ts, &u.AutomaticallyTranslated)
 	u.Source = index.SplitPlural(source)
 	u.Target = index.SplitPlural(target)
 	u.Timestamp = parseTime(ts)

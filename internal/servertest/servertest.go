@@ -62,6 +62,12 @@ type Options struct {
 	// is the store) and the pages' limit on engine calls.
 	Machinery          machinery.Options
 	MachineryRateLimit edge.RateLimit
+
+	// AutoTranslate builds the API's runner of automatic translations
+	// over the server's store and machinery (an *autotranslate.Runner); nil leaves
+	// them unavailable. AutoTranslateWait is api.Options'.
+	AutoTranslate     func(Store, *machinery.Broker) api.AutoTranslator
+	AutoTranslateWait time.Duration
 }
 
 // Parts splits o into the options of each part.
@@ -73,7 +79,7 @@ func (o Options) Parts() (edge.Options, api.Options, web.Options) {
 		Components: o.Components, Operations: o.Operations, AllowLocalRepos: o.AllowLocalRepos,
 		Hooks: o.Hooks, HookSecret: o.HookSecret, FileFormats: o.FileFormats,
 		WebhookAllowPrivate: o.WebhookAllowPrivate, AnonymousSuggestions: o.AnonymousSuggestions,
-		MemoryFiles: tolksync.MemoryFiles{}}
+		MemoryFiles: tolksync.MemoryFiles{}, AutoTranslateWait: o.AutoTranslateWait}
 	// A nil Files is a nil UploadParser: the pages then offer no upload.
 	w := web.Options{Files: o.Files, MaxUploadBytes: o.MaxUploadBytes, MachineryRateLimit: o.MachineryRateLimit}
 	return e, a, w
@@ -119,6 +125,9 @@ func Build(store Store, o Options) Server {
 		panic(err)
 	}
 	ao.Machinery, wo.Machinery = broker, broker
+	if o.AutoTranslate != nil {
+		ao.AutoTranslate = o.AutoTranslate(store, broker)
+	}
 	e := edge.New(store, eo)
 	a := api.New(e, store, ao)
 	web.New(e, store, wo)
