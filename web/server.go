@@ -57,6 +57,7 @@ type Store interface {
 	// DeleteSession removes the session stored under a hash, if any.
 	DeleteSession(ctx context.Context, hash string) error
 	suggestionStore
+	workspaceStore // web_workspace.go
 	// FindTranslationByID returns a translation with its component and
 	// project, or ErrNotFound.
 	FindTranslationByID(ctx context.Context, id int64) (index.Translation, error)

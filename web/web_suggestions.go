@@ -115,7 +115,7 @@ func (s *Server) suggestionAction(c *gin.Context) {
 				return index.CheckSuggestionAdd(who, &u, &ut, false)
 			})
 	} else {
-		err = s.suggestionWrite(ctx, who, actor, action, c.PostForm("suggestion"), inPage)
+		err = s.suggestionWrite(ctx, who, actor, action, c.PostForm("suggestion"), strings.TrimSpace(c.PostForm("reason")), inPage)
 	}
 	if err != nil {
 		s.failPage(c, err)
@@ -131,8 +131,9 @@ func (s *Server) suggestionAction(c *gin.Context) {
 	c.Redirect(http.StatusSeeOther, back)
 }
 
-// suggestionWrite runs one action on an existing suggestion.
-func (s *Server) suggestionWrite(ctx context.Context, who *index.Principal, actor index.Actor, action, idText string,
+// suggestionWrite runs one action on an existing suggestion; reason is
+// a deletion's.
+func (s *Server) suggestionWrite(ctx context.Context, who *index.Principal, actor index.Actor, action, idText, reason string,
 	inPage func(*index.Translation) error) error {
 	id, err := strconv.ParseInt(idText, 10, 64)
 	if err != nil {
@@ -164,7 +165,12 @@ func (s *Server) suggestionWrite(ctx context.Context, who *index.Principal, acto
 				return index.CheckSuggestionVote(who, &u, &ut)
 			})
 	case "delete":
-		err = s.store.DeleteSuggestion(ctx, id, actor, "",
+		// A rejection's reason goes with the change, as the
+		// reference's "reject with a reason".
+		if len(reason) > 1000 {
+			return index.Errorf(index.ErrInvalid, "reason: longer than 1000 bytes.")
+		}
+		err = s.store.DeleteSuggestion(ctx, id, actor, reason,
 			func(sg index.Suggestion, _ index.Unit, ut index.Translation) error {
 				if err := inPage(&ut); err != nil {
 					return err
