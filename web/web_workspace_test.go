@@ -222,3 +222,52 @@ func TestWorkspaceCommentResolve(t *testing.T) {
 	}
 	indextest.CheckCounts(t, db)
 }
+
+// TestWorkspacePrivate: the workspace's forms on a private project are
+// the 404 of a missing object to a signed-in outsider, whatever the
+// form holds; hostile values are 400s or 404s, never a 500.
+func TestWorkspacePrivate(t *testing.T) {
+	srv, db := shopServer(t)
+	anna := newBrowser(t, srv.URL)
+	anna.signIn("anna", "correct horse")
+	id, version, _ := editorState(t, anna, "/translate/shop/ui/de/?q=key:greet")
+	ctx := context.Background()
+	p, err := db.FindProject(ctx, "shop")
+	if err == nil {
+		_, _, err = db.UpdateProject(ctx, p.ID, func(p *index.Project) error { p.AccessControl = index.AccessPrivate; return nil })
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	otto := newBrowser(t, srv.URL)
+	ottoToken := otto.signIn("otto", "correct horse")
+	forms := map[string]url.Values{
+		"check/":           {"id": {id}, "check": {"same"}, "op": {"dismiss"}},
+		"comment/resolve/": {"id": {id}, "comment": {"1"}, "op": {"resolve"}},
+		"revert/":          {"id": {id}, "change": {"1"}, "version": {version}},
+	}
+	for path, form := range forms {
+		form.Set("csrf_token", ottoToken)
+		if r := otto.post("/translate/shop/ui/de/"+path, form); r.Status != http.StatusNotFound {
+			t.Errorf("outsider's POST %s = %d, want 404", path, r.Status)
+		}
+	}
+	annaToken := csrf(t, anna.get("/translate/shop/ui/de/").Body)
+	hostile := []string{"", "-1", "0", "9223372036854775808", "1e3", "<script>", strings.Repeat("9", 5000), "1\x00"}
+	for path, form := range forms {
+		for field := range form {
+			for _, v := range hostile {
+				f := url.Values{}
+				for k, vs := range form {
+					f[k] = vs
+				}
+				f.Set("csrf_token", annaToken)
+				f.Set(field, v)
+				r := anna.post("/translate/shop/ui/de/"+path, f)
+				if r.Status >= 500 || r.Status == http.StatusOK {
+					t.Errorf("POST %s with %s=%q = %d", path, field, v, r.Status)
+				}
+			}
+		}
+	}
+}

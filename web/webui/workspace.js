@@ -37,6 +37,13 @@
 
   // Ctrl+M or Ctrl+I arms a prefix; the digit that follows picks N.
   var prefix = "";
+  // swallow drops the character of a digit the prefix used, for input
+  // methods that send it apart from its keydown.
+  var swallow = false;
+  document.addEventListener("keypress", function (e) {
+    if (swallow) { e.preventDefault(); }
+  });
+  document.addEventListener("keyup", function () { swallow = false; });
   document.addEventListener("keydown", function (e) {
     if ((e.ctrlKey || e.metaKey) && !e.altKey && (e.key === "m" || e.key === "i")) {
       prefix = e.key;
@@ -52,6 +59,7 @@
     if (!/^[1-9]$/.test(e.key)) { return; }
     var n = parseInt(e.key, 10);
     e.preventDefault();
+    swallow = true;
     if (was === "m") {
       var items = document.querySelectorAll("#machinery li");
       var use = items[n - 1] && items[n - 1].querySelector("button");
