@@ -328,6 +328,9 @@ func (s *Server) editorPage(c *gin.Context, t *index.Translation, q string, conf
 	}
 	if err == nil && ed.Unit != nil && !ed.Unit.ReadOnly {
 		ed.Machinery, err = s.machineryBoxes(c, u, t, current.ID)
+		if err == nil {
+			err = s.fillMemoryBox(c, ed, t, current)
+		}
 		if len(ed.Machinery) > 0 {
 			page.CSRF = s.edge.CSRFToken(c)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/langdata"
+	"github.com/tolk-project/tolk/machinery"
 )
 
 // The translator's workspace around the editor's text boxes (reference
@@ -594,4 +595,46 @@ func (s *Server) revertUnit(c *gin.Context) {
 		return
 	}
 	s.backToUnit(c, &t, &u, "#history")
+}
+
+// memoryServiceID is the translation memory's service: a lookup in
+// Tolk's own index, milliseconds, so its box is filled with the page.
+const memoryServiceID = "weblate-translation-memory"
+
+// fillMemoryBox fills the memory's box of the editor on the server: its
+// matches are in the page itself, not a request the script makes once
+// the page has loaded (which put them 80 ms after the page in
+// Chromium; the reference loads all suggestions on demand). Only for
+// someone signed in, as the memory's API and the script's endpoint
+// are; engines that call out over HTTP stay with the script.
+func (s *Server) fillMemoryBox(c *gin.Context, ed *editorView, t *index.Translation, x *index.Unit) error {
+	who := edge.Principal(c)
+	for i := range ed.Machinery {
+		b := &ed.Machinery[i]
+		if b.ID != memoryServiceID || who.Anonymous() {
+			continue
+		}
+		ctx := c.Request.Context()
+		settings, err := s.store.FindMachinerySettings(ctx, t.Component.ProjectID)
+		if err != nil {
+			return err
+		}
+		configured, err := s.opts.Machinery.Find(settings, b.ID)
+		if err != nil {
+			continue // the script's request will say it is not available
+		}
+		results, err := s.opts.Machinery.Translate(ctx, configured, machinery.Request{
+			SourceLanguage: t.Component.SourceLanguage, TargetLanguage: t.LanguageCode, Texts: x.Source,
+			ProjectID: t.Component.ProjectID, ComponentID: t.ComponentID, UnitID: x.ID, Context: x.Context})
+		if err != nil {
+			continue // left to the script, which shows the engine's error
+		}
+		b.Filled, b.URL, b.Lang, b.Dir, b.CanUse = true, "", ed.Lang, ed.Dir, ed.CanEdit || ed.CanSuggest
+		for form, list := range results {
+			for _, r := range list {
+				b.Results = append(b.Results, candidate(r, form))
+			}
+		}
+	}
+	return nil
 }

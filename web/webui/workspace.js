@@ -33,6 +33,17 @@
   document.addEventListener("click", function (e) {
     var m = e.target.closest && e.target.closest(".source mark[data-insert]");
     if (m) { e.preventDefault(); insert(m.getAttribute("data-insert")); }
+    // Use of a suggestion the server put in the page (the memory's):
+    // into the box of its plural form, as tolk.js does for the others.
+    var use = e.target.closest && e.target.closest("button[data-use]");
+    if (use) {
+      var areas = document.querySelectorAll("#edit textarea[name=target]:not([readonly])");
+      var ta = areas[parseInt(use.getAttribute("data-form"), 10)] || areas[0];
+      if (!ta) { return; }
+      ta.value = use.getAttribute("data-use");
+      ta.focus();
+      ta.dispatchEvent(new Event("input", { bubbles: true }));
+    }
   });
 
   // Ctrl+M or Ctrl+I arms a prefix; the digit that follows picks N.
@@ -71,8 +82,13 @@
   });
 
   // The first automatic suggestion's arrival is marked for the
-  // Performance API (the browser test reads it).
+  // Performance API (the browser test reads it); "in the page" when the
+  // server put it there.
   var marked = false;
+  if (document.querySelector("#machinery li")) {
+    marked = true;
+    performance.mark("tolk-machinery-in-page");
+  }
   new MutationObserver(function () {
     if (!marked && document.querySelector("#machinery li")) {
       marked = true;
