@@ -48,6 +48,7 @@ type editorView struct {
 	CanComment       bool
 	Scopes           []scopeOption
 	CanSuggest       bool // suggestions on, and who may add them
+	AnonymousSuggest bool // CanSuggest for an anonymous visitor (web_workspace.go)
 	Voting           bool // the component counts votes on suggestions
 	CanReview        bool
 	// Denied is why the signed-in user may not edit the string shown
@@ -290,13 +291,16 @@ func (s *Server) editorPage(c *gin.Context, t *index.Translation, q string, conf
 	ed.Voting = t.Component.SuggestionVoting
 	ed.CanSuggest = t.Component.EnableSuggestions && !t.Component.Locked &&
 		who.Can(index.PermSuggestionAdd, t.Component.ProjectID)
+	if who.Anonymous() && s.anonSuggestions != nil && !ed.CanSuggest { // web_workspace.go
+		ed.CanSuggest, ed.AnonymousSuggest = anonymousMaySuggest(t), anonymousMaySuggest(t)
+	}
 	if ed.CanEdit && index.CheckDirectSave(who, t) != nil {
 		ed.CanEdit = false
 	}
 	page.Editor = ed
 	// Signed in, one may act on suggestions (delete one's own) even
 	// without the right to edit or comment.
-	if !who.Anonymous() || ed.CanEdit || ed.CanComment {
+	if !who.Anonymous() || ed.CanEdit || ed.CanComment || ed.CanSuggest {
 		page.CSRF = s.edge.CSRFToken(c)
 	}
 	unit, ok, err := s.findEditorUnit(c, t, q)
@@ -572,12 +576,18 @@ func readSave(c *gin.Context) (saveRequest, bool, error) {
 // session's CSRF token, someone signed in, the translation of the path
 // and the string the form names.
 func (s *Server) editorPost(c *gin.Context) (*index.Principal, index.Translation, int64, error) {
+	return s.editorForm(c, false)
+}
+
+// editorForm is editorPost, letting an anonymous visitor through when
+// anonymousOK (a suggestion where the project takes them).
+func (s *Server) editorForm(c *gin.Context, anonymousOK bool) (*index.Principal, index.Translation, int64, error) {
 	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, 1<<20)
 	if err := s.edge.CheckCSRF(c, c.PostForm(edge.CSRFField)); err != nil {
 		return nil, index.Translation{}, 0, err
 	}
 	who := edge.Principal(c)
-	if who.Anonymous() {
+	if who.Anonymous() && !anonymousOK {
 		return nil, index.Translation{}, 0, edge.ErrNotSignedIn
 	}
 	t, err := s.edge.FindTranslation(c)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 )
 
@@ -84,7 +85,13 @@ func (s *Server) editorSuggestionRows(ctx context.Context, who *index.Principal,
 // needs the session's CSRF token and someone signed in, and answers
 // with the editor on the string (303), or the refusal as a page.
 func (s *Server) suggestionAction(c *gin.Context) {
-	who, t, unitID, err := s.editorPost(c)
+	// An anonymous visitor may only suggest, where the project takes
+	// anonymous suggestions, within the address's limit.
+	anonymous := edge.Principal(c).Anonymous() && s.anonSuggestions != nil
+	who, t, unitID, err := s.editorForm(c, anonymous)
+	if err == nil && anonymous {
+		err = s.throttleAnonymous(c)
+	}
 	if err != nil {
 		s.failPage(c, err)
 		return
@@ -103,8 +110,11 @@ func (s *Server) suggestionAction(c *gin.Context) {
 	action := c.PostForm("op")
 	if action == "suggest" {
 		target := c.PostFormArray("target")
-		_, err = s.store.AddSuggestion(ctx, unitID, index.NewSuggestion{Target: target, UserID: who.User.ID,
-			Address: c.ClientIP(), Agent: c.Request.UserAgent()},
+		n := index.NewSuggestion{Target: target, Address: c.ClientIP(), Agent: c.Request.UserAgent()}
+		if !who.Anonymous() {
+			n.UserID = who.User.ID
+		}
+		_, err = s.store.AddSuggestion(ctx, unitID, n,
 			func(u index.Unit, ut index.Translation) (index.SuggestionRights, error) {
 				if err := inPage(&ut); err != nil {
 					return index.SuggestionRights{}, err
@@ -112,8 +122,10 @@ func (s *Server) suggestionAction(c *gin.Context) {
 				if index.IsBlank(target) {
 					return index.SuggestionRights{}, index.Errorf(index.ErrInvalid, "An empty suggestion suggests nothing.")
 				}
-				return index.CheckSuggestionAdd(who, &u, &ut, false)
+				return index.CheckSuggestionAdd(who, &u, &ut, anonymous)
 			})
+	} else if anonymous {
+		err = edge.ErrNotSignedIn
 	} else {
 		err = s.suggestionWrite(ctx, who, actor, action, c.PostForm("suggestion"), strings.TrimSpace(c.PostForm("reason")), inPage)
 	}

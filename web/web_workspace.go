@@ -3,6 +3,7 @@ package web
 import (
 	"context"
 	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -637,4 +638,25 @@ func (s *Server) fillMemoryBox(c *gin.Context, ed *editorView, t *index.Translat
 		}
 	}
 	return nil
+}
+
+// anonymousMaySuggest says whether an anonymous visitor may suggest on
+// t's strings when the server takes anonymous suggestions: the API's
+// rule (index.CheckSuggestionAdd), short of the string's own state.
+func anonymousMaySuggest(t *index.Translation) bool {
+	return t.Component.EnableSuggestions && !t.Component.Locked &&
+		t.Component.Project.AccessControl == index.AccessPublic
+}
+
+// throttleAnonymous counts an anonymous suggestion against its
+// address's window: 429 with Retry-After past it, as the API's.
+func (s *Server) throttleAnonymous(c *gin.Context) error {
+	ok, _, reset := s.anonSuggestions.Take(edge.ClientKey(c.ClientIP()))
+	if ok {
+		return nil
+	}
+	wait := int(math.Ceil(reset.Seconds()))
+	c.Header("Retry-After", strconv.Itoa(wait))
+	return &edge.RequestError{Status: http.StatusTooManyRequests, Code: "throttled",
+		Detail: fmt.Sprintf("Too many anonymous suggestions from your address; try again in %d seconds.", wait)}
 }

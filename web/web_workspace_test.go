@@ -7,7 +7,9 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/indextest"
 	"github.com/tolk-project/tolk/internal/servertest"
@@ -269,5 +271,64 @@ func TestWorkspacePrivate(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestWorkspaceAnonymousSuggestion: with anonymous suggestions on, a
+// visitor who is not signed in gets Suggest on a public project's
+// string, the suggestion is stored without a user, the address's window
+// is counted, and nothing else is open to them; with them off there is
+// no Suggest and the form is refused.
+func TestWorkspaceAnonymousSuggestion(t *testing.T) {
+	db := servertest.MustOpenDB(t)
+	seedShop(t, db)
+	ctx := context.Background()
+	p, err := db.FindProject(ctx, "shop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.AccessControl != index.AccessPublic {
+		t.Fatalf("shop is not public: %v", p.AccessControl)
+	}
+	srv := servertest.Serve(t, db, servertest.Options{AnonymousSuggestions: edge.RateLimit{Requests: 1, Period: time.Hour}})
+	guest := newBrowser(t, srv.URL)
+	page := "/translate/shop/ui/de/?q=key:bye"
+	r := guest.get(page)
+	mustContain(t, "guest's editor", string(r.Body), `id="suggest"`, "it is sent without your name")
+	id := string(idRE.FindSubmatch(r.Body)[1])
+	token := csrf(t, r.Body)
+	form := url.Values{"csrf_token": {token}, "id": {id}, "op": {"suggest"}, "target": {"Tschüss"}, "q": {"key:bye"}}
+	if r := guest.post("/translate/shop/ui/de/suggestions/", form); r.Status != http.StatusSeeOther {
+		t.Fatalf("anonymous suggestion = %d %s", r.Status, r.Body)
+	}
+	list, _, err := db.FindSuggestions(ctx, index.SuggestionFilter{UnitID: mustAtoi(t, id), Page: index.Page{Number: 1, Size: 10}})
+	if err != nil || len(list) != 1 || list[0].UserID != 0 || list[0].Target[0] != "Tschüss" {
+		t.Fatalf("stored suggestions %+v %v", list, err)
+	}
+	form.Set("target", "Tschau")
+	if r := guest.post("/translate/shop/ui/de/suggestions/", form); r.Status != http.StatusTooManyRequests || r.Header.Get("Retry-After") == "" {
+		t.Errorf("second anonymous suggestion past the window = %d %v", r.Status, r.Header)
+	}
+	for _, op := range []string{"accept", "up", "delete"} {
+		f := url.Values{"csrf_token": {token}, "id": {id}, "op": {op}, "suggestion": {itoa(list[0].ID)}}
+		if r := guest.post("/translate/shop/ui/de/suggestions/", f); r.Status != http.StatusUnauthorized && r.Status != http.StatusTooManyRequests {
+			t.Errorf("anonymous %s = %d", op, r.Status)
+		}
+	}
+	if r := guest.post("/translate/shop/ui/de/suggestions/", url.Values{"id": {id}, "op": {"suggest"}, "target": {"x"}}); r.Status != http.StatusForbidden {
+		t.Errorf("anonymous suggestion without CSRF = %d", r.Status)
+	}
+	indextest.CheckCounts(t, db)
+
+	// Off (the default of these tests): no Suggest, and the form is 401.
+	off, _ := shopServer(t)
+	guest = newBrowser(t, off.URL)
+	r = guest.get(page)
+	if strings.Contains(string(r.Body), `id="suggest"`) {
+		t.Error("anonymous suggestions off, yet the editor offers Suggest")
+	}
+	form.Set("csrf_token", csrf(t, guest.get("/accounts/login/").Body))
+	if r := guest.post("/translate/shop/ui/de/suggestions/", form); r.Status != http.StatusUnauthorized {
+		t.Errorf("anonymous suggestion with them off = %d", r.Status)
 	}
 }
