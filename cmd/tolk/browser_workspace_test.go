@@ -40,17 +40,17 @@ func importMemory(t *testing.T, p *tolkProcess, entries string) {
 	}
 }
 
-// TestBrowserWorkspace drives the workspace in headless Chromium: a
-// memory match inserted with Ctrl+M then 1 (and how soon after the page
-// the first one shows), a placeholder inserted by a click, the failing
-// checks of a save shown on the next string without a reload, and a
-// Czech plural translated form by form under its CLDR names.
-func TestBrowserWorkspace(t *testing.T) {
+// demoBrowser starts tolk serve --demo with translator anna (password
+// "correct horse battery", translate on the demo project) and headless
+// Chromium, and returns the server and the browser's context, ended
+// with the test (two minutes at most).
+func demoBrowser(t *testing.T) (*tolkProcess, context.Context) {
+	t.Helper()
 	browserPath := chromium(t)
 	bin := buildTolk(t)
 	data := t.TempDir()
 	p := runTolk(t, bin, data, "--demo")
-	add := exec.Command(bin, withDB(t, "user", "add", "anna", "--password-stdin", "--data", data)...)
+	add := exec.Command(bin, withDB(t, "user", "add", "anna", "--full-name", "Anna Translator", "--password-stdin", "--data", data)...)
 	add.Stdin = strings.NewReader("correct horse battery\n")
 	if out, err := add.CombinedOutput(); err != nil {
 		t.Fatalf("user add: %v\n%s", err, out)
@@ -58,17 +58,26 @@ func TestBrowserWorkspace(t *testing.T) {
 	if out, err := exec.Command(bin, withDB(t, "user", "grant", "anna", "translate", "--project", "demo", "--data", data)...).CombinedOutput(); err != nil {
 		t.Fatalf("user grant: %v\n%s", err, out)
 	}
-	importMemory(t, p, `[{"source": "Good bye", "target": "Auf Wiedersehen", "source_language": "en",
-		"target_language": "de", "origin": "browser test"}]`)
-
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(browserPath),
 		chromedp.NoSandbox, chromedp.WindowSize(1280, 900))
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
+	t.Cleanup(cancelAlloc)
 	ctx, cancel := chromedp.NewContext(allocCtx)
-	defer cancel()
+	t.Cleanup(cancel)
 	ctx, cancelTimeout := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancelTimeout()
+	t.Cleanup(cancelTimeout)
+	return p, ctx
+}
+
+// TestBrowserWorkspace drives the workspace in headless Chromium: a
+// memory match inserted with Ctrl+M then 1 (and how soon after the page
+// the first one shows), a placeholder inserted by a click, the failing
+// checks of a save shown on the next string without a reload, and a
+// Czech plural translated form by form under its CLDR names.
+func TestBrowserWorkspace(t *testing.T) {
+	p, ctx := demoBrowser(t)
+	importMemory(t, p, `[{"source": "Good bye", "target": "Auf Wiedersehen", "source_language": "en",
+		"target_language": "de", "origin": "browser test"}]`)
 	css := func(s string) chromedp.CSS { return chromedp.CSS(s) }
 	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
