@@ -303,10 +303,19 @@ func (s *Server) otherLanguages(ctx context.Context, u edge.URLs, t *index.Trans
 			dir = "rtl"
 		}
 		out[i] = languageRow{Name: lu.LanguageName, Code: lu.LanguageCode, Dir: dir,
-			Target: strings.Join(lu.Target, " | "), State: stateName(lu.State, t.ReviewEnabled()),
+			Target: joinForms(lu.Target), State: stateName(lu.State, t.ReviewEnabled()),
 			URL: editorURL(u.Translate(t.Component.Project.Slug, t.Component.Slug, lu.LanguageCode), "", "checksum", sum)}
 	}
 	return out, nil
+}
+
+// joinForms shows plural forms on one line; nothing for an
+// untranslated string.
+func joinForms(forms []string) string {
+	if index.IsBlank(forms) {
+		return ""
+	}
+	return strings.Join(forms, " | ")
 }
 
 // checksumOf is a unit's checksum in editor URLs: the unsigned form of

@@ -59,3 +59,13 @@ func TestWordDiff(t *testing.T) {
 		t.Errorf("diff %q, want %q", got, want)
 	}
 }
+
+// TestJoinForms: an untranslated plural shows nothing, not " | ".
+func TestJoinForms(t *testing.T) {
+	if got := joinForms([]string{"", ""}); got != "" {
+		t.Errorf("blank forms = %q", got)
+	}
+	if got := joinForms([]string{"den", "dny"}); got != "den | dny" {
+		t.Errorf("forms = %q", got)
+	}
+}
