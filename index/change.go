@@ -56,6 +56,8 @@ const (
 	ActionSuggestionAccept  Action = 7
 	ActionSuggestionDelete  Action = 26
 	ActionSuggestionCleanup Action = 29
+	// ActionRevert is a translation set back to an earlier change's text.
+	ActionRevert Action = 8
 
 	// Tolk's own actions, numbered far above the reference's: it records
 	// no change when a check is dismissed or restored.

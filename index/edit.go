@@ -44,4 +44,8 @@ type UnitEdit struct {
 	// reference does on every translator's save; the unit the write
 	// returns lists those that changed something in Fixups.
 	Autofix bool
+	// Action is the change the edit records; 0 picks the reference's
+	// action for the state transition (EditAction). The editor's revert
+	// sets ActionRevert, as the reference records a revert as change 8.
+	Action Action
 }

@@ -88,3 +88,14 @@ type UnitFilter struct {
 	HiddenProjects []int64
 	Page           Page
 }
+
+// LanguageUnit is a string's unit in one language, as the editor lists
+// the other languages of the string it shows.
+type LanguageUnit struct {
+	UnitID       int64
+	LanguageCode string
+	LanguageName string
+	Direction    string
+	Target       []string
+	State        State
+}

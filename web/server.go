@@ -57,6 +57,7 @@ type Store interface {
 	// DeleteSession removes the session stored under a hash, if any.
 	DeleteSession(ctx context.Context, hash string) error
 	suggestionStore
+	workspaceStore // web_workspace.go
 	// FindTranslationByID returns a translation with its component and
 	// project, or ErrNotFound.
 	FindTranslationByID(ctx context.Context, id int64) (index.Translation, error)
@@ -82,6 +83,11 @@ type Options struct {
 	// the editor; the zero value, or off, is DefaultMachineryRateLimit:
 	// engine calls are always limited.
 	MachineryRateLimit edge.RateLimit
+	// AnonymousSuggestions lets anonymous visitors suggest from the
+	// editor on public projects, this many per address (as the API's
+	// option of the same name; the page counts its own window); off or
+	// zero: they may not.
+	AnonymousSuggestions edge.RateLimit
 }
 
 // Validate fills defaults and rejects a negative upload limit.
@@ -123,6 +129,9 @@ type Server struct {
 	loginLimit *edge.Limiter
 	// machineryLimit counts each user's engine calls.
 	machineryLimit *edge.Limiter
+	// anonSuggestions counts anonymous suggestions per address; nil
+	// when they are off.
+	anonSuggestions *edge.Limiter
 }
 
 // New registers the pages on e, reading from store, and returns them.
@@ -135,6 +144,9 @@ func New(e *edge.Server, store Store, opts Options) *Server {
 	s := &Server{store: store, opts: opts, edge: e, log: e.Logger(),
 		loginLimit:     e.NewRateLimiter(edge.RateLimit{Requests: LoginLimit, Period: LoginLimitPeriod}),
 		machineryLimit: e.NewRateLimiter(opts.MachineryRateLimit)}
+	if !opts.AnonymousSuggestions.Off() {
+		s.anonSuggestions = e.NewRateLimiter(opts.AnonymousSuggestions)
+	}
 	s.routes(e.Router())
 	return s
 }

@@ -39,7 +39,10 @@ func (s *Server) routes(r *edge.Router) {
 	r.Handle(http.MethodPost, "/translate/:project/:component/:language/save/", s.saveUnit)
 	r.Handle(http.MethodPost, "/translate/:project/:component/:language/comment/", s.addComment)           // web_comments.go
 	r.Handle(http.MethodPost, "/translate/:project/:component/:language/suggestions/", s.suggestionAction) // web_suggestions.go
-	r.Handle(http.MethodPost, "/js/translate/:service/:unit/", s.machineryTranslate)                       // web_machinery.go
+	r.Handle(http.MethodPost, "/translate/:project/:component/:language/check/", s.checkAction)            // web_workspace.go
+	r.Handle(http.MethodPost, "/translate/:project/:component/:language/comment/resolve/", s.commentAction)
+	r.Handle(http.MethodPost, "/translate/:project/:component/:language/revert/", s.revertUnit)
+	r.Handle(http.MethodPost, "/js/translate/:service/:unit/", s.machineryTranslate) // web_machinery.go
 	r.Page("/engage/:project/-/:language/", s.engagePage)
 	r.Page("/languages/:code/", s.languagePage)
 	r.Page("/accounts/login/", s.loginPage) // web_auth.go
@@ -490,7 +493,8 @@ func (s *Server) render(c *gin.Context, status int, name string, data any) {
 // static serves the stylesheet and script of webui/.
 func (s *Server) static(c *gin.Context) {
 	name := c.Param("file")
-	types := map[string]string{"tolk.css": "text/css; charset=utf-8", "tolk.js": "text/javascript; charset=utf-8"}
+	types := map[string]string{"tolk.css": "text/css; charset=utf-8", "tolk.js": "text/javascript; charset=utf-8",
+		"workspace.js": "text/javascript; charset=utf-8"}
 	ct, ok := types[name]
 	if !ok {
 		s.failPage(c, index.ErrNotFound)

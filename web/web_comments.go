@@ -30,6 +30,11 @@ type commentRow struct {
 	// OnSource: stored on the source string (a global or report
 	// comment), so seen from every language.
 	OnSource bool
+	ID       int64
+	// CanResolve: the reader may resolve or reopen it (the workspace
+	// sets it, index.CheckResolveComment).
+	CanResolve bool
+	userID     int64
 }
 
 // maxEditorComments bounds the comments the editor shows.
@@ -68,7 +73,7 @@ func (s *Server) editorComments(ctx context.Context, x *index.Unit) ([]commentRo
 			who = "(removed user)"
 		}
 		out[i] = commentRow{Who: who, When: timestamp(c.Timestamp), HTML: renderComment(c.Comment),
-			Resolved: c.Resolved, OnSource: c.UnitID != x.ID}
+			Resolved: c.Resolved, OnSource: c.UnitID != x.ID, ID: c.ID, userID: c.UserID}
 	}
 	return out, nil
 }

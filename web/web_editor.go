@@ -48,6 +48,7 @@ type editorView struct {
 	CanComment       bool
 	Scopes           []scopeOption
 	CanSuggest       bool // suggestions on, and who may add them
+	AnonymousSuggest bool // CanSuggest for an anonymous visitor (web_workspace.go)
 	Voting           bool // the component counts votes on suggestions
 	CanReview        bool
 	// Denied is why the signed-in user may not edit the string shown
@@ -94,21 +95,19 @@ type editorUnit struct {
 	APIURL       string
 	Labels       []index.Label // its source string's
 	Comments     []commentRow
+	workspaceUnit
 }
 
 type editorForm struct{ Label, Text string }
-
-// textPart is a piece of a source string: plain text or a placeholder.
-type textPart struct {
-	Text        string
-	Placeholder bool
-}
 
 type glossaryTerm struct{ Term, Translation string }
 
 // changeRow is one change of a string's history. A long target is
 // shortened (edge.ShortText) and Full links to the change's whole text.
-type changeRow struct{ When, Who, Action, Target, Full string }
+type changeRow struct {
+	When, Who, Action, Target, Full string
+	historyRow
+}
 
 // editorConflict is a refused save: what is stored now and what the
 // translator sent.
@@ -120,23 +119,6 @@ type editorConflict struct {
 // placeholderRE finds the placeholders translators must keep: {name},
 // {{count}}, printf's %s, %d, %1$s and the like.
 var placeholderRE = regexp.MustCompile(`\{\{[^{}]*\}\}|\{[A-Za-z0-9_.$-]+\}|%(?:\d+\$)?[-+ #0]*\d*(?:\.\d+)?[sdifuxXcoeEgG@]`)
-
-// splitPlaceholders cuts s into text and placeholders.
-func splitPlaceholders(s string) []textPart {
-	var out []textPart
-	last := 0
-	for _, m := range placeholderRE.FindAllStringIndex(s, -1) {
-		if m[0] > last {
-			out = append(out, textPart{Text: s[last:m[0]]})
-		}
-		out = append(out, textPart{Text: s[m[0]:m[1]], Placeholder: true})
-		last = m[1]
-	}
-	if last < len(s) {
-		out = append(out, textPart{Text: s[last:]})
-	}
-	return out
-}
 
 // missingPlaceholders returns the placeholders of the source that a
 // non-empty target lacks.
@@ -309,13 +291,16 @@ func (s *Server) editorPage(c *gin.Context, t *index.Translation, q string, conf
 	ed.Voting = t.Component.SuggestionVoting
 	ed.CanSuggest = t.Component.EnableSuggestions && !t.Component.Locked &&
 		who.Can(index.PermSuggestionAdd, t.Component.ProjectID)
+	if who.Anonymous() && s.anonSuggestions != nil && !ed.CanSuggest { // web_workspace.go
+		ed.CanSuggest, ed.AnonymousSuggest = anonymousMaySuggest(t), anonymousMaySuggest(t)
+	}
 	if ed.CanEdit && index.CheckDirectSave(who, t) != nil {
 		ed.CanEdit = false
 	}
 	page.Editor = ed
 	// Signed in, one may act on suggestions (delete one's own) even
 	// without the right to edit or comment.
-	if !who.Anonymous() || ed.CanEdit || ed.CanComment {
+	if !who.Anonymous() || ed.CanEdit || ed.CanComment || ed.CanSuggest {
 		page.CSRF = s.edge.CSRFToken(c)
 	}
 	unit, ok, err := s.findEditorUnit(c, t, q)
@@ -342,8 +327,14 @@ func (s *Server) editorPage(c *gin.Context, t *index.Translation, q string, conf
 			ed.CanEdit, ed.Denied = false, index.ErrorMessage(err)
 		}
 	}
+	if err == nil && ed.Unit != nil {
+		err = s.workspace(ctx, u, who, ed, t, current)
+	}
 	if err == nil && ed.Unit != nil && !ed.Unit.ReadOnly {
 		ed.Machinery, err = s.machineryBoxes(c, u, t, current.ID)
+		if err == nil {
+			err = s.fillMemoryBox(c, ed, t, current)
+		}
 		if len(ed.Machinery) > 0 {
 			page.CSRF = s.edge.CSRFToken(c)
 		}
@@ -421,16 +412,17 @@ func (s *Server) editorUnit(ctx context.Context, u edge.URLs, t *index.Translati
 		Explanation: x.Explanation, Note: x.Note, Location: x.Location, Version: unitVersion(x),
 		APIURL: u.Abs("/api/units/"+strconv.FormatInt(x.ID, 10)+"/", ""), Labels: x.Labels}
 	for _, f := range x.Source {
-		out.Source = append(out.Source, splitPlaceholders(f))
+		out.Source = append(out.Source, sourceParts(f))
 	}
 	n := index.PluralCount(x, t)
+	labels := pluralLabels(&t.Language, n)
 	for i := 0; i < n; i++ {
 		f := editorForm{}
 		if i < len(x.Target) {
 			f.Text = x.Target[i]
 		}
 		if n > 1 {
-			f.Label = "Plural form " + strconv.Itoa(i)
+			f.Label = labels[i]
 		}
 		out.Forms = append(out.Forms, f)
 	}
@@ -452,7 +444,8 @@ func (s *Server) editorUnit(ctx context.Context, u edge.URLs, t *index.Translati
 		if who == "" {
 			who = ch.UserName
 		}
-		row := changeRow{When: timestamp(ch.Timestamp), Who: who, Action: ch.Action.Name()}
+		row := changeRow{When: timestamp(ch.Timestamp), Who: who, Action: ch.Action.Name(),
+			historyRow: historyOf(&ch, x.Target)}
 		target, cut := edge.ShortText(ch.Target)
 		row.Target = strings.ReplaceAll(target, index.PluralSeparator, " | ")
 		if cut {
@@ -583,12 +576,18 @@ func readSave(c *gin.Context) (saveRequest, bool, error) {
 // session's CSRF token, someone signed in, the translation of the path
 // and the string the form names.
 func (s *Server) editorPost(c *gin.Context) (*index.Principal, index.Translation, int64, error) {
+	return s.editorForm(c, false)
+}
+
+// editorForm is editorPost, letting an anonymous visitor through when
+// anonymousOK (a suggestion where the project takes them).
+func (s *Server) editorForm(c *gin.Context, anonymousOK bool) (*index.Principal, index.Translation, int64, error) {
 	c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, 1<<20)
 	if err := s.edge.CheckCSRF(c, c.PostForm(edge.CSRFField)); err != nil {
 		return nil, index.Translation{}, 0, err
 	}
 	who := edge.Principal(c)
-	if who.Anonymous() {
+	if who.Anonymous() && !anonymousOK {
 		return nil, index.Translation{}, 0, edge.ErrNotSignedIn
 	}
 	t, err := s.edge.FindTranslation(c)
@@ -679,8 +678,18 @@ func (s *Server) saveUnit(c *gin.Context) {
 		c.Redirect(http.StatusSeeOther, next)
 		return
 	}
-	c.JSON(http.StatusOK, gin.H{"saved": req.ID, "next": next, "fixups": fixupNames(saved.Fixups),
-		"needs_editing": saved.State.Fuzzy() && !req.Fuzzy})
+	failing, err := s.failingChecksJSON(c.Request.Context(), &t, req.ID)
+	if err != nil {
+		s.failSave(c, isJSON, err)
+		return
+	}
+	answer := gin.H{"saved": req.ID, "next": next, "fixups": fixupNames(saved.Fixups),
+		"needs_editing": saved.State.Fuzzy() && !req.Fuzzy, "checks": failing}
+	if len(failing) > 0 {
+		answer["previous"] = editorURL(u.Translate(t.Component.Project.Slug, t.Component.Slug, t.LanguageCode), req.Query,
+			"checksum", checksumOf(saved.IDHash))
+	}
+	c.JSON(http.StatusOK, answer)
 }
 
 // fixupNames are the names of the autofixes a save applied, for the

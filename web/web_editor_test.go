@@ -81,17 +81,17 @@ func TestEditorPage(t *testing.T) {
 		want, not  []string
 	}{
 		{"first string", "/translate/shop/ui/de/", []string{
-			`<mark class="ph">{name}</mark>`, `<dt>apple</dt><dd lang="de" dir="ltr">Apfel</dd>`,
+			`<mark class="ph" data-insert="{name}" title="Click to insert">{name}</mark>`, `<dt>apple</dt><dd lang="de" dir="ltr">Apfel</dd>`,
 			`Missing placeholders: <span>{name}</span>`, `String <strong>1</strong> of <strong>4</strong>`,
 			`<textarea name="target" lang="de" dir="ltr"`, "Needs editing", `Sign in</a> to translate`,
 		}, []string{`<dt>pear</dt>`, `id="save"`, `id="prev"`}},
 		// Whole words only: "pears" is not the term "pear".
 		{"placeholders and terms", "/translate/shop/ui/de/?offset=2", []string{
-			`<mark class="ph">%d</mark>`, `<dt>basket</dt><dd lang="de" dir="ltr">Korb</dd>`, `id="prev"`, `id="next"`,
+			`<mark class="ph" data-insert="%d" title="Click to insert">%d</mark>`, `<dt>basket</dt><dd lang="de" dir="ltr">Korb</dd>`, `id="prev"`, `id="next"`,
 		}, []string{`<dt>pear</dt>`, `<p class="missing" id="missing">`}},
 		{"plural", "/translate/shop/ui/de/?offset=4", []string{
-			`<p class="form">One apple</p><p class="form"><mark class="ph">{count}</mark> apples</p>`,
-			"<span>Plural form 0</span>", "<span>Plural form 1</span>",
+			`<p class="form">One apple</p><p class="form"><mark class="ph" data-insert="{count}" title="Click to insert">{count}</mark> apples</p>`,
+			"<span>one — 1</span>", "<span>other — 0, 2, 3, 4, …</span>",
 		}, []string{`id="next"`}},
 		{"filter", "/translate/shop/ui/de/?q=state:empty", []string{
 			`String <strong>1</strong> of <strong>3</strong>`, `<code>pears</code>`,

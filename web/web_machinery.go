@@ -187,8 +187,15 @@ func (s *Server) failJSON(c *gin.Context, err error) {
 	c.JSON(status, gin.H{"responseStatus": status, "responseDetails": detail, "translations": []any{}})
 }
 
-// machineryBox is one service's box in the editor.
-type machineryBox struct{ Name, URL string }
+// machineryBox is one service's box in the editor. A box Filled on the
+// server (the memory, web_workspace.go) holds its Results and no URL.
+type machineryBox struct {
+	Name, URL, ID string
+	Filled        bool
+	Results       []machineryCandidate
+	Lang, Dir     string
+	CanUse        bool // the results can go into the text boxes
+}
 
 // machineryBoxes are the boxes of the project's services for the unit,
 // best rank first; none when the principal lacks machinery.view.
@@ -202,7 +209,7 @@ func (s *Server) machineryBoxes(c *gin.Context, u edge.URLs, t *index.Translatio
 	}
 	var out []machineryBox
 	for _, svc := range s.opts.Machinery.Effective(settings) {
-		out = append(out, machineryBox{Name: svc.Service.Name,
+		out = append(out, machineryBox{Name: svc.Service.Name, ID: svc.Service.ID,
 			URL: u.Abs(edge.Join("js", "translate", svc.Service.ID, strconv.FormatInt(unitID, 10)), "")})
 	}
 	return out, nil

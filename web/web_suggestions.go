@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/gin-gonic/gin"
+	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
 )
 
@@ -84,7 +85,13 @@ func (s *Server) editorSuggestionRows(ctx context.Context, who *index.Principal,
 // needs the session's CSRF token and someone signed in, and answers
 // with the editor on the string (303), or the refusal as a page.
 func (s *Server) suggestionAction(c *gin.Context) {
-	who, t, unitID, err := s.editorPost(c)
+	// An anonymous visitor may only suggest, where the project takes
+	// anonymous suggestions, within the address's limit.
+	anonymous := edge.Principal(c).Anonymous() && s.anonSuggestions != nil
+	who, t, unitID, err := s.editorForm(c, anonymous)
+	if err == nil && anonymous {
+		err = s.throttleAnonymous(c)
+	}
 	if err != nil {
 		s.failPage(c, err)
 		return
@@ -103,8 +110,11 @@ func (s *Server) suggestionAction(c *gin.Context) {
 	action := c.PostForm("op")
 	if action == "suggest" {
 		target := c.PostFormArray("target")
-		_, err = s.store.AddSuggestion(ctx, unitID, index.NewSuggestion{Target: target, UserID: who.User.ID,
-			Address: c.ClientIP(), Agent: c.Request.UserAgent()},
+		n := index.NewSuggestion{Target: target, Address: c.ClientIP(), Agent: c.Request.UserAgent()}
+		if !who.Anonymous() {
+			n.UserID = who.User.ID
+		}
+		_, err = s.store.AddSuggestion(ctx, unitID, n,
 			func(u index.Unit, ut index.Translation) (index.SuggestionRights, error) {
 				if err := inPage(&ut); err != nil {
 					return index.SuggestionRights{}, err
@@ -112,10 +122,12 @@ func (s *Server) suggestionAction(c *gin.Context) {
 				if index.IsBlank(target) {
 					return index.SuggestionRights{}, index.Errorf(index.ErrInvalid, "An empty suggestion suggests nothing.")
 				}
-				return index.CheckSuggestionAdd(who, &u, &ut, false)
+				return index.CheckSuggestionAdd(who, &u, &ut, anonymous)
 			})
+	} else if anonymous {
+		err = edge.ErrNotSignedIn
 	} else {
-		err = s.suggestionWrite(ctx, who, actor, action, c.PostForm("suggestion"), inPage)
+		err = s.suggestionWrite(ctx, who, actor, action, c.PostForm("suggestion"), strings.TrimSpace(c.PostForm("reason")), inPage)
 	}
 	if err != nil {
 		s.failPage(c, err)
@@ -131,8 +143,9 @@ func (s *Server) suggestionAction(c *gin.Context) {
 	c.Redirect(http.StatusSeeOther, back)
 }
 
-// suggestionWrite runs one action on an existing suggestion.
-func (s *Server) suggestionWrite(ctx context.Context, who *index.Principal, actor index.Actor, action, idText string,
+// suggestionWrite runs one action on an existing suggestion; reason is
+// a deletion's.
+func (s *Server) suggestionWrite(ctx context.Context, who *index.Principal, actor index.Actor, action, idText, reason string,
 	inPage func(*index.Translation) error) error {
 	id, err := strconv.ParseInt(idText, 10, 64)
 	if err != nil {
@@ -164,7 +177,12 @@ func (s *Server) suggestionWrite(ctx context.Context, who *index.Principal, acto
 				return index.CheckSuggestionVote(who, &u, &ut)
 			})
 	case "delete":
-		err = s.store.DeleteSuggestion(ctx, id, actor, "",
+		// A rejection's reason goes with the change, as the
+		// reference's "reject with a reason".
+		if len(reason) > 1000 {
+			return index.Errorf(index.ErrInvalid, "reason: longer than 1000 bytes.")
+		}
+		err = s.store.DeleteSuggestion(ctx, id, actor, reason,
 			func(sg index.Suggestion, _ index.Unit, ut index.Translation) error {
 				if err := inPage(&ut); err != nil {
 					return err

@@ -95,6 +95,7 @@ import (
 	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index/sqlstore"
+	"github.com/tolk-project/tolk/machinery"
 	"github.com/tolk-project/tolk/web"
 )
 
@@ -547,8 +548,19 @@ func concurrencyLevels(points []loadPoint) []int {
 // serverHandler serves the API and the pages over db as tolk serve
 // does, on an edge of default options.
 func serverHandler(db *sqlstore.DB, opts api.Options) http.Handler {
+	// The memory as tolk serve has it by default (cmd/tolk's
+	// DefaultMachinery): the editor fills the memory's box while
+	// rendering, so the editor's pages include a memory lookup.
+	broker, err := machinery.New(machinery.Options{SameSource: db, Memory: db,
+		Site: map[string]machinery.Config{"weblate-translation-memory": {}}})
+	if err != nil {
+		panic(err) // the zero options validate
+	}
+	if opts.Machinery == nil {
+		opts.Machinery = broker
+	}
 	e := edge.New(db, edge.Options{})
 	api.New(e, db, opts)
-	web.New(e, db, web.Options{})
+	web.New(e, db, web.Options{Machinery: broker})
 	return e.Handler()
 }

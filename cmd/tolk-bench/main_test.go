@@ -271,7 +271,7 @@ func checkSearch(t *testing.T, sr *searchResult) {
 // an error, save-and-next included.
 func checkWeb(t *testing.T, wr *webResult) {
 	t.Helper()
-	if wr == nil || len(wr.Points) != 7 {
+	if wr == nil || len(wr.Points) != 8 {
 		t.Fatalf("web section = %+v", wr)
 	}
 	for _, p := range wr.Points {

@@ -66,6 +66,9 @@ func benchWeb(ctx context.Context, cfg config, rep *report, in *instance, logf f
 		{"editor, all strings, string 500", "/translate" + tr + "?offset=500"},
 		{"editor, search", "/translate" + tr + "?q=play"},
 		{"editor, next string (script's partial page)", "/translate" + tr + "?after=1"},
+		// The workspace's heaviest string: failing checks, other
+		// languages, nearby strings, history (web_workspace.go).
+		{"editor, a string with failing checks (workspace)", "/translate" + tr + "?q=has%3Acheck"},
 	}
 	for _, p := range pages {
 		pt := webPoint{Name: p.name, Path: p.path}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	neturl "net/url"
@@ -10,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -68,28 +66,8 @@ func apiGet(t *testing.T, p *tolkProcess, path string) map[string]any {
 // two with the keyboard alone, and check the statistics moved and the
 // API shows both changes by the translator.
 func TestBrowserEditor(t *testing.T) {
-	browserPath := chromium(t)
-	bin := buildTolk(t)
-	data := t.TempDir()
-	p := runTolk(t, bin, data, "--demo")
-	add := exec.Command(bin, withDB(t, "user", "add", "anna", "--full-name", "Anna Translator", "--password-stdin", "--data", data)...)
-	add.Stdin = strings.NewReader("correct horse battery\n")
-	if out, err := add.CombinedOutput(); err != nil {
-		t.Fatalf("user add: %v\n%s", err, out)
-	}
-	if out, err := exec.Command(bin, withDB(t, "user", "grant", "anna", "translate", "--project", "demo", "--data", data)...).CombinedOutput(); err != nil {
-		t.Fatalf("user grant: %v\n%s", err, out)
-	}
+	p, ctx := demoBrowser(t) // browser_workspace_test.go
 	before := apiGet(t, p, "/api/translations/demo/app/de/statistics/")
-
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(browserPath),
-		chromedp.NoSandbox, chromedp.WindowSize(1280, 900))
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	defer cancelAlloc()
-	ctx, cancel := chromedp.NewContext(allocCtx)
-	defer cancel()
-	ctx, cancelTimeout := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancelTimeout()
 
 	css := func(s string) chromedp.CSS { return chromedp.CSS(s) }
 	text := func(sel string) string {

@@ -215,7 +215,8 @@ func (c Config) serverOptions() serverOptions {
 			AllowLocalRepos: c.AllowLocalRepos, HookSecret: c.HookSecret,
 			FileFormats: apiFileFormats(), WebhookAllowPrivate: c.WebhookAllowPrivate,
 			AnonymousSuggestions: c.AnonymousSuggestions},
-		Web: web.Options{MaxUploadBytes: c.MaxUploadBytes, MachineryRateLimit: c.MachineryRateLimit},
+		Web: web.Options{MaxUploadBytes: c.MaxUploadBytes, MachineryRateLimit: c.MachineryRateLimit,
+			AnonymousSuggestions: c.AnonymousSuggestions},
 		Machinery: machinery.Options{Site: c.Machinery, AllowPrivate: c.MachineryAllowPrivate,
 			Timeout: c.MachineryTimeout},
 	}

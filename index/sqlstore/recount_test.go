@@ -116,6 +116,17 @@ func TestEveryWriteKeepsCounts(t *testing.T) {
 	// A translation equal to its source fails "same": the failing
 	// counts move.
 	step("edit failing a check", edit("fr", 1, "Word number 1", index.StateTranslated))
+	// The editor's revert: an edit recording change 8 (issue 30).
+	step("revert", func() error {
+		_, err := f.db.UpdateUnit(ctx, f.unit(t, "de", 2).ID, f.user, func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+			return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{"Wort Nummer zwei"}, State: index.StateTranslated,
+				Autofix: true, Action: index.ActionRevert}}, nil
+		})
+		return err
+	}())
+	if got := changeDetailsOf(t, f, f.unit(t, "de", 2).ID, index.ActionRevert); !strings.HasPrefix(got, `{"state":20,"old_state":10`) {
+		t.Errorf("the revert's change details = %s", got)
+	}
 
 	upload := func(lang string, up index.Upload) error {
 		up.UserID = f.user.UserID

@@ -106,7 +106,7 @@ func (db *DB) UpdateUnit(ctx context.Context, id int64, actor index.Actor,
 			if t.IsMonolingualSource() {
 				err = e.editTemplate(&u, *upd.Edit)
 			} else {
-				_, err = e.edit(&u, *upd.Edit, 0)
+				_, err = e.edit(&u, *upd.Edit, upd.Edit.Action)
 			}
 			if err != nil {
 				return err

@@ -55,7 +55,7 @@ type Options struct {
 	HookSecret          string
 	FileFormats         []api.FileFormat
 	WebhookAllowPrivate bool
-	// AnonymousSuggestions is api.Options'.
+	// AnonymousSuggestions is api.Options' and web.Options'.
 	AnonymousSuggestions edge.RateLimit
 
 	// The machine translation services' (machinery.Options; SameSource
@@ -81,7 +81,8 @@ func (o Options) Parts() (edge.Options, api.Options, web.Options) {
 		WebhookAllowPrivate: o.WebhookAllowPrivate, AnonymousSuggestions: o.AnonymousSuggestions,
 		MemoryFiles: tolksync.MemoryFiles{}, AutoTranslateWait: o.AutoTranslateWait}
 	// A nil Files is a nil UploadParser: the pages then offer no upload.
-	w := web.Options{Files: o.Files, MaxUploadBytes: o.MaxUploadBytes, MachineryRateLimit: o.MachineryRateLimit}
+	w := web.Options{Files: o.Files, MaxUploadBytes: o.MaxUploadBytes, MachineryRateLimit: o.MachineryRateLimit,
+		AnonymousSuggestions: o.AnonymousSuggestions}
 	return e, a, w
 }
 

@@ -67,7 +67,10 @@
         if (res.body.needs_editing) {
           notes.push("It was saved as needing editing: an enforced check fails on it.");
         }
-        return go(res.body.next, true).then(function () { notice(notes.join(" ")); });
+        return go(res.body.next, true).then(function () {
+          notice(notes.join(" "));
+          document.dispatchEvent(new CustomEvent("tolk:saved", { detail: res.body })); // workspace.js
+        });
       }
       if (res.status === 409) {
         showError(res.body.error + " Stored now (" + res.body.theirs_state + "): \u201c" +

@@ -1,0 +1,40 @@
+package sqlstore
+
+import (
+	"context"
+
+	"github.com/tolk-project/tolk/index"
+)
+
+// FindOtherLanguages returns the units of the same source string in the
+// component's other languages (the editor's "Other languages": units
+// sharing source_unit_id, served by the units_source index), leaving out
+// unit excludeID and the source translation, by language code. At most
+// limit are returned (0: 100).
+func (db *DB) FindOtherLanguages(ctx context.Context, sourceUnitID, excludeID int64, limit int) ([]index.LanguageUnit, error) {
+	if limit <= 0 {
+		limit = 100
+	}
+	rows, err := db.r.QueryContext(ctx, `SELECT u.id, u.target, u.state, t.language_code,
+		coalesce(l.name, t.language_code), coalesce(l.direction, 'ltr')
+		FROM units u
+		JOIN translations t ON t.id = u.translation_id
+		LEFT JOIN languages l ON l.code = t.language_code
+		WHERE u.source_unit_id = ? AND u.id != ? AND t.is_source = 0
+		ORDER BY t.language_code LIMIT ?`, sourceUnitID, excludeID, limit)
+	if err != nil {
+		return nil, formatError(err)
+	}
+	defer rows.Close()
+	var out []index.LanguageUnit
+	for rows.Next() {
+		var lu index.LanguageUnit
+		var target string
+		if err := rows.Scan(&lu.UnitID, &target, &lu.State, &lu.LanguageCode, &lu.LanguageName, &lu.Direction); err != nil {
+			return nil, formatError(err)
+		}
+		lu.Target = index.SplitPlural(target)
+		out = append(out, lu)
+	}
+	return out, formatError(rows.Err())
+}
