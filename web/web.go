@@ -45,6 +45,8 @@ func (s *Server) routes(r *edge.Router) {
 	r.Page("/accounts/login/", s.loginPage) // web_auth.go
 	r.Handle(http.MethodPost, "/accounts/login/", s.login)
 	r.Handle(http.MethodPost, "/accounts/logout/", s.logout)
+	r.Page("/accounts/login/link/", s.loginLinkPage) // web_auth.go
+	r.Handle(http.MethodPost, "/accounts/login/link/", s.loginLink)
 	r.Handle(http.MethodGet, "/static/:file", s.static)
 	r.Handle(http.MethodHead, "/static/:file", s.static)
 	// A person past the rate limit reads a page, not the API's JSON.
@@ -58,6 +60,9 @@ type webPage struct {
 	CSRF   string
 	Here   string // this page's path and query, for the sign-in link
 	Crumbs []webLink
+	// Translate is where the page's "Translate" button leads: the
+	// editor, at the strings left to do (web_chrome.go).
+	Translate string
 	Note   string
 	// Problems are what the last import could not do (Tolk's
 	// import_error and skipped_files, README "Import errors").
@@ -70,6 +75,7 @@ type webPage struct {
 	List          []webRow
 	Matrix        *webMatrix
 	Login         *loginForm
+	LoginLink     *loginLinkForm // web_auth.go
 	Editor        *editorView
 	Upload        *uploadView
 	APIURL        string
@@ -84,6 +90,9 @@ type webLink struct {
 type webRow struct {
 	Name, URL, Percent string
 	Value              float64
+	// Translate is the editor of the row's translation; "" for rows
+	// that are not one translation.
+	Translate string
 }
 
 // webMatrix is a project's components (rows) by languages (columns).
@@ -149,7 +158,7 @@ func (s *Server) projectsPage(c *gin.Context) {
 
 // progressRow is a list row with its translated share.
 func progressRow(name, url string, part, total int) webRow {
-	return webRow{name, url, percentText(part, total), index.Percent(part, total)}
+	return webRow{Name: name, URL: url, Percent: percentText(part, total), Value: index.Percent(part, total)}
 }
 
 // projectPage serves /projects/:project/: the project, its components by
@@ -198,6 +207,7 @@ func (s *Server) projectPage(c *gin.Context) {
 			if i, ok := column[t.LanguageCode]; ok {
 				row.Cells[i] = progressRow(t.Language.Name, u.TranslationWeb(p.Slug, comp.Slug, t.LanguageCode),
 					t.Stats.Translated, t.Stats.Total)
+				row.Cells[i].Translate = translateURL(u, &t)
 			}
 		}
 		m.Rows = append(m.Rows, row)
@@ -238,6 +248,7 @@ func (s *Server) componentPage(c *gin.Context) {
 	for _, t := range trs {
 		page.List = append(page.List, progressRow(t.Language.Name, u.TranslationWeb(p, comp.Slug, t.LanguageCode),
 			t.Stats.Translated, t.Stats.Total))
+		page.List[len(page.List)-1].Translate = translateURL(u, &t)
 		if t.LoadError != "" {
 			page.Problems = append(page.Problems, t.Language.Name+" does not parse: "+t.LoadError)
 		}
@@ -273,6 +284,7 @@ func (s *Server) translationView(c *gin.Context, t *index.Translation) webPage {
 		{Name: "Language " + t.Language.Name, URL: u.Share(p, l)},
 	}
 	page.Upload = s.uploadView(c, u, t)
+	page.Translate = translateURL(u, t)
 	return page
 }
 

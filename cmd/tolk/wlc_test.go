@@ -24,6 +24,8 @@ import (
 type tolkProcess struct {
 	base  string // http://127.0.0.1:PORT
 	token string // the demo administrator's token, printed on the first start
+	// signIn is the demo's one-time sign-in link, printed on every start.
+	signIn string
 	data  string
 	// kill ends the process at once (SIGKILL), as a crash would, and
 	// waits for it; calling it again does nothing.
@@ -146,6 +148,9 @@ func spawnTolk(t *testing.T, bin, data string, args ...string) *tolkProcess {
 			}
 			if tok := tokenRE.FindString(line); tok != "" {
 				p.token = tok
+			}
+			if strings.Contains(line, "/accounts/login/link/?key=") {
+				p.signIn = line
 			}
 			if m := serving.FindStringSubmatch(line); m != nil {
 				p.base = m[1]
