@@ -60,9 +60,6 @@ type webPage struct {
 	CSRF   string
 	Here   string // this page's path and query, for the sign-in link
 	Crumbs []webLink
-	// Translate is where the page's "Translate" button leads: the
-	// editor, at the strings left to do (web_chrome.go).
-	Translate string
 	Note   string
 	// Problems are what the last import could not do (Tolk's
 	// import_error and skipped_files, README "Import errors").
@@ -79,6 +76,7 @@ type webPage struct {
 	Editor        *editorView
 	Upload        *uploadView
 	APIURL        string
+	Translate     string // the "Translate" button's editor address (web_chrome.go)
 }
 
 type webLink struct {

@@ -24,8 +24,6 @@ import (
 type tolkProcess struct {
 	base  string // http://127.0.0.1:PORT
 	token string // the demo administrator's token, printed on the first start
-	// signIn is the demo's one-time sign-in link, printed on every start.
-	signIn string
 	data  string
 	// kill ends the process at once (SIGKILL), as a crash would, and
 	// waits for it; calling it again does nothing.
@@ -36,6 +34,9 @@ type tolkProcess struct {
 	exited  chan struct{}
 	// log is what the process wrote to stderr so far.
 	log *logBuffer
+	// signIn is the line of the demo's one-time sign-in link, printed
+	// on every start.
+	signIn string
 }
 
 // logBuffer is a bytes.Buffer a process writes while a test reads it.
