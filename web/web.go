@@ -22,7 +22,10 @@ import (
 var webUI embed.FS
 
 var pageTemplate = template.Must(template.New("").Funcs(template.FuncMap{
-	"inc": func(i int) int { return i + 1 },
+	"inc":        func(i int) int { return i + 1 },
+	"queryWords": index.QueryWordList, // webui/keys.html
+	"zenURL":     zenURL,
+	"add":        func(a, b, c int) int { return a + b + c },
 }).ParseFS(webUI, "webui/*.html"))
 
 // routes registers the pages, GET and HEAD only, and their
@@ -36,6 +39,7 @@ func (s *Server) routes(r *edge.Router) {
 	r.Page("/projects/:project/:component/:language/", s.translationPage)
 	r.Handle(http.MethodPost, "/projects/:project/:component/:language/upload/", s.uploadPage) // web_files.go
 	r.Page("/translate/:project/:component/:language/", s.translatePage)                       // web_editor.go
+	r.Page("/zen/:project/:component/:language/", s.zenPage)                                   // web_zen.go
 	r.Handle(http.MethodPost, "/translate/:project/:component/:language/save/", s.saveUnit)
 	r.Handle(http.MethodPost, "/translate/:project/:component/:language/comment/", s.addComment)           // web_comments.go
 	r.Handle(http.MethodPost, "/translate/:project/:component/:language/suggestions/", s.suggestionAction) // web_suggestions.go
@@ -77,6 +81,7 @@ type webPage struct {
 	Upload        *uploadView
 	APIURL        string
 	Translate     string // the "Translate" button's editor address (web_chrome.go)
+	Zen           *zenView
 }
 
 type webLink struct {
@@ -280,6 +285,7 @@ func (s *Server) translationView(c *gin.Context, t *index.Translation) webPage {
 		{Name: fmt.Sprintf("Strings needing editing (%d)", t.Stats.Fuzzy), URL: edit + "?q=" + url.QueryEscape("is:fuzzy")},
 		{Name: fmt.Sprintf("All strings (%d)", t.Stats.Total), URL: edit},
 		{Name: "Language " + t.Language.Name, URL: u.Share(p, l)},
+		{Name: "Zen mode: many strings at once", URL: zenURL(edit) + "?q=" + url.QueryEscape(todoQuery)},
 	}
 	page.Upload = s.uploadView(c, u, t)
 	page.Translate = translateURL(u, t)
@@ -500,7 +506,8 @@ func (s *Server) render(c *gin.Context, status int, name string, data any) {
 // static serves the stylesheet and script of webui/.
 func (s *Server) static(c *gin.Context) {
 	name := c.Param("file")
-	types := map[string]string{"tolk.css": "text/css; charset=utf-8", "tolk.js": "text/javascript; charset=utf-8"}
+	types := map[string]string{"tolk.css": "text/css; charset=utf-8", "tolk.js": "text/javascript; charset=utf-8",
+		"keys.js": "text/javascript; charset=utf-8"}
 	ct, ok := types[name]
 	if !ok {
 		s.failPage(c, index.ErrNotFound)

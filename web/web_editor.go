@@ -423,17 +423,7 @@ func (s *Server) editorUnit(ctx context.Context, u edge.URLs, t *index.Translati
 	for _, f := range x.Source {
 		out.Source = append(out.Source, splitPlaceholders(f))
 	}
-	n := index.PluralCount(x, t)
-	for i := 0; i < n; i++ {
-		f := editorForm{}
-		if i < len(x.Target) {
-			f.Text = x.Target[i]
-		}
-		if n > 1 {
-			f.Label = "Plural form " + strconv.Itoa(i)
-		}
-		out.Forms = append(out.Forms, f)
-	}
+	out.Forms = editorForms(x, t) // web_zen.go
 	out.Placeholders, out.Missing = missingPlaceholders(x.Source, x.Target)
 	var err error
 	if out.Glossary, err = s.glossaryTerms(ctx, t, x.Source); err != nil {
@@ -680,7 +670,8 @@ func (s *Server) saveUnit(c *gin.Context) {
 		return
 	}
 	c.JSON(http.StatusOK, gin.H{"saved": req.ID, "next": next, "fixups": fixupNames(saved.Fixups),
-		"needs_editing": saved.State.Fuzzy() && !req.Fuzzy})
+		"needs_editing": saved.State.Fuzzy() && !req.Fuzzy,
+		"version": unitVersion(&saved)}) // zen mode saves a row again (web_zen.go)
 }
 
 // fixupNames are the names of the autofixes a save applied, for the
