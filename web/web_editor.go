@@ -671,7 +671,7 @@ func (s *Server) saveUnit(c *gin.Context) {
 	}
 	c.JSON(http.StatusOK, gin.H{"saved": req.ID, "next": next, "fixups": fixupNames(saved.Fixups),
 		"needs_editing": saved.State.Fuzzy() && !req.Fuzzy,
-		"version": unitVersion(&saved)}) // zen mode saves a row again (web_zen.go)
+		"version":       unitVersion(&saved)}) // zen mode saves a row again (web_zen.go)
 }
 
 // fixupNames are the names of the autofixes a save applied, for the
