@@ -283,6 +283,7 @@ func (s *Server) translationView(c *gin.Context, t *index.Translation) webPage {
 		{Name: fmt.Sprintf("Untranslated strings (%d)", t.Stats.Total-t.Stats.Translated-t.Stats.Fuzzy),
 			URL: edit + "?q=" + url.QueryEscape("state:empty")},
 		{Name: fmt.Sprintf("Strings needing editing (%d)", t.Stats.Fuzzy), URL: edit + "?q=" + url.QueryEscape("is:fuzzy")},
+		{Name: fmt.Sprintf("Strings with failing checks (%d)", t.Stats.Failing), URL: edit + "?q=" + url.QueryEscape("has:check")},
 		{Name: fmt.Sprintf("All strings (%d)", t.Stats.Total), URL: edit},
 		{Name: "Language " + t.Language.Name, URL: u.Share(p, l)},
 		{Name: "Zen mode: many strings at once", URL: zenURL(edit) + "?q=" + url.QueryEscape(todoQuery)},

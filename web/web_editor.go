@@ -174,7 +174,7 @@ func unitVersion(u *index.Unit) string {
 // reference's is:untranslated takes those needing editing too.
 var editorFilters = []struct{ name, q string }{
 	{"All", ""}, {"Untranslated", "state:empty"}, {"Needs editing", "is:fuzzy"},
-	{"Translated", "is:translated"}, {"Approved", "is:approved"},
+	{"Translated", "is:translated"}, {"Approved", "is:approved"}, {"Failing checks", "has:check"},
 }
 
 // withID adds an id condition to a search.

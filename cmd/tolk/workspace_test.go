@@ -190,10 +190,12 @@ func TestBrowserWorkspace(t *testing.T) {
 	w.do("login page", chromedp.Navigate(p.base+"/accounts/login/"), chromedp.WaitVisible(chromedp.CSS(`input[name=username]`)))
 	w.audit("login")
 	w.signInFromLink(link)
+	w.keyboardOnly()
 	w.filterFailingChecks()
 	w.fixFailingCheck()
 	w.translatePluralFormByForm()
 	w.shortcutsOverlay()
+	w.zenReview()
 	w.pagesAtWidth(1280)
 	w.pagesAtWidth(375)
 	w.rtl()
@@ -212,6 +214,30 @@ func (w *workspace) signInFromLink(link string) {
 		w.t.Fatalf("signed in as %q", who)
 	}
 	w.audit("home, signed in")
+}
+
+// keyboardOnly walks from a project page to the editor with the
+// keyboard alone: the first Tab reaches "Skip to the content", visibly,
+// and Tab onwards reaches the Translate button, which Enter follows.
+func (w *workspace) keyboardOnly() {
+	w.do("translation page", chromedp.Navigate(w.p.base+"/projects/demo/app/fr/"),
+		chromedp.WaitVisible(chromedp.CSS(`.cta a`)), chromedp.KeyEvent("\t"))
+	if got := w.eval(`document.activeElement.className`); got != "skip" {
+		w.t.Errorf("the first Tab reaches %v, not the skip link", w.eval(`document.activeElement.outerHTML`))
+	}
+	w.focusVisible("skip link")
+	w.do("skip", chromedp.KeyEvent("\r"), chromedp.Poll[chromedp.Void](`document.activeElement.id === "main"`))
+	for i := 0; i < 5 && w.eval(`document.activeElement.textContent`) != "Translate"; i++ {
+		w.do("tab", chromedp.KeyEvent("\t"))
+	}
+	if w.eval(`document.activeElement.textContent`) != "Translate" {
+		w.t.Fatalf("Tab from the content does not reach Translate: at %v", w.eval(`document.activeElement.outerHTML`))
+	}
+	w.focusVisible("Translate button")
+	w.do("follow it", chromedp.KeyEvent("\r"), chromedp.WaitVisible(chromedp.CSS(`textarea[name=target]`)))
+	if got := w.eval(`location.pathname`); got != "/translate/demo/app/fr/" {
+		w.t.Errorf("Translate led to %v", got)
+	}
 }
 
 // filterFailingChecks goes from the Czech notifications page through
@@ -303,6 +329,31 @@ func (w *workspace) shortcutsOverlay() {
 	w.audit("shortcuts overlay")
 	w.shot("shortcuts")
 	w.do("close", chromedp.KeyEvent("\x1b"), chromedp.WaitNotVisible(chromedp.CSS(`#shortcuts`)))
+}
+
+// zenReview translates two strings in zen mode from the keyboard: each
+// Ctrl+Enter saves its row, says so in words, and moves to the next row.
+func (w *workspace) zenReview() {
+	w.do("zen mode", chromedp.Navigate(w.p.base+"/zen/demo/app/de/?q="+neturl.QueryEscape("state:empty")),
+		chromedp.WaitVisible(chromedp.CSS(`form.zen-row textarea`)))
+	keys := []string{}
+	for _, v := range w.eval(`Array.from(document.querySelectorAll("form.zen-row code")).slice(0, 2).map(c => c.textContent)`).([]any) {
+		keys = append(keys, v.(string))
+	}
+	if len(keys) != 2 {
+		w.t.Fatalf("zen rows: %v", keys)
+	}
+	for i, text := range []string{"Lebewohl", "{count} Artikel im Korb"} {
+		w.do("zen row "+keys[i],
+			chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.activeElement === document.querySelectorAll("form.zen-row")[%d].querySelector("textarea")`, i)),
+			typeText(text),
+			chromedp.KeyEvent("\r", chromedp.KeyModifiers(chromedp.ModifierCtrl)),
+			chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.querySelectorAll("form.zen-row .zen-status")[%d].textContent === "Saved."`, i)))
+		if got := w.unitTarget("app", "de", keys[i]); len(got) != 1 || got[0] != text {
+			w.t.Errorf("zen saved %s = %q, want %q", keys[i], got, text)
+		}
+	}
+	w.shot("zen-saved")
 }
 
 // pagesAtWidth visits every page at a width: axe-core, no sideways

@@ -213,22 +213,8 @@
   }
 
   function zenSave(form, moveOn) {
-    var data = {
-      id: parseInt(form.elements.id.value, 10),
-      version: form.elements.version.value,
-      q: form.elements.q.value,
-      target: all("textarea[name=target]", form).map(function (t) { return t.value; }),
-      fuzzy: !!(form.elements.fuzzy && form.elements.fuzzy.checked),
-      approved: !!(form.elements.approved && form.elements.approved.checked)
-    };
     zenStatus(form, "Saving\u2026");
-    return fetch(form.action, {
-      method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRF-Token": form.elements.csrf_token.value },
-      body: JSON.stringify(data)
-    }).then(function (r) {
-      return r.json().then(function (body) { return { status: r.status, body: body }; });
-    }).then(function (res) {
+    return window.tolkPost(form).then(function (res) {
       if (res.status === 200) {
         form.elements.version.value = res.body.version;
         form.removeAttribute("data-dirty");

@@ -39,8 +39,9 @@
     main().insertBefore(p, main().firstChild);
   }
 
-  // save posts the edit as JSON and moves to the next string.
-  function save(form) {
+  // post sends a save form (the editor's, or a zen row's: keys.js) as
+  // JSON and answers its status and body.
+  function post(form) {
     var data = {
       id: parseInt(form.elements.id.value, 10),
       version: form.elements.version.value,
@@ -49,15 +50,21 @@
       fuzzy: !!(form.elements.fuzzy && form.elements.fuzzy.checked),
       approved: !!(form.elements.approved && form.elements.approved.checked)
     };
-    var button = document.getElementById("save");
-    if (button) { button.disabled = true; }
     return fetch(form.action, {
       method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRF-Token": form.elements.csrf_token.value },
       body: JSON.stringify(data)
     }).then(function (r) {
       return r.json().then(function (body) { return { status: r.status, body: body }; });
-    }).then(function (res) {
+    });
+  }
+  window.tolkPost = post;
+
+  // save posts the edit and moves to the next string.
+  function save(form) {
+    var button = document.getElementById("save");
+    if (button) { button.disabled = true; }
+    return post(form).then(function (res) {
       if (button) { button.disabled = false; }
       if (res.status === 200) {
         var notes = [];
