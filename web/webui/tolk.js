@@ -16,6 +16,7 @@
       .then(function (html) {
         main().innerHTML = html;
         if (push) { history.pushState({}, "", url); }
+        shown = location.pathname + location.search;
         var ta = main().querySelector("textarea:not([readonly])");
         if (ta) { ta.focus(); }
         check();
@@ -176,6 +177,13 @@
     }
   });
 
-  window.addEventListener("popstate", function () { go(location.href, false); });
+  // Back and forward swap in the string of the address; a link within
+  // the page (#main, #comments) changes only the fragment and swaps
+  // nothing.
+  var shown = location.pathname + location.search;
+  window.addEventListener("popstate", function () {
+    var now = location.pathname + location.search;
+    if (now !== shown) { shown = now; go(location.href, false); }
+  });
   document.addEventListener("DOMContentLoaded", function () { check(); machinery(); });
 })();
