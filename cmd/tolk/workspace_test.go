@@ -94,6 +94,23 @@ func (w *workspace) eval(expr string) any {
 	return v
 }
 
+// waitFor waits until the expression holds, across the page loads
+// between (an evaluation in a page being left fails, and is retried).
+func (w *workspace) waitFor(expr string) {
+	w.t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for {
+		ok, err := chromedp.Run(w.ctx, chromedp.Evaluate[bool](expr))
+		if err == nil && ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			w.t.Fatalf("waiting for %s: %v", expr, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // shot saves a screenshot of the whole page as name.png.
 func (w *workspace) shot(name string) {
 	w.t.Helper()
@@ -256,8 +273,10 @@ func (w *workspace) filterFailingChecks() {
 		chromedp.Poll[chromedp.Void](`Array.from(document.querySelectorAll("#q-fields option")).some(o => o.value === "has:")`))
 	w.do("complete the query",
 		chromedp.Evaluate[chromedp.Void](`document.querySelector("input[name=q]").value = "has:"`),
-		chromedp.SendKeys(chromedp.CSS(`input[name=q]`), "check\r"),
-		chromedp.WaitVisible(chromedp.CSS(`.meta code`)))
+		chromedp.SendKeys(chromedp.CSS(`input[name=q]`), "check\r"))
+	// The page before the search shows a string too: wait for the
+	// search's page.
+	w.waitFor(`new URLSearchParams(location.search).get("q") === "has:check" && document.readyState === "complete" && !!document.querySelector(".meta code")`)
 	if key := w.text(".meta code"); key != "comments" {
 		w.t.Fatalf("has:check leads to %q, want comments", key)
 	}
