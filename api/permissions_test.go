@@ -801,11 +801,11 @@ func TestPermissionMatrixCoversEveryWrite(t *testing.T) {
 	// one must be added here knowingly. The pages' own writes (sign-in,
 	// sign-out, the editor's save, comment and suggestions, the upload
 	// form) check a CSRF token and the same permissions as the API
-	// (web_auth_test.go, web_editor_test.go, web_comments_test.go,
+	// (web_auth_test.go, web_loginlink_test.go, web_editor_test.go, web_comments_test.go,
 	// web_files_test.go). The editor's machine translation endpoint
 	// stores nothing; it checks the CSRF token, machinery.view and
 	// visibility (web_machinery_test.go).
-	outside := []string{"POST /accounts/login/", "POST /accounts/logout/", "POST /git/:project/:component/*path",
+	outside := []string{"POST /accounts/login/", "POST /accounts/login/link/", "POST /accounts/logout/", "POST /git/:project/:component/*path",
 		"POST /hooks/:service", "POST /hooks/:service/", "POST /js/translate/:service/:unit/",
 		"POST /projects/:project/:component/:language/upload/",
 		"POST /translate/:project/:component/:language/check/", // web_workspace_test.go

@@ -56,6 +56,9 @@ type Store interface {
 	CreateSession(ctx context.Context, s index.Session) error
 	// DeleteSession removes the session stored under a hash, if any.
 	DeleteSession(ctx context.Context, hash string) error
+	// RedeemLoginLink spends a one-time sign-in link and stores a
+	// session for its user, or answers ErrUnauthenticated.
+	RedeemLoginLink(ctx context.Context, secret string, session index.Session) (index.User, error)
 	suggestionStore
 	workspaceStore // web_workspace.go
 	// FindTranslationByID returns a translation with its component and

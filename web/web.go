@@ -22,7 +22,10 @@ import (
 var webUI embed.FS
 
 var pageTemplate = template.Must(template.New("").Funcs(template.FuncMap{
-	"inc": func(i int) int { return i + 1 },
+	"inc":        func(i int) int { return i + 1 },
+	"queryWords": index.QueryWordList, // webui/keys.html
+	"zenURL":     zenURL,
+	"add":        func(a, b, c int) int { return a + b + c },
 }).ParseFS(webUI, "webui/*.html"))
 
 // routes registers the pages, GET and HEAD only, and their
@@ -36,6 +39,7 @@ func (s *Server) routes(r *edge.Router) {
 	r.Page("/projects/:project/:component/:language/", s.translationPage)
 	r.Handle(http.MethodPost, "/projects/:project/:component/:language/upload/", s.uploadPage) // web_files.go
 	r.Page("/translate/:project/:component/:language/", s.translatePage)                       // web_editor.go
+	r.Page("/zen/:project/:component/:language/", s.zenPage)                                   // web_zen.go
 	r.Handle(http.MethodPost, "/translate/:project/:component/:language/save/", s.saveUnit)
 	r.Handle(http.MethodPost, "/translate/:project/:component/:language/comment/", s.addComment)           // web_comments.go
 	r.Handle(http.MethodPost, "/translate/:project/:component/:language/suggestions/", s.suggestionAction) // web_suggestions.go
@@ -48,6 +52,8 @@ func (s *Server) routes(r *edge.Router) {
 	r.Page("/accounts/login/", s.loginPage) // web_auth.go
 	r.Handle(http.MethodPost, "/accounts/login/", s.login)
 	r.Handle(http.MethodPost, "/accounts/logout/", s.logout)
+	r.Page("/accounts/login/link/", s.loginLinkPage) // web_auth.go
+	r.Handle(http.MethodPost, "/accounts/login/link/", s.loginLink)
 	r.Handle(http.MethodGet, "/static/:file", s.static)
 	r.Handle(http.MethodHead, "/static/:file", s.static)
 	// A person past the rate limit reads a page, not the API's JSON.
@@ -73,9 +79,12 @@ type webPage struct {
 	List          []webRow
 	Matrix        *webMatrix
 	Login         *loginForm
+	LoginLink     *loginLinkForm // web_auth.go
 	Editor        *editorView
 	Upload        *uploadView
 	APIURL        string
+	Translate     string // the "Translate" button's editor address (web_chrome.go)
+	Zen           *zenView
 }
 
 type webLink struct {
@@ -87,6 +96,9 @@ type webLink struct {
 type webRow struct {
 	Name, URL, Percent string
 	Value              float64
+	// Translate is the editor of the row's translation; "" for rows
+	// that are not one translation.
+	Translate string
 }
 
 // webMatrix is a project's components (rows) by languages (columns).
@@ -152,7 +164,7 @@ func (s *Server) projectsPage(c *gin.Context) {
 
 // progressRow is a list row with its translated share.
 func progressRow(name, url string, part, total int) webRow {
-	return webRow{name, url, percentText(part, total), index.Percent(part, total)}
+	return webRow{Name: name, URL: url, Percent: percentText(part, total), Value: index.Percent(part, total)}
 }
 
 // projectPage serves /projects/:project/: the project, its components by
@@ -201,6 +213,7 @@ func (s *Server) projectPage(c *gin.Context) {
 			if i, ok := column[t.LanguageCode]; ok {
 				row.Cells[i] = progressRow(t.Language.Name, u.TranslationWeb(p.Slug, comp.Slug, t.LanguageCode),
 					t.Stats.Translated, t.Stats.Total)
+				row.Cells[i].Translate = translateURL(u, &t)
 			}
 		}
 		m.Rows = append(m.Rows, row)
@@ -241,6 +254,7 @@ func (s *Server) componentPage(c *gin.Context) {
 	for _, t := range trs {
 		page.List = append(page.List, progressRow(t.Language.Name, u.TranslationWeb(p, comp.Slug, t.LanguageCode),
 			t.Stats.Translated, t.Stats.Total))
+		page.List[len(page.List)-1].Translate = translateURL(u, &t)
 		if t.LoadError != "" {
 			page.Problems = append(page.Problems, t.Language.Name+" does not parse: "+t.LoadError)
 		}
@@ -272,10 +286,13 @@ func (s *Server) translationView(c *gin.Context, t *index.Translation) webPage {
 		{Name: fmt.Sprintf("Untranslated strings (%d)", t.Stats.Total-t.Stats.Translated-t.Stats.Fuzzy),
 			URL: edit + "?q=" + url.QueryEscape("state:empty")},
 		{Name: fmt.Sprintf("Strings needing editing (%d)", t.Stats.Fuzzy), URL: edit + "?q=" + url.QueryEscape("is:fuzzy")},
+		{Name: fmt.Sprintf("Strings with failing checks (%d)", t.Stats.Failing), URL: edit + "?q=" + url.QueryEscape("has:check")},
 		{Name: fmt.Sprintf("All strings (%d)", t.Stats.Total), URL: edit},
 		{Name: "Language " + t.Language.Name, URL: u.Share(p, l)},
+		{Name: "Zen mode: many strings at once", URL: zenURL(edit) + "?q=" + url.QueryEscape(todoQuery)},
 	}
 	page.Upload = s.uploadView(c, u, t)
+	page.Translate = translateURL(u, t)
 	return page
 }
 
@@ -494,7 +511,8 @@ func (s *Server) render(c *gin.Context, status int, name string, data any) {
 func (s *Server) static(c *gin.Context) {
 	name := c.Param("file")
 	types := map[string]string{"tolk.css": "text/css; charset=utf-8", "tolk.js": "text/javascript; charset=utf-8",
-		"workspace.js": "text/javascript; charset=utf-8"}
+		"workspace.js": "text/javascript; charset=utf-8",
+		"keys.js":      "text/javascript; charset=utf-8"}
 	ct, ok := types[name]
 	if !ok {
 		s.failPage(c, index.ErrNotFound)

@@ -116,3 +116,56 @@ func (s *Server) logout(c *gin.Context) {
 	s.edge.SetCookie(c, edge.SessionCookie, "", -1)
 	c.Redirect(http.StatusSeeOther, "/")
 }
+
+// A one-time sign-in link (index/loginlink.go; `tolk serve --demo`
+// prints one) leads to a page with one button: opening the link signs
+// nobody in, so a mail scanner or a browser's prefetch fetching it does
+// not spend it, and a page of another site cannot sign a visitor in as
+// someone else (the button's form carries the CSRF token). The secret
+// rides in the query, which the request log leaves out (it logs the
+// path only).
+
+// loginLinkForm is the sign-in link page's form.
+type loginLinkForm struct {
+	Key, Next, Problem string
+}
+
+// loginLinkPage serves GET /accounts/login/link/?key=….
+func (s *Server) loginLinkPage(c *gin.Context) {
+	s.writeLoginLink(c, http.StatusOK, "")
+}
+
+func (s *Server) writeLoginLink(c *gin.Context, status int, problem string) {
+	page := s.newPage(c, "Sign in with a link")
+	page.CSRF = s.edge.CSRFToken(c)
+	page.LoginLink = &loginLinkForm{Key: c.Request.FormValue("key"), Next: localPath(c.Request.FormValue("next")),
+		Problem: problem}
+	if page.LoginLink.Key != "" && !index.LooksLikeLoginLink(page.LoginLink.Key) {
+		page.LoginLink.Problem, status = "This is not a sign-in link: copy the whole address.", http.StatusBadRequest
+	}
+	s.writePage(c, status, page)
+}
+
+// loginLink serves POST /accounts/login/link/: the link is spent and a
+// session opened in one write, or the page says why not.
+func (s *Server) loginLink(c *gin.Context) {
+	if err := s.edge.CheckCSRF(c, c.PostForm(edge.CSRFField)); err != nil {
+		s.failPage(c, err)
+		return
+	}
+	cookie := index.NewToken(index.SessionPrefix)
+	_, err := s.store.RedeemLoginLink(c.Request.Context(), c.PostForm("key"),
+		index.Session{Hash: index.HashToken(cookie), Expires: time.Now().Add(index.SessionLifetime)})
+	if errors.Is(err, index.ErrUnauthenticated) {
+		_, body := edge.ErrorResponse(err)
+		s.writeLoginLink(c, http.StatusUnauthorized, body.Errors[0].Detail)
+		return
+	}
+	if err != nil {
+		s.failPage(c, err)
+		return
+	}
+	s.edge.SetCookie(c, edge.SessionCookie, cookie, int(index.SessionLifetime/time.Second))
+	s.edge.SetCookie(c, edge.CSRFCookie, "", -1)
+	c.Redirect(http.StatusSeeOther, localPath(c.PostForm("next")))
+}

@@ -156,7 +156,7 @@ func unitVersion(u *index.Unit) string {
 // reference's is:untranslated takes those needing editing too.
 var editorFilters = []struct{ name, q string }{
 	{"All", ""}, {"Untranslated", "state:empty"}, {"Needs editing", "is:fuzzy"},
-	{"Translated", "is:translated"}, {"Approved", "is:approved"},
+	{"Translated", "is:translated"}, {"Approved", "is:approved"}, {"Failing checks", "has:check"},
 }
 
 // withID adds an id condition to a search.
@@ -414,18 +414,7 @@ func (s *Server) editorUnit(ctx context.Context, u edge.URLs, t *index.Translati
 	for _, f := range x.Source {
 		out.Source = append(out.Source, sourceParts(f))
 	}
-	n := index.PluralCount(x, t)
-	labels := pluralLabels(&t.Language, n)
-	for i := 0; i < n; i++ {
-		f := editorForm{}
-		if i < len(x.Target) {
-			f.Text = x.Target[i]
-		}
-		if n > 1 {
-			f.Label = labels[i]
-		}
-		out.Forms = append(out.Forms, f)
-	}
+	out.Forms = editorForms(x, t) // web_zen.go
 	out.Placeholders, out.Missing = missingPlaceholders(x.Source, x.Target)
 	var err error
 	if out.Glossary, err = s.glossaryTerms(ctx, t, x.Source); err != nil {
@@ -684,7 +673,8 @@ func (s *Server) saveUnit(c *gin.Context) {
 		return
 	}
 	answer := gin.H{"saved": req.ID, "next": next, "fixups": fixupNames(saved.Fixups),
-		"needs_editing": saved.State.Fuzzy() && !req.Fuzzy, "checks": failing}
+		"needs_editing": saved.State.Fuzzy() && !req.Fuzzy, "checks": failing,
+		"version": unitVersion(&saved)} // zen mode saves a row again (web_zen.go)
 	if len(failing) > 0 {
 		answer["previous"] = editorURL(u.Translate(t.Component.Project.Slug, t.Component.Slug, t.LanguageCode), req.Query,
 			"checksum", checksumOf(saved.IDHash))

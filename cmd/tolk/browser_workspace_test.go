@@ -74,7 +74,7 @@ func demoBrowser(t *testing.T) (*tolkProcess, context.Context) {
 // the first one shows), a placeholder inserted by a click, the failing
 // checks of a save shown on the next string without a reload, and a
 // Czech plural translated form by form under its CLDR names.
-func TestBrowserWorkspace(t *testing.T) {
+func TestBrowserPanels(t *testing.T) {
 	p, ctx := demoBrowser(t)
 	importMemory(t, p, `[{"source": "Good bye", "target": "Auf Wiedersehen", "source_language": "en",
 		"target_language": "de", "origin": "browser test"}]`)

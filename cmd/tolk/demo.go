@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/tolk-project/tolk"
 	"github.com/tolk-project/tolk/index"
@@ -110,5 +112,28 @@ func demoAdmin(ctx context.Context, db *sqlstore.DB, out io.Writer) error {
 	if out != nil {
 		fmt.Fprintf(out, "demo administrator %q created; its API token (shown once):\n%s\n", demoAdminName, secret)
 	}
+	return nil
+}
+
+// demoSignInLink prints, on every start, a one-time link that signs the
+// demo's administrator in to the browser (index/loginlink.go): the demo
+// has no password to give, and a person trying it should not need the
+// command line to get into the editor. The link works once, within
+// index.LoginLinkLifetime; the next start prints another.
+func demoSignInLink(ctx context.Context, db *sqlstore.DB, siteURL string, out io.Writer) error {
+	if out == nil {
+		return nil
+	}
+	u, err := db.FindUser(ctx, demoAdminName)
+	if err != nil {
+		return err
+	}
+	secret := index.NewToken(index.LoginLinkPrefix)
+	if err := db.CreateLoginLink(ctx, index.Session{Hash: index.HashToken(secret), UserID: u.ID,
+		Expires: time.Now().Add(index.LoginLinkLifetime)}); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "sign in to the browser as %q (the link works once, for %d minutes):\n%s/accounts/login/link/?key=%s\n",
+		demoAdminName, int(index.LoginLinkLifetime.Minutes()), strings.TrimSuffix(siteURL, "/"), secret)
 	return nil
 }

@@ -255,6 +255,9 @@ func (m *Main) Open(ctx context.Context) error {
 		if err := demoAdmin(ctx, m.db, m.Stdout); err != nil {
 			return fmt.Errorf("demo: %w", err)
 		}
+		if err := demoSignInLink(ctx, m.db, siteURL, m.Stdout); err != nil {
+			return fmt.Errorf("demo: %w", err)
+		}
 		demo, err := demoProject(ctx, m.Config.DataDir)
 		if err != nil {
 			return fmt.Errorf("demo: %w", err)

@@ -34,6 +34,9 @@ type tolkProcess struct {
 	exited  chan struct{}
 	// log is what the process wrote to stderr so far.
 	log *logBuffer
+	// signIn is the line of the demo's one-time sign-in link, printed
+	// on every start.
+	signIn string
 }
 
 // logBuffer is a bytes.Buffer a process writes while a test reads it.
@@ -146,6 +149,9 @@ func spawnTolk(t *testing.T, bin, data string, args ...string) *tolkProcess {
 			}
 			if tok := tokenRE.FindString(line); tok != "" {
 				p.token = tok
+			}
+			if strings.Contains(line, "/accounts/login/link/?key=") {
+				p.signIn = line
 			}
 			if m := serving.FindStringSubmatch(line); m != nil {
 				p.base = m[1]

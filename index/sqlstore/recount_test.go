@@ -301,6 +301,14 @@ func TestEveryWriteKeepsCounts(t *testing.T) {
 		_, err = f.db.ApplyAutoTranslateBatch(ctx, j.ID, b)
 		step("autotranslate "+string(mode), err)
 	}
+	// Signing in with a one-time link touches no counter (user_activity
+	// counts changes, and it writes none).
+	link := index.NewToken(index.LoginLinkPrefix)
+	step("create a sign-in link", f.db.CreateLoginLink(ctx, index.Session{Hash: index.HashToken(link),
+		UserID: f.user.UserID, Expires: f.clock.Now().Add(index.LoginLinkLifetime)}))
+	_, err = f.db.RedeemLoginLink(ctx, link, index.Session{Hash: index.HashToken(index.NewToken(index.SessionPrefix)),
+		Expires: f.clock.Now().Add(index.SessionLifetime)})
+	step("redeem it", err)
 
 	_, err = f.db.DeleteComponent(ctx, f.comp.ID, f.user)
 	step("remove component", err)

@@ -16,6 +16,7 @@
       .then(function (html) {
         main().innerHTML = html;
         if (push) { history.pushState({}, "", url); }
+        shown = location.pathname + location.search;
         var ta = main().querySelector("textarea:not([readonly])");
         if (ta) { ta.focus(); }
         check();
@@ -39,8 +40,9 @@
     main().insertBefore(p, main().firstChild);
   }
 
-  // save posts the edit as JSON and moves to the next string.
-  function save(form) {
+  // post sends a save form (the editor's, or a zen row's: keys.js) as
+  // JSON and answers its status and body.
+  function post(form) {
     var data = {
       id: parseInt(form.elements.id.value, 10),
       version: form.elements.version.value,
@@ -49,15 +51,21 @@
       fuzzy: !!(form.elements.fuzzy && form.elements.fuzzy.checked),
       approved: !!(form.elements.approved && form.elements.approved.checked)
     };
-    var button = document.getElementById("save");
-    if (button) { button.disabled = true; }
     return fetch(form.action, {
       method: "POST", credentials: "same-origin",
       headers: { "Content-Type": "application/json", "X-CSRF-Token": form.elements.csrf_token.value },
       body: JSON.stringify(data)
     }).then(function (r) {
       return r.json().then(function (body) { return { status: r.status, body: body }; });
-    }).then(function (res) {
+    });
+  }
+  window.tolkPost = post;
+
+  // save posts the edit and moves to the next string.
+  function save(form) {
+    var button = document.getElementById("save");
+    if (button) { button.disabled = true; }
+    return post(form).then(function (res) {
       if (button) { button.disabled = false; }
       if (res.status === 200) {
         var notes = [];
@@ -172,6 +180,13 @@
     }
   });
 
-  window.addEventListener("popstate", function () { go(location.href, false); });
+  // Back and forward swap in the string of the address; a link within
+  // the page (#main, #comments) changes only the fragment and swaps
+  // nothing.
+  var shown = location.pathname + location.search;
+  window.addEventListener("popstate", function () {
+    var now = location.pathname + location.search;
+    if (now !== shown) { shown = now; go(location.href, false); }
+  });
   document.addEventListener("DOMContentLoaded", function () { check(); machinery(); });
 })();
