@@ -69,7 +69,7 @@ func demoBrowser(t *testing.T) (*tolkProcess, context.Context) {
 	return p, ctx
 }
 
-// TestBrowserWorkspace drives the workspace in headless Chromium: a
+// TestBrowserPanels drives the workspace in headless Chromium: a
 // memory match inserted with Ctrl+M then 1 (and how soon after the page
 // the first one shows), a placeholder inserted by a click, the failing
 // checks of a save shown on the next string without a reload, and a
