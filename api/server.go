@@ -39,6 +39,9 @@ type Store interface {
 	memoryStore
 	categoryStore
 	peopleStore
+	roleStore
+	groupStore
+	componentListStore
 }
 
 // Options configure the API. The zero value is usable: the repository,
@@ -173,4 +176,7 @@ func (s *Server) routes(r *edge.Router) {
 	s.machineryRoutes(r)
 	s.memoryRoutes(r)
 	s.categoryRoutes(r)
+	s.roleRoutes(r)
+	s.groupRoutes(r)
+	s.componentListRoutes(r)
 }

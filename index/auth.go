@@ -67,12 +67,16 @@ const (
 	// the custom roles.
 	PermGroupEdit Permission = "group.edit"
 	PermRoleEdit  Permission = "role.edit"
+	// PermComponentListEdit is the reference's: create, change and
+	// remove component lists. No built-in role holds it (as in the
+	// reference): superusers, or a custom role on a site-wide team.
+	PermComponentListEdit Permission = "componentlist.edit"
 )
 
 // globalPermissions are never granted by a project role: they act on
 // objects outside any project.
 var globalPermissions = []Permission{PermProjectAdd, PermLanguageEdit, PermUserEdit, PermMemoryManage,
-	PermGroupEdit, PermRoleEdit}
+	PermGroupEdit, PermRoleEdit, PermComponentListEdit}
 
 // IsGlobal reports whether p can only be granted site-wide.
 func (p Permission) IsGlobal() bool { return slices.Contains(globalPermissions, p) }

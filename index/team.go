@@ -33,12 +33,24 @@ type Team struct {
 
 	// Filled by FindTeam and the team lists, each in ascending order of
 	// id (languages: code).
-	Roles          []int64
-	Languages      []string
-	Projects       []string // slugs
-	Components     []TeamComponent
-	ComponentLists []string // slugs
-	Admins         []string // usernames
+	Roles            []int64
+	Languages        []string
+	Projects         []string // slugs
+	ProjectIDs       []int64  // the same projects' ids
+	Components       []TeamComponent
+	ComponentLists   []string // slugs
+	ComponentListIDs []int64
+	Admins           []string // usernames
+	AdminIDs         []int64
+}
+
+// TeamFilter narrows a list of teams: with Everything, every team;
+// otherwise those UserID is a member or an admin of and those of the
+// projects in Projects (the projects whose teams the reader manages).
+type TeamFilter struct {
+	Everything bool
+	UserID     int64
+	Projects   []int64
 }
 
 // TeamComponent names a component a team lists.
@@ -77,7 +89,7 @@ type StoredRole struct {
 // KnownPermissions are every permission a role may hold, in the
 // reference's order of areas.
 var KnownPermissions = slices.Concat(adminPerms, []Permission{PermProjectAdd, PermLanguageEdit, PermUserEdit,
-	PermMemoryManage, PermGroupEdit, PermRoleEdit})
+	PermMemoryManage, PermGroupEdit, PermRoleEdit, PermComponentListEdit})
 
 // ValidPermission reports whether p is a permission Tolk knows.
 func ValidPermission(p Permission) bool { return slices.Contains(KnownPermissions, p) }

@@ -432,18 +432,9 @@ func nameFree(tx *Tx, count, name, taken string) error {
 
 // Teams.
 
-// TeamFilter narrows a list of teams: with Everything, every team;
-// otherwise those UserID is a member or an admin of and those of the
-// projects in Projects (the projects whose teams the reader manages).
-type TeamFilter struct {
-	Everything bool
-	UserID     int64
-	Projects   []int64
-}
-
 // FindTeamPage returns one page of the teams f selects in ascending id
 // order, with their links, and their number.
-func (db *DB) FindTeamPage(ctx context.Context, f TeamFilter, pg index.Page) ([]index.Team, int, error) {
+func (db *DB) FindTeamPage(ctx context.Context, f index.TeamFilter, pg index.Page) ([]index.Team, int, error) {
 	where, args := `1 = 1`, []any{}
 	if !f.Everything {
 		where = `(t.id IN (SELECT team_id FROM team_members WHERE user_id = ?)
@@ -534,7 +525,8 @@ func fillTeamLinks(ctx context.Context, q queryer, t *index.Team) error {
 		return err
 	}
 	defer rows.Close()
-	t.Roles, t.Languages, t.Projects, t.Components, t.ComponentLists, t.Admins = nil, nil, nil, nil, nil, nil
+	t.Roles, t.Languages, t.Projects, t.ProjectIDs, t.Components = nil, nil, nil, nil, nil
+	t.ComponentLists, t.ComponentListIDs, t.Admins, t.AdminIDs = nil, nil, nil, nil
 	for rows.Next() {
 		var kind, a, b string
 		var id int64
@@ -547,13 +539,13 @@ func fillTeamLinks(ctx context.Context, q queryer, t *index.Team) error {
 		case "l":
 			t.Languages = append(t.Languages, a)
 		case "p":
-			t.Projects = append(t.Projects, a)
+			t.Projects, t.ProjectIDs = append(t.Projects, a), append(t.ProjectIDs, id)
 		case "c":
 			t.Components = append(t.Components, index.TeamComponent{ID: id, Project: a, Slug: b})
 		case "k":
-			t.ComponentLists = append(t.ComponentLists, a)
+			t.ComponentLists, t.ComponentListIDs = append(t.ComponentLists, a), append(t.ComponentListIDs, id)
 		case "a":
-			t.Admins = append(t.Admins, a)
+			t.Admins, t.AdminIDs = append(t.Admins, a), append(t.AdminIDs, id)
 		}
 	}
 	if err := rows.Err(); err != nil {
@@ -712,4 +704,20 @@ func (db *DB) FindUserTeams(ctx context.Context, userID int64) ([]int64, error) 
 		out = append(out, id)
 	}
 	return out, formatError(rows.Err())
+}
+
+// FindComponentByID returns a component with its project by id, or
+// ErrNotFound.
+func (db *DB) FindComponentByID(ctx context.Context, id int64) (index.Component, error) {
+	c, err := scanComponent(db.r.QueryRowContext(ctx, `SELECT `+componentColumns+`
+		FROM components c JOIN projects p ON p.id = c.project_id WHERE c.id = ?`, id))
+	return c, formatError(err)
+}
+
+// FindLanguageID returns the row id of the language with the given
+// code, or ErrNotFound: what a team's list of languages holds.
+func (db *DB) FindLanguageID(ctx context.Context, code string) (int64, error) {
+	var id int64
+	err := db.r.QueryRowContext(ctx, `SELECT id FROM languages WHERE code = ?`, code).Scan(&id)
+	return id, formatError(err)
 }
