@@ -189,13 +189,36 @@ func (s *Server) findGroup(c *gin.Context) (index.Team, error) {
 }
 
 // writableGroup resolves the team of the request path for a change:
-// 404 when unseen, 403 unless the principal manages it.
+// 404 when there is none or its defining project is hidden from the
+// principal, 403 unless the principal manages it. A team the principal
+// is no member of is refused with a 403 rather than hidden, as writes
+// to the projects' other objects are: its id is all that tells.
 func (s *Server) writableGroup(c *gin.Context) (index.Team, error) {
-	t, err := s.findGroup(c)
+	id, err := pathID(c, "group")
+	if err != nil {
+		return index.Team{}, err
+	}
+	t, err := s.store.FindTeam(c.Request.Context(), id)
+	if err == nil {
+		err = s.teamProjectVisible(c, &t)
+	}
 	if err == nil && !canManageTeam(c, &t, false) {
 		err = index.Errorf(index.ErrPermission, msgManageGroups)
 	}
 	return t, err
+}
+
+// teamProjectVisible answers ErrNoRoute when t's defining project is
+// hidden from the principal.
+func (s *Server) teamProjectVisible(c *gin.Context, t *index.Team) error {
+	if t.ProjectID == 0 {
+		return nil
+	}
+	p, err := s.store.FindProjectByID(c.Request.Context(), t.ProjectID)
+	if err != nil {
+		return err
+	}
+	return edge.Visible(c, &p)
 }
 
 // getGroup serves GET /api/groups/:group/.
@@ -548,13 +571,16 @@ func (s *Server) userGroup(add bool) gin.HandlerFunc {
 		if errors.Is(err, index.ErrNotFound) {
 			err = notFoundField("group_id", "Group")
 		}
+		if err == nil {
+			err = s.teamProjectVisible(c, &t)
+		}
 		if err != nil {
 			s.edge.Fail(c, err)
 			return
 		}
 		if !p.Can(index.PermUserEdit, 0) && !canManageTeam(c, &t, false) &&
 			!(slices.Contains(t.Admins, p.User.Username) && p.Unscoped()) {
-			s.edge.Fail(c, index.Errorf(index.ErrPermission, "Can not manage users"))
+			s.edge.Fail(c, index.Errorf(index.ErrPermission, msgManageTeamUsers))
 			return
 		}
 		x, err := s.store.FindUser(ctx, c.Param("username"))
@@ -573,6 +599,9 @@ func (s *Server) userGroup(add bool) gin.HandlerFunc {
 		s.edge.WriteJSON(c, http.StatusOK, body)
 	}
 }
+
+// msgManageTeamUsers refuses changing a team's members.
+const msgManageTeamUsers = "Can not manage users"
 
 // fullUser is the full user object of x with its teams.
 func (s *Server) fullUser(c *gin.Context, x *index.User) (fullUserJSON, error) {

@@ -178,7 +178,8 @@ func TestGroupsGrantWithSelections(t *testing.T) {
 	wantResponse(t, "another project", servertest.DoJSON(t, "POST", own["url"].(string)+"projects/", olga,
 		map[string]any{"project_id": other.ID}), 400,
 		invalid([3]string{"project_id", "invalid", "A project's own team can only list that project and its components."}))
-	wantResponse(t, "site team", servertest.DoJSON(t, "PATCH", gURL, olga, map[string]any{"name": "x"}), 404, notFoundBody)
+	wantResponse(t, "site team", servertest.DoJSON(t, "PATCH", gURL, olga, map[string]any{"name": "x"}), 403,
+		denied("Can not manage groups"))
 	wantResponse(t, "missing role_id", servertest.DoJSON(t, "POST", own["url"].(string)+"roles/", olga, map[string]any{}), 400,
 		invalid([3]string{"role_id", "required", "Missing role_id parameter"}))
 	wantResponse(t, "unknown role", servertest.DoJSON(t, "POST", own["url"].(string)+"roles/", olga, map[string]any{"role_id": 99999}), 400,

@@ -130,6 +130,16 @@ func (s *Server) getRole(c *gin.Context) {
 	s.edge.WriteJSON(c, http.StatusOK, newRoleJSON(s.edge.URLsFor(c), &r))
 }
 
+// writableRole resolves the role of the request path for a change,
+// after checking role.edit as the reference does (its perm_check comes
+// before the lookup): 403 without it, then 404 for a missing role.
+func (s *Server) writableRole(c *gin.Context) (index.StoredRole, error) {
+	if err := edge.Authorize(c, index.PermRoleEdit, 0, msgManageRoles); err != nil {
+		return index.StoredRole{}, err
+	}
+	return s.findRole(c)
+}
+
 // msgManageRoles is the reference's refusal of a role write.
 const msgManageRoles = "Can not manage roles"
 
@@ -190,12 +200,8 @@ func (s *Server) createRole(c *gin.Context) {
 // lets them be edited, and an upgrade then leaves them behind).
 func (s *Server) updateRole(partial bool) gin.HandlerFunc {
 	return func(c *gin.Context) {
-		r, err := s.findRole(c)
+		r, err := s.writableRole(c)
 		if err != nil {
-			s.edge.Fail(c, err)
-			return
-		}
-		if err := edge.Authorize(c, index.PermRoleEdit, 0, msgManageRoles); err != nil {
 			s.edge.Fail(c, err)
 			return
 		}
@@ -221,12 +227,8 @@ func (s *Server) updateRole(partial bool) gin.HandlerFunc {
 // deleteRole serves DELETE /api/roles/:role/: 204; the teams holding the
 // role lose it.
 func (s *Server) deleteRole(c *gin.Context) {
-	r, err := s.findRole(c)
+	r, err := s.writableRole(c)
 	if err != nil {
-		s.edge.Fail(c, err)
-		return
-	}
-	if err := edge.Authorize(c, index.PermRoleEdit, 0, msgManageRoles); err != nil {
 		s.edge.Fail(c, err)
 		return
 	}
