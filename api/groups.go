@@ -145,12 +145,15 @@ func teamFilter(c *gin.Context) index.TeamFilter {
 // listGroups serves GET /api/groups/: the teams the principal may see
 // (none for anonymous callers), in ascending id order.
 func (s *Server) listGroups(c *gin.Context) {
-	if edge.Principal(c).Anonymous() {
-		s.edge.WriteJSON(c, http.StatusOK, newList(c, s.edge.URLsFor(c), page{number: 1, size: 1}, []groupJSON{}))
-		return
+	anonymous := edge.Principal(c).Anonymous()
+	var f index.TeamFilter
+	if !anonymous {
+		f = teamFilter(c)
 	}
-	f := teamFilter(c)
 	teams, pg, err := fetchPage(c, func(p index.Page) ([]index.Team, int, error) {
+		if anonymous {
+			return nil, 0, nil
+		}
 		return s.store.FindTeamPage(c.Request.Context(), f, p)
 	})
 	if err != nil {

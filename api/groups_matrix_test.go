@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/sqlstore"
 )
 
 // The permission matrix's rows for teams, roles and component lists
@@ -221,4 +222,22 @@ func roleNamed(tb testing.TB, e *matrixEnv, name string) int64 {
 	}
 	tb.Fatalf("no role %q", name)
 	return 0
+}
+
+// privateTeamPath is the API path of the project's built-in Translate
+// team (its members see the project; the private-object test's member
+// is one).
+func privateTeamPath(tb testing.TB, db *sqlstore.DB, project string) string {
+	tb.Helper()
+	teams, _, err := db.FindTeamPage(context.Background(), index.TeamFilter{Everything: true}, index.Page{Number: 1, Size: 1000})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, t := range teams {
+		if t.Project == project && t.Name == "Translate" {
+			return "/api/groups/" + strconv.FormatInt(t.ID, 10) + "/"
+		}
+	}
+	tb.Fatalf("no Translate team of %s", project)
+	return ""
 }

@@ -98,7 +98,7 @@ func TestRolesAPI(t *testing.T) {
 	builtin := fmt.Sprintf("%s/api/roles/%d/", base, roleID(t, base, root, "Translate"))
 	wantResponse(t, "built-in", servertest.DoJSON(t, "PATCH", builtin, root, map[string]any{"permissions": []string{"project.edit"}}), 400,
 		`{"type":"validation_error","errors":[{"code":"invalid","detail":"Built-in roles can not be changed.","attr":null}]}`)
-	wantResponse(t, "delete by translator", servertest.DoJSON(t, "DELETE", url, anna, nil), 404, notFoundBody)
+	wantResponse(t, "delete by translator", servertest.DoJSON(t, "DELETE", url, anna, nil), 403, denied("Can not manage roles"))
 	wantStatus(t, "delete", servertest.DoJSON(t, "DELETE", url, root, nil), 204)
 	wantResponse(t, "gone", servertest.DoJSON(t, "GET", url, root, nil), 404, notFoundBody)
 }
