@@ -90,7 +90,9 @@ var teamMatrixRows = []matrixRow{
 	{method: "DELETE", route: userRoute + "groups/", project: "demo", status: 200,
 		needs: []need{{index.PermProjectEdit, "Can not manage users"}}, body: jsonBody(map[string]any{"group_id": "{group}"})},
 	{method: "POST", route: "/api/component-lists/", status: 201, needs: []need{{index.PermComponentListEdit, deniedLists}},
-		body: func(p matrixPrincipal) any { return map[string]any{"name": "List of " + p.name, "slug": "list-" + p.user} }},
+		body: func(p matrixPrincipal) any {
+			return map[string]any{"name": "List of " + p.name, "slug": "list-" + p.user}
+		}},
 	{method: "PUT", route: componentListRoute, status: 200, needs: []need{{index.PermComponentListEdit, deniedLists}},
 		body: jsonBody(map[string]any{"name": "Matrix", "slug": "matrix", "show_dashboard": true})},
 	{method: "PATCH", route: componentListRoute, status: 200, needs: []need{{index.PermComponentListEdit, deniedLists}},
