@@ -17,142 +17,107 @@ import (
 
 // teamGrants returns the grants user's teams give: for each team, each
 // of its roles over each project or component it selects (a site-wide
-// grant for every project), narrowed to its languages. It takes two
-// queries for a user with teams (three with a custom role) and one
-// without.
+// grant for every project), narrowed to its languages. It is one query
+// (teamGrantsQuery), which every request with a token or a session
+// runs after reading its user.
 func teamGrants(ctx context.Context, q queryer, userID int64) ([]index.Grant, error) {
-	rows, err := q.QueryContext(ctx, `SELECT t.id, coalesce(t.project_id, 0), t.project_selection,
-		t.language_selection, r.id, r.name, r.builtin
-		FROM team_members m JOIN teams t ON t.id = m.team_id
-		JOIN team_roles tr ON tr.team_id = t.id JOIN roles r ON r.id = tr.role_id
-		WHERE m.user_id = ? ORDER BY t.id, r.id`, userID)
+	rows, err := q.QueryContext(ctx, teamGrantsQuery, userID)
 	if err != nil {
 		return nil, err
 	}
-	type teamRole struct {
-		team, project     int64
-		projSel, langSel  int
-		role              int64
-		name              string
-		builtin           bool
-		perms             []index.Permission
-		projects, comps   [][2]int64 // project and component (0 for the whole project)
-		languages         []string
-		languagesSelected bool
+	defer rows.Close()
+	type team struct {
+		project          int64
+		projSel, langSel int
+		roles            []teamRole
+		listed, lists    [][2]int64
+		languages        []string
 	}
-	var trs []*teamRole
-	var teams, custom []int64
-	for rows.Next() {
-		var x teamRole
-		if err := rows.Scan(&x.team, &x.project, &x.projSel, &x.langSel, &x.role, &x.name, &x.builtin); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		trs = append(trs, &x)
-		if len(teams) == 0 || teams[len(teams)-1] != x.team {
-			teams = append(teams, x.team)
-		}
-		if !x.builtin {
-			custom = append(custom, x.role)
-		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil || len(trs) == 0 {
-		return nil, err
-	}
+	teams := map[int64]*team{}
+	var order []int64
 	perms := map[int64][]index.Permission{}
-	if len(custom) > 0 {
-		cond, args := idList(custom)
-		rows, err := q.QueryContext(ctx, `SELECT role_id, permission FROM role_permissions
-			WHERE role_id IN `+cond+` ORDER BY role_id, permission`, args...)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
-			var id int64
-			var p string
-			if err := rows.Scan(&id, &p); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			perms[id] = append(perms[id], index.Permission(p))
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-	}
-	// What each team selects: its projects, components (listed or
-	// through its component lists), languages, and the public or
-	// protected projects for the teams that select those.
-	cond, args := idList(teams)
-	rows, err = q.QueryContext(ctx, `SELECT team_id, project_id, 0, '' FROM team_projects WHERE team_id IN `+cond+`
-		UNION ALL SELECT tc.team_id, c.project_id, c.id, '' FROM team_components tc
-			JOIN components c ON c.id = tc.component_id WHERE tc.team_id IN `+cond+`
-		UNION ALL SELECT tl.team_id, -1, 0, l.code FROM team_languages tl
-			JOIN languages l ON l.id = tl.language_id WHERE tl.team_id IN `+cond+`
-		UNION ALL SELECT t.id, p.id, 0, '' FROM teams t JOIN projects p
-			ON p.access_control = CASE t.project_selection WHEN 3 THEN 0 WHEN 4 THEN 1 ELSE -1 END
-			WHERE t.id IN `+cond+`
-		UNION ALL SELECT tl.team_id, c.project_id, c.id, '-' FROM team_componentlists tl
-			JOIN componentlist_components lc ON lc.list_id = tl.list_id
-			JOIN components c ON c.id = lc.component_id WHERE tl.team_id IN `+cond+`
-		ORDER BY 1, 2, 3, 4`, slices.Concat(args, args, args, args, args)...)
-	if err != nil {
-		return nil, err
-	}
-	type scope struct {
-		projects, lists [][2]int64
-		languages       []string
-	}
-	scopes := map[int64]*scope{}
 	for rows.Next() {
-		var team, project, comp int64
-		var lang string
-		if err := rows.Scan(&team, &project, &comp, &lang); err != nil {
-			rows.Close()
+		var kind, text string
+		var id, n1, n2, n3 int64
+		if err := rows.Scan(&kind, &id, &n1, &n2, &n3, &text); err != nil {
 			return nil, err
 		}
-		s := scopes[team]
-		if s == nil {
-			s = &scope{}
-			scopes[team] = s
+		if kind == "x" { // a custom role's permission: role id, permission
+			perms[id] = append(perms[id], index.Permission(text))
+			continue
 		}
-		switch {
-		case project == -1:
-			s.languages = append(s.languages, lang)
-		case lang == "-":
-			s.lists = append(s.lists, [2]int64{project, comp})
-		default:
-			s.projects = append(s.projects, [2]int64{project, comp})
+		t := teams[id]
+		if t == nil {
+			t = &team{}
+			teams[id] = t
+			order = append(order, id)
+		}
+		switch kind {
+		case "t": // the team: defining project, selections
+			t.project, t.projSel, t.langSel = n1, int(n2), int(n3)
+		case "r": // a role: id, built-in, name
+			t.roles = append(t.roles, teamRole{id: n1, name: text, builtin: n2 != 0})
+		case "p": // a project or component it lists
+			t.listed = append(t.listed, [2]int64{n1, n2})
+		case "k": // a component of one of its component lists
+			t.lists = append(t.lists, [2]int64{n1, n2})
+		case "l":
+			t.languages = append(t.languages, text)
 		}
 	}
-	rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
+	slices.Sort(order)
 	var out []index.Grant
-	for _, x := range trs {
-		s := scopes[x.team]
-		if s == nil {
-			s = &scope{}
-		}
-		g := index.Grant{UserID: userID, Role: x.name}
-		if !x.builtin {
-			g.Permissions = perms[x.role]
-			if g.Permissions == nil {
-				g.Permissions = []index.Permission{}
+	for _, id := range order {
+		t := teams[id]
+		for _, r := range t.roles {
+			g := index.Grant{UserID: userID, Role: r.name}
+			if !r.builtin {
+				g.Permissions = append([]index.Permission{}, perms[r.id]...)
 			}
-		}
-		if x.langSel != index.SelectAll {
-			g.Languages = append([]string{}, s.languages...)
-		}
-		for _, at := range teamTargets(x.project, x.projSel, s.projects, s.lists) {
-			g.ProjectID, g.ComponentID = at[0], at[1]
-			out = append(out, g)
+			if t.langSel != index.SelectAll {
+				g.Languages = append([]string{}, t.languages...)
+			}
+			for _, at := range teamTargets(t.project, t.projSel, t.listed, t.lists) {
+				g.ProjectID, g.ComponentID = at[0], at[1]
+				out = append(out, g)
+			}
 		}
 	}
 	return out, nil
+}
+
+// teamGrantsQuery reads everything teamGrants needs of one user's teams,
+// a row per fact: kind, then the team's id (a role's for "x") and what
+// the kind says. The public and protected projects that selections 3
+// and 4 choose come as listed projects.
+const teamGrantsQuery = `WITH mine AS (SELECT team_id FROM team_members WHERE user_id = ?)
+	SELECT 't', t.id, coalesce(t.project_id, 0), t.project_selection, t.language_selection, ''
+		FROM teams t WHERE t.id IN (SELECT team_id FROM mine)
+	UNION ALL SELECT 'r', tr.team_id, r.id, r.builtin, 0, r.name FROM team_roles tr JOIN roles r ON r.id = tr.role_id
+		WHERE tr.team_id IN (SELECT team_id FROM mine)
+	UNION ALL SELECT 'x', rp.role_id, 0, 0, 0, rp.permission FROM role_permissions rp
+		WHERE rp.role_id IN (SELECT role_id FROM team_roles WHERE team_id IN (SELECT team_id FROM mine))
+	UNION ALL SELECT 'p', team_id, project_id, 0, 0, '' FROM team_projects WHERE team_id IN (SELECT team_id FROM mine)
+	UNION ALL SELECT 'p', tc.team_id, c.project_id, c.id, 0, '' FROM team_components tc
+		JOIN components c ON c.id = tc.component_id WHERE tc.team_id IN (SELECT team_id FROM mine)
+	UNION ALL SELECT 'p', t.id, p.id, 0, 0, '' FROM teams t JOIN projects p
+		ON p.access_control = CASE t.project_selection WHEN 3 THEN 0 WHEN 4 THEN 1 ELSE -1 END
+		WHERE t.id IN (SELECT team_id FROM mine)
+	UNION ALL SELECT 'k', tl.team_id, c.project_id, c.id, 0, '' FROM team_componentlists tl
+		JOIN componentlist_components lc ON lc.list_id = tl.list_id
+		JOIN components c ON c.id = lc.component_id WHERE tl.team_id IN (SELECT team_id FROM mine)
+	UNION ALL SELECT 'l', tl.team_id, 0, 0, 0, l.code FROM team_languages tl
+		JOIN languages l ON l.id = tl.language_id WHERE tl.team_id IN (SELECT team_id FROM mine)
+	ORDER BY 1, 2, 3, 4, 6`
+
+// teamRole is a role of a team as teamGrants reads it.
+type teamRole struct {
+	id      int64
+	name    string
+	builtin bool
 }
 
 // teamTargets returns the projects and components (0 for a whole
