@@ -387,25 +387,27 @@ func notFoundField(field, what string) error {
 	return index.FieldErr(field, "invalid", what+" matching query does not exist.")
 }
 
-func parseID(field, what, v string) (int64, error) {
+// findEntry reads v as the id of an entry and looks it up: a malformed
+// id, or one lookup answers ErrNotFound for (missing, or hidden from the
+// principal), is missing, the field's problem.
+func findEntry(missing error, v string, lookup func(id int64) error) (int64, error) {
 	id, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || id < 1 {
-		return 0, notFoundField(field, what)
+		return 0, missing
+	}
+	if err := lookup(id); errors.Is(err, index.ErrNotFound) {
+		return 0, missing
+	} else if err != nil {
+		return 0, err
 	}
 	return id, nil
 }
 
 func findRoleID(s *Server, c *gin.Context, v string) (int64, error) {
-	id, err := parseID("role_id", "Role", v)
-	if err != nil {
-		return 0, err
-	}
-	if _, err := s.store.FindRole(c.Request.Context(), id); errors.Is(err, index.ErrNotFound) {
-		return 0, notFoundField("role_id", "Role")
-	} else if err != nil {
-		return 0, err
-	}
-	return id, nil
+	return findEntry(notFoundField("role_id", "Role"), v, func(id int64) error {
+		_, err := s.store.FindRole(c.Request.Context(), id)
+		return err
+	})
 }
 
 func findLanguageID(s *Server, c *gin.Context, v string) (int64, error) {
@@ -417,53 +419,37 @@ func findLanguageID(s *Server, c *gin.Context, v string) (int64, error) {
 }
 
 func findProjectID(s *Server, c *gin.Context, v string) (int64, error) {
-	id, err := parseID("project_id", "Project", v)
-	if err != nil {
-		return 0, err
-	}
-	p, err := s.store.FindProjectByID(c.Request.Context(), id)
-	if errors.Is(err, index.ErrNotFound) || (err == nil && edge.Visible(c, &p) != nil) {
-		return 0, notFoundField("project_id", "Project")
-	}
-	return id, err
+	return findEntry(notFoundField("project_id", "Project"), v, func(id int64) error {
+		p, err := s.store.FindProjectByID(c.Request.Context(), id)
+		if err == nil {
+			err = edge.Visible(c, &p)
+		}
+		return err
+	})
 }
 
 func findComponentID(s *Server, c *gin.Context, v string) (int64, error) {
-	id, err := parseID("component_id", "Component", v)
-	if err != nil {
-		return 0, err
-	}
-	comp, err := s.store.FindComponentByID(c.Request.Context(), id)
-	if errors.Is(err, index.ErrNotFound) || (err == nil && edge.Visible(c, &comp.Project) != nil) {
-		return 0, notFoundField("component_id", "Component")
-	}
-	return id, err
+	return findEntry(notFoundField("component_id", "Component"), v, func(id int64) error {
+		comp, err := s.store.FindComponentByID(c.Request.Context(), id)
+		if err == nil {
+			err = edge.Visible(c, &comp.Project)
+		}
+		return err
+	})
 }
 
 func findComponentListID(s *Server, c *gin.Context, v string) (int64, error) {
-	id, err := parseID("component_list_id", "ComponentList", v)
-	if err != nil {
-		return 0, err
-	}
-	if _, err := s.store.FindComponentListByID(c.Request.Context(), id); errors.Is(err, index.ErrNotFound) {
-		return 0, notFoundField("component_list_id", "ComponentList")
-	} else if err != nil {
-		return 0, err
-	}
-	return id, nil
+	return findEntry(notFoundField("component_list_id", "ComponentList"), v, func(id int64) error {
+		_, err := s.store.FindComponentListByID(c.Request.Context(), id)
+		return err
+	})
 }
 
 func findUserID(s *Server, c *gin.Context, v string) (int64, error) {
-	id, err := parseID("user_id", "User", v)
-	if err != nil {
-		return 0, err
-	}
-	if _, err := s.store.FindUserByID(c.Request.Context(), id); errors.Is(err, index.ErrNotFound) {
-		return 0, index.FieldErr("user_id", "invalid", "User not found")
-	} else if err != nil {
-		return 0, err
-	}
-	return id, nil
+	return findEntry(index.FieldErr("user_id", "invalid", "User not found"), v, func(id int64) error {
+		_, err := s.store.FindUserByID(c.Request.Context(), id)
+		return err
+	})
 }
 
 // readLinkValue reads the field naming an entry: a number or a text,

@@ -43,7 +43,7 @@ func (s *Server) routes(r *edge.Router) {
 	r.Page("/engage/:project/-/:language/", s.engagePage)
 	r.Page("/languages/:code/", s.languagePage)
 	r.Page("/component-lists/:list/", s.componentListPage) // web_componentlists.go
-	r.Page("/accounts/login/", s.loginPage) // web_auth.go
+	r.Page("/accounts/login/", s.loginPage)                // web_auth.go
 	r.Handle(http.MethodPost, "/accounts/login/", s.login)
 	r.Handle(http.MethodPost, "/accounts/logout/", s.logout)
 	r.Handle(http.MethodGet, "/static/:file", s.static)
