@@ -41,7 +41,7 @@ var conformance = []struct {
 	kind  bodyKind
 	shape servertest.Shape
 }{
-	{"/api/", object, servertest.Shape{"addons": "url", "categories": "url", "changes": "url", "components": "url", "languages": "url",
+	{"/api/", object, servertest.Shape{"addons": "url", "categories": "url", "component-lists": "url", "groups": "url", "roles": "url", "changes": "url", "components": "url", "languages": "url",
 		"projects": "url", "memory": "url", "tasks": "url", "translations": "url", "units": "url", "users": "url",
 		"suggestions": "url"}},
 	{"/api/projects/", paginated, projectShape},

@@ -41,6 +41,9 @@ type matrixPrincipal struct {
 	// lang is the language this caller's POST of a translation adds, so
 	// that callers who may add one do not add the same.
 	lang string
+	// team names the team (groups_matrix_test.go) that gives this caller
+	// its rights instead of role.
+	team string
 }
 
 // corePrincipals are the matrix's columns, in the order of a row's
@@ -107,6 +110,9 @@ func (p matrixPrincipal) has(perm index.Permission, project string) bool {
 	if p.superuser {
 		return true
 	}
+	if p.team != "" {
+		return teamHas(p, perm, project)
+	}
 	// A role in a project gives that project's permissions only, never a
 	// global one.
 	if in := p.roleProject(); in != "*" && (perm.IsGlobal() || in != project) {
@@ -131,7 +137,8 @@ func (p matrixPrincipal) roleProject() string {
 // sees reports whether p may see a private project: superusers and
 // those with a role in it, unless the token is for another project.
 func (p matrixPrincipal) sees(project string) bool {
-	return (p.scopeProject == "" || p.scopeProject == project) && (p.superuser || p.roleProject() == project)
+	return (p.scopeProject == "" || p.scopeProject == project) && (p.superuser || p.roleProject() == project ||
+		teamSees(p, project))
 }
 
 // need is a permission a route checks and the detail of its refusal.
@@ -675,7 +682,7 @@ func mustMatrixEnv(t testing.TB, private bool) *matrixEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.vars = strings.NewReplacer(
+	e.vars = strings.NewReplacer(slices.Concat(seedTeamMatrix(t, e, demo), []string{
 		"{category}", strconv.FormatInt(category.ID, 10),
 		"{suggestion}", strconv.FormatInt(sg.Suggestion.ID, 10),
 		"{comment}", strconv.FormatInt(comment.ID, 10),
@@ -688,7 +695,7 @@ func mustMatrixEnv(t testing.TB, private bool) *matrixEnv {
 		"{about}", strconv.FormatInt(units.unitID(t, "app", "en", "about"), 10),
 		"{task}", task.ID,
 		"{repo}", appRepo(t),
-	)
+	})...)
 	return e
 }
 

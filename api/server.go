@@ -41,6 +41,9 @@ type Store interface {
 	categoryStore
 	peopleStore
 	autoTranslateStore
+	roleStore
+	groupStore
+	componentListStore
 }
 
 // Options configure the API. The zero value is usable: the repository,
@@ -186,4 +189,7 @@ func (s *Server) routes(r *edge.Router) {
 	s.memoryRoutes(r)
 	s.categoryRoutes(r)
 	s.autoTranslateRoutes(r)
+	s.roleRoutes(r)
+	s.groupRoutes(r)
+	s.componentListRoutes(r)
 }

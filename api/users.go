@@ -48,20 +48,22 @@ type selfUserJSON struct {
 }
 
 // fullUserJSON is the reference's FullUserSerializer, in its key order,
-// less what Tolk does not have: groups and notifications (roles are
-// granted from the command line, not through groups), the profile,
+// less what Tolk does not have: notifications, the profile,
 // date_expires (accounts do not expire; tokens do) and last_login (there
 // is no log-in, only tokens).
 type fullUserJSON struct {
-	ID          int64   `json:"id"`
-	Email       *string `json:"email"` // null when the user has none, as the reference's nullable field
-	FullName    string  `json:"full_name"`
-	Username    string  `json:"username"`
-	IsSuperuser bool    `json:"is_superuser"`
-	IsActive    bool    `json:"is_active"`
-	IsBot       bool    `json:"is_bot"`
-	DateJoined  string  `json:"date_joined"`
-	URL         string  `json:"url"`
+	ID       int64   `json:"id"`
+	Email    *string `json:"email"` // null when the user has none, as the reference's nullable field
+	FullName string  `json:"full_name"`
+	Username string  `json:"username"`
+	// Groups are the API URLs of the user's teams (api/groups.go fills
+	// them).
+	Groups      []string `json:"groups"`
+	IsSuperuser bool     `json:"is_superuser"`
+	IsActive    bool     `json:"is_active"`
+	IsBot       bool     `json:"is_bot"`
+	DateJoined  string   `json:"date_joined"`
+	URL         string   `json:"url"`
 	// StatisticsURL and ContributionsURL lead to api/people.go.
 	StatisticsURL    string `json:"statistics_url"`
 	ContributionsURL string `json:"contributions_url"`
@@ -77,6 +79,7 @@ func newFullUserJSON(u edge.URLs, x *index.User) fullUserJSON {
 		Email:       stringOrNull(x.Email),
 		FullName:    x.FullName,
 		Username:    x.Username,
+		Groups:      []string{},
 		IsSuperuser: x.IsSuperuser,
 		IsActive:    x.IsActive,
 		IsBot:       x.IsBot,
@@ -157,7 +160,10 @@ func (s *Server) listUsers(c *gin.Context) {
 	if manager {
 		out := make([]fullUserJSON, len(users))
 		for i := range users {
-			out[i] = newFullUserJSON(u, &users[i])
+			if out[i], err = s.fullUser(c, &users[i]); err != nil {
+				s.edge.Fail(c, err)
+				return
+			}
 		}
 		s.edge.WriteJSON(c, http.StatusOK, newList(c, u, pg, out))
 		return
@@ -206,7 +212,12 @@ func (s *Server) getUser(c *gin.Context) {
 		return
 	}
 	if canManageUsers(c) {
-		s.edge.WriteJSON(c, http.StatusOK, newFullUserJSON(s.edge.URLsFor(c), &x))
+		body, err := s.fullUser(c, &x)
+		if err != nil {
+			s.edge.Fail(c, err)
+			return
+		}
+		s.edge.WriteJSON(c, http.StatusOK, body)
 		return
 	}
 	s.edge.WriteJSON(c, http.StatusOK, newBasicUserJSON(&x))

@@ -21,7 +21,7 @@ var userShape = servertest.Shape{"id": "int", "full_name": "string", "username":
 
 // fullUserShape is what those who manage users see.
 var fullUserShape = servertest.Shape{
-	"id": "int", "email": "string|null", "full_name": "string", "username": "string",
+	"id": "int", "email": "string|null", "full_name": "string", "username": "string", "groups": "array",
 	"is_superuser": "bool", "is_active": "bool", "is_bot": "bool", "date_joined": "timestamp", "url": "url",
 	"statistics_url": "url", "contributions_url": "url",
 }

@@ -78,7 +78,12 @@ func (s *Server) updateUser(c *gin.Context) {
 		return
 	}
 	if manager {
-		s.edge.WriteJSON(c, http.StatusOK, newFullUserJSON(s.edge.URLsFor(c), &x))
+		body, err := s.fullUser(c, &x)
+		if err != nil {
+			s.edge.Fail(c, err)
+			return
+		}
+		s.edge.WriteJSON(c, http.StatusOK, body)
 		return
 	}
 	s.edge.WriteJSON(c, http.StatusOK, selfUserJSON{ID: x.ID, Email: stringOrNull(x.Email), FullName: x.FullName,

@@ -186,6 +186,7 @@ func TestPrivateObjects(t *testing.T) {
 		"/api/translations/secret/vault/de/credits/?start=2000-01-01&end=2100-01-01",
 		"/projects/secret/", "/projects/secret/vault/", "/projects/secret/vault/de/",
 		"/translate/secret/vault/de/", "/engage/secret/-/de/", "/zen/secret/vault/de/",
+		privateTeamPath(t, e.db, "secret"),
 	}
 	missing := servertest.Do(t, "GET", e.srv.URL+"/api/projects/nothing/", nil)
 	missingPage := servertest.Do(t, "GET", e.srv.URL+"/projects/nothing/", nil)

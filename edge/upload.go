@@ -118,7 +118,7 @@ func (s *Server) readUpload(c *gin.Context, files UploadParser, maxFile int64, b
 		UserID: p.User.ID}
 	// Crediting someone else is a right of its own; without it the
 	// reference ignores the fields rather than refusing the upload.
-	if p.Can(index.PermUploadAuthorship, t.Component.ProjectID) {
+	if p.CanTranslation(index.PermUploadAuthorship, &t) {
 		up.AuthorName, up.AuthorEmail = form.authorName, form.authorEmail
 	}
 	return t, up, nil

@@ -12,9 +12,8 @@ import "github.com/tolk-project/tolk/index"
 // can; the source of a bilingual glossary cannot), then the edit checks,
 // then some way to use the upload at all.
 func UploadDenied(p *index.Principal, t *index.Translation) string {
-	c := &t.Component
 	switch {
-	case t.IsSource && !p.Can(index.PermSourceEdit, c.ProjectID):
+	case t.IsSource && !p.CanTranslation(index.PermSourceEdit, t):
 		return "Insufficient privileges for editing source strings."
 	case t.IsSource && !t.IsTemplate:
 		return "The file format does not support updating source strings."
@@ -86,7 +85,7 @@ func checkUploadPerms(p *index.Principal, t *index.Translation, form *uploadForm
 	problem := func(attr, detail string) error {
 		return &index.FieldError{Fields: map[string]index.FieldProblem{attr: {Code: "invalid", Detail: detail}}}
 	}
-	if form.conflicts != index.ConflictsIgnore && !p.Can(index.PermUploadOverwrite, t.Component.ProjectID) {
+	if form.conflicts != index.ConflictsIgnore && !p.CanTranslation(index.PermUploadOverwrite, t) {
 		return problem("conflicts", "You can not overwrite existing translations.")
 	}
 	if form.conflicts == index.ConflictsReplaceApproved {
@@ -114,11 +113,11 @@ func replaceDenied(p *index.Principal, t *index.Translation) string {
 	if c.Locked {
 		return "This translation is currently locked."
 	}
-	if p.Can(index.PermComponentEdit, c.ProjectID) {
+	if p.CanTranslation(index.PermComponentEdit, t) {
 		return ""
 	}
 	for _, perm := range []index.Permission{index.PermUnitAdd, index.PermUnitDelete, index.PermUnitEdit} {
-		if !p.Can(perm, c.ProjectID) {
+		if !p.CanTranslation(perm, t) {
 			return "Insufficient privileges for replacing the file."
 		}
 	}
@@ -134,7 +133,7 @@ func suggestDenied(p *index.Principal, t *index.Translation) string {
 		return "Suggestions are turned off for this language. Ask a project administrator to enable them."
 	case c.Locked:
 		return "This translation is currently locked."
-	case !p.Can(index.PermSuggestionAdd, c.ProjectID):
+	case !p.CanTranslation(index.PermSuggestionAdd, t):
 		return DefaultDenied
 	}
 	return ""

@@ -66,11 +66,21 @@ const (
 	// PermMemoryManage is every project's memory and the site-wide one:
 	// list, import, export and delete any entry.
 	PermMemoryManage Permission = "memory.manage"
+	// PermGroupEdit and PermRoleEdit are the reference's: manage every
+	// team (a project's own teams also yield to project.edit there) and
+	// the custom roles.
+	PermGroupEdit Permission = "group.edit"
+	PermRoleEdit  Permission = "role.edit"
+	// PermComponentListEdit is the reference's: create, change and
+	// remove component lists. No built-in role holds it (as in the
+	// reference): superusers, or a custom role on a site-wide team.
+	PermComponentListEdit Permission = "componentlist.edit"
 )
 
 // globalPermissions are never granted by a project role: they act on
 // objects outside any project.
-var globalPermissions = []Permission{PermProjectAdd, PermLanguageEdit, PermUserEdit, PermMemoryManage}
+var globalPermissions = []Permission{PermProjectAdd, PermLanguageEdit, PermUserEdit, PermMemoryManage,
+	PermGroupEdit, PermRoleEdit, PermComponentListEdit}
 
 // IsGlobal reports whether p can only be granted site-wide.
 func (p Permission) IsGlobal() bool { return slices.Contains(globalPermissions, p) }
@@ -113,6 +123,7 @@ var BuiltinRoles = []Role{
 	{"Manage languages", []Permission{PermLanguageEdit}},
 	{"Manage translation memory", []Permission{PermMemoryEdit, PermMemoryDelete, PermMemoryManage}},
 	{"Automatic translation", []Permission{PermTranslationAuto}},
+	{"Manage teams", []Permission{PermGroupEdit, PermRoleEdit}},
 }
 
 // roleAliases are the short names the command line accepts.
@@ -125,6 +136,7 @@ var roleAliases = map[string]string{
 	"add projects": "Add projects", "manage languages": "Manage languages",
 	"memory": "Manage translation memory", "manage translation memory": "Manage translation memory",
 	"autotranslate": "Automatic translation", "automatic translation": "Automatic translation",
+	"teams": "Manage teams", "manage teams": "Manage teams",
 }
 
 // FindRole returns the built-in role by name or alias, ignoring case.
@@ -144,10 +156,58 @@ func FindRole(name string) (Role, bool) {
 func (r Role) Has(p Permission) bool { return slices.Contains(r.Permissions, p) }
 
 // Grant gives a user a role, in one project or (ProjectID 0) site-wide.
+// The command line grants built-in roles; teams (team.go) grant any
+// role, narrowed to a component or to languages, and reach the
+// principal as grants too, so that every permission check reads them
+// the same way.
 type Grant struct {
 	UserID    int64
 	Role      string
 	ProjectID int64
+	// ComponentID, when not 0, narrows the grant to one component of
+	// ProjectID.
+	ComponentID int64
+	// Languages, when not nil, narrow the grant to translations into
+	// these language codes.
+	Languages []string
+	// Permissions, when not nil, are the role's: a custom role's. Nil
+	// means the built-in role named Role.
+	Permissions []Permission
+}
+
+// has reports whether the grant's role holds perm.
+func (g *Grant) has(perm Permission) bool {
+	if g.Permissions != nil {
+		return slices.Contains(g.Permissions, perm)
+	}
+	r, ok := FindRole(g.Role)
+	return ok && r.Has(perm)
+}
+
+// covers reports whether the grant reaches the target: its project (or
+// the site), its component and its language. A site-wide grant never
+// grants a global permission through a project's target and a narrowed
+// one reaches only targets that name its component or language: a
+// check made for a whole project (language "") is not met by a grant
+// for one language of it.
+func (g *Grant) covers(perm Permission, at target) bool {
+	switch {
+	case g.ProjectID != 0 && (g.ProjectID != at.projectID || perm.IsGlobal()):
+		return false
+	case g.ComponentID != 0 && g.ComponentID != at.componentID:
+		return false
+	case g.Languages != nil && (at.language == "" || !slices.Contains(g.Languages, at.language)):
+		return false
+	}
+	return true
+}
+
+// target is what a permission is checked on: a project (0 for the
+// site), and within it maybe a component and a language.
+type target struct {
+	projectID   int64
+	componentID int64
+	language    string
 }
 
 // Access control levels of a project, with the reference's values.
@@ -295,8 +355,31 @@ func (p *Principal) Unscoped() bool {
 func (p *Principal) Superuser() bool { return !p.Anonymous() && p.User.IsSuperuser && p.User.IsActive }
 
 // Can reports whether the principal may do perm in the project with the
-// given id (0 for site-wide permissions).
+// given id (0 for site-wide permissions). Grants narrowed to a component
+// or to languages do not count here: see CanComponent and
+// CanTranslation.
 func (p *Principal) Can(perm Permission, projectID int64) bool {
+	return p.can(perm, target{projectID: projectID})
+}
+
+// CanComponent reports whether the principal may do perm on component
+// c: what Can allows in its project, or a grant narrowed to c without
+// languages.
+func (p *Principal) CanComponent(perm Permission, c *Component) bool {
+	return p.can(perm, target{projectID: c.ProjectID, componentID: c.ID})
+}
+
+// CanTranslation reports whether the principal may do perm on
+// translation t (its Component filled): what CanComponent allows, or a
+// grant narrowed to t's language.
+func (p *Principal) CanTranslation(perm Permission, t *Translation) bool {
+	return p.can(perm, target{projectID: t.Component.ProjectID, componentID: t.Component.ID,
+		language: t.LanguageCode})
+}
+
+// can is every permission check's one path.
+func (p *Principal) can(perm Permission, at target) bool {
+	projectID := at.projectID
 	if p.Anonymous() || !p.User.IsActive {
 		return false
 	}
@@ -313,11 +396,8 @@ func (p *Principal) Can(perm Permission, projectID int64) bool {
 	if p.User.IsSuperuser {
 		return true
 	}
-	for _, g := range p.Grants {
-		if g.ProjectID != 0 && (g.ProjectID != projectID || perm.IsGlobal()) {
-			continue
-		}
-		if r, ok := FindRole(g.Role); ok && r.Has(perm) {
+	for i := range p.Grants {
+		if g := &p.Grants[i]; g.covers(perm, at) && g.has(perm) {
 			return true
 		}
 	}

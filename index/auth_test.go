@@ -54,14 +54,14 @@ func TestPrincipalCan(t *testing.T) {
 	}{
 		{"anonymous", Principal{}, PermUnitEdit, p1, false},
 		{"no role", Principal{User: user(false)}, PermUnitEdit, p1, false},
-		{"translator in project", Principal{User: user(false), Grants: []Grant{{1, "Translate", p1}}}, PermUnitEdit, p1, true},
-		{"translator elsewhere", Principal{User: user(false), Grants: []Grant{{1, "Translate", p1}}}, PermUnitEdit, p2, false},
-		{"translator cannot review", Principal{User: user(false), Grants: []Grant{{1, "Translate", p1}}}, PermUnitReview, p1, false},
-		{"reviewer reviews", Principal{User: user(false), Grants: []Grant{{1, "Review strings", p1}}}, PermUnitReview, p1, true},
-		{"site-wide translator", Principal{User: user(false), Grants: []Grant{{1, "Translate", 0}}}, PermUnitEdit, p2, true},
-		{"project admin cannot add projects", Principal{User: user(false), Grants: []Grant{{1, "Administration", p1}}}, PermProjectAdd, 0, false},
-		{"project admin edits project", Principal{User: user(false), Grants: []Grant{{1, "Administration", p1}}}, PermProjectEdit, p1, true},
-		{"repository manager commits", Principal{User: user(false), Grants: []Grant{{1, "Manage repository", p1}}}, PermVCSCommit, p1, true},
+		{"translator in project", Principal{User: user(false), Grants: []Grant{{UserID: 1, Role: "Translate", ProjectID: p1}}}, PermUnitEdit, p1, true},
+		{"translator elsewhere", Principal{User: user(false), Grants: []Grant{{UserID: 1, Role: "Translate", ProjectID: p1}}}, PermUnitEdit, p2, false},
+		{"translator cannot review", Principal{User: user(false), Grants: []Grant{{UserID: 1, Role: "Translate", ProjectID: p1}}}, PermUnitReview, p1, false},
+		{"reviewer reviews", Principal{User: user(false), Grants: []Grant{{UserID: 1, Role: "Review strings", ProjectID: p1}}}, PermUnitReview, p1, true},
+		{"site-wide translator", Principal{User: user(false), Grants: []Grant{{UserID: 1, Role: "Translate", ProjectID: 0}}}, PermUnitEdit, p2, true},
+		{"project admin cannot add projects", Principal{User: user(false), Grants: []Grant{{UserID: 1, Role: "Administration", ProjectID: p1}}}, PermProjectAdd, 0, false},
+		{"project admin edits project", Principal{User: user(false), Grants: []Grant{{UserID: 1, Role: "Administration", ProjectID: p1}}}, PermProjectEdit, p1, true},
+		{"repository manager commits", Principal{User: user(false), Grants: []Grant{{UserID: 1, Role: "Manage repository", ProjectID: p1}}}, PermVCSCommit, p1, true},
 		{"superuser", Principal{User: user(true)}, PermLanguageEdit, 0, true},
 		{"read scope", Principal{User: user(true), Scope: ScopeRead}, PermUnitEdit, p1, false},
 		{"translate scope edits", Principal{User: user(true), Scope: ScopeTranslate}, PermUnitEdit, p1, true},
@@ -80,7 +80,7 @@ func TestPrincipalCan(t *testing.T) {
 func TestPrincipalCanView(t *testing.T) {
 	private := &Project{ID: 7, AccessControl: AccessPrivate}
 	public := &Project{ID: 8}
-	member := Principal{User: &User{ID: 1, IsActive: true}, Grants: []Grant{{1, "Translate", 7}}}
+	member := Principal{User: &User{ID: 1, IsActive: true}, Grants: []Grant{{UserID: 1, Role: "Translate", ProjectID: 7}}}
 	stranger := Principal{User: &User{ID: 2, IsActive: true}}
 	super := Principal{User: &User{ID: 3, IsActive: true, IsSuperuser: true}}
 	var anon Principal

@@ -114,7 +114,7 @@ func CheckAddComment(who *Principal, u *Unit, t *Translation, c *NewComment) (in
 // CheckCanComment is comment.add on translation t, the reference's first
 // check of a comment, before it reads the comment's fields.
 func CheckCanComment(who *Principal, t *Translation) error {
-	if !who.Can(PermCommentAdd, t.Component.ProjectID) {
+	if !who.CanTranslation(PermCommentAdd, t) {
 		return denied(msgNoComment)
 	}
 	return nil
@@ -123,7 +123,7 @@ func CheckCanComment(who *Principal, t *Translation) error {
 // CheckResolveComment is the reference's comment.resolve: the resolvers'
 // permission in the comment's project, or being its author.
 func CheckResolveComment(who *Principal, c *Comment, t *Translation) error {
-	if isAuthor(who, c, t.Component.ProjectID) || who.Can(PermCommentResolve, t.Component.ProjectID) {
+	if isAuthor(who, c, t.Component.ProjectID) || who.CanTranslation(PermCommentResolve, t) {
 		return nil
 	}
 	return denied(msgResolveDenied)
@@ -132,7 +132,7 @@ func CheckResolveComment(who *Principal, c *Comment, t *Translation) error {
 // CheckDeleteComment is the reference's comment.delete: the permission
 // in the comment's project, or being its author.
 func CheckDeleteComment(who *Principal, c *Comment, t *Translation) error {
-	if isAuthor(who, c, t.Component.ProjectID) || who.Can(PermCommentDelete, t.Component.ProjectID) {
+	if isAuthor(who, c, t.Component.ProjectID) || who.CanTranslation(PermCommentDelete, t) {
 		return nil
 	}
 	return denied(msgDeleteDenied)

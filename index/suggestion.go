@@ -92,7 +92,7 @@ func SuggestionVotingOnly(t *Translation) bool {
 // target (a PATCH, the editor's save): with voting and auto-accept on,
 // only who holds unit.override may save rather than suggest.
 func CheckDirectSave(who *Principal, t *Translation) error {
-	if SuggestionVotingOnly(t) && !who.Can(PermUnitOverride, t.Component.ProjectID) {
+	if SuggestionVotingOnly(t) && !who.CanTranslation(PermUnitOverride, t) {
 		return denied(msgVotingOverride)
 	}
 	return nil
@@ -114,17 +114,16 @@ func CheckSuggestionAdd(who *Principal, u *Unit, t *Translation, anonymous bool)
 	case t.Component.Locked:
 		return r, denied(msgLocked)
 	}
-	pid := t.Component.ProjectID
 	if who.Anonymous() {
 		if !anonymous || t.Component.Project.AccessControl != AccessPublic {
 			return r, denied(msgNoPermission)
 		}
 		return r, nil
 	}
-	if !who.Can(PermSuggestionAdd, pid) {
+	if !who.CanTranslation(PermSuggestionAdd, t) {
 		return r, denied(msgNoPermission)
 	}
-	r.Vote = t.Component.SuggestionVoting && who.Can(PermSuggestionVote, pid)
+	r.Vote = t.Component.SuggestionVoting && who.CanTranslation(PermSuggestionVote, t)
 	return r, nil
 }
 
@@ -166,15 +165,14 @@ func CheckSuggestionAccept(who *Principal, u *Unit, t *Translation, approve bool
 	if UnitReadOnly(u, t) {
 		return denied(msgReadOnly)
 	}
-	pid := t.Component.ProjectID
 	switch {
 	case t.Component.Locked:
 		return denied(msgLocked)
-	case !who.Can(PermSuggestionAccept, pid):
+	case !who.CanTranslation(PermSuggestionAccept, t):
 		return denied(msgNoPermission)
-	case u.State == StateApproved && t.ReviewEnabled() && !who.Can(PermUnitReview, pid):
+	case u.State == StateApproved && t.ReviewEnabled() && !who.CanTranslation(PermUnitReview, t):
 		return denied(ApprovedOnlyMessage(&t.Component))
-	case t.IsMonolingualSource() && !who.Can(PermUnitTemplate, pid):
+	case t.IsMonolingualSource() && !who.CanTranslation(PermUnitTemplate, t):
 		return denied(msgNoTemplate)
 	}
 	if approve {
@@ -204,10 +202,10 @@ func AcceptState(u *Unit, t *Translation, approve bool) State {
 // them).
 func CheckSuggestionDelete(who *Principal, s *Suggestion, t *Translation) error {
 	if !who.Anonymous() && s.UserID != 0 && s.UserID == who.User.ID && who.User.IsActive &&
-		who.Can(PermSuggestionAdd, t.Component.ProjectID) {
+		who.CanTranslation(PermSuggestionAdd, t) {
 		return nil
 	}
-	if !who.Can(PermSuggestionDelete, t.Component.ProjectID) {
+	if !who.CanTranslation(PermSuggestionDelete, t) {
 		return denied(msgNoPermission)
 	}
 	return nil
@@ -224,7 +222,7 @@ func CheckSuggestionVote(who *Principal, u *Unit, t *Translation) error {
 		return denied(msgReadOnly)
 	case t.Component.Locked:
 		return denied(msgLocked)
-	case !who.Can(PermSuggestionVote, t.Component.ProjectID):
+	case !who.CanTranslation(PermSuggestionVote, t):
 		return denied(msgNoPermission)
 	}
 	return nil

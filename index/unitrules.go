@@ -145,15 +145,14 @@ func fieldError(attr, msg string) error {
 // for every permission, which sends a translator who may save looking
 // for the wrong thing.
 func CheckCanEdit(who *Principal, t *Translation, perm Permission) error {
-	pid := t.Component.ProjectID
 	switch {
 	case t.Component.Locked:
 		return denied(msgLocked)
-	case !who.Can(perm, pid) && perm == PermUnitReview:
+	case !who.CanTranslation(perm, t) && perm == PermUnitReview:
 		return denied(msgNoReview)
-	case !who.Can(perm, pid):
+	case !who.CanTranslation(perm, t):
 		return denied(msgNoPrivileges)
-	case t.IsMonolingualSource() && !who.Can(PermUnitTemplate, pid):
+	case t.IsMonolingualSource() && !who.CanTranslation(PermUnitTemplate, t):
 		return denied(msgNoTemplate)
 	}
 	return nil
@@ -170,7 +169,7 @@ func CheckUnitEdit(who *Principal, u *Unit, t *Translation) error {
 	if t.Component.Locked {
 		return denied(msgLocked)
 	}
-	if u.State == StateApproved && t.ReviewEnabled() && !who.Can(PermUnitReview, t.Component.ProjectID) {
+	if u.State == StateApproved && t.ReviewEnabled() && !who.CanTranslation(PermUnitReview, t) {
 		return denied(ApprovedOnlyMessage(&t.Component))
 	}
 	return CheckCanEdit(who, t, PermUnitEdit)
@@ -226,7 +225,7 @@ func CheckUnitPatch(who *Principal, u *Unit, t *Translation, p UnitPatch) (UnitU
 		upd.SameLabels, p.Labels = p.Labels, nil
 	}
 	if p.Explanation != nil || p.ExtraFlags != nil || p.Labels != nil {
-		if !t.IsSource || !who.Can(PermSourceEdit, t.Component.ProjectID) {
+		if !t.IsSource || !who.CanTranslation(PermSourceEdit, t) {
 			return upd, ErrSourceProperties
 		}
 		if t.Component.Locked {
@@ -461,7 +460,7 @@ func isControl(r rune) bool { return r < 0x20 && r != '\t' && r != '\n' && r != 
 // and never an enforced check, which the reference's check_ignore_check
 // refuses too (reference workspace §1.6).
 func CheckDismissCheck(who *Principal, t *Translation, name string) error {
-	if !who.Can(PermUnitCheck, t.Component.ProjectID) {
+	if !who.CanTranslation(PermUnitCheck, t) {
 		return denied("You do not have permission to dismiss checks.")
 	}
 	if slices.Contains(t.Component.EnforcedChecks, name) {

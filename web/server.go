@@ -67,6 +67,7 @@ type Store interface {
 	// FindMachinerySettings returns a project's machine translation
 	// services (an empty map for none).
 	FindMachinerySettings(ctx context.Context, projectID int64) (index.MachinerySettings, error)
+	componentListStore
 }
 
 // Options configure the pages. The zero value is usable: without Files,

@@ -49,7 +49,8 @@ func (s *Server) routes(r *edge.Router) {
 	r.Handle(http.MethodPost, "/js/translate/:service/:unit/", s.machineryTranslate) // web_machinery.go
 	r.Page("/engage/:project/-/:language/", s.engagePage)
 	r.Page("/languages/:code/", s.languagePage)
-	r.Page("/accounts/login/", s.loginPage) // web_auth.go
+	r.Page("/component-lists/:list/", s.componentListPage) // web_componentlists.go
+	r.Page("/accounts/login/", s.loginPage)                // web_auth.go
 	r.Handle(http.MethodPost, "/accounts/login/", s.login)
 	r.Handle(http.MethodPost, "/accounts/logout/", s.logout)
 	r.Page("/accounts/login/link/", s.loginLinkPage) // web_auth.go

@@ -270,8 +270,8 @@ func (s *Server) editorPage(c *gin.Context, t *index.Translation, q string, conf
 	base := u.Translate(p, comp, l)
 	ed := &editorView{Query: q, Base: base, SaveURL: base + "save/", CommentURL: base + "comment/",
 		SuggestURL: base + "suggestions/", Conflict: conflict,
-		CanEdit:    who.Can(index.PermUnitEdit, t.Component.ProjectID) && !t.Component.Locked,
-		CanComment: who.Can(index.PermCommentAdd, t.Component.ProjectID), Scopes: commentScopes(t),
+		CanEdit:    who.CanTranslation(index.PermUnitEdit, t) && !t.Component.Locked,
+		CanComment: who.CanTranslation(index.PermCommentAdd, t), Scopes: commentScopes(t),
 		Locked:    t.Component.Locked,
 		CanReview: index.ReviewDenied(who, t) == "",
 		Lang:      t.Language.Code, Dir: dirOf(&t.Language), SourceLang: t.Component.SourceLanguage, SourceDir: "ltr",
@@ -290,7 +290,7 @@ func (s *Server) editorPage(c *gin.Context, t *index.Translation, q string, conf
 	// Suggest, as the reference's does.
 	ed.Voting = t.Component.SuggestionVoting
 	ed.CanSuggest = t.Component.EnableSuggestions && !t.Component.Locked &&
-		who.Can(index.PermSuggestionAdd, t.Component.ProjectID)
+		who.CanTranslation(index.PermSuggestionAdd, t)
 	if who.Anonymous() && s.anonSuggestions != nil && !ed.CanSuggest { // web_workspace.go
 		ed.CanSuggest, ed.AnonymousSuggest = anonymousMaySuggest(t), anonymousMaySuggest(t)
 	}

@@ -200,7 +200,7 @@ type machineryBox struct {
 // machineryBoxes are the boxes of the project's services for the unit,
 // best rank first; none when the principal lacks machinery.view.
 func (s *Server) machineryBoxes(c *gin.Context, u edge.URLs, t *index.Translation, unitID int64) ([]machineryBox, error) {
-	if !edge.Principal(c).Can(index.PermMachineryView, t.Component.ProjectID) {
+	if !edge.Principal(c).CanTranslation(index.PermMachineryView, t) {
 		return nil, nil
 	}
 	settings, err := s.store.FindMachinerySettings(c.Request.Context(), t.Component.ProjectID)

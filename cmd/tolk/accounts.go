@@ -143,7 +143,16 @@ func runUser(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			}
 			var roles []string
 			for _, g := range grants {
-				roles = append(roles, fmt.Sprintf("%s@%s", g.Role, projectLabel(ctx, db, g.ProjectID)))
+				role := fmt.Sprintf("%s@%s", g.Role, projectLabel(ctx, db, g.ProjectID))
+				// A team may narrow its grant to a component or
+				// some languages (api/groups.go).
+				if g.ComponentID != 0 {
+					role += fmt.Sprintf("[component %d]", g.ComponentID)
+				}
+				if g.Languages != nil {
+					role += "[" + strings.Join(g.Languages, " ") + "]"
+				}
+				roles = append(roles, role)
 			}
 			fmt.Fprintf(tw, "%d\t%s\t%v\t%v\t%s\n", u.ID, u.Username, u.IsSuperuser, u.IsActive, strings.Join(roles, ", "))
 		}

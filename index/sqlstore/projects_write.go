@@ -40,8 +40,12 @@ func (db *DB) CreateProject(ctx context.Context, p index.Project, by index.Actor
 				return fmt.Errorf("creator: %w", err)
 			}
 			if !superuser {
-				if _, err := tx.Exec(`INSERT INTO grants (user_id, role, project_id) VALUES (?, ?, ?)
-					ON CONFLICT DO NOTHING`, by.UserID, "Administration", p.ID); err != nil {
+				team, err := builtinTeam(tx, "Administration", p.ID, true)
+				if err != nil {
+					return err
+				}
+				if _, err := tx.Exec(`INSERT INTO team_members (team_id, user_id) VALUES (?, ?)`,
+					team, by.UserID); err != nil {
 					return err
 				}
 			}

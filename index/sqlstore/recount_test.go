@@ -309,9 +309,27 @@ func TestEveryWriteKeepsCounts(t *testing.T) {
 	_, err = f.db.RedeemLoginLink(ctx, link, index.Session{Hash: index.HashToken(index.NewToken(index.SessionPrefix)),
 		Expires: f.clock.Now().Add(index.SessionLifetime)})
 	step("redeem it", err)
+	// Teams, roles and component lists (issue 33) touch no counter, and
+	// a component's removal leaves none of them listing it.
+	role, err := f.db.CreateRole(ctx, index.Role{Name: "Counter role", Permissions: []index.Permission{index.PermUnitEdit}})
+	step("create a role", err)
+	team, err := f.db.CreateTeam(ctx, index.Team{Name: "Counters", ProjectID: f.comp.ProjectID})
+	step("create a team", err)
+	step("give the team the role", f.db.LinkTeam(ctx, team.ID, index.TeamRoles, role.ID, true, ""))
+	step("list the component in the team", f.db.LinkTeam(ctx, team.ID, index.TeamComponents, f.comp.ID, true, ""))
+	list, err := f.db.CreateComponentList(ctx, index.ComponentList{Name: "Counters", Slug: "counters"})
+	step("create a component list", err)
+	step("list the component", f.db.LinkComponentList(ctx, list.ID, f.comp.ID, true))
+	step("remove the role", f.db.DeleteRole(ctx, role.ID))
 
 	_, err = f.db.DeleteComponent(ctx, f.comp.ID, f.user)
 	step("remove component", err)
+	if l, err := f.db.FindComponentListByID(ctx, list.ID); err != nil || len(l.Components) != 0 {
+		t.Errorf("the list after the component's removal: %+v, %v", l, err)
+	}
+	if tm, err := f.db.FindTeam(ctx, team.ID); err != nil || len(tm.Components) != 0 || len(tm.Roles) != 0 {
+		t.Errorf("the team after the component's and role's removal: %+v, %v", tm, err)
+	}
 }
 
 // TestImportKeepsApproval imports a file that cannot say "approved"

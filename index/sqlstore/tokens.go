@@ -94,17 +94,17 @@ func (db *DB) DeleteToken(ctx context.Context, id int64) error {
 //
 // Nothing here is cached: tokens and grants change from the command line
 // while the server runs, and a revoked token must stop working at once.
-// So the token, its user and the user's grants are read by one query
-// (a row per grant), which every request with a token runs: on
-// PostgreSQL each query is a round trip.
+// So the token and its user are read by one query and the user's grants
+// from its teams by one or two more (teamGrants, none for a user in no
+// team), which every request with a token runs: on PostgreSQL each
+// query is a round trip.
 func (db *DB) Authenticate(ctx context.Context, token string) (index.Principal, index.Token, error) {
 	denied := index.Errorf(index.ErrUnauthenticated, "Invalid token.")
 	if !index.LooksLikeToken(token) {
 		return index.Principal{}, index.Token{}, denied
 	}
 	rows, err := db.r.QueryContext(ctx, `SELECT `+tokenColumns+`, `+principalColumns+`
-		FROM tokens k JOIN users u ON u.id = k.user_id LEFT JOIN grants g ON g.user_id = u.id
-		WHERE k.hash = ? ORDER BY g.project_id, g.role`, index.HashToken(token))
+		FROM tokens k JOIN users u ON u.id = k.user_id WHERE k.hash = ?`, index.HashToken(token))
 	if err != nil {
 		return index.Principal{}, index.Token{}, formatError(err)
 	}
@@ -125,19 +125,20 @@ func (db *DB) Authenticate(ctx context.Context, token string) (index.Principal, 
 	if !found || !index.TokenMatches(token, t.Hash) || t.Expired(now) || !p.User.IsActive {
 		return index.Principal{}, index.Token{}, denied
 	}
+	if p.Grants, err = teamGrants(ctx, db.r, p.User.ID); err != nil {
+		return index.Principal{}, index.Token{}, formatError(err)
+	}
 	db.noteTokenUse(t, now)
 	p.Scope, p.ScopeProjectID = t.Scope, t.ProjectID
 	return p, t, nil
 }
 
-// principalColumns are the user and grant columns Authenticate reads
-// after a token's: the user's (as userColumns) and one grant, NULL for
-// a user without any.
-var principalColumns = qualify("u", userColumns) + ", g.role, coalesce(g.project_id, 0)"
+// principalColumns are the user columns Authenticate reads after a
+// token's (as userColumns); the grants follow from the user's teams.
+var principalColumns = qualify("u", userColumns)
 
-// principalScanner scans a row of Authenticate: the token's columns for
-// scanToken, then the user's into p (once) and the row's grant, if any,
-// added to p's.
+// principalScanner scans the row of Authenticate: the token's columns
+// for scanToken, then the user's into p.
 type principalScanner struct {
 	rows *sql.Rows
 	p    *index.Principal
@@ -146,20 +147,13 @@ type principalScanner struct {
 func (s principalScanner) Scan(tokenDest ...any) error {
 	var u index.User
 	var joined string
-	var role sql.NullString
-	var project int64
 	dest := append(tokenDest, &u.ID, &u.Username, &u.FullName, &u.Email, &u.IsActive, &u.IsBot,
-		&u.IsSuperuser, &joined, &role, &project)
+		&u.IsSuperuser, &joined)
 	if err := s.rows.Scan(dest...); err != nil {
 		return err
 	}
-	if s.p.User == nil {
-		u.Joined = parseTime(joined)
-		s.p.User = &u
-	}
-	if role.Valid {
-		s.p.Grants = append(s.p.Grants, index.Grant{UserID: u.ID, Role: role.String, ProjectID: project})
-	}
+	u.Joined = parseTime(joined)
+	s.p.User = &u
 	return nil
 }
 
@@ -188,52 +182,6 @@ func (db *DB) userPrincipal(ctx context.Context, userID int64, denied error) (in
 		return index.Principal{}, err
 	}
 	return index.Principal{User: &u, Grants: grants, Scope: index.ScopeAdmin}, nil
-}
-
-// FindGrants returns the roles granted to a user.
-func (db *DB) FindGrants(ctx context.Context, userID int64) ([]index.Grant, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT user_id, role, project_id FROM grants WHERE user_id = ?
-		ORDER BY project_id, role`, userID)
-	if err != nil {
-		return nil, formatError(err)
-	}
-	defer rows.Close()
-	var out []index.Grant
-	for rows.Next() {
-		var g index.Grant
-		if err := rows.Scan(&g.UserID, &g.Role, &g.ProjectID); err != nil {
-			return nil, formatError(err)
-		}
-		out = append(out, g)
-	}
-	return out, formatError(rows.Err())
-}
-
-// AddGrant gives a user a built-in role in a project (or site-wide for
-// ProjectID 0). Granting what the user already has changes nothing.
-func (db *DB) AddGrant(ctx context.Context, g index.Grant) error {
-	r, ok := index.FindRole(g.Role)
-	if !ok {
-		return index.Errorf(index.ErrInvalid, "Unknown role %q.", g.Role)
-	}
-	return db.write(ctx, func(tx *Tx) error {
-		_, err := tx.Exec(`INSERT INTO grants (user_id, role, project_id) VALUES (?, ?, ?)
-			ON CONFLICT DO NOTHING`, g.UserID, r.Name, g.ProjectID)
-		return err
-	})
-}
-
-// RemoveGrant takes a role back; removing what is not granted is no error.
-func (db *DB) RemoveGrant(ctx context.Context, g index.Grant) error {
-	r, ok := index.FindRole(g.Role)
-	if !ok {
-		return index.Errorf(index.ErrInvalid, "Unknown role %q.", g.Role)
-	}
-	return db.write(ctx, func(tx *Tx) error {
-		_, err := tx.Exec(`DELETE FROM grants WHERE user_id = ? AND role = ? AND project_id = ?`,
-			g.UserID, r.Name, g.ProjectID)
-		return err
-	})
 }
 
 // tokenUseEvery is how often a token's last_used is written at most.

@@ -9,7 +9,7 @@ import (
 
 // BenchmarkAuthenticate measures what every request with a token costs
 // the index before its handler runs: the token, its user and the user's
-// grants (two here).
+// grants (two here, each a built-in team of the project).
 //
 //	go test ./index/sqlstore -run '^$' -bench Authenticate -count 6
 func BenchmarkAuthenticate(b *testing.B) {

@@ -185,7 +185,10 @@ func (db *DB) RemoveUser(ctx context.Context, username string) error {
 		if _, err := tx.Exec(`DELETE FROM tokens WHERE user_id = ?`, id); err != nil {
 			return err
 		}
-		_, err := tx.Exec(`DELETE FROM grants WHERE user_id = ?`, id)
+		if _, err := tx.Exec(`DELETE FROM team_admins WHERE user_id = ?`, id); err != nil {
+			return err
+		}
+		_, err := tx.Exec(`DELETE FROM team_members WHERE user_id = ?`, id)
 		return err
 	})
 }
