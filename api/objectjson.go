@@ -258,6 +258,10 @@ func (x *projectJSON) appendObject(b []byte) []byte {
 	b = appendJSONBool(b, x.EnableHooks)
 	b = append(b, `,"language_aliases":`...)
 	b = appendJSONString(b, x.LanguageAliases)
+	b = append(b, `,"use_shared_tm":`...)
+	b = appendJSONBool(b, x.UseSharedTM)
+	b = append(b, `,"contribute_shared_tm":`...)
+	b = appendJSONBool(b, x.ContributeSharedTM)
 	return append(b, '}')
 }
 

@@ -19,7 +19,7 @@ var unitShape = servertest.Shape{
 	"approved": "bool", "position": "int", "has_suggestion": "bool", "has_comment": "bool",
 	"has_failing_check": "bool", "num_words": "int", "source_unit": "url", "priority": "int", "id": "int",
 	"web_url": "url", "url": "url", "explanation": "string", "extra_flags": "string", "pending": "bool",
-	"timestamp": "timestamp",
+	"timestamp": "timestamp", "automatically_translated": "bool",
 }
 
 var listShape = servertest.Shape{"count": "int", "next": "url|null", "previous": "url|null", "results": "array"}
