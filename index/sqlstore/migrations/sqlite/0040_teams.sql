@@ -19,7 +19,7 @@ CREATE TABLE role_permissions (
 INSERT INTO roles (name, builtin) VALUES ('Translate', 1), ('Review strings', 1),
 	('Manage strings', 1), ('Manage repository', 1), ('Administration', 1),
 	('Add projects', 1), ('Manage languages', 1), ('Manage translation memory', 1),
-	('Manage teams', 1);
+	('Manage teams', 1), ('Automatic translation', 1);
 
 CREATE TABLE teams (
 	id                 INTEGER PRIMARY KEY,
