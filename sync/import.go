@@ -43,6 +43,10 @@ type translationFile struct {
 // Files whose content the index already reflects (same blob hashes) are
 // not parsed. A file that fails to parse marks only its translation.
 func (s *Service) ImportComponent(ctx context.Context, c index.Component) (ImportSummary, error) {
+	c, err := s.onLink(ctx, c) // a linked component's jobs run on its parent
+	if err != nil {
+		return ImportSummary{}, err
+	}
 	unlock, err := s.lockComponent(ctx, c.ID)
 	if err != nil {
 		return ImportSummary{}, err
@@ -77,11 +81,15 @@ func (s *Service) checkoutTimed(ctx context.Context, c index.Component) checkedO
 }
 
 // importCheckout reconciles the index with a component's checkout and
-// records how it went (recordImport); the caller holds the component's
-// lock.
+// records how it went (recordImport), then does the same for the
+// components linked to it (importLinks); the caller holds the
+// component's lock.
 func (s *Service) importCheckout(ctx context.Context, co checkedOut) (ImportSummary, error) {
 	sum, err := s.importFiles(ctx, co)
-	return sum, errors.Join(err, s.recordImport(ctx, co.c, sum, err))
+	if err = errors.Join(err, s.recordImport(ctx, co.c, sum, err)); err != nil {
+		return sum, err
+	}
+	return sum, s.importLinks(ctx, co)
 }
 
 // recordImport stores how an import or update of c went, for the API

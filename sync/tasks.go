@@ -232,6 +232,10 @@ func (s *Service) StartUpdate(c index.Component) index.Task {
 
 // runImport is the work of an import task.
 func (s *Service) runImport(ctx context.Context, c index.Component, t *task) (map[string]int, error) {
+	c, err := s.onLink(ctx, c) // a linked component's jobs run on its parent
+	if err != nil {
+		return nil, err
+	}
 	unlock, err := s.lockComponent(ctx, c.ID)
 	if err != nil {
 		return nil, err // cancelled while another task held the component
