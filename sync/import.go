@@ -70,6 +70,9 @@ type checkedOut struct {
 	push bool
 	// report, when set, hears how many of the files have been indexed.
 	report func(done, total int)
+	// linkSums, when set, receives the summary of each linked
+	// component's import (importLinks) by its id.
+	linkSums map[int64]ImportSummary
 }
 
 // checkoutTimed runs checkout and times it; the caller holds the

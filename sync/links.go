@@ -73,7 +73,11 @@ func (s *Service) importLinks(ctx context.Context, co checkedOut) error {
 	for _, l := range links {
 		lco := co
 		lco.c, lco.push, lco.report = l, false, nil
-		if _, err := s.importCheckout(ctx, lco); err != nil {
+		sum, err := s.importCheckout(ctx, lco)
+		if co.linkSums != nil {
+			co.linkSums[l.ID] = sum
+		}
+		if err != nil {
 			errs = append(errs, fmt.Errorf("import %s/%s: %w", l.Project.Slug, l.Slug, err))
 		}
 	}

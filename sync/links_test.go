@@ -314,4 +314,3 @@ func TestProcessesShareLinkedCheckout(t *testing.T) {
 		t.Errorf("B made a checkout for docs (%v)", err)
 	}
 }
-
