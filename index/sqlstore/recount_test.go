@@ -116,6 +116,9 @@ func TestEveryWriteKeepsCounts(t *testing.T) {
 	// A translation equal to its source fails "same": the failing
 	// counts move.
 	step("edit failing a check", edit("fr", 1, "Word number 1", index.StateTranslated))
+	// A component sharing the strings: later edits propagate to it.
+	f.twin(t, "web", true)
+	step("edit propagated to another component", edit("de", 3, "Wort Nummer drei", index.StateTranslated))
 
 	upload := func(lang string, up index.Upload) error {
 		up.UserID = f.user.UserID
