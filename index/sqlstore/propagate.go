@@ -22,51 +22,24 @@ type sameSource struct {
 	translation index.Translation
 }
 
-// sameSourceUnits returns the units with u's source and context in t's
-// language in the other components of t's project that allow
-// propagation, t's own component excepted; none when t's does not
-// allow it. Each component is looked up by the id_hash its kind gives
-// the string (the context alone for a monolingual one), through the
+// sameSourceUnits returns the units with u's source and context in the
+// peer translations of t (peerTranslations, locked components' among
+// them). Each is looked up by the id_hash its component's kind gives the
+// string (the context alone for a monolingual one), through the
 // units_translation_hash index, so the cost grows with the project's
 // components, not its strings.
 func sameSourceUnits(tx *Tx, t *index.Translation, u *index.Unit) ([]sameSource, error) {
-	if !t.Component.AllowTranslationPropagation || t.IsSource {
-		return nil, nil
-	}
-	rows, err := tx.Query(`SELECT t.id FROM translations t JOIN components c ON c.id = t.component_id
-		WHERE c.project_id = ? AND c.id != ? AND t.language_code = ? AND t.is_source = 0 AND c.locked = 0
-		ORDER BY t.id`, t.Component.ProjectID, t.ComponentID, t.LanguageCode)
+	peers, err := peerTranslations(tx, t)
 	if err != nil {
 		return nil, err
 	}
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
 	var out []sameSource
-	for _, id := range ids {
-		other, err := cachedTranslation(tx, id)
+	for _, other := range peers {
+		unitID, ok, err := unitByHash(tx, other.ID, index.IDHash(other.Component.IsMonolingual(), u.Source, u.Context))
 		if err != nil {
 			return nil, err
 		}
-		c := &other.Component
-		if !c.AllowTranslationPropagation || c.IsGlossary != t.Component.IsGlossary {
-			continue
-		}
-		unitID, ok, err := unitByHash(tx, id, index.IDHash(c.IsMonolingual(), u.Source, u.Context))
-		if err != nil || !ok {
-			if err != nil {
-				return nil, err
-			}
+		if !ok {
 			continue
 		}
 		su, err := findUnitTx(tx, unitID)
@@ -92,12 +65,18 @@ func propagate(tx *Tx, t *index.Translation, u *index.Unit, actor index.Actor) e
 	}
 	for i := range same {
 		s := &same[i]
-		if s.unit.State == index.StateReadOnly {
+		if s.unit.State == index.StateReadOnly || s.translation.Component.Locked {
+			// Not edited, but whether it is inconsistent may change.
+			tx.recheck(false, actor, s.unit.ID)
 			continue
 		}
 		e := editorOf(tx, &s.translation, actor)
-		if _, err := e.edit(&s.unit, index.UnitEdit{Target: u.Target, State: u.State}, index.ActionPropagated); err != nil {
+		edited, err := e.edit(&s.unit, index.UnitEdit{Target: u.Target, State: u.State}, index.ActionPropagated)
+		if err != nil {
 			return err
+		}
+		if !edited {
+			tx.recheck(false, actor, s.unit.ID) // already equal: no longer inconsistent
 		}
 		if err := e.finish(); err != nil {
 			return err

@@ -24,7 +24,7 @@ func (f *writeFixture) twin(tb testing.TB, slug string, allow bool) *writeFixtur
 	t := &writeFixture{db: f.db, comp: c, tr: map[string]int64{}, user: f.user, clock: f.clock}
 	for _, lang := range []string{"en", "de", "fr"} {
 		imp := index.TranslationImport{ComponentID: c.ID, LanguageCode: lang, Filename: lang + ".po",
-			Revision: "r", IsSource: lang == "en"}
+			Revision: "r", IsSource: lang == "en", SourceTranslationID: t.tr["en"]}
 		for i := range 10 {
 			src := []string{fmt.Sprintf("Word number %d", i)}
 			iu := index.ImportUnit{Context: fmt.Sprintf("k%d", i), Source: src, Target: []string{""}}
@@ -128,5 +128,66 @@ func TestPropagation(t *testing.T) {
 	edit(f, f.unit(t, "de", 7), "Sieben")
 	if u := web.unitOf(t, "de", 7); u.Target[0] != "" {
 		t.Errorf("web/de k7 = %q: propagated to a locked component", u.Target)
+	}
+}
+
+// TestInconsistentCheck: the inconsistent check is stored on the units
+// of a string whose translations differ between two components that
+// allow propagation (one locked, so the edit does not reach it), and
+// goes once they agree again, on both sides; counters exact.
+func TestInconsistentCheck(t *testing.T) {
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	web := f.twin(t, "web", true)
+	has := func(u index.Unit) bool {
+		t.Helper()
+		cs, err := f.db.UnitChecks(ctx, u.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cs {
+			if c.Name == "inconsistent" {
+				return true
+			}
+		}
+		return false
+	}
+	edit := func(u index.Unit, target string) {
+		t.Helper()
+		if _, err := f.db.UpdateUnit(ctx, u.ID, f.user, func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+			return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{target}, State: index.StateTranslated}}, nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		checkStoredStats(t, f.db)
+	}
+	// An import does not compute it (see inconsistent.go); web/de k1
+	// is untranslated in both, which an edit of web's k0 settles.
+	if has(web.unitOf(t, "de", 1)) {
+		t.Error("web/de k1, untranslated in both: inconsistent")
+	}
+	edit(f.unit(t, "de", 2), "Zwei")
+	if has(f.unit(t, "de", 2)) || has(web.unitOf(t, "de", 2)) {
+		t.Error("k2 propagated, the same in both: still inconsistent")
+	}
+
+	if _, err := f.db.SetComponentLock(ctx, web.comp.ID, true, f.user); err != nil {
+		t.Fatal(err)
+	}
+	edit(f.unit(t, "de", 4), "Vier")
+	if !has(f.unit(t, "de", 4)) || !has(web.unitOf(t, "de", 4)) {
+		t.Errorf("k4 edited in app only (web locked): inconsistent app %v, web %v",
+			has(f.unit(t, "de", 4)), has(web.unitOf(t, "de", 4)))
+	}
+	if _, err := f.db.SetComponentLock(ctx, web.comp.ID, false, f.user); err != nil {
+		t.Fatal(err)
+	}
+	edit(web.unitOf(t, "de", 4), "Vier")
+	if has(f.unit(t, "de", 4)) || has(web.unitOf(t, "de", 4)) {
+		t.Errorf("k4 the same in both again: inconsistent app %v, web %v",
+			has(f.unit(t, "de", 4)), has(web.unitOf(t, "de", 4)))
+	}
+	if has(web.unitOf(t, "fr", 0)) {
+		t.Error("web/fr k0, untranslated in both: inconsistent")
 	}
 }
