@@ -174,7 +174,13 @@ func (s *Service) commitLocked(ctx context.Context, repo *vcs.Repo, c index.Comp
 	if err != nil && !errors.Is(err, index.ErrConflict) {
 		return res, err
 	}
-	return res, errors.Join(err, s.commitLinks(ctx, repo, c, user, &res))
+	err = errors.Join(err, s.commitLinks(ctx, repo, c, user, &res))
+	if len(res.Commits) > 0 && c.LinkedID == 0 {
+		if serr := s.squashLocked(ctx, repo, c, &res); serr != nil {
+			return res, errors.Join(err, serr)
+		}
+	}
+	return res, err
 }
 
 // commitOne is commitLocked for c's own pending edits.

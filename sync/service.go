@@ -40,6 +40,7 @@ type Store interface {
 	OperationStore
 	JobStore
 	LinkStore
+	AddonStore
 }
 
 // Languages resolves the language codes found in file names.
