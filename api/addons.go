@@ -55,13 +55,13 @@ type addonStore interface {
 // addonJSON is the add-on resource: the reference's fields, and where
 // its deliveries are read.
 type addonJSON struct {
-	ID            int64       `json:"id"`
-	Name          string      `json:"name"`
-	Component     *string     `json:"component"`
-	Project       *string     `json:"project"`
-	Configuration any         `json:"configuration"` // webhookJSON, or the add-on's own (addonConfigJSON)
-	URL           string      `json:"url"`
-	DeliveriesURL string      `json:"deliveries_url"`
+	ID            int64   `json:"id"`
+	Name          string  `json:"name"`
+	Component     *string `json:"component"`
+	Project       *string `json:"project"`
+	Configuration any     `json:"configuration"` // webhookJSON, or the add-on's own (addonConfigJSON)
+	URL           string  `json:"url"`
+	DeliveriesURL string  `json:"deliveries_url"`
 }
 
 // webhookJSON is a webhook add-on's configuration (reference: writes
