@@ -59,43 +59,19 @@ func mustLinkedEnv(tb testing.TB, e env) linkedEnv {
 // editIn sets the target of key in lang of component slug, as u.
 func editIn(tb testing.TB, e env, slug, lang, key, target string, u index.User) {
 	tb.Helper()
-	tr := mustTranslation(tb, e, slug, lang)
-	units, _, err := e.db.FindUnits(context.Background(), index.UnitFilter{TranslationID: tr.ID,
-		Page: index.Page{Number: 1, Size: 50}})
-	if err != nil {
+	unit := unitIn(tb, e, slug, lang, key)
+	if _, err := e.db.UpdateUnit(context.Background(), unit.ID, index.UserActor(&u),
+		func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+			return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{target}, State: index.StateTranslated}}, nil
+		}); err != nil {
 		tb.Fatal(err)
 	}
-	for _, unit := range units {
-		if unit.Context != key {
-			continue
-		}
-		if _, err := e.db.UpdateUnit(context.Background(), unit.ID, index.UserActor(&u),
-			func(index.Unit, index.Translation) (index.UnitUpdate, error) {
-				return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{target}, State: index.StateTranslated}}, nil
-			}); err != nil {
-			tb.Fatal(err)
-		}
-		return
-	}
-	tb.Fatalf("%s/%s has no unit %q", slug, lang, key)
 }
 
 // targetIn is the stored target of key in lang of component slug.
 func targetIn(tb testing.TB, e env, slug, lang, key string) string {
 	tb.Helper()
-	tr := mustTranslation(tb, e, slug, lang)
-	units, _, err := e.db.FindUnits(context.Background(), index.UnitFilter{TranslationID: tr.ID,
-		Page: index.Page{Number: 1, Size: 50}})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for _, u := range units {
-		if u.Context == key {
-			return strings.Join(u.Target, "")
-		}
-	}
-	tb.Fatalf("%s/%s has no unit %q", slug, lang, key)
-	return ""
+	return strings.Join(unitIn(tb, e, slug, lang, key).Target, "")
 }
 
 // TestLinkedComponentsShareCheckout: a component linked to another

@@ -58,6 +58,18 @@ func (f *writeFixture) unitOf(tb testing.TB, lang string, i int) index.Unit {
 	return u
 }
 
+// translate saves target as translated into u through UpdateUnit, as
+// f's user, and recounts every counter.
+func (f *writeFixture) translate(t *testing.T, u index.Unit, target string) {
+	t.Helper()
+	if _, err := f.db.UpdateUnit(context.Background(), u.ID, f.user, func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+		return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{target}, State: index.StateTranslated}}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	checkStoredStats(t, f.db)
+}
+
 // TestPropagation: a string saved in a component that allows
 // propagation reaches the same string (source and context) in the same
 // language of the project's other components that allow it, in the same
@@ -69,15 +81,7 @@ func TestPropagation(t *testing.T) {
 	ctx := context.Background()
 	web := f.twin(t, "web", true)
 	off := f.twin(t, "off", false)
-	edit := func(fx *writeFixture, u index.Unit, target string) {
-		t.Helper()
-		if _, err := f.db.UpdateUnit(ctx, u.ID, f.user, func(index.Unit, index.Translation) (index.UnitUpdate, error) {
-			return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{target}, State: index.StateTranslated}}, nil
-		}); err != nil {
-			t.Fatal(err)
-		}
-		checkStoredStats(t, f.db)
-	}
+	edit := func(_ *writeFixture, u index.Unit, target string) { f.translate(t, u, target) }
 	count77 := func(unitID int64) int {
 		t.Helper()
 		var n int
@@ -152,15 +156,7 @@ func TestInconsistentCheck(t *testing.T) {
 		}
 		return false
 	}
-	edit := func(u index.Unit, target string) {
-		t.Helper()
-		if _, err := f.db.UpdateUnit(ctx, u.ID, f.user, func(index.Unit, index.Translation) (index.UnitUpdate, error) {
-			return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{target}, State: index.StateTranslated}}, nil
-		}); err != nil {
-			t.Fatal(err)
-		}
-		checkStoredStats(t, f.db)
-	}
+	edit := func(u index.Unit, target string) { f.translate(t, u, target) }
 	// An import does not compute it (see inconsistent.go); web/de k1
 	// is untranslated in both, which an edit of web's k0 settles.
 	if has(web.unitOf(t, "de", 1)) {
