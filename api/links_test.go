@@ -66,6 +66,14 @@ func TestLinkedComponentThroughAPI(t *testing.T) {
 	} {
 		wantResponse(t, tc.name, servertest.DoJSON(t, "POST", url, admin, tc.body), 400, tc.want)
 	}
+	// Hostile links: each a 400 on repo, never a 500 or a half-made component.
+	for _, repo := range []string{"weblate://demo/web/../web", "weblate://demo/" + strings.Repeat("x", 10000),
+		"weblate://demo/web\x00", "weblate:///web", "weblate://%2e%2e/web", "WEBLATE://demo/web"} {
+		r := servertest.DoJSON(t, "POST", url, admin, link("x", repo, nil))
+		if r.Status != 400 || !strings.Contains(string(r.Body), `"attr":"repo"`) {
+			t.Errorf("link %.40q = %d %.300s, want a 400 on repo", repo, r.Status, r.Body)
+		}
+	}
 	// web linking to other, which links to web: the cycle.
 	wantResponse(t, "cycle", servertest.DoJSON(t, "PATCH", e.srv.URL+"/api/components/demo/web/", admin,
 		map[string]any{"repo": "weblate://demo/other"}), 400, invalid([3]string{"repo", "invalid", index.MsgLinkToLinked}))
