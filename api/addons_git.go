@@ -19,6 +19,9 @@ type squashJSON struct {
 // addonConfigJSON is the configuration of an add-on other than the
 // webhook; false for the webhook.
 func addonConfigJSON(a *index.Addon) (any, bool) {
+	if index.IsFlagAddon(a.Name) {
+		return struct{}{}, true // no configuration
+	}
 	switch a.Name {
 	case index.AddonSquash:
 		return squashJSON{Squash: a.Squash.Mode, AppendTrailers: a.Squash.AppendTrailers,
@@ -32,6 +35,9 @@ func addonConfigJSON(a *index.Addon) (any, bool) {
 // Values of the wrong type are 400s on configuration.<field>, and the
 // add-on is then not stored at all.
 func (s *Server) readAddonConfig(pl *payload, a *index.Addon) bool {
+	if index.IsFlagAddon(a.Name) {
+		return true // no configuration: whatever is given is ignored, as the reference's empty form
+	}
 	switch a.Name {
 	case index.AddonSquash:
 		q := index.Squash{Mode: index.SquashAll, AppendTrailers: true} // the reference's defaults

@@ -59,4 +59,10 @@ func TestSquashAddonThroughAPI(t *testing.T) {
 	if got := servertest.Obj(t, servertest.GetObjectAs(t, created["url"].(string), admin)["configuration"]); got["squash"] != "language" {
 		t.Errorf("after a refused PATCH: %v", got)
 	}
+	// The flag add-ons have no configuration.
+	r = do("POST", "/api/projects/demo/addons/", `{"name":"weblate.flags.same_edit","configuration":{}}`)
+	wantResponse(t, "flags", r, 201, "")
+	if got := servertest.Decode(t, r.Body); got["name"] != "weblate.flags.same_edit" || len(servertest.Obj(t, got["configuration"])) != 0 {
+		t.Errorf("flag add-on = %v", got)
+	}
 }

@@ -148,7 +148,11 @@ func (s *Service) importFiles(ctx context.Context, co checkedOut) (sum ImportSum
 	// A format without a codec fails each file's parse, as a file that
 	// does not parse does.
 	codec, _ := codecOf(&c)
-	imp := &componentImport{svc: s, c: c, codec: codec, review: c.Project.TranslationReview,
+	newUnits, err := s.flagAddons(ctx, c)
+	if err != nil {
+		return sum, err
+	}
+	imp := &componentImport{svc: s, c: c, codec: codec, review: c.Project.TranslationReview, newUnits: newUnits,
 		repo: repo, files: files, revisions: revisions, sum: &sum, log: log, report: co.report, base: base,
 		progress: &progressLog{log: log, every: s.opts.ProgressInterval, start: start, last: start}}
 	if c.IsMonolingual() {
@@ -376,6 +380,8 @@ type componentImport struct {
 	units  int                   // units written, for progress
 	// progress logs how far a long import got; nil logs nothing.
 	progress *progressLog
+	// newUnits is what the flag add-ons do to new units (flagAddons).
+	newUnits index.NewUnitFlags
 	log      interface {
 		Warn(string, ...any)
 		Error(string, ...any)
@@ -385,6 +391,7 @@ type componentImport struct {
 func (ci *componentImport) sourceLanguage() index.Language { return ci.svc.sourceLanguage(&ci.c) }
 
 func (ci *componentImport) apply(ctx context.Context, imp index.TranslationImport) (index.ImportResult, error) {
+	imp.NewUnits = ci.newUnits
 	res, err := ci.svc.store.ImportTranslations(ctx, []index.TranslationImport{imp})
 	if err != nil {
 		return index.ImportResult{}, fmt.Errorf("import %s: %w", imp.LanguageCode, err)
@@ -476,6 +483,7 @@ type batcher struct {
 
 // add queues imp and writes the batch once it is large enough.
 func (b *batcher) add(ctx context.Context, imp index.TranslationImport) error {
+	imp.NewUnits = b.ci.newUnits
 	b.imps = append(b.imps, imp)
 	b.units += len(imp.Units)
 	if b.units < importBatchUnits {

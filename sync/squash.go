@@ -288,3 +288,19 @@ func squashMessageOf(commits []vcs.LocalCommit, trailers bool, custom string, co
 	}
 	return author, msg + "\n"
 }
+
+// flagAddons is what the flag add-ons that apply to c do to the units
+// its imports create (index.NewUnitFlags).
+func (s *Service) flagAddons(ctx context.Context, c index.Component) (index.NewUnitFlags, error) {
+	var f index.NewUnitFlags
+	all, err := s.store.FindAddons(ctx, index.AddonFilter{ProjectID: c.ProjectID})
+	if err != nil {
+		return f, err
+	}
+	for _, a := range all {
+		if index.IsFlagAddon(a.Name) && a.Covers(c.ProjectID, c.ID) {
+			f.Set(a.Name)
+		}
+	}
+	return f, nil
+}
