@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -54,13 +55,13 @@ type addonStore interface {
 // addonJSON is the add-on resource: the reference's fields, and where
 // its deliveries are read.
 type addonJSON struct {
-	ID            int64       `json:"id"`
-	Name          string      `json:"name"`
-	Component     *string     `json:"component"`
-	Project       *string     `json:"project"`
-	Configuration webhookJSON `json:"configuration"`
-	URL           string      `json:"url"`
-	DeliveriesURL string      `json:"deliveries_url"`
+	ID            int64   `json:"id"`
+	Name          string  `json:"name"`
+	Component     *string `json:"component"`
+	Project       *string `json:"project"`
+	Configuration any     `json:"configuration"` // webhookJSON, or the add-on's own (addonConfigJSON)
+	URL           string  `json:"url"`
+	DeliveriesURL string  `json:"deliveries_url"`
 }
 
 // webhookJSON is a webhook add-on's configuration (reference: writes
@@ -74,11 +75,16 @@ type webhookJSON struct {
 }
 
 func newAddonJSON(u edge.URLs, a *index.Addon) addonJSON {
-	out := addonJSON{ID: a.ID, Name: a.Name, URL: u.Addon(a.ID, ""), DeliveriesURL: u.Addon(a.ID, "deliveries"),
-		Configuration: webhookJSON{WebhookURL: a.Webhook.URL, Secret: a.Webhook.Secret,
-			EventFilter: a.Webhook.Filter, Events: make([]int, len(a.Webhook.Events))}}
-	for i, e := range a.Webhook.Events {
-		out.Configuration.Events[i] = int(e)
+	out := addonJSON{ID: a.ID, Name: a.Name, URL: u.Addon(a.ID, ""), DeliveriesURL: u.Addon(a.ID, "deliveries")}
+	if config, ok := addonConfigJSON(a); ok {
+		out.Configuration = config
+	} else {
+		w := webhookJSON{WebhookURL: a.Webhook.URL, Secret: a.Webhook.Secret,
+			EventFilter: a.Webhook.Filter, Events: make([]int, len(a.Webhook.Events))}
+		for i, e := range a.Webhook.Events {
+			w.Events[i] = int(e)
+		}
+		out.Configuration = w
 	}
 	if a.ComponentID != 0 {
 		out.Component = ptr(u.Component(a.ProjectSlug, a.ComponentSlug, ""))
@@ -252,7 +258,7 @@ func (s *Server) updateAddon(partial bool) gin.HandlerFunc {
 			return
 		}
 		a, err = s.store.UpdateAddon(c.Request.Context(), a.ID, func(stored *index.Addon) error {
-			stored.Webhook = a.Webhook
+			stored.Webhook, stored.Squash = a.Webhook, a.Squash
 			return nil
 		})
 		if err != nil {
@@ -286,7 +292,7 @@ func (s *Server) readAddon(create bool) func(*payload, *index.Addon) {
 		case name == "":
 		case !create && name != a.Name:
 			pl.fail("name", "invalid", "The add-on of an installation can not be changed.")
-		case name != index.AddonWebhook:
+		case !slices.Contains(index.AddonNames, name):
 			pl.fail("name", "invalid", fmt.Sprintf("Add-on not found: %s. Tolk has: %s.", name,
 				strings.Join(index.AddonNames, ", ")))
 		default:
@@ -299,7 +305,9 @@ func (s *Server) readAddon(create bool) func(*payload, *index.Addon) {
 			return
 		}
 		if sub, ok := pl.object("configuration"); ok {
-			a.Webhook = s.readWebhook(sub)
+			if !s.readAddonConfig(sub, a) {
+				a.Webhook = s.readWebhook(sub)
+			}
 		}
 	}
 }

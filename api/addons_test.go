@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/internal/servertest"
 )
 
@@ -30,7 +31,7 @@ func TestAddonsResource(t *testing.T) {
 	}{
 		{"unknown name", `{"name":"weblate.gravity.off","configuration":{}}`,
 			invalid([3]string{"configuration.webhook_url", "required", "This field is required."},
-				[3]string{"name", "invalid", "Add-on not found: weblate.gravity.off. Tolk has: weblate.webhook.webhook."})},
+				[3]string{"name", "invalid", "Add-on not found: weblate.gravity.off. Tolk has: " + strings.Join(index.AddonNames, ", ") + "."})},
 		{"missing", `{}`, invalid(required("configuration"), required("name"))},
 		{"bad url and secret", `{"name":"weblate.webhook.webhook","configuration":{"webhook_url":"ftp://x","secret":"c2hvcnQ="}}`,
 			invalid([3]string{"configuration.secret", "invalid", "The provided secret is too short."},

@@ -261,6 +261,10 @@ type componentJSON struct {
 	Addons                      []string     `json:"addons"`
 	IsGlossary                  bool         `json:"is_glossary"`
 	GlossaryColor               string       `json:"glossary_color"`
+	// LinkedComponent is the API URL of the component whose repository
+	// this one shares (repo weblate://project/component), null for none:
+	// the reference's read-only field.
+	LinkedComponent *string `json:"linked_component"`
 	// Tolk's own fields, not the reference's (README, "Import errors"):
 	// what stopped the last import or update of the repository (null
 	// when it finished) and the files matching the filemask it left out.
@@ -280,6 +284,17 @@ func newSkippedFilesJSON(files []index.SkippedFile) []skippedFileJSON {
 		out = append(out, skippedFileJSON{Filename: f.Filename, Reason: f.Reason})
 	}
 	return out
+}
+
+// linkedURL is the API URL of the component c links to, nil when c has
+// a repository of its own. The store rewrites a link when its target is
+// renamed, so the repo text names it.
+func linkedURL(u edge.URLs, c *index.Component) *string {
+	p, s, ok := index.LinkTarget(c.Repo)
+	if c.LinkedID == 0 || !ok {
+		return nil
+	}
+	return ptr(u.Component(p, s, ""))
 }
 
 // newComponentJSON converts a component; source is its source language,
@@ -349,6 +364,7 @@ func newComponentJSON(u edge.URLs, c *index.Component, source *index.Language, a
 		Addons:                      addons,
 		IsGlossary:                  c.IsGlossary,
 		GlossaryColor:               c.GlossaryColor,
+		LinkedComponent:             linkedURL(u, c),
 		ImportError:                 stringOrNull(c.Import.Error),
 		SkippedFiles:                newSkippedFilesJSON(c.Import.Skipped),
 	}

@@ -340,8 +340,8 @@ var scpLike = regexp.MustCompile(`^[A-Za-z0-9._~-]+@[A-Za-z0-9.-]+:[^/]`)
 // any repository on the server's disk, so file:// is for deployments
 // that allow it (tolk serve --allow-local-repos; tests).
 func (s *Server) refuseRepo(repo string) string {
-	if scpLike.MatchString(repo) {
-		return ""
+	if scpLike.MatchString(repo) || index.IsLink(repo) {
+		return "" // a link to another component is judged when checked and saved
 	}
 	u, err := url.Parse(repo)
 	if err != nil || u.Scheme == "" {

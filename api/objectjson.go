@@ -205,6 +205,8 @@ func (x *componentJSON) appendObject(b []byte) []byte {
 	b = appendJSONBool(b, x.IsGlossary)
 	b = append(b, `,"glossary_color":`...)
 	b = appendJSONString(b, x.GlossaryColor)
+	b = append(b, `,"linked_component":`...)
+	b = appendJSONStringOrNull(b, x.LinkedComponent)
 	b = append(b, `,"import_error":`...)
 	b = appendJSONStringOrNull(b, x.ImportError)
 	b = append(b, `,"skipped_files":`...)

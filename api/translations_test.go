@@ -40,7 +40,7 @@ var (
 		"manage_units": "bool", "enable_suggestions": "bool", "suggestion_voting": "bool",
 		"suggestion_autoaccept": "int", "push_on_commit": "bool", "commit_pending_age": "int",
 		"auto_lock_error": "bool", "language_regex": "string", "variant_regex": "string",
-		"addons": "strings", "is_glossary": "bool", "glossary_color": "string",
+		"addons": "strings", "is_glossary": "bool", "glossary_color": "string", "linked_component": "url|null",
 		// Tolk's own (README, "Import errors").
 		"import_error": "string|null", "skipped_files": "array",
 	}

@@ -10,7 +10,8 @@ import (
 const AddonWebhook = "weblate.webhook.webhook"
 
 // AddonNames are the add-ons Tolk can install, for the message that
-// answers an unknown name.
+// answers an unknown name. Each add-on's file appends its own name
+// (addon_squash.go), so that adding one is adding a file.
 var AddonNames = []string{AddonWebhook}
 
 // The event filters of a webhook add-on (reference: writes §8.1).
@@ -28,6 +29,7 @@ type Addon struct {
 	ProjectID   int64
 	ComponentID int64 // 0: the project's add-on
 	Webhook     Webhook
+	Squash      Squash // of a weblate.git.squash add-on
 
 	// Denormalized for serialization: the slugs of the scope.
 	ProjectSlug   string

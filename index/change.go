@@ -51,6 +51,7 @@ const (
 	ActionForceScan          Action = 84
 	ActionRepoCleanup        Action = 88
 	ActionEnforcedCheck      Action = 76
+	ActionPropagated         Action = 77 // a translation copied from the same string in another component
 	// Suggestions (reference workspace §2).
 	ActionSuggestion        Action = 4
 	ActionSuggestionAccept  Action = 7
@@ -87,7 +88,7 @@ var actionNames = map[Action]string{
 	64: "Comment removed", 65: "Resolved comment", 66: "Explanation updated",
 	70: "Saving string failed", 71: "String added in the repository",
 	72: "String updated in the upload", 73: "String added in the upload",
-	78: "File uploaded", 76: "Applied enforced check", 79: "Extra flags updated",
+	77: "Propagated change", 78: "File uploaded", 76: "Applied enforced check", 79: "Extra flags updated",
 	83: "Forced synchronization of translations", 84: "Forced rescan of translations",
 	86: "Label added", 87: "Label removed", 88: "Repository cleanup", 1000: "Check dismissed", 1001: "Check restored",
 }

@@ -9,6 +9,10 @@ type Component struct {
 	// CategoryID is the category the component belongs to, 0 for none;
 	// stored as a column, not among the settings (SetComponentCategory).
 	CategoryID int64
+	// LinkedID is the component whose repository this one shares, its
+	// Repo being a link (LinkTarget), 0 for none; stored as a column
+	// the store sets from Repo on every save, not among the settings.
+	LinkedID int64
 
 	Name                        string
 	Slug                        string

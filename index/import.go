@@ -28,6 +28,9 @@ type TranslationImport struct {
 	// upstream changed as well) for upstream's text; otherwise the edit
 	// wins. Either way the losing text stays in the change history.
 	TakeUpstream bool
+	// NewUnits is what the component's flag add-ons do to the units
+	// this import creates.
+	NewUnits NewUnitFlags
 }
 
 // ImportUnit is one unit as the file holds it.

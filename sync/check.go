@@ -59,6 +59,9 @@ func (s *Service) CheckComponent(ctx context.Context, c index.Component) (index.
 		}
 		return c, index.FieldErr(field, "invalid", err.Error())
 	}
+	if index.IsLink(c.Repo) {
+		return c, s.checkLinked(ctx, c, mask)
+	}
 	// The template need not match the filemask (Android's values/ beside
 	// values-*/, jitsi's resources.properties beside resources_*): the
 	// reference only requires it to exist and parse, checked below.
@@ -90,15 +93,8 @@ func (s *Service) CheckComponent(ctx context.Context, c index.Component) (index.
 	if err := checkFiles(ctx, c, repo, mask); err != nil {
 		return c, err
 	}
-	if c.Template != "" {
-		codec, err := codecOf(&c)
-		if err == nil {
-			ci := &componentImport{svc: s, c: c, codec: codec, repo: repo, sum: &ImportSummary{}}
-			_, err = ci.parse(c.Template, ci.sourceLanguage(), true)
-		}
-		if err != nil {
-			return c, index.FieldErr("template", "invalid", fmt.Sprintf(msgTemplateParse, err))
-		}
+	if err := s.checkTemplate(c, repo); err != nil {
+		return c, err
 	}
 	s.mu.Lock()
 	if old, ok := s.prepared[s.repoDir(c)]; ok {
@@ -128,6 +124,58 @@ func (s *Service) cloneProblem(ctx, cctx context.Context, c index.Component, err
 	// vcs has removed credentials from the message.
 	return index.FieldErr("repo", "invalid", fmt.Sprintf(msgRepoFailed, err))
 }
+
+// checkTemplate checks that c's template, if any, parses.
+func (s *Service) checkTemplate(c index.Component, repo *vcs.Repo) error {
+	if c.Template == "" {
+		return nil
+	}
+	codec, err := codecOf(&c)
+	if err == nil {
+		ci := &componentImport{svc: s, c: c, codec: codec, repo: repo, sum: &ImportSummary{}}
+		_, err = ci.parse(c.Template, ci.sourceLanguage(), true)
+	}
+	if err != nil {
+		return index.FieldErr("template", "invalid", fmt.Sprintf(msgTemplateParse, err))
+	}
+	return nil
+}
+
+// checkLinked is CheckComponent for a component linked to another
+// (index.LinkScheme): no clone, the files are checked in the parent's
+// checkout. The store judges the link again when it saves c.
+func (s *Service) checkLinked(ctx context.Context, c index.Component, mask *Filemask) error {
+	project, slug, ok := index.LinkTarget(c.Repo)
+	if !ok {
+		return index.FieldErr("repo", "invalid", index.MsgLinkInvalid)
+	}
+	parent, err := s.store.FindComponent(ctx, project, slug)
+	switch {
+	case errors.Is(err, index.ErrNotFound):
+		return index.FieldErr("repo", "invalid", index.MsgLinkInvalid)
+	case err != nil:
+		return err
+	case parent.ID == c.ID:
+		return index.FieldErr("repo", "invalid", index.MsgLinkSelf)
+	case parent.LinkedID != 0:
+		return index.FieldErr("repo", "invalid", index.MsgLinkToLinked)
+	}
+	repo, mu, err := s.readCheckout(ctx, parent)
+	if errors.Is(err, index.ErrNotFound) {
+		return index.FieldErr("repo", "invalid", msgLinkNotCloned)
+	}
+	if err != nil {
+		return err
+	}
+	defer mu.Unlock()
+	if err := checkFiles(ctx, c, repo, mask); err != nil {
+		return err
+	}
+	return s.checkTemplate(c, repo)
+}
+
+// msgLinkNotCloned refuses a link to a component not imported yet.
+const msgLinkNotCloned = "The repository of the linked component is not available yet."
 
 // checkFiles checks that the filemask matches files and that the
 // template and new_base exist at the branch's head.

@@ -55,6 +55,10 @@ type CommitStore interface {
 // that made commits pushes them (see Push). It returns an error wrapping
 // index.ErrNotFound when the checkout does not exist yet.
 func (s *Service) Commit(ctx context.Context, c index.Component, user *index.User) (index.CommitResult, error) {
+	c, err := s.onLink(ctx, c) // a linked component's jobs run on its parent
+	if err != nil {
+		return index.CommitResult{}, err
+	}
 	repo, unlock, err := s.lockedCheckout(ctx, c)
 	if err != nil {
 		return index.CommitResult{}, err
@@ -80,6 +84,10 @@ func (s *Service) Commit(ctx context.Context, c index.Component, user *index.Use
 // branch never gets stuck; branch itself is never force-pushed. A
 // component whose checkout has no remote has nothing to push: nil.
 func (s *Service) Push(ctx context.Context, c index.Component, user *index.User) error {
+	c, err := s.onLink(ctx, c) // a linked component's jobs run on its parent
+	if err != nil {
+		return err
+	}
 	repo, unlock, err := s.lockedCheckout(ctx, c)
 	if err != nil {
 		return err
@@ -158,8 +166,25 @@ func userID(u *index.User) int64 {
 	return u.ID
 }
 
-// commitLocked is Commit; the caller holds the component's lock.
+// commitLocked is Commit: c's pending edits, then those of the
+// components linked to c (commitLinks); the caller holds the lock of
+// c's checkout.
 func (s *Service) commitLocked(ctx context.Context, repo *vcs.Repo, c index.Component, user *index.User) (index.CommitResult, error) {
+	res, err := s.commitOne(ctx, repo, c, user)
+	if err != nil && !errors.Is(err, index.ErrConflict) {
+		return res, err
+	}
+	err = errors.Join(err, s.commitLinks(ctx, repo, c, user, &res))
+	if len(res.Commits) > 0 && c.LinkedID == 0 {
+		if serr := s.squashLocked(ctx, repo, c, &res); serr != nil {
+			return res, errors.Join(err, serr)
+		}
+	}
+	return res, err
+}
+
+// commitOne is commitLocked for c's own pending edits.
+func (s *Service) commitOne(ctx context.Context, repo *vcs.Repo, c index.Component, user *index.User) (index.CommitResult, error) {
 	var res index.CommitResult
 	// Most commits the scheduler and pulls ask for find nothing: one
 	// count spares a look at every translation.

@@ -43,6 +43,10 @@ type translationFile struct {
 // Files whose content the index already reflects (same blob hashes) are
 // not parsed. A file that fails to parse marks only its translation.
 func (s *Service) ImportComponent(ctx context.Context, c index.Component) (ImportSummary, error) {
+	c, err := s.onLink(ctx, c) // a linked component's jobs run on its parent
+	if err != nil {
+		return ImportSummary{}, err
+	}
 	unlock, err := s.lockComponent(ctx, c.ID)
 	if err != nil {
 		return ImportSummary{}, err
@@ -66,6 +70,9 @@ type checkedOut struct {
 	push bool
 	// report, when set, hears how many of the files have been indexed.
 	report func(done, total int)
+	// linkSums, when set, receives the summary of each linked
+	// component's import (importLinks) by its id.
+	linkSums map[int64]ImportSummary
 }
 
 // checkoutTimed runs checkout and times it; the caller holds the
@@ -77,11 +84,15 @@ func (s *Service) checkoutTimed(ctx context.Context, c index.Component) checkedO
 }
 
 // importCheckout reconciles the index with a component's checkout and
-// records how it went (recordImport); the caller holds the component's
-// lock.
+// records how it went (recordImport), then does the same for the
+// components linked to it (importLinks); the caller holds the
+// component's lock.
 func (s *Service) importCheckout(ctx context.Context, co checkedOut) (ImportSummary, error) {
 	sum, err := s.importFiles(ctx, co)
-	return sum, errors.Join(err, s.recordImport(ctx, co.c, sum, err))
+	if err = errors.Join(err, s.recordImport(ctx, co.c, sum, err)); err != nil {
+		return sum, err
+	}
+	return sum, s.importLinks(ctx, co)
 }
 
 // recordImport stores how an import or update of c went, for the API
@@ -137,7 +148,11 @@ func (s *Service) importFiles(ctx context.Context, co checkedOut) (sum ImportSum
 	// A format without a codec fails each file's parse, as a file that
 	// does not parse does.
 	codec, _ := codecOf(&c)
-	imp := &componentImport{svc: s, c: c, codec: codec, review: c.Project.TranslationReview,
+	newUnits, err := s.flagAddons(ctx, c)
+	if err != nil {
+		return sum, err
+	}
+	imp := &componentImport{svc: s, c: c, codec: codec, review: c.Project.TranslationReview, newUnits: newUnits,
 		repo: repo, files: files, revisions: revisions, sum: &sum, log: log, report: co.report, base: base,
 		progress: &progressLog{log: log, every: s.opts.ProgressInterval, start: start, last: start}}
 	if c.IsMonolingual() {
@@ -428,6 +443,8 @@ type componentImport struct {
 	units  int                   // units written, for progress
 	// progress logs how far a long import got; nil logs nothing.
 	progress *progressLog
+	// newUnits is what the flag add-ons do to new units (flagAddons).
+	newUnits index.NewUnitFlags
 	log      interface {
 		Warn(string, ...any)
 		Error(string, ...any)
@@ -437,6 +454,7 @@ type componentImport struct {
 func (ci *componentImport) sourceLanguage() index.Language { return ci.svc.sourceLanguage(&ci.c) }
 
 func (ci *componentImport) apply(ctx context.Context, imp index.TranslationImport) (index.ImportResult, error) {
+	imp.NewUnits = ci.newUnits
 	res, err := ci.svc.store.ImportTranslations(ctx, []index.TranslationImport{imp})
 	if err != nil {
 		return index.ImportResult{}, fmt.Errorf("import %s: %w", imp.LanguageCode, err)
@@ -528,6 +546,7 @@ type batcher struct {
 
 // add queues imp and writes the batch once it is large enough.
 func (b *batcher) add(ctx context.Context, imp index.TranslationImport) error {
+	imp.NewUnits = b.ci.newUnits
 	b.imps = append(b.imps, imp)
 	b.units += len(imp.Units)
 	if b.units < importBatchUnits {

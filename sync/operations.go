@@ -30,6 +30,10 @@ type OperationStore interface {
 // a checkout that does not exist yet is an error wrapping
 // index.ErrNotFound.
 func (s *Service) Cleanup(ctx context.Context, c index.Component, user *index.User) error {
+	c, err := s.onLink(ctx, c) // a linked component's jobs run on its parent
+	if err != nil {
+		return err
+	}
 	repo, unlock, err := s.lockedCheckout(ctx, c)
 	if err != nil {
 		return err
@@ -89,6 +93,10 @@ func (s *Service) FileSync(ctx context.Context, c index.Component, user *index.U
 // files is put right. The checkout must exist (else an error wrapping
 // index.ErrNotFound).
 func (s *Service) FileScan(ctx context.Context, c index.Component, user *index.User) error {
+	c, err := s.onLink(ctx, c) // a linked component's jobs run on its parent
+	if err != nil {
+		return err
+	}
 	if _, err := s.Commit(ctx, c, user); err != nil {
 		return err
 	}

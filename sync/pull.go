@@ -33,6 +33,10 @@ type PullStore interface {
 // edits pending, never the index ahead of a repository that lost them.
 // A component without a remote is reset to its own HEAD.
 func (s *Service) Reset(ctx context.Context, c index.Component, user *index.User) error {
+	c, err := s.onLink(ctx, c) // a linked component's jobs run on its parent
+	if err != nil {
+		return err
+	}
 	repo, up, unlock, err := s.lockedUpstream(ctx, c)
 	if err != nil {
 		return err
@@ -41,12 +45,23 @@ func (s *Service) Reset(ctx context.Context, c index.Component, user *index.User
 	if err := resetTo(repo, up.target); err != nil {
 		return resetFailed(c, err)
 	}
-	discarded, err := s.store.DiscardPending(ctx, c.ID, userID(user), func(p index.Pending) string {
+	message := func(p index.Pending) string {
 		return fmt.Sprintf("Discarded %d pending strings, %d removed strings, %d files to add or delete "+
 			"and %d local commits; %s is now at %.12s.", p.Units, p.Removed, p.Files, up.ahead, repo.Branch(), up.target)
-	})
+	}
+	discarded, err := s.store.DiscardPending(ctx, c.ID, userID(user), message)
 	if err != nil {
 		return err
+	}
+	// The components linked to c lost their commits with the branch.
+	links, err := s.linksOf(ctx, c)
+	if err != nil {
+		return err
+	}
+	for _, l := range links {
+		if _, err := s.store.DiscardPending(ctx, l.ID, userID(user), message); err != nil {
+			return err
+		}
 	}
 	s.opts.Logger.Info("repository reset", "project", c.Project.Slug, "component", c.Slug,
 		"previous_head", up.head, "new_head", up.target, "pending", discarded.Units, "removed", discarded.Removed,
@@ -66,15 +81,27 @@ func (s *Service) Reset(ctx context.Context, c index.Component, user *index.User
 // leaves pending texts HEAD already holds, which the next commit
 // forgets without a commit.
 func (s *Service) ResetKeep(ctx context.Context, c index.Component, user *index.User) error {
+	c, err := s.onLink(ctx, c) // a linked component's jobs run on its parent
+	if err != nil {
+		return err
+	}
 	repo, up, unlock, err := s.lockedUpstream(ctx, c)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	n, err := s.store.ForceSync(ctx, c.ID, userID(user), index.ActionReset,
-		fmt.Sprintf("Reset %s to %.12s, keeping the translations.", repo.Branch(), up.target))
+	links, err := s.linksOf(ctx, c)
 	if err != nil {
-		return fmt.Errorf("%s/%s: keep translations: %w", c.Project.Slug, c.Slug, err)
+		return err
+	}
+	var n int64
+	for _, k := range append([]index.Component{c}, links...) {
+		m, err := s.store.ForceSync(ctx, k.ID, userID(user), index.ActionReset,
+			fmt.Sprintf("Reset %s to %.12s, keeping the translations.", repo.Branch(), up.target))
+		if err != nil {
+			return fmt.Errorf("%s/%s: keep translations: %w", k.Project.Slug, k.Slug, err)
+		}
+		n += m
 	}
 	if err := resetTo(repo, up.target); err != nil {
 		return resetFailed(c, err)
@@ -160,6 +187,10 @@ func resetFailed(c index.Component, err error) error {
 // returns an index.ErrConflict error carrying it. user (nil: nobody)
 // is who asked.
 func (s *Service) Pull(ctx context.Context, c index.Component, user *index.User) error {
+	c, err := s.onLink(ctx, c) // a linked component's jobs run on its parent
+	if err != nil {
+		return err
+	}
 	unlock, err := s.lockComponent(ctx, c.ID)
 	if err != nil {
 		return err

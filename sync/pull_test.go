@@ -25,7 +25,13 @@ func (e commitEnv) upstream(tb testing.TB, files map[string]string, msg string) 
 // unit returns the unit of lang with the given key.
 func (e commitEnv) unit(tb testing.TB, lang, key string) index.Unit {
 	tb.Helper()
-	tr := mustTranslation(tb, e.env, "app", lang)
+	return unitIn(tb, e.env, "app", lang, key)
+}
+
+// unitIn returns the unit with the given key of lang in component slug.
+func unitIn(tb testing.TB, e env, slug, lang, key string) index.Unit {
+	tb.Helper()
+	tr := mustTranslation(tb, e, slug, lang)
 	units, _, err := e.db.FindUnits(context.Background(), index.UnitFilter{TranslationID: tr.ID,
 		Page: index.Page{Number: 1, Size: 50}})
 	if err != nil {
@@ -36,7 +42,7 @@ func (e commitEnv) unit(tb testing.TB, lang, key string) index.Unit {
 			return u
 		}
 	}
-	tb.Fatalf("%s has no unit %q", lang, key)
+	tb.Fatalf("%s/%s has no unit %q", slug, lang, key)
 	return index.Unit{}
 }
 

@@ -47,6 +47,10 @@ func (s *Service) cloned(c index.Component) bool {
 // success the caller holds the lock and must unlock it; on error it is
 // already released.
 func (s *Service) lockedCheckout(ctx context.Context, c index.Component) (*vcs.Repo, func(), error) {
+	c, err := s.onLink(ctx, c)
+	if err != nil {
+		return nil, nil, err
+	}
 	if err := s.checkCloned(ctx, c); err != nil {
 		return nil, nil, err
 	}
@@ -67,6 +71,10 @@ func (s *Service) lockedCheckout(ctx context.Context, c index.Component) (*vcs.R
 // read does not wait for another process's git job. The checkout moves
 // to the recorded head all the same; the caller must unlock mu.
 func (s *Service) readCheckout(ctx context.Context, c index.Component) (*vcs.Repo, *gosync.Mutex, error) {
+	c, err := s.onLink(ctx, c)
+	if err != nil {
+		return nil, nil, err
+	}
 	if err := s.checkCloned(ctx, c); err != nil {
 		return nil, nil, err
 	}
@@ -91,7 +99,7 @@ func (s *Service) checkCloned(ctx context.Context, c index.Component) error {
 		return nil
 	}
 	if s.store.SharedCheckouts() {
-		if _, ok, err := s.store.GitHead(ctx, c.ID); err != nil || ok {
+		if _, ok, err := s.store.GitHead(ctx, c.GitID()); err != nil || ok {
 			return err
 		}
 	}
@@ -136,6 +144,10 @@ func (s *Service) caughtUp(ctx context.Context, c index.Component) (*vcs.Repo, e
 // returns an error wrapping index.ErrNotFound when the checkout does not
 // exist yet.
 func (s *Service) RepositoryStatus(ctx context.Context, c index.Component) (index.RepositoryStatus, error) {
+	c, err := s.onLink(ctx, c) // a linked component's jobs run on its parent
+	if err != nil {
+		return index.RepositoryStatus{}, err
+	}
 	repo, lock, err := s.readCheckout(ctx, c)
 	if err != nil {
 		return index.RepositoryStatus{}, err
@@ -208,6 +220,10 @@ func commitOf(c vcs.CommitInfo) index.Commit {
 // NeedsMerge), and reports whether it moved. A component without a remote
 // has nothing to fetch: false, nil.
 func (s *Service) Fetch(ctx context.Context, c index.Component) (bool, error) {
+	c, err := s.onLink(ctx, c) // a linked component's jobs run on its parent
+	if err != nil {
+		return false, err
+	}
 	repo, unlock, err := s.lockedCheckout(ctx, c)
 	if err != nil {
 		return false, err
@@ -227,6 +243,10 @@ func (s *Service) Fetch(ctx context.Context, c index.Component) (bool, error) {
 // committed at the checkout's HEAD, byte for byte. It returns an error
 // wrapping index.ErrNotFound when the checkout or the file does not exist.
 func (s *Service) ReadFile(ctx context.Context, c index.Component, path string) ([]byte, error) {
+	c, err := s.onLink(ctx, c) // a linked component's jobs run on its parent
+	if err != nil {
+		return nil, err
+	}
 	// Without the component's lock: objects never change once written,
 	// and HEAD names the commit before a commit or pull moves it or the
 	// one after, both whole. A download neither waits for a long pull nor
@@ -270,6 +290,10 @@ func (s *Service) ReadFile(ctx context.Context, c index.Component, path string) 
 // only while it reads references, so a long clone does not hold up an
 // import.
 func (s *Service) GitExport(ctx context.Context, c index.Component) (http.Handler, error) {
+	c, err := s.onLink(ctx, c) // a linked component's jobs run on its parent
+	if err != nil {
+		return nil, err
+	}
 	repo, lock, err := s.readCheckout(ctx, c)
 	if err != nil {
 		return nil, err

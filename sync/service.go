@@ -39,6 +39,8 @@ type Store interface {
 	ScheduleStore
 	OperationStore
 	JobStore
+	LinkStore
+	AddonStore
 }
 
 // Languages resolves the language codes found in file names.
@@ -260,7 +262,7 @@ func (s *Service) Reconcile(ctx context.Context, specs []ProjectSpec) (err error
 		}
 		_, err := s.finishLocal(ctx, st.co)
 		st.unlock()
-		c := st.co.c
+		c := st.spec
 		if err != nil && ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -276,6 +278,7 @@ func (s *Service) Reconcile(ctx context.Context, specs []ProjectSpec) (err error
 // the receiver must unlock, or an error that ends the reconciliation.
 type reconcileStep struct {
 	co     checkedOut
+	spec   index.Component // the component configured: co.c, or the component it links to
 	unlock func()
 	err    error
 }
@@ -305,12 +308,19 @@ func (s *Service) prepareComponents(ctx context.Context, specs []ProjectSpec, ou
 				out <- reconcileStep{err: fmt.Errorf("save component %s/%s: %w", p.Slug, c.Slug, err)}
 				return
 			}
-			unlock, err := s.lockComponent(ctx, saved.ID)
+			// A linked component is imported by its parent's import,
+			// which is run again here in case the parent came first.
+			root, err := s.onLink(ctx, saved)
+			if err != nil {
+				out <- reconcileStep{err: err}
+				return
+			}
+			unlock, err := s.lockComponent(ctx, root.ID)
 			if err != nil {
 				out <- reconcileStep{err: fmt.Errorf("lock component %s/%s: %w", p.Slug, c.Slug, err)}
 				return
 			}
-			out <- reconcileStep{co: s.checkoutTimed(ctx, saved), unlock: unlock}
+			out <- reconcileStep{co: s.checkoutTimed(ctx, root), unlock: unlock, spec: saved}
 		}
 	}
 }

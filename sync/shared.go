@@ -75,7 +75,7 @@ func (s *Service) catchUp(ctx context.Context, c index.Component, repo *vcs.Repo
 	// A record read between another process's record and its pruning of
 	// objects upstream now has may miss objects: read it again.
 	for try := 0; ; try++ {
-		rec, ok, err := s.store.GitHead(ctx, c.ID)
+		rec, ok, err := s.store.GitHead(ctx, c.GitID())
 		if err != nil || !ok || rec.Head == head {
 			return err
 		}
@@ -135,7 +135,7 @@ func (s *Service) headRecord(ctx context.Context, c index.Component, repo *vcs.R
 	if !s.store.SharedCheckouts() {
 		return nil, nil
 	}
-	prev, ok, err := s.store.GitHead(ctx, c.ID)
+	prev, ok, err := s.store.GitHead(ctx, c.GitID())
 	if err != nil {
 		return nil, err
 	}
@@ -150,7 +150,7 @@ func (s *Service) headRecord(ctx context.Context, c index.Component, repo *vcs.R
 	if ok && lc.Head == prev.Head && (lc.Known != "" || lc.Base == prev.Base) {
 		return nil, nil
 	}
-	h := &index.GitHead{ComponentID: c.ID, Head: lc.Head, Base: lc.Base, Objects: make([]index.GitObject, len(lc.Objects))}
+	h := &index.GitHead{ComponentID: c.GitID(), Head: lc.Head, Base: lc.Base, Objects: make([]index.GitObject, len(lc.Objects))}
 	for i, o := range lc.Objects {
 		h.Objects[i] = index.GitObject(o)
 	}
@@ -188,7 +188,7 @@ func (s *Service) behind(ctx context.Context, c index.Component, repo *vcs.Repo,
 	if !s.store.SharedCheckouts() {
 		return nil
 	}
-	rec, ok, err := s.store.GitHead(ctx, c.ID)
+	rec, ok, err := s.store.GitHead(ctx, c.GitID())
 	if err != nil || !ok || rec.Head == head {
 		return err
 	}

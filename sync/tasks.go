@@ -232,6 +232,11 @@ func (s *Service) StartUpdate(c index.Component) index.Task {
 
 // runImport is the work of an import task.
 func (s *Service) runImport(ctx context.Context, c index.Component, t *task) (map[string]int, error) {
+	asked := c
+	c, err := s.onLink(ctx, c) // a linked component's jobs run on its parent
+	if err != nil {
+		return nil, err
+	}
 	unlock, err := s.lockComponent(ctx, c.ID)
 	if err != nil {
 		return nil, err // cancelled while another task held the component
@@ -259,9 +264,13 @@ func (s *Service) runImport(ctx context.Context, c index.Component, t *task) (ma
 			t.progress(10 + 85*done/total)
 		}
 	}
+	co.linkSums = map[int64]ImportSummary{}
 	sum, err := s.importCheckout(ctx, co)
 	if err != nil {
 		return nil, err
+	}
+	if asked.ID != c.ID {
+		sum = co.linkSums[asked.ID] // the task reports the component it was asked for
 	}
 	t.logf("%d files match the file mask: %d parsed, %d unchanged, %d failed to parse.",
 		sum.Files, sum.Parsed, sum.Skipped, sum.Failed)

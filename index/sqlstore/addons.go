@@ -12,10 +12,14 @@ import (
 // addonConfig is an add-on's configuration as addons.configuration
 // stores it: the reference's keys (writes §8.1).
 type addonConfig struct {
-	WebhookURL  string         `json:"webhook_url"`
+	WebhookURL  string         `json:"webhook_url,omitempty"`
 	Secret      string         `json:"secret,omitempty"`
-	EventFilter string         `json:"event_filter"`
+	EventFilter string         `json:"event_filter,omitempty"`
 	Events      []index.Action `json:"events,omitempty"`
+	// weblate.git.squash
+	Squash         string `json:"squash,omitempty"`
+	AppendTrailers bool   `json:"append_trailers,omitempty"`
+	CommitMessage  string `json:"commit_message,omitempty"`
 }
 
 const addonColumns = `a.id, a.name, a.project_id, coalesce(a.component_id, 0), a.configuration,
@@ -36,6 +40,7 @@ func scanAddon(s interface{ Scan(...any) error }) (index.Addon, error) {
 		return a, fmt.Errorf("add-on %d configuration: %w", a.ID, err)
 	}
 	a.Webhook = index.Webhook{URL: ac.WebhookURL, Secret: ac.Secret, Filter: ac.EventFilter, Events: ac.Events}
+	a.Squash = index.Squash{Mode: ac.Squash, AppendTrailers: ac.AppendTrailers, CommitMessage: ac.CommitMessage}
 	return a, nil
 }
 
@@ -99,7 +104,7 @@ func (db *DB) ComponentAddons(componentID int64) []int64 {
 // with its id and slugs.
 func (db *DB) CreateAddon(ctx context.Context, a index.Addon) (index.Addon, error) {
 	err := db.write(ctx, func(tx *Tx) error {
-		config, err := json.Marshal(addonConfigOf(a.Webhook))
+		config, err := json.Marshal(addonConfigOf(a))
 		if err != nil {
 			return err
 		}
@@ -127,7 +132,7 @@ func (db *DB) UpdateAddon(ctx context.Context, id int64, update func(*index.Addo
 		if err := update(&a); err != nil {
 			return err
 		}
-		config, err := json.Marshal(addonConfigOf(a.Webhook))
+		config, err := json.Marshal(addonConfigOf(a))
 		if err != nil {
 			return err
 		}
@@ -162,6 +167,12 @@ func (db *DB) DeleteAddon(ctx context.Context, id int64) error {
 	})
 }
 
-func addonConfigOf(w index.Webhook) addonConfig {
+// addonConfigOf is the stored configuration of a: its kind's fields.
+func addonConfigOf(a index.Addon) addonConfig {
+	if a.Name == index.AddonSquash {
+		q := a.Squash
+		return addonConfig{Squash: q.Mode, AppendTrailers: q.AppendTrailers, CommitMessage: q.CommitMessage}
+	}
+	w := a.Webhook
 	return addonConfig{WebhookURL: w.URL, Secret: w.Secret, EventFilter: w.Filter, Events: w.Events}
 }

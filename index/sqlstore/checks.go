@@ -432,6 +432,9 @@ func (s *checkSettler) runAll(units []checkedUnit) ([][]string, error) {
 	}
 	names := make([][]string, len(units))
 	err = runChecks(len(units), func(i int) { names[i] = scopes[i].run(&units[i], extras[i], more[i]) })
+	if err == nil {
+		err = s.addInconsistent(units, names) // compares with other components' units (inconsistent.go)
+	}
 	return names, err
 }
 

@@ -11,7 +11,7 @@ import (
 	"github.com/tolk-project/tolk/index"
 )
 
-const componentColumns = `c.id, c.project_id, c.settings, c.locked, c.import_error, c.import_skipped, c.category_id, ` +
+const componentColumns = `c.id, c.project_id, c.settings, c.locked, c.import_error, c.import_skipped, c.category_id, c.linked_id, ` +
 	projectColumns
 
 // componentScan receives the columns of componentColumns.
@@ -22,6 +22,7 @@ type componentScan struct {
 	importError   string
 	importSkipped string // JSON array of skippedFileJSON
 	categoryID    sql.NullInt64
+	linkedID      sql.NullInt64
 	project       index.Project
 }
 
@@ -33,7 +34,7 @@ type skippedFileJSON struct {
 
 func (cs *componentScan) dest() []any {
 	p := &cs.project
-	return []any{&cs.id, &cs.projectID, &cs.settings, &cs.locked, &cs.importError, &cs.importSkipped, &cs.categoryID,
+	return []any{&cs.id, &cs.projectID, &cs.settings, &cs.locked, &cs.importError, &cs.importSkipped, &cs.categoryID, &cs.linkedID,
 		&p.ID, &p.Slug, &p.Name, &p.Web, &p.Instructions, &p.TranslationReview,
 		&p.SourceReview, &p.SetLanguageTeam, &p.EnableHooks, &p.LanguageAliases, &p.AccessControl, &p.HookSecret,
 		&p.UseSharedTM, &p.ContributeSharedTM}
@@ -45,7 +46,7 @@ func (cs *componentScan) component() (index.Component, error) {
 		return c, fmt.Errorf("component %d settings: %w", cs.id, err)
 	}
 	c.ID, c.ProjectID, c.Locked, c.Project = cs.id, cs.projectID, cs.locked, cs.project
-	c.CategoryID = cs.categoryID.Int64
+	c.CategoryID, c.LinkedID = cs.categoryID.Int64, cs.linkedID.Int64
 	var skipped []skippedFileJSON
 	if cs.importSkipped != "[]" { // the usual text, read with every edit's translation
 		if err := json.Unmarshal([]byte(cs.importSkipped), &skipped); err != nil {
@@ -112,6 +113,12 @@ func (db *DB) SaveComponent(ctx context.Context, c index.Component) (saved index
 		var id int64
 		err = tx.QueryRow(`SELECT id FROM components WHERE project_id = ? AND slug = ?`,
 			c.ProjectID, c.Slug).Scan(&id)
+		if err == nil || errors.Is(err, sql.ErrNoRows) {
+			c.ID = id
+			if lerr := resolveLink(tx, &c); lerr != nil {
+				return lerr
+			}
+		}
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			res, err := tx.Exec(`INSERT INTO components
@@ -121,6 +128,9 @@ func (db *DB) SaveComponent(ctx context.Context, c index.Component) (saved index
 				return err
 			}
 			if id, err = tx.lastInsertID(res); err != nil {
+				return err
+			}
+			if err := setLinked(tx, id, c.LinkedID); err != nil {
 				return err
 			}
 			created = true
@@ -134,6 +144,9 @@ func (db *DB) SaveComponent(ctx context.Context, c index.Component) (saved index
 			if _, err := tx.Exec(`UPDATE components SET name = ?, source_language = ?,
 				is_glossary = ?, settings = ? WHERE id = ?`,
 				c.Name, c.SourceLanguage, c.IsGlossary, body, id); err != nil {
+				return err
+			}
+			if err := setLinked(tx, id, c.LinkedID); err != nil {
 				return err
 			}
 		}

@@ -20,7 +20,7 @@ const (
 // but what has a column of its own or belongs to another table.
 func componentSettings(c index.Component) (string, error) {
 	c.ID, c.ProjectID, c.Project, c.Locked, c.Import = 0, 0, index.Project{}, false, index.ImportStatus{}
-	c.CategoryID = 0 // a column of its own
+	c.CategoryID, c.LinkedID = 0, 0 // columns of their own
 	body, err := json.Marshal(c)
 	return string(body), err
 }
@@ -64,6 +64,9 @@ func (db *DB) CreateComponent(ctx context.Context, c index.Component, by index.A
 		if err := checkComponentCategory(tx, c); err != nil {
 			return err
 		}
+		if err := resolveLink(tx, &c); err != nil {
+			return err
+		}
 		settings, err := componentSettings(c)
 		if err != nil {
 			return err
@@ -72,6 +75,9 @@ func (db *DB) CreateComponent(ctx context.Context, c index.Component, by index.A
 		if err := tx.QueryRow(`INSERT INTO components
 			(project_id, slug, name, source_language, is_glossary, settings, category_id) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 			c.ProjectID, c.Slug, c.Name, c.SourceLanguage, c.IsGlossary, settings, nullID(c.CategoryID)).Scan(&id); err != nil {
+			return err
+		}
+		if err := setLinked(tx, id, c.LinkedID); err != nil {
 			return err
 		}
 		if err := insertChange(tx, index.Change{Action: index.ActionComponentCreated, ProjectID: c.ProjectID,
@@ -139,6 +145,9 @@ func (db *DB) UpdateComponent(ctx context.Context, id int64, update func(*index.
 		if err := checkComponentCategory(tx, after); err != nil {
 			return err
 		}
+		if err := resolveLink(tx, &after); err != nil {
+			return err
+		}
 		settings, err := componentSettings(after)
 		if err != nil {
 			return err
@@ -147,6 +156,14 @@ func (db *DB) UpdateComponent(ctx context.Context, id int64, update func(*index.
 			is_glossary = ?, settings = ?, category_id = ? WHERE id = ?`, after.Slug, after.Name, after.SourceLanguage,
 			after.IsGlossary, settings, nullID(after.CategoryID), id); err != nil {
 			return err
+		}
+		if err := setLinked(tx, id, after.LinkedID); err != nil {
+			return err
+		}
+		if before.Slug != after.Slug {
+			if err := relinkComponents(tx, after); err != nil {
+				return err
+			}
 		}
 		later, err = recheckComponent(tx, before, after, db.rechecks.inline)
 		return err
@@ -167,6 +184,9 @@ func (db *DB) DeleteComponent(ctx context.Context, id int64, by index.Actor) (in
 	err := db.write(ctx, func(tx *Tx) error {
 		var err error
 		if c, err = findComponentByID(tx, id); err != nil {
+			return err
+		}
+		if err := deleteLinkedComponents(tx, id, by); err != nil {
 			return err
 		}
 		if err := dropComponentStats(tx, id); err != nil {

@@ -62,13 +62,13 @@ func loadHooks(ctx context.Context, q queryer) (*hookSet, error) {
 	}
 	h := &hookSet{byProject: map[int64][]index.Addon{}, byComponent: map[int64][]int64{}}
 	for _, a := range addons {
+		if a.ComponentID != 0 { // every add-on is listed on its component
+			h.byComponent[a.ComponentID] = append(h.byComponent[a.ComponentID], a.ID)
+		}
 		if a.Name != index.AddonWebhook {
 			continue
 		}
 		h.byProject[a.ProjectID] = append(h.byProject[a.ProjectID], a)
-		if a.ComponentID != 0 {
-			h.byComponent[a.ComponentID] = append(h.byComponent[a.ComponentID], a.ID)
-		}
 	}
 	return h, nil
 }

@@ -127,6 +127,9 @@ func TestEveryWriteKeepsCounts(t *testing.T) {
 	if got := changeDetailsOf(t, f, f.unit(t, "de", 2).ID, index.ActionRevert); !strings.HasPrefix(got, `{"state":20,"old_state":10`) {
 		t.Errorf("the revert's change details = %s", got)
 	}
+	// A component sharing the strings: later edits propagate to it.
+	f.twin(t, "web", true)
+	step("edit propagated to another component", edit("de", 3, "Wort Nummer drei", index.StateTranslated))
 
 	upload := func(lang string, up index.Upload) error {
 		up.UserID = f.user.UserID

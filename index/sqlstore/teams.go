@@ -671,14 +671,6 @@ func (db *DB) FindUserTeams(ctx context.Context, userID int64) ([]int64, error) 
 	return out, formatError(rows.Err())
 }
 
-// FindComponentByID returns a component with its project by id, or
-// ErrNotFound.
-func (db *DB) FindComponentByID(ctx context.Context, id int64) (index.Component, error) {
-	c, err := scanComponent(db.r.QueryRowContext(ctx, `SELECT `+componentColumns+`
-		FROM components c JOIN projects p ON p.id = c.project_id WHERE c.id = ?`, id))
-	return c, formatError(err)
-}
-
 // FindLanguageID returns the row id of the language with the given
 // code, or ErrNotFound: what a team's list of languages holds.
 func (db *DB) FindLanguageID(ctx context.Context, code string) (int64, error) {

@@ -106,7 +106,10 @@ func (db *DB) UpdateUnit(ctx context.Context, id int64, actor index.Actor,
 			if t.IsMonolingualSource() {
 				err = e.editTemplate(&u, *upd.Edit)
 			} else {
-				_, err = e.edit(&u, *upd.Edit, upd.Edit.Action)
+				var edited bool
+				if edited, err = e.edit(&u, *upd.Edit, upd.Edit.Action); err == nil && edited {
+					err = propagate(tx, &t, &u, actor)
+				}
 			}
 			if err != nil {
 				return err

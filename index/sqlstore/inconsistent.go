@@ -1,0 +1,200 @@
+package sqlstore
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/tolk-project/tolk/checks"
+	"github.com/tolk-project/tolk/index"
+)
+
+// The inconsistent check (reference: workspace §1, ConsistencyCheck):
+// a unit fails it when the same string (source and context) in the same
+// language of another component of the project, both components allowing
+// translation propagation, holds another target and one of the two is
+// translated. It is stored as every other check (the settler adds it to
+// what package checks computes, addInconsistent); the units it compares
+// are found as propagation finds them (peerTranslations), by the
+// id_hash each component's kind gives the string, so a project of one
+// component, or whose components do not allow propagation, pays one
+// query per translation settled.
+//
+// An edit marks the same string's units elsewhere for a recheck
+// (propagate), whose outcome it may change. An import does not: the
+// reference recomputes project-wide in a batch after imports, Tolk not
+// yet, so a string changed upstream in one component updates the
+// others' inconsistent rows on their next edit.
+
+// peerTranslations returns the translations in t's language of the
+// other components of t's project that allow translation propagation,
+// by id; none when t's own component does not allow it, t is a source
+// or a glossary. Locked components are among them.
+func peerTranslations(tx *Tx, t *index.Translation) ([]index.Translation, error) {
+	if !t.Component.AllowTranslationPropagation || t.IsSource || t.Component.IsGlossary {
+		return nil, nil
+	}
+	rows, err := tx.Query(`SELECT t.id FROM translations t JOIN components c ON c.id = t.component_id
+		WHERE c.project_id = ? AND c.id != ? AND t.language_code = ? AND t.is_source = 0 ORDER BY t.id`,
+		t.Component.ProjectID, t.ComponentID, t.LanguageCode)
+	if err != nil {
+		return nil, err
+	}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	var out []index.Translation
+	for _, id := range ids {
+		other, err := cachedTranslation(tx, id)
+		if err != nil {
+			return nil, err
+		}
+		if other.Component.AllowTranslationPropagation && !other.Component.IsGlossary {
+			out = append(out, other)
+		}
+	}
+	return out, nil
+}
+
+// sharedString is a unit's string as another component holds it.
+type sharedString struct {
+	id              int64
+	source, context string
+	target          string
+	state           index.State
+}
+
+// sameStrings returns, for each key of want (an id_hash of peer's kind),
+// the units of peer with that hash, source and context.
+func sameStrings(tx *Tx, peer int64, want map[int64][2]string) (map[int64]sharedString, error) {
+	out := map[int64]sharedString{}
+	hashes := slices.Sorted(maps.Keys(want))
+	for chunk := range slices.Chunk(hashes, maxInList) {
+		list, args := idList(chunk)
+		rows, err := tx.Query(`SELECT id, id_hash, source, context, target, state FROM units
+			WHERE translation_id = ? AND id_hash IN `+list, append([]any{peer}, args...)...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var s sharedString
+			var hash int64
+			if err := rows.Scan(&s.id, &hash, &s.source, &s.context, &s.target, &s.state); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			if w := want[hash]; w[0] == s.source && w[1] == s.context {
+				out[hash] = s
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// addInconsistent appends the inconsistent check to names[i] for each
+// of units failing it.
+func (s *checkSettler) addInconsistent(units []checkedUnit, names [][]string) error {
+	byTranslation := map[int64][]int{}
+	for i, u := range units {
+		if !u.sourceUnit && u.state != index.StateReadOnly {
+			byTranslation[u.translationID] = append(byTranslation[u.translationID], i)
+		}
+	}
+	for _, tid := range slices.Sorted(maps.Keys(byTranslation)) {
+		t, err := cachedTranslation(s.tx, tid)
+		if err != nil {
+			return err
+		}
+		peers, err := peerTranslations(s.tx, &t)
+		if err != nil || len(peers) == 0 {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		sc, err := s.scope(tid)
+		if err != nil {
+			return err
+		}
+		if sc.glossary || sc.isSource {
+			continue
+		}
+		idx := byTranslation[tid]
+		contexts, err := unitContexts(s.tx, units, idx)
+		if err != nil {
+			return err
+		}
+		others := make([][]checks.SameSource, len(idx))
+		for _, p := range peers {
+			mono := p.Component.IsMonolingual()
+			want := map[int64][2]string{}
+			hashOf := make([]int64, len(idx))
+			for k, i := range idx {
+				u := &units[i]
+				hashOf[k] = index.IDHash(mono, index.SplitPlural(u.source), contexts[u.id])
+				want[hashOf[k]] = [2]string{u.source, contexts[u.id]}
+			}
+			found, err := sameStrings(s.tx, p.ID, want)
+			if err != nil {
+				return err
+			}
+			for k := range idx {
+				if o, ok := found[hashOf[k]]; ok {
+					others[k] = append(others[k], checks.SameSource{Target: index.SplitPlural(o.target),
+						Translated: o.state.Translated()})
+				}
+			}
+		}
+		for k, i := range idx {
+			u := &units[i]
+			if checks.IsInconsistent(index.SplitPlural(u.target), u.state.Translated(), sc.flags, others[k]) {
+				names[i] = append(names[i], checks.Inconsistent)
+			}
+		}
+	}
+	return nil
+}
+
+// unitContexts reads the contexts of units[idx] by id: the settler does
+// not read them for the other checks.
+func unitContexts(tx *Tx, units []checkedUnit, idx []int) (map[int64]string, error) {
+	ids := make([]int64, len(idx))
+	for k, i := range idx {
+		ids[k] = units[i].id
+	}
+	out := make(map[int64]string, len(ids))
+	for chunk := range slices.Chunk(ids, maxInList) {
+		list, args := idList(chunk)
+		rows, err := tx.Query(`SELECT id, context FROM units WHERE id IN `+list, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var id int64
+			var c string
+			if err := rows.Scan(&id, &c); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[id] = c
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
