@@ -183,7 +183,7 @@ func unitWhere(f index.UnitFilter, postgres bool, now time.Time) (string, []any,
 		return "", nil, err
 	}
 	if q.Kind != index.QueryAll {
-		cond, err := compileSearch(q, postgres)
+		cond, err := compileSearch(q, postgres, f.TranslationID != 0)
 		if err != nil {
 			return "", nil, err
 		}
