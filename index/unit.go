@@ -83,5 +83,7 @@ type UnitFilter struct {
 	// HiddenProjects are the ids of projects whose units are left out:
 	// the private projects the reader may not see.
 	HiddenProjects []int64
-	Page           Page
+	// Sort orders the list (ParseUnitSort); none is ascending id.
+	Sort []UnitSort
+	Page Page
 }
