@@ -236,9 +236,8 @@ type searchCompiler struct {
 	scan bool
 	// scoped says the units searched are those of a few translations (a
 	// translation's list, project:/language: terms ANDed): SQLite then
-	// reads them and tests each against the trigram index's candidates,
-	// rather than read every candidate of the whole index and test its
-	// translation (trigramFilter).
+	// reads them rather than the trigram index's candidates over the
+	// whole index (narrowed).
 	scoped bool
 }
 
