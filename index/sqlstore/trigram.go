@@ -60,8 +60,25 @@ func sqliteUnitText(_ *sqlite.FunctionContext, args []driver.Value) (driver.Valu
 			parts[i] = string(v)
 		}
 	}
+	if len(parts[0])+len(parts[1])+len(parts[2]) > maxIndexedText {
+		return longUnitMark, nil
+	}
 	return strings.ToLower(strings.Join(parts, "\n")), nil
 }
+
+// maxIndexedText bounds the text (bytes of context, source and target)
+// the index holds of one unit: indexing costs about a microsecond a
+// character in the writer, so a hostile 256 KiB string would hold every
+// other write for a good part of a second. A longer unit is indexed as
+// longUnitMark only, and every lookup asks for it too (trigramFilter):
+// long units are always candidates, matched exactly like the others.
+// Translation strings are far shorter (the corpus's longest is a few
+// KiB). Migration 0033 applies the same bound on PostgreSQL.
+const maxIndexedText = 16384
+
+// longUnitMark is the text indexed for a unit longer than
+// maxIndexedText: one trigram of a control character no search needs.
+const longUnitMark = "\x01\x01\x01"
 
 // trigramNeed is what a unit's folded text must hold for a term to
 // match: a literal (folded, three characters or more), or all or any of
@@ -248,14 +265,20 @@ const pgUnitTrigrams = "tolk_unit_trigrams(units.context, units.source, units.ta
 // tolk_trigrams folds it by the same lower() as the index.
 func (c searchCompiler) trigramFilter(need *trigramNeed) sqlFrag {
 	if !c.postgres {
-		return frag("units.id IN (SELECT rowid FROM unit_trigrams WHERE unit_trigrams MATCH ?)", ftsMatch(need))
+		return frag("units.id IN (SELECT rowid FROM unit_trigrams WHERE unit_trigrams MATCH ?)",
+			ftsMatch(need)+` OR "`+longUnitMark+`"`)
 	}
+	f := c.pgTrigramFilter(need)
+	return frag("("+f.sql+" OR "+pgUnitTrigrams+" @> ARRAY[?])", append(f.args, longUnitMark)...)
+}
+
+func (c searchCompiler) pgTrigramFilter(need *trigramNeed) sqlFrag {
 	if need.lit != "" {
 		return frag(pgUnitTrigrams+" @> tolk_trigrams(?)", need.lit)
 	}
 	parts := make([]sqlFrag, len(need.kids))
 	for i, k := range need.kids {
-		parts[i] = c.trigramFilter(k)
+		parts[i] = c.pgTrigramFilter(k)
 	}
 	op := "OR"
 	if need.and {

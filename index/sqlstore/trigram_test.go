@@ -57,7 +57,7 @@ var trigramQueries = []string{
 	`target:="Wort Nummer 4"`, "target:nummer", "source:number AND NOT target:nummer", "word OR wort",
 	`source:r"^Word"`, `target:r"(?i)STRASSE"`, `target:r"(?i)ſtra"`, `target:r"(Wort|Straße) "`,
 	`target:r"[0-9]+"`, `r"number [13579]"`, `target:r"K"`, `target:r"(?i)kelvin"`, "drei", "fünf", "ÜBER",
-	"component:app nummer", "has:plural files",
+	"component:app nummer", "has:plural files", "zebrafisch", `target:r"Zebrafisch$"`,
 }
 
 // searchIDs returns the ids of the units cond selects, with the trigram
@@ -131,6 +131,12 @@ func TestTrigramSearch(t *testing.T) {
 	f.edit(t, 3, "İstanbul ſtraſſe KELVIN \u212a drei")
 	f.edit(t, 5, "Straße fünf")
 	agree("edits")
+	// Past maxIndexedText a unit is always a candidate, matched exactly.
+	f.edit(t, 7, strings.Repeat("lang ", maxIndexedText/5)+"Zebrafisch")
+	agree("a long string")
+	if got := searchIDs(t, f.db, "zebrafisch", false); !slices.Equal(got, []int64{f.unit(t, "de", 7).ID}) {
+		t.Errorf("a word at the end of a long string: %v", got)
+	}
 	if err := f.db.write(ctx, func(tx *Tx) error {
 		_, err := tx.Exec(`UPDATE units SET context = 'k1-STRASSE', source = 'Kelvin number' WHERE id = ?`, f.unit(t, "fr", 1).ID)
 		tx.touch(unitsDep(0))

@@ -22,10 +22,17 @@ $$;
 -- that runs it, and a session without the index's schema in its path
 -- (an administrator's, a dump's restore) must still be able to keep the
 -- index.
+-- A unit of more than 16,384 bytes of text is indexed as the one
+-- trigram chr(1) x 3, which every lookup also asks for (trigram.go,
+-- maxIndexedText): indexing a hostile 256 KiB string would hold the
+-- writer.
 CREATE FUNCTION tolk_unit_trigrams(context text, source text, target text) RETURNS text[] LANGUAGE sql IMMUTABLE
 	STRICT PARALLEL SAFE AS $$
-	SELECT coalesce(array_agg(DISTINCT substr(l, i, 3)), '{}')
-	FROM (SELECT lower(context || chr(10) || source || chr(10) || target) AS l) f, generate_series(1, length(l) - 2) AS i
+	SELECT CASE WHEN octet_length(context) + octet_length(source) + octet_length(target) > 16384
+		THEN ARRAY[chr(1) || chr(1) || chr(1)]
+		ELSE (SELECT coalesce(array_agg(DISTINCT substr(l, i, 3)), '{}')
+			FROM (SELECT lower(context || chr(10) || source || chr(10) || target) AS l) f,
+			generate_series(1, length(l) - 2) AS i) END
 $$;
 
 CREATE INDEX units_trigrams ON units USING gin (tolk_unit_trigrams(context, source, target));
