@@ -80,6 +80,9 @@ func TestBadInput(t *testing.T) {
 		{"/api/units/?q=changed%3A%5B99999999+to+-1%5D", http.StatusBadRequest},
 		{"/api/units/?q=id%3A99999999999999999999", http.StatusBadRequest},
 		{"/api/units/?q=%22%5C", http.StatusBadRequest},
+		{"/api/units/?sort_by=%ff%fe", http.StatusBadRequest},
+		{tr + "units/?sort_by=" + strings.Repeat("-", 5000), http.StatusBadRequest},
+		{"/api/units/?sort_by=" + strings.Repeat("source,", 1000), http.StatusBadRequest},
 		{"/api/units/?q=)", http.StatusBadRequest},
 		{"/api/units/?q=" + strings.Repeat("%28changed_by%3Aa+OR+changed_by%3Ab%29+", 8), http.StatusBadRequest},
 	}

@@ -168,9 +168,15 @@ func unitQuery(c *gin.Context) (string, error) {
 	return q, nil
 }
 
+// unitSort reads sort_by (index.ParseUnitSort): a 400 on sort_by for a
+// key the list cannot sort by.
+func unitSort(c *gin.Context) ([]index.UnitSort, error) {
+	return index.ParseUnitSort(c.Query("sort_by"))
+}
+
 // listTranslationUnits serves GET .../translations/P/C/L/units/: the
-// translation's units matching q in ascending id order, so without q the
-// count equals its total.
+// translation's units matching q in ascending id order (or sort_by's),
+// so without q the count equals its total.
 func (s *Server) listTranslationUnits(c *gin.Context) {
 	t, err := s.edge.FindTranslation(c)
 	if err != nil {
@@ -182,8 +188,13 @@ func (s *Server) listTranslationUnits(c *gin.Context) {
 		s.edge.Fail(c, err)
 		return
 	}
+	sort, err := unitSort(c)
+	if err != nil {
+		s.edge.Fail(c, err)
+		return
+	}
 	units, pg, err := fetchPage(c, func(p index.Page) ([]index.Unit, int, error) {
-		return s.store.FindUnits(c.Request.Context(), index.UnitFilter{TranslationID: t.ID, Query: q, Page: p})
+		return s.store.FindUnits(c.Request.Context(), index.UnitFilter{TranslationID: t.ID, Query: q, Sort: sort, Page: p})
 	})
 	if err != nil {
 		s.edge.Fail(c, err)
@@ -201,9 +212,14 @@ func (s *Server) listTranslationUnits(c *gin.Context) {
 }
 
 // listUnits serves GET /api/units/: every unit matching q that the
-// principal may see, in ascending id order.
+// principal may see, in ascending id order (or sort_by's).
 func (s *Server) listUnits(c *gin.Context) {
 	q, err := unitQuery(c)
+	if err != nil {
+		s.edge.Fail(c, err)
+		return
+	}
+	sort, err := unitSort(c)
 	if err != nil {
 		s.edge.Fail(c, err)
 		return
@@ -214,7 +230,7 @@ func (s *Server) listUnits(c *gin.Context) {
 		return
 	}
 	units, pg, err := fetchPageOf(c, largePages, func(p index.Page) ([]index.Unit, int, error) {
-		return s.store.FindUnits(c.Request.Context(), index.UnitFilter{Query: q, HiddenProjects: hidden, Page: p})
+		return s.store.FindUnits(c.Request.Context(), index.UnitFilter{Query: q, HiddenProjects: hidden, Sort: sort, Page: p})
 	})
 	if err != nil {
 		s.edge.Fail(c, err)

@@ -86,7 +86,9 @@ type UnitFilter struct {
 	// HiddenProjects are the ids of projects whose units are left out:
 	// the private projects the reader may not see.
 	HiddenProjects []int64
-	Page           Page
+	// Sort orders the list (ParseUnitSort); none is ascending id.
+	Sort []UnitSort
+	Page Page
 }
 
 // LanguageUnit is a string's unit in one language, as the editor lists

@@ -194,6 +194,9 @@ func settleRound(tx *Tx, last bool) (map[int64]checkOutcome, error) {
 			return nil, err
 		}
 	}
+	// What the wide marks reach may have a new source string or flags:
+	// its suggestions' checks are run again too (suggestion_checks.go).
+	s.resuggest = len(m.translations)+len(m.sources) > 0
 	for _, tid := range slices.Sorted(maps.Keys(m.translations)) {
 		if err := s.loadTranslation(tid); err != nil {
 			return nil, err
@@ -211,6 +214,7 @@ func settleRound(tx *Tx, last bool) (map[int64]checkOutcome, error) {
 			return nil, err
 		}
 	}
+	s.resuggest = false
 	ids := make([]int64, 0, len(m.units))
 	var held []checkedUnit
 	for id := range m.units {
@@ -274,6 +278,9 @@ type checkSettler struct {
 	scopes map[int64]*checkScope // by translation id
 	deltas map[int64]*index.Stats
 	seen   map[int64]bool
+	// resuggest says the units being settled may have a new source
+	// string or flags, so their suggestions are checked again.
+	resuggest bool
 	// The writes, gathered and run in bulk by finish.
 	insert     []checkRow
 	remove     []checkRow
@@ -329,6 +336,9 @@ func (s *checkSettler) loadTranslation(id int64) error {
 		if err := s.loadWith(existing, `SELECT `+checkedUnitColumns+` WHERE u.id IN `+list, args...); err != nil {
 			return err
 		}
+	}
+	if s.resuggest {
+		return s.recheckEmptySuggested(id)
 	}
 	return nil
 }
@@ -393,6 +403,9 @@ func (s *checkSettler) settleUnits(existing map[int64][]index.UnitCheck, units [
 		if err := s.settle(&units[i], names[i], existing[units[i].id]); err != nil {
 			return err
 		}
+	}
+	if s.resuggest {
+		return s.recheckSuggestions(units)
 	}
 	return nil
 }

@@ -231,14 +231,23 @@ const maxSearchClauses = 64
 // searchCompiler compiles a query for one engine.
 type searchCompiler struct {
 	postgres bool
+	// scan leaves the trigram index out: every unit is matched (the
+	// tests' reference answer).
+	scan bool
+	// scoped says the units searched are those of a few translations (a
+	// translation's list, project:/language: terms ANDed): SQLite then
+	// reads them rather than the trigram index's candidates over the
+	// whole index (narrowed).
+	scoped bool
 }
 
 // srcID is the unit's source unit: a source unit is its own.
 const srcID = "coalesce(units.source_unit_id, units.id)"
 
-// compileSearch turns a parsed query into a condition on units.
-func compileSearch(q *index.Query, postgres bool) (sqlFrag, error) {
-	c := searchCompiler{postgres: postgres}
+// compileSearch turns a parsed query into a condition on units, of one
+// translation when scoped.
+func compileSearch(q *index.Query, postgres, scoped bool) (sqlFrag, error) {
+	c := searchCompiler{postgres: postgres, scoped: scoped}
 	clauses, err := c.node(q)
 	if err != nil {
 		return sqlFrag{}, err
@@ -314,6 +323,7 @@ func (c searchCompiler) node(q *index.Query) ([]searchClause, error) {
 			}
 			if len(scope) > 0 {
 				acc = []searchClause{{unit: []sqlFrag{c.scope(scope)}}}
+				c.scoped = true
 			}
 		}
 		for _, k := range kids {
@@ -361,7 +371,29 @@ func (c searchCompiler) node(q *index.Query) ([]searchClause, error) {
 }
 
 // text matches a text column: substring ignoring case, exact, or regex.
+// On the columns the trigram index holds (trigram.go) the match is made
+// on the index's candidates only.
 func (c searchCompiler) text(col string, t *index.QueryTerm) sqlFrag {
+	m := c.textMatch(col, t)
+	if !indexedText(col) {
+		return m
+	}
+	return c.narrowed(c.textNeed(t), m)
+}
+
+// textNeed is what a text term needs of the trigram index.
+func (c searchCompiler) textNeed(t *index.QueryTerm) *trigramNeed {
+	if t.Op == index.OpRegex {
+		return regexPatternNeed(t.Text)
+	}
+	if c.postgres {
+		// tolk_trigrams folds it as the index does.
+		return literalNeed(t.Text)
+	}
+	return literalNeed(strings.ToLower(t.Text))
+}
+
+func (c searchCompiler) textMatch(col string, t *index.QueryTerm) sqlFrag {
 	switch t.Op {
 	case index.OpExact:
 		return frag(col+" = ?", t.Text)
@@ -524,7 +556,10 @@ func (c searchCompiler) user(col string, t *index.QueryTerm) sqlFrag {
 func (c searchCompiler) term(t *index.QueryTerm) (sqlFrag, error) {
 	switch t.Field {
 	case "":
-		return joinFrags("OR", []sqlFrag{c.text("units.source", t), c.text("units.target", t), c.text("units.context", t)}), nil
+		// One lookup in the trigram index serves the three columns: it
+		// holds them together.
+		return c.narrowed(c.textNeed(t), joinFrags("OR", []sqlFrag{c.textMatch("units.source", t),
+			c.textMatch("units.target", t), c.textMatch("units.context", t)})), nil
 	case "source", "target", "context", "note", "location":
 		return c.text("units."+t.Field, t), nil
 	case "explanation":

@@ -64,8 +64,11 @@ func (db *DB) FindUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, 
 			return db.findUnits(ctx, f)
 		}
 	}
+	if !cachedSort(f.Sort) {
+		return db.findUnits(ctx, f)
+	}
 	key := strings.Join([]string{itoa(f.TranslationID), strconv.Itoa(f.Page.Number), strconv.Itoa(f.Page.Size), f.Query,
-		hiddenKey(f.HiddenProjects)}, "\x00")
+		hiddenKey(f.HiddenProjects), index.UnitSortString(f.Sort)}, "\x00")
 	return pageOf(ctx, db, &db.unitPages, key, unitsDep(f.TranslationID), unitStrings, func() (page[index.Unit], error) {
 		return readPage(db.findUnits(ctx, f))
 	})
@@ -77,9 +80,9 @@ func (db *DB) findUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, 
 	if err != nil {
 		return nil, 0, err
 	}
-	if f.Query != "" {
-		// A search's cost is bounded (search.go); the context ends the
-		// statement on both engines.
+	if f.Query != "" || len(f.Sort) > 0 {
+		// A search's cost is bounded (search.go), and a sort's; the
+		// context ends the statement on both engines.
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, searchTimeout)
 		defer cancel()
@@ -94,12 +97,12 @@ func (db *DB) findUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, 
 	scopeWhere, _, _ := unitWhere(index.UnitFilter{TranslationID: f.TranslationID}, pg, time.Time{})
 	var units []index.Unit
 	var total int
-	if where == scopeWhere {
+	if where == scopeWhere && len(f.Sort) == 0 {
 		units, total, err = findUnitsByKey(ctx, tx, f, where, args)
 	} else {
-		units, total, err = findUnitsFiltered(ctx, tx, f, where, args)
+		units, total, err = findUnitsFiltered(ctx, tx, f, where, args, pg)
 	}
-	if f.Query != "" {
+	if f.Query != "" || len(f.Sort) > 0 {
 		err = searchError(ctx, err)
 	}
 	return units, total, formatError(err)
@@ -127,8 +130,9 @@ func findUnitsByKey(ctx context.Context, q queryer, f index.UnitFilter, where st
 	return units, total, err
 }
 
-// findUnitsFiltered counts the matches and reads the page with OFFSET.
-func findUnitsFiltered(ctx context.Context, q queryer, f index.UnitFilter, where string, args []any) ([]index.Unit, int, error) {
+// findUnitsFiltered counts the matches and reads the page with OFFSET,
+// in f.Sort's order.
+func findUnitsFiltered(ctx context.Context, q queryer, f index.UnitFilter, where string, args []any, pg bool) ([]index.Unit, int, error) {
 	var total int
 	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM units`+where, args...).Scan(&total); err != nil {
 		return nil, 0, err
@@ -136,7 +140,7 @@ func findUnitsFiltered(ctx context.Context, q queryer, f index.UnitFilter, where
 	if f.Page.Offset() < 0 || f.Page.Size <= 0 || f.Page.Offset() >= total {
 		return nil, total, nil
 	}
-	rows, err := q.QueryContext(ctx, `SELECT `+unitColumns+` FROM units`+where+` ORDER BY id LIMIT ? OFFSET ?`,
+	rows, err := q.QueryContext(ctx, `SELECT `+unitColumns+` FROM units`+where+` ORDER BY `+unitOrder(f.Sort, pg)+` LIMIT ? OFFSET ?`,
 		withArgs(args, f.Page.Size, f.Page.Offset())...)
 	if err != nil {
 		return nil, 0, err
@@ -184,7 +188,7 @@ func unitWhere(f index.UnitFilter, postgres bool, now time.Time) (string, []any,
 		return "", nil, err
 	}
 	if q.Kind != index.QueryAll {
-		cond, err := compileSearch(q, postgres)
+		cond, err := compileSearch(q, postgres, f.TranslationID != 0)
 		if err != nil {
 			return "", nil, err
 		}

@@ -1,0 +1,168 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tolk-project/tolk/index"
+)
+
+// TestRegexNeed checks the literals read from regular expressions: what
+// every match must contain, and nothing a match may lack.
+func TestRegexNeed(t *testing.T) {
+	for _, tc := range []struct{ pattern, want string }{
+		{`^Play`, `("pla" AND "lay")`},
+		{`[0-9]+ (files|Dateien)`, `(("fil" AND "ile" AND "les") OR ("dat" AND "ate" AND "tei" AND "eie" AND "ien"))`},
+		{`Play.*list`, `(("pla" AND "lay") AND ("lis" AND "ist"))`},
+		// ſ and s are one letter under (?i) but lower-case apart: the
+		// literal stops at every s (ß and ẞ lower-case alike).
+		{`(?i)STRASSE`, `("tra")`},
+		{`(?i)ſtraße`, `("tra" AND "raß" AND "aße")`},
+		{`STRASSE`, `("str" AND "tra" AND "ras" AND "ass" AND "sse")`},
+		{`(?i)Kelvin`, `("kel" AND "elv" AND "lvi" AND "vin")`},
+		{`a(?i:bc)d`, `("abc" AND "bcd")`},
+		{`abc\x00def`, `(("abc") AND ("def"))`},
+		{`x(abc)?y`, ``},
+		{`(abc)+`, `("abc")`},
+		{`(abc){2,}`, `("abc")`},
+		{`(abc){0,3}`, ``},
+		{`abc|de`, ``},
+		{`.*`, ``},
+		{`[a-z]{4}`, ``},
+		{`ab`, ``},
+		{`"quoted"`, `("""qu" AND "quo" AND "uot" AND "ote" AND "ted" AND "ed""")`},
+	} {
+		got := ""
+		if need := regexPatternNeed(tc.pattern); need != nil {
+			got = ftsMatch(need)
+		}
+		if got != tc.want {
+			t.Errorf("%s: need %s, want %s", tc.pattern, got, tc.want)
+		}
+	}
+	long := "the quick brown fox jumps over the lazy dog"
+	if got := strings.Count(ftsMatch(literalNeed(long)), " AND ") + 1; got != maxNeedTrigrams {
+		t.Errorf("a needle of %d characters asks for %d trigrams, want %d", len(long), got, maxNeedTrigrams)
+	}
+}
+
+// trigramQueries are the searches TestTrigramSearch answers with and
+// without the index.
+var trigramQueries = []string{
+	"word", "WORD", "Nummer", "ummer 1", "straße", "STRASSE", "istanbul", "İstanbul", "kelvin", "KELVIN",
+	"ſtraſſe", `"word number"`, "key:k3", "key:=k3", "context:k1", `source:="Word number 2"`,
+	`target:="Wort Nummer 4"`, "target:nummer", "source:number AND NOT target:nummer", "word OR wort",
+	`source:r"^Word"`, `target:r"(?i)STRASSE"`, `target:r"(?i)ſtra"`, `target:r"(Wort|Straße) "`,
+	`target:r"[0-9]+"`, `r"number [13579]"`, `target:r"K"`, `target:r"(?i)kelvin"`, "drei", "fünf", "ÜBER",
+	"component:app nummer", "has:plural files", "zebrafisch", `target:r"Zebrafisch$"`,
+}
+
+// searchIDs returns the ids of the units cond selects, with the trigram
+// index or (scan) without it.
+func searchIDs(tb testing.TB, db *DB, q string, scan bool) []int64 {
+	tb.Helper()
+	parsed, err := index.ParseUnitQueryAt(q, searchNow)
+	if err != nil {
+		tb.Fatalf("%s: %v", q, err)
+	}
+	clauses, err := searchCompiler{postgres: db.dialect.name == "postgres", scan: scan}.node(parsed)
+	if err != nil {
+		tb.Fatalf("%s: %v", q, err)
+	}
+	cond := materialize(clauses)
+	scoped := strings.HasPrefix(q, "component:") && db.dialect.name == "sqlite"
+	if !scan && !scoped && !strings.Contains(cond.sql, "trigram") && !strings.Contains(q, `r"[0-9]+"`) &&
+		!strings.Contains(q, `r"K"`) && !strings.Contains(q, "k3") && !strings.Contains(q, "k1") {
+		tb.Errorf("%s: the index is not used: %s", q, cond.sql)
+	}
+	rows, err := db.r.QueryContext(context.Background(), db.dialect.rebind(`SELECT id FROM units WHERE `+cond.sql+` ORDER BY id`),
+		db.dialect.args(cond.args)...)
+	if err != nil {
+		tb.Fatalf("%s: %v", q, err)
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			tb.Fatal(err)
+		}
+		ids = append(ids, id)
+	}
+	return ids
+}
+
+// TestTrigramSearch checks that the trigram index never changes an
+// answer: every search finds the same units with it as by reading every
+// unit, after each kind of write that changes the units' text (an edit,
+// an import that adds, changes and removes strings, raw updates, a
+// component's removal), on both engines, with text whose case folds
+// unevenly (ß, ſ, the Kelvin sign, İ).
+func TestTrigramSearch(t *testing.T) {
+	f := mustSearchFixture(t)
+	ctx := context.Background()
+	found := 0
+	agree := func(stage string) {
+		t.Helper()
+		for _, q := range trigramQueries {
+			with, without := searchIDs(t, f.db, q, false), searchIDs(t, f.db, q, true)
+			if !slices.Equal(with, without) {
+				t.Errorf("%s: %s finds %v with the index, %v reading every unit", stage, q, with, without)
+			}
+			found += len(with)
+		}
+		var units, indexed int
+		if err := f.db.r.QueryRowContext(ctx, `SELECT count(*) FROM units`).Scan(&units); err != nil {
+			t.Fatal(err)
+		}
+		if f.db.dialect.name != "postgres" {
+			if err := f.db.r.QueryRowContext(ctx, `SELECT count(*) FROM unit_trigrams`).Scan(&indexed); err != nil {
+				t.Fatal(err)
+			}
+			if indexed != units {
+				t.Errorf("%s: %d units, %d rows in unit_trigrams", stage, units, indexed)
+			}
+		}
+	}
+	agree("fixture")
+	f.edit(t, 3, "İstanbul ſtraſſe KELVIN \u212a drei")
+	f.edit(t, 5, "Straße fünf")
+	agree("edits")
+	// Past maxIndexedText a unit is always a candidate, matched exactly.
+	f.edit(t, 7, strings.Repeat("lang ", maxIndexedText/5)+"Zebrafisch")
+	agree("a long string")
+	if got := searchIDs(t, f.db, "zebrafisch", false); !slices.Equal(got, []int64{f.unit(t, "de", 7).ID}) {
+		t.Errorf("a word at the end of a long string: %v", got)
+	}
+	if err := f.db.write(ctx, func(tx *Tx) error {
+		_, err := tx.Exec(`UPDATE units SET context = 'k1-STRASSE', source = 'Kelvin number' WHERE id = ?`, f.unit(t, "fr", 1).ID)
+		tx.touch(unitsDep(0))
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	agree("raw update")
+	// A re-import of German: k0 to k4 changed, k5 to k9 removed, k10 added.
+	imp := index.TranslationImport{ComponentID: f.comp.ID, LanguageCode: "de", Filename: "de.json", Revision: "r2",
+		Monolingual: true, SourceTranslationID: f.tr["en"]}
+	for i := range 5 {
+		imp.Units = append(imp.Units, index.ImportUnit{Context: fmt.Sprintf("k%d", i), Source: []string{fmt.Sprintf("Word number %d", i)},
+			Target: []string{fmt.Sprintf("Wörter ÜBER Straße %d", i)}, State: index.StateTranslated})
+	}
+	imp.Units = append(imp.Units, index.ImportUnit{Context: "k10", Source: []string{"Word number 10"},
+		Target: []string{"Neue Kelvin-Zeile"}, State: index.StateTranslated})
+	if _, err := f.db.ImportTranslation(ctx, imp); err != nil {
+		t.Fatal(err)
+	}
+	agree("import")
+	if _, err := f.db.DeleteComponent(ctx, f.comp.ID, f.user); err != nil {
+		t.Fatal(err)
+	}
+	agree("component removed")
+	if found == 0 {
+		t.Error("no search found anything: the comparison proves nothing")
+	}
+}
