@@ -49,6 +49,9 @@ func parseAutoTranslateAddon(cfg map[string]any) (AutoTranslateParams, string, e
 	bad := func(key, msg string) error {
 		return FieldErr("configuration."+key, "invalid", msg)
 	}
+	badChoice := func(key, s string) error { // the reference's code for a choice
+		return FieldErr("configuration."+key, "invalid_choice", fmt.Sprintf("%q is not a valid choice.", s))
+	}
 	text := func(key string) (string, bool, error) {
 		v, ok := cfg[key]
 		if !ok || v == nil {
@@ -66,7 +69,7 @@ func parseAutoTranslateAddon(cfg map[string]any) (AutoTranslateParams, string, e
 		return p, "", err
 	} else if ok {
 		if !ValidAutoMode(AutoMode(s)) {
-			return p, "", bad("mode", fmt.Sprintf("%q is not a valid choice.", s))
+			return p, "", badChoice("mode", s)
 		}
 		p.Mode = AutoMode(s)
 	}
@@ -82,7 +85,7 @@ func parseAutoTranslateAddon(cfg map[string]any) (AutoTranslateParams, string, e
 	} else if ok {
 		q, known := addonFilters[s]
 		if !known {
-			return p, "", bad("filter_type", fmt.Sprintf("%q is not a valid choice.", s))
+			return p, "", badChoice("filter_type", s)
 		}
 		p.Query = q
 	}
@@ -90,7 +93,7 @@ func parseAutoTranslateAddon(cfg map[string]any) (AutoTranslateParams, string, e
 		return p, "", err
 	} else if ok {
 		if s != AutoSourceOthers && s != AutoSourceMT {
-			return p, "", bad("auto_source", fmt.Sprintf("%q is not a valid choice.", s))
+			return p, "", badChoice("auto_source", s)
 		}
 		p.Source = s
 	}
