@@ -258,7 +258,7 @@ func (s *Server) updateAddon(partial bool) gin.HandlerFunc {
 			return
 		}
 		a, err = s.store.UpdateAddon(c.Request.Context(), a.ID, func(stored *index.Addon) error {
-			stored.Webhook, stored.Squash = a.Webhook, a.Squash
+			stored.Webhook, stored.Squash, stored.AutoTranslate = a.Webhook, a.Squash, a.AutoTranslate
 			return nil
 		})
 		if err != nil {

@@ -1,6 +1,9 @@
 package api
 
 import (
+	"encoding/json"
+	"errors"
+
 	"github.com/tolk-project/tolk/index"
 )
 
@@ -16,6 +19,17 @@ type squashJSON struct {
 	CommitMessage  string `json:"commit_message"`
 }
 
+// autoTranslateJSON is a weblate.autotranslate.autotranslate add-on's
+// configuration, as the reference stores its form.
+type autoTranslateJSON struct {
+	Mode       string   `json:"mode"`
+	Q          string   `json:"q"`
+	AutoSource string   `json:"auto_source"`
+	Component  string   `json:"component"`
+	Engines    []string `json:"engines"`
+	Threshold  int      `json:"threshold"`
+}
+
 // addonConfigJSON is the configuration of an add-on other than the
 // webhook; false for the webhook.
 func addonConfigJSON(a *index.Addon) (any, bool) {
@@ -26,6 +40,14 @@ func addonConfigJSON(a *index.Addon) (any, bool) {
 	case index.AddonSquash:
 		return squashJSON{Squash: a.Squash.Mode, AppendTrailers: a.Squash.AppendTrailers,
 			CommitMessage: a.Squash.CommitMessage}, true
+	case index.AddonAutoTranslate:
+		p := a.AutoTranslate.Params
+		engines := p.Engines
+		if engines == nil {
+			engines = []string{}
+		}
+		return autoTranslateJSON{Mode: string(p.Mode), Q: p.Query, AutoSource: p.Source,
+			Component: a.AutoTranslate.Component, Engines: engines, Threshold: p.Threshold}, true
 	}
 	return nil, false
 }
@@ -52,6 +74,23 @@ func (s *Server) readAddonConfig(pl *payload, a *index.Addon) bool {
 			}
 		}
 		a.Squash = q
+		return true
+	case index.AddonAutoTranslate:
+		// autotranslate.ParseAddon reads the reference's fields, with
+		// their older spellings and defaults, as the run takes them.
+		cfg := make(map[string]any, len(pl.fields))
+		for k, raw := range pl.fields {
+			var v any
+			_ = json.Unmarshal(raw, &v) // object() marshalled it
+			cfg[k] = v
+		}
+		auto, err := index.ParseAutoTranslateAddon(cfg)
+		if fe := (*index.FieldError)(nil); errors.As(err, &fe) {
+			for name, prob := range fe.Fields { // already configuration.<key>
+				pl.errs.Add(name, prob.Code, prob.Detail)
+			}
+		}
+		a.AutoTranslate = auto
 		return true
 	}
 	return false

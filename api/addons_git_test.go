@@ -66,3 +66,80 @@ func TestSquashAddonThroughAPI(t *testing.T) {
 		t.Errorf("flag add-on = %v", got)
 	}
 }
+
+// TestAutoTranslateAddonThroughAPI: weblate.autotranslate.autotranslate
+// installs on a component and on a project with the reference's
+// configuration fields, shown back in its shape with its defaults; the
+// older filter_type is read as the matching query; values of the wrong
+// type are 400s naming configuration.<field>, with nothing installed.
+func TestAutoTranslateAddonThroughAPI(t *testing.T) {
+	e := mustCrudEnv(t)
+	admin := servertest.MustUser(t, e.db, "admin", true)
+	hdr := http.Header{"Authorization": {admin}, "Content-Type": {"application/json"}}
+	do := func(method, path, body string) servertest.Response {
+		return servertest.DoBody(t, method, e.srv.URL+path, hdr, strings.NewReader(body))
+	}
+	const name = `"name":"weblate.autotranslate.autotranslate"`
+	for _, tc := range []struct{ name, body, want string }{
+		{"mode not a choice", `{` + name + `,"configuration":{"mode":"guess"}}`,
+			invalid([3]string{"configuration.mode", "invalid_choice", `"guess" is not a valid choice.`})},
+		{"mode not a string", `{` + name + `,"configuration":{"mode":["suggest"]}}`,
+			invalid([3]string{"configuration.mode", "invalid", "Not a valid string."})},
+		{"threshold not a number", `{` + name + `,"configuration":{"threshold":"high"}}`,
+			invalid([3]string{"configuration.threshold", "invalid", "Ensure this value is between 1 and 100."})},
+		{"threshold out of range", `{` + name + `,"configuration":{"threshold":101}}`,
+			invalid([3]string{"configuration.threshold", "invalid", "Ensure this value is between 1 and 100."})},
+		{"engines not a list", `{` + name + `,"configuration":{"auto_source":"mt","engines":"deepl"}}`,
+			invalid([3]string{"configuration.engines", "invalid", "Expected a list of items."})},
+		{"mt without engines", `{` + name + `,"configuration":{"auto_source":"mt"}}`,
+			invalid([3]string{"configuration.engines", "required", "This field is required."})},
+		{"source not a choice", `{` + name + `,"configuration":{"auto_source":"tm"}}`,
+			invalid([3]string{"configuration.auto_source", "invalid_choice", `"tm" is not a valid choice.`})},
+		{"filter not a choice", `{` + name + `,"configuration":{"filter_type":"some"}}`,
+			invalid([3]string{"configuration.filter_type", "invalid_choice", `"some" is not a valid choice.`})},
+		{"component not a string", `{` + name + `,"configuration":{"component":{"slug":"web"}}}`,
+			invalid([3]string{"configuration.component", "invalid", "Not a valid string."})},
+		{"configuration not an object", `{` + name + `,"configuration":"translate"}`, ""},
+	} {
+		r := do("POST", "/api/components/demo/app/addons/", tc.body)
+		wantResponse(t, tc.name, r, 400, tc.want)
+	}
+	if n := servertest.Num(servertest.GetObjectAs(t, e.srv.URL+"/api/addons/", admin)["count"]); n != "0" {
+		t.Fatalf("%s add-ons after refusals, want none", n)
+	}
+	r := do("POST", "/api/components/demo/app/addons/", `{`+name+`,"configuration":{}}`)
+	wantResponse(t, "create with defaults", r, 201, "")
+	created := servertest.Decode(t, r.Body)
+	config := servertest.Obj(t, created["configuration"])
+	if config["mode"] != "suggest" || config["q"] != "state:<translated" || config["auto_source"] != "others" ||
+		config["component"] != "" || servertest.Num(config["threshold"]) != "80" {
+		t.Errorf("defaults = %v, want suggest, state:<translated, others, no component, 80", config)
+	}
+	if engines, ok := config["engines"].([]any); !ok || len(engines) != 0 {
+		t.Errorf("engines = %#v, want []", config["engines"])
+	}
+	path := strings.TrimPrefix(created["url"].(string), e.srv.URL)
+	r = do("PATCH", path, `{"configuration":{"mode":"fuzzy","filter_type":"nottranslated","component":"demo/web","threshold":"90"}}`)
+	wantResponse(t, "patch", r, 200, "")
+	config = servertest.Obj(t, servertest.Decode(t, r.Body)["configuration"])
+	if config["mode"] != "fuzzy" || config["q"] != "state:empty" || config["component"] != "demo/web" ||
+		servertest.Num(config["threshold"]) != "90" {
+		t.Errorf("patched = %v, want fuzzy, state:empty (filter_type nottranslated), demo/web, 90", config)
+	}
+	wantResponse(t, "patch wrong type", do("PATCH", path, `{"configuration":{"threshold":[90]}}`), 400, "")
+	got := servertest.Obj(t, servertest.GetObjectAs(t, created["url"].(string), admin)["configuration"])
+	if got["mode"] != "fuzzy" || servertest.Num(got["threshold"]) != "90" {
+		t.Errorf("read back after a refused PATCH: %v", got)
+	}
+	// A project's add-on, with the fields the reference's form posts.
+	r = do("POST", "/api/projects/demo/addons/", `{`+name+`,"configuration":{"mode":"translate","q":"state:empty",`+
+		`"auto_source":"others","component":"","engines":[],"threshold":75}}`)
+	wantResponse(t, "project add-on", r, 201, "")
+	got = servertest.Decode(t, r.Body)
+	if got["component"] != nil || servertest.Obj(t, got["configuration"])["mode"] != "translate" {
+		t.Errorf("project add-on = %v", got)
+	}
+	if n := servertest.Num(servertest.GetObjectAs(t, e.srv.URL+"/api/addons/", admin)["count"]); n != "2" {
+		t.Errorf("%s add-ons, want 2", n)
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/tolk-project/tolk/index"
 )
@@ -19,100 +18,14 @@ import (
 // (index.AddonNames), its configuration stored with the add-on and
 // checked by ParseAddon, and a call of Runner.RunComponent after each
 // import of the component (sync's update, a webhook's, the daily run).
-const AddonName = "weblate.autotranslate.autotranslate"
+const AddonName = index.AddonAutoTranslate
 
-// ParseAddon reads the add-on's configuration as the reference stores it
-// (mode, q or the older filter_type, auto_source, component, engines,
-// threshold; strings or numbers as its form gives them) into a run's
-// parameters, with the API's defaults for what is missing. A problem is
-// an *index.FieldError naming "configuration.<key>". The component, when
-// given, is kept as said: RunComponent resolves it in the project.
+// ParseAddon reads the add-on's configuration as the reference stores
+// it (index.ParseAutoTranslateAddon), returning the run's parameters and
+// the component as given.
 func ParseAddon(cfg map[string]any) (index.AutoTranslateParams, string, error) {
-	p := index.AutoTranslateParams{Mode: index.AutoSuggest, Query: index.AutoDefaultQuery,
-		Source: index.AutoSourceOthers, Threshold: index.MemoryDefaultThreshold}
-	bad := func(key, msg string) error {
-		return index.FieldErr("configuration."+key, "invalid", msg)
-	}
-	text := func(key string) (string, bool, error) {
-		v, ok := cfg[key]
-		if !ok || v == nil {
-			return "", false, nil
-		}
-		switch v := v.(type) {
-		case string:
-			return v, true, nil
-		case float64, int, int64:
-			return fmt.Sprint(v), true, nil
-		}
-		return "", false, bad(key, "Not a valid string.")
-	}
-	if s, ok, err := text("mode"); err != nil {
-		return p, "", err
-	} else if ok {
-		if !index.ValidAutoMode(index.AutoMode(s)) {
-			return p, "", bad("mode", fmt.Sprintf("%q is not a valid choice.", s))
-		}
-		p.Mode = index.AutoMode(s)
-	}
-	if s, ok, err := text("q"); err != nil {
-		return p, "", err
-	} else if ok {
-		if _, err := index.ParseUnitQuery(s); err != nil {
-			return p, "", bad("q", err.Error())
-		}
-		p.Query = s
-	} else if s, ok, err := text("filter_type"); err != nil {
-		return p, "", err
-	} else if ok {
-		q, known := addonFilters[s]
-		if !known {
-			return p, "", bad("filter_type", fmt.Sprintf("%q is not a valid choice.", s))
-		}
-		p.Query = q
-	}
-	if s, ok, err := text("auto_source"); err != nil {
-		return p, "", err
-	} else if ok {
-		if s != index.AutoSourceOthers && s != index.AutoSourceMT {
-			return p, "", bad("auto_source", fmt.Sprintf("%q is not a valid choice.", s))
-		}
-		p.Source = s
-	}
-	if s, ok, err := text("threshold"); err != nil {
-		return p, "", err
-	} else if ok {
-		n, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || n < 1 || n > 100 {
-			return p, "", bad("threshold", "Ensure this value is between 1 and 100.")
-		}
-		p.Threshold = n
-	}
-	switch v := cfg["engines"].(type) {
-	case nil:
-	case []any:
-		for _, e := range v {
-			s, ok := e.(string)
-			if !ok {
-				return p, "", bad("engines", "Not a valid string.")
-			}
-			p.Engines = append(p.Engines, s)
-		}
-	case []string:
-		p.Engines = slices.Clone(v)
-	default:
-		return p, "", bad("engines", "Expected a list of items.")
-	}
-	if p.Source == index.AutoSourceMT && len(p.Engines) == 0 {
-		return p, "", index.FieldErr("configuration.engines", "required", "This field is required.")
-	}
-	component, _, err := text("component")
-	return p, strings.TrimSpace(component), err
-}
-
-// addonFilters are the filter_type values of the reference's add-on
-// before 5.13, as the API reads them.
-var addonFilters = map[string]string{
-	"all": "", "nottranslated": "state:empty", "todo": "state:<translated", "fuzzy": "state:needs-editing",
+	a, err := index.ParseAutoTranslateAddon(cfg)
+	return a.Params, a.Component, err
 }
 
 // ComponentStore is what RunComponent reads beyond the Runner's Store.
@@ -171,4 +84,80 @@ func (r *Runner) RunComponent(ctx context.Context, store ComponentStore, c index
 		updated += j.Updated
 	}
 	return updated, errors.Join(errs...)
+}
+
+// AddonStore is what RunAddons reads.
+type AddonStore interface {
+	ComponentStore
+	// FindAddons returns the add-ons f selects, in id order.
+	FindAddons(ctx context.Context, f index.AddonFilter) ([]index.Addon, error)
+}
+
+// RunAddons runs, in the background, the automatic translation add-ons
+// that cover component c (its own and its project's), one after
+// another; sync calls it after an import that changed c, so it must
+// not wait: the import's write and the component's lock are already
+// released or about to be. A component whose run is under way is run
+// once more after it, with what the later import brought. The jobs are
+// stored as any job, so a run that Close stops is resumed by Resume.
+// Failures are logged: nobody waits for them.
+func (r *Runner) RunAddons(store AddonStore, c index.Component) {
+	r.mu.Lock()
+	if r.life.Err() != nil {
+		r.mu.Unlock()
+		return // closed: the next import runs them
+	}
+	if r.addonRuns == nil {
+		r.addonRuns = map[int64]bool{}
+	}
+	if running, ok := r.addonRuns[c.ID]; ok {
+		if !running {
+			r.mu.Unlock()
+			return // already queued after the current run
+		}
+		r.addonRuns[c.ID] = false // run again after the current run
+		r.mu.Unlock()
+		return
+	}
+	r.addonRuns[c.ID] = true
+	r.wg.Add(1)
+	r.mu.Unlock()
+	go func() {
+		defer r.wg.Done()
+		for {
+			r.runAddons(store, c)
+			r.mu.Lock()
+			again := !r.addonRuns[c.ID]
+			if !again || r.life.Err() != nil {
+				delete(r.addonRuns, c.ID)
+				r.mu.Unlock()
+				return
+			}
+			r.addonRuns[c.ID] = true
+			r.mu.Unlock()
+		}
+	}()
+}
+
+// runAddons is one run of c's add-ons.
+func (r *Runner) runAddons(store AddonStore, c index.Component) {
+	ctx := r.life
+	all, err := store.FindAddons(ctx, index.AddonFilter{ProjectID: c.ProjectID})
+	if err != nil {
+		r.opts.Logger.Error("automatic translation add-on", "component", c.ID, "err", err)
+		return
+	}
+	for _, a := range all {
+		if a.Name != AddonName || !a.Covers(c.ProjectID, c.ID) {
+			continue
+		}
+		n, err := r.RunComponent(ctx, store, c, a.AutoTranslate.Params, a.AutoTranslate.Component)
+		if err != nil {
+			r.opts.Logger.Warn("automatic translation add-on", "addon", a.ID, "project", c.Project.Slug,
+				"component", c.Slug, "updated", n, "err", err)
+			continue
+		}
+		r.opts.Logger.Info("automatic translation add-on", "addon", a.ID, "project", c.Project.Slug,
+			"component", c.Slug, "updated", n)
+	}
 }

@@ -71,10 +71,13 @@ type Runner struct {
 	stop  context.CancelFunc
 	wg    sync.WaitGroup
 
-	mu sync.Mutex // guards running
+	mu sync.Mutex // guards running and addonRuns
 	// running are the jobs this process runs, each with the function
 	// that cancels it for good (CancelJob).
 	running map[string]*run
+	// addonRuns are the components whose add-ons RunAddons is running:
+	// false when another run is to follow.
+	addonRuns map[int64]bool
 }
 
 // run is one running job.

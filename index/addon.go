@@ -30,6 +30,9 @@ type Addon struct {
 	ComponentID int64 // 0: the project's add-on
 	Webhook     Webhook
 	Squash      Squash // of a weblate.git.squash add-on
+	// AutoTranslate is the configuration of a
+	// weblate.autotranslate.autotranslate add-on.
+	AutoTranslate AutoTranslateAddon
 
 	// Denormalized for serialization: the slugs of the scope.
 	ProjectSlug   string

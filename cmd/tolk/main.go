@@ -235,7 +235,7 @@ func (m *Main) Open(ctx context.Context) error {
 	if m.sync, err = tolksync.New(m.db, langs, tolksync.Options{DataDir: m.Config.DataDir, Logger: log,
 		Committer:         vcs.Signature{Name: m.Config.CommitterName, Email: m.Config.CommitterEmail},
 		SiteURL:           siteURL,
-		OnImportDone:      m.metrics.importDone,
+		OnImportDone:      m.importDone,
 		GitTimeouts:       gitTimeouts(m.Config.GitStallTimeout, m.Config.GitTimeout),
 		AllowPrivateRepos: m.Config.AllowPrivateRepos}); err != nil {
 		return err

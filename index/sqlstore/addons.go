@@ -20,6 +20,13 @@ type addonConfig struct {
 	Squash         string `json:"squash,omitempty"`
 	AppendTrailers bool   `json:"append_trailers,omitempty"`
 	CommitMessage  string `json:"commit_message,omitempty"`
+	// weblate.autotranslate.autotranslate
+	Mode       string   `json:"mode,omitempty"`
+	Query      string   `json:"q,omitempty"`
+	AutoSource string   `json:"auto_source,omitempty"`
+	Component  string   `json:"component,omitempty"`
+	Engines    []string `json:"engines,omitempty"`
+	Threshold  int      `json:"threshold,omitempty"`
 }
 
 const addonColumns = `a.id, a.name, a.project_id, coalesce(a.component_id, 0), a.configuration,
@@ -41,6 +48,9 @@ func scanAddon(s interface{ Scan(...any) error }) (index.Addon, error) {
 	}
 	a.Webhook = index.Webhook{URL: ac.WebhookURL, Secret: ac.Secret, Filter: ac.EventFilter, Events: ac.Events}
 	a.Squash = index.Squash{Mode: ac.Squash, AppendTrailers: ac.AppendTrailers, CommitMessage: ac.CommitMessage}
+	a.AutoTranslate = index.AutoTranslateAddon{Component: ac.Component, Params: index.AutoTranslateParams{
+		Mode: index.AutoMode(ac.Mode), Query: ac.Query, Source: ac.AutoSource, Engines: ac.Engines,
+		Threshold: ac.Threshold}}
 	return a, nil
 }
 
@@ -172,6 +182,11 @@ func addonConfigOf(a index.Addon) addonConfig {
 	if a.Name == index.AddonSquash {
 		q := a.Squash
 		return addonConfig{Squash: q.Mode, AppendTrailers: q.AppendTrailers, CommitMessage: q.CommitMessage}
+	}
+	if a.Name == index.AddonAutoTranslate {
+		p := a.AutoTranslate.Params
+		return addonConfig{Mode: string(p.Mode), Query: p.Query, AutoSource: p.Source,
+			Component: a.AutoTranslate.Component, Engines: p.Engines, Threshold: p.Threshold}
 	}
 	w := a.Webhook
 	return addonConfig{WebhookURL: w.URL, Secret: w.Secret, EventFilter: w.Filter, Events: w.Events}
