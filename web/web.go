@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 	"github.com/tolk-project/tolk/edge"
@@ -26,7 +27,15 @@ var pageTemplate = template.Must(template.New("").Funcs(template.FuncMap{
 	"queryWords": index.QueryWordList, // webui/keys.html
 	"zenURL":     zenURL,
 	"add":        func(a, b, c int) int { return a + b + c },
+	"langtag":    langTag,
 }).ParseFS(webUI, "webui/*.html"))
+
+// langTag is a language code as HTML's lang attribute takes it, a BCP 47
+// tag: Weblate's codes join region and variant with "_" and "@"
+// (pt_BR, sr@latin), which axe-core and screen readers do not read.
+func langTag(code string) string {
+	return strings.NewReplacer("_", "-", "@", "-").Replace(code)
+}
 
 // routes registers the pages, GET and HEAD only, and their
 // state-changing routes, each of which checks the CSRF token of the

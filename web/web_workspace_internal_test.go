@@ -69,3 +69,13 @@ func TestJoinForms(t *testing.T) {
 		t.Errorf("forms = %q", got)
 	}
 }
+
+// TestLangTag: Weblate's language codes become the BCP 47 tags HTML's
+// lang attribute takes (axe-core's valid-lang failed on lang="pt_BR").
+func TestLangTag(t *testing.T) {
+	for code, want := range map[string]string{"de": "de", "pt_BR": "pt-BR", "zh_Hant": "zh-Hant", "sr@latin": "sr-latin", "be_Latn": "be-Latn"} {
+		if got := langTag(code); got != want {
+			t.Errorf("langTag(%q) = %q, want %q", code, got, want)
+		}
+	}
+}

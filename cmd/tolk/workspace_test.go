@@ -7,6 +7,7 @@ import (
 	"net/http"
 	neturl "net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -20,9 +21,14 @@ import (
 )
 
 // The translator's workspace in headless Chromium (issue 30): a
-// translator signs in from the link the demo prints, works through the
-// strings with failing checks and a Czech plural with the keyboard, and
-// every page is checked with axe-core and at phone width. Screenshots go
+// translator signs in from the link the demo prints, fixes the string
+// with a failing check with a memory match inserted from the keyboard,
+// accepts another translator's suggestion, resolves their comment,
+// translates a Czech plural form by form, and every page (the editor
+// with all its panels too) is checked with axe-core and at phone width.
+// It holds what TestBrowserPanels asserted (the memory's match in the
+// page as served, a placeholder inserted by a click, the checks of a
+// save shown without a reload, the CLDR names of plural forms). Screenshots go
 // to $TOLK_SCREENSHOT_DIR (default: the test's artifact directory, as
 // for TestBrowserEditor) so a reviewer can look at them.
 
@@ -30,8 +36,7 @@ import (
 var signInLinkRE = regexp.MustCompile(`http://\S+/accounts/login/link/\?key=tll_[A-Za-z0-9]{36}`)
 
 // workspace is one Chromium tab on one tolk serve --demo, with the
-// helpers each step of the translator's walk uses. A later step (memory
-// insertion, accepting a suggestion, resolving a comment) is one more
+// helpers each step of the translator's walk uses; each step is one
 // method called from TestBrowserWorkspace.
 type workspace struct {
 	t    *testing.T
@@ -201,6 +206,27 @@ func TestBrowserWorkspace(t *testing.T) {
 		map[string]any{"language_code": "ar"}); code != http.StatusCreated {
 		t.Fatalf("add Arabic = %d %s", code, body)
 	}
+	// The memory holds the Czech form the failing string lacks, and a
+	// German greeting for the panels' page.
+	importMemory(t, p, `[{"source": "{{count}} new comments on {{title}}", "target": "`+memoryFew+`",
+		"source_language": "en", "target_language": "cs", "origin": "browser test"},
+		{"source": "Hello, {name}!", "target": "Servus, {name}!", "source_language": "en",
+		"target_language": "de", "origin": "browser test"}]`)
+	// Another translator, bob, leaves two suggestions and two comments
+	// on the German greeting: the translator accepts one of each kind,
+	// and the others stay for the panels' audit.
+	bob := addTranslator(t, bin, data, "bob")
+	greeting := unitURL(t, p, "app", "de", "greeting")
+	for _, s := range []string{acceptedSuggestion, "Grüß dich, {name}!"} {
+		if code, body := send(t, http.MethodPost, greeting+"suggestions/", bob, map[string]any{"target": []string{s}}); code != http.StatusCreated {
+			t.Fatalf("bob's suggestion = %d %v", code, body)
+		}
+	}
+	for _, c := range []string{resolvedComment, "Is *Hallo* too informal here?"} {
+		if code, body := send(t, http.MethodPost, greeting+"comments/", bob, map[string]any{"comment": c, "scope": "translation"}); code != http.StatusCreated {
+			t.Fatalf("bob's comment = %d %v", code, body)
+		}
+	}
 	w := newWorkspace(t, p)
 
 	// Signed out: the pages pass axe too.
@@ -210,9 +236,14 @@ func TestBrowserWorkspace(t *testing.T) {
 	w.keyboardOnly()
 	w.filterFailingChecks()
 	w.fixFailingCheck()
+	w.acceptSuggestion()
+	w.resolveComment()
+	w.panels(1280)
+	w.panels(375)
 	w.translatePluralFormByForm()
 	w.shortcutsOverlay()
 	w.zenReview()
+	w.placeholderAndSavedChecks()
 	w.pagesAtWidth(1280)
 	w.pagesAtWidth(375)
 	w.rtl()
@@ -291,21 +322,150 @@ func (w *workspace) filterFailingChecks() {
 	w.shot("editor-failing-check")
 }
 
-// fixFailingCheck fills the Czech "few" form the check complains of and
-// saves with the keyboard.
+// fixFailingCheck fills the Czech "few" form the check complains of
+// with the memory's match, from the keyboard: Ctrl+M then its number,
+// first with Ctrl still held (Ctrl+digit alone inserts a placeholder:
+// the chord's digit must do only the chord's work), then as the
+// reference says, Ctrl+M then the digit alone. Then it saves.
 func (w *workspace) fixFailingCheck() {
-	w.do("fill the few form",
-		typeText("{{count}} nové komentáře k {{title}}"),
-		chromedp.KeyEvent("\r", chromedp.KeyModifiers(chromedp.ModifierCtrl)),
+	// The memory's matches come with the page (web_workspace.go
+	// fillMemoryBox), before any script asks for them.
+	w.waitFor(`Array.from(document.querySelectorAll("#machinery li")).some(li => li.textContent.includes(` + jsString(memoryFew) + `))`)
+	if w.eval(`performance.getEntriesByName("tolk-machinery-in-page").length === 1`) != true {
+		w.t.Errorf("the memory's match was not in the page as served")
+	}
+	// Its number: the memory may offer the other forms' matches too.
+	n := int(w.eval(`Array.from(document.querySelectorAll("#machinery li")).findIndex(li =>
+		li.textContent.includes(` + jsString(memoryFew) + `) && li.querySelector("button[data-form='1']")) + 1`).(float64))
+	if n < 1 || n > 9 {
+		w.t.Fatalf("the memory's match is suggestion %d", n)
+	}
+	digit := string(rune('0' + n))
+	ctrl := chromedp.KeyModifiers(chromedp.ModifierCtrl)
+	one, few := `document.querySelectorAll("textarea[name=target]")[0]`, `document.querySelectorAll("textarea[name=target]")[1]`
+	// From the "one" form: the match goes to the form it is for, and
+	// the digit inserts no placeholder into the focused form.
+	oneBefore := w.eval(one + `.value`)
+	w.do("Ctrl+M, Ctrl+"+digit,
+		chromedp.Evaluate[chromedp.Void](one+`.focus(); `+one+`.setSelectionRange(0, 0)`),
+		chromedp.KeyEvent("m", ctrl), chromedp.KeyEvent(digit, ctrl),
+		chromedp.Poll[chromedp.Void](few+`.value !== ""`))
+	if got := w.eval(few + `.value`); got != memoryFew {
+		w.t.Errorf("Ctrl+M, Ctrl+%s put %q in the few form, want the memory's %q", digit, got, memoryFew)
+	}
+	if got := w.eval(one + `.value`); got != oneBefore {
+		w.t.Errorf("Ctrl+M, Ctrl+%s also changed the focused one form: %q, was %q", digit, got, oneBefore)
+	}
+	w.do("Ctrl+M, "+digit,
+		chromedp.Evaluate[chromedp.Void](few+`.value = ""; `+few+`.focus()`),
+		chromedp.KeyEvent("m", ctrl), chromedp.KeyEvent(digit),
+		chromedp.Poll[chromedp.Void](few+`.value !== ""`))
+	if got := w.eval(few + `.value`); got != memoryFew {
+		w.t.Errorf("Ctrl+M, %s put %q in the few form, want %q", digit, got, memoryFew)
+	}
+	if got := w.eval(`document.activeElement === ` + few); got != true {
+		w.t.Errorf("after the memory's match focus is on %v", w.eval(`document.activeElement.outerHTML.slice(0, 80)`))
+	}
+	w.do("save", chromedp.KeyEvent("\r", ctrl),
 		chromedp.Poll[chromedp.Void](`!document.querySelector(".meta code")`))
 	units := apiGet(w.t, w.p, "/api/translations/demo/notifications/cs/units/?q="+neturl.QueryEscape("has:check"))
 	if n := units["count"].(float64); n != 0 {
 		w.t.Errorf("after the fix %v strings fail a check: %v", n, units["results"])
 	}
 	got := w.unitTarget("notifications", "cs", "comments")
-	if len(got) != 3 || got[1] != "{{count}} nové komentáře k {{title}}" {
+	if len(got) != 3 || got[1] != memoryFew {
 		w.t.Errorf("comments = %q", got)
 	}
+}
+
+// What bob leaves on the German greeting, and the memory's Czech form.
+const (
+	memoryFew          = "{{count}} nové komentáře k {{title}}"
+	acceptedSuggestion = "Hallo {name}, schön dich zu sehen"
+	resolvedComment    = "Please keep the **comma** after Hallo."
+)
+
+// acceptSuggestion accepts bob's first suggestion on the greeting: the
+// string takes its text, and the other suggestion stays listed.
+func (w *workspace) acceptSuggestion() {
+	w.do("the greeting", chromedp.Navigate(w.p.base+"/translate/demo/app/de/?q="+neturl.QueryEscape("key:greeting")),
+		chromedp.WaitVisible(chromedp.CSS(`ul.suggestions li`)))
+	if n := w.eval(`document.querySelectorAll("ul.suggestions li").length`); n != 2.0 {
+		w.t.Fatalf("the greeting lists %v suggestions, want bob's 2", n)
+	}
+	sel := `ul.suggestions li:first-child button[value=accept]`
+	if q := w.text(`ul.suggestions li:first-child q`); q != acceptedSuggestion {
+		w.t.Fatalf("the first suggestion is %q", q)
+	}
+	w.do("accept", chromedp.Focus(chromedp.CSS(sel)), chromedp.KeyEvent("\r"))
+	w.waitFor(`document.readyState === "complete" && document.querySelectorAll("ul.suggestions li").length === 1`)
+	if got := w.unitTarget("app", "de", "greeting"); len(got) != 1 || got[0] != acceptedSuggestion {
+		w.t.Errorf("after the accept the greeting is %q, want %q", got, acceptedSuggestion)
+	}
+	if q := w.text(`ul.suggestions li q`); q != "Grüß dich, {name}!" {
+		w.t.Errorf("the suggestion left is %q", q)
+	}
+}
+
+// resolveComment resolves bob's first comment, rendered from its
+// Markdown: it says "resolved" and offers Reopen, the other does not.
+func (w *workspace) resolveComment() {
+	w.do("the greeting", chromedp.Navigate(w.p.base+"/translate/demo/app/de/?q="+neturl.QueryEscape("key:greeting")),
+		chromedp.WaitVisible(chromedp.CSS(`ul.comments li`)))
+	if got := w.eval(`document.querySelector("ul.comments li .comment strong") && document.querySelector("ul.comments li .comment strong").textContent`); got != "comma" {
+		w.t.Errorf("the comment's Markdown renders as %v", w.eval(`document.querySelector("ul.comments li .comment").innerHTML`))
+	}
+	w.do("resolve", chromedp.Focus(chromedp.CSS(`ul.comments li:first-child button[value=resolve]`)), chromedp.KeyEvent("\r"))
+	w.waitFor(`document.readyState === "complete" && !!document.querySelector("ul.comments li:first-child button[value=reopen]")`)
+	got := w.eval(`Array.from(document.querySelectorAll("ul.comments li")).map(li => li.classList.contains("resolved"))`).([]any)
+	if len(got) != 2 || got[0] != true || got[1] != false {
+		w.t.Errorf("comments resolved: %v, want [true false]", got)
+	}
+}
+
+// panels audits the editor with every panel showing — failing checks
+// (the accepted greeting lacks its "!"), the memory, a suggestion,
+// comments, history, other languages, nearby strings — at a width.
+func (w *workspace) panels(width int64) {
+	w.do("viewport", chromedp.EmulateViewport(width, 900),
+		chromedp.Navigate(w.p.base+"/translate/demo/app/de/?q="+neturl.QueryEscape("key:greeting")),
+		chromedp.WaitVisible(chromedp.CSS(`textarea[name=target]`)))
+	for _, sel := range []string{"#checks li", "#machinery li", "ul.suggestions li", "ul.comments li", "ul.changes li", "table.languages tr", "table.nearby tr"} {
+		if w.eval(`!!document.querySelector(`+jsString(sel)+`)`) != true {
+			w.t.Errorf("the greeting's editor shows no %s", sel)
+		}
+	}
+	name := fmt.Sprintf("editor-panels-%d", width)
+	w.noOverflow(name)
+	w.audit(name)
+	w.shot(name)
+	w.do("viewport back", chromedp.EmulateViewport(1280, 900))
+}
+
+// placeholderAndSavedChecks: a click on a placeholder of the source
+// inserts it at the cursor; saved, the next string shows the check the
+// saved text fails, without a reload.
+func (w *workspace) placeholderAndSavedChecks() {
+	w.do("click a placeholder",
+		chromedp.Navigate(w.p.base+"/translate/demo/app/de/?q="+neturl.QueryEscape("key:items.count")),
+		chromedp.WaitVisible(chromedp.CSS(`.source mark.ph`)),
+		chromedp.Evaluate[chromedp.Void](`document.querySelector("textarea[name=target]").value = ""`),
+		chromedp.Click(chromedp.CSS(`.source mark.ph`)),
+		chromedp.SendKeys(chromedp.CSS(`textarea[name=target]`), " Artikel!"))
+	if got := w.eval(`document.querySelector("textarea[name=target]").value`); got != "{count} Artikel!" {
+		w.t.Fatalf("after the click the target is %q", got)
+	}
+	w.do("save with a failing check",
+		chromedp.Evaluate[chromedp.Void](`window.tolkNoReload = true`),
+		chromedp.KeyEvent("\r", chromedp.KeyModifiers(chromedp.ModifierCtrl)),
+		chromedp.WaitVisible(chromedp.CSS(`.saved-checks`)))
+	if msg := w.text(`.saved-checks`); !strings.Contains(msg, "exclamation") {
+		w.t.Errorf("saved checks notice = %q", msg)
+	}
+	if w.eval(`window.tolkNoReload === true`) != true {
+		w.t.Error("the page reloaded")
+	}
+	w.shot("editor-saved-checks")
 }
 
 // translatePluralFormByForm translates the untranslated Czech plural:
@@ -316,6 +476,11 @@ func (w *workspace) translatePluralFormByForm() {
 		chromedp.WaitVisible(chromedp.CSS(`textarea[name=target]`)))
 	if n := w.eval(`document.querySelectorAll("textarea[name=target]").length`); n != 3.0 {
 		w.t.Fatalf("a Czech plural shows %v forms, want 3", n)
+	}
+	// Each box is named by its CLDR category with example numbers.
+	labels := w.eval(`Array.from(document.querySelectorAll("#edit label.form > span")).map(s => s.textContent).join("|")`)
+	if want := "one — 1|few — 2, 3, 4|other — 0, 5, 6, 7, …"; labels != want {
+		w.t.Errorf("plural labels %q, want %q", labels, want)
 	}
 	forms := []string{"Zkušební verze končí za {{count}} den", "Zkušební verze končí za {{count}} dny", "Zkušební verze končí za {{count}} dní"}
 	for i, f := range forms {
@@ -342,8 +507,10 @@ func (w *workspace) shortcutsOverlay() {
 		chromedp.KeyEvent("\x1b"),
 		chromedp.KeyEvent("?"),
 		chromedp.WaitVisible(chromedp.CSS(`#shortcuts`)))
-	if !strings.Contains(w.text("#shortcuts"), "Ctrl+Enter") {
-		w.t.Errorf("the overlay lists no Ctrl+Enter: %q", w.text("#shortcuts"))
+	for _, keys := range []string{"Ctrl+Enter", "Ctrl+M, then 1…9", "Ctrl+I, then 1…9", "Ctrl+1…9"} {
+		if !strings.Contains(w.text("#shortcuts"), keys) {
+			w.t.Errorf("the overlay lists no %s: %q", keys, w.text("#shortcuts"))
+		}
 	}
 	w.audit("shortcuts overlay")
 	w.shot("shortcuts")
@@ -464,4 +631,31 @@ func (w *workspace) unitTarget(component, lang, key string) []string {
 		out = append(out, f.(string))
 	}
 	return out
+}
+
+// unitURL is a unit's API address.
+func unitURL(t *testing.T, p *tolkProcess, component, lang, key string) string {
+	t.Helper()
+	units := apiGet(t, p, "/api/translations/demo/"+component+"/"+lang+"/units/?q="+neturl.QueryEscape(`key:"`+key+`"`))
+	res := units["results"].([]any)
+	if len(res) != 1 {
+		t.Fatalf("units with key %s: %v", key, res)
+	}
+	return res[0].(map[string]any)["url"].(string)
+}
+
+// addTranslator adds a user who may translate the demo project, with
+// the CLI beside the running server, and returns a token of theirs.
+func addTranslator(t *testing.T, bin, data, name string) string {
+	t.Helper()
+	for _, args := range [][]string{{"user", "add", name}, {"user", "grant", name, "translate", "--project", "demo"}} {
+		if out, err := exec.Command(bin, withDB(t, append(args, "--data", data)...)...).CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", args, err, out)
+		}
+	}
+	out, err := exec.Command(bin, withDB(t, "token", "create", name, "--data", data)...).Output()
+	if err != nil {
+		t.Fatalf("token create %s: %v", name, err)
+	}
+	return strings.TrimSpace(string(out))
 }

@@ -115,7 +115,7 @@
           var li = document.createElement("li");
           var q = document.createElement("q");
           q.textContent = t.text;
-          q.lang = body.lang;
+          q.lang = (body.lang || "").replace(/[_@]/g, "-"); // a BCP 47 tag, as langtag in web.go
           q.dir = body.dir;
           li.appendChild(q);
           var meta = (t.show_quality ? " " + t.quality + "%" : "") + (t.origin ? " \u2014 " + t.origin : "");

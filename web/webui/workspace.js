@@ -55,8 +55,12 @@
     if (swallow) { e.preventDefault(); }
   });
   document.addEventListener("keyup", function () { swallow = false; });
-  document.addEventListener("keydown", function (e) {
-    if ((e.ctrlKey || e.metaKey) && !e.altKey && (e.key === "m" || e.key === "i")) {
+  // The listener is on window in the capture phase, ahead of keys.js's
+  // on document: a digit that ends a chord is this file's alone, so
+  // Ctrl+M then Ctrl+1 (Ctrl still held) uses suggestion 1 and does not
+  // also insert placeholder 1 (keys.js's Ctrl+1-9).
+  window.addEventListener("keydown", function (e) {
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && !e.shiftKey && (e.key === "m" || e.key === "i")) {
       prefix = e.key;
       e.preventDefault();
       var box = document.getElementById(prefix === "m" ? "machinery" : "checks");
@@ -70,6 +74,7 @@
     if (!/^[1-9]$/.test(e.key)) { return; }
     var n = parseInt(e.key, 10);
     e.preventDefault();
+    e.stopImmediatePropagation();
     swallow = true;
     if (was === "m") {
       var items = document.querySelectorAll("#machinery li");
@@ -79,7 +84,7 @@
       var dismiss = document.querySelector("#checks button[data-dismiss='" + n + "']");
       if (dismiss) { dismiss.click(); }
     }
-  });
+  }, true);
 
   // The first automatic suggestion's arrival is marked for the
   // Performance API (the browser test reads it); "in the page" when the
