@@ -28,6 +28,7 @@ type DB struct {
 	projects         genCache[string, index.Project]
 	languages        genCache[string, knownLanguage]
 	private          genCache[struct{}, []index.Project]
+	grants           genCache[int64, []index.Grant] // by user (userGrants)
 	stats            genCache[[2]string, timedStats]
 	unitPages        genCache[string, page[index.Unit]]
 	// recent keeps each scope's last full count of recent changes
