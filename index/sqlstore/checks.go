@@ -90,7 +90,7 @@ func (tx *Tx) recheckUnit(u *index.Unit, saved bool, actor index.Actor) {
 	tx.checks.snapshots[u.ID] = checkedUnit{id: u.ID, translationID: u.TranslationID,
 		source: index.JoinPlural(u.Source), target: index.JoinPlural(u.Target), state: u.State, flags: u.Flags,
 		extra: u.ExtraFlags, sourceUnitID: src, words: u.NumWords, chars: u.NumChars(),
-		failing: u.HasFailingCheck, sourceUnit: src == u.ID}
+		failing: u.HasFailingCheck, sourceUnit: src == u.ID, context: u.Context, hasContext: true}
 }
 
 // sourceExtraFlags returns a source unit's extra flags, read once per
@@ -148,6 +148,11 @@ type checkedUnit struct {
 	// translated's walk of the unit's history (a source change or a
 	// marking for edit, checks.PastBreak): its history is not read.
 	historyEnds bool
+	// context is the unit's context when hasContext says it is known (a
+	// snapshot: recheckUnit); the inconsistent check reads the others'
+	// (unitContexts).
+	context    string
+	hasContext bool
 }
 
 // checkedUnitColumns are what settling reads of a unit. The source

@@ -200,14 +200,19 @@ func (s *checkSettler) addInconsistent(units []checkedUnit, names [][]string) er
 	return nil
 }
 
-// unitContexts reads the contexts of units[idx] by id: the settler does
-// not read them for the other checks.
+// unitContexts returns the contexts of units[idx] by id: those a
+// snapshot holds (an edit's unit: hasContext), the others read, as the
+// settler does not read them for the other checks.
 func unitContexts(tx *Tx, units []checkedUnit, idx []int) (map[int64]string, error) {
-	ids := make([]int64, len(idx))
-	for k, i := range idx {
-		ids[k] = units[i].id
+	out := make(map[int64]string, len(idx))
+	var ids []int64
+	for _, i := range idx {
+		if u := &units[i]; u.hasContext {
+			out[u.id] = u.context
+		} else {
+			ids = append(ids, u.id)
+		}
 	}
-	out := make(map[int64]string, len(ids))
 	for chunk := range slices.Chunk(ids, maxInList) {
 		list, args := idList(chunk)
 		rows, err := tx.Query(`SELECT id, context FROM units WHERE id IN `+list, args...)
