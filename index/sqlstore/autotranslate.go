@@ -167,6 +167,15 @@ func (db *DB) ApplyAutoTranslateBatch(ctx context.Context, jobID string, b index
 		if err != nil {
 			return err
 		}
+		sources := make([]int64, 0, len(units))
+		for _, u := range units {
+			if u.SourceUnitID != u.ID {
+				sources = append(sources, u.SourceUnitID)
+			}
+		}
+		if err := tx.readSourceExtraFlags(sources); err != nil {
+			return err
+		}
 		for _, r := range b.Results {
 			u, ok := units[r.UnitID]
 			if !ok {

@@ -90,7 +90,7 @@ func (tx *Tx) recheckUnit(u *index.Unit, saved bool, actor index.Actor) {
 	tx.checks.snapshots[u.ID] = checkedUnit{id: u.ID, translationID: u.TranslationID,
 		source: index.JoinPlural(u.Source), target: index.JoinPlural(u.Target), state: u.State, flags: u.Flags,
 		extra: u.ExtraFlags, sourceUnitID: src, words: u.NumWords, chars: u.NumChars(),
-		failing: u.HasFailingCheck, sourceUnit: src == u.ID}
+		failing: u.HasFailingCheck, sourceUnit: src == u.ID, context: u.Context, hasContext: true}
 }
 
 // sourceExtraFlags returns a source unit's extra flags, read once per
@@ -109,6 +109,51 @@ func (tx *Tx) sourceExtraFlags(id int64) (string, error) {
 	}
 	tx.extraFlags[id] = flags
 	return flags, nil
+}
+
+// readSourceExtraFlags reads into the write's cache (sourceExtraFlags)
+// the extra flags of the source units ids not read yet, in one query per
+// maxInList, for a write about to ask for several: an automatic
+// translation's batch (its autofixes, then runAll's checks of fewer than
+// parallelChecks units). Asking for each string's source unit alone was
+// a round trip per string on PostgreSQL.
+func (tx *Tx) readSourceExtraFlags(ids []int64) error {
+	ids = slices.DeleteFunc(slices.Clone(ids), func(id int64) bool {
+		_, ok := tx.extraFlags[id]
+		return ok || id == 0
+	})
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	if len(ids) < 2 {
+		return nil
+	}
+	if tx.extraFlags == nil {
+		tx.extraFlags = map[int64]string{}
+	}
+	for chunk := range slices.Chunk(ids, maxInList) {
+		for _, id := range chunk {
+			tx.extraFlags[id] = "" // a source unit gone has none, as sourceExtraFlags says
+		}
+		list, args := idList(chunk)
+		rows, err := tx.Query(`SELECT id, extra_flags FROM units WHERE id IN `+list, args...)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var id int64
+			var flags string
+			if err := rows.Scan(&id, &flags); err != nil {
+				rows.Close()
+				return err
+			}
+			tx.extraFlags[id] = flags
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // forgetUnit drops a unit the write removes from the marks.
@@ -148,6 +193,11 @@ type checkedUnit struct {
 	// translated's walk of the unit's history (a source change or a
 	// marking for edit, checks.PastBreak): its history is not read.
 	historyEnds bool
+	// context is the unit's context when hasContext says it is known (a
+	// snapshot: recheckUnit); the inconsistent check reads the others'
+	// (unitContexts).
+	context    string
+	hasContext bool
 }
 
 // checkedUnitColumns are what settling reads of a unit. The source
@@ -423,6 +473,17 @@ func (s *checkSettler) runAll(units []checkedUnit) ([][]string, error) {
 	// the goroutines only read them.
 	scopes := make([]*checkScope, len(units))
 	extras := make([]string, len(units))
+	if len(units) > 1 && len(units) < parallelChecks {
+		var ids []int64
+		for i := range units {
+			if u := &units[i]; !u.sourceUnit && u.state != index.StateEmpty {
+				ids = append(ids, u.sourceUnitID)
+			}
+		}
+		if err := s.tx.readSourceExtraFlags(ids); err != nil {
+			return nil, err
+		}
+	}
 	for i := range units {
 		u := &units[i]
 		sc, err := s.scope(u.translationID)

@@ -33,6 +33,48 @@ func peerTranslations(tx *Tx, t *index.Translation) ([]index.Translation, error)
 	if !t.Component.AllowTranslationPropagation || t.IsSource || t.Component.IsGlossary {
 		return nil, nil
 	}
+	ids, err := cachedPeerIDs(tx, t)
+	if err != nil {
+		return nil, err
+	}
+	var out []index.Translation
+	for _, id := range ids {
+		other, err := cachedTranslation(tx, id)
+		if err != nil {
+			return nil, err
+		}
+		if other.Component.AllowTranslationPropagation && !other.Component.IsGlossary {
+			out = append(out, other)
+		}
+	}
+	return out, nil
+}
+
+// peerKey names the translations peerIDs reads: a language's in the
+// components of a project but one.
+type peerKey struct {
+	project, component int64
+	language           string
+}
+
+// cachedPeerIDs is peerIDs answered from db.peers on the terms of
+// cachedTranslation: while the batch's writes, this one included, were
+// narrow ones, which add or move no translation or component. An edit
+// asks twice (propagate, then the inconsistent check as it settles), and
+// every edit of a translation asks the same; each was a query on the
+// writer.
+func cachedPeerIDs(tx *Tx, t *index.Translation) ([]int64, error) {
+	if tx.db == nil || tx.batchWide || !tx.narrowed || tx.widened {
+		return peerIDs(tx, t)
+	}
+	k := peerKey{t.Component.ProjectID, t.ComponentID, t.LanguageCode}
+	return cachedAt(tx.db, &tx.db.peers, k, noDep, maxCachedLookups, one,
+		func(uint64) ([]int64, error) { return peerIDs(tx, t) })
+}
+
+// peerIDs reads the ids of the translations into t's language of the
+// other components of t's project, sources aside, in order.
+func peerIDs(tx *Tx, t *index.Translation) ([]int64, error) {
 	rows, err := tx.Query(`SELECT t.id FROM translations t JOIN components c ON c.id = t.component_id
 		WHERE c.project_id = ? AND c.id != ? AND t.language_code = ? AND t.is_source = 0 ORDER BY t.id`,
 		t.Component.ProjectID, t.ComponentID, t.LanguageCode)
@@ -52,17 +94,7 @@ func peerTranslations(tx *Tx, t *index.Translation) ([]index.Translation, error)
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	var out []index.Translation
-	for _, id := range ids {
-		other, err := cachedTranslation(tx, id)
-		if err != nil {
-			return nil, err
-		}
-		if other.Component.AllowTranslationPropagation && !other.Component.IsGlossary {
-			out = append(out, other)
-		}
-	}
-	return out, nil
+	return ids, nil
 }
 
 // sharedString is a unit's string as another component holds it.
@@ -168,14 +200,19 @@ func (s *checkSettler) addInconsistent(units []checkedUnit, names [][]string) er
 	return nil
 }
 
-// unitContexts reads the contexts of units[idx] by id: the settler does
-// not read them for the other checks.
+// unitContexts returns the contexts of units[idx] by id: those a
+// snapshot holds (an edit's unit: hasContext), the others read, as the
+// settler does not read them for the other checks.
 func unitContexts(tx *Tx, units []checkedUnit, idx []int) (map[int64]string, error) {
-	ids := make([]int64, len(idx))
-	for k, i := range idx {
-		ids[k] = units[i].id
+	out := make(map[int64]string, len(idx))
+	var ids []int64
+	for _, i := range idx {
+		if u := &units[i]; u.hasContext {
+			out[u.id] = u.context
+		} else {
+			ids = append(ids, u.id)
+		}
 	}
-	out := make(map[int64]string, len(ids))
 	for chunk := range slices.Chunk(ids, maxInList) {
 		list, args := idList(chunk)
 		rows, err := tx.Query(`SELECT id, context FROM units WHERE id IN `+list, args...)

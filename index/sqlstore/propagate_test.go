@@ -187,3 +187,25 @@ func TestInconsistentCheck(t *testing.T) {
 		t.Error("web/fr k0, untranslated in both: inconsistent")
 	}
 }
+
+// TestPropagationAfterNewComponent: the peers an edit propagates to are
+// cached (cachedPeerIDs) while only edits commit; a component added
+// since reaches the cache, so the next edit propagates to it.
+func TestPropagationAfterNewComponent(t *testing.T) {
+	f := mustWriteFixture(t)
+	first := f.twin(t, "first", true)
+	first.translate(t, first.unitOf(t, "de", 1), "Wort eins")
+	k := peerKey{f.comp.ProjectID, first.comp.ID, "de"}
+	ids, _, ok := f.db.peers.get(k)
+	if !ok || len(ids) != 1 || ids[0] != f.tr["de"] {
+		t.Fatalf("peers kept after an edit: %v, %v; want [%d]", ids, ok, f.tr["de"])
+	}
+	second := f.twin(t, "second", true)
+	first.translate(t, first.unitOf(t, "de", 2), "Wort zwei")
+	if u := second.unitOf(t, "de", 2); len(u.Target) != 1 || u.Target[0] != "Wort zwei" {
+		t.Errorf("the component added after the first edit got %q, want the propagated target", u.Target)
+	}
+	if u := second.unitOf(t, "de", 1); u.Target[0] != "" {
+		t.Errorf("an edit from before the component was added reached it: %q", u.Target)
+	}
+}

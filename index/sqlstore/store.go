@@ -28,6 +28,8 @@ type DB struct {
 	projects         genCache[string, index.Project]
 	languages        genCache[string, knownLanguage]
 	private          genCache[struct{}, []index.Project]
+	grants           genCache[int64, []index.Grant] // by user (userGrants)
+	peers            genCache[peerKey, []int64]     // translation ids (cachedPeerIDs)
 	stats            genCache[[2]string, timedStats]
 	unitPages        genCache[string, page[index.Unit]]
 	// recent keeps each scope's last full count of recent changes

@@ -149,8 +149,26 @@ func teamTargets(defining int64, sel int, listed, lists [][2]int64) [][2]int64 {
 
 // FindGrants returns the grants a user's teams give (teamGrants).
 func (db *DB) FindGrants(ctx context.Context, userID int64) ([]index.Grant, error) {
-	g, err := teamGrants(ctx, db.r, userID)
+	g, err := db.userGrants(ctx, userID)
 	return g, formatError(err)
+}
+
+// userGrants is teamGrants for userID, kept in db.grants until a write
+// that touches everything commits. Every write to what teamGrants reads
+// (teams, their members, roles and permissions, projects, components,
+// component lists) is such a write: none of them is a writeNarrow. On
+// PostgreSQL another process's writes reach the cache through write_log
+// as every other lookup's do (lookup catches the clock up first), so a
+// grant revoked from the command line stops working at the next request.
+// Without it every request with a token or a session ran teamGrants'
+// query after the token's: 4–5× the cost of Authenticate before teams.
+// The caller gets its own slice; the grants' own slices are shared with
+// the cache and must not be modified.
+func (db *DB) userGrants(ctx context.Context, userID int64) ([]index.Grant, error) {
+	g, err := lookup(ctx, db, &db.grants, userID, nil, func() ([]index.Grant, error) {
+		return teamGrants(ctx, db.r, userID)
+	})
+	return slices.Clone(g), err
 }
 
 // AddGrant gives a user a built-in role in a project (or site-wide for

@@ -92,12 +92,12 @@ func (db *DB) DeleteToken(ctx context.Context, id int64) error {
 // index walk leaks nothing about how near a guess came, and the stored
 // hash is compared again in constant time.
 //
-// Nothing here is cached: tokens and grants change from the command line
-// while the server runs, and a revoked token must stop working at once.
-// So the token and its user are read by one query and the user's grants
-// from its teams by one or two more (teamGrants, none for a user in no
-// team), which every request with a token runs: on PostgreSQL each
-// query is a round trip.
+// The token and its user are not cached: tokens change from the command
+// line while the server runs, and a revoked token must stop working at
+// once. So they are read by one query, which every request with a token
+// runs (on PostgreSQL a round trip). The user's grants come from the
+// grants cache (userGrants), which every write to teams or roles makes
+// stale, on PostgreSQL in every process (write_log).
 func (db *DB) Authenticate(ctx context.Context, token string) (index.Principal, index.Token, error) {
 	denied := index.Errorf(index.ErrUnauthenticated, "Invalid token.")
 	if !index.LooksLikeToken(token) {
@@ -125,7 +125,7 @@ func (db *DB) Authenticate(ctx context.Context, token string) (index.Principal, 
 	if !found || !index.TokenMatches(token, t.Hash) || t.Expired(now) || !p.User.IsActive {
 		return index.Principal{}, index.Token{}, denied
 	}
-	if p.Grants, err = teamGrants(ctx, db.r, p.User.ID); err != nil {
+	if p.Grants, err = db.userGrants(ctx, p.User.ID); err != nil {
 		return index.Principal{}, index.Token{}, formatError(err)
 	}
 	db.noteTokenUse(t, now)

@@ -3,12 +3,14 @@ package sqlstore
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/internal/testengine"
 )
 
 // testClock is a clock the test moves by hand.
@@ -161,5 +163,82 @@ func TestTokenExpiresUnparsable(t *testing.T) {
 				t.Errorf("expires %q: Authenticate = %v, want ok %v", tc.expires, err, tc.ok)
 			}
 		})
+	}
+}
+
+// TestAuthenticateGrantsCache: the grants Authenticate reads are cached
+// (userGrants), kept across edits, which touch no team, and made stale
+// by a grant given or taken back; on PostgreSQL also by another
+// process's.
+func TestAuthenticateGrantsCache(t *testing.T) {
+	ctx := context.Background()
+	f := mustWriteFixture(t)
+	db := f.db
+	secret, tok := mustToken(t, db, "anna", time.Time{})
+	p, err := db.FindProject(ctx, "p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	translate := index.Grant{UserID: tok.UserID, Role: "Translate", ProjectID: p.ID}
+	roles := func(db *DB) []string {
+		t.Helper()
+		pr, _, err := db.Authenticate(ctx, secret)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, g := range pr.Grants {
+			out = append(out, g.Role)
+		}
+		return out
+	}
+	if got := roles(db); len(got) != 0 {
+		t.Fatalf("grants before any: %v", got)
+	}
+	if err := db.AddGrant(ctx, translate); err != nil {
+		t.Fatal(err)
+	}
+	if got := roles(db); !slices.Equal(got, []string{"Translate"}) {
+		t.Fatalf("grants after AddGrant: %v", got)
+	}
+	_, kept, ok := db.grants.get(tok.UserID)
+	if !ok {
+		t.Fatal("Authenticate kept no grants")
+	}
+	f.edit(t, 1, "Bearbeitet")
+	if got := roles(db); !slices.Equal(got, []string{"Translate"}) {
+		t.Fatalf("grants after an edit: %v", got)
+	}
+	if _, tag, _ := db.grants.get(tok.UserID); tag != kept {
+		t.Errorf("an edit made the grants stale: read again at %d, kept at %d", tag, kept)
+	}
+	if err := db.RemoveGrant(ctx, translate); err != nil {
+		t.Fatal(err)
+	}
+	if got := roles(db); len(got) != 0 {
+		t.Fatalf("grants after RemoveGrant: %v", got)
+	}
+
+	if testengine.Engine() != testengine.Postgres {
+		return
+	}
+	fa, b := twoProcesses(t)
+	a := fa.db
+	secret, tok = mustToken(t, a, "bert", time.Time{})
+	if p, err = a.FindProject(ctx, "p"); err != nil {
+		t.Fatal(err)
+	}
+	translate = index.Grant{UserID: tok.UserID, Role: "Translate", ProjectID: p.ID}
+	if err := a.AddGrant(ctx, translate); err != nil {
+		t.Fatal(err)
+	}
+	if got := roles(b); !slices.Equal(got, []string{"Translate"}) {
+		t.Fatalf("b's grants after a's AddGrant: %v", got)
+	}
+	if err := a.RemoveGrant(ctx, translate); err != nil {
+		t.Fatal(err)
+	}
+	if got := roles(b); len(got) != 0 {
+		t.Errorf("b's grants after a's RemoveGrant: %v (a stale cache)", got)
 	}
 }
