@@ -102,9 +102,20 @@ func (s *Server) autoTranslate(c *gin.Context) {
 	}
 	timer := time.NewTimer(s.opts.AutoTranslateWait)
 	defer timer.Stop()
+	// A job that ends within the wait answers 200 with its result; past
+	// the wait it is a task, even if it ended while both were ready
+	// (select picks at random, and a client's short wait must not make
+	// the answer's shape a coin toss).
+	waited := false
 	select {
 	case <-done:
+		select {
+		case <-timer.C:
+			waited = true
+		default:
+		}
 	case <-timer.C:
+		waited = true
 	case <-ctx.Done():
 		return // the client left; the job goes on
 	}
@@ -112,7 +123,7 @@ func (s *Server) autoTranslate(c *gin.Context) {
 		s.edge.Fail(c, err)
 		return
 	}
-	if !j.Completed {
+	if waited || !j.Completed {
 		s.edge.WriteJSON(c, http.StatusAccepted, gin.H{"details": msgAutoRunning,
 			"task_url": s.edge.URLsFor(c).Task(j.ID)})
 		return

@@ -272,9 +272,16 @@ func (db *DB) FindRole(ctx context.Context, id int64) (index.StoredRole, error) 
 
 // findRoles returns the role with the given id, or every role for 0.
 func findRoles(ctx context.Context, q queryer, id int64) ([]index.StoredRole, error) {
+	// The id is a request's: compared with r.id alone, so that
+	// PostgreSQL types it as the column (a bare "? = 0" is an int4, and
+	// an id past 2^31 failed to encode: a 500 instead of a 404).
+	where, args := "", []any(nil)
+	if id != 0 {
+		where, args = "WHERE r.id = ?", []any{id}
+	}
 	rows, err := q.QueryContext(ctx, `SELECT r.id, r.name, r.builtin, coalesce(p.permission, '')
 		FROM roles r LEFT JOIN role_permissions p ON p.role_id = r.id
-		WHERE ? = 0 OR r.id = ? ORDER BY r.id, p.permission`, id, id)
+		`+where+` ORDER BY r.id, p.permission`, args...)
 	if err != nil {
 		return nil, formatError(err)
 	}
