@@ -269,11 +269,8 @@ func (s *Server) acceptSuggestion(c *gin.Context) {
 		return
 	}
 	_, err = s.store.AcceptSuggestion(c.Request.Context(), id, index.UserActor(who.User),
-		func(sg index.Suggestion, u index.Unit, t index.Translation) (index.State, error) {
-			if err := index.CheckSuggestionAccept(who, &u, &t, approve); err != nil {
-				return 0, err
-			}
-			return index.AcceptState(&u, &t, approve), nil
+		func(_ index.Suggestion, u index.Unit, t index.Translation) (index.State, error) {
+			return index.AcceptedState(who, &u, &t, approve)
 		})
 	if err != nil {
 		s.edge.Fail(c, err)

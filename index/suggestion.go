@@ -196,6 +196,16 @@ func AcceptState(u *Unit, t *Translation, approve bool) State {
 	return StateTranslated
 }
 
+// AcceptedState checks who may accept (and with approve, approve) a
+// suggestion on u of t and returns the state the accepted text gives
+// it: the rule every accept path (API, editor) hands the store.
+func AcceptedState(who *Principal, u *Unit, t *Translation, approve bool) (State, error) {
+	if err := CheckSuggestionAccept(who, u, t, approve); err != nil {
+		return 0, err
+	}
+	return AcceptState(u, t, approve), nil
+}
+
 // CheckSuggestionDelete is the reference's suggestion.delete, or its
 // check_delete_own: reviewers and administrators delete any suggestion,
 // its author their own (anonymous suggestions have no author to claim

@@ -159,10 +159,7 @@ func (s *Server) suggestionWrite(ctx context.Context, who *index.Principal, acto
 				if err := inPage(&ut); err != nil {
 					return 0, err
 				}
-				if err := index.CheckSuggestionAccept(who, &u, &ut, approve); err != nil {
-					return 0, err
-				}
-				return index.AcceptState(&u, &ut, approve), nil
+				return index.AcceptedState(who, &u, &ut, approve)
 			})
 	case "up", "down":
 		value := 1
