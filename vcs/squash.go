@@ -3,7 +3,9 @@ package vcs
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
+	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -92,11 +94,6 @@ func (r *Repo) Squash(committer Signature, plan func([]LocalCommit) []SquashStep
 		lc := LocalCommit{Hash: h.String(), Message: c.Message, Changes: map[string][2]string{},
 			Author: Signature{Name: c.Author.Name, Email: c.Author.Email, When: c.Author.When}}
 		for _, ch := range changes {
-			for _, p := range []string{ch.From.Name, ch.To.Name} {
-				if p != "" && !slices.Contains(lc.Paths, p) {
-					lc.Paths = append(lc.Paths, p)
-				}
-			}
 			if ch.From.Name != "" {
 				v := lc.Changes[ch.From.Name]
 				v[0] = ch.From.TreeEntry.Hash.String()
@@ -108,7 +105,7 @@ func (r *Repo) Squash(committer Signature, plan func([]LocalCommit) []SquashStep
 				lc.Changes[ch.To.Name] = v
 			}
 		}
-		slices.Sort(lc.Paths)
+		lc.Paths = slices.Sorted(maps.Keys(lc.Changes)) // every path a change names
 		local = append(local, lc)
 		h = c.ParentHashes[0]
 	}
@@ -136,7 +133,7 @@ func (r *Repo) Squash(committer Signature, plan func([]LocalCommit) []SquashStep
 					edits[p] = nil
 					continue
 				}
-				e := object.TreeEntry{Name: p[lastSlash(p)+1:], Mode: filemode.Regular, Hash: plumbing.NewHash(blob)}
+				e := object.TreeEntry{Name: p[strings.LastIndexByte(p, '/')+1:], Mode: filemode.Regular, Hash: plumbing.NewHash(blob)}
 				if f, err := headTree.FindEntry(p); err == nil {
 					e.Mode = f.Mode
 				}
@@ -170,13 +167,4 @@ func (r *Repo) Squash(committer Signature, plan func([]LocalCommit) []SquashStep
 		return nil, fmt.Errorf("squash: %w", err)
 	}
 	return out, nil
-}
-
-func lastSlash(p string) int {
-	for i := len(p) - 1; i >= 0; i-- {
-		if p[i] == '/' {
-			return i
-		}
-	}
-	return -1
 }

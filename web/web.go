@@ -33,9 +33,9 @@ var pageTemplate = template.Must(template.New("").Funcs(template.FuncMap{
 // langTag is a language code as HTML's lang attribute takes it, a BCP 47
 // tag: Weblate's codes join region and variant with "_" and "@"
 // (pt_BR, sr@latin), which axe-core and screen readers do not read.
-func langTag(code string) string {
-	return strings.NewReplacer("_", "-", "@", "-").Replace(code)
-}
+func langTag(code string) string { return langTagReplacer.Replace(code) }
+
+var langTagReplacer = strings.NewReplacer("_", "-", "@", "-")
 
 // routes registers the pages, GET and HEAD only, and their
 // state-changing routes, each of which checks the CSRF token of the

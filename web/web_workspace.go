@@ -1,6 +1,7 @@
 package web
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -263,17 +264,10 @@ func (s *Server) failingChecksJSON(ctx context.Context, t *index.Translation, un
 			continue
 		}
 		info, _ := checks.ByID(c.Name)
-		out = append(out, checkJSON{Check: c.Name, Name: cmpOr(info.Name, c.Name), Description: info.Description,
+		out = append(out, checkJSON{Check: c.Name, Name: cmp.Or(info.Name, c.Name), Description: info.Description,
 			Enforced: slices.Contains(t.Component.EnforcedChecks, c.Name)})
 	}
 	return out, nil
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // languageRow is the string in another language.
