@@ -46,8 +46,9 @@ const maxCountProblems = 50
 //     translations are gone;
 //   - the list counts that page the units and changes lists.
 //   - the user activity that user statistics read (people.go).
-//   - on SQLite, a row of the trigram index for every unit and none
-//     for a unit that is gone (trigram.go).
+//   - a row of the trigram index for every unit but those noted for
+//     the index's upkeep, and none for a unit that is gone
+//     (trigram.go, trigram_pending.go).
 //
 // It reads every unit: a test's or an operator's tool, not a request's.
 func (db *DB) VerifyCounts(ctx context.Context) ([]string, error) {
@@ -57,11 +58,8 @@ func (db *DB) VerifyCounts(ctx context.Context) ([]string, error) {
 	}
 	defer tx.Rollback()
 	v := &countVerifier{}
-	steps := []func(context.Context, queryer) error{v.units, v.stats, v.lists, v.userActivity}
-	if db.dialect.name == "sqlite" {
-		// PostgreSQL keeps its trigram index itself.
-		steps = append(steps, v.trigrams)
-	}
+	v.postgres = db.dialect.name == "postgres"
+	steps := []func(context.Context, queryer) error{v.units, v.stats, v.lists, v.userActivity, v.trigrams}
 	for _, step := range steps {
 		if err := step(ctx, tx); err != nil {
 			return v.problems, formatError(err)
@@ -73,6 +71,7 @@ func (db *DB) VerifyCounts(ctx context.Context) ([]string, error) {
 // countVerifier collects what VerifyCounts finds.
 type countVerifier struct {
 	problems []string
+	postgres bool // the trigram index's rows are named unit_id there
 	// byTranslation are the statistics recounted from each translation's
 	// units, filled by units.
 	byTranslation map[int64]*index.Stats

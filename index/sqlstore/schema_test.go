@@ -64,16 +64,21 @@ var schemaExceptions = map[string]string{
 	// their writes made stale through it (replay.go); a SQLite file has
 	// one process, which writes no log.
 	"write_log": "PostgreSQL only: the log of writes that processes sharing the database replay",
-	// The trigram index of the units' text (migration 0033, trigram.go):
-	// an FTS5 table and its shadow tables on SQLite, a GIN index over an
-	// expression on PostgreSQL, which has no FTS5 and whose pg_trgm needs
-	// a superuser. TestTrigramSearch checks both give the same answers.
-	"unit_trigrams":         "SQLite's trigram index (FTS5)",
-	"unit_trigrams_config":  "FTS5's shadow table of unit_trigrams",
-	"unit_trigrams_data":    "FTS5's shadow table of unit_trigrams",
-	"unit_trigrams_docsize": "FTS5's shadow table of unit_trigrams",
-	"unit_trigrams_idx":     "FTS5's shadow table of unit_trigrams",
-	"units units_trigrams":  "PostgreSQL's trigram index (GIN over tolk_unit_trigrams)",
+	// The trigram index of the units' text (migrations 0033 and 0044,
+	// trigram.go): an FTS5 table and its shadow tables on SQLite, a table
+	// of each unit's trigrams with a GIN index on PostgreSQL, which has
+	// no FTS5 and whose pg_trgm needs a superuser. TestTrigramSearch
+	// checks both give the same answers. Their notes of the units to
+	// index (unit_trigrams_pending) are the same table on both.
+	"unit_trigrams.text":              "SQLite's trigram index (FTS5): the text indexed",
+	"unit_trigrams.unit_id":           "PostgreSQL's trigram table: FTS5's is the rowid",
+	"unit_trigrams.trigrams":          "PostgreSQL's trigram table: the unit's trigrams",
+	"unit_trigrams pk":                "PostgreSQL's trigram table: FTS5's is the rowid",
+	"unit_trigrams unit_trigrams_gin": "PostgreSQL's trigram table: its GIN index",
+	"unit_trigrams_config":            "FTS5's shadow table of unit_trigrams",
+	"unit_trigrams_data":              "FTS5's shadow table of unit_trigrams",
+	"unit_trigrams_docsize":           "FTS5's shadow table of unit_trigrams",
+	"unit_trigrams_idx":               "FTS5's shadow table of unit_trigrams",
 }
 
 // TestSchemasMatch checks that the SQLite and PostgreSQL migrations end

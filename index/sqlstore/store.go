@@ -95,6 +95,9 @@ type DB struct {
 	// memory is the translation memory's index of source texts
 	// (memory_index.go).
 	memory memIndex
+
+	// trigrams is the trigram index's upkeep (trigram_pending.go).
+	trigrams trigramIndexer
 }
 
 // Open opens the index o describes, creating a SQLite file if missing,
@@ -140,6 +143,7 @@ func (db *DB) start(ctx context.Context) error {
 	stopWriting, writerDone := make(chan struct{}), make(chan struct{})
 	db.stopWriter = func() { close(stopWriting); <-writerDone }
 	go db.writer(stopWriting, writerDone)
+	db.startTrigramIndexer()
 	if db.dialect.background != nil {
 		cctx, stop := context.WithCancel(context.Background())
 		done := make(chan struct{})
@@ -159,6 +163,7 @@ func (db *DB) Close() error {
 	// A background recheck's next write answers errClosed; the one the
 	// writer runs ends first.
 	db.rechecks.wg.Wait()
+	db.trigrams.wg.Wait() // its notes stay for the next start
 	if db.stopWriter != nil {
 		db.stopWriter()
 	}

@@ -36,13 +36,12 @@ import (
 //
 // Why an index of their own on each engine (issue 27's question): SQLite
 // has FTS5's trigram tokenizer built in (modernc.org/sqlite includes
-// FTS5), kept by triggers; PostgreSQL's pg_trgm needs a superuser to
-// install, so there a GIN index over an expression that returns the
-// text's trigrams as an array, which needs no extension. A table of
-// (trigram, unit) rows written by the single writer would serve both but
-// costs a row per trigram per unit (about 30 million on the benchmark
-// corpus) and a write path of its own to keep exact; both indexes here
-// are kept by the engine on every write, whichever code writes units.
+// FTS5); PostgreSQL's pg_trgm needs a superuser to install, so there a
+// table of each unit's distinct trigrams (an array) under a GIN index,
+// which needs no extension. Neither is written by the write that changes
+// a unit: triggers note the unit (migration 0044) and a background step
+// on the writer indexes the noted units in batches (trigram_pending.go);
+// searches read the noted units beside the candidates.
 
 func init() {
 	sqlite.MustRegisterDeterministicScalarFunction("tolk_unit_text", 3, sqliteUnitText)
@@ -73,7 +72,7 @@ func sqliteUnitText(_ *sqlite.FunctionContext, args []driver.Value) (driver.Valu
 // longUnitMark only, and every lookup asks for it too (trigramFilter):
 // long units are always candidates, matched exactly like the others.
 // Translation strings are far shorter (the corpus's longest is a few
-// KiB). Migration 0033 applies the same bound on PostgreSQL.
+// KiB). pgIndexTrigrams applies the same bound on PostgreSQL.
 const maxIndexedText = 16384
 
 // longUnitMark is the text indexed for a unit longer than
@@ -256,25 +255,25 @@ func trigramsOf(s string) []string {
 	return out
 }
 
-// pgUnitTrigrams is the expression migration 0033 indexes on
-// PostgreSQL; a condition must spell it exactly so to use the index.
-const pgUnitTrigrams = "tolk_unit_trigrams(units.context, units.source, units.target)"
-
 // trigramFilter is the condition need puts on units: the candidates the
-// index lists. The text of a literal goes to PostgreSQL as it is, since
-// tolk_trigrams folds it by the same lower() as the index.
+// index lists, and every unit noted since the index last took them in
+// (unit_trigrams_pending, trigram_pending.go), whose rows in the index
+// may be stale or missing. The text of a literal goes to PostgreSQL as
+// it is, since tolk_trigrams folds it by the same lower() as the index.
 func (c searchCompiler) trigramFilter(need *trigramNeed) sqlFrag {
+	const noted = " UNION ALL SELECT unit_id FROM unit_trigrams_pending)"
 	if !c.postgres {
-		return frag("units.id IN (SELECT rowid FROM unit_trigrams WHERE unit_trigrams MATCH ?)",
+		return frag("units.id IN (SELECT rowid FROM unit_trigrams WHERE unit_trigrams MATCH ?"+noted,
 			ftsMatch(need)+` OR "`+longUnitMark+`"`)
 	}
 	f := c.pgTrigramFilter(need)
-	return frag("("+f.sql+" OR "+pgUnitTrigrams+" @> ARRAY[?])", append(f.args, longUnitMark)...)
+	return frag("units.id IN (SELECT unit_id FROM unit_trigrams WHERE "+f.sql+" OR trigrams @> ARRAY[?]::text[]"+noted,
+		append(f.args, longUnitMark)...)
 }
 
 func (c searchCompiler) pgTrigramFilter(need *trigramNeed) sqlFrag {
 	if need.lit != "" {
-		return frag(pgUnitTrigrams+" @> tolk_trigrams(?)", need.lit)
+		return frag("trigrams @> tolk_trigrams(?)", need.lit)
 	}
 	parts := make([]sqlFrag, len(need.kids))
 	for i, k := range need.kids {
@@ -315,20 +314,31 @@ func indexedText(col string) bool {
 	return false
 }
 
-// trigrams checks that unit_trigrams has a row for each unit and none
-// other: the triggers of migration 0033 keep it so. (The text of a row
-// cannot be read back from a contentless index; TestTrigramSearch
-// checks it through searches.)
+// trigrams checks that the trigram index has a row for each unit but
+// those noted since (unit_trigrams_pending), and none other than a noted
+// unit's; and that a note's indexed says whether the index holds its
+// row. (The text of a row cannot be read back from SQLite's contentless
+// index; TestTrigramSearch checks what rows hold through searches, on
+// both engines.)
 func (v *countVerifier) trigrams(ctx context.Context, q queryer) error {
-	var missing, stale int
+	rowid := "rowid"
+	if v.postgres {
+		rowid = "unit_id"
+	}
+	var missing, stale, wrongNote int
 	if err := q.QueryRowContext(ctx, `SELECT
-		(SELECT count(*) FROM units u WHERE NOT EXISTS (SELECT 1 FROM unit_trigrams g WHERE g.rowid = u.id)),
-		(SELECT count(*) FROM unit_trigrams g WHERE NOT EXISTS (SELECT 1 FROM units u WHERE u.id = g.rowid))`).
-		Scan(&missing, &stale); err != nil {
+		(SELECT count(*) FROM units u WHERE NOT EXISTS (SELECT 1 FROM unit_trigrams g WHERE g.`+rowid+` = u.id)
+			AND NOT EXISTS (SELECT 1 FROM unit_trigrams_pending p WHERE p.unit_id = u.id)),
+		(SELECT count(*) FROM unit_trigrams g WHERE NOT EXISTS (SELECT 1 FROM units u WHERE u.id = g.`+rowid+`)
+			AND NOT EXISTS (SELECT 1 FROM unit_trigrams_pending p WHERE p.unit_id = g.`+rowid+`)),
+		(SELECT count(*) FROM unit_trigrams_pending p WHERE (p.indexed = 1) !=
+			EXISTS (SELECT 1 FROM unit_trigrams g WHERE g.`+rowid+` = p.unit_id))`).
+		Scan(&missing, &stale, &wrongNote); err != nil {
 		return err
 	}
-	if missing > 0 || stale > 0 {
-		v.report("unit_trigrams: %d units missing, %d rows of units that are gone", missing, stale)
+	if missing > 0 || stale > 0 || wrongNote > 0 {
+		v.report("unit_trigrams: %d units neither indexed nor noted, %d rows of units that are gone, %d notes wrong about their row",
+			missing, stale, wrongNote)
 	}
 	return nil
 }

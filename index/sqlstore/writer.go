@@ -144,6 +144,7 @@ func (db *DB) commitBatch(batch []*writeRequest) {
 	results, touched, err := db.runBatch(live)
 	// Whatever the outcome, cached answers may no longer hold.
 	db.clock.advance(touched)
+	db.kickTrigrams() // the batch may have noted units (trigram_pending.go)
 	for i, r := range live {
 		res := writeResult{err: err}
 		if err == nil {

@@ -1,0 +1,234 @@
+package sqlstore
+
+import (
+	"context"
+	"errors"
+	"strings"
+	gosync "sync"
+	"time"
+)
+
+// The trigram index's upkeep (migration 0044). A write that changes a
+// unit's text (an edit, an import, a removal) only notes the unit's id
+// in unit_trigrams_pending, by trigger; this step moves the noted units
+// into the index later, in batches through the writer, between the
+// other writes. Measured before (migration 0033's triggers tokenized
+// the text inside every write): the index was 150-190 µs of a unit
+// PATCH's 730-910 µs, and the full corpus import took 8.2× its ceiling,
+// since each write flushed an FTS5 segment of its own; on PostgreSQL
+// every update of a unit, its state alone included, evaluated the GIN
+// index's SQL expression, about 1 ms.
+//
+// Searches never wait for the step: they read the index's candidates
+// and every noted unit, and match them all exactly (trigramFilter), so
+// an answer is the same before the step ran, after, and after a crash
+// between the two (the notes are rows, committed with the write that
+// made them; the step resumes at the next start). What that costs a
+// search is reading the noted units; the step keeps them few: it runs
+// trigramDelay after a write, and again at once while a whole batch was
+// found, so the notes are at most what the writer took in since.
+// After a full import they are every unit for the few seconds the step
+// takes to index them, and a search meanwhile reads them all, as every
+// search did before the index.
+//
+// Why not index in the write itself, off the request's path (after the
+// commit)? The index is written by the one writer either way; a batch
+// costs the writer one FTS5 segment for hundreds of units where each
+// edit's own write cost one for one unit, and the edit's answer never
+// waits for it.
+
+const (
+	// trigramDelay is how long the step waits after a write before it
+	// runs: a burst of edits is indexed in one batch.
+	trigramDelay = 50 * time.Millisecond
+	// trigramBatch units are indexed per write: about 10-20 ms of the
+	// writer on the corpus's text, the most an edit waits behind it.
+	trigramBatch = 500
+)
+
+// trigramIndexer runs the step; kick is signalled after each commit.
+type trigramIndexer struct {
+	kick chan struct{}
+	wg   gosync.WaitGroup
+	// held stops the step, for tests that look at the notes the step
+	// has not taken yet (indexTrigrams still runs it); mu is held while
+	// the step runs, so that hold returns once none does.
+	mu   gosync.Mutex
+	held bool
+	// batch is trigramBatch when 0 (tests lower it).
+	batch int
+}
+
+// startTrigramIndexer starts the step, which runs at once for the notes
+// an earlier process left.
+func (db *DB) startTrigramIndexer() {
+	t := &db.trigrams
+	t.kick = make(chan struct{}, 1)
+	t.kick <- struct{}{}
+	t.wg.Add(1)
+	go func() {
+		defer t.wg.Done()
+		for {
+			select {
+			case <-t.kick:
+			case <-db.closing:
+				return
+			}
+			select {
+			case <-time.After(trigramDelay):
+			case <-db.closing:
+				return
+			}
+			t.mu.Lock()
+			var err error
+			if !t.held {
+				err = db.indexTrigrams(context.Background())
+			}
+			t.mu.Unlock()
+			if err != nil && !errors.Is(err, errClosed) && db.log != nil {
+				db.log.Error("trigram index upkeep", "err", err)
+			}
+		}
+	}()
+}
+
+// hold stops the step from running on its own, and returns once it is
+// not running (tests).
+func (t *trigramIndexer) hold() {
+	t.mu.Lock()
+	t.held = true
+	t.mu.Unlock()
+}
+
+// kickTrigrams tells the step that a write committed.
+func (db *DB) kickTrigrams() {
+	select {
+	case db.trigrams.kick <- struct{}{}:
+	default:
+	}
+}
+
+// indexTrigrams indexes the noted units, a batch per write, until none
+// is left.
+func (db *DB) indexTrigrams(ctx context.Context) error {
+	var noted bool
+	if err := db.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM unit_trigrams_pending)`).Scan(&noted); err != nil || !noted {
+		return err
+	}
+	batch := db.trigrams.batch
+	if batch <= 0 {
+		batch = trigramBatch
+	}
+	for {
+		n := 0
+		err := db.writeNarrow(ctx, func(tx *Tx) (err error) {
+			n, err = indexTrigramBatch(tx, batch)
+			return err
+		})
+		if err != nil || n < batch {
+			return err
+		}
+	}
+}
+
+// indexTrigramBatch moves the first limit noted units into the index
+// and returns how many it took. It touches no cached answer: a search
+// finds the same units before and after.
+func indexTrigramBatch(tx *Tx, limit int) (int, error) {
+	var n int
+	var lo, hi int64
+	if err := tx.QueryRow(`SELECT count(*), coalesce(min(unit_id), 0), coalesce(max(unit_id), 0)
+		FROM (SELECT unit_id FROM unit_trigrams_pending ORDER BY unit_id LIMIT ?) b`, limit).Scan(&n, &lo, &hi); err != nil || n == 0 {
+		return 0, err
+	}
+	if tx.db.dialect.name == "postgres" {
+		return n, pgIndexTrigrams(tx, lo, hi)
+	}
+	// A contentless FTS5 table deletes by rowid, one at a time: a
+	// rowid IN (…) would read the whole table.
+	stale, err := queryIDs(tx, `SELECT unit_id FROM unit_trigrams_pending WHERE unit_id BETWEEN ? AND ? AND indexed = 1`, lo, hi)
+	if err != nil {
+		return 0, err
+	}
+	for _, id := range stale {
+		if _, err := tx.Exec(`DELETE FROM unit_trigrams WHERE rowid = ?`, id); err != nil {
+			return 0, err
+		}
+	}
+	if _, err := tx.Exec(`INSERT INTO unit_trigrams (rowid, text)
+		SELECT u.id, tolk_unit_text(u.context, u.source, u.target)
+		FROM unit_trigrams_pending p JOIN units u ON u.id = p.unit_id WHERE p.unit_id BETWEEN ? AND ?`, lo, hi); err != nil {
+		return 0, err
+	}
+	_, err = tx.Exec(`DELETE FROM unit_trigrams_pending WHERE unit_id BETWEEN ? AND ?`, lo, hi)
+	return n, err
+}
+
+// pgInsertRows is how many units one INSERT of the PostgreSQL step
+// carries.
+const pgInsertRows = 100
+
+// pgIndexTrigrams is the step's batch on PostgreSQL: the text folded by
+// lower() as ILIKE folds it (and as tolk_trigrams folds a needle), cut
+// into its distinct trigrams here rather than by an SQL function.
+func pgIndexTrigrams(tx *Tx, lo, hi int64) error {
+	if _, err := tx.Exec(`DELETE FROM unit_trigrams t USING unit_trigrams_pending p
+		WHERE t.unit_id = p.unit_id AND p.unit_id BETWEEN ? AND ?`, lo, hi); err != nil {
+		return err
+	}
+	rows, err := tx.Query(`SELECT u.id, CASE WHEN octet_length(u.context) + octet_length(u.source) + octet_length(u.target) > ?
+			THEN NULL ELSE lower(u.context || chr(10) || u.source || chr(10) || u.target) END
+		FROM unit_trigrams_pending p JOIN units u ON u.id = p.unit_id WHERE p.unit_id BETWEEN ? AND ?`, maxIndexedText, lo, hi)
+	if err != nil {
+		return err
+	}
+	var args []any
+	for rows.Next() {
+		var id int64
+		var text *string
+		if err := rows.Scan(&id, &text); err != nil {
+			rows.Close()
+			return err
+		}
+		tris := []string{longUnitMark}
+		if text != nil {
+			tris = trigramsOf(*text)
+		}
+		args = append(args, id, pgTextArray(tris))
+	}
+	if err := rows.Close(); err != nil {
+		return err
+	}
+	for len(args) > 0 {
+		chunk := args[:min(len(args), 2*pgInsertRows)]
+		args = args[len(chunk):]
+		values := strings.Repeat("(?, ?::text[]), ", len(chunk)/2)
+		if _, err := tx.Exec(`INSERT INTO unit_trigrams (unit_id, trigrams) VALUES `+
+			strings.TrimSuffix(values, ", "), chunk...); err != nil {
+			return err
+		}
+	}
+	_, err = tx.Exec(`DELETE FROM unit_trigrams_pending WHERE unit_id BETWEEN ? AND ?`, lo, hi)
+	return err
+}
+
+// pgTextArray is a PostgreSQL array literal of strings, each quoted.
+func pgTextArray(items []string) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, s := range items {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('"')
+		for _, c := range []byte(s) {
+			if c == '"' || c == '\\' {
+				b.WriteByte('\\')
+			}
+			b.WriteByte(c)
+		}
+		b.WriteByte('"')
+	}
+	b.WriteByte('}')
+	return b.String()
+}
