@@ -25,11 +25,11 @@ import (
 // between the two (the notes are rows, committed with the write that
 // made them; the step resumes at the next start). What that costs a
 // search is reading the noted units; the step keeps them few: it runs
-// trigramDelay after a write, and again at once while a whole batch was
-// found, so the notes are at most what the writer took in since.
-// After a full import they are every unit for the few seconds the step
-// takes to index them, and a search meanwhile reads them all, as every
-// search did before the index.
+// when the writer pauses (trigramQuiet), and one batch a second under
+// writes that never pause (trigramMaxWait). After a full import they
+// are every unit for the seconds the step takes to index them, and a
+// search meanwhile reads them all, as every search did before the
+// index.
 //
 // Why not index in the write itself, off the request's path (after the
 // commit)? The index is written by the one writer either way; a batch
@@ -38,12 +38,23 @@ import (
 // waits for it.
 
 const (
-	// trigramDelay is how long the step waits after a write before it
-	// runs: a burst of edits is indexed in one batch.
-	trigramDelay = 50 * time.Millisecond
-	// trigramBatch units are indexed per write: about 10-20 ms of the
+	// trigramQuiet: the step runs once the writer has committed nothing
+	// for this long, until no unit is left noted: a burst of edits is
+	// indexed in one batch, and an import (a long run of writes) is not
+	// slowed by the index it would otherwise pay for as it goes.
+	trigramQuiet = 50 * time.Millisecond
+	// trigramMaxWait: under writes that never pause, the step runs one
+	// batch this long after the first write it has not served, so the
+	// notes a search reads stay about what the writer took in during
+	// it (a few thousand units at the corpus's edit rates), and the rest
+	// once the writes pause. Not past trigramBulk notes: that many in
+	// a second are an import (or a removal), which the step would only
+	// slow; it waits for the import's end.
+	trigramMaxWait = time.Second
+	trigramBulk    = 20000
+	// trigramBatch units are indexed per write: about 20-40 ms of the
 	// writer on the corpus's text, the most an edit waits behind it.
-	trigramBatch = 500
+	trigramBatch = 1000
 )
 
 // trigramIndexer runs the step; kick is signalled after each commit.
@@ -74,22 +85,61 @@ func (db *DB) startTrigramIndexer() {
 			case <-db.closing:
 				return
 			}
-			select {
-			case <-time.After(trigramDelay):
-			case <-db.closing:
+			quiet, ok := t.waitQuiet(db.closing)
+			if !ok {
 				return
 			}
 			t.mu.Lock()
 			var err error
-			if !t.held {
-				err = db.indexTrigrams(context.Background())
+			if !t.held && (quiet || !db.trigramsBulk()) {
+				err = db.indexTrigrams(context.Background(), quiet)
 			}
 			t.mu.Unlock()
 			if err != nil && !errors.Is(err, errClosed) && db.log != nil {
 				db.log.Error("trigram index upkeep", "err", err)
 			}
+			if !quiet {
+				t.kickSelf() // the rest when the writes pause
+			}
 		}
 	}()
+}
+
+// trigramsBulk says whether trigramBulk units or more are noted.
+func (db *DB) trigramsBulk() bool {
+	var n int
+	err := db.r.QueryRowContext(context.Background(), `SELECT count(*) FROM
+		(SELECT 1 FROM unit_trigrams_pending LIMIT ?) n`, trigramBulk).Scan(&n)
+	return err == nil && n >= trigramBulk
+}
+
+// waitQuiet waits until no commit came for trigramQuiet (quiet) or
+// trigramMaxWait passed; ok is false when closing closed.
+func (t *trigramIndexer) waitQuiet(closing <-chan struct{}) (quiet, ok bool) {
+	deadline := time.NewTimer(trigramMaxWait)
+	defer deadline.Stop()
+	for {
+		pause := time.NewTimer(trigramQuiet)
+		select {
+		case <-t.kick:
+			pause.Stop()
+		case <-pause.C:
+			return true, true
+		case <-deadline.C:
+			pause.Stop()
+			return false, true
+		case <-closing:
+			pause.Stop()
+			return false, false
+		}
+	}
+}
+
+func (t *trigramIndexer) kickSelf() {
+	select {
+	case t.kick <- struct{}{}:
+	default:
+	}
 }
 
 // hold stops the step from running on its own, and returns once it is
@@ -101,16 +151,21 @@ func (t *trigramIndexer) hold() {
 }
 
 // kickTrigrams tells the step that a write committed.
-func (db *DB) kickTrigrams() {
-	select {
-	case db.trigrams.kick <- struct{}{}:
-	default:
-	}
+func (db *DB) kickTrigrams() { db.trigrams.kickSelf() }
+
+// IndexTrigrams runs the trigram index's upkeep now, until no unit is
+// left noted, and returns how long it took. The upkeep runs on its own
+// after every write; tolk-bench calls this after a full import to time
+// what the index costs it.
+func (db *DB) IndexTrigrams(ctx context.Context) (time.Duration, error) {
+	start := time.Now()
+	err := db.indexTrigrams(ctx, true)
+	return time.Since(start), err
 }
 
 // indexTrigrams indexes the noted units, a batch per write, until none
-// is left.
-func (db *DB) indexTrigrams(ctx context.Context) error {
+// is left (all) or one batch.
+func (db *DB) indexTrigrams(ctx context.Context, all bool) error {
 	var noted bool
 	if err := db.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM unit_trigrams_pending)`).Scan(&noted); err != nil || !noted {
 		return err
@@ -125,7 +180,7 @@ func (db *DB) indexTrigrams(ctx context.Context) error {
 			n, err = indexTrigramBatch(tx, batch)
 			return err
 		})
-		if err != nil || n < batch {
+		if err != nil || n < batch || !all {
 			return err
 		}
 	}
