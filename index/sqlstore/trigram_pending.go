@@ -52,9 +52,13 @@ const (
 	// slow; it waits for the import's end.
 	trigramMaxWait = time.Second
 	trigramBulk    = 20000
-	// trigramBatch units are indexed per write: about 20-40 ms of the
-	// writer on the corpus's text, the most an edit waits behind it.
-	trigramBatch = 1000
+	// trigramBatch units are indexed per write once the writer paused:
+	// about 20-40 ms of the writer on the corpus's text, the most an
+	// edit arriving then waits behind it; trigramBusyBatch under writes
+	// that never pause, where an edit is always waiting (fewer per
+	// write cost more segments to merge, more per write a longer wait).
+	trigramBatch     = 1000
+	trigramBusyBatch = 250
 )
 
 // trigramIndexer runs the step; kick is signalled after each commit.
@@ -171,8 +175,12 @@ func (db *DB) indexTrigrams(ctx context.Context, all bool) error {
 		return err
 	}
 	batch := db.trigrams.batch
-	if batch <= 0 {
+	switch {
+	case batch > 0:
+	case all:
 		batch = trigramBatch
+	default:
+		batch = trigramBusyBatch
 	}
 	for {
 		n := 0
