@@ -52,6 +52,11 @@ const (
 	// slow; it waits for the import's end.
 	trigramMaxWait = time.Second
 	trigramBulk    = 20000
+	// trigramBulkQuiet: with trigramBulk notes, the step waits for a
+	// pause this long (an import's writes are apart by its parsing,
+	// which a loaded machine stretches past trigramQuiet), and stops
+	// between batches at the next write: it never chases an import.
+	trigramBulkQuiet = time.Second
 	// trigramBatch units are indexed per write once the writer paused:
 	// about 20-40 ms of the writer on the corpus's text, the most an
 	// edit arriving then waits behind it; trigramBusyBatch under writes
@@ -74,6 +79,15 @@ type trigramIndexer struct {
 	batch int
 }
 
+// How far one run of the step goes (indexTrigrams).
+type trigramRun int
+
+const (
+	trigramAll       trigramRun = iota // until no unit is left noted
+	trigramUntilBusy                   // ... or another write committed meanwhile
+	trigramOne                         // one batch
+)
+
 // startTrigramIndexer starts the step, which runs at once for the notes
 // an earlier process left.
 func (db *DB) startTrigramIndexer() {
@@ -89,14 +103,19 @@ func (db *DB) startTrigramIndexer() {
 			case <-db.closing:
 				return
 			}
-			quiet, ok := t.waitQuiet(db.closing)
+			bulk := db.trigramsBulk()
+			quiet, ok := t.waitQuiet(db.closing, bulk)
 			if !ok {
 				return
 			}
+			run := trigramUntilBusy
+			if !quiet {
+				run = trigramOne
+			}
 			t.mu.Lock()
 			var err error
-			if !t.held && (quiet || !db.trigramsBulk()) {
-				err = db.indexTrigrams(context.Background(), quiet)
+			if !t.held && (quiet || !bulk) {
+				err = db.indexTrigrams(context.Background(), run)
 			}
 			t.mu.Unlock()
 			if err != nil && !errors.Is(err, errClosed) && db.log != nil {
@@ -118,18 +137,27 @@ func (db *DB) trigramsBulk() bool {
 }
 
 // waitQuiet waits until no commit came for trigramQuiet (quiet) or
-// trigramMaxWait passed; ok is false when closing closed.
-func (t *trigramIndexer) waitQuiet(closing <-chan struct{}) (quiet, ok bool) {
-	deadline := time.NewTimer(trigramMaxWait)
-	defer deadline.Stop()
+// trigramMaxWait passed; with bulk notes, until none came for
+// trigramBulkQuiet, however long that takes. ok is false when closing
+// closed.
+func (t *trigramIndexer) waitQuiet(closing <-chan struct{}, bulk bool) (quiet, ok bool) {
+	wait := trigramQuiet
+	var deadline <-chan time.Time
+	if bulk {
+		wait = trigramBulkQuiet
+	} else {
+		d := time.NewTimer(trigramMaxWait)
+		defer d.Stop()
+		deadline = d.C
+	}
 	for {
-		pause := time.NewTimer(trigramQuiet)
+		pause := time.NewTimer(wait)
 		select {
 		case <-t.kick:
 			pause.Stop()
 		case <-pause.C:
 			return true, true
-		case <-deadline.C:
+		case <-deadline:
 			pause.Stop()
 			return false, true
 		case <-closing:
@@ -163,13 +191,14 @@ func (db *DB) kickTrigrams() { db.trigrams.kickSelf() }
 // what the index costs it.
 func (db *DB) IndexTrigrams(ctx context.Context) (time.Duration, error) {
 	start := time.Now()
-	err := db.indexTrigrams(ctx, true)
+	err := db.indexTrigrams(ctx, trigramAll)
 	return time.Since(start), err
 }
 
-// indexTrigrams indexes the noted units, a batch per write, until none
-// is left (all) or one batch.
-func (db *DB) indexTrigrams(ctx context.Context, all bool) error {
+// indexTrigrams indexes the noted units, a batch per write, as far as
+// run says. Its writes do not signal the step (writeRequest.upkeep): a
+// signal while it runs is another write's.
+func (db *DB) indexTrigrams(ctx context.Context, run trigramRun) error {
 	var noted bool
 	if err := db.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM unit_trigrams_pending)`).Scan(&noted); err != nil || !noted {
 		return err
@@ -177,18 +206,18 @@ func (db *DB) indexTrigrams(ctx context.Context, all bool) error {
 	batch := db.trigrams.batch
 	switch {
 	case batch > 0:
-	case all:
-		batch = trigramBatch
-	default:
+	case run == trigramOne:
 		batch = trigramBusyBatch
+	default:
+		batch = trigramBatch
 	}
 	for {
 		n := 0
-		err := db.writeNarrow(ctx, func(tx *Tx) (err error) {
+		err := db.enqueue(&writeRequest{ctx: ctx, narrow: true, upkeep: true, fn: func(tx *Tx) (err error) {
 			n, err = indexTrigramBatch(tx, batch)
 			return err
-		})
-		if err != nil || n < batch || !all {
+		}})
+		if err != nil || n < batch || run == trigramOne || (run == trigramUntilBusy && len(db.trigrams.kick) > 0) {
 			return err
 		}
 	}

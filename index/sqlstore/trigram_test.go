@@ -136,7 +136,7 @@ func TestTrigramSearch(t *testing.T) {
 			t.Errorf("%s: no unit noted for the index", stage)
 		}
 		agree(stage + ", before the upkeep")
-		if err := f.db.indexTrigrams(ctx, true); err != nil {
+		if err := f.db.indexTrigrams(ctx, trigramAll); err != nil {
 			t.Fatal(err)
 		}
 		agree(stage + ", after the upkeep")
@@ -152,7 +152,7 @@ func TestTrigramSearch(t *testing.T) {
 			t.Errorf("%s: %d units, %d rows in unit_trigrams", stage, units, indexed)
 		}
 	}
-	if err := f.db.indexTrigrams(ctx, true); err != nil {
+	if err := f.db.indexTrigrams(ctx, trigramAll); err != nil {
 		t.Fatal(err)
 	}
 	agree("fixture")

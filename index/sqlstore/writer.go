@@ -35,6 +35,7 @@ type writeRequest struct {
 	ctx    context.Context
 	fn     func(*Tx) error
 	narrow bool             // see writeNarrow
+	upkeep bool             // the trigram index's step: no signal to it (trigram_pending.go)
 	done   chan writeResult // buffered: the writer never blocks on it
 }
 
@@ -144,7 +145,12 @@ func (db *DB) commitBatch(batch []*writeRequest) {
 	results, touched, err := db.runBatch(live)
 	// Whatever the outcome, cached answers may no longer hold.
 	db.clock.advance(touched)
-	db.kickTrigrams() // the batch may have noted units (trigram_pending.go)
+	for _, r := range live {
+		if !r.upkeep {
+			db.kickTrigrams() // the batch may have noted units (trigram_pending.go)
+			break
+		}
+	}
 	for i, r := range live {
 		res := writeResult{err: err}
 		if err == nil {
