@@ -38,23 +38,20 @@ CREATE TABLE unit_trigrams_pending (
 -- upgrade for minutes; the searches read them exactly meanwhile.
 INSERT INTO unit_trigrams_pending (unit_id, indexed) SELECT id, 0 FROM units;
 
-CREATE FUNCTION units_trigrams_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+-- One function for inserts and deletes: both transition tables are
+-- named noted; a deleted unit's row is in unit_trigrams (indexed 1)
+-- unless it was noted already.
+CREATE FUNCTION units_trigrams_note() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-	INSERT INTO unit_trigrams_pending (unit_id, indexed) SELECT id, 0 FROM new_rows
+	INSERT INTO unit_trigrams_pending (unit_id, indexed)
+		SELECT id, CASE TG_OP WHEN 'INSERT' THEN 0 ELSE 1 END FROM noted
 		ON CONFLICT (unit_id) DO NOTHING;
 	RETURN NULL;
 END $$;
 CREATE TRIGGER units_trigrams_insert AFTER INSERT ON units
-	REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION units_trigrams_insert();
-
-CREATE FUNCTION units_trigrams_delete() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-	INSERT INTO unit_trigrams_pending (unit_id, indexed) SELECT id, 1 FROM old_rows
-		ON CONFLICT (unit_id) DO NOTHING;
-	RETURN NULL;
-END $$;
+	REFERENCING NEW TABLE AS noted FOR EACH STATEMENT EXECUTE FUNCTION units_trigrams_note();
 CREATE TRIGGER units_trigrams_delete AFTER DELETE ON units
-	REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION units_trigrams_delete();
+	REFERENCING OLD TABLE AS noted FOR EACH STATEMENT EXECUTE FUNCTION units_trigrams_note();
 
 -- A row trigger with a WHEN, so that the updates of state, flags and
 -- counters that most writes are run no function at all (a statement
