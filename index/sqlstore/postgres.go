@@ -73,12 +73,13 @@ func openPostgres(ctx context.Context, o Options) (*DB, error) {
 		db.jobs.close()
 		return nil, fmt.Errorf("connect to postgres: %w", err)
 	}
-	// Every write transaction takes the write lock first (lockWrites):
-	// the processes that share the index then write one at a time, as
-	// the writer goroutine makes one process do, so that the statistics
-	// each write keeps and the order of changes stay what they are on
-	// SQLite. Each process still puts many writes in one transaction
-	// (group commit), so the lock is taken once per batch, not per edit.
+	// Every write transaction takes the write lock first: exclusively
+	// (lockWrites), so that the processes sharing the index write one at
+	// a time as the writer goroutine makes one process do, unless every
+	// write of the batch is a unit edit, which takes it shared and locks
+	// the scopes it edits (writers.go: Several writers). Each process
+	// still puts many writes in one transaction (group commit), so the
+	// locks are taken once per batch, not per edit.
 	var schema sql.NullString
 	if err := db.wdb.QueryRowContext(ctx, `SELECT current_schema()`).Scan(&schema); err != nil || !schema.Valid {
 		db.wdb.Close()
@@ -87,7 +88,7 @@ func openPostgres(ctx context.Context, o Options) (*DB, error) {
 		return nil, fmt.Errorf("postgres: no schema to create the index in (check search_path): %v", err)
 	}
 	d := *postgresDialect
-	d.lockWrites = fmt.Sprintf("SELECT pg_advisory_xact_lock(%d, 0)", lockSpace("write", schema.String))
+	d.lockWrites, d.lockShared, d.lockScopes, d.logTail = postgresLocks(schema.String)
 	db.dialect = &d
 	db.jobs.space = lockSpace("job", schema.String)
 	if err := db.start(ctx); err != nil {

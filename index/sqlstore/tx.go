@@ -64,6 +64,10 @@ type Tx struct {
 	// write of the batch touched everything (see cachedTranslation).
 	db        *DB
 	batchWide bool
+	// deferCounts: the batch holds the write lock shared, and the changes
+	// lists' counts wait aside for foldListCounts; changesInserted says
+	// it has changes to fold (writers.go).
+	deferCounts, changesInserted bool
 	// newUnits counts the units the current write inserted, by
 	// translation and list_counts bucket (unitInserter), for
 	// storeUnitCounts.
