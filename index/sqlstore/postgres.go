@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io/fs"
-	"runtime"
+	"strconv"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib" // also registers the "pgx" database/sql driver
 )
 
 //go:embed migrations/postgres/*.sql
@@ -49,10 +50,14 @@ var postgresDialect = func() *dialect {
 func openPostgres(ctx context.Context, o Options) (*DB, error) {
 	db := newDB(postgresDialect, o)
 	dsn := o.Location
-	var err error
-	if db.wdb, err = sql.Open("pgx", dsn); err != nil {
+	// The writer's connection waits for other processes' locks at most
+	// o.LockTimeout (writers.go).
+	wcfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
 		return nil, fmt.Errorf("open postgres: %w", err)
 	}
+	wcfg.RuntimeParams["lock_timeout"] = strconv.FormatInt(max(o.LockTimeout.Milliseconds(), 0), 10)
+	db.wdb = stdlib.OpenDB(*wcfg)
 	db.wdb.SetMaxOpenConns(1)
 	db.wdb.SetConnMaxIdleTime(0)
 	if db.rdb, err = sql.Open("pgx", dsn); err != nil {
@@ -64,9 +69,8 @@ func openPostgres(ctx context.Context, o Options) (*DB, error) {
 		db.rdb.Close()
 		return nil, err
 	}
-	n := max(4, 2*runtime.GOMAXPROCS(0))
-	db.rdb.SetMaxOpenConns(n)
-	db.rdb.SetMaxIdleConns(n)
+	db.rdb.SetMaxOpenConns(o.ReadConns)
+	db.rdb.SetMaxIdleConns(o.ReadConns)
 	if err := db.wdb.PingContext(ctx); err != nil {
 		db.wdb.Close()
 		db.rdb.Close()

@@ -101,7 +101,22 @@ func (db *DB) startShared(ctx context.Context) error {
 	if !db.dialect.shared {
 		return nil
 	}
-	return db.r.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM write_log`).Scan(&db.shared.applied)
+	if err := db.r.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM write_log`).Scan(&db.shared.applied); err != nil {
+		return err
+	}
+	// A schema migrated only up to before migration 0046 (as tests of
+	// older migrations open one) has no write_log_seq: every write then
+	// takes the write lock exclusively, as it did then.
+	var several bool
+	if err := db.r.QueryRowContext(ctx, `SELECT to_regclass('write_log_seq') IS NOT NULL`).Scan(&several); err != nil {
+		return err
+	}
+	if !several {
+		d := *db.dialect
+		d.lockShared, d.logTail = "", ""
+		db.dialect = &d
+	}
+	return nil
 }
 
 // catchUp brings the write clock up to every write committed, by any
@@ -265,9 +280,13 @@ func (db *DB) logWrite(tx *Tx, t touchSet) (int64, error) {
 	// The tail lock, taken before the seq is drawn and held to the
 	// commit, makes entries commit in seq order while batches of
 	// different scopes run side by side (writers.go).
+	insert := `WITH l AS MATERIALIZED (SELECT pg_advisory_xact_lock(` + db.dialect.logTail + `))
+		INSERT INTO write_log (seq, deps) SELECT nextval('write_log_seq'), ? FROM l RETURNING seq`
+	if db.dialect.logTail == "" { // before migration 0046 (startShared)
+		insert = `INSERT INTO write_log (seq, deps) SELECT coalesce(max(seq), 0) + 1, ? FROM write_log RETURNING seq`
+	}
 	var seq int64
-	err := tx.QueryRow(`WITH l AS MATERIALIZED (SELECT pg_advisory_xact_lock(`+db.dialect.logTail+`))
-		INSERT INTO write_log (seq, deps) SELECT nextval('write_log_seq'), ? FROM l RETURNING seq`, encodeDeps(t)).Scan(&seq)
+	err := tx.QueryRow(insert, encodeDeps(t)).Scan(&seq)
 	if err != nil {
 		return 0, err
 	}

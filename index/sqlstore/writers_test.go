@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/internal/testengine"
 )
@@ -23,7 +25,7 @@ import (
 
 // twoWriters opens the index of a new schema twice, or skips: several
 // writers are PostgreSQL's (a SQLite file has one process).
-func twoWriters(t *testing.T) (a, b *DB, dsn string) {
+func twoWriters(t testing.TB) (a, b *DB, dsn string) {
 	t.Helper()
 	if testengine.Engine() != testengine.Postgres {
 		t.Skip("several processes share PostgreSQL only")
@@ -47,7 +49,7 @@ type scopeFixture struct {
 	units []int64 // the German units, by key k<i>
 }
 
-func mustScopeFixture(t *testing.T, db *DB, project, slug string, propagate bool, n int) scopeFixture {
+func mustScopeFixture(t testing.TB, db *DB, project, slug string, propagate bool, n int) scopeFixture {
 	t.Helper()
 	ctx := context.Background()
 	p, _, err := db.SaveProject(ctx, index.Project{Name: project, Slug: project})
@@ -91,7 +93,7 @@ func mustScopeFixture(t *testing.T, db *DB, project, slug string, propagate bool
 	return f
 }
 
-func mustWriter(t *testing.T, db *DB) index.Actor {
+func mustWriter(t testing.TB, db *DB) index.Actor {
 	t.Helper()
 	u, err := db.SaveUser(context.Background(), index.User{Username: "ed", IsActive: true})
 	if err != nil {
@@ -347,4 +349,97 @@ func writerChild(t *testing.T, spec string) {
 		return setTarget("dead")(u, tr)
 	})
 	t.Fatalf("the child's write ended (%v): it should have been killed", err)
+}
+
+// BenchmarkWriters measures unit edits per second on PostgreSQL from
+// one process (one index handle, 8 editors on one component) against
+// two (two handles, 8 editors each, on components of two projects, which
+// lock different scopes), for issue 31's "two processes ≥ 1.5× one".
+// Each op is one edit; the edits/s metric is the load's total.
+//
+//	go test ./index/sqlstore -run '^$' -bench Writers -benchtime 2000x
+func BenchmarkWriters(b *testing.B) {
+	a, c, _ := twoWriters(b)
+	actor := mustWriter(b, a)
+	fa := mustScopeFixture(b, a, "p1", "a", true, 200)
+	fb := mustScopeFixture(b, a, "p2", "b", true, 200)
+	const editors = 8
+	run := func(b *testing.B, dbs []*DB, fs []scopeFixture) {
+		var next sync.Mutex
+		n := 0
+		start := time.Now()
+		var wg sync.WaitGroup
+		for i := range editors * len(dbs) {
+			db, f := dbs[i%len(dbs)], fs[i%len(dbs)]
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					next.Lock()
+					k := n
+					n++
+					next.Unlock()
+					if k >= b.N {
+						return
+					}
+					if _, err := db.UpdateUnit(context.Background(), f.units[k%len(f.units)], actor,
+						setTarget(fmt.Sprintf("edit %d", k))); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "edits/s")
+	}
+	b.Run("one", func(b *testing.B) { run(b, []*DB{a}, []scopeFixture{fa}) })
+	b.Run("two", func(b *testing.B) { run(b, []*DB{a, c}, []scopeFixture{fa, fb}) })
+	b.Run("two-one-scope", func(b *testing.B) { run(b, []*DB{a, c}, []scopeFixture{fa, fa}) })
+}
+
+// TestWriteLockTimeout: a write that waits for a lock another process
+// holds fails after Options.LockTimeout, with nothing kept, instead of
+// hanging; the next write, once the lock is free, goes through.
+func TestWriteLockTimeout(t *testing.T) {
+	a, _, dsn := twoWriters(t)
+	actor := mustWriter(t, a)
+	f := mustScopeFixture(t, a, "p", "app", true, 2)
+	db, err := Open(context.Background(), Options{Engine: Postgres, Location: dsn, LockTimeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var schema string
+	if err := a.rdb.QueryRow(`SELECT current_schema()`).Scan(&schema); err != nil {
+		t.Fatal(err)
+	}
+	// Another process's transaction holding the write lock exclusively,
+	// as a configuration write does.
+	holder, err := a.rdb.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Rollback()
+	if _, err := holder.Exec(`SELECT pg_advisory_xact_lock($1, 0)`, lockSpace("write", schema)); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	_, err = db.UpdateUnit(context.Background(), f.units[0], actor, setTarget("waited"))
+	var pe *pgconn.PgError
+	if took := time.Since(start); !errors.As(err, &pe) || pe.Code != "55P03" || took > 5*time.Second {
+		t.Fatalf("a write behind a held lock: %v after %v, want lock_not_available after about 300ms", err, took)
+	}
+	holder.Rollback()
+	if _, err := db.UpdateUnit(context.Background(), f.units[0], actor, setTarget("free")); err != nil {
+		t.Fatal(err)
+	}
+	u, err := a.FindUnitByID(context.Background(), f.units[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u.Target[0] != "free" {
+		t.Errorf("unit reads %q", u.Target)
+	}
+	checkStoredStats(t, a)
 }
