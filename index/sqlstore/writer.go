@@ -265,6 +265,7 @@ func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet,
 	if db.dialect.shared {
 		db.ownWrite(logged)
 	}
+	rememberContributors(tx)
 	if tx.batchHooks != nil {
 		tx.batchHooks.seq = logged
 		db.publishHooks(tx.batchHooks)

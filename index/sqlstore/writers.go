@@ -151,3 +151,31 @@ func (db *DB) writeUnit(ctx context.Context, unit int64, fn func(tx *Tx) error) 
 	}
 	return db.enqueue(&writeRequest{ctx: ctx, fn: fn, narrow: true, unit: unit})
 }
+
+// knownContributor reports whether the contributors row k (translation,
+// user) is known to exist, so that an edit need not insert it again: a
+// statement per edit, and on PostgreSQL a round trip. Rows are removed
+// only with their translation or user, by writes that touch everything,
+// which make every answer of the cache stale (in every process, through
+// write_log); so the cache is trusted only inside a narrow write of a
+// batch of narrow writes.
+func knownContributor(tx *Tx, k [2]int64) bool {
+	if tx.db == nil || !tx.narrowed || tx.widened || tx.batchWide {
+		return false
+	}
+	_, at, ok := tx.db.contributors.get(k)
+	return ok && !tx.db.clock.changedSince(at, 0)
+}
+
+// rememberContributors keeps the contributors rows a committed batch of
+// narrow writes made sure of, for knownContributor.
+func rememberContributors(tx *Tx) {
+	if tx.db == nil || tx.batchWide || len(tx.batchContributed) == 0 {
+		return
+	}
+	db := tx.db
+	tag, global := db.clock.now(), db.clock.global.Load()
+	for _, k := range tx.batchContributed {
+		db.contributors.put(global, tag, k, struct{}{}, 1, maxCachedLookups)
+	}
+}

@@ -443,3 +443,33 @@ func TestWriteLockTimeout(t *testing.T) {
 	}
 	checkStoredStats(t, a)
 }
+
+// TestContributorKnown: an author's first edit of a translation records
+// "New contributor" once; the later ones find the row known to the
+// process (knownContributor) and record no other, and a second author
+// is new again.
+func TestContributorKnown(t *testing.T) {
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	other, err := f.db.SaveUser(ctx, index.User{Username: "flo", IsActive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, actor := range []index.Actor{f.user, f.user, f.user, index.UserActor(&other), index.UserActor(&other)} {
+		if _, err := f.db.UpdateUnit(ctx, f.unit(t, "de", i).ID, actor, setTarget(fmt.Sprintf("Wort %d", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, _ := f.db.contributors.size(); n != 2 {
+		t.Errorf("%d contributors known, want 2", n)
+	}
+	var n int
+	if err := f.db.r.QueryRowContext(ctx, `SELECT count(*) FROM changes WHERE action = ? AND translation_id = ?`,
+		index.ActionNewContributor, f.tr["de"]).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 {
+		t.Errorf("%d New contributor changes, want 2", n)
+	}
+	checkStoredStats(t, f.db)
+}
