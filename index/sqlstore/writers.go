@@ -117,11 +117,7 @@ func foldListCounts(tx *Tx) error {
 		return nil
 	}
 	tx.changesInserted = false
-	_, err := tx.Exec(`WITH d AS (DELETE FROM list_counts_delta WHERE xid = txid_current()
-			RETURNING list, scope, bucket, n)
-		INSERT INTO list_counts (list, scope, bucket, n)
-		SELECT list, scope, bucket, sum(n) FROM d GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
-		ON CONFLICT (list, scope, bucket) DO UPDATE SET n = list_counts.n + excluded.n`)
+	_, err := tx.Exec(`SELECT list_counts_fold()`)
 	if err != nil {
 		return fmt.Errorf("fold the changes lists' counts: %w", err)
 	}
