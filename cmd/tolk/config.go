@@ -90,6 +90,11 @@ type Config struct {
 	ResponseBudget int64
 	// PageCacheBytes bounds each cache of list pages (units, changes).
 	PageCacheBytes int
+	// DBPoolSize bounds the read connections to PostgreSQL (0: the
+	// index's default), DBLockTimeout a write's wait for another
+	// process's lock (0: none); sqlstore.Options.ReadConns, LockTimeout.
+	DBPoolSize    int
+	DBLockTimeout time.Duration
 	// HTTP bounds what one client can hold of the server.
 	HTTP HTTPLimits
 	// WebhookAllowPrivate lets webhook add-ons reach loopback,
@@ -164,7 +169,7 @@ func DefaultConfig() Config {
 		RateLimitAnon: edge.DefaultAnonymousRateLimit, RateLimitUser: edge.DefaultUserRateLimit,
 		RateLimitAnonPages: edge.DefaultAnonymousPageRateLimit, AnonymousSuggestions: DefaultAnonymousSuggestions,
 		CommitterName: tolksync.DefaultCommitter.Name, CommitterEmail: tolksync.DefaultCommitter.Email,
-		PageCacheBytes: sqlstore.DefaultPageCacheBytes, HTTP: DefaultHTTPLimits,
+		PageCacheBytes: sqlstore.DefaultPageCacheBytes, HTTP: DefaultHTTPLimits, DBLockTimeout: sqlstore.DefaultLockTimeout,
 		MachineryTimeout: machinery.DefaultTimeout, MachineryRateLimit: web.DefaultMachineryRateLimit,
 		Machinery: DefaultMachinery()}
 }
@@ -349,6 +354,12 @@ var serveSettings = []setting{
 	{name: "webhook-retry-period",
 		usage: "how long a webhook delivery is retried, with growing waits, before it is marked failed (default 24h)",
 		field: func(c *Config) any { return &c.WebhookRetryPeriod }},
+	{name: "db-pool-size",
+		usage: "connections the reads of this process keep open to PostgreSQL, besides the writer's one and one per git job running (0: twice the CPUs, at least 4); see docs/processes.md",
+		field: func(c *Config) any { return &c.DBPoolSize }},
+	{name: "db-lock-timeout",
+		usage: "how long a write waits for a lock another process sharing the PostgreSQL database holds before it fails (0: for ever; default 30s)",
+		field: func(c *Config) any { return &c.DBLockTimeout }},
 }
 
 // configEnv is the environment variable that names the setup file, as

@@ -208,6 +208,10 @@ func (m *Main) Open(ctx context.Context) error {
 	if dbOpts.PageCacheBytes == 0 { // --page-cache-size 0
 		dbOpts.PageCacheBytes = sqlstore.NoPageCache
 	}
+	dbOpts.ReadConns, dbOpts.LockTimeout = m.Config.DBPoolSize, m.Config.DBLockTimeout
+	if dbOpts.LockTimeout == 0 { // --db-lock-timeout 0
+		dbOpts.LockTimeout = -1
+	}
 	if m.db, err = openDB(ctx, m.Config.DataDir, m.Config.DB, dbOpts); err != nil {
 		return err
 	}

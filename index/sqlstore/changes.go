@@ -34,6 +34,7 @@ func insertChange(tx *Tx, c index.Change) error {
 	if err != nil {
 		return err
 	}
+	tx.changesInserted = true
 	// The outbox rows of the webhooks that want this change go in its
 	// transaction, so that a crash loses neither. Without hooks in the
 	// project this is one map lookup.
@@ -88,6 +89,7 @@ func insertChanges(tx *Tx, cs []index.Change) error {
 			VALUES `+valueRows("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", n), args...); err != nil {
 			return err
 		}
+		tx.changesInserted = true
 		for _, c := range cs[:n] {
 			if err := changeInserted(tx, c); err != nil {
 				return err

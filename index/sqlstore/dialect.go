@@ -30,6 +30,10 @@ type dialect struct {
 	// writers that share the database from other processes (nil when the
 	// writer goroutine is the only one, as with SQLite's one file).
 	lockWrites string
+	// lockShared takes the same lock shared, for a batch of scoped
+	// writes, which then lock their scopes with lockScopes (writers.go);
+	// logTail is the key of write_log's tail lock (logWrite).
+	lockShared, lockScopes, logTail string
 	// shared: other processes may write the same database, so the caches
 	// learn of their writes through write_log (replay.go).
 	shared bool

@@ -47,7 +47,9 @@
 //     maxWriteBatch, without waiting for more.
 //  3. Transaction: one transaction runs them all, each in a savepoint, so
 //     that a failing write rolls back alone (runBatch). It takes the write
-//     lock first on PostgreSQL, reads the clock once, and gives each
+//     lock first on PostgreSQL (shared, with the locks of the scopes it
+//     edits, when it holds only unit edits: writers.go), reads the clock
+//     once, and gives each
 //     write function the Tx, whose statements run to their end whatever
 //     any request's context does. The write records its changes, queues
 //     webhook deliveries in the same transaction (the outbox,

@@ -262,11 +262,16 @@ func (e *unitEditor) newContributor(unitID int64) error {
 		return nil
 	}
 	e.contributorChecked = true
+	k := [2]int64{e.ids.translationID, e.actor.AuthorID}
+	if knownContributor(e.tx, k) {
+		return nil
+	}
 	res, err := e.tx.Exec(`INSERT INTO contributors (translation_id, user_id) VALUES (?, ?)
 		ON CONFLICT DO NOTHING`, e.ids.translationID, e.actor.AuthorID)
 	if err != nil {
 		return err
 	}
+	e.tx.contributed = append(e.tx.contributed, k)
 	if n, _ := res.RowsAffected(); n == 0 {
 		return nil
 	}

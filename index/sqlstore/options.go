@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"time"
 
 	"github.com/tolk-project/tolk/index"
@@ -27,6 +28,17 @@ const (
 // tens of thousands of them; pages of long strings take more.
 const DefaultPageCacheBytes = 32 << 20
 
+// DefaultReadConns is Options.ReadConns's default: twice the CPUs Go
+// runs on, at least 4.
+func DefaultReadConns() int { return max(4, 2*runtime.GOMAXPROCS(0)) }
+
+// DefaultLockTimeout is Options.LockTimeout's default. A lock is held by
+// a write transaction of another process, whose batches take
+// milliseconds; PostgreSQL frees the locks of a process that dies as
+// soon as its connection closes. Half a minute of waiting means a stuck
+// process, which a failed write reports better than a hung one.
+const DefaultLockTimeout = 30 * time.Second
+
 // NoPageCache, as Options.PageCacheBytes, turns the page caches off.
 const NoPageCache = -1
 
@@ -49,6 +61,16 @@ type Options struct {
 	// DefaultPageCacheBytes, NoPageCache (any negative value) reads
 	// every list from the database.
 	PageCacheBytes int
+	// ReadConns bounds the connections the reads of this process keep
+	// open to PostgreSQL (the writer's one and the git jobs' leases come
+	// on top): 0 means DefaultReadConns. SQLite ignores it.
+	ReadConns int
+	// LockTimeout bounds how long a write transaction waits for a lock
+	// another process holds (PostgreSQL's lock_timeout on the writer's
+	// connection); the writes of a batch that waited longer fail and
+	// none of them is kept. 0 means DefaultLockTimeout, a negative value
+	// waits for ever. SQLite ignores it: one process writes its file.
+	LockTimeout time.Duration
 	// Logger receives what the index reports on its own, outside any
 	// call: today, that it could not read other processes' writes on
 	// PostgreSQL and dropped its cached answers. nil discards it.
@@ -86,6 +108,12 @@ func (o *Options) Validate() error {
 	}
 	if o.PageCacheBytes == 0 {
 		o.PageCacheBytes = DefaultPageCacheBytes
+	}
+	if o.ReadConns <= 0 {
+		o.ReadConns = DefaultReadConns()
+	}
+	if o.LockTimeout == 0 {
+		o.LockTimeout = DefaultLockTimeout
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)

@@ -7,9 +7,10 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io/fs"
-	"runtime"
+	"strconv"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib" // also registers the "pgx" database/sql driver
 )
 
 //go:embed migrations/postgres/*.sql
@@ -49,10 +50,14 @@ var postgresDialect = func() *dialect {
 func openPostgres(ctx context.Context, o Options) (*DB, error) {
 	db := newDB(postgresDialect, o)
 	dsn := o.Location
-	var err error
-	if db.wdb, err = sql.Open("pgx", dsn); err != nil {
+	// The writer's connection waits for other processes' locks at most
+	// o.LockTimeout (writers.go).
+	wcfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
 		return nil, fmt.Errorf("open postgres: %w", err)
 	}
+	wcfg.RuntimeParams["lock_timeout"] = strconv.FormatInt(max(o.LockTimeout.Milliseconds(), 0), 10)
+	db.wdb = stdlib.OpenDB(*wcfg)
 	db.wdb.SetMaxOpenConns(1)
 	db.wdb.SetConnMaxIdleTime(0)
 	if db.rdb, err = sql.Open("pgx", dsn); err != nil {
@@ -64,21 +69,21 @@ func openPostgres(ctx context.Context, o Options) (*DB, error) {
 		db.rdb.Close()
 		return nil, err
 	}
-	n := max(4, 2*runtime.GOMAXPROCS(0))
-	db.rdb.SetMaxOpenConns(n)
-	db.rdb.SetMaxIdleConns(n)
+	db.rdb.SetMaxOpenConns(o.ReadConns)
+	db.rdb.SetMaxIdleConns(o.ReadConns)
 	if err := db.wdb.PingContext(ctx); err != nil {
 		db.wdb.Close()
 		db.rdb.Close()
 		db.jobs.close()
 		return nil, fmt.Errorf("connect to postgres: %w", err)
 	}
-	// Every write transaction takes the write lock first (lockWrites):
-	// the processes that share the index then write one at a time, as
-	// the writer goroutine makes one process do, so that the statistics
-	// each write keeps and the order of changes stay what they are on
-	// SQLite. Each process still puts many writes in one transaction
-	// (group commit), so the lock is taken once per batch, not per edit.
+	// Every write transaction takes the write lock first: exclusively
+	// (lockWrites), so that the processes sharing the index write one at
+	// a time as the writer goroutine makes one process do, unless every
+	// write of the batch is a unit edit, which takes it shared and locks
+	// the scopes it edits (writers.go: Several writers). Each process
+	// still puts many writes in one transaction (group commit), so the
+	// locks are taken once per batch, not per edit.
 	var schema sql.NullString
 	if err := db.wdb.QueryRowContext(ctx, `SELECT current_schema()`).Scan(&schema); err != nil || !schema.Valid {
 		db.wdb.Close()
@@ -87,7 +92,7 @@ func openPostgres(ctx context.Context, o Options) (*DB, error) {
 		return nil, fmt.Errorf("postgres: no schema to create the index in (check search_path): %v", err)
 	}
 	d := *postgresDialect
-	d.lockWrites = fmt.Sprintf("SELECT pg_advisory_xact_lock(%d, 0)", lockSpace("write", schema.String))
+	d.lockWrites, d.lockShared, d.lockScopes, d.logTail = postgresLocks(schema.String)
 	db.dialect = &d
 	db.jobs.space = lockSpace("job", schema.String)
 	if err := db.start(ctx); err != nil {

@@ -14,8 +14,8 @@ import (
 // Caches shared with other processes. On PostgreSQL several Tolk
 // processes may write one database, and each keeps its own caches
 // (cache.go), which only its own writer advances. So every write
-// transaction also appends what it touched to write_log, under the write
-// lock that orders all writers (dialect.lockWrites), and a process
+// transaction also appends what it touched to write_log, under a lock
+// that makes entries commit in seq order (logWrite), and a process
 // replays the entries of the others into its write clock before it
 // trusts a cached answer:
 //
@@ -101,7 +101,22 @@ func (db *DB) startShared(ctx context.Context) error {
 	if !db.dialect.shared {
 		return nil
 	}
-	return db.r.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM write_log`).Scan(&db.shared.applied)
+	if err := db.r.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM write_log`).Scan(&db.shared.applied); err != nil {
+		return err
+	}
+	// A schema migrated only up to before migration 0046 (as tests of
+	// older migrations open one) has no write_log_seq: every write then
+	// takes the write lock exclusively, as it did then.
+	var several bool
+	if err := db.r.QueryRowContext(ctx, `SELECT to_regclass('write_log_seq') IS NOT NULL`).Scan(&several); err != nil {
+		return err
+	}
+	if !several {
+		d := *db.dialect
+		d.lockShared, d.logTail = "", ""
+		db.dialect = &d
+	}
+	return nil
 }
 
 // catchUp brings the write clock up to every write committed, by any
@@ -262,9 +277,16 @@ func (db *DB) replayFailed(err error) {
 // transaction, and prunes old entries now and then. It returns the
 // entry's seq, for ownWrite once the transaction commits.
 func (db *DB) logWrite(tx *Tx, t touchSet) (int64, error) {
+	// The tail lock, taken before the seq is drawn and held to the
+	// commit, makes entries commit in seq order while batches of
+	// different scopes run side by side (writers.go).
+	insert := `WITH l AS MATERIALIZED (SELECT pg_advisory_xact_lock(` + db.dialect.logTail + `))
+		INSERT INTO write_log (seq, deps) SELECT nextval('write_log_seq'), ? FROM l RETURNING seq`
+	if db.dialect.logTail == "" { // before migration 0046 (startShared)
+		insert = `INSERT INTO write_log (seq, deps) SELECT coalesce(max(seq), 0) + 1, ? FROM write_log RETURNING seq`
+	}
 	var seq int64
-	err := tx.QueryRow(`INSERT INTO write_log (seq, deps)
-		SELECT coalesce(max(seq), 0) + 1, ? FROM write_log RETURNING seq`, encodeDeps(t)).Scan(&seq)
+	err := tx.QueryRow(insert, encodeDeps(t)).Scan(&seq)
 	if err != nil {
 		return 0, err
 	}
@@ -277,11 +299,14 @@ func (db *DB) logWrite(tx *Tx, t touchSet) (int64, error) {
 }
 
 // ownWrite records that this process's committed write seq is in its
-// clock already (the writer advanced it).
+// clock already (the writer advanced it), when it is the next entry:
+// another process's entries before it, which scoped batches may commit
+// while this one runs (writers.go), are yet to be replayed (and this
+// one with them, which only makes its answers stale once more).
 func (db *DB) ownWrite(seq int64) {
 	s := &db.shared
 	s.mu.Lock()
-	if seq > s.applied {
+	if seq == s.applied+1 {
 		s.applied = seq
 	}
 	s.mu.Unlock()

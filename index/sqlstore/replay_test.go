@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/tolk-project/tolk/index"
-	"github.com/tolk-project/tolk/index/internal/testengine"
 )
 
 // TestProcessesShareWrites opens one PostgreSQL database twice, as two
@@ -109,19 +108,7 @@ func hasTarget(units []index.Unit, target string) bool {
 // whose file has one process, it skips the test.
 func twoProcesses(t *testing.T) (fa *writeFixture, b *DB) {
 	t.Helper()
-	if testengine.Engine() != testengine.Postgres {
-		t.Skip("a SQLite file has one process")
-	}
-	dsn := testengine.PostgresDSN(t)
-	open := func() *DB {
-		db, err := Open(context.Background(), Options{Engine: Postgres, Location: dsn})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { db.Close() })
-		return db
-	}
-	a, b := open(), open()
+	a, b, _ := twoWriters(t)
 	return newWriteFixture(t, a), b
 }
 

@@ -64,6 +64,10 @@ var schemaExceptions = map[string]string{
 	// their writes made stale through it (replay.go); a SQLite file has
 	// one process, which writes no log.
 	"write_log": "PostgreSQL only: the log of writes that processes sharing the database replay",
+	// Scoped writes of several processes count their changes aside and
+	// fold them into list_counts at their end (migration 0046,
+	// writers.go); SQLite's one writer counts in place.
+	"list_counts_delta": "PostgreSQL only: the changes lists' counts a transaction keeps aside",
 	// The trigram index of the units' text (migrations 0033 and 0044,
 	// trigram.go): an FTS5 table and its shadow tables on SQLite, a table
 	// of each unit's trigrams with a GIN index on PostgreSQL, which has

@@ -64,6 +64,14 @@ type Tx struct {
 	// write of the batch touched everything (see cachedTranslation).
 	db        *DB
 	batchWide bool
+	// deferCounts: the batch holds the write lock shared, and the changes
+	// lists' counts wait aside for foldListCounts; changesInserted says
+	// it has changes to fold (writers.go).
+	deferCounts, changesInserted bool
+	// contributed are the contributors rows the current write made sure
+	// of, batchContributed the batch's finished writes', which the
+	// process knows of once the batch commits (knownContributor).
+	contributed, batchContributed [][2]int64
 	// newUnits counts the units the current write inserted, by
 	// translation and list_counts bucket (unitInserter), for
 	// storeUnitCounts.
@@ -117,6 +125,7 @@ func (tx *Tx) startWrite(narrow bool) {
 	}
 	tx.touched = touchSet{deps: tx.touched.deps[:0]}
 	tx.narrowed, tx.widened = narrow, false
+	tx.contributed = tx.contributed[:0]
 	tx.writeHooks = nil
 	if tx.writeOwed == nil {
 		tx.writeOwed, tx.owed = map[scopeKey]*owedStats{}, map[scopeKey]*owedStats{}
@@ -151,6 +160,7 @@ func (tx *Tx) endWrite(batch *touchSet) {
 	if tx.writeHooks != nil {
 		tx.batchHooks = tx.writeHooks
 	}
+	tx.batchContributed = append(tx.batchContributed, tx.contributed...)
 }
 
 // txStmt is a statement prepared for a write transaction. Like the

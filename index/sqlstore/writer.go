@@ -36,6 +36,8 @@ type writeRequest struct {
 	fn     func(*Tx) error
 	narrow bool             // see writeNarrow
 	upkeep bool             // the trigram index's step: no signal to it (trigram_pending.go)
+	unit   int64            // see writeUnit; 0 for any other write
+	tries  int              // runs that lost to another writer (retryable)
 	done   chan writeResult // buffered: the writer never blocks on it
 }
 
@@ -151,16 +153,25 @@ func (db *DB) commitBatch(batch []*writeRequest) {
 			break
 		}
 	}
+	var again []*writeRequest
 	for i, r := range live {
 		res := writeResult{err: err}
 		if err == nil {
 			res.err = results[i]
+		}
+		if retryable(res.err) && r.tries < maxWriteRetries {
+			r.tries++
+			again = append(again, r) // lost to another process's writer: run it again
+			continue
 		}
 		var p *panicError
 		if errors.As(res.err, &p) {
 			res = writeResult{panicked: p.value, stack: p.stack}
 		}
 		r.done <- res
+	}
+	if len(again) > 0 {
+		db.commitBatch(again)
 	}
 }
 
@@ -177,10 +188,9 @@ func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet,
 	}
 	defer sqlTx.Rollback()
 	tx := &Tx{sqlTx: sqlTx, now: db.now().UTC(), w: db.w, hooks: &db.hooks, db: db}
-	if db.dialect.lockWrites != "" {
-		if _, err := tx.Exec(db.dialect.lockWrites); err != nil {
-			return nil, touched, formatError(err)
-		}
+	last, read, err := db.lockBatch(tx, live)
+	if err != nil {
+		return nil, touched, formatError(err)
 	}
 	if db.dialect.shared {
 		if err := db.catchUpWriter(tx); err != nil {
@@ -189,12 +199,14 @@ func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet,
 	}
 	// Change timestamps must never decrease in id order (see insertChange),
 	// so a clock that went backwards is held at the last change's time.
-	// This is the single writer (of every process, with lockWrites), so
-	// no change can slip in between.
-	var last string
-	err = tx.QueryRow(`SELECT timestamp FROM changes ORDER BY id DESC LIMIT 1`).Scan(&last)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return nil, touched, formatError(err)
+	// This is the single writer of its process, and of every process
+	// with lockWrites taken exclusively; with it shared, see Several
+	// writers (writers.go).
+	if !read {
+		err = tx.QueryRow(`SELECT timestamp FROM changes ORDER BY id DESC LIMIT 1`).Scan(&last)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, touched, formatError(err)
+		}
 	}
 	if t := parseTime(last); t.After(tx.now) {
 		tx.now = t
@@ -242,6 +254,9 @@ func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet,
 			tx.endWrite(&batchTouched)
 		}
 	}
+	if err := foldListCounts(tx); err != nil {
+		return nil, touched, err
+	}
 	if err := flushStats(tx); err != nil {
 		return nil, touched, err
 	}
@@ -257,6 +272,7 @@ func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet,
 	if db.dialect.shared {
 		db.ownWrite(logged)
 	}
+	rememberContributors(tx)
 	if tx.batchHooks != nil {
 		tx.batchHooks.seq = logged
 		db.publishHooks(tx.batchHooks)
