@@ -536,6 +536,10 @@ func (r *report) scaleTable(b *strings.Builder, s *scaleResult) {
 		w("| index size | %s | %s | %.1f× | %d× |\n", fmtBytes(one.DBBytes), fmtBytes(im.DBBytes), ratio(float64(im.DBBytes), float64(one.DBBytes)), s.Copies)
 		w("| re-import unchanged, s | %.3f | %.3f | %.1f× | %d× |\n", one.ReimportSec, im.ReimportSec, ratio(im.ReimportSec, one.ReimportSec), s.Copies)
 	}
+	if s.Import.TrigramSec > 0 {
+		w("\n`-trigrams-after`: the units' trigram index was dropped before the import and built after it, %.1f s of the %.1f s.\n",
+			s.Import.TrigramSec, s.Import.FullSec)
+	}
 	w("\nPeak RSS over the import, reads and writes: %s; index after the writes: %s.\n", fmtBytes(s.PeakRSS), fmtBytes(s.DBBytesAfter))
 	loadRows := func(title string, points, base []loadPoint) {
 		if len(points) == 0 {
