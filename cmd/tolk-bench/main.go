@@ -113,21 +113,21 @@ func main() {
 
 // config is what the command line asks for.
 type config struct {
-	Quick       bool
-	Out         string // "" or "-": stdout only
-	Scales      []int  // -scale: copies of the corpus for the scale section, a run each; none skips it
-	Keep        bool   // -keep: leave the last scale index in place for inspection
+	Quick  bool
+	Out    string // "" or "-": stdout only
+	Scales []int  // -scale: copies of the corpus for the scale section, a run each; none skips it
+	Keep   bool   // -keep: leave the last scale index in place for inspection
 	// TrigramsAfter (-trigrams-after, PostgreSQL): the scale section's
 	// imports build the trigram index after the rows are in, not row by row.
 	TrigramsAfter bool
-	Duration    time.Duration
-	MaxRequests int
-	Concurrency []int
-	PprofDir    string
-	CorpusDir   string
-	DB          string          // -db: a PostgreSQL URL; "" for SQLite files
-	Sections    map[string]bool // sections to run; "import" always runs
-	Args        []string        // as given, for the report
+	Duration      time.Duration
+	MaxRequests   int
+	Concurrency   []int
+	PprofDir      string
+	CorpusDir     string
+	DB            string          // -db: a PostgreSQL URL; "" for SQLite files
+	Sections      map[string]bool // sections to run; "import" always runs
+	Args          []string        // as given, for the report
 
 	// MemoryCopies is the copies of the corpus in the memory section:
 	// 13 make the 2 million entries (10 make 1.6 million).
