@@ -41,6 +41,7 @@ type importResult struct {
 	ReimportRead int     // files parsed by the re-import (must be 0)
 	DBBytes      int64   // size of the index after the import (SQLite: db + wal; PostgreSQL: the schema's tables)
 	TrigramSec   float64 // -trigrams-after: the part of FullSec that built the trigram index
+	NoTrigrams   bool    // -no-trigrams: PostgreSQL's trigram index was dropped
 }
 
 // instance is an imported index and what serves it.
@@ -94,8 +95,19 @@ func openInstance(ctx context.Context, e *engine, dir string) (*instance, error)
 // unchanged repositories that must parse nothing. prof, if not nil,
 // wraps the full import (a CPU profile).
 func runImport(ctx context.Context, e *engine, dir, slug string, comps []index.Component, prof func(func() error) error) (*instance, importResult, error) {
-	return runImportProjects(ctx, e, dir, []tolksync.ProjectSpec{{Project: index.Project{Name: slug, Slug: slug}, Components: comps}}, false, prof)
+	return runImportProjects(ctx, e, dir, []tolksync.ProjectSpec{{Project: index.Project{Name: slug, Slug: slug}, Components: comps}}, trigramsKept, prof)
 }
+
+// What an import does with PostgreSQL's trigram index: keeps it row by
+// row (as tolk serve does), builds it after the rows are in, or goes
+// without it.
+type trigramMode int
+
+const (
+	trigramsKept trigramMode = iota
+	trigramsAfter
+	trigramsNone
+)
 
 // pgTrigramIndex is the PostgreSQL trigram index of the units
 // (migration 0033), which -trigrams-after builds after an import.
@@ -105,7 +117,7 @@ const pgTrigramIndex = `CREATE INDEX units_trigrams ON units USING gin (tolk_uni
 // Reconcile (as tolk serve's setup file imports them). With
 // trigramsAfter on PostgreSQL the units' trigram index is dropped before
 // the import and built again after it, within the time measured.
-func runImportProjects(ctx context.Context, e *engine, dir string, spec []tolksync.ProjectSpec, trigramsAfter bool, prof func(func() error) error) (*instance, importResult, error) {
+func runImportProjects(ctx context.Context, e *engine, dir string, spec []tolksync.ProjectSpec, trigrams trigramMode, prof func(func() error) error) (*instance, importResult, error) {
 	var res importResult
 	var slugs []string
 	for _, p := range spec {
@@ -118,17 +130,20 @@ func runImportProjects(ctx context.Context, e *engine, dir string, spec []tolksy
 		return nil, res, err
 	}
 
-	trigramsAfter = trigramsAfter && in.store.schema != ""
+	if in.store.schema == "" {
+		trigrams = trigramsKept // SQLite's FTS5 table is kept by triggers
+	}
+	res.NoTrigrams = trigrams == trigramsNone
 	resetOK := resetPeakRSS()
 	start := time.Now()
 	err = prof(func() error {
-		if !trigramsAfter {
+		if trigrams == trigramsKept {
 			return in.svc.Reconcile(ctx, spec)
 		}
 		if _, err := e.admin.ExecContext(ctx, `DROP INDEX `+in.store.schema+`.units_trigrams`); err != nil {
 			return fmt.Errorf("drop the trigram index: %w", err)
 		}
-		if err := in.svc.Reconcile(ctx, spec); err != nil {
+		if err := in.svc.Reconcile(ctx, spec); err != nil || trigrams == trigramsNone {
 			return err
 		}
 		res.TrigramSec = time.Since(start).Seconds()
