@@ -523,6 +523,10 @@ func (r *report) scaleBase(s *scaleResult) (im *importResult, load, uncached []l
 func (r *report) scaleTable(b *strings.Builder, s *scaleResult) {
 	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	one, baseLoad, baseUncached, baseWrites, baseName := r.scaleBase(s)
+	if s.Copies == 1 {
+		baseName = "nothing: it is the baseline of the runs after it"
+		baseLoad, baseUncached, baseWrites = nil, nil, nil
+	}
 	w("%d copies of each corpus component (`jellyfin-01`...), each a component with its own checkout of the same repository, "+
 		"spread over %d projects (`scale-01`...); the reads load `scale-01/jellyfin-01/de`. Compared with %s.\n\n", s.Copies, s.Projects, baseName)
 	if one == nil || s.Copies == 1 {
