@@ -2,6 +2,8 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql/driver"
+	"fmt"
 	"time"
 )
 
@@ -68,7 +70,32 @@ func (db *DB) checkpoint(ctx context.Context) bool {
 		limit = int(n)
 	}
 	if frames > limit {
-		db.rdb.ExecContext(ctx, `PRAGMA wal_checkpoint(RESTART)`) // busy when readers stay: the next tick tries again
+		db.restartWAL(ctx)
 	}
 	return true
+}
+
+// restartBusy bounds how long a RESTART checkpoint waits for the readers
+// to leave the log. It holds the write lock while it waits, so the
+// writer waits as long: a reader slower than this makes it give up
+// (SQLITE_BUSY, nothing lost) until the next tick, rather than hold an
+// edit for the connection's busy_timeout of 10 s.
+const restartBusy = 50 * time.Millisecond
+
+// restartWAL runs a RESTART checkpoint on a reader connection of its own
+// with a busy_timeout of restartBusy, then gives the connection its
+// usual timeout back.
+func (db *DB) restartWAL(ctx context.Context) {
+	conn, err := db.rdb.Conn(ctx)
+	if err != nil {
+		return
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, fmt.Sprintf(`PRAGMA busy_timeout = %d`, restartBusy.Milliseconds())); err != nil {
+		return
+	}
+	conn.ExecContext(ctx, `PRAGMA wal_checkpoint(RESTART)`) // busy when readers stay: the next tick tries again
+	if _, err := conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA busy_timeout = 10000`); err != nil {
+		conn.Raw(func(any) error { return driver.ErrBadConn }) // not back to the pool with a short timeout
+	}
 }
