@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/tolk-project/tolk/index"
+	tolksync "github.com/tolk-project/tolk/sync"
 )
 
 // corpusComponent is one corpus folder imported as one component, with
@@ -196,3 +197,36 @@ func langOf(path string) string {
 	base := filepath.Base(path)
 	return strings.TrimSuffix(base, filepath.Ext(base))
 }
+
+// scaleProjectCount is how many projects the scale section spreads its
+// copies over (issue 31: "100 copies of each corpus component in 10
+// projects"), fewer when there are fewer copies.
+const scaleProjectCount = 10
+
+// scaleProjects returns the projects of the scale section: copies of
+// every corpus component, numbered across the site ("jellyfin-01" ...
+// "jellyfin-100"), copy i in project "scale-NN" with NN = (i-1) mod 10
+// + 1, so that each project holds copies/10 of them and the first one
+// holds jellyfin-01, whose German translation the reads load.
+func scaleProjects(repos []corpusRepo, copies int) []tolksync.ProjectSpec {
+	n := min(copies, scaleProjectCount)
+	all := projectComponents(repos, copies)
+	specs := make([]tolksync.ProjectSpec, n)
+	for i := range specs {
+		slug := scaleProject(i + 1)
+		specs[i].Project = index.Project{Name: slug, Slug: slug}
+	}
+	for i, c := range all {
+		if copies == 1 { // numbered as at any N, so the reads find jellyfin-01
+			c.Slug = c.Slug + "-01"
+			c.Name = c.Slug
+		}
+		p := (i / len(repos)) % n
+		specs[p].Components = append(specs[p].Components, c)
+	}
+	return specs
+}
+
+// scaleProject is the slug of the scale section's project number i
+// (from 1).
+func scaleProject(i int) string { return fmt.Sprintf("scale-%02d", i) }

@@ -139,11 +139,25 @@ func (e *engine) newStore(ctx context.Context, dir string) (*store, error) {
 }
 
 // open opens the index in s as tolk serve opens it.
-func (s *store) open(ctx context.Context) (*sqlstore.DB, error) {
+func (s *store) open(ctx context.Context) (*sqlstore.DB, error) { return s.openWith(ctx, 0) }
+
+// openWith opens the index in s with the page caches' bound pageCache
+// (0: the default; sqlstore.NoPageCache: none).
+func (s *store) openWith(ctx context.Context, pageCache int) (*sqlstore.DB, error) {
+	o := sqlstore.Options{Engine: sqlstore.SQLite, Location: s.path, FormatFlags: formats.FlagsOf,
+		FormatPlural: tolksync.FormatPlural, PageCacheBytes: pageCache}
 	if s.schema != "" {
-		return sqlstore.Open(ctx, sqlstore.Options{Engine: sqlstore.Postgres, Location: s.dsn, FormatFlags: formats.FlagsOf, FormatPlural: tolksync.FormatPlural})
+		o.Engine, o.Location = sqlstore.Postgres, s.dsn
 	}
-	return sqlstore.Open(ctx, sqlstore.Options{Engine: sqlstore.SQLite, Location: s.path, FormatFlags: formats.FlagsOf, FormatPlural: tolksync.FormatPlural})
+	return sqlstore.Open(ctx, o)
+}
+
+// where names s for a person: the SQLite file, or the schema.
+func (s *store) where() string {
+	if s.schema != "" {
+		return "schema " + s.schema + " (search_path=" + s.schema + ")"
+	}
+	return s.path
 }
 
 // drop removes the schema and everything in it (the file goes with the

@@ -94,12 +94,25 @@ func openInstance(ctx context.Context, e *engine, dir string) (*instance, error)
 // unchanged repositories that must parse nothing. prof, if not nil,
 // wraps the full import (a CPU profile).
 func runImport(ctx context.Context, e *engine, dir, slug string, comps []index.Component, prof func(func() error) error) (*instance, importResult, error) {
-	res := importResult{Project: slug, Components: len(comps)}
+	return runImportProjects(ctx, e, dir, []tolksync.ProjectSpec{{Project: index.Project{Name: slug, Slug: slug}, Components: comps}}, prof)
+}
+
+// runImportProjects is runImport of several projects at once, as one
+// Reconcile (as tolk serve's setup file imports them). The trigram
+// index is built after it (TrigramSec), as tolk serve's background step
+// does (index/sqlstore/trigram_pending.go).
+func runImportProjects(ctx context.Context, e *engine, dir string, spec []tolksync.ProjectSpec, prof func(func() error) error) (*instance, importResult, error) {
+	var res importResult
+	var slugs []string
+	for _, p := range spec {
+		slugs = append(slugs, p.Project.Slug)
+		res.Components += len(p.Components)
+	}
+	res.Project = strings.Join(slugs, ", ")
 	in, err := openInstance(ctx, e, dir)
 	if err != nil {
 		return nil, res, err
 	}
-	spec := []tolksync.ProjectSpec{{Project: index.Project{Name: slug, Slug: slug}, Components: comps}}
 
 	resetOK := resetPeakRSS()
 	start := time.Now()
@@ -124,15 +137,19 @@ func runImport(ctx context.Context, e *engine, dir, slug string, comps []index.C
 	}
 	res.TrigramSec = took.Seconds()
 
-	p, err := in.db.FindProject(ctx, slug)
-	if err != nil {
-		in.Close()
-		return nil, res, err
-	}
-	saved, err := in.db.FindComponents(ctx, p.ID)
-	if err != nil {
-		in.Close()
-		return nil, res, err
+	var saved []index.Component
+	for _, ps := range spec {
+		p, err := in.db.FindProject(ctx, ps.Project.Slug)
+		if err != nil {
+			in.Close()
+			return nil, res, err
+		}
+		comps, err := in.db.FindComponents(ctx, p.ID)
+		if err != nil {
+			in.Close()
+			return nil, res, err
+		}
+		saved = append(saved, comps...)
 	}
 	start = time.Now()
 	for _, c := range saved {

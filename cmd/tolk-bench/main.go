@@ -80,6 +80,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -114,7 +115,8 @@ func main() {
 type config struct {
 	Quick       bool
 	Out         string // "" or "-": stdout only
-	Scale       int    // copies of the corpus for the scale section; 0 skips it
+	Scales      []int  // -scale: copies of the corpus for the scale section, a run each; none skips it
+	Keep        bool   // -keep: leave the last scale index in place for inspection
 	Duration    time.Duration
 	MaxRequests int
 	Concurrency []int
@@ -135,7 +137,10 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.SetOutput(stderr)
 	fs.BoolVar(&cfg.Quick, "quick", false, "a few files per corpus and short load points (for CI; seconds, not minutes)")
 	fs.StringVar(&cfg.Out, "out", "BENCHMARKS.md", `Markdown file to write the results into ("-": stdout only)`)
-	fs.IntVar(&cfg.Scale, "scale", -1, "copies of the corpus in the scale section; 0 skips it (default 10, or 2 with -quick)")
+	scale := fs.String("scale", "", "copies of the corpus in the scale section, over 10 projects; a comma-separated list "+
+		"runs the section once for each (1,10: a table per N, compared with the first); 0 skips it (default 10, or 2 with -quick)")
+	fs.BoolVar(&cfg.Keep, "keep", false, "leave the last scale index in place (PostgreSQL: its schema; SQLite: the run's "+
+		"temporary directory) and log where, to inspect its queries")
 	fs.IntVar(&cfg.MemoryCopies, "memory-copies", 0, "copies of the corpus in the memory section (default 13, over 2 million "+
 		"entries, or 2 with -quick)")
 	fs.DurationVar(&cfg.Duration, "duration", 0, "time per load point (default 2s, or 100ms with -quick)")
@@ -171,10 +176,19 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 			cfg.Sections["import"] = true
 		}
 	}
-	if cfg.Scale < 0 {
-		cfg.Scale = 10
+	if *scale == "" {
+		*scale = "10"
 		if cfg.Quick {
-			cfg.Scale = 2
+			*scale = "2"
+		}
+	}
+	for _, f := range strings.Split(*scale, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 0 {
+			return cfg, fmt.Errorf("-scale: %q is not a number of copies", f)
+		}
+		if n > 0 {
+			cfg.Scales = append(cfg.Scales, n)
 		}
 	}
 	if cfg.MemoryCopies <= 0 {
@@ -245,7 +259,13 @@ func bench(ctx context.Context, cfg config, progress io.Writer) (*report, error)
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(tmp)
+	defer func() {
+		if cfg.Keep && cfg.Sections["scale"] && len(cfg.Scales) > 0 {
+			logf("-keep: left %s in place", tmp)
+			return
+		}
+		os.RemoveAll(tmp)
+	}()
 
 	eng, err := openEngine(ctx, cfg.DB)
 	if err != nil {
@@ -307,6 +327,12 @@ func benchCorpus(ctx context.Context, cfg config, eng *engine, rep *report, tmp 
 	}
 	for _, r := range repos {
 		rep.Corpus = append(rep.Corpus, fmt.Sprintf("%s (%s, %d files)", r.folder, r.format, len(r.files)))
+	}
+
+	// The scale section alone, from 1x: it is its own baseline, so the
+	// corpus's import and its ceilings would only take the time.
+	if scaleOnly(cfg) {
+		return benchScales(ctx, cfg, eng, rep, repos, tmp, logf)
 	}
 
 	// Import, 1x.
@@ -372,8 +398,8 @@ func benchCorpus(ctx context.Context, cfg config, eng *engine, rep *report, tmp 
 		return err
 	}
 
-	if cfg.Scale > 0 && cfg.Sections["scale"] {
-		if err := benchScale(ctx, cfg, eng, rep, repos, tmp, logf); err != nil {
+	if cfg.Sections["scale"] {
+		if err := benchScales(ctx, cfg, eng, rep, repos, tmp, logf); err != nil {
 			return err
 		}
 	}
@@ -407,29 +433,97 @@ func benchReads(ctx context.Context, cfg config, rep *report, in *instance, logf
 	return nil
 }
 
-// benchScale imports cfg.Scale copies of the corpus into one project and
-// measures read latency over it.
-func benchScale(ctx context.Context, cfg config, eng *engine, rep *report, repos []corpusRepo, tmp string, logf func(string, ...any)) error {
-	logf("scale: %dx the corpus", cfg.Scale)
-	comps := projectComponents(repos, cfg.Scale)
-	sin, sres, err := runImport(ctx, eng, filepath.Join(tmp, "scale"), "scale", comps, cfg.cpuProfile("scale-import"))
+// scaleOnly reports whether the scale section is the only one that
+// needs the corpus and its first run is 1x, its own baseline.
+func scaleOnly(cfg config) bool {
+	for s := range cfg.Sections {
+		if s != "scale" && s != "import" && !slices.Contains(standalone, s) {
+			return false
+		}
+	}
+	return cfg.Sections["scale"] && len(cfg.Scales) > 0 && cfg.Scales[0] == 1
+}
+
+// benchScales runs the scale section once for each -scale N.
+func benchScales(ctx context.Context, cfg config, eng *engine, rep *report, repos []corpusRepo, tmp string, logf func(string, ...any)) error {
+	for i, n := range cfg.Scales {
+		keep := cfg.Keep && i == len(cfg.Scales)-1
+		if err := benchScale(ctx, cfg, n, keep, eng, rep, repos, filepath.Join(tmp, fmt.Sprintf("scale%d", n)), logf); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// benchScale imports copies of the corpus spread over 10 projects
+// (scaleProjects) and measures read latency over it, with the page
+// caches on (as served) and off (every page read from the database),
+// and edit latency. keep leaves the index in place when done.
+func benchScale(ctx context.Context, cfg config, copies int, keep bool, eng *engine, rep *report, repos []corpusRepo, dir string, logf func(string, ...any)) error {
+	logf("scale: %dx the corpus", copies)
+	specs := scaleProjects(repos, copies)
+	sin, sres, err := runImportProjects(ctx, eng, dir, specs, cfg.cpuProfile(fmt.Sprintf("scale%d-import", copies)))
 	if err != nil {
 		return fmt.Errorf("scale import: %w", err)
 	}
-	defer sin.Close()
-	rep.Scale = &scaleResult{Copies: cfg.Scale, Import: sres}
-	if err := cfg.heapProfile("scale-import"); err != nil {
+	defer func() {
+		if keep {
+			logf("-keep: the %dx index is left in %s", copies, sin.store.where())
+			sin.db.Close()
+			return
+		}
+		sin.Close()
+	}()
+	res := &scaleResult{Copies: copies, Projects: len(specs), Import: sres}
+	rep.Scales = append(rep.Scales, res)
+	if err := cfg.heapProfile(fmt.Sprintf("scale%d-import", copies)); err != nil {
 		return err
 	}
+	logf("scale: %dx reads", copies)
 	// Latency is what should not grow: one client, no queueing.
 	lo := loadOptions{Concurrency: []int{1}, Duration: cfg.Duration, MaxRequests: cfg.MaxRequests}
-	if rep.Scale.Load, err = runLoad(ctx, sin.db, endpoints("scale", "jellyfin-01", loadLanguage), lo); err != nil {
+	eps := scaleEndpoints(scaleProject(1), "jellyfin-01", loadLanguage)
+	if res.Load, err = runLoad(ctx, sin.db, eps, lo); err != nil {
 		return fmt.Errorf("scale reads: %w", err)
 	}
-	if rep.Scale.Writes, err = scaleWrites(ctx, cfg, sin); err != nil {
+	// The same without the page caches: what the database does per
+	// request, which the cached figures hide.
+	if err := sin.db.Close(); err != nil {
+		return err
+	}
+	if sin.db, err = sin.store.openWith(ctx, sqlstore.NoPageCache); err != nil {
+		return err
+	}
+	if res.Uncached, err = runLoad(ctx, sin.db, eps, lo); err != nil {
+		return fmt.Errorf("scale reads without the page cache: %w", err)
+	}
+	if err := sin.db.Close(); err != nil {
+		return err
+	}
+	if sin.db, err = sin.store.open(ctx); err != nil {
+		return err
+	}
+	logf("scale: %dx writes", copies)
+	if res.Writes, err = scaleWrites(ctx, cfg, sin); err != nil {
 		return fmt.Errorf("scale writes: %w", err)
 	}
+	res.PeakRSS = peakRSS()
+	if res.DBBytesAfter, err = sin.store.size(ctx); err != nil {
+		return err
+	}
 	return nil
+}
+
+// scaleEndpoints are the reads of the scale section: the reads section's
+// and searches, one scoped to the loaded translation (what should not
+// grow with the site) and one over every unit (whose count must grow).
+func scaleEndpoints(project, component, lang string) []endpoint {
+	tr := "/api/translations/" + project + "/" + component + "/" + lang + "/"
+	return append(endpoints(project, component, lang),
+		endpoint{Name: "search in the translation", Path: tr + "units/?q=play"},
+		endpoint{Name: "search, scoped by terms", Path: "/api/units/?q=" + url.QueryEscape("project:"+project+" component:"+component+" language:"+lang+" play")},
+		endpoint{Name: "search, every unit (grows)", Path: "/api/units/?q=" + url.QueryEscape(`source:"the file"`)},
+	)
 }
 
 // scaleWrites measures unit PATCHes over the scale index at concurrency

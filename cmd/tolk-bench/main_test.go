@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"flag"
 	"fmt"
+	"github.com/tolk-project/tolk/index"
 	"io"
 	"net/url"
 	"os"
@@ -66,7 +67,7 @@ func TestQuickRun(t *testing.T) {
 	if f := flag.Lookup("test.cpuprofile"); f != nil && f.Value.String() != "" {
 		return // one CPU profile at a time: the tool's own could not start
 	}
-	for _, name := range []string{"import.cpu.pprof", "reads.cpu.pprof", "reads-slowest.cpu.pprof", "writes.cpu.pprof", "bulk.cpu.pprof", "git-commit.cpu.pprof", "scale-import.cpu.pprof",
+	for _, name := range []string{"import.cpu.pprof", "reads.cpu.pprof", "reads-slowest.cpu.pprof", "writes.cpu.pprof", "bulk.cpu.pprof", "git-commit.cpu.pprof", "scale2-import.cpu.pprof",
 		"formats.cpu.pprof", "formats-slowest.cpu.pprof"} {
 		if fi, err := os.Stat(filepath.Join(cfg.PprofDir, name)); err != nil || fi.Size() == 0 {
 			t.Errorf("profile %s: %v", name, err)
@@ -191,9 +192,17 @@ func TestRedact(t *testing.T) {
 // and measured reads and writes over them without an error.
 func checkScale(t *testing.T, rep *report) {
 	t.Helper()
-	s := rep.Scale
-	if s == nil || s.Import.Units != 2*rep.Import.Units || len(s.Load) == 0 || len(s.Writes) != 2 {
+	if len(rep.Scales) != 1 {
+		t.Fatalf("scale runs = %d, want 1", len(rep.Scales))
+	}
+	s := rep.Scales[0]
+	if s.Import.Units != 2*rep.Import.Units || s.Projects != 2 || len(s.Load) == 0 || len(s.Uncached) != len(s.Load) || len(s.Writes) != 2 {
 		t.Fatalf("scale = %+v", s)
+	}
+	for _, p := range append(slices.Clone(s.Load), s.Uncached...) {
+		if p.Err != "" || p.NA || p.Real.Requests == 0 {
+			t.Errorf("scale read %s: %+v", p.Endpoint, p)
+		}
 	}
 	for _, p := range s.Writes {
 		if p.Stats.Requests == 0 || p.Stats.Errors != 0 {
@@ -438,19 +447,96 @@ func TestParseFlagsOnly(t *testing.T) {
 	}
 }
 
-// mustBench runs tolk-bench with the given flags, within two minutes,
-// its progress going to the test's log.
+// mustBench runs tolk-bench with the given flags, within five minutes,
+// its progress going to the test's log. A -quick run takes a minute or
+// two on a quiet machine; two minutes were exceeded at load 25 once the
+// scale section loaded its reads twice (page caches on and off).
 func mustBench(t *testing.T, args ...string) (config, *report) {
 	t.Helper()
 	cfg, err := parseFlags(args, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	rep, err := bench(ctx, cfg, testWriter{t})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return cfg, rep
+}
+
+func TestParseFlagsScale(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want []int
+		err  bool
+	}{
+		{nil, []int{10}, false},
+		{[]string{"-quick"}, []int{2}, false},
+		{[]string{"-scale", "1,10"}, []int{1, 10}, false},
+		{[]string{"-scale", "0"}, nil, false},
+		{[]string{"-scale", "ten"}, nil, true},
+		{[]string{"-scale", "-3"}, nil, true},
+	} {
+		cfg, err := parseFlags(tc.args, io.Discard)
+		if (err != nil) != tc.err {
+			t.Errorf("parseFlags(%q) error = %v, want error %v", tc.args, err, tc.err)
+			continue
+		}
+		if err == nil && !slices.Equal(cfg.Scales, tc.want) {
+			t.Errorf("parseFlags(%q) scales = %v, want %v", tc.args, cfg.Scales, tc.want)
+		}
+	}
+}
+
+// TestScaleProjects checks that the scale section's copies are spread
+// over at most 10 projects, the first holding jellyfin-01, every
+// component slug unique.
+func TestScaleProjects(t *testing.T) {
+	repos := []corpusRepo{{corpusComponent: corpusComponents[0]}, {corpusComponent: corpusComponents[2]}}
+	for _, copies := range []int{1, 2, 10, 25} {
+		specs := scaleProjects(repos, copies)
+		if want := min(copies, 10); len(specs) != want {
+			t.Fatalf("%d copies: %d projects, want %d", copies, len(specs), want)
+		}
+		seen := map[string]bool{}
+		for _, p := range specs {
+			for _, c := range p.Components {
+				if seen[c.Slug] {
+					t.Errorf("%d copies: component %s twice", copies, c.Slug)
+				}
+				seen[c.Slug] = true
+			}
+		}
+		if len(seen) != copies*len(repos) {
+			t.Errorf("%d copies: %d components, want %d", copies, len(seen), copies*len(repos))
+		}
+		if specs[0].Project.Slug != "scale-01" || !slices.ContainsFunc(specs[0].Components, func(c index.Component) bool {
+			return c.Slug == "jellyfin-01"
+		}) {
+			t.Errorf("%d copies: first project %s holds %v", copies, specs[0].Project.Slug, specs[0].Components)
+		}
+	}
+}
+
+// TestScaleTablesPerN checks the report of -scale 1,10: a table per N,
+// the 1x one on its own, the 10x one against it, reads with and without
+// the page caches.
+func TestScaleTablesPerN(t *testing.T) {
+	point := func(name string, p50 time.Duration) loadPoint {
+		return loadPoint{Endpoint: name, Concurrency: 1, Real: loadStats{Requests: 10, P50: p50, P99: 2 * p50, RPS: 100}}
+	}
+	one := &scaleResult{Copies: 1, Projects: 1, Import: importResult{Units: 1000, FullSec: 1, DBBytes: 1 << 20},
+		Load: []loadPoint{point("units page 1", time.Millisecond)}, Uncached: []loadPoint{point("units page 1", 2*time.Millisecond)}}
+	ten := &scaleResult{Copies: 10, Projects: 10, Import: importResult{Units: 10000, FullSec: 12, DBBytes: 10 << 20},
+		Load: []loadPoint{point("units page 1", time.Millisecond)}, Uncached: []loadPoint{point("units page 1", 3*time.Millisecond)}}
+	md := (&report{Scales: []*scaleResult{one, ten}}).Markdown()
+	for _, want := range []string{"### Scale: 1× the corpus", "| | 1× |\n|---|---:|\n| units | 1,000 |", "### Scale: 10× the corpus",
+		"Compared with the `-scale 1` run.", "| units | 1,000 | 10,000 | 10.0× | 10× |", "| full import, s | 1.00 | 12.00 | 12.0× | 10× |",
+		"| units page 1 | 1.00 ms | 1.00 ms | 1.00× |", "| units page 1 | 2.00 ms | 3.00 ms | 1.50× |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q:\n%s", want, md)
+		}
+	}
 }

@@ -16,8 +16,11 @@ import (
 // DB is the index, on SQLite or PostgreSQL. It is safe for concurrent use;
 // Close it when done.
 type DB struct {
-	rdb *sql.DB    // readers
-	r   *stmtCache // reads through rdb with prepared statements
+	rdb *sql.DB // readers
+	// walRestartFrames overrides the constant of that name when not 0
+	// (tests: a small log).
+	walRestartFrames atomic.Int64
+	r                *stmtCache // reads through rdb with prepared statements
 
 	// clock orders committed writes for the lookup and page caches.
 	clock            writeClock

@@ -292,14 +292,19 @@ func (c searchCompiler) narrowed(need *trigramNeed, cond sqlFrag) sqlFrag {
 	if need == nil || c.scan {
 		return cond
 	}
-	if c.scoped && !c.postgres {
-		// A search of a few translations reads their units on SQLite:
-		// that costs at most the size of the translations, where the
-		// index's candidates for a common word are those of the whole
-		// index ("project:bench language:de play": 4.7 ms of CPU
-		// reading the German units, 20 ms through the 25,789 candidates
-		// of "play", even with the candidates read once into a list).
-		// PostgreSQL's planner weighs the two by its statistics.
+	if c.scoped {
+		// A search of a few translations reads their units: that costs
+		// at most the size of the translations, where the index's
+		// candidates for a common word are those of the whole index
+		// ("project:bench language:de play": 4.7 ms of CPU reading the
+		// German units, 20 ms through the 25,789 candidates of "play",
+		// even with the candidates read once into a list) and grow with
+		// the site. PostgreSQL's planner cannot weigh the two: it
+		// estimates an array containment on the index's expression at a
+		// handful of rows (7 for "play", which 25,807 units hold), so
+		// given both it ANDs the GIN bitmap of the whole site with the
+		// translation's: a translation's search at 10x the corpus read
+		// 10x the candidates (issue 31, BENCHMARKS.md "Scale").
 		return cond
 	}
 	return joinFrags("AND", []sqlFrag{c.trigramFilter(need), cond})
