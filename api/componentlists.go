@@ -82,7 +82,7 @@ func newComponentListJSON(c *gin.Context, u edge.URLs, l *index.ComponentList) c
 	out := componentListJSON{Name: l.Name, Slug: l.Slug, ID: l.ID, ShowDashboard: l.ShowDashboard,
 		Components: []string{}, AutoAssign: []autoAssignJSON{}, URL: componentListURL(u, l.Slug, "")}
 	for _, comp := range visibleListComponents(c, l) {
-		out.Components = append(out.Components, u.Component(comp.Project.Slug, comp.Slug, ""))
+		out.Components = append(out.Components, u.Component(comp.Project.Slug, comp.FullSlug(), ""))
 	}
 	return out
 }

@@ -300,7 +300,7 @@ func linkedURL(u edge.URLs, c *index.Component) *string {
 // newComponentJSON converts a component; source is its source language,
 // which the domain type holds only as a code.
 func newComponentJSON(u edge.URLs, c *index.Component, source *index.Language, addons []string) componentJSON {
-	p, s := c.Project.Slug, c.Slug
+	p, s, fs := c.Project.Slug, c.Slug, c.FullSlug()
 	checks := c.EnforcedChecks
 	if checks == nil {
 		checks = []string{}
@@ -314,7 +314,7 @@ func newComponentJSON(u edge.URLs, c *index.Component, source *index.Language, a
 		Category:                    categoryURL(u, c.CategoryID),
 		VCS:                         c.VCS,
 		Repo:                        withoutCredentials(c.Repo),
-		GitExport:                   u.GitExport(p, s),
+		GitExport:                   u.GitExport(p, fs),
 		Branch:                      c.Branch,
 		PushBranch:                  c.PushBranch,
 		Filemask:                    c.Filemask,
@@ -326,14 +326,14 @@ func newComponentJSON(u edge.URLs, c *index.Component, source *index.Language, a
 		License:                     c.License,
 		LicenseURL:                  licenseURL(c.License),
 		Agreement:                   c.Agreement,
-		WebURL:                      u.ComponentWeb(p, s),
-		URL:                         u.Component(p, s, ""),
-		RepositoryURL:               u.Component(p, s, "repository"),
-		TranslationsURL:             u.Component(p, s, "translations"),
-		StatisticsURL:               u.Component(p, s, "statistics"),
-		LockURL:                     u.Component(p, s, "lock"),
-		LinksURL:                    u.Component(p, s, "links"),
-		ChangesListURL:              u.Component(p, s, "changes"),
+		WebURL:                      u.ComponentWeb(p, fs),
+		URL:                         u.Component(p, fs, ""),
+		RepositoryURL:               u.Component(p, fs, "repository"),
+		TranslationsURL:             u.Component(p, fs, "translations"),
+		StatisticsURL:               u.Component(p, fs, "statistics"),
+		LockURL:                     u.Component(p, fs, "lock"),
+		LinksURL:                    u.Component(p, fs, "links"),
+		ChangesListURL:              u.Component(p, fs, "changes"),
 		TaskURL:                     nil, // set by the writes that start a task (componentBody)
 		NewLang:                     c.NewLang,
 		LanguageCodeStyle:           c.LanguageCode,

@@ -36,7 +36,7 @@ type unitLinks struct {
 }
 
 func newUnitLinks(u edge.URLs, t *index.Translation) *unitLinks {
-	p, c, lang := t.Component.Project.Slug, t.Component.Slug, t.LanguageCode
+	p, c, lang := t.Component.Project.Slug, t.Component.FullSlug(), t.LanguageCode
 	editor := u
 	editor.FormatAPI = false // the checksum comes first
 	l := &unitLinks{

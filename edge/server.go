@@ -218,7 +218,7 @@ func (s *Server) Router() *Router { return &s.router }
 func (s *Server) MaxResponseBytes() int { return s.opts.MaxResponseBytes }
 
 // Handler returns the http.Handler serving every registered route.
-func (s *Server) Handler() http.Handler { return s.engine }
+func (s *Server) Handler() http.Handler { return http.HandlerFunc(s.serveHTTP) }
 
 // NewRateLimiter returns a limiter of its own with the edge's bound on
 // clients, for a limit an audience keeps (the sign-in form's).
@@ -231,6 +231,10 @@ func (s *Server) newEngine() *gin.Engine {
 	e.RedirectTrailingSlash = false
 	e.RedirectFixedPath = false
 	e.HandleMethodNotAllowed = true
+	// Route on the canonical raw path (paths.go), so that a component's
+	// full slug, cat%2Fslug, is one parameter.
+	e.UseRawPath = true
+	e.UnescapePathValues = true
 	// gin's ClientIP follows the same trust as the URL builder.
 	if err := e.SetTrustedProxies(s.opts.TrustedProxies); err != nil {
 		panic(fmt.Errorf("edge: trusted proxies: %w", err)) // Validate accepted them

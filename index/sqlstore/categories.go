@@ -359,3 +359,14 @@ func scanIDs(rows *sql.Rows) ([]int64, error) {
 	}
 	return out, rows.Err()
 }
+
+// categoryPath is Component.CategoryPath for a component in category id
+// (0: none), as categoryPathColumn reads it.
+func categoryPath(tx *Tx, id int64) (string, error) {
+	if id == 0 {
+		return "", nil
+	}
+	var path string
+	err := tx.QueryRow(categoryPathSelect+` ?`, id).Scan(&path)
+	return path, err
+}

@@ -20,7 +20,7 @@ const (
 // but what has a column of its own or belongs to another table.
 func componentSettings(c index.Component) (string, error) {
 	c.ID, c.ProjectID, c.Project, c.Locked, c.Import = 0, 0, index.Project{}, false, index.ImportStatus{}
-	c.CategoryID, c.LinkedID = 0, 0 // columns of their own
+	c.CategoryID, c.LinkedID, c.CategoryPath = 0, 0, "" // columns of their own
 	body, err := json.Marshal(c)
 	return string(body), err
 }
@@ -159,6 +159,11 @@ func (db *DB) UpdateComponent(ctx context.Context, id int64, update func(*index.
 		}
 		if err := setLinked(tx, id, after.LinkedID); err != nil {
 			return err
+		}
+		if after.CategoryID != before.CategoryID {
+			if after.CategoryPath, err = categoryPath(tx, after.CategoryID); err != nil {
+				return err
+			}
 		}
 		if before.Slug != after.Slug {
 			if err := relinkComponents(tx, after); err != nil {

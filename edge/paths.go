@@ -1,0 +1,90 @@
+package edge
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/tolk-project/tolk/index"
+)
+
+// The reference addresses a component inside categories by its full slug
+// in one path segment, the slashes encoded: /api/components/p/cat%2Fc/.
+// gin matches on the decoded path by default, where that segment is two,
+// so the engine routes on the raw path (UseRawPath) and routePath gives
+// it a canonical one first: every segment decoded but for '/' (so an
+// encoded slash stays inside its segment), '%' and '+' (which gin's
+// QueryUnescape of the parameters would otherwise turn into a space).
+// Static segments therefore match however a client encodes them, as they
+// did on the decoded path, and only a parameter can hold a '/'.
+
+// serveHTTP canonicalises the raw path, then routes.
+func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	r.URL.RawPath = routePath(r.URL)
+	s.engine.ServeHTTP(w, r)
+}
+
+// routePath is the path the router matches: "" when the request's path
+// has no escapes beyond the default ones (gin then uses the decoded
+// path, which is the same), else the canonical raw path described above.
+func routePath(u *url.URL) string {
+	if u.RawPath == "" {
+		return ""
+	}
+	raw := u.EscapedPath() // RawPath if it is a valid encoding of Path
+	segs := strings.Split(raw, "/")
+	for i, seg := range segs {
+		d, err := url.PathUnescape(seg)
+		if err != nil {
+			return "" // EscapedPath returned an invalid encoding: cannot happen; route on Path
+		}
+		segs[i] = segmentEscaper.Replace(d)
+	}
+	return strings.Join(segs, "/")
+}
+
+var segmentEscaper = strings.NewReplacer("%", "%25", "/", "%2F", "+", "%2B")
+
+// matchedPath is the path matchPath compares with patterns: the one the
+// router matched.
+func matchedPath(u *url.URL) string {
+	if p := routePath(u); p != "" {
+		return p
+	}
+	return u.Path
+}
+
+// splitComponentPath reads a component's path parameter: a slug, or the
+// reference's full slug (the categories' slugs, outermost first, then
+// the component's, joined by '/'). ok is false for anything else: an
+// empty part, "." or "..", more categories than index.MaxCategoryDepth.
+func splitComponentPath(param string) (categoryPath, slug string, ok bool) {
+	i := strings.LastIndexByte(param, '/')
+	categoryPath, slug = "", param
+	if i >= 0 {
+		categoryPath, slug = param[:i], param[i+1:]
+	}
+	parts := strings.Split(param, "/")
+	if len(parts) > index.MaxCategoryDepth+1 {
+		return "", "", false
+	}
+	for _, p := range parts {
+		if p == "" || p == "." || p == ".." {
+			return "", "", false
+		}
+	}
+	return categoryPath, slug, true
+}
+
+// ErrComponentPath answers a component path that names no component.
+var errComponentPath = index.Errorf(index.ErrNotFound, "No Component matches the given query.")
+
+// inCategories reports whether a component found by its slug is the one
+// a path parameter names: the path's categories are the component's.
+// A bare slug names a component in categories too (the reference's slugs
+// are unique only inside a category, Tolk's in the whole project, so a
+// bare slug is never ambiguous and the URLs clients stored before the
+// component moved into a category keep working).
+func inCategories(c *index.Component, categoryPath string) bool {
+	return categoryPath == "" || categoryPath == c.CategoryPath
+}
