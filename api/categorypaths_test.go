@@ -37,11 +37,17 @@ func TestCategoryPaths(t *testing.T) {
 		t.Fatalf("moved = %q %q, %v", moved.CategoryPath, moved.FullSlug(), err)
 	}
 
+	// A category and a component at one level cannot share a slug: the
+	// pages give both a segment.
+	wantResponse(t, "category slug of a component", servertest.DoJSON(t, "POST", base+"/api/categories/", admin,
+		map[string]any{"name": "Glossaries", "slug": "glossary", "project": project}), 400, invalid(
+		[3]string{"slug", "unique", "Component or category with the same URL slug already exists at this level."}))
+
 	compURL := base + "/api/components/demo/main%2Fdocs%2Fapp/"
 	comp := servertest.GetObject(t, compURL)
 	if comp["url"] != compURL || comp["slug"] != "app" || comp["category"] != sub["url"] ||
 		comp["translations_url"] != compURL+"translations/" || comp["statistics_url"] != compURL+"statistics/" ||
-		comp["web_url"] != base+"/projects/demo/main%2Fdocs%2Fapp/" {
+		comp["web_url"] != base+"/projects/demo/main/docs/app/" {
 		t.Errorf("component = %v", comp)
 	}
 	// The bare slug keeps working (Tolk's slugs are unique in a project).
@@ -50,11 +56,13 @@ func TestCategoryPaths(t *testing.T) {
 	}
 	trURL := base + "/api/translations/demo/main%2Fdocs%2Fapp/de/"
 	tr := servertest.GetObject(t, trURL)
-	if tr["url"] != trURL || tr["units_list_url"] != trURL+"units/" {
-		t.Errorf("translation = %v %v", tr["url"], tr["units_list_url"])
+	if tr["url"] != trURL || tr["units_list_url"] != trURL+"units/" ||
+		tr["web_url"] != base+"/projects/demo/main/docs/app/de/" || tr["translate_url"] != base+"/translate/demo/main/docs/app/de/" {
+		t.Errorf("translation = %v %v %v %v", tr["url"], tr["units_list_url"], tr["web_url"], tr["translate_url"])
 	}
 	units := servertest.Results(t, servertest.GetObject(t, trURL+"units/"))
-	if len(units) == 0 || units[0]["translation"] != trURL {
+	if len(units) == 0 || units[0]["translation"] != trURL ||
+		!strings.HasPrefix(units[0]["web_url"].(string), base+"/translate/demo/main/docs/app/de/?checksum=") {
 		t.Fatalf("units = %v", units)
 	}
 	if u := servertest.GetObject(t, units[0]["url"].(string)); u["translation"] != trURL {

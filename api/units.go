@@ -42,7 +42,7 @@ func newUnitLinks(u edge.URLs, t *index.Translation) *unitLinks {
 	l := &unitLinks{
 		translationJSON: appendJSONString(nil, u.Translation(p, c, lang, "")),
 		units:           newByIDJSON(u, "/api/units/"),
-		editorJSON:      openJSONString(editor.Abs(edge.Join("translate", p, c, lang), "") + "?checksum="),
+		editorJSON:      openJSONString(editor.Translate(p, c, lang) + "?checksum="),
 		editorTail:      `"`,
 	}
 	if u.FormatAPI {

@@ -3,6 +3,7 @@ package edge
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/tolk-project/tolk/index"
@@ -18,10 +19,77 @@ import (
 // Static segments therefore match however a client encodes them, as they
 // did on the decoded path, and only a parameter can hold a '/'.
 
-// serveHTTP canonicalises the raw path, then routes.
+// serveHTTP canonicalises the raw path, folds a page path's categories
+// into its component's segment, then routes.
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	r.URL.RawPath = routePath(r.URL)
+	s.foldCategories(r)
 	s.engine.ServeHTTP(w, r)
+}
+
+// pagePrefixes are the pages whose paths name a component after the
+// project: the reference gives its categories segments of their own
+// there (/projects/p/cat/sub/c/de/).
+var pagePrefixes = []string{"/projects/", "/translate/", "/zen/"}
+
+// foldCategories rewrites a page path whose segments after the project
+// start with the slugs of one of the project's categories so that the
+// category path and the segment after it (the component) become one
+// segment, cat%2Fsub%2Fc, as the routes and FindComponent read it. A
+// path naming a category itself (/projects/p/cat/sub/) becomes
+// /projects/p/cat%2Fsub/, which the component page serves as the
+// category's. Category and component slugs are unique together at each
+// level, so the reading is never ambiguous. Projects without categories
+// cost one cached lookup.
+func (s *Server) foldCategories(r *http.Request) {
+	path := matchedPath(r.URL)
+	var prefix string
+	for _, p := range pagePrefixes {
+		if strings.HasPrefix(path, p) {
+			prefix = p
+			break
+		}
+	}
+	if prefix == "" {
+		return
+	}
+	segs := strings.Split(path[len(prefix):], "/")
+	if len(segs) < 3 || segs[1] == "" { // project, one segment at least, then the trailing ""
+		return
+	}
+	project, err := url.PathUnescape(segs[0])
+	if err != nil {
+		return
+	}
+	cats, err := s.store.CategoryPaths(r.Context(), project)
+	if err != nil || len(cats) == 0 {
+		return
+	}
+	rest := segs[1:]
+	k := 0
+	for n := 1; n <= index.MaxCategoryDepth && n < len(rest); n++ {
+		if rest[n-1] == "" {
+			break
+		}
+		joined, err := url.PathUnescape(strings.Join(rest[:n], "/"))
+		if err != nil {
+			return
+		}
+		if slices.Contains(cats, joined) {
+			k = n
+		}
+	}
+	if k == 0 {
+		return
+	}
+	take := k + 1 // the categories and the component
+	if rest[k] == "" {
+		take = k // the category's own page
+	}
+	folded := strings.Join(rest[:take], "%2F")
+	out := append([]string{segs[0], folded}, rest[take:]...)
+	raw := prefix + strings.Join(out, "/")
+	r.URL.RawPath = raw
 }
 
 // routePath is the path the router matches: "" when the request's path

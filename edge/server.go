@@ -41,6 +41,10 @@ type Store interface {
 	// ApplyUpload applies a parsed file to a translation in one
 	// transaction; see index.Upload for the rules.
 	ApplyUpload(ctx context.Context, translationID int64, up index.Upload) (index.UploadResult, error)
+	// CategoryPaths returns the paths of a project's categories
+	// ("main", "main/docs"), none for an unknown project; the slice
+	// must not be modified.
+	CategoryPaths(ctx context.Context, projectSlug string) ([]string, error)
 }
 
 // Options configure the edge. The zero value is usable.

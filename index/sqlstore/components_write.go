@@ -115,6 +115,18 @@ func checkComponentUnique(tx *Tx, c index.Component) error {
 			fe.Add(u.attr, "unique", u.msg)
 		}
 	}
+	// A category at the component's level takes the slug too
+	// (checkCategory).
+	if _, taken := fe.Fields["slug"]; !taken {
+		var n int
+		if err := tx.QueryRow(`SELECT count(*) FROM categories WHERE project_id = ?
+			AND coalesce(category_id, 0) = ? AND slug = ?`, c.ProjectID, c.CategoryID, c.Slug).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			fe.Add("slug", "unique", componentSlugTaken)
+		}
+	}
 	return fe.Err()
 }
 

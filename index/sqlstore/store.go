@@ -30,6 +30,7 @@ type DB struct {
 	private          genCache[struct{}, []index.Project]
 	grants           genCache[int64, []index.Grant] // by user (userGrants)
 	peers            genCache[peerKey, []int64]     // translation ids (cachedPeerIDs)
+	categoryPaths    genCache[string, []string]     // by project slug (CategoryPaths)
 	stats            genCache[[2]string, timedStats]
 	unitPages        genCache[string, page[index.Unit]]
 	// recent keeps each scope's last full count of recent changes
