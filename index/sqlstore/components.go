@@ -152,6 +152,9 @@ func (db *DB) SaveComponent(ctx context.Context, c index.Component) (saved index
 				ProjectID: c.ProjectID, ComponentID: id}); err != nil {
 				return err
 			}
+			if err := autoAssign(tx, id); err != nil {
+				return err
+			}
 		case err != nil:
 			return err
 		default:

@@ -181,6 +181,9 @@ func (db *DB) UpdateComponent(ctx context.Context, id int64, update func(*index.
 			if err := relinkComponents(tx, after); err != nil {
 				return err
 			}
+			if err := autoAssign(tx, id); err != nil {
+				return err
+			}
 		}
 		later, err = recheckComponent(tx, before, after, db.rechecks.inline)
 		return err
