@@ -47,6 +47,7 @@ func TestCategoryPaths(t *testing.T) {
 	comp := servertest.GetObject(t, compURL)
 	if comp["url"] != compURL || comp["slug"] != "app" || comp["category"] != sub["url"] ||
 		comp["translations_url"] != compURL+"translations/" || comp["statistics_url"] != compURL+"statistics/" ||
+		comp["credits_url"] != compURL+"credits/" ||
 		comp["web_url"] != base+"/projects/demo/main/docs/app/" {
 		t.Errorf("component = %v", comp)
 	}

@@ -165,6 +165,7 @@ type projectJSON struct {
 	StatisticsURL     string `json:"statistics_url"`
 	ChangesListURL    string `json:"changes_list_url"`
 	LanguagesURL      string `json:"languages_url"`
+	CreditsURL        string `json:"credits_url"` // the reference's, after labels_url (Tolk serves no labels_url yet)
 	TranslationReview bool   `json:"translation_review"`
 	SourceReview      bool   `json:"source_review"`
 	SetLanguageTeam   bool   `json:"set_language_team"`
@@ -190,6 +191,7 @@ func newProjectJSON(u edge.URLs, p *index.Project) projectJSON {
 		StatisticsURL:      u.Project(p.Slug, "statistics"),
 		ChangesListURL:     u.Project(p.Slug, "changes"),
 		LanguagesURL:       u.Project(p.Slug, "languages"),
+		CreditsURL:         u.Project(p.Slug, "credits"),
 		TranslationReview:  p.TranslationReview,
 		SourceReview:       p.SourceReview,
 		SetLanguageTeam:    p.SetLanguageTeam,
@@ -232,6 +234,7 @@ type componentJSON struct {
 	LinksURL                    string       `json:"links_url"`
 	ChangesListURL              string       `json:"changes_list_url"`
 	TaskURL                     *string      `json:"task_url"`
+	CreditsURL                  string       `json:"credits_url"`
 	NewLang                     string       `json:"new_lang"`
 	LanguageCodeStyle           string       `json:"language_code_style"`
 	Push                        string       `json:"push"`
@@ -335,6 +338,7 @@ func newComponentJSON(u edge.URLs, c *index.Component, source *index.Language, a
 		LinksURL:                    u.Component(p, fs, "links"),
 		ChangesListURL:              u.Component(p, fs, "changes"),
 		TaskURL:                     nil, // set by the writes that start a task (componentBody)
+		CreditsURL:                  u.Component(p, fs, "credits"),
 		NewLang:                     c.NewLang,
 		LanguageCodeStyle:           c.LanguageCode,
 		Push:                        withoutCredentials(c.Push),
