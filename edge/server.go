@@ -222,7 +222,17 @@ func (s *Server) Router() *Router { return &s.router }
 func (s *Server) MaxResponseBytes() int { return s.opts.MaxResponseBytes }
 
 // Handler returns the http.Handler serving every registered route.
-func (s *Server) Handler() http.Handler { return http.HandlerFunc(s.serveHTTP) }
+// Its Routes lists the routes registered, as gin's engine does (tests
+// walk them).
+func (s *Server) Handler() http.Handler { return handler{s} }
+
+// handler serves through Server.serveHTTP (paths.go).
+type handler struct{ s *Server }
+
+func (h handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.s.serveHTTP(w, r) }
+
+// Routes are the engine's routes.
+func (h handler) Routes() gin.RoutesInfo { return h.s.engine.Routes() }
 
 // NewRateLimiter returns a limiter of its own with the edge's bound on
 // clients, for a limit an audience keeps (the sign-in form's).
