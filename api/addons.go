@@ -87,7 +87,7 @@ func newAddonJSON(u edge.URLs, a *index.Addon) addonJSON {
 		out.Configuration = w
 	}
 	if a.ComponentID != 0 {
-		out.Component = ptr(u.Component(a.ProjectSlug, a.ComponentSlug, ""))
+		out.Component = ptr(u.Component(a.ProjectSlug, index.FullSlug(a.CategoryPath, a.ComponentSlug), ""))
 	} else {
 		out.Project = ptr(u.Project(a.ProjectSlug, ""))
 	}

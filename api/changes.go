@@ -79,7 +79,7 @@ func (it *changeItem) AppendJSON(b []byte) []byte {
 	} else {
 		b = append(b, "null"...)
 	}
-	p, c, lang := ch.ProjectSlug, ch.ComponentSlug, ch.LanguageCode
+	p, c, lang := ch.ProjectSlug, ch.ComponentFullSlug(), ch.LanguageCode
 	tied := p != "" && c != ""
 	b = append(b, `,"component":`...)
 	if tied {

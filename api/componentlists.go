@@ -2,7 +2,11 @@ package api
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"net/http"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
 	"github.com/tolk-project/tolk/edge"
@@ -64,8 +68,10 @@ type autoAssignJSON struct {
 }
 
 // componentListJSON is the reference's ComponentList object
-// (ComponentListSerializer), in its key order. auto_assign is always
-// empty: Tolk keeps no automatic assignment rules.
+// (ComponentListSerializer), in its key order. auto_assign is read-only
+// there (its rules are written in the admin interface); Tolk takes it on
+// POST, PUT and PATCH too, as the reference's shape, so that a list can
+// be set up through the API alone.
 type componentListJSON struct {
 	Name          string           `json:"name"`
 	Slug          string           `json:"slug"`
@@ -82,7 +88,10 @@ func newComponentListJSON(c *gin.Context, u edge.URLs, l *index.ComponentList) c
 	out := componentListJSON{Name: l.Name, Slug: l.Slug, ID: l.ID, ShowDashboard: l.ShowDashboard,
 		Components: []string{}, AutoAssign: []autoAssignJSON{}, URL: componentListURL(u, l.Slug, "")}
 	for _, comp := range visibleListComponents(c, l) {
-		out.Components = append(out.Components, u.Component(comp.Project.Slug, comp.Slug, ""))
+		out.Components = append(out.Components, u.Component(comp.Project.Slug, comp.FullSlug(), ""))
+	}
+	for _, a := range l.AutoAssign {
+		out.AutoAssign = append(out.AutoAssign, autoAssignJSON{ProjectMatch: a.ProjectMatch, ComponentMatch: a.ComponentMatch})
 	}
 	return out
 }
@@ -138,6 +147,63 @@ func readComponentList(pl *payload, l *index.ComponentList, required []string) {
 	if v, ok := pl.flag("show_dashboard", false); ok {
 		l.ShowDashboard = v
 	}
+	if rules, ok := readAutoAssign(pl); ok {
+		l.AutoAssign = rules
+	}
+}
+
+// readAutoAssign reads auto_assign: a list of at most
+// index.MaxAutoAssignRules objects whose project_match and
+// component_match are regular expressions (each "^$", the reference's
+// default, when left out). ok is false when it is absent or wrong, the
+// problem recorded on auto_assign.
+func readAutoAssign(pl *payload) ([]index.AutoAssign, bool) {
+	raw, ok := pl.present("auto_assign", false)
+	if !ok {
+		return nil, false
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		pl.fail("auto_assign", "not_a_list", fmt.Sprintf("Expected a list of items but got type \"%s\".", rawKind(raw)))
+		return nil, false
+	}
+	if len(items) > index.MaxAutoAssignRules {
+		pl.fail("auto_assign", "max_length", fmt.Sprintf("Ensure this field has no more than %d elements.", index.MaxAutoAssignRules))
+		return nil, false
+	}
+	rules := make([]index.AutoAssign, 0, len(items))
+	for i, item := range items {
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(item, &obj) != nil || obj == nil {
+			pl.fail("auto_assign", "invalid", fmt.Sprintf("Item %d: expected a dictionary, but got %s.", i, rawKind(item)))
+			return nil, false
+		}
+		a := index.AutoAssign{ProjectMatch: "^$", ComponentMatch: "^$"}
+		for _, f := range []struct {
+			name string
+			dst  *string
+		}{{"project_match", &a.ProjectMatch}, {"component_match", &a.ComponentMatch}} {
+			v, ok := obj[f.name]
+			if !ok {
+				continue
+			}
+			if json.Unmarshal(v, f.dst) != nil {
+				pl.fail("auto_assign", "invalid", fmt.Sprintf("Item %d: %s: not a valid string.", i, f.name))
+				return nil, false
+			}
+			if utf8.RuneCountInString(*f.dst) > index.AutoAssignRegexLength || strings.ContainsRune(*f.dst, 0) {
+				pl.fail("auto_assign", "invalid", fmt.Sprintf("Item %d: %s: ensure this field has no more than %d characters and no NUL.",
+					i, f.name, index.AutoAssignRegexLength))
+				return nil, false
+			}
+			if _, err := index.CompileAutoAssign(*f.dst); err != nil {
+				pl.fail("auto_assign", "invalid", fmt.Sprintf("Item %d: %s: invalid regular expression: %v", i, f.name, err))
+				return nil, false
+			}
+		}
+		rules = append(rules, a)
+	}
+	return rules, true
 }
 
 // createComponentList serves POST /api/component-lists/: name and slug
@@ -200,6 +266,9 @@ func (s *Server) updateComponentList(partial bool) gin.HandlerFunc {
 		}
 		l, err = s.store.UpdateComponentList(c.Request.Context(), l.ID, func(q *index.ComponentList) error {
 			q.Name, q.Slug, q.ShowDashboard = in.Name, in.Slug, in.ShowDashboard
+			if pl.has("auto_assign") { // a write without it keeps the rules
+				q.AutoAssign = in.AutoAssign
+			}
 			return nil
 		})
 		if err != nil {

@@ -165,6 +165,7 @@ type projectJSON struct {
 	StatisticsURL     string `json:"statistics_url"`
 	ChangesListURL    string `json:"changes_list_url"`
 	LanguagesURL      string `json:"languages_url"`
+	CreditsURL        string `json:"credits_url"` // the reference's, after labels_url (Tolk serves no labels_url yet)
 	TranslationReview bool   `json:"translation_review"`
 	SourceReview      bool   `json:"source_review"`
 	SetLanguageTeam   bool   `json:"set_language_team"`
@@ -190,6 +191,7 @@ func newProjectJSON(u edge.URLs, p *index.Project) projectJSON {
 		StatisticsURL:      u.Project(p.Slug, "statistics"),
 		ChangesListURL:     u.Project(p.Slug, "changes"),
 		LanguagesURL:       u.Project(p.Slug, "languages"),
+		CreditsURL:         u.Project(p.Slug, "credits"),
 		TranslationReview:  p.TranslationReview,
 		SourceReview:       p.SourceReview,
 		SetLanguageTeam:    p.SetLanguageTeam,
@@ -232,6 +234,7 @@ type componentJSON struct {
 	LinksURL                    string       `json:"links_url"`
 	ChangesListURL              string       `json:"changes_list_url"`
 	TaskURL                     *string      `json:"task_url"`
+	CreditsURL                  string       `json:"credits_url"`
 	NewLang                     string       `json:"new_lang"`
 	LanguageCodeStyle           string       `json:"language_code_style"`
 	Push                        string       `json:"push"`
@@ -300,7 +303,7 @@ func linkedURL(u edge.URLs, c *index.Component) *string {
 // newComponentJSON converts a component; source is its source language,
 // which the domain type holds only as a code.
 func newComponentJSON(u edge.URLs, c *index.Component, source *index.Language, addons []string) componentJSON {
-	p, s := c.Project.Slug, c.Slug
+	p, s, fs := c.Project.Slug, c.Slug, c.FullSlug()
 	checks := c.EnforcedChecks
 	if checks == nil {
 		checks = []string{}
@@ -314,7 +317,7 @@ func newComponentJSON(u edge.URLs, c *index.Component, source *index.Language, a
 		Category:                    categoryURL(u, c.CategoryID),
 		VCS:                         c.VCS,
 		Repo:                        withoutCredentials(c.Repo),
-		GitExport:                   u.GitExport(p, s),
+		GitExport:                   u.GitExport(p, fs),
 		Branch:                      c.Branch,
 		PushBranch:                  c.PushBranch,
 		Filemask:                    c.Filemask,
@@ -326,15 +329,16 @@ func newComponentJSON(u edge.URLs, c *index.Component, source *index.Language, a
 		License:                     c.License,
 		LicenseURL:                  licenseURL(c.License),
 		Agreement:                   c.Agreement,
-		WebURL:                      u.ComponentWeb(p, s),
-		URL:                         u.Component(p, s, ""),
-		RepositoryURL:               u.Component(p, s, "repository"),
-		TranslationsURL:             u.Component(p, s, "translations"),
-		StatisticsURL:               u.Component(p, s, "statistics"),
-		LockURL:                     u.Component(p, s, "lock"),
-		LinksURL:                    u.Component(p, s, "links"),
-		ChangesListURL:              u.Component(p, s, "changes"),
+		WebURL:                      u.ComponentWeb(p, fs),
+		URL:                         u.Component(p, fs, ""),
+		RepositoryURL:               u.Component(p, fs, "repository"),
+		TranslationsURL:             u.Component(p, fs, "translations"),
+		StatisticsURL:               u.Component(p, fs, "statistics"),
+		LockURL:                     u.Component(p, fs, "lock"),
+		LinksURL:                    u.Component(p, fs, "links"),
+		ChangesListURL:              u.Component(p, fs, "changes"),
 		TaskURL:                     nil, // set by the writes that start a task (componentBody)
+		CreditsURL:                  u.Component(p, fs, "credits"),
 		NewLang:                     c.NewLang,
 		LanguageCodeStyle:           c.LanguageCode,
 		Push:                        withoutCredentials(c.Push),

@@ -54,6 +54,7 @@ func TestComponent(t *testing.T) {
 		"statistics_url":   base + "/api/components/demo/app/statistics/",
 		"lock_url":         base + "/api/components/demo/app/lock/",
 		"links_url":        base + "/api/components/demo/app/links/",
+		"credits_url":      base + "/api/components/demo/app/credits/",
 		"is_glossary":      false, "task_url": nil,
 	})
 	checkValues(t, "source_language", servertest.Obj(t, c["source_language"]), map[string]any{"code": "en", "name": "English"})

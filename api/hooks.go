@@ -194,7 +194,7 @@ func (s *Server) startHookUpdates(c *gin.Context, service string, ev *hookEvent,
 			"component", comp.Slug, "task", task.ID)
 		if canView(&comp.Project) {
 			names = append(names, comp.Project.Slug+"/"+comp.Slug)
-			urls = append(urls, u.Component(comp.Project.Slug, comp.Slug, ""))
+			urls = append(urls, u.Component(comp.Project.Slug, comp.FullSlug(), ""))
 		}
 	}
 	return urls, names, nil

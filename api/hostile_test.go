@@ -65,9 +65,9 @@ type hostileRoute struct {
 // matrix row that sends it.
 func hostileRoutes(tb testing.TB) []hostileRoute {
 	tb.Helper()
-	engine, ok := servertest.Handler(servertest.MustOpenDB(tb), servertest.Options{}).(*gin.Engine)
+	engine, ok := servertest.Handler(servertest.MustOpenDB(tb), servertest.Options{}).(interface{ Routes() gin.RoutesInfo })
 	if !ok {
-		tb.Fatal("the handler is not a gin engine")
+		tb.Fatal("the handler does not list its routes")
 	}
 	var out []hostileRoute
 	for _, ri := range engine.Routes() {

@@ -797,9 +797,9 @@ func TestPermissionMatrix(t *testing.T) {
 // TestPermissionMatrixCoversEveryWrite fails when a write route is
 // missing from the matrix, or the matrix names one that does not exist.
 func TestPermissionMatrixCoversEveryWrite(t *testing.T) {
-	engine, ok := servertest.Handler(servertest.MustOpenDB(t), servertest.Options{}).(*gin.Engine)
+	engine, ok := servertest.Handler(servertest.MustOpenDB(t), servertest.Options{}).(interface{ Routes() gin.RoutesInfo })
 	if !ok {
-		t.Fatal("the handler is not a gin engine")
+		t.Fatal("the handler does not list its routes")
 	}
 	// Outside /api/ only these take writes, each tested where it lives:
 	// the Git export's POST is upload-pack, a read, and its push is

@@ -108,6 +108,7 @@ func TestProject(t *testing.T) {
 		"statistics_url":      base + "/api/projects/demo/statistics/",
 		"changes_list_url":    base + "/api/projects/demo/changes/",
 		"languages_url":       base + "/api/projects/demo/languages/",
+		"credits_url":         base + "/api/projects/demo/credits/",
 		"set_language_team":   true, "enable_hooks": true, "translation_review": false,
 		"source_review": false, "instructions": "", "language_aliases": "",
 		"use_shared_tm": true, "contribute_shared_tm": true,

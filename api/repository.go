@@ -251,7 +251,7 @@ func (s *Server) getComponentRepository(c *gin.Context) {
 		s.edge.Fail(c, err)
 		return
 	}
-	url := s.edge.URLsFor(c).Component(comp.Project.Slug, comp.Slug, "repository")
+	url := s.edge.URLsFor(c).Component(comp.Project.Slug, comp.FullSlug(), "repository")
 	s.edge.WriteJSON(c, http.StatusOK, newComponentRepositoryJSON(url, &comp, &st))
 }
 
@@ -275,7 +275,7 @@ func (s *Server) getTranslationRepository(c *gin.Context) {
 		s.edge.Fail(c, err)
 		return
 	}
-	url := s.edge.URLsFor(c).Translation(t.Component.Project.Slug, t.Component.Slug, t.LanguageCode, "repository")
+	url := s.edge.URLsFor(c).Translation(t.Component.Project.Slug, t.Component.FullSlug(), t.LanguageCode, "repository")
 	s.edge.WriteJSON(c, http.StatusOK, newComponentRepositoryJSON(url, &t.Component, &st))
 }
 

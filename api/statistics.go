@@ -110,7 +110,7 @@ type translationStatsJSON struct {
 
 // newTranslationStatsJSON converts the statistics of translation t.
 func newTranslationStatsJSON(u edge.URLs, t *index.Translation, st *index.Stats) translationStatsJSON {
-	p, comp, l := t.Component.Project.Slug, t.Component.Slug, t.LanguageCode
+	p, comp, l := t.Component.Project.Slug, t.Component.FullSlug(), t.LanguageCode
 	return translationStatsJSON{
 		statsJSON:    newStatsJSON(st),
 		Code:         t.Language.Code,

@@ -61,7 +61,7 @@ type translationJSON struct {
 }
 
 func newTranslationJSON(u edge.URLs, t *index.Translation, source *index.Language, addons []string) translationJSON {
-	p, c, l := t.Component.Project.Slug, t.Component.Slug, t.LanguageCode
+	p, c, l := t.Component.Project.Slug, t.Component.FullSlug(), t.LanguageCode
 	st := &t.Stats
 	return translationJSON{
 		Language:             newLanguageJSON(u, &t.Language),

@@ -19,7 +19,7 @@ var (
 	projectShape = servertest.Shape{
 		"name": "string", "slug": "string", "id": "int", "web": "string", "web_url": "url", "url": "url",
 		"components_list_url": "url", "repository_url": "url", "statistics_url": "url",
-		"changes_list_url": "url", "languages_url": "url", "translation_review": "bool",
+		"changes_list_url": "url", "languages_url": "url", "credits_url": "url", "translation_review": "bool",
 		"source_review": "bool", "set_language_team": "bool", "instructions": "string",
 		"enable_hooks": "bool", "language_aliases": "string",
 		"use_shared_tm": "bool", "contribute_shared_tm": "bool",
@@ -31,7 +31,7 @@ var (
 		"new_base": "string", "file_format": "string", "license": "string", "license_url": "url|null",
 		"agreement": "string", "web_url": "url", "url": "url", "repository_url": "url",
 		"translations_url": "url", "statistics_url": "url", "lock_url": "url", "links_url": "url",
-		"changes_list_url": "url", "task_url": "null", "new_lang": "string",
+		"changes_list_url": "url", "task_url": "null", "credits_url": "url", "new_lang": "string",
 		"language_code_style": "string", "push": "string", "check_flags": "string", "priority": "int",
 		"enforced_checks": "strings", "restricted": "bool", "repoweb": "string",
 		"report_source_bugs": "string", "merge_style": "string", "commit_message": "string",

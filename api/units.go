@@ -36,13 +36,13 @@ type unitLinks struct {
 }
 
 func newUnitLinks(u edge.URLs, t *index.Translation) *unitLinks {
-	p, c, lang := t.Component.Project.Slug, t.Component.Slug, t.LanguageCode
+	p, c, lang := t.Component.Project.Slug, t.Component.FullSlug(), t.LanguageCode
 	editor := u
 	editor.FormatAPI = false // the checksum comes first
 	l := &unitLinks{
 		translationJSON: appendJSONString(nil, u.Translation(p, c, lang, "")),
 		units:           newByIDJSON(u, "/api/units/"),
-		editorJSON:      openJSONString(editor.Abs(edge.Join("translate", p, c, lang), "") + "?checksum="),
+		editorJSON:      openJSONString(editor.Translate(p, c, lang) + "?checksum="),
 		editorTail:      `"`,
 	}
 	if u.FormatAPI {

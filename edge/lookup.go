@@ -17,20 +17,36 @@ func (s *Server) FindProject(c *gin.Context) (index.Project, error) {
 	return p, err
 }
 
-// FindComponent resolves the component named by the request path; one
-// in a private project the principal may not see is not found.
+// FindComponent resolves the component named by the request path, by
+// its slug or its full slug (splitComponentPath); one in a private
+// project the principal may not see is not found.
 func (s *Server) FindComponent(c *gin.Context) (index.Component, error) {
-	comp, err := s.store.FindComponent(c.Request.Context(), c.Param("project"), c.Param("component"))
+	cats, slug, ok := splitComponentPath(c.Param("component"))
+	if !ok {
+		return index.Component{}, errComponentPath
+	}
+	comp, err := s.store.FindComponent(c.Request.Context(), c.Param("project"), slug)
+	if err == nil && !inCategories(&comp, cats) {
+		return index.Component{}, errComponentPath
+	}
 	if err == nil {
 		err = Visible(c, &comp.Project)
 	}
 	return comp, err
 }
 
-// FindTranslation resolves the translation named by the request path;
-// one in a private project the principal may not see is not found.
+// FindTranslation resolves the translation named by the request path,
+// its component named as FindComponent reads it; one in a private
+// project the principal may not see is not found.
 func (s *Server) FindTranslation(c *gin.Context) (index.Translation, error) {
-	t, err := s.store.FindTranslation(c.Request.Context(), c.Param("project"), c.Param("component"), c.Param("language"))
+	cats, slug, ok := splitComponentPath(c.Param("component"))
+	if !ok {
+		return index.Translation{}, errComponentPath
+	}
+	t, err := s.store.FindTranslation(c.Request.Context(), c.Param("project"), slug, c.Param("language"))
+	if err == nil && !inCategories(&t.Component, cats) {
+		return index.Translation{}, errComponentPath
+	}
 	if err == nil {
 		err = Visible(c, &t.Component.Project)
 	}

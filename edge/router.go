@@ -133,7 +133,7 @@ func (s *Server) noRoute(c *gin.Context) {
 // noMethod answers a method the resource does not take, with its Allow.
 func (s *Server) noMethod(c *gin.Context) {
 	for _, r := range s.router.resources {
-		if matchPath(r.path, c.Request.URL.Path) {
+		if matchPath(r.path, matchedPath(c.Request.URL)) {
 			c.Header("Allow", strings.Join(r.allow, ", "))
 			break
 		}
@@ -144,10 +144,10 @@ func (s *Server) noMethod(c *gin.Context) {
 // slashRedirect returns where a path that lacks only its trailing slash
 // should go: the same path with the slash, query kept.
 func slashRedirect(u *url.URL, resources []resource) (string, bool) {
-	if strings.HasSuffix(u.Path, "/") {
+	if strings.HasSuffix(matchedPath(u), "/") {
 		return "", false
 	}
-	path := u.Path + "/"
+	path := matchedPath(u) + "/"
 	for _, r := range resources {
 		if matchPath(r.path, path) {
 			to := u.EscapedPath() + "/"

@@ -41,6 +41,10 @@ type Store interface {
 	// ApplyUpload applies a parsed file to a translation in one
 	// transaction; see index.Upload for the rules.
 	ApplyUpload(ctx context.Context, translationID int64, up index.Upload) (index.UploadResult, error)
+	// CategoryPaths returns the paths of a project's categories
+	// ("main", "main/docs"), none for an unknown project; the slice
+	// must not be modified.
+	CategoryPaths(ctx context.Context, projectSlug string) ([]string, error)
 }
 
 // Options configure the edge. The zero value is usable.
@@ -218,7 +222,17 @@ func (s *Server) Router() *Router { return &s.router }
 func (s *Server) MaxResponseBytes() int { return s.opts.MaxResponseBytes }
 
 // Handler returns the http.Handler serving every registered route.
-func (s *Server) Handler() http.Handler { return s.engine }
+// Its Routes lists the routes registered, as gin's engine does (tests
+// walk them).
+func (s *Server) Handler() http.Handler { return handler{s} }
+
+// handler serves through Server.serveHTTP (paths.go).
+type handler struct{ s *Server }
+
+func (h handler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.s.serveHTTP(w, r) }
+
+// Routes are the engine's routes.
+func (h handler) Routes() gin.RoutesInfo { return h.s.engine.Routes() }
 
 // NewRateLimiter returns a limiter of its own with the edge's bound on
 // clients, for a limit an audience keeps (the sign-in form's).
@@ -231,6 +245,10 @@ func (s *Server) newEngine() *gin.Engine {
 	e.RedirectTrailingSlash = false
 	e.RedirectFixedPath = false
 	e.HandleMethodNotAllowed = true
+	// Route on the canonical raw path (paths.go), so that a component's
+	// full slug, cat%2Fslug, is one parameter.
+	e.UseRawPath = true
+	e.UnescapePathValues = true
 	// gin's ClientIP follows the same trust as the URL builder.
 	if err := e.SetTrustedProxies(s.opts.TrustedProxies); err != nil {
 		panic(fmt.Errorf("edge: trusted proxies: %w", err)) // Validate accepted them

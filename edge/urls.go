@@ -203,13 +203,25 @@ func withSub(segments []string, sub string) []string {
 // Task is a background task's URL.
 func (u URLs) Task(id string) string { return u.Abs(Join("api", "tasks", id), "") }
 
-func (u URLs) ProjectWeb(p string) string           { return u.Abs(Join("projects", p), "") }
-func (u URLs) ComponentWeb(p, c string) string      { return u.Abs(Join("projects", p, c), "") }
-func (u URLs) TranslationWeb(p, c, l string) string { return u.Abs(Join("projects", p, c, l), "") }
-func (u URLs) Translate(p, c, l string) string      { return u.Abs(Join("translate", p, c, l), "") }
-func (u URLs) Share(p, l string) string             { return u.Abs(Join("engage", p, "-", l), "") }
-func (u URLs) GitExport(p, c string) string         { return u.Abs(Join("git", p, c), "") }
-func (u URLs) LanguageWeb(code string) string       { return u.Abs(Join("languages", code), "") }
+func (u URLs) ProjectWeb(p string) string { return u.Abs(Join("projects", p), "") }
+
+// The pages take a component's full slug (index.Component.FullSlug) and
+// give each category a segment of its own, as the reference's
+// get_url_path does: /projects/p/cat/sub/c/ (the API puts it in one
+// segment, cat%2Fsub%2Fc). foldCategories reads them back.
+
+func (u URLs) ComponentWeb(p, c string) string {
+	return u.Abs(Join(pageSegments("projects", p, c)...), "")
+}
+func (u URLs) TranslationWeb(p, c, l string) string {
+	return u.Abs(Join(pageSegments("projects", p, c, l)...), "")
+}
+func (u URLs) Translate(p, c, l string) string {
+	return u.Abs(Join(pageSegments("translate", p, c, l)...), "")
+}
+func (u URLs) Share(p, l string) string       { return u.Abs(Join("engage", p, "-", l), "") }
+func (u URLs) GitExport(p, c string) string   { return u.Abs(Join("git", p, c), "") }
+func (u URLs) LanguageWeb(code string) string { return u.Abs(Join("languages", code), "") }
 
 // NewURLs returns the builder of URLs under base (scheme://host[/prefix],
 // no trailing slash), with format=api on each when formatAPI: for tests
@@ -221,3 +233,10 @@ func NewURLs(base string, formatAPI bool) URLs { return URLs{base: base, FormatA
 func (u URLs) Base() string { return u.base }
 
 func toPtr[T any](v T) *T { return &v }
+
+// pageSegments is a page's segments: kind, the project, the component's
+// full slug split at its slashes, then the rest.
+func pageSegments(kind, p, fullSlug string, rest ...string) []string {
+	out := append([]string{kind, p}, strings.Split(fullSlug, "/")...)
+	return append(out, rest...)
+}

@@ -37,6 +37,7 @@ type Addon struct {
 	// Denormalized for serialization: the slugs of the scope.
 	ProjectSlug   string
 	ComponentSlug string
+	CategoryPath  string // the component's Component.CategoryPath
 }
 
 // Webhook is the configuration of a weblate.webhook.webhook add-on.

@@ -128,7 +128,13 @@ type Change struct {
 	LanguageCode  string
 	UserName      string
 	AuthorName    string
+	// CategoryPath is the component's Component.CategoryPath.
+	CategoryPath string
 }
+
+// ComponentFullSlug is the change's component as Component.FullSlug
+// gives it.
+func (c *Change) ComponentFullSlug() string { return FullSlug(c.CategoryPath, c.ComponentSlug) }
 
 // ChangeFilter selects changes. Zero fields are not filters.
 type ChangeFilter struct {

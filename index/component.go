@@ -9,6 +9,10 @@ type Component struct {
 	// CategoryID is the category the component belongs to, 0 for none;
 	// stored as a column, not among the settings (SetComponentCategory).
 	CategoryID int64
+	// CategoryPath is the slugs of the component's categories, outermost
+	// first, joined by "/" ("" for none); filled by finders, never
+	// stored with the settings.
+	CategoryPath string
 	// LinkedID is the component whose repository this one shares, its
 	// Repo being a link (LinkTarget), 0 for none; stored as a column
 	// the store sets from Repo on every save, not among the settings.
@@ -132,3 +136,16 @@ func DefaultComponent() Component {
 
 // IsMonolingual reports whether source strings come from a template file.
 func (c *Component) IsMonolingual() bool { return c.Template != "" }
+
+// FullSlug is the component's slug behind its categories' (CategoryPath
+// + "/" + Slug): the reference's full slug, which its API URLs carry as
+// one path segment ("cat%2Fslug") and its pages as several.
+func (c *Component) FullSlug() string { return FullSlug(c.CategoryPath, c.Slug) }
+
+// FullSlug joins a category path and a component's slug.
+func FullSlug(categoryPath, slug string) string {
+	if categoryPath == "" {
+		return slug
+	}
+	return categoryPath + "/" + slug
+}

@@ -63,7 +63,9 @@ func (s *Service) squashLocked(ctx context.Context, repo *vcs.Repo, c index.Comp
 		return err
 	}
 	committer := s.opts.Committer
+	var squashed int
 	made, err := repo.Squash(committer, func(local []vcs.LocalCommit) []vcs.SquashStep {
+		squashed = len(local)
 		return squashPlan(a.Squash, local, masks, committer, func(lang string) string {
 			return s.squashMessage(a, c, lang)
 		})
@@ -78,9 +80,24 @@ func (s *Service) squashLocked(ctx context.Context, repo *vcs.Repo, c index.Comp
 	if err := s.recordHead(ctx, c, repo); err != nil {
 		return err
 	}
+	// The reference logs an add-on's runs in its own activity log, which
+	// its API does not serve; Tolk records the squash in the component's
+	// change log as the commit it is (17, "Changes committed"), by no
+	// user, its text saying what the add-on did, so the history shows
+	// why upstream receives fewer commits than were made.
+	if err := s.store.RecordRepositoryChange(ctx, c.ID, index.ActionCommit, 0,
+		squashSummary(a, squashed, len(made))); err != nil {
+		return err
+	}
 	s.opts.Logger.Info("commits squashed", "project", c.Project.Slug, "component", c.Slug,
 		"mode", a.Squash.Mode, "commits", len(made))
 	return nil
+}
+
+// squashSummary is the text of a squash's change: how many commits
+// became how many, by which add-on and mode.
+func squashSummary(a index.Addon, from, to int) string {
+	return fmt.Sprintf("Squashed %d commits into %d (%s, %s)", from, to, a.Name, a.Squash.Mode)
 }
 
 // checkoutMasks are the filemasks of c and of the components linked to

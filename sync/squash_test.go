@@ -43,6 +43,21 @@ func TestSquashAll(t *testing.T) {
 	if err != nil || len(res.Commits) != 1 {
 		t.Fatalf("Commit = %+v, %v; want one squashed commit", res, err)
 	}
+	// The change log says what the add-on did, once.
+	changes, _, err := e.db.FindChanges(context.Background(), index.ChangeFilter{ComponentID: e.c.ID,
+		Actions: []index.Action{index.ActionCommit}, Page: index.Page{Number: 1, Size: 100}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var squashes int
+	for _, ch := range changes {
+		if ch.Target == "Squashed 4 commits into 1 (weblate.git.squash, all)" && ch.UserID == 0 && ch.TranslationID == 0 {
+			squashes++
+		}
+	}
+	if squashes != 1 {
+		t.Errorf("%d squash changes among %+v, want 1", squashes, changes)
+	}
 	if err := e.svc.Push(context.Background(), e.c, nil); err != nil {
 		t.Fatal(err)
 	}

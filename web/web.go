@@ -44,7 +44,7 @@ func (s *Server) routes(r *edge.Router) {
 	r.Page("/", s.projectsPage)
 	r.Page("/projects/", s.projectsPage)
 	r.Page("/projects/:project/", s.projectPage)
-	r.Page("/projects/:project/:component/", s.componentPage)
+	r.Page("/projects/:project/:component/", s.componentOrCategory) // or a category's (web_categories.go)
 	r.Page("/projects/:project/:component/:language/", s.translationPage)
 	r.Handle(http.MethodPost, "/projects/:project/:component/:language/upload/", s.uploadPage) // web_files.go
 	r.Page("/translate/:project/:component/:language/", s.translatePage)                       // web_editor.go
@@ -218,10 +218,10 @@ func (s *Server) projectPage(c *gin.Context) {
 			s.failPage(c, err)
 			return
 		}
-		row := webMatrixRow{Name: comp.Name, URL: u.ComponentWeb(p.Slug, comp.Slug), Cells: make([]webRow, len(langs))}
+		row := webMatrixRow{Name: comp.Name, URL: u.ComponentWeb(p.Slug, comp.FullSlug()), Cells: make([]webRow, len(langs))}
 		for _, t := range trs {
 			if i, ok := column[t.LanguageCode]; ok {
-				row.Cells[i] = progressRow(t.Language.Name, u.TranslationWeb(p.Slug, comp.Slug, t.LanguageCode),
+				row.Cells[i] = progressRow(t.Language.Name, u.TranslationWeb(p.Slug, comp.FullSlug(), t.LanguageCode),
 					t.Stats.Translated, t.Stats.Total)
 				row.Cells[i].Translate = translateURL(u, &t)
 			}
@@ -229,6 +229,10 @@ func (s *Server) projectPage(c *gin.Context) {
 		m.Rows = append(m.Rows, row)
 	}
 	page.Matrix = m
+	if page.Actions, err = s.categoryLinks(ctx, u, &p); err != nil {
+		s.failPage(c, err)
+		return
+	}
 	s.writePage(c, http.StatusOK, page)
 }
 
@@ -253,8 +257,8 @@ func (s *Server) componentPage(c *gin.Context) {
 	}
 	u, p := s.edge.PageURLs(c), comp.Project.Slug
 	page := s.newPage(c, comp.Name)
-	page.Crumbs = []webLink{{Name: comp.Project.Name, URL: u.ProjectWeb(p)}}
-	page.Stats, page.ListName, page.APIURL = statRows(&st), "Translations", u.Component(p, comp.Slug, "")
+	page.Crumbs = s.componentCrumbs(c, u, &comp)
+	page.Stats, page.ListName, page.APIURL = statRows(&st), "Translations", u.Component(p, comp.FullSlug(), "")
 	if comp.Import.Error != "" {
 		page.Problems = append(page.Problems, "The last import failed: "+comp.Import.Error)
 	}
@@ -262,7 +266,7 @@ func (s *Server) componentPage(c *gin.Context) {
 		page.Problems = append(page.Problems, fmt.Sprintf("Skipped %q: %s", f.Filename, f.Reason))
 	}
 	for _, t := range trs {
-		page.List = append(page.List, progressRow(t.Language.Name, u.TranslationWeb(p, comp.Slug, t.LanguageCode),
+		page.List = append(page.List, progressRow(t.Language.Name, u.TranslationWeb(p, comp.FullSlug(), t.LanguageCode),
 			t.Stats.Translated, t.Stats.Total))
 		page.List[len(page.List)-1].Translate = translateURL(u, &t)
 		if t.LoadError != "" {
@@ -286,9 +290,9 @@ func (s *Server) translationPage(c *gin.Context) {
 
 // translationView is the translation page of t.
 func (s *Server) translationView(c *gin.Context, t *index.Translation) webPage {
-	u, p, comp, l := s.edge.PageURLs(c), t.Component.Project.Slug, t.Component.Slug, t.LanguageCode
+	u, p, comp, l := s.edge.PageURLs(c), t.Component.Project.Slug, t.Component.FullSlug(), t.LanguageCode
 	page := s.newPage(c, t.Component.Name+" — "+t.Language.Name)
-	page.Crumbs = translationCrumbs(u, t)
+	page.Crumbs = s.translationCrumbs(c, u, t)
 	page.Stats, page.Problems = statRows(&t.Stats), problems(t.LoadError)
 	page.APIURL = u.Translation(p, comp, l, "")
 	edit := u.Translate(p, comp, l)
@@ -349,7 +353,7 @@ func (s *Server) engagePage(c *gin.Context) {
 				s.failPage(c, err)
 				return
 			}
-			page.List = append(page.List, progressRow(comp.Name, u.TranslationWeb(p.Slug, comp.Slug, code),
+			page.List = append(page.List, progressRow(comp.Name, u.TranslationWeb(p.Slug, comp.FullSlug(), code),
 				t.Stats.Translated, t.Stats.Total))
 		}
 		page.ListName = "Components"
@@ -396,10 +400,10 @@ func (s *Server) languagePage(c *gin.Context) {
 	s.writePage(c, http.StatusOK, page)
 }
 
-func translationCrumbs(u edge.URLs, t *index.Translation) []webLink {
+func (s *Server) translationCrumbs(c *gin.Context, u edge.URLs, t *index.Translation) []webLink {
 	p := &t.Component.Project
-	return []webLink{{Name: p.Name, URL: u.ProjectWeb(p.Slug)},
-		{Name: t.Component.Name, URL: u.ComponentWeb(p.Slug, t.Component.Slug)}}
+	return append(s.componentCrumbs(c, u, &t.Component),
+		webLink{Name: t.Component.Name, URL: u.ComponentWeb(p.Slug, t.Component.FullSlug())})
 }
 
 // statRows lays out the statistics a page shows, with the API's

@@ -19,7 +19,7 @@ const todoQuery = "state:<translated"
 
 // translateURL is the editor of t at its strings left to do.
 func translateURL(u edge.URLs, t *index.Translation) string {
-	edit := u.Translate(t.Component.Project.Slug, t.Component.Slug, t.LanguageCode)
+	edit := u.Translate(t.Component.Project.Slug, t.Component.FullSlug(), t.LanguageCode)
 	if t.Stats.Total > 0 && t.Stats.Translated >= t.Stats.Total {
 		return edit
 	}

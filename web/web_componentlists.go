@@ -41,7 +41,7 @@ func (s *Server) componentListPage(c *gin.Context) {
 			return
 		}
 		page.List = append(page.List, progressRow(comp.Project.Name+" / "+comp.Name,
-			u.ComponentWeb(comp.Project.Slug, comp.Slug), st.Translated, st.Total))
+			u.ComponentWeb(comp.Project.Slug, comp.FullSlug()), st.Translated, st.Total))
 	}
 	if len(page.List) == 0 {
 		page.Note = "This component list has no components you may see."

@@ -262,9 +262,9 @@ func (s *Server) writeEditor(c *gin.Context, status int, page webPage) {
 // conflict of a refused save when there is one.
 func (s *Server) editorPage(c *gin.Context, t *index.Translation, q string, conflict *editorConflict) (webPage, error) {
 	ctx := c.Request.Context()
-	u, p, comp, l := s.edge.PageURLs(c), t.Component.Project.Slug, t.Component.Slug, t.LanguageCode
+	u, p, comp, l := s.edge.PageURLs(c), t.Component.Project.Slug, t.Component.FullSlug(), t.LanguageCode
 	page := s.newPage(c, "Translate "+t.Component.Name+" — "+t.Language.Name)
-	page.Crumbs = append(translationCrumbs(u, t), webLink{Name: t.Language.Name, URL: u.TranslationWeb(p, comp, l)})
+	page.Crumbs = append(s.translationCrumbs(c, u, t), webLink{Name: t.Language.Name, URL: u.TranslationWeb(p, comp, l)})
 	page.APIURL = u.Translation(p, comp, l, "units")
 	who := edge.Principal(c)
 	base := u.Translate(p, comp, l)
@@ -661,7 +661,7 @@ func (s *Server) saveUnit(c *gin.Context) {
 		return
 	}
 	u := s.edge.PageURLs(c)
-	next := editorURL(u.Translate(t.Component.Project.Slug, t.Component.Slug, t.LanguageCode), req.Query,
+	next := editorURL(u.Translate(t.Component.Project.Slug, t.Component.FullSlug(), t.LanguageCode), req.Query,
 		"after", strconv.FormatInt(req.ID, 10))
 	if !isJSON {
 		c.Redirect(http.StatusSeeOther, next)
@@ -676,7 +676,7 @@ func (s *Server) saveUnit(c *gin.Context) {
 		"needs_editing": saved.State.Fuzzy() && !req.Fuzzy, "checks": failing,
 		"version": unitVersion(&saved)} // zen mode saves a row again (web_zen.go)
 	if len(failing) > 0 {
-		answer["previous"] = editorURL(u.Translate(t.Component.Project.Slug, t.Component.Slug, t.LanguageCode), req.Query,
+		answer["previous"] = editorURL(u.Translate(t.Component.Project.Slug, t.Component.FullSlug(), t.LanguageCode), req.Query,
 			"checksum", checksumOf(saved.IDHash))
 	}
 	c.JSON(http.StatusOK, answer)

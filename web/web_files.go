@@ -26,7 +26,7 @@ type uploadView struct {
 // in the body (an address's query lands in access logs), so the upload
 // reads it before the file (OpenFormUpload).
 func (s *Server) uploadView(c *gin.Context, u edge.URLs, t *index.Translation) *uploadView {
-	p, comp, l := t.Component.Project.Slug, t.Component.Slug, t.LanguageCode
+	p, comp, l := t.Component.Project.Slug, t.Component.FullSlug(), t.LanguageCode
 	v := &uploadView{DownloadURL: u.Translation(p, comp, l, "file")}
 	if s.opts.Files != nil && edge.UploadDenied(edge.Principal(c), t) == "" {
 		v.UploadURL, v.CSRF = u.TranslationWeb(p, comp, l)+"upload/", s.edge.CSRFToken(c)

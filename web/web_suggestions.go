@@ -138,7 +138,7 @@ func (s *Server) suggestionAction(c *gin.Context) {
 		s.failPage(c, err)
 		return
 	}
-	back := editorURL(s.edge.PageURLs(c).Translate(t.Component.Project.Slug, t.Component.Slug, t.LanguageCode),
+	back := editorURL(s.edge.PageURLs(c).Translate(t.Component.Project.Slug, t.Component.FullSlug(), t.LanguageCode),
 		c.PostForm("q"), "checksum", strconv.FormatUint(uint64(u.IDHash)+1<<63, 16))
 	c.Redirect(http.StatusSeeOther, back)
 }

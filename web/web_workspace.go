@@ -298,7 +298,7 @@ func (s *Server) otherLanguages(ctx context.Context, u edge.URLs, t *index.Trans
 		}
 		out[i] = languageRow{Name: lu.LanguageName, Code: lu.LanguageCode, Dir: dir,
 			Target: joinForms(lu.Target), State: stateName(lu.State, t.ReviewEnabled()),
-			URL: editorURL(u.Translate(t.Component.Project.Slug, t.Component.Slug, lu.LanguageCode), "", "checksum", sum)}
+			URL: editorURL(u.Translate(t.Component.Project.Slug, t.Component.FullSlug(), lu.LanguageCode), "", "checksum", sum)}
 	}
 	return out, nil
 }
@@ -487,7 +487,7 @@ func (s *Server) workspaceForm(c *gin.Context) (*index.Principal, index.Translat
 // backToUnit answers a workspace form: the editor on the string, at
 // anchor.
 func (s *Server) backToUnit(c *gin.Context, t *index.Translation, u *index.Unit, anchor string) {
-	back := editorURL(s.edge.PageURLs(c).Translate(t.Component.Project.Slug, t.Component.Slug, t.LanguageCode),
+	back := editorURL(s.edge.PageURLs(c).Translate(t.Component.Project.Slug, t.Component.FullSlug(), t.LanguageCode),
 		c.PostForm("q"), "checksum", checksumOf(u.IDHash))
 	c.Redirect(http.StatusSeeOther, back+anchor)
 }

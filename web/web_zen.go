@@ -66,9 +66,9 @@ func (s *Server) zenPage(c *gin.Context) {
 		}
 	}
 	ctx, q, who := c.Request.Context(), c.Query("q"), edge.Principal(c)
-	u, p, comp, l := s.edge.PageURLs(c), t.Component.Project.Slug, t.Component.Slug, t.LanguageCode
+	u, p, comp, l := s.edge.PageURLs(c), t.Component.Project.Slug, t.Component.FullSlug(), t.LanguageCode
 	page := s.newPage(c, "Zen: "+t.Component.Name+" — "+t.Language.Name)
-	page.Crumbs = append(translationCrumbs(u, &t), webLink{Name: t.Language.Name, URL: u.TranslationWeb(p, comp, l)})
+	page.Crumbs = append(s.translationCrumbs(c, u, &t), webLink{Name: t.Language.Name, URL: u.TranslationWeb(p, comp, l)})
 	editor := u.Translate(p, comp, l)
 	z := &zenView{Query: q, Base: zenURL(editor), SaveURL: editor + "save/", EditorURL: editorURL(editor, q, "", ""),
 		CanEdit: who.Can(index.PermUnitEdit, t.Component.ProjectID) && !t.Component.Locked &&

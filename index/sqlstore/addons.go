@@ -30,7 +30,7 @@ type addonConfig struct {
 }
 
 const addonColumns = `a.id, a.name, a.project_id, coalesce(a.component_id, 0), a.configuration,
-	p.slug, coalesce(c.slug, '')`
+	p.slug, coalesce(c.slug, ''), coalesce(` + categoryPathColumn + `, '')`
 
 const addonFrom = ` FROM addons a JOIN projects p ON p.id = a.project_id
 	LEFT JOIN components c ON c.id = a.component_id`
@@ -39,7 +39,7 @@ func scanAddon(s interface{ Scan(...any) error }) (index.Addon, error) {
 	var a index.Addon
 	var config string
 	if err := s.Scan(&a.ID, &a.Name, &a.ProjectID, &a.ComponentID, &config, &a.ProjectSlug,
-		&a.ComponentSlug); err != nil {
+		&a.ComponentSlug, &a.CategoryPath); err != nil {
 		return a, err
 	}
 	var ac addonConfig

@@ -343,7 +343,7 @@ func unitStrings(u *index.Unit) int {
 
 // changeStrings is the bytes of a change's strings.
 func changeStrings(c *index.Change) int {
-	return len(c.Target) + len(c.Details) + len(c.ProjectSlug) + len(c.ComponentSlug) + len(c.LanguageCode) +
+	return len(c.Target) + len(c.Details) + len(c.ProjectSlug) + len(c.ComponentSlug) + len(c.CategoryPath) + len(c.LanguageCode) +
 		len(c.UserName) + len(c.AuthorName)
 }
 

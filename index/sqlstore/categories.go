@@ -299,6 +299,19 @@ func checkCategory(tx *Tx, k index.Category) error {
 			fe.Add(f.column, "unique", f.detail)
 		}
 	}
+	// As the reference's message says, a component at the same level
+	// takes the slug too: pages give categories and components segments
+	// alike (/projects/p/cat/c/), so one slug must name one of them.
+	if _, taken := fe.Fields["slug"]; !taken {
+		var n int
+		if err := tx.QueryRow(`SELECT count(*) FROM components WHERE project_id = ?
+			AND coalesce(category_id, 0) = ? AND slug = ?`, k.ProjectID, k.CategoryID, k.Slug).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			fe.Add("slug", "unique", categorySlugTaken)
+		}
+	}
 	return fe.Err()
 }
 
@@ -358,4 +371,40 @@ func scanIDs(rows *sql.Rows) ([]int64, error) {
 		out = append(out, id)
 	}
 	return out, rows.Err()
+}
+
+// categoryPath is Component.CategoryPath for a component in category id
+// (0: none), as categoryPathColumn reads it.
+func categoryPath(tx *Tx, id int64) (string, error) {
+	if id == 0 {
+		return "", nil
+	}
+	var path string
+	err := tx.QueryRow(categoryPathSelect+` ?`, id).Scan(&path)
+	return path, err
+}
+
+// CategoryPaths returns the paths of a project's categories, as
+// Component.CategoryPath gives them ("main", "main/docs"), none for a
+// project that has none or does not exist. The edge reads page paths
+// with them on every page request under a project, so they are cached
+// until a write that is not narrow (every category write is one).
+func (db *DB) CategoryPaths(ctx context.Context, projectSlug string) ([]string, error) {
+	return lookup(ctx, db, &db.categoryPaths, projectSlug, nil, func() ([]string, error) {
+		rows, err := db.r.QueryContext(ctx, `SELECT (`+categoryPathSelect+` k.id)
+			FROM categories k JOIN projects p ON p.id = k.project_id WHERE p.slug = ? ORDER BY k.id`, projectSlug)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		var out []string
+		for rows.Next() {
+			var path string
+			if err := rows.Scan(&path); err != nil {
+				return nil, err
+			}
+			out = append(out, path)
+		}
+		return out, rows.Err()
+	})
 }

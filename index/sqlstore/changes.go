@@ -211,7 +211,7 @@ const changeSelect = `SELECT ch.id, ch.action, ch.timestamp, coalesce(ch.project
 	coalesce(ch.component_id, 0), coalesce(ch.translation_id, 0), coalesce(ch.unit_id, 0),
 	coalesce(ch.user_id, 0), coalesce(ch.author_id, 0), ch.target, ch.details,
 	coalesce(p.slug, ''), coalesce(c.slug, ''), coalesce(t.language_code, ''),
-	coalesce(u.username, ''), coalesce(a.username, '')
+	coalesce(u.username, ''), coalesce(a.username, ''), coalesce(` + categoryPathColumn + `, '')
 	FROM changes ch
 	LEFT JOIN projects p ON p.id = ch.project_id
 	LEFT JOIN components c ON c.id = ch.component_id
@@ -224,7 +224,7 @@ func scanChange(s interface{ Scan(...any) error }) (index.Change, error) {
 	var ts string
 	err := s.Scan(&c.ID, &c.Action, &ts, &c.ProjectID, &c.ComponentID, &c.TranslationID, &c.UnitID,
 		&c.UserID, &c.AuthorID, &c.Target, &c.Details, &c.ProjectSlug, &c.ComponentSlug,
-		&c.LanguageCode, &c.UserName, &c.AuthorName)
+		&c.LanguageCode, &c.UserName, &c.AuthorName, &c.CategoryPath)
 	c.Timestamp = parseTime(ts)
 	return c, err
 }

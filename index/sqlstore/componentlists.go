@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"slices"
 
 	"github.com/tolk-project/tolk/index"
 )
@@ -48,6 +49,9 @@ func (db *DB) FindComponentListPage(ctx context.Context, pg index.Page) ([]index
 		if out[i].Components, err = listComponents(ctx, db.r, out[i].ID); err != nil {
 			return nil, 0, formatError(err)
 		}
+		if out[i].AutoAssign, err = listRules(ctx, db.r, out[i].ID); err != nil {
+			return nil, 0, formatError(err)
+		}
 	}
 	return out, total, nil
 }
@@ -76,7 +80,10 @@ func findComponentList(ctx context.Context, q queryer, where string, arg any) (i
 	if err != nil {
 		return l, err
 	}
-	l.Components, err = listComponents(ctx, q, l.ID)
+	if l.Components, err = listComponents(ctx, q, l.ID); err != nil {
+		return l, err
+	}
+	l.AutoAssign, err = listRules(ctx, q, l.ID)
 	return l, err
 }
 
@@ -91,8 +98,9 @@ func listComponents(ctx context.Context, q queryer, listID int64) ([]index.Compo
 	return collectComponents(rows)
 }
 
-// CreateComponentList adds a component list (without components) and
-// returns it; a name or slug taken is an *index.FieldError.
+// CreateComponentList adds a component list with its rules, and the
+// components they match, and returns it; a name or slug taken is an
+// *index.FieldError.
 func (db *DB) CreateComponentList(ctx context.Context, l index.ComponentList) (index.ComponentList, error) {
 	var saved index.ComponentList
 	err := db.write(ctx, func(tx *Tx) error {
@@ -106,6 +114,9 @@ func (db *DB) CreateComponentList(ctx context.Context, l index.ComponentList) (i
 		}
 		id, err := tx.lastInsertID(res)
 		if err != nil {
+			return err
+		}
+		if err := storeRules(tx, id, nil, l.AutoAssign); err != nil {
 			return err
 		}
 		saved, err = findComponentList(context.Background(), tx.queryer(), `id = ?`, id)
@@ -141,10 +152,15 @@ func (db *DB) UpdateComponentList(ctx context.Context, id int64, update func(*in
 		if err != nil {
 			return err
 		}
+		before := l.AutoAssign
+		l.AutoAssign = slices.Clone(before)
 		if err := update(&l); err != nil {
 			return err
 		}
 		if err := componentListFree(tx, l, id); err != nil {
+			return err
+		}
+		if err := storeRules(tx, id, before, l.AutoAssign); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(`UPDATE componentlists SET name = ?, slug = ?, show_dashboard = ? WHERE id = ?`,

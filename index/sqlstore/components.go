@@ -12,7 +12,20 @@ import (
 )
 
 const componentColumns = `c.id, c.project_id, c.settings, c.locked, c.import_error, c.import_skipped, c.category_id, c.linked_id, ` +
-	projectColumns
+	categoryPathColumn + `, ` + projectColumns
+
+// categoryPathColumn is the component c's Component.CategoryPath: the
+// slugs of at most index.MaxCategoryDepth categories, outermost first, so
+// three joins; NULL for a component outside categories, whose rows (most)
+// skip the subquery. The aliases are ones no query of componentColumns
+// uses.
+const categoryPathColumn = `CASE WHEN c.category_id IS NULL THEN NULL ELSE
+	(` + categoryPathSelect + ` c.category_id) END`
+
+// categoryPathSelect reads the path of the category whose id follows.
+const categoryPathSelect = `SELECT coalesce(kp3.slug || '/', '') || coalesce(kp2.slug || '/', '') || kp1.slug
+		FROM categories kp1 LEFT JOIN categories kp2 ON kp2.id = kp1.category_id
+		LEFT JOIN categories kp3 ON kp3.id = kp2.category_id WHERE kp1.id =`
 
 // componentScan receives the columns of componentColumns.
 type componentScan struct {
@@ -23,6 +36,7 @@ type componentScan struct {
 	importSkipped string // JSON array of skippedFileJSON
 	categoryID    sql.NullInt64
 	linkedID      sql.NullInt64
+	categoryPath  sql.NullString
 	project       index.Project
 }
 
@@ -34,7 +48,7 @@ type skippedFileJSON struct {
 
 func (cs *componentScan) dest() []any {
 	p := &cs.project
-	return []any{&cs.id, &cs.projectID, &cs.settings, &cs.locked, &cs.importError, &cs.importSkipped, &cs.categoryID, &cs.linkedID,
+	return []any{&cs.id, &cs.projectID, &cs.settings, &cs.locked, &cs.importError, &cs.importSkipped, &cs.categoryID, &cs.linkedID, &cs.categoryPath,
 		&p.ID, &p.Slug, &p.Name, &p.Web, &p.Instructions, &p.TranslationReview,
 		&p.SourceReview, &p.SetLanguageTeam, &p.EnableHooks, &p.LanguageAliases, &p.AccessControl, &p.HookSecret,
 		&p.UseSharedTM, &p.ContributeSharedTM}
@@ -46,7 +60,7 @@ func (cs *componentScan) component() (index.Component, error) {
 		return c, fmt.Errorf("component %d settings: %w", cs.id, err)
 	}
 	c.ID, c.ProjectID, c.Locked, c.Project = cs.id, cs.projectID, cs.locked, cs.project
-	c.CategoryID, c.LinkedID = cs.categoryID.Int64, cs.linkedID.Int64
+	c.CategoryID, c.LinkedID, c.CategoryPath = cs.categoryID.Int64, cs.linkedID.Int64, cs.categoryPath.String
 	var skipped []skippedFileJSON
 	if cs.importSkipped != "[]" { // the usual text, read with every edit's translation
 		if err := json.Unmarshal([]byte(cs.importSkipped), &skipped); err != nil {
@@ -136,6 +150,9 @@ func (db *DB) SaveComponent(ctx context.Context, c index.Component) (saved index
 			created = true
 			if err := insertChange(tx, index.Change{Action: index.ActionComponentCreated,
 				ProjectID: c.ProjectID, ComponentID: id}); err != nil {
+				return err
+			}
+			if err := autoAssign(tx, id); err != nil {
 				return err
 			}
 		case err != nil:

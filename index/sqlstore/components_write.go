@@ -20,7 +20,7 @@ const (
 // but what has a column of its own or belongs to another table.
 func componentSettings(c index.Component) (string, error) {
 	c.ID, c.ProjectID, c.Project, c.Locked, c.Import = 0, 0, index.Project{}, false, index.ImportStatus{}
-	c.CategoryID, c.LinkedID = 0, 0 // columns of their own
+	c.CategoryID, c.LinkedID, c.CategoryPath = 0, 0, "" // columns of their own
 	body, err := json.Marshal(c)
 	return string(body), err
 }
@@ -115,6 +115,18 @@ func checkComponentUnique(tx *Tx, c index.Component) error {
 			fe.Add(u.attr, "unique", u.msg)
 		}
 	}
+	// A category at the component's level takes the slug too
+	// (checkCategory).
+	if _, taken := fe.Fields["slug"]; !taken {
+		var n int
+		if err := tx.QueryRow(`SELECT count(*) FROM categories WHERE project_id = ?
+			AND coalesce(category_id, 0) = ? AND slug = ?`, c.ProjectID, c.CategoryID, c.Slug).Scan(&n); err != nil {
+			return err
+		}
+		if n > 0 {
+			fe.Add("slug", "unique", componentSlugTaken)
+		}
+	}
 	return fe.Err()
 }
 
@@ -160,8 +172,16 @@ func (db *DB) UpdateComponent(ctx context.Context, id int64, update func(*index.
 		if err := setLinked(tx, id, after.LinkedID); err != nil {
 			return err
 		}
+		if after.CategoryID != before.CategoryID {
+			if after.CategoryPath, err = categoryPath(tx, after.CategoryID); err != nil {
+				return err
+			}
+		}
 		if before.Slug != after.Slug {
 			if err := relinkComponents(tx, after); err != nil {
+				return err
+			}
+			if err := autoAssign(tx, id); err != nil {
 				return err
 			}
 		}

@@ -34,6 +34,7 @@ type DB struct {
 	grants           genCache[int64, []index.Grant] // by user (userGrants)
 	peers            genCache[peerKey, []int64]     // translation ids (cachedPeerIDs)
 	contributors     genCache[[2]int64, struct{}]   // (translation, user) rows of contributors (knownContributor)
+	categoryPaths    genCache[string, []string]     // by project slug (CategoryPaths)
 	stats            genCache[[2]string, timedStats]
 	unitPages        genCache[string, page[index.Unit]]
 	// recent keeps each scope's last full count of recent changes

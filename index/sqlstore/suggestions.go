@@ -356,13 +356,19 @@ func accept(e *unitEditor, u *index.Unit, t *index.Translation, s *index.Suggest
 	}
 	same := slices.Equal(u.Target, s.Target) && u.State.Translated()
 	if !same || (state == index.StateApproved && u.State != index.StateApproved) {
-		ae := editorOf(e.tx, t, index.Actor{UserID: acceptor, AuthorID: author})
+		actor := index.Actor{UserID: acceptor, AuthorID: author}
+		ae := editorOf(e.tx, t, actor)
 		ed := index.UnitEdit{Target: s.Target, State: state}
 		var err error
 		if t.IsMonolingualSource() {
 			err = ae.editTemplate(u, ed)
 		} else {
-			_, err = ae.edit(u, ed, index.ActionSuggestionAccept)
+			// An accepted suggestion is saved as the reference's
+			// Unit.translate saves it: propagated too.
+			var edited bool
+			if edited, err = ae.edit(u, ed, index.ActionSuggestionAccept); err == nil && edited {
+				err = propagate(e.tx, t, u, actor)
+			}
 		}
 		if err != nil {
 			return err

@@ -50,7 +50,7 @@ func (db *DB) ApplyUpload(ctx context.Context, translationID int64, up index.Upl
 			plurals: t.Language.Plural.Number}
 		switch {
 		case up.Method.Merges():
-			res, err = mergeUpload(e, shape, &up)
+			res, err = mergeUpload(e, &t, shape, &up)
 		case up.Method == index.UploadAdd:
 			res, err = addUpload(e, shape, &up)
 		case up.Method == index.UploadReplace:
@@ -87,9 +87,18 @@ func (db *DB) ApplyUpload(ctx context.Context, translationID int64, up index.Upl
 // mergeUpload is the reference's merge_translations: every considered
 // unit of the file is matched to the translation's unit with its id_hash
 // and written when the upload's rules allow it.
-func mergeUpload(e *unitEditor, shape translationShape, up *index.Upload) (index.UploadResult, error) {
+//
+// Each string written is propagated (propagate), as the reference's
+// merge_translations saves each through Unit.translate; like it, Tolk
+// looks for the same strings only when the project has a translation to
+// propagate to. A replace or add upload propagates nothing, as there.
+func mergeUpload(e *unitEditor, t *index.Translation, shape translationShape, up *index.Upload) (index.UploadResult, error) {
 	res := index.UploadResult{Total: len(up.Units)}
 	units, err := loadUnitsByHash(e.tx, e.ids.translationID)
+	if err != nil {
+		return res, err
+	}
+	peers, err := peerTranslations(e.tx, t)
 	if err != nil {
 		return res, err
 	}
@@ -115,8 +124,14 @@ func mergeUpload(e *unitEditor, shape translationShape, up *index.Upload) (index
 		if err := index.CheckUploadText(in, ed.Target, shape.sourceOf(u)); err != nil {
 			return res, err
 		}
-		if _, err := e.edit(u, ed, index.ActionUpload); err != nil {
+		edited, err := e.edit(u, ed, index.ActionUpload)
+		if err != nil {
 			return res, err
+		}
+		if edited && len(peers) > 0 {
+			if err := propagate(e.tx, t, u, e.actor); err != nil {
+				return res, err
+			}
 		}
 		res.Accepted++
 	}
