@@ -238,6 +238,7 @@ func (s *Server) createAddon(c *gin.Context, a index.Addon) {
 		s.edge.Fail(c, err)
 		return
 	}
+	s.addonInstalled(&a)
 	body := newAddonJSON(s.edge.URLsFor(c), &a)
 	c.Header("Location", body.URL)
 	s.edge.WriteJSON(c, http.StatusCreated, body)

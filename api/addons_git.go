@@ -33,7 +33,7 @@ type autoTranslateJSON struct {
 // addonConfigJSON is the configuration of an add-on other than the
 // webhook; false for the webhook.
 func addonConfigJSON(a *index.Addon) (any, bool) {
-	if index.IsFlagAddon(a.Name) {
+	if index.HasNoConfig(a.Name) {
 		return struct{}{}, true // no configuration
 	}
 	switch a.Name {
@@ -57,7 +57,7 @@ func addonConfigJSON(a *index.Addon) (any, bool) {
 // Values of the wrong type are 400s on configuration.<field>, and the
 // add-on is then not stored at all.
 func (s *Server) readAddonConfig(pl *payload, a *index.Addon) bool {
-	if index.IsFlagAddon(a.Name) {
+	if index.HasNoConfig(a.Name) {
 		return true // no configuration: whatever is given is ignored, as the reference's empty form
 	}
 	switch a.Name {

@@ -183,6 +183,10 @@ func (s *Service) importFiles(ctx context.Context, co checkedOut) (sum ImportSum
 	if err := s.recordHead(ctx, c, repo); err != nil {
 		return sum, err
 	}
+	if sum.Parsed > 0 || len(sum.StaleRemoved) > 0 {
+		// A file read or gone may change the project's languages.
+		s.languagesAfterImport(ctx, c)
+	}
 	log.Info("component imported", "revision", sum.Revision, "files", sum.Files, "parsed", sum.Parsed,
 		"skipped", sum.Skipped, "failed", sum.Failed, "added", sum.Added, "updated", sum.Updated,
 		"removed", sum.Removed, "duration", co.took+time.Since(start))

@@ -1,0 +1,60 @@
+package api_test
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tolk-project/tolk/internal/servertest"
+)
+
+// TestLanguagesAddonThroughAPI: weblate.consistency.languages installs
+// with no configuration (whatever is posted as one is ignored, as the
+// reference's empty form); installing it gives every component the
+// project's languages, and a translation added through the API later
+// reaches the other components (the reference's post_add).
+func TestLanguagesAddonThroughAPI(t *testing.T) {
+	e := mustCrudEnv(t)
+	admin := servertest.MustUser(t, e.db, "admin", true)
+	hdr := http.Header{"Authorization": {admin}, "Content-Type": {"application/json"}}
+	do := func(method, path, body string) servertest.Response {
+		return servertest.DoBody(t, method, e.srv.URL+path, hdr, strings.NewReader(body))
+	}
+	languages := func(comp string) []string {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := e.sync.WaitAddons(ctx); err != nil {
+			t.Fatal(err)
+		}
+		list := servertest.GetObjectAs(t, e.srv.URL+"/api/components/demo/"+comp+"/translations/", admin)
+		var out []string
+		for _, r := range list["results"].([]any) {
+			out = append(out, servertest.Obj(t, r)["language_code"].(string))
+		}
+		slices.Sort(out)
+		return out
+	}
+	wantResponse(t, "add cs", do("POST", "/api/components/demo/app/translations/", `{"language_code":"cs"}`), 201, "")
+	if got := languages("glossary"); !slices.Equal(got, []string{"de", "en"}) {
+		t.Fatalf("glossary without the add-on: %v", got)
+	}
+	wantResponse(t, "configuration not an object", do("POST", "/api/projects/demo/addons/",
+		`{"name":"weblate.consistency.languages","configuration":[]}`), 400, "")
+	r := do("POST", "/api/projects/demo/addons/", `{"name":"weblate.consistency.languages","configuration":{"ignored":1}}`)
+	wantResponse(t, "install", r, 201, "")
+	if got := servertest.Decode(t, r.Body); got["name"] != "weblate.consistency.languages" ||
+		len(servertest.Obj(t, got["configuration"])) != 0 {
+		t.Errorf("installed = %v, want no configuration", got)
+	}
+	if got := languages("glossary"); !slices.Equal(got, []string{"cs", "de", "en"}) {
+		t.Errorf("glossary after the install: %v, want cs added", got)
+	}
+	wantResponse(t, "add fr", do("POST", "/api/components/demo/glossary/translations/", `{"language_code":"fr"}`), 201, "")
+	if got := languages("app"); !slices.Equal(got, []string{"cs", "de", "en", "fr"}) {
+		t.Errorf("app after glossary's fr: %v", got)
+	}
+}
