@@ -209,7 +209,7 @@ func (s *Server) createComponentAddon(c *gin.Context) {
 		s.edge.Fail(c, err)
 		return
 	}
-	s.createAddon(c, index.Addon{ProjectID: comp.ProjectID, ComponentID: comp.ID})
+	s.createAddon(c, index.Addon{ProjectID: comp.ProjectID, ComponentID: comp.ID}, &comp)
 }
 
 // createProjectAddon serves POST /api/projects/P/addons/.
@@ -222,14 +222,18 @@ func (s *Server) createProjectAddon(c *gin.Context) {
 		s.edge.Fail(c, err)
 		return
 	}
-	s.createAddon(c, index.Addon{ProjectID: p.ID})
+	s.createAddon(c, index.Addon{ProjectID: p.ID}, nil)
 }
 
 // createAddon reads name and configuration onto a and installs it: 201
-// with the add-on and its Location.
-func (s *Server) createAddon(c *gin.Context, a index.Addon) {
+// with the add-on and its Location. comp is the component of a
+// component's add-on (nil for a project's).
+func (s *Server) createAddon(c *gin.Context, a index.Addon, comp *index.Component) {
 	a.Webhook.Filter = index.EventsContent // the reference's default
 	_, a, err := readBody(c, a, []string{"name"}, s.readAddon(true))
+	if err == nil {
+		err = addonFits(&a, comp)
+	}
 	if err != nil {
 		s.edge.Fail(c, err)
 		return

@@ -33,3 +33,14 @@ func (s *Server) translationAdded(c index.Component) {
 		s.opts.Addons.TranslationAdded(c)
 	}
 }
+
+// addonFits refuses an add-on the component cannot run, as the
+// reference's can_install: the cleanup add-ons need a monolingual base
+// file. A project's add-on skips the components it does not fit.
+func addonFits(a *index.Addon, comp *index.Component) error {
+	if comp != nil && index.NeedsTemplate(a.Name) && !comp.IsMonolingual() {
+		return index.FieldErr("name", "invalid",
+			"This add-on can not be installed on this component: it needs a monolingual base file (template).")
+	}
+	return nil
+}

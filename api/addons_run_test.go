@@ -58,3 +58,28 @@ func TestLanguagesAddonThroughAPI(t *testing.T) {
 		t.Errorf("app after glossary's fr: %v", got)
 	}
 }
+
+// TestCleanupAddonsThroughAPI: the cleanup add-ons install with no
+// configuration on a component with a template; one without is refused
+// with a 400 on name, nothing installed.
+func TestCleanupAddonsThroughAPI(t *testing.T) {
+	e := mustCrudEnv(t)
+	admin := servertest.MustUser(t, e.db, "admin", true)
+	hdr := http.Header{"Authorization": {admin}, "Content-Type": {"application/json"}}
+	do := func(method, path, body string) servertest.Response {
+		return servertest.DoBody(t, method, e.srv.URL+path, hdr, strings.NewReader(body))
+	}
+	for _, name := range []string{"weblate.cleanup.generic", "weblate.cleanup.blank"} {
+		wantResponse(t, name+" on a glossary", do("POST", "/api/components/demo/glossary/addons/",
+			`{"name":"`+name+`","configuration":{}}`), 400, invalid([3]string{"name", "invalid",
+			"This add-on can not be installed on this component: it needs a monolingual base file (template)."}))
+		r := do("POST", "/api/components/demo/app/addons/", `{"name":"`+name+`","configuration":{}}`)
+		wantResponse(t, name, r, 201, "")
+		if got := servertest.Decode(t, r.Body); got["name"] != name || len(servertest.Obj(t, got["configuration"])) != 0 {
+			t.Errorf("%s = %v", name, got)
+		}
+	}
+	if n := servertest.Num(servertest.GetObjectAs(t, e.srv.URL+"/api/addons/", admin)["count"]); n != "2" {
+		t.Errorf("%s add-ons, want the 2 on app", n)
+	}
+}

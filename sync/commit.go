@@ -176,6 +176,7 @@ func (s *Service) commitLocked(ctx context.Context, repo *vcs.Repo, c index.Comp
 	}
 	err = errors.Join(err, s.commitLinks(ctx, repo, c, user, &res))
 	if len(res.Commits) > 0 && c.LinkedID == 0 {
+		res.Commits = append(res.Commits, s.cleanupLocked(ctx, repo, c)...)
 		if serr := s.squashLocked(ctx, repo, c, &res); serr != nil {
 			return res, errors.Join(err, serr)
 		}
