@@ -264,6 +264,7 @@ func (s *Server) updateAddon(partial bool) gin.HandlerFunc {
 		}
 		a, err = s.store.UpdateAddon(c.Request.Context(), a.ID, func(stored *index.Addon) error {
 			stored.Webhook, stored.Squash, stored.AutoTranslate = a.Webhook, a.Squash, a.AutoTranslate
+			stored.JSON = a.JSON
 			return nil
 		})
 		if err != nil {

@@ -30,6 +30,13 @@ type autoTranslateJSON struct {
 	Threshold  int      `json:"threshold"`
 }
 
+// jsonCustomizeJSON is a weblate.json.customize add-on's configuration.
+type jsonCustomizeJSON struct {
+	SortKeys bool   `json:"sort_keys"`
+	Indent   int    `json:"indent"`
+	Style    string `json:"style"`
+}
+
 // addonConfigJSON is the configuration of an add-on other than the
 // webhook; false for the webhook.
 func addonConfigJSON(a *index.Addon) (any, bool) {
@@ -40,6 +47,8 @@ func addonConfigJSON(a *index.Addon) (any, bool) {
 	case index.AddonSquash:
 		return squashJSON{Squash: a.Squash.Mode, AppendTrailers: a.Squash.AppendTrailers,
 			CommitMessage: a.Squash.CommitMessage}, true
+	case index.AddonJSONCustomize:
+		return jsonCustomizeJSON{SortKeys: a.JSON.SortKeys, Indent: a.JSON.Indent, Style: a.JSON.Style}, true
 	case index.AddonAutoTranslate:
 		p := a.AutoTranslate.Params
 		engines := p.Engines
@@ -74,6 +83,15 @@ func (s *Server) readAddonConfig(pl *payload, a *index.Addon) bool {
 			}
 		}
 		a.Squash = q
+		return true
+	case index.AddonJSONCustomize:
+		j := index.JSONCustomize{Indent: 4, Style: index.JSONSpaces} // the reference's initial values
+		pl.boolean("sort_keys", &j.SortKeys)
+		pl.integer("indent", &j.Indent, 0, index.MaxJSONIndent)
+		if pl.has("style") {
+			pl.choice("style", &j.Style, index.JSONStyles)
+		}
+		a.JSON = j
 		return true
 	case index.AddonAutoTranslate:
 		// autotranslate.ParseAddon reads the reference's fields, with

@@ -83,3 +83,49 @@ func TestCleanupAddonsThroughAPI(t *testing.T) {
 		t.Errorf("%s add-ons, want the 2 on app", n)
 	}
 }
+
+// TestJSONCustomizeAddonThroughAPI: weblate.json.customize installs with
+// the reference's fields and initial values (sort_keys false, indent 4,
+// style spaces); wrong types and values are 400s on
+// configuration.<field>, nothing installed; PATCH replaces the whole
+// configuration.
+func TestJSONCustomizeAddonThroughAPI(t *testing.T) {
+	e := mustCrudEnv(t)
+	admin := servertest.MustUser(t, e.db, "admin", true)
+	hdr := http.Header{"Authorization": {admin}, "Content-Type": {"application/json"}}
+	do := func(method, path, body string) servertest.Response {
+		return servertest.DoBody(t, method, e.srv.URL+path, hdr, strings.NewReader(body))
+	}
+	const name = `"name":"weblate.json.customize"`
+	for _, tc := range []struct{ name, body, want string }{
+		{"indent not a number", `{` + name + `,"configuration":{"indent":"wide"}}`,
+			invalid([3]string{"configuration.indent", "invalid", "A valid integer is required."})},
+		{"indent negative", `{` + name + `,"configuration":{"indent":-1}}`,
+			invalid([3]string{"configuration.indent", "min_value", "Ensure this value is greater than or equal to 0."})},
+		{"indent huge", `{` + name + `,"configuration":{"indent":1000000000}}`,
+			invalid([3]string{"configuration.indent", "max_value", "Ensure this value is less than or equal to 16."})},
+		{"style not a choice", `{` + name + `,"configuration":{"style":"dots"}}`,
+			invalid([3]string{"configuration.style", "invalid_choice", `"dots" is not a valid choice.`})},
+		{"sort_keys not a bool", `{` + name + `,"configuration":{"sort_keys":"maybe"}}`,
+			invalid([3]string{"configuration.sort_keys", "invalid", "Must be a valid boolean."})},
+	} {
+		wantResponse(t, tc.name, do("POST", "/api/components/demo/app/addons/", tc.body), 400, tc.want)
+	}
+	if n := servertest.Num(servertest.GetObjectAs(t, e.srv.URL+"/api/addons/", admin)["count"]); n != "0" {
+		t.Fatalf("%s add-ons after refusals, want none", n)
+	}
+	r := do("POST", "/api/components/demo/app/addons/", `{`+name+`,"configuration":{}}`)
+	wantResponse(t, "create", r, 201, "")
+	created := servertest.Decode(t, r.Body)
+	config := servertest.Obj(t, created["configuration"])
+	if config["sort_keys"] != false || servertest.Num(config["indent"]) != "4" || config["style"] != "spaces" {
+		t.Errorf("defaults = %v", config)
+	}
+	path := strings.TrimPrefix(created["url"].(string), e.srv.URL)
+	r = do("PATCH", path, `{"configuration":{"sort_keys":true,"indent":"0","style":"tabs"}}`)
+	wantResponse(t, "patch", r, 200, "")
+	config = servertest.Obj(t, servertest.GetObjectAs(t, created["url"].(string), admin)["configuration"])
+	if config["sort_keys"] != true || servertest.Num(config["indent"]) != "0" || config["style"] != "tabs" {
+		t.Errorf("after PATCH = %v", config)
+	}
+}

@@ -33,6 +33,8 @@ type Addon struct {
 	// AutoTranslate is the configuration of a
 	// weblate.autotranslate.autotranslate add-on.
 	AutoTranslate AutoTranslateAddon
+	// JSON is the configuration of a weblate.json.customize add-on.
+	JSON JSONCustomize
 
 	// Denormalized for serialization: the slugs of the scope.
 	ProjectSlug   string

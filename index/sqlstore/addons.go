@@ -27,6 +27,10 @@ type addonConfig struct {
 	Component  string   `json:"component,omitempty"`
 	Engines    []string `json:"engines,omitempty"`
 	Threshold  int      `json:"threshold,omitempty"`
+	// weblate.json.customize
+	SortKeys bool   `json:"sort_keys,omitempty"`
+	Indent   int    `json:"indent,omitempty"`
+	Style    string `json:"style,omitempty"`
 }
 
 const addonColumns = `a.id, a.name, a.project_id, coalesce(a.component_id, 0), a.configuration,
@@ -51,6 +55,7 @@ func scanAddon(s interface{ Scan(...any) error }) (index.Addon, error) {
 	a.AutoTranslate = index.AutoTranslateAddon{Component: ac.Component, Params: index.AutoTranslateParams{
 		Mode: index.AutoMode(ac.Mode), Query: ac.Query, Source: ac.AutoSource, Engines: ac.Engines,
 		Threshold: ac.Threshold}}
+	a.JSON = index.JSONCustomize{SortKeys: ac.SortKeys, Indent: ac.Indent, Style: ac.Style}
 	return a, nil
 }
 
@@ -187,6 +192,9 @@ func addonConfigOf(a index.Addon) addonConfig {
 		p := a.AutoTranslate.Params
 		return addonConfig{Mode: string(p.Mode), Query: p.Query, AutoSource: p.Source,
 			Component: a.AutoTranslate.Component, Engines: p.Engines, Threshold: p.Threshold}
+	}
+	if a.Name == index.AddonJSONCustomize {
+		return addonConfig{SortKeys: a.JSON.SortKeys, Indent: a.JSON.Indent, Style: a.JSON.Style}
 	}
 	w := a.Webhook
 	return addonConfig{WebhookURL: w.URL, Secret: w.Secret, EventFilter: w.Filter, Events: w.Events}
