@@ -232,7 +232,7 @@ func (s *Server) createAddon(c *gin.Context, a index.Addon, comp *index.Componen
 	a.Webhook.Filter = index.EventsContent // the reference's default
 	_, a, err := readBody(c, a, []string{"name"}, s.readAddon(true))
 	if err == nil {
-		err = addonFits(&a, comp)
+		err = s.addonFits(c.Request.Context(), &a, comp)
 	}
 	if err != nil {
 		s.edge.Fail(c, err)
@@ -242,7 +242,7 @@ func (s *Server) createAddon(c *gin.Context, a index.Addon, comp *index.Componen
 		s.edge.Fail(c, err)
 		return
 	}
-	s.addonInstalled(&a)
+	s.addonInstalled(&a, comp)
 	body := newAddonJSON(s.edge.URLsFor(c), &a)
 	c.Header("Location", body.URL)
 	s.edge.WriteJSON(c, http.StatusCreated, body)
@@ -258,13 +258,16 @@ func (s *Server) updateAddon(partial bool) gin.HandlerFunc {
 			return
 		}
 		_, a, err = readBody(c, a, requiredUnless(partial, "name", "configuration"), s.readAddon(false))
+		if err == nil {
+			err = s.addonFits(c.Request.Context(), &a, nil)
+		}
 		if err != nil {
 			s.edge.Fail(c, err)
 			return
 		}
 		a, err = s.store.UpdateAddon(c.Request.Context(), a.ID, func(stored *index.Addon) error {
 			stored.Webhook, stored.Squash, stored.AutoTranslate = a.Webhook, a.Squash, a.AutoTranslate
-			stored.JSON = a.JSON
+			stored.JSON, stored.Pseudo = a.JSON, a.Pseudo
 			return nil
 		})
 		if err != nil {

@@ -47,6 +47,11 @@ func addonConfigJSON(a *index.Addon) (any, bool) {
 	case index.AddonSquash:
 		return squashJSON{Squash: a.Squash.Mode, AppendTrailers: a.Squash.AppendTrailers,
 			CommitMessage: a.Squash.CommitMessage}, true
+	case index.AddonPseudolocale:
+		p := a.Pseudo
+		return pseudolocaleJSON{Source: p.Source, Target: p.Target, Prefix: p.Prefix, Suffix: p.Suffix,
+			VarPrefix: p.VarPrefix, VarSuffix: p.VarSuffix, VarMultiplier: p.VarMultiplier,
+			IncludeReadOnly: p.IncludeReadOnly}, true
 	case index.AddonJSONCustomize:
 		return jsonCustomizeJSON{SortKeys: a.JSON.SortKeys, Indent: a.JSON.Indent, Style: a.JSON.Style}, true
 	case index.AddonAutoTranslate:
@@ -92,6 +97,9 @@ func (s *Server) readAddonConfig(pl *payload, a *index.Addon) bool {
 			pl.choice("style", &j.Style, index.JSONStyles)
 		}
 		a.JSON = j
+		return true
+	case index.AddonPseudolocale:
+		a.Pseudo = readPseudolocale(pl)
 		return true
 	case index.AddonAutoTranslate:
 		// autotranslate.ParseAddon reads the reference's fields, with

@@ -1,6 +1,13 @@
 package api
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
 	"github.com/tolk-project/tolk/index"
 )
 
@@ -14,16 +21,23 @@ type AddonRunner interface {
 	// QueueLanguageConsistency runs weblate.consistency.languages on
 	// the project.
 	QueueLanguageConsistency(projectID int64)
+	// QueuePseudolocale runs weblate.generate.pseudolocale a on c: on
+	// every string up to translated when all, else the untranslated.
+	QueuePseudolocale(a index.Addon, c index.Component, all bool)
 }
 
 // addonInstalled runs what an add-on does when installed (the
-// reference's post_configure), in the background.
-func (s *Server) addonInstalled(a *index.Addon) {
+// reference's post_configure), in the background. comp is a component
+// add-on's component (nil for a project's).
+func (s *Server) addonInstalled(a *index.Addon, comp *index.Component) {
 	if s.opts.Addons == nil {
 		return
 	}
-	if a.Name == index.AddonLanguages {
+	switch {
+	case a.Name == index.AddonLanguages:
 		s.opts.Addons.QueueLanguageConsistency(a.ProjectID)
+	case a.Name == index.AddonPseudolocale && comp != nil:
+		s.opts.Addons.QueuePseudolocale(*a, *comp, true)
 	}
 }
 
@@ -34,13 +48,97 @@ func (s *Server) translationAdded(c index.Component) {
 	}
 }
 
-// addonFits refuses an add-on the component cannot run, as the
-// reference's can_install: the cleanup add-ons need a monolingual base
-// file. A project's add-on skips the components it does not fit.
-func addonFits(a *index.Addon, comp *index.Component) error {
+// addonFits refuses an add-on its scope cannot run, as the reference's
+// can_install and its forms' choices: the cleanup add-ons need a
+// monolingual base file (a project's add-on skips the components it does
+// not fit), the pseudolocale add-on a component whose translations its
+// source and target are. comp is the component of a new component
+// add-on; nil for a project's or an update (whose scope is the stored
+// one).
+func (s *Server) addonFits(ctx context.Context, a *index.Addon, comp *index.Component) error {
 	if comp != nil && index.NeedsTemplate(a.Name) && !comp.IsMonolingual() {
 		return index.FieldErr("name", "invalid",
 			"This add-on can not be installed on this component: it needs a monolingual base file (template).")
 	}
-	return nil
+	if a.Name != index.AddonPseudolocale {
+		return nil
+	}
+	if a.ComponentID == 0 {
+		return index.FieldErr("name", "invalid", "This add-on can only be installed on a component.")
+	}
+	ts, err := s.store.FindTranslations(ctx, a.ComponentID)
+	if err != nil {
+		return err
+	}
+	var fe index.FieldError
+	for _, f := range []struct {
+		name   string
+		id     int64
+		target bool
+	}{{"source", a.Pseudo.Source, false}, {"target", a.Pseudo.Target, true}} {
+		i := slices.IndexFunc(ts, func(t index.Translation) bool { return t.ID == f.id })
+		// Better than the reference: the target may not be the source
+		// translation, whose strings the add-on would overwrite.
+		if i < 0 || (f.target && ts[i].IsSource) {
+			fe.Add("configuration."+f.name, "invalid_choice",
+				fmt.Sprintf("Select a valid choice. %d is not one of the available choices.", f.id))
+		}
+	}
+	return fe.Err()
+}
+
+// pseudolocaleJSON is a weblate.generate.pseudolocale add-on's
+// configuration, with the reference's field names.
+type pseudolocaleJSON struct {
+	Source          int64   `json:"source"`
+	Target          int64   `json:"target"`
+	Prefix          string  `json:"prefix"`
+	Suffix          string  `json:"suffix"`
+	VarPrefix       string  `json:"var_prefix"`
+	VarSuffix       string  `json:"var_suffix"`
+	VarMultiplier   float64 `json:"var_multiplier"`
+	IncludeReadOnly bool    `json:"include_readonly"`
+}
+
+// readPseudolocale reads a pseudolocale add-on's whole configuration:
+// source and target required (translation ids), the texts optional, the
+// multiplier 0.1 unless given (bounded by index.MaxPseudoMultiplier).
+func readPseudolocale(pl *payload) index.Pseudolocale {
+	p := index.Pseudolocale{VarMultiplier: 0.1}
+	pl.require("source", "target")
+	for _, f := range []struct {
+		name string
+		dst  *int64
+	}{{"source", &p.Source}, {"target", &p.Target}} {
+		var n int
+		pl.integer(f.name, &n, 1, 1<<53)
+		*f.dst = int64(n)
+	}
+	pl.str("prefix", &p.Prefix, true)
+	pl.str("suffix", &p.Suffix, true)
+	pl.str("var_prefix", &p.VarPrefix, true)
+	pl.str("var_suffix", &p.VarSuffix, true)
+	pl.boolean("include_readonly", &p.IncludeReadOnly)
+	if v, ok := pl.value("var_multiplier"); ok {
+		var text string
+		switch v := v.(type) {
+		case json.Number:
+			text = v.String()
+		case string:
+			text = strings.TrimSpace(v)
+		}
+		f, err := strconv.ParseFloat(text, 64)
+		switch {
+		case err != nil:
+			pl.fail("var_multiplier", "invalid", "A valid number is required.")
+		case f < 0:
+			pl.fail("var_multiplier", "min_value", "Ensure this value is greater than or equal to 0.")
+		case f > index.MaxPseudoMultiplier:
+			pl.fail("var_multiplier", "max_value",
+				fmt.Sprintf("Ensure this value is less than or equal to %d.", index.MaxPseudoMultiplier))
+		default:
+			p.VarMultiplier = f
+		}
+	}
+	return p
 }

@@ -129,3 +129,71 @@ func TestJSONCustomizeAddonThroughAPI(t *testing.T) {
 		t.Errorf("after PATCH = %v", config)
 	}
 }
+
+// TestPseudolocaleAddonThroughAPI: weblate.generate.pseudolocale takes
+// the reference's fields; source and target must be translations of the
+// component (the target not its source translation), the multiplier a
+// number within bounds, the add-on a component's: 400s naming the field,
+// nothing installed. Installed, it fills the target in the background.
+func TestPseudolocaleAddonThroughAPI(t *testing.T) {
+	e := mustCrudEnv(t)
+	admin := servertest.MustUser(t, e.db, "admin", true)
+	hdr := http.Header{"Authorization": {admin}, "Content-Type": {"application/json"}}
+	do := func(method, path, body string) servertest.Response {
+		return servertest.DoBody(t, method, e.srv.URL+path, hdr, strings.NewReader(body))
+	}
+	id := func(lang string) string {
+		return servertest.Num(servertest.GetObjectAs(t, e.srv.URL+"/api/translations/demo/app/"+lang+"/", admin)["id"])
+	}
+	en, de := id("en"), id("de")
+	const name = `"name":"weblate.generate.pseudolocale"`
+	for _, tc := range []struct{ name, path, body, want string }{
+		{"on a project", "/api/projects/demo/addons/", `{` + name + `,"configuration":{"source":` + en + `,"target":` + de + `}}`,
+			invalid([3]string{"name", "invalid", "This add-on can only be installed on a component."})},
+		{"no source", "/api/components/demo/app/addons/", `{` + name + `,"configuration":{"target":` + de + `}}`,
+			invalid([3]string{"configuration.source", "required", "This field is required."})},
+		{"source of no component's", "/api/components/demo/app/addons/", `{` + name + `,"configuration":{"source":999999,"target":` + de + `}}`,
+			invalid([3]string{"configuration.source", "invalid_choice", "Select a valid choice. 999999 is not one of the available choices."})},
+		{"target the source", "/api/components/demo/app/addons/", `{` + name + `,"configuration":{"source":` + en + `,"target":` + en + `}}`,
+			invalid([3]string{"configuration.target", "invalid_choice", "Select a valid choice. " + en + " is not one of the available choices."})},
+		{"multiplier not a number", "/api/components/demo/app/addons/", `{` + name + `,"configuration":{"source":` + en + `,"target":` + de + `,"var_multiplier":"lots"}}`,
+			invalid([3]string{"configuration.var_multiplier", "invalid", "A valid number is required."})},
+		{"multiplier huge", "/api/components/demo/app/addons/", `{` + name + `,"configuration":{"source":` + en + `,"target":` + de + `,"var_multiplier":1e9}}`,
+			invalid([3]string{"configuration.var_multiplier", "max_value", "Ensure this value is less than or equal to 10."})},
+		{"prefix not a string", "/api/components/demo/app/addons/", `{` + name + `,"configuration":{"source":` + en + `,"target":` + de + `,"prefix":["["]}}`,
+			invalid([3]string{"configuration.prefix", "invalid", "Not a valid string."})},
+	} {
+		wantResponse(t, tc.name, do("POST", tc.path, tc.body), 400, tc.want)
+	}
+	if n := servertest.Num(servertest.GetObjectAs(t, e.srv.URL+"/api/addons/", admin)["count"]); n != "0" {
+		t.Fatalf("%s add-ons after refusals, want none", n)
+	}
+	r := do("POST", "/api/components/demo/app/addons/", `{`+name+`,"configuration":{"source":`+en+`,"target":`+de+`,"prefix":"[","suffix":"]"}}`)
+	wantResponse(t, "install", r, 201, "")
+	config := servertest.Obj(t, servertest.Decode(t, r.Body)["configuration"])
+	if servertest.Num(config["source"]) != en || config["prefix"] != "[" || servertest.Num(config["var_multiplier"]) != "0.1" ||
+		config["include_readonly"] != false || config["var_prefix"] != "" {
+		t.Errorf("configuration = %v", config)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := e.sync.WaitAddons(ctx); err != nil {
+		t.Fatal(err)
+	}
+	units := servertest.GetObjectAs(t, e.srv.URL+"/api/translations/demo/app/de/units/", admin)["results"].([]any)
+	filled := 0
+	for _, u := range units {
+		unit := servertest.Obj(t, u)
+		if servertest.Num(unit["state"]) == "30" {
+			continue // approved: the add-on leaves it, as the reference's
+		}
+		filled++
+		target := unit["target"].([]any)
+		if s, _ := target[0].(string); !strings.HasPrefix(s, "[") || !strings.HasSuffix(s, "]") {
+			t.Errorf("de unit after the install: %v", target)
+		}
+	}
+	if filled == 0 {
+		t.Error("no de unit was filled")
+	}
+}

@@ -35,6 +35,9 @@ type Addon struct {
 	AutoTranslate AutoTranslateAddon
 	// JSON is the configuration of a weblate.json.customize add-on.
 	JSON JSONCustomize
+	// Pseudo is the configuration of a weblate.generate.pseudolocale
+	// add-on.
+	Pseudo Pseudolocale
 
 	// Denormalized for serialization: the slugs of the scope.
 	ProjectSlug   string

@@ -26,6 +26,7 @@ type AddonRunStore interface {
 	CreateTranslation(ctx context.Context, componentID int64, languageCode, filename string, by index.Actor) (int64, error)
 	// RecordComponentChange records a change about a whole component.
 	RecordComponentChange(ctx context.Context, c index.Change) error
+	PseudoStore
 }
 
 // addonRunTimeout bounds one background add-on run.

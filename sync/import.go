@@ -187,6 +187,9 @@ func (s *Service) importFiles(ctx context.Context, co checkedOut) (sum ImportSum
 		// A file read or gone may change the project's languages.
 		s.languagesAfterImport(ctx, c)
 	}
+	if sum.Added+sum.Updated > 0 {
+		s.pseudoAfterImport(ctx, c)
+	}
 	log.Info("component imported", "revision", sum.Revision, "files", sum.Files, "parsed", sum.Parsed,
 		"skipped", sum.Skipped, "failed", sum.Failed, "added", sum.Added, "updated", sum.Updated,
 		"removed", sum.Removed, "duration", co.took+time.Since(start))

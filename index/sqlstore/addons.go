@@ -31,6 +31,15 @@ type addonConfig struct {
 	SortKeys bool   `json:"sort_keys,omitempty"`
 	Indent   int    `json:"indent,omitempty"`
 	Style    string `json:"style,omitempty"`
+	// weblate.generate.pseudolocale
+	Source          int64    `json:"source,omitempty"`
+	Target          int64    `json:"target,omitempty"`
+	Prefix          string   `json:"prefix,omitempty"`
+	Suffix          string   `json:"suffix,omitempty"`
+	VarPrefix       string   `json:"var_prefix,omitempty"`
+	VarSuffix       string   `json:"var_suffix,omitempty"`
+	VarMultiplier   *float64 `json:"var_multiplier,omitempty"`
+	IncludeReadOnly bool     `json:"include_readonly,omitempty"`
 }
 
 const addonColumns = `a.id, a.name, a.project_id, coalesce(a.component_id, 0), a.configuration,
@@ -56,6 +65,11 @@ func scanAddon(s interface{ Scan(...any) error }) (index.Addon, error) {
 		Mode: index.AutoMode(ac.Mode), Query: ac.Query, Source: ac.AutoSource, Engines: ac.Engines,
 		Threshold: ac.Threshold}}
 	a.JSON = index.JSONCustomize{SortKeys: ac.SortKeys, Indent: ac.Indent, Style: ac.Style}
+	a.Pseudo = index.Pseudolocale{Source: ac.Source, Target: ac.Target, Prefix: ac.Prefix, Suffix: ac.Suffix,
+		VarPrefix: ac.VarPrefix, VarSuffix: ac.VarSuffix, IncludeReadOnly: ac.IncludeReadOnly}
+	if ac.VarMultiplier != nil {
+		a.Pseudo.VarMultiplier = *ac.VarMultiplier
+	}
 	return a, nil
 }
 
@@ -192,6 +206,12 @@ func addonConfigOf(a index.Addon) addonConfig {
 		p := a.AutoTranslate.Params
 		return addonConfig{Mode: string(p.Mode), Query: p.Query, AutoSource: p.Source,
 			Component: a.AutoTranslate.Component, Engines: p.Engines, Threshold: p.Threshold}
+	}
+	if a.Name == index.AddonPseudolocale {
+		p := a.Pseudo
+		return addonConfig{Source: p.Source, Target: p.Target, Prefix: p.Prefix, Suffix: p.Suffix,
+			VarPrefix: p.VarPrefix, VarSuffix: p.VarSuffix, VarMultiplier: &p.VarMultiplier,
+			IncludeReadOnly: p.IncludeReadOnly}
 	}
 	if a.Name == index.AddonJSONCustomize {
 		return addonConfig{SortKeys: a.JSON.SortKeys, Indent: a.JSON.Indent, Style: a.JSON.Style}
