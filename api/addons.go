@@ -25,6 +25,8 @@ func (s *Server) addonRoutes(r *edge.Router) {
 			Delete: s.deleteAddon})
 	r.Resource("/api/addons/:addon/deliveries/", "Deliveries", "GET, HEAD, OPTIONS",
 		edge.Handlers{Get: s.listDeliveries})
+	r.Resource("/api/addons/:addon/trigger/", "Addon Trigger", "POST, OPTIONS",
+		edge.Handlers{Post: s.triggerAddon})
 	r.Resource(componentPath+"addons/", "Addons", "GET, POST, HEAD, OPTIONS",
 		edge.Handlers{Get: s.listComponentAddons, Post: s.createComponentAddon})
 	r.Resource(projectPath+"addons/", "Addons", "GET, POST, HEAD, OPTIONS",

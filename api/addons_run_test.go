@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/internal/servertest"
 )
 
@@ -195,5 +196,63 @@ func TestPseudolocaleAddonThroughAPI(t *testing.T) {
 	}
 	if filled == 0 {
 		t.Error("no de unit was filled")
+	}
+}
+
+// TestTriggerAddon: POST /api/addons/<id>/trigger/ runs the language
+// consistency add-on as a task (202 with its task_url), whose result
+// counts the translations it added; an add-on that acts only on its
+// events is a 400, an unknown or malformed id a 404.
+func TestTriggerAddon(t *testing.T) {
+	e := mustCrudEnv(t)
+	admin := servertest.MustUser(t, e.db, "admin", true)
+	hdr := http.Header{"Authorization": {admin}, "Content-Type": {"application/json"}}
+	do := func(method, path, body string) servertest.Response {
+		return servertest.DoBody(t, method, e.srv.URL+path, hdr, strings.NewReader(body))
+	}
+	r := do("POST", "/api/projects/demo/addons/", `{"name":"weblate.consistency.languages","configuration":{}}`)
+	wantResponse(t, "install", r, 201, "")
+	addon := strings.TrimPrefix(servertest.Decode(t, r.Body)["url"].(string), e.srv.URL)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := e.sync.WaitAddons(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// A translation the add-on did not hear of (added behind the API).
+	app, err := e.db.FindComponent(ctx, "demo", "app")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.db.CreateTranslation(ctx, app.ID, "it", "locales/it.json", index.Actor{}); err != nil {
+		t.Fatal(err)
+	}
+	r = do("POST", addon+"trigger/", "")
+	wantResponse(t, "trigger", r, 202, "")
+	taskURL, _ := servertest.Decode(t, r.Body)["task_url"].(string)
+	if !strings.Contains(taskURL, "/api/tasks/") {
+		t.Fatalf("trigger answer %s, want a task_url", r.Body)
+	}
+	var task map[string]any
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		task = servertest.GetObjectAs(t, taskURL, admin)
+		if task["completed"] == true || time.Now().After(deadline) {
+			break
+		}
+	}
+	if result := servertest.Obj(t, task["result"]); task["completed"] != true || servertest.Num(result["added"]) != "1" {
+		t.Errorf("task = %v, want completed with 1 added", task)
+	}
+	list := servertest.GetObjectAs(t, e.srv.URL+"/api/translations/demo/glossary/it/", admin)
+	if list["language_code"] != "it" {
+		t.Errorf("glossary's it: %v", list)
+	}
+	r = do("POST", "/api/components/demo/app/addons/", `{"name":"weblate.git.squash","configuration":{}}`)
+	wantResponse(t, "squash", r, 201, "")
+	squash := strings.TrimPrefix(servertest.Decode(t, r.Body)["url"].(string), e.srv.URL)
+	wantResponse(t, "trigger squash", do("POST", squash+"trigger/", ""), 400, "")
+	for _, path := range []string{"/api/addons/999999/trigger/", "/api/addons/abc/trigger/", "/api/addons/-1/trigger/"} {
+		if r := do("POST", path, ""); r.Status != http.StatusNotFound {
+			t.Errorf("POST %s = %d %s, want 404", path, r.Status, r.Body)
+		}
 	}
 }
