@@ -47,6 +47,11 @@ func addonConfigJSON(a *index.Addon) (any, bool) {
 	case index.AddonSquash:
 		return squashJSON{Squash: a.Squash.Mode, AppendTrailers: a.Squash.AppendTrailers,
 			CommitMessage: a.Squash.CommitMessage}, true
+	case index.AddonDiscovery:
+		d := a.Discovery
+		return discoveryJSON{Match: d.Match, FileFormat: d.FileFormat, NameTemplate: d.NameTemplate,
+			BaseFileTemplate: d.BaseFileTemplate, NewBaseTemplate: d.NewBaseTemplate, LanguageRegex: d.LanguageRegex,
+			Remove: d.Remove, Confirm: d.Confirm}, true
 	case index.AddonPseudolocale:
 		p := a.Pseudo
 		return pseudolocaleJSON{Source: p.Source, Target: p.Target, Prefix: p.Prefix, Suffix: p.Suffix,
@@ -100,6 +105,9 @@ func (s *Server) readAddonConfig(pl *payload, a *index.Addon) bool {
 		return true
 	case index.AddonPseudolocale:
 		a.Pseudo = readPseudolocale(pl)
+		return true
+	case index.AddonDiscovery:
+		a.Discovery = s.readDiscovery(pl)
 		return true
 	case index.AddonAutoTranslate:
 		// autotranslate.ParseAddon reads the reference's fields, with

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -30,6 +31,10 @@ type AddonRunner interface {
 	// StartAddon runs a on demand as a task, or refuses an add-on that
 	// cannot be triggered (an ErrInvalid error).
 	StartAddon(ctx context.Context, a index.Addon) (index.Task, error)
+	// Discover previews a discovery configuration on c's checkout.
+	Discover(ctx context.Context, d index.Discovery, c index.Component) ([]index.Discovered, error)
+	// QueueDiscovery creates what discovery add-on a finds in c.
+	QueueDiscovery(a index.Addon, c index.Component)
 }
 
 // msgAddonTriggered answers a trigger whose task runs on.
@@ -72,6 +77,8 @@ func (s *Server) addonInstalled(a *index.Addon, comp *index.Component) {
 		s.opts.Addons.QueueLanguageConsistency(a.ProjectID)
 	case a.Name == index.AddonPseudolocale && comp != nil:
 		s.opts.Addons.QueuePseudolocale(*a, *comp, true)
+	case a.Name == index.AddonDiscovery && comp != nil:
+		s.opts.Addons.QueueDiscovery(*a, *comp)
 	}
 }
 
@@ -93,6 +100,9 @@ func (s *Server) addonFits(ctx context.Context, a *index.Addon, comp *index.Comp
 	if comp != nil && index.NeedsTemplate(a.Name) && !comp.IsMonolingual() {
 		return index.FieldErr("name", "invalid",
 			"This add-on can not be installed on this component: it needs a monolingual base file (template).")
+	}
+	if a.Name == index.AddonDiscovery {
+		return s.discoveryFits(ctx, a, comp)
 	}
 	if a.Name != index.AddonPseudolocale {
 		return nil
@@ -175,4 +185,101 @@ func readPseudolocale(pl *payload) index.Pseudolocale {
 		}
 	}
 	return p
+}
+
+// discoveryJSON is a weblate.discovery.discovery add-on's configuration.
+type discoveryJSON struct {
+	Match            string `json:"match"`
+	FileFormat       string `json:"file_format"`
+	NameTemplate     string `json:"name_template"`
+	BaseFileTemplate string `json:"base_file_template"`
+	NewBaseTemplate  string `json:"new_base_template"`
+	LanguageRegex    string `json:"language_regex"`
+	Remove           bool   `json:"remove"`
+	Confirm          bool   `json:"confirm"`
+}
+
+// maxDiscoveryPattern bounds match and the templates.
+const maxDiscoveryPattern = 1000
+
+// readDiscovery reads a discovery add-on's whole configuration: match
+// (a regular expression with the groups component and language) and
+// file_format required, the templates and language_regex with the
+// reference's defaults.
+func (s *Server) readDiscovery(pl *payload) index.Discovery {
+	d := index.Discovery{NameTemplate: "{{ component }}", LanguageRegex: "^[^.]+$"}
+	pl.require("match", "file_format")
+	pl.str("match", &d.Match, false)
+	pl.maxLength("match", d.Match, maxDiscoveryPattern)
+	if d.Match != "" && !pl.errs.Has(pl.prefix+"match") {
+		re, err := regexp.Compile(d.Match)
+		switch {
+		case err != nil:
+			pl.fail("match", "invalid", "Invalid regular expression: "+err.Error())
+		case re.SubexpIndex("component") < 0 || re.SubexpIndex("language") < 0:
+			pl.fail("match", "invalid", "The regular expression needs the named groups component and language.")
+		}
+	}
+	pl.str("file_format", &d.FileFormat, false)
+	if d.FileFormat != "" && len(s.opts.FileFormats) > 0 &&
+		!slices.ContainsFunc(s.opts.FileFormats, func(f FileFormat) bool { return f.Name == d.FileFormat }) {
+		pl.fail("file_format", "invalid_choice", fmt.Sprintf("%q is not a valid choice.", d.FileFormat))
+	}
+	for _, f := range []struct {
+		name string
+		dst  *string
+	}{{"name_template", &d.NameTemplate}, {"base_file_template", &d.BaseFileTemplate},
+		{"new_base_template", &d.NewBaseTemplate}} {
+		pl.str(f.name, f.dst, f.name != "name_template")
+		pl.maxLength(f.name, *f.dst, maxDiscoveryPattern)
+	}
+	pl.str("language_regex", &d.LanguageRegex, false)
+	if _, err := regexp.Compile(d.LanguageRegex); err != nil {
+		pl.fail("language_regex", "invalid", "Invalid regular expression: "+err.Error())
+	}
+	pl.boolean("remove", &d.Remove)
+	pl.boolean("confirm", &d.Confirm)
+	return d
+}
+
+// maxPreview is how many discovered components a refusal lists.
+const maxPreview = 50
+
+// discoveryFits checks a discovery add-on against its component's
+// checkout: the templates render for what the match finds, and without
+// confirm the answer is the preview, as a 400 on configuration.confirm
+// listing the components (those the project has marked), nothing
+// installed — the reference's form shows the same preview before its
+// confirm box. A repository over the walk's bound is refused.
+func (s *Server) discoveryFits(ctx context.Context, a *index.Addon, comp *index.Component) error {
+	if a.ComponentID == 0 {
+		return index.FieldErr("name", "invalid", "This add-on can only be installed on a component.")
+	}
+	if comp == nil || s.opts.Addons == nil {
+		if !a.Discovery.Confirm {
+			return index.FieldErr("configuration.confirm", "required", "Please review and confirm the matched components.")
+		}
+		return nil
+	}
+	found, err := s.opts.Addons.Discover(ctx, a.Discovery, *comp)
+	if err != nil {
+		return err
+	}
+	if a.Discovery.Confirm {
+		return nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Please review and confirm the matched components (%d):", len(found))
+	for i, f := range found {
+		if i == maxPreview {
+			fmt.Fprintf(&b, " and %d more.", len(found)-maxPreview)
+			break
+		}
+		state := "new"
+		if f.Exists {
+			state = "exists as " + f.ExistingSlug
+		}
+		fmt.Fprintf(&b, " %s (%s, %s; %d languages; %s);", f.Name, f.Slug, f.Filemask, len(f.Languages), state)
+	}
+	return index.FieldErr("configuration.confirm", "required", strings.TrimSuffix(b.String(), ";"))
 }

@@ -256,3 +256,68 @@ func TestTriggerAddon(t *testing.T) {
 		}
 	}
 }
+
+// TestDiscoveryAddonThroughAPI: weblate.discovery.discovery checks its
+// match (the component and language groups) and templates; without
+// confirm the answer is the preview, a 400 on configuration.confirm
+// listing what it found, nothing installed or created; with confirm it
+// installs and creates the components it found, linked to its own.
+func TestDiscoveryAddonThroughAPI(t *testing.T) {
+	e := mustCrudEnv(t)
+	admin := servertest.MustUser(t, e.db, "admin", true)
+	hdr := http.Header{"Authorization": {admin}, "Content-Type": {"application/json"}}
+	do := func(method, path, body string) servertest.Response {
+		return servertest.DoBody(t, method, e.srv.URL+path, hdr, strings.NewReader(body))
+	}
+	r := servertest.DoJSON(t, "POST", e.srv.URL+"/api/projects/demo/components/", admin, map[string]any{
+		"name": "Main", "slug": "main", "repo": appRepo(t), "filemask": "locales/*.json", "template": "locales/en.json",
+		"file_format": "json", "source_language": map[string]any{"code": "en"}})
+	wantResponse(t, "create main", r, 201, "")
+	waitTask(t, servertest.Decode(t, r.Body)["task_url"].(string))
+	const name = `"name":"weblate.discovery.discovery"`
+	config := func(extra string) string {
+		return `{` + name + `,"configuration":{"match":"(?P<component>[a-z]+)/(?P<language>[^/.]+)\\.json",` +
+			`"file_format":"json","base_file_template":"{{ component }}/en.json"` + extra + `}}`
+	}
+	for _, tc := range []struct{ name, body, want string }{
+		{"no match", `{` + name + `,"configuration":{"file_format":"json","confirm":true}}`,
+			invalid([3]string{"configuration.match", "required", "This field is required."})},
+		{"match without groups", `{` + name + `,"configuration":{"match":"[a-z]+\\.json","file_format":"json","confirm":true}}`,
+			invalid([3]string{"configuration.match", "invalid", "The regular expression needs the named groups component and language."})},
+		{"match not a regex", `{` + name + `,"configuration":{"match":"(?P<component>","file_format":"json","confirm":true}}`, ""},
+		{"unknown format", config(`,"file_format":"word","confirm":true`),
+			invalid([3]string{"configuration.file_format", "invalid_choice", `"word" is not a valid choice.`})},
+		{"template with an unknown variable", config(`,"name_template":"{{ nom }}","confirm":true`),
+			invalid([3]string{"configuration.name_template", "invalid", `unknown variable "nom": the match has no such group`})},
+		{"confirm not a bool", config(`,"confirm":"perhaps"`),
+			invalid([3]string{"configuration.confirm", "invalid", "Must be a valid boolean."})},
+		{"preview", config(``), invalid([3]string{"configuration.confirm", "required",
+			"Please review and confirm the matched components (2): locales (locales, locales/*.json; 3 languages; exists as app);" +
+				" other (other, other/*.json; 2 languages; new)"})},
+	} {
+		r := do("POST", "/api/components/demo/main/addons/", tc.body)
+		wantResponse(t, tc.name, r, 400, tc.want)
+		if tc.want == "" && !strings.Contains(string(r.Body), `"attr":"configuration.match"`) {
+			t.Errorf("%s: %s, want a 400 on configuration.match", tc.name, r.Body)
+		}
+	}
+	wantResponse(t, "on a project", do("POST", "/api/projects/demo/addons/", config(`,"confirm":true`)), 400,
+		invalid([3]string{"name", "invalid", "This add-on can only be installed on a component."}))
+	if n := servertest.Num(servertest.GetObjectAs(t, e.srv.URL+"/api/addons/", admin)["count"]); n != "0" {
+		t.Fatalf("%s add-ons after refusals, want none", n)
+	}
+	if r := servertest.DoJSON(t, "GET", e.srv.URL+"/api/components/demo/other/", admin, nil); r.Status != 404 {
+		t.Fatalf("the preview created other: %d", r.Status)
+	}
+	r = do("POST", "/api/components/demo/main/addons/", config(`,"confirm":true`))
+	wantResponse(t, "install", r, 201, "")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := e.sync.WaitAddons(ctx); err != nil {
+		t.Fatal(err)
+	}
+	other := servertest.GetObjectAs(t, e.srv.URL+"/api/components/demo/other/", admin)
+	if other["repo"] != "weblate://demo/main" || other["filemask"] != "other/*.json" || other["template"] != "other/en.json" {
+		t.Errorf("other = repo %v filemask %v template %v", other["repo"], other["filemask"], other["template"])
+	}
+}

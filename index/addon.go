@@ -38,6 +38,9 @@ type Addon struct {
 	// Pseudo is the configuration of a weblate.generate.pseudolocale
 	// add-on.
 	Pseudo Pseudolocale
+	// Discovery is the configuration of a weblate.discovery.discovery
+	// add-on.
+	Discovery Discovery
 
 	// Denormalized for serialization: the slugs of the scope.
 	ProjectSlug   string

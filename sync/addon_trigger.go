@@ -19,15 +19,16 @@ var ErrNotTriggerable = index.Errorf(index.ErrInvalid, "This add-on can not be t
 // Triggerable reports whether StartAddon runs add-on name.
 func Triggerable(name string) bool {
 	return slices.Contains([]string{index.AddonLanguages, index.AddonPseudolocale, index.AddonCleanup,
-		index.AddonCleanupBlank}, name)
+		index.AddonCleanupBlank, index.AddonDiscovery}, name)
 }
 
 // StartAddon runs add-on a on demand as a task (POST
 // /api/addons/<id>/trigger/): the languages add-on on its project, the
-// pseudolocale add-on on every string up to translated, a cleanup
+// pseudolocale add-on on every string up to translated, discovery
+// (creating what it finds), a cleanup
 // add-on on its component's checkout (committed, pushed with the next
 // push). The task's result counts what it did ("added", "updated" or
-// "commits"); its failure is the task's, and an alert as on any run.
+// "commits", "created"); its failure is the task's, and an alert as on any run.
 func (s *Service) StartAddon(ctx context.Context, a index.Addon) (index.Task, error) {
 	if !Triggerable(a.Name) {
 		return index.Task{}, ErrNotTriggerable
@@ -90,6 +91,9 @@ func (s *Service) runAddon(ctx context.Context, a index.Addon, c index.Component
 			s.addonAlert(ctx, a.Name, c, err)
 		}
 		return map[string]int{"updated": n}, err
+	case index.AddonDiscovery:
+		made, err := s.DiscoverCreate(ctx, a, c)
+		return map[string]int{"created": len(made)}, err
 	}
 	repo, unlock, err := s.lockedCheckout(ctx, c)
 	if err != nil {

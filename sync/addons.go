@@ -27,6 +27,9 @@ type AddonRunStore interface {
 	// RecordComponentChange records a change about a whole component.
 	RecordComponentChange(ctx context.Context, c index.Change) error
 	PseudoStore
+	// CreateComponent saves a new component (resolving a weblate://
+	// link) and records its creation.
+	CreateComponent(ctx context.Context, c index.Component, by index.Actor) (index.Component, error)
 }
 
 // addonRunTimeout bounds one background add-on run.

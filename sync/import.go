@@ -190,6 +190,9 @@ func (s *Service) importFiles(ctx context.Context, co checkedOut) (sum ImportSum
 	if sum.Added+sum.Updated > 0 {
 		s.pseudoAfterImport(ctx, c)
 	}
+	if sum.Parsed > 0 || co.in.moved() {
+		s.discoveryAfterImport(ctx, c)
+	}
 	log.Info("component imported", "revision", sum.Revision, "files", sum.Files, "parsed", sum.Parsed,
 		"skipped", sum.Skipped, "failed", sum.Failed, "added", sum.Added, "updated", sum.Updated,
 		"removed", sum.Removed, "duration", co.took+time.Since(start))

@@ -40,6 +40,15 @@ type addonConfig struct {
 	VarSuffix       string   `json:"var_suffix,omitempty"`
 	VarMultiplier   *float64 `json:"var_multiplier,omitempty"`
 	IncludeReadOnly bool     `json:"include_readonly,omitempty"`
+	// weblate.discovery.discovery
+	Match            string `json:"match,omitempty"`
+	FileFormat       string `json:"file_format,omitempty"`
+	NameTemplate     string `json:"name_template,omitempty"`
+	BaseFileTemplate string `json:"base_file_template,omitempty"`
+	NewBaseTemplate  string `json:"new_base_template,omitempty"`
+	LanguageRegex    string `json:"language_regex,omitempty"`
+	Remove           bool   `json:"remove,omitempty"`
+	Confirm          bool   `json:"confirm,omitempty"`
 }
 
 const addonColumns = `a.id, a.name, a.project_id, coalesce(a.component_id, 0), a.configuration,
@@ -67,6 +76,9 @@ func scanAddon(s interface{ Scan(...any) error }) (index.Addon, error) {
 	a.JSON = index.JSONCustomize{SortKeys: ac.SortKeys, Indent: ac.Indent, Style: ac.Style}
 	a.Pseudo = index.Pseudolocale{Source: ac.Source, Target: ac.Target, Prefix: ac.Prefix, Suffix: ac.Suffix,
 		VarPrefix: ac.VarPrefix, VarSuffix: ac.VarSuffix, IncludeReadOnly: ac.IncludeReadOnly}
+	a.Discovery = index.Discovery{Match: ac.Match, FileFormat: ac.FileFormat, NameTemplate: ac.NameTemplate,
+		BaseFileTemplate: ac.BaseFileTemplate, NewBaseTemplate: ac.NewBaseTemplate, LanguageRegex: ac.LanguageRegex,
+		Remove: ac.Remove, Confirm: ac.Confirm}
 	if ac.VarMultiplier != nil {
 		a.Pseudo.VarMultiplier = *ac.VarMultiplier
 	}
@@ -212,6 +224,12 @@ func addonConfigOf(a index.Addon) addonConfig {
 		return addonConfig{Source: p.Source, Target: p.Target, Prefix: p.Prefix, Suffix: p.Suffix,
 			VarPrefix: p.VarPrefix, VarSuffix: p.VarSuffix, VarMultiplier: &p.VarMultiplier,
 			IncludeReadOnly: p.IncludeReadOnly}
+	}
+	if a.Name == index.AddonDiscovery {
+		d := a.Discovery
+		return addonConfig{Match: d.Match, FileFormat: d.FileFormat, NameTemplate: d.NameTemplate,
+			BaseFileTemplate: d.BaseFileTemplate, NewBaseTemplate: d.NewBaseTemplate, LanguageRegex: d.LanguageRegex,
+			Remove: d.Remove, Confirm: d.Confirm}
 	}
 	if a.Name == index.AddonJSONCustomize {
 		return addonConfig{SortKeys: a.JSON.SortKeys, Indent: a.JSON.Indent, Style: a.JSON.Style}
