@@ -2,8 +2,8 @@ package api
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"regexp"
 	"slices"
@@ -164,16 +164,9 @@ func readPseudolocale(pl *payload) index.Pseudolocale {
 	pl.str("var_suffix", &p.VarSuffix, true)
 	pl.boolean("include_readonly", &p.IncludeReadOnly)
 	if v, ok := pl.value("var_multiplier"); ok {
-		var text string
-		switch v := v.(type) {
-		case json.Number:
-			text = v.String()
-		case string:
-			text = strings.TrimSpace(v)
-		}
-		f, err := strconv.ParseFloat(text, 64)
+		f, err := strconv.ParseFloat(numberText(v), 64)
 		switch {
-		case err != nil:
+		case err != nil || math.IsNaN(f):
 			pl.fail("var_multiplier", "invalid", "A valid number is required.")
 		case f < 0:
 			pl.fail("var_multiplier", "min_value", "Ensure this value is greater than or equal to 0.")

@@ -12,18 +12,25 @@ import (
 	"github.com/tolk-project/tolk/internal/servertest"
 )
 
+// addonClient is the demo with the real sync service, a superuser's
+// Authorization header and a way to send JSON bodies as them.
+func addonClient(t *testing.T) (*crudEnv, string, func(method, path, body string) servertest.Response) {
+	t.Helper()
+	e := mustCrudEnv(t)
+	admin := servertest.MustUser(t, e.db, "admin", true)
+	hdr := http.Header{"Authorization": {admin}, "Content-Type": {"application/json"}}
+	return e, admin, func(method, path, body string) servertest.Response {
+		return servertest.DoBody(t, method, e.srv.URL+path, hdr, strings.NewReader(body))
+	}
+}
+
 // TestLanguagesAddonThroughAPI: weblate.consistency.languages installs
 // with no configuration (whatever is posted as one is ignored, as the
 // reference's empty form); installing it gives every component the
 // project's languages, and a translation added through the API later
 // reaches the other components (the reference's post_add).
 func TestLanguagesAddonThroughAPI(t *testing.T) {
-	e := mustCrudEnv(t)
-	admin := servertest.MustUser(t, e.db, "admin", true)
-	hdr := http.Header{"Authorization": {admin}, "Content-Type": {"application/json"}}
-	do := func(method, path, body string) servertest.Response {
-		return servertest.DoBody(t, method, e.srv.URL+path, hdr, strings.NewReader(body))
-	}
+	e, admin, do := addonClient(t)
 	languages := func(comp string) []string {
 		t.Helper()
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
@@ -64,12 +71,7 @@ func TestLanguagesAddonThroughAPI(t *testing.T) {
 // configuration on a component with a template; one without is refused
 // with a 400 on name, nothing installed.
 func TestCleanupAddonsThroughAPI(t *testing.T) {
-	e := mustCrudEnv(t)
-	admin := servertest.MustUser(t, e.db, "admin", true)
-	hdr := http.Header{"Authorization": {admin}, "Content-Type": {"application/json"}}
-	do := func(method, path, body string) servertest.Response {
-		return servertest.DoBody(t, method, e.srv.URL+path, hdr, strings.NewReader(body))
-	}
+	e, admin, do := addonClient(t)
 	for _, name := range []string{"weblate.cleanup.generic", "weblate.cleanup.blank"} {
 		wantResponse(t, name+" on a glossary", do("POST", "/api/components/demo/glossary/addons/",
 			`{"name":"`+name+`","configuration":{}}`), 400, invalid([3]string{"name", "invalid",
@@ -91,12 +93,7 @@ func TestCleanupAddonsThroughAPI(t *testing.T) {
 // configuration.<field>, nothing installed; PATCH replaces the whole
 // configuration.
 func TestJSONCustomizeAddonThroughAPI(t *testing.T) {
-	e := mustCrudEnv(t)
-	admin := servertest.MustUser(t, e.db, "admin", true)
-	hdr := http.Header{"Authorization": {admin}, "Content-Type": {"application/json"}}
-	do := func(method, path, body string) servertest.Response {
-		return servertest.DoBody(t, method, e.srv.URL+path, hdr, strings.NewReader(body))
-	}
+	e, admin, do := addonClient(t)
 	const name = `"name":"weblate.json.customize"`
 	for _, tc := range []struct{ name, body, want string }{
 		{"indent not a number", `{` + name + `,"configuration":{"indent":"wide"}}`,
@@ -137,12 +134,7 @@ func TestJSONCustomizeAddonThroughAPI(t *testing.T) {
 // number within bounds, the add-on a component's: 400s naming the field,
 // nothing installed. Installed, it fills the target in the background.
 func TestPseudolocaleAddonThroughAPI(t *testing.T) {
-	e := mustCrudEnv(t)
-	admin := servertest.MustUser(t, e.db, "admin", true)
-	hdr := http.Header{"Authorization": {admin}, "Content-Type": {"application/json"}}
-	do := func(method, path, body string) servertest.Response {
-		return servertest.DoBody(t, method, e.srv.URL+path, hdr, strings.NewReader(body))
-	}
+	e, admin, do := addonClient(t)
 	id := func(lang string) string {
 		return servertest.Num(servertest.GetObjectAs(t, e.srv.URL+"/api/translations/demo/app/"+lang+"/", admin)["id"])
 	}
@@ -204,12 +196,7 @@ func TestPseudolocaleAddonThroughAPI(t *testing.T) {
 // counts the translations it added; an add-on that acts only on its
 // events is a 400, an unknown or malformed id a 404.
 func TestTriggerAddon(t *testing.T) {
-	e := mustCrudEnv(t)
-	admin := servertest.MustUser(t, e.db, "admin", true)
-	hdr := http.Header{"Authorization": {admin}, "Content-Type": {"application/json"}}
-	do := func(method, path, body string) servertest.Response {
-		return servertest.DoBody(t, method, e.srv.URL+path, hdr, strings.NewReader(body))
-	}
+	e, admin, do := addonClient(t)
 	r := do("POST", "/api/projects/demo/addons/", `{"name":"weblate.consistency.languages","configuration":{}}`)
 	wantResponse(t, "install", r, 201, "")
 	addon := strings.TrimPrefix(servertest.Decode(t, r.Body)["url"].(string), e.srv.URL)
@@ -263,12 +250,7 @@ func TestTriggerAddon(t *testing.T) {
 // listing what it found, nothing installed or created; with confirm it
 // installs and creates the components it found, linked to its own.
 func TestDiscoveryAddonThroughAPI(t *testing.T) {
-	e := mustCrudEnv(t)
-	admin := servertest.MustUser(t, e.db, "admin", true)
-	hdr := http.Header{"Authorization": {admin}, "Content-Type": {"application/json"}}
-	do := func(method, path, body string) servertest.Response {
-		return servertest.DoBody(t, method, e.srv.URL+path, hdr, strings.NewReader(body))
-	}
+	e, admin, do := addonClient(t)
 	r := servertest.DoJSON(t, "POST", e.srv.URL+"/api/projects/demo/components/", admin, map[string]any{
 		"name": "Main", "slug": "main", "repo": appRepo(t), "filemask": "locales/*.json", "template": "locales/en.json",
 		"file_format": "json", "source_language": map[string]any{"code": "en"}})

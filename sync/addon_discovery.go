@@ -118,21 +118,6 @@ func discoverPaths(d index.Discovery, re *regexp.Regexp, paths []string) ([]inde
 	return out, nil
 }
 
-// discoveryAfterImport creates, in the background, what the confirmed
-// discovery add-ons of c find; sync calls it after an import of c.
-func (s *Service) discoveryAfterImport(ctx context.Context, c index.Component) {
-	all, err := s.store.FindAddons(ctx, index.AddonFilter{ComponentID: c.ID})
-	if err != nil {
-		s.opts.Logger.Error("find add-ons", "component", c.ID, "err", err)
-		return
-	}
-	for _, a := range all {
-		if a.Name == index.AddonDiscovery && a.Discovery.Confirm {
-			s.QueueDiscovery(a, c)
-		}
-	}
-}
-
 // QueueDiscovery creates what add-on a finds in c's checkout, in the
 // background; failures are alerts on c.
 func (s *Service) QueueDiscovery(a index.Addon, c index.Component) {

@@ -22,9 +22,9 @@ import (
 // make, or a write that fails, is an alert on that component. Components
 // not imported yet are skipped: their import triggers the add-on again.
 
-// languagesAfterImport runs the add-on in the background for c's project
-// if it has one installed; sync calls it after an import of c ended.
-func (s *Service) languagesAfterImport(ctx context.Context, c index.Component) {
+// languagesOnAdd runs the add-on in the background for c's project if it
+// has one installed.
+func (s *Service) languagesOnAdd(ctx context.Context, c index.Component) {
 	addons, err := s.projectAddons(ctx, c.ProjectID, index.AddonLanguages)
 	if err != nil {
 		s.opts.Logger.Error("find add-ons", "project", c.Project.Slug, "err", err)
@@ -39,7 +39,7 @@ func (s *Service) languagesAfterImport(ctx context.Context, c index.Component) {
 // API: the language consistency add-on of c's project, if any, adds the
 // language to the other components (the reference's post_add event).
 func (s *Service) TranslationAdded(c index.Component) {
-	s.languagesAfterImport(s.life, c)
+	s.languagesOnAdd(s.life, c)
 }
 
 // QueueLanguageConsistency runs the add-on on a project in the

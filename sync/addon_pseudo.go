@@ -32,21 +32,6 @@ type PseudoStore interface {
 		decide func(u index.Unit, t index.Translation) (index.UnitUpdate, error)) (index.Unit, error)
 }
 
-// pseudoAfterImport fills, in the background, the untranslated strings
-// of the pseudolocale add-ons of c.
-func (s *Service) pseudoAfterImport(ctx context.Context, c index.Component) {
-	all, err := s.store.FindAddons(ctx, index.AddonFilter{ComponentID: c.ID})
-	if err != nil {
-		s.opts.Logger.Error("find add-ons", "component", c.ID, "err", err)
-		return
-	}
-	for _, a := range all {
-		if a.Name == index.AddonPseudolocale {
-			s.QueuePseudolocale(a, c, false)
-		}
-	}
-}
-
 // QueuePseudolocale runs add-on a on component c in the background
 // (every string up to translated when all, else the untranslated ones);
 // it returns at once.

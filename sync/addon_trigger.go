@@ -2,10 +2,8 @@ package sync
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/tolk-project/tolk/index"
 )
@@ -25,10 +23,10 @@ func Triggerable(name string) bool {
 // StartAddon runs add-on a on demand as a task (POST
 // /api/addons/<id>/trigger/): the languages add-on on its project, the
 // pseudolocale add-on on every string up to translated, discovery
-// (creating what it finds), a cleanup
-// add-on on its component's checkout (committed, pushed with the next
-// push). The task's result counts what it did ("added", "updated" or
-// "commits", "created"); its failure is the task's, and an alert as on any run.
+// (creating what it finds), a cleanup add-on on its component's checkout
+// (committed, pushed with the next push). The task's result counts what
+// it did ("added", "updated", "created" or "commits"); its failure is
+// the task's, and an alert as on any run.
 func (s *Service) StartAddon(ctx context.Context, a index.Addon) (index.Task, error) {
 	if !Triggerable(a.Name) {
 		return index.Task{}, ErrNotTriggerable
@@ -49,34 +47,11 @@ func (s *Service) StartAddon(ctx context.Context, a index.Addon) (index.Task, er
 		// A project's cleanup add-on: no one checkout to run it on.
 		return index.Task{}, index.Errorf(index.ErrInvalid, "Trigger this add-on through a component's installation.")
 	}
-	cctx, cancelCause := context.WithCancelCause(s.life)
-	ctx, cancel := context.WithTimeout(cctx, addonRunTimeout)
-	t := &task{id: newTaskID(), component: c, started: time.Now()}
-	t.cancel = func() {
-		t.mu.Lock()
-		t.cancelled = true
-		t.mu.Unlock()
-		cancelCause(errTaskCancelled)
-	}
-	t.state = index.Task{ID: t.id, ProjectID: a.ProjectID, ComponentID: c.ID}
-	s.tasks.add(t)
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		defer cancelCause(nil)
-		defer cancel()
-		t.hold()
-		t.logf("Running %s", a.Name)
-		result, err := s.runAddon(ctx, a, c)
-		if err != nil {
-			if errors.Is(context.Cause(ctx), errTaskCancelled) {
-				err = errTaskCancelled
-			}
-			s.opts.Logger.Error("add-on task failed", "addon", a.ID, "name", a.Name, "task", t.id, "err", err)
-		}
-		t.finish(result, err)
-	}()
-	return t.snapshot(), nil
+	return s.runTask(c, a.ProjectID, addonRunTimeout, false, "add-on task failed",
+		func(ctx context.Context, t *task) (map[string]int, error) {
+			t.logf("Running %s", a.Name)
+			return s.runAddon(ctx, a, c)
+		}), nil
 }
 
 // runAddon is the work of StartAddon's task.

@@ -116,3 +116,32 @@ func (s *Service) addonAlert(ctx context.Context, name string, c index.Component
 		s.opts.Logger.Error("record add-on alert", "addon", name, "component", c.ID, "err", rerr)
 	}
 }
+
+// afterImportAddons queues the background add-ons an import of c that
+// ended well triggers: the project's languages add-on when files were
+// read or went away (the project's languages may have changed), c's
+// pseudolocale add-ons when strings were added or changed, c's
+// confirmed discovery add-ons when files were read or the checkout
+// moved. It runs under the import's lock, so it only reads and queues.
+func (s *Service) afterImportAddons(ctx context.Context, c index.Component, sum ImportSummary, moved bool) {
+	all, err := s.store.FindAddons(ctx, index.AddonFilter{ProjectID: c.ProjectID})
+	if err != nil {
+		s.opts.Logger.Error("find add-ons", "project", c.Project.Slug, "err", err)
+		return
+	}
+	languages := false
+	for _, a := range all {
+		switch {
+		case a.Name == index.AddonLanguages:
+			languages = languages || sum.Parsed > 0 || len(sum.StaleRemoved) > 0
+		case a.ComponentID != c.ID:
+		case a.Name == index.AddonPseudolocale && sum.Added+sum.Updated > 0:
+			s.QueuePseudolocale(a, c, false)
+		case a.Name == index.AddonDiscovery && a.Discovery.Confirm && (sum.Parsed > 0 || moved):
+			s.QueueDiscovery(a, c)
+		}
+	}
+	if languages {
+		s.QueueLanguageConsistency(c.ProjectID)
+	}
+}

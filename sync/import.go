@@ -183,16 +183,7 @@ func (s *Service) importFiles(ctx context.Context, co checkedOut) (sum ImportSum
 	if err := s.recordHead(ctx, c, repo); err != nil {
 		return sum, err
 	}
-	if sum.Parsed > 0 || len(sum.StaleRemoved) > 0 {
-		// A file read or gone may change the project's languages.
-		s.languagesAfterImport(ctx, c)
-	}
-	if sum.Added+sum.Updated > 0 {
-		s.pseudoAfterImport(ctx, c)
-	}
-	if sum.Parsed > 0 || co.in.moved() {
-		s.discoveryAfterImport(ctx, c)
-	}
+	s.afterImportAddons(ctx, c, sum, co.in.moved())
 	log.Info("component imported", "revision", sum.Revision, "files", sum.Files, "parsed", sum.Parsed,
 		"skipped", sum.Skipped, "failed", sum.Failed, "added", sum.Added, "updated", sum.Updated,
 		"removed", sum.Removed, "duration", co.took+time.Since(start))
