@@ -25,6 +25,8 @@ func (s *Server) addonRoutes(r *edge.Router) {
 			Delete: s.deleteAddon})
 	r.Resource("/api/addons/:addon/deliveries/", "Deliveries", "GET, HEAD, OPTIONS",
 		edge.Handlers{Get: s.listDeliveries})
+	r.Resource("/api/addons/:addon/trigger/", "Addon Trigger", "POST, OPTIONS",
+		edge.Handlers{Post: s.triggerAddon})
 	r.Resource(componentPath+"addons/", "Addons", "GET, POST, HEAD, OPTIONS",
 		edge.Handlers{Get: s.listComponentAddons, Post: s.createComponentAddon})
 	r.Resource(projectPath+"addons/", "Addons", "GET, POST, HEAD, OPTIONS",
@@ -209,7 +211,7 @@ func (s *Server) createComponentAddon(c *gin.Context) {
 		s.edge.Fail(c, err)
 		return
 	}
-	s.createAddon(c, index.Addon{ProjectID: comp.ProjectID, ComponentID: comp.ID})
+	s.createAddon(c, index.Addon{ProjectID: comp.ProjectID, ComponentID: comp.ID}, &comp)
 }
 
 // createProjectAddon serves POST /api/projects/P/addons/.
@@ -222,14 +224,18 @@ func (s *Server) createProjectAddon(c *gin.Context) {
 		s.edge.Fail(c, err)
 		return
 	}
-	s.createAddon(c, index.Addon{ProjectID: p.ID})
+	s.createAddon(c, index.Addon{ProjectID: p.ID}, nil)
 }
 
 // createAddon reads name and configuration onto a and installs it: 201
-// with the add-on and its Location.
-func (s *Server) createAddon(c *gin.Context, a index.Addon) {
+// with the add-on and its Location. comp is the component of a
+// component's add-on (nil for a project's).
+func (s *Server) createAddon(c *gin.Context, a index.Addon, comp *index.Component) {
 	a.Webhook.Filter = index.EventsContent // the reference's default
 	_, a, err := readBody(c, a, []string{"name"}, s.readAddon(true))
+	if err == nil {
+		err = s.addonFits(c.Request.Context(), &a, comp)
+	}
 	if err != nil {
 		s.edge.Fail(c, err)
 		return
@@ -238,6 +244,7 @@ func (s *Server) createAddon(c *gin.Context, a index.Addon) {
 		s.edge.Fail(c, err)
 		return
 	}
+	s.addonInstalled(&a, comp)
 	body := newAddonJSON(s.edge.URLsFor(c), &a)
 	c.Header("Location", body.URL)
 	s.edge.WriteJSON(c, http.StatusCreated, body)
@@ -253,12 +260,16 @@ func (s *Server) updateAddon(partial bool) gin.HandlerFunc {
 			return
 		}
 		_, a, err = readBody(c, a, requiredUnless(partial, "name", "configuration"), s.readAddon(false))
+		if err == nil {
+			err = s.addonFits(c.Request.Context(), &a, nil)
+		}
 		if err != nil {
 			s.edge.Fail(c, err)
 			return
 		}
 		a, err = s.store.UpdateAddon(c.Request.Context(), a.ID, func(stored *index.Addon) error {
 			stored.Webhook, stored.Squash, stored.AutoTranslate = a.Webhook, a.Squash, a.AutoTranslate
+			stored.JSON, stored.Pseudo = a.JSON, a.Pseudo
 			return nil
 		})
 		if err != nil {

@@ -30,16 +30,35 @@ type autoTranslateJSON struct {
 	Threshold  int      `json:"threshold"`
 }
 
+// jsonCustomizeJSON is a weblate.json.customize add-on's configuration.
+type jsonCustomizeJSON struct {
+	SortKeys bool   `json:"sort_keys"`
+	Indent   int    `json:"indent"`
+	Style    string `json:"style"`
+}
+
 // addonConfigJSON is the configuration of an add-on other than the
 // webhook; false for the webhook.
 func addonConfigJSON(a *index.Addon) (any, bool) {
-	if index.IsFlagAddon(a.Name) {
+	if index.HasNoConfig(a.Name) {
 		return struct{}{}, true // no configuration
 	}
 	switch a.Name {
 	case index.AddonSquash:
 		return squashJSON{Squash: a.Squash.Mode, AppendTrailers: a.Squash.AppendTrailers,
 			CommitMessage: a.Squash.CommitMessage}, true
+	case index.AddonDiscovery:
+		d := a.Discovery
+		return discoveryJSON{Match: d.Match, FileFormat: d.FileFormat, NameTemplate: d.NameTemplate,
+			BaseFileTemplate: d.BaseFileTemplate, NewBaseTemplate: d.NewBaseTemplate, LanguageRegex: d.LanguageRegex,
+			Remove: d.Remove, Confirm: d.Confirm}, true
+	case index.AddonPseudolocale:
+		p := a.Pseudo
+		return pseudolocaleJSON{Source: p.Source, Target: p.Target, Prefix: p.Prefix, Suffix: p.Suffix,
+			VarPrefix: p.VarPrefix, VarSuffix: p.VarSuffix, VarMultiplier: p.VarMultiplier,
+			IncludeReadOnly: p.IncludeReadOnly}, true
+	case index.AddonJSONCustomize:
+		return jsonCustomizeJSON{SortKeys: a.JSON.SortKeys, Indent: a.JSON.Indent, Style: a.JSON.Style}, true
 	case index.AddonAutoTranslate:
 		p := a.AutoTranslate.Params
 		engines := p.Engines
@@ -57,7 +76,7 @@ func addonConfigJSON(a *index.Addon) (any, bool) {
 // Values of the wrong type are 400s on configuration.<field>, and the
 // add-on is then not stored at all.
 func (s *Server) readAddonConfig(pl *payload, a *index.Addon) bool {
-	if index.IsFlagAddon(a.Name) {
+	if index.HasNoConfig(a.Name) {
 		return true // no configuration: whatever is given is ignored, as the reference's empty form
 	}
 	switch a.Name {
@@ -74,6 +93,21 @@ func (s *Server) readAddonConfig(pl *payload, a *index.Addon) bool {
 			}
 		}
 		a.Squash = q
+		return true
+	case index.AddonJSONCustomize:
+		j := index.JSONCustomize{Indent: 4, Style: index.JSONSpaces} // the reference's initial values
+		pl.boolean("sort_keys", &j.SortKeys)
+		pl.integer("indent", &j.Indent, 0, index.MaxJSONIndent)
+		if pl.has("style") {
+			pl.choice("style", &j.Style, index.JSONStyles)
+		}
+		a.JSON = j
+		return true
+	case index.AddonPseudolocale:
+		a.Pseudo = readPseudolocale(pl)
+		return true
+	case index.AddonDiscovery:
+		a.Discovery = s.readDiscovery(pl)
 		return true
 	case index.AddonAutoTranslate:
 		// autotranslate.ParseAddon reads the reference's fields, with

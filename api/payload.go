@@ -397,13 +397,7 @@ func (p *payload) integer(name string, dst *int, lo, hi int) {
 	if !ok {
 		return
 	}
-	var text string
-	switch v := v.(type) {
-	case json.Number:
-		text = v.String()
-	case string:
-		text = strings.TrimSpace(v)
-	}
+	text := numberText(v)
 	n, err := strconv.Atoi(text)
 	if err != nil {
 		if f, ferr := strconv.ParseFloat(text, 64); ferr == nil && f == float64(int(f)) {
@@ -420,6 +414,18 @@ func (p *payload) integer(name string, dst *int, lo, hi int) {
 	default:
 		*dst = n
 	}
+}
+
+// numberText is a number field's value as text: a JSON number's, or a
+// text's trimmed (forms send numbers as texts); "" for anything else.
+func numberText(v any) string {
+	switch v := v.(type) {
+	case json.Number:
+		return v.String()
+	case string:
+		return strings.TrimSpace(v)
+	}
+	return ""
 }
 
 // strList reads a list of texts.

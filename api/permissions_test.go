@@ -386,6 +386,9 @@ var matrixRows = []matrixRow{
 		want: [2]string{"401 403 403 403 403 200 200 401", "401 404 403 403 403 200 200 401"}},
 	{method: "DELETE", route: categoryRoute, project: "demo", status: 204, destructive: true, gone: "/api/categories/{category}/",
 		needs: []need{{index.PermProjectEdit, "Can not delete category"}}},
+	// Triggering an add-on takes what changing it takes.
+	{method: "POST", route: addonRoute + "trigger/", params: map[string]string{"addon": "{cleanupaddon}"}, project: "demo",
+		needs: []need{{index.PermComponentEdit, deniedDefault}}, status: 202},
 	// A project's add-on is the project's to change.
 	{method: "PATCH", route: addonRoute, params: map[string]string{"addon": "{projectaddon}"}, project: "demo",
 		needs: []need{{index.PermProjectEdit, deniedDefault}}, status: 200,
@@ -649,6 +652,13 @@ func mustMatrixEnv(t testing.TB, private bool) *matrixEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// An add-on to trigger: its task fails at once (jobs has no
+	// repository), after the 202.
+	cleanupAddon, err := e.db.CreateAddon(ctx, index.Addon{Name: index.AddonCleanupBlank, ProjectID: demo.ID,
+		ComponentID: jobs.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, err := e.db.ImportMemory(ctx, demo.ID, 0, []index.MemoryImportEntry{{SourceLanguage: "en",
 		TargetLanguage: "de", Source: "Close", Target: "Schließen", Origin: "demo.tmx"}}); err != nil {
 		t.Fatal(err)
@@ -689,6 +699,7 @@ func mustMatrixEnv(t testing.TB, private bool) *matrixEnv {
 		"{label}", strconv.FormatInt(label.ID, 10),
 		"{memory}", strconv.FormatInt(memory[0].ID, 10),
 		"{projectaddon}", strconv.FormatInt(projectAddon.ID, 10),
+		"{cleanupaddon}", strconv.FormatInt(cleanupAddon.ID, 10),
 		"{addon}", strconv.FormatInt(addon.ID, 10),
 		"{save}", strconv.FormatInt(units.unitID(t, "app", "de", "save"), 10),
 		"{open}", strconv.FormatInt(units.unitID(t, "app", "de", "open"), 10),

@@ -107,6 +107,10 @@ type Options struct {
 	// waits for its job before answering 202 with the task; 0 is
 	// DefaultAutoTranslateWait.
 	AutoTranslateWait time.Duration
+	// Addons runs the add-ons that act when installed, when a
+	// translation is added, or when triggered (*sync.Service); when nil
+	// they run only on their other events.
+	Addons AddonRunner
 }
 
 // Validate fills defaults and rejects a negative upload limit.

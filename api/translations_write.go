@@ -92,6 +92,7 @@ func (s *Server) addTranslation(c *gin.Context) {
 		s.edge.Fail(c, err)
 		return
 	}
+	s.translationAdded(comp)
 	t, err := s.store.FindTranslation(ctx, comp.Project.Slug, comp.Slug, lang.Code)
 	if err != nil {
 		s.edge.Fail(c, err)

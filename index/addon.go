@@ -33,6 +33,14 @@ type Addon struct {
 	// AutoTranslate is the configuration of a
 	// weblate.autotranslate.autotranslate add-on.
 	AutoTranslate AutoTranslateAddon
+	// JSON is the configuration of a weblate.json.customize add-on.
+	JSON JSONCustomize
+	// Pseudo is the configuration of a weblate.generate.pseudolocale
+	// add-on.
+	Pseudo Pseudolocale
+	// Discovery is the configuration of a weblate.discovery.discovery
+	// add-on.
+	Discovery Discovery
 
 	// Denormalized for serialization: the slugs of the scope.
 	ProjectSlug   string

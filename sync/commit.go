@@ -176,6 +176,7 @@ func (s *Service) commitLocked(ctx context.Context, repo *vcs.Repo, c index.Comp
 	}
 	err = errors.Join(err, s.commitLinks(ctx, repo, c, user, &res))
 	if len(res.Commits) > 0 && c.LinkedID == 0 {
+		res.Commits = append(res.Commits, s.cleanupLocked(ctx, repo, c)...)
 		if serr := s.squashLocked(ctx, repo, c, &res); serr != nil {
 			return res, errors.Join(err, serr)
 		}
@@ -298,6 +299,7 @@ func (s *Service) settleCutCommit(ctx context.Context, c index.Component) error 
 // translation's, and sets the revisions the index is to record.
 func (cm *componentCommit) all(ctx context.Context) error {
 	s, c := cm.svc, cm.c
+	cm.restyle = s.jsonRestyler(ctx, c)
 	files, err := s.store.FindPendingFiles(ctx, c.ID)
 	if err != nil {
 		return fmt.Errorf("%s/%s: pending files: %w", c.Project.Slug, c.Slug, err)
@@ -359,6 +361,9 @@ type componentCommit struct {
 	// forgetOnly makes no commit: only what HEAD already holds is
 	// recorded as done (settleCutCommit).
 	forgetOnly bool
+	// restyle lays out each file written as the component's JSON
+	// customize add-on says (addon_json.go); nil when it has none.
+	restyle func([]byte) []byte
 }
 
 // deleteFile commits the deletion of a removed translation's file; a
@@ -507,6 +512,7 @@ func (cm *componentCommit) translation(ctx context.Context, t index.Translation,
 		if err != nil {
 			return false, &unwritableError{path: t.Filename, err: err}
 		}
+		out = cm.styled(out)
 		if exists && bytes.Equal(out, data) {
 			// Already what HEAD holds: committed before the index
 			// learnt it, or an edit back to the committed value.
@@ -534,6 +540,7 @@ func (cm *componentCommit) translation(ctx context.Context, t index.Translation,
 		if err != nil {
 			return false, &unwritableError{path: t.Filename, err: err}
 		}
+		out = cm.styled(out)
 		ct.Removed = done
 		if cm.forgetOnly && !bytes.Equal(out, data) {
 			return false, nil

@@ -183,6 +183,7 @@ func (s *Service) importFiles(ctx context.Context, co checkedOut) (sum ImportSum
 	if err := s.recordHead(ctx, c, repo); err != nil {
 		return sum, err
 	}
+	s.afterImportAddons(ctx, c, sum, co.in.moved())
 	log.Info("component imported", "revision", sum.Revision, "files", sum.Files, "parsed", sum.Parsed,
 		"skipped", sum.Skipped, "failed", sum.Failed, "added", sum.Added, "updated", sum.Updated,
 		"removed", sum.Removed, "duration", co.took+time.Since(start))

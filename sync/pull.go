@@ -270,6 +270,11 @@ func (s *Service) afterPull(ctx context.Context, co checkedOut) error {
 	if err != nil {
 		return err
 	}
+	if len(res.Commits) == 0 && c.LinkedID == 0 {
+		// The cleanup add-ons' post-update run (after a commit, the
+		// commit ran them).
+		res.Commits = s.cleanupLocked(ctx, co.repo, c)
+	}
 	if co.push && c.PushOnCommit && len(res.Commits) > 0 {
 		return s.pushLocked(ctx, co.repo, c, co.user)
 	}

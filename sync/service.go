@@ -41,6 +41,7 @@ type Store interface {
 	JobStore
 	LinkStore
 	AddonStore
+	AddonRunStore
 }
 
 // Languages resolves the language codes found in file names.
@@ -165,6 +166,11 @@ type Service struct {
 	// startup is what the last Reconcile has done (Startup).
 	startup startupState
 	wg      gosync.WaitGroup // counts running tasks, the scheduler and its jobs
+
+	// addonMu guards addonRuns: the keys of the background add-on runs
+	// under way, true when one more run was asked for (addons.go).
+	addonMu   gosync.Mutex
+	addonRuns map[string]bool
 
 	// afterGitCommit, when set (by tests), runs between a commit's git
 	// commits and its index update; an error stands for a crash there.

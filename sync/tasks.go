@@ -167,37 +167,52 @@ func (s *Service) StartImport(c index.Component) index.Task {
 // startImport is StartImport for a task that waits until notBefore
 // before it takes its component, still pending (task.pending) meanwhile.
 func (s *Service) startImport(c index.Component, notBefore time.Time) index.Task {
+	return s.runTask(c, c.ProjectID, s.opts.ImportTimeout, true, "import task failed",
+		func(ctx context.Context, t *task) (map[string]int, error) {
+			if wait := time.Until(notBefore); wait > 0 {
+				timer := time.NewTimer(wait)
+				select {
+				case <-timer.C:
+				case <-ctx.Done(): // runImport answers it
+				}
+				timer.Stop()
+			}
+			return s.runImport(ctx, c, t)
+		})
+}
+
+// runTask starts work as a task of component c (or of project
+// projectID, c zero) under the service's lifetime, bounded by timeout;
+// CancelTask cancels it. waiting says the task is pending until work
+// calls hold. failed is the log message of a failure.
+func (s *Service) runTask(c index.Component, projectID int64, timeout time.Duration, waiting bool, failed string,
+	work func(ctx context.Context, t *task) (map[string]int, error)) index.Task {
 	cctx, cancelCause := context.WithCancelCause(s.life)
-	ctx, cancel := context.WithTimeout(cctx, s.opts.ImportTimeout)
-	t := &task{id: newTaskID(), component: c, started: time.Now(), waiting: true}
+	ctx, cancel := context.WithTimeout(cctx, timeout)
+	t := &task{id: newTaskID(), component: c, started: time.Now(), waiting: waiting}
 	t.cancel = func() {
 		t.mu.Lock()
 		t.cancelled = true
 		t.mu.Unlock()
 		cancelCause(errTaskCancelled)
 	}
-	t.state = index.Task{ID: t.id, ProjectID: c.ProjectID, ComponentID: c.ID}
+	t.state = index.Task{ID: t.id, ProjectID: projectID, ComponentID: c.ID}
 	s.tasks.add(t)
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
 		defer cancelCause(nil) // after the timeout's cancel: releases cctx from s.life
 		defer cancel()
-		if wait := time.Until(notBefore); wait > 0 {
-			timer := time.NewTimer(wait)
-			select {
-			case <-timer.C:
-			case <-ctx.Done(): // runImport answers it
-			}
-			timer.Stop()
-		}
-		result, err := s.runImport(ctx, c, t)
+		result, err := work(ctx, t)
 		if err != nil {
 			if errors.Is(context.Cause(ctx), errTaskCancelled) {
 				err = errTaskCancelled
 			}
-			s.opts.Logger.Error("import task failed", "project", c.Project.Slug, "component", c.Slug,
-				"task", t.id, "err", err)
+			log := s.opts.Logger.With("project", c.Project.Slug, "component", c.Slug)
+			if c.ID == 0 {
+				log = s.opts.Logger.With("project_id", projectID)
+			}
+			log.Error(failed, "task", t.id, "err", err)
 		}
 		t.finish(result, err)
 	}()

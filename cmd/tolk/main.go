@@ -281,6 +281,7 @@ func (m *Main) Open(ctx context.Context) error {
 	// git work of component writes.
 	httpOpts.Edge.Logger, httpOpts.Edge.Startup = log, m.sync
 	httpOpts.API.Repositories, httpOpts.API.Files, httpOpts.API.Components = m.sync, m.sync, m.sync
+	httpOpts.API.Addons = m.sync
 	httpOpts.Web.Files = m.sync
 	httpOpts.API.MemoryFiles = tolksync.MemoryFiles{}
 	if !m.Config.NoHooks {

@@ -27,6 +27,28 @@ type addonConfig struct {
 	Component  string   `json:"component,omitempty"`
 	Engines    []string `json:"engines,omitempty"`
 	Threshold  int      `json:"threshold,omitempty"`
+	// weblate.json.customize
+	SortKeys bool   `json:"sort_keys,omitempty"`
+	Indent   int    `json:"indent,omitempty"`
+	Style    string `json:"style,omitempty"`
+	// weblate.generate.pseudolocale
+	Source          int64    `json:"source,omitempty"`
+	Target          int64    `json:"target,omitempty"`
+	Prefix          string   `json:"prefix,omitempty"`
+	Suffix          string   `json:"suffix,omitempty"`
+	VarPrefix       string   `json:"var_prefix,omitempty"`
+	VarSuffix       string   `json:"var_suffix,omitempty"`
+	VarMultiplier   *float64 `json:"var_multiplier,omitempty"`
+	IncludeReadOnly bool     `json:"include_readonly,omitempty"`
+	// weblate.discovery.discovery
+	Match            string `json:"match,omitempty"`
+	FileFormat       string `json:"file_format,omitempty"`
+	NameTemplate     string `json:"name_template,omitempty"`
+	BaseFileTemplate string `json:"base_file_template,omitempty"`
+	NewBaseTemplate  string `json:"new_base_template,omitempty"`
+	LanguageRegex    string `json:"language_regex,omitempty"`
+	Remove           bool   `json:"remove,omitempty"`
+	Confirm          bool   `json:"confirm,omitempty"`
 }
 
 const addonColumns = `a.id, a.name, a.project_id, coalesce(a.component_id, 0), a.configuration,
@@ -51,6 +73,15 @@ func scanAddon(s interface{ Scan(...any) error }) (index.Addon, error) {
 	a.AutoTranslate = index.AutoTranslateAddon{Component: ac.Component, Params: index.AutoTranslateParams{
 		Mode: index.AutoMode(ac.Mode), Query: ac.Query, Source: ac.AutoSource, Engines: ac.Engines,
 		Threshold: ac.Threshold}}
+	a.JSON = index.JSONCustomize{SortKeys: ac.SortKeys, Indent: ac.Indent, Style: ac.Style}
+	a.Pseudo = index.Pseudolocale{Source: ac.Source, Target: ac.Target, Prefix: ac.Prefix, Suffix: ac.Suffix,
+		VarPrefix: ac.VarPrefix, VarSuffix: ac.VarSuffix, IncludeReadOnly: ac.IncludeReadOnly}
+	a.Discovery = index.Discovery{Match: ac.Match, FileFormat: ac.FileFormat, NameTemplate: ac.NameTemplate,
+		BaseFileTemplate: ac.BaseFileTemplate, NewBaseTemplate: ac.NewBaseTemplate, LanguageRegex: ac.LanguageRegex,
+		Remove: ac.Remove, Confirm: ac.Confirm}
+	if ac.VarMultiplier != nil {
+		a.Pseudo.VarMultiplier = *ac.VarMultiplier
+	}
 	return a, nil
 }
 
@@ -187,6 +218,21 @@ func addonConfigOf(a index.Addon) addonConfig {
 		p := a.AutoTranslate.Params
 		return addonConfig{Mode: string(p.Mode), Query: p.Query, AutoSource: p.Source,
 			Component: a.AutoTranslate.Component, Engines: p.Engines, Threshold: p.Threshold}
+	}
+	if a.Name == index.AddonPseudolocale {
+		p := a.Pseudo
+		return addonConfig{Source: p.Source, Target: p.Target, Prefix: p.Prefix, Suffix: p.Suffix,
+			VarPrefix: p.VarPrefix, VarSuffix: p.VarSuffix, VarMultiplier: &p.VarMultiplier,
+			IncludeReadOnly: p.IncludeReadOnly}
+	}
+	if a.Name == index.AddonDiscovery {
+		d := a.Discovery
+		return addonConfig{Match: d.Match, FileFormat: d.FileFormat, NameTemplate: d.NameTemplate,
+			BaseFileTemplate: d.BaseFileTemplate, NewBaseTemplate: d.NewBaseTemplate, LanguageRegex: d.LanguageRegex,
+			Remove: d.Remove, Confirm: d.Confirm}
+	}
+	if a.Name == index.AddonJSONCustomize {
+		return addonConfig{SortKeys: a.JSON.SortKeys, Indent: a.JSON.Indent, Style: a.JSON.Style}
 	}
 	w := a.Webhook
 	return addonConfig{WebhookURL: w.URL, Secret: w.Secret, EventFilter: w.Filter, Events: w.Events}

@@ -135,6 +135,7 @@ func New(tb testing.TB, opts ...Option) *Env {
 		server.Repositories, server.Files = svc, svc
 		if cfg.components {
 			server.Components, server.AllowLocalRepos = svc, true
+			server.Addons = svc
 		}
 	}
 	for _, f := range cfg.options {

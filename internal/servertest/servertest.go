@@ -68,6 +68,8 @@ type Options struct {
 	// them unavailable. AutoTranslateWait is api.Options'.
 	AutoTranslate     func(Store, *machinery.Broker) api.AutoTranslator
 	AutoTranslateWait time.Duration
+	// Addons is api.Options'.
+	Addons api.AddonRunner
 }
 
 // Parts splits o into the options of each part.
@@ -80,6 +82,7 @@ func (o Options) Parts() (edge.Options, api.Options, web.Options) {
 		Hooks: o.Hooks, HookSecret: o.HookSecret, FileFormats: o.FileFormats,
 		WebhookAllowPrivate: o.WebhookAllowPrivate, AnonymousSuggestions: o.AnonymousSuggestions,
 		MemoryFiles: tolksync.MemoryFiles{}, AutoTranslateWait: o.AutoTranslateWait}
+	a.Addons = o.Addons
 	// A nil Files is a nil UploadParser: the pages then offer no upload.
 	w := web.Options{Files: o.Files, MaxUploadBytes: o.MaxUploadBytes, MachineryRateLimit: o.MachineryRateLimit,
 		AnonymousSuggestions: o.AnonymousSuggestions}
