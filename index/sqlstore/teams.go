@@ -73,7 +73,10 @@ func teamGrants(ctx context.Context, q queryer, userID int64) ([]index.Grant, er
 	for _, id := range order {
 		t := teams[id]
 		for _, r := range t.roles {
-			g := index.Grant{UserID: userID, Role: r.name}
+			// A built-in role's permissions are Tolk's (index.BuiltinRoles),
+			// filled here once so that no permission check looks the
+			// role up by name (Grant.has).
+			g := index.Grant{UserID: userID, Role: r.name, Permissions: builtinPerms(r.name)}
 			if !r.builtin {
 				g.Permissions = append([]index.Permission{}, perms[r.id]...)
 			}
@@ -112,6 +115,16 @@ const teamGrantsQuery = `WITH mine AS (SELECT team_id FROM team_members WHERE us
 	UNION ALL SELECT 'l', tl.team_id, 0, 0, 0, l.code FROM team_languages tl
 		JOIN languages l ON l.id = tl.language_id WHERE tl.team_id IN (SELECT team_id FROM mine)
 	ORDER BY 1, 2, 3, 4, 6`
+
+// builtinPerms returns the permissions of the built-in role named name,
+// never nil: a stored built-in role Tolk no longer defines grants
+// nothing, as Grant.has answered for it.
+func builtinPerms(name string) []index.Permission {
+	if b, ok := index.FindRole(name); ok {
+		return b.Permissions
+	}
+	return []index.Permission{}
+}
 
 // teamRole is a role of a team as teamGrants reads it.
 type teamRole struct {
