@@ -331,9 +331,10 @@ func (s *Server) editorPage(c *gin.Context, t *index.Translation, q string, conf
 		err = s.workspace(ctx, u, who, ed, t, current)
 	}
 	if err == nil && ed.Unit != nil && !ed.Unit.ReadOnly {
-		ed.Machinery, err = s.machineryBoxes(c, u, t, current.ID)
+		var settings index.MachinerySettings
+		ed.Machinery, settings, err = s.machineryBoxes(c, u, t, current.ID)
 		if err == nil {
-			err = s.fillMemoryBox(c, ed, t, current)
+			err = s.fillMemoryBox(c, ed, t, current, settings)
 		}
 		if len(ed.Machinery) > 0 {
 			page.CSRF = s.edge.CSRFToken(c)
@@ -667,10 +668,14 @@ func (s *Server) saveUnit(c *gin.Context) {
 		c.Redirect(http.StatusSeeOther, next)
 		return
 	}
-	failing, err := s.failingChecksJSON(c.Request.Context(), &t, req.ID)
-	if err != nil {
-		s.failSave(c, isJSON, err)
-		return
+	// The saved unit says whether any check fails (the write settled
+	// them): most saves fail none and need not read the rows.
+	failing := []checkJSON{}
+	if saved.HasFailingCheck {
+		if failing, err = s.failingChecksJSON(c.Request.Context(), &t, req.ID); err != nil {
+			s.failSave(c, isJSON, err)
+			return
+		}
 	}
 	answer := gin.H{"saved": req.ID, "next": next, "fixups": fixupNames(saved.Fixups),
 		"needs_editing": saved.State.Fuzzy() && !req.Fuzzy, "checks": failing,
