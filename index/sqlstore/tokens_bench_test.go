@@ -89,3 +89,60 @@ func BenchmarkGrantCheck(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTeamPage reads a page of 20 teams, each with a role, a
+// project and an admin, as GET /api/groups/ lists them, and the teams of
+// 20 users as GET /api/users/ does (FindUsersTeams).
+//
+//	go test ./index/sqlstore -run '^$' -bench 'TeamPage' -count 6
+func BenchmarkTeamPage(b *testing.B) {
+	ctx := context.Background()
+	db, err := openFresh(b)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	var users []int64
+	for i := range 20 {
+		s := itoa(int64(i))
+		u, err := db.CreateUser(ctx, index.User{Username: "u" + s, Email: "u" + s + "@example.com", IsActive: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, _, err := db.SaveProject(ctx, index.Project{Name: "P" + s, Slug: "p" + s})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := db.AddGrant(ctx, index.Grant{UserID: u.ID, Role: "Translate", ProjectID: p.ID}); err != nil {
+			b.Fatal(err)
+		}
+		users = append(users, u.ID)
+	}
+	b.Run("teams", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			teams, total, err := db.FindTeamPage(ctx, index.TeamFilter{Everything: true}, index.Page{Number: 1, Size: 50})
+			if err != nil || total < 20 || len(teams[len(teams)-1].Roles) != 1 {
+				b.Fatalf("FindTeamPage = %d of %d, %v", len(teams), total, err)
+			}
+		}
+	})
+	b.Run("users", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, id := range users {
+				if teams, err := db.FindUserTeams(ctx, id); err != nil || len(teams) != 1 {
+					b.Fatal(teams, err)
+				}
+			}
+		}
+	})
+	b.Run("users-batch", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if all, err := db.FindUsersTeams(ctx, users); err != nil || len(all) != len(users) {
+				b.Fatal(all, err)
+			}
+		}
+	})
+}
