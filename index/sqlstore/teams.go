@@ -273,7 +273,12 @@ func (db *DB) FindRoles(ctx context.Context) ([]index.StoredRole, error) {
 
 // FindRole returns the role with the given id, or ErrNotFound.
 func (db *DB) FindRole(ctx context.Context, id int64) (index.StoredRole, error) {
-	roles, err := findRoles(ctx, db.r, id)
+	return findRole(ctx, db.r, id)
+}
+
+// findRole is FindRole on q (a write's transaction: findRoleTx).
+func findRole(ctx context.Context, q queryer, id int64) (index.StoredRole, error) {
+	roles, err := findRoles(ctx, q, id)
 	if err == nil && len(roles) == 0 {
 		err = index.Errorf(index.ErrNotFound, "No role matches the given query.")
 	}
@@ -399,15 +404,9 @@ func (db *DB) DeleteRole(ctx context.Context, id int64) error {
 	})
 }
 
+// findRoleTx is findRole inside a write.
 func findRoleTx(tx *Tx, id int64) (index.StoredRole, error) {
-	roles, err := findRoles(context.Background(), tx.queryer(), id)
-	if err == nil && len(roles) == 0 {
-		err = index.Errorf(index.ErrNotFound, "No role matches the given query.")
-	}
-	if err != nil {
-		return index.StoredRole{}, err
-	}
-	return roles[0], nil
+	return findRole(context.Background(), tx.queryer(), id)
 }
 
 func addRolePermissions(tx *Tx, id int64, perms []index.Permission) error {
