@@ -156,8 +156,7 @@ func (s *Server) listAddonsOf(c *gin.Context, f index.AddonFilter) {
 		}
 	}
 	addons, pg, err := fetchPage(c, func(p index.Page) ([]index.Addon, int, error) {
-		lo := min(max(p.Offset(), 0), len(mine))
-		return mine[lo:min(lo+p.Size, len(mine))], len(mine), nil
+		return pageOf(mine, p), len(mine), nil
 	})
 	if err != nil {
 		s.edge.Fail(c, err)

@@ -1,6 +1,7 @@
 package sync
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"errors"
@@ -176,7 +177,7 @@ func (s *Service) startImport(c index.Component, notBefore time.Time) index.Task
 		t.mu.Unlock()
 		cancelCause(errTaskCancelled)
 	}
-	t.state = index.Task{ID: t.id, ProjectID: c.ProjectID, ComponentID: c.ID}
+	t.state = index.Task{ID: t.id, ProjectID: c.ProjectID, ComponentID: c.ID, Started: t.started}
 	s.tasks.add(t)
 	s.wg.Add(1)
 	go func() {
@@ -302,7 +303,7 @@ func (s *Service) Tasks() []index.Task {
 		all = append(all, t)
 	}
 	s.tasks.mu.Unlock()
-	slices.SortFunc(all, func(a, b *task) int { return b.started.Compare(a.started) })
+	slices.SortFunc(all, func(a, b *task) int { return cmp.Or(b.started.Compare(a.started), strings.Compare(a.id, b.id)) })
 	out := make([]index.Task, len(all))
 	for i, t := range all {
 		out[i] = t.snapshot()
