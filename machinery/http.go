@@ -172,12 +172,3 @@ func (c *pairCache) get(ctx context.Context, fetch func(context.Context) ([]Pair
 	c.pairs, c.fetched = pairs, time.Now()
 	return pairs, nil
 }
-
-// list is the pairs as a list.
-func pairList(m map[Pair]bool) []Pair {
-	out := make([]Pair, 0, len(m))
-	for p := range m {
-		out = append(out, p)
-	}
-	return out
-}
