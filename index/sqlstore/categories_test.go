@@ -215,11 +215,8 @@ func BenchmarkCategoryStats(b *testing.B) {
 	f := mustWriteFixture(b)
 	ctx := context.Background()
 	pid := f.comp.ProjectID
-	top := mustCategory(b, f.db, index.Category{ProjectID: pid, Name: "Main", Slug: "main"})
-	sub := mustCategory(b, f.db, index.Category{ProjectID: pid, CategoryID: top.ID, Name: "Docs", Slug: "docs"})
-	if _, _, err := f.db.UpdateComponent(ctx, f.comp.ID, func(c *index.Component) error { c.CategoryID = sub.ID; return nil }); err != nil {
-		b.Fatal(err)
-	}
+	top, sub := f.mustCategoryTree(b)
+	f.moveTo(b, sub.ID)
 	for i := range 49 {
 		c := index.DefaultComponent()
 		c.ProjectID, c.Name, c.Slug, c.CategoryID = pid, "C"+strconv.Itoa(i), "c"+strconv.Itoa(i), top.ID
@@ -248,40 +245,14 @@ func TestDeleteCategoryTakesLinkedComponents(t *testing.T) {
 	f := mustWriteFixture(t)
 	ctx := context.Background()
 	pid := f.comp.ProjectID
-	top := mustCategory(t, f.db, index.Category{ProjectID: pid, Name: "Main", Slug: "main"})
-	sub := mustCategory(t, f.db, index.Category{ProjectID: pid, CategoryID: top.ID, Name: "Docs", Slug: "docs"})
-	if _, _, err := f.db.UpdateComponent(ctx, f.comp.ID, func(c *index.Component) error { c.CategoryID = top.ID; return nil }); err != nil {
-		t.Fatal(err)
-	}
+	top, sub := f.mustCategoryTree(t)
+	f.moveTo(t, top.ID)
 	other, _, err := f.db.SaveProject(ctx, index.Project{Name: "Other", Slug: "other"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// linked creates a component linked to the fixture's with one German
-	// translation of two units, one translated.
-	linked := func(projectID, category int64, slug string) index.Component {
-		t.Helper()
-		c := index.DefaultComponent()
-		c.ProjectID, c.Name, c.Slug, c.CategoryID = projectID, slug, slug, category
-		c.Repo, c.Branch, c.Push, c.PushBranch = index.LinkScheme+"p/app", "", "", ""
-		c, err := f.db.CreateComponent(ctx, c, f.user)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if c.LinkedID != f.comp.ID {
-			t.Fatalf("%s linked to %d, want %d", slug, c.LinkedID, f.comp.ID)
-		}
-		if _, err := f.db.ImportTranslation(ctx, index.TranslationImport{ComponentID: c.ID, LanguageCode: "de",
-			Filename: slug + "/de.json", Revision: "r", Monolingual: true, Units: []index.ImportUnit{
-				{Context: "a", Source: []string{"One"}, Target: []string{"Eins"}, State: index.StateTranslated},
-				{Context: "b", Source: []string{"Two"}, Target: []string{""}},
-			}}); err != nil {
-			t.Fatal(err)
-		}
-		return c
-	}
-	outside := linked(other.ID, 0, "outside")
-	inside := linked(pid, sub.ID, "inside")
+	outside := f.mustLinked(t, other.ID, 0, "outside")
+	inside := f.mustLinked(t, pid, sub.ID, "inside")
 	if s, err := f.db.ProjectStats(ctx, other.ID); err != nil || s.Total == 0 {
 		t.Fatalf("other project's statistics before = %+v, %v", s, err)
 	}
@@ -308,12 +279,7 @@ func TestDeleteCategoryTakesLinkedComponents(t *testing.T) {
 	if got := actions(t, f.db, other.ID); !slices.Equal(got, []string{"50/u0/tfalse/", fmt.Sprintf("38/u%d/tfalse/outside", f.user.UserID)}) {
 		t.Errorf("other project's changes = %v; want the project's creation, the linked component's removal", got)
 	}
-	problems, err := f.db.VerifyCounts(ctx)
-	if err != nil || len(problems) > 0 {
-		t.Errorf("VerifyCounts = %q, %v", problems, err)
-	}
-	checkStatsSums(t, f.db)
-	checkListCounts(t, f.db)
+	checkAllCounts(t, f.db)
 }
 
 // TestDeleteProjectTakesLinkedComponents: removing a project removes
@@ -326,30 +292,73 @@ func TestDeleteProjectTakesLinkedComponents(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := index.DefaultComponent()
-	c.ProjectID, c.Name, c.Slug = other.ID, "Outside", "outside"
-	c.Repo, c.Branch, c.Push, c.PushBranch = index.LinkScheme+"p/app", "", "", ""
-	if c, err = f.db.CreateComponent(ctx, c, f.user); err != nil || c.LinkedID != f.comp.ID {
-		t.Fatalf("linked component = %+v, %v", c.LinkedID, err)
-	}
-	if _, err := f.db.ImportTranslation(ctx, index.TranslationImport{ComponentID: c.ID, LanguageCode: "de",
-		Filename: "de.json", Revision: "r", Monolingual: true,
-		Units: []index.ImportUnit{{Context: "a", Source: []string{"One"}, Target: []string{"Eins"}, State: index.StateTranslated}}}); err != nil {
-		t.Fatal(err)
-	}
+	c := f.mustLinked(t, other.ID, 0, "outside")
 	if _, err := f.db.DeleteProject(ctx, f.comp.ProjectID); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := f.db.FindComponentByID(ctx, c.ID); !errors.Is(err, index.ErrNotFound) {
 		t.Errorf("linked component after its parent's project went: %v", err)
 	}
-	if got := actions(t, f.db, other.ID); !slices.Equal(got, []string{"50/u0/tfalse/", "38/u0/tfalse/Outside"}) {
+	if got := actions(t, f.db, other.ID); !slices.Equal(got, []string{"50/u0/tfalse/", "38/u0/tfalse/outside"}) {
 		t.Errorf("other project's changes = %v", got)
 	}
-	problems, err := f.db.VerifyCounts(ctx)
+	checkAllCounts(t, f.db)
+}
+
+// mustLinked creates a component linked to the fixture's (weblate://p/app)
+// in a project and category, with one German translation of two units,
+// one translated.
+func (f *writeFixture) mustLinked(t *testing.T, projectID, category int64, slug string) index.Component {
+	t.Helper()
+	ctx := context.Background()
+	c := index.DefaultComponent()
+	c.ProjectID, c.Name, c.Slug, c.CategoryID = projectID, slug, slug, category
+	c.Repo, c.Branch, c.Push, c.PushBranch = index.LinkScheme+"p/app", "", "", ""
+	c, err := f.db.CreateComponent(ctx, c, f.user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.LinkedID != f.comp.ID {
+		t.Fatalf("%s linked to %d, want %d", slug, c.LinkedID, f.comp.ID)
+	}
+	if _, err := f.db.ImportTranslation(ctx, index.TranslationImport{ComponentID: c.ID, LanguageCode: "de",
+		Filename: slug + "/de.json", Revision: "r", Monolingual: true, Units: []index.ImportUnit{
+			{Context: "a", Source: []string{"One"}, Target: []string{"Eins"}, State: index.StateTranslated},
+			{Context: "b", Source: []string{"Two"}, Target: []string{""}},
+		}}); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// mustCategoryTree creates the categories main and main/docs in the
+// fixture's project.
+func (f *writeFixture) mustCategoryTree(tb testing.TB) (top, sub index.Category) {
+	tb.Helper()
+	top = mustCategory(tb, f.db, index.Category{ProjectID: f.comp.ProjectID, Name: "Main", Slug: "main"})
+	sub = mustCategory(tb, f.db, index.Category{ProjectID: f.comp.ProjectID, CategoryID: top.ID, Name: "Docs", Slug: "docs"})
+	return top, sub
+}
+
+// moveTo puts the fixture's component in a category.
+func (f *writeFixture) moveTo(tb testing.TB, category int64) {
+	tb.Helper()
+	if _, _, err := f.db.UpdateComponent(context.Background(), f.comp.ID, func(c *index.Component) error {
+		c.CategoryID = category
+		return nil
+	}); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// checkAllCounts fails t with every counter of db a recount disagrees
+// with (VerifyCounts) and every statistics or list count sum that is off.
+func checkAllCounts(t *testing.T, db *DB) {
+	t.Helper()
+	problems, err := db.VerifyCounts(context.Background())
 	if err != nil || len(problems) > 0 {
 		t.Errorf("VerifyCounts = %q, %v", problems, err)
 	}
-	checkStatsSums(t, f.db)
-	checkListCounts(t, f.db)
+	checkStatsSums(t, db)
+	checkListCounts(t, db)
 }

@@ -14,15 +14,7 @@ import (
 //	go test ./index/sqlstore -run '^$' -bench Authenticate -count 6
 func BenchmarkAuthenticate(b *testing.B) {
 	ctx := context.Background()
-	db, err := openFresh(b)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
-	user, err := db.CreateUser(ctx, index.User{Username: "anna", Email: "anna@example.com", IsActive: true})
-	if err != nil {
-		b.Fatal(err)
-	}
+	db, user := mustBenchUser(b)
 	p, _, err := db.SaveProject(ctx, index.Project{Name: "Bench", Slug: "bench"})
 	if err != nil {
 		b.Fatal(err)
@@ -54,15 +46,7 @@ func BenchmarkAuthenticate(b *testing.B) {
 //	go test ./index/sqlstore -run '^$' -bench GrantCheck -count 6
 func BenchmarkGrantCheck(b *testing.B) {
 	ctx := context.Background()
-	db, err := openFresh(b)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
-	user, err := db.CreateUser(ctx, index.User{Username: "anna", Email: "anna@example.com", IsActive: true})
-	if err != nil {
-		b.Fatal(err)
-	}
+	db, user := mustBenchUser(b)
 	var last int64
 	for i := range 20 {
 		p, _, err := db.SaveProject(ctx, index.Project{Name: "Bench " + itoa(int64(i)), Slug: "bench" + itoa(int64(i))})
@@ -145,4 +129,19 @@ func BenchmarkTeamPage(b *testing.B) {
 			}
 		}
 	})
+}
+
+// mustBenchUser opens a fresh index with one active user, anna.
+func mustBenchUser(b *testing.B) (*DB, index.User) {
+	b.Helper()
+	db, err := openFresh(b)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	user, err := db.CreateUser(context.Background(), index.User{Username: "anna", Email: "anna@example.com", IsActive: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return db, user
 }
