@@ -37,6 +37,7 @@ func TestLayering(t *testing.T) {
 		{"vcs", []string{"index", "sync", "formats", "api", "web", "edge", "cmd"}, "vcs is plumbing over go-git"},
 		{"checks", []string{"api", "web", "edge", "sync", "vcs", "formats", "webhook", "metrics", "index/sqlstore", "cmd", "database/sql", "github.com/go-git"}, "checks is pure: text and flags in, failing ids out"},
 		{"machinery", []string{"api", "web", "edge", "sync", "vcs", "formats", "webhook", "index/sqlstore", "cmd", "database/sql", "github.com/gin-gonic"}, "machinery asks engines over HTTP and reads through interfaces: no SQL, no routing"},
+		{"outbound", []string{"api", "web", "edge", "sync", "vcs", "formats", "webhook", "machinery", "index/sqlstore", "cmd", "database/sql"}, "outbound is the guarded client under webhook and machinery, and nothing else"},
 		{"sync/msgtemplate", []string{"index", "sync", "vcs", "formats", "api", "web", "edge"}, "the template engine stands alone"},
 	}
 	// The graph must see the wiring, or every rule would pass on nothing.

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/tolk-project/tolk/edge"
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/outbound"
 	"github.com/tolk-project/tolk/webhook"
 )
 
@@ -158,8 +158,7 @@ func (s *Server) listAddonsOf(c *gin.Context, f index.AddonFilter) {
 		}
 	}
 	addons, pg, err := fetchPage(c, func(p index.Page) ([]index.Addon, int, error) {
-		lo := min(max(p.Offset(), 0), len(mine))
-		return mine[lo:min(lo+p.Size, len(mine))], len(mine), nil
+		return pageOf(mine, p), len(mine), nil
 	})
 	if err != nil {
 		s.edge.Fail(c, err)
@@ -396,22 +395,10 @@ func readActions(pl *payload, name string) []index.Action {
 	return out
 }
 
-// checkWebhookURL returns why u cannot be a webhook's target, or "".
-// Names are resolved only when a delivery dials them, where the sender
-// refuses private addresses again (so a name that resolves to one later
-// is caught); here only what the URL itself says is judged.
+// checkWebhookURL returns why u cannot be a webhook's target, or "":
+// outbound.CheckURL, whose client the deliveries use.
 func (s *Server) checkWebhookURL(u string) string {
-	p, err := url.Parse(u)
-	if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" || p.User != nil {
-		return "Enter a valid http or https URL."
-	}
-	if s.opts.WebhookAllowPrivate {
-		return ""
-	}
-	if index.PrivateHost(p.Hostname()) {
-		return "This URL points to a private or local address, which webhooks may not reach on this server."
-	}
-	return ""
+	return outbound.CheckURL(u, s.opts.WebhookAllowPrivate, "webhooks")
 }
 
 // checkSecret returns why a Standard Webhooks secret is not usable, or

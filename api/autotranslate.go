@@ -252,7 +252,7 @@ func (s *Server) checkEngines(ctx context.Context, t *index.Translation, engines
 // it; its log says what the job did.
 func autoTask(j *index.AutoTranslateJob) index.Task {
 	t := index.Task{ID: j.ID, ProjectID: j.ProjectID, ComponentID: j.ComponentID, Completed: j.Completed,
-		Progress: j.Progress(), Err: j.Err}
+		Progress: j.Progress(), Err: j.Err, Started: j.Created}
 	if j.Completed && j.Err == "" {
 		t.Result = map[string]int{"updated": j.Updated, "total": j.Total}
 	}

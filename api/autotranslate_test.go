@@ -209,6 +209,28 @@ func TestAutoTranslateTask(t *testing.T) {
 	if servertest.Num(list["count"]) != "1" {
 		t.Errorf("task list = %v", list)
 	}
+	// A second run lists first: newest first, whatever the ids.
+	var tasks []string
+	for range 2 {
+		r := servertest.DoJSON(t, "POST", e.URL+autoPath, e.Auth["admin"], map[string]any{"mode": "translate"})
+		waitAutoTask(t, e, r, e.Auth["admin"])
+		var accepted struct {
+			TaskURL string `json:"task_url"`
+		}
+		if err := json.Unmarshal(r.Body, &accepted); err != nil {
+			t.Fatal(err)
+		}
+		tasks = append(tasks, accepted.TaskURL)
+	}
+	list = servertest.GetObjectAs(t, e.URL+"/api/tasks/", e.Auth["admin"])
+	results, _ := list["results"].([]any)
+	var urls []string
+	for _, r := range results {
+		urls = append(urls, fmt.Sprint(r.(map[string]any)["url"]))
+	}
+	if len(urls) != 3 || urls[0] != tasks[1] || urls[1] != tasks[0] {
+		t.Errorf("task list = %v; want %s, then %s, then the first run's", urls, tasks[1], tasks[0])
+	}
 }
 
 // TestAutoTranslateApertium: machine translation through the project's

@@ -51,6 +51,8 @@ type groupStore interface {
 	LinkTeam(ctx context.Context, teamID int64, link index.TeamLink, target int64, add bool, field string) error
 	// FindUserTeams returns the ids of the teams a user is a member of.
 	FindUserTeams(ctx context.Context, userID int64) ([]int64, error)
+	// FindUsersTeams is FindUserTeams for a page of users, by user id.
+	FindUsersTeams(ctx context.Context, userIDs []int64) (map[int64][]int64, error)
 	// FindComponentByID returns a component with its project by id.
 	FindComponentByID(ctx context.Context, id int64) (index.Component, error)
 	// FindLanguageID returns the row id of a language by code.
@@ -594,11 +596,31 @@ const msgManageTeamUsers = "Can not manage users"
 
 // fullUser is the full user object of x with its teams.
 func (s *Server) fullUser(c *gin.Context, x *index.User) (fullUserJSON, error) {
-	u := s.edge.URLsFor(c)
-	teams, err := s.store.FindUserTeams(c.Request.Context(), x.ID)
-	out := newFullUserJSON(u, x)
-	for _, id := range teams {
-		out.Groups = append(out.Groups, u.ByID("/api/groups/", id))
+	out, err := s.fullUsers(c, []index.User{*x})
+	if err != nil {
+		return fullUserJSON{}, err
 	}
-	return out, err
+	return out[0], nil
+}
+
+// fullUsers is fullUser for a page of users, their teams read in one
+// query.
+func (s *Server) fullUsers(c *gin.Context, users []index.User) ([]fullUserJSON, error) {
+	ids := make([]int64, len(users))
+	for i := range users {
+		ids[i] = users[i].ID
+	}
+	teams, err := s.store.FindUsersTeams(c.Request.Context(), ids)
+	if err != nil {
+		return nil, err
+	}
+	u := s.edge.URLsFor(c)
+	out := make([]fullUserJSON, len(users))
+	for i := range users {
+		out[i] = newFullUserJSON(u, &users[i])
+		for _, id := range teams[users[i].ID] {
+			out[i].Groups = append(out[i].Groups, u.ByID("/api/groups/", id))
+		}
+	}
+	return out, nil
 }

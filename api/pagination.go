@@ -97,6 +97,13 @@ func fetchPageOf[T any](c *gin.Context, pg pager, fetch func(index.Page) ([]T, i
 	return items, page{number: number, size: size, total: total}, nil
 }
 
+// pageOf returns the items of all on page p: the fetch of a list held
+// in memory (roles, add-ons, tasks).
+func pageOf[T any](all []T, p index.Page) []T {
+	start := min(max(p.Offset(), 0), len(all))
+	return all[start:min(start+p.Size, len(all))]
+}
+
 // pageCount is the number of pages, at least one.
 func pageCount(total, size int) int {
 	return max(1, (total+size-1)/size)

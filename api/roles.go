@@ -97,12 +97,6 @@ func (s *Server) listRoles(c *gin.Context) {
 	s.edge.WriteJSON(c, http.StatusOK, newList(c, u, pg, out))
 }
 
-// pageOf returns the items of all on page p.
-func pageOf[T any](all []T, p index.Page) []T {
-	start := min(p.Offset(), len(all))
-	return all[start:min(start+p.Size, len(all))]
-}
-
 // findRole resolves the role of the request path among those the
 // principal may see.
 func (s *Server) findRole(c *gin.Context) (index.StoredRole, error) {

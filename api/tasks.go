@@ -1,8 +1,11 @@
 package api
 
 import (
+	"cmp"
 	"errors"
 	"net/http"
+	"slices"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 	"github.com/tolk-project/tolk/edge"
@@ -111,7 +114,12 @@ func (s *Server) cancelTask(c *gin.Context) {
 }
 
 // listTasks serves GET /api/tasks/: the kept tasks of the projects the
-// caller may see, newest first, paginated like every list.
+// caller may see, paginated like every list, newest first by the time
+// each was queued and, between two queued at once, by id, so that a
+// page's neighbours stay put while no task is added (the repository's
+// tasks and the automatic translations' used to follow each other in
+// two runs, and ties in any order). The reference lists no tasks
+// (its Celery results are reached by id only); this order is Tolk's.
 func (s *Server) listTasks(c *gin.Context) {
 	var all []index.Task
 	if s.opts.Components != nil {
@@ -124,6 +132,9 @@ func (s *Server) listTasks(c *gin.Context) {
 		return
 	}
 	all = append(all, auto...)
+	slices.SortFunc(all, func(a, b index.Task) int {
+		return cmp.Or(b.Started.Compare(a.Started), strings.Compare(a.ID, b.ID))
+	})
 	seen := map[int64]bool{}
 	var tasks []index.Task
 	for _, t := range all {
@@ -142,12 +153,7 @@ func (s *Server) listTasks(c *gin.Context) {
 		}
 	}
 	page, pg, err := fetchPage(c, func(p index.Page) ([]index.Task, int, error) {
-		lo := min(p.Offset(), len(tasks))
-		hi := len(tasks)
-		if p.Size > 0 {
-			hi = min(lo+p.Size, len(tasks))
-		}
-		return tasks[lo:hi], len(tasks), nil
+		return pageOf(tasks, p), len(tasks), nil
 	})
 	if err != nil {
 		s.edge.Fail(c, err)

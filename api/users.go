@@ -158,12 +158,10 @@ func (s *Server) listUsers(c *gin.Context) {
 	}
 	u := s.edge.URLsFor(c)
 	if manager {
-		out := make([]fullUserJSON, len(users))
-		for i := range users {
-			if out[i], err = s.fullUser(c, &users[i]); err != nil {
-				s.edge.Fail(c, err)
-				return
-			}
+		out, err := s.fullUsers(c, users)
+		if err != nil {
+			s.edge.Fail(c, err)
+			return
 		}
 		s.edge.WriteJSON(c, http.StatusOK, newList(c, u, pg, out))
 		return

@@ -142,13 +142,13 @@ func (r *Runner) RunAddons(store AddonStore, c index.Component) {
 // runAddons is one run of c's add-ons.
 func (r *Runner) runAddons(store AddonStore, c index.Component) {
 	ctx := r.life
-	all, err := store.FindAddons(ctx, index.AddonFilter{ProjectID: c.ProjectID})
+	all, err := store.FindAddons(ctx, index.AddonFilter{ProjectID: c.ProjectID, Covering: c.ID})
 	if err != nil {
 		r.opts.Logger.Error("automatic translation add-on", "component", c.ID, "err", err)
 		return
 	}
 	for _, a := range all {
-		if a.Name != AddonName || !a.Covers(c.ProjectID, c.ID) {
+		if a.Name != AddonName {
 			continue
 		}
 		n, err := r.RunComponent(ctx, store, c, a.AutoTranslate.Params, a.AutoTranslate.Component)

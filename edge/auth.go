@@ -101,7 +101,7 @@ func (s *Server) requireSignedIn(c *gin.Context) {
 
 // DefaultDenied is the reference framework's message for a refused
 // permission.
-const DefaultDenied = "You do not have permission to perform this action."
+const DefaultDenied = index.MsgNoPermission
 
 // Authorize checks that the request's principal may do perm in the
 // project with the given id (0 for site-wide permissions). denied is the

@@ -125,16 +125,7 @@ func replaceDenied(p *index.Principal, t *index.Translation) string {
 }
 
 // suggestDenied is the reference's suggestion.add check on a
-// translation: suggestions turned off, a lock, then the permission.
+// translation (index.SuggestionAddDenied): an upload is never anonymous.
 func suggestDenied(p *index.Principal, t *index.Translation) string {
-	c := &t.Component
-	switch {
-	case !c.EnableSuggestions:
-		return "Suggestions are turned off for this language. Ask a project administrator to enable them."
-	case c.Locked:
-		return "This translation is currently locked."
-	case !p.CanTranslation(index.PermSuggestionAdd, t):
-		return DefaultDenied
-	}
-	return ""
+	return index.SuggestionAddDenied(p, t, false)
 }

@@ -91,6 +91,10 @@ type AddonFilter struct {
 	ComponentID int64
 	// ProjectOnly selects the add-ons of the project as a whole.
 	ProjectOnly bool
+	// Covering, with ProjectID, selects the add-ons that apply to this
+	// component of the project: the project's and the component's own
+	// (Addon.Covers), as its imports, commits and runs look them up.
+	Covering int64
 }
 
 // WebhookID is the webhook-id of the event about a change: the same for

@@ -76,9 +76,10 @@ type CommentFilter struct {
 }
 
 // Messages of refused comment writes. The reference's, but for the two
-// it lacks: it has no API to resolve or remove a comment (§3.4).
+// it lacks: it has no API to resolve or remove a comment (§3.4). A
+// refused comment.add is the framework's default (MsgNoPermission), as
+// the reference's check gives it no reason.
 const (
-	msgNoComment      = "You do not have permission to perform this action."
 	msgReportDisabled = `"report" is not a valid choice as source review is disabled.`
 	msgSourceScope    = `"translation" is not a valid choice for source units.`
 	msgResolveDenied  = "You do not have permission to resolve this comment."
@@ -103,7 +104,7 @@ func CheckAddComment(who *Principal, u *Unit, t *Translation, c *NewComment) (in
 		return 0, fieldError("scope", msgSourceScope)
 	}
 	if (!c.Timestamp.IsZero() || c.UserEmail != "") && !who.Can(PermProjectEdit, pid) {
-		return 0, denied(msgNoComment)
+		return 0, denied(MsgNoPermission)
 	}
 	if c.Scope == ScopeTranslation || u.SourceUnitID == 0 {
 		return u.ID, nil
@@ -115,7 +116,7 @@ func CheckAddComment(who *Principal, u *Unit, t *Translation, c *NewComment) (in
 // check of a comment, before it reads the comment's fields.
 func CheckCanComment(who *Principal, t *Translation) error {
 	if !who.CanTranslation(PermCommentAdd, t) {
-		return denied(msgNoComment)
+		return denied(MsgNoPermission)
 	}
 	return nil
 }

@@ -11,9 +11,13 @@ const (
 	// (reference workspace §1.6): a save that leaves an enforced check
 	// failing is kept in this state. It counts and searches as fuzzy.
 	StateNeedsRewriting State = 11
-	StateTranslated     State = 20
-	StateApproved       State = 30
-	StateReadOnly       State = 100
+	// StateNeedsChecking is the reference's needs-checking (12): a
+	// state the API names but a write may not set, and a new string
+	// given it (or 11) is stored as StateFuzzy. No unit is stored in it.
+	StateNeedsChecking State = 12
+	StateTranslated    State = 20
+	StateApproved      State = 30
+	StateReadOnly      State = 100
 )
 
 // Translated reports whether the state counts as translated.

@@ -68,12 +68,17 @@ type SuggestionRights struct {
 	Vote bool
 }
 
+// MsgNoPermission is the reference framework's (DRF's) message for a
+// refused permission that its check gives no reason for: suggestions'
+// and comments' here, edge.DefaultDenied and ErrPermission's default
+// body at the edge.
+const MsgNoPermission = "You do not have permission to perform this action."
+
 // The reference's messages for suggestions (weblate/trans/models/
 // suggestion.py, weblate/auth/permissions.py, weblate/api/views.py). A
 // role that lacks the permission gets its framework's default, as a
 // check_permission without a reason does there.
 const (
-	msgNoPermission   = "You do not have permission to perform this action."
 	msgSuggestionsOff = "Suggestions are turned off for this language. Ask a project administrator to enable them."
 	msgSimilar        = "Your suggestion is similar to the current translation!"
 	msgDuplicate      = "Your suggestion already exists!"
@@ -106,25 +111,36 @@ func CheckDirectSave(who *Principal, t *Translation) error {
 // not, as they hold no role there.
 func CheckSuggestionAdd(who *Principal, u *Unit, t *Translation, anonymous bool) (SuggestionRights, error) {
 	var r SuggestionRights
-	switch {
-	case UnitReadOnly(u, t):
+	if UnitReadOnly(u, t) {
 		return r, denied(msgReadOnly)
-	case !t.Component.EnableSuggestions:
-		return r, denied(msgSuggestionsOff)
-	case t.Component.Locked:
-		return r, denied(msgLocked)
+	}
+	if why := SuggestionAddDenied(who, t, anonymous); why != "" {
+		return r, denied(why)
 	}
 	if who.Anonymous() {
-		if !anonymous || t.Component.Project.AccessControl != AccessPublic {
-			return r, denied(msgNoPermission)
-		}
 		return r, nil
-	}
-	if !who.CanTranslation(PermSuggestionAdd, t) {
-		return r, denied(msgNoPermission)
 	}
 	r.Vote = t.Component.SuggestionVoting && who.CanTranslation(PermSuggestionVote, t)
 	return r, nil
+}
+
+// SuggestionAddDenied is CheckSuggestionAdd on translation t short of a
+// unit (an upload of suggestions asks it): why who may not suggest
+// there, or "". Suggestions turned off, then the lock, then the role.
+func SuggestionAddDenied(who *Principal, t *Translation, anonymous bool) string {
+	switch {
+	case !t.Component.EnableSuggestions:
+		return msgSuggestionsOff
+	case t.Component.Locked:
+		return msgLocked
+	case who.Anonymous():
+		if !anonymous || t.Component.Project.AccessControl != AccessPublic {
+			return MsgNoPermission
+		}
+	case !who.CanTranslation(PermSuggestionAdd, t):
+		return MsgNoPermission
+	}
+	return ""
 }
 
 // ValidateSuggestion checks a suggested target for u as a unit edit's
@@ -169,7 +185,7 @@ func CheckSuggestionAccept(who *Principal, u *Unit, t *Translation, approve bool
 	case t.Component.Locked:
 		return denied(msgLocked)
 	case !who.CanTranslation(PermSuggestionAccept, t):
-		return denied(msgNoPermission)
+		return denied(MsgNoPermission)
 	case u.State == StateApproved && t.ReviewEnabled() && !who.CanTranslation(PermUnitReview, t):
 		return denied(ApprovedOnlyMessage(&t.Component))
 	case t.IsMonolingualSource() && !who.CanTranslation(PermUnitTemplate, t):
@@ -216,7 +232,7 @@ func CheckSuggestionDelete(who *Principal, s *Suggestion, t *Translation) error 
 		return nil
 	}
 	if !who.CanTranslation(PermSuggestionDelete, t) {
-		return denied(msgNoPermission)
+		return denied(MsgNoPermission)
 	}
 	return nil
 }
@@ -233,7 +249,7 @@ func CheckSuggestionVote(who *Principal, u *Unit, t *Translation) error {
 	case t.Component.Locked:
 		return denied(msgLocked)
 	case !who.CanTranslation(PermSuggestionVote, t):
-		return denied(msgNoPermission)
+		return denied(MsgNoPermission)
 	}
 	return nil
 }

@@ -1,5 +1,7 @@
 package index
 
+import "time"
+
 // Task is a background job as the API's tasks resource shows it: today
 // the import of a component's files after it is created or its
 // repository settings change. Tasks live in the process that runs them.
@@ -21,4 +23,6 @@ type Task struct {
 	Err string
 	// Log is the task's progress messages, one per line.
 	Log string
+	// Started is when the task was queued: the task list's order.
+	Started time.Time
 }

@@ -88,8 +88,7 @@ type StoredRole struct {
 
 // KnownPermissions are every permission a role may hold, in the
 // reference's order of areas.
-var KnownPermissions = slices.Concat(adminPerms, []Permission{PermProjectAdd, PermLanguageEdit, PermUserEdit,
-	PermMemoryManage, PermGroupEdit, PermRoleEdit, PermComponentListEdit})
+var KnownPermissions = slices.Concat(adminPerms, globalPermissions)
 
 // ValidPermission reports whether p is a permission Tolk knows.
 func ValidPermission(p Permission) bool { return slices.Contains(KnownPermissions, p) }

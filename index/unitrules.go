@@ -265,7 +265,7 @@ func CheckUnitPatch(who *Principal, u *Unit, t *Translation, p UnitPatch) (UnitU
 	}
 	state := *p.State
 	switch {
-	case state == 11 || state == 12:
+	case state == StateNeedsRewriting || state == StateNeedsChecking:
 		return upd, fieldError("state", "This state cannot be set manually.")
 	case state != StateEmpty && state != StateFuzzy && state != StateTranslated && state != StateApproved:
 		return upd, fieldError("state", "Invalid state")
@@ -428,7 +428,7 @@ func ValidateNewUnit(who *Principal, t *Translation, a UnitAdd) (NewUnit, error)
 	}
 	// Tolk's states know one "needs editing"; the reference's finer
 	// needs-rewriting (11) and needs-checking (12) are that.
-	if n.State == 11 || n.State == 12 {
+	if n.State == StateNeedsRewriting || n.State == StateNeedsChecking {
 		n.State = StateFuzzy
 	}
 	return n, nil

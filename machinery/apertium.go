@@ -71,11 +71,6 @@ func (a *apertium) listPairs(ctx context.Context) ([]Pair, error) {
 	return out, nil
 }
 
-func (a *apertium) Languages(ctx context.Context) ([]Pair, error) {
-	pairs, err := a.pairs.get(ctx, a.listPairs)
-	return pairList(pairs), err
-}
-
 // code maps a Tolk code to APy's as the reference does: "-" as "_", and
 // the code map for a code APy does not list itself.
 func (a *apertium) code(code string, known map[string]bool) string {

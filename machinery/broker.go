@@ -231,55 +231,12 @@ func (b *Broker) Translate(ctx context.Context, c Configured, req Request) (out 
 // engine's protocol says it must.
 var errUnexpected = errors.New("the service answered something that is not the JSON expected")
 
-// Result is what one service answered to TranslateAll.
-type Result struct {
-	Service      *Service
-	Translations [][]Translation // nil when Err is set
-	Err          error           // an *Error
-}
-
-// TranslateAll asks every configured service at once, each under its
-// own deadline, so that a slow or broken one delays none of the others
-// beyond its own timeout; it returns one Result per service, in the
-// order given.
-func (b *Broker) TranslateAll(ctx context.Context, services []Configured, req Request) []Result {
-	out := make([]Result, len(services))
-	var wg sync.WaitGroup
-	for i, c := range services {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			t, err := b.Translate(ctx, c, req)
-			out[i] = Result{Service: c.Service, Translations: t, Err: err}
-		}()
-	}
-	wg.Wait()
-	return out
-}
-
 // Sort orders candidates best first: by quality, then by the rank
 // boost of their service, as the reference does.
 func Sort(list []Translation) {
 	slices.SortStableFunc(list, func(a, b Translation) int {
 		return cmp.Or(cmp.Compare(b.Quality, a.Quality), cmp.Compare(b.rank, a.rank))
 	})
-}
-
-// Languages returns the language pairs a configured service translates,
-// in its own codes (nil: any pair), under the same deadline and errors
-// as Translate.
-func (b *Broker) Languages(ctx context.Context, c Configured) ([]Pair, error) {
-	ctx, cancel := context.WithTimeout(ctx, b.opts.Timeout)
-	defer cancel()
-	eng, err := b.engine(c)
-	var pairs []Pair
-	if err == nil {
-		pairs, err = eng.Languages(ctx)
-	}
-	if err != nil {
-		return nil, &Error{Service: c.Service.Name, Err: err}
-	}
-	return pairs, nil
 }
 
 // timeoutError is an engine that did not answer within its deadline; it

@@ -112,11 +112,6 @@ func (d *deepl) download(ctx context.Context) ([]Pair, error) {
 	return out, nil
 }
 
-func (d *deepl) Languages(ctx context.Context) ([]Pair, error) {
-	pairs, err := d.pairs.get(ctx, d.download)
-	return pairList(pairs), err
-}
-
 // deeplCandidates are the codes DeepL may know a Tolk code by, best
 // first: "pt_BR" is PT-BR, then PT; DeepL's source languages have no
 // variants.

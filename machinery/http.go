@@ -11,10 +11,10 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/outbound"
 )
 
 // httpClient is what the HTTP engines call services with: one
@@ -25,48 +25,24 @@ type httpClient struct {
 	maxBytes int64
 }
 
-// newHTTPClient returns the client of engines. Unless allowPrivate, the
-// address of every connection is checked as it is dialled, after name
-// resolution (index.RefusePrivate, the webhooks' guard), so neither a
-// name that resolves to a private address nor a redirect reaches one. No
-// proxy from the environment: the check would judge the proxy. Each call
-// is bounded by its context's deadline; timeout is a backstop.
+// newHTTPClient returns the client of engines: outbound's guarded
+// client (index.RefusePrivate at every dial unless allowPrivate, the
+// webhooks' guard), so neither a name that resolves to a private address
+// nor a redirect reaches one. Each call is bounded by its context's
+// deadline; timeout is a backstop.
 func newHTTPClient(allowPrivate bool, timeout time.Duration, maxBytes int64) *httpClient {
-	dialer := &net.Dialer{Timeout: min(timeout, 10*time.Second)}
-	if !allowPrivate {
-		dialer.Control = func(network, address string, _ syscall.RawConn) error {
-			return index.RefusePrivate(network, address)
-		}
-	}
-	transport := &http.Transport{
-		Proxy:                 nil,
-		DialContext:           dialer.DialContext,
-		TLSHandshakeTimeout:   min(timeout, 10*time.Second),
-		ResponseHeaderTimeout: timeout,
-		MaxIdleConnsPerHost:   8,
-		IdleConnTimeout:       90 * time.Second,
-		ForceAttemptHTTP2:     true,
-	}
-	return &httpClient{maxBytes: maxBytes, client: &http.Client{Transport: transport, Timeout: timeout,
-		CheckRedirect: func(_ *http.Request, via []*http.Request) error {
-			if len(via) >= 3 {
-				return errors.New("too many redirects")
-			}
-			return nil
-		}}}
+	return &httpClient{maxBytes: maxBytes, client: outbound.NewClient(outbound.Options{
+		AllowPrivate: allowPrivate, Timeout: timeout, MaxIdleConnsPerHost: 8})}
 }
 
-// checkURL returns why u cannot be a service's address, or "".
+// checkURL returns why u cannot be a service's address, or "": what
+// outbound.CheckURL refuses, and a query or fragment (the engines add
+// their own paths and parameters).
 func checkURL(u string, allowPrivate bool) string {
-	p, err := url.Parse(u)
-	if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" || p.User != nil ||
-		p.RawQuery != "" || p.Fragment != "" {
-		return "Enter a valid http or https URL."
+	if p, err := url.Parse(u); err == nil && (p.RawQuery != "" || p.Fragment != "") {
+		return outbound.MsgInvalidURL
 	}
-	if !allowPrivate && index.PrivateHost(p.Hostname()) {
-		return "This URL points to a private or local address, which machine translation services may not reach on this server."
-	}
-	return ""
+	return outbound.CheckURL(u, allowPrivate, "machine translation services")
 }
 
 // call sends a request built by the caller and decodes the JSON answer
@@ -195,13 +171,4 @@ func (c *pairCache) get(ctx context.Context, fetch func(context.Context) ([]Pair
 	}
 	c.pairs, c.fetched = pairs, time.Now()
 	return pairs, nil
-}
-
-// list is the pairs as a list.
-func pairList(m map[Pair]bool) []Pair {
-	out := make([]Pair, 0, len(m))
-	for p := range m {
-		out = append(out, p)
-	}
-	return out
 }

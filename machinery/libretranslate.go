@@ -65,11 +65,6 @@ func (l *libreTranslate) download(ctx context.Context) ([]Pair, error) {
 	return out, nil
 }
 
-func (l *libreTranslate) Languages(ctx context.Context) ([]Pair, error) {
-	pairs, err := l.pairs.get(ctx, l.download)
-	return pairList(pairs), err
-}
-
 // candidates are the codes LibreTranslate may know a Tolk code by, best
 // first.
 func libreCandidates(code string) []string {

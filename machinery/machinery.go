@@ -14,10 +14,6 @@ import (
 // safe for concurrent use; each takes the context whose deadline bounds
 // the whole call.
 type Engine interface {
-	// Languages returns the language pairs the engine translates, in
-	// its own codes, or nil when it takes any pair (the internal
-	// services).
-	Languages(ctx context.Context) ([]Pair, error)
 	// Translate returns, for each text of req, in order, the engine's
 	// candidates (none when it has nothing). A pair the engine does not
 	// translate is an error wrapping ErrUnsupported.

@@ -32,8 +32,6 @@ var memoryService = &Service{ID: "weblate-translation-memory", Name: "Weblate Tr
 
 type memoryEngine struct{ m Memory }
 
-func (m memoryEngine) Languages(context.Context) ([]Pair, error) { return nil, nil }
-
 // Translate looks each text up in the project's memory. A request for a
 // unit compares contexts and leaves the unit itself out: the memory is
 // a view of the translated strings, and a string's own translation is

@@ -26,8 +26,6 @@ var weblateService = &Service{ID: "weblate", Name: "Weblate", MaxScore: 100, Ran
 
 type sameSource struct{ find SameSourceFinder }
 
-func (s *sameSource) Languages(context.Context) ([]Pair, error) { return nil, nil }
-
 func (s *sameSource) Translate(ctx context.Context, req Request) ([][]Translation, error) {
 	matches, err := s.find.FindSameSource(ctx, index.SameSourceFilter{ProjectID: req.ProjectID,
 		ExcludeComponentID: req.ComponentID, SourceLanguage: req.SourceLanguage, Language: req.TargetLanguage,

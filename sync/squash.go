@@ -33,14 +33,14 @@ type AddonStore interface {
 // squashAddon returns the squash add-on that applies to c (its own, else
 // its project's); false when none.
 func (s *Service) squashAddon(ctx context.Context, c index.Component) (index.Addon, bool, error) {
-	all, err := s.store.FindAddons(ctx, index.AddonFilter{ProjectID: c.ProjectID})
+	all, err := s.store.FindAddons(ctx, index.AddonFilter{ProjectID: c.ProjectID, Covering: c.ID})
 	if err != nil {
 		return index.Addon{}, false, err
 	}
 	var found index.Addon
 	ok := false
 	for _, a := range all {
-		if a.Name != index.AddonSquash || !a.Covers(c.ProjectID, c.ID) {
+		if a.Name != index.AddonSquash {
 			continue
 		}
 		if !ok || a.ComponentID != 0 {
@@ -310,12 +310,12 @@ func squashMessageOf(commits []vcs.LocalCommit, trailers bool, custom string, co
 // its imports create (index.NewUnitFlags).
 func (s *Service) flagAddons(ctx context.Context, c index.Component) (index.NewUnitFlags, error) {
 	var f index.NewUnitFlags
-	all, err := s.store.FindAddons(ctx, index.AddonFilter{ProjectID: c.ProjectID})
+	all, err := s.store.FindAddons(ctx, index.AddonFilter{ProjectID: c.ProjectID, Covering: c.ID})
 	if err != nil {
 		return f, err
 	}
 	for _, a := range all {
-		if index.IsFlagAddon(a.Name) && a.Covers(c.ProjectID, c.ID) {
+		if index.IsFlagAddon(a.Name) {
 			f.Set(a.Name)
 		}
 	}

@@ -1,6 +1,7 @@
 package sync
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"errors"
@@ -196,7 +197,7 @@ func (s *Service) runTask(c index.Component, projectID int64, timeout time.Durat
 		t.mu.Unlock()
 		cancelCause(errTaskCancelled)
 	}
-	t.state = index.Task{ID: t.id, ProjectID: projectID, ComponentID: c.ID}
+	t.state = index.Task{ID: t.id, ProjectID: projectID, ComponentID: c.ID, Started: t.started}
 	s.tasks.add(t)
 	s.wg.Add(1)
 	go func() {
@@ -317,7 +318,7 @@ func (s *Service) Tasks() []index.Task {
 		all = append(all, t)
 	}
 	s.tasks.mu.Unlock()
-	slices.SortFunc(all, func(a, b *task) int { return b.started.Compare(a.started) })
+	slices.SortFunc(all, func(a, b *task) int { return cmp.Or(b.started.Compare(a.started), strings.Compare(a.id, b.id)) })
 	out := make([]index.Task, len(all))
 	for i, t := range all {
 		out[i] = t.snapshot()

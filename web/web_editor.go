@@ -331,9 +331,10 @@ func (s *Server) editorPage(c *gin.Context, t *index.Translation, q string, conf
 		err = s.workspace(ctx, u, who, ed, t, current)
 	}
 	if err == nil && ed.Unit != nil && !ed.Unit.ReadOnly {
-		ed.Machinery, err = s.machineryBoxes(c, u, t, current.ID)
+		var settings index.MachinerySettings
+		ed.Machinery, settings, err = s.machineryBoxes(c, u, t, current.ID)
 		if err == nil {
-			err = s.fillMemoryBox(c, ed, t, current)
+			err = s.fillMemoryBox(c, ed, t, current, settings)
 		}
 		if len(ed.Machinery) > 0 {
 			page.CSRF = s.edge.CSRFToken(c)
@@ -474,13 +475,12 @@ func (s *Server) newestChanges(ctx context.Context, unitID int64) ([]index.Chang
 const maxGlossaryTerms = 2000
 
 // glossaryTerms returns the terms of the project's glossaries, in t's
-// language, that occur in the source (ignoring case, as whole words).
+// language, that occur in the source (matchGlossary).
 func (s *Server) glossaryTerms(ctx context.Context, t *index.Translation, source []string) ([]glossaryTerm, error) {
 	comps, err := s.store.FindComponents(ctx, t.Component.ProjectID)
 	if err != nil {
 		return nil, err
 	}
-	text := strings.ToLower(strings.Join(source, "\n"))
 	var out []glossaryTerm
 	for _, comp := range comps {
 		if !comp.IsGlossary {
@@ -498,34 +498,28 @@ func (s *Server) glossaryTerms(ctx context.Context, t *index.Translation, source
 		if err != nil {
 			return nil, err
 		}
-		for _, g := range terms {
-			term := firstForm(g.Source)
-			if term != "" && containsWord(text, strings.ToLower(term)) {
-				out = append(out, glossaryTerm{Term: term, Translation: strings.Join(g.Target, " | ")})
-			}
-		}
+		out = append(out, matchGlossary(source, t.Component.SourceLanguage, terms)...)
 	}
 	return out, nil
 }
 
-// containsWord reports whether word occurs in text not inside a longer
-// word.
-func containsWord(text, word string) bool {
-	for i := 0; ; {
-		j := strings.Index(text[i:], word)
-		if j < 0 {
-			return false
+// matchGlossary returns the glossary units among terms whose source
+// occurs in source, matched as check_glossary matches them
+// (checks.GlossaryMatches: ignoring case, as words only in a source
+// language written with spaces, a word being letters, digits and "_"),
+// so that the editor shows the terms the check judges.
+func matchGlossary(source []string, sourceLanguage string, terms []index.Unit) []glossaryTerm {
+	candidates := make([]checks.Term, 0, len(terms))
+	for _, g := range terms {
+		if term := firstForm(g.Source); term != "" {
+			candidates = append(candidates, checks.Term{Source: term, Target: strings.Join(g.Target, " | ")})
 		}
-		start, end := i+j, i+j+len(word)
-		if (start == 0 || !isWordByte(text[start-1])) && (end == len(text) || !isWordByte(text[end])) {
-			return true
-		}
-		i = start + 1
 	}
-}
-
-func isWordByte(b byte) bool {
-	return b == '_' || b >= '0' && b <= '9' || b >= 'a' && b <= 'z' || b >= 0x80
+	var out []glossaryTerm
+	for _, m := range checks.GlossaryMatches(source, sourceLanguage, candidates) {
+		out = append(out, glossaryTerm{Term: m.Source, Translation: m.Target})
+	}
+	return out
 }
 
 // saveRequest is a save of the editor: JSON from its script, or a form
@@ -667,10 +661,14 @@ func (s *Server) saveUnit(c *gin.Context) {
 		c.Redirect(http.StatusSeeOther, next)
 		return
 	}
-	failing, err := s.failingChecksJSON(c.Request.Context(), &t, req.ID)
-	if err != nil {
-		s.failSave(c, isJSON, err)
-		return
+	// The saved unit says whether any check fails (the write settled
+	// them): most saves fail none and need not read the rows.
+	failing := []checkJSON{}
+	if saved.HasFailingCheck {
+		if failing, err = s.failingChecksJSON(c.Request.Context(), &t, req.ID); err != nil {
+			s.failSave(c, isJSON, err)
+			return
+		}
 	}
 	answer := gin.H{"saved": req.ID, "next": next, "fixups": fixupNames(saved.Fixups),
 		"needs_editing": saved.State.Fuzzy() && !req.Fuzzy, "checks": failing,

@@ -198,19 +198,20 @@ type machineryBox struct {
 }
 
 // machineryBoxes are the boxes of the project's services for the unit,
-// best rank first; none when the principal lacks machinery.view.
-func (s *Server) machineryBoxes(c *gin.Context, u edge.URLs, t *index.Translation, unitID int64) ([]machineryBox, error) {
+// best rank first, and the project's settings they come from (for
+// fillMemoryBox); none when the principal lacks machinery.view.
+func (s *Server) machineryBoxes(c *gin.Context, u edge.URLs, t *index.Translation, unitID int64) ([]machineryBox, index.MachinerySettings, error) {
 	if !edge.Principal(c).CanTranslation(index.PermMachineryView, t) {
-		return nil, nil
+		return nil, index.MachinerySettings{}, nil
 	}
 	settings, err := s.store.FindMachinerySettings(c.Request.Context(), t.Component.ProjectID)
 	if err != nil {
-		return nil, err
+		return nil, settings, err
 	}
 	var out []machineryBox
 	for _, svc := range s.opts.Machinery.Effective(settings) {
 		out = append(out, machineryBox{Name: svc.Service.Name, ID: svc.Service.ID,
 			URL: u.Abs(edge.Join("js", "translate", svc.Service.ID, strconv.FormatInt(unitID, 10)), "")})
 	}
-	return out, nil
+	return out, settings, nil
 }

@@ -22,7 +22,7 @@ import (
 // api's suggestionStore for the contracts).
 type suggestionStore interface {
 	FindSuggestions(ctx context.Context, f index.SuggestionFilter) ([]index.Suggestion, int, error)
-	SuggestionChecks(ctx context.Context, id int64) ([]string, error)
+	SuggestionChecksOf(ctx context.Context, ids []int64) (map[int64][]string, error)
 	AddSuggestion(ctx context.Context, unitID int64, n index.NewSuggestion,
 		decide func(u index.Unit, t index.Translation) (index.SuggestionRights, error)) (index.SuggestionOutcome, error)
 	AcceptSuggestion(ctx context.Context, id int64, actor index.Actor,
@@ -60,6 +60,14 @@ func (s *Server) editorSuggestionRows(ctx context.Context, who *index.Principal,
 	}
 	canAccept := index.CheckSuggestionAccept(who, x, t, false) == nil
 	canVote := index.CheckSuggestionVote(who, x, t) == nil
+	ids := make([]int64, len(items))
+	for i := range items {
+		ids[i] = items[i].ID
+	}
+	checks, err := s.store.SuggestionChecksOf(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
 	var out []suggestionRow
 	for i := range items {
 		sg := &items[i]
@@ -69,11 +77,7 @@ func (s *Server) editorSuggestionRows(ctx context.Context, who *index.Principal,
 		if row.Who == "" {
 			row.Who = "anonymous"
 		}
-		names, err := s.store.SuggestionChecks(ctx, sg.ID)
-		if err != nil {
-			return nil, err
-		}
-		row.Checks = strings.Join(names, ", ")
+		row.Checks = strings.Join(checks[sg.ID], ", ")
 		out = append(out, row)
 	}
 	return out, nil

@@ -610,8 +610,10 @@ const memoryServiceID = "weblate-translation-memory"
 // the page has loaded (which put them 80 ms after the page in
 // Chromium; the reference loads all suggestions on demand). Only for
 // someone signed in, as the memory's API and the script's endpoint
-// are; engines that call out over HTTP stay with the script.
-func (s *Server) fillMemoryBox(c *gin.Context, ed *editorView, t *index.Translation, x *index.Unit) error {
+// are; engines that call out over HTTP stay with the script. settings
+// are the project's, as machineryBoxes read them for the boxes.
+func (s *Server) fillMemoryBox(c *gin.Context, ed *editorView, t *index.Translation, x *index.Unit,
+	settings index.MachinerySettings) error {
 	who := edge.Principal(c)
 	for i := range ed.Machinery {
 		b := &ed.Machinery[i]
@@ -619,10 +621,6 @@ func (s *Server) fillMemoryBox(c *gin.Context, ed *editorView, t *index.Translat
 			continue
 		}
 		ctx := c.Request.Context()
-		settings, err := s.store.FindMachinerySettings(ctx, t.Component.ProjectID)
-		if err != nil {
-			return err
-		}
 		configured, err := s.opts.Machinery.Find(settings, b.ID)
 		if err != nil {
 			continue // the script's request will say it is not available

@@ -8,7 +8,6 @@ package indextest
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"github.com/tolk-project/tolk/index/internal/testengine"
@@ -59,7 +58,7 @@ func Location(tb testing.TB) string {
 	if Engine() == testengine.Postgres {
 		return postgresLocation(tb)
 	}
-	return filepath.Join(tb.TempDir(), "tolk.db")
+	return sqliteLocation(tb)
 }
 
 // Reopen opens the index at loc (Location) without closing it at the

@@ -116,6 +116,9 @@ func (db *DB) FindAddons(ctx context.Context, f index.AddonFilter) ([]index.Addo
 	if f.ProjectOnly {
 		where = append(where, "a.component_id IS NULL")
 	}
+	if f.Covering != 0 {
+		where, args = append(where, "(a.component_id IS NULL OR a.component_id = ?)"), append(args, f.Covering)
+	}
 	clause := ""
 	if len(where) > 0 {
 		clause = " WHERE " + strings.Join(where, " AND ")

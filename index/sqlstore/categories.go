@@ -131,7 +131,8 @@ func (db *DB) UpdateCategory(ctx context.Context, id int64, update func(*index.C
 // DeleteCategory removes a category with its subcategories and every
 // component in them, as the reference's category_removal does, and
 // returns the components removed (their checkouts are the caller's).
-// Each component's removal is recorded as DeleteComponent records it.
+// Each component is removed as DeleteComponent removes one
+// (removeComponent), with the components linked to it.
 func (db *DB) DeleteCategory(ctx context.Context, id int64, by index.Actor) ([]index.Component, error) {
 	var removed []index.Component
 	err := db.write(ctx, func(tx *Tx) error {
@@ -152,14 +153,16 @@ func (db *DB) DeleteCategory(ctx context.Context, id int64, by index.Actor) ([]i
 			return err
 		}
 		for _, c := range removed {
-			if err := dropComponentStats(tx, c.ID); err != nil {
+			// A component linked to one removed before it in this loop
+			// went with its parent.
+			var n int
+			if err := tx.QueryRow(`SELECT count(*) FROM components WHERE id = ?`, c.ID).Scan(&n); err != nil {
 				return err
 			}
-			if _, err := tx.Exec(`DELETE FROM components WHERE id = ?`, c.ID); err != nil {
-				return err
+			if n == 0 {
+				continue
 			}
-			if err := insertChange(tx, index.Change{Action: index.ActionComponentRemoved, ProjectID: c.ProjectID,
-				UserID: by.UserID, AuthorID: by.AuthorID, Target: c.Name}); err != nil {
+			if err := removeComponent(tx, c.ID, c.ProjectID, c.Name, by); err != nil {
 				return err
 			}
 		}

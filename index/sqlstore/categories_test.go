@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"testing"
@@ -214,11 +215,8 @@ func BenchmarkCategoryStats(b *testing.B) {
 	f := mustWriteFixture(b)
 	ctx := context.Background()
 	pid := f.comp.ProjectID
-	top := mustCategory(b, f.db, index.Category{ProjectID: pid, Name: "Main", Slug: "main"})
-	sub := mustCategory(b, f.db, index.Category{ProjectID: pid, CategoryID: top.ID, Name: "Docs", Slug: "docs"})
-	if _, _, err := f.db.UpdateComponent(ctx, f.comp.ID, func(c *index.Component) error { c.CategoryID = sub.ID; return nil }); err != nil {
-		b.Fatal(err)
-	}
+	top, sub := f.mustCategoryTree(b)
+	f.moveTo(b, sub.ID)
 	for i := range 49 {
 		c := index.DefaultComponent()
 		c.ProjectID, c.Name, c.Slug, c.CategoryID = pid, "C"+strconv.Itoa(i), "c"+strconv.Itoa(i), top.ID
@@ -237,4 +235,130 @@ func BenchmarkCategoryStats(b *testing.B) {
 			b.Fatalf("got %+v, %v; want total %d", got, err, want.Total)
 		}
 	}
+}
+
+// TestDeleteCategoryTakesLinkedComponents: removing a category removes
+// the components linked (weblate://) to its components, in the category
+// or not, as DeleteComponent does: no component is left naming a
+// repository that is gone, and every counter stays exact.
+func TestDeleteCategoryTakesLinkedComponents(t *testing.T) {
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	pid := f.comp.ProjectID
+	top, sub := f.mustCategoryTree(t)
+	f.moveTo(t, top.ID)
+	other, _, err := f.db.SaveProject(ctx, index.Project{Name: "Other", Slug: "other"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside := f.mustLinked(t, other.ID, 0, "outside")
+	inside := f.mustLinked(t, pid, sub.ID, "inside")
+	if s, err := f.db.ProjectStats(ctx, other.ID); err != nil || s.Total == 0 {
+		t.Fatalf("other project's statistics before = %+v, %v", s, err)
+	}
+
+	removed, err := f.db.DeleteCategory(ctx, top.ID, f.user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var slugs []string
+	for _, c := range removed {
+		slugs = append(slugs, c.Slug)
+	}
+	if !slices.Equal(slugs, []string{"app", "inside"}) {
+		t.Errorf("removed = %v, want the category's components [app inside]", slugs)
+	}
+	for _, c := range []index.Component{outside, inside} {
+		if _, err := f.db.FindComponentByID(ctx, c.ID); !errors.Is(err, index.ErrNotFound) {
+			t.Errorf("linked component %s after its parent's category went: %v", c.Slug, err)
+		}
+	}
+	if s, err := f.db.ProjectStats(ctx, other.ID); err != nil || s.Total != 0 {
+		t.Errorf("other project's statistics after = %+v, %v; want none", s, err)
+	}
+	if got := actions(t, f.db, other.ID); !slices.Equal(got, []string{"50/u0/tfalse/", fmt.Sprintf("38/u%d/tfalse/outside", f.user.UserID)}) {
+		t.Errorf("other project's changes = %v; want the project's creation, the linked component's removal", got)
+	}
+	checkAllCounts(t, f.db)
+}
+
+// TestDeleteProjectTakesLinkedComponents: removing a project removes
+// the components of other projects linked to its components, with their
+// statistics, as removing the parent component does.
+func TestDeleteProjectTakesLinkedComponents(t *testing.T) {
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	other, _, err := f.db.SaveProject(ctx, index.Project{Name: "Other", Slug: "other"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := f.mustLinked(t, other.ID, 0, "outside")
+	if _, err := f.db.DeleteProject(ctx, f.comp.ProjectID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.db.FindComponentByID(ctx, c.ID); !errors.Is(err, index.ErrNotFound) {
+		t.Errorf("linked component after its parent's project went: %v", err)
+	}
+	if got := actions(t, f.db, other.ID); !slices.Equal(got, []string{"50/u0/tfalse/", "38/u0/tfalse/outside"}) {
+		t.Errorf("other project's changes = %v", got)
+	}
+	checkAllCounts(t, f.db)
+}
+
+// mustLinked creates a component linked to the fixture's (weblate://p/app)
+// in a project and category, with one German translation of two units,
+// one translated.
+func (f *writeFixture) mustLinked(t *testing.T, projectID, category int64, slug string) index.Component {
+	t.Helper()
+	ctx := context.Background()
+	c := index.DefaultComponent()
+	c.ProjectID, c.Name, c.Slug, c.CategoryID = projectID, slug, slug, category
+	c.Repo, c.Branch, c.Push, c.PushBranch = index.LinkScheme+"p/app", "", "", ""
+	c, err := f.db.CreateComponent(ctx, c, f.user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.LinkedID != f.comp.ID {
+		t.Fatalf("%s linked to %d, want %d", slug, c.LinkedID, f.comp.ID)
+	}
+	if _, err := f.db.ImportTranslation(ctx, index.TranslationImport{ComponentID: c.ID, LanguageCode: "de",
+		Filename: slug + "/de.json", Revision: "r", Monolingual: true, Units: []index.ImportUnit{
+			{Context: "a", Source: []string{"One"}, Target: []string{"Eins"}, State: index.StateTranslated},
+			{Context: "b", Source: []string{"Two"}, Target: []string{""}},
+		}}); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// mustCategoryTree creates the categories main and main/docs in the
+// fixture's project.
+func (f *writeFixture) mustCategoryTree(tb testing.TB) (top, sub index.Category) {
+	tb.Helper()
+	top = mustCategory(tb, f.db, index.Category{ProjectID: f.comp.ProjectID, Name: "Main", Slug: "main"})
+	sub = mustCategory(tb, f.db, index.Category{ProjectID: f.comp.ProjectID, CategoryID: top.ID, Name: "Docs", Slug: "docs"})
+	return top, sub
+}
+
+// moveTo puts the fixture's component in a category.
+func (f *writeFixture) moveTo(tb testing.TB, category int64) {
+	tb.Helper()
+	if _, _, err := f.db.UpdateComponent(context.Background(), f.comp.ID, func(c *index.Component) error {
+		c.CategoryID = category
+		return nil
+	}); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// checkAllCounts fails t with every counter of db a recount disagrees
+// with (VerifyCounts) and every statistics or list count sum that is off.
+func checkAllCounts(t *testing.T, db *DB) {
+	t.Helper()
+	problems, err := db.VerifyCounts(context.Background())
+	if err != nil || len(problems) > 0 {
+		t.Errorf("VerifyCounts = %q, %v", problems, err)
+	}
+	checkStatsSums(t, db)
+	checkListCounts(t, db)
 }

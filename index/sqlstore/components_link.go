@@ -105,9 +105,32 @@ func relinkComponents(tx *Tx, c index.Component) error {
 	return nil
 }
 
+// removeComponent removes one component inside a write: first the
+// components linked to it (the reference cascades, and a link to nothing
+// could not be served), then its statistics from the project and
+// language totals, then its row with its translations, units and
+// changes (ON DELETE CASCADE), and records "Component removed" (38) on
+// its project by the actor. DeleteComponent, DeleteCategory and the
+// linked components themselves go through it, so no removal forgets a
+// step. The caller forgets orphan deliveries and reloads the hooks once
+// after all its removals.
+func removeComponent(tx *Tx, id, projectID int64, name string, by index.Actor) error {
+	if err := deleteLinkedComponents(tx, id, by); err != nil {
+		return err
+	}
+	if err := dropComponentStats(tx, id); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(`DELETE FROM components WHERE id = ?`, id); err != nil {
+		return err
+	}
+	return insertChange(tx, index.Change{Action: index.ActionComponentRemoved, ProjectID: projectID,
+		UserID: by.UserID, AuthorID: by.AuthorID, Target: name})
+}
+
 // deleteLinkedComponents removes the components linked to the one being
-// removed, each as DeleteComponent removes one (statistics, change 38):
-// the reference cascades, and a link to nothing could not be served.
+// removed, each with removeComponent. A linked component has none linked
+// to it (resolveLink refuses chains), so this recursion is one level.
 func deleteLinkedComponents(tx *Tx, id int64, by index.Actor) error {
 	rows, err := tx.Query(`SELECT id, project_id, settings FROM components WHERE linked_id = ? ORDER BY id`, id)
 	if err != nil {
@@ -138,14 +161,7 @@ func deleteLinkedComponents(tx *Tx, id int64, by index.Actor) error {
 		return err
 	}
 	for _, l := range all {
-		if err := dropComponentStats(tx, l.id); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(`DELETE FROM components WHERE id = ?`, l.id); err != nil {
-			return err
-		}
-		if err := insertChange(tx, index.Change{Action: index.ActionComponentRemoved, ProjectID: l.project,
-			UserID: by.UserID, AuthorID: by.AuthorID, Target: l.name}); err != nil {
+		if err := removeComponent(tx, l.id, l.project, l.name, by); err != nil {
 			return err
 		}
 	}

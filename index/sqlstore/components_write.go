@@ -206,24 +206,14 @@ func (db *DB) DeleteComponent(ctx context.Context, id int64, by index.Actor) (in
 		if c, err = findComponentByID(tx, id); err != nil {
 			return err
 		}
-		if err := deleteLinkedComponents(tx, id, by); err != nil {
-			return err
-		}
-		if err := dropComponentStats(tx, id); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(`DELETE FROM components WHERE id = ?`, id); err != nil {
+		if err := removeComponent(tx, id, c.ProjectID, c.Name, by); err != nil {
 			return err
 		}
 		// The component's add-ons went with it, and their deliveries go.
 		if err := forgetOrphanDeliveries(tx); err != nil {
 			return err
 		}
-		if err := tx.reloadHooks(); err != nil {
-			return err
-		}
-		return insertChange(tx, index.Change{Action: index.ActionComponentRemoved, ProjectID: c.ProjectID,
-			UserID: by.UserID, AuthorID: by.AuthorID, Target: c.Name})
+		return tx.reloadHooks()
 	})
 	return c, err
 }

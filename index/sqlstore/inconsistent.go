@@ -105,32 +105,66 @@ type sharedString struct {
 	state           index.State
 }
 
-// sameStrings returns, for each key of want (an id_hash of peer's kind),
-// the units of peer with that hash, source and context.
-func sameStrings(tx *Tx, peer int64, want map[int64][2]string) (map[int64]sharedString, error) {
-	out := map[int64]sharedString{}
-	hashes := slices.Sorted(maps.Keys(want))
-	for chunk := range slices.Chunk(hashes, maxInList) {
-		list, args := idList(chunk)
-		rows, err := tx.Query(`SELECT id, id_hash, source, context, target, state FROM units
-			WHERE translation_id = ? AND id_hash IN `+list, append([]any{peer}, args...)...)
-		if err != nil {
-			return nil, err
+// sharedKey names a string in a peer translation: its id and the
+// string's id_hash there (sharedHash).
+type sharedKey struct{ translation, hash int64 }
+
+// sharedHash is the id_hash peer's kind gives the string (source joined,
+// context): the context alone in a monolingual component.
+func sharedHash(peer *index.Translation, str [2]string) int64 {
+	return index.IDHash(peer.Component.IsMonolingual(), index.SplitPlural(str[0]), str[1])
+}
+
+// sameStrings returns the units of peers holding one of strs (source
+// joined, context), by sharedKey{peer, sharedHash(peer, str)}. It is
+// one query (per maxInList of peers and of hashes) whatever the number
+// of peers, through the units_translation_hash index; propagation
+// (sameSourceUnits) and the inconsistent check (addInconsistent) both
+// ask it, each an edit's, where each asked once per peer.
+func sameStrings(tx *Tx, peers []index.Translation, strs [][2]string) (map[sharedKey]sharedString, error) {
+	out := map[sharedKey]sharedString{}
+	if len(peers) == 0 || len(strs) == 0 {
+		return out, nil
+	}
+	want := map[sharedKey][2]string{}
+	hashSet := map[int64]bool{}
+	tids := make([]int64, len(peers))
+	for i := range peers {
+		tids[i] = peers[i].ID
+		for _, str := range strs {
+			h := sharedHash(&peers[i], str)
+			want[sharedKey{peers[i].ID, h}] = str
+			hashSet[h] = true
 		}
-		for rows.Next() {
-			var s sharedString
-			var hash int64
-			if err := rows.Scan(&s.id, &hash, &s.source, &s.context, &s.target, &s.state); err != nil {
-				rows.Close()
+	}
+	hashes := slices.Sorted(maps.Keys(hashSet))
+	for tchunk := range slices.Chunk(tids, maxInList/2) {
+		tlist, targs := idList(tchunk)
+		for hchunk := range slices.Chunk(hashes, maxInList/2) {
+			hlist, hargs := idList(hchunk)
+			rows, err := tx.Query(`SELECT id, translation_id, id_hash, source, context, target, state FROM units
+				WHERE translation_id IN `+tlist+` AND id_hash IN `+hlist, append(targs, hargs...)...)
+			if err != nil {
 				return nil, err
 			}
-			if w := want[hash]; w[0] == s.source && w[1] == s.context {
-				out[hash] = s
+			for rows.Next() {
+				var s sharedString
+				var k sharedKey
+				if err := rows.Scan(&s.id, &k.translation, &k.hash, &s.source, &s.context, &s.target, &s.state); err != nil {
+					rows.Close()
+					return nil, err
+				}
+				// A hash of another kind's, or a collision.
+				if w, ok := want[k]; ok && w[0] == s.source && w[1] == s.context {
+					if _, dup := out[k]; !dup {
+						out[k] = s
+					}
+				}
 			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return nil, err
+			}
 		}
 	}
 	return out, nil
@@ -169,22 +203,18 @@ func (s *checkSettler) addInconsistent(units []checkedUnit, names [][]string) er
 		if err != nil {
 			return err
 		}
+		strs := make([][2]string, len(idx))
+		for k, i := range idx {
+			strs[k] = [2]string{units[i].source, contexts[units[i].id]}
+		}
+		found, err := sameStrings(s.tx, peers, strs)
+		if err != nil {
+			return err
+		}
 		others := make([][]checks.SameSource, len(idx))
-		for _, p := range peers {
-			mono := p.Component.IsMonolingual()
-			want := map[int64][2]string{}
-			hashOf := make([]int64, len(idx))
-			for k, i := range idx {
-				u := &units[i]
-				hashOf[k] = index.IDHash(mono, index.SplitPlural(u.source), contexts[u.id])
-				want[hashOf[k]] = [2]string{u.source, contexts[u.id]}
-			}
-			found, err := sameStrings(s.tx, p.ID, want)
-			if err != nil {
-				return err
-			}
+		for p := range peers {
 			for k := range idx {
-				if o, ok := found[hashOf[k]]; ok {
+				if o, ok := found[sharedKey{peers[p].ID, sharedHash(&peers[p], strs[k])}]; ok {
 					others[k] = append(others[k], checks.SameSource{Target: index.SplitPlural(o.target),
 						Translated: o.state.Translated()})
 				}

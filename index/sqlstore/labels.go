@@ -181,20 +181,44 @@ func labelHolder(u *index.Unit) int64 {
 }
 
 // projectLabels reads the labels of project projectID that ids name,
-// each once, in the order named; an id the project has no label of is a
-// FieldError on labels.
+// each once, in the order named, in one query; an id the project has no
+// label of is a FieldError on labels.
 func projectLabels(tx *Tx, projectID int64, ids []int64) ([]index.Label, error) {
-	out := make([]index.Label, 0, len(ids))
+	var uniq []int64
 	for _, id := range ids {
-		if slices.ContainsFunc(out, func(l index.Label) bool { return l.ID == id }) {
-			continue
+		if !slices.Contains(uniq, id) {
+			uniq = append(uniq, id)
 		}
-		l, err := scanLabel(tx.QueryRow(`SELECT `+labelColumns+` FROM labels l WHERE l.id = ? AND l.project_id = ?`,
-			id, projectID))
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil, index.FieldErr("labels", "does_not_exist", index.MsgLabelNotFound)
-		} else if err != nil {
+	}
+	out := make([]index.Label, 0, len(uniq))
+	if len(uniq) == 0 {
+		return out, nil
+	}
+	found := make(map[int64]index.Label, len(uniq))
+	for chunk := range slices.Chunk(uniq, maxInList) {
+		list, args := idList(chunk)
+		rows, err := tx.Query(`SELECT `+labelColumns+` FROM labels l WHERE l.project_id = ? AND l.id IN `+list,
+			append([]any{projectID}, args...)...)
+		if err != nil {
 			return nil, err
+		}
+		for rows.Next() {
+			l, err := scanLabel(rows)
+			if err != nil {
+				rows.Close()
+				return nil, err
+			}
+			found[l.ID] = l
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	for _, id := range uniq {
+		l, ok := found[id]
+		if !ok {
+			return nil, index.FieldErr("labels", "does_not_exist", index.MsgLabelNotFound)
 		}
 		out = append(out, l)
 	}

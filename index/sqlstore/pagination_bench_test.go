@@ -118,7 +118,7 @@ func BenchmarkPagination(b *testing.B) {
 			wantN := min(size, len(want)-off)
 			for i := 0; i < b.N; i++ {
 				got, total, err := f.db.findUnits(ctx, index.UnitFilter{TranslationID: translationID,
-					Page: index.Page{Number: number, Size: size}})
+					Page: index.Page{Number: number, Size: size}}, &index.Query{Kind: index.QueryAll})
 				if err != nil {
 					b.Fatal(err)
 				}

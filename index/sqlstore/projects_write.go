@@ -111,14 +111,21 @@ func (db *DB) UpdateProject(ctx context.Context, id int64, update func(*index.Pr
 // it: components, translations, units, changes, grants and project
 // tokens, and their statistics, the language totals included. It
 // returns the removed components, whose checkouts the caller removes
-// from disk once this has committed. ErrNotFound when there is no such
-// project.
+// from disk once this has committed. The components of other projects
+// linked to its components go too (removeComponent, recorded as
+// automatic removals on their projects). ErrNotFound when there is no
+// such project.
 func (db *DB) DeleteProject(ctx context.Context, id int64) ([]index.Component, error) {
 	var removed []index.Component
 	err := db.write(ctx, func(tx *Tx) error {
 		var err error
 		if removed, err = componentsOf(tx, id); err != nil {
 			return err
+		}
+		for _, c := range removed {
+			if err := deleteLinkedComponents(tx, c.ID, index.Actor{}); err != nil {
+				return err
+			}
 		}
 		for _, c := range removed {
 			if err := dropComponentStats(tx, c.ID); err != nil {

@@ -1,10 +1,6 @@
 package sqlstore
 
-import (
-	"slices"
-
-	"github.com/tolk-project/tolk/index"
-)
+import "github.com/tolk-project/tolk/index"
 
 // Translation propagation (the reference's Unit.propagate): a string
 // saved in a component that allows translation propagation reaches the
@@ -16,40 +12,37 @@ import (
 // unit.edit on each: a lock denies it).
 
 // sameSource is a unit of another component sharing a string, with its
-// translation.
+// translation. unit is read (findUnitTx) only when it is to be edited:
+// shared holds what deciding that needs.
 type sameSource struct {
-	unit        index.Unit
+	shared      sharedString
 	translation index.Translation
 }
 
-// sameSourceUnits returns the units with u's source and context in the
-// peer translations of t (peerTranslations, locked components' among
-// them). Each is looked up by the id_hash its component's kind gives the
-// string (the context alone for a monolingual one), through the
-// units_translation_hash index, so the cost grows with the project's
-// components, not its strings.
+// sameSourceUnits returns the units with u's source and context and as
+// many plural forms in the peer translations of t (peerTranslations,
+// locked components' among them), in the peers' order. They are read by
+// one sameStrings query, each peer's unit by the id_hash its
+// component's kind gives the string (the context alone for a monolingual
+// one), so the cost grows with the project's components, not its
+// strings.
 func sameSourceUnits(tx *Tx, t *index.Translation, u *index.Unit) ([]sameSource, error) {
 	peers, err := peerTranslations(tx, t)
+	if err != nil || len(peers) == 0 {
+		return nil, err
+	}
+	str := [2]string{index.JoinPlural(u.Source), u.Context}
+	found, err := sameStrings(tx, peers, [][2]string{str})
 	if err != nil {
 		return nil, err
 	}
 	var out []sameSource
-	for _, other := range peers {
-		unitID, ok, err := unitByHash(tx, other.ID, index.IDHash(other.Component.IsMonolingual(), u.Source, u.Context))
-		if err != nil {
-			return nil, err
+	for i := range peers {
+		s, ok := found[sharedKey{peers[i].ID, sharedHash(&peers[i], str)}]
+		if !ok || len(index.SplitPlural(s.target)) != len(u.Target) {
+			continue // none, or another number of plural forms
 		}
-		if !ok {
-			continue
-		}
-		su, err := findUnitTx(tx, unitID)
-		if err != nil {
-			return nil, err
-		}
-		if su.Context != u.Context || !slices.Equal(su.Source, u.Source) || len(su.Target) != len(u.Target) {
-			continue // a hash collision, or another number of plural forms
-		}
-		out = append(out, sameSource{unit: su, translation: other})
+		out = append(out, sameSource{shared: s, translation: peers[i]})
 	}
 	return out, nil
 }
@@ -63,20 +56,27 @@ func propagate(tx *Tx, t *index.Translation, u *index.Unit, actor index.Actor) e
 	if err != nil {
 		return err
 	}
+	target := index.JoinPlural(u.Target)
 	for i := range same {
 		s := &same[i]
-		if s.unit.State == index.StateReadOnly || s.translation.Component.Locked {
-			// Not edited, but whether it is inconsistent may change.
-			tx.recheck(false, actor, s.unit.ID)
+		if s.shared.state == index.StateReadOnly || s.translation.Component.Locked ||
+			(s.shared.state == u.State && s.shared.target == target) {
+			// Not edited (read-only, locked, or already equal), but
+			// whether it is inconsistent may change.
+			tx.recheck(false, actor, s.shared.id)
 			continue
 		}
+		su, err := findUnitTx(tx, s.shared.id)
+		if err != nil {
+			return err
+		}
 		e := editorOf(tx, &s.translation, actor)
-		edited, err := e.edit(&s.unit, index.UnitEdit{Target: u.Target, State: u.State}, index.ActionPropagated)
+		edited, err := e.edit(&su, index.UnitEdit{Target: u.Target, State: u.State}, index.ActionPropagated)
 		if err != nil {
 			return err
 		}
 		if !edited {
-			tx.recheck(false, actor, s.unit.ID) // already equal: no longer inconsistent
+			tx.recheck(false, actor, su.ID)
 		}
 		if err := e.finish(); err != nil {
 			return err

@@ -263,14 +263,46 @@ func suggestionChecks(tx *Tx, u *index.Unit, target string) ([]string, error) {
 // text failed when it was added, for the editor to show beside it
 // (reference workspace §2.4); ErrNotFound for no such suggestion.
 func (db *DB) SuggestionChecks(ctx context.Context, id int64) ([]string, error) {
-	var names string
-	if err := db.r.QueryRowContext(ctx, `SELECT checks FROM suggestions WHERE id = ?`, id).Scan(&names); err != nil {
-		return nil, formatError(err)
+	all, err := db.SuggestionChecksOf(ctx, []int64{id})
+	if err != nil {
+		return nil, err
 	}
-	if names == "" {
-		return nil, nil
+	names, ok := all[id]
+	if !ok {
+		return nil, index.ErrNotFound
 	}
-	return strings.Split(names, ","), nil
+	return names, nil
+}
+
+// SuggestionChecksOf is SuggestionChecks for several suggestions in one
+// query (the editor lists a string's): their failed checks by id, nil
+// for one that failed none; an id with no suggestion is absent.
+func (db *DB) SuggestionChecksOf(ctx context.Context, ids []int64) (map[int64][]string, error) {
+	out := make(map[int64][]string, len(ids))
+	for chunk := range slices.Chunk(ids, maxInList) {
+		list, args := idList(chunk)
+		rows, err := db.r.QueryContext(ctx, `SELECT id, checks FROM suggestions WHERE id IN `+list, args...)
+		if err != nil {
+			return nil, formatError(err)
+		}
+		for rows.Next() {
+			var id int64
+			var names string
+			if err := rows.Scan(&id, &names); err != nil {
+				rows.Close()
+				return nil, formatError(err)
+			}
+			out[id] = nil
+			if names != "" {
+				out[id] = strings.Split(names, ",")
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, formatError(err)
+		}
+	}
+	return out, nil
 }
 
 // finishSuggestionWrite stores what the editor owes and settles the

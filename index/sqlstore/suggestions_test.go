@@ -53,7 +53,45 @@ func TestSuggestionChecks(t *testing.T) {
 	if _, err := f.db.SuggestionChecks(ctx, 1<<40); !errors.Is(err, index.ErrNotFound) {
 		t.Errorf("missing suggestion: %v", err)
 	}
+	// The editor's batch: both, the missing one absent.
+	all, err := f.db.SuggestionChecksOf(ctx, []int64{bad, good, 1 << 40})
+	if _, missing := all[1<<40]; err != nil || len(all) != 2 || !slices.Equal(all[bad], []string{"end_ellipsis"}) ||
+		all[good] != nil || missing {
+		t.Errorf("SuggestionChecksOf = %v, %v", all, err)
+	}
 	checkStoredStats(t, f.db)
+}
+
+// BenchmarkSuggestionChecks reads the failed checks of a string's 20
+// suggestions, as the editor lists them: "each", a query per suggestion
+// (the editor before SuggestionChecksOf), and "batch", one query.
+//
+//	go test ./index/sqlstore -run '^$' -bench SuggestionChecks -count 6
+func BenchmarkSuggestionChecks(b *testing.B) {
+	f := mustWriteFixture(b)
+	ctx := context.Background()
+	var ids []int64
+	for i := range 20 {
+		ids = append(ids, f.suggestOn(b, "de", 1, fmt.Sprintf("Wort Nummer %d…", i)))
+	}
+	b.Run("each", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, id := range ids {
+				if names, err := f.db.SuggestionChecks(ctx, id); err != nil || len(names) != 1 {
+					b.Fatal(names, err)
+				}
+			}
+		}
+	})
+	b.Run("batch", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if all, err := f.db.SuggestionChecksOf(ctx, ids); err != nil || len(all) != len(ids) {
+				b.Fatal(all, err)
+			}
+		}
+	})
 }
 
 // TestSuggestionCountsFollowUnits: suggestions go with their unit, and

@@ -73,7 +73,10 @@ func teamGrants(ctx context.Context, q queryer, userID int64) ([]index.Grant, er
 	for _, id := range order {
 		t := teams[id]
 		for _, r := range t.roles {
-			g := index.Grant{UserID: userID, Role: r.name}
+			// A built-in role's permissions are Tolk's (index.BuiltinRoles),
+			// filled here once so that no permission check looks the
+			// role up by name (Grant.has).
+			g := index.Grant{UserID: userID, Role: r.name, Permissions: builtinPerms(r.name)}
 			if !r.builtin {
 				g.Permissions = append([]index.Permission{}, perms[r.id]...)
 			}
@@ -112,6 +115,16 @@ const teamGrantsQuery = `WITH mine AS (SELECT team_id FROM team_members WHERE us
 	UNION ALL SELECT 'l', tl.team_id, 0, 0, 0, l.code FROM team_languages tl
 		JOIN languages l ON l.id = tl.language_id WHERE tl.team_id IN (SELECT team_id FROM mine)
 	ORDER BY 1, 2, 3, 4, 6`
+
+// builtinPerms returns the permissions of the built-in role named name,
+// never nil: a stored built-in role Tolk no longer defines grants
+// nothing, as Grant.has answered for it.
+func builtinPerms(name string) []index.Permission {
+	if b, ok := index.FindRole(name); ok {
+		return b.Permissions
+	}
+	return []index.Permission{}
+}
 
 // teamRole is a role of a team as teamGrants reads it.
 type teamRole struct {
@@ -260,7 +273,12 @@ func (db *DB) FindRoles(ctx context.Context) ([]index.StoredRole, error) {
 
 // FindRole returns the role with the given id, or ErrNotFound.
 func (db *DB) FindRole(ctx context.Context, id int64) (index.StoredRole, error) {
-	roles, err := findRoles(ctx, db.r, id)
+	return findRole(ctx, db.r, id)
+}
+
+// findRole is FindRole on q (a write's transaction: findRoleTx).
+func findRole(ctx context.Context, q queryer, id int64) (index.StoredRole, error) {
+	roles, err := findRoles(ctx, q, id)
 	if err == nil && len(roles) == 0 {
 		err = index.Errorf(index.ErrNotFound, "No role matches the given query.")
 	}
@@ -386,15 +404,9 @@ func (db *DB) DeleteRole(ctx context.Context, id int64) error {
 	})
 }
 
+// findRoleTx is findRole inside a write.
 func findRoleTx(tx *Tx, id int64) (index.StoredRole, error) {
-	roles, err := findRoles(context.Background(), tx.queryer(), id)
-	if err == nil && len(roles) == 0 {
-		err = index.Errorf(index.ErrNotFound, "No role matches the given query.")
-	}
-	if err != nil {
-		return index.StoredRole{}, err
-	}
-	return roles[0], nil
+	return findRole(context.Background(), tx.queryer(), id)
 }
 
 func addRolePermissions(tx *Tx, id int64, perms []index.Permission) error {
@@ -453,10 +465,8 @@ func (db *DB) FindTeamPage(ctx context.Context, f index.TeamFilter, pg index.Pag
 	if err != nil {
 		return nil, 0, formatError(err)
 	}
-	for i := range out {
-		if err := fillTeamLinks(ctx, db.r, &out[i]); err != nil {
-			return nil, 0, formatError(err)
-		}
+	if err := fillTeamLinks(ctx, db.r, out); err != nil {
+		return nil, 0, formatError(err)
 	}
 	return out, total, nil
 }
@@ -497,32 +507,48 @@ func findTeam(ctx context.Context, q queryer, id int64) (index.Team, error) {
 	if len(teams) == 0 {
 		return index.Team{}, index.Errorf(index.ErrNotFound, "No group matches the given query.")
 	}
-	t := teams[0]
-	return t, fillTeamLinks(ctx, q, &t)
+	err = fillTeamLinks(ctx, q, teams[:1])
+	return teams[0], err
 }
 
-// fillTeamLinks reads what a team lists, in one query.
-func fillTeamLinks(ctx context.Context, q queryer, t *index.Team) error {
-	rows, err := q.QueryContext(ctx, `SELECT 'r', role_id, '', '' FROM team_roles WHERE team_id = ?
-		UNION ALL SELECT 'l', l.id, l.code, '' FROM team_languages tl JOIN languages l ON l.id = tl.language_id WHERE tl.team_id = ?
-		UNION ALL SELECT 'p', p.id, p.slug, '' FROM team_projects tp JOIN projects p ON p.id = tp.project_id WHERE tp.team_id = ?
-		UNION ALL SELECT 'c', c.id, p.slug, c.slug FROM team_components tc JOIN components c ON c.id = tc.component_id
-			JOIN projects p ON p.id = c.project_id WHERE tc.team_id = ?
-		UNION ALL SELECT 'k', k.id, k.slug, '' FROM team_componentlists tk JOIN componentlists k ON k.id = tk.list_id WHERE tk.team_id = ?
-		UNION ALL SELECT 'a', u.id, u.username, '' FROM team_admins ta JOIN users u ON u.id = ta.user_id WHERE ta.team_id = ?
-		ORDER BY 1, 2`, t.ID, t.ID, t.ID, t.ID, t.ID, t.ID)
+// fillTeamLinks reads what teams list, in one query for all of them (a
+// page of the team list asked one per team).
+func fillTeamLinks(ctx context.Context, q queryer, teams []index.Team) error {
+	if len(teams) == 0 {
+		return nil
+	}
+	byID := make(map[int64]*index.Team, len(teams))
+	ids := make([]int64, len(teams))
+	for i := range teams {
+		t := &teams[i]
+		byID[t.ID], ids[i] = t, t.ID
+		t.Roles, t.Languages, t.Projects, t.ProjectIDs, t.Components = nil, nil, nil, nil, nil
+		t.ComponentLists, t.ComponentListIDs, t.Admins, t.AdminIDs = nil, nil, nil, nil
+	}
+	list, args := idList(ids)
+	rows, err := q.QueryContext(ctx, `SELECT team_id, 'r', role_id, '', '' FROM team_roles WHERE team_id IN `+list+`
+		UNION ALL SELECT tl.team_id, 'l', l.id, l.code, '' FROM team_languages tl JOIN languages l ON l.id = tl.language_id
+			WHERE tl.team_id IN `+list+`
+		UNION ALL SELECT tp.team_id, 'p', p.id, p.slug, '' FROM team_projects tp JOIN projects p ON p.id = tp.project_id
+			WHERE tp.team_id IN `+list+`
+		UNION ALL SELECT tc.team_id, 'c', c.id, p.slug, c.slug FROM team_components tc JOIN components c ON c.id = tc.component_id
+			JOIN projects p ON p.id = c.project_id WHERE tc.team_id IN `+list+`
+		UNION ALL SELECT tk.team_id, 'k', k.id, k.slug, '' FROM team_componentlists tk JOIN componentlists k ON k.id = tk.list_id
+			WHERE tk.team_id IN `+list+`
+		UNION ALL SELECT ta.team_id, 'a', u.id, u.username, '' FROM team_admins ta JOIN users u ON u.id = ta.user_id
+			WHERE ta.team_id IN `+list+`
+		ORDER BY 1, 2, 3`, slices.Concat(args, args, args, args, args, args)...)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
-	t.Roles, t.Languages, t.Projects, t.ProjectIDs, t.Components = nil, nil, nil, nil, nil
-	t.ComponentLists, t.ComponentListIDs, t.Admins, t.AdminIDs = nil, nil, nil, nil
 	for rows.Next() {
 		var kind, a, b string
-		var id int64
-		if err := rows.Scan(&kind, &id, &a, &b); err != nil {
+		var teamID, id int64
+		if err := rows.Scan(&teamID, &kind, &id, &a, &b); err != nil {
 			return err
 		}
+		t := byID[teamID]
 		switch kind {
 		case "r":
 			t.Roles = append(t.Roles, id)
@@ -541,7 +567,9 @@ func fillTeamLinks(ctx context.Context, q queryer, t *index.Team) error {
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	slices.Sort(t.Languages)
+	for i := range teams {
+		slices.Sort(teams[i].Languages)
+	}
 	return nil
 }
 
@@ -680,20 +708,36 @@ func (db *DB) LinkTeam(ctx context.Context, teamID int64, link index.TeamLink, t
 // FindUserTeams returns the ids of the teams a user is a member of, in
 // ascending order.
 func (db *DB) FindUserTeams(ctx context.Context, userID int64) ([]int64, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT team_id FROM team_members WHERE user_id = ? ORDER BY team_id`, userID)
-	if err != nil {
-		return nil, formatError(err)
-	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
+	all, err := db.FindUsersTeams(ctx, []int64{userID})
+	return all[userID], err
+}
+
+// FindUsersTeams is FindUserTeams for several users in one query (a page
+// of the user list): each user's team ids in ascending order, by user
+// id; a user in no team is absent.
+func (db *DB) FindUsersTeams(ctx context.Context, userIDs []int64) (map[int64][]int64, error) {
+	out := map[int64][]int64{}
+	for chunk := range slices.Chunk(userIDs, maxInList) {
+		list, args := idList(chunk)
+		rows, err := db.r.QueryContext(ctx, `SELECT user_id, team_id FROM team_members WHERE user_id IN `+list+`
+			ORDER BY user_id, team_id`, args...)
+		if err != nil {
 			return nil, formatError(err)
 		}
-		out = append(out, id)
+		for rows.Next() {
+			var user, team int64
+			if err := rows.Scan(&user, &team); err != nil {
+				rows.Close()
+				return nil, formatError(err)
+			}
+			out[user] = append(out[user], team)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, formatError(err)
+		}
 	}
-	return out, formatError(rows.Err())
+	return out, nil
 }
 
 // FindLanguageID returns the row id of the language with the given

@@ -55,28 +55,28 @@ func (db *DB) FindUnitByID(ctx context.Context, id int64) (index.Unit, error) {
 // A search that reads what a write elsewhere changes (see cachedSearch)
 // is always read anew.
 func (db *DB) FindUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, int, error) {
+	// The query is parsed once, here: findUnits compiles this parse.
+	q := &index.Query{Kind: index.QueryAll}
 	if f.Query != "" {
-		q, err := index.ParseUnitQueryAt(f.Query, db.now())
-		if err != nil {
+		var err error
+		if q, err = index.ParseUnitQueryAt(f.Query, db.now()); err != nil {
 			return nil, 0, err
 		}
-		if !cachedSearch(q) {
-			return db.findUnits(ctx, f)
-		}
 	}
-	if !cachedSort(f.Sort) {
-		return db.findUnits(ctx, f)
+	if !cachedSearch(q) || !cachedSort(f.Sort) {
+		return db.findUnits(ctx, f, q)
 	}
 	key := strings.Join([]string{itoa(f.TranslationID), strconv.Itoa(f.Page.Number), strconv.Itoa(f.Page.Size), f.Query,
 		hiddenKey(f.HiddenProjects), index.UnitSortString(f.Sort)}, "\x00")
 	return pageOf(ctx, db, &db.unitPages, key, unitsDep(f.TranslationID), unitStrings, func() (page[index.Unit], error) {
-		return readPage(db.findUnits(ctx, f))
+		return readPage(db.findUnits(ctx, f, q))
 	})
 }
 
-func (db *DB) findUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, int, error) {
+// findUnits is FindUnits' read, with f.Query parsed (q).
+func (db *DB) findUnits(ctx context.Context, f index.UnitFilter, q *index.Query) ([]index.Unit, int, error) {
 	pg := db.dialect.name == "postgres"
-	where, args, err := unitWhere(f, pg, db.now())
+	where, args, err := unitWhereQuery(f, q, pg)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -94,7 +94,7 @@ func (db *DB) findUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, 
 	}
 	defer tx.Rollback()
 	// A filter that narrows no more than its scope does is a counted list.
-	scopeWhere, _, _ := unitWhere(index.UnitFilter{TranslationID: f.TranslationID}, pg, time.Time{})
+	scopeWhere, _, _ := unitWhereQuery(index.UnitFilter{TranslationID: f.TranslationID}, &index.Query{Kind: index.QueryAll}, pg)
 	var units []index.Unit
 	var total int
 	if where == scopeWhere && len(f.Sort) == 0 {
@@ -169,6 +169,15 @@ func scanUnits(rows *sql.Rows, size int) ([]index.Unit, error) {
 // unitWhere turns a filter into a WHERE clause: the scope (translation,
 // hidden projects) and the search (search.go), relative dates read at now.
 func unitWhere(f index.UnitFilter, postgres bool, now time.Time) (string, []any, error) {
+	q, err := index.ParseUnitQueryAt(f.Query, now)
+	if err != nil {
+		return "", nil, err
+	}
+	return unitWhereQuery(f, q, postgres)
+}
+
+// unitWhereQuery is unitWhere with f.Query parsed (q).
+func unitWhereQuery(f index.UnitFilter, q *index.Query, postgres bool) (string, []any, error) {
 	var conds []string
 	var args []any
 	if f.TranslationID != 0 {
@@ -182,10 +191,6 @@ func unitWhere(f index.UnitFilter, postgres bool, now time.Time) (string, []any,
 		conds = append(conds, `translation_id NOT IN (SELECT t.id FROM translations t
 			JOIN components c ON c.id = t.component_id WHERE c.project_id IN `+list+`)`)
 		args = append(args, ids...)
-	}
-	q, err := index.ParseUnitQueryAt(f.Query, now)
-	if err != nil {
-		return "", nil, err
 	}
 	if q.Kind != index.QueryAll {
 		cond, err := compileSearch(q, postgres, f.TranslationID != 0)
