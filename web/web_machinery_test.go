@@ -291,7 +291,7 @@ func TestMachineryMemory(t *testing.T) {
 		t.Fatalf("install the memory = %d %s", r.Status, r.Body)
 	}
 	r, body := e.suggest(t, "weblate-translation-memory", "ui/save", e.Auth["anna"])
-	want := `map[lang:es responseDetails: responseStatus:200 service:Weblate Translation Memory translations:[map[origin:tienda/web plural_form:0 quality:100 service:Weblate Translation Memory show_quality:true source:Save text:Guardar]]]`
+	want := `map[lang:es responseDetails: responseStatus:200 service:Weblate Translation Memory translations:[map[origin:Project: tienda/web plural_form:0 quality:100 service:Weblate Translation Memory show_quality:true source:Save text:Guardar]]]`
 	if r.Status != 200 || fmt.Sprint(withoutDir(body)) != want {
 		t.Errorf("memory for ui/save = %d %v\nwant %s", r.Status, withoutDir(body), want)
 	}
