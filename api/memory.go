@@ -332,8 +332,20 @@ func (s *Server) lookupQueries(c *gin.Context) ([]index.MemoryQuery, error) {
 		return ""
 	}
 	problems := map[string]index.FieldProblem{}
-	// The lookup has strings, not units: no context to penalize.
-	base := index.MemoryQuery{NoContext: true}
+	// The lookup has strings, not units: no context to penalize. The
+	// caller's personal scope (their own translations in projects they
+	// may still read) answers too, as the reference's lookup passes the
+	// user.
+	hidden, err := s.edge.HiddenProjects(c)
+	if err != nil {
+		return nil, err
+	}
+	base := index.MemoryQuery{NoContext: true, Hidden: hidden}
+	if who := edge.Principal(c); who.ScopeProjectID == 0 {
+		// A token narrowed to one project reads no other project's
+		// strings, the user's own included.
+		base.UserID = who.User.ID
+	}
 	for _, l := range []struct {
 		name string
 		dst  *string

@@ -70,3 +70,46 @@ func mustProjectID(t *testing.T, e *servertest.Env, slug string) int64 {
 	var _ index.Project = p
 	return p.ID
 }
+
+// TestPersonalMemory: a user's own translation answers that user's
+// lookups from another project though neither project shares its memory
+// (the reference's personal scope); another user's lookups do not see it.
+func TestPersonalMemory(t *testing.T) {
+	e := servertest.New(t, servertest.WithDemo(), servertest.WithUser("admin", true), servertest.WithUser("ann", false))
+	ctx := context.Background()
+	admin := e.Auth["admin"]
+	r := servertest.DoJSON(t, "POST", e.URL+"/api/projects/", admin, map[string]any{"name": "Other", "slug": "other",
+		"web": "https://example.org/"})
+	if r.Status != http.StatusCreated {
+		t.Fatalf("create = %d %s", r.Status, r.Body)
+	}
+	r = servertest.DoJSON(t, "PATCH", e.URL+"/api/projects/demo/", admin, map[string]any{"contribute_shared_tm": false})
+	if r.Status != http.StatusOK {
+		t.Fatalf("PATCH demo = %d %s", r.Status, r.Body)
+	}
+	ann, err := e.DB.FindUser(ctx, "ann")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := e.DB.FindTranslation(ctx, "demo", "glossary", "de")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := e.DB.FindUnitIDByHash(ctx, tr.ID, index.IDHash(false, []string{"plum"}, ""))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.DB.UpdateUnit(ctx, id, index.Actor{UserID: ann.ID, AuthorID: ann.ID},
+		func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+			return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{"Pflaume"}, State: index.StateTranslated}}, nil
+		}); err != nil {
+		t.Fatal(err)
+	}
+	const pair = "source_language=en&target_language=de&project=other"
+	if got := lookup(t, e.URL, e.Auth["ann"], pair, "plum", "apple"); !same(got, []string{"Pflaume 100x", "-"}) {
+		t.Errorf("ann's lookup = %q, want her own plum only", got)
+	}
+	if got := lookup(t, e.URL, admin, pair, "plum"); !same(got, []string{"-"}) {
+		t.Errorf("admin found ann's personal entry: %q", got)
+	}
+}

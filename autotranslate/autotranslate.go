@@ -326,7 +326,14 @@ func (m *machine) translate(ctx context.Context, units []index.Unit) ([]index.Au
 	for _, c := range m.engines {
 		var rest []*index.Unit
 		before := len(out)
-		for chunk := range slices.Chunk(todo, mtChunk) {
+		size := mtChunk
+		if c.Service.Internal {
+			// The memory and "weblate" read the index: one request
+			// for the whole batch is one lookup (a few queries) where
+			// chunks of mtChunk were four, each with its round trips.
+			size = max(len(todo), 1)
+		}
+		for chunk := range slices.Chunk(todo, size) {
 			found, missed, err := m.ask(ctx, c, chunk)
 			if errors.Is(err, machinery.ErrUnsupported) {
 				// This engine does not translate the pair.
@@ -345,9 +352,10 @@ func (m *machine) translate(ctx context.Context, units []index.Unit) ([]index.Au
 	return out, nil
 }
 
-// mtChunk is how many texts one engine request carries: each request
-// has the engine's deadline (machinery.Options.Timeout), which a whole
-// batch of APy's one-text calls could overrun.
+// mtChunk is how many texts one request to an outside engine carries:
+// each request has the engine's deadline (machinery.Options.Timeout),
+// which a whole batch of APy's one-text calls could overrun. Internal
+// services (the index's memory and strings) take the whole batch.
 const mtChunk = 50
 
 // ask asks one engine for units' translations; it returns those at the

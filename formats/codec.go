@@ -65,6 +65,18 @@ type FileLanguages interface {
 	FileLanguages(data []byte) ([]string, error)
 }
 
+// LanguagesDecoder is implemented by codecs of one-file formats
+// (FileLanguages) that can read several languages out of one parse of
+// the file. A String Catalog holds every language, so reading it once
+// per language with Decode parses the same bytes once per language;
+// sync imports all of a component's languages with one call instead.
+type LanguagesDecoder interface {
+	// DecodeLanguages returns, for each of fs, what Decode(data, fs[i])
+	// returns, in fs's order, from one parse of data. A file that does
+	// not parse is a *ParseError, as Decode's.
+	DecodeLanguages(data []byte, fs []File) ([][]Unit, error)
+}
+
 // File says what a codec needs to know of the file it reads or writes
 // beyond its bytes.
 type File struct {

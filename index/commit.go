@@ -9,8 +9,9 @@ type Committed struct {
 	// (17) of each translation in Record names them (0: nobody).
 	UserID       int64
 	Translations []CommittedTranslation
-	// Files are the paths of the component's pending_files rows done.
-	Files []string
+	// Files are the component's pending_files rows done, by path and
+	// language (the one file of a String Catalog is every language's).
+	Files []PendingFile
 	// Head, when not nil, is the head the commit moved the component's
 	// branch to, recorded in the same transaction (see GitHead), so that
 	// edits are never forgotten while other processes cannot see the

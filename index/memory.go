@@ -33,6 +33,10 @@ type MemoryEntry struct {
 	// Shared is true when the entry is in the shared pool: a unit of a
 	// project that contributes to it, or a site-wide imported entry.
 	Shared bool
+	// Personal is true, in a lookup's answer, for an entry found only
+	// through the asking user's personal scope (MemoryQuery.UserID): a
+	// string of another project whose current translation the user made.
+	Personal bool
 }
 
 // MemoryStatus is an entry's status with the reference's values.
@@ -95,6 +99,39 @@ type MemoryQuery struct {
 	// Exclude is a unit left out of the answer: the unit being
 	// translated, whose own translation is no suggestion.
 	Exclude int64
+	// UserID, when not 0, adds the user's personal scope (the
+	// reference's personal memory, §5.1): strings of other projects
+	// whose current translation is one the user saved (MemoryMadeBy),
+	// even where neither project shares its memory. Hidden are the
+	// projects the user may not read: their strings stay out.
+	UserID int64
+	Hidden []int64
+}
+
+// MemoryMadeBy are the actions by which a user makes a translation their
+// own for the personal scope: a save (new, changed, marked for editing,
+// approved), an accepted suggestion, a revert, an upload and a
+// propagation of their save. Automatic translation (6) is not the
+// user's work, as the reference skips bots.
+var MemoryMadeBy = []Action{ActionNew, ActionChange, ActionMarkedEdit, ActionApprove, ActionSuggestionAccept,
+	ActionRevert, ActionUpload, ActionPropagated}
+
+// MemoryOriginDisplay is how the reference names an entry's origin in
+// the editor's suggestions (Memory.get_origin_display): "Project: …" for
+// an entry of the asking project (or imported into it), "Personal: …",
+// "Shared: …" for the shared pool, "File: …" for a site-wide import.
+func MemoryOriginDisplay(e MemoryEntry, askingProject int64) string {
+	switch {
+	case e.Personal:
+		return "Personal: " + e.Origin
+	case e.ProjectID != 0 && e.ProjectID == askingProject:
+		return "Project: " + e.Origin
+	case e.Imported && e.ProjectID == 0:
+		return "File: " + e.Origin
+	case e.Shared:
+		return "Shared: " + e.Origin
+	}
+	return "Project: " + e.Origin
 }
 
 // Lookup bounds of the reference (§5.3).

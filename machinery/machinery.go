@@ -40,6 +40,11 @@ type Request struct {
 	// same context.
 	UnitID  int64
 	Context string
+	// UserID is who asks (0: nobody in particular), and Hidden the
+	// projects they may not read: the memory adds their personal scope,
+	// their own translations in other projects (index.MemoryQuery).
+	UserID int64
+	Hidden []int64
 }
 
 // Translation is one candidate translation, with the reference's keys

@@ -32,16 +32,18 @@ var memoryService = &Service{ID: "weblate-translation-memory", Name: "Weblate Tr
 
 type memoryEngine struct{ m Memory }
 
-// Translate looks each text up in the project's memory. A request for a
-// unit compares contexts and leaves the unit itself out: the memory is
-// a view of the translated strings, and a string's own translation is
-// no suggestion for it.
+// Translate looks each text up in the project's memory (and the asking
+// user's personal scope). A request for a unit compares contexts and
+// leaves the unit itself out: the memory is a view of the translated
+// strings, and a string's own translation is no suggestion for it. Each
+// result's Origin names its scope as the reference's editor does
+// ("Project: p/c", "Personal: p/c", "Shared: p/c", "File: x.tmx").
 func (m memoryEngine) Translate(ctx context.Context, req Request) ([][]Translation, error) {
 	qs := make([]index.MemoryQuery, len(req.Texts))
 	for i, text := range req.Texts {
 		qs[i] = index.MemoryQuery{ProjectID: req.ProjectID, SourceLanguage: req.SourceLanguage,
 			TargetLanguage: req.TargetLanguage, Text: text, Context: req.Context, NoContext: req.UnitID == 0,
-			Exclude: req.UnitID}
+			Exclude: req.UnitID, UserID: req.UserID, Hidden: req.Hidden}
 	}
 	matches, err := m.m.LookupMemoryMany(ctx, qs)
 	if err != nil {
@@ -51,7 +53,7 @@ func (m memoryEngine) Translate(ctx context.Context, req Request) ([][]Translati
 	for i, list := range matches {
 		for _, mm := range list {
 			out[i] = append(out[i], Translation{Text: mm.Target, Quality: mm.Quality, Service: memoryService.Name,
-				Source: mm.Source, Origin: mm.Origin, ShowQuality: true})
+				Source: mm.Source, Origin: index.MemoryOriginDisplay(mm.MemoryEntry, req.ProjectID), ShowQuality: true})
 		}
 	}
 	return out, nil

@@ -304,10 +304,13 @@ func (cm *componentCommit) all(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("%s/%s: pending files: %w", c.Project.Slug, c.Slug, err)
 	}
-	adds := map[string]index.PendingFile{}
+	// An add is one language's: in a one-file component every
+	// translation's file is the one path.
+	type fileOf struct{ path, lang string }
+	adds := map[fileOf]index.PendingFile{}
 	for _, f := range files {
 		if f.Operation == "add" {
-			adds[f.Path] = f
+			adds[fileOf{f.Path, f.LanguageCode}] = f
 			continue
 		}
 		if err := cm.deleteFile(ctx, f); err != nil {
@@ -323,12 +326,7 @@ func (cm *componentCommit) all(ctx context.Context) error {
 		if t.Filename == "" {
 			continue
 		}
-		add, isAdd := adds[t.Filename]
-		if _, one := oneFileCodec(&c); one && add.LanguageCode != t.LanguageCode {
-			// The one file is every translation's: the row is the
-			// added language's only.
-			isAdd = false
-		}
+		add, isAdd := adds[fileOf{t.Filename, t.LanguageCode}]
 		ok, err := cm.translation(ctx, t, add, isAdd)
 		var broken *unwritableError
 		if errors.As(err, &broken) {
@@ -380,14 +378,14 @@ func (cm *componentCommit) deleteFile(ctx context.Context, f index.PendingFile) 
 		if out, err := cm.withoutLanguage(f.Path, lang); err != nil || !bytes.Equal(out, data) {
 			return nil
 		}
-		cm.rec.Files = append(cm.rec.Files, f.Path)
+		cm.rec.Files = append(cm.rec.Files, f)
 		return nil
 	}
 	if cm.forgetOnly {
 		if _, err := cm.repo.ReadFile(f.Path); !errors.Is(err, vcs.ErrNotExist) {
 			return err // HEAD still holds the file (or cannot say): the deletion waits
 		}
-		cm.rec.Files = append(cm.rec.Files, f.Path)
+		cm.rec.Files = append(cm.rec.Files, f)
 		return nil
 	}
 	author := cm.svc.opts.Committer
@@ -415,7 +413,7 @@ func (cm *componentCommit) deleteFile(ctx context.Context, f index.PendingFile) 
 	if err := cm.commit(ctx, o); err != nil {
 		return err
 	}
-	cm.rec.Files = append(cm.rec.Files, f.Path)
+	cm.rec.Files = append(cm.rec.Files, f)
 	return nil
 }
 
@@ -565,7 +563,7 @@ func (cm *componentCommit) translation(ctx context.Context, t index.Translation,
 		}
 	}
 	if isAdd && exists {
-		cm.rec.Files = append(cm.rec.Files, add.Path)
+		cm.rec.Files = append(cm.rec.Files, add)
 	}
 	cm.rec.Translations = append(cm.rec.Translations, ct)
 	return true, nil

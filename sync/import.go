@@ -763,20 +763,16 @@ func (ci *componentImport) bilingual(ctx context.Context) error {
 		ci.sum.Skipped += len(ci.files)
 		return nil
 	}
-	type parsed struct {
-		f     translationFile
-		units []formats.Unit
-		err   error
-	}
-	var all []parsed
-	seen := map[int64]bool{}
+	var targets []translationFile
 	for _, f := range ci.files {
-		if f.lang.Code == src.Code {
-			continue
+		if f.lang.Code != src.Code {
+			targets = append(targets, f)
 		}
-		units, err := ci.parse(f.Path, f.lang, false)
-		all = append(all, parsed{f, units, err})
-		for _, u := range units {
+	}
+	all := ci.parseFiles(targets)
+	seen := map[int64]bool{}
+	for _, p := range all {
+		for _, u := range p.units {
 			hash := index.IDHash(false, u.Source, u.Context)
 			if seen[hash] {
 				continue
@@ -815,6 +811,60 @@ func (ci *componentImport) bilingual(ctx context.Context) error {
 		}
 	}
 	return batch.flush(ctx)
+}
+
+// parsedFile is one translation's file parsed, or the error that kept
+// it from being read.
+type parsedFile struct {
+	f     translationFile
+	units []formats.Unit
+	err   error
+}
+
+// parseFiles parses files, in order, each in its language. A codec that
+// reads several languages from one parse (formats.LanguagesDecoder: a
+// String Catalog, whose every language is one file) reads each file once
+// for all the languages it holds, rather than once per language.
+func (ci *componentImport) parseFiles(files []translationFile) []parsedFile {
+	out := make([]parsedFile, len(files))
+	ld, _ := ci.codec.(formats.LanguagesDecoder)
+	if ld == nil {
+		for i, f := range files {
+			units, err := ci.parse(f.Path, f.lang, false)
+			out[i] = parsedFile{f, units, err}
+		}
+		return out
+	}
+	byPath := map[string][]int{}
+	var paths []string
+	for i, f := range files {
+		if _, ok := byPath[f.Path]; !ok {
+			paths = append(paths, f.Path)
+		}
+		byPath[f.Path] = append(byPath[f.Path], i)
+	}
+	for _, path := range paths {
+		idx := byPath[path]
+		fs := make([]formats.File, len(idx))
+		for k, i := range idx {
+			fs[k] = ci.svc.fileOf(&ci.c, files[i].lang, false)
+		}
+		var all [][]formats.Unit
+		data, err := ci.repo.ReadFile(path)
+		if err == nil {
+			ci.sum.Parsed += len(idx) // one per translation, as parse counts
+			if all, err = ld.DecodeLanguages(data, fs); err != nil {
+				err = fmt.Errorf("%s: %w", path, err)
+			}
+		}
+		for k, i := range idx {
+			out[i] = parsedFile{f: files[i], err: err}
+			if err == nil {
+				out[i].units = all[k]
+			}
+		}
+	}
+	return out
 }
 
 // stateOf derives a unit's state from what its file says of it: a

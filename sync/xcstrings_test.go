@@ -190,3 +190,76 @@ func TestStringCatalogPullKeepsLocalCommits(t *testing.T) {
 	}
 	indextest.CheckCounts(t, e.db)
 }
+
+// TestStringCatalogTwoLanguagesOneWindow removes two languages of one
+// catalog before a commit, and adds two others: the pending file rows
+// are one language's each (migration 0054), so an import before the
+// commit keeps both added languages, the commit takes both removed ones
+// out of the file, and a re-import brings neither back. Keyed by path
+// alone, the second removal overwrote the first, and fr came back.
+func TestStringCatalogTwoLanguagesOneWindow(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	url, work := mustRepo(t, map[string]string{"L.xcstrings": catalog("Hallo", "Bonjour", true)})
+	e := mustEnvWith(t, tolksync.Options{Committer: vcs.Signature{Name: "Tolk Bot", Email: "bot@tolk.example"}})
+	c := index.DefaultComponent()
+	c.Name, c.Slug, c.Repo, c.Filemask, c.FileFormat, c.SourceLanguage = "cat", "cat", url, "L.xcstrings", "xcstrings", "en"
+	c = e.reconcile(t, c)[0]
+	ce := commitEnv{env: e, c: c, bare: strings.TrimPrefix(url, "file://"), work: work, ann: mustUser(t, e.db, "ann", "Ann Example")}
+	by := index.UserActor(&ce.ann)
+	for _, lang := range []string{"it", "es"} {
+		if _, err := e.db.CreateTranslation(ctx, c.ID, lang, "L.xcstrings", by); err != nil {
+			t.Fatalf("add %s: %v", lang, err)
+		}
+	}
+	for _, lang := range []string{"de", "fr"} {
+		if err := e.db.DeleteTranslation(ctx, mustTranslation(t, e, "cat", lang).ID, by); err != nil {
+			t.Fatalf("remove %s: %v", lang, err)
+		}
+	}
+	pending, err := e.db.FindPendingFiles(ctx, c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range pending {
+		got = append(got, f.Operation+" "+f.LanguageCode)
+	}
+	if want := "delete de, add es, delete fr, add it"; strings.Join(got, ", ") != want {
+		t.Errorf("pending files %q, want %s", got, want)
+	}
+	// An import before the commit takes neither added language for
+	// stale, though the file holds neither yet.
+	if _, err := e.svc.ImportComponent(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range []string{"it", "es"} {
+		if _, err := e.db.FindTranslation(ctx, "test", "cat", lang); err != nil {
+			t.Errorf("%s, added before the import: %v", lang, err)
+		}
+	}
+	if err := e.svc.Push(ctx, c, &ce.ann); err != nil {
+		t.Fatal(err)
+	}
+	pushed := string(gitShow(t, ce.bare, "L.xcstrings"))
+	for _, v := range []string{"Hallo", "Bonjour"} {
+		if strings.Contains(pushed, v) {
+			t.Errorf("%q left in the pushed catalog:\n%s", v, pushed)
+		}
+	}
+	if !strings.Contains(pushed, `"Hello"`) || !strings.Contains(pushed, `"Bye"`) {
+		t.Errorf("the source's values left the catalog:\n%s", pushed)
+	}
+	if p, err := e.db.FindPendingFiles(ctx, c.ID); err != nil || len(p) != 0 {
+		t.Errorf("pending files after the commit: %+v %v", p, err)
+	}
+	if _, err := e.svc.ImportComponent(ctx, c); err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range []string{"de", "fr"} {
+		if _, err := e.db.FindTranslation(ctx, "test", "cat", lang); err == nil {
+			t.Errorf("%s came back after its removal was committed", lang)
+		}
+	}
+	indextest.CheckCounts(t, e.db)
+}

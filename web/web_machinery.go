@@ -114,9 +114,15 @@ func (s *Server) machineryTranslate(c *gin.Context) {
 		c.JSON(http.StatusTooManyRequests, answer)
 		return
 	}
+	hidden, err := s.edge.HiddenProjects(c)
+	if err != nil {
+		s.failJSON(c, err)
+		return
+	}
 	results, err := s.opts.Machinery.Translate(ctx, configured, machinery.Request{
 		SourceLanguage: t.Component.SourceLanguage, TargetLanguage: t.LanguageCode, Texts: u.Source,
-		ProjectID: t.Component.ProjectID, ComponentID: t.ComponentID, UnitID: u.ID, Context: u.Context})
+		ProjectID: t.Component.ProjectID, ComponentID: t.ComponentID, UnitID: u.ID, Context: u.Context,
+		UserID: who.User.ID, Hidden: hidden})
 	switch {
 	case errors.Is(err, machinery.ErrUnsupported):
 		answer.ResponseDetails = svc.Name + ": this language pair is not supported."

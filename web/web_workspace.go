@@ -625,9 +625,14 @@ func (s *Server) fillMemoryBox(c *gin.Context, ed *editorView, t *index.Translat
 		if err != nil {
 			continue // the script's request will say it is not available
 		}
+		hidden, err := s.edge.HiddenProjects(c)
+		if err != nil {
+			return err
+		}
 		results, err := s.opts.Machinery.Translate(ctx, configured, machinery.Request{
 			SourceLanguage: t.Component.SourceLanguage, TargetLanguage: t.LanguageCode, Texts: x.Source,
-			ProjectID: t.Component.ProjectID, ComponentID: t.ComponentID, UnitID: x.ID, Context: x.Context})
+			ProjectID: t.Component.ProjectID, ComponentID: t.ComponentID, UnitID: x.ID, Context: x.Context,
+			UserID: who.User.ID, Hidden: hidden})
 		if err != nil {
 			continue // left to the script, which shows the engine's error
 		}

@@ -17,6 +17,8 @@ var (
 	_ formats.Codec         = Codec{}
 	_ formats.Templater     = Codec{}
 	_ formats.FileLanguages = Codec{}
+
+	_ formats.LanguagesDecoder = Codec{}
 )
 
 // The separators of the contexts Decode gives the parts of a string that
@@ -194,8 +196,29 @@ func (Codec) Decode(data []byte, f formats.File) ([]formats.Unit, error) {
 	if err != nil {
 		return nil, err
 	}
-	lang, tcats, scats := c.tag(f), plurals(f.Target), plurals(f.Source)
+	return c.decode(f, newLines(data)), nil
+}
+
+// DecodeLanguages is Decode of each of fs from one parse of data
+// (formats.LanguagesDecoder): an import reads a catalog of 18 languages
+// once, not 18 times.
+func (Codec) DecodeLanguages(data []byte, fs []formats.File) ([][]formats.Unit, error) {
+	c, err := load(data)
+	if err != nil {
+		return nil, err
+	}
 	ls := newLines(data)
+	out := make([][]formats.Unit, len(fs))
+	for i, f := range fs {
+		out[i] = c.decode(f, ls)
+	}
+	return out, nil
+}
+
+// decode is Decode of the parsed catalog; ls are data's line offsets.
+func (c *catalog) decode(f formats.File, ls lines) []formats.Unit {
+	data := c.src
+	lang, tcats, scats := c.tag(f), plurals(f.Target), plurals(f.Source)
 	units := make([]formats.Unit, 0, len(c.strings.members))
 	for _, m := range c.strings.members {
 		entry := m.val
@@ -244,7 +267,7 @@ func (Codec) Decode(data []byte, f formats.File) ([]formats.Unit, error) {
 			add(m.key+substSep+s+"@", subst(loc, s), subst(src, s))
 		}
 	}
-	return units, nil
+	return units
 }
 
 func device(loc *node, d string) *node { return loc.object("variations").object("device").object(d) }

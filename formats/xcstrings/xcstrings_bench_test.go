@@ -57,3 +57,22 @@ func BenchmarkApply(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDecodeLanguages reads every language of the catalog but the
+// source from one parse, as an import does.
+func BenchmarkDecodeLanguages(b *testing.B) {
+	data := mustCorpus(b)
+	var fs []formats.File
+	for _, l := range corpusLangs {
+		if l != "en" {
+			fs = append(fs, file(l, []string{"one", "many", "other"}))
+		}
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := (Codec{}).DecodeLanguages(data, fs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -651,3 +651,35 @@ func TestEditVariations(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeLanguages checks that one parse for every language gives
+// what Decode gives for each, in the order asked (the source among
+// them), and that a catalog that does not parse is Decode's ParseError.
+func TestDecodeLanguages(t *testing.T) {
+	data := mustCorpus(t)
+	var fs []formats.File
+	for i := len(corpusLangs) - 1; i >= 0; i-- { // not the catalog's order
+		fs = append(fs, file(corpusLangs[i], allCats))
+	}
+	fs = append(fs, file("sv", []string{"one", "other"})) // a language the catalog lacks
+	got, err := Codec{}.DecodeLanguages(data, fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(fs) {
+		t.Fatalf("%d results for %d languages", len(got), len(fs))
+	}
+	for i, f := range fs {
+		if want := mustDecode(t, data, f); !reflect.DeepEqual(got[i], want) {
+			t.Errorf("%s: DecodeLanguages differs from Decode (%d and %d units)", f.Target.Code, len(got[i]), len(want))
+		}
+	}
+	if got[len(fs)-1][0].Target[0] != "" {
+		t.Errorf("sv, which the catalog lacks, has a value: %q", got[len(fs)-1][0].Target)
+	}
+	_, err = Codec{}.DecodeLanguages([]byte(`{"strings" : "x"}`), fs)
+	var pe *formats.ParseError
+	if !errors.As(err, &pe) || pe.Column != 14 {
+		t.Errorf("a catalog without strings: %v; want a ParseError at 1:14", err)
+	}
+}

@@ -104,9 +104,9 @@ func (db *DB) MarkCommitted(ctx context.Context, rec index.Committed) error {
 				return err
 			}
 		}
-		for _, p := range rec.Files {
-			if _, err := tx.Exec(`DELETE FROM pending_files WHERE component_id = ? AND path = ?`,
-				rec.ComponentID, p); err != nil {
+		for _, f := range rec.Files {
+			if _, err := tx.Exec(`DELETE FROM pending_files WHERE component_id = ? AND path = ?
+				AND language_code = ?`, rec.ComponentID, f.Path, f.LanguageCode); err != nil {
 				return err
 			}
 		}
@@ -166,7 +166,7 @@ func (db *DB) Repend(ctx context.Context, rep index.Repended) error {
 		for _, f := range rep.Files {
 			if _, err := tx.Exec(`INSERT INTO pending_files (component_id, path, operation,
 				language_code, user_id, created) VALUES (?, ?, ?, ?, ?, ?)
-				ON CONFLICT (component_id, path) DO NOTHING`, rep.ComponentID, f.Path, f.Operation,
+				ON CONFLICT (component_id, path, language_code) DO NOTHING`, rep.ComponentID, f.Path, f.Operation,
 				f.LanguageCode, nullID(f.UserID), now); err != nil {
 				return err
 			}

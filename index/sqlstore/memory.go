@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -45,8 +46,19 @@ func (db *DB) LookupMemoryMany(ctx context.Context, qs []index.MemoryQuery) ([][
 	}
 	lookups := make([]*memLookup, len(qs))
 	groups := map[string]*memGroup{}
+	personal := map[personalKey]map[[2]int64]bool{}
 	for i, q := range qs {
-		lk := snap.prepare(q)
+		var own map[[2]int64]bool
+		if q.UserID != 0 && q.TargetLanguage != "" {
+			k := personalKey{q.UserID, langdata.NormalizeCode(q.TargetLanguage), fmt.Sprint(q.Hidden)}
+			if own = personal[k]; own == nil {
+				if own, err = db.personalMemory(ctx, snap, q); err != nil {
+					return nil, err
+				}
+				personal[k] = own
+			}
+		}
+		lk := snap.prepare(q, own)
 		if lk == nil {
 			continue
 		}
@@ -75,7 +87,9 @@ func (db *DB) LookupMemoryMany(ctx context.Context, qs []index.MemoryQuery) ([][
 		for text := range lk.sims {
 			for _, h := range g.bySource[text] {
 				if lk.sc.sees(h.ref) {
-					found = append(found, h.entry)
+					e := h.entry
+					e.Personal = lk.sc.ownOnly(h.ref)
+					found = append(found, e)
 				}
 			}
 		}
@@ -93,8 +107,51 @@ type memLookup struct {
 	sims      map[string]int // similarity by candidate text
 }
 
-// prepare finds q's candidate texts; nil when there are none.
-func (s *memSnapshot) prepare(q index.MemoryQuery) *memLookup {
+// personalKey names one user's personal scope in one target language,
+// for the projects they may read.
+type personalKey struct {
+	user   int64
+	lang   string
+	hidden string
+}
+
+// personalMemory returns the strings (component and id_hash) of projects
+// other than q.ProjectID and not hidden from q.UserID whose current
+// translation in q's target language is one the user saved: a change of
+// theirs (index.MemoryMadeBy) carries the unit's current target. One
+// query on the user's changes (changes_user), however many strings ask.
+func (db *DB) personalMemory(ctx context.Context, snap *memSnapshot, q index.MemoryQuery) (map[[2]int64]bool, error) {
+	ll, largs := idList(snap.codesOf(q.TargetLanguage))
+	actions := make([]int64, len(index.MemoryMadeBy))
+	for i, a := range index.MemoryMadeBy {
+		actions[i] = int64(a)
+	}
+	al, aargs := idList(actions)
+	args := append(append(append([]any{q.UserID}, aargs...), largs...), q.ProjectID)
+	rows, err := db.r.QueryContext(ctx, `SELECT DISTINCT t.component_id, u.id_hash
+		FROM changes ch JOIN units u ON u.id = ch.unit_id JOIN translations t ON t.id = u.translation_id
+		WHERE ch.user_id = ? AND ch.action IN `+al+` AND t.language_code IN `+ll+`
+		AND u.state >= 10 AND u.target != '' AND u.target = ch.target AND ch.project_id != ?`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[[2]int64]bool{}
+	for rows.Next() {
+		var k [2]int64
+		if err := rows.Scan(&k[0], &k[1]); err != nil {
+			return nil, err
+		}
+		if c, ok := snap.components[k[0]]; ok && !slices.Contains(q.Hidden, c.project) {
+			out[k] = true
+		}
+	}
+	return out, rows.Err()
+}
+
+// prepare finds q's candidate texts, own being the asking user's
+// personal scope (personalMemory; nil for none); nil when there are none.
+func (s *memSnapshot) prepare(q index.MemoryQuery, own map[[2]int64]bool) *memLookup {
 	threshold := q.Threshold
 	if threshold <= 0 {
 		threshold = index.MemoryDefaultThreshold
@@ -105,6 +162,7 @@ func (s *memSnapshot) prepare(q index.MemoryQuery) *memLookup {
 		return nil
 	}
 	lk := &memLookup{q: q, threshold: threshold, sc: s.scope(q.ProjectID)}
+	lk.sc.personal = own
 	lk.cands = lk.sc.candidates(l, index.NewMemoryMatcher(q.Text), q.Text, threshold, index.MemoryLookupLimit)
 	if len(lk.cands) == 0 {
 		return nil
@@ -167,8 +225,8 @@ func (db *DB) readGroup(ctx context.Context, snap *memSnapshot, g *memGroup) err
 		for hi := 0; hi < len(g.hashes); hi += memoryChunk {
 			hl, hargs := idList(g.hashes[hi:min(hi+memoryChunk, len(g.hashes))])
 			args := append(append(append([]any{}, largs...), cargs...), hargs...)
-			rows, err := db.r.QueryContext(ctx, `SELECT u.id, u.source, u.target, u.context, u.state, t.component_id
-				FROM translations t JOIN units u ON u.translation_id = t.id
+			rows, err := db.r.QueryContext(ctx, `SELECT u.id, u.source, u.target, u.context, u.state, t.component_id,
+				u.id_hash FROM translations t JOIN units u ON u.translation_id = t.id
 				WHERE t.language_code IN `+ll+` AND t.component_id IN `+cl+` AND u.id_hash IN `+hl+`
 				AND u.state >= 10 AND u.target != ''`, args...)
 			if err != nil {
@@ -176,9 +234,9 @@ func (db *DB) readGroup(ctx context.Context, snap *memSnapshot, g *memGroup) err
 			}
 			for rows.Next() {
 				var e index.MemoryEntry
-				var id, comp int64
+				var id, comp, hash int64
 				var state index.State
-				if err := rows.Scan(&id, &e.Source, &e.Target, &e.Context, &state, &comp); err != nil {
+				if err := rows.Scan(&id, &e.Source, &e.Target, &e.Context, &state, &comp, &hash); err != nil {
 					rows.Close()
 					return err
 				}
@@ -186,7 +244,7 @@ func (db *DB) readGroup(ctx context.Context, snap *memSnapshot, g *memGroup) err
 					continue
 				}
 				snap.unitEntry(&e, id, comp, state, g.langs[0])
-				g.bySource[e.Source] = append(g.bySource[e.Source], memHit{e, memRef{component: comp}})
+				g.bySource[e.Source] = append(g.bySource[e.Source], memHit{e, memRef{component: comp, idHash: hash}})
 			}
 			rows.Close()
 			if err := rows.Err(); err != nil {

@@ -300,6 +300,10 @@ type memScope struct {
 	snap    *memSnapshot
 	project int64
 	shared  bool
+	// personal are the strings (component and id_hash) whose translation
+	// in the query's target language the asking user made, in projects
+	// the user may read (MemoryQuery.UserID); nil without a user.
+	personal map[[2]int64]bool
 }
 
 func (s *memSnapshot) scope(projectID int64) memScope {
@@ -308,6 +312,19 @@ func (s *memSnapshot) scope(projectID int64) memScope {
 		sc.shared = p.useShared
 	}
 	return sc
+}
+
+// ownOnly reports whether the scope sees ref only through the user's
+// personal scope.
+func (sc memScope) ownOnly(ref memRef) bool {
+	if ref.entry != 0 || sc.personal == nil {
+		return false
+	}
+	c := sc.snap.components[ref.component]
+	if c.project == sc.project || sc.shared && sc.snap.projects[c.project].inPool() {
+		return false
+	}
+	return sc.personal[[2]int64{ref.component, ref.idHash}]
 }
 
 // inPool reports whether a project's strings are in the shared pool: it
@@ -327,7 +344,10 @@ func (sc memScope) sees(ref memRef) bool {
 	if c.project == sc.project {
 		return true
 	}
-	return sc.shared && sc.snap.projects[c.project].inPool()
+	if sc.shared && sc.snap.projects[c.project].inPool() {
+		return true
+	}
+	return sc.personal[[2]int64{ref.component, ref.idHash}]
 }
 
 // memCandidate is a source text whose similarity reaches the threshold.

@@ -337,3 +337,96 @@ func TestMemoryBilingualStringsOfOneLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryPersonalScope: a user's own translations are found by that
+// user from any project though neither project shares its memory (the
+// reference's personal scope), marked Personal; not by another user,
+// not without a user, not in a project hidden from the user, and no
+// longer once someone else's translation replaced the user's.
+func TestMemoryPersonalScope(t *testing.T) {
+	f := newMemFixture(t)
+	ctx := context.Background()
+	for _, p := range []string{"pub", "priv", "other"} {
+		if err := f.db.SetProjectMemorySharing(ctx, f.projects[p].ID, false, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	users := map[string]int64{}
+	for _, name := range []string{"ann", "bob"} {
+		u, err := f.db.CreateUser(ctx, index.User{Username: name, Email: name + "@example.com", IsActive: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		users[name] = u.ID
+	}
+	edit := func(project, key, text, by string) {
+		t.Helper()
+		id, err := f.db.FindUnitIDByHash(ctx, f.de[project], index.IDHash(true, nil, key))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.db.UpdateUnit(ctx, id, index.Actor{UserID: users[by], AuthorID: users[by]},
+			func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+				return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{text}, State: index.StateTranslated}}, nil
+			}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit("pub", "k2", "Hallo Welt", "ann")
+	edit("priv", "k1", "Geheimes Startdatum", "ann")
+	look := func(user string, hidden []int64, text string) []index.MemoryMatch {
+		t.Helper()
+		got, err := f.db.LookupMemory(ctx, index.MemoryQuery{ProjectID: f.projects["other"].ID, SourceLanguage: "en",
+			TargetLanguage: "de", Text: text, Context: "k0", UserID: users[user], Hidden: hidden})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	got := look("ann", nil, "Hello world")
+	if len(got) != 1 || got[0].Target != "Hallo Welt" || !got[0].Personal || got[0].ProjectSlug != "pub" {
+		t.Fatalf("ann's own translation from another project: %+v", got)
+	}
+	if o := index.MemoryOriginDisplay(got[0].MemoryEntry, f.projects["other"].ID); o != "Personal: pub/app" {
+		t.Errorf("origin shown as %q", o)
+	}
+	// pub's imported translations are not ann's: not in her scope.
+	if got := look("ann", nil, "The page was not found"); len(got) != 0 {
+		t.Errorf("a string ann did not translate: %q", summary(got))
+	}
+	if got := look("bob", nil, "Hello world"); len(got) != 0 {
+		t.Errorf("bob found ann's personal entry: %q", summary(got))
+	}
+	if got := look("", nil, "Hello world"); len(got) != 0 {
+		t.Errorf("a lookup without a user found a personal entry: %q", summary(got))
+	}
+	if got := look("ann", nil, "Secret launch date"); len(got) != 1 || got[0].Target != "Geheimes Startdatum" {
+		t.Errorf("ann's translation in a private project she reads: %q", summary(got))
+	}
+	if got := look("ann", []int64{f.projects["priv"].ID}, "Secret launch date"); len(got) != 0 {
+		t.Errorf("a project hidden from ann answered: %q", summary(got))
+	}
+	// Seen through the pool, the same entry is the pool's, not personal.
+	if err := f.db.SetProjectMemorySharing(ctx, f.projects["pub"].ID, false, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.db.SetProjectMemorySharing(ctx, f.projects["other"].ID, true, false); err != nil {
+		t.Fatal(err)
+	}
+	if got := look("ann", nil, "Hello world"); len(got) != 1 || got[0].Personal || !got[0].Shared {
+		t.Errorf("through the pool: %+v", got)
+	} else if o := index.MemoryOriginDisplay(got[0].MemoryEntry, f.projects["other"].ID); o != "Shared: pub/app" {
+		t.Errorf("pool entry shown as %q", o)
+	}
+	if err := f.db.SetProjectMemorySharing(ctx, f.projects["pub"].ID, false, false); err != nil {
+		t.Fatal(err)
+	}
+	// Once bob's translation replaces hers, the string is no longer ann's.
+	edit("pub", "k2", "Hallo, Welt", "bob")
+	if got := look("ann", nil, "Hello world"); len(got) != 0 {
+		t.Errorf("after bob's edit ann still finds %q", summary(got))
+	}
+	if got := look("bob", nil, "Hello world"); len(got) != 1 || got[0].Target != "Hallo, Welt" || !got[0].Personal {
+		t.Errorf("bob's own translation: %+v", got)
+	}
+}

@@ -76,9 +76,8 @@ func (db *DB) CreateTranslation(ctx context.Context, componentID int64, language
 			return err
 		}
 		if _, err := tx.Exec(`INSERT INTO pending_files (component_id, path, operation, language_code,
-			user_id, created) VALUES (?, ?, 'add', ?, ?, ?) ON CONFLICT (component_id, path) DO UPDATE SET
-			operation = 'add', language_code = excluded.language_code, user_id = excluded.user_id,
-			created = excluded.created`, componentID, filename, languageCode, nullID(by.UserID),
+			user_id, created) VALUES (?, ?, 'add', ?, ?, ?) ON CONFLICT (component_id, path, language_code)
+			DO UPDATE SET operation = 'add', user_id = excluded.user_id, created = excluded.created`, componentID, filename, languageCode, nullID(by.UserID),
 			formatTime(tx.now)); err != nil {
 			return err
 		}
@@ -114,8 +113,10 @@ func (db *DB) DeleteTranslation(ctx context.Context, id int64, by index.Actor) e
 		if filename == "" {
 			return nil
 		}
+		// A row is one language's (migration 0054): the one file of a
+		// String Catalog is every language's path.
 		res, err := tx.Exec(`DELETE FROM pending_files WHERE component_id = ? AND path = ?
-			AND operation = 'add'`, componentID, filename)
+			AND language_code = ? AND operation = 'add'`, componentID, filename, code)
 		if err != nil {
 			return err
 		}
@@ -123,8 +124,8 @@ func (db *DB) DeleteTranslation(ctx context.Context, id int64, by index.Actor) e
 			return nil
 		}
 		_, err = tx.Exec(`INSERT INTO pending_files (component_id, path, operation, language_code,
-			user_id, created) VALUES (?, ?, 'delete', ?, ?, ?) ON CONFLICT (component_id, path) DO UPDATE SET
-			operation = 'delete', user_id = excluded.user_id, created = excluded.created`,
+			user_id, created) VALUES (?, ?, 'delete', ?, ?, ?) ON CONFLICT (component_id, path, language_code)
+			DO UPDATE SET operation = 'delete', user_id = excluded.user_id, created = excluded.created`,
 			componentID, filename, code, nullID(by.UserID), formatTime(tx.now))
 		return err
 	})
@@ -134,7 +135,7 @@ func (db *DB) DeleteTranslation(ctx context.Context, id int64, by index.Actor) e
 // component, by path.
 func (db *DB) FindPendingFiles(ctx context.Context, componentID int64) ([]index.PendingFile, error) {
 	rows, err := db.r.QueryContext(ctx, `SELECT path, operation, language_code, coalesce(user_id, 0) FROM pending_files
-		WHERE component_id = ? ORDER BY path`, componentID)
+		WHERE component_id = ? ORDER BY path, language_code`, componentID)
 	if err != nil {
 		return nil, formatError(err)
 	}
