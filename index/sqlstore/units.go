@@ -76,7 +76,11 @@ func (db *DB) FindUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, 
 
 func (db *DB) findUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, int, error) {
 	pg := db.dialect.name == "postgres"
-	where, args, err := unitWhere(f, pg, db.now())
+	query, err := index.ParseUnitQueryAt(f.Query, db.now())
+	if err != nil {
+		return nil, 0, err
+	}
+	where, args, err := unitWhereQuery(f, query, pg)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -100,7 +104,7 @@ func (db *DB) findUnits(ctx context.Context, f index.UnitFilter) ([]index.Unit, 
 	if where == scopeWhere && len(f.Sort) == 0 {
 		units, total, err = findUnitsByKey(ctx, tx, f, where, args)
 	} else {
-		units, total, err = findUnitsFiltered(ctx, tx, f, where, args, pg)
+		units, total, err = findUnitsFiltered(ctx, tx, f, query, where, args, pg)
 	}
 	if f.Query != "" || len(f.Sort) > 0 {
 		err = searchError(ctx, err)
@@ -132,9 +136,9 @@ func findUnitsByKey(ctx context.Context, q queryer, f index.UnitFilter, where st
 
 // findUnitsFiltered counts the matches and reads the page with OFFSET,
 // in f.Sort's order.
-func findUnitsFiltered(ctx context.Context, q queryer, f index.UnitFilter, where string, args []any, pg bool) ([]index.Unit, int, error) {
-	var total int
-	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM units`+where, args...).Scan(&total); err != nil {
+func findUnitsFiltered(ctx context.Context, q queryer, f index.UnitFilter, query *index.Query, where string, args []any, pg bool) ([]index.Unit, int, error) {
+	total, err := countUnits(ctx, q, f, query, where, args, pg)
+	if err != nil {
 		return nil, 0, err
 	}
 	if f.Page.Offset() < 0 || f.Page.Size <= 0 || f.Page.Offset() >= total {
@@ -169,6 +173,16 @@ func scanUnits(rows *sql.Rows, size int) ([]index.Unit, error) {
 // unitWhere turns a filter into a WHERE clause: the scope (translation,
 // hidden projects) and the search (search.go), relative dates read at now.
 func unitWhere(f index.UnitFilter, postgres bool, now time.Time) (string, []any, error) {
+	q, err := index.ParseUnitQueryAt(f.Query, now)
+	if err != nil {
+		return "", nil, err
+	}
+	return unitWhereQuery(f, q, postgres)
+}
+
+// unitScope is the conditions of f's scope: its translation, its hidden
+// projects.
+func unitScope(f index.UnitFilter) ([]string, []any) {
 	var conds []string
 	var args []any
 	if f.TranslationID != 0 {
@@ -183,10 +197,12 @@ func unitWhere(f index.UnitFilter, postgres bool, now time.Time) (string, []any,
 			JOIN components c ON c.id = t.component_id WHERE c.project_id IN `+list+`)`)
 		args = append(args, ids...)
 	}
-	q, err := index.ParseUnitQueryAt(f.Query, now)
-	if err != nil {
-		return "", nil, err
-	}
+	return conds, args
+}
+
+// unitWhereQuery is unitWhere with f's query already parsed into q.
+func unitWhereQuery(f index.UnitFilter, q *index.Query, postgres bool) (string, []any, error) {
+	conds, args := unitScope(f)
 	if q.Kind != index.QueryAll {
 		cond, err := compileSearch(q, postgres, f.TranslationID != 0)
 		if err != nil {
