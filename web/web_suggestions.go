@@ -139,7 +139,7 @@ func (s *Server) suggestionAction(c *gin.Context) {
 		return
 	}
 	back := editorURL(s.edge.PageURLs(c).Translate(t.Component.Project.Slug, t.Component.Slug, t.LanguageCode),
-		c.PostForm("q"), "checksum", strconv.FormatUint(uint64(u.IDHash)+1<<63, 16))
+		formList(c), "checksum", strconv.FormatUint(uint64(u.IDHash)+1<<63, 16))
 	c.Redirect(http.StatusSeeOther, back)
 }
 

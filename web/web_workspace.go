@@ -298,7 +298,7 @@ func (s *Server) otherLanguages(ctx context.Context, u edge.URLs, t *index.Trans
 		}
 		out[i] = languageRow{Name: lu.LanguageName, Code: lu.LanguageCode, Dir: dir,
 			Target: joinForms(lu.Target), State: stateName(lu.State, t.ReviewEnabled()),
-			URL: editorURL(u.Translate(t.Component.Project.Slug, t.Component.Slug, lu.LanguageCode), "", "checksum", sum)}
+			URL: editorURL(u.Translate(t.Component.Project.Slug, t.Component.Slug, lu.LanguageCode), listQuery{}, "checksum", sum)}
 	}
 	return out, nil
 }
@@ -330,7 +330,7 @@ func (s *Server) nearby(ctx context.Context, base string, t *index.Translation, 
 	}
 	out := make([]editorRow, len(units))
 	for i, r := range units {
-		out[i] = editorRow{Position: r.Position, URL: editorURL(base, "", "checksum", checksumOf(r.IDHash)),
+		out[i] = editorRow{Position: r.Position, URL: editorURL(base, listQuery{}, "checksum", checksumOf(r.IDHash)),
 			Key: r.Context, Source: firstForm(r.Source), Target: firstForm(r.Target),
 			State: stateName(r.State, t.ReviewEnabled()), Current: r.ID == x.ID}
 	}
@@ -488,7 +488,7 @@ func (s *Server) workspaceForm(c *gin.Context) (*index.Principal, index.Translat
 // anchor.
 func (s *Server) backToUnit(c *gin.Context, t *index.Translation, u *index.Unit, anchor string) {
 	back := editorURL(s.edge.PageURLs(c).Translate(t.Component.Project.Slug, t.Component.Slug, t.LanguageCode),
-		c.PostForm("q"), "checksum", checksumOf(u.IDHash))
+		formList(c), "checksum", checksumOf(u.IDHash))
 	c.Redirect(http.StatusSeeOther, back+anchor)
 }
 
