@@ -68,6 +68,7 @@ type Store interface {
 	// services (an empty map for none).
 	FindMachinerySettings(ctx context.Context, projectID int64) (index.MachinerySettings, error)
 	componentListStore
+	profileStore // web_profile.go
 }
 
 // Options configure the pages. The zero value is usable: without Files,

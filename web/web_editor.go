@@ -760,7 +760,10 @@ func (s *Server) saveUnit(c *gin.Context) {
 	}
 	answer := gin.H{"saved": req.ID, "next": next, "fixups": fixupNames(saved.Fixups),
 		"needs_editing": saved.State.Fuzzy() && !req.Fuzzy, "checks": failing,
-		"version": unitVersion(&saved)} // zen mode saves a row again (web_zen.go)
+		"version": unitVersion(&saved), // zen mode saves a row again (web_zen.go)
+		// and shows the state stored (keys.js).
+		"state": stateName(saved.State, t.ReviewEnabled()), "fuzzy": saved.State.Fuzzy(),
+		"approved": saved.State == index.StateApproved}
 	if len(failing) > 0 {
 		answer["previous"] = editorURL(u.Translate(t.Component.Project.Slug, t.Component.Slug, t.LanguageCode),
 			listQuery{req.Query, req.Sort}, "checksum", checksumOf(saved.IDHash))
