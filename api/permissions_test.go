@@ -823,7 +823,9 @@ func TestPermissionMatrixCoversEveryWrite(t *testing.T) {
 	// web_files_test.go). The editor's machine translation endpoint
 	// stores nothing; it checks the CSRF token, machinery.view and
 	// visibility (web_machinery_test.go).
-	outside := []string{"POST /accounts/login/", "POST /accounts/login/link/", "POST /accounts/logout/", "POST /git/:project/:component/*path",
+	outside := []string{"POST /accounts/login/", "POST /accounts/login/link/", "POST /accounts/logout/",
+		"POST /accounts/profile/", // web_profile_test.go
+		"POST /git/:project/:component/*path",
 		"POST /hooks/:service", "POST /hooks/:service/", "POST /js/translate/:service/:unit/",
 		"POST /projects/:project/:component/:language/upload/",
 		"POST /translate/:project/:component/:language/check/", // web_workspace_test.go

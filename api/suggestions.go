@@ -52,7 +52,7 @@ type suggestionStore interface {
 	VoteSuggestion(ctx context.Context, id, userID int64, value int,
 		check func(s index.Suggestion, u index.Unit, t index.Translation) error) (index.SuggestionOutcome, error)
 	// DeleteSuggestion rejects a suggestion once check allows it.
-	DeleteSuggestion(ctx context.Context, id int64, actor index.Actor, reason string,
+	DeleteSuggestion(ctx context.Context, id int64, actor index.Actor, why index.Rejection,
 		check func(s index.Suggestion, u index.Unit, t index.Translation) error) error
 }
 
@@ -313,7 +313,7 @@ func (s *Server) voteSuggestion(c *gin.Context) {
 
 // deleteSuggestion serves DELETE /api/suggestions/:id/ with an optional
 // {"rejection_reason": "…", "is_spam": bool}: 204. Tolk reports spam to
-// no service; is_spam is read and checked, and otherwise ignored.
+// no service; is_spam is kept in the change's details (index.Rejection).
 func (s *Server) deleteSuggestion(c *gin.Context) {
 	id, who, err := s.suggestionToWrite(c)
 	if err != nil {
@@ -329,12 +329,12 @@ func (s *Server) deleteSuggestion(c *gin.Context) {
 	if len(reason) > maxRejectionReason {
 		p.fail("rejection_reason", "max_length", fmt.Sprintf("Ensure this field has no more than %d characters.", maxRejectionReason))
 	}
-	p.flag("is_spam", false)
+	spam, _ := p.flag("is_spam", false)
 	if err := p.err(); err != nil {
 		s.edge.Fail(c, err)
 		return
 	}
-	err = s.store.DeleteSuggestion(c.Request.Context(), id, index.UserActor(who.User), reason,
+	err = s.store.DeleteSuggestion(c.Request.Context(), id, index.UserActor(who.User), index.Rejection{Reason: reason, IsSpam: spam},
 		func(sg index.Suggestion, u index.Unit, t index.Translation) error {
 			return index.CheckSuggestionDelete(who, &sg, &t)
 		})

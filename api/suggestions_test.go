@@ -174,8 +174,20 @@ func TestSuggestionsAPI(t *testing.T) {
 	// A reviewer deletes anyone's.
 	r = suggest(t, save, e.anna, "Speichern!")
 	sugURL = base + "/api/suggestions/" + servertest.Num(servertest.Decode(t, r.Body)["id"]) + "/"
-	if r := servertest.DoJSON(t, "DELETE", sugURL, e.rita, nil); r.Status != 204 {
+	if r := servertest.DoJSON(t, "DELETE", sugURL, e.rita, map[string]any{"is_spam": true}); r.Status != 204 {
 		t.Errorf("delete by a reviewer: %d %s", r.Status, r.Body)
+	}
+	// Rejected as spam: the mark stays in the change's details (Tolk
+	// reports to no antispam service); a plain rejection has none.
+	chs = e.changes(t, index.ChangeFilter{UnitID: id64})
+	if last := chs[len(chs)-1]; last.Action != index.ActionSuggestionDelete || !strings.Contains(last.Details, `"is_spam":true`) {
+		t.Errorf("change 26 of a spam rejection: %+v", last)
+	}
+	if prev := chs[len(chs)-2]; strings.Contains(prev.Details, "is_spam") {
+		t.Errorf("a plain rejection marked spam: %+v", prev)
+	}
+	if r := servertest.DoJSON(t, "DELETE", sugURL, e.rita, map[string]any{"is_spam": "yes"}); r.Status != 400 && r.Status != 404 {
+		t.Errorf("is_spam of the wrong type: %d %s", r.Status, r.Body)
 	}
 	// Voting is off by default.
 	r = suggest(t, save, e.anna, "Speichern?")

@@ -45,6 +45,11 @@ type selfUserJSON struct {
 	Email    *string `json:"email"`
 	FullName string  `json:"full_name"`
 	Username string  `json:"username"`
+	// SecondaryLanguages is the reference's profile field of that name
+	// (its user data export's profile.secondary_languages: language
+	// codes), here where the reference's API has no profile: Tolk's
+	// users have nothing else of one.
+	SecondaryLanguages []string `json:"secondary_languages"`
 }
 
 // fullUserJSON is the reference's FullUserSerializer, in its key order,
@@ -67,6 +72,8 @@ type fullUserJSON struct {
 	// StatisticsURL and ContributionsURL lead to api/people.go.
 	StatisticsURL    string `json:"statistics_url"`
 	ContributionsURL string `json:"contributions_url"`
+	// SecondaryLanguages as selfUserJSON's.
+	SecondaryLanguages []string `json:"secondary_languages"`
 }
 
 func newBasicUserJSON(x *index.User) basicUserJSON {
@@ -88,6 +95,8 @@ func newFullUserJSON(u edge.URLs, x *index.User) fullUserJSON {
 
 		StatisticsURL:    u.Abs(edge.Join("api", "users", x.Username, "statistics"), ""),
 		ContributionsURL: u.Abs(edge.Join("api", "users", x.Username, "contributions"), ""),
+
+		SecondaryLanguages: nonNil(x.SecondaryLanguages),
 	}
 }
 

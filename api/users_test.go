@@ -23,7 +23,7 @@ var userShape = servertest.Shape{"id": "int", "full_name": "string", "username":
 var fullUserShape = servertest.Shape{
 	"id": "int", "email": "string|null", "full_name": "string", "username": "string", "groups": "array",
 	"is_superuser": "bool", "is_active": "bool", "is_bot": "bool", "date_joined": "timestamp", "url": "url",
-	"statistics_url": "url", "contributions_url": "url",
+	"statistics_url": "url", "contributions_url": "url", "secondary_languages": "array",
 }
 
 // usersEnv is an index with users saved out of name order, so id order
@@ -421,7 +421,8 @@ func TestUserUpdate(t *testing.T) {
 		t.Fatalf("self PATCH = %d %s", r.Status, r.Body)
 	}
 	self := servertest.Decode(t, r.Body)
-	servertest.CheckShape(t, "self", self, servertest.Shape{"id": "int", "email": "string|null", "full_name": "string", "username": "string"})
+	servertest.CheckShape(t, "self", self, servertest.Shape{"id": "int", "email": "string|null", "full_name": "string", "username": "string",
+		"secondary_languages": "array"})
 	checkValues(t, "self", self, map[string]any{"full_name": "Anna Karenina", "username": "anna",
 		"email": "ANNA@example.com"})
 	checkValues(t, "anna", servertest.GetObjectAs(t, base+"anna/", e.root), map[string]any{"is_superuser": false})

@@ -87,7 +87,7 @@ func (s *Server) updateUser(c *gin.Context) {
 		return
 	}
 	s.edge.WriteJSON(c, http.StatusOK, selfUserJSON{ID: x.ID, Email: stringOrNull(x.Email), FullName: x.FullName,
-		Username: x.Username})
+		Username: x.Username, SecondaryLanguages: nonNil(x.SecondaryLanguages)})
 }
 
 // isSelf reports whether x is the signed-in user acting with a token that
@@ -158,6 +158,13 @@ func userUpdate(p *payload, self *index.User, full bool) (index.UserUpdate, erro
 		}
 		return index.CheckEmail(email)
 	})
+	if p.has("secondary_languages") {
+		// Anyone's own, as the reference's profile form; the store
+		// refuses unknown codes.
+		var codes []string
+		p.strList("secondary_languages", &codes)
+		upd.SecondaryLanguages = &codes
+	}
 	if self == nil {
 		upd.IsSuperuser = flag("is_superuser")
 		upd.IsActive = flag("is_active")

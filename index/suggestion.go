@@ -260,3 +260,14 @@ func AutoAccepts(t *Translation, votes int) bool {
 	n := t.Component.SuggestionAutoaccept
 	return n > 0 && votes >= n
 }
+
+// Rejection is why a suggestion is deleted (DELETE /api/suggestions/<id>/,
+// the editor's Delete): the reference's rejection_reason and is_spam.
+// The reference reports spam to an antispam service (Akismet); Tolk
+// reports it to none and keeps the mark in the change's details
+// ("is_spam": true on "Suggestion removed"), where an administrator
+// finds what was rejected as spam with /api/changes/?action=26.
+type Rejection struct {
+	Reason string
+	IsSpam bool
+}

@@ -285,9 +285,15 @@ func CheckUnitPatch(who *Principal, u *Unit, t *Translation, p UnitPatch) (UnitU
 			return upd, fieldError("state", reason)
 		}
 	}
-	if t.IsMonolingualSource() {
+	if t.IsMonolingualSource() && !t.ReviewEnabled() {
+		// Source strings keep their state (read-only in statistics)
+		// unless the project reviews them.
 		state = u.State
 	}
+	// With source review on, a template's string takes the review
+	// states as a translation's does (the reference's source-string
+	// review of monolingual formats): approved (30) by a reviewer as
+	// ReviewDenied says, waiting for review (20) or needing editing (10).
 	// A template's target is its source string: nothing to fix it by.
 	upd.Edit = &UnitEdit{Target: target, State: state, Autofix: !t.IsMonolingualSource()}
 	return upd, nil

@@ -135,6 +135,44 @@ func TestCheckUnitPatchAllowed(t *testing.T) {
 	if err != nil || upd.Edit.State != StateReadOnly || upd.Edit.Target[0] != "b" {
 		t.Fatalf("template: %+v, %v", upd.Edit, err)
 	}
+	// With source review on, the template's strings take review states:
+	// a reviewer approves, anyone who may edit them unapproves or marks
+	// them; a translator may not approve (a 400 on state).
+	srcReview := f.tmpl
+	srcReview.Component.Project.SourceReview = true
+	// Editing a template's strings at all needs unit.template ("Manage
+	// strings") besides, as the reference's check_can_edit.
+	roles := func(names ...string) *Principal {
+		p := &Principal{User: &User{ID: 1, IsActive: true}}
+		for _, n := range names {
+			p.Grants = append(p.Grants, Grant{UserID: 1, Role: n, ProjectID: 7})
+		}
+		return p
+	}
+	reviewer := roles("Review strings", "Manage strings")
+	for _, tc := range []struct {
+		name string
+		who  *Principal
+		from State
+		to   State
+	}{
+		{"approve", reviewer, StateReadOnly, StateApproved},
+		{"unapprove", reviewer, StateApproved, StateTranslated},
+		{"needs editing", f.admin, StateReadOnly, StateFuzzy},
+		{"edit, waiting for review", f.admin, StateReadOnly, StateTranslated},
+	} {
+		u := &Unit{Source: []string{"a"}, Target: []string{"a"}, State: tc.from}
+		upd, err := CheckUnitPatch(tc.who, u, &srcReview, UnitPatch{Target: &[]string{"a"}, State: ptr(tc.to)})
+		if err != nil || upd.Edit == nil || upd.Edit.State != tc.to {
+			t.Errorf("source review, %s: %+v, %v", tc.name, upd.Edit, err)
+		}
+	}
+	_, err = CheckUnitPatch(roles("Translate", "Manage strings"), &Unit{Source: []string{"a"}, Target: []string{"a"}, State: StateReadOnly}, &srcReview,
+		UnitPatch{Target: &[]string{"a"}, State: ptr(StateApproved)})
+	var fe *FieldError
+	if !errors.As(err, &fe) || fe.Fields["state"].Detail == "" {
+		t.Errorf("a translator approving a source string: %v, want a 400 on state", err)
+	}
 	// Source properties alone touch nothing else.
 	upd, err = CheckUnitPatch(f.admin, tmplUnit, &f.tmpl, UnitPatch{Explanation: ptr("why")})
 	if err != nil || upd.Edit != nil || *upd.Explanation != "why" || upd.ExtraFlags != nil {

@@ -19,6 +19,11 @@ type User struct {
 	// IsSuperuser may do anything (within a token's scope).
 	IsSuperuser bool
 	Joined      time.Time
+	// SecondaryLanguages are the codes of the languages the user reads
+	// besides the one translated, in the user's order (the reference's
+	// profile field secondary_languages): the editor shows a string in
+	// them first among its other languages.
+	SecondaryLanguages []string
 }
 
 // UserFilter selects users. Zero fields are not filters.
@@ -42,7 +47,14 @@ type UserUpdate struct {
 	IsActive    *bool
 	IsBot       *bool
 	IsSuperuser *bool
+	// SecondaryLanguages replaces the user's secondary languages
+	// (codes); the store refuses unknown ones.
+	SecondaryLanguages *[]string
 }
+
+// MaxSecondaryLanguages bounds a user's secondary languages: each is a
+// row the editor shows first.
+const MaxSecondaryLanguages = 20
 
 // Apply sets the fields of u that upd gives.
 func (u *User) Apply(upd UserUpdate) {
@@ -59,6 +71,9 @@ func (u *User) Apply(upd UserUpdate) {
 		if f.from != nil {
 			*f.to = *f.from
 		}
+	}
+	if upd.SecondaryLanguages != nil {
+		u.SecondaryLanguages = *upd.SecondaryLanguages
 	}
 }
 

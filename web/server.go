@@ -69,6 +69,7 @@ type Store interface {
 	FindMachinerySettings(ctx context.Context, projectID int64) (index.MachinerySettings, error)
 	componentListStore
 	categoryStore // web_categories.go
+	profileStore  // web_profile.go
 }
 
 // Options configure the pages. The zero value is usable: without Files,

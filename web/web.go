@@ -64,6 +64,8 @@ func (s *Server) routes(r *edge.Router) {
 	r.Handle(http.MethodPost, "/accounts/logout/", s.logout)
 	r.Page("/accounts/login/link/", s.loginLinkPage) // web_auth.go
 	r.Handle(http.MethodPost, "/accounts/login/link/", s.loginLink)
+	r.Page("/accounts/profile/", s.profilePage) // web_profile.go
+	r.Handle(http.MethodPost, "/accounts/profile/", s.saveProfile)
 	r.Handle(http.MethodGet, "/static/:file", s.static)
 	r.Handle(http.MethodHead, "/static/:file", s.static)
 	// A person past the rate limit reads a page, not the API's JSON.
@@ -95,6 +97,7 @@ type webPage struct {
 	APIURL        string
 	Translate     string // the "Translate" button's editor address (web_chrome.go)
 	Zen           *zenView
+	Profile       *profileForm // web_profile.go
 }
 
 type webLink struct {

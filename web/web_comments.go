@@ -127,7 +127,7 @@ func (s *Server) addComment(c *gin.Context) {
 		return
 	}
 	u := s.edge.PageURLs(c)
-	back := editorURL(u.Translate(t.Component.Project.Slug, t.Component.FullSlug(), t.LanguageCode), c.PostForm("q"),
+	back := editorURL(u.Translate(t.Component.Project.Slug, t.Component.FullSlug(), t.LanguageCode), formList(c),
 		"checksum", fmt.Sprintf("%x", uint64(idHash)+1<<63))
 	c.Redirect(http.StatusSeeOther, back+"#comments")
 }

@@ -34,6 +34,8 @@ const editorRows = 20
 // editorView is the editor part of a page.
 type editorView struct {
 	Query            string
+	Sort             string // sort_by (web_editor_sort.go)
+	SortOptions      []sortOption
 	Filters          []webLink
 	Position, Total  int
 	Prev, Next, Base string
@@ -168,13 +170,10 @@ func withID(q, cond string) string {
 	return "(" + q + ") id:" + cond
 }
 
-// editorURL is the editor's address with the search and one more
-// parameter.
-func editorURL(base, q, key, value string) string {
-	v := url.Values{}
-	if q != "" {
-		v.Set("q", q)
-	}
+// editorURL is the editor's address with the list's search and order
+// and one more parameter.
+func editorURL(base string, l listQuery, key, value string) string {
+	v := l.values()
 	if key != "" {
 		v.Set(key, value)
 	}
@@ -185,8 +184,66 @@ func editorURL(base, q, key, value string) string {
 }
 
 // findEditorUnit resolves which unit the editor's query names; ok is
-// false when no string matches.
-func (s *Server) findEditorUnit(c *gin.Context, t *index.Translation, q string) (u index.Unit, ok bool, err error) {
+// false when no string matches. A sorted list (sorts) goes by places:
+// pos is the unit's, 0 when it is not in the list or the list is not
+// sorted (editorList counts it then).
+func (s *Server) findEditorUnit(c *gin.Context, t *index.Translation, l listQuery, sorts []index.UnitSort) (u index.Unit, pos int, ok bool, err error) {
+	if sorts != nil {
+		return s.findSortedUnit(c, t, l, sorts)
+	}
+	u, ok, err = s.findListUnit(c, t, l.q)
+	return u, 0, ok, err
+}
+
+// findSortedUnit is findEditorUnit in a sorted list: checksum=, after=
+// and before= name units, whose place is looked up; offset= is one.
+func (s *Server) findSortedUnit(c *gin.Context, t *index.Translation, l listQuery, sorts []index.UnitSort) (u index.Unit, pos int, ok bool, err error) {
+	ctx := c.Request.Context()
+	pos = 1
+	if c.Query("checksum") != "" {
+		if u, ok, err = s.findListUnit(c, t, l.q); !ok || err != nil {
+			return u, 0, ok, err
+		}
+		pos, found, err := s.sortedPosition(ctx, t, l, sorts, u.ID)
+		if !found {
+			pos = 0
+		}
+		return u, pos, true, err
+	}
+	for _, step := range []struct {
+		name string
+		by   int
+	}{{"after", 1}, {"before", -1}} {
+		if c.Query(step.name) == "" {
+			continue
+		}
+		id, err := strconv.ParseInt(c.Query(step.name), 10, 64)
+		if err != nil {
+			return u, 0, false, index.ErrNotFound
+		}
+		at, found, err := s.sortedPosition(ctx, t, l, sorts, id)
+		if err != nil {
+			return u, 0, false, err
+		}
+		if found {
+			pos = max(at+step.by, 1)
+		}
+	}
+	if c.Query("offset") != "" {
+		if pos, err = strconv.Atoi(c.Query("offset")); err != nil || pos < 1 {
+			return u, 0, false, index.ErrNotFound
+		}
+	}
+	units, _, err := s.store.FindUnits(ctx, index.UnitFilter{TranslationID: t.ID, Query: l.q, Sort: sorts,
+		Page: index.Page{Number: pos, Size: 1}})
+	if err != nil || len(units) == 0 {
+		return u, 0, false, err
+	}
+	return units[0], pos, true, nil
+}
+
+// findListUnit is findEditorUnit in the list's own (id) order.
+func (s *Server) findListUnit(c *gin.Context, t *index.Translation, q string) (u index.Unit, ok bool, err error) {
 	ctx := c.Request.Context()
 	f := index.UnitFilter{TranslationID: t.ID, Query: q, Page: index.Page{Number: 1, Size: 1}}
 	switch {
@@ -240,7 +297,7 @@ func (s *Server) translatePage(c *gin.Context) {
 		s.failPage(c, err)
 		return
 	}
-	page, err := s.editorPage(c, &t, c.Query("q"), nil)
+	page, err := s.editorPage(c, &t, listQuery{q: c.Query("q"), sort: c.Query("sort_by")}, nil)
 	if err != nil {
 		s.failPage(c, err)
 		return
@@ -260,15 +317,19 @@ func (s *Server) writeEditor(c *gin.Context, status int, page webPage) {
 
 // editorPage builds the editor for the unit the query names, with the
 // conflict of a refused save when there is one.
-func (s *Server) editorPage(c *gin.Context, t *index.Translation, q string, conflict *editorConflict) (webPage, error) {
-	ctx := c.Request.Context()
+func (s *Server) editorPage(c *gin.Context, t *index.Translation, list listQuery, conflict *editorConflict) (webPage, error) {
+	ctx, q := c.Request.Context(), list.q
+	sorts, err := index.ParseUnitSort(list.sort)
+	if err != nil {
+		return webPage{}, err
+	}
 	u, p, comp, l := s.edge.PageURLs(c), t.Component.Project.Slug, t.Component.FullSlug(), t.LanguageCode
 	page := s.newPage(c, "Translate "+t.Component.Name+" — "+t.Language.Name)
 	page.Crumbs = append(s.translationCrumbs(c, u, t), webLink{Name: t.Language.Name, URL: u.TranslationWeb(p, comp, l)})
 	page.APIURL = u.Translation(p, comp, l, "units")
 	who := edge.Principal(c)
 	base := u.Translate(p, comp, l)
-	ed := &editorView{Query: q, Base: base, SaveURL: base + "save/", CommentURL: base + "comment/",
+	ed := &editorView{Query: q, Sort: list.sort, SortOptions: sortOptions(list.sort), Base: base, SaveURL: base + "save/", CommentURL: base + "comment/",
 		SuggestURL: base + "suggestions/", Conflict: conflict,
 		CanEdit:    who.CanTranslation(index.PermUnitEdit, t) && !t.Component.Locked,
 		CanComment: who.CanTranslation(index.PermCommentAdd, t), Scopes: commentScopes(t),
@@ -282,7 +343,7 @@ func (s *Server) editorPage(c *gin.Context, t *index.Translation, q string, conf
 	}
 	ed.SourceDir = dirOf(&src)
 	for _, f := range editorFilters {
-		ed.Filters = append(ed.Filters, webLink{Name: f.name, URL: editorURL(base, f.q, "", ""), Current: f.q == q})
+		ed.Filters = append(ed.Filters, webLink{Name: f.name, URL: editorURL(base, listQuery{f.q, list.sort}, "", ""), Current: f.q == q})
 	}
 	// Suggesting needs the permission and suggestions on; read-only
 	// strings are settled per unit below. With voting and auto-accept
@@ -303,7 +364,7 @@ func (s *Server) editorPage(c *gin.Context, t *index.Translation, q string, conf
 	if !who.Anonymous() || ed.CanEdit || ed.CanComment || ed.CanSuggest {
 		page.CSRF = s.edge.CSRFToken(c)
 	}
-	unit, ok, err := s.findEditorUnit(c, t, q)
+	unit, pos, ok, err := s.findEditorUnit(c, t, list, sorts)
 	if err != nil {
 		return page, err
 	}
@@ -311,7 +372,7 @@ func (s *Server) editorPage(c *gin.Context, t *index.Translation, q string, conf
 	if ok {
 		current = &unit
 	}
-	if err := s.editorList(ctx, ed, t, current); err != nil || current == nil {
+	if err := s.editorList(ctx, ed, t, current, sorts, pos); err != nil || current == nil {
 		return page, err
 	}
 	ed.Unit, err = s.editorUnit(ctx, u, t, current)
@@ -345,12 +406,16 @@ func (s *Server) editorPage(c *gin.Context, t *index.Translation, q string, conf
 
 // editorList fills the editor's list: the page of matches holding the
 // current unit (nil: none matches), its place among them and the links
-// to the strings before and after it.
-func (s *Server) editorList(ctx context.Context, ed *editorView, t *index.Translation, current *index.Unit) error {
+// to the strings before and after it. A sorted list (sorts) comes with
+// the unit's place, pos (0: the unit is not in it).
+func (s *Server) editorList(ctx context.Context, ed *editorView, t *index.Translation, current *index.Unit,
+	sorts []index.UnitSort, pos int) error {
 	base, q := ed.Base, ed.Query
+	l := listQuery{q, ed.Sort}
+	inList := pos > 0
+	pos = max(pos, 1)
 	// The place of the unit: the matches up to its id.
-	pos := 1
-	if current != nil {
+	if current != nil && sorts == nil {
 		_, n, err := s.store.FindUnits(ctx, index.UnitFilter{TranslationID: t.ID,
 			Query: withID(q, "<="+strconv.FormatInt(current.ID, 10)), Page: index.Page{Number: 1, Size: 1}})
 		if err != nil {
@@ -358,7 +423,7 @@ func (s *Server) editorList(ctx context.Context, ed *editorView, t *index.Transl
 		}
 		pos = max(n, 1)
 	}
-	rows, total, err := s.store.FindUnits(ctx, index.UnitFilter{TranslationID: t.ID, Query: q,
+	rows, total, err := s.store.FindUnits(ctx, index.UnitFilter{TranslationID: t.ID, Query: q, Sort: sorts,
 		Page: index.Page{Number: (pos-1)/editorRows + 1, Size: editorRows}})
 	if err != nil {
 		return err
@@ -366,25 +431,38 @@ func (s *Server) editorList(ctx context.Context, ed *editorView, t *index.Transl
 	ed.Position, ed.Total = pos, total
 	first := ((pos-1)/editorRows)*editorRows + 1
 	for i, r := range rows {
-		ed.Rows = append(ed.Rows, editorRow{Position: first + i, URL: editorURL(base, q, "offset", strconv.Itoa(first+i)),
+		ed.Rows = append(ed.Rows, editorRow{Position: first + i, URL: editorURL(base, l, "offset", strconv.Itoa(first+i)),
 			Key: r.Context, Source: firstForm(r.Source), Target: firstForm(r.Target), State: stateName(r.State, t.ReviewEnabled()),
 			Current: current != nil && r.ID == current.ID})
 	}
 	if first > 1 {
-		ed.ListPrev = editorURL(base, q, "offset", strconv.Itoa(first-editorRows))
+		ed.ListPrev = editorURL(base, l, "offset", strconv.Itoa(first-editorRows))
 	}
 	if first+editorRows <= total {
-		ed.ListNext = editorURL(base, q, "offset", strconv.Itoa(first+editorRows))
+		ed.ListNext = editorURL(base, l, "offset", strconv.Itoa(first+editorRows))
 	}
 	if current == nil {
 		return nil
 	}
+	if sorts != nil {
+		// Places: a sorted list has no id order to step along.
+		switch {
+		case !inList && total > 0:
+			ed.Next = editorURL(base, l, "offset", "1")
+		case inList && pos > 1:
+			ed.Prev = editorURL(base, l, "offset", strconv.Itoa(pos-1))
+		}
+		if inList && pos < total {
+			ed.Next = editorURL(base, l, "offset", strconv.Itoa(pos+1))
+		}
+		return nil
+	}
 	id := strconv.FormatInt(current.ID, 10)
 	if pos > 1 {
-		ed.Prev = editorURL(base, q, "before", id)
+		ed.Prev = editorURL(base, l, "before", id)
 	}
 	if pos < total {
-		ed.Next = editorURL(base, q, "after", id)
+		ed.Next = editorURL(base, l, "after", id)
 	}
 	return nil
 }
@@ -531,7 +609,11 @@ type saveRequest struct {
 	Approved bool     `json:"approved"`
 	Version  string   `json:"version"`
 	Query    string   `json:"q"`
-	CSRF     string   `json:"csrf_token"`
+	// Sort is the list's sort_by and Offset the saved string's place
+	// in it: a sorted list moves on by places (web_editor_sort.go).
+	Sort   string `json:"sort_by"`
+	Offset int    `json:"offset"`
+	CSRF   string `json:"csrf_token"`
 }
 
 func readSave(c *gin.Context) (saveRequest, bool, error) {
@@ -550,7 +632,8 @@ func readSave(c *gin.Context) (saveRequest, bool, error) {
 	}
 	r = saveRequest{ID: id, Target: c.PostFormArray("target"), Fuzzy: c.PostForm("fuzzy") != "",
 		Approved: c.PostForm("approved") != "", Version: c.PostForm("version"), Query: c.PostForm("q"),
-		CSRF: c.PostForm(edge.CSRFField)}
+		Sort: c.PostForm("sort_by"), CSRF: c.PostForm(edge.CSRFField)}
+	r.Offset, _ = strconv.Atoi(c.PostForm("offset")) // a missing place is the first
 	return r, false, nil
 }
 
@@ -655,8 +738,11 @@ func (s *Server) saveUnit(c *gin.Context) {
 		return
 	}
 	u := s.edge.PageURLs(c)
-	next := editorURL(u.Translate(t.Component.Project.Slug, t.Component.FullSlug(), t.LanguageCode), req.Query,
-		"after", strconv.FormatInt(req.ID, 10))
+	next, err := s.nextAfterSave(c.Request.Context(), u.Translate(t.Component.Project.Slug, t.Component.FullSlug(), t.LanguageCode), &t, req)
+	if err != nil {
+		s.failSave(c, isJSON, err)
+		return
+	}
 	if !isJSON {
 		c.Redirect(http.StatusSeeOther, next)
 		return
@@ -672,10 +758,13 @@ func (s *Server) saveUnit(c *gin.Context) {
 	}
 	answer := gin.H{"saved": req.ID, "next": next, "fixups": fixupNames(saved.Fixups),
 		"needs_editing": saved.State.Fuzzy() && !req.Fuzzy, "checks": failing,
-		"version": unitVersion(&saved)} // zen mode saves a row again (web_zen.go)
+		"version": unitVersion(&saved), // zen mode saves a row again (web_zen.go)
+		// and shows the state stored (keys.js).
+		"state": stateName(saved.State, t.ReviewEnabled()), "fuzzy": saved.State.Fuzzy(),
+		"approved": saved.State == index.StateApproved}
 	if len(failing) > 0 {
-		answer["previous"] = editorURL(u.Translate(t.Component.Project.Slug, t.Component.FullSlug(), t.LanguageCode), req.Query,
-			"checksum", checksumOf(saved.IDHash))
+		answer["previous"] = editorURL(u.Translate(t.Component.Project.Slug, t.Component.FullSlug(), t.LanguageCode),
+			listQuery{req.Query, req.Sort}, "checksum", checksumOf(saved.IDHash))
 	}
 	c.JSON(http.StatusOK, answer)
 }
@@ -706,7 +795,7 @@ func (s *Server) answerConflict(c *gin.Context, isJSON bool, t *index.Translatio
 		return
 	}
 	c.Request.URL.RawQuery = url.Values{"checksum": {fmt.Sprintf("%x", uint64(u.IDHash)+1<<63)}}.Encode()
-	page, err := s.editorPage(c, t, req.Query, conflict)
+	page, err := s.editorPage(c, t, listQuery{req.Query, req.Sort}, conflict)
 	if err != nil {
 		s.failPage(c, err)
 		return

@@ -29,7 +29,7 @@ type suggestionStore interface {
 		decide func(s index.Suggestion, u index.Unit, t index.Translation) (index.State, error)) (index.Unit, error)
 	VoteSuggestion(ctx context.Context, id, userID int64, value int,
 		check func(s index.Suggestion, u index.Unit, t index.Translation) error) (index.SuggestionOutcome, error)
-	DeleteSuggestion(ctx context.Context, id int64, actor index.Actor, reason string,
+	DeleteSuggestion(ctx context.Context, id int64, actor index.Actor, why index.Rejection,
 		check func(s index.Suggestion, u index.Unit, t index.Translation) error) error
 }
 
@@ -131,7 +131,8 @@ func (s *Server) suggestionAction(c *gin.Context) {
 	} else if anonymous {
 		err = edge.ErrNotSignedIn
 	} else {
-		err = s.suggestionWrite(ctx, who, actor, action, c.PostForm("suggestion"), strings.TrimSpace(c.PostForm("reason")), inPage)
+		err = s.suggestionWrite(ctx, who, actor, action, c.PostForm("suggestion"),
+			index.Rejection{Reason: strings.TrimSpace(c.PostForm("reason")), IsSpam: c.PostForm("spam") != ""}, inPage)
 	}
 	if err != nil {
 		s.failPage(c, err)
@@ -143,13 +144,13 @@ func (s *Server) suggestionAction(c *gin.Context) {
 		return
 	}
 	back := editorURL(s.edge.PageURLs(c).Translate(t.Component.Project.Slug, t.Component.FullSlug(), t.LanguageCode),
-		c.PostForm("q"), "checksum", strconv.FormatUint(uint64(u.IDHash)+1<<63, 16))
+		formList(c), "checksum", strconv.FormatUint(uint64(u.IDHash)+1<<63, 16))
 	c.Redirect(http.StatusSeeOther, back)
 }
 
-// suggestionWrite runs one action on an existing suggestion; reason is
-// a deletion's.
-func (s *Server) suggestionWrite(ctx context.Context, who *index.Principal, actor index.Actor, action, idText, reason string,
+// suggestionWrite runs one action on an existing suggestion; why is a
+// deletion's reason and spam mark.
+func (s *Server) suggestionWrite(ctx context.Context, who *index.Principal, actor index.Actor, action, idText string, why index.Rejection,
 	inPage func(*index.Translation) error) error {
 	id, err := strconv.ParseInt(idText, 10, 64)
 	if err != nil {
@@ -180,10 +181,10 @@ func (s *Server) suggestionWrite(ctx context.Context, who *index.Principal, acto
 	case "delete":
 		// A rejection's reason goes with the change, as the
 		// reference's "reject with a reason".
-		if len(reason) > 1000 {
+		if len(why.Reason) > 1000 {
 			return index.Errorf(index.ErrInvalid, "reason: longer than 1000 bytes.")
 		}
-		err = s.store.DeleteSuggestion(ctx, id, actor, reason,
+		err = s.store.DeleteSuggestion(ctx, id, actor, why,
 			func(sg index.Suggestion, _ index.Unit, ut index.Translation) error {
 				if err := inPage(&ut); err != nil {
 					return err

@@ -36,7 +36,7 @@ type workspaceStore interface {
 	UnitChecks(ctx context.Context, unitID int64) ([]index.UnitCheck, error)
 	SetCheckDismissed(ctx context.Context, unitID int64, name string, dismissed bool, actor index.Actor,
 		allow func(u index.Unit, t index.Translation) error) (bool, error)
-	FindOtherLanguages(ctx context.Context, sourceUnitID, excludeID int64, limit int) ([]index.LanguageUnit, error)
+	FindOtherLanguages(ctx context.Context, sourceUnitID, excludeID int64, first []string, limit int) ([]index.LanguageUnit, error)
 	FindChangeByID(ctx context.Context, id int64) (index.Change, error)
 	SetCommentResolved(ctx context.Context, id int64, resolved bool, actor index.Actor,
 		check func(c index.Comment, t index.Translation) error) (index.Comment, error)
@@ -273,19 +273,25 @@ func (s *Server) failingChecksJSON(ctx context.Context, t *index.Translation, un
 // languageRow is the string in another language.
 type languageRow struct {
 	Name, Code, Dir, Target, State, URL string
+	Secondary                           bool // one of the translator's secondary languages
 }
 
 // maxOtherLanguages bounds the other languages the editor lists.
 const maxOtherLanguages = 50
 
 // otherLanguages lists the string in the component's other languages,
-// each linked to its editor. The reference puts the user's secondary
-// languages first; Tolk stores none yet, so they come by code.
-func (s *Server) otherLanguages(ctx context.Context, u edge.URLs, t *index.Translation, x *index.Unit) ([]languageRow, error) {
+// each linked to its editor: the signed-in translator's secondary
+// languages first, in their order, as the reference's editor shows
+// them, then the others by code.
+func (s *Server) otherLanguages(ctx context.Context, u edge.URLs, who *index.Principal, t *index.Translation, x *index.Unit) ([]languageRow, error) {
 	if x.SourceUnitID == 0 || x.SourceUnitID == x.ID {
 		return nil, nil
 	}
-	units, err := s.store.FindOtherLanguages(ctx, x.SourceUnitID, x.ID, maxOtherLanguages)
+	var mine []string
+	if !who.Anonymous() {
+		mine = who.User.SecondaryLanguages
+	}
+	units, err := s.store.FindOtherLanguages(ctx, x.SourceUnitID, x.ID, mine, maxOtherLanguages)
 	if err != nil {
 		return nil, err
 	}
@@ -297,8 +303,8 @@ func (s *Server) otherLanguages(ctx context.Context, u edge.URLs, t *index.Trans
 			dir = "rtl"
 		}
 		out[i] = languageRow{Name: lu.LanguageName, Code: lu.LanguageCode, Dir: dir,
-			Target: joinForms(lu.Target), State: stateName(lu.State, t.ReviewEnabled()),
-			URL: editorURL(u.Translate(t.Component.Project.Slug, t.Component.FullSlug(), lu.LanguageCode), "", "checksum", sum)}
+			Target: joinForms(lu.Target), State: stateName(lu.State, t.ReviewEnabled()), Secondary: slices.Contains(mine, lu.LanguageCode),
+			URL: editorURL(u.Translate(t.Component.Project.Slug, t.Component.FullSlug(), lu.LanguageCode), listQuery{}, "checksum", sum)}
 	}
 	return out, nil
 }
@@ -330,7 +336,7 @@ func (s *Server) nearby(ctx context.Context, base string, t *index.Translation, 
 	}
 	out := make([]editorRow, len(units))
 	for i, r := range units {
-		out[i] = editorRow{Position: r.Position, URL: editorURL(base, "", "checksum", checksumOf(r.IDHash)),
+		out[i] = editorRow{Position: r.Position, URL: editorURL(base, listQuery{}, "checksum", checksumOf(r.IDHash)),
 			Key: r.Context, Source: firstForm(r.Source), Target: firstForm(r.Target),
 			State: stateName(r.State, t.ReviewEnabled()), Current: r.ID == x.ID}
 	}
@@ -458,7 +464,7 @@ func (s *Server) workspace(ctx context.Context, u edge.URLs, who *index.Principa
 	if w.Checks, err = s.unitCheckRows(ctx, who, t, x.ID); err != nil {
 		return err
 	}
-	if w.Languages, err = s.otherLanguages(ctx, u, t, x); err != nil {
+	if w.Languages, err = s.otherLanguages(ctx, u, who, t, x); err != nil {
 		return err
 	}
 	w.Nearby, err = s.nearby(ctx, ed.Base, t, x)
@@ -488,7 +494,7 @@ func (s *Server) workspaceForm(c *gin.Context) (*index.Principal, index.Translat
 // anchor.
 func (s *Server) backToUnit(c *gin.Context, t *index.Translation, u *index.Unit, anchor string) {
 	back := editorURL(s.edge.PageURLs(c).Translate(t.Component.Project.Slug, t.Component.FullSlug(), t.LanguageCode),
-		c.PostForm("q"), "checksum", checksumOf(u.IDHash))
+		formList(c), "checksum", checksumOf(u.IDHash))
 	c.Redirect(http.StatusSeeOther, back+anchor)
 }
 

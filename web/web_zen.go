@@ -70,7 +70,7 @@ func (s *Server) zenPage(c *gin.Context) {
 	page := s.newPage(c, "Zen: "+t.Component.Name+" — "+t.Language.Name)
 	page.Crumbs = append(s.translationCrumbs(c, u, &t), webLink{Name: t.Language.Name, URL: u.TranslationWeb(p, comp, l)})
 	editor := u.Translate(p, comp, l)
-	z := &zenView{Query: q, Base: zenURL(editor), SaveURL: editor + "save/", EditorURL: editorURL(editor, q, "", ""),
+	z := &zenView{Query: q, Base: zenURL(editor), SaveURL: editor + "save/", EditorURL: editorURL(editor, listQuery{q: q}, "", ""),
 		CanEdit: who.Can(index.PermUnitEdit, t.Component.ProjectID) && !t.Component.Locked &&
 			index.CheckDirectSave(who, &t) == nil,
 		CanReview: index.ReviewDenied(who, &t) == "", Lang: t.Language.Code, Dir: dirOf(&t.Language),
@@ -82,7 +82,7 @@ func (s *Server) zenPage(c *gin.Context) {
 	}
 	z.SourceDir = dirOf(&src)
 	for _, f := range editorFilters {
-		z.Filters = append(z.Filters, webLink{Name: f.name, URL: editorURL(z.Base, f.q, "", ""), Current: f.q == q})
+		z.Filters = append(z.Filters, webLink{Name: f.name, URL: editorURL(z.Base, listQuery{q: f.q}, "", ""), Current: f.q == q})
 	}
 	// The list is read a page of zenRows at a time: an offset inside a
 	// page starts at that page's first string.
@@ -98,7 +98,7 @@ func (s *Server) zenPage(c *gin.Context) {
 	for i := range units {
 		x := &units[i]
 		row := zenRow{ID: x.ID, Position: first + i, Key: x.Context, State: stateName(x.State, t.ReviewEnabled()),
-			Version: unitVersion(x), EditURL: editorURL(editor, q, "offset", strconv.Itoa(first+i)),
+			Version: unitVersion(x), EditURL: editorURL(editor, listQuery{q: q}, "offset", strconv.Itoa(first+i)),
 			Forms: editorForms(x, &t), Fuzzy: x.State.Fuzzy(), Approved: x.State == index.StateApproved,
 			ReadOnly: index.UnitReadOnly(x, &t)}
 		for _, f := range x.Source {
@@ -108,10 +108,10 @@ func (s *Server) zenPage(c *gin.Context) {
 		z.Rows = append(z.Rows, row)
 	}
 	if first > 1 {
-		z.ListPrev = editorURL(z.Base, q, "offset", strconv.Itoa(max(1, first-zenRows)))
+		z.ListPrev = editorURL(z.Base, listQuery{q: q}, "offset", strconv.Itoa(max(1, first-zenRows)))
 	}
 	if first+zenRows <= total {
-		z.ListNext = editorURL(z.Base, q, "offset", strconv.Itoa(first+zenRows))
+		z.ListNext = editorURL(z.Base, listQuery{q: q}, "offset", strconv.Itoa(first+zenRows))
 	}
 	if z.CanEdit {
 		page.CSRF = s.edge.CSRFToken(c)

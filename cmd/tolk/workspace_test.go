@@ -244,6 +244,7 @@ func TestBrowserWorkspace(t *testing.T) {
 	w.shortcutsOverlay()
 	w.zenReview()
 	w.placeholderAndSavedChecks()
+	w.dismissCheckByKeyboard()
 	w.pagesAtWidth(1280)
 	w.pagesAtWidth(375)
 	w.rtl()
@@ -468,6 +469,25 @@ func (w *workspace) placeholderAndSavedChecks() {
 	w.shot("editor-saved-checks")
 }
 
+// dismissCheckByKeyboard dismisses the failing check the last save left
+// (placeholderAndSavedChecks) with the Ctrl+I chord: Ctrl+I, then its
+// number.
+func (w *workspace) dismissCheckByKeyboard() {
+	w.do("open the string with the failing check",
+		chromedp.Navigate(w.p.base+"/translate/demo/app/de/?q="+neturl.QueryEscape("key:items.count")),
+		chromedp.WaitVisible(chromedp.CSS(`#checks li.failing`)),
+		chromedp.Focus(chromedp.CSS(`textarea[name=target]`)))
+	w.do("Ctrl+I, 1",
+		chromedp.KeyEvent("i", chromedp.KeyModifiers(chromedp.ModifierCtrl)), chromedp.KeyEvent("1"),
+		chromedp.WaitVisible(chromedp.CSS(`#checks li.dismissed`)))
+	q := func(s string) float64 {
+		return apiGet(w.t, w.p, "/api/translations/demo/app/de/units/?q="+neturl.QueryEscape(s))["count"].(float64)
+	}
+	if failing, dismissed := q("key:items.count has:check"), q("key:items.count has:dismissed-check"); failing != 0 || dismissed != 1 {
+		w.t.Errorf("after Ctrl+I, 1: %v failing, %v dismissed", failing, dismissed)
+	}
+}
+
 // translatePluralFormByForm translates the untranslated Czech plural:
 // one form, Tab to the next, and so on, then Ctrl+Enter.
 func (w *workspace) translatePluralFormByForm() {
@@ -535,6 +555,10 @@ func (w *workspace) zenReview() {
 			typeText(text),
 			chromedp.KeyEvent("\r", chromedp.KeyModifiers(chromedp.ModifierCtrl)),
 			chromedp.Poll[chromedp.Void](fmt.Sprintf(`document.querySelectorAll("form.zen-row .zen-status")[%d].textContent === "Saved."`, i)))
+		// The row's state text follows the save, without a reload.
+		if st := w.eval(fmt.Sprintf(`document.querySelectorAll("form.zen-row .zen-head .state")[%d].textContent`, i)); st != "Translated" && st != "Waiting for review" {
+			w.t.Errorf("zen row %s after its save says %q", keys[i], st)
+		}
 		if got := w.unitTarget("app", "de", keys[i]); len(got) != 1 || got[0] != text {
 			w.t.Errorf("zen saved %s = %q, want %q", keys[i], got, text)
 		}

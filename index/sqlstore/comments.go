@@ -185,7 +185,12 @@ func (e *unitEditor) reportSource(u *index.Unit, t *index.Translation) error {
 		}
 		return e.addLabels(u, []index.Label{label})
 	}
-	if !u.State.Translated() || u.State == index.StateReadOnly {
+	// A template's string is read-only in statistics (100) until
+	// reviewed; a report marks it too, as the reference marks a
+	// reported monolingual source string. A string flagged read-only
+	// stays as it is.
+	flagged := index.HasFlag(u.Flags, "read-only") || index.HasFlag(u.ExtraFlags, "read-only")
+	if !u.State.Translated() || flagged || (u.State == index.StateReadOnly && !t.IsMonolingualSource()) {
 		return nil
 	}
 	// 12 is the reference's "needs checking", which it gives a source

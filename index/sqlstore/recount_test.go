@@ -251,7 +251,7 @@ func TestEveryWriteKeepsCounts(t *testing.T) {
 			return index.StateTranslated, nil
 		})
 	step("accept one of two suggestions", err)
-	step("delete the other", f.db.DeleteSuggestion(ctx, s2.Suggestion.ID, f.user, "",
+	step("delete the other", f.db.DeleteSuggestion(ctx, s2.Suggestion.ID, f.user, index.Rejection{},
 		func(index.Suggestion, index.Unit, index.Translation) error { return nil }))
 	comment := func(lang string, i int, scope index.CommentScope) index.Comment {
 		t.Helper()

@@ -474,13 +474,14 @@ func (db *DB) VoteSuggestion(ctx context.Context, id, userID int64, value int,
 type suggestionRemoved struct {
 	Old             string `json:"old"`
 	RejectionReason string `json:"rejection_reason,omitempty"`
+	IsSpam          bool   `json:"is_spam,omitempty"`
 }
 
 // DeleteSuggestion rejects a suggestion once check (the rules) allows
 // it: "Suggestion removed" (26) with the suggested text as its target,
 // the unit's target as old and the reason given, then the suggestion is
 // deleted. ErrNotFound for one that does not exist.
-func (db *DB) DeleteSuggestion(ctx context.Context, id int64, actor index.Actor, reason string,
+func (db *DB) DeleteSuggestion(ctx context.Context, id int64, actor index.Actor, why index.Rejection,
 	check func(s index.Suggestion, u index.Unit, t index.Translation) error) error {
 	return db.writeNarrow(ctx, func(tx *Tx) error {
 		s, u, t, err := findSuggestionTx(tx, id)
@@ -491,7 +492,7 @@ func (db *DB) DeleteSuggestion(ctx context.Context, id int64, actor index.Actor,
 			return err
 		}
 		e := editorOf(tx, &t, actor)
-		if err := removeSuggestion(e, &u, &s, index.ActionSuggestionDelete, reason); err != nil {
+		if err := removeSuggestion(e, &u, &s, index.ActionSuggestionDelete, why); err != nil {
 			return err
 		}
 		return e.finish()
@@ -500,8 +501,8 @@ func (db *DB) DeleteSuggestion(ctx context.Context, id int64, actor index.Actor,
 
 // removeSuggestion records a suggestion's removal (26 or 29) and deletes
 // it.
-func removeSuggestion(e *unitEditor, u *index.Unit, s *index.Suggestion, action index.Action, reason string) error {
-	details, err := json.Marshal(suggestionRemoved{Old: index.JoinPlural(u.Target), RejectionReason: reason})
+func removeSuggestion(e *unitEditor, u *index.Unit, s *index.Suggestion, action index.Action, why index.Rejection) error {
+	details, err := json.Marshal(suggestionRemoved{Old: index.JoinPlural(u.Target), RejectionReason: why.Reason, IsSpam: why.IsSpam})
 	if err != nil {
 		return err
 	}
@@ -556,7 +557,7 @@ func (db *DB) CleanupSuggestions(ctx context.Context) (int, error) {
 					e = editorOf(tx, &t, index.Actor{})
 					editors[t.ID] = e
 				}
-				if err := removeSuggestion(e, &u, &s, index.ActionSuggestionCleanup, ""); err != nil {
+				if err := removeSuggestion(e, &u, &s, index.ActionSuggestionCleanup, index.Rejection{}); err != nil {
 					return err
 				}
 			}

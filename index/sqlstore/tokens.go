@@ -145,16 +145,23 @@ type principalScanner struct {
 }
 
 func (s principalScanner) Scan(tokenDest ...any) error {
-	var u index.User
-	var joined string
-	dest := append(tokenDest, &u.ID, &u.Username, &u.FullName, &u.Email, &u.IsActive, &u.IsBot,
-		&u.IsSuperuser, &joined)
-	if err := s.rows.Scan(dest...); err != nil {
+	u, err := scanUser(scanAfter{s.rows, tokenDest})
+	if err != nil {
 		return err
 	}
-	u.Joined = parseTime(joined)
 	s.p.User = &u
 	return nil
+}
+
+// scanAfter scans a row whose first columns go to first, the rest to
+// the destinations Scan is given.
+type scanAfter struct {
+	rows  *sql.Rows
+	first []any
+}
+
+func (s scanAfter) Scan(dest ...any) error {
+	return s.rows.Scan(append(append([]any(nil), s.first...), dest...)...)
 }
 
 // qualify prefixes each of the comma-separated columns with table's

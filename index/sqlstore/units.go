@@ -100,7 +100,7 @@ func (db *DB) findUnits(ctx context.Context, f index.UnitFilter, q *index.Query)
 	if where == scopeWhere && len(f.Sort) == 0 {
 		units, total, err = findUnitsByKey(ctx, tx, f, where, args)
 	} else {
-		units, total, err = findUnitsFiltered(ctx, tx, f, where, args, pg)
+		units, total, err = findUnitsFiltered(ctx, tx, f, q, where, args, pg)
 	}
 	if f.Query != "" || len(f.Sort) > 0 {
 		err = searchError(ctx, err)
@@ -132,9 +132,9 @@ func findUnitsByKey(ctx context.Context, q queryer, f index.UnitFilter, where st
 
 // findUnitsFiltered counts the matches and reads the page with OFFSET,
 // in f.Sort's order.
-func findUnitsFiltered(ctx context.Context, q queryer, f index.UnitFilter, where string, args []any, pg bool) ([]index.Unit, int, error) {
-	var total int
-	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM units`+where, args...).Scan(&total); err != nil {
+func findUnitsFiltered(ctx context.Context, q queryer, f index.UnitFilter, query *index.Query, where string, args []any, pg bool) ([]index.Unit, int, error) {
+	total, err := countUnits(ctx, q, f, query, where, args, pg)
+	if err != nil {
 		return nil, 0, err
 	}
 	if f.Page.Offset() < 0 || f.Page.Size <= 0 || f.Page.Offset() >= total {
@@ -176,8 +176,9 @@ func unitWhere(f index.UnitFilter, postgres bool, now time.Time) (string, []any,
 	return unitWhereQuery(f, q, postgres)
 }
 
-// unitWhereQuery is unitWhere with f.Query parsed (q).
-func unitWhereQuery(f index.UnitFilter, q *index.Query, postgres bool) (string, []any, error) {
+// unitScope is the conditions of f's scope: its translation, its hidden
+// projects.
+func unitScope(f index.UnitFilter) ([]string, []any) {
 	var conds []string
 	var args []any
 	if f.TranslationID != 0 {
@@ -192,6 +193,12 @@ func unitWhereQuery(f index.UnitFilter, q *index.Query, postgres bool) (string, 
 			JOIN components c ON c.id = t.component_id WHERE c.project_id IN `+list+`)`)
 		args = append(args, ids...)
 	}
+	return conds, args
+}
+
+// unitWhereQuery is unitWhere with f's query already parsed into q.
+func unitWhereQuery(f index.UnitFilter, q *index.Query, postgres bool) (string, []any, error) {
+	conds, args := unitScope(f)
 	if q.Kind != index.QueryAll {
 		cond, err := compileSearch(q, postgres, f.TranslationID != 0)
 		if err != nil {

@@ -2,19 +2,51 @@ package sqlstore
 
 import (
 	"context"
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/tolk-project/tolk/index"
 )
 
-const userColumns = `id, username, full_name, email, is_active, is_bot, is_superuser, date_joined`
+const userColumns = `id, username, full_name, email, is_active, is_bot, is_superuser, date_joined, secondary_languages`
 
 func scanUser(s interface{ Scan(...any) error }) (index.User, error) {
 	var u index.User
-	var joined string
-	err := s.Scan(&u.ID, &u.Username, &u.FullName, &u.Email, &u.IsActive, &u.IsBot, &u.IsSuperuser, &joined)
+	var joined, secondary string
+	err := s.Scan(&u.ID, &u.Username, &u.FullName, &u.Email, &u.IsActive, &u.IsBot, &u.IsSuperuser, &joined, &secondary)
 	u.Joined = parseTime(joined)
+	if secondary != "" {
+		u.SecondaryLanguages = strings.Split(secondary, ",")
+	}
 	return u, err
+}
+
+// checkSecondaryLanguages refuses codes of languages the index does not
+// know, and more than index.MaxSecondaryLanguages, and drops repeats:
+// the column's text (migration 0056).
+func checkSecondaryLanguages(tx *Tx, codes []string) (string, error) {
+	problem := func(detail string) error {
+		return &index.FieldError{Fields: map[string]index.FieldProblem{"secondary_languages": {Code: "invalid", Detail: detail}}}
+	}
+	var kept []string
+	for _, c := range codes {
+		if slices.Contains(kept, c) {
+			continue
+		}
+		var n int
+		if err := tx.QueryRow(`SELECT count(*) FROM languages WHERE code = ?`, c).Scan(&n); err != nil {
+			return "", err
+		}
+		if n == 0 {
+			return "", problem(fmt.Sprintf("Unknown language: %q.", c))
+		}
+		kept = append(kept, c)
+	}
+	if len(kept) > index.MaxSecondaryLanguages {
+		return "", problem(fmt.Sprintf("At most %d secondary languages are allowed.", index.MaxSecondaryLanguages))
+	}
+	return strings.Join(kept, ","), nil
 }
 
 // FindUser returns the user with the given username, or ErrNotFound.
@@ -159,9 +191,18 @@ func (db *DB) UpdateUser(ctx context.Context, username string, upd index.UserUpd
 		if err := checkUserUnique(tx, u.ID, u.Username, u.Email); err != nil {
 			return err
 		}
+		secondary, err := checkSecondaryLanguages(tx, u.SecondaryLanguages)
+		if err != nil {
+			return err
+		}
+		if secondary == "" {
+			u.SecondaryLanguages = nil
+		} else {
+			u.SecondaryLanguages = strings.Split(secondary, ",")
+		}
 		_, err = tx.Exec(`UPDATE users SET username = ?, full_name = ?, email = ?, is_active = ?,
-			is_bot = ?, is_superuser = ? WHERE id = ?`, u.Username, u.FullName, u.Email, u.IsActive, u.IsBot,
-			u.IsSuperuser, u.ID)
+			is_bot = ?, is_superuser = ?, secondary_languages = ? WHERE id = ?`, u.Username, u.FullName, u.Email, u.IsActive, u.IsBot,
+			u.IsSuperuser, secondary, u.ID)
 		return err
 	})
 	return u, err

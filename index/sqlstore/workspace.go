@@ -9,11 +9,22 @@ import (
 // FindOtherLanguages returns the units of the same source string in the
 // component's other languages (the editor's "Other languages": units
 // sharing source_unit_id, served by the units_source index), leaving out
-// unit excludeID and the source translation, by language code. At most
-// limit are returned (0: 100).
-func (db *DB) FindOtherLanguages(ctx context.Context, sourceUnitID, excludeID int64, limit int) ([]index.LanguageUnit, error) {
+// unit excludeID and the source translation, the languages of first
+// (codes: a translator's secondary languages) first in that order, then
+// by language code. At most limit are returned (0: 100).
+func (db *DB) FindOtherLanguages(ctx context.Context, sourceUnitID, excludeID int64, first []string, limit int) ([]index.LanguageUnit, error) {
 	if limit <= 0 {
 		limit = 100
+	}
+	// The languages of first lead, in their order, within the limit.
+	order, args := "", []any{sourceUnitID, excludeID}
+	if len(first) > 0 {
+		order = "CASE t.language_code"
+		for i, code := range first {
+			order += " WHEN ? THEN " + itoa(int64(i))
+			args = append(args, code)
+		}
+		order += " ELSE " + itoa(int64(len(first))) + " END, "
 	}
 	rows, err := db.r.QueryContext(ctx, `SELECT u.id, u.target, u.state, t.language_code,
 		coalesce(l.name, t.language_code), coalesce(l.direction, 'ltr')
@@ -21,7 +32,7 @@ func (db *DB) FindOtherLanguages(ctx context.Context, sourceUnitID, excludeID in
 		JOIN translations t ON t.id = u.translation_id
 		LEFT JOIN languages l ON l.code = t.language_code
 		WHERE u.source_unit_id = ? AND u.id != ? AND t.is_source = 0
-		ORDER BY t.language_code LIMIT ?`, sourceUnitID, excludeID, limit)
+		ORDER BY `+order+`t.language_code LIMIT ?`, append(args, limit)...)
 	if err != nil {
 		return nil, formatError(err)
 	}

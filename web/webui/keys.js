@@ -219,6 +219,13 @@
         form.elements.version.value = res.body.version;
         form.removeAttribute("data-dirty");
         zenStatus(form, res.body.needs_editing ? "Saved as needing editing: an enforced check fails." : "Saved.");
+        // The row's state text and boxes follow what was stored: an
+        // enforced check may have made it needing editing, a blank
+        // target not translated.
+        var state = $(".zen-head .state", form);
+        if (state && res.body.state) { state.textContent = res.body.state; }
+        if (form.elements.fuzzy) { form.elements.fuzzy.checked = !!res.body.fuzzy; }
+        if (form.elements.approved) { form.elements.approved.checked = !!res.body.approved; }
         if (moveOn) {
           var rows = all("form.zen-row");
           var next = rows[rows.indexOf(form) + 1];

@@ -1,0 +1,50 @@
+package sqlstore
+
+import (
+	"context"
+	"testing"
+
+	"github.com/tolk-project/tolk/index"
+)
+
+// TestLabelComplementCount: a list leaving out labelled strings is
+// counted by subtraction (countUnits); its total must be what counting
+// the negation itself gives, in every scope and beside other terms.
+func TestLabelComplementCount(t *testing.T) {
+	f := mustSearchFixture(t)
+	ctx := context.Background()
+	pg := f.db.dialect.name == "postgres"
+	filters := []index.UnitFilter{{}, {TranslationID: f.tr["de"]}, {TranslationID: f.tr["fr"]},
+		{HiddenProjects: []int64{f.comp.ProjectID}}}
+	queries := []string{"NOT has:label", "NOT label:urgent", "NOT label:orphan language:fr",
+		"k1 OR k9 NOT has:label", "(k0 OR k9 OR k8) NOT label:ui-text", "NOT has:label NOT label:orphan is:untranslated",
+		"id:>=-1 NOT has:label", `NOT label:r"^u" state:<translated`, "NOT (has:label)", "NOT label:none"}
+	for _, base := range filters {
+		for _, q := range queries {
+			fl := base
+			fl.Query, fl.Page = q, index.Page{Number: 1, Size: 100}
+			parsed, err := index.ParseUnitQueryAt(q, f.db.now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, _, ok := labelComplement(parsed); !ok && q != "k1 OR k9 NOT has:label" {
+				t.Errorf("%s: not counted by subtraction", q)
+			}
+			where, args, err := unitWhere(fl, pg, f.db.now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want int
+			if err := f.db.r.QueryRowContext(ctx, `SELECT count(*) FROM units`+where, args...).Scan(&want); err != nil {
+				t.Fatal(err)
+			}
+			units, total, err := f.db.FindUnits(ctx, fl)
+			if err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+			if total != want || len(units) != want {
+				t.Errorf("%s in %+v: total %d, %d units, want %d", q, base, total, len(units), want)
+			}
+		}
+	}
+}
