@@ -20,6 +20,9 @@ import (
 //
 // Lists are ordered by id. For changes that equals the API's (timestamp,
 // id) order because timestamps never decrease in id order (insertChange).
+// A list read newest first (all suggestions, migration 0057) is the same
+// list with desc set: its offset k is the ascending offset total-1-k, and
+// a page runs down from there.
 
 // bucketBits must match the `id >> 10` of migration 0002.
 const bucketBits = 10
@@ -43,6 +46,9 @@ type keyList struct {
 	args      []any  // where's arguments
 	lo        int64
 	hi        int64 // noBound: no upper bound
+	// desc reads the list in descending id order: locate counts offsets
+	// from the highest id and page reads down from the id it found.
+	desc bool
 }
 
 // and returns where ready for one more condition.
@@ -62,9 +68,23 @@ func (l keyList) after(first int64) (string, []any) {
 	return l.and() + l.id + " >= ? AND " + l.id + " < ?", withArgs(l.args, first, l.hi)
 }
 
+// page returns the WHERE clause, with its arguments, and the ORDER BY of
+// a page of the list that starts at id first (as locate found it).
+func (l keyList) page(first int64) (string, []any, string) {
+	if !l.desc {
+		cond, args := l.after(first)
+		return cond, args, " ORDER BY " + l.id
+	}
+	if l.lo == 0 {
+		return l.and() + l.id + " <= ?", withArgs(l.args, first), " ORDER BY " + l.id + " DESC"
+	}
+	return l.and() + l.id + " <= ? AND " + l.id + " >= ?", withArgs(l.args, first, l.lo), " ORDER BY " + l.id + " DESC"
+}
+
 // locate returns the number of rows in l and the id of the row at offset
-// (0-based); ok is false when offset is past the end. q must be the
-// transaction the page is then read in, so that counts and rows agree.
+// (0-based, in l's order); ok is false when offset is past the end. q
+// must be the transaction the page is then read in, so that counts and
+// rows agree.
 func (l keyList) locate(ctx context.Context, q queryer, offset int) (total int, first int64, ok bool, err error) {
 	if l.lo >= l.hi || offset < 0 {
 		return 0, 0, false, nil
@@ -89,8 +109,8 @@ func (l keyList) locate(ctx context.Context, q queryer, offset int) (total int, 
 	if err != nil {
 		return 0, 0, false, err
 	}
-	// The running sum over the list's bucket rows finds the first bucket
-	// that reaches past offset. It is summed here rather than by a window
+	// The running sum over the list's bucket rows finds the bucket that
+	// reaches past offset. It is summed here rather than by a window
 	// function in SQL: SQLite builds an ephemeral table for the window,
 	// which cost a fifth of a page read from the index, while a list has
 	// one bucket row per 1,024 ids it spans.
@@ -107,26 +127,46 @@ func (l keyList) locate(ctx context.Context, q queryer, offset int) (total int, 
 		return 0, 0, false, err
 	}
 	defer rows.Close()
-	var bucket, b int64
-	before, found := 0, false
+	// A descending list needs its total before it knows which ascending
+	// offset to find, so the bucket rows are kept (one per 1,024 ids).
+	type bucketCount struct {
+		bucket int64
+		n      int
+	}
+	var buckets []bucketCount
 	for rows.Next() {
-		var n int
-		if err := rows.Scan(&b, &n); err != nil {
+		var c bucketCount
+		if err := rows.Scan(&c.bucket, &c.n); err != nil {
 			return 0, 0, false, err
 		}
 		switch {
-		case b == loBucket && loCut:
-			n = loN
-		case b == hiBucket && hiCut:
-			n = hiN
+		case c.bucket == loBucket && loCut:
+			c.n = loN
+		case c.bucket == hiBucket && hiCut:
+			c.n = hiN
 		}
-		if !found && total+n > offset {
-			bucket, before, found = b, total, true
-		}
-		total += n
+		buckets = append(buckets, c)
+		total += c.n
 	}
-	if err := rows.Err(); err != nil || !found {
+	if err := rows.Err(); err != nil {
 		return total, 0, false, err
+	}
+	if l.desc {
+		offset = total - 1 - offset
+	}
+	var bucket int64
+	before, found := 0, false
+	if offset >= 0 {
+		for _, c := range buckets {
+			if before+c.n > offset {
+				bucket, found = c.bucket, true
+				break
+			}
+			before += c.n
+		}
+	}
+	if !found {
+		return total, 0, false, nil
 	}
 	first, err = l.nth(ctx, q, max(l.lo, bucket<<bucketBits), offset-before)
 	return total, first, err == nil, err

@@ -267,7 +267,9 @@ func checkListCounts(t *testing.T, db *DB) {
 		UNION ALL SELECT 'ct', translation_id, id >> 10, count(*) FROM changes WHERE translation_id IS NOT NULL GROUP BY 2, 3
 		UNION ALL SELECT 'cc', component_id, id >> 10, count(*) FROM changes WHERE component_id IS NOT NULL GROUP BY 2, 3
 		UNION ALL SELECT 'cp', project_id, id >> 10, count(*) FROM changes WHERE project_id IS NOT NULL GROUP BY 2, 3
-		UNION ALL SELECT 'cu', unit_id, id >> 10, count(*) FROM changes WHERE unit_id IS NOT NULL GROUP BY 2, 3`
+		UNION ALL SELECT 'cu', unit_id, id >> 10, count(*) FROM changes WHERE unit_id IS NOT NULL GROUP BY 2, 3
+		UNION ALL SELECT 's', 0, id >> 10, count(*) FROM suggestions GROUP BY 3
+		UNION ALL SELECT 'su', unit_id, id >> 10, count(*) FROM suggestions GROUP BY 2, 3`
 	read := func(query string) []string {
 		rows, err := db.r.QueryContext(context.Background(), query)
 		if err != nil {
@@ -492,10 +494,11 @@ func TestKeysetQueryPlans(t *testing.T) {
 		changeList(index.ChangeFilter{}), changeList(index.ChangeFilter{TranslationID: 1}),
 		changeList(index.ChangeFilter{ComponentID: 1}), changeList(index.ChangeFilter{ProjectID: 1}),
 		changeList(index.ChangeFilter{UnitID: 1}),
+		suggestionList(index.SuggestionFilter{}), suggestionList(index.SuggestionFilter{UnitID: 1}),
 	}
 	for _, l := range lists {
 		l.hi = 5000
-		cond, args := l.after(3)
+		cond, args, order := l.page(3)
 		for _, q := range []struct {
 			text string
 			args []any
@@ -503,7 +506,7 @@ func TestKeysetQueryPlans(t *testing.T) {
 			{`SELECT ` + l.id + ` FROM ` + l.from + l.and() + l.id + ` >= ? ORDER BY ` + l.id + ` LIMIT 1 OFFSET ?`,
 				withArgs(l.args, 3, 1)},
 			{`SELECT count(*) FROM ` + l.from + l.and() + l.id + ` >= ? AND ` + l.id + ` < ?`, withArgs(l.args, 3, 1000)},
-			{`SELECT * FROM ` + l.from + cond + ` ORDER BY ` + l.id + ` LIMIT 50`, args},
+			{`SELECT * FROM ` + l.from + cond + order + ` LIMIT 50`, args},
 		} {
 			if plan, ok := explain(t, db, q.text, q.args...); !ok.seeks || !ok.sortless {
 				t.Errorf("%s/%d: %s\n%s", l.list, l.scope, q.text, plan)

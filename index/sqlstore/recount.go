@@ -250,7 +250,9 @@ func (v *countVerifier) lists(ctx context.Context, q queryer) error {
 		UNION ALL SELECT 'ct', translation_id, id >> 10, count(*) FROM changes WHERE translation_id IS NOT NULL GROUP BY 2, 3
 		UNION ALL SELECT 'cc', component_id, id >> 10, count(*) FROM changes WHERE component_id IS NOT NULL GROUP BY 2, 3
 		UNION ALL SELECT 'cp', project_id, id >> 10, count(*) FROM changes WHERE project_id IS NOT NULL GROUP BY 2, 3
-		UNION ALL SELECT 'cu', unit_id, id >> 10, count(*) FROM changes WHERE unit_id IS NOT NULL GROUP BY 2, 3`
+		UNION ALL SELECT 'cu', unit_id, id >> 10, count(*) FROM changes WHERE unit_id IS NOT NULL GROUP BY 2, 3
+		UNION ALL SELECT 's', 0, id >> 10, count(*) FROM suggestions GROUP BY 3
+		UNION ALL SELECT 'su', unit_id, id >> 10, count(*) FROM suggestions GROUP BY 2, 3`
 	read := func(query string) (map[string]int64, error) {
 		rows, err := q.QueryContext(ctx, query)
 		if err != nil {

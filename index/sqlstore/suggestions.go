@@ -42,39 +42,88 @@ func (db *DB) FindSuggestionByID(ctx context.Context, id int64) (index.Suggestio
 // FindSuggestions returns a page of suggestions and their total: a
 // unit's, oldest first, or every one outside f.HiddenProjects, newest
 // first, as the reference lists them.
+//
+// Cost: a unit's list and the list of all suggestions are counted lists
+// (list_counts 'su' and 's', migration 0057), so any page costs what the
+// first does (keyset.go). With hidden projects the list falls back to a
+// count and an OFFSET read, as units' do, its cost growing with the page.
 func (db *DB) FindSuggestions(ctx context.Context, f index.SuggestionFilter) ([]index.Suggestion, int, error) {
-	where, order, args := `s.unit_id = ?`, `s.id`, []any{f.UnitID}
-	from := ``
-	if f.UnitID == 0 {
-		where, order, args = `1 = 1`, `s.id DESC`, nil
-		if len(f.HiddenProjects) > 0 {
-			cond, ids := notIn("c.project_id", f.HiddenProjects)
-			from = ` JOIN units u ON u.id = s.unit_id JOIN translations t ON t.id = u.translation_id
-				JOIN components c ON c.id = t.component_id`
-			where, args = cond, ids
-		}
-	}
-	var total int
-	if err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM suggestions s`+from+` WHERE `+where, args...).
-		Scan(&total); err != nil {
-		return nil, 0, formatError(err)
-	}
-	size := max(f.Page.Size, 1)
-	rows, err := db.r.QueryContext(ctx, `SELECT `+suggestionColumns+from+` WHERE `+where+
-		` ORDER BY `+order+` LIMIT ? OFFSET ?`, append(args, size, max(f.Page.Offset(), 0))...)
+	// One read transaction, so the total and the page see one snapshot.
+	tx, err := db.beginRead(ctx)
 	if err != nil {
 		return nil, 0, formatError(err)
 	}
+	defer tx.Rollback()
+	var out []index.Suggestion
+	var total int
+	if f.UnitID == 0 && len(f.HiddenProjects) > 0 {
+		out, total, err = findSuggestionsFiltered(ctx, tx, f)
+	} else {
+		out, total, err = findSuggestionsByKey(ctx, tx, f)
+	}
+	return out, total, formatError(err)
+}
+
+// suggestionList is the counted list of f's suggestions, hidden
+// projects aside.
+func suggestionList(f index.SuggestionFilter) keyList {
+	if f.UnitID != 0 {
+		return keyList{list: "su", scope: f.UnitID, from: "suggestions s", id: "s.id",
+			where: " WHERE s.unit_id = ?", args: []any{f.UnitID}, hi: noBound}
+	}
+	return keyList{list: "s", from: "suggestions s", id: "s.id", hi: noBound, desc: true}
+}
+
+// findSuggestionsByKey reads a page of a counted list of suggestions.
+func findSuggestionsByKey(ctx context.Context, q queryer, f index.SuggestionFilter) ([]index.Suggestion, int, error) {
+	l := suggestionList(f)
+	size := max(f.Page.Size, 1)
+	total, first, ok, err := l.locate(ctx, q, f.Page.Offset())
+	if err != nil || !ok {
+		return nil, total, err
+	}
+	cond, args, order := l.page(first)
+	rows, err := q.QueryContext(ctx, `SELECT `+suggestionColumns+cond+order+` LIMIT ?`, withArgs(args, size)...)
+	if err != nil {
+		return nil, 0, err
+	}
+	out, err := scanSuggestions(rows)
+	return out, total, err
+}
+
+// findSuggestionsFiltered counts the suggestions outside f's hidden
+// projects and reads the page with OFFSET, newest first.
+func findSuggestionsFiltered(ctx context.Context, q queryer, f index.SuggestionFilter) ([]index.Suggestion, int, error) {
+	cond, args := notIn("c.project_id", f.HiddenProjects)
+	const from = ` JOIN units u ON u.id = s.unit_id JOIN translations t ON t.id = u.translation_id
+		JOIN components c ON c.id = t.component_id`
+	var total int
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM suggestions s`+from+` WHERE `+cond, args...).
+		Scan(&total); err != nil {
+		return nil, 0, err
+	}
+	size := max(f.Page.Size, 1)
+	rows, err := q.QueryContext(ctx, `SELECT `+suggestionColumns+from+` WHERE `+cond+
+		` ORDER BY s.id DESC LIMIT ? OFFSET ?`, withArgs(args, size, max(f.Page.Offset(), 0))...)
+	if err != nil {
+		return nil, 0, err
+	}
+	out, err := scanSuggestions(rows)
+	return out, total, err
+}
+
+// scanSuggestions reads and closes rows.
+func scanSuggestions(rows *sql.Rows) ([]index.Suggestion, error) {
 	defer rows.Close()
 	var out []index.Suggestion
 	for rows.Next() {
 		s, err := scanSuggestion(rows)
 		if err != nil {
-			return nil, 0, formatError(err)
+			return nil, err
 		}
 		out = append(out, s)
 	}
-	return out, total, formatError(rows.Err())
+	return out, rows.Err()
 }
 
 // findSuggestionTx reads a suggestion with its unit and translation in
