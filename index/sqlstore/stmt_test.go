@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -20,7 +21,21 @@ func TestStmtCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	before := len(db.r.stmts) // what Open itself read
+	// What Open itself read, and what the trigram index's background
+	// step reads on its own schedule (trigram_pending.go), are not the
+	// test's statements.
+	cached := func() int {
+		db.r.mu.RLock()
+		defer db.r.mu.RUnlock()
+		n := 0
+		for q := range db.r.stmts {
+			if !strings.Contains(q, "unit_trigrams") {
+				n++
+			}
+		}
+		return n
+	}
+	before := cached()
 
 	var wg sync.WaitGroup
 	for i := range 8 {
@@ -37,7 +52,7 @@ func TestStmtCache(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	if n := len(db.r.stmts) - before; n != 1 {
+	if n := cached() - before; n != 1 {
 		t.Errorf("one query text cached as %d statements", n)
 	}
 
@@ -57,7 +72,7 @@ func TestStmtCache(t *testing.T) {
 	if err := tx.Rollback(); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(db.r.stmts) - before; n != 1 {
+	if n := cached() - before; n != 1 {
 		t.Errorf("the transaction added statements: %d cached", n)
 	}
 

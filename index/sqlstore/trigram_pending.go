@@ -213,7 +213,7 @@ func (db *DB) indexTrigrams(ctx context.Context, run trigramRun) error {
 	}
 	for {
 		n := 0
-		err := db.enqueue(&writeRequest{ctx: ctx, narrow: true, upkeep: true, fn: func(tx *Tx) (err error) {
+		err := db.enqueue(&writeRequest{ctx: ctx, narrow: true, upkeep: true, shared: true, fn: func(tx *Tx) (err error) {
 			n, err = indexTrigramBatch(tx, batch)
 			return err
 		}})
@@ -227,14 +227,14 @@ func (db *DB) indexTrigrams(ctx context.Context, run trigramRun) error {
 // and returns how many it took. It touches no cached answer: a search
 // finds the same units before and after.
 func indexTrigramBatch(tx *Tx, limit int) (int, error) {
+	if tx.db.dialect.name == "postgres" {
+		return pgIndexTrigrams(tx, limit)
+	}
 	var n int
 	var lo, hi int64
 	if err := tx.QueryRow(`SELECT count(*), coalesce(min(unit_id), 0), coalesce(max(unit_id), 0)
 		FROM (SELECT unit_id FROM unit_trigrams_pending ORDER BY unit_id LIMIT ?) b`, limit).Scan(&n, &lo, &hi); err != nil || n == 0 {
 		return 0, err
-	}
-	if tx.db.dialect.name == "postgres" {
-		return n, pgIndexTrigrams(tx, lo, hi)
 	}
 	// A contentless FTS5 table deletes by rowid, one at a time: a
 	// rowid IN (…) would read the whole table.
@@ -263,16 +263,27 @@ const pgInsertRows = 100
 // pgIndexTrigrams is the step's batch on PostgreSQL: the text folded by
 // lower() as ILIKE folds it (and as tolk_trigrams folds a needle), cut
 // into its distinct trigrams here rather than by an SQL function.
-func pgIndexTrigrams(tx *Tx, lo, hi int64) error {
-	if _, err := tx.Exec(`DELETE FROM unit_trigrams t USING unit_trigrams_pending p
-		WHERE t.unit_id = p.unit_id AND p.unit_id BETWEEN ? AND ?`, lo, hi); err != nil {
-		return err
+//
+// It runs beside other processes' scoped writes (writeRequest.shared),
+// so it locks the notes it takes and only those: a note another
+// transaction is writing is skipped (its edit is not committed; it is
+// taken by a later batch), and an edit that notes a unit this batch
+// holds waits for the batch's commit, then notes it anew — so the
+// batch never removes a note younger than the text it read. Two
+// processes' steps take disjoint notes.
+func pgIndexTrigrams(tx *Tx, limit int) (int, error) {
+	ids, err := queryIDs(tx, `SELECT unit_id FROM unit_trigrams_pending ORDER BY unit_id LIMIT ? FOR UPDATE SKIP LOCKED`, limit)
+	if err != nil || len(ids) == 0 {
+		return 0, err
+	}
+	if _, err := tx.Exec(`DELETE FROM unit_trigrams WHERE unit_id = ANY(?)`, ids); err != nil {
+		return 0, err
 	}
 	rows, err := tx.Query(`SELECT u.id, CASE WHEN octet_length(u.context) + octet_length(u.source) + octet_length(u.target) > ?
 			THEN NULL ELSE lower(u.context || chr(10) || u.source || chr(10) || u.target) END
-		FROM unit_trigrams_pending p JOIN units u ON u.id = p.unit_id WHERE p.unit_id BETWEEN ? AND ?`, maxIndexedText, lo, hi)
+		FROM units u WHERE u.id = ANY(?)`, maxIndexedText, ids)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	var args []any
 	for rows.Next() {
@@ -280,7 +291,7 @@ func pgIndexTrigrams(tx *Tx, lo, hi int64) error {
 		var text *string
 		if err := rows.Scan(&id, &text); err != nil {
 			rows.Close()
-			return err
+			return 0, err
 		}
 		tris := []string{longUnitMark}
 		if text != nil {
@@ -289,7 +300,7 @@ func pgIndexTrigrams(tx *Tx, lo, hi int64) error {
 		args = append(args, id, pgTextArray(tris))
 	}
 	if err := rows.Close(); err != nil {
-		return err
+		return 0, err
 	}
 	for len(args) > 0 {
 		chunk := args[:min(len(args), 2*pgInsertRows)]
@@ -297,11 +308,11 @@ func pgIndexTrigrams(tx *Tx, lo, hi int64) error {
 		values := strings.Repeat("(?, ?::text[]), ", len(chunk)/2)
 		if _, err := tx.Exec(`INSERT INTO unit_trigrams (unit_id, trigrams) VALUES `+
 			strings.TrimSuffix(values, ", "), chunk...); err != nil {
-			return err
+			return 0, err
 		}
 	}
-	_, err = tx.Exec(`DELETE FROM unit_trigrams_pending WHERE unit_id BETWEEN ? AND ?`, lo, hi)
-	return err
+	_, err = tx.Exec(`DELETE FROM unit_trigrams_pending WHERE unit_id = ANY(?)`, ids)
+	return len(ids), err
 }
 
 // pgTextArray is a PostgreSQL array literal of strings, each quoted.

@@ -36,6 +36,7 @@ type writeRequest struct {
 	fn     func(*Tx) error
 	narrow bool             // see writeNarrow
 	upkeep bool             // the trigram index's step: no signal to it (trigram_pending.go)
+	shared bool             // runs beside other processes' scoped writes, locking its own rows (see scoped)
 	unit   int64            // see writeUnit; 0 for any other write
 	tries  int              // runs that lost to another writer (retryable)
 	done   chan writeResult // buffered: the writer never blocks on it

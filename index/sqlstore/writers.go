@@ -76,14 +76,21 @@ func postgresLocks(schema string) (exclusive, shared, scopes, tail string) {
 }
 
 // scoped reports whether every write of the batch is a scoped one, and
-// the units they edit.
+// the units they edit. A shared write (the trigram index's step, which
+// locks the rows it takes: trigram_pending.go) edits no unit and needs
+// no scope, but must not take the exclusive lock: it would wait for
+// every other process's scoped batch, and this process's edits behind
+// it in the writer's queue (a process killed inside a write held them
+// until PostgreSQL noticed).
 func scoped(live []*writeRequest) ([]int64, bool) {
 	units := make([]int64, 0, len(live))
 	for _, r := range live {
-		if r.unit == 0 {
+		switch {
+		case r.unit != 0:
+			units = append(units, r.unit)
+		case !r.shared:
 			return nil, false
 		}
-		units = append(units, r.unit)
 	}
 	return units, true
 }

@@ -251,6 +251,36 @@ func TestWritersKeepEveryUpdate(t *testing.T) {
 	}
 	checkStoredStats(t, a)
 	checkStoredStats(t, b)
+	checkTrigramsCurrent(t, append(f.units, other.units...), a, b)
+}
+
+// checkTrigramsCurrent runs every handle's trigram step (each has its
+// own, and they ran beside the edits of the others) to its end and
+// checks that the index holds each unit's current text: no step kept
+// an older text and dropped the note of a newer one (pgIndexTrigrams).
+func checkTrigramsCurrent(t *testing.T, units []int64, handles ...*DB) {
+	t.Helper()
+	ctx := context.Background()
+	for _, db := range handles {
+		if _, err := db.IndexTrigrams(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db := handles[0]
+	for _, id := range units {
+		var text string
+		if err := db.r.QueryRowContext(ctx, `SELECT lower(context || chr(10) || source || chr(10) || target) FROM units WHERE id = ?`, id).Scan(&text); err != nil {
+			t.Fatal(err)
+		}
+		var n int
+		if err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM unit_trigrams WHERE unit_id = ? AND trigrams = ?::text[]`,
+			id, pgTextArray(trigramsOf(text))).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		if n != 1 {
+			t.Errorf("unit %d: the trigram index does not hold its current text %q", id, text)
+		}
+	}
 }
 
 // childEnv names the database and the unit of the child process of
