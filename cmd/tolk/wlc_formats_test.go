@@ -106,7 +106,12 @@ func TestWLCFormats(t *testing.T) {
 			all[p] = s
 		}
 		fmt.Fprintf(&setup, "      - name: %s\n        slug: %s\n        repo: file://%s\n        branch: main\n"+
-			"        filemask: %q\n        file_format: %s\n        source_language: en\n",
+			"        filemask: %q\n        file_format: %s\n        source_language: en\n"+
+			// Each component is checked on its own: they share the
+			// string "hello", which an upload would otherwise propagate
+			// into the others, as the reference's merge uploads do
+			// (propagation has its own tests).
+			"        allow_translation_propagation: false\n",
 			tc.slug, tc.slug, upstream+".git", tc.mask, tc.format)
 		if tc.template != "" {
 			fmt.Fprintf(&setup, "        template: %s\n", tc.template)
