@@ -157,19 +157,9 @@ func (s *Server) listAddonsOf(c *gin.Context, f index.AddonFilter) {
 			mine = append(mine, all[i])
 		}
 	}
-	addons, pg, err := fetchPage(c, func(p index.Page) ([]index.Addon, int, error) {
+	writePage(s, c, func(p index.Page) ([]index.Addon, int, error) {
 		return pageOf(mine, p), len(mine), nil
-	})
-	if err != nil {
-		s.edge.Fail(c, err)
-		return
-	}
-	u := s.edge.URLsFor(c)
-	out := make([]addonJSON, len(addons))
-	for i := range addons {
-		out[i] = newAddonJSON(u, &addons[i])
-	}
-	s.edge.WriteJSON(c, http.StatusOK, newList(c, u, pg, out))
+	}, newAddonJSON)
 }
 
 // findAddon resolves the add-on of the request path: 404 when its
@@ -454,17 +444,7 @@ func (s *Server) listDeliveries(c *gin.Context) {
 		s.edge.Fail(c, err)
 		return
 	}
-	deliveries, pg, err := fetchPage(c, func(p index.Page) ([]index.Delivery, int, error) {
+	writePage(s, c, func(p index.Page) ([]index.Delivery, int, error) {
 		return s.store.FindDeliveries(c.Request.Context(), a.ID, p)
-	})
-	if err != nil {
-		s.edge.Fail(c, err)
-		return
-	}
-	u := s.edge.URLsFor(c)
-	out := make([]deliveryJSON, len(deliveries))
-	for i := range deliveries {
-		out[i] = newDeliveryJSON(u, &deliveries[i])
-	}
-	s.edge.WriteJSON(c, http.StatusOK, newList(c, u, pg, out))
+	}, newDeliveryJSON)
 }

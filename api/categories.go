@@ -121,19 +121,9 @@ func (s *Server) writeCategoryList(c *gin.Context, projectID int64) {
 		s.edge.Fail(c, err)
 		return
 	}
-	cats, pg, err := fetchPage(c, func(p index.Page) ([]index.Category, int, error) {
+	writePage(s, c, func(p index.Page) ([]index.Category, int, error) {
 		return s.store.FindCategoryPage(c.Request.Context(), projectID, p, hidden...)
-	})
-	if err != nil {
-		s.edge.Fail(c, err)
-		return
-	}
-	u := s.edge.URLsFor(c)
-	out := make([]categoryJSON, len(cats))
-	for i := range cats {
-		out[i] = newCategoryJSON(u, &cats[i])
-	}
-	s.edge.WriteJSON(c, http.StatusOK, newList(c, u, pg, out))
+	}, newCategoryJSON)
 }
 
 // getCategory serves GET /api/categories/:category/.

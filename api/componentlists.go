@@ -109,19 +109,11 @@ func visibleListComponents(c *gin.Context, l *index.ComponentList) []index.Compo
 
 // listComponentLists serves GET /api/component-lists/.
 func (s *Server) listComponentLists(c *gin.Context) {
-	lists, pg, err := fetchPage(c, func(p index.Page) ([]index.ComponentList, int, error) {
+	writePage(s, c, func(p index.Page) ([]index.ComponentList, int, error) {
 		return s.store.FindComponentListPage(c.Request.Context(), p)
+	}, func(u edge.URLs, l *index.ComponentList) componentListJSON {
+		return newComponentListJSON(c, u, l)
 	})
-	if err != nil {
-		s.edge.Fail(c, err)
-		return
-	}
-	u := s.edge.URLsFor(c)
-	out := make([]componentListJSON, len(lists))
-	for i := range lists {
-		out[i] = newComponentListJSON(c, u, &lists[i])
-	}
-	s.edge.WriteJSON(c, http.StatusOK, newList(c, u, pg, out))
 }
 
 // getComponentList serves GET /api/component-lists/:list/.

@@ -152,22 +152,12 @@ func (s *Server) listGroups(c *gin.Context) {
 	if !anonymous {
 		f = teamFilter(c)
 	}
-	teams, pg, err := fetchPage(c, func(p index.Page) ([]index.Team, int, error) {
+	writePage(s, c, func(p index.Page) ([]index.Team, int, error) {
 		if anonymous {
 			return nil, 0, nil
 		}
 		return s.store.FindTeamPage(c.Request.Context(), f, p)
-	})
-	if err != nil {
-		s.edge.Fail(c, err)
-		return
-	}
-	u := s.edge.URLsFor(c)
-	out := make([]groupJSON, len(teams))
-	for i := range teams {
-		out[i] = newGroupJSON(u, &teams[i])
-	}
-	s.edge.WriteJSON(c, http.StatusOK, newList(c, u, pg, out))
+	}, newGroupJSON)
 }
 
 // findGroup resolves the team of the request path; one the principal

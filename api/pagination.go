@@ -2,6 +2,7 @@ package api
 
 import (
 	"math"
+	"net/http"
 	"net/url"
 	"strconv"
 
@@ -95,6 +96,22 @@ func fetchPageOf[T any](c *gin.Context, pg pager, fetch func(index.Page) ([]T, i
 		return nil, page{}, errInvalidPage
 	}
 	return items, page{number: number, size: size, total: total}, nil
+}
+
+// writePage answers a list request: the page of fetch the request asks
+// for, each item turned into its body by toJSON, in the list envelope.
+func writePage[T, J any](s *Server, c *gin.Context, fetch func(index.Page) ([]T, int, error), toJSON func(edge.URLs, *T) J) {
+	items, pg, err := fetchPage(c, fetch)
+	if err != nil {
+		s.edge.Fail(c, err)
+		return
+	}
+	u := s.edge.URLsFor(c)
+	out := make([]J, len(items))
+	for i := range items {
+		out[i] = toJSON(u, &items[i])
+	}
+	s.edge.WriteJSON(c, http.StatusOK, newList(c, u, pg, out))
 }
 
 // pageOf returns the items of all on page p: the fetch of a list held

@@ -82,19 +82,9 @@ func (s *Server) listRoles(c *gin.Context) {
 		s.edge.Fail(c, err)
 		return
 	}
-	page, pg, err := fetchPage(c, func(p index.Page) ([]index.StoredRole, int, error) {
+	writePage(s, c, func(p index.Page) ([]index.StoredRole, int, error) {
 		return pageOf(roles, p), len(roles), nil
-	})
-	if err != nil {
-		s.edge.Fail(c, err)
-		return
-	}
-	u := s.edge.URLsFor(c)
-	out := make([]roleJSON, len(page))
-	for i := range page {
-		out[i] = newRoleJSON(u, &page[i])
-	}
-	s.edge.WriteJSON(c, http.StatusOK, newList(c, u, pg, out))
+	}, newRoleJSON)
 }
 
 // findRole resolves the role of the request path among those the

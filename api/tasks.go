@@ -152,17 +152,9 @@ func (s *Server) listTasks(c *gin.Context) {
 			tasks = append(tasks, t)
 		}
 	}
-	page, pg, err := fetchPage(c, func(p index.Page) ([]index.Task, int, error) {
+	writePage(s, c, func(p index.Page) ([]index.Task, int, error) {
 		return pageOf(tasks, p), len(tasks), nil
+	}, func(u edge.URLs, t *index.Task) taskListItem {
+		return taskListItem{ID: t.ID, URL: u.Task(t.ID), taskJSON: newTaskJSON(t)}
 	})
-	if err != nil {
-		s.edge.Fail(c, err)
-		return
-	}
-	u := s.edge.URLsFor(c)
-	out := make([]taskListItem, len(page))
-	for i := range page {
-		out[i] = taskListItem{ID: page[i].ID, URL: u.Task(page[i].ID), taskJSON: newTaskJSON(&page[i])}
-	}
-	s.edge.WriteJSON(c, http.StatusOK, newList(c, u, pg, out))
 }
