@@ -78,7 +78,7 @@ var filterTypes = map[string]string{
 func (s *Server) autoTranslate(c *gin.Context) {
 	t, err := s.edge.FindTranslation(c)
 	if err == nil {
-		err = edge.Authorize(c, index.PermTranslationAuto, t.Component.ProjectID, msgNoAutoTranslate)
+		err = edge.AuthorizeTranslation(c, index.PermTranslationAuto, &t, msgNoAutoTranslate)
 	}
 	if err == nil && t.Component.Locked {
 		err = index.Errorf(index.ErrPermission, "%s", msgComponentLocked)
@@ -150,7 +150,7 @@ func autoTranslateDetails(j *index.AutoTranslateJob) string {
 // saves directly, so it needs unit.edit and, under suggestion voting,
 // unit.override (check_auto_translate_permission).
 func (s *Server) readAutoTranslate(c *gin.Context, t *index.Translation) (index.AutoTranslateParams, error) {
-	who, projectID := edge.Principal(c), t.Component.ProjectID
+	who := edge.Principal(c)
 	p := index.AutoTranslateParams{Query: index.AutoDefaultQuery, Source: index.AutoSourceOthers,
 		Threshold: index.MemoryDefaultThreshold}
 	pl, err := readPayload(c)
@@ -159,7 +159,7 @@ func (s *Server) readAutoTranslate(c *gin.Context, t *index.Translation) (index.
 	}
 	pl.require("mode")
 	modes := []string{string(index.AutoSuggest), string(index.AutoTranslate), string(index.AutoFuzzy)}
-	if who.Can(index.PermUnitReview, projectID) {
+	if who.CanTranslation(index.PermUnitReview, t) {
 		modes = append(modes, string(index.AutoApproved))
 	}
 	var mode string
@@ -201,7 +201,7 @@ func (s *Server) readAutoTranslate(c *gin.Context, t *index.Translation) (index.
 		}
 	}
 	if p.Mode != index.AutoSuggest {
-		if err := edge.Authorize(c, index.PermUnitEdit, projectID, msgNoAutoTranslate); err != nil {
+		if err := edge.AuthorizeTranslation(c, index.PermUnitEdit, t, msgNoAutoTranslate); err != nil {
 			return p, err
 		}
 		if err := index.CheckDirectSave(who, t); err != nil {

@@ -107,11 +107,23 @@ const DefaultDenied = index.MsgNoPermission
 // project with the given id (0 for site-wide permissions). denied is the
 // message of the 403; "" uses the framework's default.
 func Authorize(c *gin.Context, perm index.Permission, projectID int64, denied string) error {
-	p := Principal(c)
-	if p.Anonymous() {
+	return authorized(c, Principal(c).Can(perm, projectID), denied)
+}
+
+// AuthorizeTranslation is Authorize for perm on translation t (its
+// Component filled), where a team's grant narrowed to t's component or
+// language counts too (Principal.CanTranslation), as the editor's
+// checks count it.
+func AuthorizeTranslation(c *gin.Context, perm index.Permission, t *index.Translation, denied string) error {
+	return authorized(c, Principal(c).CanTranslation(perm, t), denied)
+}
+
+// authorized is Authorize's answer once the check gave ok.
+func authorized(c *gin.Context, ok bool, denied string) error {
+	if Principal(c).Anonymous() {
 		return ErrNotSignedIn
 	}
-	if p.Can(perm, projectID) {
+	if ok {
 		return nil
 	}
 	if denied == "" {

@@ -3,7 +3,6 @@ package web
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"html/template"
 	"net/http"
 	"strings"
@@ -128,6 +127,6 @@ func (s *Server) addComment(c *gin.Context) {
 	}
 	u := s.edge.PageURLs(c)
 	back := editorURL(u.Translate(t.Component.Project.Slug, t.Component.FullSlug(), t.LanguageCode), formList(c),
-		"checksum", fmt.Sprintf("%x", uint64(idHash)+1<<63))
+		"checksum", checksumOf(idHash))
 	c.Redirect(http.StatusSeeOther, back+"#comments")
 }

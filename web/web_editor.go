@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"hash/fnv"
 	"net/http"
 	"net/url"
@@ -350,11 +349,10 @@ func (s *Server) editorPage(c *gin.Context, t *index.Translation, list listQuery
 	// on, a direct save needs unit.override: the editor then offers only
 	// Suggest, as the reference's does.
 	ed.Voting = t.Component.SuggestionVoting
-	ed.CanSuggest = t.Component.EnableSuggestions && !t.Component.Locked &&
-		who.CanTranslation(index.PermSuggestionAdd, t)
-	if who.Anonymous() && s.anonSuggestions != nil && !ed.CanSuggest { // web_workspace.go
-		ed.CanSuggest, ed.AnonymousSuggest = anonymousMaySuggest(t), anonymousMaySuggest(t)
-	}
+	// Anonymous visitors may suggest where the API lets them (a public
+	// project, the anonymous rate limit configured).
+	ed.CanSuggest = index.SuggestionAddDenied(who, t, s.anonSuggestions != nil) == ""
+	ed.AnonymousSuggest = who.Anonymous() && ed.CanSuggest
 	if ed.CanEdit && index.CheckDirectSave(who, t) != nil {
 		ed.CanEdit = false
 	}
@@ -794,7 +792,7 @@ func (s *Server) answerConflict(c *gin.Context, isJSON bool, t *index.Translatio
 		s.failPage(c, err)
 		return
 	}
-	c.Request.URL.RawQuery = url.Values{"checksum": {fmt.Sprintf("%x", uint64(u.IDHash)+1<<63)}}.Encode()
+	c.Request.URL.RawQuery = url.Values{"checksum": {checksumOf(u.IDHash)}}.Encode()
 	page, err := s.editorPage(c, t, listQuery{req.Query, req.Sort}, conflict)
 	if err != nil {
 		s.failPage(c, err)

@@ -144,7 +144,7 @@ func (s *Server) suggestionAction(c *gin.Context) {
 		return
 	}
 	back := editorURL(s.edge.PageURLs(c).Translate(t.Component.Project.Slug, t.Component.FullSlug(), t.LanguageCode),
-		formList(c), "checksum", strconv.FormatUint(uint64(u.IDHash)+1<<63, 16))
+		formList(c), "checksum", checksumOf(u.IDHash))
 	c.Redirect(http.StatusSeeOther, back)
 }
 

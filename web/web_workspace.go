@@ -425,9 +425,9 @@ type historyRow struct {
 
 // translationActions are the changes whose text is a translation the
 // string can be reverted to (a source change, explanation or flags
-// change records other texts).
-var translationActions = []index.Action{index.ActionChange, index.ActionNew, 6, index.ActionSuggestionAccept,
-	index.ActionRevert, index.ActionUpload, index.ActionApprove, index.ActionMarkedEdit}
+// change records other texts): every change that makes a translation
+// someone's own, and automatic translation's.
+var translationActions = append(slices.Clone(index.MemoryMadeBy), index.ActionAutoTranslated)
 
 // historyOf is the history's part of change ch of a string whose text
 // is now current.
@@ -650,14 +650,6 @@ func (s *Server) fillMemoryBox(c *gin.Context, ed *editorView, t *index.Translat
 		}
 	}
 	return nil
-}
-
-// anonymousMaySuggest says whether an anonymous visitor may suggest on
-// t's strings when the server takes anonymous suggestions: the API's
-// rule (index.CheckSuggestionAdd), short of the string's own state.
-func anonymousMaySuggest(t *index.Translation) bool {
-	return t.Component.EnableSuggestions && !t.Component.Locked &&
-		t.Component.Project.AccessControl == index.AccessPublic
 }
 
 // throttleAnonymous counts an anonymous suggestion against its

@@ -71,7 +71,7 @@ func (s *Server) zenPage(c *gin.Context) {
 	page.Crumbs = append(s.translationCrumbs(c, u, &t), webLink{Name: t.Language.Name, URL: u.TranslationWeb(p, comp, l)})
 	editor := u.Translate(p, comp, l)
 	z := &zenView{Query: q, Base: zenURL(editor), SaveURL: editor + "save/", EditorURL: editorURL(editor, listQuery{q: q}, "", ""),
-		CanEdit: who.Can(index.PermUnitEdit, t.Component.ProjectID) && !t.Component.Locked &&
+		CanEdit: who.CanTranslation(index.PermUnitEdit, &t) && !t.Component.Locked &&
 			index.CheckDirectSave(who, &t) == nil,
 		CanReview: index.ReviewDenied(who, &t) == "", Lang: t.Language.Code, Dir: dirOf(&t.Language),
 		SourceLang: t.Component.SourceLanguage, SourceDir: "ltr"}
