@@ -362,3 +362,36 @@ func checkAllCounts(t *testing.T, db *DB) {
 	checkStatsSums(t, db)
 	checkListCounts(t, db)
 }
+
+// TestRenameProjectRelinksComponents: renaming a project rewrites the
+// weblate:// repo of the components linked to its components, as a
+// component rename does, so a later update of the linked component
+// still resolves its link.
+func TestRenameProjectRelinksComponents(t *testing.T) {
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	other, _, err := f.db.SaveProject(ctx, index.Project{Name: "Other", Slug: "other"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := f.mustLinked(t, other.ID, 0, "outside")
+	if _, _, err := f.db.UpdateProject(ctx, f.comp.ProjectID, func(p *index.Project) error {
+		p.Slug = "renamed"
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := f.db.FindComponentByID(ctx, c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := index.LinkScheme + "renamed/app"; got.Repo != want {
+		t.Errorf("linked component's repo = %q after the parent's project was renamed, want %q", got.Repo, want)
+	}
+	if _, _, err := f.db.UpdateComponent(ctx, c.ID, func(c *index.Component) error {
+		c.Name = "Outside again"
+		return nil
+	}); err != nil {
+		t.Errorf("update of the linked component after the rename: %v", err)
+	}
+}

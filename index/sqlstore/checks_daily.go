@@ -69,9 +69,11 @@ func (db *DB) SettleBatchChecks(ctx context.Context) (int, error) {
 	}
 	total := 0
 	for _, id := range ids {
-		err := db.write(ctx, func(tx *Tx) error {
-			n, err := settleBatchChecks(tx, id)
-			total += n
+		// n is counted once the write committed: the writer may run a
+		// write again after losing to another process (retryable).
+		var n int
+		err := db.write(ctx, func(tx *Tx) (err error) {
+			n, err = settleBatchChecks(tx, id)
 			return err
 		})
 		switch {
@@ -79,6 +81,8 @@ func (db *DB) SettleBatchChecks(ctx context.Context) (int, error) {
 			// The component went between the list and its write.
 		case err != nil:
 			return total, err
+		default:
+			total += n
 		}
 	}
 	return total, nil

@@ -102,7 +102,21 @@ func (db *DB) UpdateProject(ctx context.Context, id int64, update func(*index.Pr
 			after.Web, after.Instructions, after.TranslationReview, after.SourceReview, after.SetLanguageTeam,
 			after.EnableHooks, after.LanguageAliases, after.AccessControl, after.HookSecret,
 			boolInt(after.UseSharedTM), boolInt(after.ContributeSharedTM), id)
-		return err
+		if err != nil || before.Slug == after.Slug {
+			return err
+		}
+		// Components linked to this project's components name it in
+		// their weblate:// repo: rewrite them, as a component rename does.
+		comps, err := componentsOf(tx, id)
+		if err != nil {
+			return err
+		}
+		for _, c := range comps {
+			if err := relinkComponents(tx, c); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	return before, after, err
 }
