@@ -78,6 +78,8 @@ type Runner struct {
 	// addonRuns are the components whose add-ons RunAddons is running:
 	// false when another run is to follow.
 	addonRuns map[int64]bool
+	// pruned is when Start last dropped expired jobs (guarded by mu).
+	pruned time.Time
 }
 
 // run is one running job.
@@ -115,9 +117,19 @@ func (r *Runner) Start(ctx context.Context, t index.Translation, userID int64, p
 		return index.AutoTranslateJob{}, nil, index.Errorf(index.ErrInvalid, "Machine translation is not available on this server.")
 	}
 	// Completed jobs past their retention go as new ones come, so a
-	// server that runs for months keeps a day of them, not all.
-	if _, err := r.store.PruneAutoTranslateJobs(ctx, r.opts.Retention); err != nil {
-		return index.AutoTranslateJob{}, nil, err
+	// server that runs for months keeps a day of them, not all: at most
+	// once a tenth of the retention, not a write per job (an add-on
+	// starts one per translation).
+	r.mu.Lock()
+	prune := time.Since(r.pruned) >= r.opts.Retention/10
+	if prune {
+		r.pruned = time.Now()
+	}
+	r.mu.Unlock()
+	if prune {
+		if _, err := r.store.PruneAutoTranslateJobs(ctx, r.opts.Retention); err != nil {
+			return index.AutoTranslateJob{}, nil, err
+		}
 	}
 	j, err := r.store.CreateAutoTranslateJob(ctx, index.AutoTranslateJob{ID: newID(), ProjectID: t.Component.ProjectID,
 		ComponentID: t.ComponentID, TranslationID: t.ID, UserID: userID, Params: p})

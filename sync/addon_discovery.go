@@ -158,8 +158,13 @@ func (s *Service) DiscoverCreate(ctx context.Context, a index.Addon, c index.Com
 		}
 		s.opts.Logger.Info("discovery add-on: component created", "project", c.Project.Slug, "component", saved.Slug,
 			"filemask", saved.Filemask)
-		s.StartImport(saved)
 		made = append(made, saved)
+	}
+	if len(made) > 0 {
+		// A linked component's import runs on its parent and imports
+		// every component linked to it (onLink, importLinks): one import
+		// brings in all the new ones, not one full import each.
+		s.StartImport(made[0])
 	}
 	return made, errors.Join(errs...)
 }

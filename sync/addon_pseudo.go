@@ -73,11 +73,13 @@ func (s *Service) Pseudolocale(ctx context.Context, a index.Addon, c index.Compo
 	}); err != nil {
 		return 0, err
 	}
+	pick := func(u index.Unit) bool {
+		return u.State < index.StateTranslated ||
+			(all && (u.State == index.StateTranslated || (p.IncludeReadOnly && u.State == index.StateReadOnly)))
+	}
 	var todo []index.Unit
 	if err := s.eachUnit(ctx, p.Target, func(u index.Unit) {
-		pick := u.State < index.StateTranslated ||
-			(all && (u.State == index.StateTranslated || (p.IncludeReadOnly && u.State == index.StateReadOnly)))
-		if _, ok := sources[u.SourceUnitID]; ok && pick {
+		if _, ok := sources[u.SourceUnitID]; ok && pick(u) {
 			todo = append(todo, u)
 		}
 	}); err != nil {
@@ -92,7 +94,12 @@ func (s *Service) Pseudolocale(ctx context.Context, a index.Addon, c index.Compo
 		if slices.Equal(want, u.Target) && u.State >= index.StateTranslated {
 			continue
 		}
+		wrote := false
 		_, err := s.store.UpdateUnit(ctx, u.ID, index.Actor{}, func(cur index.Unit, _ index.Translation) (index.UnitUpdate, error) {
+			if !pick(cur) {
+				return index.UnitUpdate{}, nil // translated by someone since it was listed: theirs stays
+			}
+			wrote = true
 			state := index.StateTranslated
 			if cur.State == index.StateReadOnly {
 				state = index.StateReadOnly
@@ -103,7 +110,9 @@ func (s *Service) Pseudolocale(ctx context.Context, a index.Addon, c index.Compo
 		if err != nil {
 			return updated, fmt.Errorf("string %d: %w", u.ID, err)
 		}
-		updated++
+		if wrote {
+			updated++
+		}
 	}
 	if updated > 0 {
 		s.opts.Logger.Info("pseudolocale add-on", "addon", a.ID, "project", c.Project.Slug, "component", c.Slug,

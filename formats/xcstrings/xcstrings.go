@@ -36,6 +36,10 @@ type catalog struct {
 	root    *node
 	strings *node  // the "strings" object
 	source  string // "sourceLanguage"
+	// langs holds languages() for a catalog only read (DecodeLanguages),
+	// so each language's decode does not walk every string again; nil
+	// elsewhere, where an edit may add a language.
+	langs []string
 }
 
 func load(data []byte) (*catalog, error) {
@@ -89,6 +93,9 @@ func (c *catalog) tag(f formats.File) string {
 // languages returns the languages the catalog has a localization for,
 // and its source language, sorted.
 func (c *catalog) languages() []string {
+	if c.langs != nil {
+		return c.langs
+	}
 	seen := map[string]bool{}
 	if c.source != "" {
 		seen[c.source] = true
@@ -208,6 +215,7 @@ func (Codec) DecodeLanguages(data []byte, fs []formats.File) ([][]formats.Unit, 
 		return nil, err
 	}
 	ls := newLines(data)
+	c.langs = c.languages()
 	out := make([][]formats.Unit, len(fs))
 	for i, f := range fs {
 		out[i] = c.decode(f, ls)
