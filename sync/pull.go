@@ -457,7 +457,18 @@ func (s *Service) repend(ctx context.Context, c index.Component, repo *vcs.Repo,
 			// deletion is pending already: nothing to owe.
 			continue
 		case !beforeOK:
-			rep.Files = append(rep.Files, index.PendingFile{Path: path, Operation: "add", LanguageCode: shared[0].LanguageCode})
+			// The local commits created the file: each translation in
+			// it was added (a one-file component's languages, each a
+			// row of its own since migration 0054), or a translation
+			// left without its row is taken for stale by the import
+			// that follows the move. The source language of a
+			// catalog is in the file, not added to it.
+			for _, t := range shared {
+				if t.IsSource && len(shared) > 1 {
+					continue
+				}
+				rep.Files = append(rep.Files, index.PendingFile{Path: path, Operation: "add", LanguageCode: t.LanguageCode})
+			}
 		}
 		for _, t := range shared {
 			rt, err := s.unitDiff(c, t, before, after)

@@ -263,3 +263,51 @@ func TestStringCatalogTwoLanguagesOneWindow(t *testing.T) {
 	}
 	indextest.CheckCounts(t, e.db)
 }
+
+// TestStringCatalogPullKeepsAddedLanguages adds two languages to a
+// catalog component whose repository has no catalog yet, commits the
+// catalog those adds create without pushing, and pulls a change of
+// upstream's: the local commits created the file for both languages, so
+// both adds are owed again (one pending row per language) and both
+// translations survive the import that follows the move. With one row
+// for the file, the other language was taken for stale and removed.
+func TestStringCatalogPullKeepsAddedLanguages(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	url, work := mustRepo(t, map[string]string{"README": "catalog to come\n"})
+	e := mustEnvWith(t, tolksync.Options{Committer: vcs.Signature{Name: "Tolk Bot", Email: "bot@tolk.example"}})
+	c := index.DefaultComponent()
+	c.Name, c.Slug, c.Repo, c.Filemask, c.FileFormat, c.SourceLanguage = "cat", "cat", url, "L.xcstrings", "xcstrings", "en"
+	c = e.reconcile(t, c)[0]
+	ce := commitEnv{env: e, c: c, bare: strings.TrimPrefix(url, "file://"), work: work, ann: mustUser(t, e.db, "ann", "Ann Example")}
+	by := index.UserActor(&ce.ann)
+	for _, lang := range []string{"de", "fr"} {
+		if _, err := e.db.CreateTranslation(ctx, c.ID, lang, "L.xcstrings", by); err != nil {
+			t.Fatalf("add %s: %v", lang, err)
+		}
+	}
+	if _, err := e.svc.Commit(ctx, c, &ce.ann); err != nil {
+		t.Fatal(err)
+	}
+	if p, err := e.db.FindPendingFiles(ctx, c.ID); err != nil || len(p) != 0 {
+		t.Fatalf("pending files after the commit: %+v %v", p, err)
+	}
+	ce.upstream(t, map[string]string{"README": "catalog still to come\n"}, "upstream edits the README")
+	if err := e.svc.Push(ctx, c, &ce.ann); err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range []string{"de", "fr"} {
+		tr, err := e.db.FindTranslation(ctx, "test", "cat", lang)
+		if err != nil || tr.Filename != "L.xcstrings" {
+			t.Errorf("%s after the pull: %+v %v", lang, tr, err)
+		}
+	}
+	if got := string(gitShow(t, ce.bare, "README")); got != "catalog still to come\n" {
+		t.Errorf("pushed README %q", got)
+	}
+	gitShow(t, ce.bare, "L.xcstrings") // the catalog the adds made is pushed
+	if p, err := e.db.FindPendingFiles(ctx, c.ID); err != nil || len(p) != 0 {
+		t.Errorf("pending files after the push: %+v %v", p, err)
+	}
+	indextest.CheckCounts(t, e.db)
+}
