@@ -95,6 +95,9 @@ func (s *Server) autoTranslate(c *gin.Context) {
 		return
 	}
 	ctx := c.Request.Context()
+	// The caller's personal memory scope answers as it does their
+	// lookups (memoryLookup): not through a token narrowed to a project.
+	p.Personal = edge.Principal(c).ScopeProjectID == 0
 	j, done, err := s.opts.AutoTranslate.Start(ctx, t, edge.Principal(c).User.ID, p)
 	if err != nil {
 		s.edge.Fail(c, err)

@@ -40,6 +40,10 @@ type Store interface {
 	FindTranslationByID(ctx context.Context, id int64) (index.Translation, error)
 	FindMachinerySettings(ctx context.Context, projectID int64) (index.MachinerySettings, error)
 	FindSameSource(ctx context.Context, f index.SameSourceFilter) ([]index.SameSourceMatch, error)
+	// UserPrincipal and FindPrivateProjects tell which projects a
+	// job's user may read, for the personal memory scope.
+	UserPrincipal(ctx context.Context, userID int64) (index.Principal, error)
+	FindPrivateProjects(ctx context.Context) ([]index.Project, error)
 }
 
 // Defaults of Options.
@@ -223,7 +227,7 @@ func (r *Runner) run(ctx context.Context, j index.AutoTranslateJob) error {
 	if err != nil {
 		return err
 	}
-	src, err := r.source(ctx, &t, j.Params)
+	src, err := r.source(ctx, &t, j)
 	if err != nil {
 		return err
 	}
@@ -254,8 +258,9 @@ type source interface {
 	translate(ctx context.Context, units []index.Unit) ([]index.AutoResult, error)
 }
 
-// source returns the job's source of translations for t.
-func (r *Runner) source(ctx context.Context, t *index.Translation, p index.AutoTranslateParams) (source, error) {
+// source returns the source of translations of job j for t.
+func (r *Runner) source(ctx context.Context, t *index.Translation, j index.AutoTranslateJob) (source, error) {
+	p := j.Params
 	if p.Source != index.AutoSourceMT {
 		return &others{store: r.store, filter: index.SameSourceFilter{ProjectID: t.Component.ProjectID,
 			ExcludeComponentID: t.ComponentID, ComponentID: p.ComponentID,
@@ -271,6 +276,9 @@ func (r *Runner) source(ctx context.Context, t *index.Translation, p index.AutoT
 	m := &machine{broker: r.opts.Machinery, threshold: p.Threshold, req: machinery.Request{
 		SourceLanguage: t.Component.SourceLanguage, TargetLanguage: t.LanguageCode,
 		ProjectID: t.Component.ProjectID, ComponentID: t.ComponentID}}
+	if m.req.UserID, m.req.Hidden, err = r.personal(ctx, j); err != nil {
+		return nil, err
+	}
 	// Effective is best rank first: the engines are asked in that order.
 	for _, c := range r.opts.Machinery.Effective(settings) {
 		if slices.Contains(p.Engines, c.Service.ID) {
@@ -281,6 +289,29 @@ func (r *Runner) source(ctx context.Context, t *index.Translation, p index.AutoT
 		return nil, errors.New("none of the chosen services is configured for the project")
 	}
 	return m, nil
+}
+
+// personal returns the user whose personal memory scope answers job j's
+// memory lookups and the projects hidden from them (see
+// index.AutoTranslateParams.Personal), read when the job runs, so a job
+// resumed after a restart reads what its user may read then; 0 when
+// the scope does not apply or the user is gone or inactive.
+func (r *Runner) personal(ctx context.Context, j index.AutoTranslateJob) (int64, []int64, error) {
+	if !j.Params.Personal || j.UserID == 0 {
+		return 0, nil, nil
+	}
+	who, err := r.store.UserPrincipal(ctx, j.UserID)
+	if errors.Is(err, index.ErrNotFound) || errors.Is(err, index.ErrPermission) {
+		return 0, nil, nil
+	}
+	if err != nil {
+		return 0, nil, err
+	}
+	private, err := r.store.FindPrivateProjects(ctx)
+	if err != nil {
+		return 0, nil, err
+	}
+	return j.UserID, who.Hidden(private), nil
 }
 
 // others copies the current translation of the same source text in the

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -12,6 +14,7 @@ import (
 	"github.com/tolk-project/tolk/index/langdata"
 	"github.com/tolk-project/tolk/index/sqlstore"
 	"github.com/tolk-project/tolk/internal/servertest"
+	"github.com/tolk-project/tolk/machinery"
 )
 
 func TestMain(m *testing.M) { indextest.Main(m) }
@@ -219,6 +222,176 @@ func TestAddon(t *testing.T) {
 	n, err := r.RunComponent(ctx, db, tr.Component, p, component)
 	if err != nil || n != 5 {
 		t.Errorf("add-on run = %d, %v; want the 5 German strings", n, err)
+	}
+	indextest.CheckCounts(t, db)
+}
+
+// seedOne adds project slug (private or not, sharing no memory) with
+// component "app" whose German translation holds sources, untranslated,
+// and returns that translation.
+func seedOne(tb testing.TB, db *sqlstore.DB, slug string, private bool, sources ...string) index.Translation {
+	tb.Helper()
+	ctx := context.Background()
+	p := index.Project{Name: slug, Slug: slug}
+	if private {
+		p.AccessControl = index.AccessPrivate
+	}
+	p = servertest.MustProject(tb, db, p)
+	if err := db.SetProjectMemorySharing(ctx, p.ID, false, false); err != nil {
+		tb.Fatal(err)
+	}
+	c := index.DefaultComponent()
+	c.ProjectID, c.Name, c.Slug, c.Template = p.ID, "App", "app", "en.json"
+	c.Repo, c.Branch, c.Filemask = "file:///srv/"+slug+".git", "main", "*.json"
+	c = servertest.MustComponent(tb, db, c)
+	var src, de []index.ImportUnit
+	for i, text := range sources {
+		key := fmt.Sprintf("k%d", i)
+		src = append(src, servertest.Unit(key, text, text, index.StateReadOnly))
+		de = append(de, servertest.Unit(key, text, "", index.StateEmpty))
+	}
+	id := servertest.MustImport(tb, db, index.TranslationImport{ComponentID: c.ID, LanguageCode: "en",
+		Filename: "en.json", Revision: "1", IsSource: true, IsTemplate: true, Monolingual: true, Units: src})
+	servertest.MustImport(tb, db, index.TranslationImport{ComponentID: c.ID, LanguageCode: "de",
+		Filename: "de.json", Revision: "1", Monolingual: true, SourceTranslationID: id, Units: de})
+	t, err := db.FindTranslation(ctx, slug, "app", "de")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return t
+}
+
+// TestPersonalMemoryScope: automatic translation from the memory finds
+// what its user translated in another project (the personal scope, as
+// the reference passes the user to the memory), neither project sharing
+// its memory; not for a job without Personal (an add-on, a token
+// narrowed to a project), not for another user, and not from a private
+// project the user may not read, until they may.
+func TestPersonalMemoryScope(t *testing.T) {
+	ctx := context.Background()
+	db := indextest.Open(t)
+	seedLanguages(t, db)
+	target := seedOne(t, db, "p", false, "Hello world", "Secret launch date")
+	pub := seedOne(t, db, "pub", false, "Hello world")
+	priv := seedOne(t, db, "priv", true, "Secret launch date")
+	users := map[string]int64{}
+	for _, name := range []string{"ann", "bob"} {
+		u, err := db.CreateUser(ctx, index.User{Username: name, Email: name + "@example.com", IsActive: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		users[name] = u.ID
+	}
+	// ann holds a role in priv while she translates there.
+	grant := index.Grant{UserID: users["ann"], Role: "Translate", ProjectID: priv.Component.ProjectID}
+	if err := db.AddGrant(ctx, grant); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []struct {
+		tr   index.Translation
+		text string
+	}{{pub, "Hallo Welt"}, {priv, "Geheimes Startdatum"}} {
+		tr, text := e.tr, e.text
+		units, _, err := db.FindUnits(ctx, index.UnitFilter{TranslationID: tr.ID, Page: index.Page{Number: 1, Size: 10}})
+		if err != nil || len(units) != 1 {
+			t.Fatalf("%s units: %v %v", tr.Component.Project.Slug, units, err)
+		}
+		if _, err := db.UpdateUnit(ctx, units[0].ID, index.Actor{UserID: users["ann"], AuthorID: users["ann"]},
+			func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+				return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{text}, State: index.StateTranslated}}, nil
+			}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	broker, err := machinery.New(machinery.Options{Memory: db,
+		Site: map[string]machinery.Config{"weblate-translation-memory": {}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := New(db, Options{Machinery: broker})
+	t.Cleanup(r.Close)
+	run := func(user string, personal bool) []string {
+		t.Helper()
+		_, done, err := r.Start(ctx, target, users[user], index.AutoTranslateParams{Mode: index.AutoSuggest,
+			Query: index.AutoDefaultQuery, Source: index.AutoSourceMT, Engines: []string{"weblate-translation-memory"},
+			Threshold: 80, Personal: personal})
+		if err != nil {
+			t.Fatal(err)
+		}
+		<-done
+		units, _, err := db.FindUnits(ctx, index.UnitFilter{TranslationID: target.ID, Page: index.Page{Number: 1, Size: 10}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, u := range units {
+			sugg, _, err := db.FindSuggestions(ctx, index.SuggestionFilter{UnitID: u.ID, Page: index.Page{Number: 1, Size: 10}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range sugg {
+				got = append(got, s.Target[0])
+			}
+		}
+		slices.Sort(got)
+		return got
+	}
+	for _, c := range []struct {
+		user     string
+		personal bool
+		want     string
+	}{
+		{"ann", false, ""}, // an add-on or a narrowed token: no personal scope
+		{"bob", true, ""},  // not bob's translations
+		{"", true, ""},     // no user
+		{"ann", true, "Geheimes Startdatum,Hallo Welt"},
+	} {
+		if got := strings.Join(run(c.user, c.personal), ","); got != c.want {
+			t.Errorf("%s (personal %v): suggestions %q, want %q", c.user, c.personal, got, c.want)
+		}
+	}
+	indextest.CheckCounts(t, db)
+}
+
+// TestPersonalScopeHidesPrivate: a private project the user no longer
+// holds a role in stays out of the personal scope of their automatic
+// translation, read when the job runs.
+func TestPersonalScopeHidesPrivate(t *testing.T) {
+	ctx := context.Background()
+	db := indextest.Open(t)
+	seedLanguages(t, db)
+	target := seedOne(t, db, "p", false, "Secret launch date")
+	priv := seedOne(t, db, "priv", true, "Secret launch date")
+	ann, err := db.CreateUser(ctx, index.User{Username: "ann", Email: "ann@example.com", IsActive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	units, _, err := db.FindUnits(ctx, index.UnitFilter{TranslationID: priv.ID, Page: index.Page{Number: 1, Size: 10}})
+	if err != nil || len(units) != 1 {
+		t.Fatalf("priv units: %v %v", units, err)
+	}
+	if _, err := db.UpdateUnit(ctx, units[0].ID, index.Actor{UserID: ann.ID, AuthorID: ann.ID},
+		func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+			return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{"Geheimes Startdatum"}, State: index.StateTranslated}}, nil
+		}); err != nil {
+		t.Fatal(err)
+	}
+	broker, err := machinery.New(machinery.Options{Memory: db,
+		Site: map[string]machinery.Config{"weblate-translation-memory": {}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := New(db, Options{Machinery: broker})
+	t.Cleanup(r.Close)
+	j, done, err := r.Start(ctx, target, ann.ID, index.AutoTranslateParams{Mode: index.AutoTranslate,
+		Query: index.AutoDefaultQuery, Source: index.AutoSourceMT, Engines: []string{"weblate-translation-memory"},
+		Threshold: 80, Personal: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	if j, err = db.FindAutoTranslateJob(ctx, j.ID); err != nil || j.Err != "" || j.Updated != 0 {
+		t.Errorf("job = %+v, %v; want nothing from the private project ann may not read", j, err)
 	}
 	indextest.CheckCounts(t, db)
 }

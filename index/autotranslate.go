@@ -47,6 +47,14 @@ type AutoTranslateParams struct {
 	Engines []string `json:"engines,omitempty"`
 	// Threshold is the lowest quality taken, 1–100.
 	Threshold int `json:"threshold"`
+	// Personal lets the asking user's personal memory scope answer an
+	// "mt" run's memory lookups (their own translations in other
+	// projects they may read, MemoryQuery.UserID), as the reference's
+	// automatic translation passes its user to the memory. Whoever
+	// starts the job sets it: not for an add-on's run (no user), nor
+	// for a token narrowed to one project, which reads no other
+	// project's strings.
+	Personal bool `json:"personal,omitempty"`
 }
 
 // State is the state a result is saved in by a mode other than

@@ -174,6 +174,14 @@ func qualify(table, columns string) string {
 	return strings.Join(cols, ", ")
 }
 
+// UserPrincipal returns the user with the given id and their grants, as
+// a request of theirs with an unscoped token would carry them: for work
+// done on a user's behalf outside a request (an automatic translation's
+// personal memory scope). An inactive user is an index.ErrPermission.
+func (db *DB) UserPrincipal(ctx context.Context, userID int64) (index.Principal, error) {
+	return db.userPrincipal(ctx, userID, index.Errorf(index.ErrPermission, "The user is not active."))
+}
+
 // userPrincipal returns the user with the given id and their grants, or
 // denied when the user is inactive.
 func (db *DB) userPrincipal(ctx context.Context, userID int64, denied error) (index.Principal, error) {
