@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"maps"
 	"slices"
 	"sync"
@@ -17,6 +18,7 @@ import (
 // Defaults of Options.
 const (
 	DefaultTimeout          = 10 * time.Second
+	DefaultLLMTimeout       = 60 * time.Second
 	DefaultMaxResponseBytes = 4 << 20
 )
 
@@ -37,6 +39,10 @@ type Options struct {
 	// Timeout bounds one engine's answer to one request; 0 is
 	// DefaultTimeout.
 	Timeout time.Duration
+	// LLMTimeout is Timeout for the LLM services (Service.LLM), whose
+	// answers take longer (the reference gives them 60 s); 0 is
+	// DefaultLLMTimeout.
+	LLMTimeout time.Duration
 	// MaxResponseBytes bounds one answer of a service; 0 is
 	// DefaultMaxResponseBytes.
 	MaxResponseBytes int64
@@ -46,15 +52,25 @@ type Options struct {
 	// Memory serves the "weblate-translation-memory" service; nil
 	// leaves it unavailable.
 	Memory Memory
+	// Glossary gives the services that take one (DeepL, the LLMs) the
+	// project's glossary; nil: they translate without.
+	Glossary Glossary
+	// Logger records what the engines do not answer with an error (a
+	// DeepL glossary not used); nil discards it. Keys never reach it.
+	Logger *slog.Logger
 }
 
 // Validate fills defaults and rejects negative limits and site settings
 // that name unknown services or configure them wrongly.
 func (o *Options) Validate() error {
-	if o.Timeout < 0 || o.MaxResponseBytes < 0 {
+	if o.Timeout < 0 || o.LLMTimeout < 0 || o.MaxResponseBytes < 0 {
 		return errors.New("machinery: timeout and response size must not be negative")
 	}
 	o.Timeout = cmp.Or(o.Timeout, DefaultTimeout)
+	o.LLMTimeout = cmp.Or(o.LLMTimeout, DefaultLLMTimeout)
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
 	o.MaxResponseBytes = cmp.Or(o.MaxResponseBytes, DefaultMaxResponseBytes)
 	var errs []error
 	for _, id := range slices.Sorted(maps.Keys(o.Site)) {
@@ -91,10 +107,13 @@ func New(opts Options) (*Broker, error) {
 		return nil, err
 	}
 	b := &Broker{opts: opts, engines: map[string]Engine{}}
-	b.site = &env{http: newHTTPClient(true, opts.Timeout, opts.MaxResponseBytes), same: opts.SameSource,
-		memory: opts.Memory}
+	glossary := &glossaryReader{g: opts.Glossary, lists: map[glossaryKey]cachedTerms{}}
+	b.site = &env{http: newHTTPClient(true, opts.Timeout, opts.MaxResponseBytes),
+		llm: newHTTPClient(true, opts.LLMTimeout, opts.MaxResponseBytes), same: opts.SameSource,
+		memory: opts.Memory, glossary: glossary, log: opts.Logger}
 	b.project = &env{http: newHTTPClient(opts.AllowPrivate, opts.Timeout, opts.MaxResponseBytes),
-		same: opts.SameSource, memory: opts.Memory}
+		llm:  newHTTPClient(opts.AllowPrivate, opts.LLMTimeout, opts.MaxResponseBytes),
+		same: opts.SameSource, memory: opts.Memory, glossary: glossary, log: opts.Logger}
 	return b, nil
 }
 
@@ -187,13 +206,17 @@ func (b *Broker) engine(c Configured) (Engine, error) {
 }
 
 // Translate asks one configured service for req's texts, under its own
-// deadline (Options.Timeout within ctx's), and returns its candidates
-// for each text, sorted best first. Any failure is an *Error naming the
-// service: unreachable, too slow, an HTTP error, an answer too big or
-// not the JSON expected, an unsupported pair (wrapping ErrUnsupported),
-// even a panic of the engine.
+// deadline (Options.Timeout, LLMTimeout for an LLM, within ctx's), and
+// returns its candidates for each text, sorted best first. Any failure
+// is an *Error naming the service: unreachable, too slow, an HTTP
+// error, an answer too big or not the JSON expected, an unsupported
+// pair (wrapping ErrUnsupported), even a panic of the engine.
 func (b *Broker) Translate(ctx context.Context, c Configured, req Request) (out [][]Translation, err error) {
-	ctx, cancel := context.WithTimeout(ctx, b.opts.Timeout)
+	timeout := b.opts.Timeout
+	if c.Service.LLM {
+		timeout = b.opts.LLMTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	defer func() {
 		if p := recover(); p != nil {
@@ -201,7 +224,7 @@ func (b *Broker) Translate(ctx context.Context, c Configured, req Request) (out 
 		}
 		if err != nil {
 			if errors.Is(err, context.DeadlineExceeded) {
-				err = &timeoutError{b.opts.Timeout}
+				err = &timeoutError{timeout}
 			}
 			err = &Error{Service: c.Service.Name, Err: err}
 		}

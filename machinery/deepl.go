@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"strings"
 )
@@ -15,7 +16,8 @@ import (
 // POST {url}/translate with JSON {"text": [texts], "source_lang",
 // "target_lang", "formality"} → {"translations": [{"text"}]}, at most 50
 // texts a request; errors as {"message": "..."}, 456 when the quota is
-// spent. A key ending in ":fx" is a free account's, served by
+// spent. The project's glossary goes with each request as a DeepL
+// glossary (deepl_glossary.go). A key ending in ":fx" is a free account's, served by
 // api-free.deepl.com, as the reference switches. Max score 91 as in the
 // reference.
 var deeplService = &Service{ID: "deepl", Name: "DeepL", MaxScore: 91,
@@ -33,11 +35,14 @@ type deepl struct {
 	url, key, formality string
 	http                *httpClient
 	pairs               *pairCache
+	glossary            *glossaryReader
+	glossaries          *deeplGlossaries
+	log                 *slog.Logger
 }
 
 func newDeepL(cfg Config, env *env) (Engine, error) {
 	d := &deepl{url: cfg.String("url"), key: cfg.String("key"), formality: cfg.String("formality"),
-		http: env.http, pairs: newPairCache()}
+		http: env.http, pairs: newPairCache(), glossary: env.glossary, glossaries: newDeepLGlossaries(), log: env.log}
 	if d.url == "" {
 		d.url = deeplURL
 	}
@@ -130,11 +135,15 @@ func (d *deepl) Translate(ctx context.Context, req Request) ([][]Translation, er
 	if !ok {
 		return nil, ErrUnsupported
 	}
+	glossary := d.glossaryID(ctx, req, pair)
 	out := make([][]Translation, 0, len(req.Texts))
 	for start := 0; start < len(req.Texts); start += deeplBatch {
 		texts := req.Texts[start:min(start+deeplBatch, len(req.Texts))]
-		got, err := d.translate(ctx, pair, texts)
+		got, err := d.translate(ctx, pair, glossary, texts)
 		if err != nil {
+			if glossary != "" {
+				d.forgetGlossaries()
+			}
 			return nil, err
 		}
 		out = append(out, got...)
@@ -142,10 +151,13 @@ func (d *deepl) Translate(ctx context.Context, req Request) ([][]Translation, er
 	return out, nil
 }
 
-func (d *deepl) translate(ctx context.Context, pair Pair, texts []string) ([][]Translation, error) {
+func (d *deepl) translate(ctx context.Context, pair Pair, glossary string, texts []string) ([][]Translation, error) {
 	body := map[string]any{"text": texts, "source_lang": pair.Source, "target_lang": pair.Target}
 	if d.formality != "" && d.formality != "default" {
 		body["formality"] = d.formality
+	}
+	if glossary != "" {
+		body["glossary_id"] = glossary
 	}
 	req, err := d.request(http.MethodPost, "translate", body)
 	if err != nil {

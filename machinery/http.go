@@ -69,17 +69,36 @@ func (h *httpClient) call(ctx context.Context, req *http.Request, out any, secre
 		return fmt.Errorf("the service answered more than %d bytes", h.maxBytes)
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		msg := serviceMessage(body, secrets)
-		if msg == "" {
-			return fmt.Errorf("the service answered HTTP %d", resp.StatusCode)
-		}
-		return fmt.Errorf("the service answered HTTP %d: %s", resp.StatusCode, msg)
+		return &statusError{code: resp.StatusCode, msg: serviceMessage(body, secrets)}
+	}
+	if out == nil {
+		return nil // an answer with nothing to read (DeepL's 204 to a DELETE)
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(out); err != nil {
 		return errors.New("the service answered something that is not the JSON expected")
 	}
 	return nil
+}
+
+// statusError is an HTTP error answer: its status and the service's own
+// message, if it gave one (secrets scrubbed).
+type statusError struct {
+	code int
+	msg  string
+}
+
+func (e *statusError) Error() string {
+	if e.msg == "" {
+		return fmt.Sprintf("the service answered HTTP %d", e.code)
+	}
+	return fmt.Sprintf("the service answered HTTP %d: %s", e.code, e.msg)
+}
+
+// isStatus reports whether err is an HTTP error answer with status code.
+func isStatus(err error, code int) bool {
+	var se *statusError
+	return errors.As(err, &se) && se.code == code
 }
 
 // transportError says why a request got no answer, without the URL the
@@ -107,12 +126,16 @@ func transportError(ctx context.Context, err error) error {
 }
 
 // serviceMessage is the message an error answer carries in the fields
-// services use ("error", "message", "responseDetails"), shortened and
-// with the secrets scrubbed; "" when there is none.
+// services use ("error", "message", "responseDetails", or OpenAI's
+// {"error": {"message"}}), shortened and with the secrets scrubbed; ""
+// when there is none.
 func serviceMessage(body []byte, secrets []string) string {
 	var fields map[string]any
 	if json.Unmarshal(body, &fields) != nil {
 		return ""
+	}
+	if nested, ok := fields["error"].(map[string]any); ok {
+		fields = nested
 	}
 	for _, k := range []string{"error", "message", "responseDetails", "detail"} {
 		msg, ok := fields[k].(string)

@@ -141,20 +141,30 @@ type Service struct {
 	Keys      []Key
 	// Internal services read Tolk's own data and make no HTTP calls.
 	Internal bool
+	// LLM services (large language models) answer slowly: their calls
+	// have Options.LLMTimeout, not Options.Timeout.
+	LLM bool
+	// check, when set, returns the problems of a configuration the
+	// keys' own rules accept that only the keys together show.
+	check func(cfg Config) []FieldError
 	// newEngine builds an engine from a configuration Check accepted.
 	newEngine func(cfg Config, env *env) (Engine, error)
 }
 
-// env is what engines are built with: the HTTP client their settings'
-// origin allows, and the Broker's stores.
+// env is what engines are built with: the HTTP clients their settings'
+// origin allows (llm for the LLM services' longer calls), the Broker's
+// stores and its logger.
 type env struct {
-	http   *httpClient
-	same   SameSourceFinder
-	memory Memory
+	http, llm *httpClient
+	same      SameSourceFinder
+	memory    Memory
+	glossary  *glossaryReader
+	log       *slog.Logger
 }
 
 // registry is every service Tolk has, in the reference's list order.
-var registry = []*Service{apertiumService, libreTranslateService, deeplService, weblateService, memoryService}
+var registry = []*Service{apertiumService, libreTranslateService, deeplService, openAIService, azureOpenAIService,
+	weblateService, memoryService}
 
 // Services returns the services Tolk has, in a stable order.
 func Services() []*Service { return slices.Clone(registry) }
@@ -207,6 +217,9 @@ func (s *Service) Check(cfg Config, allowPrivate bool) []FieldError {
 				out = append(out, FieldError{k.Name, msg})
 			}
 		}
+	}
+	if len(out) == 0 && s.check != nil {
+		out = s.check(cfg)
 	}
 	return out
 }

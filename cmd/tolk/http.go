@@ -39,7 +39,7 @@ type serverOptions struct {
 	Web  web.Options
 	// Machinery configures the machine translation services the API
 	// checks and the pages query; handler adds the index as its
-	// SameSource and Memory.
+	// SameSource, Memory and Glossary.
 	Machinery machinery.Options
 }
 
@@ -60,7 +60,10 @@ func (o *serverOptions) Validate() error {
 // broker builds the machine translation services over db.
 func (o serverOptions) broker(db *sqlstore.DB) *machinery.Broker {
 	mo := o.Machinery
-	mo.SameSource, mo.Memory = db, db
+	mo.SameSource, mo.Memory, mo.Glossary = db, db, db
+	if o.Edge.Logger != nil {
+		mo.Logger = o.Edge.Logger
+	}
 	broker, err := machinery.New(mo)
 	if err != nil {
 		panic(err) // Validate has passed these options

@@ -124,6 +124,9 @@ func Build(store Store, o Options) Server {
 	eo, ao, wo := o.Parts()
 	mo := o.Machinery
 	mo.SameSource, mo.Memory = store, store
+	if g, ok := store.(machinery.Glossary); ok {
+		mo.Glossary = g
+	}
 	broker, err := machinery.New(mo)
 	if err != nil {
 		panic(err)
