@@ -24,7 +24,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/tolk-project/tolk/checks"
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/langdata"
 	"github.com/tolk-project/tolk/machinery"
 )
 
@@ -44,6 +46,9 @@ type Store interface {
 	// job's user may read, for the personal memory scope.
 	UserPrincipal(ctx context.Context, userID int64) (index.Principal, error)
 	FindPrivateProjects(ctx context.Context) ([]index.Project, error)
+	// FindLanguage gives the source language's plural rule, to pair a
+	// plural string's forms with the translation's.
+	FindLanguage(ctx context.Context, code string) (index.Language, error)
 }
 
 // Defaults of Options.
@@ -275,7 +280,14 @@ func (r *Runner) source(ctx context.Context, t *index.Translation, j index.AutoT
 	}
 	m := &machine{broker: r.opts.Machinery, threshold: p.Threshold, req: machinery.Request{
 		SourceLanguage: t.Component.SourceLanguage, TargetLanguage: t.LanguageCode,
-		ProjectID: t.Component.ProjectID, ComponentID: t.ComponentID}}
+		ProjectID: t.Component.ProjectID, ComponentID: t.ComponentID}, targetForms: max(t.Language.Plural.Number, 1)}
+	src, err := r.store.FindLanguage(ctx, t.Component.SourceLanguage)
+	switch {
+	case err == nil:
+		m.plurals = pluralMap(src.Plural, t.Language.Plural)
+	case !errors.Is(err, index.ErrNotFound): // a code the index lacks pairs forms by place
+		return nil, err
+	}
 	if m.req.UserID, m.req.Hidden, err = r.personal(ctx, j); err != nil {
 		return nil, err
 	}
@@ -349,19 +361,53 @@ func (o *others) translate(ctx context.Context, units []index.Unit) ([]index.Aut
 // machine asks the chosen engines, best rank first, for the units none
 // before it answered at the threshold; the best candidate an engine
 // gives at or above the threshold wins (the reference's
-// AutoTranslate.process_mt). Strings with plural forms are left out: an
-// engine translates one text.
+// AutoTranslate.process_mt). A string with plural forms has each source
+// form translated and each of the translation's forms filled from the
+// source form the reference's plural mapper pairs it with (plurals); it
+// is translated when every form it needs is.
 type machine struct {
 	broker    *machinery.Broker
 	engines   []machinery.Configured
 	threshold int
 	req       machinery.Request
+	// targetForms is the translation's number of plural forms; plurals
+	// pairs them with the source language's (nil: by place, the last
+	// source form for the rest).
+	targetForms int
+	plurals     *checks.PluralMap
+}
+
+// pluralMap pairs the forms of the target plural rule with the source
+// rule's, as the checks pair them (checks.NewPluralMap, the reference's
+// PluralMapper); nil when a formula does not compile.
+func pluralMap(src, tgt index.Plural) *checks.PluralMap {
+	sf, err1 := langdata.CompilePlural(src.Formula)
+	tf, err2 := langdata.CompilePlural(tgt.Formula)
+	if err1 != nil || err2 != nil {
+		return nil
+	}
+	return checks.NewPluralMap(src.Number, sf, tgt.Number, tf)
+}
+
+// sourceForm is the source form of unit u the translation's plural
+// form i is made from.
+func (m *machine) sourceForm(u *index.Unit, i int) int {
+	n := len(u.Source)
+	switch {
+	case n == 1:
+		return 0
+	case m.plurals != nil && n == m.plurals.SourceForms:
+		return m.plurals.Source[i]
+	case m.plurals != nil:
+		return n - 1 // another number of forms than the language's: the last, as the checks pair them
+	}
+	return min(i, n-1)
 }
 
 func (m *machine) translate(ctx context.Context, units []index.Unit) ([]index.AutoResult, error) {
 	var todo []*index.Unit
 	for i := range units {
-		if len(units[i].Source) == 1 && units[i].Source[0] != "" {
+		if len(units[i].Source) > 0 && !slices.Contains(units[i].Source, "") {
 			todo = append(todo, &units[i])
 		}
 	}
@@ -405,17 +451,31 @@ const mtChunk = 50
 // threshold and the units left.
 func (m *machine) ask(ctx context.Context, c machinery.Configured, units []*index.Unit) (found []index.AutoResult, missed []*index.Unit, err error) {
 	req := m.req
-	req.Texts = make([]string, len(units))
+	first := make([]int, len(units)) // where each unit's source forms start in req.Texts
 	for i, u := range units {
-		req.Texts[i] = u.Source[0]
+		first[i] = len(req.Texts)
+		req.Texts = append(req.Texts, u.Source...)
 	}
 	answers, err := m.broker.Translate(ctx, c, req)
 	if err != nil {
 		return nil, nil, err
 	}
 	for i, u := range units {
-		if len(answers[i]) > 0 && answers[i][0].Quality >= m.threshold && answers[i][0].Text != "" {
-			found = append(found, index.AutoResult{UnitID: u.ID, Target: []string{answers[i][0].Text}})
+		forms := 1
+		if len(u.Source) > 1 {
+			forms = m.targetForms
+		}
+		target := make([]string, forms)
+		for f := range target {
+			a := answers[first[i]+m.sourceForm(u, f)]
+			if len(a) == 0 || a[0].Quality < m.threshold || a[0].Text == "" {
+				target = nil
+				break
+			}
+			target[f] = a[0].Text
+		}
+		if target != nil {
+			found = append(found, index.AutoResult{UnitID: u.ID, Target: target})
 		} else {
 			missed = append(missed, u)
 		}

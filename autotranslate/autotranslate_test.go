@@ -2,8 +2,11 @@ package autotranslate
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
@@ -392,6 +395,107 @@ func TestPersonalScopeHidesPrivate(t *testing.T) {
 	<-done
 	if j, err = db.FindAutoTranslateJob(ctx, j.ID); err != nil || j.Err != "" || j.Updated != 0 {
 		t.Errorf("job = %+v, %v; want nothing from the private project ann may not read", j, err)
+	}
+	indextest.CheckCounts(t, db)
+}
+
+// TestMachinePlurals: a plural string is translated from a machine
+// translation service form by form, each of the translation's forms
+// from the source form the reference's plural mapper pairs it with
+// (Polish one ← English one, few and many ← other); a string whose
+// form the service leaves untranslated is left as it was.
+func TestMachinePlurals(t *testing.T) {
+	ctx := context.Background()
+	db := indextest.Open(t)
+	var langs []index.Language
+	for _, code := range []string{"en", "de", "pl"} {
+		l, _ := langdata.Default().Get(code)
+		langs = append(langs, l)
+	}
+	if err := db.SeedLanguages(ctx, langs); err != nil {
+		t.Fatal(err)
+	}
+	p := servertest.MustProject(t, db, index.Project{Name: "P", Slug: "p"})
+	c := index.DefaultComponent()
+	c.ProjectID, c.Name, c.Slug, c.Template = p.ID, "App", "app", "en.json"
+	c.Repo, c.Branch, c.Filemask = "file:///srv/app.git", "main", "*.json"
+	c = servertest.MustComponent(t, db, c)
+	plural := func(key string, forms ...string) index.ImportUnit {
+		return index.ImportUnit{Context: key, Source: forms, Target: forms, State: index.StateReadOnly}
+	}
+	src := []index.ImportUnit{plural("files", "%d file", "%d files"), plural("dirs", "%d folder", "%d untranslatable"),
+		servertest.Unit("hello", "Hello", "Hello", index.StateReadOnly)}
+	id := servertest.MustImport(t, db, index.TranslationImport{ComponentID: c.ID, LanguageCode: "en",
+		Filename: "en.json", Revision: "1", IsSource: true, IsTemplate: true, Monolingual: true, Units: src})
+	for _, lang := range []string{"de", "pl"} {
+		n := 2
+		if lang == "pl" {
+			n = 3
+		}
+		var units []index.ImportUnit
+		for _, u := range src {
+			empty := make([]string, len(u.Source))
+			if len(u.Source) > 1 {
+				empty = make([]string, n)
+			}
+			units = append(units, index.ImportUnit{Context: u.Context, Source: u.Source, Target: empty, State: index.StateEmpty})
+		}
+		servertest.MustImport(t, db, index.TranslationImport{ComponentID: c.ID, LanguageCode: lang,
+			Filename: lang + ".json", Revision: "1", Monolingual: true, SourceTranslationID: id, Units: units})
+	}
+	// A LibreTranslate that translates by upper-casing, except the
+	// texts it does not know.
+	libre := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/languages" {
+			fmt.Fprint(w, `[{"code":"en","name":"English","targets":["de","pl"]}]`)
+			return
+		}
+		var req struct {
+			Q      []string `json:"q"`
+			Target string   `json:"target"`
+		}
+		json.NewDecoder(r.Body).Decode(&req)
+		out := make([]string, len(req.Q))
+		for i, q := range req.Q {
+			if !strings.Contains(q, "untranslatable") {
+				out[i] = req.Target + ":" + strings.ToUpper(q)
+			}
+		}
+		json.NewEncoder(w).Encode(map[string]any{"translatedText": out})
+	}))
+	defer libre.Close()
+	broker, err := machinery.New(machinery.Options{Site: map[string]machinery.Config{"libretranslate": {"url": libre.URL}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := New(db, Options{Machinery: broker})
+	t.Cleanup(r.Close)
+	for lang, want := range map[string]map[string]string{
+		"de": {"files": "de:%D FILE|de:%D FILES", "dirs": "|", "hello": "de:HELLO"},
+		"pl": {"files": "pl:%D FILE|pl:%D FILES|pl:%D FILES", "dirs": "||", "hello": "pl:HELLO"},
+	} {
+		tr, err := db.FindTranslation(ctx, "p", "app", lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		j, done, err := r.Start(ctx, tr, 0, index.AutoTranslateParams{Mode: index.AutoTranslate, Query: index.AutoDefaultQuery,
+			Source: index.AutoSourceMT, Engines: []string{"libretranslate"}, Threshold: 80})
+		if err != nil {
+			t.Fatal(err)
+		}
+		<-done
+		if j, err = db.FindAutoTranslateJob(ctx, j.ID); err != nil || j.Err != "" || j.Updated != 2 {
+			t.Errorf("%s: job %+v, %v; want 2 strings updated", lang, j, err)
+		}
+		units, _, err := db.FindUnits(ctx, index.UnitFilter{TranslationID: tr.ID, Page: index.Page{Number: 1, Size: 10}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, u := range units {
+			if got := strings.Join(u.Target, "|"); got != want[u.Context] {
+				t.Errorf("%s %s: %q, want %q", lang, u.Context, got, want[u.Context])
+			}
+		}
 	}
 	indextest.CheckCounts(t, db)
 }
