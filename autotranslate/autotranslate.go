@@ -280,7 +280,8 @@ func (r *Runner) source(ctx context.Context, t *index.Translation, j index.AutoT
 	}
 	m := &machine{broker: r.opts.Machinery, threshold: p.Threshold, req: machinery.Request{
 		SourceLanguage: t.Component.SourceLanguage, TargetLanguage: t.LanguageCode,
-		ProjectID: t.Component.ProjectID, ComponentID: t.ComponentID}, targetForms: max(t.Language.Plural.Number, 1)}
+		ProjectID: t.Component.ProjectID, ComponentID: t.ComponentID}, targetForms: max(t.Language.Plural.Number, 1),
+		failed: map[string]error{}}
 	src, err := r.store.FindLanguage(ctx, t.Component.SourceLanguage)
 	switch {
 	case err == nil:
@@ -375,6 +376,9 @@ type machine struct {
 	// source form for the rest).
 	targetForms int
 	plurals     *checks.PluralMap
+	// failed are the engines that failed in this job, by service id,
+	// with their errors: they are not asked again.
+	failed map[string]error
 }
 
 // pluralMap pairs the forms of the target plural rule with the source
@@ -413,6 +417,9 @@ func (m *machine) translate(ctx context.Context, units []index.Unit) ([]index.Au
 	}
 	var out []index.AutoResult
 	for _, c := range m.engines {
+		if m.failed[c.Service.ID] != nil {
+			continue
+		}
 		var rest []*index.Unit
 		before := len(out)
 		size := mtChunk
@@ -422,20 +429,38 @@ func (m *machine) translate(ctx context.Context, units []index.Unit) ([]index.Au
 			// chunks of mtChunk were four, each with its round trips.
 			size = max(len(todo), 1)
 		}
-		for chunk := range slices.Chunk(todo, size) {
-			found, missed, err := m.ask(ctx, c, chunk)
+		for start := 0; start < len(todo); start += size {
+			found, missed, err := m.ask(ctx, c, todo[start:min(start+size, len(todo))])
 			if errors.Is(err, machinery.ErrUnsupported) {
 				// This engine does not translate the pair.
 				rest, out = todo, out[:before]
 				break
 			}
 			if err != nil {
-				return nil, err // names the service
+				// A failing engine (it names itself) leaves its strings
+				// to the next ones, as the reference goes on past an
+				// engine's error, and is asked no more in this job:
+				// each batch would wait for its timeout again.
+				if ctx.Err() != nil {
+					return nil, err
+				}
+				m.failed[c.Service.ID] = err
+				rest = append(rest, todo[start:]...)
+				break
 			}
 			out, rest = append(out, found...), append(rest, missed...)
 		}
 		if todo = rest; len(todo) == 0 {
 			break
+		}
+	}
+	// Better than the reference, which logs its engines' errors and
+	// reports success: when every chosen engine failed, the job fails
+	// with the first one's error rather than updating nothing in
+	// silence.
+	if len(m.failed) == len(m.engines) {
+		for _, c := range m.engines {
+			return nil, m.failed[c.Service.ID]
 		}
 	}
 	return out, nil

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -496,6 +497,69 @@ func TestMachinePlurals(t *testing.T) {
 				t.Errorf("%s %s: %q, want %q", lang, u.Context, got, want[u.Context])
 			}
 		}
+	}
+	indextest.CheckCounts(t, db)
+}
+
+// TestMachineEngineFails: an engine that fails leaves its strings to the
+// next engine chosen, as the reference goes on past an engine's error;
+// with every chosen engine failing, the job fails naming the engine.
+func TestMachineEngineFails(t *testing.T) {
+	ctx := context.Background()
+	db, tr, _ := pairRunner(t, 5)
+	var brokenCalls int
+	var mu sync.Mutex
+	broken := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		brokenCalls++
+		mu.Unlock()
+		w.WriteHeader(http.StatusInternalServerError)
+	}))
+	defer broken.Close()
+	good := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/languages" {
+			fmt.Fprint(w, `[{"code":"en","name":"English","targets":["de"]}]`)
+			return
+		}
+		var req struct{ Q []string }
+		json.NewDecoder(r.Body).Decode(&req)
+		for i := range req.Q {
+			req.Q[i] = "DE " + req.Q[i]
+		}
+		json.NewEncoder(w).Encode(map[string]any{"translatedText": req.Q})
+	}))
+	defer good.Close()
+	broker, err := machinery.New(machinery.Options{Site: map[string]machinery.Config{
+		"apertium-apy": {"url": broken.URL}, "libretranslate": {"url": good.URL}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := New(db, Options{Machinery: broker, BatchSize: 2})
+	t.Cleanup(r.Close)
+	run := func(engines ...string) index.AutoTranslateJob {
+		t.Helper()
+		j, done, err := r.Start(ctx, tr, 0, index.AutoTranslateParams{Mode: index.AutoSuggest, Query: index.AutoDefaultQuery,
+			Source: index.AutoSourceMT, Engines: engines, Threshold: 80})
+		if err != nil {
+			t.Fatal(err)
+		}
+		<-done
+		if j, err = db.FindAutoTranslateJob(ctx, j.ID); err != nil {
+			t.Fatal(err)
+		}
+		return j
+	}
+	if j := run("apertium-apy"); !strings.HasPrefix(j.Err, "Apertium APy: ") || j.Updated != 0 {
+		t.Errorf("only a broken engine: %+v", j)
+	}
+	if j := run("apertium-apy", "libretranslate"); j.Err != "" || j.Updated != 5 {
+		t.Errorf("a broken engine before a good one: %+v", j)
+	}
+	mu.Lock()
+	calls := brokenCalls
+	mu.Unlock()
+	if calls != 2 {
+		t.Errorf("the broken engine was asked %d times in two jobs, the second of three batches; want once a job", calls)
 	}
 	indextest.CheckCounts(t, db)
 }
