@@ -49,6 +49,9 @@ type Store interface {
 	// FindLanguage gives the source language's plural rule, to pair a
 	// plural string's forms with the translation's.
 	FindLanguage(ctx context.Context, code string) (index.Language, error)
+	// TranslationAuthors names who made the memory matches an "mt" run
+	// copies, whom the changes credit.
+	TranslationAuthors(ctx context.Context, unitIDs []int64) (map[int64]int64, error)
 }
 
 // Defaults of Options.
@@ -281,7 +284,7 @@ func (r *Runner) source(ctx context.Context, t *index.Translation, j index.AutoT
 	m := &machine{broker: r.opts.Machinery, threshold: p.Threshold, req: machinery.Request{
 		SourceLanguage: t.Component.SourceLanguage, TargetLanguage: t.LanguageCode,
 		ProjectID: t.Component.ProjectID, ComponentID: t.ComponentID}, targetForms: max(t.Language.Plural.Number, 1),
-		failed: map[string]error{}}
+		failed: map[string]error{}, authors: r.store.TranslationAuthors}
 	src, err := r.store.FindLanguage(ctx, t.Component.SourceLanguage)
 	switch {
 	case err == nil:
@@ -379,6 +382,9 @@ type machine struct {
 	// failed are the engines that failed in this job, by service id,
 	// with their errors: they are not asked again.
 	failed map[string]error
+	// authors names who made the units' current translations
+	// (Store.TranslationAuthors).
+	authors func(ctx context.Context, unitIDs []int64) (map[int64]int64, error)
 }
 
 // pluralMap pairs the forms of the target plural rule with the source
@@ -485,12 +491,14 @@ func (m *machine) ask(ctx context.Context, c machinery.Configured, units []*inde
 	if err != nil {
 		return nil, nil, err
 	}
+	var from []int64 // the memory's unit each found result copies, 0 for none
 	for i, u := range units {
 		forms := 1
 		if len(u.Source) > 1 {
 			forms = m.targetForms
 		}
 		target := make([]string, forms)
+		var unit int64
 		for f := range target {
 			a := answers[first[i]+m.sourceForm(u, f)]
 			if len(a) == 0 || a[0].Quality < m.threshold || a[0].Text == "" {
@@ -498,14 +506,40 @@ func (m *machine) ask(ctx context.Context, c machinery.Configured, units []*inde
 				break
 			}
 			target[f] = a[0].Text
+			unit = cmp.Or(unit, a[0].UnitID)
 		}
 		if target != nil {
 			found = append(found, index.AutoResult{UnitID: u.ID, Target: target})
+			from = append(from, unit)
 		} else {
 			missed = append(missed, u)
 		}
 	}
-	return found, missed, nil
+	return found, missed, m.credit(ctx, found, from)
+}
+
+// credit sets the user of each result copied from a memory match of a
+// string's translation (from[i], 0 for none) to whoever made that
+// translation, as the reference records its memory entry's user on the
+// change; the others stay the job's user's.
+func (m *machine) credit(ctx context.Context, found []index.AutoResult, from []int64) error {
+	var ids []int64
+	for _, id := range from {
+		if id != 0 {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 || m.authors == nil {
+		return nil
+	}
+	authors, err := m.authors(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for i := range found {
+		found[i].UserID = authors[from[i]]
+	}
+	return nil
 }
 
 // newID returns a random (version 4) UUID, the form of the reference's

@@ -563,3 +563,76 @@ func TestMachineEngineFails(t *testing.T) {
 	}
 	indextest.CheckCounts(t, db)
 }
+
+// TestMemoryCreditsAuthor: a string translated from a memory match of
+// another string's translation is credited, on its change 6, to whoever
+// made that translation, as the reference records its memory entry's
+// user; a match nobody made (an imported file's) is the asker's.
+func TestMemoryCreditsAuthor(t *testing.T) {
+	ctx := context.Background()
+	db, tr, _ := pairRunner(t, 3)
+	users := map[string]int64{}
+	for _, name := range []string{"ann", "bob"} {
+		u, err := db.CreateUser(ctx, index.User{Username: name, Email: name + "@example.com", IsActive: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		users[name] = u.ID
+	}
+	// No propagation of bob's edit to the string to translate.
+	for _, slug := range []string{"old", "new"} {
+		c, err := db.FindComponent(ctx, "p", slug)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.AllowTranslationPropagation = false
+		if _, _, err := db.SaveComponent(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old, err := db.FindTranslation(ctx, "p", "old", "de")
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := db.FindUnitIDByHash(ctx, old.ID, index.IDHash(true, nil, "k0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.UpdateUnit(ctx, id, index.Actor{UserID: users["bob"], AuthorID: users["bob"]},
+		func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+			return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{"Bobs Zeichenkette"}, State: index.StateTranslated}}, nil
+		}); err != nil {
+		t.Fatal(err)
+	}
+	broker, err := machinery.New(machinery.Options{Memory: db,
+		Site: map[string]machinery.Config{"weblate-translation-memory": {}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := New(db, Options{Machinery: broker})
+	t.Cleanup(r.Close)
+	j, done, err := r.Start(ctx, tr, users["ann"], index.AutoTranslateParams{Mode: index.AutoTranslate,
+		Query: index.AutoDefaultQuery, Source: index.AutoSourceMT, Engines: []string{"weblate-translation-memory"},
+		Threshold: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	if j, err = db.FindAutoTranslateJob(ctx, j.ID); err != nil || j.Err != "" || j.Updated != 3 {
+		t.Fatalf("job %+v, %v", j, err)
+	}
+	changes, _, err := db.FindChanges(ctx, index.ChangeFilter{TranslationID: tr.ID,
+		Actions: []index.Action{index.ActionAutoTranslated}, Page: index.Page{Number: 1, Size: 10}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	by := map[string]int64{}
+	for _, c := range changes {
+		by[c.Target] = c.UserID
+	}
+	want := map[string]int64{"Bobs Zeichenkette": users["bob"], "Zeichenkette 1": users["ann"], "Zeichenkette 2": users["ann"]}
+	if fmt.Sprint(by) != fmt.Sprint(want) {
+		t.Errorf("changes 6 by target: %v, want %v", by, want)
+	}
+	indextest.CheckCounts(t, db)
+}

@@ -65,6 +65,11 @@ type Translation struct {
 	// ShowQuality says whether the quality means something to a
 	// translator: a match's similarity does, a fixed max score does not.
 	ShowQuality bool
+	// UnitID is, for a memory match of a string's current translation
+	// (not an imported entry), that string's unit: automatic
+	// translation credits whoever made the translation, as the
+	// reference credits its memory entry's user. 0 otherwise.
+	UnitID int64
 	// rank orders candidates of equal quality: the service's rank boost.
 	rank int
 }

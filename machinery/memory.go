@@ -52,8 +52,12 @@ func (m memoryEngine) Translate(ctx context.Context, req Request) ([][]Translati
 	out := make([][]Translation, len(matches))
 	for i, list := range matches {
 		for _, mm := range list {
-			out[i] = append(out[i], Translation{Text: mm.Target, Quality: mm.Quality, Service: memoryService.Name,
-				Source: mm.Source, Origin: index.MemoryOriginDisplay(mm.MemoryEntry, req.ProjectID), ShowQuality: true})
+			tr := Translation{Text: mm.Target, Quality: mm.Quality, Service: memoryService.Name,
+				Source: mm.Source, Origin: index.MemoryOriginDisplay(mm.MemoryEntry, req.ProjectID), ShowQuality: true}
+			if !mm.Imported && mm.ID%2 == 0 {
+				tr.UnitID = mm.ID / 2 // a unit's entry (index.MemoryEntry.ID)
+			}
+			out[i] = append(out[i], tr)
 		}
 	}
 	return out, nil

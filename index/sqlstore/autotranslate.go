@@ -187,6 +187,15 @@ func (db *DB) ApplyAutoTranslateBatch(ctx context.Context, jobID string, b index
 			if len(r.Target) != index.PluralForms(&u, t.Language.Plural.Number) {
 				continue // the plural forms do not fit the language
 			}
+			// The change is the credited user's: whoever made the
+			// memory match copied (AutoResult.UserID), else who asked.
+			actor := index.Actor{UserID: j.UserID, AuthorID: j.UserID}
+			if r.UserID != 0 {
+				actor = index.Actor{UserID: r.UserID, AuthorID: r.UserID}
+			}
+			if actor != e.actor {
+				e.actor, e.contributorChecked = actor, false
+			}
 			changed, err := applyAutoResult(e, &u, &t, &j, r, review)
 			if err != nil {
 				return err
@@ -240,7 +249,7 @@ func applyAutoResult(e *unitEditor, u *index.Unit, t *index.Translation, j *inde
 		if err := index.ValidateSuggestion(u, t, r.Target); err != nil {
 			return false, nil
 		}
-		out, err := addSuggestion(e, u, t, index.NewSuggestion{Target: r.Target, UserID: j.UserID}, index.SuggestionRights{})
+		out, err := addSuggestion(e, u, t, index.NewSuggestion{Target: r.Target, UserID: e.actor.UserID}, index.SuggestionRights{})
 		var fe *index.FieldError
 		if errors.As(err, &fe) {
 			return false, nil // similar to the translation, or suggested already
