@@ -265,6 +265,53 @@ func seedOne(tb testing.TB, db *sqlstore.DB, slug string, private bool, sources 
 	return t
 }
 
+// editAs saves text as the translation of unit id, by user.
+func editAs(tb testing.TB, db *sqlstore.DB, id, user int64, text string) {
+	tb.Helper()
+	if _, err := db.UpdateUnit(context.Background(), id, index.Actor{UserID: user, AuthorID: user},
+		func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+			return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{text}, State: index.StateTranslated}}, nil
+		}); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// mustUsers creates active users with the given names and returns
+// their ids by name.
+func mustUsers(tb testing.TB, db *sqlstore.DB, names ...string) map[string]int64 {
+	tb.Helper()
+	users := map[string]int64{}
+	for _, name := range names {
+		u, err := db.CreateUser(context.Background(), index.User{Username: name, Email: name + "@example.com", IsActive: true})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		users[name] = u.ID
+	}
+	return users
+}
+
+// memoryRunner is a runner whose machinery has the translation memory,
+// site-wide.
+func memoryRunner(tb testing.TB, db *sqlstore.DB) *Runner {
+	tb.Helper()
+	broker, err := machinery.New(machinery.Options{Memory: db,
+		Site: map[string]machinery.Config{"weblate-translation-memory": {}}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	r := New(db, Options{Machinery: broker})
+	tb.Cleanup(r.Close)
+	return r
+}
+
+// fromMemory are the parameters of an automatic translation from the
+// memory.
+func fromMemory(mode index.AutoMode, threshold int, personal bool) index.AutoTranslateParams {
+	return index.AutoTranslateParams{Mode: mode, Query: index.AutoDefaultQuery, Source: index.AutoSourceMT,
+		Engines: []string{"weblate-translation-memory"}, Threshold: threshold, Personal: personal}
+}
+
 // TestPersonalMemoryScope: automatic translation from the memory finds
 // what its user translated in another project (the personal scope, as
 // the reference passes the user to the memory), neither project sharing
@@ -278,14 +325,7 @@ func TestPersonalMemoryScope(t *testing.T) {
 	target := seedOne(t, db, "p", false, "Hello world", "Secret launch date")
 	pub := seedOne(t, db, "pub", false, "Hello world")
 	priv := seedOne(t, db, "priv", true, "Secret launch date")
-	users := map[string]int64{}
-	for _, name := range []string{"ann", "bob"} {
-		u, err := db.CreateUser(ctx, index.User{Username: name, Email: name + "@example.com", IsActive: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		users[name] = u.ID
-	}
+	users := mustUsers(t, db, "ann", "bob")
 	// ann holds a role in priv while she translates there.
 	grant := index.Grant{UserID: users["ann"], Role: "Translate", ProjectID: priv.Component.ProjectID}
 	if err := db.AddGrant(ctx, grant); err != nil {
@@ -300,25 +340,12 @@ func TestPersonalMemoryScope(t *testing.T) {
 		if err != nil || len(units) != 1 {
 			t.Fatalf("%s units: %v %v", tr.Component.Project.Slug, units, err)
 		}
-		if _, err := db.UpdateUnit(ctx, units[0].ID, index.Actor{UserID: users["ann"], AuthorID: users["ann"]},
-			func(index.Unit, index.Translation) (index.UnitUpdate, error) {
-				return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{text}, State: index.StateTranslated}}, nil
-			}); err != nil {
-			t.Fatal(err)
-		}
+		editAs(t, db, units[0].ID, users["ann"], text)
 	}
-	broker, err := machinery.New(machinery.Options{Memory: db,
-		Site: map[string]machinery.Config{"weblate-translation-memory": {}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := New(db, Options{Machinery: broker})
-	t.Cleanup(r.Close)
+	r := memoryRunner(t, db)
 	run := func(user string, personal bool) []string {
 		t.Helper()
-		_, done, err := r.Start(ctx, target, users[user], index.AutoTranslateParams{Mode: index.AutoSuggest,
-			Query: index.AutoDefaultQuery, Source: index.AutoSourceMT, Engines: []string{"weblate-translation-memory"},
-			Threshold: 80, Personal: personal})
+		_, done, err := r.Start(ctx, target, users[user], fromMemory(index.AutoSuggest, 80, personal))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -374,22 +401,9 @@ func TestPersonalScopeHidesPrivate(t *testing.T) {
 	if err != nil || len(units) != 1 {
 		t.Fatalf("priv units: %v %v", units, err)
 	}
-	if _, err := db.UpdateUnit(ctx, units[0].ID, index.Actor{UserID: ann.ID, AuthorID: ann.ID},
-		func(index.Unit, index.Translation) (index.UnitUpdate, error) {
-			return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{"Geheimes Startdatum"}, State: index.StateTranslated}}, nil
-		}); err != nil {
-		t.Fatal(err)
-	}
-	broker, err := machinery.New(machinery.Options{Memory: db,
-		Site: map[string]machinery.Config{"weblate-translation-memory": {}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := New(db, Options{Machinery: broker})
-	t.Cleanup(r.Close)
-	j, done, err := r.Start(ctx, target, ann.ID, index.AutoTranslateParams{Mode: index.AutoTranslate,
-		Query: index.AutoDefaultQuery, Source: index.AutoSourceMT, Engines: []string{"weblate-translation-memory"},
-		Threshold: 80, Personal: true})
+	editAs(t, db, units[0].ID, ann.ID, "Geheimes Startdatum")
+	r := memoryRunner(t, db)
+	j, done, err := r.Start(ctx, target, ann.ID, fromMemory(index.AutoTranslate, 80, true))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -571,14 +585,7 @@ func TestMachineEngineFails(t *testing.T) {
 func TestMemoryCreditsAuthor(t *testing.T) {
 	ctx := context.Background()
 	db, tr, _ := pairRunner(t, 3)
-	users := map[string]int64{}
-	for _, name := range []string{"ann", "bob"} {
-		u, err := db.CreateUser(ctx, index.User{Username: name, Email: name + "@example.com", IsActive: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		users[name] = u.ID
-	}
+	users := mustUsers(t, db, "ann", "bob")
 	// No propagation of bob's edit to the string to translate.
 	for _, slug := range []string{"old", "new"} {
 		c, err := db.FindComponent(ctx, "p", slug)
@@ -598,22 +605,9 @@ func TestMemoryCreditsAuthor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.UpdateUnit(ctx, id, index.Actor{UserID: users["bob"], AuthorID: users["bob"]},
-		func(index.Unit, index.Translation) (index.UnitUpdate, error) {
-			return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{"Bobs Zeichenkette"}, State: index.StateTranslated}}, nil
-		}); err != nil {
-		t.Fatal(err)
-	}
-	broker, err := machinery.New(machinery.Options{Memory: db,
-		Site: map[string]machinery.Config{"weblate-translation-memory": {}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := New(db, Options{Machinery: broker})
-	t.Cleanup(r.Close)
-	j, done, err := r.Start(ctx, tr, users["ann"], index.AutoTranslateParams{Mode: index.AutoTranslate,
-		Query: index.AutoDefaultQuery, Source: index.AutoSourceMT, Engines: []string{"weblate-translation-memory"},
-		Threshold: 100})
+	editAs(t, db, id, users["bob"], "Bobs Zeichenkette")
+	r := memoryRunner(t, db)
+	j, done, err := r.Start(ctx, tr, users["ann"], fromMemory(index.AutoTranslate, 100, false))
 	if err != nil {
 		t.Fatal(err)
 	}
