@@ -40,6 +40,7 @@ type Store interface {
 	FindTranslationByID(ctx context.Context, id int64) (index.Translation, error)
 	FindMachinerySettings(ctx context.Context, projectID int64) (index.MachinerySettings, error)
 	FindSameSource(ctx context.Context, f index.SameSourceFilter) ([]index.SameSourceMatch, error)
+	ComponentStore
 }
 
 // Defaults of Options.
@@ -71,13 +72,10 @@ type Runner struct {
 	stop  context.CancelFunc
 	wg    sync.WaitGroup
 
-	mu sync.Mutex // guards running and addonRuns
+	mu sync.Mutex // guards running and pruned
 	// running are the jobs this process runs, each with the function
 	// that cancels it for good (CancelJob).
 	running map[string]*run
-	// addonRuns are the components whose add-ons RunAddons is running:
-	// false when another run is to follow.
-	addonRuns map[int64]bool
 	// pruned is when Start last dropped expired jobs (guarded by mu).
 	pruned time.Time
 }

@@ -25,23 +25,20 @@ import (
 // not parse, or a commit that fails, is an alert on the component; the
 // commit or update that ran the add-on goes on.
 
-// cleanupLocked runs the cleanup add-ons that cover c, and those of the
-// components linked to it, on c's checkout, and returns the commits they
-// made; the caller holds the checkout's lock.
-func (s *Service) cleanupLocked(ctx context.Context, repo *vcs.Repo, c index.Component) []string {
-	comps := []index.Component{c}
-	if links, err := s.linksOf(ctx, c); err == nil {
-		comps = append(comps, links...)
-	}
+// cleanupLocked runs the cleanup add-ons that cover c, and those of
+// links (the components linked to it), on c's checkout, and returns the
+// commits they made; the caller holds the checkout's lock.
+func (s *Service) cleanupLocked(ctx context.Context, repo *vcs.Repo, c index.Component, links []index.Component,
+	jc *jobCache) []string {
 	var made []string
-	for _, comp := range comps {
-		all, err := s.store.FindAddons(ctx, index.AddonFilter{ProjectID: comp.ProjectID})
+	for _, comp := range append([]index.Component{c}, links...) {
+		all, err := jc.covering(ctx, comp)
 		if err != nil {
 			s.addonAlert(ctx, index.AddonCleanup, comp, err)
 			continue
 		}
 		for _, name := range []string{index.AddonCleanup, index.AddonCleanupBlank} {
-			if !slices.ContainsFunc(all, func(a index.Addon) bool { return a.Name == name && a.Covers(comp.ProjectID, comp.ID) }) {
+			if !slices.ContainsFunc(all, func(a index.Addon) bool { return a.Name == name }) {
 				continue
 			}
 			h, err := s.cleanupOne(ctx, repo, comp, name)
