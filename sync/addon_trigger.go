@@ -67,8 +67,8 @@ func (s *Service) runAddon(ctx context.Context, a index.Addon, c index.Component
 		}
 		return map[string]int{"updated": n}, err
 	case index.AddonDiscovery:
-		made, err := s.DiscoverCreate(ctx, a, c)
-		return map[string]int{"created": len(made)}, err
+		made, removed, err := s.DiscoverCreate(ctx, a, c)
+		return map[string]int{"created": len(made), "removed": len(removed)}, err
 	}
 	repo, unlock, err := s.lockedCheckout(ctx, c)
 	if err != nil {

@@ -30,6 +30,9 @@ type AddonRunStore interface {
 	// CreateComponent saves a new component (resolving a weblate://
 	// link) and records its creation.
 	CreateComponent(ctx context.Context, c index.Component, by index.Actor) (index.Component, error)
+	// DeleteComponent removes a component with its translations and
+	// records its removal (38) by the actor.
+	DeleteComponent(ctx context.Context, id int64, by index.Actor) (index.Component, error)
 }
 
 // addonRunTimeout bounds one background add-on run.
