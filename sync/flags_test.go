@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/indextest"
 )
 
 // TestFlagAddons: with weblate.flags.same_edit on the project, a string
@@ -58,4 +59,41 @@ func TestFlagAddons(t *testing.T) {
 	if s := state("en", "no"); s != index.StateReadOnly {
 		t.Errorf("en no (the source) = state %d, want read-only", s)
 	}
+
+	// source_edit on the project: the template's new strings need
+	// editing where the template is editable; before, and on strings
+	// flagged read-only, they stay as they come.
+	install(index.AddonFlagsSourceEdit, 0)
+	more := func(keys ...string) {
+		t.Helper()
+		en, de := "{\n  \"hello\": \"Hello\",\n  \"no\": \"No\"", "{\n  \"hello\": \"Hallo\",\n  \"no\": \"Nein\""
+		for _, k := range keys {
+			en += ",\n  \"" + k + "\": \"" + k + "\""
+			de += ",\n  \"" + k + "\": \"" + k + "-de\""
+		}
+		e.upstream(t, map[string]string{"locales/en.json": en + "\n}\n", "locales/de.json": de + "\n}\n"}, "more")
+		if err := e.svc.Pull(ctx, e.c, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	more("later")
+	if s := state("en", "later"); s != index.StateReadOnly {
+		t.Errorf("en later, template not editable = state %d, want read-only", s)
+	}
+	e.c.EditTemplate = true
+	var err error
+	if e.c, _, err = e.db.SaveComponent(ctx, e.c); err != nil {
+		t.Fatal(err)
+	}
+	more("later", "new")
+	if s := state("en", "new"); s != index.StateFuzzy {
+		t.Errorf("en new under source_edit = state %d, want needs editing", s)
+	}
+	if s := state("en", "later"); s != index.StateReadOnly {
+		t.Errorf("en later, there before = state %d, want read-only", s)
+	}
+	if s := state("de", "new"); s != index.StateFuzzy {
+		t.Errorf("de new under target_edit = state %d, want needs editing", s)
+	}
+	indextest.CheckCounts(t, e.db)
 }

@@ -298,5 +298,7 @@ func flagAddons(ctx context.Context, jc *jobCache, c index.Component) (index.New
 			f.Set(a.Name)
 		}
 	}
+	// A project's source_edit skips the components it does not fit.
+	f.SourceEdit = f.SourceEdit && c.EditTemplate && c.IsMonolingual()
 	return f, nil
 }
