@@ -42,12 +42,11 @@ func (s *Service) cleanupLocked(ctx context.Context, repo *vcs.Repo, c index.Com
 				continue
 			}
 			h, err := s.cleanupOne(ctx, repo, comp, name)
+			if h != "" { // committed, whatever failed after
+				made = append(made, h)
+			}
 			if err != nil {
 				s.addonAlert(ctx, name, comp, err)
-				continue
-			}
-			if h != "" {
-				made = append(made, h)
 			}
 		}
 	}
@@ -153,9 +152,18 @@ func (s *Service) addonCommit(ctx context.Context, repo *vcs.Repo, comp index.Co
 	if errors.Is(err, vcs.ErrNothingToCommit) {
 		return "", nil
 	}
-	if err == nil {
-		s.opts.Logger.Info("add-on committed", "addon", name, "project", comp.Project.Slug, "component", comp.Slug,
-			"files", len(files), "commit", h)
+	if err != nil {
+		return "", err
 	}
-	return h, err
+	s.opts.Logger.Info("add-on committed", "addon", name, "project", comp.Project.Slug, "component", comp.Slug,
+		"files", len(files), "commit", h)
+	// The reference logs an add-on's commits in its activity log only;
+	// Tolk records them in the component's change log as the commit
+	// they are (17), by nobody, as the squash add-on's.
+	what := fmt.Sprintf("%d files", len(files))
+	if len(files) == 1 {
+		what = "1 file"
+	}
+	return h, s.store.RecordRepositoryChange(ctx, comp.ID, index.ActionCommit, 0,
+		fmt.Sprintf("%s (%s): %s, %.12s", verbose, name, what, h))
 }
