@@ -76,24 +76,22 @@ func TestFlagAddons(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	more("later")
-	if s := state("en", "later"); s != index.StateReadOnly {
-		t.Errorf("en later, template not editable = state %d, want read-only", s)
+	want := func(lang, key string, s index.State, why string) {
+		t.Helper()
+		if got := state(lang, key); got != s {
+			t.Errorf("%s %s (%s) = state %d, want %d", lang, key, why, got, s)
+		}
 	}
+	more("later")
+	want("en", "later", index.StateReadOnly, "template not editable")
 	e.c.EditTemplate = true
 	var err error
 	if e.c, _, err = e.db.SaveComponent(ctx, e.c); err != nil {
 		t.Fatal(err)
 	}
 	more("later", "new")
-	if s := state("en", "new"); s != index.StateFuzzy {
-		t.Errorf("en new under source_edit = state %d, want needs editing", s)
-	}
-	if s := state("en", "later"); s != index.StateReadOnly {
-		t.Errorf("en later, there before = state %d, want read-only", s)
-	}
-	if s := state("de", "new"); s != index.StateFuzzy {
-		t.Errorf("de new under target_edit = state %d, want needs editing", s)
-	}
+	want("en", "new", index.StateFuzzy, "under source_edit")
+	want("en", "later", index.StateReadOnly, "there before")
+	want("de", "new", index.StateFuzzy, "under target_edit")
 	indextest.CheckCounts(t, e.db)
 }
