@@ -110,7 +110,7 @@ func (s *Server) readAddonConfig(pl *payload, a *index.Addon) bool {
 		a.Discovery = s.readDiscovery(pl)
 		return true
 	case index.AddonAutoTranslate:
-		// autotranslate.ParseAddon reads the reference's fields, with
+		// index.ParseAutoTranslateAddon reads the reference's fields, with
 		// their older spellings and defaults, as the run takes them.
 		cfg := make(map[string]any, len(pl.fields))
 		for k, raw := range pl.fields {

@@ -155,6 +155,8 @@ func TestPseudolocaleAddonThroughAPI(t *testing.T) {
 			invalid([3]string{"configuration.var_multiplier", "max_value", "Ensure this value is less than or equal to 10."})},
 		{"prefix not a string", "/api/components/demo/app/addons/", `{` + name + `,"configuration":{"source":` + en + `,"target":` + de + `,"prefix":["["]}}`,
 			invalid([3]string{"configuration.prefix", "invalid", "Not a valid string."})},
+		{"include_readonly not a bool", "/api/components/demo/app/addons/", `{` + name + `,"configuration":{"source":` + en + `,"target":` + de + `,"include_readonly":"all"}}`,
+			invalid([3]string{"configuration.include_readonly", "invalid", "Must be a valid boolean."})},
 	} {
 		wantResponse(t, tc.name, do("POST", tc.path, tc.body), 400, tc.want)
 	}
@@ -273,6 +275,8 @@ func TestDiscoveryAddonThroughAPI(t *testing.T) {
 			invalid([3]string{"configuration.name_template", "invalid", `unknown variable "nom": the match has no such group`})},
 		{"confirm not a bool", config(`,"confirm":"perhaps"`),
 			invalid([3]string{"configuration.confirm", "invalid", "Must be a valid boolean."})},
+		{"remove not a bool", config(`,"remove":"sometimes","confirm":true`),
+			invalid([3]string{"configuration.remove", "invalid", "Must be a valid boolean."})},
 		{"preview", config(``), invalid([3]string{"configuration.confirm", "required",
 			"Please review and confirm the matched components (2): locales (locales, locales/*.json; 3 languages; exists as app);" +
 				" other (other, other/*.json; 2 languages; new)"})},

@@ -52,6 +52,7 @@ type Store interface {
 	// TranslationAuthors names who made the memory matches an "mt" run
 	// copies, whom the changes credit.
 	TranslationAuthors(ctx context.Context, unitIDs []int64) (map[int64]int64, error)
+	ComponentStore
 }
 
 // Defaults of Options.
@@ -83,13 +84,10 @@ type Runner struct {
 	stop  context.CancelFunc
 	wg    sync.WaitGroup
 
-	mu sync.Mutex // guards running and addonRuns
+	mu sync.Mutex // guards running and pruned
 	// running are the jobs this process runs, each with the function
 	// that cancels it for good (CancelJob).
 	running map[string]*run
-	// addonRuns are the components whose add-ons RunAddons is running:
-	// false when another run is to follow.
-	addonRuns map[int64]bool
 	// pruned is when Start last dropped expired jobs (guarded by mu).
 	pruned time.Time
 }

@@ -199,7 +199,8 @@ func TestAddon(t *testing.T) {
 		{map[string]any{"engines": "weblate"}, "configuration.engines"},
 		{map[string]any{"mode": []any{"x"}}, "configuration.mode"},
 	} {
-		p, _, err := ParseAddon(c.cfg)
+		a, err := index.ParseAutoTranslateAddon(c.cfg)
+		p := a.Params
 		got := fmt.Sprintf("%s %s %s %d %v", p.Mode, p.Query, p.Source, p.Threshold, p.Engines)
 		var fe *index.FieldError
 		if errors.As(err, &fe) {
@@ -210,20 +211,20 @@ func TestAddon(t *testing.T) {
 			got = err.Error()
 		}
 		if got != c.want {
-			t.Errorf("ParseAddon(%v) = %s, want %s", c.cfg, got, c.want)
+			t.Errorf("ParseAutoTranslateAddon(%v) = %s, want %s", c.cfg, got, c.want)
 		}
 	}
 
 	ctx := context.Background()
 	db, tr, r := pairRunner(t, 5)
-	p, component, err := ParseAddon(map[string]any{"mode": "translate", "component": "p/old"})
+	a, err := index.ParseAutoTranslateAddon(map[string]any{"mode": "translate", "component": "p/old"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.RunComponent(ctx, db, tr.Component, p, "p/missing"); err == nil {
+	if _, err := r.RunComponent(ctx, tr.Component, a.Params, "p/missing"); err == nil {
 		t.Error("a missing component ran")
 	}
-	n, err := r.RunComponent(ctx, db, tr.Component, p, component)
+	n, err := r.RunAddon(ctx, index.Addon{Name: index.AddonAutoTranslate, AutoTranslate: a}, tr.Component)
 	if err != nil || n != 5 {
 		t.Errorf("add-on run = %d, %v; want the 5 German strings", n, err)
 	}

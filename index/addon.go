@@ -165,3 +165,13 @@ type DeliveryResult struct {
 	Code    int
 	Error   string
 }
+
+// DailyAddon reports whether add-on name runs once a day besides its
+// other events: those the reference gives its daily event
+// (weblate.consistency.languages, weblate.generate.pseudolocale,
+// weblate.autotranslate.autotranslate; the reference's other daily
+// add-ons, removals and CDN, Tolk does not have). sync's scheduler runs
+// them.
+func DailyAddon(name string) bool {
+	return name == AddonLanguages || name == AddonPseudolocale || name == AddonAutoTranslate
+}

@@ -30,8 +30,11 @@ type Discovery struct {
 	BaseFileTemplate string // base_file_template
 	NewBaseTemplate  string // new_base_template
 	LanguageRegex    string // language_regex, "^[^.]+$" by default
-	Remove           bool   // remove: accepted and kept; Tolk never removes components it found (said in the API)
-	Confirm          bool   // confirm: false previews, creating nothing
+	// Remove removes, at each run, the components this add-on created
+	// whose files went away (sync's DiscoverCreate says which).
+	Remove bool // remove
+
+	Confirm bool // confirm: false previews, creating nothing
 }
 
 // templateVar is a {{ name }} of the discovery's templates.

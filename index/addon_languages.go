@@ -20,7 +20,7 @@ func init() { AddonNames = append(AddonNames, AddonLanguages) }
 // noConfigAddons are the add-ons without configuration; whatever a
 // client posts as theirs is ignored, as the reference's empty forms do.
 var noConfigAddons = map[string]bool{
-	AddonFlagsTargetEdit: true, AddonFlagsSameEdit: true, AddonLanguages: true,
+	AddonFlagsSourceEdit: true, AddonFlagsTargetEdit: true, AddonFlagsSameEdit: true, AddonLanguages: true,
 }
 
 // HasNoConfig reports whether the add-on name has no configuration.

@@ -17,6 +17,10 @@ type Component struct {
 	// Repo being a link (LinkTarget), 0 for none; stored as a column
 	// the store sets from Repo on every save, not among the settings.
 	LinkedID int64
+	// DiscoveredBy is the id of the weblate.discovery.discovery add-on
+	// that created the component, 0 for none; only that add-on's
+	// "remove" ever removes it. Kept among the settings: no client sets it.
+	DiscoveredBy int64
 
 	Name                        string
 	Slug                        string

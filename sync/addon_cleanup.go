@@ -25,32 +25,28 @@ import (
 // not parse, or a commit that fails, is an alert on the component; the
 // commit or update that ran the add-on goes on.
 
-// cleanupLocked runs the cleanup add-ons that cover c, and those of the
-// components linked to it, on c's checkout, and returns the commits they
-// made; the caller holds the checkout's lock.
-func (s *Service) cleanupLocked(ctx context.Context, repo *vcs.Repo, c index.Component) []string {
-	comps := []index.Component{c}
-	if links, err := s.linksOf(ctx, c); err == nil {
-		comps = append(comps, links...)
-	}
+// cleanupLocked runs the cleanup add-ons that cover c, and those of
+// links (the components linked to it), on c's checkout, and returns the
+// commits they made; the caller holds the checkout's lock.
+func (s *Service) cleanupLocked(ctx context.Context, repo *vcs.Repo, c index.Component, links []index.Component,
+	jc *jobCache) []string {
 	var made []string
-	for _, comp := range comps {
-		all, err := s.store.FindAddons(ctx, index.AddonFilter{ProjectID: comp.ProjectID})
+	for _, comp := range append([]index.Component{c}, links...) {
+		all, err := jc.covering(ctx, comp)
 		if err != nil {
 			s.addonAlert(ctx, index.AddonCleanup, comp, err)
 			continue
 		}
 		for _, name := range []string{index.AddonCleanup, index.AddonCleanupBlank} {
-			if !slices.ContainsFunc(all, func(a index.Addon) bool { return a.Name == name && a.Covers(comp.ProjectID, comp.ID) }) {
+			if !slices.ContainsFunc(all, func(a index.Addon) bool { return a.Name == name }) {
 				continue
 			}
 			h, err := s.cleanupOne(ctx, repo, comp, name)
+			if h != "" { // committed, whatever failed after
+				made = append(made, h)
+			}
 			if err != nil {
 				s.addonAlert(ctx, name, comp, err)
-				continue
-			}
-			if h != "" {
-				made = append(made, h)
 			}
 		}
 	}
@@ -156,9 +152,18 @@ func (s *Service) addonCommit(ctx context.Context, repo *vcs.Repo, comp index.Co
 	if errors.Is(err, vcs.ErrNothingToCommit) {
 		return "", nil
 	}
-	if err == nil {
-		s.opts.Logger.Info("add-on committed", "addon", name, "project", comp.Project.Slug, "component", comp.Slug,
-			"files", len(files), "commit", h)
+	if err != nil {
+		return "", err
 	}
-	return h, err
+	s.opts.Logger.Info("add-on committed", "addon", name, "project", comp.Project.Slug, "component", comp.Slug,
+		"files", len(files), "commit", h)
+	// The reference logs an add-on's commits in its activity log only;
+	// Tolk records them in the component's change log as the commit
+	// they are (17), by nobody, as the squash add-on's.
+	what := fmt.Sprintf("%d files", len(files))
+	if len(files) == 1 {
+		what = "1 file"
+	}
+	return h, s.store.RecordRepositoryChange(ctx, comp.ID, index.ActionCommit, 0,
+		fmt.Sprintf("%s (%s): %s, %.12s", verbose, name, what, h))
 }

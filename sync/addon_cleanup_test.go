@@ -3,6 +3,7 @@ package sync_test
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -93,6 +94,19 @@ func TestCleanupAddons(t *testing.T) {
 		`Tolk Bot | Update translation files | Updated by "Remove blank strings" add-on in Tolk.`} {
 		if !strings.Contains(subjects, want) {
 			t.Errorf("upstream log lacks %q:\n%s", want, subjects)
+		}
+	}
+	// Each add-on commit is in the change log too, by nobody.
+	commits, _, err := e.db.FindChanges(ctx, index.ChangeFilter{ComponentID: c.ID,
+		Actions: []index.Action{index.ActionCommit}, Page: index.Page{Number: 1, Size: 10}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{index.AddonCleanup, index.AddonCleanupBlank} {
+		if !slices.ContainsFunc(commits, func(ch index.Change) bool {
+			return ch.UserID == 0 && strings.Contains(ch.Target, "("+name+"): ")
+		}) {
+			t.Errorf("no commit change of %s in %+v", name, commits)
 		}
 	}
 	// An update bringing a stale key: the update's run takes it out.

@@ -67,7 +67,7 @@ func TestDiscoveryAddon(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	made, err := e.svc.DiscoverCreate(ctx, a, app)
+	made, _, err := e.svc.DiscoverCreate(ctx, a, app)
 	if err != nil || len(made) != 2 {
 		t.Fatalf("DiscoverCreate = %v, %v; want docs and web", made, err)
 	}
@@ -83,7 +83,7 @@ func TestDiscoveryAddon(t *testing.T) {
 		t.Errorf("web's languages = %v", codes)
 	}
 	// A second run finds nothing new.
-	if made, err := e.svc.DiscoverCreate(ctx, a, app); err != nil || len(made) != 0 {
+	if made, _, err := e.svc.DiscoverCreate(ctx, a, app); err != nil || len(made) != 0 {
 		t.Errorf("second run = %v, %v; want nothing", made, err)
 	}
 	// An update bringing a component: the update's run creates it.
@@ -146,4 +146,84 @@ func mktree(tb testing.TB, dir, lines string) string {
 		tb.Fatalf("git mktree: %v", err)
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// TestDiscoveryRemove: with "remove", the update after web and docs went
+// from the repository removes the two components the add-on created for
+// them (38 recorded for each, by nobody), and keeps help, whose files
+// are still there, and extra, linked to app by hand, whose files went
+// too: the add-on removes only what it created. Without "remove"
+// nothing goes.
+func TestDiscoveryRemove(t *testing.T) {
+	ctx := context.Background()
+	e := mustEnv(t)
+	url, work := mustRepo(t, map[string]string{
+		"po/app/en.json": `{"hello": "Hello"}`, "po/app/de.json": `{"hello": "Hallo"}`,
+		"po/web/en.json": `{"title": "Title"}`, "po/web/de.json": `{"title": "Titel"}`,
+		"po/docs/en.json": `{"intro": "Intro"}`, "po/help/en.json": `{"faq": "FAQ"}`,
+		"extra/en.json": `{"x": "X"}`, "extra/de.json": `{"x": "Ix"}`,
+	})
+	c := jsonComponent("app", url, "po/app/*.json", "po/app/en.json", "en")
+	c.LanguageCode = "posix"
+	app := e.reconcile(t, c)[0]
+	extra := jsonComponent("extra", index.LinkScheme+"test/app", "extra/*.json", "extra/en.json", "en")
+	extra.ProjectID = app.ProjectID
+	if _, err := e.db.CreateComponent(ctx, extra, index.Actor{}); err != nil {
+		t.Fatal(err)
+	}
+	cfg := discoveryConfig
+	cfg.Remove = true
+	a, err := e.db.CreateAddon(ctx, index.Addon{Name: index.AddonDiscovery, ProjectID: app.ProjectID,
+		ComponentID: app.ID, Discovery: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	made, removed, err := e.svc.DiscoverCreate(ctx, a, app)
+	if err != nil || len(made) != 3 || len(removed) != 0 {
+		t.Fatalf("DiscoverCreate = %v, %v, %v; want web, docs and help made", made, removed, err)
+	}
+	waitTasks(t, e)
+	git(t, work, "pull", "--quiet", "origin", "main")
+	git(t, work, "rm", "--quiet", "-r", "po/web", "po/docs", "extra")
+	git(t, work, "commit", "--quiet", "-m", "web, docs and extra go")
+	git(t, work, "push", "--quiet", "origin", "main")
+	// The linked components' imports fail on their missing templates;
+	// app's, which runs the add-on, does not.
+	if _, err := e.svc.ImportComponent(ctx, app); err == nil || strings.Contains(err.Error(), "import test/app") {
+		t.Fatalf("update = %v, want only the linked components' failures", err)
+	}
+	waitAddons(t, e)
+	waitTasks(t, e)
+	comps, err := e.db.FindComponents(ctx, app.ProjectID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var slugs []string
+	for _, k := range comps {
+		slugs = append(slugs, k.Slug)
+	}
+	slices.Sort(slugs)
+	if want := []string{"app", "extra", "help"}; !slices.Equal(slugs, want) {
+		t.Errorf("components after the update = %v, want %v", slugs, want)
+	}
+	gone, _, err := e.db.FindChanges(ctx, index.ChangeFilter{ProjectID: app.ProjectID,
+		Actions: []index.Action{index.ActionComponentRemoved}, Page: index.Page{Number: 1, Size: 10}})
+	if err != nil || len(gone) != 2 || gone[0].UserID != 0 {
+		t.Errorf("removals recorded = %+v, %v; want web's and docs', by nobody", gone, err)
+	}
+	// Without remove, a component whose files went stays.
+	a, err = e.db.UpdateAddon(ctx, a.ID, func(x *index.Addon) error { x.Discovery.Remove = false; return nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	git(t, work, "rm", "--quiet", "-r", "po/help")
+	git(t, work, "commit", "--quiet", "-m", "help goes")
+	git(t, work, "push", "--quiet", "origin", "main")
+	_, _ = e.svc.ImportComponent(ctx, app) // help's and extra's imports fail
+	waitAddons(t, e)
+	waitTasks(t, e)
+	if _, err := e.db.FindComponent(ctx, "test", "help"); err != nil {
+		t.Errorf("help without remove: %v", err)
+	}
+	indextest.CheckCounts(t, e.db)
 }

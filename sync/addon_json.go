@@ -25,22 +25,17 @@ import (
 
 // jsonRestyler returns the layout c's JSON customize add-on (its own,
 // else its project's) gives the files c's commits write, or nil.
-func (s *Service) jsonRestyler(ctx context.Context, c index.Component) func([]byte) []byte {
+func (s *Service) jsonRestyler(ctx context.Context, jc *jobCache, c index.Component) func([]byte) []byte {
 	if !slices.Contains(index.JSONFormats, c.FileFormat) {
 		return nil
 	}
-	all, err := s.store.FindAddons(ctx, index.AddonFilter{ProjectID: c.ProjectID})
+	all, err := jc.covering(ctx, c)
 	if err != nil {
 		s.opts.Logger.Error("find add-ons", "component", c.ID, "err", err)
 		return nil
 	}
-	var found *index.Addon
-	for i, a := range all {
-		if a.Name == index.AddonJSONCustomize && a.Covers(c.ProjectID, c.ID) && (found == nil || a.ComponentID != 0) {
-			found = &all[i]
-		}
-	}
-	if found == nil {
+	found, ok := componentAddon(all, index.AddonJSONCustomize)
+	if !ok {
 		return nil
 	}
 	st := tolkjson.Style{Indent: found.JSON.IndentText(), SortKeys: found.JSON.SortKeys}

@@ -25,12 +25,12 @@ import (
 // languagesOnAdd runs the add-on in the background for c's project if it
 // has one installed.
 func (s *Service) languagesOnAdd(ctx context.Context, c index.Component) {
-	addons, err := s.projectAddons(ctx, c.ProjectID, index.AddonLanguages)
+	addons, err := s.newJobCache().addons(ctx, c.ProjectID)
 	if err != nil {
 		s.opts.Logger.Error("find add-ons", "project", c.Project.Slug, "err", err)
 		return
 	}
-	if len(addons) > 0 {
+	if slices.ContainsFunc(addons, func(a index.Addon) bool { return a.Name == index.AddonLanguages }) {
 		s.QueueLanguageConsistency(c.ProjectID)
 	}
 }

@@ -67,8 +67,8 @@ func (s *Service) runAddon(ctx context.Context, a index.Addon, c index.Component
 		}
 		return map[string]int{"updated": n}, err
 	case index.AddonDiscovery:
-		made, err := s.DiscoverCreate(ctx, a, c)
-		return map[string]int{"created": len(made)}, err
+		made, removed, err := s.DiscoverCreate(ctx, a, c)
+		return map[string]int{"created": len(made), "removed": len(removed)}, err
 	}
 	repo, unlock, err := s.lockedCheckout(ctx, c)
 	if err != nil {
@@ -79,5 +79,10 @@ func (s *Service) runAddon(ctx context.Context, a index.Addon, c index.Component
 		return nil, fmt.Errorf("%s/%s shares the checkout of another component: trigger the add-on there",
 			c.Project.Slug, c.Slug)
 	}
-	return map[string]int{"commits": len(s.cleanupLocked(ctx, repo, c))}, nil
+	jc := s.newJobCache()
+	links, err := jc.links(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]int{"commits": len(s.cleanupLocked(ctx, repo, c, links, jc))}, nil
 }

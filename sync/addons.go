@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
+	"strconv"
 	"time"
 
 	"github.com/tolk-project/tolk/index"
@@ -30,6 +30,9 @@ type AddonRunStore interface {
 	// CreateComponent saves a new component (resolving a weblate://
 	// link) and records its creation.
 	CreateComponent(ctx context.Context, c index.Component, by index.Actor) (index.Component, error)
+	// DeleteComponent removes a component with its translations and
+	// records its removal (38) by the actor.
+	DeleteComponent(ctx context.Context, id int64, by index.Actor) (index.Component, error)
 }
 
 // addonRunTimeout bounds one background add-on run.
@@ -90,14 +93,85 @@ func (s *Service) WaitAddons(ctx context.Context) error {
 	}
 }
 
-// projectAddons returns the add-ons of the given name installed in the
-// project, on it or on any of its components.
-func (s *Service) projectAddons(ctx context.Context, projectID int64, name string) ([]index.Addon, error) {
-	all, err := s.store.FindAddons(ctx, index.AddonFilter{ProjectID: projectID})
+// jobCache is what one git job (an import with its linked components'
+// imports, a commit, an update's import and commit) reads of the index
+// once, at first need, and hands to each step instead of each step
+// reading it again: every add-on of each project the job's components
+// are in (for the flag add-ons and the background runs of an import,
+// the JSON layout, cleanup and squash of a commit), and the components
+// linked to the job's component. An add-on installed or changed during
+// the job applies from the next one. It belongs to one job: not safe
+// for concurrent use.
+type jobCache struct {
+	s         *Service
+	byProject map[int64][]index.Addon
+	linked    map[int64][]index.Component
+}
+
+// newJobCache returns an empty jobCache for one job.
+func (s *Service) newJobCache() *jobCache {
+	return &jobCache{s: s, byProject: map[int64][]index.Addon{}, linked: map[int64][]index.Component{}}
+}
+
+// links returns the components linked to c (Service.linksOf).
+func (j *jobCache) links(ctx context.Context, c index.Component) ([]index.Component, error) {
+	if l, ok := j.linked[c.ID]; ok {
+		return l, nil
+	}
+	l, err := j.s.linksOf(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	return slices.DeleteFunc(all, func(a index.Addon) bool { return a.Name != name }), nil
+	j.linked[c.ID] = l
+	return l, nil
+}
+
+// addons returns every add-on installed in the project, on it or on any
+// of its components, in id order.
+func (j *jobCache) addons(ctx context.Context, projectID int64) ([]index.Addon, error) {
+	if all, ok := j.byProject[projectID]; ok {
+		return all, nil
+	}
+	all, err := j.s.store.FindAddons(ctx, index.AddonFilter{ProjectID: projectID})
+	if err != nil {
+		return nil, err
+	}
+	if n := j.s.addonReads; n != nil {
+		n.Add(1)
+	}
+	j.byProject[projectID] = all
+	return all, nil
+}
+
+// covering returns the add-ons that apply to c, its project's and its
+// own, in id order: index.AddonFilter.Covering's selection.
+func (j *jobCache) covering(ctx context.Context, c index.Component) ([]index.Addon, error) {
+	all, err := j.addons(ctx, c.ProjectID)
+	if err != nil {
+		return nil, err
+	}
+	var out []index.Addon
+	for _, a := range all {
+		if a.Covers(c.ProjectID, c.ID) {
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+// componentAddon returns, of the add-ons covering a component, the one
+// named name that applies: the component's own, else its project's;
+// false when none. It is for the add-ons of which one applies (squash,
+// JSON layout), as the reference installs one of each per scope.
+func componentAddon(covering []index.Addon, name string) (index.Addon, bool) {
+	var found index.Addon
+	ok := false
+	for _, a := range covering {
+		if a.Name == name && (!ok || a.ComponentID != 0) {
+			found, ok = a, true
+		}
+	}
+	return found, ok
 }
 
 // addonAlert logs that add-on name failed on c and records it as an
@@ -119,21 +193,27 @@ func (s *Service) addonAlert(ctx context.Context, name string, c index.Component
 
 // afterImportAddons queues the background add-ons an import of c that
 // ended well triggers: the project's languages add-on when files were
-// read or went away (the project's languages may have changed), c's
+// read or went away (the project's languages may have changed), the
+// automatic translation add-ons covering c when strings were added,
+// changed or removed (the reference's component_update), c's
 // pseudolocale add-ons when strings were added or changed, c's
 // confirmed discovery add-ons when files were read or the checkout
 // moved. It runs under the import's lock, so it only reads and queues.
-func (s *Service) afterImportAddons(ctx context.Context, c index.Component, sum ImportSummary, moved bool) {
-	all, err := s.store.FindAddons(ctx, index.AddonFilter{ProjectID: c.ProjectID})
+func (s *Service) afterImportAddons(ctx context.Context, jc *jobCache, c index.Component, sum ImportSummary, moved bool) {
+	all, err := jc.addons(ctx, c.ProjectID)
 	if err != nil {
 		s.opts.Logger.Error("find add-ons", "project", c.Project.Slug, "err", err)
 		return
 	}
 	languages := false
+	var auto []index.Addon
 	for _, a := range all {
 		switch {
 		case a.Name == index.AddonLanguages:
 			languages = languages || sum.Parsed > 0 || len(sum.StaleRemoved) > 0
+		case !a.Covers(c.ProjectID, c.ID):
+		case a.Name == index.AddonAutoTranslate && sum.Added+sum.Updated+sum.Removed > 0:
+			auto = append(auto, a)
 		case a.ComponentID != c.ID:
 		case a.Name == index.AddonPseudolocale && sum.Added+sum.Updated > 0:
 			s.QueuePseudolocale(a, c, false)
@@ -144,4 +224,46 @@ func (s *Service) afterImportAddons(ctx context.Context, c index.Component, sum 
 	if languages {
 		s.QueueLanguageConsistency(c.ProjectID)
 	}
+	s.queueAutoTranslate(auto, c)
+}
+
+// AutoTranslator runs automatic translation for the
+// weblate.autotranslate.autotranslate add-on; autotranslate.Runner is
+// one. sync decides when (after an import that changed strings, and on
+// the daily turns) and coalesces the runs (inBackground).
+type AutoTranslator interface {
+	// RunAddon runs add-on a's configuration on every translation of c
+	// but its source, waiting for its jobs, and returns how many strings
+	// they updated.
+	RunAddon(ctx context.Context, a index.Addon, c index.Component) (int, error)
+}
+
+// autoTranslate runs automatic translation add-on a on c now.
+func (s *Service) autoTranslate(ctx context.Context, a index.Addon, c index.Component) error {
+	if s.opts.AutoTranslate == nil {
+		return nil
+	}
+	n, err := s.opts.AutoTranslate.RunAddon(ctx, a, c)
+	if err == nil {
+		s.opts.Logger.Info("automatic translation add-on", "addon", a.ID, "project", c.Project.Slug,
+			"component", c.Slug, "updated", n)
+	}
+	return err
+}
+
+// queueAutoTranslate runs the automatic translation add-ons todo on c in
+// the background, one after another; a failure is an alert on c. A run
+// asked for while one of c's is under way follows it once (inBackground),
+// with the add-ons the first asked for.
+func (s *Service) queueAutoTranslate(todo []index.Addon, c index.Component) {
+	if s.opts.AutoTranslate == nil || len(todo) == 0 {
+		return
+	}
+	s.inBackground("autotranslate:"+strconv.FormatInt(c.ID, 10), func(ctx context.Context) {
+		for _, a := range todo {
+			if err := s.autoTranslate(ctx, a, c); err != nil {
+				s.addonAlert(ctx, a.Name, c, err)
+			}
+		}
+	})
 }

@@ -51,13 +51,12 @@ const (
 // a new component is cloned once; Close or a later check removes it if
 // no import comes.
 func (s *Service) CheckComponent(ctx context.Context, c index.Component) (index.Component, error) {
+	if err := CheckFilemask(c); err != nil {
+		return c, err
+	}
 	mask, err := componentMask(c)
 	if err != nil {
-		field := "filemask"
-		if errors.Is(err, errLanguageRegex) {
-			field = "language_regex"
-		}
-		return c, index.FieldErr(field, "invalid", err.Error())
+		return c, err
 	}
 	if index.IsLink(c.Repo) {
 		return c, s.checkLinked(ctx, c, mask)

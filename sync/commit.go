@@ -64,7 +64,7 @@ func (s *Service) Commit(ctx context.Context, c index.Component, user *index.Use
 		return index.CommitResult{}, err
 	}
 	defer unlock()
-	res, err := s.commitLocked(ctx, repo, c, user)
+	res, err := s.commitLocked(ctx, repo, c, user, nil)
 	if err != nil {
 		return res, err
 	}
@@ -93,7 +93,7 @@ func (s *Service) Push(ctx context.Context, c index.Component, user *index.User)
 		return err
 	}
 	defer unlock()
-	if _, err := s.commitLocked(ctx, repo, c, user); err != nil {
+	if _, err := s.commitLocked(ctx, repo, c, user, nil); err != nil {
 		return err
 	}
 	return s.pushLocked(ctx, repo, c, user)
@@ -168,16 +168,25 @@ func userID(u *index.User) int64 {
 
 // commitLocked is Commit: c's pending edits, then those of the
 // components linked to c (commitLinks); the caller holds the lock of
-// c's checkout.
-func (s *Service) commitLocked(ctx context.Context, repo *vcs.Repo, c index.Component, user *index.User) (index.CommitResult, error) {
-	res, err := s.commitOne(ctx, repo, c, user)
+// c's checkout. jc is the job's cache (nil: a new one), which reads the
+// links and add-ons once for the commits, cleanup and squash.
+func (s *Service) commitLocked(ctx context.Context, repo *vcs.Repo, c index.Component, user *index.User,
+	jc *jobCache) (index.CommitResult, error) {
+	if jc == nil {
+		jc = s.newJobCache()
+	}
+	links, err := jc.links(ctx, c)
+	if err != nil {
+		return index.CommitResult{}, err
+	}
+	res, err := s.commitOne(ctx, repo, c, user, jc)
 	if err != nil && !errors.Is(err, index.ErrConflict) {
 		return res, err
 	}
-	err = errors.Join(err, s.commitLinks(ctx, repo, c, user, &res))
+	err = errors.Join(err, s.commitLinks(ctx, repo, links, user, jc, &res))
 	if len(res.Commits) > 0 && c.LinkedID == 0 {
-		res.Commits = append(res.Commits, s.cleanupLocked(ctx, repo, c)...)
-		if serr := s.squashLocked(ctx, repo, c, &res); serr != nil {
+		res.Commits = append(res.Commits, s.cleanupLocked(ctx, repo, c, links, jc)...)
+		if serr := s.squashLocked(ctx, repo, c, links, jc, &res); serr != nil {
 			return res, errors.Join(err, serr)
 		}
 	}
@@ -185,7 +194,8 @@ func (s *Service) commitLocked(ctx context.Context, repo *vcs.Repo, c index.Comp
 }
 
 // commitOne is commitLocked for c's own pending edits.
-func (s *Service) commitOne(ctx context.Context, repo *vcs.Repo, c index.Component, user *index.User) (index.CommitResult, error) {
+func (s *Service) commitOne(ctx context.Context, repo *vcs.Repo, c index.Component, user *index.User,
+	jc *jobCache) (index.CommitResult, error) {
 	var res index.CommitResult
 	// Most commits the scheduler and pulls ask for find nothing: one
 	// count spares a look at every translation.
@@ -195,7 +205,7 @@ func (s *Service) commitOne(ctx context.Context, repo *vcs.Repo, c index.Compone
 	if err := markCommitting(repo); err != nil {
 		return res, fmt.Errorf("%s/%s: %w", c.Project.Slug, c.Slug, err)
 	}
-	cm := &componentCommit{svc: s, c: c, user: user, res: &res,
+	cm := &componentCommit{svc: s, c: c, user: user, res: &res, cache: jc,
 		rec: index.Committed{ComponentID: c.ID, UserID: userID(user)}}
 	// One batch: the commits follow each other under one hold of the
 	// checkout, which writes its index and branch once at the end.
@@ -299,7 +309,9 @@ func (s *Service) settleCutCommit(ctx context.Context, c index.Component) error 
 // translation's, and sets the revisions the index is to record.
 func (cm *componentCommit) all(ctx context.Context) error {
 	s, c := cm.svc, cm.c
-	cm.restyle = s.jsonRestyler(ctx, c)
+	if !cm.forgetOnly {
+		cm.restyle = s.jsonRestyler(ctx, cm.cache, c)
+	}
 	files, err := s.store.FindPendingFiles(ctx, c.ID)
 	if err != nil {
 		return fmt.Errorf("%s/%s: pending files: %w", c.Project.Slug, c.Slug, err)
@@ -362,6 +374,8 @@ type componentCommit struct {
 	// restyle lays out each file written as the component's JSON
 	// customize add-on says (addon_json.go); nil when it has none.
 	restyle func([]byte) []byte
+	// cache is the commit job's (jobCache); nil with forgetOnly.
+	cache *jobCache
 }
 
 // deleteFile commits the deletion of a removed translation's file; a

@@ -56,9 +56,10 @@ func NewFilemask(mask, languageRegex string) (*Filemask, error) {
 // newOneFileMask is the mask of a one-file component: path names the
 // file that holds every language; languageRegex filters the languages
 // read from it.
-func newOneFileMask(path, languageRegex string, codec formats.FileLanguages) (*Filemask, error) {
+func newOneFileMask(path, languageRegex, format string, codec formats.FileLanguages) (*Filemask, error) {
 	if strings.Contains(path, "*") || path == "" {
-		return nil, fmt.Errorf("filemask %q must name the one file holding every language, without '*'", path)
+		return nil, fmt.Errorf("filemask %q must be the path of the one file holding every language (file_format %s), without '*'",
+			path, format)
 	}
 	f := &Filemask{mask: path, re: regexp.MustCompile("^" + regexp.QuoteMeta(path) + "$"), one: codec}
 	if languageRegex != "" {
@@ -82,7 +83,7 @@ func (f *Filemask) WithPathLanguages(pl formats.PathLanguages) *Filemask {
 // codec has one (formats.PathLanguages).
 func componentMask(c index.Component) (*Filemask, error) {
 	if codec, ok := oneFileCodec(&c); ok {
-		return newOneFileMask(c.Filemask, c.LanguageRegex, codec)
+		return newOneFileMask(c.Filemask, c.LanguageRegex, c.FileFormat, codec)
 	}
 	f, err := NewFilemask(c.Filemask, c.LanguageRegex)
 	if err != nil {
@@ -94,6 +95,21 @@ func componentMask(c index.Component) (*Filemask, error) {
 		}
 	}
 	return f, nil
+}
+
+// CheckFilemask checks c's filemask and language_regex as its imports
+// will read them: a format keeping every language in one file takes
+// that file's path, without '*', any other a mask with one '*'. The
+// error is an *index.FieldError on "filemask" or "language_regex".
+func CheckFilemask(c index.Component) error {
+	if _, err := componentMask(c); err != nil {
+		field := "filemask"
+		if errors.Is(err, errLanguageRegex) {
+			field = "language_regex"
+		}
+		return index.FieldErr(field, "invalid", err.Error())
+	}
+	return nil
 }
 
 // oneFileCodec returns c's codec when c's format keeps every language

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/indextest"
 )
 
 // TestFlagAddons: with weblate.flags.same_edit on the project, a string
@@ -58,4 +59,39 @@ func TestFlagAddons(t *testing.T) {
 	if s := state("en", "no"); s != index.StateReadOnly {
 		t.Errorf("en no (the source) = state %d, want read-only", s)
 	}
+
+	// source_edit on the project: the template's new strings need
+	// editing where the template is editable; before, and on strings
+	// flagged read-only, they stay as they come.
+	install(index.AddonFlagsSourceEdit, 0)
+	more := func(keys ...string) {
+		t.Helper()
+		en, de := "{\n  \"hello\": \"Hello\",\n  \"no\": \"No\"", "{\n  \"hello\": \"Hallo\",\n  \"no\": \"Nein\""
+		for _, k := range keys {
+			en += ",\n  \"" + k + "\": \"" + k + "\""
+			de += ",\n  \"" + k + "\": \"" + k + "-de\""
+		}
+		e.upstream(t, map[string]string{"locales/en.json": en + "\n}\n", "locales/de.json": de + "\n}\n"}, "more")
+		if err := e.svc.Pull(ctx, e.c, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := func(lang, key string, s index.State, why string) {
+		t.Helper()
+		if got := state(lang, key); got != s {
+			t.Errorf("%s %s (%s) = state %d, want %d", lang, key, why, got, s)
+		}
+	}
+	more("later")
+	want("en", "later", index.StateReadOnly, "template not editable")
+	e.c.EditTemplate = true
+	var err error
+	if e.c, _, err = e.db.SaveComponent(ctx, e.c); err != nil {
+		t.Fatal(err)
+	}
+	more("later", "new")
+	want("en", "new", index.StateFuzzy, "under source_edit")
+	want("en", "later", index.StateReadOnly, "there before")
+	want("de", "new", index.StateFuzzy, "under target_edit")
+	indextest.CheckCounts(t, e.db)
 }

@@ -73,6 +73,9 @@ type checkedOut struct {
 	// linkSums, when set, receives the summary of each linked
 	// component's import (importLinks) by its id.
 	linkSums map[int64]ImportSummary
+	// cache is what the job reads once (jobCache); importCheckout
+	// makes it when nil, and the linked components' imports share it.
+	cache *jobCache
 }
 
 // checkoutTimed runs checkout and times it; the caller holds the
@@ -88,6 +91,9 @@ func (s *Service) checkoutTimed(ctx context.Context, c index.Component) checkedO
 // components linked to it (importLinks); the caller holds the
 // component's lock.
 func (s *Service) importCheckout(ctx context.Context, co checkedOut) (ImportSummary, error) {
+	if co.cache == nil {
+		co.cache = s.newJobCache()
+	}
 	sum, err := s.importFiles(ctx, co)
 	if err = errors.Join(err, s.recordImport(ctx, co.c, sum, err)); err != nil {
 		return sum, err
@@ -148,7 +154,7 @@ func (s *Service) importFiles(ctx context.Context, co checkedOut) (sum ImportSum
 	// A format without a codec fails each file's parse, as a file that
 	// does not parse does.
 	codec, _ := codecOf(&c)
-	newUnits, err := s.flagAddons(ctx, c)
+	newUnits, err := flagAddons(ctx, co.cache, c)
 	if err != nil {
 		return sum, err
 	}
@@ -183,7 +189,7 @@ func (s *Service) importFiles(ctx context.Context, co checkedOut) (sum ImportSum
 	if err := s.recordHead(ctx, c, repo); err != nil {
 		return sum, err
 	}
-	s.afterImportAddons(ctx, c, sum, co.in.moved())
+	s.afterImportAddons(ctx, co.cache, c, sum, co.in.moved())
 	log.Info("component imported", "revision", sum.Revision, "files", sum.Files, "parsed", sum.Parsed,
 		"skipped", sum.Skipped, "failed", sum.Failed, "added", sum.Added, "updated", sum.Updated,
 		"removed", sum.Removed, "duration", co.took+time.Since(start))

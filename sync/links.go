@@ -65,7 +65,7 @@ func (s *Service) linksOf(ctx context.Context, c index.Component) ([]index.Compo
 // push that follows is the parent's (pushes go through it: a linked
 // component has no branch of its own).
 func (s *Service) importLinks(ctx context.Context, co checkedOut) error {
-	links, err := s.linksOf(ctx, co.c)
+	links, err := co.cache.links(ctx, co.c)
 	if err != nil || len(links) == 0 {
 		return err
 	}
@@ -90,17 +90,14 @@ func (s *Service) importLinks(ctx context.Context, co checkedOut) error {
 	return nil
 }
 
-// commitLinks commits the pending edits of the components linked to c
-// in c's checkout, adding to res; the caller holds the lock.
-func (s *Service) commitLinks(ctx context.Context, repo *vcs.Repo, c index.Component, user *index.User,
-	res *index.CommitResult) error {
-	links, err := s.linksOf(ctx, c)
-	if err != nil {
-		return err
-	}
+// commitLinks commits the pending edits of links, the components linked
+// to the one whose checkout repo is, adding to res; the caller holds the
+// lock.
+func (s *Service) commitLinks(ctx context.Context, repo *vcs.Repo, links []index.Component, user *index.User,
+	jc *jobCache, res *index.CommitResult) error {
 	var errs []error
 	for _, l := range links {
-		r, err := s.commitOne(ctx, repo, l, user)
+		r, err := s.commitOne(ctx, repo, l, user, jc)
 		res.Commits = append(res.Commits, r.Commits...)
 		res.Translations += r.Translations
 		if err != nil {

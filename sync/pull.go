@@ -111,7 +111,7 @@ func (s *Service) ResetKeep(ctx context.Context, c index.Component, user *index.
 	if _, err := s.importCheckout(ctx, checkedOut{c: c, repo: repo, user: user}); err != nil {
 		return err
 	}
-	_, err = s.commitLocked(ctx, repo, c, user)
+	_, err = s.commitLocked(ctx, repo, c, user, nil)
 	return err
 }
 
@@ -261,7 +261,7 @@ func (s *Service) afterPull(ctx context.Context, co checkedOut) error {
 	if err := s.store.RecordRepositoryChange(ctx, c.ID, index.ActionRebase, userID(co.user), ""); err != nil {
 		return err
 	}
-	res, err := s.commitLocked(ctx, co.repo, c, co.user)
+	res, err := s.commitLocked(ctx, co.repo, c, co.user, co.cache)
 	if err == nil || errors.Is(err, index.ErrConflict) {
 		// The kept edits are committed on top (those of a file upstream
 		// broke wait for it, as after any commit): the move is done.
@@ -273,7 +273,11 @@ func (s *Service) afterPull(ctx context.Context, co checkedOut) error {
 	if len(res.Commits) == 0 && c.LinkedID == 0 {
 		// The cleanup add-ons' post-update run (after a commit, the
 		// commit ran them).
-		res.Commits = s.cleanupLocked(ctx, co.repo, c)
+		links, err := co.cache.links(ctx, c)
+		if err != nil {
+			return err
+		}
+		res.Commits = s.cleanupLocked(ctx, co.repo, c, links, co.cache)
 	}
 	if co.push && c.PushOnCommit && len(res.Commits) > 0 {
 		return s.pushLocked(ctx, co.repo, c, co.user)

@@ -15,6 +15,7 @@ import (
 const (
 	jobCommit = "commit"
 	jobPull   = "pull"
+	jobAddons = "addon" // "addon:<id>", a daily add-on's (addon_daily.go)
 )
 
 // ScheduleStore is what the scheduler needs from the index (part of
@@ -100,12 +101,18 @@ type SchedulerOptions struct {
 	// (multiple_failures, long_untranslated); 0 means a day, the first
 	// a day after the start.
 	CleanupInterval time.Duration
+	// AddonInterval is how often each add-on the reference runs daily
+	// (index.DailyAddon) runs; 0 means a day. The scheduler looks every
+	// 24th of it (an hour) and runs, in each look, the add-ons whose id
+	// modulo 24 is the look's number in the day (addon_daily.go).
+	AddonInterval time.Duration
 }
 
 // Validate fills defaults (but Jobs, the Service's to fill) and rejects
 // negative values.
 func (o *SchedulerOptions) Validate() error {
-	if o.CommitInterval < 0 || o.PullInterval < 0 || o.Workers < 0 || o.JobTimeout < 0 || o.CleanupInterval < 0 {
+	if o.CommitInterval < 0 || o.PullInterval < 0 || o.Workers < 0 || o.JobTimeout < 0 || o.CleanupInterval < 0 ||
+		o.AddonInterval < 0 {
 		return errors.New("sync: negative scheduler interval, workers or timeout")
 	}
 	if o.Clock == nil {
@@ -123,6 +130,12 @@ func (o *SchedulerOptions) Validate() error {
 	if o.CleanupInterval == 0 {
 		o.CleanupInterval = 24 * time.Hour
 	}
+	if o.AddonInterval == 0 {
+		o.AddonInterval = 24 * time.Hour
+	}
+	if o.AddonInterval < addonTurns {
+		return errors.New("sync: add-on interval under 24ns")
+	}
 	return nil
 }
 
@@ -137,6 +150,10 @@ type scheduler struct {
 	jobs                 map[jobKey]*index.Job
 	nextCommit, nextPull time.Time
 	nextCleanup          time.Time
+	// nextAddons is the start of the next turn of the daily add-ons,
+	// lastTurn the number of the last turn run (addon_daily.go).
+	nextAddons time.Time
+	lastTurn   int64
 	// skips counts the turns a job that failed lately still skips.
 	skips map[jobKey]int
 }
@@ -197,6 +214,8 @@ func (sc *scheduler) run(ctx context.Context) {
 		sc.nextPull = now.Add(pull)
 	}
 	sc.nextCleanup = now.Add(sc.opts.CleanupInterval)
+	sc.lastTurn = sc.turnOf(now)
+	sc.nextAddons = sc.turnStart(sc.lastTurn + 1)
 	sc.mu.Unlock()
 	for {
 		now = clock.Now()
@@ -220,6 +239,13 @@ func (sc *scheduler) run(ctx context.Context) {
 		if sc.nextCleanup.Before(wake) {
 			wake = sc.nextCleanup
 		}
+		var turns []int64
+		if !now.Before(sc.nextAddons) {
+			turns = sc.dueTurns(now)
+		}
+		if sc.nextAddons.Before(wake) {
+			wake = sc.nextAddons
+		}
 		sc.mu.Unlock()
 		if commitDue {
 			sc.commitPass(ctx, now)
@@ -230,6 +256,9 @@ func (sc *scheduler) run(ctx context.Context) {
 		}
 		if pullDue {
 			sc.pullPass(ctx)
+		}
+		if len(turns) > 0 {
+			sc.addonPass(ctx, now, turns)
 		}
 		select {
 		case <-ctx.Done():
@@ -418,8 +447,11 @@ func (sc *scheduler) backoff(name string, failures int) int {
 
 // interval is how often the scheduler looks at a job.
 func (sc *scheduler) interval(name string) time.Duration {
-	if name == jobPull {
+	switch {
+	case name == jobPull:
 		return sc.opts.PullInterval
+	case strings.HasPrefix(name, jobAddons+":"):
+		return sc.opts.AddonInterval
 	}
 	return sc.opts.CommitInterval
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	gosync "sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/tolk-project/tolk/index"
@@ -93,6 +94,9 @@ type Options struct {
 	// may; the others, created or changed through the API, are refused
 	// such addresses at every connection (guard.go).
 	AllowPrivateRepos bool
+	// AutoTranslate runs the automatic translation add-on's work
+	// (autotranslate.Runner); nil leaves that add-on idle.
+	AutoTranslate AutoTranslator
 }
 
 // DefaultUpdateInterval is Options.UpdateInterval's default: a Git host
@@ -171,6 +175,10 @@ type Service struct {
 	// under way, true when one more run was asked for (addons.go).
 	addonMu   gosync.Mutex
 	addonRuns map[string]bool
+
+	// addonReads, when set (by tests), counts the reads of a job's
+	// add-ons (jobAddons).
+	addonReads *atomic.Int64
 
 	// afterGitCommit, when set (by tests), runs between a commit's git
 	// commits and its index update; an error stands for a crash there.
@@ -253,6 +261,9 @@ func (s *Service) Reconcile(ctx context.Context, specs []ProjectSpec) (err error
 		}
 	}()
 	var errs []error
+	// imported holds how the import of each component imported so far
+	// went: a checkout's own and those of the components linked to it.
+	imported := map[int64]error{}
 	for {
 		// Checked before each receive: once cancelled, nothing more
 		// starts, and the deferred drain releases the checkout waiting.
@@ -266,9 +277,27 @@ func (s *Service) Reconcile(ctx context.Context, specs []ProjectSpec) (err error
 		if st.err != nil {
 			return st.err
 		}
-		_, err := s.finishLocal(ctx, st.co)
-		st.unlock()
 		c := st.spec
+		err, done := imported[c.ID]
+		if !done && st.unlock == nil {
+			// A link saved while its checkout's import ran: that checkout
+			// is up to date, and only this component's files are read.
+			var repo *vcs.Repo
+			if repo, st.unlock, err = s.lockedCheckout(ctx, c); err == nil {
+				st.co = checkedOut{c: c, repo: repo}
+			} else {
+				st.co, st.unlock = checkedOut{c: c, err: err}, func() {}
+			}
+		}
+		if !done {
+			st.co.linkSums = map[int64]ImportSummary{}
+			_, err = s.finishLocal(ctx, st.co)
+			st.unlock()
+			imported[st.co.c.ID] = err
+			for id := range st.co.linkSums {
+				imported[id] = err
+			}
+		}
 		if err != nil && ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -281,7 +310,10 @@ func (s *Service) Reconcile(ctx context.Context, specs []ProjectSpec) (err error
 }
 
 // reconcileStep is a saved component checked out under its lock, which
-// the receiver must unlock, or an error that ends the reconciliation.
+// the receiver must unlock, or an error that ends the reconciliation. A
+// component whose checkout an earlier step checked out already comes
+// without a lock or checkout (unlock nil): its import was that step's,
+// unless it was saved after that import read the links.
 type reconcileStep struct {
 	co     checkedOut
 	spec   index.Component // the component configured: co.c, or the component it links to
@@ -295,6 +327,7 @@ type reconcileStep struct {
 // out to the end: every lock sent is the receiver's to unlock.
 func (s *Service) prepareComponents(ctx context.Context, specs []ProjectSpec, out chan<- reconcileStep) {
 	defer close(out)
+	sent := map[int64]bool{} // the checkouts sent, by component id
 	for _, spec := range specs {
 		if ctx.Err() != nil {
 			return
@@ -314,13 +347,18 @@ func (s *Service) prepareComponents(ctx context.Context, specs []ProjectSpec, ou
 				out <- reconcileStep{err: fmt.Errorf("save component %s/%s: %w", p.Slug, c.Slug, err)}
 				return
 			}
-			// A linked component is imported by its parent's import,
-			// which is run again here in case the parent came first.
+			// A linked component is imported by its parent's import:
+			// one per checkout, however many components share it.
 			root, err := s.onLink(ctx, saved)
 			if err != nil {
 				out <- reconcileStep{err: err}
 				return
 			}
+			if sent[root.ID] {
+				out <- reconcileStep{spec: saved}
+				continue
+			}
+			sent[root.ID] = true
 			unlock, err := s.lockComponent(ctx, root.ID)
 			if err != nil {
 				out <- reconcileStep{err: fmt.Errorf("lock component %s/%s: %w", p.Slug, c.Slug, err)}

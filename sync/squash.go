@@ -30,38 +30,21 @@ type AddonStore interface {
 	FindAddons(ctx context.Context, f index.AddonFilter) ([]index.Addon, error)
 }
 
-// squashAddon returns the squash add-on that applies to c (its own, else
-// its project's); false when none.
-func (s *Service) squashAddon(ctx context.Context, c index.Component) (index.Addon, bool, error) {
-	all, err := s.store.FindAddons(ctx, index.AddonFilter{ProjectID: c.ProjectID, Covering: c.ID})
-	if err != nil {
-		return index.Addon{}, false, err
-	}
-	var found index.Addon
-	ok := false
-	for _, a := range all {
-		if a.Name != index.AddonSquash {
-			continue
-		}
-		if !ok || a.ComponentID != 0 {
-			found, ok = a, true
-		}
-	}
-	return found, ok, nil
-}
-
-// squashLocked squashes c's checkout as c's squash add-on says, if it
-// has one, replacing res.Commits with the commits made; the caller holds
-// the lock and has just committed.
-func (s *Service) squashLocked(ctx context.Context, repo *vcs.Repo, c index.Component, res *index.CommitResult) error {
-	a, ok, err := s.squashAddon(ctx, c)
-	if err != nil || !ok || repo.URL() == "" {
-		return err
-	}
-	masks, err := s.checkoutMasks(ctx, c)
+// squashLocked squashes c's checkout as c's squash add-on (its own,
+// else its project's) says, if it has one, replacing res.Commits with
+// the commits made; links are the components linked to c. The caller
+// holds the lock and has just committed.
+func (s *Service) squashLocked(ctx context.Context, repo *vcs.Repo, c index.Component, links []index.Component,
+	jc *jobCache, res *index.CommitResult) error {
+	all, err := jc.covering(ctx, c)
 	if err != nil {
 		return err
 	}
+	a, ok := componentAddon(all, index.AddonSquash)
+	if !ok || repo.URL() == "" {
+		return nil
+	}
+	masks := checkoutMasks(c, links)
 	committer := s.opts.Committer
 	var squashed int
 	made, err := repo.Squash(committer, func(local []vcs.LocalCommit) []vcs.SquashStep {
@@ -100,20 +83,16 @@ func squashSummary(a index.Addon, from, to int) string {
 	return fmt.Sprintf("Squashed %d commits into %d (%s, %s)", from, to, a.Name, a.Squash.Mode)
 }
 
-// checkoutMasks are the filemasks of c and of the components linked to
-// it, which tell a path's language.
-func (s *Service) checkoutMasks(ctx context.Context, c index.Component) ([]*Filemask, error) {
-	links, err := s.linksOf(ctx, c)
-	if err != nil {
-		return nil, err
-	}
+// checkoutMasks are the filemasks of c and of links, the components
+// linked to it, which tell a path's language.
+func checkoutMasks(c index.Component, links []index.Component) []*Filemask {
 	var out []*Filemask
 	for _, k := range append([]index.Component{c}, links...) {
 		if m, err := componentMask(k); err == nil {
 			out = append(out, m)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // squashMessage renders a's commit_message for c (and a language, in
@@ -308,9 +287,9 @@ func squashMessageOf(commits []vcs.LocalCommit, trailers bool, custom string, co
 
 // flagAddons is what the flag add-ons that apply to c do to the units
 // its imports create (index.NewUnitFlags).
-func (s *Service) flagAddons(ctx context.Context, c index.Component) (index.NewUnitFlags, error) {
+func flagAddons(ctx context.Context, jc *jobCache, c index.Component) (index.NewUnitFlags, error) {
 	var f index.NewUnitFlags
-	all, err := s.store.FindAddons(ctx, index.AddonFilter{ProjectID: c.ProjectID, Covering: c.ID})
+	all, err := jc.covering(ctx, c)
 	if err != nil {
 		return f, err
 	}
@@ -319,5 +298,7 @@ func (s *Service) flagAddons(ctx context.Context, c index.Component) (index.NewU
 			f.Set(a.Name)
 		}
 	}
+	// A project's source_edit skips the components it does not fit.
+	f.SourceEdit = f.SourceEdit && c.EditTemplate && c.IsMonolingual()
 	return f, nil
 }

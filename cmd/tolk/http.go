@@ -29,6 +29,7 @@ var (
 	_ api.Components           = (*tolksync.Service)(nil)
 	_ api.HookUpdater          = (*tolksync.Service)(nil)
 	_ api.AutoTranslator       = (*autotranslate.Runner)(nil)
+	_ tolksync.AutoTranslator  = (*autotranslate.Runner)(nil)
 	_ autotranslate.Store      = (*sqlstore.DB)(nil)
 )
 

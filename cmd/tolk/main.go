@@ -236,7 +236,12 @@ func (m *Main) Open(ctx context.Context) error {
 	if siteURL == "" {
 		siteURL = listenURL(m.listener.Addr())
 	}
+	// Automatic translations run over the same machine translation
+	// services as the API's; sync runs the add-on's through the runner.
+	httpOpts.API.Machinery = httpOpts.broker(m.db)
+	m.auto = autotranslate.New(m.db, autotranslate.Options{Machinery: httpOpts.API.Machinery, Logger: log})
 	if m.sync, err = tolksync.New(m.db, langs, tolksync.Options{DataDir: m.Config.DataDir, Logger: log,
+		AutoTranslate:     m.auto,
 		Committer:         vcs.Signature{Name: m.Config.CommitterName, Email: m.Config.CommitterEmail},
 		SiteURL:           siteURL,
 		OnImportDone:      m.importDone,
@@ -308,10 +313,7 @@ func (m *Main) Open(ctx context.Context) error {
 	if err != nil {
 		return err // Validate accepted them
 	}
-	// Automatic translations run over the same machine translation
-	// services as the API's; those a killed process left open resume.
-	httpOpts.API.Machinery = httpOpts.broker(m.db)
-	m.auto = autotranslate.New(m.db, autotranslate.Options{Machinery: httpOpts.API.Machinery, Logger: log})
+	// The automatic translations a killed process left open resume.
 	httpOpts.API.AutoTranslate = m.auto
 	if n, err := m.auto.Resume(ctx); err != nil {
 		return fmt.Errorf("resume automatic translations: %w", err)

@@ -25,14 +25,10 @@ func (m *serviceMetrics) importDone(_ index.Component, _ tolksync.ImportSummary,
 }
 
 // importDone hears each component import (sync.Options.OnImportDone):
-// the metrics record it, and one that changed the component's strings
-// starts the automatic translation add-ons that cover it, in the
-// background, so that the import's lock is not held for them.
+// the metrics record it. (sync runs the automatic translation add-ons
+// an import triggers, through Options.AutoTranslate.)
 func (m *Main) importDone(c index.Component, sum tolksync.ImportSummary, took time.Duration, err error) {
 	m.metrics.importDone(c, sum, took, err)
-	if err == nil && m.auto != nil && sum.Added+sum.Updated+sum.Removed > 0 {
-		m.auto.RunAddons(m.db, c)
-	}
 }
 
 // serveMetrics serves /metrics on its own listener, so that who may read

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"net/url"
 	"regexp"
 	"slices"
@@ -162,16 +163,16 @@ func validateComponent(c *index.Component, key string, slugs map[string]bool,
 	}
 	// The template need not match the filemask (Android's values/ beside
 	// values-*/): the reference only requires it to exist.
-	if f, _ := formats.Lookup(c.FileFormat); f.OneFile {
-		if strings.Contains(c.Filemask, "*") || c.Filemask == "" {
-			cerr.add(key+".filemask", "must be the path of the one file holding every language (file_format %s), without '*'", c.FileFormat)
+	// The one check sync makes of a component's mask (one file, or one
+	// '*'), with the field at fault.
+	if err := tolksync.CheckFilemask(index.Component{FileFormat: c.FileFormat, Filemask: c.Filemask,
+		LanguageRegex: c.LanguageRegex}); err != nil {
+		var fe *index.FieldError
+		if errors.As(err, &fe) {
+			for field, p := range fe.Fields {
+				cerr.add(key+"."+field, "%s", p.Detail)
+			}
 		}
-	} else if _, err := tolksync.NewFilemask(c.Filemask, c.LanguageRegex); err != nil {
-		field := ".filemask"
-		if strings.Count(c.Filemask, "*") == 1 {
-			field = ".language_regex"
-		}
-		cerr.add(key+field, "%v", err)
 	}
 	if c.SourceLanguage == "" {
 		cerr.add(key+".source_language", "required")

@@ -119,7 +119,7 @@ func TestParseConfigRejects(t *testing.T) {
 		{"template for a bilingual format", base("        file_format: po\n"), `projects[0].components[0].template: must be empty for file_format po (bilingual)`},
 		{"one-file format with a *", "projects:\n  - name: P\n    slug: p\n    components:\n      - name: C\n        slug: c\n" +
 			"        repo: file:///x\n        filemask: l/*.xcstrings\n        file_format: xcstrings\n",
-			"projects[0].components[0].filemask: must be the path of the one file holding every language (file_format xcstrings), without '*'"},
+			`projects[0].components[0].filemask: filemask "l/*.xcstrings" must be the path of the one file holding every language (file_format xcstrings), without '*'`},
 		{"bad vcs", base("        vcs: svn\n"), `projects[0].components[0].vcs: unsupported value "svn"`},
 		{"bad conflict policy", base("        conflict_policy: mine\n"),
 			`projects[0].components[0].conflict_policy: unsupported value "mine" (want translator or upstream)`},
