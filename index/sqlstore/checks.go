@@ -1281,6 +1281,9 @@ func recheckComponent(tx *Tx, before, after index.Component, inline int) (later 
 		return false, nil
 	}
 	if now, err := recheckNow(tx, after.ID, inline); err != nil || !now {
+		if err == nil {
+			err = markRecheck(tx, after.ID) // the place it resumes from after a restart
+		}
 		return err == nil, err
 	}
 	rows, err := tx.Query(`SELECT id FROM translations WHERE component_id = ?`, after.ID)

@@ -149,6 +149,10 @@ func (db *DB) start(ctx context.Context) error {
 	db.stopWriter = func() { close(stopWriting); <-writerDone }
 	go db.writer(stopWriting, writerDone)
 	db.startTrigramIndexer()
+	if err := db.resumeRechecks(ctx); err != nil {
+		db.Close()
+		return fmt.Errorf("resume the background rechecks: %w", err)
+	}
 	if db.dialect.background != nil {
 		cctx, stop := context.WithCancel(context.Background())
 		done := make(chan struct{})
