@@ -358,7 +358,7 @@ func benchCorpus(ctx context.Context, cfg config, eng *engine, rep *report, tmp 
 	if err != nil {
 		return fmt.Errorf("parse ceiling: %w", err)
 	}
-	if c.InsertSec, c.InsertRows, err = insertCeiling(ctx, in.store, tmp); err != nil {
+	if c.InsertSec, c.InsertCPU, c.InsertRows, err = insertCeiling(ctx, in.store, tmp); err != nil {
 		return fmt.Errorf("insert ceiling: %w", err)
 	}
 	rep.Ceilings = &c
