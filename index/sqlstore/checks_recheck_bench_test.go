@@ -68,17 +68,7 @@ func BenchmarkBackgroundRecheck(b *testing.B) {
 		}); err != nil {
 			b.Fatal(err)
 		}
-		for deadline := time.Now().Add(10 * time.Minute); ; time.Sleep(10 * time.Millisecond) {
-			db.rechecks.mu.Lock()
-			n := len(db.rechecks.running)
-			db.rechecks.mu.Unlock()
-			if n == 0 {
-				break
-			}
-			if time.Now().After(deadline) {
-				b.Fatal("background recheck still running after 10 minutes")
-			}
-		}
+		db.waitRechecksFor(b, 10*time.Minute)
 		b.ReportMetric(time.Since(start).Seconds(), "s/recheck")
 		b.StopTimer()
 		failing := countFailing()

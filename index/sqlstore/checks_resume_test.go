@@ -3,12 +3,10 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/tolk-project/tolk/index"
-	"github.com/tolk-project/tolk/index/internal/testengine"
 )
 
 // TestBackgroundRecheckResumes: a background recheck cut short by Close
@@ -20,12 +18,7 @@ import (
 // until each was written again.
 func TestBackgroundRecheckResumes(t *testing.T) {
 	ctx := context.Background()
-	o := Options{Engine: SQLite, Location: filepath.Join(t.TempDir(), "tolk.db")}
-	driver, dsn := "sqlite", o.Location
-	if testengine.Engine() == testengine.Postgres {
-		o.Engine, o.Location = Postgres, testengine.PostgresDSN(t)
-		driver, dsn = "pgx", o.Location
-	}
+	o, driver, dsn := reopenable(t)
 	db, err := Open(ctx, o)
 	if err != nil {
 		t.Fatal(err)
