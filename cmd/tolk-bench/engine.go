@@ -29,6 +29,8 @@ type engine struct {
 	admin *sql.DB // PostgreSQL: on url itself; creates and drops the schemas
 	// Name and Version are for the report.
 	Name, Version string
+	// noChecks opens every index without the quality checks (-no-checks).
+	noChecks bool
 }
 
 // schemas numbers the schemas of this process.
@@ -145,7 +147,7 @@ func (s *store) open(ctx context.Context) (*sqlstore.DB, error) { return s.openW
 // (0: the default; sqlstore.NoPageCache: none).
 func (s *store) openWith(ctx context.Context, pageCache int) (*sqlstore.DB, error) {
 	o := sqlstore.Options{Engine: sqlstore.SQLite, Location: s.path, FormatFlags: formats.FlagsOf,
-		FormatPlural: tolksync.FormatPlural, PageCacheBytes: pageCache}
+		FormatPlural: tolksync.FormatPlural, PageCacheBytes: pageCache, NoChecks: s.e.noChecks}
 	if s.schema != "" {
 		o.Engine, o.Location = sqlstore.Postgres, s.dsn
 	}

@@ -12,6 +12,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -35,6 +36,7 @@ type importResult struct {
 	Files        int     // files matching the filemasks
 	Units        int     // rows in the units table afterwards
 	FullSec      float64 // Reconcile into an empty index: clone, parse, index
+	FullCPU      float64 // CPU seconds the process spent on it (all threads; SQLite's work is in-process)
 	TrigramSec   float64 // the trigram index's upkeep after it, until no unit is left to index
 	PeakRSS      int64   // bytes; VmHWM over the full import, 0 if unknown
 	PeakRSSNote  string  // how PeakRSS was measured
@@ -115,9 +117,9 @@ func runImportProjects(ctx context.Context, e *engine, dir string, spec []tolksy
 	}
 
 	resetOK := resetPeakRSS()
-	start := time.Now()
+	start, cpu := time.Now(), cpuSeconds()
 	err = prof(func() error { return in.svc.Reconcile(ctx, spec) })
-	res.FullSec = time.Since(start).Seconds()
+	res.FullSec, res.FullCPU = time.Since(start).Seconds(), cpuSeconds()-cpu
 	res.PeakRSS = peakRSS()
 	res.PeakRSSNote = "VmHWM, reset before the import"
 	if !resetOK {
@@ -210,10 +212,12 @@ func openSQLite(path string, q url.Values) (*sql.DB, error) {
 // the import wrote.
 type ceilings struct {
 	ParseSec   float64
+	ParseCPU   float64 // CPU seconds, as importResult.FullCPU
 	ParseFiles int
 	ParseUnits int   // units the parsers returned
 	ParseBytes int64 // bytes parsed
 	InsertSec  float64
+	InsertCPU  float64 // 0 on PostgreSQL, whose work is the server's
 	InsertRows int
 }
 
@@ -238,7 +242,7 @@ func parseCeiling(repos []corpusRepo) (ceilings, error) {
 			c.ParseBytes += int64(len(data))
 		}
 	}
-	start := time.Now()
+	start, cpu := time.Now(), cpuSeconds()
 	for _, f := range files {
 		switch f.repo.format {
 		case "json":
@@ -258,7 +262,7 @@ func parseCeiling(repos []corpusRepo) (ceilings, error) {
 		}
 		c.ParseFiles++
 	}
-	c.ParseSec = time.Since(start).Seconds()
+	c.ParseSec, c.ParseCPU = time.Since(start).Seconds(), cpuSeconds()-cpu
 	return c, nil
 }
 
@@ -278,17 +282,17 @@ type unitRow struct {
 // constraint, no trigger), in one transaction, only that timed: on
 // SQLite one prepared INSERT into a table of a new file in dir, on
 // PostgreSQL COPY into a table of src's schema.
-func insertCeiling(ctx context.Context, src *store, dir string) (sec float64, rows int, err error) {
+func insertCeiling(ctx context.Context, src *store, dir string) (sec, cpu float64, rows int, err error) {
 	all, err := readUnitRows(ctx, src)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	if src.schema != "" {
 		sec, err = copyCeiling(ctx, src, all)
 	} else {
-		sec, err = sqliteInsertCeiling(ctx, filepath.Join(dir, "ceiling.db"), all)
+		sec, cpu, err = sqliteInsertCeiling(ctx, filepath.Join(dir, "ceiling.db"), all)
 	}
-	return sec, len(all), err
+	return sec, cpu, len(all), err
 }
 
 // unitColumns are the units columns the import sets, in unitRow's order.
@@ -339,38 +343,38 @@ func readUnitRows(ctx context.Context, src *store) ([]unitRow, error) {
 
 // sqliteInsertCeiling inserts all into a bare table of a new SQLite file
 // at path with one prepared INSERT in one transaction, timed.
-func sqliteInsertCeiling(ctx context.Context, path string, all []unitRow) (float64, error) {
+func sqliteInsertCeiling(ctx context.Context, path string, all []unitRow) (sec, cpu float64, err error) {
 	out, err := openRaw(path, false)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	defer out.Close()
 	if _, err := out.ExecContext(ctx, bareUnitsTable("units")); err != nil {
-		return 0, fmt.Errorf("create bare table: %w", err)
+		return 0, 0, fmt.Errorf("create bare table: %w", err)
 	}
 	debug.FreeOSMemory()
-	start := time.Now()
+	start, cpu0 := time.Now(), cpuSeconds()
 	tx, err := out.BeginTx(ctx, nil)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	defer tx.Rollback()
 	stmt, err := tx.PrepareContext(ctx, `INSERT INTO units VALUES (?`+strings.Repeat(", ?", len(unitColumns)-1)+`)`)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	for i := range all {
 		if _, err := stmt.ExecContext(ctx, all[i].values()...); err != nil {
-			return 0, fmt.Errorf("insert: %w", err)
+			return 0, 0, fmt.Errorf("insert: %w", err)
 		}
 	}
 	if err := stmt.Close(); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	if err := tx.Commit(); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	return time.Since(start).Seconds(), nil
+	return time.Since(start).Seconds(), cpuSeconds() - cpu0, nil
 }
 
 // copyCeiling writes all into a bare table of src's schema with COPY
@@ -423,6 +427,18 @@ func copyCeiling(ctx context.Context, src *store, all []unitRow) (float64, error
 func resetPeakRSS() bool {
 	debug.FreeOSMemory()
 	return os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil
+}
+
+// cpuSeconds is the CPU time, user and system, the process has used so
+// far (0 where getrusage fails). On a machine others load, a step's CPU
+// seconds move far less than its wall time: the import against its
+// ceiling is compared on both.
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }
 
 // peakRSS is VmHWM from /proc/self/status in bytes, or 0 off Linux.

@@ -12,7 +12,13 @@ import (
 // waitRechecks waits for the background rechecks to end.
 func (db *DB) waitRechecks(tb testing.TB) {
 	tb.Helper()
-	for deadline := time.Now().Add(30 * time.Second); ; {
+	db.waitRechecksFor(tb, 30*time.Second)
+}
+
+// waitRechecksFor waits at most d for the background rechecks to end.
+func (db *DB) waitRechecksFor(tb testing.TB, d time.Duration) {
+	tb.Helper()
+	for deadline := time.Now().Add(d); ; {
 		db.rechecks.mu.Lock()
 		n := len(db.rechecks.running)
 		db.rechecks.mu.Unlock()
@@ -20,7 +26,7 @@ func (db *DB) waitRechecks(tb testing.TB) {
 			return
 		}
 		if time.Now().After(deadline) {
-			tb.Fatal("background recheck still running after 30 s")
+			tb.Fatalf("background recheck still running after %v", d)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

@@ -30,3 +30,16 @@ func openFreshWith(tb testing.TB, o Options) (*DB, error) {
 	}
 	return Open(context.Background(), o)
 }
+
+// reopenable returns the Options of a new empty index on the engine
+// under test that a test may Open, Close and Open again, and the
+// database/sql driver and DSN that read the same index raw meanwhile.
+func reopenable(tb testing.TB) (o Options, driver, dsn string) {
+	tb.Helper()
+	if testengine.Engine() == testengine.Postgres {
+		o = Options{Engine: Postgres, Location: testengine.PostgresDSN(tb)}
+		return o, "pgx", o.Location
+	}
+	o = Options{Engine: SQLite, Location: filepath.Join(tb.TempDir(), "tolk.db")}
+	return o, "sqlite", o.Location
+}

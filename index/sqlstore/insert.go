@@ -99,7 +99,7 @@ func (ui *unitInserter) add(row ...any) (int64, error) {
 		}
 	}
 	ui.tx.countNewUnit(row[0].(int64), id)
-	return id, nil
+	return id, noteUnitRange(ui.tx, id, id)
 }
 
 // flush sends the queued units.
@@ -136,7 +136,7 @@ func (ui *unitInserter) flush() error {
 	for i := range rows {
 		ui.tx.countNewUnit(ui.pending[i*unitParams].(int64), first+int64(i))
 	}
-	return nil
+	return noteUnitRange(ui.tx, first, last)
 }
 
 // flushReturning sends the queued units on an engine that returns their
@@ -152,7 +152,7 @@ func (ui *unitInserter) flushReturning(rows int) error {
 	if err != nil {
 		return err
 	}
-	n := 0
+	ids := make([]int64, 0, rows)
 	for rs.Next() {
 		var translationID, id int64
 		if err := rs.Scan(&translationID, &id); err != nil {
@@ -160,15 +160,48 @@ func (ui *unitInserter) flushReturning(rows int) error {
 			return err
 		}
 		ui.tx.countNewUnit(translationID, id)
-		n++
+		ids = append(ids, id)
 	}
 	if err := errors.Join(rs.Err(), rs.Close()); err != nil {
 		return err
 	}
-	if n != rows {
-		return fmt.Errorf("insert of %d units returned %d ids", rows, n)
+	if len(ids) != rows {
+		return fmt.Errorf("insert of %d units returned %d ids", rows, len(ids))
 	}
-	return nil
+	return noteUnitIDs(ui.tx, ids)
+}
+
+// New units are noted for the trigram index (trigram_pending.go) by the
+// code that inserted them, right after the statement, not by a trigger
+// per row (migration 0059): every unit INSERT is unitInserter's or
+// CreateTranslation's, and each notes what it inserted before anything
+// else can update or delete those rows, as the trigger did. A note says
+// the index holds no row for the id (indexed 0) unless the id is noted
+// already: an id reused after a removal keeps its removal's note, whose
+// row the index still holds.
+
+// noteUnitRange notes the units with ids lo to hi, all inserted by one
+// statement (SQLite numbers a statement's rows consecutively).
+func noteUnitRange(tx *Tx, lo, hi int64) error {
+	_, err := tx.Exec(`INSERT INTO unit_trigrams_pending (unit_id, indexed)
+		SELECT id, 0 FROM units WHERE id BETWEEN ? AND ? ON CONFLICT DO NOTHING`, lo, hi)
+	return err
+}
+
+// noteUnitIDs notes the units of ids, just inserted (PostgreSQL, whose
+// sequence numbers the rows of concurrent writers apart).
+func noteUnitIDs(tx *Tx, ids []int64) error {
+	_, err := tx.Exec(`INSERT INTO unit_trigrams_pending (unit_id, indexed)
+		SELECT unnest(CAST(? AS BIGINT[])), 0 ON CONFLICT DO NOTHING`, ids)
+	return err
+}
+
+// noteTranslationUnits notes every unit of a translation whose units
+// were all just inserted (CreateTranslation).
+func noteTranslationUnits(tx *Tx, translationID int64) error {
+	_, err := tx.Exec(`INSERT INTO unit_trigrams_pending (unit_id, indexed)
+		SELECT id, 0 FROM units WHERE translation_id = ? ON CONFLICT DO NOTHING`, translationID)
+	return err
 }
 
 // unitBucket is a list_counts row of a translation's units: 'ut',

@@ -65,6 +65,8 @@ type DB struct {
 	formatFlags func(fileFormat string) string
 	// formatPlural is Options.FormatPlural.
 	formatPlural func(fileFormat string, p index.Plural) index.Plural
+	// noChecks is Options.NoChecks.
+	noChecks bool
 	// sourcePlurals caches the plural rules of languages by code for the
 	// checks (Tx.sourcePlural).
 	sourcePlurals sync.Map
@@ -121,7 +123,7 @@ func Open(ctx context.Context, o Options) (*DB, error) {
 // newDB returns a DB on d with o's settings (validated) and its caches
 // and queues ready, before any connection is opened.
 func newDB(d *dialect, o Options) *DB {
-	return &DB{dialect: d, now: o.Now, log: o.Logger, formatFlags: o.FormatFlags, formatPlural: o.FormatPlural, pageCacheBytes: max(o.PageCacheBytes, 0),
+	return &DB{dialect: d, now: o.Now, log: o.Logger, formatFlags: o.FormatFlags, formatPlural: o.FormatPlural, noChecks: o.NoChecks, pageCacheBytes: max(o.PageCacheBytes, 0),
 		writes: make(chan *writeRequest), closing: make(chan struct{}), writeBatchLimit: maxWriteBatch,
 		queued: make(chan struct{}, 1)}
 }
@@ -149,6 +151,10 @@ func (db *DB) start(ctx context.Context) error {
 	db.stopWriter = func() { close(stopWriting); <-writerDone }
 	go db.writer(stopWriting, writerDone)
 	db.startTrigramIndexer()
+	if err := db.resumeRechecks(ctx); err != nil {
+		db.Close()
+		return fmt.Errorf("resume the background rechecks: %w", err)
+	}
 	if db.dialect.background != nil {
 		cctx, stop := context.WithCancel(context.Background())
 		done := make(chan struct{})

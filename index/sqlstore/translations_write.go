@@ -63,6 +63,9 @@ func (db *DB) CreateTranslation(ctx context.Context, componentID int64, language
 			index.StateEmpty, formatTime(tx.now), source); err != nil {
 			return err
 		}
+		if err := noteTranslationUnits(tx, id); err != nil {
+			return err
+		}
 		// Every unit of the new translation is new: count them all
 		// (migration 0019), as unitInserter counts the ones it adds.
 		if _, err := tx.Exec(`INSERT INTO list_counts (list, scope, bucket, n)

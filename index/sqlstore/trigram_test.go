@@ -4,14 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/tolk-project/tolk/index"
-	"github.com/tolk-project/tolk/index/internal/testengine"
 )
 
 // TestRegexNeed checks the literals read from regular expressions: what
@@ -240,12 +238,7 @@ func countTrigramNotes(tb testing.TB, db *DB) int {
 // that the next process's upkeep indexes them on its own.
 func TestTrigramNotesSurviveRestart(t *testing.T) {
 	ctx := context.Background()
-	o := Options{Engine: SQLite, Location: filepath.Join(t.TempDir(), "tolk.db")}
-	driver, dsn := "sqlite", o.Location
-	if testengine.Engine() == testengine.Postgres {
-		o.Engine, o.Location = Postgres, testengine.PostgresDSN(t)
-		driver, dsn = "pgx", o.Location
-	}
+	o, driver, dsn := reopenable(t)
 	db, err := Open(ctx, o)
 	if err != nil {
 		t.Fatal(err)

@@ -1,0 +1,14 @@
+-- A new unit is noted for the trigram index (migration 0044) by the
+-- statement that inserted it, not by a trigger per row: the import
+-- inserts units 64 to a statement (unitInserter) and a new translation
+-- all of a source's at once (CreateTranslation), and each notes its new
+-- ids in one INSERT … SELECT right after (noteNewUnits, insert.go). The
+-- trigger fired once per imported unit, a sub-program run and a row
+-- inserted each time, about a seventh of a full corpus import.
+--
+-- Every path that inserts units goes through those two, and
+-- TestEveryUnitInsertIsNoted walks each one with the step held: a unit
+-- neither indexed nor noted fails VerifyCounts. The update and delete
+-- triggers stay: text changes and removals are one row at a time, and a
+-- trigger there is the cheapest way to miss none.
+DROP TRIGGER units_trigrams_insert;
