@@ -39,9 +39,14 @@ func (b bound) exceeded(u *Unit) bool {
 const markupBytes = 10_000
 
 var bounds = map[string]bound{
-	"md-reflink":   {Bytes: markupBytes},
-	"md-link":      {Bytes: markupBytes},
-	"md-syntax":    {Bytes: markupBytes},
-	"safe-html":    {Bytes: markupBytes},
-	"placeholders": {Work: 20_000_000},
+	"md-reflink": {Bytes: markupBytes},
+	"md-link":    {Bytes: markupBytes},
+	"md-syntax":  {Bytes: markupBytes},
+	"safe-html":  {Bytes: markupBytes},
+	// The reStructuredText scanners try each role from its backtick;
+	// BBCode looks for each opening tag's closing one on its line.
+	"rst-references": {Bytes: markupBytes},
+	"rst-syntax":     {Bytes: markupBytes},
+	"bbcode":         {Bytes: markupBytes},
+	"placeholders":   {Work: 20_000_000},
 }
