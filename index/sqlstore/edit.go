@@ -148,6 +148,7 @@ func (e *unitEditor) edit(u *index.Unit, ed index.UnitEdit, action index.Action)
 		}
 		ed.Target, u.Fixups = fixed, applied
 	}
+	ed.State = index.SettleState(ed.State, ed.Target) // a plural with a hole is not translated
 	if ed.State == u.State && slices.Equal(ed.Target, u.Target) {
 		return false, nil
 	}
@@ -214,6 +215,9 @@ func (e *unitEditor) add(u *index.Unit, pending bool) error {
 		return err
 	}
 	u.TranslationID, u.Position, u.Timestamp = e.ids.translationID, e.nextPosition, e.tx.now
+	if u.SourceUnitID != 0 {
+		u.State = index.SettleState(u.State, u.Target)
+	}
 	chars := u.NumChars()
 	target := index.JoinPlural(u.Target)
 	if u.ID, err = ins.add(u.TranslationID, u.Position, u.Context, index.JoinPlural(u.Source), target,

@@ -312,8 +312,14 @@ func reconcileUnits(tx *Tx, imp index.TranslationImport, ids scopeIDs,
 		if !ok && removed[hash] {
 			continue
 		}
+		if !imp.IsSource {
+			in.State = index.SettleState(in.State, in.Target) // a plural with a hole is not translated
+		}
 		if !ok {
 			in.State = imp.NewUnits.State(in, imp.IsSource)
+			if !imp.IsSource {
+				in.State = index.SettleState(in.State, in.Target)
+			}
 			// On SQLite Exec and LastInsertId, not RETURNING: SQLite
 			// gathers RETURNING rows in an ephemeral table built and freed
 			// per statement, which cost half of a corpus import
