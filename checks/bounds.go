@@ -48,5 +48,10 @@ var bounds = map[string]bound{
 	"rst-references": {Bytes: markupBytes},
 	"rst-syntax":     {Bytes: markupBytes},
 	"bbcode":         {Bytes: markupBytes},
-	"placeholders":   {Work: 20_000_000},
+	// The Fluent checks build each variant's text.
+	"fluent-target-syntax":     {Bytes: markupBytes},
+	"fluent-parts":             {Bytes: markupBytes},
+	"fluent-references":        {Bytes: markupBytes},
+	"fluent-target-inner-html": {Bytes: markupBytes},
+	"placeholders":             {Work: 20_000_000},
 }

@@ -40,7 +40,8 @@
 //     formats), format_dialects.go (Perl, Lua, Scheme, Object Pascal,
 //     Perl brace, Laravel, Qt plural, Automattic), placeholders.go,
 //     icu.go (ICU MessageFormat), markup.go and quickxml.go (XML),
-//     markdown.go, rst.go (reStructuredText), rare.go (bbcode,
+//     markdown.go, rst.go (reStructuredText), fluent.go (the Fluent
+//     checks, over Tolk's own parser of a message body), rare.go (bbcode,
 //     accelerator, max-size: an approximate layout, no font rendering),
 //     source.go (RunSource).
 //   - glossary.go: RunGlossary (prohibited_initial_character, for
@@ -60,7 +61,7 @@
 // (translation propagation), multiple_failures and long_untranslated
 // (computed by the store's daily pass from other units' rows and
 // states, index/sqlstore/checks_daily.go; Enabled applies their flags);
-// the Fluent and MDX checks; same's per-language word lists;
+// safe-mdx; same's per-language word lists;
 // BleachHTML; check_glossary's morphological advisories (newer Weblate
 // accepts inflected forms of a term).
 //
