@@ -383,21 +383,16 @@ func (p *flParser) inline() *flExpr {
 		e := &flExpr{kind: 'l', literal: p.s[p.i:j], isLit: true}
 		p.i = j
 		return e
-	case c == '$':
+	case c == '$' || c == '-': // a variable, or a term with its attribute and arguments
 		j := identEnd(p.s, p.i+1)
 		if j == p.i+1 {
 			return nil
 		}
-		e := &flExpr{kind: '$', refs: []flRef{{'$', p.s[p.i+1 : j]}}}
+		e := &flExpr{kind: c, refs: []flRef{{c, p.s[p.i+1 : j]}}}
 		p.i = j
-		return e
-	case c == '-':
-		j := identEnd(p.s, p.i+1)
-		if j == p.i+1 {
-			return nil
+		if c == '-' {
+			p.i = p.attrAndArgs(j, e)
 		}
-		e := &flExpr{kind: '-', refs: []flRef{{'-', p.s[p.i+1 : j]}}}
-		p.i = p.attrAndArgs(j, e)
 		return e
 	case isLetterByte(c):
 		j := identEnd(p.s, p.i)

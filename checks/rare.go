@@ -155,11 +155,7 @@ func maxSize(u Unit) bool {
 			bold = true
 		}
 	}
-	rep := u.Flags.Params("replacements")
-	var r *strings.Replacer
-	if len(rep) >= 2 {
-		r = strings.NewReplacer(rep[:len(rep)/2*2]...)
-	}
+	r := u.Flags.replacer()
 	for _, t := range u.Target {
 		if r != nil {
 			t = r.Replace(t)
