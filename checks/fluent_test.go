@@ -140,14 +140,7 @@ func TestFluentChecks(t *testing.T) {
 // parser, and 100,000 hostile characters are checked quickly.
 func TestFluentHostile(t *testing.T) {
 	alphabet := "{}$-.[]*\n ->\"\\uU0aZ(),:<>/&;="
-	seed := uint32(3)
-	for n := 0; n < 20000; n++ {
-		b := make([]byte, n%14)
-		for i := range b {
-			seed = seed*1664525 + 1013904223
-			b[i] = alphabet[int(seed>>16)%len(alphabet)]
-		}
-		s := string(b)
+	randomStrings(alphabet, 3, 14, func(s string) {
 		for _, term := range []bool{false, true} {
 			if ps, ok := parseFluent(s, term); ok {
 				for _, p := range ps {
@@ -157,7 +150,7 @@ func TestFluentHostile(t *testing.T) {
 				}
 			}
 		}
-	}
+	})
 	f := fluentFlags(t, "Message")
 	for _, h := range []string{strings.Repeat("{ $a ->\n*[b] ", 8000), strings.Repeat("a { $b } <i>", 10000), strings.Repeat("\n.a = x", 15000)} {
 		for _, n := range []int{9000, len(h)} {

@@ -111,15 +111,22 @@ func TestFormatDialectsTotal(t *testing.T) {
 	alphabet := "%~{}:@*,'/$.-L019sdntvV# "
 	scanners := []scanner{perlPrintf.scan, luaPrintf.scan, scanScheme, scanPascal, scanPerlBrace,
 		scanLaravel, scanQtPlural, scanAutomattic}
-	seed := uint32(7)
+	randomStrings(alphabet, 7, 10, func(s string) {
+		for _, sc := range scanners {
+			sc(s)
+		}
+	})
+}
+
+// randomStrings calls fn on 20,000 strings of up to maxLen-1 bytes
+// drawn from alphabet by a fixed generator (the same strings each run).
+func randomStrings(alphabet string, seed uint32, maxLen int, fn func(string)) {
 	for n := 0; n < 20000; n++ {
-		b := make([]byte, n%10)
+		b := make([]byte, n%maxLen)
 		for i := range b {
 			seed = seed*1664525 + 1013904223
 			b[i] = alphabet[int(seed>>16)%len(alphabet)]
 		}
-		for _, sc := range scanners {
-			sc(string(b))
-		}
+		fn(string(b))
 	}
 }
