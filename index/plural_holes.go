@@ -30,9 +30,28 @@ func PluralHole(target []string) bool {
 // plurals check, so a translation shows 100% while a form is missing
 // (issue 26); Tolk does not count a string as translated that a reader
 // would see untranslated for some numbers.
-func SettleState(s State, target []string) State {
-	if (s == StateTranslated || s == StateApproved) && PluralHole(target) {
+//
+// format is the component's file format: where its runtime reads a
+// missing form as the "other" one (PluralFallback), an empty form is no
+// hole and s is returned as given.
+func SettleState(s State, target []string, format string) State {
+	if (s == StateTranslated || s == StateApproved) && PluralHole(target) && !PluralFallback(format) {
 		return StateFuzzy
 	}
 	return s
+}
+
+// NeedsSettling reports whether SettleState may change s for target, so
+// a caller looks the format up only then (a plural with a hole is rare).
+func NeedsSettling(s State, target []string) bool {
+	return (s == StateTranslated || s == StateApproved) && PluralHole(target)
+}
+
+// PluralFallback reports whether a file format's runtime reads a plural
+// form the file leaves out as its "other" form: Apple's stringsdict
+// (whose optional zero form Tolk puts first) and String Catalogs, whose
+// catalogs mark such a string translated. There an empty form is not
+// missing text, and the catalog's own count of translated strings holds.
+func PluralFallback(format string) bool {
+	return format == "stringsdict" || format == "xcstrings"
 }
