@@ -127,6 +127,10 @@ func TestEnforcedChecksAPI(t *testing.T) {
 		{map[string]any{"check_flags": "max-length:abc"}, "check_flags"},
 		{map[string]any{"check_flags": "regex:(unclosed"}, "check_flags"},
 		{map[string]any{"check_flags": "no-such-flag"}, "check_flags"},
+		{map[string]any{"check_flags": "accelerator:ab"}, "check_flags"},
+		{map[string]any{"check_flags": "max-size:wide"}, "check_flags"},
+		{map[string]any{"check_flags": "max-size:120:2:3"}, "check_flags"},
+		{map[string]any{"enforced_checks": []string{"perl_format", "fluent-parts", "rst-syntax", "nope"}}, "enforced_checks"},
 	} {
 		r := servertest.DoJSON(t, "PATCH", comp, e.root, tc.body)
 		if r.Status != http.StatusBadRequest || !strings.Contains(string(r.Body), `"attr":"`+tc.field+`"`) {

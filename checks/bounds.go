@@ -39,9 +39,19 @@ func (b bound) exceeded(u *Unit) bool {
 const markupBytes = 10_000
 
 var bounds = map[string]bound{
-	"md-reflink":   {Bytes: markupBytes},
-	"md-link":      {Bytes: markupBytes},
-	"md-syntax":    {Bytes: markupBytes},
-	"safe-html":    {Bytes: markupBytes},
-	"placeholders": {Work: 20_000_000},
+	"md-reflink": {Bytes: markupBytes},
+	"md-link":    {Bytes: markupBytes},
+	"md-syntax":  {Bytes: markupBytes},
+	"safe-html":  {Bytes: markupBytes},
+	// The reStructuredText scanners try each role from its backtick;
+	// BBCode looks for each opening tag's closing one on its line.
+	"rst-references": {Bytes: markupBytes},
+	"rst-syntax":     {Bytes: markupBytes},
+	"bbcode":         {Bytes: markupBytes},
+	// The Fluent checks build each variant's text.
+	"fluent-target-syntax":     {Bytes: markupBytes},
+	"fluent-parts":             {Bytes: markupBytes},
+	"fluent-references":        {Bytes: markupBytes},
+	"fluent-target-inner-html": {Bytes: markupBytes},
+	"placeholders":             {Work: 20_000_000},
 }

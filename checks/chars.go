@@ -228,7 +228,13 @@ func punctuationSpacing(_, t, lang string) bool {
 		if i+1 < len(r) && !unicode.IsSpace(r[i+1]) {
 			continue // inside a word or a URL
 		}
-		if i == 0 || !strings.ContainsRune(" \u00a0\u202f\u2009", r[i-1]) {
+		// A run of marks ("?!") needs the space before the run, as the
+		// reference's newer check and fixup read it.
+		j := i
+		for j > 0 && strings.ContainsRune(";:?!", r[j-1]) {
+			j--
+		}
+		if j == 0 || !strings.ContainsRune(" \u00a0\u202f\u2009", r[j-1]) {
 			return true
 		}
 	}

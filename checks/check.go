@@ -154,7 +154,7 @@ var registry = []Check{
 	on("xml-invalid", "Invalid XML markup", "The translation is not valid XML", Target),
 	on("xml-tags", "XML markup", "XML tags in translation do not match source", Target),
 	on("xml-chars-around-tags", "XML characters around tags", "Characters hugging XML tags differ from source", Target),
-	flag("bbcode", "BBCode markup", "BBCode in translation does not match source", Target, ""),
+	flag("bbcode", "BBCode markup", "BBCode in translation does not match source", Target, "bbcode-text"),
 	flag("md-reflink", "Markdown references", "Markdown link references do not match source", Target, "md-text"),
 	flag("md-link", "Markdown links", "Markdown links do not match source", Target, "md-text"),
 	flag("md-syntax", "Markdown syntax", "Markdown syntax does not match source", Target, "md-text"),

@@ -176,7 +176,7 @@ func TestRegistry(t *testing.T) {
 	if c, _ := ByID("end_stop"); c.IgnoreFlag() != "ignore-end-stop" || !c.Implemented {
 		t.Errorf("end_stop: %+v", c)
 	}
-	if c, _ := ByID("perl_format"); c.Flag != "perl-format" || c.Implemented || c.Default {
+	if c, _ := ByID("perl_format"); c.Flag != "perl-format" || !c.Implemented || c.Default {
 		t.Errorf("perl_format: %+v", c)
 	}
 	if _, ok := ByID("end-stop"); ok {

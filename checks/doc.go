@@ -27,6 +27,9 @@
 //   - autofix.go: Autofix and Fixers, Weblate's AUTOFIX_LIST without
 //     BleachHTML (trailing whitespace, ellipsis, zero-width space, control
 //     characters, Devanagari danda, French punctuation spacing).
+//   - fixup.go: Fixup and ApplyFixup, the reference's "Fix string"
+//     replacements for a failing check (get_fixup), which the editor's
+//     script applies on request.
 //   - bounds.go: the size bounds. Every check is linear; the regexp-heavy
 //     markup families (md-*, safe-html) skip forms over 10,000 bytes and
 //     placeholders skips when entries × length exceeds 20 million;
@@ -34,8 +37,13 @@
 //   - One file per family registers its functions with register:
 //     chars.go and text.go (characters, punctuation, lines), same.go,
 //     units.go (plurals, length, regex), format.go (printf and brace
-//     formats), placeholders.go, icu.go (ICU MessageFormat), markup.go and
-//     quickxml.go (XML), markdown.go, source.go (RunSource).
+//     formats), format_dialects.go (Perl, Lua, Scheme, Object Pascal,
+//     Perl brace, Laravel, Qt plural, Automattic), placeholders.go,
+//     icu.go (ICU MessageFormat), markup.go and quickxml.go (XML),
+//     markdown.go, rst.go (reStructuredText), fluent.go (the Fluent
+//     checks, over Tolk's own parser of a message body), rare.go (bbcode,
+//     accelerator, max-size: an approximate layout, no font rendering),
+//     source.go (RunSource).
 //   - glossary.go: RunGlossary (prohibited_initial_character, for
 //     glossary components) and check_glossary over Unit.Glossary, the
 //     terms the caller reads (GlossaryMatches finds those in the source).
@@ -53,10 +61,7 @@
 // (translation propagation), multiple_failures and long_untranslated
 // (computed by the store's daily pass from other units' rows and
 // states, index/sqlstore/checks_daily.go; Enabled applies their flags);
-// max-size (font rendering); the
-// Fluent, reStructuredText, MDX and BBCode checks; accelerator; the perl,
-// lua, object-pascal, scheme, laravel, perl-brace, qt-plural and
-// automattic format dialects; same's per-language word lists;
+// safe-mdx; same's per-language word lists;
 // BleachHTML; check_glossary's morphological advisories (newer Weblate
 // accepts inflected forms of a term).
 //

@@ -48,7 +48,16 @@ var plainFlags = []string{
 	"ignore-all-checks", "case-insensitive", "rst-text", "md-text",
 	"markdown-text", "xml-text", "url", "auto-safe-html",
 	"auto-java-messageformat", "safe-html", "safe-mdx", "bbcode",
-	"check-glossary", "csharp-format",
+	"check-glossary", "csharp-format", "bbcode-text",
+}
+
+// flagAliases are other names of an enable flag: the reference's
+// extra_enable_strings (csharp-format) and its older spellings (Tolk
+// read bbcode before the reference's bbcode-text).
+var flagAliases = map[string]string{
+	"bbcode":        "bbcode-text",
+	"markdown-text": "md-text",
+	"csharp-format": "c-sharp-format",
 }
 
 // typedFlags are the flags that take parameters (reference §1.5).
@@ -231,6 +240,9 @@ func (f Flags) set(name string, params []string, rx []bool) (Flags, error) {
 				return f, &FlagError{Flag: name, Reason: fmt.Sprintf("%q is not an integer", params[0])}
 			}
 		}
+		if name == "accelerator" && !acceleratorMarker(params[0]) {
+			return f, &FlagError{Flag: name, Reason: "the accelerator marker must be a single punctuation character"}
+		}
 		if name == "regex" {
 			var err error
 			if re, err = regexp.Compile(params[0]); err != nil {
@@ -240,6 +252,16 @@ func (f Flags) set(name string, params []string, rx []bool) (Flags, error) {
 	case anyParam:
 		if len(params) == 0 {
 			return f, &FlagError{Flag: name, Reason: "needs a value"}
+		}
+		if name == "max-size" {
+			if len(params) > 2 {
+				return f, &FlagError{Flag: name, Reason: "takes a width and optionally a number of lines"}
+			}
+			for _, p := range params {
+				if n, err := strconv.Atoi(p); err != nil || n <= 0 {
+					return f, &FlagError{Flag: name, Reason: fmt.Sprintf("%q is not a positive integer", p)}
+				}
+			}
 		}
 	}
 	var ps *placeholderSet

@@ -30,11 +30,12 @@ type scanner func(s string) (keys map[string]bool, bad bool)
 
 // formatIDs are the format checks computed here, in registry order.
 var formatIDs = []string{
-	"c_format", "objc_format", "php_format", "python_format", "javascript_format",
-	"java_printf_format", "java_format", "python_brace_format",
-	"c_sharp_format", "i18next_interpolation", "es_format",
+	"c_format", "objc_format", "php_format", "python_format", "perl_format",
+	"javascript_format", "lua_format", "object_pascal_format", "scheme_format",
+	"laravel_format", "java_printf_format", "java_format", "python_brace_format",
+	"perl_brace_format", "c_sharp_format", "i18next_interpolation", "es_format",
 	"percent_placeholders", "vue_format", "angularjs_format", "qt_format",
-	"ruby_format",
+	"qt_plural_format", "ruby_format", "automattic_components_format",
 }
 
 // formatCheck builds a format check from its scanner.

@@ -162,6 +162,13 @@ var flagChecks = func() map[string][]int {
 		}
 		m[c.IgnoreFlag()] = append(m[c.IgnoreFlag()], -i-1)
 	}
+	for alias, name := range flagAliases {
+		for _, i := range m[name] {
+			if i >= 0 {
+				m[alias] = append(m[alias], i)
+			}
+		}
+	}
 	return m
 }()
 
@@ -191,7 +198,15 @@ func enabled(c Check, f Flags) bool {
 	if f.Has(c.IgnoreFlag()) {
 		return false
 	}
-	return c.Default || (c.Flag != "" && f.Has(c.Flag))
+	if c.Default || (c.Flag != "" && f.Has(c.Flag)) {
+		return true
+	}
+	for alias, name := range flagAliases {
+		if name == c.Flag && f.Has(alias) {
+			return true
+		}
+	}
+	return false
 }
 
 // eachPair runs fn on each target form and the source form it pairs

@@ -29,11 +29,7 @@ func sourceMaxLength(u Unit) bool {
 	if src := u.SourceLanguage; src == "" || baseLanguage(src) == "en" {
 		limit = 0.85 * float64(n)
 	}
-	rep := u.Flags.Params("replacements")
-	var r *strings.Replacer
-	if len(rep) >= 2 {
-		r = strings.NewReplacer(rep[:len(rep)/2*2]...)
-	}
+	r := u.Flags.replacer()
 	for _, s := range u.Source {
 		if r != nil {
 			s = r.Replace(s)

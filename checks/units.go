@@ -28,6 +28,16 @@ func isUpper(s string) bool {
 	return cased
 }
 
+// replacer is the replacements:FROM:TO:… flag's substitutions (nil
+// without the flag), which the length and size checks apply first.
+func (f Flags) replacer() *strings.Replacer {
+	rep := f.params["replacements"]
+	if len(rep) < 2 {
+		return nil
+	}
+	return strings.NewReplacer(rep[:len(rep)/2*2]...)
+}
+
 // maxLength: some form longer than max-length:N characters, after the
 // replacements:FROM:TO:… flag's substitutions.
 func maxLength(u Unit) bool {
@@ -35,11 +45,7 @@ func maxLength(u Unit) bool {
 	if !ok {
 		return false
 	}
-	rep := u.Flags.Params("replacements")
-	var r *strings.Replacer
-	if len(rep) >= 2 {
-		r = strings.NewReplacer(rep[:len(rep)/2*2]...)
-	}
+	r := u.Flags.replacer()
 	for _, t := range u.Target {
 		if r != nil {
 			t = r.Replace(t)

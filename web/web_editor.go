@@ -612,6 +612,9 @@ type saveRequest struct {
 	Sort   string `json:"sort_by"`
 	Offset int    `json:"offset"`
 	CSRF   string `json:"csrf_token"`
+	// Zen says the save came from a zen row's form: without the script
+	// it goes back to the zen page (zenAfterSave), not to the editor.
+	Zen bool `json:"zen"`
 }
 
 func readSave(c *gin.Context) (saveRequest, bool, error) {
@@ -630,7 +633,7 @@ func readSave(c *gin.Context) (saveRequest, bool, error) {
 	}
 	r = saveRequest{ID: id, Target: c.PostFormArray("target"), Fuzzy: c.PostForm("fuzzy") != "",
 		Approved: c.PostForm("approved") != "", Version: c.PostForm("version"), Query: c.PostForm("q"),
-		Sort: c.PostForm("sort_by"), CSRF: c.PostForm(edge.CSRFField)}
+		Sort: c.PostForm("sort_by"), CSRF: c.PostForm(edge.CSRFField), Zen: c.PostForm("zen") != ""}
 	r.Offset, _ = strconv.Atoi(c.PostForm("offset")) // a missing place is the first
 	return r, false, nil
 }
@@ -742,6 +745,9 @@ func (s *Server) saveUnit(c *gin.Context) {
 		return
 	}
 	if !isJSON {
+		if req.Zen {
+			next = zenAfterSave(u.Translate(t.Component.Project.Slug, t.Component.FullSlug(), t.LanguageCode), req)
+		}
 		c.Redirect(http.StatusSeeOther, next)
 		return
 	}

@@ -220,6 +220,7 @@ type checkRow struct {
 	ID, Name, Description string
 	Enforced, Dismissed   bool
 	CanDismiss            bool
+	Fixup                 string // the "Fix string" replacements as JSON (web_fixups.go), or ""
 }
 
 // checkJSON is a failing check in the save's answer.
@@ -464,6 +465,7 @@ func (s *Server) workspace(ctx context.Context, u edge.URLs, who *index.Principa
 	if w.Checks, err = s.unitCheckRows(ctx, who, t, x.ID); err != nil {
 		return err
 	}
+	setFixups(w.Checks, x, t)
 	if w.Languages, err = s.otherLanguages(ctx, u, who, t, x); err != nil {
 		return err
 	}

@@ -18,20 +18,22 @@ import (
 // through one, §9.4). The script (keys.js) saves a row with Ctrl+Enter
 // and moves to the next row, marks rows changed and not yet saved in
 // words, and asks before leaving a page with such rows. Without the
-// script a row's save leads to the editor at the next string.
+// script a row's save comes back to the zen page it was made on, at the
+// saved row (the form's "zen" field; saveUnit). The list keeps the
+// one-string editor's sort_by: rows, pages, filters and saves follow it.
 
 // zenRows is how many strings the zen view lists at once.
 const zenRows = 25
 
 type zenView struct {
-	Query, Base, SaveURL, EditorURL string
-	Filters                         []webLink
-	First, Total                    int
-	ListPrev, ListNext              string
-	CanEdit, CanReview              bool
-	SourceLang, SourceDir           string
-	Lang, Dir                       string
-	Rows                            []zenRow
+	Query, Sort, Base, SaveURL, EditorURL string
+	Filters                               []webLink
+	First, Total                          int
+	ListPrev, ListNext                    string
+	CanEdit, CanReview                    bool
+	SourceLang, SourceDir                 string
+	Lang, Dir                             string
+	Rows                                  []zenRow
 }
 
 type zenRow struct {
@@ -66,11 +68,17 @@ func (s *Server) zenPage(c *gin.Context) {
 		}
 	}
 	ctx, q, who := c.Request.Context(), c.Query("q"), edge.Principal(c)
+	list := listQuery{q: q, sort: c.Query("sort_by")}
+	sorts, err := index.ParseUnitSort(list.sort)
+	if err != nil {
+		s.failPage(c, err)
+		return
+	}
 	u, p, comp, l := s.edge.PageURLs(c), t.Component.Project.Slug, t.Component.FullSlug(), t.LanguageCode
 	page := s.newPage(c, "Zen: "+t.Component.Name+" — "+t.Language.Name)
 	page.Crumbs = append(s.translationCrumbs(c, u, &t), webLink{Name: t.Language.Name, URL: u.TranslationWeb(p, comp, l)})
 	editor := u.Translate(p, comp, l)
-	z := &zenView{Query: q, Base: zenURL(editor), SaveURL: editor + "save/", EditorURL: editorURL(editor, listQuery{q: q}, "", ""),
+	z := &zenView{Query: q, Sort: list.sort, Base: zenURL(editor), SaveURL: editor + "save/", EditorURL: editorURL(editor, list, "", ""),
 		CanEdit: who.CanTranslation(index.PermUnitEdit, &t) && !t.Component.Locked &&
 			index.CheckDirectSave(who, &t) == nil,
 		CanReview: index.ReviewDenied(who, &t) == "", Lang: t.Language.Code, Dir: dirOf(&t.Language),
@@ -82,13 +90,13 @@ func (s *Server) zenPage(c *gin.Context) {
 	}
 	z.SourceDir = dirOf(&src)
 	for _, f := range editorFilters {
-		z.Filters = append(z.Filters, webLink{Name: f.name, URL: editorURL(z.Base, listQuery{q: f.q}, "", ""), Current: f.q == q})
+		z.Filters = append(z.Filters, webLink{Name: f.name, URL: editorURL(z.Base, listQuery{f.q, list.sort}, "", ""), Current: f.q == q})
 	}
 	// The list is read a page of zenRows at a time: an offset inside a
 	// page starts at that page's first string.
 	z.First = (first-1)/zenRows*zenRows + 1
 	first = z.First
-	units, total, err := s.store.FindUnits(ctx, index.UnitFilter{TranslationID: t.ID, Query: q,
+	units, total, err := s.store.FindUnits(ctx, index.UnitFilter{TranslationID: t.ID, Query: q, Sort: sorts,
 		Page: index.Page{Number: (first-1)/zenRows + 1, Size: zenRows}})
 	if err != nil {
 		s.failPage(c, err)
@@ -98,7 +106,7 @@ func (s *Server) zenPage(c *gin.Context) {
 	for i := range units {
 		x := &units[i]
 		row := zenRow{ID: x.ID, Position: first + i, Key: x.Context, State: stateName(x.State, t.ReviewEnabled()),
-			Version: unitVersion(x), EditURL: editorURL(editor, listQuery{q: q}, "offset", strconv.Itoa(first+i)),
+			Version: unitVersion(x), EditURL: editorURL(editor, list, "offset", strconv.Itoa(first+i)),
 			Forms: editorForms(x, &t), Fuzzy: x.State.Fuzzy(), Approved: x.State == index.StateApproved,
 			ReadOnly: index.UnitReadOnly(x, &t)}
 		for _, f := range x.Source {
@@ -108,10 +116,10 @@ func (s *Server) zenPage(c *gin.Context) {
 		z.Rows = append(z.Rows, row)
 	}
 	if first > 1 {
-		z.ListPrev = editorURL(z.Base, listQuery{q: q}, "offset", strconv.Itoa(max(1, first-zenRows)))
+		z.ListPrev = editorURL(z.Base, list, "offset", strconv.Itoa(max(1, first-zenRows)))
 	}
 	if first+zenRows <= total {
-		z.ListNext = editorURL(z.Base, listQuery{q: q}, "offset", strconv.Itoa(first+zenRows))
+		z.ListNext = editorURL(z.Base, list, "offset", strconv.Itoa(first+zenRows))
 	}
 	if z.CanEdit {
 		page.CSRF = s.edge.CSRFToken(c)
@@ -138,4 +146,12 @@ func editorForms(x *index.Unit, t *index.Translation) []editorForm {
 		out = append(out, f)
 	}
 	return out
+}
+
+// zenAfterSave is where a zen row's save without the script goes: back
+// to the zen page holding the row's place (its offset), on the row.
+func zenAfterSave(editor string, req saveRequest) string {
+	first := (max(req.Offset, 1)-1)/zenRows*zenRows + 1
+	return editorURL(zenURL(editor), listQuery{req.Query, req.Sort}, "offset", strconv.Itoa(first)) +
+		"#zen-" + strconv.FormatInt(req.ID, 10)
 }

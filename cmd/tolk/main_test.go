@@ -144,6 +144,11 @@ func TestDemoServesAndRestartReuses(t *testing.T) {
 		if got, _ := json.Marshal(u["target"]); string(got) != want || len(u["source"].([]any)) != 2 {
 			t.Errorf("notifications cs %s: source %v target %s, want %s", u["context"], u["source"], got, want)
 		}
+		// A plural with its few form empty is not translated (issue 26).
+		if u["context"] == "comments" && (u["state"] != float64(10) || u["translated"] != false || u["fuzzy"] != true) {
+			t.Errorf("notifications cs comments, few form empty: state %v translated %v fuzzy %v, want 10, false, true",
+				u["state"], u["translated"], u["fuzzy"])
+		}
 	}
 	if found != 3 {
 		t.Errorf("notifications cs: %d of 3 plural units found", found)

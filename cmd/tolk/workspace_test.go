@@ -245,6 +245,7 @@ func TestBrowserWorkspace(t *testing.T) {
 	w.zenReview()
 	w.placeholderAndSavedChecks()
 	w.dismissCheckByKeyboard()
+	w.fixStringButton()
 	w.pagesAtWidth(1280)
 	w.pagesAtWidth(375)
 	w.rtl()

@@ -23,6 +23,8 @@ type unitEditor struct {
 	// nextPosition is the position add gives the next new unit; 0 until
 	// first read.
 	nextPosition int
+	// format is the component's file format once fileFormat read it.
+	format *string
 	// bulk, when not nil, holds the unit updates and changes of edits
 	// not yet written: an upload's are written many rows per statement
 	// by flush.
@@ -148,6 +150,13 @@ func (e *unitEditor) edit(u *index.Unit, ed index.UnitEdit, action index.Action)
 		}
 		ed.Target, u.Fixups = fixed, applied
 	}
+	if index.NeedsSettling(ed.State, ed.Target) { // a plural with a hole is not translated
+		format, err := e.fileFormat()
+		if err != nil {
+			return false, err
+		}
+		ed.State = index.SettleState(ed.State, ed.Target, format)
+	}
 	if ed.State == u.State && slices.Equal(ed.Target, u.Target) {
 		return false, nil
 	}
@@ -214,6 +223,13 @@ func (e *unitEditor) add(u *index.Unit, pending bool) error {
 		return err
 	}
 	u.TranslationID, u.Position, u.Timestamp = e.ids.translationID, e.nextPosition, e.tx.now
+	if u.SourceUnitID != 0 && index.NeedsSettling(u.State, u.Target) {
+		format, err := e.fileFormat()
+		if err != nil {
+			return err
+		}
+		u.State = index.SettleState(u.State, u.Target, format)
+	}
 	chars := u.NumChars()
 	target := index.JoinPlural(u.Target)
 	if u.ID, err = ins.add(u.TranslationID, u.Position, u.Context, index.JoinPlural(u.Source), target,
@@ -298,4 +314,18 @@ func (e *unitEditor) finish() error {
 	}
 	e.delta = index.Stats{}
 	return nil
+}
+
+// fileFormat is the file format of the editor's component, read once:
+// whether a plural's empty form is a hole depends on it
+// (index.SettleState).
+func (e *unitEditor) fileFormat() (string, error) {
+	if e.format == nil {
+		c, err := findComponentByID(e.tx, e.ids.componentID)
+		if err != nil {
+			return "", err
+		}
+		e.format = &c.FileFormat
+	}
+	return *e.format, nil
 }

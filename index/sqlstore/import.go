@@ -286,6 +286,7 @@ func reconcileUnits(tx *Tx, imp index.TranslationImport, ids scopeIDs,
 	}
 
 	now := formatTime(tx.now)
+	var format *string // the component's file format, read at the first plural with a hole
 	seen := make(map[int64]bool, len(imp.Units))
 	for i, in := range imp.Units {
 		hash := index.IDHash(imp.Monolingual, in.Source, in.Context)
@@ -314,6 +315,18 @@ func reconcileUnits(tx *Tx, imp index.TranslationImport, ids scopeIDs,
 		}
 		if !ok {
 			in.State = imp.NewUnits.State(in, imp.IsSource)
+		}
+		if !imp.IsSource && index.NeedsSettling(in.State, in.Target) { // a plural with a hole is not translated
+			if format == nil {
+				c, err := findComponentByID(tx, imp.ComponentID)
+				if err != nil {
+					return err
+				}
+				format = &c.FileFormat
+			}
+			in.State = index.SettleState(in.State, in.Target, *format)
+		}
+		if !ok {
 			// On SQLite Exec and LastInsertId, not RETURNING: SQLite
 			// gathers RETURNING rows in an ephemeral table built and freed
 			// per statement, which cost half of a corpus import

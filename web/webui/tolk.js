@@ -47,8 +47,8 @@
       id: parseInt(form.elements.id.value, 10),
       version: form.elements.version.value,
       q: form.elements.q.value,
-      // The list's order and the string's place in it (a zen row has
-      // neither): a sorted list moves on by places.
+      // The list's order and the string's place in it (a zen row's
+      // too): a sorted list moves on by places.
       sort_by: form.elements.sort_by ? form.elements.sort_by.value : "",
       offset: form.elements.offset ? parseInt(form.elements.offset.value, 10) || 0 : 0,
       target: Array.prototype.map.call(form.querySelectorAll("textarea[name=target]"), function (t) { return t.value; }),

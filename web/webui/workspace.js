@@ -101,6 +101,41 @@
     }
   }).observe(document.documentElement, { childList: true, subtree: true });
 
+  // "Fix string" (web_fixups.go): a failing check's fixup, the
+  // reference's regular-expression replacements, applied to the text
+  // boxes on request; the translator saves the result. The buttons are
+  // hidden until this script can press them.
+  function revealFixups() {
+    Array.prototype.forEach.call(document.querySelectorAll("#checks button.fixup[hidden]"), function (b) { b.hidden = false; });
+  }
+  revealFixups();
+  new MutationObserver(revealFixups).observe(document.documentElement, { childList: true, subtree: true });
+  document.addEventListener("click", function (e) {
+    var b = e.target.closest && e.target.closest("#checks button.fixup");
+    if (!b) { return; }
+    e.preventDefault();
+    var rs;
+    try { rs = JSON.parse(b.getAttribute("data-fixup")); } catch (x) { return; }
+    var areas = document.querySelectorAll("#edit textarea[name=target]:not([readonly])");
+    var changed = 0;
+    Array.prototype.forEach.call(areas, function (ta) {
+      var v = ta.value;
+      rs.forEach(function (r) {
+        try { v = v.replace(new RegExp(r.pattern, r.flags), r.replacement); } catch (x) { /* skip a pattern this browser refuses */ }
+      });
+      if (v !== ta.value) {
+        ta.value = v;
+        changed++;
+        ta.dispatchEvent(new Event("input", { bubbles: true }));
+      }
+    });
+    var st = b.nextElementSibling;
+    if (st && st.classList.contains("fixup-status")) {
+      st.textContent = changed ? "Fixed in the text box: save to keep it." : "Nothing to fix in the text box.";
+    }
+    if (changed && areas[0]) { areas[0].focus(); }
+  });
+
   // After a save, the string saved fails these checks: say so on the
   // next string.
   document.addEventListener("tolk:saved", function (e) {
