@@ -91,20 +91,12 @@ func (db *DB) recheckUnits(componentID int64) error {
 	if batch <= 0 {
 		batch = defaultRecheckBatch
 	}
-	var translations []int64
 	rows, err := db.r.QueryContext(ctx, `SELECT id FROM translations WHERE component_id = ? ORDER BY id`, componentID)
 	if err != nil {
 		return err
 	}
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return err
-		}
-		translations = append(translations, id)
-	}
-	if err := rows.Close(); err != nil {
+	translations, err := scanIDs(rows)
+	if err != nil {
 		return err
 	}
 	for _, tid := range translations {
