@@ -26,9 +26,10 @@ import (
 // schema is a test schema on the PostgreSQL server.
 type schema struct {
 	name, dsn string
-	// empty holds the statements that delete every row of its tables and
-	// restart their identities; "" when the schema cannot be reused (its
-	// migrations leave rows behind, which emptying would lose).
+	// empty holds the statements that make it hold what it held once
+	// migrated (restoreStatements): every row of its tables replaced by
+	// the pristine schema's, its sequences set where those are; "" when
+	// the schema cannot be reused.
 	empty string
 }
 
@@ -44,6 +45,12 @@ var schemas struct {
 // schema on the test server, emptied or dropped when tb ends.
 func postgresLocation(tb testing.TB) string {
 	tb.Helper()
+	return postgresSchema(tb).dsn
+}
+
+// postgresSchema is postgresLocation's schema.
+func postgresSchema(tb testing.TB) *schema {
+	tb.Helper()
 	base := os.Getenv(testengine.PostgresEnv)
 	if base == "" {
 		tb.Skipf("no PostgreSQL server: set %s", testengine.PostgresEnv)
@@ -57,7 +64,7 @@ func postgresLocation(tb testing.TB) string {
 			tb.Errorf("test schema %s: %v", s.name, err)
 		}
 	})
-	return s.dsn
+	return s
 }
 
 // takeSchema returns a free schema, or a new one migrated.
@@ -79,11 +86,27 @@ func takeSchema(base string) (*schema, error) {
 		return s, nil
 	}
 	schemas.n++
-	s := &schema{name: fmt.Sprintf("tolk_test_%d_%d_%d", os.Getpid(), time.Now().UnixNano()%1e6, schemas.n)}
+	name := fmt.Sprintf("tolk_test_%d_%d_%d", os.Getpid(), time.Now().UnixNano()%1e6, schemas.n)
 	schemas.mu.Unlock()
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
+	restore, err := restoreStatements(ctx, base)
+	if err != nil {
+		return nil, err
+	}
+	s, err := newSchema(ctx, base, name)
+	if err != nil {
+		return nil, err
+	}
+	s.empty = fmt.Sprintf(restore, s.name)
+	return s, nil
+}
+
+// newSchema creates the schema name on the server at base and migrates
+// it.
+func newSchema(ctx context.Context, base, name string) (*schema, error) {
+	s := &schema{name: name}
 	if _, err := schemas.admin.ExecContext(ctx, "CREATE SCHEMA "+s.name); err != nil {
 		return nil, err
 	}
@@ -95,52 +118,41 @@ func takeSchema(base string) (*schema, error) {
 	if err := db.Close(); err != nil {
 		return nil, errors.Join(err, dropSchema(s))
 	}
-	if s.empty, err = emptyingStatements(ctx, s.name); err != nil {
-		return nil, errors.Join(err, dropSchema(s))
-	}
 	return s, nil
 }
 
-// emptyingStatements returns what deletes the rows of every table of
-// the freshly migrated schema but the migrations' record, and restarts
-// its identities; "" if a table already has rows.
-func emptyingStatements(ctx context.Context, name string) (string, error) {
-	var b strings.Builder
-	rows, err := schemas.admin.QueryContext(ctx, `SELECT quote_ident(schemaname) || '.' || quote_ident(tablename)
-		FROM pg_tables WHERE schemaname = $1 AND tablename <> 'migrations'`, name)
-	if err != nil {
-		return "", err
-	}
-	var tables []string
-	for rows.Next() {
-		var t string
-		if err := rows.Scan(&t); err != nil {
-			rows.Close()
-			return "", err
+// pristine is a migrated schema that no test is given: what every
+// schema holds once migrated (the built-in roles of migration 0040
+// among it), which emptying a schema restores. Schemas used to be
+// emptied by deleting every row, and not reused at all when their
+// migrations left rows, which since 0040 was every schema: each test
+// migrated a new one (400 ms and more on the loaded machine).
+var pristine struct {
+	once    sync.Once
+	restore string // copyStatements of the pristine schema
+	err     error
+}
+
+// restoreStatements returns what makes a schema (%[1]s) hold what the
+// pristine schema holds, made with the process's first schema.
+func restoreStatements(ctx context.Context, base string) (string, error) {
+	pristine.once.Do(func() {
+		schemas.mu.Lock()
+		name := fmt.Sprintf("tolk_test_%d_%d_pristine", os.Getpid(), time.Now().UnixNano()%1e6)
+		schemas.mu.Unlock()
+		s, err := newSchema(ctx, base, name)
+		if err != nil {
+			pristine.err = err
+			return
 		}
-		tables = append(tables, t)
-	}
-	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
-		return "", err
-	}
-	for _, t := range tables {
-		var some bool
-		if err := schemas.admin.QueryRowContext(ctx, "SELECT EXISTS (SELECT 1 FROM "+t+")").Scan(&some); err != nil {
-			return "", err
-		}
-		if some {
-			return "", nil
-		}
-		b.WriteString("DELETE FROM " + t + ";\n")
-	}
-	var seqs string
-	if err := schemas.admin.QueryRowContext(ctx, `SELECT coalesce(string_agg(format('SELECT setval(%L, 1, false);',
-		quote_ident(schemaname) || '.' || quote_ident(sequencename)), E'\n'), '')
-		FROM pg_sequences WHERE schemaname = $1`, name).Scan(&seqs); err != nil {
-		return "", err
-	}
-	b.WriteString(seqs)
-	return b.String(), nil
+		testengine.AtExit(func() {
+			if err := dropSchema(s); err != nil {
+				fmt.Fprintf(os.Stderr, "indextest: drop test schema %s: %v\n", s.name, err)
+			}
+		})
+		pristine.restore, pristine.err = copyStatements(ctx, s.name)
+	})
+	return pristine.restore, pristine.err
 }
 
 // giveBack empties s for the next test, or drops it when it cannot be
@@ -179,11 +191,12 @@ func stillConnected(s *schema) (bool, error) {
 	}
 }
 
-// empty deletes every row of s. Triggers and foreign keys are off
-// meanwhile (session_replication_role, which takes a superuser, as the
-// test server's user is): every table is emptied anyway, and the
-// triggers would only count what goes. A connection the test left open
-// that holds a lock makes it fail rather than wait long.
+// empty makes s hold what it held once migrated (schema.empty).
+// Triggers and foreign keys are off meanwhile (session_replication_role,
+// which takes a superuser, as the test server's user is): every table
+// is replaced whole anyway, and the triggers would only count what goes
+// and comes. A connection the test left open that holds a lock makes it
+// fail rather than wait long.
 func empty(s *schema) error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
