@@ -91,7 +91,7 @@ func keptPostgres(tb testing.TB) string {
 	if base == "" {
 		tb.Skipf("no PostgreSQL server: set %s", testengine.PostgresEnv)
 	}
-	s, err := takeSchema(base)
+	s, err := takeSchema(base, false)
 	if err != nil {
 		tb.Fatalf("test schema: %v", err)
 	}
@@ -119,7 +119,7 @@ func copyPostgres(tb testing.TB, from string) string {
 	if k == nil {
 		tb.Fatalf("indextest: %s is no kept index", from)
 	}
-	to := postgresSchema(tb)
+	to := postgresSchema(tb, true)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	k.once.Do(func() { k.copy, k.copyOK = copyStatements(ctx, k.name) })

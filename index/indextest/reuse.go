@@ -19,7 +19,7 @@ import (
 // A new PostgreSQL schema, migrated (some sixty objects) and dropped at
 // the end, costs a test about 400 ms on a loaded two-core machine, where
 // a SQLite file costs 10 ms; the API's tests take several hundred. So a
-// schema, once migrated, is emptied when its test ends and given to the
+// schema, once migrated, is given back when its test ends and emptied for the
 // next one: about 50 ms a test, opening and closing the index included
 // (TestTmpTiming's measure, kept in the commit message).
 
@@ -31,6 +31,8 @@ type schema struct {
 	// the pristine schema's, its sequences set where those are; "" when
 	// the schema cannot be reused.
 	empty string
+	// dirty: given back with its test's rows, not emptied yet.
+	dirty bool
 }
 
 // schemas are the PostgreSQL test schemas of this process.
@@ -42,33 +44,88 @@ var schemas struct {
 }
 
 // postgresLocation returns the connection string of a migrated empty
-// schema on the test server, emptied or dropped when tb ends.
+// schema on the test server, given back (or dropped) when tb ends.
 func postgresLocation(tb testing.TB) string {
 	tb.Helper()
-	return postgresSchema(tb).dsn
+	return postgresSchema(tb, false).dsn
 }
 
-// postgresSchema is postgresLocation's schema.
-func postgresSchema(tb testing.TB) *schema {
+// postgresSchema is postgresLocation's schema; replaced says that the
+// caller replaces every row of it (copyPostgres), so a schema given
+// back need not be emptied first.
+func postgresSchema(tb testing.TB, replaced bool) *schema {
 	tb.Helper()
 	base := os.Getenv(testengine.PostgresEnv)
 	if base == "" {
 		tb.Skipf("no PostgreSQL server: set %s", testengine.PostgresEnv)
 	}
-	s, err := takeSchema(base)
+	s, err := takeSchema(base, replaced)
 	if err != nil {
 		tb.Fatalf("test schema: %v", err)
 	}
+	l := &lease{s: s}
+	leases.mu.Lock()
+	if leases.by == nil {
+		leases.by = map[string]*lease{}
+	}
+	leases.by[s.dsn] = l
+	leases.mu.Unlock()
 	tb.Cleanup(func() {
-		if err := giveBack(s); err != nil {
+		if err := l.end(); err != nil {
 			tb.Errorf("test schema %s: %v", s.name, err)
 		}
 	})
 	return s
 }
 
-// takeSchema returns a free schema, or a new one migrated.
-func takeSchema(base string) (*schema, error) {
+// A lease is a test's hold on a schema, ended when the test ends or
+// before, by Release.
+type lease struct {
+	s    *schema
+	once sync.Once
+	err  error
+}
+
+// leases are the leases not ended, by location.
+var leases struct {
+	mu sync.Mutex // guards by
+	by map[string]*lease
+}
+
+// end gives the schema back (giveBack), once.
+func (l *lease) end() error {
+	l.once.Do(func() {
+		leases.mu.Lock()
+		if leases.by[l.s.dsn] == l {
+			delete(leases.by, l.s.dsn)
+		}
+		leases.mu.Unlock()
+		l.err = giveBack(l.s)
+	})
+	return l.err
+}
+
+// Release gives the index at loc (Location, CopyOf) back before its
+// test ends, for a test that builds many indexes in turn: on
+// PostgreSQL the next then reuses its schema instead of migrating a new
+// one. Every index open on it must be closed, and none opened again.
+// On SQLite it does nothing: the file goes with the test's directory.
+func Release(tb testing.TB, loc string) {
+	tb.Helper()
+	leases.mu.Lock()
+	l := leases.by[loc]
+	leases.mu.Unlock()
+	if l == nil {
+		return
+	}
+	if err := l.end(); err != nil {
+		tb.Errorf("test schema %s: %v", l.s.name, err)
+	}
+}
+
+// takeSchema returns a free schema, emptied unless the caller replaces
+// every row of it, or a new one migrated.
+func takeSchema(base string, replaced bool) (*schema, error) {
 	schemas.mu.Lock()
 	if schemas.admin == nil {
 		admin, err := sql.Open("pgx", base)
@@ -79,10 +136,21 @@ func takeSchema(base string) (*schema, error) {
 		schemas.admin = admin
 		testengine.AtExit(dropFreeSchemas)
 	}
-	if n := len(schemas.free); n > 0 {
+	for n := len(schemas.free); n > 0; n = len(schemas.free) {
 		s := schemas.free[n-1]
 		schemas.free = schemas.free[:n-1]
 		schemas.mu.Unlock()
+		if !s.dirty || replaced {
+			return s, nil
+		}
+		if err := empty(s); err != nil {
+			if err := dropSchema(s); err != nil {
+				return nil, err
+			}
+			schemas.mu.Lock()
+			continue
+		}
+		s.dirty = false
 		return s, nil
 	}
 	schemas.n++
@@ -155,14 +223,17 @@ func restoreStatements(ctx context.Context, base string) (string, error) {
 	return pristine.restore, pristine.err
 }
 
-// giveBack empties s for the next test, or drops it when it cannot be
-// reused or emptied, or is still in use.
+// giveBack keeps s for the next test (takeSchema empties it), or drops
+// it when it cannot be reused or is still in use.
 func giveBack(s *schema) error {
 	connected, err := stillConnected(s)
 	if err != nil {
 		return err
 	}
-	if !connected && s.empty != "" && empty(s) == nil {
+	if !connected && s.empty != "" {
+		// Emptied when taken (takeSchema), unless its taker replaces
+		// every row anyway (CopyOf).
+		s.dirty = true
 		schemas.mu.Lock()
 		schemas.free = append(schemas.free, s)
 		schemas.mu.Unlock()
