@@ -341,6 +341,21 @@ func (db *DB) SuggestionChecksOf(ctx context.Context, ids []int64) (map[int64][]
 	return out, nil
 }
 
+// finishUnitWrite stores what the editor owes and settles the checks
+// the write marked, so that u, the unit the write's answer shows, is as
+// its checks leave it: its state (an enforced check demotes it) and
+// has_failing_check.
+func finishUnitWrite(e *unitEditor, u *index.Unit) error {
+	if err := e.finish(); err != nil {
+		return err
+	}
+	settled, err := settleChecks(e.tx)
+	if o, ok := settled[u.ID]; ok {
+		u.State, u.HasFailingCheck = o.state, o.failing
+	}
+	return err
+}
+
 // finishSuggestionWrite stores what the editor owes and settles the
 // checks an accept marked.
 func finishSuggestionWrite(e *unitEditor) error {
@@ -468,13 +483,7 @@ func (db *DB) AcceptSuggestion(ctx context.Context, id int64, actor index.Actor,
 		if err := accept(e, &u, &t, &s, actor.UserID, state); err != nil {
 			return err
 		}
-		if err := e.finish(); err != nil {
-			return err
-		}
-		settled, err := settleChecks(tx)
-		if o, ok := settled[u.ID]; ok {
-			u.State, u.HasFailingCheck = o.state, o.failing
-		}
+		err = finishUnitWrite(e, &u)
 		out = u
 		return err
 	})
