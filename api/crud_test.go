@@ -31,13 +31,16 @@ type crudEnv struct {
 	// builds many environments in turn: on PostgreSQL each holds a pool
 	// of connections until closed.
 	close func()
+	// release is close, then gives the index back for the next
+	// environment to reuse (servertest.Env.Release).
+	release func(testing.TB)
 }
 
-func mustCrudEnv(tb testing.TB) *crudEnv {
+func mustCrudEnv(tb testing.TB, opts ...servertest.Option) *crudEnv {
 	tb.Helper()
-	e := servertest.New(tb, servertest.WithAllLanguages(), servertest.WithDemo(), servertest.WithComponents(),
-		withAutoTranslate(tb, 0))
-	return &crudEnv{srv: e.Running, db: e.DB, dbPath: e.Location, sync: e.Sync, data: e.Data, close: e.Close}
+	e := servertest.New(tb, append([]servertest.Option{servertest.WithAllLanguages(), servertest.WithDemo(), servertest.WithComponents(),
+		withAutoTranslate(tb, 0)}, opts...)...)
+	return &crudEnv{srv: e.Running, db: e.DB, dbPath: e.Location, sync: e.Sync, data: e.Data, close: e.Close, release: e.Release}
 }
 
 // setLocked locks or unlocks a component by SQL: this branch has no

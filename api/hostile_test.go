@@ -537,8 +537,9 @@ func TestHostileWrites(t *testing.T) {
 					// The one replaced is closed now: a route accepting
 					// dozens of bodies would otherwise hold dozens of
 					// PostgreSQL connection pools at once, beside the
-					// other routes' (the server allows 400 connections).
-					e.close()
+					// other routes' (the server allows 400 connections),
+					// and its index reused by the next.
+					e.release(t)
 					e = mustHostileEnv(t)
 					r.base = e.baseBody(t, r.row)
 					before = e.snapshot(t, r.row)

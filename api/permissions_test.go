@@ -581,12 +581,18 @@ type matrixEnv struct {
 	auth map[string]string // Authorization header by user name
 	// vars fill the placeholders of paths and bodies.
 	vars *strings.Replacer
+	// pairs are vars' placeholders and values, those of the task and
+	// the repository aside; jobs is the task's component (matrixTemplate).
+	pairs []string
+	jobs  index.Component
 }
 
-func mustMatrixEnv(t testing.TB, private bool) *matrixEnv {
+// buildMatrixEnv builds a matrix environment from nothing, its index as
+// opts say (mustMatrixEnv copies one so built).
+func buildMatrixEnv(t testing.TB, private bool, opts ...servertest.Option) *matrixEnv {
 	t.Helper()
 	ctx := context.Background()
-	e := &matrixEnv{crudEnv: mustCrudEnv(t), auth: map[string]string{}}
+	e := &matrixEnv{crudEnv: mustCrudEnv(t, opts...), auth: map[string]string{}}
 	// Strings may be added to and removed from the app's template.
 	(&writeEnv{db: e.db}).setComponent(t, "app", func(c *index.Component) { c.ManageUnits, c.EditTemplate = true, true })
 	other := servertest.MustProject(t, e.db, index.Project{Name: "Other", Slug: "other", Web: "https://example.org/"})
@@ -692,7 +698,8 @@ func mustMatrixEnv(t testing.TB, private bool) *matrixEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.vars = strings.NewReplacer(slices.Concat(seedTeamMatrix(t, e, demo), []string{
+	e.jobs = jobs
+	e.pairs = slices.Concat(seedTeamMatrix(t, e, demo), []string{
 		"{category}", strconv.FormatInt(category.ID, 10),
 		"{suggestion}", strconv.FormatInt(sg.Suggestion.ID, 10),
 		"{comment}", strconv.FormatInt(comment.ID, 10),
@@ -704,9 +711,8 @@ func mustMatrixEnv(t testing.TB, private bool) *matrixEnv {
 		"{save}", strconv.FormatInt(units.unitID(t, "app", "de", "save"), 10),
 		"{open}", strconv.FormatInt(units.unitID(t, "app", "de", "open"), 10),
 		"{about}", strconv.FormatInt(units.unitID(t, "app", "en", "about"), 10),
-		"{task}", task.ID,
-		"{repo}", appRepo(t),
-	})...)
+	})
+	e.vars = strings.NewReplacer(slices.Concat(e.pairs, []string{"{task}", task.ID, "{repo}", appRepo(t)})...)
 	return e
 }
 

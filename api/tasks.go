@@ -52,35 +52,34 @@ type taskListItem struct {
 }
 
 // visibleTask returns the task of the request path when the caller may
-// see its project; a task of a project they may not see is as unknown
-// as one that never existed.
-func (s *Server) visibleTask(c *gin.Context) (index.Task, error) {
-	var t index.Task
+// see its project, and whether it is an automatic translation's job
+// (autotranslate.go, kept in the index) rather than the repository's; a
+// task of a project they may not see is as unknown as one that never
+// existed.
+func (s *Server) visibleTask(c *gin.Context) (t index.Task, auto bool, err error) {
 	ok := false
 	if s.opts.Components != nil {
 		t, ok = s.opts.Components.Task(c.Param("task"))
 	}
 	if !ok {
-		// An automatic translation's job (autotranslate.go), kept in
-		// the index.
-		var err error
 		if t, ok, err = s.findAutoTask(c.Request.Context(), c.Param("task")); err != nil {
-			return t, err
+			return t, false, err
 		}
+		auto = ok
 	}
 	if !ok {
-		return t, errNoTask
+		return t, false, errNoTask
 	}
 	p, err := s.store.FindProjectByID(c.Request.Context(), t.ProjectID)
 	if errors.Is(err, index.ErrNotFound) || (err == nil && !edge.Principal(c).CanView(&p)) {
-		return t, errNoTask
+		return t, false, errNoTask
 	}
-	return t, err
+	return t, auto, err
 }
 
 // getTask serves GET /api/tasks/:task/.
 func (s *Server) getTask(c *gin.Context) {
-	t, err := s.visibleTask(c)
+	t, _, err := s.visibleTask(c)
 	if err != nil {
 		s.edge.Fail(c, err)
 		return
@@ -92,7 +91,7 @@ func (s *Server) getTask(c *gin.Context) {
 // completes with an error) and answers 204; it needs component.edit, as
 // in the reference.
 func (s *Server) cancelTask(c *gin.Context) {
-	t, err := s.visibleTask(c)
+	t, auto, err := s.visibleTask(c)
 	if err != nil {
 		s.edge.Fail(c, err)
 		return
@@ -101,7 +100,7 @@ func (s *Server) cancelTask(c *gin.Context) {
 		s.edge.Fail(c, err)
 		return
 	}
-	if _, auto, _ := s.findAutoTask(c.Request.Context(), t.ID); auto && s.opts.AutoTranslate != nil {
+	if auto && s.opts.AutoTranslate != nil {
 		err = s.opts.AutoTranslate.CancelJob(c.Request.Context(), t.ID)
 	} else if s.opts.Components != nil {
 		s.opts.Components.CancelTask(t.ID)

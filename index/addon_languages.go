@@ -9,12 +9,6 @@ package index
 // added, and when it is installed or triggered.
 const AddonLanguages = "weblate.consistency.languages"
 
-// ActionAlertTriggered is the change an add-on records when it could not
-// do its work (the reference's "Alert triggered", 47): the add-on's
-// name and why as the change's target, so that a failure is seen in
-// the change log instead of stopping an import or a commit.
-const ActionAlertTriggered Action = 47
-
 func init() { AddonNames = append(AddonNames, AddonLanguages) }
 
 // noConfigAddons are the add-ons without configuration; whatever a

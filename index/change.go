@@ -32,6 +32,7 @@ const (
 	ActionComponentRemoved   Action = 38
 	ActionNewUnit            Action = 44
 	ActionNewContributor     Action = 45
+	ActionAlertTriggered     Action = 47 // an add-on could not do its work: its name and why as the target, instead of stopping an import or a commit
 	ActionLanguageAdded      Action = 48
 	ActionProjectCreated     Action = 50
 	ActionComponentCreated   Action = 51

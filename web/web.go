@@ -239,15 +239,10 @@ func (s *Server) projectPage(c *gin.Context) {
 	s.writePage(c, http.StatusOK, page)
 }
 
-// componentPage serves /projects/:project/:component/: the component and
-// its translations.
-func (s *Server) componentPage(c *gin.Context) {
+// componentPage serves /projects/:project/:component/: the component
+// (componentOrCategory found it) and its translations.
+func (s *Server) componentPage(c *gin.Context, comp index.Component) {
 	ctx := c.Request.Context()
-	comp, err := s.edge.FindComponent(c)
-	if err != nil {
-		s.failPage(c, err)
-		return
-	}
 	st, err := s.store.ComponentStats(ctx, comp.ID)
 	if err != nil {
 		s.failPage(c, err)

@@ -168,13 +168,17 @@ func (s *Server) categoryPage(c *gin.Context, path string) error {
 // componentOrCategory serves /projects/:project/:component/: the
 // component's page, or the category's the path names instead.
 func (s *Server) componentOrCategory(c *gin.Context) {
-	if _, err := s.edge.FindComponent(c); errors.Is(err, index.ErrNotFound) {
+	comp, err := s.edge.FindComponent(c)
+	switch {
+	case errors.Is(err, index.ErrNotFound):
 		if err := s.categoryPage(c, c.Param("component")); err != nil {
 			s.failPage(c, err)
 		}
-		return
+	case err != nil:
+		s.failPage(c, err)
+	default:
+		s.componentPage(c, comp)
 	}
-	s.componentPage(c)
 }
 
 // componentCrumbs are the links above a component's page: its project's

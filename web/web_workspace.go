@@ -232,7 +232,7 @@ type checkJSON struct {
 }
 
 // unitCheckRows reads the checks stored for a unit with what who may do
-// with each.
+// with each (nil: nothing, for an answer that shows no buttons).
 func (s *Server) unitCheckRows(ctx context.Context, who *index.Principal, t *index.Translation, unitID int64) ([]checkRow, error) {
 	stored, err := s.store.UnitChecks(ctx, unitID)
 	if err != nil {
@@ -241,32 +241,26 @@ func (s *Server) unitCheckRows(ctx context.Context, who *index.Principal, t *ind
 	out := make([]checkRow, 0, len(stored))
 	for _, c := range stored {
 		info, _ := checks.ByID(c.Name)
-		row := checkRow{ID: c.Name, Name: info.Name, Description: info.Description, Dismissed: c.Dismissed,
-			Enforced:   slices.Contains(t.Component.EnforcedChecks, c.Name),
-			CanDismiss: index.CheckDismissCheck(who, t, c.Name) == nil}
-		if row.Name == "" {
-			row.Name = c.Name
-		}
-		out = append(out, row)
+		out = append(out, checkRow{ID: c.Name, Name: cmp.Or(info.Name, c.Name), Description: info.Description,
+			Dismissed: c.Dismissed, Enforced: slices.Contains(t.Component.EnforcedChecks, c.Name),
+			CanDismiss: who != nil && index.CheckDismissCheck(who, t, c.Name) == nil})
 	}
 	return out, nil
 }
 
-// failingChecksJSON are the undismissed checks of a unit for the save's
-// answer: what the translator just saved fails, shown without a reload.
+// failingChecksJSON are the undismissed checks of a unit (unitCheckRows)
+// for the save's answer: what the translator just saved fails, shown
+// without a reload.
 func (s *Server) failingChecksJSON(ctx context.Context, t *index.Translation, unitID int64) ([]checkJSON, error) {
-	stored, err := s.store.UnitChecks(ctx, unitID)
+	rows, err := s.unitCheckRows(ctx, nil, t, unitID)
 	if err != nil {
 		return nil, err
 	}
 	out := []checkJSON{}
-	for _, c := range stored {
-		if c.Dismissed {
-			continue
+	for _, r := range rows {
+		if !r.Dismissed {
+			out = append(out, checkJSON{Check: r.ID, Name: r.Name, Description: r.Description, Enforced: r.Enforced})
 		}
-		info, _ := checks.ByID(c.Name)
-		out = append(out, checkJSON{Check: c.Name, Name: cmp.Or(info.Name, c.Name), Description: info.Description,
-			Enforced: slices.Contains(t.Component.EnforcedChecks, c.Name)})
 	}
 	return out, nil
 }

@@ -14,13 +14,12 @@ const maxRedirects = 3
 // client, whose every connection is checked as it is dialled unless
 // allowPrivate (an *index.PrivateAddressError then).
 func newClient(allowPrivate bool, timeout time.Duration) *http.Client {
-	return outbound.NewClient(outbound.Options{AllowPrivate: allowPrivate, Timeout: timeout,
-		MaxIdleConnsPerHost: 2, MaxRedirects: maxRedirects})
+	return outbound.NewClient(clientOptions(allowPrivate, timeout))
 }
 
-// newClientRefusing is newClient refusing the connections refuse returns
-// an error for.
-func newClientRefusing(refuse func(network, address string) error, timeout time.Duration) *http.Client {
-	return outbound.NewClient(outbound.Options{Refuse: refuse, Timeout: timeout,
-		MaxIdleConnsPerHost: 2, MaxRedirects: maxRedirects})
+// clientOptions are the settings of newClient's client; a test sets
+// their Refuse to allow its own server's address.
+func clientOptions(allowPrivate bool, timeout time.Duration) outbound.Options {
+	return outbound.Options{AllowPrivate: allowPrivate, Timeout: timeout,
+		MaxIdleConnsPerHost: 2, MaxRedirects: maxRedirects}
 }

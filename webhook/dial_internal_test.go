@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/outbound"
 )
 
 // TestRedirectToPrivateRefused: the address check runs at every dial, so
@@ -24,12 +25,14 @@ func TestRedirectToPrivateRefused(t *testing.T) {
 	}))
 	t.Cleanup(public.Close)
 	allowed := strings.TrimPrefix(public.URL, "http://")
-	client := newClientRefusing(func(network, address string) error {
+	o := clientOptions(false, 5*time.Second)
+	o.Refuse = func(network, address string) error {
 		if address == allowed {
 			return nil
 		}
 		return index.RefusePrivate(network, address)
-	}, 5*time.Second)
+	}
+	client := outbound.NewClient(o)
 	resp, err := client.Post(public.URL, "application/json", strings.NewReader("{}"))
 	if err == nil {
 		resp.Body.Close()

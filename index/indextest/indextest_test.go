@@ -50,6 +50,7 @@ func TestLocationsStartEmpty(t *testing.T) {
 	ctx := context.Background()
 	var leaked *sqlstore.DB
 	defer func() { leaked.Close() }()
+	var builtIn int64
 	for i := range 3 {
 		t.Run(strconv.Itoa(i), func(t *testing.T) {
 			loc := indextest.Location(t)
@@ -65,6 +66,19 @@ func TestLocationsStartEmpty(t *testing.T) {
 			if err != nil || p.ID != 1 {
 				t.Fatalf("first project: id %d, %v; want id 1", p.ID, err)
 			}
+			// What the migrations wrote is there again: the built-in
+			// roles, and the next role's id after theirs.
+			var roles, maxID int64
+			if err := indextest.OpenRaw(t, loc).QueryRow(`SELECT count(*), max(id) FROM roles`).Scan(&roles, &maxID); err != nil {
+				t.Fatal(err)
+			}
+			if builtIn == 0 {
+				builtIn = roles
+			}
+			r, err := db.CreateRole(ctx, index.Role{Name: "Test role " + strconv.Itoa(i)})
+			if roles == 0 || roles != builtIn || err != nil || r.ID != maxID+1 {
+				t.Errorf("built-in roles %d (first test: %d), a new role's id %d after %d (%v)", roles, builtIn, r.ID, maxID, err)
+			}
 			if leaked != nil {
 				leaked.SaveProject(ctx, index.Project{Name: "Late", Slug: "late"})
 				if _, err := db.FindProject(ctx, "late"); !errors.Is(err, index.ErrNotFound) {
@@ -77,5 +91,55 @@ func TestLocationsStartEmpty(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCopyOf: a copy of a kept index holds its rows, counters included,
+// counts its ids on from the kept index's, and is apart from it and
+// from the other copies; the kept index outlives the test that made it.
+func TestCopyOf(t *testing.T) {
+	ctx := context.Background()
+	var kept string
+	t.Run("fill", func(t *testing.T) {
+		kept = indextest.KeptLocation(t)
+		db, err := indextest.Reopen(t, kept)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		if err := db.SeedLanguages(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := db.SaveProject(ctx, index.Project{Name: "P", Slug: "p"}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	for i := range 2 {
+		t.Run(strconv.Itoa(i), func(t *testing.T) {
+			db, err := indextest.Reopen(t, indextest.CopyOf(t, kept))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			if p, err := db.FindProject(ctx, "p"); err != nil || p.ID != 1 {
+				t.Fatalf("the kept project in the copy: %+v, %v", p, err)
+			}
+			if _, err := db.FindProject(ctx, "q"); !errors.Is(err, index.ErrNotFound) {
+				t.Errorf("a project another copy made: %v", err)
+			}
+			q, _, err := db.SaveProject(ctx, index.Project{Name: "Q", Slug: "q"})
+			if err != nil || q.ID != 2 {
+				t.Fatalf("a project made in the copy: id %d, %v; want id 2", q.ID, err)
+			}
+			indextest.CheckCounts(t, db)
+		})
+	}
+	db, err := indextest.Reopen(t, kept)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.FindProject(ctx, "q"); !errors.Is(err, index.ErrNotFound) {
+		t.Errorf("a copy wrote into the kept index: %v", err)
 	}
 }

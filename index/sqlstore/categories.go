@@ -362,6 +362,15 @@ func categoryTree(q queryer, id int64) ([]int64, error) {
 	return all, nil
 }
 
+// queryIDs reads one column of ids.
+func queryIDs(tx *Tx, query string, args ...any) ([]int64, error) {
+	rows, err := tx.Query(query, args...)
+	if err != nil {
+		return nil, err
+	}
+	return scanIDs(rows)
+}
+
 // scanIDs reads a column of ids and closes rows.
 func scanIDs(rows *sql.Rows) ([]int64, error) {
 	defer rows.Close()

@@ -1289,17 +1289,9 @@ func recheckComponent(tx *Tx, before, after index.Component, inline int) (later 
 		}
 		return err == nil, err
 	}
-	rows, err := tx.Query(`SELECT id FROM translations WHERE component_id = ?`, after.ID)
-	if err != nil {
-		return false, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return false, err
-		}
+	ids, err := queryIDs(tx, `SELECT id FROM translations WHERE component_id = ?`, after.ID)
+	for _, id := range ids {
 		tx.recheckTranslation(id)
 	}
-	return false, rows.Err()
+	return false, err
 }

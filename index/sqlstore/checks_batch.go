@@ -130,22 +130,10 @@ func (tx *Tx) readTerms(sc *checkScope) error {
 		sc.terms = terms
 		return nil
 	}
-	rows, err := tx.Query(`SELECT t.id FROM translations t JOIN components c ON c.id = t.component_id
+	ids, err := queryIDs(tx, `SELECT t.id FROM translations t JOIN components c ON c.id = t.component_id
 		WHERE c.project_id = ? AND c.is_glossary != 0 AND c.source_language = ? AND t.language_code = ?
 		ORDER BY t.id`, key.project, key.srcLang, key.lang)
 	if err != nil {
-		return err
-	}
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return err
-		}
-		ids = append(ids, id)
-	}
-	if err := rows.Close(); err != nil {
 		return err
 	}
 	terms := []checks.Term{}
@@ -306,24 +294,6 @@ func (tx *Tx) leftTarget(translationID int64, target string) {
 		tx.checks.left = map[int64][]string{}
 	}
 	tx.checks.left[translationID] = append(tx.checks.left[translationID], target)
-}
-
-// queryIDs reads one column of ids.
-func queryIDs(tx *Tx, query string, args ...any) ([]int64, error) {
-	rows, err := tx.Query(query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
 }
 
 // context reads what translated and reused need of other rows for

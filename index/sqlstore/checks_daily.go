@@ -50,21 +50,13 @@ const longUntranslatedAge = 90 * 24 * time.Hour
 // Flags apply as to every check (ignore-multiple-failures,
 // ignore-all-checks); glossaries run none.
 func (db *DB) SettleBatchChecks(ctx context.Context) (int, error) {
-	var ids []int64
 	rows, err := db.r.QueryContext(ctx, `SELECT t.id FROM translations t JOIN components c ON c.id = t.component_id
 		WHERE t.is_source != 0 AND c.is_glossary = 0 ORDER BY t.id`)
 	if err != nil {
 		return 0, formatError(err)
 	}
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return 0, formatError(err)
-		}
-		ids = append(ids, id)
-	}
-	if err := rows.Close(); err != nil {
+	ids, err := scanIDs(rows)
+	if err != nil {
 		return 0, formatError(err)
 	}
 	total := 0

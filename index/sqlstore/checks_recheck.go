@@ -98,16 +98,8 @@ func (db *DB) resumeRechecks(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return err
-		}
-		ids = append(ids, id)
-	}
-	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+	ids, err := scanIDs(rows)
+	if err != nil {
 		return err
 	}
 	for _, id := range ids {

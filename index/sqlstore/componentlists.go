@@ -45,13 +45,8 @@ func (db *DB) FindComponentListPage(ctx context.Context, pg index.Page) ([]index
 	if err := rows.Err(); err != nil {
 		return nil, 0, formatError(err)
 	}
-	for i := range out {
-		if out[i].Components, err = listComponents(ctx, db.r, out[i].ID); err != nil {
-			return nil, 0, formatError(err)
-		}
-		if out[i].AutoAssign, err = listRules(ctx, db.r, out[i].ID); err != nil {
-			return nil, 0, formatError(err)
-		}
+	if err := fillComponentLists(ctx, db.r, out); err != nil {
+		return nil, 0, formatError(err)
 	}
 	return out, total, nil
 }
@@ -80,22 +75,80 @@ func findComponentList(ctx context.Context, q queryer, where string, arg any) (i
 	if err != nil {
 		return l, err
 	}
-	if l.Components, err = listComponents(ctx, q, l.ID); err != nil {
-		return l, err
-	}
-	l.AutoAssign, err = listRules(ctx, q, l.ID)
-	return l, err
+	one := []index.ComponentList{l}
+	err = fillComponentLists(ctx, q, one)
+	return one[0], err
 }
 
-// listComponents returns the components of a list with their projects.
-func listComponents(ctx context.Context, q queryer, listID int64) ([]index.Component, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+componentColumns+` FROM componentlist_components lc
-		JOIN components c ON c.id = lc.component_id JOIN projects p ON p.id = c.project_id
-		WHERE lc.list_id = ? ORDER BY c.id`, listID)
-	if err != nil {
-		return nil, err
+// fillComponentLists reads the components (with their projects, in id
+// order) and the auto_assign rules of lists, in one query each per
+// maxInList lists, not two per list.
+func fillComponentLists(ctx context.Context, q queryer, lists []index.ComponentList) error {
+	at := make(map[int64]*index.ComponentList, len(lists))
+	ids := make([]int64, len(lists))
+	for i := range lists {
+		ids[i], at[lists[i].ID] = lists[i].ID, &lists[i]
 	}
-	return collectComponents(rows)
+	for chunk := range slices.Chunk(ids, maxInList) {
+		list, args := idList(chunk)
+		rows, err := q.QueryContext(ctx, `SELECT lc.list_id, `+componentColumns+` FROM componentlist_components lc
+			JOIN components c ON c.id = lc.component_id JOIN projects p ON p.id = c.project_id
+			WHERE lc.list_id IN `+list+` ORDER BY lc.list_id, c.id`, args...)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var listID int64
+			c, err := scanComponent(prefixScan{rows, &listID})
+			if err != nil {
+				rows.Close()
+				return err
+			}
+			at[listID].Components = append(at[listID].Components, c)
+		}
+		if err := closeRows(rows); err != nil {
+			return err
+		}
+		rows, err = q.QueryContext(ctx, `SELECT list_id, project_match, component_match FROM componentlist_rules
+			WHERE list_id IN `+list+` ORDER BY list_id, position`, args...)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var listID int64
+			var a index.AutoAssign
+			if err := rows.Scan(&listID, &a.ProjectMatch, &a.ComponentMatch); err != nil {
+				rows.Close()
+				return err
+			}
+			at[listID].AutoAssign = append(at[listID].AutoAssign, a)
+		}
+		if err := closeRows(rows); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// prefixScan scans a row into first, then the rest into what Scan is
+// given: for a scanner of a table's columns (scanComponent) below a
+// column of the query's own.
+type prefixScan struct {
+	rows  *sql.Rows
+	first any
+}
+
+func (p prefixScan) Scan(dest ...any) error {
+	return p.rows.Scan(append([]any{p.first}, dest...)...)
+}
+
+// closeRows closes rows and returns the error that ended their
+// iteration, if any.
+func closeRows(rows *sql.Rows) error {
+	if err := rows.Close(); err != nil {
+		return err
+	}
+	return rows.Err()
 }
 
 // CreateComponentList adds a component list with its rules, and the

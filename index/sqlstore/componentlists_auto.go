@@ -1,7 +1,6 @@
 package sqlstore
 
 import (
-	"context"
 	"slices"
 
 	"github.com/tolk-project/tolk/index"
@@ -9,25 +8,6 @@ import (
 
 // Component lists' automatic assignment rules (migration 0050,
 // index.AutoAssign).
-
-// listRules returns a list's rules in order.
-func listRules(ctx context.Context, q queryer, listID int64) ([]index.AutoAssign, error) {
-	rows, err := q.QueryContext(ctx, `SELECT project_match, component_match FROM componentlist_rules
-		WHERE list_id = ? ORDER BY position`, listID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []index.AutoAssign
-	for rows.Next() {
-		var a index.AutoAssign
-		if err := rows.Scan(&a.ProjectMatch, &a.ComponentMatch); err != nil {
-			return nil, err
-		}
-		out = append(out, a)
-	}
-	return out, rows.Err()
-}
 
 // storeRules replaces a list's rules with rules when they differ from
 // before, then adds every component they match: a written rule is

@@ -254,20 +254,7 @@ func dropTranslationStats(tx *Tx, translationID int64) error {
 
 // translationIDs returns the ids of the translations matching where.
 func translationIDs(tx *Tx, where string, args ...any) ([]int64, error) {
-	rows, err := tx.Query(`SELECT id FROM translations WHERE `+where+` ORDER BY id`, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
-	}
-	return out, rows.Err()
+	return queryIDs(tx, `SELECT id FROM translations WHERE `+where+` ORDER BY id`, args...)
 }
 
 // RemoveStaleTranslations removes the translations of a component whose

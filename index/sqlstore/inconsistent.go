@@ -75,26 +75,9 @@ func cachedPeerIDs(tx *Tx, t *index.Translation) ([]int64, error) {
 // peerIDs reads the ids of the translations into t's language of the
 // other components of t's project, sources aside, in order.
 func peerIDs(tx *Tx, t *index.Translation) ([]int64, error) {
-	rows, err := tx.Query(`SELECT t.id FROM translations t JOIN components c ON c.id = t.component_id
+	return queryIDs(tx, `SELECT t.id FROM translations t JOIN components c ON c.id = t.component_id
 		WHERE c.project_id = ? AND c.id != ? AND t.language_code = ? AND t.is_source = 0 ORDER BY t.id`,
 		t.Component.ProjectID, t.ComponentID, t.LanguageCode)
-	if err != nil {
-		return nil, err
-	}
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	return ids, nil
 }
 
 // sharedString is a unit's string as another component holds it.
@@ -119,7 +102,7 @@ func sharedHash(peer *index.Translation, str [2]string) int64 {
 // joined, context), by sharedKey{peer, sharedHash(peer, str)}. It is
 // one query (per maxInList of peers and of hashes) whatever the number
 // of peers, through the units_translation_hash index; propagation
-// (sameSourceUnits) and the inconsistent check (addInconsistent) both
+// (propagateUnits) and the inconsistent check (addInconsistent) both
 // ask it, each an edit's, where each asked once per peer.
 func sameStrings(tx *Tx, peers []index.Translation, strs [][2]string) (map[sharedKey]sharedString, error) {
 	out := map[sharedKey]sharedString{}

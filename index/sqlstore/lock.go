@@ -51,21 +51,8 @@ func (db *DB) SetProjectLock(ctx context.Context, projectID int64, locked bool, 
 		if err := tx.QueryRow(`SELECT 1 FROM projects WHERE id = ?`, projectID).Scan(&one); err != nil {
 			return err
 		}
-		rows, err := tx.Query(`SELECT id FROM components WHERE project_id = ? ORDER BY id`, projectID)
+		ids, err := queryIDs(tx, `SELECT id FROM components WHERE project_id = ? ORDER BY id`, projectID)
 		if err != nil {
-			return err
-		}
-		var ids []int64
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return err
-			}
-			ids = append(ids, id)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
 			return err
 		}
 		for _, id := range ids {

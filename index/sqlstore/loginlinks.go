@@ -10,11 +10,13 @@ import (
 
 // CreateLoginLink stores a one-time sign-in link (its hash, its user and
 // when it expires; index/loginlink.go) and drops the expired ones.
+// Links, like sessions, are rows no cache holds: a narrow write that
+// makes no cached answer stale (CreateSession).
 func (db *DB) CreateLoginLink(ctx context.Context, l index.Session) error {
 	if l.Hash == "" || l.UserID == 0 {
 		return errors.New("sqlstore: create login link: missing hash or user")
 	}
-	return db.write(ctx, func(tx *Tx) error {
+	return db.writeNarrow(ctx, func(tx *Tx) error {
 		if _, err := tx.Exec(`DELETE FROM login_links WHERE expires <= ?`, formatTime(tx.now)); err != nil {
 			return err
 		}
@@ -30,14 +32,15 @@ func (db *DB) CreateLoginLink(ctx context.Context, l index.Session) error {
 // delete decides, inside the single writer, so two browsers racing with
 // one link get one session. An unknown, used or expired link, or one
 // whose user is inactive, answers ErrUnauthenticated (the last keeps its
-// link until it expires: nothing was signed in).
+// link until it expires: nothing was signed in). A narrow write, as
+// CreateSession.
 func (db *DB) RedeemLoginLink(ctx context.Context, secret string, session index.Session) (index.User, error) {
 	denied := index.Errorf(index.ErrUnauthenticated, "This sign-in link is not valid: it was used already, has expired or never existed.")
 	if !index.LooksLikeLoginLink(secret) || session.Hash == "" {
 		return index.User{}, denied
 	}
 	var u index.User
-	err := db.write(ctx, func(tx *Tx) error {
+	err := db.writeNarrow(ctx, func(tx *Tx) error {
 		var userID int64
 		err := tx.QueryRow(`DELETE FROM login_links WHERE hash = ? AND expires > ? RETURNING user_id`,
 			index.HashToken(secret), formatTime(tx.now)).Scan(&userID)

@@ -3,7 +3,6 @@ package sqlstore
 import (
 	"context"
 	"fmt"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -86,26 +85,8 @@ func (v *countVerifier) userActivity(ctx context.Context, q queryer) error {
 		}
 		return out, rows.Err()
 	}
-	got, err := read(`SELECT user_id, project_id, language_code, action, n FROM user_activity`)
-	if err != nil {
-		return err
-	}
-	want, err := read(userActivityRecount)
-	if err != nil {
-		return err
-	}
-	keys := slices.Sorted(maps.Keys(want))
-	for k := range got {
-		if _, ok := want[k]; !ok {
-			keys = append(keys, k)
-		}
-	}
-	for _, k := range keys {
-		if got[k] != want[k] {
-			v.report("user activity of %s: stored %d, recount %d", k, got[k], want[k])
-		}
-	}
-	return nil
+	return v.compareCounts("user activity of", read,
+		`SELECT user_id, project_id, language_code, action, n FROM user_activity`, userActivityRecount)
 }
 
 // FindContributions returns one page of the translations the user with

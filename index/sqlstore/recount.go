@@ -270,7 +270,14 @@ func (v *countVerifier) lists(ctx context.Context, q queryer) error {
 		}
 		return out, rows.Err()
 	}
-	got, err := read(`SELECT list, scope, bucket, n FROM list_counts`)
+	return v.compareCounts("list count", read, `SELECT list, scope, bucket, n FROM list_counts`, recount)
+}
+
+// compareCounts reads counts by key with read, as stored (the query
+// stored) and recounted (recount), and reports each key whose two
+// differ, a key absent from one counting zero there.
+func (v *countVerifier) compareCounts(what string, read func(query string) (map[string]int64, error), stored, recount string) error {
+	got, err := read(stored)
 	if err != nil {
 		return err
 	}
@@ -286,7 +293,7 @@ func (v *countVerifier) lists(ctx context.Context, q queryer) error {
 	}
 	for _, k := range keys {
 		if got[k] != want[k] {
-			v.report("list count %s: stored %d, recount %d", k, got[k], want[k])
+			v.report("%s %s: stored %d, recount %d", what, k, got[k], want[k])
 		}
 	}
 	return nil

@@ -43,12 +43,14 @@ type scanExtra struct {
 
 func (x scanExtra) Scan(dest ...any) error { return x.s.Scan(append(dest, x.extra)...) }
 
-// CreateSession stores a session and drops the expired ones.
+// CreateSession stores a session and drops the expired ones. Sessions
+// are rows no cache holds, so a sign-in is a narrow write that makes no
+// cached answer stale (a wide one dropped them all at every sign-in).
 func (db *DB) CreateSession(ctx context.Context, s index.Session) error {
 	if s.Hash == "" || s.UserID == 0 {
 		return errors.New("sqlstore: create session: missing hash or user")
 	}
-	return db.write(ctx, func(tx *Tx) error {
+	return db.writeNarrow(ctx, func(tx *Tx) error {
 		if _, err := tx.Exec(`DELETE FROM sessions WHERE expires <= ?`, formatTime(tx.now)); err != nil {
 			return err
 		}
@@ -59,9 +61,9 @@ func (db *DB) CreateSession(ctx context.Context, s index.Session) error {
 }
 
 // DeleteSession removes the session stored under hash; removing one that
-// is gone is no error.
+// is gone is no error. Like CreateSession, a narrow write.
 func (db *DB) DeleteSession(ctx context.Context, hash string) error {
-	return db.write(ctx, func(tx *Tx) error {
+	return db.writeNarrow(ctx, func(tx *Tx) error {
 		_, err := tx.Exec(`DELETE FROM sessions WHERE hash = ?`, hash)
 		return err
 	})

@@ -20,7 +20,7 @@ func TestSuggestionChecksFollowSource(t *testing.T) {
 	other := f.suggestOn(t, "de", 5, "Wort Nummer fünf")
 	checksOf := func(stage string, sid int64, want ...string) {
 		t.Helper()
-		got, err := f.db.SuggestionChecks(ctx, sid)
+		got, err := storedSuggestionChecks(ctx, f.db, sid)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -308,24 +308,11 @@ func suggestionChecks(tx *Tx, u *index.Unit, target string) ([]string, error) {
 	return sc.run(&cu, sourceExtra, unitContext{}), nil
 }
 
-// SuggestionChecks returns the ids of the quality checks a suggestion's
-// text failed when it was added, for the editor to show beside it
-// (reference workspace §2.4); ErrNotFound for no such suggestion.
-func (db *DB) SuggestionChecks(ctx context.Context, id int64) ([]string, error) {
-	all, err := db.SuggestionChecksOf(ctx, []int64{id})
-	if err != nil {
-		return nil, err
-	}
-	names, ok := all[id]
-	if !ok {
-		return nil, index.ErrNotFound
-	}
-	return names, nil
-}
-
-// SuggestionChecksOf is SuggestionChecks for several suggestions in one
-// query (the editor lists a string's): their failed checks by id, nil
-// for one that failed none; an id with no suggestion is absent.
+// SuggestionChecksOf returns the ids of the quality checks each of the
+// suggestions' texts failed when it was added (or when its source string
+// last changed), for the editor to show beside it (reference workspace
+// §2.4), in one query: by suggestion id, nil for one that failed none;
+// an id with no suggestion is absent.
 func (db *DB) SuggestionChecksOf(ctx context.Context, ids []int64) (map[int64][]string, error) {
 	out := make(map[int64][]string, len(ids))
 	for chunk := range slices.Chunk(ids, maxInList) {
@@ -352,6 +339,21 @@ func (db *DB) SuggestionChecksOf(ctx context.Context, ids []int64) (map[int64][]
 		}
 	}
 	return out, nil
+}
+
+// finishUnitWrite stores what the editor owes and settles the checks
+// the write marked, so that u, the unit the write's answer shows, is as
+// its checks leave it: its state (an enforced check demotes it) and
+// has_failing_check.
+func finishUnitWrite(e *unitEditor, u *index.Unit) error {
+	if err := e.finish(); err != nil {
+		return err
+	}
+	settled, err := settleChecks(e.tx)
+	if o, ok := settled[u.ID]; ok {
+		u.State, u.HasFailingCheck = o.state, o.failing
+	}
+	return err
 }
 
 // finishSuggestionWrite stores what the editor owes and settles the
@@ -481,13 +483,7 @@ func (db *DB) AcceptSuggestion(ctx context.Context, id int64, actor index.Actor,
 		if err := accept(e, &u, &t, &s, actor.UserID, state); err != nil {
 			return err
 		}
-		if err := e.finish(); err != nil {
-			return err
-		}
-		settled, err := settleChecks(tx)
-		if o, ok := settled[u.ID]; ok {
-			u.State, u.HasFailingCheck = o.state, o.failing
-		}
+		err = finishUnitWrite(e, &u)
 		out = u
 		return err
 	})
@@ -575,24 +571,11 @@ func (db *DB) CleanupSuggestions(ctx context.Context) (int, error) {
 	for {
 		n := 0
 		err := db.writeNarrow(ctx, func(tx *Tx) error {
-			rows, err := tx.Query(`SELECT s.id FROM suggestions s JOIN units u ON u.id = s.unit_id
+			ids, err := queryIDs(tx, `SELECT s.id FROM suggestions s JOIN units u ON u.id = s.unit_id
 				WHERE (u.state >= 20 AND u.target = s.target)
 				OR EXISTS (SELECT 1 FROM suggestions o WHERE o.unit_id = s.unit_id AND o.target = s.target AND o.id > s.id)
 				ORDER BY u.translation_id, s.unit_id, s.id LIMIT ?`, cleanupBatch)
 			if err != nil {
-				return err
-			}
-			var ids []int64
-			for rows.Next() {
-				var id int64
-				if err := rows.Scan(&id); err != nil {
-					rows.Close()
-					return err
-				}
-				ids = append(ids, id)
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
 				return err
 			}
 			editors := map[int64]*unitEditor{}

@@ -334,7 +334,7 @@ const roleNameTaken = "Role with this Name already exists."
 func (db *DB) CreateRole(ctx context.Context, r index.Role) (index.StoredRole, error) {
 	var saved index.StoredRole
 	err := db.write(ctx, func(tx *Tx) error {
-		if err := nameFree(tx, `SELECT count(*) FROM roles WHERE name = ?`, r.Name, roleNameTaken); err != nil {
+		if err := nameFree(tx, roleNameTaken, `SELECT count(*) FROM roles WHERE name = ?`, r.Name); err != nil {
 			return err
 		}
 		res, err := tx.Exec(`INSERT INTO roles (name, builtin) VALUES (?, 0)`, r.Name)
@@ -368,7 +368,7 @@ func (db *DB) UpdateRole(ctx context.Context, id int64, name string, perms []ind
 			return index.Errorf(index.ErrInvalid, "Built-in roles can not be changed.")
 		}
 		if name != "" && name != r.Name {
-			if err := nameFree(tx, `SELECT count(*) FROM roles WHERE name = ?`, name, roleNameTaken); err != nil {
+			if err := nameFree(tx, roleNameTaken, `SELECT count(*) FROM roles WHERE name = ?`, name); err != nil {
 				return err
 			}
 			if _, err := tx.Exec(`UPDATE roles SET name = ? WHERE id = ?`, name, id); err != nil {
@@ -419,11 +419,11 @@ func addRolePermissions(tx *Tx, id int64, perms []index.Permission) error {
 	return nil
 }
 
-// nameFree returns a FieldError on "name" when count (a query counting
-// the rows holding the name) finds any.
-func nameFree(tx *Tx, count, name, taken string) error {
+// nameFree returns a FieldError on "name" saying taken when count (a
+// query counting the rows holding the name, over args) finds any.
+func nameFree(tx *Tx, taken, count string, args ...any) error {
 	var n int
-	if err := tx.QueryRow(count, name).Scan(&n); err != nil {
+	if err := tx.QueryRow(count, args...).Scan(&n); err != nil {
 		return err
 	}
 	if n > 0 {
@@ -600,16 +600,11 @@ func (db *DB) CreateTeam(ctx context.Context, t index.Team) (index.Team, error) 
 	return saved, err
 }
 
+// teamNameFree is nameFree for a team's name: unique within its
+// project (0: site-wide), self (0: none) aside.
 func teamNameFree(tx *Tx, name string, projectID, self int64) error {
-	var n int
-	if err := tx.QueryRow(`SELECT count(*) FROM teams WHERE name = ? AND coalesce(project_id, 0) = ? AND id <> ?`,
-		name, projectID, self).Scan(&n); err != nil {
-		return err
-	}
-	if n > 0 {
-		return index.FieldErr("name", "unique", teamNameTaken)
-	}
-	return nil
+	return nameFree(tx, teamNameTaken, `SELECT count(*) FROM teams WHERE name = ? AND coalesce(project_id, 0) = ? AND id <> ?`,
+		name, projectID, self)
 }
 
 // UpdateTeam applies update to the stored team in one transaction and

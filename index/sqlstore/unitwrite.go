@@ -115,14 +115,8 @@ func (db *DB) UpdateUnit(ctx context.Context, id int64, actor index.Actor,
 				return err
 			}
 		}
-		if err := e.finish(); err != nil {
-			return err
-		}
 		// The answer shows the unit as its checks leave it.
-		settled, err := settleChecks(tx)
-		if o, ok := settled[u.ID]; ok {
-			u.State, u.HasFailingCheck = o.state, o.failing
-		}
+		err = finishUnitWrite(e, &u)
 		out = u
 		return err
 	})

@@ -88,20 +88,18 @@ func (db *DB) ApplyUpload(ctx context.Context, translationID int64, up index.Upl
 // unit of the file is matched to the translation's unit with its id_hash
 // and written when the upload's rules allow it.
 //
-// Each string written is propagated (propagate), as the reference's
-// merge_translations saves each through Unit.translate; like it, Tolk
-// looks for the same strings only when the project has a translation to
-// propagate to. A replace or add upload propagates nothing, as there.
+// Each string written is propagated (propagateUnits, all of them once
+// the file's strings are written), as the reference's merge_translations
+// saves each through Unit.translate; like it, Tolk looks for the same
+// strings only when the project has a translation to propagate to. A
+// replace or add upload propagates nothing, as there.
 func mergeUpload(e *unitEditor, t *index.Translation, shape translationShape, up *index.Upload) (index.UploadResult, error) {
 	res := index.UploadResult{Total: len(up.Units)}
 	units, err := loadUnitsByHash(e.tx, e.ids.translationID)
 	if err != nil {
 		return res, err
 	}
-	peers, err := peerTranslations(e.tx, t)
-	if err != nil {
-		return res, err
-	}
+	var written []*index.Unit
 	for i := range up.Units {
 		in := &up.Units[i]
 		ok, fuzzy := up.Considers(in)
@@ -128,14 +126,12 @@ func mergeUpload(e *unitEditor, t *index.Translation, shape translationShape, up
 		if err != nil {
 			return res, err
 		}
-		if edited && len(peers) > 0 {
-			if err := propagate(e.tx, t, u, e.actor); err != nil {
-				return res, err
-			}
+		if edited {
+			written = append(written, u)
 		}
 		res.Accepted++
 	}
-	return res, nil
+	return res, propagateUnits(e.tx, t, written, e.actor)
 }
 
 // replaceUpload makes the translation hold what the file holds: every

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/tolk-project/tolk/index"
 )
@@ -281,5 +282,59 @@ func TestEditSeesBatchChanges(t *testing.T) {
 	want := []string{"de.json", "de.json", "de.json", "one.json", "one.json", "two.json"}
 	if !slices.Equal(got, want) {
 		t.Errorf("edits read the filenames %q, want %q", got, want)
+	}
+}
+
+// TestSignInKeepsCaches: signing in and out (a session stored or
+// removed, a sign-in link stored or redeemed) writes rows no cache
+// holds, so a cached units page is served from memory after each, the
+// very same rows; a write that is not narrowed still drops it.
+func TestSignInKeepsCaches(t *testing.T) {
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	page := func() []index.Unit {
+		units, _, err := f.db.FindUnits(ctx, index.UnitFilter{TranslationID: f.tr["de"], Page: index.Page{Number: 1, Size: 50}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return units
+	}
+	before := page()
+	expires := f.db.now().Add(time.Hour)
+	cookie := index.NewToken(index.SessionPrefix)
+	link := index.NewToken(index.LoginLinkPrefix)
+	redeemed := index.NewToken(index.SessionPrefix)
+	for _, step := range []struct {
+		what string
+		do   func() error
+	}{
+		{"CreateSession", func() error {
+			return f.db.CreateSession(ctx, index.Session{Hash: index.HashToken(cookie), UserID: f.user.UserID, Expires: expires})
+		}},
+		{"DeleteSession", func() error { return f.db.DeleteSession(ctx, index.HashToken(cookie)) }},
+		{"CreateLoginLink", func() error {
+			return f.db.CreateLoginLink(ctx, index.Session{Hash: index.HashToken(link), UserID: f.user.UserID, Expires: expires})
+		}},
+		{"RedeemLoginLink", func() error {
+			_, err := f.db.RedeemLoginLink(ctx, link, index.Session{Hash: index.HashToken(redeemed), Expires: expires})
+			return err
+		}},
+	} {
+		if err := step.do(); err != nil {
+			t.Fatalf("%s: %v", step.what, err)
+		}
+		if after := page(); &after[0] != &before[0] {
+			t.Errorf("the units page was read again after %s", step.what)
+		}
+	}
+	// The redeemed link's session signs in.
+	if _, err := f.db.SessionPrincipal(ctx, redeemed); err != nil {
+		t.Errorf("the session RedeemLoginLink stored: %v", err)
+	}
+	if _, _, err := f.db.SaveProject(ctx, index.Project{Name: "Q", Slug: "q"}); err != nil {
+		t.Fatal(err)
+	}
+	if after := page(); &after[0] == &before[0] {
+		t.Error("the units page was served from memory after a write that touches everything")
 	}
 }

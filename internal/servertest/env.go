@@ -42,6 +42,15 @@ func (e *Env) Close() {
 	}
 }
 
+// Release is Close, then gives the index back for the next Env to
+// reuse (indextest.Release), for a test that builds many environments
+// in turn and never opens this one's index again.
+func (e *Env) Release(tb testing.TB) {
+	tb.Helper()
+	e.Close()
+	indextest.Release(tb, e.Location)
+}
+
 // Option shapes an Env.
 type Option func(*envConfig)
 
@@ -50,6 +59,8 @@ type envConfig struct {
 	users                                           []envUser
 	options                                         []func(*Options)
 	store                                           func(*sqlstore.DB) Store
+	kept                                            bool   // WithKeptIndex
+	copyOf                                          string // WithCopyOf
 }
 
 type envUser struct {
@@ -84,6 +95,17 @@ func WithUser(name string, superuser bool, grants ...[2]string) Option {
 	return func(c *envConfig) { c.users = append(c.users, envUser{name, superuser, grants}) }
 }
 
+// WithKeptIndex puts the index where it outlives the test
+// (indextest.KeptLocation), for an environment built once and copied
+// (WithCopyOf Env.Location) once it is closed.
+func WithKeptIndex() Option { return func(c *envConfig) { c.kept = true } }
+
+// WithCopyOf starts from a copy of the index at kept (an Env's Location
+// made WithKeptIndex, closed): the languages, the demo and the users
+// are what it holds, and those options seed nothing more. The server,
+// the sync service (over an empty data directory) and the rest are new.
+func WithCopyOf(kept string) Option { return func(c *envConfig) { c.copyOf = kept } }
+
 // WithOptions changes the server's options once the others are set.
 func WithOptions(f func(*Options)) Option {
 	return func(c *envConfig) { c.options = append(c.options, f) }
@@ -97,7 +119,15 @@ func New(tb testing.TB, opts ...Option) *Env {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	e := &Env{Location: indextest.Location(tb), Auth: map[string]string{}}
+	e := &Env{Auth: map[string]string{}}
+	switch {
+	case cfg.copyOf != "":
+		e.Location = indextest.CopyOf(tb, cfg.copyOf)
+	case cfg.kept:
+		e.Location = indextest.KeptLocation(tb)
+	default:
+		e.Location = indextest.Location(tb)
+	}
 	o := sqlstore.Options{FormatFlags: formats.FlagsOf, FormatPlural: tolksync.FormatPlural}
 	if !cfg.realClock {
 		o.Now = FakeClock()
@@ -116,12 +146,14 @@ func New(tb testing.TB, opts ...Option) *Env {
 		dataRoot = tb.TempDir()
 	}
 	tb.Cleanup(e.Close)
-	seedLanguages(tb, db, cfg.allLanguages)
-	if cfg.demo {
-		SeedDemo(tb, db)
-	}
-	for _, u := range cfg.users {
-		e.Auth[u.name] = MustUser(tb, db, u.name, u.superuser, u.grants...)
+	if cfg.copyOf == "" {
+		seedLanguages(tb, db, cfg.allLanguages)
+		if cfg.demo {
+			SeedDemo(tb, db)
+		}
+		for _, u := range cfg.users {
+			e.Auth[u.name] = MustUser(tb, db, u.name, u.superuser, u.grants...)
+		}
 	}
 	var server Options
 	if cfg.sync {
