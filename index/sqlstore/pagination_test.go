@@ -269,7 +269,8 @@ func checkListCounts(t *testing.T, db *DB) {
 		UNION ALL SELECT 'cp', project_id, id >> 10, count(*) FROM changes WHERE project_id IS NOT NULL GROUP BY 2, 3
 		UNION ALL SELECT 'cu', unit_id, id >> 10, count(*) FROM changes WHERE unit_id IS NOT NULL GROUP BY 2, 3
 		UNION ALL SELECT 's', 0, id >> 10, count(*) FROM suggestions GROUP BY 3
-		UNION ALL SELECT 'su', unit_id, id >> 10, count(*) FROM suggestions GROUP BY 2, 3`
+		UNION ALL SELECT 'su', unit_id, id >> 10, count(*) FROM suggestions GROUP BY 2, 3
+		UNION ALL SELECT 'mu', translation_id, id >> 10, count(*) FROM units WHERE state >= 10 AND target != '' GROUP BY 2, 3`
 	read := func(query string) []string {
 		rows, err := db.r.QueryContext(context.Background(), query)
 		if err != nil {
