@@ -748,6 +748,10 @@ func isFrag(v string) sqlFrag {
 		return frag("units.pending != 0")
 	case "empty":
 		return frag("units.state = ?", index.StateEmpty)
+	case "automatically-translated":
+		// Set by automatic translation, cleared when a person saves the
+		// string (migration 0036), as the reference's flag.
+		return frag("units.automatically_translated != 0")
 	}
 	return fragFalse
 }
