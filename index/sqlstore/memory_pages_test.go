@@ -73,13 +73,7 @@ func TestMemoryPagesMatchScans(t *testing.T) {
 	e := mustPagingEnv(t)
 	ctx := context.Background()
 	db := e.db
-	p2, _, err := db.SaveProject(ctx, index.Project{Name: "Q", Slug: "q"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	other := mustTestComponent(t, db, p2.ID, "other")
-	e.mustImport(t, other, "en", keys(0, 50, 1, "en"))
-	e.mustImport(t, other, "de", keys(0, 50, 1, "a"))
+	p2 := e.mustOtherProject(t)
 	if _, err := db.ImportMemory(ctx, 0, 0, []index.MemoryImportEntry{
 		{SourceLanguage: "en", TargetLanguage: "de", Source: "S 1 imported", Target: "T"},
 		{SourceLanguage: "en", TargetLanguage: "fr", Source: "S 2 imported", Target: "T"}}); err != nil {

@@ -106,6 +106,20 @@ func mustPagingEnv(tb testing.TB) *pagingEnv {
 	return e
 }
 
+// mustOtherProject adds project q with a component "other" of 50
+// strings translated into German: the lists' hidden project.
+func (e *pagingEnv) mustOtherProject(tb testing.TB) index.Project {
+	tb.Helper()
+	p, _, err := e.db.SaveProject(context.Background(), index.Project{Name: "Q", Slug: "q"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	other := mustTestComponent(tb, e.db, p.ID, "other")
+	e.mustImport(tb, other, "en", keys(0, 50, 1, "en"))
+	e.mustImport(tb, other, "de", keys(0, 50, 1, "a"))
+	return p
+}
+
 // mustIDList runs a query of ids.
 func mustIDList(tb testing.TB, q queryer, query string, args ...any) []int64 {
 	tb.Helper()
