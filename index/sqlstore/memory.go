@@ -540,8 +540,8 @@ var (
 		source: "u.source", sourceLang: "c.source_language", targetLang: "t.language_code",
 		project: "c.project_id", hiddenProject: "c.project_id"}
 	// memoryTranslationFilter are those of the translations t (of
-	// component c) whose units may be entries: memoryUnitFilter's but
-	// the unit's own and the source's.
+	// component c) whose units may be entries: memoryUnitFilter's
+	// without the unit's own conditions (state, target, source text).
 	memoryTranslationFilter = memoryFilterCols{always: []string{`t.is_source = 0`},
 		sourceLang: "c.source_language", targetLang: "t.language_code",
 		project: "c.project_id", hiddenProject: "c.project_id"}
