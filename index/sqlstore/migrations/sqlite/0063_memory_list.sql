@@ -22,17 +22,24 @@ CREATE TRIGGER units_memory_delete AFTER DELETE ON units WHEN old.state >= 10 AN
 	DELETE FROM list_counts WHERE list = 'mu' AND scope = old.translation_id AND bucket = old.id >> 10 AND n = 0;
 END;
 
--- The WHEN leaves out the edits that keep a unit an entry or not (most
--- edits of a translated string): they run no statement.
-CREATE TRIGGER units_memory_update AFTER UPDATE OF id, translation_id, state, target ON units
-WHEN (old.state >= 10 AND old.target != '') != (new.state >= 10 AND new.target != '')
-	OR (old.state >= 10 AND old.target != '' AND (old.id != new.id OR old.translation_id != new.translation_id)) BEGIN
-	INSERT INTO list_counts (list, scope, bucket, n)
-		SELECT 'mu', old.translation_id, old.id >> 10, -1 WHERE old.state >= 10 AND old.target != ''
-		ON CONFLICT (list, scope, bucket) DO UPDATE SET n = n - 1;
-	INSERT INTO list_counts (list, scope, bucket, n)
-		SELECT 'mu', new.translation_id, new.id >> 10, 1 WHERE new.state >= 10 AND new.target != ''
+-- A unit that becomes an entry and one that stops being one: the WHENs
+-- leave out the edits that keep a unit an entry or not (most edits of a
+-- translated string), which run no statement, and a move (id or
+-- translation) of an entry fires both. Becoming an entry can bring a row
+-- to 0 only from the -1 of a unit inserted and left by the same write,
+-- whose insert storeUnitCounts counts at the write's end, dropping the
+-- 0 rows of the translations it counted: one statement here, not two.
+CREATE TRIGGER units_memory_enter AFTER UPDATE OF id, translation_id, state, target ON units
+WHEN new.state >= 10 AND new.target != ''
+	AND NOT (old.state >= 10 AND old.target != '' AND old.id = new.id AND old.translation_id = new.translation_id) BEGIN
+	INSERT INTO list_counts (list, scope, bucket, n) VALUES ('mu', new.translation_id, new.id >> 10, 1)
 		ON CONFLICT (list, scope, bucket) DO UPDATE SET n = n + 1;
-	DELETE FROM list_counts WHERE list = 'mu' AND scope IN (old.translation_id, new.translation_id)
-		AND bucket IN (old.id >> 10, new.id >> 10) AND n = 0;
+END;
+
+CREATE TRIGGER units_memory_leave AFTER UPDATE OF id, translation_id, state, target ON units
+WHEN old.state >= 10 AND old.target != ''
+	AND NOT (new.state >= 10 AND new.target != '' AND old.id = new.id AND old.translation_id = new.translation_id) BEGIN
+	INSERT INTO list_counts (list, scope, bucket, n) VALUES ('mu', old.translation_id, old.id >> 10, -1)
+		ON CONFLICT (list, scope, bucket) DO UPDATE SET n = n - 1;
+	DELETE FROM list_counts WHERE list = 'mu' AND scope = old.translation_id AND bucket = old.id >> 10 AND n = 0;
 END;
