@@ -75,6 +75,7 @@ var (
 		"read-only": "read-only", "readonly": "read-only", "approved": "approved",
 		"fuzzy": "needs-editing", "needs-editing": "needs-editing",
 		"translated": "translated", "untranslated": "untranslated", "pending": "pending",
+		"automatically-translated": "automatically-translated",
 		// Tolk's own, kept from before the whole language: state:empty.
 		"empty": "empty",
 	}
@@ -153,11 +154,6 @@ func buildTerm(t token, now time.Time) (*QueryTerm, error) {
 		}
 		c, ok := names[strings.ReplaceAll(strings.ToLower(v), "_", "-")]
 		if !ok {
-			if kind == fieldIs && strings.HasPrefix(strings.ReplaceAll(strings.ToLower(v), "_", "-"), "automatically-translated") {
-				// Tolk does not record which units machine translation
-				// filled; answering "none" would be wrong once it does.
-				return nil, queryErrorAt(t.pos, "is:%s is not supported yet", v)
-			}
 			return nil, queryErrorAt(t.pos, "unsupported condition %s:%s", field, v)
 		}
 		term.Text = c

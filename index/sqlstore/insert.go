@@ -8,6 +8,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/tolk-project/tolk/index"
 )
 
 // unitInsertBatch is how many units one multi-row INSERT carries: enough
@@ -34,9 +36,10 @@ func unitInsertSQL(rows int) string {
 // flushes the queue first, so ids still follow file order.
 //
 // Every unit inserted is counted in Tx.newUnits, which the write stores
-// into list_counts ('ut', migration 0002) once at its end
-// (storeUnitCounts). Migration 0019 dropped the trigger that did this
-// per row: on SQLite it was a tenth of an import.
+// into list_counts ('ut', migration 0002; and 'mu', migration 0063, for
+// a unit the memory lists) once at its end (storeUnitCounts). Migration
+// 0019 dropped the trigger that did this per row: on SQLite it was a
+// tenth of an import.
 type unitInserter struct {
 	tx      *Tx
 	one     *txStmt
@@ -65,9 +68,20 @@ func newUnitInserter(tx *Tx) (*unitInserter, error) {
 }
 
 // manyReturning ends a multi-row insert on an engine that returns ids
-// (PostgreSQL): with each row's translation, as nothing promises the
-// rows come back in the order sent.
-const manyReturning = " RETURNING translation_id, id"
+// (PostgreSQL): with each row's translation and whether it is a memory
+// entry (memoryRow), as nothing promises the rows come back in the order
+// sent.
+const manyReturning = " RETURNING translation_id, id, state >= 10 AND target != ''"
+
+// memoryRow says whether a unit's row (as queue takes it) is one the
+// memory lists, as the trigger of migration 0063 tells for updates: a
+// state of needs editing or above and a target. (Whether its
+// translation is a source one is the reader's test: keyset.go.)
+func memoryRow(row []any) bool {
+	state, _ := row[11].(index.State)
+	target, _ := row[4].(string)
+	return state >= index.StateFuzzy && target != ""
+}
 
 // queue adds a unit whose id is not needed; row holds unitParams values,
 // the first the translation's id (an int64).
@@ -98,7 +112,7 @@ func (ui *unitInserter) add(row ...any) (int64, error) {
 			return 0, err
 		}
 	}
-	ui.tx.countNewUnit(row[0].(int64), id)
+	ui.tx.countNewUnit(row[0].(int64), id, memoryRow(row))
 	return id, noteUnitRange(ui.tx, id, id)
 }
 
@@ -134,7 +148,8 @@ func (ui *unitInserter) flush() error {
 	// consecutive ids ending at the last one's.
 	first := last - int64(rows) + 1
 	for i := range rows {
-		ui.tx.countNewUnit(ui.pending[i*unitParams].(int64), first+int64(i))
+		row := ui.pending[i*unitParams : (i+1)*unitParams]
+		ui.tx.countNewUnit(row[0].(int64), first+int64(i), memoryRow(row))
 	}
 	return noteUnitRange(ui.tx, first, last)
 }
@@ -155,11 +170,12 @@ func (ui *unitInserter) flushReturning(rows int) error {
 	ids := make([]int64, 0, rows)
 	for rs.Next() {
 		var translationID, id int64
-		if err := rs.Scan(&translationID, &id); err != nil {
+		var memory bool
+		if err := rs.Scan(&translationID, &id, &memory); err != nil {
 			rs.Close()
 			return err
 		}
-		ui.tx.countNewUnit(translationID, id)
+		ui.tx.countNewUnit(translationID, id, memory)
 		ids = append(ids, id)
 	}
 	if err := errors.Join(rs.Err(), rs.Close()); err != nil {
@@ -204,16 +220,23 @@ func noteTranslationUnits(tx *Tx, translationID int64) error {
 	return err
 }
 
-// unitBucket is a list_counts row of a translation's units: 'ut',
-// translationID, bucket.
-type unitBucket struct{ translationID, bucket int64 }
+// unitBucket is a list_counts row of a translation's units: 'ut' (or
+// 'mu' with memory), translationID, bucket.
+type unitBucket struct {
+	translationID, bucket int64
+	memory                bool
+}
 
-// countNewUnit counts a unit the current write inserted.
-func (tx *Tx) countNewUnit(translationID, id int64) {
+// countNewUnit counts a unit the current write inserted, and again in
+// the memory's list when memory (memoryRow).
+func (tx *Tx) countNewUnit(translationID, id int64, memory bool) {
 	if tx.newUnits == nil {
 		tx.newUnits = make(map[unitBucket]int64)
 	}
-	tx.newUnits[unitBucket{translationID, id >> bucketBits}]++
+	tx.newUnits[unitBucket{translationID, id >> bucketBits, false}]++
+	if memory {
+		tx.newUnits[unitBucket{translationID, id >> bucketBits, true}]++
+	}
 }
 
 // countBeforeDelete stores the units the current write has inserted
@@ -230,7 +253,7 @@ const unitCountRows = 16
 // unitCountUpserts[n] adds to n list_counts rows of units.
 var unitCountUpserts = func() (q [unitCountRows + 1]string) {
 	for n := 1; n <= unitCountRows; n++ {
-		q[n] = `INSERT INTO list_counts (list, scope, bucket, n) VALUES ` + valueRows("('ut', ?, ?, ?)", n) + `
+		q[n] = `INSERT INTO list_counts (list, scope, bucket, n) VALUES ` + valueRows("(?, ?, ?, ?)", n) + `
 			ON CONFLICT (list, scope, bucket) DO UPDATE SET n = list_counts.n + excluded.n`
 	}
 	return q
@@ -243,16 +266,39 @@ func storeUnitCounts(tx *Tx) error {
 	if len(tx.newUnits) == 0 {
 		return nil
 	}
+	// In list_counts' key order ('mu' before 'ut'), so that writers
+	// lock rows in one order.
 	keys := slices.SortedFunc(maps.Keys(tx.newUnits), func(a, b unitBucket) int {
-		return cmp.Or(cmp.Compare(a.translationID, b.translationID), cmp.Compare(a.bucket, b.bucket))
+		return cmp.Or(-cmp.Compare(boolInt(a.memory), boolInt(b.memory)), cmp.Compare(a.translationID, b.translationID),
+			cmp.Compare(a.bucket, b.bucket))
 	})
 	for chunk := range slices.Chunk(keys, unitCountRows) {
-		args := make([]any, 0, 3*len(chunk))
+		args := make([]any, 0, 4*len(chunk))
 		for _, k := range chunk {
-			args = append(args, k.translationID, k.bucket, tx.newUnits[k])
+			list := "ut"
+			if k.memory {
+				list = "mu"
+			}
+			args = append(args, list, k.translationID, k.bucket, tx.newUnits[k])
 		}
 		if _, err := tx.Exec(unitCountUpserts[len(chunk)], args...); err != nil {
 			return fmt.Errorf("count the units of translation %d: %w", chunk[0].translationID, err)
+		}
+	}
+	// A unit inserted and then made no entry by this write left its
+	// 'mu' row at -1 (the trigger of migration 0063 upserts), which the
+	// insert's count just brought to 0: such rows go, as the triggers'
+	// do.
+	var memory []int64
+	for _, k := range keys {
+		if k.memory && !slices.Contains(memory, k.translationID) {
+			memory = append(memory, k.translationID)
+		}
+	}
+	if len(memory) > 0 {
+		list, args := idList(memory)
+		if _, err := tx.Exec(`DELETE FROM list_counts WHERE list = 'mu' AND scope IN `+list+` AND n = 0`, args...); err != nil {
+			return err
 		}
 	}
 	clear(tx.newUnits)

@@ -38,8 +38,12 @@ type keyList struct {
 	list  string // list_counts.list
 	scope int64  // list_counts.scope
 	// allScopes sums the list's rows of every scope instead: all units
-	// are the units of every translation.
+	// are the units of every translation. scopeIn, when set, narrows
+	// that sum to the scopes its subquery (with scopeArgs) selects: the
+	// memory's units of some translations (memory.go).
 	allScopes bool
+	scopeIn   string
+	scopeArgs []any
 	from      string // the table as in a FROM clause: "units", "changes ch"
 	id        string // its id column: "id", "ch.id"
 	where     string // " WHERE …" selecting the list's rows, or ""
@@ -118,9 +122,9 @@ func (l keyList) locate(ctx context.Context, q queryer, offset int) (total int, 
 		ORDER BY bucket`
 	args := []any{l.list, l.scope, loBucket, hiBucket}
 	if l.allScopes {
-		counts = `SELECT bucket, sum(n) FROM list_counts WHERE list = ? AND bucket BETWEEN ? AND ?
+		counts = `SELECT bucket, sum(n) FROM list_counts WHERE list = ? AND bucket BETWEEN ? AND ?` + l.scopes() + `
 			GROUP BY bucket ORDER BY bucket`
-		args = []any{l.list, loBucket, hiBucket}
+		args = withArgs([]any{l.list, loBucket, hiBucket}, l.scopeArgs...)
 	}
 	rows, err := q.QueryContext(ctx, counts, args...)
 	if err != nil {
@@ -176,10 +180,18 @@ func (l keyList) locate(ctx context.Context, q queryer, offset int) (total int, 
 func (l keyList) total(ctx context.Context, q queryer) (n int, err error) {
 	query, args := `SELECT coalesce(sum(n), 0) FROM list_counts WHERE list = ? AND scope = ?`, []any{l.list, l.scope}
 	if l.allScopes {
-		query, args = `SELECT coalesce(sum(n), 0) FROM list_counts WHERE list = ?`, []any{l.list}
+		query, args = `SELECT coalesce(sum(n), 0) FROM list_counts WHERE list = ?`+l.scopes(), withArgs([]any{l.list}, l.scopeArgs...)
 	}
 	err = q.QueryRowContext(ctx, query, args...).Scan(&n)
 	return n, err
+}
+
+// scopes is the condition scopeIn puts on list_counts rows, or "".
+func (l keyList) scopes() string {
+	if l.scopeIn == "" {
+		return ""
+	}
+	return " AND scope IN (" + l.scopeIn + ")"
 }
 
 // count returns how many rows of the list have ids in [lo, hi).

@@ -357,9 +357,11 @@ func better(a, b index.MemoryMatch) bool {
 // FindMemory returns one page of the entries f selects, imported ones
 // first, then units', each kind in id order, and how many there are. A
 // unit is an entry when it is translated or needs editing, has a target,
-// and is not of its component's source translation. Deep pages cost an
-// OFFSET scan (unlike the other lists' keyset pages): the list is for
-// looking, and EachMemory (exports) walks by key.
+// and is not of its component's source translation. The units' part is
+// a counted list (migration 0063, keyset.go) unless f names a source
+// substring: its count and its deep pages cost no pass over the units.
+// Imported entries, far fewer, are counted and paged with OFFSET, as
+// are units under a source filter; EachMemory (exports) walks by key.
 func (db *DB) FindMemory(ctx context.Context, f index.MemoryFilter, pg index.Page) ([]index.MemoryEntry, int, error) {
 	snap, err := db.memorySnapshot(ctx)
 	if err != nil {
@@ -372,16 +374,31 @@ func (db *DB) FindMemory(ctx context.Context, f index.MemoryFilter, pg index.Pag
 	defer tx.Rollback()
 	iw, iargs := memoryWhere(f, snap, memoryImportedFilter)
 	uw, uargs := memoryWhere(f, snap, memoryUnitFilter)
-	var ni, nu int
+	var ni int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM memory m WHERE `+iw, iargs...).Scan(&ni); err != nil {
 		return nil, 0, err
 	}
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) `+memoryUnitFrom+` WHERE `+uw, uargs...).Scan(&nu); err != nil {
-		return nil, 0, err
+	keyed := f.Source == ""
+	l := memoryUnitList(f, snap)
+	var nu int
+	counted := false
+	countUnits := func() error {
+		if counted {
+			return nil
+		}
+		counted = true
+		if keyed {
+			nu, err = l.total(ctx, tx)
+			return err
+		}
+		return tx.QueryRowContext(ctx, `SELECT count(*) `+memoryUnitFrom+` WHERE `+uw, uargs...).Scan(&nu)
 	}
 	var out []index.MemoryEntry
 	offset, size := pg.Offset(), pg.Size
 	if pg.Size <= 0 {
+		if err := countUnits(); err != nil {
+			return nil, 0, err
+		}
 		offset, size = 0, ni+nu
 	}
 	if offset < ni {
@@ -394,17 +411,49 @@ func (db *DB) FindMemory(ctx context.Context, f index.MemoryFilter, pg index.Pag
 			return nil, 0, err
 		}
 	}
-	if rest := size - len(out); rest > 0 {
-		rows, err := tx.QueryContext(ctx, `SELECT `+memoryUnitColumns+` `+memoryUnitFrom+` WHERE `+uw+
-			` ORDER BY u.id LIMIT ? OFFSET ?`, append(uargs, rest, max(0, offset-ni))...)
-		if err != nil {
-			return nil, 0, err
+	rest, skip := size-len(out), max(0, offset-ni)
+	var rows *sql.Rows
+	switch {
+	case rest <= 0:
+	case keyed:
+		var first int64
+		var ok bool
+		nu, first, ok, err = l.locate(ctx, tx, skip)
+		counted = true
+		if err != nil || !ok {
+			break
 		}
+		rows, err = tx.QueryContext(ctx, `SELECT `+memoryUnitColumns+` `+memoryUnitFrom+` WHERE `+uw+
+			` AND u.id >= ? ORDER BY u.id LIMIT ?`, withArgs(uargs, first, rest)...)
+	default:
+		rows, err = tx.QueryContext(ctx, `SELECT `+memoryUnitColumns+` `+memoryUnitFrom+` WHERE `+uw+
+			` ORDER BY u.id LIMIT ? OFFSET ?`, withArgs(uargs, rest, skip)...)
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	if rows != nil {
 		if err := scanMemoryUnits(rows, snap, &out); err != nil {
 			return nil, 0, err
 		}
 	}
+	if err := countUnits(); err != nil {
+		return nil, 0, err
+	}
 	return out, ni + nu, nil
+}
+
+// memoryUnitList is the counted list of the units that are f's entries
+// (f without a source filter): the 'mu' rows of the translations f
+// selects, which are not source translations. The translation test is
+// written +u.translation_id so that SQLite reads the list in id order
+// rather than through the translations' index.
+func memoryUnitList(f index.MemoryFilter, snap *memSnapshot) keyList {
+	tw, targs := memoryWhere(f, snap, memoryTranslationFilter)
+	scopes := `SELECT t.id FROM translations t JOIN components c ON c.id = t.component_id WHERE ` + tw
+	return keyList{list: "mu", allScopes: true, scopeIn: scopes, scopeArgs: targs, from: "units u", id: "u.id",
+		where: " WHERE u.state >= 10 AND u.target != '' AND +u.translation_id IN (" + scopes + ")", args: targs,
+		hi: noBound}
 }
 
 // memoryExportChunk is how many entries EachMemory reads at a time.
@@ -489,6 +538,12 @@ var (
 	// component c).
 	memoryUnitFilter = memoryFilterCols{always: []string{`u.state >= 10`, `u.target != ''`, `t.is_source = 0`},
 		source: "u.source", sourceLang: "c.source_language", targetLang: "t.language_code",
+		project: "c.project_id", hiddenProject: "c.project_id"}
+	// memoryTranslationFilter are those of the translations t (of
+	// component c) whose units may be entries: memoryUnitFilter's
+	// without the unit's own conditions (state, target, source text).
+	memoryTranslationFilter = memoryFilterCols{always: []string{`t.is_source = 0`},
+		sourceLang: "c.source_language", targetLang: "t.language_code",
 		project: "c.project_id", hiddenProject: "c.project_id"}
 	// memoryImportedFilter are those of imported entries m; a
 	// site-wide entry has no project.

@@ -106,6 +106,20 @@ func mustPagingEnv(tb testing.TB) *pagingEnv {
 	return e
 }
 
+// mustOtherProject adds project q with a component "other" of 50
+// strings translated into German: the lists' hidden project.
+func (e *pagingEnv) mustOtherProject(tb testing.TB) index.Project {
+	tb.Helper()
+	p, _, err := e.db.SaveProject(context.Background(), index.Project{Name: "Q", Slug: "q"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	other := mustTestComponent(tb, e.db, p.ID, "other")
+	e.mustImport(tb, other, "en", keys(0, 50, 1, "en"))
+	e.mustImport(tb, other, "de", keys(0, 50, 1, "a"))
+	return p
+}
+
 // mustIDList runs a query of ids.
 func mustIDList(tb testing.TB, q queryer, query string, args ...any) []int64 {
 	tb.Helper()
@@ -269,7 +283,8 @@ func checkListCounts(t *testing.T, db *DB) {
 		UNION ALL SELECT 'cp', project_id, id >> 10, count(*) FROM changes WHERE project_id IS NOT NULL GROUP BY 2, 3
 		UNION ALL SELECT 'cu', unit_id, id >> 10, count(*) FROM changes WHERE unit_id IS NOT NULL GROUP BY 2, 3
 		UNION ALL SELECT 's', 0, id >> 10, count(*) FROM suggestions GROUP BY 3
-		UNION ALL SELECT 'su', unit_id, id >> 10, count(*) FROM suggestions GROUP BY 2, 3`
+		UNION ALL SELECT 'su', unit_id, id >> 10, count(*) FROM suggestions GROUP BY 2, 3
+		UNION ALL SELECT 'mu', translation_id, id >> 10, count(*) FROM units WHERE state >= 10 AND target != '' GROUP BY 2, 3`
 	read := func(query string) []string {
 		rows, err := db.r.QueryContext(context.Background(), query)
 		if err != nil {

@@ -44,7 +44,8 @@ const maxCountProblems = 50
 //   - the component, project, language and project-language rows as the
 //     sums of their translations', and no counts left on a row whose
 //     translations are gone;
-//   - the list counts that page the units and changes lists.
+//   - the list counts that page the units, changes, suggestions and
+//     memory lists.
 //   - the user activity that user statistics read (people.go).
 //   - a row of the trigram index for every unit but those noted for
 //     the index's upkeep, and none for a unit that is gone
@@ -242,7 +243,8 @@ func statsText(s index.Stats) string {
 }
 
 // lists compares the list counts that page the units and changes lists
-// (migrations 0002, 0019) with a recount.
+// (migrations 0002, 0019), the suggestions lists (0057) and the memory
+// list (0063) with a recount.
 func (v *countVerifier) lists(ctx context.Context, q queryer) error {
 	const recount = `
 		SELECT 'ut', translation_id, id >> 10, count(*) FROM units GROUP BY 2, 3
@@ -252,7 +254,8 @@ func (v *countVerifier) lists(ctx context.Context, q queryer) error {
 		UNION ALL SELECT 'cp', project_id, id >> 10, count(*) FROM changes WHERE project_id IS NOT NULL GROUP BY 2, 3
 		UNION ALL SELECT 'cu', unit_id, id >> 10, count(*) FROM changes WHERE unit_id IS NOT NULL GROUP BY 2, 3
 		UNION ALL SELECT 's', 0, id >> 10, count(*) FROM suggestions GROUP BY 3
-		UNION ALL SELECT 'su', unit_id, id >> 10, count(*) FROM suggestions GROUP BY 2, 3`
+		UNION ALL SELECT 'su', unit_id, id >> 10, count(*) FROM suggestions GROUP BY 2, 3
+		UNION ALL SELECT 'mu', translation_id, id >> 10, count(*) FROM units WHERE state >= 10 AND target != '' GROUP BY 2, 3`
 	read := func(query string) (map[string]int64, error) {
 		rows, err := q.QueryContext(ctx, query)
 		if err != nil {

@@ -83,6 +83,16 @@ var schemaExceptions = map[string]string{
 	"unit_trigrams_data":              "FTS5's shadow table of unit_trigrams",
 	"unit_trigrams_docsize":           "FTS5's shadow table of unit_trigrams",
 	"unit_trigrams_idx":               "FTS5's shadow table of unit_trigrams",
+	// The keys' trigrams (migration 0062): a second FTS5 table on SQLite
+	// (FTS5 has no column filters at detail=none), a column with its
+	// own GIN index on PostgreSQL.
+	"unit_key_trigrams":                   "SQLite's trigram index of the keys (FTS5)",
+	"unit_key_trigrams_config":            "FTS5's shadow table of unit_key_trigrams",
+	"unit_key_trigrams_data":              "FTS5's shadow table of unit_key_trigrams",
+	"unit_key_trigrams_docsize":           "FTS5's shadow table of unit_key_trigrams",
+	"unit_key_trigrams_idx":               "FTS5's shadow table of unit_key_trigrams",
+	"unit_trigrams.key_trigrams":          "PostgreSQL's trigram table: the unit's key's trigrams",
+	"unit_trigrams unit_trigrams_key_gin": "PostgreSQL's trigram table: the keys' GIN index",
 }
 
 // TestSchemasMatch checks that the SQLite and PostgreSQL migrations end

@@ -378,7 +378,7 @@ func (c searchCompiler) text(col string, t *index.QueryTerm) sqlFrag {
 	if !indexedText(col) {
 		return m
 	}
-	return c.narrowed(c.textNeed(t), m)
+	return c.narrowed(c.textNeed(t), col == "units.context", m)
 }
 
 // textNeed is what a text term needs of the trigram index.
@@ -558,7 +558,7 @@ func (c searchCompiler) term(t *index.QueryTerm) (sqlFrag, error) {
 	case "":
 		// One lookup in the trigram index serves the three columns: it
 		// holds them together.
-		return c.narrowed(c.textNeed(t), joinFrags("OR", []sqlFrag{c.textMatch("units.source", t),
+		return c.narrowed(c.textNeed(t), false, joinFrags("OR", []sqlFrag{c.textMatch("units.source", t),
 			c.textMatch("units.target", t), c.textMatch("units.context", t)})), nil
 	case "source", "target", "context", "note", "location":
 		return c.text("units."+t.Field, t), nil
@@ -748,6 +748,10 @@ func isFrag(v string) sqlFrag {
 		return frag("units.pending != 0")
 	case "empty":
 		return frag("units.state = ?", index.StateEmpty)
+	case "automatically-translated":
+		// Set by automatic translation, cleared when a person saves the
+		// string (migration 0036), as the reference's flag.
+		return frag("units.automatically_translated != 0")
 	}
 	return fragFalse
 }

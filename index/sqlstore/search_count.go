@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"math"
 
 	"github.com/tolk-project/tolk/index"
 )
@@ -28,6 +29,15 @@ func countUnits(ctx context.Context, tx queryer, f index.UnitFilter, q *index.Qu
 	}
 	var counts [2]int
 	for i, part := range []*index.Query{rest, with} {
+		if i == 0 {
+			if n, ok, err := countByKey(ctx, tx, f, part, pg); err != nil || ok {
+				counts[0] = n
+				if err != nil {
+					return 0, err
+				}
+				continue
+			}
+		}
 		w, a, err := unitWhereQuery(f, part, pg)
 		if err != nil {
 			return 0, err
@@ -37,6 +47,76 @@ func countUnits(ctx context.Context, tx queryer, f index.UnitFilter, q *index.Qu
 		}
 	}
 	return counts[0] - counts[1], nil
+}
+
+// countByKey counts q's units from the units lists' bucket counts
+// (keyset.go) when q selects no more than f's scope does within an id
+// range (id terms ANDed, or nothing): ok is false for any other query.
+// R of NOT has:label is every unit, or every unit of a translation, and
+// counting it row by row was most of that search's work (206,276 units:
+// a pass over an index, 3-5 ms of SQLite's CPU; on a loaded machine its
+// p99 crossed 50 ms). The bucket rows number one per translation and
+// 1,024 ids.
+func countByKey(ctx context.Context, tx queryer, f index.UnitFilter, q *index.Query, pg bool) (n int, ok bool, err error) {
+	if len(f.HiddenProjects) > 0 {
+		return 0, false, nil
+	}
+	lo, hi := int64(0), int64(noBound)
+	// succ is n+1, saturated: id:<=MaxInt64 bounds nothing.
+	succ := func(n int64) int64 {
+		if n == math.MaxInt64 {
+			return n
+		}
+		return n + 1
+	}
+	bound := func(t *index.QueryTerm) bool {
+		if t.Field != "id" {
+			return false
+		}
+		switch t.Op {
+		case index.OpEq:
+			lo, hi = max(lo, t.Num), min(hi, succ(t.Num))
+		case index.OpGE:
+			lo = max(lo, t.Num)
+		case index.OpGT:
+			lo = max(lo, succ(t.Num))
+		case index.OpLE:
+			hi = min(hi, succ(t.Num))
+		case index.OpLT:
+			hi = min(hi, t.Num)
+		case index.OpRange:
+			lo, hi = max(lo, t.Num), min(hi, succ(t.NumHi))
+		default:
+			return false
+		}
+		return true
+	}
+	switch q.Kind {
+	case index.QueryAll:
+	case index.QueryTermNode:
+		if !bound(q.Term) {
+			return 0, false, nil
+		}
+	case index.QueryAnd:
+		for _, k := range q.Kids {
+			if k.Kind != index.QueryTermNode || !bound(k.Term) {
+				return 0, false, nil
+			}
+		}
+	default:
+		return 0, false, nil
+	}
+	if lo >= hi || hi <= 0 {
+		return 0, true, nil
+	}
+	where, args, err := unitWhereQuery(index.UnitFilter{TranslationID: f.TranslationID}, &index.Query{Kind: index.QueryAll}, pg)
+	if err != nil {
+		return 0, false, err
+	}
+	l := keyList{list: "ut", scope: f.TranslationID, allScopes: f.TranslationID == 0, from: "units", id: "id",
+		where: where, args: args, lo: lo, hi: hi}
+	n, _, _, err = l.locate(ctx, tx, 0)
+	return n, true, err
 }
 
 // labelComplement splits q = R AND NOT L, L a label term, into R and

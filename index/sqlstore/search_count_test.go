@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/tolk-project/tolk/index"
@@ -19,6 +20,22 @@ func TestLabelComplementCount(t *testing.T) {
 	queries := []string{"NOT has:label", "NOT label:urgent", "NOT label:orphan language:fr",
 		"k1 OR k9 NOT has:label", "(k0 OR k9 OR k8) NOT label:ui-text", "NOT has:label NOT label:orphan is:untranslated",
 		"id:>=-1 NOT has:label", `NOT label:r"^u" state:<translated`, "NOT (has:label)", "NOT label:none"}
+	// Id bounds around units of each language: R is then counted from
+	// the list counts (countByKey), across cut buckets.
+	de3, fr5 := f.unit(t, "de", 3).ID, f.unit(t, "fr", 5).ID
+	keyed := []string{fmt.Sprintf("id:>%d", de3), fmt.Sprintf("id:<%d", fr5), fmt.Sprintf("id:[%d to %d]", de3, fr5),
+		fmt.Sprintf("id:%d", fr5), fmt.Sprintf("id:>=%d id:<=%d", de3, fr5), "id:>9223372036854775806",
+		"id:<=9223372036854775807", "id:>9223372036854775807", "id:<1", "id:>=-5"}
+	for _, k := range keyed {
+		queries = append(queries, k+" NOT has:label")
+		parsed, err := index.ParseUnitQueryAt(k, f.db.now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok, err := countByKey(ctx, f.db.r, index.UnitFilter{}, parsed, pg); err != nil || !ok {
+			t.Errorf("%s: not counted from the list counts (%v)", k, err)
+		}
+	}
 	for _, base := range filters {
 		for _, q := range queries {
 			fl := base

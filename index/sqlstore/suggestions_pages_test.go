@@ -49,13 +49,7 @@ func TestSuggestionPagesMatchOffsetOrder(t *testing.T) {
 	e := mustPagingEnv(t)
 	ctx := context.Background()
 	db := e.db
-	p2, _, err := db.SaveProject(ctx, index.Project{Name: "Q", Slug: "q"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	other := mustTestComponent(t, db, p2.ID, "other")
-	e.mustImport(t, other, "en", keys(0, 50, 1, "en"))
-	e.mustImport(t, other, "de", keys(0, 50, 1, "a"))
+	p2 := e.mustOtherProject(t)
 
 	allow := func(index.Unit, index.Translation) (index.SuggestionRights, error) {
 		return index.SuggestionRights{}, nil

@@ -260,24 +260,34 @@ func trigramsOf(s string) []string {
 // (unit_trigrams_pending, trigram_pending.go), whose rows in the index
 // may be stale or missing. The text of a literal goes to PostgreSQL as
 // it is, since tolk_trigrams folds it by the same lower() as the index.
-func (c searchCompiler) trigramFilter(need *trigramNeed) sqlFrag {
+// With key, the candidates are those of the keys' index (migration
+// 0062): the units whose key holds the trigrams, not their whole text.
+func (c searchCompiler) trigramFilter(need *trigramNeed, key bool) sqlFrag {
 	const noted = " UNION ALL SELECT unit_id FROM unit_trigrams_pending)"
 	if !c.postgres {
-		return frag("units.id IN (SELECT rowid FROM unit_trigrams WHERE unit_trigrams MATCH ?"+noted,
+		table := "unit_trigrams"
+		if key {
+			table = "unit_key_trigrams"
+		}
+		return frag("units.id IN (SELECT rowid FROM "+table+" WHERE "+table+" MATCH ?"+noted,
 			ftsMatch(need)+` OR "`+longUnitMark+`"`)
 	}
-	f := c.pgTrigramFilter(need)
-	return frag("units.id IN (SELECT unit_id FROM unit_trigrams WHERE "+f.sql+" OR trigrams @> ARRAY[?]::text[]"+noted,
+	col := "trigrams"
+	if key {
+		col = "key_trigrams"
+	}
+	f := c.pgTrigramFilter(need, col)
+	return frag("units.id IN (SELECT unit_id FROM unit_trigrams WHERE "+f.sql+" OR "+col+" @> ARRAY[?]::text[]"+noted,
 		append(f.args, longUnitMark)...)
 }
 
-func (c searchCompiler) pgTrigramFilter(need *trigramNeed) sqlFrag {
+func (c searchCompiler) pgTrigramFilter(need *trigramNeed, col string) sqlFrag {
 	if need.lit != "" {
-		return frag("trigrams @> tolk_trigrams(?)", need.lit)
+		return frag(col+" @> tolk_trigrams(?)", need.lit)
 	}
 	parts := make([]sqlFrag, len(need.kids))
 	for i, k := range need.kids {
-		parts[i] = c.pgTrigramFilter(k)
+		parts[i] = c.pgTrigramFilter(k, col)
 	}
 	op := "OR"
 	if need.and {
@@ -286,9 +296,10 @@ func (c searchCompiler) pgTrigramFilter(need *trigramNeed) sqlFrag {
 	return joinFrags(op, parts)
 }
 
-// narrowed is cond (a match on the text of source, target or context)
-// with the index's candidates for need, or cond alone when need is nil.
-func (c searchCompiler) narrowed(need *trigramNeed, cond sqlFrag) sqlFrag {
+// narrowed is cond (a match on the text of source, target or context;
+// on the key alone with key) with the index's candidates for need, or
+// cond alone when need is nil.
+func (c searchCompiler) narrowed(need *trigramNeed, key bool, cond sqlFrag) sqlFrag {
 	if need == nil || c.scan {
 		return cond
 	}
@@ -307,7 +318,7 @@ func (c searchCompiler) narrowed(need *trigramNeed, cond sqlFrag) sqlFrag {
 		// 10x the candidates (issue 31, BENCHMARKS.md "Scale").
 		return cond
 	}
-	return joinFrags("AND", []sqlFrag{c.trigramFilter(need), cond})
+	return joinFrags("AND", []sqlFrag{c.trigramFilter(need, key), cond})
 }
 
 // indexedText reports whether col is a column unit_trigrams holds.
@@ -344,6 +355,36 @@ func (v *countVerifier) trigrams(ctx context.Context, q queryer) error {
 	if missing > 0 || stale > 0 || wrongNote > 0 {
 		v.report("unit_trigrams: %d units neither indexed nor noted, %d rows of units that are gone, %d notes wrong about their row",
 			missing, stale, wrongNote)
+	}
+	return v.keyTrigrams(ctx, q)
+}
+
+// keyTrigrams checks the keys' index (migration 0062): on SQLite a row
+// of unit_key_trigrams exactly where unit_trigrams has one; on
+// PostgreSQL a key of three characters or more indexed in the row of
+// every unit not noted.
+func (v *countVerifier) keyTrigrams(ctx context.Context, q queryer) error {
+	if v.postgres {
+		var unkeyed int
+		if err := q.QueryRowContext(ctx, `SELECT count(*) FROM unit_trigrams g JOIN units u ON u.id = g.unit_id
+			WHERE char_length(u.context) >= 3 AND g.key_trigrams = '{}'
+			AND NOT EXISTS (SELECT 1 FROM unit_trigrams_pending p WHERE p.unit_id = g.unit_id)`).Scan(&unkeyed); err != nil {
+			return err
+		}
+		if unkeyed > 0 {
+			v.report("unit_trigrams: %d indexed units whose key is not", unkeyed)
+		}
+		return nil
+	}
+	var keyOnly, textOnly int
+	if err := q.QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM unit_key_trigrams k WHERE NOT EXISTS (SELECT 1 FROM unit_trigrams g WHERE g.rowid = k.rowid)),
+		(SELECT count(*) FROM unit_trigrams g WHERE NOT EXISTS (SELECT 1 FROM unit_key_trigrams k WHERE k.rowid = g.rowid))`).
+		Scan(&keyOnly, &textOnly); err != nil {
+		return err
+	}
+	if keyOnly > 0 || textOnly > 0 {
+		v.report("unit_key_trigrams: %d rows unit_trigrams lacks, %d rows of unit_trigrams missing", keyOnly, textOnly)
 	}
 	return nil
 }

@@ -242,13 +242,23 @@ func indexTrigramBatch(tx *Tx, limit int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	// unit_key_trigrams (migration 0062) holds a row exactly when
+	// unit_trigrams does: the two are deleted and written together.
 	for _, id := range stale {
 		if _, err := tx.Exec(`DELETE FROM unit_trigrams WHERE rowid = ?`, id); err != nil {
+			return 0, err
+		}
+		if _, err := tx.Exec(`DELETE FROM unit_key_trigrams WHERE rowid = ?`, id); err != nil {
 			return 0, err
 		}
 	}
 	if _, err := tx.Exec(`INSERT INTO unit_trigrams (rowid, text)
 		SELECT u.id, tolk_unit_text(u.context, u.source, u.target)
+		FROM unit_trigrams_pending p JOIN units u ON u.id = p.unit_id WHERE p.unit_id BETWEEN ? AND ?`, lo, hi); err != nil {
+		return 0, err
+	}
+	if _, err := tx.Exec(`INSERT INTO unit_key_trigrams (rowid, key)
+		SELECT u.id, tolk_unit_text(u.context, '', '')
 		FROM unit_trigrams_pending p JOIN units u ON u.id = p.unit_id WHERE p.unit_id BETWEEN ? AND ?`, lo, hi); err != nil {
 		return 0, err
 	}
@@ -279,34 +289,39 @@ func pgIndexTrigrams(tx *Tx, limit int) (int, error) {
 	if _, err := tx.Exec(`DELETE FROM unit_trigrams WHERE unit_id = ANY(?)`, ids); err != nil {
 		return 0, err
 	}
+	// The key (migration 0062) is bounded alone, as SQLite's
+	// tolk_unit_text(context, '', '') is.
 	rows, err := tx.Query(`SELECT u.id, CASE WHEN octet_length(u.context) + octet_length(u.source) + octet_length(u.target) > ?
-			THEN NULL ELSE lower(u.context || chr(10) || u.source || chr(10) || u.target) END
-		FROM units u WHERE u.id = ANY(?)`, maxIndexedText, ids)
+			THEN NULL ELSE lower(u.context || chr(10) || u.source || chr(10) || u.target) END,
+			CASE WHEN octet_length(u.context) > ? THEN NULL ELSE lower(u.context) END
+		FROM units u WHERE u.id = ANY(?)`, maxIndexedText, maxIndexedText, ids)
 	if err != nil {
 		return 0, err
 	}
 	var args []any
+	cut := func(text *string) string {
+		if text == nil {
+			return pgTextArray([]string{longUnitMark})
+		}
+		return pgTextArray(trigramsOf(*text))
+	}
 	for rows.Next() {
 		var id int64
-		var text *string
-		if err := rows.Scan(&id, &text); err != nil {
+		var text, key *string
+		if err := rows.Scan(&id, &text, &key); err != nil {
 			rows.Close()
 			return 0, err
 		}
-		tris := []string{longUnitMark}
-		if text != nil {
-			tris = trigramsOf(*text)
-		}
-		args = append(args, id, pgTextArray(tris))
+		args = append(args, id, cut(text), cut(key))
 	}
 	if err := rows.Close(); err != nil {
 		return 0, err
 	}
 	for len(args) > 0 {
-		chunk := args[:min(len(args), 2*pgInsertRows)]
+		chunk := args[:min(len(args), 3*pgInsertRows)]
 		args = args[len(chunk):]
-		values := strings.Repeat("(?, ?::text[]), ", len(chunk)/2)
-		if _, err := tx.Exec(`INSERT INTO unit_trigrams (unit_id, trigrams) VALUES `+
+		values := strings.Repeat("(?, ?::text[], ?::text[]), ", len(chunk)/3)
+		if _, err := tx.Exec(`INSERT INTO unit_trigrams (unit_id, trigrams, key_trigrams) VALUES `+
 			strings.TrimSuffix(values, ", "), chunk...); err != nil {
 			return 0, err
 		}

@@ -1,0 +1,242 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/tolk-project/tolk/index"
+)
+
+// memoryPage reads pages of FindMemory as memory ids.
+func memoryPage(db *DB, f index.MemoryFilter) func(index.Page) ([]int64, int, error) {
+	return func(p index.Page) ([]int64, int, error) {
+		es, total, err := db.FindMemory(context.Background(), f, p)
+		ids := []int64{}
+		for _, e := range es {
+			ids = append(ids, e.ID)
+		}
+		return ids, total, err
+	}
+}
+
+// memoryIDs is the truth of a memory list from plain scans: the imported
+// entries imported says, then the units of non-source translations with
+// a state of 10 or more and a target that units says (a condition on u,
+// t and c), both in id order.
+func memoryIDs(tb testing.TB, db *DB, imported, units string, args ...any) []int64 {
+	tb.Helper()
+	var out []int64
+	for _, id := range mustIDList(tb, db.r, `SELECT m.id FROM memory m WHERE `+imported+` ORDER BY m.id`) {
+		out = append(out, index.MemoryImportedID(id))
+	}
+	for _, id := range mustIDList(tb, db.r, `SELECT u.id FROM units u JOIN translations t ON t.id = u.translation_id
+		JOIN components c ON c.id = t.component_id
+		WHERE t.is_source = 0 AND u.state >= 10 AND u.target <> '' AND `+units+` ORDER BY u.id`, args...) {
+		out = append(out, index.MemoryUnitID(id))
+	}
+	return out
+}
+
+// checkMemoryLists holds the memory lists to plain scans, each filter
+// FindMemory keys (and one it counts, a source substring), and the
+// counters to a recount.
+func checkMemoryLists(t *testing.T, db *DB, other int64) {
+	t.Helper()
+	checkListCounts(t, db)
+	problems, err := db.VerifyCounts(context.Background())
+	if err != nil || len(problems) > 0 {
+		t.Fatalf("VerifyCounts: %v %v", problems, err)
+	}
+	checkPages(t, "all entries", memoryIDs(t, db, "1 = 1", "1 = 1"), memoryPage(db, index.MemoryFilter{}))
+	checkPages(t, "German entries", memoryIDs(t, db, "m.target_language = 'de'", "t.language_code = 'de'"),
+		memoryPage(db, index.MemoryFilter{TargetLanguage: "de"}))
+	checkPages(t, "entries of a project", memoryIDs(t, db, "m.project_id = "+itoa(other), "c.project_id = ?", other),
+		memoryPage(db, index.MemoryFilter{ProjectID: other}))
+	checkPages(t, "entries outside a hidden project",
+		memoryIDs(t, db, "coalesce(m.project_id, 0) <> "+itoa(other), "c.project_id <> ?", other),
+		memoryPage(db, index.MemoryFilter{Hidden: []int64{other}}))
+	checkPages(t, "entries from English, in French",
+		memoryIDs(t, db, "m.source_language = 'en' AND m.target_language = 'fr'", "c.source_language = 'en' AND t.language_code = 'fr'"),
+		memoryPage(db, index.MemoryFilter{SourceLanguage: "en", TargetLanguage: "fr"}))
+	checkPages(t, "a source substring (counted)", memoryIDs(t, db, "lower(m.source) LIKE '%s 1%'", "lower(u.source) LIKE '%s 1%'"),
+		memoryPage(db, index.MemoryFilter{Source: "S 1"}))
+}
+
+// TestMemoryPagesMatchScans pages the memory list by key (migration
+// 0063) after each kind of write that makes a unit an entry or not:
+// imports that add, update and remove, edits that translate, clear and
+// mark strings, a unit inserted and changed by one write, removals by
+// cascade; with imported entries before the units, and lists that cross
+// list_counts' buckets with empty ones between.
+func TestMemoryPagesMatchScans(t *testing.T) {
+	e := mustPagingEnv(t)
+	ctx := context.Background()
+	db := e.db
+	p2 := e.mustOtherProject(t)
+	if _, err := db.ImportMemory(ctx, 0, 0, []index.MemoryImportEntry{
+		{SourceLanguage: "en", TargetLanguage: "de", Source: "S 1 imported", Target: "T"},
+		{SourceLanguage: "en", TargetLanguage: "fr", Source: "S 2 imported", Target: "T"}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ImportMemory(ctx, p2.ID, 0, []index.MemoryImportEntry{
+		{SourceLanguage: "en", TargetLanguage: "de", Source: "S 3 imported", Target: "T"}}); err != nil {
+		t.Fatal(err)
+	}
+	checkMemoryLists(t, db, p2.ID)
+
+	// Edits: clear, mark for edit (still an entry), translate again,
+	// and raw updates of whole translations, as a bulk edit writes.
+	de := mustIDList(t, db.r, `SELECT id FROM units WHERE translation_id = ? ORDER BY id`, e.tr["app/de"])
+	edit := func(id int64, target string, state index.State) {
+		t.Helper()
+		if _, err := db.UpdateUnit(ctx, id, index.Actor{}, func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+			return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{target}, State: state}}, nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, id := range de[:40] {
+		switch i % 4 {
+		case 0:
+			edit(id, "", index.StateEmpty)
+		case 1:
+			edit(id, "fuzzy", index.StateFuzzy)
+		case 2:
+			edit(id, "", index.StateEmpty)
+			edit(id, "again", index.StateTranslated)
+		}
+	}
+	if err := db.write(ctx, func(tx *Tx) error {
+		if _, err := tx.Exec(`UPDATE units SET state = 0 WHERE translation_id = ? AND id % 7 = 0`, e.tr["app/fr"]); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(`UPDATE units SET target = '' WHERE translation_id = ? AND id % 5 = 0`, e.tr["lib/de"]); err != nil {
+			return err
+		}
+		tx.touch(unitsDep(0))
+		for _, tr := range []int64{e.tr["app/fr"], e.tr["lib/de"]} {
+			ids, err := translationScope(tx, tr)
+			if err != nil {
+				return err
+			}
+			if err := refreshTranslationStats(tx, ids); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	checkMemoryLists(t, db, p2.ID)
+
+	// One write inserts a string and changes it before the write counts
+	// its insert (storeUnitCounts runs at the write's end); the next
+	// removes it (raw writes: the statistics are left as they were).
+	var fresh int64
+	if err := db.write(ctx, func(tx *Tx) error {
+		ins, err := newUnitInserter(tx)
+		if err != nil {
+			return err
+		}
+		fresh, err = ins.add(e.tr["app/de"], 9999, "fresh", "Fresh", "Frisch", int64(987654321), int64(987654321),
+			"", "", "", "", index.StateTranslated, 1, 5, formatTime(tx.now), nil)
+		if err != nil {
+			return err
+		}
+		_, err = tx.Exec(`UPDATE units SET state = 0, target = '' WHERE id = ?`, fresh)
+		tx.touch(unitsDep(0))
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	checkListCounts(t, db)
+	if err := db.write(ctx, func(tx *Tx) error {
+		_, err := tx.Exec(`DELETE FROM units WHERE id = ?`, fresh)
+		tx.touch(unitsDep(0))
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	checkMemoryLists(t, db, p2.ID)
+
+	// Imports into a later bucket, removals, and a whole component gone
+	// by cascade.
+	e.mustImport(t, e.app, "de", keys(500, 4200, 1, "d"))
+	e.mustImport(t, e.lib, "de", keys(0, 900, 2, "e"))
+	checkMemoryLists(t, db, p2.ID)
+	if _, err := db.DeleteComponent(ctx, e.lib.ID, index.Actor{}); err != nil {
+		t.Fatal(err)
+	}
+	checkMemoryLists(t, db, p2.ID)
+	if got := len(memoryIDs(t, db, "1 = 1", "1 = 1")); got < 4000 {
+		t.Fatalf("%d entries: the lists prove little", got)
+	}
+}
+
+// BenchmarkMemoryPages measures the first and the deepest page of the
+// memory list (100,000 units that are entries beside 50,000 source
+// strings), by key (migration 0063) and as the OFFSET read and full
+// count it replaced:
+//
+//	go test ./index/sqlstore -run '^$' -bench MemoryPages -benchtime 2s -count 3
+func BenchmarkMemoryPages(b *testing.B) {
+	const size = 100
+	ctx := context.Background()
+	f := mustPagingFixture(b, 50_000, 0)
+	var comp int64
+	if err := f.db.r.QueryRowContext(ctx, `SELECT component_id FROM translations WHERE id = ?`, f.en).Scan(&comp); err != nil {
+		b.Fatal(err)
+	}
+	for _, lang := range []string{"fr", "de"} {
+		if _, err := f.db.ImportTranslation(ctx, index.TranslationImport{ComponentID: comp, LanguageCode: lang,
+			Filename: lang + ".json", Revision: "all", Monolingual: true, Units: benchUnits("key", 0, 50_000, true)}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	want := memoryIDs(b, f.db, "1 = 1", "1 = 1")
+	snap, err := f.db.memorySnapshot(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	uw, uargs := memoryWhere(index.MemoryFilter{}, snap, memoryUnitFilter)
+	byOffset := func(p index.Page) ([]index.MemoryEntry, int, error) {
+		var total int
+		if err := f.db.r.QueryRowContext(ctx, `SELECT count(*) `+memoryUnitFrom+` WHERE `+uw, uargs...).Scan(&total); err != nil {
+			return nil, 0, err
+		}
+		rows, err := f.db.r.QueryContext(ctx, `SELECT `+memoryUnitColumns+` `+memoryUnitFrom+` WHERE `+uw+
+			` ORDER BY u.id LIMIT ? OFFSET ?`, withArgs(uargs, p.Size, p.Offset())...)
+		if err != nil {
+			return nil, 0, err
+		}
+		var out []index.MemoryEntry
+		err = scanMemoryUnits(rows, snap, &out)
+		return out, total, err
+	}
+	byKey := func(p index.Page) ([]index.MemoryEntry, int, error) {
+		return f.db.FindMemory(ctx, index.MemoryFilter{}, p)
+	}
+	for _, read := range []struct {
+		name string
+		page func(index.Page) ([]index.MemoryEntry, int, error)
+	}{{"key", byKey}, {"offset", byOffset}} {
+		for _, number := range []int{1, lastPage(len(want), size)} {
+			b.Run(fmt.Sprintf("%s/page-%d", read.name, number), func(b *testing.B) {
+				b.ReportAllocs()
+				off := (number - 1) * size
+				wantN := min(size, len(want)-off)
+				for i := 0; i < b.N; i++ {
+					got, total, err := read.page(index.Page{Number: number, Size: size})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if total != len(want) || len(got) != wantN || got[0].ID != want[off] || got[len(got)-1].ID != want[off+wantN-1] {
+						b.Fatalf("page %d: %d entries (total %d), want %d from id %d (total %d)",
+							number, len(got), total, wantN, want[off], len(want))
+					}
+				}
+			})
+		}
+	}
+}
