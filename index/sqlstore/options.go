@@ -91,6 +91,12 @@ type Options struct {
 	// counts, the editor and the checks agree with its files. nil keeps
 	// every language's own rule.
 	FormatPlural func(fileFormat string, p index.Plural) index.Plural
+
+	// roundTrip, when not nil, is told of each round trip the writer's
+	// PostgreSQL connection makes (a statement, a prepare, a pipelined
+	// batch), with its SQL: for the tests that count them
+	// (roundtrips_test.go).
+	roundTrip func(sql string)
 }
 
 // Validate fills in the defaults of o, and reports a missing Location or

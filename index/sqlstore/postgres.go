@@ -57,6 +57,9 @@ func openPostgres(ctx context.Context, o Options) (*DB, error) {
 		return nil, fmt.Errorf("open postgres: %w", err)
 	}
 	wcfg.RuntimeParams["lock_timeout"] = strconv.FormatInt(max(o.LockTimeout.Milliseconds(), 0), 10)
+	if o.roundTrip != nil {
+		wcfg.Tracer = roundTripTracer(o.roundTrip)
+	}
 	db.wdb = stdlib.OpenDB(*wcfg)
 	db.wdb.SetMaxOpenConns(1)
 	db.wdb.SetConnMaxIdleTime(0)
