@@ -95,7 +95,7 @@ func openPostgres(ctx context.Context, o Options) (*DB, error) {
 		return nil, fmt.Errorf("postgres: no schema to create the index in (check search_path): %v", err)
 	}
 	d := *postgresDialect
-	d.lockWrites, d.lockShared, d.lockScopes, d.logTail = postgresLocks(schema.String)
+	d.lockWrites, d.lockShared, d.lockScopes, d.lockScopesAny, d.logTail = postgresLocks(schema.String)
 	db.dialect = &d
 	db.jobs.space = lockSpace("job", schema.String)
 	if err := db.start(ctx); err != nil {

@@ -58,8 +58,9 @@ import (
 // Git jobs keep their own lease per component (joblock.go).
 
 // postgresLocks returns the statements of the write lock and the scope
-// locks of the index in schema, for the dialect.
-func postgresLocks(schema string) (exclusive, shared, scopes, tail string) {
+// locks of the index in schema, for the dialect: scopes for a batch of
+// unit edits, scopesAny for one naming other objects (writeScope).
+func postgresLocks(schema string) (exclusive, shared, scopes, scopesAny, tail string) {
 	write, scope := lockSpace("write", schema), lockSpace("scope", schema)
 	exclusive = fmt.Sprintf("SELECT pg_advisory_xact_lock(%d, 0)", write)
 	// The setting makes changes_list_insert count aside (migration 0046);
@@ -73,14 +74,18 @@ func postgresLocks(schema string) (exclusive, shared, scopes, tail string) {
 			SELECT DISTINCT hashint8(CASE WHEN c.settings::jsonb @> '{"AllowTranslationPropagation": true}'
 				THEN -c.project_id ELSE c.id END) AS k
 			FROM translations t JOIN components c ON c.id = t.component_id
-			WHERE t.id IN (SELECT u.translation_id FROM units u WHERE u.id = ANY(?)
-				UNION ALL SELECT u.translation_id FROM suggestions s JOIN units u ON u.id = s.unit_id WHERE s.id = ANY(?)
-				UNION ALL SELECT u.translation_id FROM comments m JOIN units u ON u.id = m.unit_id WHERE m.id = ANY(?)
-				UNION ALL SELECT unnest(CAST(? AS BIGINT[])))
+			WHERE t.id IN (%%s)
 			ORDER BY 1) s),
 		coalesce((SELECT timestamp FROM changes ORDER BY id DESC LIMIT 1), '')`, scope)
+	// A batch of unit edits, the common one, names units only: a
+	// smaller statement to plan than the union of every kind.
+	scopesAny = fmt.Sprintf(scopes, `SELECT u.translation_id FROM units u WHERE u.id = ANY(?)
+				UNION ALL SELECT u.translation_id FROM suggestions s JOIN units u ON u.id = s.unit_id WHERE s.id = ANY(?)
+				UNION ALL SELECT u.translation_id FROM comments m JOIN units u ON u.id = m.unit_id WHERE m.id = ANY(?)
+				UNION ALL SELECT unnest(CAST(? AS BIGINT[]))`)
+	scopes = fmt.Sprintf(scopes, `SELECT u.translation_id FROM units u WHERE u.id = ANY(?)`)
 	tail = fmt.Sprintf("%d, 1", write)
-	return exclusive, shared, scopes, tail
+	return exclusive, shared, scopes, scopesAny, tail
 }
 
 // scoped reports whether every write of the batch is a scoped one, and
@@ -145,7 +150,10 @@ func (db *DB) lockBatch(tx *Tx, live []*writeRequest, last *string) (read bool, 
 	}
 	tx.deferCounts = true
 	var n int64
-	return true, tx.queryRowLater(d.lockScopes, scanOne(&n, last),
+	if len(ids[scopeSuggestion])+len(ids[scopeComment])+len(ids[scopeTranslation]) == 0 {
+		return true, tx.queryRowLater(d.lockScopes, scanOne(&n, last), ids[scopeUnit])
+	}
+	return true, tx.queryRowLater(d.lockScopesAny, scanOne(&n, last),
 		ids[scopeUnit], ids[scopeSuggestion], ids[scopeComment], ids[scopeTranslation])
 }
 
