@@ -31,15 +31,7 @@ import (
 // this is the same with the real server, its HTTP edge, group commit and
 // background work.
 func TestServeKilledMidWrite(t *testing.T) {
-	if indextest.Engine() != indextest.Postgres {
-		t.Skip("processes share one index on PostgreSQL only")
-	}
-	if testing.Short() {
-		t.Skip("builds tolk and runs two servers")
-	}
-	bin := buildTolk(t)
-	dataA, dataB := t.TempDir(), t.TempDir()
-	db := testDB(t, dataA)
+	bin, dataA, dataB, db := twoServers(t)
 	// A's connections carry a name, so that the test can see when one of
 	// them is inside a write.
 	u, err := url.Parse(db)

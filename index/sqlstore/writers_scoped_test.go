@@ -183,31 +183,20 @@ func TestWritersKeepEverySuggestion(t *testing.T) {
 	peer := mustScopeFixture(t, a, "p", "peer", true, 6) // propagation reaches it
 	tr := translationOf(t, a, f.units[0])
 	const perWriter = 12
-	var wg sync.WaitGroup
-	errs := make(chan error, 4*perWriter)
-	for w, db := range []*DB{a, b, a, b} {
-		wg.Go(func() {
-			for i := range perWriter {
-				if _, err := suggest(db, f.units[0], actor.UserID, fmt.Sprintf("w%d s%d", w, i)); err != nil {
-					errs <- err
-					return
-				}
-				if _, err := comment(db, f.units[0], actor, fmt.Sprintf("w%d c%d", w, i)); err != nil {
-					errs <- err
-					return
-				}
-				if err := upload(db, tr, actor, []int{1 + (w+i)%5}, fmt.Sprintf("w%d u%d", w, i)); err != nil {
-					errs <- err
-					return
-				}
+	fourWriters(t, a, b, func(w int, db *DB) error {
+		for i := range perWriter {
+			if _, err := suggest(db, f.units[0], actor.UserID, fmt.Sprintf("w%d s%d", w, i)); err != nil {
+				return err
 			}
-		})
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
-	}
+			if _, err := comment(db, f.units[0], actor, fmt.Sprintf("w%d c%d", w, i)); err != nil {
+				return err
+			}
+			if err := upload(db, tr, actor, []int{1 + (w+i)%5}, fmt.Sprintf("w%d u%d", w, i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	ctx := context.Background()
 	var suggestions, comments int
 	if err := a.r.QueryRowContext(ctx, `SELECT count(*) FROM suggestions WHERE unit_id = ?`, f.units[0]).Scan(&suggestions); err != nil {
@@ -238,4 +227,24 @@ func TestWritersKeepEverySuggestion(t *testing.T) {
 	}
 	checkStoredStats(t, a)
 	checkStoredStats(t, b)
+}
+
+// fourWriters runs write in four writers at once, two through each of
+// a and b (w numbers them), and fails t with the first error.
+func fourWriters(t *testing.T, a, b *DB, write func(w int, db *DB) error) {
+	t.Helper()
+	var wg sync.WaitGroup
+	errs := make(chan error, 4)
+	for w, db := range []*DB{a, b, a, b} {
+		wg.Go(func() {
+			if err := write(w, db); err != nil {
+				errs <- err
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
 }
