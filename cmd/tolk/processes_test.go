@@ -30,15 +30,7 @@ import (
 //     succeeds;
 //   - downloads and the Git export answer the same from both.
 func TestTwoServersOneDatabase(t *testing.T) {
-	if indextest.Engine() != indextest.Postgres {
-		t.Skip("processes share one index on PostgreSQL only")
-	}
-	if testing.Short() {
-		t.Skip("builds tolk and runs two servers")
-	}
-	bin := buildTolk(t)
-	dataA, dataB := t.TempDir(), t.TempDir()
-	db := testDB(t, dataA)
+	bin, dataA, dataB, db := twoServers(t)
 	a := runTolk(t, bin, dataA, "--demo", "--db", db)
 	token := a.token
 	if token == "" {
@@ -177,6 +169,22 @@ func TestTwoServersOneDatabase(t *testing.T) {
 	if want := gitRun(t, bare, "rev-parse", "main"); headA != want || headB != want {
 		t.Errorf("git export heads: A %s, B %s; want upstream's %s", headA, headB, want)
 	}
+}
+
+// twoServers skips unless the tests run on PostgreSQL (and not -short),
+// and returns a tolk binary built for the test, two data directories
+// and the index (--db) the two servers share.
+func twoServers(t *testing.T) (bin, dataA, dataB, db string) {
+	t.Helper()
+	if indextest.Engine() != indextest.Postgres {
+		t.Skip("processes share one index on PostgreSQL only")
+	}
+	if testing.Short() {
+		t.Skip("builds tolk and runs two servers")
+	}
+	bin = buildTolk(t)
+	dataA, dataB = t.TempDir(), t.TempDir()
+	return bin, dataA, dataB, testDB(t, dataA)
 }
 
 // processName names p in the log: "A" when it is a, else "B".

@@ -30,22 +30,27 @@ func insertChange(tx *Tx, c index.Change) error {
 	if err != nil {
 		return err
 	}
+	// The outbox rows of the webhooks that want this change go in its
+	// transaction, so that a crash loses neither. Without hooks in the
+	// project this is one map lookup, and the change's INSERT waits for
+	// the write's next statement (pipeline.go).
+	hooks := tx.hookSet().match(&c)
+	if len(hooks) == 0 {
+		if err := insert.execLater(changeValues(nil, &c, ts)...); err != nil {
+			return err
+		}
+		return changeInserted(tx, c)
+	}
 	res, err := insert.Exec(changeValues(nil, &c, ts)...)
 	if err != nil {
 		return err
 	}
-	tx.changesInserted = true
-	// The outbox rows of the webhooks that want this change go in its
-	// transaction, so that a crash loses neither. Without hooks in the
-	// project this is one map lookup.
-	if hooks := tx.hookSet().match(&c); len(hooks) > 0 {
-		id, err := tx.lastInsertID(res)
-		if err != nil {
-			return err
-		}
-		if err := queueEvents(tx, id, &c, hooks); err != nil {
-			return err
-		}
+	id, err := tx.lastInsertID(res)
+	if err != nil {
+		return err
+	}
+	if err := queueEvents(tx, id, &c, hooks); err != nil {
+		return err
 	}
 	return changeInserted(tx, c)
 }
@@ -89,7 +94,6 @@ func insertChanges(tx *Tx, cs []index.Change) error {
 			VALUES `+valueRows("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", n), args...); err != nil {
 			return err
 		}
-		tx.changesInserted = true
 		for _, c := range cs[:n] {
 			if err := changeInserted(tx, c); err != nil {
 				return err
@@ -168,6 +172,9 @@ func changeInserted(tx *Tx, c index.Change) error {
 	return nil
 }
 
+// authorNameQuery reads the name statistics show for a user.
+const authorNameQuery = `SELECT CASE WHEN full_name != '' THEN full_name ELSE username END FROM users WHERE id = ?`
+
 // authorName is the name statistics show for the author with the given
 // id, read once per write: an upload records a change per string, all by
 // one author.
@@ -176,8 +183,7 @@ func (tx *Tx) authorName(id int64) (string, error) {
 		return tx.author.name, nil
 	}
 	var name string
-	if err := tx.QueryRow(`SELECT CASE WHEN full_name != '' THEN full_name ELSE username END
-		FROM users WHERE id = ?`, id).Scan(&name); err != nil {
+	if err := tx.QueryRow(authorNameQuery, id).Scan(&name); err != nil {
 		return "", err
 	}
 	tx.author.id, tx.author.name = id, name

@@ -659,6 +659,13 @@ func (s *checkSettler) settleCreated(job *createdChecks) error {
 // existing reads the check rows of units.
 func (s *checkSettler) existing(units []checkedUnit) (map[int64][]index.UnitCheck, error) {
 	out := map[int64][]index.UnitCheck{}
+	if len(units) == 1 {
+		if rows, ok := s.tx.unitChecks[units[0].id]; ok {
+			delete(s.tx.unitChecks, units[0].id) // the write may change them next
+			out[units[0].id] = rows
+			return out, nil
+		}
+	}
 	ids := make([]int64, len(units))
 	for i, u := range units {
 		ids[i] = u.id

@@ -401,40 +401,36 @@ func (s *checkSettler) sameTargets(tid int64, units []checkedUnit, idx []int, mo
 	}
 	for chunk := range slices.Chunk(targets, maxInList/2) {
 		cond, targs := byTarget(chunk)
-		rows, err := s.tx.Query(`SELECT id, source, target FROM units WHERE translation_id = ? AND state >= ? AND `+cond,
-			append([]any{tid, index.StateTranslated}, targs...)...)
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var id int64
-			var source, target string
-			if err := rows.Scan(&id, &source, &target); err != nil {
-				rows.Close()
-				return err
-			}
-			if wasLeft[target] && !s.last && len(s.follow) < 2*maxInList {
-				if s.follow == nil {
-					s.follow = map[int64]bool{}
+		err := s.tx.queryEach(`SELECT id, source, target FROM units WHERE translation_id = ? AND state >= ? AND `+cond,
+			func(scan func(...any) error) error {
+				var id int64
+				var source, target string
+				if err := scan(&id, &source, &target); err != nil {
+					return err
 				}
-				s.follow[id] = true
-			}
-			for _, i := range sharing[target] {
-				if units[i].id == id {
-					continue
-				}
-				if l := more[i].otherSources; len(l) < 2 && !slices.Contains(l, source) {
-					more[i].otherSources = append(l, source)
-				}
-				if source != units[i].source && !s.last && len(s.follow) < maxInList {
+				if wasLeft[target] && !s.last && len(s.follow) < 2*maxInList {
 					if s.follow == nil {
 						s.follow = map[int64]bool{}
 					}
 					s.follow[id] = true
 				}
-			}
-		}
-		if err := rows.Close(); err != nil {
+				for _, i := range sharing[target] {
+					if units[i].id == id {
+						continue
+					}
+					if l := more[i].otherSources; len(l) < 2 && !slices.Contains(l, source) {
+						more[i].otherSources = append(l, source)
+					}
+					if source != units[i].source && !s.last && len(s.follow) < maxInList {
+						if s.follow == nil {
+							s.follow = map[int64]bool{}
+						}
+						s.follow[id] = true
+					}
+				}
+				return nil
+			}, append([]any{tid, index.StateTranslated}, targs...)...)
+		if err != nil {
 			return err
 		}
 	}

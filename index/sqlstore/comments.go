@@ -96,7 +96,11 @@ var errNoCommenter = index.FieldErr("user_email", "invalid", "No user has this e
 func (db *DB) AddComment(ctx context.Context, unitID int64, actor index.Actor, c index.NewComment,
 	check func(u index.Unit, t index.Translation) (int64, error)) (index.Comment, error) {
 	var out index.Comment
-	err := db.writeNarrow(ctx, func(tx *Tx) error {
+	write := db.writeNarrow
+	if c.Scope != index.ScopeReport { // a report may create the project's label: not scoped
+		write = func(ctx context.Context, fn func(*Tx) error) error { return db.writeUnit(ctx, unitID, fn) }
+	}
+	err := write(ctx, func(tx *Tx) error {
 		u, t, err := findUnitAndTranslation(tx, unitID)
 		if err != nil {
 			return err
@@ -242,7 +246,7 @@ func (e *unitEditor) commentChange(action index.Action, unitID int64, text strin
 func (db *DB) commentWrite(ctx context.Context, id int64, check func(c index.Comment, t index.Translation) error,
 	fn func(tx *Tx, c *index.Comment, u *index.Unit, t *index.Translation) error) (index.Comment, error) {
 	var out index.Comment
-	err := db.writeNarrow(ctx, func(tx *Tx) error {
+	err := db.writeScoped(ctx, writeScope{scopeComment, id}, func(tx *Tx) error {
 		c, err := scanComment(tx.QueryRow(`SELECT `+commentColumns+commentFrom+` WHERE c.id = ?`, id))
 		if err != nil {
 			return err

@@ -33,7 +33,7 @@ type dialect struct {
 	// lockShared takes the same lock shared, for a batch of scoped
 	// writes, which then lock their scopes with lockScopes (writers.go);
 	// logTail is the key of write_log's tail lock (logWrite).
-	lockShared, lockScopes, logTail string
+	lockShared, lockScopes, lockScopesAny, logTail string
 	// shared: other processes may write the same database, so the caches
 	// learn of their writes through write_log (replay.go).
 	shared bool

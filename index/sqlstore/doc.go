@@ -21,7 +21,9 @@
 //     migrate.go applies the schema.
 //   - writer.go: the writer goroutine and its batches (group commit);
 //     tx.go: Tx, the write transaction every write function is given;
-//     writer_stats.go: the statistics a batch's writes owe, stored once.
+//     writer_stats.go: the statistics a batch's writes owe, stored once;
+//     pipeline.go: on PostgreSQL, the statements whose answers can wait
+//     sent together, one round trip for several.
 //   - cache.go: the cached answers (lookups, list pages, statistics) and
 //     the write clock that makes them stale; replay.go: on PostgreSQL,
 //     other processes' writes replayed into that clock (write_log).
@@ -48,8 +50,9 @@
 //  3. Transaction: one transaction runs them all, each in a savepoint, so
 //     that a failing write rolls back alone (runBatch). It takes the write
 //     lock first on PostgreSQL (shared, with the locks of the scopes it
-//     edits, when it holds only unit edits: writers.go), reads the clock
-//     once, and gives each
+//     edits, when it holds only scoped writes: unit edits, suggestions,
+//     comments, uploads; writers.go), reads the clock once, and gives
+//     each
 //     write function the Tx, whose statements run to their end whatever
 //     any request's context does. The write records its changes, queues
 //     webhook deliveries in the same transaction (the outbox,

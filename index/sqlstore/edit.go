@@ -178,7 +178,7 @@ func (e *unitEditor) edit(u *index.Unit, ed index.UnitEdit, action index.Action)
 			return false, err
 		}
 		now := formatTime(e.tx.now)
-		if _, err := update.Exec(target, ed.State, now, now, boolInt(e.auto), u.ID); err != nil {
+		if err := update.execLater(target, ed.State, now, now, boolInt(e.auto), u.ID); err != nil {
 			return false, err
 		}
 	}

@@ -97,6 +97,12 @@ type Options struct {
 	// "import with checks ≤ 1.25× the import without them"); tolk serve
 	// never sets it, and an index written with it keeps no checks.
 	NoChecks bool
+
+	// roundTrip, when not nil, is told of each round trip the writer's
+	// PostgreSQL connection makes (a statement, a prepare, a pipelined
+	// batch), with its SQL: for the tests that count them
+	// (roundtrips_test.go).
+	roundTrip func(sql string)
 }
 
 // Validate fills in the defaults of o, and reports a missing Location or

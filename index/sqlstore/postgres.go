@@ -57,6 +57,9 @@ func openPostgres(ctx context.Context, o Options) (*DB, error) {
 		return nil, fmt.Errorf("open postgres: %w", err)
 	}
 	wcfg.RuntimeParams["lock_timeout"] = strconv.FormatInt(max(o.LockTimeout.Milliseconds(), 0), 10)
+	if o.roundTrip != nil {
+		wcfg.Tracer = roundTripTracer(o.roundTrip)
+	}
 	db.wdb = stdlib.OpenDB(*wcfg)
 	db.wdb.SetMaxOpenConns(1)
 	db.wdb.SetConnMaxIdleTime(0)
@@ -92,7 +95,7 @@ func openPostgres(ctx context.Context, o Options) (*DB, error) {
 		return nil, fmt.Errorf("postgres: no schema to create the index in (check search_path): %v", err)
 	}
 	d := *postgresDialect
-	d.lockWrites, d.lockShared, d.lockScopes, d.logTail = postgresLocks(schema.String)
+	d.lockWrites, d.lockShared, d.lockScopes, d.lockScopesAny, d.logTail = postgresLocks(schema.String)
 	db.dialect = &d
 	db.jobs.space = lockSpace("job", schema.String)
 	if err := db.start(ctx); err != nil {

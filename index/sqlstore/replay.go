@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/tolk-project/tolk/index"
 )
 
@@ -191,23 +192,15 @@ func (db *DB) check() {
 func (db *DB) replay(q queryer) (everything bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
 	defer cancel()
-	s := &db.shared
-	s.mu.Lock()
-	from := s.applied
-	s.mu.Unlock()
-	rows, err := q.QueryContext(ctx, `SELECT seq, deps FROM write_log WHERE seq > ? ORDER BY seq`, from)
+	rows, err := q.QueryContext(ctx, replayQuery, db.replayedTo())
 	if err != nil {
 		db.replayFailed(err)
 		return true
 	}
 	defer rows.Close()
-	type entry struct {
-		seq  int64
-		deps string
-	}
-	var entries []entry
+	var entries []logEntry
 	for rows.Next() {
-		var e entry
+		var e logEntry
 		if err := rows.Scan(&e.seq, &e.deps); err != nil {
 			db.replayFailed(err)
 			return true
@@ -218,9 +211,48 @@ func (db *DB) replay(q queryer) (everything bool) {
 		db.replayFailed(err)
 		return true
 	}
+	return db.applyLog(entries)
+}
+
+// replayQuery reads the write_log entries past its argument, in order.
+const replayQuery = `SELECT seq, deps FROM write_log WHERE seq > ? ORDER BY seq`
+
+// logEntry is a row of write_log.
+type logEntry struct {
+	seq  int64
+	deps string
+}
+
+// replayedTo is the last write_log entry this process has applied.
+func (db *DB) replayedTo() int64 {
+	s := &db.shared
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.applied
+}
+
+// scanLog is a queryLater read of replayQuery's rows into entries.
+func scanLog(entries *[]logEntry) func(pgx.Rows) error {
+	return func(rows pgx.Rows) error {
+		for rows.Next() {
+			var e logEntry
+			if err := rows.Scan(&e.seq, &e.deps); err != nil {
+				return err
+			}
+			*entries = append(*entries, e)
+		}
+		return rows.Err()
+	}
+}
+
+// applyLog advances the write clock with the entries replayQuery read
+// past the last applied one, and reports whether one of them touched
+// everything.
+func (db *DB) applyLog(entries []logEntry) (everything bool) {
 	if len(entries) == 0 {
 		return false
 	}
+	s := &db.shared
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var t touchSet
@@ -245,12 +277,13 @@ func (db *DB) replay(q queryer) (everything bool) {
 	return t.everything
 }
 
-// catchUpWriter replays the other processes' writes inside the writer's
-// transaction, which holds the write lock, and re-reads the webhooks if
+// catchUpWriter applies the other processes' writes read inside the
+// writer's transaction (beginBatch: entries), which holds the write
+// lock, and re-reads the webhooks if
 // one of them may have changed add-ons, so that this batch's changes
 // queue deliveries for every webhook installed anywhere.
-func (db *DB) catchUpWriter(tx *Tx) error {
-	db.replay(tx.queryer())
+func (db *DB) catchUpWriter(tx *Tx, entries []logEntry) error {
+	db.applyLog(entries)
 	if !db.hooksStale.Swap(false) {
 		return nil
 	}
@@ -286,8 +319,10 @@ func (db *DB) logWrite(tx *Tx, t touchSet) (int64, error) {
 		insert = `INSERT INTO write_log (seq, deps) SELECT coalesce(max(seq), 0) + 1, ? FROM write_log RETURNING seq`
 	}
 	var seq int64
-	err := tx.QueryRow(insert, encodeDeps(t)).Scan(&seq)
-	if err != nil {
+	if err := tx.queryRowLater(insert, scanOne(&seq), encodeDeps(t)); err != nil {
+		return 0, err
+	}
+	if err := tx.flush(); err != nil {
 		return 0, err
 	}
 	if seq%sharedLogPrune == 0 {

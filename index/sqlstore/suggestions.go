@@ -155,7 +155,7 @@ func findSuggestionTx(tx *Tx, id int64) (index.Suggestion, index.Unit, index.Tra
 func (db *DB) AddSuggestion(ctx context.Context, unitID int64, n index.NewSuggestion,
 	decide func(u index.Unit, t index.Translation) (index.SuggestionRights, error)) (index.SuggestionOutcome, error) {
 	var out index.SuggestionOutcome
-	err := db.writeNarrow(ctx, func(tx *Tx) error {
+	err := db.writeUnit(ctx, unitID, func(tx *Tx) error {
 		u, t, err := findUnitAndTranslation(tx, unitID)
 		if err != nil {
 			return err
@@ -470,7 +470,7 @@ func accept(e *unitEditor, u *index.Unit, t *index.Translation, s *index.Suggest
 func (db *DB) AcceptSuggestion(ctx context.Context, id int64, actor index.Actor,
 	decide func(s index.Suggestion, u index.Unit, t index.Translation) (index.State, error)) (index.Unit, error) {
 	var out index.Unit
-	err := db.writeNarrow(ctx, func(tx *Tx) error {
+	err := db.writeScoped(ctx, writeScope{scopeSuggestion, id}, func(tx *Tx) error {
 		s, u, t, err := findSuggestionTx(tx, id)
 		if err != nil {
 			return err
@@ -498,7 +498,7 @@ func (db *DB) AcceptSuggestion(ctx context.Context, id int64, actor index.Actor,
 func (db *DB) VoteSuggestion(ctx context.Context, id, userID int64, value int,
 	check func(s index.Suggestion, u index.Unit, t index.Translation) error) (index.SuggestionOutcome, error) {
 	var out index.SuggestionOutcome
-	err := db.writeNarrow(ctx, func(tx *Tx) error {
+	err := db.writeScoped(ctx, writeScope{scopeSuggestion, id}, func(tx *Tx) error {
 		s, u, t, err := findSuggestionTx(tx, id)
 		if err != nil {
 			return err
@@ -528,7 +528,7 @@ type suggestionRemoved struct {
 // deleted. ErrNotFound for one that does not exist.
 func (db *DB) DeleteSuggestion(ctx context.Context, id int64, actor index.Actor, why index.Rejection,
 	check func(s index.Suggestion, u index.Unit, t index.Translation) error) error {
-	return db.writeNarrow(ctx, func(tx *Tx) error {
+	return db.writeScoped(ctx, writeScope{scopeSuggestion, id}, func(tx *Tx) error {
 		s, u, t, err := findSuggestionTx(tx, id)
 		if err != nil {
 			return err

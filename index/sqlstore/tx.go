@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/tolk-project/tolk/checks"
+	"github.com/tolk-project/tolk/index"
 )
 
 // Tx is a write transaction with the clock read once at its start, and
@@ -23,7 +24,13 @@ import (
 // runs take no context either, unless they also serve reads.
 type Tx struct {
 	sqlTx *sql.Tx
-	now   time.Time
+	// conn is the connection sqlTx runs on, on PostgreSQL, for the
+	// statements sent together (pipeline.go); later are those queued,
+	// laterErr the first error among those sent. nil on SQLite.
+	conn     *sql.Conn
+	later    []laterStmt
+	laterErr error
+	now      time.Time
 	// w holds the statements prepared on the writer's connection, which
 	// every write transaction runs on: a statement compiled once serves
 	// every later transaction (SQLite compiles the triggers a statement
@@ -64,10 +71,9 @@ type Tx struct {
 	// write of the batch touched everything (see cachedTranslation).
 	db        *DB
 	batchWide bool
-	// deferCounts: the batch holds the write lock shared, and the changes
-	// lists' counts wait aside for foldListCounts; changesInserted says
-	// it has changes to fold (writers.go).
-	deferCounts, changesInserted bool
+	// deferCounts: the batch holds the write lock shared, and the lists'
+	// counts wait aside for foldListCounts (writers.go).
+	deferCounts bool
 	// contributed are the contributors rows the current write made sure
 	// of, batchContributed the batch's finished writes', which the
 	// process knows of once the batch commits (knownContributor).
@@ -81,6 +87,9 @@ type Tx struct {
 	// write (a write may change a component's flags).
 	checks      checkMarks
 	checkScopes map[int64]*checkScope
+	// unitChecks are the check rows of the unit an edit read them with
+	// (readUnitForEdit), by unit, for its settling: taken once.
+	unitChecks map[int64][]index.UnitCheck
 	// extraFlags caches source units' extra flags for the current write
 	// (sourceExtraFlags); a write that sets them updates it.
 	extraFlags map[int64]string
@@ -134,6 +143,7 @@ func (tx *Tx) startWrite(narrow bool) {
 	clear(tx.writeOwed)
 	tx.forgetStamps()
 	clear(tx.checkScopes)
+	clear(tx.unitChecks)
 	clear(tx.extraFlags)
 	clear(tx.componentExtras)
 	clear(tx.glossaryTerms)
@@ -166,20 +176,38 @@ func (tx *Tx) endWrite(batch *touchSet) {
 // txStmt is a statement prepared for a write transaction. Like the
 // transaction's own methods it takes no context (see Tx).
 type txStmt struct {
-	st *sql.Stmt
-	d  *dialect
+	st    *sql.Stmt
+	d     *dialect
+	tx    *Tx
+	query string
 }
 
 func (s *txStmt) Exec(args ...any) (sql.Result, error) {
+	if err := s.tx.flush(); err != nil {
+		return nil, err
+	}
 	return s.st.ExecContext(runCtx, s.d.args(args)...)
 }
 
 func (s *txStmt) QueryRow(args ...any) *sql.Row {
+	s.tx.flushed()
 	return s.st.QueryRowContext(runCtx, s.d.args(args)...)
 }
 
 func (s *txStmt) Query(args ...any) (*sql.Rows, error) {
+	if err := s.tx.flush(); err != nil {
+		return nil, err
+	}
 	return s.st.QueryContext(runCtx, s.d.args(args)...)
+}
+
+// execLater is Tx.execLater for the statement (pipeline.go).
+func (s *txStmt) execLater(args ...any) error {
+	if s.tx.conn == nil {
+		_, err := s.Exec(args...)
+		return err
+	}
+	return s.tx.execLater(s.query, args...)
 }
 
 // prepare returns query prepared for the transaction: the writer's
@@ -200,7 +228,7 @@ func (tx *Tx) prepare(query string) (*txStmt, error) {
 	if tx.stmts == nil {
 		tx.stmts = map[string]*txStmt{}
 	}
-	ts := &txStmt{st, tx.w.d}
+	ts := &txStmt{st: st, d: tx.w.d, tx: tx, query: query}
 	tx.stmts[query] = ts
 	return ts, nil
 }
@@ -211,26 +239,32 @@ func (tx *Tx) cached() txStmts { return tx.w.in(tx.sqlTx) }
 
 // Exec runs query with the writer's cached statement when there is one.
 func (tx *Tx) Exec(query string, args ...any) (sql.Result, error) {
+	if err := tx.flush(); err != nil {
+		return nil, err
+	}
 	return tx.cached().ExecContext(runCtx, query, args...)
 }
 
 // Query runs query with the writer's cached statement when there is
 // one.
 func (tx *Tx) Query(query string, args ...any) (*sql.Rows, error) {
+	if err := tx.flush(); err != nil {
+		return nil, err
+	}
 	return tx.cached().QueryContext(runCtx, query, args...)
 }
 
 // QueryRow runs query with the writer's cached statement when there is
 // one.
 func (tx *Tx) QueryRow(query string, args ...any) *sql.Row {
-	return tx.cached().QueryRowContext(runCtx, query, args...)
+	return tx.flushed().cached().QueryRowContext(runCtx, query, args...)
 }
 
 // queryer is tx for the helpers that reads share (loadHooks, readStats,
 // replay), which take a queryer and a context: the statements of the
 // queryer honour the context they are given, so a write gives them
 // runCtx, never its request's.
-func (tx *Tx) queryer() queryer { return tx.cached() }
+func (tx *Tx) queryer() queryer { return flushingQueryer{tx} }
 
 // lastInsertID returns the id the last INSERT of tx generated. pgx has
 // no LastInsertId; lastval() on the transaction's connection answers the
@@ -241,6 +275,6 @@ func (tx *Tx) lastInsertID(res sql.Result) (int64, error) {
 		return res.LastInsertId()
 	}
 	var id int64
-	err := tx.sqlTx.QueryRowContext(runCtx, `SELECT lastval()`).Scan(&id)
+	err := tx.flushed().sqlTx.QueryRowContext(runCtx, `SELECT lastval()`).Scan(&id)
 	return id, err
 }

@@ -31,8 +31,15 @@ func (db *DB) ApplyUpload(ctx context.Context, translationID int64, up index.Upl
 	var res index.UploadResult
 	// Narrow: it writes units of the translation through its editor,
 	// changes, statistics and perhaps the author's user row, which no
-	// cache holds.
-	err := db.writeNarrow(ctx, func(tx *Tx) error {
+	// cache holds. Scoped (writers.go) unless it may create that user,
+	// whose name and address other scopes share.
+	write := db.writeNarrow
+	if up.AuthorEmail == "" {
+		write = func(ctx context.Context, fn func(*Tx) error) error {
+			return db.writeScoped(ctx, writeScope{scopeTranslation, translationID}, fn)
+		}
+	}
+	err := write(ctx, func(tx *Tx) error {
 		actor := index.Actor{UserID: up.UserID, AuthorID: up.UserID}
 		if up.AuthorEmail != "" {
 			author, err := authorByEmail(tx, up.AuthorName, up.AuthorEmail)

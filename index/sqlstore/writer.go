@@ -37,7 +37,7 @@ type writeRequest struct {
 	narrow bool             // see writeNarrow
 	upkeep bool             // the trigram index's step: no signal to it (trigram_pending.go)
 	shared bool             // runs beside other processes' scoped writes, locking its own rows (see scoped)
-	unit   int64            // see writeUnit; 0 for any other write
+	scope  writeScope       // see writeScoped; id 0 for any other write
 	tries  int              // runs that lost to another writer (retryable)
 	done   chan writeResult // buffered: the writer never blocks on it
 }
@@ -182,32 +182,29 @@ func (db *DB) commitBatch(batch []*writeRequest) {
 // outcome of every write (the transaction could not begin or commit, or
 // a savepoint could not be undone, so nothing was kept).
 func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet, err error) {
-	touched.everything = true                 // until the commit says otherwise
-	sqlTx, err := db.wdb.BeginTx(runCtx, nil) // see Tx: statements run to their end
+	touched.everything = true // until the commit says otherwise
+	var conn *sql.Conn
+	if db.dialect.shared {
+		// Held for the pipelined statements (pipeline.go).
+		if conn, err = db.wdb.Conn(runCtx); err != nil {
+			return nil, touched, formatError(err)
+		}
+		defer conn.Close()
+	}
+	var sqlTx *sql.Tx
+	if conn != nil {
+		sqlTx, err = conn.BeginTx(runCtx, nil) // see Tx: statements run to their end
+	} else {
+		sqlTx, err = db.wdb.BeginTx(runCtx, nil)
+	}
 	if err != nil {
 		return nil, touched, formatError(err)
 	}
 	defer sqlTx.Rollback()
-	tx := &Tx{sqlTx: sqlTx, now: db.now().UTC(), w: db.w, hooks: &db.hooks, db: db}
-	last, read, err := db.lockBatch(tx, live)
+	tx := &Tx{sqlTx: sqlTx, conn: conn, now: db.now().UTC(), w: db.w, hooks: &db.hooks, db: db}
+	last, err := db.beginBatch(tx, live)
 	if err != nil {
 		return nil, touched, formatError(err)
-	}
-	if db.dialect.shared {
-		if err := db.catchUpWriter(tx); err != nil {
-			return nil, touched, formatError(err)
-		}
-	}
-	// Change timestamps must never decrease in id order (see insertChange),
-	// so a clock that went backwards is held at the last change's time.
-	// This is the single writer of its process, and of every process
-	// with lockWrites taken exclusively; with it shared, see Several
-	// writers (writers.go).
-	if !read {
-		err = tx.QueryRow(`SELECT timestamp FROM changes ORDER BY id DESC LIMIT 1`).Scan(&last)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return nil, touched, formatError(err)
-		}
 	}
 	if t := parseTime(last); t.After(tx.now) {
 		tx.now = t
@@ -225,6 +222,11 @@ func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet,
 			}
 		}
 		if shared {
+			// What the batch queued so far (flushStats) precedes the
+			// savepoint: a rollback to it must not undo them.
+			if err := tx.flush(); err != nil {
+				return nil, touched, formatError(err)
+			}
 			start := `SAVEPOINT write`
 			if held {
 				start = `RELEASE write; SAVEPOINT write`
@@ -235,6 +237,15 @@ func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet,
 		}
 		tx.startWrite(r.narrow)
 		results[i] = runWrite(tx, r.fn)
+		if results[i] == nil && shared {
+			// Each write's statements are sent before its savepoint
+			// ends, so that an error among them is its own. A batch of
+			// one sends them with the batch's closing statements.
+			results[i] = formatError(tx.flush())
+		}
+		if results[i] != nil {
+			tx.dropLater()
+		}
 		if results[i] != nil && !shared {
 			// The deferred rollback undoes it: nothing changed.
 			return results, touchSet{}, nil
@@ -255,17 +266,9 @@ func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet,
 			tx.endWrite(&batchTouched)
 		}
 	}
-	if err := foldListCounts(tx); err != nil {
-		return nil, touched, err
-	}
-	if err := flushStats(tx); err != nil {
-		return nil, touched, err
-	}
-	var logged int64
-	if db.dialect.shared {
-		if logged, err = db.logWrite(tx, batchTouched); err != nil {
-			return nil, touched, formatError(err)
-		}
+	logged, err := db.endBatch(tx, batchTouched)
+	if err != nil {
+		return nil, touched, formatError(err)
 	}
 	if err := sqlTx.Commit(); err != nil {
 		return nil, touched, formatError(err)
@@ -287,6 +290,59 @@ func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet,
 	return results, batchTouched, nil
 }
 
+// beginBatch takes the batch's locks, replays other processes' writes
+// (PostgreSQL) and reads the newest change's time for the clock guard,
+// in one round trip on PostgreSQL (pipeline.go).
+func (db *DB) beginBatch(tx *Tx, live []*writeRequest) (last string, err error) {
+	read, err := db.lockBatch(tx, live, &last)
+	if err != nil {
+		return "", err
+	}
+	var entries []logEntry
+	if db.dialect.shared {
+		if err := tx.queryLater(replayQuery, scanLog(&entries), db.replayedTo()); err != nil {
+			return "", err
+		}
+	}
+	// Change timestamps must never decrease in id order (see insertChange),
+	// so a clock that went backwards is held at the last change's time.
+	// This is the single writer of its process, and of every process
+	// with lockWrites taken exclusively; with it shared, see Several
+	// writers (writers.go).
+	if !read {
+		if err := tx.queryRowLater(`SELECT coalesce((SELECT timestamp FROM changes ORDER BY id DESC LIMIT 1), '')`,
+			scanOne(&last)); err != nil {
+			return "", err
+		}
+	}
+	if err := tx.flush(); err != nil {
+		return "", err
+	}
+	if db.dialect.shared {
+		if err := db.catchUpWriter(tx, entries); err != nil {
+			return "", err
+		}
+	}
+	return last, nil
+}
+
+// endBatch stores what the batch's writes owe (the changes lists' counts,
+// statistics) and, on PostgreSQL, appends the batch to write_log, whose
+// entry's seq it returns: in one round trip on PostgreSQL, with a batch
+// of one write's own statements.
+func (db *DB) endBatch(tx *Tx, touched touchSet) (int64, error) {
+	if err := foldListCounts(tx); err != nil {
+		return 0, err
+	}
+	if err := flushStats(tx); err != nil {
+		return 0, err
+	}
+	if !db.dialect.shared {
+		return 0, tx.flush()
+	}
+	return db.logWrite(tx, touched)
+}
+
 // runWrite calls fn, turning a panic into a panicError so that the
 // batch's other writes are unaffected and the caller re-raises it, and
 // counts the units fn inserted (storeUnitCounts) before its savepoint
@@ -304,6 +360,9 @@ func runWrite(tx *Tx, fn func(*Tx) error) (err error) {
 	}
 	if err == nil {
 		err = storeUnitCounts(tx)
+	}
+	if err == nil {
+		err = tx.laterErr // a queued statement's, sent by a QueryRow
 	}
 	return formatError(err)
 }

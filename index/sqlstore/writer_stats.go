@@ -46,7 +46,7 @@ func flushStats(tx *Tx) error {
 			o := tx.owed[k]
 			args = append(append(append(args, k.scope, k.key), statsValues(o.delta)...), o.lastChange, o.lastAuthor)
 		}
-		if _, err := tx.Exec(statsUpserts[len(chunk)], args...); err != nil {
+		if err := tx.execLater(statsUpserts[len(chunk)], args...); err != nil {
 			return fmt.Errorf("store statistics of %d rows from %s %s: %w", len(chunk), chunk[0].scope, chunk[0].key, err)
 		}
 	}

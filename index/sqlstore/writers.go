@@ -14,17 +14,21 @@ import (
 // processes wrote one at a time whatever they wrote. Now a batch takes
 // the write lock (dialect.lockWrites) in one of two modes:
 //
-//   - shared, when every write of the batch is a scoped one (writeUnit:
-//     a unit edit, which says which unit it edits before it runs). The
-//     batch then locks each scope its units are in (lockScopes), in key
+//   - shared, when every write of the batch is a scoped one (writeUnit,
+//     writeScoped: a unit edit, a suggestion's or comment's write, an
+//     upload without a new author, each of which says what it writes
+//     before it runs). The batch then locks each scope its objects are
+//     in (lockScopes), in key
 //     order so that two batches never wait on each other in a circle:
 //     the unit's project when its component propagates translations
 //     (propagation writes the same string in the project's other such
 //     components, propagate.go), else its component. Batches of other
 //     processes editing other scopes run at the same time.
 //   - exclusive otherwise, as every write did before: configuration,
-//     imports, uploads, deletes, comments and the rest still run alone
-//     in the database, so nothing they read or keep needs more thought.
+//     imports, deletes, report comments (which may create a label),
+//     uploads that credit an author by e-mail (which may create the
+//     user) and the rest still run alone in the database, so nothing
+//     they read or keep needs more thought.
 //
 // What scoped writes in different scopes still share, and how:
 //
@@ -54,8 +58,9 @@ import (
 // Git jobs keep their own lease per component (joblock.go).
 
 // postgresLocks returns the statements of the write lock and the scope
-// locks of the index in schema, for the dialect.
-func postgresLocks(schema string) (exclusive, shared, scopes, tail string) {
+// locks of the index in schema, for the dialect: scopes for a batch of
+// unit edits, scopesAny for one naming other objects (writeScope).
+func postgresLocks(schema string) (exclusive, shared, scopes, scopesAny, tail string) {
 	write, scope := lockSpace("write", schema), lockSpace("scope", schema)
 	exclusive = fmt.Sprintf("SELECT pg_advisory_xact_lock(%d, 0)", write)
 	// The setting makes changes_list_insert count aside (migration 0046);
@@ -68,65 +73,100 @@ func postgresLocks(schema string) (exclusive, shared, scopes, tail string) {
 	scopes = fmt.Sprintf(`SELECT (SELECT count(pg_advisory_xact_lock(%d, k)) FROM (
 			SELECT DISTINCT hashint8(CASE WHEN c.settings::jsonb @> '{"AllowTranslationPropagation": true}'
 				THEN -c.project_id ELSE c.id END) AS k
-			FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
-			WHERE u.id = ANY(?) ORDER BY 1) s),
+			FROM translations t JOIN components c ON c.id = t.component_id
+			WHERE t.id IN (%%s)
+			ORDER BY 1) s),
 		coalesce((SELECT timestamp FROM changes ORDER BY id DESC LIMIT 1), '')`, scope)
+	// A batch of unit edits, the common one, names units only: a
+	// smaller statement to plan than the union of every kind.
+	scopesAny = fmt.Sprintf(scopes, `SELECT u.translation_id FROM units u WHERE u.id = ANY(?)
+				UNION ALL SELECT u.translation_id FROM suggestions s JOIN units u ON u.id = s.unit_id WHERE s.id = ANY(?)
+				UNION ALL SELECT u.translation_id FROM comments m JOIN units u ON u.id = m.unit_id WHERE m.id = ANY(?)
+				UNION ALL SELECT unnest(CAST(? AS BIGINT[]))`)
+	scopes = fmt.Sprintf(scopes, `SELECT u.translation_id FROM units u WHERE u.id = ANY(?)`)
 	tail = fmt.Sprintf("%d, 1", write)
-	return exclusive, shared, scopes, tail
+	return exclusive, shared, scopes, scopesAny, tail
 }
 
 // scoped reports whether every write of the batch is a scoped one, and
-// the units they edit. A shared write (the trigram index's step, which
-// locks the rows it takes: trigram_pending.go) edits no unit and needs
-// no scope, but must not take the exclusive lock: it would wait for
-// every other process's scoped batch, and this process's edits behind
-// it in the writer's queue (a process killed inside a write held them
-// until PostgreSQL noticed).
-func scoped(live []*writeRequest) ([]int64, bool) {
-	units := make([]int64, 0, len(live))
+// the objects whose scopes they write, by kind (writeScope). A shared
+// write (the trigram index's step, which locks the rows it takes:
+// trigram_pending.go) writes in no scope, but must not take the
+// exclusive lock: it would wait for every other process's scoped batch,
+// and this process's edits behind it in the writer's queue (a process
+// killed inside a write held them until PostgreSQL noticed).
+func scoped(live []*writeRequest) (ids [scopeKinds][]int64, ok bool) {
 	for _, r := range live {
 		switch {
-		case r.unit != 0:
-			units = append(units, r.unit)
+		case r.scope.id != 0:
+			ids[r.scope.kind] = append(ids[r.scope.kind], r.scope.id)
 		case !r.shared:
-			return nil, false
+			return ids, false
 		}
 	}
-	return units, true
+	for k := range ids {
+		if ids[k] == nil {
+			ids[k] = []int64{} // an empty array, not NULL
+		}
+	}
+	return ids, true
 }
 
-// lockBatch takes the write lock for the batch, shared when every write
-// in it is scoped (then the scopes too), and returns the newest change's
-// time when it read it ("" when it did not: the caller reads it).
-func (db *DB) lockBatch(tx *Tx, live []*writeRequest) (last string, read bool, err error) {
+// writeScope is what a scoped write names before it runs, so that its
+// batch can lock the scope (the component, or the project when the
+// component propagates translations) of: a unit (an edit, a new
+// suggestion or comment), a suggestion's unit (accepting, voting on or
+// deleting it), a comment's unit (resolving or deleting it), or a
+// translation (an upload).
+type writeScope struct {
+	kind scopeKind
+	id   int64
+}
+
+type scopeKind uint8
+
+const (
+	scopeUnit scopeKind = iota
+	scopeSuggestion
+	scopeComment
+	scopeTranslation
+	scopeKinds
+)
+
+// lockBatch queues the write lock for the batch (pipeline.go), shared
+// when every write in it is scoped (then the scopes too), and reports
+// whether it also queued the newest change's time's read into last.
+func (db *DB) lockBatch(tx *Tx, live []*writeRequest, last *string) (read bool, err error) {
 	d := db.dialect
 	if d.lockWrites == "" {
-		return "", false, nil
+		return false, nil
 	}
-	units, ok := scoped(live)
+	ids, ok := scoped(live)
 	if !ok || d.lockShared == "" {
-		_, err := tx.Exec(d.lockWrites)
-		return "", false, err
+		return false, tx.execLater(d.lockWrites)
 	}
-	if _, err := tx.Exec(d.lockShared); err != nil {
-		return "", false, err
+	if err := tx.execLater(d.lockShared); err != nil {
+		return false, err
 	}
 	tx.deferCounts = true
 	var n int64
-	err = tx.QueryRow(d.lockScopes, units).Scan(&n, &last)
-	return last, err == nil, err
+	if len(ids[scopeSuggestion])+len(ids[scopeComment])+len(ids[scopeTranslation]) == 0 {
+		return true, tx.queryRowLater(d.lockScopes, scanOne(&n, last), ids[scopeUnit])
+	}
+	return true, tx.queryRowLater(d.lockScopesAny, scanOne(&n, last),
+		ids[scopeUnit], ids[scopeSuggestion], ids[scopeComment], ids[scopeTranslation])
 }
 
-// foldListCounts adds the changes lists' counts the batch kept aside
-// (migration 0046) to list_counts, in key order, once per batch.
+// foldListCounts adds the lists' counts the batch kept aside (changes,
+// migration 0046; suggestions, 0057) to list_counts, in key order, once
+// per batch: whatever its writes inserted, as the fold travels with the
+// batch's other closing statements (pipeline.go).
 func foldListCounts(tx *Tx) error {
-	if !tx.deferCounts || !tx.changesInserted {
+	if !tx.deferCounts {
 		return nil
 	}
-	tx.changesInserted = false
-	_, err := tx.Exec(`SELECT list_counts_fold()`)
-	if err != nil {
-		return fmt.Errorf("fold the changes lists' counts: %w", err)
+	if err := tx.execLater(`SELECT list_counts_fold()`); err != nil {
+		return fmt.Errorf("fold the lists' counts: %w", err)
 	}
 	return nil
 }
@@ -149,10 +189,20 @@ func retryable(err error) bool {
 // may run beside other processes' batches that edit other scopes (see
 // Several writers).
 func (db *DB) writeUnit(ctx context.Context, unit int64, fn func(tx *Tx) error) error {
-	if unit <= 0 {
+	return db.writeScoped(ctx, writeScope{scopeUnit, unit}, fn)
+}
+
+// writeScoped is writeUnit for a write that names its scope by another
+// object (writeScope): it writes nothing outside the scope of what s
+// names but rows kept by increments (statistics, counts) and rows of its
+// own (changes, suggestions, comments, votes, mentions, deliveries).
+// A write that may create a user or a label, which other scopes share
+// by name, must not be one.
+func (db *DB) writeScoped(ctx context.Context, s writeScope, fn func(tx *Tx) error) error {
+	if s.id <= 0 {
 		return db.writeNarrow(ctx, fn) // nothing to lock: the write finds nothing
 	}
-	return db.enqueue(&writeRequest{ctx: ctx, fn: fn, narrow: true, unit: unit})
+	return db.enqueue(&writeRequest{ctx: ctx, fn: fn, narrow: true, scope: s})
 }
 
 // knownContributor reports whether the contributors row k (translation,

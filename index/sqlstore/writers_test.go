@@ -190,40 +190,28 @@ func TestWritersKeepEveryUpdate(t *testing.T) {
 	f := mustScopeFixture(t, a, "p", "app", true, 6)
 	other := mustScopeFixture(t, a, "p", "other", true, 6) // propagation's peer: the same strings
 	const perWriter = 25
-	var wg sync.WaitGroup
-	errs := make(chan error, 8)
-	for w, db := range []*DB{a, b, a, b} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range perWriter {
-				_, err := db.UpdateUnit(context.Background(), f.units[0], actor, func(u index.Unit, t index.Translation) (index.UnitUpdate, error) {
-					n, _ := strconv.Atoi(u.Target[0])
-					return setTarget(strconv.Itoa(n+1))(u, t)
-				})
-				if err != nil {
-					errs <- err
-					return
-				}
-				k := 1 + (w+i)%5
-				state, target := []index.State{index.StateTranslated, index.StateFuzzy, index.StateEmpty}[(w+i)%3], fmt.Sprintf("w%d-%d", w, i)
-				if state == index.StateEmpty {
-					target = ""
-				}
-				if _, err := db.UpdateUnit(context.Background(), f.units[k], actor, func(index.Unit, index.Translation) (index.UnitUpdate, error) {
-					return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{target}, State: state}}, nil
-				}); err != nil {
-					errs <- err
-					return
-				}
+	fourWriters(t, a, b, func(w int, db *DB) error {
+		for i := range perWriter {
+			_, err := db.UpdateUnit(context.Background(), f.units[0], actor, func(u index.Unit, t index.Translation) (index.UnitUpdate, error) {
+				n, _ := strconv.Atoi(u.Target[0])
+				return setTarget(strconv.Itoa(n+1))(u, t)
+			})
+			if err != nil {
+				return err
 			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
-	}
+			k := 1 + (w+i)%5
+			state, target := []index.State{index.StateTranslated, index.StateFuzzy, index.StateEmpty}[(w+i)%3], fmt.Sprintf("w%d-%d", w, i)
+			if state == index.StateEmpty {
+				target = ""
+			}
+			if _, err := db.UpdateUnit(context.Background(), f.units[k], actor, func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+				return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{target}, State: state}}, nil
+			}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	for _, db := range []*DB{a, b} {
 		u, err := db.FindUnitByID(context.Background(), f.units[0])
 		if err != nil {

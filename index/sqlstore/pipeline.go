@@ -1,0 +1,286 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/tolk-project/tolk/index"
+)
+
+// Pipelined statements. On PostgreSQL every statement is a round trip:
+// the writer sends it and waits, doing nothing, until the server
+// answers (0.05–0.3 ms on one machine, more across a network), and a
+// unit edit's batch was a dozen of them in sequence (issue 31). Most of
+// them need no answer before the next is sent: the locks a batch takes
+// and its replay of write_log, an edit's UPDATE and its change's
+// INSERT, a batch's statistics, counts and write_log entry. Those are
+// queued (execLater, queryRowLater) and sent together, as one pgx
+// batch (one round trip, the statements run in order), when the write
+// next needs an answer: before any statement run at once (Exec, Query,
+// QueryRow, a prepared statement, a savepoint), at the write's end
+// (runWrite), or with the batch's closing statements (runBatch).
+//
+// A queued statement's error is the write's: it is returned by the
+// flush that sends it, and kept (laterErr) for the write's end when the
+// flush happens inside a QueryRow, which cannot return it; the
+// statements after it in the transaction fail too, so no write goes on
+// as if it had run. On SQLite, whose statements are calls inside the
+// process, queued statements run at once.
+
+// laterStmt is a statement waiting to be sent; scan, when not nil,
+// reads its one row.
+type laterStmt struct {
+	query string
+	args  []any
+	scan  func(pgx.Row) error
+	rows  func(pgx.Rows) error
+}
+
+// execLater runs query, whose result the write does not read, with the
+// next statement that needs an answer (see Pipelined statements). On
+// SQLite it runs it at once and returns its error.
+func (tx *Tx) execLater(query string, args ...any) error {
+	if tx.conn == nil {
+		_, err := tx.Exec(query, args...)
+		return err
+	}
+	tx.later = append(tx.later, laterStmt{query: query, args: args})
+	return nil
+}
+
+// queryRowLater is execLater for a query whose one row scan reads once
+// it is sent (by flush). On SQLite it runs it at once.
+func (tx *Tx) queryRowLater(query string, scan func(pgx.Row) error, args ...any) error {
+	if tx.conn == nil {
+		return scan(tx.QueryRow(query, args...))
+	}
+	tx.later = append(tx.later, laterStmt{query: query, args: args, scan: scan})
+	return nil
+}
+
+// queryLater is queryRowLater for a query of several rows, which read
+// reads (and must not close) once it is sent. It must not be called
+// on SQLite, whose writes have no use for it.
+func (tx *Tx) queryLater(query string, read func(pgx.Rows) error, args ...any) error {
+	if tx.conn == nil {
+		return fmt.Errorf("sqlstore: queryLater on %s", tx.w.d.name)
+	}
+	tx.later = append(tx.later, laterStmt{query: query, args: args, rows: read})
+	return nil
+}
+
+// dropLater forgets the statements a failed write queued and their
+// error: the write is rolled back (to its savepoint) without them.
+func (tx *Tx) dropLater() {
+	clear(tx.later)
+	tx.later, tx.laterErr = tx.later[:0], nil
+}
+
+// flush sends the queued statements in one round trip and returns the
+// first error among them, which it also keeps in laterErr.
+func (tx *Tx) flush() error {
+	if len(tx.later) == 0 {
+		return tx.laterErr
+	}
+	b := &pgx.Batch{QueuedQueries: make([]*pgx.QueuedQuery, 0, len(tx.later))}
+	d := tx.w.d
+	for _, s := range tx.later {
+		q := b.Queue(d.rebind(s.query), d.args(s.args)...)
+		switch {
+		case s.scan != nil:
+			q.QueryRow(s.scan)
+		case s.rows != nil:
+			q.Query(s.rows)
+		}
+	}
+	clear(tx.later)
+	tx.later = tx.later[:0]
+	err := tx.conn.Raw(func(dc any) error {
+		c, ok := dc.(*stdlib.Conn)
+		if !ok {
+			return fmt.Errorf("sqlstore: pipelined statements on a %T connection", dc)
+		}
+		return c.Conn().SendBatch(runCtx, b).Close()
+	})
+	if err != nil && tx.laterErr == nil {
+		tx.laterErr = err
+	}
+	return err
+}
+
+// flushed flushes, for the statements that cannot return its error
+// (QueryRow): it is kept in laterErr for the write's end.
+func (tx *Tx) flushed() *Tx {
+	if len(tx.later) > 0 {
+		tx.flush()
+	}
+	return tx
+}
+
+// scanOne is a queryRowLater scan into dest.
+func scanOne(dest ...any) func(pgx.Row) error {
+	return func(r pgx.Row) error { return r.Scan(dest...) }
+}
+
+// flushingQueryer is a Tx's queryer (Tx.queryer): the helpers that reads
+// share run their statements after the write's queued ones.
+type flushingQueryer struct{ tx *Tx }
+
+func (q flushingQueryer) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if err := q.tx.flush(); err != nil {
+		return nil, err
+	}
+	return q.tx.cached().ExecContext(ctx, query, args...)
+}
+
+func (q flushingQueryer) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if err := q.tx.flush(); err != nil {
+		return nil, err
+	}
+	return q.tx.cached().QueryContext(ctx, query, args...)
+}
+
+func (q flushingQueryer) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	return q.tx.flushed().cached().QueryRowContext(ctx, query, args...)
+}
+
+// readUnitForEdit is findUnitAndTranslation for a write that edits the
+// unit: on PostgreSQL it reads with the unit, in the same round trip,
+// what the edit reads next (pipeline.go): the author's name for the
+// statistics (authorName), the source unit's extra flags and the unit's
+// check rows for its settling (sourceExtraFlags, checkSettler.existing).
+// A unit edit read these one round trip each.
+func readUnitForEdit(tx *Tx, id, authorID int64) (index.Unit, index.Translation, error) {
+	if tx.conn == nil {
+		return findUnitAndTranslation(tx, id)
+	}
+	if authorID != 0 && tx.author.id != authorID {
+		tx.author.id = 0
+		if err := tx.queryRowLater(authorNameQuery, func(r pgx.Row) error {
+			err := r.Scan(&tx.author.name)
+			if err == nil {
+				tx.author.id = authorID
+			} else if errors.Is(err, pgx.ErrNoRows) {
+				err = nil // authorName says what it lacks
+			}
+			return err
+		}, authorID); err != nil {
+			return index.Unit{}, index.Translation{}, err
+		}
+	}
+	var u index.Unit
+	found := false
+	var src int64
+	var flags string
+	if err := tx.queryRowLater(`SELECT `+unitColumns+`, coalesce(source_unit_id, id),
+		coalesce((SELECT s.extra_flags FROM units s WHERE s.id = coalesce(units.source_unit_id, units.id)), '')
+		FROM units WHERE id = ?`, func(r pgx.Row) error {
+		var err error
+		u, err = scanUnit(intBools{r, []any{&src, &flags}})
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		found = err == nil
+		return err
+	}, id); err != nil {
+		return index.Unit{}, index.Translation{}, err
+	}
+	checks := map[int64][]index.UnitCheck{}
+	if err := tx.queryLater(`SELECT name, dismissed FROM checks WHERE unit_id = ?`, func(rows pgx.Rows) error {
+		var list []index.UnitCheck
+		for rows.Next() {
+			var c index.UnitCheck
+			var dismissed int64
+			if err := rows.Scan(&c.Name, &dismissed); err != nil {
+				return err
+			}
+			c.Dismissed = dismissed != 0
+			list = append(list, c)
+		}
+		checks[id] = list
+		return rows.Err()
+	}, id); err != nil {
+		return index.Unit{}, index.Translation{}, err
+	}
+	if err := tx.flush(); err != nil {
+		return index.Unit{}, index.Translation{}, err
+	}
+	if !found {
+		return u, index.Translation{}, sql.ErrNoRows
+	}
+	if tx.extraFlags == nil {
+		tx.extraFlags = map[int64]string{}
+	}
+	tx.extraFlags[src] = flags
+	if tx.unitChecks == nil {
+		tx.unitChecks = map[int64][]index.UnitCheck{}
+	}
+	tx.unitChecks[id] = checks[id]
+	t, err := cachedTranslation(tx, u.TranslationID)
+	if err != nil {
+		return u, t, fmt.Errorf("translation %d of unit %d: %v", u.TranslationID, id, err)
+	}
+	return u, t, nil
+}
+
+// intBools scans a pgx row into the destinations a database/sql scan
+// takes, followed by more: the schema keeps booleans as integers, which
+// database/sql converts and pgx does not.
+type intBools struct {
+	row  pgx.Row
+	more []any
+}
+
+func (r intBools) Scan(dest ...any) error {
+	all := make([]any, 0, len(dest)+len(r.more))
+	var bools []*bool
+	var ints []*int64
+	for _, d := range dest {
+		if b, ok := d.(*bool); ok {
+			n := new(int64)
+			bools, ints = append(bools, b), append(ints, n)
+			d = n
+		}
+		all = append(all, d)
+	}
+	err := r.row.Scan(append(all, r.more...)...)
+	for i, b := range bools {
+		*b = *ints[i] != 0
+	}
+	return err
+}
+
+// queryEach runs query and calls row with the Scan of each of its rows;
+// on PostgreSQL the query is sent with the write's queued statements,
+// in one round trip (pipeline.go), not after them.
+func (tx *Tx) queryEach(query string, row func(scan func(...any) error) error, args ...any) error {
+	if tx.conn == nil {
+		rows, err := tx.Query(query, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			if err := row(rows.Scan); err != nil {
+				return err
+			}
+		}
+		return rows.Err()
+	}
+	err := tx.queryLater(query, func(rows pgx.Rows) error {
+		for rows.Next() {
+			if err := row(intBools{row: rows}.Scan); err != nil {
+				return err
+			}
+		}
+		return rows.Err()
+	}, args...)
+	if err != nil {
+		return err
+	}
+	return tx.flush()
+}

@@ -1,0 +1,98 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/tolk-project/tolk/index/internal/testengine"
+)
+
+// roundTrips records the round trips of a PostgreSQL writer's
+// connection while on.
+type roundTrips struct {
+	mu  sync.Mutex
+	on  bool
+	sql []string
+}
+
+func (r *roundTrips) record(sql string) {
+	r.mu.Lock()
+	if r.on {
+		r.sql = append(r.sql, strings.Join(strings.Fields(sql), " "))
+	}
+	r.mu.Unlock()
+}
+
+// during returns the round trips the writer made while fn ran.
+func (r *roundTrips) during(fn func()) []string {
+	r.mu.Lock()
+	r.on, r.sql = true, nil
+	r.mu.Unlock()
+	fn()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.on = false
+	return r.sql
+}
+
+// countRoundTrips counts the round trips of a log of roundTrips: the
+// statements of a pipelined batch ("+ ") travel with it.
+func countRoundTrips(log []string) int {
+	n := 0
+	for _, s := range log {
+		if !strings.HasPrefix(s, "+ ") {
+			n++
+		}
+	}
+	return n
+}
+
+// maxEditRoundTrips is what a unit edit (UpdateUnit, a batch of one, an
+// author already known, statements prepared) may cost on PostgreSQL in
+// round trips between the writer and the database, from BEGIN to
+// COMMIT. Each is a wait of the writer in which it does nothing: at
+// 0.1–0.3 ms each on one machine, they were most of an edit (issue 31).
+const maxEditRoundTrips = 6
+
+// TestEditRoundTrips counts the writer's round trips per unit edit on
+// PostgreSQL: one edit alone, and eight edits in one batch, which share
+// the batch's fixed part.
+func TestEditRoundTrips(t *testing.T) {
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("round trips are PostgreSQL's")
+	}
+	var rt roundTrips
+	db, err := openFreshWith(t, Options{roundTrip: rt.record})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	db.trigrams.hold() // its statements are not the edit's
+	f := newWriteFixture(t, db)
+	ctx := context.Background()
+	// Warm: the author's contributor row, the statements, the caches.
+	for i := range 3 {
+		if _, err := db.UpdateUnit(ctx, f.unit(t, "de", i).ID, f.user, setTarget(fmt.Sprintf("warm %d", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	id := f.unit(t, "de", 0).ID
+	one := rt.during(func() {
+		if _, err := db.UpdateUnit(ctx, id, f.user, setTarget("one")); err != nil {
+			t.Fatal(err)
+		}
+	})
+	n := countRoundTrips(one)
+	t.Logf("one edit: %d round trips:\n%s", n, strings.Join(one, "\n"))
+	if n > maxEditRoundTrips {
+		t.Errorf("one edit took %d round trips, want at most %d", n, maxEditRoundTrips)
+	}
+	u, err := db.FindUnitByID(ctx, id)
+	if err != nil || u.Target[0] != "one" {
+		t.Fatalf("the edit reads %q, %v", u.Target, err)
+	}
+	checkStoredStats(t, db)
+}
