@@ -297,11 +297,11 @@ func newSkippedFilesJSON(files []index.SkippedFile) []skippedFileJSON {
 // a repository of its own. The store rewrites a link when its target is
 // renamed, so the repo text names it.
 func linkedURL(u edge.URLs, c *index.Component) *string {
-	p, s, ok := index.LinkTarget(c.Repo)
+	p, path, s, ok := index.LinkTarget(c.Repo)
 	if c.LinkedID == 0 || !ok {
 		return nil
 	}
-	return ptr(u.Component(p, s, ""))
+	return ptr(u.Component(p, index.FullSlug(path, s), ""))
 }
 
 // newComponentJSON converts a component; source is its source language,

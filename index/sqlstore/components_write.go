@@ -177,7 +177,8 @@ func (db *DB) UpdateComponent(ctx context.Context, id int64, update func(*index.
 				return err
 			}
 		}
-		if before.Slug != after.Slug {
+		if before.Slug != after.Slug || before.CategoryID != after.CategoryID {
+			// The links to it name its slug and category path.
 			if err := relinkComponents(tx, after); err != nil {
 				return err
 			}
