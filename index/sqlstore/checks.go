@@ -59,6 +59,9 @@ type checkMarks struct {
 	// glossaries are the glossaries whose terms the write removed
 	// (removedChecked).
 	glossaries map[glossaryKey]bool
+	// leftGroups are the strings the write took out of their groups
+	// across components (inconsistentLeft).
+	leftGroups map[leftKey]bool
 }
 
 // recheck marks units whose checks may have changed; saved says an edit
@@ -235,6 +238,18 @@ func settleChecks(tx *Tx) (map[int64]checkOutcome, error) { return settleRound(t
 func settleRound(tx *Tx, last bool) (map[int64]checkOutcome, error) {
 	m := tx.checks
 	tx.checks = checkMarks{}
+	if len(m.leftGroups) > 0 {
+		ids, err := leftPeers(tx, m.leftGroups)
+		if err != nil {
+			return nil, err
+		}
+		if len(ids) > 0 && m.units == nil {
+			m.units = map[int64]bool{}
+		}
+		for _, id := range ids {
+			m.units[id] = m.units[id] || false
+		}
+	}
 	if len(m.units)+len(m.translations)+len(m.sources)+len(m.created)+len(m.left)+len(m.glossaries) == 0 {
 		return nil, nil
 	}
@@ -343,6 +358,10 @@ type checkSettler struct {
 	// (rechecks).
 	whole      map[int64]bool
 	last       bool // the second round (settleRound)
+	// peerFollow are other components' units whose inconsistent row
+	// the settled units' groups disagree with (followInconsistent),
+	// settled in the second round, all of them: the counts must be exact.
+	peerFollow map[int64]bool
 	batch      bool // the daily pass: names carry the batch checks too (checks_daily.go)
 	glossaries map[glossaryKey]bool
 	follow     map[int64]bool
@@ -564,6 +583,24 @@ func (tx *Tx) checkCreated(translationID int64, units []checkedUnit) error {
 	sc, err := tx.checkScope(translationID)
 	if err != nil {
 		return err
+	}
+	if !sc.isSource && !sc.glossary {
+		// Units in other components share its strings: inconsistent
+		// compares with them and they with these (inconsistent.go),
+		// which the in-memory run below cannot; the translation is
+		// settled as a marked one.
+		t, err := cachedTranslation(tx, translationID)
+		if err != nil {
+			return err
+		}
+		peers, err := peerTranslations(tx, &t)
+		if err != nil {
+			return err
+		}
+		if len(peers) > 0 {
+			tx.recheckTranslation(translationID)
+			return nil
+		}
 	}
 	extras := make([]string, len(units))
 	if !sc.isSource {
@@ -1276,8 +1313,15 @@ func (db *DB) ComponentChecks(ctx context.Context, componentID int64) ([]index.C
 // over inline units is left to a background recheck (later; see
 // checks_recheck.go).
 func recheckComponent(tx *Tx, before, after index.Component, inline int) (later bool, err error) {
+	propagates := func(c index.Component) bool { return c.AllowTranslationPropagation && !c.IsGlossary }
+	if propagates(before) && !propagates(after) {
+		// Its strings leave the groups of the project's other
+		// components (inconsistent.go).
+		tx.inconsistentLeft(after.ProjectID, after.ID, "")
+	}
 	if before.CheckFlags == after.CheckFlags && before.FileFormat == after.FileFormat &&
-		before.SourceLanguage == after.SourceLanguage && before.IsGlossary == after.IsGlossary {
+		before.SourceLanguage == after.SourceLanguage && before.IsGlossary == after.IsGlossary &&
+		propagates(before) == propagates(after) {
 		return false, nil
 	}
 	if now, err := recheckNow(tx, after.ID, inline); err != nil || !now {

@@ -129,6 +129,7 @@ func removeComponent(tx *Tx, id, projectID int64, name string, by index.Actor) e
 	if err := dropComponentStats(tx, id); err != nil {
 		return err
 	}
+	tx.inconsistentLeft(projectID, id, "") // its strings leave their groups (inconsistent.go)
 	if _, err := tx.Exec(`DELETE FROM components WHERE id = ?`, id); err != nil {
 		return err
 	}

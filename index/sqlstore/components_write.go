@@ -331,6 +331,7 @@ func removeTranslation(tx *Tx, id int64, by index.Actor) (string, error) {
 	if err := dropTranslationStats(tx, id); err != nil {
 		return "", err
 	}
+	tx.inconsistentLeft(ids.projectID, ids.componentID, ids.languageCode)
 	if err := countBeforeDelete(tx); err != nil { // its units go by cascade
 		return "", err
 	}

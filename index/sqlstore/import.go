@@ -411,6 +411,10 @@ func reconcileUnits(tx *Tx, imp index.TranslationImport, ids scopeIDs,
 		case !state.Fuzzy():
 			previous = ""
 		}
+		if !imp.IsSource && ex.source != source {
+			// The unit leaves its old string's group (inconsistent.go).
+			tx.inconsistentLeft(ids.projectID, ids.componentID, ids.languageCode)
+		}
 		if !imp.IsSource && ex.source != source && state == index.StateNeedsRewriting && ex.state != state {
 			// The history says why a string left its state (an approved
 			// one its approval): "Source string changed" (30), as a
@@ -474,6 +478,9 @@ func reconcileUnits(tx *Tx, imp index.TranslationImport, ids scopeIDs,
 		}
 	}
 	slices.SortFunc(gone, func(a, b *existingUnit) int { return cmp.Compare(a.id, b.id) })
+	if len(gone) > 0 && !imp.IsSource {
+		tx.inconsistentLeft(ids.projectID, ids.componentID, ids.languageCode)
+	}
 	if err := deleteUnits(tx, gone); err != nil {
 		return err
 	}
@@ -558,6 +565,13 @@ func removeOrphans(tx *Tx, translationID int64,
 	rows.Close()
 	if err := countBeforeDelete(tx); err != nil {
 		return 0, err
+	}
+	if len(orphans) > 0 {
+		ids, err := translationScope(tx, translationID)
+		if err != nil {
+			return 0, err
+		}
+		tx.inconsistentLeft(ids.projectID, ids.componentID, ids.languageCode)
 	}
 	for _, o := range orphans {
 		if _, err := tx.Exec(`DELETE FROM units WHERE id = ?`, o.id); err != nil {
