@@ -356,8 +356,8 @@ type checkSettler struct {
 	// whole are the translations settled whole (loadTranslation);
 	// glossaries and follow what the settled units change for others
 	// (rechecks).
-	whole      map[int64]bool
-	last       bool // the second round (settleRound)
+	whole map[int64]bool
+	last  bool // the second round (settleRound)
 	// peerFollow are other components' units whose inconsistent row
 	// the settled units' groups disagree with (followInconsistent),
 	// settled in the second round, all of them: the counts must be exact.
