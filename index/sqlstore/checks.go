@@ -1314,9 +1314,10 @@ func (db *DB) ComponentChecks(ctx context.Context, componentID int64) ([]index.C
 // checks_recheck.go).
 func recheckComponent(tx *Tx, before, after index.Component, inline int) (later bool, err error) {
 	propagates := func(c index.Component) bool { return c.AllowTranslationPropagation && !c.IsGlossary }
-	if propagates(before) && !propagates(after) {
+	if propagates(before) && (!propagates(after) || before.FileFormat != after.FileFormat) {
 		// Its strings leave the groups of the project's other
-		// components (inconsistent.go).
+		// components (inconsistent.go; a format may store text
+		// otherwise: storesMarkup).
 		tx.inconsistentLeft(after.ProjectID, after.ID, "")
 	}
 	if before.CheckFlags == after.CheckFlags && before.FileFormat == after.FileFormat &&

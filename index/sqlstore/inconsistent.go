@@ -49,9 +49,10 @@ import (
 // other; the next write settling either unit does.
 
 // peerTranslations returns the translations in t's language of the
-// other components of t's project that allow translation propagation,
-// by id; none when t's own component does not allow it, t is a source
-// or a glossary. Locked components are among them.
+// other components of t's project that allow translation propagation
+// and whose format stores text as t's does (storesMarkup), by id; none
+// when t's own component does not allow it, t is a source or a
+// glossary. Locked components are among them.
 func peerTranslations(tx *Tx, t *index.Translation) ([]index.Translation, error) {
 	if !t.Component.AllowTranslationPropagation || t.IsSource || t.Component.IsGlossary {
 		return nil, nil
@@ -60,17 +61,35 @@ func peerTranslations(tx *Tx, t *index.Translation) ([]index.Translation, error)
 	if err != nil {
 		return nil, err
 	}
+	markup := storesMarkup(tx, &t.Component)
 	var out []index.Translation
 	for _, id := range ids {
 		other, err := cachedTranslation(tx, id)
 		if err != nil {
 			return nil, err
 		}
-		if other.Component.AllowTranslationPropagation && !other.Component.IsGlossary {
+		if other.Component.AllowTranslationPropagation && !other.Component.IsGlossary &&
+			storesMarkup(tx, &other.Component) == markup {
 			out = append(out, other)
 		}
 	}
 	return out, nil
+}
+
+// storesMarkup reports whether c's format stores strings as XML content
+// (the format's flags hold "xml-text": the XLIFF placeables variants),
+// where a literal & is "&amp;". A string is shared (propagated,
+// compared by inconsistent) only between components whose formats store
+// text alike: a target "Sichern &amp; Beenden" saved in an XLIFF is the
+// text "Sichern & Beenden", and copying its bytes into a .strings file
+// would write "&amp;" there, which the reference does. Converting
+// between the two is exact only for strings without inline elements;
+// Tolk does not share across them at all (docs/propagation.md).
+func storesMarkup(tx *Tx, c *index.Component) bool {
+	if tx.db == nil || tx.db.formatFlags == nil {
+		return false
+	}
+	return index.HasFlag(tx.db.formatFlags(c.FileFormat), "xml-text")
 }
 
 // peerKey names the translations peerIDs reads: a language's in the

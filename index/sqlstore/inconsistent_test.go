@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/internal/testengine"
 )
 
 // TestInconsistentSettlesProjectWide: whatever write changes a string in
@@ -103,4 +104,88 @@ func TestInconsistentSettlesProjectWide(t *testing.T) {
 		t.Error("app/de k2 inconsistent after web was removed")
 	}
 	checkAllCounts(t, f.db)
+}
+
+// TestSharingKeepsToFormatsAlike: a string is propagated and compared
+// only between components whose formats store text alike: an XLIFF
+// (whose strings are XML, "&amp;" for &) and a JSON component share
+// nothing, two JSON ones do; a component whose format changes leaves
+// the others' comparisons.
+func TestSharingKeepsToFormatsAlike(t *testing.T) {
+	clock := &testengine.Clock{}
+	db, err := openFreshWith(t, Options{Now: clock.Now, FormatFlags: func(format string) string {
+		if format == "xliff" {
+			return "xml-text" // as formats.FlagsOf says
+		}
+		return ""
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	f := newWriteFixture(t, db)
+	f.clock = clock
+	ctx := context.Background()
+	web := f.twin(t, "web", true)
+	xl := f.twin(t, "xl", true)
+	if _, _, err := db.UpdateComponent(ctx, xl.comp.ID, func(c *index.Component) error {
+		c.FileFormat = "xliff"
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	has := func(u index.Unit) bool {
+		t.Helper()
+		cs, err := db.UnitChecks(ctx, u.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cs {
+			if c.Name == "inconsistent" {
+				return true
+			}
+		}
+		return false
+	}
+
+	xl.translate(t, xl.unitOf(t, "de", 1), "Sichern &amp; Beenden")
+	if u := f.unit(t, "de", 1); u.Target[0] != "" || has(u) {
+		t.Errorf("app/de k1 = %q (inconsistent %v): an XLIFF string reached a JSON component", u.Target[0], has(u))
+	}
+	if u := xl.unitOf(t, "de", 1); has(u) {
+		t.Error("xl/de k1 compared with JSON components")
+	}
+	f.translate(t, f.unit(t, "de", 3), "Sichern & Beenden")
+	if u := web.unitOf(t, "de", 3); u.Target[0] != "Sichern & Beenden" {
+		t.Errorf("web/de k3 = %q, want the JSON edit propagated to JSON", u.Target[0])
+	}
+	if u := xl.unitOf(t, "de", 3); u.Target[0] != "" {
+		t.Errorf("xl/de k3 = %q: a JSON string reached an XLIFF component", u.Target[0])
+	}
+
+	// web becomes an XLIFF too: app's k7, empty against web's Sieben
+	// (saved while app was locked, so not propagated), is compared with
+	// nothing any more.
+	if _, err := db.SetComponentLock(ctx, f.comp.ID, true, f.user); err != nil {
+		t.Fatal(err)
+	}
+	web.translate(t, web.unitOf(t, "de", 7), "Sieben")
+	if _, err := db.SetComponentLock(ctx, f.comp.ID, false, f.user); err != nil {
+		t.Fatal(err)
+	}
+	if !has(f.unit(t, "de", 7)) || !has(web.unitOf(t, "de", 7)) {
+		t.Fatal("k7, empty in app and Sieben in web: not inconsistent on both")
+	}
+	if _, _, err := db.UpdateComponent(ctx, web.comp.ID, func(c *index.Component) error {
+		c.FileFormat = "xliff"
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// app's k7 is compared with nothing; web's now with xl's, empty.
+	if has(f.unit(t, "de", 7)) || !has(web.unitOf(t, "de", 7)) {
+		t.Errorf("after web became an XLIFF: k7 inconsistent in app %v (want false), web %v (want true, against xl)",
+			has(f.unit(t, "de", 7)), has(web.unitOf(t, "de", 7)))
+	}
+	checkAllCounts(t, db)
 }
