@@ -101,6 +101,11 @@ func (s *Server) addonFits(ctx context.Context, a *index.Addon, comp *index.Comp
 		return index.FieldErr("name", "invalid",
 			"This add-on can not be installed on this component: it needs a monolingual base file (template).")
 	}
+	if comp != nil {
+		if msg := index.FlagAddonMisfit(a.Name, comp); msg != "" {
+			return index.FieldErr("name", "invalid", msg)
+		}
+	}
 	if a.Name == index.AddonDiscovery {
 		return s.discoveryFits(ctx, a, comp)
 	}

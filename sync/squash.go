@@ -316,7 +316,7 @@ func (s *Service) flagAddons(ctx context.Context, c index.Component) (index.NewU
 	}
 	for _, a := range all {
 		if index.IsFlagAddon(a.Name) {
-			f.Set(a.Name)
+			f.Set(a.Name, &c)
 		}
 	}
 	return f, nil

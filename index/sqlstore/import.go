@@ -313,7 +313,7 @@ func reconcileUnits(tx *Tx, imp index.TranslationImport, ids scopeIDs,
 			continue
 		}
 		if !ok {
-			in.State = imp.NewUnits.State(in, imp.IsSource)
+			in.State = imp.NewUnits.State(in, imp.IsSource, imp.IsTemplate)
 			// On SQLite Exec and LastInsertId, not RETURNING: SQLite
 			// gathers RETURNING rows in an ephemeral table built and freed
 			// per statement, which cost half of a corpus import
