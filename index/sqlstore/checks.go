@@ -387,10 +387,16 @@ func (s *checkSettler) loadTranslation(id int64) error {
 	if err != nil {
 		return err
 	}
-	// An empty unit is read only when its history may fail translated.
-	if err := s.loadWith(existing, `SELECT `+checkedUnitColumns+` WHERE u.translation_id = ? AND (u.state != 0
+	// An empty unit is read only when its history may fail translated,
+	// or when other components share the translation's strings: it
+	// fails inconsistent against a translated one (inconsistent.go).
+	all, err := s.hasPeers(id)
+	if err != nil {
+		return err
+	}
+	if err := s.loadWith(existing, `SELECT `+checkedUnitColumns+` WHERE u.translation_id = ? AND (? = 1 OR u.state != 0
 		OR EXISTS (SELECT 1 FROM changes c WHERE c.unit_id = u.id AND c.action IN `+trackedActions+`))
-		ORDER BY u.id`, id); err != nil {
+		ORDER BY u.id`, id, boolInt(all)); err != nil {
 		return err
 	}
 	var stale []int64
@@ -410,6 +416,17 @@ func (s *checkSettler) loadTranslation(id int64) error {
 		return s.recheckEmptySuggested(id)
 	}
 	return nil
+}
+
+// hasPeers reports whether translation id's strings are compared with
+// other components' (peerTranslations).
+func (s *checkSettler) hasPeers(id int64) (bool, error) {
+	t, err := cachedTranslation(s.tx, id)
+	if err != nil {
+		return false, err
+	}
+	peers, err := peerTranslations(s.tx, &t)
+	return len(peers) > 0, err
 }
 
 // load reads the units query selects, with their check rows, and

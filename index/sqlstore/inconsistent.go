@@ -41,12 +41,10 @@ import (
 //     (inconsistentLeft), and settles them in its first round; they are
 //     few, as failing checks are, and found through checks_name.
 //
-// Not yet exact: an empty unit (which fails the check against a
-// translated one, as the reference's) is read by a write that settles
-// its translation whole only when it has a history or check rows
-// (loadTranslation), so an import that creates or leaves a string
-// empty in one component does not flag the translated string in the
-// other; the next write settling either unit does.
+// An empty unit fails the check against a translated one, as the
+// reference's (its check does not ignore untranslated strings): a
+// translation settled whole reads its empty units too when it has peers
+// (loadTranslation), which it skips otherwise.
 
 // peerTranslations returns the translations in t's language of the
 // other components of t's project that allow translation propagation

@@ -41,9 +41,9 @@ func TestInconsistentSettlesProjectWide(t *testing.T) {
 		}
 		checkAllCounts(t, f.db)
 	}
-	// An empty string created by an import is not compared yet (see
-	// inconsistent.go).
-	want("web/de created empty", 0, false, false)
+	// An empty string created by an import fails against the
+	// translated one, on both sides.
+	want("web/de created empty", 0, true, true)
 	want("web/de created empty", 1, false, false)
 
 	// An import of web/de: k0 as app has it, k2 otherwise, k4 left out.
