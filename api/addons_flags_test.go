@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"net/http"
 	"strings"
 	"testing"
 
@@ -14,12 +13,7 @@ import (
 // reference's compat, edit_template) with a 400 naming name, nothing
 // installed.
 func TestSourceEditAddonThroughAPI(t *testing.T) {
-	e := mustCrudEnv(t)
-	admin := servertest.MustUser(t, e.db, "admin", true)
-	hdr := http.Header{"Authorization": {admin}, "Content-Type": {"application/json"}}
-	do := func(method, path, body string) servertest.Response {
-		return servertest.DoBody(t, method, e.srv.URL+path, hdr, strings.NewReader(body))
-	}
+	e, admin, do := addonClient(t)
 	const body = `{"name":"weblate.flags.source_edit","configuration":{}}`
 	wantResponse(t, "edit_template off", do("PATCH", "/api/components/demo/app/", `{"edit_template":false}`), 200, "")
 	r := do("POST", "/api/components/demo/app/addons/", body)
