@@ -135,20 +135,26 @@ func (db *DB) UpdateCategory(ctx context.Context, id int64, update func(*index.C
 	return saved, err
 }
 
-// relinkCategory rewrites the links to the components of category id
-// and of the categories below it (relinkComponents).
-func relinkCategory(tx *Tx, id int64) error {
+// categoryComponents returns the components of category id and of the
+// categories below it, in id order.
+func categoryComponents(tx *Tx, id int64) ([]index.Component, error) {
 	ids, err := categoryTree(tx.queryer(), id)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	cond, args := idList(ids)
 	rows, err := tx.Query(`SELECT `+componentColumns+`
 		FROM components c JOIN projects p ON p.id = c.project_id WHERE c.category_id IN `+cond+` ORDER BY c.id`, args...)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	comps, err := collectComponents(rows)
+	return collectComponents(rows)
+}
+
+// relinkCategory rewrites the links to the components of category id
+// and of the categories below it (relinkComponents).
+func relinkCategory(tx *Tx, id int64) error {
+	comps, err := categoryComponents(tx, id)
 	if err != nil {
 		return err
 	}
@@ -171,17 +177,8 @@ func (db *DB) DeleteCategory(ctx context.Context, id int64, by index.Actor) ([]i
 		if _, err := findCategoryTx(tx, id); err != nil {
 			return err
 		}
-		ids, err := categoryTree(tx.queryer(), id)
-		if err != nil {
-			return err
-		}
-		cond, args := idList(ids)
-		rows, err := tx.Query(`SELECT `+componentColumns+`
-			FROM components c JOIN projects p ON p.id = c.project_id WHERE c.category_id IN `+cond+` ORDER BY c.id`, args...)
-		if err != nil {
-			return err
-		}
-		if removed, err = collectComponents(rows); err != nil {
+		var err error
+		if removed, err = categoryComponents(tx, id); err != nil {
 			return err
 		}
 		for _, c := range removed {

@@ -18,19 +18,7 @@ import (
 func TestInconsistentSettlesProjectWide(t *testing.T) {
 	f := mustWriteFixture(t)
 	ctx := context.Background()
-	has := func(u index.Unit) bool {
-		t.Helper()
-		cs, err := f.db.UnitChecks(ctx, u.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, c := range cs {
-			if c.Name == "inconsistent" {
-				return true
-			}
-		}
-		return false
-	}
+	has := func(u index.Unit) bool { t.Helper(); return hasCheck(t, f.db, u, "inconsistent") }
 	// app/de holds k0, k2, … translated ("Wort Nummer i"), the odd ones
 	// empty; web/de is created empty by twin's import.
 	web := f.twin(t, "web", true)
@@ -134,19 +122,7 @@ func TestSharingKeepsToFormatsAlike(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	has := func(u index.Unit) bool {
-		t.Helper()
-		cs, err := db.UnitChecks(ctx, u.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, c := range cs {
-			if c.Name == "inconsistent" {
-				return true
-			}
-		}
-		return false
-	}
+	has := func(u index.Unit) bool { t.Helper(); return hasCheck(t, db, u, "inconsistent") }
 
 	xl.translate(t, xl.unitOf(t, "de", 1), "Sichern &amp; Beenden")
 	if u := f.unit(t, "de", 1); u.Target[0] != "" || has(u) {
@@ -188,4 +164,19 @@ func TestSharingKeepsToFormatsAlike(t *testing.T) {
 			has(f.unit(t, "de", 7)), has(web.unitOf(t, "de", 7)))
 	}
 	checkAllCounts(t, db)
+}
+
+// hasCheck reports whether u holds a row of the check name.
+func hasCheck(t *testing.T, db *DB, u index.Unit, name string) bool {
+	t.Helper()
+	cs, err := db.UnitChecks(context.Background(), u.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cs {
+		if c.Name == name {
+			return true
+		}
+	}
+	return false
 }
