@@ -601,24 +601,6 @@ func (tx *Tx) checkCreated(translationID int64, units []checkedUnit) error {
 	if err != nil {
 		return err
 	}
-	if !sc.isSource && !sc.glossary {
-		// Units in other components share its strings: inconsistent
-		// compares with them and they with these (inconsistent.go),
-		// which the in-memory run below cannot; the translation is
-		// settled as a marked one.
-		t, err := cachedTranslation(tx, translationID)
-		if err != nil {
-			return err
-		}
-		peers, err := peerTranslations(tx, &t)
-		if err != nil {
-			return err
-		}
-		if len(peers) > 0 {
-			tx.recheckTranslation(translationID)
-			return nil
-		}
-	}
 	extras := make([]string, len(units))
 	if !sc.isSource {
 		m, err := tx.componentExtraFlags(sc.ids.componentID)
@@ -663,6 +645,13 @@ func (s *checkSettler) settleCreated(job *createdChecks) error {
 		return err
 	}
 	s.noteGlossary(sc)
+	// inconsistent compares with other components' units, which the
+	// in-memory run cannot read: added here, from the units' strings
+	// (their contexts are known), and the other components' units it
+	// changes are settled in the second round (inconsistent.go).
+	if err := s.addInconsistent(job.units, job.names); err != nil {
+		return err
+	}
 	failing := map[int64]int{} // id_hash → index in job.units
 	for i, names := range job.names {
 		if len(names) > 0 {

@@ -329,7 +329,7 @@ func reconcileUnits(tx *Tx, imp index.TranslationImport, ids scopeIDs,
 				// as inserted.
 				*newUnits = append(*newUnits, checkedUnit{translationID: ids.translationID, hash: hash,
 					source: source, target: target, state: in.State, flags: in.Flags, sourceUnitID: sourceUnitID,
-					sourceUnit: sourceUnitID == 0, words: words, chars: chars})
+					sourceUnit: sourceUnitID == 0, words: words, chars: chars, context: in.Context, hasContext: true})
 				if err := insert.queue(row...); err != nil {
 					return err
 				}

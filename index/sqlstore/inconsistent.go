@@ -247,7 +247,11 @@ func (s *checkSettler) addInconsistent(units []checkedUnit, names [][]string) er
 		}
 		strs := make([][2]string, len(idx))
 		for k, i := range idx {
-			strs[k] = [2]string{units[i].source, contexts[units[i].id]}
+			c := contexts[units[i].id]
+			if units[i].hasContext { // a created translation's units have no id yet
+				c = units[i].context
+			}
+			strs[k] = [2]string{units[i].source, c}
 		}
 		found, err := sameStrings(s.tx, peers, strs)
 		if err != nil {
