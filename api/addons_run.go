@@ -101,14 +101,10 @@ func (s *Server) addonFits(ctx context.Context, a *index.Addon, comp *index.Comp
 		return index.FieldErr("name", "invalid",
 			"This add-on can not be installed on this component: it needs a monolingual base file (template).")
 	}
-	// The reference's can_install and compat of the flag add-ons.
-	if comp != nil && index.IsFlagAddon(a.Name) && slices.Contains(index.FuzzyFormats, comp.FileFormat) {
-		return index.FieldErr("name", "invalid",
-			"This add-on can not be installed on this component: its file format marks strings needing editing itself.")
-	}
-	if comp != nil && a.Name == index.AddonFlagsSourceEdit && !(comp.EditTemplate && comp.IsMonolingual()) {
-		return index.FieldErr("name", "invalid",
-			"This add-on can not be installed on this component: it needs an editable monolingual base file (edit_template).")
+	if comp != nil {
+		if msg := index.FlagAddonMisfit(a.Name, comp); msg != "" {
+			return index.FieldErr("name", "invalid", msg)
+		}
 	}
 	if a.Name == index.AddonDiscovery {
 		return s.discoveryFits(ctx, a, comp)

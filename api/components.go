@@ -163,9 +163,11 @@ type projectJSON struct {
 	ComponentsListURL string `json:"components_list_url"`
 	RepositoryURL     string `json:"repository_url"`
 	StatisticsURL     string `json:"statistics_url"`
+	CategoriesURL     string `json:"categories_url"`
 	ChangesListURL    string `json:"changes_list_url"`
 	LanguagesURL      string `json:"languages_url"`
-	CreditsURL        string `json:"credits_url"` // the reference's, after labels_url (Tolk serves no labels_url yet)
+	LabelsURL         string `json:"labels_url"`
+	CreditsURL        string `json:"credits_url"`
 	TranslationReview bool   `json:"translation_review"`
 	SourceReview      bool   `json:"source_review"`
 	SetLanguageTeam   bool   `json:"set_language_team"`
@@ -189,8 +191,10 @@ func newProjectJSON(u edge.URLs, p *index.Project) projectJSON {
 		ComponentsListURL:  u.Project(p.Slug, "components"),
 		RepositoryURL:      u.Project(p.Slug, "repository"),
 		StatisticsURL:      u.Project(p.Slug, "statistics"),
+		CategoriesURL:      u.Project(p.Slug, "categories"),
 		ChangesListURL:     u.Project(p.Slug, "changes"),
 		LanguagesURL:       u.Project(p.Slug, "languages"),
+		LabelsURL:          u.Project(p.Slug, "labels"),
 		CreditsURL:         u.Project(p.Slug, "credits"),
 		TranslationReview:  p.TranslationReview,
 		SourceReview:       p.SourceReview,
@@ -293,11 +297,11 @@ func newSkippedFilesJSON(files []index.SkippedFile) []skippedFileJSON {
 // a repository of its own. The store rewrites a link when its target is
 // renamed, so the repo text names it.
 func linkedURL(u edge.URLs, c *index.Component) *string {
-	p, s, ok := index.LinkTarget(c.Repo)
+	p, path, s, ok := index.LinkTarget(c.Repo)
 	if c.LinkedID == 0 || !ok {
 		return nil
 	}
-	return ptr(u.Component(p, s, ""))
+	return ptr(u.Component(p, index.FullSlug(path, s), ""))
 }
 
 // newComponentJSON converts a component; source is its source language,

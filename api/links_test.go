@@ -83,4 +83,16 @@ func TestLinkedComponentThroughAPI(t *testing.T) {
 	if web := servertest.GetObject(t, e.srv.URL+"/api/components/demo/web/"); !strings.HasPrefix(web["repo"].(string), "file://") {
 		t.Errorf("web's repo after the refused cycle = %v", web["repo"])
 	}
+
+	// web moved into a category: other's link names the category path,
+	// as the reference's links do, and linked_component its URL.
+	r = servertest.DoJSON(t, "POST", e.srv.URL+"/api/categories/", admin, map[string]any{
+		"name": "Main", "slug": "main", "project": e.srv.URL + "/api/projects/demo/"})
+	wantResponse(t, "category", r, 201, "")
+	wantResponse(t, "move web", servertest.DoJSON(t, "PATCH", e.srv.URL+"/api/components/demo/web/", admin,
+		map[string]any{"category": servertest.Decode(t, r.Body)["url"]}), 200, "")
+	other = servertest.GetObject(t, e.srv.URL+"/api/components/demo/other/")
+	if other["repo"] != "weblate://demo/main/web" || other["linked_component"] != e.srv.URL+"/api/components/demo/main%2Fweb/" {
+		t.Errorf("after web moved into main: repo %v, linked_component %v", other["repo"], other["linked_component"])
+	}
 }

@@ -106,13 +106,24 @@ func TestProject(t *testing.T) {
 		"components_list_url": base + "/api/projects/demo/components/",
 		"repository_url":      base + "/api/projects/demo/repository/",
 		"statistics_url":      base + "/api/projects/demo/statistics/",
+		"categories_url":      base + "/api/projects/demo/categories/",
 		"changes_list_url":    base + "/api/projects/demo/changes/",
 		"languages_url":       base + "/api/projects/demo/languages/",
+		"labels_url":          base + "/api/projects/demo/labels/",
 		"credits_url":         base + "/api/projects/demo/credits/",
 		"set_language_team":   true, "enable_hooks": true, "translation_review": false,
 		"source_review": false, "instructions": "", "language_aliases": "",
 		"use_shared_tm": true, "contribute_shared_tm": true,
 	})
+	// The lists the project names are served: its categories and labels
+	// (none in the demo), paged as every list.
+	for _, field := range []string{"categories_url", "labels_url"} {
+		l := servertest.GetObject(t, p[field].(string))
+		servertest.CheckShape(t, field, l, servertest.Shape{"count": "int", "next": "null", "previous": "null", "results": "array"})
+		if servertest.Num(l["count"]) != "0" {
+			t.Errorf("GET %s = %v, want an empty list", field, l)
+		}
+	}
 	// The embedded project of a component is the same object.
 	comp := servertest.GetObject(t, base+"/api/components/demo/app/")
 	if fmt.Sprint(comp["project"]) != fmt.Sprint(p) {

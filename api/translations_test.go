@@ -18,8 +18,8 @@ var (
 	pluralShape  = servertest.Shape{"id": "int", "source": "int", "number": "int", "formula": "string", "type": "int"}
 	projectShape = servertest.Shape{
 		"name": "string", "slug": "string", "id": "int", "web": "string", "web_url": "url", "url": "url",
-		"components_list_url": "url", "repository_url": "url", "statistics_url": "url",
-		"changes_list_url": "url", "languages_url": "url", "credits_url": "url", "translation_review": "bool",
+		"components_list_url": "url", "repository_url": "url", "statistics_url": "url", "categories_url": "url",
+		"changes_list_url": "url", "languages_url": "url", "labels_url": "url", "credits_url": "url", "translation_review": "bool",
 		"source_review": "bool", "set_language_team": "bool", "instructions": "string",
 		"enable_hooks": "bool", "language_aliases": "string",
 		"use_shared_tm": "bool", "contribute_shared_tm": "bool",

@@ -83,7 +83,11 @@ type Format struct {
 	ZeroPlural bool
 	// Flags are the check flags every unit of the format has
 	// (reference §1.5: i18next's "i18next-interpolation", Android's
-	// "java-printf-format"), in the flag syntax.
+	// "java-printf-format"), in the flag syntax. "xml-text" says the
+	// format's strings are XML content (text escaped, inline elements
+	// kept: the XLIFF placeables variants), which the index reads to
+	// share strings only between formats that store text alike
+	// (docs/propagation.md).
 	Flags string
 }
 
@@ -103,14 +107,14 @@ var registry = []Format{
 	{Name: "po", Plurals: true, ContentType: "text/x-gettext-catalog", Extension: ".po"},
 	{Name: "po-mono", Monolingual: true, Plurals: true, ContentType: "text/x-gettext-catalog", Extension: ".po"},
 	{Name: "aresource", Monolingual: true, Plurals: true, ContentType: "application/xml", Extension: ".xml", Flags: "java-printf-format"},
-	{Name: "xliff", TemplateOptional: true, ContentType: "application/x-xliff+xml", Extension: ".xlf"},
+	{Name: "xliff", TemplateOptional: true, ContentType: "application/x-xliff+xml", Extension: ".xlf", Flags: "xml-text"},
 	// plainxliff and poxliff: the reference's XliffFormat ("XLIFF 1.2
 	// translation file", strings as text) and PoXliffFormat ("XLIFF 1.2
 	// with gettext extensions", plural groups), both read by the xliff
 	// codec; xliff is its RichXliffFormat.
 	{Name: "plainxliff", TemplateOptional: true, ContentType: "application/x-xliff+xml", Extension: ".xlf"},
-	{Name: "poxliff", TemplateOptional: true, Plurals: true, ContentType: "application/x-xliff+xml", Extension: ".xlf"},
-	{Name: "xliff2", TemplateOptional: true, ContentType: "application/x-xliff+xml", Extension: ".xlf"},
+	{Name: "poxliff", TemplateOptional: true, Plurals: true, ContentType: "application/x-xliff+xml", Extension: ".xlf", Flags: "xml-text"},
+	{Name: "xliff2", TemplateOptional: true, ContentType: "application/x-xliff+xml", Extension: ".xlf", Flags: "xml-text"},
 	{Name: "strings", Monolingual: true, ContentType: "text/plain", Extension: ".strings", Flags: "objc-format"},
 	{Name: "strings-utf8", Monolingual: true, ContentType: "text/plain", Extension: ".strings", Flags: "objc-format"},
 	{Name: "stringsdict", Monolingual: true, Plurals: true, ZeroPlural: true, ContentType: "application/xml", Extension: ".stringsdict", Flags: "objc-format"},

@@ -5,15 +5,11 @@ import (
 	"strings"
 )
 
-// The flag add-ons (the reference's weblate.flags.*): each marks the
-// strings an import creates as needing editing: in translations all of
-// them (target_edit), or those whose target is the source unchanged
-// (same_edit); in the template of a monolingual component whose
-// template is editable (edit_template, the reference's compat rule),
-// its new source strings not flagged read-only (source_edit: the
-// source-string review, source_review, then takes them on). They have
-// no configuration. As the reference, they are refused on components of
-// the formats that keep their own fuzzy flag (po, po-mono).
+// The flag add-ons (the reference's weblate.flags.*): each marks some
+// strings an import creates as needing editing: new source strings of a
+// template whose component lets them be edited (source_edit), all new
+// strings of translations (target_edit), or those whose target is the
+// source unchanged (same_edit). They have no configuration.
 const (
 	AddonFlagsSourceEdit = "weblate.flags.source_edit"
 	AddonFlagsTargetEdit = "weblate.flags.target_edit"
@@ -22,6 +18,7 @@ const (
 
 func init() {
 	AddonNames = append(AddonNames, AddonFlagsSourceEdit, AddonFlagsTargetEdit, AddonFlagsSameEdit)
+	noConfigAddons[AddonFlagsSourceEdit] = true
 }
 
 // FuzzyFormats are the file formats whose files mark strings needing
@@ -31,8 +28,6 @@ var FuzzyFormats = []string{"po", "po-mono"}
 
 // NewUnitFlags says which flag add-ons apply to a component's imports.
 type NewUnitFlags struct {
-	// SourceEdit is set only for a monolingual component with
-	// edit_template on (sync's flagAddons).
 	SourceEdit, TargetEdit, SameEdit bool
 }
 
@@ -41,11 +36,14 @@ func IsFlagAddon(name string) bool {
 	return name == AddonFlagsSourceEdit || name == AddonFlagsTargetEdit || name == AddonFlagsSameEdit
 }
 
-// Set turns on the add-on name's flag.
-func (f *NewUnitFlags) Set(name string) {
+// Set turns on the add-on name's flag for component c's imports.
+// source_edit applies only where c's template strings can be edited
+// (monolingual, edit_template on), as the reference's compat
+// (edit_template) says; a project's add-on skips the others.
+func (f *NewUnitFlags) Set(name string, c *Component) {
 	switch name {
 	case AddonFlagsSourceEdit:
-		f.SourceEdit = true
+		f.SourceEdit = f.SourceEdit || (c.IsMonolingual() && c.EditTemplate)
 	case AddonFlagsTargetEdit:
 		f.TargetEdit = true
 	case AddonFlagsSameEdit:
@@ -53,19 +51,20 @@ func (f *NewUnitFlags) Set(name string) {
 	}
 }
 
-// State is the state a new unit imported as in gets, in a source
-// translation or not: StateFuzzy where an add-on says so (for
-// translated, not read-only units, as the reference's unit_pre_create
-// hooks; a template's units come in as StateReadOnly, read-only by
-// their flag only), in's own otherwise.
-func (f NewUnitFlags) State(in ImportUnit, source bool) State {
-	if source {
-		if f.SourceEdit && in.State >= StateTranslated && !hasFlag(in.Flags, "read-only") {
-			return StateFuzzy
-		}
-		return in.State
+// State is the state a new unit imported as in gets: StateFuzzy where
+// an add-on says so, in's own otherwise. In a template (the source
+// translation of a monolingual component), source_edit marks the new
+// strings that are not flagged read-only and have text, which the
+// import reads as read-only (state 100, as every template string)
+// until someone edits them. In other translations, target_edit and
+// same_edit mark translated, not read-only units, as the reference's
+// unit_pre_create hooks. A bilingual source translation's strings are
+// never marked.
+func (f NewUnitFlags) State(in ImportUnit, source, template bool) State {
+	if template && f.SourceEdit && !hasFlag(in.Flags, "read-only") && !IsBlank(in.Target) {
+		return StateFuzzy
 	}
-	if in.State < StateTranslated || in.State == StateReadOnly {
+	if source || in.State < StateTranslated || in.State == StateReadOnly {
 		return in.State
 	}
 	switch {
@@ -75,6 +74,23 @@ func (f NewUnitFlags) State(in ImportUnit, source bool) State {
 		return StateFuzzy
 	}
 	return in.State
+}
+
+// FlagAddonMisfit is why a flag add-on cannot be installed on component
+// c, "" when it can: the reference's FlagBase.can_install refuses the
+// formats that say "needs editing" themselves (gettext's fuzzy flag),
+// and source_edit needs template strings that can be edited (its compat:
+// edit_template).
+func FlagAddonMisfit(name string, c *Component) string {
+	switch {
+	case !IsFlagAddon(name):
+		return ""
+	case slices.Contains(FuzzyFormats, c.FileFormat):
+		return "This add-on can not be installed on this component: its file format marks strings as needing editing itself."
+	case name == AddonFlagsSourceEdit && (!c.IsMonolingual() || !c.EditTemplate):
+		return "This add-on can not be installed on this component: it needs a monolingual base file that can be edited (edit_template)."
+	}
+	return ""
 }
 
 // hasFlag reports whether a comma-separated flag list names flag.

@@ -174,7 +174,7 @@ func (s *Service) DiscoverCreate(ctx context.Context, a index.Addon, c index.Com
 		comp.Name, comp.Slug, comp.Filemask = f.Name, f.Slug, f.Filemask
 		comp.Template, comp.NewBase, comp.FileFormat = f.Template, f.NewBase, a.Discovery.FileFormat
 		comp.LanguageRegex, comp.SourceLanguage = a.Discovery.LanguageRegex, c.SourceLanguage
-		comp.Repo, comp.Branch = "weblate://"+c.Project.Slug+"/"+c.Slug, ""
+		comp.Repo, comp.Branch = index.LinkTo(&c), ""
 		comp.LanguageCode, comp.PushOnCommit = c.LanguageCode, c.PushOnCommit
 		comp.DiscoveredBy = a.ID
 		saved, err := s.store.CreateComponent(ctx, comp, index.Actor{})

@@ -144,13 +144,13 @@ func (s *Service) checkTemplate(c index.Component, repo *vcs.Repo) error {
 // (index.LinkScheme): no clone, the files are checked in the parent's
 // checkout. The store judges the link again when it saves c.
 func (s *Service) checkLinked(ctx context.Context, c index.Component, mask *Filemask) error {
-	project, slug, ok := index.LinkTarget(c.Repo)
+	project, path, slug, ok := index.LinkTarget(c.Repo)
 	if !ok {
 		return index.FieldErr("repo", "invalid", index.MsgLinkInvalid)
 	}
 	parent, err := s.store.FindComponent(ctx, project, slug)
 	switch {
-	case errors.Is(err, index.ErrNotFound):
+	case errors.Is(err, index.ErrNotFound) || (err == nil && path != "" && path != parent.CategoryPath):
 		return index.FieldErr("repo", "invalid", index.MsgLinkInvalid)
 	case err != nil:
 		return err

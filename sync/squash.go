@@ -295,7 +295,7 @@ func flagAddons(ctx context.Context, jc *jobCache, c index.Component) (index.New
 	}
 	for _, a := range all {
 		if index.IsFlagAddon(a.Name) {
-			f.Set(a.Name)
+			f.Set(a.Name, &c)
 		}
 	}
 	// A project's source_edit skips the components it does not fit.

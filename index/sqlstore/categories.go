@@ -110,7 +110,7 @@ func (db *DB) UpdateCategory(ctx context.Context, id int64, update func(*index.C
 		if err != nil {
 			return err
 		}
-		projectID := k.ProjectID
+		projectID, before := k.ProjectID, k
 		if err := update(&k); err != nil {
 			return err
 		}
@@ -122,10 +122,48 @@ func (db *DB) UpdateCategory(ctx context.Context, id int64, update func(*index.C
 			nullID(k.CategoryID), k.Name, k.Slug, id); err != nil {
 			return err
 		}
-		saved, err = findCategoryTx(tx, id)
-		return err
+		if saved, err = findCategoryTx(tx, id); err != nil {
+			return err
+		}
+		if saved.Slug == before.Slug && saved.CategoryID == before.CategoryID {
+			return nil
+		}
+		// The links to the components below it name its path: rewrite
+		// them, as the reference's Category.save does.
+		return relinkCategory(tx, id)
 	})
 	return saved, err
+}
+
+// categoryComponents returns the components of category id and of the
+// categories below it, in id order.
+func categoryComponents(tx *Tx, id int64) ([]index.Component, error) {
+	ids, err := categoryTree(tx.queryer(), id)
+	if err != nil {
+		return nil, err
+	}
+	cond, args := idList(ids)
+	rows, err := tx.Query(`SELECT `+componentColumns+`
+		FROM components c JOIN projects p ON p.id = c.project_id WHERE c.category_id IN `+cond+` ORDER BY c.id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	return collectComponents(rows)
+}
+
+// relinkCategory rewrites the links to the components of category id
+// and of the categories below it (relinkComponents).
+func relinkCategory(tx *Tx, id int64) error {
+	comps, err := categoryComponents(tx, id)
+	if err != nil {
+		return err
+	}
+	for _, c := range comps {
+		if err := relinkComponents(tx, c); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // DeleteCategory removes a category with its subcategories and every
@@ -139,17 +177,8 @@ func (db *DB) DeleteCategory(ctx context.Context, id int64, by index.Actor) ([]i
 		if _, err := findCategoryTx(tx, id); err != nil {
 			return err
 		}
-		ids, err := categoryTree(tx.queryer(), id)
-		if err != nil {
-			return err
-		}
-		cond, args := idList(ids)
-		rows, err := tx.Query(`SELECT `+componentColumns+`
-			FROM components c JOIN projects p ON p.id = c.project_id WHERE c.category_id IN `+cond+` ORDER BY c.id`, args...)
-		if err != nil {
-			return err
-		}
-		if removed, err = collectComponents(rows); err != nil {
+		var err error
+		if removed, err = categoryComponents(tx, id); err != nil {
 			return err
 		}
 		for _, c := range removed {

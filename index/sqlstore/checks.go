@@ -59,6 +59,9 @@ type checkMarks struct {
 	// glossaries are the glossaries whose terms the write removed
 	// (removedChecked).
 	glossaries map[glossaryKey]bool
+	// leftGroups are the strings the write took out of their groups
+	// across components (inconsistentLeft).
+	leftGroups map[leftKey]bool
 }
 
 // recheck marks units whose checks may have changed; saved says an edit
@@ -238,6 +241,18 @@ func settleRound(tx *Tx, last bool) (map[int64]checkOutcome, error) {
 	if tx.db.noChecks {
 		return nil, nil // Options.NoChecks: measuring without them
 	}
+	if len(m.leftGroups) > 0 {
+		ids, err := leftPeers(tx, m.leftGroups)
+		if err != nil {
+			return nil, err
+		}
+		if len(ids) > 0 && m.units == nil {
+			m.units = map[int64]bool{}
+		}
+		for _, id := range ids {
+			m.units[id] = m.units[id] || false
+		}
+	}
 	if len(m.units)+len(m.translations)+len(m.sources)+len(m.created)+len(m.left)+len(m.glossaries) == 0 {
 		return nil, nil
 	}
@@ -344,8 +359,12 @@ type checkSettler struct {
 	// whole are the translations settled whole (loadTranslation);
 	// glossaries and follow what the settled units change for others
 	// (rechecks).
-	whole      map[int64]bool
-	last       bool // the second round (settleRound)
+	whole map[int64]bool
+	last  bool // the second round (settleRound)
+	// peerFollow are other components' units whose inconsistent row
+	// the settled units' groups disagree with (followInconsistent),
+	// settled in the second round, all of them: the counts must be exact.
+	peerFollow map[int64]bool
 	batch      bool // the daily pass: names carry the batch checks too (checks_daily.go)
 	glossaries map[glossaryKey]bool
 	follow     map[int64]bool
@@ -371,10 +390,16 @@ func (s *checkSettler) loadTranslation(id int64) error {
 	if err != nil {
 		return err
 	}
-	// An empty unit is read only when its history may fail translated.
-	if err := s.loadWith(existing, `SELECT `+checkedUnitColumns+` WHERE u.translation_id = ? AND (u.state != 0
+	// An empty unit is read only when its history may fail translated,
+	// or when other components share the translation's strings: it
+	// fails inconsistent against a translated one (inconsistent.go).
+	all, err := s.hasPeers(id)
+	if err != nil {
+		return err
+	}
+	if err := s.loadWith(existing, `SELECT `+checkedUnitColumns+` WHERE u.translation_id = ? AND (? = 1 OR u.state != 0
 		OR EXISTS (SELECT 1 FROM changes c WHERE c.unit_id = u.id AND c.action IN `+trackedActions+`))
-		ORDER BY u.id`, id); err != nil {
+		ORDER BY u.id`, id, boolInt(all)); err != nil {
 		return err
 	}
 	var stale []int64
@@ -394,6 +419,17 @@ func (s *checkSettler) loadTranslation(id int64) error {
 		return s.recheckEmptySuggested(id)
 	}
 	return nil
+}
+
+// hasPeers reports whether translation id's strings are compared with
+// other components' (peerTranslations).
+func (s *checkSettler) hasPeers(id int64) (bool, error) {
+	t, err := cachedTranslation(s.tx, id)
+	if err != nil {
+		return false, err
+	}
+	peers, err := peerTranslations(s.tx, &t)
+	return len(peers) > 0, err
 }
 
 // load reads the units query selects, with their check rows, and
@@ -612,6 +648,13 @@ func (s *checkSettler) settleCreated(job *createdChecks) error {
 		return err
 	}
 	s.noteGlossary(sc)
+	// inconsistent compares with other components' units, which the
+	// in-memory run cannot read: added here, from the units' strings
+	// (their contexts are known), and the other components' units it
+	// changes are settled in the second round (inconsistent.go).
+	if err := s.addInconsistent(job.units, job.names); err != nil {
+		return err
+	}
 	failing := map[int64]int{} // id_hash → index in job.units
 	for i, names := range job.names {
 		if len(names) > 0 {
@@ -1286,8 +1329,16 @@ func (db *DB) ComponentChecks(ctx context.Context, componentID int64) ([]index.C
 // over inline units is left to a background recheck (later; see
 // checks_recheck.go).
 func recheckComponent(tx *Tx, before, after index.Component, inline int) (later bool, err error) {
+	propagates := func(c index.Component) bool { return c.AllowTranslationPropagation && !c.IsGlossary }
+	if propagates(before) && (!propagates(after) || before.FileFormat != after.FileFormat) {
+		// Its strings leave the groups of the project's other
+		// components (inconsistent.go; a format may store text
+		// otherwise: storesMarkup).
+		tx.inconsistentLeft(after.ProjectID, after.ID, "")
+	}
 	if before.CheckFlags == after.CheckFlags && before.FileFormat == after.FileFormat &&
-		before.SourceLanguage == after.SourceLanguage && before.IsGlossary == after.IsGlossary {
+		before.SourceLanguage == after.SourceLanguage && before.IsGlossary == after.IsGlossary &&
+		propagates(before) == propagates(after) {
 		return false, nil
 	}
 	if now, err := recheckNow(tx, after.ID, inline); err != nil || !now {

@@ -277,6 +277,11 @@ func (s *checkSettler) rechecks() (bool, error) {
 			follow = append(follow, id)
 		}
 	}
+	for id := range s.peerFollow {
+		if !s.seen[id] && !s.follow[id] {
+			follow = append(follow, id)
+		}
+	}
 	if len(follow) > 0 {
 		tx.recheck(false, index.Actor{}, follow...)
 		marked = true

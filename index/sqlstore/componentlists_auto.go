@@ -62,21 +62,23 @@ func storeRules(tx *Tx, listID int64, before, rules []index.AutoAssign) error {
 	return nil
 }
 
-// autoAssign adds a component just created or renamed to every list
-// with a rule it matches (the reference checks every rule on each
-// component save). A rule that no longer compiles (written by an older
-// Tolk) is skipped.
-func autoAssign(tx *Tx, componentID int64) error {
-	var ps, cs string
-	if err := tx.QueryRow(`SELECT p.slug, c.slug FROM components c JOIN projects p ON p.id = c.project_id
-		WHERE c.id = ?`, componentID).Scan(&ps, &cs); err != nil {
-		return err
-	}
+// autoAssign adds components just created, renamed or moved, or whose
+// project was renamed, to every list with a rule they match: the
+// reference checks every rule on each component save, and on a project
+// save for each of its components (auto_project_componentlist). The
+// rules are read once for all of them. A rule that no longer compiles
+// (written by an older Tolk) is skipped. As the reference's, rules only
+// add: a component that stops matching stays in the list.
+func autoAssign(tx *Tx, componentIDs ...int64) error {
 	rows, err := tx.Query(`SELECT list_id, project_match, component_match FROM componentlist_rules ORDER BY list_id, position`)
 	if err != nil {
 		return err
 	}
-	var lists []int64
+	type rule struct {
+		list  int64
+		match func(p, c string) bool
+	}
+	var rules []rule
 	for rows.Next() {
 		var list int64
 		var a index.AutoAssign
@@ -84,17 +86,30 @@ func autoAssign(tx *Tx, componentID int64) error {
 			rows.Close()
 			return err
 		}
-		if m, err := a.Matcher(); err == nil && m(ps, cs) && !slices.Contains(lists, list) {
-			lists = append(lists, list)
+		if m, err := a.Matcher(); err == nil {
+			rules = append(rules, rule{list, m})
 		}
 	}
 	rows.Close()
-	if err := rows.Err(); err != nil {
+	if err := rows.Err(); err != nil || len(rules) == 0 {
 		return err
 	}
-	for _, list := range lists {
-		if err := listComponent(tx, list, componentID); err != nil {
+	for _, id := range componentIDs {
+		var ps, cs string
+		if err := tx.QueryRow(`SELECT p.slug, c.slug FROM components c JOIN projects p ON p.id = c.project_id
+			WHERE c.id = ?`, id).Scan(&ps, &cs); err != nil {
 			return err
+		}
+		var lists []int64
+		for _, r := range rules {
+			if !slices.Contains(lists, r.list) && r.match(ps, cs) {
+				lists = append(lists, r.list)
+			}
+		}
+		for _, list := range lists {
+			if err := listComponent(tx, list, id); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

@@ -9,7 +9,11 @@ import (
 )
 
 // resolveLink sets c.LinkedID from c.Repo: the id of the component a
-// weblate://project/component link names, 0 when Repo is no link. It
+// weblate://project/[category/…/]component link names, 0 when Repo is no
+// link, and rewrites c.Repo to the link with the target's category path
+// (index.LinkTo), as the reference's own links read, so that a bare slug
+// written for a component in categories is stored as the full form. A
+// category path that is not the target's names nothing. It
 // answers a *index.FieldError on "repo" for a link to nothing, to c
 // itself or to a linked component (the reference's three refusals), and
 // for a link from a component others link to (Tolk's: the reference
@@ -20,20 +24,22 @@ func resolveLink(tx *Tx, c *index.Component) error {
 	if !index.IsLink(c.Repo) {
 		return nil
 	}
-	project, slug, ok := index.LinkTarget(c.Repo)
+	project, path, slug, ok := index.LinkTarget(c.Repo)
 	if !ok {
 		return index.FieldErr("repo", "invalid", index.MsgLinkInvalid)
 	}
 	var target int64
 	var targetLinked sql.NullInt64
-	err := tx.QueryRow(`SELECT c.id, c.linked_id FROM components c JOIN projects p ON p.id = c.project_id
-		WHERE p.slug = ? AND c.slug = ?`, project, slug).Scan(&target, &targetLinked)
-	if errors.Is(err, sql.ErrNoRows) {
+	var targetPath sql.NullString
+	err := tx.QueryRow(`SELECT c.id, c.linked_id, `+categoryPathColumn+` FROM components c JOIN projects p ON p.id = c.project_id
+		WHERE p.slug = ? AND c.slug = ?`, project, slug).Scan(&target, &targetLinked, &targetPath)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && path != "" && path != targetPath.String) {
 		return index.FieldErr("repo", "invalid", index.MsgLinkInvalid)
 	}
 	if err != nil {
 		return err
 	}
+	c.Repo = index.LinkScheme + project + "/" + index.FullSlug(targetPath.String, slug)
 	var fe index.FieldError
 	switch {
 	case target == c.ID:
@@ -68,7 +74,9 @@ func setLinked(tx *Tx, id, linkedID int64) error {
 }
 
 // relinkComponents points the repo of the components linked to c at c's
-// slug after a rename, as the reference rewrites their links.
+// project, category path and slug (index.LinkTo) after a rename or move
+// of c, of one of its categories or of its project, as the reference
+// rewrites their links (Component, Category and Project save).
 func relinkComponents(tx *Tx, c index.Component) error {
 	rows, err := tx.Query(`SELECT id, settings FROM components WHERE linked_id = ?`, c.ID)
 	if err != nil {
@@ -93,7 +101,7 @@ func relinkComponents(tx *Tx, c index.Component) error {
 		if err != nil {
 			return err
 		}
-		l.Repo = index.LinkScheme + c.Project.Slug + "/" + c.Slug
+		l.Repo = index.LinkTo(&c)
 		body, err := componentSettings(l)
 		if err != nil {
 			return err
@@ -121,6 +129,7 @@ func removeComponent(tx *Tx, id, projectID int64, name string, by index.Actor) e
 	if err := dropComponentStats(tx, id); err != nil {
 		return err
 	}
+	tx.inconsistentLeft(projectID, id, "") // its strings leave their groups (inconsistent.go)
 	if _, err := tx.Exec(`DELETE FROM components WHERE id = ?`, id); err != nil {
 		return err
 	}

@@ -177,7 +177,8 @@ func (db *DB) UpdateComponent(ctx context.Context, id int64, update func(*index.
 				return err
 			}
 		}
-		if before.Slug != after.Slug {
+		if before.Slug != after.Slug || before.CategoryID != after.CategoryID {
+			// The links to it name its slug and category path.
 			if err := relinkComponents(tx, after); err != nil {
 				return err
 			}
@@ -317,6 +318,7 @@ func removeTranslation(tx *Tx, id int64, by index.Actor) (string, error) {
 	if err := dropTranslationStats(tx, id); err != nil {
 		return "", err
 	}
+	tx.inconsistentLeft(ids.projectID, ids.componentID, ids.languageCode)
 	if err := countBeforeDelete(tx); err != nil { // its units go by cascade
 		return "", err
 	}

@@ -314,7 +314,7 @@ func reconcileUnits(tx *Tx, imp index.TranslationImport, ids scopeIDs,
 			continue
 		}
 		if !ok {
-			in.State = imp.NewUnits.State(in, imp.IsSource)
+			in.State = imp.NewUnits.State(in, imp.IsSource, imp.IsTemplate)
 		}
 		if !imp.IsSource && index.NeedsSettling(in.State, in.Target) { // a plural with a hole is not translated
 			if format == nil {
@@ -342,7 +342,7 @@ func reconcileUnits(tx *Tx, imp index.TranslationImport, ids scopeIDs,
 				// as inserted.
 				*newUnits = append(*newUnits, checkedUnit{translationID: ids.translationID, hash: hash,
 					source: source, target: target, state: in.State, flags: in.Flags, sourceUnitID: sourceUnitID,
-					sourceUnit: sourceUnitID == 0, words: words, chars: chars})
+					sourceUnit: sourceUnitID == 0, words: words, chars: chars, context: in.Context, hasContext: true})
 				if err := insert.queue(row...); err != nil {
 					return err
 				}
@@ -424,6 +424,10 @@ func reconcileUnits(tx *Tx, imp index.TranslationImport, ids scopeIDs,
 		case !state.Fuzzy():
 			previous = ""
 		}
+		if !imp.IsSource && ex.source != source {
+			// The unit leaves its old string's group (inconsistent.go).
+			tx.inconsistentLeft(ids.projectID, ids.componentID, ids.languageCode)
+		}
 		if !imp.IsSource && ex.source != source && state == index.StateNeedsRewriting && ex.state != state {
 			// The history says why a string left its state (an approved
 			// one its approval): "Source string changed" (30), as a
@@ -487,6 +491,9 @@ func reconcileUnits(tx *Tx, imp index.TranslationImport, ids scopeIDs,
 		}
 	}
 	slices.SortFunc(gone, func(a, b *existingUnit) int { return cmp.Compare(a.id, b.id) })
+	if len(gone) > 0 && !imp.IsSource {
+		tx.inconsistentLeft(ids.projectID, ids.componentID, ids.languageCode)
+	}
 	if err := deleteUnits(tx, gone); err != nil {
 		return err
 	}
@@ -571,6 +578,13 @@ func removeOrphans(tx *Tx, translationID int64,
 	rows.Close()
 	if err := countBeforeDelete(tx); err != nil {
 		return 0, err
+	}
+	if len(orphans) > 0 {
+		ids, err := translationScope(tx, translationID)
+		if err != nil {
+			return 0, err
+		}
+		tx.inconsistentLeft(ids.projectID, ids.componentID, ids.languageCode)
 	}
 	for _, o := range orphans {
 		if _, err := tx.Exec(`DELETE FROM units WHERE id = ?`, o.id); err != nil {

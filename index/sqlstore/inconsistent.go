@@ -1,8 +1,10 @@
 package sqlstore
 
 import (
+	"cmp"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/tolk-project/tolk/checks"
 	"github.com/tolk-project/tolk/index"
@@ -19,16 +21,36 @@ import (
 // component, or whose components do not allow propagation, pays one
 // query per translation settled.
 //
-// An edit marks the same string's units elsewhere for a recheck
-// (propagate), whose outcome it may change. An import does not: the
-// reference recomputes project-wide in a batch after imports, Tolk not
-// yet, so a string changed upstream in one component updates the
-// others' inconsistent rows on their next edit.
+// The check settles project-wide in the write that changes a string,
+// whatever the write (an edit, an import, an upload, a removal), so the
+// counts of every component stay exact on both sides:
+//
+//   - An edit marks the same string's units elsewhere for a recheck
+//     (propagate). Any other unit settled in a write's first round (an
+//     import's, a pull's, a component recheck's) has the units sharing
+//     its string in the peers compared with the group it makes with
+//     them (followInconsistent, from the rows sameStrings already read);
+//     those whose stored inconsistent row disagrees with the group are
+//     settled in the second round (rechecks). A unit settled whole sees
+//     the whole group, so that round marks nothing more.
+//   - A unit that leaves a group (removed, its source changed, its
+//     translation or component removed, its component no longer
+//     allowing propagation or turned into a glossary) can only make the
+//     others consistent: the write marks the units of the project's
+//     other components in that language that hold an inconsistent row
+//     (inconsistentLeft), and settles them in its first round; they are
+//     few, as failing checks are, and found through checks_name.
+//
+// An empty unit fails the check against a translated one, as the
+// reference's (its check does not ignore untranslated strings): a
+// translation settled whole reads its empty units too when it has peers
+// (loadTranslation), which it skips otherwise.
 
 // peerTranslations returns the translations in t's language of the
-// other components of t's project that allow translation propagation,
-// by id; none when t's own component does not allow it, t is a source
-// or a glossary. Locked components are among them.
+// other components of t's project that allow translation propagation
+// and whose format stores text as t's does (storesMarkup), by id; none
+// when t's own component does not allow it, t is a source or a
+// glossary. Locked components are among them.
 func peerTranslations(tx *Tx, t *index.Translation) ([]index.Translation, error) {
 	if !t.Component.AllowTranslationPropagation || t.IsSource || t.Component.IsGlossary {
 		return nil, nil
@@ -37,17 +59,35 @@ func peerTranslations(tx *Tx, t *index.Translation) ([]index.Translation, error)
 	if err != nil {
 		return nil, err
 	}
+	markup := storesMarkup(tx, &t.Component)
 	var out []index.Translation
 	for _, id := range ids {
 		other, err := cachedTranslation(tx, id)
 		if err != nil {
 			return nil, err
 		}
-		if other.Component.AllowTranslationPropagation && !other.Component.IsGlossary {
+		if other.Component.AllowTranslationPropagation && !other.Component.IsGlossary &&
+			storesMarkup(tx, &other.Component) == markup {
 			out = append(out, other)
 		}
 	}
 	return out, nil
+}
+
+// storesMarkup reports whether c's format stores strings as XML content
+// (the format's flags hold "xml-text": the XLIFF placeables variants),
+// where a literal & is "&amp;". A string is shared (propagated,
+// compared by inconsistent) only between components whose formats store
+// text alike: a target "Sichern &amp; Beenden" saved in an XLIFF is the
+// text "Sichern & Beenden", and copying its bytes into a .strings file
+// would write "&amp;" there, which the reference does. Converting
+// between the two is exact only for strings without inline elements;
+// Tolk does not share across them at all (docs/propagation.md).
+func storesMarkup(tx *Tx, c *index.Component) bool {
+	if tx.db == nil || tx.db.formatFlags == nil {
+		return false
+	}
+	return index.HasFlag(tx.db.formatFlags(c.FileFormat), "xml-text")
 }
 
 // peerKey names the translations peerIDs reads: a language's in the
@@ -158,7 +198,9 @@ func sameStrings(tx *Tx, peers []index.Translation, strs [][2]string) (map[share
 func (s *checkSettler) addInconsistent(units []checkedUnit, names [][]string) error {
 	byTranslation := map[int64][]int{}
 	for i, u := range units {
-		if !u.sourceUnit && u.state != index.StateReadOnly {
+		// A read-only unit fails no check itself but is one of its
+		// string's group for the others (followInconsistent).
+		if !u.sourceUnit {
 			byTranslation[u.translationID] = append(byTranslation[u.translationID], i)
 		}
 	}
@@ -188,7 +230,11 @@ func (s *checkSettler) addInconsistent(units []checkedUnit, names [][]string) er
 		}
 		strs := make([][2]string, len(idx))
 		for k, i := range idx {
-			strs[k] = [2]string{units[i].source, contexts[units[i].id]}
+			c := contexts[units[i].id]
+			if units[i].hasContext { // a created translation's units have no id yet
+				c = units[i].context
+			}
+			strs[k] = [2]string{units[i].source, c}
 		}
 		found, err := sameStrings(s.tx, peers, strs)
 		if err != nil {
@@ -205,12 +251,157 @@ func (s *checkSettler) addInconsistent(units []checkedUnit, names [][]string) er
 		}
 		for k, i := range idx {
 			u := &units[i]
-			if checks.IsInconsistent(index.SplitPlural(u.target), u.state.Translated(), sc.flags, others[k]) {
+			if u.state != index.StateReadOnly &&
+				checks.IsInconsistent(index.SplitPlural(u.target), u.state.Translated(), sc.flags, others[k]) {
 				names[i] = append(names[i], checks.Inconsistent)
+			}
+		}
+		if !s.last {
+			if err := s.followInconsistent(units, idx, peers, strs, found); err != nil {
+				return err
 			}
 		}
 	}
 	return nil
+}
+
+// groupMember is a unit of a string's group across the components of a
+// project (followInconsistent).
+type groupMember struct {
+	id, translationID int64
+	target            []string
+	translated        bool
+	readOnly          bool
+}
+
+// followInconsistent marks for the second round the peers' units of
+// units[idx]'s strings whose inconsistent row disagrees with what the
+// string's group, as it now stands, says of them: the group is the
+// settled unit and the units sameStrings found (found), every one of
+// them the others' peer, so the answer is the one their own settling
+// would give. Units settled in this round are left: they saw the group
+// as it now is.
+func (s *checkSettler) followInconsistent(units []checkedUnit, idx []int, peers []index.Translation,
+	strs [][2]string, found map[sharedKey]sharedString) error {
+	groups := make([][]groupMember, 0, len(idx))
+	var candidates []int64
+	for k, i := range idx {
+		u := &units[i]
+		g := []groupMember{{id: u.id, translationID: u.translationID, target: index.SplitPlural(u.target),
+			translated: u.state.Translated(), readOnly: u.state == index.StateReadOnly}}
+		for p := range peers {
+			o, ok := found[sharedKey{peers[p].ID, sharedHash(&peers[p], strs[k])}]
+			if !ok {
+				continue
+			}
+			g = append(g, groupMember{id: o.id, translationID: peers[p].ID, target: index.SplitPlural(o.target),
+				translated: o.state.Translated(), readOnly: o.state == index.StateReadOnly})
+			if !s.seen[o.id] {
+				candidates = append(candidates, o.id)
+			}
+		}
+		if len(g) > 1 {
+			groups = append(groups, g)
+		}
+	}
+	if len(candidates) == 0 {
+		return nil
+	}
+	failing, err := unitsWithCheck(s.tx, candidates, checks.Inconsistent)
+	if err != nil {
+		return err
+	}
+	others := make([]checks.SameSource, 0, 8)
+	for _, g := range groups {
+		for j := 1; j < len(g); j++ {
+			m := &g[j]
+			if s.seen[m.id] {
+				continue
+			}
+			want := false
+			if !m.readOnly {
+				sc, err := s.scope(m.translationID)
+				if err != nil {
+					return err
+				}
+				others = others[:0]
+				for l := range g {
+					if l != j {
+						others = append(others, checks.SameSource{Target: g[l].target, Translated: g[l].translated})
+					}
+				}
+				want = !sc.glossary && !sc.isSource && checks.IsInconsistent(m.target, m.translated, sc.flags, others)
+			}
+			if want != failing[m.id] {
+				if s.peerFollow == nil {
+					s.peerFollow = map[int64]bool{}
+				}
+				s.peerFollow[m.id] = true
+			}
+		}
+	}
+	return nil
+}
+
+// unitsWithCheck returns which of ids hold a row of the check name,
+// dismissed or not.
+func unitsWithCheck(tx *Tx, ids []int64, name string) (map[int64]bool, error) {
+	out := map[int64]bool{}
+	ids = slices.Compact(slices.Sorted(slices.Values(ids)))
+	for chunk := range slices.Chunk(ids, maxInList) {
+		list, args := idList(chunk)
+		got, err := queryIDs(tx, `SELECT unit_id FROM checks WHERE name = ? AND unit_id IN `+list,
+			append([]any{name}, args...)...)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range got {
+			out[id] = true
+		}
+	}
+	return out, nil
+}
+
+// leftKey names the strings a write took out of their groups: those of
+// a language ("" for every one) in a component of a project.
+type leftKey struct {
+	project, component int64
+	language           string
+}
+
+// inconsistentLeft notes that units of a component left their strings'
+// groups (see the top of this file): settling marks the units of the
+// project's other components, in the language, holding an inconsistent
+// row (leftPeers).
+func (tx *Tx) inconsistentLeft(project, component int64, language string) {
+	if tx.checks.leftGroups == nil {
+		tx.checks.leftGroups = map[leftKey]bool{}
+	}
+	tx.checks.leftGroups[leftKey{project, component, language}] = true
+}
+
+// leftPeers returns the units inconsistentLeft's keys name.
+func leftPeers(tx *Tx, keys map[leftKey]bool) ([]int64, error) {
+	var out []int64
+	for _, k := range slices.SortedFunc(maps.Keys(keys), func(a, b leftKey) int {
+		return cmp.Or(cmp.Compare(a.project, b.project), cmp.Compare(a.component, b.component),
+			strings.Compare(a.language, b.language))
+	}) {
+		q := `SELECT k.unit_id FROM checks k JOIN units u ON u.id = k.unit_id
+			JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
+			WHERE k.name = ? AND c.project_id = ? AND c.id != ?`
+		args := []any{checks.Inconsistent, k.project, k.component}
+		if k.language != "" {
+			q += ` AND t.language_code = ?`
+			args = append(args, k.language)
+		}
+		ids, err := queryIDs(tx, q, args...)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ids...)
+	}
+	return out, nil
 }
 
 // unitContexts returns the contexts of units[idx] by id: those a

@@ -111,12 +111,15 @@ func (db *DB) UpdateProject(ctx context.Context, id int64, update func(*index.Pr
 		if err != nil {
 			return err
 		}
-		for _, c := range comps {
+		ids := make([]int64, len(comps))
+		for i, c := range comps {
 			if err := relinkComponents(tx, c); err != nil {
 				return err
 			}
+			ids[i] = c.ID
 		}
-		return nil
+		// Component lists' rules match the project's slug too.
+		return autoAssign(tx, ids...)
 	})
 	return before, after, err
 }

@@ -143,19 +143,7 @@ func TestInconsistentCheck(t *testing.T) {
 	f := mustWriteFixture(t)
 	ctx := context.Background()
 	web := f.twin(t, "web", true)
-	has := func(u index.Unit) bool {
-		t.Helper()
-		cs, err := f.db.UnitChecks(ctx, u.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, c := range cs {
-			if c.Name == "inconsistent" {
-				return true
-			}
-		}
-		return false
-	}
+	has := func(u index.Unit) bool { t.Helper(); return hasCheck(t, f.db, u, "inconsistent") }
 	edit := func(u index.Unit, target string) { f.translate(t, u, target) }
 	// An import does not compute it (see inconsistent.go); web/de k1
 	// is untranslated in both, which an edit of web's k0 settles.

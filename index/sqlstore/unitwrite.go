@@ -217,6 +217,8 @@ func (e *unitEditor) editTemplate(u *index.Unit, ed index.UnitEdit) error {
 		if err := de.setSource(d, ed.Target, state, previous); err != nil {
 			return err
 		}
+		// d leaves its old string's group (inconsistent.go).
+		de.tx.inconsistentLeft(de.ids.projectID, de.ids.componentID, de.ids.languageCode)
 		return de.change(index.ActionSourceChange, d.ID, newSource, string(details))
 	})
 }
@@ -505,6 +507,7 @@ func (e *unitEditor) remove(u *index.Unit) error {
 		return err
 	}
 	e.tx.forgetUnit(u.ID)
+	e.tx.inconsistentLeft(e.ids.projectID, e.ids.componentID, e.ids.languageCode)
 	if err := e.tx.removedChecked(u); err != nil {
 		return err
 	}
