@@ -50,7 +50,7 @@ func TestAddonsResource(t *testing.T) {
 			invalid([3]string{"configuration.event_filter", "invalid_choice", `"some" is not a valid choice.`})},
 		{"source_edit without edit_template", `{"name":"weblate.flags.source_edit","configuration":{}}`,
 			invalid([3]string{"name", "invalid",
-				"This add-on can not be installed on this component: it needs an editable monolingual base file (edit_template)."})},
+				"This add-on can not be installed on this component: it needs a monolingual base file that can be edited (edit_template)."})},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			wantResponse(t, tc.name, post(admin, "/api/components/demo/app/addons/", tc.body), 400, tc.want)
