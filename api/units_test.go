@@ -431,7 +431,6 @@ func TestUnitSearchErrors(t *testing.T) {
 		"id:abc":                      `invalid number \"abc\" for \"id\" at character 1.`,
 		`source:r"(?=x)"`:             `invalid regular expression \"(?=x)\" (error parsing regexp: invalid or unsupported Perl syntax: ` + "`(?=`" + `) at character 1.`,
 		"changed:[2019 to someday]":   `invalid date range changed:[2019 to someday] at character 1.`,
-		"is:automatically-translated": "is:automatically-translated is not supported yet at character 1.",
 	} {
 		want := `{"type":"validation_error","errors":[{"code":"invalid","detail":"Could not parse query string: ` +
 			detail + `","attr":"q"}]}`
