@@ -3,8 +3,6 @@ package sqlstore
 import (
 	"context"
 	"encoding/json"
-	"maps"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -33,74 +31,8 @@ const unitScanSameSource = `SELECT u.source, u.target, u.id, u.state, c.slug, c.
 // with its own costs). It also checks that the import linked every unit
 // to a source unit, the one case in which the two differ.
 func TestFindSameSourceMatchesUnitScan(t *testing.T) {
-	const dir = "../../../shared/corpus/jellyfin-web/src/strings/"
-	read := func(name string) map[string]string {
-		b, err := os.ReadFile(dir + name)
-		if err != nil {
-			t.Skipf("corpus: %v", err)
-		}
-		var m map[string]string
-		if err := json.Unmarshal(b, &m); err != nil {
-			t.Fatal(err)
-		}
-		return m
-	}
-	en, de, fr := read("en-us.json"), read("de.json"), read("fr.json")
-	keys := slices.Sorted(maps.Keys(en))
-
+	db, projectID, texts := mustSameSourceCorpus(t)
 	ctx := context.Background()
-	db, err := openFresh(t)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	p, _, err := db.SaveProject(ctx, index.Project{Name: "P", Slug: "p"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	// "web" holds every German string, "app" every other one and a key
-	// of its own per string, "tv" the French: the same texts under
-	// several components, languages and states.
-	for ci, slug := range []string{"web", "app", "tv"} {
-		c := mustTestComponent(t, db, p.ID, slug)
-		var src []index.ImportUnit
-		for i, k := range keys {
-			if slug == "app" {
-				k = "app." + k
-			}
-			if slug == "tv" && i%3 == 0 {
-				continue
-			}
-			src = append(src, index.ImportUnit{Context: k, Source: []string{en[strings.TrimPrefix(k, "app.")]},
-				Target: []string{en[strings.TrimPrefix(k, "app.")]}, State: index.StateReadOnly})
-		}
-		res, err := db.ImportTranslation(ctx, index.TranslationImport{ComponentID: c.ID, LanguageCode: "en",
-			Filename: "en.json", Revision: "1", IsSource: true, IsTemplate: true, Monolingual: true, Units: src})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, lang := range []string{"de", "fr"} {
-			targets := map[string]map[string]string{"de": de, "fr": fr}[lang]
-			var tr []index.ImportUnit
-			for i, su := range src {
-				target, state := "", index.StateEmpty
-				if tt := targets[strings.TrimPrefix(su.Context, "app.")]; tt != "" && (ci != 1 || i%2 == 0) {
-					target, state = tt, index.StateTranslated
-					if i%5 == 0 {
-						state = index.StateApproved
-					}
-				}
-				tr = append(tr, index.ImportUnit{Context: su.Context, Source: su.Source, Target: []string{target},
-					State: state})
-			}
-			if _, err := db.ImportTranslation(ctx, index.TranslationImport{ComponentID: c.ID, LanguageCode: lang,
-				Filename: lang + ".json", Revision: "1", Monolingual: true, SourceTranslationID: res.TranslationID,
-				Units: tr}); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-
 	var unlinked int
 	if err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM units WHERE source_unit_id IS NULL`).Scan(&unlinked); err != nil {
 		t.Fatal(err)
@@ -132,8 +64,6 @@ func TestFindSameSourceMatchesUnitScan(t *testing.T) {
 		}
 		return out
 	}
-	texts := slices.Compact(slices.Sorted(maps.Values(en)))
-	texts = append(texts, "Not a string of the corpus")
 	web, err := db.FindComponent(ctx, "p", "web")
 	if err != nil {
 		t.Fatal(err)
@@ -156,7 +86,7 @@ func TestFindSameSourceMatchesUnitScan(t *testing.T) {
 				for _, s := range chunk {
 					textArgs = append(textArgs, s)
 				}
-				filter := []any{p.ID, exclude, "en", lang, index.StateTranslated}
+				filter := []any{projectID, exclude, "en", lang, index.StateTranslated}
 				args = append(append(append(args, textArgs...), textArgs...), filter...)
 				got := rowsOf(sameSourceQuery(len(prefixes), len(chunk), false), args...)
 				marks := strings.Repeat("?, ", len(chunk)-1) + "?"
@@ -173,7 +103,7 @@ func TestFindSameSourceMatchesUnitScan(t *testing.T) {
 		t.Errorf("%d rows in all: the comparison found too little to mean anything", total)
 	}
 
-	plan := sameSourcePlan(t, db, texts[:50], p.ID, web.ID)
+	plan := sameSourcePlan(t, db, texts[:50], projectID, web.ID)
 	if !strings.Contains(plan, "units_source_prefix") {
 		t.Errorf("plan does not use units_source_prefix:\n%s", plan)
 	}
