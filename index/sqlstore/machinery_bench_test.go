@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"maps"
 	"os"
 	"slices"
@@ -91,6 +92,9 @@ func mustSameSourceCorpus(tb testing.TB) (*DB, int64, []string) {
 	return db, p.ID, append(texts, "Not a string of the corpus")
 }
 
+var analyzeSameSource = flag.Bool("analyze-same-source", true,
+	"BenchmarkFindSameSource: ANALYZE a PostgreSQL index before timing")
+
 // BenchmarkFindSameSource times the "others" lookup of automatic
 // translation on jellyfin-web as three components (mustSameSourceCorpus:
 // 5,189 source units, 15,567 units): every English text at once, from
@@ -107,6 +111,15 @@ func BenchmarkFindSameSource(b *testing.B) {
 	}
 	f := index.SameSourceFilter{ProjectID: projectID, ExcludeComponentID: web.ID, SourceLanguage: "en",
 		Language: "de", Sources: texts}
+	// PostgreSQL plans by its statistics, which autovacuum gathers soon
+	// after an import this size; the benchmark measures them gathered.
+	// Without them its plan may start from the translations' units
+	// instead (BENCHMARKS.md, "Session 6: import").
+	if *analyzeSameSource && db.dialect.name != "sqlite" {
+		if _, err := db.r.ExecContext(ctx, `ANALYZE`); err != nil {
+			b.Fatal(err)
+		}
+	}
 	b.ReportAllocs()
 	for b.Loop() {
 		got, err := db.FindSameSource(ctx, f)
