@@ -90,11 +90,16 @@ func (db *DB) UpdateMachinerySettings(ctx context.Context, projectID int64,
 // the project's other components in f.Language whose source text is one
 // of f.Sources, in the same source language, at most f.Limit per source
 // text, best state first. Sources are compared exactly, as the
-// reference's "weblate" service does. The lookup is driven by the units'
-// source prefix index (migration 0036: one indexed probe per text, SQLite
-// made to start from units by CROSS JOIN), so its cost follows the
-// matches, not the size of the project: automatic translation asks for
-// thousands of texts at once.
+// reference's "weblate" service does. The lookup finds the source units
+// with those texts through the source prefix index, which holds source
+// units only (migration 0064: one indexed probe per text, SQLite made to
+// start from them by CROSS JOIN), and reaches their translations through
+// units_source, so its cost follows the matches, not the size of the
+// project: automatic translation asks for thousands of texts at once.
+//
+// A translation unit is found through its source unit only. One linked
+// to no source unit is not found; Tolk makes none that way in use
+// (findSameSource says where units get their link).
 func (db *DB) FindSameSource(ctx context.Context, f index.SameSourceFilter) ([]index.SameSourceMatch, error) {
 	limit := f.Limit
 	if limit <= 0 {
@@ -119,36 +124,24 @@ func (db *DB) findSameSource(ctx context.Context, f index.SameSourceFilter, sour
 	per map[string]int, out *[]index.SameSourceMatch) error {
 	args := []any{}
 	prefixes := map[string]bool{}
-	var prefixMarks []string
 	for _, s := range sources {
 		p := prefix40(s)
 		if !prefixes[p] {
 			prefixes[p] = true
-			prefixMarks = append(prefixMarks, "?")
 			args = append(args, p)
 		}
 	}
-	marks := make([]string, len(sources))
-	for i, s := range sources {
-		marks[i] = "?"
-		args = append(args, s)
+	// The texts twice: the source units' and the translation units'.
+	for range 2 {
+		for _, s := range sources {
+			args = append(args, s)
+		}
 	}
 	args = append(args, f.ProjectID, f.ExcludeComponentID, f.SourceLanguage, f.Language, index.StateTranslated)
-	only := ""
 	if f.ComponentID != 0 {
-		only = " AND c.id = ?"
 		args = append(args, f.ComponentID)
 	}
-	rows, err := db.r.QueryContext(ctx, `SELECT u.source, u.target, u.id, u.state, c.slug, c.name
-		FROM units u
-		CROSS JOIN translations t
-		CROSS JOIN components c
-		WHERE substr(u.source, 1, 40) IN (`+strings.Join(prefixMarks, ", ")+`)
-			AND u.source IN (`+strings.Join(marks, ", ")+`)
-			AND t.id = u.translation_id AND c.id = t.component_id
-			AND c.project_id = ? AND c.id != ? AND c.source_language = ? AND t.language_code = ?
-			AND t.is_source = 0 AND u.state >= ?`+only+`
-		ORDER BY u.state DESC, u.id`, args...)
+	rows, err := db.r.QueryContext(ctx, sameSourceQuery(len(prefixes), len(sources), f.ComponentID != 0), args...)
 	if err != nil {
 		return formatError(err)
 	}
@@ -167,6 +160,51 @@ func (db *DB) findSameSource(ctx context.Context, f index.SameSourceFilter, sour
 		*out = append(*out, m)
 	}
 	return formatError(rows.Err())
+}
+
+// sameSourceQuery is findSameSource's statement for prefixes distinct
+// prefixes and texts texts, with the component filter when only.
+//
+// It starts from the source units s, through units_source_prefix: its
+// predicate, source_unit_id = id, is repeated word for word, which is
+// what lets both engines use a partial index (SQLite's planner matches
+// the term; PostgreSQL proves the predicate from it). Every translation
+// unit u of the same string follows through units_source. Before
+// migration 0064 the statement probed every unit by its prefix; what it
+// finds now differs only for a unit linked to no source unit
+// (source_unit_id NULL), which it no longer finds. Tolk links every unit
+// it makes: the import links a translation's units by id_hash to the
+// source translation's (import.go, reconcileUnits), and sync builds
+// each translation's units from the template (monolingual) or builds the
+// source translation from the union of the translations' units
+// (bilingual, sync/import.go); a unit added through the API is linked to
+// the one added to the source translation (AddUnit); a source unit is
+// linked to itself (linkSourceToItself, unitEditor.add). A translation
+// unit whose source unit is gone is deleted (removeOrphans).
+// TestFindSameSourceMatchesUnitScan checks the answers against a scan of
+// every unit on a corpus component.
+//
+// u.source is compared with the texts too, not with s.source: a
+// translation unit whose source text has not yet followed its source
+// unit's (a template edited, the translation not yet re-imported) is
+// found under its own text, as before, when that text was asked for.
+func sameSourceQuery(prefixes, texts int, only bool) string {
+	marks := func(n int) string { return strings.Repeat("?, ", n-1) + "?" }
+	q := `SELECT u.source, u.target, u.id, u.state, c.slug, c.name
+		FROM units s
+		CROSS JOIN units u
+		CROSS JOIN translations t
+		CROSS JOIN components c
+		WHERE substr(s.source, 1, 40) IN (` + marks(prefixes) + `) AND s.source_unit_id = s.id
+			AND s.source IN (` + marks(texts) + `)
+			AND u.source_unit_id = s.id AND u.source IN (` + marks(texts) + `)
+			AND t.id = u.translation_id AND c.id = t.component_id
+			AND c.project_id = ? AND c.id != ? AND c.source_language = ? AND t.language_code = ?
+			AND t.is_source = 0 AND u.state >= ?`
+	if only {
+		q += " AND c.id = ?"
+	}
+	return q + " ORDER BY u.state DESC, u.id"
 }
 
 // prefix40 is substr(s, 1, 40) as both engines compute it: the first 40
