@@ -422,15 +422,15 @@ func TestUnitSearchErrors(t *testing.T) {
 	srv, _ := servertest.DemoServer(t)
 	// Each message says where: the character (from 1) and the token.
 	for q, detail := range map[string]string{
-		"colour:red":                  `unknown search field \"colour\" at character 1.`,
-		"hello state:shiny":           `unknown state \"shiny\" at character 7.`,
-		`a "open`:                     "unterminated quote at character 3.",
-		"a OR":                        "missing term at character 5.",
-		"(a OR b":                     `unclosed \"(\" at character 1.`,
-		"a AND AND b":                 `unexpected operator \"AND\" at character 7.`,
-		"id:abc":                      `invalid number \"abc\" for \"id\" at character 1.`,
-		`source:r"(?=x)"`:             `invalid regular expression \"(?=x)\" (error parsing regexp: invalid or unsupported Perl syntax: ` + "`(?=`" + `) at character 1.`,
-		"changed:[2019 to someday]":   `invalid date range changed:[2019 to someday] at character 1.`,
+		"colour:red":                `unknown search field \"colour\" at character 1.`,
+		"hello state:shiny":         `unknown state \"shiny\" at character 7.`,
+		`a "open`:                   "unterminated quote at character 3.",
+		"a OR":                      "missing term at character 5.",
+		"(a OR b":                   `unclosed \"(\" at character 1.`,
+		"a AND AND b":               `unexpected operator \"AND\" at character 7.`,
+		"id:abc":                    `invalid number \"abc\" for \"id\" at character 1.`,
+		`source:r"(?=x)"`:           `invalid regular expression \"(?=x)\" (error parsing regexp: invalid or unsupported Perl syntax: ` + "`(?=`" + `) at character 1.`,
+		"changed:[2019 to someday]": `invalid date range changed:[2019 to someday] at character 1.`,
 	} {
 		want := `{"type":"validation_error","errors":[{"code":"invalid","detail":"Could not parse query string: ` +
 			detail + `","attr":"q"}]}`
