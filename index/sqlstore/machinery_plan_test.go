@@ -144,22 +144,5 @@ func sameSourcePlan(t *testing.T, db *DB, texts []string, projectID, excludeID i
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lines []string
-	for rows.Next() {
-		var detail string
-		dest := []any{&detail}
-		if len(cols) == 4 { // SQLite: id, parent, notused, detail
-			dest = []any{new(int), new(int), new(int), &detail}
-		}
-		if err := rows.Scan(dest...); err != nil {
-			t.Fatal(err)
-		}
-		lines = append(lines, detail)
-	}
-	return strings.Join(lines, "\n")
+	return planText(t, rows)
 }

@@ -574,6 +574,20 @@ func explain(t *testing.T, db *DB, query string, args ...any) (string, planTrait
 	if err != nil {
 		t.Fatalf("%s: %v", query, err)
 	}
+	plan := planText(t, rows)
+	if testengine.Engine() == testengine.Postgres {
+		// A Filter reads rows of the index only to throw them away.
+		seeks := !strings.Contains(plan, "Seq Scan") && !strings.Contains(plan, "Filter:")
+		return plan, planTraits{seeks: seeks, sortless: !strings.Contains(plan, "Sort")}
+	}
+	return plan, planTraits{seeks: strings.HasPrefix(plan, "SEARCH"), sortless: !strings.Contains(plan, "TEMP B-TREE")}
+}
+
+// planText is the plan an EXPLAIN (PostgreSQL) or EXPLAIN QUERY PLAN
+// (SQLite, whose rows carry the detail in their fourth column) answered,
+// a line per row.
+func planText(t *testing.T, rows *sql.Rows) string {
+	t.Helper()
 	defer rows.Close()
 	cols, err := rows.Columns()
 	if err != nil {
@@ -591,11 +605,8 @@ func explain(t *testing.T, db *DB, query string, args ...any) (string, planTrait
 		}
 		lines = append(lines, detail)
 	}
-	plan := strings.Join(lines, "\n")
-	if testengine.Engine() == testengine.Postgres {
-		// A Filter reads rows of the index only to throw them away.
-		seeks := !strings.Contains(plan, "Seq Scan") && !strings.Contains(plan, "Filter:")
-		return plan, planTraits{seeks: seeks, sortless: !strings.Contains(plan, "Sort")}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
 	}
-	return plan, planTraits{seeks: strings.HasPrefix(plan, "SEARCH"), sortless: !strings.Contains(plan, "TEMP B-TREE")}
+	return strings.Join(lines, "\n")
 }
