@@ -161,12 +161,8 @@ func catalog(de, fr string, bye bool) string {
 func TestStringCatalogPullKeepsLocalCommits(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	url, work := mustRepo(t, map[string]string{"L.xcstrings": catalog("Hallo", "Bonjour", false)})
-	e := mustEnvWith(t, tolksync.Options{Committer: vcs.Signature{Name: "Tolk Bot", Email: "bot@tolk.example"}})
-	c := index.DefaultComponent()
-	c.Name, c.Slug, c.Repo, c.Filemask, c.FileFormat, c.SourceLanguage = "cat", "cat", url, "L.xcstrings", "xcstrings", "en"
-	c = e.reconcile(t, c)[0]
-	ce := commitEnv{env: e, c: c, bare: strings.TrimPrefix(url, "file://"), work: work, ann: mustUser(t, e.db, "ann", "Ann Example")}
+	ce := mustCatalogEnv(t, map[string]string{"L.xcstrings": catalog("Hallo", "Bonjour", false)})
+	e, c := ce.env, ce.c
 	edit := func(lang, text string) {
 		t.Helper()
 		tr := mustTranslation(t, e, "cat", lang)
@@ -200,12 +196,8 @@ func TestStringCatalogPullKeepsLocalCommits(t *testing.T) {
 func TestStringCatalogTwoLanguagesOneWindow(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	url, work := mustRepo(t, map[string]string{"L.xcstrings": catalog("Hallo", "Bonjour", true)})
-	e := mustEnvWith(t, tolksync.Options{Committer: vcs.Signature{Name: "Tolk Bot", Email: "bot@tolk.example"}})
-	c := index.DefaultComponent()
-	c.Name, c.Slug, c.Repo, c.Filemask, c.FileFormat, c.SourceLanguage = "cat", "cat", url, "L.xcstrings", "xcstrings", "en"
-	c = e.reconcile(t, c)[0]
-	ce := commitEnv{env: e, c: c, bare: strings.TrimPrefix(url, "file://"), work: work, ann: mustUser(t, e.db, "ann", "Ann Example")}
+	ce := mustCatalogEnv(t, map[string]string{"L.xcstrings": catalog("Hallo", "Bonjour", true)})
+	e, c := ce.env, ce.c
 	by := index.UserActor(&ce.ann)
 	for _, lang := range []string{"it", "es"} {
 		if _, err := e.db.CreateTranslation(ctx, c.ID, lang, "L.xcstrings", by); err != nil {
@@ -274,12 +266,8 @@ func TestStringCatalogTwoLanguagesOneWindow(t *testing.T) {
 func TestStringCatalogPullKeepsAddedLanguages(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	url, work := mustRepo(t, map[string]string{"README": "catalog to come\n"})
-	e := mustEnvWith(t, tolksync.Options{Committer: vcs.Signature{Name: "Tolk Bot", Email: "bot@tolk.example"}})
-	c := index.DefaultComponent()
-	c.Name, c.Slug, c.Repo, c.Filemask, c.FileFormat, c.SourceLanguage = "cat", "cat", url, "L.xcstrings", "xcstrings", "en"
-	c = e.reconcile(t, c)[0]
-	ce := commitEnv{env: e, c: c, bare: strings.TrimPrefix(url, "file://"), work: work, ann: mustUser(t, e.db, "ann", "Ann Example")}
+	ce := mustCatalogEnv(t, map[string]string{"README": "catalog to come\n"})
+	e, c := ce.env, ce.c
 	by := index.UserActor(&ce.ann)
 	for _, lang := range []string{"de", "fr"} {
 		if _, err := e.db.CreateTranslation(ctx, c.ID, lang, "L.xcstrings", by); err != nil {
@@ -310,4 +298,17 @@ func TestStringCatalogPullKeepsAddedLanguages(t *testing.T) {
 		t.Errorf("pending files after the push: %+v %v", p, err)
 	}
 	indextest.CheckCounts(t, e.db)
+}
+
+// mustCatalogEnv is a component "cat" over one String Catalog,
+// L.xcstrings, in a repository holding files, with a committer and a
+// user ann to commit as.
+func mustCatalogEnv(t *testing.T, files map[string]string) commitEnv {
+	t.Helper()
+	url, work := mustRepo(t, files)
+	e := mustEnvWith(t, tolksync.Options{Committer: vcs.Signature{Name: "Tolk Bot", Email: "bot@tolk.example"}})
+	c := index.DefaultComponent()
+	c.Name, c.Slug, c.Repo, c.Filemask, c.FileFormat, c.SourceLanguage = "cat", "cat", url, "L.xcstrings", "xcstrings", "en"
+	c = e.reconcile(t, c)[0]
+	return commitEnv{env: e, c: c, bare: strings.TrimPrefix(url, "file://"), work: work, ann: mustUser(t, e.db, "ann", "Ann Example")}
 }
