@@ -97,11 +97,11 @@ func (s *Server) translationAdded(c index.Component) {
 // add-on; nil for a project's or an update (whose scope is the stored
 // one).
 func (s *Server) addonFits(ctx context.Context, a *index.Addon, comp *index.Component) error {
-	if comp != nil && index.NeedsTemplate(a.Name) && !comp.IsMonolingual() {
-		return index.FieldErr("name", "invalid",
-			"This add-on can not be installed on this component: it needs a monolingual base file (template).")
-	}
 	if comp != nil {
+		if index.NeedsTemplate(a.Name) && !comp.IsMonolingual() {
+			return index.FieldErr("name", "invalid",
+				"This add-on can not be installed on this component: it needs a monolingual base file (template).")
+		}
 		if msg := index.FlagAddonMisfit(a.Name, comp); msg != "" {
 			return index.FieldErr("name", "invalid", msg)
 		}

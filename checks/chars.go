@@ -217,7 +217,7 @@ const kashida = "\u0640\uFCF2\uFCF3\uFCF4\uFE71\uFE77\uFE79\uFE7B\uFE7D\uFE7F"
 // a word need a space, no-break space or narrow no-break space before
 // them. Entities such as &amp; are skipped.
 func punctuationSpacing(_, t, lang string) bool {
-	if !isLanguage(lang, "fr", "br") || strings.EqualFold(strings.ReplaceAll(lang, "-", "_"), "fr_CA") {
+	if !isLanguage(lang, "fr", "br") || isFrCA(lang) {
 		return false
 	}
 	r := []rune(stripEntities(t))

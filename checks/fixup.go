@@ -61,7 +61,7 @@ func Fixup(id string, u Unit) []Replacement {
 		}
 		return out
 	case "punctuation_spacing":
-		if !isLanguage(u.Language, "fr", "br") || u.Language == "fr_CA" {
+		if !isLanguage(u.Language, "fr", "br") || isFrCA(u.Language) {
 			return nil
 		}
 		// A wrong space becomes the right one, then a missing one is
@@ -106,9 +106,9 @@ func terminalFixup(id, src, lang string) []Replacement {
 		mark = ";"
 	case want == '?' && isLanguage(lang, "ar", "fa", "ur"):
 		mark = "؟"
-	case isLanguage(lang, "fr") && lang != "fr_CA" && want == ':':
+	case isLanguage(lang, "fr") && !isFrCA(lang) && want == ':':
 		mark = "\u00a0:"
-	case isLanguage(lang, "fr") && lang != "fr_CA" && want != '.':
+	case isLanguage(lang, "fr") && !isFrCA(lang) && want != '.':
 		mark = "\u202f" + mark
 	}
 	// The last character, unless it is white space or a mark, gets the

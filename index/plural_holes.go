@@ -35,7 +35,7 @@ func PluralHole(target []string) bool {
 // missing form as the "other" one (PluralFallback), an empty form is no
 // hole and s is returned as given.
 func SettleState(s State, target []string, format string) State {
-	if (s == StateTranslated || s == StateApproved) && PluralHole(target) && !PluralFallback(format) {
+	if NeedsSettling(s, target) && !PluralFallback(format) {
 		return StateFuzzy
 	}
 	return s

@@ -54,8 +54,8 @@ func (m memoryEngine) Translate(ctx context.Context, req Request) ([][]Translati
 		for _, mm := range list {
 			tr := Translation{Text: mm.Target, Quality: mm.Quality, Service: memoryService.Name,
 				Source: mm.Source, Origin: index.MemoryOriginDisplay(mm.MemoryEntry, req.ProjectID), ShowQuality: true}
-			if !mm.Imported && mm.ID%2 == 0 {
-				tr.UnitID = mm.ID / 2 // a unit's entry (index.MemoryEntry.ID)
+			if row, imported := index.SplitMemoryID(mm.ID); !mm.Imported && !imported {
+				tr.UnitID = row // a unit's entry
 			}
 			out[i] = append(out[i], tr)
 		}

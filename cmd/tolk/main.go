@@ -238,13 +238,14 @@ func (m *Main) Open(ctx context.Context) error {
 	}
 	// Automatic translations run over the same machine translation
 	// services as the API's; sync runs the add-on's through the runner.
+	httpOpts.Edge.Logger = log // before the broker, which logs through it
 	httpOpts.API.Machinery = httpOpts.broker(m.db)
 	m.auto = autotranslate.New(m.db, autotranslate.Options{Machinery: httpOpts.API.Machinery, Logger: log})
 	if m.sync, err = tolksync.New(m.db, langs, tolksync.Options{DataDir: m.Config.DataDir, Logger: log,
 		AutoTranslate:     m.auto,
 		Committer:         vcs.Signature{Name: m.Config.CommitterName, Email: m.Config.CommitterEmail},
 		SiteURL:           siteURL,
-		OnImportDone:      m.importDone,
+		OnImportDone:      m.metrics.importDone,
 		GitTimeouts:       gitTimeouts(m.Config.GitStallTimeout, m.Config.GitTimeout),
 		AllowPrivateRepos: m.Config.AllowPrivateRepos}); err != nil {
 		return err
@@ -284,7 +285,7 @@ func (m *Main) Open(ctx context.Context) error {
 	// checkouts and the formats know: repository status, committed files,
 	// the Git export, parsing uploads and rendering pending edits, and the
 	// git work of component writes.
-	httpOpts.Edge.Logger, httpOpts.Edge.Startup = log, m.sync
+	httpOpts.Edge.Startup = m.sync
 	httpOpts.API.Repositories, httpOpts.API.Files, httpOpts.API.Components = m.sync, m.sync, m.sync
 	httpOpts.API.Addons = m.sync
 	httpOpts.Web.Files = m.sync

@@ -24,13 +24,6 @@ func (m *serviceMetrics) importDone(_ index.Component, _ tolksync.ImportSummary,
 	m.ImportDone(took, err)
 }
 
-// importDone hears each component import (sync.Options.OnImportDone):
-// the metrics record it. (sync runs the automatic translation add-ons
-// an import triggers, through Options.AutoTranslate.)
-func (m *Main) importDone(c index.Component, sum tolksync.ImportSummary, took time.Duration, err error) {
-	m.metrics.importDone(c, sum, took, err)
-}
-
 // serveMetrics serves /metrics on its own listener, so that who may read
 // them is decided by where that address is reachable from, apart from
 // the API and its proxies.

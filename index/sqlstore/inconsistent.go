@@ -84,7 +84,7 @@ func peerTranslations(tx *Tx, t *index.Translation) ([]index.Translation, error)
 // between the two is exact only for strings without inline elements;
 // Tolk does not share across them at all (docs/propagation.md).
 func storesMarkup(tx *Tx, c *index.Component) bool {
-	if tx.db == nil || tx.db.formatFlags == nil {
+	if tx.db.formatFlags == nil {
 		return false
 	}
 	return index.HasFlag(tx.db.formatFlags(c.FileFormat), "xml-text")
