@@ -739,15 +739,17 @@ func (s *Server) saveUnit(c *gin.Context) {
 		return
 	}
 	u := s.edge.PageURLs(c)
-	next, err := s.nextAfterSave(c.Request.Context(), u.Translate(t.Component.Project.Slug, t.Component.FullSlug(), t.LanguageCode), &t, req)
+	base := u.Translate(t.Component.Project.Slug, t.Component.FullSlug(), t.LanguageCode)
+	if req.Zen && !isJSON { // back to the zen page, not the next string
+		c.Redirect(http.StatusSeeOther, zenAfterSave(base, req))
+		return
+	}
+	next, err := s.nextAfterSave(c.Request.Context(), base, &t, req)
 	if err != nil {
 		s.failSave(c, isJSON, err)
 		return
 	}
 	if !isJSON {
-		if req.Zen {
-			next = zenAfterSave(u.Translate(t.Component.Project.Slug, t.Component.FullSlug(), t.LanguageCode), req)
-		}
 		c.Redirect(http.StatusSeeOther, next)
 		return
 	}
