@@ -401,6 +401,26 @@ func reconcileUnits(tx *Tx, imp index.TranslationImport, ids scopeIDs,
 			}
 		}
 		switch {
+		case templateStateKept(imp, in, ex.state):
+			// A template's file says nothing of its strings' review
+			// (the import reads every one as read-only, 100): one the
+			// index holds edited, approved or marked under source
+			// review keeps that state while upstream holds its text,
+			// as the reference keeps a state no file stores. A text
+			// changed upstream is translated (20, "waiting for review"
+			// under source review): the reference's get_unit_state
+			// with string_changed drops both the approval and the
+			// needs-editing mark, as nobody reviewed the new text.
+			state = ex.state
+			switch {
+			case ex.source != source && index.IsBlank(in.Target):
+				state = index.StateEmpty
+			case ex.source != source:
+				state = index.StateTranslated
+			}
+			if !state.Fuzzy() {
+				previous = ""
+			}
 		case keep && !imp.IsSource && ex.source != source:
 			// The source moved under a pending translation: it is kept,
 			// and flagged for review against the new source.
@@ -603,4 +623,13 @@ func linkSourceToItself(tx *Tx, translationID int64) error {
 	_, err := tx.Exec(`UPDATE units SET source_unit_id = id
 		WHERE translation_id = ? AND source_unit_id IS DISTINCT FROM id`, translationID)
 	return err
+}
+
+// templateStateKept reports whether a template's string, in the file as
+// in, takes its state from the index (reconcileUnits): the file gives it
+// the template's read-only 100 without flagging it read-only, and the
+// index holds another state (an edit, a review, a needs-editing mark).
+func templateStateKept(imp index.TranslationImport, in index.ImportUnit, stored index.State) bool {
+	return imp.IsSource && imp.IsTemplate && in.State == index.StateReadOnly && stored != index.StateReadOnly &&
+		!index.HasFlag(in.Flags, "read-only")
 }
