@@ -91,7 +91,7 @@ func fillComponentLists(ctx context.Context, q queryer, lists []index.ComponentL
 	}
 	for chunk := range slices.Chunk(ids, maxInList) {
 		list, args := idList(chunk)
-		rows, err := q.QueryContext(ctx, `SELECT lc.list_id, `+componentColumns+` FROM componentlist_components lc
+		rows, err := q.QueryContext(ctx, `SELECT `+componentColumns+`, lc.list_id FROM componentlist_components lc
 			JOIN components c ON c.id = lc.component_id JOIN projects p ON p.id = c.project_id
 			WHERE lc.list_id IN `+list+` ORDER BY lc.list_id, c.id`, args...)
 		if err != nil {
@@ -99,7 +99,7 @@ func fillComponentLists(ctx context.Context, q queryer, lists []index.ComponentL
 		}
 		for rows.Next() {
 			var listID int64
-			c, err := scanComponent(prefixScan{rows, &listID})
+			c, err := scanComponent(scanExtra{rows, &listID})
 			if err != nil {
 				rows.Close()
 				return err
@@ -128,18 +128,6 @@ func fillComponentLists(ctx context.Context, q queryer, lists []index.ComponentL
 		}
 	}
 	return nil
-}
-
-// prefixScan scans a row into first, then the rest into what Scan is
-// given: for a scanner of a table's columns (scanComponent) below a
-// column of the query's own.
-type prefixScan struct {
-	rows  *sql.Rows
-	first any
-}
-
-func (p prefixScan) Scan(dest ...any) error {
-	return p.rows.Scan(append([]any{p.first}, dest...)...)
 }
 
 // closeRows closes rows and returns the error that ended their

@@ -35,7 +35,9 @@ func (db *DB) FindPassword(ctx context.Context, username string) (index.User, st
 	return u, hash, formatError(err)
 }
 
-// scanExtra scans a user's columns followed by more.
+// scanExtra scans a row into what Scan is given, then its last column
+// into extra: for a scanner of a table's columns (scanUser,
+// scanComponent) followed by a column of the query's own.
 type scanExtra struct {
 	s     interface{ Scan(...any) error }
 	extra any
