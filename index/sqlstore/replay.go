@@ -198,16 +198,8 @@ func (db *DB) replay(q queryer) (everything bool) {
 		return true
 	}
 	defer rows.Close()
-	var entries []logEntry
-	for rows.Next() {
-		var e logEntry
-		if err := rows.Scan(&e.seq, &e.deps); err != nil {
-			db.replayFailed(err)
-			return true
-		}
-		entries = append(entries, e)
-	}
-	if err := rows.Err(); err != nil {
+	entries, err := appendLog(nil, rows)
+	if err != nil {
 		db.replayFailed(err)
 		return true
 	}
@@ -234,15 +226,30 @@ func (db *DB) replayedTo() int64 {
 // scanLog is a queryLater read of replayQuery's rows into entries.
 func scanLog(entries *[]logEntry) func(pgx.Rows) error {
 	return func(rows pgx.Rows) error {
-		for rows.Next() {
-			var e logEntry
-			if err := rows.Scan(&e.seq, &e.deps); err != nil {
-				return err
-			}
-			*entries = append(*entries, e)
-		}
-		return rows.Err()
+		var err error
+		*entries, err = appendLog(*entries, rows)
+		return err
 	}
+}
+
+// logRows is what appendLog reads: database/sql's rows (replay) and
+// pgx's (scanLog) both are.
+type logRows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// appendLog appends the entries of replayQuery's rows to entries.
+func appendLog(entries []logEntry, rows logRows) ([]logEntry, error) {
+	for rows.Next() {
+		var e logEntry
+		if err := rows.Scan(&e.seq, &e.deps); err != nil {
+			return entries, err
+		}
+		entries = append(entries, e)
+	}
+	return entries, rows.Err()
 }
 
 // applyLog advances the write clock with the entries replayQuery read
