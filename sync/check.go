@@ -51,10 +51,7 @@ const (
 // a new component is cloned once; Close or a later check removes it if
 // no import comes.
 func (s *Service) CheckComponent(ctx context.Context, c index.Component) (index.Component, error) {
-	if err := CheckFilemask(c); err != nil {
-		return c, err
-	}
-	mask, err := componentMask(c)
+	mask, err := checkedMask(c)
 	if err != nil {
 		return c, err
 	}

@@ -102,14 +102,22 @@ func componentMask(c index.Component) (*Filemask, error) {
 // that file's path, without '*', any other a mask with one '*'. The
 // error is an *index.FieldError on "filemask" or "language_regex".
 func CheckFilemask(c index.Component) error {
-	if _, err := componentMask(c); err != nil {
+	_, err := checkedMask(c)
+	return err
+}
+
+// checkedMask is componentMask with CheckFilemask's errors: the mask a
+// check goes on with once it passes.
+func checkedMask(c index.Component) (*Filemask, error) {
+	f, err := componentMask(c)
+	if err != nil {
 		field := "filemask"
 		if errors.Is(err, errLanguageRegex) {
 			field = "language_regex"
 		}
-		return index.FieldErr(field, "invalid", err.Error())
+		return nil, index.FieldErr(field, "invalid", err.Error())
 	}
-	return nil
+	return f, nil
 }
 
 // oneFileCodec returns c's codec when c's format keeps every language
