@@ -313,3 +313,30 @@ func TestBounded(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestEnabledByAlias: every check an enable flag turns on is turned on
+// by each of the flag's other names too, through enabled (the
+// consistency and source checks' test) as through enabledSet (Run's),
+// and its ignore flag still wins.
+func TestEnabledByAlias(t *testing.T) {
+	on := make([]bool, len(registry))
+	for alias, name := range flagAliases {
+		n := 0
+		for i, c := range registry {
+			if c.Flag != name {
+				continue
+			}
+			n++
+			f := mustFlags(t, alias)
+			if !enabled(c, f) || !enabledSet(f, on)[i] {
+				t.Errorf("flag %q does not turn on %s (flag %q)", alias, c.ID, name)
+			}
+			if enabled(c, mustFlags(t, alias+", "+c.IgnoreFlag())) {
+				t.Errorf("%s is on under %q and %q", c.ID, alias, c.IgnoreFlag())
+			}
+		}
+		if n == 0 {
+			t.Errorf("alias %q names flag %q, which no check has", alias, name)
+		}
+	}
+}

@@ -201,13 +201,23 @@ func enabled(c Check, f Flags) bool {
 	if c.Default || (c.Flag != "" && f.Has(c.Flag)) {
 		return true
 	}
-	for alias, name := range flagAliases {
-		if name == c.Flag && f.Has(alias) {
+	for _, alias := range aliasesOf[c.Flag] {
+		if f.Has(alias) {
 			return true
 		}
 	}
 	return false
 }
+
+// aliasesOf lists the other names of each enable flag (flagAliases
+// turned round), so enabled looks up its check's flag once.
+var aliasesOf = func() map[string][]string {
+	m := map[string][]string{}
+	for alias, name := range flagAliases {
+		m[name] = append(m[name], alias)
+	}
+	return m
+}()
 
 // eachPair runs fn on each target form and the source form it pairs
 // with (sourceIndex), stopping at the first failure.
