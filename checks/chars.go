@@ -278,10 +278,22 @@ func isEntityName(n string) bool {
 	return true
 }
 
-// kabyleConfusables are the Greek and Turkish look-alikes of Kabyle
-// letters (γ Γ ε Ε ğ Ğ for ɣ Ɣ ɛ Ɛ ǧ Ǧ), Weblate's
-// KabyleCharactersCheck.confusable_to_standard.
-const kabyleConfusables = "\u03b3\u0393\u03b5\u0395\u011f\u011e"
+// kabyleStandard pairs the Greek and Turkish look-alikes of Kabyle
+// letters with the letters they stand for, Weblate's
+// KabyleCharactersCheck.confusable_to_standard: kabyle-characters finds
+// the first of each pair, its fixup (Fixup) writes the second.
+var kabyleStandard = [][2]string{
+	{"γ", "ɣ"}, {"Γ", "Ɣ"}, {"ε", "ɛ"}, {"Ε", "Ɛ"}, {"ğ", "ǧ"}, {"Ğ", "Ǧ"},
+}
+
+// kabyleConfusables are kabyleStandard's look-alikes in one string.
+var kabyleConfusables = func() string {
+	var b strings.Builder
+	for _, p := range kabyleStandard {
+		b.WriteString(p[0])
+	}
+	return b.String()
+}()
 
 // kabyleCharacters: a Kabyle translation uses a look-alike letter.
 func kabyleCharacters(_, t, lang string) bool {

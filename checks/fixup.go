@@ -80,12 +80,6 @@ func Fixup(id string, u Unit) []Replacement {
 	return nil
 }
 
-// kabyleStandard pairs the look-alikes kabyle-characters finds
-// (kabyleConfusables) with the Kabyle letters they stand for.
-var kabyleStandard = [][2]string{
-	{"γ", "ɣ"}, {"Γ", "Ɣ"}, {"ε", "ɛ"}, {"Ε", "Ɛ"}, {"ğ", "ǧ"}, {"Ğ", "Ǧ"},
-}
-
 // terminalMarks are the characters any of the end checks reads as a
 // final mark; a target ending with one is left alone (replacing one mark
 // by another is the translator's call).
