@@ -27,7 +27,7 @@
 //   - autofix.go: Autofix and Fixers, Weblate's AUTOFIX_LIST without
 //     BleachHTML (trailing whitespace, ellipsis, zero-width space, control
 //     characters, Devanagari danda, French punctuation spacing).
-//   - fixup.go: Fixup and ApplyFixup, the reference's "Fix string"
+//   - fixup.go: Fixup, the reference's "Fix string"
 //     replacements for a failing check (get_fixup), which the editor's
 //     script applies on request.
 //   - bounds.go: the size bounds. Every check is linear; the regexp-heavy

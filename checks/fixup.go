@@ -23,8 +23,9 @@ import (
 //
 // Patterns are written in the common subset of RE2 (Go) and JavaScript
 // regular expressions — no look-around, no \u escapes (characters are
-// written literally) — and replacements use JavaScript's "$1"; ApplyFixup
-// applies them as the script does, for tests and callers without it.
+// written literally) — and replacements use JavaScript's "$1". The
+// editor's script applies them (TestBrowserWorkspace presses the
+// button); this package's tests apply them as it does (applyFixup).
 
 // Replacement is one replacement of a fixup: every match of Pattern (the
 // first only unless Flags holds "g") becomes With.
@@ -109,27 +110,3 @@ func terminalFixup(id, src, lang string) []Replacement {
 	// mark after it.
 	return []Replacement{{"([^\\s" + regexp.QuoteMeta(terminalMarks) + "])$", "$1" + mark, "u"}}
 }
-
-// ApplyFixup applies rs to s in order, as the editor's script does with
-// String.prototype.replace. A pattern that does not compile is skipped.
-func ApplyFixup(s string, rs []Replacement) string {
-	for _, r := range rs {
-		re, err := regexp.Compile(r.Pattern)
-		if err != nil {
-			continue
-		}
-		with := jsReplacement.ReplaceAllString(r.With, "$${$1}")
-		if strings.Contains(r.Flags, "g") {
-			s = re.ReplaceAllString(s, with)
-			continue
-		}
-		if m := re.FindStringSubmatchIndex(s); m != nil {
-			s = s[:m[0]] + string(re.ExpandString(nil, with, s, m)) + s[m[1]:]
-		}
-	}
-	return s
-}
-
-// jsReplacement finds JavaScript's "$1" group references, which Go
-// writes "${1}" (Go reads "$1x" as a group named "1x").
-var jsReplacement = regexp.MustCompile(`\$(\d)`)

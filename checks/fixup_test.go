@@ -3,6 +3,7 @@ package checks
 import (
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -44,7 +45,7 @@ func TestFixups(t *testing.T) {
 			t.Errorf("%s: no fixup", tt.id)
 			continue
 		}
-		got := ApplyFixup(tt.tgt, rs)
+		got := applyFixup(tt.tgt, rs)
 		if got != tt.want {
 			t.Errorf("%s: fixed %q → %q, want %q", tt.id, tt.tgt, got, tt.want)
 		}
@@ -62,7 +63,7 @@ func TestFixups(t *testing.T) {
 	}
 	// A target ending with another mark is left to the translator; the
 	// checks without a fixup offer none.
-	if rs := Fixup("end_stop", Unit{Source: []string{"Save."}, Target: []string{"Sichern!"}, Language: "de"}); ApplyFixup("Sichern!", rs) != "Sichern!" {
+	if rs := Fixup("end_stop", Unit{Source: []string{"Save."}, Target: []string{"Sichern!"}, Language: "de"}); applyFixup("Sichern!", rs) != "Sichern!" {
 		t.Error("end_stop's fixup replaced another mark")
 	}
 	for _, id := range []string{"same", "c_format", "plurals", "end_ellipsis"} {
@@ -71,12 +72,36 @@ func TestFixups(t *testing.T) {
 		}
 	}
 	// Without g only the first match is replaced, as in JavaScript.
-	if got := ApplyFixup("a a a", []Replacement{{"a", "b", "u"}}); got != "b a a" {
+	if got := applyFixup("a a a", []Replacement{{"a", "b", "u"}}); got != "b a a" {
 		t.Errorf("first-match replace = %q", got)
 	}
-	if got := ApplyFixup("ab", []Replacement{{"(a)(b)", "$2$1x", "g"}}); got != "bax" {
+	if got := applyFixup("ab", []Replacement{{"(a)(b)", "$2$1x", "g"}}); got != "bax" {
 		t.Errorf("group references = %q", got)
 	}
 }
 
 var jsUnsafe = regexp.MustCompile(`\(\?[<=!P]|\\[ux]|\\p\{`)
+
+// applyFixup applies rs to s in order, as the editor's script does with
+// String.prototype.replace. A pattern that does not compile is skipped.
+func applyFixup(s string, rs []Replacement) string {
+	for _, r := range rs {
+		re, err := regexp.Compile(r.Pattern)
+		if err != nil {
+			continue
+		}
+		with := jsReplacement.ReplaceAllString(r.With, "$${$1}")
+		if strings.Contains(r.Flags, "g") {
+			s = re.ReplaceAllString(s, with)
+			continue
+		}
+		if m := re.FindStringSubmatchIndex(s); m != nil {
+			s = s[:m[0]] + string(re.ExpandString(nil, with, s, m)) + s[m[1]:]
+		}
+	}
+	return s
+}
+
+// jsReplacement finds JavaScript's "$1" group references, which Go
+// writes "${1}" (Go reads "$1x" as a group named "1x").
+var jsReplacement = regexp.MustCompile(`\$(\d)`)

@@ -5,6 +5,7 @@ import (
 	"html"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,8 +15,8 @@ import (
 var fixupRE = regexp.MustCompile(`<li class="failing" data-check="([^"]+)">.*?<button type="button" class="fixup" data-fixup="([^"]*)"`)
 
 // TestEditorFixString: a failing check with a fixup shows "Fix string"
-// carrying the fixup's replacements, which fix the saved text when
-// applied as the script applies them; a check without one shows no
+// carrying checks.Fixup's replacements for the saved text; a check
+// without one shows no
 // button; a visitor, who may not edit, sees none.
 func TestEditorFixString(t *testing.T) {
 	srv, _ := shopServer(t)
@@ -36,8 +37,11 @@ func TestEditorFixString(t *testing.T) {
 	if err := json.Unmarshal([]byte(html.UnescapeString(m[2])), &rs); err != nil || len(rs) == 0 {
 		t.Fatalf("the button's fixup %q: %v", m[2], err)
 	}
-	if got := checks.ApplyFixup(saved, rs); got != "Auf Wiedersehen und tschüss" {
-		t.Errorf("the fixup makes %q", got)
+	// The button carries the server's fixup for the saved text (the
+	// script applying it is TestBrowserWorkspace's).
+	want := checks.Fixup("double_space", checks.Unit{Target: []string{saved}, Language: "de"})
+	if !slices.Equal(rs, want) {
+		t.Errorf("the button's fixup is %+v, want %+v", rs, want)
 	}
 	if !strings.Contains(body, `<span class="fixup-status" role="status"></span>`) {
 		t.Error("the button has no status for what it did")
