@@ -251,16 +251,27 @@ func (s *Service) autoTranslate(ctx context.Context, a index.Addon, c index.Comp
 	return err
 }
 
-// queueAutoTranslate runs the automatic translation add-ons todo on c in
-// the background, one after another; a failure is an alert on c. A run
-// asked for while one of c's is under way follows it once (inBackground),
-// with the add-ons the first asked for.
+// queueAutoTranslate runs the automatic translation add-ons covering c
+// in the background, one after another, when todo (those the trigger
+// found) holds any; a failure is an alert on c. Each run reads the
+// add-ons as installed when it starts: a run asked for while one of c's
+// is under way follows it once (inBackground) and must run the add-ons
+// installed or reconfigured since the first was asked for, not the
+// first's list.
 func (s *Service) queueAutoTranslate(todo []index.Addon, c index.Component) {
 	if s.opts.AutoTranslate == nil || len(todo) == 0 {
 		return
 	}
 	s.inBackground("autotranslate:"+strconv.FormatInt(c.ID, 10), func(ctx context.Context) {
-		for _, a := range todo {
+		all, err := s.store.FindAddons(ctx, index.AddonFilter{ProjectID: c.ProjectID})
+		if err != nil {
+			s.addonAlert(ctx, index.AddonAutoTranslate, c, err)
+			return
+		}
+		for _, a := range all {
+			if a.Name != index.AddonAutoTranslate || !a.Covers(c.ProjectID, c.ID) {
+				continue
+			}
 			if err := s.autoTranslate(ctx, a, c); err != nil {
 				s.addonAlert(ctx, a.Name, c, err)
 			}
