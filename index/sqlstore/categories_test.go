@@ -247,11 +247,7 @@ func TestDeleteCategoryTakesLinkedComponents(t *testing.T) {
 	pid := f.comp.ProjectID
 	top, sub := f.mustCategoryTree(t)
 	f.moveTo(t, top.ID)
-	other, _, err := f.db.SaveProject(ctx, index.Project{Name: "Other", Slug: "other"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	outside := f.mustLinked(t, other.ID, 0, "outside")
+	other, outside := f.mustLinkedOutside(t)
 	inside := f.mustLinked(t, pid, sub.ID, "inside")
 	if s, err := f.db.ProjectStats(ctx, other.ID); err != nil || s.Total == 0 {
 		t.Fatalf("other project's statistics before = %+v, %v", s, err)
@@ -288,11 +284,7 @@ func TestDeleteCategoryTakesLinkedComponents(t *testing.T) {
 func TestDeleteProjectTakesLinkedComponents(t *testing.T) {
 	f := mustWriteFixture(t)
 	ctx := context.Background()
-	other, _, err := f.db.SaveProject(ctx, index.Project{Name: "Other", Slug: "other"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := f.mustLinked(t, other.ID, 0, "outside")
+	other, c := f.mustLinkedOutside(t)
 	if _, err := f.db.DeleteProject(ctx, f.comp.ProjectID); err != nil {
 		t.Fatal(err)
 	}
@@ -329,6 +321,17 @@ func (f *writeFixture) mustLinked(t *testing.T, projectID, category int64, slug 
 		t.Fatal(err)
 	}
 	return c
+}
+
+// mustLinkedOutside creates project "other" and, at its top level, a
+// component "outside" linked to the fixture's (mustLinked).
+func (f *writeFixture) mustLinkedOutside(t *testing.T) (index.Project, index.Component) {
+	t.Helper()
+	other, _, err := f.db.SaveProject(context.Background(), index.Project{Name: "Other", Slug: "other"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return other, f.mustLinked(t, other.ID, 0, "outside")
 }
 
 // mustCategoryTree creates the categories main and main/docs in the
@@ -370,11 +373,7 @@ func checkAllCounts(t *testing.T, db *DB) {
 func TestRenameProjectRelinksComponents(t *testing.T) {
 	f := mustWriteFixture(t)
 	ctx := context.Background()
-	other, _, err := f.db.SaveProject(ctx, index.Project{Name: "Other", Slug: "other"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := f.mustLinked(t, other.ID, 0, "outside")
+	_, c := f.mustLinkedOutside(t)
 	if _, _, err := f.db.UpdateProject(ctx, f.comp.ProjectID, func(p *index.Project) error {
 		p.Slug = "renamed"
 		return nil
