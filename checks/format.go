@@ -283,6 +283,11 @@ func (p printfSpec) spec(s string, j int) (string, int, bool) {
 		}
 		j++ // date/time suffix
 	}
+	if key := s[start:j]; !p.php && strings.IndexByte(key, '\'') >= 0 {
+		// C's ' flag groups thousands the locale's way: a translation
+		// may add or drop it (the reference's cleanup_string).
+		return strings.ReplaceAll(key, "'", ""), j, true
+	}
 	return s[start:j], j, true
 }
 

@@ -34,6 +34,11 @@ func TestFormatChecks(t *testing.T) {
 		{"c_format", "%ld bytes", "%d octets", true},
 		{"c_format", "%s and %s", "%s", true},
 		{"c_format", "%lld items", "%lld éléments", false},
+		// The reference's test_locale_delimiter: the ' flag is the
+		// locale's grouping, a translator's choice.
+		{"c_format", "lines: %6.3f", "radky: %'6.3f", false},
+		{"c_format", "%'d files", "%d fichiers", false},
+		{"c_format", "%'d files", "%'s fichiers", true},
 		// objc_format (Apple .strings)
 		{"objc_format", "Follow %@", "Folgen %@", false},
 		{"objc_format", "%@ followed %@", "%2$@ folgte %1$@", false},
