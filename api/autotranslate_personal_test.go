@@ -27,35 +27,15 @@ func TestAutoTranslateNarrowedTokenNoPersonalMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	other := servertest.MustProject(t, e.DB, index.Project{Name: "Other", Slug: "other"})
-	for _, id := range []int64{demo.ID, other.ID} {
-		if err := e.DB.SetProjectMemorySharing(ctx, id, false, false); err != nil {
-			t.Fatal(err)
-		}
+	if err := e.DB.SetProjectMemorySharing(ctx, demo.ID, false, false); err != nil {
+		t.Fatal(err)
 	}
-	c := index.DefaultComponent()
-	c.ProjectID, c.Name, c.Slug, c.Filemask, c.Template = other.ID, "Site", "site", "*.json", "en.json"
-	c = servertest.MustComponent(t, e.DB, c)
-	src := servertest.MustImport(t, e.DB, index.TranslationImport{ComponentID: c.ID, LanguageCode: "en",
-		Filename: "en.json", Revision: "s1", IsSource: true, IsTemplate: true, Monolingual: true,
-		Units: []index.ImportUnit{servertest.Unit("about", "About this app", "About this app", index.StateReadOnly)}})
-	de := servertest.MustImport(t, e.DB, index.TranslationImport{ComponentID: c.ID, LanguageCode: "de",
-		Filename: "de.json", Revision: "t1", Monolingual: true, SourceTranslationID: src,
-		Units: []index.ImportUnit{servertest.Unit("about", "About this app", "", index.StateEmpty)}})
 	auto, err := e.DB.FindUser(ctx, "auto")
 	if err != nil {
 		t.Fatal(err)
 	}
+	other := servertest.MustPersonalTranslation(t, e.DB, "other", "de", "about", "About this app", "Über diese App", auto)
 	if err := e.DB.AddGrant(ctx, index.Grant{UserID: auto.ID, Role: "Translate", ProjectID: other.ID}); err != nil {
-		t.Fatal(err)
-	}
-	units, _, err := e.DB.FindUnits(ctx, index.UnitFilter{TranslationID: de, Page: index.Page{Number: 1, Size: 10}})
-	if err != nil || len(units) != 1 {
-		t.Fatalf("other/site/de units = %v, %v", units, err)
-	}
-	if _, err := e.DB.UpdateUnit(ctx, units[0].ID, index.UserActor(&auto), func(index.Unit, index.Translation) (index.UnitUpdate, error) {
-		return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{"Über diese App"}, State: index.StateTranslated}}, nil
-	}); err != nil {
 		t.Fatal(err)
 	}
 	secret := index.NewToken(index.UserTokenPrefix)

@@ -306,34 +306,11 @@ func TestMachineryMemory(t *testing.T) {
 	// shares nothing answers her, named as the reference names it, and
 	// not adam.
 	ctx := context.Background()
-	otra := servertest.MustProject(t, e.DB, index.Project{Name: "Otra", Slug: "otra"})
-	if err := e.DB.SetProjectMemorySharing(ctx, otra.ID, false, false); err != nil {
-		t.Fatal(err)
-	}
-	c := index.DefaultComponent()
-	c.ProjectID, c.Name, c.Slug, c.Filemask, c.Template = otra.ID, "App", "app", "*.json", "en.json"
-	c = servertest.MustComponent(t, e.DB, c)
-	srcID := servertest.MustImport(t, e.DB, index.TranslationImport{ComponentID: c.ID, LanguageCode: "en",
-		Filename: "en.json", Revision: "s", IsSource: true, IsTemplate: true, Monolingual: true,
-		Units: []index.ImportUnit{servertest.Unit("nf", "The page was not found.", "The page was not found.", index.StateReadOnly)}})
-	trID := servertest.MustImport(t, e.DB, index.TranslationImport{ComponentID: c.ID, LanguageCode: "es",
-		Filename: "es.json", Revision: "e", Monolingual: true, SourceTranslationID: srcID,
-		Units: []index.ImportUnit{servertest.Unit("nf", "The page was not found.", "", index.StateEmpty)}})
 	anna, err := e.DB.FindUser(ctx, "anna")
 	if err != nil {
 		t.Fatal(err)
 	}
-	id, err := e.DB.FindUnitIDByHash(ctx, trID, index.IDHash(true, nil, "nf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := e.DB.UpdateUnit(ctx, id, index.Actor{UserID: anna.ID, AuthorID: anna.ID},
-		func(index.Unit, index.Translation) (index.UnitUpdate, error) {
-			return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{"No se encontró la página."},
-				State: index.StateTranslated}}, nil
-		}); err != nil {
-		t.Fatal(err)
-	}
+	servertest.MustPersonalTranslation(t, e.DB, "otra", "es", "nf", "The page was not found.", "No se encontró la página.", anna)
 	r, body = e.suggest(t, "weblate-translation-memory", "ui/missing", e.Auth["anna"])
 	if list, _ := body["translations"].([]any); r.Status != 200 || len(list) != 1 ||
 		list[0].(map[string]any)["origin"] != "Personal: otra/app" || list[0].(map[string]any)["text"] != "No se encontró la página." {
