@@ -588,9 +588,28 @@ func sameRefs(a, b []flRef) bool {
 	return true
 }
 
+// fluentTerm reports whether u is a Fluent term: its fluent-type flag
+// says so, or, without one, its key starts with "-" (the reference's
+// guess from the id).
 func fluentTerm(u Unit) bool {
-	p := u.Flags.params["fluent-type"]
-	return len(p) == 1 && strings.EqualFold(p[0], "Term")
+	if p, ok := u.Flags.params["fluent-type"]; ok {
+		return len(p) == 1 && strings.EqualFold(p[0], "Term")
+	}
+	return strings.HasPrefix(u.Context, "-")
+}
+
+// fluentFlags are the flags that turn the Fluent checks on.
+var fluentCheckFlags = []string{"fluent-source-syntax", "fluent-target-syntax", "fluent-parts", "fluent-references",
+	"fluent-source-inner-html", "fluent-target-inner-html"}
+
+// NeedsContext reports whether checks run under flags f read the
+// unit's key (Unit.Context): a Fluent check is on and fluent-type does
+// not say what the unit is.
+func NeedsContext(f Flags) bool {
+	if _, ok := f.params["fluent-type"]; ok {
+		return false
+	}
+	return slices.ContainsFunc(fluentCheckFlags, f.Has)
 }
 
 func fluentTargetSyntax(u Unit) bool {

@@ -163,3 +163,32 @@ func TestFluentHostile(t *testing.T) {
 		}
 	}
 }
+
+// TestFluentTypeFromKey: without fluent-type, a unit whose key starts
+// with "-" is a term, as the reference guesses from the id (its
+// test_untyped): ".attr = ok" is a message's valid body and a term's
+// syntax error (a term needs a value); the flag, when set, wins.
+func TestFluentTypeFromKey(t *testing.T) {
+	untyped := mustFlags(t, "fluent-source-syntax, fluent-target-syntax")
+	if !NeedsContext(untyped) || NeedsContext(fluentFlags(t, "Message")) || NeedsContext(mustFlags(t, "c-format")) {
+		t.Error("NeedsContext: want it only for Fluent checks without fluent-type")
+	}
+	for _, tc := range []struct {
+		key   string
+		flags Flags
+		fails bool
+	}{
+		{"message", untyped, false},
+		{"-term", untyped, true},
+		{"-term", fluentFlags(t, "Message"), false},
+		{"message", fluentFlags(t, "Term"), true},
+	} {
+		src := slices.Contains(ids(RunSource(Unit{Source: []string{".attr = ok"}, Flags: tc.flags, Context: tc.key})),
+			"fluent-source-syntax")
+		tgt := slices.Contains(ids(Run(Unit{Source: []string{"ok"}, Target: []string{".attr = ok"}, Language: "fr",
+			Flags: tc.flags, Context: tc.key})), "fluent-target-syntax")
+		if src != tc.fails || tgt != tc.fails {
+			t.Errorf("key %q: source fails %v, target fails %v; want %v", tc.key, src, tgt, tc.fails)
+		}
+	}
+}

@@ -36,6 +36,11 @@ type Unit struct {
 	// same translation whose target is this unit's, for reused; a caller
 	// leaves it empty for a language with one plural form.
 	OtherSources []string
+	// Context is the unit's key: the Fluent checks take a unit whose
+	// flags set no fluent-type for a term when its key starts with "-",
+	// as the reference (FluentUnitConverter.fluent_type). A caller needs
+	// to give it only where NeedsContext says so.
+	Context string
 
 	memo *memo // set by Run: results shared between checks
 }

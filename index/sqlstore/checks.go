@@ -539,7 +539,7 @@ func (s *checkSettler) runAll(units []checkedUnit) ([][]string, error) {
 	if err := s.loadTerms(units, scopes, extras); err != nil {
 		return nil, err
 	}
-	more, err := s.context(units, scopes)
+	more, err := s.context(units, scopes, extras)
 	if err != nil {
 		return nil, err
 	}
@@ -1098,7 +1098,10 @@ func (sc *checkScope) run(u *checkedUnit, sourceExtra string, more unitContext) 
 	}
 	cu := checks.Unit{Source: index.SplitPlural(u.source), Target: index.SplitPlural(u.target),
 		Language: sc.lang, SourceLanguage: sc.srcLang, Flags: flags, PluralMap: sc.plurals,
-		Glossary: sc.terms, History: more.history, OtherSources: more.otherSources}
+		Glossary: sc.terms, History: more.history, OtherSources: more.otherSources, Context: more.key}
+	if u.hasContext {
+		cu.Context = u.context
+	}
 	var res []checks.Result
 	switch {
 	case sc.isSource:
@@ -1142,6 +1145,9 @@ func (sc *checkScope) runGlossary(u *checkedUnit, sourceExtra string) []string {
 type unitContext struct {
 	history      []checks.PastChange
 	otherSources []string
+	// key is the unit's context where the checks read it
+	// (checks.NeedsContext) and the settler did not load it.
+	key string
 }
 
 // unitFlags merges a unit's flags over the translation's, in the

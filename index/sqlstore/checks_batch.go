@@ -302,9 +302,37 @@ func (tx *Tx) leftTarget(translationID int64, target string) {
 }
 
 // context reads what translated and reused need of other rows for
-// units (see the costs above).
-func (s *checkSettler) context(units []checkedUnit, scopes []*checkScope) ([]unitContext, error) {
+// units (see the costs above), and the keys the Fluent checks read of
+// the units whose flags turn them on without a fluent-type (one query
+// per 512 of them; a unit the write holds whole has its key already).
+// extras are the units' source units' extra flags.
+func (s *checkSettler) context(units []checkedUnit, scopes []*checkScope, extras []string) ([]unitContext, error) {
 	more := make([]unitContext, len(units))
+	var keyed []int
+	for i := range units {
+		u, sc := &units[i], scopes[i]
+		if u.hasContext {
+			continue
+		}
+		// The merged flags are parsed only where a layer may name a
+		// Fluent check: almost no unit's do.
+		if !checks.NeedsContext(sc.flags) && !strings.Contains(u.flags, "fluent-") &&
+			!strings.Contains(u.extra, "fluent-") && !strings.Contains(extras[i], "fluent-") {
+			continue
+		}
+		if checks.NeedsContext(sc.unitFlags(u.flags, extras[i], u.extra, u.sourceUnit)) {
+			keyed = append(keyed, i)
+		}
+	}
+	if len(keyed) > 0 {
+		keys, err := unitContexts(s.tx, units, keyed)
+		if err != nil {
+			return nil, err
+		}
+		for _, i := range keyed {
+			more[i].key = keys[units[i].id]
+		}
+	}
 	var untranslated []int64
 	at := map[int64]int{}
 	byTranslation := map[int64][]int{} // reused candidates
