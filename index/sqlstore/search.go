@@ -176,7 +176,7 @@ func cachedSearch(q *index.Query) bool {
 		case "has":
 			switch t.Text {
 			case "suggestion", "comment", "resolved-comment", "source-comment", "resolved-source-comment",
-				"label", "flags", "explanation":
+				"label", "flags", "explanation", "glossary":
 				return false
 			}
 		}
@@ -783,8 +783,12 @@ func hasFrag(v string) sqlFrag {
 		return frag("EXISTS (SELECT 1 FROM units s WHERE s.id = " + srcID + " AND s.explanation != '')")
 	case "label":
 		return srcIn("ul.unit_id FROM unit_labels ul", fragTrue)
+	case "glossary":
+		// The source holds a term of the project's glossaries, as the
+		// trigram index's upkeep last matched it (glossary_matches.go).
+		return srcIn("gm.unit_id FROM glossary_matches gm", fragTrue)
 	}
-	// variant, screenshot, glossary: Tolk has none of them yet.
+	// variant, screenshot: Tolk has none of them yet.
 	return fragFalse
 }
 
