@@ -305,3 +305,72 @@ func (db *DB) refreshProjectGlossary(ctx context.Context, project int64, sum str
 	}
 	return nil
 }
+
+// glossaryMatches checks has:glossary's rows (VerifyCounts): each source
+// unit that is not noted for the upkeep, of a project whose rows were
+// matched against its current term list, has a row exactly when its
+// source holds a term; no other unit has one. Units of a project whose
+// list changed since are the next run's (refreshGlossaryMatches).
+func (v *countVerifier) glossaryMatches(ctx context.Context, q queryer) error {
+	query := func(s string, args ...any) (*sql.Rows, error) { return q.QueryContext(ctx, s, args...) }
+	current, err := readGlossaries(query, nil)
+	if err != nil {
+		return err
+	}
+	stored := map[int64]string{}
+	rows, err := query(`SELECT project_id, sum FROM glossary_sums`)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var p int64
+		var s string
+		if err := rows.Scan(&p, &s); err != nil {
+			rows.Close()
+			return err
+		}
+		stored[p] = s
+	}
+	if err := rows.Close(); err != nil {
+		return err
+	}
+	rows, err = query(`SELECT u.id, c.project_id, u.source, c.source_language,
+			EXISTS (SELECT 1 FROM glossary_matches gm WHERE gm.unit_id = u.id)
+		FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
+		WHERE (u.source_unit_id IS NULL OR u.source_unit_id = u.id)
+			AND NOT EXISTS (SELECT 1 FROM unit_trigrams_pending p WHERE p.unit_id = u.id)`)
+	if err != nil {
+		return err
+	}
+	var wrong []int64
+	for rows.Next() {
+		var s sourceText
+		var has bool
+		if err := rows.Scan(&s.id, &s.project, &s.source, &s.lang, &has); err != nil {
+			rows.Close()
+			return err
+		}
+		g, ok := current[s.project]
+		if stored[s.project] != g.sum {
+			continue
+		}
+		if want := ok && g.matcher.Any(index.SplitPlural(s.source), s.lang); want != has {
+			wrong = append(wrong, s.id)
+		}
+	}
+	if err := rows.Close(); err != nil {
+		return err
+	}
+	if len(wrong) > 0 {
+		v.report("glossary_matches: %d source units matched wrong (first: unit %d)", len(wrong), wrong[0])
+	}
+	var others int
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM glossary_matches gm JOIN units u ON u.id = gm.unit_id
+		WHERE u.source_unit_id IS NOT NULL AND u.source_unit_id != u.id`).Scan(&others); err != nil {
+		return err
+	}
+	if others > 0 {
+		v.report("glossary_matches: %d rows of units that are not source units", others)
+	}
+	return nil
+}

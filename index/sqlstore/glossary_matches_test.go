@@ -82,6 +82,24 @@ func TestHasGlossary(t *testing.T) {
 	if got := f.searchAll(t, "project:q has:glossary"); len(got) != 1 {
 		t.Errorf("project q: %q", got)
 	}
+	checkAllCounts(t, f.db)
+	// VerifyCounts finds a row the matcher would not write.
+	if err := f.db.write(ctx, func(tx *Tx) error {
+		_, err := tx.Exec(`INSERT INTO glossary_matches (unit_id) VALUES (?)`, f.unit(t, "en", 0).ID)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if problems, err := f.db.VerifyCounts(ctx); err != nil || len(problems) != 1 ||
+		!strings.Contains(problems[0], "glossary_matches: 1 source units matched wrong") {
+		t.Errorf("VerifyCounts with a wrong row: %q, %v", problems, err)
+	}
+	if err := f.db.write(ctx, func(tx *Tx) error {
+		_, err := tx.Exec(`DELETE FROM glossary_matches WHERE unit_id = ?`, f.unit(t, "en", 0).ID)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
 
 	// A term changed ("NUMBER 2" is now "number 3") and one removed.
 	f.importTerms(t, gl, []string{"number 3"}, []string{"numb"}, []string{"number 8 more"})
@@ -110,6 +128,7 @@ func TestHasGlossary(t *testing.T) {
 	if got := f.glossaryKeys(t, "has:glossary"); got != "k1 k3 k4 k6" {
 		t.Errorf("after the source's change: %q, want k1 k3 k4 k6", got)
 	}
+	checkAllCounts(t, f.db)
 	// No longer a glossary: no terms.
 	gl.IsGlossary = false
 	if _, _, err := f.db.SaveComponent(ctx, gl); err != nil {
@@ -118,5 +137,5 @@ func TestHasGlossary(t *testing.T) {
 	if got := f.glossaryKeys(t, "has:glossary"); got != "" {
 		t.Errorf("without a glossary: %q", got)
 	}
-	checkStoredStats(t, f.db)
+	checkAllCounts(t, f.db)
 }
