@@ -28,12 +28,18 @@ func (f *writeFixture) importTerms(tb testing.TB, c index.Component, terms ...[]
 // units with q and returns their keys.
 func (f *writeFixture) glossaryKeys(tb testing.TB, q string) string {
 	tb.Helper()
+	return f.glossaryKeysIn(tb, "de", q)
+}
+
+// glossaryKeysIn is glossaryKeys in a language.
+func (f *writeFixture) glossaryKeysIn(tb testing.TB, lang, q string) string {
+	tb.Helper()
 	if _, err := f.db.IndexTrigrams(context.Background()); err != nil {
 		tb.Fatal(err)
 	}
 	var keys []string
-	for _, k := range f.searchAll(tb, "component:app language:de ("+q+")") {
-		keys = append(keys, strings.TrimPrefix(k, "de/"))
+	for _, k := range f.searchAll(tb, "component:app language:"+lang+" ("+q+")") {
+		keys = append(keys, strings.TrimPrefix(k, lang+"/"))
 	}
 	slices.Sort(keys)
 	return strings.Join(keys, " ")
@@ -81,6 +87,25 @@ func TestHasGlossary(t *testing.T) {
 	}
 	if got := f.searchAll(t, "project:q has:glossary"); len(got) != 1 {
 		t.Errorf("project q: %q", got)
+	}
+	// Units without a source unit are their own (fr k0 and k2): matched
+	// by the project's refresh, and NOT has:glossary keeps those that
+	// hold no term (NULL IN (…) is no answer).
+	if err := f.db.write(ctx, func(tx *Tx) error {
+		if _, err := tx.Exec(`UPDATE units SET source_unit_id = NULL WHERE id IN (?, ?)`,
+			f.unit(t, "fr", 0).ID, f.unit(t, "fr", 2).ID); err != nil {
+			return err
+		}
+		_, err := tx.Exec(`DELETE FROM glossary_sums`)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.glossaryKeysIn(t, "fr", "has:glossary"); got != "k2 k5" {
+		t.Errorf("fr has:glossary: %q, want k2 k5", got)
+	}
+	if got := f.glossaryKeysIn(t, "fr", "NOT has:glossary"); got != "k0 k1 k3 k4 k6 k7 k8 k9" {
+		t.Errorf("fr NOT has:glossary: %q", got)
 	}
 	checkAllCounts(t, f.db)
 	// VerifyCounts finds a row the matcher would not write.
