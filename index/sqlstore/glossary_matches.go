@@ -118,6 +118,26 @@ func readGlossaries(query queryFunc, projects []int64) (map[int64]projectGlossar
 	return out, nil
 }
 
+// readGlossarySums returns the checksums of the term lists the
+// projects' rows were matched against.
+func readGlossarySums(query queryFunc) (map[int64]string, error) {
+	rows, err := query(`SELECT project_id, sum FROM glossary_sums`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	sums := map[int64]string{}
+	for rows.Next() {
+		var p int64
+		var s string
+		if err := rows.Scan(&p, &s); err != nil {
+			return nil, err
+		}
+		sums[p] = s
+	}
+	return sums, rows.Err()
+}
+
 // sourceText is a source unit to match: its id, source string and the
 // source language of its component.
 type sourceText struct {
@@ -208,24 +228,11 @@ func (db *DB) refreshGlossaryMatches(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	stale := map[int64]string{} // project → the checksum to record ("" for no terms)
-	rows, err := query(`SELECT project_id, sum FROM glossary_sums`)
+	stored, err := readGlossarySums(query)
 	if err != nil {
 		return err
 	}
-	stored := map[int64]string{}
-	for rows.Next() {
-		var p int64
-		var s string
-		if err := rows.Scan(&p, &s); err != nil {
-			rows.Close()
-			return err
-		}
-		stored[p] = s
-	}
-	if err := rows.Close(); err != nil {
-		return err
-	}
+	stale := map[int64]string{} // project → the checksum to record ("" for no terms)
 	for p, g := range current {
 		if stored[p] != g.sum {
 			stale[p] = g.sum
@@ -317,24 +324,11 @@ func (v *countVerifier) glossaryMatches(ctx context.Context, q queryer) error {
 	if err != nil {
 		return err
 	}
-	stored := map[int64]string{}
-	rows, err := query(`SELECT project_id, sum FROM glossary_sums`)
+	stored, err := readGlossarySums(query)
 	if err != nil {
 		return err
 	}
-	for rows.Next() {
-		var p int64
-		var s string
-		if err := rows.Scan(&p, &s); err != nil {
-			rows.Close()
-			return err
-		}
-		stored[p] = s
-	}
-	if err := rows.Close(); err != nil {
-		return err
-	}
-	rows, err = query(`SELECT u.id, c.project_id, u.source, c.source_language,
+	rows, err := query(`SELECT u.id, c.project_id, u.source, c.source_language,
 			EXISTS (SELECT 1 FROM glossary_matches gm WHERE gm.unit_id = u.id)
 		FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
 		WHERE (u.source_unit_id IS NULL OR u.source_unit_id = u.id)
