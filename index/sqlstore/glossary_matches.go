@@ -78,9 +78,12 @@ type projectGlossary struct {
 // readGlossaries returns the term lists of the projects that have
 // terms, of the listed projects only when projects is given.
 func readGlossaries(query queryFunc, projects []int64) (map[int64]projectGlossary, error) {
-	q := `SELECT c.project_id, u.source FROM components c JOIN translations t ON t.component_id = c.id
-		JOIN units u ON u.translation_id = t.id
-		WHERE c.is_glossary != 0 AND t.is_source != 0 AND u.state >= ?`
+	// CROSS JOIN keeps SQLite's order, from the few glossary components
+	// down: by itself it read every translated unit through units_state
+	// (1 s on the benchmark's corpus) and kept the glossaries' few.
+	q := `SELECT c.project_id, u.source FROM components c CROSS JOIN translations t CROSS JOIN units u
+		WHERE t.component_id = c.id AND u.translation_id = t.id
+			AND c.is_glossary != 0 AND t.is_source != 0 AND u.state >= ?`
 	args := []any{index.StateTranslated}
 	if projects != nil {
 		list, ids := idList(projects)
