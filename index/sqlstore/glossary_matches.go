@@ -121,24 +121,28 @@ func readGlossaries(query queryFunc, projects []int64) (map[int64]projectGlossar
 	return out, nil
 }
 
-// readGlossarySums returns the checksums of the term lists the
-// projects' rows were matched against.
-func readGlossarySums(query queryFunc) (map[int64]string, error) {
+// readGlossaryState returns every project's term list (readGlossaries)
+// and the checksums of the lists the projects' rows were matched
+// against.
+func readGlossaryState(query queryFunc) (current map[int64]projectGlossary, stored map[int64]string, err error) {
+	if current, err = readGlossaries(query, nil); err != nil {
+		return nil, nil, err
+	}
 	rows, err := query(`SELECT project_id, sum FROM glossary_sums`)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer rows.Close()
-	sums := map[int64]string{}
+	stored = map[int64]string{}
 	for rows.Next() {
 		var p int64
 		var s string
 		if err := rows.Scan(&p, &s); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		sums[p] = s
+		stored[p] = s
 	}
-	return sums, rows.Err()
+	return current, stored, rows.Err()
 }
 
 // sourceText is a source unit to match: its id, source string and the
@@ -227,11 +231,7 @@ func matchNotedGlossary(tx *Tx, cond string, args ...any) error {
 func (db *DB) refreshGlossaryMatches(ctx context.Context) error {
 	// Read outside the writer: most runs find nothing to do.
 	query := func(q string, args ...any) (*sql.Rows, error) { return db.r.QueryContext(ctx, q, args...) }
-	current, err := readGlossaries(query, nil)
-	if err != nil {
-		return err
-	}
-	stored, err := readGlossarySums(query)
+	current, stored, err := readGlossaryState(query)
 	if err != nil {
 		return err
 	}
@@ -323,11 +323,7 @@ func (db *DB) refreshProjectGlossary(ctx context.Context, project int64, sum str
 // list changed since are the next run's (refreshGlossaryMatches).
 func (v *countVerifier) glossaryMatches(ctx context.Context, q queryer) error {
 	query := func(s string, args ...any) (*sql.Rows, error) { return q.QueryContext(ctx, s, args...) }
-	current, err := readGlossaries(query, nil)
-	if err != nil {
-		return err
-	}
-	stored, err := readGlossarySums(query)
+	current, stored, err := readGlossaryState(query)
 	if err != nil {
 		return err
 	}
