@@ -1,7 +1,10 @@
 package checks
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -139,5 +142,104 @@ func TestReused(t *testing.T) {
 	u.OtherSources = []string{"Open", "Opening"}
 	if !slices.Contains(ids(Run(u)), "reused") {
 		t.Error("not reused by a unit of another source")
+	}
+}
+
+// naiveGlossaryFinds is the rule GlossaryMatcher implements, read
+// literally: the lower-cased term starts somewhere in the lower-cased
+// forms (joined as the reference joins them) with no word character
+// before it and none after it, where the language uses spaces.
+func naiveGlossaryFinds(source []string, lang, term string) bool {
+	var parts []string
+	for _, s := range source {
+		if s = strings.TrimSpace(strings.ToLower(s)); s != "" {
+			parts = append(parts, s)
+		}
+	}
+	text, term := strings.Join(parts, pluralJoin), strings.ToLower(term)
+	if term == "" {
+		return false
+	}
+	for i := range text {
+		if !strings.HasPrefix(text[i:], term) {
+			continue
+		}
+		if !usesWhitespace(lang) || (!wordBefore(text, i) && !wordAt(text, i+len(term))) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestGlossaryMatcher: the compiled matcher finds what the rule read
+// literally finds, term by term, over strings and terms made of a small
+// alphabet (words, spaces, punctuation, a letter that changes length
+// when lower-cased), in a language with spaces and one without.
+func TestGlossaryMatcher(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 5))
+	alphabet := []string{"a", "b", "A", " ", ",", "-", "İ", "é", "_", "1"}
+	word := func(n int) string {
+		var b strings.Builder
+		for range 1 + rng.IntN(n) {
+			b.WriteString(alphabet[rng.IntN(len(alphabet))])
+		}
+		return b.String()
+	}
+	for round := range 300 {
+		terms := make([]string, 1+rng.IntN(8))
+		for i := range terms {
+			terms[i] = word(3)
+		}
+		source := []string{word(12)}
+		if round%3 == 0 {
+			source = append(source, word(12))
+		}
+		for _, lang := range []string{"en", "ja"} {
+			m := NewGlossaryMatcher(terms)
+			found, any := m.Found(source, lang), false
+			for i, term := range terms {
+				want := naiveGlossaryFinds(source, lang, term)
+				any = any || want
+				if found[i] != want {
+					t.Fatalf("%s: term %q in %q: found %v, want %v", lang, term, source, found[i], want)
+				}
+			}
+			if got := m.Any(source, lang); got != any {
+				t.Fatalf("%s: any of %q in %q: %v, want %v", lang, terms, source, got, any)
+			}
+		}
+	}
+	// The reference's cases: case folded, whole words where the language
+	// uses spaces, anywhere where it does not.
+	for _, c := range []struct {
+		lang, term, source string
+		want               bool
+	}{
+		{"en", "Apple", "An APPLE a day", true},
+		{"en", "apple", "apples", false},
+		{"en", "c++", "Written in C++.", true},
+		{"en", "file", "A file, then another", true},
+		{"ja", "りんご", "りんごジュース", true},
+	} {
+		if got := NewGlossaryMatcher([]string{c.term}).Any([]string{c.source}, c.lang); got != c.want {
+			t.Errorf("%s %q in %q: %v, want %v", c.lang, c.term, c.source, got, c.want)
+		}
+	}
+}
+
+// BenchmarkGlossaryMatcher: a string against 5,000 terms, the cost
+// has:glossary's upkeep pays per source string.
+func BenchmarkGlossaryMatcher(b *testing.B) {
+	terms := make([]string, 5000)
+	for i := range terms {
+		terms[i] = fmt.Sprintf("term%d word", i)
+	}
+	m := NewGlossaryMatcher(terms)
+	source := []string{"Playback of this file failed: the server sent a term4999 word that the client cannot read."}
+	b.ReportAllocs()
+	for b.Loop() {
+		if !m.Any(source, "en") {
+			b.Fatal("no term found")
+		}
 	}
 }

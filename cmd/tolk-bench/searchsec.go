@@ -50,6 +50,8 @@ var searchQueries = []struct{ kind, q string }{
 	{"field", "has:check AND state:>=translated"},
 	{"field", "has:comment"},
 	{"field", "NOT has:label"},
+	{"field", "has:glossary"},
+	{"field", "NOT has:glossary"},
 	{"field", "check:same"},
 	{"field", "label:urgent"},
 	{"field", "project:bench component:jellyfin language:de state:<translated"},

@@ -117,9 +117,9 @@ type glossaryKey struct {
 
 // readTerms sets sc.terms: the translated and read-only units of the
 // project's glossary components with sc's source language, in sc's
-// language, as the reference's get_glossary_units reads them, once per
-// write. Untranslated terms are left out: they ask nothing of a
-// translation.
+// language, as the reference's get_glossary_units reads them
+// (queryTerms), once per write. Untranslated terms are left out: they
+// ask nothing of a translation.
 func (tx *Tx) readTerms(sc *checkScope) error {
 	sc.termsLoaded = true
 	if sc.lang == sc.srcLang {
@@ -130,38 +130,15 @@ func (tx *Tx) readTerms(sc *checkScope) error {
 		sc.terms = terms
 		return nil
 	}
-	ids, err := queryIDs(tx, `SELECT t.id FROM translations t JOIN components c ON c.id = t.component_id
-		WHERE c.project_id = ? AND c.is_glossary != 0 AND c.source_language = ? AND t.language_code = ?
-		ORDER BY t.id`, key.project, key.srcLang, key.lang)
+	terms, err := queryTerms(tx.Query, key, 0, func(tid, _ int64) (checks.Flags, error) {
+		gs, err := tx.checkScope(tid)
+		if err != nil {
+			return checks.Flags{}, err
+		}
+		return gs.flags, nil
+	})
 	if err != nil {
 		return err
-	}
-	terms := []checks.Term{}
-	for _, id := range ids {
-		gs, err := tx.checkScope(id)
-		if err != nil {
-			return err
-		}
-		rows, err := tx.Query(`SELECT u.source, u.target, u.state, u.flags, u.extra_flags,
-			coalesce((SELECT s.extra_flags FROM units s WHERE s.id = u.source_unit_id AND s.id != u.id), '')
-			FROM units u WHERE u.translation_id = ? AND u.state >= ? ORDER BY u.id`, id, index.StateTranslated)
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var source, target, flags, extra, sourceExtra string
-			var state index.State
-			if err := rows.Scan(&source, &target, &state, &flags, &extra, &sourceExtra); err != nil {
-				rows.Close()
-				return err
-			}
-			f := gs.unitFlags(flags, sourceExtra, extra, false)
-			terms = append(terms, checks.Term{Source: source, Target: target, Forbidden: f.Has("forbidden"),
-				ReadOnly: state == index.StateReadOnly || f.Has("read-only")})
-		}
-		if err := rows.Close(); err != nil {
-			return err
-		}
 	}
 	if tx.glossaryTerms == nil {
 		tx.glossaryTerms = map[glossaryKey][]checks.Term{}
@@ -491,4 +468,68 @@ func reusedInMemory(units []checkedUnit, more []unitContext) {
 			more[i].otherSources = l
 		}
 	}
+}
+
+// queryTerms reads the terms of key's glossaries (readTerms,
+// GlossaryTerms), at most limit (0: all): the translated and read-only
+// units of the project's glossary components with the source language,
+// in the language, in one query, translation by translation in unit
+// order, each with the forbidden and read-only flags its format and
+// component (base, by translation and component), its file, its source
+// string and its own flags give it, as check_glossary reads them.
+func queryTerms(query queryFunc, key glossaryKey, limit int, base func(translationID, componentID int64) (checks.Flags, error)) ([]checks.Term, error) {
+	q := `SELECT t.id, t.component_id, u.source, u.target, u.state, u.flags, u.extra_flags,
+		coalesce((SELECT s.extra_flags FROM units s WHERE s.id = u.source_unit_id AND s.id != u.id), '')
+		FROM translations t JOIN components c ON c.id = t.component_id JOIN units u ON u.translation_id = t.id
+		WHERE c.project_id = ? AND c.is_glossary != 0 AND c.source_language = ? AND t.language_code = ?
+			AND u.state >= ?
+		ORDER BY t.id, u.id`
+	args := []any{key.project, key.srcLang, key.lang, index.StateTranslated}
+	if limit > 0 {
+		q += ` LIMIT ?`
+		args = append(args, limit)
+	}
+	type termRow struct {
+		tid, cid                         int64
+		source, target, file, extra, src string
+		state                            index.State
+	}
+	rows, err := query(q, args...)
+	if err != nil {
+		return nil, err
+	}
+	var read []termRow
+	for rows.Next() {
+		var r termRow
+		if err := rows.Scan(&r.tid, &r.cid, &r.source, &r.target, &r.state, &r.file, &r.extra, &r.src); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		read = append(read, r)
+	}
+	// Closed before base reads: a PostgreSQL transaction runs one
+	// statement at a time.
+	if err := rows.Close(); err != nil {
+		return nil, err
+	}
+	terms := make([]checks.Term, 0, len(read))
+	var last int64
+	var flags checks.Flags
+	for _, r := range read {
+		if r.tid != last {
+			if flags, err = base(r.tid, r.cid); err != nil {
+				return nil, err
+			}
+			last = r.tid
+		}
+		f := flags
+		for _, layer := range []string{r.file, r.src, r.extra} {
+			if layer != "" {
+				f = checks.Merge(f, lenientFlags(layer))
+			}
+		}
+		terms = append(terms, checks.Term{Source: r.source, Target: r.target, Forbidden: f.Has("forbidden"),
+			ReadOnly: r.state == index.StateReadOnly || f.Has("read-only")})
+	}
+	return terms, nil
 }

@@ -18,9 +18,9 @@ const MaxGlossaryTerms = 20000
 // project's glossary components whose source language is
 // sourceLanguage, in language, each with the forbidden and read-only
 // flags its format, component, source string and own flags give it (as
-// check_glossary reads them, readTerms), component by component in
-// unit order; none when language is the source language or for no
-// project (0). It only reads.
+// check_glossary reads them: queryTerms, readTerms' query), component by
+// component in unit order, at most MaxGlossaryTerms; none when language
+// is the source language or for no project (0). It only reads.
 func (db *DB) GlossaryTerms(ctx context.Context, projectID int64, sourceLanguage, language string) ([]index.GlossaryTerm, error) {
 	if language == sourceLanguage || projectID == 0 {
 		return nil, nil
@@ -32,57 +32,29 @@ func (db *DB) GlossaryTerms(ctx context.Context, projectID int64, sourceLanguage
 	if err != nil {
 		return nil, err
 	}
-	var out []index.GlossaryTerm
-	for _, c := range comps {
-		if !c.IsGlossary || c.SourceLanguage != sourceLanguage || len(out) >= MaxGlossaryTerms {
-			continue
-		}
-		var tid int64
-		err := db.r.QueryRowContext(ctx, `SELECT id FROM translations WHERE component_id = ? AND language_code = ?`,
-			c.ID, language).Scan(&tid)
-		if errors.Is(err, sql.ErrNoRows) {
-			continue
-		}
-		if err != nil {
-			return nil, formatError(err)
-		}
-		var formatFlags string
-		if f := db.formatFlags; f != nil {
-			formatFlags = f(c.FileFormat)
-		}
-		base := checks.Merge(lenientFlags(formatFlags), lenientFlags(c.CheckFlags))
-		if out, err = db.appendTerms(ctx, out, tid, base); err != nil {
-			return nil, err
-		}
+	byID := make(map[int64]*index.Component, len(comps))
+	for i := range comps {
+		byID[comps[i].ID] = &comps[i]
 	}
-	return out, nil
-}
-
-// appendTerms appends the terms of one glossary translation, whose
-// format's and component's flags are base.
-func (db *DB) appendTerms(ctx context.Context, out []index.GlossaryTerm, translationID int64, base checks.Flags) ([]index.GlossaryTerm, error) {
-	rows, err := db.r.QueryContext(ctx, `SELECT u.source, u.target, u.state, u.flags, u.extra_flags,
-		coalesce((SELECT s.extra_flags FROM units s WHERE s.id = u.source_unit_id AND s.id != u.id), '')
-		FROM units u WHERE u.translation_id = ? AND u.state >= ? ORDER BY u.id LIMIT ?`,
-		translationID, index.StateTranslated, MaxGlossaryTerms-len(out))
+	query := func(q string, args ...any) (*sql.Rows, error) { return db.r.QueryContext(ctx, q, args...) }
+	terms, err := queryTerms(query, glossaryKey{projectID, sourceLanguage, language}, MaxGlossaryTerms,
+		func(_, componentID int64) (checks.Flags, error) {
+			var formatFlags, checkFlags string
+			if c := byID[componentID]; c != nil {
+				checkFlags = c.CheckFlags
+				if f := db.formatFlags; f != nil {
+					formatFlags = f(c.FileFormat)
+				}
+			}
+			return checks.Merge(lenientFlags(formatFlags), lenientFlags(checkFlags)), nil
+		})
 	if err != nil {
 		return nil, formatError(err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var source, target, flags, extra, sourceExtra string
-		var state index.State
-		if err := rows.Scan(&source, &target, &state, &flags, &extra, &sourceExtra); err != nil {
-			return nil, formatError(err)
-		}
-		fl := base
-		for _, layer := range []string{flags, sourceExtra, extra} {
-			if layer != "" {
-				fl = checks.Merge(fl, lenientFlags(layer))
-			}
-		}
-		out = append(out, index.GlossaryTerm{Source: index.SplitPlural(source)[0], Target: index.SplitPlural(target)[0],
-			Forbidden: fl.Has("forbidden"), ReadOnly: state == index.StateReadOnly || fl.Has("read-only")})
+	out := make([]index.GlossaryTerm, len(terms))
+	for i, t := range terms {
+		out[i] = index.GlossaryTerm{Source: index.SplitPlural(t.Source)[0], Target: index.SplitPlural(t.Target)[0],
+			Forbidden: t.Forbidden, ReadOnly: t.ReadOnly}
 	}
-	return out, formatError(rows.Err())
+	return out, nil
 }

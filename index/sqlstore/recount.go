@@ -60,7 +60,8 @@ func (db *DB) VerifyCounts(ctx context.Context) ([]string, error) {
 	defer tx.Rollback()
 	v := &countVerifier{}
 	v.postgres = db.dialect.name == "postgres"
-	steps := []func(context.Context, queryer) error{v.units, v.stats, v.lists, v.userActivity, v.trigrams}
+	steps := []func(context.Context, queryer) error{v.units, v.stats, v.lists, v.userActivity, v.trigrams,
+		v.glossaryMatches}
 	for _, step := range steps {
 		if err := step(ctx, tx); err != nil {
 			return v.problems, formatError(err)

@@ -386,6 +386,7 @@ func TestSearchFreshness(t *testing.T) {
 		"changed:>=yesterday":                false,
 		`changed:[2019 to "2 days ago"]`:     false,
 		"explanation:x":                      false,
+		"NOT has:glossary":                   false,
 	} {
 		pq, err := index.ParseUnitQueryAt(q, searchNow)
 		if err != nil {

@@ -116,6 +116,10 @@ func (db *DB) startTrigramIndexer() {
 			var err error
 			if !t.held && (quiet || !bulk) {
 				err = db.indexTrigrams(context.Background(), run)
+				if err == nil && quiet {
+					// has:glossary's term lists (glossary_matches.go).
+					err = db.refreshGlossaryMatches(context.Background())
+				}
 			}
 			t.mu.Unlock()
 			if err != nil && !errors.Is(err, errClosed) && db.log != nil {
@@ -186,12 +190,16 @@ func (t *trigramIndexer) hold() {
 func (db *DB) kickTrigrams() { db.trigrams.kickSelf() }
 
 // IndexTrigrams runs the trigram index's upkeep now, until no unit is
-// left noted, and returns how long it took. The upkeep runs on its own
+// left noted, and has:glossary's (refreshGlossaryMatches), and returns
+// how long it took. The upkeep runs on its own
 // after every write; tolk-bench calls this after a full import to time
 // what the index costs it.
 func (db *DB) IndexTrigrams(ctx context.Context) (time.Duration, error) {
 	start := time.Now()
 	err := db.indexTrigrams(ctx, trigramAll)
+	if err == nil {
+		err = db.refreshGlossaryMatches(ctx)
+	}
 	return time.Since(start), err
 }
 
@@ -262,6 +270,10 @@ func indexTrigramBatch(tx *Tx, limit int) (int, error) {
 		FROM unit_trigrams_pending p JOIN units u ON u.id = p.unit_id WHERE p.unit_id BETWEEN ? AND ?`, lo, hi); err != nil {
 		return 0, err
 	}
+	if err := matchNotedGlossary(tx, `u.id IN (SELECT unit_id FROM unit_trigrams_pending WHERE unit_id BETWEEN ? AND ?)`,
+		lo, hi); err != nil {
+		return 0, err
+	}
 	_, err = tx.Exec(`DELETE FROM unit_trigrams_pending WHERE unit_id BETWEEN ? AND ?`, lo, hi)
 	return n, err
 }
@@ -325,6 +337,9 @@ func pgIndexTrigrams(tx *Tx, limit int) (int, error) {
 			strings.TrimSuffix(values, ", "), chunk...); err != nil {
 			return 0, err
 		}
+	}
+	if err := matchNotedGlossary(tx, `u.id = ANY(?)`, ids); err != nil {
+		return 0, err
 	}
 	_, err = tx.Exec(`DELETE FROM unit_trigrams_pending WHERE unit_id = ANY(?)`, ids)
 	return len(ids), err

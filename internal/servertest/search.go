@@ -36,4 +36,5 @@ var ReferenceSearchQueries = []string{
 	"hello world", `"hello world"`, `'hello world'`, "file OR key:o", "NOT state:translated",
 	"(key:o OR key:e) AND NOT is:translated", "state:<translated AND NOT has:suggestion",
 	"has:check AND state:>=translated", "not has:label", "Source:FILE or TARGET:datei",
+	"NOT has:glossary OR (has:glossary AND state:<translated)",
 }

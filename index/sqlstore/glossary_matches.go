@@ -1,0 +1,369 @@
+package sqlstore
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/tolk-project/tolk/checks"
+	"github.com/tolk-project/tolk/index"
+)
+
+// has:glossary (weblate-workspace.md §8.2): the units whose source
+// string holds a term of their project's glossaries. The reference
+// (weblate/utils/search.py, has_field) reads the terms of the project's
+// glossary components and of those shared to it — the lower-cased
+// source strings of their translated source units (get_glossary_sources)
+// — and matches them at query time with one regular expression, an
+// alternation of every term, over every unit's source: a query's cost
+// grows with terms × units, and it answers nothing without a project
+// in the query's context (/api/units/ has none).
+//
+// Tolk keeps the answer instead (migration 0069): glossary_matches
+// holds the source units whose source holds a term, and a search is one
+// semi-join through them to their translations' units (srcIn), bounded
+// however many terms and units there are (tolk-bench -only search).
+// Matching at query time through the trigram index, a lookup per term,
+// was the alternative weighed: a glossary of a few hundred common words
+// makes as many lookups and reads most of the index's candidates, and
+// thousands of terms would need a cap that silently drops terms. The
+// stored answer is kept by the trigram index's upkeep
+// (trigram_pending.go), off the writes' path, as the index is:
+//
+//   - a source unit whose text a write changed (or inserted) is noted
+//     for the index; the step that indexes it matches it too, in the
+//     same batch (matchNotedGlossary);
+//   - a change of a project's term list (a term added, edited, removed,
+//     translated or not; a glossary component added, removed or made
+//     one or not) is found by its checksum (glossary_sums): after each
+//     run of the step, a project whose terms' checksum is not the one
+//     its rows were matched against is matched again, a translation per
+//     write (refreshGlossaryMatches).
+//
+// So the answer is exact once the step has run, as the trigram index
+// is after its step (searches there read the notes too; here an edit's
+// source or a new term counts about a second later, when the writer
+// pauses).
+//
+// Matching is checks.GlossaryMatcher, the one check_glossary and the
+// editor's glossary panel use: case-insensitive, and at word boundaries
+// where the unit's source language is written with spaces. Better than
+// the reference: its PostgreSQL pattern ([[:<:]]term[[:>:]]) never
+// matches a term that starts or ends with a non-word character ("C++",
+// "%s"), and its other engines' counts only whitespace as a boundary
+// ("file," is not "file"); and a term's every plural form counts, as in
+// the reference's newest get_glossary_source_index. As the reference,
+// the terms of every glossary of the project count whatever the source
+// language (a glossary in "en" serves a component in "en-us"). Tolk
+// shares no component with other projects, so a project's glossaries
+// are its own.
+
+// glossaryMatchBatch bounds the units a refresh write inserts at once.
+const glossaryMatchBatch = 500
+
+// queryFunc runs a query: Tx.Query, or a read outside the writer.
+type queryFunc func(query string, args ...any) (*sql.Rows, error)
+
+// projectGlossary is a project's term list: its checksum and its
+// matcher.
+type projectGlossary struct {
+	sum     string
+	matcher *checks.GlossaryMatcher
+}
+
+// readGlossaries returns the term lists of the projects that have
+// terms, of the listed projects only when projects is given.
+func readGlossaries(query queryFunc, projects []int64) (map[int64]projectGlossary, error) {
+	// CROSS JOIN keeps SQLite's order, from the few glossary components
+	// down: by itself it read every translated unit through units_state
+	// (1 s on the benchmark's corpus) and kept the glossaries' few.
+	q := `SELECT c.project_id, u.source FROM components c CROSS JOIN translations t CROSS JOIN units u
+		WHERE t.component_id = c.id AND u.translation_id = t.id
+			AND c.is_glossary != 0 AND t.is_source != 0 AND u.state >= ?`
+	args := []any{index.StateTranslated}
+	if projects != nil {
+		list, ids := idList(projects)
+		q += ` AND c.project_id IN ` + list
+		args = append(args, ids...)
+	}
+	rows, err := query(q, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	keys := map[int64][]string{}
+	for rows.Next() {
+		var project int64
+		var source string
+		if err := rows.Scan(&project, &source); err != nil {
+			return nil, err
+		}
+		for _, form := range index.SplitPlural(source) {
+			if form = strings.ToLower(form); form != "" {
+				keys[project] = append(keys[project], form)
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := make(map[int64]projectGlossary, len(keys))
+	for p, k := range keys {
+		slices.Sort(k)
+		k = slices.Compact(k)
+		sum := sha256.Sum256([]byte(strings.Join(k, "\x00")))
+		out[p] = projectGlossary{sum: hex.EncodeToString(sum[:]), matcher: checks.NewGlossaryMatcher(k)}
+	}
+	return out, nil
+}
+
+// readGlossaryState returns every project's term list (readGlossaries)
+// and the checksums of the lists the projects' rows were matched
+// against.
+func readGlossaryState(query queryFunc) (current map[int64]projectGlossary, stored map[int64]string, err error) {
+	if current, err = readGlossaries(query, nil); err != nil {
+		return nil, nil, err
+	}
+	rows, err := query(`SELECT project_id, sum FROM glossary_sums`)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer rows.Close()
+	stored = map[int64]string{}
+	for rows.Next() {
+		var p int64
+		var s string
+		if err := rows.Scan(&p, &s); err != nil {
+			return nil, nil, err
+		}
+		stored[p] = s
+	}
+	return current, stored, rows.Err()
+}
+
+// sourceText is a source unit to match: its id, source string and the
+// source language of its component.
+type sourceText struct {
+	id      int64
+	project int64
+	source  string
+	lang    string
+}
+
+// readSourceTexts reads the source units (those that are their own
+// source unit) among the units cond selects (u is the unit, t its
+// translation, c its component).
+func readSourceTexts(tx *Tx, cond string, args ...any) ([]sourceText, error) {
+	rows, err := tx.Query(`SELECT u.id, c.project_id, u.source, c.source_language FROM units u
+		JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
+		WHERE (u.source_unit_id IS NULL OR u.source_unit_id = u.id) AND `+cond, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []sourceText
+	for rows.Next() {
+		var s sourceText
+		if err := rows.Scan(&s.id, &s.project, &s.source, &s.lang); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// storeGlossaryMatches replaces the rows of units with those of them
+// that hold a term of their project's list in glossaries.
+func storeGlossaryMatches(tx *Tx, units []sourceText, glossaries map[int64]projectGlossary) error {
+	for chunk := range slices.Chunk(units, glossaryMatchBatch) {
+		ids := make([]int64, len(chunk))
+		var hits []any
+		for i, u := range chunk {
+			ids[i] = u.id
+			if g, ok := glossaries[u.project]; ok && g.matcher.Any(index.SplitPlural(u.source), u.lang) {
+				hits = append(hits, u.id)
+			}
+		}
+		list, args := idList(ids)
+		if _, err := tx.Exec(`DELETE FROM glossary_matches WHERE unit_id IN `+list, args...); err != nil {
+			return err
+		}
+		if len(hits) == 0 {
+			continue
+		}
+		values := strings.TrimSuffix(strings.Repeat("(?), ", len(hits)), ", ")
+		if _, err := tx.Exec(`INSERT INTO glossary_matches (unit_id) VALUES `+values+` ON CONFLICT DO NOTHING`, hits...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// matchNotedGlossary matches the source units among the noted units the
+// trigram step is indexing (cond, on u), against their projects' term
+// lists as they are now.
+func matchNotedGlossary(tx *Tx, cond string, args ...any) error {
+	units, err := readSourceTexts(tx, cond, args...)
+	if err != nil || len(units) == 0 {
+		return err
+	}
+	var projects []int64
+	for _, u := range units {
+		projects = append(projects, u.project)
+	}
+	slices.Sort(projects)
+	glossaries, err := readGlossaries(tx.Query, slices.Compact(projects))
+	if err != nil {
+		return err
+	}
+	return storeGlossaryMatches(tx, units, glossaries)
+}
+
+// refreshGlossaryMatches matches again every source unit of the
+// projects whose term list is not the one their rows were matched
+// against, a translation per write, and records the list's checksum
+// with the last. Two processes may both do it (PostgreSQL): they write
+// the same rows.
+func (db *DB) refreshGlossaryMatches(ctx context.Context) error {
+	// Read outside the writer: most runs find nothing to do.
+	query := func(q string, args ...any) (*sql.Rows, error) { return db.r.QueryContext(ctx, q, args...) }
+	current, stored, err := readGlossaryState(query)
+	if err != nil {
+		return err
+	}
+	stale := map[int64]string{} // project → the checksum to record ("" for no terms)
+	for p, g := range current {
+		if stored[p] != g.sum {
+			stale[p] = g.sum
+		}
+	}
+	for p := range stored {
+		if _, ok := current[p]; !ok {
+			stale[p] = ""
+		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(stale)) {
+		if err := db.refreshProjectGlossary(ctx, p, stale[p]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// refreshProjectGlossary matches every source unit of project again
+// against its term list, whose checksum is sum ("" for none), and
+// records sum with the last write — unless a write found another list
+// (a term changed meanwhile): the rows are then left stale, and the
+// next run refreshes them again.
+func (db *DB) refreshProjectGlossary(ctx context.Context, project int64, sum string) error {
+	var tids []int64
+	err := db.enqueue(&writeRequest{ctx: ctx, narrow: true, upkeep: true, shared: true, fn: func(tx *Tx) (err error) {
+		tids, err = queryIDs(tx, `SELECT t.id FROM translations t JOIN components c ON c.id = t.component_id
+			WHERE c.project_id = ? AND t.is_source != 0 ORDER BY t.id`, project)
+		return err
+	}})
+	if err != nil {
+		return err
+	}
+	// Each source translation's units, then the few units of other
+	// translations that have no source unit (units_source).
+	steps := make([]func(*Tx) ([]sourceText, error), 0, len(tids)+1)
+	for _, tid := range tids {
+		steps = append(steps, func(tx *Tx) ([]sourceText, error) {
+			return readSourceTexts(tx, `u.translation_id = ?`, tid)
+		})
+	}
+	steps = append(steps, func(tx *Tx) ([]sourceText, error) {
+		return readSourceTexts(tx, `u.source_unit_id IS NULL AND t.is_source = 0 AND c.project_id = ?`, project)
+	})
+	moved := false
+	for i, step := range steps {
+		last := i == len(steps)-1
+		err := db.enqueue(&writeRequest{ctx: ctx, narrow: true, upkeep: true, shared: true, fn: func(tx *Tx) error {
+			glossaries, err := readGlossaries(tx.Query, []int64{project})
+			if err != nil {
+				return err
+			}
+			if glossaries[project].sum != sum {
+				moved = true
+			}
+			units, err := step(tx)
+			if err != nil {
+				return err
+			}
+			if err := storeGlossaryMatches(tx, units, glossaries); err != nil {
+				return err
+			}
+			switch {
+			case !last || moved:
+				return nil
+			case sum == "":
+				_, err = tx.Exec(`DELETE FROM glossary_sums WHERE project_id = ?`, project)
+			default:
+				_, err = tx.Exec(`INSERT INTO glossary_sums (project_id, sum) VALUES (?, ?)
+					ON CONFLICT (project_id) DO UPDATE SET sum = excluded.sum`, project, sum)
+			}
+			return err
+		}})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// glossaryMatches checks has:glossary's rows (VerifyCounts): each source
+// unit that is not noted for the upkeep, of a project whose rows were
+// matched against its current term list, has a row exactly when its
+// source holds a term; no other unit has one. Units of a project whose
+// list changed since are the next run's (refreshGlossaryMatches).
+func (v *countVerifier) glossaryMatches(ctx context.Context, q queryer) error {
+	query := func(s string, args ...any) (*sql.Rows, error) { return q.QueryContext(ctx, s, args...) }
+	current, stored, err := readGlossaryState(query)
+	if err != nil {
+		return err
+	}
+	rows, err := query(`SELECT u.id, c.project_id, u.source, c.source_language,
+			EXISTS (SELECT 1 FROM glossary_matches gm WHERE gm.unit_id = u.id)
+		FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
+		WHERE (u.source_unit_id IS NULL OR u.source_unit_id = u.id)
+			AND NOT EXISTS (SELECT 1 FROM unit_trigrams_pending p WHERE p.unit_id = u.id)`)
+	if err != nil {
+		return err
+	}
+	var wrong []int64
+	for rows.Next() {
+		var s sourceText
+		var has bool
+		if err := rows.Scan(&s.id, &s.project, &s.source, &s.lang, &has); err != nil {
+			rows.Close()
+			return err
+		}
+		g, ok := current[s.project]
+		if stored[s.project] != g.sum {
+			continue
+		}
+		if want := ok && g.matcher.Any(index.SplitPlural(s.source), s.lang); want != has {
+			wrong = append(wrong, s.id)
+		}
+	}
+	if err := rows.Close(); err != nil {
+		return err
+	}
+	if len(wrong) > 0 {
+		v.report("glossary_matches: %d source units matched wrong (first: unit %d)", len(wrong), wrong[0])
+	}
+	var others int
+	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM glossary_matches gm JOIN units u ON u.id = gm.unit_id
+		WHERE u.source_unit_id IS NOT NULL AND u.source_unit_id != u.id`).Scan(&others); err != nil {
+		return err
+	}
+	if others > 0 {
+		v.report("glossary_matches: %d rows of units that are not source units", others)
+	}
+	return nil
+}

@@ -1,0 +1,166 @@
+package sqlstore
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tolk-project/tolk/index"
+)
+
+// importTerms imports a glossary's source strings (read-only, as a
+// TBX's source language) into component c as its en translation.
+func (f *writeFixture) importTerms(tb testing.TB, c index.Component, terms ...[]string) {
+	tb.Helper()
+	imp := index.TranslationImport{ComponentID: c.ID, LanguageCode: "en", Filename: "en.json", Revision: "r2",
+		Monolingual: true, IsSource: true, IsTemplate: true}
+	for i, term := range terms {
+		imp.Units = append(imp.Units, index.ImportUnit{Context: "t" + string(rune('a'+i)), Source: term,
+			Target: term, State: index.StateReadOnly})
+	}
+	if _, err := f.db.ImportTranslation(context.Background(), imp); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// glossaryKeys runs the upkeep step, then searches the app's German
+// units with q and returns their keys.
+func (f *writeFixture) glossaryKeys(tb testing.TB, q string) string {
+	tb.Helper()
+	return f.glossaryKeysIn(tb, "de", q)
+}
+
+// glossaryKeysIn is glossaryKeys in a language.
+func (f *writeFixture) glossaryKeysIn(tb testing.TB, lang, q string) string {
+	tb.Helper()
+	if _, err := f.db.IndexTrigrams(context.Background()); err != nil {
+		tb.Fatal(err)
+	}
+	var keys []string
+	for _, k := range f.searchAll(tb, "component:app language:"+lang+" ("+q+")") {
+		keys = append(keys, strings.TrimPrefix(k, lang+"/"))
+	}
+	slices.Sort(keys)
+	return strings.Join(keys, " ")
+}
+
+// TestHasGlossary: has:glossary finds the units whose source holds a
+// term of their project's glossaries, ignoring case, as whole words (the
+// reference's boundaries), through NOT, AND and OR; another project's
+// glossary counts for nothing; a term added, changed or removed, a
+// source string changed, and a glossary component made an ordinary one
+// change the answer once the upkeep step ran.
+func TestHasGlossary(t *testing.T) {
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	// The app's sources are "Word number 0" to "Word number 9".
+	gl, _ := f.importComponent(t, "glossary", func(c *index.Component) { c.IsGlossary = true }, map[string][][3]string{
+		"en": {{"a", "NUMBER 2", "NUMBER 2"}, {"b", "word number 5", "word number 5"}, {"c", "numb", "numb"},
+			{"d", "number 8 more", "number 8 more"}},
+	})
+	// Another project's glossary holds "number 7".
+	q, _, err := f.db.SaveProject(ctx, index.Project{Name: "Q", Slug: "q"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := &writeFixture{db: f.db, comp: index.Component{ProjectID: q.ID}, user: f.user}
+	other.importComponent(t, "qglossary", func(c *index.Component) { c.IsGlossary = true }, map[string][][3]string{
+		"en": {{"a", "number 7", "number 7"}},
+	})
+
+	for _, tc := range []struct{ q, want string }{
+		{"has:glossary", "k2 k5"},
+		{"NOT has:glossary", "k0 k1 k3 k4 k6 k7 k8 k9"},
+		{"has:glossary AND state:translated", "k2"},
+		{"has:glossary OR context:k9", "k2 k5 k9"},
+		{"NOT (has:glossary OR context:k0)", "k1 k3 k4 k6 k7 k8 k9"},
+	} {
+		if got := f.glossaryKeys(t, tc.q); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.q, got, tc.want)
+		}
+	}
+	// The glossary's own terms hold themselves; the other project's
+	// units are not the app's.
+	if got := f.searchAll(t, "project:p component:glossary has:glossary"); len(got) != 4 {
+		t.Errorf("the glossary's own terms: %q", got)
+	}
+	if got := f.searchAll(t, "project:q has:glossary"); len(got) != 1 {
+		t.Errorf("project q: %q", got)
+	}
+	// Units without a source unit are their own (fr k0 and k2): matched
+	// by the project's refresh, and NOT has:glossary keeps those that
+	// hold no term (NULL IN (…) is no answer).
+	if err := f.db.write(ctx, func(tx *Tx) error {
+		if _, err := tx.Exec(`UPDATE units SET source_unit_id = NULL WHERE id IN (?, ?)`,
+			f.unit(t, "fr", 0).ID, f.unit(t, "fr", 2).ID); err != nil {
+			return err
+		}
+		_, err := tx.Exec(`DELETE FROM glossary_sums`)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.glossaryKeysIn(t, "fr", "has:glossary"); got != "k2 k5" {
+		t.Errorf("fr has:glossary: %q, want k2 k5", got)
+	}
+	if got := f.glossaryKeysIn(t, "fr", "NOT has:glossary"); got != "k0 k1 k3 k4 k6 k7 k8 k9" {
+		t.Errorf("fr NOT has:glossary: %q", got)
+	}
+	checkAllCounts(t, f.db)
+	// VerifyCounts finds a row the matcher would not write.
+	if err := f.db.write(ctx, func(tx *Tx) error {
+		_, err := tx.Exec(`INSERT INTO glossary_matches (unit_id) VALUES (?)`, f.unit(t, "en", 0).ID)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if problems, err := f.db.VerifyCounts(ctx); err != nil || len(problems) != 1 ||
+		!strings.Contains(problems[0], "glossary_matches: 1 source units matched wrong") {
+		t.Errorf("VerifyCounts with a wrong row: %q, %v", problems, err)
+	}
+	if err := f.db.write(ctx, func(tx *Tx) error {
+		_, err := tx.Exec(`DELETE FROM glossary_matches WHERE unit_id = ?`, f.unit(t, "en", 0).ID)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+
+	// A term changed ("NUMBER 2" is now "number 3") and one removed.
+	f.importTerms(t, gl, []string{"number 3"}, []string{"numb"}, []string{"number 8 more"})
+	if got := f.glossaryKeys(t, "has:glossary"); got != "k3" {
+		t.Errorf("after the terms' change: %q, want k3", got)
+	}
+	// A term's plural forms each count.
+	f.importTerms(t, gl, []string{"number 3"}, []string{"number 4", "number 6"})
+	if got := f.glossaryKeys(t, "has:glossary"); got != "k3 k4 k6" {
+		t.Errorf("with a plural term: %q, want k3 k4 k6", got)
+	}
+	// A source string changed: the app's en k1 now says "number 3 too".
+	imp := index.TranslationImport{ComponentID: f.comp.ID, LanguageCode: "en", Filename: "en.json", Revision: "r2",
+		Monolingual: true, IsSource: true, IsTemplate: true}
+	for i := range 10 {
+		src := "Word number " + string(rune('0'+i))
+		if i == 1 {
+			src = "Word, number 3 too"
+		}
+		imp.Units = append(imp.Units, index.ImportUnit{Context: "k" + string(rune('0'+i)), Source: []string{src},
+			Target: []string{src}, State: index.StateReadOnly})
+	}
+	if _, err := f.db.ImportTranslation(ctx, imp); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.glossaryKeys(t, "has:glossary"); got != "k1 k3 k4 k6" {
+		t.Errorf("after the source's change: %q, want k1 k3 k4 k6", got)
+	}
+	checkAllCounts(t, f.db)
+	// No longer a glossary: no terms.
+	gl.IsGlossary = false
+	if _, _, err := f.db.SaveComponent(ctx, gl); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.glossaryKeys(t, "has:glossary"); got != "" {
+		t.Errorf("without a glossary: %q", got)
+	}
+	checkAllCounts(t, f.db)
+}
