@@ -117,20 +117,23 @@ func main() {
 
 // config is what the command line asks for.
 type config struct {
-	Quick       bool
-	Out         string // "" or "-": stdout only
-	Scales      []int  // -scale: copies of the corpus for the scale section, a run each; none skips it
-	Keep        bool   // -keep: leave the scale index in place, to inspect or -resume
-	Resume      string // -resume: the directory of a kept scale index, to grow further
-	Duration    time.Duration
-	MaxRequests int
-	Concurrency []int
-	PprofDir    string
-	CorpusDir   string
-	DB          string          // -db: a PostgreSQL URL; "" for SQLite files
-	NoChecks    bool            // -no-checks: every index without the quality checks (sqlstore.Options.NoChecks)
-	Sections    map[string]bool // sections to run; "import" always runs
-	Args        []string        // as given, for the report
+	Quick  bool
+	Out    string // "" or "-": stdout only
+	Scales []int  // -scale: copies of the corpus for the scale section, a run each; none skips it
+	Keep   bool   // -keep: leave the scale index in place, to inspect or -resume
+	Resume string // -resume: the directory of a kept scale index, to grow further
+	// ScaleProjects is how many projects the scale copies are spread
+	// over (-scale-projects; issue 31: 10).
+	ScaleProjects int
+	Duration      time.Duration
+	MaxRequests   int
+	Concurrency   []int
+	PprofDir      string
+	CorpusDir     string
+	DB            string          // -db: a PostgreSQL URL; "" for SQLite files
+	NoChecks      bool            // -no-checks: every index without the quality checks (sqlstore.Options.NoChecks)
+	Sections      map[string]bool // sections to run; "import" always runs
+	Args          []string        // as given, for the report
 
 	// MemoryCopies is the copies of the corpus in the memory section:
 	// 13 make the issue's 2 million entries (10 make 1.6 million).
@@ -148,6 +151,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		"a table per N, compared with the first); 0 skips it (default 10, or 2 with -quick)")
 	fs.BoolVar(&cfg.Keep, "keep", false, "leave the scale index in place (PostgreSQL: its schema; SQLite: its file) with "+
 		"the run's directory, and log where: to inspect its queries, or to grow it further with -resume")
+	fs.IntVar(&cfg.ScaleProjects, "scale-projects", scaleProjectCount, "projects the scale copies are spread over, copy i in "+
+		"project (i-1) mod N + 1; copies in one project share every string (propagation and the inconsistent check compare them): "+
+		"fewer projects measure at 2x or 3x what 100x over 10 projects does per string")
 	fs.StringVar(&cfg.Resume, "resume", "", "continue the scale index a -keep run (or an interrupted one) left in this "+
 		"directory, the one it logged: the copies already in it are skipped by slug (implies -keep; -only scale)")
 	fs.IntVar(&cfg.MemoryCopies, "memory-copies", 0, "copies of the corpus in the memory section (default 13, over 2 million "+
@@ -204,6 +210,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		if n > 0 {
 			cfg.Scales = append(cfg.Scales, n)
 		}
+	}
+	if cfg.ScaleProjects < 1 {
+		return cfg, fmt.Errorf("-scale-projects: %d is not a number of projects", cfg.ScaleProjects)
 	}
 	if cfg.Resume != "" {
 		for s := range cfg.Sections {

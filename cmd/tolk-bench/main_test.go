@@ -483,6 +483,8 @@ func TestParseFlagsScale(t *testing.T) {
 		{[]string{"-scale", "ten"}, nil, true},
 		{[]string{"-scale", "-3"}, nil, true},
 		{[]string{"-scale", "1,10,100"}, []int{1, 10, 100}, false},
+		{[]string{"-scale", "1,3", "-scale-projects", "1"}, []int{1, 3}, false},
+		{[]string{"-scale", "1,3", "-scale-projects", "0"}, nil, true},
 		{[]string{"-scale", "10,1"}, nil, true}, // one index grows: sizes must increase
 		{[]string{"-scale", "1,1"}, nil, true},
 		{[]string{"-only", "scale", "-scale", "10", "-resume", kept}, []int{10}, false},
@@ -510,7 +512,7 @@ func TestScaleCopy(t *testing.T) {
 		projects := map[string]bool{}
 		seen := map[string]bool{}
 		for i := 1; i <= copies; i++ {
-			p := scaleCopy(repos, i)
+			p := scaleCopy(repos, i, scaleProjectCount)
 			projects[p.Project.Slug] = true
 			if len(p.Components) != len(repos) {
 				t.Fatalf("copy %d: %d components, want %d", i, len(p.Components), len(repos))
@@ -525,15 +527,18 @@ func TestScaleCopy(t *testing.T) {
 		if want := min(copies, 10); len(projects) != want {
 			t.Errorf("%d copies: %d projects, want %d", copies, len(projects), want)
 		}
-		first := scaleCopy(repos, 1)
+		first := scaleCopy(repos, 1, scaleProjectCount)
 		if first.Project.Slug != "scale-01" || !slices.ContainsFunc(first.Components, func(c index.Component) bool {
 			return c.Slug == "jellyfin-01"
 		}) {
 			t.Errorf("copy 1 in %s holds %v", first.Project.Slug, first.Components)
 		}
 	}
-	if got := scaleCopy(repos, 100); got.Project.Slug != "scale-10" || got.Components[0].Slug != "jellyfin-100" {
+	if got := scaleCopy(repos, 100, scaleProjectCount); got.Project.Slug != "scale-10" || got.Components[0].Slug != "jellyfin-100" {
 		t.Errorf("copy 100: %s/%s, want scale-10/jellyfin-100", got.Project.Slug, got.Components[0].Slug)
+	}
+	if got := scaleCopy(repos, 3, 1); got.Project.Slug != "scale-01" {
+		t.Errorf("copy 3 over one project: in %s", got.Project.Slug)
 	}
 }
 

@@ -33,11 +33,14 @@ const scaleSchemaFile = "schema"
 func scaleCopySlug(slug string, i int) string { return fmt.Sprintf("%s-%02d", slug, i) }
 
 // scaleCopy is copy i (from 1) of every corpus component, in project
-// scale-NN with NN = (i-1) mod 10 + 1: the first project holds
+// scale-NN with NN = (i-1) mod projects + 1: the first project holds
 // jellyfin-01, whose German translation the reads load, and each of the
-// ten holds a tenth of the copies once there are ten or more.
-func scaleCopy(repos []corpusRepo, i int) tolksync.ProjectSpec {
-	slug := scaleProject((i-1)%scaleProjectCount + 1)
+// projects holds an equal share of the copies once there are enough.
+// Copies in one project share every string: each is a peer of the
+// others for propagation and the inconsistent check, whose work an
+// import does per peer (-scale-projects measures it).
+func scaleCopy(repos []corpusRepo, i, projects int) tolksync.ProjectSpec {
+	slug := scaleProject((i-1)%projects + 1)
 	spec := tolksync.ProjectSpec{Project: index.Project{Name: slug, Slug: slug}}
 	for _, c := range projectComponents(repos, 1) {
 		c.Slug = scaleCopySlug(c.Slug, i)
@@ -201,7 +204,7 @@ func benchScales(ctx context.Context, cfg config, eng *engine, rep *report, repo
 		// The copy an interruption may have cut short: parses nothing
 		// when it is whole, and is not a measurement.
 		logf("scale: the index holds %d whole copies; re-importing copy %d", len(have)/len(repos), done)
-		if err := in.svc.Reconcile(ctx, []tolksync.ProjectSpec{scaleCopy(repos, done)}); err != nil {
+		if err := in.svc.Reconcile(ctx, []tolksync.ProjectSpec{scaleCopy(repos, done, cfg.ScaleProjects)}); err != nil {
 			return fmt.Errorf("scale: re-import copy %d: %w", done, err)
 		}
 	}
@@ -213,7 +216,7 @@ func benchScales(ctx context.Context, cfg config, eng *engine, rep *report, repo
 				step = append(step, i)
 			}
 		}
-		res := &scaleResult{Copies: n, From: from, Projects: min(n, scaleProjectCount), Skipped: n - from - len(step)}
+		res := &scaleResult{Copies: n, From: from, Projects: min(n, cfg.ScaleProjects), Skipped: n - from - len(step)}
 		rep.Scales = append(rep.Scales, res)
 		if err := benchScaleStep(ctx, cfg, eng, in, repos, step, res, logf); err != nil {
 			return err
@@ -241,7 +244,7 @@ func benchScaleStep(ctx context.Context, cfg config, eng *engine, in *instance, 
 	err = cfg.cpuProfile(fmt.Sprintf("scale%d-import", res.Copies))(func() error {
 		for _, i := range step {
 			start, cpu := time.Now(), cpuSeconds()
-			if err := in.svc.Reconcile(ctx, []tolksync.ProjectSpec{scaleCopy(repos, i)}); err != nil {
+			if err := in.svc.Reconcile(ctx, []tolksync.ProjectSpec{scaleCopy(repos, i, cfg.ScaleProjects)}); err != nil {
 				return fmt.Errorf("scale import of copy %d: %w", i, err)
 			}
 			ci := copyImport{Copy: i, Sec: time.Since(start).Seconds(), CPU: cpuSeconds() - cpu}
@@ -274,7 +277,7 @@ func benchScaleStep(ctx context.Context, cfg config, eng *engine, in *instance, 
 		return err
 	}
 	var slugs []string
-	for i := 1; i <= min(res.Copies, scaleProjectCount); i++ {
+	for i := 1; i <= min(res.Copies, cfg.ScaleProjects); i++ {
 		slugs = append(slugs, scaleProject(i))
 	}
 	if err := reimportAll(ctx, in, slugs, &res.Import); err != nil {
