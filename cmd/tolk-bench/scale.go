@@ -256,7 +256,7 @@ func benchScaleStep(ctx context.Context, cfg config, eng *engine, in *instance, 
 			res.Added += ci.Units
 			res.Import.FullSec += ci.Sec
 			res.Import.FullCPU += ci.CPU
-			logf("scale: copy %d: %d units in %.1f s (%.0f units/s)", i, ci.Units, ci.Sec, float64(ci.Units)/ci.Sec)
+			logf("scale: copy %d: %d units in %.1f s (%.0f units/s), %.1f s of CPU", i, ci.Units, ci.Sec, float64(ci.Units)/ci.Sec, ci.CPU)
 		}
 		return nil
 	})
