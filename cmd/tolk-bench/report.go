@@ -585,9 +585,14 @@ func (r *report) scaleTable(b *strings.Builder, s *scaleResult) {
 	if len(s.PerCopy) > 0 {
 		var rates []string
 		for _, c := range s.PerCopy {
-			rates = append(rates, fmt.Sprintf("%d: %s (%.1f)", c.Copy, fmtRate(c.Units, c.Sec), c.CPU))
+			if c.ServerCPU >= 0 {
+				rates = append(rates, fmt.Sprintf("%d: %s (%.1f + %.1f)", c.Copy, fmtRate(c.Units, c.Sec), c.CPU, c.ServerCPU))
+			} else {
+				rates = append(rates, fmt.Sprintf("%d: %s (%.1f)", c.Copy, fmtRate(c.Units, c.Sec), c.CPU))
+			}
 		}
-		w("\nUnits/s copy by copy, with Tolk's CPU seconds (what slows as the index grows): %s.\n", strings.Join(rates, ", "))
+		w("\nUnits/s copy by copy, with the CPU seconds of Tolk (+ the server's for the database, when it runs here) "+
+			"(what slows as the index grows): %s.\n", strings.Join(rates, ", "))
 	}
 	if s.WAL.postgres {
 		dir := fmtBytes(s.WAL.DirBytes)

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -78,6 +81,10 @@ type copyImport struct {
 	Units int     // units the copy's components hold
 	Sec   float64 // its Reconcile
 	CPU   float64 // CPU seconds of Tolk's process over it
+	// ServerCPU is the PostgreSQL server's CPU seconds for the
+	// database over it (engine.serverCPU), -1 where unknown (SQLite's
+	// work is in CPU).
+	ServerCPU float64
 }
 
 // openScaleIndex opens the scale section's index in dir: the one a
@@ -243,11 +250,14 @@ func benchScaleStep(ctx context.Context, cfg config, eng *engine, in *instance, 
 	}
 	err = cfg.cpuProfile(fmt.Sprintf("scale%d-import", res.Copies))(func() error {
 		for _, i := range step {
-			start, cpu := time.Now(), cpuSeconds()
+			start, cpu, server := time.Now(), cpuSeconds(), eng.serverCPU()
 			if err := in.svc.Reconcile(ctx, []tolksync.ProjectSpec{scaleCopy(repos, i, cfg.ScaleProjects)}); err != nil {
 				return fmt.Errorf("scale import of copy %d: %w", i, err)
 			}
-			ci := copyImport{Copy: i, Sec: time.Since(start).Seconds(), CPU: cpuSeconds() - cpu}
+			ci := copyImport{Copy: i, Sec: time.Since(start).Seconds(), CPU: cpuSeconds() - cpu, ServerCPU: -1}
+			if server >= 0 {
+				ci.ServerCPU = eng.serverCPU() - server
+			}
 			var err error
 			if ci.Units, err = copyUnits(ctx, in.store, repos, i); err != nil {
 				return err
@@ -256,7 +266,8 @@ func benchScaleStep(ctx context.Context, cfg config, eng *engine, in *instance, 
 			res.Added += ci.Units
 			res.Import.FullSec += ci.Sec
 			res.Import.FullCPU += ci.CPU
-			logf("scale: copy %d: %d units in %.1f s (%.0f units/s), %.1f s of CPU", i, ci.Units, ci.Sec, float64(ci.Units)/ci.Sec, ci.CPU)
+			logf("scale: copy %d: %d units in %.1f s (%.0f units/s), CPU %.1f s Tolk, %.1f s server", i, ci.Units, ci.Sec,
+				float64(ci.Units)/ci.Sec, ci.CPU, ci.ServerCPU)
 		}
 		return nil
 	})
@@ -476,3 +487,66 @@ func (s *store) tableSizes(ctx context.Context) ([]tableSize, error) {
 	}
 	return out, rows.Err()
 }
+
+// serverCPU is the CPU seconds, user and system, of the PostgreSQL
+// server's processes of the database e.url names (its backends and its
+// autovacuum workers), when the server runs on this machine (the URL's
+// host a socket directory or localhost), so that a step's import can be
+// split into Tolk's work and the server's; -1 otherwise. Backends that
+// ended since the mark took their seconds with them: the index keeps its
+// pool's connections, so the figure is a floor, close to the whole. It
+// counts every client of the database: give the run a database of its
+// own (createdb), as the runbook does.
+func (e *engine) serverCPU() float64 {
+	u, err := url.Parse(e.url)
+	if err != nil {
+		return -1
+	}
+	host := u.Query().Get("host")
+	if host == "" {
+		host = u.Hostname()
+	}
+	dbname := strings.TrimPrefix(u.Path, "/")
+	if dbname == "" || !(strings.HasPrefix(host, "/") || host == "localhost" || host == "127.0.0.1" || host == "::1") {
+		return -1
+	}
+	procs, err := filepath.Glob("/proc/[0-9]*/cmdline")
+	if err != nil {
+		return -1
+	}
+	var ticks int64
+	for _, p := range procs {
+		cmd, err := os.ReadFile(p)
+		if err != nil || !bytes.HasPrefix(cmd, []byte("postgres: ")) {
+			continue
+		}
+		// "postgres: USER DATABASE HOST STATE" for a backend,
+		// "postgres: autovacuum worker DATABASE" for a worker.
+		f := strings.Fields(string(bytes.TrimRight(cmd, "\x00")))
+		backend := len(f) >= 3 && f[2] == dbname && f[1] != "autovacuum"
+		worker := len(f) >= 4 && f[1] == "autovacuum" && f[2] == "worker" && f[3] == dbname
+		if !backend && !worker {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join(filepath.Dir(p), "stat"))
+		if err != nil {
+			continue
+		}
+		// After the command's closing parenthesis: state is field 3,
+		// utime and stime fields 14 and 15.
+		rest := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if len(rest) < 13 {
+			continue
+		}
+		ut, err1 := strconv.ParseInt(rest[11], 10, 64)
+		st, err2 := strconv.ParseInt(rest[12], 10, 64)
+		if err1 == nil && err2 == nil {
+			ticks += ut + st
+		}
+	}
+	return float64(ticks) / clockTicks
+}
+
+// clockTicks is the kernel's USER_HZ, the unit of /proc's CPU times: 100
+// on every Linux architecture Go runs on.
+const clockTicks = 100
