@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/tolk-project/tolk/index"
-	tolksync "github.com/tolk-project/tolk/sync"
 )
 
 // corpusComponent is one corpus folder imported as one component, with
@@ -84,18 +83,12 @@ func buildRepos(ctx context.Context, corpus, tmp string, limit int) ([]corpusRep
 			src = sub
 		}
 		dest := filepath.Join(tmp, "repos", cc.slug+".git")
-		cmd := exec.CommandContext(ctx, "bash", filepath.Join(corpus, "make-repo.sh"), src, dest)
-		if b, err := cmd.CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("make-repo %s: %w\n%s", cc.folder, err, b)
-		}
-		// make-repo.sh leaves loose objects, from which git-upload-pack
-		// searches deltas anew for every clone: 0.8 s of CPU for
-		// jellyfin-web on the cores the import runs on. A hosting
-		// service serves from packs it keeps (git gc), so pack the
-		// repository once, as they do.
-		cmd = exec.CommandContext(ctx, "git", "-C", dest, "repack", "-a", "-d", "-q")
-		if b, err := cmd.CombinedOutput(); err != nil {
-			return nil, fmt.Errorf("repack %s: %w\n%s", cc.folder, err, b)
+		// A resumed scale run (-resume) finds the repositories its kept
+		// checkouts were cloned from, and keeps them.
+		if _, err := os.Stat(filepath.Join(dest, "HEAD")); err != nil {
+			if err := makeRepo(ctx, corpus, src, dest); err != nil {
+				return nil, fmt.Errorf("%s: %w", cc.folder, err)
+			}
 		}
 		files, err := listFiles(src)
 		if err != nil {
@@ -104,6 +97,24 @@ func buildRepos(ctx context.Context, corpus, tmp string, limit int) ([]corpusRep
 		out = append(out, corpusRepo{corpusComponent: cc, url: "file://" + dest, dir: src, files: files})
 	}
 	return out, nil
+}
+
+// makeRepo makes the repository dest of the corpus folder src.
+func makeRepo(ctx context.Context, corpus, src, dest string) error {
+	cmd := exec.CommandContext(ctx, "bash", filepath.Join(corpus, "make-repo.sh"), src, dest)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("make-repo: %w\n%s", err, b)
+	}
+	// make-repo.sh leaves loose objects, from which git-upload-pack
+	// searches deltas anew for every clone: 0.8 s of CPU for
+	// jellyfin-web on the cores the import runs on. A hosting
+	// service serves from packs it keeps (git gc), so pack the
+	// repository once, as they do.
+	cmd = exec.CommandContext(ctx, "git", "-C", dest, "repack", "-a", "-d", "-q")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("repack: %w\n%s", err, b)
+	}
+	return nil
 }
 
 // listFiles returns the files under dir (relative, sorted), as
@@ -202,30 +213,6 @@ func langOf(path string) string {
 // copies over (issue 31: "100 copies of each corpus component in 10
 // projects"), fewer when there are fewer copies.
 const scaleProjectCount = 10
-
-// scaleProjects returns the projects of the scale section: copies of
-// every corpus component, numbered across the site ("jellyfin-01" ...
-// "jellyfin-100"), copy i in project "scale-NN" with NN = (i-1) mod 10
-// + 1, so that each project holds copies/10 of them and the first one
-// holds jellyfin-01, whose German translation the reads load.
-func scaleProjects(repos []corpusRepo, copies int) []tolksync.ProjectSpec {
-	n := min(copies, scaleProjectCount)
-	all := projectComponents(repos, copies)
-	specs := make([]tolksync.ProjectSpec, n)
-	for i := range specs {
-		slug := scaleProject(i + 1)
-		specs[i].Project = index.Project{Name: slug, Slug: slug}
-	}
-	for i, c := range all {
-		if copies == 1 { // numbered as at any N, so the reads find jellyfin-01
-			c.Slug = c.Slug + "-01"
-			c.Name = c.Slug
-		}
-		p := (i / len(repos)) % n
-		specs[p].Components = append(specs[p].Components, c)
-	}
-	return specs
-}
 
 // scaleProject is the slug of the scale section's project number i
 // (from 1).

@@ -115,6 +115,9 @@ type store struct {
 	path   string // SQLite: the file
 	schema string // PostgreSQL: the schema, and dsn connects to it
 	dsn    string
+	// kept stores are left in place by drop: the scale index of -keep
+	// and -resume (scale.go).
+	kept bool
 }
 
 // newStore makes an empty place for an index: the file dir/tolk.db, or a
@@ -130,6 +133,11 @@ func (e *engine) newStore(ctx context.Context, dir string) (*store, error) {
 	if _, err := e.admin.ExecContext(ctx, `CREATE SCHEMA `+name); err != nil {
 		return nil, fmt.Errorf("create schema %s: %w", name, err)
 	}
+	return e.schemaStore(name)
+}
+
+// schemaStore is the store of the existing schema name.
+func (e *engine) schemaStore(name string) (*store, error) {
 	u, err := url.Parse(e.url)
 	if err != nil {
 		return nil, err
@@ -166,7 +174,7 @@ func (s *store) where() string {
 // run's temporary directory). It runs on its own timeout: an interrupted
 // run must still leave the database as it found it.
 func (s *store) drop() error {
-	if s == nil || s.schema == "" {
+	if s == nil || s.schema == "" || s.kept {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

@@ -70,11 +70,18 @@ func openInstance(ctx context.Context, e *engine, dir string) (*instance, error)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	in := &instance{dir: dir}
-	var err error
-	if in.store, err = e.newStore(ctx, dir); err != nil {
+	st, err := e.newStore(ctx, dir)
+	if err != nil {
 		return nil, err
 	}
+	return openInstanceOn(ctx, st, dir)
+}
+
+// openInstanceOn opens the index in st (new or kept) with its checkouts
+// in dir, wired as cmd/tolk wires it.
+func openInstanceOn(ctx context.Context, st *store, dir string) (*instance, error) {
+	in := &instance{dir: dir, store: st}
+	var err error
 	if in.db, err = in.store.open(ctx); err != nil {
 		in.Close()
 		return nil, err
@@ -139,26 +146,35 @@ func runImportProjects(ctx context.Context, e *engine, dir string, spec []tolksy
 	}
 	res.TrigramSec = took.Seconds()
 
+	if err := reimportAll(ctx, in, slugs, &res); err != nil {
+		in.Close()
+		return nil, res, err
+	}
+	return in, res, nil
+}
+
+// reimportAll times the re-import of every component of the projects
+// slugs (unchanged: it must parse nothing), then counts the units and
+// sizes the index, into res.
+func reimportAll(ctx context.Context, in *instance, slugs []string, res *importResult) error {
 	var saved []index.Component
-	for _, ps := range spec {
-		p, err := in.db.FindProject(ctx, ps.Project.Slug)
+	for _, slug := range slugs {
+		p, err := in.db.FindProject(ctx, slug)
 		if err != nil {
-			in.Close()
-			return nil, res, err
+			return err
 		}
 		comps, err := in.db.FindComponents(ctx, p.ID)
 		if err != nil {
-			in.Close()
-			return nil, res, err
+			return err
 		}
 		saved = append(saved, comps...)
 	}
-	start = time.Now()
+	res.Files, res.ReimportRead = 0, 0
+	start := time.Now()
 	for _, c := range saved {
 		sum, err := in.svc.ImportComponent(ctx, c)
 		if err != nil {
-			in.Close()
-			return nil, res, fmt.Errorf("re-import %s: %w", c.Slug, err)
+			return fmt.Errorf("re-import %s: %w", c.Slug, err)
 		}
 		res.Files += sum.Files
 		res.ReimportRead += sum.Parsed
@@ -167,19 +183,16 @@ func runImportProjects(ctx context.Context, e *engine, dir string, spec []tolksy
 
 	raw, err := in.store.raw(true)
 	if err != nil {
-		in.Close()
-		return nil, res, err
+		return err
 	}
 	defer raw.Close()
 	if err := raw.QueryRowContext(ctx, `SELECT count(*) FROM units`).Scan(&res.Units); err != nil {
-		in.Close()
-		return nil, res, fmt.Errorf("count units: %w", err)
+		return fmt.Errorf("count units: %w", err)
 	}
 	if res.DBBytes, err = in.store.size(ctx); err != nil {
-		in.Close()
-		return nil, res, fmt.Errorf("index size: %w", err)
+		return fmt.Errorf("index size: %w", err)
 	}
-	return in, res, nil
+	return nil
 }
 
 // openRaw opens an SQLite file through database/sql with the index's

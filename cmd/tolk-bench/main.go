@@ -41,8 +41,12 @@
 //     save-and-next (the save's POST and the next string's page).
 //   - wrk (only when named): the reads' endpoints under Debian's wrk
 //     -t2 -c8, the API and then its ceiling.
-//   - scale: N copies of the corpus components in one project: import
-//     time, peak RSS and read latency against the 1x run.
+//   - scale: one index grown to each -scale N in turn (copies of the
+//     corpus components over 10 projects, a Reconcile per copy; scale.go):
+//     import time and units/s copy by copy, the trigram index after it,
+//     the index's size by table, the write-ahead log, peak RSS, read and
+//     edit latency against the 1x step; -keep and -resume DIR let a
+//     long run stop and go on.
 //   - memory: the translation memory of -memory-copies copies of the
 //     corpus (13: over 2 million entries), imported into an index of
 //     its own: the first lookup (which builds the index of source
@@ -113,19 +117,23 @@ func main() {
 
 // config is what the command line asks for.
 type config struct {
-	Quick       bool
-	Out         string // "" or "-": stdout only
-	Scales      []int  // -scale: copies of the corpus for the scale section, a run each; none skips it
-	Keep        bool   // -keep: leave the last scale index in place for inspection
-	Duration    time.Duration
-	MaxRequests int
-	Concurrency []int
-	PprofDir    string
-	CorpusDir   string
-	DB          string          // -db: a PostgreSQL URL; "" for SQLite files
-	NoChecks    bool            // -no-checks: every index without the quality checks (sqlstore.Options.NoChecks)
-	Sections    map[string]bool // sections to run; "import" always runs
-	Args        []string        // as given, for the report
+	Quick  bool
+	Out    string // "" or "-": stdout only
+	Scales []int  // -scale: copies of the corpus for the scale section, a run each; none skips it
+	Keep   bool   // -keep: leave the scale index in place, to inspect or -resume
+	Resume string // -resume: the directory of a kept scale index, to grow further
+	// ScaleProjects is how many projects the scale copies are spread
+	// over (-scale-projects; issue 31: 10).
+	ScaleProjects int
+	Duration      time.Duration
+	MaxRequests   int
+	Concurrency   []int
+	PprofDir      string
+	CorpusDir     string
+	DB            string          // -db: a PostgreSQL URL; "" for SQLite files
+	NoChecks      bool            // -no-checks: every index without the quality checks (sqlstore.Options.NoChecks)
+	Sections      map[string]bool // sections to run; "import" always runs
+	Args          []string        // as given, for the report
 
 	// MemoryCopies is the copies of the corpus in the memory section:
 	// 13 make the issue's 2 million entries (10 make 1.6 million).
@@ -138,10 +146,16 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.SetOutput(stderr)
 	fs.BoolVar(&cfg.Quick, "quick", false, "a few files per corpus and short load points (for CI; seconds, not minutes)")
 	fs.StringVar(&cfg.Out, "out", "BENCHMARKS.md", `Markdown file to write the results into ("-": stdout only)`)
-	scale := fs.String("scale", "", "copies of the corpus in the scale section, over 10 projects; a comma-separated list "+
-		"runs the section once for each (1,10: a table per N, compared with the first); 0 skips it (default 10, or 2 with -quick)")
-	fs.BoolVar(&cfg.Keep, "keep", false, "leave the last scale index in place (PostgreSQL: its schema; SQLite: the run's "+
-		"temporary directory) and log where, to inspect its queries")
+	scale := fs.String("scale", "", "copies of the corpus in the scale section, over 10 projects; a comma-separated, growing list "+
+		"grows one index to each in turn (1,10,100: copy 1, measured, copies 2-10 added, measured, 11-100 added, measured; "+
+		"a table per N, compared with the first); 0 skips it (default 10, or 2 with -quick)")
+	fs.BoolVar(&cfg.Keep, "keep", false, "leave the scale index in place (PostgreSQL: its schema; SQLite: its file) with "+
+		"the run's directory, and log where: to inspect its queries, or to grow it further with -resume")
+	fs.IntVar(&cfg.ScaleProjects, "scale-projects", scaleProjectCount, "projects the scale copies are spread over, copy i in "+
+		"project (i-1) mod N + 1; copies in one project share every string (propagation and the inconsistent check compare them): "+
+		"fewer projects measure at 2x or 3x what 100x over 10 projects does per string")
+	fs.StringVar(&cfg.Resume, "resume", "", "continue the scale index a -keep run (or an interrupted one) left in this "+
+		"directory, the one it logged: the copies already in it are skipped by slug (implies -keep; -only scale)")
 	fs.IntVar(&cfg.MemoryCopies, "memory-copies", 0, "copies of the corpus in the memory section (default 13, over 2 million "+
 		"entries, or 2 with -quick)")
 	fs.DurationVar(&cfg.Duration, "duration", 0, "time per load point (default 2s, or 100ms with -quick)")
@@ -190,8 +204,27 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 		if err != nil || n < 0 {
 			return cfg, fmt.Errorf("-scale: %q is not a number of copies", f)
 		}
+		if n > 0 && len(cfg.Scales) > 0 && n <= cfg.Scales[len(cfg.Scales)-1] {
+			return cfg, fmt.Errorf("-scale: %d after %d: the sizes grow one index, so each must be larger", n, cfg.Scales[len(cfg.Scales)-1])
+		}
 		if n > 0 {
 			cfg.Scales = append(cfg.Scales, n)
+		}
+	}
+	if cfg.ScaleProjects < 1 {
+		return cfg, fmt.Errorf("-scale-projects: %d is not a number of projects", cfg.ScaleProjects)
+	}
+	if cfg.Resume != "" {
+		for s := range cfg.Sections {
+			if s != "scale" && s != "import" {
+				return cfg, fmt.Errorf("-resume: grows the scale index alone (-only scale), not %s", s)
+			}
+		}
+		if len(cfg.Scales) == 0 {
+			return cfg, errors.New("-resume: no -scale to grow the index to")
+		}
+		if fi, err := os.Stat(filepath.Join(cfg.Resume, "scale")); err != nil || !fi.IsDir() {
+			return cfg, fmt.Errorf("-resume: %s holds no scale index (its scale directory)", cfg.Resume)
 		}
 	}
 	if cfg.MemoryCopies <= 0 {
@@ -258,12 +291,15 @@ func bench(ctx context.Context, cfg config, progress io.Writer) (*report, error)
 			return nil, err
 		}
 	}
-	tmp, err := os.MkdirTemp("", "tolk-bench-")
-	if err != nil {
-		return nil, err
+	tmp := cfg.Resume
+	if tmp == "" {
+		var err error
+		if tmp, err = os.MkdirTemp("", "tolk-bench-"); err != nil {
+			return nil, err
+		}
 	}
 	defer func() {
-		if cfg.Keep && cfg.Sections["scale"] && len(cfg.Scales) > 0 {
+		if (cfg.Keep || cfg.Resume != "") && cfg.Sections["scale"] && len(cfg.Scales) > 0 {
 			logf("-keep: left %s in place", tmp)
 			return
 		}
@@ -445,77 +481,7 @@ func scaleOnly(cfg config) bool {
 			return false
 		}
 	}
-	return cfg.Sections["scale"] && len(cfg.Scales) > 0 && cfg.Scales[0] == 1
-}
-
-// benchScales runs the scale section once for each -scale N.
-func benchScales(ctx context.Context, cfg config, eng *engine, rep *report, repos []corpusRepo, tmp string, logf func(string, ...any)) error {
-	for i, n := range cfg.Scales {
-		keep := cfg.Keep && i == len(cfg.Scales)-1
-		if err := benchScale(ctx, cfg, n, keep, eng, rep, repos, filepath.Join(tmp, fmt.Sprintf("scale%d", n)), logf); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// benchScale imports copies of the corpus spread over 10 projects
-// (scaleProjects) and measures read latency over it, with the page
-// caches on (as served) and off (every page read from the database),
-// and edit latency. keep leaves the index in place when done.
-func benchScale(ctx context.Context, cfg config, copies int, keep bool, eng *engine, rep *report, repos []corpusRepo, dir string, logf func(string, ...any)) error {
-	logf("scale: %dx the corpus", copies)
-	specs := scaleProjects(repos, copies)
-	sin, sres, err := runImportProjects(ctx, eng, dir, specs, cfg.cpuProfile(fmt.Sprintf("scale%d-import", copies)))
-	if err != nil {
-		return fmt.Errorf("scale import: %w", err)
-	}
-	defer func() {
-		if keep {
-			logf("-keep: the %dx index is left in %s", copies, sin.store.where())
-			sin.db.Close()
-			return
-		}
-		sin.Close()
-	}()
-	res := &scaleResult{Copies: copies, Projects: len(specs), Import: sres}
-	rep.Scales = append(rep.Scales, res)
-	if err := cfg.heapProfile(fmt.Sprintf("scale%d-import", copies)); err != nil {
-		return err
-	}
-	logf("scale: %dx reads", copies)
-	// Latency is what should not grow: one client, no queueing.
-	lo := loadOptions{Concurrency: []int{1}, Duration: cfg.Duration, MaxRequests: cfg.MaxRequests}
-	eps := scaleEndpoints(scaleProject(1), "jellyfin-01", loadLanguage)
-	if res.Load, err = runLoad(ctx, sin.db, eps, lo); err != nil {
-		return fmt.Errorf("scale reads: %w", err)
-	}
-	// The same without the page caches: what the database does per
-	// request, which the cached figures hide.
-	if err := sin.db.Close(); err != nil {
-		return err
-	}
-	if sin.db, err = sin.store.openWith(ctx, sqlstore.NoPageCache); err != nil {
-		return err
-	}
-	if res.Uncached, err = runLoad(ctx, sin.db, eps, lo); err != nil {
-		return fmt.Errorf("scale reads without the page cache: %w", err)
-	}
-	if err := sin.db.Close(); err != nil {
-		return err
-	}
-	if sin.db, err = sin.store.open(ctx); err != nil {
-		return err
-	}
-	logf("scale: %dx writes", copies)
-	if res.Writes, err = scaleWrites(ctx, cfg, sin); err != nil {
-		return fmt.Errorf("scale writes: %w", err)
-	}
-	res.PeakRSS = peakRSS()
-	if res.DBBytesAfter, err = sin.store.size(ctx); err != nil {
-		return err
-	}
-	return nil
+	return cfg.Sections["scale"] && len(cfg.Scales) > 0 && (cfg.Scales[0] == 1 || cfg.Resume != "")
 }
 
 // scaleEndpoints are the reads of the scale section: the reads section's

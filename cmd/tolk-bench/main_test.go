@@ -103,6 +103,12 @@ func TestQuickRunPostgres(t *testing.T) {
 	checkGit(t, rep.Git)
 	checkWrites(t, rep.Writes, cfg.Concurrency)
 	checkScale(t, rep)
+	// The test server runs here: its CPU for the database is counted
+	// (not checked further: other tests share the database), and the
+	// log and the tables are read.
+	if s := rep.Scales[0]; s.PerCopy[0].ServerCPU == -1 || s.WAL.Bytes <= 0 || len(s.Tables) < 2 || len(rep.Settings) != len(serverSettings) {
+		t.Errorf("scale on PostgreSQL: copy %+v, log %+v, %d tables, settings %v", s.PerCopy[0], s.WAL, len(s.Tables), rep.Settings)
+	}
 	md := rep.Markdown()
 	for _, want := range []string{"Index engine: PostgreSQL ", "COPYed (pgx CopyFrom) into a bare table",
 		"`pg_advisory_xact_lock`", "| unit PATCH over HTTP | 8 |", "### Scale: 2×", "pages read from PostgreSQL"} {
@@ -467,6 +473,10 @@ func mustBench(t *testing.T, args ...string) (config, *report) {
 }
 
 func TestParseFlagsScale(t *testing.T) {
+	kept := t.TempDir()
+	if err := os.Mkdir(filepath.Join(kept, "scale"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		args []string
 		want []int
@@ -478,6 +488,15 @@ func TestParseFlagsScale(t *testing.T) {
 		{[]string{"-scale", "0"}, nil, false},
 		{[]string{"-scale", "ten"}, nil, true},
 		{[]string{"-scale", "-3"}, nil, true},
+		{[]string{"-scale", "1,10,100"}, []int{1, 10, 100}, false},
+		{[]string{"-scale", "1,3", "-scale-projects", "1"}, []int{1, 3}, false},
+		{[]string{"-scale", "1,3", "-scale-projects", "0"}, nil, true},
+		{[]string{"-scale", "10,1"}, nil, true}, // one index grows: sizes must increase
+		{[]string{"-scale", "1,1"}, nil, true},
+		{[]string{"-only", "scale", "-scale", "10", "-resume", kept}, []int{10}, false},
+		{[]string{"-only", "scale", "-scale", "10", "-resume", t.TempDir()}, nil, true}, // no scale index there
+		{[]string{"-only", "scale,reads", "-scale", "10", "-resume", kept}, nil, true},  // the scale index alone
+		{[]string{"-only", "scale", "-scale", "0", "-resume", kept}, nil, true},         // nothing to grow to
 	} {
 		cfg, err := parseFlags(tc.args, io.Discard)
 		if (err != nil) != tc.err {
@@ -490,18 +509,20 @@ func TestParseFlagsScale(t *testing.T) {
 	}
 }
 
-// TestScaleProjects checks that the scale section's copies are spread
-// over at most 10 projects, the first holding jellyfin-01, every
-// component slug unique.
-func TestScaleProjects(t *testing.T) {
+// TestScaleCopy checks that the scale section's copies are spread over
+// at most 10 projects, the first holding jellyfin-01, every component
+// slug unique.
+func TestScaleCopy(t *testing.T) {
 	repos := []corpusRepo{{corpusComponent: corpusComponents[0]}, {corpusComponent: corpusComponents[2]}}
 	for _, copies := range []int{1, 2, 10, 25} {
-		specs := scaleProjects(repos, copies)
-		if want := min(copies, 10); len(specs) != want {
-			t.Fatalf("%d copies: %d projects, want %d", copies, len(specs), want)
-		}
+		projects := map[string]bool{}
 		seen := map[string]bool{}
-		for _, p := range specs {
+		for i := 1; i <= copies; i++ {
+			p := scaleCopy(repos, i, scaleProjectCount)
+			projects[p.Project.Slug] = true
+			if len(p.Components) != len(repos) {
+				t.Fatalf("copy %d: %d components, want %d", i, len(p.Components), len(repos))
+			}
 			for _, c := range p.Components {
 				if seen[c.Slug] {
 					t.Errorf("%d copies: component %s twice", copies, c.Slug)
@@ -509,34 +530,95 @@ func TestScaleProjects(t *testing.T) {
 				seen[c.Slug] = true
 			}
 		}
-		if len(seen) != copies*len(repos) {
-			t.Errorf("%d copies: %d components, want %d", copies, len(seen), copies*len(repos))
+		if want := min(copies, 10); len(projects) != want {
+			t.Errorf("%d copies: %d projects, want %d", copies, len(projects), want)
 		}
-		if specs[0].Project.Slug != "scale-01" || !slices.ContainsFunc(specs[0].Components, func(c index.Component) bool {
+		first := scaleCopy(repos, 1, scaleProjectCount)
+		if first.Project.Slug != "scale-01" || !slices.ContainsFunc(first.Components, func(c index.Component) bool {
 			return c.Slug == "jellyfin-01"
 		}) {
-			t.Errorf("%d copies: first project %s holds %v", copies, specs[0].Project.Slug, specs[0].Components)
+			t.Errorf("copy 1 in %s holds %v", first.Project.Slug, first.Components)
+		}
+	}
+	if got := scaleCopy(repos, 100, scaleProjectCount); got.Project.Slug != "scale-10" || got.Components[0].Slug != "jellyfin-100" {
+		t.Errorf("copy 100: %s/%s, want scale-10/jellyfin-100", got.Project.Slug, got.Components[0].Slug)
+	}
+	if got := scaleCopy(repos, 3, 1); got.Project.Slug != "scale-01" {
+		t.Errorf("copy 3 over one project: in %s", got.Project.Slug)
+	}
+}
+
+// TestScalePlan checks what a resumed scale run imports: the copies
+// not all of whose components are in the index, and the last whole one
+// again (an interruption may have cut its import short).
+func TestScalePlan(t *testing.T) {
+	repos := []corpusRepo{{corpusComponent: corpusComponents[0]}, {corpusComponent: corpusComponents[2]}}
+	slugs := func(copies ...int) map[string]bool {
+		have := map[string]bool{}
+		for _, i := range copies {
+			for _, r := range repos {
+				have[scaleCopySlug(r.slug, i)] = true
+			}
+		}
+		return have
+	}
+	cut := slugs(1, 2, 3)
+	cut[scaleCopySlug(repos[0].slug, 4)] = true // copy 4's first component only
+	for _, tc := range []struct {
+		name string
+		have map[string]bool
+		upTo int
+		todo []int
+		done int
+	}{
+		{"empty", slugs(), 3, []int{1, 2, 3}, 0},
+		{"whole", slugs(1, 2, 3), 3, nil, 3},
+		{"grows", slugs(1, 2, 3), 5, []int{4, 5}, 3},
+		{"cut inside a copy", cut, 5, []int{4, 5}, 3},
+		{"a hole", slugs(1, 3), 4, []int{2, 4}, 3},
+		{"other components ignored", map[string]bool{"jellyfin": true, "other-01": true}, 2, []int{1, 2}, 0},
+	} {
+		todo, done := scalePlan(tc.have, repos, tc.upTo)
+		if !slices.Equal(todo, tc.todo) || done != tc.done {
+			t.Errorf("%s: scalePlan = %v, %d; want %v, %d", tc.name, todo, done, tc.todo, tc.done)
 		}
 	}
 }
 
-// TestScaleTablesPerN checks the report of -scale 1,10: a table per N,
-// the 1x one on its own, the 10x one against it, reads with and without
-// the page caches.
+// TestScaleTablesPerN checks the report of -scale 1,10: a table per
+// step, the 1x one on its own, the 10x one (copies 2 to 10 added to the
+// same index) against it, with its units/s copy by copy, the log and
+// the tables' sizes, and reads with and without the page caches.
 func TestScaleTablesPerN(t *testing.T) {
 	point := func(name string, p50 time.Duration) loadPoint {
 		return loadPoint{Endpoint: name, Concurrency: 1, Real: loadStats{Requests: 10, P50: p50, P99: 2 * p50, RPS: 100}}
 	}
-	one := &scaleResult{Copies: 1, Projects: 1, Import: importResult{Units: 1000, FullSec: 1, DBBytes: 1 << 20},
+	one := &scaleResult{Copies: 1, Projects: 1, Import: importResult{Units: 1000, FullSec: 1, TrigramSec: 0.5, DBBytes: 1 << 20},
+		Added: 1000, PerCopy: []copyImport{{Copy: 1, Units: 1000, Sec: 1}},
 		Load: []loadPoint{point("units page 1", time.Millisecond)}, Uncached: []loadPoint{point("units page 1", 2*time.Millisecond)}}
-	ten := &scaleResult{Copies: 10, Projects: 10, Import: importResult{Units: 10000, FullSec: 12, DBBytes: 10 << 20},
-		Load: []loadPoint{point("units page 1", time.Millisecond)}, Uncached: []loadPoint{point("units page 1", 3*time.Millisecond)}}
-	md := (&report{Scales: []*scaleResult{one, ten}}).Markdown()
-	for _, want := range []string{"### Scale: 1× the corpus", "| | 1× |\n|---|---:|\n| units | 1,000 |", "### Scale: 10× the corpus",
-		"Compared with the `-scale 1` run.", "| units | 1,000 | 10,000 | 10.0× | 10× |", "| full import, s | 1.00 | 12.00 | 12.0× | 10× |",
+	ten := &scaleResult{Copies: 10, From: 1, Projects: 10, Import: importResult{Units: 10000, FullSec: 12, TrigramSec: 6, DBBytes: 10 << 20},
+		Added: 9000, PerCopy: []copyImport{{Copy: 2, Units: 1000, Sec: 1, CPU: 0.8, ServerCPU: 2.5}, {Copy: 10, Units: 1000, Sec: 2, CPU: 1.5, ServerCPU: -1}},
+		WAL:    walStats{postgres: true, Bytes: 3 << 30, Requested: 4, Timed: 1, DirBytes: 1 << 30},
+		Tables: []tableSize{{Name: "database (every schema)", Total: 11 << 20, DatabaseBytesMarker: true}, {Name: "units", Total: 5 << 20, Indexes: 2 << 20, LiveRows: 10000, DeadRows: 5, BiggestIndex: "units_pkey", BiggestIndexBytes: 1 << 20}},
+		Load:   []loadPoint{point("units page 1", time.Millisecond)}, Uncached: []loadPoint{point("units page 1", 3*time.Millisecond)}}
+	md := (&report{Scales: []*scaleResult{one, ten}, Settings: []string{"shared_buffers 128MB"}}).Markdown()
+	for _, want := range []string{"### Scale: 1× the corpus", "| | 1× |\n|---|---:|\n| units | 1,000 |", "| trigram index after it, s | 0.50 |",
+		"### Scale: 10× the corpus", "Copies 2 to 10 of each corpus component", "Compared with the `-scale 1` step.",
+		"| units | 1,000 | 10,000 | 10.0× | 10× |", "| units imported by the step | 1,000 | 9,000 | 9.0× | 9× |",
+		"| import of the step, s | 1.00 | 12.00 | 12.0× | 9× |", "| units/s | 1,000 | 750 | 0.75× | 1× |",
+		"| trigram index after it, s | 0.50 | 6.00 | 12.0× | 9× |", "(what slows as the index grows): 2: 1,000 (0.8 + 2.5), 10: 500 (1.5).",
+		"3.00 GiB written, 4 checkpoints requested", "| database (every schema) | 11.0 MiB |", "| units | 5.0 MiB | 2.0 MiB | unknown | 10,000 / 5 | units_pkey 1.0 MiB |",
+		"Server settings (docs/postgresql.md: what a big import wants): shared_buffers 128MB",
 		"| units page 1 | 1.00 ms | 1.00 ms | 1.00× |", "| units page 1 | 2.00 ms | 3.00 ms | 1.50× |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q:\n%s", want, md)
+		}
+	}
+	// A resumed run without its 1x step compares with nothing.
+	md = (&report{Scales: []*scaleResult{{Copies: 10, From: 1, Projects: 10, Skipped: 3, Added: 6000}}}).Markdown()
+	for _, want := range []string{"a resumed run without its 1× step", "3 copies of this step were in the index already", "| units imported by the step | 6,000 |"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("resumed report lacks %q:\n%s", want, md)
 		}
 	}
 }

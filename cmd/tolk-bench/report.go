@@ -22,6 +22,7 @@ type report struct {
 	LoadBefore  string
 	Quick       bool
 	Engine      string        // the index's engine and where it ran
+	Settings    []string      // PostgreSQL: the server's settings an import depends on (scale section)
 	Postgres    bool          // the engine is PostgreSQL (-db)
 	RoundTrip   time.Duration // median of a trivial statement on the engine
 	PprofDir    string
@@ -43,20 +44,28 @@ type report struct {
 	Git        *gitResult
 	Monorepo   *monorepoResult
 	Formats    *formatsResult
-	Scales     []*scaleResult // one per -scale N, in order
+	Scales     []*scaleResult // one per -scale N, in order: the steps of one growing index
 	Memory     *memoryResult
 }
 
-// scaleResult is one run of the scale section: Copies corpus copies
-// over Projects projects.
+// scaleResult is one step of the scale section: the index grown from
+// From copies of the corpus to Copies, over Projects projects.
 type scaleResult struct {
 	Copies, Projects int
-	Import           importResult
-	Load             []loadPoint  // concurrency 1, page caches on
-	Uncached         []loadPoint  // the same with the page caches off
-	Writes           []writePoint // unit PATCHes at concurrency 1 and 8
-	PeakRSS          int64        // VmHWM after the reads and writes (since the import's reset)
-	DBBytesAfter     int64        // the index's size after the writes
+	From             int // copies in the index before the step
+	Skipped          int // copies of the step already in the index (-resume)
+	// Import: Units is the index's after the step, FullSec and FullCPU
+	// the step's imports, PeakRSS over them; Added the units they added.
+	Import       importResult
+	Added        int
+	PerCopy      []copyImport // the step's imports, copy by copy
+	WAL          walStats     // PostgreSQL's log over the step's imports
+	Tables       []tableSize  // after the import and its trigram index: the database, then its biggest tables
+	Load         []loadPoint  // concurrency 1, page caches on
+	Uncached     []loadPoint  // the same with the page caches off
+	Writes       []writePoint // unit PATCHes at concurrency 1 and 8
+	PeakRSS      int64        // VmHWM after the reads and writes (since the import's reset)
+	DBBytesAfter int64        // the index's size after the writes
 }
 
 func newReport(cfg config) *report {
@@ -202,6 +211,9 @@ func (r *report) Markdown() string {
 	w("- Commit: `%s`\n", r.Commit)
 	if r.Engine != "" {
 		w("- Index engine: %s\n", r.Engine)
+	}
+	if len(r.Settings) > 0 {
+		w("- Server settings (docs/postgresql.md: what a big import wants): %s\n", strings.Join(r.Settings, ", "))
 	}
 	if r.RoundTrip > 0 {
 		w("- One statement (`SELECT 1`, prepared, one connection, median of %d): %s, the least any statement of the "+
@@ -517,49 +529,97 @@ func monorepoTable(b *strings.Builder, m *monorepoResult) {
 		checks(m.Failures), m.ChangedFiles, m.FirstWorkTree, m.PulledWorkTree, m.Outside, checks(m.CeilFailures))
 }
 
-// scaleBase is what scale result s is compared with: the -scale 1 run
+// scaleBase is what scale step s is compared with: the -scale 1 step
 // when there was one before it (measured the same way), else the 1×
-// sections' figures (cached reads only, over one project).
-func (r *report) scaleBase(s *scaleResult) (im *importResult, load, uncached []loadPoint, writes []writePoint, name string) {
+// sections' figures (cached reads only, over one project), else nothing.
+func (r *report) scaleBase(s *scaleResult) (*scaleResult, string) {
+	if s.Copies == 1 {
+		return nil, "nothing: it is the baseline of the steps after it"
+	}
 	if len(r.Scales) > 0 && r.Scales[0].Copies == 1 && r.Scales[0] != s {
-		b := r.Scales[0]
-		return &b.Import, b.Load, b.Uncached, b.Writes, "the `-scale 1` run"
+		return r.Scales[0], "the `-scale 1` step"
 	}
+	if r.Import == nil {
+		return nil, "nothing (a resumed run without its 1× step: see the run that made it)"
+	}
+	b := &scaleResult{Copies: 1, Import: *r.Import, Added: r.Import.Units, Load: r.Load}
 	if r.Writes != nil {
-		writes = r.Writes.API
+		b.Writes = r.Writes.API
 	}
-	return r.Import, r.Load, nil, writes, "the 1× sections (one project)"
+	return b, "the 1× sections (one project)"
 }
+
+// stepRate is the units/s of a step's imports.
+func stepRate(s *scaleResult) string { return fmtRate(s.Added, s.Import.FullSec) }
 
 func (r *report) scaleTable(b *strings.Builder, s *scaleResult) {
 	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
-	one, baseLoad, baseUncached, baseWrites, baseName := r.scaleBase(s)
-	if s.Copies == 1 {
-		baseName = "nothing: it is the baseline of the runs after it"
-		baseLoad, baseUncached, baseWrites = nil, nil, nil
+	base, baseName := r.scaleBase(s)
+	w("Copies %d to %d of each corpus component (`jellyfin-NN`...), each a component with its own checkout of the same repository, "+
+		"added to the index of the steps before (one index grows through every -scale N, a Reconcile per copy), "+
+		"spread over %d projects (`scale-01`...); the reads load `scale-01/jellyfin-01/de`. Compared with %s.\n\n",
+		s.From+1, s.Copies, s.Projects, baseName)
+	if s.Skipped > 0 {
+		w("%d copies of this step were in the index already (-resume) and were not imported again.\n\n", s.Skipped)
 	}
-	w("%d copies of each corpus component (`jellyfin-01`...), each a component with its own checkout of the same repository, "+
-		"spread over %d projects (`scale-01`...); the reads load `scale-01/jellyfin-01/de`. Compared with %s.\n\n", s.Copies, s.Projects, baseName)
-	if one == nil || s.Copies == 1 {
-		im := s.Import
-		w("| | %d× |\n|---|---:|\n| units | %s |\n| full import, s | %.2f |\n| units/s | %s |\n| peak RSS, import | %s |\n"+
-			"| index size | %s |\n| re-import unchanged, s | %.3f |\n", s.Copies, fmtInt(im.Units), im.FullSec,
-			fmtRate(im.Units, im.FullSec), fmtBytes(im.PeakRSS), fmtBytes(im.DBBytes), im.ReimportSec)
-		one = nil
+	im := &s.Import
+	if base == nil {
+		w("| | %d× |\n|---|---:|\n| units | %s |\n| units imported by the step | %s |\n| import of the step, s | %.2f |\n"+
+			"| units/s | %s |\n| trigram index after it, s | %.2f |\n| peak RSS, import | %s |\n"+
+			"| index size | %s |\n| re-import unchanged, s | %.3f |\n", s.Copies, fmtInt(im.Units), fmtInt(s.Added), im.FullSec,
+			stepRate(s), im.TrigramSec, fmtBytes(im.PeakRSS), fmtBytes(im.DBBytes), im.ReimportSec)
 	} else {
+		one, steps := &base.Import, s.Copies-s.From
 		w("| | 1× | %d× | growth | linear |\n|---|---:|---:|---:|---:|\n", s.Copies)
-	}
-	if one != nil {
-		im := s.Import
 		w("| units | %s | %s | %.1f× | %d× |\n", fmtInt(one.Units), fmtInt(im.Units), ratio(float64(im.Units), float64(one.Units)), s.Copies)
-		w("| full import, s | %.2f | %.2f | %.1f× | %d× |\n", one.FullSec, im.FullSec, ratio(im.FullSec, one.FullSec), s.Copies)
-		w("| units/s | %s | %s | %.2f× | 1× |\n", fmtRate(one.Units, one.FullSec), fmtRate(im.Units, im.FullSec),
-			ratio(float64(im.Units)/im.FullSec, float64(one.Units)/one.FullSec))
+		w("| units imported by the step | %s | %s | %.1f× | %d× |\n", fmtInt(base.Added), fmtInt(s.Added),
+			ratio(float64(s.Added), float64(base.Added)), steps)
+		w("| import of the step, s | %.2f | %.2f | %.1f× | %d× |\n", one.FullSec, im.FullSec, ratio(im.FullSec, one.FullSec), steps)
+		w("| units/s | %s | %s | %.2f× | 1× |\n", stepRate(base), stepRate(s),
+			ratio(float64(s.Added)/im.FullSec, float64(base.Added)/one.FullSec))
+		w("| trigram index after it, s | %.2f | %.2f | %.1f× | %d× |\n", one.TrigramSec, im.TrigramSec, ratio(im.TrigramSec, one.TrigramSec), steps)
 		w("| peak RSS, import | %s | %s | %.1f× | ≤ %d× |\n", fmtBytes(one.PeakRSS), fmtBytes(im.PeakRSS), ratio(float64(im.PeakRSS), float64(one.PeakRSS)), s.Copies)
 		w("| index size | %s | %s | %.1f× | %d× |\n", fmtBytes(one.DBBytes), fmtBytes(im.DBBytes), ratio(float64(im.DBBytes), float64(one.DBBytes)), s.Copies)
 		w("| re-import unchanged, s | %.3f | %.3f | %.1f× | %d× |\n", one.ReimportSec, im.ReimportSec, ratio(im.ReimportSec, one.ReimportSec), s.Copies)
 	}
+	if len(s.PerCopy) > 0 {
+		var rates []string
+		for _, c := range s.PerCopy {
+			if c.ServerCPU >= 0 {
+				rates = append(rates, fmt.Sprintf("%d: %s (%.1f + %.1f)", c.Copy, fmtRate(c.Units, c.Sec), c.CPU, c.ServerCPU))
+			} else {
+				rates = append(rates, fmt.Sprintf("%d: %s (%.1f)", c.Copy, fmtRate(c.Units, c.Sec), c.CPU))
+			}
+		}
+		w("\nUnits/s copy by copy, with the CPU seconds of Tolk (+ the server's for the database, when it runs here) "+
+			"(what slows as the index grows): %s.\n", strings.Join(rates, ", "))
+	}
+	if s.WAL.postgres {
+		dir := fmtBytes(s.WAL.DirBytes)
+		if s.WAL.DirBytes < 0 {
+			dir = "unknown (pg_ls_waldir needs pg_monitor)"
+		}
+		w("\nWrite-ahead log over the step's import: %s written, %d checkpoints requested (max_wal_size reached), %d timed; "+
+			"pg_wal after it: %s.\n", fmtBytes(s.WAL.Bytes), s.WAL.Requested, s.WAL.Timed, dir)
+	}
+	if len(s.Tables) > 0 {
+		w("\nWhat the index takes after the step's import and trigram index:\n\n")
+		w("| table | total | indexes | TOAST | rows (live / dead) | biggest index |\n|---|---:|---:|---:|---:|---|\n")
+		for _, t := range s.Tables {
+			if t.DatabaseBytesMarker || t.LiveRows+t.DeadRows+t.Indexes == 0 {
+				w("| %s | %s | | | | |\n", t.Name, fmtBytes(t.Total))
+				continue
+			}
+			w("| %s | %s | %s | %s | %s / %s | %s %s |\n", t.Name, fmtBytes(t.Total), fmtBytes(t.Indexes), fmtBytes(t.Toast),
+				fmtInt(int(t.LiveRows)), fmtInt(int(t.DeadRows)), t.BiggestIndex, fmtBytes(t.BiggestIndexBytes))
+		}
+	}
 	w("\nPeak RSS over the import, reads and writes: %s; index after the writes: %s.\n", fmtBytes(s.PeakRSS), fmtBytes(s.DBBytesAfter))
+	var baseLoad, baseUncached []loadPoint
+	var baseWrites []writePoint
+	if base != nil {
+		baseLoad, baseUncached, baseWrites = base.Load, base.Uncached, base.Writes
+	}
 	loadRows := func(title string, points, base []loadPoint) {
 		if len(points) == 0 {
 			return

@@ -387,7 +387,7 @@ func (c searchCompiler) textNeed(t *index.QueryTerm) *trigramNeed {
 		return regexPatternNeed(t.Text)
 	}
 	if c.postgres {
-		// tolk_trigrams folds it as the index does.
+		// tolk_trigram_codes folds it as the index does.
 		return literalNeed(t.Text)
 	}
 	return literalNeed(strings.ToLower(t.Text))

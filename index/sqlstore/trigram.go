@@ -259,7 +259,7 @@ func trigramsOf(s string) []string {
 // index lists, and every unit noted since the index last took them in
 // (unit_trigrams_pending, trigram_pending.go), whose rows in the index
 // may be stale or missing. The text of a literal goes to PostgreSQL as
-// it is, since tolk_trigrams folds it by the same lower() as the index.
+// it is, since tolk_trigram_codes folds it by the same lower() as the index.
 // With key, the candidates are those of the keys' index (migration
 // 0062): the units whose key holds the trigrams, not their whole text.
 func (c searchCompiler) trigramFilter(need *trigramNeed, key bool) sqlFrag {
@@ -277,13 +277,13 @@ func (c searchCompiler) trigramFilter(need *trigramNeed, key bool) sqlFrag {
 		col = "key_trigrams"
 	}
 	f := c.pgTrigramFilter(need, col)
-	return frag("units.id IN (SELECT unit_id FROM unit_trigrams WHERE "+f.sql+" OR "+col+" @> ARRAY[?]::text[]"+noted,
-		append(f.args, longUnitMark)...)
+	return frag("units.id IN (SELECT unit_id FROM unit_trigrams WHERE "+f.sql+" OR "+col+" @> ARRAY[?]::integer[]"+noted,
+		append(f.args, trigramCode(longUnitMark))...)
 }
 
 func (c searchCompiler) pgTrigramFilter(need *trigramNeed, col string) sqlFrag {
 	if need.lit != "" {
-		return frag(col+" @> tolk_trigrams(?)", need.lit)
+		return frag(col+" @> tolk_trigram_codes(?)", need.lit)
 	}
 	parts := make([]sqlFrag, len(need.kids))
 	for i, k := range need.kids {

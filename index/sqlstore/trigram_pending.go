@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	gosync "sync"
 	"time"
@@ -313,9 +314,9 @@ func pgIndexTrigrams(tx *Tx, limit int) (int, error) {
 	var args []any
 	cut := func(text *string) string {
 		if text == nil {
-			return pgTextArray([]string{longUnitMark})
+			return pgCodeArray([]string{longUnitMark})
 		}
-		return pgTextArray(trigramsOf(*text))
+		return pgCodeArray(trigramsOf(*text))
 	}
 	for rows.Next() {
 		var id int64
@@ -332,7 +333,7 @@ func pgIndexTrigrams(tx *Tx, limit int) (int, error) {
 	for len(args) > 0 {
 		chunk := args[:min(len(args), 3*pgInsertRows)]
 		args = args[len(chunk):]
-		values := strings.Repeat("(?, ?::text[], ?::text[]), ", len(chunk)/3)
+		values := strings.Repeat("(?, ?::integer[], ?::integer[]), ", len(chunk)/3)
 		if _, err := tx.Exec(`INSERT INTO unit_trigrams (unit_id, trigrams, key_trigrams) VALUES `+
 			strings.TrimSuffix(values, ", "), chunk...); err != nil {
 			return 0, err
@@ -345,23 +346,35 @@ func pgIndexTrigrams(tx *Tx, limit int) (int, error) {
 	return len(ids), err
 }
 
-// pgTextArray is a PostgreSQL array literal of strings, each quoted.
-func pgTextArray(items []string) string {
+// pgCodeArray is a PostgreSQL array literal of the distinct codes of
+// the trigrams tris (trigramCode), in order of first use.
+func pgCodeArray(tris []string) string {
 	var b strings.Builder
 	b.WriteByte('{')
-	for i, s := range items {
-		if i > 0 {
+	seen := make(map[int32]bool, len(tris))
+	for _, t := range tris {
+		c := trigramCode(t)
+		if seen[c] {
+			continue
+		}
+		if len(seen) > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteByte('"')
-		for _, c := range []byte(s) {
-			if c == '"' || c == '\\' {
-				b.WriteByte('\\')
-			}
-			b.WriteByte(c)
-		}
-		b.WriteByte('"')
+		seen[c] = true
+		b.WriteString(strconv.FormatInt(int64(c), 10))
 	}
 	b.WriteByte('}')
 	return b.String()
+}
+
+// trigramCode is the integer PostgreSQL's trigram index keeps for the
+// trigram t (three runes), as tolk_trigram_codes computes it (migration
+// 0077): the code points packed into 63 bits, folded to 31 — exact for
+// ASCII, and a shared code elsewhere only adds candidates.
+func trigramCode(t string) int32 {
+	var h uint64
+	for _, r := range t {
+		h = h<<21 | uint64(r)
+	}
+	return int32((h ^ h>>32) & 0x7fffffff)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/internal/testengine"
 )
 
 // TestRegexNeed checks the literals read from regular expressions: what
@@ -315,5 +316,76 @@ func TestTrigramNotesSurviveRestart(t *testing.T) {
 	}
 	if got := searchIDs(t, db, "zebrafisch", false); len(got) != 1 {
 		t.Errorf("zebrafisch after the upkeep: %v", got)
+	}
+}
+
+// TestTrigramCodesMatchPostgres checks that the codes the step writes
+// (trigramCode, in Go) are those tolk_trigram_codes asks for (in SQL,
+// migration 0077) for text of every width — ASCII, accents, CJK, an
+// emoji beyond the BMP, the long-unit mark — and that ASCII trigrams
+// keep codes of their own: a code two trigrams share would be a wider
+// candidate list, never a missed unit, but ASCII text is most of it.
+func TestTrigramCodesMatchPostgres(t *testing.T) {
+	ctx := context.Background()
+	dsn := testengine.PostgresDSN(t) // or skip
+	db, err := Open(ctx, Options{Engine: Postgres, Location: dsn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	start := time.Now()
+	for _, s := range []string{"play", "Straße İstanbul ſtraſſe \u212a", "日本語のテキスト", "emoji 🎉🎉x", longUnitMark,
+		"\"quoted\" \\ back", "ab", "", "tab\tand\nnewline", "Ωμέγα ΣΊΣΥΦΟΣ", strings.Repeat("Größe x", 1500)} {
+		var folded string
+		var got []int64
+		rows, err := db.r.QueryContext(ctx, `SELECT lower(?), unnest(tolk_trigram_codes(?))`, s, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var c int64
+			if err := rows.Scan(&folded, &c); err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, c)
+		}
+		if err := rows.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if folded == "" {
+			folded = strings.ToLower(s) // no trigram: no row
+		}
+		var want []int64
+		for _, tri := range trigramsOf(folded) {
+			if c := int64(trigramCode(tri)); !slices.Contains(want, c) {
+				want = append(want, c)
+			}
+		}
+		slices.Sort(got)
+		slices.Sort(want)
+		if !slices.Equal(got, want) {
+			t.Errorf("%q: PostgreSQL's codes %v, Go's %v", s, got, want)
+		}
+		if lit := pgCodeArray(trigramsOf(folded)); strings.Count(lit, ",")+1 != max(len(want), 1) {
+			t.Errorf("%q: array literal %s for %d codes", s, lit, len(want))
+		}
+	}
+	// A needle of 10,000 characters (the API's bound) is cut in one
+	// pass: substr at each position made it seconds.
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("the codes of these texts took %s", took)
+	}
+	seen := map[int32]string{}
+	for a := rune(1); a < 128; a += 3 {
+		for b := rune(1); b < 128; b++ {
+			for c := rune(1); c < 128; c += 5 {
+				tri := string([]rune{a, b, c})
+				code := trigramCode(tri)
+				if other, ok := seen[code]; ok {
+					t.Fatalf("ASCII trigrams %q and %q share code %d", other, tri, code)
+				}
+				seen[code] = tri
+			}
+		}
 	}
 }

@@ -261,8 +261,8 @@ func checkTrigramsCurrent(t *testing.T, units []int64, handles ...*DB) {
 			t.Fatal(err)
 		}
 		var n int
-		if err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM unit_trigrams WHERE unit_id = ? AND trigrams = ?::text[]`,
-			id, pgTextArray(trigramsOf(text))).Scan(&n); err != nil {
+		if err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM unit_trigrams WHERE unit_id = ? AND trigrams = ?::integer[]`,
+			id, pgCodeArray(trigramsOf(text))).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		if n != 1 {

@@ -1,0 +1,552 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/langdata"
+	"github.com/tolk-project/tolk/index/sqlstore"
+	tolksync "github.com/tolk-project/tolk/sync"
+)
+
+// The scale section (issue 31) grows one index: -scale 1,10,100 imports
+// copy 1, measures, adds copies 2 to 10, measures, adds 11 to 100,
+// measures, instead of importing 1 + 10 + 100 copies from scratch. Each
+// copy is a Reconcile of its own (its three components), so the import
+// is timed copy by copy (units/s per copy shows what slows down as the
+// index grows) and an interruption leaves whole copies behind: -keep
+// leaves the index and its checkouts in the run's directory, and
+// -resume DIR continues it, skipping by slug the copies already there.
+
+// scaleSchemaFile holds, in a scale index's directory, the name of the
+// PostgreSQL schema the index lives in (an SQLite index is the file
+// tolk.db beside it), so that -resume finds it after a kill.
+const scaleSchemaFile = "schema"
+
+// scaleCopySlug is the slug of copy i of the corpus component slug.
+func scaleCopySlug(slug string, i int) string { return fmt.Sprintf("%s-%02d", slug, i) }
+
+// scaleCopy is copy i (from 1) of every corpus component, in project
+// scale-NN with NN = (i-1) mod projects + 1: the first project holds
+// jellyfin-01, whose German translation the reads load, and each of the
+// projects holds an equal share of the copies once there are enough.
+// Copies in one project share every string: each is a peer of the
+// others for propagation and the inconsistent check, whose work an
+// import does per peer (-scale-projects measures it).
+func scaleCopy(repos []corpusRepo, i, projects int) tolksync.ProjectSpec {
+	slug := scaleProject((i-1)%projects + 1)
+	spec := tolksync.ProjectSpec{Project: index.Project{Name: slug, Slug: slug}}
+	for _, c := range projectComponents(repos, 1) {
+		c.Slug = scaleCopySlug(c.Slug, i)
+		c.Name = c.Slug
+		spec.Components = append(spec.Components, c)
+	}
+	return spec
+}
+
+// scalePlan says what an index holding the components named in have
+// lacks for upTo copies: todo, the copies not all of whose components
+// are there, in order, and done, the highest copy that is whole (0 if
+// none). A Reconcile saves a component before it imports it, so the
+// copy an interruption cut short may look whole: a resumed run imports
+// done again first (a Reconcile of a whole copy parses nothing, and
+// finishes a cut one).
+func scalePlan(have map[string]bool, repos []corpusRepo, upTo int) (todo []int, done int) {
+	for i := 1; i <= upTo; i++ {
+		whole := true
+		for _, r := range repos {
+			whole = whole && have[scaleCopySlug(r.slug, i)]
+		}
+		if whole {
+			done = i
+		} else {
+			todo = append(todo, i)
+		}
+	}
+	return todo, done
+}
+
+// copyImport is one copy's import in a scale step.
+type copyImport struct {
+	Copy  int
+	Units int     // units the copy's components hold
+	Sec   float64 // its Reconcile
+	CPU   float64 // CPU seconds of Tolk's process over it
+	// ServerCPU is the PostgreSQL server's CPU seconds for the
+	// database over it (engine.serverCPU), -1 where unknown (SQLite's
+	// work is in CPU).
+	ServerCPU float64
+}
+
+// openScaleIndex opens the scale section's index in dir: the one a
+// -keep run left there, or a new one (whose PostgreSQL schema is named
+// in dir at once, so that a run killed before its end can be resumed).
+// It returns the component slugs the index holds.
+func openScaleIndex(ctx context.Context, e *engine, dir string, keep bool) (*instance, map[string]bool, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, nil, err
+	}
+	schemaPath := filepath.Join(dir, scaleSchemaFile)
+	name, err := os.ReadFile(schemaPath)
+	var st *store
+	switch {
+	case err == nil && !e.postgres():
+		return nil, nil, fmt.Errorf("%s holds a PostgreSQL index (schema %s): resume it with -db", dir, strings.TrimSpace(string(name)))
+	case err == nil:
+		if st, err = e.schemaStore(strings.TrimSpace(string(name))); err != nil {
+			return nil, nil, err
+		}
+		var exists bool
+		if err := e.admin.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1)`,
+			st.schema).Scan(&exists); err != nil {
+			return nil, nil, err
+		}
+		if !exists {
+			return nil, nil, fmt.Errorf("%s names schema %s, which the database does not have", schemaPath, st.schema)
+		}
+	case !errors.Is(err, os.ErrNotExist):
+		return nil, nil, err
+	default:
+		if e.postgres() {
+			if _, err := os.Stat(filepath.Join(dir, "tolk.db")); err == nil {
+				return nil, nil, fmt.Errorf("%s holds an SQLite index: resume it without -db", dir)
+			}
+		}
+		if st, err = e.newStore(ctx, dir); err != nil {
+			return nil, nil, err
+		}
+		if st.schema != "" {
+			if err := os.WriteFile(schemaPath, []byte(st.schema+"\n"), 0o644); err != nil {
+				st.drop()
+				return nil, nil, err
+			}
+		}
+	}
+	st.kept = keep
+	in, err := openInstanceOn(ctx, st, dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	have, err := componentSlugs(ctx, in.store)
+	if err != nil {
+		in.Close()
+		return nil, nil, err
+	}
+	return in, have, nil
+}
+
+// componentSlugs is the slugs of every component in s.
+func componentSlugs(ctx context.Context, s *store) (map[string]bool, error) {
+	raw, err := s.raw(true)
+	if err != nil {
+		return nil, err
+	}
+	defer raw.Close()
+	rows, err := raw.QueryContext(ctx, `SELECT slug FROM components`)
+	if err != nil {
+		return nil, fmt.Errorf("components: %w", err)
+	}
+	defer rows.Close()
+	have := map[string]bool{}
+	for rows.Next() {
+		var slug string
+		if err := rows.Scan(&slug); err != nil {
+			return nil, err
+		}
+		have[slug] = true
+	}
+	return have, rows.Err()
+}
+
+// copyUnits counts the units of copy i's components in s.
+func copyUnits(ctx context.Context, s *store, repos []corpusRepo, i int) (int, error) {
+	raw, err := s.raw(true)
+	if err != nil {
+		return 0, err
+	}
+	defer raw.Close()
+	var slugs []any
+	for _, r := range repos {
+		slugs = append(slugs, scaleCopySlug(r.slug, i))
+	}
+	var n int
+	err = raw.QueryRowContext(ctx, `SELECT count(*) FROM units u JOIN translations t ON t.id = u.translation_id
+		JOIN components c ON c.id = t.component_id
+		WHERE c.slug IN (?`+strings.Repeat(", ?", len(slugs)-1)+`)`, slugs...).Scan(&n)
+	return n, err
+}
+
+// benchScales grows the scale index through every -scale N in turn,
+// measuring it at each.
+func benchScales(ctx context.Context, cfg config, eng *engine, rep *report, repos []corpusRepo, tmp string, logf func(string, ...any)) error {
+	keep := cfg.Keep || cfg.Resume != ""
+	dir := filepath.Join(tmp, "scale")
+	in, have, err := openScaleIndex(ctx, eng, dir, keep)
+	if err != nil {
+		return fmt.Errorf("scale index: %w", err)
+	}
+	defer func() {
+		if keep {
+			logf("-keep: the scale index is left in %s, its checkouts in %s; -resume %s continues it", in.store.where(), dir, tmp)
+		}
+		in.Close()
+	}()
+	if rep.Postgres {
+		if rep.Settings, err = eng.settings(ctx); err != nil {
+			return err
+		}
+	}
+	top := cfg.Scales[len(cfg.Scales)-1]
+	todo, done := scalePlan(have, repos, top)
+	if done > 0 {
+		// The copy an interruption may have cut short: parses nothing
+		// when it is whole, and is not a measurement.
+		logf("scale: the index holds %d whole copies; re-importing copy %d", len(have)/len(repos), done)
+		if err := in.svc.Reconcile(ctx, []tolksync.ProjectSpec{scaleCopy(repos, done, cfg.ScaleProjects)}); err != nil {
+			return fmt.Errorf("scale: re-import copy %d: %w", done, err)
+		}
+	}
+	from := 0
+	for _, n := range cfg.Scales {
+		var step []int
+		for _, i := range todo {
+			if i > from && i <= n {
+				step = append(step, i)
+			}
+		}
+		res := &scaleResult{Copies: n, From: from, Projects: min(n, cfg.ScaleProjects), Skipped: n - from - len(step)}
+		rep.Scales = append(rep.Scales, res)
+		if err := benchScaleStep(ctx, cfg, eng, in, repos, step, res, logf); err != nil {
+			return err
+		}
+		from = n
+	}
+	return nil
+}
+
+// benchScaleStep imports the copies step into the scale index and
+// measures it: the import copy by copy, the trigram index after it, the
+// index's size, read latency with the page caches on (as served) and off
+// (every page read from the database), and edit latency.
+func benchScaleStep(ctx context.Context, cfg config, eng *engine, in *instance, repos []corpusRepo, step []int, res *scaleResult, logf func(string, ...any)) error {
+	logf("scale: %dx the corpus: %d copies to import", res.Copies, len(step))
+	resetOK := resetPeakRSS()
+	res.Import.PeakRSSNote = "VmHWM, reset before the step's import"
+	if !resetOK {
+		res.Import.PeakRSSNote = "VmHWM since process start (clear_refs not writable)"
+	}
+	before, err := eng.walMark(ctx)
+	if err != nil {
+		return err
+	}
+	err = cfg.cpuProfile(fmt.Sprintf("scale%d-import", res.Copies))(func() error {
+		for _, i := range step {
+			start, cpu, server := time.Now(), cpuSeconds(), eng.serverCPU()
+			if err := in.svc.Reconcile(ctx, []tolksync.ProjectSpec{scaleCopy(repos, i, cfg.ScaleProjects)}); err != nil {
+				return fmt.Errorf("scale import of copy %d: %w", i, err)
+			}
+			ci := copyImport{Copy: i, Sec: time.Since(start).Seconds(), CPU: cpuSeconds() - cpu, ServerCPU: -1}
+			if server >= 0 {
+				ci.ServerCPU = eng.serverCPU() - server
+			}
+			var err error
+			if ci.Units, err = copyUnits(ctx, in.store, repos, i); err != nil {
+				return err
+			}
+			res.PerCopy = append(res.PerCopy, ci)
+			res.Added += ci.Units
+			res.Import.FullSec += ci.Sec
+			res.Import.FullCPU += ci.CPU
+			logf("scale: copy %d: %d units in %.1f s (%.0f units/s), CPU %.1f s Tolk, %.1f s server", i, ci.Units, ci.Sec,
+				float64(ci.Units)/ci.Sec, ci.CPU, ci.ServerCPU)
+		}
+		return nil
+	})
+	res.Import.PeakRSS = peakRSS()
+	if err != nil {
+		return err
+	}
+	if res.WAL, err = eng.walSince(ctx, before); err != nil {
+		return err
+	}
+	took, err := in.db.IndexTrigrams(ctx)
+	if err != nil {
+		return fmt.Errorf("trigram index after the import: %w", err)
+	}
+	res.Import.TrigramSec = took.Seconds()
+	logf("scale: %dx: trigram index in %.1f s", res.Copies, res.Import.TrigramSec)
+	if err := cfg.heapProfile(fmt.Sprintf("scale%d-import", res.Copies)); err != nil {
+		return err
+	}
+	var slugs []string
+	for i := 1; i <= min(res.Copies, cfg.ScaleProjects); i++ {
+		slugs = append(slugs, scaleProject(i))
+	}
+	if err := reimportAll(ctx, in, slugs, &res.Import); err != nil {
+		return err
+	}
+	if res.Tables, err = in.store.tableSizes(ctx); err != nil {
+		return err
+	}
+
+	logf("scale: %dx reads", res.Copies)
+	// Latency is what should not grow: one client, no queueing.
+	lo := loadOptions{Concurrency: []int{1}, Duration: cfg.Duration, MaxRequests: cfg.MaxRequests}
+	eps := scaleEndpoints(scaleProject(1), scaleCopySlug("jellyfin", 1), loadLanguage)
+	if res.Load, err = runLoad(ctx, in.db, eps, lo); err != nil {
+		return fmt.Errorf("scale reads: %w", err)
+	}
+	// The same without the page caches: what the database does per
+	// request, which the cached figures hide.
+	if err := in.db.Close(); err != nil {
+		return err
+	}
+	if in.db, err = in.store.openWith(ctx, sqlstore.NoPageCache); err != nil {
+		return err
+	}
+	if res.Uncached, err = runLoad(ctx, in.db, eps, lo); err != nil {
+		return fmt.Errorf("scale reads without the page cache: %w", err)
+	}
+	if err := in.db.Close(); err != nil {
+		return err
+	}
+	if in.db, err = in.store.open(ctx); err != nil {
+		return err
+	}
+	// The service holds the index it was made with: a new one on the
+	// reopened index, for the next step's imports.
+	if err := in.svc.Close(); err != nil {
+		return err
+	}
+	if in.svc, err = tolksync.New(in.db, langdata.Default(), tolksync.Options{DataDir: in.dir}); err != nil {
+		return err
+	}
+	logf("scale: %dx writes", res.Copies)
+	if res.Writes, err = scaleWrites(ctx, cfg, in); err != nil {
+		return fmt.Errorf("scale writes: %w", err)
+	}
+	res.PeakRSS = peakRSS()
+	if res.DBBytesAfter, err = in.store.size(ctx); err != nil {
+		return err
+	}
+	return nil
+}
+
+// serverSettings are the PostgreSQL settings a big import depends on,
+// reported beside the scale figures (docs/postgresql.md says what to set
+// them to).
+var serverSettings = []string{"shared_buffers", "effective_cache_size", "maintenance_work_mem", "work_mem",
+	"max_wal_size", "checkpoint_timeout", "wal_compression", "full_page_writes", "fsync", "synchronous_commit",
+	"autovacuum", "autovacuum_vacuum_cost_limit", "max_connections"}
+
+// settings is the server's value of each of serverSettings, as SHOW
+// writes it ("128MB").
+func (e *engine) settings(ctx context.Context) ([]string, error) {
+	var out []string
+	for _, name := range serverSettings {
+		var v string
+		if err := e.admin.QueryRowContext(ctx, `SELECT current_setting($1)`, name).Scan(&v); err != nil {
+			return nil, fmt.Errorf("setting %s: %w", name, err)
+		}
+		out = append(out, name+" "+v)
+	}
+	return out, nil
+}
+
+// walStats is what PostgreSQL's write-ahead log did over a step's
+// import: bytes written, checkpoints (requested: max_wal_size was
+// reached; timed: checkpoint_timeout), and pg_wal's size at the end
+// (-1 where the role may not list it).
+type walStats struct {
+	Bytes              int64
+	Requested, Timed   int64
+	DirBytes           int64
+	postgres           bool
+	lsn                string
+	requested0, timed0 int64
+	statsErr           string
+}
+
+// walMark is the log's position and checkpoint counters now (nothing on
+// SQLite, whose log the checkpointer keeps under 64 MiB).
+func (e *engine) walMark(ctx context.Context) (walStats, error) {
+	if !e.postgres() {
+		return walStats{}, nil
+	}
+	w := walStats{postgres: true}
+	if err := e.admin.QueryRowContext(ctx, `SELECT pg_current_wal_lsn()::text`).Scan(&w.lsn); err != nil {
+		return w, fmt.Errorf("wal position: %w", err)
+	}
+	// PostgreSQL 17 moved the counters to pg_stat_checkpointer.
+	if err := e.admin.QueryRowContext(ctx, `SELECT checkpoints_req, checkpoints_timed FROM pg_stat_bgwriter`).
+		Scan(&w.requested0, &w.timed0); err != nil {
+		w.statsErr = err.Error()
+	}
+	return w, nil
+}
+
+// walSince is what the log did since mark.
+func (e *engine) walSince(ctx context.Context, mark walStats) (walStats, error) {
+	if !mark.postgres {
+		return mark, nil
+	}
+	w := mark
+	if err := e.admin.QueryRowContext(ctx, `SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), $1::pg_lsn)::bigint`, mark.lsn).
+		Scan(&w.Bytes); err != nil {
+		return w, fmt.Errorf("wal written: %w", err)
+	}
+	if mark.statsErr == "" {
+		var req, timed int64
+		if err := e.admin.QueryRowContext(ctx, `SELECT checkpoints_req, checkpoints_timed FROM pg_stat_bgwriter`).
+			Scan(&req, &timed); err == nil {
+			w.Requested, w.Timed = req-mark.requested0, timed-mark.timed0
+		}
+	}
+	if err := e.admin.QueryRowContext(ctx, `SELECT coalesce(sum(size), 0)::bigint FROM pg_ls_waldir()`).Scan(&w.DirBytes); err != nil {
+		w.DirBytes = -1
+	}
+	return w, nil
+}
+
+// tableSize is one table of the index, or on SQLite one table or index
+// (dbstat), with what it takes.
+type tableSize struct {
+	Name                string
+	Total               int64 // PostgreSQL: pg_total_relation_size (heap, indexes, TOAST)
+	Indexes, Toast      int64
+	LiveRows, DeadRows  int64 // PostgreSQL's statistics (estimates)
+	BiggestIndex        string
+	BiggestIndexBytes   int64
+	DatabaseBytesMarker bool // the row is the whole database (pg_database_size, or file + WAL)
+}
+
+// tableSizes lists what the index's tables take, the biggest first, with
+// the database's total as the first row.
+func (s *store) tableSizes(ctx context.Context) ([]tableSize, error) {
+	if s.schema == "" {
+		total, err := s.size(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out := []tableSize{{Name: "file + WAL", Total: total, DatabaseBytesMarker: true}}
+		raw, err := s.raw(true)
+		if err != nil {
+			return nil, err
+		}
+		defer raw.Close()
+		// dbstat, where the driver has it: per table and index.
+		rows, err := raw.QueryContext(ctx, `SELECT name, sum(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC LIMIT 16`)
+		if err != nil {
+			return out, nil
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var t tableSize
+			if err := rows.Scan(&t.Name, &t.Total); err != nil {
+				return nil, err
+			}
+			out = append(out, t)
+		}
+		return out, rows.Err()
+	}
+	var db int64
+	if err := s.e.admin.QueryRowContext(ctx, `SELECT pg_database_size(current_database())`).Scan(&db); err != nil {
+		return nil, err
+	}
+	out := []tableSize{{Name: "database (every schema)", Total: db, DatabaseBytesMarker: true}}
+	rows, err := s.e.admin.QueryContext(ctx, `SELECT c.relname, pg_total_relation_size(c.oid), pg_indexes_size(c.oid),
+			coalesce(pg_total_relation_size(nullif(c.reltoastrelid, 0)), 0),
+			coalesce(st.n_live_tup, 0), coalesce(st.n_dead_tup, 0),
+			coalesce(bi.relname, ''), coalesce(pg_relation_size(bi.oid), 0)
+		FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+		LEFT JOIN pg_stat_user_tables st ON st.relid = c.oid
+		LEFT JOIN LATERAL (SELECT i.oid, i.relname FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
+			WHERE x.indrelid = c.oid ORDER BY pg_relation_size(i.oid) DESC LIMIT 1) bi ON true
+		WHERE n.nspname = $1 AND c.relkind = 'r'
+		ORDER BY 2 DESC LIMIT 12`, s.schema)
+	if err != nil {
+		return nil, fmt.Errorf("table sizes: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var t tableSize
+		if err := rows.Scan(&t.Name, &t.Total, &t.Indexes, &t.Toast, &t.LiveRows, &t.DeadRows, &t.BiggestIndex,
+			&t.BiggestIndexBytes); err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// serverCPU is the CPU seconds, user and system, of the PostgreSQL
+// server's processes of the database e.url names (its backends and its
+// autovacuum workers), when the server runs on this machine (the URL's
+// host a socket directory or localhost), so that a step's import can be
+// split into Tolk's work and the server's; -1 otherwise. Backends that
+// ended since the mark took their seconds with them: the index keeps its
+// pool's connections, so the figure is a floor, close to the whole. It
+// counts every client of the database: give the run a database of its
+// own (createdb), as the runbook does.
+func (e *engine) serverCPU() float64 {
+	u, err := url.Parse(e.url)
+	if err != nil {
+		return -1
+	}
+	host := u.Query().Get("host")
+	if host == "" {
+		host = u.Hostname()
+	}
+	dbname := strings.TrimPrefix(u.Path, "/")
+	if dbname == "" || !(strings.HasPrefix(host, "/") || host == "localhost" || host == "127.0.0.1" || host == "::1") {
+		return -1
+	}
+	procs, err := filepath.Glob("/proc/[0-9]*/cmdline")
+	if err != nil {
+		return -1
+	}
+	var ticks int64
+	for _, p := range procs {
+		cmd, err := os.ReadFile(p)
+		if err != nil || !bytes.HasPrefix(cmd, []byte("postgres: ")) {
+			continue
+		}
+		// "postgres: USER DATABASE HOST STATE" for a backend,
+		// "postgres: autovacuum worker DATABASE" for a worker.
+		f := strings.Fields(string(bytes.TrimRight(cmd, "\x00")))
+		backend := len(f) >= 3 && f[2] == dbname && f[1] != "autovacuum"
+		worker := len(f) >= 4 && f[1] == "autovacuum" && f[2] == "worker" && f[3] == dbname
+		if !backend && !worker {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join(filepath.Dir(p), "stat"))
+		if err != nil {
+			continue
+		}
+		// After the command's closing parenthesis: state is field 3,
+		// utime and stime fields 14 and 15.
+		rest := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if len(rest) < 13 {
+			continue
+		}
+		ut, err1 := strconv.ParseInt(rest[11], 10, 64)
+		st, err2 := strconv.ParseInt(rest[12], 10, 64)
+		if err1 == nil && err2 == nil {
+			ticks += ut + st
+		}
+	}
+	return float64(ticks) / clockTicks
+}
+
+// clockTicks is the kernel's USER_HZ, the unit of /proc's CPU times: 100
+// on every Linux architecture Go runs on.
+const clockTicks = 100
