@@ -368,9 +368,14 @@ func addSourceUnit(tx *Tx, componentID, srcID int64, actor index.Actor,
 	if err != nil {
 		return src, err
 	}
+	next, err := nextPositions(tx, lacking)
+	if err != nil {
+		return src, err
+	}
 	empty := index.NewUnit{Context: n.Context, Source: n.Source, Target: []string{""}, State: index.StateEmpty}
 	for _, ids := range lacking {
 		e := editorFor(tx, ids, actor)
+		e.nextPosition = next[ids.translationID]
 		if _, err := e.addNew(empty, hash, src.ID); err != nil {
 			return src, err
 		}
@@ -379,6 +384,40 @@ func addSourceUnit(tx *Tx, componentID, srcID int64, actor index.Actor,
 		}
 	}
 	return src, nil
+}
+
+// nextPositions reads the position a unit added at the end of each of
+// the translations of scopes takes, maxInList translations a query: a
+// string added to a source translation reaches every other one, and
+// each editor read its own (on PostgreSQL a round trip per translation,
+// 106 for jellyfin).
+func nextPositions(tx *Tx, scopes []scopeIDs) (map[int64]int, error) {
+	next := make(map[int64]int, len(scopes))
+	for chunk := range slices.Chunk(scopes, maxInList) {
+		ids := make([]int64, len(chunk))
+		for i, s := range chunk {
+			ids[i] = s.translationID
+		}
+		list, args := idList(ids)
+		// A subquery per translation: max over a GROUP BY read every
+		// unit's position, where each subquery reads one index entry
+		// (units_translation_position).
+		err := tx.queryEach(`SELECT t.id, coalesce((SELECT max(position) FROM units
+			WHERE translation_id = t.id), 0) + 1 FROM translations t WHERE t.id IN `+list,
+			func(scan func(...any) error) error {
+				var id int64
+				var pos int
+				if err := scan(&id, &pos); err != nil {
+					return err
+				}
+				next[id] = pos
+				return nil
+			}, args...)
+		if err != nil {
+			return nil, err
+		}
+	}
+	return next, nil
 }
 
 // componentScopes reads the scopes of the translations of a component

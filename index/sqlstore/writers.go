@@ -66,24 +66,14 @@ func postgresLocks(schema string) (exclusive, shared, scopes, scopesAny, tail st
 	// The setting makes changes_list_insert count aside (migration 0046);
 	// it ends with the transaction.
 	shared = fmt.Sprintf("SELECT pg_advisory_xact_lock_shared(%d, 0), set_config('tolk.defer_counts', 'on', true)", write)
-	// The scopes of the units in ?, locked in key order; the newest
-	// change's time read after them (the clock guard of runBatch), in the
-	// same round trip. hashint8 folds the ids into the lock's int; two
-	// scopes that share a key only wait for each other.
-	scopes = fmt.Sprintf(`SELECT (SELECT count(pg_advisory_xact_lock(%d, k)) FROM (
-			SELECT DISTINCT hashint8(CASE WHEN c.settings::jsonb @> '{"AllowTranslationPropagation": true}'
-				THEN -c.project_id ELSE c.id END) AS k
-			FROM translations t JOIN components c ON c.id = t.component_id
-			WHERE t.id IN (%%s)
-			ORDER BY 1) s),
-		coalesce((SELECT timestamp FROM changes ORDER BY id DESC LIMIT 1), '')`, scope)
-	// A batch of unit edits, the common one, names units only: a
-	// smaller statement to plan than the union of every kind.
-	scopesAny = fmt.Sprintf(scopes, `SELECT u.translation_id FROM units u WHERE u.id = ANY(?)
-				UNION ALL SELECT u.translation_id FROM suggestions s JOIN units u ON u.id = s.unit_id WHERE s.id = ANY(?)
-				UNION ALL SELECT u.translation_id FROM comments m JOIN units u ON u.id = m.unit_id WHERE m.id = ANY(?)
-				UNION ALL SELECT unnest(CAST(? AS BIGINT[]))`)
-	scopes = fmt.Sprintf(scopes, `SELECT u.translation_id FROM units u WHERE u.id = ANY(?)`)
+	// The scopes of the objects named, locked in key order, and the
+	// newest change's time read after them (the clock guard of
+	// runBatch), in one call of lock_scopes (migration 0076), which
+	// keeps one plan: sent as a statement, this was planned anew for
+	// every batch. A batch of unit edits, the common one, names units
+	// only.
+	scopesAny = fmt.Sprintf("SELECT lock_scopes(%d, ?, ?, ?, ?)", scope)
+	scopes = fmt.Sprintf("SELECT lock_scopes(%d, ?, '{}', '{}', '{}')", scope)
 	tail = fmt.Sprintf("%d, 1", write)
 	return exclusive, shared, scopes, scopesAny, tail
 }
@@ -149,11 +139,10 @@ func (db *DB) lockBatch(tx *Tx, live []*writeRequest, last *string) (read bool, 
 		return false, err
 	}
 	tx.deferCounts = true
-	var n int64
 	if len(ids[scopeSuggestion])+len(ids[scopeComment])+len(ids[scopeTranslation]) == 0 {
-		return true, tx.queryRowLater(d.lockScopes, scanOne(&n, last), ids[scopeUnit])
+		return true, tx.queryRowLater(d.lockScopes, scanOne(last), ids[scopeUnit])
 	}
-	return true, tx.queryRowLater(d.lockScopesAny, scanOne(&n, last),
+	return true, tx.queryRowLater(d.lockScopesAny, scanOne(last),
 		ids[scopeUnit], ids[scopeSuggestion], ids[scopeComment], ids[scopeTranslation])
 }
 
