@@ -458,6 +458,40 @@ func num(col string, t *index.QueryTerm) sqlFrag {
 	return frag(col+" = ?", t.Num)
 }
 
+// defaultPriority is a unit's priority unless a flag sets another; the
+// index of priorities holds only the others (migration 0067).
+const defaultPriority = 100
+
+// priorityFrag compares units.priority as num does; a term whose values
+// leave the default out also carries the partial index's predicate word
+// for word, which is what lets either engine use units_priority.
+func priorityFrag(t *index.QueryTerm) sqlFrag {
+	f := num("units.priority", t)
+	if takesIn(t, defaultPriority) {
+		return f
+	}
+	return and(frag("units.priority != "+strconv.Itoa(defaultPriority)), f)
+}
+
+// takesIn says whether the numeric term t matches the value v.
+func takesIn(t *index.QueryTerm, v int64) bool {
+	switch t.Op {
+	case index.OpLT:
+		return v < t.Num
+	case index.OpLE:
+		return v <= t.Num
+	case index.OpGT:
+		return v > t.Num
+	case index.OpGE:
+		return v >= t.Num
+	case index.OpRange:
+		return v >= t.Num && v <= t.NumHi
+	case index.OpIn:
+		return slices.Contains(t.Nums, v)
+	}
+	return v == t.Num
+}
+
 // date compares a timestamp column (sortable UTC text) with the period
 // the term names.
 func date(col string, t *index.QueryTerm) sqlFrag {
@@ -576,7 +610,9 @@ func (c searchCompiler) term(t *index.QueryTerm) (sqlFrag, error) {
 		return srcIn("m.unit_id FROM comments m", c.user("m.user_id", t)), nil
 	case "suggestion_author":
 		return in("units.id", "g.unit_id FROM suggestions g", c.user("g.user_id", t)), nil
-	case "id", "position", "priority", "state":
+	case "priority":
+		return priorityFrag(t), nil
+	case "id", "position", "state":
 		return num("units."+t.Field, t), nil
 	case "source_state":
 		return exists("units s WHERE s.id = "+srcID, num("s.state", t)), nil
