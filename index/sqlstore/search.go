@@ -525,13 +525,20 @@ func in(col, sel string, cond sqlFrag) sqlFrag {
 }
 
 // srcIn is "the unit's source unit is among (SELECT sel WHERE cond)":
-// the units whose source unit is listed (through units_source) and the
-// listed units that have no source unit, as one list of ids. Both
-// engines drive the search from it; an OR of the two tests made
-// PostgreSQL test every unit.
+// the units whose source unit is listed and the listed units that have
+// no source unit, as one list of ids. Both engines drive the search from
+// it; an OR of the two tests made PostgreSQL test every unit. The units
+// linked to a listed source unit s are its id_hash in each translation
+// of its component (units_translation_hash; every unit is linked by
+// id_hash, machinery.go's sameSourceQuery says how): migration 0068
+// dropped units_source, an index of every unit by its source unit, for
+// the import's speed.
 func srcIn(sel string, cond sqlFrag) sqlFrag {
 	sub := " IN (SELECT " + sel + " WHERE " + cond.sql + ")"
-	return sqlFrag{"units.id IN (SELECT su.id FROM units su WHERE su.source_unit_id" + sub +
+	return sqlFrag{"units.id IN (SELECT su.id FROM units s JOIN translations st ON st.id = s.translation_id" +
+		" JOIN translations sut ON sut.component_id = st.component_id" +
+		" JOIN units su ON su.translation_id = sut.id AND su.id_hash = s.id_hash AND su.source_unit_id = s.id" +
+		" WHERE s.id" + sub +
 		" UNION ALL SELECT su.id FROM units su WHERE su.source_unit_id IS NULL AND su.id" + sub + ")",
 		append(append([]any(nil), cond.args...), cond.args...)}
 }
