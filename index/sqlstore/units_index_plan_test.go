@@ -16,14 +16,7 @@ import (
 func TestPriorityPlan(t *testing.T) {
 	f := mustWriteFixture(t)
 	for _, q := range []string{"priority:>100", "priority:<100", "priority:50", "priority:[10 to 90]", "priority:>=101"} {
-		parsed, err := index.ParseUnitQuery(q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cond, err := compileSearch(parsed, f.db.dialect.name == "postgres", false)
-		if err != nil {
-			t.Fatal(err)
-		}
+		cond := compiledSearch(t, f.db, q)
 		if !strings.Contains(cond.sql, "units.priority != 100") {
 			t.Errorf("%s: no partial index predicate in %s", q, cond.sql)
 		}
@@ -33,14 +26,7 @@ func TestPriorityPlan(t *testing.T) {
 		}
 	}
 	for _, q := range []string{"priority:100", "priority:>=100", "priority:[50 to 150]"} {
-		parsed, err := index.ParseUnitQuery(q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cond, err := compileSearch(parsed, f.db.dialect.name == "postgres", false)
-		if err != nil {
-			t.Fatal(err)
-		}
+		cond := compiledSearch(t, f.db, q)
 		if strings.Contains(cond.sql, "units.priority != 100") {
 			t.Errorf("%s takes in the default, yet excludes it: %s", q, cond.sql)
 		}
@@ -69,14 +55,7 @@ func TestSourceUnitReadsPlan(t *testing.T) {
 	if len(others) != 1 || others[0].UnitID != fr.ID || others[0].LanguageCode != "fr" {
 		t.Errorf("other languages of %d: %+v, want unit %d (fr)", de.ID, others, fr.ID)
 	}
-	parsed, err := index.ParseUnitQuery("label:x OR source_comment:y")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cond, err := compileSearch(parsed, f.db.dialect.name == "postgres", false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cond := compiledSearch(t, f.db, "label:x OR source_comment:y")
 	for _, q := range []struct {
 		name, sql string
 		args      []any
@@ -115,3 +94,18 @@ func TestSourceUnitReadsPlan(t *testing.T) {
 
 // scansUnits matches a SQLite plan line that reads units u or su whole.
 var scansUnits = regexp.MustCompile(`(?m)^SCAN (u|su|units)( |$)`)
+
+// compiledSearch is the condition the search over every unit compiles q
+// into on db's engine.
+func compiledSearch(t *testing.T, db *DB, q string) sqlFrag {
+	t.Helper()
+	parsed, err := index.ParseUnitQuery(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cond, err := compileSearch(parsed, db.dialect.name == "postgres", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cond
+}
