@@ -379,12 +379,13 @@ func (s *checkSettler) context(units []checkedUnit, scopes []*checkScope, extras
 }
 
 // byTarget is the condition "the unit's target is one of targets", in
-// the shape units_target_prefix serves (migration 0032): the index's
-// expression against the same expression of each target, then the
-// whole target. Each target is two arguments.
+// the shape units_target_prefix serves (migrations 0032, 0067): its
+// predicate word for word (an empty target is never reused, so none is
+// looked for), the index's expression against the same expression of
+// each target, then the whole target. Each target is two arguments.
 func byTarget(targets []string) (string, []any) {
 	list, args := idList(targets)
-	return `substr(target, 1, 64) IN ` + strings.ReplaceAll(list, "?", "substr(?, 1, 64)") +
+	return `target != '' AND substr(target, 1, 64) IN ` + strings.ReplaceAll(list, "?", "substr(?, 1, 64)") +
 		` AND target IN ` + list, append(args, args...)
 }
 

@@ -168,8 +168,12 @@ func (db *DB) findSameSource(ctx context.Context, f index.SameSourceFilter, sour
 // It starts from the source units s, through units_source_prefix: its
 // predicate, source_unit_id = id, is repeated word for word, which is
 // what lets both engines use a partial index (SQLite's planner matches
-// the term; PostgreSQL proves the predicate from it). Every translation
-// unit u of the same string follows through units_source. Before
+// the term; PostgreSQL proves the predicate from it). The translation
+// unit u of the same string in the language asked follows from the
+// source unit's component, that component's translation of the
+// language and the id_hash every unit is linked by (through
+// units_translation_hash; migration 0068 dropped units_source, an index
+// of every unit by its source unit, for the import's speed). Before
 // migration 0064 the statement probed every unit by its prefix; what it
 // finds now differs only for a unit linked to no source unit
 // (source_unit_id NULL), which it no longer finds. Tolk links every unit
@@ -192,15 +196,17 @@ func sameSourceQuery(prefixes, texts int, only bool) string {
 	marks := func(n int) string { return strings.Repeat("?, ", n-1) + "?" }
 	q := `SELECT u.source, u.target, u.id, u.state, c.slug, c.name
 		FROM units s
-		CROSS JOIN units u
-		CROSS JOIN translations t
+		CROSS JOIN translations st
 		CROSS JOIN components c
+		CROSS JOIN translations t
+		CROSS JOIN units u
 		WHERE substr(s.source, 1, 40) IN (` + marks(prefixes) + `) AND s.source_unit_id = s.id
-			AND s.source IN (` + marks(texts) + `)
-			AND u.source_unit_id = s.id AND u.source IN (` + marks(texts) + `)
-			AND t.id = u.translation_id AND c.id = t.component_id
-			AND c.project_id = ? AND c.id != ? AND c.source_language = ? AND t.language_code = ?
-			AND t.is_source = 0 AND u.state >= ?`
+			AND s.source IN (` + marks(texts) + `) AND u.source IN (` + marks(texts) + `)
+			AND st.id = s.translation_id AND c.id = st.component_id
+			AND c.project_id = ? AND c.id != ? AND c.source_language = ?
+			AND t.component_id = c.id AND t.language_code = ? AND t.is_source = 0
+			AND u.translation_id = t.id AND u.id_hash = s.id_hash AND u.source_unit_id = s.id
+			AND u.state >= ?`
 	if only {
 		q += " AND c.id = ?"
 	}

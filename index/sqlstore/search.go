@@ -458,6 +458,40 @@ func num(col string, t *index.QueryTerm) sqlFrag {
 	return frag(col+" = ?", t.Num)
 }
 
+// defaultPriority is a unit's priority unless a flag sets another; the
+// index of priorities holds only the others (migration 0067).
+const defaultPriority = 100
+
+// priorityFrag compares units.priority as num does; a term whose values
+// leave the default out also carries the partial index's predicate word
+// for word, which is what lets either engine use units_priority.
+func priorityFrag(t *index.QueryTerm) sqlFrag {
+	f := num("units.priority", t)
+	if takesIn(t, defaultPriority) {
+		return f
+	}
+	return and(frag("units.priority != "+strconv.Itoa(defaultPriority)), f)
+}
+
+// takesIn says whether the numeric term t matches the value v.
+func takesIn(t *index.QueryTerm, v int64) bool {
+	switch t.Op {
+	case index.OpLT:
+		return v < t.Num
+	case index.OpLE:
+		return v <= t.Num
+	case index.OpGT:
+		return v > t.Num
+	case index.OpGE:
+		return v >= t.Num
+	case index.OpRange:
+		return v >= t.Num && v <= t.NumHi
+	case index.OpIn:
+		return slices.Contains(t.Nums, v)
+	}
+	return v == t.Num
+}
+
 // date compares a timestamp column (sortable UTC text) with the period
 // the term names.
 func date(col string, t *index.QueryTerm) sqlFrag {
@@ -491,13 +525,20 @@ func in(col, sel string, cond sqlFrag) sqlFrag {
 }
 
 // srcIn is "the unit's source unit is among (SELECT sel WHERE cond)":
-// the units whose source unit is listed (through units_source) and the
-// listed units that have no source unit, as one list of ids. Both
-// engines drive the search from it; an OR of the two tests made
-// PostgreSQL test every unit.
+// the units whose source unit is listed and the listed units that have
+// no source unit, as one list of ids. Both engines drive the search from
+// it; an OR of the two tests made PostgreSQL test every unit. The units
+// linked to a listed source unit s are its id_hash in each translation
+// of its component (units_translation_hash; every unit is linked by
+// id_hash, machinery.go's sameSourceQuery says how): migration 0068
+// dropped units_source, an index of every unit by its source unit, for
+// the import's speed.
 func srcIn(sel string, cond sqlFrag) sqlFrag {
 	sub := " IN (SELECT " + sel + " WHERE " + cond.sql + ")"
-	return sqlFrag{"units.id IN (SELECT su.id FROM units su WHERE su.source_unit_id" + sub +
+	return sqlFrag{"units.id IN (SELECT su.id FROM units s JOIN translations st ON st.id = s.translation_id" +
+		" JOIN translations sut ON sut.component_id = st.component_id" +
+		" JOIN units su ON su.translation_id = sut.id AND su.id_hash = s.id_hash AND su.source_unit_id = s.id" +
+		" WHERE s.id" + sub +
 		" UNION ALL SELECT su.id FROM units su WHERE su.source_unit_id IS NULL AND su.id" + sub + ")",
 		append(append([]any(nil), cond.args...), cond.args...)}
 }
@@ -576,7 +617,9 @@ func (c searchCompiler) term(t *index.QueryTerm) (sqlFrag, error) {
 		return srcIn("m.unit_id FROM comments m", c.user("m.user_id", t)), nil
 	case "suggestion_author":
 		return in("units.id", "g.unit_id FROM suggestions g", c.user("g.user_id", t)), nil
-	case "id", "position", "priority", "state":
+	case "priority":
+		return priorityFrag(t), nil
+	case "id", "position", "state":
 		return num("units."+t.Field, t), nil
 	case "source_state":
 		return exists("units s WHERE s.id = "+srcID, num("s.state", t)), nil

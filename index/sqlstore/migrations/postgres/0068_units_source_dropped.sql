@@ -1,0 +1,14 @@
+-- units_source (migration 0023) indexed every unit by its source unit,
+-- for three reads: the source-unit fields of a search (label:,
+-- source_comment:, has:label), the editor's other languages
+-- (FindOtherLanguages) and the lookup of other components' strings
+-- (FindSameSource). It was the costliest index of units to keep on
+-- import (issue 26): each translation's units land between the previous
+-- translations' entries of the same source units, one random page each
+-- (BENCHMARKS.md, "Session 7: import"). Every unit is linked to the
+-- source unit of its id_hash in its component (machinery.go,
+-- sameSourceQuery), so those reads go from the source unit to its
+-- component's translations and find the unit by id_hash through
+-- units_translation_hash, which the import keeps anyway, repeating the
+-- link as a filter (TestSourceUnitReadsPlan).
+DROP INDEX units_source;
