@@ -23,16 +23,8 @@ type bulkBench struct {
 func newBulkBench(b *testing.B) *bulkBench {
 	b.Helper()
 	ctx := context.Background()
-	db, err := openFresh(b)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
-	p, _, err := db.SaveProject(ctx, index.Project{Name: "Bench", Slug: "bench"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	comp := mustTestComponent(b, db, p.ID, "c")
+	e := newEditBench(b)
+	db, comp := e.db, e.comp
 	user, err := db.CreateUser(ctx, index.User{Username: "anna", Email: "anna@example.com", IsActive: true})
 	if err != nil {
 		b.Fatal(err)

@@ -57,6 +57,21 @@ func countRoundTrips(log []string) int {
 // 0.1–0.3 ms each on one machine, they were most of an edit (issue 31).
 const maxEditRoundTrips = 6
 
+// roundTripFixture opens a new index whose writer's round trips rt
+// records, with the trigram index's step held (its statements are no
+// write's), and the write fixture in it.
+func roundTripFixture(t *testing.T) (*DB, *roundTrips, *writeFixture) {
+	t.Helper()
+	rt := &roundTrips{}
+	db, err := openFreshWith(t, Options{roundTrip: rt.record})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	db.trigrams.hold()
+	return db, rt, newWriteFixture(t, db)
+}
+
 // TestEditRoundTrips counts the writer's round trips per unit edit on
 // PostgreSQL: one edit alone, and eight edits in one batch, which share
 // the batch's fixed part.
@@ -64,14 +79,7 @@ func TestEditRoundTrips(t *testing.T) {
 	if testengine.Engine() != testengine.Postgres {
 		t.Skip("round trips are PostgreSQL's")
 	}
-	var rt roundTrips
-	db, err := openFreshWith(t, Options{roundTrip: rt.record})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	db.trigrams.hold() // its statements are not the edit's
-	f := newWriteFixture(t, db)
+	db, rt, f := roundTripFixture(t)
 	ctx := context.Background()
 	// Warm: the author's contributor row, the statements, the caches.
 	for i := range 3 {
