@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/tolk-project/tolk/index"
@@ -244,9 +245,9 @@ func TestMemoryPagesMatchScans(t *testing.T) {
 // memory list: 100,000 units that are entries beside 50,000 source
 // strings, and 100,000 imported entries before them (benchImported); by
 // key (migrations 0063 and 0071) and as the OFFSET reads and full counts
-// they replaced; and a source substring that 22,222 of the units hold
-// ("string number 4"), through the trigram index's candidates and as
-// the scan it replaced:
+// they replaced; and source substrings that 22,222 of the units hold
+// ("string number 4") and 22 ("number 4711"), through the trigram
+// index's candidates and as the scan it replaced:
 //
 //	go test ./index/sqlstore -run '^$' -bench MemoryPages -benchtime 20x -count 2
 func BenchmarkMemoryPages(b *testing.B) {
@@ -264,6 +265,11 @@ func BenchmarkMemoryPages(b *testing.B) {
 		}
 	}
 	benchImported(b, f.db, 100_000)
+	// The trigram index takes in the imported units (its background
+	// step): until then every noted unit is a candidate.
+	if _, err := f.db.IndexTrigrams(ctx); err != nil {
+		b.Fatal(err)
+	}
 	snap, err := f.db.memorySnapshot(ctx)
 	if err != nil {
 		b.Fatal(err)
@@ -309,19 +315,20 @@ func BenchmarkMemoryPages(b *testing.B) {
 		return func(p index.Page) ([]index.MemoryEntry, int, error) { return f.db.FindMemory(ctx, mf, p) }
 	}
 	all, sub := index.MemoryFilter{}, index.MemoryFilter{Source: "string number 4"}
+	few := index.MemoryFilter{Source: "number 4711"}
 	wantAll := memoryIDs(b, f.db, "1 = 1", "1 = 1")
 	wantSub := memoryIDs(b, f.db, "lower(m.source) LIKE '%string number 4%'", "lower(u.source) LIKE '%string number 4%'")
+	wantFew := memoryIDs(b, f.db, "lower(m.source) LIKE '%number 4711%'", "lower(u.source) LIKE '%number 4711%'")
 	for _, c := range []struct {
 		name string
 		want []int64
 		page func(index.Page) ([]index.MemoryEntry, int, error)
 	}{{"key", wantAll, byKey(all)}, {"offset", wantAll, byScan(all)},
-		{"source-trigram", wantSub, byKey(sub)}, {"source-scan", wantSub, byScan(sub)}} {
+		{"source-trigram", wantSub, byKey(sub)}, {"source-scan", wantSub, byScan(sub)},
+		{"source-few-trigram", wantFew, byKey(few)}, {"source-few-scan", wantFew, byScan(few)}} {
 		// The first page, one deep in the imported entries, the last.
-		for _, number := range []int{1, 500, lastPage(len(c.want), size)} {
-			if number > lastPage(len(c.want), size) {
-				continue
-			}
+		last := lastPage(len(c.want), size)
+		for _, number := range slices.Compact([]int{1, min(500, last), last}) {
 			b.Run(fmt.Sprintf("%s/page-%d", c.name, number), func(b *testing.B) {
 				b.ReportAllocs()
 				off := (number - 1) * size
