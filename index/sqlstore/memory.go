@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -357,11 +358,13 @@ func better(a, b index.MemoryMatch) bool {
 // FindMemory returns one page of the entries f selects, imported ones
 // first, then units', each kind in id order, and how many there are. A
 // unit is an entry when it is translated or needs editing, has a target,
-// and is not of its component's source translation. The units' part is
-// a counted list (migration 0063, keyset.go) unless f names a source
-// substring: its count and its deep pages cost no pass over the units.
-// Imported entries, far fewer, are counted and paged with OFFSET, as
-// are units under a source filter; EachMemory (exports) walks by key.
+// and is not of its component's source translation. Without a source
+// substring both kinds are counted lists (migrations 0063 and 0071,
+// keyset.go): their counts and deep pages cost no pass over the entries.
+// A source substring is matched against the candidates of a trigram
+// index (memorySourceList): its count and pages cost what its
+// candidates do, not what every entry does. EachMemory (exports) walks
+// by key.
 func (db *DB) FindMemory(ctx context.Context, f index.MemoryFilter, pg index.Page) ([]index.MemoryEntry, int, error) {
 	snap, err := db.memorySnapshot(ctx)
 	if err != nil {
@@ -374,73 +377,107 @@ func (db *DB) FindMemory(ctx context.Context, f index.MemoryFilter, pg index.Pag
 	defer tx.Rollback()
 	iw, iargs := memoryWhere(f, snap, memoryImportedFilter)
 	uw, uargs := memoryWhere(f, snap, memoryUnitFilter)
-	var ni int
-	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM memory m WHERE `+iw, iargs...).Scan(&ni); err != nil {
-		return nil, 0, err
+	kinds := []memoryKind{
+		{list: memoryImportedList(f, snap), columns: memoryColumns, from: "FROM memory m", scan: scanMemoryRows,
+			where: iw, args: iargs, id: "m.id"},
+		{list: memoryUnitList(f, snap), columns: memoryUnitColumns, from: memoryUnitFrom, scan: scanMemoryUnits,
+			where: uw, args: uargs, id: "u.id"},
 	}
-	keyed := f.Source == ""
-	l := memoryUnitList(f, snap)
-	var nu int
-	counted := false
-	countUnits := func() error {
-		if counted {
-			return nil
+	if f.Source != "" {
+		kinds[0].list.list = ""
+		kinds[1].list.list = ""
+		// The entries holding the substring are among the trigram
+		// indexes' candidates for it (trigram.go; none for a needle of
+		// fewer than three characters, which reads every entry).
+		if need := literalNeed(strings.ToLower(f.Source)); need != nil {
+			pg := db.dialect.name == "postgres"
+			// Imported entries' source trigrams (migration 0072).
+			if pg {
+				kinds[0].where = "tolk_trigrams(m.source) @> tolk_trigrams(?) AND " + iw
+				kinds[0].args = withArgs([]any{need.lit}, iargs...)
+			} else {
+				kinds[0].where = `m.id IN (SELECT rowid FROM memory_trigrams WHERE memory_trigrams MATCH ?) AND ` + iw
+				kinds[0].args = withArgs([]any{ftsMatch(need) + ` OR "` + longUnitMark + `"`}, iargs...)
+			}
+			c := searchCompiler{postgres: pg}.trigramCandidates(need, false)
+			// PostgreSQL reads the candidates once, as an array (an
+			// InitPlan), and each from units by its key. As an IN
+			// (subquery) its planner, misled by the LIKE's estimate,
+			// scanned units and re-read the candidates for each match:
+			// 7 s for 1,528 of 7,700 units.
+			in := "u.id IN (" + c.sql + ")"
+			if pg {
+				in = "u.id = ANY(ARRAY(" + c.sql + "))"
+			}
+			kinds[1].where = in + " AND " + uw
+			kinds[1].args = append(slices.Clone(c.args), uargs...)
 		}
-		counted = true
-		if keyed {
-			nu, err = l.total(ctx, tx)
-			return err
-		}
-		return tx.QueryRowContext(ctx, `SELECT count(*) `+memoryUnitFrom+` WHERE `+uw, uargs...).Scan(&nu)
 	}
 	var out []index.MemoryEntry
+	total := 0
 	offset, size := pg.Offset(), pg.Size
 	if pg.Size <= 0 {
-		if err := countUnits(); err != nil {
-			return nil, 0, err
-		}
-		offset, size = 0, ni+nu
+		offset, size = 0, math.MaxInt32
 	}
-	if offset < ni {
-		rows, err := tx.QueryContext(ctx, `SELECT `+memoryColumns+` FROM memory m WHERE `+iw+
-			` ORDER BY m.id LIMIT ? OFFSET ?`, append(iargs, size, offset)...)
+	for _, k := range kinds {
+		n, page, err := k.read(ctx, tx, snap, max(0, offset-total), size-len(out))
 		if err != nil {
 			return nil, 0, err
 		}
-		if err := scanMemoryRows(rows, snap, &out); err != nil {
-			return nil, 0, err
-		}
+		out = append(out, page...)
+		total += n
 	}
-	rest, skip := size-len(out), max(0, offset-ni)
+	return out, total, nil
+}
+
+// memoryKind is one kind of entry as FindMemory reads it: a counted
+// list, or, when list.list is "", the rows of from that where selects,
+// counted and paged by a scan (a source substring, which no counter
+// can count).
+type memoryKind struct {
+	list    keyList
+	columns string
+	from    string // FROM and joins
+	where   string
+	args    []any
+	id      string
+	scan    func(*sql.Rows, *memSnapshot, *[]index.MemoryEntry) error
+}
+
+// read returns how many entries the kind has and, when want > 0, at
+// most want of them from offset on.
+func (k memoryKind) read(ctx context.Context, q queryer, snap *memSnapshot, offset, want int) (int, []index.MemoryEntry, error) {
+	var n int
 	var rows *sql.Rows
+	var err error
 	switch {
-	case rest <= 0:
-	case keyed:
+	case k.list.list == "":
+		if err := q.QueryRowContext(ctx, `SELECT count(*) `+k.from+` WHERE `+k.where, k.args...).Scan(&n); err != nil {
+			return 0, nil, err
+		}
+		if want <= 0 || offset >= n {
+			return n, nil, nil
+		}
+		rows, err = q.QueryContext(ctx, `SELECT `+k.columns+` `+k.from+` WHERE `+k.where+` ORDER BY `+k.id+
+			` LIMIT ? OFFSET ?`, withArgs(k.args, want, offset)...)
+	case want <= 0:
+		n, err = k.list.total(ctx, q)
+		return n, nil, err
+	default:
 		var first int64
 		var ok bool
-		nu, first, ok, err = l.locate(ctx, tx, skip)
-		counted = true
-		if err != nil || !ok {
-			break
+		if n, first, ok, err = k.list.locate(ctx, q, offset); err != nil || !ok {
+			return n, nil, err
 		}
-		rows, err = tx.QueryContext(ctx, `SELECT `+memoryUnitColumns+` `+memoryUnitFrom+` WHERE `+uw+
-			` AND u.id >= ? ORDER BY u.id LIMIT ?`, withArgs(uargs, first, rest)...)
-	default:
-		rows, err = tx.QueryContext(ctx, `SELECT `+memoryUnitColumns+` `+memoryUnitFrom+` WHERE `+uw+
-			` ORDER BY u.id LIMIT ? OFFSET ?`, withArgs(uargs, rest, skip)...)
+		cond, args, order := k.list.page(first)
+		rows, err = q.QueryContext(ctx, `SELECT `+k.columns+` `+k.from+cond+order+` LIMIT ?`, withArgs(args, want)...)
 	}
 	if err != nil {
-		return nil, 0, err
+		return 0, nil, err
 	}
-	if rows != nil {
-		if err := scanMemoryUnits(rows, snap, &out); err != nil {
-			return nil, 0, err
-		}
-	}
-	if err := countUnits(); err != nil {
-		return nil, 0, err
-	}
-	return out, ni + nu, nil
+	var out []index.MemoryEntry
+	err = k.scan(rows, snap, &out)
+	return n, out, err
 }
 
 // memoryUnitList is the counted list of the units that are f's entries
@@ -454,6 +491,18 @@ func memoryUnitList(f index.MemoryFilter, snap *memSnapshot) keyList {
 	return keyList{list: "mu", allScopes: true, scopeIn: scopes, scopeArgs: targs, from: "units u", id: "u.id",
 		where: " WHERE u.state >= 10 AND u.target != '' AND +u.translation_id IN (" + scopes + ")", args: targs,
 		hi: noBound}
+}
+
+// memoryImportedList is the counted list of the imported entries f
+// selects (f without a source filter): the 'mi' rows of the memory
+// lists (project and language pair, migration 0071) f selects. The row
+// conditions are those of memoryImportedKeyed, which SQLite reads in id
+// order.
+func memoryImportedList(f index.MemoryFilter, snap *memSnapshot) keyList {
+	lw, largs := memoryWhere(f, snap, memoryListFilter)
+	iw, iargs := memoryWhere(f, snap, memoryImportedKeyed)
+	return keyList{list: "mi", allScopes: true, scopeIn: `SELECT id FROM memory_lists WHERE ` + lw, scopeArgs: largs,
+		from: "memory m", id: "m.id", where: " WHERE " + iw, args: iargs, hi: noBound}
 }
 
 // memoryExportChunk is how many entries EachMemory reads at a time.
@@ -550,6 +599,18 @@ var (
 	memoryImportedFilter = memoryFilterCols{always: []string{`1 = 1`},
 		source: "m.source", sourceLang: "m.source_language", targetLang: "m.target_language",
 		project: "m.project_id", hiddenProject: "coalesce(m.project_id, 0)"}
+	// memoryImportedKeyed are memoryImportedFilter's written so that no
+	// index serves them (`|| ''`, `+ 0`, on both engines): a keyed page
+	// is then read along the primary key from the id locate found, where
+	// the language pairs' index would have SQLite read every entry of
+	// the pair after it and sort them.
+	memoryImportedKeyed = memoryFilterCols{always: []string{`1 = 1`},
+		source: "m.source", sourceLang: "m.source_language || ''", targetLang: "m.target_language || ''",
+		project: "m.project_id + 0", hiddenProject: "coalesce(m.project_id, 0)"}
+	// memoryListFilter are those of memory_lists (migration 0071): one
+	// project (0 site-wide) and language pair of imported entries.
+	memoryListFilter = memoryFilterCols{always: []string{`1 = 1`},
+		sourceLang: "source_language", targetLang: "target_language", project: "project", hiddenProject: "project"}
 )
 
 // memoryWhere is the condition of a filter on one kind of entry.

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/tolk-project/tolk/index"
@@ -39,9 +40,11 @@ func memoryIDs(tb testing.TB, db *DB, imported, units string, args ...any) []int
 }
 
 // checkMemoryLists holds the memory lists to plain scans, each filter
-// FindMemory keys (and one it counts, a source substring), and the
-// counters to a recount.
-func checkMemoryLists(t *testing.T, db *DB, other int64) {
+// FindMemory keys and a source substring, and the counters to a
+// recount; with more, the imported entries alone and source substrings
+// with other filters, of fewer characters than a trigram, and with
+// LIKE's wildcards.
+func checkMemoryLists(t *testing.T, db *DB, other int64, more bool) {
 	t.Helper()
 	checkListCounts(t, db)
 	problems, err := db.VerifyCounts(context.Background())
@@ -59,8 +62,49 @@ func checkMemoryLists(t *testing.T, db *DB, other int64) {
 	checkPages(t, "entries from English, in French",
 		memoryIDs(t, db, "m.source_language = 'en' AND m.target_language = 'fr'", "c.source_language = 'en' AND t.language_code = 'fr'"),
 		memoryPage(db, index.MemoryFilter{SourceLanguage: "en", TargetLanguage: "fr"}))
-	checkPages(t, "a source substring (counted)", memoryIDs(t, db, "lower(m.source) LIKE '%s 1%'", "lower(u.source) LIKE '%s 1%'"),
+	checkPages(t, "a source substring", memoryIDs(t, db, "lower(m.source) LIKE '%s 1%'", "lower(u.source) LIKE '%s 1%'"),
 		memoryPage(db, index.MemoryFilter{Source: "S 1"}))
+	if !more {
+		return
+	}
+	checkPages(t, "imported entries site-wide, from English in German",
+		memoryIDs(t, db, "m.project_id IS NULL AND m.source_language = 'en' AND m.target_language = 'de'",
+			"c.project_id = 0"),
+		memoryPage(db, index.MemoryFilter{SourceLanguage: "en", TargetLanguage: "de", Hidden: projectsBut(t, db, 0)}))
+	checkPages(t, "a source substring in German",
+		memoryIDs(t, db, "lower(m.source) LIKE '%s 2%' AND m.target_language = 'de'",
+			"lower(u.source) LIKE '%s 2%' AND t.language_code = 'de'"),
+		memoryPage(db, index.MemoryFilter{Source: "s 2", TargetLanguage: "de"}))
+	checkPages(t, "a source substring of a project",
+		memoryIDs(t, db, "lower(m.source) LIKE '%s 1%' AND m.project_id = "+itoa(other),
+			"lower(u.source) LIKE '%s 1%' AND c.project_id = ?", other),
+		memoryPage(db, index.MemoryFilter{Source: "s 1", ProjectID: other}))
+	checkPages(t, "a two-character source substring (no trigram)",
+		memoryIDs(t, db, "lower(m.source) LIKE '%17%'", "lower(u.source) LIKE '%17%'"),
+		memoryPage(db, index.MemoryFilter{Source: "17"}))
+	checkPages(t, "a source substring with LIKE's wildcards", memoryIDs(t, db, "1 = 0", "1 = 0"),
+		memoryPage(db, index.MemoryFilter{Source: "1_%"}))
+}
+
+// projectsBut returns the ids of every project but keep.
+func projectsBut(t *testing.T, db *DB, keep int64) []int64 {
+	t.Helper()
+	return mustIDList(t, db.r, `SELECT id FROM projects WHERE id <> ? ORDER BY id`, keep)
+}
+
+// importMemoryEntries imports n entries of project (0 site-wide) from
+// English, numbered from first, their target languages in turn from
+// langs.
+func importMemoryEntries(t *testing.T, db *DB, project int64, first, n int, langs ...string) {
+	t.Helper()
+	var es []index.MemoryImportEntry
+	for i := first; i < first+n; i++ {
+		es = append(es, index.MemoryImportEntry{SourceLanguage: "en", TargetLanguage: langs[i%len(langs)],
+			Source: fmt.Sprintf("S %d imported %d", i, project), Target: "T"})
+	}
+	if got, err := db.ImportMemory(context.Background(), project, 0, es); err != nil || got != n {
+		t.Fatalf("ImportMemory: %d of %d, %v", got, n, err)
+	}
 }
 
 // TestMemoryPagesMatchScans pages the memory list by key (migration
@@ -83,7 +127,18 @@ func TestMemoryPagesMatchScans(t *testing.T) {
 		{SourceLanguage: "en", TargetLanguage: "de", Source: "S 3 imported", Target: "T"}}); err != nil {
 		t.Fatal(err)
 	}
-	checkMemoryLists(t, db, p2.ID)
+	checkMemoryLists(t, db, p2.ID, false)
+
+	// Imported entries across list_counts' buckets, of three memory
+	// lists (migration 0071), some deleted one by one.
+	importMemoryEntries(t, db, 0, 100, 1500, "de", "fr")
+	importMemoryEntries(t, db, p2.ID, 100, 700, "de")
+	for _, id := range mustIDList(t, db.r, `SELECT id FROM memory WHERE id % 9 = 4 AND id < 1800`) {
+		if err := db.DeleteMemoryEntry(ctx, index.MemoryImportedID(id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkMemoryLists(t, db, p2.ID, true)
 
 	// Edits: clear, mark for edit (still an entry), translate again,
 	// and raw updates of whole translations, as a bulk edit writes.
@@ -128,7 +183,7 @@ func TestMemoryPagesMatchScans(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	checkMemoryLists(t, db, p2.ID)
+	checkMemoryLists(t, db, p2.ID, false)
 
 	// One write inserts a string and changes it before the write counts
 	// its insert (storeUnitCounts runs at the write's end); the next
@@ -158,28 +213,43 @@ func TestMemoryPagesMatchScans(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	checkMemoryLists(t, db, p2.ID)
+	checkMemoryLists(t, db, p2.ID, false)
 
 	// Imports into a later bucket, removals, and a whole component gone
 	// by cascade.
 	e.mustImport(t, e.app, "de", keys(500, 4200, 1, "d"))
 	e.mustImport(t, e.lib, "de", keys(0, 900, 2, "e"))
-	checkMemoryLists(t, db, p2.ID)
+	checkMemoryLists(t, db, p2.ID, false)
 	if _, err := db.DeleteComponent(ctx, e.lib.ID, index.Actor{}); err != nil {
 		t.Fatal(err)
 	}
-	checkMemoryLists(t, db, p2.ID)
+	checkMemoryLists(t, db, p2.ID, false)
+	// A project's imported entries go with it (the cascade), after more
+	// came to a later bucket.
+	importMemoryEntries(t, db, p2.ID, 3000, 400, "de", "fr")
+	importMemoryEntries(t, db, 0, 3000, 300, "fr")
+	checkMemoryLists(t, db, p2.ID, true)
+	if _, err := db.DeleteProject(ctx, p2.ID); err != nil {
+		t.Fatal(err)
+	}
+	checkMemoryLists(t, db, p2.ID, true)
+	if got := len(memoryIDs(t, db, "1 = 1", "1 = 0")); got < 1500 {
+		t.Fatalf("%d imported entries: the lists prove little", got)
+	}
 	if got := len(memoryIDs(t, db, "1 = 1", "1 = 1")); got < 4000 {
 		t.Fatalf("%d entries: the lists prove little", got)
 	}
 }
 
 // BenchmarkMemoryPages measures the first and the deepest page of the
-// memory list (100,000 units that are entries beside 50,000 source
-// strings), by key (migration 0063) and as the OFFSET read and full
-// count it replaced:
+// memory list: 100,000 units that are entries beside 50,000 source
+// strings, and 100,000 imported entries before them (benchImported); by
+// key (migrations 0063 and 0071) and as the OFFSET reads and full counts
+// they replaced; and source substrings that 22,222 of the units hold
+// ("string number 4") and 22 ("number 4711"), through the trigram
+// index's candidates and as the scan it replaced:
 //
-//	go test ./index/sqlstore -run '^$' -bench MemoryPages -benchtime 2s -count 3
+//	go test ./index/sqlstore -run '^$' -bench MemoryPages -benchtime 20x -count 2
 func BenchmarkMemoryPages(b *testing.B) {
 	const size = 100
 	ctx := context.Background()
@@ -194,49 +264,103 @@ func BenchmarkMemoryPages(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	want := memoryIDs(b, f.db, "1 = 1", "1 = 1")
+	benchImported(b, f.db, 100_000)
+	// The trigram index takes in the imported units (its background
+	// step): until then every noted unit is a candidate.
+	if _, err := f.db.IndexTrigrams(ctx); err != nil {
+		b.Fatal(err)
+	}
 	snap, err := f.db.memorySnapshot(ctx)
 	if err != nil {
 		b.Fatal(err)
 	}
-	uw, uargs := memoryWhere(index.MemoryFilter{}, snap, memoryUnitFilter)
-	byOffset := func(p index.Page) ([]index.MemoryEntry, int, error) {
-		var total int
-		if err := f.db.r.QueryRowContext(ctx, `SELECT count(*) `+memoryUnitFrom+` WHERE `+uw, uargs...).Scan(&total); err != nil {
-			return nil, 0, err
+	// byScan is FindMemory as it was before the keyed lists: both kinds
+	// counted in full, then read with OFFSET.
+	byScan := func(mf index.MemoryFilter) func(p index.Page) ([]index.MemoryEntry, int, error) {
+		iw, iargs := memoryWhere(mf, snap, memoryImportedFilter)
+		uw, uargs := memoryWhere(mf, snap, memoryUnitFilter)
+		return func(p index.Page) ([]index.MemoryEntry, int, error) {
+			var ni, nu int
+			if err := f.db.r.QueryRowContext(ctx, `SELECT count(*) FROM memory m WHERE `+iw, iargs...).Scan(&ni); err != nil {
+				return nil, 0, err
+			}
+			if err := f.db.r.QueryRowContext(ctx, `SELECT count(*) `+memoryUnitFrom+` WHERE `+uw, uargs...).Scan(&nu); err != nil {
+				return nil, 0, err
+			}
+			var out []index.MemoryEntry
+			if p.Offset() < ni {
+				rows, err := f.db.r.QueryContext(ctx, `SELECT `+memoryColumns+` FROM memory m WHERE `+iw+
+					` ORDER BY m.id LIMIT ? OFFSET ?`, withArgs(iargs, p.Size, p.Offset())...)
+				if err != nil {
+					return nil, 0, err
+				}
+				if err := scanMemoryRows(rows, snap, &out); err != nil {
+					return nil, 0, err
+				}
+			}
+			if rest := p.Size - len(out); rest > 0 {
+				rows, err := f.db.r.QueryContext(ctx, `SELECT `+memoryUnitColumns+` `+memoryUnitFrom+` WHERE `+uw+
+					` ORDER BY u.id LIMIT ? OFFSET ?`, withArgs(uargs, rest, max(0, p.Offset()-ni))...)
+				if err != nil {
+					return nil, 0, err
+				}
+				if err := scanMemoryUnits(rows, snap, &out); err != nil {
+					return nil, 0, err
+				}
+			}
+			return out, ni + nu, nil
 		}
-		rows, err := f.db.r.QueryContext(ctx, `SELECT `+memoryUnitColumns+` `+memoryUnitFrom+` WHERE `+uw+
-			` ORDER BY u.id LIMIT ? OFFSET ?`, withArgs(uargs, p.Size, p.Offset())...)
-		if err != nil {
-			return nil, 0, err
-		}
-		var out []index.MemoryEntry
-		err = scanMemoryUnits(rows, snap, &out)
-		return out, total, err
 	}
-	byKey := func(p index.Page) ([]index.MemoryEntry, int, error) {
-		return f.db.FindMemory(ctx, index.MemoryFilter{}, p)
+	byKey := func(mf index.MemoryFilter) func(p index.Page) ([]index.MemoryEntry, int, error) {
+		return func(p index.Page) ([]index.MemoryEntry, int, error) { return f.db.FindMemory(ctx, mf, p) }
 	}
-	for _, read := range []struct {
+	all, sub := index.MemoryFilter{}, index.MemoryFilter{Source: "string number 4"}
+	few := index.MemoryFilter{Source: "number 4711"}
+	wantAll := memoryIDs(b, f.db, "1 = 1", "1 = 1")
+	wantSub := memoryIDs(b, f.db, "lower(m.source) LIKE '%string number 4%'", "lower(u.source) LIKE '%string number 4%'")
+	wantFew := memoryIDs(b, f.db, "lower(m.source) LIKE '%number 4711%'", "lower(u.source) LIKE '%number 4711%'")
+	for _, c := range []struct {
 		name string
+		want []int64
 		page func(index.Page) ([]index.MemoryEntry, int, error)
-	}{{"key", byKey}, {"offset", byOffset}} {
-		for _, number := range []int{1, lastPage(len(want), size)} {
-			b.Run(fmt.Sprintf("%s/page-%d", read.name, number), func(b *testing.B) {
+	}{{"key", wantAll, byKey(all)}, {"offset", wantAll, byScan(all)},
+		{"source-trigram", wantSub, byKey(sub)}, {"source-scan", wantSub, byScan(sub)},
+		{"source-few-trigram", wantFew, byKey(few)}, {"source-few-scan", wantFew, byScan(few)}} {
+		// The first page, one deep in the imported entries, the last.
+		last := lastPage(len(c.want), size)
+		for _, number := range slices.Compact([]int{1, min(500, last), last}) {
+			b.Run(fmt.Sprintf("%s/page-%d", c.name, number), func(b *testing.B) {
 				b.ReportAllocs()
 				off := (number - 1) * size
-				wantN := min(size, len(want)-off)
+				wantN := min(size, len(c.want)-off)
 				for i := 0; i < b.N; i++ {
-					got, total, err := read.page(index.Page{Number: number, Size: size})
+					got, total, err := c.page(index.Page{Number: number, Size: size})
 					if err != nil {
 						b.Fatal(err)
 					}
-					if total != len(want) || len(got) != wantN || got[0].ID != want[off] || got[len(got)-1].ID != want[off+wantN-1] {
+					if total != len(c.want) || len(got) != wantN || got[0].ID != c.want[off] ||
+						got[len(got)-1].ID != c.want[off+wantN-1] {
 						b.Fatalf("page %d: %d entries (total %d), want %d from id %d (total %d)",
-							number, len(got), total, wantN, want[off], len(want))
+							number, len(got), total, wantN, c.want[off], len(c.want))
 					}
 				}
 			})
 		}
+	}
+}
+
+// benchImported inserts n imported entries from English to German, site
+// wide, in one statement (ImportMemory's duplicate check reads every
+// entry of the pair for each entry it stores, too slow to build this).
+func benchImported(tb testing.TB, db *DB, n int) {
+	tb.Helper()
+	if err := db.write(context.Background(), func(tx *Tx) error {
+		_, err := tx.Exec(`WITH RECURSIVE s(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM s WHERE i + 1 < ?)
+			INSERT INTO memory (source_language, target_language, source, target, origin, timestamp)
+			SELECT 'en', 'de', 'Imported text ' || i, 'Importierter Text ' || i, 'bench.tmx', '2026-01-02T03:04:05Z'
+			FROM s`, n)
+		return err
+	}); err != nil {
+		tb.Fatal(err)
 	}
 }

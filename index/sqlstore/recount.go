@@ -243,11 +243,11 @@ func statsText(s index.Stats) string {
 	return "{" + strings.Join(parts, " ") + "}"
 }
 
-// lists compares the list counts that page the units and changes lists
-// (migrations 0002, 0019), the suggestions lists (0057) and the memory
-// list (0063) with a recount.
-func (v *countVerifier) lists(ctx context.Context, q queryer) error {
-	const recount = `
+// listRecount recounts list_counts from the rows: the units and changes
+// lists (migrations 0002, 0019), the suggestions lists (0057) and the
+// memory list's units (0063) and imported entries (0071; an entry whose
+// memory list is missing counts under scope -1, which no row holds).
+const listRecount = `
 		SELECT 'ut', translation_id, id >> 10, count(*) FROM units GROUP BY 2, 3
 		UNION ALL SELECT 'c', 0, id >> 10, count(*) FROM changes GROUP BY 3
 		UNION ALL SELECT 'ct', translation_id, id >> 10, count(*) FROM changes WHERE translation_id IS NOT NULL GROUP BY 2, 3
@@ -256,7 +256,13 @@ func (v *countVerifier) lists(ctx context.Context, q queryer) error {
 		UNION ALL SELECT 'cu', unit_id, id >> 10, count(*) FROM changes WHERE unit_id IS NOT NULL GROUP BY 2, 3
 		UNION ALL SELECT 's', 0, id >> 10, count(*) FROM suggestions GROUP BY 3
 		UNION ALL SELECT 'su', unit_id, id >> 10, count(*) FROM suggestions GROUP BY 2, 3
-		UNION ALL SELECT 'mu', translation_id, id >> 10, count(*) FROM units WHERE state >= 10 AND target != '' GROUP BY 2, 3`
+		UNION ALL SELECT 'mu', translation_id, id >> 10, count(*) FROM units WHERE state >= 10 AND target != '' GROUP BY 2, 3
+		UNION ALL SELECT 'mi', coalesce(l.id, -1), m.id >> 10, count(*) FROM memory m LEFT JOIN memory_lists l
+			ON l.project = coalesce(m.project_id, 0) AND l.source_language = m.source_language
+			AND l.target_language = m.target_language GROUP BY 2, 3`
+
+// lists compares list_counts with listRecount.
+func (v *countVerifier) lists(ctx context.Context, q queryer) error {
 	read := func(query string) (map[string]int64, error) {
 		rows, err := q.QueryContext(ctx, query)
 		if err != nil {
@@ -274,7 +280,7 @@ func (v *countVerifier) lists(ctx context.Context, q queryer) error {
 		}
 		return out, rows.Err()
 	}
-	return v.compareCounts("list count", read, `SELECT list, scope, bucket, n FROM list_counts`, recount)
+	return v.compareCounts("list count", read, `SELECT list, scope, bucket, n FROM list_counts`, listRecount)
 }
 
 // compareCounts reads counts by key with read, as stored (the query

@@ -324,6 +324,23 @@ func TestEveryWriteKeepsCounts(t *testing.T) {
 	step("create a component list", err)
 	step("list the component", f.db.LinkComponentList(ctx, list.ID, f.comp.ID, true))
 	step("remove the role", f.db.DeleteRole(ctx, role.ID))
+	// Imported memory entries count in the memory list ('mi', migration
+	// 0071) by project and language pair.
+	imported := func(project int64, sources ...string) error {
+		var es []index.MemoryImportEntry
+		for _, src := range sources {
+			es = append(es, index.MemoryImportEntry{SourceLanguage: "en", TargetLanguage: "de", Source: src, Target: "Z"})
+		}
+		_, err := f.db.ImportMemory(ctx, project, f.user.UserID, es)
+		return err
+	}
+	step("import memory site-wide", imported(0, "one", "two", "three"))
+	step("import memory into the project", imported(f.comp.ProjectID, "one", "four"))
+	var entry int64
+	if err := f.db.r.QueryRowContext(ctx, `SELECT min(id) FROM memory`).Scan(&entry); err != nil {
+		t.Fatal(err)
+	}
+	step("delete a memory entry", f.db.DeleteMemoryEntry(ctx, index.MemoryImportedID(entry)))
 	// The trigram index's upkeep (trigram_pending.go) after the edits
 	// and after the removal: the index has every unit's row after it.
 	_, err = f.db.IndexTrigrams(ctx)
@@ -339,6 +356,8 @@ func TestEveryWriteKeepsCounts(t *testing.T) {
 	if tm, err := f.db.FindTeam(ctx, team.ID); err != nil || len(tm.Components) != 0 || len(tm.Roles) != 0 {
 		t.Errorf("the team after the component's and role's removal: %+v, %v", tm, err)
 	}
+	_, err = f.db.DeleteProject(ctx, f.comp.ProjectID)
+	step("remove the project and its memory", err)
 }
 
 // TestImportKeepsApproval imports a file that cannot say "approved"

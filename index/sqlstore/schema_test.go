@@ -86,11 +86,19 @@ var schemaExceptions = map[string]string{
 	// The keys' trigrams (migration 0062): a second FTS5 table on SQLite
 	// (FTS5 has no column filters at detail=none), a column with its
 	// own GIN index on PostgreSQL.
-	"unit_key_trigrams":                   "SQLite's trigram index of the keys (FTS5)",
-	"unit_key_trigrams_config":            "FTS5's shadow table of unit_key_trigrams",
-	"unit_key_trigrams_data":              "FTS5's shadow table of unit_key_trigrams",
-	"unit_key_trigrams_docsize":           "FTS5's shadow table of unit_key_trigrams",
-	"unit_key_trigrams_idx":               "FTS5's shadow table of unit_key_trigrams",
+	"unit_key_trigrams":         "SQLite's trigram index of the keys (FTS5)",
+	"unit_key_trigrams_config":  "FTS5's shadow table of unit_key_trigrams",
+	"unit_key_trigrams_data":    "FTS5's shadow table of unit_key_trigrams",
+	"unit_key_trigrams_docsize": "FTS5's shadow table of unit_key_trigrams",
+	"unit_key_trigrams_idx":     "FTS5's shadow table of unit_key_trigrams",
+	// The imported memory entries' source trigrams (migration 0072): an
+	// FTS5 table on SQLite, a GIN index over tolk_trigrams on PostgreSQL.
+	"memory_trigrams":                     "SQLite's trigram index of imported memory sources (FTS5)",
+	"memory_trigrams_config":              "FTS5's shadow table of memory_trigrams",
+	"memory_trigrams_data":                "FTS5's shadow table of memory_trigrams",
+	"memory_trigrams_docsize":             "FTS5's shadow table of memory_trigrams",
+	"memory_trigrams_idx":                 "FTS5's shadow table of memory_trigrams",
+	"memory memory_source_trigrams":       "PostgreSQL's trigram index of imported memory sources (GIN)",
 	"unit_trigrams.key_trigrams":          "PostgreSQL's trigram table: the unit's key's trigrams",
 	"unit_trigrams unit_trigrams_key_gin": "PostgreSQL's trigram table: the keys' GIN index",
 }

@@ -263,13 +263,20 @@ func trigramsOf(s string) []string {
 // With key, the candidates are those of the keys' index (migration
 // 0062): the units whose key holds the trigrams, not their whole text.
 func (c searchCompiler) trigramFilter(need *trigramNeed, key bool) sqlFrag {
-	const noted = " UNION ALL SELECT unit_id FROM unit_trigrams_pending)"
+	f := c.trigramCandidates(need, key)
+	return frag("units.id IN ("+f.sql+")", f.args...)
+}
+
+// trigramCandidates is the query of trigramFilter's unit ids (a unit
+// may come twice: from the index and from its note).
+func (c searchCompiler) trigramCandidates(need *trigramNeed, key bool) sqlFrag {
+	const noted = " UNION ALL SELECT unit_id FROM unit_trigrams_pending"
 	if !c.postgres {
 		table := "unit_trigrams"
 		if key {
 			table = "unit_key_trigrams"
 		}
-		return frag("units.id IN (SELECT rowid FROM "+table+" WHERE "+table+" MATCH ?"+noted,
+		return frag("SELECT rowid FROM "+table+" WHERE "+table+" MATCH ?"+noted,
 			ftsMatch(need)+` OR "`+longUnitMark+`"`)
 	}
 	col := "trigrams"
@@ -277,7 +284,7 @@ func (c searchCompiler) trigramFilter(need *trigramNeed, key bool) sqlFrag {
 		col = "key_trigrams"
 	}
 	f := c.pgTrigramFilter(need, col)
-	return frag("units.id IN (SELECT unit_id FROM unit_trigrams WHERE "+f.sql+" OR "+col+" @> ARRAY[?]::integer[]"+noted,
+	return frag("SELECT unit_id FROM unit_trigrams WHERE "+f.sql+" OR "+col+" @> ARRAY[?]::integer[]"+noted,
 		append(f.args, trigramCode(longUnitMark))...)
 }
 
