@@ -391,9 +391,9 @@ func (db *DB) FindMemory(ctx context.Context, f index.MemoryFilter, pg index.Pag
 		// fewer than three characters, which reads every entry).
 		if need := literalNeed(strings.ToLower(f.Source)); need != nil {
 			pg := db.dialect.name == "postgres"
-			// Imported entries' source trigrams (migration 0072).
+			// Imported entries' source trigrams (migration 0079).
 			if pg {
-				kinds[0].where = "tolk_trigrams(m.source) @> tolk_trigrams(?) AND " + iw
+				kinds[0].where = "tolk_trigram_codes(m.source) @> tolk_trigram_codes(?) AND " + iw
 				kinds[0].args = withArgs([]any{need.lit}, iargs...)
 			} else {
 				kinds[0].where = `m.id IN (SELECT rowid FROM memory_trigrams WHERE memory_trigrams MATCH ?) AND ` + iw
