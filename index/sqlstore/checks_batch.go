@@ -36,7 +36,7 @@ import (
 //     import, a pull, a change of the component's flags); on an edit, one
 //     lookup of the units sharing the new target and one of those that
 //     shared the old, both on units_target_prefix (migration 0032,
-//     byTarget). Units that newly share a target are settled in the
+//     unitsByTarget). Units that newly share a target are settled in the
 //     second round (at most 512 a write), and so are those that shared
 //     the target an edit changed or DeleteUnit removed (at most 1,024).
 
