@@ -144,6 +144,7 @@ var ErrAutoJobDone = index.Errorf(index.ErrConflict, "The automatic translation 
 // transaction; a batch whose cursor the job has passed already (a retry
 // after a lost answer) changes nothing and answers 0.
 func (db *DB) ApplyAutoTranslateBatch(ctx context.Context, jobID string, b index.AutoBatch) (int, error) {
+	db.bulkWriting()
 	var updated int
 	err := db.writeNarrow(ctx, func(tx *Tx) error {
 		updated = 0
