@@ -389,7 +389,7 @@ func byTarget(targets []string) (string, []any) {
 // pgUnitsByTarget is unitsByTarget's statement on PostgreSQL: the
 // targets as one array, joined to the translation's units on the
 // expression of units_target_prefix (migrations 0032, 0067, whose
-// predicate target != '' the statement repeats so that the partial
+// predicate, a non-empty target, the statement repeats so that the partial
 // index serves it).
 //
 // Not byTarget's IN lists there: PostgreSQL planned them (a generic
