@@ -24,9 +24,9 @@ import (
 // in the query's context (/api/units/ has none).
 //
 // Tolk keeps the answer instead (migration 0069): glossary_matches
-// holds the source units whose source holds a term, and a search is one
-// semi-join through them to their translations' units (srcIn), bounded
-// however many terms and units there are (tolk-bench -only search).
+// holds the source units whose source holds a term, and a search tests
+// each unit's source unit against them (searchCompiler.glossary), bounded
+// however many terms there are (tolk-bench -only search).
 // Matching at query time through the trigram index, a lookup per term,
 // was the alternative weighed: a glossary of a few hundred common words
 // makes as many lookups and reads most of the index's candidates, and
