@@ -415,3 +415,26 @@ func TestTargetLookupPlan(t *testing.T) {
 		t.Errorf("unitsByTarget found %d units (%v), want %d", found, err, 2*batch)
 	}
 }
+
+// pgTextArray is a PostgreSQL array literal of strings, each quoted
+// (the trigram step wrote text arrays until migration 0077; only this
+// test's EXPLAIN still spells one).
+func pgTextArray(items []string) string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, s := range items {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('"')
+		for _, c := range []byte(s) {
+			if c == '"' || c == '\\' {
+				b.WriteByte('\\')
+			}
+			b.WriteByte(c)
+		}
+		b.WriteByte('"')
+	}
+	b.WriteByte('}')
+	return b.String()
+}
