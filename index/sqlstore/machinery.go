@@ -93,9 +93,10 @@ func (db *DB) UpdateMachinerySettings(ctx context.Context, projectID int64,
 // reference's "weblate" service does. The lookup finds the source units
 // with those texts through the source prefix index, which holds source
 // units only (migration 0064: one indexed probe per text, SQLite made to
-// start from them by CROSS JOIN), and reaches their translations through
-// units_source, so its cost follows the matches, not the size of the
-// project: automatic translation asks for thousands of texts at once.
+// start from them by CROSS JOIN), and reaches their translations by
+// id_hash through units_translation_hash (sameSourceQuery), so its cost
+// follows the matches, not the size of the project: automatic
+// translation asks for thousands of texts at once.
 //
 // A translation unit is found through its source unit only. One linked
 // to no source unit is not found; Tolk makes none that way in use
