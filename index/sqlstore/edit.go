@@ -107,10 +107,14 @@ func editorFor(tx *Tx, ids scopeIDs, actor index.Actor) *unitEditor {
 }
 
 // editorOf starts editing translation t, already read in tx, for actor:
-// newUnitEditor without reading the translation's scope again.
+// newUnitEditor without reading the translation's scope again, nor its
+// component's file format (fileFormat).
 func editorOf(tx *Tx, t *index.Translation, actor index.Actor) *unitEditor {
-	return editorFor(tx, scopeIDs{translationID: t.ID, componentID: t.ComponentID,
+	e := editorFor(tx, scopeIDs{translationID: t.ID, componentID: t.ComponentID,
 		projectID: t.Component.ProjectID, languageCode: t.LanguageCode}, actor)
+	format := t.Component.FileFormat
+	e.format = &format
+	return e
 }
 
 // translationScope reads the ids a translation's statistics and changes
@@ -316,9 +320,9 @@ func (e *unitEditor) finish() error {
 	return nil
 }
 
-// fileFormat is the file format of the editor's component, read once:
-// whether a plural's empty form is a hole depends on it
-// (index.SettleState).
+// fileFormat is the file format of the editor's component, read once
+// (given by editorOf): whether a plural's empty form is a hole depends
+// on it (index.SettleState).
 func (e *unitEditor) fileFormat() (string, error) {
 	if e.format == nil {
 		c, err := findComponentByID(e.tx, e.ids.componentID)

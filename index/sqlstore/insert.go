@@ -189,7 +189,9 @@ func (ui *unitInserter) flushReturning(rows int) error {
 
 // New units are noted for the trigram index (trigram_pending.go) by the
 // code that inserted them, right after the statement, not by a trigger
-// per row (migration 0059): every unit INSERT is unitInserter's or
+// per row (migration 0059); on PostgreSQL the note is queued (execLater:
+// a round trip of its own per added string before), and sent ahead of
+// every statement after it. Every unit INSERT is unitInserter's or
 // CreateTranslation's, and each notes what it inserted before anything
 // else can update or delete those rows, as the trigger did. A note says
 // the index holds no row for the id (indexed 0) unless the id is noted
@@ -199,25 +201,22 @@ func (ui *unitInserter) flushReturning(rows int) error {
 // noteUnitRange notes the units with ids lo to hi, all inserted by one
 // statement (SQLite numbers a statement's rows consecutively).
 func noteUnitRange(tx *Tx, lo, hi int64) error {
-	_, err := tx.Exec(`INSERT INTO unit_trigrams_pending (unit_id, indexed)
+	return tx.execLater(`INSERT INTO unit_trigrams_pending (unit_id, indexed)
 		SELECT id, 0 FROM units WHERE id BETWEEN ? AND ? ON CONFLICT DO NOTHING`, lo, hi)
-	return err
 }
 
 // noteUnitIDs notes the units of ids, just inserted (PostgreSQL, whose
 // sequence numbers the rows of concurrent writers apart).
 func noteUnitIDs(tx *Tx, ids []int64) error {
-	_, err := tx.Exec(`INSERT INTO unit_trigrams_pending (unit_id, indexed)
+	return tx.execLater(`INSERT INTO unit_trigrams_pending (unit_id, indexed)
 		SELECT unnest(CAST(? AS BIGINT[])), 0 ON CONFLICT DO NOTHING`, ids)
-	return err
 }
 
 // noteTranslationUnits notes every unit of a translation whose units
 // were all just inserted (CreateTranslation).
 func noteTranslationUnits(tx *Tx, translationID int64) error {
-	_, err := tx.Exec(`INSERT INTO unit_trigrams_pending (unit_id, indexed)
+	return tx.execLater(`INSERT INTO unit_trigrams_pending (unit_id, indexed)
 		SELECT id, 0 FROM units WHERE translation_id = ? ON CONFLICT DO NOTHING`, translationID)
-	return err
 }
 
 // unitBucket is a list_counts row of a translation's units: 'ut' (or

@@ -189,9 +189,8 @@ func readUnitForEdit(tx *Tx, id, authorID int64) (index.Unit, index.Translation,
 	}, id); err != nil {
 		return index.Unit{}, index.Translation{}, err
 	}
-	checks := map[int64][]index.UnitCheck{}
+	var unitChecks []index.UnitCheck
 	if err := tx.queryLater(`SELECT name, dismissed FROM checks WHERE unit_id = ?`, func(rows pgx.Rows) error {
-		var list []index.UnitCheck
 		for rows.Next() {
 			var c index.UnitCheck
 			var dismissed int64
@@ -199,9 +198,8 @@ func readUnitForEdit(tx *Tx, id, authorID int64) (index.Unit, index.Translation,
 				return err
 			}
 			c.Dismissed = dismissed != 0
-			list = append(list, c)
+			unitChecks = append(unitChecks, c)
 		}
-		checks[id] = list
 		return rows.Err()
 	}, id); err != nil {
 		return index.Unit{}, index.Translation{}, err
@@ -219,7 +217,7 @@ func readUnitForEdit(tx *Tx, id, authorID int64) (index.Unit, index.Translation,
 	if tx.unitChecks == nil {
 		tx.unitChecks = map[int64][]index.UnitCheck{}
 	}
-	tx.unitChecks[id] = checks[id]
+	tx.unitChecks[id] = unitChecks
 	t, err := cachedTranslation(tx, u.TranslationID)
 	if err != nil {
 		return u, t, fmt.Errorf("translation %d of unit %d: %v", u.TranslationID, id, err)

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/internal/testengine"
 )
 
@@ -101,6 +102,29 @@ func TestEditRoundTrips(t *testing.T) {
 	u, err := db.FindUnitByID(ctx, id)
 	if err != nil || u.Target[0] != "one" {
 		t.Fatalf("the edit reads %q, %v", u.Target, err)
+	}
+	// A string added to the source reaches every translation: each
+	// unit's trigram note rides with the write's next round trip
+	// (execLater), never one of its own.
+	added := rt.during(func() {
+		if _, err := db.AddUnit(ctx, f.tr["en"], f.user, func(index.Translation) (index.NewUnit, error) {
+			return index.NewUnit{Context: "added", Source: []string{"Added"}, Target: []string{"Added"},
+				State: index.StateTranslated}, nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	notes := 0
+	for _, s := range added {
+		if strings.Contains(s, "unit_trigrams_pending") {
+			notes++
+			if !strings.HasPrefix(s, "+ ") {
+				t.Errorf("a new unit's note is a round trip of its own: %s", s)
+			}
+		}
+	}
+	if notes == 0 {
+		t.Errorf("no note among the added string's statements:\n%s", strings.Join(added, "\n"))
 	}
 	checkStoredStats(t, db)
 }

@@ -354,7 +354,7 @@ func (v *countVerifier) trigrams(ctx context.Context, q queryer) error {
 			AND NOT EXISTS (SELECT 1 FROM unit_trigrams_pending p WHERE p.unit_id = u.id)),
 		(SELECT count(*) FROM unit_trigrams g WHERE NOT EXISTS (SELECT 1 FROM units u WHERE u.id = g.`+rowid+`)
 			AND NOT EXISTS (SELECT 1 FROM unit_trigrams_pending p WHERE p.unit_id = g.`+rowid+`)),
-		(SELECT count(*) FROM unit_trigrams_pending p WHERE (p.indexed = 1) !=
+		(SELECT count(*) FROM unit_trigrams_pending p WHERE (p.indexed != 0) !=
 			EXISTS (SELECT 1 FROM unit_trigrams g WHERE g.`+rowid+` = p.unit_id))`).
 		Scan(&missing, &stale, &wrongNote); err != nil {
 		return err

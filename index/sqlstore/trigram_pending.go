@@ -272,17 +272,31 @@ func indexTrigramBatch(tx *Tx, limit int) (int, error) {
 		return 0, err
 	}
 	// A contentless FTS5 table deletes by rowid, one at a time: a
-	// rowid IN (…) would read the whole table.
-	stale, err := queryIDs(tx, `SELECT unit_id FROM unit_trigrams_pending WHERE unit_id BETWEEN ? AND ? AND indexed = 1`, lo, hi)
-	if err != nil {
+	// rowid IN (…) would read the whole table. unit_key_trigrams
+	// (migration 0062) holds a row exactly when unit_trigrams does; a
+	// note says whether the key's row is stale too (indexed 1) or only
+	// the text's (2, an edit: migration 0065), whose key row stays.
+	var stale, staleKeys []int64
+	if err := tx.queryEach(`SELECT unit_id, indexed FROM unit_trigrams_pending
+		WHERE unit_id BETWEEN ? AND ? AND indexed != 0`, func(scan func(...any) error) error {
+		var id, indexed int64
+		if err := scan(&id, &indexed); err != nil {
+			return err
+		}
+		stale = append(stale, id)
+		if indexed == 1 {
+			staleKeys = append(staleKeys, id)
+		}
+		return nil
+	}, lo, hi); err != nil {
 		return 0, err
 	}
-	// unit_key_trigrams (migration 0062) holds a row exactly when
-	// unit_trigrams does: the two are deleted and written together.
 	for _, id := range stale {
 		if _, err := tx.Exec(`DELETE FROM unit_trigrams WHERE rowid = ?`, id); err != nil {
 			return 0, err
 		}
+	}
+	for _, id := range staleKeys {
 		if _, err := tx.Exec(`DELETE FROM unit_key_trigrams WHERE rowid = ?`, id); err != nil {
 			return 0, err
 		}
@@ -294,14 +308,15 @@ func indexTrigramBatch(tx *Tx, limit int) (int, error) {
 	}
 	if _, err := tx.Exec(`INSERT INTO unit_key_trigrams (rowid, key)
 		SELECT u.id, tolk_unit_text(u.context, '', '')
-		FROM unit_trigrams_pending p JOIN units u ON u.id = p.unit_id WHERE p.unit_id BETWEEN ? AND ?`, lo, hi); err != nil {
+		FROM unit_trigrams_pending p JOIN units u ON u.id = p.unit_id
+		WHERE p.unit_id BETWEEN ? AND ? AND p.indexed != 2`, lo, hi); err != nil {
 		return 0, err
 	}
 	if err := matchNotedGlossary(tx, `u.id IN (SELECT unit_id FROM unit_trigrams_pending WHERE unit_id BETWEEN ? AND ?)`,
 		lo, hi); err != nil {
 		return 0, err
 	}
-	_, err = tx.Exec(`DELETE FROM unit_trigrams_pending WHERE unit_id BETWEEN ? AND ?`, lo, hi)
+	_, err := tx.Exec(`DELETE FROM unit_trigrams_pending WHERE unit_id BETWEEN ? AND ?`, lo, hi)
 	return n, err
 }
 
