@@ -197,7 +197,8 @@ type checkedUnit struct {
 	// marking for edit, checks.PastBreak): its history is not read.
 	historyEnds bool
 	// context is the unit's context when hasContext says it is known (a
-	// snapshot: recheckUnit); the inconsistent check reads the others'
+	// snapshot: recheckUnit, or read for the Fluent checks by the
+	// settler's context); the inconsistent check reads the others'
 	// (unitContexts).
 	context    string
 	hasContext bool
@@ -1098,7 +1099,7 @@ func (sc *checkScope) run(u *checkedUnit, sourceExtra string, more unitContext) 
 	}
 	cu := checks.Unit{Source: index.SplitPlural(u.source), Target: index.SplitPlural(u.target),
 		Language: sc.lang, SourceLanguage: sc.srcLang, Flags: flags, PluralMap: sc.plurals,
-		Glossary: sc.terms, History: more.history, OtherSources: more.otherSources, Context: more.key}
+		Glossary: sc.terms, History: more.history, OtherSources: more.otherSources}
 	if u.hasContext {
 		cu.Context = u.context
 	}
@@ -1145,9 +1146,6 @@ func (sc *checkScope) runGlossary(u *checkedUnit, sourceExtra string) []string {
 type unitContext struct {
 	history      []checks.PastChange
 	otherSources []string
-	// key is the unit's context where the checks read it
-	// (checks.NeedsContext) and the settler did not load it.
-	key string
 }
 
 // unitFlags merges a unit's flags over the translation's, in the

@@ -277,14 +277,17 @@ func (tx *Tx) leftTarget(translationID int64, target string) {
 // context reads what translated and reused need of other rows for
 // units (see the costs above), and the keys the Fluent checks read of
 // the units whose flags turn them on without a fluent-type (one query
-// per 512 of them; a unit the write holds whole has its key already).
+// per 512 of them; a unit the write holds whole has its key already):
+// those land in the units' context (hasContext).
 // extras are the units' source units' extra flags.
 func (s *checkSettler) context(units []checkedUnit, scopes []*checkScope, extras []string) ([]unitContext, error) {
 	more := make([]unitContext, len(units))
 	var keyed []int
 	for i := range units {
 		u, sc := &units[i], scopes[i]
-		if u.hasContext {
+		// run() checks no unit of a glossary and no read-only
+		// translation: its key would be read for nothing.
+		if u.hasContext || sc.glossary || (u.state == index.StateReadOnly && !sc.isSource) {
 			continue
 		}
 		// The merged flags are parsed only where a layer may name a
@@ -302,8 +305,11 @@ func (s *checkSettler) context(units []checkedUnit, scopes []*checkScope, extras
 		if err != nil {
 			return nil, err
 		}
+		// Held on the units, the keys serve run() and addInconsistent,
+		// which reads no unit's context twice.
 		for _, i := range keyed {
-			more[i].key = keys[units[i].id]
+			units[i].context = keys[units[i].id]
+			units[i].hasContext = true
 		}
 	}
 	var untranslated []int64
