@@ -325,8 +325,9 @@ func indexTrigramBatch(tx *Tx, limit int) (int, error) {
 const pgInsertRows = 100
 
 // pgIndexTrigrams is the step's batch on PostgreSQL: the text folded by
-// lower() as ILIKE folds it (and as tolk_trigrams folds a needle), cut
-// into its distinct trigrams here rather than by an SQL function.
+// lower() as ILIKE folds it (and as tolk_trigram_codes, migration 0077,
+// folds a needle), cut into its distinct trigram codes here rather than
+// by an SQL function.
 //
 // It runs beside other processes' scoped writes (writeRequest.shared),
 // so it locks the notes it takes and only those: a note another
@@ -355,9 +356,9 @@ func pgIndexTrigrams(tx *Tx, limit int) (int, error) {
 	var args []any
 	cut := func(text *string) string {
 		if text == nil {
-			return pgCodeArray([]string{longUnitMark})
+			return pgTrigramCodes(longUnitMark)
 		}
-		return pgCodeArray(trigramsOf(*text))
+		return pgTrigramCodes(*text)
 	}
 	for rows.Next() {
 		var id int64
@@ -387,14 +388,24 @@ func pgIndexTrigrams(tx *Tx, limit int) (int, error) {
 	return len(ids), err
 }
 
-// pgCodeArray is a PostgreSQL array literal of the distinct codes of
-// the trigrams tris (trigramCode), in order of first use.
-func pgCodeArray(tris []string) string {
+// pgTrigramCodes is a PostgreSQL array literal of the distinct codes
+// (trigramCode) of text's trigrams, in order of first use. It walks the
+// runes once, packing each trigram's code as trigramCode does, and
+// deduplicates by code alone: no string per trigram.
+func pgTrigramCodes(text string) string {
 	var b strings.Builder
 	b.WriteByte('{')
-	seen := make(map[int32]bool, len(tris))
-	for _, t := range tris {
-		c := trigramCode(t)
+	seen := make(map[int32]bool, len(text))
+	var h uint64
+	n := 0
+	for _, r := range text {
+		// The last three runes, as trigramCode packs them: the oldest
+		// shifted out of the 63 bits.
+		h = (h<<21 | uint64(r)) & (1<<63 - 1)
+		if n++; n < minTrigramRunes {
+			continue
+		}
+		c := foldTrigram(h)
 		if seen[c] {
 			continue
 		}
@@ -417,5 +428,11 @@ func trigramCode(t string) int32 {
 	for _, r := range t {
 		h = h<<21 | uint64(r)
 	}
+	return foldTrigram(h)
+}
+
+// foldTrigram folds a trigram's packed code points (63 bits) to the 31
+// of its code.
+func foldTrigram(h uint64) int32 {
 	return int32((h ^ h>>32) & 0x7fffffff)
 }

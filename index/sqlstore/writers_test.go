@@ -262,7 +262,7 @@ func checkTrigramsCurrent(t *testing.T, units []int64, handles ...*DB) {
 		}
 		var n int
 		if err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM unit_trigrams WHERE unit_id = ? AND trigrams = ?::integer[]`,
-			id, pgCodeArray(trigramsOf(text))).Scan(&n); err != nil {
+			id, pgTrigramCodes(text)).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		if n != 1 {
