@@ -263,13 +263,13 @@ func (s *Service) queueAutoTranslate(todo []index.Addon, c index.Component) {
 		return
 	}
 	s.inBackground("autotranslate:"+strconv.FormatInt(c.ID, 10), func(ctx context.Context) {
-		all, err := s.store.FindAddons(ctx, index.AddonFilter{ProjectID: c.ProjectID})
+		all, err := s.store.FindAddons(ctx, index.AddonFilter{ProjectID: c.ProjectID, Covering: c.ID})
 		if err != nil {
 			s.addonAlert(ctx, index.AddonAutoTranslate, c, err)
 			return
 		}
 		for _, a := range all {
-			if a.Name != index.AddonAutoTranslate || !a.Covers(c.ProjectID, c.ID) {
+			if a.Name != index.AddonAutoTranslate {
 				continue
 			}
 			if err := s.autoTranslate(ctx, a, c); err != nil {
