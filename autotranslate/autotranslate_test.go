@@ -233,48 +233,18 @@ func TestAddon(t *testing.T) {
 
 // seedOne adds project slug (private or not, sharing no memory) with
 // component "app" whose German translation holds sources, untranslated,
-// and returns that translation.
+// as keys k0, k1, …, and returns that translation.
 func seedOne(tb testing.TB, db *sqlstore.DB, slug string, private bool, sources ...string) index.Translation {
 	tb.Helper()
-	ctx := context.Background()
 	p := index.Project{Name: slug, Slug: slug}
 	if private {
 		p.AccessControl = index.AccessPrivate
 	}
-	p = servertest.MustProject(tb, db, p)
-	if err := db.SetProjectMemorySharing(ctx, p.ID, false, false); err != nil {
-		tb.Fatal(err)
-	}
-	c := index.DefaultComponent()
-	c.ProjectID, c.Name, c.Slug, c.Template = p.ID, "App", "app", "en.json"
-	c.Repo, c.Branch, c.Filemask = "file:///srv/"+slug+".git", "main", "*.json"
-	c = servertest.MustComponent(tb, db, c)
-	var src, de []index.ImportUnit
+	units := make([]index.ImportUnit, len(sources))
 	for i, text := range sources {
-		key := fmt.Sprintf("k%d", i)
-		src = append(src, servertest.Unit(key, text, text, index.StateReadOnly))
-		de = append(de, servertest.Unit(key, text, "", index.StateEmpty))
+		units[i] = servertest.Unit(fmt.Sprintf("k%d", i), text, text, index.StateReadOnly)
 	}
-	id := servertest.MustImport(tb, db, index.TranslationImport{ComponentID: c.ID, LanguageCode: "en",
-		Filename: "en.json", Revision: "1", IsSource: true, IsTemplate: true, Monolingual: true, Units: src})
-	servertest.MustImport(tb, db, index.TranslationImport{ComponentID: c.ID, LanguageCode: "de",
-		Filename: "de.json", Revision: "1", Monolingual: true, SourceTranslationID: id, Units: de})
-	t, err := db.FindTranslation(ctx, slug, "app", "de")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return t
-}
-
-// editAs saves text as the translation of unit id, by user.
-func editAs(tb testing.TB, db *sqlstore.DB, id, user int64, text string) {
-	tb.Helper()
-	if _, err := db.UpdateUnit(context.Background(), id, index.Actor{UserID: user, AuthorID: user},
-		func(index.Unit, index.Translation) (index.UnitUpdate, error) {
-			return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{text}, State: index.StateTranslated}}, nil
-		}); err != nil {
-		tb.Fatal(err)
-	}
+	return servertest.MustUnsharedTranslation(tb, db, p, "de", units...)
 }
 
 // mustUsers creates active users with the given names and returns
@@ -341,7 +311,7 @@ func TestPersonalMemoryScope(t *testing.T) {
 		if err != nil || len(units) != 1 {
 			t.Fatalf("%s units: %v %v", tr.Component.Project.Slug, units, err)
 		}
-		editAs(t, db, units[0].ID, users["ann"], text)
+		servertest.MustEdit(t, db, units[0].ID, index.Actor{UserID: users["ann"], AuthorID: users["ann"]}, text)
 	}
 	r := memoryRunner(t, db)
 	run := func(user string, personal bool) []string {
@@ -402,7 +372,7 @@ func TestPersonalScopeHidesPrivate(t *testing.T) {
 	if err != nil || len(units) != 1 {
 		t.Fatalf("priv units: %v %v", units, err)
 	}
-	editAs(t, db, units[0].ID, ann.ID, "Geheimes Startdatum")
+	servertest.MustEdit(t, db, units[0].ID, index.Actor{UserID: ann.ID, AuthorID: ann.ID}, "Geheimes Startdatum")
 	r := memoryRunner(t, db)
 	j, done, err := r.Start(ctx, target, ann.ID, fromMemory(index.AutoTranslate, 80, true))
 	if err != nil {
@@ -606,7 +576,7 @@ func TestMemoryCreditsAuthor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	editAs(t, db, id, users["bob"], "Bobs Zeichenkette")
+	servertest.MustEdit(t, db, id, index.Actor{UserID: users["bob"], AuthorID: users["bob"]}, "Bobs Zeichenkette")
 	r := memoryRunner(t, db)
 	j, done, err := r.Start(ctx, tr, users["ann"], fromMemory(index.AutoTranslate, 100, false))
 	if err != nil {
