@@ -598,9 +598,18 @@ func fluentTerm(u Unit) bool {
 	return strings.HasPrefix(u.Context, "-")
 }
 
-// fluentFlags are the flags that turn the Fluent checks on.
-var fluentCheckFlags = []string{"fluent-source-syntax", "fluent-target-syntax", "fluent-parts", "fluent-references",
-	"fluent-source-inner-html", "fluent-target-inner-html"}
+// fluentCheckFlags are the flags that turn the Fluent checks on: the
+// registry's flags starting with "fluent-", so that a Fluent check added
+// there is one NeedsContext knows.
+var fluentCheckFlags = func() []string {
+	var out []string
+	for _, c := range registry {
+		if strings.HasPrefix(c.Flag, "fluent-") {
+			out = append(out, c.Flag)
+		}
+	}
+	return out
+}()
 
 // NeedsContext reports whether checks run under flags f read the
 // unit's key (Unit.Context): a Fluent check is on and fluent-type does

@@ -173,6 +173,13 @@ func TestFluentTypeFromKey(t *testing.T) {
 	if !NeedsContext(untyped) || NeedsContext(fluentFlags(t, "Message")) || NeedsContext(mustFlags(t, "c-format")) {
 		t.Error("NeedsContext: want it only for Fluent checks without fluent-type")
 	}
+	// Each of the six Fluent checks' flags, alone, reads the key.
+	for _, f := range []string{"fluent-source-syntax", "fluent-target-syntax", "fluent-parts", "fluent-references",
+		"fluent-source-inner-html", "fluent-target-inner-html"} {
+		if !NeedsContext(mustFlags(t, f)) {
+			t.Errorf("NeedsContext(%s) = false", f)
+		}
+	}
 	for _, tc := range []struct {
 		key   string
 		flags Flags
