@@ -210,7 +210,9 @@ func benchScales(ctx context.Context, cfg config, eng *engine, rep *report, repo
 	if done > 0 {
 		// The copy an interruption may have cut short: parses nothing
 		// when it is whole, and is not a measurement.
-		logf("scale: the index holds %d whole copies; re-importing copy %d", len(have)/len(repos), done)
+		// done (scalePlan), not len(have)/len(repos): a copy cut short
+		// holds some of its components and is not whole.
+		logf("scale: the index's last whole copy is %d; re-importing it", done)
 		if err := in.svc.Reconcile(ctx, []tolksync.ProjectSpec{scaleCopy(repos, done, cfg.ScaleProjects)}); err != nil {
 			return fmt.Errorf("scale: re-import copy %d: %w", done, err)
 		}
