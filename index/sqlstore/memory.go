@@ -714,36 +714,69 @@ func (db *DB) ImportMemory(ctx context.Context, projectID, userID int64, entries
 		if userID != 0 {
 			user = userID
 		}
+		// One probe of memory_duplicate (migration 0078) per entry: its
+		// expressions are repeated word for word, and the full
+		// comparison of the texts decides, as before. An entry equal to
+		// one earlier in the same import is skipped too (Go's string
+		// equality is the engines' = on text: bytes).
 		exists, err := tx.prepare(`SELECT 1 FROM memory WHERE source_language = ? AND target_language = ?
-			AND source = ? AND target = ? AND context = ? AND coalesce(project_id, 0) = ?`)
-		if err != nil {
-			return err
-		}
-		insert, err := tx.prepare(`INSERT INTO memory (source_language, target_language, source, target,
-			context, origin, project_id, user_id, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+			AND coalesce(project_id, 0) = ? AND substr(source, 1, 64) = substr(CAST(? AS TEXT), 1, 64)
+			AND substr(target, 1, 32) = substr(CAST(? AS TEXT), 1, 32)
+			AND source = ? AND target = ? AND context = ?`)
 		if err != nil {
 			return err
 		}
 		now := formatTime(tx.now)
+		seen := map[[5]string]bool{}
+		var rows []any
+		// The new entries are inserted memoryImportChunk to a statement:
+		// PostgreSQL's statement trigger that counts them (migration
+		// 0071) then runs once a chunk, not once an entry, which
+		// updated the same list_counts row thousands of times in one
+		// transaction, each update slower than the last.
+		flush := func() error {
+			if len(rows) == 0 {
+				return nil
+			}
+			k := len(rows) / 9
+			_, err := tx.Exec(`INSERT INTO memory (source_language, target_language, source, target,
+				context, origin, project_id, user_id, timestamp) VALUES `+
+				strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?, ?, ?, ?), ", k), ", "), rows...)
+			rows = rows[:0]
+			return err
+		}
 		for _, e := range entries {
+			key := [5]string{e.SourceLanguage, e.TargetLanguage, e.Source, e.Target, e.Context}
+			if seen[key] {
+				continue
+			}
 			var one int
-			err := exists.QueryRow(e.SourceLanguage, e.TargetLanguage, e.Source, e.Target, e.Context, projectID).Scan(&one)
+			err := exists.QueryRow(e.SourceLanguage, e.TargetLanguage, projectID, e.Source, e.Target,
+				e.Source, e.Target, e.Context).Scan(&one)
 			if err == nil {
 				continue
 			}
 			if err != sql.ErrNoRows {
 				return err
 			}
-			if _, err := insert.Exec(e.SourceLanguage, e.TargetLanguage, e.Source, e.Target, e.Context, e.Origin,
-				project, user, now); err != nil {
-				return err
-			}
+			seen[key] = true
+			rows = append(rows, e.SourceLanguage, e.TargetLanguage, e.Source, e.Target, e.Context, e.Origin,
+				project, user, now)
 			n++
+			if len(rows) == 9*memoryImportChunk {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
 		}
-		return nil
+		return flush()
 	})
 	return n, err
 }
+
+// memoryImportChunk is how many entries one statement of ImportMemory
+// inserts (9 parameters each, under both engines' limits).
+const memoryImportChunk = 500
 
 // SetProjectMemorySharing sets whether a project's lookups read the
 // shared pool and whether its strings feed it, or ErrNotFound.
