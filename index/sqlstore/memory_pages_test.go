@@ -59,18 +59,32 @@ func checkMemoryLists(t *testing.T, db *DB, other int64, more bool) {
 	checkPages(t, "entries outside a hidden project",
 		memoryIDs(t, db, "coalesce(m.project_id, 0) <> "+itoa(other), "c.project_id <> ?", other),
 		memoryPage(db, index.MemoryFilter{Hidden: []int64{other}}))
+	if more {
+		checkPages(t, "imported entries site-wide, from English in German",
+			memoryIDs(t, db, "m.project_id IS NULL AND m.source_language = 'en' AND m.target_language = 'de'",
+				"c.project_id = 0"),
+			memoryPage(db, index.MemoryFilter{SourceLanguage: "en", TargetLanguage: "de", Hidden: projectsBut(t, db, 0)}))
+	}
 	checkPages(t, "entries from English, in French",
 		memoryIDs(t, db, "m.source_language = 'en' AND m.target_language = 'fr'", "c.source_language = 'en' AND t.language_code = 'fr'"),
 		memoryPage(db, index.MemoryFilter{SourceLanguage: "en", TargetLanguage: "fr"}))
+	// Each source substring read through the trigram candidates, by a
+	// scan, and as the estimate chooses (memorySourceKinds).
+	defer func(share int) { memoryCandidateShare = share }(memoryCandidateShare)
+	for _, share := range []int{0, 1 << 30, memoryCandidateShare} {
+		memoryCandidateShare = share
+		checkMemorySources(t, db, other, more)
+	}
+}
+
+// checkMemorySources holds FindMemory's source substrings to plain scans.
+func checkMemorySources(t *testing.T, db *DB, other int64, more bool) {
+	t.Helper()
 	checkPages(t, "a source substring", memoryIDs(t, db, "lower(m.source) LIKE '%s 1%'", "lower(u.source) LIKE '%s 1%'"),
 		memoryPage(db, index.MemoryFilter{Source: "S 1"}))
 	if !more {
 		return
 	}
-	checkPages(t, "imported entries site-wide, from English in German",
-		memoryIDs(t, db, "m.project_id IS NULL AND m.source_language = 'en' AND m.target_language = 'de'",
-			"c.project_id = 0"),
-		memoryPage(db, index.MemoryFilter{SourceLanguage: "en", TargetLanguage: "de", Hidden: projectsBut(t, db, 0)}))
 	checkPages(t, "a source substring in German",
 		memoryIDs(t, db, "lower(m.source) LIKE '%s 2%' AND m.target_language = 'de'",
 			"lower(u.source) LIKE '%s 2%' AND t.language_code = 'de'"),
