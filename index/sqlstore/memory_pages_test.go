@@ -260,8 +260,9 @@ func TestMemoryPagesMatchScans(t *testing.T) {
 // strings, and 100,000 imported entries before them (benchImported); by
 // key (migrations 0063 and 0071) and as the OFFSET reads and full counts
 // they replaced; and source substrings that 22,222 of the units hold
-// ("string number 4") and 22 ("number 4711"), through the trigram
-// index's candidates and as the scan it replaced:
+// ("string number 4") and 22 ("number 4711"), as FindMemory chooses
+// (memorySourceKinds), always through the trigram index's candidates,
+// and as the scan they replaced:
 //
 //	go test ./index/sqlstore -run '^$' -bench MemoryPages -benchtime 20x -count 2
 func BenchmarkMemoryPages(b *testing.B) {
@@ -328,6 +329,15 @@ func BenchmarkMemoryPages(b *testing.B) {
 	byKey := func(mf index.MemoryFilter) func(p index.Page) ([]index.MemoryEntry, int, error) {
 		return func(p index.Page) ([]index.MemoryEntry, int, error) { return f.db.FindMemory(ctx, mf, p) }
 	}
+	// candidates is byKey always through the trigram candidates, as
+	// before memorySourceKinds chose between them and the scan.
+	candidates := func(mf index.MemoryFilter) func(p index.Page) ([]index.MemoryEntry, int, error) {
+		return func(p index.Page) ([]index.MemoryEntry, int, error) {
+			defer func(share int) { memoryCandidateShare = share }(memoryCandidateShare)
+			memoryCandidateShare = 0
+			return f.db.FindMemory(ctx, mf, p)
+		}
+	}
 	all, sub := index.MemoryFilter{}, index.MemoryFilter{Source: "string number 4"}
 	few := index.MemoryFilter{Source: "number 4711"}
 	wantAll := memoryIDs(b, f.db, "1 = 1", "1 = 1")
@@ -338,8 +348,10 @@ func BenchmarkMemoryPages(b *testing.B) {
 		want []int64
 		page func(index.Page) ([]index.MemoryEntry, int, error)
 	}{{"key", wantAll, byKey(all)}, {"offset", wantAll, byScan(all)},
-		{"source-trigram", wantSub, byKey(sub)}, {"source-scan", wantSub, byScan(sub)},
-		{"source-few-trigram", wantFew, byKey(few)}, {"source-few-scan", wantFew, byScan(few)}} {
+		{"source-chosen", wantSub, byKey(sub)}, {"source-trigram", wantSub, candidates(sub)},
+		{"source-scan", wantSub, byScan(sub)},
+		{"source-few-chosen", wantFew, byKey(few)}, {"source-few-trigram", wantFew, candidates(few)},
+		{"source-few-scan", wantFew, byScan(few)}} {
 		// The first page, one deep in the imported entries, the last.
 		last := lastPage(len(c.want), size)
 		for _, number := range slices.Compact([]int{1, min(500, last), last}) {
