@@ -777,10 +777,7 @@ func (db *DB) ImportMemory(ctx context.Context, projectID, userID int64, entries
 		// comparison of the texts decides, as before. An entry equal to
 		// one earlier in the same import is skipped too (Go's string
 		// equality is the engines' = on text: bytes).
-		exists, err := tx.prepare(`SELECT 1 FROM memory WHERE source_language = ? AND target_language = ?
-			AND coalesce(project_id, 0) = ? AND substr(source, 1, 64) = substr(CAST(? AS TEXT), 1, 64)
-			AND substr(target, 1, 32) = substr(CAST(? AS TEXT), 1, 32)
-			AND source = ? AND target = ? AND context = ?`)
+		exists, err := tx.prepare(memoryDuplicateProbe)
 		if err != nil {
 			return err
 		}
@@ -831,6 +828,15 @@ func (db *DB) ImportMemory(ctx context.Context, projectID, userID int64, entries
 	})
 	return n, err
 }
+
+// memoryDuplicateProbe finds an imported entry identical to one about to
+// be stored, by memory_duplicate (migration 0078; TestImportMemoryLinear
+// checks the plan): language pair, scope, source and target (each twice:
+// the index's prefix, then the whole text), context.
+const memoryDuplicateProbe = `SELECT 1 FROM memory WHERE source_language = ? AND target_language = ?
+	AND coalesce(project_id, 0) = ? AND substr(source, 1, 64) = substr(CAST(? AS TEXT), 1, 64)
+	AND substr(target, 1, 32) = substr(CAST(? AS TEXT), 1, 32)
+	AND source = ? AND target = ? AND context = ?`
 
 // memoryImportChunk is how many entries one statement of ImportMemory
 // inserts (9 parameters each, under both engines' limits).
