@@ -384,33 +384,8 @@ func (db *DB) FindMemory(ctx context.Context, f index.MemoryFilter, pg index.Pag
 			where: uw, args: uargs, id: "u.id"},
 	}
 	if f.Source != "" {
-		kinds[0].list.list = ""
-		kinds[1].list.list = ""
-		// The entries holding the substring are among the trigram
-		// indexes' candidates for it (trigram.go; none for a needle of
-		// fewer than three characters, which reads every entry).
-		if need := literalNeed(strings.ToLower(f.Source)); need != nil {
-			pg := db.dialect.name == "postgres"
-			// Imported entries' source trigrams (migration 0079).
-			if pg {
-				kinds[0].where = "tolk_trigram_codes(m.source) @> tolk_trigram_codes(?) AND " + iw
-				kinds[0].args = withArgs([]any{need.lit}, iargs...)
-			} else {
-				kinds[0].where = `m.id IN (SELECT rowid FROM memory_trigrams WHERE memory_trigrams MATCH ?) AND ` + iw
-				kinds[0].args = withArgs([]any{ftsMatch(need) + ` OR "` + longUnitMark + `"`}, iargs...)
-			}
-			c := searchCompiler{postgres: pg}.trigramCandidates(need, false)
-			// PostgreSQL reads the candidates once, as an array (an
-			// InitPlan), and each from units by its key. As an IN
-			// (subquery) its planner, misled by the LIKE's estimate,
-			// scanned units and re-read the candidates for each match:
-			// 7 s for 1,528 of 7,700 units.
-			in := "u.id IN (" + c.sql + ")"
-			if pg {
-				in = "u.id = ANY(ARRAY(" + c.sql + "))"
-			}
-			kinds[1].where = in + " AND " + uw
-			kinds[1].args = append(slices.Clone(c.args), uargs...)
+		if err := db.memorySourceKinds(ctx, tx, snap, f, kinds); err != nil {
+			return nil, 0, err
 		}
 	}
 	var out []index.MemoryEntry
@@ -429,6 +404,89 @@ func (db *DB) FindMemory(ctx context.Context, f index.MemoryFilter, pg index.Pag
 	}
 	return out, total, nil
 }
+
+// memorySourceKinds narrows FindMemory's kinds (imported entries, then
+// units) to f.Source, a case-insensitive substring no counter can count:
+// each kind then reads either the entries its trigram index gives as
+// candidates for the needle (trigram.go; imported entries: migration
+// 0079), or every entry of the other filters, matching the substring
+// exactly either way, so both give the same entries.
+//
+// Which is cheaper depends on the needle: a candidate is read by its id,
+// a scan reads in order, so a needle that a large share of the entries
+// hold ("string number 4": 22,222 of 100,000 units) cost 1.35x the scan
+// through its candidates. A kind reads its candidates only when they are
+// fewer than 1/memoryCandidateShare of the entries its counted list
+// holds (list_counts: a few counter rows), found by counting them up to
+// that cap, which stops early for a common needle. A needle of fewer than
+// three characters has no trigram and scans.
+func (db *DB) memorySourceKinds(ctx context.Context, q queryer, snap *memSnapshot, f index.MemoryFilter,
+	kinds []memoryKind) error {
+	need := literalNeed(strings.ToLower(f.Source))
+	pg := db.dialect.name == "postgres"
+	// The counted lists of f's other filters, which hold what a scan reads.
+	other := f
+	other.Source = ""
+	lists := []keyList{memoryImportedList(other, snap), memoryUnitList(other, snap)}
+	for i := range kinds {
+		k := &kinds[i]
+		list := lists[i]
+		k.list.list = ""
+		if need == nil {
+			continue
+		}
+		var cand sqlFrag
+		var where string
+		if i == 0 {
+			// Imported entries' source trigrams (migration 0079).
+			if pg {
+				cand = frag(`SELECT id FROM memory WHERE tolk_trigram_codes(source) @> tolk_trigram_codes(?)`, need.lit)
+				where = "tolk_trigram_codes(m.source) @> tolk_trigram_codes(?)"
+			} else {
+				cand = frag(`SELECT rowid FROM memory_trigrams WHERE memory_trigrams MATCH ?`,
+					ftsMatch(need)+` OR "`+longUnitMark+`"`)
+				where = `m.id IN (SELECT rowid FROM memory_trigrams WHERE memory_trigrams MATCH ?)`
+			}
+		} else {
+			cand = searchCompiler{postgres: pg}.trigramCandidates(need, false)
+			// PostgreSQL reads the candidates once, as an array (an
+			// InitPlan), and each from units by its key. As an IN
+			// (subquery) its planner, misled by the LIKE's estimate,
+			// scanned units and re-read the candidates for each match:
+			// 7 s for 1,528 of 7,700 units.
+			where = "u.id IN (" + cand.sql + ")"
+			if pg {
+				where = "u.id = ANY(ARRAY(" + cand.sql + "))"
+			}
+		}
+		if memoryCandidateShare > 0 {
+			entries, err := list.total(ctx, q)
+			if err != nil {
+				return err
+			}
+			limit := entries / memoryCandidateShare
+			var n int
+			if err := q.QueryRowContext(ctx, `SELECT count(*) FROM (`+cand.sql+` LIMIT ?) AS c`,
+				withArgs(cand.args, limit)...).Scan(&n); err != nil {
+				return err
+			}
+			if n >= limit {
+				continue // as many candidates as the cap: scan
+			}
+		}
+		k.where = where + " AND " + k.where
+		k.args = append(slices.Clone(cand.args), k.args...)
+	}
+	return nil
+}
+
+// memoryCandidateShare: FindMemory's source= reads a kind's trigram
+// candidates when they are fewer than 1/memoryCandidateShare of its
+// entries, else scans them. Measured on BenchmarkMemoryPages (SQLite),
+// a candidate read by id cost about as much as ten to fifteen entries
+// read in order by the scan. 0 always reads the candidates (tests hold
+// both ways to the same answers).
+var memoryCandidateShare = 10
 
 // memoryKind is one kind of entry as FindMemory reads it: a counted
 // list, or, when list.list is "", the rows of from that where selects,
@@ -714,36 +772,75 @@ func (db *DB) ImportMemory(ctx context.Context, projectID, userID int64, entries
 		if userID != 0 {
 			user = userID
 		}
-		exists, err := tx.prepare(`SELECT 1 FROM memory WHERE source_language = ? AND target_language = ?
-			AND source = ? AND target = ? AND context = ? AND coalesce(project_id, 0) = ?`)
-		if err != nil {
-			return err
-		}
-		insert, err := tx.prepare(`INSERT INTO memory (source_language, target_language, source, target,
-			context, origin, project_id, user_id, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+		// One probe of memory_duplicate (migration 0078) per entry: its
+		// expressions are repeated word for word, and the full
+		// comparison of the texts decides, as before. An entry equal to
+		// one earlier in the same import is skipped too (Go's string
+		// equality is the engines' = on text: bytes).
+		exists, err := tx.prepare(memoryDuplicateProbe)
 		if err != nil {
 			return err
 		}
 		now := formatTime(tx.now)
+		seen := map[[5]string]bool{}
+		var rows []any
+		// The new entries are inserted memoryImportChunk to a statement:
+		// PostgreSQL's statement trigger that counts them (migration
+		// 0071) then runs once a chunk, not once an entry, which
+		// updated the same list_counts row thousands of times in one
+		// transaction, each update slower than the last.
+		flush := func() error {
+			if len(rows) == 0 {
+				return nil
+			}
+			k := len(rows) / 9
+			_, err := tx.Exec(`INSERT INTO memory (source_language, target_language, source, target,
+				context, origin, project_id, user_id, timestamp) VALUES `+
+				strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?, ?, ?, ?), ", k), ", "), rows...)
+			rows = rows[:0]
+			return err
+		}
 		for _, e := range entries {
+			key := [5]string{e.SourceLanguage, e.TargetLanguage, e.Source, e.Target, e.Context}
+			if seen[key] {
+				continue
+			}
 			var one int
-			err := exists.QueryRow(e.SourceLanguage, e.TargetLanguage, e.Source, e.Target, e.Context, projectID).Scan(&one)
+			err := exists.QueryRow(e.SourceLanguage, e.TargetLanguage, projectID, e.Source, e.Target,
+				e.Source, e.Target, e.Context).Scan(&one)
 			if err == nil {
 				continue
 			}
 			if err != sql.ErrNoRows {
 				return err
 			}
-			if _, err := insert.Exec(e.SourceLanguage, e.TargetLanguage, e.Source, e.Target, e.Context, e.Origin,
-				project, user, now); err != nil {
-				return err
-			}
+			seen[key] = true
+			rows = append(rows, e.SourceLanguage, e.TargetLanguage, e.Source, e.Target, e.Context, e.Origin,
+				project, user, now)
 			n++
+			if len(rows) == 9*memoryImportChunk {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
 		}
-		return nil
+		return flush()
 	})
 	return n, err
 }
+
+// memoryDuplicateProbe finds an imported entry identical to one about to
+// be stored, by memory_duplicate (migration 0078; TestImportMemoryLinear
+// checks the plan): language pair, scope, source and target (each twice:
+// the index's prefix, then the whole text), context.
+const memoryDuplicateProbe = `SELECT 1 FROM memory WHERE source_language = ? AND target_language = ?
+	AND coalesce(project_id, 0) = ? AND substr(source, 1, 64) = substr(CAST(? AS TEXT), 1, 64)
+	AND substr(target, 1, 32) = substr(CAST(? AS TEXT), 1, 32)
+	AND source = ? AND target = ? AND context = ?`
+
+// memoryImportChunk is how many entries one statement of ImportMemory
+// inserts (9 parameters each, under both engines' limits).
+const memoryImportChunk = 500
 
 // SetProjectMemorySharing sets whether a project's lookups read the
 // shared pool and whether its strings feed it, or ErrNotFound.

@@ -59,18 +59,32 @@ func checkMemoryLists(t *testing.T, db *DB, other int64, more bool) {
 	checkPages(t, "entries outside a hidden project",
 		memoryIDs(t, db, "coalesce(m.project_id, 0) <> "+itoa(other), "c.project_id <> ?", other),
 		memoryPage(db, index.MemoryFilter{Hidden: []int64{other}}))
+	if more {
+		checkPages(t, "imported entries site-wide, from English in German",
+			memoryIDs(t, db, "m.project_id IS NULL AND m.source_language = 'en' AND m.target_language = 'de'",
+				"c.project_id = 0"),
+			memoryPage(db, index.MemoryFilter{SourceLanguage: "en", TargetLanguage: "de", Hidden: projectsBut(t, db, 0)}))
+	}
 	checkPages(t, "entries from English, in French",
 		memoryIDs(t, db, "m.source_language = 'en' AND m.target_language = 'fr'", "c.source_language = 'en' AND t.language_code = 'fr'"),
 		memoryPage(db, index.MemoryFilter{SourceLanguage: "en", TargetLanguage: "fr"}))
+	// Each source substring read through the trigram candidates, by a
+	// scan, and as the estimate chooses (memorySourceKinds).
+	defer func(share int) { memoryCandidateShare = share }(memoryCandidateShare)
+	for _, share := range []int{0, 1 << 30, memoryCandidateShare} {
+		memoryCandidateShare = share
+		checkMemorySources(t, db, other, more)
+	}
+}
+
+// checkMemorySources holds FindMemory's source substrings to plain scans.
+func checkMemorySources(t *testing.T, db *DB, other int64, more bool) {
+	t.Helper()
 	checkPages(t, "a source substring", memoryIDs(t, db, "lower(m.source) LIKE '%s 1%'", "lower(u.source) LIKE '%s 1%'"),
 		memoryPage(db, index.MemoryFilter{Source: "S 1"}))
 	if !more {
 		return
 	}
-	checkPages(t, "imported entries site-wide, from English in German",
-		memoryIDs(t, db, "m.project_id IS NULL AND m.source_language = 'en' AND m.target_language = 'de'",
-			"c.project_id = 0"),
-		memoryPage(db, index.MemoryFilter{SourceLanguage: "en", TargetLanguage: "de", Hidden: projectsBut(t, db, 0)}))
 	checkPages(t, "a source substring in German",
 		memoryIDs(t, db, "lower(m.source) LIKE '%s 2%' AND m.target_language = 'de'",
 			"lower(u.source) LIKE '%s 2%' AND t.language_code = 'de'"),
@@ -246,8 +260,9 @@ func TestMemoryPagesMatchScans(t *testing.T) {
 // strings, and 100,000 imported entries before them (benchImported); by
 // key (migrations 0063 and 0071) and as the OFFSET reads and full counts
 // they replaced; and source substrings that 22,222 of the units hold
-// ("string number 4") and 22 ("number 4711"), through the trigram
-// index's candidates and as the scan it replaced:
+// ("string number 4") and 22 ("number 4711"), as FindMemory chooses
+// (memorySourceKinds), always through the trigram index's candidates,
+// and as the scan they replaced:
 //
 //	go test ./index/sqlstore -run '^$' -bench MemoryPages -benchtime 20x -count 2
 func BenchmarkMemoryPages(b *testing.B) {
@@ -314,6 +329,15 @@ func BenchmarkMemoryPages(b *testing.B) {
 	byKey := func(mf index.MemoryFilter) func(p index.Page) ([]index.MemoryEntry, int, error) {
 		return func(p index.Page) ([]index.MemoryEntry, int, error) { return f.db.FindMemory(ctx, mf, p) }
 	}
+	// candidates is byKey always through the trigram candidates, as
+	// before memorySourceKinds chose between them and the scan.
+	candidates := func(mf index.MemoryFilter) func(p index.Page) ([]index.MemoryEntry, int, error) {
+		return func(p index.Page) ([]index.MemoryEntry, int, error) {
+			defer func(share int) { memoryCandidateShare = share }(memoryCandidateShare)
+			memoryCandidateShare = 0
+			return f.db.FindMemory(ctx, mf, p)
+		}
+	}
 	all, sub := index.MemoryFilter{}, index.MemoryFilter{Source: "string number 4"}
 	few := index.MemoryFilter{Source: "number 4711"}
 	wantAll := memoryIDs(b, f.db, "1 = 1", "1 = 1")
@@ -324,8 +348,10 @@ func BenchmarkMemoryPages(b *testing.B) {
 		want []int64
 		page func(index.Page) ([]index.MemoryEntry, int, error)
 	}{{"key", wantAll, byKey(all)}, {"offset", wantAll, byScan(all)},
-		{"source-trigram", wantSub, byKey(sub)}, {"source-scan", wantSub, byScan(sub)},
-		{"source-few-trigram", wantFew, byKey(few)}, {"source-few-scan", wantFew, byScan(few)}} {
+		{"source-chosen", wantSub, byKey(sub)}, {"source-trigram", wantSub, candidates(sub)},
+		{"source-scan", wantSub, byScan(sub)},
+		{"source-few-chosen", wantFew, byKey(few)}, {"source-few-trigram", wantFew, candidates(few)},
+		{"source-few-scan", wantFew, byScan(few)}} {
 		// The first page, one deep in the imported entries, the last.
 		last := lastPage(len(c.want), size)
 		for _, number := range slices.Compact([]int{1, min(500, last), last}) {
@@ -350,8 +376,8 @@ func BenchmarkMemoryPages(b *testing.B) {
 }
 
 // benchImported inserts n imported entries from English to German, site
-// wide, in one statement (ImportMemory's duplicate check reads every
-// entry of the pair for each entry it stores, too slow to build this).
+// wide, in one statement: quicker than ImportMemory's probe per entry
+// for a fixture known to hold no duplicates.
 func benchImported(tb testing.TB, db *DB, n int) {
 	tb.Helper()
 	if err := db.write(context.Background(), func(tx *Tx) error {

@@ -92,7 +92,7 @@ var schemaExceptions = map[string]string{
 	"unit_key_trigrams_docsize": "FTS5's shadow table of unit_key_trigrams",
 	"unit_key_trigrams_idx":     "FTS5's shadow table of unit_key_trigrams",
 	// The imported memory entries' source trigrams (migration 0079): an
-	// FTS5 table on SQLite, a GIN index over tolk_trigrams on PostgreSQL.
+	// FTS5 table on SQLite, a GIN index over tolk_trigram_codes on PostgreSQL.
 	"memory_trigrams":                     "SQLite's trigram index of imported memory sources (FTS5)",
 	"memory_trigrams_config":              "FTS5's shadow table of memory_trigrams",
 	"memory_trigrams_data":                "FTS5's shadow table of memory_trigrams",

@@ -1,0 +1,135 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/tolk-project/tolk/index"
+)
+
+// TestImportMemoryDuplicates holds ImportMemory's duplicate rule to what
+// it was before migration 0078 indexed it: an entry is skipped when an
+// entry of the same language pair, scope (project, or site-wide), source,
+// target and context is stored, whether by an earlier import or earlier
+// in the same one; texts that share the index's prefixes (64 characters
+// of source, 32 of target) and differ after them are distinct entries.
+func TestImportMemoryDuplicates(t *testing.T) {
+	e := mustPagingEnv(t)
+	ctx := context.Background()
+	db := e.db
+	p2 := e.mustOtherProject(t)
+	long := strings.Repeat("A long shared beginning of a source text. ", 3) // > 64 characters
+	longT := strings.Repeat("Ein langer gemeinsamer Anfang. ", 3)           // > 32 characters
+	base := index.MemoryImportEntry{SourceLanguage: "en", TargetLanguage: "de", Source: "Hello", Target: "Hallo"}
+	with := func(f func(*index.MemoryImportEntry)) index.MemoryImportEntry {
+		e := base
+		f(&e)
+		return e
+	}
+	distinct := []index.MemoryImportEntry{
+		base,
+		with(func(e *index.MemoryImportEntry) { e.Context = "greeting" }),
+		with(func(e *index.MemoryImportEntry) { e.Target = "Hallo!" }),
+		with(func(e *index.MemoryImportEntry) { e.Source = "Hello!" }),
+		with(func(e *index.MemoryImportEntry) { e.TargetLanguage = "fr" }),
+		with(func(e *index.MemoryImportEntry) { e.SourceLanguage = "en_GB" }),
+		with(func(e *index.MemoryImportEntry) { e.Source = long + "one" }),
+		with(func(e *index.MemoryImportEntry) { e.Source = long + "two" }),
+		with(func(e *index.MemoryImportEntry) { e.Target = longT + "eins" }),
+		with(func(e *index.MemoryImportEntry) { e.Target = longT + "zwei" }),
+		with(func(e *index.MemoryImportEntry) { e.Source, e.Target = "Grüße 😀", "Grüße 😀" }),
+	}
+	// The origin is not part of an entry's identity.
+	again := with(func(e *index.MemoryImportEntry) { e.Origin = "other.tmx" })
+	batch := append(append([]index.MemoryImportEntry{}, distinct...), distinct...)
+	batch = append(batch, again)
+	count := func(project int64) int {
+		var n int
+		if err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM memory WHERE coalesce(project_id, 0) = ?`,
+			project).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	for _, project := range []int64{0, p2.ID} {
+		if n, err := db.ImportMemory(ctx, project, 0, batch); err != nil || n != len(distinct) {
+			t.Fatalf("project %d, first import: %d stored, %v; want %d", project, n, err, len(distinct))
+		}
+		if n, err := db.ImportMemory(ctx, project, 0, batch); err != nil || n != 0 {
+			t.Fatalf("project %d, the same again: %d stored, %v; want 0", project, n, err)
+		}
+		if got := count(project); got != len(distinct) {
+			t.Fatalf("project %d: %d rows, want %d", project, got, len(distinct))
+		}
+	}
+	// A deleted entry may be imported again.
+	var id int64
+	if err := db.r.QueryRowContext(ctx, `SELECT id FROM memory WHERE project_id IS NULL AND source = ? AND context = ''
+		AND target = ? AND target_language = 'de' AND source_language = 'en'`, long+"two", "Hallo").Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.DeleteMemoryEntry(ctx, index.MemoryImportedID(id)); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := db.ImportMemory(ctx, 0, 0, batch); err != nil || n != 1 {
+		t.Fatalf("after a delete: %d stored, %v; want 1", n, err)
+	}
+	checkListCounts(t, db)
+}
+
+// TestImportMemoryLinear times an import of 5,000 new entries into an
+// empty language pair, then, after 20,000 more entries of the pair, the
+// same import again, and fails when the second takes more than three
+// times as long as the first: the duplicate check read every entry of
+// the pair for each entry (the second would take some eight times as
+// long, and a 200,000-entry TMX never ended) before migration 0078 made
+// it one probe of an index.
+func TestImportMemoryLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("imports 30,000 entries")
+	}
+	e := mustPagingEnv(t)
+	ctx := context.Background()
+	db := e.db
+	p2 := e.mustOtherProject(t)
+	entries := func(n int, tag string) []index.MemoryImportEntry {
+		es := make([]index.MemoryImportEntry, n)
+		for i := range es {
+			// Every entry shares the others' first 14 characters.
+			es[i] = index.MemoryImportEntry{SourceLanguage: "en", TargetLanguage: "de",
+				Source: fmt.Sprintf("Memory entry %s number %d", tag, i), Target: fmt.Sprintf("Eintrag %d", i)}
+		}
+		return es
+	}
+	timed := func(project int64, es []index.MemoryImportEntry) time.Duration {
+		start := time.Now()
+		n, err := db.ImportMemory(ctx, project, 0, es)
+		if err != nil || n != len(es) {
+			t.Fatalf("ImportMemory: %d of %d, %v", n, len(es), err)
+		}
+		return time.Since(start)
+	}
+	first := timed(0, entries(5_000, "first"))
+	big := timed(p2.ID, entries(20_000, "big"))
+	second := timed(0, entries(5_000, "second"))
+	t.Logf("5,000 entries into an empty pair: %v; 20,000: %v; 5,000 beside 25,000: %v (%.2f×)",
+		first, big, second, float64(second)/float64(first))
+	if second > 3*first {
+		t.Errorf("5,000 entries took %v beside 25,000 of the pair, %v alone: the check reads the pair", second, first)
+	}
+	// Importing all of them again stores nothing.
+	if n, err := db.ImportMemory(ctx, p2.ID, 0, entries(20_000, "big")); err != nil || n != 0 {
+		t.Fatalf("again: %d stored, %v", n, err)
+	}
+	checkListCounts(t, db)
+	// The probe seeks memory_duplicate (on PostgreSQL with scans
+	// disabled: the index can serve it).
+	plan, _ := explain(t, db, memoryDuplicateProbe, "en", "de", p2.ID, "Memory entry big number 7", "Eintrag 7",
+		"Memory entry big number 7", "Eintrag 7", "")
+	if !strings.Contains(plan, "memory_duplicate") {
+		t.Errorf("the duplicate probe does not use memory_duplicate:\n%s", plan)
+	}
+}
