@@ -80,6 +80,13 @@ func TestHasGlossary(t *testing.T) {
 			t.Errorf("%s: %q, want %q", tc.q, got, tc.want)
 		}
 	}
+	// Unscoped, the count is glossary_matches' (countGlossary), alone
+	// and as NOT's complement: searchAll holds it to the page's units.
+	all := len(f.searchAll(t, "id:>=0"))
+	has, not := len(f.searchAll(t, "has:glossary")), len(f.searchAll(t, "NOT has:glossary"))
+	if has == 0 || not == 0 || has+not != all {
+		t.Errorf("unscoped: has:glossary %d + NOT has:glossary %d, want %d", has, not, all)
+	}
 	// The glossary's own terms hold themselves; the other project's
 	// units are not the app's.
 	if got := f.searchAll(t, "project:p component:glossary has:glossary"); len(got) != 4 {

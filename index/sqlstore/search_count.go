@@ -23,20 +23,30 @@ import (
 func countUnits(ctx context.Context, tx queryer, f index.UnitFilter, q *index.Query, where string, args []any, pg bool) (int, error) {
 	rest, with, ok := labelComplement(q)
 	if !ok {
+		if n, ok, err := countGlossary(ctx, tx, f, q); err != nil || ok {
+			return n, err
+		}
 		var n int
 		err := tx.QueryRowContext(ctx, `SELECT count(*) FROM units`+where, args...).Scan(&n)
 		return n, err
 	}
 	var counts [2]int
 	for i, part := range []*index.Query{rest, with} {
+		// R from the bucket counts, R AND L (has:glossary alone) from
+		// glossary_matches, where they can be.
+		count := countGlossary
 		if i == 0 {
-			if n, ok, err := countByKey(ctx, tx, f, part, pg); err != nil || ok {
-				counts[0] = n
-				if err != nil {
-					return 0, err
-				}
-				continue
+			count = func(ctx context.Context, tx queryer, f index.UnitFilter, q *index.Query) (int, bool, error) {
+				return countByKey(ctx, tx, f, q, pg)
 			}
+		}
+		n, ok, err := count(ctx, tx, f, part)
+		if err != nil {
+			return 0, err
+		}
+		if ok {
+			counts[i] = n
+			continue
 		}
 		w, a, err := unitWhereQuery(f, part, pg)
 		if err != nil {
@@ -116,6 +126,21 @@ func countByKey(ctx context.Context, tx queryer, f index.UnitFilter, q *index.Qu
 	l := keyList{list: "ut", scope: f.TranslationID, allScopes: f.TranslationID == 0, from: "units", id: "id",
 		where: where, args: args, lo: lo, hi: hi}
 	n, _, _, err = l.locate(ctx, tx, 0)
+	return n, true, err
+}
+
+// countGlossary counts has:glossary over every unit (no scope) from
+// glossary_matches alone, whose rows are units (its key references
+// them, deleted with them): testing each unit's id against the rows
+// probed the units by id, 27 ms of SQLite's CPU for the benchmark's
+// 51,309 matches; the key's index is read in about 2. ok is false for
+// any other query or a scoped filter.
+func countGlossary(ctx context.Context, tx queryer, f index.UnitFilter, q *index.Query) (n int, ok bool, err error) {
+	if len(f.HiddenProjects) > 0 || f.TranslationID != 0 || q.Kind != index.QueryTermNode ||
+		q.Term.Field != "has" || q.Term.Text != "glossary" {
+		return 0, false, nil
+	}
+	err = tx.QueryRowContext(ctx, `SELECT count(*) FROM glossary_matches`).Scan(&n)
 	return n, true, err
 }
 
