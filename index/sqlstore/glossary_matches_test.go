@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -86,6 +87,14 @@ func TestHasGlossary(t *testing.T) {
 	has, not := len(f.searchAll(t, "has:glossary")), len(f.searchAll(t, "NOT has:glossary"))
 	if has == 0 || not == 0 || has+not != all {
 		t.Errorf("unscoped: has:glossary %d + NOT has:glossary %d, want %d", has, not, all)
+	}
+	// And within an id range (id terms ANDed), as tolk-bench asks.
+	mid := f.unit(t, "de", 5).ID
+	upper := len(f.searchAll(t, "id:>="+strconv.FormatInt(mid, 10)))
+	has = len(f.searchAll(t, "has:glossary AND id:>="+strconv.FormatInt(mid, 10)))
+	not = len(f.searchAll(t, "NOT has:glossary AND id:>="+strconv.FormatInt(mid, 10)))
+	if has == 0 || not == 0 || has+not != upper {
+		t.Errorf("id:>=%d: has:glossary %d + NOT has:glossary %d, want %d", mid, has, not, upper)
 	}
 	// The glossary's own terms hold themselves; the other project's
 	// units are not the app's.
