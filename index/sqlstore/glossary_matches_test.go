@@ -124,40 +124,32 @@ func TestHasGlossary(t *testing.T) {
 		t.Errorf("fr NOT has:glossary: %q", got)
 	}
 	checkAllCounts(t, f.db)
-	// VerifyCounts finds a row the matcher would not write.
-	if err := f.db.write(ctx, func(tx *Tx) error {
-		_, err := tx.Exec(`INSERT INTO glossary_matches (unit_id) VALUES (?)`, f.unit(t, "en", 0).ID)
-		return err
-	}); err != nil {
-		t.Fatal(err)
+	// VerifyCounts finds a row the matcher would not write, and a
+	// translation unit's row (migration 0070) missing; each undone.
+	exec := func(q string, id int64) {
+		t.Helper()
+		if err := f.db.write(ctx, func(tx *Tx) error {
+			_, err := tx.Exec(q, id)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if problems, err := f.db.VerifyCounts(ctx); err != nil || len(problems) != 1 ||
-		!strings.Contains(problems[0], "glossary_matches: 1 units matched wrong") {
-		t.Errorf("VerifyCounts with a wrong row: %q, %v", problems, err)
-	}
-	if err := f.db.write(ctx, func(tx *Tx) error {
-		_, err := tx.Exec(`DELETE FROM glossary_matches WHERE unit_id = ?`, f.unit(t, "en", 0).ID)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	// A translation unit has its own row (migration 0070): VerifyCounts
-	// finds one missing.
-	if err := f.db.write(ctx, func(tx *Tx) error {
-		_, err := tx.Exec(`DELETE FROM glossary_matches WHERE unit_id = ?`, f.unit(t, "de", 2).ID)
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	if problems, err := f.db.VerifyCounts(ctx); err != nil || len(problems) != 1 ||
-		!strings.Contains(problems[0], "glossary_matches: 1 units matched wrong") {
-		t.Errorf("VerifyCounts with a translation unit's row missing: %q, %v", problems, err)
-	}
-	if err := f.db.write(ctx, func(tx *Tx) error {
-		_, err := tx.Exec(`INSERT INTO glossary_matches (unit_id) VALUES (?)`, f.unit(t, "de", 2).ID)
-		return err
-	}); err != nil {
-		t.Fatal(err)
+	const add, remove = `INSERT INTO glossary_matches (unit_id) VALUES (?)`, `DELETE FROM glossary_matches WHERE unit_id = ?`
+	for _, tc := range []struct {
+		what     string
+		do, undo string
+		id       int64
+	}{
+		{"a wrong row", add, remove, f.unit(t, "en", 0).ID},
+		{"a translation unit's row missing", remove, add, f.unit(t, "de", 2).ID},
+	} {
+		exec(tc.do, tc.id)
+		if problems, err := f.db.VerifyCounts(ctx); err != nil || len(problems) != 1 ||
+			!strings.Contains(problems[0], "glossary_matches: 1 units matched wrong") {
+			t.Errorf("VerifyCounts with %s: %q, %v", tc.what, problems, err)
+		}
+		exec(tc.undo, tc.id)
 	}
 
 	// A term changed ("NUMBER 2" is now "number 3") and one removed.
