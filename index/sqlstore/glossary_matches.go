@@ -49,8 +49,9 @@ import (
 //     translated or not; a glossary component added, removed or made
 //     one or not) is found by its checksum (glossary_sums): after each
 //     run of the step, a project whose terms' checksum is not the one
-//     its rows were matched against is matched again, a translation per
-//     write (refreshGlossaryMatches).
+//     its rows were matched against is matched again, a source
+//     translation's units with their translation units per write
+//     (refreshGlossaryMatches).
 //
 // So the answer is exact once the step has run, as the trigram index
 // is after its step (searches there read the notes too; here an edit's
@@ -259,10 +260,11 @@ func matchNotedGlossary(tx *Tx, cond string, args ...any) error {
 	return storeGlossaryMatches(tx, units, glossaries)
 }
 
-// refreshGlossaryMatches matches again every unit of the projects whose term list is not the one their rows were matched
-// against, a translation per write, and records the list's checksum
-// with the last. Two processes may both do it (PostgreSQL): they write
-// the same rows.
+// refreshGlossaryMatches matches again every unit of the projects
+// whose term list is not the one their rows were matched against, a
+// source translation with its translations' units per write, and
+// records the list's checksum with the last. Two processes may both do
+// it (PostgreSQL): they write the same rows.
 func (db *DB) refreshGlossaryMatches(ctx context.Context) error {
 	// Read outside the writer: most runs find nothing to do.
 	query := func(q string, args ...any) (*sql.Rows, error) { return db.r.QueryContext(ctx, q, args...) }
