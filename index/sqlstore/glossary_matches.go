@@ -176,12 +176,15 @@ func readSourceTexts(tx *Tx, dependents bool, cond string, args ...any) ([]sourc
 		// The source unit's translations × its id_hash, as srcIn
 		// (search.go) finds them; s.source_unit_id = s.id first, or
 		// each noted translation unit sought its language's count of
-		// id_hash (the corpus's import step 7 s → 60 s).
+		// id_hash (the corpus's import step 7 s → 60 s). A translation
+		// unit noted itself is left to its own batch: after an import,
+		// all of them.
 		q += ` UNION ALL SELECT u.id, c.project_id, s.source, c.source_language FROM units s
 			JOIN translations st ON st.id = s.translation_id JOIN components c ON c.id = st.component_id
 			JOIN translations t ON t.component_id = c.id
 			JOIN units u ON u.translation_id = t.id AND u.id_hash = s.id_hash AND u.source_unit_id = s.id
-			WHERE s.source_unit_id = s.id AND u.id != s.id AND s.id IN (SELECT u.id FROM units u WHERE ` + cond + `)`
+			WHERE s.source_unit_id = s.id AND u.id != s.id AND s.id IN (SELECT u.id FROM units u WHERE ` + cond + `)
+				AND NOT EXISTS (SELECT 1 FROM unit_trigrams_pending p WHERE p.unit_id = u.id)`
 		args = append(args[:len(args):len(args)], args...)
 	}
 	rows, err := tx.Query(q, args...)
