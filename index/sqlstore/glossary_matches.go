@@ -24,9 +24,13 @@ import (
 // in the query's context (/api/units/ has none).
 //
 // Tolk keeps the answer instead (migration 0069): glossary_matches
-// holds the source units whose source holds a term, and a search tests
-// each unit's source unit against them (searchCompiler.glossary), bounded
-// however many terms there are (tolk-bench -only search).
+// holds every unit whose source unit's source holds a term — source
+// units and their translation units alike (migration 0070) — and a
+// search tests each unit's id against them (searchCompiler.glossary), bounded however
+// many terms there are (tolk-bench -only search). A row per unit
+// rather than per source unit: testing the source unit's id needed an
+// index over every unit's source_unit_id, which the import dropped for
+// its speed (migration 0068).
 // Matching at query time through the trigram index, a lookup per term,
 // was the alternative weighed: a glossary of a few hundred common words
 // makes as many lookups and reads most of the index's candidates, and
@@ -34,15 +38,20 @@ import (
 // stored answer is kept by the trigram index's upkeep
 // (trigram_pending.go), off the writes' path, as the index is:
 //
-//   - a source unit whose text a write changed (or inserted) is noted
-//     for the index; the step that indexes it matches it too, in the
-//     same batch (matchNotedGlossary);
+//   - a unit whose text a write changed (or inserted) is noted for the
+//     index; the step that indexes it matches it too, in the same batch
+//     (matchNotedGlossary): a unit is matched on its source unit's
+//     source (a monolingual translation's units keep the source they
+//     were imported with when the template's changes), and a noted
+//     source unit's translation units, found through
+//     units_translation_hash, are matched with it;
 //   - a change of a project's term list (a term added, edited, removed,
 //     translated or not; a glossary component added, removed or made
 //     one or not) is found by its checksum (glossary_sums): after each
 //     run of the step, a project whose terms' checksum is not the one
-//     its rows were matched against is matched again, a translation per
-//     write (refreshGlossaryMatches).
+//     its rows were matched against is matched again, a source
+//     translation's units with their translation units per write
+//     (refreshGlossaryMatches).
 //
 // So the answer is exact once the step has run, as the trigram index
 // is after its step (searches there read the notes too; here an edit's
@@ -145,7 +154,7 @@ func readGlossaryState(query queryFunc) (current map[int64]projectGlossary, stor
 	return current, stored, rows.Err()
 }
 
-// sourceText is a source unit to match: its id, source string and the
+// sourceText is a unit to match: its id, project, source string and the
 // source language of its component.
 type sourceText struct {
 	id      int64
@@ -154,13 +163,31 @@ type sourceText struct {
 	lang    string
 }
 
-// readSourceTexts reads the source units (those that are their own
-// source unit) among the units cond selects (u is the unit, t its
-// translation, c its component).
-func readSourceTexts(tx *Tx, cond string, args ...any) ([]sourceText, error) {
-	rows, err := tx.Query(`SELECT u.id, c.project_id, u.source, c.source_language FROM units u
+// readSourceTexts reads the units cond selects (u is the unit, of
+// units alone), each with its source unit's source (its own without
+// one); with dependents, also the translation units of the source units
+// among them.
+func readSourceTexts(tx *Tx, dependents bool, cond string, args ...any) ([]sourceText, error) {
+	q := `SELECT u.id, c.project_id, s.source, c.source_language FROM units u
+		JOIN units s ON s.id = COALESCE(u.source_unit_id, u.id)
 		JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
-		WHERE (u.source_unit_id IS NULL OR u.source_unit_id = u.id) AND `+cond, args...)
+		WHERE ` + cond
+	if dependents {
+		// The source unit's translations × its id_hash, as srcIn
+		// (search.go) finds them; s.source_unit_id = s.id first, or
+		// each noted translation unit sought its language's count of
+		// id_hash (the corpus's import step 7 s → 60 s). A translation
+		// unit noted itself is left to its own batch: after an import,
+		// all of them.
+		q += ` UNION ALL SELECT u.id, c.project_id, s.source, c.source_language FROM units s
+			JOIN translations st ON st.id = s.translation_id JOIN components c ON c.id = st.component_id
+			JOIN translations t ON t.component_id = c.id
+			JOIN units u ON u.translation_id = t.id AND u.id_hash = s.id_hash AND u.source_unit_id = s.id
+			WHERE s.source_unit_id = s.id AND u.id != s.id AND s.id IN (SELECT u.id FROM units u WHERE ` + cond + `)
+				AND NOT EXISTS (SELECT 1 FROM unit_trigrams_pending p WHERE p.unit_id = u.id)`
+		args = append(args[:len(args):len(args)], args...)
+	}
+	rows, err := tx.Query(q, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -179,12 +206,26 @@ func readSourceTexts(tx *Tx, cond string, args ...any) ([]sourceText, error) {
 // storeGlossaryMatches replaces the rows of units with those of them
 // that hold a term of their project's list in glossaries.
 func storeGlossaryMatches(tx *Tx, units []sourceText, glossaries map[int64]projectGlossary) error {
+	// A batch holds a string's units of several translations: each
+	// distinct source is matched once.
+	type text struct {
+		project      int64
+		source, lang string
+	}
+	seen := map[text]bool{}
 	for chunk := range slices.Chunk(units, glossaryMatchBatch) {
 		ids := make([]int64, len(chunk))
 		var hits []any
 		for i, u := range chunk {
 			ids[i] = u.id
-			if g, ok := glossaries[u.project]; ok && g.matcher.Any(index.SplitPlural(u.source), u.lang) {
+			key := text{u.project, u.source, u.lang}
+			hit, ok := seen[key]
+			if !ok {
+				g, terms := glossaries[u.project]
+				hit = terms && g.matcher.Any(index.SplitPlural(u.source), u.lang)
+				seen[key] = hit
+			}
+			if hit {
 				hits = append(hits, u.id)
 			}
 		}
@@ -203,11 +244,10 @@ func storeGlossaryMatches(tx *Tx, units []sourceText, glossaries map[int64]proje
 	return nil
 }
 
-// matchNotedGlossary matches the source units among the noted units the
-// trigram step is indexing (cond, on u), against their projects' term
+// matchNotedGlossary matches the noted units the trigram step is indexing (cond, on u), against their projects' term
 // lists as they are now.
 func matchNotedGlossary(tx *Tx, cond string, args ...any) error {
-	units, err := readSourceTexts(tx, cond, args...)
+	units, err := readSourceTexts(tx, true, cond, args...)
 	if err != nil || len(units) == 0 {
 		return err
 	}
@@ -223,11 +263,11 @@ func matchNotedGlossary(tx *Tx, cond string, args ...any) error {
 	return storeGlossaryMatches(tx, units, glossaries)
 }
 
-// refreshGlossaryMatches matches again every source unit of the
-// projects whose term list is not the one their rows were matched
-// against, a translation per write, and records the list's checksum
-// with the last. Two processes may both do it (PostgreSQL): they write
-// the same rows.
+// refreshGlossaryMatches matches again every unit of the projects
+// whose term list is not the one their rows were matched against, a
+// source translation with its translations' units per write, and
+// records the list's checksum with the last. Two processes may both do
+// it (PostgreSQL): they write the same rows.
 func (db *DB) refreshGlossaryMatches(ctx context.Context) error {
 	// Read outside the writer: most runs find nothing to do.
 	query := func(q string, args ...any) (*sql.Rows, error) { return db.r.QueryContext(ctx, q, args...) }
@@ -254,7 +294,7 @@ func (db *DB) refreshGlossaryMatches(ctx context.Context) error {
 	return nil
 }
 
-// refreshProjectGlossary matches every source unit of project again
+// refreshProjectGlossary matches every unit of project again
 // against its term list, whose checksum is sum ("" for none), and
 // records sum with the last write — unless a write found another list
 // (a term changed meanwhile): the rows are then left stale, and the
@@ -269,16 +309,20 @@ func (db *DB) refreshProjectGlossary(ctx context.Context, project int64, sum str
 	if err != nil {
 		return err
 	}
-	// Each source translation's units, then the few units of other
-	// translations that have no source unit (units_source).
+	// Each source translation's units with their translation units (a
+	// write each: one per translation was a write per language, slower
+	// tenfold), then the few units of other translations that have no
+	// source unit.
 	steps := make([]func(*Tx) ([]sourceText, error), 0, len(tids)+1)
 	for _, tid := range tids {
 		steps = append(steps, func(tx *Tx) ([]sourceText, error) {
-			return readSourceTexts(tx, `u.translation_id = ?`, tid)
+			return readSourceTexts(tx, true, `u.translation_id = ?`, tid)
 		})
 	}
 	steps = append(steps, func(tx *Tx) ([]sourceText, error) {
-		return readSourceTexts(tx, `u.source_unit_id IS NULL AND t.is_source = 0 AND c.project_id = ?`, project)
+		return readSourceTexts(tx, false, `u.source_unit_id IS NULL AND u.translation_id IN
+			(SELECT t.id FROM translations t JOIN components c ON c.id = t.component_id
+				WHERE t.is_source = 0 AND c.project_id = ?)`, project)
 	})
 	moved := false
 	for i, step := range steps {
@@ -316,10 +360,10 @@ func (db *DB) refreshProjectGlossary(ctx context.Context, project int64, sum str
 	return nil
 }
 
-// glossaryMatches checks has:glossary's rows (VerifyCounts): each source
-// unit that is not noted for the upkeep, of a project whose rows were
+// glossaryMatches checks has:glossary's rows (VerifyCounts): each unit
+// that is not noted for the upkeep, of a project whose rows were
 // matched against its current term list, has a row exactly when its
-// source holds a term; no other unit has one. Units of a project whose
+// source unit's source holds a term. Units of a project whose
 // list changed since are the next run's (refreshGlossaryMatches).
 func (v *countVerifier) glossaryMatches(ctx context.Context, q queryer) error {
 	query := func(s string, args ...any) (*sql.Rows, error) { return q.QueryContext(ctx, s, args...) }
@@ -327,11 +371,11 @@ func (v *countVerifier) glossaryMatches(ctx context.Context, q queryer) error {
 	if err != nil {
 		return err
 	}
-	rows, err := query(`SELECT u.id, c.project_id, u.source, c.source_language,
+	rows, err := query(`SELECT u.id, c.project_id, s.source, c.source_language,
 			EXISTS (SELECT 1 FROM glossary_matches gm WHERE gm.unit_id = u.id)
-		FROM units u JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
-		WHERE (u.source_unit_id IS NULL OR u.source_unit_id = u.id)
-			AND NOT EXISTS (SELECT 1 FROM unit_trigrams_pending p WHERE p.unit_id = u.id)`)
+		FROM units u JOIN units s ON s.id = COALESCE(u.source_unit_id, u.id)
+			JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
+		WHERE NOT EXISTS (SELECT 1 FROM unit_trigrams_pending p WHERE p.unit_id IN (u.id, s.id))`)
 	if err != nil {
 		return err
 	}
@@ -355,15 +399,7 @@ func (v *countVerifier) glossaryMatches(ctx context.Context, q queryer) error {
 		return err
 	}
 	if len(wrong) > 0 {
-		v.report("glossary_matches: %d source units matched wrong (first: unit %d)", len(wrong), wrong[0])
-	}
-	var others int
-	if err := q.QueryRowContext(ctx, `SELECT count(*) FROM glossary_matches gm JOIN units u ON u.id = gm.unit_id
-		WHERE u.source_unit_id IS NOT NULL AND u.source_unit_id != u.id`).Scan(&others); err != nil {
-		return err
-	}
-	if others > 0 {
-		v.report("glossary_matches: %d rows of units that are not source units", others)
+		v.report("glossary_matches: %d units matched wrong (first: unit %d)", len(wrong), wrong[0])
 	}
 	return nil
 }

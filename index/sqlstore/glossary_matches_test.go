@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -80,6 +81,21 @@ func TestHasGlossary(t *testing.T) {
 			t.Errorf("%s: %q, want %q", tc.q, got, tc.want)
 		}
 	}
+	// Unscoped, the count is glossary_matches' (countGlossary), alone
+	// and as NOT's complement: searchAll holds it to the page's units.
+	all := len(f.searchAll(t, "id:>=0"))
+	has, not := len(f.searchAll(t, "has:glossary")), len(f.searchAll(t, "NOT has:glossary"))
+	if has == 0 || not == 0 || has+not != all {
+		t.Errorf("unscoped: has:glossary %d + NOT has:glossary %d, want %d", has, not, all)
+	}
+	// And within an id range (id terms ANDed), as tolk-bench asks.
+	mid := f.unit(t, "de", 5).ID
+	upper := len(f.searchAll(t, "id:>="+strconv.FormatInt(mid, 10)))
+	has = len(f.searchAll(t, "has:glossary AND id:>="+strconv.FormatInt(mid, 10)))
+	not = len(f.searchAll(t, "NOT has:glossary AND id:>="+strconv.FormatInt(mid, 10)))
+	if has == 0 || not == 0 || has+not != upper {
+		t.Errorf("id:>=%d: has:glossary %d + NOT has:glossary %d, want %d", mid, has, not, upper)
+	}
 	// The glossary's own terms hold themselves; the other project's
 	// units are not the app's.
 	if got := f.searchAll(t, "project:p component:glossary has:glossary"); len(got) != 4 {
@@ -108,22 +124,32 @@ func TestHasGlossary(t *testing.T) {
 		t.Errorf("fr NOT has:glossary: %q", got)
 	}
 	checkAllCounts(t, f.db)
-	// VerifyCounts finds a row the matcher would not write.
-	if err := f.db.write(ctx, func(tx *Tx) error {
-		_, err := tx.Exec(`INSERT INTO glossary_matches (unit_id) VALUES (?)`, f.unit(t, "en", 0).ID)
-		return err
-	}); err != nil {
-		t.Fatal(err)
+	// VerifyCounts finds a row the matcher would not write, and a
+	// translation unit's row (migration 0070) missing; each undone.
+	exec := func(q string, id int64) {
+		t.Helper()
+		if err := f.db.write(ctx, func(tx *Tx) error {
+			_, err := tx.Exec(q, id)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if problems, err := f.db.VerifyCounts(ctx); err != nil || len(problems) != 1 ||
-		!strings.Contains(problems[0], "glossary_matches: 1 source units matched wrong") {
-		t.Errorf("VerifyCounts with a wrong row: %q, %v", problems, err)
-	}
-	if err := f.db.write(ctx, func(tx *Tx) error {
-		_, err := tx.Exec(`DELETE FROM glossary_matches WHERE unit_id = ?`, f.unit(t, "en", 0).ID)
-		return err
-	}); err != nil {
-		t.Fatal(err)
+	const add, remove = `INSERT INTO glossary_matches (unit_id) VALUES (?)`, `DELETE FROM glossary_matches WHERE unit_id = ?`
+	for _, tc := range []struct {
+		what     string
+		do, undo string
+		id       int64
+	}{
+		{"a wrong row", add, remove, f.unit(t, "en", 0).ID},
+		{"a translation unit's row missing", remove, add, f.unit(t, "de", 2).ID},
+	} {
+		exec(tc.do, tc.id)
+		if problems, err := f.db.VerifyCounts(ctx); err != nil || len(problems) != 1 ||
+			!strings.Contains(problems[0], "glossary_matches: 1 units matched wrong") {
+			t.Errorf("VerifyCounts with %s: %q, %v", tc.what, problems, err)
+		}
+		exec(tc.undo, tc.id)
 	}
 
 	// A term changed ("NUMBER 2" is now "number 3") and one removed.

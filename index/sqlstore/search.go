@@ -839,23 +839,15 @@ func hasFrag(v string) sqlFrag {
 // (glossary_matches.go). It is never NULL, so that NOT has:glossary
 // holds exactly where has:glossary does not (countUnits' complement).
 //
-// It is a test of source_unit_id, not srcIn's one list of ids: with a
-// tenth of the units or more matching (51,309 of the benchmark's
-// 277,429), that list made both engines fetch every matching unit by id
-// to count them — SQLite 34 ms of CPU in the sqlite3 shell, PostgreSQL
-// 2.5 s on a loaded machine (a hash of the ids, then a probe of the
-// primary key each). As a test, SQLite counts through units_source,
-// which holds source_unit_id beside each id, without leaving the index
-// (8 ms), and PostgreSQL scans the units once against the hashed
-// matches (0.3 s on the same machine; its first page 0.3 ms). A rare
-// match pays that scan on PostgreSQL where the list would have read a
-// few rows: real glossaries hold the product's common words.
+// glossary_matches holds a row for every unit whose source unit
+// matches, not only for the source units (migration 0070), so the test
+// is of the unit's own id: testing its source unit's id counted through
+// an index over every unit's source_unit_id (units_source), which the
+// import dropped for its speed (migration 0068) — without it, 95 ms of
+// CPU a request on SQLite over the benchmark's 277,429 units
+// (BENCHMARKS.md, Session 7).
 func (c searchCompiler) glossary() sqlFrag {
-	const matched = "(SELECT gm.unit_id FROM glossary_matches gm)"
-	// IS NOT NULL first: NULL IN (…) is NULL, and FALSE AND NULL is
-	// FALSE.
-	return frag("(units.source_unit_id IS NOT NULL AND units.source_unit_id IN " + matched +
-		") OR (units.source_unit_id IS NULL AND units.id IN " + matched + ")")
+	return frag("units.id IN (SELECT gm.unit_id FROM glossary_matches gm)")
 }
 
 func boolDigit(b bool) string {

@@ -140,11 +140,7 @@ func findUnitsFiltered(ctx context.Context, q queryer, f index.UnitFilter, query
 	if f.Page.Offset() < 0 || f.Page.Size <= 0 || f.Page.Offset() >= total {
 		return nil, total, nil
 	}
-	from, err := pageFrom(ctx, q, f, query, total, pg)
-	if err != nil {
-		return nil, 0, err
-	}
-	rows, err := q.QueryContext(ctx, `SELECT `+unitColumns+from+where+` ORDER BY `+unitOrder(f.Sort, pg)+` LIMIT ? OFFSET ?`,
+	rows, err := q.QueryContext(ctx, `SELECT `+unitColumns+` FROM units`+where+` ORDER BY `+unitOrder(f.Sort, pg)+` LIMIT ? OFFSET ?`,
 		withArgs(args, f.Page.Size, f.Page.Offset())...)
 	if err != nil {
 		return nil, 0, err
