@@ -353,7 +353,9 @@ func (db *DB) refreshProjectGlossary(ctx context.Context, project int64, sum str
 			}
 			return err
 		}})
-		if err != nil {
+		if err != nil || moved {
+			// A list that moved is the next run's to match whole: the
+			// rest of this one would be redone.
 			return err
 		}
 	}
