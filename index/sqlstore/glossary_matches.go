@@ -220,10 +220,11 @@ func readSourceTexts(tx *Tx, dependents bool, cond string, args ...any) ([]sourc
 // of cond), PostgreSQL's generic plan — the one pgx's cached statement
 // runs after five executions — took 3–9 s an execution while the step
 // indexed an import (tolk-bench -only import: the trigram index 70×
-// the ceiling). Here PostgreSQL walks the ids, each a LATERAL subquery
-// kept apart (OFFSET 0), so its plan stays index probes whatever the
-// statistics say (TestGlossaryDependentsPlan); SQLite takes them as IN
-// lists.
+// the ceiling). Here PostgreSQL walks the ids, the source unit and each
+// translation's unit of its id_hash a LATERAL subquery kept apart
+// (OFFSET 0): the source_unit_id test inside, the planner probed each
+// translation by units_translation_position and read it whole
+// (TestGlossaryDependentsPlan). SQLite takes the ids as IN lists.
 func readDependents(tx *Tx, ids []int64) ([][2]int64, error) {
 	const deps = `SELECT u.id, s.id FROM units s JOIN translations st ON st.id = s.translation_id
 		JOIN translations t ON t.component_id = st.component_id
@@ -254,13 +255,14 @@ func readDependents(tx *Tx, ids []int64) ([][2]int64, error) {
 }
 
 // pgGlossaryDependents is readDependents' statement on PostgreSQL.
-const pgGlossaryDependents = `SELECT d.id, x.id FROM unnest(CAST(? AS bigint[])) AS x(id)
-	CROSS JOIN LATERAL (SELECT u.id FROM units s JOIN translations st ON st.id = s.translation_id
-		JOIN translations t ON t.component_id = st.component_id
-		JOIN units u ON u.translation_id = t.id AND u.id_hash = s.id_hash AND u.source_unit_id = s.id
-		WHERE s.id = x.id AND s.source_unit_id = s.id AND u.id != s.id
-			AND NOT EXISTS (SELECT 1 FROM unit_trigrams_pending p WHERE p.unit_id = u.id)
-		OFFSET 0) d`
+const pgGlossaryDependents = `SELECT u.id, x.id FROM unnest(CAST(? AS bigint[])) AS x(id)
+	CROSS JOIN LATERAL (SELECT s.id_hash, st.component_id FROM units s JOIN translations st ON st.id = s.translation_id
+		WHERE s.id = x.id AND s.source_unit_id = s.id OFFSET 0) s
+	JOIN translations t ON t.component_id = s.component_id
+	CROSS JOIN LATERAL (SELECT u.id, u.source_unit_id FROM units u
+		WHERE u.translation_id = t.id AND u.id_hash = s.id_hash OFFSET 0) u
+	WHERE u.source_unit_id = x.id AND u.id != x.id
+		AND NOT EXISTS (SELECT 1 FROM unit_trigrams_pending p WHERE p.unit_id = u.id)`
 
 // storeGlossaryMatches replaces the rows of units with those of them
 // that hold a term of their project's list in glossaries.
