@@ -364,14 +364,7 @@ func TestTargetLookupPlan(t *testing.T) {
 	}
 	f.importComponent(t, "old", func(*index.Component) {}, comp("old"))
 	ctx := context.Background()
-	conn, err := f.db.rdb.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, `ANALYZE units`); err != nil {
-		t.Fatal(err)
-	}
+	conn := analyzedConn(t, f.db)
 	_, tr := f.importComponent(t, "new", func(*index.Component) {}, comp("new"))
 	targets := make([]string, batch)
 	for i := range targets {

@@ -166,42 +166,103 @@ type sourceText struct {
 // readSourceTexts reads the units cond selects (u is the unit, of
 // units alone), each with its source unit's source (its own without
 // one); with dependents, also the translation units of the source units
-// among them.
+// among them (readDependents).
 func readSourceTexts(tx *Tx, dependents bool, cond string, args ...any) ([]sourceText, error) {
-	q := `SELECT u.id, c.project_id, s.source, c.source_language FROM units u
-		JOIN units s ON s.id = COALESCE(u.source_unit_id, u.id)
+	rows, err := tx.Query(`SELECT u.id, c.project_id, s.source, c.source_language,
+			CASE WHEN u.source_unit_id = u.id THEN 1 ELSE 0 END
+		FROM units u JOIN units s ON s.id = COALESCE(u.source_unit_id, u.id)
 		JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
-		WHERE ` + cond
-	if dependents {
-		// The source unit's translations × its id_hash, as srcIn
-		// (search.go) finds them; s.source_unit_id = s.id first, or
-		// each noted translation unit sought its language's count of
-		// id_hash (the corpus's import step 7 s → 60 s). A translation
-		// unit noted itself is left to its own batch: after an import,
-		// all of them.
-		q += ` UNION ALL SELECT u.id, c.project_id, s.source, c.source_language FROM units s
-			JOIN translations st ON st.id = s.translation_id JOIN components c ON c.id = st.component_id
-			JOIN translations t ON t.component_id = c.id
-			JOIN units u ON u.translation_id = t.id AND u.id_hash = s.id_hash AND u.source_unit_id = s.id
-			WHERE s.source_unit_id = s.id AND u.id != s.id AND s.id IN (SELECT u.id FROM units u WHERE ` + cond + `)
-				AND NOT EXISTS (SELECT 1 FROM unit_trigrams_pending p WHERE p.unit_id = u.id)`
-		args = append(args[:len(args):len(args)], args...)
-	}
-	rows, err := tx.Query(q, args...)
+		WHERE `+cond, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	var out []sourceText
+	sources := map[int64]sourceText{}
+	var ids []int64
 	for rows.Next() {
 		var s sourceText
-		if err := rows.Scan(&s.id, &s.project, &s.source, &s.lang); err != nil {
+		var isSource int
+		if err := rows.Scan(&s.id, &s.project, &s.source, &s.lang, &isSource); err != nil {
 			return nil, err
 		}
 		out = append(out, s)
+		if dependents && isSource != 0 {
+			sources[s.id] = s
+			ids = append(ids, s.id)
+		}
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if err := rows.Close(); err != nil || len(ids) == 0 {
+		return out, err
+	}
+	deps, err := readDependents(tx, ids)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range deps {
+		s := sources[d[1]]
+		s.id = d[0]
+		out = append(out, s)
+	}
+	return out, nil
 }
+
+// readDependents returns the translation units of the source units ids
+// as (unit, source unit) pairs: the source unit's translations × its
+// id_hash, as srcIn (search.go) finds them. A translation unit noted
+// itself is left to its own batch: after an import, all of them.
+//
+// A statement of its own, from the ids the first read found: as one
+// statement with it (a UNION ALL, the source units sought IN a subquery
+// of cond), PostgreSQL's generic plan — the one pgx's cached statement
+// runs after five executions — took 3–9 s an execution while the step
+// indexed an import (tolk-bench -only import: the trigram index 70×
+// the ceiling). Here PostgreSQL walks the ids, the source unit and each
+// translation's unit of its id_hash a LATERAL subquery kept apart
+// (OFFSET 0): the source_unit_id test inside, the planner probed each
+// translation by units_translation_position and read it whole
+// (TestGlossaryDependentsPlan). SQLite takes the ids as IN lists.
+func readDependents(tx *Tx, ids []int64) ([][2]int64, error) {
+	const deps = `SELECT u.id, s.id FROM units s JOIN translations st ON st.id = s.translation_id
+		JOIN translations t ON t.component_id = st.component_id
+		JOIN units u ON u.translation_id = t.id AND u.id_hash = s.id_hash AND u.source_unit_id = s.id
+		WHERE s.source_unit_id = s.id AND u.id != s.id
+			AND NOT EXISTS (SELECT 1 FROM unit_trigrams_pending p WHERE p.unit_id = u.id)`
+	var out [][2]int64
+	each := func(query string, args ...any) error {
+		return tx.queryEach(query, func(scan func(...any) error) error {
+			var d [2]int64
+			if err := scan(&d[0], &d[1]); err != nil {
+				return err
+			}
+			out = append(out, d)
+			return nil
+		}, args...)
+	}
+	if tx.db.dialect.name == "postgres" {
+		return out, each(pgGlossaryDependents, ids)
+	}
+	for chunk := range slices.Chunk(ids, glossaryMatchBatch) {
+		list, args := idList(chunk)
+		if err := each(deps+` AND s.id IN `+list, args...); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// pgGlossaryDependents is readDependents' statement on PostgreSQL.
+const pgGlossaryDependents = `SELECT u.id, x.id FROM unnest(CAST(? AS bigint[])) AS x(id)
+	CROSS JOIN LATERAL (SELECT s.id_hash, st.component_id FROM units s JOIN translations st ON st.id = s.translation_id
+		WHERE s.id = x.id AND s.source_unit_id = s.id OFFSET 0) s
+	JOIN translations t ON t.component_id = s.component_id
+	CROSS JOIN LATERAL (SELECT u.id, u.source_unit_id FROM units u
+		WHERE u.translation_id = t.id AND u.id_hash = s.id_hash OFFSET 0) u
+	WHERE u.source_unit_id = x.id AND u.id != x.id
+		AND NOT EXISTS (SELECT 1 FROM unit_trigrams_pending p WHERE p.unit_id = u.id)`
 
 // storeGlossaryMatches replaces the rows of units with those of them
 // that hold a term of their project's list in glossaries.
