@@ -777,18 +777,6 @@ func (db *DB) ImportMemory(ctx context.Context, projectID, userID int64, entries
 		// comparison of the texts decides, as before. An entry equal to
 		// one earlier in the same import is skipped too (Go's string
 		// equality is the engines' = on text: bytes).
-		if db.dialect.name == "postgres" {
-			// The probe runs against the rows this transaction inserts,
-			// which no ANALYZE has seen: planned from statistics taken
-			// when the pair was small (or for a generic plan), it read
-			// the memory in full for each entry, and the import turned
-			// quadratic again (5,000 entries beside 25,000 took 8.5x
-			// their time alone in CI). The setting ends with the
-			// transaction.
-			if _, err := tx.Exec(`SET LOCAL enable_seqscan = off`); err != nil {
-				return err
-			}
-		}
 		exists, err := tx.prepare(memoryDuplicateProbe)
 		if err != nil {
 			return err
