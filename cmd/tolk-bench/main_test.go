@@ -106,7 +106,8 @@ func TestQuickRunPostgres(t *testing.T) {
 	// The test server runs here: its CPU for the database is counted
 	// (not checked further: other tests share the database), and the
 	// log and the tables are read.
-	if s := rep.Scales[0]; s.PerCopy[0].ServerCPU == -1 || s.WAL.Bytes <= 0 || len(s.Tables) < 2 || len(rep.Settings) != len(serverSettings) {
+	if s := rep.Scales[0]; s.PerCopy[0].ServerCPU == -1 || s.PerCopy[0].IO.BlocksHit <= 0 || s.PerCopy[0].IO.ClusterCPU < 0 ||
+		s.WAL.Bytes <= 0 || len(s.Tables) < 2 || len(rep.Settings) != len(serverSettings) {
 		t.Errorf("scale on PostgreSQL: copy %+v, log %+v, %d tables, settings %v", s.PerCopy[0], s.WAL, len(s.Tables), rep.Settings)
 	}
 	md := rep.Markdown()
@@ -214,6 +215,16 @@ func checkScale(t *testing.T, rep *report) {
 		if p.Stats.Requests == 0 || p.Stats.Errors != 0 {
 			t.Errorf("scale writes at %d: %+v, first failure %q", p.Concurrency, p.Stats, p.Failure)
 		}
+	}
+	// A copy reads its checkout's files at least; the trigram step is
+	// timed over the units the step added.
+	for _, c := range s.PerCopy {
+		if c.IO.ReadCalls <= 0 || c.IO.ReadBytes <= 0 {
+			t.Errorf("copy %d read nothing: %+v", c.Copy, c.IO)
+		}
+	}
+	if s.Trigram.Units != s.Added || s.Trigram.Sec <= 0 || s.Trigram.CPU <= 0 {
+		t.Errorf("scale trigram step = %+v, want %d units", s.Trigram, s.Added)
 	}
 }
 
@@ -597,16 +608,21 @@ func TestScaleTablesPerN(t *testing.T) {
 		Added: 1000, PerCopy: []copyImport{{Copy: 1, Units: 1000, Sec: 1}},
 		Load: []loadPoint{point("units page 1", time.Millisecond)}, Uncached: []loadPoint{point("units page 1", 2*time.Millisecond)}}
 	ten := &scaleResult{Copies: 10, From: 1, Projects: 10, Import: importResult{Units: 10000, FullSec: 12, TrigramSec: 6, DBBytes: 10 << 20},
-		Added: 9000, PerCopy: []copyImport{{Copy: 2, Units: 1000, Sec: 1, CPU: 0.8, ServerCPU: 2.5}, {Copy: 10, Units: 1000, Sec: 2, CPU: 1.5, ServerCPU: -1}},
-		WAL:    walStats{postgres: true, Bytes: 3 << 30, Requested: 4, Timed: 1, DirBytes: 1 << 30},
-		Tables: []tableSize{{Name: "database (every schema)", Total: 11 << 20, DatabaseBytesMarker: true}, {Name: "units", Total: 5 << 20, Indexes: 2 << 20, LiveRows: 10000, DeadRows: 5, BiggestIndex: "units_pkey", BiggestIndexBytes: 1 << 20}},
-		Load:   []loadPoint{point("units page 1", time.Millisecond)}, Uncached: []loadPoint{point("units page 1", 3*time.Millisecond)}}
+		Added: 9000, PerCopy: []copyImport{{Copy: 2, Units: 1000, Sec: 1, CPU: 0.8, ServerCPU: 2.5,
+			IO: copyIO{ReadCalls: 4120, ReadBytes: 16 << 20, BlocksHit: 1200000, BlocksRead: 3400, ClusterCPU: 0.4}},
+			{Copy: 10, Units: 1000, Sec: 2, CPU: 1.5, ServerCPU: -1, IO: copyIO{ReadCalls: 10, ReadBytes: 1 << 10, BlocksHit: -1, BlocksRead: -1, ClusterCPU: -1}}},
+		Trigram: copyImport{Units: 9000, Sec: 6, CPU: 4.5, ServerCPU: -1, IO: copyIO{BlocksHit: -1, BlocksRead: -1, ClusterCPU: -1}},
+		WAL:     walStats{postgres: true, Bytes: 3 << 30, Requested: 4, Timed: 1, DirBytes: 1 << 30},
+		Tables:  []tableSize{{Name: "database (every schema)", Total: 11 << 20, DatabaseBytesMarker: true}, {Name: "units", Total: 5 << 20, Indexes: 2 << 20, LiveRows: 10000, DeadRows: 5, BiggestIndex: "units_pkey", BiggestIndexBytes: 1 << 20}},
+		Load:    []loadPoint{point("units page 1", time.Millisecond)}, Uncached: []loadPoint{point("units page 1", 3*time.Millisecond)}}
 	md := (&report{Scales: []*scaleResult{one, ten}, Settings: []string{"shared_buffers 128MB"}}).Markdown()
 	for _, want := range []string{"### Scale: 1× the corpus", "| | 1× |\n|---|---:|\n| units | 1,000 |", "| trigram index after it, s | 0.50 |",
 		"### Scale: 10× the corpus", "Copies 2 to 10 of each corpus component", "Compared with the `-scale 1` step.",
 		"| units | 1,000 | 10,000 | 10.0× | 10× |", "| units imported by the step | 1,000 | 9,000 | 9.0× | 9× |",
 		"| import of the step, s | 1.00 | 12.00 | 12.0× | 9× |", "| units/s | 1,000 | 750 | 0.75× | 1× |",
 		"| trigram index after it, s | 0.50 | 6.00 | 12.0× | 9× |", "(what slows as the index grows): 2: 1,000 (0.8 + 2.5), 10: 500 (1.5).",
+		"| 2 | 1,000 | 800.0 | 2500.0 | 4,120 reads (16.0 MiB); buffers 1,200,000 hit, 3,400 read; whole server 0.4 s CPU |",
+		"| 10 | 500 | 1500.0 | – | 10 reads (1.0 KiB) |", "| trigram index after them | 1,500 | 500.0 | – | 0 reads (0 B) |",
 		"3.00 GiB written, 4 checkpoints requested", "| database (every schema) | 11.0 MiB |", "| units | 5.0 MiB | 2.0 MiB | unknown | 10,000 / 5 | units_pkey 1.0 MiB |",
 		"Server settings (docs/postgresql.md: what a big import wants): shared_buffers 128MB",
 		"| units page 1 | 1.00 ms | 1.00 ms | 1.00× |", "| units page 1 | 2.00 ms | 3.00 ms | 1.50× |"} {

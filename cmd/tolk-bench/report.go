@@ -59,6 +59,7 @@ type scaleResult struct {
 	Import       importResult
 	Added        int
 	PerCopy      []copyImport // the step's imports, copy by copy
+	Trigram      copyImport   // the trigram index's build after them (Units: the units the step added)
 	WAL          walStats     // PostgreSQL's log over the step's imports
 	Tables       []tableSize  // after the import and its trigram index: the database, then its biggest tables
 	Load         []loadPoint  // concurrency 1, page caches on
@@ -593,6 +594,21 @@ func (r *report) scaleTable(b *strings.Builder, s *scaleResult) {
 		}
 		w("\nUnits/s copy by copy, with the CPU seconds of Tolk (+ the server's for the database, when it runs here) "+
 			"(what slows as the index grows): %s.\n", strings.Join(rates, ", "))
+		w("\n| copy | units/s | CPU ms / 1,000 units, Tolk | server | what it read past the database's cache |\n|---:|---:|---:|---:|---|\n")
+		for _, c := range append(slices.Clip(s.PerCopy), s.Trigram) {
+			name := strconv.Itoa(c.Copy)
+			if c.Copy == 0 {
+				name = "trigram index after them"
+			}
+			if c.Units == 0 || c.Sec == 0 {
+				continue
+			}
+			server := "–"
+			if c.ServerCPU >= 0 {
+				server = fmt.Sprintf("%.1f", 1e6*c.ServerCPU/float64(c.Units))
+			}
+			w("| %s | %s | %.1f | %s | %s |\n", name, fmtRate(c.Units, c.Sec), 1e6*c.CPU/float64(c.Units), server, c.IO)
+		}
 	}
 	if s.WAL.postgres {
 		dir := fmtBytes(s.WAL.DirBytes)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -85,6 +84,7 @@ type copyImport struct {
 	// database over it (engine.serverCPU), -1 where unknown (SQLite's
 	// work is in CPU).
 	ServerCPU float64
+	IO        copyIO
 }
 
 // openScaleIndex opens the scale section's index in dir: the one a
@@ -252,11 +252,11 @@ func benchScaleStep(ctx context.Context, cfg config, eng *engine, in *instance, 
 	}
 	err = cfg.cpuProfile(fmt.Sprintf("scale%d-import", res.Copies))(func() error {
 		for _, i := range step {
-			start, cpu, server := time.Now(), cpuSeconds(), eng.serverCPU()
+			start, cpu, server, io := time.Now(), cpuSeconds(), eng.serverCPU(), eng.ioMark(ctx)
 			if err := in.svc.Reconcile(ctx, []tolksync.ProjectSpec{scaleCopy(repos, i, cfg.ScaleProjects)}); err != nil {
 				return fmt.Errorf("scale import of copy %d: %w", i, err)
 			}
-			ci := copyImport{Copy: i, Sec: time.Since(start).Seconds(), CPU: cpuSeconds() - cpu, ServerCPU: -1}
+			ci := copyImport{Copy: i, Sec: time.Since(start).Seconds(), CPU: cpuSeconds() - cpu, ServerCPU: -1, IO: eng.ioSince(ctx, io)}
 			if server >= 0 {
 				ci.ServerCPU = eng.serverCPU() - server
 			}
@@ -268,8 +268,8 @@ func benchScaleStep(ctx context.Context, cfg config, eng *engine, in *instance, 
 			res.Added += ci.Units
 			res.Import.FullSec += ci.Sec
 			res.Import.FullCPU += ci.CPU
-			logf("scale: copy %d: %d units in %.1f s (%.0f units/s), CPU %.1f s Tolk, %.1f s server", i, ci.Units, ci.Sec,
-				float64(ci.Units)/ci.Sec, ci.CPU, ci.ServerCPU)
+			logf("scale: copy %d: %d units in %.1f s (%.0f units/s), CPU %.1f s Tolk, %.1f s server; %s", i, ci.Units, ci.Sec,
+				float64(ci.Units)/ci.Sec, ci.CPU, ci.ServerCPU, ci.IO)
 		}
 		return nil
 	})
@@ -280,12 +280,18 @@ func benchScaleStep(ctx context.Context, cfg config, eng *engine, in *instance, 
 	if res.WAL, err = eng.walSince(ctx, before); err != nil {
 		return err
 	}
+	cpu, server, io := cpuSeconds(), eng.serverCPU(), eng.ioMark(ctx)
 	took, err := in.db.IndexTrigrams(ctx)
 	if err != nil {
 		return fmt.Errorf("trigram index after the import: %w", err)
 	}
 	res.Import.TrigramSec = took.Seconds()
-	logf("scale: %dx: trigram index in %.1f s", res.Copies, res.Import.TrigramSec)
+	res.Trigram = copyImport{Units: res.Added, Sec: took.Seconds(), CPU: cpuSeconds() - cpu, ServerCPU: -1, IO: eng.ioSince(ctx, io)}
+	if server >= 0 {
+		res.Trigram.ServerCPU = eng.serverCPU() - server
+	}
+	logf("scale: %dx: trigram index in %.1f s, CPU %.1f s Tolk, %.1f s server; %s", res.Copies, res.Import.TrigramSec,
+		res.Trigram.CPU, res.Trigram.ServerCPU, res.Trigram.IO)
 	if err := cfg.heapProfile(fmt.Sprintf("scale%d-import", res.Copies)); err != nil {
 		return err
 	}
@@ -501,52 +507,50 @@ func (s *store) tableSizes(ctx context.Context) ([]tableSize, error) {
 // own (createdb), as the runbook does.
 func (e *engine) serverCPU() float64 {
 	u, err := url.Parse(e.url)
-	if err != nil {
+	if err != nil || !e.localServer() {
 		return -1
+	}
+	dbname := strings.TrimPrefix(u.Path, "/")
+	if dbname == "" {
+		return -1
+	}
+	// "postgres: USER DATABASE HOST STATE" for a backend,
+	// "postgres: autovacuum worker DATABASE" for a worker.
+	return e.serverProcCPU(func(f []string) bool {
+		backend := len(f) >= 3 && f[2] == dbname && f[1] != "autovacuum"
+		worker := len(f) >= 4 && f[1] == "autovacuum" && f[2] == "worker" && f[3] == dbname
+		return backend || worker
+	})
+}
+
+// localServer says whether e.url's server runs on this machine (its host
+// a socket directory or localhost), where /proc shows its processes.
+func (e *engine) localServer() bool {
+	u, err := url.Parse(e.url)
+	if err != nil || e.url == "" {
+		return false
 	}
 	host := u.Query().Get("host")
 	if host == "" {
 		host = u.Hostname()
 	}
-	dbname := strings.TrimPrefix(u.Path, "/")
-	if dbname == "" || !(strings.HasPrefix(host, "/") || host == "localhost" || host == "127.0.0.1" || host == "::1") {
-		return -1
+	return strings.HasPrefix(host, "/") || host == "localhost" || host == "127.0.0.1" || host == "::1"
+}
+
+// procTicks is the user and system CPU of the process whose /proc
+// directory is dir, in clock ticks (0 if it is gone).
+func procTicks(dir string) int64 {
+	// utime and stime: fields 14 and 15 of stat.
+	rest := procStat(dir)
+	if len(rest) < 13 {
+		return 0
 	}
-	procs, err := filepath.Glob("/proc/[0-9]*/cmdline")
-	if err != nil {
-		return -1
+	ut, err1 := strconv.ParseInt(rest[11], 10, 64)
+	st, err2 := strconv.ParseInt(rest[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0
 	}
-	var ticks int64
-	for _, p := range procs {
-		cmd, err := os.ReadFile(p)
-		if err != nil || !bytes.HasPrefix(cmd, []byte("postgres: ")) {
-			continue
-		}
-		// "postgres: USER DATABASE HOST STATE" for a backend,
-		// "postgres: autovacuum worker DATABASE" for a worker.
-		f := strings.Fields(string(bytes.TrimRight(cmd, "\x00")))
-		backend := len(f) >= 3 && f[2] == dbname && f[1] != "autovacuum"
-		worker := len(f) >= 4 && f[1] == "autovacuum" && f[2] == "worker" && f[3] == dbname
-		if !backend && !worker {
-			continue
-		}
-		stat, err := os.ReadFile(filepath.Join(filepath.Dir(p), "stat"))
-		if err != nil {
-			continue
-		}
-		// After the command's closing parenthesis: state is field 3,
-		// utime and stime fields 14 and 15.
-		rest := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-		if len(rest) < 13 {
-			continue
-		}
-		ut, err1 := strconv.ParseInt(rest[11], 10, 64)
-		st, err2 := strconv.ParseInt(rest[12], 10, 64)
-		if err1 == nil && err2 == nil {
-			ticks += ut + st
-		}
-	}
-	return float64(ticks) / clockTicks
+	return ut + st
 }
 
 // clockTicks is the kernel's USER_HZ, the unit of /proc's CPU times: 100
