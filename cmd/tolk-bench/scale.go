@@ -299,7 +299,9 @@ func benchScaleStep(ctx context.Context, cfg config, eng *engine, in *instance, 
 	for i := 1; i <= min(res.Copies, cfg.ScaleProjects); i++ {
 		slugs = append(slugs, scaleProject(i))
 	}
-	if err := reimportAll(ctx, in, slugs, &res.Import); err != nil {
+	if err := cfg.cpuProfile(fmt.Sprintf("scale%d-reimport", res.Copies))(func() error {
+		return reimportAll(ctx, in, slugs, &res.Import)
+	}); err != nil {
 		return err
 	}
 	if res.Tables, err = in.store.tableSizes(ctx); err != nil {
@@ -339,7 +341,10 @@ func benchScaleStep(ctx context.Context, cfg config, eng *engine, in *instance, 
 		return err
 	}
 	logf("scale: %dx writes", res.Copies)
-	if res.Writes, err = scaleWrites(ctx, cfg, in); err != nil {
+	if err := cfg.cpuProfile(fmt.Sprintf("scale%d-writes", res.Copies))(func() error {
+		res.Writes, err = scaleWrites(ctx, cfg, in)
+		return err
+	}); err != nil {
 		return fmt.Errorf("scale writes: %w", err)
 	}
 	res.PeakRSS = peakRSS()
