@@ -8,6 +8,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	gosync "sync"
 
 	"github.com/tolk-project/tolk/checks"
 	"github.com/tolk-project/tolk/index"
@@ -77,16 +78,29 @@ const glossaryMatchBatch = 500
 // queryFunc runs a query: Tx.Query, or a read outside the writer.
 type queryFunc func(query string, args ...any) (*sql.Rows, error)
 
-// projectGlossary is a project's term list: its checksum and its
-// matcher.
+// projectGlossary is a project's term list: its checksum, its terms
+// (sorted, lower-cased, each once) and, once a unit is matched against
+// it, its matcher. Most readers only compare checksums
+// (refreshGlossaryMatches): the matcher, which files every term, is
+// built on the first match only.
 type projectGlossary struct {
 	sum     string
+	terms   []string
 	matcher *checks.GlossaryMatcher
+}
+
+// matches says whether one of source's forms holds a term, for a unit
+// whose source language is lang.
+func (g *projectGlossary) matches(source []string, lang string) bool {
+	if g.matcher == nil {
+		g.matcher = checks.NewGlossaryMatcher(g.terms)
+	}
+	return g.matcher.Any(source, lang)
 }
 
 // readGlossaries returns the term lists of the projects that have
 // terms, of the listed projects only when projects is given.
-func readGlossaries(query queryFunc, projects []int64) (map[int64]projectGlossary, error) {
+func readGlossaries(query queryFunc, projects []int64) (map[int64]*projectGlossary, error) {
 	// CROSS JOIN keeps SQLite's order, from the few glossary components
 	// down: by itself it read every translated unit through units_state
 	// (1 s on the benchmark's corpus) and kept the glossaries' few.
@@ -120,12 +134,12 @@ func readGlossaries(query queryFunc, projects []int64) (map[int64]projectGlossar
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	out := make(map[int64]projectGlossary, len(keys))
+	out := make(map[int64]*projectGlossary, len(keys))
 	for p, k := range keys {
 		slices.Sort(k)
 		k = slices.Compact(k)
 		sum := sha256.Sum256([]byte(strings.Join(k, "\x00")))
-		out[p] = projectGlossary{sum: hex.EncodeToString(sum[:]), matcher: checks.NewGlossaryMatcher(k)}
+		out[p] = &projectGlossary{sum: hex.EncodeToString(sum[:]), terms: k}
 	}
 	return out, nil
 }
@@ -133,7 +147,7 @@ func readGlossaries(query queryFunc, projects []int64) (map[int64]projectGlossar
 // readGlossaryState returns every project's term list (readGlossaries)
 // and the checksums of the lists the projects' rows were matched
 // against.
-func readGlossaryState(query queryFunc) (current map[int64]projectGlossary, stored map[int64]string, err error) {
+func readGlossaryState(query queryFunc) (current map[int64]*projectGlossary, stored map[int64]string, err error) {
 	if current, err = readGlossaries(query, nil); err != nil {
 		return nil, nil, err
 	}
@@ -266,7 +280,7 @@ const pgGlossaryDependents = `SELECT u.id, x.id FROM unnest(CAST(? AS bigint[]))
 
 // storeGlossaryMatches replaces the rows of units with those of them
 // that hold a term of their project's list in glossaries.
-func storeGlossaryMatches(tx *Tx, units []sourceText, glossaries map[int64]projectGlossary) error {
+func storeGlossaryMatches(tx *Tx, units []sourceText, glossaries map[int64]*projectGlossary) error {
 	// A batch holds a string's units of several translations: each
 	// distinct source is matched once.
 	type text struct {
@@ -283,7 +297,7 @@ func storeGlossaryMatches(tx *Tx, units []sourceText, glossaries map[int64]proje
 			hit, ok := seen[key]
 			if !ok {
 				g, terms := glossaries[u.project]
-				hit = terms && g.matcher.Any(index.SplitPlural(u.source), u.lang)
+				hit = terms && g.matches(index.SplitPlural(u.source), u.lang)
 				seen[key] = hit
 			}
 			if hit {
@@ -330,9 +344,21 @@ func matchNotedGlossary(tx *Tx, cond string, args ...any) error {
 // records the list's checksum with the last. Two processes may both do
 // it (PostgreSQL): they write the same rows.
 func (db *DB) refreshGlossaryMatches(ctx context.Context) error {
+	// The clock before the reads: a write it has not counted yet is
+	// seen by the next glossaryMoved.
+	tag := db.clock.now()
 	// Read outside the writer: most runs find nothing to do.
 	query := func(q string, args ...any) (*sql.Rows, error) { return db.r.QueryContext(ctx, q, args...) }
 	current, stored, err := readGlossaryState(query)
+	if err != nil {
+		return err
+	}
+	rows, err := query(`SELECT t.id FROM translations t JOIN components c ON c.id = t.component_id
+		WHERE c.is_glossary != 0 AND t.is_source != 0`)
+	if err != nil {
+		return err
+	}
+	sources, err := scanIDs(rows)
 	if err != nil {
 		return err
 	}
@@ -352,7 +378,58 @@ func (db *DB) refreshGlossaryMatches(ctx context.Context) error {
 			return err
 		}
 	}
+	db.trigrams.glossary.ran(tag, sources)
 	return nil
+}
+
+// glossaryWatch is when the step last compared the term lists
+// (refreshGlossaryMatches), so that it compares them again only after a
+// write that may have moved one: the comparison reads every glossary's
+// terms (about 10 ms on the benchmark's corpus), and the step ran it
+// after every pause of the writes — under edits, every few tens of
+// milliseconds, for lists that edits of other translations never move.
+// The writer knows what a write touched (cache.go: the write clock): a
+// term list moves only by a write of a glossary's source translation's
+// units, which a narrow write (an edit) declares by touching that
+// translation's units (unitsDep, as every cache relies on), or by a
+// write that touches everything (an import, a component's settings, a
+// removal; another process's writes replayed). It is safe for
+// concurrent use.
+type glossaryWatch struct {
+	mu      gosync.Mutex // guards the rest
+	done    bool         // a comparison has run since the start
+	tag     uint64       // the write clock before its reads
+	sources []int64      // the glossaries' source translations it found
+}
+
+// ran records a comparison that read the lists as of the write clock's
+// tag, and found the glossaries' source translations sources.
+func (w *glossaryWatch) ran(tag uint64, sources []int64) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.done && tag < w.tag {
+		return // a later comparison finished first
+	}
+	w.done, w.tag, w.sources = true, tag, sources
+}
+
+// glossaryMoved says whether a term list may have moved since the last
+// comparison: none ran yet, or a write committed since touched
+// everything or a glossary's source translation's units (a stripe
+// shared with other units only costs a comparison).
+func (db *DB) glossaryMoved() bool {
+	w := &db.trigrams.glossary
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.done || db.clock.changedSince(w.tag, 0) {
+		return true
+	}
+	for _, t := range w.sources {
+		if db.clock.changedSince(w.tag, unitsDep(t)) {
+			return true
+		}
+	}
+	return false
 }
 
 // refreshProjectGlossary matches every unit of project again
@@ -393,7 +470,7 @@ func (db *DB) refreshProjectGlossary(ctx context.Context, project int64, sum str
 			if err != nil {
 				return err
 			}
-			if glossaries[project].sum != sum {
+			if g := glossaries[project]; (g == nil && sum != "") || (g != nil && g.sum != sum) {
 				moved = true
 			}
 			units, err := step(tx)
@@ -451,10 +528,14 @@ func (v *countVerifier) glossaryMatches(ctx context.Context, q queryer) error {
 			return err
 		}
 		g, ok := current[s.project]
-		if stored[s.project] != g.sum {
+		sum := ""
+		if ok {
+			sum = g.sum
+		}
+		if stored[s.project] != sum {
 			continue
 		}
-		if want := ok && g.matcher.Any(index.SplitPlural(s.source), s.lang); want != has {
+		if want := ok && g.matches(index.SplitPlural(s.source), s.lang); want != has {
 			wrong = append(wrong, s.id)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/internal/testengine"
@@ -279,4 +280,57 @@ func analyzedConn(t *testing.T, db *DB) *sql.Conn {
 		t.Fatal(err)
 	}
 	return conn
+}
+
+// TestGlossaryRematchThrottled: the step compares the term lists again
+// only after a write that may have moved one (glossaryMoved): an edit of
+// another translation does not, a term added by a narrow write (AddUnit
+// to the glossary's source translation) and a write that touches
+// everything do; and the step, on its own (no IndexTrigrams), matches
+// the added term.
+func TestGlossaryRematchThrottled(t *testing.T) {
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	_, gl := f.importComponent(t, "glossary", func(c *index.Component) { c.IsGlossary = true }, map[string][][3]string{
+		"en": {{"a", "number 2", "number 2"}},
+	})
+	if got := f.glossaryKeys(t, "has:glossary"); got != "k2" {
+		t.Fatalf("has:glossary: %q, want k2", got)
+	}
+	if f.db.glossaryMoved() {
+		t.Error("moved right after a comparison")
+	}
+	f.setTarget(t, "de", 1, "Wort eins")
+	if unitsDep(f.tr["de"]) != unitsDep(gl["en"]) && f.db.glossaryMoved() {
+		t.Error("moved after an edit of another translation")
+	}
+	if _, err := f.db.AddUnit(ctx, gl["en"], f.user, func(index.Translation) (index.NewUnit, error) {
+		return index.NewUnit{Context: "b", Source: []string{"number 4"}, Target: []string{"number 4"},
+			State: index.StateReadOnly}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !f.db.glossaryMoved() {
+		t.Error("not moved after a term was added")
+	}
+	// The step runs once the writes pause (trigramQuiet), notes first.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		keys := strings.Join(f.searchAll(t, "component:app language:de has:glossary"), " ")
+		if keys == "de/k2 de/k4" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the step did not match the added term: %q", keys)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	checkAllCounts(t, f.db)
+	// A write that touches everything.
+	if err := f.db.write(ctx, func(*Tx) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if !f.db.glossaryMoved() {
+		t.Error("not moved after a write that touches everything")
+	}
 }
