@@ -500,6 +500,18 @@ func (db *DB) refreshProjectGlossary(ctx context.Context, project int64, sum str
 	return nil
 }
 
+// verifyGlossaryMatches reads every unit with its source unit's id and
+// source. The units noted for the upkeep and the rows are read apart
+// (glossaryMatches): as EXISTS subqueries of this statement, PostgreSQL
+// planned them, with statistics taken while the tables were empty (a
+// fresh index, or the upkeep's rows before an import), as a scan of
+// glossary_matches per unit and a nested loop over every noted unit per
+// unit, quadratic once both are full (TestVerifyGlossaryPlan). Alone it
+// is joins on primary keys, each table read once.
+const verifyGlossaryMatches = `SELECT u.id, s.id, c.project_id, s.source, c.source_language
+	FROM units u JOIN units s ON s.id = COALESCE(u.source_unit_id, u.id)
+		JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id`
+
 // glossaryMatches checks has:glossary's rows (VerifyCounts): each unit
 // that is not noted for the upkeep, of a project whose rows were
 // matched against its current term list, has a row exactly when its
@@ -511,21 +523,40 @@ func (v *countVerifier) glossaryMatches(ctx context.Context, q queryer) error {
 	if err != nil {
 		return err
 	}
-	rows, err := query(`SELECT u.id, c.project_id, s.source, c.source_language,
-			EXISTS (SELECT 1 FROM glossary_matches gm WHERE gm.unit_id = u.id)
-		FROM units u JOIN units s ON s.id = COALESCE(u.source_unit_id, u.id)
-			JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
-		WHERE NOT EXISTS (SELECT 1 FROM unit_trigrams_pending p WHERE p.unit_id IN (u.id, s.id))`)
+	idSet := func(q string) (map[int64]bool, error) {
+		rows, err := query(q)
+		if err != nil {
+			return nil, err
+		}
+		ids, err := scanIDs(rows)
+		set := make(map[int64]bool, len(ids))
+		for _, id := range ids {
+			set[id] = true
+		}
+		return set, err
+	}
+	noted, err := idSet(`SELECT unit_id FROM unit_trigrams_pending`)
+	if err != nil {
+		return err
+	}
+	has, err := idSet(`SELECT unit_id FROM glossary_matches`)
+	if err != nil {
+		return err
+	}
+	rows, err := query(verifyGlossaryMatches)
 	if err != nil {
 		return err
 	}
 	var wrong []int64
 	for rows.Next() {
 		var s sourceText
-		var has bool
-		if err := rows.Scan(&s.id, &s.project, &s.source, &s.lang, &has); err != nil {
+		var sourceUnit int64
+		if err := rows.Scan(&s.id, &sourceUnit, &s.project, &s.source, &s.lang); err != nil {
 			rows.Close()
 			return err
+		}
+		if noted[s.id] || noted[sourceUnit] {
+			continue
 		}
 		g, ok := current[s.project]
 		sum := ""
@@ -535,7 +566,7 @@ func (v *countVerifier) glossaryMatches(ctx context.Context, q queryer) error {
 		if stored[s.project] != sum {
 			continue
 		}
-		if want := ok && g.matches(index.SplitPlural(s.source), s.lang); want != has {
+		if want := ok && g.matches(index.SplitPlural(s.source), s.lang); want != has[s.id] {
 			wrong = append(wrong, s.id)
 		}
 	}

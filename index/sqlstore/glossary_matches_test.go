@@ -334,3 +334,41 @@ func TestGlossaryRematchThrottled(t *testing.T) {
 		t.Error("not moved after a write that touches everything")
 	}
 }
+
+// TestVerifyGlossaryPlan: on PostgreSQL VerifyCounts' read of the units
+// for has:glossary's rows (verifyGlossaryMatches) reads each table once,
+// even with statistics taken while the upkeep's tables were empty: no
+// subplan, no filter run per row (its EXISTS subqueries were planned as
+// a scan of glossary_matches per unit and a loop over every noted unit
+// per unit).
+func TestVerifyGlossaryPlan(t *testing.T) {
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("a PostgreSQL plan")
+	}
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	if _, err := f.db.IndexTrigrams(ctx); err != nil {
+		t.Fatal(err)
+	}
+	conn := analyzedConn(t, f.db)
+	if _, err := conn.ExecContext(ctx, `ANALYZE unit_trigrams_pending, glossary_matches, translations, components`); err != nil {
+		t.Fatal(err)
+	}
+	q, _ := PostgresSQL(verifyGlossaryMatches, nil)
+	rows, err := conn.QueryContext(ctx, `EXPLAIN (COSTS OFF) `+q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// components × translations may loop: a few rows each.
+	plan := planText(t, rows)
+	bad := strings.Contains(plan, "SubPlan") || strings.Contains(plan, "unit_trigrams_pending") ||
+		strings.Contains(plan, "glossary_matches")
+	for _, line := range strings.Split(plan, "\n") {
+		if strings.Contains(line, "Filter") && (strings.Contains(line, "u.") || strings.Contains(line, "s.")) {
+			bad = true
+		}
+	}
+	if bad {
+		t.Errorf("the plan runs a subplan, or a filter per unit:\n%s", plan)
+	}
+}
