@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -370,5 +371,65 @@ func TestVerifyGlossaryPlan(t *testing.T) {
 	}
 	if bad {
 		t.Errorf("the plan runs a subplan, or a filter per unit:\n%s", plan)
+	}
+}
+
+// TestRelinkNotesGlossary: a re-import that links a translation's unit
+// to a source unit that already existed, unchanged (the unit had none:
+// a bilingual file's string the template lacked when it was read, or a
+// file that did not parse while the template gained it), notes the unit
+// for the step, which matches it against its new source unit's source:
+// VerifyCounts finds no stale row.
+func TestRelinkNotesGlossary(t *testing.T) {
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	f.importComponent(t, "glossary", func(c *index.Component) { c.IsGlossary = true }, map[string][][3]string{
+		"en": {{"a", "number 2", "number 2"}},
+	})
+	imp := func(lang string, src map[string]string) {
+		t.Helper()
+		in := index.TranslationImport{ComponentID: f.comp.ID, LanguageCode: lang, Filename: lang + ".json",
+			Revision: "r" + fmt.Sprint(len(src)), Monolingual: true, IsSource: lang == "en", IsTemplate: lang == "en",
+			SourceTranslationID: f.tr["en"]}
+		for _, k := range slices.Sorted(maps.Keys(src)) {
+			in.Units = append(in.Units, index.ImportUnit{Context: k, Source: []string{src[k]},
+				Target: []string{src[k]}, State: index.StateTranslated})
+		}
+		if _, err := f.db.ImportTranslation(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	step := func(when string) {
+		t.Helper()
+		if _, err := f.db.IndexTrigrams(ctx); err != nil {
+			t.Fatal(err)
+		}
+		problems, err := f.db.VerifyCounts(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range problems {
+			t.Errorf("%s: %s", when, p)
+		}
+	}
+	en := map[string]string{}
+	for i := range 10 {
+		en[fmt.Sprintf("k%d", i)] = fmt.Sprintf("Word number %d", i)
+	}
+	// German holds x, which the template lacks: matched on its own text.
+	de := maps.Clone(en)
+	de["x"] = "Other text"
+	imp("de", de)
+	step("German's own x")
+	// The template gains x, whose source holds the term; German is not
+	// read again yet.
+	en["x"] = "See number 2 here"
+	imp("en", en)
+	step("the template's x")
+	// German read again, unchanged: x is linked to the template's x.
+	imp("de", de)
+	step("German read again")
+	if got := f.glossaryKeys(t, "has:glossary"); got != "k2 x" {
+		t.Errorf("has:glossary: %q, want k2 x", got)
 	}
 }
