@@ -83,18 +83,19 @@ type queryFunc func(query string, args ...any) (*sql.Rows, error)
 // it, its matcher. Most readers only compare checksums
 // (refreshGlossaryMatches): the matcher, which files every term, is
 // built on the first match only.
+// Safe for concurrent use: the step's last lists serve the writer's
+// batches (glossaryWatch.lists).
 type projectGlossary struct {
 	sum     string
 	terms   []string
+	once    gosync.Once
 	matcher *checks.GlossaryMatcher
 }
 
 // matches says whether one of source's forms holds a term, for a unit
 // whose source language is lang.
 func (g *projectGlossary) matches(source []string, lang string) bool {
-	if g.matcher == nil {
-		g.matcher = checks.NewGlossaryMatcher(g.terms)
-	}
+	g.once.Do(func() { g.matcher = checks.NewGlossaryMatcher(g.terms) })
 	return g.matcher.Any(source, lang)
 }
 
@@ -331,9 +332,12 @@ func matchNotedGlossary(tx *Tx, cond string, args ...any) error {
 		projects = append(projects, u.project)
 	}
 	slices.Sort(projects)
-	glossaries, err := readGlossaries(tx.Query, slices.Compact(projects))
-	if err != nil {
-		return err
+	projects = slices.Compact(projects)
+	glossaries, ok := tx.db.trigrams.glossary.lists(tx.db, projects)
+	if !ok {
+		if glossaries, err = readGlossaries(tx.Query, projects); err != nil {
+			return err
+		}
 	}
 	return storeGlossaryMatches(tx, units, glossaries)
 }
@@ -378,7 +382,7 @@ func (db *DB) refreshGlossaryMatches(ctx context.Context) error {
 			return err
 		}
 	}
-	db.trigrams.glossary.ran(tag, sources)
+	db.trigrams.glossary.ran(tag, sources, current)
 	return nil
 }
 
@@ -395,41 +399,73 @@ func (db *DB) refreshGlossaryMatches(ctx context.Context) error {
 // write that touches everything (an import, a component's settings, a
 // removal; another process's writes replayed). It is safe for
 // concurrent use.
+//
+// The lists it read serve the step's batches (matchNotedGlossary) while
+// none may have moved: a batch read every list of its units' projects
+// and built their matchers (a 3,000-term glossary: most of the step's
+// CPU after an edit; BenchmarkSparseEditsCPU). A write committed in the
+// same transaction as the batch, before it, is not on the clock yet:
+// the batch then matches against the lists before that write, and the
+// comparison after the pause, which that write's commit called for,
+// finds its project's checksum moved and matches the project again.
 type glossaryWatch struct {
 	mu      gosync.Mutex // guards the rest
 	done    bool         // a comparison has run since the start
 	tag     uint64       // the write clock before its reads
 	sources []int64      // the glossaries' source translations it found
+	read    map[int64]*projectGlossary
 }
 
-// ran records a comparison that read the lists as of the write clock's
-// tag, and found the glossaries' source translations sources.
-func (w *glossaryWatch) ran(tag uint64, sources []int64) {
+// ran records a comparison that read the lists read as of the write
+// clock's tag, and found the glossaries' source translations sources.
+func (w *glossaryWatch) ran(tag uint64, sources []int64, read map[int64]*projectGlossary) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.done && tag < w.tag {
 		return // a later comparison finished first
 	}
-	w.done, w.tag, w.sources = true, tag, sources
+	w.done, w.tag, w.sources, w.read = true, tag, sources, read
 }
 
-// glossaryMoved says whether a term list may have moved since the last
+// moved says whether a term list may have moved since the last
 // comparison: none ran yet, or a write committed since touched
 // everything or a glossary's source translation's units (a stripe
-// shared with other units only costs a comparison).
-func (db *DB) glossaryMoved() bool {
-	w := &db.trigrams.glossary
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if !w.done || db.clock.changedSince(w.tag, 0) {
+// shared with other units only costs a comparison). w.mu is held.
+func (w *glossaryWatch) moved(clock *writeClock) bool {
+	if !w.done || clock.changedSince(w.tag, 0) {
 		return true
 	}
 	for _, t := range w.sources {
-		if db.clock.changedSince(w.tag, unitsDep(t)) {
+		if clock.changedSince(w.tag, unitsDep(t)) {
 			return true
 		}
 	}
 	return false
+}
+
+// glossaryMoved is moved, for the step.
+func (db *DB) glossaryMoved() bool {
+	w := &db.trigrams.glossary
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.moved(&db.clock)
+}
+
+// lists returns the last comparison's lists of projects when none may
+// have moved since (ok).
+func (w *glossaryWatch) lists(db *DB, projects []int64) (out map[int64]*projectGlossary, ok bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.moved(&db.clock) {
+		return nil, false
+	}
+	out = map[int64]*projectGlossary{}
+	for _, p := range projects {
+		if g := w.read[p]; g != nil {
+			out[p] = g
+		}
+	}
+	return out, true
 }
 
 // refreshProjectGlossary matches every unit of project again
