@@ -408,6 +408,9 @@ func (db *DB) refreshGlossaryMatches(ctx context.Context) error {
 // the batch then matches against the lists before that write, and the
 // comparison after the pause, which that write's commit called for,
 // finds its project's checksum moved and matches the project again.
+// Other processes' writes (PostgreSQL) are on the clock before the
+// batch matches: the writer replays them as the batch begins
+// (beginBatch).
 type glossaryWatch struct {
 	mu      gosync.Mutex // guards the rest
 	done    bool         // a comparison has run since the start
