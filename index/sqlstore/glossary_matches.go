@@ -8,6 +8,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	gosync "sync"
 
 	"github.com/tolk-project/tolk/checks"
 	"github.com/tolk-project/tolk/index"
@@ -77,16 +78,30 @@ const glossaryMatchBatch = 500
 // queryFunc runs a query: Tx.Query, or a read outside the writer.
 type queryFunc func(query string, args ...any) (*sql.Rows, error)
 
-// projectGlossary is a project's term list: its checksum and its
-// matcher.
+// projectGlossary is a project's term list: its checksum, its terms
+// (sorted, lower-cased, each once) and, once a unit is matched against
+// it, its matcher. Most readers only compare checksums
+// (refreshGlossaryMatches): the matcher, which files every term, is
+// built on the first match only.
+// Safe for concurrent use: the step's last lists serve the writer's
+// batches (glossaryWatch.lists).
 type projectGlossary struct {
 	sum     string
+	terms   []string
+	once    gosync.Once
 	matcher *checks.GlossaryMatcher
+}
+
+// matches says whether one of source's forms holds a term, for a unit
+// whose source language is lang.
+func (g *projectGlossary) matches(source []string, lang string) bool {
+	g.once.Do(func() { g.matcher = checks.NewGlossaryMatcher(g.terms) })
+	return g.matcher.Any(source, lang)
 }
 
 // readGlossaries returns the term lists of the projects that have
 // terms, of the listed projects only when projects is given.
-func readGlossaries(query queryFunc, projects []int64) (map[int64]projectGlossary, error) {
+func readGlossaries(query queryFunc, projects []int64) (map[int64]*projectGlossary, error) {
 	// CROSS JOIN keeps SQLite's order, from the few glossary components
 	// down: by itself it read every translated unit through units_state
 	// (1 s on the benchmark's corpus) and kept the glossaries' few.
@@ -120,12 +135,12 @@ func readGlossaries(query queryFunc, projects []int64) (map[int64]projectGlossar
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	out := make(map[int64]projectGlossary, len(keys))
+	out := make(map[int64]*projectGlossary, len(keys))
 	for p, k := range keys {
 		slices.Sort(k)
 		k = slices.Compact(k)
 		sum := sha256.Sum256([]byte(strings.Join(k, "\x00")))
-		out[p] = projectGlossary{sum: hex.EncodeToString(sum[:]), matcher: checks.NewGlossaryMatcher(k)}
+		out[p] = &projectGlossary{sum: hex.EncodeToString(sum[:]), terms: k}
 	}
 	return out, nil
 }
@@ -133,7 +148,7 @@ func readGlossaries(query queryFunc, projects []int64) (map[int64]projectGlossar
 // readGlossaryState returns every project's term list (readGlossaries)
 // and the checksums of the lists the projects' rows were matched
 // against.
-func readGlossaryState(query queryFunc) (current map[int64]projectGlossary, stored map[int64]string, err error) {
+func readGlossaryState(query queryFunc) (current map[int64]*projectGlossary, stored map[int64]string, err error) {
 	if current, err = readGlossaries(query, nil); err != nil {
 		return nil, nil, err
 	}
@@ -266,7 +281,7 @@ const pgGlossaryDependents = `SELECT u.id, x.id FROM unnest(CAST(? AS bigint[]))
 
 // storeGlossaryMatches replaces the rows of units with those of them
 // that hold a term of their project's list in glossaries.
-func storeGlossaryMatches(tx *Tx, units []sourceText, glossaries map[int64]projectGlossary) error {
+func storeGlossaryMatches(tx *Tx, units []sourceText, glossaries map[int64]*projectGlossary) error {
 	// A batch holds a string's units of several translations: each
 	// distinct source is matched once.
 	type text struct {
@@ -283,7 +298,7 @@ func storeGlossaryMatches(tx *Tx, units []sourceText, glossaries map[int64]proje
 			hit, ok := seen[key]
 			if !ok {
 				g, terms := glossaries[u.project]
-				hit = terms && g.matcher.Any(index.SplitPlural(u.source), u.lang)
+				hit = terms && g.matches(index.SplitPlural(u.source), u.lang)
 				seen[key] = hit
 			}
 			if hit {
@@ -317,9 +332,12 @@ func matchNotedGlossary(tx *Tx, cond string, args ...any) error {
 		projects = append(projects, u.project)
 	}
 	slices.Sort(projects)
-	glossaries, err := readGlossaries(tx.Query, slices.Compact(projects))
-	if err != nil {
-		return err
+	projects = slices.Compact(projects)
+	glossaries, ok := tx.db.trigrams.glossary.lists(tx.db, projects)
+	if !ok {
+		if glossaries, err = readGlossaries(tx.Query, projects); err != nil {
+			return err
+		}
 	}
 	return storeGlossaryMatches(tx, units, glossaries)
 }
@@ -330,9 +348,21 @@ func matchNotedGlossary(tx *Tx, cond string, args ...any) error {
 // records the list's checksum with the last. Two processes may both do
 // it (PostgreSQL): they write the same rows.
 func (db *DB) refreshGlossaryMatches(ctx context.Context) error {
+	// The clock before the reads: a write it has not counted yet is
+	// seen by the next glossaryMoved.
+	tag := db.clock.now()
 	// Read outside the writer: most runs find nothing to do.
 	query := func(q string, args ...any) (*sql.Rows, error) { return db.r.QueryContext(ctx, q, args...) }
 	current, stored, err := readGlossaryState(query)
+	if err != nil {
+		return err
+	}
+	rows, err := query(`SELECT t.id FROM translations t JOIN components c ON c.id = t.component_id
+		WHERE c.is_glossary != 0 AND t.is_source != 0`)
+	if err != nil {
+		return err
+	}
+	sources, err := scanIDs(rows)
 	if err != nil {
 		return err
 	}
@@ -352,7 +382,93 @@ func (db *DB) refreshGlossaryMatches(ctx context.Context) error {
 			return err
 		}
 	}
+	db.trigrams.glossary.ran(tag, sources, current)
 	return nil
+}
+
+// glossaryWatch is when the step last compared the term lists
+// (refreshGlossaryMatches), so that it compares them again only after a
+// write that may have moved one: the comparison reads every glossary's
+// terms (about 10 ms on the benchmark's corpus), and the step ran it
+// after every pause of the writes — under edits, every few tens of
+// milliseconds, for lists that edits of other translations never move.
+// The writer knows what a write touched (cache.go: the write clock): a
+// term list moves only by a write of a glossary's source translation's
+// units, which a narrow write (an edit) declares by touching that
+// translation's units (unitsDep, as every cache relies on), or by a
+// write that touches everything (an import, a component's settings, a
+// removal; another process's writes replayed). It is safe for
+// concurrent use.
+//
+// The lists it read serve the step's batches (matchNotedGlossary) while
+// none may have moved: a batch read every list of its units' projects
+// and built their matchers (a 3,000-term glossary: most of the step's
+// CPU after an edit; BenchmarkSparseEditsCPU). A write committed in the
+// same transaction as the batch, before it, is not on the clock yet:
+// the batch then matches against the lists before that write, and the
+// comparison after the pause, which that write's commit called for,
+// finds its project's checksum moved and matches the project again.
+// Other processes' writes (PostgreSQL) are on the clock before the
+// batch matches: the writer replays them as the batch begins
+// (beginBatch).
+type glossaryWatch struct {
+	mu      gosync.Mutex // guards the rest
+	done    bool         // a comparison has run since the start
+	tag     uint64       // the write clock before its reads
+	sources []int64      // the glossaries' source translations it found
+	read    map[int64]*projectGlossary
+}
+
+// ran records a comparison that read the lists read as of the write
+// clock's tag, and found the glossaries' source translations sources.
+func (w *glossaryWatch) ran(tag uint64, sources []int64, read map[int64]*projectGlossary) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.done && tag < w.tag {
+		return // a later comparison finished first
+	}
+	w.done, w.tag, w.sources, w.read = true, tag, sources, read
+}
+
+// moved says whether a term list may have moved since the last
+// comparison: none ran yet, or a write committed since touched
+// everything or a glossary's source translation's units (a stripe
+// shared with other units only costs a comparison). w.mu is held.
+func (w *glossaryWatch) moved(clock *writeClock) bool {
+	if !w.done || clock.changedSince(w.tag, 0) {
+		return true
+	}
+	for _, t := range w.sources {
+		if clock.changedSince(w.tag, unitsDep(t)) {
+			return true
+		}
+	}
+	return false
+}
+
+// glossaryMoved is moved, for the step.
+func (db *DB) glossaryMoved() bool {
+	w := &db.trigrams.glossary
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.moved(&db.clock)
+}
+
+// lists returns the last comparison's lists of projects when none may
+// have moved since (ok).
+func (w *glossaryWatch) lists(db *DB, projects []int64) (out map[int64]*projectGlossary, ok bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.moved(&db.clock) {
+		return nil, false
+	}
+	out = map[int64]*projectGlossary{}
+	for _, p := range projects {
+		if g := w.read[p]; g != nil {
+			out[p] = g
+		}
+	}
+	return out, true
 }
 
 // refreshProjectGlossary matches every unit of project again
@@ -393,7 +509,7 @@ func (db *DB) refreshProjectGlossary(ctx context.Context, project int64, sum str
 			if err != nil {
 				return err
 			}
-			if glossaries[project].sum != sum {
+			if g := glossaries[project]; (g == nil && sum != "") || (g != nil && g.sum != sum) {
 				moved = true
 			}
 			units, err := step(tx)
@@ -423,6 +539,18 @@ func (db *DB) refreshProjectGlossary(ctx context.Context, project int64, sum str
 	return nil
 }
 
+// verifyGlossaryMatches reads every unit with its source unit's id and
+// source. The units noted for the upkeep and the rows are read apart
+// (glossaryMatches): as EXISTS subqueries of this statement, PostgreSQL
+// planned them, with statistics taken while the tables were empty (a
+// fresh index, or the upkeep's rows before an import), as a scan of
+// glossary_matches per unit and a nested loop over every noted unit per
+// unit, quadratic once both are full (TestVerifyGlossaryPlan). Alone it
+// is joins on primary keys, each table read once.
+const verifyGlossaryMatches = `SELECT u.id, s.id, c.project_id, s.source, c.source_language
+	FROM units u JOIN units s ON s.id = COALESCE(u.source_unit_id, u.id)
+		JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id`
+
 // glossaryMatches checks has:glossary's rows (VerifyCounts): each unit
 // that is not noted for the upkeep, of a project whose rows were
 // matched against its current term list, has a row exactly when its
@@ -434,27 +562,50 @@ func (v *countVerifier) glossaryMatches(ctx context.Context, q queryer) error {
 	if err != nil {
 		return err
 	}
-	rows, err := query(`SELECT u.id, c.project_id, s.source, c.source_language,
-			EXISTS (SELECT 1 FROM glossary_matches gm WHERE gm.unit_id = u.id)
-		FROM units u JOIN units s ON s.id = COALESCE(u.source_unit_id, u.id)
-			JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
-		WHERE NOT EXISTS (SELECT 1 FROM unit_trigrams_pending p WHERE p.unit_id IN (u.id, s.id))`)
+	idSet := func(q string) (map[int64]bool, error) {
+		rows, err := query(q)
+		if err != nil {
+			return nil, err
+		}
+		ids, err := scanIDs(rows)
+		set := make(map[int64]bool, len(ids))
+		for _, id := range ids {
+			set[id] = true
+		}
+		return set, err
+	}
+	noted, err := idSet(`SELECT unit_id FROM unit_trigrams_pending`)
+	if err != nil {
+		return err
+	}
+	has, err := idSet(`SELECT unit_id FROM glossary_matches`)
+	if err != nil {
+		return err
+	}
+	rows, err := query(verifyGlossaryMatches)
 	if err != nil {
 		return err
 	}
 	var wrong []int64
 	for rows.Next() {
 		var s sourceText
-		var has bool
-		if err := rows.Scan(&s.id, &s.project, &s.source, &s.lang, &has); err != nil {
+		var sourceUnit int64
+		if err := rows.Scan(&s.id, &sourceUnit, &s.project, &s.source, &s.lang); err != nil {
 			rows.Close()
 			return err
 		}
-		g, ok := current[s.project]
-		if stored[s.project] != g.sum {
+		if noted[s.id] || noted[sourceUnit] {
 			continue
 		}
-		if want := ok && g.matcher.Any(index.SplitPlural(s.source), s.lang); want != has {
+		g, ok := current[s.project]
+		sum := ""
+		if ok {
+			sum = g.sum
+		}
+		if stored[s.project] != sum {
+			continue
+		}
+		if want := ok && g.matches(index.SplitPlural(s.source), s.lang); want != has[s.id] {
 			wrong = append(wrong, s.id)
 		}
 	}

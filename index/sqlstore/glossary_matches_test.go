@@ -4,10 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/internal/testengine"
@@ -279,4 +281,155 @@ func analyzedConn(t *testing.T, db *DB) *sql.Conn {
 		t.Fatal(err)
 	}
 	return conn
+}
+
+// TestGlossaryRematchThrottled: the step compares the term lists again
+// only after a write that may have moved one (glossaryMoved): an edit of
+// another translation does not, a term added by a narrow write (AddUnit
+// to the glossary's source translation) and a write that touches
+// everything do; and the step, on its own (no IndexTrigrams), matches
+// the added term.
+func TestGlossaryRematchThrottled(t *testing.T) {
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	_, gl := f.importComponent(t, "glossary", func(c *index.Component) { c.IsGlossary = true }, map[string][][3]string{
+		"en": {{"a", "number 2", "number 2"}},
+	})
+	if got := f.glossaryKeys(t, "has:glossary"); got != "k2" {
+		t.Fatalf("has:glossary: %q, want k2", got)
+	}
+	if f.db.glossaryMoved() {
+		t.Error("moved right after a comparison")
+	}
+	f.setTarget(t, "de", 1, "Wort eins")
+	if unitsDep(f.tr["de"]) != unitsDep(gl["en"]) && f.db.glossaryMoved() {
+		t.Error("moved after an edit of another translation")
+	}
+	if _, err := f.db.AddUnit(ctx, gl["en"], f.user, func(index.Translation) (index.NewUnit, error) {
+		return index.NewUnit{Context: "b", Source: []string{"number 4"}, Target: []string{"number 4"},
+			State: index.StateReadOnly}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !f.db.glossaryMoved() {
+		t.Error("not moved after a term was added")
+	}
+	// The step runs once the writes pause (trigramQuiet), notes first.
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		keys := strings.Join(f.searchAll(t, "component:app language:de has:glossary"), " ")
+		if keys == "de/k2 de/k4" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the step did not match the added term: %q", keys)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	checkAllCounts(t, f.db)
+	// A write that touches everything.
+	if err := f.db.write(ctx, func(*Tx) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if !f.db.glossaryMoved() {
+		t.Error("not moved after a write that touches everything")
+	}
+}
+
+// TestVerifyGlossaryPlan: on PostgreSQL VerifyCounts' read of the units
+// for has:glossary's rows (verifyGlossaryMatches) reads each table once,
+// even with statistics taken while the upkeep's tables were empty: no
+// subplan, no filter run per row (its EXISTS subqueries were planned as
+// a scan of glossary_matches per unit and a loop over every noted unit
+// per unit).
+func TestVerifyGlossaryPlan(t *testing.T) {
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("a PostgreSQL plan")
+	}
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	if _, err := f.db.IndexTrigrams(ctx); err != nil {
+		t.Fatal(err)
+	}
+	conn := analyzedConn(t, f.db)
+	if _, err := conn.ExecContext(ctx, `ANALYZE unit_trigrams_pending, glossary_matches, translations, components`); err != nil {
+		t.Fatal(err)
+	}
+	q, _ := PostgresSQL(verifyGlossaryMatches, nil)
+	rows, err := conn.QueryContext(ctx, `EXPLAIN (COSTS OFF) `+q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// components × translations may loop: a few rows each.
+	plan := planText(t, rows)
+	bad := strings.Contains(plan, "SubPlan") || strings.Contains(plan, "unit_trigrams_pending") ||
+		strings.Contains(plan, "glossary_matches")
+	for _, line := range strings.Split(plan, "\n") {
+		if strings.Contains(line, "Filter") && (strings.Contains(line, "u.") || strings.Contains(line, "s.")) {
+			bad = true
+		}
+	}
+	if bad {
+		t.Errorf("the plan runs a subplan, or a filter per unit:\n%s", plan)
+	}
+}
+
+// TestRelinkNotesGlossary: a re-import that links a translation's unit
+// to a source unit that already existed, unchanged (the unit had none:
+// a bilingual file's string the template lacked when it was read, or a
+// file that did not parse while the template gained it), notes the unit
+// for the step, which matches it against its new source unit's source:
+// VerifyCounts finds no stale row.
+func TestRelinkNotesGlossary(t *testing.T) {
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	f.importComponent(t, "glossary", func(c *index.Component) { c.IsGlossary = true }, map[string][][3]string{
+		"en": {{"a", "number 2", "number 2"}},
+	})
+	imp := func(lang string, src map[string]string) {
+		t.Helper()
+		in := index.TranslationImport{ComponentID: f.comp.ID, LanguageCode: lang, Filename: lang + ".json",
+			Revision: "r" + fmt.Sprint(len(src)), Monolingual: true, IsSource: lang == "en", IsTemplate: lang == "en",
+			SourceTranslationID: f.tr["en"]}
+		for _, k := range slices.Sorted(maps.Keys(src)) {
+			in.Units = append(in.Units, index.ImportUnit{Context: k, Source: []string{src[k]},
+				Target: []string{src[k]}, State: index.StateTranslated})
+		}
+		if _, err := f.db.ImportTranslation(ctx, in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	step := func(when string) {
+		t.Helper()
+		if _, err := f.db.IndexTrigrams(ctx); err != nil {
+			t.Fatal(err)
+		}
+		problems, err := f.db.VerifyCounts(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range problems {
+			t.Errorf("%s: %s", when, p)
+		}
+	}
+	en := map[string]string{}
+	for i := range 10 {
+		en[fmt.Sprintf("k%d", i)] = fmt.Sprintf("Word number %d", i)
+	}
+	// German holds x, which the template lacks: matched on its own text.
+	de := maps.Clone(en)
+	de["x"] = "Other text"
+	imp("de", de)
+	step("German's own x")
+	// The template gains x, whose source holds the term; German is not
+	// read again yet.
+	en["x"] = "See number 2 here"
+	imp("en", en)
+	step("the template's x")
+	// German read again, unchanged: x is linked to the template's x.
+	imp("de", de)
+	step("German read again")
+	if got := f.glossaryKeys(t, "has:glossary"); got != "k2 x" {
+		t.Errorf("has:glossary: %q, want k2 x", got)
+	}
 }

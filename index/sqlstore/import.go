@@ -362,6 +362,9 @@ func reconcileUnits(tx *Tx, imp index.TranslationImport, ids scopeIDs,
 			if _, err := relink.Exec(nullID(sourceUnitID), ex.id); err != nil {
 				return err
 			}
+			if err := noteRelinked(tx, ex.id); err != nil {
+				return err
+			}
 		}
 		state, previous := in.State, ex.previousSource
 		upstream := ""

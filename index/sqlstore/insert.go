@@ -219,6 +219,23 @@ func noteTranslationUnits(tx *Tx, translationID int64) error {
 		SELECT id, 0 FROM units WHERE translation_id = ? ON CONFLICT DO NOTHING`, translationID)
 }
 
+// noteRelinked notes a unit whose source unit a re-import changed, its
+// text unchanged: has:glossary matches a unit on its source unit's
+// source (glossary_matches.go), and the step that indexes the note
+// matches it again. The source unit may be one no write changed (a
+// bilingual file's string the template lacked when the file was read):
+// neither it nor its translation units would be noted otherwise
+// (TestRelinkNotesGlossary). On SQLite the note keeps the key's row
+// (indexed 2, migration 0065); an earlier note of the id stands.
+func noteRelinked(tx *Tx, id int64) error {
+	indexed := 2
+	if tx.db.dialect.name == "postgres" {
+		indexed = 1 // a unit's key is in its one row there (migration 0062)
+	}
+	return tx.execLater(`INSERT INTO unit_trigrams_pending (unit_id, indexed) VALUES (?, ?)
+		ON CONFLICT (unit_id) DO NOTHING`, id, indexed)
+}
+
 // unitBucket is a list_counts row of a translation's units: 'ut' (or
 // 'mu' with memory), translationID, bucket.
 type unitBucket struct {

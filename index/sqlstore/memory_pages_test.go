@@ -87,23 +87,23 @@ func checkMemoryLists(t *testing.T, db *DB, other int64, more bool) {
 // checkMemorySources holds FindMemory's source substrings to plain scans.
 func checkMemorySources(t *testing.T, db *DB, other int64, more bool) {
 	t.Helper()
-	checkPages(t, "a source substring", memoryIDs(t, db, "lower(m.source) LIKE '%s 1%'", "lower(u.source) LIKE '%s 1%'"),
+	checkPagesSpread(t, "a source substring", memoryIDs(t, db, "lower(m.source) LIKE '%s 1%'", "lower(u.source) LIKE '%s 1%'"),
 		memoryPage(db, index.MemoryFilter{Source: "S 1"}))
 	if !more {
 		return
 	}
-	checkPages(t, "a source substring in German",
+	checkPagesSpread(t, "a source substring in German",
 		memoryIDs(t, db, "lower(m.source) LIKE '%s 2%' AND m.target_language = 'de'",
 			"lower(u.source) LIKE '%s 2%' AND t.language_code = 'de'"),
 		memoryPage(db, index.MemoryFilter{Source: "s 2", TargetLanguage: "de"}))
-	checkPages(t, "a source substring of a project",
+	checkPagesSpread(t, "a source substring of a project",
 		memoryIDs(t, db, "lower(m.source) LIKE '%s 1%' AND m.project_id = "+itoa(other),
 			"lower(u.source) LIKE '%s 1%' AND c.project_id = ?", other),
 		memoryPage(db, index.MemoryFilter{Source: "s 1", ProjectID: other}))
-	checkPages(t, "a two-character source substring (no trigram)",
+	checkPagesSpread(t, "a two-character source substring (no trigram)",
 		memoryIDs(t, db, "lower(m.source) LIKE '%17%'", "lower(u.source) LIKE '%17%'"),
 		memoryPage(db, index.MemoryFilter{Source: "17"}))
-	checkPages(t, "a source substring with LIKE's wildcards", memoryIDs(t, db, "1 = 0", "1 = 0"),
+	checkPagesSpread(t, "a source substring with LIKE's wildcards", memoryIDs(t, db, "1 = 0", "1 = 0"),
 		memoryPage(db, index.MemoryFilter{Source: "1_%"}))
 }
 

@@ -82,6 +82,8 @@ type trigramIndexer struct {
 	// bulkUntil (Unix nanoseconds) is when the last bulk writer's
 	// mark runs out (bulkWriting).
 	bulkUntil atomic.Int64
+	// glossary is when has:glossary's term lists were last compared.
+	glossary glossaryWatch
 }
 
 // bulkWriting tells the step that a bulk writer is at work: an
@@ -143,7 +145,7 @@ func (db *DB) startTrigramIndexer() {
 			var err error
 			if !t.held && (quiet || !bulk) {
 				err = db.indexTrigrams(context.Background(), run)
-				if err == nil && quiet {
+				if err == nil && quiet && db.glossaryMoved() {
 					// has:glossary's term lists (glossary_matches.go).
 					err = db.refreshGlossaryMatches(context.Background())
 				}
