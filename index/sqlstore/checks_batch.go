@@ -230,6 +230,15 @@ func (s *checkSettler) rechecks() (bool, error) {
 		}
 	}
 	for _, tid := range slices.Sorted(maps.Keys(s.marks.left)) {
+		// A translation the write removed has no scope left: looked up
+		// as before (it finds nothing).
+		if sc, err := tx.checkScope(tid); err == nil && (sc.glossary || sc.isSource || sc.plural1) {
+			// reused runs on none of its units (context), the only
+			// check that reads the targets of other units: none need
+			// settling again for a target left (a lookup less for half
+			// an editor's saves in such a translation; issue 26).
+			continue
+		}
 		targets := slices.Compact(slices.Sorted(slices.Values(s.marks.left[tid])))
 		err := tx.unitsByTarget(tid, targets, func(id int64, _, _ string) error {
 			if len(s.follow) < 2*maxInList {
