@@ -559,6 +559,11 @@ func (s *checkSettler) runAll(units []checkedUnit) ([][]string, error) {
 // must too.
 func runChecks(n int, check func(i int)) error {
 	workers := min(runtime.GOMAXPROCS(0), n/parallelChecks+1)
+	if workers == 1 {
+		// An edit's few units: no goroutine to start and wait for on
+		// every write (issue 26: the PATCH's cost).
+		return checkInline(n, check)
+	}
 	var (
 		wg       sync.WaitGroup
 		panicked atomic.Value
@@ -578,6 +583,20 @@ func runChecks(n int, check func(i int)) error {
 	wg.Wait()
 	if v := panicked.Load(); v != nil {
 		return fmt.Errorf("sqlstore: a quality check panicked: %s", v)
+	}
+	return nil
+}
+
+// checkInline is runChecks on the calling goroutine, recovering from a
+// check's panic as the workers do.
+func checkInline(n int, check func(i int)) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = fmt.Errorf("sqlstore: a quality check panicked: %v\n%s", v, debug.Stack())
+		}
+	}()
+	for i := range n {
+		check(i)
 	}
 	return nil
 }

@@ -153,10 +153,11 @@ func (q flushingQueryer) QueryRowContext(ctx context.Context, query string, args
 // what the edit reads next (pipeline.go): the author's name for the
 // statistics (authorName), the source unit's extra flags and the unit's
 // check rows for its settling (sourceExtraFlags, checkSettler.existing).
-// A unit edit read these one round trip each.
+// A unit edit read these one round trip each. On SQLite the same in one
+// statement (readUnitForEditSQLite).
 func readUnitForEdit(tx *Tx, id, authorID int64) (index.Unit, index.Translation, error) {
 	if tx.conn == nil {
-		return findUnitAndTranslation(tx, id)
+		return readUnitForEditSQLite(tx, id, authorID)
 	}
 	if authorID != 0 && tx.author.id != authorID {
 		tx.author.id = 0
