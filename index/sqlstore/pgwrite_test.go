@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/internal/testengine"
@@ -74,4 +75,73 @@ func TestFewTargetsPlan(t *testing.T) {
 			t.Errorf("%q: unitsByTarget found %v (%v), the array's statement %v", targets, few, err, all)
 		}
 	}
+}
+
+// TestPipelinedWriteFailsLate: on PostgreSQL a write's statements in a
+// batch are sent with the next write's first read (Pipelined savepoints,
+// runBatch), so one that fails is found after its write ended: the
+// batch runs again with its writes apart, the failing write answers its
+// error and keeps nothing, the writes around it keep theirs, and the
+// counts equal a recount. On SQLite the statement fails at once.
+func TestPipelinedWriteFailsLate(t *testing.T) {
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	release := make(chan struct{})
+	held := make(chan error, 1)
+	go func() {
+		held <- f.db.write(ctx, func(*Tx) error {
+			<-release
+			return nil
+		})
+	}()
+	time.Sleep(50 * time.Millisecond) // the writer runs the holding write
+	bad := f.unit(t, "de", 3).ID
+	type outcome struct {
+		i   int
+		err error
+	}
+	done := make(chan outcome, 8)
+	for i := range 7 {
+		go func() {
+			if i == 3 {
+				// A statement whose answer the write does not wait for,
+				// which fails (a target is never NULL).
+				done <- outcome{i, f.db.writeNarrow(ctx, func(tx *Tx) error {
+					tx.touch(unitsDep(f.tr["de"]))
+					return tx.execLater(`UPDATE units SET target = NULL WHERE id = ?`, bad)
+				})}
+				return
+			}
+			_, err := f.db.UpdateUnit(ctx, f.unit(t, "de", i).ID, f.user, setTarget(fmt.Sprintf("late %d", i)))
+			done <- outcome{i, err}
+		}()
+		time.Sleep(20 * time.Millisecond) // queued in order
+	}
+	apart := f.db.runsApart.Load()
+	commits := f.db.commits.Load()
+	close(release)
+	if err := <-held; err != nil {
+		t.Fatal(err)
+	}
+	for range 7 {
+		o := <-done
+		if (o.i == 3) != (o.err != nil) {
+			t.Errorf("write %d: %v", o.i, o.err)
+		}
+	}
+	for i := range 7 {
+		u := f.unit(t, "de", i)
+		if want := fmt.Sprintf("late %d", i); i != 3 && u.Target[0] != want {
+			t.Errorf("unit %d reads %q, want %q", i, u.Target, want)
+		}
+	}
+	if testengine.Engine() == testengine.Postgres {
+		if n := f.db.commits.Load() - commits; n != 1 {
+			t.Errorf("the writes ran in %d batches, want 1", n)
+		}
+		if f.db.runsApart.Load() == apart {
+			t.Error("the batch did not run again apart")
+		}
+	}
+	checkStoredStats(t, f.db)
 }

@@ -30,7 +30,13 @@ type Tx struct {
 	conn     *sql.Conn
 	later    []laterStmt
 	laterErr error
-	now      time.Time
+	// mark is where the current write's own statements begin in later,
+	// when its savepoint waits in later too (pipelinedSavepoints): an
+	// error before it is an earlier write's, or the batch's, and
+	// earlierFailed records one.
+	mark          int
+	earlierFailed bool
+	now           time.Time
 	// w holds the statements prepared on the writer's connection, which
 	// every write transaction runs on: a statement compiled once serves
 	// every later transaction (SQLite compiles the triggers a statement

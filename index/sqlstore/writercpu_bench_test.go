@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"fmt"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -89,6 +90,11 @@ func BenchmarkWriterCPU(b *testing.B) {
 		wg.Wait()
 	})
 	took := time.Since(start)
+	if os.Getenv("PGW_LOG") != "" {
+		for _, l := range log[:min(len(log), 120)] {
+			fmt.Println(l[:min(len(l), 100)])
+		}
+	}
 	b.StopTimer()
 	server1, err := backendCPU(pid)
 	if err != nil {
@@ -133,7 +139,7 @@ func (s pgStatementStats) reset() {
 	}
 }
 
-// report logs the 25 statements that took the most of the server's
+// report logs the 30 statements that took the most of the server's
 // time (planning and execution) since reset, per edit of n; a trigger's
 // statements count in its own line and again in the statement that
 // fired it.
@@ -141,16 +147,25 @@ func (s pgStatementStats) report(tb testing.TB, n int) {
 	if !s.ok {
 		return
 	}
-	rows, err := s.db.rdb.Query(`SELECT calls, total_plan_time, total_exec_time, plans, query
+	var total float64
+	if err := s.db.rdb.QueryRow(`SELECT coalesce(sum(total_plan_time + total_exec_time), 0)
+		FROM ` + s.schema + `.pg_stat_statements WHERE toplevel AND dbid = (SELECT oid FROM pg_database WHERE datname = current_database())`).
+		Scan(&total); err != nil {
+		tb.Log(err)
+		return
+	}
+	rows, err := s.db.rdb.Query(`SELECT calls, total_plan_time, total_exec_time, plans,
+		CASE WHEN toplevel THEN '' ELSE '  (in) ' END || query
 		FROM ` + s.schema + `.pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
-		ORDER BY total_plan_time + total_exec_time DESC LIMIT 25`)
+		ORDER BY total_plan_time + total_exec_time DESC LIMIT 30`)
 	if err != nil {
 		tb.Log(err)
 		return
 	}
 	defer rows.Close()
 	var out strings.Builder
-	fmt.Fprintf(&out, "pg_stat_statements per edit (%d edits): calls, plans, plan µs, exec µs, statement\n", n)
+	fmt.Fprintf(&out, "pg_stat_statements per edit (%d edits): %.1f µs planning and running the top-level statements; "+
+		"calls, plans, plan µs, exec µs, statement ((in): run inside another)\n", n, total*1000/float64(n))
 	for rows.Next() {
 		var calls, plans int64
 		var plan, exec float64
