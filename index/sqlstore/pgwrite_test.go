@@ -145,3 +145,50 @@ func TestPipelinedWriteFailsLate(t *testing.T) {
 	}
 	checkStoredStats(t, f.db)
 }
+
+// TestChangesFollowDeletedParents: a change goes with its project or
+// component and outlives its user and author (who are then none), on
+// both engines: PostgreSQL keeps this with triggers since its foreign
+// keys of changes to them went (migration 0086).
+func TestChangesFollowDeletedParents(t *testing.T) {
+	ctx := context.Background()
+	e := mustCrudEnv(t)
+	count := func(where string, args ...any) int {
+		t.Helper()
+		var n int
+		if err := e.db.r.QueryRowContext(ctx, `SELECT count(*) FROM changes WHERE `+where, args...).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	byAdmin := count(`user_id = ? OR author_id = ?`, e.admin.ID, e.admin.ID)
+	all := count(`1 = 1`)
+	if byAdmin == 0 {
+		t.Fatal("no change by the admin to keep")
+	}
+	if err := e.db.write(ctx, func(tx *Tx) error {
+		_, err := tx.Exec(`DELETE FROM users WHERE id = ?`, e.admin.ID)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(`user_id = ? OR author_id = ?`, e.admin.ID, e.admin.ID); n != 0 || count(`1 = 1`) != all {
+		t.Errorf("after the user's removal %d changes name them, %d of %d changes kept", n, count(`1 = 1`), all)
+	}
+	if _, err := e.db.DeleteComponent(ctx, e.c.ID, index.Actor{}); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(`component_id = ?`, e.c.ID); n != 0 {
+		t.Errorf("%d changes of the deleted component kept", n)
+	}
+	if count(`project_id = ?`, e.p.ID) == 0 {
+		t.Fatal("no change of the project left to remove with it")
+	}
+	if _, err := e.db.DeleteProject(ctx, e.p.ID); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(`project_id = ?`, e.p.ID); n != 0 {
+		t.Errorf("%d changes of the deleted project kept", n)
+	}
+	checkStoredStats(t, e.db)
+}
