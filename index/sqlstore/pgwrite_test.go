@@ -192,3 +192,72 @@ func TestChangesFollowDeletedParents(t *testing.T) {
 	}
 	checkStoredStats(t, e.db)
 }
+
+// TestBatchRoundTrips counts the writer's round trips for a batch of
+// edits on PostgreSQL: each edit's savepoint and statements travel with
+// the next edit's reads (Pipelined savepoints, runBatch), so an edit
+// costs its reads and its same-target lookup, two round trips, and the
+// batch four more (BEGIN, its locks, its closing statements, COMMIT);
+// before, each edit's savepoint and statements were one each more.
+func TestBatchRoundTrips(t *testing.T) {
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("round trips are PostgreSQL's")
+	}
+	db, rt, f := roundTripFixture(t)
+	ctx := context.Background()
+	for i := range 3 { // warm: the author's contributor row, the statements
+		if _, err := db.UpdateUnit(ctx, f.unit(t, "de", i).ID, f.user, setTarget(fmt.Sprintf("warm %d", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const edits = 8
+	ids := make([]int64, edits)
+	for i := range ids {
+		ids[i] = f.unit(t, "de", i).ID
+	}
+	commits := db.commits.Load()
+	release := make(chan struct{})
+	log := rt.during(func() {
+		held := make(chan error, 1)
+		// Narrow, so that the caches (the author's contributor row)
+		// stay as the edits left them.
+		go func() { held <- db.writeNarrow(ctx, func(*Tx) error { <-release; return nil }) }()
+		time.Sleep(50 * time.Millisecond) // the writer runs the holding write
+		errs := make(chan error, edits)
+		for i, id := range ids {
+			go func() {
+				_, err := db.UpdateUnit(ctx, id, f.user, setTarget(fmt.Sprintf("batched %d", i)))
+				errs <- err
+			}()
+		}
+		time.Sleep(100 * time.Millisecond) // all queued
+		close(release)
+		if err := <-held; err != nil {
+			t.Error(err)
+		}
+		for range edits {
+			if err := <-errs; err != nil {
+				t.Error(err)
+			}
+		}
+	})
+	if n := db.commits.Load() - commits; n != 2 {
+		t.Fatalf("the edits ran in %d batches after the holding one, want 1", n-1)
+	}
+	// The holding write's transaction comes first.
+	if i := slices.Index(log, "commit"); i >= 0 {
+		log = log[i+1:]
+	}
+	n := countRoundTrips(log)
+	t.Logf("%d edits in one batch: %d round trips:\n%s", edits, n, strings.Join(log, "\n"))
+	if max := 2*edits + 4; n > max {
+		t.Errorf("%d edits in a batch took %d round trips, want at most %d", edits, n, max)
+	}
+	for i, id := range ids {
+		u, err := db.FindUnitByID(ctx, id)
+		if err != nil || u.Target[0] != fmt.Sprintf("batched %d", i) {
+			t.Errorf("unit %d reads %q, %v", i, u.Target, err)
+		}
+	}
+	checkStoredStats(t, db)
+}
