@@ -3,13 +3,11 @@ package sqlstore
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/internal/testengine"
 )
 
@@ -33,29 +31,10 @@ func BenchmarkWriterCPU(b *testing.B) {
 	}
 	ctx := context.Background()
 	rt := &roundTrips{}
-	db, err := openFreshWith(b, Options{roundTrip: rt.record})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
-	p, _, err := db.SaveProject(ctx, index.Project{Name: "Bench", Slug: "bench"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	e := &editBench{db: db, project: p, comp: mustTestComponent(b, db, p.ID, "c")}
+	e := newEditBenchWith(b, Options{roundTrip: rt.record})
+	db := e.db
 	e.load(b)
-	var pid int
-	if err := db.write(ctx, func(tx *Tx) error {
-		return tx.QueryRow(`SELECT pg_backend_pid()`).Scan(&pid)
-	}); err != nil {
-		b.Fatal(err)
-	}
-	if _, err := backendCPU(pid); err != nil {
-		b.Skip("the server's backend is not readable here: ", err)
-	}
-	for range 50 { // warm: statements prepared, caches, the author known
-		e.edit(b)
-	}
+	pid := e.warmBackend(b)
 	// The trigram index's step indexes what the warm-up noted, then
 	// waits for the next write; it runs on the writer's backend too, as
 	// it does in service.
@@ -90,11 +69,6 @@ func BenchmarkWriterCPU(b *testing.B) {
 		wg.Wait()
 	})
 	took := time.Since(start)
-	if os.Getenv("PGW_LOG") != "" {
-		for _, l := range log[:min(len(log), 120)] {
-			fmt.Println(l[:min(len(l), 100)])
-		}
-	}
 	b.StopTimer()
 	server1, err := backendCPU(pid)
 	if err != nil {
