@@ -35,6 +35,7 @@ func insertChange(tx *Tx, c index.Change) error {
 	// project this is one map lookup, and the change's INSERT waits for
 	// the write's next statement (pipeline.go).
 	hooks := tx.hookSet().match(&c)
+	tx.countActivity(&c)
 	if len(hooks) == 0 {
 		if err := insert.execLater(changeValues(nil, &c, ts)...); err != nil {
 			return err
@@ -95,6 +96,7 @@ func insertChanges(tx *Tx, cs []index.Change) error {
 			return err
 		}
 		for _, c := range cs[:n] {
+			tx.countActivity(&c)
 			if err := changeInserted(tx, c); err != nil {
 				return err
 			}

@@ -28,18 +28,7 @@ func BenchmarkEditCPU(b *testing.B) {
 	}
 	e := newEditBench(b)
 	e.load(b)
-	var pid int
-	if err := e.db.write(context.Background(), func(tx *Tx) error {
-		return tx.QueryRow(`SELECT pg_backend_pid()`).Scan(&pid)
-	}); err != nil {
-		b.Fatal(err)
-	}
-	if _, err := backendCPU(pid); err != nil {
-		b.Skip("the server's backend is not readable here: ", err)
-	}
-	for range 50 { // warm: statements prepared, caches, the author known
-		e.edit(b)
-	}
+	pid := e.warmBackend(b)
 	b.ResetTimer()
 	server0, _ := backendCPU(pid)
 	self0 := selfCPU()
@@ -54,6 +43,25 @@ func BenchmarkEditCPU(b *testing.B) {
 	n := float64(b.N)
 	b.ReportMetric(float64((selfCPU()-self0).Microseconds())/n, "tolk-cpu-µs/edit")
 	b.ReportMetric(float64((server1-server0).Microseconds())/n, "server-cpu-µs/edit")
+}
+
+// warmBackend makes 50 edits (statements prepared, caches, the author
+// known) and returns the pid of the writer's server backend, skipping b
+// when its CPU is not readable here.
+func (e *editBench) warmBackend(b *testing.B) int {
+	var pid int
+	if err := e.db.write(context.Background(), func(tx *Tx) error {
+		return tx.QueryRow(`SELECT pg_backend_pid()`).Scan(&pid)
+	}); err != nil {
+		b.Fatal(err)
+	}
+	if _, err := backendCPU(pid); err != nil {
+		b.Skip("the server's backend is not readable here: ", err)
+	}
+	for range 50 {
+		e.edit(b)
+	}
+	return pid
 }
 
 // backendCPU is the user and system CPU time of process pid so far.

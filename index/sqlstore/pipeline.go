@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/tolk-project/tolk/index"
 )
@@ -88,17 +89,42 @@ func (tx *Tx) flush() error {
 	}
 	b := &pgx.Batch{QueuedQueries: make([]*pgx.QueuedQuery, 0, len(tx.later))}
 	d := tx.w.d
-	for _, s := range tx.later {
+	// done counts the statements answered, so that an error is known
+	// to be the current write's or an earlier one's (mark): statements
+	// run in order, and those after an error are not run.
+	done := 0
+	for i, s := range tx.later {
 		q := b.Queue(d.rebind(s.query), d.args(s.args)...)
 		switch {
 		case s.scan != nil:
-			q.QueryRow(s.scan)
+			scan := s.scan
+			q.QueryRow(func(r pgx.Row) error {
+				err := scan(r)
+				if err == nil {
+					done = i + 1
+				}
+				return err
+			})
 		case s.rows != nil:
-			q.Query(s.rows)
+			read := s.rows
+			q.Query(func(r pgx.Rows) error {
+				err := read(r)
+				if err == nil {
+					done = i + 1
+				}
+				return err
+			})
+		default:
+			q.Exec(func(pgconn.CommandTag) error {
+				done = i + 1
+				return nil
+			})
 		}
 	}
 	clear(tx.later)
 	tx.later = tx.later[:0]
+	mark := tx.mark
+	tx.mark = 0
 	err := tx.conn.Raw(func(dc any) error {
 		c, ok := dc.(*stdlib.Conn)
 		if !ok {
@@ -106,6 +132,9 @@ func (tx *Tx) flush() error {
 		}
 		return c.Conn().SendBatch(runCtx, b).Close()
 	})
+	if err != nil && done < mark {
+		tx.earlierFailed = true
+	}
 	if err != nil && tx.laterErr == nil {
 		tx.laterErr = err
 	}

@@ -30,7 +30,13 @@ type Tx struct {
 	conn     *sql.Conn
 	later    []laterStmt
 	laterErr error
-	now      time.Time
+	// mark is where the current write's own statements begin in later,
+	// when its savepoint waits in later too (pipelinedSavepoints): an
+	// error before it is an earlier write's, or the batch's, and
+	// earlierFailed records one.
+	mark          int
+	earlierFailed bool
+	now           time.Time
 	// w holds the statements prepared on the writer's connection, which
 	// every write transaction runs on: a statement compiled once serves
 	// every later transaction (SQLite compiles the triggers a statement
@@ -74,6 +80,9 @@ type Tx struct {
 	// deferCounts: the batch holds the write lock shared, and the lists'
 	// counts wait aside for foldListCounts (writers.go).
 	deferCounts bool
+	// activity are the current write's user_activity sums, batchActivity
+	// its batch's finished writes' (activity.go).
+	activity, batchActivity map[activityKey]int64
 	// contributed are the contributors rows the current write made sure
 	// of, batchContributed the batch's finished writes', which the
 	// process knows of once the batch commits (knownContributor).
@@ -135,6 +144,7 @@ func (tx *Tx) startWrite(narrow bool) {
 	tx.touched = touchSet{deps: tx.touched.deps[:0]}
 	tx.narrowed, tx.widened = narrow, false
 	tx.contributed = tx.contributed[:0]
+	clear(tx.activity)
 	tx.writeHooks = nil
 	if tx.writeOwed == nil {
 		tx.writeOwed, tx.owed = map[scopeKey]*owedStats{}, map[scopeKey]*owedStats{}
@@ -171,6 +181,7 @@ func (tx *Tx) endWrite(batch *touchSet) {
 		tx.batchHooks = tx.writeHooks
 	}
 	tx.batchContributed = append(tx.batchContributed, tx.contributed...)
+	tx.keepActivity()
 }
 
 // txStmt is a statement prepared for a write transaction. Like the

@@ -22,8 +22,15 @@ type editBench struct {
 
 func newEditBench(b *testing.B) *editBench {
 	b.Helper()
+	return newEditBenchWith(b, Options{})
+}
+
+// newEditBenchWith is newEditBench on an index opened with o's settings
+// (openFreshWith).
+func newEditBenchWith(b *testing.B, o Options) *editBench {
+	b.Helper()
 	ctx := context.Background()
-	db, err := openFresh(b)
+	db, err := openFreshWith(b, o)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -58,6 +58,10 @@ type panicError struct {
 
 func (p *panicError) Error() string { return fmt.Sprintf("write panicked: %v", p.value) }
 
+// errRunApart says a batch must run again with each write's
+// statements sent before its savepoint ends (see runBatch).
+var errRunApart = errors.New("sqlstore: a batch's pipelined write failed")
+
 // errClosed answers writes that arrive after Close.
 var errClosed = errors.New("sqlstore: index closed")
 
@@ -145,7 +149,11 @@ func (db *DB) commitBatch(batch []*writeRequest) {
 		return
 	}
 	db.commits.Add(1)
-	results, touched, err := db.runBatch(live)
+	results, touched, err := db.runBatch(live, false)
+	if errors.Is(err, errRunApart) {
+		db.runsApart.Add(1)
+		results, touched, err = db.runBatch(live, true)
+	}
 	// Whatever the outcome, cached answers may no longer hold.
 	db.clock.advance(touched)
 	for _, r := range live {
@@ -180,8 +188,21 @@ func (db *DB) commitBatch(batch []*writeRequest) {
 // savepoint when there are several, and commits. It returns each write's
 // own outcome and what the batch touched; err, when not nil, is the
 // outcome of every write (the transaction could not begin or commit, or
-// a savepoint could not be undone, so nothing was kept).
-func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet, err error) {
+// a savepoint could not be undone, so nothing was kept), or errRunApart.
+//
+// Pipelined savepoints: on PostgreSQL each write's savepoint and the
+// release of the one before are queued (pipeline.go), not sent, and a
+// write's statements wait for the next write's first read, so that a
+// unit edit in a batch costs one round trip (its reads, sent with the
+// write before it's statements and its own savepoint) instead of three
+// (its savepoint, its reads, its statements). A write's own error is
+// undone as before; an error among the statements an earlier write
+// queued, found only after that write ended, answers errRunApart: the
+// transaction is rolled back and the batch runs again with apart set,
+// each write's statements sent before its savepoint ends, so that the
+// error is that write's alone. (No statement of an edit fails but for a
+// bug or a lost lock; a write's own failing decision is no such error.)
+func (db *DB) runBatch(live []*writeRequest, apart bool) (results []error, touched touchSet, err error) {
 	touched.everything = true // until the commit says otherwise
 	var conn *sql.Conn
 	if db.dialect.shared {
@@ -210,6 +231,7 @@ func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet,
 		tx.now = t
 	}
 	shared := len(live) > 1
+	pipelined := shared && conn != nil && !apart
 	results = make([]error, len(live))
 	var batchTouched touchSet
 	// held: the previous write's savepoint is still open, to be released
@@ -221,7 +243,16 @@ func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet,
 				return nil, touched, err
 			}
 		}
-		if shared {
+		if pipelined {
+			// See Pipelined savepoints: the write before's statements,
+			// the batch's statistics (flushStats) and these go with
+			// this write's first statement that needs an answer.
+			if held {
+				tx.execLater(`RELEASE write`)
+			}
+			tx.execLater(`SAVEPOINT write`)
+			tx.mark = len(tx.later)
+		} else if shared {
 			// What the batch queued so far (flushStats) precedes the
 			// savepoint: a rollback to it must not undo them.
 			if err := tx.flush(); err != nil {
@@ -237,20 +268,36 @@ func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet,
 		}
 		tx.startWrite(r.narrow)
 		results[i] = runWrite(tx, r.fn)
-		if results[i] == nil && shared {
+		if tx.earlierFailed {
+			return nil, touched, errRunApart
+		}
+		if results[i] == nil && shared && !pipelined {
 			// Each write's statements are sent before its savepoint
 			// ends, so that an error among them is its own. A batch of
 			// one sends them with the batch's closing statements.
 			results[i] = formatError(tx.flush())
 		}
-		if results[i] != nil {
+		if pipelined {
+			if results[i] != nil && tx.mark > 0 {
+				// Nothing of the write was sent: its statements are
+				// dropped, its savepoint (queued) stays.
+				clear(tx.later[tx.mark:])
+				tx.later, tx.laterErr = tx.later[:tx.mark], nil
+			} else if results[i] != nil {
+				tx.dropLater()
+				if _, err := tx.sqlTx.ExecContext(runCtx, `ROLLBACK TO write`); err != nil {
+					return nil, touched, fmt.Errorf("undo a failed write in a batch: %w", formatError(err))
+				}
+			}
+			held = true
+		} else if results[i] != nil {
 			tx.dropLater()
 		}
 		if results[i] != nil && !shared {
 			// The deferred rollback undoes it: nothing changed.
 			return results, touchSet{}, nil
 		}
-		if shared {
+		if shared && !pipelined {
 			if results[i] != nil {
 				if _, err := tx.sqlTx.ExecContext(runCtx, `ROLLBACK TO write`); err != nil {
 					return nil, touched, fmt.Errorf("undo a failed write in a batch: %w", formatError(err))
@@ -267,6 +314,10 @@ func (db *DB) runBatch(live []*writeRequest) (results []error, touched touchSet,
 		}
 	}
 	logged, err := db.endBatch(tx, batchTouched)
+	if err != nil && pipelined {
+		// Maybe the last write's statements', sent with these.
+		return nil, touched, errRunApart
+	}
 	if err != nil {
 		return nil, touched, formatError(err)
 	}

@@ -33,7 +33,13 @@ func (o *owedStats) addOwed(n *owedStats) {
 // component, project and language are touched by every edit in them),
 // and up to statsUpsertRows rows per statement: on PostgreSQL each
 // statement is a round trip the single writer waits for.
+//
+// It queues the batch's user_activity sums too (flushActivity), which
+// are due at the same points.
 func flushStats(tx *Tx) error {
+	if err := flushActivity(tx); err != nil {
+		return err
+	}
 	if len(tx.owed) == 0 {
 		return nil
 	}

@@ -65,7 +65,10 @@ func postgresLocks(schema string) (exclusive, shared, scopes, scopesAny, tail st
 	exclusive = fmt.Sprintf("SELECT pg_advisory_xact_lock(%d, 0)", write)
 	// The setting makes changes_list_insert count aside (migration 0046);
 	// it ends with the transaction.
-	shared = fmt.Sprintf("SELECT pg_advisory_xact_lock_shared(%d, 0), set_config('tolk.defer_counts', 'on', true)", write)
+	// activityCounted: the writer counts its changes' user_activity
+	// (activity.go).
+	shared = fmt.Sprintf("SELECT pg_advisory_xact_lock_shared(%d, 0), set_config('tolk.defer_counts', 'on', true), %s",
+		write, activityCounted)
 	// The scopes of the objects named, locked in key order, and the
 	// newest change's time read after them (the clock guard of
 	// runBatch), in one call of lock_scopes (migration 0076), which
@@ -133,6 +136,10 @@ func (db *DB) lockBatch(tx *Tx, live []*writeRequest, last *string) (read bool, 
 	}
 	ids, ok := scoped(live)
 	if !ok || d.lockShared == "" {
+		if d.shared {
+			// The writer counts its changes' user_activity (activity.go).
+			return false, tx.execLater(d.lockWrites + ", " + activityCounted)
+		}
 		return false, tx.execLater(d.lockWrites)
 	}
 	if err := tx.execLater(d.lockShared); err != nil {
