@@ -32,6 +32,7 @@ type DB struct {
 	languages        genCache[string, knownLanguage]
 	private          genCache[struct{}, []index.Project]
 	grants           genCache[int64, []index.Grant] // by user (userGrants)
+	tokenUsers       genCache[string, tokenUser]    // by token hash, on PostgreSQL (Authenticate)
 	peers            genCache[peerKey, []int64]     // translation ids (cachedPeerIDs)
 	contributors     genCache[[2]int64, struct{}]   // (translation, user) rows of contributors (knownContributor)
 	categoryPaths    genCache[string, []string]     // by project slug (CategoryPaths)
