@@ -55,6 +55,7 @@ type DB struct {
 	// writes queue for the writer goroutine (writer.go); closing closes
 	// at Close, and stopWriter stops the writer and waits for it.
 	writes     chan *writeRequest
+	expected   expectedWrites // writes requests announced (expect.go)
 	closing    chan struct{}
 	stopWriter func()
 	// writeBatchLimit is the most writes one transaction takes:
@@ -126,7 +127,7 @@ func Open(ctx context.Context, o Options) (*DB, error) {
 func newDB(d *dialect, o Options) *DB {
 	return &DB{dialect: d, now: o.Now, log: o.Logger, formatFlags: o.FormatFlags, formatPlural: o.FormatPlural, noChecks: o.NoChecks, pageCacheBytes: max(o.PageCacheBytes, 0),
 		writes: make(chan *writeRequest), closing: make(chan struct{}), writeBatchLimit: maxWriteBatch,
-		queued: make(chan struct{}, 1)}
+		queued: make(chan struct{}, 1), expected: expectedWrites{wake: make(chan struct{}, 1)}}
 }
 
 // start migrates the schema and starts the writer and the engine's
