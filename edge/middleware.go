@@ -35,6 +35,9 @@ func (s *Server) requestScope(c *gin.Context) {
 	// The index need only have learned of other processes' writes
 	// acknowledged before now, once per request.
 	c.Request = c.Request.WithContext(index.WithRequestStart(c.Request.Context(), start))
+	// Announced as early as the server sees it, so that a batch of
+	// writes being gathered can wait for this one (expect.go).
+	defer s.expectWrite(c)()
 	id := requestID(c.GetHeader(requestIDHeader))
 	h := c.Writer.Header()
 	h.Set(requestIDHeader, id)

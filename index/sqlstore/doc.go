@@ -46,7 +46,8 @@
 //  1. Request: the write is queued for the writer goroutine (writer.go).
 //     A context that ends while it waits withdraws it.
 //  2. Batch: the writer takes the writes waiting when it is free, up to
-//     maxWriteBatch, without waiting for more.
+//     maxWriteBatch; on PostgreSQL it also waits briefly for writes
+//     that requests announced and have not queued yet (expect.go).
 //  3. Transaction: one transaction runs them all, each in a savepoint, so
 //     that a failing write rolls back alone (runBatch). It takes the write
 //     lock first on PostgreSQL (shared, with the locks of the scopes it

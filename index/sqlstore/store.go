@@ -32,6 +32,7 @@ type DB struct {
 	languages        genCache[string, knownLanguage]
 	private          genCache[struct{}, []index.Project]
 	grants           genCache[int64, []index.Grant] // by user (userGrants)
+	tokenUsers       genCache[string, tokenUser]    // by token hash, on PostgreSQL (Authenticate)
 	peers            genCache[peerKey, []int64]     // translation ids (cachedPeerIDs)
 	contributors     genCache[[2]int64, struct{}]   // (translation, user) rows of contributors (knownContributor)
 	categoryPaths    genCache[string, []string]     // by project slug (CategoryPaths)
@@ -54,6 +55,7 @@ type DB struct {
 	// writes queue for the writer goroutine (writer.go); closing closes
 	// at Close, and stopWriter stops the writer and waits for it.
 	writes     chan *writeRequest
+	expected   expectedWrites // writes requests announced (expect.go)
 	closing    chan struct{}
 	stopWriter func()
 	// writeBatchLimit is the most writes one transaction takes:
@@ -126,7 +128,7 @@ func Open(ctx context.Context, o Options) (*DB, error) {
 func newDB(d *dialect, o Options) *DB {
 	return &DB{dialect: d, now: o.Now, log: o.Logger, formatFlags: o.FormatFlags, formatPlural: o.FormatPlural, noChecks: o.NoChecks, pageCacheBytes: max(o.PageCacheBytes, 0),
 		writes: make(chan *writeRequest), closing: make(chan struct{}), writeBatchLimit: maxWriteBatch,
-		queued: make(chan struct{}, 1)}
+		queued: make(chan struct{}, 1), expected: expectedWrites{wake: make(chan struct{}, 1)}}
 }
 
 // start migrates the schema and starts the writer and the engine's

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -92,37 +93,44 @@ func (db *DB) DeleteToken(ctx context.Context, id int64) error {
 // index walk leaks nothing about how near a guess came, and the stored
 // hash is compared again in constant time.
 //
-// The token and its user are not cached: tokens change from the command
-// line while the server runs, and a revoked token must stop working at
-// once. So they are read by one query, which every request with a token
-// runs (on PostgreSQL a round trip). The user's grants come from the
-// grants cache (userGrants), which every write to teams or roles makes
-// stale, on PostgreSQL in every process (write_log).
+// Tokens change from the command line while the server runs, and a
+// revoked token must stop working at once. On SQLite, where the command
+// line is another process writing the file unseen, the token and its
+// user are read by one query at every request (a call within Tolk). On
+// PostgreSQL every process learns of the others' writes through
+// write_log, and every write to tokens or users but a token's last use
+// touches everything, so the pair is kept in a cache (tokenUsers) that
+// any such write, in any process, makes stale: a request's token then
+// costs no round trip of its own, only the write_log check the grants'
+// lookup makes anyway. The user's grants come from the grants cache
+// (userGrants), which every write to teams or roles makes stale, on
+// PostgreSQL in every process (write_log). Expiry is judged at every
+// use, cached or not.
 func (db *DB) Authenticate(ctx context.Context, token string) (index.Principal, index.Token, error) {
 	denied := index.Errorf(index.ErrUnauthenticated, "Invalid token.")
 	if !index.LooksLikeToken(token) {
 		return index.Principal{}, index.Token{}, denied
 	}
-	rows, err := db.r.QueryContext(ctx, `SELECT `+tokenColumns+`, `+principalColumns+`
-		FROM tokens k JOIN users u ON u.id = k.user_id WHERE k.hash = ?`, index.HashToken(token))
+	hash := index.HashToken(token)
+	find := func() (tokenUser, error) { return db.findTokenUser(ctx, hash) }
+	var tu tokenUser
+	var err error
+	if db.dialect.shared {
+		tu, err = lookup(ctx, db, &db.tokenUsers, hash, nil, find)
+	} else {
+		tu, err = find()
+	}
+	if errors.Is(err, errNoToken) {
+		return index.Principal{}, index.Token{}, denied
+	}
 	if err != nil {
 		return index.Principal{}, index.Token{}, formatError(err)
 	}
-	defer rows.Close()
-	var t index.Token
-	var p index.Principal
-	found := false
-	for rows.Next() {
-		if t, err = scanToken(principalScanner{rows, &p}); err != nil {
-			return index.Principal{}, index.Token{}, formatError(err)
-		}
-		found = true
-	}
-	if err := rows.Err(); err != nil {
-		return index.Principal{}, index.Token{}, formatError(err)
-	}
+	t, u := tu.token, *tu.user // a copy: the cache's user is shared
+	u.SecondaryLanguages = slices.Clone(u.SecondaryLanguages)
+	p := index.Principal{User: &u}
 	now := db.now()
-	if !found || !index.TokenMatches(token, t.Hash) || t.Expired(now) || !p.User.IsActive {
+	if !index.TokenMatches(token, t.Hash) || t.Expired(now) || !p.User.IsActive {
 		return index.Principal{}, index.Token{}, denied
 	}
 	if p.Grants, err = db.userGrants(ctx, p.User.ID); err != nil {
@@ -131,6 +139,42 @@ func (db *DB) Authenticate(ctx context.Context, token string) (index.Principal, 
 	db.noteTokenUse(t, now)
 	p.Scope, p.ScopeProjectID = t.Scope, t.ProjectID
 	return p, t, nil
+}
+
+// tokenUser is a token and its user, as Authenticate reads them.
+type tokenUser struct {
+	token index.Token
+	user  *index.User
+}
+
+// errNoToken is findTokenUser's answer for a hash no token has; it is
+// never cached (lookup keeps only what it found).
+var errNoToken = errors.New("sqlstore: no such token")
+
+// findTokenUser reads the token whose hash is hash and its user.
+func (db *DB) findTokenUser(ctx context.Context, hash string) (tokenUser, error) {
+	rows, err := db.r.QueryContext(ctx, `SELECT `+tokenColumns+`, `+principalColumns+`
+		FROM tokens k JOIN users u ON u.id = k.user_id WHERE k.hash = ?`, hash)
+	if err != nil {
+		return tokenUser{}, err
+	}
+	defer rows.Close()
+	var tu tokenUser
+	var p index.Principal
+	found := false
+	for rows.Next() {
+		if tu.token, err = scanToken(principalScanner{rows, &p}); err != nil {
+			return tokenUser{}, err
+		}
+		tu.user, found = p.User, true
+	}
+	if err := rows.Err(); err != nil {
+		return tokenUser{}, err
+	}
+	if !found {
+		return tokenUser{}, errNoToken
+	}
+	return tu, nil
 }
 
 // principalColumns are the user columns Authenticate reads after a

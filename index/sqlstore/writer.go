@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"time"
 )
 
 // Group commit. SQLite has one writer, so concurrent writes queue for it
@@ -92,6 +93,7 @@ func (db *DB) enqueue(req *writeRequest) error {
 	req.done = make(chan writeResult, 1)
 	select {
 	case db.writes <- req:
+		db.queuedWrite(req.ctx) // the writer holds it (expect.go)
 	case <-req.ctx.Done():
 		return req.ctx.Err()
 	case <-db.closing:
@@ -130,7 +132,10 @@ func (db *DB) writer(stop <-chan struct{}, done chan<- struct{}) {
 				break gather
 			}
 		}
+		batch = db.awaitExpected(batch) // writes on their way (expect.go)
+		began := time.Now()
 		db.commitBatch(batch)
+		db.expected.took.Store(int64(time.Since(began)))
 		clear(batch) // let the finished requests go
 	}
 }
