@@ -60,6 +60,7 @@ type DB struct {
 	// maxWriteBatch, or 1 to measure what group commit is worth.
 	writeBatchLimit int
 	commits         atomic.Uint64 // write transactions run, for the benchmarks
+	busy            atomic.Int64  // nanoseconds the writer spent in its batches (WriterBusy)
 	w               *stmtCache    // statements prepared on the writer's connection
 	// formatFlags is Options.FormatFlags.
 	formatFlags func(fileFormat string) string

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"time"
 )
 
 // Group commit. SQLite has one writer, so concurrent writes queue for it
@@ -126,7 +127,9 @@ func (db *DB) writer(stop <-chan struct{}, done chan<- struct{}) {
 				break gather
 			}
 		}
+		start := time.Now()
 		db.commitBatch(batch)
+		db.busy.Add(int64(time.Since(start)))
 		clear(batch) // let the finished requests go
 	}
 }
