@@ -169,8 +169,8 @@ func (ui *unitInserter) flush() error {
 // inserted takes the SQLite ids lo to hi, just inserted, for the next
 // note: ids that follow the ones waiting join them, others note those
 // first. A translation's units are one run of ids, noted by one
-// statement rather than one per INSERT (a tenth of the insert's CPU on
-// the corpus).
+// statement rather than one per INSERT (0.26 s of the writer's 3.4 s of
+// CPU in a corpus import's profile at load 15).
 func (ui *unitInserter) inserted(lo, hi int64) error {
 	if ui.hi != 0 && lo == ui.hi+1 {
 		ui.hi = hi
