@@ -37,6 +37,7 @@ type importResult struct {
 	Units        int     // rows in the units table afterwards
 	FullSec      float64 // Reconcile into an empty index: clone, parse, index
 	FullCPU      float64 // CPU seconds the process spent on it (all threads; SQLite's work is in-process)
+	WriterSec    float64 // of FullSec, the index's writer running write batches (sqlstore.DB.WriterBusy)
 	TrigramSec   float64 // the trigram index's upkeep after it, until no unit is left to index
 	PeakRSS      int64   // bytes; VmHWM over the full import, 0 if unknown
 	PeakRSSNote  string  // how PeakRSS was measured
@@ -124,9 +125,10 @@ func runImportProjects(ctx context.Context, e *engine, dir string, spec []tolksy
 	}
 
 	resetOK := resetPeakRSS()
-	start, cpu := time.Now(), cpuSeconds()
+	start, cpu, busy := time.Now(), cpuSeconds(), in.db.WriterBusy()
 	err = prof(func() error { return in.svc.Reconcile(ctx, spec) })
 	res.FullSec, res.FullCPU = time.Since(start).Seconds(), cpuSeconds()-cpu
+	res.WriterSec = (in.db.WriterBusy() - busy).Seconds()
 	res.PeakRSS = peakRSS()
 	res.PeakRSSNote = "VmHWM, reset before the import"
 	if !resetOK {

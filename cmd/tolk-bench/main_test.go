@@ -239,6 +239,10 @@ func checkImport(t *testing.T, rep *report) {
 	if im.ReimportRead != 0 {
 		t.Errorf("re-import of unchanged repositories parsed %d files", im.ReimportRead)
 	}
+	// The writer ran the import's batches, within the import's time.
+	if im.WriterSec <= 0 || im.WriterSec > im.FullSec {
+		t.Errorf("writer busy %.3f s of a %.3f s import", im.WriterSec, im.FullSec)
+	}
 	if rep.RoundTrip <= 0 {
 		t.Errorf("round trip of a statement: %s", rep.RoundTrip)
 	}

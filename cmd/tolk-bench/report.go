@@ -304,9 +304,9 @@ func (r *report) importTable(b *strings.Builder) {
 	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	im, c := r.Import, r.Ceilings
 	w("| step | seconds | work | units/s | notes |\n|---|---:|---:|---:|---|\n")
-	w("| full import: clone + parse + index (%d components, %d files) | %.2f | %s units | %s | peak RSS %s (%s); index %s |\n",
+	w("| full import: clone + parse + index (%d components, %d files) | %.2f | %s units | %s | peak RSS %s (%s); index %s; the writer busy %.2f s (%.0f%%) |\n",
 		im.Components, im.Files, im.FullSec, fmtInt(im.Units), fmtRate(im.Units, im.FullSec),
-		fmtBytes(im.PeakRSS), im.PeakRSSNote, fmtBytes(im.DBBytes))
+		fmtBytes(im.PeakRSS), im.PeakRSSNote, fmtBytes(im.DBBytes), im.WriterSec, pct(im.WriterSec, im.FullSec))
 	w("| trigram index of the imported units, after the import (the background step, timed to its end) | %.2f | %s units | %s | searches read the units not indexed yet exactly meanwhile |\n",
 		im.TrigramSec, fmtInt(im.Units), fmtRate(im.Units, im.TrigramSec))
 	w("| re-import, repositories unchanged | %.3f | %d files parsed | | **%.1f%% of full** (target < 5%%) |\n",

@@ -63,6 +63,7 @@ type DB struct {
 	writeBatchLimit int
 	commits         atomic.Uint64 // write transactions run, for the benchmarks
 	runsApart       atomic.Uint64 // batches run again with their writes apart (errRunApart)
+	busy            atomic.Int64  // nanoseconds the writer spent in its batches (WriterBusy)
 	w               *stmtCache    // statements prepared on the writer's connection
 	// formatFlags is Options.FormatFlags.
 	formatFlags func(fileFormat string) string

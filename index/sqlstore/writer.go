@@ -135,7 +135,9 @@ func (db *DB) writer(stop <-chan struct{}, done chan<- struct{}) {
 		batch = db.awaitExpected(batch) // writes on their way (expect.go)
 		began := time.Now()
 		db.commitBatch(batch)
-		db.expected.took.Store(int64(time.Since(began)))
+		took := time.Since(began)
+		db.expected.took.Store(int64(took))
+		db.busy.Add(int64(took))
 		clear(batch) // let the finished requests go
 	}
 }
