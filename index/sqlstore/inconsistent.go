@@ -203,22 +203,21 @@ func sameStrings(tx *Tx, peers []index.Translation, strs [][2]string) (map[share
 	return out, nil
 }
 
-// pgSameStrings is sameStrings' statement on PostgreSQL: each peer ×
-// each hash one probe of units_translation_hash. The IN lists (padded
-// to powers of two by idList) took a generic plan after five runs that,
-// with the statistics of translations made after the last ANALYZE (an
-// automatic translation's fresh copy), read the peers whole through
-// units_translation_position and rebuilt the hash list's ARRAY[...] for
-// every row (auto_explain in AutoTranslateJellyfin, session 8: 7,784
-// rows read for 800 kept, 0.2-0.9 s an execution at load 30) — as
-// byTarget's lists did before pgUnitsByTarget (TestTargetLookupPlan;
-// TestWriteListsPlan checks this one).
-// The LATERAL subquery kept apart (OFFSET 0) is a probe a pair in any
-// plan: as a join, a small index's plan hashed the whole of units.
-const pgSameStrings = `SELECT u.id, u.translation_id, u.id_hash, u.source, u.context, u.target, u.state
-	FROM unnest(CAST(? AS bigint[])) AS t(id) CROSS JOIN unnest(CAST(? AS bigint[])) AS h(hash)
-	CROSS JOIN LATERAL (SELECT u.id, u.translation_id, u.id_hash, u.source, u.context, u.target, u.state
-		FROM units u WHERE u.translation_id = t.id AND u.id_hash = h.hash OFFSET 0) u`
+// pgSameStrings is sameStrings' statement on PostgreSQL: the peers and
+// the hashes as two arrays. The IN lists (padded to powers of two by
+// idList) took a generic plan after five runs that, with the statistics
+// of translations made after the last ANALYZE (an automatic
+// translation's fresh copy), read the peers whole through
+// units_translation_position and rebuilt the hash list's ARRAY[...] of
+// up to 256 parameters for every row it tested (auto_explain in
+// AutoTranslateJellyfin, session 8: 7,784 rows tested for 800 kept,
+// 0.2-0.9 s an execution at load 30). An array parameter is built once
+// an execution, whatever the plan; a probe per peer and hash (a LATERAL
+// subquery) read more buffers than the peers whole in that benchmark
+// (1.62M against 1.13M), so the plan is left to the planner.
+// TestWriteListsPlan checks the generic plan builds no list per row.
+const pgSameStrings = `SELECT id, translation_id, id_hash, source, context, target, state FROM units
+	WHERE translation_id = ANY(CAST(? AS bigint[])) AND id_hash = ANY(CAST(? AS bigint[]))`
 
 // addInconsistent appends the inconsistent check to names[i] for each
 // of units failing it.
