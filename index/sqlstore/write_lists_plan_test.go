@@ -23,21 +23,12 @@ func TestWriteListsPlan(t *testing.T) {
 	f := mustWriteFixture(t)
 	ctx := context.Background()
 	const units, batch = 2000, 200
-	comp := func(slug string) map[string][][3]string {
-		langs := map[string][][3]string{}
-		for i := range units {
-			k := fmt.Sprintf("k%d", i)
-			langs["en"] = append(langs["en"], [3]string{k, "Word " + k, "Word " + k})
-			langs["de"] = append(langs["de"], [3]string{k, "Word " + k, fmt.Sprintf("Wort %s %d", slug, i)})
-		}
-		return langs
-	}
-	f.importComponent(t, "old", func(*index.Component) {}, comp("old"))
+	f.importComponent(t, "old", func(*index.Component) {}, pairedTargets("old", units))
 	conn := analyzedConn(t, f.db)
 	if _, err := conn.ExecContext(ctx, `ANALYZE checks`); err != nil {
 		t.Fatal(err)
 	}
-	_, tr := f.importComponent(t, "new", func(*index.Component) {}, comp("new"))
+	_, tr := f.importComponent(t, "new", func(*index.Component) {}, pairedTargets("new", units))
 	var ids, hashes []int64
 	err := f.db.write(ctx, func(tx *Tx) error {
 		rows, err := tx.Query(`SELECT id, id_hash FROM units WHERE translation_id = ? ORDER BY id LIMIT ?`,
