@@ -353,15 +353,7 @@ func TestTargetLookupPlan(t *testing.T) {
 		return
 	}
 	const units, batch = 2000, 200
-	comp := func(slug string) map[string][][3]string {
-		langs := map[string][][3]string{}
-		for i := range units {
-			k := fmt.Sprintf("k%d", i)
-			langs["en"] = append(langs["en"], [3]string{k, "Word " + k, "Word " + k})
-			langs["de"] = append(langs["de"], [3]string{k, "Word " + k, fmt.Sprintf("Wort %s %d", slug, i%(units/2))})
-		}
-		return langs
-	}
+	comp := func(slug string) map[string][][3]string { return pairedTargets(slug, units) }
 	f.importComponent(t, "old", func(*index.Component) {}, comp("old"))
 	ctx := context.Background()
 	conn := analyzedConn(t, f.db)
@@ -407,6 +399,19 @@ func TestTargetLookupPlan(t *testing.T) {
 	if err != nil || found != 2*batch {
 		t.Errorf("unitsByTarget found %d units (%v), want %d", found, err, 2*batch)
 	}
+}
+
+// pairedTargets is a component of units strings, English and German,
+// each German target shared by two strings ("Wort <slug> <i mod
+// units/2>"): the plan tests' translations.
+func pairedTargets(slug string, units int) map[string][][3]string {
+	langs := map[string][][3]string{}
+	for i := range units {
+		k := fmt.Sprintf("k%d", i)
+		langs["en"] = append(langs["en"], [3]string{k, "Word " + k, "Word " + k})
+		langs["de"] = append(langs["de"], [3]string{k, "Word " + k, fmt.Sprintf("Wort %s %d", slug, i%(units/2))})
+	}
+	return langs
 }
 
 // pgTextArray is a PostgreSQL array literal of strings, each quoted

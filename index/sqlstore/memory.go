@@ -772,15 +772,14 @@ func (db *DB) ImportMemory(ctx context.Context, projectID, userID int64, entries
 		if userID != 0 {
 			user = userID
 		}
-		// One probe of memory_duplicate (migration 0078) per entry: its
-		// expressions are repeated word for word, and the full
-		// comparison of the texts decides, as before. An entry equal to
-		// one earlier in the same import is skipped too (Go's string
-		// equality is the engines' = on text: bytes).
-		exists, err := tx.prepare(memoryDuplicateProbe)
-		if err != nil {
-			return err
-		}
+		// An entry identical to a stored one of the scope is skipped by
+		// memory_identity, the unique index of migration 0087: each
+		// insert checks it with one descent of the index, which a probe
+		// statement per entry did before, read by plans that PostgreSQL
+		// made from the pair's statistics while it was small and that
+		// read the whole pair (TestImportMemoryLinear). An entry equal
+		// to one earlier in the same import is skipped here (Go's
+		// string equality is the engines' = on text: bytes).
 		now := formatTime(tx.now)
 		seen := map[[5]string]bool{}
 		var rows []any
@@ -794,10 +793,16 @@ func (db *DB) ImportMemory(ctx context.Context, projectID, userID int64, entries
 				return nil
 			}
 			k := len(rows) / 9
-			_, err := tx.Exec(`INSERT INTO memory (source_language, target_language, source, target,
+			res, err := tx.Exec(`INSERT INTO memory (source_language, target_language, source, target,
 				context, origin, project_id, user_id, timestamp) VALUES `+
-				strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?, ?, ?, ?), ", k), ", "), rows...)
+				strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?, ?, ?, ?), ", k), ", ")+
+				` ON CONFLICT DO NOTHING`, rows...)
 			rows = rows[:0]
+			if err != nil {
+				return err
+			}
+			stored, err := res.RowsAffected()
+			n += int(stored)
 			return err
 		}
 		for _, e := range entries {
@@ -805,19 +810,9 @@ func (db *DB) ImportMemory(ctx context.Context, projectID, userID int64, entries
 			if seen[key] {
 				continue
 			}
-			var one int
-			err := exists.QueryRow(e.SourceLanguage, e.TargetLanguage, projectID, e.Source, e.Target,
-				e.Source, e.Target, e.Context).Scan(&one)
-			if err == nil {
-				continue
-			}
-			if err != sql.ErrNoRows {
-				return err
-			}
 			seen[key] = true
 			rows = append(rows, e.SourceLanguage, e.TargetLanguage, e.Source, e.Target, e.Context, e.Origin,
 				project, user, now)
-			n++
 			if len(rows) == 9*memoryImportChunk {
 				if err := flush(); err != nil {
 					return err
@@ -828,15 +823,6 @@ func (db *DB) ImportMemory(ctx context.Context, projectID, userID int64, entries
 	})
 	return n, err
 }
-
-// memoryDuplicateProbe finds an imported entry identical to one about to
-// be stored, by memory_duplicate (migration 0078; TestImportMemoryLinear
-// checks the plan): language pair, scope, source and target (each twice:
-// the index's prefix, then the whole text), context.
-const memoryDuplicateProbe = `SELECT 1 FROM memory WHERE source_language = ? AND target_language = ?
-	AND coalesce(project_id, 0) = ? AND substr(source, 1, 64) = substr(CAST(? AS TEXT), 1, 64)
-	AND substr(target, 1, 32) = substr(CAST(? AS TEXT), 1, 32)
-	AND source = ? AND target = ? AND context = ?`
 
 // memoryImportChunk is how many entries one statement of ImportMemory
 // inserts (9 parameters each, under both engines' limits).

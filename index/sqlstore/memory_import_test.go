@@ -17,11 +17,12 @@ import (
 // in the same one; texts that share the index's prefixes (64 characters
 // of source, 32 of target) and differ after them are distinct entries.
 func TestImportMemoryDuplicates(t *testing.T) {
-	// The small fixture: the check reads the memory table alone (the
-	// paging fixture's 15,000 units were 80% of the test's time).
-	f := mustWriteFixture(t)
+	db, err := openFresh(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
 	ctx := context.Background()
-	db := f.db
 	p2, _, err := db.SaveProject(ctx, index.Project{Name: "Q", Slug: "q"})
 	if err != nil {
 		t.Fatal(err)
@@ -86,25 +87,33 @@ func TestImportMemoryDuplicates(t *testing.T) {
 }
 
 // TestImportMemoryLinear times an import of 5,000 new entries into an
-// empty language pair, then, after 10,000 more entries of the pair, the
-// same import again, and fails when the second takes more than three
-// times as long as the first: the duplicate check read every entry of
-// the pair for each entry (the second would take some seven times as
-// long, and a 200,000-entry TMX never ended) before migration 0078 made
-// it one probe of an index.
+// empty language pair and, after 10,000 entries of another pair, 5,000
+// into that pair, and fails on either engine when the second takes
+// more than three times as long as the first. The duplicate check read
+// every entry of the pair for each entry (the second would take some
+// seven times as long, and a 200,000-entry TMX never ended) before
+// migration 0078 made it one probe of an index; on PostgreSQL the
+// probe's plans, made while the pair was small, still read the pair
+// (2.2-8.5x here) until migration 0087 made the rule a unique index.
 func TestImportMemoryLinear(t *testing.T) {
 	if testing.Short() {
 		t.Skip("imports 20,000 entries")
 	}
-	e := mustPagingEnv(t)
+	db, err := openFresh(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
 	ctx := context.Background()
-	db := e.db
-	p2 := e.mustOtherProject(t)
-	entries := func(n int, tag string) []index.MemoryImportEntry {
+	p2, _, err := db.SaveProject(ctx, index.Project{Name: "Q", Slug: "q"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries := func(n int, target, tag string) []index.MemoryImportEntry {
 		es := make([]index.MemoryImportEntry, n)
 		for i := range es {
 			// Every entry shares the others' first 14 characters.
-			es[i] = index.MemoryImportEntry{SourceLanguage: "en", TargetLanguage: "de",
+			es[i] = index.MemoryImportEntry{SourceLanguage: "en", TargetLanguage: target,
 				Source: fmt.Sprintf("Memory entry %s number %d", tag, i), Target: fmt.Sprintf("Eintrag %d", i)}
 		}
 		return es
@@ -117,33 +126,31 @@ func TestImportMemoryLinear(t *testing.T) {
 		}
 		return time.Since(start)
 	}
-	first := timed(0, entries(5_000, "first"))
-	big := timed(p2.ID, entries(10_000, "big"))
-	second := timed(0, entries(5_000, "second"))
-	t.Logf("5,000 entries into an empty pair: %v; 10,000: %v; 5,000 beside 15,000: %v (%.2f×)",
-		first, big, second, float64(second)/float64(first))
-	switch {
-	case second <= 3*first:
-	case db.dialect.name == "postgres":
-		// Known and open (session 7's closing note): on PostgreSQL an
-		// import still slows with the pair's size, 2.2-5.4x here on a
-		// quiet machine, though no statement of it takes 20 ms and the
-		// probe's plan (below) is the index's; the import is no longer
-		// the full read per entry it was (26.8 s for 10,000 entries).
-		t.Logf("PostgreSQL: 5,000 entries took %v beside 15,000 of the pair, %v alone", second, first)
-	default:
-		t.Errorf("5,000 entries took %v beside 15,000 of the pair, %v alone: the check reads the pair", second, first)
+	big := timed(p2.ID, entries(10_000, "de", "big"))
+	// A loaded machine swings a second's timing by more than the bound,
+	// so a ratio over it is measured again (up to three times, each
+	// with new entries: the pair only grows) before the test fails.
+	var ratios []string
+	for i := range 3 {
+		first := timed(0, entries(5_000, fmt.Sprintf("x%d", i), "first"))
+		second := timed(0, entries(5_000, "de", fmt.Sprintf("second%d", i)))
+		t.Logf("5,000 entries into an empty pair: %v; beside %d of the pair: %v (%.2f×; 10,000 took %v)",
+			first, 10_000+5_000*i, second, float64(second)/float64(first), big)
+		if second <= 3*first {
+			ratios = nil
+			break
+		}
+		ratios = append(ratios, fmt.Sprintf("%.2f×", float64(second)/float64(first)))
 	}
-	// Importing all of them again stores nothing.
-	if n, err := db.ImportMemory(ctx, p2.ID, 0, entries(10_000, "big")); err != nil || n != 0 {
+	if ratios != nil {
+		t.Errorf("5,000 entries beside the pair took %s the same into an empty pair: the check reads the pair", ratios)
+	}
+	// Importing all of them again stores nothing, in either scope.
+	if n, err := db.ImportMemory(ctx, p2.ID, 0, entries(10_000, "de", "big")); err != nil || n != 0 {
 		t.Fatalf("again: %d stored, %v", n, err)
 	}
-	checkListCounts(t, db)
-	// The probe seeks memory_duplicate (on PostgreSQL with scans
-	// disabled: the index can serve it).
-	plan, _ := explain(t, db, memoryDuplicateProbe, "en", "de", p2.ID, "Memory entry big number 7", "Eintrag 7",
-		"Memory entry big number 7", "Eintrag 7", "")
-	if !strings.Contains(plan, "memory_duplicate") {
-		t.Errorf("the duplicate probe does not use memory_duplicate:\n%s", plan)
+	if n, err := db.ImportMemory(ctx, 0, 0, entries(5_000, "x0", "first")); err != nil || n != 0 {
+		t.Fatalf("again, site-wide: %d stored, %v", n, err)
 	}
+	checkListCounts(t, db)
 }

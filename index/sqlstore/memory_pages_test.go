@@ -383,7 +383,7 @@ func BenchmarkMemoryPages(b *testing.B) {
 }
 
 // benchImported inserts n imported entries from English to German, site
-// wide, in one statement: quicker than ImportMemory's probe per entry
+// wide, in one statement: quicker than ImportMemory's statements of 500
 // for a fixture known to hold no duplicates.
 func benchImported(tb testing.TB, db *DB, n int) {
 	tb.Helper()

@@ -1,0 +1,121 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/internal/testengine"
+)
+
+// TestWriteListsPlan checks the generic plans of the checks' reads that
+// took IN lists on PostgreSQL (pgSameStrings, pgUnitsWithCheck) with the
+// statistics of a translation made after the last ANALYZE, as an
+// automatic translation of a fresh copy runs them: neither builds a list
+// per row, pgUnitsWithCheck probes by key and reads no row it does not
+// keep, and each still answers what the lists answered.
+func TestWriteListsPlan(t *testing.T) {
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("PostgreSQL plans")
+	}
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	const units, batch = 2000, 200
+	f.importComponent(t, "old", func(*index.Component) {}, pairedTargets("old", units))
+	conn := analyzedConn(t, f.db)
+	if _, err := conn.ExecContext(ctx, `ANALYZE checks`); err != nil {
+		t.Fatal(err)
+	}
+	_, tr := f.importComponent(t, "new", func(*index.Component) {}, pairedTargets("new", units))
+	var ids, hashes []int64
+	err := f.db.write(ctx, func(tx *Tx) error {
+		rows, err := tx.Query(`SELECT id, id_hash FROM units WHERE translation_id = ? ORDER BY id LIMIT ?`,
+			tr["de"], batch)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id, h int64
+			if err := rows.Scan(&id, &h); err != nil {
+				return err
+			}
+			ids, hashes = append(ids, id), append(hashes, h)
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		// Half the batch holds a row of a check, as after a settle.
+		for _, id := range ids[:batch/2] {
+			if _, err := tx.Exec(`INSERT INTO checks (unit_id, name) VALUES (?, 'plan_test')`, id); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil || len(ids) != batch {
+		t.Fatalf("%d units (%v), want %d", len(ids), err, batch)
+	}
+	arr := func(xs []int64) string {
+		s := make([]string, len(xs))
+		for i, x := range xs {
+			s[i] = fmt.Sprint(x)
+		}
+		return "'{" + strings.Join(s, ",") + "}'"
+	}
+	for _, c := range []struct {
+		name, query, args, probe string
+	}{
+		// Either plan: the peers whole or a probe per pair.
+		{"pgSameStrings", pgSameStrings, arr([]int64{tr["de"], tr["en"]}) + ", " + arr(hashes), ""},
+		{"pgUnitsWithCheck", pgUnitsWithCheck, arr(ids) + ", 'plan_test'", "unit_id = x.id)"}, // either index
+	} {
+		prepare, _ := PostgresSQL(c.query, nil)
+		for _, q := range []string{`SET plan_cache_mode = force_generic_plan`, `PREPARE q AS ` + prepare} {
+			if _, err := conn.ExecContext(ctx, q); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rows, err := conn.QueryContext(ctx, `EXPLAIN (ANALYZE, COSTS OFF) EXECUTE q(`+c.args+`)`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan := planText(t, rows)
+		if _, err := conn.ExecContext(ctx, `DEALLOCATE q; RESET plan_cache_mode`); err != nil {
+			t.Fatal(err)
+		}
+		removed := 0
+		for _, line := range strings.Split(plan, "\n") {
+			var n int
+			if _, err := fmt.Sscanf(strings.TrimSpace(line), "Rows Removed by Filter: %d", &n); err == nil {
+				removed += n
+			}
+		}
+		if (removed > 0 && c.probe != "") || strings.Contains(plan, "ARRAY[") || !strings.Contains(plan, c.probe) {
+			t.Errorf("%s reads %d rows it does not keep, builds a list per execution, or does not probe %s:\n%s",
+				c.name, removed, c.probe, plan)
+		}
+	}
+	// The answers: each peer's unit of each string, and the units with
+	// the check.
+	var same map[sharedKey]sharedString
+	var with map[int64]bool
+	err = f.db.write(ctx, func(tx *Tx) error {
+		peer, err := findTranslationTx(tx, tr["de"])
+		if err != nil {
+			return err
+		}
+		strs := [][2]string{{"Word k1", "k1"}, {"Word k7", "k7"}, {"Word k1999", "k1999"}, {"nowhere", "k2"}}
+		if same, err = sameStrings(tx, []index.Translation{peer}, strs); err != nil {
+			return err
+		}
+		with, err = unitsWithCheck(tx, ids, "plan_test")
+		return err
+	})
+	if err != nil || len(same) != 3 || len(with) != batch/2 {
+		t.Errorf("sameStrings found %d strings, unitsWithCheck %d units (%v); want 3 and %d", len(same), len(with),
+			err, batch/2)
+	}
+}
