@@ -101,6 +101,12 @@ var schemaExceptions = map[string]string{
 	"memory memory_source_trigrams":       "PostgreSQL's trigram index of imported memory sources (GIN)",
 	"unit_trigrams.key_trigrams":          "PostgreSQL's trigram table: the unit's key's trigrams",
 	"unit_trigrams unit_trigrams_key_gin": "PostgreSQL's trigram table: the keys' GIN index",
+	// The links of units indexed without their source to the source unit
+	// whose row holds it (migration 0089): a column of the trigram table
+	// on PostgreSQL, a table beside the contentless FTS5 table on SQLite.
+	"unit_trigram_sources":               "SQLite's links of units indexed without their source (FTS5 rows hold no columns)",
+	"unit_trigrams.source_unit_id":       "PostgreSQL's trigram table: the link of a unit indexed without its source",
+	"unit_trigrams unit_trigrams_source": "PostgreSQL's trigram table: the links' index",
 }
 
 // TestSchemasMatch checks that the SQLite and PostgreSQL migrations end

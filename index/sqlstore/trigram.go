@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql/driver"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -255,37 +256,73 @@ func trigramsOf(s string) []string {
 	return out
 }
 
+// trigramCols is which text of a unit a needle is looked for in: what
+// the candidates must cover.
+type trigramCols int
+
+const (
+	// trigramAny: the source, target or context (a bare word,
+	// source:): a unit's own row, or the row of the source unit it is
+	// linked to (migration 0089), which holds its source.
+	trigramAny trigramCols = iota
+	// trigramOwn: the target or context only, which a unit's own row
+	// always holds (target:).
+	trigramOwn
+	// trigramKey: the key alone (key:, context:), the keys' index
+	// (migration 0062).
+	trigramKey
+)
+
 // trigramFilter is the condition need puts on units: the candidates the
 // index lists, and every unit noted since the index last took them in
 // (unit_trigrams_pending, trigram_pending.go), whose rows in the index
 // may be stale or missing. The text of a literal goes to PostgreSQL as
 // it is, since tolk_trigram_codes folds it by the same lower() as the index.
-// With key, the candidates are those of the keys' index (migration
-// 0062): the units whose key holds the trigrams, not their whole text.
-func (c searchCompiler) trigramFilter(need *trigramNeed, key bool) sqlFrag {
-	f := c.trigramCandidates(need, key)
+func (c searchCompiler) trigramFilter(need *trigramNeed, cols trigramCols) sqlFrag {
+	f := c.trigramCandidates(need, cols)
 	return frag("units.id IN ("+f.sql+")", f.args...)
 }
 
 // trigramCandidates is the query of trigramFilter's unit ids (a unit
-// may come twice: from the index and from its note).
-func (c searchCompiler) trigramCandidates(need *trigramNeed, key bool) sqlFrag {
+// may come twice: from the index, through its source unit, and from its
+// note).
+//
+// A unit whose source is its source unit's holds no source in its own
+// row (migration 0089): it is linked to the source unit, whose row
+// does. So with trigramAny the candidates are the rows that hold the
+// needle's trigrams and the units linked to those rows — a superset, as
+// a source unit's row holds its context and target too, matched exactly
+// like every candidate. The needle must be inside one of the unit's
+// texts to match, so the trigrams of that one text, in one row, hold
+// all it needs.
+func (c searchCompiler) trigramCandidates(need *trigramNeed, cols trigramCols) sqlFrag {
 	const noted = " UNION ALL SELECT unit_id FROM unit_trigrams_pending"
 	if !c.postgres {
 		table := "unit_trigrams"
-		if key {
+		if cols == trigramKey {
 			table = "unit_key_trigrams"
 		}
-		return frag("SELECT rowid FROM "+table+" WHERE "+table+" MATCH ?"+noted,
-			ftsMatch(need)+` OR "`+longUnitMark+`"`)
+		match := ftsMatch(need) + ` OR "` + longUnitMark + `"`
+		rows := "SELECT rowid FROM " + table + " WHERE " + table + " MATCH ?"
+		if cols != trigramAny {
+			return frag(rows+noted, match)
+		}
+		return frag(rows+" UNION ALL SELECT unit_id FROM unit_trigram_sources WHERE source_unit_id IN ("+rows+")"+noted,
+			match, match)
 	}
 	col := "trigrams"
-	if key {
+	if cols == trigramKey {
 		col = "key_trigrams"
 	}
 	f := c.pgTrigramFilter(need, col)
-	return frag("SELECT unit_id FROM unit_trigrams WHERE "+f.sql+" OR "+col+" @> ARRAY[?]::integer[]"+noted,
-		append(f.args, trigramCode(longUnitMark))...)
+	cond := f.sql + " OR " + col + " @> ARRAY[?]::integer[]"
+	args := append(f.args, trigramCode(longUnitMark))
+	rows := "SELECT unit_id FROM unit_trigrams WHERE " + cond
+	if cols != trigramAny {
+		return frag(rows+noted, args...)
+	}
+	return frag(rows+" UNION ALL SELECT unit_id FROM unit_trigrams WHERE source_unit_id IN ("+rows+")"+noted,
+		append(slices.Clone(args), args...)...)
 }
 
 func (c searchCompiler) pgTrigramFilter(need *trigramNeed, col string) sqlFrag {
@@ -303,10 +340,9 @@ func (c searchCompiler) pgTrigramFilter(need *trigramNeed, col string) sqlFrag {
 	return joinFrags(op, parts)
 }
 
-// narrowed is cond (a match on the text of source, target or context;
-// on the key alone with key) with the index's candidates for need, or
-// cond alone when need is nil.
-func (c searchCompiler) narrowed(need *trigramNeed, key bool, cond sqlFrag) sqlFrag {
+// narrowed is cond (a match on the text cols says) with the index's
+// candidates for need, or cond alone when need is nil.
+func (c searchCompiler) narrowed(need *trigramNeed, cols trigramCols, cond sqlFrag) sqlFrag {
 	if need == nil || c.scan {
 		return cond
 	}
@@ -325,7 +361,7 @@ func (c searchCompiler) narrowed(need *trigramNeed, key bool, cond sqlFrag) sqlF
 		// 10x the candidates (issue 31, BENCHMARKS.md "Scale").
 		return cond
 	}
-	return joinFrags("AND", []sqlFrag{c.trigramFilter(need, key), cond})
+	return joinFrags("AND", []sqlFrag{c.trigramFilter(need, cols), cond})
 }
 
 // indexedText reports whether col is a column unit_trigrams holds.
@@ -363,7 +399,39 @@ func (v *countVerifier) trigrams(ctx context.Context, q queryer) error {
 		v.report("unit_trigrams: %d units neither indexed nor noted, %d rows of units that are gone, %d notes wrong about their row",
 			missing, stale, wrongNote)
 	}
+	if err := v.trigramLinks(ctx, q); err != nil {
+		return err
+	}
 	return v.keyTrigrams(ctx, q)
+}
+
+// trigramLinks checks the links of units indexed without their source
+// (migration 0089): a unit not noted is linked only to a unit that
+// holds the same source in its own row (one not linked in turn), unless
+// that unit is noted (its row then still holds the text the unit was
+// linked on, until the step notes the unit too); and no link is left of
+// a unit that is gone. The link need not be the unit's source unit of
+// now: a search reaches the unit through any row holding its source.
+func (v *countVerifier) trigramLinks(ctx context.Context, q queryer) error {
+	links := "unit_trigram_sources"
+	if v.postgres {
+		links = "(SELECT unit_id, source_unit_id FROM unit_trigrams WHERE source_unit_id IS NOT NULL)"
+	}
+	var wrong, gone int
+	if err := q.QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM `+links+` l JOIN units u ON u.id = l.unit_id LEFT JOIN units s ON s.id = l.source_unit_id
+			WHERE (s.id IS NULL OR s.source != u.source OR EXISTS (SELECT 1 FROM `+links+` c WHERE c.unit_id = s.id))
+			AND NOT EXISTS (SELECT 1 FROM unit_trigrams_pending p WHERE p.unit_id IN (l.unit_id, l.source_unit_id))),
+		(SELECT count(*) FROM `+links+` l WHERE NOT EXISTS (SELECT 1 FROM units u WHERE u.id = l.unit_id)
+			AND NOT EXISTS (SELECT 1 FROM unit_trigrams_pending p WHERE p.unit_id = l.unit_id))`).
+		Scan(&wrong, &gone); err != nil {
+		return err
+	}
+	if wrong > 0 || gone > 0 {
+		v.report("unit_trigrams: %d units linked to a unit whose row does not hold their source, %d links of units that are gone",
+			wrong, gone)
+	}
+	return nil
 }
 
 // keyTrigrams checks the keys' index (migration 0062): on SQLite a row

@@ -252,8 +252,15 @@ func (db *DB) indexTrigrams(ctx context.Context, run trigramRun) error {
 			n, err = indexTrigramBatch(tx, batch)
 			return err
 		}})
-		if err != nil || n < batch || run == trigramOne || (run == trigramUntilBusy && len(db.trigrams.kick) > 0) {
+		if err != nil || n == 0 || run == trigramOne || (run == trigramUntilBusy && len(db.trigrams.kick) > 0) {
 			return err
+		}
+		if n < batch {
+			// The batch may have noted the units linked to a source
+			// unit it indexed anew (migration 0089): those are left.
+			if err := db.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM unit_trigrams_pending)`).Scan(&noted); err != nil || !noted {
+				return err
+			}
 		}
 	}
 }
@@ -291,6 +298,24 @@ func indexTrigramBatch(tx *Tx, limit int) (int, error) {
 	}, lo, hi); err != nil {
 		return 0, err
 	}
+	// The units linked to a source unit whose row is rewritten or
+	// deleted here are indexed anew in a later batch, with their source
+	// if it is no longer the source unit's (migration 0089); until then
+	// they are noted, and searches read them. A unit of this batch is
+	// linked afresh below.
+	if len(stale) > 0 {
+		if _, err := tx.Exec(`INSERT INTO unit_trigrams_pending (unit_id, indexed)
+			SELECT l.unit_id, 2 FROM unit_trigram_sources l
+			WHERE l.source_unit_id IN (SELECT unit_id FROM unit_trigrams_pending WHERE unit_id BETWEEN ? AND ? AND indexed != 0)
+				AND NOT EXISTS (SELECT 1 FROM unit_trigrams_pending p WHERE p.unit_id = l.unit_id AND p.unit_id BETWEEN ? AND ?)
+			ON CONFLICT DO NOTHING`, lo, hi, lo, hi); err != nil {
+			return 0, err
+		}
+		if _, err := tx.Exec(`DELETE FROM unit_trigram_sources
+			WHERE unit_id IN (SELECT unit_id FROM unit_trigrams_pending WHERE unit_id BETWEEN ? AND ? AND indexed != 0)`, lo, hi); err != nil {
+			return 0, err
+		}
+	}
 	for _, id := range stale {
 		if _, err := tx.Exec(`DELETE FROM unit_trigrams WHERE rowid = ?`, id); err != nil {
 			return 0, err
@@ -301,8 +326,22 @@ func indexTrigramBatch(tx *Tx, limit int) (int, error) {
 			return 0, err
 		}
 	}
+	// A unit whose source is its source unit's is linked to it and
+	// indexed without it (migration 0089): when the source unit is not
+	// noted, or is in this batch, its row holds that source once this
+	// batch commits.
+	if _, err := tx.Exec(`INSERT INTO unit_trigram_sources (unit_id, source_unit_id)
+		SELECT u.id, s.id FROM unit_trigrams_pending p JOIN units u ON u.id = p.unit_id
+			JOIN units s ON s.id = u.source_unit_id AND s.id != u.id AND s.source = u.source
+				AND (s.source_unit_id IS NULL OR s.source_unit_id = s.id)
+		WHERE p.unit_id BETWEEN ? AND ?
+			AND NOT EXISTS (SELECT 1 FROM unit_trigrams_pending q WHERE q.unit_id = s.id AND q.unit_id NOT BETWEEN ? AND ?)`,
+		lo, hi, lo, hi); err != nil {
+		return 0, err
+	}
 	if _, err := tx.Exec(`INSERT INTO unit_trigrams (rowid, text)
-		SELECT u.id, tolk_unit_text(u.context, u.source, u.target)
+		SELECT u.id, tolk_unit_text(u.context,
+			CASE WHEN EXISTS (SELECT 1 FROM unit_trigram_sources l WHERE l.unit_id = u.id) THEN '' ELSE u.source END, u.target)
 		FROM unit_trigrams_pending p JOIN units u ON u.id = p.unit_id WHERE p.unit_id BETWEEN ? AND ?`, lo, hi); err != nil {
 		return 0, err
 	}
@@ -341,15 +380,33 @@ func pgIndexTrigrams(tx *Tx, limit int) (int, error) {
 	if err != nil || len(ids) == 0 {
 		return 0, err
 	}
+	// The units linked to a source unit whose row is rewritten or
+	// deleted here are indexed anew in a later batch, with their source
+	// if it is no longer the source unit's (migration 0089); until then
+	// they are noted, and searches read them. A unit of this batch is
+	// linked afresh below.
+	if _, err := tx.Exec(`INSERT INTO unit_trigrams_pending (unit_id, indexed)
+		SELECT unit_id, 1 FROM unit_trigrams WHERE source_unit_id = ANY(?) AND NOT unit_id = ANY(?)
+		ON CONFLICT (unit_id) DO NOTHING`, ids, ids); err != nil {
+		return 0, err
+	}
 	if _, err := tx.Exec(`DELETE FROM unit_trigrams WHERE unit_id = ANY(?)`, ids); err != nil {
 		return 0, err
 	}
 	// The key (migration 0062) is bounded alone, as SQLite's
-	// tolk_unit_text(context, '', '') is.
-	rows, err := tx.Query(`SELECT u.id, CASE WHEN octet_length(u.context) + octet_length(u.source) + octet_length(u.target) > ?
-			THEN NULL ELSE lower(u.context || chr(10) || u.source || chr(10) || u.target) END,
-			CASE WHEN octet_length(u.context) > ? THEN NULL ELSE lower(u.context) END
-		FROM units u WHERE u.id = ANY(?)`, maxIndexedText, maxIndexedText, ids)
+	// tolk_unit_text(context, '', '') is. A unit whose source is its
+	// source unit's is linked to it and indexed without it (migration
+	// 0089): when the source unit is not noted, or is in this batch, its
+	// row holds that source once this batch commits. One statement, so
+	// that the source unit's text and note are read at one moment.
+	rows, err := tx.Query(`SELECT id, link, CASE WHEN octet_length(context) + octet_length(source) + octet_length(target) > ?
+			THEN NULL ELSE lower(context || chr(10) || source || chr(10) || target) END,
+			CASE WHEN octet_length(context) > ? THEN NULL ELSE lower(context) END
+		FROM (SELECT u.id, s.id AS link, u.context, CASE WHEN s.id IS NULL THEN u.source ELSE '' END AS source, u.target
+			FROM units u LEFT JOIN units s ON s.id = u.source_unit_id AND s.id != u.id AND s.source = u.source
+				AND (s.source_unit_id IS NULL OR s.source_unit_id = s.id)
+				AND (s.id = ANY(?) OR NOT EXISTS (SELECT 1 FROM unit_trigrams_pending q WHERE q.unit_id = s.id))
+			WHERE u.id = ANY(?)) t`, maxIndexedText, maxIndexedText, ids, ids)
 	if err != nil {
 		return 0, err
 	}
@@ -362,21 +419,22 @@ func pgIndexTrigrams(tx *Tx, limit int) (int, error) {
 	}
 	for rows.Next() {
 		var id int64
+		var link *int64
 		var text, key *string
-		if err := rows.Scan(&id, &text, &key); err != nil {
+		if err := rows.Scan(&id, &link, &text, &key); err != nil {
 			rows.Close()
 			return 0, err
 		}
-		args = append(args, id, cut(text), cut(key))
+		args = append(args, id, cut(text), cut(key), link)
 	}
 	if err := rows.Close(); err != nil {
 		return 0, err
 	}
 	for len(args) > 0 {
-		chunk := args[:min(len(args), 3*pgInsertRows)]
+		chunk := args[:min(len(args), 4*pgInsertRows)]
 		args = args[len(chunk):]
-		values := strings.Repeat("(?, ?::integer[], ?::integer[]), ", len(chunk)/3)
-		if _, err := tx.Exec(`INSERT INTO unit_trigrams (unit_id, trigrams, key_trigrams) VALUES `+
+		values := strings.Repeat("(?, ?::integer[], ?::integer[], ?::bigint), ", len(chunk)/4)
+		if _, err := tx.Exec(`INSERT INTO unit_trigrams (unit_id, trigrams, key_trigrams, source_unit_id) VALUES `+
 			strings.TrimSuffix(values, ", "), chunk...); err != nil {
 			return 0, err
 		}
