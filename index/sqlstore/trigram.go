@@ -263,13 +263,13 @@ type trigramCols int
 const (
 	// trigramAny: the source, target or context (a bare word,
 	// source:): a unit's own row, or the row of the source unit it is
-	// linked to (migration 0089), which holds its source.
+	// linked to (migration 0089), which holds its source and key.
 	trigramAny trigramCols = iota
-	// trigramOwn: the target or context only, which a unit's own row
-	// always holds (target:).
+	// trigramOwn: the target only, which a unit's own row always holds
+	// (target:).
 	trigramOwn
 	// trigramKey: the key alone (key:, context:), the keys' index
-	// (migration 0062).
+	// (migration 0062): a unit's own key row, or its source unit's.
 	trigramKey
 )
 
@@ -287,14 +287,14 @@ func (c searchCompiler) trigramFilter(need *trigramNeed, cols trigramCols) sqlFr
 // may come twice: from the index, through its source unit, and from its
 // note).
 //
-// A unit whose source is its source unit's holds no source in its own
-// row (migration 0089): it is linked to the source unit, whose row
-// does. So with trigramAny the candidates are the rows that hold the
-// needle's trigrams and the units linked to those rows — a superset, as
-// a source unit's row holds its context and target too, matched exactly
-// like every candidate. The needle must be inside one of the unit's
-// texts to match, so the trigrams of that one text, in one row, hold
-// all it needs.
+// A unit whose source and key are its source unit's holds neither in
+// its own rows (migration 0089): it is linked to the source unit, whose
+// rows do. So but for the target alone the candidates are the rows that
+// hold the needle's trigrams and the units linked to those rows — a
+// superset, as a source unit's row holds its target too, matched
+// exactly like every candidate. The needle must be inside one of the
+// unit's texts to match, so the trigrams of that one text, in one row,
+// hold all it needs.
 func (c searchCompiler) trigramCandidates(need *trigramNeed, cols trigramCols) sqlFrag {
 	const noted = " UNION ALL SELECT unit_id FROM unit_trigrams_pending"
 	if !c.postgres {
@@ -304,7 +304,7 @@ func (c searchCompiler) trigramCandidates(need *trigramNeed, cols trigramCols) s
 		}
 		match := ftsMatch(need) + ` OR "` + longUnitMark + `"`
 		rows := "SELECT rowid FROM " + table + " WHERE " + table + " MATCH ?"
-		if cols != trigramAny {
+		if cols == trigramOwn {
 			return frag(rows+noted, match)
 		}
 		return frag(rows+" UNION ALL SELECT unit_id FROM unit_trigram_sources WHERE source_unit_id IN ("+rows+")"+noted,
@@ -318,7 +318,7 @@ func (c searchCompiler) trigramCandidates(need *trigramNeed, cols trigramCols) s
 	cond := f.sql + " OR " + col + " @> ARRAY[?]::integer[]"
 	args := append(f.args, trigramCode(longUnitMark))
 	rows := "SELECT unit_id FROM unit_trigrams WHERE " + cond
-	if cols != trigramAny {
+	if cols == trigramOwn {
 		return frag(rows+noted, args...)
 	}
 	return frag(rows+" UNION ALL SELECT unit_id FROM unit_trigrams WHERE source_unit_id IN ("+rows+")"+noted,
@@ -407,7 +407,7 @@ func (v *countVerifier) trigrams(ctx context.Context, q queryer) error {
 
 // trigramLinks checks the links of units indexed without their source
 // (migration 0089): a unit not noted is linked only to a unit that
-// holds the same source in its own row (one not linked in turn), unless
+// holds the same source and key in its own rows (one not linked in turn), unless
 // that unit is noted (its row then still holds the text the unit was
 // linked on, until the step notes the unit too); and no link is left of
 // a unit that is gone. The link need not be the unit's source unit of
@@ -420,7 +420,7 @@ func (v *countVerifier) trigramLinks(ctx context.Context, q queryer) error {
 	var wrong, gone int
 	if err := q.QueryRowContext(ctx, `SELECT
 		(SELECT count(*) FROM `+links+` l JOIN units u ON u.id = l.unit_id LEFT JOIN units s ON s.id = l.source_unit_id
-			WHERE (s.id IS NULL OR s.source != u.source OR EXISTS (SELECT 1 FROM `+links+` c WHERE c.unit_id = s.id))
+			WHERE (s.id IS NULL OR s.source != u.source OR s.context != u.context OR EXISTS (SELECT 1 FROM `+links+` c WHERE c.unit_id = s.id))
 			AND NOT EXISTS (SELECT 1 FROM unit_trigrams_pending p WHERE p.unit_id IN (l.unit_id, l.source_unit_id))),
 		(SELECT count(*) FROM `+links+` l WHERE NOT EXISTS (SELECT 1 FROM units u WHERE u.id = l.unit_id)
 			AND NOT EXISTS (SELECT 1 FROM unit_trigrams_pending p WHERE p.unit_id = l.unit_id))`).
@@ -428,7 +428,7 @@ func (v *countVerifier) trigramLinks(ctx context.Context, q queryer) error {
 		return err
 	}
 	if wrong > 0 || gone > 0 {
-		v.report("unit_trigrams: %d units linked to a unit whose row does not hold their source, %d links of units that are gone",
+		v.report("unit_trigrams: %d units linked to a unit whose rows do not hold their source and key, %d links of units that are gone",
 			wrong, gone)
 	}
 	return nil
@@ -437,12 +437,13 @@ func (v *countVerifier) trigramLinks(ctx context.Context, q queryer) error {
 // keyTrigrams checks the keys' index (migration 0062): on SQLite a row
 // of unit_key_trigrams exactly where unit_trigrams has one; on
 // PostgreSQL a key of three characters or more indexed in the row of
-// every unit not noted.
+// every unit neither noted nor linked (migration 0089: a linked unit's
+// key is in its source unit's row).
 func (v *countVerifier) keyTrigrams(ctx context.Context, q queryer) error {
 	if v.postgres {
 		var unkeyed int
 		if err := q.QueryRowContext(ctx, `SELECT count(*) FROM unit_trigrams g JOIN units u ON u.id = g.unit_id
-			WHERE char_length(u.context) >= 3 AND g.key_trigrams = '{}'
+			WHERE char_length(u.context) >= 3 AND g.key_trigrams = '{}' AND g.source_unit_id IS NULL
 			AND NOT EXISTS (SELECT 1 FROM unit_trigrams_pending p WHERE p.unit_id = g.unit_id)`).Scan(&unkeyed); err != nil {
 			return err
 		}

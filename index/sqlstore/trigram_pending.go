@@ -278,6 +278,12 @@ func indexTrigramBatch(tx *Tx, limit int) (int, error) {
 		FROM (SELECT unit_id FROM unit_trigrams_pending ORDER BY unit_id LIMIT ?) b`, limit).Scan(&n, &lo, &hi); err != nil || n == 0 {
 		return 0, err
 	}
+	// A linked unit's key row is empty (migration 0089): whether it stays
+	// linked is decided anew below, so its key row is rewritten too.
+	if _, err := tx.Exec(`UPDATE unit_trigrams_pending SET indexed = 1 WHERE unit_id BETWEEN ? AND ? AND indexed = 2
+		AND unit_id IN (SELECT unit_id FROM unit_trigram_sources)`, lo, hi); err != nil {
+		return 0, err
+	}
 	// A contentless FTS5 table deletes by rowid, one at a time: a
 	// rowid IN (…) would read the whole table. unit_key_trigrams
 	// (migration 0062) holds a row exactly when unit_trigrams does; a
@@ -305,7 +311,7 @@ func indexTrigramBatch(tx *Tx, limit int) (int, error) {
 	// linked afresh below.
 	if len(stale) > 0 {
 		if _, err := tx.Exec(`INSERT INTO unit_trigrams_pending (unit_id, indexed)
-			SELECT l.unit_id, 2 FROM unit_trigram_sources l
+			SELECT l.unit_id, 1 FROM unit_trigram_sources l
 			WHERE l.source_unit_id IN (SELECT unit_id FROM unit_trigrams_pending WHERE unit_id BETWEEN ? AND ? AND indexed != 0)
 				AND NOT EXISTS (SELECT 1 FROM unit_trigrams_pending p WHERE p.unit_id = l.unit_id AND p.unit_id BETWEEN ? AND ?)
 			ON CONFLICT DO NOTHING`, lo, hi, lo, hi); err != nil {
@@ -326,13 +332,13 @@ func indexTrigramBatch(tx *Tx, limit int) (int, error) {
 			return 0, err
 		}
 	}
-	// A unit whose source is its source unit's is linked to it and
-	// indexed without it (migration 0089): when the source unit is not
-	// noted, or is in this batch, its row holds that source once this
-	// batch commits.
+	// A unit whose source and key are its source unit's is linked to it
+	// and indexed on its target alone, its key row empty (migration
+	// 0089): when the source unit is not noted, or is in this batch, its
+	// rows hold that source and key once this batch commits.
 	if _, err := tx.Exec(`INSERT INTO unit_trigram_sources (unit_id, source_unit_id)
 		SELECT u.id, s.id FROM unit_trigrams_pending p JOIN units u ON u.id = p.unit_id
-			JOIN units s ON s.id = u.source_unit_id AND s.id != u.id AND s.source = u.source
+			JOIN units s ON s.id = u.source_unit_id AND s.id != u.id AND s.source = u.source AND s.context = u.context
 				AND (s.source_unit_id IS NULL OR s.source_unit_id = s.id)
 		WHERE p.unit_id BETWEEN ? AND ?
 			AND NOT EXISTS (SELECT 1 FROM unit_trigrams_pending q WHERE q.unit_id = s.id AND q.unit_id NOT BETWEEN ? AND ?)`,
@@ -340,13 +346,14 @@ func indexTrigramBatch(tx *Tx, limit int) (int, error) {
 		return 0, err
 	}
 	if _, err := tx.Exec(`INSERT INTO unit_trigrams (rowid, text)
-		SELECT u.id, tolk_unit_text(u.context,
-			CASE WHEN EXISTS (SELECT 1 FROM unit_trigram_sources l WHERE l.unit_id = u.id) THEN '' ELSE u.source END, u.target)
+		SELECT u.id, CASE WHEN EXISTS (SELECT 1 FROM unit_trigram_sources l WHERE l.unit_id = u.id)
+			THEN tolk_unit_text('', '', u.target) ELSE tolk_unit_text(u.context, u.source, u.target) END
 		FROM unit_trigrams_pending p JOIN units u ON u.id = p.unit_id WHERE p.unit_id BETWEEN ? AND ?`, lo, hi); err != nil {
 		return 0, err
 	}
 	if _, err := tx.Exec(`INSERT INTO unit_key_trigrams (rowid, key)
-		SELECT u.id, tolk_unit_text(u.context, '', '')
+		SELECT u.id, CASE WHEN EXISTS (SELECT 1 FROM unit_trigram_sources l WHERE l.unit_id = u.id)
+			THEN '' ELSE tolk_unit_text(u.context, '', '') END
 		FROM unit_trigrams_pending p JOIN units u ON u.id = p.unit_id
 		WHERE p.unit_id BETWEEN ? AND ? AND p.indexed != 2`, lo, hi); err != nil {
 		return 0, err
@@ -394,16 +401,18 @@ func pgIndexTrigrams(tx *Tx, limit int) (int, error) {
 		return 0, err
 	}
 	// The key (migration 0062) is bounded alone, as SQLite's
-	// tolk_unit_text(context, '', '') is. A unit whose source is its
-	// source unit's is linked to it and indexed without it (migration
-	// 0089): when the source unit is not noted, or is in this batch, its
-	// row holds that source once this batch commits. One statement, so
-	// that the source unit's text and note are read at one moment.
+	// tolk_unit_text(context, '', '') is. A unit whose source and key are
+	// its source unit's is linked to it and indexed on its target alone
+	// (migration 0089): when the source unit is not noted, or is in this
+	// batch, its row holds that source and key once this batch commits.
+	// One statement, so that the source unit's text and note are read at
+	// one moment.
 	rows, err := tx.Query(`SELECT id, link, CASE WHEN octet_length(context) + octet_length(source) + octet_length(target) > ?
 			THEN NULL ELSE lower(context || chr(10) || source || chr(10) || target) END,
 			CASE WHEN octet_length(context) > ? THEN NULL ELSE lower(context) END
-		FROM (SELECT u.id, s.id AS link, u.context, CASE WHEN s.id IS NULL THEN u.source ELSE '' END AS source, u.target
-			FROM units u LEFT JOIN units s ON s.id = u.source_unit_id AND s.id != u.id AND s.source = u.source
+		FROM (SELECT u.id, s.id AS link, CASE WHEN s.id IS NULL THEN u.context ELSE '' END AS context,
+				CASE WHEN s.id IS NULL THEN u.source ELSE '' END AS source, u.target
+			FROM units u LEFT JOIN units s ON s.id = u.source_unit_id AND s.id != u.id AND s.source = u.source AND s.context = u.context
 				AND (s.source_unit_id IS NULL OR s.source_unit_id = s.id)
 				AND (s.id = ANY(?) OR NOT EXISTS (SELECT 1 FROM unit_trigrams_pending q WHERE q.unit_id = s.id))
 			WHERE u.id = ANY(?)) t`, maxIndexedText, maxIndexedText, ids, ids)

@@ -70,7 +70,8 @@ var trigramQueries = []string{
 	"key:word", "key:k10", "key:strasse OR target:zebrafisch",
 	// A source unit's source changed while its translation units keep
 	// theirs (migration 0089's links, below).
-	"quokka", `source:="Word number 4"`, `source:r"number 4$"`, "source:quokka", "target:quokka",
+	"quokka", "key:quokka", `source:="Word number 4"`, `source:r"number 4$"`, "source:quokka", "target:quokka",
+	"key:walross", "key:WALROSS OR target:zebrafisch", "walross", `key:r"-walross$"`,
 }
 
 // keyIndexed says which of trigramQueries the keys' index serves.
@@ -217,13 +218,26 @@ func TestTrigramSearch(t *testing.T) {
 	if n := trigramLinkCount(t, f.db); n == 0 {
 		t.Error("no unit is indexed without its source")
 	}
+	// A key of every translation (k6-walross): the translation units'
+	// key rows are empty, the key is found through the source unit's.
+	if err := f.db.write(ctx, func(tx *Tx) error {
+		_, err := tx.Exec(`UPDATE units SET context = 'k6-walross' WHERE context = 'k6'`)
+		tx.touch(unitsDep(0))
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	step("a key changed in every translation")
+	if got := searchIDs(t, f.db, "key:walross", false); len(got) != len(f.tr) {
+		t.Errorf("key:walross finds %v, want the unit of each of %d translations", got, len(f.tr))
+	}
 	// A monolingual template's string changes before its translations
 	// are imported again: they keep the old source, which the source
 	// unit's row no longer holds once the step took it in. The step
 	// notes them, and indexes them with their own source.
 	en4 := f.unit(t, "en", 4).ID
 	if err := f.db.write(ctx, func(tx *Tx) error {
-		_, err := tx.Exec(`UPDATE units SET source = 'Quokka vier', target = 'Quokka vier' WHERE id = ?`, en4)
+		_, err := tx.Exec(`UPDATE units SET source = 'Quokka vier', target = 'Quokka vier', context = 'k4-quokka' WHERE id = ?`, en4)
 		tx.touch(unitsDep(0))
 		return err
 	}); err != nil {

@@ -5,15 +5,16 @@
 -- its row of unit_trigrams repeated the source's trigrams in each of a
 -- component's translations: about 70% of the trigram data.
 --
--- A unit whose source is its source unit's (the same text, the source
--- unit's row current) is now indexed without it: its row holds its
--- context and target, and source_unit_id names the source unit whose
--- row holds the source. A search for a needle that may be in the source
--- reads the rows that hold the needle's trigrams and the rows linked to
--- those (trigram.go, trigramCandidates). A unit whose source differs
--- (a monolingual translation keeps the source it was imported with
--- when its template changes) or whose source unit is itself noted keeps
--- the whole text, source_unit_id NULL. The step keeps the links exact:
+-- A unit whose source and key are its source unit's (the same texts,
+-- the source unit's row current) is now indexed without them: its row
+-- holds its target's trigrams, no key trigrams, and source_unit_id
+-- names the source unit whose row holds the source and key. A search
+-- for a needle that may be in the source or key reads the rows that
+-- hold the needle's trigrams and the rows linked to those (trigram.go,
+-- trigramCandidates). A unit whose source or key differs (a monolingual
+-- translation keeps the source it was imported with when its template
+-- changes) or whose source unit is itself noted keeps the whole text,
+-- source_unit_id NULL. The step keeps the links exact:
 -- indexing a noted source unit anew notes the units linked to it
 -- (trigram_pending.go). See the SQLite migration of the same number,
 -- which keeps the links in a table of their own (unit_trigram_sources)
