@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql/driver"
 	"regexp/syntax"
-	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -295,6 +294,11 @@ func (c searchCompiler) trigramFilter(need *trigramNeed, cols trigramCols) sqlFr
 // exactly like every candidate. The needle must be inside one of the
 // unit's texts to match, so the trigrams of that one text, in one row,
 // hold all it needs.
+//
+// The rows are read once, into a materialized CTE: as a subquery of its
+// own, SQLite turned "source_unit_id IN (SELECT rowid FROM unit_trigrams
+// WHERE … MATCH ?)" into a probe of the FTS5 table per link, each a
+// whole full-text query (TestMemoryPagesMatchScans ran for minutes).
 func (c searchCompiler) trigramCandidates(need *trigramNeed, cols trigramCols) sqlFrag {
 	const noted = " UNION ALL SELECT unit_id FROM unit_trigrams_pending"
 	if !c.postgres {
@@ -307,8 +311,9 @@ func (c searchCompiler) trigramCandidates(need *trigramNeed, cols trigramCols) s
 		if cols == trigramOwn {
 			return frag(rows+noted, match)
 		}
-		return frag(rows+" UNION ALL SELECT unit_id FROM unit_trigram_sources WHERE source_unit_id IN ("+rows+")"+noted,
-			match, match)
+		return frag("WITH trigram_rows AS MATERIALIZED ("+rows+") SELECT rowid FROM trigram_rows"+
+			" UNION ALL SELECT l.unit_id FROM trigram_rows CROSS JOIN unit_trigram_sources l ON l.source_unit_id = trigram_rows.rowid"+
+			noted, match)
 	}
 	col := "trigrams"
 	if cols == trigramKey {
@@ -321,8 +326,9 @@ func (c searchCompiler) trigramCandidates(need *trigramNeed, cols trigramCols) s
 	if cols == trigramOwn {
 		return frag(rows+noted, args...)
 	}
-	return frag(rows+" UNION ALL SELECT unit_id FROM unit_trigrams WHERE source_unit_id IN ("+rows+")"+noted,
-		append(slices.Clone(args), args...)...)
+	return frag("WITH trigram_rows AS MATERIALIZED ("+rows+") SELECT unit_id FROM trigram_rows"+
+		" UNION ALL SELECT l.unit_id FROM trigram_rows JOIN unit_trigrams l ON l.source_unit_id = trigram_rows.unit_id"+
+		noted, args...)
 }
 
 func (c searchCompiler) pgTrigramFilter(need *trigramNeed, col string) sqlFrag {
