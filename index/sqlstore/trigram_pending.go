@@ -280,8 +280,10 @@ func indexTrigramBatch(tx *Tx, limit int) (int, error) {
 	}
 	// A linked unit's key row is empty (migration 0089): whether it stays
 	// linked is decided anew below, so its key row is rewritten too.
+	// (EXISTS, by the link's key: an IN (SELECT …) read every link of
+	// the table into a list for each batch.)
 	if _, err := tx.Exec(`UPDATE unit_trigrams_pending SET indexed = 1 WHERE unit_id BETWEEN ? AND ? AND indexed = 2
-		AND unit_id IN (SELECT unit_id FROM unit_trigram_sources)`, lo, hi); err != nil {
+		AND EXISTS (SELECT 1 FROM unit_trigram_sources l WHERE l.unit_id = unit_trigrams_pending.unit_id)`, lo, hi); err != nil {
 		return 0, err
 	}
 	// A contentless FTS5 table deletes by rowid, one at a time: a
