@@ -104,9 +104,8 @@ var schemaExceptions = map[string]string{
 	// The links of units indexed without their source to the source unit
 	// whose row holds it (migration 0089): a column of the trigram table
 	// on PostgreSQL, a table beside the contentless FTS5 table on SQLite.
-	"unit_trigram_sources":               "SQLite's links of units indexed without their source (FTS5 rows hold no columns)",
-	"unit_trigrams.source_unit_id":       "PostgreSQL's trigram table: the link of a unit indexed without its source",
-	"unit_trigrams unit_trigrams_source": "PostgreSQL's trigram table: the links' index",
+	"unit_trigrams.source_unit_id":             "PostgreSQL's trigram table: the link of a unit indexed without its source",
+	"unit_trigrams unit_trigrams_source_units": "PostgreSQL's trigram table: the links' index (migration 0090: with the unit, index-only)",
 }
 
 // TestSchemasMatch checks that the SQLite and PostgreSQL migrations end

@@ -278,14 +278,6 @@ func indexTrigramBatch(tx *Tx, limit int) (int, error) {
 		FROM (SELECT unit_id FROM unit_trigrams_pending ORDER BY unit_id LIMIT ?) b`, limit).Scan(&n, &lo, &hi); err != nil || n == 0 {
 		return 0, err
 	}
-	// A linked unit's key row is empty (migration 0089): whether it stays
-	// linked is decided anew below, so its key row is rewritten too.
-	// (EXISTS, by the link's key: an IN (SELECT …) read every link of
-	// the table into a list for each batch.)
-	if _, err := tx.Exec(`UPDATE unit_trigrams_pending SET indexed = 1 WHERE unit_id BETWEEN ? AND ? AND indexed = 2
-		AND EXISTS (SELECT 1 FROM unit_trigram_sources l WHERE l.unit_id = unit_trigrams_pending.unit_id)`, lo, hi); err != nil {
-		return 0, err
-	}
 	// A contentless FTS5 table deletes by rowid, one at a time: a
 	// rowid IN (…) would read the whole table. unit_key_trigrams
 	// (migration 0062) holds a row exactly when unit_trigrams does; a
@@ -306,24 +298,6 @@ func indexTrigramBatch(tx *Tx, limit int) (int, error) {
 	}, lo, hi); err != nil {
 		return 0, err
 	}
-	// The units linked to a source unit whose row is rewritten or
-	// deleted here are indexed anew in a later batch, with their source
-	// if it is no longer the source unit's (migration 0089); until then
-	// they are noted, and searches read them. A unit of this batch is
-	// linked afresh below.
-	if len(stale) > 0 {
-		if _, err := tx.Exec(`INSERT INTO unit_trigrams_pending (unit_id, indexed)
-			SELECT l.unit_id, 1 FROM unit_trigram_sources l
-			WHERE l.source_unit_id IN (SELECT unit_id FROM unit_trigrams_pending WHERE unit_id BETWEEN ? AND ? AND indexed != 0)
-				AND NOT EXISTS (SELECT 1 FROM unit_trigrams_pending p WHERE p.unit_id = l.unit_id AND p.unit_id BETWEEN ? AND ?)
-			ON CONFLICT DO NOTHING`, lo, hi, lo, hi); err != nil {
-			return 0, err
-		}
-		if _, err := tx.Exec(`DELETE FROM unit_trigram_sources
-			WHERE unit_id IN (SELECT unit_id FROM unit_trigrams_pending WHERE unit_id BETWEEN ? AND ? AND indexed != 0)`, lo, hi); err != nil {
-			return 0, err
-		}
-	}
 	for _, id := range stale {
 		if _, err := tx.Exec(`DELETE FROM unit_trigrams WHERE rowid = ?`, id); err != nil {
 			return 0, err
@@ -334,13 +308,10 @@ func indexTrigramBatch(tx *Tx, limit int) (int, error) {
 			return 0, err
 		}
 	}
-	// A unit whose source and key are its source unit's is linked to it
-	// and indexed on its target alone, its key row empty (migration
-	// 0089): when the source unit is not noted, or is in this batch, its
-	// rows hold that source and key once this batch commits.
-	if _, err := tx.Exec(sqliteBatchLinks, lo, hi, lo, hi); err != nil {
-		return 0, err
-	}
+	// A unit's rows hold its whole text on SQLite: links as PostgreSQL
+	// has (migration 0089) made the common needles' searches slower
+	// (migration 0090), and SQLite's index is not the one whose size
+	// blocks 100x.
 	if _, err := tx.Exec(sqliteBatchTexts, lo, hi); err != nil {
 		return 0, err
 	}
@@ -363,26 +334,13 @@ func indexTrigramBatch(tx *Tx, limit int) (int, error) {
 // 10x the corpus when the edits were far apart, against 0.08 ms
 // (session 8's SCALE slice). TestTrigramBatchPlans holds the plans.
 const (
-	// sqliteBatchLinks links a unit whose source and key are its source
-	// unit's (migration 0089), when the source unit is not noted outside
-	// the batch; its arguments are lo, hi, lo, hi.
-	sqliteBatchLinks = `INSERT INTO unit_trigram_sources (unit_id, source_unit_id)
-		SELECT u.id, s.id FROM unit_trigrams_pending p CROSS JOIN units u ON u.id = p.unit_id
-			JOIN units s ON s.id = u.source_unit_id AND s.id != u.id AND s.source = u.source AND s.context = u.context
-				AND (s.source_unit_id IS NULL OR s.source_unit_id = s.id)
-		WHERE p.unit_id BETWEEN ? AND ?
-			AND NOT EXISTS (SELECT 1 FROM unit_trigrams_pending q WHERE q.unit_id = s.id AND q.unit_id NOT BETWEEN ? AND ?)`
-	// sqliteBatchTexts writes the batch's text rows, a linked unit's
-	// its target alone.
+	// sqliteBatchTexts writes the batch's text rows.
 	sqliteBatchTexts = `INSERT INTO unit_trigrams (rowid, text)
-		SELECT u.id, CASE WHEN EXISTS (SELECT 1 FROM unit_trigram_sources l WHERE l.unit_id = u.id)
-			THEN tolk_unit_text('', '', u.target) ELSE tolk_unit_text(u.context, u.source, u.target) END
+		SELECT u.id, tolk_unit_text(u.context, u.source, u.target)
 		FROM unit_trigrams_pending p CROSS JOIN units u ON u.id = p.unit_id WHERE p.unit_id BETWEEN ? AND ?`
-	// sqliteBatchKeys writes the batch's key rows where they are stale,
-	// a linked unit's empty.
+	// sqliteBatchKeys writes the batch's key rows where they are stale.
 	sqliteBatchKeys = `INSERT INTO unit_key_trigrams (rowid, key)
-		SELECT u.id, CASE WHEN EXISTS (SELECT 1 FROM unit_trigram_sources l WHERE l.unit_id = u.id)
-			THEN '' ELSE tolk_unit_text(u.context, '', '') END
+		SELECT u.id, tolk_unit_text(u.context, '', '')
 		FROM unit_trigrams_pending p CROSS JOIN units u ON u.id = p.unit_id
 		WHERE p.unit_id BETWEEN ? AND ? AND p.indexed != 2`
 )

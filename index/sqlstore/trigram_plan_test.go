@@ -35,7 +35,6 @@ func TestTrigramBatchPlans(t *testing.T) {
 		q    string
 		args []any
 	}{
-		{"links", sqliteBatchLinks, []any{1, 100, 1, 100}},
 		{"texts", sqliteBatchTexts, []any{1, 100}},
 		{"keys", sqliteBatchKeys, []any{1, 100}},
 	} {
