@@ -286,19 +286,15 @@ func (c searchCompiler) trigramFilter(need *trigramNeed, cols trigramCols) sqlFr
 // may come twice: from the index, through its source unit, and from its
 // note).
 //
-// A unit whose source and key are its source unit's holds neither in
-// its own rows (migration 0089): it is linked to the source unit, whose
+// On PostgreSQL a unit whose source and key are its source unit's holds
+// neither in its own row (migration 0089; SQLite's rows hold every
+// unit's whole text, migration 0090): it is linked to the source unit, whose
 // rows do. So but for the target alone the candidates are the rows that
 // hold the needle's trigrams and the units linked to those rows — a
 // superset, as a source unit's row holds its target too, matched
 // exactly like every candidate. The needle must be inside one of the
 // unit's texts to match, so the trigrams of that one text, in one row,
 // hold all it needs.
-//
-// The rows are read once, into a materialized CTE: as a subquery of its
-// own, SQLite turned "source_unit_id IN (SELECT rowid FROM unit_trigrams
-// WHERE … MATCH ?)" into a probe of the FTS5 table per link, each a
-// whole full-text query (TestMemoryPagesMatchScans ran for minutes).
 func (c searchCompiler) trigramCandidates(need *trigramNeed, cols trigramCols) sqlFrag {
 	const noted = " UNION ALL SELECT unit_id FROM unit_trigrams_pending"
 	if !c.postgres {
@@ -314,22 +310,28 @@ func (c searchCompiler) trigramCandidates(need *trigramNeed, cols trigramCols) s
 	if cols == trigramKey {
 		col = "key_trigrams"
 	}
-	f := c.pgTrigramFilter(need, col)
-	cond := f.sql + " OR " + col + " @> ARRAY[?]::integer[]"
-	args := append(f.args, trigramCode(longUnitMark))
+	// rowsOf is the condition on the rows that hold need's trigrams,
+	// their column named with prefix.
+	rowsOf := func(prefix string) (string, []any) {
+		f := c.pgTrigramFilter(need, prefix+col)
+		return f.sql + " OR " + prefix + col + " @> ARRAY[?]::integer[]", append(f.args, trigramCode(longUnitMark))
+	}
+	cond, args := rowsOf("")
 	rows := "SELECT unit_id FROM unit_trigrams WHERE " + cond
 	if cols == trigramOwn {
 		return frag(rows+noted, args...)
 	}
-	// The linked rows are looked up by their source units' ids as an
-	// array, in the index of the links (migration 0090: an index-only
-	// scan). As a join PostgreSQL hashed every row of unit_trigrams
-	// instead, a sequential scan of the table per search (the CTE's
-	// estimate says nothing of how few rows it holds): "the file" over
-	// the corpus 333 ms against 57 ms so (EXPLAIN ANALYZE, session 8).
-	return frag("WITH trigram_rows AS MATERIALIZED ("+rows+") SELECT unit_id FROM trigram_rows"+
-		" UNION ALL SELECT l.unit_id FROM unit_trigrams l WHERE l.source_unit_id = ANY(ARRAY(SELECT unit_id FROM trigram_rows))"+
-		noted, args...)
+	// The linked units by a plain join, the rows' condition read twice
+	// (the GIN index answers it twice): with migration 0090's index
+	// PostgreSQL looks each candidate row's links up in an index-only
+	// scan, and the search stays parallel as main's is. A materialized
+	// CTE read once (this branch's first form) was parallel-restricted,
+	// and as a join PostgreSQL hashed every row of unit_trigrams for it,
+	// a sequential scan of the table per search (EXPLAIN ANALYZE over
+	// the corpus, session 8: "the file" 333 ms against 57 ms).
+	linked, linkedArgs := rowsOf("r.")
+	return frag(rows+" UNION ALL SELECT l.unit_id FROM unit_trigrams r JOIN unit_trigrams l ON l.source_unit_id = r.unit_id WHERE "+
+		linked+noted, append(args, linkedArgs...)...)
 }
 
 func (c searchCompiler) pgTrigramFilter(need *trigramNeed, col string) sqlFrag {
