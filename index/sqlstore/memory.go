@@ -448,7 +448,7 @@ func (db *DB) memorySourceKinds(ctx context.Context, q queryer, snap *memSnapsho
 				where = `m.id IN (SELECT rowid FROM memory_trigrams WHERE memory_trigrams MATCH ?)`
 			}
 		} else {
-			cand = searchCompiler{postgres: pg}.trigramCandidates(need, false)
+			cand = searchCompiler{postgres: pg}.trigramCandidates(need, trigramAny)
 			// PostgreSQL reads the candidates once, as an array (an
 			// InitPlan), and each from units by its key. As an IN
 			// (subquery) its planner, misled by the LIKE's estimate,

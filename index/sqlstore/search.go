@@ -378,7 +378,14 @@ func (c searchCompiler) text(col string, t *index.QueryTerm) sqlFrag {
 	if !indexedText(col) {
 		return m
 	}
-	return c.narrowed(c.textNeed(t), col == "units.context", m)
+	cols := trigramOwn
+	switch col {
+	case "units.context":
+		cols = trigramKey
+	case "units.source":
+		cols = trigramAny
+	}
+	return c.narrowed(c.textNeed(t), cols, m)
 }
 
 // textNeed is what a text term needs of the trigram index.
@@ -599,7 +606,7 @@ func (c searchCompiler) term(t *index.QueryTerm) (sqlFrag, error) {
 	case "":
 		// One lookup in the trigram index serves the three columns: it
 		// holds them together.
-		return c.narrowed(c.textNeed(t), false, joinFrags("OR", []sqlFrag{c.textMatch("units.source", t),
+		return c.narrowed(c.textNeed(t), trigramAny, joinFrags("OR", []sqlFrag{c.textMatch("units.source", t),
 			c.textMatch("units.target", t), c.textMatch("units.context", t)})), nil
 	case "source", "target", "context", "note", "location":
 		return c.text("units."+t.Field, t), nil

@@ -255,37 +255,83 @@ func trigramsOf(s string) []string {
 	return out
 }
 
+// trigramCols is which text of a unit a needle is looked for in: what
+// the candidates must cover.
+type trigramCols int
+
+const (
+	// trigramAny: the source, target or context (a bare word,
+	// source:): a unit's own row, or the row of the source unit it is
+	// linked to (migration 0089), which holds its source and key.
+	trigramAny trigramCols = iota
+	// trigramOwn: the target only, which a unit's own row always holds
+	// (target:).
+	trigramOwn
+	// trigramKey: the key alone (key:, context:), the keys' index
+	// (migration 0062): a unit's own key row, or its source unit's.
+	trigramKey
+)
+
 // trigramFilter is the condition need puts on units: the candidates the
 // index lists, and every unit noted since the index last took them in
 // (unit_trigrams_pending, trigram_pending.go), whose rows in the index
 // may be stale or missing. The text of a literal goes to PostgreSQL as
 // it is, since tolk_trigram_codes folds it by the same lower() as the index.
-// With key, the candidates are those of the keys' index (migration
-// 0062): the units whose key holds the trigrams, not their whole text.
-func (c searchCompiler) trigramFilter(need *trigramNeed, key bool) sqlFrag {
-	f := c.trigramCandidates(need, key)
+func (c searchCompiler) trigramFilter(need *trigramNeed, cols trigramCols) sqlFrag {
+	f := c.trigramCandidates(need, cols)
 	return frag("units.id IN ("+f.sql+")", f.args...)
 }
 
 // trigramCandidates is the query of trigramFilter's unit ids (a unit
-// may come twice: from the index and from its note).
-func (c searchCompiler) trigramCandidates(need *trigramNeed, key bool) sqlFrag {
+// may come twice: from the index, through its source unit, and from its
+// note).
+//
+// On PostgreSQL a unit whose source and key are its source unit's holds
+// neither in its own row (migration 0089; SQLite's rows hold every
+// unit's whole text, migration 0090): it is linked to the source unit, whose
+// rows do. So but for the target alone the candidates are the rows that
+// hold the needle's trigrams and the units linked to those rows — a
+// superset, as a source unit's row holds its target too, matched
+// exactly like every candidate. The needle must be inside one of the
+// unit's texts to match, so the trigrams of that one text, in one row,
+// hold all it needs.
+func (c searchCompiler) trigramCandidates(need *trigramNeed, cols trigramCols) sqlFrag {
 	const noted = " UNION ALL SELECT unit_id FROM unit_trigrams_pending"
 	if !c.postgres {
 		table := "unit_trigrams"
-		if key {
+		if cols == trigramKey {
 			table = "unit_key_trigrams"
 		}
+		// SQLite's rows hold every unit's whole text (migration 0090).
 		return frag("SELECT rowid FROM "+table+" WHERE "+table+" MATCH ?"+noted,
 			ftsMatch(need)+` OR "`+longUnitMark+`"`)
 	}
 	col := "trigrams"
-	if key {
+	if cols == trigramKey {
 		col = "key_trigrams"
 	}
-	f := c.pgTrigramFilter(need, col)
-	return frag("SELECT unit_id FROM unit_trigrams WHERE "+f.sql+" OR "+col+" @> ARRAY[?]::integer[]"+noted,
-		append(f.args, trigramCode(longUnitMark))...)
+	// rowsOf is the condition on the rows that hold need's trigrams,
+	// their column named with prefix.
+	rowsOf := func(prefix string) (string, []any) {
+		f := c.pgTrigramFilter(need, prefix+col)
+		return f.sql + " OR " + prefix + col + " @> ARRAY[?]::integer[]", append(f.args, trigramCode(longUnitMark))
+	}
+	cond, args := rowsOf("")
+	rows := "SELECT unit_id FROM unit_trigrams WHERE " + cond
+	if cols == trigramOwn {
+		return frag(rows+noted, args...)
+	}
+	// The linked units by a plain join, the rows' condition read twice
+	// (the GIN index answers it twice): with migration 0090's index
+	// PostgreSQL looks each candidate row's links up in an index-only
+	// scan, and the search stays parallel as main's is. A materialized
+	// CTE read once (this branch's first form) was parallel-restricted,
+	// and as a join PostgreSQL hashed every row of unit_trigrams for it,
+	// a sequential scan of the table per search (EXPLAIN ANALYZE over
+	// the corpus, session 8: "the file" 333 ms against 57 ms).
+	linked, linkedArgs := rowsOf("r.")
+	return frag(rows+" UNION ALL SELECT l.unit_id FROM unit_trigrams r JOIN unit_trigrams l ON l.source_unit_id = r.unit_id WHERE "+
+		linked+noted, append(args, linkedArgs...)...)
 }
 
 func (c searchCompiler) pgTrigramFilter(need *trigramNeed, col string) sqlFrag {
@@ -303,10 +349,9 @@ func (c searchCompiler) pgTrigramFilter(need *trigramNeed, col string) sqlFrag {
 	return joinFrags(op, parts)
 }
 
-// narrowed is cond (a match on the text of source, target or context;
-// on the key alone with key) with the index's candidates for need, or
-// cond alone when need is nil.
-func (c searchCompiler) narrowed(need *trigramNeed, key bool, cond sqlFrag) sqlFrag {
+// narrowed is cond (a match on the text cols says) with the index's
+// candidates for need, or cond alone when need is nil.
+func (c searchCompiler) narrowed(need *trigramNeed, cols trigramCols, cond sqlFrag) sqlFrag {
 	if need == nil || c.scan {
 		return cond
 	}
@@ -325,7 +370,7 @@ func (c searchCompiler) narrowed(need *trigramNeed, key bool, cond sqlFrag) sqlF
 		// 10x the candidates (issue 31, BENCHMARKS.md "Scale").
 		return cond
 	}
-	return joinFrags("AND", []sqlFrag{c.trigramFilter(need, key), cond})
+	return joinFrags("AND", []sqlFrag{c.trigramFilter(need, cols), cond})
 }
 
 // indexedText reports whether col is a column unit_trigrams holds.
@@ -363,18 +408,51 @@ func (v *countVerifier) trigrams(ctx context.Context, q queryer) error {
 		v.report("unit_trigrams: %d units neither indexed nor noted, %d rows of units that are gone, %d notes wrong about their row",
 			missing, stale, wrongNote)
 	}
+	if err := v.trigramLinks(ctx, q); err != nil {
+		return err
+	}
 	return v.keyTrigrams(ctx, q)
+}
+
+// trigramLinks checks the links of units indexed without their source
+// (migration 0089): a unit not noted is linked only to a unit that
+// holds the same source and key in its own rows (one not linked in turn), unless
+// that unit is noted (its row then still holds the text the unit was
+// linked on, until the step notes the unit too); and no link is left of
+// a unit that is gone. The link need not be the unit's source unit of
+// now: a search reaches the unit through any row holding its source.
+func (v *countVerifier) trigramLinks(ctx context.Context, q queryer) error {
+	if !v.postgres {
+		return nil // SQLite links no unit (migration 0090)
+	}
+	links := "(SELECT unit_id, source_unit_id FROM unit_trigrams WHERE source_unit_id IS NOT NULL)"
+	var wrong, gone int
+	if err := q.QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM `+links+` l JOIN units u ON u.id = l.unit_id LEFT JOIN units s ON s.id = l.source_unit_id
+			WHERE (s.id IS NULL OR s.source != u.source OR s.context != u.context OR EXISTS (SELECT 1 FROM `+links+` c WHERE c.unit_id = s.id))
+			AND NOT EXISTS (SELECT 1 FROM unit_trigrams_pending p WHERE p.unit_id IN (l.unit_id, l.source_unit_id))),
+		(SELECT count(*) FROM `+links+` l WHERE NOT EXISTS (SELECT 1 FROM units u WHERE u.id = l.unit_id)
+			AND NOT EXISTS (SELECT 1 FROM unit_trigrams_pending p WHERE p.unit_id = l.unit_id))`).
+		Scan(&wrong, &gone); err != nil {
+		return err
+	}
+	if wrong > 0 || gone > 0 {
+		v.report("unit_trigrams: %d units linked to a unit whose rows do not hold their source and key, %d links of units that are gone",
+			wrong, gone)
+	}
+	return nil
 }
 
 // keyTrigrams checks the keys' index (migration 0062): on SQLite a row
 // of unit_key_trigrams exactly where unit_trigrams has one; on
 // PostgreSQL a key of three characters or more indexed in the row of
-// every unit not noted.
+// every unit neither noted nor linked (migration 0089: a linked unit's
+// key is in its source unit's row).
 func (v *countVerifier) keyTrigrams(ctx context.Context, q queryer) error {
 	if v.postgres {
 		var unkeyed int
 		if err := q.QueryRowContext(ctx, `SELECT count(*) FROM unit_trigrams g JOIN units u ON u.id = g.unit_id
-			WHERE char_length(u.context) >= 3 AND g.key_trigrams = '{}'
+			WHERE char_length(u.context) >= 3 AND g.key_trigrams = '{}' AND g.source_unit_id IS NULL
 			AND NOT EXISTS (SELECT 1 FROM unit_trigrams_pending p WHERE p.unit_id = g.unit_id)`).Scan(&unkeyed); err != nil {
 			return err
 		}

@@ -254,8 +254,15 @@ func (db *DB) indexTrigrams(ctx context.Context, run trigramRun) error {
 			n, err = indexTrigramBatch(tx, batch)
 			return err
 		}})
-		if err != nil || n < batch || run == trigramOne || (run == trigramUntilBusy && len(db.trigrams.kick) > 0) {
+		if err != nil || n == 0 || run == trigramOne || (run == trigramUntilBusy && len(db.trigrams.kick) > 0) {
 			return err
+		}
+		if n < batch {
+			// The batch may have noted the units linked to a source
+			// unit it indexed anew (migration 0089): those are left.
+			if err := db.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM unit_trigrams_pending)`).Scan(&noted); err != nil || !noted {
+				return err
+			}
 		}
 	}
 }
@@ -303,15 +310,14 @@ func indexTrigramBatch(tx *Tx, limit int) (int, error) {
 			return 0, err
 		}
 	}
-	if _, err := tx.Exec(`INSERT INTO unit_trigrams (rowid, text)
-		SELECT u.id, tolk_unit_text(u.context, u.source, u.target)
-		FROM unit_trigrams_pending p JOIN units u ON u.id = p.unit_id WHERE p.unit_id BETWEEN ? AND ?`, lo, hi); err != nil {
+	// A unit's rows hold its whole text on SQLite: links as PostgreSQL
+	// has (migration 0089) made the common needles' searches slower
+	// (migration 0090), and SQLite's index is not the one whose size
+	// blocks 100x.
+	if _, err := tx.Exec(sqliteBatchTexts, lo, hi); err != nil {
 		return 0, err
 	}
-	if _, err := tx.Exec(`INSERT INTO unit_key_trigrams (rowid, key)
-		SELECT u.id, tolk_unit_text(u.context, '', '')
-		FROM unit_trigrams_pending p JOIN units u ON u.id = p.unit_id
-		WHERE p.unit_id BETWEEN ? AND ? AND p.indexed != 2`, lo, hi); err != nil {
+	if _, err := tx.Exec(sqliteBatchKeys, lo, hi); err != nil {
 		return 0, err
 	}
 	if err := matchNotedGlossary(tx, `u.id IN (SELECT unit_id FROM unit_trigrams_pending WHERE unit_id BETWEEN ? AND ?)`,
@@ -321,6 +327,25 @@ func indexTrigramBatch(tx *Tx, limit int) (int, error) {
 	_, err := tx.Exec(`DELETE FROM unit_trigrams_pending WHERE unit_id BETWEEN ? AND ?`, lo, hi)
 	return n, err
 }
+
+// The SQLite step's statements that read a batch's units, each from the
+// notes of ids lo to hi (its two first arguments). CROSS JOIN keeps the
+// notes the outer loop, each unit found by its primary key: with JOIN
+// SQLite may scan units over the whole range instead (every unit from
+// the lowest noted id to the highest), which took 2.4-2.6 s a batch at
+// 10x the corpus when the edits were far apart, against 0.08 ms
+// (session 8's SCALE slice). TestTrigramBatchPlans holds the plans.
+const (
+	// sqliteBatchTexts writes the batch's text rows.
+	sqliteBatchTexts = `INSERT INTO unit_trigrams (rowid, text)
+		SELECT u.id, tolk_unit_text(u.context, u.source, u.target)
+		FROM unit_trigrams_pending p CROSS JOIN units u ON u.id = p.unit_id WHERE p.unit_id BETWEEN ? AND ?`
+	// sqliteBatchKeys writes the batch's key rows where they are stale.
+	sqliteBatchKeys = `INSERT INTO unit_key_trigrams (rowid, key)
+		SELECT u.id, tolk_unit_text(u.context, '', '')
+		FROM unit_trigrams_pending p CROSS JOIN units u ON u.id = p.unit_id
+		WHERE p.unit_id BETWEEN ? AND ? AND p.indexed != 2`
+)
 
 // pgInsertRows is how many units one INSERT of the PostgreSQL step
 // carries.
@@ -343,42 +368,77 @@ func pgIndexTrigrams(tx *Tx, limit int) (int, error) {
 	if err != nil || len(ids) == 0 {
 		return 0, err
 	}
+	// The units linked to a source unit whose row is rewritten or
+	// deleted here are indexed anew in a later batch, with their source
+	// if it is no longer the source unit's (migration 0089); until then
+	// they are noted, and searches read them. A unit of this batch is
+	// linked afresh below.
+	if _, err := tx.Exec(`INSERT INTO unit_trigrams_pending (unit_id, indexed)
+		SELECT unit_id, 1 FROM unit_trigrams WHERE source_unit_id = ANY(?) AND NOT unit_id = ANY(?)
+		ON CONFLICT (unit_id) DO NOTHING`, ids, ids); err != nil {
+		return 0, err
+	}
 	if _, err := tx.Exec(`DELETE FROM unit_trigrams WHERE unit_id = ANY(?)`, ids); err != nil {
 		return 0, err
 	}
 	// The key (migration 0062) is bounded alone, as SQLite's
-	// tolk_unit_text(context, '', '') is.
-	rows, err := tx.Query(`SELECT u.id, CASE WHEN octet_length(u.context) + octet_length(u.source) + octet_length(u.target) > ?
-			THEN NULL ELSE lower(u.context || chr(10) || u.source || chr(10) || u.target) END,
-			CASE WHEN octet_length(u.context) > ? THEN NULL ELSE lower(u.context) END
-		FROM units u WHERE u.id = ANY(?)`, maxIndexedText, maxIndexedText, ids)
+	// tolk_unit_text(context, '', '') is. A unit whose source and key are
+	// its source unit's is linked to it and indexed on its target alone
+	// (migration 0089): when the source unit is not noted, or is in this
+	// batch, its row holds that source and key once this batch commits.
+	// One statement, so that the source unit's text and note are read at
+	// one moment.
+	rows, err := tx.Query(`SELECT u.id, s.id, EXISTS (SELECT 1 FROM unit_trigrams_pending q WHERE q.unit_id = s.id),
+			octet_length(u.context), octet_length(u.source) + octet_length(u.target),
+			lower(u.context), lower(u.source), lower(u.target)
+		FROM units u LEFT JOIN units s ON s.id = u.source_unit_id AND s.id != u.id AND s.source = u.source AND s.context = u.context
+			AND (s.source_unit_id IS NULL OR s.source_unit_id = s.id)
+		WHERE u.id = ANY(?)`, ids)
 	if err != nil {
 		return 0, err
 	}
-	var args []any
-	cut := func(text *string) string {
-		if text == nil {
-			return pgTrigramCodes(longUnitMark)
-		}
-		return pgTrigramCodes(*text)
+	// Whether the source unit is of this batch is asked here, of a set:
+	// "s.id = ANY(?)" in the query compared each unit's with the whole
+	// batch (16 s of PostgreSQL's time over the corpus's step at load
+	// 30, against 4 s for the query without it).
+	batch := make(map[int64]bool, len(ids))
+	for _, id := range ids {
+		batch[id] = true
 	}
+	var args []any
 	for rows.Next() {
 		var id int64
-		var text, key *string
-		if err := rows.Scan(&id, &text, &key); err != nil {
+		var link *int64
+		var linkNoted bool
+		var keyLen, restLen int
+		var key, source, target string
+		if err := rows.Scan(&id, &link, &linkNoted, &keyLen, &restLen, &key, &source, &target); err != nil {
 			rows.Close()
 			return 0, err
 		}
-		args = append(args, id, cut(text), cut(key))
+		if link != nil && linkNoted && !batch[*link] {
+			link = nil
+		}
+		if link != nil {
+			key, source, keyLen = "", "", 0
+		}
+		text, keyText := longUnitMark, longUnitMark
+		if keyLen+restLen <= maxIndexedText {
+			text = key + "\n" + source + "\n" + target
+		}
+		if keyLen <= maxIndexedText {
+			keyText = key
+		}
+		args = append(args, id, pgTrigramCodes(text), pgTrigramCodes(keyText), link)
 	}
 	if err := rows.Close(); err != nil {
 		return 0, err
 	}
 	for len(args) > 0 {
-		chunk := args[:min(len(args), 3*pgInsertRows)]
+		chunk := args[:min(len(args), 4*pgInsertRows)]
 		args = args[len(chunk):]
-		values := strings.Repeat("(?, ?::integer[], ?::integer[]), ", len(chunk)/3)
-		if _, err := tx.Exec(`INSERT INTO unit_trigrams (unit_id, trigrams, key_trigrams) VALUES `+
+		values := strings.Repeat("(?, ?::integer[], ?::integer[], ?::bigint), ", len(chunk)/4)
+		if _, err := tx.Exec(`INSERT INTO unit_trigrams (unit_id, trigrams, key_trigrams, source_unit_id) VALUES `+
 			strings.TrimSuffix(values, ", "), chunk...); err != nil {
 			return 0, err
 		}

@@ -68,6 +68,10 @@ var trigramQueries = []string{
 	// the import k10.
 	"key:strasse", "key:STRASSE", "context:straße", `key:r"-STR"`, `key:r"(?i)^K1-s"`, "key:=k1-STRASSE",
 	"key:word", "key:k10", "key:strasse OR target:zebrafisch",
+	// A source unit's source changed while its translation units keep
+	// theirs (migration 0089's links, below).
+	"quokka", "key:quokka", `source:="Word number 4"`, `source:r"number 4$"`, "source:quokka", "target:quokka",
+	"key:walross", "key:WALROSS OR target:zebrafisch", "walross", `key:r"-walross$"`,
 }
 
 // keyIndexed says which of trigramQueries the keys' index serves.
@@ -208,6 +212,42 @@ func TestTrigramSearch(t *testing.T) {
 		t.Fatal(err)
 	}
 	step("raw update")
+	// A source string's trigrams are in its source unit's row only
+	// (migration 0089): the translation units that hold the same source
+	// are linked to it, and found through it.
+	// SQLite links none (migration 0090).
+	if n := trigramLinkCount(t, f.db); (n == 0) == (f.db.dialect.name == "postgres") {
+		t.Errorf("%d units indexed without their source on %s", n, f.db.dialect.name)
+	}
+	// A key of every translation (k6-walross): the translation units'
+	// key rows are empty, the key is found through the source unit's.
+	if err := f.db.write(ctx, func(tx *Tx) error {
+		_, err := tx.Exec(`UPDATE units SET context = 'k6-walross' WHERE context = 'k6'`)
+		tx.touch(unitsDep(0))
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	step("a key changed in every translation")
+	if got := searchIDs(t, f.db, "key:walross", false); len(got) != len(f.tr) {
+		t.Errorf("key:walross finds %v, want the unit of each of %d translations", got, len(f.tr))
+	}
+	// A monolingual template's string changes before its translations
+	// are imported again: they keep the old source, which the source
+	// unit's row no longer holds once the step took it in. The step
+	// notes them, and indexes them with their own source.
+	en4 := f.unit(t, "en", 4).ID
+	if err := f.db.write(ctx, func(tx *Tx) error {
+		_, err := tx.Exec(`UPDATE units SET source = 'Quokka vier', target = 'Quokka vier', context = 'k4-quokka' WHERE id = ?`, en4)
+		tx.touch(unitsDep(0))
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	step("a source unit's source changed")
+	if got, want := searchIDs(t, f.db, `source:="Word number 4"`, false), []int64{f.unit(t, "de", 4).ID, f.unit(t, "fr", 4).ID}; !slices.Equal(got, want) {
+		t.Errorf("the translations' old source after the template's change: %v, want %v", got, want)
+	}
 	// A re-import of German: k0 to k4 changed, k5 to k9 removed, k10 added.
 	imp := index.TranslationImport{ComponentID: f.comp.ID, LanguageCode: "de", Filename: "de.json", Revision: "r2",
 		Monolingual: true, SourceTranslationID: f.tr["en"]}
@@ -256,6 +296,21 @@ func trigramProblems(tb testing.TB, db *DB) []string {
 		tb.Fatal(err)
 	}
 	return v.problems
+}
+
+// trigramLinkCount is how many units the trigram index holds without
+// their source, linked to a source unit's row (migration 0089).
+func trigramLinkCount(tb testing.TB, db *DB) int {
+	tb.Helper()
+	q := `SELECT count(*) FROM unit_trigrams WHERE source_unit_id IS NOT NULL`
+	if db.dialect.name != "postgres" {
+		return 0 // SQLite links no unit (migration 0090)
+	}
+	var n int
+	if err := db.r.QueryRowContext(context.Background(), q).Scan(&n); err != nil {
+		tb.Fatal(err)
+	}
+	return n
 }
 
 // trigramNote is the note of unit id (unit_trigrams_pending.indexed),
