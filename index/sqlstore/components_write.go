@@ -268,6 +268,7 @@ func translationIDs(tx *Tx, where string, args ...any) ([]int64, error) {
 func (db *DB) RemoveStaleTranslations(ctx context.Context, componentID int64, keep []string) ([]string, error) {
 	var removed []string
 	err := db.write(ctx, func(tx *Tx) error {
+		removed = removed[:0] // a write may run again (writer.go)
 		rows, err := tx.Query(`SELECT t.id, t.language_code FROM translations t
 			WHERE t.component_id = ? AND t.is_source = 0 AND NOT EXISTS (SELECT 1 FROM pending_files f
 				WHERE f.component_id = t.component_id AND f.language_code = t.language_code AND f.operation = 'add')

@@ -61,6 +61,9 @@ func (db *DB) ImportTranslations(ctx context.Context, imps []index.TranslationIm
 	}
 	results := make([]index.ImportResult, 0, len(imps))
 	err := db.write(ctx, func(tx *Tx) error {
+		// A write may run again (a retry, a batch run apart: writer.go);
+		// each run's results are its own.
+		results = results[:0]
 		sources := sourceUnitCache{}
 		for _, imp := range imps {
 			res, err := importTranslation(tx, imp, sources)

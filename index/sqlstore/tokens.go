@@ -291,8 +291,8 @@ func (db *DB) noteTokenUse(t index.Token, now time.Time) {
 	}
 }
 
-// writeTokenUses writes the due token uses, in one narrow write (no
-// cache holds tokens), until none is left. A failure is logged, not
+// writeTokenUses writes the due token uses, in one narrow write (the
+// token cache, tokenUsers, does not hold last_used), until none is left. A failure is logged, not
 // retried: the next use a minute on notes the token again.
 func (db *DB) writeTokenUses() {
 	u := &db.tokenUses

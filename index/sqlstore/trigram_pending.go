@@ -389,7 +389,7 @@ func pgIndexTrigrams(tx *Tx, limit int) (int, error) {
 	// One statement, so that the source unit's text and note are read at
 	// one moment.
 	rows, err := tx.Query(`SELECT u.id, s.id, EXISTS (SELECT 1 FROM unit_trigrams_pending q WHERE q.unit_id = s.id),
-			octet_length(u.context), octet_length(u.source) + octet_length(u.target),
+			octet_length(u.context), octet_length(u.source), octet_length(u.target),
 			lower(u.context), lower(u.source), lower(u.target)
 		FROM units u LEFT JOIN units s ON s.id = u.source_unit_id AND s.id != u.id AND s.source = u.source AND s.context = u.context
 			AND (s.source_unit_id IS NULL OR s.source_unit_id = s.id)
@@ -410,9 +410,9 @@ func pgIndexTrigrams(tx *Tx, limit int) (int, error) {
 		var id int64
 		var link *int64
 		var linkNoted bool
-		var keyLen, restLen int
+		var keyLen, sourceLen, targetLen int
 		var key, source, target string
-		if err := rows.Scan(&id, &link, &linkNoted, &keyLen, &restLen, &key, &source, &target); err != nil {
+		if err := rows.Scan(&id, &link, &linkNoted, &keyLen, &sourceLen, &targetLen, &key, &source, &target); err != nil {
 			rows.Close()
 			return 0, err
 		}
@@ -420,10 +420,12 @@ func pgIndexTrigrams(tx *Tx, limit int) (int, error) {
 			link = nil
 		}
 		if link != nil {
-			key, source, keyLen = "", "", 0
+			// Its row holds the target alone, so only the target counts
+			// toward the bound: a long source is its source unit's row's.
+			key, source, keyLen, sourceLen = "", "", 0, 0
 		}
 		text, keyText := longUnitMark, longUnitMark
-		if keyLen+restLen <= maxIndexedText {
+		if keyLen+sourceLen+targetLen <= maxIndexedText {
 			text = key + "\n" + source + "\n" + target
 		}
 		if keyLen <= maxIndexedText {

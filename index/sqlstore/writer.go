@@ -80,8 +80,10 @@ func (db *DB) write(ctx context.Context, fn func(tx *Tx) error) error {
 
 // writeNarrow is write for a write that changes nothing but the units of
 // the translations its unit editors open (unless it calls Tx.widen),
-// changes, contributors, statistics and rows no cache holds (users,
-// webhook deliveries), and reads no statistics row. It
+// changes, contributors, statistics and rows no cache holds (webhook
+// deliveries, a token's last use; not users: PostgreSQL's token cache,
+// tokenUsers, holds them and only a write that is not narrow makes it
+// stale), and reads no statistics row. It
 // makes stale only the cached answers about what it touched, and its
 // statistics are summed with the rest of its batch's and stored once,
 // before the batch commits or a write that is not narrow runs.
