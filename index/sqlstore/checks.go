@@ -642,7 +642,7 @@ func (tx *Tx) checkCreated(translationID int64, units []checkedUnit) error {
 	// A new translation's units have no history, and the units sharing
 	// a target are all among them.
 	more := make([]unitContext, len(units))
-	if !sc.glossary && !sc.isSource && !sc.plural1 {
+	if sc.runsReused() {
 		reusedInMemory(units, more)
 	}
 	job := &createdChecks{translationID: translationID, units: units, names: make([][]string, len(units)),
@@ -987,6 +987,11 @@ type checkScope struct {
 	terms       []checks.Term
 	termsLoaded bool
 }
+
+// runsReused says whether the reused check runs in the scope's
+// translation: not in a glossary, a source translation or a language of
+// one plural form.
+func (sc *checkScope) runsReused() bool { return !sc.glossary && !sc.isSource && !sc.plural1 }
 
 func (s *checkSettler) scope(translationID int64) (*checkScope, error) {
 	sc, err := s.tx.checkScope(translationID)

@@ -233,7 +233,7 @@ func (s *checkSettler) rechecks() (bool, error) {
 	for _, tid := range slices.Sorted(maps.Keys(s.marks.left)) {
 		// A translation the write removed has no scope left: looked up
 		// as before (it finds nothing).
-		if sc, err := tx.checkScope(tid); err == nil && (sc.glossary || sc.isSource || sc.plural1) {
+		if sc, err := tx.checkScope(tid); err == nil && !sc.runsReused() {
 			// reused runs on none of its units (context), the only
 			// check that reads the targets of other units: none need
 			// settling again for a target left (a lookup less for half

@@ -18,7 +18,7 @@ import (
 const editReadQuery = `SELECT ` + unitColumns + `, coalesce(source_unit_id, id),
 	coalesce((SELECT s.extra_flags FROM units s WHERE s.id = coalesce(units.source_unit_id, units.id)), ''),
 	coalesce((SELECT group_concat(k.dismissed || k.name, ' ') FROM checks k WHERE k.unit_id = units.id), ''),
-	(SELECT CASE WHEN full_name != '' THEN full_name ELSE username END FROM users WHERE id = ?)
+	(` + authorNameQuery + `)
 	FROM units WHERE id = ?`
 
 // readUnitForEditSQLite is readUnitForEdit on SQLite: one statement

@@ -203,20 +203,10 @@ func TestHasGlossary(t *testing.T) {
 // (the UNION ALL it replaced took 3–9 s an execution on the benchmark's
 // import). It also finds each translation unit once.
 func TestGlossaryDependentsPlan(t *testing.T) {
-	if testengine.Engine() != testengine.Postgres {
-		t.Skip("a PostgreSQL plan")
-	}
-	f := mustWriteFixture(t)
-	ctx := context.Background()
 	// Statistics taken before the import, as a step's plan made while
 	// an import runs: of the units, and of the notes while none are left.
-	if _, err := f.db.IndexTrigrams(ctx); err != nil {
-		t.Fatal(err)
-	}
-	conn := analyzedConn(t, f.db)
-	if _, err := conn.ExecContext(ctx, `ANALYZE unit_trigrams_pending`); err != nil {
-		t.Fatal(err)
-	}
+	f, conn := indexedPlanFixture(t, `ANALYZE unit_trigrams_pending`)
+	ctx := context.Background()
 	const units = 300
 	langs := map[string][][3]string{}
 	for _, lang := range []string{"en", "de", "fr", "cs"} {
@@ -295,6 +285,26 @@ func TestGlossaryDependentsPlan(t *testing.T) {
 // analyzedConn is a connection of db's, closed when t ends, after the
 // statistics of units are taken (ANALYZE): a plan test's generic plans
 // see the units imported after it as a running index's plans do.
+// indexedPlanFixture is the write fixture on PostgreSQL (other engines
+// skip) with its trigram index built and analyze run on a connection of
+// analyzedConn's, for a test of the plans the step or the verifier run.
+func indexedPlanFixture(t *testing.T, analyze string) (*writeFixture, *sql.Conn) {
+	t.Helper()
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("a PostgreSQL plan")
+	}
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	if _, err := f.db.IndexTrigrams(ctx); err != nil {
+		t.Fatal(err)
+	}
+	conn := analyzedConn(t, f.db)
+	if _, err := conn.ExecContext(ctx, analyze); err != nil {
+		t.Fatal(err)
+	}
+	return f, conn
+}
+
 func analyzedConn(t *testing.T, db *DB) *sql.Conn {
 	t.Helper()
 	conn, err := db.rdb.Conn(context.Background())
@@ -368,18 +378,8 @@ func TestGlossaryRematchThrottled(t *testing.T) {
 // a scan of glossary_matches per unit and a loop over every noted unit
 // per unit).
 func TestVerifyGlossaryPlan(t *testing.T) {
-	if testengine.Engine() != testengine.Postgres {
-		t.Skip("a PostgreSQL plan")
-	}
-	f := mustWriteFixture(t)
+	_, conn := indexedPlanFixture(t, `ANALYZE unit_trigrams_pending, glossary_matches, translations, components`)
 	ctx := context.Background()
-	if _, err := f.db.IndexTrigrams(ctx); err != nil {
-		t.Fatal(err)
-	}
-	conn := analyzedConn(t, f.db)
-	if _, err := conn.ExecContext(ctx, `ANALYZE unit_trigrams_pending, glossary_matches, translations, components`); err != nil {
-		t.Fatal(err)
-	}
 	q, _ := PostgresSQL(verifyGlossaryMatches, nil)
 	rows, err := conn.QueryContext(ctx, `EXPLAIN (COSTS OFF) `+q)
 	if err != nil {
