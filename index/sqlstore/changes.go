@@ -24,9 +24,7 @@ import (
 // must be written here, at tx.now.
 func insertChange(tx *Tx, c index.Change) error {
 	ts := formatTime(tx.now)
-	insert, err := tx.prepare(`INSERT INTO changes (action, timestamp, project_id, component_id,
-		translation_id, unit_id, language_code, user_id, author_id, target, details)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	insert, err := tx.prepare(tx.changesInsert(1))
 	if err != nil {
 		return err
 	}
@@ -90,9 +88,7 @@ func insertChanges(tx *Tx, cs []index.Change) error {
 		for i := range cs[:n] {
 			args = changeValues(args, &cs[i], ts)
 		}
-		if _, err := tx.Exec(`INSERT INTO changes (action, timestamp, project_id, component_id,
-			translation_id, unit_id, language_code, user_id, author_id, target, details)
-			VALUES `+valueRows("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", n), args...); err != nil {
+		if _, err := tx.Exec(tx.changesInsert(n), args...); err != nil {
 			return err
 		}
 		for _, c := range cs[:n] {
@@ -106,9 +102,43 @@ func insertChanges(tx *Tx, cs []index.Change) error {
 	return nil
 }
 
+// changesInsert returns the statement that inserts n changes (n a
+// power of two up to maxBulkRows), in changeValues' column order. In a
+// batch that defers the lists' counts (PostgreSQL's scoped writes,
+// writers.go) it notes the rows' keys for the batch's fold itself, in
+// place of the changes_list_insert trigger and its delta rows
+// (migration 0096): every change such a batch inserts must be inserted
+// by it.
+func (tx *Tx) changesInsert(n int) string {
+	i := bits.Len(uint(n)) - 1
+	if tx.deferCounts {
+		return countedChangesInserts[i]
+	}
+	return changesInserts[i]
+}
+
+// changesInserts[i] inserts 1<<i changes; countedChangesInserts[i] also
+// notes them in tolk.new_changes (migration 0096).
+var changesInserts, countedChangesInserts = func() (plain, counted [bulkSizes]string) {
+	for i := range plain {
+		plain[i] = `INSERT INTO changes (action, timestamp, project_id, component_id,
+			translation_id, unit_id, language_code, user_id, author_id, target, details)
+			VALUES ` + valueRows("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", 1<<i)
+		counted[i] = `WITH c AS (` + plain[i] + `
+			RETURNING id, translation_id, component_id, project_id, unit_id)
+		SELECT set_config('tolk.new_changes', coalesce(current_setting('tolk.new_changes', true), '') ||
+			string_agg(concat_ws(',', id, coalesce(translation_id, 0), coalesce(component_id, 0),
+				coalesce(project_id, 0), coalesce(unit_id, 0)), ',') || ',', true) FROM c`
+	}
+	return plain, counted
+}()
+
 // maxBulkRows is the most rows a bulk statement (insertChanges,
 // updateUnits) writes.
 const maxBulkRows = 64
+
+// bulkSizes is the number of bulkRows' sizes: 1, 2, 4 ... maxBulkRows.
+const bulkSizes = 7
 
 // bulkRows is the number of rows, of n waiting, the next bulk statement
 // writes: a power of two, so that few statement texts (and prepared
