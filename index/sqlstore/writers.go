@@ -63,8 +63,10 @@ import (
 func postgresLocks(schema string) (exclusive, shared, scopes, scopesAny, tail string) {
 	write, scope := lockSpace("write", schema), lockSpace("scope", schema)
 	exclusive = fmt.Sprintf("SELECT pg_advisory_xact_lock(%d, 0)", write)
-	// The setting makes changes_list_insert count aside (migration 0046);
-	// it ends with the transaction.
+	// The setting makes the lists' counts wait for the batch's fold
+	// (migration 0046), and the batch's change INSERTs note their keys
+	// for it in place of changes_list_insert (0096, changesInsert); it
+	// ends with the transaction.
 	// activityCounted: the writer counts its changes' user_activity
 	// (activity.go).
 	shared = fmt.Sprintf("SELECT pg_advisory_xact_lock_shared(%d, 0), set_config('tolk.defer_counts', 'on', true), %s",
@@ -154,7 +156,8 @@ func (db *DB) lockBatch(tx *Tx, live []*writeRequest, last *string) (read bool, 
 }
 
 // foldListCounts adds the lists' counts the batch kept aside (changes,
-// migration 0046; suggestions, 0057) to list_counts, in key order, once
+// noted by their INSERTs, migration 0096; suggestions, 0057) to
+// list_counts, in key order, once
 // per batch: whatever its writes inserted, as the fold travels with the
 // batch's other closing statements (pipeline.go).
 func foldListCounts(tx *Tx) error {
