@@ -4,9 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -74,15 +76,66 @@ func (e *pagingEnv) mustImport(tb testing.TB, c index.Component, lang string, us
 	}
 }
 
+// mustPagingEnv returns a copy of the paging fixture (buildPagingEnv),
+// built once per engine and process: its build took 30-120 s on
+// PostgreSQL at load 17-30, and four tests use it. Each copy is the
+// index the same imports would have made (ids, counts and the clock
+// included), opened anew, as after a restart.
 func mustPagingEnv(tb testing.TB) *pagingEnv {
 	tb.Helper()
-	ctx := context.Background()
+	k := keptPagingEnv(tb)
+	e := *k.env
+	e.clock = &fakeClock{k.env.clock.t}
+	e.tr = maps.Clone(k.env.tr)
+	var err error
+	if e.db, err = openCopy(tb, k.location, Options{Now: e.clock.now}); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { e.db.Close() })
+	return &e
+}
+
+// keptEnv is a paging fixture built and closed, and where its index is.
+type keptEnv struct {
+	env      *pagingEnv
+	location string
+}
+
+// pagingEnvs are the built paging fixtures, by engine.
+var pagingEnvs struct {
+	mu sync.Mutex // guards by, and is held while one is built
+	by map[string]keptEnv
+}
+
+// keptPagingEnv returns the engine's paging fixture, built by tb when
+// this is its first use (and again after a build that failed).
+func keptPagingEnv(tb testing.TB) keptEnv {
+	tb.Helper()
+	pagingEnvs.mu.Lock()
+	defer pagingEnvs.mu.Unlock()
+	if k, ok := pagingEnvs.by[testengine.Engine()]; ok {
+		return k
+	}
 	clock := &fakeClock{time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
-	db, err := openFreshWith(tb, Options{Now: clock.now})
+	db, location, err := openKept(tb, Options{Now: clock.now})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(func() { db.Close() })
+	k := keptEnv{buildPagingEnv(tb, db, clock), location}
+	if err := db.Close(); err != nil {
+		tb.Fatal(err)
+	}
+	if pagingEnvs.by == nil {
+		pagingEnvs.by = map[string]keptEnv{}
+	}
+	pagingEnvs.by[testengine.Engine()] = k
+	return k
+}
+
+// buildPagingEnv imports the paging fixture into db.
+func buildPagingEnv(tb testing.TB, db *DB, clock *fakeClock) *pagingEnv {
+	tb.Helper()
+	ctx := context.Background()
 	e := &pagingEnv{db: db, clock: clock, tr: map[string]int64{}}
 	p, _, err := db.SaveProject(ctx, index.Project{Name: "P", Slug: "p"})
 	if err != nil {

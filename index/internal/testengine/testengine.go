@@ -155,13 +155,8 @@ func PostgresDSN(tb testing.TB) string {
 		}
 		tb.Skipf("no PostgreSQL server: set %s", PostgresEnv)
 	}
-	adminOnce.Do(func() {
-		admin, adminErr = sql.Open("pgx", base)
-	})
-	if adminErr != nil {
-		tb.Fatalf("open %s: %v", PostgresEnv, adminErr)
-	}
-	name := fmt.Sprintf("tolk_test_%d_%d_%d", os.Getpid(), time.Now().UnixNano()%1e6, schemas.Add(1))
+	admin := adminDB(tb)
+	name := newSchemaName()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+name); err != nil {
@@ -174,7 +169,9 @@ func PostgresDSN(tb testing.TB) string {
 			tb.Errorf("drop test schema: %v", err)
 		}
 	})
-	return WithSearchPath(base, name)
+	dsn := WithSearchPath(base, name)
+	schemaNames.Store(dsn, name)
+	return dsn
 }
 
 // DropSchema drops schema and everything in it. Tests drop their schemas
