@@ -126,26 +126,7 @@ func checkSourcePages(t *testing.T, name string, want []int64, find func(index.P
 			break
 		}
 	}
-	for _, size := range pageSizes {
-		var got []int64
-		pages := sourcePages(len(want), split, size)
-		for _, number := range pages {
-			page, total, err := find(index.Page{Number: number, Size: size})
-			if err != nil {
-				t.Fatalf("%s size %d page %d: %v", name, size, number, err)
-			}
-			off := (number - 1) * size
-			w := want[min(off, len(want)):min(off+size, len(want))]
-			if total != len(want) || !slices.Equal(page, w) {
-				t.Fatalf("%s size %d page %d: got %v (total %d), want %v (total %d)",
-					name, size, number, short(page), total, short(w), len(want))
-			}
-			got = append(got, page...)
-		}
-		if len(pages) > lastPage(len(want), size) && !slices.Equal(got, want) {
-			t.Fatalf("%s size %d: pages concatenated differ from the list", name, size)
-		}
-	}
+	checkPagesAt(t, name, want, find, func(size int) []int { return sourcePages(len(want), split, size) })
 }
 
 // sourcePages are the page numbers checkSourcePages reads of a list of

@@ -236,9 +236,19 @@ func checkPagesSpread(t *testing.T, name string, want []int64, find func(index.P
 
 func checkPagesUpTo(t *testing.T, name string, want []int64, find func(index.Page) ([]int64, int, error), all int) {
 	t.Helper()
+	checkPagesAt(t, name, want, find, func(size int) []int { return pagesToCheck(len(want), size, all) })
+}
+
+// checkPagesAt compares the pages of find that pages gives at each page
+// size with want, and when they are every page and the one past the
+// end, their concatenation with want.
+func checkPagesAt(t *testing.T, name string, want []int64, find func(index.Page) ([]int64, int, error),
+	pages func(size int) []int) {
+	t.Helper()
 	for _, size := range pageSizes {
 		var got []int64
-		for _, number := range pagesToCheck(len(want), size, all) {
+		numbers := pages(size)
+		for _, number := range numbers {
 			page, total, err := find(index.Page{Number: number, Size: size})
 			if err != nil {
 				t.Fatalf("%s size %d page %d: %v", name, size, number, err)
@@ -251,7 +261,7 @@ func checkPagesUpTo(t *testing.T, name string, want []int64, find func(index.Pag
 			}
 			got = append(got, page...)
 		}
-		if (len(want)+size-1)/size <= all && !slices.Equal(got, want) {
+		if len(numbers) > lastPage(len(want), size) && !slices.Equal(got, want) {
 			t.Fatalf("%s size %d: pages concatenated differ from the list", name, size)
 		}
 	}

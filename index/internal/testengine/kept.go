@@ -27,9 +27,21 @@ import (
 // connection string.
 var schemaNames sync.Map
 
-// newSchemaName is a test schema's name, unique on the server.
-func newSchemaName() string {
-	return fmt.Sprintf("tolk_test_%d_%d_%d", os.Getpid(), time.Now().UnixNano()%1e6, schemas.Add(1))
+// newSchema creates a schema of a name unique on the server at base
+// and returns the connection that made it (which drops it), its name
+// and its connection string.
+func newSchema(tb testing.TB, base string) (a *sql.DB, name, dsn string) {
+	tb.Helper()
+	a = adminDB(tb)
+	name = fmt.Sprintf("tolk_test_%d_%d_%d", os.Getpid(), time.Now().UnixNano()%1e6, schemas.Add(1))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := a.ExecContext(ctx, "CREATE SCHEMA "+name); err != nil {
+		tb.Fatalf("create test schema: %v", err)
+	}
+	dsn = WithSearchPath(base, name)
+	schemaNames.Store(dsn, name)
+	return a, name, dsn
 }
 
 // KeptPostgresDSN is PostgresDSN for a schema kept until Main has run
@@ -42,13 +54,7 @@ func KeptPostgresDSN(tb testing.TB) string {
 	if e.postgres == "" {
 		tb.Fatalf("no PostgreSQL server: set %s", PostgresEnv)
 	}
-	a := adminDB(tb)
-	name := newSchemaName()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if _, err := a.ExecContext(ctx, "CREATE SCHEMA "+name); err != nil {
-		tb.Fatalf("create kept schema: %v", err)
-	}
+	a, name, dsn := newSchema(tb, e.postgres)
 	AtExit(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
@@ -56,8 +62,6 @@ func KeptPostgresDSN(tb testing.TB) string {
 			fmt.Fprintf(os.Stderr, "testengine: drop kept schema %s: %v\n", name, err)
 		}
 	})
-	dsn := WithSearchPath(e.postgres, name)
-	schemaNames.Store(dsn, name)
 	return dsn
 }
 

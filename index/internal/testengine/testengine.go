@@ -155,13 +155,7 @@ func PostgresDSN(tb testing.TB) string {
 		}
 		tb.Skipf("no PostgreSQL server: set %s", PostgresEnv)
 	}
-	admin := adminDB(tb)
-	name := newSchemaName()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+name); err != nil {
-		tb.Fatalf("create test schema: %v", err)
-	}
+	admin, name, dsn := newSchema(tb, base)
 	tb.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
@@ -169,8 +163,6 @@ func PostgresDSN(tb testing.TB) string {
 			tb.Errorf("drop test schema: %v", err)
 		}
 	})
-	dsn := WithSearchPath(base, name)
-	schemaNames.Store(dsn, name)
 	return dsn
 }
 
