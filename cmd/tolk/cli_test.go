@@ -19,17 +19,11 @@ import (
 // lists every flag of tolk serve, and a wrong command line (a stray
 // argument, an unknown flag or value) exits 2 saying what is wrong.
 func TestCommandLine(t *testing.T) {
-	head, err := exec.Command("git", "rev-parse", "HEAD").Output()
-	if err != nil {
-		t.Skip("not in a git checkout:", err)
+	rev := cliRevision()
+	if rev == "" {
+		t.Skip("not in a git checkout")
 	}
-	rev := strings.TrimSpace(string(head))
-	bin := filepath.Join(t.TempDir(), "tolk")
-	// A worktree's build records no revision (go looks for a .git
-	// directory), so the revision is given as the Dockerfile gives it.
-	if out, err := exec.Command("go", "build", "-ldflags", "-X main.revision="+rev, "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildTolk(t) // with the revision
 	var flags []string
 	cfg := DefaultConfig()
 	serveFlags(&cfg, new(string)).VisitAll(func(f *flag.Flag) { flags = append(flags, "\n  -"+f.Name) })

@@ -17,6 +17,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/tolk-project/tolk/index/indextest"
 )
 
 // tolkProcess is `tolk serve` running as its own process, as an operator
@@ -69,14 +71,51 @@ func startTolk(t *testing.T, extra ...string) *tolkProcess {
 	return p
 }
 
-// buildTolk builds the tolk binary into a temporary directory.
+// buildTolk returns the tolk binary, built once per process (ten tests
+// each built their own: a link of some 5-20 s a test under load) into a
+// directory removed when the tests end. Nothing may change the binary.
+// It records the checkout's revision when there is one (cliRevision).
 func buildTolk(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "tolk")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		dir, err := os.MkdirTemp("", "tolk-bin-")
+		if err != nil {
+			built.err = err
+			return
+		}
+		indextest.AtExit(func() { os.RemoveAll(dir) })
+		built.bin = filepath.Join(dir, "tolk")
+		args := []string{"build", "-o", built.bin}
+		if rev := cliRevision(); rev != "" {
+			// A worktree's build records no revision (go looks for a
+			// .git directory), so it is given as the Dockerfile gives it.
+			args = append(args, "-ldflags", "-X main.revision="+rev)
+		}
+		if out, err := exec.Command("go", append(args, ".")...).CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return bin
+	return built.bin
+}
+
+// built is the binary buildTolk built, or why it could not.
+var built struct {
+	once sync.Once
+	bin  string
+	err  error
+}
+
+// cliRevision is the checkout's revision (git rev-parse HEAD), or ""
+// outside a git checkout.
+func cliRevision() string {
+	head, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(head))
 }
 
 // runTolk starts `tolk serve` from bin on a free port with its data in

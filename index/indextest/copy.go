@@ -2,12 +2,9 @@ package indextest
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -42,7 +39,7 @@ func KeptLocation(tb testing.TB) string {
 	}
 	testengine.AtExit(func() { os.RemoveAll(dir) })
 	path := filepath.Join(dir, "tolk.db")
-	if err := copyFile(template, path); err != nil {
+	if err := testengine.CopyFile(template, path); err != nil {
 		tb.Fatalf("kept sqlite index: %v", err)
 	}
 	return path
@@ -56,22 +53,11 @@ func CopyOf(tb testing.TB, kept string) string {
 	if Engine() == testengine.Postgres {
 		return copyPostgres(tb, kept)
 	}
-	path := filepath.Join(tb.TempDir(), "tolk.db")
-	// Closing the last connection leaves no log; a log left behind is
-	// copied with the file, whose next open reads it.
-	for _, suffix := range []string{"", "-wal"} {
-		if _, err := os.Stat(kept + suffix); suffix != "" && errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err := copyFile(kept+suffix, path+suffix); err != nil {
-			tb.Fatalf("copy of the sqlite index %s: %v", kept, err)
-		}
-	}
-	return path
+	return testengine.CopySQLite(tb, kept)
 }
 
 // kept are the PostgreSQL schemas KeptLocation made, by location, with
-// the statements that copy their rows (copyStatements), made at the
+// the statements that copy their rows (testengine.CopyStatements), made at the
 // first copy.
 var kept struct {
 	mu      sync.Mutex // guards the fields below
@@ -122,7 +108,7 @@ func copyPostgres(tb testing.TB, from string) string {
 	to := postgresSchema(tb, true)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	k.once.Do(func() { k.copy, k.copyOK = copyStatements(ctx, k.name) })
+	k.once.Do(func() { k.copy, k.copyOK = testengine.CopyStatements(ctx, schemas.admin, k.name) })
 	if k.copyOK != nil {
 		tb.Fatalf("copy of the kept schema %s: %v", k.name, k.copyOK)
 	}
@@ -144,51 +130,4 @@ func copyPostgres(tb testing.TB, from string) string {
 		tb.Fatal(err)
 	}
 	return to.dsn
-}
-
-// copyStatements returns what replaces the rows of a schema of the same
-// migrations (%[1]s; the rows its migrations wrote, such as the built-in
-// roles, among them) with every row of schema from, the migrations'
-// record aside, and sets its sequences where from's are: each table's columns
-// but the generated ones, identities as they are (OVERRIDING SYSTEM
-// VALUE).
-func copyStatements(ctx context.Context, from string) (string, error) {
-	rows, err := schemas.admin.QueryContext(ctx, `SELECT quote_ident(c.table_name),
-		string_agg(quote_ident(c.column_name), ', ' ORDER BY c.ordinal_position)
-		FROM information_schema.columns c JOIN pg_tables t ON t.schemaname = c.table_schema AND t.tablename = c.table_name
-		WHERE c.table_schema = $1 AND c.table_name <> 'migrations' AND c.is_generated = 'NEVER'
-		GROUP BY c.table_name ORDER BY c.table_name`, from)
-	if err != nil {
-		return "", err
-	}
-	var b strings.Builder
-	for rows.Next() {
-		var table, cols string
-		if err := rows.Scan(&table, &cols); err != nil {
-			rows.Close()
-			return "", err
-		}
-		// %% survives the Sprintf that names the copy.
-		fmt.Fprintf(&b, "DELETE FROM %%[1]s.%s;\nINSERT INTO %%[1]s.%s (%s) OVERRIDING SYSTEM VALUE SELECT %s FROM %s.%s;\n",
-			table, table, cols, cols, from, table)
-	}
-	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
-		return "", err
-	}
-	seqs, err := schemas.admin.QueryContext(ctx, `SELECT quote_ident(sequencename), coalesce(last_value, 1), last_value IS NOT NULL
-		FROM pg_sequences WHERE schemaname = $1`, from)
-	if err != nil {
-		return "", err
-	}
-	for seqs.Next() {
-		var name string
-		var last int64
-		var called bool
-		if err := seqs.Scan(&name, &last, &called); err != nil {
-			seqs.Close()
-			return "", err
-		}
-		fmt.Fprintf(&b, "SELECT setval('%%[1]s.%s', %d, %t);\n", name, last, called)
-	}
-	return b.String(), errors.Join(seqs.Err(), seqs.Close())
 }

@@ -23,6 +23,11 @@ const (
 // Main runs the package's tests on each engine (testengine.Main).
 func Main(m *testing.M) { testengine.Main(m) }
 
+// AtExit registers f to run once Main has run the tests on every
+// engine, before the process exits (testengine.AtExit): for what a
+// package's tests share, such as a binary built once.
+func AtExit(f func()) { testengine.AtExit(f) }
+
 // Engine is the engine of the tests running now: SQLite or Postgres.
 func Engine() string { return testengine.Engine() }
 

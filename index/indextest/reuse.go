@@ -197,7 +197,7 @@ func newSchema(ctx context.Context, base, name string) (*schema, error) {
 // migrated a new one (400 ms and more on the loaded machine).
 var pristine struct {
 	once    sync.Once
-	restore string // copyStatements of the pristine schema
+	restore string // testengine.CopyStatements of the pristine schema
 	err     error
 }
 
@@ -218,7 +218,7 @@ func restoreStatements(ctx context.Context, base string) (string, error) {
 				fmt.Fprintf(os.Stderr, "indextest: drop test schema %s: %v\n", s.name, err)
 			}
 		})
-		pristine.restore, pristine.err = copyStatements(ctx, s.name)
+		pristine.restore, pristine.err = testengine.CopyStatements(ctx, schemas.admin, s.name)
 	})
 	return pristine.restore, pristine.err
 }

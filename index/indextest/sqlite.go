@@ -3,7 +3,6 @@ package indextest
 import (
 	"context"
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -31,7 +30,7 @@ func sqliteLocation(tb testing.TB) string {
 		tb.Fatalf("sqlite template index: %v", err)
 	}
 	path := filepath.Join(tb.TempDir(), "tolk.db")
-	if err := copyFile(template, path); err != nil {
+	if err := testengine.CopyFile(template, path); err != nil {
 		tb.Fatalf("sqlite index from the template: %v", err)
 	}
 	return path
@@ -60,21 +59,3 @@ var sqliteTemplate = sync.OnceValues(func() (string, error) {
 	}
 	return path, nil
 })
-
-// copyFile copies the file from to the new file to.
-func copyFile(from, to string) error {
-	in, err := os.Open(from)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
-}

@@ -15,11 +15,16 @@ import (
 // (authorName). On SQLite each was a statement of its own, about 5 µs of
 // a unit PATCH's writer time apiece (issue 26: the PATCH within 10% of
 // 17bbd80's); the subqueries cost one index probe each inside this one.
-const editReadQuery = `SELECT ` + unitColumns + `, coalesce(source_unit_id, id),
-	coalesce((SELECT s.extra_flags FROM units s WHERE s.id = coalesce(units.source_unit_id, units.id)), ''),
+const editReadQuery = `SELECT ` + editUnitColumns + `,
 	coalesce((SELECT group_concat(k.dismissed || k.name, ' ') FROM checks k WHERE k.unit_id = units.id), ''),
 	(` + authorNameQuery + `)
 	FROM units WHERE id = ?`
+
+// editUnitColumns are the columns both engines' edit reads begin with
+// (readUnitForEdit, editReadQuery), from units: the unit's, then its
+// source unit's id and extra flags (sourceExtraFlags).
+const editUnitColumns = unitColumns + `, coalesce(source_unit_id, id),
+	coalesce((SELECT s.extra_flags FROM units s WHERE s.id = coalesce(units.source_unit_id, units.id)), '')`
 
 // readUnitForEditSQLite is readUnitForEdit on SQLite: one statement
 // where findUnitAndTranslation and the reads after it took four.

@@ -43,3 +43,38 @@ func reopenable(tb testing.TB) (o Options, driver, dsn string) {
 	o = Options{Engine: SQLite, Location: filepath.Join(tb.TempDir(), "tolk.db")}
 	return o, "sqlite", o.Location
 }
+
+// openKept is openFreshWith for an index kept until the process ends,
+// which later tests copy (openCopy) once it is built and closed.
+// It returns the index's location too.
+func openKept(tb testing.TB, o Options) (*DB, string, error) {
+	tb.Helper()
+	if testengine.Engine() == testengine.Postgres {
+		o.Engine, o.Location = Postgres, testengine.KeptPostgresDSN(tb)
+	} else {
+		o.Engine, o.Location = SQLite, testengine.KeptSQLitePath(tb)
+	}
+	db, err := Open(context.Background(), o)
+	return db, o.Location, err
+}
+
+// openCopy opens, with o's settings, a copy of the closed index at
+// kept (openKept), gone when tb ends: the file copied on SQLite, the
+// rows into a schema migrated for it on PostgreSQL.
+func openCopy(tb testing.TB, kept string, o Options) (*DB, error) {
+	tb.Helper()
+	if testengine.Engine() != testengine.Postgres {
+		o.Engine, o.Location = SQLite, testengine.CopySQLite(tb, kept)
+		return Open(context.Background(), o)
+	}
+	o.Engine, o.Location = Postgres, testengine.PostgresDSN(tb)
+	db, err := Open(context.Background(), Options{Engine: Postgres, Location: o.Location}) // migrates it
+	if err != nil {
+		return nil, err
+	}
+	if err := db.Close(); err != nil {
+		return nil, err
+	}
+	testengine.CopyPostgres(tb, kept, o.Location)
+	return Open(context.Background(), o)
+}

@@ -778,10 +778,11 @@ func (db *DB) ImportMemory(ctx context.Context, projectID, userID int64, entries
 		// statement per entry did before, read by plans that PostgreSQL
 		// made from the pair's statistics while it was small and that
 		// read the whole pair (TestImportMemoryLinear). An entry equal
-		// to one earlier in the same import is skipped here (Go's
-		// string equality is the engines' = on text: bytes).
+		// to one earlier in the same import, in the same statement or
+		// an earlier one, is skipped by the index as well: ON CONFLICT
+		// DO NOTHING sees the rows its own statement inserted
+		// (TestImportMemoryDuplicates).
 		now := formatTime(tx.now)
-		seen := map[[5]string]bool{}
 		var rows []any
 		// The new entries are inserted memoryImportChunk to a statement:
 		// PostgreSQL's statement trigger that counts them (migration
@@ -806,11 +807,6 @@ func (db *DB) ImportMemory(ctx context.Context, projectID, userID int64, entries
 			return err
 		}
 		for _, e := range entries {
-			key := [5]string{e.SourceLanguage, e.TargetLanguage, e.Source, e.Target, e.Context}
-			if seen[key] {
-				continue
-			}
-			seen[key] = true
 			rows = append(rows, e.SourceLanguage, e.TargetLanguage, e.Source, e.Target, e.Context, e.Origin,
 				project, user, now)
 			if len(rows) == 9*memoryImportChunk {

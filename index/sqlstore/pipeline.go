@@ -206,9 +206,7 @@ func readUnitForEdit(tx *Tx, id, authorID int64) (index.Unit, index.Translation,
 	found := false
 	var src int64
 	var flags string
-	if err := tx.queryRowLater(`SELECT `+unitColumns+`, coalesce(source_unit_id, id),
-		coalesce((SELECT s.extra_flags FROM units s WHERE s.id = coalesce(units.source_unit_id, units.id)), '')
-		FROM units WHERE id = ?`, func(r pgx.Row) error {
+	if err := tx.queryRowLater(`SELECT `+editUnitColumns+` FROM units WHERE id = ?`, func(r pgx.Row) error {
 		var err error
 		u, err = scanUnit(intBools{r, []any{&src, &flags}})
 		if errors.Is(err, pgx.ErrNoRows) {

@@ -249,28 +249,24 @@ func (db *DB) indexTrigrams(ctx context.Context, run trigramRun) error {
 		batch = trigramBatch
 	}
 	for {
-		n := 0
+		left := false
 		err := db.enqueue(&writeRequest{ctx: ctx, narrow: true, upkeep: true, shared: true, fn: func(tx *Tx) (err error) {
-			n, err = indexTrigramBatch(tx, batch)
+			left, err = indexTrigramBatch(tx, batch)
 			return err
 		}})
-		if err != nil || n == 0 || run == trigramOne || (run == trigramUntilBusy && len(db.trigrams.kick) > 0) {
+		if err != nil || !left || run == trigramOne || (run == trigramUntilBusy && len(db.trigrams.kick) > 0) {
 			return err
-		}
-		if n < batch {
-			// The batch may have noted the units linked to a source
-			// unit it indexed anew (migration 0089): those are left.
-			if err := db.r.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM unit_trigrams_pending)`).Scan(&noted); err != nil || !noted {
-				return err
-			}
 		}
 	}
 }
 
 // indexTrigramBatch moves the first limit noted units into the index
-// and returns how many it took. It touches no cached answer: a search
-// finds the same units before and after.
-func indexTrigramBatch(tx *Tx, limit int) (int, error) {
+// and says whether notes may be left: a full batch, or one that noted
+// units anew (pgIndexTrigrams). A short batch took every note there
+// was; a note written since is another write's, and that write kicks
+// the step. It touches no cached answer: a search finds the same units
+// before and after.
+func indexTrigramBatch(tx *Tx, limit int) (left bool, err error) {
 	if tx.db.dialect.name == "postgres" {
 		return pgIndexTrigrams(tx, limit)
 	}
@@ -278,7 +274,7 @@ func indexTrigramBatch(tx *Tx, limit int) (int, error) {
 	var lo, hi int64
 	if err := tx.QueryRow(`SELECT count(*), coalesce(min(unit_id), 0), coalesce(max(unit_id), 0)
 		FROM (SELECT unit_id FROM unit_trigrams_pending ORDER BY unit_id LIMIT ?) b`, limit).Scan(&n, &lo, &hi); err != nil || n == 0 {
-		return 0, err
+		return false, err
 	}
 	// A contentless FTS5 table deletes by rowid, one at a time: a
 	// rowid IN (…) would read the whole table. unit_key_trigrams
@@ -298,16 +294,16 @@ func indexTrigramBatch(tx *Tx, limit int) (int, error) {
 		}
 		return nil
 	}, lo, hi); err != nil {
-		return 0, err
+		return false, err
 	}
 	for _, id := range stale {
 		if _, err := tx.Exec(`DELETE FROM unit_trigrams WHERE rowid = ?`, id); err != nil {
-			return 0, err
+			return false, err
 		}
 	}
 	for _, id := range staleKeys {
 		if _, err := tx.Exec(`DELETE FROM unit_key_trigrams WHERE rowid = ?`, id); err != nil {
-			return 0, err
+			return false, err
 		}
 	}
 	// A unit's rows hold its whole text on SQLite: links as PostgreSQL
@@ -315,17 +311,17 @@ func indexTrigramBatch(tx *Tx, limit int) (int, error) {
 	// (migration 0090), and SQLite's index is not the one whose size
 	// blocks 100x.
 	if _, err := tx.Exec(sqliteBatchTexts, lo, hi); err != nil {
-		return 0, err
+		return false, err
 	}
 	if _, err := tx.Exec(sqliteBatchKeys, lo, hi); err != nil {
-		return 0, err
+		return false, err
 	}
 	if err := matchNotedGlossary(tx, `u.id IN (SELECT unit_id FROM unit_trigrams_pending WHERE unit_id BETWEEN ? AND ?)`,
 		lo, hi); err != nil {
-		return 0, err
+		return false, err
 	}
-	_, err := tx.Exec(`DELETE FROM unit_trigrams_pending WHERE unit_id BETWEEN ? AND ?`, lo, hi)
-	return n, err
+	_, err = tx.Exec(`DELETE FROM unit_trigrams_pending WHERE unit_id BETWEEN ? AND ?`, lo, hi)
+	return n == limit, err
 }
 
 // The SQLite step's statements that read a batch's units, each from the
@@ -363,23 +359,31 @@ const pgInsertRows = 100
 // holds waits for the batch's commit, then notes it anew — so the
 // batch never removes a note younger than the text it read. Two
 // processes' steps take disjoint notes.
-func pgIndexTrigrams(tx *Tx, limit int) (int, error) {
+func pgIndexTrigrams(tx *Tx, limit int) (left bool, err error) {
 	ids, err := queryIDs(tx, `SELECT unit_id FROM unit_trigrams_pending ORDER BY unit_id LIMIT ? FOR UPDATE SKIP LOCKED`, limit)
 	if err != nil || len(ids) == 0 {
-		return 0, err
+		return false, err
 	}
 	// The units linked to a source unit whose row is rewritten or
 	// deleted here are indexed anew in a later batch, with their source
 	// if it is no longer the source unit's (migration 0089); until then
 	// they are noted, and searches read them. A unit of this batch is
 	// linked afresh below.
-	if _, err := tx.Exec(`INSERT INTO unit_trigrams_pending (unit_id, indexed)
+	// A short batch took every note it could: it leaves notes only if it
+	// wrote some here (a note it skipped is locked by a write that kicks
+	// the step when it commits).
+	res, err := tx.Exec(`INSERT INTO unit_trigrams_pending (unit_id, indexed)
 		SELECT unit_id, 1 FROM unit_trigrams WHERE source_unit_id = ANY(?) AND NOT unit_id = ANY(?)
-		ON CONFLICT (unit_id) DO NOTHING`, ids, ids); err != nil {
-		return 0, err
+		ON CONFLICT (unit_id) DO NOTHING`, ids, ids)
+	if err != nil {
+		return false, err
+	}
+	linked, err := res.RowsAffected()
+	if err != nil {
+		return false, err
 	}
 	if _, err := tx.Exec(`DELETE FROM unit_trigrams WHERE unit_id = ANY(?)`, ids); err != nil {
-		return 0, err
+		return false, err
 	}
 	// The key (migration 0062) is bounded alone, as SQLite's
 	// tolk_unit_text(context, '', '') is. A unit whose source and key are
@@ -395,7 +399,7 @@ func pgIndexTrigrams(tx *Tx, limit int) (int, error) {
 			AND (s.source_unit_id IS NULL OR s.source_unit_id = s.id)
 		WHERE u.id = ANY(?)`, ids)
 	if err != nil {
-		return 0, err
+		return false, err
 	}
 	// Whether the source unit is of this batch is asked here, of a set:
 	// "s.id = ANY(?)" in the query compared each unit's with the whole
@@ -414,7 +418,7 @@ func pgIndexTrigrams(tx *Tx, limit int) (int, error) {
 		var key, source, target string
 		if err := rows.Scan(&id, &link, &linkNoted, &keyLen, &sourceLen, &targetLen, &key, &source, &target); err != nil {
 			rows.Close()
-			return 0, err
+			return false, err
 		}
 		if link != nil && linkNoted && !batch[*link] {
 			link = nil
@@ -434,7 +438,7 @@ func pgIndexTrigrams(tx *Tx, limit int) (int, error) {
 		args = append(args, id, pgTrigramCodes(text), pgTrigramCodes(keyText), link)
 	}
 	if err := rows.Close(); err != nil {
-		return 0, err
+		return false, err
 	}
 	for len(args) > 0 {
 		chunk := args[:min(len(args), 4*pgInsertRows)]
@@ -442,14 +446,14 @@ func pgIndexTrigrams(tx *Tx, limit int) (int, error) {
 		values := strings.Repeat("(?, ?::integer[], ?::integer[], ?::bigint), ", len(chunk)/4)
 		if _, err := tx.Exec(`INSERT INTO unit_trigrams (unit_id, trigrams, key_trigrams, source_unit_id) VALUES `+
 			strings.TrimSuffix(values, ", "), chunk...); err != nil {
-			return 0, err
+			return false, err
 		}
 	}
 	if err := matchNotedGlossary(tx, `u.id = ANY(?)`, ids); err != nil {
-		return 0, err
+		return false, err
 	}
 	_, err = tx.Exec(`DELETE FROM unit_trigrams_pending WHERE unit_id = ANY(?)`, ids)
-	return len(ids), err
+	return len(ids) == limit || linked > 0, err
 }
 
 // pgTrigramCodes is a PostgreSQL array literal of the distinct codes

@@ -155,18 +155,7 @@ func PostgresDSN(tb testing.TB) string {
 		}
 		tb.Skipf("no PostgreSQL server: set %s", PostgresEnv)
 	}
-	adminOnce.Do(func() {
-		admin, adminErr = sql.Open("pgx", base)
-	})
-	if adminErr != nil {
-		tb.Fatalf("open %s: %v", PostgresEnv, adminErr)
-	}
-	name := fmt.Sprintf("tolk_test_%d_%d_%d", os.Getpid(), time.Now().UnixNano()%1e6, schemas.Add(1))
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	if _, err := admin.ExecContext(ctx, "CREATE SCHEMA "+name); err != nil {
-		tb.Fatalf("create test schema: %v", err)
-	}
+	admin, name, dsn := newSchema(tb, base)
 	tb.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
@@ -174,7 +163,7 @@ func PostgresDSN(tb testing.TB) string {
 			tb.Errorf("drop test schema: %v", err)
 		}
 	})
-	return WithSearchPath(base, name)
+	return dsn
 }
 
 // DropSchema drops schema and everything in it. Tests drop their schemas
