@@ -222,7 +222,7 @@ func (db *DB) runBatch(live []*writeRequest, apart bool) (results []error, touch
 		}
 		defer conn.Close()
 	}
-	tx := &Tx{conn: conn, now: db.now().UTC(), w: db.w, hooks: &db.hooks, db: db}
+	tx := &Tx{conn: conn, w: db.w, hooks: &db.hooks, db: db}
 	if conn != nil {
 		tx.sqlTx, err = conn.BeginTx(runCtx, nil) // see Tx: statements run to their end
 		if err != nil {
@@ -241,6 +241,7 @@ func (db *DB) runBatch(live []*writeRequest, apart bool) (results []error, touch
 		}
 		defer db.endWriteConn() // ROLLBACK unless committed
 	}
+	tx.now = db.now().UTC() // once the transaction has begun, as before
 	last, err := db.beginBatch(tx, live)
 	if err != nil {
 		return nil, touched, formatError(err)
