@@ -190,14 +190,10 @@ func (c *writeConn) QueryContext(ctx context.Context, query string, args ...any)
 }
 
 func (c *writeConn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	s, err := c.stmt(query)
-	if err != nil {
-		// database/sql's Row carries no error of ours: run the text,
-		// which reports the same error at Scan.
-		return c.conn.QueryRowContext(ctx, c.d.rebind(query), c.d.args(args)...)
-	}
-	if s != nil {
+	if s, err := c.stmt(query); s != nil && err == nil {
 		return s.QueryRowContext(ctx, c.d.args(args)...)
 	}
+	// Not cached (the cache is full) or not preparable: the text run
+	// directly, whose Row reports any error at Scan.
 	return c.conn.QueryRowContext(ctx, c.d.rebind(query), c.d.args(args)...)
 }
