@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestWriterConnLeavesNoTransaction checks the SQLite writer's own
@@ -21,6 +22,10 @@ func TestWriterConnLeavesNoTransaction(t *testing.T) {
 		t.Skip("SQLite's writer connection; PostgreSQL's writer keeps sql.Tx")
 	}
 	ctx := context.Background()
+	// No write of the trigram step's between the test's: it would take
+	// the write lock lockFree looks for, and its BEGIN would discard a
+	// connection left in a transaction before lockFree could see it.
+	f.db.trigrams.hold()
 	id := f.unit(t, "de", 0).ID
 	errRefused := errors.New("refused")
 	setTarget := func(tx *Tx, target string) error {
@@ -34,8 +39,10 @@ func TestWriterConnLeavesNoTransaction(t *testing.T) {
 		}
 		return s
 	}
-	// lockFree takes the write lock from another connection, failing at
-	// once (no busy wait) if the writer's connection still holds it.
+	// lockFree takes the write lock from another connection without a
+	// busy wait, trying again for a while (the checkpointer may hold the
+	// lock a moment), and fails if the writer's connection still holds
+	// it: nothing would release it.
 	lockFree := func(when string) {
 		t.Helper()
 		conn, err := f.db.wdb.Conn(ctx)
@@ -47,8 +54,15 @@ func TestWriterConnLeavesNoTransaction(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer conn.ExecContext(ctx, `PRAGMA busy_timeout = 10000`)
-		if _, err := conn.ExecContext(ctx, `BEGIN IMMEDIATE`); err != nil {
-			t.Fatalf("%s: the write lock is still held: %v", when, err)
+		for try := 0; ; try++ {
+			_, err := conn.ExecContext(ctx, `BEGIN IMMEDIATE`)
+			if err == nil {
+				break
+			}
+			if try == 20 {
+				t.Fatalf("%s: the write lock is still held: %v", when, err)
+			}
+			time.Sleep(10 * time.Millisecond)
 		}
 		if _, err := conn.ExecContext(ctx, `ROLLBACK`); err != nil {
 			t.Fatal(err)
