@@ -24,6 +24,8 @@
 //     writer_stats.go: the statistics a batch's writes owe, stored once;
 //     pipeline.go: on PostgreSQL, the statements whose answers can wait
 //     sent together, one round trip for several.
+//     writeconn.go: on SQLite, the writer's own connection, on which it
+//     runs BEGIN, COMMIT and its prepared statements itself.
 //   - cache.go: the cached answers (lookups, list pages, statistics) and
 //     the write clock that makes them stale; replay.go: on PostgreSQL,
 //     other processes' writes replayed into that clock (write_log).

@@ -160,6 +160,9 @@ func scanOne(dest ...any) func(pgx.Row) error {
 type flushingQueryer struct{ tx *Tx }
 
 func (q flushingQueryer) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if q.tx.wc != nil { // SQLite: nothing is queued
+		return q.tx.wc.ExecContext(ctx, query, args...)
+	}
 	if err := q.tx.flush(); err != nil {
 		return nil, err
 	}
@@ -167,6 +170,9 @@ func (q flushingQueryer) ExecContext(ctx context.Context, query string, args ...
 }
 
 func (q flushingQueryer) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if q.tx.wc != nil {
+		return q.tx.wc.QueryContext(ctx, query, args...)
+	}
 	if err := q.tx.flush(); err != nil {
 		return nil, err
 	}
@@ -174,6 +180,9 @@ func (q flushingQueryer) QueryContext(ctx context.Context, query string, args ..
 }
 
 func (q flushingQueryer) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if q.tx.wc != nil {
+		return q.tx.wc.QueryRowContext(ctx, query, args...)
+	}
 	return q.tx.flushed().cached().QueryRowContext(ctx, query, args...)
 }
 

@@ -59,7 +59,11 @@ func openSQLite(ctx context.Context, o Options) (*DB, error) {
 	if db.wdb, err = sql.Open("sqlite", "file:"+path+"?"+wq.Encode()); err != nil {
 		return nil, fmt.Errorf("open %s: %w", path, err)
 	}
-	db.wdb.SetMaxOpenConns(1)
+	// The writer holds one connection for its life (writeconn.go); a
+	// second one serves tests that write past it (and waits, under
+	// busy_timeout, for the writer's lock like any other connection).
+	// Nothing else of the package uses this pool after migrate.
+	db.wdb.SetMaxOpenConns(2)
 	db.wdb.SetConnMaxIdleTime(0)
 	if db.rdb, err = sql.Open("sqlite", "file:"+path+"?"+q.Encode()); err != nil {
 		db.wdb.Close()

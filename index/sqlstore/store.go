@@ -44,6 +44,9 @@ type DB struct {
 	recent      map[string]recentCount
 	changePages genCache[string, page[index.Change]]
 	wdb         *sql.DB // the single writer
+	// wc is, on SQLite, the writer's own connection, held for its life
+	// (writeconn.go); only the writer goroutine uses it.
+	wc *writeConn
 	// jobs holds the component locks of other processes' git jobs
 	// (joblock.go); nil on SQLite, whose file one process owns.
 	jobs *jobLocks

@@ -23,7 +23,10 @@ import (
 // spares the driver a goroutine per statement.) The functions a write
 // runs take no context either, unless they also serve reads.
 type Tx struct {
+	// sqlTx is the transaction on PostgreSQL; on SQLite wc, the writer's
+	// own connection, runs it (writeconn.go) and sqlTx is nil.
 	sqlTx *sql.Tx
+	wc    *writeConn
 	// conn is the connection sqlTx runs on, on PostgreSQL, for the
 	// statements sent together (pipeline.go); later are those queued,
 	// laterErr the first error among those sent. nil on SQLite.
@@ -229,8 +232,13 @@ func (tx *Tx) prepare(query string) (*txStmt, error) {
 	if st, ok := tx.stmts[query]; ok {
 		return st, nil
 	}
-	st := tx.cached().stmt(runCtx, query)
-	if st == nil {
+	var st *sql.Stmt
+	if tx.wc != nil {
+		var err error
+		if st, err = tx.wc.prepare(query); err != nil {
+			return nil, err
+		}
+	} else if st = tx.cached().stmt(runCtx, query); st == nil {
 		var err error
 		if st, err = tx.sqlTx.PrepareContext(runCtx, tx.w.d.rebind(query)); err != nil {
 			return nil, err
@@ -245,11 +253,15 @@ func (tx *Tx) prepare(query string) (*txStmt, error) {
 }
 
 // cached runs statements in the transaction with the writer's cached
-// statements where it has them.
+// statements where it has them, on PostgreSQL (SQLite's are the writer's
+// connection's, wc).
 func (tx *Tx) cached() txStmts { return tx.w.in(tx.sqlTx) }
 
 // Exec runs query with the writer's cached statement when there is one.
 func (tx *Tx) Exec(query string, args ...any) (sql.Result, error) {
+	if tx.wc != nil { // SQLite: nothing queued (pipeline.go)
+		return tx.wc.ExecContext(runCtx, query, args...)
+	}
 	if err := tx.flush(); err != nil {
 		return nil, err
 	}
@@ -259,6 +271,9 @@ func (tx *Tx) Exec(query string, args ...any) (sql.Result, error) {
 // Query runs query with the writer's cached statement when there is
 // one.
 func (tx *Tx) Query(query string, args ...any) (*sql.Rows, error) {
+	if tx.wc != nil {
+		return tx.wc.QueryContext(runCtx, query, args...)
+	}
 	if err := tx.flush(); err != nil {
 		return nil, err
 	}
@@ -268,7 +283,30 @@ func (tx *Tx) Query(query string, args ...any) (*sql.Rows, error) {
 // QueryRow runs query with the writer's cached statement when there is
 // one.
 func (tx *Tx) QueryRow(query string, args ...any) *sql.Row {
+	if tx.wc != nil {
+		return tx.wc.QueryRowContext(runCtx, query, args...)
+	}
 	return tx.flushed().cached().QueryRowContext(runCtx, query, args...)
+}
+
+// execNow runs one of the batch's own statements (a savepoint's) at
+// once, uncached on PostgreSQL.
+func (tx *Tx) execNow(query string) error {
+	var err error
+	if tx.wc != nil {
+		_, err = tx.wc.ExecContext(runCtx, query)
+	} else {
+		_, err = tx.sqlTx.ExecContext(runCtx, query)
+	}
+	return err
+}
+
+// commit commits the transaction.
+func (tx *Tx) commit() error {
+	if tx.wc != nil {
+		return tx.wc.commit()
+	}
+	return tx.sqlTx.Commit()
 }
 
 // queryer is tx for the helpers that reads share (loadHooks, readStats,

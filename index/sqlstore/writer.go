@@ -112,6 +112,7 @@ func (db *DB) enqueue(req *writeRequest) error {
 // queued then are answered by enqueue, which sees db.closing.
 func (db *DB) writer(stop <-chan struct{}, done chan<- struct{}) {
 	defer close(done)
+	defer db.closeWriteConn(false) // SQLite's (writeconn.go), back to the pool
 	batch := make([]*writeRequest, 0, maxWriteBatch)
 	for {
 		var first *writeRequest
@@ -221,17 +222,26 @@ func (db *DB) runBatch(live []*writeRequest, apart bool) (results []error, touch
 		}
 		defer conn.Close()
 	}
-	var sqlTx *sql.Tx
+	tx := &Tx{conn: conn, w: db.w, hooks: &db.hooks, db: db}
 	if conn != nil {
-		sqlTx, err = conn.BeginTx(runCtx, nil) // see Tx: statements run to their end
+		tx.sqlTx, err = conn.BeginTx(runCtx, nil) // see Tx: statements run to their end
+		if err != nil {
+			return nil, touched, formatError(err)
+		}
+		defer tx.sqlTx.Rollback()
 	} else {
-		sqlTx, err = db.wdb.BeginTx(runCtx, nil)
+		// SQLite: BEGIN on the writer's own connection (writeconn.go).
+		if tx.wc, err = db.writeConn(); err == nil {
+			if err = tx.wc.begin(); err != nil {
+				db.closeWriteConn(true) // the next batch begins on a fresh one
+			}
+		}
+		if err != nil {
+			return nil, touched, formatError(err)
+		}
+		defer db.endWriteConn() // ROLLBACK unless committed
 	}
-	if err != nil {
-		return nil, touched, formatError(err)
-	}
-	defer sqlTx.Rollback()
-	tx := &Tx{sqlTx: sqlTx, conn: conn, now: db.now().UTC(), w: db.w, hooks: &db.hooks, db: db}
+	tx.now = db.now().UTC() // once the transaction has begun, as before
 	last, err := db.beginBatch(tx, live)
 	if err != nil {
 		return nil, touched, formatError(err)
@@ -271,7 +281,7 @@ func (db *DB) runBatch(live []*writeRequest, apart bool) (results []error, touch
 			if held {
 				start = `RELEASE write; SAVEPOINT write`
 			}
-			if _, err := tx.sqlTx.ExecContext(runCtx, start); err != nil {
+			if err := tx.execNow(start); err != nil {
 				return nil, touched, formatError(err)
 			}
 		}
@@ -294,7 +304,7 @@ func (db *DB) runBatch(live []*writeRequest, apart bool) (results []error, touch
 				tx.later, tx.laterErr = tx.later[:tx.mark], nil
 			} else if results[i] != nil {
 				tx.dropLater()
-				if _, err := tx.sqlTx.ExecContext(runCtx, `ROLLBACK TO write`); err != nil {
+				if err := tx.execNow(`ROLLBACK TO write`); err != nil {
 					return nil, touched, fmt.Errorf("undo a failed write in a batch: %w", formatError(err))
 				}
 			}
@@ -308,12 +318,12 @@ func (db *DB) runBatch(live []*writeRequest, apart bool) (results []error, touch
 		}
 		if shared && !pipelined {
 			if results[i] != nil {
-				if _, err := tx.sqlTx.ExecContext(runCtx, `ROLLBACK TO write`); err != nil {
+				if err := tx.execNow(`ROLLBACK TO write`); err != nil {
 					return nil, touched, fmt.Errorf("undo a failed write in a batch: %w", formatError(err))
 				}
 			}
 			if held = db.dialect.multiStatement; !held {
-				if _, err := tx.sqlTx.ExecContext(runCtx, `RELEASE write`); err != nil {
+				if err := tx.execNow(`RELEASE write`); err != nil {
 					return nil, touched, formatError(err)
 				}
 			}
@@ -330,7 +340,7 @@ func (db *DB) runBatch(live []*writeRequest, apart bool) (results []error, touch
 	if err != nil {
 		return nil, touched, formatError(err)
 	}
-	if err := sqlTx.Commit(); err != nil {
+	if err := tx.commit(); err != nil {
 		return nil, touched, formatError(err)
 	}
 	if db.dialect.shared {
