@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -47,18 +48,11 @@ func BenchmarkSharedReads(b *testing.B) {
 	self0, checks0 := selfCPU(), db.shared.checks.Load()
 	start := time.Now()
 	var wg sync.WaitGroup
-	var mu sync.Mutex
-	left := b.N
+	var left atomic.Int64 // reads not yet begun
+	left.Store(int64(b.N))
 	for range readers {
 		wg.Go(func() {
-			for {
-				mu.Lock()
-				if left == 0 {
-					mu.Unlock()
-					return
-				}
-				left--
-				mu.Unlock()
+			for left.Add(-1) >= 0 {
 				read()
 			}
 		})
