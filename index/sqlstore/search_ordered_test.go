@@ -32,6 +32,7 @@ func TestSearchCandidatesOrdered(t *testing.T) {
 		{"play OR music", 0, 2},
 		{"NOT play", 0, 1},
 		{"play AND (changed_by:ed OR changed_by:bo)", 0, 2}, // alternatives after all
+		{"project:p language:de play", 0, 0},                // scoped: the translations' units, no candidates
 	} {
 		q, err := index.ParseUnitQuery(c.q)
 		if err != nil {
