@@ -41,7 +41,7 @@ type addonStore interface {
 	FindAddonByID(ctx context.Context, id int64) (index.Addon, error)
 	// ComponentAddons returns the ids of the add-ons installed on a
 	// component itself, from memory.
-	ComponentAddons(componentID int64) []int64
+	ComponentAddons(ctx context.Context, componentID int64) []int64
 	// CreateAddon installs an add-on and returns it with its id.
 	CreateAddon(ctx context.Context, a index.Addon) (index.Addon, error)
 	// UpdateAddon applies update to the stored add-on in one
@@ -97,9 +97,10 @@ func newAddonJSON(u edge.URLs, a *index.Addon) addonJSON {
 }
 
 // addonURLs lists the add-ons installed on a component, for its addons
-// field.
-func (s *Server) addonURLs(u edge.URLs, componentID int64) []string {
-	ids := s.store.ComponentAddons(componentID)
+// field; ctx is the request's, whose check of other processes' writes
+// it shares (a list of components asked once per component).
+func (s *Server) addonURLs(ctx context.Context, u edge.URLs, componentID int64) []string {
+	ids := s.store.ComponentAddons(ctx, componentID)
 	out := make([]string, len(ids))
 	for i, id := range ids {
 		out[i] = u.Addon(id, "")

@@ -88,7 +88,7 @@ func (s *Server) writeComponentList(c *gin.Context, projectID int64) {
 			s.edge.Fail(c, err)
 			return
 		}
-		out[i] = newComponentJSON(u, &comps[i], &l, s.addonURLs(u, comps[i].ID))
+		out[i] = newComponentJSON(u, &comps[i], &l, s.addonURLs(c.Request.Context(), u, comps[i].ID))
 	}
 	s.edge.WriteJSON(c, http.StatusOK, newList(c, u, pg, out))
 }
@@ -106,7 +106,7 @@ func (s *Server) getComponent(c *gin.Context) {
 		return
 	}
 	u := s.edge.URLsFor(c)
-	s.edge.WriteJSON(c, http.StatusOK, newComponentJSON(u, &comp, &source, s.addonURLs(u, comp.ID)))
+	s.edge.WriteJSON(c, http.StatusOK, newComponentJSON(u, &comp, &source, s.addonURLs(c.Request.Context(), u, comp.ID)))
 }
 
 // listComponentTranslations serves GET .../components/P/C/translations/:

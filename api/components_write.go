@@ -524,7 +524,7 @@ func (s *Server) componentBody(c *gin.Context, u edge.URLs, comp *index.Componen
 	if err != nil {
 		return componentJSON{}, err
 	}
-	body := newComponentJSON(u, comp, &source, s.addonURLs(u, comp.ID))
+	body := newComponentJSON(u, comp, &source, s.addonURLs(c.Request.Context(), u, comp.ID))
 	if task != nil {
 		body.TaskURL = ptr(u.Task(task.ID))
 	}

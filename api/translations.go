@@ -134,7 +134,7 @@ func (s *Server) getTranslation(c *gin.Context) {
 		return
 	}
 	u := s.edge.URLsFor(c)
-	body := translationDetail(newTranslationJSON(u, &t, &source, s.addonURLs(u, t.Component.ID)))
+	body := translationDetail(newTranslationJSON(u, &t, &source, s.addonURLs(c.Request.Context(), u, t.Component.ID)))
 	s.edge.WriteJSON(c, http.StatusOK, &body)
 }
 
@@ -171,7 +171,7 @@ func (s *Server) writeTranslationPage(c *gin.Context, fetch func(index.Page) ([]
 			s.edge.Fail(c, err)
 			return
 		}
-		out[i] = newTranslationJSON(u, &trs[i], &l, s.addonURLs(u, trs[i].Component.ID))
+		out[i] = newTranslationJSON(u, &trs[i], &l, s.addonURLs(c.Request.Context(), u, trs[i].Component.ID))
 	}
 	s.edge.WriteJSON(c, http.StatusOK, newList(c, u, pg, out))
 }

@@ -105,7 +105,7 @@ func (s *Server) addTranslation(c *gin.Context) {
 	}
 	u := s.edge.URLsFor(c)
 	s.edge.WriteJSON(c, http.StatusCreated, map[string]addedTranslationJSON{
-		"data": {translationJSON: newTranslationJSON(u, &t, &source, s.addonURLs(u, t.Component.ID))}})
+		"data": {translationJSON: newTranslationJSON(u, &t, &source, s.addonURLs(c.Request.Context(), u, t.Component.ID))}})
 }
 
 // mayAddTranslation checks the reference's conditions for a new

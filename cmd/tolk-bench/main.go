@@ -411,7 +411,7 @@ func benchCorpus(ctx context.Context, cfg config, eng *engine, rep *report, tmp 
 	}
 	if cfg.Sections["wrk"] {
 		logf("wrk: every endpoint, API then ceiling, %s each", max(cfg.Duration, time.Second))
-		rep.Wrk, err = benchWrk(ctx, cfg, in.db, max(cfg.Duration, time.Second))
+		rep.Wrk, err = benchWrk(ctx, cfg, eng, in.db, max(cfg.Duration, time.Second))
 		if err != nil {
 			rep.WrkFailure = err.Error()
 		}

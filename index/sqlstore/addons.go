@@ -134,9 +134,13 @@ func (db *DB) FindAddonByID(ctx context.Context, id int64) (index.Addon, error) 
 }
 
 // ComponentAddons returns the ids of the add-ons installed on the
-// component itself (not its project's), from memory.
-func (db *DB) ComponentAddons(componentID int64) []int64 {
-	db.catchUp(context.Background())
+// component itself (not its project's), from memory. ctx marked with
+// its request's start (index.WithRequestStart) shares the request's
+// write_log check on PostgreSQL: unmarked, every call waited for a check
+// of its own, so a translation's detail checked twice and a list of
+// components once per component, one round trip each in sequence.
+func (db *DB) ComponentAddons(ctx context.Context, componentID int64) []int64 {
+	db.catchUp(ctx)
 	if db.hooksStale.Load() {
 		db.reloadSharedHooks()
 	}

@@ -56,11 +56,15 @@ func openPostgres(ctx context.Context, o Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open postgres: %w", err)
 	}
+	// The readers' write_log checks get a connection of their own
+	// (logcheck.go), configured as the readers' are.
+	ccfg := wcfg.Copy()
 	wcfg.RuntimeParams["lock_timeout"] = strconv.FormatInt(max(o.LockTimeout.Milliseconds(), 0), 10)
 	if o.roundTrip != nil {
 		wcfg.Tracer = roundTripTracer(o.roundTrip)
 	}
 	db.wdb = stdlib.OpenDB(*wcfg)
+	db.checker = newLogChecker(ccfg)
 	db.wdb.SetMaxOpenConns(1)
 	db.wdb.SetConnMaxIdleTime(0)
 	if db.rdb, err = sql.Open("pgx", dsn); err != nil {

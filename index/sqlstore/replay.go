@@ -96,6 +96,12 @@ func decodeDeps(s string) touchSet {
 	return t
 }
 
+// SharedChecks is how many times this process's readers have asked
+// write_log for the other processes' writes (catchUp): one query each,
+// shared by the readers waiting for it. Always 0 on SQLite. It is for
+// benchmarks and metrics.
+func (db *DB) SharedChecks() int64 { return db.shared.checks.Load() }
+
 // startShared places a new process at the end of write_log: its caches
 // are empty, so nothing before needs replaying.
 func (db *DB) startShared(ctx context.Context) error {
@@ -171,11 +177,11 @@ func (db *DB) nextCheck() {
 	}()
 }
 
-// check replays what other processes wrote, through the reader pool,
-// and records when it began.
+// check replays what other processes wrote, through the checker's
+// connection (logcheck.go), and records when it began.
 func (db *DB) check() {
 	began := time.Now()
-	db.replay(db.r)
+	db.replayChecked()
 	s := &db.shared
 	s.checks.Add(1)
 	s.checkMu.Lock()
@@ -204,6 +210,24 @@ func (db *DB) replay(q queryer) (everything bool) {
 		return true
 	}
 	return db.applyLog(entries)
+}
+
+// replayChecked is replay through the checker's connection, where
+// there is one (a DB made without openPostgres, as some tests make,
+// checks through the reader pool).
+func (db *DB) replayChecked() {
+	if db.checker == nil {
+		db.replay(db.r)
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
+	defer cancel()
+	entries, err := db.checker.read(ctx, db.replayedTo())
+	if err != nil {
+		db.replayFailed(err)
+		return
+	}
+	db.applyLog(entries)
 }
 
 // replayQuery reads the write_log entries past its argument, in order.

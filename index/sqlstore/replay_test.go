@@ -35,7 +35,7 @@ func TestProcessesShareWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ids := b.ComponentAddons(fa.comp.ID); len(ids) != 0 {
+	if ids := b.ComponentAddons(ctx, fa.comp.ID); len(ids) != 0 {
 		t.Fatalf("add-ons before any: %v", ids)
 	}
 
@@ -64,7 +64,7 @@ func TestProcessesShareWrites(t *testing.T) {
 	if got, _ := b.FindProject(ctx, "p"); got.Name != "Renamed by A" {
 		t.Errorf("b's project after a's rename: %q", got.Name)
 	}
-	if ids := b.ComponentAddons(fa.comp.ID); len(ids) != 1 || ids[0] != hook.ID {
+	if ids := b.ComponentAddons(ctx, fa.comp.ID); len(ids) != 1 || ids[0] != hook.ID {
 		t.Errorf("b's add-ons after a installed one: %v, want [%d]", ids, hook.ID)
 	}
 
@@ -144,13 +144,18 @@ func TestRequestChecksOnce(t *testing.T) {
 		if _, err := b.FindTranslationByID(req, fa.tr["fr"]); err != nil {
 			t.Fatal(err)
 		}
+		// A translation's detail and a list of components list each
+		// component's add-ons (api: addonURLs), once per component.
+		for range 3 {
+			b.ComponentAddons(req, fa.comp.ID)
+		}
 		return b.shared.checks.Load() - checks, tr
 	}
 	_, before := request()
 	fa.edit(t, 1, "Neu von A")
 	n, after := request()
 	if n != 1 {
-		t.Errorf("one request's four lookups checked write_log %d times, want once", n)
+		t.Errorf("one request's lookups checked write_log %d times, want once", n)
 	}
 	if after.Stats.Translated != before.Stats.Translated+1 {
 		t.Errorf("a request begun after a's edit reads %d translated, want %d",

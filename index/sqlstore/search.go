@@ -239,6 +239,12 @@ type searchCompiler struct {
 	// reads them rather than the trigram index's candidates over the
 	// whole index (narrowed).
 	scoped bool
+	// ordered, on PostgreSQL, gives the trigram index's candidates as an
+	// array the units' primary key is searched with (trigramFilter),
+	// which only a term that every match must meet may use: not one
+	// under NOT or in one of several alternatives, where the array
+	// would be searched element by element for every unit.
+	ordered bool
 }
 
 // srcID is the unit's source unit: a source unit is its own.
@@ -247,8 +253,14 @@ const srcID = "coalesce(units.source_unit_id, units.id)"
 // compileSearch turns a parsed query into a condition on units, of one
 // translation when scoped.
 func compileSearch(q *index.Query, postgres, scoped bool) (sqlFrag, error) {
-	c := searchCompiler{postgres: postgres, scoped: scoped}
+	c := searchCompiler{postgres: postgres, scoped: scoped, ordered: postgres}
 	clauses, err := c.node(q)
+	if err == nil && c.ordered && len(clauses) > 1 {
+		// An AND over change fields multiplied into alternatives: its
+		// terms are in an OR after all.
+		c.ordered = false
+		clauses, err = c.node(q)
+	}
 	if err != nil {
 		return sqlFrag{}, err
 	}
@@ -299,6 +311,7 @@ func (c searchCompiler) node(q *index.Query) ([]searchClause, error) {
 		}
 		return []searchClause{{unit: []sqlFrag{f}}}, nil
 	case index.QueryNot:
+		c.ordered = false
 		kid, err := c.node(q.Kids[0])
 		if err != nil {
 			return nil, err
@@ -306,6 +319,9 @@ func (c searchCompiler) node(q *index.Query) ([]searchClause, error) {
 		m := materialize(kid)
 		return []searchClause{{unit: []sqlFrag{{"NOT (" + m.sql + ")", m.args}}}}, nil
 	case index.QueryAnd, index.QueryOr:
+		if q.Kind == index.QueryOr {
+			c.ordered = false
+		}
 		var acc []searchClause
 		kids := q.Kids
 		var scope []*index.QueryTerm

@@ -50,6 +50,9 @@ type DB struct {
 	// jobs holds the component locks of other processes' git jobs
 	// (joblock.go); nil on SQLite, whose file one process owns.
 	jobs *jobLocks
+	// checker runs the readers' write_log checks on PostgreSQL
+	// (logcheck.go); nil on SQLite.
+	checker *logChecker
 	// dialect is what differs between the engines (dialect.go).
 	dialect *dialect
 	// stopBackground stops the engine's background work (the SQLite
@@ -203,6 +206,6 @@ func (db *DB) Close() error {
 	if db.wdb != nil {
 		errs = append(errs, db.wdb.Close())
 	}
-	errs = append(errs, db.jobs.close())
+	errs = append(errs, db.jobs.close(), db.checker.close())
 	return errors.Join(errs...)
 }

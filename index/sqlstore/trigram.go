@@ -277,8 +277,22 @@ const (
 // (unit_trigrams_pending, trigram_pending.go), whose rows in the index
 // may be stale or missing. The text of a literal goes to PostgreSQL as
 // it is, since tolk_trigram_codes folds it by the same lower() as the index.
+//
+// On PostgreSQL, where the search is ordered (searchCompiler.ordered),
+// the candidates are an array the units' primary key is searched with:
+// a page in id order then reads the candidates' units in that order
+// and stops at the page's end. As an IN list PostgreSQL estimates the
+// candidates at its default 200 (the GIN index's own estimates are
+// 10-50x under on the corpus) and, since the trigram links made the
+// candidates' query cheaper, probed the units of every candidate before
+// sorting them: 25,800 probes for a page of "play" where 225 units
+// were read before (EXPLAIN ANALYZE on the corpus, BENCHMARKS.md
+// "Session 9: PostgreSQL reads"; `TestSearchCandidatesOrdered`).
 func (c searchCompiler) trigramFilter(need *trigramNeed, cols trigramCols) sqlFrag {
 	f := c.trigramCandidates(need, cols)
+	if c.postgres && c.ordered {
+		return frag("units.id = ANY(ARRAY("+f.sql+"))", f.args...)
+	}
 	return frag("units.id IN ("+f.sql+")", f.args...)
 }
 

@@ -1,0 +1,158 @@
+package sqlstore
+
+import (
+	"context"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/internal/testengine"
+)
+
+// BenchmarkSharedReads is what a cached page costs on PostgreSQL when
+// 8 requests ask for it without pause, as wrk's 8 connections do
+// (tolk-bench -only wrk): each read is a request of its own (its start
+// marked), answered from the page cache once write_log is checked.
+// It reports Tolk's CPU, the server's (every process of the cluster,
+// when its socket directory is on this machine) and the write_log
+// checks per read, and the statements the server ran per read
+// (pg_stat_statements, when the server has it).
+func BenchmarkSharedReads(b *testing.B) {
+	if testengine.Engine() != testengine.Postgres {
+		b.Skip("write_log is PostgreSQL's")
+	}
+	ctx := context.Background()
+	a, db, _ := twoWriters(b) // the fixture written by one process, read by the other
+	f := newWriteFixture(b, a)
+	page := index.UnitFilter{TranslationID: f.tr["de"], Page: index.Page{Number: 1, Size: 50}}
+	read := func() {
+		if _, _, err := db.FindUnits(index.WithRequestStart(ctx, time.Now()), page); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for range 100 {
+		read()
+	}
+	stats := pgStatements(b, db)
+	stats.reset()
+	const readers = 8
+	b.ResetTimer()
+	server0, serverOK := clusterCPU(testengine.PostgresDSN(b))
+	self0, checks0 := selfCPU(), db.shared.checks.Load()
+	start := time.Now()
+	var wg sync.WaitGroup
+	var left atomic.Int64 // reads not yet begun
+	left.Store(int64(b.N))
+	for range readers {
+		wg.Go(func() {
+			for left.Add(-1) >= 0 {
+				read()
+			}
+		})
+	}
+	wg.Wait()
+	took := time.Since(start)
+	b.StopTimer()
+	n := float64(b.N)
+	b.ReportMetric(n/took.Seconds(), "reads/s")
+	b.ReportMetric(float64((selfCPU()-self0).Microseconds())/n, "tolk-cpu-µs/read")
+	if server1, ok := clusterCPU(testengine.PostgresDSN(b)); ok && serverOK {
+		b.ReportMetric(float64((server1-server0).Microseconds())/n, "server-cpu-µs/read")
+	}
+	b.ReportMetric(float64(db.shared.checks.Load()-checks0)/n, "checks/read")
+	stats.report(b, b.N)
+}
+
+// clusterCPU is the CPU time of every process of the PostgreSQL server
+// dsn names, when its host is a socket directory on this machine: its
+// postmaster (whose pid opens the socket's lock file), the children it
+// reaped and those alive. Other clients of the server count too: use a
+// server of one's own (.ci/postgres).
+func clusterCPU(dsn string) (time.Duration, bool) {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return 0, false
+	}
+	dir, port := u.Query().Get("host"), u.Port()
+	if port == "" {
+		port = "5432"
+	}
+	lock, err := os.ReadFile(filepath.Join(dir, ".s.PGSQL."+port+".lock"))
+	if err != nil || !strings.HasPrefix(dir, "/") {
+		return 0, false
+	}
+	pid, _, _ := strings.Cut(string(lock), "\n")
+	pid = strings.TrimSpace(pid)
+	total, err := procCPU(pid, true)
+	if err != nil {
+		return 0, false
+	}
+	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
+	for _, st := range stats {
+		raw, err := os.ReadFile(st)
+		if err != nil {
+			continue
+		}
+		s := string(raw)
+		if f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:]); len(f) > 1 && f[1] == pid {
+			cpu, _ := procCPU(filepath.Base(filepath.Dir(st)), false)
+			total += cpu
+		}
+	}
+	return total, true
+}
+
+// procCPU is process pid's user and system CPU, with its reaped
+// children's when children.
+func procCPU(pid string, children bool) (time.Duration, error) {
+	raw, err := os.ReadFile("/proc/" + pid + "/stat")
+	if err != nil {
+		return 0, err
+	}
+	s := string(raw)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	fields := f[11:13] // utime, stime
+	if children {
+		fields = f[11:15] // and cutime, cstime
+	}
+	var ticks int64
+	for _, v := range fields {
+		t, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return 0, err
+		}
+		ticks += t
+	}
+	return time.Duration(ticks) * time.Second / 100, nil // USER_HZ
+}
+
+// BenchmarkLogCheck is one write_log check alone (nothing to replay),
+// serially: Tolk's CPU and the server's per check.
+func BenchmarkLogCheck(b *testing.B) {
+	if testengine.Engine() != testengine.Postgres {
+		b.Skip("write_log is PostgreSQL's")
+	}
+	_, db, _ := twoWriters(b)
+	for range 100 {
+		db.check()
+	}
+	b.ResetTimer()
+	server0, serverOK := clusterCPU(testengine.PostgresDSN(b))
+	self0 := selfCPU()
+	for range b.N {
+		db.check()
+	}
+	b.StopTimer()
+	n := float64(b.N)
+	b.ReportMetric(float64((selfCPU()-self0).Nanoseconds())/n/1e3, "tolk-cpu-µs/check")
+	if server1, ok := clusterCPU(testengine.PostgresDSN(b)); ok && serverOK {
+		b.ReportMetric(float64((server1-server0).Nanoseconds())/n/1e3, "server-cpu-µs/check")
+	}
+}
