@@ -39,6 +39,12 @@ func DefaultReadConns() int { return max(4, 2*runtime.GOMAXPROCS(0)) }
 // process, which a failed write reports better than a hung one.
 const DefaultLockTimeout = 30 * time.Second
 
+// DefaultWriters is Options.Writers's default on PostgreSQL. Two: a
+// second writer runs its batch while the first waits on the server
+// (BENCHMARKS "Session 9: PGPAR"); more add batches that split the same
+// edits smaller, and connections.
+const DefaultWriters = 2
+
 // NoPageCache, as Options.PageCacheBytes, turns the page caches off.
 const NoPageCache = -1
 
@@ -62,7 +68,7 @@ type Options struct {
 	// every list from the database.
 	PageCacheBytes int
 	// ReadConns bounds the connections the reads of this process keep
-	// open to PostgreSQL (the writer's one and the git jobs' leases come
+	// open to PostgreSQL (the writers' Options.Writers and the git jobs' leases come
 	// on top): 0 means DefaultReadConns. SQLite ignores it.
 	ReadConns int
 	// LockTimeout bounds how long a write transaction waits for a lock
@@ -71,6 +77,12 @@ type Options struct {
 	// none of them is kept. 0 means DefaultLockTimeout, a negative value
 	// waits for ever. SQLite ignores it: one process writes its file.
 	LockTimeout time.Duration
+	// Writers is how many writer goroutines this process runs on
+	// PostgreSQL, each with its own connection and batches (writer.go:
+	// Several writers in one process): 0 means DefaultWriters, 1 the one
+	// writer of earlier versions. SQLite ignores it and keeps one: its
+	// file takes one write transaction at a time.
+	Writers int
 	// Logger receives what the index reports on its own, outside any
 	// call: today, that it could not read other processes' writes on
 	// PostgreSQL and dropped its cached answers. nil discards it.
@@ -123,6 +135,9 @@ func (o *Options) Validate() error {
 	}
 	if o.ReadConns <= 0 {
 		o.ReadConns = DefaultReadConns()
+	}
+	if o.Writers <= 0 {
+		o.Writers = DefaultWriters
 	}
 	if o.LockTimeout == 0 {
 		o.LockTimeout = DefaultLockTimeout

@@ -116,6 +116,18 @@ func (db *DB) startShared(ctx context.Context) error {
 		d := *db.dialect
 		d.lockShared, d.logTail = "", ""
 		db.dialect = &d
+		return nil
+	}
+	// One migrated up to before 0095 locks whole components.
+	var parts bool
+	if err := db.r.QueryRowContext(ctx, `SELECT to_regproc('lock_write_scopes') IS NOT NULL`).Scan(&parts); err != nil {
+		return err
+	}
+	if !parts {
+		d := *db.dialect
+		d.lockScopes, d.lockScopesAny = oldLockScopes(d.scopeSpace)
+		d.lockScopesOld = true
+		db.dialect = &d
 	}
 	return nil
 }
