@@ -30,58 +30,6 @@ func oneProcessWriters(t testing.TB, n int) *DB {
 	return db
 }
 
-// langsFixture is a component with a source and a translation per
-// language of n strings, none translated: units[lang][i] is key k<i>'s.
-type langsFixture struct {
-	comp  index.Component
-	trs   map[string]int64
-	units map[string][]int64
-}
-
-func mustLangsFixture(t testing.TB, db *DB, project, slug string, propagate bool, langs []string, n int) langsFixture {
-	t.Helper()
-	ctx := context.Background()
-	p, _, err := db.SaveProject(ctx, index.Project{Name: project, Slug: project})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := index.DefaultComponent()
-	c.ProjectID, c.Name, c.Slug, c.Template = p.ID, slug, slug, "en.json"
-	c.AllowTranslationPropagation = propagate
-	if c, _, err = db.SaveComponent(ctx, c); err != nil {
-		t.Fatal(err)
-	}
-	f := langsFixture{comp: c, trs: map[string]int64{}, units: map[string][]int64{}}
-	var source int64
-	for _, lang := range append([]string{"en"}, langs...) {
-		imp := index.TranslationImport{ComponentID: c.ID, LanguageCode: lang, Filename: lang + ".json",
-			Revision: "r", Monolingual: true, IsSource: lang == "en", IsTemplate: lang == "en", SourceTranslationID: source}
-		for i := range n {
-			iu := index.ImportUnit{Context: fmt.Sprintf("k%d", i), Source: []string{fmt.Sprintf("String %d", i)}, Target: []string{""}}
-			if lang == "en" {
-				iu.Target, iu.State = iu.Source, index.StateReadOnly
-			}
-			imp.Units = append(imp.Units, iu)
-		}
-		res, err := db.ImportTranslation(ctx, imp)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f.trs[lang] = res.TranslationID
-		if lang == "en" {
-			source = res.TranslationID
-		}
-		for i := range n {
-			id, err := db.FindUnitIDByHash(ctx, res.TranslationID, index.IDHash(true, nil, fmt.Sprintf("k%d", i)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			f.units[lang] = append(f.units[lang], id)
-		}
-	}
-	return f
-}
-
 // TestWritersInOneProcessRunAtOnce: with two writers, one process's edits
 // of two translations (two languages of a component that propagates,
 // whose scopes are the project's languages) are inside their write
@@ -216,4 +164,20 @@ func TestWritersInOneProcessKeepEveryUpdate(t *testing.T) {
 		}
 	}
 	checkStoredStats(t, db)
+}
+
+// oneWriterFixture is mustWriteFixture with one writer, for the tests
+// that hold the writer with one write and look at how the writes queued
+// meanwhile form one batch: a second writer would take them.
+func oneWriterFixture(tb testing.TB) *writeFixture {
+	tb.Helper()
+	clock := &testengine.Clock{}
+	db, err := openFreshWith(tb, Options{Now: clock.Now, Writers: 1})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { db.Close() })
+	f := newWriteFixture(tb, db)
+	f.clock = clock
+	return f
 }
