@@ -171,13 +171,5 @@ func TestWritersInOneProcessKeepEveryUpdate(t *testing.T) {
 // meanwhile form one batch: a second writer would take them.
 func oneWriterFixture(tb testing.TB) *writeFixture {
 	tb.Helper()
-	clock := &testengine.Clock{}
-	db, err := openFreshWith(tb, Options{Now: clock.Now, Writers: 1})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { db.Close() })
-	f := newWriteFixture(tb, db)
-	f.clock = clock
-	return f
+	return mustWriteFixtureWith(tb, Options{Writers: 1})
 }
