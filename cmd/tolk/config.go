@@ -365,7 +365,7 @@ var serveSettings = []setting{
 		usage: "how long a write waits for a lock another process sharing the PostgreSQL database holds before it fails (0: for ever; default 30s)",
 		field: func(c *Config) any { return &c.DBLockTimeout }},
 	{name: "db-writers",
-		usage: "writers this process runs on PostgreSQL, each with its own connection, whose batches of edits to different translations run at once (0: 2); SQLite ignores it and keeps one writer",
+		usage: "writers this process runs on PostgreSQL, each with its own connection, whose batches of edits to different translations run at once (0: 1); worth 2 where the CPUs have room, the database on its own machine; SQLite ignores it and keeps one writer",
 		field: func(c *Config) any { return &c.DBWriters }},
 }
 

@@ -39,11 +39,15 @@ func DefaultReadConns() int { return max(4, 2*runtime.GOMAXPROCS(0)) }
 // process, which a failed write reports better than a hung one.
 const DefaultLockTimeout = 30 * time.Second
 
-// DefaultWriters is Options.Writers's default on PostgreSQL. Two: a
-// second writer runs its batch while the first waits on the server
-// (BENCHMARKS "Session 9: PGPAR"); more add batches that split the same
-// edits smaller, and connections.
-const DefaultWriters = 2
+// DefaultWriters is Options.Writers's default on PostgreSQL: one, as
+// before several writers existed. A second writer overlaps its batch
+// with the first's waits on the server, but the same edits then split
+// into batches half as big, each paying a batch's fixed statements:
+// measured on 2 cores shared with the server and the clients (BENCHMARKS
+// "Session 9: PGPAR"), that cost 25-35% more CPU per edit and lost
+// throughput whenever the CPUs were busy. Raise it where they are not:
+// the database on its own machine, where the writer mostly waits.
+const DefaultWriters = 1
 
 // NoPageCache, as Options.PageCacheBytes, turns the page caches off.
 const NoPageCache = -1

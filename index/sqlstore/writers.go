@@ -65,9 +65,9 @@ import (
 //
 // # Several writers in one process
 //
-// One process runs Options.Writers writer goroutines on PostgreSQL (two
-// by default; SQLite keeps one: its file takes one write transaction at
-// a time), each with its own connection of the writers' pool (wdb) and
+// One process runs Options.Writers writer goroutines on PostgreSQL (one
+// by default: see DefaultWriters for what a second costs; SQLite keeps
+// one: its file takes one write transaction at a time), each with its own connection of the writers' pool (wdb) and
 // its own batches. They were one because of the round trips: a lone
 // writer sends its batch's statements, waits for the server, works out
 // the next, and the machine idles between (PostgreSQL PATCHes at

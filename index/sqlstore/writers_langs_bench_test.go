@@ -72,8 +72,11 @@ func mustLangsFixture(t testing.TB, db *DB, project, slug string, propagate bool
 // it reports this process's CPU per edit (cpu-us/edit).
 //
 //	go test ./index/sqlstore -run '^$' -bench WritersLangs -benchtime 4000x
-func BenchmarkWritersLangs(b *testing.B) {
-	db, err := openFreshWith(b, Options{})
+func BenchmarkWritersLangs(b *testing.B) { benchWritersLangs(b, Options{}) }
+
+// benchWritersLangs is BenchmarkWritersLangs on an index opened with o.
+func benchWritersLangs(b *testing.B, o Options) {
+	db, err := openFreshWith(b, o)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -173,3 +173,9 @@ func oneWriterFixture(tb testing.TB) *writeFixture {
 	tb.Helper()
 	return mustWriteFixtureWith(tb, Options{Writers: 1})
 }
+
+// BenchmarkWritersLangsTwo is BenchmarkWritersLangs with two writers in
+// the process (BenchmarkWritersLangs has the default, one).
+//
+//	TOLK_TEST_ENGINE=postgres go test ./index/sqlstore -run '^$' -bench WritersLangs -benchtime 4000x
+func BenchmarkWritersLangsTwo(b *testing.B) { benchWritersLangs(b, Options{Writers: 2}) }
