@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -381,21 +380,14 @@ func BenchmarkWriters(b *testing.B) {
 					if k >= b.N {
 						return
 					}
-					t0 := time.Now()
-					if _, err := db.UpdateUnit(context.Background(), f.units[k%len(f.units)], actor,
-						setTarget(fmt.Sprintf("edit %d", k))); err != nil {
-						b.Error(err)
+					if !editTimed(b, db, actor, f.units[k%len(f.units)], k, took) {
 						return
 					}
-					took[k] = time.Since(t0)
 				}
 			}()
 		}
 		wg.Wait()
-		b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "edits/s")
-		slices.Sort(took)
-		b.ReportMetric(float64(took[b.N/2].Microseconds())/1000, "p50-ms")
-		b.ReportMetric(float64(took[b.N*99/100].Microseconds())/1000, "p99-ms")
+		reportEdits(b, start, took)
 	}
 	b.Run("one", func(b *testing.B) { run(b, []*DB{a}, []scopeFixture{fa}) })
 	if c == nil {
