@@ -31,6 +31,8 @@ type engine struct {
 	Name, Version string
 	// noChecks opens every index without the quality checks (-no-checks).
 	noChecks bool
+	// writers is sqlstore.Options.Writers (-db-writers; 0: the default).
+	writers int
 }
 
 // schemas numbers the schemas of this process.
@@ -155,7 +157,8 @@ func (s *store) open(ctx context.Context) (*sqlstore.DB, error) { return s.openW
 // (0: the default; sqlstore.NoPageCache: none).
 func (s *store) openWith(ctx context.Context, pageCache int) (*sqlstore.DB, error) {
 	o := sqlstore.Options{Engine: sqlstore.SQLite, Location: s.path, FormatFlags: formats.FlagsOf,
-		FormatPlural: tolksync.FormatPlural, PageCacheBytes: pageCache, NoChecks: s.e.noChecks}
+		FormatPlural: tolksync.FormatPlural, PageCacheBytes: pageCache, NoChecks: s.e.noChecks,
+		Writers: s.e.writers}
 	if s.schema != "" {
 		o.Engine, o.Location = sqlstore.Postgres, s.dsn
 	}

@@ -95,6 +95,10 @@ type Config struct {
 	// process's lock (0: none); sqlstore.Options.ReadConns, LockTimeout.
 	DBPoolSize    int
 	DBLockTimeout time.Duration
+	// DBWriters is how many writers (each a connection) this process
+	// runs on PostgreSQL (0: the index's default); SQLite ignores it
+	// and keeps one. sqlstore.Options.Writers.
+	DBWriters int
 	// HTTP bounds what one client can hold of the server.
 	HTTP HTTPLimits
 	// WebhookAllowPrivate lets webhook add-ons reach loopback,
@@ -355,11 +359,14 @@ var serveSettings = []setting{
 		usage: "how long a webhook delivery is retried, with growing waits, before it is marked failed (default 24h)",
 		field: func(c *Config) any { return &c.WebhookRetryPeriod }},
 	{name: "db-pool-size",
-		usage: "connections the reads of this process keep open to PostgreSQL, besides the writer's one and one per git job running (0: twice the CPUs, at least 4); see docs/processes.md",
+		usage: "connections the reads of this process keep open to PostgreSQL, besides the writers' (--db-writers) and one per git job running (0: twice the CPUs, at least 4); see docs/processes.md",
 		field: func(c *Config) any { return &c.DBPoolSize }},
 	{name: "db-lock-timeout",
 		usage: "how long a write waits for a lock another process sharing the PostgreSQL database holds before it fails (0: for ever; default 30s)",
 		field: func(c *Config) any { return &c.DBLockTimeout }},
+	{name: "db-writers",
+		usage: "writers this process runs on PostgreSQL, each with its own connection, whose batches of edits to different translations run at once (0: 1); worth 2 where the CPUs have room, the database on its own machine; SQLite ignores it and keeps one writer",
+		field: func(c *Config) any { return &c.DBWriters }},
 }
 
 // configEnv is the environment variable that names the setup file, as

@@ -208,7 +208,7 @@ func (m *Main) Open(ctx context.Context) error {
 	if dbOpts.PageCacheBytes == 0 { // --page-cache-size 0
 		dbOpts.PageCacheBytes = sqlstore.NoPageCache
 	}
-	dbOpts.ReadConns, dbOpts.LockTimeout = m.Config.DBPoolSize, m.Config.DBLockTimeout
+	dbOpts.ReadConns, dbOpts.LockTimeout, dbOpts.Writers = m.Config.DBPoolSize, m.Config.DBLockTimeout, m.Config.DBWriters
 	if dbOpts.LockTimeout == 0 { // --db-lock-timeout 0
 		dbOpts.LockTimeout = -1
 	}

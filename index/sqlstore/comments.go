@@ -98,7 +98,11 @@ func (db *DB) AddComment(ctx context.Context, unitID int64, actor index.Actor, c
 	var out index.Comment
 	write := db.writeNarrow
 	if c.Scope != index.ScopeReport { // a report may create the project's label: not scoped
-		write = func(ctx context.Context, fn func(*Tx) error) error { return db.writeUnit(ctx, unitID, fn) }
+		// Wide: it may be stored on the source unit, which other
+		// translations' comments reach too (writers.go).
+		write = func(ctx context.Context, fn func(*Tx) error) error {
+			return db.writeScoped(ctx, writeScope{scopeWideUnit, unitID}, fn)
+		}
 	}
 	err := write(ctx, func(tx *Tx) error {
 		u, t, err := findUnitAndTranslation(tx, unitID)

@@ -34,6 +34,10 @@ type dialect struct {
 	// writes, which then lock their scopes with lockScopes (writers.go);
 	// logTail is the key of write_log's tail lock (logWrite).
 	lockShared, lockScopes, lockScopesAny, logTail string
+	// lockScopesOld: the schema predates lock_write_scopes (migration
+	// 0095), and lockScopes, lockScopesAny call lock_scopes (0076).
+	lockScopesOld bool
+	scopeSpace    int32 // the scopes' advisory lock space (lockSpace)
 	// shared: other processes may write the same database, so the caches
 	// learn of their writes through write_log (replay.go).
 	shared bool

@@ -7,10 +7,11 @@
 //
 // SQL text, *sql.Rows and driver errors never leave this package; callers
 // see index types and index error kinds (errors.go). Each exported method
-// owns its transaction. Writes go through a single connection (SQLite has
-// one writer at a time; queuing in Go is cheaper than SQLITE_BUSY
-// retries), reads through a pool that runs beside the writer (WAL on
-// SQLite). This package must not import sync, formats or vcs.
+// owns its transaction. Writes go through a single connection on SQLite
+// (one writer at a time; queuing in Go is cheaper than SQLITE_BUSY
+// retries) and through Options.Writers writers on PostgreSQL, each its
+// own connection (writers.go), reads through a pool that runs beside
+// them (WAL on SQLite). This package must not import sync, formats or vcs.
 //
 // # Where things are
 //
@@ -45,9 +46,10 @@
 // An exported write method (UpdateUnit, say) hands a write function to
 // db.write or db.writeNarrow with its request's context, and waits:
 //
-//  1. Request: the write is queued for the writer goroutine (writer.go).
-//     A context that ends while it waits withdraws it.
-//  2. Batch: the writer takes the writes waiting when it is free, up to
+//  1. Request: the write is queued for the writer goroutines (writer.go;
+//     one on SQLite, Options.Writers on PostgreSQL). A context that ends
+//     while it waits withdraws it.
+//  2. Batch: a writer takes the writes waiting when it is free, up to
 //     maxWriteBatch; on PostgreSQL it also waits briefly for writes
 //     that requests announced and have not queued yet (expect.go).
 //  3. Transaction: one transaction runs them all, each in a savepoint, so

@@ -39,6 +39,16 @@ func DefaultReadConns() int { return max(4, 2*runtime.GOMAXPROCS(0)) }
 // process, which a failed write reports better than a hung one.
 const DefaultLockTimeout = 30 * time.Second
 
+// DefaultWriters is Options.Writers's default on PostgreSQL: one, as
+// before several writers existed. A second writer overlaps its batch
+// with the first's waits on the server, but the same edits then split
+// into batches half as big, each paying a batch's fixed statements:
+// measured on 2 cores shared with the server and the clients (BENCHMARKS
+// "Session 9: PGPAR"), that cost 25-35% more CPU per edit and lost
+// throughput whenever the CPUs were busy. Raise it where they are not:
+// the database on its own machine, where the writer mostly waits.
+const DefaultWriters = 1
+
 // NoPageCache, as Options.PageCacheBytes, turns the page caches off.
 const NoPageCache = -1
 
@@ -62,7 +72,7 @@ type Options struct {
 	// every list from the database.
 	PageCacheBytes int
 	// ReadConns bounds the connections the reads of this process keep
-	// open to PostgreSQL (the writer's one and the git jobs' leases come
+	// open to PostgreSQL (the writers' Options.Writers and the git jobs' leases come
 	// on top): 0 means DefaultReadConns. SQLite ignores it.
 	ReadConns int
 	// LockTimeout bounds how long a write transaction waits for a lock
@@ -71,6 +81,12 @@ type Options struct {
 	// none of them is kept. 0 means DefaultLockTimeout, a negative value
 	// waits for ever. SQLite ignores it: one process writes its file.
 	LockTimeout time.Duration
+	// Writers is how many writer goroutines this process runs on
+	// PostgreSQL, each with its own connection and batches (writer.go:
+	// Several writers in one process): 0 means DefaultWriters, 1 the one
+	// writer of earlier versions. SQLite ignores it and keeps one: its
+	// file takes one write transaction at a time.
+	Writers int
 	// Logger receives what the index reports on its own, outside any
 	// call: today, that it could not read other processes' writes on
 	// PostgreSQL and dropped its cached answers. nil discards it.
@@ -123,6 +139,9 @@ func (o *Options) Validate() error {
 	}
 	if o.ReadConns <= 0 {
 		o.ReadConns = DefaultReadConns()
+	}
+	if o.Writers <= 0 {
+		o.Writers = DefaultWriters
 	}
 	if o.LockTimeout == 0 {
 		o.LockTimeout = DefaultLockTimeout

@@ -84,7 +84,7 @@ func TestFewTargetsPlan(t *testing.T) {
 // error and keeps nothing, the writes around it keep theirs, and the
 // counts equal a recount. On SQLite the statement fails at once.
 func TestPipelinedWriteFailsLate(t *testing.T) {
-	f := mustWriteFixture(t)
+	f := oneWriterFixture(t) // its writes must meet in one batch
 	ctx := context.Background()
 	release := make(chan struct{})
 	held := make(chan error, 1)

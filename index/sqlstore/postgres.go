@@ -65,7 +65,11 @@ func openPostgres(ctx context.Context, o Options) (*DB, error) {
 	}
 	db.wdb = stdlib.OpenDB(*wcfg)
 	db.checker = newLogChecker(ccfg)
-	db.wdb.SetMaxOpenConns(1)
+	// One connection a writer (writer.go: Several writers in one
+	// process).
+	db.writers = o.Writers
+	db.wdb.SetMaxOpenConns(db.writers)
+	db.wdb.SetMaxIdleConns(db.writers)
 	db.wdb.SetConnMaxIdleTime(0)
 	if db.rdb, err = sql.Open("pgx", dsn); err != nil {
 		db.wdb.Close()
@@ -100,6 +104,7 @@ func openPostgres(ctx context.Context, o Options) (*DB, error) {
 	}
 	d := *postgresDialect
 	d.lockWrites, d.lockShared, d.lockScopes, d.lockScopesAny, d.logTail = postgresLocks(schema.String)
+	d.scopeSpace = lockSpace("scope", schema.String)
 	db.dialect = &d
 	db.jobs.space = lockSpace("job", schema.String)
 	if err := db.start(ctx); err != nil {

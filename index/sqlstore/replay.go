@@ -113,16 +113,24 @@ func (db *DB) startShared(ctx context.Context) error {
 	}
 	// A schema migrated only up to before migration 0046 (as tests of
 	// older migrations open one) has no write_log_seq: every write then
-	// takes the write lock exclusively, as it did then.
-	var several bool
-	if err := db.r.QueryRowContext(ctx, `SELECT to_regclass('write_log_seq') IS NOT NULL`).Scan(&several); err != nil {
+	// takes the write lock exclusively, as it did then. One migrated up
+	// to before 0095 locks whole components (lock_scopes).
+	var several, parts bool
+	if err := db.r.QueryRowContext(ctx, `SELECT to_regclass('write_log_seq') IS NOT NULL,
+		to_regproc('lock_write_scopes') IS NOT NULL`).Scan(&several, &parts); err != nil {
 		return err
 	}
-	if !several {
-		d := *db.dialect
-		d.lockShared, d.logTail = "", ""
-		db.dialect = &d
+	if several && parts {
+		return nil
 	}
+	d := *db.dialect
+	if !several {
+		d.lockShared, d.logTail = "", ""
+	} else {
+		d.lockScopes, d.lockScopesAny = oldLockScopes(d.scopeSpace)
+		d.lockScopesOld = true
+	}
+	db.dialect = &d
 	return nil
 }
 

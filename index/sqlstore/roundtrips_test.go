@@ -64,7 +64,8 @@ const maxEditRoundTrips = 6
 func roundTripFixture(t *testing.T) (*DB, *roundTrips, *writeFixture) {
 	t.Helper()
 	rt := &roundTrips{}
-	db, err := openFreshWith(t, Options{roundTrip: rt.record})
+	// One writer: the tests count one writer's batches.
+	db, err := openFreshWith(t, Options{roundTrip: rt.record, Writers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,7 +43,7 @@ type DB struct {
 	recentMu    sync.Mutex
 	recent      map[string]recentCount
 	changePages genCache[string, page[index.Change]]
-	wdb         *sql.DB // the single writer
+	wdb         *sql.DB // the writers' connections: one on SQLite, writers on PostgreSQL
 	// wc is, on SQLite, the writer's own connection, held for its life
 	// (writeconn.go); only the writer goroutine uses it.
 	wc *writeConn
@@ -58,9 +58,14 @@ type DB struct {
 	// stopBackground stops the engine's background work (the SQLite
 	// checkpointer) and waits for it.
 	stopBackground func()
-	// writes queue for the writer goroutine (writer.go); closing closes
-	// at Close, and stopWriter stops the writer and waits for it.
+	// writes queue for the writer goroutines (writer.go); closing closes
+	// at Close, and stopWriter stops the writers and waits for them.
+	// writers is how many run (Options.Writers; 1 on SQLite), gather is
+	// held by the one forming its next batch (writer.go: Several
+	// writers in one process).
 	writes     chan *writeRequest
+	writers    int
+	gather     sync.Mutex
 	expected   expectedWrites // writes requests announced (expect.go)
 	closing    chan struct{}
 	stopWriter func()
@@ -69,7 +74,7 @@ type DB struct {
 	writeBatchLimit int
 	commits         atomic.Uint64 // write transactions run, for the benchmarks
 	runsApart       atomic.Uint64 // batches run again with their writes apart (errRunApart)
-	busy            atomic.Int64  // nanoseconds the writer spent in its batches (WriterBusy)
+	busy            writerBusy    // time some writer spent in its batches (WriterBusy)
 	w               *stmtCache    // statements prepared on the writer's connection
 	// formatFlags is Options.FormatFlags.
 	formatFlags func(fileFormat string) string
@@ -134,7 +139,7 @@ func Open(ctx context.Context, o Options) (*DB, error) {
 // and queues ready, before any connection is opened.
 func newDB(d *dialect, o Options) *DB {
 	return &DB{dialect: d, now: o.Now, log: o.Logger, formatFlags: o.FormatFlags, formatPlural: o.FormatPlural, noChecks: o.NoChecks, pageCacheBytes: max(o.PageCacheBytes, 0),
-		writes: make(chan *writeRequest), closing: make(chan struct{}), writeBatchLimit: maxWriteBatch,
+		writes: make(chan *writeRequest), closing: make(chan struct{}), writeBatchLimit: maxWriteBatch, writers: 1,
 		queued: make(chan struct{}, 1), expected: expectedWrites{wake: make(chan struct{}, 1)}}
 }
 
@@ -157,9 +162,12 @@ func (db *DB) start(ctx context.Context) error {
 		db.Close()
 		return fmt.Errorf("read the write log: %w", err)
 	}
-	stopWriting, writerDone := make(chan struct{}), make(chan struct{})
-	db.stopWriter = func() { close(stopWriting); <-writerDone }
-	go db.writer(stopWriting, writerDone)
+	stopWriting := make(chan struct{})
+	var writers sync.WaitGroup
+	db.stopWriter = func() { close(stopWriting); writers.Wait() }
+	for range db.writers {
+		writers.Go(func() { db.writer(stopWriting) })
+	}
 	db.startTrigramIndexer()
 	// A recheck that cannot resume is not worth refusing to open for:
 	// its units still settle on their next write, as before resuming

@@ -25,10 +25,15 @@ type writeFixture struct {
 	clock *testengine.Clock
 }
 
-func mustWriteFixture(tb testing.TB) *writeFixture {
+func mustWriteFixture(tb testing.TB) *writeFixture { return mustWriteFixtureWith(tb, Options{}) }
+
+// mustWriteFixtureWith is mustWriteFixture on an index opened with o
+// (its clock the fixture's).
+func mustWriteFixtureWith(tb testing.TB, o Options) *writeFixture {
 	tb.Helper()
 	clock := &testengine.Clock{}
-	db, err := openFreshWith(tb, Options{Now: clock.Now})
+	o.Now = clock.Now
+	db, err := openFreshWith(tb, o)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -21,6 +21,10 @@ import (
 // in its own savepoint, and commits them together. Nothing waits for
 // company: a write that finds the writer idle runs at once, alone.
 //
+// On PostgreSQL several writer goroutines take batches from the one
+// queue, each on its own connection (writers.go: Several writers in one
+// process); SQLite has one.
+//
 // Each write still succeeds or fails on its own: one whose function
 // fails is rolled back to its savepoint and answers its error, the
 // others commit. Every write is answered only after the commit that
@@ -109,40 +113,54 @@ func (db *DB) enqueue(req *writeRequest) error {
 }
 
 // writer runs the write batches until stop closes. The writes still
-// queued then are answered by enqueue, which sees db.closing.
-func (db *DB) writer(stop <-chan struct{}, done chan<- struct{}) {
-	defer close(done)
+// queued then are answered by enqueue, which sees db.closing. Each
+// writer forms its batch holding db.gather (see Several writers in one
+// process), and runs it without.
+func (db *DB) writer(stop <-chan struct{}) {
 	defer db.closeWriteConn(false) // SQLite's (writeconn.go), back to the pool
 	batch := make([]*writeRequest, 0, maxWriteBatch)
 	for {
-		var first *writeRequest
-		select {
-		case first = <-db.writes:
-		case <-stop:
+		var ok bool
+		if batch, ok = db.gatherBatch(stop, batch[:0]); !ok {
 			return
 		}
-		batch = append(batch[:0], first)
-		// Let the writes that are ready to queue (often those the last
-		// commit answered, whose next edits are on their way) do so
-		// before the batch is closed: it costs nothing when nobody is.
-		runtime.Gosched()
-	gather:
-		for len(batch) < db.writeBatchLimit {
-			select {
-			case r := <-db.writes:
-				batch = append(batch, r)
-			default:
-				break gather
-			}
-		}
-		batch = db.awaitExpected(batch) // writes on their way (expect.go)
 		began := time.Now()
+		db.busy.start()
 		db.commitBatch(batch)
-		took := time.Since(began)
-		db.expected.took.Store(int64(took))
-		db.busy.Add(int64(took))
+		db.busy.stop()
+		db.expected.took.Store(int64(time.Since(began)))
 		clear(batch) // let the finished requests go
 	}
+}
+
+// gatherBatch waits for a write and appends to batch the writes queued
+// with it, holding db.gather so that one writer at a time takes writes
+// from the queue: the others are running their batches, and the next
+// to be free forms the next batch from what arrived meanwhile. ok is
+// false once stop closed.
+func (db *DB) gatherBatch(stop <-chan struct{}, batch []*writeRequest) (_ []*writeRequest, ok bool) {
+	db.gather.Lock()
+	defer db.gather.Unlock()
+	select {
+	case first := <-db.writes:
+		batch = append(batch, first)
+	case <-stop:
+		return batch, false
+	}
+	// Let the writes that are ready to queue (often those the last
+	// commit answered, whose next edits are on their way) do so before
+	// the batch is closed: it costs nothing when nobody is.
+	runtime.Gosched()
+gather:
+	for len(batch) < db.writeBatchLimit {
+		select {
+		case r := <-db.writes:
+			batch = append(batch, r)
+		default:
+			break gather
+		}
+	}
+	return db.awaitExpected(batch), true // writes on their way (expect.go)
 }
 
 // commitBatch runs a batch of writes in one transaction and answers each.
@@ -164,8 +182,11 @@ func (db *DB) commitBatch(batch []*writeRequest) {
 		db.runsApart.Add(1)
 		results, touched, err = db.runBatch(live, true)
 	}
-	// Whatever the outcome, cached answers may no longer hold.
-	db.clock.advance(touched)
+	// Whatever the outcome, cached answers may no longer hold (a batch
+	// that committed advanced the clock itself: touched is empty).
+	if touched.everything || len(touched.deps) > 0 {
+		db.clock.advance(touched)
+	}
 	for _, r := range live {
 		if !r.upkeep {
 			db.kickTrigrams() // the batch may have noted units (trigram_pending.go)
@@ -196,7 +217,8 @@ func (db *DB) commitBatch(batch []*writeRequest) {
 
 // runBatch runs the writes of live in one transaction, each in a
 // savepoint when there are several, and commits. It returns each write's
-// own outcome and what the batch touched; err, when not nil, is the
+// own outcome and, unless it committed (then it advanced the write
+// clock itself), what the batch may have touched; err, when not nil, is the
 // outcome of every write (the transaction could not begin or commit, or
 // a savepoint could not be undone, so nothing was kept), or errRunApart.
 //
@@ -343,21 +365,27 @@ func (db *DB) runBatch(live []*writeRequest, apart bool) (results []error, touch
 	if err := tx.commit(); err != nil {
 		return nil, touched, formatError(err)
 	}
-	if db.dialect.shared {
-		db.ownWrite(logged)
-	}
-	rememberContributors(tx)
+	// In this order, for another writer of this process whose batch
+	// begins now (see Several writers in one process): it replays
+	// write_log past what this process applied, so the caches and the
+	// webhooks in memory follow the batch before write_log's place
+	// passes its entry.
 	if tx.batchHooks != nil {
 		tx.batchHooks.seq = logged
 		db.publishHooks(tx.batchHooks)
 	}
+	db.clock.advance(batchTouched)
+	if db.dialect.shared {
+		db.ownWrite(logged)
+	}
+	rememberContributors(tx)
 	if tx.queued {
 		select {
 		case db.queued <- struct{}{}:
 		default: // a signal is already waiting
 		}
 	}
-	return results, batchTouched, nil
+	return results, touchSet{}, nil // the clock has advanced
 }
 
 // beginBatch takes the batch's locks, replays other processes' writes
@@ -376,9 +404,8 @@ func (db *DB) beginBatch(tx *Tx, live []*writeRequest) (last string, err error) 
 	}
 	// Change timestamps must never decrease in id order (see insertChange),
 	// so a clock that went backwards is held at the last change's time.
-	// This is the single writer of its process, and of every process
-	// with lockWrites taken exclusively; with it shared, see Several
-	// writers (writers.go).
+	// This is the single writer of every process with lockWrites taken
+	// exclusively; with it shared, see Several writers (writers.go).
 	if !read {
 		if err := tx.queryRowLater(`SELECT coalesce((SELECT timestamp FROM changes ORDER BY id DESC LIMIT 1), '')`,
 			scanOne(&last)); err != nil {

@@ -20,10 +20,16 @@ import (
 //     before it runs). The batch then locks each scope its objects are
 //     in (lockScopes), in key
 //     order so that two batches never wait on each other in a circle:
-//     the unit's project when its component propagates translations
+//     the unit's translation, or where its component propagates
+//     translations the project's translations of its language
 //     (propagation writes the same string in the project's other such
-//     components, propagate.go), else its component. Batches of other
-//     processes editing other scopes run at the same time.
+//     components, propagate.go), inside its component's (or project's)
+//     key taken shared; a source string's write, or a comment's (which
+//     may be stored on the source unit), takes that key exclusively
+//     (migration 0095; before it, every write locked the whole
+//     component or project). Batches of other processes, and of this
+//     process's other writers, editing other scopes run at the same
+//     time.
 //   - exclusive otherwise, as every write did before: configuration,
 //     imports, deletes, report comments (which may create a label),
 //     uploads that credit an author by e-mail (which may create the
@@ -56,12 +62,66 @@ import (
 //     and the writer runs the writes that lost again (retryable).
 //
 // Git jobs keep their own lease per component (joblock.go).
+//
+// # Several writers in one process
+//
+// One process runs Options.Writers writer goroutines on PostgreSQL (one
+// by default: see DefaultWriters for what a second costs; SQLite keeps
+// one: its file takes one write transaction at a time), each with its own connection of the writers' pool (wdb) and
+// its own batches. They were one because of the round trips: a lone
+// writer sends its batch's statements, waits for the server, works out
+// the next, and the machine idles between (PostgreSQL PATCHes at
+// concurrency 8 left two cores ~40% idle). With two, one writer's batch
+// runs while the other's waits on the server.
+//
+//   - Which writes: any. The writers take writes from the one queue
+//     (db.writes), and a batch locks as a process's batch always did:
+//     scoped writes (edits, suggestions, comments, uploads) shared, with
+//     their scopes' keys, so two writers' batches of other translations
+//     run at once, exactly as two processes' do; every other write takes
+//     the write lock exclusively and waits for the other writer's batch
+//     to commit, as it waits for another process's. Scopes are a
+//     translation (a propagating component's: the project's translations
+//     of that language) inside its component (migration 0095); batches
+//     of the same translation take turns.
+//   - How a batch forms: one writer at a time gathers (db.gather): it
+//     waits for a write, takes those queued, waits for announced ones
+//     (expect.go), and leaves the queue to the next writer as it starts
+//     its transaction; so each batch holds what arrived while the other
+//     writer was busy, and the wait for announced writes is one writer's.
+//   - Lock order: a batch takes the write lock (shared or exclusive),
+//     then the component keys (shared, or exclusive for a source
+//     string's), then the translations' keys, each in key order
+//     (lock_write_scopes), and its counters' rows in key order at its
+//     end: two writers never wait on each other in a circle. Row-lock
+//     deadlocks PostgreSQL breaks are retried (retryable), and a lock
+//     waited past Options.LockTimeout fails the batch's writes.
+//   - Per-process state that assumed one writer: the write clock and
+//     write_log's place. A batch advances the clock with what it touched
+//     after its commit, then records its write_log entry as applied
+//     (ownWrite), in that order: a batch of the other writer that begins
+//     meanwhile replays write_log past the applied place inside its
+//     transaction (beginBatch), so it sees this batch's entry either
+//     in the clock or in write_log, never in neither (its cached
+//     translation reads and known contributors stay true). The webhooks
+//     in memory are published before the clock moves, likewise. Each
+//     batch's owed statistics, counts, activity and touched sets are its
+//     Tx's own (writer_stats.go, tx.go). Read-your-writes holds as with
+//     one writer: a write is answered after its batch advanced the clock.
+//     The token, user and lookup caches are filled by readers and
+//     checked against the clock as before; expect.go's counters are
+//     atomic, its wait done by the gathering writer; DB.WriterBusy counts
+//     the time at least one writer runs a batch.
+//   - Background steps: the trigram index's step and has:glossary's
+//     re-match are one goroutine that queues one write at a time
+//     (trigram_pending.go), so one writer runs each of its batches; the
+//     rechecks likewise (checks_recheck.go).
 
 // postgresLocks returns the statements of the write lock and the scope
 // locks of the index in schema, for the dialect: scopes for a batch of
 // unit edits, scopesAny for one naming other objects (writeScope).
 func postgresLocks(schema string) (exclusive, shared, scopes, scopesAny, tail string) {
-	write, scope := lockSpace("write", schema), lockSpace("scope", schema)
+	write, scope, part := lockSpace("write", schema), lockSpace("scope", schema), lockSpace("scope-part", schema)
 	exclusive = fmt.Sprintf("SELECT pg_advisory_xact_lock(%d, 0)", write)
 	// The setting makes the lists' counts wait for the batch's fold
 	// (migration 0046), and the batch's change INSERTs note their keys
@@ -73,14 +133,23 @@ func postgresLocks(schema string) (exclusive, shared, scopes, scopesAny, tail st
 		write, activityCounted)
 	// The scopes of the objects named, locked in key order, and the
 	// newest change's time read after them (the clock guard of
-	// runBatch), in one call of lock_scopes (migration 0076), which
-	// keeps one plan: sent as a statement, this was planned anew for
-	// every batch. A batch of unit edits, the common one, names units
-	// only.
-	scopesAny = fmt.Sprintf("SELECT lock_scopes(%d, ?, ?, ?, ?)", scope)
-	scopes = fmt.Sprintf("SELECT lock_scopes(%d, ?, '{}', '{}', '{}')", scope)
+	// runBatch), in one call of lock_write_scopes (migration 0095: a
+	// translation's scope inside its component's, taken shared; 0076
+	// for why a function), which keeps one plan: sent as a statement,
+	// this was planned anew for every batch. A batch of unit edits, the
+	// common one, names units only.
+	scopesAny = fmt.Sprintf("SELECT lock_write_scopes(%d, %d, ?, ?, ?, ?, ?)", scope, part)
+	scopes = fmt.Sprintf("SELECT lock_write_scopes(%d, %d, ?, '{}', '{}', '{}', '{}')", scope, part)
 	tail = fmt.Sprintf("%d, 1", write)
 	return exclusive, shared, scopes, scopesAny, tail
+}
+
+// oldLockScopes returns the statements of postgresLocks for a schema
+// migrated up to before migration 0095, which locks whole components
+// with lock_scopes (0076).
+func oldLockScopes(space int32) (scopes, scopesAny string) {
+	return fmt.Sprintf("SELECT lock_scopes(%d, ?, '{}', '{}', '{}')", space),
+		fmt.Sprintf("SELECT lock_scopes(%d, ?, ?, ?, ?)", space)
 }
 
 // scoped reports whether every write of the batch is a scoped one, and
@@ -121,7 +190,8 @@ type writeScope struct {
 type scopeKind uint8
 
 const (
-	scopeUnit scopeKind = iota
+	scopeUnit     scopeKind = iota
+	scopeWideUnit           // a unit, writing its component's source string too (a comment)
 	scopeSuggestion
 	scopeComment
 	scopeTranslation
@@ -148,11 +218,16 @@ func (db *DB) lockBatch(tx *Tx, live []*writeRequest, last *string) (read bool, 
 		return false, err
 	}
 	tx.deferCounts = true
-	if len(ids[scopeSuggestion])+len(ids[scopeComment])+len(ids[scopeTranslation]) == 0 {
+	if len(ids[scopeWideUnit])+len(ids[scopeSuggestion])+len(ids[scopeComment])+len(ids[scopeTranslation]) == 0 {
 		return true, tx.queryRowLater(d.lockScopes, scanOne(last), ids[scopeUnit])
 	}
-	return true, tx.queryRowLater(d.lockScopesAny, scanOne(last),
-		ids[scopeUnit], ids[scopeSuggestion], ids[scopeComment], ids[scopeTranslation])
+	if d.lockScopesOld {
+		// lock_scopes locks whole components: a wide unit is a unit.
+		return true, tx.queryRowLater(d.lockScopesAny, scanOne(last), append(ids[scopeUnit], ids[scopeWideUnit]...),
+			ids[scopeSuggestion], ids[scopeComment], ids[scopeTranslation])
+	}
+	return true, tx.queryRowLater(d.lockScopesAny, scanOne(last), ids[scopeUnit], ids[scopeWideUnit],
+		ids[scopeSuggestion], ids[scopeComment], ids[scopeTranslation])
 }
 
 // foldListCounts adds the lists' counts the batch kept aside (changes,

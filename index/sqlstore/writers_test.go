@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -52,46 +51,8 @@ type scopeFixture struct {
 
 func mustScopeFixture(t testing.TB, db *DB, project, slug string, propagate bool, n int) scopeFixture {
 	t.Helper()
-	ctx := context.Background()
-	p, _, err := db.SaveProject(ctx, index.Project{Name: project, Slug: project})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := index.DefaultComponent()
-	c.ProjectID, c.Name, c.Slug, c.Template = p.ID, slug, slug, "en.json"
-	c.AllowTranslationPropagation = propagate
-	if c, _, err = db.SaveComponent(ctx, c); err != nil {
-		t.Fatal(err)
-	}
-	f := scopeFixture{comp: c}
-	var source int64
-	for _, lang := range []string{"en", "de"} {
-		imp := index.TranslationImport{ComponentID: c.ID, LanguageCode: lang, Filename: lang + ".json",
-			Revision: "r", Monolingual: true, IsSource: lang == "en", IsTemplate: lang == "en", SourceTranslationID: source}
-		for i := range n {
-			iu := index.ImportUnit{Context: fmt.Sprintf("k%d", i), Source: []string{fmt.Sprintf("String %d", i)}, Target: []string{""}}
-			if lang == "en" {
-				iu.Target, iu.State = iu.Source, index.StateReadOnly
-			}
-			imp.Units = append(imp.Units, iu)
-		}
-		res, err := db.ImportTranslation(ctx, imp)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if lang == "en" {
-			source = res.TranslationID
-			continue
-		}
-		for i := range n {
-			id, err := db.FindUnitIDByHash(ctx, res.TranslationID, index.IDHash(true, nil, fmt.Sprintf("k%d", i)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			f.units = append(f.units, id)
-		}
-	}
-	return f
+	f := mustLangsFixture(t, db, project, slug, propagate, []string{"de"}, n)
+	return scopeFixture{comp: f.comp, units: f.units["de"]}
 }
 
 func mustWriter(t testing.TB, db *DB) index.Actor {
@@ -419,21 +380,14 @@ func BenchmarkWriters(b *testing.B) {
 					if k >= b.N {
 						return
 					}
-					t0 := time.Now()
-					if _, err := db.UpdateUnit(context.Background(), f.units[k%len(f.units)], actor,
-						setTarget(fmt.Sprintf("edit %d", k))); err != nil {
-						b.Error(err)
+					if !editTimed(b, db, actor, f.units[k%len(f.units)], k, took) {
 						return
 					}
-					took[k] = time.Since(t0)
 				}
 			}()
 		}
 		wg.Wait()
-		b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "edits/s")
-		slices.Sort(took)
-		b.ReportMetric(float64(took[b.N/2].Microseconds())/1000, "p50-ms")
-		b.ReportMetric(float64(took[b.N*99/100].Microseconds())/1000, "p99-ms")
+		reportEdits(b, start, took)
 	}
 	b.Run("one", func(b *testing.B) { run(b, []*DB{a}, []scopeFixture{fa}) })
 	if c == nil {
