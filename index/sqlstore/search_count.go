@@ -225,11 +225,27 @@ func isNotLabel(q *index.Query) bool {
 // (less the hidden ones) without. ok is false for any other query.
 // units_state no longer holds the empty and translated units (migration
 // 0093), and counting them otherwise reads every unit of the scope.
+//
+// Id terms ANDed with it that bound no id (id:>=0, or tolk-bench's
+// id:>=-N, which keeps each of its requests out of the page cache) leave
+// it counted so; any other bound does not.
 func countByState(ctx context.Context, tx queryer, f index.UnitFilter, q *index.Query) (n int, ok bool, err error) {
-	if q.Kind != index.QueryTermNode {
+	term, rest := q, &index.Query{Kind: index.QueryAll}
+	if q.Kind == index.QueryAnd {
+		i := slices.IndexFunc(q.Kids, func(k *index.Query) bool { return k.Kind == index.QueryTermNode && k.Term.Field != "id" })
+		if i < 0 {
+			return 0, false, nil
+		}
+		term, rest = q.Kids[i], &index.Query{Kind: index.QueryAnd, Kids: slices.Delete(slices.Clone(q.Kids), i, i+1)}
+	}
+	if term.Kind != index.QueryTermNode {
 		return 0, false, nil
 	}
-	count, ok := stateCount(q.Term)
+	// Ids are positive on both engines: from 1 up, nothing is left out.
+	if lo, hi, ok := idRange(rest); !ok || lo > 1 || hi != noBound {
+		return 0, false, nil
+	}
+	count, ok := stateCount(term.Term)
 	if !ok {
 		return 0, false, nil
 	}

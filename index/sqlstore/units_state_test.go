@@ -77,7 +77,8 @@ func TestStateCountsFromStats(t *testing.T) {
 	counted := 0
 	for _, q := range []string{"state:<translated", "state:>=translated", "is:translated", "is:untranslated",
 		"is:empty", "state:empty", "is:needs-editing", "is:fuzzy", "is:approved", "state:approved", "is:read-only",
-		"state:read-only", "has:translation"} {
+		"state:read-only", "has:translation", "is:untranslated AND id:>=-5", "id:>=0 AND state:>=translated AND id:<=9223372036854775807",
+		"state:<translated AND id:>=3", "state:<translated AND id:<5"} {
 		parsed, err := index.ParseUnitQuery(q)
 		if err != nil {
 			t.Fatal(err)
