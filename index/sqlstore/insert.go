@@ -84,7 +84,13 @@ const manyReturning = " RETURNING translation_id, id, state >= 10 AND target != 
 // state of needs editing or above and a target. (Whether its
 // translation is a source one is the reader's test: keyset.go.)
 func memoryRow(row []any) bool {
-	state, _ := row[11].(index.State)
+	var state index.State
+	switch s := row[11].(type) {
+	case index.State:
+		state = s
+	case int64: // the import's rows (reconcileUnits)
+		state = index.State(s)
+	}
 	target, _ := row[4].(string)
 	return state >= index.StateFuzzy && target != ""
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/tolk-project/tolk/index"
 )
@@ -25,6 +26,9 @@ func countUnits(ctx context.Context, tx queryer, f index.UnitFilter, q *index.Qu
 	rest, with, ok := labelComplement(q)
 	if !ok {
 		if n, ok, err := countGlossary(ctx, tx, f, q); err != nil || ok {
+			return n, err
+		}
+		if n, ok, err := countByState(ctx, tx, f, q); err != nil || ok {
 			return n, err
 		}
 		var n int
@@ -212,4 +216,102 @@ func isNotLabel(q *index.Query) bool {
 	}
 	t := q.Kids[0].Term
 	return t.Field == "label" || (t.Field == "has" && (t.Text == "label" || t.Text == "glossary"))
+}
+
+// countByState counts a search of one state term (state:, is:translated
+// and the other states is: names, has:translation) from the statistics
+// rows, which count every translation's units by state exactly after
+// every write: the translation's row in its scope, the projects' rows
+// (less the hidden ones) without. ok is false for any other query.
+// units_state no longer holds the empty and translated units (migration
+// 0093), and counting them otherwise reads every unit of the scope.
+//
+// Id terms ANDed with it that bound no id (id:>=0, or tolk-bench's
+// id:>=-N, which keeps each of its requests out of the page cache) leave
+// it counted so; any other bound does not.
+func countByState(ctx context.Context, tx queryer, f index.UnitFilter, q *index.Query) (n int, ok bool, err error) {
+	term, rest := q, &index.Query{Kind: index.QueryAll}
+	if q.Kind == index.QueryAnd {
+		i := slices.IndexFunc(q.Kids, func(k *index.Query) bool { return k.Kind == index.QueryTermNode && k.Term.Field != "id" })
+		if i < 0 {
+			return 0, false, nil
+		}
+		term, rest = q.Kids[i], &index.Query{Kind: index.QueryAnd, Kids: slices.Delete(slices.Clone(q.Kids), i, i+1)}
+	}
+	if term.Kind != index.QueryTermNode {
+		return 0, false, nil
+	}
+	// Ids are positive on both engines: from 1 up, nothing is left out.
+	if lo, hi, ok := idRange(rest); !ok || lo > 1 || hi != noBound {
+		return 0, false, nil
+	}
+	count, ok := stateCount(term.Term)
+	if !ok {
+		return 0, false, nil
+	}
+	where, args := ` WHERE scope = 'p'`, []any(nil)
+	if f.TranslationID != 0 {
+		// The hidden projects do not matter: the unit scope tests the
+		// translation's project too, and the translation is in one.
+		if len(f.HiddenProjects) > 0 {
+			return 0, false, nil
+		}
+		where, args = ` WHERE scope = 't' AND scope_key = ?`, []any{itoa(f.TranslationID)}
+	} else if len(f.HiddenProjects) > 0 {
+		keys := make([]any, len(f.HiddenProjects))
+		for i, id := range f.HiddenProjects {
+			keys[i] = itoa(id)
+		}
+		where += ` AND scope_key NOT IN (?` + strings.Repeat(`, ?`, len(keys)-1) + `)`
+		args = keys
+	}
+	var s index.Stats
+	err = tx.QueryRowContext(ctx, `SELECT coalesce(sum(total), 0), coalesce(sum(translated), 0),
+		coalesce(sum(fuzzy), 0), coalesce(sum(approved), 0), coalesce(sum(readonly), 0) FROM stats`+where, args...).
+		Scan(&s.Total, &s.Translated, &s.Fuzzy, &s.Approved, &s.Readonly)
+	return count(s), true, err
+}
+
+// stateCount is how a state term's count follows from a statistics
+// row (index.Stats.CountUnit: Translated is state >= 20, Fuzzy 10-19,
+// Approved 30, Readonly 100; the rest is 0, the one state below 10);
+// ok is false for a term the row's counts do not answer.
+func stateCount(t *index.QueryTerm) (count func(index.Stats) int, ok bool) {
+	untranslated := func(s index.Stats) int { return s.Total - s.Translated }
+	translated := func(s index.Stats) int { return s.Translated }
+	switch {
+	case t.Field == "has" && t.Text == "translation":
+		return translated, true
+	case t.Field == "is":
+		switch t.Text {
+		case "read-only":
+			return func(s index.Stats) int { return s.Readonly }, true
+		case "approved":
+			return func(s index.Stats) int { return s.Approved }, true
+		case "needs-editing":
+			return func(s index.Stats) int { return s.Fuzzy }, true
+		case "translated":
+			return translated, true
+		case "untranslated":
+			return untranslated, true
+		case "empty":
+			return func(s index.Stats) int { return s.Total - s.Translated - s.Fuzzy }, true
+		}
+		return nil, false
+	case t.Field != "state":
+		return nil, false
+	}
+	switch {
+	case t.Op == index.OpLT && t.Num == int64(index.StateTranslated):
+		return untranslated, true
+	case t.Op == index.OpGE && t.Num == int64(index.StateTranslated):
+		return translated, true
+	case t.Op == index.OpEq && t.Num == int64(index.StateEmpty):
+		return func(s index.Stats) int { return s.Total - s.Translated - s.Fuzzy }, true
+	case t.Op == index.OpEq && t.Num == int64(index.StateApproved):
+		return func(s index.Stats) int { return s.Approved }, true
+	case t.Op == index.OpEq && t.Num == int64(index.StateReadOnly):
+		return func(s index.Stats) int { return s.Readonly }, true
+	}
+	return nil, false
 }

@@ -107,6 +107,14 @@ func mustSearchFixture(t *testing.T) *writeFixture {
 				return fmt.Errorf("%s: %w", s.q, err)
 			}
 		}
+		// The states set above, in the statistics rows too: a search of
+		// one state term is counted from them (countByState).
+		for lang, id := range f.tr {
+			if err := refreshTranslationStats(tx, scopeIDs{translationID: id, componentID: f.comp.ID,
+				projectID: f.comp.ProjectID, languageCode: lang}); err != nil {
+				return err
+			}
+		}
 		tx.touch(unitsDep(0))
 		return nil
 	}); err != nil {
