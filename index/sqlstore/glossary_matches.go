@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
+	"errors"
 	"maps"
 	"slices"
 	"strings"
@@ -498,72 +499,203 @@ func (w *glossaryWatch) lists(db *DB, projects []int64) (out map[int64]*projectG
 	return out, true
 }
 
-// refreshProjectGlossary matches every unit of project again
-// against its term list, whose checksum is sum ("" for none), and
-// records sum with the last write — unless a write found another list
-// (a term changed meanwhile): the rows are then left stale, and the
-// next run refreshes them again.
+// glossaryRefreshUnits bounds the units one write of a project's
+// refresh matches (refreshProjectGlossary): about 15-25 ms of the writer
+// on the corpus's text, as a batch of the trigram step, the longest an
+// edit that arrives meanwhile waits. A write per source translation, as
+// before, was the whole of jellyfin's 280,000 units at once: about 1 s
+// of CPU (2 s on PostgreSQL) with every editor waiting, and inside the
+// next copy's import at 10× the corpus (issue 31).
+const glossaryRefreshUnits = 5000
+
+// glossaryPartIDs bounds the source units a part names in its statement.
+const glossaryPartIDs = 1024
+
+// refreshProjectGlossary matches every unit of project again against
+// its term list, whose checksum is sum ("" for none), and records sum
+// with the last write — unless a write found another list (a term
+// changed meanwhile): the rows are then left stale, and the next run
+// refreshes them again.
+//
+// It writes in parts of about glossaryRefreshUnits units, each its own
+// write, so that the writes queued meanwhile (an editor's) run between
+// them: a part is a run of a source translation's units with every
+// translation unit of theirs, so a string's units in every language
+// change together; then the units of other translations that have no
+// source unit, in parts of as many. Between two parts a reader sees
+// each string matched either against the list its rows were last
+// matched against or against the new one: has:glossary moves from the
+// old answer to the new string by string over the refresh (a second or
+// two for the corpus's largest component), as a source string's edit
+// counts once the step has run. The reference matches at query time,
+// and so is always current, but pays for it on every query (every term
+// against every unit) and answers nothing without a project; one write
+// for the whole answer would hold every editor for its length. No
+// string is ever half matched, VerifyCounts holds a project's rows to
+// its list once the refresh recorded the checksum (the last part), and
+// a list that moves during the refresh makes the next run redo it.
 func (db *DB) refreshProjectGlossary(ctx context.Context, project int64, sum string) error {
-	var tids []int64
-	err := db.enqueue(&writeRequest{ctx: ctx, narrow: true, upkeep: true, shared: true, fn: func(tx *Tx) (err error) {
-		tids, err = queryIDs(tx, `SELECT t.id FROM translations t JOIN components c ON c.id = t.component_id
-			WHERE c.project_id = ? AND t.is_source != 0 ORDER BY t.id`, project)
-		return err
-	}})
+	// Read outside the writer: the source translations' units (a
+	// template's strings: a few thousand), each with the number of its
+	// component's translations (a source unit's units, its own
+	// included). A source unit added since is noted, and the step
+	// matches it with its translation units; one removed since is found
+	// by no part.
+	query := func(q string, args ...any) (*sql.Rows, error) { return db.r.QueryContext(ctx, q, args...) }
+	rows, err := query(`SELECT t.id, count(*) FROM translations t JOIN components c ON c.id = t.component_id
+		JOIN translations x ON x.component_id = t.component_id
+		WHERE c.project_id = ? AND t.is_source != 0 GROUP BY t.id`, project)
 	if err != nil {
 		return err
 	}
-	// Each source translation's units with their translation units (a
-	// write each: one per translation was a write per language, slower
-	// tenfold), then the few units of other translations that have no
-	// source unit.
-	steps := make([]func(*Tx) ([]sourceText, error), 0, len(tids)+1)
-	for _, tid := range tids {
-		steps = append(steps, func(tx *Tx) ([]sourceText, error) {
-			return readSourceTexts(tx, true, `u.translation_id = ?`, tid)
-		})
-	}
-	steps = append(steps, func(tx *Tx) ([]sourceText, error) {
-		return readSourceTexts(tx, false, `u.source_unit_id IS NULL AND u.translation_id IN
-			(SELECT t.id FROM translations t JOIN components c ON c.id = t.component_id
-				WHERE t.is_source = 0 AND c.project_id = ?)`, project)
-	})
-	moved := false
-	for i, step := range steps {
-		last := i == len(steps)-1
-		err := db.enqueue(&writeRequest{ctx: ctx, narrow: true, upkeep: true, shared: true, fn: func(tx *Tx) error {
-			glossaries, err := readGlossaries(tx.Query, []int64{project})
-			if err != nil {
-				return err
-			}
-			if g := glossaries[project]; (g == nil && sum != "") || (g != nil && g.sum != sum) {
-				moved = true
-			}
-			units, err := step(tx)
-			if err != nil {
-				return err
-			}
-			if err := storeGlossaryMatches(tx, units, glossaries); err != nil {
-				return err
-			}
-			switch {
-			case !last || moved:
-				return nil
-			case sum == "":
-				_, err = tx.Exec(`DELETE FROM glossary_sums WHERE project_id = ?`, project)
-			default:
-				_, err = tx.Exec(`INSERT INTO glossary_sums (project_id, sum) VALUES (?, ?)
-					ON CONFLICT (project_id) DO UPDATE SET sum = excluded.sum`, project, sum)
-			}
+	per := map[int64]int{} // source translation → its component's translations
+	for rows.Next() {
+		var t int64
+		var n int
+		if err := rows.Scan(&t, &n); err != nil {
+			rows.Close()
 			return err
-		}})
-		if err != nil || moved {
+		}
+		per[t] = n
+	}
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		return err
+	}
+	type sourceUnit struct {
+		id    int64
+		units int
+	}
+	var sources []sourceUnit
+	for _, t := range slices.Sorted(maps.Keys(per)) {
+		rows, err := query(`SELECT id FROM units WHERE translation_id = ? ORDER BY id`, t)
+		if err != nil {
+			return err
+		}
+		ids, err := scanIDs(rows)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			sources = append(sources, sourceUnit{id, per[t]})
+		}
+	}
+	limit := glossaryRefreshUnits
+	if n := db.trigrams.glossaryUnits; n > 0 {
+		limit = n
+	}
+	r := glossaryRefresh{db: db, ctx: ctx, project: project, sum: sum}
+	for len(sources) > 0 {
+		// Source units up to limit units with their translation units
+		// (and a statement's worth of ids: glossaryPartIDs).
+		n, units := 0, 0
+		for n < min(len(sources), glossaryPartIDs) && (n == 0 || units+sources[n].units <= limit) {
+			units += sources[n].units
+			n++
+		}
+		part := make([]int64, n)
+		for i, s := range sources[:n] {
+			part[i] = s.id
+		}
+		sources = sources[n:]
+		err := r.part(func(tx *Tx) ([]sourceText, error) {
+			if hook := db.trigrams.onGlossaryPart; hook != nil {
+				hook(units)
+			}
+			list, args := idList(part)
+			return readSourceTexts(tx, true, `u.id IN `+list, args...)
+		}, false)
+		if err != nil || r.moved {
 			// A list that moved is the next run's to match whole: the
 			// rest of this one would be redone.
 			return err
 		}
 	}
-	return nil
+	// The units of other translations that have no source unit (a file
+	// the template lacks): few, and found by a scan of the project's
+	// translations (no index holds source_unit_id), read once outside
+	// the writer. A unit that loses or gains its source unit since is
+	// noted (a relink), and the step matches it.
+	rows, err = query(`SELECT u.id FROM units u WHERE u.source_unit_id IS NULL AND u.translation_id IN
+		(SELECT t.id FROM translations t JOIN components c ON c.id = t.component_id
+			WHERE t.is_source = 0 AND c.project_id = ?) ORDER BY u.id`, project)
+	if err != nil {
+		return err
+	}
+	own, err := scanIDs(rows)
+	if err != nil {
+		return err
+	}
+	for {
+		part := own[:min(limit, glossaryPartIDs, len(own))]
+		own = own[len(part):]
+		last := len(own) == 0
+		err := r.part(func(tx *Tx) ([]sourceText, error) {
+			var out []sourceText
+			for chunk := range slices.Chunk(part, glossaryMatchBatch) {
+				list, args := idList(chunk)
+				units, err := readSourceTexts(tx, false, `u.source_unit_id IS NULL AND u.id IN `+list, args...)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, units...)
+			}
+			return out, nil
+		}, last)
+		if err != nil || r.moved || last {
+			return err
+		}
+	}
+}
+
+// glossaryRefresh is one run of refreshProjectGlossary.
+type glossaryRefresh struct {
+	db      *DB
+	ctx     context.Context
+	project int64
+	sum     string
+	// list is the term list the last part read, kept while the next
+	// parts read the same (its matcher is built once).
+	list *projectGlossary
+	// moved says a part found a list that is not sum's.
+	moved bool
+}
+
+// part matches the units read picks against the project's list as it is
+// in the write, and, when last and no part found the list moved, records
+// the list's checksum.
+func (r *glossaryRefresh) part(read func(*Tx) ([]sourceText, error), last bool) error {
+	return r.db.enqueue(&writeRequest{ctx: r.ctx, narrow: true, upkeep: true, shared: true, fn: func(tx *Tx) error {
+		glossaries, err := readGlossaries(tx.Query, []int64{r.project})
+		if err != nil {
+			return err
+		}
+		g := glossaries[r.project]
+		if (g == nil && r.sum != "") || (g != nil && g.sum != r.sum) {
+			r.moved = true
+		}
+		if g != nil && r.list != nil && r.list.sum == g.sum {
+			glossaries[r.project] = r.list
+		} else if g != nil {
+			r.list = g
+		}
+		units, err := read(tx)
+		if err != nil {
+			return err
+		}
+		if err := storeGlossaryMatches(tx, units, glossaries); err != nil {
+			return err
+		}
+		switch {
+		case !last || r.moved:
+			return nil
+		case r.sum == "":
+			_, err = tx.Exec(`DELETE FROM glossary_sums WHERE project_id = ?`, r.project)
+		default:
+			_, err = tx.Exec(`INSERT INTO glossary_sums (project_id, sum) VALUES (?, ?)
+				ON CONFLICT (project_id) DO UPDATE SET sum = excluded.sum`, r.project, r.sum)
+		}
+		return err
+	}})
 }
 
 // verifyGlossaryMatches reads every unit with its source unit's id and

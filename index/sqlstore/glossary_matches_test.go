@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -456,5 +457,159 @@ func TestRelinkNotesGlossary(t *testing.T) {
 	step("German read again")
 	if got := f.glossaryKeys(t, "has:glossary"); got != "k2 x" {
 		t.Errorf("has:glossary: %q, want k2 x", got)
+	}
+}
+
+// TestGlossaryRefreshInParts: a project's refresh after its terms moved
+// writes in parts of about glossaryUnits units (refreshProjectGlossary),
+// so an edit queued while a part runs is answered before the refresh
+// has matched the component's strings (one write per source
+// translation, as before, answered it after them all: set glossaryUnits
+// past the component's 1,000 units and this fails); between the parts
+// each string's units in every language agree, and the rows are exact
+// once it ends. A list that moves during the refresh stops it unrecorded,
+// and the next run makes the rows exact.
+func TestGlossaryRefreshInParts(t *testing.T) {
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	gl, _ := f.importComponent(t, "glossary", func(c *index.Component) { c.IsGlossary = true }, map[string][][3]string{
+		"en": {{"a", "number 2", "number 2"}},
+	})
+	const strs = 200
+	langs := map[string][][3]string{}
+	for _, lang := range []string{"en", "de", "fr", "cs", "it"} {
+		for i := range strs {
+			k := fmt.Sprintf("s%d", i)
+			langs[lang] = append(langs[lang], [3]string{k, fmt.Sprintf("Item %d here", i), lang + " " + k})
+		}
+	}
+	_, tr := f.importComponent(t, "big", func(*index.Component) {}, langs)
+	if _, err := f.db.IndexTrigrams(ctx); err != nil {
+		t.Fatal(err)
+	}
+	f.db.trigrams.hold() // the refreshes below are the test's own
+	f.db.trigrams.glossaryUnits = 100
+
+	// matched reads, outside the writer, how many of big's strings have
+	// rows; every string's five units must agree.
+	matched := func() (int, error) {
+		rows, err := f.db.r.QueryContext(ctx, `SELECT COALESCE(u.source_unit_id, u.id), count(*) FROM units u
+			JOIN translations t ON t.id = u.translation_id JOIN glossary_matches g ON g.unit_id = u.id
+			WHERE t.component_id = (SELECT component_id FROM translations WHERE id = ?) GROUP BY 1`, tr["en"])
+		if err != nil {
+			return 0, err
+		}
+		defer rows.Close()
+		n := 0
+		for rows.Next() {
+			var src, units int64
+			if err := rows.Scan(&src, &units); err != nil {
+				return 0, err
+			}
+			if units != 5 {
+				return 0, fmt.Errorf("string %d: %d of its 5 units matched", src, units)
+			}
+			n++
+		}
+		return n, rows.Err()
+	}
+	unit := f.unit(t, "de", 1).ID
+	var (
+		parts     int
+		seen      []int // big's strings matched as each part began
+		seenErr   error
+		answered  = make(chan int, 1) // big's strings matched when the edit was answered
+		editErr   = make(chan error, 1)
+		editFirst = true
+	)
+	f.db.trigrams.onGlossaryPart = func(units int) {
+		parts++
+		if units > 100 {
+			seenErr = fmt.Errorf("a part of %d units, over glossaryUnits", units)
+		}
+		n, err := matched()
+		if err != nil && seenErr == nil {
+			seenErr = err
+		}
+		seen = append(seen, n)
+		if n > 0 && editFirst {
+			// In the writer, a part under way: an editor's write queues.
+			editFirst = false
+			go func() {
+				_, err := f.db.UpdateUnit(ctx, unit, f.user,
+					func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+						return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{"Wort eins"},
+							State: index.StateTranslated}}, nil
+					})
+				n, merr := matched()
+				answered <- n
+				editErr <- errors.Join(err, merr)
+			}()
+			time.Sleep(50 * time.Millisecond) // it reaches the writer's queue
+		}
+	}
+	// Every big string holds "here": the list moves from none of them to
+	// all of them.
+	f.importTerms(t, gl, []string{"number 2"}, []string{"here"})
+	if err := f.db.refreshGlossaryMatches(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if seenErr != nil {
+		t.Fatal(seenErr)
+	}
+	select {
+	case n := <-answered:
+		if err := <-editErr; err != nil {
+			t.Fatal(err)
+		}
+		if n >= strs {
+			t.Errorf("the edit was answered after all %d strings were matched, not between the parts", n)
+		}
+	default:
+		t.Fatal("the edit was not answered before the refresh ended")
+	}
+	// 1,000 units in parts of at most 100 (20 strings), plus the app's
+	// and the glossary's.
+	if parts < 10 || !slices.IsSorted(seen) {
+		t.Errorf("%d parts, big's strings matched as they began: %v", parts, seen)
+	}
+	if n, err := matched(); err != nil || n != strs {
+		t.Errorf("after the refresh %d strings matched (%v), want %d", n, err, strs)
+	}
+	checkAllCounts(t, f.db)
+
+	// The list moves during a refresh: the refresh stops without
+	// recording its checksum, VerifyCounts waits for the next, which
+	// makes the rows exact.
+	f.db.trigrams.onGlossaryPart = nil
+	f.importTerms(t, gl, []string{"item 1"})
+	moved := make(chan error, 1)
+	f.db.trigrams.onGlossaryPart = func(int) {
+		if f.db.trigrams.onGlossaryPart != nil {
+			f.db.trigrams.onGlossaryPart = nil
+			go func() {
+				_, err := f.db.ImportTranslation(ctx, index.TranslationImport{ComponentID: gl.ID, LanguageCode: "en",
+					Filename: "en.json", Revision: "r3", Monolingual: true, IsSource: true, IsTemplate: true,
+					Units: []index.ImportUnit{{Context: "ta", Source: []string{"item 3"}, Target: []string{"item 3"},
+						State: index.StateReadOnly}}})
+				moved <- err
+			}()
+			time.Sleep(50 * time.Millisecond) // it reaches the writer's queue
+		}
+	}
+	if err := f.db.refreshGlossaryMatches(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-moved; err != nil {
+		t.Fatal(err)
+	}
+	checkAllCounts(t, f.db)
+	if err := f.db.refreshGlossaryMatches(ctx); err != nil {
+		t.Fatal(err)
+	}
+	checkAllCounts(t, f.db)
+	// "item 3" is s3's alone (a whole word: not s30's "Item 30").
+	if n, err := matched(); err != nil || n != 1 {
+		t.Errorf("after the terms moved mid-refresh: %d strings matched (%v), want 1", n, err)
 	}
 }

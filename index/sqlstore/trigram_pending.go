@@ -84,6 +84,12 @@ type trigramIndexer struct {
 	bulkUntil atomic.Int64
 	// glossary is when has:glossary's term lists were last compared.
 	glossary glossaryWatch
+	// glossaryUnits is glossaryRefreshUnits when 0 (tests lower it);
+	// onGlossaryPart, when set, is called in the write of each part of
+	// source units of a refresh, with how many units it matches at most
+	// (tests).
+	glossaryUnits  int
+	onGlossaryPart func(units int)
 }
 
 // bulkWriting tells the step that a bulk writer is at work: an
