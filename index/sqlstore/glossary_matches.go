@@ -371,11 +371,16 @@ func matchNotedGlossary(tx *Tx, cond string, args ...any) error {
 }
 
 // refreshGlossaryMatches matches again every unit of the projects
-// whose term list is not the one their rows were matched against, a
-// source translation with its translations' units per write, and
-// records the list's checksum with the last. Two processes may both do
-// it (PostgreSQL): they write the same rows.
+// whose term list is not the one their rows were matched against, in
+// parts (refreshProjectGlossary), and records the list's checksum with
+// the last. Two processes may both do it (PostgreSQL): they write the
+// same rows. In one process the runs take turns (glossaryWatch.refresh):
+// IndexTrigrams and the step's own run, started by the last writes of an
+// import, both found the new project stale and matched it twice, the
+// second run inside whatever came next (tolk-bench's re-import).
 func (db *DB) refreshGlossaryMatches(ctx context.Context) error {
+	db.trigrams.glossary.refresh.Lock()
+	defer db.trigrams.glossary.refresh.Unlock()
 	// The clock before the reads: a write it has not counted yet is
 	// seen by the next glossaryMoved.
 	tag := db.clock.now()
@@ -440,6 +445,7 @@ func (db *DB) refreshGlossaryMatches(ctx context.Context) error {
 // batch matches: the writer replays them as the batch begins
 // (beginBatch).
 type glossaryWatch struct {
+	refresh gosync.Mutex // held by a run of refreshGlossaryMatches
 	mu      gosync.Mutex // guards the rest
 	done    bool         // a comparison has run since the start
 	tag     uint64       // the write clock before its reads

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -612,4 +613,49 @@ func TestGlossaryRefreshInParts(t *testing.T) {
 	if n, err := matched(); err != nil || n != 1 {
 		t.Errorf("after the terms moved mid-refresh: %d strings matched (%v), want 1", n, err)
 	}
+}
+
+// TestGlossaryRefreshOnce: two runs of the refresh at once in one
+// process (IndexTrigrams and the step's own, after an import) take
+// turns, and the second finds nothing left to match: a project is
+// matched once, not twice.
+func TestGlossaryRefreshOnce(t *testing.T) {
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	gl, _ := f.importComponent(t, "glossary", func(c *index.Component) { c.IsGlossary = true }, map[string][][3]string{
+		"en": {{"a", "number 2", "number 2"}},
+	})
+	if _, err := f.db.IndexTrigrams(ctx); err != nil {
+		t.Fatal(err)
+	}
+	f.db.trigrams.hold()
+	f.db.trigrams.glossaryUnits = 3 // a string of the app's three languages a part
+	var parts atomic.Int32
+	f.db.trigrams.onGlossaryPart = func(int) {
+		parts.Add(1)
+		time.Sleep(time.Millisecond) // long enough for the runs to overlap
+	}
+	run := func(runs int) int32 {
+		parts.Store(0)
+		errs := make(chan error, runs)
+		for range runs {
+			go func() { errs <- f.db.refreshGlossaryMatches(ctx) }()
+		}
+		for range runs {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+		}
+		return parts.Load()
+	}
+	f.importTerms(t, gl, []string{"number 3"})
+	one := run(1)
+	f.importTerms(t, gl, []string{"number 4"})
+	if two := run(2); one < 10 || two != one {
+		t.Errorf("two runs at once wrote %d parts, one run %d", two, one)
+	}
+	if got := f.glossaryKeys(t, "has:glossary"); got != "k4" {
+		t.Errorf("has:glossary: %q, want k4", got)
+	}
+	checkAllCounts(t, f.db)
 }
