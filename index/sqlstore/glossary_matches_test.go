@@ -659,3 +659,49 @@ func TestGlossaryRefreshOnce(t *testing.T) {
 	}
 	checkAllCounts(t, f.db)
 }
+
+// TestGlossaryRefreshLeavesNoted: the refresh leaves the units noted
+// for the step, and the translation units of noted source units, to the
+// step's batches, which match them against the new list: after an
+// import that brings a project's glossary, the refresh writes no row for
+// the imported units and the step's batches every one, once.
+func TestGlossaryRefreshLeavesNoted(t *testing.T) {
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	f.db.trigrams.hold()
+	f.importComponent(t, "glossary", func(c *index.Component) { c.IsGlossary = true }, map[string][][3]string{
+		"en": {{"a", "number 2", "number 2"}},
+	})
+	_, tr := f.importComponent(t, "fresh", func(*index.Component) {}, map[string][][3]string{
+		"en": {{"x", "See number 2", "See number 2"}, {"y", "Other", "Other"}},
+		"de": {{"x", "See number 2", "Siehe Nummer 2"}, {"y", "Other", "Anderes"}},
+	})
+	rows := func() (n int) {
+		t.Helper()
+		if err := f.db.r.QueryRowContext(ctx, `SELECT count(*) FROM glossary_matches g JOIN units u ON u.id = g.unit_id
+			WHERE u.translation_id IN (?, ?)`, tr["en"], tr["de"]).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	// Its units are noted: the refresh records the list and matches none.
+	if err := f.db.refreshGlossaryMatches(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var sums int
+	if err := f.db.r.QueryRowContext(ctx, `SELECT count(*) FROM glossary_sums`).Scan(&sums); err != nil || sums != 1 {
+		t.Fatalf("%d checksums recorded (%v), want 1", sums, err)
+	}
+	if n := rows(); n != 0 {
+		t.Errorf("the refresh matched %d noted units", n)
+	}
+	checkAllCounts(t, f.db)
+	// The step matches them: x in English and German.
+	if _, err := f.db.IndexTrigrams(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := rows(); n != 2 {
+		t.Errorf("%d rows after the step, want 2", n)
+	}
+	checkAllCounts(t, f.db)
+}
