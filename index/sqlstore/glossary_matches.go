@@ -577,11 +577,7 @@ func (db *DB) refreshProjectGlossary(ctx context.Context, project int64, sum str
 	}
 	var sources []sourceUnit
 	for _, t := range slices.Sorted(maps.Keys(per)) {
-		rows, err := query(`SELECT id FROM units WHERE translation_id = ? ORDER BY id`, t)
-		if err != nil {
-			return err
-		}
-		ids, err := scanIDs(rows)
+		ids, err := readIDs(query, `SELECT id FROM units WHERE translation_id = ? ORDER BY id`, t)
 		if err != nil {
 			return err
 		}
@@ -629,13 +625,9 @@ func (db *DB) refreshProjectGlossary(ctx context.Context, project int64, sum str
 	// translations (no index holds source_unit_id), read once outside
 	// the writer. A unit that loses or gains its source unit since is
 	// noted (a relink), and the step matches it.
-	rows, err = query(`SELECT u.id FROM units u WHERE u.source_unit_id IS NULL AND u.translation_id IN
+	own, err := readIDs(query, `SELECT u.id FROM units u WHERE u.source_unit_id IS NULL AND u.translation_id IN
 		(SELECT t.id FROM translations t JOIN components c ON c.id = t.component_id
 			WHERE t.is_source = 0 AND c.project_id = ?) ORDER BY u.id`, project)
-	if err != nil {
-		return err
-	}
-	own, err := scanIDs(rows)
 	if err != nil {
 		return err
 	}
@@ -685,6 +677,15 @@ func leaveNotedUnits(tx *Tx, ids []int64) ([]int64, error) {
 		skip[id] = true
 	}
 	return slices.DeleteFunc(slices.Clone(ids), func(id int64) bool { return skip[id] }), nil
+}
+
+// readIDs runs a query of one column of ids through query.
+func readIDs(query queryFunc, q string, args ...any) ([]int64, error) {
+	rows, err := query(q, args...)
+	if err != nil {
+		return nil, err
+	}
+	return scanIDs(rows)
 }
 
 // glossaryRefresh is one run of refreshProjectGlossary.
