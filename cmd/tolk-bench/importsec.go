@@ -42,6 +42,8 @@ type importResult struct {
 	PeakRSS      int64   // bytes; VmHWM over the full import, 0 if unknown
 	PeakRSSNote  string  // how PeakRSS was measured
 	ReimportSec  float64 // ImportComponent of every unchanged component
+	ReimportCPU  float64 // CPU seconds of the process over ReimportSec
+	ReimportWait float64 // seconds its threads waited for a CPU, runnable, over ReimportSec (runWaitSeconds)
 	ReimportRead int     // files parsed by the re-import (must be 0)
 	DBBytes      int64   // size of the index after the import (SQLite: db + wal; PostgreSQL: the schema's tables)
 }
@@ -172,7 +174,7 @@ func reimportAll(ctx context.Context, in *instance, slugs []string, res *importR
 		saved = append(saved, comps...)
 	}
 	res.Files, res.ReimportRead = 0, 0
-	start := time.Now()
+	start, cpu, wait := time.Now(), cpuSeconds(), runWaitSeconds()
 	for _, c := range saved {
 		sum, err := in.svc.ImportComponent(ctx, c)
 		if err != nil {
@@ -182,6 +184,7 @@ func reimportAll(ctx context.Context, in *instance, slugs []string, res *importR
 		res.ReimportRead += sum.Parsed
 	}
 	res.ReimportSec = time.Since(start).Seconds()
+	res.ReimportCPU, res.ReimportWait = cpuSeconds()-cpu, runWaitSeconds()-wait
 
 	raw, err := in.store.raw(true)
 	if err != nil {
@@ -454,6 +457,32 @@ func cpuSeconds() float64 {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+}
+
+// runWaitSeconds is how long the process's threads have waited on a
+// run queue, runnable but not running (the second field of each
+// /proc/self/task/*/schedstat), 0 off Linux: on a loaded machine the
+// wall time a phase spends beside its CPU seconds, where the rest is
+// waiting on something (a lock, a timer, the disk). Threads that ended
+// took theirs with them; Go's rarely end.
+func runWaitSeconds() float64 {
+	tasks, err := filepath.Glob("/proc/self/task/*/schedstat")
+	if err != nil {
+		return 0
+	}
+	var ns int64
+	for _, t := range tasks {
+		b, err := os.ReadFile(t)
+		if err != nil {
+			continue
+		}
+		if f := strings.Fields(string(b)); len(f) >= 2 {
+			if v, err := strconv.ParseInt(f[1], 10, 64); err == nil {
+				ns += v
+			}
+		}
+	}
+	return time.Duration(ns).Seconds()
 }
 
 // peakRSS is VmHWM from /proc/self/status in bytes, or 0 off Linux.

@@ -523,8 +523,10 @@ func scaleWrites(ctx context.Context, cfg config, in *instance) ([]writePoint, e
 	var points []writePoint
 	for _, conc := range []int{1, 8} {
 		var failure firstError
+		cpu, wait := cpuSeconds(), runWaitSeconds()
 		st := measure(ctx, patchUnits(client, apiSrv.base(), auth, e, &answered, &failure), conc, cfg.Duration, cfg.MaxRequests)
-		points = append(points, writePoint{Name: "unit PATCH over HTTP", Concurrency: conc, Stats: st, Failure: failure.get()})
+		points = append(points, writePoint{Name: "unit PATCH over HTTP", Concurrency: conc, Stats: st, Failure: failure.get(),
+			CPU: cpuSeconds() - cpu, Wait: runWaitSeconds() - wait})
 	}
 	return points, ctx.Err()
 }

@@ -619,6 +619,12 @@ func TestScaleTablesPerN(t *testing.T) {
 		WAL:     walStats{postgres: true, Bytes: 3 << 30, Requested: 4, Timed: 1, DirBytes: 1 << 30},
 		Tables:  []tableSize{{Name: "database (every schema)", Total: 11 << 20, DatabaseBytesMarker: true}, {Name: "units", Total: 5 << 20, Indexes: 2 << 20, LiveRows: 10000, DeadRows: 5, BiggestIndex: "units_pkey", BiggestIndexBytes: 1 << 20}},
 		Load:    []loadPoint{point("units page 1", time.Millisecond)}, Uncached: []loadPoint{point("units page 1", 3*time.Millisecond)}}
+	one.Import.ReimportSec, one.Import.ReimportCPU, one.Import.ReimportWait = 0.1, 0.05, 0.02
+	ten.Import.ReimportSec, ten.Import.ReimportCPU, ten.Import.ReimportWait = 1, 0.5, 0.4
+	one.Writes = []writePoint{{Concurrency: 1, Stats: loadStats{Requests: 100, RPS: 100, P50: time.Millisecond, P99: 2 * time.Millisecond},
+		CPU: 0.05, Wait: 0.01}}
+	ten.Writes = []writePoint{{Concurrency: 1, Stats: loadStats{Requests: 50, RPS: 50, P50: 2 * time.Millisecond, P99: 4 * time.Millisecond},
+		CPU: 0.05, Wait: 0.1}}
 	md := (&report{Scales: []*scaleResult{one, ten}, Settings: []string{"shared_buffers 128MB"}}).Markdown()
 	for _, want := range []string{"### Scale: 1× the corpus", "| | 1× |\n|---|---:|\n| units | 1,000 |", "| trigram index after it, s | 0.50 |",
 		"### Scale: 10× the corpus", "Copies 2 to 10 of each corpus component", "Compared with the `-scale 1` step.",
@@ -629,7 +635,10 @@ func TestScaleTablesPerN(t *testing.T) {
 		"| 10 | 500 | 1500.0 | – | 10 reads (1.0 KiB) |", "| trigram index after them | 1,500 | 500.0 | – | 0 reads (0 B) |",
 		"3.00 GiB written, 4 checkpoints requested", "| database (every schema) | 11.0 MiB |", "| units | 5.0 MiB | 2.0 MiB | unknown | 10,000 / 5 | units_pkey 1.0 MiB |",
 		"Server settings (docs/postgresql.md: what a big import wants): shared_buffers 128MB",
-		"| units page 1 | 1.00 ms | 1.00 ms | 1.00× |", "| units page 1 | 2.00 ms | 3.00 ms | 1.50× |"} {
+		"| units page 1 | 1.00 ms | 1.00 ms | 1.00× |", "| units page 1 | 2.00 ms | 3.00 ms | 1.50× |",
+		"| re-import unchanged: CPU s | 0.050 | 0.500 | 10.0× | 10× |", "| re-import unchanged: waiting for a CPU, s | 0.020 | 0.400 | 20.0× | |",
+		"| re-import unchanged: CPU s, waiting for a CPU s | 0.050, 0.020 |",
+		"| 1 | 100 | 50 | 1.00 ms | 2.00 ms | 2.00× | 2.00 ms | 4.00 ms | 500 µs, 100 µs | 1.00 ms, 2.00 ms | 2.00× | 0 |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q:\n%s", want, md)
 		}

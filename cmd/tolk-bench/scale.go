@@ -304,6 +304,8 @@ func benchScaleStep(ctx context.Context, cfg config, eng *engine, in *instance, 
 	}); err != nil {
 		return err
 	}
+	logf("scale: %dx: re-import of %d projects unchanged in %.2f s, CPU %.2f s, waiting for a CPU %.2f s", res.Copies, len(slugs),
+		res.Import.ReimportSec, res.Import.ReimportCPU, res.Import.ReimportWait)
 	if res.Tables, err = in.store.tableSizes(ctx); err != nil {
 		return err
 	}

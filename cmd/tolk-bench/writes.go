@@ -52,6 +52,11 @@ type writePoint struct {
 	Concurrency int
 	Stats       loadStats
 	Failure     string // the first failure, when Stats.Errors > 0
+	// CPU and Wait are the process's CPU seconds (the load's client
+	// and the server alike, and any background work of the index) and
+	// its threads' seconds waiting for a CPU over the point, when
+	// measured (the scale section's); 0 otherwise.
+	CPU, Wait float64
 }
 
 // unitsPerTranslation bounds the units of each translation the edits

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
+	"errors"
 	"maps"
 	"slices"
 	"strings"
@@ -48,11 +49,14 @@ import (
 //     units_translation_hash, are matched with it;
 //   - a change of a project's term list (a term added, edited, removed,
 //     translated or not; a glossary component added, removed or made
-//     one or not) is found by its checksum (glossary_sums): after each
-//     run of the step, a project whose terms' checksum is not the one
-//     its rows were matched against is matched again, a source
-//     translation's units with their translation units per write
-//     (refreshGlossaryMatches).
+//     one or not) is found by its checksum (glossary_sums): before
+//     each run of the step, a project whose terms' checksum is not the
+//     one its rows were matched against is matched again, a few
+//     thousand units per write (refreshGlossaryMatches), but for the
+//     units noted for the step and the translation units of noted source
+//     units, which the step's batches match against the new list (after
+//     an import: all of the new project's units, matched once instead
+//     of twice).
 //
 // So the answer is exact once the step has run, as the trigram index
 // is after its step (searches there read the notes too; here an edit's
@@ -370,11 +374,16 @@ func matchNotedGlossary(tx *Tx, cond string, args ...any) error {
 }
 
 // refreshGlossaryMatches matches again every unit of the projects
-// whose term list is not the one their rows were matched against, a
-// source translation with its translations' units per write, and
-// records the list's checksum with the last. Two processes may both do
-// it (PostgreSQL): they write the same rows.
+// whose term list is not the one their rows were matched against, in
+// parts (refreshProjectGlossary), and records the list's checksum with
+// the last. Two processes may both do it (PostgreSQL): they write the
+// same rows. In one process the runs take turns (glossaryWatch.refresh):
+// IndexTrigrams and the step's own run, started by the last writes of an
+// import, both found the new project stale and matched it twice, the
+// second run inside whatever came next (tolk-bench's re-import).
 func (db *DB) refreshGlossaryMatches(ctx context.Context) error {
+	db.trigrams.glossary.refresh.Lock()
+	defer db.trigrams.glossary.refresh.Unlock()
 	// The clock before the reads: a write it has not counted yet is
 	// seen by the next glossaryMoved.
 	tag := db.clock.now()
@@ -439,6 +448,7 @@ func (db *DB) refreshGlossaryMatches(ctx context.Context) error {
 // batch matches: the writer replays them as the batch begins
 // (beginBatch).
 type glossaryWatch struct {
+	refresh gosync.Mutex // held by a run of refreshGlossaryMatches
 	mu      gosync.Mutex // guards the rest
 	done    bool         // a comparison has run since the start
 	tag     uint64       // the write clock before its reads
@@ -498,72 +508,235 @@ func (w *glossaryWatch) lists(db *DB, projects []int64) (out map[int64]*projectG
 	return out, true
 }
 
-// refreshProjectGlossary matches every unit of project again
-// against its term list, whose checksum is sum ("" for none), and
-// records sum with the last write — unless a write found another list
-// (a term changed meanwhile): the rows are then left stale, and the
-// next run refreshes them again.
+// glossaryRefreshUnits bounds the units one write of a project's
+// refresh matches (refreshProjectGlossary): about 15-25 ms of the writer
+// on the corpus's text, as a batch of the trigram step, the longest an
+// edit that arrives meanwhile waits. A write per source translation, as
+// before, was the whole of jellyfin's 280,000 units at once: about 1 s
+// of CPU (2 s on PostgreSQL) with every editor waiting, and inside the
+// next copy's import at 10× the corpus (issue 31).
+const glossaryRefreshUnits = 5000
+
+// glossaryPartIDs bounds the source units a part names in its statement.
+const glossaryPartIDs = 1024
+
+// refreshProjectGlossary matches every unit of project again against
+// its term list, whose checksum is sum ("" for none), and records sum
+// with the last write — unless a write found another list (a term
+// changed meanwhile): the rows are then left stale, and the next run
+// refreshes them again.
+//
+// It writes in parts of about glossaryRefreshUnits units, each its own
+// write, so that the writes queued meanwhile (an editor's) run between
+// them: a part is a run of a source translation's units with every
+// translation unit of theirs, so a string's units in every language
+// change together; then the units of other translations that have no
+// source unit, in parts of as many. Units noted for the step are left to
+// its batches (leaveNotedUnits). Between two parts a reader sees
+// each string matched either against the list its rows were last
+// matched against or against the new one: has:glossary moves from the
+// old answer to the new string by string over the refresh (a second or
+// two for the corpus's largest component), as a source string's edit
+// counts once the step has run. The reference matches at query time,
+// and so is always current, but pays for it on every query (every term
+// against every unit) and answers nothing without a project; one write
+// for the whole answer would hold every editor for its length. No
+// string is ever half matched, VerifyCounts holds a project's rows to
+// its list once the refresh recorded the checksum (the last part), and
+// a list that moves during the refresh makes the next run redo it.
 func (db *DB) refreshProjectGlossary(ctx context.Context, project int64, sum string) error {
-	var tids []int64
-	err := db.enqueue(&writeRequest{ctx: ctx, narrow: true, upkeep: true, shared: true, fn: func(tx *Tx) (err error) {
-		tids, err = queryIDs(tx, `SELECT t.id FROM translations t JOIN components c ON c.id = t.component_id
-			WHERE c.project_id = ? AND t.is_source != 0 ORDER BY t.id`, project)
-		return err
-	}})
+	// Read outside the writer: the source translations' units (a
+	// template's strings: a few thousand), each with the number of its
+	// component's translations (a source unit's units, its own
+	// included). A source unit added since is noted, and the step
+	// matches it with its translation units; one removed since is found
+	// by no part.
+	query := func(q string, args ...any) (*sql.Rows, error) { return db.r.QueryContext(ctx, q, args...) }
+	rows, err := query(`SELECT t.id, count(*) FROM translations t JOIN components c ON c.id = t.component_id
+		JOIN translations x ON x.component_id = t.component_id
+		WHERE c.project_id = ? AND t.is_source != 0 GROUP BY t.id`, project)
 	if err != nil {
 		return err
 	}
-	// Each source translation's units with their translation units (a
-	// write each: one per translation was a write per language, slower
-	// tenfold), then the few units of other translations that have no
-	// source unit.
-	steps := make([]func(*Tx) ([]sourceText, error), 0, len(tids)+1)
-	for _, tid := range tids {
-		steps = append(steps, func(tx *Tx) ([]sourceText, error) {
-			return readSourceTexts(tx, true, `u.translation_id = ?`, tid)
-		})
-	}
-	steps = append(steps, func(tx *Tx) ([]sourceText, error) {
-		return readSourceTexts(tx, false, `u.source_unit_id IS NULL AND u.translation_id IN
-			(SELECT t.id FROM translations t JOIN components c ON c.id = t.component_id
-				WHERE t.is_source = 0 AND c.project_id = ?)`, project)
-	})
-	moved := false
-	for i, step := range steps {
-		last := i == len(steps)-1
-		err := db.enqueue(&writeRequest{ctx: ctx, narrow: true, upkeep: true, shared: true, fn: func(tx *Tx) error {
-			glossaries, err := readGlossaries(tx.Query, []int64{project})
-			if err != nil {
-				return err
-			}
-			if g := glossaries[project]; (g == nil && sum != "") || (g != nil && g.sum != sum) {
-				moved = true
-			}
-			units, err := step(tx)
-			if err != nil {
-				return err
-			}
-			if err := storeGlossaryMatches(tx, units, glossaries); err != nil {
-				return err
-			}
-			switch {
-			case !last || moved:
-				return nil
-			case sum == "":
-				_, err = tx.Exec(`DELETE FROM glossary_sums WHERE project_id = ?`, project)
-			default:
-				_, err = tx.Exec(`INSERT INTO glossary_sums (project_id, sum) VALUES (?, ?)
-					ON CONFLICT (project_id) DO UPDATE SET sum = excluded.sum`, project, sum)
-			}
+	per := map[int64]int{} // source translation → its component's translations
+	for rows.Next() {
+		var t int64
+		var n int
+		if err := rows.Scan(&t, &n); err != nil {
+			rows.Close()
 			return err
-		}})
-		if err != nil || moved {
+		}
+		per[t] = n
+	}
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		return err
+	}
+	type sourceUnit struct {
+		id    int64
+		units int
+	}
+	var sources []sourceUnit
+	for _, t := range slices.Sorted(maps.Keys(per)) {
+		ids, err := readIDs(query, `SELECT id FROM units WHERE translation_id = ? ORDER BY id`, t)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			sources = append(sources, sourceUnit{id, per[t]})
+		}
+	}
+	limit := glossaryRefreshUnits
+	if n := db.trigrams.glossaryUnits; n > 0 {
+		limit = n
+	}
+	r := glossaryRefresh{db: db, ctx: ctx, project: project, sum: sum}
+	for len(sources) > 0 {
+		// Source units up to limit units with their translation units
+		// (and a statement's worth of ids: glossaryPartIDs).
+		n, units := 0, 0
+		for n < min(len(sources), glossaryPartIDs) && (n == 0 || units+sources[n].units <= limit) {
+			units += sources[n].units
+			n++
+		}
+		part := make([]int64, n)
+		for i, s := range sources[:n] {
+			part[i] = s.id
+		}
+		sources = sources[n:]
+		err := r.part(func(tx *Tx) ([]sourceText, error) {
+			if hook := db.trigrams.onGlossaryPart; hook != nil {
+				hook(units)
+			}
+			left, err := leaveNotedUnits(tx, part)
+			if err != nil || len(left) == 0 {
+				return nil, err
+			}
+			list, args := idList(left)
+			return readSourceTexts(tx, true, `u.id IN `+list, args...)
+		}, false)
+		if err != nil || r.moved {
 			// A list that moved is the next run's to match whole: the
 			// rest of this one would be redone.
 			return err
 		}
 	}
-	return nil
+	// The units of other translations that have no source unit (a file
+	// the template lacks): few, and found by a scan of the project's
+	// translations (no index holds source_unit_id), read once outside
+	// the writer. A unit that loses or gains its source unit since is
+	// noted (a relink), and the step matches it.
+	own, err := readIDs(query, `SELECT u.id FROM units u WHERE u.source_unit_id IS NULL AND u.translation_id IN
+		(SELECT t.id FROM translations t JOIN components c ON c.id = t.component_id
+			WHERE t.is_source = 0 AND c.project_id = ?) ORDER BY u.id`, project)
+	if err != nil {
+		return err
+	}
+	for {
+		part := own[:min(limit, glossaryPartIDs, len(own))]
+		own = own[len(part):]
+		last := len(own) == 0
+		err := r.part(func(tx *Tx) ([]sourceText, error) {
+			var out []sourceText
+			left, err := leaveNotedUnits(tx, part)
+			if err != nil {
+				return nil, err
+			}
+			for chunk := range slices.Chunk(left, glossaryMatchBatch) {
+				list, args := idList(chunk)
+				units, err := readSourceTexts(tx, false, `u.source_unit_id IS NULL AND u.id IN `+list, args...)
+				if err != nil {
+					return nil, err
+				}
+				out = append(out, units...)
+			}
+			return out, nil
+		}, last)
+		if err != nil || r.moved || last {
+			return err
+		}
+	}
+}
+
+// leaveNotedUnits drops from ids the units noted for the step: its
+// batch matches each against the lists as they are then, a source unit
+// with its translation units (matchNotedGlossary), so the refresh
+// leaves them (and VerifyCounts does). A statement by
+// unit_trigrams_pending's key, which any plan reads only for the ids
+// (see pgLeaveNoted).
+func leaveNotedUnits(tx *Tx, ids []int64) ([]int64, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	list, args := idList(ids)
+	noted, err := queryIDs(tx, `SELECT unit_id FROM unit_trigrams_pending WHERE unit_id IN `+list, args...)
+	if err != nil || len(noted) == 0 {
+		return ids, err
+	}
+	skip := make(map[int64]bool, len(noted))
+	for _, id := range noted {
+		skip[id] = true
+	}
+	return slices.DeleteFunc(slices.Clone(ids), func(id int64) bool { return skip[id] }), nil
+}
+
+// readIDs runs a query of one column of ids through query.
+func readIDs(query queryFunc, q string, args ...any) ([]int64, error) {
+	rows, err := query(q, args...)
+	if err != nil {
+		return nil, err
+	}
+	return scanIDs(rows)
+}
+
+// glossaryRefresh is one run of refreshProjectGlossary.
+type glossaryRefresh struct {
+	db      *DB
+	ctx     context.Context
+	project int64
+	sum     string
+	// list is the term list the last part read, kept while the next
+	// parts read the same (its matcher is built once).
+	list *projectGlossary
+	// moved says a part found a list that is not sum's.
+	moved bool
+}
+
+// part matches the units read picks against the project's list as it is
+// in the write, and, when last and no part found the list moved, records
+// the list's checksum.
+func (r *glossaryRefresh) part(read func(*Tx) ([]sourceText, error), last bool) error {
+	return r.db.enqueue(&writeRequest{ctx: r.ctx, narrow: true, upkeep: true, shared: true, fn: func(tx *Tx) error {
+		glossaries, err := readGlossaries(tx.Query, []int64{r.project})
+		if err != nil {
+			return err
+		}
+		g := glossaries[r.project]
+		if (g == nil && r.sum != "") || (g != nil && g.sum != r.sum) {
+			r.moved = true
+		}
+		if g != nil && r.list != nil && r.list.sum == g.sum {
+			glossaries[r.project] = r.list
+		} else if g != nil {
+			r.list = g
+		}
+		units, err := read(tx)
+		if err != nil {
+			return err
+		}
+		if err := storeGlossaryMatches(tx, units, glossaries); err != nil {
+			return err
+		}
+		switch {
+		case !last || r.moved:
+			return nil
+		case r.sum == "":
+			_, err = tx.Exec(`DELETE FROM glossary_sums WHERE project_id = ?`, r.project)
+		default:
+			_, err = tx.Exec(`INSERT INTO glossary_sums (project_id, sum) VALUES (?, ?)
+				ON CONFLICT (project_id) DO UPDATE SET sum = excluded.sum`, r.project, r.sum)
+		}
+		return err
+	}})
 }
 
 // verifyGlossaryMatches reads every unit with its source unit's id and

@@ -3,11 +3,13 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -457,4 +459,249 @@ func TestRelinkNotesGlossary(t *testing.T) {
 	if got := f.glossaryKeys(t, "has:glossary"); got != "k2 x" {
 		t.Errorf("has:glossary: %q, want k2 x", got)
 	}
+}
+
+// TestGlossaryRefreshInParts: a project's refresh after its terms moved
+// writes in parts of about glossaryUnits units (refreshProjectGlossary),
+// so an edit queued while a part runs is answered before the refresh
+// has matched the component's strings (one write per source
+// translation, as before, answered it after them all: set glossaryUnits
+// past the component's 1,000 units and this fails); between the parts
+// each string's units in every language agree, and the rows are exact
+// once it ends. A list that moves during the refresh stops it unrecorded,
+// and the next run makes the rows exact.
+func TestGlossaryRefreshInParts(t *testing.T) {
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	gl, _ := f.importComponent(t, "glossary", func(c *index.Component) { c.IsGlossary = true }, map[string][][3]string{
+		"en": {{"a", "number 2", "number 2"}},
+	})
+	const strs = 200
+	langs := map[string][][3]string{}
+	for _, lang := range []string{"en", "de", "fr", "cs", "it"} {
+		for i := range strs {
+			k := fmt.Sprintf("s%d", i)
+			langs[lang] = append(langs[lang], [3]string{k, fmt.Sprintf("Item %d here", i), lang + " " + k})
+		}
+	}
+	_, tr := f.importComponent(t, "big", func(*index.Component) {}, langs)
+	if _, err := f.db.IndexTrigrams(ctx); err != nil {
+		t.Fatal(err)
+	}
+	f.db.trigrams.hold() // the refreshes below are the test's own
+	f.db.trigrams.glossaryUnits = 100
+
+	// matched reads, outside the writer, how many of big's strings have
+	// rows; every string's five units must agree.
+	matched := func() (int, error) {
+		rows, err := f.db.r.QueryContext(ctx, `SELECT COALESCE(u.source_unit_id, u.id), count(*) FROM units u
+			JOIN translations t ON t.id = u.translation_id JOIN glossary_matches g ON g.unit_id = u.id
+			WHERE t.component_id = (SELECT component_id FROM translations WHERE id = ?) GROUP BY 1`, tr["en"])
+		if err != nil {
+			return 0, err
+		}
+		defer rows.Close()
+		n := 0
+		for rows.Next() {
+			var src, units int64
+			if err := rows.Scan(&src, &units); err != nil {
+				return 0, err
+			}
+			if units != 5 {
+				return 0, fmt.Errorf("string %d: %d of its 5 units matched", src, units)
+			}
+			n++
+		}
+		return n, rows.Err()
+	}
+	unit := f.unit(t, "de", 1).ID
+	var (
+		parts     int
+		seen      []int // big's strings matched as each part began
+		seenErr   error
+		answered  = make(chan int, 1) // big's strings matched when the edit was answered
+		editErr   = make(chan error, 1)
+		editFirst = true
+	)
+	f.db.trigrams.onGlossaryPart = func(units int) {
+		parts++
+		if units > 100 {
+			seenErr = fmt.Errorf("a part of %d units, over glossaryUnits", units)
+		}
+		n, err := matched()
+		if err != nil && seenErr == nil {
+			seenErr = err
+		}
+		seen = append(seen, n)
+		if n > 0 && editFirst {
+			// In the writer, a part under way: an editor's write queues.
+			editFirst = false
+			go func() {
+				_, err := f.db.UpdateUnit(ctx, unit, f.user,
+					func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+						return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{"Wort eins"},
+							State: index.StateTranslated}}, nil
+					})
+				n, merr := matched()
+				answered <- n
+				editErr <- errors.Join(err, merr)
+			}()
+			time.Sleep(50 * time.Millisecond) // it reaches the writer's queue
+		}
+	}
+	// Every big string holds "here": the list moves from none of them to
+	// all of them.
+	f.importTerms(t, gl, []string{"number 2"}, []string{"here"})
+	if err := f.db.refreshGlossaryMatches(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if seenErr != nil {
+		t.Fatal(seenErr)
+	}
+	select {
+	case n := <-answered:
+		if err := <-editErr; err != nil {
+			t.Fatal(err)
+		}
+		if n >= strs {
+			t.Errorf("the edit was answered after all %d strings were matched, not between the parts", n)
+		}
+	default:
+		t.Fatal("the edit was not answered before the refresh ended")
+	}
+	// 1,000 units in parts of at most 100 (20 strings), plus the app's
+	// and the glossary's.
+	if parts < 10 || !slices.IsSorted(seen) {
+		t.Errorf("%d parts, big's strings matched as they began: %v", parts, seen)
+	}
+	if n, err := matched(); err != nil || n != strs {
+		t.Errorf("after the refresh %d strings matched (%v), want %d", n, err, strs)
+	}
+	checkAllCounts(t, f.db)
+
+	// The list moves during a refresh: the refresh stops without
+	// recording its checksum, VerifyCounts waits for the next, which
+	// makes the rows exact.
+	f.db.trigrams.onGlossaryPart = nil
+	f.importTerms(t, gl, []string{"item 1"})
+	moved := make(chan error, 1)
+	f.db.trigrams.onGlossaryPart = func(int) {
+		if f.db.trigrams.onGlossaryPart != nil {
+			f.db.trigrams.onGlossaryPart = nil
+			go func() {
+				_, err := f.db.ImportTranslation(ctx, index.TranslationImport{ComponentID: gl.ID, LanguageCode: "en",
+					Filename: "en.json", Revision: "r3", Monolingual: true, IsSource: true, IsTemplate: true,
+					Units: []index.ImportUnit{{Context: "ta", Source: []string{"item 3"}, Target: []string{"item 3"},
+						State: index.StateReadOnly}}})
+				moved <- err
+			}()
+			time.Sleep(50 * time.Millisecond) // it reaches the writer's queue
+		}
+	}
+	if err := f.db.refreshGlossaryMatches(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-moved; err != nil {
+		t.Fatal(err)
+	}
+	checkAllCounts(t, f.db)
+	if err := f.db.refreshGlossaryMatches(ctx); err != nil {
+		t.Fatal(err)
+	}
+	checkAllCounts(t, f.db)
+	// "item 3" is s3's alone (a whole word: not s30's "Item 30").
+	if n, err := matched(); err != nil || n != 1 {
+		t.Errorf("after the terms moved mid-refresh: %d strings matched (%v), want 1", n, err)
+	}
+}
+
+// TestGlossaryRefreshOnce: two runs of the refresh at once in one
+// process (IndexTrigrams and the step's own, after an import) take
+// turns, and the second finds nothing left to match: a project is
+// matched once, not twice.
+func TestGlossaryRefreshOnce(t *testing.T) {
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	gl, _ := f.importComponent(t, "glossary", func(c *index.Component) { c.IsGlossary = true }, map[string][][3]string{
+		"en": {{"a", "number 2", "number 2"}},
+	})
+	if _, err := f.db.IndexTrigrams(ctx); err != nil {
+		t.Fatal(err)
+	}
+	f.db.trigrams.hold()
+	f.db.trigrams.glossaryUnits = 3 // a string of the app's three languages a part
+	var parts atomic.Int32
+	f.db.trigrams.onGlossaryPart = func(int) {
+		parts.Add(1)
+		time.Sleep(time.Millisecond) // long enough for the runs to overlap
+	}
+	run := func(runs int) int32 {
+		parts.Store(0)
+		errs := make(chan error, runs)
+		for range runs {
+			go func() { errs <- f.db.refreshGlossaryMatches(ctx) }()
+		}
+		for range runs {
+			if err := <-errs; err != nil {
+				t.Fatal(err)
+			}
+		}
+		return parts.Load()
+	}
+	f.importTerms(t, gl, []string{"number 3"})
+	one := run(1)
+	f.importTerms(t, gl, []string{"number 4"})
+	if two := run(2); one < 10 || two != one {
+		t.Errorf("two runs at once wrote %d parts, one run %d", two, one)
+	}
+	if got := f.glossaryKeys(t, "has:glossary"); got != "k4" {
+		t.Errorf("has:glossary: %q, want k4", got)
+	}
+	checkAllCounts(t, f.db)
+}
+
+// TestGlossaryRefreshLeavesNoted: the refresh leaves the units noted
+// for the step, and the translation units of noted source units, to the
+// step's batches, which match them against the new list: after an
+// import that brings a project's glossary, the refresh writes no row for
+// the imported units and the step's batches every one, once.
+func TestGlossaryRefreshLeavesNoted(t *testing.T) {
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	f.db.trigrams.hold()
+	f.importComponent(t, "glossary", func(c *index.Component) { c.IsGlossary = true }, map[string][][3]string{
+		"en": {{"a", "number 2", "number 2"}},
+	})
+	_, tr := f.importComponent(t, "fresh", func(*index.Component) {}, map[string][][3]string{
+		"en": {{"x", "See number 2", "See number 2"}, {"y", "Other", "Other"}},
+		"de": {{"x", "See number 2", "Siehe Nummer 2"}, {"y", "Other", "Anderes"}},
+	})
+	rows := func() (n int) {
+		t.Helper()
+		if err := f.db.r.QueryRowContext(ctx, `SELECT count(*) FROM glossary_matches g JOIN units u ON u.id = g.unit_id
+			WHERE u.translation_id IN (?, ?)`, tr["en"], tr["de"]).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	// Its units are noted: the refresh records the list and matches none.
+	if err := f.db.refreshGlossaryMatches(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var sums int
+	if err := f.db.r.QueryRowContext(ctx, `SELECT count(*) FROM glossary_sums`).Scan(&sums); err != nil || sums != 1 {
+		t.Fatalf("%d checksums recorded (%v), want 1", sums, err)
+	}
+	if n := rows(); n != 0 {
+		t.Errorf("the refresh matched %d noted units", n)
+	}
+	checkAllCounts(t, f.db)
+	// The step matches them: x in English and German.
+	if _, err := f.db.IndexTrigrams(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n := rows(); n != 2 {
+		t.Errorf("%d rows after the step, want 2", n)
+	}
+	checkAllCounts(t, f.db)
 }
