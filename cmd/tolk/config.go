@@ -200,6 +200,12 @@ func (c Config) Validate() error {
 	if c.HTTP.MaxConnectionsPerClient < 0 {
 		return &settingError{name: "max-connections-per-client", msg: "must not be negative"}
 	}
+	if c.DBPoolSize < 0 {
+		return &settingError{name: "db-pool-size", msg: "must not be negative"}
+	}
+	if c.DBWriters < 0 {
+		return &settingError{name: "db-writers", msg: "must not be negative"}
+	}
 	for _, s := range serveSettings {
 		if d, ok := s.field(&c).(*time.Duration); ok && *d < 0 {
 			return &settingError{name: s.name, msg: "must not be negative"}

@@ -126,7 +126,8 @@ func TestHTTPLimitFlags(t *testing.T) {
 		t.Errorf("flags = %+v, %v; want %+v", cfg.HTTP, err, want)
 	}
 	for _, args := range [][]string{{"--idle-timeout", "-1s"}, {"--max-connections", "0"},
-		{"--max-connections-per-client", "-1"}, {"--busy-idle-timeout", "-1s"}} {
+		{"--max-connections-per-client", "-1"}, {"--busy-idle-timeout", "-1s"},
+		{"--db-pool-size", "-1"}, {"--db-writers", "-2"}} {
 		var stderr strings.Builder
 		if _, err := serveConfig(args, &stderr); err == nil || !strings.Contains(stderr.String(), args[0]) {
 			t.Errorf("serveConfig(%q) = %v, %q; want refused naming the flag", args, err, stderr.String())

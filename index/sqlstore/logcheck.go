@@ -41,25 +41,39 @@ func (c *logChecker) read(ctx context.Context, after int64) ([]logEntry, error) 
 	if c.closed {
 		return nil, errCheckerClosed
 	}
-	if c.conn == nil {
-		conn, err := pgx.ConnectConfig(ctx, c.cfg)
-		if err != nil {
+	for {
+		fresh := c.conn == nil
+		if fresh {
+			conn, err := pgx.ConnectConfig(ctx, c.cfg)
+			if err != nil {
+				return nil, err
+			}
+			c.conn = conn
+		}
+		entries, err := c.query(ctx, after)
+		if err == nil {
+			return entries, nil
+		}
+		c.drop()
+		// A connection kept idle between checks may have been closed
+		// meanwhile (a server restart, idle_session_timeout): one try
+		// on a new one before the caller drops every cached answer.
+		if fresh || ctx.Err() != nil {
 			return nil, err
 		}
-		c.conn = conn
 	}
+}
+
+// query runs the check on c.conn.
+func (c *logChecker) query(ctx context.Context, after int64) ([]logEntry, error) {
 	rows, err := c.conn.Query(ctx, postgresReplayQuery, after)
 	if err != nil {
-		c.drop()
 		return nil, err
 	}
 	entries, err := appendLog(nil, rows)
 	rows.Close()
 	if err == nil {
 		err = rows.Err()
-	}
-	if err != nil {
-		c.drop()
 	}
 	return entries, err
 }

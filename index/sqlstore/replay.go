@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 	"sync"
@@ -231,6 +232,9 @@ func (db *DB) replayChecked() {
 	ctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
 	defer cancel()
 	entries, err := db.checker.read(ctx, db.replayedTo())
+	if errors.Is(err, errCheckerClosed) {
+		return // the index is closing: nothing is served from its caches
+	}
 	if err != nil {
 		db.replayFailed(err)
 		return

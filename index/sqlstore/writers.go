@@ -125,11 +125,11 @@ func postgresLocks(schema string) (exclusive, shared, scopes, scopesAny, tail st
 	exclusive = fmt.Sprintf("SELECT pg_advisory_xact_lock(%d, 0)", write)
 	// The setting makes the lists' counts wait for the batch's fold
 	// (migration 0046), and the batch's change INSERTs note their keys
-	// for it in place of changes_list_insert (0096, changesInsert); it
-	// ends with the transaction.
+	// for it in place of changes_list_insert (0096, changesInsert:
+	// tolk.changes_noted says so); they end with the transaction.
 	// activityCounted: the writer counts its changes' user_activity
 	// (activity.go).
-	shared = fmt.Sprintf("SELECT pg_advisory_xact_lock_shared(%d, 0), set_config('tolk.defer_counts', 'on', true), %s",
+	shared = fmt.Sprintf("SELECT pg_advisory_xact_lock_shared(%d, 0), set_config('tolk.defer_counts', 'on', true), set_config('tolk.changes_noted', 'on', true), %s",
 		write, activityCounted)
 	// The scopes of the objects named, locked in key order, and the
 	// newest change's time read after them (the clock guard of

@@ -13,11 +13,15 @@
 -- suggestions' lists, 0057). The keys are noted when the row is
 -- inserted, as the trigger counted them: a later update or delete of the
 -- row in the same transaction counts against them in place, as before.
--- Other transactions keep the trigger.
+-- Other transactions keep the trigger. Such a batch says so with a
+-- setting of its own, tolk.changes_noted, not with tolk.defer_counts: a
+-- process from before this migration, still running during an upgrade,
+-- sets defer_counts but notes nothing, and its changes must still be
+-- counted by the trigger.
 DROP TRIGGER changes_list_insert ON changes;
 CREATE TRIGGER changes_list_insert AFTER INSERT ON changes
 	REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT
-	WHEN (current_setting('tolk.defer_counts', true) IS DISTINCT FROM 'on')
+	WHEN (current_setting('tolk.changes_noted', true) IS DISTINCT FROM 'on')
 	EXECUTE FUNCTION changes_list_insert();
 
 -- The fold's statement reads the setting itself: a PL/pgSQL variable
