@@ -21,15 +21,7 @@ import (
 func TestFailedWriteLeavesNoChangeCounts(t *testing.T) {
 	f := mustWriteFixture(t)
 	ctx := context.Background()
-	release := make(chan struct{})
-	held := make(chan error, 1)
-	go func() {
-		held <- f.db.write(ctx, func(*Tx) error {
-			<-release
-			return nil
-		})
-	}()
-	time.Sleep(50 * time.Millisecond) // the writer runs the holding write
+	release := holdWriter(t, f.db)
 	failed := errors.New("refused after its change")
 	changes := f.changeCount(t)
 	commits := f.db.commits.Load()
@@ -58,10 +50,7 @@ func TestFailedWriteLeavesNoChangeCounts(t *testing.T) {
 		}()
 		time.Sleep(20 * time.Millisecond) // queued in order
 	}
-	close(release)
-	if err := <-held; err != nil {
-		t.Fatal(err)
-	}
+	release()
 	var refused int
 	for range 5 {
 		switch err := <-done; {
@@ -147,4 +136,27 @@ func TestChangesFollowDeletedUnits(t *testing.T) {
 		t.Errorf("%d changes name a unit or translation that is gone", n)
 	}
 	checkStoredStats(t, f.db)
+}
+
+// holdWriter has db's writer run a write that waits, so that the writes
+// queued meanwhile meet in its next batch; release ends the holding
+// write and reports its error.
+func holdWriter(t *testing.T, db *DB) (release func()) {
+	t.Helper()
+	unblock := make(chan struct{})
+	held := make(chan error, 1)
+	go func() {
+		held <- db.write(context.Background(), func(*Tx) error {
+			<-unblock
+			return nil
+		})
+	}()
+	time.Sleep(50 * time.Millisecond) // the writer runs the holding write
+	return func() {
+		t.Helper()
+		close(unblock)
+		if err := <-held; err != nil {
+			t.Fatal(err)
+		}
+	}
 }

@@ -121,9 +121,13 @@ func prepareUnits(imp index.TranslationImport) []unitPrep {
 	out := make([]unitPrep, len(imp.Units))
 	for i, in := range imp.Units {
 		p := &out[i]
-		p.hash = index.IDHash(imp.Monolingual, in.Source, in.Context)
-		p.contentHash = index.ContentHash(in.Source, in.Context)
 		p.source, p.target = index.JoinPlural(in.Source), index.JoinPlural(in.Target)
+		// index.ContentHash and IDHash, from the source joined once.
+		p.contentHash = index.HashParts(p.source, in.Context)
+		p.hash = p.contentHash
+		if imp.Monolingual {
+			p.hash = index.HashParts(in.Context)
+		}
 		p.words = index.CountWords(in.Source)
 		for _, s := range in.Source {
 			p.chars += utf8.RuneCountInString(s)

@@ -86,15 +86,7 @@ func TestFewTargetsPlan(t *testing.T) {
 func TestPipelinedWriteFailsLate(t *testing.T) {
 	f := oneWriterFixture(t) // its writes must meet in one batch
 	ctx := context.Background()
-	release := make(chan struct{})
-	held := make(chan error, 1)
-	go func() {
-		held <- f.db.write(ctx, func(*Tx) error {
-			<-release
-			return nil
-		})
-	}()
-	time.Sleep(50 * time.Millisecond) // the writer runs the holding write
+	release := holdWriter(t, f.db)
 	bad := f.unit(t, "de", 3).ID
 	type outcome struct {
 		i   int
@@ -119,10 +111,7 @@ func TestPipelinedWriteFailsLate(t *testing.T) {
 	}
 	apart := f.db.runsApart.Load()
 	commits := f.db.commits.Load()
-	close(release)
-	if err := <-held; err != nil {
-		t.Fatal(err)
-	}
+	release()
 	for range 7 {
 		o := <-done
 		if (o.i == 3) != (o.err != nil) {

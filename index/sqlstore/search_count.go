@@ -279,6 +279,7 @@ func countByState(ctx context.Context, tx queryer, f index.UnitFilter, q *index.
 func stateCount(t *index.QueryTerm) (count func(index.Stats) int, ok bool) {
 	untranslated := func(s index.Stats) int { return s.Total - s.Translated }
 	translated := func(s index.Stats) int { return s.Translated }
+	empty := func(s index.Stats) int { return s.Total - s.Translated - s.Fuzzy }
 	switch {
 	case t.Field == "has" && t.Text == "translation":
 		return translated, true
@@ -295,7 +296,7 @@ func stateCount(t *index.QueryTerm) (count func(index.Stats) int, ok bool) {
 		case "untranslated":
 			return untranslated, true
 		case "empty":
-			return func(s index.Stats) int { return s.Total - s.Translated - s.Fuzzy }, true
+			return empty, true
 		}
 		return nil, false
 	case t.Field != "state":
@@ -307,7 +308,7 @@ func stateCount(t *index.QueryTerm) (count func(index.Stats) int, ok bool) {
 	case t.Op == index.OpGE && t.Num == int64(index.StateTranslated):
 		return translated, true
 	case t.Op == index.OpEq && t.Num == int64(index.StateEmpty):
-		return func(s index.Stats) int { return s.Total - s.Translated - s.Fuzzy }, true
+		return empty, true
 	case t.Op == index.OpEq && t.Num == int64(index.StateApproved):
 		return func(s index.Stats) int { return s.Approved }, true
 	case t.Op == index.OpEq && t.Num == int64(index.StateReadOnly):

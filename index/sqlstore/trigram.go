@@ -290,7 +290,7 @@ const (
 // "Session 9: PostgreSQL reads"; `TestSearchCandidatesOrdered`).
 func (c searchCompiler) trigramFilter(need *trigramNeed, cols trigramCols) sqlFrag {
 	f := c.trigramCandidates(need, cols)
-	if c.postgres && c.ordered {
+	if c.ordered { // only ever on PostgreSQL (compileSearch)
 		return frag("units.id = ANY(ARRAY("+f.sql+"))", f.args...)
 	}
 	return frag("units.id IN ("+f.sql+")", f.args...)
