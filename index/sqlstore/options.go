@@ -87,6 +87,11 @@ type Options struct {
 	// writer of earlier versions. SQLite ignores it and keeps one: its
 	// file takes one write transaction at a time.
 	Writers int
+	// NoSolo keeps a process alone on its PostgreSQL database checking
+	// write_log before answering from its caches, as every process did
+	// before the lease (lease.go); it still takes the lease, so that a
+	// process that may be solo learns of it. SQLite ignores it.
+	NoSolo bool
 	// Logger receives what the index reports on its own, outside any
 	// call: today, that it could not read other processes' writes on
 	// PostgreSQL and dropped its cached answers. nil discards it.
@@ -119,6 +124,10 @@ type Options struct {
 	// batch), with its SQL: for the tests that count them
 	// (roundtrips_test.go).
 	roundTrip func(sql string)
+	// soloTerm, when not 0, shortens the lease's soloTerm (and its
+	// heartbeat and retry with it), for the tests that wait for a store
+	// to become solo many times (lease_test.go).
+	soloTerm time.Duration
 }
 
 // Validate fills in the defaults of o, and reports a missing Location or

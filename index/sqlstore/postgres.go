@@ -107,9 +107,19 @@ func openPostgres(ctx context.Context, o Options) (*DB, error) {
 	d.scopeSpace = lockSpace("scope", schema.String)
 	db.dialect = &d
 	db.jobs.space = lockSpace("job", schema.String)
+	// The lease is taken before the first write, the migrations' (lease.go).
+	db.lease = newLease(db, ccfg, schema.String, o)
+	if err := db.lease.open(ctx); err != nil {
+		db.lease.close()
+		db.wdb.Close()
+		db.rdb.Close()
+		db.jobs.close()
+		return nil, err
+	}
 	if err := db.start(ctx); err != nil {
 		return nil, err
 	}
+	db.lease.start()
 	return db, nil
 }
 

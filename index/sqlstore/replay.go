@@ -99,7 +99,8 @@ func decodeDeps(s string) touchSet {
 
 // SharedChecks is how many times this process's readers have asked
 // write_log for the other processes' writes (catchUp): one query each,
-// shared by the readers waiting for it. Always 0 on SQLite. It is for
+// shared by the readers waiting for it. Always 0 on SQLite, and it stays
+// put while the process is alone on its database (Solo). It is for
 // benchmarks and metrics.
 func (db *DB) SharedChecks() int64 { return db.shared.checks.Load() }
 
@@ -139,9 +140,10 @@ func (db *DB) startShared(ctx context.Context) error {
 // process, before it was called, or before the request of ctx began
 // (index.RequestStart) when ctx says: a check that began after that
 // serves every later lookup of the request. See the comment at the top.
-// It is a no-op on an engine one process owns.
+// It is a no-op on an engine one process owns, and in a process alone
+// on its database (lease.go).
 func (db *DB) catchUp(ctx context.Context) {
-	if !db.dialect.shared {
+	if !db.dialect.shared || db.lease.solo() {
 		return
 	}
 	s := &db.shared

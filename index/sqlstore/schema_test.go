@@ -68,6 +68,7 @@ var schemaExceptions = map[string]string{
 	// fold them into list_counts at their end (migration 0046,
 	// writers.go); SQLite's one writer counts in place.
 	"list_counts_delta": "PostgreSQL only: the changes lists' counts a transaction keeps aside",
+	"solo_lease":        "PostgreSQL only: the marker of a process alone on the database (lease.go)",
 	// The trigram index of the units' text (migrations 0033 and 0044,
 	// trigram.go): an FTS5 table and its shadow tables on SQLite, a table
 	// of each unit's trigrams with a GIN index on PostgreSQL, which has

@@ -53,6 +53,9 @@ type DB struct {
 	// checker runs the readers' write_log checks on PostgreSQL
 	// (logcheck.go); nil on SQLite.
 	checker *logChecker
+	// lease makes the process solo when it is alone on a PostgreSQL
+	// database, and lets others in (lease.go); nil on SQLite.
+	lease *lease
 	// dialect is what differs between the engines (dialect.go).
 	dialect *dialect
 	// stopBackground stops the engine's background work (the SQLite
@@ -215,5 +218,7 @@ func (db *DB) Close() error {
 		errs = append(errs, db.wdb.Close())
 	}
 	errs = append(errs, db.jobs.close(), db.checker.close())
+	// Last: the lease tells other processes this one writes no more.
+	db.lease.close()
 	return errors.Join(errs...)
 }

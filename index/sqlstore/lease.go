@@ -1,0 +1,413 @@
+package sqlstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// A process alone on a PostgreSQL database (solo). The readers' write_log
+// checks (replay.go: catchUp) exist only because another process may
+// have written; most deployments run one. A process that can prove it
+// is alone answers from its caches without them, which under load was
+// most of what a cached read cost on PostgreSQL (BENCHMARKS.md,
+// "Session 10: lease10").
+//
+// The proof is a session-level advisory lock, the lease, in the index's
+// lock space (lockSpace "lease"), held on a connection of its own for
+// the store's life:
+//
+//   - every process that opens the index takes it shared before its
+//     first write (migrations included), and keeps it;
+//   - a process is solo while it also holds it exclusively, which it
+//     can take only when no other session holds it or waits for it. It
+//     tries every soloRetry;
+//   - a newcomer whose shared request finds it held exclusively sends a
+//     NOTIFY on the lease's channel, which the solo process LISTENs for
+//     on the lease's connection, and waits for the lock. The solo process
+//     steps down at once: its readers check again (until is cleared, an
+//     atomic the read path tests), it clears the marker (below), then it
+//     releases the exclusive lock, which grants the newcomer's. So the
+//     newcomer's first write comes after the step-down. A NOTIFY costs
+//     the solo process nothing until one arrives, where a poll of
+//     pg_locks for waiters would run all the time, and the newcomer
+//     would wait for the next poll;
+//   - the server frees a dead session's locks at once, and the solo
+//     process may not know its connection died. So it is solo only until
+//     soloTerm after it sent the last round trip the connection answered
+//     (a heartbeat every soloBeat), measured on its monotonic clock. A
+//     newcomer cannot tell that a lock it got had been held by a dead
+//     session; the marker tells it: the row of solo_lease (migration
+//     0098) holds the backend of the solo session, set after the
+//     exclusive lock is taken and cleared before it is released. A
+//     newcomer that finds it set once it holds the lease shared (so no
+//     one holds it exclusively) knows a solo process ended without
+//     stepping down and may still answer from its caches: it waits
+//     soloTerm before its first write, then clears it. Only that crash
+//     path costs soloTerm; the common start of a second process costs
+//     the step-down, a few round trips;
+//   - a process becoming solo first waits 2×soloTerm holding the lock
+//     exclusively (a process whose own lease session ended while it runs
+//     stops writing by then, see below), then waits out every write
+//     transaction under way (the write lock, taken and let go), then
+//     replays write_log (a process that wrote and closed since the last
+//     check left entries its caches have not seen), and only then skips
+//     checks.
+//
+// What is not covered: a process whose lease session ends while the
+// process goes on (pg_terminate_backend of that connection) notices at
+// its next round trip on it, within soloRetry, and takes the lease again
+// (asking a solo process to step down); a write batch it began before
+// noticing and still runs 2×soloTerm later, when another process may
+// have become solo, is not waited for. And a process of a version before
+// this one takes no lease: during a rolling upgrade from one, start the
+// new processes with Options.NoSolo (tolk serve --db-no-solo).
+const (
+	// soloTerm is how long after its last answered heartbeat a process
+	// counts itself solo (T of the design above).
+	soloTerm = 1500 * time.Millisecond
+	// soloBeat is how often a solo process sends its heartbeat.
+	soloBeat = soloTerm / 3
+	// soloRetry is how often a process that is not solo tries to become
+	// it, and checks that its lease's connection is alive.
+	soloRetry = time.Second
+	// leaseAsk is the lock_timeout of the lease's connection: a newcomer
+	// waiting for the lease sends its NOTIFY again this often, in case
+	// a process became solo between its NOTIFY and its wait.
+	leaseAsk = 500 * time.Millisecond
+	// soloDrain bounds the wait for the write transactions under way
+	// when becoming solo: a longer one (an import's batch) puts it off
+	// to the next try rather than hold up every writer behind it.
+	soloDrain = 200 * time.Millisecond
+)
+
+// lease is a process's lease on a PostgreSQL index (see above). Its
+// connection is used by open (before the store starts) and then only by
+// run's goroutine; solo is safe for concurrent use.
+type lease struct {
+	db      *DB
+	cfg     *pgx.ConnConfig
+	key     string // the advisory lock's keys, "space, 0"
+	drain   string // waits out the write transactions under way
+	channel string // the NOTIFY channel of newcomers
+	noSolo  bool   // Options.NoSolo: hold the lease shared, never solo
+	// term, beat and retry are soloTerm, soloBeat and soloRetry, or
+	// shorter in tests (Options.soloTerm).
+	term, beat, retry time.Duration
+	base    time.Time
+	// until is when solo ends, in nanoseconds since base on the
+	// monotonic clock; 0 when not solo.
+	until atomic.Int64
+	// pid is the lease session's backend, for tests.
+	pid atomic.Uint32
+
+	conn   *pgx.Conn
+	held   bool // the lock is held exclusively too
+	marked bool // solo_lease holds this session's backend
+	stop   context.CancelFunc
+	done   chan struct{}
+}
+
+func newLease(db *DB, cfg *pgx.ConnConfig, schema string, o Options) *lease {
+	cfg = cfg.Copy()
+	cfg.RuntimeParams["lock_timeout"] = strconv.FormatInt(leaseAsk.Milliseconds(), 10)
+	space := lockSpace("lease", schema)
+	// Every write transaction takes the write lock (postgresLocks'
+	// exclusive or shared) first and holds it to its end.
+	drain := fmt.Sprintf("SELECT set_config('lock_timeout', '%d', true), pg_advisory_xact_lock(%d, 0)",
+		soloDrain.Milliseconds(), lockSpace("write", schema))
+	l := &lease{db: db, cfg: cfg, key: fmt.Sprintf("%d, 0", space), drain: drain,
+		channel: fmt.Sprintf("tolk_lease_%08x", uint32(space)), noSolo: o.NoSolo, base: time.Now(),
+		term: soloTerm, beat: soloBeat, retry: soloRetry}
+	if t := o.soloTerm; t > 0 {
+		l.term, l.beat, l.retry = t, t/3, t*2/3
+	}
+	return l
+}
+
+// solo reports whether the process is alone on the database now, so
+// that its readers need not ask write_log for other processes' writes.
+func (l *lease) solo() bool {
+	if l == nil {
+		return false
+	}
+	u := l.until.Load()
+	return u != 0 && int64(time.Since(l.base)) < u
+}
+
+// Solo reports whether this process is alone on its PostgreSQL database
+// now, its readers answering from its caches without asking write_log
+// (lease.go). Always false on SQLite, whose readers never ask.
+func (db *DB) Solo() bool { return db.lease.solo() }
+
+// open connects and takes the lease shared, asking a solo process to
+// step down, and waits soloTerm if a solo process ended without doing so.
+func (l *lease) open(ctx context.Context) error {
+	conn, err := pgx.ConnectConfig(ctx, l.cfg)
+	if err != nil {
+		return fmt.Errorf("lease: %w", err)
+	}
+	l.conn = conn
+	l.pid.Store(conn.PgConn().PID())
+	if _, err := conn.Exec(ctx, "LISTEN "+l.channel); err != nil {
+		return fmt.Errorf("lease: listen: %w", err)
+	}
+	for {
+		var got bool
+		if err := conn.QueryRow(ctx, "SELECT pg_try_advisory_lock_shared("+l.key+")").Scan(&got); err != nil {
+			return fmt.Errorf("lease: %w", err)
+		}
+		if got {
+			break
+		}
+		if _, err := conn.Exec(ctx, "SELECT pg_notify($1, 'join')", l.channel); err != nil {
+			return fmt.Errorf("lease: ask the solo process to step down: %w", err)
+		}
+		_, err := conn.Exec(ctx, "SELECT pg_advisory_lock_shared("+l.key+")")
+		if err == nil {
+			break
+		}
+		if !isLockTimeout(err) {
+			return fmt.Errorf("lease: %w", err)
+		}
+	}
+	var marker bool
+	if err := conn.QueryRow(ctx, "SELECT to_regclass('solo_lease') IS NOT NULL").Scan(&marker); err != nil {
+		return fmt.Errorf("lease: %w", err)
+	}
+	if !marker { // before migration 0098: no process of this version was ever solo here
+		return nil
+	}
+	var holder *int32
+	if err := conn.QueryRow(ctx, "SELECT holder FROM solo_lease").Scan(&holder); err != nil &&
+		!errors.Is(err, pgx.ErrNoRows) {
+		return fmt.Errorf("lease: %w", err)
+	}
+	if holder == nil {
+		return nil
+	}
+	l.db.log.Warn("index: a process alone on the database ended without stepping down; waiting for it to stop answering from its caches",
+		"backend", *holder, "wait", l.term)
+	select {
+	case <-time.After(l.term):
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	if _, err := conn.Exec(ctx, "UPDATE solo_lease SET holder = NULL WHERE holder = $1", *holder); err != nil {
+		return fmt.Errorf("lease: clear the marker: %w", err)
+	}
+	return nil
+}
+
+// isLockTimeout reports whether err is PostgreSQL's lock_timeout.
+func isLockTimeout(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "55P03"
+}
+
+// start runs the lease in the background, once the store has started
+// (solo_lease exists when its migration has run).
+func (l *lease) start() {
+	ctx, stop := context.WithCancel(context.Background())
+	l.stop, l.done = stop, make(chan struct{})
+	go l.run(ctx)
+}
+
+// run keeps the lease: it becomes solo when it can, steps down when a
+// newcomer asks, and takes the lease again when its connection dies.
+func (l *lease) run(ctx context.Context) {
+	defer close(l.done)
+	defer l.drop()
+	for ctx.Err() == nil {
+		if l.conn == nil {
+			if err := l.open(ctx); err != nil {
+				l.drop()
+				if ctx.Err() == nil {
+					l.db.log.Warn("index: cannot take the lease of the processes sharing the database; retrying", "err", err)
+				}
+				sleep(ctx, l.retry)
+				continue
+			}
+		}
+		var err error
+		if l.held {
+			err = l.heartbeat(ctx)
+		} else {
+			err = l.idle(ctx)
+		}
+		if err != nil && ctx.Err() == nil {
+			l.db.log.Warn("index: the lease's connection failed; reconnecting", "err", err)
+			l.drop()
+		}
+	}
+	// Closing: step down cleanly, so that the next process need not wait.
+	if l.conn != nil {
+		sctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
+		defer cancel()
+		l.stepDown(sctx)
+	}
+}
+
+// sleep waits d or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
+
+// idle waits soloRetry for nothing (newcomers ask only a solo process),
+// then tries to become solo, which also tells that the connection lives.
+func (l *lease) idle(ctx context.Context) error {
+	if _, err := l.waitJoin(ctx, l.retry); err != nil {
+		return err
+	}
+	if l.noSolo {
+		return l.conn.Ping(ctx)
+	}
+	return l.trySolo(ctx)
+}
+
+// trySolo becomes solo if no other process holds or waits for the lease.
+func (l *lease) trySolo(ctx context.Context) error {
+	var got, marker bool
+	if err := l.conn.QueryRow(ctx, "SELECT pg_try_advisory_lock("+l.key+"), to_regclass('solo_lease') IS NOT NULL").Scan(&got, &marker); err != nil {
+		return err
+	}
+	if !got {
+		return nil
+	}
+	l.held = true
+	if !marker { // a schema before migration 0098 has no marker: never solo
+		return l.stepDown(ctx)
+	}
+	if _, err := l.conn.Exec(ctx, "UPDATE solo_lease SET holder = pg_backend_pid()"); err != nil {
+		return err
+	}
+	l.marked = true
+	// A process whose lease session died unnoticed writes on until it
+	// notices, at its next round trip on it (soloRetry < 2×soloTerm).
+	joined, err := l.waitJoin(ctx, 2*l.term)
+	if err != nil {
+		return err
+	}
+	if joined {
+		return l.stepDown(ctx)
+	}
+	// The write transactions under way commit first: the replay below
+	// sees them.
+	_, err = l.conn.Exec(ctx, l.drain)
+	if isLockTimeout(err) {
+		return l.stepDown(ctx)
+	}
+	if err != nil {
+		return err
+	}
+	// What other processes wrote before they closed, in the caches' clock.
+	l.db.catchUp(context.Background())
+	sent := time.Since(l.base)
+	if err := l.conn.Ping(ctx); err != nil {
+		return err
+	}
+	l.until.Store(int64(sent + l.term))
+	l.db.log.Info("index: alone on the database: reads answer from the caches without checking write_log")
+	return nil
+}
+
+// heartbeat is the solo process's heartbeat: it steps down if a newcomer asks
+// within soloBeat, and otherwise extends solo to soloTerm past the
+// heartbeat's send.
+func (l *lease) heartbeat(ctx context.Context) error {
+	joined, err := l.waitJoin(ctx, l.beat)
+	if err != nil {
+		return err
+	}
+	if joined {
+		return l.stepDown(ctx)
+	}
+	sent := time.Since(l.base)
+	if err := l.conn.Ping(ctx); err != nil {
+		return err
+	}
+	l.until.Store(int64(sent + l.term))
+	return nil
+}
+
+// waitJoin waits at most d for a newcomer's NOTIFY, and reports whether
+// one came.
+func (l *lease) waitJoin(ctx context.Context, d time.Duration) (bool, error) {
+	wctx, cancel := context.WithTimeout(ctx, d)
+	defer cancel()
+	self := l.conn.PgConn().PID()
+	for {
+		n, err := l.conn.WaitForNotification(wctx)
+		if err != nil {
+			if ctx.Err() == nil && wctx.Err() != nil {
+				return false, nil
+			}
+			return false, err
+		}
+		if n.PID != self {
+			return true, nil
+		}
+	}
+}
+
+// stepDown ends solo: the readers check again before anything else, then
+// the marker is cleared and the exclusive lock let go, which lets a
+// waiting newcomer in. On an error the caller drops the connection, which
+// ends the lock with the session (and leaves the marker: a newcomer
+// waits soloTerm).
+func (l *lease) stepDown(ctx context.Context) error {
+	if l.until.Swap(0) != 0 {
+		l.db.log.Info("index: another process shares the database: reads check write_log again")
+	}
+	if l.marked {
+		if _, err := l.conn.Exec(ctx, "UPDATE solo_lease SET holder = NULL"); err != nil {
+			return err
+		}
+		l.marked = false
+	}
+	if l.held {
+		if _, err := l.conn.Exec(ctx, "SELECT pg_advisory_unlock("+l.key+")"); err != nil {
+			return err
+		}
+		l.held = false
+	}
+	return nil
+}
+
+// drop ends the lease's session (and with it every lock it holds).
+func (l *lease) drop() {
+	if l.until.Swap(0) != 0 {
+		l.db.log.Info("index: the lease's connection ended: reads check write_log again")
+	}
+	if l.conn != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
+		l.conn.Close(ctx)
+		cancel()
+		l.conn = nil
+	}
+	l.held, l.marked = false, false
+}
+
+// close steps down and ends the lease, after the store's last write.
+func (l *lease) close() {
+	if l == nil {
+		return
+	}
+	if l.stop == nil { // never started: open's connection only
+		l.drop()
+		return
+	}
+	l.stop()
+	<-l.done
+}

@@ -1,0 +1,178 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/internal/testengine"
+)
+
+// openLeased opens a store on dsn with the lease's times shortened to
+// term (0: the real ones), closed at the end of the test.
+func openLeased(t *testing.T, dsn string, term time.Duration) *DB {
+	t.Helper()
+	db, err := Open(context.Background(), Options{Engine: Postgres, Location: dsn, soloTerm: term})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// leaseDSN is a fresh PostgreSQL schema, or skips: a SQLite file has one
+// process and no lease.
+func leaseDSN(t *testing.T) string {
+	t.Helper()
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("the lease is PostgreSQL's")
+	}
+	return testengine.PostgresDSN(t)
+}
+
+// waitSolo waits at most within for db to be solo (or, if want is
+// false, to stop being it) and returns how long it took.
+func waitSolo(t *testing.T, db *DB, want bool, within time.Duration) time.Duration {
+	t.Helper()
+	start := time.Now()
+	for db.Solo() != want {
+		if time.Since(start) > within {
+			t.Fatalf("solo still %v after %v", !want, within)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return time.Since(start)
+}
+
+// germanPage reads f's first German page through db as a request begun now.
+func germanPage(t *testing.T, db *DB, f *writeFixture) []index.Unit {
+	t.Helper()
+	units, _, err := db.FindUnits(index.WithRequestStart(context.Background(), time.Now()), firstPage(f, "de"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return units
+}
+
+// TestSoloSkipsChecks: a store alone on its database answers cached
+// reads without asking write_log (none of the checks every read made
+// before the lease), and still reads its own writes.
+func TestSoloSkipsChecks(t *testing.T) {
+	a := openLeased(t, leaseDSN(t), 0)
+	f := newWriteFixture(t, a)
+	waitSolo(t, a, true, soloRetry+2*soloTerm+5*time.Second)
+	germanPage(t, a, f)
+	checks := a.SharedChecks()
+	for i := range 20 {
+		f.edit(t, 1, fmt.Sprintf("edit %03d", i+1))
+		if !hasTargetAtLeast(germanPage(t, a, f), int64(i+1)) {
+			t.Fatalf("the solo store's read missed its own edit %d", i+1)
+		}
+		germanPage(t, a, f)
+	}
+	if n := a.SharedChecks() - checks; n != 0 {
+		t.Errorf("the solo store checked write_log %d times over 40 reads, want 0", n)
+	}
+}
+
+// TestSoloStepsDownForNewcomer: a second store opened beside a solo one
+// finds it stepped down by the time its Open returns (before its first
+// write), and its writes are read through the first at once. Each round
+// waits for the first to be solo again after the second closes. The
+// stores' times are shortened so that 50 rounds take seconds.
+func TestSoloStepsDownForNewcomer(t *testing.T) {
+	dsn := leaseDSN(t)
+	const term = 150 * time.Millisecond
+	a := openLeased(t, dsn, term)
+	fa := newWriteFixture(t, a)
+	rounds := 50
+	if testing.Short() {
+		rounds = 5
+	}
+	for i := 1; i <= rounds; i++ {
+		waitSolo(t, a, true, 10*time.Second)
+		germanPage(t, a, fa) // cached
+		b, err := Open(context.Background(), Options{Engine: Postgres, Location: dsn, soloTerm: term})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Solo() {
+			b.Close()
+			t.Fatalf("round %d: the first store is still solo after the second opened", i)
+		}
+		fb := *fa
+		fb.db = b
+		fb.edit(t, 1, fmt.Sprintf("edit %03d", i))
+		if !hasTargetAtLeast(germanPage(t, a, fa), int64(i)) {
+			b.Close()
+			t.Fatalf("round %d: the first store's read missed the second's edit", i)
+		}
+		if err := b.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestSoloAgainAfterClose: with the real times, a store becomes solo
+// within soloRetry + 2×soloTerm (and the drain, the replay and a round
+// trip) of the other store's Close, and the other's Open cost at most a
+// step-down, not soloTerm.
+func TestSoloAgainAfterClose(t *testing.T) {
+	dsn := leaseDSN(t)
+	a := openLeased(t, dsn, 0)
+	within := soloRetry + 2*soloTerm + time.Second
+	waitSolo(t, a, true, within+time.Second) // the first try may come a retry late
+	start := time.Now()
+	b, err := Open(context.Background(), Options{Engine: Postgres, Location: dsn})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opened := time.Since(start)
+	if a.Solo() {
+		t.Fatal("the first store is still solo after the second opened")
+	}
+	t.Logf("the second store opened in %v beside a solo one", opened)
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	took := waitSolo(t, a, true, within)
+	t.Logf("solo again %v after the second closed (bound %v)", took, within)
+}
+
+// TestSoloLeaseKilled: when the solo store's lease connection is killed
+// (pg_terminate_backend, from a third connection), the store stops
+// skipping checks within soloTerm, and a second store's writes are seen
+// by its reads.
+func TestSoloLeaseKilled(t *testing.T) {
+	dsn := leaseDSN(t)
+	const term = 300 * time.Millisecond
+	a := openLeased(t, dsn, term)
+	fa := newWriteFixture(t, a)
+	waitSolo(t, a, true, 10*time.Second)
+	germanPage(t, a, fa) // cached
+	admin, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	pid := a.lease.pid.Load()
+	var ended bool
+	if err := admin.QueryRow(`SELECT pg_terminate_backend($1)`, pid).Scan(&ended); err != nil || !ended {
+		t.Fatalf("terminate the lease's backend %d: %v %v", pid, ended, err)
+	}
+	killed := time.Now()
+	b := openLeased(t, dsn, term)
+	fb := *fa
+	fb.db = b
+	fb.edit(t, 1, "edit 001")
+	if a.Solo() && time.Since(killed) >= term {
+		t.Errorf("the first store is still solo %v after its lease's connection was killed", time.Since(killed))
+	}
+	waitSolo(t, a, false, term)
+	if !hasTargetAtLeast(germanPage(t, a, fa), 1) {
+		t.Fatal("the first store's read missed the second's edit")
+	}
+}
