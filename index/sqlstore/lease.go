@@ -100,7 +100,7 @@ type lease struct {
 	// term, beat and retry are soloTerm, soloBeat and soloRetry, or
 	// shorter in tests (Options.soloTerm).
 	term, beat, retry time.Duration
-	base    time.Time
+	base              time.Time
 	// until is when solo ends, in nanoseconds since base on the
 	// monotonic clock; 0 when not solo.
 	until atomic.Int64
