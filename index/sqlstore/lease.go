@@ -61,13 +61,15 @@ import (
 //     checks.
 //
 // What is not covered: a process whose lease session ends while the
-// process goes on (pg_terminate_backend of that connection) notices at
-// its next round trip on it, within soloRetry, and takes the lease again
-// (asking a solo process to step down); a write batch it began before
-// noticing and still runs 2×soloTerm later, when another process may
-// have become solo, is not waited for. And a process of a version before
-// this one takes no lease: during a rolling upgrade from one, start the
-// new processes with Options.NoSolo (tolk serve --db-no-solo).
+// process goes on (pg_terminate_backend of that connection) writes
+// without the lease until it notices, at its next round trip on it
+// (within soloRetry), and takes it again, asking a solo process to step
+// down; another process becoming solo meanwhile waits 2×soloTerm and
+// then for the write transactions under way, so only a process stalled
+// longer than that between two round trips could write unseen. And a
+// process of a version before this one takes no lease: processes sharing
+// a database are upgraded together (docs/postgresql.md), or the new ones
+// run with Options.NoSolo (tolk serve --db-no-solo) beside old ones.
 const (
 	// soloTerm is how long after its last answered heartbeat a process
 	// counts itself solo (T of the design above).

@@ -28,9 +28,34 @@ func BenchmarkSharedReads(b *testing.B) {
 	if testengine.Engine() != testengine.Postgres {
 		b.Skip("write_log is PostgreSQL's")
 	}
-	ctx := context.Background()
 	a, db, _ := twoWriters(b) // the fixture written by one process, read by the other
-	f := newWriteFixture(b, a)
+	benchCachedReads(b, db, newWriteFixture(b, a))
+}
+
+// BenchmarkSoloReads is BenchmarkSharedReads on a store alone on its
+// database (lease.go): no write_log checks.
+func BenchmarkSoloReads(b *testing.B) {
+	if testengine.Engine() != testengine.Postgres {
+		b.Skip("the lease is PostgreSQL's")
+	}
+	db, err := Open(context.Background(), Options{Engine: Postgres, Location: testengine.PostgresDSN(b)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	f := newWriteFixture(b, db)
+	for start := time.Now(); !db.Solo(); time.Sleep(10 * time.Millisecond) {
+		if time.Since(start) > 10*time.Second {
+			b.Fatal("the lone store never became solo")
+		}
+	}
+	benchCachedReads(b, db, f)
+}
+
+// benchCachedReads measures 8 readers of f's first German page through
+// db, each read a request of its own (BenchmarkSharedReads).
+func benchCachedReads(b *testing.B, db *DB, f *writeFixture) {
+	ctx := context.Background()
 	page := index.UnitFilter{TranslationID: f.tr["de"], Page: index.Page{Number: 1, Size: 50}}
 	read := func() {
 		if _, _, err := db.FindUnits(index.WithRequestStart(ctx, time.Now()), page); err != nil {
