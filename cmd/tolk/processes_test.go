@@ -241,3 +241,56 @@ func lsRemote(t *testing.T, url string) string {
 	head, _, _ := strings.Cut(string(out), "\t")
 	return strings.TrimSpace(head)
 }
+
+// TestSoloServerSeesCLIWrites: a server alone on its PostgreSQL database
+// becomes solo (it logs so), answering cached reads without asking the
+// database for other processes' writes; a command run beside it (tolk
+// token revoke --db) opens the database, which makes the server step
+// down before the command's first write, so a token the server had
+// cached is refused as soon as the command has revoked it.
+func TestSoloServerSeesCLIWrites(t *testing.T) {
+	bin, dataA, dataCLI, db := twoServers(t)
+	a := runTolk(t, bin, dataA, "--demo", "--db", db)
+	cli := func(args ...string) string {
+		t.Helper()
+		out, err := exec.Command(bin, append(args, "--db", db, "--data", dataCLI)...).Output()
+		if err != nil {
+			t.Fatalf("tolk %s: %v", strings.Join(args, " "), err)
+		}
+		return string(out)
+	}
+	// solo waits for the server's n-th "alone on the database".
+	solo := func(n int) {
+		t.Helper()
+		deadline := time.Now().Add(30 * time.Second)
+		for strings.Count(a.log.String(), "alone on the database") < n {
+			if time.Now().After(deadline) {
+				t.Fatalf("the server did not become solo (%d times) in 30 s:\n%s", n, a.log.String())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	solo(1)
+	cli("user", "add", "carol")
+	tok := strings.TrimSpace(cli("token", "create", "carol", "--scope", "read"))
+	id := strings.Fields(strings.Split(cli("token", "list", "carol"), "\n")[1])[0]
+	solo(2) // again, after the commands closed
+	status := func() int {
+		t.Helper()
+		res := getAs(t, a.base+"/api/projects/", "Token "+tok)
+		res.Body.Close()
+		return res.StatusCode
+	}
+	for range 3 { // the token's user cached
+		if got := status(); got != http.StatusOK {
+			t.Fatalf("carol's token: %d, want 200", got)
+		}
+	}
+	cli("token", "revoke", id)
+	if got := status(); got != http.StatusUnauthorized {
+		t.Errorf("carol's token revoked by a command beside the solo server: %d, want 401", got)
+	}
+	if !strings.Contains(a.log.String(), "another process shares the database") {
+		t.Errorf("the server never logged stepping down:\n%s", a.log.String())
+	}
+}
