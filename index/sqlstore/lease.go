@@ -248,11 +248,15 @@ func (l *lease) run(ctx context.Context) {
 			l.drop()
 		}
 	}
-	// Closing: step down cleanly, so that the next process need not wait.
+	// Closing: step down cleanly, so that the next process need not wait
+	// (the log's "another process" would be wrong).
+	l.until.Store(0)
 	if l.conn != nil {
 		sctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
 		defer cancel()
-		l.stepDown(sctx)
+		if err := l.stepDown(sctx); err != nil {
+			l.db.log.Warn("index: cannot step down cleanly; the next process to open the database waits", "err", err, "wait", l.term)
+		}
 	}
 }
 
@@ -266,13 +270,16 @@ func sleep(ctx context.Context, d time.Duration) {
 	}
 }
 
-// idle waits soloRetry for nothing (newcomers ask only a solo process),
-// then tries to become solo, which also tells that the connection lives.
+// idle waits soloRetry, then tries to become solo, which also tells that
+// the connection lives. A newcomer's NOTIFY meanwhile asks nothing of a
+// process that is not solo, but says one is about to take the lease: the
+// try would only make it ask again (leaseAsk later).
 func (l *lease) idle(ctx context.Context) error {
-	if _, err := l.waitJoin(ctx, l.retry); err != nil {
+	joined, err := l.waitJoin(ctx, l.retry)
+	if err != nil {
 		return err
 	}
-	if l.noSolo {
+	if l.noSolo || joined {
 		return l.conn.Ping(ctx)
 	}
 	return l.trySolo(ctx)

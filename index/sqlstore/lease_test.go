@@ -192,3 +192,37 @@ func TestSoloLeaseKilled(t *testing.T) {
 		t.Fatal("the first store's read missed the second's edit")
 	}
 }
+
+// TestSoloCloseClearsMarker: a solo store marks itself in solo_lease
+// with its lease's backend, and Close clears the mark, so that the next
+// process to open the database need not wait soloTerm.
+func TestSoloCloseClearsMarker(t *testing.T) {
+	dsn := leaseDSN(t)
+	a, err := Open(context.Background(), Options{Engine: Postgres, Location: dsn, soloTerm: 150 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitSolo(t, a, true, 10*time.Second)
+	raw, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	holder := func() sql.NullInt64 {
+		t.Helper()
+		var h sql.NullInt64
+		if err := raw.QueryRow(`SELECT holder FROM solo_lease`).Scan(&h); err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	if h := holder(); !h.Valid || h.Int64 != int64(a.lease.pid.Load()) {
+		t.Errorf("solo_lease holds %v while the store is solo on backend %d", h, a.lease.pid.Load())
+	}
+	if err := a.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if h := holder(); h.Valid {
+		t.Errorf("solo_lease still holds %d after the solo store closed", h.Int64)
+	}
+}
