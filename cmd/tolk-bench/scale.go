@@ -325,7 +325,10 @@ func benchScaleStep(ctx context.Context, cfg config, eng *engine, in *instance, 
 	if in.db, err = in.store.openWith(ctx, sqlstore.NoPageCache); err != nil {
 		return err
 	}
-	if res.Uncached, err = runLoad(ctx, in.db, eps, lo); err != nil {
+	if err := cfg.stmtWatch(ctx, eng, fmt.Sprintf("scale%d-uncached", res.Copies), func() error {
+		res.Uncached, err = runLoad(ctx, in.db, eps, lo)
+		return err
+	}); err != nil {
 		return fmt.Errorf("scale reads without the page cache: %w", err)
 	}
 	if err := in.db.Close(); err != nil {
@@ -344,8 +347,10 @@ func benchScaleStep(ctx context.Context, cfg config, eng *engine, in *instance, 
 	}
 	logf("scale: %dx writes", res.Copies)
 	if err := cfg.cpuProfile(fmt.Sprintf("scale%d-writes", res.Copies))(func() error {
-		res.Writes, err = scaleWrites(ctx, cfg, in)
-		return err
+		return cfg.stmtWatch(ctx, eng, fmt.Sprintf("scale%d-writes", res.Copies), func() error {
+			res.Writes, err = scaleWrites(ctx, cfg, in)
+			return err
+		})
 	}); err != nil {
 		return fmt.Errorf("scale writes: %w", err)
 	}

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// -pg-statements DIR (issue 31): which statements of the edits and of
+// the uncached reads grow with the index. Around each of them in every
+// scale step, tolk-bench snapshots PostgreSQL's pg_stat_statements
+// (the extension must be loaded and created in the run's database; its
+// track = all counts the statements of functions and triggers too) and
+// writes the difference, the costliest first, to
+// DIR/scaleN-PHASE.tsv: compare scale1 with scale10 per statement.
+
+// stmtStat is one statement's counters in pg_stat_statements.
+type stmtStat struct {
+	Query         string
+	Calls         int64
+	ExecMS        float64
+	Hit, Read     int64
+	Rows          int64
+	Dirtied, Temp int64
+}
+
+// stmtSnapshot is every statement of the run's database, by queryid.
+func (e *engine) stmtSnapshot(ctx context.Context) (map[int64]stmtStat, error) {
+	rows, err := e.admin.QueryContext(ctx, `SELECT queryid, query, calls, total_exec_time, shared_blks_hit,
+			shared_blks_read, rows, shared_blks_dirtied, temp_blks_written
+		FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+			AND queryid IS NOT NULL`)
+	if err != nil {
+		return nil, fmt.Errorf("pg_stat_statements (load and create the extension for -pg-statements): %w", err)
+	}
+	defer rows.Close()
+	out := map[int64]stmtStat{}
+	for rows.Next() {
+		var id int64
+		var s stmtStat
+		if err := rows.Scan(&id, &s.Query, &s.Calls, &s.ExecMS, &s.Hit, &s.Read, &s.Rows, &s.Dirtied, &s.Temp); err != nil {
+			return nil, err
+		}
+		// The same queryid may be listed once per user and top level:
+		// summed.
+		t := out[id]
+		t.Query = s.Query
+		t.Calls += s.Calls
+		t.ExecMS += s.ExecMS
+		t.Hit += s.Hit
+		t.Read += s.Read
+		t.Rows += s.Rows
+		t.Dirtied += s.Dirtied
+		t.Temp += s.Temp
+		out[id] = t
+	}
+	return out, rows.Err()
+}
+
+// stmtWatch runs fn between two snapshots and writes their difference
+// to DIR/name.tsv when -pg-statements DIR is given (and just runs fn
+// otherwise).
+func (cfg config) stmtWatch(ctx context.Context, e *engine, name string, fn func() error) error {
+	if cfg.PGStatements == "" || !e.postgres() {
+		return fn()
+	}
+	before, err := e.stmtSnapshot(ctx)
+	if err != nil {
+		return err
+	}
+	if err := fn(); err != nil {
+		return err
+	}
+	after, err := e.stmtSnapshot(ctx)
+	if err != nil {
+		return err
+	}
+	var diff []stmtStat
+	for id, a := range after {
+		b := before[id]
+		d := stmtStat{Query: a.Query, Calls: a.Calls - b.Calls, ExecMS: a.ExecMS - b.ExecMS, Hit: a.Hit - b.Hit,
+			Read: a.Read - b.Read, Rows: a.Rows - b.Rows, Dirtied: a.Dirtied - b.Dirtied, Temp: a.Temp - b.Temp}
+		if d.Calls > 0 {
+			diff = append(diff, d)
+		}
+	}
+	sort.Slice(diff, func(i, j int) bool { return diff[i].ExecMS > diff[j].ExecMS })
+	var b strings.Builder
+	b.WriteString("total_ms\tcalls\tus_per_call\tblks_per_call\tread_per_call\trows_per_call\tdirtied_per_call\tquery\n")
+	for _, d := range diff {
+		c := float64(d.Calls)
+		q := strings.Join(strings.Fields(d.Query), " ")
+		fmt.Fprintf(&b, "%.1f\t%d\t%.1f\t%.1f\t%.2f\t%.1f\t%.2f\t%s\n", d.ExecMS, d.Calls, 1000*d.ExecMS/c,
+			float64(d.Hit+d.Read)/c, float64(d.Read)/c, float64(d.Rows)/c, float64(d.Dirtied)/c, q)
+	}
+	if err := os.MkdirAll(cfg.PGStatements, 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(cfg.PGStatements, name+".tsv"), []byte(b.String()), 0o644)
+}

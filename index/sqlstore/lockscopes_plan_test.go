@@ -1,0 +1,86 @@
+package sqlstore
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/tolk-project/tolk/index/internal/testengine"
+)
+
+// TestLockWriteScopesPlan: lock_write_scopes runs on its generic plan
+// (force_generic_plan), which guesses ten ids for each of its arrays; a
+// scoped batch names a few objects, so each one's translation must be
+// read by its key, not the whole translations table hashed (issue 31:
+// 15 shared blocks a call at 1x the corpus, 50 at 10x, growing with every
+// translation of the site). The test plans the function's statement as
+// the function does, from its source, with its arguments as parameters.
+// Before migration 0100 the plan hashed a Seq Scan of the fixture's 2,000
+// translations.
+func TestLockWriteScopesPlan(t *testing.T) {
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("lock_write_scopes is PostgreSQL's")
+	}
+	f := mustSearchFixture(t)
+	ctx := context.Background()
+	// A site's translations, counted by ANALYZE as autovacuum would: the
+	// plan of a few rows is a scan whatever the query says.
+	if err := f.db.writeNarrow(ctx, func(tx *Tx) error {
+		if _, err := tx.Exec(`INSERT INTO translations (component_id, language_code)
+			SELECT ?, 'zz-' || i FROM generate_series(1, 2000) i`, f.comp.ID); err != nil {
+			return err
+		}
+		_, err := tx.Exec(`ANALYZE translations`)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	tx, err := f.db.beginRead(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	var src string
+	if err := tx.tx.QueryRowContext(ctx, `SELECT prosrc FROM pg_proc WHERE proname = 'lock_write_scopes'
+		AND pronamespace = current_schema()::regnamespace`).Scan(&src); err != nil {
+		t.Fatal(err)
+	}
+	start, end := strings.Index(src, "PERFORM"), strings.Index(src, ";")
+	if start < 0 || end < start {
+		t.Fatalf("no PERFORM statement in lock_write_scopes:\n%s", src)
+	}
+	query := "SELECT" + src[start+len("PERFORM"):end]
+	for i, arg := range []string{"space", "part_space", "unit_ids", "wide_unit_ids", "suggestion_ids", "comment_ids",
+		"translation_ids"} {
+		query = regexp.MustCompile(`\b`+arg+`\b`).ReplaceAllString(query, "$$"+string(rune('1'+i)))
+	}
+	// The advisory locks are taken by EXECUTE only: EXPLAIN without
+	// ANALYZE takes none.
+	for _, stmt := range []string{"SET LOCAL plan_cache_mode = force_generic_plan",
+		"PREPARE lock_plan (INTEGER, INTEGER, BIGINT[], BIGINT[], BIGINT[], BIGINT[], BIGINT[]) AS " + query} {
+		if _, err := tx.tx.ExecContext(ctx, stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	defer tx.tx.ExecContext(ctx, "DEALLOCATE lock_plan")
+	rows, err := tx.tx.QueryContext(ctx, `EXPLAIN EXECUTE lock_plan(1, 2, '{1}', '{}', '{}', '{}', '{}')`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := planText(t, rows)
+	lines := strings.Split(plan, "\n")
+	scans := 0
+	for i, l := range lines {
+		if !strings.Contains(l, " on translations ") {
+			continue
+		}
+		scans++
+		if i+1 >= len(lines) || !regexp.MustCompile(`Index Cond: \(id = .*\.tid\)$`).MatchString(lines[i+1]) {
+			t.Errorf("translations read other than by a named object's key:\n%s", plan)
+		}
+	}
+	if scans == 0 {
+		t.Errorf("no read of translations in the plan:\n%s", plan)
+	}
+}
