@@ -30,9 +30,14 @@ UPDATE components SET propagates = settings::jsonb @> '{"AllowTranslationPropaga
 -- backend at concurrency 8; issue 31). When only units are named, the
 -- same scopes now come from a smaller statement over the batch's
 -- distinct translations (a batch's edits are mostly of one or a few);
--- other batches keep the whole statement. The keys, their kinds and
--- their order are those of 0095: a process running either version
--- excludes the other's batches as before.
+-- other batches keep the whole statement. Both read each translation by
+-- its key (a LATERAL subquery with LIMIT 1), as session 10's scale
+-- branch does in its migration 0100 for the whole statement: on the
+-- generic plan (force_generic_plan), a join guessed ten ids an array and
+-- hashed a scan of every translation. This migration replaces the
+-- function after 0100 and keeps that. The keys, their kinds and their
+-- order are those of 0095: a process running either version excludes
+-- the other's batches as before.
 CREATE OR REPLACE FUNCTION lock_write_scopes(space INTEGER, part_space INTEGER, unit_ids BIGINT[],
 	wide_unit_ids BIGINT[], suggestion_ids BIGINT[], comment_ids BIGINT[], translation_ids BIGINT[])
 	RETURNS TEXT LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$
@@ -43,13 +48,16 @@ BEGIN
 			WHEN s.parts THEN pg_advisory_xact_lock_shared(space, s.k)
 			ELSE pg_advisory_xact_lock(space, s.k) END
 		FROM (
-			WITH scopes AS (
+			WITH named AS MATERIALIZED (SELECT DISTINCT u.translation_id AS tid FROM units u WHERE u.id = ANY(unit_ids)),
+			scopes AS (
 				SELECT hashint8(CASE WHEN c.propagates THEN -c.project_id ELSE c.id END) AS whole,
 					CASE WHEN t.is_source != 0 THEN NULL
 						WHEN c.propagates THEN hashtext(c.project_id || ':' || t.language_code)
 						ELSE hashint8(t.id) END AS part
-				FROM (SELECT DISTINCT u.translation_id FROM units u WHERE u.id = ANY(unit_ids)) n
-					JOIN translations t ON t.id = n.translation_id JOIN components c ON c.id = t.component_id)
+				FROM named n
+				CROSS JOIN LATERAL (SELECT t.is_source, t.language_code, t.id, t.component_id FROM translations t
+					WHERE t.id = n.tid LIMIT 1) t
+				JOIN components c ON c.id = t.component_id)
 			SELECT 0 AS level, whole AS k, bool_and(part IS NOT NULL) AS parts FROM scopes GROUP BY whole
 			UNION ALL
 			SELECT DISTINCT 1, part, false FROM scopes WHERE part IS NOT NULL
@@ -73,7 +81,10 @@ BEGIN
 				CASE WHEN n.wide OR t.is_source != 0 THEN NULL
 					WHEN c.propagates THEN hashtext(c.project_id || ':' || t.language_code)
 					ELSE hashint8(t.id) END AS part
-			FROM named n JOIN translations t ON t.id = n.tid JOIN components c ON c.id = t.component_id)
+			FROM named n
+			CROSS JOIN LATERAL (SELECT t.is_source, t.language_code, t.id, t.component_id FROM translations t
+				WHERE t.id = n.tid LIMIT 1) t
+			JOIN components c ON c.id = t.component_id)
 		SELECT 0 AS level, whole AS k, bool_and(part IS NOT NULL) AS parts FROM scopes GROUP BY whole
 		UNION ALL
 		SELECT DISTINCT 1, part, false FROM scopes WHERE part IS NOT NULL
