@@ -112,6 +112,10 @@ var schemaExceptions = map[string]string{
 	// migration 0090, so it has none.
 	"unit_trigrams.source_unit_id":             "PostgreSQL's trigram table: the link of a unit indexed without its source",
 	"unit_trigrams unit_trigrams_source_units": "PostgreSQL's trigram table: the links' index (migration 0090: with the unit, index-only)",
+	// Whether a component propagates translations, kept by a trigger from
+	// its settings (migration 0104) for the scoped batches' locks
+	// (lock_write_scopes); SQLite's one writer takes no such locks.
+	"components.propagates": "PostgreSQL only: the settings' AllowTranslationPropagation, for lock_write_scopes",
 }
 
 // TestSchemasMatch checks that the SQLite and PostgreSQL migrations end

@@ -179,3 +179,45 @@ func oneWriterFixture(tb testing.TB) *writeFixture {
 //
 //	TOLK_TEST_ENGINE=postgres go test ./index/sqlstore -run '^$' -bench WritersLangs -benchtime 4000x
 func BenchmarkWritersLangsTwo(b *testing.B) { benchWritersLangs(b, Options{Writers: 2}) }
+
+// TestWritersScopeFollowsPropagation: whether a component propagates,
+// which decides its edits' scopes (lock_write_scopes), is read from the
+// column a trigger keeps from its settings (migration 0104), and follows
+// a change of the setting: two components of one project that do not
+// propagate have their German translations edited at once by two
+// writers; once both propagate, the two are one scope and take turns,
+// and once one stops again, they run at once.
+func TestWritersScopeFollowsPropagation(t *testing.T) {
+	db := oneProcessWriters(t, 2)
+	actor := mustWriter(t, db)
+	a := mustLangsFixture(t, db, "p", "a", false, []string{"de"}, 6)
+	b := mustLangsFixture(t, db, "p", "b", false, []string{"de"}, 6)
+	propagate := func(id int64, on bool) {
+		t.Helper()
+		if _, _, err := db.UpdateComponent(context.Background(), id, func(c *index.Component) error {
+			c.AllowTranslationPropagation = on
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit := func(unit int64) func() error {
+		return func() error {
+			_, err := db.UpdateUnit(context.Background(), unit, actor, setTarget("beside"))
+			return err
+		}
+	}
+	if !during(t, db, actor, a.units["de"][0], 10*time.Second, edit(b.units["de"][0])) {
+		t.Error("edits of one language in two components that do not propagate took turns")
+	}
+	propagate(a.comp.ID, true)
+	propagate(b.comp.ID, true)
+	if during(t, db, actor, a.units["de"][1], 300*time.Millisecond, edit(b.units["de"][1])) {
+		t.Error("edits of one language in two components that propagate ran at once")
+	}
+	propagate(b.comp.ID, false)
+	if !during(t, db, actor, a.units["de"][2], 10*time.Second, edit(b.units["de"][2])) {
+		t.Error("edits of one language in two components, one of which stopped propagating, took turns")
+	}
+	checkStoredStats(t, db)
+}
