@@ -129,9 +129,11 @@ type sharedString struct {
 	state           index.State
 }
 
-// sharedKey names a string in a peer translation: its id and the
-// string's id_hash there (sharedHash).
-type sharedKey struct{ translation, hash int64 }
+// peerString is a peer's unit holding a string: peers[peer]'s.
+type peerString struct {
+	peer int
+	sharedString
+}
 
 // sharedHash is the id_hash peer's kind gives the string (source joined,
 // context): the context alone in a monolingual component.
@@ -139,25 +141,44 @@ func sharedHash(peer *index.Translation, str [2]string) int64 {
 	return index.IDHash(peer.Component.IsMonolingual(), index.SplitPlural(str[0]), str[1])
 }
 
-// sameStrings returns the units of peers holding one of strs (source
-// joined, context), by sharedKey{peer, sharedHash(peer, str)}. It is
+// sameStrings returns, for each of strs (source joined, context), the
+// units of peers holding it, in the order of peers (one a peer). It is
 // one query (per maxInList of peers and of hashes) whatever the number
 // of peers, through the units_translation_hash index; propagation
 // (propagateUnits) and the inconsistent check (addInconsistent) both
-// ask it, each an edit's, where each asked once per peer.
-func sameStrings(tx *Tx, peers []index.Translation, strs [][2]string) (map[sharedKey]sharedString, error) {
-	out := map[sharedKey]sharedString{}
+// ask it, each an edit's, where each asked once per peer. A string's
+// hash is computed once for each kind of component among the peers
+// (monolingual or not), not once a peer, and the answer is indexed by
+// string: an import of a copy with nine peers read 600,000 rows into a
+// map keyed by peer and hash, then hashed every string again for every
+// peer to look each up (a third of Tolk's CPU; BENCHMARKS session 10).
+func sameStrings(tx *Tx, peers []index.Translation, strs [][2]string) ([][]peerString, error) {
+	out := make([][]peerString, len(strs))
 	if len(peers) == 0 || len(strs) == 0 {
 		return out, nil
 	}
-	want := map[sharedKey][2]string{}
-	hashSet := map[int64]bool{}
+	// byHash[kind] is the strings by the hash that kind gives them
+	// (kind 1: monolingual); usually one string a hash.
+	var byHash [2]map[int64][]int32
+	peerAt := make(map[int64]int, len(peers))
+	peerKind := make([]int, len(peers))
 	tids := make([]int64, len(peers))
+	hashSet := map[int64]bool{}
 	for i := range peers {
 		tids[i] = peers[i].ID
-		for _, str := range strs {
+		peerAt[peers[i].ID] = i
+		kind := 0
+		if peers[i].Component.IsMonolingual() {
+			kind = 1
+		}
+		peerKind[i] = kind
+		if byHash[kind] != nil {
+			continue
+		}
+		byHash[kind] = make(map[int64][]int32, len(strs))
+		for k, str := range strs {
 			h := sharedHash(&peers[i], str)
-			want[sharedKey{peers[i].ID, h}] = str
+			byHash[kind][h] = append(byHash[kind][h], int32(k))
 			hashSet[h] = true
 		}
 	}
@@ -166,19 +187,30 @@ func sameStrings(tx *Tx, peers []index.Translation, strs [][2]string) (map[share
 		defer rows.Close()
 		for rows.Next() {
 			var s sharedString
-			var k sharedKey
-			if err := rows.Scan(&s.id, &k.translation, &k.hash, &s.source, &s.context, &s.target, &s.state); err != nil {
+			var tid, hash int64
+			if err := rows.Scan(&s.id, &tid, &hash, &s.source, &s.context, &s.target, &s.state); err != nil {
 				return err
 			}
-			// A hash of another kind's, or a collision.
-			if w, ok := want[k]; ok && w[0] == s.source && w[1] == s.context {
-				if _, dup := out[k]; !dup {
-					out[k] = s
+			p, ok := peerAt[tid]
+			if !ok {
+				continue
+			}
+			// A hash of another kind's, or a collision, or a second
+			// unit of the string in the peer (the first read is kept).
+			for _, k := range byHash[peerKind[p]][hash] {
+				if strs[k][0] == s.source && strs[k][1] == s.context &&
+					!slices.ContainsFunc(out[k], func(o peerString) bool { return o.peer == p }) {
+					out[k] = append(out[k], peerString{p, s})
 				}
 			}
 		}
 		return rows.Err()
 	}
+	defer func() {
+		for _, found := range out {
+			slices.SortStableFunc(found, func(a, b peerString) int { return cmp.Compare(a.peer, b.peer) })
+		}
+	}()
 	if tx.db != nil && tx.db.dialect.name == "postgres" {
 		rows, err := tx.Query(pgSameStrings, tids, hashes)
 		if err != nil {
@@ -266,24 +298,23 @@ func (s *checkSettler) addInconsistent(units []checkedUnit, names [][]string) er
 		if err != nil {
 			return err
 		}
-		others := make([][]checks.SameSource, len(idx))
-		for p := range peers {
-			for k := range idx {
-				if o, ok := found[sharedKey{peers[p].ID, sharedHash(&peers[p], strs[k])}]; ok {
-					others[k] = append(others[k], checks.SameSource{Target: index.SplitPlural(o.target),
-						Translated: o.state.Translated()})
-				}
-			}
-		}
+		var others []checks.SameSource
 		for k, i := range idx {
 			u := &units[i]
-			if u.state != index.StateReadOnly &&
-				checks.IsInconsistent(index.SplitPlural(u.target), u.state.Translated(), sc.flags, others[k]) {
+			if u.state == index.StateReadOnly || len(found[k]) == 0 {
+				continue
+			}
+			others = others[:0]
+			for _, o := range found[k] {
+				others = append(others, checks.SameSource{Target: index.SplitPlural(o.target),
+					Translated: o.state.Translated()})
+			}
+			if checks.IsInconsistent(index.SplitPlural(u.target), u.state.Translated(), sc.flags, others) {
 				names[i] = append(names[i], checks.Inconsistent)
 			}
 		}
 		if !s.last {
-			if err := s.followInconsistent(units, idx, peers, strs, found); err != nil {
+			if err := s.followInconsistent(units, idx, peers, found); err != nil {
 				return err
 			}
 		}
@@ -308,27 +339,32 @@ type groupMember struct {
 // would give. Units settled in this round are left: they saw the group
 // as it now is.
 func (s *checkSettler) followInconsistent(units []checkedUnit, idx []int, peers []index.Translation,
-	strs [][2]string, found map[sharedKey]sharedString) error {
+	found [][]peerString) error {
 	groups := make([][]groupMember, 0, len(idx))
 	var candidates []int64
 	for k, i := range idx {
 		u := &units[i]
+		if len(found[k]) == 0 {
+			continue
+		}
 		g := []groupMember{{id: u.id, translationID: u.translationID, target: index.SplitPlural(u.target),
 			translated: u.state.Translated(), readOnly: u.state == index.StateReadOnly}}
-		for p := range peers {
-			o, ok := found[sharedKey{peers[p].ID, sharedHash(&peers[p], strs[k])}]
-			if !ok {
-				continue
-			}
-			g = append(g, groupMember{id: o.id, translationID: peers[p].ID, target: index.SplitPlural(o.target),
+		for _, o := range found[k] {
+			g = append(g, groupMember{id: o.id, translationID: peers[o.peer].ID, target: index.SplitPlural(o.target),
 				translated: o.state.Translated(), readOnly: o.state == index.StateReadOnly})
-			if !s.seen[o.id] {
-				candidates = append(candidates, o.id)
+		}
+		if s.createdTranslations[u.translationID] {
+			if err := s.followCreated(g); err != nil {
+				return err
+			}
+			continue
+		}
+		for _, m := range g[1:] {
+			if !s.seen[m.id] {
+				candidates = append(candidates, m.id)
 			}
 		}
-		if len(g) > 1 {
-			groups = append(groups, g)
-		}
+		groups = append(groups, g)
 	}
 	if len(candidates) == 0 {
 		return nil
@@ -364,6 +400,62 @@ func (s *checkSettler) followInconsistent(units []checkedUnit, idx []int, peers 
 				}
 				s.peerFollow[m.id] = true
 			}
+		}
+	}
+	return nil
+}
+
+// followCreated is followInconsistent for a group whose settled unit,
+// g[0], is in a translation this write created: the group before the
+// write was g without the created translations' units (those of every
+// translation the round settles as created, which were all inserted
+// before it), and each other member's inconsistent row says what that
+// group said of it (the invariant every settling keeps), so a member
+// is marked when the group without them and the group with them
+// disagree on it — no check row is read. A member the write changed
+// otherwise (edited, imported again) is settled in this round, and
+// its own followInconsistent reads the rows of the group's others. An
+// import of a copy whose strings match its peers' (the common case:
+// components sharing strings translated alike) reads no row of checks
+// where it read one per peer and string (BENCHMARKS session 10).
+func (s *checkSettler) followCreated(g []groupMember) error {
+	alike := true
+	for _, m := range g[1:] {
+		alike = alike && slices.Equal(m.target, g[0].target)
+	}
+	if alike {
+		return nil // no member fails, with or without the new ones
+	}
+	var before, after []checks.SameSource
+	for j := 1; j < len(g); j++ {
+		m := &g[j]
+		if m.readOnly || s.seen[m.id] || s.createdTranslations[m.translationID] {
+			continue // fails nothing, or settled in this round
+		}
+		sc, err := s.scope(m.translationID)
+		if err != nil {
+			return err
+		}
+		if sc.glossary || sc.isSource {
+			continue
+		}
+		before, after = before[:0], after[:0]
+		for l := range g {
+			if l == j {
+				continue
+			}
+			o := checks.SameSource{Target: g[l].target, Translated: g[l].translated}
+			after = append(after, o)
+			if !s.createdTranslations[g[l].translationID] {
+				before = append(before, o)
+			}
+		}
+		if checks.IsInconsistent(m.target, m.translated, sc.flags, before) !=
+			checks.IsInconsistent(m.target, m.translated, sc.flags, after) {
+			if s.peerFollow == nil {
+				s.peerFollow = map[int64]bool{}
+			}
+			s.peerFollow[m.id] = true
 		}
 	}
 	return nil
