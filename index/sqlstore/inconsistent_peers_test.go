@@ -42,29 +42,7 @@ func TestInconsistentPeersMatchRecount(t *testing.T) {
 		}
 		return imp
 	}
-	// twin makes a bilingual component with the source language only.
-	twin := func(slug string, allow bool) *writeFixture {
-		c := index.DefaultComponent()
-		c.ProjectID, c.Name, c.Slug, c.AllowTranslationPropagation = f.comp.ProjectID, slug, slug, allow
-		c, _, err := f.db.SaveComponent(ctx, c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w := &writeFixture{db: f.db, comp: c, tr: map[string]int64{}, user: f.user, clock: f.clock}
-		imp := index.TranslationImport{ComponentID: c.ID, LanguageCode: "en", Filename: "en.po", Revision: "r",
-			IsSource: true}
-		for i := range strings {
-			src := []string{fmt.Sprintf("Word number %d", i)}
-			imp.Units = append(imp.Units, index.ImportUnit{Context: fmt.Sprintf("k%d", i), Source: src, Target: src,
-				State: index.StateReadOnly})
-		}
-		res, err := f.db.ImportTranslation(ctx, imp)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w.tr["en"] = res.TranslationID
-		return w
-	}
+	twin := func(slug string, allow bool) *writeFixture { return f.twinOf(t, slug, allow, strings, "en") }
 	importAll := func(step string, imps ...index.TranslationImport) []index.ImportResult {
 		t.Helper()
 		res, err := f.db.ImportTranslations(ctx, imps)
