@@ -157,91 +157,187 @@ func sameStrings(tx *Tx, peers []index.Translation, strs [][2]string) ([][]peerS
 	if len(peers) == 0 || len(strs) == 0 {
 		return out, nil
 	}
+	l := newSharedLookup(peers, strs)
+	err := l.query(tx, false, func(rows *sql.Rows) error {
+		var s sharedString
+		var tid, hash int64
+		if err := rows.Scan(&s.id, &tid, &hash, &s.source, &s.context, &s.target, &s.state); err != nil {
+			return err
+		}
+		p, ok := l.peerAt[tid]
+		if !ok {
+			return nil
+		}
+		// A hash of another kind's, or a collision, or a second unit of
+		// the string in the peer (the first read is kept).
+		l.match(l.peerKind[p], hash, s.source, s.context, func(k int) {
+			if !slices.ContainsFunc(out[k], func(o peerString) bool { return o.peer == p }) {
+				out[k] = append(out[k], peerString{p, s})
+			}
+		})
+		return nil
+	})
+	for _, found := range out {
+		slices.SortStableFunc(found, func(a, b peerString) int { return cmp.Compare(a.peer, b.peer) })
+	}
+	return out, err
+}
+
+// sharedTarget is a target the peers' units of a string hold, and its
+// state.
+type sharedTarget struct {
+	target string
+	state  index.State
+}
+
+// sameTargets returns, for each of strs, the distinct targets and
+// states its units in peers hold, all of one kind (onePeerKind): what
+// the inconsistent check of a unit compares it with, which does not
+// depend on how many units hold each. The rows are made distinct by the
+// database, so an import of a copy whose peers agree reads about a row
+// a string whatever their number, where sameStrings reads one a peer.
+func sameTargets(tx *Tx, peers []index.Translation, strs [][2]string) ([][]sharedTarget, error) {
+	out := make([][]sharedTarget, len(strs))
+	if len(peers) == 0 || len(strs) == 0 {
+		return out, nil
+	}
+	l := newSharedLookup(peers, strs)
+	err := l.query(tx, true, func(rows *sql.Rows) error {
+		var t sharedTarget
+		var hash int64
+		var source, context string
+		if err := rows.Scan(&hash, &source, &context, &t.target, &t.state); err != nil {
+			return err
+		}
+		// SQLite's chunks of peers may each answer a pair.
+		l.match(l.peerKind[0], hash, source, context, func(k int) {
+			if !slices.Contains(out[k], t) {
+				out[k] = append(out[k], t)
+			}
+		})
+		return nil
+	})
+	return out, err
+}
+
+// onePeerKind reports whether peers are all monolingual or all not, as
+// sameTargets asks.
+func onePeerKind(peers []index.Translation) bool {
+	for i := range peers {
+		if peers[i].Component.IsMonolingual() != peers[0].Component.IsMonolingual() {
+			return false
+		}
+	}
+	return true
+}
+
+// sharedLookup is a lookup of strings in peer translations (sameStrings,
+// sameTargets): the hashes to ask and where a row read belongs.
+type sharedLookup struct {
+	strs [][2]string
 	// byHash[kind] is the strings by the hash that kind gives them
 	// (kind 1: monolingual); usually one string a hash.
-	var byHash [2]map[int64][]int32
-	peerAt := make(map[int64]int, len(peers))
-	peerKind := make([]int, len(peers))
-	tids := make([]int64, len(peers))
+	byHash       [2]map[int64][]int32
+	peerAt       map[int64]int // peers' index by translation id
+	peerKind     []int
+	tids, hashes []int64
+}
+
+func newSharedLookup(peers []index.Translation, strs [][2]string) *sharedLookup {
+	l := &sharedLookup{strs: strs, peerAt: make(map[int64]int, len(peers)), peerKind: make([]int, len(peers)),
+		tids: make([]int64, len(peers))}
 	hashSet := map[int64]bool{}
 	for i := range peers {
-		tids[i] = peers[i].ID
-		peerAt[peers[i].ID] = i
+		l.tids[i] = peers[i].ID
+		l.peerAt[peers[i].ID] = i
 		kind := 0
 		if peers[i].Component.IsMonolingual() {
 			kind = 1
 		}
-		peerKind[i] = kind
-		if byHash[kind] != nil {
+		l.peerKind[i] = kind
+		if l.byHash[kind] != nil {
 			continue
 		}
-		byHash[kind] = make(map[int64][]int32, len(strs))
+		l.byHash[kind] = make(map[int64][]int32, len(strs))
 		for k, str := range strs {
 			h := sharedHash(&peers[i], str)
-			byHash[kind][h] = append(byHash[kind][h], int32(k))
+			l.byHash[kind][h] = append(l.byHash[kind][h], int32(k))
 			hashSet[h] = true
 		}
 	}
-	hashes := slices.Sorted(maps.Keys(hashSet))
+	l.hashes = slices.Sorted(maps.Keys(hashSet))
+	return l
+}
+
+// match calls fn with each of the strings a unit of a peer of kind, of
+// id_hash hash, source and context holds.
+func (l *sharedLookup) match(kind int, hash int64, source, context string, fn func(k int)) {
+	for _, k := range l.byHash[kind][hash] {
+		if l.strs[k][0] == source && l.strs[k][1] == context {
+			fn(int(k))
+		}
+	}
+}
+
+// query reads the peers' units of the lookup's hashes, every one
+// (sharedColumns) or their distinct strings, targets and states
+// (distinctColumns), and calls row for each.
+func (l *sharedLookup) query(tx *Tx, distinct bool, row func(*sql.Rows) error) error {
 	scan := func(rows *sql.Rows) error {
 		defer rows.Close()
 		for rows.Next() {
-			var s sharedString
-			var tid, hash int64
-			if err := rows.Scan(&s.id, &tid, &hash, &s.source, &s.context, &s.target, &s.state); err != nil {
+			if err := row(rows); err != nil {
 				return err
-			}
-			p, ok := peerAt[tid]
-			if !ok {
-				continue
-			}
-			// A hash of another kind's, or a collision, or a second
-			// unit of the string in the peer (the first read is kept).
-			for _, k := range byHash[peerKind[p]][hash] {
-				if strs[k][0] == s.source && strs[k][1] == s.context &&
-					!slices.ContainsFunc(out[k], func(o peerString) bool { return o.peer == p }) {
-					out[k] = append(out[k], peerString{p, s})
-				}
 			}
 		}
 		return rows.Err()
 	}
-	defer func() {
-		for _, found := range out {
-			slices.SortStableFunc(found, func(a, b peerString) int { return cmp.Compare(a.peer, b.peer) })
-		}
-	}()
 	if tx.db != nil && tx.db.dialect.name == "postgres" {
-		whole, err := peersMostlyWanted(tx, tids, len(strs))
+		whole, err := peersMostlyWanted(tx, l.tids, len(l.strs))
 		if err != nil {
-			return nil, err
+			return err
 		}
-		q, args := pgSameStrings, []any{tids, hashes}
-		if whole {
-			q, args = pgSameStringsWhole, []any{hashes, tids}
+		q, args := pgSameStrings, []any{l.tids, l.hashes}
+		switch {
+		case whole && distinct:
+			q, args = pgSameTargetsWhole, []any{l.hashes, l.tids}
+		case whole:
+			q, args = pgSameStringsWhole, []any{l.hashes, l.tids}
+		case distinct:
+			q = pgSameTargets
 		}
 		rows, err := tx.Query(q, args...)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		return out, scan(rows)
+		return scan(rows)
 	}
-	for tchunk := range slices.Chunk(tids, maxInList/2) {
+	columns := sharedColumns
+	if distinct {
+		columns = distinctColumns
+	}
+	for tchunk := range slices.Chunk(l.tids, maxInList/2) {
 		tlist, targs := idList(tchunk)
-		for hchunk := range slices.Chunk(hashes, maxInList/2) {
+		for hchunk := range slices.Chunk(l.hashes, maxInList/2) {
 			hlist, hargs := idList(hchunk)
-			rows, err := tx.Query(`SELECT id, translation_id, id_hash, source, context, target, state FROM units
-				WHERE translation_id IN `+tlist+` AND id_hash IN `+hlist, append(targs, hargs...)...)
+			rows, err := tx.Query(`SELECT `+columns+` FROM units u
+				WHERE u.translation_id IN `+tlist+` AND u.id_hash IN `+hlist, append(targs, hargs...)...)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if err := scan(rows); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
-	return out, nil
+	return nil
 }
+
+// The columns sameStrings and sameTargets read.
+const (
+	sharedColumns   = `u.id, u.translation_id, u.id_hash, u.source, u.context, u.target, u.state`
+	distinctColumns = `DISTINCT u.id_hash, u.source, u.context, u.target, u.state`
+)
 
 // pgSameStrings is sameStrings' statement on PostgreSQL: the peers and
 // the hashes as two arrays. The IN lists (padded to powers of two by
@@ -256,8 +352,7 @@ func sameStrings(tx *Tx, peers []index.Translation, strs [][2]string) ([][]peerS
 // subquery) read more buffers than the peers whole in that benchmark
 // (1.62M against 1.13M), so the plan is left to the planner.
 // TestWriteListsPlan checks the generic plan builds no list per row.
-const pgSameStrings = `SELECT id, translation_id, id_hash, source, context, target, state FROM units
-	WHERE translation_id = ANY(CAST(? AS bigint[])) AND id_hash = ANY(CAST(? AS bigint[]))`
+const pgSameStrings = `SELECT ` + sharedColumns + ` FROM units u` + pgSameProbe
 
 // pgSameStringsWhole is pgSameStrings reading the peers whole (in the
 // order of their pages, through units_translation_position's bitmap)
@@ -269,9 +364,21 @@ const pgSameStrings = `SELECT id, translation_id, id_hash, source, context, targ
 // probes by it, and joined to the array unnested: a generic plan
 // compares each row with an = ANY(array) parameter element by element
 // (80 ms), a hash join once. TestWriteListsPlan checks the join.
-const pgSameStringsWhole = `SELECT u.id, u.translation_id, u.id_hash, u.source, u.context, u.target, u.state
+const pgSameStringsWhole = `SELECT ` + sharedColumns + pgSameWhole
+
+// pgSameTargets and pgSameTargetsWhole are sameTargets' statements.
+const (
+	pgSameTargets      = `SELECT ` + distinctColumns + ` FROM units u` + pgSameProbe
+	pgSameTargetsWhole = `SELECT ` + distinctColumns + pgSameWhole
+)
+
+const (
+	pgSameProbe = `
+	WHERE u.translation_id = ANY(CAST(? AS bigint[])) AND u.id_hash = ANY(CAST(? AS bigint[]))`
+	pgSameWhole = `
 	FROM units u JOIN unnest(CAST(? AS bigint[])) AS h(hash) ON u.id_hash + 0 = h.hash
 	WHERE u.translation_id = ANY(CAST(? AS bigint[]))`
+)
 
 // peersMostlyWanted reports whether a lookup of strings strings in the
 // peer translations tids would find at least half of their units (by
@@ -338,18 +445,33 @@ func (s *checkSettler) addInconsistent(units []checkedUnit, names [][]string) er
 			}
 			strs[k] = [2]string{units[i].source, c}
 		}
-		found, err := sameStrings(s.tx, peers, strs)
+		// A created translation's units compare with the peers' distinct
+		// targets, and follow (followCreated) only where those are not
+		// all theirs; other units read every peer's unit.
+		var found [][]peerString
+		var targets [][]sharedTarget
+		if s.createdTranslations[tid] && onePeerKind(peers) {
+			targets, err = sameTargets(s.tx, peers, strs)
+		} else {
+			found, err = sameStrings(s.tx, peers, strs)
+			targets = make([][]sharedTarget, len(found))
+			for k, units := range found {
+				for _, o := range units {
+					targets[k] = append(targets[k], sharedTarget{o.target, o.state})
+				}
+			}
+		}
 		if err != nil {
 			return err
 		}
 		var others []checks.SameSource
 		for k, i := range idx {
 			u := &units[i]
-			if u.state == index.StateReadOnly || len(found[k]) == 0 {
+			if u.state == index.StateReadOnly || len(targets[k]) == 0 {
 				continue
 			}
 			others = others[:0]
-			for _, o := range found[k] {
+			for _, o := range targets[k] {
 				others = append(others, checks.SameSource{Target: index.SplitPlural(o.target),
 					Translated: o.state.Translated()})
 			}
@@ -357,10 +479,29 @@ func (s *checkSettler) addInconsistent(units []checkedUnit, names [][]string) er
 				names[i] = append(names[i], checks.Inconsistent)
 			}
 		}
-		if !s.last {
-			if err := s.followInconsistent(units, idx, peers, found); err != nil {
+		if s.last {
+			continue
+		}
+		if found == nil {
+			// The strings whose peers hold another target: their
+			// units read.
+			var diff []int
+			var diffStrs [][2]string
+			for k, i := range idx {
+				if slices.ContainsFunc(targets[k], func(o sharedTarget) bool { return o.target != units[i].target }) {
+					diff, diffStrs = append(diff, i), append(diffStrs, strs[k])
+				}
+			}
+			if len(diff) == 0 {
+				continue
+			}
+			idx = diff
+			if found, err = sameStrings(s.tx, peers, diffStrs); err != nil {
 				return err
 			}
+		}
+		if err := s.followInconsistent(units, idx, peers, found); err != nil {
+			return err
 		}
 	}
 	return nil

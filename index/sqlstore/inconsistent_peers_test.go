@@ -21,12 +21,29 @@ import (
 // recount from every unit of the project says (checks.IsInconsistent
 // over each string's group), and the counters are exact. A component
 // not allowing propagation and a monolingual one (another id_hash kind)
-// are among them.
+// are among them (the latter in one run, left out of the other).
 func TestInconsistentPeersMatchRecount(t *testing.T) {
+	// app (monolingual) sharing its strings or not: the created
+	// translations' lookup of distinct targets (sameTargets) asks peers
+	// of one kind.
+	for _, mixed := range []bool{false, true} {
+		t.Run(fmt.Sprintf("mixed=%v", mixed), func(t *testing.T) { testInconsistentPeers(t, mixed) })
+	}
+}
+
+func testInconsistentPeers(t *testing.T, mixed bool) {
 	f := mustWriteFixture(t) // app: monolingual, de and fr imported
 	ctx := context.Background()
+	if !mixed {
+		if _, _, err := f.db.UpdateComponent(ctx, f.comp.ID, func(c *index.Component) error {
+			c.AllowTranslationPropagation = false
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	rng := rand.New(rand.NewPCG(10, 31))
-	const strings = 24
+	const strings = 80 // 64 or more: PostgreSQL reads the peers whole (peersMostlyWanted)
 	// draw is a de import of c's strings, targets at random.
 	draw := func(c *writeFixture, rev string) index.TranslationImport {
 		imp := index.TranslationImport{ComponentID: c.comp.ID, LanguageCode: "de", Filename: "de.po",

@@ -74,6 +74,8 @@ func TestWriteListsPlan(t *testing.T) {
 		// The peers whole, each row's hash looked up in a hash table.
 		{"pgSameStringsWhole", pgSameStringsWhole, arr(hashes) + ", " + arr([]int64{tr["de"], tr["en"]}),
 			"Hash Cond: ((u.id_hash + 0) = h.hash)", false},
+		{"pgSameTargetsWhole", pgSameTargetsWhole, arr(hashes) + ", " + arr([]int64{tr["de"], tr["en"]}),
+			"Hash Cond: ((u.id_hash + 0) = h.hash)", false},
 		{"pgUnitsWithCheck", pgUnitsWithCheck, arr(ids) + ", 'plan_test'", "unit_id = x.id)", true}, // either index
 	} {
 		prepare, _ := PostgresSQL(c.query, nil)
