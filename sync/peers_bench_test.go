@@ -17,7 +17,7 @@ import (
 )
 
 // BenchmarkImportPeers imports copies of one corpus component (kavita:
-// 64k units in 40-odd languages) into one project, copy after copy:
+// 64k units in 31 translations) into one project, copy after copy:
 // every copy shares every string with those before it, so copy k's
 // import has k-1 peers for propagation and the inconsistent check
 // (issue 31's 100x run: copies of a project slowed 3x from its first
