@@ -259,6 +259,12 @@ func settleRound(tx *Tx, last bool) (map[int64]checkOutcome, error) {
 	}
 	s := &checkSettler{tx: tx, scopes: map[int64]*checkScope{}, deltas: map[int64]*index.Stats{}, marks: m, last: last}
 	for _, job := range m.created {
+		if s.createdTranslations == nil {
+			s.createdTranslations = map[int64]bool{}
+		}
+		s.createdTranslations[job.translationID] = true
+	}
+	for _, job := range m.created {
 		if err := s.settleCreated(job); err != nil {
 			return nil, err
 		}
@@ -366,9 +372,12 @@ type checkSettler struct {
 	// the settled units' groups disagree with (followInconsistent),
 	// settled in the second round, all of them: the counts must be exact.
 	peerFollow map[int64]bool
-	batch      bool // the daily pass: names carry the batch checks too (checks_daily.go)
-	glossaries map[glossaryKey]bool
-	follow     map[int64]bool
+	// createdTranslations are the translations the write created, whose
+	// units are all new (followCreated).
+	createdTranslations map[int64]bool
+	batch               bool // the daily pass: names carry the batch checks too (checks_daily.go)
+	glossaries          map[glossaryKey]bool
+	follow              map[int64]bool
 }
 
 type checkRow struct {

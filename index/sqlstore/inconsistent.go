@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"cmp"
 	"database/sql"
+	"encoding/json"
 	"maps"
 	"slices"
 	"strings"
@@ -129,9 +130,11 @@ type sharedString struct {
 	state           index.State
 }
 
-// sharedKey names a string in a peer translation: its id and the
-// string's id_hash there (sharedHash).
-type sharedKey struct{ translation, hash int64 }
+// peerString is a peer's unit holding a string: peers[peer]'s.
+type peerString struct {
+	peer int
+	sharedString
+}
 
 // sharedHash is the id_hash peer's kind gives the string (source joined,
 // context): the context alone in a monolingual component.
@@ -139,69 +142,228 @@ func sharedHash(peer *index.Translation, str [2]string) int64 {
 	return index.IDHash(peer.Component.IsMonolingual(), index.SplitPlural(str[0]), str[1])
 }
 
-// sameStrings returns the units of peers holding one of strs (source
-// joined, context), by sharedKey{peer, sharedHash(peer, str)}. It is
+// sameStrings returns, for each of strs (source joined, context), the
+// units of peers holding it, in the order of peers (one a peer). It is
 // one query (per maxInList of peers and of hashes) whatever the number
 // of peers, through the units_translation_hash index; propagation
 // (propagateUnits) and the inconsistent check (addInconsistent) both
-// ask it, each an edit's, where each asked once per peer.
-func sameStrings(tx *Tx, peers []index.Translation, strs [][2]string) (map[sharedKey]sharedString, error) {
-	out := map[sharedKey]sharedString{}
+// ask it, each an edit's, where each asked once per peer. A string's
+// hash is computed once for each kind of component among the peers
+// (monolingual or not), not once a peer, and the answer is indexed by
+// string: an import of a copy with nine peers read 600,000 rows into a
+// map keyed by peer and hash, then hashed every string again for every
+// peer to look each up (a third of Tolk's CPU; BENCHMARKS session 10).
+func sameStrings(tx *Tx, peers []index.Translation, strs [][2]string) ([][]peerString, error) {
+	out := make([][]peerString, len(strs))
 	if len(peers) == 0 || len(strs) == 0 {
 		return out, nil
 	}
-	want := map[sharedKey][2]string{}
-	hashSet := map[int64]bool{}
-	tids := make([]int64, len(peers))
+	l := newSharedLookup(peers, strs)
+	err := l.query(tx, false, func(rows *sql.Rows) error {
+		var s sharedString
+		var tid, hash int64
+		if err := rows.Scan(&s.id, &tid, &hash, &s.source, &s.context, &s.target, &s.state); err != nil {
+			return err
+		}
+		p, ok := l.peerAt[tid]
+		if !ok {
+			return nil
+		}
+		// A hash of another kind's, or a collision, or a second unit of
+		// the string in the peer (the first read is kept).
+		l.match(l.peerKind[p], hash, s.source, s.context, func(k int) {
+			if !slices.ContainsFunc(out[k], func(o peerString) bool { return o.peer == p }) {
+				out[k] = append(out[k], peerString{p, s})
+			}
+		})
+		return nil
+	})
+	for _, found := range out {
+		slices.SortStableFunc(found, func(a, b peerString) int { return cmp.Compare(a.peer, b.peer) })
+	}
+	return out, err
+}
+
+// sharedTarget is a target the peers' units of a string hold, and its
+// state.
+type sharedTarget struct {
+	target string
+	state  index.State
+}
+
+// sameTargets returns, for each of strs, the distinct targets and
+// states its units in peers hold, all of one kind (onePeerKind): what
+// the inconsistent check of a unit compares it with, which does not
+// depend on how many units hold each. The rows are made distinct by the
+// database, so an import of a copy whose peers agree reads about a row
+// a string whatever their number, where sameStrings reads one a peer.
+func sameTargets(tx *Tx, peers []index.Translation, strs [][2]string) ([][]sharedTarget, error) {
+	out := make([][]sharedTarget, len(strs))
+	if len(peers) == 0 || len(strs) == 0 {
+		return out, nil
+	}
+	l := newSharedLookup(peers, strs)
+	err := l.query(tx, true, func(rows *sql.Rows) error {
+		var t sharedTarget
+		var hash int64
+		var source, context string
+		if err := rows.Scan(&hash, &source, &context, &t.target, &t.state); err != nil {
+			return err
+		}
+		// SQLite's chunks of peers may each answer a pair.
+		l.match(l.peerKind[0], hash, source, context, func(k int) {
+			if !slices.Contains(out[k], t) {
+				out[k] = append(out[k], t)
+			}
+		})
+		return nil
+	})
+	return out, err
+}
+
+// onePeerKind reports whether peers are all monolingual or all not, as
+// sameTargets asks.
+func onePeerKind(peers []index.Translation) bool {
 	for i := range peers {
-		tids[i] = peers[i].ID
-		for _, str := range strs {
+		if peers[i].Component.IsMonolingual() != peers[0].Component.IsMonolingual() {
+			return false
+		}
+	}
+	return true
+}
+
+// sharedLookup is a lookup of strings in peer translations (sameStrings,
+// sameTargets): the hashes to ask and where a row read belongs.
+type sharedLookup struct {
+	strs [][2]string
+	// byHash[kind] is the strings by the hash that kind gives them
+	// (kind 1: monolingual); usually one string a hash.
+	byHash       [2]map[int64][]int32
+	peerAt       map[int64]int // peers' index by translation id
+	peerKind     []int
+	tids, hashes []int64
+}
+
+func newSharedLookup(peers []index.Translation, strs [][2]string) *sharedLookup {
+	l := &sharedLookup{strs: strs, peerAt: make(map[int64]int, len(peers)), peerKind: make([]int, len(peers)),
+		tids: make([]int64, len(peers))}
+	hashSet := map[int64]bool{}
+	for i := range peers {
+		l.tids[i] = peers[i].ID
+		l.peerAt[peers[i].ID] = i
+		kind := 0
+		if peers[i].Component.IsMonolingual() {
+			kind = 1
+		}
+		l.peerKind[i] = kind
+		if l.byHash[kind] != nil {
+			continue
+		}
+		l.byHash[kind] = make(map[int64][]int32, len(strs))
+		for k, str := range strs {
 			h := sharedHash(&peers[i], str)
-			want[sharedKey{peers[i].ID, h}] = str
+			l.byHash[kind][h] = append(l.byHash[kind][h], int32(k))
 			hashSet[h] = true
 		}
 	}
-	hashes := slices.Sorted(maps.Keys(hashSet))
+	l.hashes = slices.Sorted(maps.Keys(hashSet))
+	return l
+}
+
+// match calls fn with each of the strings a unit of a peer of kind, of
+// id_hash hash, source and context holds.
+func (l *sharedLookup) match(kind int, hash int64, source, context string, fn func(k int)) {
+	for _, k := range l.byHash[kind][hash] {
+		if l.strs[k][0] == source && l.strs[k][1] == context {
+			fn(int(k))
+		}
+	}
+}
+
+// query reads the peers' units of the lookup's hashes, every one
+// (sharedColumns) or their distinct strings, targets and states
+// (distinctColumns), and calls row for each.
+func (l *sharedLookup) query(tx *Tx, distinct bool, row func(*sql.Rows) error) error {
 	scan := func(rows *sql.Rows) error {
 		defer rows.Close()
 		for rows.Next() {
-			var s sharedString
-			var k sharedKey
-			if err := rows.Scan(&s.id, &k.translation, &k.hash, &s.source, &s.context, &s.target, &s.state); err != nil {
+			if err := row(rows); err != nil {
 				return err
-			}
-			// A hash of another kind's, or a collision.
-			if w, ok := want[k]; ok && w[0] == s.source && w[1] == s.context {
-				if _, dup := out[k]; !dup {
-					out[k] = s
-				}
 			}
 		}
 		return rows.Err()
 	}
 	if tx.db != nil && tx.db.dialect.name == "postgres" {
-		rows, err := tx.Query(pgSameStrings, tids, hashes)
+		whole, err := peersMostlyWanted(tx, l.tids, len(l.strs))
 		if err != nil {
-			return nil, err
+			return err
 		}
-		return out, scan(rows)
+		q, args := pgSameStrings, []any{l.tids, l.hashes}
+		switch {
+		case whole && distinct:
+			q, args = pgSameTargetsWhole, []any{l.hashes, l.tids}
+		case whole:
+			q, args = pgSameStringsWhole, []any{l.hashes, l.tids}
+		case distinct:
+			q = pgSameTargets
+		}
+		rows, err := tx.Query(q, args...)
+		if err != nil {
+			return err
+		}
+		return scan(rows)
 	}
-	for tchunk := range slices.Chunk(tids, maxInList/2) {
-		tlist, targs := idList(tchunk)
-		for hchunk := range slices.Chunk(hashes, maxInList/2) {
-			hlist, hargs := idList(hchunk)
-			rows, err := tx.Query(`SELECT id, translation_id, id_hash, source, context, target, state FROM units
-				WHERE translation_id IN `+tlist+` AND id_hash IN `+hlist, append(targs, hargs...)...)
+	columns := sharedColumns
+	if distinct {
+		columns = distinctColumns
+	}
+	switch whole, err := peersMostlyWanted(tx, l.tids, len(l.strs)); {
+	case err != nil:
+		return err
+	case whole:
+		// The peers whole, the hashes one set (json_each, built once a
+		// statement): the IN lists' chunks probed each (peer, hash)
+		// pair, 58% of a copy's CPU with nine peers (BENCHMARKS
+		// session 10).
+		set, err := json.Marshal(l.hashes)
+		if err != nil {
+			return err
+		}
+		for tchunk := range slices.Chunk(l.tids, maxInList) {
+			tlist, targs := idList(tchunk)
+			rows, err := tx.Query(`SELECT `+columns+` FROM units u WHERE u.translation_id IN `+tlist+`
+				AND u.id_hash + 0 IN (SELECT value FROM json_each(?))`, append(targs, string(set))...)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			if err := scan(rows); err != nil {
-				return nil, err
+				return err
+			}
+		}
+		return nil
+	}
+	for tchunk := range slices.Chunk(l.tids, maxInList/2) {
+		tlist, targs := idList(tchunk)
+		for hchunk := range slices.Chunk(l.hashes, maxInList/2) {
+			hlist, hargs := idList(hchunk)
+			rows, err := tx.Query(`SELECT `+columns+` FROM units u
+				WHERE u.translation_id IN `+tlist+` AND u.id_hash IN `+hlist, append(targs, hargs...)...)
+			if err != nil {
+				return err
+			}
+			if err := scan(rows); err != nil {
+				return err
 			}
 		}
 	}
-	return out, nil
+	return nil
 }
+
+// The columns sameStrings and sameTargets read.
+const (
+	sharedColumns   = `u.id, u.translation_id, u.id_hash, u.source, u.context, u.target, u.state`
+	distinctColumns = `DISTINCT u.id_hash, u.source, u.context, u.target, u.state`
+)
 
 // pgSameStrings is sameStrings' statement on PostgreSQL: the peers and
 // the hashes as two arrays. The IN lists (padded to powers of two by
@@ -216,8 +378,68 @@ func sameStrings(tx *Tx, peers []index.Translation, strs [][2]string) (map[share
 // subquery) read more buffers than the peers whole in that benchmark
 // (1.62M against 1.13M), so the plan is left to the planner.
 // TestWriteListsPlan checks the generic plan builds no list per row.
-const pgSameStrings = `SELECT id, translation_id, id_hash, source, context, target, state FROM units
-	WHERE translation_id = ANY(CAST(? AS bigint[])) AND id_hash = ANY(CAST(? AS bigint[]))`
+const pgSameStrings = `SELECT ` + sharedColumns + ` FROM units u` + pgSameProbe
+
+// pgSameStringsWhole is pgSameStrings reading the peers whole (in the
+// order of their pages, through units_translation_position's bitmap)
+// and the hashes hashed: for a lookup that wants most of the peers'
+// units (peersMostlyWanted), as an import of a copy of a peer does. A
+// probe per peer and hash read four buffers a row found (57,585 for
+// 14,441 rows, seven peers of 2,063 units: 24-28 ms); the peers whole
+// 663 (16-20 ms, load 7). The hash is id_hash + 0 so that no plan
+// probes by it, and joined to the array unnested: a generic plan
+// compares each row with an = ANY(array) parameter element by element
+// (80 ms), a hash join once. TestWriteListsPlan checks the join.
+const pgSameStringsWhole = `SELECT ` + sharedColumns + pgSameWhole
+
+// pgSameTargets and pgSameTargetsWhole are sameTargets' statements.
+const (
+	pgSameTargets      = `SELECT ` + distinctColumns + ` FROM units u` + pgSameProbe
+	pgSameTargetsWhole = `SELECT ` + distinctColumns + pgSameWhole
+)
+
+const (
+	pgSameProbe = `
+	WHERE u.translation_id = ANY(CAST(? AS bigint[])) AND u.id_hash = ANY(CAST(? AS bigint[]))`
+	pgSameWhole = `
+	FROM units u JOIN unnest(CAST(? AS bigint[])) AS h(hash) ON u.id_hash + 0 = h.hash
+	WHERE u.translation_id = ANY(CAST(? AS bigint[]))`
+)
+
+// peersMostlyWanted reports whether a lookup of wanted strings in the
+// peer translations tids would find at least half of their units (by
+// their statistics: each peer holds a string at most once), where
+// reading them whole beats a probe per peer and string. A lookup of
+// fewer than 64 strings (an edit's, a merge upload's) probes without
+// asking.
+func peersMostlyWanted(tx *Tx, tids []int64, wanted int) (bool, error) {
+	if wanted < 64 {
+		return false, nil
+	}
+	keys := make([]string, len(tids))
+	for i, id := range tids {
+		keys[i] = itoa(id)
+	}
+	var n, total int64
+	for chunk := range slices.Chunk(keys, maxInList) {
+		q, args := `SELECT count(*), coalesce(sum(total), 0) FROM stats WHERE scope = 't' AND scope_key = ANY(CAST(? AS text[]))`,
+			[]any{chunk}
+		if tx.db == nil || tx.db.dialect.name != "postgres" {
+			q = `SELECT count(*), coalesce(sum(total), 0) FROM stats WHERE scope = 't' AND scope_key IN (?` +
+				strings.Repeat(", ?", len(chunk)-1) + `)`
+			args = args[:0]
+			for _, k := range chunk {
+				args = append(args, k)
+			}
+		}
+		var cn, ct int64
+		if err := tx.QueryRow(q, args...).Scan(&cn, &ct); err != nil {
+			return false, err
+		}
+		n, total = n+cn, total+ct
+	}
+	return n == int64(len(tids)) && total <= 2*int64(len(tids))*int64(wanted), nil
+}
 
 // addInconsistent appends the inconsistent check to names[i] for each
 // of units failing it.
@@ -262,30 +484,63 @@ func (s *checkSettler) addInconsistent(units []checkedUnit, names [][]string) er
 			}
 			strs[k] = [2]string{units[i].source, c}
 		}
-		found, err := sameStrings(s.tx, peers, strs)
-		if err != nil {
-			return err
-		}
-		others := make([][]checks.SameSource, len(idx))
-		for p := range peers {
-			for k := range idx {
-				if o, ok := found[sharedKey{peers[p].ID, sharedHash(&peers[p], strs[k])}]; ok {
-					others[k] = append(others[k], checks.SameSource{Target: index.SplitPlural(o.target),
-						Translated: o.state.Translated()})
+		// A created translation's units compare with the peers' distinct
+		// targets, and follow (followCreated) only where those are not
+		// all theirs; other units read every peer's unit.
+		var found [][]peerString
+		var targets [][]sharedTarget
+		if s.createdTranslations[tid] && onePeerKind(peers) {
+			targets, err = sameTargets(s.tx, peers, strs)
+		} else {
+			found, err = sameStrings(s.tx, peers, strs)
+			targets = make([][]sharedTarget, len(found))
+			for k, units := range found {
+				for _, o := range units {
+					targets[k] = append(targets[k], sharedTarget{o.target, o.state})
 				}
 			}
 		}
+		if err != nil {
+			return err
+		}
+		var others []checks.SameSource
 		for k, i := range idx {
 			u := &units[i]
-			if u.state != index.StateReadOnly &&
-				checks.IsInconsistent(index.SplitPlural(u.target), u.state.Translated(), sc.flags, others[k]) {
+			if u.state == index.StateReadOnly || len(targets[k]) == 0 {
+				continue
+			}
+			others = others[:0]
+			for _, o := range targets[k] {
+				others = append(others, checks.SameSource{Target: index.SplitPlural(o.target),
+					Translated: o.state.Translated()})
+			}
+			if checks.IsInconsistent(index.SplitPlural(u.target), u.state.Translated(), sc.flags, others) {
 				names[i] = append(names[i], checks.Inconsistent)
 			}
 		}
-		if !s.last {
-			if err := s.followInconsistent(units, idx, peers, strs, found); err != nil {
+		if s.last {
+			continue
+		}
+		if found == nil {
+			// The strings whose peers hold another target: their
+			// units read.
+			var diff []int
+			var diffStrs [][2]string
+			for k, i := range idx {
+				if slices.ContainsFunc(targets[k], func(o sharedTarget) bool { return o.target != units[i].target }) {
+					diff, diffStrs = append(diff, i), append(diffStrs, strs[k])
+				}
+			}
+			if len(diff) == 0 {
+				continue
+			}
+			idx = diff
+			if found, err = sameStrings(s.tx, peers, diffStrs); err != nil {
 				return err
 			}
+		}
+		if err := s.followInconsistent(units, idx, peers, found); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -308,27 +563,32 @@ type groupMember struct {
 // would give. Units settled in this round are left: they saw the group
 // as it now is.
 func (s *checkSettler) followInconsistent(units []checkedUnit, idx []int, peers []index.Translation,
-	strs [][2]string, found map[sharedKey]sharedString) error {
+	found [][]peerString) error {
 	groups := make([][]groupMember, 0, len(idx))
 	var candidates []int64
 	for k, i := range idx {
 		u := &units[i]
+		if len(found[k]) == 0 {
+			continue
+		}
 		g := []groupMember{{id: u.id, translationID: u.translationID, target: index.SplitPlural(u.target),
 			translated: u.state.Translated(), readOnly: u.state == index.StateReadOnly}}
-		for p := range peers {
-			o, ok := found[sharedKey{peers[p].ID, sharedHash(&peers[p], strs[k])}]
-			if !ok {
-				continue
-			}
-			g = append(g, groupMember{id: o.id, translationID: peers[p].ID, target: index.SplitPlural(o.target),
+		for _, o := range found[k] {
+			g = append(g, groupMember{id: o.id, translationID: peers[o.peer].ID, target: index.SplitPlural(o.target),
 				translated: o.state.Translated(), readOnly: o.state == index.StateReadOnly})
-			if !s.seen[o.id] {
-				candidates = append(candidates, o.id)
+		}
+		if s.createdTranslations[u.translationID] {
+			if err := s.followCreated(g); err != nil {
+				return err
+			}
+			continue
+		}
+		for _, m := range g[1:] {
+			if !s.seen[m.id] {
+				candidates = append(candidates, m.id)
 			}
 		}
-		if len(g) > 1 {
-			groups = append(groups, g)
-		}
+		groups = append(groups, g)
 	}
 	if len(candidates) == 0 {
 		return nil
@@ -364,6 +624,62 @@ func (s *checkSettler) followInconsistent(units []checkedUnit, idx []int, peers 
 				}
 				s.peerFollow[m.id] = true
 			}
+		}
+	}
+	return nil
+}
+
+// followCreated is followInconsistent for a group whose settled unit,
+// g[0], is in a translation this write created: the group before the
+// write was g without the created translations' units (those of every
+// translation the round settles as created, which were all inserted
+// before it), and each other member's inconsistent row says what that
+// group said of it (the invariant every settling keeps), so a member
+// is marked when the group without them and the group with them
+// disagree on it — no check row is read. A member the write changed
+// otherwise (edited, imported again) is settled in this round, and
+// its own followInconsistent reads the rows of the group's others. An
+// import of a copy whose strings match its peers' (the common case:
+// components sharing strings translated alike) reads no row of checks
+// where it read one per peer and string (BENCHMARKS session 10).
+func (s *checkSettler) followCreated(g []groupMember) error {
+	alike := true
+	for _, m := range g[1:] {
+		alike = alike && slices.Equal(m.target, g[0].target)
+	}
+	if alike {
+		return nil // no member fails, with or without the new ones
+	}
+	var before, after []checks.SameSource
+	for j := 1; j < len(g); j++ {
+		m := &g[j]
+		if m.readOnly || s.seen[m.id] || s.createdTranslations[m.translationID] {
+			continue // fails nothing, or settled in this round
+		}
+		sc, err := s.scope(m.translationID)
+		if err != nil {
+			return err
+		}
+		if sc.glossary || sc.isSource {
+			continue
+		}
+		before, after = before[:0], after[:0]
+		for l := range g {
+			if l == j {
+				continue
+			}
+			o := checks.SameSource{Target: g[l].target, Translated: g[l].translated}
+			after = append(after, o)
+			if !s.createdTranslations[g[l].translationID] {
+				before = append(before, o)
+			}
+		}
+		if checks.IsInconsistent(m.target, m.translated, sc.flags, before) !=
+			checks.IsInconsistent(m.target, m.translated, sc.flags, after) {
+			if s.peerFollow == nil {
+				s.peerFollow = map[int64]bool{}
+			}
+			s.peerFollow[m.id] = true
 		}
 	}
 	return nil

@@ -45,12 +45,11 @@ func propagateUnits(tx *Tx, t *index.Translation, units []*index.Unit, actor ind
 	}
 	for i, u := range units {
 		target := index.JoinPlural(u.Target)
-		for p := range peers {
-			s, ok := found[sharedKey{peers[p].ID, sharedHash(&peers[p], strs[i])}]
-			if !ok || len(index.SplitPlural(s.target)) != len(u.Target) {
-				continue // none, or another number of plural forms
+		for _, s := range found[i] {
+			if len(index.SplitPlural(s.target)) != len(u.Target) {
+				continue // another number of plural forms
 			}
-			if err := propagateTo(tx, &peers[p], s, u, target, actor); err != nil {
+			if err := propagateTo(tx, &peers[s.peer], s.sharedString, u, target, actor); err != nil {
 				return err
 			}
 		}

@@ -14,6 +14,13 @@ import (
 // empty, and returns it as a fixture of its own on the same index.
 func (f *writeFixture) twin(tb testing.TB, slug string, allow bool) *writeFixture {
 	tb.Helper()
+	return f.twinOf(tb, slug, allow, 10, "en", "de", "fr")
+}
+
+// twinOf is twin with n strings and the languages langs, the source
+// ("en") first.
+func (f *writeFixture) twinOf(tb testing.TB, slug string, allow bool, n int, langs ...string) *writeFixture {
+	tb.Helper()
 	ctx := context.Background()
 	c := index.DefaultComponent()
 	c.ProjectID, c.Name, c.Slug, c.AllowTranslationPropagation = f.comp.ProjectID, slug, slug, allow
@@ -22,10 +29,10 @@ func (f *writeFixture) twin(tb testing.TB, slug string, allow bool) *writeFixtur
 		tb.Fatal(err)
 	}
 	t := &writeFixture{db: f.db, comp: c, tr: map[string]int64{}, user: f.user, clock: f.clock}
-	for _, lang := range []string{"en", "de", "fr"} {
+	for _, lang := range langs {
 		imp := index.TranslationImport{ComponentID: c.ID, LanguageCode: lang, Filename: lang + ".po",
 			Revision: "r", IsSource: lang == "en", SourceTranslationID: t.tr["en"]}
-		for i := range 10 {
+		for i := range n {
 			src := []string{fmt.Sprintf("Word number %d", i)}
 			iu := index.ImportUnit{Context: fmt.Sprintf("k%d", i), Source: src, Target: []string{""}}
 			if lang == "en" {

@@ -67,10 +67,16 @@ func TestWriteListsPlan(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name, query, args, probe string
+		keepsAll                 bool // reads no row it does not keep
 	}{
 		// Either plan: the peers whole or a probe per pair.
-		{"pgSameStrings", pgSameStrings, arr([]int64{tr["de"], tr["en"]}) + ", " + arr(hashes), ""},
-		{"pgUnitsWithCheck", pgUnitsWithCheck, arr(ids) + ", 'plan_test'", "unit_id = x.id)"}, // either index
+		{"pgSameStrings", pgSameStrings, arr([]int64{tr["de"], tr["en"]}) + ", " + arr(hashes), "", false},
+		// The peers whole, each row's hash looked up in a hash table.
+		{"pgSameStringsWhole", pgSameStringsWhole, arr(hashes) + ", " + arr([]int64{tr["de"], tr["en"]}),
+			"Hash Cond: ((u.id_hash + 0) = h.hash)", false},
+		{"pgSameTargetsWhole", pgSameTargetsWhole, arr(hashes) + ", " + arr([]int64{tr["de"], tr["en"]}),
+			"Hash Cond: ((u.id_hash + 0) = h.hash)", false},
+		{"pgUnitsWithCheck", pgUnitsWithCheck, arr(ids) + ", 'plan_test'", "unit_id = x.id)", true}, // either index
 	} {
 		prepare, _ := PostgresSQL(c.query, nil)
 		for _, q := range []string{`SET plan_cache_mode = force_generic_plan`, `PREPARE q AS ` + prepare} {
@@ -93,15 +99,17 @@ func TestWriteListsPlan(t *testing.T) {
 				removed += n
 			}
 		}
-		if (removed > 0 && c.probe != "") || strings.Contains(plan, "ARRAY[") || !strings.Contains(plan, c.probe) {
+		if (removed > 0 && c.keepsAll) || strings.Contains(plan, "ARRAY[") || !strings.Contains(plan, c.probe) {
 			t.Errorf("%s reads %d rows it does not keep, builds a list per execution, or does not probe %s:\n%s",
 				c.name, removed, c.probe, plan)
 		}
 	}
 	// The answers: each peer's unit of each string, and the units with
 	// the check.
-	var same map[sharedKey]sharedString
+	// and the same of most of the peer's strings, which reads it whole.
+	var same, most [][]peerString
 	var with map[int64]bool
+	var whole bool
 	err = f.db.write(ctx, func(tx *Tx) error {
 		peer, err := findTranslationTx(tx, tr["de"])
 		if err != nil {
@@ -111,11 +119,28 @@ func TestWriteListsPlan(t *testing.T) {
 		if same, err = sameStrings(tx, []index.Translation{peer}, strs); err != nil {
 			return err
 		}
+		strs = strs[:0]
+		for i := range 1500 {
+			strs = append(strs, [2]string{fmt.Sprintf("Word k%d", i), fmt.Sprintf("k%d", i)})
+		}
+		strs = append(strs, [2]string{"nowhere", "k2"})
+		if most, err = sameStrings(tx, []index.Translation{peer}, strs); err != nil {
+			return err
+		}
+		if whole, err = peersMostlyWanted(tx, []int64{peer.ID}, len(strs)); err != nil {
+			return err
+		}
 		with, err = unitsWithCheck(tx, ids, "plan_test")
 		return err
 	})
-	if err != nil || len(same) != 3 || len(with) != batch/2 {
-		t.Errorf("sameStrings found %d strings, unitsWithCheck %d units (%v); want 3 and %d", len(same), len(with),
-			err, batch/2)
+	found := func(same [][]peerString) (n int) {
+		for _, units := range same {
+			n += len(units)
+		}
+		return n
+	}
+	if err != nil || found(same) != 3 || found(most) != 1500 || !whole || len(with) != batch/2 {
+		t.Errorf("sameStrings found %d and %d strings (whole %v), unitsWithCheck %d units (%v); want 3, 1500 (true) and %d",
+			found(same), found(most), whole, len(with), err, batch/2)
 	}
 }
