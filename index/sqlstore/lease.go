@@ -119,6 +119,12 @@ type lease struct {
 func newLease(db *DB, cfg *pgx.ConnConfig, schema string, o Options) *lease {
 	cfg = cfg.Copy()
 	cfg.RuntimeParams["lock_timeout"] = strconv.FormatInt(leaseAsk.Milliseconds(), 10)
+	// The lease's session writes only its marker row; named apart, so
+	// that whoever watches a process's sessions for its writes (an
+	// operator in pg_stat_activity, the kill test) sees only the writer's.
+	if name := cfg.RuntimeParams["application_name"]; name != "" {
+		cfg.RuntimeParams["application_name"] = name + " lease"
+	}
 	space := lockSpace("lease", schema)
 	// Every write transaction takes the write lock (postgresLocks'
 	// exclusive or shared) first and holds it to its end.
