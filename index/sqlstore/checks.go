@@ -540,6 +540,12 @@ func (s *checkSettler) runAll(units []checkedUnit) ([][]string, error) {
 	if err := s.loadTerms(units, scopes, extras); err != nil {
 		return nil, err
 	}
+	// The inconsistent check's query (other components' units) goes
+	// with the context's (inconsistent.go: queueInconsistent).
+	groups, err := s.queueInconsistent(units)
+	if err != nil {
+		return nil, err
+	}
 	more, err := s.context(units, scopes, extras)
 	if err != nil {
 		return nil, err
@@ -547,7 +553,7 @@ func (s *checkSettler) runAll(units []checkedUnit) ([][]string, error) {
 	names := make([][]string, len(units))
 	err = runChecks(len(units), func(i int) { names[i] = scopes[i].run(&units[i], extras[i], more[i]) })
 	if err == nil {
-		err = s.addInconsistent(units, names) // compares with other components' units (inconsistent.go)
+		err = s.addInconsistent(units, names, groups) // compares with other components' units (inconsistent.go)
 	}
 	return names, err
 }
@@ -672,7 +678,11 @@ func (s *checkSettler) settleCreated(job *createdChecks) error {
 	// in-memory run cannot read: added here, from the units' strings
 	// (their contexts are known), and the other components' units it
 	// changes are settled in the second round (inconsistent.go).
-	if err := s.addInconsistent(job.units, job.names); err != nil {
+	groups, err := s.queueInconsistent(job.units)
+	if err != nil {
+		return err
+	}
+	if err := s.addInconsistent(job.units, job.names, groups); err != nil {
 		return err
 	}
 	failing := map[int64]int{} // id_hash → index in job.units

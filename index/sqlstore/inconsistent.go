@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/tolk-project/tolk/checks"
 	"github.com/tolk-project/tolk/index"
 )
@@ -146,6 +147,19 @@ func sharedHash(peer *index.Translation, str [2]string) int64 {
 // (propagateUnits) and the inconsistent check (addInconsistent) both
 // ask it, each an edit's, where each asked once per peer.
 func sameStrings(tx *Tx, peers []index.Translation, strs [][2]string) (map[sharedKey]sharedString, error) {
+	out, err := sameStringsLater(tx, peers, strs)
+	if err != nil {
+		return nil, err
+	}
+	return out, tx.flush()
+}
+
+// sameStringsLater is sameStrings whose map, on PostgreSQL, is filled
+// when the write's queued statements are next sent (pipeline.go): so
+// that the query goes with others, as the inconsistent check's with an
+// edit's same-target lookups (queueInconsistent). On SQLite it is
+// sameStrings.
+func sameStringsLater(tx *Tx, peers []index.Translation, strs [][2]string) (map[sharedKey]sharedString, error) {
 	out := map[sharedKey]sharedString{}
 	if len(peers) == 0 || len(strs) == 0 {
 		return out, nil
@@ -162,29 +176,40 @@ func sameStrings(tx *Tx, peers []index.Translation, strs [][2]string) (map[share
 		}
 	}
 	hashes := slices.Sorted(maps.Keys(hashSet))
+	row := func(scan func(...any) error) error {
+		var s sharedString
+		var k sharedKey
+		if err := scan(&s.id, &k.translation, &k.hash, &s.source, &s.context, &s.target, &s.state); err != nil {
+			return err
+		}
+		// A hash of another kind's, or a collision.
+		if w, ok := want[k]; ok && w[0] == s.source && w[1] == s.context {
+			if _, dup := out[k]; !dup {
+				out[k] = s
+			}
+		}
+		return nil
+	}
 	scan := func(rows *sql.Rows) error {
 		defer rows.Close()
 		for rows.Next() {
-			var s sharedString
-			var k sharedKey
-			if err := rows.Scan(&s.id, &k.translation, &k.hash, &s.source, &s.context, &s.target, &s.state); err != nil {
+			if err := row(rows.Scan); err != nil {
 				return err
-			}
-			// A hash of another kind's, or a collision.
-			if w, ok := want[k]; ok && w[0] == s.source && w[1] == s.context {
-				if _, dup := out[k]; !dup {
-					out[k] = s
-				}
 			}
 		}
 		return rows.Err()
 	}
 	if tx.db != nil && tx.db.dialect.name == "postgres" {
-		rows, err := tx.Query(pgSameStrings, tids, hashes)
-		if err != nil {
-			return nil, err
-		}
-		return out, scan(rows)
+		// With the write's queued statements (an edit's UPDATE and
+		// change, before propagation reads its peers), one round trip.
+		return out, tx.queryLater(pgSameStrings, func(rows pgx.Rows) error {
+			for rows.Next() {
+				if err := row(rows.Scan); err != nil {
+					return err
+				}
+			}
+			return rows.Err()
+		}, tids, hashes)
 	}
 	for tchunk := range slices.Chunk(tids, maxInList/2) {
 		tlist, targs := idList(tchunk)
@@ -219,9 +244,23 @@ func sameStrings(tx *Tx, peers []index.Translation, strs [][2]string) (map[share
 const pgSameStrings = `SELECT id, translation_id, id_hash, source, context, target, state FROM units
 	WHERE translation_id = ANY(CAST(? AS bigint[])) AND id_hash = ANY(CAST(? AS bigint[]))`
 
-// addInconsistent appends the inconsistent check to names[i] for each
-// of units failing it.
-func (s *checkSettler) addInconsistent(units []checkedUnit, names [][]string) error {
+// inconsistentGroup is what the inconsistent check compares the units
+// idx of a translation with: its peers' units of the same strings
+// (found, filled by the query queueInconsistent queued).
+type inconsistentGroup struct {
+	idx   []int
+	peers []index.Translation
+	strs  [][2]string
+	sc    *checkScope
+	found map[sharedKey]sharedString
+}
+
+// queueInconsistent queues, for each translation of units with peers,
+// the query of its units' strings in the peers (sameStringsLater), so
+// that it travels with the settle's other reads (an edit's same-target
+// lookups, checkSettler.context): it was a round trip of its own after
+// them, per translation. addInconsistent reads the answers.
+func (s *checkSettler) queueInconsistent(units []checkedUnit) ([]inconsistentGroup, error) {
 	byTranslation := map[int64][]int{}
 	for i, u := range units {
 		// A read-only unit fails no check itself but is one of its
@@ -230,21 +269,22 @@ func (s *checkSettler) addInconsistent(units []checkedUnit, names [][]string) er
 			byTranslation[u.translationID] = append(byTranslation[u.translationID], i)
 		}
 	}
+	var groups []inconsistentGroup
 	for _, tid := range slices.Sorted(maps.Keys(byTranslation)) {
 		t, err := cachedTranslation(s.tx, tid)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		peers, err := peerTranslations(s.tx, &t)
 		if err != nil || len(peers) == 0 {
 			if err != nil {
-				return err
+				return nil, err
 			}
 			continue
 		}
 		sc, err := s.scope(tid)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if sc.glossary || sc.isSource {
 			continue
@@ -252,7 +292,7 @@ func (s *checkSettler) addInconsistent(units []checkedUnit, names [][]string) er
 		idx := byTranslation[tid]
 		contexts, err := unitContexts(s.tx, units, idx)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		strs := make([][2]string, len(idx))
 		for k, i := range idx {
@@ -262,10 +302,27 @@ func (s *checkSettler) addInconsistent(units []checkedUnit, names [][]string) er
 			}
 			strs[k] = [2]string{units[i].source, c}
 		}
-		found, err := sameStrings(s.tx, peers, strs)
+		found, err := sameStringsLater(s.tx, peers, strs)
 		if err != nil {
-			return err
+			return nil, err
 		}
+		groups = append(groups, inconsistentGroup{idx: idx, peers: peers, strs: strs, sc: sc, found: found})
+	}
+	return groups, nil
+}
+
+// addInconsistent appends the inconsistent check to names[i] for each
+// of units failing it, from the groups queueInconsistent queued for
+// units (sent now if nothing sent them since).
+func (s *checkSettler) addInconsistent(units []checkedUnit, names [][]string, groups []inconsistentGroup) error {
+	if len(groups) == 0 {
+		return nil
+	}
+	if err := s.tx.flush(); err != nil {
+		return err
+	}
+	for _, g := range groups {
+		idx, peers, strs, found := g.idx, g.peers, g.strs, g.found
 		others := make([][]checks.SameSource, len(idx))
 		for p := range peers {
 			for k := range idx {
@@ -278,7 +335,7 @@ func (s *checkSettler) addInconsistent(units []checkedUnit, names [][]string) er
 		for k, i := range idx {
 			u := &units[i]
 			if u.state != index.StateReadOnly &&
-				checks.IsInconsistent(index.SplitPlural(u.target), u.state.Translated(), sc.flags, others[k]) {
+				checks.IsInconsistent(index.SplitPlural(u.target), u.state.Translated(), g.sc.flags, others[k]) {
 				names[i] = append(names[i], checks.Inconsistent)
 			}
 		}
