@@ -880,7 +880,10 @@ func (s *checkSettler) delta(translationID int64) *index.Stats {
 }
 
 // finish writes what settling found: the rows, the units' flags, the
-// enforced checks' demotions and the statistics.
+// enforced checks' demotions and the statistics. The rows and flags are
+// queued (pipeline.go): they need no answer, and on PostgreSQL each was
+// a round trip of its own (an edit that starts or stops failing a
+// check: two).
 func (s *checkSettler) finish() error {
 	tx := s.tx
 	// Removals by check name, many units a statement: a write that
@@ -898,7 +901,7 @@ func (s *checkSettler) finish() error {
 	for _, name := range names {
 		for chunk := range slices.Chunk(byName[name], maxInList) {
 			list, args := idList(chunk)
-			if _, err := tx.Exec(`DELETE FROM checks WHERE name = ? AND unit_id IN `+list,
+			if err := tx.execLater(`DELETE FROM checks WHERE name = ? AND unit_id IN `+list,
 				append([]any{name}, args...)...); err != nil {
 				return err
 			}
@@ -911,7 +914,7 @@ func (s *checkSettler) finish() error {
 		for _, r := range rows[:n] {
 			args = append(args, r.unit, r.name)
 		}
-		if _, err := tx.Exec(`INSERT INTO checks (unit_id, name, dismissed) VALUES `+
+		if err := tx.execLater(`INSERT INTO checks (unit_id, name, dismissed) VALUES `+
 			valueRows("(?, ?, 0)", n), args...); err != nil {
 			return err
 		}
@@ -920,7 +923,7 @@ func (s *checkSettler) finish() error {
 	for _, v := range []bool{true, false} {
 		for chunk := range slices.Chunk(s.flip[v], maxInList) {
 			list, args := idList(chunk)
-			if _, err := tx.Exec(`UPDATE units SET has_failing_check = ? WHERE id IN `+list,
+			if err := tx.execLater(`UPDATE units SET has_failing_check = ? WHERE id IN `+list,
 				append([]any{boolInt(v)}, args...)...); err != nil {
 				return err
 			}

@@ -21,6 +21,12 @@ import (
 // each, and BEGIN and COMMIT one each (15).
 const maxPeerEditRoundTrips = 9
 
+// maxPeerFuzzyRoundTrips is the same for a save as needing editing,
+// which makes the peer's copy fail a check: also its history read, and
+// the peer's check rows and flag, queued since (13 when they were a
+// round trip each).
+const maxPeerFuzzyRoundTrips = 11
+
 // TestPeerEditRoundTrips counts the writer's round trips for an edit of
 // a string that another component of the project holds (propagation and
 // the inconsistent check read it there, issue 31: most of the corpus's
@@ -65,6 +71,27 @@ func TestPeerEditRoundTrips(t *testing.T) {
 	t.Logf("an edit reaching a peer: %d round trips:\n%s", n, strings.Join(log, "\n"))
 	if n > maxPeerEditRoundTrips {
 		t.Errorf("an edit reaching a peer took %d round trips, want at most %d", n, maxPeerEditRoundTrips)
+	}
+	// Saved as needing editing: the peer's copy starts failing a check
+	// (its rows and flag were a round trip each, checkSettler.finish).
+	fuzzy := func(s string) func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+		return func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+			return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{s}, State: index.StateFuzzy}}, nil
+		}
+	}
+	if _, err := db.UpdateUnit(ctx, f.unit(t, "de", 7).ID, f.user, fuzzy("warm fuzzy")); err != nil {
+		t.Fatal(err)
+	}
+	fuzzyID := f.unit(t, "de", 6).ID
+	log = rt.during(func() {
+		if _, err := db.UpdateUnit(ctx, fuzzyID, f.user, fuzzy("peer fuzzy")); err != nil {
+			t.Fatal(err)
+		}
+	})
+	n = countRoundTrips(log)
+	t.Logf("an edit needing editing reaching a peer: %d round trips:\n%s", n, strings.Join(log, "\n"))
+	if n > maxPeerFuzzyRoundTrips {
+		t.Errorf("an edit needing editing reaching a peer took %d round trips, want at most %d", n, maxPeerFuzzyRoundTrips)
 	}
 	pid, err := db.FindUnitIDByHash(ctx, tr["de"], index.IDHash(true, nil, "k5"))
 	if err != nil {
