@@ -40,21 +40,7 @@ func TestPeerEditRoundTrips(t *testing.T) {
 	peer := mustTestComponent(t, db, f.comp.ProjectID, "app2")
 	tr := map[string]int64{}
 	for _, lang := range []string{"en", "de"} {
-		imp := index.TranslationImport{ComponentID: peer.ID, LanguageCode: lang, Filename: lang + ".json",
-			Revision: "r", Monolingual: true, IsSource: lang == "en", IsTemplate: lang == "en", SourceTranslationID: tr["en"]}
-		for i := range 10 {
-			iu := index.ImportUnit{Context: fmt.Sprintf("k%d", i), Source: []string{fmt.Sprintf("Word number %d", i)},
-				Target: []string{""}}
-			if lang == "en" {
-				iu.Target, iu.State = iu.Source, index.StateReadOnly
-			}
-			imp.Units = append(imp.Units, iu)
-		}
-		res, err := db.ImportTranslation(ctx, imp)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tr[lang] = res.TranslationID
+		tr[lang] = importStrings(t, db, peer.ID, lang, tr["en"], 10, "Word number %d").TranslationID
 	}
 	for i := range 3 { // warm: the author's contributor rows, the statements, the caches
 		if _, err := db.UpdateUnit(ctx, f.unit(t, "de", i).ID, f.user, setTarget(fmt.Sprintf("warm %d", i))); err != nil {
