@@ -549,6 +549,12 @@ func (s *checkSettler) runAll(units []checkedUnit) ([][]string, error) {
 	if err := s.loadTerms(units, scopes, extras); err != nil {
 		return nil, err
 	}
+	// The inconsistent check's query (other components' units) goes
+	// with the context's (inconsistent.go: queueInconsistent).
+	groups, err := s.queueInconsistent(units)
+	if err != nil {
+		return nil, err
+	}
 	more, err := s.context(units, scopes, extras)
 	if err != nil {
 		return nil, err
@@ -556,7 +562,7 @@ func (s *checkSettler) runAll(units []checkedUnit) ([][]string, error) {
 	names := make([][]string, len(units))
 	err = runChecks(len(units), func(i int) { names[i] = scopes[i].run(&units[i], extras[i], more[i]) })
 	if err == nil {
-		err = s.addInconsistent(units, names) // compares with other components' units (inconsistent.go)
+		err = s.addInconsistent(units, names, groups) // compares with other components' units (inconsistent.go)
 	}
 	return names, err
 }
@@ -681,7 +687,11 @@ func (s *checkSettler) settleCreated(job *createdChecks) error {
 	// in-memory run cannot read: added here, from the units' strings
 	// (their contexts are known), and the other components' units it
 	// changes are settled in the second round (inconsistent.go).
-	if err := s.addInconsistent(job.units, job.names); err != nil {
+	groups, err := s.queueInconsistent(job.units)
+	if err != nil {
+		return err
+	}
+	if err := s.addInconsistent(job.units, job.names, groups); err != nil {
 		return err
 	}
 	failing := map[int64]int{} // id_hash → index in job.units
@@ -879,7 +889,10 @@ func (s *checkSettler) delta(translationID int64) *index.Stats {
 }
 
 // finish writes what settling found: the rows, the units' flags, the
-// enforced checks' demotions and the statistics.
+// enforced checks' demotions and the statistics. The rows and flags are
+// queued (pipeline.go): they need no answer, and on PostgreSQL each was
+// a round trip of its own (an edit that starts or stops failing a
+// check: two).
 func (s *checkSettler) finish() error {
 	tx := s.tx
 	// Removals by check name, many units a statement: a write that
@@ -897,7 +910,7 @@ func (s *checkSettler) finish() error {
 	for _, name := range names {
 		for chunk := range slices.Chunk(byName[name], maxInList) {
 			list, args := idList(chunk)
-			if _, err := tx.Exec(`DELETE FROM checks WHERE name = ? AND unit_id IN `+list,
+			if err := tx.execLater(`DELETE FROM checks WHERE name = ? AND unit_id IN `+list,
 				append([]any{name}, args...)...); err != nil {
 				return err
 			}
@@ -910,7 +923,7 @@ func (s *checkSettler) finish() error {
 		for _, r := range rows[:n] {
 			args = append(args, r.unit, r.name)
 		}
-		if _, err := tx.Exec(`INSERT INTO checks (unit_id, name, dismissed) VALUES `+
+		if err := tx.execLater(`INSERT INTO checks (unit_id, name, dismissed) VALUES `+
 			valueRows("(?, ?, 0)", n), args...); err != nil {
 			return err
 		}
@@ -919,7 +932,7 @@ func (s *checkSettler) finish() error {
 	for _, v := range []bool{true, false} {
 		for chunk := range slices.Chunk(s.flip[v], maxInList) {
 			list, args := idList(chunk)
-			if _, err := tx.Exec(`UPDATE units SET has_failing_check = ? WHERE id IN `+list,
+			if err := tx.execLater(`UPDATE units SET has_failing_check = ? WHERE id IN `+list,
 				append([]any{boolInt(v)}, args...)...); err != nil {
 				return err
 			}

@@ -387,6 +387,10 @@ func (s *checkSettler) context(units []checkedUnit, scopes []*checkScope, extras
 			return nil, err
 		}
 	}
+	// The lookups queued (unitsByTargetLater), with what else is.
+	if err := s.tx.flush(); err != nil {
+		return nil, err
+	}
 	return more, nil
 }
 
@@ -439,7 +443,8 @@ const pgUnitByTarget = `SELECT id, source, target FROM units
 const pgFewTargets = 4
 
 // unitsByFewTargets is unitsByTarget for a few distinct targets on
-// PostgreSQL: a pgUnitByTarget statement each, sent together.
+// PostgreSQL: a pgUnitByTarget statement each, queued to be sent
+// together, with whatever the write sends next.
 func (tx *Tx) unitsByFewTargets(tid int64, targets []string, scan func(func(...any) error) error) error {
 	for _, t := range targets {
 		err := tx.queryLater(pgUnitByTarget, func(rows pgx.Rows) error {
@@ -454,7 +459,7 @@ func (tx *Tx) unitsByFewTargets(tid int64, targets []string, scan func(func(...a
 			return err
 		}
 	}
-	return tx.flush()
+	return nil
 }
 
 // unitsByTarget calls row with the id, source and target of each
@@ -462,6 +467,18 @@ func (tx *Tx) unitsByFewTargets(tid int64, targets []string, scan func(func(...a
 // (distinct), through units_target_prefix: reused's lookups (sameTargets,
 // rechecks).
 func (tx *Tx) unitsByTarget(tid int64, targets []string, row func(id int64, source, target string) error) error {
+	if err := tx.unitsByTargetLater(tid, targets, row); err != nil {
+		return err
+	}
+	return tx.flush()
+}
+
+// unitsByTargetLater is unitsByTarget whose row, for a few targets on
+// PostgreSQL, is called when the write's queued statements are next
+// sent (pipeline.go): an edit's settle sends its lookups of every
+// translation it settles (propagation's peers) together, with the
+// inconsistent check's query (checkSettler.context).
+func (tx *Tx) unitsByTargetLater(tid int64, targets []string, row func(id int64, source, target string) error) error {
 	scan := func(scan func(...any) error) error {
 		var id int64
 		var source, target string
@@ -514,7 +531,7 @@ func (s *checkSettler) sameTargets(tid int64, units []checkedUnit, idx []int, mo
 			targets = append(targets, t)
 		}
 	}
-	return s.tx.unitsByTarget(tid, targets, func(id int64, source, target string) error {
+	return s.tx.unitsByTargetLater(tid, targets, func(id int64, source, target string) error {
 		if wasLeft[target] && !s.last && len(s.follow) < 2*maxInList {
 			if s.follow == nil {
 				s.follow = map[int64]bool{}
@@ -553,7 +570,7 @@ func (s *checkSettler) sameTarget(tid int64, units []checkedUnit, i int, more []
 			targets = append(targets, wasLeft)
 		}
 	}
-	return s.tx.unitsByTarget(tid, targets, func(id int64, source, target string) error {
+	return s.tx.unitsByTargetLater(tid, targets, func(id int64, source, target string) error {
 		if len(left) == 1 && target == wasLeft && !s.last && len(s.follow) < 2*maxInList {
 			if s.follow == nil {
 				s.follow = map[int64]bool{}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/tolk-project/tolk/checks"
 	"github.com/tolk-project/tolk/index"
 )
@@ -154,15 +155,28 @@ func sharedHash(peer *index.Translation, str [2]string) int64 {
 // map keyed by peer and hash, then hashed every string again for every
 // peer to look each up (a third of Tolk's CPU; BENCHMARKS session 10).
 func sameStrings(tx *Tx, peers []index.Translation, strs [][2]string) ([][]peerString, error) {
+	out, err := sameStringsLater(tx, peers, strs)
+	if err != nil {
+		return nil, err
+	}
+	return out, tx.flush()
+}
+
+// sameStringsLater is sameStrings whose answer, on PostgreSQL, is filled
+// in when the write's queued statements are next sent (pipeline.go), so
+// that the query goes with others: propagation's with the edit's UPDATE
+// and change, the inconsistent check's with an edit's same-target
+// lookups (queueInconsistent). On SQLite it is sameStrings.
+func sameStringsLater(tx *Tx, peers []index.Translation, strs [][2]string) ([][]peerString, error) {
 	out := make([][]peerString, len(strs))
 	if len(peers) == 0 || len(strs) == 0 {
 		return out, nil
 	}
 	l := newSharedLookup(peers, strs)
-	err := l.query(tx, false, func(rows *sql.Rows) error {
+	err := l.query(tx, false, func(scan func(...any) error) error {
 		var s sharedString
 		var tid, hash int64
-		if err := rows.Scan(&s.id, &tid, &hash, &s.source, &s.context, &s.target, &s.state); err != nil {
+		if err := scan(&s.id, &tid, &hash, &s.source, &s.context, &s.target, &s.state); err != nil {
 			return err
 		}
 		p, ok := l.peerAt[tid]
@@ -177,10 +191,11 @@ func sameStrings(tx *Tx, peers []index.Translation, strs [][2]string) ([][]peerS
 			}
 		})
 		return nil
+	}, func() {
+		for _, found := range out {
+			slices.SortStableFunc(found, func(a, b peerString) int { return cmp.Compare(a.peer, b.peer) })
+		}
 	})
-	for _, found := range out {
-		slices.SortStableFunc(found, func(a, b peerString) int { return cmp.Compare(a.peer, b.peer) })
-	}
 	return out, err
 }
 
@@ -198,16 +213,26 @@ type sharedTarget struct {
 // database, so an import of a copy whose peers agree reads about a row
 // a string whatever their number, where sameStrings reads one a peer.
 func sameTargets(tx *Tx, peers []index.Translation, strs [][2]string) ([][]sharedTarget, error) {
+	out, err := sameTargetsLater(tx, peers, strs)
+	if err != nil {
+		return nil, err
+	}
+	return out, tx.flush()
+}
+
+// sameTargetsLater is sameTargets filled in when the write's queued
+// statements are next sent, as sameStringsLater.
+func sameTargetsLater(tx *Tx, peers []index.Translation, strs [][2]string) ([][]sharedTarget, error) {
 	out := make([][]sharedTarget, len(strs))
 	if len(peers) == 0 || len(strs) == 0 {
 		return out, nil
 	}
 	l := newSharedLookup(peers, strs)
-	err := l.query(tx, true, func(rows *sql.Rows) error {
+	err := l.query(tx, true, func(scan func(...any) error) error {
 		var t sharedTarget
 		var hash int64
 		var source, context string
-		if err := rows.Scan(&hash, &source, &context, &t.target, &t.state); err != nil {
+		if err := scan(&hash, &source, &context, &t.target, &t.state); err != nil {
 			return err
 		}
 		// SQLite's chunks of peers may each answer a pair.
@@ -217,7 +242,7 @@ func sameTargets(tx *Tx, peers []index.Translation, strs [][2]string) ([][]share
 			}
 		})
 		return nil
-	})
+	}, nil)
 	return out, err
 }
 
@@ -282,12 +307,14 @@ func (l *sharedLookup) match(kind int, hash int64, source, context string, fn fu
 
 // query reads the peers' units of the lookup's hashes, every one
 // (sharedColumns) or their distinct strings, targets and states
-// (distinctColumns), and calls row for each.
-func (l *sharedLookup) query(tx *Tx, distinct bool, row func(*sql.Rows) error) error {
+// (distinctColumns), calls row for each and then done (if not nil). On
+// PostgreSQL the query is queued with the write's other statements
+// (queryLater): row and done run when they are sent.
+func (l *sharedLookup) query(tx *Tx, distinct bool, row func(scan func(...any) error) error, done func()) error {
 	scan := func(rows *sql.Rows) error {
 		defer rows.Close()
 		for rows.Next() {
-			if err := row(rows); err != nil {
+			if err := row(rows.Scan); err != nil {
 				return err
 			}
 		}
@@ -307,11 +334,20 @@ func (l *sharedLookup) query(tx *Tx, distinct bool, row func(*sql.Rows) error) e
 		case distinct:
 			q = pgSameTargets
 		}
-		rows, err := tx.Query(q, args...)
-		if err != nil {
-			return err
-		}
-		return scan(rows)
+		return tx.queryLater(q, func(rows pgx.Rows) error {
+			for rows.Next() {
+				if err := row(rows.Scan); err != nil {
+					return err
+				}
+			}
+			if done != nil {
+				done()
+			}
+			return rows.Err()
+		}, args...)
+	}
+	if done != nil {
+		defer done()
 	}
 	columns := sharedColumns
 	if distinct {
@@ -441,9 +477,28 @@ func peersMostlyWanted(tx *Tx, tids []int64, wanted int) (bool, error) {
 	return n == int64(len(tids)) && total <= 2*int64(len(tids))*int64(wanted), nil
 }
 
-// addInconsistent appends the inconsistent check to names[i] for each
-// of units failing it.
-func (s *checkSettler) addInconsistent(units []checkedUnit, names [][]string) error {
+// inconsistentGroup is what the inconsistent check compares the units
+// idx of a translation with: the peers' distinct targets of their
+// strings (targets, for a created translation's units) or the peers'
+// units of them (found), filled in by the query queueInconsistent
+// queued.
+type inconsistentGroup struct {
+	idx     []int
+	peers   []index.Translation
+	strs    [][2]string
+	sc      *checkScope
+	created bool
+	found   [][]peerString
+	targets [][]sharedTarget
+}
+
+// queueInconsistent queues, for each translation of units with peers,
+// the query of its units' strings in the peers (sameStringsLater,
+// sameTargetsLater), so that it travels with the settle's other reads
+// (an edit's same-target lookups, checkSettler.context): it was a round
+// trip of its own after them, per translation. addInconsistent reads
+// the answers.
+func (s *checkSettler) queueInconsistent(units []checkedUnit) ([]inconsistentGroup, error) {
 	byTranslation := map[int64][]int{}
 	for i, u := range units {
 		// A read-only unit fails no check itself but is one of its
@@ -452,21 +507,22 @@ func (s *checkSettler) addInconsistent(units []checkedUnit, names [][]string) er
 			byTranslation[u.translationID] = append(byTranslation[u.translationID], i)
 		}
 	}
+	var groups []inconsistentGroup
 	for _, tid := range slices.Sorted(maps.Keys(byTranslation)) {
 		t, err := cachedTranslation(s.tx, tid)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		peers, err := peerTranslations(s.tx, &t)
 		if err != nil || len(peers) == 0 {
 			if err != nil {
-				return err
+				return nil, err
 			}
 			continue
 		}
 		sc, err := s.scope(tid)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if sc.glossary || sc.isSource {
 			continue
@@ -474,7 +530,7 @@ func (s *checkSettler) addInconsistent(units []checkedUnit, names [][]string) er
 		idx := byTranslation[tid]
 		contexts, err := unitContexts(s.tx, units, idx)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		strs := make([][2]string, len(idx))
 		for k, i := range idx {
@@ -487,21 +543,40 @@ func (s *checkSettler) addInconsistent(units []checkedUnit, names [][]string) er
 		// A created translation's units compare with the peers' distinct
 		// targets, and follow (followCreated) only where those are not
 		// all theirs; other units read every peer's unit.
-		var found [][]peerString
-		var targets [][]sharedTarget
-		if s.createdTranslations[tid] && onePeerKind(peers) {
-			targets, err = sameTargets(s.tx, peers, strs)
+		g := inconsistentGroup{idx: idx, peers: peers, strs: strs, sc: sc,
+			created: s.createdTranslations[tid] && onePeerKind(peers)}
+		if g.created {
+			g.targets, err = sameTargetsLater(s.tx, peers, strs)
 		} else {
-			found, err = sameStrings(s.tx, peers, strs)
+			g.found, err = sameStringsLater(s.tx, peers, strs)
+		}
+		if err != nil {
+			return nil, err
+		}
+		groups = append(groups, g)
+	}
+	return groups, nil
+}
+
+// addInconsistent appends the inconsistent check to names[i] for each
+// of units failing it, from the groups queueInconsistent queued for
+// units (sent now if nothing sent them since).
+func (s *checkSettler) addInconsistent(units []checkedUnit, names [][]string, groups []inconsistentGroup) error {
+	if len(groups) == 0 {
+		return nil
+	}
+	if err := s.tx.flush(); err != nil {
+		return err
+	}
+	for _, g := range groups {
+		idx, peers, found, targets := g.idx, g.peers, g.found, g.targets
+		if !g.created {
 			targets = make([][]sharedTarget, len(found))
 			for k, units := range found {
 				for _, o := range units {
 					targets[k] = append(targets[k], sharedTarget{o.target, o.state})
 				}
 			}
-		}
-		if err != nil {
-			return err
 		}
 		var others []checks.SameSource
 		for k, i := range idx {
@@ -514,27 +589,28 @@ func (s *checkSettler) addInconsistent(units []checkedUnit, names [][]string) er
 				others = append(others, checks.SameSource{Target: index.SplitPlural(o.target),
 					Translated: o.state.Translated()})
 			}
-			if checks.IsInconsistent(index.SplitPlural(u.target), u.state.Translated(), sc.flags, others) {
+			if checks.IsInconsistent(index.SplitPlural(u.target), u.state.Translated(), g.sc.flags, others) {
 				names[i] = append(names[i], checks.Inconsistent)
 			}
 		}
 		if s.last {
 			continue
 		}
-		if found == nil {
+		if g.created {
 			// The strings whose peers hold another target: their
 			// units read.
 			var diff []int
 			var diffStrs [][2]string
 			for k, i := range idx {
 				if slices.ContainsFunc(targets[k], func(o sharedTarget) bool { return o.target != units[i].target }) {
-					diff, diffStrs = append(diff, i), append(diffStrs, strs[k])
+					diff, diffStrs = append(diff, i), append(diffStrs, g.strs[k])
 				}
 			}
 			if len(diff) == 0 {
 				continue
 			}
 			idx = diff
+			var err error
 			if found, err = sameStrings(s.tx, peers, diffStrs); err != nil {
 				return err
 			}

@@ -352,8 +352,8 @@ func (db *DB) replayFailed(err error) {
 }
 
 // logWrite appends the batch's entry to write_log, inside its
-// transaction, and prunes old entries now and then. It returns the
-// entry's seq, for ownWrite once the transaction commits.
+// transaction, and commits it; every so often it leaves the next batch
+// to prune old entries. It returns the entry's seq, for ownWrite.
 func (db *DB) logWrite(tx *Tx, t touchSet) (int64, error) {
 	// The tail lock, taken before the seq is drawn and held to the
 	// commit, makes entries commit in seq order while batches of
@@ -367,13 +367,14 @@ func (db *DB) logWrite(tx *Tx, t touchSet) (int64, error) {
 	if err := tx.queryRowLater(insert, scanOne(&seq), encodeDeps(t)); err != nil {
 		return 0, err
 	}
-	if err := tx.flush(); err != nil {
+	// The commit travels with these (runBatch: Its own BEGIN and
+	// COMMIT), so the prune that seq calls for is the next batch's,
+	// sent with its locks: entries wait one batch longer.
+	if err := tx.commit(); err != nil {
 		return 0, err
 	}
 	if seq%sharedLogPrune == 0 {
-		if _, err := tx.Exec(`DELETE FROM write_log WHERE seq <= ?`, seq-sharedLogKeep); err != nil {
-			return 0, err
-		}
+		db.pruneLog.Store(seq)
 	}
 	return seq, nil
 }

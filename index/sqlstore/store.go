@@ -106,6 +106,9 @@ type DB struct {
 	// may have changed add-ons since hooks was read.
 	shared     sharedClock
 	hooksStale atomic.Bool
+	// pruneLog is a write_log seq whose prune (logWrite) the next batch
+	// sends, 0 for none.
+	pruneLog atomic.Int64
 
 	// pageCacheBytes bounds each page cache (of units, of changes) by
 	// the bytes its pages hold (Options.PageCacheBytes); 0 turns page

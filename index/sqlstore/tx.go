@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"sync/atomic"
 	"time"
 
@@ -23,16 +24,18 @@ import (
 // spares the driver a goroutine per statement.) The functions a write
 // runs take no context either, unless they also serve reads.
 type Tx struct {
-	// sqlTx is the transaction on PostgreSQL; on SQLite wc, the writer's
-	// own connection, runs it (writeconn.go) and sqlTx is nil.
-	sqlTx *sql.Tx
-	wc    *writeConn
-	// conn is the connection sqlTx runs on, on PostgreSQL, for the
-	// statements sent together (pipeline.go); later are those queued,
-	// laterErr the first error among those sent. nil on SQLite.
+	// conn is the connection the transaction runs on, on PostgreSQL: the
+	// batch sends BEGIN and COMMIT itself, each with other statements
+	// (runBatch: Its own BEGIN and COMMIT), and the statements sent
+	// together (pipeline.go) go through it too; later are those queued,
+	// laterErr the first error among those sent. On SQLite wc, the
+	// writer's own connection, runs it (writeconn.go) and conn is nil.
 	conn     *sql.Conn
+	wc       *writeConn
 	later    []laterStmt
 	laterErr error
+	// ended: the transaction on conn committed (or was rolled back).
+	ended bool
 	// mark is where the current write's own statements begin in later,
 	// when its savepoint waits in later too (pipelinedSavepoints): an
 	// error before it is an earlier write's, or the batch's, and
@@ -200,17 +203,26 @@ func (s *txStmt) Exec(args ...any) (sql.Result, error) {
 	if err := s.tx.flush(); err != nil {
 		return nil, err
 	}
+	if s.st == nil {
+		return s.tx.cached().ExecContext(runCtx, s.query, args...)
+	}
 	return s.st.ExecContext(runCtx, s.d.args(args)...)
 }
 
 func (s *txStmt) QueryRow(args ...any) *sql.Row {
 	s.tx.flushed()
+	if s.st == nil {
+		return s.tx.cached().QueryRowContext(runCtx, s.query, args...)
+	}
 	return s.st.QueryRowContext(runCtx, s.d.args(args)...)
 }
 
 func (s *txStmt) Query(args ...any) (*sql.Rows, error) {
 	if err := s.tx.flush(); err != nil {
 		return nil, err
+	}
+	if s.st == nil {
+		return s.tx.cached().QueryContext(runCtx, s.query, args...)
 	}
 	return s.st.QueryContext(runCtx, s.d.args(args)...)
 }
@@ -232,15 +244,10 @@ func (tx *Tx) prepare(query string) (*txStmt, error) {
 	if st, ok := tx.stmts[query]; ok {
 		return st, nil
 	}
-	var st *sql.Stmt
+	var st *sql.Stmt // nil on PostgreSQL: the text runs on conn (cached)
 	if tx.wc != nil {
 		var err error
 		if st, err = tx.wc.prepare(query); err != nil {
-			return nil, err
-		}
-	} else if st = tx.cached().stmt(runCtx, query); st == nil {
-		var err error
-		if st, err = tx.sqlTx.PrepareContext(runCtx, tx.w.d.rebind(query)); err != nil {
 			return nil, err
 		}
 	}
@@ -252,10 +259,30 @@ func (tx *Tx) prepare(query string) (*txStmt, error) {
 	return ts, nil
 }
 
-// cached runs statements in the transaction with the writer's cached
-// statements where it has them, on PostgreSQL (SQLite's are the writer's
-// connection's, wc).
-func (tx *Tx) cached() txStmts { return tx.w.in(tx.sqlTx) }
+// cached runs statements in the transaction on PostgreSQL (SQLite's are
+// the writer's connection's, wc): their texts on the transaction's
+// connection, where pgx prepares each once and keeps it (its statement
+// cache), as the writer's cached statements did when database/sql's Tx
+// bound them to the connection at every statement.
+func (tx *Tx) cached() connStmts { return connStmts{conn: tx.conn, d: tx.w.d} }
+
+// connStmts runs statements of the index's dialect on one connection.
+type connStmts struct {
+	conn *sql.Conn
+	d    *dialect
+}
+
+func (c connStmts) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return c.conn.ExecContext(ctx, c.d.rebind(query), c.d.args(args)...)
+}
+
+func (c connStmts) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return c.conn.QueryContext(ctx, c.d.rebind(query), c.d.args(args)...)
+}
+
+func (c connStmts) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	return c.conn.QueryRowContext(ctx, c.d.rebind(query), c.d.args(args)...)
+}
 
 // Exec runs query with the writer's cached statement when there is one.
 func (tx *Tx) Exec(query string, args ...any) (sql.Result, error) {
@@ -296,17 +323,42 @@ func (tx *Tx) execNow(query string) error {
 	if tx.wc != nil {
 		_, err = tx.wc.ExecContext(runCtx, query)
 	} else {
-		_, err = tx.sqlTx.ExecContext(runCtx, query)
+		_, err = tx.conn.ExecContext(runCtx, query)
 	}
 	return err
 }
 
-// commit commits the transaction.
+// commit commits the transaction: on PostgreSQL, what is queued and
+// COMMIT in one round trip (the batch's closing statements, runBatch).
 func (tx *Tx) commit() error {
 	if tx.wc != nil {
 		return tx.wc.commit()
 	}
-	return tx.sqlTx.Commit()
+	if tx.ended {
+		return nil
+	}
+	if err := tx.execLater(`COMMIT`); err != nil {
+		return err
+	}
+	if err := tx.flush(); err != nil {
+		return err
+	}
+	tx.ended = true
+	return nil
+}
+
+// rollback ends tx's transaction on PostgreSQL unless it committed; a
+// connection that cannot roll back is closed, not given back to the
+// pool in a transaction.
+func (tx *Tx) rollback() {
+	if tx.ended || tx.conn == nil {
+		return
+	}
+	tx.ended = true
+	tx.dropLater()
+	if _, err := tx.conn.ExecContext(runCtx, `ROLLBACK`); err != nil {
+		tx.conn.Raw(func(any) error { return driver.ErrBadConn })
+	}
 }
 
 // queryer is tx for the helpers that reads share (loadHooks, readStats,
@@ -324,6 +376,6 @@ func (tx *Tx) lastInsertID(res sql.Result) (int64, error) {
 		return res.LastInsertId()
 	}
 	var id int64
-	err := tx.flushed().sqlTx.QueryRowContext(runCtx, `SELECT lastval()`).Scan(&id)
+	err := tx.flushed().conn.QueryRowContext(runCtx, `SELECT lastval()`).Scan(&id)
 	return id, err
 }

@@ -36,19 +36,7 @@ func mustLangsFixture(t testing.TB, db *DB, project, slug string, propagate bool
 	f := langsFixture{comp: c, trs: map[string]int64{}, units: map[string][]int64{}}
 	var source int64
 	for _, lang := range append([]string{"en"}, langs...) {
-		imp := index.TranslationImport{ComponentID: c.ID, LanguageCode: lang, Filename: lang + ".json",
-			Revision: "r", Monolingual: true, IsSource: lang == "en", IsTemplate: lang == "en", SourceTranslationID: source}
-		for i := range n {
-			iu := index.ImportUnit{Context: fmt.Sprintf("k%d", i), Source: []string{fmt.Sprintf("String %d", i)}, Target: []string{""}}
-			if lang == "en" {
-				iu.Target, iu.State = iu.Source, index.StateReadOnly
-			}
-			imp.Units = append(imp.Units, iu)
-		}
-		res, err := db.ImportTranslation(ctx, imp)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := importStrings(t, db, c.ID, lang, source, n, "String %d")
 		f.trs[lang] = res.TranslationID
 		if lang == "en" {
 			source = res.TranslationID
@@ -139,4 +127,25 @@ func processCPU() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// importStrings imports n monolingual strings (keys k0..., sources
+// format of the key's number) into component compID's translation into
+// lang: the source's ("en") read-only, the others' empty.
+func importStrings(t testing.TB, db *DB, compID int64, lang string, source int64, n int, format string) index.ImportResult {
+	t.Helper()
+	imp := index.TranslationImport{ComponentID: compID, LanguageCode: lang, Filename: lang + ".json",
+		Revision: "r", Monolingual: true, IsSource: lang == "en", IsTemplate: lang == "en", SourceTranslationID: source}
+	for i := range n {
+		iu := index.ImportUnit{Context: fmt.Sprintf("k%d", i), Source: []string{fmt.Sprintf(format, i)}, Target: []string{""}}
+		if lang == "en" {
+			iu.Target, iu.State = iu.Source, index.StateReadOnly
+		}
+		imp.Units = append(imp.Units, iu)
+	}
+	res, err := db.ImportTranslation(context.Background(), imp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }

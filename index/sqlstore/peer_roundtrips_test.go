@@ -1,0 +1,90 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/internal/testengine"
+)
+
+// maxPeerEditRoundTrips is what TestPeerEditRoundTrips's edit may cost:
+// BEGIN with the locks; the reads; the edit's UPDATE and change with
+// propagation's query of the peers' strings; the peer's unit; the
+// peer's edit with its check rows; its source's extra flags; both
+// translations' same-target lookups with the inconsistent check's
+// queries; the closing statements with COMMIT. It was 13 while the
+// queued statements went alone before propagation's query, each
+// translation's lookups and inconsistent queries were a round trip
+// each, and BEGIN and COMMIT one each (15).
+const maxPeerEditRoundTrips = 9
+
+// maxPeerFuzzyRoundTrips is the same for a save as needing editing,
+// which makes the peer's copy fail a check: also its history read, and
+// the peer's check rows and flag, queued since (13 when they were a
+// round trip each).
+const maxPeerFuzzyRoundTrips = 11
+
+// TestPeerEditRoundTrips counts the writer's round trips for an edit of
+// a string that another component of the project holds (propagation and
+// the inconsistent check read it there, issue 31: most of the corpus's
+// edits), and checks that the edit reached the peer.
+func TestPeerEditRoundTrips(t *testing.T) {
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("round trips are PostgreSQL's")
+	}
+	db, rt, f := roundTripFixture(t)
+	ctx := context.Background()
+	peer := mustTestComponent(t, db, f.comp.ProjectID, "app2")
+	tr := map[string]int64{}
+	for _, lang := range []string{"en", "de"} {
+		tr[lang] = importStrings(t, db, peer.ID, lang, tr["en"], 10, "Word number %d").TranslationID
+	}
+	for i := range 3 { // warm: the author's contributor rows, the statements, the caches
+		if _, err := db.UpdateUnit(ctx, f.unit(t, "de", i).ID, f.user, setTarget(fmt.Sprintf("warm %d", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	id := f.unit(t, "de", 5).ID
+	log := rt.during(func() {
+		if _, err := db.UpdateUnit(ctx, id, f.user, setTarget("peer edit")); err != nil {
+			t.Fatal(err)
+		}
+	})
+	n := countRoundTrips(log)
+	t.Logf("an edit reaching a peer: %d round trips:\n%s", n, strings.Join(log, "\n"))
+	if n > maxPeerEditRoundTrips {
+		t.Errorf("an edit reaching a peer took %d round trips, want at most %d", n, maxPeerEditRoundTrips)
+	}
+	// Saved as needing editing: the peer's copy starts failing a check
+	// (its rows and flag were a round trip each, checkSettler.finish).
+	fuzzy := func(s string) func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+		return func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+			return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{s}, State: index.StateFuzzy}}, nil
+		}
+	}
+	if _, err := db.UpdateUnit(ctx, f.unit(t, "de", 7).ID, f.user, fuzzy("warm fuzzy")); err != nil {
+		t.Fatal(err)
+	}
+	fuzzyID := f.unit(t, "de", 6).ID
+	log = rt.during(func() {
+		if _, err := db.UpdateUnit(ctx, fuzzyID, f.user, fuzzy("peer fuzzy")); err != nil {
+			t.Fatal(err)
+		}
+	})
+	n = countRoundTrips(log)
+	t.Logf("an edit needing editing reaching a peer: %d round trips:\n%s", n, strings.Join(log, "\n"))
+	if n > maxPeerFuzzyRoundTrips {
+		t.Errorf("an edit needing editing reaching a peer took %d round trips, want at most %d", n, maxPeerFuzzyRoundTrips)
+	}
+	pid, err := db.FindUnitIDByHash(ctx, tr["de"], index.IDHash(true, nil, "k5"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u, err := db.FindUnitByID(ctx, pid); err != nil || index.JoinPlural(u.Target) != "peer edit" {
+		t.Errorf("the peer's unit reads %q, %v; want the edit propagated", u.Target, err)
+	}
+	checkStoredStats(t, db)
+}
