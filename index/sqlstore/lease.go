@@ -69,7 +69,10 @@ import (
 // longer than that between two round trips could write unseen. And a
 // process of a version before this one takes no lease: processes sharing
 // a database are upgraded together (docs/postgresql.md), or the new ones
-// run with Options.NoSolo (tolk serve --db-no-solo) beside old ones.
+// run without Options.Solo beside old ones. Because of the first, solo
+// is opt-in (Options.Solo, tolk serve --db-solo) until the writers fence
+// themselves with the lease (a transaction-scoped shared lock of it in
+// their lock statement, skipped while their own process holds it).
 const (
 	// soloTerm is how long after its last answered heartbeat a process
 	// counts itself solo (T of the design above).
@@ -98,7 +101,7 @@ type lease struct {
 	key     string // the advisory lock's keys, "space, 0"
 	drain   string // waits out the write transactions under way
 	channel string // the NOTIFY channel of newcomers
-	noSolo  bool   // Options.NoSolo: hold the lease shared, never solo
+	noSolo  bool   // !Options.Solo: hold the lease shared, never solo
 	// term, beat and retry are soloTerm, soloBeat and soloRetry, or
 	// shorter in tests (Options.soloTerm).
 	term, beat, retry time.Duration
@@ -131,7 +134,7 @@ func newLease(db *DB, cfg *pgx.ConnConfig, schema string, o Options) *lease {
 	drain := fmt.Sprintf("SELECT set_config('lock_timeout', '%d', true), pg_advisory_xact_lock(%d, 0)",
 		soloDrain.Milliseconds(), lockSpace("write", schema))
 	l := &lease{db: db, cfg: cfg, key: fmt.Sprintf("%d, 0", space), drain: drain,
-		channel: fmt.Sprintf("tolk_lease_%08x", uint32(space)), noSolo: o.NoSolo, base: time.Now(),
+		channel: fmt.Sprintf("tolk_lease_%08x", uint32(space)), noSolo: !o.Solo, base: time.Now(),
 		term: soloTerm, beat: soloBeat, retry: soloRetry}
 	if t := o.soloTerm; t > 0 {
 		l.term, l.beat, l.retry = t, t/3, t*2/3

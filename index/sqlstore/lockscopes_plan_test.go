@@ -15,9 +15,10 @@ import (
 // read by its key, not the whole translations table hashed (issue 31:
 // 15 shared blocks a call at 1x the corpus, 50 at 10x, growing with every
 // translation of the site). The test plans the function's statement as
-// the function does, from its source, with its arguments as parameters.
-// Before migration 0100 the plan hashed a Seq Scan of the fixture's 2,000
-// translations.
+// the function does, from its source, with its arguments as parameters:
+// each of its statements (since 0104, one for a batch of unit edits and
+// one for every other batch). Before migration 0100 the plan hashed a
+// Seq Scan of the fixture's 2,000 translations.
 func TestLockWriteScopesPlan(t *testing.T) {
 	if testengine.Engine() != testengine.Postgres {
 		t.Skip("lock_write_scopes is PostgreSQL's")
@@ -46,41 +47,48 @@ func TestLockWriteScopesPlan(t *testing.T) {
 		AND pronamespace = current_schema()::regnamespace`).Scan(&src); err != nil {
 		t.Fatal(err)
 	}
-	start, end := strings.Index(src, "PERFORM"), strings.Index(src, ";")
-	if start < 0 || end < start {
-		t.Fatalf("no PERFORM statement in lock_write_scopes:\n%s", src)
+	// Each of the function's statements (0104: one for a batch naming
+	// units only, one for every other batch), with arguments that reach it.
+	stmts := regexp.MustCompile(`(?s)PERFORM(.*?);`).FindAllStringSubmatch(src, -1)
+	args := []string{`'{1}', '{}', '{}', '{}', '{}'`, `'{1}', '{1}', '{1}', '{1}', '{1}'`}
+	if len(stmts) != len(args) {
+		t.Fatalf("%d PERFORM statements in lock_write_scopes, want %d:\n%s", len(stmts), len(args), src)
 	}
-	query := "SELECT" + src[start+len("PERFORM"):end]
-	for i, arg := range []string{"space", "part_space", "unit_ids", "wide_unit_ids", "suggestion_ids", "comment_ids",
-		"translation_ids"} {
-		query = regexp.MustCompile(`\b`+arg+`\b`).ReplaceAllString(query, "$$"+string(rune('1'+i)))
-	}
-	// The advisory locks are taken by EXECUTE only: EXPLAIN without
-	// ANALYZE takes none.
-	for _, stmt := range []string{"SET LOCAL plan_cache_mode = force_generic_plan",
-		"PREPARE lock_plan (INTEGER, INTEGER, BIGINT[], BIGINT[], BIGINT[], BIGINT[], BIGINT[]) AS " + query} {
-		if _, err := tx.tx.ExecContext(ctx, stmt); err != nil {
-			t.Fatalf("%s: %v", stmt, err)
+	for n, stmt := range stmts {
+		query := "SELECT" + stmt[1]
+		for i, arg := range []string{"space", "part_space", "unit_ids", "wide_unit_ids", "suggestion_ids", "comment_ids",
+			"translation_ids"} {
+			query = regexp.MustCompile(`\b`+arg+`\b`).ReplaceAllString(query, "$$"+string(rune('1'+i)))
 		}
-	}
-	defer tx.tx.ExecContext(ctx, "DEALLOCATE lock_plan")
-	rows, err := tx.tx.QueryContext(ctx, `EXPLAIN EXECUTE lock_plan(1, 2, '{1}', '{}', '{}', '{}', '{}')`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan := planText(t, rows)
-	lines := strings.Split(plan, "\n")
-	scans := 0
-	for i, l := range lines {
-		if !strings.Contains(l, " on translations ") {
-			continue
+		// The advisory locks are taken by EXECUTE only: EXPLAIN without
+		// ANALYZE takes none.
+		for _, stmt := range []string{"SET LOCAL plan_cache_mode = force_generic_plan",
+			"PREPARE lock_plan (INTEGER, INTEGER, BIGINT[], BIGINT[], BIGINT[], BIGINT[], BIGINT[]) AS " + query} {
+			if _, err := tx.tx.ExecContext(ctx, stmt); err != nil {
+				t.Fatalf("%s: %v", stmt, err)
+			}
 		}
-		scans++
-		if i+1 >= len(lines) || !regexp.MustCompile(`Index Cond: \(id = .*\.tid\)$`).MatchString(lines[i+1]) {
-			t.Errorf("translations read other than by a named object's key:\n%s", plan)
+		rows, err := tx.tx.QueryContext(ctx, `EXPLAIN EXECUTE lock_plan(1, 2, `+args[n]+`)`)
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	if scans == 0 {
-		t.Errorf("no read of translations in the plan:\n%s", plan)
+		plan := planText(t, rows)
+		if _, err := tx.tx.ExecContext(ctx, "DEALLOCATE lock_plan"); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(plan, "\n")
+		scans := 0
+		for i, l := range lines {
+			if !strings.Contains(l, " on translations ") {
+				continue
+			}
+			scans++
+			if i+1 >= len(lines) || !regexp.MustCompile(`Index Cond: \(id = .*\.tid\)$`).MatchString(lines[i+1]) {
+				t.Errorf("statement %d: translations read other than by a named object's key:\n%s", n+1, plan)
+			}
+		}
+		if scans == 0 {
+			t.Errorf("statement %d: no read of translations in the plan:\n%s", n+1, plan)
+		}
 	}
 }
