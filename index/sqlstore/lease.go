@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -111,6 +112,23 @@ type lease struct {
 	until atomic.Int64
 	// pid is the lease session's backend, for tests.
 	pid atomic.Uint32
+	// fenceStmt is the writers' fence: every write transaction of a
+	// process takes the lease shared, for the transaction, before its
+	// write lock (fence), unless its own lease session holds the lease
+	// exclusively (exclusive). So no other process's write can commit
+	// while a process is solo, whatever became of that other process's
+	// own lease session: the database holds it back until the solo
+	// process steps down. fenceMu orders the writers' choice against
+	// taking the lease exclusively: a writer that chose to take the
+	// fence holds it read until its lock is granted, so that the lease
+	// is never taken exclusively between its choice and its lock (its
+	// own writer would then wait for its own process's lease).
+	fenceStmt string
+	fenceMu   sync.RWMutex
+	exclusive atomic.Bool
+	// reconnect is how long the lease waits before it connects again
+	// after its connection failed: 0 but in tests (Options.leaseReconnect).
+	reconnect time.Duration
 
 	conn   *pgx.Conn
 	held   bool // the lock is held exclusively too
@@ -134,12 +152,34 @@ func newLease(db *DB, cfg *pgx.ConnConfig, schema string, o Options) *lease {
 	drain := fmt.Sprintf("SELECT set_config('lock_timeout', '%d', true), pg_advisory_xact_lock(%d, 0)",
 		soloDrain.Milliseconds(), lockSpace("write", schema))
 	l := &lease{db: db, cfg: cfg, key: fmt.Sprintf("%d, 0", space), drain: drain,
-		channel: fmt.Sprintf("tolk_lease_%08x", uint32(space)), noSolo: !o.Solo, base: time.Now(),
+		fenceStmt: fmt.Sprintf("SELECT pg_advisory_xact_lock_shared(%d, 0)", space),
+		channel:   fmt.Sprintf("tolk_lease_%08x", uint32(space)), noSolo: !o.Solo, base: time.Now(),
 		term: soloTerm, beat: soloBeat, retry: soloRetry}
 	if t := o.soloTerm; t > 0 {
 		l.term, l.beat, l.retry = t, t/3, t*2/3
 	}
+	l.reconnect = o.leaseReconnect
 	return l
+}
+
+// fence queues, for a write transaction about to take its write lock,
+// the lease taken shared for the transaction, unless this process holds
+// it exclusively, and returns what to call once the transaction's locks
+// are granted (or it failed). See fenceStmt.
+func (l *lease) fence(tx *Tx) (done func(), err error) {
+	if l == nil {
+		return func() {}, nil
+	}
+	l.fenceMu.RLock()
+	if l.exclusive.Load() {
+		l.fenceMu.RUnlock()
+		return func() {}, nil
+	}
+	if err := tx.execLater(l.fenceStmt); err != nil {
+		l.fenceMu.RUnlock()
+		return nil, err
+	}
+	return l.fenceMu.RUnlock, nil
 }
 
 // solo reports whether the process is alone on the database now, so
@@ -255,6 +295,7 @@ func (l *lease) run(ctx context.Context) {
 		if err != nil && ctx.Err() == nil {
 			l.db.log.Warn("index: the lease's connection failed; reconnecting", "err", err)
 			l.drop()
+			sleep(ctx, l.reconnect)
 		}
 	}
 	// Closing: step down cleanly, so that the next process need not wait
@@ -297,7 +338,17 @@ func (l *lease) idle(ctx context.Context) error {
 // trySolo becomes solo if no other process holds or waits for the lease.
 func (l *lease) trySolo(ctx context.Context) error {
 	var got, marker bool
-	if err := l.conn.QueryRow(ctx, "SELECT pg_try_advisory_lock("+l.key+"), to_regclass('solo_lease') IS NOT NULL").Scan(&got, &marker); err != nil {
+	// No writer of this process between its choice of the fence and its
+	// lock (fence): the try would fail on a granted fence, and a fence
+	// chosen after the try and before exclusive is set would wait for
+	// this session's lock.
+	l.fenceMu.Lock()
+	err := l.conn.QueryRow(ctx, "SELECT pg_try_advisory_lock("+l.key+"), to_regclass('solo_lease') IS NOT NULL").Scan(&got, &marker)
+	if err == nil && got {
+		l.exclusive.Store(true)
+	}
+	l.fenceMu.Unlock()
+	if err != nil {
 		return err
 	}
 	if !got {
@@ -352,7 +403,12 @@ func (l *lease) heartbeat(ctx context.Context) error {
 		return l.stepDown(ctx)
 	}
 	sent := time.Since(l.base)
-	if err := l.conn.Ping(ctx); err != nil {
+	// Bounded: while it holds the lease exclusively its writers take no
+	// fence, so a session that died unseen must be let go (drop) before
+	// a process that took the lease meanwhile becomes solo, 2×term later.
+	pctx, cancel := context.WithTimeout(ctx, l.term)
+	defer cancel()
+	if err := l.conn.Ping(pctx); err != nil {
 		return err
 	}
 	l.until.Store(int64(sent + l.term))
@@ -395,6 +451,9 @@ func (l *lease) stepDown(ctx context.Context) error {
 		l.marked = false
 	}
 	if l.held {
+		// The writers fence themselves again first: one that chooses the
+		// fence now waits for this session's lock until the unlock.
+		l.exclusive.Store(false)
 		if _, err := l.conn.Exec(ctx, "SELECT pg_advisory_unlock("+l.key+")"); err != nil {
 			return err
 		}
@@ -415,6 +474,7 @@ func (l *lease) drop() {
 		l.conn = nil
 	}
 	l.held, l.marked = false, false
+	l.exclusive.Store(false)
 }
 
 // close steps down and ends the lease, after the store's last write.

@@ -251,3 +251,77 @@ func TestSoloIsOptIn(t *testing.T) {
 		t.Error("a store opened without Options.Solo answered a cached read without a check")
 	}
 }
+
+// TestSoloFencesOthersWrites: a process whose lease session ended while
+// it goes on, and which does not take the lease again, cannot commit a
+// write while another process is solo: its writers take the lease
+// shared for each transaction (lease.fence), which the solo process's
+// exclusive lease holds back until it steps down. Without the fence the
+// edit lands at once and the solo store's cached read misses it.
+func TestSoloFencesOthersWrites(t *testing.T) {
+	dsn := leaseDSN(t)
+	const term = 300 * time.Millisecond
+	a, err := Open(context.Background(), Options{Engine: Postgres, Location: dsn, Solo: true, soloTerm: term})
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := false
+	t.Cleanup(func() {
+		if !closed {
+			a.Close()
+		}
+	})
+	fa := newWriteFixture(t, a)
+	b, err := Open(context.Background(), Options{Engine: Postgres, Location: dsn, soloTerm: term, leaseReconnect: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { b.Close() })
+	fb := *fa
+	fb.db = b
+	u := fb.unit(t, "de", 1)
+	admin, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close()
+	pid := b.lease.pid.Load()
+	var ended bool
+	if err := admin.QueryRow(`SELECT pg_terminate_backend($1)`, pid).Scan(&ended); err != nil || !ended {
+		t.Fatalf("terminate the second store's lease backend %d: %v %v", pid, ended, err)
+	}
+	waitSolo(t, a, true, 10*time.Second)
+	germanPage(t, a, fa) // cached
+	done := make(chan error, 1)
+	go func() {
+		_, err := b.UpdateUnit(context.Background(), u.ID, fb.user, func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+			return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{"edit 001"}, State: index.StateTranslated}}, nil
+		})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		t.Errorf("the second store's edit ended (%v) while the first was solo: %v", err, a.Solo())
+		if a.Solo() && !hasTargetAtLeast(germanPage(t, a, fa), 1) {
+			t.Error("and the solo store's read missed it")
+		}
+		return
+	case <-time.After(2 * time.Second):
+	}
+	if !a.Solo() {
+		t.Fatal("the first store stopped being solo while the second's edit waited")
+	}
+	a.Close() // steps down: the fence is granted
+	closed = true
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("the second store's edit after the first closed: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the second store's edit still waits 30 s after the solo store closed")
+	}
+	if !hasTargetAtLeast(germanPage(t, b, &fb), 1) {
+		t.Fatal("the second store's read missed its own edit")
+	}
+}

@@ -131,6 +131,10 @@ type Options struct {
 	// heartbeat and retry with it), for the tests that wait for a store
 	// to become solo many times (lease_test.go).
 	soloTerm time.Duration
+	// leaseReconnect is how long the lease waits before it connects
+	// again after its connection failed (tests: a process whose lease
+	// session ended and stays ended); 0 otherwise.
+	leaseReconnect time.Duration
 }
 
 // Validate fills in the defaults of o, and reports a missing Location or

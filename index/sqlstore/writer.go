@@ -408,6 +408,15 @@ func (db *DB) runBatch(live []*writeRequest, apart bool) (results []error, touch
 // (PostgreSQL) and reads the newest change's time for the clock guard,
 // in one round trip on PostgreSQL (pipeline.go).
 func (db *DB) beginBatch(tx *Tx, live []*writeRequest) (last string, err error) {
+	fenced, err := db.lease.fence(tx)
+	if err != nil {
+		return "", err
+	}
+	defer func() {
+		if fenced != nil {
+			fenced()
+		}
+	}()
 	read, err := db.lockBatch(tx, live, &last)
 	if err != nil {
 		return "", err
@@ -428,7 +437,10 @@ func (db *DB) beginBatch(tx *Tx, live []*writeRequest) (last string, err error) 
 			return "", err
 		}
 	}
-	if err := tx.flush(); err != nil {
+	err = tx.flush()
+	fenced() // the locks are granted, or the transaction failed
+	fenced = nil
+	if err != nil {
 		return "", err
 	}
 	if db.dialect.shared {
