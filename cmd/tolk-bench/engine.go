@@ -33,7 +33,7 @@ type engine struct {
 	noChecks bool
 	// writers is sqlstore.Options.Writers (-db-writers; 0: the default).
 	writers int
-	solo    bool // sqlstore.Options.Solo
+	noSolo  bool // sqlstore.Options.NoSolo
 }
 
 // schemas numbers the schemas of this process.
@@ -159,7 +159,7 @@ func (s *store) open(ctx context.Context) (*sqlstore.DB, error) { return s.openW
 func (s *store) openWith(ctx context.Context, pageCache int) (*sqlstore.DB, error) {
 	o := sqlstore.Options{Engine: sqlstore.SQLite, Location: s.path, FormatFlags: formats.FlagsOf,
 		FormatPlural: tolksync.FormatPlural, PageCacheBytes: pageCache, NoChecks: s.e.noChecks,
-		Writers: s.e.writers, Solo: s.e.solo}
+		Writers: s.e.writers, NoSolo: s.e.noSolo}
 	if s.schema != "" {
 		o.Engine, o.Location = sqlstore.Postgres, s.dsn
 	}

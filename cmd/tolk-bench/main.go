@@ -134,7 +134,7 @@ type config struct {
 	DB            string          // -db: a PostgreSQL URL; "" for SQLite files
 	NoChecks      bool            // -no-checks: every index without the quality checks (sqlstore.Options.NoChecks)
 	DBWriters     int             // -db-writers: sqlstore.Options.Writers on PostgreSQL (0: the default)
-	DBSolo        bool            // -db-solo: sqlstore.Options.Solo on PostgreSQL
+	DBNoSolo      bool            // -db-no-solo: sqlstore.Options.NoSolo on PostgreSQL
 	Sections      map[string]bool // sections to run; "import" always runs
 	Args          []string        // as given, for the report
 
@@ -165,7 +165,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.IntVar(&cfg.MaxRequests, "requests", 0, "at most this many requests per load point (default 200000, or 2000 with -quick)")
 	conc := fs.String("concurrency", "1,8,64", "comma-separated concurrency levels of the reads and writes sections")
 	fs.IntVar(&cfg.DBWriters, "db-writers", 0, "writers of each PostgreSQL index (tolk serve --db-writers; 0: the default)")
-	fs.BoolVar(&cfg.DBSolo, "db-solo", false, "let each PostgreSQL index alone on its database skip the write_log checks (tolk serve --db-solo)")
+	fs.BoolVar(&cfg.DBNoSolo, "db-no-solo", false, "keep each PostgreSQL index checking write_log even when alone on its database (tolk serve --db-no-solo)")
 	fs.BoolVar(&cfg.NoChecks, "no-checks", false, "open every index without the quality checks, to measure what they cost "+
 		"(issue 26: the import with them at most 1.25x the import without)")
 	fs.StringVar(&cfg.PGStatements, "pg-statements", "", "PostgreSQL with pg_stat_statements: write each scale step's "+
@@ -320,7 +320,7 @@ func bench(ctx context.Context, cfg config, progress io.Writer) (*report, error)
 	defer eng.Close()
 	eng.noChecks = cfg.NoChecks
 	eng.writers = cfg.DBWriters
-	eng.solo = cfg.DBSolo
+	eng.noSolo = cfg.DBNoSolo
 	rep := newReport(cfg)
 	rep.Engine, rep.Postgres = eng.Describe(), eng.postgres()
 	if cfg.Sections["import"] {

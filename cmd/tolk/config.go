@@ -99,10 +99,10 @@ type Config struct {
 	// runs on PostgreSQL (0: the index's default); SQLite ignores it
 	// and keeps one. sqlstore.Options.Writers.
 	DBWriters int
-	// DBSolo lets a process alone on its PostgreSQL database answer
-	// from its caches without checking the others' writes
-	// (sqlstore.Options.Solo).
-	DBSolo bool
+	// DBNoSolo keeps a process alone on its PostgreSQL database
+	// checking the others' writes before each cached answer, as before
+	// the lease (sqlstore.Options.NoSolo).
+	DBNoSolo bool
 	// HTTP bounds what one client can hold of the server.
 	HTTP HTTPLimits
 	// WebhookAllowPrivate lets webhook add-ons reach loopback,
@@ -377,9 +377,9 @@ var serveSettings = []setting{
 	{name: "db-writers",
 		usage: "writers this process runs on PostgreSQL, each with its own connection, whose batches of edits to different translations run at once (0: 1); worth 2 where the CPUs have room, the database on its own machine; SQLite ignores it and keeps one writer",
 		field: func(c *Config) any { return &c.DBWriters }},
-	{name: "db-solo",
-		usage: "on PostgreSQL, answer from the caches without asking the database for other processes' writes while this process is alone on it, until another opens the database (off: every cached answer asks); see docs/postgresql.md",
-		field: func(c *Config) any { return &c.DBSolo }},
+	{name: "db-no-solo",
+		usage: "on PostgreSQL, ask the database for other processes' writes before every cached answer even when this process is alone on it (by default a process alone answers from its caches until another opens the database); see docs/postgresql.md",
+		field: func(c *Config) any { return &c.DBNoSolo }},
 }
 
 // configEnv is the environment variable that names the setup file, as

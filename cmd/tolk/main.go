@@ -209,7 +209,7 @@ func (m *Main) Open(ctx context.Context) error {
 		dbOpts.PageCacheBytes = sqlstore.NoPageCache
 	}
 	dbOpts.ReadConns, dbOpts.LockTimeout, dbOpts.Writers = m.Config.DBPoolSize, m.Config.DBLockTimeout, m.Config.DBWriters
-	dbOpts.Solo = m.Config.DBSolo
+	dbOpts.NoSolo = m.Config.DBNoSolo
 	if dbOpts.LockTimeout == 0 { // --db-lock-timeout 0
 		dbOpts.LockTimeout = -1
 	}

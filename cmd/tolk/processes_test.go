@@ -250,7 +250,7 @@ func lsRemote(t *testing.T, url string) string {
 // cached is refused as soon as the command has revoked it.
 func TestSoloServerSeesCLIWrites(t *testing.T) {
 	bin, dataA, dataCLI, db := twoServers(t)
-	a := runTolk(t, bin, dataA, "--demo", "--db", db, "--db-solo")
+	a := runTolk(t, bin, dataA, "--demo", "--db", db)
 	cli := func(args ...string) string {
 		t.Helper()
 		out, err := exec.Command(bin, append(args, "--db", db, "--data", dataCLI)...).Output()

@@ -61,19 +61,22 @@ import (
 //     check left entries its caches have not seen), and only then skips
 //     checks.
 //
-// What is not covered: a process whose lease session ends while the
-// process goes on (pg_terminate_backend of that connection) writes
-// without the lease until it notices, at its next round trip on it
-// (within soloRetry), and takes it again, asking a solo process to step
-// down; another process becoming solo meanwhile waits 2×soloTerm and
-// then for the write transactions under way, so only a process stalled
-// longer than that between two round trips could write unseen. And a
-// process of a version before this one takes no lease: processes sharing
-// a database are upgraded together (docs/postgresql.md), or the new ones
-// run without Options.Solo beside old ones. Because of the first, solo
-// is opt-in (Options.Solo, tolk serve --db-solo) until the writers fence
-// themselves with the lease (a transaction-scoped shared lock of it in
-// their lock statement, skipped while their own process holds it).
+// A process whose lease session ends while the process goes on
+// (pg_terminate_backend of that connection, a cut, a reconnect refused
+// at max_connections) is held back by the database itself: every write
+// transaction takes the lease shared first (fence), which a solo
+// process's exclusive lease does not grant until it steps down. Only the
+// solo process's own writers skip the fence, while its session holds the
+// lease exclusively; its heartbeat, bounded by soloTerm, lets go of a
+// session that died unseen before another process, which took the lease
+// meanwhile, waits out 2×soloTerm.
+//
+// What is not covered: a process of a version before this one takes no
+// lease and no fence: processes sharing a database are upgraded together
+// (docs/postgresql.md), or the new ones run with Options.NoSolo (tolk
+// serve --db-no-solo) beside old ones. And a newcomer waits for the
+// lease as long as a solo process's session holds it: a solo process
+// stopped (SIGSTOP) with its session alive holds every newcomer's start.
 const (
 	// soloTerm is how long after its last answered heartbeat a process
 	// counts itself solo (T of the design above).
@@ -102,7 +105,7 @@ type lease struct {
 	key     string // the advisory lock's keys, "space, 0"
 	drain   string // waits out the write transactions under way
 	channel string // the NOTIFY channel of newcomers
-	noSolo  bool   // !Options.Solo: hold the lease shared, never solo
+	noSolo  bool   // Options.NoSolo: hold the lease shared, never solo
 	// term, beat and retry are soloTerm, soloBeat and soloRetry, or
 	// shorter in tests (Options.soloTerm).
 	term, beat, retry time.Duration
@@ -153,7 +156,7 @@ func newLease(db *DB, cfg *pgx.ConnConfig, schema string, o Options) *lease {
 		soloDrain.Milliseconds(), lockSpace("write", schema))
 	l := &lease{db: db, cfg: cfg, key: fmt.Sprintf("%d, 0", space), drain: drain,
 		fenceStmt: fmt.Sprintf("SELECT pg_advisory_xact_lock_shared(%d, 0)", space),
-		channel:   fmt.Sprintf("tolk_lease_%08x", uint32(space)), noSolo: !o.Solo, base: time.Now(),
+		channel:   fmt.Sprintf("tolk_lease_%08x", uint32(space)), noSolo: o.NoSolo, base: time.Now(),
 		term: soloTerm, beat: soloBeat, retry: soloRetry}
 	if t := o.soloTerm; t > 0 {
 		l.term, l.beat, l.retry = t, t/3, t*2/3

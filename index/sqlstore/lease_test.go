@@ -15,7 +15,7 @@ import (
 // term (0: the real ones), closed at the end of the test.
 func openLeased(t *testing.T, dsn string, term time.Duration) *DB {
 	t.Helper()
-	db, err := Open(context.Background(), Options{Engine: Postgres, Location: dsn, Solo: true, soloTerm: term})
+	db, err := Open(context.Background(), Options{Engine: Postgres, Location: dsn, soloTerm: term})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestSoloStepsDownForNewcomer(t *testing.T) {
 	for i := 1; i <= rounds; i++ {
 		waitSolo(t, a, true, 10*time.Second)
 		germanPage(t, a, fa) // cached
-		b, err := Open(context.Background(), Options{Engine: Postgres, Location: dsn, Solo: true, soloTerm: term})
+		b, err := Open(context.Background(), Options{Engine: Postgres, Location: dsn, soloTerm: term})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -142,7 +142,7 @@ func TestSoloAgainAfterClose(t *testing.T) {
 	within := soloRetry + 2*soloTerm + 4*time.Second
 	waitSolo(t, a, true, within)
 	start := time.Now()
-	b, err := Open(context.Background(), Options{Engine: Postgres, Location: dsn, Solo: true})
+	b, err := Open(context.Background(), Options{Engine: Postgres, Location: dsn})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestSoloLeaseKilled(t *testing.T) {
 // process to open the database need not wait soloTerm.
 func TestSoloCloseClearsMarker(t *testing.T) {
 	dsn := leaseDSN(t)
-	a, err := Open(context.Background(), Options{Engine: Postgres, Location: dsn, Solo: true, soloTerm: 150 * time.Millisecond})
+	a, err := Open(context.Background(), Options{Engine: Postgres, Location: dsn, soloTerm: 150 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,14 +227,14 @@ func TestSoloCloseClearsMarker(t *testing.T) {
 	}
 }
 
-// TestSoloIsOptIn: a store opened without Options.Solo, alone on its
+// TestNoSoloChecks: a store opened with Options.NoSolo, alone on its
 // database, never becomes solo and checks write_log for its cached
 // reads, as every process did before the lease.
-func TestSoloIsOptIn(t *testing.T) {
+func TestNoSoloChecks(t *testing.T) {
 	if testengine.Engine() != testengine.Postgres {
 		t.Skip("the lease is PostgreSQL's")
 	}
-	db, err := Open(context.Background(), Options{Engine: Postgres, Location: leaseDSN(t), soloTerm: 150 * time.Millisecond})
+	db, err := Open(context.Background(), Options{Engine: Postgres, Location: leaseDSN(t), NoSolo: true, soloTerm: 150 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,13 +242,13 @@ func TestSoloIsOptIn(t *testing.T) {
 	f := newWriteFixture(t, db)
 	time.Sleep(soloRetry + 2*150*time.Millisecond + time.Second)
 	if db.Solo() {
-		t.Fatal("a store opened without Options.Solo became solo")
+		t.Fatal("a store opened with Options.NoSolo became solo")
 	}
 	germanPage(t, db, f)
 	before := db.SharedChecks()
 	germanPage(t, db, f)
 	if db.SharedChecks() == before {
-		t.Error("a store opened without Options.Solo answered a cached read without a check")
+		t.Error("a store opened with Options.NoSolo answered a cached read without a check")
 	}
 }
 
@@ -261,7 +261,7 @@ func TestSoloIsOptIn(t *testing.T) {
 func TestSoloFencesOthersWrites(t *testing.T) {
 	dsn := leaseDSN(t)
 	const term = 300 * time.Millisecond
-	a, err := Open(context.Background(), Options{Engine: Postgres, Location: dsn, Solo: true, soloTerm: term})
+	a, err := Open(context.Background(), Options{Engine: Postgres, Location: dsn, soloTerm: term})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -87,14 +87,11 @@ type Options struct {
 	// writer of earlier versions. SQLite ignores it and keeps one: its
 	// file takes one write transaction at a time.
 	Writers int
-	// Solo lets a process alone on its PostgreSQL database answer from
-	// its caches without checking write_log (lease.go). Off by default:
-	// another process whose lease session ends while its writers go on
-	// (the connection cut, a reconnect refused at max_connections) is not
-	// yet fenced off by the database, only by time (lease.go, "What is
-	// not covered"). Every process takes the lease whatever this says,
-	// so that a solo one learns of it. SQLite ignores it.
-	Solo bool
+	// NoSolo keeps a process alone on its PostgreSQL database checking
+	// write_log before answering from its caches, as every process did
+	// before the lease (lease.go); it still takes the lease, so that a
+	// process that may be solo learns of it. SQLite ignores it.
+	NoSolo bool
 	// Logger receives what the index reports on its own, outside any
 	// call: today, that it could not read other processes' writes on
 	// PostgreSQL and dropped its cached answers. nil discards it.

@@ -38,7 +38,7 @@ func BenchmarkSoloReads(b *testing.B) {
 	if testengine.Engine() != testengine.Postgres {
 		b.Skip("the lease is PostgreSQL's")
 	}
-	db, err := Open(context.Background(), Options{Engine: Postgres, Location: testengine.PostgresDSN(b), Solo: true})
+	db, err := Open(context.Background(), Options{Engine: Postgres, Location: testengine.PostgresDSN(b)})
 	if err != nil {
 		b.Fatal(err)
 	}
