@@ -252,6 +252,9 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 			cfg.Duration = 100 * time.Millisecond
 		}
 	}
+	if cfg.PGStatements != "" && cfg.DB == "" {
+		return cfg, errors.New("-pg-statements: reads PostgreSQL's pg_stat_statements, so it needs -db")
+	}
 	return cfg, nil
 }
 

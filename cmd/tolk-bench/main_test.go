@@ -442,6 +442,8 @@ func TestParseFlagsOnly(t *testing.T) {
 		{name: "writes imply import", args: []string{"-only", "writes"}, want: []string{"import", "writes"}},
 		{name: "spaces", args: []string{"-only", "import, scale"}, want: []string{"import", "scale"}},
 		{name: "unknown", args: []string{"-only", "imports"}, wantErr: true},
+		{name: "pg-statements without -db", args: []string{"-only", "scale", "-pg-statements", "/tmp/x"}, wantErr: true},
+		{name: "pg-statements with -db", args: []string{"-only", "scale", "-pg-statements", "/tmp/x", "-db", "postgres://x/y"}, want: []string{"import", "scale"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -116,7 +116,7 @@ func profileWrites(ctx context.Context, cfg config, eng *engine, do op, logf fun
 	p := writePoint{Concurrency: 8, Stats: st, CPU: cpuSeconds() - c0, ServerCPU: max(eng.clusterCPU()-s0, 0)}
 	stop()
 	logf("writes profile: PATCH at concurrency 8 (CPU profile): %.0f/s, p99 %s; %s; pg_stat_activity %s", st.RPS, st.P99,
-		p.perEdit(), act.end())
+		p.cpuLog(), act.end())
 	if top := eng.topStatements(ctx, st.Requests); top != "" {
 		logf("writes profile: the server's statements, µs a PATCH (calls a PATCH), most first:\n%s", top)
 	}

@@ -55,8 +55,8 @@ type writePoint struct {
 	// CPU and Wait are the process's CPU seconds (the load's client
 	// and the server alike, and any background work of the index) and
 	// its threads' seconds waiting for a CPU over the point, when
-	// measured (the scale section's and the writes section's PATCHes);
-	// 0 otherwise.
+	// measured (both in the scale section; CPU alone for the writes
+	// section's PATCHes); 0 otherwise.
 	CPU, Wait float64
 	// ServerCPU is the local PostgreSQL server's CPU seconds over the
 	// point, all its processes (engine.clusterCPU), when measured (the
@@ -64,16 +64,16 @@ type writePoint struct {
 	ServerCPU float64
 }
 
-// perEdit is the point's CPU per request of Tolk's process and of the
-// server, in µs, for the log (issue 31 asks for both over HTTP).
-func (p writePoint) perEdit() string {
-	n := float64(p.Stats.Requests)
-	if n == 0 {
+// cpuLog is the point's CPU per request of Tolk's process and of the
+// local PostgreSQL server (when measured), for the progress log; the
+// report's own column is perEdit (report.go).
+func (p writePoint) cpuLog() string {
+	if p.Stats.Requests == 0 {
 		return "no requests"
 	}
-	s := fmt.Sprintf("Tolk %.0f µs", p.CPU/n*1e6)
+	s := fmt.Sprintf("Tolk %.0f µs", cpuPerEdit(p)*1e6)
 	if p.ServerCPU > 0 {
-		s += fmt.Sprintf(", server %.0f µs", p.ServerCPU/n*1e6)
+		s += fmt.Sprintf(", server %.0f µs", p.ServerCPU/float64(p.Stats.Requests)*1e6)
 	}
 	return s + " of CPU a request"
 }
@@ -150,7 +150,7 @@ func benchWrites(ctx context.Context, cfg config, rep *report, in *instance, dir
 	}
 	res.API, res.Suggestions, res.Ceilings = loadWrites(ctx, cfg, in.store.e, patch, suggest, cls)
 	for _, p := range res.API {
-		logf("writes: PATCH at concurrency %d: %.0f/s, p99 %s; %s", p.Concurrency, p.Stats.RPS, p.Stats.P99, p.perEdit())
+		logf("writes: PATCH at concurrency %d: %.0f/s, p99 %s; %s", p.Concurrency, p.Stats.RPS, p.Stats.P99, p.cpuLog())
 	}
 
 	if cfg.PprofDir != "" {

@@ -263,7 +263,7 @@ func TestSoloServerSeesCLIWrites(t *testing.T) {
 	solo := func(n int) {
 		t.Helper()
 		deadline := time.Now().Add(30 * time.Second)
-		for strings.Count(a.log.String(), "alone on the database") < n {
+		for strings.Count(a.log.String(), "index: alone on the database:") < n {
 			if time.Now().After(deadline) {
 				t.Fatalf("the server did not become solo (%d times) in 30 s:\n%s", n, a.log.String())
 			}

@@ -258,10 +258,10 @@ func settleRound(tx *Tx, last bool) (map[int64]checkOutcome, error) {
 		return nil, nil
 	}
 	s := &checkSettler{tx: tx, scopes: map[int64]*checkScope{}, deltas: map[int64]*index.Stats{}, marks: m, last: last}
+	if len(m.created) > 0 {
+		s.createdTranslations = make(map[int64]bool, len(m.created))
+	}
 	for _, job := range m.created {
-		if s.createdTranslations == nil {
-			s.createdTranslations = map[int64]bool{}
-		}
 		s.createdTranslations[job.translationID] = true
 	}
 	for _, job := range m.created {

@@ -206,22 +206,14 @@ type sharedTarget struct {
 	state  index.State
 }
 
-// sameTargets returns, for each of strs, the distinct targets and
+// sameTargetsLater returns, for each of strs, the distinct targets and
 // states its units in peers hold, all of one kind (onePeerKind): what
 // the inconsistent check of a unit compares it with, which does not
 // depend on how many units hold each. The rows are made distinct by the
 // database, so an import of a copy whose peers agree reads about a row
 // a string whatever their number, where sameStrings reads one a peer.
-func sameTargets(tx *Tx, peers []index.Translation, strs [][2]string) ([][]sharedTarget, error) {
-	out, err := sameTargetsLater(tx, peers, strs)
-	if err != nil {
-		return nil, err
-	}
-	return out, tx.flush()
-}
-
-// sameTargetsLater is sameTargets filled in when the write's queued
-// statements are next sent, as sameStringsLater.
+// As sameStringsLater, the answer is filled in when the write's queued
+// statements are next sent.
 func sameTargetsLater(tx *Tx, peers []index.Translation, strs [][2]string) ([][]sharedTarget, error) {
 	out := make([][]sharedTarget, len(strs))
 	if len(peers) == 0 || len(strs) == 0 {
@@ -456,17 +448,22 @@ func peersMostlyWanted(tx *Tx, tids []int64, wanted int) (bool, error) {
 	for i, id := range tids {
 		keys[i] = itoa(id)
 	}
+	// PostgreSQL takes the keys as one array; SQLite as IN lists of at
+	// most maxInList, padded (idList) so that the statement cache keeps
+	// a few texts.
+	const count = `SELECT count(*), coalesce(sum(total), 0) FROM stats WHERE scope = 't' AND scope_key `
+	postgres := tx.db != nil && tx.db.dialect.name == "postgres"
+	size := maxInList
+	if postgres {
+		size = len(keys)
+	}
 	var n, total int64
-	for chunk := range slices.Chunk(keys, maxInList) {
-		q, args := `SELECT count(*), coalesce(sum(total), 0) FROM stats WHERE scope = 't' AND scope_key = ANY(CAST(? AS text[]))`,
-			[]any{chunk}
-		if tx.db == nil || tx.db.dialect.name != "postgres" {
-			q = `SELECT count(*), coalesce(sum(total), 0) FROM stats WHERE scope = 't' AND scope_key IN (?` +
-				strings.Repeat(", ?", len(chunk)-1) + `)`
-			args = args[:0]
-			for _, k := range chunk {
-				args = append(args, k)
-			}
+	for chunk := range slices.Chunk(keys, size) {
+		q, args := count+`= ANY(CAST(? AS text[]))`, []any{chunk}
+		if !postgres {
+			var list string
+			list, args = idList(chunk)
+			q = count + `IN ` + list
 		}
 		var cn, ct int64
 		if err := tx.QueryRow(q, args...).Scan(&cn, &ct); err != nil {

@@ -26,12 +26,18 @@ func TestInconsistentPeersMatchRecount(t *testing.T) {
 	// app (monolingual) sharing its strings or not: the created
 	// translations' lookup of distinct targets (sameTargets) asks peers
 	// of one kind.
+	// 80 strings: a lookup wants most of the peers, which are read whole
+	// (peersMostlyWanted); 20: each (peer, string) is probed.
 	for _, mixed := range []bool{false, true} {
-		t.Run(fmt.Sprintf("mixed=%v", mixed), func(t *testing.T) { testInconsistentPeers(t, mixed) })
+		for _, strings := range []int{80, 20} {
+			t.Run(fmt.Sprintf("mixed=%v/strings=%d", mixed, strings), func(t *testing.T) {
+				testInconsistentPeers(t, mixed, strings)
+			})
+		}
 	}
 }
 
-func testInconsistentPeers(t *testing.T, mixed bool) {
+func testInconsistentPeers(t *testing.T, mixed bool, strings int) {
 	f := mustWriteFixture(t) // app: monolingual, de and fr imported
 	ctx := context.Background()
 	if !mixed {
@@ -43,7 +49,6 @@ func testInconsistentPeers(t *testing.T, mixed bool) {
 		}
 	}
 	rng := rand.New(rand.NewPCG(10, 31))
-	const strings = 80 // 64 or more: PostgreSQL reads the peers whole (peersMostlyWanted)
 	// draw is a de import of c's strings, targets at random.
 	draw := func(c *writeFixture, rev string) index.TranslationImport {
 		imp := index.TranslationImport{ComponentID: c.comp.ID, LanguageCode: "de", Filename: "de.po",

@@ -54,8 +54,9 @@ import (
 //     path costs soloTerm; the common start of a second process costs
 //     the step-down, a few round trips;
 //   - a process becoming solo first waits 2×soloTerm holding the lock
-//     exclusively (a process whose own lease session ended while it runs
-//     stops writing by then, see below), then waits out every write
+//     exclusively (a solo process whose lease session died unseen has
+//     let go of it by then: its heartbeat is bounded by soloTerm, and
+//     until then its writers skip the fence, below), then waits out every write
 //     transaction under way (the write lock, taken and let go), then
 //     replays write_log (a process that wrote and closed since the last
 //     check left entries its caches have not seen), and only then skips

@@ -13,7 +13,7 @@ import (
 
 // openLeased opens a store on dsn with the lease's times shortened to
 // term (0: the real ones), closed at the end of the test.
-func openLeased(t *testing.T, dsn string, term time.Duration) *DB {
+func openLeased(t testing.TB, dsn string, term time.Duration) *DB {
 	t.Helper()
 	db, err := Open(context.Background(), Options{Engine: Postgres, Location: dsn, soloTerm: term})
 	if err != nil {
@@ -25,7 +25,7 @@ func openLeased(t *testing.T, dsn string, term time.Duration) *DB {
 
 // leaseDSN is a fresh PostgreSQL schema, or skips: a SQLite file has one
 // process and no lease.
-func leaseDSN(t *testing.T) string {
+func leaseDSN(t testing.TB) string {
 	t.Helper()
 	if testengine.Engine() != testengine.Postgres {
 		t.Skip("the lease is PostgreSQL's")
@@ -35,7 +35,7 @@ func leaseDSN(t *testing.T) string {
 
 // waitSolo waits at most within for db to be solo (or, if want is
 // false, to stop being it) and returns how long it took.
-func waitSolo(t *testing.T, db *DB, want bool, within time.Duration) time.Duration {
+func waitSolo(t testing.TB, db *DB, want bool, within time.Duration) time.Duration {
 	t.Helper()
 	start := time.Now()
 	for db.Solo() != want {

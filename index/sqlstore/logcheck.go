@@ -18,9 +18,11 @@ import (
 // "Session 9: PostgreSQL reads"), and waited for a reader connection
 // behind the pages being read.
 //
-// The connection is opened on the first check and again after one
-// failed; a check that cannot run reports its error and replay makes
-// every cached answer stale, as before. It is safe for concurrent use,
+// The connection is opened on the first check. A check whose kept
+// connection fails is tried once more on a new one within the same
+// check (the idle connection may have been closed by a server restart
+// or idle_session_timeout); a check that still cannot run reports its
+// error and replay makes every cached answer stale, as before. It is safe for concurrent use,
 // though checks do not overlap.
 type logChecker struct {
 	cfg *pgx.ConnConfig

@@ -9,9 +9,11 @@ import (
 )
 
 // TestLogCheckerReconnects: when the connection of the write_log checks
-// dies (its backend terminated), the request that finds it so reads
-// from the database, not from its caches, and sees the other process's
-// write; the next check opens a new connection and serves again.
+// dies (its backend terminated), the request that finds it so checks
+// again on a new connection within its check, sees the other process's
+// write, and drops no cached answer (the clock's global count, which
+// only a failed check or a write of everything moves, stays); later
+// checks run on the new connection.
 func TestLogCheckerReconnects(t *testing.T) {
 	ctx := context.Background()
 	fa, b := twoProcesses(t)
@@ -31,8 +33,12 @@ func TestLogCheckerReconnects(t *testing.T) {
 		t.Fatalf("terminate the checker's backend %d: %v %v", pid, ended, err)
 	}
 	fa.edit(t, 1, "edit 001")
+	global := b.clock.global.Load()
 	if !hasTargetAtLeast(read(), 1) {
 		t.Fatal("the request whose check failed answered from the cache without a's edit")
+	}
+	if b.clock.global.Load() != global {
+		t.Error("the check whose connection had died dropped every cached answer instead of trying a new connection")
 	}
 	fa.edit(t, 1, "edit 002")
 	checks := b.shared.checks.Load()

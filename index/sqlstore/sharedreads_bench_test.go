@@ -35,20 +35,9 @@ func BenchmarkSharedReads(b *testing.B) {
 // BenchmarkSoloReads is BenchmarkSharedReads on a store alone on its
 // database (lease.go): no write_log checks.
 func BenchmarkSoloReads(b *testing.B) {
-	if testengine.Engine() != testengine.Postgres {
-		b.Skip("the lease is PostgreSQL's")
-	}
-	db, err := Open(context.Background(), Options{Engine: Postgres, Location: testengine.PostgresDSN(b)})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
+	db := openLeased(b, leaseDSN(b), 0)
 	f := newWriteFixture(b, db)
-	for start := time.Now(); !db.Solo(); time.Sleep(10 * time.Millisecond) {
-		if time.Since(start) > 10*time.Second {
-			b.Fatal("the lone store never became solo")
-		}
-	}
+	waitSolo(b, db, true, 10*time.Second)
 	benchCachedReads(b, db, f)
 }
 

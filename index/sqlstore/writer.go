@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -412,11 +413,8 @@ func (db *DB) beginBatch(tx *Tx, live []*writeRequest) (last string, err error) 
 	if err != nil {
 		return "", err
 	}
-	defer func() {
-		if fenced != nil {
-			fenced()
-		}
-	}()
+	unfence := sync.OnceFunc(fenced) // once the locks are granted, or on any return before
+	defer unfence()
 	read, err := db.lockBatch(tx, live, &last)
 	if err != nil {
 		return "", err
@@ -438,8 +436,7 @@ func (db *DB) beginBatch(tx *Tx, live []*writeRequest) (last string, err error) 
 		}
 	}
 	err = tx.flush()
-	fenced() // the locks are granted, or the transaction failed
-	fenced = nil
+	unfence() // the locks are granted, or the transaction failed
 	if err != nil {
 		return "", err
 	}
