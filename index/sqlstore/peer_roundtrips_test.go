@@ -11,7 +11,7 @@ import (
 )
 
 // maxPeerEditRoundTrips is what TestPeerEditRoundTrips's edit may cost:
-// BEGIN with the locks; the reads; the edit's UPDATE and change with
+// BEGIN with the locks and the reads (prefetch.go); the edit's UPDATE and change with
 // propagation's query of the peers' strings; the peer's unit; the
 // peer's edit with its check rows; its source's extra flags; both
 // translations' same-target lookups with the inconsistent check's
@@ -24,8 +24,8 @@ const maxPeerEditRoundTrips = 9
 // maxPeerFuzzyRoundTrips is the same for a save as needing editing,
 // which makes the peer's copy fail a check: also its history read, and
 // the peer's check rows and flag, queued since (13 when they were a
-// round trip each).
-const maxPeerFuzzyRoundTrips = 11
+// round trip each; 11 while the reads went alone).
+const maxPeerFuzzyRoundTrips = 10
 
 // TestPeerEditRoundTrips counts the writer's round trips for an edit of
 // a string that another component of the project holds (propagation and

@@ -197,6 +197,9 @@ func readUnitForEdit(tx *Tx, id, authorID int64) (index.Unit, index.Translation,
 	if tx.conn == nil {
 		return readUnitForEditSQLite(tx, id, authorID)
 	}
+	if u, t, ok := tx.pre.take(tx, id, authorID); ok {
+		return u, t, nil // prefetched with the batch's BEGIN (prefetch.go)
+	}
 	if authorID != 0 && tx.author.id != authorID {
 		tx.author.id = 0
 		if err := tx.queryRowLater(authorNameQuery, func(r pgx.Row) error {
@@ -259,6 +262,7 @@ func readUnitForEdit(tx *Tx, id, authorID int64) (index.Unit, index.Translation,
 	if err != nil {
 		return u, t, fmt.Errorf("translation %d of unit %d: %v", u.TranslationID, id, err)
 	}
+	tx.pre.record(id, &t) // what the batch's later edits' prefetched reads must not overlap
 	return u, t, nil
 }
 

@@ -114,6 +114,9 @@ type Tx struct {
 	// glossaryTerms caches the glossary terms check_glossary reads, for
 	// the current write (readTerms).
 	glossaryTerms map[glossaryKey][]checks.Term
+	// pre holds the batch's prefetched unit edit reads (prefetch.go),
+	// nil when it has none.
+	pre *prefetch
 }
 
 // runCtx is the context every statement of a write transaction runs

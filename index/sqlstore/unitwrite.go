@@ -70,7 +70,7 @@ func (db *DB) UpdateUnit(ctx context.Context, id int64, actor index.Actor,
 	var out index.Unit
 	// Every row it changes is a unit of a translation its editors open, a
 	// change or a statistics row, except an explanation's (setProperties).
-	err := db.writeUnit(ctx, id, func(tx *Tx) error {
+	err := db.writeUnitEdit(ctx, id, actor.AuthorID, func(tx *Tx) error {
 		u, t, err := readUnitForEdit(tx, id, actor.AuthorID)
 		if err != nil {
 			return err

@@ -46,6 +46,7 @@ type writeRequest struct {
 	upkeep bool             // the trigram index's step: no signal to it (trigram_pending.go)
 	shared bool             // runs beside other processes' scoped writes, locking its own rows (see scoped)
 	scope  writeScope       // see writeScoped; id 0 for any other write
+	edit   editRead         // see writeUnitEdit; unit 0 for any other write
 	tries  int              // runs that lost to another writer (retryable)
 	done   chan writeResult // buffered: the writer never blocks on it
 }
@@ -320,7 +321,9 @@ func (db *DB) runBatch(live []*writeRequest, apart bool) (results []error, touch
 			}
 		}
 		tx.startWrite(r.narrow)
+		tx.pre.start(r)
 		results[i] = runWrite(tx, r.fn)
+		tx.pre.finish(tx)
 		if tx.earlierFailed {
 			return nil, touched, errRunApart
 		}
@@ -434,6 +437,11 @@ func (db *DB) beginBatch(tx *Tx, live []*writeRequest) (last string, err error) 
 			scanOne(&last)); err != nil {
 			return "", err
 		}
+	}
+	// The batch's unit edits' reads (prefetch.go): after the locks, so
+	// that no other process changes what they read.
+	if err := queuePrefetch(tx, live); err != nil {
+		return "", err
 	}
 	err = tx.flush()
 	unfence() // the locks are granted, or the transaction failed

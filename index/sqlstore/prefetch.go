@@ -1,0 +1,228 @@
+package sqlstore
+
+import (
+	"context"
+	"errors"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/tolk-project/tolk/index"
+)
+
+// The reads of a batch's unit edits, prefetched. On PostgreSQL a unit
+// edit read its unit, the unit's check rows, its source unit's extra
+// flags and its author's name in a round trip of its own
+// (readUnitForEdit), one for each edit of a batch (issue 31: the writer's
+// serial path at concurrency 8 is its round trips). The writer knows each
+// edit's unit before it runs (writeUnitEdit), so the batch's first round
+// trip, which takes its locks and replays write_log (beginBatch), reads
+// them all, and an edit whose read is still what it would read takes it
+// from there: a batch of one edit costs three round trips (was four), and
+// every edit of a batch one (was two).
+//
+// When is a prefetched read still the edit's read? It was read after the
+// batch's locks were granted: no other process's write can change the
+// rows of the batch's scopes (a unit's translation, its component's key;
+// the project's translations of its language where it propagates,
+// writers.go) until the batch commits, and a process's exclusive write
+// waits for the batch. So only the batch's own earlier writes can have
+// changed it, and the read is used only when none of them can have:
+//
+//   - every earlier write of the batch was a unit edit (writeUnitEdit)
+//     that read its own unit (readUnitForEdit records its scope), stayed
+//     narrow and did not widen (a write that touches everything may
+//     rename the author, change flags, or anything else);
+//   - none of them edited a unit of the same component (a source string's
+//     edit moves every translation's unit, its flags every translation's
+//     checks), nor, where both components propagate translations, of the
+//     same project and language (propagation writes the string's units in
+//     the project's other components of that language, and the
+//     inconsistent check their check rows: inconsistent.go);
+//   - its author's name was read with it (the batch's first edit's author).
+//
+// A scoped write edits nothing outside its scope (writeScoped), and an
+// edit's scope is inside the rule's: so two edits of one unit, or of two
+// units one of which propagates into the other, read the second afresh
+// (TestPrefetchedEdits). Otherwise the edit reads as before (the round
+// trip, after the batch's earlier writes). A write that fails is
+// counted as if it had written. On SQLite, with no round trips to save,
+// nothing is prefetched.
+
+// writeUnitEdit is writeUnit for an edit whose write begins with
+// readUnitForEdit(tx, unit, author): its batch prefetches that read.
+func (db *DB) writeUnitEdit(ctx context.Context, unit, author int64, fn func(tx *Tx) error) error {
+	if unit <= 0 {
+		return db.writeNarrow(ctx, fn)
+	}
+	return db.enqueue(&writeRequest{ctx: ctx, fn: fn, narrow: true, scope: writeScope{scopeUnit, unit},
+		edit: editRead{unit: unit, author: author}})
+}
+
+// editRead is what a unit edit reads first (writeUnitEdit).
+type editRead struct{ unit, author int64 }
+
+// prefetch is a batch's prefetched edit reads and what its writes so
+// far may have changed.
+type prefetch struct {
+	units  map[int64]prefetchedUnit
+	checks map[int64][]index.UnitCheck
+	author struct {
+		id   int64
+		name string
+	}
+	// current is the running write's read; scoped says it recorded its
+	// scope (readUnitForEdit), scopes those the finished writes recorded;
+	// spoiled that a finished write may have changed anything.
+	current editRead
+	scoped  bool
+	scopes  []editScope
+	spoiled bool
+}
+
+type prefetchedUnit struct {
+	u     index.Unit
+	src   int64
+	flags string
+}
+
+// editScope is where a unit edit may write, as the rule above reads it.
+type editScope struct {
+	component, project int64
+	language           string
+	propagates         bool
+}
+
+func scopeOf(t *index.Translation) editScope {
+	return editScope{component: t.Component.ID, project: t.Component.ProjectID, language: t.Language.Code,
+		propagates: t.Component.AllowTranslationPropagation && !t.Component.IsGlossary}
+}
+
+func (a editScope) overlaps(b editScope) bool {
+	return a.component == b.component ||
+		(a.propagates && b.propagates && a.project == b.project && a.language == b.language)
+}
+
+// queuePrefetch queues, with the batch's first round trip, the reads of
+// its unit edits (see above). Only on PostgreSQL.
+func queuePrefetch(tx *Tx, live []*writeRequest) error {
+	var ids []int64
+	var author int64
+	for _, r := range live {
+		if r.edit.unit != 0 {
+			ids = append(ids, r.edit.unit)
+			if author == 0 {
+				author = r.edit.author
+			}
+		}
+	}
+	if len(ids) == 0 || tx.conn == nil {
+		return nil
+	}
+	p := &prefetch{units: make(map[int64]prefetchedUnit, len(ids)), checks: map[int64][]index.UnitCheck{}}
+	tx.pre = p
+	if author != 0 {
+		if err := tx.queryRowLater(authorNameQuery, func(r pgx.Row) error {
+			err := r.Scan(&p.author.name)
+			if err == nil {
+				p.author.id = author
+			} else if errors.Is(err, pgx.ErrNoRows) {
+				err = nil // authorName says what it lacks
+			}
+			return err
+		}, author); err != nil {
+			return err
+		}
+	}
+	if err := tx.queryLater(`SELECT `+editUnitColumns+` FROM units WHERE id = ANY(CAST(? AS bigint[]))`,
+		func(rows pgx.Rows) error {
+			for rows.Next() {
+				var pu prefetchedUnit
+				var err error
+				if pu.u, err = scanUnit(intBools{rows, []any{&pu.src, &pu.flags}}); err != nil {
+					return err
+				}
+				p.units[pu.u.ID] = pu
+			}
+			return rows.Err()
+		}, ids); err != nil {
+		return err
+	}
+	return tx.queryLater(`SELECT unit_id, name, dismissed FROM checks WHERE unit_id = ANY(CAST(? AS bigint[]))`,
+		func(rows pgx.Rows) error {
+			for rows.Next() {
+				var id, dismissed int64
+				var c index.UnitCheck
+				if err := rows.Scan(&id, &c.Name, &dismissed); err != nil {
+					return err
+				}
+				c.Dismissed = dismissed != 0
+				p.checks[id] = append(p.checks[id], c)
+			}
+			return rows.Err()
+		}, ids)
+}
+
+// start readies p for the batch's next write, r.
+func (p *prefetch) start(r *writeRequest) {
+	if p == nil {
+		return
+	}
+	p.current, p.scoped = r.edit, false
+}
+
+// finish records what the write that ran may have changed: its scope,
+// or, when it was no unit edit that read its unit or it touched more
+// than its unit's scope, anything.
+func (p *prefetch) finish(tx *Tx) {
+	if p == nil {
+		return
+	}
+	if !p.scoped || !tx.narrowed || tx.widened {
+		p.spoiled = true
+	}
+	p.current = editRead{}
+}
+
+// take returns the running write's prefetched read of unit id for
+// readUnitForEdit, when it is still what the write would read (see
+// above); ok false when the write must read it itself.
+func (p *prefetch) take(tx *Tx, id, authorID int64) (u index.Unit, t index.Translation, ok bool) {
+	if p == nil || p.spoiled || p.current.unit != id {
+		return u, t, false
+	}
+	pu, found := p.units[id]
+	if !found || (authorID != 0 && tx.author.id != authorID && p.author.id != authorID) {
+		return u, t, false // not found: the read afresh says so
+	}
+	t, err := cachedTranslation(tx, pu.u.TranslationID)
+	if err != nil {
+		return u, t, false // the read afresh says
+	}
+	s := scopeOf(&t)
+	for _, o := range p.scopes {
+		if o.overlaps(s) {
+			return u, t, false
+		}
+	}
+	if authorID != 0 && tx.author.id != authorID {
+		tx.author.id, tx.author.name = p.author.id, p.author.name
+	}
+	if tx.extraFlags == nil {
+		tx.extraFlags = map[int64]string{}
+	}
+	tx.extraFlags[pu.src] = pu.flags
+	if tx.unitChecks == nil {
+		tx.unitChecks = map[int64][]index.UnitCheck{}
+	}
+	tx.unitChecks[id] = p.checks[id]
+	p.record(id, &t)
+	return pu.u, t, true
+}
+
+// record notes the scope of the running write's unit id, read in t.
+func (p *prefetch) record(id int64, t *index.Translation) {
+	if p == nil || p.current.unit != id || p.scoped {
+		return
+	}
+	p.scopes = append(p.scopes, scopeOf(t))
+	p.scoped = true
+}

@@ -1,0 +1,156 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/internal/testengine"
+)
+
+// inOneBatch runs the edits in one batch of db's writer, in their order,
+// and fails t unless they met there.
+func inOneBatch(t *testing.T, db *DB, edits ...func() error) {
+	t.Helper()
+	release := holdWriter(t, db)
+	commits := db.commits.Load()
+	errs := make([]error, len(edits))
+	var wg sync.WaitGroup
+	for i, e := range edits {
+		wg.Add(1)
+		go func() { defer wg.Done(); errs[i] = e() }()
+		time.Sleep(20 * time.Millisecond) // queued in this order
+	}
+	release()
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := db.commits.Load() - commits; n != 1 {
+		t.Fatalf("the edits ran in %d batches, want 1", n)
+	}
+}
+
+// TestPrefetchedEdits runs, in one batch each, edits whose reads the
+// batch's first round trip prefetched (prefetch.go) while an earlier
+// edit of the batch changes what they read: each must decide on what
+// the earlier one left, as it does in a batch of its own (and as on
+// SQLite, which prefetches nothing). Edits in scopes apart take the
+// prefetched reads (TestBatchRoundTrips counts them).
+func TestPrefetchedEdits(t *testing.T) {
+	rt := &roundTrips{}
+	db, err := openFreshWith(t, Options{roundTrip: rt.record, Writers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	db.trigrams.hold() // its statements are no edit's
+	f := newWriteFixture(t, db)
+	ctx := context.Background()
+	peer := mustTestComponent(t, db, f.comp.ProjectID, "app2")
+	peerTr := map[string]int64{}
+	for _, lang := range []string{"en", "de"} {
+		peerTr[lang] = importStrings(t, db, peer.ID, lang, peerTr["en"], 10, "Word number %d").TranslationID
+	}
+	peerUnit := func(i int) int64 {
+		id, err := db.FindUnitIDByHash(ctx, peerTr["de"], index.IDHash(true, nil, fmt.Sprintf("k%d", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	var mu sync.Mutex
+	seen := map[string]string{}
+	edit := func(name string, id int64, target string) func() error {
+		return func() error {
+			_, err := db.UpdateUnit(ctx, id, f.user, func(u index.Unit, _ index.Translation) (index.UnitUpdate, error) {
+				mu.Lock()
+				seen[name] = index.JoinPlural(u.Target)
+				mu.Unlock()
+				return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{target}, State: index.StateTranslated}}, nil
+			})
+			return err
+		}
+	}
+	// A unit edited twice: the second edit decides on the first's target.
+	one := f.unit(t, "de", 1).ID
+	inOneBatch(t, db, edit("first", one, "first"), edit("second", one, "second"))
+	// An edit that propagates into the peer's unit, which the batch's
+	// next edit edits: it decides on the propagated target.
+	inOneBatch(t, db, edit("propagating", f.unit(t, "de", 3).ID, "propagated"), edit("peer", peerUnit(3), "peer's own"))
+	// Edits apart: the fixture's German, then the peer's French, which
+	// nothing of the first reaches (another component and language):
+	// the second takes its prefetched read.
+	frTr := importStrings(t, db, peer.ID, "fr", peerTr["en"], 10, "Word number %d").TranslationID
+	frID, err := db.FindUnitIDByHash(ctx, frTr, index.IDHash(true, nil, "k4"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Warm: the contributors rows, the translations and peers cached.
+	frWarm, err := db.FindUnitIDByHash(ctx, frTr, index.IDHash(true, nil, "k6"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inOneBatch(t, db, edit("warm de", f.unit(t, "de", 6).ID, "sechs"), edit("warm fr", frWarm, "six"))
+	deID := f.unit(t, "de", 4).ID
+	apart := rt.during(func() { inOneBatch(t, db, edit("de", deID, "vier"), edit("fr", frID, "quatre")) })
+	want := map[string]string{"first": "", "second": "first", "propagating": "",
+		"peer": "propagated", "de": "Wort Nummer 4", "fr": ""}
+	for k, w := range want {
+		if seen[k] != w {
+			t.Errorf("edit %q decided on %q, want %q", k, seen[k], w)
+		}
+	}
+	for id, w := range map[int64]string{one: "second", peerUnit(3): "peer's own", f.unit(t, "de", 3).ID: "peer's own", // propagated back
+		frID: "quatre"} {
+		if u, err := db.FindUnitByID(ctx, id); err != nil || index.JoinPlural(u.Target) != w {
+			t.Errorf("unit %d reads %q, %v; want %q", id, u.Target, err, w)
+		}
+	}
+	// The second edit's change records the first's target as its old.
+	changes, _, err := db.FindChanges(ctx, index.ChangeFilter{UnitID: one, Page: index.Page{Number: 1, Size: 50}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var details []string
+	for _, c := range changes {
+		if c.Target == "second" {
+			details = append(details, c.Details)
+		}
+	}
+	if len(details) != 1 || !strings.Contains(details[0], `"first"`) {
+		t.Errorf("the second edit's change has details %q, want the old target \"first\"", details)
+	}
+	checkStoredStats(t, db)
+	if testengine.Engine() != testengine.Postgres {
+		return
+	}
+	// The holding write's round trips end with its COMMIT; then the
+	// batch, whose edits' reads (editUnitColumns) all travel with BEGIN.
+	if i := slices.Index(apart, "+ COMMIT"); i >= 0 {
+		apart = apart[i+1:]
+	}
+	reads, trip := 0, 0
+	for i, s := range apart {
+		if !strings.HasPrefix(s, "+ ") {
+			trip = i
+		}
+		if strings.Contains(s, "coalesce(source_unit_id, id)") {
+			reads++
+			if apart[trip] != "BATCH" || apart[trip+1] != "+ BEGIN" {
+				t.Errorf("an edit's read went without BEGIN: %s", s)
+			}
+		}
+	}
+	if reads != 1 {
+		t.Errorf("two edits apart in a batch read their units in %d statements, want 1 (prefetched):\n%s",
+			reads, strings.Join(apart, "\n"))
+	}
+}
