@@ -741,16 +741,16 @@ func (s *checkSettler) settleCreated(job *createdChecks) error {
 // existing reads the check rows of units.
 func (s *checkSettler) existing(units []checkedUnit) (map[int64][]index.UnitCheck, error) {
 	out := map[int64][]index.UnitCheck{}
-	if len(units) == 1 {
-		if rows, ok := s.tx.unitChecks[units[0].id]; ok {
-			delete(s.tx.unitChecks, units[0].id) // the write may change them next
-			out[units[0].id] = rows
-			return out, nil
+	// Those read with their unit (readUnitAndChecks: an edit's, a
+	// propagated edit's), taken once: the write may change them next.
+	ids := make([]int64, 0, len(units))
+	for _, u := range units {
+		if rows, ok := s.tx.unitChecks[u.id]; ok {
+			delete(s.tx.unitChecks, u.id)
+			out[u.id] = rows
+		} else {
+			ids = append(ids, u.id)
 		}
-	}
-	ids := make([]int64, len(units))
-	for i, u := range units {
-		ids[i] = u.id
 	}
 	for chunk := range slices.Chunk(ids, maxInList) {
 		list, args := idList(chunk)

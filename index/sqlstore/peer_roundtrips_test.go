@@ -11,21 +11,21 @@ import (
 )
 
 // maxPeerEditRoundTrips is what TestPeerEditRoundTrips's edit may cost:
-// BEGIN with the locks and the reads (prefetch.go); the edit's UPDATE and change with
-// propagation's query of the peers' strings; the peer's unit; the
-// peer's edit with its check rows; its source's extra flags; both
-// translations' same-target lookups with the inconsistent check's
-// queries; the closing statements with COMMIT. It was 13 while the
-// queued statements went alone before propagation's query, each
-// translation's lookups and inconsistent queries were a round trip
-// each, and BEGIN and COMMIT one each (15).
-const maxPeerEditRoundTrips = 9
+// BEGIN with the locks and the edit's reads (prefetch.go); the edit's
+// UPDATE and change with propagation's query of the peers' strings; the
+// peer's unit with its check rows and its source's extra flags
+// (readPeerForEdit); the peer's edit with both translations' same-target
+// lookups and the inconsistent check's queries; the closing statements
+// with COMMIT. It was 15 on session 9's tree, 9 with the edit's reads
+// alone, the peer's unit, its check rows (with the edit's, read again)
+// and its source's flags a round trip each, 8 with the reads prefetched.
+const maxPeerEditRoundTrips = 5
 
 // maxPeerFuzzyRoundTrips is the same for a save as needing editing,
 // which makes the peer's copy fail a check: also its history read, and
 // the peer's check rows and flag, queued since (13 when they were a
-// round trip each; 11 while the reads went alone).
-const maxPeerFuzzyRoundTrips = 10
+// round trip each; 11 and 10 as maxPeerEditRoundTrips's 9 and 8).
+const maxPeerFuzzyRoundTrips = 7
 
 // TestPeerEditRoundTrips counts the writer's round trips for an edit of
 // a string that another component of the project holds (propagation and

@@ -214,6 +214,24 @@ func readUnitForEdit(tx *Tx, id, authorID int64) (index.Unit, index.Translation,
 			return index.Unit{}, index.Translation{}, err
 		}
 	}
+	u, err := readUnitAndChecks(tx, id)
+	if err != nil {
+		return u, index.Translation{}, err
+	}
+	t, err := cachedTranslation(tx, u.TranslationID)
+	if err != nil {
+		return u, t, fmt.Errorf("translation %d of unit %d: %v", u.TranslationID, id, err)
+	}
+	tx.pre.record(id, &t) // what the batch's later edits' prefetched reads must not overlap
+	return u, t, nil
+}
+
+// readUnitAndChecks reads unit id with its check rows and its source
+// unit's extra flags (kept for sourceExtraFlags and checkSettler.existing)
+// in one round trip with the write's queued statements: an edit's unit
+// (readUnitForEdit), or the unit propagation edits in a peer
+// (readPeerForEdit), where they were three. PostgreSQL only.
+func readUnitAndChecks(tx *Tx, id int64) (index.Unit, error) {
 	var u index.Unit
 	found := false
 	var src int64
@@ -227,7 +245,7 @@ func readUnitForEdit(tx *Tx, id, authorID int64) (index.Unit, index.Translation,
 		found = err == nil
 		return err
 	}, id); err != nil {
-		return index.Unit{}, index.Translation{}, err
+		return u, err
 	}
 	var unitChecks []index.UnitCheck
 	if err := tx.queryLater(`SELECT name, dismissed FROM checks WHERE unit_id = ?`, func(rows pgx.Rows) error {
@@ -242,13 +260,13 @@ func readUnitForEdit(tx *Tx, id, authorID int64) (index.Unit, index.Translation,
 		}
 		return rows.Err()
 	}, id); err != nil {
-		return index.Unit{}, index.Translation{}, err
+		return u, err
 	}
 	if err := tx.flush(); err != nil {
-		return index.Unit{}, index.Translation{}, err
+		return u, err
 	}
 	if !found {
-		return u, index.Translation{}, sql.ErrNoRows
+		return u, sql.ErrNoRows
 	}
 	if tx.extraFlags == nil {
 		tx.extraFlags = map[int64]string{}
@@ -258,12 +276,17 @@ func readUnitForEdit(tx *Tx, id, authorID int64) (index.Unit, index.Translation,
 		tx.unitChecks = map[int64][]index.UnitCheck{}
 	}
 	tx.unitChecks[id] = unitChecks
-	t, err := cachedTranslation(tx, u.TranslationID)
-	if err != nil {
-		return u, t, fmt.Errorf("translation %d of unit %d: %v", u.TranslationID, id, err)
+	return u, nil
+}
+
+// readPeerForEdit reads the unit propagation is about to edit in a peer
+// component (propagateTo): on PostgreSQL with what its settling reads
+// next (readUnitAndChecks), on SQLite the unit alone, as before.
+func readPeerForEdit(tx *Tx, id int64) (index.Unit, error) {
+	if tx.conn == nil {
+		return findUnitTx(tx, id)
 	}
-	tx.pre.record(id, &t) // what the batch's later edits' prefetched reads must not overlap
-	return u, t, nil
+	return readUnitAndChecks(tx, id)
 }
 
 // intBools scans a pgx row into the destinations a database/sql scan

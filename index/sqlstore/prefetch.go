@@ -215,6 +215,9 @@ func (p *prefetch) take(tx *Tx, id, authorID int64) (u index.Unit, t index.Trans
 	}
 	tx.unitChecks[id] = p.checks[id]
 	p.record(id, &t)
+	if tx.db != nil {
+		tx.db.prefetchTaken.Add(1)
+	}
 	return pu.u, t, true
 }
 

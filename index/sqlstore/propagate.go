@@ -67,7 +67,7 @@ func propagateTo(tx *Tx, peer *index.Translation, s sharedString, u *index.Unit,
 		tx.recheck(false, actor, s.id)
 		return nil
 	}
-	su, err := findUnitTx(tx, s.id)
+	su, err := readPeerForEdit(tx, s.id)
 	if err != nil {
 		return err
 	}

@@ -77,6 +77,7 @@ type DB struct {
 	writeBatchLimit int
 	commits         atomic.Uint64 // write transactions run, for the benchmarks
 	runsApart       atomic.Uint64 // batches run again with their writes apart (errRunApart)
+	prefetchTaken   atomic.Uint64 // unit edits that took their batch's prefetched read (prefetch.go)
 	busy            writerBusy    // time some writer spent in its batches (WriterBusy)
 	w               *stmtCache    // statements prepared on the writer's connection
 	// formatFlags is Options.FormatFlags.
