@@ -250,3 +250,48 @@ func TestBatchRoundTrips(t *testing.T) {
 	}
 	checkStoredStats(t, db)
 }
+
+// TestCommitAnsweredDespiteReadError plants a Go-side error (a scan into
+// a destination of the wrong type) in a read that travels with a batch's
+// COMMIT: the server committed, so the write is answered as committed
+// (it was answered as failed, though its change was stored).
+func TestCommitAnsweredDespiteReadError(t *testing.T) {
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("SQLite runs a read at once: its error fails the write before anything commits")
+	}
+	f := mustWriteFixture(t)
+	db, ctx := f.db, context.Background()
+	err := db.write(ctx, func(tx *Tx) error {
+		if err := tx.execLater(`UPDATE projects SET name = 'planted' WHERE id = ?`, f.comp.ProjectID); err != nil {
+			return err
+		}
+		var n time.Time // text into a time: pgx's scan fails
+		return tx.queryRowLater(`SELECT 'not a time'`, scanOne(&n))
+	})
+	if err != nil {
+		t.Errorf("a batch whose COMMIT answered was answered %v", err)
+	}
+	p, err := db.FindProjectByID(ctx, f.comp.ProjectID)
+	if err != nil || p.Name != "planted" {
+		t.Errorf("the project reads %q, %v; want the write committed", p.Name, err)
+	}
+	// A statement the server fails there is no such read: the server
+	// skipped COMMIT, nothing of the write is kept.
+	err = db.write(ctx, func(tx *Tx) error {
+		if err := tx.execLater(`UPDATE projects SET name = 'failed' WHERE id = ?`, f.comp.ProjectID); err != nil {
+			return err
+		}
+		return tx.execLater(`SELECT 1 / 0`)
+	})
+	if err == nil {
+		t.Error("a batch whose statement failed was answered as committed")
+	}
+	if p, err := db.FindProjectByID(ctx, f.comp.ProjectID); err != nil || p.Name != "planted" {
+		t.Errorf("the project reads %q, %v; want the failed write rolled back", p.Name, err)
+	}
+	// The index goes on writing.
+	if _, err := db.UpdateUnit(ctx, f.unit(t, "de", 1).ID, f.user, setTarget("after")); err != nil {
+		t.Fatal(err)
+	}
+	checkStoredStats(t, db)
+}

@@ -4,9 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
+	"log/slog"
 	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/tolk-project/tolk/checks"
 	"github.com/tolk-project/tolk/index"
 )
@@ -344,10 +346,36 @@ func (tx *Tx) commit() error {
 		return err
 	}
 	if err := tx.flush(); err != nil {
-		return err
+		if !tx.committedAnyway() {
+			return err
+		}
+		// The server committed: the error is a callback's, reading one
+		// of the closing statements' answers (a scan's: a bug, not a
+		// runtime condition; pgx reads no answer after it). The batch's
+		// writes are answered as committed, so that none runs again;
+		// what the unread answers kept (the write_log entry's seq) the
+		// next batch's replay catches up.
+		slog.Error("sqlstore: an answer sent with the batch's COMMIT could not be read; the batch committed", "err", err)
 	}
 	tx.ended = true
 	return nil
+}
+
+// committedAnyway reports, after a flush that sent COMMIT failed,
+// whether the server committed: the connection is out of any
+// transaction, which its last answer (ReadyForQuery, read as pgx drained
+// the batch) says. A statement's error leaves the transaction failed
+// (the server skipped COMMIT); a connection lost before that answer
+// leaves the status as it was, in the transaction: neither counts.
+func (tx *Tx) committedAnyway() bool {
+	idle := false
+	tx.conn.Raw(func(dc any) error {
+		if c, ok := dc.(*stdlib.Conn); ok {
+			idle = !c.Conn().PgConn().IsClosed() && c.Conn().PgConn().TxStatus() == 'I'
+		}
+		return nil
+	})
+	return idle
 }
 
 // rollback ends tx's transaction on PostgreSQL unless it committed; a
