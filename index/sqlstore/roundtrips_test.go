@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -107,6 +108,23 @@ func TestEditRoundTrips(t *testing.T) {
 	u, err := db.FindUnitByID(ctx, id)
 	if err != nil || u.Target[0] != "one" {
 		t.Fatalf("the edit reads %q, %v", u.Target, err)
+	}
+	// write_log's prune rides with the next batch's first round trip,
+	// after its locks (beginBatch: a process of session 9's tree prunes
+	// after its own, and the two orders could deadlock).
+	db.pruneLog.Store(sharedLogKeep + 1)
+	pruned := rt.during(func() {
+		if _, err := db.UpdateUnit(ctx, id, f.user, setTarget("pruned")); err != nil {
+			t.Fatal(err)
+		}
+	})
+	del := slices.IndexFunc(pruned, func(s string) bool { return strings.Contains(s, "DELETE FROM write_log") })
+	locks := slices.IndexFunc(pruned, func(s string) bool { return strings.Contains(s, "lock_write_scopes") })
+	if del < 0 || locks < 0 || del < locks || countRoundTrips(pruned[:del+1]) != 1 {
+		t.Errorf("the prune is not after the locks in the first round trip:\n%s", strings.Join(pruned, "\n"))
+	}
+	if n := countRoundTrips(pruned); n > maxEditRoundTrips {
+		t.Errorf("an edit with the prune took %d round trips, want at most %d", n, maxEditRoundTrips)
 	}
 	// A string added to the source reaches every translation: each
 	// unit's trigram note rides with the write's next round trip

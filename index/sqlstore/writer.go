@@ -258,12 +258,6 @@ func (db *DB) runBatch(live []*writeRequest, apart bool) (results []error, touch
 			return nil, touched, err
 		}
 		defer tx.rollback() // unless committed
-		if seq := db.pruneLog.Swap(0); seq > 0 {
-			// See logWrite: the prune a batch before this one owed.
-			if err := tx.execLater(`DELETE FROM write_log WHERE seq <= ?`, seq-sharedLogKeep); err != nil {
-				return nil, touched, err
-			}
-		}
 	} else {
 		// SQLite: BEGIN on the writer's own connection (writeconn.go).
 		if tx.wc, err = db.writeConn(); err == nil {
@@ -421,6 +415,16 @@ func (db *DB) beginBatch(tx *Tx, live []*writeRequest) (last string, err error) 
 	read, err := db.lockBatch(tx, live, &last)
 	if err != nil {
 		return "", err
+	}
+	if seq := db.pruneLog.Swap(0); seq > 0 {
+		// See logWrite: the prune a batch before this one owed. After
+		// the locks, so that every version takes the locks before the
+		// prune's row locks: a process of session 9's tree, which prunes
+		// inside its batch after its locks, could deadlock (40P01) with
+		// one pruning before them during an upgrade.
+		if err := tx.execLater(`DELETE FROM write_log WHERE seq <= ?`, seq-sharedLogKeep); err != nil {
+			return "", err
+		}
 	}
 	var entries []logEntry
 	if db.dialect.shared {
