@@ -201,16 +201,7 @@ func readUnitForEdit(tx *Tx, id, authorID int64) (index.Unit, index.Translation,
 		return u, t, nil // prefetched with the batch's BEGIN (prefetch.go)
 	}
 	if authorID != 0 && tx.author.id != authorID {
-		tx.author.id = 0
-		if err := tx.queryRowLater(authorNameQuery, func(r pgx.Row) error {
-			err := r.Scan(&tx.author.name)
-			if err == nil {
-				tx.author.id = authorID
-			} else if errors.Is(err, pgx.ErrNoRows) {
-				err = nil // authorName says what it lacks
-			}
-			return err
-		}, authorID); err != nil {
+		if err := queueAuthorName(tx, authorID, &tx.author); err != nil {
 			return index.Unit{}, index.Translation{}, err
 		}
 	}
@@ -224,6 +215,28 @@ func readUnitForEdit(tx *Tx, id, authorID int64) (index.Unit, index.Translation,
 	}
 	tx.pre.record(id, &t) // what the batch's later edits' prefetched reads must not overlap
 	return u, t, nil
+}
+
+// knownAuthor is a user's name as statistics show it (authorName).
+type knownAuthor struct {
+	id   int64
+	name string
+}
+
+// queueAuthorName queues the read of user id's name into a, which says
+// id once it is read (a user not found leaves a.id 0: authorName says
+// what it lacks).
+func queueAuthorName(tx *Tx, id int64, a *knownAuthor) error {
+	a.id = 0
+	return tx.queryRowLater(authorNameQuery, func(r pgx.Row) error {
+		err := r.Scan(&a.name)
+		if err == nil {
+			a.id = id
+		} else if errors.Is(err, pgx.ErrNoRows) {
+			err = nil
+		}
+		return err
+	}, id)
 }
 
 // readUnitAndChecks reads unit id with its check rows and its source

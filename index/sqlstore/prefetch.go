@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"errors"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/tolk-project/tolk/index"
@@ -65,10 +64,7 @@ type editRead struct{ unit, author int64 }
 type prefetch struct {
 	units  map[int64]prefetchedUnit
 	checks map[int64][]index.UnitCheck
-	author struct {
-		id   int64
-		name string
-	}
+	author knownAuthor
 	// current is the running write's read; scoped says it recorded its
 	// scope (readUnitForEdit), scopes those the finished writes recorded;
 	// spoiled that a finished write may have changed anything.
@@ -120,15 +116,7 @@ func queuePrefetch(tx *Tx, live []*writeRequest) error {
 	p := &prefetch{units: make(map[int64]prefetchedUnit, len(ids)), checks: map[int64][]index.UnitCheck{}}
 	tx.pre = p
 	if author != 0 {
-		if err := tx.queryRowLater(authorNameQuery, func(r pgx.Row) error {
-			err := r.Scan(&p.author.name)
-			if err == nil {
-				p.author.id = author
-			} else if errors.Is(err, pgx.ErrNoRows) {
-				err = nil // authorName says what it lacks
-			}
-			return err
-		}, author); err != nil {
+		if err := queueAuthorName(tx, author, &p.author); err != nil {
 			return err
 		}
 	}
@@ -204,7 +192,7 @@ func (p *prefetch) take(tx *Tx, id, authorID int64) (u index.Unit, t index.Trans
 		}
 	}
 	if authorID != 0 && tx.author.id != authorID {
-		tx.author.id, tx.author.name = p.author.id, p.author.name
+		tx.author = p.author
 	}
 	if tx.extraFlags == nil {
 		tx.extraFlags = map[int64]string{}

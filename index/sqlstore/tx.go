@@ -70,10 +70,7 @@ type Tx struct {
 	// author is the last author name read (authorName), kept while the
 	// batch's writes are narrow ones (edits, uploads), which rename
 	// nobody: a user may be renamed by any other write.
-	author struct {
-		id   int64
-		name string
-	}
+	author knownAuthor
 	// hooks is the published set of webhooks (hooks.go); writeHooks and
 	// batchHooks, when not nil, the set after the current write and after
 	// the batch's finished writes changed add-ons (reloadHooks). queued
