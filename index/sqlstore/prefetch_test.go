@@ -158,3 +158,67 @@ func TestPrefetchedEdits(t *testing.T) {
 		t.Errorf("the batch's first round trip holds no prefetch:\n%s", strings.Join(apart, "\n"))
 	}
 }
+
+// TestBatchApartRoundTrips counts the round trips of a batch of 8 edits
+// in components apart (none propagating), whose reads all travel with
+// the batch's BEGIN (prefetch.go): one round trip an edit, its
+// statements with its same-target lookup, and the batch's two (18 while
+// each edit's reads were a round trip of their own, as the edits of one
+// translation still are: TestBatchRoundTrips).
+func TestBatchApartRoundTrips(t *testing.T) {
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("round trips are PostgreSQL's")
+	}
+	db, rt, f := roundTripFixture(t)
+	ctx := context.Background()
+	const edits = 8
+	ids := make([]int64, edits)
+	for i := range ids {
+		c := index.DefaultComponent()
+		c.ProjectID, c.Name, c.Slug, c.Template = f.comp.ProjectID, fmt.Sprint("apart", i), fmt.Sprint("apart", i), "en.json"
+		c.AllowTranslationPropagation = false
+		c, _, err := db.SaveComponent(ctx, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		en := importStrings(t, db, c.ID, "en", 0, 4, "Apart %d").TranslationID
+		de := importStrings(t, db, c.ID, "de", en, 4, "Apart %d").TranslationID
+		if ids[i], err = db.FindUnitIDByHash(ctx, de, index.IDHash(true, nil, "k1")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, id := range ids { // warm: the contributors rows, the translations cached
+		if _, err := db.UpdateUnit(ctx, id, f.user, setTarget("warm")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit := func(i int) func() error {
+		return func() error {
+			_, err := db.UpdateUnit(ctx, ids[i], f.user, setTarget(fmt.Sprint("apart ", i)))
+			return err
+		}
+	}
+	var all []func() error
+	for i := range edits {
+		all = append(all, edit(i))
+	}
+	taken := db.prefetchTaken.Load()
+	log := rt.during(func() { inOneBatch(t, db, all...) })
+	if i := slices.Index(log, "+ COMMIT"); i >= 0 {
+		log = log[i+1:] // the holding write's
+	}
+	n := countRoundTrips(log)
+	t.Logf("%d edits apart in one batch: %d round trips:\n%s", edits, n, strings.Join(log, "\n"))
+	if max := edits + 2; n > max {
+		t.Errorf("%d edits apart in a batch took %d round trips, want at most %d", edits, n, max)
+	}
+	if got := db.prefetchTaken.Load() - taken; got != edits {
+		t.Errorf("%d of %d edits apart took their prefetched reads", got, edits)
+	}
+	for i, id := range ids {
+		if u, err := db.FindUnitByID(ctx, id); err != nil || index.JoinPlural(u.Target) != fmt.Sprint("apart ", i) {
+			t.Errorf("unit %d reads %q, %v", i, u.Target, err)
+		}
+	}
+	checkStoredStats(t, db)
+}
