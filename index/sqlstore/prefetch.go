@@ -30,12 +30,19 @@ import (
 //     that read its own unit (readUnitForEdit records its scope), stayed
 //     narrow and did not widen (a write that touches everything may
 //     rename the author, change flags, or anything else);
-//   - none of them edited a unit of the same component (a source string's
-//     edit moves every translation's unit, its flags every translation's
-//     checks), nor, where both components propagate translations, of the
-//     same project and language (propagation writes the string's units in
-//     the project's other components of that language, and the
-//     inconsistent check their check rows: inconsistent.go);
+//   - none of them edited a unit of the same translation (the checks'
+//     same-target lookups recheck its units that share the old or the new
+//     target), nor of the same component where either is its source (a
+//     source string's edit moves every translation's unit, its flags every
+//     translation's checks; the source checks read the translations),
+//     nor, where both components propagate translations, of the same
+//     project and language (propagation writes the string's units in the
+//     project's other components of that language, and the inconsistent
+//     check their check rows: inconsistent.go). An edit of a translation
+//     writes nothing of the component's other translations: the corpus's
+//     components have up to a hundred languages, so a batch's edits often
+//     share one (session 11: a rule by component read half of them
+//     afresh);
 //   - its author's name was read with it (the batch's first edit's author).
 //
 // A scoped write edits nothing outside its scope (writeScoped), and an
@@ -82,18 +89,20 @@ type prefetchedUnit struct {
 
 // editScope is where a unit edit may write, as the rule above reads it.
 type editScope struct {
-	component, project int64
-	language           string
-	propagates         bool
+	translation, component, project int64
+	language                        string
+	source, propagates              bool
 }
 
 func scopeOf(t *index.Translation) editScope {
-	return editScope{component: t.Component.ID, project: t.Component.ProjectID, language: t.Language.Code,
+	return editScope{translation: t.ID, component: t.Component.ID, project: t.Component.ProjectID,
+		language: t.Language.Code, source: t.IsSource,
 		propagates: t.Component.AllowTranslationPropagation && !t.Component.IsGlossary}
 }
 
 func (a editScope) overlaps(b editScope) bool {
-	return a.component == b.component ||
+	return a.translation == b.translation ||
+		(a.component == b.component && (a.source || b.source)) ||
 		(a.propagates && b.propagates && a.project == b.project && a.language == b.language)
 }
 

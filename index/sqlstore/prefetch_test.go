@@ -73,6 +73,7 @@ func TestPrefetchedEdits(t *testing.T) {
 			_, err := db.UpdateUnit(ctx, id, f.user, func(u index.Unit, _ index.Translation) (index.UnitUpdate, error) {
 				mu.Lock()
 				seen[name] = index.JoinPlural(u.Target)
+				seen[name+" source"] = index.JoinPlural(u.Source)
 				mu.Unlock()
 				return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{target}, State: index.StateTranslated}}, nil
 			})
@@ -97,6 +98,15 @@ func TestPrefetchedEdits(t *testing.T) {
 	if n := takes(edit("propagating", f.unit(t, "de", 3).ID, "propagated"), edit("peer", peerUnit(3), "peer's own")); pg && n != 1 {
 		t.Errorf("%d edits of a string and its peer took their prefetched reads, want the first alone", n)
 	}
+	// A template's source string edited, then its German: the German
+	// decides on the new source (editTemplate moved it).
+	if n := takes(edit("template", f.unit(t, "en", 2).ID, "Word number two"), edit("after template", f.unit(t, "de", 2).ID, "Wort zwei")); pg && n != 1 {
+		t.Errorf("%d edits of a source string and its translation took their prefetched reads, want the first alone", n)
+	}
+	// Two translations of one component, no source among them: apart.
+	if n := takes(edit("de 5", f.unit(t, "de", 5).ID, "fünf"), edit("fr 5", f.unit(t, "fr", 5).ID, "cinq")); pg && n != 2 {
+		t.Errorf("%d of two edits of a component's two translations took their prefetched reads, want both", n)
+	}
 	// Edits apart: the fixture's German, then the peer's French, which
 	// nothing of the first reaches (another component and language):
 	// the second takes its prefetched read.
@@ -118,7 +128,8 @@ func TestPrefetchedEdits(t *testing.T) {
 		t.Errorf("%d of two edits apart took their prefetched reads, want both", taken)
 	}
 	want := map[string]string{"first": "", "second": "first", "propagating": "",
-		"peer": "propagated", "de": "Wort Nummer 4", "fr": ""}
+		"peer": "propagated", "de": "Wort Nummer 4", "fr": "", "after template source": "Word number two",
+		"de 5": "", "fr 5": ""}
 	for k, w := range want {
 		if seen[k] != w {
 			t.Errorf("edit %q decided on %q, want %q", k, seen[k], w)
