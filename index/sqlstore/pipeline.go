@@ -245,23 +245,44 @@ func queueAuthorName(tx *Tx, id int64, a *knownAuthor) error {
 // (readUnitForEdit), or the unit propagation edits in a peer
 // (readPeerForEdit), where they were three. PostgreSQL only.
 func readUnitAndChecks(tx *Tx, id int64) (index.Unit, error) {
-	var u index.Unit
-	found := false
-	var src int64
-	var flags string
-	if err := tx.queryRowLater(`SELECT `+editUnitColumns+` FROM units WHERE id = ?`, func(r pgx.Row) error {
+	var r unitRead
+	if err := queueUnitRead(tx, id, &r); err != nil {
+		return r.u, err
+	}
+	if err := tx.flush(); err != nil {
+		return r.u, err
+	}
+	if !r.found {
+		return r.u, sql.ErrNoRows
+	}
+	r.keep(tx, id)
+	return r.u, nil
+}
+
+// unitRead is what queueUnitRead reads of a unit.
+type unitRead struct {
+	u      index.Unit
+	found  bool
+	src    int64 // the source unit's id, whose extra flags are flags
+	flags  string
+	checks []index.UnitCheck
+}
+
+// queueUnitRead queues the statements of readUnitAndChecks into r, read
+// once they are sent (the batch's prefetch sends them with its BEGIN).
+func queueUnitRead(tx *Tx, id int64, r *unitRead) error {
+	if err := tx.queryRowLater(`SELECT `+editUnitColumns+` FROM units WHERE id = ?`, func(row pgx.Row) error {
 		var err error
-		u, err = scanUnit(intBools{r, []any{&src, &flags}})
+		r.u, err = scanUnit(intBools{row, []any{&r.src, &r.flags}})
 		if errors.Is(err, pgx.ErrNoRows) {
 			return nil
 		}
-		found = err == nil
+		r.found = err == nil
 		return err
 	}, id); err != nil {
-		return u, err
+		return err
 	}
-	var unitChecks []index.UnitCheck
-	if err := tx.queryLater(`SELECT name, dismissed FROM checks WHERE unit_id = ?`, func(rows pgx.Rows) error {
+	return tx.queryLater(`SELECT name, dismissed FROM checks WHERE unit_id = ?`, func(rows pgx.Rows) error {
 		for rows.Next() {
 			var c index.UnitCheck
 			var dismissed int64
@@ -269,27 +290,22 @@ func readUnitAndChecks(tx *Tx, id int64) (index.Unit, error) {
 				return err
 			}
 			c.Dismissed = dismissed != 0
-			unitChecks = append(unitChecks, c)
+			r.checks = append(r.checks, c)
 		}
 		return rows.Err()
-	}, id); err != nil {
-		return u, err
-	}
-	if err := tx.flush(); err != nil {
-		return u, err
-	}
-	if !found {
-		return u, sql.ErrNoRows
-	}
+	}, id)
+}
+
+// keep gives the write what the settling of unit id reads next.
+func (r *unitRead) keep(tx *Tx, id int64) {
 	if tx.extraFlags == nil {
 		tx.extraFlags = map[int64]string{}
 	}
-	tx.extraFlags[src] = flags
+	tx.extraFlags[r.src] = r.flags
 	if tx.unitChecks == nil {
 		tx.unitChecks = map[int64][]index.UnitCheck{}
 	}
-	tx.unitChecks[id] = unitChecks
-	return u, nil
+	tx.unitChecks[id] = r.checks
 }
 
 // readPeerForEdit reads the unit propagation is about to edit in a peer

@@ -3,7 +3,6 @@ package sqlstore
 import (
 	"context"
 
-	"github.com/jackc/pgx/v5"
 	"github.com/tolk-project/tolk/index"
 )
 
@@ -69,8 +68,7 @@ type editRead struct{ unit, author int64 }
 // prefetch is a batch's prefetched edit reads and what its writes so
 // far may have changed.
 type prefetch struct {
-	units  map[int64]prefetchedUnit
-	checks map[int64][]index.UnitCheck
+	units  map[int64]*unitRead
 	author knownAuthor
 	// current is the running write's read; scoped says it recorded its
 	// scope (readUnitForEdit), scopes those the finished writes recorded;
@@ -79,12 +77,6 @@ type prefetch struct {
 	scoped  bool
 	scopes  []editScope
 	spoiled bool
-}
-
-type prefetchedUnit struct {
-	u     index.Unit
-	src   int64
-	flags string
 }
 
 // editScope is where a unit edit may write, as the rule above reads it.
@@ -122,40 +114,27 @@ func queuePrefetch(tx *Tx, live []*writeRequest) error {
 	if len(ids) == 0 || tx.conn == nil {
 		return nil
 	}
-	p := &prefetch{units: make(map[int64]prefetchedUnit, len(ids)), checks: map[int64][]index.UnitCheck{}}
+	p := &prefetch{units: make(map[int64]*unitRead, len(ids))}
 	tx.pre = p
 	if author != 0 {
 		if err := queueAuthorName(tx, author, &p.author); err != nil {
 			return err
 		}
 	}
-	if err := tx.queryLater(`SELECT `+editUnitColumns+` FROM units WHERE id = ANY(CAST(? AS bigint[]))`,
-		func(rows pgx.Rows) error {
-			for rows.Next() {
-				var pu prefetchedUnit
-				var err error
-				if pu.u, err = scanUnit(intBools{rows, []any{&pu.src, &pu.flags}}); err != nil {
-					return err
-				}
-				p.units[pu.u.ID] = pu
-			}
-			return rows.Err()
-		}, ids); err != nil {
-		return err
+	// The statements of an edit's own read, a pair a unit: each keeps
+	// one plan, which a statement of an array of ids, planned anew for
+	// each length, would not (pgUnitByTarget says what that cost).
+	for _, id := range ids {
+		if p.units[id] != nil {
+			continue
+		}
+		r := &unitRead{}
+		p.units[id] = r
+		if err := queueUnitRead(tx, id, r); err != nil {
+			return err
+		}
 	}
-	return tx.queryLater(`SELECT unit_id, name, dismissed FROM checks WHERE unit_id = ANY(CAST(? AS bigint[]))`,
-		func(rows pgx.Rows) error {
-			for rows.Next() {
-				var id, dismissed int64
-				var c index.UnitCheck
-				if err := rows.Scan(&id, &c.Name, &dismissed); err != nil {
-					return err
-				}
-				c.Dismissed = dismissed != 0
-				p.checks[id] = append(p.checks[id], c)
-			}
-			return rows.Err()
-		}, ids)
+	return nil
 }
 
 // start readies p for the batch's next write, r.
@@ -186,11 +165,11 @@ func (p *prefetch) take(tx *Tx, id, authorID int64) (u index.Unit, t index.Trans
 	if p == nil || p.spoiled || p.current.unit != id {
 		return u, t, false
 	}
-	pu, found := p.units[id]
-	if !found || (authorID != 0 && tx.author.id != authorID && p.author.id != authorID) {
+	r := p.units[id]
+	if r == nil || !r.found || (authorID != 0 && tx.author.id != authorID && p.author.id != authorID) {
 		return u, t, false // not found: the read afresh says so
 	}
-	t, err := cachedTranslation(tx, pu.u.TranslationID)
+	t, err := cachedTranslation(tx, r.u.TranslationID)
 	if err != nil {
 		return u, t, false // the read afresh says
 	}
@@ -203,19 +182,12 @@ func (p *prefetch) take(tx *Tx, id, authorID int64) (u index.Unit, t index.Trans
 	if authorID != 0 && tx.author.id != authorID {
 		tx.author = p.author
 	}
-	if tx.extraFlags == nil {
-		tx.extraFlags = map[int64]string{}
-	}
-	tx.extraFlags[pu.src] = pu.flags
-	if tx.unitChecks == nil {
-		tx.unitChecks = map[int64][]index.UnitCheck{}
-	}
-	tx.unitChecks[id] = p.checks[id]
+	r.keep(tx, id)
 	p.record(id, &t)
 	if tx.db != nil {
 		tx.db.prefetchTaken.Add(1)
 	}
-	return pu.u, t, true
+	return r.u, t, true
 }
 
 // record notes the scope of the running write's unit id, read in t.
