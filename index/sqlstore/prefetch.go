@@ -33,19 +33,19 @@ import (
 //     same-target lookups recheck its units that share the old or the new
 //     target), nor of the same component where either is its source (a
 //     source string's edit moves every translation's unit, its flags every
-//     translation's checks; the source checks read the translations),
+//     translation's checks),
 //     nor, where both components propagate translations, of the same
 //     project and language (propagation writes the string's units in the
 //     project's other components of that language, and the inconsistent
 //     check their check rows: inconsistent.go). An edit of a translation
 //     writes nothing of the component's other translations: the corpus's
 //     components have up to a hundred languages, so a batch's edits often
-//     share one (session 11: a rule by component read half of them
-//     afresh);
+//     share one (a rule by component had most of a batch's later edits
+//     read afresh in tolk-bench's writes);
 //   - its author's name was read with it (the batch's first edit's author).
 //
-// A scoped write edits nothing outside its scope (writeScoped), and an
-// edit's scope is inside the rule's: so two edits of one unit, or of two
+// A scoped write edits nothing outside its scope (writeScoped), and what
+// an edit reaches is inside the rule's: so two edits of one unit, or of two
 // units one of which propagates into the other, read the second afresh
 // (TestPrefetchedEdits). Otherwise the edit reads as before (the round
 // trip, after the batch's earlier writes). A write that fails is
@@ -101,6 +101,9 @@ func (a editScope) overlaps(b editScope) bool {
 // queuePrefetch queues, with the batch's first round trip, the reads of
 // its unit edits (see above). Only on PostgreSQL.
 func queuePrefetch(tx *Tx, live []*writeRequest) error {
+	if tx.conn == nil {
+		return nil // SQLite: no round trip to save
+	}
 	var ids []int64
 	var author int64
 	for _, r := range live {
@@ -111,7 +114,7 @@ func queuePrefetch(tx *Tx, live []*writeRequest) error {
 			}
 		}
 	}
-	if len(ids) == 0 || tx.conn == nil {
+	if len(ids) == 0 {
 		return nil
 	}
 	p := &prefetch{units: make(map[int64]*unitRead, len(ids))}
