@@ -440,3 +440,52 @@ func benchImported(tb testing.TB, db *DB, n int) {
 		tb.Fatal(err)
 	}
 }
+
+// TestMemoryListFollowsMovedUnits moves units to another translation
+// with raw writes, as nothing in Tolk does today, and checks that the
+// memory list's counts follow (on PostgreSQL a trigger of their own,
+// migration 0110): a translated unit moved as it is, one moved and
+// cleared by the same statement, and an empty one moved and translated
+// by the same statement, where both of the list's triggers fire and only
+// one may count.
+func TestMemoryListFollowsMovedUnits(t *testing.T) {
+	e := mustPagingEnv(t)
+	ctx := context.Background()
+	db := e.db
+	ids := mustIDList(t, db.r, `SELECT id FROM units WHERE translation_id = ? AND state >= 10 AND target != ''
+		ORDER BY id LIMIT 3`, e.tr["app/de"])
+	if len(ids) < 3 {
+		t.Fatalf("translated units of app/de: %v", ids)
+	}
+	raw := func(query string, args ...any) {
+		t.Helper()
+		if err := db.write(ctx, func(tx *Tx) error {
+			tx.touch(unitsDep(0))
+			_, err := tx.Exec(query, args...)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	raw(`UPDATE units SET target = '', state = 0 WHERE id = ?`, ids[2])
+	checkListCounts(t, db)
+	to := e.tr["app/fr"]
+	raw(`UPDATE units SET translation_id = ? WHERE id = ?`, to, ids[0])
+	checkListCounts(t, db)
+	raw(`UPDATE units SET translation_id = ?, state = 0 WHERE id = ?`, to, ids[1])
+	checkListCounts(t, db)
+	raw(`UPDATE units SET translation_id = ?, target = 'moved', state = 20 WHERE id = ?`, to, ids[2])
+	checkListCounts(t, db)
+	var mu, want int
+	if err := db.r.QueryRowContext(ctx, `SELECT coalesce(sum(n), 0) FROM list_counts WHERE list = 'mu' AND scope = ?`,
+		to).Scan(&mu); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM units WHERE translation_id = ? AND state >= 10 AND target != ''`,
+		to).Scan(&want); err != nil {
+		t.Fatal(err)
+	}
+	if mu != want || want == 0 {
+		t.Errorf("app/fr's memory list counts %d units, %d are translated", mu, want)
+	}
+}
