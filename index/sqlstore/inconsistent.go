@@ -140,7 +140,7 @@ type peerString struct {
 // sharedHash is the id_hash peer's kind gives the string (source joined,
 // context): the context alone in a monolingual component.
 func sharedHash(peer *index.Translation, str [2]string) int64 {
-	return index.IDHash(peer.Component.IsMonolingual(), index.SplitPlural(str[0]), str[1])
+	return index.IDHashJoined(peer.Component.IsMonolingual(), str[0], str[1])
 }
 
 // sameStrings returns, for each of strs (source joined, context), the
