@@ -116,6 +116,11 @@ type lease struct {
 	until atomic.Int64
 	// pid is the lease session's backend, for tests.
 	pid atomic.Uint32
+	// changes counts the times the process became solo or stopped being
+	// it (DB.SoloChanges, tolk_db_solo_changes_total): a count growing
+	// fast says processes come and go beside it, each start costing the
+	// step-down and each end 2×soloTerm before reads skip checks again.
+	changes atomic.Uint64
 	// fenceStmt is the writers' fence: every write transaction of a
 	// process takes the lease shared, for the transaction, before its
 	// write lock (fence), unless its own lease session holds the lease
@@ -200,6 +205,25 @@ func (l *lease) solo() bool {
 // now, its readers answering from its caches without asking write_log
 // (lease.go). Always false on SQLite, whose readers never ask.
 func (db *DB) Solo() bool { return db.lease.solo() }
+
+// SoloChanges counts the times this process became alone on its
+// PostgreSQL database or stopped being it since Open (a solo spell is
+// two). Always 0 on SQLite.
+func (db *DB) SoloChanges() uint64 {
+	if db.lease == nil {
+		return 0
+	}
+	return db.lease.changes.Load()
+}
+
+// endSolo ends solo, if the process was, and counts the change.
+func (l *lease) endSolo() bool {
+	if l.until.Swap(0) == 0 {
+		return false
+	}
+	l.changes.Add(1)
+	return true
+}
 
 // open connects and takes the lease shared, asking a solo process to
 // step down, and waits soloTerm if a solo process ended without doing so.
@@ -304,7 +328,7 @@ func (l *lease) run(ctx context.Context) {
 	}
 	// Closing: step down cleanly, so that the next process need not wait
 	// (the log's "another process" would be wrong).
-	l.until.Store(0)
+	l.endSolo()
 	if l.conn != nil {
 		sctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
 		defer cancel()
@@ -390,6 +414,8 @@ func (l *lease) trySolo(ctx context.Context) error {
 	if err := l.conn.Ping(ctx); err != nil {
 		return err
 	}
+	// Counted first: the count is odd whenever solo reports true.
+	l.changes.Add(1)
 	l.until.Store(int64(sent + l.term))
 	l.db.log.Info("index: alone on the database: reads answer from the caches without checking write_log")
 	return nil
@@ -445,7 +471,7 @@ func (l *lease) waitJoin(ctx context.Context, d time.Duration) (bool, error) {
 // ends the lock with the session (and leaves the marker: a newcomer
 // waits soloTerm).
 func (l *lease) stepDown(ctx context.Context) error {
-	if l.until.Swap(0) != 0 {
+	if l.endSolo() {
 		l.db.log.Info("index: another process shares the database: reads check write_log again")
 	}
 	if l.marked {
@@ -468,7 +494,7 @@ func (l *lease) stepDown(ctx context.Context) error {
 
 // drop ends the lease's session (and with it every lock it holds).
 func (l *lease) drop() {
-	if l.until.Swap(0) != 0 {
+	if l.endSolo() {
 		l.db.log.Info("index: the lease's connection ended: reads check write_log again")
 	}
 	if l.conn != nil {

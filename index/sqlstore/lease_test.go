@@ -110,6 +110,13 @@ func TestSoloStepsDownForNewcomer(t *testing.T) {
 	for i := 1; i <= rounds; i++ {
 		waitSolo(t, a, true, 10*time.Second)
 		germanPage(t, a, fa) // cached
+		// tolk_db_solo_changes_total: each solo spell counts its start
+		// and its end, so the count is odd while solo (a heartbeat lost
+		// on a loaded machine may add spells between the rounds).
+		changes := a.SoloChanges()
+		if changes < uint64(2*i-1) || changes%2 != 1 {
+			t.Errorf("round %d: %d solo changes while solo, want an odd number ≥ %d", i, changes, 2*i-1)
+		}
 		b, err := Open(context.Background(), Options{Engine: Postgres, Location: dsn, soloTerm: term})
 		if err != nil {
 			t.Fatal(err)
@@ -117,6 +124,9 @@ func TestSoloStepsDownForNewcomer(t *testing.T) {
 		if a.Solo() {
 			b.Close()
 			t.Fatalf("round %d: the first store is still solo after the second opened", i)
+		}
+		if n := a.SoloChanges(); n != changes+1 {
+			t.Errorf("round %d: %d solo changes after the step-down, want %d", i, n, changes+1)
 		}
 		fb := *fa
 		fb.db = b
