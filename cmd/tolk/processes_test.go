@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -292,5 +293,121 @@ func TestSoloServerSeesCLIWrites(t *testing.T) {
 	}
 	if !strings.Contains(a.log.String(), "another process shares the database") {
 		t.Errorf("the server never logged stepping down:\n%s", a.log.String())
+	}
+}
+
+// TestSoloServerStopped: a solo tolk serve stopped (SIGSTOP) with its
+// database sessions alive does not hold every other process's start: a
+// command beside it starts after the lease's bounded wait, logs the
+// stopped process's backend, and reads (tolk token list); its write
+// (tolk token revoke) waits, fenced, while the server may still answer
+// from its caches, and lands once the server resumes and steps down,
+// which then refuses the revoked token. Before the bound, the command
+// waited as long as the server was stopped.
+func TestSoloServerStopped(t *testing.T) {
+	bin, dataA, dataCLI, db := twoServers(t)
+	a := runTolk(t, bin, dataA, "--demo", "--db", db)
+	command := func(args ...string) *exec.Cmd {
+		return exec.Command(bin, append(args, "--db", db, "--data", dataCLI)...)
+	}
+	cli := func(args ...string) string {
+		t.Helper()
+		out, err := command(args...).Output()
+		if err != nil {
+			t.Fatalf("tolk %s: %v", strings.Join(args, " "), err)
+		}
+		return string(out)
+	}
+	solo := func(n int) {
+		t.Helper()
+		deadline := time.Now().Add(30 * time.Second)
+		for strings.Count(a.log.String(), "index: alone on the database:") < n {
+			if time.Now().After(deadline) {
+				t.Fatalf("the server did not become solo (%d times) in 30 s:\n%s", n, a.log.String())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	solo(1)
+	cli("user", "add", "carol")
+	tok := strings.TrimSpace(cli("token", "create", "carol", "--scope", "read"))
+	id := strings.Fields(strings.Split(cli("token", "list", "carol"), "\n")[1])[0]
+	solo(2)
+	status := func() int {
+		t.Helper()
+		res := getAs(t, a.base+"/api/projects/", "Token "+tok)
+		res.Body.Close()
+		return res.StatusCode
+	}
+	for range 3 { // the token's user cached
+		if got := status(); got != http.StatusOK {
+			t.Fatalf("carol's token: %d, want 200", got)
+		}
+	}
+	// The token's uses are written after the answers: stopped inside
+	// that transaction, the server would hold the write lock too, which
+	// no lease can help (the command's migrations time out on it).
+	time.Sleep(2 * time.Second)
+	if err := a.process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	stopped := true
+	resume := func() {
+		if stopped {
+			stopped = false
+			if err := a.process.Signal(syscall.SIGCONT); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	defer resume()
+	// A read beside the stopped server: within the bound (5 soloTerms,
+	// 7.5 s) and a loaded machine's slack.
+	list := command("token", "list", "carol")
+	var stderr bytes.Buffer
+	list.Stderr = &stderr
+	if err := list.Start(); err != nil {
+		t.Fatal(err)
+	}
+	listed := make(chan error, 1)
+	go func() { listed <- list.Wait() }()
+	select {
+	case err := <-listed:
+		if err != nil {
+			t.Fatalf("tolk token list beside the stopped server: %v\n%s", err, stderr.String())
+		}
+	case <-time.After(60 * time.Second):
+		list.Process.Kill()
+		<-listed
+		t.Fatalf("tolk token list still waits 60 s beside the stopped server:\n%s", stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "does not step down") || !strings.Contains(stderr.String(), "backend=") {
+		t.Errorf("the command did not log what held it:\n%s", stderr.String())
+	}
+	// A write beside it waits (the fence) until the server steps down.
+	revoke := command("token", "revoke", id)
+	if err := revoke.Start(); err != nil {
+		t.Fatal(err)
+	}
+	revoked := make(chan error, 1)
+	go func() { revoked <- revoke.Wait() }()
+	select {
+	case err := <-revoked:
+		t.Fatalf("tolk token revoke ended (%v) while the solo server was stopped", err)
+	case <-time.After(15 * time.Second):
+	}
+	resume()
+	select {
+	case err := <-revoked:
+		if err != nil {
+			t.Fatalf("tolk token revoke after the server resumed: %v", err)
+		}
+	case <-time.After(60 * time.Second):
+		revoke.Process.Kill()
+		<-revoked
+		t.Fatal("tolk token revoke still waits 60 s after the server resumed")
+	}
+	if got := status(); got != http.StatusUnauthorized {
+		t.Errorf("carol's token revoked beside the stopped server, read after it resumed: %d, want 401", got)
 	}
 }
