@@ -250,43 +250,8 @@ func lsRemote(t *testing.T, url string) string {
 // down before the command's first write, so a token the server had
 // cached is refused as soon as the command has revoked it.
 func TestSoloServerSeesCLIWrites(t *testing.T) {
-	bin, dataA, dataCLI, db := twoServers(t)
-	a := runTolk(t, bin, dataA, "--demo", "--db", db)
-	cli := func(args ...string) string {
-		t.Helper()
-		out, err := exec.Command(bin, append(args, "--db", db, "--data", dataCLI)...).Output()
-		if err != nil {
-			t.Fatalf("tolk %s: %v", strings.Join(args, " "), err)
-		}
-		return string(out)
-	}
-	// solo waits for the server's n-th "alone on the database".
-	solo := func(n int) {
-		t.Helper()
-		deadline := time.Now().Add(30 * time.Second)
-		for strings.Count(a.log.String(), "index: alone on the database:") < n {
-			if time.Now().After(deadline) {
-				t.Fatalf("the server did not become solo (%d times) in 30 s:\n%s", n, a.log.String())
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
-	solo(1)
-	cli("user", "add", "carol")
-	tok := strings.TrimSpace(cli("token", "create", "carol", "--scope", "read"))
-	id := strings.Fields(strings.Split(cli("token", "list", "carol"), "\n")[1])[0]
-	solo(2) // again, after the commands closed
-	status := func() int {
-		t.Helper()
-		res := getAs(t, a.base+"/api/projects/", "Token "+tok)
-		res.Body.Close()
-		return res.StatusCode
-	}
-	for range 3 { // the token's user cached
-		if got := status(); got != http.StatusOK {
-			t.Fatalf("carol's token: %d, want 200", got)
-		}
-	}
+	f := newSoloServer(t)
+	a, cli, status, id := f.a, f.cli, f.status, f.id
 	cli("token", "revoke", id)
 	if got := status(); got != http.StatusUnauthorized {
 		t.Errorf("carol's token revoked by a command beside the solo server: %d, want 401", got)
@@ -294,6 +259,68 @@ func TestSoloServerSeesCLIWrites(t *testing.T) {
 	if !strings.Contains(a.log.String(), "another process shares the database") {
 		t.Errorf("the server never logged stepping down:\n%s", a.log.String())
 	}
+}
+
+// soloServer is a solo tolk serve on PostgreSQL, beside which commands
+// (tolk ... --db) run: carol's read token (id, tok) made by commands and
+// cached by the server, which is solo again after them.
+type soloServer struct {
+	t       *testing.T
+	a       *tolkProcess
+	bin, db string
+	dataCLI string
+	id, tok string
+}
+
+func newSoloServer(t *testing.T) *soloServer {
+	bin, dataA, dataCLI, db := twoServers(t)
+	f := &soloServer{t: t, a: runTolk(t, bin, dataA, "--demo", "--db", db), bin: bin, db: db, dataCLI: dataCLI}
+	f.solo(1)
+	f.cli("user", "add", "carol")
+	f.tok = strings.TrimSpace(f.cli("token", "create", "carol", "--scope", "read"))
+	f.id = strings.Fields(strings.Split(f.cli("token", "list", "carol"), "\n")[1])[0]
+	f.solo(2)     // again, after the commands closed
+	for range 3 { // the token's user cached
+		if got := f.status(); got != http.StatusOK {
+			t.Fatalf("carol's token: %d, want 200", got)
+		}
+	}
+	return f
+}
+
+// command is tolk with args on the server's database.
+func (f *soloServer) command(args ...string) *exec.Cmd {
+	return exec.Command(f.bin, append(args, "--db", f.db, "--data", f.dataCLI)...)
+}
+
+// cli runs a command and returns its standard output.
+func (f *soloServer) cli(args ...string) string {
+	f.t.Helper()
+	out, err := f.command(args...).Output()
+	if err != nil {
+		f.t.Fatalf("tolk %s: %v", strings.Join(args, " "), err)
+	}
+	return string(out)
+}
+
+// solo waits for the server's n-th "alone on the database".
+func (f *soloServer) solo(n int) {
+	f.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for strings.Count(f.a.log.String(), "index: alone on the database:") < n {
+		if time.Now().After(deadline) {
+			f.t.Fatalf("the server did not become solo (%d times) in 30 s:\n%s", n, f.a.log.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// status is the server's answer to carol's token.
+func (f *soloServer) status() int {
+	f.t.Helper()
+	res := getAs(f.t, f.a.base+"/api/projects/", "Token "+f.tok)
+	res.Body.Close()
+	return res.StatusCode
 }
 
 // TestSoloServerStopped: a solo tolk serve stopped (SIGSTOP) with its
@@ -305,45 +332,8 @@ func TestSoloServerSeesCLIWrites(t *testing.T) {
 // which then refuses the revoked token. Before the bound, the command
 // waited as long as the server was stopped.
 func TestSoloServerStopped(t *testing.T) {
-	bin, dataA, dataCLI, db := twoServers(t)
-	a := runTolk(t, bin, dataA, "--demo", "--db", db)
-	command := func(args ...string) *exec.Cmd {
-		return exec.Command(bin, append(args, "--db", db, "--data", dataCLI)...)
-	}
-	cli := func(args ...string) string {
-		t.Helper()
-		out, err := command(args...).Output()
-		if err != nil {
-			t.Fatalf("tolk %s: %v", strings.Join(args, " "), err)
-		}
-		return string(out)
-	}
-	solo := func(n int) {
-		t.Helper()
-		deadline := time.Now().Add(30 * time.Second)
-		for strings.Count(a.log.String(), "index: alone on the database:") < n {
-			if time.Now().After(deadline) {
-				t.Fatalf("the server did not become solo (%d times) in 30 s:\n%s", n, a.log.String())
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
-	solo(1)
-	cli("user", "add", "carol")
-	tok := strings.TrimSpace(cli("token", "create", "carol", "--scope", "read"))
-	id := strings.Fields(strings.Split(cli("token", "list", "carol"), "\n")[1])[0]
-	solo(2)
-	status := func() int {
-		t.Helper()
-		res := getAs(t, a.base+"/api/projects/", "Token "+tok)
-		res.Body.Close()
-		return res.StatusCode
-	}
-	for range 3 { // the token's user cached
-		if got := status(); got != http.StatusOK {
-			t.Fatalf("carol's token: %d, want 200", got)
-		}
-	}
+	f := newSoloServer(t)
+	a, command, status, id := f.a, f.command, f.status, f.id
 	// The token's uses are written after the answers: stopped inside
 	// that transaction, the server would hold the write lock too, which
 	// no lease can help (the command's migrations time out on it).
