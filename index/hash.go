@@ -41,7 +41,18 @@ func IDHash(monolingual bool, source []string, context string) int64 {
 	if monolingual {
 		return HashParts(context)
 	}
-	return HashParts(JoinPlural(source), context)
+	return IDHashJoined(false, JoinPlural(source), context)
+}
+
+// IDHashJoined is IDHash of a source already joined (JoinPlural), for
+// callers that hold it joined (an import's prepared units, the peers'
+// shared strings), so that the monolingual rule is written once and the
+// source is not split only to be joined again.
+func IDHashJoined(monolingual bool, joinedSource, context string) int64 {
+	if monolingual {
+		return HashParts(context)
+	}
+	return HashParts(joinedSource, context)
 }
 
 // ContentHash returns a unit's content_hash: source plus context.

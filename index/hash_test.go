@@ -51,6 +51,16 @@ func TestIDHashMonolingualUsesContextOnly(t *testing.T) {
 	}
 }
 
+func TestIDHashJoinedIsIDHash(t *testing.T) {
+	for _, source := range [][]string{{"Hello"}, {"one file", "%d files"}, {""}, {"a", "", "c"}} {
+		for _, mono := range []bool{false, true} {
+			if got, want := IDHashJoined(mono, JoinPlural(source), "ctx"), IDHash(mono, source, "ctx"); got != want {
+				t.Errorf("IDHashJoined(%v, %q) = %d, IDHash %d", mono, source, got, want)
+			}
+		}
+	}
+}
+
 func TestPercentTruncates(t *testing.T) {
 	cases := []struct {
 		part, total int

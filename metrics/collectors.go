@@ -23,6 +23,11 @@ type Source interface {
 	// PageCacheSize reports the pages the list-page cache holds and
 	// their bytes.
 	PageCacheSize() (pages, bytes int)
+	// Solo reports whether the process is alone on its PostgreSQL
+	// database, its reads skipping the write_log checks; SoloChanges
+	// counts the times it became so or stopped being so.
+	Solo() bool
+	SoloChanges() uint64
 }
 
 // scrapeTimeout bounds the queries of one scrape. A collector gets no
@@ -40,6 +45,11 @@ var (
 		"List pages (units, changes) held by the page cache.", nil, nil)
 	pageCacheBytesDesc = prometheus.NewDesc("tolk_page_cache_bytes",
 		"Bytes of the list pages held by the page cache, the unit it is bounded in.", nil, nil)
+	soloDesc = prometheus.NewDesc("tolk_db_solo",
+		"1 while this process is alone on its PostgreSQL database (reads answer from the caches without "+
+			"checking write_log), else 0; always 0 on SQLite.", nil, nil)
+	soloChangesDesc = prometheus.NewDesc("tolk_db_solo_changes_total",
+		"Times this process became alone on its PostgreSQL database or stopped being so.", nil, nil)
 )
 
 // sourceCollector reads Source's gauges at each scrape. A count whose
@@ -52,6 +62,8 @@ func (c sourceCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- deliveriesDesc
 	ch <- pageCachePagesDesc
 	ch <- pageCacheBytesDesc
+	ch <- soloDesc
+	ch <- soloChangesDesc
 }
 
 func (c sourceCollector) Collect(ch chan<- prometheus.Metric) {
@@ -68,6 +80,12 @@ func (c sourceCollector) Collect(ch chan<- prometheus.Metric) {
 	pages, bytes := c.src.PageCacheSize()
 	ch <- prometheus.MustNewConstMetric(pageCachePagesDesc, prometheus.GaugeValue, float64(pages))
 	ch <- prometheus.MustNewConstMetric(pageCacheBytesDesc, prometheus.GaugeValue, float64(bytes))
+	solo := 0.0
+	if c.src.Solo() {
+		solo = 1
+	}
+	ch <- prometheus.MustNewConstMetric(soloDesc, prometheus.GaugeValue, solo)
+	ch <- prometheus.MustNewConstMetric(soloChangesDesc, prometheus.CounterValue, float64(c.src.SoloChanges()))
 }
 
 // runtimeExtras are the two runtime series Tolk served before it used

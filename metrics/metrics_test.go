@@ -23,6 +23,8 @@ type source struct {
 	pending     int
 	deliveries  map[index.DeliveryState]int
 	pages, size int
+	solo        bool
+	changes     uint64
 	err         error
 }
 
@@ -31,6 +33,8 @@ func (s source) CountDeliveries(context.Context) (map[index.DeliveryState]int, e
 	return s.deliveries, s.err
 }
 func (s source) PageCacheSize() (int, int) { return s.pages, s.size }
+func (s source) Solo() bool                { return s.solo }
+func (s source) SoloChanges() uint64       { return s.changes }
 
 // serve serves r's Handler on loopback until the test ends and returns
 // its URL.
@@ -70,7 +74,7 @@ func checkSamples(t *testing.T, samples model.Vector, body string, wants []want)
 // the source, the build, and the HELP text as written.
 func TestHandler(t *testing.T) {
 	r := New(source{pending: 42, deliveries: map[index.DeliveryState]int{index.DeliveryDelivered: 5},
-		pages: 3, size: 4096}, Build{Version: "v1", Revision: "abc", GoVersion: "go1.26.8"})
+		pages: 3, size: 4096, solo: true, changes: 3}, Build{Version: "v1", Revision: "abc", GoVersion: "go1.26.8"})
 	for _, x := range []struct {
 		status int
 		took   time.Duration
@@ -97,6 +101,8 @@ func TestHandler(t *testing.T) {
 		{"tolk_webhook_deliveries", map[string]string{"state": "failed"}, 0},
 		{"tolk_page_cache_pages", nil, 3},
 		{"tolk_page_cache_bytes", nil, 4096},
+		{"tolk_db_solo", nil, 1},
+		{"tolk_db_solo_changes_total", nil, 3},
 		{"tolk_build_info", map[string]string{"version": "v1", "revision": "abc", "goversion": "go1.26.8"}, 1},
 	})
 	const help = "# HELP tolk_http_requests_total HTTP requests answered, by route pattern (unmatched: no route), " +
@@ -162,6 +168,8 @@ func TestFamilies(t *testing.T) {
 		{"tolk_pending_units", dto.MetricType_GAUGE, nil, nil},
 		{"tolk_page_cache_pages", dto.MetricType_GAUGE, nil, nil},
 		{"tolk_page_cache_bytes", dto.MetricType_GAUGE, nil, nil},
+		{"tolk_db_solo", dto.MetricType_GAUGE, nil, nil},
+		{"tolk_db_solo_changes_total", dto.MetricType_COUNTER, nil, nil},
 		{"tolk_build_info", dto.MetricType_GAUGE, []string{"goversion", "revision", "version"}, nil},
 		{"go_goroutines", dto.MetricType_GAUGE, nil, nil},
 		{"go_memstats_heap_alloc_bytes", dto.MetricType_GAUGE, nil, nil},

@@ -202,6 +202,7 @@ func TestFormatsEndToEnd(t *testing.T) {
 				if tc.total != 0 && tr.Stats.Total != tc.total {
 					t.Errorf("%s: total %d, SOURCE.md says %d", lang, tr.Stats.Total, tc.total)
 				}
+				sameHashes(t, ce, tr)
 			}
 
 			// One edit, one entry's lines.
@@ -459,6 +460,41 @@ func editableUnit(tb testing.TB, ce commitEnv, tr index.Translation) index.Unit 
 		tb.Fatalf("%s has no editable unit", tr.Filename)
 	}
 	return *pick
+}
+
+// sameHashes checks that every unit of tr holds the id_hash and
+// content_hash that index.IDHash and ContentHash give its source and
+// context, and that IDHashJoined gives the same from the source joined:
+// the import (prepareUnits) and the peers' lookups (sharedHash) hash
+// through IDHashJoined.
+func sameHashes(tb testing.TB, ce commitEnv, tr index.Translation) {
+	tb.Helper()
+	mono := ce.c.IsMonolingual()
+	seen := 0
+	for page := 1; ; page++ {
+		units, _, err := ce.db.FindUnits(context.Background(), index.UnitFilter{TranslationID: tr.ID,
+			Page: index.Page{Number: page, Size: 1000}})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, u := range units {
+			want := index.IDHash(mono, u.Source, u.Context)
+			if u.IDHash != want || index.IDHashJoined(mono, index.JoinPlural(u.Source), u.Context) != want {
+				tb.Fatalf("%s: unit %q (%q) has id_hash %d, IDHash %d, IDHashJoined %d", tr.Filename, u.Context,
+					u.Source, u.IDHash, want, index.IDHashJoined(mono, index.JoinPlural(u.Source), u.Context))
+			}
+			if want := index.ContentHash(u.Source, u.Context); u.ContentHash != want {
+				tb.Fatalf("%s: unit %q has content_hash %d, ContentHash %d", tr.Filename, u.Context, u.ContentHash, want)
+			}
+		}
+		seen += len(units)
+		if len(units) < 1000 {
+			break
+		}
+	}
+	if seen != tr.Stats.Total {
+		tb.Fatalf("%s: %d units read, %d in its statistics", tr.Filename, seen, tr.Stats.Total)
+	}
 }
 
 // editUnit sets u's target as Ann.

@@ -3,17 +3,16 @@ package sync_test
 import (
 	"context"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/indextest"
+	"github.com/tolk-project/tolk/internal/pgstat"
 	tolksync "github.com/tolk-project/tolk/sync"
 )
 
@@ -87,11 +86,9 @@ func profileCopy(b *testing.B, k, copies int) func() {
 
 // serverCPUFunc returns a function giving the CPU seconds of every
 // process of the PostgreSQL server at TOLK_TEST_POSTGRES's socket
-// directory (the postmaster, whose pid its socket lock file names, its
-// live children and, through its cutime and cstime, those that ended:
-// a backend or autovacuum worker that exits between two readings would
-// otherwise take its CPU with it), or 0 where that is not to be had
-// (SQLite, a remote server).
+// directory (pgstat.ClusterCPU: the postmaster, its live children and
+// those that ended), or 0 where that is not to be had (SQLite, a remote
+// server).
 func serverCPUFunc(e env) func() float64 {
 	none := func() float64 { return 0 }
 	// The engine of this half of the run (testengine.Main runs both
@@ -100,45 +97,12 @@ func serverCPUFunc(e env) func() float64 {
 	if indextest.Engine() != "postgres" {
 		return none
 	}
-	u, err := url.Parse(os.Getenv("TOLK_TEST_POSTGRES"))
-	if err != nil || !strings.HasPrefix(u.Query().Get("host"), "/") {
+	dsn := os.Getenv("TOLK_TEST_POSTGRES")
+	if _, ok := pgstat.ClusterCPU(dsn); !ok {
 		return none
 	}
-	locks, _ := filepath.Glob(filepath.Join(u.Query().Get("host"), ".s.PGSQL.*.lock"))
-	if len(locks) != 1 {
-		return none
-	}
-	body, err := os.ReadFile(locks[0])
-	if err != nil {
-		return none
-	}
-	postmaster := strings.SplitN(string(body), "\n", 2)[0]
 	return func() float64 {
-		stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-		var ticks int64
-		for _, p := range stats {
-			raw, err := os.ReadFile(p)
-			if err != nil {
-				continue
-			}
-			s := string(raw)
-			// From the state on: ppid is f[1], utime to cstime f[11:15].
-			f := strings.Fields(s[strings.LastIndexByte(s, ')')+2:])
-			if len(f) < 15 {
-				continue
-			}
-			last := 12
-			switch {
-			case filepath.Base(filepath.Dir(p)) == postmaster:
-				last = 14
-			case f[1] != postmaster:
-				continue
-			}
-			for _, field := range f[11 : last+1] {
-				n, _ := strconv.ParseInt(field, 10, 64)
-				ticks += n
-			}
-		}
-		return float64(ticks) / 100
+		cpu, _ := pgstat.ClusterCPU(dsn)
+		return cpu.Seconds()
 	}
 }

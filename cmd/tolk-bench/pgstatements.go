@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/tolk-project/tolk/internal/pgstat"
 )
 
 // -pg-statements DIR (issue 31): which statements of the edits and of
@@ -29,24 +31,15 @@ type stmtStat struct {
 
 // stmtSnapshot is every statement of the run's database, by queryid.
 func (e *engine) stmtSnapshot(ctx context.Context) (map[int64]stmtStat, error) {
-	rows, err := e.admin.QueryContext(ctx, `SELECT queryid, query, calls, total_exec_time, shared_blks_hit,
-			shared_blks_read, rows, shared_blks_dirtied, temp_blks_written
-		FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
-			AND queryid IS NOT NULL`)
+	stmts, err := pgstat.Statements(ctx, e.admin)
 	if err != nil {
-		return nil, fmt.Errorf("pg_stat_statements (load and create the extension for -pg-statements): %w", err)
+		return nil, fmt.Errorf("-pg-statements: %w", err)
 	}
-	defer rows.Close()
 	out := map[int64]stmtStat{}
-	for rows.Next() {
-		var id int64
-		var s stmtStat
-		if err := rows.Scan(&id, &s.Query, &s.Calls, &s.ExecMS, &s.Hit, &s.Read, &s.Rows, &s.Dirtied, &s.Temp); err != nil {
-			return nil, err
-		}
+	for _, s := range stmts {
 		// The same queryid may be listed once per user and top level:
 		// summed.
-		t := out[id]
+		t := out[s.QueryID]
 		t.Query = s.Query
 		t.Calls += s.Calls
 		t.ExecMS += s.ExecMS
@@ -55,9 +48,9 @@ func (e *engine) stmtSnapshot(ctx context.Context) (map[int64]stmtStat, error) {
 		t.Rows += s.Rows
 		t.Dirtied += s.Dirtied
 		t.Temp += s.Temp
-		out[id] = t
+		out[s.QueryID] = t
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // stmtWatch runs fn between two snapshots and writes their difference

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/tolk-project/tolk/internal/pgstat"
 )
 
 // What the scale section records beside each copy's CPU, to tell a cache
@@ -152,38 +153,14 @@ func (c copyIO) String() string {
 // postmaster's stat counts its own time and that of every child it
 // reaped, to which the children alive are added.
 func (e *engine) clusterCPU() float64 {
-	u, err := url.Parse(e.url)
-	if err != nil || !e.localServer() {
+	if !e.localServer() {
 		return -1
 	}
-	dir, port := u.Query().Get("host"), u.Port()
-	if port == "" {
-		port = "5432"
-	}
-	if !strings.HasPrefix(dir, "/") {
+	cpu, ok := pgstat.ClusterCPU(e.url)
+	if !ok {
 		return -1
 	}
-	lock, err := os.ReadFile(filepath.Join(dir, ".s.PGSQL."+port+".lock"))
-	if err != nil {
-		return -1
-	}
-	pid, _, _ := strings.Cut(string(lock), "\n")
-	f := procStat(filepath.Join("/proc", strings.TrimSpace(pid)))
-	if len(f) < 15 {
-		return -1
-	}
-	var ticks int64
-	for _, i := range []int{11, 12, 13, 14} { // utime, stime, cutime, cstime
-		n, _ := strconv.ParseInt(f[i], 10, 64)
-		ticks += n
-	}
-	procs, _ := filepath.Glob("/proc/[0-9]*/stat")
-	for _, p := range procs {
-		if c := procStat(filepath.Dir(p)); len(c) >= 13 && c[1] == strings.TrimSpace(pid) {
-			ticks += procTicks(filepath.Dir(p))
-		}
-	}
-	return float64(ticks) / clockTicks
+	return cpu.Seconds()
 }
 
 // procStat is the fields of dir's stat after the command's closing

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"os"
@@ -8,10 +9,13 @@ import (
 	"runtime"
 	"runtime/pprof"
 	"runtime/trace"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/tolk-project/tolk/internal/pgstat"
 )
 
 // Where a PATCH's time goes at concurrency 8 (issue 31): with -pprof the
@@ -155,39 +159,36 @@ func profileWrites(ctx context.Context, cfg config, eng *engine, do op, logf fun
 	return nil
 }
 
-// resetStatements resets pg_stat_statements where the server has it.
+// resetStatements resets pg_stat_statements of the run's database where
+// the server has it.
 func (e *engine) resetStatements(ctx context.Context) {
 	if e.admin != nil {
-		e.admin.ExecContext(ctx, `SELECT pg_stat_statements_reset()`) // absent: nothing to reset
+		pgstat.Reset(ctx, e.admin) // absent: nothing to reset
 	}
 }
 
-// topStatements is pg_stat_statements' 25 costliest statements since
-// resetStatements, per request of n, "" where the server has none.
+// topStatements is pg_stat_statements' 25 costliest statements of the
+// run's database since resetStatements, per request of n, "" where the
+// server has none.
 func (e *engine) topStatements(ctx context.Context, n int) string {
 	if e.admin == nil || n == 0 {
 		return ""
 	}
-	rows, err := e.admin.QueryContext(ctx, `SELECT total_plan_time + total_exec_time, calls, toplevel, left(regexp_replace(query, '\s+', ' ', 'g'), 110)
-		FROM pg_stat_statements ORDER BY 1 DESC LIMIT 25`)
+	stmts, err := pgstat.Statements(ctx, e.admin)
 	if err != nil {
 		return ""
 	}
-	defer rows.Close()
+	cost := func(s pgstat.Statement) float64 { return s.PlanMS + s.ExecMS }
+	slices.SortFunc(stmts, func(a, b pgstat.Statement) int { return cmp.Compare(cost(b), cost(a)) })
 	var b strings.Builder
-	for rows.Next() {
-		var ms float64
-		var calls int64
-		var top bool
-		var q string
-		if rows.Scan(&ms, &calls, &top, &q) != nil {
-			return ""
-		}
+	for _, s := range stmts[:min(len(stmts), 25)] {
+		q := []rune(strings.Join(strings.Fields(s.Query), " "))
 		in := ""
-		if !top {
+		if !s.TopLevel {
 			in = "(in) "
 		}
-		fmt.Fprintf(&b, "  %7.1f µs (%.2f) %s%s\n", ms*1000/float64(n), float64(calls)/float64(n), in, q)
+		fmt.Fprintf(&b, "  %7.1f µs (%.2f) %s%s\n", cost(s)*1000/float64(n), float64(s.Calls)/float64(n), in,
+			string(q[:min(len(q), 110)]))
 	}
 	return b.String()
 }

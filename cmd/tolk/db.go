@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -68,6 +69,12 @@ func openIndex(ctx context.Context, dataDir, db string, o sqlstore.Options) (*sq
 			"(want postgres://user@host/database or host=... dbname=...)")
 	}
 	o.Engine, o.Location = sqlstore.Postgres, db
+	if o.Logger == nil {
+		// A command (tolk user, token, ... --db) logs the index's
+		// warnings: one that waits beside a stopped solo server says
+		// what holds it (sqlstore's lease.go), where it was silent.
+		o.Logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
 	return sqlstore.Open(ctx, o)
 }
 

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -249,48 +250,154 @@ func lsRemote(t *testing.T, url string) string {
 // down before the command's first write, so a token the server had
 // cached is refused as soon as the command has revoked it.
 func TestSoloServerSeesCLIWrites(t *testing.T) {
-	bin, dataA, dataCLI, db := twoServers(t)
-	a := runTolk(t, bin, dataA, "--demo", "--db", db)
-	cli := func(args ...string) string {
-		t.Helper()
-		out, err := exec.Command(bin, append(args, "--db", db, "--data", dataCLI)...).Output()
-		if err != nil {
-			t.Fatalf("tolk %s: %v", strings.Join(args, " "), err)
-		}
-		return string(out)
-	}
-	// solo waits for the server's n-th "alone on the database".
-	solo := func(n int) {
-		t.Helper()
-		deadline := time.Now().Add(30 * time.Second)
-		for strings.Count(a.log.String(), "index: alone on the database:") < n {
-			if time.Now().After(deadline) {
-				t.Fatalf("the server did not become solo (%d times) in 30 s:\n%s", n, a.log.String())
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}
-	solo(1)
-	cli("user", "add", "carol")
-	tok := strings.TrimSpace(cli("token", "create", "carol", "--scope", "read"))
-	id := strings.Fields(strings.Split(cli("token", "list", "carol"), "\n")[1])[0]
-	solo(2) // again, after the commands closed
-	status := func() int {
-		t.Helper()
-		res := getAs(t, a.base+"/api/projects/", "Token "+tok)
-		res.Body.Close()
-		return res.StatusCode
-	}
-	for range 3 { // the token's user cached
-		if got := status(); got != http.StatusOK {
-			t.Fatalf("carol's token: %d, want 200", got)
-		}
-	}
+	f := newSoloServer(t)
+	a, cli, status, id := f.a, f.cli, f.status, f.id
 	cli("token", "revoke", id)
 	if got := status(); got != http.StatusUnauthorized {
 		t.Errorf("carol's token revoked by a command beside the solo server: %d, want 401", got)
 	}
 	if !strings.Contains(a.log.String(), "another process shares the database") {
 		t.Errorf("the server never logged stepping down:\n%s", a.log.String())
+	}
+}
+
+// soloServer is a solo tolk serve on PostgreSQL, beside which commands
+// (tolk ... --db) run: carol's read token (id, tok) made by commands and
+// cached by the server, which is solo again after them.
+type soloServer struct {
+	t       *testing.T
+	a       *tolkProcess
+	bin, db string
+	dataCLI string
+	id, tok string
+}
+
+func newSoloServer(t *testing.T) *soloServer {
+	bin, dataA, dataCLI, db := twoServers(t)
+	f := &soloServer{t: t, a: runTolk(t, bin, dataA, "--demo", "--db", db), bin: bin, db: db, dataCLI: dataCLI}
+	f.solo(1)
+	f.cli("user", "add", "carol")
+	f.tok = strings.TrimSpace(f.cli("token", "create", "carol", "--scope", "read"))
+	f.id = strings.Fields(strings.Split(f.cli("token", "list", "carol"), "\n")[1])[0]
+	f.solo(2)     // again, after the commands closed
+	for range 3 { // the token's user cached
+		if got := f.status(); got != http.StatusOK {
+			t.Fatalf("carol's token: %d, want 200", got)
+		}
+	}
+	return f
+}
+
+// command is tolk with args on the server's database.
+func (f *soloServer) command(args ...string) *exec.Cmd {
+	return exec.Command(f.bin, append(args, "--db", f.db, "--data", f.dataCLI)...)
+}
+
+// cli runs a command and returns its standard output.
+func (f *soloServer) cli(args ...string) string {
+	f.t.Helper()
+	out, err := f.command(args...).Output()
+	if err != nil {
+		f.t.Fatalf("tolk %s: %v", strings.Join(args, " "), err)
+	}
+	return string(out)
+}
+
+// solo waits for the server's n-th "alone on the database".
+func (f *soloServer) solo(n int) {
+	f.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for strings.Count(f.a.log.String(), "index: alone on the database:") < n {
+		if time.Now().After(deadline) {
+			f.t.Fatalf("the server did not become solo (%d times) in 30 s:\n%s", n, f.a.log.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// status is the server's answer to carol's token.
+func (f *soloServer) status() int {
+	f.t.Helper()
+	res := getAs(f.t, f.a.base+"/api/projects/", "Token "+f.tok)
+	res.Body.Close()
+	return res.StatusCode
+}
+
+// TestSoloServerStopped: a solo tolk serve stopped (SIGSTOP) with its
+// database sessions alive does not hold every other process's start: a
+// command beside it starts after the lease's bounded wait, logs the
+// stopped process's backend, and reads (tolk token list); its write
+// (tolk token revoke) waits, fenced, while the server may still answer
+// from its caches, and lands once the server resumes and steps down,
+// which then refuses the revoked token. Before the bound, the command
+// waited as long as the server was stopped.
+func TestSoloServerStopped(t *testing.T) {
+	f := newSoloServer(t)
+	a, command, status, id := f.a, f.command, f.status, f.id
+	// The token's uses are written after the answers: stopped inside
+	// that transaction, the server would hold the write lock too, which
+	// no lease can help (the command's migrations time out on it).
+	time.Sleep(2 * time.Second)
+	if err := a.process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	stopped := true
+	resume := func() {
+		if stopped {
+			stopped = false
+			if err := a.process.Signal(syscall.SIGCONT); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	defer resume()
+	// A read beside the stopped server: within the bound (5 soloTerms,
+	// 7.5 s) and a loaded machine's slack.
+	list := command("token", "list", "carol")
+	var stderr bytes.Buffer
+	list.Stderr = &stderr
+	if err := list.Start(); err != nil {
+		t.Fatal(err)
+	}
+	listed := make(chan error, 1)
+	go func() { listed <- list.Wait() }()
+	select {
+	case err := <-listed:
+		if err != nil {
+			t.Fatalf("tolk token list beside the stopped server: %v\n%s", err, stderr.String())
+		}
+	case <-time.After(60 * time.Second):
+		list.Process.Kill()
+		<-listed
+		t.Fatalf("tolk token list still waits 60 s beside the stopped server:\n%s", stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "does not step down") || !strings.Contains(stderr.String(), "backend=") {
+		t.Errorf("the command did not log what held it:\n%s", stderr.String())
+	}
+	// A write beside it waits (the fence) until the server steps down.
+	revoke := command("token", "revoke", id)
+	if err := revoke.Start(); err != nil {
+		t.Fatal(err)
+	}
+	revoked := make(chan error, 1)
+	go func() { revoked <- revoke.Wait() }()
+	select {
+	case err := <-revoked:
+		t.Fatalf("tolk token revoke ended (%v) while the solo server was stopped", err)
+	case <-time.After(15 * time.Second):
+	}
+	resume()
+	select {
+	case err := <-revoked:
+		if err != nil {
+			t.Fatalf("tolk token revoke after the server resumed: %v", err)
+		}
+	case <-time.After(60 * time.Second):
+		revoke.Process.Kill()
+		<-revoked
+		t.Fatal("tolk token revoke still waits 60 s after the server resumed")
+	}
+	if got := status(); got != http.StatusUnauthorized {
+		t.Errorf("carol's token revoked beside the stopped server, read after it resumed: %d, want 401", got)
 	}
 }

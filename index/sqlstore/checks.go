@@ -264,10 +264,8 @@ func settleRound(tx *Tx, last bool) (map[int64]checkOutcome, error) {
 	for _, job := range m.created {
 		s.createdTranslations[job.translationID] = true
 	}
-	for _, job := range m.created {
-		if err := s.settleCreated(job); err != nil {
-			return nil, err
-		}
+	if err := s.settleCreated(m.created); err != nil {
+		return nil, err
 	}
 	// What the wide marks reach may have a new source string or flags:
 	// its suggestions' checks are run again too (suggestion_checks.go).
@@ -375,9 +373,12 @@ type checkSettler struct {
 	// createdTranslations are the translations the write created, whose
 	// units are all new (followCreated).
 	createdTranslations map[int64]bool
-	batch               bool // the daily pass: names carry the batch checks too (checks_daily.go)
-	glossaries          map[glossaryKey]bool
-	follow              map[int64]bool
+	// totals are the peers' unit totals the settler's lookups asked
+	// for (peerTotals), -1 for a peer without statistics.
+	totals     map[int64]int64
+	batch      bool // the daily pass: names carry the batch checks too (checks_daily.go)
+	glossaries map[glossaryKey]bool
+	follow     map[int64]bool
 }
 
 type checkRow struct {
@@ -670,30 +671,71 @@ func (tx *Tx) checkCreated(translationID int64, units []checkedUnit) error {
 	return nil
 }
 
-// settleCreated stores the failing checks of a created translation's
+// settleCreated stores the failing checks of the created translations'
 // units: their rows, has_failing_check and the statistics. They have no
 // rows yet, and most fail nothing: only those that do are looked up.
-func (s *checkSettler) settleCreated(job *createdChecks) error {
-	<-job.done
-	if job.err != nil {
-		return job.err
+//
+// inconsistent compares with other components' units, which the
+// in-memory run cannot read: added here, from the units' strings (their
+// contexts are known), and the other components' units it changes are
+// settled in the second round (inconsistent.go). The translations'
+// lookups go together: the peers' totals in one query, the lookups in
+// one flush, their follow-ups in another, where an import's were three
+// round trips a translation (BENCHMARKS session 11, mend11).
+func (s *checkSettler) settleCreated(jobs []*createdChecks) error {
+	groups := make([][]inconsistentGroup, len(jobs))
+	var all []inconsistentGroup
+	for i, job := range jobs {
+		<-job.done
+		if job.err != nil {
+			return job.err
+		}
+		sc, err := s.scope(job.translationID)
+		if err != nil {
+			return err
+		}
+		s.noteGlossary(sc)
+		if groups[i], err = s.inconsistentGroups(job.units); err != nil {
+			return err
+		}
+		all = append(all, groups[i]...)
 	}
-	sc, err := s.scope(job.translationID)
-	if err != nil {
-		return err
+	if len(all) > 0 {
+		if err := s.peerTotals(all); err != nil {
+			return err
+		}
+		for i := range jobs {
+			if err := s.queueGroups(groups[i]); err != nil {
+				return err
+			}
+		}
+		if err := s.tx.flush(); err != nil {
+			return err
+		}
+		for i, job := range jobs {
+			if err := s.markInconsistent(job.units, job.names, groups[i]); err != nil {
+				return err
+			}
+		}
+		if err := s.tx.flush(); err != nil {
+			return err
+		}
+		for i, job := range jobs {
+			if err := s.followGroups(job.units, groups[i]); err != nil {
+				return err
+			}
+		}
 	}
-	s.noteGlossary(sc)
-	// inconsistent compares with other components' units, which the
-	// in-memory run cannot read: added here, from the units' strings
-	// (their contexts are known), and the other components' units it
-	// changes are settled in the second round (inconsistent.go).
-	groups, err := s.queueInconsistent(job.units)
-	if err != nil {
-		return err
+	for _, job := range jobs {
+		if err := s.createdRows(job); err != nil {
+			return err
+		}
 	}
-	if err := s.addInconsistent(job.units, job.names, groups); err != nil {
-		return err
-	}
+	return nil
+}
+
+// createdRows is settleCreated's part for job once its names are known.
+func (s *checkSettler) createdRows(job *createdChecks) error {
 	failing := map[int64]int{} // id_hash → index in job.units
 	for i, names := range job.names {
 		if len(names) > 0 {

@@ -126,7 +126,7 @@ func prepareUnits(imp index.TranslationImport) []unitPrep {
 		p.contentHash = index.HashParts(p.source, in.Context)
 		p.hash = p.contentHash
 		if imp.Monolingual {
-			p.hash = index.HashParts(in.Context)
+			p.hash = index.IDHashJoined(true, p.source, in.Context)
 		}
 		p.words = index.CountWords(in.Source)
 		for _, s := range in.Source {

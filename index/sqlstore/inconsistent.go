@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -69,12 +70,55 @@ func peerTranslations(tx *Tx, t *index.Translation) ([]index.Translation, error)
 		if err != nil {
 			return nil, err
 		}
-		if other.Component.AllowTranslationPropagation && !other.Component.IsGlossary &&
-			storesMarkup(tx, &other.Component) == markup {
+		if sharesWith(tx, markup, &other) {
 			out = append(out, other)
 		}
 	}
 	return out, nil
+}
+
+// sharesWith reports whether other shares strings with a translation
+// whose format stores markup as markup says (peerTranslations).
+func sharesWith(tx *Tx, markup bool, other *index.Translation) bool {
+	return other.Component.AllowTranslationPropagation && !other.Component.IsGlossary &&
+		storesMarkup(tx, &other.Component) == markup
+}
+
+// peerTranslationsTotals is peerTranslations for the settler, which
+// also notes the peers' unit totals in totals (peersMostlyWanted): where
+// the caches do not answer (a wide write: an import, a pull), the peers
+// and their totals are one query, where they were a query for the ids,
+// one a peer, and one for the totals before each lookup of 64 strings
+// or more (BENCHMARKS session 11, mend11).
+func peerTranslationsTotals(tx *Tx, t *index.Translation, totals map[int64]int64) ([]index.Translation, error) {
+	if !t.Component.AllowTranslationPropagation || t.IsSource || t.Component.IsGlossary {
+		return nil, nil
+	}
+	if tx.db != nil && !tx.batchWide && tx.narrowed && !tx.widened {
+		return peerTranslations(tx, t) // cachedPeerIDs and cachedTranslation answer
+	}
+	rows, err := tx.Query(`SELECT `+translationColumns+`, coalesce(st.total, -1)`+translationFrom+`
+		LEFT JOIN stats st ON st.scope = 't' AND st.scope_key = CAST(t.id AS TEXT)
+		WHERE c.project_id = ? AND c.id != ? AND t.language_code = ? AND t.is_source = 0 ORDER BY t.id`,
+		t.Component.ProjectID, t.ComponentID, t.LanguageCode)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	markup := storesMarkup(tx, &t.Component)
+	var out []index.Translation
+	for rows.Next() {
+		var total int64
+		other, err := scanTranslation(scanWith{rows, []any{&total}}, tx.db.formatPlural)
+		if err != nil {
+			return nil, err
+		}
+		if sharesWith(tx, markup, &other) {
+			out = append(out, other)
+			totals[other.ID] = total
+		}
+	}
+	return out, rows.Err()
 }
 
 // storesMarkup reports whether c's format stores strings as XML content
@@ -140,7 +184,7 @@ type peerString struct {
 // sharedHash is the id_hash peer's kind gives the string (source joined,
 // context): the context alone in a monolingual component.
 func sharedHash(peer *index.Translation, str [2]string) int64 {
-	return index.IDHash(peer.Component.IsMonolingual(), index.SplitPlural(str[0]), str[1])
+	return index.IDHashJoined(peer.Component.IsMonolingual(), str[0], str[1])
 }
 
 // sameStrings returns, for each of strs (source joined, context), the
@@ -168,11 +212,19 @@ func sameStrings(tx *Tx, peers []index.Translation, strs [][2]string) ([][]peerS
 // and change, the inconsistent check's with an edit's same-target
 // lookups (queueInconsistent). On SQLite it is sameStrings.
 func sameStringsLater(tx *Tx, peers []index.Translation, strs [][2]string) ([][]peerString, error) {
+	return sameStringsTotals(tx, peers, strs, nil)
+}
+
+// sameStringsTotals is sameStringsLater with the peers' unit totals
+// known (peerTotals: the settler's, read once for all its lookups), so
+// that a lookup of many strings asks none (peersMostlyWanted); nil asks.
+func sameStringsTotals(tx *Tx, peers []index.Translation, strs [][2]string, totals map[int64]int64) ([][]peerString, error) {
 	out := make([][]peerString, len(strs))
 	if len(peers) == 0 || len(strs) == 0 {
 		return out, nil
 	}
 	l := newSharedLookup(peers, strs)
+	l.totals = totals
 	err := l.query(tx, false, func(scan func(...any) error) error {
 		var s sharedString
 		var tid, hash int64
@@ -213,13 +265,14 @@ type sharedTarget struct {
 // database, so an import of a copy whose peers agree reads about a row
 // a string whatever their number, where sameStrings reads one a peer.
 // As sameStringsLater, the answer is filled in when the write's queued
-// statements are next sent.
-func sameTargetsLater(tx *Tx, peers []index.Translation, strs [][2]string) ([][]sharedTarget, error) {
+// statements are next sent; totals are as sameStringsTotals'.
+func sameTargetsLater(tx *Tx, peers []index.Translation, strs [][2]string, totals map[int64]int64) ([][]sharedTarget, error) {
 	out := make([][]sharedTarget, len(strs))
 	if len(peers) == 0 || len(strs) == 0 {
 		return out, nil
 	}
 	l := newSharedLookup(peers, strs)
+	l.totals = totals
 	err := l.query(tx, true, func(scan func(...any) error) error {
 		var t sharedTarget
 		var hash int64
@@ -259,6 +312,7 @@ type sharedLookup struct {
 	peerAt       map[int64]int // peers' index by translation id
 	peerKind     []int
 	tids, hashes []int64
+	totals       map[int64]int64 // the peers' unit totals, if known (peerTotals)
 }
 
 func newSharedLookup(peers []index.Translation, strs [][2]string) *sharedLookup {
@@ -313,7 +367,7 @@ func (l *sharedLookup) query(tx *Tx, distinct bool, row func(scan func(...any) e
 		return rows.Err()
 	}
 	if tx.db != nil && tx.db.dialect.name == "postgres" {
-		whole, err := peersMostlyWanted(tx, l.tids, len(l.strs))
+		whole, err := peersMostlyWanted(tx, l.tids, len(l.strs), l.totals)
 		if err != nil {
 			return err
 		}
@@ -345,7 +399,7 @@ func (l *sharedLookup) query(tx *Tx, distinct bool, row func(scan func(...any) e
 	if distinct {
 		columns = distinctColumns
 	}
-	switch whole, err := peersMostlyWanted(tx, l.tids, len(l.strs)); {
+	switch whole, err := peersMostlyWanted(tx, l.tids, len(l.strs), l.totals); {
 	case err != nil:
 		return err
 	case whole:
@@ -439,10 +493,30 @@ const (
 // their statistics: each peer holds a string at most once), where
 // reading them whole beats a probe per peer and string. A lookup of
 // fewer than 64 strings (an edit's, a merge upload's) probes without
-// asking.
-func peersMostlyWanted(tx *Tx, tids []int64, wanted int) (bool, error) {
+// asking. The totals come from totals when it holds every peer's (the
+// settler's, peerTotals), else from a query of their own. Either way
+// the answer only chooses a plan: both read the same rows.
+func peersMostlyWanted(tx *Tx, tids []int64, wanted int, totals map[int64]int64) (bool, error) {
 	if wanted < 64 {
 		return false, nil
+	}
+	if totals != nil {
+		var sum int64
+		known := true
+		for _, id := range tids {
+			t, ok := totals[id]
+			if !ok {
+				known = false
+				break
+			}
+			if t < 0 { // no statistics row: probe, as the query's count says
+				return false, nil
+			}
+			sum += t
+		}
+		if known {
+			return sum <= 2*int64(len(tids))*int64(wanted), nil
+		}
 	}
 	keys := make([]string, len(tids))
 	for i, id := range tids {
@@ -474,6 +548,77 @@ func peersMostlyWanted(tx *Tx, tids []int64, wanted int) (bool, error) {
 	return n == int64(len(tids)) && total <= 2*int64(len(tids))*int64(wanted), nil
 }
 
+// peerTotals reads into s.totals the unit totals (their statistics) of
+// the peers of groups whose lookups ask peersMostlyWanted (64 strings or
+// more) and that it does not hold yet, in one query: an import's lookup
+// read them in a round trip of its own before its queued query, one
+// per translation settled; -1 for a peer without a statistics row.
+func (s *checkSettler) peerTotals(groups []inconsistentGroup) error {
+	var ids []int64
+	for _, g := range groups {
+		if len(g.strs) < 64 {
+			continue
+		}
+		for _, p := range g.peers {
+			if _, ok := s.totals[p.ID]; !ok && !slices.Contains(ids, p.ID) {
+				ids = append(ids, p.ID)
+			}
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	if s.totals == nil {
+		s.totals = make(map[int64]int64, len(ids))
+	}
+	for _, id := range ids {
+		s.totals[id] = -1
+	}
+	const q = `SELECT scope_key, total FROM stats WHERE scope = 't' AND scope_key `
+	postgres := s.tx.db != nil && s.tx.db.dialect.name == "postgres"
+	size := maxInList
+	if postgres {
+		size = len(ids)
+	}
+	for chunk := range slices.Chunk(ids, size) {
+		keys := make([]string, len(chunk))
+		for i, id := range chunk {
+			keys[i] = itoa(id)
+		}
+		query, args := q+`= ANY(CAST(? AS text[]))`, []any{keys}
+		if !postgres {
+			var list string
+			list, args = idList(keys)
+			query = q + `IN ` + list
+		}
+		rows, err := s.tx.Query(query, args...)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var key string
+			var total int64
+			if err := rows.Scan(&key, &total); err != nil {
+				rows.Close()
+				return err
+			}
+			id, err := strconv.ParseInt(key, 10, 64)
+			if err != nil {
+				rows.Close()
+				return err
+			}
+			s.totals[id] = total
+		}
+		if err := rows.Close(); err != nil {
+			return err
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // inconsistentGroup is what the inconsistent check compares the units
 // idx of a translation with: the peers' distinct targets of their
 // strings (targets, for a created translation's units) or the peers'
@@ -487,6 +632,10 @@ type inconsistentGroup struct {
 	created bool
 	found   [][]peerString
 	targets [][]sharedTarget
+	// follow says followInconsistent runs for the group's units idx (a
+	// created translation's: those whose peers hold another target),
+	// found read by then (markInconsistent).
+	follow bool
 }
 
 // queueInconsistent queues, for each translation of units with peers,
@@ -496,6 +645,37 @@ type inconsistentGroup struct {
 // trip of its own after them, per translation. addInconsistent reads
 // the answers.
 func (s *checkSettler) queueInconsistent(units []checkedUnit) ([]inconsistentGroup, error) {
+	groups, err := s.inconsistentGroups(units)
+	if err != nil {
+		return nil, err
+	}
+	return groups, s.queueGroups(groups)
+}
+
+// queueGroups queues the lookups of groups (queueInconsistent), the
+// peers' totals read first for them all (peerTotals).
+func (s *checkSettler) queueGroups(groups []inconsistentGroup) error {
+	if err := s.peerTotals(groups); err != nil {
+		return err
+	}
+	for i := range groups {
+		g := &groups[i]
+		var err error
+		if g.created {
+			g.targets, err = sameTargetsLater(s.tx, g.peers, g.strs, s.totals)
+		} else {
+			g.found, err = sameStringsTotals(s.tx, g.peers, g.strs, s.totals)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// inconsistentGroups returns, for each translation of units with peers,
+// the group of its units' strings, not yet looked up (queueGroups).
+func (s *checkSettler) inconsistentGroups(units []checkedUnit) ([]inconsistentGroup, error) {
 	byTranslation := map[int64][]int{}
 	for i, u := range units {
 		// A read-only unit fails no check itself but is one of its
@@ -510,7 +690,10 @@ func (s *checkSettler) queueInconsistent(units []checkedUnit) ([]inconsistentGro
 		if err != nil {
 			return nil, err
 		}
-		peers, err := peerTranslations(s.tx, &t)
+		if s.totals == nil {
+			s.totals = map[int64]int64{}
+		}
+		peers, err := peerTranslationsTotals(s.tx, &t, s.totals)
 		if err != nil || len(peers) == 0 {
 			if err != nil {
 				return nil, err
@@ -540,17 +723,8 @@ func (s *checkSettler) queueInconsistent(units []checkedUnit) ([]inconsistentGro
 		// A created translation's units compare with the peers' distinct
 		// targets, and follow (followCreated) only where those are not
 		// all theirs; other units read every peer's unit.
-		g := inconsistentGroup{idx: idx, peers: peers, strs: strs, sc: sc,
-			created: s.createdTranslations[tid] && onePeerKind(peers)}
-		if g.created {
-			g.targets, err = sameTargetsLater(s.tx, peers, strs)
-		} else {
-			g.found, err = sameStringsLater(s.tx, peers, strs)
-		}
-		if err != nil {
-			return nil, err
-		}
-		groups = append(groups, g)
+		groups = append(groups, inconsistentGroup{idx: idx, peers: peers, strs: strs, sc: sc,
+			created: s.createdTranslations[tid] && onePeerKind(peers)})
 	}
 	return groups, nil
 }
@@ -565,8 +739,38 @@ func (s *checkSettler) addInconsistent(units []checkedUnit, names [][]string, gr
 	if err := s.tx.flush(); err != nil {
 		return err
 	}
+	if err := s.markInconsistent(units, names, groups); err != nil {
+		return err
+	}
+	if err := s.tx.flush(); err != nil {
+		return err
+	}
+	return s.followGroups(units, groups)
+}
+
+// followGroups runs followInconsistent for the groups markInconsistent
+// marked, their lookups answered.
+func (s *checkSettler) followGroups(units []checkedUnit, groups []inconsistentGroup) error {
 	for _, g := range groups {
-		idx, peers, found, targets := g.idx, g.peers, g.found, g.targets
+		if g.follow {
+			if err := s.followInconsistent(units, g.idx, g.peers, g.found); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// markInconsistent is addInconsistent's first half, its groups' lookups
+// answered: it appends the check to names, and marks the groups to
+// follow, queueing the lookup of a created translation's strings whose
+// peers hold another target (answered at the next flush, so that the
+// created translations of a write send theirs together, where each was
+// a round trip of its own).
+func (s *checkSettler) markInconsistent(units []checkedUnit, names [][]string, groups []inconsistentGroup) error {
+	for gi := range groups {
+		g := &groups[gi]
+		idx, found, targets := g.idx, g.found, g.targets
 		if !g.created {
 			targets = make([][]sharedTarget, len(found))
 			for k, units := range found {
@@ -606,15 +810,13 @@ func (s *checkSettler) addInconsistent(units []checkedUnit, names [][]string, gr
 			if len(diff) == 0 {
 				continue
 			}
-			idx = diff
 			var err error
-			if found, err = sameStrings(s.tx, peers, diffStrs); err != nil {
+			if g.found, err = sameStringsTotals(s.tx, g.peers, diffStrs, s.totals); err != nil {
 				return err
 			}
+			g.idx = diff
 		}
-		if err := s.followInconsistent(units, idx, peers, found); err != nil {
-			return err
-		}
+		g.follow = true
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -72,12 +73,32 @@ import (
 // session that died unseen before another process, which took the lease
 // meanwhile, waits out 2×soloTerm.
 //
+// A solo process that stops answering while its session lives (stopped
+// by SIGSTOP or a debugger, or its lease's round trips hanging) would
+// hold every newcomer's start. Its own round trips are bounded (soloStep,
+// and the heartbeat's soloTerm): one that does not answer drops the
+// lease's connection, which ends the session and its locks. A process
+// that is stopped runs nothing, so a newcomer bounds its wait instead
+// (leaseWait): it logs the marker's process (its backend, its
+// application_name and client in pg_stat_activity) and starts without
+// the lease, asking for it in the background (joining), never solo until
+// it has it. That is safe because of what the stopped process's
+// exclusive lease still does: the newcomer's readers check write_log
+// (not solo), so they see whatever the other writes; and the newcomer's
+// every write transaction takes the fence, the lease shared, which the
+// exclusive lease does not grant: no write of the newcomer commits while
+// the stopped process may answer from its caches. Its writes wait until
+// the other steps down (resumed, it finds the newcomer's NOTIFYs queued)
+// or its session ends; its reads go on. A solo process that still
+// answered round trips would have seen the NOTIFY within soloBeat, so one
+// that has not for leaseWait (> soloTerm) is past its own solo term by
+// its clock when it resumes. The newcomer waits on, without bound, when
+// its migrations are not all applied: those do not take the fence.
+//
 // What is not covered: a process of a version before this one takes no
 // lease and no fence: processes sharing a database are upgraded together
 // (docs/postgresql.md), or the new ones run with Options.NoSolo (tolk
-// serve --db-no-solo) beside old ones. And a newcomer waits for the
-// lease as long as a solo process's session holds it: a solo process
-// stopped (SIGSTOP) with its session alive holds every newcomer's start.
+// serve --db-no-solo) beside old ones.
 const (
 	// soloTerm is how long after its last answered heartbeat a process
 	// counts itself solo (T of the design above).
@@ -95,6 +116,15 @@ const (
 	// when becoming solo: a longer one (an import's batch) puts it off
 	// to the next try rather than hold up every writer behind it.
 	soloDrain = 200 * time.Millisecond
+	// soloStep bounds, in soloTerms, each of trySolo's and stepDown's
+	// round trips on the lease's connection (the heartbeat's is bounded
+	// by soloTerm): one that does not answer drops the connection, so
+	// the process is not solo and a waiting newcomer is let in.
+	soloStep = 3
+	// leaseWait bounds, in soloTerms, a newcomer's wait for the lease
+	// held exclusively by a process that does not step down (see
+	// above): it then starts without the lease.
+	leaseWait = 5
 )
 
 // lease is a process's lease on a PostgreSQL index (see above). Its
@@ -116,6 +146,11 @@ type lease struct {
 	until atomic.Int64
 	// pid is the lease session's backend, for tests.
 	pid atomic.Uint32
+	// changes counts the times the process became solo or stopped being
+	// it (DB.SoloChanges, tolk_db_solo_changes_total): a count growing
+	// fast says processes come and go beside it, each start costing the
+	// step-down and each end 2×soloTerm before reads skip checks again.
+	changes atomic.Uint64
 	// fenceStmt is the writers' fence: every write transaction of a
 	// process takes the lease shared, for the transaction, before its
 	// write lock (fence), unless its own lease session holds the lease
@@ -137,8 +172,12 @@ type lease struct {
 	conn   *pgx.Conn
 	held   bool // the lock is held exclusively too
 	marked bool // solo_lease holds this session's backend
-	stop   context.CancelFunc
-	done   chan struct{}
+	// joining says the lease is not held yet: open gave up waiting for
+	// a process that holds it exclusively and does not step down, and
+	// run asks for it until it has it (see above).
+	joining bool
+	stop    context.CancelFunc
+	done    chan struct{}
 }
 
 func newLease(db *DB, cfg *pgx.ConnConfig, schema string, o Options) *lease {
@@ -201,8 +240,30 @@ func (l *lease) solo() bool {
 // (lease.go). Always false on SQLite, whose readers never ask.
 func (db *DB) Solo() bool { return db.lease.solo() }
 
+// SoloChanges counts the times this process became alone on its
+// PostgreSQL database or stopped being it since Open (a solo spell is
+// two). Always 0 on SQLite.
+func (db *DB) SoloChanges() uint64 {
+	if db.lease == nil {
+		return 0
+	}
+	return db.lease.changes.Load()
+}
+
+// endSolo ends solo, if the process was, and counts the change.
+func (l *lease) endSolo() bool {
+	if l.until.Swap(0) == 0 {
+		return false
+	}
+	l.changes.Add(1)
+	return true
+}
+
 // open connects and takes the lease shared, asking a solo process to
 // step down, and waits soloTerm if a solo process ended without doing so.
+// A solo process that does not step down within leaseWait soloTerms
+// leaves the store to start without the lease (joining; see above), its
+// migrations all applied.
 func (l *lease) open(ctx context.Context) error {
 	conn, err := pgx.ConnectConfig(ctx, l.cfg)
 	if err != nil {
@@ -213,25 +274,98 @@ func (l *lease) open(ctx context.Context) error {
 	if _, err := conn.Exec(ctx, "LISTEN "+l.channel); err != nil {
 		return fmt.Errorf("lease: listen: %w", err)
 	}
-	for {
-		var got bool
-		if err := conn.QueryRow(ctx, "SELECT pg_try_advisory_lock_shared("+l.key+")").Scan(&got); err != nil {
-			return fmt.Errorf("lease: %w", err)
+	got, err := l.join(ctx, time.Now().Add(leaseWait*l.term))
+	if err != nil {
+		return err
+	}
+	if !got {
+		without, err := l.startWithout(ctx)
+		if err != nil {
+			return err
 		}
-		if got {
-			break
+		if without {
+			l.joining = true
+			return nil
 		}
-		if _, err := conn.Exec(ctx, "SELECT pg_notify($1, 'join')", l.channel); err != nil {
-			return fmt.Errorf("lease: ask the solo process to step down: %w", err)
-		}
-		_, err := conn.Exec(ctx, "SELECT pg_advisory_lock_shared("+l.key+")")
-		if err == nil {
-			break
-		}
-		if !isLockTimeout(err) {
-			return fmt.Errorf("lease: %w", err)
+		if _, err := l.join(ctx, time.Time{}); err != nil {
+			return err
 		}
 	}
+	return l.joined(ctx)
+}
+
+// join takes the lease shared, sending a NOTIFY to the solo process
+// before each wait of leaseAsk, until deadline (none when zero): false
+// when it passed without the lease.
+func (l *lease) join(ctx context.Context, deadline time.Time) (bool, error) {
+	for {
+		var got bool
+		if err := l.conn.QueryRow(ctx, "SELECT pg_try_advisory_lock_shared("+l.key+")").Scan(&got); err != nil {
+			return false, fmt.Errorf("lease: %w", err)
+		}
+		if got {
+			return true, nil
+		}
+		if !deadline.IsZero() && time.Now().After(deadline) {
+			return false, nil
+		}
+		if _, err := l.conn.Exec(ctx, "SELECT pg_notify($1, 'join')", l.channel); err != nil {
+			return false, fmt.Errorf("lease: ask the solo process to step down: %w", err)
+		}
+		_, err := l.conn.Exec(ctx, "SELECT pg_advisory_lock_shared("+l.key+")")
+		if err == nil {
+			return true, nil
+		}
+		if !isLockTimeout(err) {
+			return false, fmt.Errorf("lease: %w", err)
+		}
+	}
+}
+
+// startWithout logs what holds the lease exclusively past a newcomer's
+// bounded wait (the marker's backend, as pg_stat_activity shows it) and
+// reports whether the store may start without it: when every migration
+// of this binary is applied, as the migrations do not take the fence.
+func (l *lease) startWithout(ctx context.Context) (bool, error) {
+	var holder *int32
+	var app, client, since string
+	var marker bool
+	if err := l.conn.QueryRow(ctx, "SELECT to_regclass('solo_lease') IS NOT NULL").Scan(&marker); err != nil {
+		return false, fmt.Errorf("lease: %w", err)
+	}
+	if marker {
+		err := l.conn.QueryRow(ctx, `SELECT s.holder, coalesce(a.application_name, ''),
+			coalesce(host(a.client_addr), 'local'), coalesce(CAST(a.backend_start AS text), '')
+			FROM solo_lease s LEFT JOIN pg_stat_activity a ON a.pid = s.holder`).Scan(&holder, &app, &client, &since)
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return false, fmt.Errorf("lease: %w", err)
+		}
+	}
+	backend := "unknown"
+	if holder != nil {
+		backend = strconv.Itoa(int(*holder))
+	}
+	applied := false
+	if names, err := fs.Glob(l.db.dialect.migrations, "*.sql"); err == nil && len(names) > 0 {
+		if err := l.conn.QueryRow(ctx, "SELECT count(*) = 1 FROM migrations WHERE name = $1",
+			"migrations/"+names[len(names)-1]).Scan(&applied); err != nil {
+			return false, fmt.Errorf("lease: %w", err)
+		}
+	}
+	if !applied {
+		l.db.log.Warn("index: a process holds the database alone and does not step down (stopped?); this one's migrations are not all applied, so it waits for it",
+			"backend", backend, "application_name", app, "client", client, "backend_start", since, "waited", leaseWait*l.term)
+		return false, nil
+	}
+	l.db.log.Warn("index: a process holds the database alone and does not step down (stopped?); starting without the lease: reads check write_log, writes wait until it steps down or its session ends",
+		"backend", backend, "application_name", app, "client", client, "backend_start", since, "waited", leaseWait*l.term)
+	return true, nil
+}
+
+// joined is what follows taking the lease shared: when a solo process
+// ended without stepping down, waiting soloTerm before the first write.
+func (l *lease) joined(ctx context.Context) error {
+	conn := l.conn
 	var marker bool
 	if err := conn.QueryRow(ctx, "SELECT to_regclass('solo_lease') IS NOT NULL").Scan(&marker); err != nil {
 		return fmt.Errorf("lease: %w", err)
@@ -291,9 +425,12 @@ func (l *lease) run(ctx context.Context) {
 			}
 		}
 		var err error
-		if l.held {
+		switch {
+		case l.joining:
+			err = l.rejoin(ctx)
+		case l.held:
 			err = l.heartbeat(ctx)
-		} else {
+		default:
 			err = l.idle(ctx)
 		}
 		if err != nil && ctx.Err() == nil {
@@ -304,7 +441,7 @@ func (l *lease) run(ctx context.Context) {
 	}
 	// Closing: step down cleanly, so that the next process need not wait
 	// (the log's "another process" would be wrong).
-	l.until.Store(0)
+	l.endSolo()
 	if l.conn != nil {
 		sctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
 		defer cancel()
@@ -312,6 +449,21 @@ func (l *lease) run(ctx context.Context) {
 			l.db.log.Warn("index: cannot step down cleanly; the next process to open the database waits", "err", err, "wait", l.term)
 		}
 	}
+}
+
+// rejoin asks again for the lease open did not get (joining), for
+// leaseWait soloTerms at a time.
+func (l *lease) rejoin(ctx context.Context) error {
+	got, err := l.join(ctx, time.Now().Add(leaseWait*l.term))
+	if err != nil || !got {
+		return err
+	}
+	if err := l.joined(ctx); err != nil {
+		return err
+	}
+	l.joining = false
+	l.db.log.Info("index: took the lease of the processes sharing the database")
+	return nil
 }
 
 // sleep waits d or until ctx ends.
@@ -339,7 +491,23 @@ func (l *lease) idle(ctx context.Context) error {
 	return l.trySolo(ctx)
 }
 
+// step bounds a round trip of trySolo's or stepDown's (soloStep).
+func (l *lease) step(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, soloStep*l.term)
+}
+
+// stepErr names a round trip that did not answer within its bound: the
+// caller drops the connection, so the process is not solo and a waiting
+// newcomer is let in.
+func (l *lease) stepErr(what string, err error) error {
+	if errors.Is(err, context.DeadlineExceeded) || pgconn.Timeout(err) {
+		return fmt.Errorf("lease: %s did not answer within %v: %w", what, soloStep*l.term, err)
+	}
+	return err
+}
+
 // trySolo becomes solo if no other process holds or waits for the lease.
+// Each round trip is bounded (step).
 func (l *lease) trySolo(ctx context.Context) error {
 	var got, marker bool
 	// No writer of this process between its choice of the fence and its
@@ -347,13 +515,15 @@ func (l *lease) trySolo(ctx context.Context) error {
 	// chosen after the try and before exclusive is set would wait for
 	// this session's lock.
 	l.fenceMu.Lock()
-	err := l.conn.QueryRow(ctx, "SELECT pg_try_advisory_lock("+l.key+"), to_regclass('solo_lease') IS NOT NULL").Scan(&got, &marker)
+	sctx, cancel := l.step(ctx)
+	err := l.conn.QueryRow(sctx, "SELECT pg_try_advisory_lock("+l.key+"), to_regclass('solo_lease') IS NOT NULL").Scan(&got, &marker)
+	cancel()
 	if err == nil && got {
 		l.exclusive.Store(true)
 	}
 	l.fenceMu.Unlock()
 	if err != nil {
-		return err
+		return l.stepErr("the try for the lease", err)
 	}
 	if !got {
 		return nil
@@ -362,8 +532,11 @@ func (l *lease) trySolo(ctx context.Context) error {
 	if !marker { // a schema before migration 0098 has no marker: never solo
 		return l.stepDown(ctx)
 	}
-	if _, err := l.conn.Exec(ctx, "UPDATE solo_lease SET holder = pg_backend_pid()"); err != nil {
-		return err
+	sctx, cancel = l.step(ctx)
+	_, err = l.conn.Exec(sctx, "UPDATE solo_lease SET holder = pg_backend_pid()")
+	cancel()
+	if err != nil {
+		return l.stepErr("the marker", err)
 	}
 	l.marked = true
 	// A process whose lease session died unnoticed writes on until it
@@ -377,19 +550,25 @@ func (l *lease) trySolo(ctx context.Context) error {
 	}
 	// The write transactions under way commit first: the replay below
 	// sees them.
-	_, err = l.conn.Exec(ctx, l.drain)
+	sctx, cancel = l.step(ctx)
+	_, err = l.conn.Exec(sctx, l.drain)
+	cancel()
 	if isLockTimeout(err) {
 		return l.stepDown(ctx)
 	}
 	if err != nil {
-		return err
+		return l.stepErr("the wait for the writes under way", err)
 	}
 	// What other processes wrote before they closed, in the caches' clock.
 	l.db.catchUp(context.Background())
 	sent := time.Since(l.base)
-	if err := l.conn.Ping(ctx); err != nil {
-		return err
+	pctx, cancel := context.WithTimeout(ctx, l.term)
+	defer cancel()
+	if err := l.conn.Ping(pctx); err != nil {
+		return l.stepErr("the first heartbeat", err)
 	}
+	// Counted first: the count is odd whenever solo reports true.
+	l.changes.Add(1)
 	l.until.Store(int64(sent + l.term))
 	l.db.log.Info("index: alone on the database: reads answer from the caches without checking write_log")
 	return nil
@@ -445,12 +624,15 @@ func (l *lease) waitJoin(ctx context.Context, d time.Duration) (bool, error) {
 // ends the lock with the session (and leaves the marker: a newcomer
 // waits soloTerm).
 func (l *lease) stepDown(ctx context.Context) error {
-	if l.until.Swap(0) != 0 {
+	if l.endSolo() {
 		l.db.log.Info("index: another process shares the database: reads check write_log again")
 	}
 	if l.marked {
-		if _, err := l.conn.Exec(ctx, "UPDATE solo_lease SET holder = NULL"); err != nil {
-			return err
+		sctx, cancel := l.step(ctx)
+		_, err := l.conn.Exec(sctx, "UPDATE solo_lease SET holder = NULL")
+		cancel()
+		if err != nil {
+			return l.stepErr("the step-down's marker", err)
 		}
 		l.marked = false
 	}
@@ -458,8 +640,11 @@ func (l *lease) stepDown(ctx context.Context) error {
 		// The writers fence themselves again first: one that chooses the
 		// fence now waits for this session's lock until the unlock.
 		l.exclusive.Store(false)
-		if _, err := l.conn.Exec(ctx, "SELECT pg_advisory_unlock("+l.key+")"); err != nil {
-			return err
+		sctx, cancel := l.step(ctx)
+		_, err := l.conn.Exec(sctx, "SELECT pg_advisory_unlock("+l.key+")")
+		cancel()
+		if err != nil {
+			return l.stepErr("the step-down's unlock", err)
 		}
 		l.held = false
 	}
@@ -468,7 +653,7 @@ func (l *lease) stepDown(ctx context.Context) error {
 
 // drop ends the lease's session (and with it every lock it holds).
 func (l *lease) drop() {
-	if l.until.Swap(0) != 0 {
+	if l.endSolo() {
 		l.db.log.Info("index: the lease's connection ended: reads check write_log again")
 	}
 	if l.conn != nil {
@@ -477,7 +662,7 @@ func (l *lease) drop() {
 		cancel()
 		l.conn = nil
 	}
-	l.held, l.marked = false, false
+	l.held, l.marked, l.joining = false, false, false
 	l.exclusive.Store(false)
 }
 

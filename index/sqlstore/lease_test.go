@@ -4,6 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -110,6 +113,13 @@ func TestSoloStepsDownForNewcomer(t *testing.T) {
 	for i := 1; i <= rounds; i++ {
 		waitSolo(t, a, true, 10*time.Second)
 		germanPage(t, a, fa) // cached
+		// tolk_db_solo_changes_total: each solo spell counts its start
+		// and its end, so the count is odd while solo (a heartbeat lost
+		// on a loaded machine may add spells between the rounds).
+		changes := a.SoloChanges()
+		if changes < uint64(2*i-1) || changes%2 != 1 {
+			t.Errorf("round %d: %d solo changes while solo, want an odd number ≥ %d", i, changes, 2*i-1)
+		}
 		b, err := Open(context.Background(), Options{Engine: Postgres, Location: dsn, soloTerm: term})
 		if err != nil {
 			t.Fatal(err)
@@ -117,6 +127,9 @@ func TestSoloStepsDownForNewcomer(t *testing.T) {
 		if a.Solo() {
 			b.Close()
 			t.Fatalf("round %d: the first store is still solo after the second opened", i)
+		}
+		if n := a.SoloChanges(); n != changes+1 {
+			t.Errorf("round %d: %d solo changes after the step-down, want %d", i, n, changes+1)
 		}
 		fb := *fa
 		fb.db = b
@@ -323,5 +336,178 @@ func TestSoloFencesOthersWrites(t *testing.T) {
 	}
 	if !hasTargetAtLeast(germanPage(t, b, &fb), 1) {
 		t.Fatal("the second store's read missed its own edit")
+	}
+}
+
+// lockedBuffer is a log sink safe for the store's goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestLeaseWaitBounded: a newcomer beside a solo process that does not
+// step down (stopped with its session alive; here a session that holds
+// the lease exclusively, with the marker naming it, and never reads its
+// NOTIFYs) starts after leaseWait soloTerms rather than hang, logs the
+// holder's backend, is not solo (its reads check write_log, so they see
+// what the holder writes), and its own write waits (the fence) until the holder
+// lets go; then it takes the lease. On main's code Open waited as long
+// as the holder held.
+func TestLeaseWaitBounded(t *testing.T) {
+	dsn := leaseDSN(t)
+	const term = 200 * time.Millisecond
+	a, err := Open(context.Background(), Options{Engine: Postgres, Location: dsn, soloTerm: term})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fa := newWriteFixture(t, a)
+	u := fa.unit(t, "de", 1)
+	a.Close() // the schema is made: the holder below stands for a stopped solo process
+	stuck, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stuck.Close()
+	ctx := context.Background()
+	holder, err := stuck.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	var pid int
+	key := a.lease.key
+	if err := holder.QueryRowContext(ctx, "SELECT pg_advisory_lock("+key+"), pg_backend_pid()").Scan(new(any), &pid); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := holder.ExecContext(ctx, "UPDATE solo_lease SET holder = pg_backend_pid()"); err != nil {
+		t.Fatal(err)
+	}
+	var log lockedBuffer
+	start := time.Now()
+	opened := make(chan *DB, 1)
+	go func() {
+		b, err := Open(ctx, Options{Engine: Postgres, Location: dsn, soloTerm: term,
+			Logger: slog.New(slog.NewTextHandler(&log, nil))})
+		if err != nil {
+			t.Error(err)
+		}
+		opened <- b
+	}()
+	var b *DB
+	select {
+	case b = <-opened:
+	case <-time.After(leaseWait*term + 20*time.Second):
+		holder.ExecContext(ctx, "SELECT pg_advisory_unlock("+key+")") // let Open end
+		t.Fatalf("Open waited %v beside a holder that does not step down:\n%s", time.Since(start), log.String())
+	}
+	if b == nil {
+		return
+	}
+	defer b.Close()
+	t.Logf("opened in %v beside the stuck holder", time.Since(start))
+	if !strings.Contains(log.String(), "does not step down") || !strings.Contains(log.String(), fmt.Sprintf("backend=%d", pid)) {
+		t.Errorf("the newcomer's log does not name the holder's backend %d:\n%s", pid, log.String())
+	}
+	if b.Solo() {
+		t.Error("the newcomer is solo beside the holder")
+	}
+	fb := *fa
+	fb.db = b
+	germanPage(t, b, &fb) // cached
+	checks := b.SharedChecks()
+	germanPage(t, b, &fb)
+	if b.SharedChecks() == checks {
+		t.Error("the newcomer's cached read did not check write_log beside the holder")
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := b.UpdateUnit(ctx, u.ID, fb.user, func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+			return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{"edit 002"}, State: index.StateTranslated}}, nil
+		})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		t.Fatalf("the newcomer's edit ended (%v) while the holder held the lease exclusively", err)
+	case <-time.After(3 * leaseWait * term):
+	}
+	if _, err := holder.ExecContext(ctx, "UPDATE solo_lease SET holder = NULL"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := holder.ExecContext(ctx, "SELECT pg_advisory_unlock("+key+")"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("the newcomer's edit after the holder let go: %v", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the newcomer's edit still waits 30 s after the holder let go")
+	}
+	if !hasTargetAtLeast(germanPage(t, b, &fb), 2) {
+		t.Error("the newcomer's read missed its own edit")
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(log.String(), "took the lease") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the newcomer did not take the lease 30 s after the holder let go:\n%s", log.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	waitSolo(t, b, true, 30*time.Second)
+}
+
+// TestSoloWriterReplaysAfterStepDown: a solo store's writer skips
+// write_log's replay, which is safe only while it is solo; once a
+// newcomer made it step down and wrote (a new component sharing its
+// strings), its next write must replay that first: the edit then reaches
+// the new component's unit (propagation asks the peers its writer
+// cached). With the replay skipped whatever the lease says, the edit
+// does not propagate.
+func TestSoloWriterReplaysAfterStepDown(t *testing.T) {
+	dsn := leaseDSN(t)
+	const term = 150 * time.Millisecond
+	a := openLeased(t, dsn, term)
+	fa := newWriteFixture(t, a)
+	edit := func(db *DB, id int64, target string) {
+		t.Helper()
+		if _, err := db.UpdateUnit(context.Background(), id, fa.user, setTarget(target)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	k1, k3 := fa.unit(t, "de", 1).ID, fa.unit(t, "de", 3).ID
+	waitSolo(t, a, true, 10*time.Second)
+	edit(a, k1, "solo edit") // a's writer caches its peers: none
+	b := openLeased(t, dsn, term)
+	if a.Solo() {
+		t.Fatal("the first store is still solo after the second opened")
+	}
+	peer := mustTestComponent(t, b, fa.comp.ProjectID, "app2")
+	src := importStrings(t, b, peer.ID, "en", 0, 10, "Word number %d").TranslationID
+	de := importStrings(t, b, peer.ID, "de", src, 10, "Word number %d").TranslationID
+	edit(a, k3, "after the step-down")
+	id, err := b.FindUnitIDByHash(context.Background(), de, index.IDHash(true, nil, "k3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := b.FindUnitByID(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(u.Target) == 0 || u.Target[0] != "after the step-down" {
+		t.Errorf("the first store's edit did not reach the second's new component: its unit holds %q", u.Target)
 	}
 }

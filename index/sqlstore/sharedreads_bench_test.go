@@ -2,11 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"net/url"
-	"os"
-	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -14,6 +9,7 @@ import (
 
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/internal/testengine"
+	"github.com/tolk-project/tolk/internal/pgstat"
 )
 
 // BenchmarkSharedReads is what a cached page costs on PostgreSQL when
@@ -58,7 +54,7 @@ func benchCachedReads(b *testing.B, db *DB, f *writeFixture) {
 	stats.reset()
 	const readers = 8
 	b.ResetTimer()
-	server0, serverOK := clusterCPU(testengine.PostgresDSN(b))
+	server0, serverOK := pgstat.ClusterCPU(testengine.PostgresDSN(b))
 	self0, checks0 := selfCPU(), db.shared.checks.Load()
 	start := time.Now()
 	var wg sync.WaitGroup
@@ -77,74 +73,11 @@ func benchCachedReads(b *testing.B, db *DB, f *writeFixture) {
 	n := float64(b.N)
 	b.ReportMetric(n/took.Seconds(), "reads/s")
 	b.ReportMetric(float64((selfCPU()-self0).Microseconds())/n, "tolk-cpu-µs/read")
-	if server1, ok := clusterCPU(testengine.PostgresDSN(b)); ok && serverOK {
+	if server1, ok := pgstat.ClusterCPU(testengine.PostgresDSN(b)); ok && serverOK {
 		b.ReportMetric(float64((server1-server0).Microseconds())/n, "server-cpu-µs/read")
 	}
 	b.ReportMetric(float64(db.shared.checks.Load()-checks0)/n, "checks/read")
 	stats.report(b, b.N)
-}
-
-// clusterCPU is the CPU time of every process of the PostgreSQL server
-// dsn names, when its host is a socket directory on this machine: its
-// postmaster (whose pid opens the socket's lock file), the children it
-// reaped and those alive. Other clients of the server count too: use a
-// server of one's own (.ci/postgres).
-func clusterCPU(dsn string) (time.Duration, bool) {
-	u, err := url.Parse(dsn)
-	if err != nil {
-		return 0, false
-	}
-	dir, port := u.Query().Get("host"), u.Port()
-	if port == "" {
-		port = "5432"
-	}
-	lock, err := os.ReadFile(filepath.Join(dir, ".s.PGSQL."+port+".lock"))
-	if err != nil || !strings.HasPrefix(dir, "/") {
-		return 0, false
-	}
-	pid, _, _ := strings.Cut(string(lock), "\n")
-	pid = strings.TrimSpace(pid)
-	total, err := procCPU(pid, true)
-	if err != nil {
-		return 0, false
-	}
-	stats, _ := filepath.Glob("/proc/[0-9]*/stat")
-	for _, st := range stats {
-		raw, err := os.ReadFile(st)
-		if err != nil {
-			continue
-		}
-		s := string(raw)
-		if f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:]); len(f) > 1 && f[1] == pid {
-			cpu, _ := procCPU(filepath.Base(filepath.Dir(st)), false)
-			total += cpu
-		}
-	}
-	return total, true
-}
-
-// procCPU is process pid's user and system CPU, with its reaped
-// children's when children.
-func procCPU(pid string, children bool) (time.Duration, error) {
-	raw, err := os.ReadFile("/proc/" + pid + "/stat")
-	if err != nil {
-		return 0, err
-	}
-	s := string(raw)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	fields := f[11:13] // utime, stime
-	if children {
-		fields = f[11:15] // and cutime, cstime
-	}
-	var ticks int64
-	for _, v := range fields {
-		t, err := strconv.ParseInt(v, 10, 64)
-		if err != nil {
-			return 0, err
-		}
-		ticks += t
-	}
-	return time.Duration(ticks) * time.Second / 100, nil // USER_HZ
 }
 
 // BenchmarkLogCheck is one write_log check alone (nothing to replay),
@@ -158,7 +91,7 @@ func BenchmarkLogCheck(b *testing.B) {
 		db.check()
 	}
 	b.ResetTimer()
-	server0, serverOK := clusterCPU(testengine.PostgresDSN(b))
+	server0, serverOK := pgstat.ClusterCPU(testengine.PostgresDSN(b))
 	self0 := selfCPU()
 	for range b.N {
 		db.check()
@@ -166,7 +99,7 @@ func BenchmarkLogCheck(b *testing.B) {
 	b.StopTimer()
 	n := float64(b.N)
 	b.ReportMetric(float64((selfCPU()-self0).Nanoseconds())/n/1e3, "tolk-cpu-µs/check")
-	if server1, ok := clusterCPU(testengine.PostgresDSN(b)); ok && serverOK {
+	if server1, ok := pgstat.ClusterCPU(testengine.PostgresDSN(b)); ok && serverOK {
 		b.ReportMetric(float64((server1-server0).Nanoseconds())/n/1e3, "server-cpu-µs/check")
 	}
 }

@@ -127,8 +127,23 @@ func TestWriteListsPlan(t *testing.T) {
 		if most, err = sameStrings(tx, []index.Translation{peer}, strs); err != nil {
 			return err
 		}
-		if whole, err = peersMostlyWanted(tx, []int64{peer.ID}, len(strs)); err != nil {
+		if whole, err = peersMostlyWanted(tx, []int64{peer.ID}, len(strs), nil); err != nil {
 			return err
+		}
+		// The settler's totals (peerTotals, one query for all its
+		// lookups) choose as the query does, either way.
+		s := &checkSettler{tx: tx}
+		if err := s.peerTotals([]inconsistentGroup{{peers: []index.Translation{peer}, strs: strs}}); err != nil {
+			return err
+		}
+		for _, wanted := range []int{64, len(strs)} {
+			asked, err := peersMostlyWanted(tx, []int64{peer.ID}, wanted, nil)
+			if err != nil {
+				return err
+			}
+			if known, _ := peersMostlyWanted(tx, []int64{peer.ID}, wanted, s.totals); known != asked || s.totals[peer.ID] <= 0 {
+				t.Errorf("%d strings: whole %v from the settler's totals (%v), %v asked", wanted, known, s.totals, asked)
+			}
 		}
 		with, err = unitsWithCheck(tx, ids, "plan_test")
 		return err

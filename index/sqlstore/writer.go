@@ -427,7 +427,13 @@ func (db *DB) beginBatch(tx *Tx, live []*writeRequest) (last string, err error) 
 		}
 	}
 	var entries []logEntry
-	if db.dialect.shared {
+	// A solo process skips the replay: no other process's write commits
+	// while it holds the lease exclusively (fence), and it replayed
+	// write_log once it held it (lease.trySolo). Solo must still hold
+	// once the locks are granted (below): a step-down or an unseen dead
+	// session lets another process write before them.
+	solo := db.lease.solo()
+	if db.dialect.shared && !solo {
 		if err := tx.queryLater(replayQuery, scanLog(&entries), db.replayedTo()); err != nil {
 			return "", err
 		}
@@ -451,6 +457,16 @@ func (db *DB) beginBatch(tx *Tx, live []*writeRequest) (last string, err error) 
 	unfence() // the locks are granted, or the transaction failed
 	if err != nil {
 		return "", err
+	}
+	if solo && !db.lease.solo() {
+		// Solo ended before the locks were granted: the replay after all
+		// (a round trip of its own, once per step-down at most).
+		if err := tx.queryLater(replayQuery, scanLog(&entries), db.replayedTo()); err != nil {
+			return "", err
+		}
+		if err := tx.flush(); err != nil {
+			return "", err
+		}
 	}
 	if db.dialect.shared {
 		if err := db.catchUpWriter(tx, entries); err != nil {

@@ -1,14 +1,17 @@
 package sqlstore
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/tolk-project/tolk/index/internal/testengine"
+	"github.com/tolk-project/tolk/internal/pgstat"
 )
 
 // BenchmarkWriterCPU measures what a unit edit costs on PostgreSQL when
@@ -90,26 +93,24 @@ func BenchmarkWriterCPU(b *testing.B) {
 	}
 }
 
-// pgStatementStats reads pg_stat_statements when the server has it.
+// pgStatementStats reads pg_stat_statements of the test's database
+// (internal/pgstat) when the server has it.
 type pgStatementStats struct {
-	db     *DB
-	schema string // the extension's
-	ok     bool
+	db *DB
+	ok bool
 }
 
 func pgStatements(tb testing.TB, db *DB) pgStatementStats {
-	var schema string
-	err := db.rdb.QueryRow(`SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
-		WHERE e.extname = 'pg_stat_statements'`).Scan(&schema)
-	if err != nil {
+	if _, err := pgstat.Statements(context.Background(), db.rdb); err != nil {
 		tb.Log("no pg_stat_statements on this server: no statements logged")
+		return pgStatementStats{db: db}
 	}
-	return pgStatementStats{db: db, schema: schema, ok: err == nil}
+	return pgStatementStats{db: db, ok: true}
 }
 
 func (s pgStatementStats) reset() {
 	if s.ok {
-		s.db.rdb.Exec(`SELECT ` + s.schema + `.pg_stat_statements_reset()`)
+		pgstat.Reset(context.Background(), s.db.rdb)
 	}
 }
 
@@ -121,39 +122,32 @@ func (s pgStatementStats) report(tb testing.TB, n int) {
 	if !s.ok {
 		return
 	}
-	var total float64
-	if err := s.db.rdb.QueryRow(`SELECT coalesce(sum(total_plan_time + total_exec_time), 0)
-		FROM ` + s.schema + `.pg_stat_statements WHERE toplevel AND dbid = (SELECT oid FROM pg_database WHERE datname = current_database())`).
-		Scan(&total); err != nil {
-		tb.Log(err)
-		return
-	}
-	rows, err := s.db.rdb.Query(`SELECT calls, total_plan_time, total_exec_time, plans,
-		CASE WHEN toplevel THEN '' ELSE '  (in) ' END || query
-		FROM ` + s.schema + `.pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
-		ORDER BY total_plan_time + total_exec_time DESC LIMIT 30`)
+	stmts, err := pgstat.Statements(context.Background(), s.db.rdb)
 	if err != nil {
 		tb.Log(err)
 		return
 	}
-	defer rows.Close()
+	cost := func(st pgstat.Statement) float64 { return st.PlanMS + st.ExecMS }
+	var total float64
+	for _, st := range stmts {
+		if st.TopLevel {
+			total += cost(st)
+		}
+	}
+	slices.SortFunc(stmts, func(a, b pgstat.Statement) int { return cmp.Compare(cost(b), cost(a)) })
 	var out strings.Builder
 	fmt.Fprintf(&out, "pg_stat_statements per edit (%d edits): %.1f µs planning and running the top-level statements; "+
 		"calls, plans, plan µs, exec µs, statement ((in): run inside another)\n", n, total*1000/float64(n))
-	for rows.Next() {
-		var calls, plans int64
-		var plan, exec float64
-		var q string
-		if err := rows.Scan(&calls, &plan, &exec, &plans, &q); err != nil {
-			tb.Log(err)
-			return
+	for _, st := range stmts[:min(len(stmts), 30)] {
+		q := strings.Join(strings.Fields(st.Query), " ")
+		if !st.TopLevel {
+			q = "(in) " + q
 		}
-		q = strings.Join(strings.Fields(q), " ")
 		if len(q) > 150 {
 			q = q[:150]
 		}
-		fmt.Fprintf(&out, "%6.2f %6.2f %7.1f %7.1f  %s\n", float64(calls)/float64(n), float64(plans)/float64(n),
-			plan*1000/float64(n), exec*1000/float64(n), q)
+		fmt.Fprintf(&out, "%6.2f %6.2f %7.1f %7.1f  %s\n", float64(st.Calls)/float64(n), float64(st.Plans)/float64(n),
+			st.PlanMS*1000/float64(n), st.ExecMS*1000/float64(n), q)
 	}
 	tb.Log(out.String())
 }

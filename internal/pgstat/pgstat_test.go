@@ -1,0 +1,127 @@
+package pgstat
+
+import (
+	"context"
+	"database/sql"
+	"net/url"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib"
+)
+
+// testDB connects to TOLK_TEST_POSTGRES, or skips.
+func testDB(t *testing.T) (*sql.DB, string) {
+	t.Helper()
+	dsn := os.Getenv("TOLK_TEST_POSTGRES")
+	if dsn == "" {
+		t.Skip("set TOLK_TEST_POSTGRES to a server's URL (.ci/postgres)")
+	}
+	db, err := sql.Open("pgx", dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db, dsn
+}
+
+// TestClusterCPU: the local server's CPU is known and grows with a
+// query that keeps a backend busy.
+func TestClusterCPU(t *testing.T) {
+	db, dsn := testDB(t)
+	before, ok := ClusterCPU(dsn)
+	if !ok {
+		t.Skip("the server is not local (its host is not a socket directory on this machine)")
+	}
+	if _, err := db.Exec(`SELECT count(*) FROM generate_series(1, 3000000)`); err != nil {
+		t.Fatal(err)
+	}
+	after, ok := ClusterCPU(dsn)
+	if !ok || after <= before {
+		t.Errorf("the server's CPU went from %v to %v (ok %v) over a query of millions of rows", before, after, ok)
+	}
+	if _, ok := ClusterCPU("postgres://tolk@localhost/tolk"); ok {
+		t.Error("a server reached over TCP has a CPU figure")
+	}
+}
+
+// TestStatements: a statement run in the database is counted, Reset
+// forgets it, and only the current database's rows are read.
+func TestStatements(t *testing.T) {
+	db, dsn := testDB(t)
+	ctx := context.Background()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := Statements(ctx, conn); err != nil {
+		t.Skipf("no pg_stat_statements: %v", err)
+	}
+	if err := Reset(ctx, conn); err != nil {
+		t.Fatal(err)
+	}
+	marker := "pgstat_marker_" + time.Now().Format("150405")
+	for range 3 {
+		if _, err := conn.ExecContext(ctx, `SELECT 1 AS `+marker); err != nil {
+			t.Fatal(err)
+		}
+	}
+	find := func() (Statement, bool) {
+		t.Helper()
+		stmts, err := Statements(ctx, conn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range stmts {
+			if strings.Contains(s.Query, marker) {
+				return s, true
+			}
+		}
+		return Statement{}, false
+	}
+	s, ok := find()
+	if !ok || s.Calls != 3 || !s.TopLevel || s.QueryID == 0 {
+		t.Errorf("the marked statement: %+v (found %v), want 3 top-level calls", s, ok)
+	}
+	if err := Reset(ctx, conn); err != nil {
+		t.Fatal(err)
+	}
+	if s, ok := find(); ok {
+		t.Errorf("the marked statement after Reset: %+v", s)
+	}
+	// Another database's statement is not read: the same marker, run in
+	// the server's postgres database.
+	u, err := url.Parse(dsn)
+	if err != nil || u.Path == "/postgres" {
+		t.Skip("the test's database is postgres itself")
+	}
+	u.Path = "/postgres"
+	other, err := sql.Open("pgx", u.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if _, err := other.ExecContext(ctx, `SELECT 1 AS `+marker); err != nil {
+		t.Skipf("cannot run a statement in the postgres database: %v", err)
+	}
+	// Its queryid (column aliases are not part of it: every SELECT $1 AS
+	// x of that database is the one row).
+	var id int64
+	if err := conn.QueryRowContext(ctx, `SELECT s.queryid FROM pg_stat_statements s
+		JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = 'postgres' AND s.query LIKE 'SELECT $1 AS %'
+		LIMIT 1`).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	stmts, err := Statements(ctx, conn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range stmts {
+		if s.QueryID == id {
+			t.Errorf("the postgres database's statement read as this one's: %+v", s)
+		}
+	}
+}
