@@ -37,7 +37,11 @@ import (
 //     nor, where both components propagate translations, of the same
 //     project and language (propagation writes the string's units in the
 //     project's other components of that language, and the inconsistent
-//     check their check rows: inconsistent.go). An edit of a translation
+//     check their check rows: inconsistent.go), nor, where either is a
+//     glossary, of the same project and language (every language for a
+//     glossary's source strings): a glossary's edit settles again the
+//     project's translations whose flags name check-glossary, their
+//     check rows included (checkSettler.rechecks). An edit of a translation
 //     writes nothing of the component's other translations: the corpus's
 //     components have up to a hundred languages, so a batch's edits often
 //     share one (a rule by component had most of a batch's later edits
@@ -83,19 +87,22 @@ type prefetch struct {
 type editScope struct {
 	translation, component, project int64
 	language                        string
-	source, propagates              bool
+	source, propagates, glossary    bool
 }
 
 func scopeOf(t *index.Translation) editScope {
 	return editScope{translation: t.ID, component: t.Component.ID, project: t.Component.ProjectID,
 		language: t.Language.Code, source: t.IsSource,
-		propagates: t.Component.AllowTranslationPropagation && !t.Component.IsGlossary}
+		propagates: t.Component.AllowTranslationPropagation && !t.Component.IsGlossary,
+		glossary:   t.Component.IsGlossary}
 }
 
 func (a editScope) overlaps(b editScope) bool {
 	return a.translation == b.translation ||
 		(a.component == b.component && (a.source || b.source)) ||
-		(a.propagates && b.propagates && a.project == b.project && a.language == b.language)
+		(a.propagates && b.propagates && a.project == b.project && a.language == b.language) ||
+		((a.glossary || b.glossary) && a.project == b.project &&
+			(a.language == b.language || a.glossary && a.source || b.glossary && b.source))
 }
 
 // queuePrefetch queues, with the batch's first round trip, the reads of

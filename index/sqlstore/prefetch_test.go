@@ -241,3 +241,52 @@ func TestBatchApartRoundTrips(t *testing.T) {
 	}
 	checkStoredStats(t, db)
 }
+
+// TestPrefetchedEditAfterGlossaryEdit: a glossary's edit settles again
+// the project's translations of its language whose flags name
+// check-glossary (their check rows included), so a later edit of the
+// batch in such a translation must not take its prefetched read: it
+// decides on the check rows the glossary's edit left, and the stored
+// checks and counts stay what a batch of its own leaves.
+func TestPrefetchedEditAfterGlossaryEdit(t *testing.T) {
+	f := mustWriteFixture(t)
+	f.db.trigrams.hold()
+	_, gl := f.importComponent(t, "glossary", func(c *index.Component) { c.IsGlossary = true }, map[string][][3]string{
+		"en": {{"apple", "apple", "apple"}},
+		"de": {{"apple", "apple", "Apfel"}},
+	})
+	_, fr := f.importComponent(t, "fruit", func(c *index.Component) { c.CheckFlags = "check-glossary" }, map[string][][3]string{
+		"en": {{"a", "I like an apple", "I like an apple"}},
+		"de": {{"a", "I like an apple", "Ich mag einen Apfel"}},
+	})
+	if got := f.unitChecks(t, fr["de"], "a"); len(got) != 0 {
+		t.Fatalf("with Apfel: %q", got)
+	}
+	ctx := context.Background()
+	unit := func(tr int64, k string) int64 {
+		id, err := f.db.FindUnitIDByHash(ctx, tr, index.IDHash(true, nil, k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	edit := func(id int64, target string) func() error {
+		return func() error {
+			_, err := f.db.UpdateUnit(ctx, id, f.user, func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+				return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{target}, State: index.StateTranslated}}, nil
+			})
+			return err
+		}
+	}
+	before := f.db.prefetchTaken.Load()
+	// The glossary's term changes: the string now lacks it, and its own
+	// edit in the same batch still lacks it.
+	inOneBatch(t, f.db, edit(unit(gl["de"], "apple"), "Paradiesapfel"), edit(unit(fr["de"], "a"), "Ich mag einen Apfel sehr"))
+	if n := f.db.prefetchTaken.Load() - before; testengine.Engine() == testengine.Postgres && n != 1 {
+		t.Errorf("%d edits took their prefetched reads, want the glossary's alone", n)
+	}
+	if got := f.unitChecks(t, fr["de"], "a"); !slices.Equal(got, []string{"check_glossary"}) {
+		t.Errorf("after the glossary's edit and its own: %q", got)
+	}
+	checkStoredStats(t, f.db)
+}
