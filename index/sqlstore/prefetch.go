@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"strings"
 
 	"github.com/tolk-project/tolk/index"
 )
@@ -31,9 +32,11 @@ import (
 //     rename the author, change flags, or anything else);
 //   - none of them edited a unit of the same translation (the checks'
 //     same-target lookups recheck its units that share the old or the new
-//     target), nor of the same component where either is its source (a
+//     target), nor of the same project where either is a source (a
 //     source string's edit moves every translation's unit, its flags every
-//     translation's checks),
+//     translation's checks, and the moved strings leave and join the
+//     inconsistent check's groups of the project's other components, in
+//     every language: editTemplate, inconsistentLeft),
 //     nor, where both components propagate translations, of the same
 //     project and language (propagation writes the string's units in the
 //     project's other components of that language, and the inconsistent
@@ -46,7 +49,13 @@ import (
 //     components have up to a hundred languages, so a batch's edits often
 //     share one (a rule by component had most of a batch's later edits
 //     read afresh in tolk-bench's writes);
-//   - its author's name was read with it (the batch's first edit's author).
+//   - its author's name was read with it (the batch's first edit's author);
+//   - its component's flags do not name check-glossary: a glossary's
+//     edit settles again such translations of its project without
+//     holding their locks (its scope is the glossary's), so another
+//     writer's or process's glossary edit may change their check rows
+//     while the batch runs; such an edit reads them afresh, just before
+//     it settles, as before the prefetch.
 //
 // A scoped write edits nothing outside its scope (writeScoped), and what
 // an edit reaches is inside the rule's: so two edits of one unit, or of two
@@ -99,7 +108,7 @@ func scopeOf(t *index.Translation) editScope {
 
 func (a editScope) overlaps(b editScope) bool {
 	return a.translation == b.translation ||
-		(a.component == b.component && (a.source || b.source)) ||
+		((a.source || b.source) && a.project == b.project) ||
 		(a.propagates && b.propagates && a.project == b.project && a.language == b.language) ||
 		((a.glossary || b.glossary) && a.project == b.project &&
 			(a.language == b.language || a.glossary && a.source || b.glossary && b.source))
@@ -182,6 +191,9 @@ func (p *prefetch) take(tx *Tx, id, authorID int64) (u index.Unit, t index.Trans
 	t, err := cachedTranslation(tx, r.u.TranslationID)
 	if err != nil {
 		return u, t, false // the read afresh says
+	}
+	if strings.Contains(t.Component.CheckFlags, "check-glossary") {
+		return u, t, false // see above: rechecked outside the batch's locks
 	}
 	s := scopeOf(&t)
 	for _, o := range p.scopes {
