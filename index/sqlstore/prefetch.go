@@ -40,22 +40,19 @@ import (
 //     nor, where both components propagate translations, of the same
 //     project and language (propagation writes the string's units in the
 //     project's other components of that language, and the inconsistent
-//     check their check rows: inconsistent.go), nor, where either is a
-//     glossary, of the same project and language (every language for a
-//     glossary's source strings): a glossary's edit settles again the
-//     project's translations whose flags name check-glossary, their
-//     check rows included (checkSettler.rechecks). An edit of a translation
+//     check their check rows: inconsistent.go). An edit of a translation
 //     writes nothing of the component's other translations: the corpus's
 //     components have up to a hundred languages, so a batch's edits often
 //     share one (a rule by component had most of a batch's later edits
 //     read afresh in tolk-bench's writes);
 //   - its author's name was read with it (the batch's first edit's author);
 //   - its component's flags do not name check-glossary: a glossary's
-//     edit settles again such translations of its project without
-//     holding their locks (its scope is the glossary's), so another
-//     writer's or process's glossary edit may change their check rows
-//     while the batch runs; such an edit reads them afresh, just before
-//     it settles, as before the prefetch.
+//     edit settles again such translations of its project, their check
+//     rows included (checkSettler.rechecks), without holding their locks
+//     (its scope is the glossary's), so an earlier glossary edit of the
+//     batch, or another writer's or process's, may change them while the
+//     batch runs; such an edit reads them afresh, just before it
+//     settles, as before the prefetch.
 //
 // A scoped write edits nothing outside its scope (writeScoped), and what
 // an edit reaches is inside the rule's: so two edits of one unit, or of two
@@ -96,22 +93,19 @@ type prefetch struct {
 type editScope struct {
 	translation, component, project int64
 	language                        string
-	source, propagates, glossary    bool
+	source, propagates              bool
 }
 
 func scopeOf(t *index.Translation) editScope {
 	return editScope{translation: t.ID, component: t.Component.ID, project: t.Component.ProjectID,
 		language: t.Language.Code, source: t.IsSource,
-		propagates: t.Component.AllowTranslationPropagation && !t.Component.IsGlossary,
-		glossary:   t.Component.IsGlossary}
+		propagates: t.Component.AllowTranslationPropagation && !t.Component.IsGlossary}
 }
 
 func (a editScope) overlaps(b editScope) bool {
 	return a.translation == b.translation ||
 		((a.source || b.source) && a.project == b.project) ||
-		(a.propagates && b.propagates && a.project == b.project && a.language == b.language) ||
-		((a.glossary || b.glossary) && a.project == b.project &&
-			(a.language == b.language || a.glossary && a.source || b.glossary && b.source))
+		(a.propagates && b.propagates && a.project == b.project && a.language == b.language)
 }
 
 // queuePrefetch queues, with the batch's first round trip, the reads of
