@@ -191,31 +191,26 @@ func sharedHash(peer *index.Translation, str [2]string) int64 {
 // units of peers holding it, in the order of peers (one a peer). It is
 // one query (per maxInList of peers and of hashes) whatever the number
 // of peers, through the units_translation_hash index; propagation
-// (propagateUnits) and the inconsistent check (addInconsistent) both
-// ask it, each an edit's, where each asked once per peer. A string's
+// (propagateUnits) asks it, and the inconsistent check its queued form
+// (sameStringsTotals), where each asked once per peer. A string's
 // hash is computed once for each kind of component among the peers
 // (monolingual or not), not once a peer, and the answer is indexed by
 // string: an import of a copy with nine peers read 600,000 rows into a
 // map keyed by peer and hash, then hashed every string again for every
 // peer to look each up (a third of Tolk's CPU; BENCHMARKS session 10).
 func sameStrings(tx *Tx, peers []index.Translation, strs [][2]string) ([][]peerString, error) {
-	out, err := sameStringsLater(tx, peers, strs)
+	out, err := sameStringsTotals(tx, peers, strs, nil)
 	if err != nil {
 		return nil, err
 	}
 	return out, tx.flush()
 }
 
-// sameStringsLater is sameStrings whose answer, on PostgreSQL, is filled
-// in when the write's queued statements are next sent (pipeline.go), so
-// that the query goes with others: propagation's with the edit's UPDATE
-// and change, the inconsistent check's with an edit's same-target
-// lookups (queueInconsistent). On SQLite it is sameStrings.
-func sameStringsLater(tx *Tx, peers []index.Translation, strs [][2]string) ([][]peerString, error) {
-	return sameStringsTotals(tx, peers, strs, nil)
-}
-
-// sameStringsTotals is sameStringsLater with the peers' unit totals
+// sameStringsTotals is sameStrings whose answer, on PostgreSQL, is
+// filled in when the write's queued statements are next sent
+// (pipeline.go), so that the query goes with others: the inconsistent
+// check's with an edit's same-target lookups (queueInconsistent). On
+// SQLite it is answered at once. totals are the peers' unit totals when
 // known (peerTotals: the settler's, read once for all its lookups), so
 // that a lookup of many strings asks none (peersMostlyWanted); nil asks.
 func sameStringsTotals(tx *Tx, peers []index.Translation, strs [][2]string, totals map[int64]int64) ([][]peerString, error) {
@@ -264,8 +259,8 @@ type sharedTarget struct {
 // depend on how many units hold each. The rows are made distinct by the
 // database, so an import of a copy whose peers agree reads about a row
 // a string whatever their number, where sameStrings reads one a peer.
-// As sameStringsLater, the answer is filled in when the write's queued
-// statements are next sent; totals are as sameStringsTotals'.
+// As sameStringsTotals', the answer is filled in when the write's queued
+// statements are next sent; totals are as there.
 func sameTargetsLater(tx *Tx, peers []index.Translation, strs [][2]string, totals map[int64]int64) ([][]sharedTarget, error) {
 	out := make([][]sharedTarget, len(strs))
 	if len(peers) == 0 || len(strs) == 0 {
@@ -639,7 +634,7 @@ type inconsistentGroup struct {
 }
 
 // queueInconsistent queues, for each translation of units with peers,
-// the query of its units' strings in the peers (sameStringsLater,
+// the query of its units' strings in the peers (sameStringsTotals,
 // sameTargetsLater), so that it travels with the settle's other reads
 // (an edit's same-target lookups, checkSettler.context): it was a round
 // trip of its own after them, per translation. addInconsistent reads

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"database/sql/driver"
-	"log/slog"
 	"sync/atomic"
 	"time"
 
@@ -352,7 +351,9 @@ func (tx *Tx) commit() error {
 		// writes are answered as committed, so that none runs again;
 		// what the unread answers kept (the write_log entry's seq) the
 		// next batch's replay catches up.
-		slog.Error("sqlstore: an answer sent with the batch's COMMIT could not be read; the batch committed", "err", err)
+		if tx.db != nil && tx.db.log != nil {
+			tx.db.log.Error("index: an answer sent with the batch's COMMIT could not be read; the batch committed", "err", err)
+		}
 	}
 	tx.ended = true
 	return nil
