@@ -464,9 +464,10 @@ func editableUnit(tb testing.TB, ce commitEnv, tr index.Translation) index.Unit 
 
 // sameHashes checks that every unit of tr holds the id_hash and
 // content_hash that index.IDHash and ContentHash give its source and
-// context, and that IDHashJoined gives the same from the source joined:
-// the import (prepareUnits) and the peers' lookups (sharedHash) hash
-// through IDHashJoined.
+// context, and that IDHashJoined gives the same from the source joined
+// (the peers' lookups, sharedHash, hash through it; the import,
+// prepareUnits, through it for monolingual files and through ContentHash's
+// parts otherwise) — on every format's real units.
 func sameHashes(tb testing.TB, ce commitEnv, tr index.Translation) {
 	tb.Helper()
 	mono := ce.c.IsMonolingual()

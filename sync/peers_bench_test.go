@@ -22,8 +22,8 @@ import (
 // import has k-1 peers for propagation and the inconsistent check
 // (issue 31's 100x run: copies of a project slowed 3x from its first
 // to its tenth). It logs each copy's wall time, this process's CPU and,
-// on PostgreSQL at a local socket, the server's (its backends' CPU from
-// /proc), and reports the last copy's CPU over the first's.
+// on PostgreSQL at a local socket, the server's (every process of the
+// cluster, from /proc), and reports the last copy's CPU over the first's.
 //
 //	go test ./sync -run '^$' -bench ImportPeers -benchtime 1x
 func BenchmarkImportPeers(b *testing.B) {
@@ -36,7 +36,7 @@ func BenchmarkImportPeers(b *testing.B) {
 	defer cancel()
 	for i := 0; i < b.N; i++ {
 		e := mustEnv(b)
-		server := serverCPUFunc(e)
+		server := serverCPUFunc()
 		var first, last float64
 		for k := 1; k <= copies; k++ {
 			slug := fmt.Sprintf("kavita-%02d", k)
@@ -89,7 +89,7 @@ func profileCopy(b *testing.B, k, copies int) func() {
 // directory (pgstat.ClusterCPU: the postmaster, its live children and
 // those that ended), or 0 where that is not to be had (SQLite, a remote
 // server).
-func serverCPUFunc(e env) func() float64 {
+func serverCPUFunc() func() float64 {
 	none := func() float64 { return 0 }
 	// The engine of this half of the run (testengine.Main runs both
 	// when TOLK_TEST_ENGINE is unset), not the variable: a SQLite half

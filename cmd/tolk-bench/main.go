@@ -169,7 +169,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&cfg.NoChecks, "no-checks", false, "open every index without the quality checks, to measure what they cost "+
 		"(issue 26: the import with them at most 1.25x the import without)")
 	fs.StringVar(&cfg.PGStatements, "pg-statements", "", "PostgreSQL with pg_stat_statements: write each scale step's "+
-		"per-statement deltas over its uncached reads and its edits into this directory (scaleN-uncached.tsv, scaleN-writes.tsv)")
+		"per-statement deltas over its uncached reads and its edits into this directory (scaleN-uncached.tsv, scaleN-writes.tsv; "+
+		"execution time only)")
 	fs.StringVar(&cfg.PprofDir, "pprof", "", "write CPU and heap profiles of each section into this directory")
 	fs.StringVar(&cfg.CorpusDir, "corpus", "", "corpus directory (default: shared/corpus beside the checkout)")
 	fs.StringVar(&cfg.DB, "db", "", "measure on this PostgreSQL database (a postgres:// URL), each index in a fresh schema "+
@@ -511,7 +512,10 @@ func scaleEndpoints(project, component, lang string) []endpoint {
 // scaleWrites measures unit PATCHes over the scale index at concurrency
 // 1 and 8, as the writes section does over the 1x one (issue 12: edit
 // latency must not grow with the project).
-func scaleWrites(ctx context.Context, cfg config, in *instance) ([]writePoint, error) {
+// scaleWrites measures unit PATCHes over the scale index; watch runs
+// the measured edits (-pg-statements' snapshots around them, not around
+// the setup).
+func scaleWrites(ctx context.Context, cfg config, in *instance, watch func(func() error) error) ([]writePoint, error) {
 	_, auth, err := benchUser(ctx, in.db)
 	if err != nil {
 		return nil, err
@@ -530,14 +534,17 @@ func scaleWrites(ctx context.Context, cfg config, in *instance) ([]writePoint, e
 	var answered atomic.Int64
 	e := &edits{units: units, prefix: "scale"}
 	var points []writePoint
-	for _, conc := range []int{1, 8} {
-		var failure firstError
-		cpu, wait := cpuSeconds(), runWaitSeconds()
-		st := measure(ctx, patchUnits(client, apiSrv.base(), auth, e, &answered, &failure), conc, cfg.Duration, cfg.MaxRequests)
-		points = append(points, writePoint{Name: "unit PATCH over HTTP", Concurrency: conc, Stats: st, Failure: failure.get(),
-			CPU: cpuSeconds() - cpu, Wait: runWaitSeconds() - wait})
-	}
-	return points, ctx.Err()
+	err = watch(func() error {
+		for _, conc := range []int{1, 8} {
+			var failure firstError
+			cpu, wait := cpuSeconds(), runWaitSeconds()
+			st := measure(ctx, patchUnits(client, apiSrv.base(), auth, e, &answered, &failure), conc, cfg.Duration, cfg.MaxRequests)
+			points = append(points, writePoint{Name: "unit PATCH over HTTP", Concurrency: conc, Stats: st, Failure: failure.get(),
+				CPU: cpuSeconds() - cpu, Wait: runWaitSeconds() - wait})
+		}
+		return ctx.Err()
+	})
+	return points, err
 }
 
 // slowestPoint is the served endpoint furthest below its ceiling at the

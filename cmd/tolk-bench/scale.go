@@ -7,7 +7,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -347,10 +346,11 @@ func benchScaleStep(ctx context.Context, cfg config, eng *engine, in *instance, 
 	}
 	logf("scale: %dx writes", res.Copies)
 	if err := cfg.cpuProfile(fmt.Sprintf("scale%d-writes", res.Copies))(func() error {
-		return cfg.stmtWatch(ctx, eng, fmt.Sprintf("scale%d-writes", res.Copies), func() error {
-			res.Writes, err = scaleWrites(ctx, cfg, in)
-			return err
-		})
+		watch := func(fn func() error) error {
+			return cfg.stmtWatch(ctx, eng, fmt.Sprintf("scale%d-writes", res.Copies), fn)
+		}
+		res.Writes, err = scaleWrites(ctx, cfg, in, watch)
+		return err
 	}); err != nil {
 		return fmt.Errorf("scale writes: %w", err)
 	}
@@ -548,23 +548,3 @@ func (e *engine) localServer() bool {
 	}
 	return strings.HasPrefix(host, "/") || host == "localhost" || host == "127.0.0.1" || host == "::1"
 }
-
-// procTicks is the user and system CPU of the process whose /proc
-// directory is dir, in clock ticks (0 if it is gone).
-func procTicks(dir string) int64 {
-	// utime and stime: fields 14 and 15 of stat.
-	rest := procStat(dir)
-	if len(rest) < 13 {
-		return 0
-	}
-	ut, err1 := strconv.ParseInt(rest[11], 10, 64)
-	st, err2 := strconv.ParseInt(rest[12], 10, 64)
-	if err1 != nil || err2 != nil {
-		return 0
-	}
-	return ut + st
-}
-
-// clockTicks is the kernel's USER_HZ, the unit of /proc's CPU times: 100
-// on every Linux architecture Go runs on.
-const clockTicks = 100

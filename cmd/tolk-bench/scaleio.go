@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/tolk-project/tolk/internal/pgstat"
 )
@@ -116,7 +117,7 @@ func (e *engine) serverProcCPU(match func(fields []string) bool) float64 {
 	if err != nil {
 		return -1
 	}
-	var ticks int64
+	var cpu time.Duration
 	for _, p := range procs {
 		cmd, err := os.ReadFile(p)
 		if err != nil || !bytes.HasPrefix(cmd, []byte("postgres: ")) {
@@ -125,9 +126,9 @@ func (e *engine) serverProcCPU(match func(fields []string) bool) float64 {
 		if !match(strings.Fields(string(bytes.TrimRight(cmd, "\x00")))) {
 			continue
 		}
-		ticks += procTicks(filepath.Dir(p))
+		cpu += pgstat.ProcCPU(filepath.Base(filepath.Dir(p)))
 	}
-	return float64(ticks) / clockTicks
+	return cpu.Seconds()
 }
 
 // String is the log's and the report's form: "4,120 reads (16.1 MiB);
@@ -148,27 +149,11 @@ func (c copyIO) String() string {
 }
 
 // clusterCPU is the CPU seconds of the local server e.url names, all its
-// processes (ClusterCPU), -1 where unknown: its postmaster's pid is the
-// first line of the socket's lock file (host=/dir in the URL), and the
-// postmaster's stat counts its own time and that of every child it
-// reaped, to which the children alive are added.
+// processes (pgstat.ClusterCPU), -1 where unknown.
 func (e *engine) clusterCPU() float64 {
-	if !e.localServer() {
-		return -1
-	}
 	cpu, ok := pgstat.ClusterCPU(e.url)
 	if !ok {
 		return -1
 	}
 	return cpu.Seconds()
-}
-
-// procStat is the fields of dir's stat after the command's closing
-// parenthesis: the state first, the parent's pid second, utime 12th.
-func procStat(dir string) []string {
-	stat, err := os.ReadFile(filepath.Join(dir, "stat"))
-	if err != nil {
-		return nil
-	}
-	return strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
 }

@@ -124,7 +124,7 @@ func prepareUnits(imp index.TranslationImport) []unitPrep {
 		p.source, p.target = index.JoinPlural(in.Source), index.JoinPlural(in.Target)
 		// index.ContentHash and IDHash, from the source joined once.
 		p.contentHash = index.HashParts(p.source, in.Context)
-		p.hash = p.contentHash
+		p.hash = p.contentHash // IDHashJoined's bilingual rule, without hashing twice
 		if imp.Monolingual {
 			p.hash = index.IDHashJoined(true, p.source, in.Context)
 		}

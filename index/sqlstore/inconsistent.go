@@ -94,7 +94,7 @@ func peerTranslationsTotals(tx *Tx, t *index.Translation, totals map[int64]int64
 	if !t.Component.AllowTranslationPropagation || t.IsSource || t.Component.IsGlossary {
 		return nil, nil
 	}
-	if tx.db != nil && !tx.batchWide && tx.narrowed && !tx.widened {
+	if tx.cachesAnswer() {
 		return peerTranslations(tx, t) // cachedPeerIDs and cachedTranslation answer
 	}
 	rows, err := tx.Query(`SELECT `+translationColumns+`, coalesce(st.total, -1)`+translationFrom+`
@@ -151,7 +151,7 @@ type peerKey struct {
 // every edit of a translation asks the same; each was a query on the
 // writer.
 func cachedPeerIDs(tx *Tx, t *index.Translation) ([]int64, error) {
-	if tx.db == nil || tx.batchWide || !tx.narrowed || tx.widened {
+	if !tx.cachesAnswer() {
 		return peerIDs(tx, t)
 	}
 	k := peerKey{t.Component.ProjectID, t.ComponentID, t.LanguageCode}

@@ -125,6 +125,14 @@ var runCtx = context.Background()
 // name: every cached answer is stale after it.
 func (tx *Tx) widen() { tx.widened = true }
 
+// cachesAnswer says whether the write's lookups may be answered from the
+// process's caches (cachedTranslation, cachedPeerIDs, knownContributor):
+// inside a narrow write of a batch of narrow writes, whose caches hold
+// what tx would read.
+func (tx *Tx) cachesAnswer() bool {
+	return tx.db != nil && !tx.batchWide && tx.narrowed && !tx.widened
+}
+
 // touch records scopes the current write changed.
 func (tx *Tx) touch(deps ...dep) { tx.touched.deps = append(tx.touched.deps, deps...) }
 

@@ -35,7 +35,7 @@ func findTranslationTx(tx *Tx, id int64) (index.Translation, error) {
 // the writer's time. (cachedAt, not lookup: the writer has caught up at
 // BEGIN, and must not wait for a reader's query.)
 func cachedTranslation(tx *Tx, id int64) (index.Translation, error) {
-	if tx.db == nil || tx.batchWide || !tx.narrowed || tx.widened {
+	if !tx.cachesAnswer() {
 		return findTranslationTx(tx, id)
 	}
 	return cachedAt(tx.db, &tx.db.translationsByID, id, noDep, maxCachedLookups, one,

@@ -104,9 +104,9 @@ func TestWriteListsPlan(t *testing.T) {
 				c.name, removed, c.probe, plan)
 		}
 	}
-	// The answers: each peer's unit of each string, and the units with
+	// The answers: each peer's unit of each string, the same of most of
+	// the peer's strings (which reads the peer whole), and the units with
 	// the check.
-	// and the same of most of the peer's strings, which reads it whole.
 	var same, most [][]peerString
 	var with map[int64]bool
 	var whole bool

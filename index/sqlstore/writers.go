@@ -287,7 +287,7 @@ func (db *DB) writeScoped(ctx context.Context, s writeScope, fn func(tx *Tx) err
 // write_log); so the cache is trusted only inside a narrow write of a
 // batch of narrow writes.
 func knownContributor(tx *Tx, k [2]int64) bool {
-	if tx.db == nil || !tx.narrowed || tx.widened || tx.batchWide {
+	if !tx.cachesAnswer() {
 		return false
 	}
 	_, at, ok := tx.db.contributors.get(k)

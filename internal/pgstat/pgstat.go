@@ -65,6 +65,17 @@ func ClusterCPU(dsn string) (cpu time.Duration, ok bool) {
 	return time.Duration(ticks) * clockTick, true
 }
 
+// ProcCPU is the user and system CPU time of process pid (its /proc
+// directory's name), 0 when it is gone: the measuring tools' reading of
+// one server process (tolk-bench's checkpointer, its backends).
+func ProcCPU(pid string) time.Duration {
+	f := procStat(pid)
+	if len(f) < 13 {
+		return 0
+	}
+	return time.Duration(sumFields(f[11:13])) * clockTick // utime, stime
+}
+
 // procStat is the fields of /proc/pid/stat after the command's closing
 // parenthesis: the state first, the parent's pid second, utime 12th;
 // nil when the process is gone.
