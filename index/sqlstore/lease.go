@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -346,7 +345,7 @@ func (l *lease) startWithout(ctx context.Context) (bool, error) {
 		backend = strconv.Itoa(int(*holder))
 	}
 	applied := false
-	if names, err := fs.Glob(l.db.dialect.migrations, "*.sql"); err == nil && len(names) > 0 {
+	if names, err := l.db.migrationNames(); err == nil {
 		if err := l.conn.QueryRow(ctx, "SELECT count(*) = 1 FROM migrations WHERE name = $1",
 			"migrations/"+names[len(names)-1]).Scan(&applied); err != nil {
 			return false, fmt.Errorf("lease: %w", err)

@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"sort"
@@ -21,17 +22,27 @@ import (
 // migrate applies the migrations the index lacks, then refuses an index
 // that a newer Tolk migrated.
 func (db *DB) migrate(ctx context.Context) error {
-	names, err := fs.Glob(db.dialect.migrations, "*.sql")
+	names, err := db.migrationNames()
 	if err != nil {
 		return err
 	}
-	sort.Strings(names)
 	for _, name := range names {
 		if err := db.applyMigration(ctx, name); err != nil {
 			return fmt.Errorf("migration %s: %w", name, err)
 		}
 	}
 	return db.refuseNewerSchema(ctx, names[len(names)-1])
+}
+
+// migrationNames are this binary's migrations of the index's engine, in
+// the order they apply (the last is the schema this binary writes).
+func (db *DB) migrationNames() ([]string, error) {
+	names, err := fs.Glob(db.dialect.migrations, "*.sql")
+	if err == nil && len(names) == 0 {
+		err = errors.New("no migrations")
+	}
+	sort.Strings(names)
+	return names, err
 }
 
 // refuseNewerSchema fails when the index holds a migration numbered
