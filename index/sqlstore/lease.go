@@ -42,7 +42,7 @@ import (
 //   - the server frees a dead session's locks at once, and the solo
 //     process may not know its connection died. So it is solo only until
 //     soloTerm after it sent the last round trip the connection answered
-//     (a heartbeat every soloBeat), measured on its monotonic clock. A
+//     (a heartbeat every soloBeat), measured on CLOCK_BOOTTIME (leaseClock). A
 //     newcomer cannot tell that a lock it got had been held by a dead
 //     session; the marker tells it: the row of solo_lease (migration
 //     0098) holds the backend of the solo session, set after the
@@ -139,9 +139,8 @@ type lease struct {
 	// term, beat and retry are soloTerm, soloBeat and soloRetry, or
 	// shorter in tests (Options.soloTerm).
 	term, beat, retry time.Duration
-	base              time.Time
-	// until is when solo ends, in nanoseconds since base on the
-	// monotonic clock; 0 when not solo.
+	// until is when solo ends, in nanoseconds on leaseClock (which
+	// counts a suspend of the machine); 0 when not solo.
 	until atomic.Int64
 	// pid is the lease session's backend, for tests.
 	pid atomic.Uint32
@@ -195,7 +194,7 @@ func newLease(db *DB, cfg *pgx.ConnConfig, schema string, o Options) *lease {
 		soloDrain.Milliseconds(), lockSpace("write", schema))
 	l := &lease{db: db, cfg: cfg, key: fmt.Sprintf("%d, 0", space), drain: drain,
 		fenceStmt: fmt.Sprintf("SELECT pg_advisory_xact_lock_shared(%d, 0)", space),
-		channel:   fmt.Sprintf("tolk_lease_%08x", uint32(space)), noSolo: o.NoSolo, base: time.Now(),
+		channel:   fmt.Sprintf("tolk_lease_%08x", uint32(space)), noSolo: o.NoSolo,
 		term: soloTerm, beat: soloBeat, retry: soloRetry}
 	if t := o.soloTerm; t > 0 {
 		l.term, l.beat, l.retry = t, t/3, t*2/3
@@ -231,7 +230,7 @@ func (l *lease) solo() bool {
 		return false
 	}
 	u := l.until.Load()
-	return u != 0 && int64(time.Since(l.base)) < u
+	return u != 0 && int64(leaseClock()) < u
 }
 
 // Solo reports whether this process is alone on its PostgreSQL database
@@ -560,7 +559,7 @@ func (l *lease) trySolo(ctx context.Context) error {
 	}
 	// What other processes wrote before they closed, in the caches' clock.
 	l.db.catchUp(context.Background())
-	sent := time.Since(l.base)
+	sent := leaseClock()
 	pctx, cancel := context.WithTimeout(ctx, l.term)
 	defer cancel()
 	if err := l.conn.Ping(pctx); err != nil {
@@ -584,7 +583,7 @@ func (l *lease) heartbeat(ctx context.Context) error {
 	if joined {
 		return l.stepDown(ctx)
 	}
-	sent := time.Since(l.base)
+	sent := leaseClock()
 	// Bounded: while it holds the lease exclusively its writers take no
 	// fence, so a session that died unseen must be let go (drop) before
 	// a process that took the lease meanwhile becomes solo, 2×term later.
