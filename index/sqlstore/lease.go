@@ -162,13 +162,17 @@ type lease struct {
 	// own writer would then wait for its own process's lease).
 	fenceStmt string
 	fenceMu   sync.RWMutex
+	// exclusive says the lease's session holds the lock exclusively:
+	// set once the try is granted, cleared before the unlock (and by
+	// drop, which ends the session). The lease's goroutine reads it to
+	// choose between the heartbeat and the idle wait, the writers to
+	// skip the fence.
 	exclusive atomic.Bool
 	// reconnect is how long the lease waits before it connects again
 	// after its connection failed: 0 but in tests (Options.leaseReconnect).
 	reconnect time.Duration
 
 	conn   *pgx.Conn
-	held   bool // the lock is held exclusively too
 	marked bool // solo_lease holds this session's backend
 	// joining says the lease is not held yet: open gave up waiting for
 	// a process that holds it exclusively and does not step down, and
@@ -426,7 +430,7 @@ func (l *lease) run(ctx context.Context) {
 		switch {
 		case l.joining:
 			err = l.rejoin(ctx)
-		case l.held:
+		case l.exclusive.Load():
 			err = l.heartbeat(ctx)
 		default:
 			err = l.idle(ctx)
@@ -526,7 +530,6 @@ func (l *lease) trySolo(ctx context.Context) error {
 	if !got {
 		return nil
 	}
-	l.held = true
 	if !marker { // a schema before migration 0098 has no marker: never solo
 		return l.stepDown(ctx)
 	}
@@ -634,7 +637,7 @@ func (l *lease) stepDown(ctx context.Context) error {
 		}
 		l.marked = false
 	}
-	if l.held {
+	if l.exclusive.Load() {
 		// The writers fence themselves again first: one that chooses the
 		// fence now waits for this session's lock until the unlock.
 		l.exclusive.Store(false)
@@ -644,7 +647,6 @@ func (l *lease) stepDown(ctx context.Context) error {
 		if err != nil {
 			return l.stepErr("the step-down's unlock", err)
 		}
-		l.held = false
 	}
 	return nil
 }
@@ -660,7 +662,7 @@ func (l *lease) drop() {
 		cancel()
 		l.conn = nil
 	}
-	l.held, l.marked, l.joining = false, false, false
+	l.marked, l.joining = false, false
 	l.exclusive.Store(false)
 }
 
