@@ -131,6 +131,28 @@ func schema(ctx context.Context, q Queryer) (string, error) {
 	return s, nil
 }
 
+// Available reports, as an error, why pg_stat_statements cannot be read
+// in q's database: not created there, or not loaded by the server
+// (shared_preload_libraries). It asks for no query texts: a server that
+// has run many statements answers as fast as an idle one.
+func Available(ctx context.Context, q Queryer) error {
+	s, err := schema(ctx, q)
+	if err != nil {
+		return err
+	}
+	rows, err := q.QueryContext(ctx, `SELECT 1 FROM `+s+`.pg_stat_statements(false) LIMIT 1`)
+	if err != nil {
+		return fmt.Errorf("pg_stat_statements: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("pg_stat_statements: %w", err)
+	}
+	return nil
+}
+
 // Statements returns pg_stat_statements' rows of q's current database,
 // in no order.
 func Statements(ctx context.Context, q Queryer) ([]Statement, error) {

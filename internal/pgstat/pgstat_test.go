@@ -57,7 +57,10 @@ func TestStatements(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	if _, err := Statements(ctx, conn); err != nil {
+	if err := Available(ctx, conn); err != nil {
+		if _, serr := Statements(ctx, conn); serr == nil {
+			t.Fatalf("Available: %v, yet Statements reads the view", err)
+		}
 		t.Skipf("no pg_stat_statements: %v", err)
 	}
 	if err := Reset(ctx, conn); err != nil {
@@ -106,6 +109,16 @@ func TestStatements(t *testing.T) {
 	defer other.Close()
 	if _, err := other.ExecContext(ctx, `SELECT 1 AS `+marker); err != nil {
 		t.Skipf("cannot run a statement in the postgres database: %v", err)
+	}
+	// The extension is created per database: not in postgres (unless
+	// someone did), where Available must say so.
+	var created bool
+	if err := other.QueryRowContext(ctx, `SELECT count(*) > 0 FROM pg_extension WHERE extname = 'pg_stat_statements'`).
+		Scan(&created); err != nil {
+		t.Fatal(err)
+	}
+	if err := Available(ctx, other); (err == nil) == !created {
+		t.Errorf("Available in the postgres database (extension created: %v): %v", created, err)
 	}
 	// Its queryid (column aliases are not part of it: every SELECT $1 AS
 	// x of that database is the one row).
