@@ -325,8 +325,10 @@ func benchScaleStep(ctx context.Context, cfg config, eng *engine, in *instance, 
 		return err
 	}
 	if err := cfg.stmtWatch(ctx, eng, fmt.Sprintf("scale%d-uncached", res.Copies), func() error {
-		res.Uncached, err = runLoad(ctx, in.db, eps, lo)
-		return err
+		return cfg.cpuProfile(fmt.Sprintf("scale%d-uncached", res.Copies))(func() error {
+			res.Uncached, err = runLoad(ctx, in.db, eps, lo)
+			return err
+		})
 	}); err != nil {
 		return fmt.Errorf("scale reads without the page cache: %w", err)
 	}
