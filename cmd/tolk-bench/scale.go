@@ -310,6 +310,9 @@ func benchScaleStep(ctx context.Context, cfg config, eng *engine, in *instance, 
 	}
 
 	logf("scale: %dx reads", res.Copies)
+	if err := fillChangesPage(ctx, in, res.Copies); err != nil {
+		return err
+	}
 	// Latency is what should not grow: one client, no queueing.
 	lo := loadOptions{Concurrency: []int{1}, Duration: cfg.Duration, MaxRequests: cfg.MaxRequests}
 	eps := scaleEndpoints(scaleProject(1), scaleCopySlug("jellyfin", 1), loadLanguage)
@@ -549,4 +552,64 @@ func (e *engine) localServer() bool {
 		host = u.Hostname()
 	}
 	return strings.HasPrefix(host, "/") || host == "localhost" || host == "127.0.0.1" || host == "::1"
+}
+
+// changesPageSize is the API's default page (api: 50 rows a page).
+const changesPageSize = 50
+
+// fillChangesPage edits changesPageSize units of the translation the
+// reads measure (scaleEndpoints), so that its changes list's first page
+// is full at every step. Without it the 1x step's page held the import's
+// one change and the 100x step's 19 (earlier steps' edits propagated
+// there): the two latencies compared pages of different work (session
+// 11). The edits are the step's own (a new target each time), recorded
+// before the reads.
+func fillChangesPage(ctx context.Context, in *instance, step int) error {
+	t, err := in.db.FindTranslation(ctx, scaleProject(1), scaleCopySlug("jellyfin", 1), loadLanguage)
+	if err != nil {
+		return fmt.Errorf("the changes page's translation: %w", err)
+	}
+	uid, _, err := benchUser(ctx, in.db)
+	if err != nil {
+		return err
+	}
+	user := index.User{ID: uid}
+	raw, err := in.store.raw(true)
+	if err != nil {
+		return err
+	}
+	ids, err := func() ([]int64, error) {
+		defer raw.Close()
+		rows, err := raw.QueryContext(ctx, `SELECT id FROM units WHERE translation_id = ? AND state != 100
+			AND instr(source, ?) = 0 AND flags NOT LIKE '%read-only%' AND extra_flags NOT LIKE '%read-only%'
+			ORDER BY id LIMIT ?`, t.ID, "\x1e\x1e", changesPageSize)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		var ids []int64
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				return nil, err
+			}
+			ids = append(ids, id)
+		}
+		return ids, rows.Err()
+	}()
+	if err != nil {
+		return fmt.Errorf("the changes page's units: %w", err)
+	}
+	if len(ids) < changesPageSize {
+		return fmt.Errorf("the changes page's translation %d has %d editable units, want %d", t.ID, len(ids), changesPageSize)
+	}
+	for i, id := range ids {
+		target := fmt.Sprintf("scale %dx changes page %d", step, i)
+		if _, err := in.db.UpdateUnit(ctx, id, index.UserActor(&user), func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+			return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{target}, State: index.StateTranslated}}, nil
+		}); err != nil {
+			return fmt.Errorf("the changes page's edit of unit %d: %w", id, err)
+		}
+	}
+	return nil
 }
