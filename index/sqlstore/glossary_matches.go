@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	gosync "sync"
+	"sync/atomic"
 
 	"github.com/tolk-project/tolk/checks"
 	"github.com/tolk-project/tolk/index"
@@ -393,6 +394,8 @@ func (db *DB) refreshGlossaryMatches(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	db.trigrams.glossary.compared.Add(1)
+	db.trigrams.glossary.projectsRead.Add(int64(len(current)))
 	rows, err := query(`SELECT t.id FROM translations t JOIN components c ON c.id = t.component_id
 		WHERE c.is_glossary != 0 AND t.is_source != 0`)
 	if err != nil {
@@ -454,6 +457,9 @@ type glossaryWatch struct {
 	tag     uint64       // the write clock before its reads
 	sources []int64      // the glossaries' source translations it found
 	read    map[int64]*projectGlossary
+	// compared counts the comparisons run, projectsRead the projects
+	// whose term lists they read (tests and benchmarks).
+	compared, projectsRead atomic.Int64
 }
 
 // ran records a comparison that read the lists read as of the write
