@@ -37,7 +37,7 @@ func BenchmarkGlossaryCompare(b *testing.B) {
 	for _, matchers := range []bool{false, true} {
 		b.Run(fmt.Sprintf("matchers=%v", matchers), func(b *testing.B) {
 			for range b.N {
-				current, _, err := readGlossaryState(query)
+				current, _, err := readGlossaryState(query, nil)
 				if err != nil || len(current) != 1 {
 					b.Fatal(len(current), err)
 				}
@@ -187,7 +187,7 @@ func benchGlossaryWatch(b *testing.B, pad int) {
 	}
 	db, ctx := l.db, context.Background()
 	db.trigrams.hold()
-	if err := db.refreshGlossaryMatches(ctx); err != nil {
+	if err := db.refreshGlossaryMatches(ctx, false); err != nil {
 		b.Fatal(err)
 	}
 	w := &db.trigrams.glossary
@@ -216,7 +216,7 @@ func benchGlossaryWatch(b *testing.B, pad int) {
 			falseTrips++
 		}
 		start := time.Now()
-		if err := db.refreshGlossaryMatches(ctx); err != nil {
+		if err := db.refreshGlossaryMatches(ctx, false); err != nil {
 			b.Fatal(err)
 		}
 		took += time.Since(start)

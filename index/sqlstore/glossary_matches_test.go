@@ -552,7 +552,7 @@ func TestGlossaryRefreshInParts(t *testing.T) {
 	// Every big string holds "here": the list moves from none of them to
 	// all of them.
 	f.importTerms(t, gl, []string{"number 2"}, []string{"here"})
-	if err := f.db.refreshGlossaryMatches(ctx); err != nil {
+	if err := f.db.refreshGlossaryMatches(ctx, false); err != nil {
 		t.Fatal(err)
 	}
 	if seenErr != nil {
@@ -598,14 +598,14 @@ func TestGlossaryRefreshInParts(t *testing.T) {
 			time.Sleep(50 * time.Millisecond) // it reaches the writer's queue
 		}
 	}
-	if err := f.db.refreshGlossaryMatches(ctx); err != nil {
+	if err := f.db.refreshGlossaryMatches(ctx, false); err != nil {
 		t.Fatal(err)
 	}
 	if err := <-moved; err != nil {
 		t.Fatal(err)
 	}
 	checkAllCounts(t, f.db)
-	if err := f.db.refreshGlossaryMatches(ctx); err != nil {
+	if err := f.db.refreshGlossaryMatches(ctx, false); err != nil {
 		t.Fatal(err)
 	}
 	checkAllCounts(t, f.db)
@@ -639,7 +639,7 @@ func TestGlossaryRefreshOnce(t *testing.T) {
 		parts.Store(0)
 		errs := make(chan error, runs)
 		for range runs {
-			go func() { errs <- f.db.refreshGlossaryMatches(ctx) }()
+			go func() { errs <- f.db.refreshGlossaryMatches(ctx, false) }()
 		}
 		for range runs {
 			if err := <-errs; err != nil {
@@ -685,7 +685,7 @@ func TestGlossaryRefreshLeavesNoted(t *testing.T) {
 		return n
 	}
 	// Its units are noted: the refresh records the list and matches none.
-	if err := f.db.refreshGlossaryMatches(ctx); err != nil {
+	if err := f.db.refreshGlossaryMatches(ctx, false); err != nil {
 		t.Fatal(err)
 	}
 	var sums int
@@ -704,4 +704,105 @@ func TestGlossaryRefreshLeavesNoted(t *testing.T) {
 		t.Errorf("%d rows after the step, want 2", n)
 	}
 	checkAllCounts(t, f.db)
+}
+
+// TestGlossaryComparesMovedProjects: has:glossary's step compares the
+// term lists of the projects whose glossaries' source translations a
+// write touched since the last comparison, and keeps the others' (one
+// project read after a term added to it, where every project was read);
+// a write that touched another translation on a glossary's stripe of
+// the write clock moves nothing (it moved every list: the stripes are
+// shared), one replayed from another process by stripe does, and one
+// that touched everything makes the step read every list again. The
+// answers of has:glossary and VerifyCounts hold throughout.
+func TestGlossaryComparesMovedProjects(t *testing.T) {
+	f := mustWriteFixture(t)
+	db, ctx := f.db, context.Background()
+	db.trigrams.hold()
+	_, glP := f.importComponent(t, "glossary", func(c *index.Component) { c.IsGlossary = true }, map[string][][3]string{
+		"en": {{"a", "number 2", "number 2"}},
+	})
+	q := mustLangsFixture(t, db, "q", "app", false, []string{"de"}, 4)
+	glossaryQ := index.DefaultComponent()
+	glossaryQ.ProjectID, glossaryQ.Name, glossaryQ.Slug, glossaryQ.Template, glossaryQ.IsGlossary = q.comp.ProjectID, "glossary", "glossary", "en.json", true
+	glossaryQ, _, err := db.SaveComponent(ctx, glossaryQ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	glQ := importStrings(t, db, glossaryQ.ID, "en", 0, 1, "String %d").TranslationID
+	w := &db.trigrams.glossary
+	// compare runs the step as it runs after a pause, when the watch
+	// says a list may have moved, and returns how many projects it read
+	// (-1: it did not run).
+	compare := func() int64 {
+		t.Helper()
+		if !db.glossaryMoved() {
+			return -1
+		}
+		read := w.projectsRead.Load()
+		if err := db.refreshGlossaryMatches(ctx, false); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.indexTrigrams(ctx, trigramAll); err != nil {
+			t.Fatal(err)
+		}
+		return w.projectsRead.Load() - read
+	}
+	keys := func(translation int64) string {
+		t.Helper()
+		units, _, err := db.FindUnits(ctx, index.UnitFilter{TranslationID: translation, Query: "has:glossary",
+			Page: index.Page{Number: 1, Size: 100}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, u := range units {
+			out = append(out, u.Context)
+		}
+		slices.Sort(out)
+		return strings.Join(out, " ")
+	}
+	if n := compare(); n != 2 {
+		t.Errorf("the first comparison read %d projects, want 2", n)
+	}
+	if p, q := keys(f.tr["de"]), keys(q.trs["de"]); p != "k2" || q != "k0" {
+		t.Fatalf("has:glossary: %q and %q, want k2 and k0", p, q)
+	}
+	if _, err := db.AddUnit(ctx, glP["en"], f.user, func(index.Translation) (index.NewUnit, error) {
+		return index.NewUnit{Context: "b", Source: []string{"number 4"}, Target: []string{"number 4"}, State: index.StateReadOnly}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if n := compare(); n != 1 {
+		t.Errorf("after a term added to one project's glossary the comparison read %d projects, want 1", n)
+	}
+	if p, q := keys(f.tr["de"]), keys(q.trs["de"]); p != "k2 k4" || q != "k0" {
+		t.Errorf("has:glossary after a term added: %q and %q, want \"k2 k4\" and k0", p, q)
+	}
+	checkAllCounts(t, db)
+	f.setTarget(t, "de", 1, "Wort eins")
+	if n := compare(); n != -1 {
+		t.Errorf("an edit of no glossary: the step compared %d projects' lists", n)
+	}
+	// An edit of another translation that shares the glossary's stripe,
+	// as the writer reports one.
+	db.clock.advance(touchSet{deps: []dep{unitsDep(glQ), unitsDep(0)}, units: []int64{f.tr["de"]}})
+	if n := compare(); n != -1 {
+		t.Errorf("an edit of a translation on a glossary's stripe: the step compared %d projects' lists", n)
+	}
+	// The same write replayed from another process (write_log: stripes).
+	db.clock.advance(decodeDeps(encodeDeps(touchSet{deps: []dep{unitsDep(glQ), unitsDep(0)}})))
+	if n := compare(); n != 1 {
+		t.Errorf("a replayed write on project q's glossary's stripe: the comparison read %d projects, want 1", n)
+	}
+	if err := db.write(ctx, func(*Tx) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if n := compare(); n != 2 {
+		t.Errorf("after a write that touched everything the comparison read %d projects, want 2", n)
+	}
+	if p, q := keys(f.tr["de"]), keys(q.trs["de"]); p != "k2 k4" || q != "k0" {
+		t.Errorf("has:glossary at the end: %q and %q, want \"k2 k4\" and k0", p, q)
+	}
+	checkAllCounts(t, db)
 }
