@@ -762,47 +762,37 @@ func TestGlossaryComparesMovedProjects(t *testing.T) {
 		slices.Sort(out)
 		return strings.Join(out, " ")
 	}
-	if n := compare(); n != 2 {
-		t.Errorf("the first comparison read %d projects, want 2", n)
+	// step runs the step after what, and checks the projects it read
+	// (want; -1: no comparison) and has:glossary's answer in each
+	// project (inP, inQ), then VerifyCounts.
+	step := func(what string, want int64, inP, inQ string) {
+		t.Helper()
+		if n := compare(); n != want {
+			t.Errorf("after %s the step read %d projects' lists, want %d (-1: none)", what, n, want)
+		}
+		if gotP, gotQ := keys(f.tr["de"]), keys(q.trs["de"]); gotP != inP || gotQ != inQ {
+			t.Errorf("has:glossary after %s: %q and %q, want %q and %q", what, gotP, gotQ, inP, inQ)
+		}
+		checkAllCounts(t, db)
 	}
-	if p, q := keys(f.tr["de"]), keys(q.trs["de"]); p != "k2" || q != "k0" {
-		t.Fatalf("has:glossary: %q and %q, want k2 and k0", p, q)
-	}
+	step("the imports (the first comparison)", 2, "k2", "k0")
 	if _, err := db.AddUnit(ctx, glP["en"], f.user, func(index.Translation) (index.NewUnit, error) {
 		return index.NewUnit{Context: "b", Source: []string{"number 4"}, Target: []string{"number 4"}, State: index.StateReadOnly}, nil
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if n := compare(); n != 1 {
-		t.Errorf("after a term added to one project's glossary the comparison read %d projects, want 1", n)
-	}
-	if p, q := keys(f.tr["de"]), keys(q.trs["de"]); p != "k2 k4" || q != "k0" {
-		t.Errorf("has:glossary after a term added: %q and %q, want \"k2 k4\" and k0", p, q)
-	}
-	checkAllCounts(t, db)
+	step("a term added to one project's glossary", 1, "k2 k4", "k0")
 	f.setTarget(t, "de", 1, "Wort eins")
-	if n := compare(); n != -1 {
-		t.Errorf("an edit of no glossary: the step compared %d projects' lists", n)
-	}
+	step("an edit of no glossary", -1, "k2 k4", "k0")
 	// An edit of another translation that shares the glossary's stripe,
 	// as the writer reports one.
 	db.clock.advance(touchSet{deps: []dep{unitsDep(glQ), unitsDep(0)}, units: []int64{f.tr["de"]}})
-	if n := compare(); n != -1 {
-		t.Errorf("an edit of a translation on a glossary's stripe: the step compared %d projects' lists", n)
-	}
+	step("an edit of a translation on a glossary's stripe", -1, "k2 k4", "k0")
 	// The same write replayed from another process (write_log: stripes).
 	db.clock.advance(decodeDeps(encodeDeps(touchSet{deps: []dep{unitsDep(glQ), unitsDep(0)}})))
-	if n := compare(); n != 1 {
-		t.Errorf("a replayed write on project q's glossary's stripe: the comparison read %d projects, want 1", n)
-	}
+	step("a replayed write on project q's glossary's stripe", 1, "k2 k4", "k0")
 	if err := db.write(ctx, func(*Tx) error { return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if n := compare(); n != 2 {
-		t.Errorf("after a write that touched everything the comparison read %d projects, want 2", n)
-	}
-	if p, q := keys(f.tr["de"]), keys(q.trs["de"]); p != "k2 k4" || q != "k0" {
-		t.Errorf("has:glossary at the end: %q and %q, want \"k2 k4\" and k0", p, q)
-	}
-	checkAllCounts(t, db)
+	step("a write that touched everything", 2, "k2 k4", "k0")
 }
