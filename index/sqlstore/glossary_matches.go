@@ -507,10 +507,10 @@ func (db *DB) refreshGlossaryMatches(ctx context.Context, whole bool) error {
 // by touching that translation's units (Tx.touchUnits, as every cache
 // relies on), or by a write that touches everything (an import, a
 // component's settings, a removal). The clock watches the glossaries'
-// source translations by id (writeClock.watchUnits): the stripe of one
-// is shared with a thousandth of every translation, and with 100
-// glossaries an edit that propagates to ten translations met one of
-// their stripes in most edits (BenchmarkGlossaryWatch). Other processes'
+// source translations by id (writeClock.watchUnits): their stripes are
+// shared with every other scope's, and with 100 glossaries three edits in
+// four that propagate to ten translations moved one of them
+// (BenchmarkGlossaryWatch: 55 stripes an edit). Other processes'
 // writes (PostgreSQL) are replayed from write_log by stripe, without
 // their translations: for them the stripes answer, as before. It is
 // safe for concurrent use.
