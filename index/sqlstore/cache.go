@@ -92,12 +92,12 @@ func (t *touchSet) merge(o touchSet) {
 // Beside the stripes the clock keeps, for a few translations a reader
 // names (watchUnits: has:glossary's glossary source translations), the
 // seq of the last write that touched their units exactly. Every kind of
-// scope shares the one set of stripes, and an edit moves many: at 100×
-// the corpus (ten copies of each string in a project, propagation) one
-// edit moved 55 of the 4,095 (ten translations' units, their changes
-// lists and statistics rows, unitsDep(0)), so that a reader watching
-// 100 translations' stripes saw three edits in four touch one of them
-// (BenchmarkGlossaryWatch).
+// scope shares the one set of stripes, and an edit moves many: in the
+// 100× index's layout (ten copies of each string in a project,
+// propagation; BenchmarkGlossaryWatch) one edit moved 55 of the 4,095
+// (ten translations' units, their changes lists and statistics rows,
+// unitsDep(0)), so that a reader watching 100 translations' stripes saw
+// three edits in four touch one of them.
 type writeClock struct {
 	mu          sync.Mutex // orders advances: the writer's, and replays of other processes' writes
 	seq, global atomic.Uint64
