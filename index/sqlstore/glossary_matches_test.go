@@ -796,3 +796,50 @@ func TestGlossaryComparesMovedProjects(t *testing.T) {
 	}
 	step("a write that touched everything", 2, "k2 k4", "k0")
 }
+
+// TestGlossaryWatchSeesOtherProcess: a term another process adds
+// (PostgreSQL) reaches this process's has:glossary step, which learns of
+// it from write_log by stripe alone (no translation ids there): the
+// watch then says its project's list may have moved, the step compares
+// that project's list only and matches the term.
+func TestGlossaryWatchSeesOtherProcess(t *testing.T) {
+	a, b, _ := twoWriters(t)
+	a.trigrams.hold()
+	b.trigrams.hold()
+	f := newWriteFixture(t, a)
+	ctx := context.Background()
+	_, gl := f.importComponent(t, "glossary", func(c *index.Component) { c.IsGlossary = true }, map[string][][3]string{
+		"en": {{"a", "number 2", "number 2"}},
+	})
+	mustLangsFixture(t, a, "q", "app", false, []string{"de"}, 2)
+	if err := a.refreshGlossaryMatches(ctx, false); err != nil {
+		t.Fatal(err)
+	}
+	if a.glossaryMoved() {
+		t.Fatal("moved right after a comparison")
+	}
+	if _, err := b.AddUnit(ctx, gl["en"], f.user, func(index.Translation) (index.NewUnit, error) {
+		return index.NewUnit{Context: "b", Source: []string{"number 4"}, Target: []string{"number 4"}, State: index.StateReadOnly}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	a.catchUp(ctx) // as a reader of a does before it trusts a cache
+	if !a.glossaryMoved() {
+		t.Fatal("another process's term did not move this process's watch")
+	}
+	w := &a.trigrams.glossary
+	read := w.projectsRead.Load()
+	if err := a.refreshGlossaryMatches(ctx, false); err != nil {
+		t.Fatal(err)
+	}
+	if n := w.projectsRead.Load() - read; n != 1 {
+		t.Errorf("the comparison read %d projects' lists, want 1", n)
+	}
+	if err := a.indexTrigrams(ctx, trigramAll); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(f.searchAll(t, "component:app language:de has:glossary project:p"), " "); got != "de/k2 de/k4" {
+		t.Errorf("has:glossary: %q, want de/k2 de/k4", got)
+	}
+	checkAllCounts(t, a)
+}
