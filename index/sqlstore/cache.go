@@ -61,13 +61,24 @@ func statsDep(scope, key string) dep { return depOf(depStats, scope+":"+key) }
 type touchSet struct {
 	everything bool
 	deps       []dep
+	// units are the translations whose units the write touched (their
+	// stripes are among deps: Tx.touchUnits), for the clock's watched
+	// translations (writeClock.watchUnits); inexact says they are not
+	// known: a replay of another process's write, which write_log
+	// records by stripe alone.
+	units   []int64
+	inexact bool
 }
 
 func (t *touchSet) merge(o touchSet) {
 	t.everything = t.everything || o.everything
-	if !t.everything {
-		t.deps = append(t.deps, o.deps...)
+	if t.everything {
+		t.deps, t.units, t.inexact = nil, nil, false
+		return
 	}
+	t.deps = append(t.deps, o.deps...)
+	t.units = append(t.units, o.units...)
+	t.inexact = t.inexact || o.inexact
 }
 
 // writeClock orders committed writes for the caches: seq counts them,
@@ -77,10 +88,28 @@ func (t *touchSet) merge(o touchSet) {
 // is stale once global or its stripe passed that tag. The writer
 // goroutine advances it, and so do replays of other processes' writes on
 // a shared engine (replay.go); readers only load.
+//
+// Beside the stripes the clock keeps, for a few translations a reader
+// names (watchUnits: has:glossary's glossary source translations), the
+// seq of the last write that touched their units exactly. Every kind of
+// scope shares the one set of stripes, and an edit moves many: in the
+// 100× index's layout (ten copies of each string in a project,
+// propagation; BenchmarkGlossaryWatch) one edit moved 55 of the 4,095
+// (ten translations' units, their changes lists and statistics rows,
+// unitsDep(0)), so that a reader watching 100 translations' stripes saw
+// three edits in four touch one of them.
 type writeClock struct {
 	mu          sync.Mutex // orders advances: the writer's, and replays of other processes' writes
 	seq, global atomic.Uint64
 	stripes     [depStripes]atomic.Uint64
+	// inexact is the seq of the last write whose translations are not
+	// known (touchSet.inexact): since it, a watched translation's
+	// stripe answers for it.
+	inexact atomic.Uint64
+	// watched holds, for each watched translation, the seq of the last
+	// write that touched its units (or when it was first watched).
+	// Guarded by mu.
+	watched map[int64]uint64
 }
 
 // now is the tag for an answer about to be read.
@@ -105,8 +134,55 @@ func (c *writeClock) advance(t touchSet) {
 		for _, d := range t.deps {
 			c.stripes[d].Store(w)
 		}
+		for _, u := range t.units {
+			if _, ok := c.watched[u]; ok {
+				c.watched[u] = w
+			}
+		}
+		if t.inexact {
+			c.inexact.Store(w)
+		}
 	}
 	c.seq.Store(w)
+}
+
+// watchUnits has the clock keep, for each translation of ids and no
+// other, the seq of the last write that touched its units
+// (unitsChangedSince). A translation not watched before counts as
+// touched now: a write that touched it before this call may be past a
+// reader's tag.
+func (c *writeClock) watchUnits(ids []int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := c.seq.Load()
+	watched := make(map[int64]uint64, len(ids))
+	for _, id := range ids {
+		seq, ok := c.watched[id]
+		if !ok {
+			seq = now
+		}
+		watched[id] = seq
+	}
+	c.watched = watched
+}
+
+// unitsChangedSince reports whether a write committed after tag may
+// have changed the units of translation id: one that touched
+// everything, or them (exactly, for a watched translation; by its stripe
+// for one not watched, or since a write whose translations are not
+// known).
+func (c *writeClock) unitsChangedSince(tag uint64, id int64) bool {
+	if c.global.Load() > tag {
+		return true
+	}
+	d := unitsDep(id)
+	c.mu.Lock()
+	seq, ok := c.watched[id]
+	c.mu.Unlock()
+	if !ok || c.inexact.Load() > tag {
+		return c.stripes[d].Load() > tag
+	}
+	return seq > tag
 }
 
 // genCache keeps answers, each tagged with the write clock's reading

@@ -2,6 +2,9 @@ package sqlstore
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -127,5 +130,82 @@ func TestShareReadsOnce(t *testing.T) {
 	})
 	if !errors.Is(err, failed) || v != 0 {
 		t.Errorf("the failing read answered %d, %v", v, err)
+	}
+}
+
+// TestUnitsTouchedByTranslation: every write of a translation's units
+// declares the translation through Tx.touchUnits, not its stripe alone
+// (tx.touch(unitsDep(id))): the clock's watched translations (has:glossary's
+// glossary source translations, writeClock.watchUnits) learn of a write
+// only from the former, and a term edit declared by stripe alone would
+// never reach has:glossary. unitsDep(0), the lists over every
+// translation, names none.
+func TestUnitsTouchedByTranslation(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(src), "\n") {
+			if !strings.Contains(line, "touch(") {
+				continue
+			}
+			for _, arg := range strings.Split(line, "unitsDep(")[1:] {
+				if !strings.HasPrefix(arg, "0)") {
+					t.Errorf("%s:%d: a translation's units touched by stripe alone (use Tx.touchUnits): %s", name, i+1, strings.TrimSpace(line))
+				}
+			}
+		}
+	}
+}
+
+// TestWatchedUnits: the clock answers for a watched translation by the
+// writes that named it, not by its stripe; by its stripe after a write
+// whose translations are unknown (a replay) or for one not watched;
+// and a translation newly watched counts as touched when it was watched.
+func TestWatchedUnits(t *testing.T) {
+	var c writeClock
+	const glossary = 7
+	other := int64(glossary + 1) // a translation on the glossary's stripe
+	for unitsDep(other) != unitsDep(glossary) {
+		other++
+	}
+	c.watchUnits([]int64{glossary})
+	tag := c.now()
+	c.advance(touchSet{deps: []dep{unitsDep(other)}, units: []int64{other}})
+	if c.unitsChangedSince(tag, glossary) {
+		t.Error("a write of another translation on its stripe moved a watched translation")
+	}
+	if !c.unitsChangedSince(tag, other) {
+		t.Error("a translation not watched did not move by its stripe")
+	}
+	c.advance(touchSet{deps: []dep{unitsDep(glossary)}, units: []int64{glossary}})
+	if !c.unitsChangedSince(tag, glossary) {
+		t.Error("a write of a watched translation did not move it")
+	}
+	tag = c.now()
+	c.advance(decodeDeps(encodeDeps(touchSet{deps: []dep{unitsDep(glossary)}})))
+	if !c.unitsChangedSince(tag, glossary) {
+		t.Error("a replayed write on its stripe did not move a watched translation")
+	}
+	tag = c.now()
+	c.advance(touchSet{deps: []dep{unitsDep(other)}, units: []int64{other}})
+	c.watchUnits([]int64{glossary, other})
+	if !c.unitsChangedSince(tag, other) {
+		t.Error("a translation watched after a write of it did not count as moved")
+	}
+	if c.unitsChangedSince(c.now(), glossary) || c.unitsChangedSince(c.now(), other) {
+		t.Error("moved with no write since")
+	}
+	c.advance(touchSet{everything: true})
+	if !c.unitsChangedSince(tag, glossary) {
+		t.Error("a write that touched everything did not move a watched translation")
 	}
 }

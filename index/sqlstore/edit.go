@@ -102,7 +102,8 @@ func newUnitEditor(tx *Tx, translationID int64, actor index.Actor) (*unitEditor,
 
 // editorFor starts editing the translation ids names for actor.
 func editorFor(tx *Tx, ids scopeIDs, actor index.Actor) *unitEditor {
-	tx.touch(unitsDep(ids.translationID), unitsDep(0))
+	tx.touchUnits(ids.translationID)
+	tx.touch(unitsDep(0))
 	return &unitEditor{tx: tx, ids: ids, actor: actor}
 }
 

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	gosync "sync"
+	"sync/atomic"
 
 	"github.com/tolk-project/tolk/checks"
 	"github.com/tolk-project/tolk/index"
@@ -149,14 +150,20 @@ func readGlossaries(query queryFunc, projects []int64) (map[int64]*projectGlossa
 	return out, nil
 }
 
-// readGlossaryState returns every project's term list (readGlossaries)
-// and the checksums of the lists the projects' rows were matched
-// against.
-func readGlossaryState(query queryFunc) (current map[int64]*projectGlossary, stored map[int64]string, err error) {
-	if current, err = readGlossaries(query, nil); err != nil {
+// readGlossaryState returns the term lists (readGlossaries) and the
+// checksums of the lists the projects' rows were matched against, of
+// every project, or of the listed projects only when projects is given.
+func readGlossaryState(query queryFunc, projects []int64) (current map[int64]*projectGlossary, stored map[int64]string, err error) {
+	if current, err = readGlossaries(query, projects); err != nil {
 		return nil, nil, err
 	}
-	rows, err := query(`SELECT project_id, sum FROM glossary_sums`)
+	q, args := `SELECT project_id, sum FROM glossary_sums`, []any(nil)
+	if projects != nil {
+		var list string
+		list, args = idList(projects)
+		q += ` WHERE project_id IN ` + list
+	}
+	rows, err := query(q, args...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -376,31 +383,83 @@ func matchNotedGlossary(tx *Tx, cond string, args ...any) error {
 // refreshGlossaryMatches matches again every unit of the projects
 // whose term list is not the one their rows were matched against, in
 // parts (refreshProjectGlossary), and records the list's checksum with
-// the last. Two processes may both do it (PostgreSQL): they write the
-// same rows. In one process the runs take turns (glossaryWatch.refresh):
-// IndexTrigrams and the step's own run, started by the last writes of an
-// import, both found the new project stale and matched it twice, the
-// second run inside whatever came next (tolk-bench's re-import).
-func (db *DB) refreshGlossaryMatches(ctx context.Context) error {
-	db.trigrams.glossary.refresh.Lock()
-	defer db.trigrams.glossary.refresh.Unlock()
+// the last. It compares the lists of the projects whose lists may have
+// moved since the last comparison (glossaryWatch.movedSince), or of
+// every project when whole says so or the watch cannot tell. Two
+// processes may both do it (PostgreSQL): they write the same rows. In
+// one process the runs take turns (glossaryWatch.refresh): IndexTrigrams
+// and the step's own run, started by the last writes of an import, both
+// found the new project stale and matched it twice, the second run
+// inside whatever came next (tolk-bench's re-import).
+func (db *DB) refreshGlossaryMatches(ctx context.Context, whole bool) error {
+	w := &db.trigrams.glossary
+	w.refresh.Lock()
+	defer w.refresh.Unlock()
 	// The clock before the reads: a write it has not counted yet is
 	// seen by the next glossaryMoved.
 	tag := db.clock.now()
-	// Read outside the writer: most runs find nothing to do.
+	// Read outside the writer: most runs find nothing to do. The
+	// glossaries' source translations first, then which projects' lists
+	// may have moved since the last comparison: every write the clock
+	// counted by tag is in that answer.
 	query := func(q string, args ...any) (*sql.Rows, error) { return db.r.QueryContext(ctx, q, args...) }
-	current, stored, err := readGlossaryState(query)
-	if err != nil {
-		return err
-	}
-	rows, err := query(`SELECT t.id FROM translations t JOIN components c ON c.id = t.component_id
+	rows, err := query(`SELECT t.id, c.project_id FROM translations t JOIN components c ON c.id = t.component_id
 		WHERE c.is_glossary != 0 AND t.is_source != 0`)
 	if err != nil {
 		return err
 	}
-	sources, err := scanIDs(rows)
-	if err != nil {
+	sources := map[int64]int64{} // glossary source translation → project
+	for rows.Next() {
+		var t, p int64
+		if err := rows.Scan(&t, &p); err != nil {
+			rows.Close()
+			return err
+		}
+		sources[t] = p
+	}
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
 		return err
+	}
+	w.mu.Lock()
+	all, moved := w.movedSince(&db.clock)
+	last, lastSources := w.read, w.sources
+	w.mu.Unlock()
+	db.clock.watchUnits(slices.Collect(maps.Keys(sources)))
+	var projects []int64 // nil: every project
+	if !all && !whole {
+		// A glossary source translation found or gone since is a write
+		// that touched everything (a component's import, settings or
+		// removal); its project is compared all the same.
+		set := map[int64]bool{}
+		for _, p := range moved {
+			set[p] = true
+		}
+		for t, p := range sources {
+			if lastSources[t] != p {
+				set[p] = true
+			}
+		}
+		for t, p := range lastSources {
+			if _, ok := sources[t]; !ok {
+				set[p] = true
+			}
+		}
+		projects = slices.Sorted(maps.Keys(set))
+		if projects == nil {
+			projects = []int64{}
+		}
+	}
+	current, stored := map[int64]*projectGlossary{}, map[int64]string{}
+	if projects == nil || len(projects) > 0 {
+		if current, stored, err = readGlossaryState(query, projects); err != nil {
+			return err
+		}
+	}
+	w.compared.Add(1)
+	if projects == nil {
+		w.projectsRead.Add(int64(len(current)))
+	} else {
+		w.projectsRead.Add(int64(len(projects)))
 	}
 	stale := map[int64]string{} // project → the checksum to record ("" for no terms)
 	for p, g := range current {
@@ -418,47 +477,79 @@ func (db *DB) refreshGlossaryMatches(ctx context.Context) error {
 			return err
 		}
 	}
-	db.trigrams.glossary.ran(tag, sources, current)
+	// The lists as of tag: those read now, and the last comparison's of
+	// the projects none of whose glossaries' units a write touched since
+	// (their lists have not moved since that comparison read them).
+	lists := current
+	if projects != nil {
+		lists = make(map[int64]*projectGlossary, len(last))
+		for p, g := range last {
+			if _, read := slices.BinarySearch(projects, p); !read {
+				lists[p] = g
+			}
+		}
+		maps.Copy(lists, current)
+	}
+	w.ran(tag, sources, lists)
 	return nil
 }
 
 // glossaryWatch is when the step last compared the term lists
 // (refreshGlossaryMatches), so that it compares them again only after a
-// write that may have moved one: the comparison reads every glossary's
-// terms (about 10 ms on the benchmark's corpus), and the step ran it
-// after every pause of the writes — under edits, every few tens of
-// milliseconds, for lists that edits of other translations never move.
-// The writer knows what a write touched (cache.go: the write clock): a
-// term list moves only by a write of a glossary's source translation's
-// units, which a narrow write (an edit) declares by touching that
-// translation's units (unitsDep, as every cache relies on), or by a
-// write that touches everything (an import, a component's settings, a
-// removal; another process's writes replayed). It is safe for
-// concurrent use.
+// write that may have moved one, and then only the lists that may have
+// moved: the comparison reads glossaries' terms (every project's: about
+// 10 ms on the benchmark's corpus, 49–55 ms at 100× on PostgreSQL), and
+// the step ran it after every pause of the writes — under edits, every
+// few tens of milliseconds, for lists that edits of other translations
+// never move. The writer knows what a write touched (cache.go: the
+// write clock): a term list moves only by a write of a glossary's
+// source translation's units, which a narrow write (an edit) declares
+// by touching that translation's units (Tx.touchUnits, as every cache
+// relies on), or by a write that touches everything (an import, a
+// component's settings, a removal). The clock watches the glossaries'
+// source translations by id (writeClock.watchUnits): their stripes are
+// shared with every other scope's, and with 100 glossaries three edits in
+// four that propagate to ten translations moved one of them
+// (BenchmarkGlossaryWatch: 55 stripes an edit). Other processes'
+// writes (PostgreSQL) are replayed from write_log by stripe, without
+// their translations: for them the stripes answer, as before. It is
+// safe for concurrent use.
+//
+// A comparison reads only the lists of the projects whose glossaries'
+// source translations a write touched since the last one, or every
+// list after a write that touched everything (or at the first), and
+// keeps the others from the last comparison, which read them after its
+// tag while no write has touched them since. Runs take turns (refresh),
+// each starting from the one before; one that fails records nothing, so
+// the next compares again whatever this one read.
 //
 // The lists it read serve the step's batches (matchNotedGlossary) while
-// none may have moved: a batch read every list of its units' projects
-// and built their matchers (a 3,000-term glossary: most of the step's
-// CPU after an edit; BenchmarkSparseEditsCPU). A write committed in the
-// same transaction as the batch, before it, is not on the clock yet:
-// the batch then matches against the lists before that write, and the
-// comparison after the pause, which that write's commit called for,
-// finds its project's checksum moved and matches the project again.
-// Other processes' writes (PostgreSQL) are on the clock before the
-// batch matches: the writer replays them as the batch begins
+// none of their projects' may have moved: a batch read every list of
+// its units' projects and built their matchers (a 3,000-term glossary:
+// most of the step's CPU after an edit; BenchmarkSparseEditsCPU). A
+// write committed in the same transaction as the batch, before it, is
+// not on the clock yet: the batch then matches against the lists before
+// that write, and the comparison after the pause, which that write's
+// commit called for, finds its project's checksum moved and matches the
+// project again. Other processes' writes (PostgreSQL) are on the clock
+// before the batch matches: the writer replays them as the batch begins
 // (beginBatch).
 type glossaryWatch struct {
-	refresh gosync.Mutex // held by a run of refreshGlossaryMatches
-	mu      gosync.Mutex // guards the rest
-	done    bool         // a comparison has run since the start
-	tag     uint64       // the write clock before its reads
-	sources []int64      // the glossaries' source translations it found
+	refresh gosync.Mutex    // held by a run of refreshGlossaryMatches
+	mu      gosync.Mutex    // guards the rest
+	done    bool            // a comparison has run since the start
+	tag     uint64          // the write clock before its reads
+	sources map[int64]int64 // the glossaries' source translations it found, with their projects
 	read    map[int64]*projectGlossary
+	// compared counts the comparisons run, projectsRead the projects
+	// whose term lists they read (tests and benchmarks).
+	compared, projectsRead atomic.Int64
 }
 
-// ran records a comparison that read the lists read as of the write
-// clock's tag, and found the glossaries' source translations sources.
-func (w *glossaryWatch) ran(tag uint64, sources []int64, read map[int64]*projectGlossary) {
+// ran records a comparison whose lists, read, hold as of the write
+// clock's tag, and which found the glossaries' source translations
+// sources.
+func (w *glossaryWatch) ran(tag uint64, sources map[int64]int64, read map[int64]*projectGlossary) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.done && tag < w.tag {
@@ -467,40 +558,50 @@ func (w *glossaryWatch) ran(tag uint64, sources []int64, read map[int64]*project
 	w.done, w.tag, w.sources, w.read = true, tag, sources, read
 }
 
-// moved says whether a term list may have moved since the last
-// comparison: none ran yet, or a write committed since touched
-// everything or a glossary's source translation's units (a stripe
-// shared with other units only costs a comparison). w.mu is held.
-func (w *glossaryWatch) moved(clock *writeClock) bool {
+// movedSince says which term lists may have moved since the last
+// comparison: every one (all) when none ran yet or a write committed
+// since touched everything, else those of the projects of the
+// glossaries' source translations whose units a write committed since
+// touched (writeClock.unitsChangedSince: exactly for this process's
+// writes, by stripe for another's, where a stripe shared with other
+// units only costs a comparison), in order. w.mu is held.
+func (w *glossaryWatch) movedSince(clock *writeClock) (all bool, projects []int64) {
 	if !w.done || clock.changedSince(w.tag, 0) {
-		return true
+		return true, nil
 	}
-	for _, t := range w.sources {
-		if clock.changedSince(w.tag, unitsDep(t)) {
-			return true
+	for t, p := range w.sources {
+		if !slices.Contains(projects, p) && clock.unitsChangedSince(w.tag, t) {
+			projects = append(projects, p)
 		}
 	}
-	return false
+	slices.Sort(projects)
+	return false, projects
 }
 
-// glossaryMoved is moved, for the step.
+// glossaryMoved says whether a term list may have moved since the last
+// comparison, for the step.
 func (db *DB) glossaryMoved() bool {
 	w := &db.trigrams.glossary
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.moved(&db.clock)
+	all, projects := w.movedSince(&db.clock)
+	return all || len(projects) > 0
 }
 
-// lists returns the last comparison's lists of projects when none may
-// have moved since (ok).
+// lists returns the last comparison's lists of projects when none of
+// theirs may have moved since (ok).
 func (w *glossaryWatch) lists(db *DB, projects []int64) (out map[int64]*projectGlossary, ok bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	if w.moved(&db.clock) {
+	all, moved := w.movedSince(&db.clock)
+	if all {
 		return nil, false
 	}
 	out = map[int64]*projectGlossary{}
 	for _, p := range projects {
+		if _, found := slices.BinarySearch(moved, p); found {
+			return nil, false
+		}
 		if g := w.read[p]; g != nil {
 			out[p] = g
 		}
@@ -758,7 +859,7 @@ const verifyGlossaryMatches = `SELECT u.id, s.id, c.project_id, s.source, c.sour
 // list changed since are the next run's (refreshGlossaryMatches).
 func (v *countVerifier) glossaryMatches(ctx context.Context, q queryer) error {
 	query := func(s string, args ...any) (*sql.Rows, error) { return q.QueryContext(ctx, s, args...) }
-	current, stored, err := readGlossaryState(query)
+	current, stored, err := readGlossaryState(query, nil)
 	if err != nil {
 		return err
 	}

@@ -552,7 +552,7 @@ func TestGlossaryRefreshInParts(t *testing.T) {
 	// Every big string holds "here": the list moves from none of them to
 	// all of them.
 	f.importTerms(t, gl, []string{"number 2"}, []string{"here"})
-	if err := f.db.refreshGlossaryMatches(ctx); err != nil {
+	if err := f.db.refreshGlossaryMatches(ctx, false); err != nil {
 		t.Fatal(err)
 	}
 	if seenErr != nil {
@@ -598,14 +598,14 @@ func TestGlossaryRefreshInParts(t *testing.T) {
 			time.Sleep(50 * time.Millisecond) // it reaches the writer's queue
 		}
 	}
-	if err := f.db.refreshGlossaryMatches(ctx); err != nil {
+	if err := f.db.refreshGlossaryMatches(ctx, false); err != nil {
 		t.Fatal(err)
 	}
 	if err := <-moved; err != nil {
 		t.Fatal(err)
 	}
 	checkAllCounts(t, f.db)
-	if err := f.db.refreshGlossaryMatches(ctx); err != nil {
+	if err := f.db.refreshGlossaryMatches(ctx, false); err != nil {
 		t.Fatal(err)
 	}
 	checkAllCounts(t, f.db)
@@ -639,7 +639,7 @@ func TestGlossaryRefreshOnce(t *testing.T) {
 		parts.Store(0)
 		errs := make(chan error, runs)
 		for range runs {
-			go func() { errs <- f.db.refreshGlossaryMatches(ctx) }()
+			go func() { errs <- f.db.refreshGlossaryMatches(ctx, false) }()
 		}
 		for range runs {
 			if err := <-errs; err != nil {
@@ -685,7 +685,7 @@ func TestGlossaryRefreshLeavesNoted(t *testing.T) {
 		return n
 	}
 	// Its units are noted: the refresh records the list and matches none.
-	if err := f.db.refreshGlossaryMatches(ctx); err != nil {
+	if err := f.db.refreshGlossaryMatches(ctx, false); err != nil {
 		t.Fatal(err)
 	}
 	var sums int
@@ -704,4 +704,142 @@ func TestGlossaryRefreshLeavesNoted(t *testing.T) {
 		t.Errorf("%d rows after the step, want 2", n)
 	}
 	checkAllCounts(t, f.db)
+}
+
+// TestGlossaryComparesMovedProjects: has:glossary's step compares the
+// term lists of the projects whose glossaries' source translations a
+// write touched since the last comparison, and keeps the others' (one
+// project read after a term added to it, where every project was read);
+// a write that touched another translation on a glossary's stripe of
+// the write clock moves nothing (it moved every list: the stripes are
+// shared), one replayed from another process by stripe does, and one
+// that touched everything makes the step read every list again. The
+// answers of has:glossary and VerifyCounts hold throughout.
+func TestGlossaryComparesMovedProjects(t *testing.T) {
+	f := mustWriteFixture(t)
+	db, ctx := f.db, context.Background()
+	db.trigrams.hold()
+	_, glP := f.importComponent(t, "glossary", func(c *index.Component) { c.IsGlossary = true }, map[string][][3]string{
+		"en": {{"a", "number 2", "number 2"}},
+	})
+	q := mustLangsFixture(t, db, "q", "app", false, []string{"de"}, 4)
+	glossaryQ := index.DefaultComponent()
+	glossaryQ.ProjectID, glossaryQ.Name, glossaryQ.Slug, glossaryQ.Template, glossaryQ.IsGlossary = q.comp.ProjectID, "glossary", "glossary", "en.json", true
+	glossaryQ, _, err := db.SaveComponent(ctx, glossaryQ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	glQ := importStrings(t, db, glossaryQ.ID, "en", 0, 1, "String %d").TranslationID
+	w := &db.trigrams.glossary
+	// compare runs the step as it runs after a pause, when the watch
+	// says a list may have moved, and returns how many projects it read
+	// (-1: it did not run).
+	compare := func() int64 {
+		t.Helper()
+		if !db.glossaryMoved() {
+			return -1
+		}
+		read := w.projectsRead.Load()
+		if err := db.refreshGlossaryMatches(ctx, false); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.indexTrigrams(ctx, trigramAll); err != nil {
+			t.Fatal(err)
+		}
+		return w.projectsRead.Load() - read
+	}
+	keys := func(translation int64) string {
+		t.Helper()
+		units, _, err := db.FindUnits(ctx, index.UnitFilter{TranslationID: translation, Query: "has:glossary",
+			Page: index.Page{Number: 1, Size: 100}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, u := range units {
+			out = append(out, u.Context)
+		}
+		slices.Sort(out)
+		return strings.Join(out, " ")
+	}
+	// step runs the step after what, and checks the projects it read
+	// (want; -1: no comparison) and has:glossary's answer in each
+	// project (inP, inQ), then VerifyCounts.
+	step := func(what string, want int64, inP, inQ string) {
+		t.Helper()
+		if n := compare(); n != want {
+			t.Errorf("after %s the step read %d projects' lists, want %d (-1: none)", what, n, want)
+		}
+		if gotP, gotQ := keys(f.tr["de"]), keys(q.trs["de"]); gotP != inP || gotQ != inQ {
+			t.Errorf("has:glossary after %s: %q and %q, want %q and %q", what, gotP, gotQ, inP, inQ)
+		}
+		checkAllCounts(t, db)
+	}
+	step("the imports (the first comparison)", 2, "k2", "k0")
+	if _, err := db.AddUnit(ctx, glP["en"], f.user, func(index.Translation) (index.NewUnit, error) {
+		return index.NewUnit{Context: "b", Source: []string{"number 4"}, Target: []string{"number 4"}, State: index.StateReadOnly}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	step("a term added to one project's glossary", 1, "k2 k4", "k0")
+	f.setTarget(t, "de", 1, "Wort eins")
+	step("an edit of no glossary", -1, "k2 k4", "k0")
+	// An edit of another translation that shares the glossary's stripe,
+	// as the writer reports one.
+	db.clock.advance(touchSet{deps: []dep{unitsDep(glQ), unitsDep(0)}, units: []int64{f.tr["de"]}})
+	step("an edit of a translation on a glossary's stripe", -1, "k2 k4", "k0")
+	// The same write replayed from another process (write_log: stripes).
+	db.clock.advance(decodeDeps(encodeDeps(touchSet{deps: []dep{unitsDep(glQ), unitsDep(0)}})))
+	step("a replayed write on project q's glossary's stripe", 1, "k2 k4", "k0")
+	if err := db.write(ctx, func(*Tx) error { return nil }); err != nil {
+		t.Fatal(err)
+	}
+	step("a write that touched everything", 2, "k2 k4", "k0")
+}
+
+// TestGlossaryWatchSeesOtherProcess: a term another process adds
+// (PostgreSQL) reaches this process's has:glossary step, which learns of
+// it from write_log by stripe alone (no translation ids there): the
+// watch then says its project's list may have moved, the step compares
+// that project's list only and matches the term.
+func TestGlossaryWatchSeesOtherProcess(t *testing.T) {
+	a, b, _ := twoWriters(t)
+	a.trigrams.hold()
+	b.trigrams.hold()
+	f := newWriteFixture(t, a)
+	ctx := context.Background()
+	_, gl := f.importComponent(t, "glossary", func(c *index.Component) { c.IsGlossary = true }, map[string][][3]string{
+		"en": {{"a", "number 2", "number 2"}},
+	})
+	mustLangsFixture(t, a, "q", "app", false, []string{"de"}, 2)
+	if err := a.refreshGlossaryMatches(ctx, false); err != nil {
+		t.Fatal(err)
+	}
+	if a.glossaryMoved() {
+		t.Fatal("moved right after a comparison")
+	}
+	if _, err := b.AddUnit(ctx, gl["en"], f.user, func(index.Translation) (index.NewUnit, error) {
+		return index.NewUnit{Context: "b", Source: []string{"number 4"}, Target: []string{"number 4"}, State: index.StateReadOnly}, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	a.catchUp(ctx) // as a reader of a does before it trusts a cache
+	if !a.glossaryMoved() {
+		t.Fatal("another process's term did not move this process's watch")
+	}
+	w := &a.trigrams.glossary
+	read := w.projectsRead.Load()
+	if err := a.refreshGlossaryMatches(ctx, false); err != nil {
+		t.Fatal(err)
+	}
+	if n := w.projectsRead.Load() - read; n != 1 {
+		t.Errorf("the comparison read %d projects' lists, want 1", n)
+	}
+	if err := a.indexTrigrams(ctx, trigramAll); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(f.searchAll(t, "component:app language:de has:glossary project:p"), " "); got != "de/k2 de/k4" {
+		t.Errorf("has:glossary: %q, want de/k2 de/k4", got)
+	}
+	checkAllCounts(t, a)
 }

@@ -94,6 +94,8 @@ func decodeDeps(s string) touchSet {
 		}
 		t.deps = append(t.deps, dep(n))
 	}
+	// write_log names stripes, not translations.
+	t.inexact = len(t.deps) > 0
 	return t
 }
 

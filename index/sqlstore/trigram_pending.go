@@ -153,7 +153,7 @@ func (db *DB) startTrigramIndexer() {
 				if quiet && db.glossaryMoved() {
 					// has:glossary's term lists (glossary_matches.go),
 					// before the notes, which it leaves to the batches.
-					err = db.refreshGlossaryMatches(context.Background())
+					err = db.refreshGlossaryMatches(context.Background(), false)
 				}
 				if err == nil {
 					err = db.indexTrigrams(context.Background(), run)
@@ -228,13 +228,14 @@ func (t *trigramIndexer) hold() {
 func (db *DB) kickTrigrams() { db.trigrams.kickSelf() }
 
 // IndexTrigrams runs the trigram index's upkeep now, has:glossary's
-// (refreshGlossaryMatches) and then the notes until no unit is left
+// (refreshGlossaryMatches, comparing every project's term list, as a
+// process's first run does) and then the notes until no unit is left
 // noted, and returns how long it took. The upkeep runs on its own
 // after every write; tolk-bench calls this after a full import to time
 // what the index costs it.
 func (db *DB) IndexTrigrams(ctx context.Context) (time.Duration, error) {
 	start := time.Now()
-	err := db.refreshGlossaryMatches(ctx)
+	err := db.refreshGlossaryMatches(ctx, true)
 	if err == nil {
 		err = db.indexTrigrams(ctx, trigramAll)
 	}

@@ -136,6 +136,15 @@ func (tx *Tx) cachesAnswer() bool {
 // touch records scopes the current write changed.
 func (tx *Tx) touch(deps ...dep) { tx.touched.deps = append(tx.touched.deps, deps...) }
 
+// touchUnits records that the current write changed the units of
+// translation id: their stripe (unitsDep) and, for the clock's watched
+// translations, the translation itself (touchSet.units). Every write of
+// a translation's units declares it here.
+func (tx *Tx) touchUnits(id int64) {
+	tx.touched.deps = append(tx.touched.deps, unitsDep(id))
+	tx.touched.units = append(tx.touched.units, id)
+}
+
 // owe returns what the current write owes a statistics row, or nil when
 // it stores its statistics as it goes.
 func (tx *Tx) owe(scope, key string) *owedStats {
@@ -156,7 +165,7 @@ func (tx *Tx) startWrite(narrow bool) {
 	if !narrow || !tx.narrowed {
 		tx.author.id = 0 // this write or the one before may rename its author
 	}
-	tx.touched = touchSet{deps: tx.touched.deps[:0]}
+	tx.touched = touchSet{deps: tx.touched.deps[:0], units: tx.touched.units[:0]}
 	tx.narrowed, tx.widened = narrow, false
 	tx.contributed = tx.contributed[:0]
 	clear(tx.activity)
@@ -183,7 +192,7 @@ func (tx *Tx) forgetStamps() { clear(tx.stamped) }
 func (tx *Tx) endWrite(batch *touchSet) {
 	wide := !tx.narrowed || tx.widened
 	tx.batchWide = tx.batchWide || wide
-	batch.merge(touchSet{everything: wide, deps: tx.touched.deps})
+	batch.merge(touchSet{everything: wide, deps: tx.touched.deps, units: tx.touched.units})
 	for k, o := range tx.writeOwed {
 		if b := tx.owed[k]; b != nil {
 			b.addOwed(o)

@@ -3,11 +3,13 @@ package sqlstore
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/internal/testengine"
 )
 
 // Suggestions, comments and uploads are scoped writes too (writers.go:
@@ -247,4 +249,86 @@ func fourWriters(t *testing.T, a, b *DB, write func(w int, db *DB) error) {
 	for err := range errs {
 		t.Fatal(err)
 	}
+}
+
+// TestWritersScopeGlossaryRecheck: a glossary's edit rechecks
+// check_glossary on every unit of its project's translations whose
+// components name check-glossary, of the edited term's language, in its
+// own transaction (checks_batch.go: rechecks). With two writers
+// (PostgreSQL), an edit of a unit of such a translation and the
+// glossary's edit take turns whichever comes first, as the recheck
+// would otherwise read the unit before the other edit committed and
+// write its check rows after (migration 0113); an edit of the same
+// component's other language, or of a component without check-glossary,
+// runs beside the glossary's. The check rows end as the targets and
+// terms have them, and every counter as a recount. No component
+// propagates translations: where all do (the default), a language's
+// translations of the project are one scope already.
+func TestWritersScopeGlossaryRecheck(t *testing.T) {
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("several writers in one process are PostgreSQL's")
+	}
+	f := mustWriteFixtureWith(t, Options{Writers: 2})
+	ctx := context.Background()
+	_, gl := f.importComponent(t, "glossary", func(c *index.Component) {
+		c.IsGlossary, c.AllowTranslationPropagation = true, false
+	}, map[string][][3]string{
+		"en": {{"apple", "apple", "apple"}, {"pear", "pear", "pear"}},
+		"de": {{"apple", "apple", "Apfel"}, {"pear", "pear", "Birne"}},
+	})
+	_, fruit := f.importComponent(t, "fruit", func(c *index.Component) {
+		c.CheckFlags, c.AllowTranslationPropagation = "check-glossary", false
+	}, map[string][][3]string{
+		"en": {{"a", "I like an apple", "I like an apple"}, {"b", "A pear", "A pear"}},
+		"de": {{"a", "I like an apple", "Ich mag Birnen"}, {"b", "A pear", "Eine Birne"}},
+		"fr": {{"a", "I like an apple", "J'aime les poires"}, {"b", "A pear", "Une poire"}},
+	})
+	_, plain := f.importComponent(t, "plain", func(c *index.Component) { c.AllowTranslationPropagation = false }, map[string][][3]string{
+		"en": {{"a", "I like an apple", "I like an apple"}},
+		"de": {{"a", "I like an apple", "Ich mag Birnen"}},
+	})
+	unit := func(tr int64, k string) int64 {
+		t.Helper()
+		id, err := f.db.FindUnitIDByHash(ctx, tr, index.IDHash(true, nil, k))
+		if err != nil {
+			t.Fatalf("%s: %v", k, err)
+		}
+		return id
+	}
+	edit := func(unit int64, target string) func() error {
+		return func() error {
+			_, err := f.db.UpdateUnit(ctx, unit, f.user, setTarget(target))
+			return err
+		}
+	}
+	if during(t, f.db, f.user, unit(gl["de"], "apple"), 300*time.Millisecond, edit(unit(fruit["de"], "a"), "Ich mag einen Apfel")) {
+		t.Error("an edit of a check-glossary translation ran beside an edit of its glossary")
+	}
+	if during(t, f.db, f.user, unit(fruit["de"], "b"), 300*time.Millisecond, edit(unit(gl["de"], "pear"), "Birnchen")) {
+		t.Error("a glossary's edit ran beside an edit of a check-glossary translation it rechecks")
+	}
+	if during(t, f.db, f.user, unit(fruit["fr"], "b"), 300*time.Millisecond, edit(unit(gl["en"], "pear"), "pears")) {
+		t.Error("a glossary's source term's edit ran beside an edit of a check-glossary translation of another language")
+	}
+	if !during(t, f.db, f.user, unit(gl["de"], "apple"), 10*time.Second, edit(unit(fruit["fr"], "a"), "J'aime une pomme")) {
+		t.Error("a glossary's edit held an edit of a check-glossary translation of another language")
+	}
+	if !during(t, f.db, f.user, unit(gl["de"], "pear"), 10*time.Second, edit(unit(plain["de"], "a"), "Ich mag Äpfel")) {
+		t.Error("a glossary's edit held an edit of a component without check-glossary")
+	}
+	// The terms now: apple → "held" (a held edit), and "pears", which
+	// "A pear" does not hold.
+	for _, c := range []struct {
+		tr   int64
+		k    string
+		want []string
+	}{
+		{fruit["de"], "a", []string{"check_glossary"}},
+		{fruit["de"], "b", nil},
+	} {
+		if got := f.unitChecks(t, c.tr, c.k); !slices.Equal(got, c.want) {
+			t.Errorf("fruit de %s: %q, want %q", c.k, got, c.want)
+		}
+	}
+	checkAllCounts(t, f.db)
 }
