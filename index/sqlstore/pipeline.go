@@ -242,8 +242,8 @@ func queueAuthorName(tx *Tx, id int64, a *knownAuthor) error {
 // readUnitAndChecks reads unit id with its check rows and its source
 // unit's extra flags (kept for sourceExtraFlags and checkSettler.existing)
 // in one round trip with the write's queued statements: an edit's unit
-// (readUnitForEdit), or the unit propagation edits in a peer
-// (readPeerForEdit), where they were three. PostgreSQL only.
+// (readUnitForEdit), where they were three (propagation's peers' units
+// are read together, readPeersForEdit). PostgreSQL only.
 func readUnitAndChecks(tx *Tx, id int64) (index.Unit, error) {
 	var r unitRead
 	if err := queueUnitRead(tx, id, &r); err != nil {
@@ -308,14 +308,49 @@ func (r *unitRead) keep(tx *Tx, id int64) {
 	tx.unitChecks[id] = r.checks
 }
 
-// readPeerForEdit reads the unit propagation is about to edit in a peer
-// component (propagateTo): on PostgreSQL with what its settling reads
-// next (readUnitAndChecks), on SQLite the unit alone, as before.
-func readPeerForEdit(tx *Tx, id int64) (index.Unit, error) {
+// readPeersForEdit reads the units ids propagation is about to edit in
+// peer components (propagateUnits), by id: on PostgreSQL each with what
+// its settling reads next (queueUnitRead), all in one round trip with the
+// write's queued statements, where each peer's was a round trip of its
+// own; on SQLite the units alone, as before. A unit not found is
+// sql.ErrNoRows.
+func readPeersForEdit(tx *Tx, ids []int64) (map[int64]*index.Unit, error) {
+	out := make(map[int64]*index.Unit, len(ids))
 	if tx.conn == nil {
-		return findUnitTx(tx, id)
+		for _, id := range ids {
+			if out[id] != nil {
+				continue
+			}
+			u, err := findUnitTx(tx, id)
+			if err != nil {
+				return nil, err
+			}
+			out[id] = &u
+		}
+		return out, nil
 	}
-	return readUnitAndChecks(tx, id)
+	reads := make(map[int64]*unitRead, len(ids))
+	for _, id := range ids {
+		if reads[id] != nil {
+			continue
+		}
+		r := &unitRead{}
+		reads[id] = r
+		if err := queueUnitRead(tx, id, r); err != nil {
+			return nil, err
+		}
+	}
+	if err := tx.flush(); err != nil {
+		return nil, err
+	}
+	for id, r := range reads {
+		if !r.found {
+			return nil, sql.ErrNoRows
+		}
+		r.keep(tx, id)
+		out[id] = &r.u
+	}
+	return out, nil
 }
 
 // intBools scans a pgx row into the destinations a database/sql scan
