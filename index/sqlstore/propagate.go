@@ -74,12 +74,20 @@ func propagateUnits(tx *Tx, t *index.Translation, units []*index.Unit, actor ind
 	if err != nil {
 		return err
 	}
+	// On PostgreSQL the peers' unit UPDATEs and changes are written many
+	// rows a statement (editRows.write, as an upload's): nine peers'
+	// were eighteen statements, each planned and run apart.
+	var rows *editRows
+	if tx.conn != nil && len(edits) > 1 {
+		rows = &editRows{}
+	}
 	for _, pe := range edits {
 		// A unit edited twice (two of units holding one string) is
 		// edited the second time as the first left it: edit updates it
 		// in place, as a read afresh would have found it.
 		su := read[pe.id]
 		e := editorOf(tx, pe.peer, actor)
+		e.bulk = rows
 		edited, err := e.edit(su, index.UnitEdit{Target: pe.from.Target, State: pe.from.State}, index.ActionPropagated)
 		if err != nil {
 			return err
@@ -87,11 +95,14 @@ func propagateUnits(tx *Tx, t *index.Translation, units []*index.Unit, actor ind
 		if !edited {
 			tx.recheck(false, actor, su.ID)
 		}
-		if err := e.finish(); err != nil {
+		if err := e.writeStats(); err != nil {
 			return err
 		}
 	}
-	return nil
+	if rows == nil {
+		return nil
+	}
+	return rows.write(tx, false)
 }
 
 // peerEdit is a peer's unit propagation edits: unit id of peer, to
