@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/internal/testengine"
@@ -79,7 +80,11 @@ func BenchmarkPropagatedEdit(b *testing.B) {
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
-			server0, serverOK := pgstat.ClusterCPU(testengine.PostgresDSN(b))
+			var server0 time.Duration
+			var serverOK bool
+			if postgres {
+				server0, serverOK = pgstat.ClusterCPU(testengine.PostgresDSN(b))
+			}
 			self0, trips0 := selfCPU(), trips.Load()
 			for range b.N {
 				edit()
