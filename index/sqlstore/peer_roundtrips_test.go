@@ -42,17 +42,7 @@ func TestPeerEditRoundTrips(t *testing.T) {
 	for _, lang := range []string{"en", "de"} {
 		tr[lang] = importStrings(t, db, peer.ID, lang, tr["en"], 10, "Word number %d").TranslationID
 	}
-	for i := range 3 { // warm: the author's contributor rows, the statements, the caches
-		if _, err := db.UpdateUnit(ctx, f.unit(t, "de", i).ID, f.user, setTarget(fmt.Sprintf("warm %d", i))); err != nil {
-			t.Fatal(err)
-		}
-	}
-	id := f.unit(t, "de", 5).ID
-	log := rt.during(func() {
-		if _, err := db.UpdateUnit(ctx, id, f.user, setTarget("peer edit")); err != nil {
-			t.Fatal(err)
-		}
-	})
+	log := peerEditLog(t, db, rt, f)
 	n := countRoundTrips(log)
 	t.Logf("an edit reaching a peer: %d round trips:\n%s", n, strings.Join(log, "\n"))
 	if n > maxPeerEditRoundTrips {
@@ -100,22 +90,11 @@ func TestPeersEditRoundTrips(t *testing.T) {
 	for _, n := range []int{1, 3, 9} {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			db, rt, f := roundTripFixture(t)
-			ctx := context.Background()
 			var twins []*writeFixture
 			for i := range n {
 				twins = append(twins, f.twin(t, fmt.Sprintf("twin%d", i), true))
 			}
-			for i := range 3 { // warm: the author's contributor rows, the statements, the caches
-				if _, err := db.UpdateUnit(ctx, f.unit(t, "de", i).ID, f.user, setTarget(fmt.Sprintf("warm %d", i))); err != nil {
-					t.Fatal(err)
-				}
-			}
-			id := f.unit(t, "de", 5).ID
-			log := rt.during(func() {
-				if _, err := db.UpdateUnit(ctx, id, f.user, setTarget("peer edit")); err != nil {
-					t.Fatal(err)
-				}
-			})
+			log := peerEditLog(t, db, rt, f)
 			trips := countRoundTrips(log)
 			t.Logf("an edit reaching %d peers: %d round trips, %d statements:\n%s", n, trips, len(log),
 				strings.Join(log, "\n"))
@@ -151,3 +130,22 @@ const maxPeersEditRoundTrips = maxPeerEditRoundTrips
 // statements of their own; 28, 34 and 47 since (the peers' check rows
 // one statement, queuePeerReads).
 func maxPeersEditStatements(n int) int { return map[int]int{1: 28, 3: 34, 9: 47}[n] }
+
+// peerEditLog makes three edits of f's de units 0-2 (warm: the author's
+// contributor rows, the statements, the caches), then edits its de unit
+// 5 to "peer edit" and returns that edit's round trips.
+func peerEditLog(t *testing.T, db *DB, rt *roundTrips, f *writeFixture) []string {
+	t.Helper()
+	ctx := context.Background()
+	for i := range 3 {
+		if _, err := db.UpdateUnit(ctx, f.unit(t, "de", i).ID, f.user, setTarget(fmt.Sprintf("warm %d", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	id := f.unit(t, "de", 5).ID
+	return rt.during(func() {
+		if _, err := db.UpdateUnit(ctx, id, f.user, setTarget("peer edit")); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -9,44 +9,6 @@ import (
 	"github.com/tolk-project/tolk/index"
 )
 
-// twinWith is twinOf's ten strings in en and de, each de unit as unit
-// makes it (its target empty otherwise) and the component as comp makes
-// it before it is saved.
-func (f *writeFixture) twinWith(tb testing.TB, slug string, comp func(*index.Component), unit func(i int, iu *index.ImportUnit)) *writeFixture {
-	tb.Helper()
-	ctx := context.Background()
-	c := index.DefaultComponent()
-	c.ProjectID, c.Name, c.Slug, c.AllowTranslationPropagation = f.comp.ProjectID, slug, slug, true
-	if comp != nil {
-		comp(&c)
-	}
-	c, _, err := f.db.SaveComponent(ctx, c)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	t := &writeFixture{db: f.db, comp: c, tr: map[string]int64{}, user: f.user, clock: f.clock}
-	for _, lang := range []string{"en", "de"} {
-		imp := index.TranslationImport{ComponentID: c.ID, LanguageCode: lang, Filename: lang + ".po",
-			Revision: "r", IsSource: lang == "en", SourceTranslationID: t.tr["en"]}
-		for i := range 10 {
-			src := []string{fmt.Sprintf("Word number %d", i)}
-			iu := index.ImportUnit{Context: fmt.Sprintf("k%d", i), Source: src, Target: []string{""}}
-			if lang == "en" {
-				iu.Target, iu.State = src, index.StateReadOnly
-			} else if unit != nil {
-				unit(i, &iu)
-			}
-			imp.Units = append(imp.Units, iu)
-		}
-		res, err := f.db.ImportTranslation(ctx, imp)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		t.tr[lang] = res.TranslationID
-	}
-	return t
-}
-
 // TestPropagationToPeersThatDiffer edits a string that seven peer
 // components hold, each differently: two plain ones, one whose unit is
 // read-only, one locked, one already holding the edit, one whose unit
@@ -60,6 +22,7 @@ func TestPropagationToPeersThatDiffer(t *testing.T) {
 	f := mustWriteFixture(t)
 	ctx := context.Background()
 	const target = "Neun Zeichen"
+	de := []string{"en", "de"}
 	at5 := func(fn func(iu *index.ImportUnit)) func(int, *index.ImportUnit) {
 		return func(i int, iu *index.ImportUnit) {
 			if i == 5 {
@@ -68,19 +31,19 @@ func TestPropagationToPeersThatDiffer(t *testing.T) {
 		}
 	}
 	peers := []*writeFixture{
-		f.twinWith(t, "plain1", nil, nil),
-		f.twinWith(t, "readonly", nil, at5(func(iu *index.ImportUnit) {
+		f.twinWith(t, "plain1", 10, de, nil, nil),
+		f.twinWith(t, "readonly", 10, de, nil, at5(func(iu *index.ImportUnit) {
 			iu.Target, iu.State = []string{"fest"}, index.StateReadOnly
 		})),
-		f.twinWith(t, "locked", nil, nil),
-		f.twinWith(t, "equal", nil, at5(func(iu *index.ImportUnit) {
+		f.twinWith(t, "locked", 10, de, nil, nil),
+		f.twinWith(t, "equal", 10, de, nil, at5(func(iu *index.ImportUnit) {
 			iu.Target, iu.State = []string{target}, index.StateTranslated
 		})),
-		f.twinWith(t, "plural", nil, at5(func(iu *index.ImportUnit) {
+		f.twinWith(t, "plural", 10, de, nil, at5(func(iu *index.ImportUnit) {
 			iu.Target, iu.State = []string{"eins", "zwei"}, index.StateTranslated
 		})),
-		f.twinWith(t, "failing", func(c *index.Component) { c.CheckFlags = "max-length:5" }, nil),
-		f.twinWith(t, "plain2", nil, at5(func(iu *index.ImportUnit) {
+		f.twinWith(t, "failing", 10, de, func(c *index.Component) { c.CheckFlags = "max-length:5" }, nil),
+		f.twinWith(t, "plain2", 10, de, nil, at5(func(iu *index.ImportUnit) {
 			iu.Target, iu.State = []string{"alt"}, index.StateFuzzy
 		})),
 	}
@@ -106,34 +69,22 @@ func TestPropagationToPeersThatDiffer(t *testing.T) {
 		}
 		fmt.Fprintf(&got, "%s: %q state %d pending %v failing %v\n", p.comp.Slug, u.Target, u.State, u.Pending,
 			u.HasFailingCheck)
-		rows, err := f.db.r.QueryContext(ctx, `SELECT name, dismissed FROM checks WHERE unit_id = ? ORDER BY name`, u.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for rows.Next() {
+		eachRow(t, f.db, func(scan func(...any) error) error {
 			var name string
 			var dismissed int
-			if err := rows.Scan(&name, &dismissed); err != nil {
-				t.Fatal(err)
-			}
+			err := scan(&name, &dismissed)
 			fmt.Fprintf(&got, "  check %s %d\n", name, dismissed)
-		}
-		rows.Close()
-		rows, err = f.db.r.QueryContext(ctx, `SELECT action, coalesce(unit_id, 0) = ?, coalesce(user_id, 0) = ?, target, details
-			FROM changes WHERE translation_id = ? AND id > ? ORDER BY id`, u.ID, f.user.UserID, p.tr["de"], before)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for rows.Next() {
+			return err
+		}, `SELECT name, dismissed FROM checks WHERE unit_id = ? ORDER BY name`, u.ID)
+		eachRow(t, f.db, func(scan func(...any) error) error {
 			var action int
 			var onUnit, byUser bool
 			var target, details string
-			if err := rows.Scan(&action, &onUnit, &byUser, &target, &details); err != nil {
-				t.Fatal(err)
-			}
+			err := scan(&action, &onUnit, &byUser, &target, &details)
 			fmt.Fprintf(&got, "  change %d unit %v user %v %q %s\n", action, onUnit, byUser, target, details)
-		}
-		rows.Close()
+			return err
+		}, `SELECT action, coalesce(unit_id, 0) = ?, coalesce(user_id, 0) = ?, target, details
+			FROM changes WHERE translation_id = ? AND id > ? ORDER BY id`, u.ID, f.user.UserID, p.tr["de"], before)
 		s, err := readStats(ctx, f.db.r, "t", itoa(p.tr["de"]))
 		if err != nil {
 			t.Fatal(err)
@@ -145,19 +96,13 @@ func TestPropagationToPeersThatDiffer(t *testing.T) {
 	for _, p := range append([]*writeFixture{f}, peers...) {
 		slugs[p.comp.ID] = p.comp.Slug
 	}
-	rows, err := f.db.r.QueryContext(ctx, `SELECT coalesce(component_id, 0), action FROM changes WHERE id > ? ORDER BY id`, before)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for rows.Next() {
+	eachRow(t, f.db, func(scan func(...any) error) error {
 		var comp int64
 		var action int
-		if err := rows.Scan(&comp, &action); err != nil {
-			t.Fatal(err)
-		}
+		err := scan(&comp, &action)
 		fmt.Fprintf(&got, "%s %d; ", slugs[comp], action)
-	}
-	rows.Close()
+		return err
+	}, `SELECT coalesce(component_id, 0), action FROM changes WHERE id > ? ORDER BY id`, before)
 	t.Logf("after the edit:\n%s", got.String())
 	if want := propagationToPeersWant; got.String() != want {
 		t.Errorf("after the edit:\n%s\nwant (the one-by-one path's):\n%s", got.String(), want)
@@ -199,3 +144,21 @@ plain2: ["Neun Zeichen"] state 20 pending true failing true
   change 45 unit true user true "" 
   stats translated 1 fuzzy 0 failing 6
 app 5; app 45; plain1 77; plain1 45; failing 77; failing 45; plain2 77; plain2 45; `
+
+// eachRow calls row with the Scan of each row query reads from db.
+func eachRow(t *testing.T, db *DB, row func(scan func(...any) error) error, query string, args ...any) {
+	t.Helper()
+	rows, err := db.r.QueryContext(context.Background(), query, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := row(rows.Scan); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+}
