@@ -64,7 +64,12 @@ func peerTranslations(tx *Tx, t *index.Translation) ([]index.Translation, error)
 		return nil, err
 	}
 	markup := storesMarkup(tx, &t.Component)
-	var out []index.Translation
+	// Sized at once: a Translation (its Component within) is over a
+	// kilobyte, and growing the slice by appends copied and cleared nine
+	// peers' worth several times for each of the ten translations an
+	// edit reaching nine peers settles (9% of BenchmarkPropagatedEdit's
+	// CPU, session 12).
+	out := make([]index.Translation, 0, len(ids))
 	for _, id := range ids {
 		other, err := cachedTranslation(tx, id)
 		if err != nil {
@@ -727,7 +732,7 @@ func strsKey(strs [][2]string) string {
 // unionPeers returns the peers of groups[members], each once, by id
 // (the order peerTranslations gives each group's).
 func unionPeers(groups []inconsistentGroup, members []int) []index.Translation {
-	var out []index.Translation
+	out := make([]index.Translation, 0, len(groups[members[0]].peers)+1) // the common case: one more
 	seen := map[int64]bool{}
 	for _, m := range members {
 		for _, p := range groups[m].peers {
