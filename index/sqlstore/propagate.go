@@ -67,8 +67,12 @@ func propagateUnits(tx *Tx, t *index.Translation, units []*index.Unit, actor ind
 		return nil
 	}
 	ids := make([]int64, len(edits))
+	seen := make(map[int64]bool, len(edits))
+	twice := false
 	for i, pe := range edits {
 		ids[i] = pe.id
+		twice = twice || seen[pe.id]
+		seen[pe.id] = true
 	}
 	read, err := readPeersForEdit(tx, ids)
 	if err != nil {
@@ -76,9 +80,11 @@ func propagateUnits(tx *Tx, t *index.Translation, units []*index.Unit, actor ind
 	}
 	// On PostgreSQL the peers' unit UPDATEs and changes are written many
 	// rows a statement (editRows.write, as an upload's): nine peers'
-	// were eighteen statements, each planned and run apart.
+	// were eighteen statements, each run apart. Not when a unit is
+	// edited twice: an UPDATE ... FROM (VALUES ...) that lists it twice
+	// takes either row, where the second edit must win.
 	var rows *editRows
-	if tx.conn != nil && len(edits) > 1 {
+	if tx.conn != nil && len(edits) > 1 && !twice {
 		rows = &editRows{}
 	}
 	for _, pe := range edits {
