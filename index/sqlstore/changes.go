@@ -64,13 +64,12 @@ func changeValues(args []any, c *index.Change, ts string) []any {
 
 // insertChanges records cs in order, as insertChange records each, up to
 // maxBulkRows rows per statement: an upload records a change per string,
-// and on PostgreSQL each statement is a round trip (and one run of the
-// list_counts trigger). A change some webhook wants is inserted alone,
-// as its outbox rows need its id.
+// and each statement is a run of the list_counts trigger (and on
+// PostgreSQL was a round trip: they are queued, execLater). A change
+// some webhook wants is inserted alone, as its outbox rows need its id.
 func insertChanges(tx *Tx, cs []index.Change) error {
 	ts := formatTime(tx.now)
 	hooks := tx.hookSet()
-	var args []any
 	for len(cs) > 0 {
 		n := 0
 		for n < len(cs) && n < maxBulkRows && len(hooks.match(&cs[n])) == 0 {
@@ -84,11 +83,14 @@ func insertChanges(tx *Tx, cs []index.Change) error {
 			continue
 		}
 		n = bulkRows(n)
-		args = args[:0]
+		// The arguments are the queued statement's until it is sent.
+		args := make([]any, 0, 11*n)
 		for i := range cs[:n] {
 			args = changeValues(args, &cs[i], ts)
 		}
-		if _, err := tx.Exec(tx.changesInsert(n), args...); err != nil {
+		// Queued (pipeline.go): nothing reads the rows before the
+		// write's next round trip, which sends them first.
+		if err := tx.execLater(tx.changesInsert(n), args...); err != nil {
 			return err
 		}
 		for _, c := range cs[:n] {

@@ -783,7 +783,7 @@ func (s *checkSettler) createdRows(job *createdChecks) error {
 // existing reads the check rows of units.
 func (s *checkSettler) existing(units []checkedUnit) (map[int64][]index.UnitCheck, error) {
 	out := map[int64][]index.UnitCheck{}
-	// Those read with their unit (readUnitAndChecks: an edit's, a
+	// Those read with their unit (queueUnitRead: an edit's, a
 	// propagated edit's), taken once: the write may change them next.
 	ids := make([]int64, 0, len(units))
 	for _, u := range units {

@@ -59,34 +59,42 @@ func bulkEditor(tx *Tx, t *index.Translation, actor index.Actor) *unitEditor {
 	return e
 }
 
-// flush writes the rows of a bulk editor's edits so far: the units'
-// targets and states, then the changes in the order made.
+// flush writes the rows of a bulk editor's edits so far (editRows.write).
 func (e *unitEditor) flush() error {
 	if e.bulk == nil {
 		return nil
 	}
-	now := formatTime(e.tx.now)
-	var args []any
-	for units := e.bulk.units; len(units) > 0; {
+	return e.bulk.write(e.tx, e.auto)
+}
+
+// write writes r's rows, queued with the write's next round trip
+// (execLater): the units' targets and states, many rows a statement,
+// then the changes in the order made (insertChanges); auto is the
+// automatically_translated mark of every unit.
+func (r *editRows) write(tx *Tx, auto bool) error {
+	now := formatTime(tx.now)
+	for units := r.units; len(units) > 0; {
 		n := bulkRows(min(len(units), maxBulkRows))
 		// pending_since keeps when the unit's pending work began
-		// (migration 0011), as in edit.
-		args = append(args[:0], now, now)
+		// (migration 0011), as in edit. The arguments are the queued
+		// statement's until it is sent: new ones each.
+		args := make([]any, 0, 2+3*n)
+		args = append(args, now, now)
 		for _, u := range units[:n] {
 			args = append(args, u.id, u.target, u.state)
 		}
-		if _, err := e.tx.Exec(`UPDATE units SET target = v.column2, state = v.column3, pending = 1,
+		if err := tx.execLater(`UPDATE units SET target = v.column2, state = v.column3, pending = 1,
 			pending_since = coalesce(units.pending_since, ?), timestamp = ?,
-			automatically_translated = `+boolDigit(e.auto)+`
+			automatically_translated = `+boolDigit(auto)+`
 			FROM (VALUES `+valueRows(unitRowValues, n)+`) AS v WHERE units.id = v.column1`, args...); err != nil {
 			return err
 		}
 		units = units[n:]
 	}
-	if err := insertChanges(e.tx, e.bulk.changes); err != nil {
+	if err := insertChanges(tx, r.changes); err != nil {
 		return err
 	}
-	e.bulk.units, e.bulk.changes = e.bulk.units[:0], e.bulk.changes[:0]
+	r.units, r.changes = r.units[:0], r.changes[:0]
 	return nil
 }
 
@@ -300,12 +308,17 @@ func (e *unitEditor) newContributor(unitID int64) error {
 }
 
 // finish writes a bulk editor's waiting rows (flush) and the statistics
-// the edits owe to the translation and its component, project and
-// language.
+// the edits owe (writeStats).
 func (e *unitEditor) finish() error {
 	if err := e.flush(); err != nil {
 		return err
 	}
+	return e.writeStats()
+}
+
+// writeStats writes the statistics the edits so far owe to the
+// translation and its component, project and language.
+func (e *unitEditor) writeStats() error {
 	if e.delta == (index.Stats{}) {
 		return nil
 	}

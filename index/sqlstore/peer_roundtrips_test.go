@@ -14,7 +14,7 @@ import (
 // BEGIN with the locks and the edit's reads (prefetch.go); the edit's
 // UPDATE and change with propagation's query of the peers' strings; the
 // peer's unit with its check rows and its source's extra flags
-// (readPeerForEdit); the peer's edit with both translations' same-target
+// (readPeersForEdit); the peer's edit with both translations' same-target
 // lookups and the inconsistent check's queries; the closing statements
 // with COMMIT. It was 15 on session 9's tree, 9 with the edit's reads
 // alone, the peer's unit, its check rows (with the edit's, read again)
@@ -42,17 +42,7 @@ func TestPeerEditRoundTrips(t *testing.T) {
 	for _, lang := range []string{"en", "de"} {
 		tr[lang] = importStrings(t, db, peer.ID, lang, tr["en"], 10, "Word number %d").TranslationID
 	}
-	for i := range 3 { // warm: the author's contributor rows, the statements, the caches
-		if _, err := db.UpdateUnit(ctx, f.unit(t, "de", i).ID, f.user, setTarget(fmt.Sprintf("warm %d", i))); err != nil {
-			t.Fatal(err)
-		}
-	}
-	id := f.unit(t, "de", 5).ID
-	log := rt.during(func() {
-		if _, err := db.UpdateUnit(ctx, id, f.user, setTarget("peer edit")); err != nil {
-			t.Fatal(err)
-		}
-	})
+	log := peerEditLog(t, db, rt, f)
 	n := countRoundTrips(log)
 	t.Logf("an edit reaching a peer: %d round trips:\n%s", n, strings.Join(log, "\n"))
 	if n > maxPeerEditRoundTrips {
@@ -87,4 +77,75 @@ func TestPeerEditRoundTrips(t *testing.T) {
 		t.Errorf("the peer's unit reads %q, %v; want the edit propagated", u.Target, err)
 	}
 	checkStoredStats(t, db)
+}
+
+// TestPeersEditRoundTrips counts the writer's round trips and
+// statements for an edit reaching 1, 3 and 9 peer components that hold
+// the same strings (the 100× layout: ten copies of each component in a
+// project, issue 31), and checks that every peer got the edit.
+func TestPeersEditRoundTrips(t *testing.T) {
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("round trips are PostgreSQL's")
+	}
+	for _, n := range []int{1, 3, 9} {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			db, rt, f := roundTripFixture(t)
+			var twins []*writeFixture
+			for i := range n {
+				twins = append(twins, f.twin(t, fmt.Sprintf("twin%d", i), true))
+			}
+			log := peerEditLog(t, db, rt, f)
+			trips := countRoundTrips(log)
+			t.Logf("an edit reaching %d peers: %d round trips, %d statements:\n%s", n, trips, len(log),
+				strings.Join(log, "\n"))
+			if max := maxPeersEditRoundTrips; trips > max {
+				t.Errorf("an edit reaching %d peers took %d round trips, want at most %d", n, trips, max)
+			}
+			if max := maxPeersEditStatements(n); len(log) > max {
+				t.Errorf("an edit reaching %d peers took %d statements, want at most %d", n, len(log), max)
+			}
+			for i, tw := range twins {
+				if u := tw.unitOf(t, "de", 5); index.JoinPlural(u.Target) != "peer edit" {
+					t.Errorf("twin%d/de k5 reads %q; want the edit propagated", i, u.Target)
+				}
+			}
+			checkStoredStats(t, db)
+		})
+	}
+}
+
+// maxPeersEditRoundTrips is what TestPeersEditRoundTrips's edit may cost
+// whatever the number of peers: maxPeerEditRoundTrips's. The peers'
+// units were read a round trip each (readPeerForEdit): 5, 7 and 13 round
+// trips for 1, 3 and 9 peers on 6f4560b.
+const maxPeersEditRoundTrips = maxPeerEditRoundTrips
+
+// maxPeersEditStatements is what TestPeersEditRoundTrips's edit
+// reaching n peers may send (a BATCH line a round trip counted): each
+// peer's unit read and same-target lookup, and for them all one read of
+// their check rows, one inconsistent lookup (queueGroups), the units' UPDATEs and
+// changes a statement per power of two of them (editRows.write), the
+// statistics. 29, 43 and 86 statements for 1, 3 and 9 peers on 6f4560b,
+// when each peer's UPDATE, change and inconsistent lookup were
+// statements of their own; 28, 34 and 47 since (the peers' check rows
+// one statement, queuePeerReads).
+func maxPeersEditStatements(n int) int { return map[int]int{1: 28, 3: 34, 9: 47}[n] }
+
+// peerEditLog makes three edits of f's de units 0-2 (warm: the author's
+// contributor rows, the statements, the caches), then edits its de unit
+// 5 to "peer edit" and returns that edit's round trips.
+func peerEditLog(t *testing.T, db *DB, rt *roundTrips, f *writeFixture) []string {
+	t.Helper()
+	ctx := context.Background()
+	for i := range 3 {
+		if _, err := db.UpdateUnit(ctx, f.unit(t, "de", i).ID, f.user, setTarget(fmt.Sprintf("warm %d", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	id := f.unit(t, "de", 5).ID
+	return rt.during(func() {
+		if _, err := db.UpdateUnit(ctx, id, f.user, setTarget("peer edit")); err != nil {
+			t.Fatal(err)
+		}
+	})
 }

@@ -26,7 +26,10 @@ func propagate(tx *Tx, t *index.Translation, u *index.Unit, actor index.Actor) e
 // of units (a merge upload's strings, where it was one per string), each
 // peer's unit by the id_hash its component's kind gives the string (the
 // context alone for a monolingual one), so the cost grows with the
-// project's components, not its strings.
+// project's components, not its strings; the units it then edits are
+// read in one round trip for all of them (readPeersForEdit), where it
+// was one a peer (issue 31: ten copies of a component in a project, an
+// edit reaching nine peers took 13 round trips, 5 with one peer).
 func propagateUnits(tx *Tx, t *index.Translation, units []*index.Unit, actor index.Actor) error {
 	if len(units) == 0 {
 		return nil
@@ -43,41 +46,75 @@ func propagateUnits(tx *Tx, t *index.Translation, units []*index.Unit, actor ind
 	if err != nil {
 		return err
 	}
+	var edits []peerEdit
 	for i, u := range units {
 		target := index.JoinPlural(u.Target)
 		for _, s := range found[i] {
 			if len(index.SplitPlural(s.target)) != len(u.Target) {
 				continue // another number of plural forms
 			}
-			if err := propagateTo(tx, &peers[s.peer], s.sharedString, u, target, actor); err != nil {
-				return err
+			peer := &peers[s.peer]
+			if s.state == index.StateReadOnly || peer.Component.Locked || (s.state == u.State && s.target == target) {
+				// Not edited (read-only, locked, or already equal), but
+				// whether it is inconsistent may change.
+				tx.recheck(false, actor, s.id)
+				continue
 			}
+			edits = append(edits, peerEdit{peer: peer, id: s.id, from: u})
 		}
 	}
-	return nil
-}
-
-// propagateTo copies u's target (joined) and state to the peer's unit
-// s, unless it is read-only, its component locked, or it holds them
-// already.
-func propagateTo(tx *Tx, peer *index.Translation, s sharedString, u *index.Unit, target string, actor index.Actor) error {
-	if s.state == index.StateReadOnly || peer.Component.Locked || (s.state == u.State && s.target == target) {
-		// Not edited (read-only, locked, or already equal), but
-		// whether it is inconsistent may change.
-		tx.recheck(false, actor, s.id)
+	if len(edits) == 0 {
 		return nil
 	}
-	su, err := readPeerForEdit(tx, s.id)
+	ids := make([]int64, len(edits))
+	seen := make(map[int64]bool, len(edits))
+	twice := false
+	for i, pe := range edits {
+		ids[i] = pe.id
+		twice = twice || seen[pe.id]
+		seen[pe.id] = true
+	}
+	read, err := readPeersForEdit(tx, ids)
 	if err != nil {
 		return err
 	}
-	e := editorOf(tx, peer, actor)
-	edited, err := e.edit(&su, index.UnitEdit{Target: u.Target, State: u.State}, index.ActionPropagated)
-	if err != nil {
-		return err
+	// On PostgreSQL the peers' unit UPDATEs and changes are written many
+	// rows a statement (editRows.write, as an upload's): nine peers'
+	// were eighteen statements, each run apart. Not when a unit is
+	// edited twice: an UPDATE ... FROM (VALUES ...) that lists it twice
+	// takes either row, where the second edit must win.
+	var rows *editRows
+	if tx.conn != nil && len(edits) > 1 && !twice {
+		rows = &editRows{}
 	}
-	if !edited {
-		tx.recheck(false, actor, su.ID)
+	for _, pe := range edits {
+		// A unit edited twice (two of units holding one string) is
+		// edited the second time as the first left it: edit updates it
+		// in place, as a read afresh would have found it.
+		su := read[pe.id]
+		e := editorOf(tx, pe.peer, actor)
+		e.bulk = rows
+		edited, err := e.edit(su, index.UnitEdit{Target: pe.from.Target, State: pe.from.State}, index.ActionPropagated)
+		if err != nil {
+			return err
+		}
+		if !edited {
+			tx.recheck(false, actor, su.ID)
+		}
+		if err := e.writeStats(); err != nil {
+			return err
+		}
 	}
-	return e.finish()
+	if rows == nil {
+		return nil
+	}
+	return rows.write(tx, false)
+}
+
+// peerEdit is a peer's unit propagation edits: unit id of peer, to
+// from's target and state.
+type peerEdit struct {
+	peer *index.Translation
+	id   int64
+	from *index.Unit
 }

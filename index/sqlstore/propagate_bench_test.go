@@ -3,31 +3,51 @@ package sqlstore
 import (
 	"context"
 	"strconv"
+	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/internal/testengine"
+	"github.com/tolk-project/tolk/internal/pgstat"
 )
 
 // BenchmarkPropagatedEdit measures one edit (UpdateUnit) in a project of
-// nine components that allow translation propagation and share their
-// strings: "propagating", each edit reaching the eight others; "locked",
-// the eight others locked, so that the edit reads their units
-// (propagation, then the inconsistent check) and writes none.
+// components that allow translation propagation and share their strings:
+// "propagating", nine components, each edit reaching the eight others;
+// "propagating9", ten, as the 100× index's projects hold ten copies of
+// each corpus component (issue 31); "locked", the eight others locked,
+// so that the edit reads their units (propagation, then the inconsistent
+// check) and writes none. On PostgreSQL it also reports the writer's
+// round trips, Tolk's CPU (this process's, the loop's included) and the
+// server's (every process of its cluster: a server of one's own) per
+// edit, and logs pg_stat_statements' top statements when the server has
+// it (set pg_stat_statements.track_planning for the planning's share).
+// The trigram index's step is held, as in roundTripFixture.
 //
 //	go test ./index/sqlstore -run '^$' -bench PropagatedEdit -count 6
 func BenchmarkPropagatedEdit(b *testing.B) {
-	for _, locked := range []bool{false, true} {
-		name := "propagating"
-		if locked {
-			name = "locked"
-		}
-		b.Run(name, func(b *testing.B) {
-			f := mustWriteFixture(b)
+	for _, c := range []struct {
+		name   string
+		peers  int
+		locked bool
+	}{{"propagating", 8, false}, {"propagating9", 9, false}, {"locked", 8, true}} {
+		b.Run(c.name, func(b *testing.B) {
+			var trips atomic.Int64
+			f := mustWriteFixtureWith(b, Options{roundTrip: func(sql string) {
+				if !strings.HasPrefix(sql, "+ ") {
+					trips.Add(1)
+				}
+			}})
+			// The trigram index's step is held: its background
+			// statements are no edit's.
+			f.db.trigrams.hold()
 			ctx := context.Background()
 			var twins []*writeFixture
-			for i := range 8 {
+			for i := range c.peers {
 				tw := f.twin(b, "twin"+strconv.Itoa(i), true)
-				if locked {
+				if c.locked {
 					if _, err := f.db.SetComponentLock(ctx, tw.comp.ID, true, f.user); err != nil {
 						b.Fatal(err)
 					}
@@ -39,8 +59,7 @@ func BenchmarkPropagatedEdit(b *testing.B) {
 				units[i] = f.unit(b, "de", i)
 			}
 			n := 0
-			b.ReportAllocs()
-			for b.Loop() {
+			edit := func() {
 				n++
 				target := "Wert " + strconv.Itoa(n)
 				u := units[n%len(units)]
@@ -50,10 +69,40 @@ func BenchmarkPropagatedEdit(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+			for range 20 { // warm: statements prepared, caches, contributors
+				edit()
+			}
+			postgres := testengine.Engine() == testengine.Postgres
+			var stats pgStatementStats
+			if postgres {
+				stats = pgStatements(b, f.db)
+				stats.reset()
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			var server0 time.Duration
+			var serverOK bool
+			if postgres {
+				server0, serverOK = pgstat.ClusterCPU(testengine.PostgresDSN(b))
+			}
+			self0, trips0 := selfCPU(), trips.Load()
+			for range b.N {
+				edit()
+			}
+			b.StopTimer()
+			if postgres {
+				nf := float64(b.N)
+				b.ReportMetric(float64(trips.Load()-trips0)/nf, "round-trips/edit")
+				b.ReportMetric(float64((selfCPU()-self0).Microseconds())/nf, "tolk-cpu-µs/edit")
+				if server1, ok := pgstat.ClusterCPU(testengine.PostgresDSN(b)); ok && serverOK {
+					b.ReportMetric(float64((server1-server0).Microseconds())/nf, "server-cpu-µs/edit")
+				}
+				stats.report(b, b.N)
+			}
 			// The last edit reached the others, or (locked) none.
-			got := twins[7].unitOf(b, "de", n%len(units)).Target[0]
-			if want := "Wert " + strconv.Itoa(n); (got == want) == locked {
-				b.Fatalf("twin7/de = %q after %q (locked %v)", got, want, locked)
+			got := twins[len(twins)-1].unitOf(b, "de", n%len(units)).Target[0]
+			if want := "Wert " + strconv.Itoa(n); (got == want) == c.locked {
+				b.Fatalf("%s/de = %q after %q (locked %v)", twins[len(twins)-1].comp.Slug, got, want, c.locked)
 			}
 		})
 	}

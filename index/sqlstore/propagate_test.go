@@ -21,9 +21,22 @@ func (f *writeFixture) twin(tb testing.TB, slug string, allow bool) *writeFixtur
 // ("en") first.
 func (f *writeFixture) twinOf(tb testing.TB, slug string, allow bool, n int, langs ...string) *writeFixture {
 	tb.Helper()
+	return f.twinWith(tb, slug, n, langs, func(c *index.Component) { c.AllowTranslationPropagation = allow }, nil)
+}
+
+// twinWith is twinOf with the component as comp makes it before it is
+// saved (it allows propagation unless comp says otherwise) and each unit
+// of a translation as unit makes it (its target empty otherwise); nil
+// leaves either as it is.
+func (f *writeFixture) twinWith(tb testing.TB, slug string, n int, langs []string, comp func(*index.Component),
+	unit func(i int, iu *index.ImportUnit)) *writeFixture {
+	tb.Helper()
 	ctx := context.Background()
 	c := index.DefaultComponent()
-	c.ProjectID, c.Name, c.Slug, c.AllowTranslationPropagation = f.comp.ProjectID, slug, slug, allow
+	c.ProjectID, c.Name, c.Slug, c.AllowTranslationPropagation = f.comp.ProjectID, slug, slug, true
+	if comp != nil {
+		comp(&c)
+	}
 	c, _, err := f.db.SaveComponent(ctx, c)
 	if err != nil {
 		tb.Fatal(err)
@@ -37,6 +50,8 @@ func (f *writeFixture) twinOf(tb testing.TB, slug string, allow bool, n int, lan
 			iu := index.ImportUnit{Context: fmt.Sprintf("k%d", i), Source: src, Target: []string{""}}
 			if lang == "en" {
 				iu.Target, iu.State = src, index.StateReadOnly
+			} else if unit != nil {
+				unit(i, &iu)
 			}
 			imp.Units = append(imp.Units, iu)
 		}
