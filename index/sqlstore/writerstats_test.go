@@ -1,8 +1,6 @@
 package sqlstore
 
 import (
-	"context"
-	"fmt"
 	"testing"
 	"time"
 
@@ -17,35 +15,10 @@ import (
 // none; busy time covers at least the held write.
 func TestWriterStats(t *testing.T) {
 	db, rt, f := roundTripFixture(t)
-	ctx := context.Background()
-	for i := range 3 { // warm: the author's contributor row, the statements
-		if _, err := db.UpdateUnit(ctx, f.unit(t, "de", i).ID, f.user, setTarget(fmt.Sprintf("warm %d", i))); err != nil {
-			t.Fatal(err)
-		}
-	}
+	warmEdits(t, f)
 	const edits = 8
-	ids := make([]int64, edits)
-	for i := range ids {
-		ids[i] = f.unit(t, "de", i).ID
-	}
 	before := db.WriterStats()
-	log := rt.during(func() {
-		release := holdWriter(t, db)
-		errs := make(chan error, edits)
-		for i, id := range ids {
-			go func() {
-				_, err := db.UpdateUnit(ctx, id, f.user, setTarget(fmt.Sprintf("counted %d", i)))
-				errs <- err
-			}()
-		}
-		time.Sleep(100 * time.Millisecond) // all queued
-		release()
-		for range edits {
-			if err := <-errs; err != nil {
-				t.Error(err)
-			}
-		}
-	})
+	log := rt.during(func() { editInOneBatch(t, f, edits, "counted") })
 	after := db.WriterStats()
 	if n := after.Batches - before.Batches; n != 2 {
 		t.Errorf("batches grew by %d, want 2 (the holding write's, the edits')", n)
