@@ -28,6 +28,9 @@ type Source interface {
 	// counts the times it became so or stopped being so.
 	Solo() bool
 	SoloChanges() uint64
+	// WriterStats reports what the index's writers have done since it
+	// opened: batches, the writes in them, round trips, busy time.
+	WriterStats() index.WriterStats
 }
 
 // scrapeTimeout bounds the queries of one scrape. A collector gets no
@@ -50,6 +53,23 @@ var (
 			"checking write_log), else 0; always 0 on SQLite.", nil, nil)
 	soloChangesDesc = prometheus.NewDesc("tolk_db_solo_changes_total",
 		"Times this process became alone on its PostgreSQL database or stopped being so.", nil, nil)
+	// The writers' batches (group commit): writes against batches is the
+	// batch size that shares a batch's fixed cost, round trips against
+	// writes what each write costs on the wire, busy time against wall
+	// time how near the writers are to their bound.
+	writeBatchesDesc = prometheus.NewDesc("tolk_db_write_batches_total",
+		"Write batches the index's writers committed or rolled back, each one transaction "+
+			"(a batch run again apart counts once).", nil, nil)
+	writesDesc = prometheus.NewDesc("tolk_db_writes_total",
+		"Writes the index's write batches held (edits, and every other write).", nil, nil)
+	writeBatchesApartDesc = prometheus.NewDesc("tolk_db_write_batches_apart_total",
+		"Write batches run again with each write's statements sent apart, after a pipelined statement failed "+
+			"(PostgreSQL).", nil, nil)
+	writerRoundTripsDesc = prometheus.NewDesc("tolk_db_writer_round_trips_total",
+		"Round trips of the index's writers to their PostgreSQL server (a statement or a pipeline of them); "+
+			"always 0 on SQLite.", nil, nil)
+	writerBusyDesc = prometheus.NewDesc("tolk_db_writer_busy_seconds_total",
+		"Seconds during which at least one of the index's writers ran a batch.", nil, nil)
 )
 
 // sourceCollector reads Source's gauges at each scrape. A count whose
@@ -64,6 +84,11 @@ func (c sourceCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- pageCacheBytesDesc
 	ch <- soloDesc
 	ch <- soloChangesDesc
+	ch <- writeBatchesDesc
+	ch <- writesDesc
+	ch <- writeBatchesApartDesc
+	ch <- writerRoundTripsDesc
+	ch <- writerBusyDesc
 }
 
 func (c sourceCollector) Collect(ch chan<- prometheus.Metric) {
@@ -86,6 +111,12 @@ func (c sourceCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	ch <- prometheus.MustNewConstMetric(soloDesc, prometheus.GaugeValue, solo)
 	ch <- prometheus.MustNewConstMetric(soloChangesDesc, prometheus.CounterValue, float64(c.src.SoloChanges()))
+	w := c.src.WriterStats()
+	ch <- prometheus.MustNewConstMetric(writeBatchesDesc, prometheus.CounterValue, float64(w.Batches))
+	ch <- prometheus.MustNewConstMetric(writesDesc, prometheus.CounterValue, float64(w.Writes))
+	ch <- prometheus.MustNewConstMetric(writeBatchesApartDesc, prometheus.CounterValue, float64(w.Apart))
+	ch <- prometheus.MustNewConstMetric(writerRoundTripsDesc, prometheus.CounterValue, float64(w.RoundTrips))
+	ch <- prometheus.MustNewConstMetric(writerBusyDesc, prometheus.CounterValue, w.Busy.Seconds())
 }
 
 // runtimeExtras are the two runtime series Tolk served before it used

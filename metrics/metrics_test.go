@@ -25,6 +25,7 @@ type source struct {
 	pages, size int
 	solo        bool
 	changes     uint64
+	writer      index.WriterStats
 	err         error
 }
 
@@ -35,6 +36,9 @@ func (s source) CountDeliveries(context.Context) (map[index.DeliveryState]int, e
 func (s source) PageCacheSize() (int, int) { return s.pages, s.size }
 func (s source) Solo() bool                { return s.solo }
 func (s source) SoloChanges() uint64       { return s.changes }
+func (s source) WriterStats() index.WriterStats {
+	return s.writer
+}
 
 // serve serves r's Handler on loopback until the test ends and returns
 // its URL.
@@ -74,7 +78,8 @@ func checkSamples(t *testing.T, samples model.Vector, body string, wants []want)
 // the source, the build, and the HELP text as written.
 func TestHandler(t *testing.T) {
 	r := New(source{pending: 42, deliveries: map[index.DeliveryState]int{index.DeliveryDelivered: 5},
-		pages: 3, size: 4096, solo: true, changes: 3}, Build{Version: "v1", Revision: "abc", GoVersion: "go1.26.8"})
+		pages: 3, size: 4096, solo: true, changes: 3, writer: index.WriterStats{Batches: 7, Writes: 19, Apart: 1,
+			RoundTrips: 40, Busy: 1500 * time.Millisecond}}, Build{Version: "v1", Revision: "abc", GoVersion: "go1.26.8"})
 	for _, x := range []struct {
 		status int
 		took   time.Duration
@@ -103,6 +108,11 @@ func TestHandler(t *testing.T) {
 		{"tolk_page_cache_bytes", nil, 4096},
 		{"tolk_db_solo", nil, 1},
 		{"tolk_db_solo_changes_total", nil, 3},
+		{"tolk_db_write_batches_total", nil, 7},
+		{"tolk_db_writes_total", nil, 19},
+		{"tolk_db_write_batches_apart_total", nil, 1},
+		{"tolk_db_writer_round_trips_total", nil, 40},
+		{"tolk_db_writer_busy_seconds_total", nil, 1.5},
 		{"tolk_build_info", map[string]string{"version": "v1", "revision": "abc", "goversion": "go1.26.8"}, 1},
 	})
 	const help = "# HELP tolk_http_requests_total HTTP requests answered, by route pattern (unmatched: no route), " +
@@ -170,6 +180,11 @@ func TestFamilies(t *testing.T) {
 		{"tolk_page_cache_bytes", dto.MetricType_GAUGE, nil, nil},
 		{"tolk_db_solo", dto.MetricType_GAUGE, nil, nil},
 		{"tolk_db_solo_changes_total", dto.MetricType_COUNTER, nil, nil},
+		{"tolk_db_write_batches_total", dto.MetricType_COUNTER, nil, nil},
+		{"tolk_db_writes_total", dto.MetricType_COUNTER, nil, nil},
+		{"tolk_db_write_batches_apart_total", dto.MetricType_COUNTER, nil, nil},
+		{"tolk_db_writer_round_trips_total", dto.MetricType_COUNTER, nil, nil},
+		{"tolk_db_writer_busy_seconds_total", dto.MetricType_COUNTER, nil, nil},
 		{"tolk_build_info", dto.MetricType_GAUGE, []string{"goversion", "revision", "version"}, nil},
 		{"go_goroutines", dto.MetricType_GAUGE, nil, nil},
 		{"go_memstats_heap_alloc_bytes", dto.MetricType_GAUGE, nil, nil},

@@ -130,7 +130,7 @@ type config struct {
 	MaxRequests   int
 	Concurrency   []int
 	PprofDir      string
-	PGStatements  string // -pg-statements: where to write pg_stat_statements' deltas of the scale steps
+	PGStatements  string // -pg-statements: where to write pg_stat_statements' deltas of the scale steps and PATCH levels
 	CorpusDir     string
 	DB            string          // -db: a PostgreSQL URL; "" for SQLite files
 	NoChecks      bool            // -no-checks: every index without the quality checks (sqlstore.Options.NoChecks)
@@ -170,8 +170,8 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&cfg.NoChecks, "no-checks", false, "open every index without the quality checks, to measure what they cost "+
 		"(issue 26: the import with them at most 1.25x the import without)")
 	fs.StringVar(&cfg.PGStatements, "pg-statements", "", "PostgreSQL with pg_stat_statements: write each scale step's "+
-		"per-statement deltas over its uncached reads and its edits into this directory (scaleN-uncached.tsv, scaleN-writes.tsv; "+
-		"execution time only)")
+		"per-statement deltas over its uncached reads and its edits into this directory (scaleN-uncached.tsv, scaleN-writes.tsv), "+
+		"and the writes section's PATCHes' at each concurrency, a PATCH's share too (writes-cN.tsv); execution time only")
 	fs.StringVar(&cfg.PprofDir, "pprof", "", "write CPU and heap profiles of each section into this directory")
 	fs.StringVar(&cfg.CorpusDir, "corpus", "", "corpus directory (default: shared/corpus beside the checkout)")
 	fs.StringVar(&cfg.DB, "db", "", "measure on this PostgreSQL database (a postgres:// URL), each index in a fresh schema "+

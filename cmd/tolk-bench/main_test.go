@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"flag"
 	"fmt"
-	"github.com/tolk-project/tolk/index"
 	"io"
 	"net/url"
 	"os"
@@ -14,6 +13,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/internal/pgstat"
 )
 
 // TestQuickRun runs the tool as CI does (-quick) on the real corpus and
@@ -102,6 +104,11 @@ func TestQuickRunPostgres(t *testing.T) {
 	checkReads(t, rep.Load, len(cfg.Concurrency))
 	checkGit(t, rep.Git)
 	checkWrites(t, rep.Writes, cfg.Concurrency)
+	for _, p := range rep.Writes.API {
+		if p.RoundTrips < p.Batches*2 { // BEGIN with the locks, COMMIT with the closing statements
+			t.Errorf("PATCH at concurrency %d: %d round trips for %d batches", p.Concurrency, p.RoundTrips, p.Batches)
+		}
+	}
 	checkScale(t, rep)
 	// The test server runs here: its CPU for the database is counted
 	// (not checked further: other tests share the database), and the
@@ -328,6 +335,12 @@ func checkWrites(t *testing.T, wr *writesResult, levels []int) {
 	for _, p := range wr.API {
 		got = append(got, p.Concurrency)
 		measured += p.Stats.Requests
+		// Each PATCH is a write of some batch (the writer's counts, read
+		// around the level's rounds).
+		if p.Stats.Requests > 0 && (p.Batches == 0 || p.Writes < p.Batches || p.Writes < uint64(p.Stats.Requests)) {
+			t.Errorf("PATCH at concurrency %d: %d requests in %d writes of %d batches", p.Concurrency,
+				p.Stats.Requests, p.Writes, p.Batches)
+		}
 	}
 	if fmt.Sprint(got) != fmt.Sprint(levels) {
 		t.Errorf("writes measured at concurrency %v, want %v", got, levels)
@@ -651,5 +664,40 @@ func TestScaleTablesPerN(t *testing.T) {
 		if !strings.Contains(md, want) {
 			t.Errorf("resumed report lacks %q:\n%s", want, md)
 		}
+	}
+}
+
+// TestAddStmtDelta: -pg-statements' per-level sums add each round's
+// calls and times per statement, skip statements that did not run and
+// the snapshots' own query, and write each statement's share a request.
+func TestAddStmtDelta(t *testing.T) {
+	snap := func(calls int64, ms float64) map[int64]pgstat.Statement {
+		return map[int64]pgstat.Statement{
+			1: {Query: "UPDATE units SET target = $1", Calls: calls, ExecMS: ms, Hit: 10 * calls},
+			2: {Query: "SELECT 1", Calls: 5, ExecMS: 1},
+			3: {Query: "SELECT queryid FROM public.pg_stat_statements", Calls: calls, ExecMS: 100 * ms},
+		}
+	}
+	sum := map[int64]pgstat.Statement{}
+	addStmtDelta(sum, snap(10, 1), snap(14, 3)) // a round: 4 calls, 2 ms
+	addStmtDelta(sum, snap(20, 5), snap(26, 8)) // another: 6 calls, 3 ms
+	if len(sum) != 1 {
+		t.Fatalf("summed %v, want the UPDATE alone", sum)
+	}
+	if u := sum[1]; u.Calls != 10 || u.ExecMS != 5 || u.Hit != 100 {
+		t.Errorf("the UPDATE summed to %+v, want 10 calls, 5 ms, 100 blocks", u)
+	}
+	cfg := config{PGStatements: t.TempDir()}
+	if err := cfg.writeStmts("writes-c8", sum, 5); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(cfg.PGStatements, "writes-c8.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 10 calls and 5,000 µs over 5 requests: 2 calls, 1,000 µs a request.
+	if lines := strings.Split(string(b), "\n"); len(lines) < 2 || !strings.HasPrefix(lines[0], "calls_per_request\tus_per_request\t") ||
+		!strings.HasPrefix(lines[1], "2.000\t1000.0\t5.0\t10\t500.0\t") {
+		t.Errorf("writes-c8.tsv:\n%s", b)
 	}
 }

@@ -17,7 +17,9 @@ import (
 // (the extension must be loaded and created in the run's database; its
 // track = all counts the statements of functions and triggers too) and
 // writes the difference, the costliest first, to
-// DIR/scaleN-PHASE.tsv: compare scale1 with scale10 per statement. The
+// DIR/scaleN-PHASE.tsv: compare scale1 with scale10 per statement; the
+// writes section's PATCHes at each level go to DIR/writes-cN.tsv, with
+// each statement's calls and time a PATCH. The
 // times are execution only (planning is not in them). The edits' file
 // covers the edits alone, not the bench's setup before them (its user,
 // its sample of units: at 100× a 27 s scan of every unit).
@@ -63,20 +65,45 @@ func (cfg config) stmtWatch(ctx context.Context, e *engine, name string, fn func
 	if err != nil {
 		return err
 	}
-	var diff []pgstat.Statement
+	diff := map[int64]pgstat.Statement{}
+	addStmtDelta(diff, before, after)
+	return cfg.writeStmts(name, diff, 0)
+}
+
+// addStmtDelta adds to sum what each statement of after did since
+// before.
+func addStmtDelta(sum, before, after map[int64]pgstat.Statement) {
 	for id, a := range after {
 		b := before[id]
-		d := pgstat.Statement{Query: a.Query, Calls: a.Calls - b.Calls, ExecMS: a.ExecMS - b.ExecMS, Hit: a.Hit - b.Hit,
-			Read: a.Read - b.Read, Rows: a.Rows - b.Rows, Dirtied: a.Dirtied - b.Dirtied}
-		if d.Calls > 0 {
-			diff = append(diff, d)
+		if a.Calls == b.Calls || strings.Contains(a.Query, "pg_stat_statements") {
+			continue // the snapshots' own query is not the load's
 		}
+		t := sum[id]
+		sum[id] = pgstat.Statement{Query: a.Query, Calls: t.Calls + a.Calls - b.Calls, ExecMS: t.ExecMS + a.ExecMS - b.ExecMS,
+			Hit: t.Hit + a.Hit - b.Hit, Read: t.Read + a.Read - b.Read, Rows: t.Rows + a.Rows - b.Rows,
+			Dirtied: t.Dirtied + a.Dirtied - b.Dirtied}
 	}
-	sort.Slice(diff, func(i, j int) bool { return diff[i].ExecMS > diff[j].ExecMS })
-	var b strings.Builder
-	b.WriteString("total_ms\tcalls\tus_per_call\tblks_per_call\tread_per_call\trows_per_call\tdirtied_per_call\tquery\n")
+}
+
+// writeStmts writes the statements of diff, the costliest first, to
+// DIR/name.tsv; with requests > 0 each also has its calls and
+// microseconds a request (the writes section's PATCHes).
+func (cfg config) writeStmts(name string, diff map[int64]pgstat.Statement, requests int) error {
+	stmts := make([]pgstat.Statement, 0, len(diff))
 	for _, d := range diff {
+		stmts = append(stmts, d)
+	}
+	sort.Slice(stmts, func(i, j int) bool { return stmts[i].ExecMS > stmts[j].ExecMS })
+	var b strings.Builder
+	if requests > 0 {
+		b.WriteString("calls_per_request\tus_per_request\t")
+	}
+	b.WriteString("total_ms\tcalls\tus_per_call\tblks_per_call\tread_per_call\trows_per_call\tdirtied_per_call\tquery\n")
+	for _, d := range stmts {
 		c := float64(d.Calls)
+		if requests > 0 {
+			fmt.Fprintf(&b, "%.3f\t%.1f\t", c/float64(requests), 1000*d.ExecMS/float64(requests))
+		}
 		q := strings.Join(strings.Fields(d.Query), " ")
 		fmt.Fprintf(&b, "%.1f\t%d\t%.1f\t%.1f\t%.2f\t%.1f\t%.2f\t%s\n", d.ExecMS, d.Calls, 1000*d.ExecMS/c,
 			float64(d.Hit+d.Read)/c, float64(d.Read)/c, float64(d.Rows)/c, float64(d.Dirtied)/c, q)

@@ -18,6 +18,7 @@ import (
 	"github.com/tolk-project/tolk/api"
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/sqlstore"
+	"github.com/tolk-project/tolk/internal/pgstat"
 )
 
 // writesResult is the writes section: unit PATCHes through the real API
@@ -62,6 +63,11 @@ type writePoint struct {
 	// point, all its processes (engine.clusterCPU), when measured (the
 	// writes section's PATCHes on PostgreSQL); 0 otherwise.
 	ServerCPU float64
+	// Batches, Writes and RoundTrips are what the index's writers did
+	// over the point (sqlstore.DB.WriterStats: the trigram step's writes
+	// between the edits count among them), when measured (the writes
+	// section's PATCHes); 0 otherwise.
+	Batches, Writes, RoundTrips uint64
 }
 
 // cpuLog is the point's CPU per request of Tolk's process and of the
@@ -75,7 +81,15 @@ func (p writePoint) cpuLog() string {
 	if p.ServerCPU > 0 {
 		s += fmt.Sprintf(", server %.0f µs", p.ServerCPU/float64(p.Stats.Requests)*1e6)
 	}
-	return s + " of CPU a request"
+	s += " of CPU a request"
+	if p.Batches > 0 {
+		s += fmt.Sprintf("; %.2f writes a batch", float64(p.Writes)/float64(p.Batches))
+		if p.RoundTrips > 0 {
+			s += fmt.Sprintf(", %.2f round trips a batch, %.2f a request", float64(p.RoundTrips)/float64(p.Batches),
+				float64(p.RoundTrips)/float64(p.Stats.Requests))
+		}
+	}
+	return s
 }
 
 // unitsPerTranslation bounds the units of each translation the edits
@@ -148,7 +162,10 @@ func benchWrites(ctx context.Context, cfg config, rep *report, in *instance, dir
 	if !cfg.Sections["writes"] {
 		return ctx.Err()
 	}
-	res.API, res.Suggestions, res.Ceilings = loadWrites(ctx, cfg, in.store.e, patch, suggest, cls)
+	res.API, res.Suggestions, res.Ceilings, err = loadWrites(ctx, cfg, in.store.e, in.db.WriterStats, patch, suggest, cls)
+	if err != nil {
+		return fmt.Errorf("writes: %w", err)
+	}
 	for _, p := range res.API {
 		logf("writes: PATCH at concurrency %d: %.0f/s, p99 %s; %s", p.Concurrency, p.Stats.RPS, p.Stats.P99, p.cpuLog())
 	}
@@ -204,9 +221,12 @@ func (res *writesResult) countLanded(ctx context.Context, before int, st, cp *st
 // loadWrites measures the API's PATCHes and suggestion POSTs at each
 // concurrency level and the ceilings at concurrency 1 in alternating
 // rounds, so that other load on a shared machine falls on all alike.
-// Each ceiling runs, in all, as long as one API level does.
-func loadWrites(ctx context.Context, cfg config, eng *engine, patch, suggest func(*firstError) op,
-	cls []*ceiling) (points, suggestions, ceilings []writePoint) {
+// Each ceiling runs, in all, as long as one API level does. writer reads
+// the index's writers' counts around the PATCHes; with -pg-statements
+// the PATCHes' statements are written per level (writes-cN.tsv).
+func loadWrites(ctx context.Context, cfg config, eng *engine, writer func() index.WriterStats,
+	patch, suggest func(*firstError) op, cls []*ceiling) (points, suggestions, ceilings []writePoint, err error) {
+	watch := cfg.PGStatements != "" && eng.postgres()
 	ceilSamples := make([]sample, len(cls))
 	parts := pairRounds * len(cfg.Concurrency)
 	for _, cl := range cls {
@@ -219,18 +239,45 @@ func loadWrites(ctx context.Context, cfg config, eng *engine, patch, suggest fun
 		send(ctx, sdo, conc, cfg.Duration/10, conc*4)
 		var s, ss sample
 		var cpu, server float64 // over the PATCHes' rounds alone
+		var w index.WriterStats
+		stmts := map[int64]pgstat.Statement{}
 		for range pairRounds {
+			var st0 map[int64]pgstat.Statement
+			if watch {
+				if st0, err = eng.stmtSnapshot(ctx); err != nil {
+					return nil, nil, nil, err
+				}
+			}
+			w0 := writer()
 			c0, s0 := cpuSeconds(), eng.clusterCPU()
 			s.add(send(ctx, do, conc, cfg.Duration/pairRounds, (cfg.MaxRequests+pairRounds-1)/pairRounds))
 			cpu += cpuSeconds() - c0
 			server += eng.clusterCPU() - s0
+			w1 := writer()
+			w.Batches += w1.Batches - w0.Batches
+			w.Writes += w1.Writes - w0.Writes
+			w.RoundTrips += w1.RoundTrips - w0.RoundTrips
+			if watch {
+				st1, err := eng.stmtSnapshot(ctx)
+				if err != nil {
+					return nil, nil, nil, err
+				}
+				addStmtDelta(stmts, st0, st1)
+			}
 			ss.add(send(ctx, sdo, conc, cfg.Duration/pairRounds, (cfg.MaxRequests+pairRounds-1)/pairRounds))
 			for i, cl := range cls {
 				ceilSamples[i].add(send(ctx, cl.edit, 1, cfg.Duration/time.Duration(parts), (cfg.MaxRequests+parts-1)/parts))
 			}
 		}
-		points = append(points, writePoint{Name: "unit PATCH over HTTP", Concurrency: conc, Stats: s.stats(),
-			Failure: failure.get(), CPU: cpu, ServerCPU: max(server, 0)})
+		p := writePoint{Name: "unit PATCH over HTTP", Concurrency: conc, Stats: s.stats(),
+			Failure: failure.get(), CPU: cpu, ServerCPU: max(server, 0), Batches: w.Batches, Writes: w.Writes,
+			RoundTrips: w.RoundTrips}
+		points = append(points, p)
+		if watch {
+			if err := cfg.writeStmts(fmt.Sprintf("writes-c%d", conc), stmts, p.Stats.Requests); err != nil {
+				return nil, nil, nil, err
+			}
+		}
 		suggestions = append(suggestions, writePoint{Name: "suggestion POST over HTTP", Concurrency: conc,
 			Stats: ss.stats(), Failure: sfailure.get()})
 	}
@@ -238,7 +285,7 @@ func loadWrites(ctx context.Context, cfg config, eng *engine, patch, suggest fun
 		ceilings = append(ceilings, writePoint{Name: cl.name, Concurrency: 1, Stats: ceilSamples[i].stats(),
 			Failure: cl.failure.get()})
 	}
-	return points, suggestions, ceilings
+	return points, suggestions, ceilings, nil
 }
 
 // benchUser creates a superuser with a token in db, as an administrator

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/tolk-project/tolk/index/indextest"
 	"github.com/tolk-project/tolk/metrics/metricstest"
 )
 
@@ -49,6 +50,10 @@ func TestMetrics(t *testing.T) {
 		t.Fatalf("PATCH unit: %d %v", code, body)
 	}
 
+	roundTrips := 0.0 // SQLite's statements are calls, no round trips
+	if indextest.Engine() == indextest.Postgres {
+		roundTrips = -1 // the imports' and the PATCH's at least
+	}
 	url := "http://" + m.MetricsAddr().String() + "/metrics"
 	samples, body := metricstest.Scrape(t, url)
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); samples, body = metricstest.Scrape(t, url) {
@@ -72,6 +77,10 @@ func TestMetrics(t *testing.T) {
 		{"tolk_http_request_duration_seconds_bucket", map[string]string{"route": "/api/projects/", "le": "+Inf"}, 2},
 		{"tolk_import_duration_seconds_count", map[string]string{"result": "ok"}, 3}, // the demo's app, glossary and notifications
 		{"tolk_pending_units", nil, 1},
+		{"tolk_db_write_batches_total", nil, -1}, // the imports' and the PATCH's, at least
+		{"tolk_db_writes_total", nil, -1},
+		{"tolk_db_writer_round_trips_total", nil, roundTrips},
+		{"tolk_db_writer_busy_seconds_total", nil, -1},
 		{"tolk_webhook_deliveries", map[string]string{"state": "delivered"}, 1},
 		{"tolk_webhook_deliveries", map[string]string{"state": "pending"}, 0},
 		{"tolk_webhook_attempt_duration_seconds_count", map[string]string{"outcome": "delivered"}, 1},
@@ -85,6 +94,11 @@ func TestMetrics(t *testing.T) {
 		if !ok || (tc.want >= 0 && got != tc.want) || (tc.want < 0 && got <= 0) {
 			t.Errorf("%s%v = %v (found %v), want %v", tc.name, tc.labels, got, ok, tc.want)
 		}
+	}
+	// Writes share batches; never fewer writes than batches.
+	batches, _ := metricstest.Value(samples, "tolk_db_write_batches_total", nil)
+	if writes, _ := metricstest.Value(samples, "tolk_db_writes_total", nil); writes < batches {
+		t.Errorf("tolk_db_writes_total %v < tolk_db_write_batches_total %v", writes, batches)
 	}
 	if t.Failed() {
 		t.Logf("/metrics:\n%s", body)

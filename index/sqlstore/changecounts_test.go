@@ -162,3 +162,43 @@ func holdWriter(t *testing.T, db *DB) (release func()) {
 		}
 	}
 }
+
+// warmEdits edits three German units of f's index, so that the author's
+// contributor row exists and the statements are prepared.
+func warmEdits(t *testing.T, f *writeFixture) {
+	t.Helper()
+	for i := range 3 {
+		if _, err := f.db.UpdateUnit(context.Background(), f.unit(t, "de", i).ID, f.user,
+			setTarget(fmt.Sprintf("warm %d", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// editInOneBatch edits the first n German units of f's index, queued
+// behind a held write so that they run in one batch; their targets are
+// prefix and their index. It returns the units' ids.
+func editInOneBatch(t *testing.T, f *writeFixture, n int, prefix string) []int64 {
+	t.Helper()
+	ctx := context.Background()
+	ids := make([]int64, n)
+	for i := range ids {
+		ids[i] = f.unit(t, "de", i).ID
+	}
+	release := holdWriter(t, f.db)
+	errs := make(chan error, n)
+	for i, id := range ids {
+		go func() {
+			_, err := f.db.UpdateUnit(ctx, id, f.user, setTarget(fmt.Sprintf("%s %d", prefix, i)))
+			errs <- err
+		}()
+	}
+	time.Sleep(100 * time.Millisecond) // all queued
+	release()
+	for range n {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	return ids
+}

@@ -199,34 +199,11 @@ func TestBatchRoundTrips(t *testing.T) {
 	}
 	db, rt, f := roundTripFixture(t)
 	ctx := context.Background()
-	for i := range 3 { // warm: the author's contributor row, the statements
-		if _, err := db.UpdateUnit(ctx, f.unit(t, "de", i).ID, f.user, setTarget(fmt.Sprintf("warm %d", i))); err != nil {
-			t.Fatal(err)
-		}
-	}
+	warmEdits(t, f)
 	const edits = 8
-	ids := make([]int64, edits)
-	for i := range ids {
-		ids[i] = f.unit(t, "de", i).ID
-	}
 	commits := db.commits.Load()
-	log := rt.during(func() {
-		release := holdWriter(t, db)
-		errs := make(chan error, edits)
-		for i, id := range ids {
-			go func() {
-				_, err := db.UpdateUnit(ctx, id, f.user, setTarget(fmt.Sprintf("batched %d", i)))
-				errs <- err
-			}()
-		}
-		time.Sleep(100 * time.Millisecond) // all queued
-		release()
-		for range edits {
-			if err := <-errs; err != nil {
-				t.Error(err)
-			}
-		}
-	})
+	var ids []int64
+	log := rt.during(func() { ids = editInOneBatch(t, f, edits, "batched") })
 	if n := db.commits.Load() - commits; n != 2 {
 		t.Fatalf("the edits ran in %d batches after the holding one, want 1", n-1)
 	}

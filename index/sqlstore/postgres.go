@@ -60,9 +60,7 @@ func openPostgres(ctx context.Context, o Options) (*DB, error) {
 	// (logcheck.go), configured as the readers' are.
 	ccfg := wcfg.Copy()
 	wcfg.RuntimeParams["lock_timeout"] = strconv.FormatInt(max(o.LockTimeout.Milliseconds(), 0), 10)
-	if o.roundTrip != nil {
-		wcfg.Tracer = roundTripTracer(o.roundTrip)
-	}
+	wcfg.Tracer = roundTripTracer{n: &db.roundTrips, f: o.roundTrip}
 	db.wdb = stdlib.OpenDB(*wcfg)
 	db.checker = newLogChecker(ccfg)
 	// One connection a writer (writer.go: Several writers in one

@@ -75,7 +75,9 @@ type DB struct {
 	// writeBatchLimit is the most writes one transaction takes:
 	// maxWriteBatch, or 1 to measure what group commit is worth.
 	writeBatchLimit int
-	commits         atomic.Uint64 // write transactions run, for the benchmarks
+	commits         atomic.Uint64 // write batches run (WriterStats)
+	batchWrites     atomic.Uint64 // writes in them
+	roundTrips      atomic.Uint64 // the writers' connections' round trips, on PostgreSQL (roundtrips.go)
 	runsApart       atomic.Uint64 // batches run again with their writes apart (errRunApart)
 	prefetchTaken   atomic.Uint64 // unit edits that took their batch's prefetched read (prefetch.go)
 	busy            writerBusy    // time some writer spent in its batches (WriterBusy)

@@ -181,6 +181,7 @@ func (db *DB) commitBatch(batch []*writeRequest) {
 		return
 	}
 	db.commits.Add(1)
+	db.batchWrites.Add(uint64(len(live)))
 	results, touched, err := db.runBatch(live, false)
 	if errors.Is(err, errRunApart) {
 		db.runsApart.Add(1)
