@@ -272,3 +272,28 @@ func TestCommitAnsweredDespiteReadError(t *testing.T) {
 	}
 	checkStoredStats(t, db)
 }
+
+// TestQueuedErrorIsTheWrites checks that a write whose queued statement
+// failed, found by a later QueryRow (which fails then only because the
+// transaction is aborted, 25P02), answers the queued statement's error:
+// it is what retryable must see (a deadlock, a serialization failure).
+func TestQueuedErrorIsTheWrites(t *testing.T) {
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("SQLite runs a statement at once: its error is the write's")
+	}
+	f := mustWriteFixture(t)
+	db, ctx := f.db, context.Background()
+	err := db.write(ctx, func(tx *Tx) error {
+		if err := tx.execLater(`SELECT 1 / 0`); err != nil {
+			return err
+		}
+		var n int
+		return tx.QueryRow(`SELECT 1`).Scan(&n)
+	})
+	if err == nil || !strings.Contains(err.Error(), "division by zero") {
+		t.Errorf("the write answered %v, want the queued statement's division by zero", err)
+	}
+	if _, err := db.UpdateUnit(ctx, f.unit(t, "de", 1).ID, f.user, setTarget("after")); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -512,8 +512,12 @@ func runWrite(tx *Tx, fn func(*Tx) error) (err error) {
 	if err == nil {
 		err = storeUnitCounts(tx)
 	}
-	if err == nil {
-		err = tx.laterErr // a queued statement's, sent by a QueryRow
+	if tx.laterErr != nil {
+		// A queued statement's, sent by a QueryRow (flushed), which then
+		// failed only because of it (25P02, the transaction aborted):
+		// the first error is the write's, so that retryable sees a
+		// deadlock or a serialization failure for what it is.
+		err = tx.laterErr
 	}
 	return formatError(err)
 }
