@@ -48,11 +48,13 @@ import (
 //   - its author's name was read with it (the batch's first edit's author);
 //   - its component's flags do not name check-glossary: a glossary's
 //     edit settles again such translations of its project, their check
-//     rows included (checkSettler.rechecks), without holding their locks
-//     (its scope is the glossary's), so an earlier glossary edit of the
-//     batch, or another writer's or process's, may change them while the
-//     batch runs; such an edit reads them afresh, just before it
-//     settles, as before the prefetch.
+//     rows included (checkSettler.rechecks). Since migration 0113 it
+//     holds their locks, so another writer's or process's glossary edit
+//     cannot run beside the batch, but an earlier glossary edit of the
+//     same batch may change them before the later edit reads; such an
+//     edit reads them afresh, just before it settles, as before the
+//     prefetch (narrowing the rule to a batch with a glossary edit is
+//     left: the corpus's slicer glossary is one of the few).
 //
 // A scoped write edits nothing outside its scope (writeScoped), and what
 // an edit reaches is inside the rule's: so two edits of one unit, or of two

@@ -332,3 +332,61 @@ func TestWritersScopeGlossaryRecheck(t *testing.T) {
 	}
 	checkAllCounts(t, f.db)
 }
+
+// TestLockWriteScopesGlossaryLocks counts the advisory locks
+// lock_write_scopes takes for a glossary's edits (migration 0113), in
+// components that do not propagate: a translated term's locks its
+// glossary translation and the check-glossary translation of its
+// language (a component key shared and a translation key each); a source
+// term's, which rechecks every language, the glossary component and the
+// check-glossary component whole (exclusive), one key each, not a key a
+// translation (which grew as components × languages).
+func TestLockWriteScopesGlossaryLocks(t *testing.T) {
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("lock_write_scopes is PostgreSQL's")
+	}
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	_, gl := f.importComponent(t, "glossary", func(c *index.Component) {
+		c.IsGlossary, c.AllowTranslationPropagation = true, false
+	}, map[string][][3]string{
+		"en": {{"apple", "apple", "apple"}},
+		"de": {{"apple", "apple", "Apfel"}},
+	})
+	f.importComponent(t, "fruit", func(c *index.Component) {
+		c.CheckFlags, c.AllowTranslationPropagation = "check-glossary", false
+	}, map[string][][3]string{
+		"en": {{"a", "I like an apple", "I like an apple"}},
+		"de": {{"a", "I like an apple", "Ich mag Äpfel"}},
+		"fr": {{"a", "I like an apple", "J'aime les pommes"}},
+		"it": {{"a", "I like an apple", "Mi piacciono le mele"}},
+	})
+	const space, part = 424242, 434343 // apart from the writers' spaces
+	locks := func(tr int64) (whole, parts int) {
+		t.Helper()
+		id, err := f.db.FindUnitIDByHash(ctx, tr, index.IDHash(true, nil, "apple"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tx, err := f.db.rdb.BeginTx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Rollback()
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf(`SELECT lock_write_scopes(%d, %d, ARRAY[%d]::bigint[], '{}', '{}', '{}', '{}')`,
+			space, part, id)); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.QueryRowContext(ctx, fmt.Sprintf(`SELECT count(*) FILTER (WHERE classid = %d), count(*) FILTER (WHERE classid = %d)
+			FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()`, space, part)).Scan(&whole, &parts); err != nil {
+			t.Fatal(err)
+		}
+		return whole, parts
+	}
+	if whole, parts := locks(gl["de"]); whole != 2 || parts != 2 {
+		t.Errorf("a translated term's edit took %d component and %d translation locks, want 2 and 2", whole, parts)
+	}
+	if whole, parts := locks(gl["en"]); whole != 2 || parts != 0 {
+		t.Errorf("a source term's edit took %d component and %d translation locks, want 2 and 0 (each component whole)", whole, parts)
+	}
+}

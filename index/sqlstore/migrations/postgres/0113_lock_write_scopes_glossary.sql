@@ -22,6 +22,13 @@
 -- the glossary is a one-time filter, so that a batch naming no glossary
 -- reads nothing more, and each component's translations are read by its
 -- key in another (a join hashed every translation). Keys, their kinds and their order are 0104's.
+-- A source term's edit rechecks every language: a component that does
+-- not propagate is then locked whole, exclusive (one lock), not
+-- translation by translation (50 such components of 100 languages were
+-- 5,000 advisory locks in one transaction, against the server's lock
+-- table of max_locks_per_transaction a connection); one that propagates
+-- keeps its project's language keys (as many as languages, whatever the
+-- components).
 CREATE OR REPLACE FUNCTION lock_write_scopes(space INTEGER, part_space INTEGER, unit_ids BIGINT[],
 	wide_unit_ids BIGINT[], suggestion_ids BIGINT[], comment_ids BIGINT[], translation_ids BIGINT[])
 	RETURNS TEXT LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$
@@ -43,7 +50,7 @@ BEGIN
 				SELECT o.is_source, o.language_code, o.id, o.cid, o.project_id, o.propagates FROM own o
 				UNION ALL
 				SELECT g.* FROM own o CROSS JOIN LATERAL (
-					SELECT x.is_source, x.language_code, x.id, xc.id, xc.project_id, xc.propagates
+					SELECT CASE WHEN xc.propagates THEN 0 ELSE o.is_source END, x.language_code, x.id, xc.id, xc.project_id, xc.propagates
 					FROM components xc CROSS JOIN LATERAL (SELECT x.is_source, x.language_code, x.id FROM translations x
 						WHERE x.component_id = xc.id AND x.is_source = 0
 							AND (o.is_source != 0 OR x.language_code = o.language_code) OFFSET 0) x
@@ -83,7 +90,7 @@ BEGIN
 			SELECT o.is_source, o.language_code, o.id, o.cid, o.project_id, o.propagates, o.wide FROM own o
 			UNION ALL
 			SELECT g.* FROM own o CROSS JOIN LATERAL (
-				SELECT x.is_source, x.language_code, x.id, xc.id, xc.project_id, xc.propagates, false
+				SELECT CASE WHEN xc.propagates THEN 0 ELSE o.is_source END, x.language_code, x.id, xc.id, xc.project_id, xc.propagates, false
 				FROM components xc CROSS JOIN LATERAL (SELECT x.is_source, x.language_code, x.id FROM translations x
 					WHERE x.component_id = xc.id AND x.is_source = 0
 						AND (o.is_source != 0 OR x.language_code = o.language_code) OFFSET 0) x
