@@ -136,7 +136,7 @@ func TestTrigramSearch(t *testing.T) {
 	ctx := context.Background()
 	f.db.trigrams.hold()
 	f.db.trigrams.batch = 7 // several batches per step
-	found := 0
+	found, shared := 0, 0
 	agree := func(stage string) {
 		t.Helper()
 		for _, q := range trigramQueries {
@@ -146,6 +146,7 @@ func TestTrigramSearch(t *testing.T) {
 			}
 			found += len(with)
 		}
+		shared += checkSharedSearch(t, f.db, stage)
 		// The fixture's raw updates leave other counters as they are:
 		// the trigram index's part of VerifyCounts.
 		for _, p := range trigramProblems(t, f.db) {
@@ -284,6 +285,9 @@ func TestTrigramSearch(t *testing.T) {
 	}
 	if found == 0 {
 		t.Error("no search found anything: the comparison proves nothing")
+	}
+	if f.db.dialect.name == "postgres" && shared == 0 {
+		t.Error("no search took the source units' path (sharedTextSearch)")
 	}
 }
 

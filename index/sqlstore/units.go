@@ -97,9 +97,16 @@ func (db *DB) findUnits(ctx context.Context, f index.UnitFilter, q *index.Query)
 	scopeWhere, _, _ := unitWhereQuery(index.UnitFilter{TranslationID: f.TranslationID}, &index.Query{Kind: index.QueryAll}, pg)
 	var units []index.Unit
 	var total int
-	if where == scopeWhere && len(f.Sort) == 0 {
+	shared, isShared := sharedSearch{}, false
+	if pg && len(f.Sort) == 0 && f.TranslationID == 0 && len(f.HiddenProjects) == 0 {
+		shared, isShared = sharedQuery(q)
+	}
+	switch {
+	case where == scopeWhere && len(f.Sort) == 0:
 		units, total, err = findUnitsByKey(ctx, tx, f, where, args)
-	} else {
+	case isShared:
+		units, total, err = findUnitsShared(ctx, tx, f, shared)
+	default:
 		units, total, err = findUnitsFiltered(ctx, tx, f, q, where, args, pg)
 	}
 	if f.Query != "" || len(f.Sort) > 0 {

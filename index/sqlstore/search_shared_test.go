@@ -1,0 +1,89 @@
+package sqlstore
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/tolk-project/tolk/index"
+)
+
+// sharedQueries are searches beside trigramQueries that sharedTextSearch
+// answers: text terms on the source and key ANDed, with id terms.
+var sharedQueries = []string{
+	`source:number id:>=-5`, `id:>=0 source:"word number"`, `source:word key:k1`, `key:k1 source:r"number [0-9]"`,
+	`id:<=5 key:strasse`, `source:number id:<100000000`, `source:=number`, `source:r"(?i)^word number 1"`,
+	`source:"number 1" id:>3`, `source:"files"`, `source:"wörter"`, `source:"50%"`, `source:"a_b"`,
+}
+
+// checkSharedSearch checks sharedTextSearch against reading every unit:
+// each query of trigramQueries and sharedQueries it answers finds the
+// same units and count (the whole list, and a page in the middle). It
+// returns how many queries it compared.
+func checkSharedSearch(t *testing.T, db *DB, stage string) int {
+	t.Helper()
+	if db.dialect.name != "postgres" {
+		return 0 // SQLite keeps FTS5's path (its rows hold every unit's text)
+	}
+	ctx := context.Background()
+	tx, err := db.beginRead(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	compared := 0
+	for _, q := range append(slices.Clip(trigramQueries), sharedQueries...) {
+		parsed, err := index.ParseUnitQueryAt(q, searchNow)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		s, ok := sharedQuery(parsed)
+		if !ok {
+			continue
+		}
+		compared++
+		want := searchIDs(t, db, q, true)
+		total, ids, err := sharedTextSearch(ctx, tx, s, 0, 1<<20)
+		if err != nil {
+			t.Fatalf("%s: %s: %v", stage, q, err)
+		}
+		if total != len(want) || !slices.Equal(ids, want) {
+			t.Errorf("%s: %s: counted %d, found %v; reading every unit %d, %v", stage, q, total, ids, len(want), want)
+		}
+		_, page, err := sharedTextSearch(ctx, tx, s, 1, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if wantPage := want[min(1, len(want)):min(3, len(want))]; !slices.Equal(page, wantPage) {
+			t.Errorf("%s: %s: page [1, 3) is %v, want %v", stage, q, page, wantPage)
+		}
+		var plain int
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM units`).Scan(&plain); err != nil {
+			t.Fatal(err)
+		}
+		if total > plain {
+			t.Errorf("%s: %s: counted %d of %d units", stage, q, total, plain)
+		}
+	}
+	return compared
+}
+
+// TestSharedQuery checks which queries take the source units' path: text
+// terms on the source or key with a trigram to look up, id terms ANDed.
+func TestSharedQuery(t *testing.T) {
+	for q, want := range map[string]bool{
+		`source:"the file"`: true, `source:"the file" id:>=-3`: true, `key:abc source:=xyz`: true,
+		`source:r"^Play"`: true, `source:ab`: false, `source:r".*"`: false, `id:>3`: false,
+		`"the file"`: false, `target:file`: false, `source:file OR key:file`: false, `NOT source:file`: false,
+		`source:file state:translated`: false, `source:file project:x`: false, `source:file has:plural`: false,
+		`source:file language:de`: false, `source:ab key:abc`: true,
+	} {
+		parsed, err := index.ParseUnitQueryAt(q, searchNow)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		if _, got := sharedQuery(parsed); got != want {
+			t.Errorf("%s: shared %v, want %v", q, got, want)
+		}
+	}
+}
