@@ -88,13 +88,37 @@ func sharedQuery(q *index.Query) (s sharedSearch, ok bool) {
 // ids of the page [offset, offset+size) in id order, in one statement
 // (one snapshot): the page is the first ids of the same matches.
 func sharedTextSearch(ctx context.Context, tx queryer, s sharedSearch, offset, size int) (total int, ids []int64, err error) {
+	q, args, err := sharedTextSQL(s, offset, size)
+	if err != nil {
+		return 0, nil, err
+	}
+	var page sql.NullString
+	if err := tx.QueryRowContext(ctx, q, args...).Scan(&total, &page); err != nil {
+		return 0, nil, err
+	}
+	if page.String == "" {
+		return total, nil, nil
+	}
+	for _, p := range strings.Split(page.String, ",") {
+		id, err := strconv.ParseInt(p, 10, 64)
+		if err != nil {
+			return 0, nil, fmt.Errorf("shared search: page id %q: %w", p, err)
+		}
+		ids = append(ids, id)
+	}
+	return total, ids, nil
+}
+
+// sharedTextSQL is sharedTextSearch's statement: the count of the
+// matches and their ids of the page, joined by commas.
+func sharedTextSQL(s sharedSearch, offset, size int) (string, []any, error) {
 	exact := searchCompiler{postgres: true, scan: true}
 	var text []sqlFrag
 	var rows []sqlFrag
 	for _, t := range s.text {
 		f, err := exact.term(t)
 		if err != nil {
-			return 0, nil, err
+			return "", nil, err
 		}
 		text = append(text, f)
 		need := exact.textNeed(t)
@@ -140,22 +164,7 @@ func sharedTextSearch(ctx context.Context, tx queryer, s sharedSearch, offset, s
 	SELECT (SELECT count(*) FROM m),
 		(SELECT string_agg(id::text, ',' ORDER BY id) FROM (SELECT id FROM m ORDER BY id LIMIT ? OFFSET ?) p)`
 	args := append(append(append(append(append([]any(nil), own.args...), ownID.args...), linkedID.args...), match.args...), restID.args...)
-	args = append(args, size, offset)
-	var page sql.NullString
-	if err := tx.QueryRowContext(ctx, q, args...).Scan(&total, &page); err != nil {
-		return 0, nil, err
-	}
-	if page.String == "" {
-		return total, nil, nil
-	}
-	for _, p := range strings.Split(page.String, ",") {
-		id, err := strconv.ParseInt(p, 10, 64)
-		if err != nil {
-			return 0, nil, fmt.Errorf("shared search: page id %q: %w", p, err)
-		}
-		ids = append(ids, id)
-	}
-	return total, ids, nil
+	return q, append(args, size, offset), nil
 }
 
 // findUnitsShared is findUnitsFiltered for a sharedSearch: the count and
