@@ -118,3 +118,39 @@ func TestSharedSearchPlan(t *testing.T) {
 		t.Errorf("the linked units are not read from unit_trigrams_source_units alone:\n%s", plan)
 	}
 }
+
+// TestFindUnitsShared checks FindUnits over the source units' path:
+// each page and the count equal reading every unit, and a user who
+// cannot see the fixture's project (hidden projects: the general path)
+// finds nothing. Both engines (SQLite takes its own path throughout).
+func TestFindUnitsShared(t *testing.T) {
+	f := mustSearchFixture(t)
+	ctx := context.Background()
+	for _, q := range []string{`source:number`, `source:"word number" id:>=2`, `key:k1 source:word`} {
+		want := searchIDs(t, f.db, q, true)
+		if len(want) < 3 {
+			t.Fatalf("%s: %d units, want 3 or more for pages of 2", q, len(want))
+		}
+		var got []int64
+		for n := 1; n <= (len(want)+1)/2+1; n++ {
+			units, total, err := f.db.FindUnits(ctx, index.UnitFilter{Query: q, Page: index.Page{Number: n, Size: 2}})
+			if err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+			if total != len(want) {
+				t.Errorf("%s page %d: count %d, want %d", q, n, total, len(want))
+			}
+			for _, u := range units {
+				got = append(got, u.ID)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: pages hold %v, want %v", q, got, want)
+		}
+		units, total, err := f.db.FindUnits(ctx, index.UnitFilter{Query: q, HiddenProjects: []int64{f.comp.ProjectID},
+			Page: index.Page{Number: 1, Size: 2}})
+		if err != nil || total != 0 || len(units) != 0 {
+			t.Errorf("%s, the project hidden: %d units, count %d, %v", q, len(units), total, err)
+		}
+	}
+}
