@@ -50,7 +50,7 @@ type sharedSearch struct {
 }
 
 // sharedQuery splits q into a sharedSearch; ok is false for a query
-// that has any other term, or whose text terms need no trigram (a
+// that has any other term, or none of whose text terms has a trigram (a
 // short needle, a regex with no literal), which would read every row.
 func sharedQuery(q *index.Query) (s sharedSearch, ok bool) {
 	kids := []*index.Query{q}
