@@ -198,8 +198,9 @@ func sharedHash(peer *index.Translation, str [2]string) int64 {
 // units of peers holding it, in the order of peers (one a peer). It is
 // one query (per maxInList of peers and of hashes) whatever the number
 // of peers, through the units_translation_hash index; propagation
-// (propagateUnits) asks it, and the inconsistent check its queued form
-// (sameStringsTotals), where each asked once per peer. A string's
+// (propagateUnits) asks it (as sameStringsNoting, then sent), and the
+// inconsistent check its queued form (sameStringsTotals), where each
+// asked once per peer. A string's
 // hash is computed once for each kind of component among the peers
 // (monolingual or not), not once a peer, and the answer is indexed by
 // string: an import of a copy with nine peers read 600,000 rows into a
