@@ -62,6 +62,12 @@ type checkMarks struct {
 	// leftGroups are the strings the write took out of their groups
 	// across components (inconsistentLeft).
 	leftGroups map[leftKey]bool
+	// propagated is the answer of an edit's propagation lookup as its
+	// writes left it, which the inconsistent check reuses
+	// (reusablePropagation); propagations counts the write's
+	// propagateUnits calls: only a write's one is reused.
+	propagated   *propagatedLookup
+	propagations int
 }
 
 // recheck marks units whose checks may have changed; saved says an edit

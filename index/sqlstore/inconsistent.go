@@ -69,7 +69,9 @@ func peerTranslations(tx *Tx, t *index.Translation) ([]index.Translation, error)
 	// peers' worth several times for each of the ten translations an
 	// edit reaching nine peers settles (9% of BenchmarkPropagatedEdit's
 	// CPU, session 12).
-	out := make([]index.Translation, 0, len(ids))
+	// One more: an edit's propagation looks up its own translation
+	// with the peers (propagateUnits).
+	out := make([]index.Translation, 0, len(ids)+1)
 	for _, id := range ids {
 		other, err := cachedTranslation(tx, id)
 		if err != nil {
@@ -196,8 +198,9 @@ func sharedHash(peer *index.Translation, str [2]string) int64 {
 // units of peers holding it, in the order of peers (one a peer). It is
 // one query (per maxInList of peers and of hashes) whatever the number
 // of peers, through the units_translation_hash index; propagation
-// (propagateUnits) asks it, and the inconsistent check its queued form
-// (sameStringsTotals), where each asked once per peer. A string's
+// (propagateUnits) asks it (as sameStringsNoting, then sent), and the
+// inconsistent check its queued form (sameStringsTotals), where each
+// asked once per peer. A string's
 // hash is computed once for each kind of component among the peers
 // (monolingual or not), not once a peer, and the answer is indexed by
 // string: an import of a copy with nine peers read 600,000 rows into a
@@ -219,6 +222,16 @@ func sameStrings(tx *Tx, peers []index.Translation, strs [][2]string) ([][]peerS
 // known (peerTotals: the settler's, read once for all its lookups), so
 // that a lookup of many strings asks none (peersMostlyWanted); nil asks.
 func sameStringsTotals(tx *Tx, peers []index.Translation, strs [][2]string, totals map[int64]int64) ([][]peerString, error) {
+	return sameStringsNoting(tx, peers, strs, totals, nil)
+}
+
+// sameStringsNoting is sameStringsTotals noting in twice (if not nil),
+// when the answer is filled in, whether a peer held one of strs in two
+// units or more: which of them is kept then depends on the order the
+// plan reads them in, and propagation's answer is not reused
+// (propagatedLookup).
+func sameStringsNoting(tx *Tx, peers []index.Translation, strs [][2]string, totals map[int64]int64,
+	twice *bool) ([][]peerString, error) {
 	out := make([][]peerString, len(strs))
 	if len(peers) == 0 || len(strs) == 0 {
 		return out, nil
@@ -238,8 +251,11 @@ func sameStringsTotals(tx *Tx, peers []index.Translation, strs [][2]string, tota
 		// A hash of another kind's, or a collision, or a second unit of
 		// the string in the peer (the first read is kept).
 		l.match(l.peerKind[p], hash, s.source, s.context, func(k int) {
-			if !slices.ContainsFunc(out[k], func(o peerString) bool { return o.peer == p }) {
+			switch {
+			case !slices.ContainsFunc(out[k], func(o peerString) bool { return o.peer == p }):
 				out[k] = append(out[k], peerString{p, s})
+			case twice != nil:
+				*twice = true
 			}
 		})
 		return nil
@@ -680,9 +696,13 @@ func (s *checkSettler) queueGroups(groups []inconsistentGroup) error {
 	if err := s.peerTotals(groups); err != nil {
 		return err
 	}
+	reuse := s.reusablePropagation()
 	var same map[string][]int // groups of a few strings, by them
 	for i := range groups {
 		g := &groups[i]
+		if reuse.answers(g) {
+			continue
+		}
 		if !g.created && len(g.strs) <= maxSharedStrings {
 			if same == nil {
 				same = map[string][]int{}
@@ -695,6 +715,8 @@ func (s *checkSettler) queueGroups(groups []inconsistentGroup) error {
 		g := &groups[i]
 		var err error
 		switch {
+		case reuse.answers(g):
+			g.found = reuse.found(g)
 		case g.created:
 			g.targets, err = sameTargetsLater(s.tx, g.peers, g.strs, s.totals)
 		case len(g.strs) <= maxSharedStrings && len(same[strsKey(g.strs)]) > 1:
@@ -715,6 +737,114 @@ func (s *checkSettler) queueGroups(groups []inconsistentGroup) error {
 		}
 	}
 	return nil
+}
+
+// propagatedLookup is an edit's propagation lookup (propagateUnits) of
+// its string str in the peers and in the edited unit's own translation,
+// each translation's unit of it as the write left it: read, then
+// updated with what propagation wrote (each edited peer's new target
+// and state; the units it left alone as read). The inconsistent check
+// of the edited unit and of the peers' units of str looks up the same
+// string in those translations, in the same write, and each of its
+// rows is one of these: reused, it reads nothing (issue 31: 0.38 round
+// trips an edit at concurrency 8, BENCHMARKS session 12 BATCH12).
+type propagatedLookup struct {
+	str  [2]string
+	tids map[int64]bool         // the translations looked up
+	rows map[int64]sharedString // by translation: its unit of str
+}
+
+// newPropagatedLookup is the record of found, the answer for str of a
+// lookup in translations (one row a translation at most: no unit read
+// twice, sameStringsNoting).
+func newPropagatedLookup(translations []index.Translation, str [2]string, found []peerString) *propagatedLookup {
+	p := &propagatedLookup{str: str, tids: make(map[int64]bool, len(translations)),
+		rows: make(map[int64]sharedString, len(found))}
+	for i := range translations {
+		p.tids[translations[i].ID] = true
+	}
+	for _, o := range found {
+		p.rows[translations[o.peer].ID] = o.sharedString
+	}
+	return p
+}
+
+// wrote notes that propagation left peer's unit id as u.
+func (p *propagatedLookup) wrote(peer, id int64, u *index.Unit) {
+	if p == nil {
+		return
+	}
+	if row, ok := p.rows[peer]; ok && row.id == id {
+		row.target, row.state = index.JoinPlural(u.Target), u.State
+		p.rows[peer] = row
+	}
+}
+
+// reusablePropagation returns the write's propagation lookup if this
+// settling may answer the inconsistent check from it, else nil. It may
+// when it is the first round (the second follows the first's writes),
+// propagation ran once in the write (an edit's, not an upload's or a
+// bulk edit's), the write marked nothing wide (a translation, a source
+// string, a created translation, a glossary, a removal: units it did
+// not edit one by one), and every unit it marked is one propagation
+// read or one the write edited (its snapshot): where that unit holds
+// str in a translation looked up, it is the row the record holds, as
+// the record holds it. A write of a unit of str after propagation's
+// (an edit) so fails the comparison: the check then looks up.
+func (s *checkSettler) reusablePropagation() *propagatedLookup {
+	m := &s.marks
+	p := m.propagated
+	if p == nil || s.last || m.propagations != 1 || s.tx.db.lookUpAgain ||
+		len(m.translations)+len(m.sources)+len(m.created)+len(m.glossaries)+len(m.leftGroups) > 0 {
+		return nil
+	}
+	read := make(map[int64]bool, len(p.rows))
+	for _, row := range p.rows {
+		read[row.id] = true
+	}
+	for id := range m.units {
+		snap, ok := m.snapshots[id]
+		if !ok {
+			if !read[id] {
+				return nil
+			}
+			continue
+		}
+		if !p.tids[snap.translationID] || snap.source != p.str[0] || snap.context != p.str[1] {
+			continue
+		}
+		if row, ok := p.rows[snap.translationID]; !ok || row.id != id || row.target != snap.target ||
+			row.state != snap.state {
+			return nil
+		}
+	}
+	return p
+}
+
+// answers reports whether p holds g's answer: g looks up p's string
+// alone, in translations p looked up.
+func (p *propagatedLookup) answers(g *inconsistentGroup) bool {
+	if p == nil || g.created || len(g.strs) != 1 || g.strs[0] != p.str {
+		return false
+	}
+	for i := range g.peers {
+		if !p.tids[g.peers[i].ID] {
+			return false
+		}
+	}
+	return true
+}
+
+// found is g's answer from p (answers): the rows of g's peers, in their
+// order, as sameStringsTotals would have read them.
+func (p *propagatedLookup) found(g *inconsistentGroup) [][]peerString {
+	var rows []peerString
+	for i := range g.peers {
+		if row, ok := p.rows[g.peers[i].ID]; ok {
+			rows = append(rows, peerString{i, row})
+		}
+	}
+	return [][]peerString{rows}
 }
 
 // strsKey is strs as one string, a key of queueGroups' map.

@@ -124,6 +124,10 @@ type Options struct {
 	// batch), with its SQL: for the tests that count them
 	// (roundtrips_test.go).
 	roundTrip func(sql string)
+	// lookUpAgain makes the inconsistent check look up what propagation
+	// read (reusablePropagation) as it did before session 12: the tests
+	// compare what both leave (TestInconsistentReuseMatchesLookup).
+	lookUpAgain bool
 	// soloTerm, when not 0, shortens the lease's soloTerm (and its
 	// heartbeat and retry with it), for the tests that wait for a store
 	// to become solo many times (lease_test.go).

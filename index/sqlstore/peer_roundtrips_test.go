@@ -48,6 +48,7 @@ func TestPeerEditRoundTrips(t *testing.T) {
 	if n > maxPeerEditRoundTrips {
 		t.Errorf("an edit reaching a peer took %d round trips, want at most %d", n, maxPeerEditRoundTrips)
 	}
+	checkLookedUpOnce(t, "an edit reaching a peer", log)
 	// Saved as needing editing: the peer's copy starts failing a check
 	// (its rows and flag were a round trip each, checkSettler.finish).
 	fuzzy := func(s string) func(index.Unit, index.Translation) (index.UnitUpdate, error) {
@@ -69,6 +70,7 @@ func TestPeerEditRoundTrips(t *testing.T) {
 	if n > maxPeerFuzzyRoundTrips {
 		t.Errorf("an edit needing editing reaching a peer took %d round trips, want at most %d", n, maxPeerFuzzyRoundTrips)
 	}
+	checkLookedUpOnce(t, "an edit needing editing reaching a peer", log)
 	pid, err := db.FindUnitIDByHash(ctx, tr["de"], index.IDHash(true, nil, "k5"))
 	if err != nil {
 		t.Fatal(err)
@@ -104,6 +106,7 @@ func TestPeersEditRoundTrips(t *testing.T) {
 			if max := maxPeersEditStatements(n); len(log) > max {
 				t.Errorf("an edit reaching %d peers took %d statements, want at most %d", n, len(log), max)
 			}
+			checkLookedUpOnce(t, fmt.Sprintf("an edit reaching %d peers", n), log)
 			for i, tw := range twins {
 				if u := tw.unitOf(t, "de", 5); index.JoinPlural(u.Target) != "peer edit" {
 					t.Errorf("twin%d/de k5 reads %q; want the edit propagated", i, u.Target)
@@ -123,13 +126,31 @@ const maxPeersEditRoundTrips = maxPeerEditRoundTrips
 // maxPeersEditStatements is what TestPeersEditRoundTrips's edit
 // reaching n peers may send (a BATCH line a round trip counted): each
 // peer's unit read and same-target lookup, and for them all one read of
-// their check rows, one inconsistent lookup (queueGroups), the units' UPDATEs and
-// changes a statement per power of two of them (editRows.write), the
-// statistics. 29, 43 and 86 statements for 1, 3 and 9 peers on 6f4560b,
-// when each peer's UPDATE, change and inconsistent lookup were
-// statements of their own; 28, 34 and 47 since (the peers' check rows
-// one statement, queuePeerReads).
-func maxPeersEditStatements(n int) int { return map[int]int{1: 28, 3: 34, 9: 47}[n] }
+// their check rows, the units' UPDATEs and changes a statement per
+// power of two of them (editRows.write), the statistics. 29, 43 and 86
+// statements for 1, 3 and 9 peers on 6f4560b, when each peer's UPDATE,
+// change and inconsistent lookup were statements of their own; 28, 34
+// and 47 since (the peers' check rows one statement, queuePeerReads);
+// 27, 33 and 46 since the inconsistent check reuses propagation's
+// lookup (propagatedLookup), where it was one more (queueGroups).
+func maxPeersEditStatements(n int) int { return map[int]int{1: 27, 3: 33, 9: 46}[n] }
+
+// checkLookedUpOnce fails t unless log (an edit's statements) looks the
+// edited string up in the peers once: propagation's lookup, which the
+// inconsistent check of the edited unit and of the peers' reuses
+// (propagatedLookup). It looked it up again on integ12 (two).
+func checkLookedUpOnce(t *testing.T, what string, log []string) {
+	t.Helper()
+	n := 0
+	for _, line := range log {
+		if strings.Contains(line, "FROM units u WHERE u.translation_id = ANY(") {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%s looked its string up in the peers %d times, want once (propagation's, reused)", what, n)
+	}
+}
 
 // peerEditLog makes three edits of f's de units 0-2 (warm: the author's
 // contributor rows, the statements, the caches), then edits its de unit

@@ -1,6 +1,10 @@
 package sqlstore
 
-import "github.com/tolk-project/tolk/index"
+import (
+	"slices"
+
+	"github.com/tolk-project/tolk/index"
+)
 
 // Translation propagation (the reference's Unit.propagate): a string
 // saved in a component that allows translation propagation reaches the
@@ -34,6 +38,7 @@ func propagateUnits(tx *Tx, t *index.Translation, units []*index.Unit, actor ind
 	if len(units) == 0 {
 		return nil
 	}
+	tx.checks.propagations++
 	peers, err := peerTranslations(tx, t)
 	if err != nil || len(peers) == 0 {
 		return err
@@ -42,9 +47,30 @@ func propagateUnits(tx *Tx, t *index.Translation, units []*index.Unit, actor ind
 	for i, u := range units {
 		strs[i] = [2]string{index.JoinPlural(u.Source), u.Context}
 	}
-	found, err := sameStrings(tx, peers, strs)
+	// An edit's lookup reads t's own units of its string too (peers'
+	// capacity holds t: peerTranslations), which propagation leaves
+	// alone: with what it then writes, the answer is the inconsistent
+	// check's for t's unit and the peers' (propagatedLookup), which
+	// was a lookup of its own after this one.
+	lookup := peers
+	if len(units) == 1 {
+		lookup = append(peers, *t)
+	}
+	var readTwice bool
+	found, err := sameStringsNoting(tx, lookup, strs, nil, &readTwice)
+	if err == nil {
+		err = tx.flush()
+	}
 	if err != nil {
 		return err
+	}
+	var record *propagatedLookup
+	if len(units) == 1 {
+		if !readTwice {
+			record = newPropagatedLookup(lookup, strs[0], found[0])
+			tx.checks.propagated = record
+		}
+		found[0] = slices.DeleteFunc(found[0], func(s peerString) bool { return s.peer == len(peers) })
 	}
 	var edits []peerEdit
 	for i, u := range units {
@@ -98,6 +124,7 @@ func propagateUnits(tx *Tx, t *index.Translation, units []*index.Unit, actor ind
 		if err != nil {
 			return err
 		}
+		record.wrote(pe.peer.ID, su.ID, su)
 		if !edited {
 			tx.recheck(false, actor, su.ID)
 		}

@@ -88,6 +88,8 @@ type DB struct {
 	formatPlural func(fileFormat string, p index.Plural) index.Plural
 	// noChecks is Options.NoChecks.
 	noChecks bool
+	// lookUpAgain is Options.lookUpAgain.
+	lookUpAgain bool
 	// sourcePlurals caches the plural rules of languages by code for the
 	// checks (Tx.sourcePlural).
 	sourcePlurals sync.Map
@@ -147,7 +149,7 @@ func Open(ctx context.Context, o Options) (*DB, error) {
 // newDB returns a DB on d with o's settings (validated) and its caches
 // and queues ready, before any connection is opened.
 func newDB(d *dialect, o Options) *DB {
-	return &DB{dialect: d, now: o.Now, log: o.Logger, formatFlags: o.FormatFlags, formatPlural: o.FormatPlural, noChecks: o.NoChecks, pageCacheBytes: max(o.PageCacheBytes, 0),
+	return &DB{dialect: d, now: o.Now, log: o.Logger, formatFlags: o.FormatFlags, formatPlural: o.FormatPlural, noChecks: o.NoChecks, lookUpAgain: o.lookUpAgain, pageCacheBytes: max(o.PageCacheBytes, 0),
 		writes: make(chan *writeRequest), closing: make(chan struct{}), writeBatchLimit: maxWriteBatch, writers: 1,
 		queued: make(chan struct{}, 1), expected: expectedWrites{wake: make(chan struct{}, 1)}}
 }
