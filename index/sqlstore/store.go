@@ -39,6 +39,10 @@ type DB struct {
 	categoryPaths    genCache[string, []string]     // by project slug (CategoryPaths)
 	stats            genCache[[2]string, timedStats]
 	unitPages        genCache[string, page[index.Unit]]
+	// importedUnits counts the units imports added since the last
+	// ANALYZE of units (analyzeImported), which analyzing serializes.
+	importedUnits atomic.Int64
+	analyzing     sync.Mutex
 	// recent keeps each scope's last full count of recent changes
 	// (recentChanges).
 	recentMu    sync.Mutex
