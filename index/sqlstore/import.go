@@ -97,22 +97,22 @@ func (db *DB) ImportTranslations(ctx context.Context, imps []index.TranslationIm
 const analyzeMinUnits = 1000
 
 // analyzeImported has PostgreSQL analyze units, on the import's path
-// after its commit, once imports have added as many units since the
-// last ANALYZE this process ran as the table's statistics count (a
-// table never analyzed counts none), and at least analyzeMinUnits: the
-// statistics are then never less than half the table's rows once an
-// import returns. Why: a plan made on statistics of a table a fraction
-// of its size (or none) reads the peers whole; prepared statements keep
-// their generic plan until the next ANALYZE invalidates it, and
-// autovacuum's came up to a minute after a large import, while the
-// edits it enabled were running (BATCH12: pgSameStrings at 228-330 µs
-// and 93-166 blocks a call instead of 6-9 µs and 3.5, in a third of
-// tolk-bench's runs). ANALYZE samples 30,000 rows whatever the table's
-// size; doubling the table between two, a 100× import from nothing
-// runs about 13 (in 1,000 units to 10 million), each no longer than
-// one of autovacuum's. A failed ANALYZE is logged, not the import's
-// error (its units are committed): the next import asks again, and
-// autovacuum analyzes in time anyway.
+// after its commit, once imports have added three times as many units
+// since the last ANALYZE this process ran as the table's statistics
+// count (a table never analyzed counts none), and at least
+// analyzeMinUnits. Why: a table never analyzed has no statistics of its
+// columns, and the plans made then (generic ones, which prepared
+// statements keep until the next ANALYZE invalidates them) read the
+// peers whole; autovacuum's first ANALYZE came up to a minute after a
+// large import, while the edits it enabled were running (BATCH12:
+// pgSameStrings at 228-330 µs and 93-166 blocks a call instead of 6-9
+// µs and 3.5, in a third of tolk-bench's runs). Statistics of a quarter
+// of the table plan as the whole's (a column's distinct values scale
+// with the table), so the table may grow fourfold between two (doubling,
+// the corpus's import of 277,429 units ran nine, 0.5-0.6 s each at load
+// 10: samples of 30,000 rows, as one of autovacuum's). A failed ANALYZE is logged, not the import's error (its
+// units are committed): the next import asks again, and autovacuum
+// analyzes in time anyway.
 func (db *DB) analyzeImported(ctx context.Context, added int) {
 	if db.dialect.name != "postgres" || added <= 0 {
 		return
@@ -126,8 +126,8 @@ func (db *DB) analyzeImported(ctx context.Context, added int) {
 func (db *DB) analyzeUnits(ctx context.Context, added int) error {
 	n := db.importedUnits.Add(int64(added))
 	if n < analyzeMinUnits || !db.analyzing.TryLock() {
-		// Below the floor, or another import's ANALYZE is running: it
-		// counts these units (the next import asks again otherwise).
+		// Below the floor, or another import's ANALYZE is running:
+		// these units stay counted for the next import's question.
 		return nil
 	}
 	defer db.analyzing.Unlock()
@@ -136,7 +136,7 @@ func (db *DB) analyzeUnits(ctx context.Context, added int) error {
 	if err := db.rdb.QueryRowContext(ctx, `SELECT reltuples FROM pg_class WHERE oid = 'units'::regclass`).Scan(&rows); err != nil {
 		return fmt.Errorf("units' statistics: %w", err)
 	}
-	if float64(n) < rows {
+	if float64(n) < 3*rows {
 		return nil
 	}
 	if _, err := db.rdb.ExecContext(ctx, `ANALYZE units`); err != nil {
