@@ -108,9 +108,10 @@ const analyzeMinUnits = 1000
 // pgSameStrings at 228-330 µs and 93-166 blocks a call instead of 6-9
 // µs and 3.5, in a third of tolk-bench's runs). Statistics of a quarter
 // of the table plan as the whole's (a column's distinct values scale
-// with the table), so the table may grow fourfold between two (doubling,
-// the corpus's import of 277,429 units ran nine, 0.5-0.6 s each at load
-// 10: samples of 30,000 rows, as one of autovacuum's). A failed ANALYZE is logged, not the import's error (its
+// with the table), so the table may grow fourfold between two: the
+// corpus's import (277,429 units) runs three, 0.6-1.1 s each at load
+// 10-11 (samples of 30,000 rows, as one of autovacuum's; doubling, it
+// ran about six). A failed ANALYZE is logged, not the import's error (its
 // units are committed): the next import asks again, and autovacuum
 // analyzes in time anyway.
 func (db *DB) analyzeImported(ctx context.Context, added int) {
