@@ -84,7 +84,67 @@ func (db *DB) ImportTranslations(ctx context.Context, imps []index.TranslationIm
 	if err != nil {
 		return nil, err
 	}
+	added := 0
+	for _, r := range results {
+		added += r.Added
+	}
+	db.analyzeImported(ctx, added)
 	return results, nil
+}
+
+// analyzeMinUnits: imports adding fewer units since the last ANALYZE
+// never ask for one (analyzeImported).
+const analyzeMinUnits = 1000
+
+// analyzeImported has PostgreSQL analyze units, on the import's path
+// after its commit, once imports have added three times as many units
+// since the last ANALYZE this process ran as the table's statistics
+// count (a table never analyzed counts none), and at least
+// analyzeMinUnits. Why: a table never analyzed has no statistics of its
+// columns, and the plans made then (generic ones, which prepared
+// statements keep until the next ANALYZE invalidates them) read the
+// peers whole; autovacuum's first ANALYZE came up to a minute after a
+// large import, while the edits it enabled were running (BATCH12:
+// pgSameStrings at 228-330 µs and 93-166 blocks a call instead of 6-9
+// µs and 3.5, in a third of tolk-bench's runs). Statistics of a quarter
+// of the table plan as the whole's (a column's distinct values scale
+// with the table), so the table may grow fourfold between two: the
+// corpus's import (277,429 units) runs three, 0.6-1.1 s each at load
+// 10-11 (samples of 30,000 rows, as one of autovacuum's; doubling, it
+// ran about six). A failed ANALYZE is logged, not the import's error (its
+// units are committed): the next import asks again, and autovacuum
+// analyzes in time anyway.
+func (db *DB) analyzeImported(ctx context.Context, added int) {
+	if db.dialect.name != "postgres" || added <= 0 {
+		return
+	}
+	if err := db.analyzeUnits(ctx, added); err != nil && db.log != nil {
+		db.log.Warn("analyze units after an import", "err", err)
+	}
+}
+
+// analyzeUnits is analyzeImported's ANALYZE, when due.
+func (db *DB) analyzeUnits(ctx context.Context, added int) error {
+	n := db.importedUnits.Add(int64(added))
+	if n < analyzeMinUnits || !db.analyzing.TryLock() {
+		// Below the floor, or another import's ANALYZE is running:
+		// these units stay counted for the next import's question.
+		return nil
+	}
+	defer db.analyzing.Unlock()
+	n = db.importedUnits.Load()
+	var rows float64
+	if err := db.rdb.QueryRowContext(ctx, `SELECT reltuples FROM pg_class WHERE oid = 'units'::regclass`).Scan(&rows); err != nil {
+		return fmt.Errorf("units' statistics: %w", err)
+	}
+	if float64(n) < 3*rows {
+		return nil
+	}
+	if _, err := db.rdb.ExecContext(ctx, `ANALYZE units`); err != nil {
+		return fmt.Errorf("analyze units: %w", err)
+	}
+	db.importedUnits.Add(-n)
+	return nil
 }
 
 // sourceUnitCache holds loadSourceUnits answers for one transaction, by

@@ -151,3 +151,61 @@ func TestEditRoundTrips(t *testing.T) {
 	}
 	checkStoredStats(t, db)
 }
+
+// TestGlossaryEditRoundTrips: an edit of a glossary's term marks the
+// project's check-glossary translations of its language for a second
+// settle; which translations those are is asked once and then answered
+// from the writer's cache, so where none is (tolk-bench's corpus: a
+// quarter of its edits are a glossary's) the edit costs what an
+// ordinary edit costs in round trips; it took one more, its own, while
+// every glossary edit asked. A component's flags changed after that
+// reach the next glossary edit: the cache follows the write clock, and
+// such a change is a wide write.
+func TestGlossaryEditRoundTrips(t *testing.T) {
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("round trips are PostgreSQL's")
+	}
+	db, rt, f := roundTripFixture(t)
+	ctx := context.Background()
+	_, gl := f.importComponent(t, "glossary", func(c *index.Component) { c.IsGlossary = true }, map[string][][3]string{
+		"en": {{"apple", "apple", "apple"}},
+		"de": {{"apple", "apple", "Apfel"}},
+	})
+	fruit, fr := f.importComponent(t, "fruit", func(*index.Component) {}, map[string][][3]string{
+		"en": {{"a", "I like an apple", "I like an apple"}},
+		"de": {{"a", "I like an apple", "Ich mag einen Apfel"}},
+	})
+	// Warm: the author's contributor row, the statements, the caches.
+	for _, s := range []string{"Paradiesapfel", "Apfel"} {
+		f.editKey(t, gl["de"], "apple", s, index.StateTranslated)
+	}
+	log := rt.during(func() { f.editKey(t, gl["de"], "apple", "Paradiesapfel", index.StateTranslated) })
+	n := countRoundTrips(log)
+	t.Logf("a glossary edit: %d round trips:\n%s", n, strings.Join(log, "\n"))
+	if n > maxEditRoundTrips {
+		t.Errorf("a glossary edit took %d round trips, want at most %d", n, maxEditRoundTrips)
+	}
+	for _, s := range log {
+		if strings.Contains(s, "check-glossary") {
+			t.Errorf("the check-glossary translations asked again: %s", s)
+		}
+	}
+	if _, _, err := db.UpdateComponent(ctx, fruit.ID, func(c *index.Component) error {
+		c.CheckFlags = "check-glossary"
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.unitChecks(t, fr["de"], "a"); !slices.Equal(got, []string{"check_glossary"}) {
+		t.Errorf("with check-glossary, the term Paradiesapfel: %q", got)
+	}
+	f.editKey(t, gl["de"], "apple", "Apfel", index.StateTranslated)
+	if got := f.unitChecks(t, fr["de"], "a"); len(got) != 0 {
+		t.Errorf("after the glossary's edit back: %q", got)
+	}
+	f.editKey(t, gl["de"], "apple", "Paradiesapfel", index.StateTranslated)
+	if got := f.unitChecks(t, fr["de"], "a"); !slices.Equal(got, []string{"check_glossary"}) {
+		t.Errorf("after the glossary's edit again: %q", got)
+	}
+	checkStoredStats(t, db)
+}

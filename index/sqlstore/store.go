@@ -34,10 +34,15 @@ type DB struct {
 	grants           genCache[int64, []index.Grant] // by user (userGrants)
 	tokenUsers       genCache[string, tokenUser]    // by token hash, on PostgreSQL (Authenticate)
 	peers            genCache[peerKey, []int64]     // translation ids (cachedPeerIDs)
+	glossaryUsers    genCache[glossaryKey, []int64] // translation ids (cachedGlossaryUsers)
 	contributors     genCache[[2]int64, struct{}]   // (translation, user) rows of contributors (knownContributor)
 	categoryPaths    genCache[string, []string]     // by project slug (CategoryPaths)
 	stats            genCache[[2]string, timedStats]
 	unitPages        genCache[string, page[index.Unit]]
+	// importedUnits counts the units imports added since the last
+	// ANALYZE of units (analyzeImported), which analyzing serializes.
+	importedUnits atomic.Int64
+	analyzing     sync.Mutex
 	// recent keeps each scope's last full count of recent changes
 	// (recentChanges).
 	recentMu    sync.Mutex

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/tolk-project/tolk/index"
 )
@@ -148,4 +149,41 @@ func TestEveryUnitInsertIsNoted(t *testing.T) {
 	if got := f.search(t, "en", "Again"); len(got) != 1 || got[0] != "again" {
 		t.Errorf("search for the text of the reused id: %q, want [again]", got)
 	}
+}
+
+// TestTrigramsBulk: trigramsBulk tells trigramBulk notes from a few,
+// and a queue emptied again from a full one. On PostgreSQL it asks the
+// statistics first (their count of live rows, which lags the writes by
+// up to ten seconds: polled here), then counts only when they say bulk.
+func TestTrigramsBulk(t *testing.T) {
+	f := mustWriteFixture(t)
+	f.db.trigrams.hold()
+	ctx := context.Background()
+	wait := func(want bool) {
+		t.Helper()
+		deadline := time.Now().Add(40 * time.Second)
+		for f.db.trigramsBulk() != want {
+			if time.Now().After(deadline) {
+				t.Fatalf("trigramsBulk stays %v", !want)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	wait(false)
+	if err := f.db.writeNarrow(ctx, func(tx *Tx) error {
+		_, err := tx.Exec(`INSERT INTO unit_trigrams_pending (unit_id, indexed)
+			SELECT 1000000000 + i, 1 FROM (WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ?)
+			SELECT i FROM s) n`, trigramBulk)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	wait(true)
+	if err := f.db.writeNarrow(ctx, func(tx *Tx) error {
+		_, err := tx.Exec(`DELETE FROM unit_trigrams_pending WHERE unit_id > 1000000000 + ?`, trigramBulk/2)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	wait(false)
 }
