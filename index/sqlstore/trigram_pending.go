@@ -22,7 +22,8 @@ import (
 // index's SQL expression, about 1 ms.
 //
 // Searches never wait for the step: they read the index's candidates
-// and every noted unit, and match them all exactly (trigramFilter), so
+// and every noted unit, and match them all exactly (trigramFilter; but
+// search_shared.go, which trusts the links of units not noted), so
 // an answer is the same before the step ran, after, and after a crash
 // between the two (the notes are rows, committed with the write that
 // made them; the step resumes at the next start). What that costs a
