@@ -441,6 +441,10 @@ func (l *sharedLookup) query(tx *Tx, distinct bool, row func(scan func(...any) e
 			q, args = pgSameTargetsWhole, []any{l.hashes, l.tids}
 		case whole:
 			q, args = pgSameStringsWhole, []any{l.hashes, l.tids}
+		case len(l.strs) < mostlyWantedFloor && distinct:
+			q = pgSameTargetsPairs
+		case len(l.strs) < mostlyWantedFloor:
+			q = pgSameStringsPairs
 		case distinct:
 			q = pgSameTargets
 		}
@@ -538,9 +542,26 @@ const pgSameStrings = `SELECT ` + sharedColumns + ` FROM units u` + pgSameProbe
 // (80 ms), a hash join once. TestWriteListsPlan checks the join.
 const pgSameStringsWhole = `SELECT ` + sharedColumns + pgSameWhole
 
-// pgSameTargets and pgSameTargetsWhole are sameTargets' statements.
+// pgSameStringsPairs is pgSameStrings for a lookup of a few strings
+// (an edit's, fewer than mostlyWantedFloor): a probe of
+// units_translation_hash for each pair of a peer and a hash, which no
+// plan can turn into reading the peers whole. pgSameStrings' two arrays
+// let a generic plan weigh the product of their guessed lengths in
+// probes against one pass over each peer through
+// units_translation_position, which statistics that make the peers small
+// (a table or translations not yet analyzed) favour: session 12's quiet
+// run saw it at 543 us and 251 blocks a call in one c1 writes run,
+// against 8 in the others (BENCHMARKS.md). Each probe here is one
+// translation's and one hash's, where the pair's index is the cheapest
+// whatever the statistics. OFFSET 0 keeps the probe a subquery run per
+// pair. TestSameStringsPairsPlan checks the generic plan.
+const pgSameStringsPairs = `SELECT ` + sharedColumns + pgSamePairs
+
+// pgSameTargets, pgSameTargetsPairs and pgSameTargetsWhole are
+// sameTargets' statements.
 const (
 	pgSameTargets      = `SELECT ` + distinctColumns + ` FROM units u` + pgSameProbe
+	pgSameTargetsPairs = `SELECT ` + distinctColumns + pgSamePairs
 	pgSameTargetsWhole = `SELECT ` + distinctColumns + pgSameWhole
 )
 
@@ -550,7 +571,15 @@ const (
 	pgSameWhole = `
 	FROM units u JOIN unnest(CAST(? AS bigint[])) AS h(hash) ON u.id_hash + 0 = h.hash
 	WHERE u.translation_id = ANY(CAST(? AS bigint[]))`
+	pgSamePairs = `
+	FROM unnest(CAST(? AS bigint[])) AS p(tid) CROSS JOIN unnest(CAST(? AS bigint[])) AS h(hash)
+	CROSS JOIN LATERAL (SELECT ` + sharedColumns + ` FROM units u
+		WHERE u.translation_id = p.tid AND u.id_hash = h.hash OFFSET 0) u`
 )
+
+// mostlyWantedFloor is the number of strings below which a lookup
+// probes the peers without asking whether it wants most of them.
+const mostlyWantedFloor = 64
 
 // peersMostlyWanted reports whether a lookup of wanted strings in the
 // peer translations tids would find at least half of their units (by
@@ -561,7 +590,7 @@ const (
 // settler's, peerTotals), else from a query of their own. Either way
 // the answer only chooses a plan: both read the same rows.
 func peersMostlyWanted(tx *Tx, tids []int64, wanted int, totals map[int64]int64) (bool, error) {
-	if wanted < 64 {
+	if wanted < mostlyWantedFloor {
 		return false, nil
 	}
 	if totals != nil {
