@@ -554,7 +554,7 @@ const pgSameStringsWhole = `SELECT ` + sharedColumns + pgSameWhole
 // against 8 in the others (BENCHMARKS.md). Each probe here is one
 // translation's and one hash's, where the pair's index is the cheapest
 // whatever the statistics. OFFSET 0 keeps the probe a subquery run per
-// pair. TestSameStringsPairsPlan checks the generic plan.
+// pair. TestWriteListsPlan checks the generic plan.
 const pgSameStringsPairs = `SELECT ` + sharedColumns + pgSamePairs
 
 // pgSameTargets, pgSameTargetsPairs and pgSameTargetsWhole are
