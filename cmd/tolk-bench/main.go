@@ -170,7 +170,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&cfg.NoChecks, "no-checks", false, "open every index without the quality checks, to measure what they cost "+
 		"(issue 26: the import with them at most 1.25x the import without)")
 	fs.StringVar(&cfg.PGStatements, "pg-statements", "", "PostgreSQL with pg_stat_statements: write each scale step's "+
-		"per-statement deltas over its uncached reads and its edits into this directory (scaleN-uncached.tsv, scaleN-writes.tsv), "+
+		"per-statement deltas over its uncached reads and its edits into this directory (scaleN-uncached.tsv, scaleN-writes.tsv and, edits reaching peers, scaleN-writes-peers.tsv), "+
 		"and the writes section's PATCHes' at each concurrency, a PATCH's share too (writes-cN.tsv); execution time only")
 	fs.StringVar(&cfg.PprofDir, "pprof", "", "write CPU and heap profiles of each section into this directory")
 	fs.StringVar(&cfg.CorpusDir, "corpus", "", "corpus directory (default: shared/corpus beside the checkout)")
