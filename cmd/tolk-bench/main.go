@@ -170,7 +170,7 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	fs.BoolVar(&cfg.NoChecks, "no-checks", false, "open every index without the quality checks, to measure what they cost "+
 		"(issue 26: the import with them at most 1.25x the import without)")
 	fs.StringVar(&cfg.PGStatements, "pg-statements", "", "PostgreSQL with pg_stat_statements: write each scale step's "+
-		"per-statement deltas over its uncached reads and its edits into this directory (scaleN-uncached.tsv, scaleN-writes.tsv), "+
+		"per-statement deltas over its uncached reads and its edits into this directory (scaleN-uncached.tsv, scaleN-writes.tsv and, edits reaching peers, scaleN-writes-peers.tsv), "+
 		"and the writes section's PATCHes' at each concurrency, a PATCH's share too (writes-cN.tsv); execution time only")
 	fs.StringVar(&cfg.PprofDir, "pprof", "", "write CPU and heap profiles of each section into this directory")
 	fs.StringVar(&cfg.CorpusDir, "corpus", "", "corpus directory (default: shared/corpus beside the checkout)")
@@ -519,19 +519,29 @@ func scaleEndpoints(project, component, lang string) []endpoint {
 }
 
 // scaleWrites measures unit PATCHes over the scale index at concurrency
-// 1 and 8, as the writes section does over the 1x one (issue 12: edit
-// latency must not grow with the project).
-// scaleWrites measures unit PATCHes over the scale index; watch runs
-// the measured edits (-pg-statements' snapshots around them, not around
-// the setup).
-func scaleWrites(ctx context.Context, cfg config, in *instance, watch func(func() error) error) ([]writePoint, error) {
+// 1 and 8, as the writes section does over the 1x one (issue 31: edit
+// latency must not grow with the site), twice where the two differ:
+// edits of units without a peer (the copies alone in their project, or
+// each project's tenth copy, which does not propagate: scaleIsolated),
+// the same work as an edit at 1x; and edits of units whose string
+// propagates to the other copies of their project (Peers says to how
+// many), what a peer costs. Until session 13 the one measurement took
+// units of every copy, at 100x nearly all of them propagating to 9
+// peers. watch runs the measured edits (-pg-statements' snapshots
+// around them, not around the setup), named by a suffix.
+func scaleWrites(ctx context.Context, cfg config, in *instance, repos []corpusRepo, copies int,
+	watch func(suffix string, fn func() error) error) ([]writePoint, error) {
 	_, auth, err := benchUser(ctx, in.db)
 	if err != nil {
 		return nil, err
 	}
-	units, err := sampleUnits(ctx, in.store, unitsPerTranslation, 0)
+	fanOut, err := scaleComponentFanOut(ctx, in, repos, copies, cfg.ScaleProjects)
 	if err != nil {
 		return nil, err
+	}
+	peers := 0
+	for _, n := range fanOut {
+		peers = max(peers, n)
 	}
 	apiSrv, err := serve(serverHandler(in.db, api.Options{}))
 	if err != nil {
@@ -541,19 +551,70 @@ func scaleWrites(ctx context.Context, cfg config, in *instance, watch func(func(
 	client := newClient()
 	defer client.CloseIdleConnections()
 	var answered atomic.Int64
-	e := &edits{units: units, prefix: "scale"}
 	var points []writePoint
-	err = watch(func() error {
-		for _, conc := range []int{1, 8} {
-			var failure firstError
-			cpu, wait := cpuSeconds(), runWaitSeconds()
-			st := measure(ctx, patchUnits(client, apiSrv.base(), auth, e, &answered, &failure), conc, cfg.Duration, cfg.MaxRequests)
-			points = append(points, writePoint{Name: "unit PATCH over HTTP", Concurrency: conc, Stats: st, Failure: failure.get(),
-				CPU: cpuSeconds() - cpu, Wait: runWaitSeconds() - wait})
+	sets := []struct {
+		peers  int
+		suffix string
+	}{{0, ""}, {peers, "-peers"}}
+	for _, set := range sets[:min(len(sets), 1+min(peers, 1))] {
+		units, err := sampleUnitsOf(ctx, in.store, unitsPerTranslation, 0, func(c int64) bool {
+			n, ok := fanOut[c]
+			return ok && n == set.peers
+		})
+		if err != nil {
+			return nil, fmt.Errorf("units with %d peers: %w", set.peers, err)
 		}
-		return ctx.Err()
-	})
-	return points, err
+		e := &edits{units: units, prefix: "scale"}
+		err = watch(set.suffix, func() error {
+			for _, conc := range []int{1, 8} {
+				var failure firstError
+				cpu, wait := cpuSeconds(), runWaitSeconds()
+				st := measure(ctx, patchUnits(client, apiSrv.base(), auth, e, &answered, &failure), conc, cfg.Duration, cfg.MaxRequests)
+				points = append(points, writePoint{Name: "unit PATCH over HTTP", Concurrency: conc, Peers: set.peers, Stats: st,
+					Failure: failure.get(), CPU: cpuSeconds() - cpu, Wait: runWaitSeconds() - wait})
+			}
+			return ctx.Err()
+		})
+		if err != nil {
+			return points, err
+		}
+	}
+	return points, nil
+}
+
+// scaleComponentFanOut maps the id of every component of the scale
+// index's copies to the peers an edit of its copy reaches (scaleFanOut),
+// so that each set of edits takes whole copies, their glossary with
+// them, in the mix an edit at 1x has (a glossary's edits reach none).
+func scaleComponentFanOut(ctx context.Context, in *instance, repos []corpusRepo, copies, projects int) (map[int64]int, error) {
+	copyOf := map[string]int{}
+	for i := 1; i <= copies; i++ {
+		for _, r := range repos {
+			copyOf[scaleCopySlug(r.slug, i)] = i
+		}
+	}
+	out := map[int64]int{}
+	for p := 1; p <= min(copies, projects); p++ {
+		proj, err := in.db.FindProject(ctx, scaleProject(p))
+		if err != nil {
+			return nil, fmt.Errorf("scale project %d: %w", p, err)
+		}
+		comps, err := in.db.FindComponents(ctx, proj.ID)
+		if err != nil {
+			return nil, fmt.Errorf("scale project %d: %w", p, err)
+		}
+		for _, c := range comps {
+			i, ok := copyOf[c.Slug]
+			if !ok {
+				continue
+			}
+			out[c.ID] = scaleFanOut(i, copies, projects)
+			if want := !scaleIsolated(i, projects); !c.IsGlossary && c.AllowTranslationPropagation != want {
+				return nil, fmt.Errorf("scale component %s allows propagation: %v, want %v", c.Slug, c.AllowTranslationPropagation, want)
+			}
+		}
+	}
+	return out, nil
 }
 
 // slowestPoint is the served endpoint furthest below its ceiling at the

@@ -578,6 +578,27 @@ func TestScaleCopy(t *testing.T) {
 	}
 }
 
+// TestScaleFanOut checks the scale section's two sets of edits: each
+// project's tenth copy does not propagate (its edits, and those of a
+// copy alone in its project, reach no peer, as at 1x), and at 100x the
+// other copies reach the 8 others of their project that propagate.
+func TestScaleFanOut(t *testing.T) {
+	repos := []corpusRepo{{corpusComponent: corpusComponents[0]}}
+	for _, tc := range []struct{ i, copies, want int }{
+		{1, 1, 0}, {1, 10, 0}, {10, 10, 0}, {1, 20, 1}, {11, 20, 1},
+		{1, 100, 8}, {90, 100, 8}, {91, 100, 0}, {100, 100, 0}, {5, 95, 8}, {95, 95, 0},
+	} {
+		if got := scaleFanOut(tc.i, tc.copies, scaleProjectCount); got != tc.want {
+			t.Errorf("copy %d of %d: %d peers, want %d", tc.i, tc.copies, got, tc.want)
+		}
+	}
+	for i, want := range map[int]bool{1: true, 90: true, 91: false, 100: false} {
+		if got := scaleCopy(repos, i, scaleProjectCount).Components[0].AllowTranslationPropagation; got != want {
+			t.Errorf("copy %d allows propagation: %v, want %v", i, got, want)
+		}
+	}
+}
+
 // TestScalePlan checks what a resumed scale run imports: the copies
 // not all of whose components are in the index, and the last whole one
 // again (an interruption may have cut its import short).
@@ -653,7 +674,7 @@ func TestScaleTablesPerN(t *testing.T) {
 		"| units page 1 | 1.00 ms | 1.00 ms | 1.00× |", "| units page 1 | 2.00 ms | 3.00 ms | 1.50× |",
 		"| re-import unchanged: CPU s | 0.050 | 0.500 | 10.0× | 10× |", "| re-import unchanged: waiting for a CPU, s | 0.020 | 0.400 | 20.0× | |",
 		"| re-import unchanged: CPU s, waiting for a CPU s | 0.050, 0.020 |",
-		"| 1 | 100 | 50 | 1.00 ms | 2.00 ms | 2.00× | 2.00 ms | 4.00 ms | 500 µs, 100 µs | 1.00 ms, 2.00 ms | 2.00× | 0 |"} {
+		"| 1 | 0 | 100 | 50 | 1.00 ms | 2.00 ms | 2.00× | 2.00 ms | 4.00 ms | 500 µs, 100 µs | 1.00 ms, 2.00 ms | 2.00× | 0 |"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("report lacks %q:\n%s", want, md)
 		}

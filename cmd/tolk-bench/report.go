@@ -675,25 +675,28 @@ func (r *report) scaleTable(b *strings.Builder, s *scaleResult) {
 	if len(s.Writes) == 0 {
 		return
 	}
-	w("Unit PATCHes as in the writes section, over the %d× index (issue 31: within 1.5× of the 1× figures); CPU is the "+
+	w("Unit PATCHes as in the writes section, over the %d× index (issue 31: within 1.5× of the 1× figures); peers is how many "+
+		"units each edit's string propagates to: 0 edits units of copies with no peer (each project's tenth copy does not "+
+		"propagate), the same work as at 1× (until session 13 this table had one row a concurrency, of edits of every copy, "+
+		"most reaching 9 peers at 100×); the 1× columns are the 1× edits (no peer) in every row. CPU is the "+
 		"process's per edit (the load's client and the server alike, with the index's background work), wait its threads' "+
 		"time runnable but waiting for a CPU per edit (the machine's load):\n\n", s.Copies)
-	w("| conc | 1× edits/s | %d× edits/s | 1× p50 | %d× p50 | %d×/1× p50 | 1× p99 | %d× p99 | 1× CPU, wait | %d× CPU, wait | %d×/1× CPU | errors |\n"+
-		"|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n", s.Copies, s.Copies, s.Copies, s.Copies, s.Copies, s.Copies)
+	w("| conc | peers | 1× edits/s | %d× edits/s | 1× p50 | %d× p50 | %d×/1× p50 | 1× p99 | %d× p99 | 1× CPU, wait | %d× CPU, wait | %d×/1× CPU | errors |\n"+
+		"|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n", s.Copies, s.Copies, s.Copies, s.Copies, s.Copies, s.Copies)
 	for _, p := range s.Writes {
 		var base *writePoint
 		for i := range baseWrites {
-			if baseWrites[i].Concurrency == p.Concurrency {
+			if baseWrites[i].Concurrency == p.Concurrency && baseWrites[i].Peers == 0 {
 				base = &baseWrites[i]
 			}
 		}
 		if base == nil {
-			w("| %d | | %s | | %s | | | %s | | %s | | %d |\n", p.Concurrency, fmtInt(int(p.Stats.RPS+0.5)), fmtDur(p.Stats.P50),
-				fmtDur(p.Stats.P99), perEdit(p), p.Stats.Errors)
+			w("| %d | %d | | %s | | %s | | | %s | | %s | | %d |\n", p.Concurrency, p.Peers, fmtInt(int(p.Stats.RPS+0.5)),
+				fmtDur(p.Stats.P50), fmtDur(p.Stats.P99), perEdit(p), p.Stats.Errors)
 			continue
 		}
-		w("| %d | %s | %s | %s | %s | %.2f× | %s | %s | %s | %s | %.2f× | %d |\n", p.Concurrency, fmtInt(int(base.Stats.RPS+0.5)),
-			fmtInt(int(p.Stats.RPS+0.5)), fmtDur(base.Stats.P50), fmtDur(p.Stats.P50),
+		w("| %d | %d | %s | %s | %s | %s | %.2f× | %s | %s | %s | %s | %.2f× | %d |\n", p.Concurrency, p.Peers,
+			fmtInt(int(base.Stats.RPS+0.5)), fmtInt(int(p.Stats.RPS+0.5)), fmtDur(base.Stats.P50), fmtDur(p.Stats.P50),
 			ratio(float64(p.Stats.P50), float64(base.Stats.P50)), fmtDur(base.Stats.P99), fmtDur(p.Stats.P99),
 			perEdit(*base), perEdit(p), ratio(cpuPerEdit(p), cpuPerEdit(*base)), p.Stats.Errors)
 	}

@@ -40,15 +40,44 @@ func scaleCopySlug(slug string, i int) string { return fmt.Sprintf("%s-%02d", sl
 // Copies in one project share every string: each is a peer of the
 // others for propagation and the inconsistent check, whose work an
 // import does per peer (-scale-projects measures it).
+//
+// Each project's tenth copy (copies 91 to 100 over ten projects) does
+// not allow propagation (scaleIsolated): its edits write one unit, as
+// every edit at 1x does, which the writes measure apart (scaleWrites).
 func scaleCopy(repos []corpusRepo, i, projects int) tolksync.ProjectSpec {
 	slug := scaleProject((i-1)%projects + 1)
 	spec := tolksync.ProjectSpec{Project: index.Project{Name: slug, Slug: slug}}
 	for _, c := range projectComponents(repos, 1) {
 		c.Slug = scaleCopySlug(c.Slug, i)
 		c.Name = c.Slug
+		c.AllowTranslationPropagation = !scaleIsolated(i, projects)
 		spec.Components = append(spec.Components, c)
 	}
 	return spec
+}
+
+// scaleIsolated reports whether copy i is its project's tenth, which
+// does not allow translation propagation: neither its edits reach the
+// other copies nor theirs it, as the reference gates propagation on
+// both components (trans/models/unit.py, propagate: the other units are
+// those of components with allow_translation_propagation; and only
+// when the edited one's allows it).
+func scaleIsolated(i, projects int) bool { return (i-1)/projects == 9 }
+
+// scaleFanOut is how many peers an edit of copy i reaches in an index
+// of copies copies: the other copies of its project that allow
+// propagation, none when copy i does not.
+func scaleFanOut(i, copies, projects int) int {
+	if scaleIsolated(i, projects) {
+		return 0
+	}
+	n := 0
+	for j := (i-1)%projects + 1; j <= copies; j += projects {
+		if j != i && !scaleIsolated(j, projects) {
+			n++
+		}
+	}
+	return n
 }
 
 // scalePlan says what an index holding the components named in have
@@ -215,6 +244,17 @@ func benchScales(ctx context.Context, cfg config, eng *engine, rep *report, repo
 		if err := in.svc.Reconcile(ctx, []tolksync.ProjectSpec{scaleCopy(repos, done, cfg.ScaleProjects)}); err != nil {
 			return fmt.Errorf("scale: re-import copy %d: %w", done, err)
 		}
+		// An index kept before the tenth copies stopped propagating
+		// (session 13) gets their setting from a Reconcile, which
+		// saves each component as the spec says and parses nothing.
+		for i := 1; i < done; i++ {
+			if !scaleIsolated(i, cfg.ScaleProjects) {
+				continue
+			}
+			if err := in.svc.Reconcile(ctx, []tolksync.ProjectSpec{scaleCopy(repos, i, cfg.ScaleProjects)}); err != nil {
+				return fmt.Errorf("scale: re-import copy %d: %w", i, err)
+			}
+		}
 	}
 	from := 0
 	for _, n := range cfg.Scales {
@@ -351,10 +391,10 @@ func benchScaleStep(ctx context.Context, cfg config, eng *engine, in *instance, 
 	}
 	logf("scale: %dx writes", res.Copies)
 	if err := cfg.cpuProfile(fmt.Sprintf("scale%d-writes", res.Copies))(func() error {
-		watch := func(fn func() error) error {
-			return cfg.stmtWatch(ctx, eng, fmt.Sprintf("scale%d-writes", res.Copies), fn)
+		watch := func(suffix string, fn func() error) error {
+			return cfg.stmtWatch(ctx, eng, fmt.Sprintf("scale%d-writes%s", res.Copies, suffix), fn)
 		}
-		res.Writes, err = scaleWrites(ctx, cfg, in, watch)
+		res.Writes, err = scaleWrites(ctx, cfg, in, repos, res.Copies, watch)
 		return err
 	}); err != nil {
 		return fmt.Errorf("scale writes: %w", err)

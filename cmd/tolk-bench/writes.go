@@ -51,8 +51,11 @@ type writesResult struct {
 type writePoint struct {
 	Name        string
 	Concurrency int
-	Stats       loadStats
-	Failure     string // the first failure, when Stats.Errors > 0
+	// Peers is how many units each edit's string propagates to (the
+	// scale section's edits; 0 elsewhere).
+	Peers   int
+	Stats   loadStats
+	Failure string // the first failure, when Stats.Errors > 0
 	// CPU and Wait are the process's CPU seconds (the load's client
 	// and the server alike, and any background work of the index) and
 	// its threads' seconds waiting for a CPU over the point, when
@@ -312,13 +315,19 @@ func benchUser(ctx context.Context, db *sqlstore.DB) (int64, string, error) {
 // plural strings (which take the language's number of forms, separated
 // by two record separators).
 func sampleUnits(ctx context.Context, st *store, perTranslation int, componentID int64) ([][]int64, error) {
+	return sampleUnitsOf(ctx, st, perTranslation, componentID, nil)
+}
+
+// sampleUnitsOf is sampleUnits keeping only the translations of the
+// components keep accepts (nil: every one).
+func sampleUnitsOf(ctx context.Context, st *store, perTranslation int, componentID int64, keep func(component int64) bool) ([][]int64, error) {
 	raw, err := st.raw(true)
 	if err != nil {
 		return nil, err
 	}
 	defer raw.Close()
-	rows, err := raw.QueryContext(ctx, `SELECT translation_id, id FROM (
-		SELECT u.translation_id, u.id, row_number() OVER (PARTITION BY u.translation_id ORDER BY random()) AS n
+	rows, err := raw.QueryContext(ctx, `SELECT translation_id, component_id, id FROM (
+		SELECT u.translation_id, t.component_id, u.id, row_number() OVER (PARTITION BY u.translation_id ORDER BY random()) AS n
 		FROM units u JOIN translations t ON t.id = u.translation_id
 		WHERE t.is_source = 0 AND u.state != 100 AND instr(u.source, ?) = 0
 			AND u.flags NOT LIKE '%read-only%' AND u.extra_flags NOT LIKE '%read-only%'
@@ -331,9 +340,12 @@ func sampleUnits(ctx context.Context, st *store, perTranslation int, componentID
 	var out [][]int64
 	last := int64(-1)
 	for rows.Next() {
-		var tr, id int64
-		if err := rows.Scan(&tr, &id); err != nil {
+		var tr, comp, id int64
+		if err := rows.Scan(&tr, &comp, &id); err != nil {
 			return nil, fmt.Errorf("sample units: %w", err)
+		}
+		if keep != nil && !keep(comp) {
+			continue
 		}
 		if tr != last {
 			out, last = append(out, nil), tr

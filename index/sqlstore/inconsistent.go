@@ -144,11 +144,30 @@ func storesMarkup(tx *Tx, c *index.Component) bool {
 	return index.HasFlag(tx.db.formatFlags(c.FileFormat), "xml-text")
 }
 
-// peerKey names the translations peerIDs reads: a language's in the
-// components of a project but one.
+// peerKey names the translations languageTranslations reads: a
+// language's in the components of a project.
 type peerKey struct {
-	project, component int64
-	language           string
+	project  int64
+	language string
+}
+
+// projectTranslations are the translations of a project in one
+// language, sources aside, by id.
+type projectTranslations []projectTranslation
+
+// projectTranslation is a translation's id and its component's.
+type projectTranslation struct{ id, component int64 }
+
+// except returns the ids of the translations of components other than
+// component: its translation's peers.
+func (p projectTranslations) except(component int64) []int64 {
+	out := make([]int64, 0, len(p))
+	for _, t := range p {
+		if t.component != component {
+			out = append(out, t.id)
+		}
+	}
+	return out
 }
 
 // cachedPeerIDs is peerIDs answered from db.peers on the terms of
@@ -156,22 +175,51 @@ type peerKey struct {
 // narrow ones, which add or move no translation or component. An edit
 // asks twice (propagate, then the inconsistent check as it settles), and
 // every edit of a translation asks the same; each was a query on the
-// writer.
+// writer. The cache keeps a project's language whole, not a
+// component's peers: the translations an edit's group settles (its own
+// and each peer's) ask for their peers in turn, one key for all; keyed
+// by component, an edit reaching nine peers at 100x (18,400
+// translations, past maxCachedLookups) ran the query 7.5 times.
 func cachedPeerIDs(tx *Tx, t *index.Translation) ([]int64, error) {
 	if !tx.cachesAnswer() {
 		return peerIDs(tx, t)
 	}
-	k := peerKey{t.Component.ProjectID, t.ComponentID, t.LanguageCode}
-	return cachedAt(tx.db, &tx.db.peers, k, noDep, maxCachedLookups, one,
-		func(uint64) ([]int64, error) { return peerIDs(tx, t) })
+	k := peerKey{t.Component.ProjectID, t.LanguageCode}
+	all, err := cachedAt(tx.db, &tx.db.peers, k, noDep, maxCachedLookups, one,
+		func(uint64) (projectTranslations, error) { return languageTranslations(tx, k) })
+	if err != nil {
+		return nil, err
+	}
+	return all.except(t.ComponentID), nil
 }
 
 // peerIDs reads the ids of the translations into t's language of the
 // other components of t's project, sources aside, in order.
 func peerIDs(tx *Tx, t *index.Translation) ([]int64, error) {
-	return queryIDs(tx, `SELECT t.id FROM translations t JOIN components c ON c.id = t.component_id
-		WHERE c.project_id = ? AND c.id != ? AND t.language_code = ? AND t.is_source = 0 ORDER BY t.id`,
-		t.Component.ProjectID, t.ComponentID, t.LanguageCode)
+	all, err := languageTranslations(tx, peerKey{t.Component.ProjectID, t.LanguageCode})
+	if err != nil {
+		return nil, err
+	}
+	return all.except(t.ComponentID), nil
+}
+
+// languageTranslations reads the translations into k's language of k's
+// project, sources aside, in order.
+func languageTranslations(tx *Tx, k peerKey) (projectTranslations, error) {
+	rows, err := tx.Query(`SELECT t.id, t.component_id FROM translations t JOIN components c ON c.id = t.component_id
+		WHERE c.project_id = ? AND t.language_code = ? AND t.is_source = 0 ORDER BY t.id`, k.project, k.language)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out projectTranslations
+	for rows.Next() {
+		out = append(out, projectTranslation{})
+		if err := rows.Scan(&out[len(out)-1].id, &out[len(out)-1].component); err != nil {
+			return nil, err
+		}
+	}
+	return out, rows.Err()
 }
 
 // sharedString is a unit's string as another component holds it.
@@ -393,6 +441,10 @@ func (l *sharedLookup) query(tx *Tx, distinct bool, row func(scan func(...any) e
 			q, args = pgSameTargetsWhole, []any{l.hashes, l.tids}
 		case whole:
 			q, args = pgSameStringsWhole, []any{l.hashes, l.tids}
+		case len(l.strs) < mostlyWantedFloor && distinct:
+			q = pgSameTargetsPairs
+		case len(l.strs) < mostlyWantedFloor:
+			q = pgSameStringsPairs
 		case distinct:
 			q = pgSameTargets
 		}
@@ -490,9 +542,26 @@ const pgSameStrings = `SELECT ` + sharedColumns + ` FROM units u` + pgSameProbe
 // (80 ms), a hash join once. TestWriteListsPlan checks the join.
 const pgSameStringsWhole = `SELECT ` + sharedColumns + pgSameWhole
 
-// pgSameTargets and pgSameTargetsWhole are sameTargets' statements.
+// pgSameStringsPairs is pgSameStrings for a lookup of a few strings
+// (an edit's, fewer than mostlyWantedFloor): a probe of
+// units_translation_hash for each pair of a peer and a hash, which no
+// plan can turn into reading the peers whole. pgSameStrings' two arrays
+// let a generic plan weigh the product of their guessed lengths in
+// probes against one pass over each peer through
+// units_translation_position, which statistics that make the peers small
+// (a table or translations not yet analyzed) favour: session 12's quiet
+// run saw it at 543 us and 251 blocks a call in one c1 writes run,
+// against 8 in the others (BENCHMARKS.md). Each probe here is one
+// translation's and one hash's, where the pair's index is the cheapest
+// whatever the statistics. OFFSET 0 keeps the probe a subquery run per
+// pair. TestWriteListsPlan checks the generic plan.
+const pgSameStringsPairs = `SELECT ` + sharedColumns + pgSamePairs
+
+// pgSameTargets, pgSameTargetsPairs and pgSameTargetsWhole are
+// sameTargets' statements.
 const (
 	pgSameTargets      = `SELECT ` + distinctColumns + ` FROM units u` + pgSameProbe
+	pgSameTargetsPairs = `SELECT ` + distinctColumns + pgSamePairs
 	pgSameTargetsWhole = `SELECT ` + distinctColumns + pgSameWhole
 )
 
@@ -502,7 +571,15 @@ const (
 	pgSameWhole = `
 	FROM units u JOIN unnest(CAST(? AS bigint[])) AS h(hash) ON u.id_hash + 0 = h.hash
 	WHERE u.translation_id = ANY(CAST(? AS bigint[]))`
+	pgSamePairs = `
+	FROM unnest(CAST(? AS bigint[])) AS p(tid) CROSS JOIN unnest(CAST(? AS bigint[])) AS h(hash)
+	CROSS JOIN LATERAL (SELECT ` + sharedColumns + ` FROM units u
+		WHERE u.translation_id = p.tid AND u.id_hash = h.hash OFFSET 0) u`
 )
+
+// mostlyWantedFloor is the number of strings below which a lookup
+// probes the peers without asking whether it wants most of them.
+const mostlyWantedFloor = 64
 
 // peersMostlyWanted reports whether a lookup of wanted strings in the
 // peer translations tids would find at least half of their units (by
@@ -513,7 +590,7 @@ const (
 // settler's, peerTotals), else from a query of their own. Either way
 // the answer only chooses a plan: both read the same rows.
 func peersMostlyWanted(tx *Tx, tids []int64, wanted int, totals map[int64]int64) (bool, error) {
-	if wanted < 64 {
+	if wanted < mostlyWantedFloor {
 		return false, nil
 	}
 	if totals != nil {

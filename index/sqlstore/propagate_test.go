@@ -205,9 +205,9 @@ func TestPropagationAfterNewComponent(t *testing.T) {
 	f := mustWriteFixture(t)
 	first := f.twin(t, "first", true)
 	first.translate(t, first.unitOf(t, "de", 1), "Wort eins")
-	k := peerKey{f.comp.ProjectID, first.comp.ID, "de"}
-	ids, _, ok := f.db.peers.get(k)
-	if !ok || len(ids) != 1 || ids[0] != f.tr["de"] {
+	k := peerKey{f.comp.ProjectID, "de"}
+	all, _, ok := f.db.peers.get(k)
+	if ids := all.except(first.comp.ID); !ok || len(ids) != 1 || ids[0] != f.tr["de"] {
 		t.Fatalf("peers kept after an edit: %v, %v; want [%d]", ids, ok, f.tr["de"])
 	}
 	second := f.twin(t, "second", true)
@@ -217,5 +217,31 @@ func TestPropagationAfterNewComponent(t *testing.T) {
 	}
 	if u := second.unitOf(t, "de", 1); u.Target[0] != "" {
 		t.Errorf("an edit from before the component was added reached it: %q", u.Target)
+	}
+}
+
+// TestPeerIDsOneLookupPerLanguage: the translations an edit's group
+// settles (its own and its peers', each asking for its peers) are
+// answered by one cached lookup of the project's language, not one per
+// component: at 100x (18,400 translations) the per-component keys
+// outgrew the cache and an edit reaching nine peers ran the peers' ids
+// query 7.5 times (session 12's scale100-writes.tsv).
+func TestPeerIDsOneLookupPerLanguage(t *testing.T) {
+	f := mustWriteFixture(t)
+	first := f.twin(t, "first", true)
+	second := f.twin(t, "second", true)
+	first.translate(t, first.unitOf(t, "de", 1), "Wort eins")
+	if n, _ := f.db.peers.size(); n != 1 {
+		t.Errorf("peer lookups cached after an edit reaching two peers: %d, want 1 (the project's German)", n)
+	}
+	if u := second.unitOf(t, "de", 1); u.Target[0] != "Wort eins" {
+		t.Errorf("second: the edit did not reach the peer: %q", u.Target)
+	}
+	second.translate(t, second.unitOf(t, "fr", 2), "Mot deux")
+	if n, _ := f.db.peers.size(); n != 2 {
+		t.Errorf("peer lookups cached after an edit in another language: %d, want 2", n)
+	}
+	if u := first.unitOf(t, "fr", 2); u.Target[0] != "Mot deux" {
+		t.Errorf("first: the French edit did not reach it: %q", u.Target)
 	}
 }

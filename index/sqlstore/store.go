@@ -31,12 +31,12 @@ type DB struct {
 	projects         genCache[string, index.Project]
 	languages        genCache[string, knownLanguage]
 	private          genCache[struct{}, []index.Project]
-	grants           genCache[int64, []index.Grant] // by user (userGrants)
-	tokenUsers       genCache[string, tokenUser]    // by token hash, on PostgreSQL (Authenticate)
-	peers            genCache[peerKey, []int64]     // translation ids (cachedPeerIDs)
-	glossaryUsers    genCache[glossaryKey, []int64] // translation ids (cachedGlossaryUsers)
-	contributors     genCache[[2]int64, struct{}]   // (translation, user) rows of contributors (knownContributor)
-	categoryPaths    genCache[string, []string]     // by project slug (CategoryPaths)
+	grants           genCache[int64, []index.Grant]         // by user (userGrants)
+	tokenUsers       genCache[string, tokenUser]            // by token hash, on PostgreSQL (Authenticate)
+	peers            genCache[peerKey, projectTranslations] // a project's translations in a language (cachedPeerIDs)
+	glossaryUsers    genCache[glossaryKey, []int64]         // translation ids (cachedGlossaryUsers)
+	contributors     genCache[[2]int64, struct{}]           // (translation, user) rows of contributors (knownContributor)
+	categoryPaths    genCache[string, []string]             // by project slug (CategoryPaths)
 	stats            genCache[[2]string, timedStats]
 	unitPages        genCache[string, page[index.Unit]]
 	// importedUnits counts the units imports added since the last

@@ -11,11 +11,12 @@ import (
 )
 
 // TestWriteListsPlan checks the generic plans of the checks' reads that
-// took IN lists on PostgreSQL (pgSameStrings, pgUnitsWithCheck) with the
-// statistics of a translation made after the last ANALYZE, as an
-// automatic translation of a fresh copy runs them: neither builds a list
-// per row, pgUnitsWithCheck probes by key and reads no row it does not
-// keep, and each still answers what the lists answered.
+// took IN lists on PostgreSQL (pgSameStrings, pgSameStringsPairs,
+// pgUnitsWithCheck) with the statistics of a translation made after the
+// last ANALYZE, as an automatic translation of a fresh copy runs them:
+// none builds a list per row, pgUnitsWithCheck and pgSameStringsPairs
+// (an edit's lookup) probe by key and read no row they do not keep, and
+// each still answers what the lists answered.
 func TestWriteListsPlan(t *testing.T) {
 	if testengine.Engine() != testengine.Postgres {
 		t.Skip("PostgreSQL plans")
@@ -71,6 +72,12 @@ func TestWriteListsPlan(t *testing.T) {
 	}{
 		// Either plan: the peers whole or a probe per pair.
 		{"pgSameStrings", pgSameStrings, arr([]int64{tr["de"], tr["en"]}) + ", " + arr(hashes), "", false},
+		// An edit's few strings: a probe per peer and hash, whatever
+		// the statistics, reading no row of the peers it does not keep.
+		{"pgSameStringsPairs", pgSameStringsPairs, arr([]int64{tr["de"], tr["en"]}) + ", " + arr(hashes[:2]),
+			"Index Cond: ((translation_id = p.tid) AND (id_hash = h.hash))", true},
+		{"pgSameTargetsPairs", pgSameTargetsPairs, arr([]int64{tr["de"], tr["en"]}) + ", " + arr(hashes[:2]),
+			"Index Cond: ((translation_id = p.tid) AND (id_hash = h.hash))", true},
 		// The peers whole, each row's hash looked up in a hash table.
 		{"pgSameStringsWhole", pgSameStringsWhole, arr(hashes) + ", " + arr([]int64{tr["de"], tr["en"]}),
 			"Hash Cond: ((u.id_hash + 0) = h.hash)", false},
