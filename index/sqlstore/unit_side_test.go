@@ -67,7 +67,8 @@ func TestUnitEditHeapOnly(t *testing.T) {
 // TestUnitSideTables: PostgreSQL's side tables of units (unit_targets,
 // unit_states, unit_pending; migration 0114) follow every write that
 // changes what they hold: edits to and from an empty target and a rare
-// state, a unit deleted, a re-import, pending discarded; VerifyCounts
+// state, a unit deleted, pending discarded, a re-import, a translation
+// deleted (its units by the foreign key's cascade); VerifyCounts
 // finds them matching units after each, and finds a row missing or left
 // over when one is.
 func TestUnitSideTables(t *testing.T) {
@@ -140,6 +141,16 @@ func TestUnitSideTables(t *testing.T) {
 		t.Fatal(err)
 	}
 	verify("after a re-import")
+	// A translation deleted: its units go by the foreign key's cascade,
+	// which fires the statement trigger too.
+	edit(3, "Drei", index.StateFuzzy)
+	if err := f.db.DeleteTranslation(ctx, f.tr["de"], f.user); err != nil {
+		t.Fatal(err)
+	}
+	verify("after a translation deleted")
+	if n := count(`SELECT count(*) FROM unit_targets WHERE translation_id = ?`, f.tr["de"]); n != 0 {
+		t.Errorf("unit_targets holds %d units of the deleted translation", n)
+	}
 
 	// A row missing and one left over, written past the triggers.
 	for _, q := range []string{`DELETE FROM unit_targets WHERE unit_id = (SELECT min(unit_id) FROM unit_targets)`,
