@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/tolk-project/tolk/internal/pgstat"
 )
@@ -113,3 +114,30 @@ func (cfg config) writeStmts(name string, diff map[int64]pgstat.Statement, reque
 	}
 	return os.WriteFile(filepath.Join(cfg.PGStatements, name+".tsv"), []byte(b.String()), 0o644)
 }
+
+// hotUpdates is the updates of the units tables of this process's
+// schemas and how many of them were heap-only (pg_stat_user_tables'
+// n_tup_upd, n_tup_hot_upd), once the server's counters hold them:
+// each backend reports its counts when idle, at most hotStatsLag after
+// its last statement (PostgreSQL 15: PGSTAT_IDLE_INTERVAL, 10 s), so
+// the snapshot waits that long first. Issue 31: an edit's UPDATE of
+// units is heap-only when no index names a column it changes
+// (migration 0114).
+func (e *engine) hotUpdates(ctx context.Context) (upd, hot int64, err error) {
+	select {
+	case <-ctx.Done():
+		return 0, 0, ctx.Err()
+	case <-time.After(hotStatsLag):
+	}
+	err = e.admin.QueryRowContext(ctx, `SELECT coalesce(sum(n_tup_upd), 0), coalesce(sum(n_tup_hot_upd), 0)
+		FROM pg_stat_user_tables WHERE relname = 'units' AND schemaname LIKE $1`,
+		fmt.Sprintf("tolk_bench_%d_%%", os.Getpid())).Scan(&upd, &hot)
+	if err != nil {
+		return 0, 0, fmt.Errorf("-pg-statements: heap-only updates: %w", err)
+	}
+	return upd, hot, nil
+}
+
+// hotStatsLag is how long an idle backend may keep its table counts
+// before the server's views show them.
+const hotStatsLag = 11 * time.Second

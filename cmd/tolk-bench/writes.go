@@ -165,7 +165,7 @@ func benchWrites(ctx context.Context, cfg config, rep *report, in *instance, dir
 	if !cfg.Sections["writes"] {
 		return ctx.Err()
 	}
-	res.API, res.Suggestions, res.Ceilings, err = loadWrites(ctx, cfg, in.store.e, in.db.WriterStats, patch, suggest, cls)
+	res.API, res.Suggestions, res.Ceilings, err = loadWrites(ctx, cfg, in.store.e, in.db.WriterStats, patch, suggest, cls, logf)
 	if err != nil {
 		return fmt.Errorf("writes: %w", err)
 	}
@@ -226,12 +226,20 @@ func (res *writesResult) countLanded(ctx context.Context, before int, st, cp *st
 // rounds, so that other load on a shared machine falls on all alike.
 // Each ceiling runs, in all, as long as one API level does. writer reads
 // the index's writers' counts around the PATCHes; with -pg-statements
-// the PATCHes' statements are written per level (writes-cN.tsv).
+// the PATCHes' statements are written per level (writes-cN.tsv), and
+// the heap-only share of units' updates over the section is logged.
 func loadWrites(ctx context.Context, cfg config, eng *engine, writer func() index.WriterStats,
-	patch, suggest func(*firstError) op, cls []*ceiling) (points, suggestions, ceilings []writePoint, err error) {
+	patch, suggest func(*firstError) op, cls []*ceiling, logf func(string, ...any)) (points, suggestions,
+	ceilings []writePoint, err error) {
 	watch := cfg.PGStatements != "" && eng.postgres()
 	ceilSamples := make([]sample, len(cls))
 	parts := pairRounds * len(cfg.Concurrency)
+	var upd0, hot0 int64
+	if watch {
+		if upd0, hot0, err = eng.hotUpdates(ctx); err != nil {
+			return nil, nil, nil, err
+		}
+	}
 	for _, cl := range cls {
 		send(ctx, cl.edit, 1, cfg.Duration/10, 4)
 	}
@@ -287,6 +295,16 @@ func loadWrites(ctx context.Context, cfg config, eng *engine, writer func() inde
 	for i, cl := range cls {
 		ceilings = append(ceilings, writePoint{Name: cl.name, Concurrency: 1, Stats: ceilSamples[i].stats(),
 			Failure: cl.failure.get()})
+	}
+	if watch {
+		// Every update of units over the section's rounds (PATCHes,
+		// suggestions, ceilings, the trigram step): heap-only or not.
+		upd, hot, err := eng.hotUpdates(ctx)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		logf("writes: units updated %d times, %d of them heap-only (%.0f%%)", upd-upd0, hot-hot0,
+			100*float64(hot-hot0)/float64(max(upd-upd0, 1)))
 	}
 	return points, suggestions, ceilings, nil
 }

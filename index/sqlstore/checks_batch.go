@@ -430,10 +430,12 @@ func byTarget(targets []string) (string, []any) {
 }
 
 // pgUnitsByTarget is unitsByTarget's statement on PostgreSQL: the
-// targets as one array, joined to the translation's units on the
-// expression of units_target_prefix (migrations 0032, 0067, whose
-// predicate, a non-empty target, the statement repeats so that the partial
-// index serves it).
+// targets as one array, joined to the translation's units by the side
+// table unit_targets (migration 0114: a translated unit's first 64
+// characters of target, keyed with its translation), then to each
+// unit's row for the whole target. The side table stands for the index
+// units_target_prefix (migrations 0032, 0067), which kept an edit's
+// UPDATE of units from being heap-only (issue 31).
 //
 // Not byTarget's IN lists there: PostgreSQL planned them (a generic
 // plan after a few runs, idList's lengths repeating; a custom one with
@@ -446,9 +448,9 @@ func byTarget(targets []string) (string, []any) {
 // hash or index probe whatever the plan, and one statement takes any
 // number of targets.
 const pgUnitsByTarget = `SELECT u.id, u.source, u.target FROM unnest(CAST(? AS text[])) AS t(target)
-	JOIN units u ON u.translation_id = ? AND substr(u.target, 1, 64) = substr(t.target, 1, 64)
-		AND u.target = t.target
-	WHERE u.state >= ? AND u.target != ''`
+	JOIN unit_targets s ON s.translation_id = ? AND s.prefix = substr(t.target, 1, 64)
+	JOIN units u ON u.id = s.unit_id AND u.target = t.target
+	WHERE u.state >= ?`
 
 // pgUnitByTarget is pgUnitsByTarget for one target, a scalar: an edit
 // looks up its new target and the one it left. The array's statement
@@ -456,10 +458,9 @@ const pgUnitsByTarget = `SELECT u.id, u.source, u.target FROM unnest(CAST(? AS t
 // CPU an edit against 10 µs to run, pg_stat_statements at concurrency 8,
 // issue 31): its estimate for an array of unknown length never let the
 // generic plan win. With one value PostgreSQL settles on the generic
-// plan, the same probe of units_target_prefix, after its first runs.
-const pgUnitByTarget = `SELECT id, source, target FROM units
-	WHERE translation_id = ? AND target != '' AND substr(target, 1, 64) = substr(?, 1, 64) AND target = ?
-		AND state >= ?`
+// plan, the same probe of unit_targets' key, after its first runs.
+const pgUnitByTarget = `SELECT u.id, u.source, u.target FROM unit_targets s JOIN units u ON u.id = s.unit_id
+	WHERE s.translation_id = ? AND s.prefix = substr(?, 1, 64) AND u.target = ? AND u.state >= ?`
 
 // pgFewTargets is the most targets looked up one statement each
 // (pgUnitByTarget), all in one round trip.
@@ -487,8 +488,8 @@ func (tx *Tx) unitsByFewTargets(tid int64, targets []string, scan func(func(...a
 
 // unitsByTarget calls row with the id, source and target of each
 // translated unit of translation tid whose target is one of targets
-// (distinct), through units_target_prefix: reused's lookups (sameTargets,
-// rechecks).
+// (distinct), through units_target_prefix (PostgreSQL: unit_targets):
+// reused's lookups (sameTargets, rechecks).
 func (tx *Tx) unitsByTarget(tid int64, targets []string, row func(id int64, source, target string) error) error {
 	if err := tx.unitsByTargetLater(tid, targets, row); err != nil {
 		return err

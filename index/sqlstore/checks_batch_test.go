@@ -387,9 +387,9 @@ func TestTargetLookupPlan(t *testing.T) {
 	// And no ARRAY[substr($3, 1, 64), ...]: byTarget's lists in a generic
 	// plan, 2×200 expressions evaluated for every execution (15 ms in
 	// this plan, 1.1 ms the join).
-	if removed > batch || strings.Contains(plan, "ARRAY[") || !strings.Contains(plan, "units_target_prefix") {
+	if removed > batch || strings.Contains(plan, "ARRAY[") || !strings.Contains(plan, "unit_targets_pkey") {
 		t.Errorf("the lookup of %d targets reads %d rows it does not keep, builds its lists per execution, "+
-			"or does not use units_target_prefix:\n%s", batch, removed, plan)
+			"or does not use unit_targets' key (migration 0114):\n%s", batch, removed, plan)
 	}
 	var found int
 	err = f.db.write(ctx, func(tx *Tx) error {

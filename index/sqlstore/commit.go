@@ -27,13 +27,14 @@ var contentActionList = func() string {
 // user): who a commit names as the author of that edit. Units whose
 // changes name nobody, or a user since removed, are left out.
 func (db *DB) PendingAuthors(ctx context.Context, translationID int64) (map[int64]index.User, error) {
+	from, where := db.dialect.pendingUnitsOf()
 	rows, err := db.r.QueryContext(ctx, `SELECT u.id, us.id, us.username, us.full_name, us.email, us.is_active,
 			us.is_bot, us.is_superuser, us.date_joined
-		FROM units u
+		FROM `+from+`
 		JOIN changes c ON c.id = (SELECT max(id) FROM changes
 			WHERE unit_id = u.id AND action IN (`+contentActionList+`))
 		JOIN users us ON us.id = coalesce(c.author_id, c.user_id)
-		WHERE u.translation_id = ? AND u.pending != 0`, translationID)
+		WHERE `+where, translationID)
 	if err != nil {
 		return nil, formatError(err)
 	}
@@ -220,13 +221,20 @@ func (db *DB) RepositoryFailure(ctx context.Context, componentID int64) (string,
 func (db *DB) DiscardPending(ctx context.Context, componentID, userID int64, target func(index.Pending) string) (index.Pending, error) {
 	var p index.Pending
 	err := db.write(ctx, func(tx *Tx) error {
-		if err := tx.QueryRow(pendingCounts, componentID, componentID, componentID).
+		if err := tx.QueryRow(tx.db.dialect.pendingCounts(), componentID, componentID, componentID).
 			Scan(&p.Units, &p.Removed, &p.Files); err != nil {
 			return err
 		}
+		unpend := `UPDATE units SET pending = 0, pending_since = NULL WHERE pending != 0 AND translation_id IN
+				(SELECT id FROM translations WHERE component_id = ?)`
+		if tx.db.dialect.name == "postgres" {
+			// The pending units from their side table (migration 0114).
+			unpend = `UPDATE units SET pending = 0, pending_since = NULL WHERE pending != 0 AND id IN
+				(SELECT p.unit_id FROM unit_pending p JOIN translations t ON t.id = p.translation_id
+					WHERE t.component_id = ?)`
+		}
 		for _, q := range []string{
-			`UPDATE units SET pending = 0, pending_since = NULL WHERE pending != 0 AND translation_id IN
-				(SELECT id FROM translations WHERE component_id = ?)`,
+			unpend,
 			`DELETE FROM removed_units WHERE translation_id IN (SELECT id FROM translations WHERE component_id = ?)`,
 			`DELETE FROM pending_files WHERE component_id = ?`,
 			`UPDATE translations SET revision = '' WHERE component_id = ?`,

@@ -185,8 +185,7 @@ func (e *unitEditor) edit(u *index.Unit, ed index.UnitEdit, action index.Action)
 	} else {
 		// pending_since keeps when the unit's pending work began
 		// (migration 0011): an edit of a unit already pending leaves it.
-		update, err := e.tx.prepare(`UPDATE units SET target = ?, state = ?, pending = 1,
-			pending_since = coalesce(pending_since, ?), timestamp = ?, automatically_translated = ? WHERE id = ?`)
+		update, err := e.tx.prepare(unitEditSQL)
 		if err != nil {
 			return false, err
 		}
@@ -347,3 +346,11 @@ func (e *unitEditor) fileFormat() (string, error) {
 	}
 	return *e.format, nil
 }
+
+// unitEditSQL is an edit's UPDATE of its unit: target, state, pending,
+// pending_since, timestamp, automatically_translated, by id. On
+// PostgreSQL no index of units names one of these columns (migration
+// 0114), so that the update is heap-only when the row's page has room
+// (TestUnitEditHeapOnly).
+const unitEditSQL = `UPDATE units SET target = ?, state = ?, pending = 1,
+			pending_since = coalesce(pending_since, ?), timestamp = ?, automatically_translated = ? WHERE id = ?`

@@ -13,7 +13,7 @@ import (
 // add or delete. It backs needs_commit and pending_units.
 func (db *DB) PendingUnits(ctx context.Context, componentID int64) (index.Pending, error) {
 	var p index.Pending
-	err := db.r.QueryRowContext(ctx, pendingCounts, componentID, componentID, componentID).
+	err := db.r.QueryRowContext(ctx, db.dialect.pendingCounts(), componentID, componentID, componentID).
 		Scan(&p.Units, &p.Removed, &p.Files)
 	return p, formatError(err)
 }
@@ -27,6 +27,37 @@ const pendingCounts = `SELECT
 		WHERE t.component_id = ?),
 	(SELECT count(*) FROM pending_files WHERE component_id = ?)`
 
+// The pending units on PostgreSQL are the side table unit_pending's
+// (migration 0114: units_pending, an index of units on pending, kept an
+// edit's UPDATE from being heap-only). Its rows are (translation_id,
+// unit_id), kept by triggers on units in the same transaction, so the
+// counts need not read units at all.
+const (
+	pgPendingUnitsOf = `unit_pending p JOIN translations t ON t.id = p.translation_id`
+	pgPendingCounts  = `SELECT
+	(SELECT count(*) FROM ` + pgPendingUnitsOf + ` WHERE t.component_id = ? AND t.filename != ''),
+	(SELECT count(*) FROM removed_units r JOIN translations t ON t.id = r.translation_id
+		WHERE t.component_id = ?),
+	(SELECT count(*) FROM pending_files WHERE component_id = ?)`
+)
+
+// pendingCounts is the engine's statement of pendingCounts.
+func (d *dialect) pendingCounts() string {
+	if d.name == "postgres" {
+		return pgPendingCounts
+	}
+	return pendingCounts
+}
+
+// pendingUnitsOf is the engine's FROM item and WHERE condition of the
+// pending units u of translation ?.
+func (d *dialect) pendingUnitsOf() (from, where string) {
+	if d.name == "postgres" {
+		return `unit_pending p JOIN units u ON u.id = p.unit_id`, `p.translation_id = ?`
+	}
+	return `units u`, `u.translation_id = ? AND u.pending != 0`
+}
+
 // DueCommits returns the components whose next commit is due at now:
 // those whose oldest pending work (a unit edited or added in a
 // translation with a file, a unit removed, a file to add or delete)
@@ -38,12 +69,16 @@ const pendingCounts = `SELECT
 func (db *DB) DueCommits(ctx context.Context, now time.Time) ([]index.Component, error) {
 	// One row per component with anything pending: the earliest start of
 	// each kind of pending work, the least of them kept. The units part
-	// reads only pending rows (the units_pending index).
+	// reads only pending rows (the units_pending index; on PostgreSQL the
+	// side table unit_pending, then each pending unit's row).
+	pendingUnits := `translations t JOIN units u ON u.translation_id = t.id WHERE u.pending != 0 AND`
+	if db.dialect.name == "postgres" {
+		pendingUnits = pgPendingUnitsOf + ` JOIN units u ON u.id = p.unit_id WHERE`
+	}
 	rows, err := db.r.QueryContext(ctx, `SELECT `+componentColumns+`, coalesce(w.since, '')
 		FROM (SELECT component_id, min(since) AS since FROM (
 				SELECT t.component_id, min(u.pending_since) AS since
-					FROM translations t JOIN units u ON u.translation_id = t.id
-					WHERE u.pending != 0 AND t.filename != '' GROUP BY t.component_id
+					FROM `+pendingUnits+` t.filename != '' GROUP BY t.component_id
 				UNION ALL
 				SELECT t.component_id, min(r.removed)
 					FROM translations t JOIN removed_units r ON r.translation_id = t.id GROUP BY t.component_id
@@ -77,11 +112,15 @@ func (db *DB) DueCommits(ctx context.Context, now time.Time) ([]index.Component,
 
 // CountPendingUnits counts the units edited or added and not yet
 // committed, across every component, as PendingUnits counts them for
-// one (the partial index units_pending answers it). It backs the pending
-// edits metric.
+// one (the partial index units_pending answers it; on PostgreSQL the side
+// table unit_pending). It backs the pending edits metric.
 func (db *DB) CountPendingUnits(ctx context.Context) (int, error) {
+	q := `SELECT count(*) FROM units u JOIN translations t ON t.id = u.translation_id
+		WHERE u.pending != 0 AND t.filename != ''`
+	if db.dialect.name == "postgres" {
+		q = `SELECT count(*) FROM ` + pgPendingUnitsOf + ` WHERE t.filename != ''`
+	}
 	var n int
-	err := db.r.QueryRowContext(ctx, `SELECT count(*) FROM units u JOIN translations t ON t.id = u.translation_id
-		WHERE u.pending != 0 AND t.filename != ''`).Scan(&n)
+	err := db.r.QueryRowContext(ctx, q).Scan(&n)
 	return n, formatError(err)
 }

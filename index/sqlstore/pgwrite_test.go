@@ -14,7 +14,7 @@ import (
 
 // TestFewTargetsPlan: an edit's lookup of the units sharing its targets
 // (unitsByFewTargets) keeps one generic plan on PostgreSQL, a probe of
-// units_target_prefix, and finds what the array's statement finds.
+// unit_targets' key (migration 0114), and finds what the array's statement finds.
 func TestFewTargetsPlan(t *testing.T) {
 	if testengine.Engine() != testengine.Postgres {
 		t.Skip("PostgreSQL's statement")
@@ -43,8 +43,8 @@ func TestFewTargetsPlan(t *testing.T) {
 		t.Fatal(err)
 	}
 	plan := planText(t, rows)
-	if !strings.Contains(plan, "Index Scan using units_target_prefix") || strings.Contains(plan, "Rows Removed by Filter") {
-		t.Errorf("the generic plan of one target's lookup is not a probe of units_target_prefix:\n%s", plan)
+	if !strings.Contains(plan, "Index Only Scan using unit_targets_pkey") || strings.Contains(plan, "Rows Removed by Filter") {
+		t.Errorf("the generic plan of one target's lookup is not a probe of unit_targets' key:\n%s", plan)
 	}
 	for _, targets := range [][]string{{"Wort 7"}, {"Wort 7", "Wort 9"}, {"Wort 1", "Wort 2", "none", "Wort 3"},
 		{"Wort 1", "Wort 2", "Wort 3", "Wort 4", "Wort 5"}} {

@@ -62,6 +62,9 @@ func (db *DB) VerifyCounts(ctx context.Context) ([]string, error) {
 	v.postgres = db.dialect.name == "postgres"
 	steps := []func(context.Context, queryer) error{v.units, v.stats, v.lists, v.userActivity, v.trigrams,
 		v.glossaryMatches}
+	if v.postgres {
+		steps = append(steps, v.unitSideTables)
+	}
 	for _, step := range steps {
 		if err := step(ctx, tx); err != nil {
 			return v.problems, formatError(err)
@@ -160,6 +163,46 @@ func (v *countVerifier) units(ctx context.Context, q queryer) error {
 		}
 	}
 	return rows.Err()
+}
+
+// unitSideRows are PostgreSQL's side tables of units (migration 0114),
+// each with the rows units says it holds, in the same columns.
+var unitSideRows = []struct{ table, columns, fromUnits string }{
+	{"unit_targets", "translation_id, prefix, unit_id",
+		"SELECT translation_id, substr(target, 1, 64), id FROM units WHERE target != ''"},
+	{"unit_states", "state, unit_id", "SELECT state, id FROM units WHERE state NOT IN (0, 20)"},
+	{"unit_pending", "translation_id, unit_id", "SELECT translation_id, id FROM units WHERE pending != 0"},
+}
+
+// unitSideTables compares each side table of units with the rows units
+// says it holds: the triggers that keep them write in the statement's own
+// transaction, so a row missing or left over is a bug, not a crash.
+func (v *countVerifier) unitSideTables(ctx context.Context, q queryer) error {
+	for _, t := range unitSideRows {
+		for _, d := range []struct{ what, query string }{
+			{"missing", t.fromUnits + " EXCEPT SELECT " + t.columns + " FROM " + t.table},
+			{"left over", "SELECT " + t.columns + " FROM " + t.table + " EXCEPT " + t.fromUnits},
+		} {
+			rows, err := q.QueryContext(ctx, `SELECT d.unit_id, d::text FROM (`+d.query+`) d(`+t.columns+`) ORDER BY 1`)
+			if err != nil {
+				return err
+			}
+			for rows.Next() {
+				var id int64
+				var row string
+				if err := rows.Scan(&id, &row); err != nil {
+					rows.Close()
+					return err
+				}
+				v.report("%s: unit %d's row %s %s", t.table, id, row, d.what)
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // stats compares every statistics row with the sum of the recounts of

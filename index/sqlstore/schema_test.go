@@ -69,6 +69,17 @@ var schemaExceptions = map[string]string{
 	// writers.go); SQLite's one writer counts in place.
 	"list_counts_delta": "PostgreSQL only: the changes lists' counts a transaction keeps aside",
 	"solo_lease":        "PostgreSQL only: the marker of a process alone on the database (lease.go)",
+	// Heap-only unit edits on PostgreSQL (migration 0114): no index of
+	// units names a column an edit changes, so the same-target lookup,
+	// the rare states and the pending units are side tables kept by
+	// triggers there; SQLite, which has no heap-only updates, keeps the
+	// partial indexes.
+	"unit_targets":              "PostgreSQL only: units_target_prefix as a side table",
+	"unit_states":               "PostgreSQL only: units_state as a side table",
+	"unit_pending":              "PostgreSQL only: units_pending as a side table",
+	"units units_target_prefix": "SQLite only: PostgreSQL's is the side table unit_targets",
+	"units units_state":         "SQLite only: PostgreSQL's is the side table unit_states",
+	"units units_pending":       "SQLite only: PostgreSQL's is the side table unit_pending",
 	// The trigram index of the units' text (migrations 0033 and 0044,
 	// trigram.go): an FTS5 table and its shadow tables on SQLite, a table
 	// of each unit's trigrams with a GIN index on PostgreSQL, which has

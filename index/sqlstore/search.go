@@ -496,25 +496,44 @@ func priorityFrag(t *index.QueryTerm) sqlFrag {
 	return and(frag("units.priority != "+strconv.Itoa(defaultPriority)), f)
 }
 
-// unitsStatePredicate is units_state's predicate (migration 0093): the
-// index holds only the states other than empty (0) and translated (20),
-// which are nearly every unit (of the corpus's 277,429, 113,866 are
-// empty and none needs editing or is approved) and so were nearly all
-// of the index's cost on an import. A list of those states walks units by
-// id and meets a match every row or two; their counts come from the
-// statistics rows (countByState).
+// unitsStatePredicate is units_state's predicate (SQLite's migration
+// 0093): the index holds only the states other than empty (0) and
+// translated (20), which are nearly every unit (of the corpus's 277,429,
+// 113,866 are empty and none needs editing or is approved) and so were
+// nearly all of the index's cost on an import. A list of those states
+// walks units by id and meets a match every row or two; their counts come
+// from the statistics rows (countByState).
 const unitsStatePredicate = "units.state NOT IN (0, 20)"
 
-// stateFrag is f, a condition on units.state, carrying units_state's
-// predicate word for word when rare says f leaves both 0 and 20 out:
-// neither engine proves the predicate from a comparison with a bound
-// value, and this is what lets a search for a rare state (approved,
-// needs editing, read-only) read the index rather than every unit.
-func stateFrag(f sqlFrag, rare bool) sqlFrag {
+// stateFrag is f, a condition on units.state, for the units of a rare
+// state when rare says f leaves both 0 and 20 out. On SQLite it carries
+// units_state's predicate word for word: neither engine proves the
+// predicate from a comparison with a bound value, and this is what lets a
+// search for a rare state (approved, needs editing, read-only) read the
+// index rather than every unit. PostgreSQL keeps those units in the side
+// table unit_states (migration 0114: no index of units names state, so
+// that an edit's UPDATE is heap-only) and reads them from there, f
+// itself still checked on the unit's row.
+func (c searchCompiler) stateFrag(f sqlFrag, rare bool) sqlFrag {
 	if !rare {
 		return f
 	}
+	if c.postgres {
+		side := frag(strings.ReplaceAll(f.sql, "units.state", "us.state"), f.args...)
+		return and(in("units.id", "us.unit_id FROM unit_states us", side), f)
+	}
 	return and(frag(unitsStatePredicate), f)
+}
+
+// pendingFrag is is:pending / pending:true, a unit edited since its last
+// commit: on PostgreSQL one of the side table unit_pending (migration
+// 0114; units_pending, SQLite's partial index, would keep an edit's
+// UPDATE from being heap-only).
+func (c searchCompiler) pendingFrag() sqlFrag {
+	if c.postgres {
+		return in("units.id", "up.unit_id FROM unit_pending up", fragTrue)
+	}
+	return frag("units.pending != 0")
 }
 
 // takesIn says whether the numeric term t matches the value v.
@@ -664,7 +683,7 @@ func (c searchCompiler) term(t *index.QueryTerm) (sqlFrag, error) {
 	case "priority":
 		return priorityFrag(t), nil
 	case "state":
-		return stateFrag(num("units.state", t), !takesIn(t, int64(index.StateEmpty)) && !takesIn(t, int64(index.StateTranslated))), nil
+		return c.stateFrag(num("units.state", t), !takesIn(t, int64(index.StateEmpty)) && !takesIn(t, int64(index.StateTranslated))), nil
 	case "id", "position":
 		return num("units."+t.Field, t), nil
 	case "source_state":
@@ -679,7 +698,7 @@ func (c searchCompiler) term(t *index.QueryTerm) (sqlFrag, error) {
 		return date(lastChanged(srcID), t), nil
 	case "pending":
 		if t.Bool {
-			return frag("units.pending != 0"), nil
+			return c.pendingFrag(), nil
 		}
 		return frag("units.pending = 0"), nil
 	case "check", "dismissed_check":
@@ -709,7 +728,7 @@ func (c searchCompiler) term(t *index.QueryTerm) (sqlFrag, error) {
 		}
 		return joinFrags("AND", []sqlFrag{by, frag("ch.action IN " + contentActions)}), nil
 	case "is":
-		return isFrag(t.Text), nil
+		return c.isFrag(t.Text), nil
 	case "has":
 		if t.Text == "glossary" {
 			return c.glossary(), nil
@@ -824,20 +843,20 @@ func categorySubtree(cat sqlFrag) sqlFrag {
 }
 
 // isFrag answers is: (weblate/utils/search.py UnitTermExpr.is_field).
-func isFrag(v string) sqlFrag {
+func (c searchCompiler) isFrag(v string) sqlFrag {
 	switch v {
 	case "read-only":
-		return stateFrag(frag("units.state = ?", index.StateReadOnly), true)
+		return c.stateFrag(frag("units.state = ?", index.StateReadOnly), true)
 	case "approved":
-		return stateFrag(frag("units.state = ?", index.StateApproved), true)
+		return c.stateFrag(frag("units.state = ?", index.StateApproved), true)
 	case "needs-editing":
-		return stateFrag(frag("units.state >= ? AND units.state < ?", index.StateFuzzy, index.StateTranslated), true)
+		return c.stateFrag(frag("units.state >= ? AND units.state < ?", index.StateFuzzy, index.StateTranslated), true)
 	case "translated":
 		return frag("units.state >= ?", index.StateTranslated)
 	case "untranslated":
 		return frag("units.state < ?", index.StateTranslated)
 	case "pending":
-		return frag("units.pending != 0")
+		return c.pendingFrag()
 	case "empty":
 		return frag("units.state = ?", index.StateEmpty)
 	case "automatically-translated":
