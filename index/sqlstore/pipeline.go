@@ -375,8 +375,7 @@ const pgPeerChecks = `SELECT unit_id, name, dismissed FROM checks WHERE unit_id 
 
 // queuePeerReads queues the reads of the units ids into reads[id], as
 // queueUnitRead reads one: each unit's row, and their check rows in one
-// statement (pgPeerChecks). A batch's prefetched edit reads are read so
-// too (queuePrefetch).
+// statement (pgPeerChecks).
 func queuePeerReads(tx *Tx, ids []int64, reads map[int64]*unitRead) error {
 	for _, id := range ids {
 		if err := queueUnitRow(tx, id, reads[id]); err != nil {

@@ -136,20 +136,20 @@ func queuePrefetch(tx *Tx, live []*writeRequest) error {
 			return err
 		}
 	}
-	// The units' rows a statement each, which keeps one plan (a
-	// statement of an array of ids was planned anew for each length:
-	// pgPeerChecks), and their check rows in one statement, as
-	// propagation's peers read theirs (queuePeerReads): a batch of n
-	// edits sent 2n statements, each one the server parses, binds, runs
-	// and ends (issue 31: the server's CPU per edit at concurrency 8).
-	unique := make([]int64, 0, len(ids))
+	// The statements of an edit's own read, a pair a unit: each keeps
+	// one plan, which a statement of an array of ids, planned anew for
+	// each length, would not (pgUnitByTarget says what that cost).
 	for _, id := range ids {
-		if p.units[id] == nil {
-			p.units[id] = &unitRead{}
-			unique = append(unique, id)
+		if p.units[id] != nil {
+			continue
+		}
+		r := &unitRead{}
+		p.units[id] = r
+		if err := queueUnitRead(tx, id, r); err != nil {
+			return err
 		}
 	}
-	return queuePeerReads(tx, unique, p.units)
+	return nil
 }
 
 // start readies p for the batch's next write, r.
