@@ -22,7 +22,9 @@ import (
 // naming a glossary's unit also reads the translations its recheck
 // rewrites, but only then (a one-time filter), and by their component
 // (the fixture's statistics, 2,000 translations of one component, make
-// that a scan).
+// that a scan). Since 0117 a batch naming units only reads its locks'
+// keys in an aggregate first, its rows by key as well (and a glossary's
+// recheck's in a second, TestLockWriteScopesGlossaryLocks).
 func TestLockWriteScopesPlan(t *testing.T) {
 	if testengine.Engine() != testengine.Postgres {
 		t.Skip("lock_write_scopes is PostgreSQL's")
@@ -51,10 +53,11 @@ func TestLockWriteScopesPlan(t *testing.T) {
 		AND pronamespace = current_schema()::regnamespace`).Scan(&src); err != nil {
 		t.Fatal(err)
 	}
-	// Each of the function's statements (0104: one for a batch naming
-	// units only, one for every other batch), with arguments that reach it.
+	// Each of the function's statements that lock in the executor (0104:
+	// one for a batch naming units only, one for every other batch; since
+	// 0117 only the other's), with arguments that reach it.
 	stmts := regexp.MustCompile(`(?s)PERFORM(.*?);`).FindAllStringSubmatch(src, -1)
-	args := []string{`'{1}', '{}', '{}', '{}', '{}'`, `'{1}', '{1}', '{1}', '{1}', '{1}'`}
+	args := []string{`'{1}', '{1}', '{1}', '{1}', '{1}'`}
 	if len(stmts) != len(args) {
 		t.Fatalf("%d PERFORM statements in lock_write_scopes, want %d:\n%s", len(stmts), len(args), src)
 	}
@@ -112,6 +115,28 @@ func TestLockWriteScopesPlan(t *testing.T) {
 		}
 		if scans == 0 || glossary < 0 {
 			t.Errorf("statement %d: no read of translations, or none under a glossary's filter, in the plan:\n%s", n+1, plan)
+		}
+	}
+	// Since 0117 a batch naming units only reads its keys first, in one
+	// aggregate (its locks are then simple expressions): the units'
+	// translations and components by their keys too (joined plainly, the
+	// generic plan hashed a Seq Scan of the 2,000 translations).
+	fast := regexp.MustCompile(`(?s)(SELECT array_agg.*?)\s+INTO [^\n]*\n(.*?);`).FindStringSubmatch(src)
+	if fast == nil {
+		t.Fatalf("no keys' aggregate in lock_write_scopes:\n%s", src)
+	}
+	query := regexp.MustCompile(`\bunit_ids\b`).ReplaceAllString(fast[1]+" "+fast[2], "$$1")
+	if _, err := tx.tx.ExecContext(ctx, "PREPARE lock_keys (BIGINT[]) AS "+query); err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	rows, err := tx.tx.QueryContext(ctx, `EXPLAIN EXECUTE lock_keys('{1}')`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan := planText(t, rows)
+	for _, rel := range []string{"translations t", "components c"} {
+		if !regexp.MustCompile(`Index (Only )?Scan using \w+ on ` + rel + `\b`).MatchString(plan) {
+			t.Errorf("the keys' aggregate reads %s other than by key:\n%s", rel, plan)
 		}
 	}
 }
