@@ -375,7 +375,7 @@ var serveSettings = []setting{
 		usage: "how long a write waits for a lock another process sharing the PostgreSQL database holds before it fails (0: for ever; default 30s)",
 		field: func(c *Config) any { return &c.DBLockTimeout }},
 	{name: "db-writers",
-		usage: "writers this process runs on PostgreSQL, each with its own connection, whose batches of edits to different translations run at once (0: 1); worth 2 where the CPUs have room, the database on its own machine; SQLite ignores it and keeps one writer",
+		usage: "writers this process runs on PostgreSQL, each with its own connection, whose batches of edits to different translations run at once (0: 2); 1 where the CPUs are busy with other work, more where the database has a machine of its own; SQLite ignores it and keeps one writer",
 		field: func(c *Config) any { return &c.DBWriters }},
 	{name: "db-no-solo",
 		usage: "on PostgreSQL, ask the database for other processes' writes before every cached answer even when this process is alone on it (by default a process alone answers from its caches until another opens the database); see docs/postgresql.md",

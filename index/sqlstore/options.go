@@ -39,15 +39,19 @@ func DefaultReadConns() int { return max(4, 2*runtime.GOMAXPROCS(0)) }
 // process, which a failed write reports better than a hung one.
 const DefaultLockTimeout = 30 * time.Second
 
-// DefaultWriters is Options.Writers's default on PostgreSQL: one, as
-// before several writers existed. A second writer overlaps its batch
-// with the first's waits on the server, but the same edits then split
-// into batches half as big, each paying a batch's fixed statements:
-// measured on 2 cores shared with the server and the clients (BENCHMARKS
-// "Session 9: PGPAR"), that cost 25-35% more CPU per edit and lost
-// throughput whenever the CPUs were busy. Raise it where they are not:
-// the database on its own machine, where the writer mostly waits.
-const DefaultWriters = 1
+// DefaultWriters is Options.Writers's default on PostgreSQL: two. A
+// second writer overlaps its batch with the first's waits on the server
+// (one writer's batches are serial: at 8 editors the server's work for
+// a batch was ~2.4 ms of its ~3.6, with the machine's CPUs 60% busy),
+// though the same edits then split into smaller batches, each paying a
+// batch's fixed statements. Session 9 measured two writers on 2 cores
+// loaded by other work (BENCHMARKS "Session 9: PGPAR": 25-35% more CPU
+// per edit, slower whenever the CPUs were busy) and kept one; session
+// 13, on the same 2 cores quiet, measured two faster at 8 editors in
+// every round (BENCHMARKS "Session 13: the merged tree on a quiet
+// machine"). Where the CPUs are busy with other work, 1 is the setting
+// to try; where the database has a machine of its own, more.
+const DefaultWriters = 2
 
 // NoPageCache, as Options.PageCacheBytes, turns the page caches off.
 const NoPageCache = -1

@@ -65,7 +65,7 @@ import (
 //
 // # Several writers in one process
 //
-// One process runs Options.Writers writer goroutines on PostgreSQL (one
+// One process runs Options.Writers writer goroutines on PostgreSQL (two
 // by default: see DefaultWriters for what a second costs; SQLite keeps
 // one: its file takes one write transaction at a time), each with its own connection of the writers' pool (wdb) and
 // its own batches. They were one because of the round trips: a lone
