@@ -256,7 +256,7 @@ func TestBatchApartRoundTrips(t *testing.T) {
 // decides on the check rows the glossary's edit left, and the stored
 // checks and counts stay what a batch of its own leaves.
 func TestPrefetchedEditAfterGlossaryEdit(t *testing.T) {
-	f := mustWriteFixture(t)
+	f := oneWriterFixture(t)
 	f.db.trigrams.hold()
 	_, gl := f.importComponent(t, "glossary", func(c *index.Component) { c.IsGlossary = true }, map[string][][3]string{
 		"en": {{"apple", "apple", "apple"}},
