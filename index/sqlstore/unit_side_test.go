@@ -165,6 +165,32 @@ func TestUnitSideTables(t *testing.T) {
 		!strings.Contains(problems[1], "left over") {
 		t.Errorf("VerifyCounts with a side row missing and one left over = %q, %v", problems, err)
 	}
+	// Units moved to another translation, last as the raw statements leave
+	// the statistics behind (nothing in Tolk moves one; the triggers must
+	// follow): one not pending only moved, one moved with a
+	// new target and a rare state, which fires both row triggers.
+	moved := func(i int, set string) int64 {
+		t.Helper()
+		id := f.unit(t, "fr", i).ID
+		if _, err := f.db.rdb.ExecContext(ctx, `UPDATE units SET translation_id = $1`+set+` WHERE id = $2`,
+			f.tr["en"], id); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	plain, both := moved(3, ""), moved(4, ", target = 'Bewegt', state = 10, pending = 1")
+	if n := count(`SELECT count(*) FROM unit_pending WHERE unit_id = ?`, plain); n != 0 {
+		t.Errorf("a unit moved, not pending: %d rows in unit_pending, want 0", n)
+	}
+	for _, q := range []string{`SELECT count(*) FROM unit_targets WHERE unit_id = ? AND translation_id = ?`,
+		`SELECT count(*) FROM unit_pending WHERE unit_id = ? AND translation_id = ?`} {
+		if n := count(q, both, f.tr["en"]); n != 1 {
+			t.Errorf("a unit moved with a new target, state and pending: %q counts %d, want 1", q, n)
+		}
+	}
+	if n := count(`SELECT count(*) FROM unit_states WHERE unit_id = ? AND state = 10`, both); n != 1 {
+		t.Errorf("a unit moved with a new state: %d rows in unit_states, want 1", n)
+	}
 }
 
 // rebindPG is q with PostgreSQL's placeholders.
