@@ -539,9 +539,24 @@ func scaleWrites(ctx context.Context, cfg config, in *instance, repos []corpusRe
 	if err != nil {
 		return nil, err
 	}
-	peers := 0
+	// The sets measured are the fan-outs that occur: edits reaching no
+	// peer where some copy has none, and those reaching the most peers
+	// where any copy has some (at -scale 11-90 over 10 projects every
+	// copy has a peer and none is a tenth copy).
+	alone, peers := false, 0
 	for _, n := range fanOut {
-		peers = max(peers, n)
+		alone, peers = alone || n == 0, max(peers, n)
+	}
+	type unitSet struct {
+		peers  int
+		suffix string
+	}
+	var sets []unitSet
+	if alone {
+		sets = append(sets, unitSet{0, ""})
+	}
+	if peers > 0 {
+		sets = append(sets, unitSet{peers, "-peers"})
 	}
 	apiSrv, err := serve(serverHandler(in.db, api.Options{}))
 	if err != nil {
@@ -552,11 +567,7 @@ func scaleWrites(ctx context.Context, cfg config, in *instance, repos []corpusRe
 	defer client.CloseIdleConnections()
 	var answered atomic.Int64
 	var points []writePoint
-	sets := []struct {
-		peers  int
-		suffix string
-	}{{0, ""}, {peers, "-peers"}}
-	for _, set := range sets[:min(len(sets), 1+min(peers, 1))] {
+	for _, set := range sets {
 		units, err := sampleUnitsOf(ctx, in.store, unitsPerTranslation, 0, func(c int64) bool {
 			n, ok := fanOut[c]
 			return ok && n == set.peers

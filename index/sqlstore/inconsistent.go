@@ -649,7 +649,7 @@ func peersMostlyWanted(tx *Tx, tids []int64, wanted int, totals map[int64]int64)
 func (s *checkSettler) peerTotals(groups []inconsistentGroup) error {
 	var ids []int64
 	for _, g := range groups {
-		if len(g.strs) < 64 {
+		if len(g.strs) < mostlyWantedFloor {
 			continue
 		}
 		for _, p := range g.peers {
@@ -860,8 +860,8 @@ func (p *propagatedLookup) wrote(peer, id int64, u *index.Unit) {
 // reusablePropagation returns the write's propagation lookup if this
 // settling may answer the inconsistent check from it, else nil. It may
 // when it is the first round (the second follows the first's writes),
-// propagation ran once in the write (an edit's, not an upload's or a
-// bulk edit's), the write marked nothing wide (a translation, a source
+// propagation ran once in the write for one unit (an edit's, or an
+// upload's that wrote one unit; not a bulk edit's), the write marked nothing wide (a translation, a source
 // string, a created translation, a glossary, a removal: units it did
 // not edit one by one), and every unit it marked is one propagation
 // read or one the write edited (its snapshot): where that unit holds

@@ -531,7 +531,10 @@ func (c searchCompiler) stateFrag(f sqlFrag, rare bool) sqlFrag {
 // UPDATE from being heap-only).
 func (c searchCompiler) pendingFrag() sqlFrag {
 	if c.postgres {
-		return in("units.id", "up.unit_id FROM unit_pending up", fragTrue)
+		// Correlated by translation, so that a scoped search seeks the
+		// side table's key (translation_id, unit_id) rather than reading
+		// every pending unit of the site.
+		return exists("unit_pending up WHERE up.translation_id = units.translation_id AND up.unit_id = units.id", fragTrue)
 	}
 	return frag("units.pending != 0")
 }

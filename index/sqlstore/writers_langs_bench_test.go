@@ -55,12 +55,13 @@ func mustLangsFixture(t testing.TB, db *DB, project, slug string, propagate bool
 // BenchmarkWritersLangs is BenchmarkWriters's "one" with each of the 8
 // editors translating its own language of one project's propagating
 // component, as tolk-bench's editors spread over the corpus's
-// translations: the batches of several writers in one process
-// (writers.go) lock different scopes. Besides edits/s, p50-ms and p99-ms
+// translations, with one writer (BenchmarkWritersLangsTwo has two): the
+// batches of several writers in one process (writers.go) lock different
+// scopes. Besides edits/s, p50-ms and p99-ms
 // it reports this process's CPU per edit (cpu-us/edit).
 //
 //	go test ./index/sqlstore -run '^$' -bench WritersLangs -benchtime 4000x
-func BenchmarkWritersLangs(b *testing.B) { benchWritersLangs(b, Options{}) }
+func BenchmarkWritersLangs(b *testing.B) { benchWritersLangs(b, Options{Writers: 1}) }
 
 // benchWritersLangs is BenchmarkWritersLangs on an index opened with o.
 func benchWritersLangs(b *testing.B, o Options) {

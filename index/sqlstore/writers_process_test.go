@@ -175,7 +175,8 @@ func oneWriterFixture(tb testing.TB) *writeFixture {
 }
 
 // BenchmarkWritersLangsTwo is BenchmarkWritersLangs with two writers in
-// the process (BenchmarkWritersLangs has the default, one).
+// the process (BenchmarkWritersLangs has one: the default is two since
+// session 13, so both name theirs).
 //
 //	TOLK_TEST_ENGINE=postgres go test ./index/sqlstore -run '^$' -bench WritersLangs -benchtime 4000x
 func BenchmarkWritersLangsTwo(b *testing.B) { benchWritersLangs(b, Options{Writers: 2}) }

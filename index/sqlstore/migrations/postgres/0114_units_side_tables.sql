@@ -63,9 +63,10 @@ ALTER TABLE units SET (fillfactor = 90);
 -- A row trigger for the updates: its condition is evaluated without
 -- calling the function, and is short (the condition's text is parsed at
 -- every statement that sets one of the trigger's columns, migration
--- 0110). An edit's new target that keeps the first 64 characters, a
--- state between two common ones (empty, translated) and pending staying
--- set skip the function.
+-- 0110). An edit whose new target keeps the first 64 characters, whose
+-- state stays and whose pending stays set skips the function; a change
+-- between the two common states (empty, translated) still calls it, and
+-- it then writes no state row.
 CREATE FUNCTION units_side_update() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
 	moved BOOLEAN := old.id <> new.id OR old.translation_id <> new.translation_id;
