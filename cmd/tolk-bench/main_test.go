@@ -16,6 +16,7 @@ import (
 
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/internal/pgstat"
+	tolksync "github.com/tolk-project/tolk/sync"
 )
 
 // TestQuickRun runs the tool as CI does (-quick) on the real corpus and
@@ -720,5 +721,47 @@ func TestAddStmtDelta(t *testing.T) {
 	if lines := strings.Split(string(b), "\n"); len(lines) < 2 || !strings.HasPrefix(lines[0], "calls_per_request\tus_per_request\t") ||
 		!strings.HasPrefix(lines[1], "2.000\t1000.0\t5.0\t10\t500.0\t") {
 		t.Errorf("writes-c8.tsv:\n%s", b)
+	}
+}
+
+// TestPropagationStale checks what a resumed scale run re-saves of the
+// tenth copies: a copy saved while it propagated is stale until a
+// Reconcile saves its spec, and is not afterwards (so -resume reads its
+// checkouts once, not at every run).
+func TestPropagationStale(t *testing.T) {
+	corpus, err := findCorpus("")
+	if err != nil {
+		t.Skip(err)
+	}
+	ctx := context.Background()
+	tmp := t.TempDir()
+	repos, err := buildRepos(ctx, corpus, tmp, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	repos = repos[:1]
+	in, err := openInstance(ctx, &engine{}, filepath.Join(tmp, "index"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	const isolated = 91 // scale-01's tenth copy
+	spec := scaleCopy(repos, isolated, scaleProjectCount)
+	old := spec
+	old.Components = slices.Clone(spec.Components)
+	for i := range old.Components {
+		old.Components[i].AllowTranslationPropagation = true // as session 12's index saved it
+	}
+	if err := in.svc.Reconcile(ctx, []tolksync.ProjectSpec{old}); err != nil {
+		t.Fatal(err)
+	}
+	if stale, err := propagationStale(ctx, in.db, spec); err != nil || !stale {
+		t.Fatalf("copy saved propagating: stale %v (%v), want true", stale, err)
+	}
+	if err := in.svc.Reconcile(ctx, []tolksync.ProjectSpec{spec}); err != nil {
+		t.Fatal(err)
+	}
+	if stale, err := propagationStale(ctx, in.db, spec); err != nil || stale {
+		t.Fatalf("copy saved as its spec says: stale %v (%v), want false", stale, err)
 	}
 }
