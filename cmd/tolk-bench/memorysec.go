@@ -232,7 +232,7 @@ func memorySample(ctx context.Context, st *store, n int) ([]memoryQuery, error) 
 	rows, err := raw.QueryContext(ctx, `SELECT c.source_language, u.source FROM units u
 		JOIN translations t ON t.id = u.translation_id JOIN components c ON c.id = t.component_id
 		WHERE t.is_source != 0 AND u.source != '' AND instr(u.source, ?) = 0
-		ORDER BY random() LIMIT ?`, "\x1e\x1e", n)
+		ORDER BY random() LIMIT ?`, index.PluralSeparator, n)
 	if err != nil {
 		return nil, fmt.Errorf("sample sources: %w", err)
 	}

@@ -646,9 +646,8 @@ func fillChangesPage(ctx context.Context, in *instance, step int) error {
 	}
 	ids, err := func() ([]int64, error) {
 		defer raw.Close()
-		rows, err := raw.QueryContext(ctx, `SELECT id FROM units WHERE translation_id = ? AND state != 100
-			AND instr(source, ?) = 0 AND flags NOT LIKE '%read-only%' AND extra_flags NOT LIKE '%read-only%'
-			ORDER BY id LIMIT ?`, t.ID, "\x1e\x1e", changesPageSize)
+		rows, err := raw.QueryContext(ctx, `SELECT id FROM units u WHERE translation_id = ? AND `+editableUnit+`
+			ORDER BY id LIMIT ?`, t.ID, index.PluralSeparator, changesPageSize)
 		if err != nil {
 			return nil, err
 		}

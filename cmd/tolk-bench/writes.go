@@ -332,6 +332,13 @@ func benchUser(ctx context.Context, db *sqlstore.DB) (int64, string, error) {
 // what a PATCH of one target form may not edit: read-only units and
 // plural strings (which take the language's number of forms, separated
 // by two record separators).
+// editableUnit is the condition on units u that an edit of the loads
+// can save: not read-only (state 100 or a read-only flag) and not plural
+// (a source holding index.PluralSeparator), since the loads send one
+// string as the target. Its one argument is index.PluralSeparator.
+const editableUnit = `u.state != 100 AND instr(u.source, ?) = 0
+	AND u.flags NOT LIKE '%read-only%' AND u.extra_flags NOT LIKE '%read-only%'`
+
 func sampleUnits(ctx context.Context, st *store, perTranslation int, componentID int64) ([][]int64, error) {
 	return sampleUnitsOf(ctx, st, perTranslation, componentID, nil)
 }
@@ -347,10 +354,9 @@ func sampleUnitsOf(ctx context.Context, st *store, perTranslation int, component
 	rows, err := raw.QueryContext(ctx, `SELECT translation_id, component_id, id FROM (
 		SELECT u.translation_id, t.component_id, u.id, row_number() OVER (PARTITION BY u.translation_id ORDER BY random()) AS n
 		FROM units u JOIN translations t ON t.id = u.translation_id
-		WHERE t.is_source = 0 AND u.state != 100 AND instr(u.source, ?) = 0
-			AND u.flags NOT LIKE '%read-only%' AND u.extra_flags NOT LIKE '%read-only%'
+		WHERE t.is_source = 0 AND `+editableUnit+`
 			AND (? = 0 OR t.component_id = ?)) AS sampled
-		WHERE n <= ? ORDER BY translation_id, id`, "\x1e\x1e", componentID, componentID, perTranslation)
+		WHERE n <= ? ORDER BY translation_id, id`, index.PluralSeparator, componentID, componentID, perTranslation)
 	if err != nil {
 		return nil, fmt.Errorf("sample units: %w", err)
 	}

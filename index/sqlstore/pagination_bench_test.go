@@ -35,8 +35,23 @@ func benchUnits(prefix string, from, n int, translated bool) []index.ImportUnit 
 // mustPagingFixture builds, outside any timed loop: en with nUnits units
 // (created in one import, so it records no per-unit changes), fr with 1,000,
 // and de imported twice so that its second import records nChanges
-// "string added" changes.
+// "string added" changes. Its imports analyze what they wrote, as
+// every import does (analyzeImported).
 func mustPagingFixture(tb testing.TB, nUnits, nChanges int) *pagingFixture {
+	return buildPagingFixture(tb, nUnits, nChanges, true)
+}
+
+// mustPagingFixtureUnanalyzed is mustPagingFixture without the ANALYZE
+// after its imports: TestKeysetQueryPlans asks which index serves each
+// statement with the planner's defaults, as a large translation's would
+// be planned; with this small fixture's statistics a translation of 10
+// units is read as cheaply through units_translation_position,
+// filtering ids. TestImportAnalyzesUnits covers the ANALYZE.
+func mustPagingFixtureUnanalyzed(tb testing.TB, nUnits, nChanges int) *pagingFixture {
+	return buildPagingFixture(tb, nUnits, nChanges, false)
+}
+
+func buildPagingFixture(tb testing.TB, nUnits, nChanges int, analyze bool) *pagingFixture {
 	tb.Helper()
 	ctx := context.Background()
 	db, err := openFresh(tb)
@@ -44,13 +59,9 @@ func mustPagingFixture(tb testing.TB, nUnits, nChanges int) *pagingFixture {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { db.Close() })
-	// No ANALYZE after the imports (analyzeImported): TestKeysetQueryPlans
-	// asks which index serves each statement with the planner's defaults,
-	// as a large translation's would be planned; with this fixture's
-	// statistics a translation of 10 units is read as cheaply through
-	// units_translation_position, filtering ids. TestImportAnalyzesUnits
-	// covers the ANALYZE.
-	db.importedUnits.Store(math.MinInt64 / 2)
+	if !analyze {
+		db.importedUnits.Store(math.MinInt64 / 2) // never reaches analyzeImported's threshold
+	}
 	p, _, err := db.SaveProject(ctx, index.Project{Name: "Bench", Slug: "bench"})
 	if err != nil {
 		tb.Fatal(err)

@@ -579,7 +579,7 @@ func TestMigrationFromInitialSchema(t *testing.T) {
 // every query of a counted list seeks an index and reads none in full,
 // and none sorts.
 func TestKeysetQueryPlans(t *testing.T) {
-	db := mustPagingFixture(t, 10, 10).db
+	db := mustPagingFixtureUnanalyzed(t, 10, 10).db
 	lists := []keyList{
 		{list: "ut", allScopes: true, from: "units", id: "id", hi: noBound},
 		{list: "ut", scope: 1, from: "units", id: "id", where: " WHERE translation_id = ?", args: []any{1}, hi: noBound},
