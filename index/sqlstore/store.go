@@ -86,6 +86,7 @@ type DB struct {
 	runsApart       atomic.Uint64 // batches run again with their writes apart (errRunApart)
 	prefetchTaken   atomic.Uint64 // unit edits that took their batch's prefetched read (prefetch.go)
 	lookupsReused   atomic.Uint64 // inconsistent checks answered by propagation's lookup (propagatedLookup)
+	sharedSearches  atomic.Uint64 // unit searches answered from the source units (findUnitsShared)
 	busy            writerBusy    // time some writer spent in its batches (WriterBusy)
 	w               *stmtCache    // statements prepared on the writer's connection
 	// formatFlags is Options.FormatFlags.
