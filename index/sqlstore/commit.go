@@ -27,7 +27,7 @@ var contentActionList = func() string {
 // user): who a commit names as the author of that edit. Units whose
 // changes name nobody, or a user since removed, are left out.
 func (db *DB) PendingAuthors(ctx context.Context, translationID int64) (map[int64]index.User, error) {
-	from, where := db.dialect.pendingUnitsOf()
+	from, where, _ := db.dialect.pendingUnits(true, true)
 	rows, err := db.r.QueryContext(ctx, `SELECT u.id, us.id, us.username, us.full_name, us.email, us.is_active,
 			us.is_bot, us.is_superuser, us.date_joined
 		FROM `+from+`
@@ -225,16 +225,10 @@ func (db *DB) DiscardPending(ctx context.Context, componentID, userID int64, tar
 			Scan(&p.Units, &p.Removed, &p.Files); err != nil {
 			return err
 		}
-		unpend := `UPDATE units SET pending = 0, pending_since = NULL WHERE pending != 0 AND translation_id IN
-				(SELECT id FROM translations WHERE component_id = ?)`
-		if tx.db.dialect.name == "postgres" {
-			// The pending units from their side table (migration 0114).
-			unpend = `UPDATE units SET pending = 0, pending_since = NULL WHERE pending != 0 AND id IN
-				(SELECT p.unit_id FROM unit_pending p JOIN translations t ON t.id = p.translation_id
-					WHERE t.component_id = ?)`
-		}
+		from, where, id := tx.db.dialect.pendingUnits(false, false)
 		for _, q := range []string{
-			unpend,
+			`UPDATE units SET pending = 0, pending_since = NULL WHERE pending != 0 AND id IN
+				(SELECT ` + id + ` FROM ` + from + ` WHERE ` + where + ` AND t.component_id = ?)`,
 			`DELETE FROM removed_units WHERE translation_id IN (SELECT id FROM translations WHERE component_id = ?)`,
 			`DELETE FROM pending_files WHERE component_id = ?`,
 			`UPDATE translations SET revision = '' WHERE component_id = ?`,

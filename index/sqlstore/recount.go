@@ -176,30 +176,42 @@ var unitSideRows = []struct{ table, columns, fromUnits string }{
 
 // unitSideTables compares each side table of units with the rows units
 // says it holds: the triggers that keep them write in the statement's own
-// transaction, so a row missing or left over is a bug, not a crash.
+// transaction, so a row missing or left over is a bug, not a crash. One
+// FULL JOIN a table on every column, so units is read once a table (an
+// EXCEPT each way read it twice); a row whose columns differ is both
+// missing and left over, as with EXCEPT. The columns are NOT NULL, so
+// their equality is EXCEPT's.
 func (v *countVerifier) unitSideTables(ctx context.Context, q queryer) error {
 	for _, t := range unitSideRows {
-		for _, d := range []struct{ what, query string }{
-			{"missing", t.fromUnits + " EXCEPT SELECT " + t.columns + " FROM " + t.table},
-			{"left over", "SELECT " + t.columns + " FROM " + t.table + " EXCEPT " + t.fromUnits},
-		} {
-			rows, err := q.QueryContext(ctx, `SELECT d.unit_id, d::text FROM (`+d.query+`) d(`+t.columns+`) ORDER BY 1`)
-			if err != nil {
+		var same []string
+		for _, c := range strings.Split(t.columns, ", ") {
+			same = append(same, "u."+c+" = s."+c)
+		}
+		rows, err := q.QueryContext(ctx, `SELECT coalesce(u.unit_id, s.unit_id), s.unit_id IS NULL,
+				CASE WHEN s.unit_id IS NULL THEN u::text ELSE s::text END
+			FROM (`+t.fromUnits+`) u(`+t.columns+`)
+			FULL JOIN (SELECT `+t.columns+` FROM `+t.table+`) s(`+t.columns+`) ON `+strings.Join(same, " AND ")+`
+			WHERE u.unit_id IS NULL OR s.unit_id IS NULL ORDER BY 1, 2 DESC`)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var id int64
+			var missing bool
+			var row string
+			if err := rows.Scan(&id, &missing, &row); err != nil {
+				rows.Close()
 				return err
 			}
-			for rows.Next() {
-				var id int64
-				var row string
-				if err := rows.Scan(&id, &row); err != nil {
-					rows.Close()
-					return err
-				}
-				v.report("%s: unit %d's row %s %s", t.table, id, row, d.what)
+			what := "left over"
+			if missing {
+				what = "missing"
 			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
-				return err
-			}
+			v.report("%s: unit %d's row %s %s", t.table, id, row, what)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -20,8 +20,8 @@ import (
 // PostgreSQL's site-wide search of source and key text
 // (search_shared.go): a unit linked to its source unit is counted and
 // listed by its link alone, its text not read, so that answer relies on
-// the links being current (countVerifier.trigramLinks checks them; a
-// race of two processes' steps can leave one stale, see there).
+// the links being current (countVerifier.trigramLinks checks them;
+// pgIndexTrigrams keeps them so across processes).
 //
 //   - A substring (a bare word, key:Play) and an exact value (source:=…)
 //     need their own trigrams.
@@ -441,15 +441,15 @@ func (v *countVerifier) trigrams(ctx context.Context, q queryer) error {
 // a unit that is gone. The link need not be the unit's source unit of
 // now: a search reaches the unit through any row holding its source.
 //
-// Known gap (session 12's review): two processes' steps can race. P1's
-// step links v to s, reading s not noted; before P1 commits, P2 edits s,
-// notes it, and P2's step rewrites s's row, noting s's linked units by a
-// statement that cannot see P1's link yet. v is left linked to s's old
-// text, neither noted. The general search then misses v for the old text
-// (it matches the linked units it reaches exactly); the site-wide
-// source search (search_shared.go) counts v for s's new text. This check
-// reports such a link; the fix (the step locking a source unit's row
-// before noting its links) is not made.
+// Two processes' steps once raced here (session 12's review): P1's step
+// linked v to s, reading s not noted; before P1 committed, s changed and
+// P2's step rewrote s's row, noting s's linked units by a statement that
+// could not see P1's link yet, so v stayed linked to s's old text,
+// neither noted, and the site-wide source search (search_shared.go)
+// counted v for s's new text. A step now holds s's row before it reads s
+// and links to it, and deletes a row before noting its links
+// (pgIndexTrigrams, TestTrigramLinkRace); this check reports such a link
+// all the same.
 func (v *countVerifier) trigramLinks(ctx context.Context, q queryer) error {
 	if !v.postgres {
 		return nil // SQLite links no unit (migration 0090)

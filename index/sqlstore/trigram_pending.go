@@ -91,6 +91,10 @@ type trigramIndexer struct {
 	// (tests).
 	glossaryUnits  int
 	onGlossaryPart func(units int)
+	// onLinkRead, when set, is called in each PostgreSQL batch once its
+	// units and their source units are read, before it writes their
+	// rows (tests: TestTrigramLinkRace).
+	onLinkRead func()
 }
 
 // bulkWriting tells the step that a bulk writer is at work: an
@@ -389,9 +393,31 @@ const pgInsertRows = 100
 // holds waits for the batch's commit, then notes it anew — so the
 // batch never removes a note younger than the text it read. Two
 // processes' steps take disjoint notes.
+//
+// The links it makes (migration 0089) are kept exact across processes
+// by the source units' rows of unit_trigrams: a batch links a unit only
+// to a source unit whose row it holds FOR SHARE, read after the lock,
+// and a batch that indexes a source unit anew deletes its row before it
+// notes the units linked to it. So the step that next indexes a source
+// unit waits for the commit of any batch linking to it, and then sees
+// the links. Without the lock a step of another process could index the
+// source unit's new text between this batch's read and its commit,
+// noting its linked units by a statement that could not see this
+// batch's link: the unit stayed linked to a text it does not hold,
+// neither noted, and the site-wide source search counted it
+// (TestTrigramLinkRace). The lock is on the index's row, not the unit's:
+// only steps write unit_trigrams, so no edit ever waits for it, and a row
+// another step is rewriting is skipped (the unit is then indexed with its
+// whole text, as one whose source unit is noted).
 func pgIndexTrigrams(tx *Tx, limit int) (left bool, err error) {
 	ids, err := queryIDs(tx, `SELECT unit_id FROM unit_trigrams_pending ORDER BY unit_id LIMIT ? FOR UPDATE SKIP LOCKED`, limit)
 	if err != nil || len(ids) == 0 {
+		return false, err
+	}
+	// First the batch's own rows: a row another batch holds (it links a
+	// unit to this one) is deleted once that batch committed, so the
+	// statement below sees its links.
+	if _, err := tx.Exec(`DELETE FROM unit_trigrams WHERE unit_id = ANY(?)`, ids); err != nil {
 		return false, err
 	}
 	// The units linked to a source unit whose row is rewritten or
@@ -412,16 +438,20 @@ func pgIndexTrigrams(tx *Tx, limit int) (left bool, err error) {
 	if err != nil {
 		return false, err
 	}
-	if _, err := tx.Exec(`DELETE FROM unit_trigrams WHERE unit_id = ANY(?)`, ids); err != nil {
+	// The rows of the source units the batch may link to, before their
+	// text is read (see above); never waited for.
+	held, err := queryIDs(tx, `SELECT unit_id FROM unit_trigrams WHERE unit_id IN
+		(SELECT source_unit_id FROM units WHERE id = ANY(?) AND source_unit_id != id) FOR SHARE SKIP LOCKED`, ids)
+	if err != nil {
 		return false, err
 	}
 	// The key (migration 0062) is bounded alone, as SQLite's
 	// tolk_unit_text(context, '', '') is. A unit whose source and key are
 	// its source unit's is linked to it and indexed on its target alone
-	// (migration 0089): when the source unit is not noted, or is in this
-	// batch, its row holds that source and key once this batch commits.
-	// One statement, so that the source unit's text and note are read at
-	// one moment.
+	// (migration 0089): when the source unit is in this batch, or is not
+	// noted and its row is held (above), its row holds that source and
+	// key once this batch commits. One statement, so that the source
+	// unit's text and note are read at one moment.
 	rows, err := tx.Query(`SELECT u.id, s.id, EXISTS (SELECT 1 FROM unit_trigrams_pending q WHERE q.unit_id = s.id),
 			octet_length(u.context), octet_length(u.source), octet_length(u.target),
 			lower(u.context), lower(u.source), lower(u.target)
@@ -439,6 +469,10 @@ func pgIndexTrigrams(tx *Tx, limit int) (left bool, err error) {
 	for _, id := range ids {
 		batch[id] = true
 	}
+	locked := make(map[int64]bool, len(held))
+	for _, id := range held {
+		locked[id] = true
+	}
 	var args []any
 	for rows.Next() {
 		var id int64
@@ -450,7 +484,7 @@ func pgIndexTrigrams(tx *Tx, limit int) (left bool, err error) {
 			rows.Close()
 			return false, err
 		}
-		if link != nil && linkNoted && !batch[*link] {
+		if link != nil && !batch[*link] && (linkNoted || !locked[*link]) {
 			link = nil
 		}
 		if link != nil {
@@ -469,6 +503,9 @@ func pgIndexTrigrams(tx *Tx, limit int) (left bool, err error) {
 	}
 	if err := rows.Close(); err != nil {
 		return false, err
+	}
+	if h := tx.db.trigrams.onLinkRead; h != nil {
+		h()
 	}
 	for len(args) > 0 {
 		chunk := args[:min(len(args), 4*pgInsertRows)]

@@ -152,7 +152,13 @@ func TestUnitSideTables(t *testing.T) {
 		t.Errorf("unit_targets holds %d units of the deleted translation", n)
 	}
 
-	// A row missing and one left over, written past the triggers.
+	// A row missing, one left over, and one whose column differs (both
+	// at once), written past the triggers.
+	var changed int64
+	if err := f.db.rdb.QueryRowContext(ctx, `UPDATE unit_states SET state = state + 1
+		WHERE unit_id = (SELECT min(unit_id) FROM unit_states) RETURNING unit_id`).Scan(&changed); err != nil {
+		t.Fatal(err)
+	}
 	for _, q := range []string{`DELETE FROM unit_targets WHERE unit_id = (SELECT min(unit_id) FROM unit_targets)`,
 		`INSERT INTO unit_pending VALUES (1, 999999)`} {
 		if _, err := f.db.rdb.ExecContext(ctx, q); err != nil {
@@ -160,10 +166,13 @@ func TestUnitSideTables(t *testing.T) {
 		}
 	}
 	problems, err := f.db.VerifyCounts(ctx)
-	if err != nil || len(problems) != 2 || !strings.Contains(problems[0], "unit_targets") ||
-		!strings.Contains(problems[0], "missing") || !strings.Contains(problems[1], "unit_pending: unit 999999") ||
-		!strings.Contains(problems[1], "left over") {
-		t.Errorf("VerifyCounts with a side row missing and one left over = %q, %v", problems, err)
+	stateRow := fmt.Sprintf("unit_states: unit %d's row", changed)
+	if err != nil || len(problems) != 4 || !strings.Contains(problems[0], "unit_targets") ||
+		!strings.Contains(problems[0], "missing") ||
+		!strings.HasPrefix(problems[1], stateRow) || !strings.HasSuffix(problems[1], "missing") ||
+		!strings.HasPrefix(problems[2], stateRow) || !strings.HasSuffix(problems[2], "left over") ||
+		!strings.Contains(problems[3], "unit_pending: unit 999999") || !strings.Contains(problems[3], "left over") {
+		t.Errorf("VerifyCounts with a side row missing, one left over and one changed = %q, %v", problems, err)
 	}
 	// Units moved to another translation, last as the raw statements leave
 	// the statistics behind (nothing in Tolk moves one; the triggers must

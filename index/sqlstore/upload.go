@@ -280,13 +280,9 @@ func authorByEmail(tx *Tx, name, email string) (int64, error) {
 // file was last committed (pending), in id order: what a download shows
 // on top of the committed file, and what the next commit writes.
 func (db *DB) FindPendingUnits(ctx context.Context, translationID int64) ([]index.Unit, error) {
-	where := `translation_id = ? AND pending != 0`
-	if db.dialect.name == "postgres" {
-		// The side table of pending units (migration 0114).
-		where = `id IN (SELECT unit_id FROM unit_pending WHERE translation_id = ?)`
-	}
+	from, where, id := db.dialect.pendingUnits(true, false)
 	rows, err := db.r.QueryContext(ctx, `SELECT `+unitColumns+` FROM units
-		WHERE `+where+` ORDER BY id`, translationID)
+		WHERE id IN (SELECT `+id+` FROM `+from+` WHERE `+where+`) ORDER BY id`, translationID)
 	if err != nil {
 		return nil, formatError(err)
 	}
