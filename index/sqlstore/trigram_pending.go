@@ -406,9 +406,11 @@ const pgInsertRows = 100
 // batch's link: the unit stayed linked to a text it does not hold,
 // neither noted, and the site-wide source search counted it
 // (TestTrigramLinkRace). The lock is on the index's row, not the unit's:
-// only steps write unit_trigrams, so no edit ever waits for it, and a row
-// another step is rewriting is skipped (the unit is then indexed with its
-// whole text, as one whose source unit is noted).
+// only steps write unit_trigrams, so no edit waits on it directly, and a
+// row another step is rewriting is skipped (the unit is then indexed with
+// its whole text, as one whose source unit is noted). A step's DELETE
+// may now wait for another step's commit, holding its notes meanwhile:
+// an edit that notes one of them waits for both batches.
 func pgIndexTrigrams(tx *Tx, limit int) (left bool, err error) {
 	ids, err := queryIDs(tx, `SELECT unit_id FROM unit_trigrams_pending ORDER BY unit_id LIMIT ? FOR UPDATE SKIP LOCKED`, limit)
 	if err != nil || len(ids) == 0 {
@@ -439,9 +441,12 @@ func pgIndexTrigrams(tx *Tx, limit int) (left bool, err error) {
 		return false, err
 	}
 	// The rows of the source units the batch may link to, before their
-	// text is read (see above); never waited for.
+	// text is read (see above); never waited for. A noted source unit is
+	// never linked to, so its row is not locked (a lock writes the row).
 	held, err := queryIDs(tx, `SELECT unit_id FROM unit_trigrams WHERE unit_id IN
-		(SELECT source_unit_id FROM units WHERE id = ANY(?) AND source_unit_id != id) FOR SHARE SKIP LOCKED`, ids)
+		(SELECT source_unit_id FROM units WHERE id = ANY(?) AND source_unit_id != id)
+		AND NOT EXISTS (SELECT 1 FROM unit_trigrams_pending q WHERE q.unit_id = unit_trigrams.unit_id)
+		FOR SHARE SKIP LOCKED`, ids)
 	if err != nil {
 		return false, err
 	}
