@@ -1,0 +1,107 @@
+package sqlstore
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/internal/testengine"
+)
+
+// TestUnitEditOneTriggerCall: on PostgreSQL an edit's UPDATE of units
+// calls one trigger function a row (units_row_update, migration 0126),
+// and no row trigger that an edit's columns fire has a WHEN, which the
+// server would read and compile at every statement (issue 31: the
+// server's CPU per edit). Fails with migration 0114's triggers: three
+// functions a row (units_side_update, units_trigrams_update,
+// units_memory_update), each with its WHEN.
+func TestUnitEditOneTriggerCall(t *testing.T) {
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("PostgreSQL's row triggers")
+	}
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	conn, err := f.db.rdb.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var when []string
+	rows, err := conn.QueryContext(ctx, `SELECT t.tgname FROM pg_trigger t
+		WHERE t.tgrelid = 'units'::regclass AND NOT t.tgisinternal AND t.tgqual IS NOT NULL
+			AND t.tgtype & 17 = 17 -- a row trigger of UPDATE
+			AND (cardinality(t.tgattr::int2[]) = 0 OR EXISTS (SELECT 1 FROM pg_attribute a
+				WHERE a.attrelid = t.tgrelid AND a.attnum = ANY(t.tgattr::int2[])
+					AND a.attname IN ('target', 'state', 'pending', 'pending_since', 'timestamp',
+						'automatically_translated')))
+		ORDER BY 1`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			t.Fatal(err)
+		}
+		when = append(when, name)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(when) > 0 {
+		t.Errorf("row triggers an edit fires with a WHEN read at every statement: %v", when)
+	}
+
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `SET LOCAL track_functions = 'pl'`); err != nil {
+		t.Skip("counting function calls needs a superuser: ", err)
+	}
+	calls := func(what string, want int64, query string, args ...any) {
+		t.Helper()
+		q, _ := PostgresSQL(query, nil)
+		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]int64{}
+		rows, err := tx.QueryContext(ctx, `SELECT funcname, calls FROM pg_stat_xact_user_functions
+			WHERE schemaname = current_schema()`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var name string
+			var n int64
+			if err := rows.Scan(&name, &n); err != nil {
+				t.Fatal(err)
+			}
+			got[name] = n
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != 1 || got["units_row_update"] != want {
+			t.Errorf("%s: functions called %v, want units_row_update %d times and nothing else", what, got, want)
+		}
+	}
+	now := formatTime(time.Now())
+	// An untranslated unit translated: its target, state and pending change,
+	// so it gets a trigram note, a target row, a pending row and enters
+	// the memory list.
+	u := f.unit(t, "de", 1)
+	calls("one edit", 1, unitEditSQL, "Eins", index.StateTranslated, now, now, 0, u.ID)
+	// Three more at once, as propagation's statement (edit.go) writes
+	// them: a call a row (4 in the transaction so far).
+	ids := []any{now, now}
+	for _, i := range []int{3, 5, 7} {
+		ids = append(ids, f.unit(t, "de", i).ID, "Wort", index.StateFuzzy)
+	}
+	calls("propagation", 4, `UPDATE units SET target = v.column2, state = v.column3, pending = 1,
+			pending_since = coalesce(units.pending_since, ?), timestamp = ?, automatically_translated = 0
+			FROM (VALUES `+valueRows(unitRowValues, 3)+`) AS v WHERE units.id = v.column1`, ids...)
+}
