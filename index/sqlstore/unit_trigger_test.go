@@ -3,9 +3,7 @@ package sqlstore
 import (
 	"context"
 	"testing"
-	"time"
 
-	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/internal/testengine"
 )
 
@@ -22,13 +20,8 @@ func TestUnitEditOneTriggerCall(t *testing.T) {
 	}
 	f := mustWriteFixture(t)
 	ctx := context.Background()
-	conn, err := f.db.rdb.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
 	var when []string
-	rows, err := conn.QueryContext(ctx, `SELECT t.tgname FROM pg_trigger t
+	rows, err := f.db.rdb.QueryContext(ctx, `SELECT t.tgname FROM pg_trigger t
 		WHERE t.tgrelid = 'units'::regclass AND NOT t.tgisinternal AND t.tgqual IS NOT NULL
 			AND t.tgtype & 17 = 17 -- a row trigger of UPDATE
 			AND (cardinality(t.tgattr::int2[]) = 0 OR EXISTS (SELECT 1 FROM pg_attribute a
@@ -39,6 +32,7 @@ func TestUnitEditOneTriggerCall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer rows.Close()
 	for rows.Next() {
 		var name string
 		if err := rows.Scan(&name); err != nil {
@@ -53,15 +47,11 @@ func TestUnitEditOneTriggerCall(t *testing.T) {
 		t.Errorf("row triggers an edit fires with a WHEN read at every statement: %v", when)
 	}
 
-	tx, err := conn.BeginTx(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback()
+	tx := unitEditTx(t, f)
 	if _, err := tx.ExecContext(ctx, `SET LOCAL track_functions = 'pl'`); err != nil {
 		t.Skip("counting function calls needs a superuser: ", err)
 	}
-	calls := func(what string, want int64, query string, args ...any) {
+	unitEdits(t, f, func(what string, want int64, query string, args ...any) {
 		t.Helper()
 		q, _ := PostgresSQL(query, nil)
 		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
@@ -88,20 +78,5 @@ func TestUnitEditOneTriggerCall(t *testing.T) {
 		if len(got) != 1 || got["units_row_update"] != want {
 			t.Errorf("%s: functions called %v, want units_row_update %d times and nothing else", what, got, want)
 		}
-	}
-	now := formatTime(time.Now())
-	// An untranslated unit translated: its target, state and pending change,
-	// so it gets a trigram note, a target row, a pending row and enters
-	// the memory list.
-	u := f.unit(t, "de", 1)
-	calls("one edit", 1, unitEditSQL, "Eins", index.StateTranslated, now, now, 0, u.ID)
-	// Three more at once, as propagation's statement (edit.go) writes
-	// them: a call a row (4 in the transaction so far).
-	ids := []any{now, now}
-	for _, i := range []int{3, 5, 7} {
-		ids = append(ids, f.unit(t, "de", i).ID, "Wort", index.StateFuzzy)
-	}
-	calls("propagation", 4, `UPDATE units SET target = v.column2, state = v.column3, pending = 1,
-			pending_since = coalesce(units.pending_since, ?), timestamp = ?, automatically_translated = 0
-			FROM (VALUES `+valueRows(unitRowValues, 3)+`) AS v WHERE units.id = v.column1`, ids...)
+	})
 }
