@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 	"testing"
@@ -24,42 +25,56 @@ func TestUnitEditHeapOnly(t *testing.T) {
 		t.Skip("PostgreSQL's heap-only updates")
 	}
 	f := mustWriteFixture(t)
-	ctx := context.Background()
-	conn, err := f.db.rdb.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	tx, err := conn.BeginTx(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback()
-	hot := func(what string, want int64, query string, args ...any) {
+	tx := unitEditTx(t, f)
+	unitEdits(t, f, func(what string, want int64, query string, args ...any) {
 		t.Helper()
 		q, _ := PostgresSQL(query, nil)
-		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
+		if _, err := tx.ExecContext(context.Background(), q, args...); err != nil {
 			t.Fatal(err)
 		}
 		var upd, hot int64
-		if err := tx.QueryRowContext(ctx, `SELECT pg_stat_get_xact_tuples_updated('units'::regclass),
+		if err := tx.QueryRowContext(context.Background(), `SELECT pg_stat_get_xact_tuples_updated('units'::regclass),
 			pg_stat_get_xact_tuples_hot_updated('units'::regclass)`).Scan(&upd, &hot); err != nil {
 			t.Fatal(err)
 		}
 		if upd != want || hot != want {
 			t.Errorf("%s: %d of %d updates of units heap-only, want %d of %d", what, hot, upd, want, want)
 		}
+	})
+}
+
+// unitEditTx is a transaction on a connection of its own of f's
+// PostgreSQL database, rolled back at the test's end.
+func unitEditTx(t *testing.T, f *writeFixture) *sql.Tx {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := f.db.rdb.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
 	}
+	t.Cleanup(func() { conn.Close() })
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tx.Rollback() })
+	return tx
+}
+
+// unitEdits runs an edit's UPDATE of one unit, then propagation's of three
+// more at once (edit.go), through step with the number of units' rows the
+// transaction has updated after each (1, then 4).
+func unitEdits(t *testing.T, f *writeFixture, step func(what string, want int64, query string, args ...any)) {
+	t.Helper()
 	now := formatTime(time.Now())
 	// An untranslated unit translated: target, state and pending change.
 	u := f.unit(t, "de", 1)
-	hot("one edit", 1, unitEditSQL, "Eins", index.StateTranslated, now, now, 0, u.ID)
-	// Three more at once, as propagation's statement (edit.go) writes them.
+	step("one edit", 1, unitEditSQL, "Eins", index.StateTranslated, now, now, 0, u.ID)
 	ids := []any{now, now}
 	for _, i := range []int{3, 5, 7} {
 		ids = append(ids, f.unit(t, "de", i).ID, "Wort", index.StateFuzzy)
 	}
-	hot("propagation", 4, `UPDATE units SET target = v.column2, state = v.column3, pending = 1,
+	step("propagation", 4, `UPDATE units SET target = v.column2, state = v.column3, pending = 1,
 			pending_since = coalesce(units.pending_since, ?), timestamp = ?, automatically_translated = 0
 			FROM (VALUES `+valueRows(unitRowValues, 3)+`) AS v WHERE units.id = v.column1`, ids...)
 }
