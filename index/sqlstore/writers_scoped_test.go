@@ -333,6 +333,29 @@ func TestWritersScopeGlossaryRecheck(t *testing.T) {
 	checkAllCounts(t, f.db)
 }
 
+// importGlossaryFruit imports a glossary ("apple", in English and
+// German) and a component "fruit" that checks against it, in four
+// languages, neither propagating; it returns their translations' ids by
+// language.
+func importGlossaryFruit(t *testing.T, f *writeFixture) (gl, fruit map[string]int64) {
+	t.Helper()
+	_, gl = f.importComponent(t, "glossary", func(c *index.Component) {
+		c.IsGlossary, c.AllowTranslationPropagation = true, false
+	}, map[string][][3]string{
+		"en": {{"apple", "apple", "apple"}},
+		"de": {{"apple", "apple", "Apfel"}},
+	})
+	_, fruit = f.importComponent(t, "fruit", func(c *index.Component) {
+		c.CheckFlags, c.AllowTranslationPropagation = "check-glossary", false
+	}, map[string][][3]string{
+		"en": {{"a", "I like an apple", "I like an apple"}},
+		"de": {{"a", "I like an apple", "Ich mag Äpfel"}},
+		"fr": {{"a", "I like an apple", "J'aime les pommes"}},
+		"it": {{"a", "I like an apple", "Mi piacciono le mele"}},
+	})
+	return gl, fruit
+}
+
 // TestLockWriteScopesGlossaryLocks counts the advisory locks
 // lock_write_scopes takes for a glossary's edits (migration 0113), in
 // components that do not propagate: a translated term's locks its
@@ -347,20 +370,7 @@ func TestLockWriteScopesGlossaryLocks(t *testing.T) {
 	}
 	f := mustWriteFixture(t)
 	ctx := context.Background()
-	_, gl := f.importComponent(t, "glossary", func(c *index.Component) {
-		c.IsGlossary, c.AllowTranslationPropagation = true, false
-	}, map[string][][3]string{
-		"en": {{"apple", "apple", "apple"}},
-		"de": {{"apple", "apple", "Apfel"}},
-	})
-	f.importComponent(t, "fruit", func(c *index.Component) {
-		c.CheckFlags, c.AllowTranslationPropagation = "check-glossary", false
-	}, map[string][][3]string{
-		"en": {{"a", "I like an apple", "I like an apple"}},
-		"de": {{"a", "I like an apple", "Ich mag Äpfel"}},
-		"fr": {{"a", "I like an apple", "J'aime les pommes"}},
-		"it": {{"a", "I like an apple", "Mi piacciono le mele"}},
-	})
+	gl, _ := importGlossaryFruit(t, f)
 	const space, part = 424242, 434343 // apart from the writers' spaces
 	locks := func(tr int64) (whole, parts int) {
 		t.Helper()
@@ -404,19 +414,7 @@ func TestLockWriteUnitLocks(t *testing.T) {
 	}
 	f := mustWriteFixture(t)
 	ctx := context.Background()
-	_, gl := f.importComponent(t, "glossary", func(c *index.Component) {
-		c.IsGlossary, c.AllowTranslationPropagation = true, false
-	}, map[string][][3]string{
-		"en": {{"apple", "apple", "apple"}},
-		"de": {{"apple", "apple", "Apfel"}},
-	})
-	_, fruit := f.importComponent(t, "fruit", func(c *index.Component) {
-		c.CheckFlags, c.AllowTranslationPropagation = "check-glossary", false
-	}, map[string][][3]string{
-		"en": {{"a", "I like an apple", "I like an apple"}},
-		"de": {{"a", "I like an apple", "Ich mag Äpfel"}},
-		"fr": {{"a", "I like an apple", "J'aime les pommes"}},
-	})
+	gl, fruit := importGlossaryFruit(t, f)
 	_, shared := f.importComponent(t, "shared", func(c *index.Component) { c.AllowTranslationPropagation = true },
 		map[string][][3]string{
 			"en": {{"a", "I like an apple", "I like an apple"}},
