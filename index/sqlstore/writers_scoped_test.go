@@ -287,14 +287,7 @@ func TestWritersScopeGlossaryRecheck(t *testing.T) {
 		"en": {{"a", "I like an apple", "I like an apple"}},
 		"de": {{"a", "I like an apple", "Ich mag Birnen"}},
 	})
-	unit := func(tr int64, k string) int64 {
-		t.Helper()
-		id, err := f.db.FindUnitIDByHash(ctx, tr, index.IDHash(true, nil, k))
-		if err != nil {
-			t.Fatalf("%s: %v", k, err)
-		}
-		return id
-	}
+	unit := func(tr int64, k string) int64 { return f.unitID(t, tr, k) }
 	edit := func(unit int64, target string) func() error {
 		return func() error {
 			_, err := f.db.UpdateUnit(ctx, unit, f.user, setTarget(target))
@@ -331,6 +324,16 @@ func TestWritersScopeGlossaryRecheck(t *testing.T) {
 		}
 	}
 	checkAllCounts(t, f.db)
+}
+
+// unitID is the id of the unit of key k in translation tr.
+func (f *writeFixture) unitID(tb testing.TB, tr int64, k string) int64 {
+	tb.Helper()
+	id, err := f.db.FindUnitIDByHash(context.Background(), tr, index.IDHash(true, nil, k))
+	if err != nil {
+		tb.Fatalf("%s: %v", k, err)
+	}
+	return id
 }
 
 // importGlossaryFruit imports a glossary ("apple", in English and
@@ -420,14 +423,7 @@ func TestLockWriteUnitLocks(t *testing.T) {
 			"en": {{"a", "I like an apple", "I like an apple"}},
 			"de": {{"a", "I like an apple", "Ich mag Äpfel"}},
 		})
-	unit := func(tr int64, k string) int64 {
-		t.Helper()
-		id, err := f.db.FindUnitIDByHash(ctx, tr, index.IDHash(true, nil, k))
-		if err != nil {
-			t.Fatalf("%s: %v", k, err)
-		}
-		return id
-	}
+	unit := func(tr int64, k string) int64 { return f.unitID(t, tr, k) }
 	const write, space, part = 414141, 424242, 434343 // apart from the writers' spaces
 	// held runs the statements in a transaction and returns the advisory
 	// locks it then holds, with the batch's settings.
