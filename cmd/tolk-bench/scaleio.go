@@ -117,6 +117,10 @@ func (e *engine) serverProcCPU(match func(fields []string) bool) float64 {
 	if err != nil {
 		return -1
 	}
+	// Only the server e.url names: several servers on one machine (each
+	// engineer's .ci/postgres) all have a user and database "tolk", and
+	// their backends' titles alike.
+	postmaster, own := pgstat.Postmaster(e.url)
 	var cpu time.Duration
 	for _, p := range procs {
 		cmd, err := os.ReadFile(p)
@@ -124,6 +128,9 @@ func (e *engine) serverProcCPU(match func(fields []string) bool) float64 {
 			continue
 		}
 		if !match(strings.Fields(string(bytes.TrimRight(cmd, "\x00")))) {
+			continue
+		}
+		if own && pgstat.Parent(filepath.Base(filepath.Dir(p))) != postmaster {
 			continue
 		}
 		cpu += pgstat.ProcCPU(filepath.Base(filepath.Dir(p)))

@@ -34,6 +34,10 @@ type dialect struct {
 	// writes, which then lock their scopes with lockScopes (writers.go);
 	// logTail is the key of write_log's tail lock (logWrite).
 	lockShared, lockScopes, lockScopesAny, logTail string
+	// lockUnit takes lockShared's lock and settings and a batch's one
+	// unit's scope locks in one call (migration 0123), for a batch of
+	// one unit edit; "" before it.
+	lockUnit string
 	// lockScopesOld: the schema predates lock_write_scopes (migration
 	// 0095), and lockScopes, lockScopesAny call lock_scopes (0076).
 	lockScopesOld bool

@@ -119,15 +119,21 @@ func (db *DB) startShared(ctx context.Context) error {
 	// older migrations open one) has no write_log_seq: every write then
 	// takes the write lock exclusively, as it did then. One migrated up
 	// to before 0095 locks whole components (lock_scopes).
-	var several, parts bool
+	// lock_write_unit comes with 0123.
+	var several, parts, unit bool
 	if err := db.r.QueryRowContext(ctx, `SELECT to_regclass('write_log_seq') IS NOT NULL,
-		to_regproc('lock_write_scopes') IS NOT NULL`).Scan(&several, &parts); err != nil {
+		to_regproc('lock_write_scopes') IS NOT NULL, to_regproc('lock_write_unit') IS NOT NULL`).Scan(&several, &parts, &unit); err != nil {
 		return err
 	}
-	if several && parts {
+	if several && parts && unit {
 		return nil
 	}
 	d := *db.dialect
+	d.lockUnit = ""
+	if several && parts {
+		db.dialect = &d
+		return nil
+	}
 	if !several {
 		d.lockShared, d.logTail = "", ""
 	} else {

@@ -128,7 +128,8 @@ func postgresLocks(schema string) (exclusive, shared, scopes, scopesAny, tail st
 	// for it in place of changes_list_insert (0096, changesInsert:
 	// tolk.changes_noted says so); they end with the transaction.
 	// activityCounted: the writer counts its changes' user_activity
-	// (activity.go).
+	// (activity.go). lock_write_unit (0123, postgresLockUnit) takes this
+	// lock and sets these settings itself: the two must change together.
 	shared = fmt.Sprintf("SELECT pg_advisory_xact_lock_shared(%d, 0), set_config('tolk.defer_counts', 'on', true), set_config('tolk.changes_noted', 'on', true), %s",
 		write, activityCounted)
 	// The scopes of the objects named, locked in key order, and the
@@ -142,6 +143,15 @@ func postgresLocks(schema string) (exclusive, shared, scopes, scopesAny, tail st
 	scopes = fmt.Sprintf("SELECT lock_write_scopes(%d, %d, ?, '{}', '{}', '{}', '{}')", scope, part)
 	tail = fmt.Sprintf("%d, 1", write)
 	return exclusive, shared, scopes, scopesAny, tail
+}
+
+// postgresLockUnit returns the statement that takes postgresLocks'
+// shared lock, its settings and the scope locks of a batch of one unit
+// edit in one call (migration 0123): one statement where two ran, and a
+// function without lock_write_scopes' aggregate and SET clause.
+func postgresLockUnit(schema string) string {
+	return fmt.Sprintf("SELECT lock_write_unit(%d, %d, %d, ?)",
+		lockSpace("write", schema), lockSpace("scope", schema), lockSpace("scope-part", schema))
 }
 
 // oldLockScopes returns the statements of postgresLocks for a schema
@@ -214,11 +224,18 @@ func (db *DB) lockBatch(tx *Tx, live []*writeRequest, last *string) (read bool, 
 		}
 		return false, tx.execLater(d.lockWrites)
 	}
+	unitsOnly := len(ids[scopeWideUnit])+len(ids[scopeSuggestion])+len(ids[scopeComment])+len(ids[scopeTranslation]) == 0
+	if unitsOnly && len(ids[scopeUnit]) == 1 && d.lockUnit != "" {
+		// A batch of one unit edit (every batch at concurrency 1): the
+		// lock, its settings and the scopes in one call.
+		tx.deferCounts = true
+		return true, tx.queryRowLater(d.lockUnit, scanOne(last), ids[scopeUnit][0])
+	}
 	if err := tx.execLater(d.lockShared); err != nil {
 		return false, err
 	}
 	tx.deferCounts = true
-	if len(ids[scopeWideUnit])+len(ids[scopeSuggestion])+len(ids[scopeComment])+len(ids[scopeTranslation]) == 0 {
+	if unitsOnly {
 		return true, tx.queryRowLater(d.lockScopes, scanOne(last), ids[scopeUnit])
 	}
 	if d.lockScopesOld {

@@ -287,14 +287,7 @@ func TestWritersScopeGlossaryRecheck(t *testing.T) {
 		"en": {{"a", "I like an apple", "I like an apple"}},
 		"de": {{"a", "I like an apple", "Ich mag Birnen"}},
 	})
-	unit := func(tr int64, k string) int64 {
-		t.Helper()
-		id, err := f.db.FindUnitIDByHash(ctx, tr, index.IDHash(true, nil, k))
-		if err != nil {
-			t.Fatalf("%s: %v", k, err)
-		}
-		return id
-	}
+	unit := func(tr int64, k string) int64 { return f.unitID(t, tr, k) }
 	edit := func(unit int64, target string) func() error {
 		return func() error {
 			_, err := f.db.UpdateUnit(ctx, unit, f.user, setTarget(target))
@@ -333,6 +326,39 @@ func TestWritersScopeGlossaryRecheck(t *testing.T) {
 	checkAllCounts(t, f.db)
 }
 
+// unitID is the id of the unit of key k in translation tr.
+func (f *writeFixture) unitID(tb testing.TB, tr int64, k string) int64 {
+	tb.Helper()
+	id, err := f.db.FindUnitIDByHash(context.Background(), tr, index.IDHash(true, nil, k))
+	if err != nil {
+		tb.Fatalf("%s: %v", k, err)
+	}
+	return id
+}
+
+// importGlossaryFruit imports a glossary ("apple", in English and
+// German) and a component "fruit" that checks against it, in four
+// languages, neither propagating; it returns their translations' ids by
+// language.
+func importGlossaryFruit(t *testing.T, f *writeFixture) (gl, fruit map[string]int64) {
+	t.Helper()
+	_, gl = f.importComponent(t, "glossary", func(c *index.Component) {
+		c.IsGlossary, c.AllowTranslationPropagation = true, false
+	}, map[string][][3]string{
+		"en": {{"apple", "apple", "apple"}},
+		"de": {{"apple", "apple", "Apfel"}},
+	})
+	_, fruit = f.importComponent(t, "fruit", func(c *index.Component) {
+		c.CheckFlags, c.AllowTranslationPropagation = "check-glossary", false
+	}, map[string][][3]string{
+		"en": {{"a", "I like an apple", "I like an apple"}},
+		"de": {{"a", "I like an apple", "Ich mag Äpfel"}},
+		"fr": {{"a", "I like an apple", "J'aime les pommes"}},
+		"it": {{"a", "I like an apple", "Mi piacciono le mele"}},
+	})
+	return gl, fruit
+}
+
 // TestLockWriteScopesGlossaryLocks counts the advisory locks
 // lock_write_scopes takes for a glossary's edits (migration 0113), in
 // components that do not propagate: a translated term's locks its
@@ -347,20 +373,7 @@ func TestLockWriteScopesGlossaryLocks(t *testing.T) {
 	}
 	f := mustWriteFixture(t)
 	ctx := context.Background()
-	_, gl := f.importComponent(t, "glossary", func(c *index.Component) {
-		c.IsGlossary, c.AllowTranslationPropagation = true, false
-	}, map[string][][3]string{
-		"en": {{"apple", "apple", "apple"}},
-		"de": {{"apple", "apple", "Apfel"}},
-	})
-	f.importComponent(t, "fruit", func(c *index.Component) {
-		c.CheckFlags, c.AllowTranslationPropagation = "check-glossary", false
-	}, map[string][][3]string{
-		"en": {{"a", "I like an apple", "I like an apple"}},
-		"de": {{"a", "I like an apple", "Ich mag Äpfel"}},
-		"fr": {{"a", "I like an apple", "J'aime les pommes"}},
-		"it": {{"a", "I like an apple", "Mi piacciono le mele"}},
-	})
+	gl, _ := importGlossaryFruit(t, f)
 	const space, part = 424242, 434343 // apart from the writers' spaces
 	locks := func(tr int64) (whole, parts int) {
 		t.Helper()
@@ -388,5 +401,90 @@ func TestLockWriteScopesGlossaryLocks(t *testing.T) {
 	}
 	if whole, parts := locks(gl["en"]); whole != 2 || parts != 0 {
 		t.Errorf("a source term's edit took %d component and %d translation locks, want 2 and 0 (each component whole)", whole, parts)
+	}
+}
+
+// TestLockWriteUnitLocks: lock_write_unit (migration 0123), which a
+// batch of one unit edit calls in place of the shared write lock's
+// statement and lock_write_scopes, takes the same advisory locks in the
+// same modes, and sets the same settings, for a unit of every kind: a
+// translation's and a source string's, in a component that propagates
+// and one that does not, a glossary's (which lock_write_scopes takes on
+// with its recheck's translations) and a unit that is gone.
+func TestLockWriteUnitLocks(t *testing.T) {
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("lock_write_unit is PostgreSQL's")
+	}
+	f := mustWriteFixture(t)
+	ctx := context.Background()
+	gl, fruit := importGlossaryFruit(t, f)
+	_, shared := f.importComponent(t, "shared", func(c *index.Component) { c.AllowTranslationPropagation = true },
+		map[string][][3]string{
+			"en": {{"a", "I like an apple", "I like an apple"}},
+			"de": {{"a", "I like an apple", "Ich mag Äpfel"}},
+		})
+	unit := func(tr int64, k string) int64 { return f.unitID(t, tr, k) }
+	const write, space, part = 414141, 424242, 434343 // apart from the writers' spaces
+	// held runs the statements in a transaction and returns the advisory
+	// locks it then holds, with the batch's settings.
+	held := func(stmts ...string) []string {
+		t.Helper()
+		tx, err := f.db.rdb.BeginTx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer tx.Rollback()
+		for _, s := range stmts {
+			if _, err := tx.ExecContext(ctx, s); err != nil {
+				t.Fatalf("%s: %v", s, err)
+			}
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT classid || '/' || objid || '/' || objsubid || ' ' || mode FROM pg_locks
+			WHERE locktype = 'advisory' AND pid = pg_backend_pid()
+			UNION ALL SELECT coalesce(current_setting('tolk.defer_counts', true), '') || coalesce(current_setting('tolk.changes_noted', true), '') ||
+				coalesce(current_setting('tolk.activity_counted', true), '')
+			ORDER BY 1`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		var got []string
+		for rows.Next() {
+			var s string
+			if err := rows.Scan(&s); err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, s)
+		}
+		if err := rows.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	for _, c := range []struct {
+		name string
+		id   int64
+		// locks are the advisory locks the call takes, the write lock's
+		// included: whole and part keys (a glossary's unit more).
+		locks int
+	}{
+		{"a translation's, not propagating", unit(fruit["de"], "a"), 3},
+		{"a source string's, not propagating", unit(fruit["en"], "a"), 2},
+		{"a translation's, propagating", unit(shared["de"], "a"), 3},
+		{"a source string's, propagating", unit(shared["en"], "a"), 2},
+		{"a glossary's translated term", unit(gl["de"], "apple"), 5},
+		{"a glossary's source term", unit(gl["en"], "apple"), 3},
+		{"a unit that is gone", 1 << 40, 1},
+	} {
+		want := held(fmt.Sprintf(`SELECT pg_advisory_xact_lock_shared(%d, 0), set_config('tolk.defer_counts', 'on', true),
+			set_config('tolk.changes_noted', 'on', true), set_config('tolk.activity_counted', 'on', true)`, write),
+			fmt.Sprintf(`SELECT lock_write_scopes(%d, %d, ARRAY[%d]::bigint[], '{}', '{}', '{}', '{}')`, space, part, c.id))
+		got := held(fmt.Sprintf(`SELECT lock_write_unit(%d, %d, %d, %d)`, write, space, part, c.id))
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: lock_write_unit holds %q, the two statements %q", c.name, got, want)
+		}
+		if len(want) != c.locks+1 || want[len(want)-1] != "ononon" {
+			t.Errorf("%s: the two statements hold %q, want %d locks and the three settings on", c.name, want, c.locks)
+		}
 	}
 }

@@ -33,23 +33,10 @@ const clockTick = time.Second / 100
 // /proc). Every client of the server counts: use a server of one's own
 // (.ci/postgres).
 func ClusterCPU(dsn string) (cpu time.Duration, ok bool) {
-	u, err := url.Parse(dsn)
-	if err != nil {
+	pid, ok := Postmaster(dsn)
+	if !ok {
 		return 0, false
 	}
-	dir, port := u.Query().Get("host"), u.Port()
-	if port == "" {
-		port = "5432"
-	}
-	if !strings.HasPrefix(dir, "/") {
-		return 0, false
-	}
-	lock, err := os.ReadFile(filepath.Join(dir, ".s.PGSQL."+port+".lock"))
-	if err != nil {
-		return 0, false
-	}
-	pid, _, _ := strings.Cut(string(lock), "\n")
-	pid = strings.TrimSpace(pid)
 	f := procStat(pid)
 	if len(f) < 15 {
 		return 0, false
@@ -63,6 +50,37 @@ func ClusterCPU(dsn string) (cpu time.Duration, ok bool) {
 		}
 	}
 	return time.Duration(ticks) * clockTick, true
+}
+
+// Postmaster is the pid (its /proc directory's name) of the postmaster
+// of the server dsn names, when its host is a socket directory on this
+// machine: the first line of the socket's lock file.
+func Postmaster(dsn string) (pid string, ok bool) {
+	u, err := url.Parse(dsn)
+	if err != nil {
+		return "", false
+	}
+	dir, port := u.Query().Get("host"), u.Port()
+	if port == "" {
+		port = "5432"
+	}
+	if !strings.HasPrefix(dir, "/") {
+		return "", false
+	}
+	lock, err := os.ReadFile(filepath.Join(dir, ".s.PGSQL."+port+".lock"))
+	if err != nil {
+		return "", false
+	}
+	pid, _, _ = strings.Cut(string(lock), "\n")
+	return strings.TrimSpace(pid), true
+}
+
+// Parent is the pid of process pid's parent, "" when it is gone.
+func Parent(pid string) string {
+	if f := procStat(pid); len(f) >= 2 {
+		return f[1]
+	}
+	return ""
 }
 
 // ProcCPU is the user and system CPU time of process pid (its /proc

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -44,6 +45,27 @@ func TestClusterCPU(t *testing.T) {
 	}
 	if _, ok := ClusterCPU("postgres://tolk@localhost/tolk"); ok {
 		t.Error("a server reached over TCP has a CPU figure")
+	}
+}
+
+// TestPostmaster: the server's postmaster is the parent of the backend
+// serving a connection (tolk-bench counts only its children, not the
+// backends of other servers on the machine with the same database name).
+func TestPostmaster(t *testing.T) {
+	db, dsn := testDB(t)
+	pm, ok := Postmaster(dsn)
+	if !ok {
+		t.Skip("the server is not local (its host is not a socket directory on this machine)")
+	}
+	var backend int
+	if err := db.QueryRow(`SELECT pg_backend_pid()`).Scan(&backend); err != nil {
+		t.Fatal(err)
+	}
+	if got := Parent(strconv.Itoa(backend)); got != pm {
+		t.Errorf("the backend %d's parent is %q, the postmaster %q", backend, got, pm)
+	}
+	if _, ok := Postmaster("postgres://tolk@localhost/tolk"); ok {
+		t.Error("a server reached over TCP has a postmaster")
 	}
 }
 
