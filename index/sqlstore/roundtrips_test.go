@@ -105,6 +105,12 @@ func TestEditRoundTrips(t *testing.T) {
 	if n > maxEditRoundTrips {
 		t.Errorf("one edit took %d round trips, want at most %d", n, maxEditRoundTrips)
 	}
+	// A batch of one unit edit takes its locks in one call (migration
+	// 0123), not the shared lock's statement and lock_write_scopes.
+	if !slices.ContainsFunc(one, func(s string) bool { return strings.Contains(s, "lock_write_unit(") }) ||
+		slices.ContainsFunc(one, func(s string) bool { return strings.Contains(s, "lock_write_scopes(") }) {
+		t.Errorf("one edit did not lock by lock_write_unit alone:\n%s", strings.Join(one, "\n"))
+	}
 	u, err := db.FindUnitByID(ctx, id)
 	if err != nil || u.Target[0] != "one" {
 		t.Fatalf("the edit reads %q, %v", u.Target, err)

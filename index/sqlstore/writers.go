@@ -226,7 +226,7 @@ func (db *DB) lockBatch(tx *Tx, live []*writeRequest, last *string) (read bool, 
 	}
 	unitsOnly := len(ids[scopeWideUnit])+len(ids[scopeSuggestion])+len(ids[scopeComment])+len(ids[scopeTranslation]) == 0
 	if unitsOnly && len(ids[scopeUnit]) == 1 && d.lockUnit != "" {
-		// A batch of one unit edit (every batch at concurrency 1): the
+		// A batch of one unit edit (most batches at concurrency 1): the
 		// lock, its settings and the scopes in one call.
 		tx.deferCounts = true
 		return true, tx.queryRowLater(d.lockUnit, scanOne(last), ids[scopeUnit][0])

@@ -1,5 +1,7 @@
 -- One row trigger for units' updates instead of five, and no WHEN (issue
--- 31: the PostgreSQL server's CPU per edit). An edit's UPDATE of target,
+-- 31: the PostgreSQL server's CPU per edit). The units list's own move
+-- trigger (units_list_update, 0001) stays: no edit fires it, as an edit
+-- sets neither id nor translation_id. An edit's UPDATE of target,
 -- state and pending fired three AFTER UPDATE row triggers
 -- (units_side_update, units_trigrams_update, units_memory_update): each
 -- had its WHEN read from its stored node text and compiled at every
