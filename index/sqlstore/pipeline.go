@@ -407,20 +407,36 @@ type intBools struct {
 }
 
 func (r intBools) Scan(dest ...any) error {
-	all := make([]any, 0, len(dest)+len(r.more))
-	var bools []*bool
-	var ints []*int64
+	// Two allocations whatever the booleans: a unit's row has five,
+	// each an integer and two appends of its own, which were a dozen
+	// allocations a unit read (the writer's, issue 31).
+	n := 0
 	for _, d := range dest {
-		if b, ok := d.(*bool); ok {
-			n := new(int64)
-			bools, ints = append(bools, b), append(ints, n)
-			d = n
+		if _, ok := d.(*bool); ok {
+			n++
 		}
-		all = append(all, d)
+	}
+	all := make([]any, len(dest), len(dest)+len(r.more))
+	var store []int64 // the booleans' integers
+	if n > 0 {
+		store = make([]int64, n)
+	}
+	j := 0
+	for i, d := range dest {
+		if _, ok := d.(*bool); ok {
+			all[i] = &store[j]
+			j++
+		} else {
+			all[i] = d
+		}
 	}
 	err := r.row.Scan(append(all, r.more...)...)
-	for i, b := range bools {
-		*b = *ints[i] != 0
+	j = 0
+	for _, d := range dest {
+		if b, ok := d.(*bool); ok {
+			*b = store[j] != 0
+			j++
+		}
 	}
 	return err
 }
