@@ -86,7 +86,18 @@ func (tx *Tx) flush() error {
 	if len(tx.later) == 0 {
 		return tx.laterErr
 	}
-	b := &pgx.Batch{QueuedQueries: make([]*pgx.QueuedQuery, 0, len(tx.later))}
+	// The statements are the transaction's own pgx values, kept for its
+	// next flush (Batch.Queue allocates one a statement). Each is set
+	// whole: pgx keeps a statement's description in it (an unexported
+	// field), which must start empty for a new text.
+	n := len(tx.later)
+	if cap(tx.pgQueued) < n {
+		tx.pgQueued = make([]pgx.QueuedQuery, n, 2*n)
+		tx.pgAt = make([]*pgx.QueuedQuery, n, 2*n)
+	}
+	qs, at := tx.pgQueued[:n], tx.pgAt[:n]
+	defer clear(qs) // their arguments and functions
+	b := &pgx.Batch{QueuedQueries: at}
 	d := tx.w.d
 	// done counts the statements answered, so that an error is known
 	// to be the current write's or an earlier one's (mark): statements
@@ -104,8 +115,10 @@ func (tx *Tx) flush() error {
 		done++
 		return nil
 	}
-	for _, s := range tx.later {
-		q := b.Queue(d.rebind(s.query), d.args(s.args)...)
+	for i, s := range tx.later {
+		qs[i] = pgx.QueuedQuery{SQL: d.rebind(s.query), Arguments: d.args(s.args)}
+		q := &qs[i]
+		at[i] = q
 		switch {
 		case s.scan != nil:
 			scan := s.scan
