@@ -40,9 +40,10 @@ var postgresDialect = func() *dialect {
 		multiStatement: true,
 		// REPEATABLE READ gives the statements of a read transaction one
 		// snapshot; READ COMMITTED would take one per statement.
-		readTx: sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead},
-		like:   "ILIKE",
-		shared: true,
+		readTx:  sql.TxOptions{ReadOnly: true, Isolation: sql.LevelRepeatableRead},
+		like:    "ILIKE",
+		shared:  true,
+		rebound: &rebindCache{},
 	}
 }()
 

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/tolk-project/tolk/checks"
 	"github.com/tolk-project/tolk/index"
@@ -35,6 +36,10 @@ type Tx struct {
 	wc       *writeConn
 	later    []laterStmt
 	laterErr error
+	// pgQueued and pgAt are flush's pgx statements, reused by the
+	// transaction's next flush.
+	pgQueued []pgx.QueuedQuery
+	pgAt     []*pgx.QueuedQuery
 	// ended: the transaction on conn committed (or was rolled back).
 	ended bool
 	// mark is where the current write's own statements begin in later,
