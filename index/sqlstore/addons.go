@@ -141,7 +141,7 @@ func (db *DB) FindAddonByID(ctx context.Context, id int64) (index.Addon, error) 
 // components once per component, one round trip each in sequence.
 func (db *DB) ComponentAddons(ctx context.Context, componentID int64) []int64 {
 	db.catchUp(ctx)
-	if db.hooksStale.Load() {
+	if !db.hooksCurrent() {
 		db.reloadSharedHooks()
 	}
 	return db.hooks.Load().byComponent[componentID]

@@ -325,7 +325,9 @@ func (db *DB) applyLog(entries []logEntry) (everything bool) {
 	if t.everything {
 		// Add-ons may have changed: the webhooks in memory are re-read
 		// before their next use (ComponentAddons, the writer).
-		db.hooksStale.Store(true)
+		for need := db.hooksNeed.Load(); need < s.applied && !db.hooksNeed.CompareAndSwap(need, s.applied); {
+			need = db.hooksNeed.Load()
+		}
 	}
 	return t.everything
 }
@@ -337,17 +339,21 @@ func (db *DB) applyLog(entries []logEntry) (everything bool) {
 // queue deliveries for every webhook installed anywhere.
 func (db *DB) catchUpWriter(tx *Tx, entries []logEntry) error {
 	db.applyLog(entries)
-	if !db.hooksStale.Swap(false) {
+	if db.hooksCurrent() {
 		return nil
+	}
+	// The entries hooksNeed names were committed before this statement
+	// starts (a reader or this replay read them), so its snapshot, the
+	// transaction's own (READ COMMITTED), reflects them.
+	need := db.hooksNeed.Load()
+	if db.onHooksLoad != nil {
+		db.onHooksLoad()
 	}
 	h, err := loadHooks(runCtx, tx.queryer())
 	if err != nil {
-		db.hooksStale.Store(true)
 		return err
 	}
-	db.shared.mu.Lock()
-	h.seq = db.shared.applied
-	db.shared.mu.Unlock()
+	h.seq = need
 	db.publishHooks(h)
 	return nil
 }

@@ -218,3 +218,51 @@ func hasTargetAtLeast(units []index.Unit, n int64) bool {
 	}
 	return false
 }
+
+// TestHooksStaleDuringReload: while one of b's writers re-reads the
+// webhooks a installed (catchUpWriter), a read of b's add-ons (and so
+// another writer's batch) still sees the new set, not the one of before.
+// A flag cleared by the reloader before it read let them take the old
+// set as current: TestProcessesShareWrites failed so in 4 runs of 40.
+func TestHooksStaleDuringReload(t *testing.T) {
+	ctx := context.Background()
+	fa, b := twoProcesses(t)
+	fb := &writeFixture{db: b, comp: fa.comp, tr: fa.tr, user: fa.user}
+	if ids := b.ComponentAddons(ctx, fa.comp.ID); len(ids) != 0 {
+		t.Fatalf("add-ons before any: %v", ids)
+	}
+	// b's writer is the first to re-read the webhooks (its readers only
+	// learn that they changed).
+	loading, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	b.onHooksLoad = func() {
+		once.Do(func() {
+			close(loading)
+			<-release
+		})
+	}
+	hook := fa.mustHook(t, false, "")
+	unit := fb.unit(t, "de", 2).ID // a read: b's reader catches up here, before the writer
+	edited := make(chan error, 1)
+	go func() {
+		_, err := b.UpdateUnit(ctx, unit, fb.user, setTarget("während des Ladens"))
+		edited <- err
+	}()
+	select {
+	case <-loading:
+	case <-time.After(10 * time.Second):
+		close(release)
+		t.Fatal("b's writer did not re-read the webhooks after a installed one")
+	}
+	ids := b.ComponentAddons(ctx, fa.comp.ID)
+	close(release)
+	if err := <-edited; err != nil {
+		t.Fatal(err)
+	}
+	if len(ids) != 1 || ids[0] != hook.ID {
+		t.Errorf("b's add-ons while its writer re-read them: %v, want [%d]", ids, hook.ID)
+	}
+	if ids := b.ComponentAddons(ctx, fa.comp.ID); len(ids) != 1 || ids[0] != hook.ID {
+		t.Errorf("b's add-ons after its writer re-read them: %v, want [%d]", ids, hook.ID)
+	}
+}

@@ -114,10 +114,14 @@ type DB struct {
 	hooks  atomic.Pointer[hookSet]
 	queued chan struct{}
 	// shared is this process's place among the writers of a database that
-	// several processes share (replay.go); hooksStale says another one
-	// may have changed add-ons since hooks was read.
-	shared     sharedClock
-	hooksStale atomic.Bool
+	// several processes share (replay.go); hooksNeed is the last
+	// write_log entry of another process that may have changed add-ons:
+	// hooks is stale while its seq is below it (hooksCurrent).
+	shared    sharedClock
+	hooksNeed atomic.Int64
+	// onHooksLoad, when set, is called by a writer about to re-read the
+	// webhooks another process changed (tests: TestHooksStaleDuringReload).
+	onHooksLoad func()
 	// pruneLog is a write_log seq whose prune (logWrite) the next batch
 	// sends, 0 for none.
 	pruneLog atomic.Int64
