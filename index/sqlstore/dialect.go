@@ -71,8 +71,9 @@ type dialect struct {
 // compares the text once. The queries are the package's constants and
 // the texts built with a number of placeholders (idList, the statistics'
 // rows) whose lengths are bounded by their chunks, so the distinct keys
-// are few; maxRebound bounds them anyway, past which rebind rewrites
-// without remembering.
+// are few; the readers' searches add texts of their own, so past
+// maxRebound the cache starts over (as genCache does) rather than
+// freezing on whatever filled it first.
 type rebindCache struct {
 	mu    sync.RWMutex
 	m     map[string]string
@@ -90,8 +91,8 @@ func (d *dialect) rebind(query string) string {
 		return query
 	}
 	c := d.rebound
-	if c == nil {
-		return numberPlaceholders(query)
+	if c == nil || strings.IndexByte(query, '?') < 0 {
+		return numberPlaceholders(query) // nothing to rewrite: no lookup either
 	}
 	c.mu.RLock()
 	out, ok := c.m[query]
@@ -101,14 +102,15 @@ func (d *dialect) rebind(query string) string {
 	}
 	out = numberPlaceholders(query)
 	c.mu.Lock()
-	if c.bytes+len(query)+len(out) <= maxRebound {
-		if c.m == nil {
-			c.m = map[string]string{}
-		}
-		if _, ok := c.m[query]; !ok {
-			c.m[query] = out
-			c.bytes += len(query) + len(out)
-		}
+	if c.bytes+len(query)+len(out) > maxRebound {
+		c.m, c.bytes = nil, 0
+	}
+	if c.m == nil {
+		c.m = map[string]string{}
+	}
+	if _, ok := c.m[query]; !ok {
+		c.m[query] = out
+		c.bytes += len(query) + len(out)
 	}
 	c.mu.Unlock()
 	return out

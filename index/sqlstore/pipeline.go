@@ -428,7 +428,7 @@ type intBools struct {
 }
 
 func (r intBools) Scan(dest ...any) error {
-	// Two allocations whatever the booleans: a unit's row has five,
+	// At most two allocations whatever the booleans: a unit's row has five,
 	// each an integer and two appends of its own, which were a dozen
 	// allocations a unit read (the writer's, issue 31).
 	n := 0
