@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/tolk-project/tolk/index"
 	"github.com/tolk-project/tolk/index/internal/testengine"
 )
@@ -292,6 +294,39 @@ func TestQueuedErrorIsTheWrites(t *testing.T) {
 	})
 	if err == nil || !strings.Contains(err.Error(), "division by zero") {
 		t.Errorf("the write answered %v, want the queued statement's division by zero", err)
+	}
+	if _, err := db.UpdateUnit(ctx, f.unit(t, "de", 1).ID, f.user, setTarget("after")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFlushFromCallbackFails: a queued statement's callback that flushes
+// again fails, and the write with it, where it would have overwritten
+// the statements of the flush that called it (reused across a batch's
+// flushes); the index goes on writing.
+func TestFlushFromCallbackFails(t *testing.T) {
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("SQLite runs a statement at once: nothing is queued")
+	}
+	f := mustWriteFixture(t)
+	db, ctx := f.db, context.Background()
+	err := db.write(ctx, func(tx *Tx) error {
+		var n int
+		if err := tx.queryRowLater(`SELECT 1`, func(r pgx.Row) error {
+			if err := r.Scan(&n); err != nil {
+				return err
+			}
+			if err := tx.execLater(`SELECT 2`); err != nil {
+				return err
+			}
+			return tx.flush()
+		}); err != nil {
+			return err
+		}
+		return tx.flush()
+	})
+	if err == nil || !strings.Contains(err.Error(), "callback") {
+		t.Errorf("a flush from a callback answered %v", err)
 	}
 	if _, err := db.UpdateUnit(ctx, f.unit(t, "de", 1).ID, f.user, setTarget("after")); err != nil {
 		t.Fatal(err)

@@ -86,6 +86,14 @@ func (tx *Tx) flush() error {
 	if len(tx.later) == 0 {
 		return tx.laterErr
 	}
+	if tx.flushing {
+		// A statement's callback sends nothing: the connection is
+		// reading this batch's answers, and the batch's statements are
+		// reused for the next flush.
+		return errors.New("sqlstore: flush from a queued statement's callback")
+	}
+	tx.flushing = true
+	defer func() { tx.flushing = false }()
 	// The statements are the transaction's own pgx values, kept for its
 	// next flush (Batch.Queue allocates one a statement). Each is set
 	// whole: pgx keeps a statement's description in it (an unexported

@@ -37,9 +37,11 @@ type Tx struct {
 	later    []laterStmt
 	laterErr error
 	// pgQueued and pgAt are flush's pgx statements, reused by the
-	// transaction's next flush.
+	// transaction's next flush; flushing is set while one is sent, so
+	// that a callback that flushed again cannot overwrite them.
 	pgQueued []pgx.QueuedQuery
 	pgAt     []*pgx.QueuedQuery
+	flushing bool
 	// ended: the transaction on conn committed (or was rolled back).
 	ended bool
 	// mark is where the current write's own statements begin in later,
