@@ -325,9 +325,9 @@ func (db *DB) applyLog(entries []logEntry) (everything bool) {
 	if t.everything {
 		// Add-ons may have changed: the webhooks in memory are re-read
 		// before their next use (ComponentAddons, the writer).
-		for need := db.hooksNeed.Load(); need < s.applied && !db.hooksNeed.CompareAndSwap(need, s.applied); {
-			need = db.hooksNeed.Load()
-		}
+		// A plain store: applyLog alone writes hooksNeed, under s.mu,
+		// and s.applied never falls.
+		db.hooksNeed.Store(s.applied)
 	}
 	return t.everything
 }

@@ -192,7 +192,8 @@ func TestUnitSideTables(t *testing.T) {
 	// Units moved to another translation, last as the raw statements leave
 	// the statistics behind (nothing in Tolk moves one; the triggers must
 	// follow): one not pending only moved, one moved with a
-	// new target and a rare state, which fires both row triggers.
+	// new target and a rare state, which runs every branch of
+	// units_row_update in one call (0114's functions ran twice then).
 	moved := func(i int, set string) int64 {
 		t.Helper()
 		id := f.unit(t, "fr", i).ID
