@@ -326,12 +326,6 @@ func benchUser(ctx context.Context, db *sqlstore.DB) (int64, string, error) {
 	return u.ID, "Token " + secret, nil
 }
 
-// sampleUnits picks up to perTranslation random units of every
-// non-source translation in the index in st (of the component with id
-// componentID; 0: of every component), by translation. It leaves out
-// what a PATCH of one target form may not edit: read-only units and
-// plural strings (which take the language's number of forms, separated
-// by two record separators).
 // editableUnit is the condition on units u that an edit of the loads
 // can save: not read-only (state 100 or a read-only flag) and not plural
 // (a source holding index.PluralSeparator), since the loads send one
@@ -339,6 +333,12 @@ func benchUser(ctx context.Context, db *sqlstore.DB) (int64, string, error) {
 const editableUnit = `u.state != 100 AND instr(u.source, ?) = 0
 	AND u.flags NOT LIKE '%read-only%' AND u.extra_flags NOT LIKE '%read-only%'`
 
+// sampleUnits picks up to perTranslation random units of every
+// non-source translation in the index in st (of the component with id
+// componentID; 0: of every component), by translation. It leaves out
+// what a PATCH of one target form may not edit: read-only units and
+// plural strings (which take the language's number of forms, separated
+// by two record separators).
 func sampleUnits(ctx context.Context, st *store, perTranslation int, componentID int64) ([][]int64, error) {
 	return sampleUnitsOf(ctx, st, perTranslation, componentID, nil)
 }

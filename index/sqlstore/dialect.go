@@ -91,8 +91,11 @@ func (d *dialect) rebind(query string) string {
 		return query
 	}
 	c := d.rebound
-	if c == nil || strings.IndexByte(query, '?') < 0 {
-		return numberPlaceholders(query) // nothing to rewrite: no lookup either
+	if strings.IndexByte(query, '?') < 0 {
+		return query // nothing to rewrite: no lookup either
+	}
+	if c == nil {
+		return numberPlaceholders(query)
 	}
 	c.mu.RLock()
 	out, ok := c.m[query]

@@ -117,6 +117,13 @@ func (db *DB) hooksCurrent() bool {
 // add-ons, with the write_log entry they reflect, from one snapshot. A
 // failed reload leaves them stale: the next use tries again.
 func (db *DB) reloadSharedHooks() {
+	// One reload at a time: the readers that found the set stale
+	// meanwhile take the one it publishes.
+	db.hooksReload.Lock()
+	defer db.hooksReload.Unlock()
+	if db.hooksCurrent() {
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), sharedTimeout)
 	defer cancel()
 	tx, err := db.beginRead(ctx)

@@ -117,8 +117,9 @@ type DB struct {
 	// several processes share (replay.go); hooksNeed is the last
 	// write_log entry of another process that may have changed add-ons:
 	// hooks is stale while its seq is below it (hooksCurrent).
-	shared    sharedClock
-	hooksNeed atomic.Int64
+	shared      sharedClock
+	hooksNeed   atomic.Int64
+	hooksReload sync.Mutex // one reloadSharedHooks at a time
 	// onHooksLoad, when set, is called by a writer about to re-read the
 	// webhooks another process changed (tests: TestHooksStaleDuringReload).
 	onHooksLoad func()
