@@ -796,7 +796,9 @@ func (s *checkSettler) queueGroups(groups []inconsistentGroup) error {
 			g.found = reuse.found(g)
 			// Counted for TestInconsistentReuseMatchesLookup, which
 			// has no statement log on SQLite to tell reuse apart.
-			s.tx.db.lookupsReused.Add(1)
+			if c := s.tx.db.paths; c != nil {
+				c.lookupsReused.Add(1)
+			}
 		case g.created:
 			g.targets, err = sameTargetsLater(s.tx, g.peers, g.strs, s.totals)
 		case len(g.strs) <= maxSharedStrings && len(same[strsKey(g.strs)]) > 1:

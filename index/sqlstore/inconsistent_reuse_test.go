@@ -22,7 +22,7 @@ import (
 // reads), and a peer holding the string twice (which unit a lookup
 // keeps depends on its plan: not reused). Where no peer holds a string
 // twice, the stored inconsistent rows are also a recount's. It checks
-// that the first index did reuse (DB.lookupsReused), on both engines:
+// that the first index did reuse (pathCounts.lookupsReused), on both engines:
 // were reuse never to happen the dumps would agree all the same.
 func TestInconsistentReuseMatchesLookup(t *testing.T) {
 	var dumps [2][]string
@@ -81,9 +81,9 @@ func reuseScenario(t *testing.T, f *writeFixture) (steps, dumps []string, reused
 	}
 	step := func(name string, recount bool, fn func()) {
 		t.Helper()
-		before := f.db.lookupsReused.Load()
+		before := f.db.paths.lookupsReused.Load()
 		fn()
-		reused = append(reused, f.db.lookupsReused.Load()-before)
+		reused = append(reused, f.db.paths.lookupsReused.Load()-before)
 		if recount {
 			if want, got := recountInconsistent(t, f.db, f.comp.ProjectID); !slices.Equal(want, got) {
 				t.Errorf("%s: units with an inconsistent row %v; a recount says %v", name, got, want)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime"
+	"sync/atomic"
 	"time"
 
 	"github.com/tolk-project/tolk/index"
@@ -132,6 +133,10 @@ type Options struct {
 	// read (reusablePropagation) as it did before session 12: the tests
 	// compare what both leave (TestInconsistentReuseMatchesLookup).
 	lookUpAgain bool
+	// paths, when not nil, counts the paths that answer alike either
+	// way, for the tests that must see which one a call took
+	// (pathCounts).
+	paths *pathCounts
 	// soloTerm, when not 0, shortens the lease's soloTerm (and its
 	// heartbeat and retry with it), for the tests that wait for a store
 	// to become solo many times (lease_test.go).
@@ -174,4 +179,12 @@ func (o *Options) Validate() error {
 		o.Now = time.Now
 	}
 	return nil
+}
+
+// pathCounts counts calls that took a path whose answers are the same
+// as the other path's, so that only a count tells them apart in a test
+// (Options.paths).
+type pathCounts struct {
+	lookupsReused  atomic.Uint64 // inconsistent checks answered by propagation's lookup (propagatedLookup): TestInconsistentReuseMatchesLookup
+	sharedSearches atomic.Uint64 // unit searches answered from the source units (findUnitsShared): TestFindUnitsShared
 }

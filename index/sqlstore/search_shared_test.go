@@ -131,14 +131,14 @@ func TestSharedSearchPlan(t *testing.T) {
 // cannot see the fixture's project (hidden projects: the general path)
 // finds nothing. Both engines (SQLite takes its own path throughout).
 // The paths answer alike, so which one FindUnits took is counted
-// (DB.sharedSearches): the source units' on PostgreSQL, never with
+// (pathCounts.sharedSearches): the source units' on PostgreSQL, never with
 // hidden projects (findUnits takes it on PostgreSQL only).
 func TestFindUnitsShared(t *testing.T) {
 	f := mustSearchFixture(t)
 	ctx := context.Background()
 	pg := f.db.dialect.name == "postgres"
 	for _, q := range []string{`source:number`, `source:"word number" id:>=2`, `key:k1 source:word`} {
-		before := f.db.sharedSearches.Load()
+		before := f.db.paths.sharedSearches.Load()
 		want := searchIDs(t, f.db, q, true)
 		if len(want) < 3 {
 			t.Fatalf("%s: %d units, want 3 or more for pages of 2", q, len(want))
@@ -161,16 +161,16 @@ func TestFindUnitsShared(t *testing.T) {
 		}
 		// Each page read once (none was cached before).
 		pages := uint64((len(want)+1)/2 + 1)
-		if n := f.db.sharedSearches.Load() - before; pg && n != pages {
+		if n := f.db.paths.sharedSearches.Load() - before; pg && n != pages {
 			t.Errorf("%s: %d of its %d pages were read from the source units", q, n, pages)
 		}
-		before = f.db.sharedSearches.Load()
+		before = f.db.paths.sharedSearches.Load()
 		units, total, err := f.db.FindUnits(ctx, index.UnitFilter{Query: q, HiddenProjects: []int64{f.comp.ProjectID},
 			Page: index.Page{Number: 1, Size: 2}})
 		if err != nil || total != 0 || len(units) != 0 {
 			t.Errorf("%s, the project hidden: %d units, count %d, %v", q, len(units), total, err)
 		}
-		if n := f.db.sharedSearches.Load() - before; n != 0 {
+		if n := f.db.paths.sharedSearches.Load() - before; n != 0 {
 			t.Errorf("%s, the project hidden: read from the source units", q)
 		}
 	}

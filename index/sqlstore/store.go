@@ -85,10 +85,12 @@ type DB struct {
 	roundTrips      atomic.Uint64 // the writers' connections' round trips, on PostgreSQL (roundtrips.go)
 	runsApart       atomic.Uint64 // batches run again with their writes apart (errRunApart)
 	prefetchTaken   atomic.Uint64 // unit edits that took their batch's prefetched read (prefetch.go)
-	lookupsReused   atomic.Uint64 // inconsistent checks answered by propagation's lookup (propagatedLookup)
-	sharedSearches  atomic.Uint64 // unit searches answered from the source units (findUnitsShared)
 	busy            writerBusy    // time some writer spent in its batches (WriterBusy)
 	w               *stmtCache    // statements prepared on the writer's connection
+	// paths is Options.paths: nil but in the tests that count which
+	// path a call took, so production pays a nil check, not an atomic
+	// add on a cache line both writers and every search would share.
+	paths *pathCounts
 	// formatFlags is Options.FormatFlags.
 	formatFlags func(fileFormat string) string
 	// formatPlural is Options.FormatPlural.
@@ -161,7 +163,7 @@ func Open(ctx context.Context, o Options) (*DB, error) {
 // newDB returns a DB on d with o's settings (validated) and its caches
 // and queues ready, before any connection is opened.
 func newDB(d *dialect, o Options) *DB {
-	return &DB{dialect: d, now: o.Now, log: o.Logger, formatFlags: o.FormatFlags, formatPlural: o.FormatPlural, noChecks: o.NoChecks, lookUpAgain: o.lookUpAgain, pageCacheBytes: max(o.PageCacheBytes, 0),
+	return &DB{dialect: d, now: o.Now, log: o.Logger, formatFlags: o.FormatFlags, formatPlural: o.FormatPlural, noChecks: o.NoChecks, lookUpAgain: o.lookUpAgain, paths: o.paths, pageCacheBytes: max(o.PageCacheBytes, 0),
 		writes: make(chan *writeRequest), closing: make(chan struct{}), writeBatchLimit: maxWriteBatch, writers: 1,
 		queued: make(chan struct{}, 1), expected: expectedWrites{wake: make(chan struct{}, 1)}}
 }

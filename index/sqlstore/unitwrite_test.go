@@ -28,11 +28,14 @@ type writeFixture struct {
 func mustWriteFixture(tb testing.TB) *writeFixture { return mustWriteFixtureWith(tb, Options{}) }
 
 // mustWriteFixtureWith is mustWriteFixture on an index opened with o
-// (its clock the fixture's).
+// (its clock the fixture's), which counts its paths (f.db.paths).
 func mustWriteFixtureWith(tb testing.TB, o Options) *writeFixture {
 	tb.Helper()
 	clock := &testengine.Clock{}
 	o.Now = clock.Now
+	if o.paths == nil {
+		o.paths = &pathCounts{}
+	}
 	db, err := openFreshWith(tb, o)
 	if err != nil {
 		tb.Fatal(err)
