@@ -3,7 +3,9 @@ package sqlstore
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -410,7 +412,10 @@ func TestLockWriteScopesGlossaryLocks(t *testing.T) {
 // same modes, and sets the same settings, for a unit of every kind: a
 // translation's and a source string's, in a component that propagates
 // and one that does not, a glossary's (which lock_write_scopes takes on
-// with its recheck's translations) and a unit that is gone.
+// with its recheck's translations) and a unit that is gone. The
+// statements and the settings are the dialect's own (lockShared,
+// lockScopes, lockUnit), so a setting added to one and not the other
+// fails here.
 func TestLockWriteUnitLocks(t *testing.T) {
 	if testengine.Engine() != testengine.Postgres {
 		t.Skip("lock_write_unit is PostgreSQL's")
@@ -424,25 +429,44 @@ func TestLockWriteUnitLocks(t *testing.T) {
 			"de": {{"a", "I like an apple", "Ich mag Äpfel"}},
 		})
 	unit := func(tr int64, k string) int64 { return f.unitID(t, tr, k) }
-	const write, space, part = 414141, 424242, 434343 // apart from the writers' spaces
-	// held runs the statements in a transaction and returns the advisory
-	// locks it then holds, with the batch's settings.
-	held := func(stmts ...string) []string {
+	d := f.db.dialect
+	if d.lockUnit == "" {
+		t.Fatal("no lock_write_unit on a schema migrated to the end")
+	}
+	settings := lockSettings(d.lockShared)
+	if len(settings) == 0 {
+		t.Fatalf("the shared write lock sets no setting: %s", d.lockShared)
+	}
+	var shown []string
+	for _, s := range settings {
+		shown = append(shown, fmt.Sprintf("coalesce(current_setting('%s', true), '')", s))
+	}
+	type call struct {
+		sql string
+		arg any
+	}
+	// held runs the calls in a transaction and returns the advisory
+	// locks it then holds, with the batch's settings. The locks are the
+	// writers' own: a writer meanwhile waits for the rollback.
+	held := func(calls ...call) []string {
 		t.Helper()
 		tx, err := f.db.rdb.BeginTx(ctx, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer tx.Rollback()
-		for _, s := range stmts {
-			if _, err := tx.ExecContext(ctx, s); err != nil {
-				t.Fatalf("%s: %v", s, err)
+		for _, c := range calls {
+			var args []any
+			if c.arg != nil {
+				args = append(args, c.arg)
+			}
+			if _, err := tx.ExecContext(ctx, d.rebind(c.sql), args...); err != nil {
+				t.Fatalf("%s: %v", c.sql, err)
 			}
 		}
 		rows, err := tx.QueryContext(ctx, `SELECT classid || '/' || objid || '/' || objsubid || ' ' || mode FROM pg_locks
 			WHERE locktype = 'advisory' AND pid = pg_backend_pid()
-			UNION ALL SELECT coalesce(current_setting('tolk.defer_counts', true), '') || coalesce(current_setting('tolk.changes_noted', true), '') ||
-				coalesce(current_setting('tolk.activity_counted', true), '')
+			UNION ALL SELECT `+strings.Join(shown, " || ")+`
 			ORDER BY 1`)
 		if err != nil {
 			t.Fatal(err)
@@ -476,15 +500,23 @@ func TestLockWriteUnitLocks(t *testing.T) {
 		{"a glossary's source term", unit(gl["en"], "apple"), 3},
 		{"a unit that is gone", 1 << 40, 1},
 	} {
-		want := held(fmt.Sprintf(`SELECT pg_advisory_xact_lock_shared(%d, 0), set_config('tolk.defer_counts', 'on', true),
-			set_config('tolk.changes_noted', 'on', true), set_config('tolk.activity_counted', 'on', true)`, write),
-			fmt.Sprintf(`SELECT lock_write_scopes(%d, %d, ARRAY[%d]::bigint[], '{}', '{}', '{}', '{}')`, space, part, c.id))
-		got := held(fmt.Sprintf(`SELECT lock_write_unit(%d, %d, %d, %d)`, write, space, part, c.id))
+		want := held(call{d.lockShared, nil}, call{d.lockScopes, []int64{c.id}})
+		got := held(call{d.lockUnit, c.id})
 		if !slices.Equal(got, want) {
 			t.Errorf("%s: lock_write_unit holds %q, the two statements %q", c.name, got, want)
 		}
-		if len(want) != c.locks+1 || want[len(want)-1] != "ononon" {
-			t.Errorf("%s: the two statements hold %q, want %d locks and the three settings on", c.name, want, c.locks)
+		if len(want) != c.locks+1 || want[len(want)-1] != strings.Repeat("on", len(settings)) {
+			t.Errorf("%s: the two statements hold %q, want %d locks and the settings %q on", c.name, want, c.locks, settings)
 		}
 	}
+}
+
+// lockSettings returns the names of the settings a write lock's
+// statement sets on (postgresLocks' shared).
+func lockSettings(stmt string) []string {
+	var names []string
+	for _, m := range regexp.MustCompile(`set_config\('([^']+)', 'on', true\)`).FindAllStringSubmatch(stmt, -1) {
+		names = append(names, m[1])
+	}
+	return names
 }
