@@ -421,7 +421,6 @@ func TestLockWriteUnitLocks(t *testing.T) {
 		t.Skip("lock_write_unit is PostgreSQL's")
 	}
 	f := mustWriteFixture(t)
-	ctx := context.Background()
 	gl, fruit := importGlossaryFruit(t, f)
 	_, shared := f.importComponent(t, "shared", func(c *index.Component) { c.AllowTranslationPropagation = true },
 		map[string][][3]string{
@@ -432,58 +431,6 @@ func TestLockWriteUnitLocks(t *testing.T) {
 	d := f.db.dialect
 	if d.lockUnit == "" {
 		t.Fatal("no lock_write_unit on a schema migrated to the end")
-	}
-	settings := lockSettings(d.lockShared)
-	if len(settings) == 0 {
-		t.Fatalf("the shared write lock sets no setting: %s", d.lockShared)
-	}
-	var shown []string
-	for _, s := range settings {
-		shown = append(shown, fmt.Sprintf("coalesce(current_setting('%s', true), '')", s))
-	}
-	type call struct {
-		sql string
-		arg any
-	}
-	// held runs the calls in a transaction and returns the advisory
-	// locks it then holds, with the batch's settings. The locks are the
-	// writers' own: a writer meanwhile waits for the rollback.
-	held := func(calls ...call) []string {
-		t.Helper()
-		tx, err := f.db.rdb.BeginTx(ctx, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer tx.Rollback()
-		for _, c := range calls {
-			var args []any
-			if c.arg != nil {
-				args = append(args, c.arg)
-			}
-			if _, err := tx.ExecContext(ctx, d.rebind(c.sql), args...); err != nil {
-				t.Fatalf("%s: %v", c.sql, err)
-			}
-		}
-		rows, err := tx.QueryContext(ctx, `SELECT classid || '/' || objid || '/' || objsubid || ' ' || mode FROM pg_locks
-			WHERE locktype = 'advisory' AND pid = pg_backend_pid()
-			UNION ALL SELECT `+strings.Join(shown, " || ")+`
-			ORDER BY 1`)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer rows.Close()
-		var got []string
-		for rows.Next() {
-			var s string
-			if err := rows.Scan(&s); err != nil {
-				t.Fatal(err)
-			}
-			got = append(got, s)
-		}
-		if err := rows.Err(); err != nil {
-			t.Fatal(err)
-		}
-		return got
 	}
 	for _, c := range []struct {
 		name string
@@ -500,15 +447,145 @@ func TestLockWriteUnitLocks(t *testing.T) {
 		{"a glossary's source term", unit(gl["en"], "apple"), 3},
 		{"a unit that is gone", 1 << 40, 1},
 	} {
-		want := held(call{d.lockShared, nil}, call{d.lockScopes, []int64{c.id}})
-		got := held(call{d.lockUnit, c.id})
+		want := heldLocks(t, f.db, lockCall{d.lockShared, nil}, lockCall{d.lockScopes, []int64{c.id}})
+		got := heldLocks(t, f.db, lockCall{d.lockUnit, c.id})
 		if !slices.Equal(got, want) {
 			t.Errorf("%s: lock_write_unit holds %q, the two statements %q", c.name, got, want)
 		}
-		if len(want) != c.locks+1 || want[len(want)-1] != strings.Repeat("on", len(settings)) {
+		if settings := lockSettings(d.lockShared); len(want) != c.locks+1 || want[len(want)-1] != strings.Repeat("on", len(settings)) {
 			t.Errorf("%s: the two statements hold %q, want %d locks and the settings %q on", c.name, want, c.locks, settings)
 		}
 	}
+}
+
+// TestLockWriteUnitFallback: on a schema migrated up to before
+// lock_write_unit (migration 0123), as the tests of older migrations
+// open one, a batch of one unit edit takes the shared write lock's
+// statement and lock_write_scopes (startShared clears lockUnit), the
+// edit lands, and those hold the locks and settings lock_write_unit
+// holds for the same unit once the index is migrated to the end.
+// Production never runs on such a schema (Open migrates first); the
+// tests that write an old schema do. It swaps the engine's migrations
+// while it opens the old index, so it does not run in parallel.
+func TestLockWriteUnitFallback(t *testing.T) {
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("lock_write_unit is PostgreSQL's")
+	}
+	ctx := context.Background()
+	o, _, _ := reopenable(t)
+	rt := &roundTrips{}
+	o.roundTrip, o.Writers = rt.record, 1
+	full := postgresDialect.migrations
+	postgresDialect.migrations = migrationsBefore{full, 123}
+	old, err := Open(ctx, o)
+	postgresDialect.migrations = full
+	if err != nil {
+		t.Fatal(err)
+	}
+	closeOld := sync.OnceValue(old.Close)
+	defer closeOld()
+	d := old.dialect
+	if d.lockUnit != "" || d.lockShared == "" || d.lockScopesOld {
+		t.Fatalf("a schema before 0123 locks with %q, shared %q, old scopes %v", d.lockUnit, d.lockShared, d.lockScopesOld)
+	}
+	f := newWriteFixture(t, old)
+	id := f.unit(t, "de", 0).ID
+	if _, err := old.UpdateUnit(ctx, id, f.user, setTarget("warm")); err != nil {
+		t.Fatal(err)
+	}
+	one := rt.during(func() {
+		if _, err := old.UpdateUnit(ctx, id, f.user, setTarget("one")); err != nil {
+			t.Fatal(err)
+		}
+	})
+	sent := func(stmt string) bool {
+		stmt = strings.Join(strings.Fields(d.rebind(stmt)), " ")
+		return slices.ContainsFunc(one, func(s string) bool { return strings.TrimPrefix(s, "+ ") == stmt })
+	}
+	if !sent(d.lockShared) || !sent(d.lockScopes) ||
+		slices.ContainsFunc(one, func(s string) bool { return strings.Contains(s, "lock_write_unit(") }) {
+		t.Errorf("one edit on a schema before 0123 did not lock by the shared lock and lock_write_scopes:\n%s", strings.Join(one, "\n"))
+	}
+	if u, err := old.FindUnitByID(ctx, id); err != nil || u.Target[0] != "one" {
+		t.Fatalf("the edit reads %q, %v", u.Target, err)
+	}
+	want := heldLocks(t, old, lockCall{d.lockShared, nil}, lockCall{d.lockScopes, []int64{id}})
+	if err := closeOld(); err != nil {
+		t.Fatal(err)
+	}
+	o.roundTrip = nil
+	now, err := Open(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer now.Close()
+	if now.dialect.lockUnit == "" {
+		t.Fatal("no lock_write_unit once migrated to the end")
+	}
+	got := heldLocks(t, now, lockCall{now.dialect.lockUnit, id})
+	// A translation's unit in a component that does not propagate: the
+	// write lock, the component's and the translation's scope.
+	if !slices.Equal(got, want) || len(want) != 4 || want[3] != strings.Repeat("on", len(lockSettings(d.lockShared))) {
+		t.Errorf("before 0123 the batch's statements hold %q; lock_write_unit after it %q", want, got)
+	}
+}
+
+// lockCall is a statement of the write locks' with its one argument
+// (none when nil).
+type lockCall struct {
+	sql string
+	arg any
+}
+
+// heldLocks runs the calls in a transaction of db's readers and returns
+// the advisory locks it then holds, then the settings the shared write
+// lock sets (lockSettings), each "on" or "", in one string. The locks
+// are the writers' own: a writer meanwhile waits for the rollback.
+func heldLocks(t *testing.T, db *DB, calls ...lockCall) []string {
+	t.Helper()
+	ctx := context.Background()
+	settings := lockSettings(db.dialect.lockShared)
+	if len(settings) == 0 {
+		t.Fatalf("the shared write lock sets no setting: %s", db.dialect.lockShared)
+	}
+	var shown []string
+	for _, s := range settings {
+		shown = append(shown, fmt.Sprintf("coalesce(current_setting('%s', true), '')", s))
+	}
+	tx, err := db.rdb.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	for _, c := range calls {
+		var args []any
+		if c.arg != nil {
+			args = append(args, c.arg)
+		}
+		if _, err := tx.ExecContext(ctx, db.dialect.rebind(c.sql), args...); err != nil {
+			t.Fatalf("%s: %v", c.sql, err)
+		}
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT classid || '/' || objid || '/' || objsubid || ' ' || mode FROM pg_locks
+		WHERE locktype = 'advisory' AND pid = pg_backend_pid()
+		UNION ALL SELECT `+strings.Join(shown, " || ")+`
+		ORDER BY 1`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var got []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, s)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return got
 }
 
 // lockSettings returns the names of the settings a write lock's
