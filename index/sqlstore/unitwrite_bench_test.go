@@ -20,17 +20,12 @@ type editBench struct {
 	n       atomic.Int64
 }
 
+// newEditBench opens a new index with the project and component, for
+// load to fill.
 func newEditBench(b *testing.B) *editBench {
 	b.Helper()
-	return newEditBenchWith(b, Options{})
-}
-
-// newEditBenchWith is newEditBench on an index opened with o's settings
-// (openFreshWith).
-func newEditBenchWith(b *testing.B, o Options) *editBench {
-	b.Helper()
 	ctx := context.Background()
-	db, err := openFreshWith(b, o)
+	db, err := openFreshWith(b, Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

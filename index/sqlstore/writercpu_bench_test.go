@@ -36,7 +36,7 @@ func BenchmarkWriterCPU(b *testing.B) {
 	// The round trips are counted (WriterStats), not recorded: a
 	// recorder's copy of every statement's text was ≈ 16% of the bytes
 	// the edits allocated, Tolk's CPU that no service spends.
-	e := newEditBenchWith(b, Options{})
+	e := newEditBench(b)
 	db := e.db
 	e.load(b)
 	pid := e.warmBackend(b)
