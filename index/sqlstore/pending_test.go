@@ -4,10 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/internal/testengine"
 )
 
 func TestPendingUnits(t *testing.T) {
@@ -203,4 +205,32 @@ func TestPendingSince(t *testing.T) {
 		t.Fatal(err)
 	}
 	due("commit_pending_age 0", clock, true)
+}
+
+// TestFindPendingUnitsPlan: FindPendingUnits reads a translation's
+// pending units in one search of SQLite's partial index units_pending,
+// in its order (no subquery: one read of each unit, not two; no sort),
+// and on PostgreSQL probes unit_pending's key, then each unit by its
+// own (no scan of units, no sort).
+func TestFindPendingUnitsPlan(t *testing.T) {
+	f := mustWriteFixture(t)
+	f.edit(t, 1, "neu")
+	f.edit(t, 2, "neu")
+	if units, err := f.db.FindPendingUnits(context.Background(), f.tr["de"]); err != nil || len(units) != 2 || units[0].ID > units[1].ID {
+		t.Fatalf("FindPendingUnits: %d units, %v", len(units), err)
+	}
+	plan, traits := explain(t, f.db, f.db.dialect.findPendingUnits(), f.tr["de"])
+	t.Logf("plan:\n%s", plan)
+	if !traits.sortless {
+		t.Errorf("the pending units are sorted:\n%s", plan)
+	}
+	if testengine.Engine() == testengine.Postgres {
+		if !strings.Contains(plan, "unit_pending_pkey") || strings.Contains(plan, "Seq Scan") || strings.Contains(plan, "Merge") {
+			t.Errorf("the pending units are not a probe of unit_pending's key:\n%s", plan)
+		}
+		return
+	}
+	if plan != "SEARCH u USING INDEX units_pending (translation_id=?)" {
+		t.Errorf("the pending units are not one search of units_pending:\n%s", plan)
+	}
 }

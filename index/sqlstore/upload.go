@@ -280,14 +280,28 @@ func authorByEmail(tx *Tx, name, email string) (int64, error) {
 // file was last committed (pending), in id order: what a download shows
 // on top of the committed file, and what the next commit writes.
 func (db *DB) FindPendingUnits(ctx context.Context, translationID int64) ([]index.Unit, error) {
-	from, where, id := db.dialect.pendingUnits(true, false)
-	rows, err := db.r.QueryContext(ctx, `SELECT `+unitColumns+` FROM units
-		WHERE id IN (SELECT `+id+` FROM `+from+` WHERE `+where+`) ORDER BY id`, translationID)
+	rows, err := db.r.QueryContext(ctx, db.dialect.findPendingUnits(), translationID)
 	if err != nil {
 		return nil, formatError(err)
 	}
 	units, err := scanUnits(rows, 0)
 	return units, formatError(err)
+}
+
+// findPendingUnits is FindPendingUnits' statement, which takes the
+// translation's id. On SQLite the pending units are units' own rows
+// (pendingUnits' units u, the partial index units_pending), read in one
+// search of the index, already in id order; read through an IN
+// subquery of the same rows they were read twice (EXPLAIN QUERY PLAN:
+// the subquery's list, then a search by rowid for each unit, ≈ 10% of
+// the call for 60 units). On PostgreSQL they are a probe of the side
+// table unit_pending, then each unit by its key.
+func (d *dialect) findPendingUnits() string {
+	from, where, id := d.pendingUnits(true, false)
+	if d.name != "postgres" {
+		return `SELECT ` + unitColumns + ` FROM ` + from + ` WHERE ` + where + ` ORDER BY id`
+	}
+	return `SELECT ` + unitColumns + ` FROM units WHERE id IN (SELECT ` + id + ` FROM ` + from + ` WHERE ` + where + `) ORDER BY id`
 }
 
 // errAddNotMonolingual answers an add upload anywhere but the template of
