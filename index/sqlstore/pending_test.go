@@ -216,8 +216,15 @@ func TestFindPendingUnitsPlan(t *testing.T) {
 	f := mustWriteFixture(t)
 	f.edit(t, 1, "neu")
 	f.edit(t, 2, "neu")
-	if units, err := f.db.FindPendingUnits(context.Background(), f.tr["de"]); err != nil || len(units) != 2 || units[0].ID > units[1].ID {
+	f.editKey(t, f.tr["fr"], "k3", "nouveau", index.StateTranslated) // another translation's: not de's
+	units, err := f.db.FindPendingUnits(context.Background(), f.tr["de"])
+	if err != nil || len(units) != 2 || units[0].ID > units[1].ID {
 		t.Fatalf("FindPendingUnits: %d units, %v", len(units), err)
+	}
+	for _, u := range units {
+		if u.TranslationID != f.tr["de"] {
+			t.Errorf("FindPendingUnits(de) holds unit %d of translation %d", u.ID, u.TranslationID)
+		}
 	}
 	plan, traits := explain(t, f.db, f.db.dialect.findPendingUnits(), f.tr["de"])
 	t.Logf("plan:\n%s", plan)
@@ -225,7 +232,11 @@ func TestFindPendingUnitsPlan(t *testing.T) {
 		t.Errorf("the pending units are sorted:\n%s", plan)
 	}
 	if testengine.Engine() == testengine.Postgres {
-		if !strings.Contains(plan, "unit_pending_pkey") || strings.Contains(plan, "Seq Scan") || strings.Contains(plan, "Merge") {
+		// The translation bounds the key's scan, and each unit is
+		// probed by its id: a walk of units_pkey probing unit_pending
+		// for each unit would hold both names too.
+		if !strings.Contains(plan, "Index Only Scan using unit_pending_pkey") || !strings.Contains(plan, "(translation_id = ") ||
+			!strings.Contains(plan, "Index Cond: (id = p.unit_id)") || strings.Contains(plan, "Merge") {
 			t.Errorf("the pending units are not a probe of unit_pending's key:\n%s", plan)
 		}
 		return

@@ -87,9 +87,10 @@ type DB struct {
 	prefetchTaken   atomic.Uint64 // unit edits that took their batch's prefetched read (prefetch.go)
 	busy            writerBusy    // time some writer spent in its batches (WriterBusy)
 	w               *stmtCache    // statements prepared on the writer's connection
-	// paths is Options.paths: nil but in the tests that count which
-	// path a call took, so production pays a nil check, not an atomic
-	// add on a cache line both writers and every search would share.
+	// paths is Options.paths: nil in production, set by the tests'
+	// write fixture, which count which path a call took; production
+	// pays a nil check, not an atomic add on a cache line both writers
+	// and every search would share.
 	paths *pathCounts
 	// formatFlags is Options.FormatFlags.
 	formatFlags func(fileFormat string) string

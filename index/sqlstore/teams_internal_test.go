@@ -23,6 +23,20 @@ func (m migrationsBefore) Glob(pattern string) ([]string, error) {
 	return slices.DeleteFunc(names, func(n string) bool { return migrationNumber(n) >= m.first }), err
 }
 
+// openBefore opens o's index migrated only to the migrations before
+// first. It swaps the engine's migrations while it opens (restored
+// however Open ends), so its callers do not run in parallel.
+func openBefore(ctx context.Context, o Options, first int) (*DB, error) {
+	d := sqliteDialect
+	if o.Engine == Postgres {
+		d = postgresDialect
+	}
+	full := d.migrations
+	defer func() { d.migrations = full }()
+	d.migrations = migrationsBefore{full, first}
+	return Open(ctx, o)
+}
+
 // TestTeamsMigrationKeepsGrants upgrades an index that holds grants as
 // the command line made them before teams (migration 0040) and checks
 // that every user can do after it exactly what it could before, on every
@@ -33,16 +47,12 @@ func (m migrationsBefore) Glob(pattern string) ([]string, error) {
 func TestTeamsMigrationKeepsGrants(t *testing.T) {
 	ctx := context.Background()
 	var o Options
-	d := sqliteDialect
 	if testengine.Engine() == testengine.Postgres {
-		o.Engine, o.Location, d = Postgres, testengine.PostgresDSN(t), postgresDialect
+		o.Engine, o.Location = Postgres, testengine.PostgresDSN(t)
 	} else {
 		o.Engine, o.Location = SQLite, filepath.Join(t.TempDir(), "tolk.db")
 	}
-	full := d.migrations
-	d.migrations = migrationsBefore{full, 40}
-	old, err := Open(ctx, o)
-	d.migrations = full
+	old, err := openBefore(ctx, o, 40)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +88,7 @@ func TestTeamsMigrationKeepsGrants(t *testing.T) {
 		{UserID: users[3].ID, Role: "no such role", ProjectID: pub}, // granted nothing, before or after
 	}
 	for _, g := range grants {
-		if _, err := old.wdb.ExecContext(ctx, d.rebind(`INSERT INTO grants (user_id, role, project_id) VALUES (?, ?, ?)`),
+		if _, err := old.wdb.ExecContext(ctx, old.dialect.rebind(`INSERT INTO grants (user_id, role, project_id) VALUES (?, ?, ?)`),
 			g.UserID, g.Role, g.ProjectID); err != nil {
 			t.Fatal(err)
 		}

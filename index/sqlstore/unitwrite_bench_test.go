@@ -25,7 +25,7 @@ type editBench struct {
 func newEditBench(b *testing.B) *editBench {
 	b.Helper()
 	ctx := context.Background()
-	db, err := openFreshWith(b, Options{})
+	db, err := openFresh(b)
 	if err != nil {
 		b.Fatal(err)
 	}

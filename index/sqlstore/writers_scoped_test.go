@@ -414,8 +414,9 @@ func TestLockWriteScopesGlossaryLocks(t *testing.T) {
 // and one that does not, a glossary's (which lock_write_scopes takes on
 // with its recheck's translations) and a unit that is gone. The
 // statements and the settings are the dialect's own (lockShared,
-// lockScopes, lockUnit), so a setting added to one and not the other
-// fails here.
+// lockScopes, lockUnit), so a setting added to the shared statement
+// and not to lock_write_unit fails here (the settings compared are
+// those lockShared names).
 func TestLockWriteUnitLocks(t *testing.T) {
 	if testengine.Engine() != testengine.Postgres {
 		t.Skip("lock_write_unit is PostgreSQL's")
@@ -475,10 +476,7 @@ func TestLockWriteUnitFallback(t *testing.T) {
 	o, _, _ := reopenable(t)
 	rt := &roundTrips{}
 	o.roundTrip, o.Writers = rt.record, 1
-	full := postgresDialect.migrations
-	postgresDialect.migrations = migrationsBefore{full, 123}
-	old, err := Open(ctx, o)
-	postgresDialect.migrations = full
+	old, err := openBefore(ctx, o, 123)
 	if err != nil {
 		t.Fatal(err)
 	}
