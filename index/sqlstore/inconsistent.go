@@ -275,8 +275,9 @@ func sameStringsTotals(tx *Tx, peers []index.Translation, strs [][2]string, tota
 
 // sameStringsNoting is sameStringsTotals noting in twice (if not nil),
 // when the answer is filled in, whether a peer held one of strs in two
-// units or more: which of them is kept then depends on the order the
-// plan reads them in, and propagation's answer is not reused
+// units or more: the one of lowest id is kept then, whatever order the
+// plan reads them in (so that two indexes of one history propagate to
+// the same unit), and propagation's answer is not reused
 // (propagatedLookup).
 func sameStringsNoting(tx *Tx, peers []index.Translation, strs [][2]string, totals map[int64]int64,
 	twice *bool) ([][]peerString, error) {
@@ -297,12 +298,17 @@ func sameStringsNoting(tx *Tx, peers []index.Translation, strs [][2]string, tota
 			return nil
 		}
 		// A hash of another kind's, or a collision, or a second unit of
-		// the string in the peer (the first read is kept).
+		// the string in the peer (the one of lowest id is kept).
 		l.match(l.peerKind[p], hash, s.source, s.context, func(k int) {
-			switch {
-			case !slices.ContainsFunc(out[k], func(o peerString) bool { return o.peer == p }):
+			i := slices.IndexFunc(out[k], func(o peerString) bool { return o.peer == p })
+			if i < 0 {
 				out[k] = append(out[k], peerString{p, s})
-			case twice != nil:
+				return
+			}
+			if s.id < out[k][i].id {
+				out[k][i].sharedString = s
+			}
+			if twice != nil {
 				*twice = true
 			}
 		})
