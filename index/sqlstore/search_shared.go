@@ -142,6 +142,20 @@ func sharedTextSQL(s sharedSearch, offset, size int) (string, []any, error) {
 	}
 	match := joinFrags("AND", text)
 	const noted = "SELECT 1 FROM unit_trigrams_pending p WHERE p.unit_id = "
+	// Parts 1 and 4 are read a note at a time: each note's unit and
+	// the units linked to it, by primary key and by
+	// unit_trigrams_source_units, in a LATERAL subquery that OFFSET 0
+	// keeps the planner from flattening. Their cost is the queue's, and
+	// the plan no longer rests on the queue's statistics, which are a
+	// snapshot of whichever moment autovacuum met in a table that swings
+	// from a whole import's units to none in the trigram step's seconds.
+	// As `IN (SELECT unit_id FROM unit_trigrams_pending)` the planner
+	// took statistics of a queue analyzed mid-step (131,429 notes; 15
+	// there) or empty (ten pages assumed; 859 there) to hash the notes
+	// against every row of unit_trigrams: 100-650 ms for the corpus's
+	// "the file" where the notes' lookups take 3-6 ms, the 1x search's
+	// two modes (BENCHMARKS.md "Session 15: SRCH15";
+	// TestSharedSearchQueuePlan).
 	// own: part 2's matches (units.id), the source units of part 3.
 	own := joinFrags("AND", append(rows, match))
 	ownID, linkedID, restID := idCond("own.id"), idCond("l.unit_id"), idCond("units.id")
@@ -154,16 +168,20 @@ func sharedTextSQL(s sharedSearch, offset, size int) (string, []any, error) {
 		SELECT l.unit_id FROM own JOIN unit_trigrams l ON l.source_unit_id = own.id
 		WHERE l.source_unit_id IS NOT NULL AND NOT EXISTS (` + noted + `l.unit_id) AND ` + linkedID.sql + `
 		UNION ALL
-		SELECT units.id FROM units WHERE units.id IN (
-			SELECT unit_id FROM unit_trigrams_pending
+		SELECT n.id FROM unit_trigrams_pending q CROSS JOIN LATERAL (
+			SELECT units.id FROM units WHERE units.id = q.unit_id AND (` + match.sql + `) AND ` + restID.sql + `
 			UNION ALL
-			SELECT l.unit_id FROM unit_trigrams l WHERE l.source_unit_id IN (SELECT unit_id FROM unit_trigrams_pending)
-				AND NOT EXISTS (` + noted + `l.unit_id))
-		AND (` + match.sql + `) AND ` + restID.sql + `
+			SELECT units.id FROM unit_trigrams l JOIN units ON units.id = l.unit_id
+			WHERE l.source_unit_id = q.unit_id AND l.source_unit_id IS NOT NULL AND NOT EXISTS (` + noted + `l.unit_id)
+				AND (` + match.sql + `) AND ` + restID.sql + `
+			OFFSET 0) n
 	)
 	SELECT (SELECT count(*) FROM m),
 		(SELECT string_agg(id::text, ',' ORDER BY id) FROM (SELECT id FROM m ORDER BY id LIMIT ? OFFSET ?) p)`
-	args := append(append(append(append(append([]any(nil), own.args...), ownID.args...), linkedID.args...), match.args...), restID.args...)
+	var args []any
+	for _, f := range []sqlFrag{own, ownID, linkedID, match, restID, match, restID} {
+		args = append(args, f.args...)
+	}
 	return q, append(args, size, offset), nil
 }
 
