@@ -57,18 +57,7 @@ func TestSharedSearchQueuePlan(t *testing.T) {
 	}
 	// autovacuum would take statistics of its own in between.
 	exec(`ALTER TABLE unit_trigrams_pending SET (autovacuum_enabled = off)`, `ANALYZE units`, `ANALYZE unit_trigrams`)
-	parsed, err := index.ParseUnitQueryAt(`source:"the file"`, searchNow)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, ok := sharedQuery(parsed)
-	if !ok {
-		t.Fatal("not a shared search")
-	}
-	q, args, err := sharedTextSQL(s, 0, 50)
-	if err != nil {
-		t.Fatal(err)
-	}
+	q, args := sharedSQLOf(t, `source:"the file"`)
 	const fake = 1 << 40 // note ids no unit has
 	for _, c := range []struct {
 		name       string
