@@ -33,16 +33,12 @@ func TestSharedSearchQueuePlan(t *testing.T) {
 	// text and 8,000 linked to them, so that reading a table whole is a
 	// plan the planner weighs (one of a few pages it scans), the needle
 	// in one source of a hundred, as "the file" is in the corpus.
-	langs := map[string][][3]string{}
-	for _, lang := range []string{"en", "de", "fr", "es", "it"} {
-		for i := range 2000 {
-			src := fmt.Sprintf("String number %d", i)
-			if i%100 == 0 {
-				src = fmt.Sprintf("Open the file %d", i)
-			}
-			langs[lang] = append(langs[lang], [3]string{fmt.Sprint("k", i), src, lang + " " + src})
+	langs := fiveLanguages(2000, func(i int) string {
+		if i%100 == 0 {
+			return fmt.Sprintf("Open the file %d", i)
 		}
-	}
+		return fmt.Sprintf("String number %d", i)
+	})
 	f.importComponent(t, "big", func(*index.Component) {}, langs)
 	if _, err := f.db.IndexTrigrams(ctx); err != nil {
 		t.Fatal(err)
