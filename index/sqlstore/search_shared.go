@@ -148,11 +148,10 @@ func sharedTextSQL(s sharedSearch, offset, size int) (string, []any, error) {
 	// and part 4's linked units by primary key, part 3's links of a
 	// matching source unit by unit_trigrams_source_units, and parts 1
 	// and 4 a note at a time: each note's unit and the units linked to
-	// it. Their cost is the queue's, and
-	// the plan no longer rests on the queue's statistics, which are a
-	// snapshot of whichever moment autovacuum met in a table that swings
-	// from a whole import's units to none in the trigram step's seconds.
-	// As `IN (SELECT unit_id FROM unit_trigrams_pending)` the planner
+	// it. The statement costs what its candidates, matches and notes
+	// cost, whatever the statistics; the queue's are a snapshot of
+	// whichever moment autovacuum met in a table that swings from a
+	// whole import's units to none in the trigram step's seconds. As `IN (SELECT unit_id FROM unit_trigrams_pending)` the planner
 	// took statistics of a queue analyzed mid-step (131,429 notes; 15
 	// there) or empty (ten pages assumed; 859 there) to hash the notes
 	// against every row of unit_trigrams: 100-650 ms for the corpus's
