@@ -25,14 +25,7 @@ func TestImportAnalyzesUnits(t *testing.T) {
 	}
 	f := mustWriteFixture(t)
 	ctx := context.Background()
-	const keys = 1500
-	langs := map[string][][3]string{}
-	for _, lang := range []string{"en", "de", "fr", "es", "it"} {
-		for i := range keys {
-			src := fmt.Sprintf("String number %d", i)
-			langs[lang] = append(langs[lang], [3]string{fmt.Sprint("k", i), src, lang + " " + src})
-		}
-	}
+	langs := fiveLanguages(1500, func(i int) string { return fmt.Sprintf("String number %d", i) })
 	_, tr := f.importComponent(t, "big", func(*index.Component) {}, langs)
 	tx, err := f.db.beginRead(ctx)
 	if err != nil {
@@ -66,4 +59,18 @@ func TestImportAnalyzesUnits(t *testing.T) {
 	if !strings.Contains(text, "units_translation_hash") {
 		t.Errorf("the peers' strings not probed by translation and hash after the import:\n%s", text)
 	}
+}
+
+// fiveLanguages is importComponent's strings for a template (en) and four
+// translations of it: keys strings each, key k<i>, the source source(i),
+// each language's target the source after its code.
+func fiveLanguages(keys int, source func(i int) string) map[string][][3]string {
+	langs := map[string][][3]string{}
+	for _, lang := range []string{"en", "de", "fr", "es", "it"} {
+		for i := range keys {
+			src := source(i)
+			langs[lang] = append(langs[lang], [3]string{fmt.Sprint("k", i), src, lang + " " + src})
+		}
+	}
+	return langs
 }

@@ -47,6 +47,22 @@ var postgresDialect = func() *dialect {
 	}
 }()
 
+// noJIT turns PostgreSQL's JIT compilation off for cfg's sessions unless
+// the URL sets jit itself. The server compiles a statement whose
+// estimated cost passes jit_above_cost (100,000), and Tolk's are index
+// lookups of a few milliseconds whose estimates pass it as the index
+// grows or the statistics go stale: the site-wide search's lookup of
+// the trigram queue's notes, estimated at 2,040 notes of 64 links each
+// (859 notes, none linked), compiled for 835 ms a run to execute in 26
+// (JIT inlining and optimization pass at 500,000); the import's lookup
+// of the peers' strings compiled 14 ms a call at 10x the corpus
+// (pg_stat_statements' jit_* columns, BENCHMARKS.md "Session 15: SRCH15").
+func noJIT(cfg *pgx.ConnConfig) {
+	if _, ok := cfg.RuntimeParams["jit"]; !ok {
+		cfg.RuntimeParams["jit"] = "off"
+	}
+}
+
 // openPostgres opens the PostgreSQL index at o.Location, for Open.
 func openPostgres(ctx context.Context, o Options) (*DB, error) {
 	db := newDB(postgresDialect, o)
@@ -57,6 +73,8 @@ func openPostgres(ctx context.Context, o Options) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open postgres: %w", err)
 	}
+	noJIT(wcfg)
+	rcfg := wcfg.Copy()
 	// The readers' write_log checks get a connection of their own
 	// (logcheck.go), configured as the readers' are.
 	ccfg := wcfg.Copy()
@@ -70,10 +88,7 @@ func openPostgres(ctx context.Context, o Options) (*DB, error) {
 	db.wdb.SetMaxOpenConns(db.writers)
 	db.wdb.SetMaxIdleConns(db.writers)
 	db.wdb.SetConnMaxIdleTime(0)
-	if db.rdb, err = sql.Open("pgx", dsn); err != nil {
-		db.wdb.Close()
-		return nil, fmt.Errorf("open postgres: %w", err)
-	}
+	db.rdb = stdlib.OpenDB(*rcfg)
 	if db.jobs, err = openJobLocks(dsn); err != nil {
 		db.wdb.Close()
 		db.rdb.Close()

@@ -142,28 +142,55 @@ func sharedTextSQL(s sharedSearch, offset, size int) (string, []any, error) {
 	}
 	match := joinFrags("AND", text)
 	const noted = "SELECT 1 FROM unit_trigrams_pending p WHERE p.unit_id = "
-	// own: part 2's matches (units.id), the source units of part 3.
-	own := joinFrags("AND", append(rows, match))
+	// Every join below is a lookup by key, each in a LATERAL subquery
+	// that OFFSET 0 keeps the planner from flattening into a join it
+	// would size from the statistics: part 2's candidate rows' units
+	// and part 4's linked units by primary key, part 3's links of a
+	// matching source unit by unit_trigrams_source_units, and parts 1
+	// and 4 a note at a time: each note's unit and the units linked to
+	// it. The statement costs what its candidates, matches and notes
+	// cost, whatever the statistics; the queue's are a snapshot of
+	// whichever moment autovacuum met in a table that swings from a
+	// whole import's units to none in the trigram step's seconds. As `IN (SELECT unit_id FROM unit_trigrams_pending)` the planner
+	// took statistics of a queue analyzed mid-step (131,429 notes; 15
+	// there) or empty (ten pages assumed; 859 there) to hash the notes
+	// against every row of unit_trigrams: 100-650 ms for the corpus's
+	// "the file" where the notes' lookups take 3-6 ms, the 1x search's
+	// two modes (BENCHMARKS.md "Session 15: SRCH15";
+	// TestSharedSearchQueuePlan).
+	//
+	// own: part 2's candidate rows, each unit probed by primary key in a
+	// LATERAL fenced as part 4's is: with the planner free to join,
+	// statistics of units taken mid-import (89,516 rows of 277,429, the
+	// ids past their histogram) made it merge-join the 40 candidates with
+	// every unit in id order, 212,000 rows read for 18 matches (940 ms).
+	cand := joinFrags("AND", append([]sqlFrag{fragTrue}, rows...))
 	ownID, linkedID, restID := idCond("own.id"), idCond("l.unit_id"), idCond("units.id")
 	q := `WITH own AS MATERIALIZED (
-		SELECT units.id FROM unit_trigrams g JOIN units ON units.id = g.unit_id
-		WHERE g.source_unit_id IS NULL AND NOT EXISTS (` + noted + `g.unit_id) AND (` + own.sql + `)
+		SELECT u.id FROM unit_trigrams g CROSS JOIN LATERAL (
+			SELECT units.id FROM units WHERE units.id = g.unit_id AND (` + match.sql + `) OFFSET 0) u
+		WHERE g.source_unit_id IS NULL AND NOT EXISTS (` + noted + `g.unit_id) AND (` + cand.sql + `)
 	), m AS MATERIALIZED (
 		SELECT own.id FROM own WHERE ` + ownID.sql + `
 		UNION ALL
-		SELECT l.unit_id FROM own JOIN unit_trigrams l ON l.source_unit_id = own.id
-		WHERE l.source_unit_id IS NOT NULL AND NOT EXISTS (` + noted + `l.unit_id) AND ` + linkedID.sql + `
+		SELECT k.unit_id FROM own CROSS JOIN LATERAL (
+			SELECT l.unit_id FROM unit_trigrams l WHERE l.source_unit_id = own.id AND l.source_unit_id IS NOT NULL
+				AND NOT EXISTS (` + noted + `l.unit_id) AND ` + linkedID.sql + ` OFFSET 0) k
 		UNION ALL
-		SELECT units.id FROM units WHERE units.id IN (
-			SELECT unit_id FROM unit_trigrams_pending
+		SELECT n.id FROM unit_trigrams_pending q CROSS JOIN LATERAL (
+			SELECT units.id FROM units WHERE units.id = q.unit_id AND (` + match.sql + `) AND ` + restID.sql + `
 			UNION ALL
-			SELECT l.unit_id FROM unit_trigrams l WHERE l.source_unit_id IN (SELECT unit_id FROM unit_trigrams_pending)
-				AND NOT EXISTS (` + noted + `l.unit_id))
-		AND (` + match.sql + `) AND ` + restID.sql + `
+			SELECT v.id FROM unit_trigrams l CROSS JOIN LATERAL (
+				SELECT units.id FROM units WHERE units.id = l.unit_id AND (` + match.sql + `) AND ` + restID.sql + ` OFFSET 0) v
+			WHERE l.source_unit_id = q.unit_id AND l.source_unit_id IS NOT NULL AND NOT EXISTS (` + noted + `l.unit_id)
+			OFFSET 0) n
 	)
 	SELECT (SELECT count(*) FROM m),
 		(SELECT string_agg(id::text, ',' ORDER BY id) FROM (SELECT id FROM m ORDER BY id LIMIT ? OFFSET ?) p)`
-	args := append(append(append(append(append([]any(nil), own.args...), ownID.args...), linkedID.args...), match.args...), restID.args...)
+	var args []any
+	for _, f := range []sqlFrag{match, cand, ownID, linkedID, match, restID, match, restID} {
+		args = append(args, f.args...)
+	}
 	return q, append(args, size, offset), nil
 }
 

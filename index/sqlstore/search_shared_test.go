@@ -108,22 +108,29 @@ func TestSharedSearchPlan(t *testing.T) {
 		t.Skip("SQLite keeps FTS5's path")
 	}
 	f := mustSearchFixture(t)
-	parsed, err := index.ParseUnitQueryAt(`source:"word number" id:>=-3`, searchNow)
+	q, args := sharedSQLOf(t, `source:"word number" id:>=-3`)
+	plan, _ := explain(t, f.db, q, args...)
+	if n := strings.Count(plan, "Index Only Scan using unit_trigrams_source_units on unit_trigrams l"); n < 1 {
+		t.Errorf("the linked units are not read from unit_trigrams_source_units alone:\n%s", plan)
+	}
+}
+
+// sharedSQLOf is sharedTextSQL's statement for query, page 1 of 50.
+func sharedSQLOf(t *testing.T, query string) (string, []any) {
+	t.Helper()
+	parsed, err := index.ParseUnitQueryAt(query, searchNow)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s, ok := sharedQuery(parsed)
 	if !ok {
-		t.Fatal("not a shared search")
+		t.Fatalf("%s: not a shared search", query)
 	}
 	q, args, err := sharedTextSQL(s, 0, 50)
 	if err != nil {
 		t.Fatal(err)
 	}
-	plan, _ := explain(t, f.db, q, args...)
-	if n := strings.Count(plan, "Index Only Scan using unit_trigrams_source_units on unit_trigrams l"); n < 1 {
-		t.Errorf("the linked units are not read from unit_trigrams_source_units alone:\n%s", plan)
-	}
+	return q, args
 }
 
 // TestFindUnitsShared checks FindUnits over the source units' path:
