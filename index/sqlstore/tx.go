@@ -56,7 +56,7 @@ type Tx struct {
 	gathered   []index.Change
 	gatherFrom int
 	regather   []index.Change
-	now           time.Time
+	now        time.Time
 	// w holds the statements prepared on the writer's connection, which
 	// every write transaction runs on: a statement compiled once serves
 	// every later transaction (SQLite compiles the triggers a statement
