@@ -238,6 +238,17 @@ func TestBatchApartRoundTrips(t *testing.T) {
 	if max := edits + 2; n > max {
 		t.Errorf("%d edits apart in a batch took %d round trips, want at most %d", edits, n, max)
 	}
+	// Their changes are written together, with COMMIT (pipeline.go:
+	// Gathered changes): 8 INSERTs while each edit sent its own.
+	inserts := 0
+	for _, s := range log {
+		if strings.Contains(s, "INSERT INTO changes") {
+			inserts++
+		}
+	}
+	if inserts != 1 {
+		t.Errorf("%d edits apart in a batch sent %d change INSERTs, want 1", edits, inserts)
+	}
 	if got := db.prefetchTaken.Load() - taken; got != edits {
 		t.Errorf("%d of %d edits apart took their prefetched reads", got, edits)
 	}
