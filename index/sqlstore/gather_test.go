@@ -13,8 +13,9 @@ import (
 	"github.com/tolk-project/tolk/index"
 )
 
-// inOneBatchErrs is inOneBatch for writes that may fail: their errors,
-// in order.
+// inOneBatchErrs runs writes in one batch of the index's one writer, in
+// their order, and returns their errors (inOneBatch: for writes that
+// must not fail).
 func inOneBatchErrs(t *testing.T, db *DB, writes ...func() error) []error {
 	t.Helper()
 	release := holdWriter(t, db)
@@ -61,13 +62,10 @@ func unitChanges(t *testing.T, db *DB, id int64, a index.Action) []string {
 	return out
 }
 
-// TestBatchChangesGathered: the changes of a batch's edits (several
-// writes, PostgreSQL), written together (pipeline.go: Gathered changes;
-// TestBatchApartRoundTrips counts their INSERTs), keep in their ids the
-// edits' order keep the edits' order, two edits of one unit included,
-// whose second sees the first; a write of the batch that reads the
-// changes sees the earlier writes' and its own.
-func TestBatchChangesGathered(t *testing.T) {
+// gatherFixture is roundTripFixture with three units of its "de"
+// translation edited once (their author a contributor, the statements
+// prepared) and edit, a write that edits one.
+func gatherFixture(t *testing.T) (*DB, *roundTrips, *writeFixture, []int64, func(id int64, target string) func() error) {
 	db, rt, f := roundTripFixture(t)
 	ctx := context.Background()
 	ids := make([]int64, 3)
@@ -83,6 +81,18 @@ func TestBatchChangesGathered(t *testing.T) {
 			return err
 		}
 	}
+	return db, rt, f, ids, edit
+}
+
+// TestBatchChangesGathered: the changes of a batch's edits (several
+// writes, PostgreSQL), written together (pipeline.go: Gathered changes;
+// TestBatchApartRoundTrips counts their INSERTs), keep in their ids the
+// edits' order keep the edits' order, two edits of one unit included,
+// whose second sees the first; a write of the batch that reads the
+// changes sees the earlier writes' and its own.
+func TestBatchChangesGathered(t *testing.T) {
+	db, rt, _, ids, edit := gatherFixture(t)
+	ctx := context.Background()
 	var seen int
 	read := func() error {
 		// A later write of the batch reads the changes: it sees the
@@ -138,21 +148,8 @@ func TestBatchChangesGathered(t *testing.T) {
 // earlier writes' gathered rows after its savepoint (its rollback undid
 // them: they are written again).
 func TestBatchChangesGatheredFailedWrite(t *testing.T) {
-	db, _, f := roundTripFixture(t)
+	db, _, f, ids, edit := gatherFixture(t)
 	ctx := context.Background()
-	ids := make([]int64, 3)
-	for i := range ids {
-		ids[i] = f.unit(t, "de", i).ID
-		if _, err := db.UpdateUnit(ctx, ids[i], f.user, setTarget(fmt.Sprint("warm ", i))); err != nil {
-			t.Fatal(err)
-		}
-	}
-	edit := func(id int64, target string) func() error {
-		return func() error {
-			_, err := db.UpdateUnit(ctx, id, f.user, setTarget(target))
-			return err
-		}
-	}
 	failed := errors.New("the write fails")
 	for _, sent := range []bool{false, true} {
 		t.Run(fmt.Sprint("sent ", sent), func(t *testing.T) {
