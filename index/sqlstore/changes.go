@@ -31,7 +31,8 @@ func insertChange(tx *Tx, c index.Change) error {
 	// The outbox rows of the webhooks that want this change go in its
 	// transaction, so that a crash loses neither. Without hooks in the
 	// project this is one map lookup, and the change's INSERT waits for
-	// the write's next statement (pipeline.go).
+	// the write's next statement, or in a pipelined batch is gathered
+	// with the batch's other changes' (pipeline.go: Gathered changes).
 	hooks := tx.hookSet().match(&c)
 	tx.countActivity(&c)
 	if len(hooks) == 0 && tx.gather {
