@@ -73,9 +73,15 @@ func changeValues(args []any, c *index.Change, ts string) []any {
 // PostgreSQL was a round trip: they are queued, execLater). A change
 // some webhook wants is inserted alone, as its outbox rows need its id.
 func insertChanges(tx *Tx, cs []index.Change) error {
-	// After the changes gathered before them (pipeline.go).
-	if err := tx.spillChanges(); err != nil {
-		return err
+	if tx.gather {
+		// A pipelined batch's: gathered with its other changes
+		// (pipeline.go), as a propagating edit's peers' are.
+		for _, c := range cs {
+			if err := insertChange(tx, c); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	hooks := tx.hookSet()
 	for len(cs) > 0 {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -192,9 +193,10 @@ func (tx *Tx) flush() error {
 //     prepared statement, a reader's queryer), or a queued one that
 //     might read the changes table is sent (laterBlind): whatever reads
 //     the changes sees every change made before it;
-//   - a change is written otherwise (a webhook's, which needs its id at
-//     once, or a bulk editor's rows, insertChanges), so that ids keep
-//     the order the changes were made in.
+//   - a change a webhook wants is written (at once: its outbox rows
+//     need its id), so that ids keep the order the changes were made
+//     in. A bulk editor's changes (insertChanges: propagation's, an
+//     upload's) are gathered too.
 //
 // An edit's own round trip (its UPDATE, its same-target lookups) reads
 // no change and leaves the rows gathered. The rows of earlier writes go
@@ -205,22 +207,38 @@ func (tx *Tx) flush() error {
 // one run apart, nothing is gathered: insertChange queues its row as
 // before.
 
-// gatherBlind are the statements an edit's round trip sends that read
-// no change (laterBlind).
+// gatherBlind are the statements an edit's round trips send that read
+// no change, nor call or fire what does (laterBlind): its savepoint,
+// UPDATE and change, its checks' lookups and reads, propagation's
+// reads of the peers and their checks; gatherBlindPrefixes begin the
+// check rows' writes and a bulk editor's units' (editRows.write), whose
+// IN and VALUES lists vary.
 var gatherBlind = func() map[string]bool {
-	m := map[string]bool{`SAVEPOINT write`: true, `RELEASE write`: true, unitEditSQL: true,
-		pgUnitByTarget: true, pgUnitsByTarget: true}
+	m := map[string]bool{}
+	for _, q := range []string{`SAVEPOINT write`, `RELEASE write`, unitEditSQL,
+		pgUnitByTarget, pgUnitsByTarget, unitRowQuery, unitChecksQuery, pgPeerChecks,
+		pgSameTargets, pgSameTargetsPairs, pgSameTargetsWhole,
+		pgSameStrings, pgSameStringsPairs, pgSameStringsWhole} {
+		m[q] = true
+	}
 	for i := range changesInserts {
 		m[changesInserts[i]], m[countedChangesInserts[i]] = true, true
 	}
 	return m
 }()
 
+var gatherBlindPrefixes = []string{`DELETE FROM checks WHERE name = ? AND unit_id IN `,
+	`INSERT INTO checks (unit_id, name, dismissed) VALUES `, `UPDATE units SET has_failing_check = ? WHERE id IN `,
+	editRowsUpdate}
+
 // laterBlind reports whether no statement queued reads the changes
 // table, so that the gathered rows may wait.
 func (tx *Tx) laterBlind() bool {
 	for i := range tx.later {
-		if !gatherBlind[tx.later[i].query] {
+		q := tx.later[i].query
+		if !gatherBlind[q] && !slices.ContainsFunc(gatherBlindPrefixes, func(p string) bool {
+			return strings.HasPrefix(q, p)
+		}) {
 			return false
 		}
 	}
@@ -415,13 +433,19 @@ type unitRead struct {
 	checks []index.UnitCheck
 }
 
+// unitRowQuery and unitChecksQuery are queueUnitRead's statements.
+const (
+	unitRowQuery    = `SELECT ` + editUnitColumns + ` FROM units WHERE id = ?`
+	unitChecksQuery = `SELECT name, dismissed FROM checks WHERE unit_id = ?`
+)
+
 // queueUnitRead queues the statements of readUnitAndChecks into r, read
 // once they are sent (the batch's prefetch sends them with its BEGIN).
 func queueUnitRead(tx *Tx, id int64, r *unitRead) error {
 	if err := queueUnitRow(tx, id, r); err != nil {
 		return err
 	}
-	return tx.queryLater(`SELECT name, dismissed FROM checks WHERE unit_id = ?`, func(rows pgx.Rows) error {
+	return tx.queryLater(unitChecksQuery, func(rows pgx.Rows) error {
 		for rows.Next() {
 			var c index.UnitCheck
 			var dismissed int64
@@ -438,7 +462,7 @@ func queueUnitRead(tx *Tx, id int64, r *unitRead) error {
 // queueUnitRow queues queueUnitRead's read of the unit's row, with its
 // source unit's id and extra flags.
 func queueUnitRow(tx *Tx, id int64, r *unitRead) error {
-	return tx.queryRowLater(`SELECT `+editUnitColumns+` FROM units WHERE id = ?`, func(row pgx.Row) error {
+	return tx.queryRowLater(unitRowQuery, func(row pgx.Row) error {
 		var err error
 		r.u, err = scanUnit(intBools{row, []any{&r.src, &r.flags}})
 		if errors.Is(err, pgx.ErrNoRows) {
