@@ -31,9 +31,14 @@ func insertChange(tx *Tx, c index.Change) error {
 	// The outbox rows of the webhooks that want this change go in its
 	// transaction, so that a crash loses neither. Without hooks in the
 	// project this is one map lookup, and the change's INSERT waits for
-	// the write's next statement (pipeline.go).
+	// the write's next statement, or in a pipelined batch is gathered
+	// with the batch's other changes' (pipeline.go: Gathered changes).
 	hooks := tx.hookSet().match(&c)
 	tx.countActivity(&c)
+	if len(hooks) == 0 && tx.gather {
+		tx.gathered = append(tx.gathered, c) // pipeline.go: Gathered changes
+		return changeInserted(tx, c)
+	}
 	if len(hooks) == 0 {
 		if err := insert.execLater(changeValues(nil, &c, ts)...); err != nil {
 			return err
@@ -68,7 +73,16 @@ func changeValues(args []any, c *index.Change, ts string) []any {
 // PostgreSQL was a round trip: they are queued, execLater). A change
 // some webhook wants is inserted alone, as its outbox rows need its id.
 func insertChanges(tx *Tx, cs []index.Change) error {
-	ts := formatTime(tx.now)
+	if tx.gather {
+		// A pipelined batch's: gathered with its other changes
+		// (pipeline.go), as a propagating edit's peers' are.
+		for _, c := range cs {
+			if err := insertChange(tx, c); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	hooks := tx.hookSet()
 	for len(cs) > 0 {
 		n := 0
@@ -83,14 +97,7 @@ func insertChanges(tx *Tx, cs []index.Change) error {
 			continue
 		}
 		n = bulkRows(n)
-		// The arguments are the queued statement's until it is sent.
-		args := make([]any, 0, 11*n)
-		for i := range cs[:n] {
-			args = changeValues(args, &cs[i], ts)
-		}
-		// Queued (pipeline.go): nothing reads the rows before the
-		// write's next round trip, which sends them first.
-		if err := tx.execLater(tx.changesInsert(n), args...); err != nil {
+		if err := queueChangeRows(tx, cs[:n]); err != nil {
 			return err
 		}
 		for _, c := range cs[:n] {
@@ -98,6 +105,28 @@ func insertChanges(tx *Tx, cs []index.Change) error {
 			if err := changeInserted(tx, c); err != nil {
 				return err
 			}
+		}
+		cs = cs[n:]
+	}
+	return nil
+}
+
+// queueChangeRows queues the INSERTs of cs at tx.now, in order, up to
+// maxBulkRows rows a statement (power-of-two lists), with the write's
+// next round trip (pipeline.go): nothing reads the rows before it,
+// which sends them first. It records nothing else of them
+// (changeInserted, countActivity): the caller has or will.
+func queueChangeRows(tx *Tx, cs []index.Change) error {
+	ts := formatTime(tx.now)
+	for len(cs) > 0 {
+		n := bulkRows(min(len(cs), maxBulkRows))
+		// The arguments are the queued statement's until it is sent.
+		args := make([]any, 0, 11*n)
+		for i := range cs[:n] {
+			args = changeValues(args, &cs[i], ts)
+		}
+		if err := tx.execLater(tx.changesInsert(n), args...); err != nil {
+			return err
 		}
 		cs = cs[n:]
 	}

@@ -83,7 +83,7 @@ func (r *editRows) write(tx *Tx, auto bool) error {
 		for _, u := range units[:n] {
 			args = append(args, u.id, u.target, u.state)
 		}
-		if err := tx.execLater(`UPDATE units SET target = v.column2, state = v.column3, pending = 1,
+		if err := tx.execLater(editRowsUpdate+`
 			pending_since = coalesce(units.pending_since, ?), timestamp = ?,
 			automatically_translated = `+boolDigit(auto)+`
 			FROM (VALUES `+valueRows(unitRowValues, n)+`) AS v WHERE units.id = v.column1`, args...); err != nil {
@@ -97,6 +97,9 @@ func (r *editRows) write(tx *Tx, auto bool) error {
 	r.units, r.changes = r.units[:0], r.changes[:0]
 	return nil
 }
+
+// editRowsUpdate begins editRows.write's UPDATE.
+const editRowsUpdate = `UPDATE units SET target = v.column2, state = v.column3, pending = 1,`
 
 // newUnitEditor starts editing the translation with the given id for
 // actor.

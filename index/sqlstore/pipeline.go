@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
@@ -92,6 +94,11 @@ func (tx *Tx) flush() error {
 		// reused for the next flush.
 		return errors.New("sqlstore: flush from a queued statement's callback")
 	}
+	if len(tx.gathered) > 0 && !tx.laterBlind() {
+		if err := tx.spillChanges(); err != nil {
+			return err
+		}
+	}
 	tx.flushing = true
 	defer func() { tx.flushing = false }()
 	// The statements are the transaction's own pgx values, kept for its
@@ -170,11 +177,140 @@ func (tx *Tx) flush() error {
 	return err
 }
 
+// Gathered changes. In a pipelined batch (several writes, PostgreSQL)
+// each edit sent its own change INSERT: a statement each, with its
+// fixed cost on the server (bind, executor start and end, the
+// RETURNING's set_config; ≈ 63 µs a call at concurrency 8) and in pgx,
+// though a batch of ≈ 2.5 edits at concurrency 8 could send one
+// (issue 31). The rows of the batch's changes without webhooks
+// (insertChange) are gathered instead, and written many to a statement
+// (queueChangeRows: power-of-two VALUES lists, one prepared statement a
+// size) with whatever is sent when:
+//
+//   - the batch closes (runBatch, before the statistics and the lists'
+//     fold, which reads tolk.new_changes the INSERTs note);
+//   - a statement is run at once (flushAll: Exec, Query, QueryRow, a
+//     prepared statement, a reader's queryer), or a queued one that
+//     might read the changes table is sent (laterBlind): whatever reads
+//     the changes sees every change made before it;
+//   - a change a webhook wants is written (at once: its outbox rows
+//     need its id), so that ids keep the order the changes were made
+//     in. A bulk editor's changes (insertChanges: propagation's, an
+//     upload's) are gathered too.
+//
+// An edit's own round trip (its UPDATE, its same-target lookups) reads
+// no change and leaves the rows gathered. The rows of earlier writes go
+// before the current write's savepoint when it waits in later (mark);
+// when it was sent already they go after it, and a rollback to it
+// gathers them again (regather, restoreGathered). A failed write's own
+// rows are dropped with it. On SQLite, and in a batch of one write or
+// one run apart, nothing is gathered: insertChange queues its row as
+// before.
+
+// gatherBlind are the statements an edit's round trips send that read
+// no change, nor call or fire what does (laterBlind): its savepoint,
+// UPDATE and change, its checks' lookups and reads, propagation's
+// reads of the peers and their checks; gatherBlindPrefixes begin the
+// check rows' writes and a bulk editor's units' (editRows.write), whose
+// IN and VALUES lists vary.
+var gatherBlind = func() map[string]bool {
+	m := map[string]bool{}
+	for _, q := range []string{`SAVEPOINT write`, `RELEASE write`, unitEditSQL,
+		pgUnitByTarget, pgUnitsByTarget, unitRowQuery, unitChecksQuery, pgPeerChecks,
+		pgSameTargets, pgSameTargetsPairs, pgSameTargetsWhole,
+		pgSameStrings, pgSameStringsPairs, pgSameStringsWhole} {
+		m[q] = true
+	}
+	for i := range changesInserts {
+		m[changesInserts[i]], m[countedChangesInserts[i]] = true, true
+	}
+	return m
+}()
+
+var gatherBlindPrefixes = []string{`DELETE FROM checks WHERE name = ? AND unit_id IN `,
+	`INSERT INTO checks (unit_id, name, dismissed) VALUES `, `UPDATE units SET has_failing_check = ? WHERE id IN `,
+	editRowsUpdate}
+
+// laterBlind reports whether no statement queued reads the changes
+// table, so that the gathered rows may wait.
+func (tx *Tx) laterBlind() bool {
+	for i := range tx.later {
+		q := tx.later[i].query
+		if !gatherBlind[q] && !slices.ContainsFunc(gatherBlindPrefixes, func(p string) bool {
+			return strings.HasPrefix(q, p)
+		}) {
+			return false
+		}
+	}
+	return true
+}
+
+// flushAll is flush for a statement run at once, which may read the
+// changes table: the gathered change rows are sent first.
+func (tx *Tx) flushAll() error {
+	if err := tx.spillChanges(); err != nil {
+		return err
+	}
+	return tx.flush()
+}
+
+// startGathering marks the start of a write of a pipelined batch: the
+// rows gathered so far are the earlier writes'.
+func (tx *Tx) startGathering() {
+	tx.gather, tx.gatherFrom = true, len(tx.gathered)
+	tx.regather = tx.regather[:0]
+}
+
+// dropGathered forgets the rows a failed write gathered; rolledBack
+// says its savepoint was rolled back to, undoing the earlier writes'
+// rows sent after it, which are gathered again.
+func (tx *Tx) dropGathered(rolledBack bool) {
+	clear(tx.gathered[tx.gatherFrom:])
+	tx.gathered = tx.gathered[:tx.gatherFrom]
+	if rolledBack && len(tx.regather) > 0 {
+		tx.gathered = append(slices.Clone(tx.regather), tx.gathered...)
+	}
+	tx.gatherFrom = len(tx.gathered)
+	tx.regather = tx.regather[:0]
+}
+
+// spillChanges queues the gathered change rows (Gathered changes): the
+// earlier writes' before the current write's savepoint when it is
+// still queued, else after it (kept in regather), the current write's
+// at the end.
+func (tx *Tx) spillChanges() error {
+	if len(tx.gathered) == 0 {
+		return nil
+	}
+	rows := tx.gathered
+	tx.gathered = nil // queueChangeRows must not gather them again
+	defer func() {
+		clear(rows)
+		tx.gathered, tx.gatherFrom = rows[:0], 0
+	}()
+	earlier, own := rows[:tx.gatherFrom], rows[tx.gatherFrom:]
+	if len(earlier) > 0 && tx.mark > 0 {
+		// Before the savepoint (at mark-1): out of the current write's
+		// reach, and an error in them an earlier write's (flush).
+		tail := slices.Clone(tx.later[tx.mark-1:])
+		tx.later = tx.later[:tx.mark-1]
+		if err := queueChangeRows(tx, earlier); err != nil {
+			return err
+		}
+		tx.mark = len(tx.later) + 1
+		tx.later = append(tx.later, tail...)
+	} else if len(earlier) > 0 {
+		tx.regather = append(tx.regather, earlier...)
+		own = rows
+	}
+	return queueChangeRows(tx, own)
+}
+
 // flushed flushes, for the statements that cannot return its error
 // (QueryRow): it is kept in laterErr for the write's end.
 func (tx *Tx) flushed() *Tx {
-	if len(tx.later) > 0 {
-		tx.flush()
+	if len(tx.later) > 0 || len(tx.gathered) > 0 {
+		tx.flushAll()
 	}
 	return tx
 }
@@ -192,7 +328,7 @@ func (q flushingQueryer) ExecContext(ctx context.Context, query string, args ...
 	if q.tx.wc != nil { // SQLite: nothing is queued
 		return q.tx.wc.ExecContext(ctx, query, args...)
 	}
-	if err := q.tx.flush(); err != nil {
+	if err := q.tx.flushAll(); err != nil {
 		return nil, err
 	}
 	return q.tx.cached().ExecContext(ctx, query, args...)
@@ -202,7 +338,7 @@ func (q flushingQueryer) QueryContext(ctx context.Context, query string, args ..
 	if q.tx.wc != nil {
 		return q.tx.wc.QueryContext(ctx, query, args...)
 	}
-	if err := q.tx.flush(); err != nil {
+	if err := q.tx.flushAll(); err != nil {
 		return nil, err
 	}
 	return q.tx.cached().QueryContext(ctx, query, args...)
@@ -297,13 +433,19 @@ type unitRead struct {
 	checks []index.UnitCheck
 }
 
+// unitRowQuery and unitChecksQuery are queueUnitRead's statements.
+const (
+	unitRowQuery    = `SELECT ` + editUnitColumns + ` FROM units WHERE id = ?`
+	unitChecksQuery = `SELECT name, dismissed FROM checks WHERE unit_id = ?`
+)
+
 // queueUnitRead queues the statements of readUnitAndChecks into r, read
 // once they are sent (the batch's prefetch sends them with its BEGIN).
 func queueUnitRead(tx *Tx, id int64, r *unitRead) error {
 	if err := queueUnitRow(tx, id, r); err != nil {
 		return err
 	}
-	return tx.queryLater(`SELECT name, dismissed FROM checks WHERE unit_id = ?`, func(rows pgx.Rows) error {
+	return tx.queryLater(unitChecksQuery, func(rows pgx.Rows) error {
 		for rows.Next() {
 			var c index.UnitCheck
 			var dismissed int64
@@ -320,7 +462,7 @@ func queueUnitRead(tx *Tx, id int64, r *unitRead) error {
 // queueUnitRow queues queueUnitRead's read of the unit's row, with its
 // source unit's id and extra flags.
 func queueUnitRow(tx *Tx, id int64, r *unitRead) error {
-	return tx.queryRowLater(`SELECT `+editUnitColumns+` FROM units WHERE id = ?`, func(row pgx.Row) error {
+	return tx.queryRowLater(unitRowQuery, func(row pgx.Row) error {
 		var err error
 		r.u, err = scanUnit(intBools{row, []any{&r.src, &r.flags}})
 		if errors.Is(err, pgx.ErrNoRows) {

@@ -50,7 +50,13 @@ type Tx struct {
 	// earlierFailed records one.
 	mark          int
 	earlierFailed bool
-	now           time.Time
+	// gather, gathered, gatherFrom and regather hold the batch's change
+	// rows written together (Gathered changes, pipeline.go).
+	gather     bool
+	gathered   []index.Change
+	gatherFrom int
+	regather   []index.Change
+	now        time.Time
 	// w holds the statements prepared on the writer's connection, which
 	// every write transaction runs on: a statement compiled once serves
 	// every later transaction (SQLite compiles the triggers a statement
@@ -225,7 +231,7 @@ type txStmt struct {
 }
 
 func (s *txStmt) Exec(args ...any) (sql.Result, error) {
-	if err := s.tx.flush(); err != nil {
+	if err := s.tx.flushAll(); err != nil {
 		return nil, err
 	}
 	if s.st == nil {
@@ -243,7 +249,7 @@ func (s *txStmt) QueryRow(args ...any) *sql.Row {
 }
 
 func (s *txStmt) Query(args ...any) (*sql.Rows, error) {
-	if err := s.tx.flush(); err != nil {
+	if err := s.tx.flushAll(); err != nil {
 		return nil, err
 	}
 	if s.st == nil {
@@ -314,7 +320,7 @@ func (tx *Tx) Exec(query string, args ...any) (sql.Result, error) {
 	if tx.wc != nil { // SQLite: nothing queued (pipeline.go)
 		return tx.wc.ExecContext(runCtx, query, args...)
 	}
-	if err := tx.flush(); err != nil {
+	if err := tx.flushAll(); err != nil {
 		return nil, err
 	}
 	return tx.cached().ExecContext(runCtx, query, args...)
@@ -326,7 +332,7 @@ func (tx *Tx) Query(query string, args ...any) (*sql.Rows, error) {
 	if tx.wc != nil {
 		return tx.wc.QueryContext(runCtx, query, args...)
 	}
-	if err := tx.flush(); err != nil {
+	if err := tx.flushAll(); err != nil {
 		return nil, err
 	}
 	return tx.cached().QueryContext(runCtx, query, args...)

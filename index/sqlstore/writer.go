@@ -301,6 +301,7 @@ func (db *DB) runBatch(live []*writeRequest, apart bool) (results []error, touch
 			}
 			tx.execLater(`SAVEPOINT write`)
 			tx.mark = len(tx.later)
+			tx.startGathering() // the batch's changes (pipeline.go)
 		} else if shared {
 			// What the batch queued so far (flushStats) precedes the
 			// savepoint: a rollback to it must not undo them.
@@ -334,8 +335,10 @@ func (db *DB) runBatch(live []*writeRequest, apart bool) (results []error, touch
 				// dropped, its savepoint (queued) stays.
 				clear(tx.later[tx.mark:])
 				tx.later, tx.laterErr = tx.later[:tx.mark], nil
+				tx.dropGathered(false)
 			} else if results[i] != nil {
 				tx.dropLater()
+				tx.dropGathered(true)
 				if err := tx.execNow(`ROLLBACK TO write`); err != nil {
 					return nil, touched, fmt.Errorf("undo a failed write in a batch: %w", formatError(err))
 				}
@@ -363,6 +366,14 @@ func (db *DB) runBatch(live []*writeRequest, apart bool) (results []error, touch
 		if results[i] == nil {
 			tx.endWrite(&batchTouched)
 		}
+	}
+	if tx.gather {
+		// The batch's gathered changes, before its statistics and the
+		// lists' fold (pipeline.go).
+		if err := tx.spillChanges(); err != nil {
+			return nil, touched, err
+		}
+		tx.gather = false
 	}
 	logged, err := db.endBatch(tx, batchTouched)
 	var stmtErr *pgconn.PgError

@@ -1,0 +1,199 @@
+package sqlstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/tolk-project/tolk/index"
+)
+
+// inOneBatchErrs runs writes in one batch of the index's one writer, in
+// their order, and returns their errors (inOneBatch: for writes that
+// must not fail).
+func inOneBatchErrs(t *testing.T, db *DB, writes ...func() error) []error {
+	t.Helper()
+	release := holdWriter(t, db)
+	commits := db.commits.Load()
+	errs := make([]error, len(writes))
+	var wg sync.WaitGroup
+	for i, w := range writes {
+		wg.Add(1)
+		go func() { defer wg.Done(); errs[i] = w() }()
+		time.Sleep(20 * time.Millisecond) // queued in this order
+	}
+	release()
+	wg.Wait()
+	if n := db.commits.Load() - commits; n != 1 {
+		t.Fatalf("the writes ran in %d batches, want 1", n)
+	}
+	return errs
+}
+
+// unitChanges returns the targets of unit id's changes of action a
+// (0: any), in id order.
+func unitChanges(t *testing.T, db *DB, id int64, a index.Action) []string {
+	t.Helper()
+	rows, err := db.r.QueryContext(context.Background(), `SELECT action, target FROM changes
+		WHERE unit_id = ? ORDER BY id`, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var action index.Action
+		var target string
+		if err := rows.Scan(&action, &target); err != nil {
+			t.Fatal(err)
+		}
+		if a == 0 || action == a {
+			out = append(out, target)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// gatherFixture is roundTripFixture with three units of its "de"
+// translation edited once (their author a contributor, the statements
+// prepared) and edit, a write that edits one.
+func gatherFixture(t *testing.T) (*DB, *roundTrips, *writeFixture, []int64, func(id int64, target string) func() error) {
+	db, rt, f := roundTripFixture(t)
+	ctx := context.Background()
+	ids := make([]int64, 3)
+	for i := range ids {
+		ids[i] = f.unit(t, "de", i).ID
+		if _, err := db.UpdateUnit(ctx, ids[i], f.user, setTarget(fmt.Sprint("warm ", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit := func(id int64, target string) func() error {
+		return func() error {
+			_, err := db.UpdateUnit(ctx, id, f.user, setTarget(target))
+			return err
+		}
+	}
+	return db, rt, f, ids, edit
+}
+
+// TestBatchChangesGathered: the changes of a batch's edits (several
+// writes, PostgreSQL), written together (pipeline.go: Gathered changes;
+// TestBatchApartRoundTrips counts their INSERTs), keep in their ids the
+// edits' order keep the edits' order, two edits of one unit included,
+// whose second sees the first; a write of the batch that reads the
+// changes sees the earlier writes' and its own.
+func TestBatchChangesGathered(t *testing.T) {
+	db, rt, _, ids, edit := gatherFixture(t)
+	ctx := context.Background()
+	var seen int
+	read := func() error {
+		// A later write of the batch reads the changes: it sees the
+		// batch's three edits of ids[0] and ids[1] and its own.
+		return db.writeUnit(ctx, ids[2], func(tx *Tx) error {
+			if err := insertChange(tx, index.Change{Action: index.ActionComment, UnitID: ids[2], Target: "own"}); err != nil {
+				return err
+			}
+			return tx.QueryRow(`SELECT count(*) FROM changes WHERE unit_id IN (?, ?, ?) AND target IN ('a1', 'a2', 'b1', 'own')`,
+				ids[0], ids[1], ids[2]).Scan(&seen)
+		})
+	}
+	log := rt.during(func() {
+		inOneBatch(t, db, edit(ids[0], "a1"), edit(ids[1], "b1"), edit(ids[0], "a2"), read, edit(ids[2], "c1"))
+	})
+	t.Logf("round trips:\n%s", strings.Join(log, "\n"))
+	if seen != 4 {
+		t.Errorf("the batch's read saw %d of its changes, want 4", seen)
+	}
+	if got := unitChanges(t, db, ids[0], index.ActionChange); len(got) < 2 || !slices.Equal(got[len(got)-2:], []string{"a1", "a2"}) {
+		t.Errorf("the unit edited twice has the changes %q", got)
+	}
+	// The second edit of ids[0] saw the first: its change says so.
+	var old string
+	if err := db.r.QueryRowContext(ctx, `SELECT details FROM changes WHERE unit_id = ? AND target = 'a2'`, ids[0]).Scan(&old); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(old, `"old":"a1"`) {
+		t.Errorf("the second edit's change: %s", old)
+	}
+	// Ids in the order made.
+	var order []string
+	rows, err := db.r.QueryContext(ctx, `SELECT target FROM changes WHERE unit_id IN (?, ?, ?)
+		AND target IN ('a1', 'b1', 'a2', 'own', 'c1') ORDER BY id`, ids[0], ids[1], ids[2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var s string
+		rows.Scan(&s)
+		order = append(order, s)
+	}
+	rows.Close()
+	if want := []string{"a1", "b1", "a2", "own", "c1"}; !slices.Equal(order, want) {
+		t.Errorf("the changes in id order: %q, want %q", order, want)
+	}
+	checkStoredStats(t, db)
+}
+
+// TestBatchChangesGatheredFailedWrite: a write of a batch that fails
+// leaves none of its changes, gathered or sent, and the writes before
+// and after it keep theirs: also when the failed write had sent the
+// earlier writes' gathered rows after its savepoint (its rollback undid
+// them: they are written again).
+func TestBatchChangesGatheredFailedWrite(t *testing.T) {
+	db, _, f, ids, edit := gatherFixture(t)
+	ctx := context.Background()
+	failed := errors.New("the write fails")
+	for _, sent := range []bool{false, true} {
+		t.Run(fmt.Sprint("sent ", sent), func(t *testing.T) {
+			fail := func() error {
+				return db.writeUnit(ctx, ids[1], func(tx *Tx) error {
+					if sent && tx.conn != nil {
+						// Its savepoint sent with a statement that reads
+						// no change: the earlier edit's row stays
+						// gathered past it.
+						if err := tx.unitsByTarget(f.tr["de"], []string{"none"}, func(int64, string, string) error { return nil }); err != nil {
+							return err
+						}
+					}
+					if err := insertChange(tx, index.Change{Action: index.ActionComment, UnitID: ids[1], Target: "lost"}); err != nil {
+						return err
+					}
+					if sent {
+						// Read at once: the gathered rows are sent.
+						var n int
+						if err := tx.QueryRow(`SELECT count(*) FROM changes WHERE target = 'lost'`).Scan(&n); err != nil {
+							return err
+						}
+						if n != 1 {
+							return fmt.Errorf("the write sees %d of its changes", n)
+						}
+					}
+					return failed
+				})
+			}
+			a, c := fmt.Sprint("before ", sent), fmt.Sprint("after ", sent)
+			errs := inOneBatchErrs(t, db, edit(ids[0], a), fail, edit(ids[2], c))
+			if errs[0] != nil || !errors.Is(errs[1], failed) || errs[2] != nil {
+				t.Fatalf("the writes answered %v", errs)
+			}
+			if got := unitChanges(t, db, ids[1], 0); slices.Contains(got, "lost") {
+				t.Errorf("the failed write's change is stored: %q", got)
+			}
+			if got := unitChanges(t, db, ids[0], index.ActionChange); len(got) == 0 || got[len(got)-1] != a {
+				t.Errorf("the write before the failed one lost its change: %q", got)
+			}
+			if got := unitChanges(t, db, ids[2], index.ActionChange); len(got) == 0 || got[len(got)-1] != c {
+				t.Errorf("the write after the failed one lost its change: %q", got)
+			}
+			checkStoredStats(t, db)
+		})
+	}
+}
