@@ -8,6 +8,9 @@ import (
 	"math"
 	"sync"
 	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 )
 
 // The session-level advisory locks LockComponent takes are in
@@ -25,15 +28,13 @@ type jobLocks struct {
 	held  map[*sql.Conn]struct{} // the connections holding a lock now
 }
 
-func openJobLocks(dsn string) (*jobLocks, error) {
-	pool, err := sql.Open("pgx", dsn)
-	if err != nil {
-		return nil, fmt.Errorf("open postgres: %w", err)
-	}
+// openJobLocks opens the job locks' pool, whose sessions cfg configures.
+func openJobLocks(cfg *pgx.ConnConfig) *jobLocks {
+	pool := stdlib.OpenDB(*cfg)
 	// One connection per lock held, however many; a couple are kept for
 	// the next jobs.
 	pool.SetMaxIdleConns(2)
-	return &jobLocks{pool: pool, held: map[*sql.Conn]struct{}{}}, nil
+	return &jobLocks{pool: pool, held: map[*sql.Conn]struct{}{}}
 }
 
 // close ends the sessions holding locks, releasing them as a process

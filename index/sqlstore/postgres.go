@@ -8,6 +8,7 @@ import (
 	"hash/fnv"
 	"io/fs"
 	"strconv"
+	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib" // also registers the "pgx" database/sql driver
@@ -48,19 +49,22 @@ var postgresDialect = func() *dialect {
 }()
 
 // noJIT turns PostgreSQL's JIT compilation off for cfg's sessions unless
-// the URL sets jit itself. The server compiles a statement whose
-// estimated cost passes jit_above_cost (100,000), and Tolk's are index
-// lookups of a few milliseconds whose estimates pass it as the index
-// grows or the statistics go stale: the site-wide search's lookup of
-// the trigram queue's notes, estimated at 2,040 notes of 64 links each
-// (859 notes, none linked), compiled for 835 ms a run to execute in 26
-// (JIT inlining and optimization pass at 500,000); the import's lookup
-// of the peers' strings compiled 14 ms a call at 10x the corpus
-// (pg_stat_statements' jit_* columns, BENCHMARKS.md "Session 15: SRCH15").
+// the URL or the environment sets jit itself. The server compiles a
+// statement whose estimated cost passes jit_above_cost (100,000), and
+// Tolk's are index lookups of a few milliseconds whose estimates pass it
+// as the index grows or the statistics go stale: the site-wide search's
+// lookup of the trigram queue's notes, estimated at 2,040 notes of 64
+// links each (859 notes, none linked), compiled for 835 ms a run to
+// execute in 26 (JIT inlining and optimization pass at 500,000); the
+// import's lookup of the peers' strings compiled 14 ms a call at 10x
+// the corpus (pg_stat_statements' jit_* columns, BENCHMARKS.md "Session
+// 15: SRCH15"). It goes first in the startup options, so that a later
+// "-c jit=…" there (the URL's options, PGOPTIONS) and a jit parameter
+// of the URL, in any case (the server applies those after the options),
+// win; it overrides ALTER ROLE/DATABASE … SET jit, as any client's
+// setting does.
 func noJIT(cfg *pgx.ConnConfig) {
-	if _, ok := cfg.RuntimeParams["jit"]; !ok {
-		cfg.RuntimeParams["jit"] = "off"
-	}
+	cfg.RuntimeParams["options"] = strings.TrimSpace("-c jit=off " + cfg.RuntimeParams["options"])
 }
 
 // openPostgres opens the PostgreSQL index at o.Location, for Open.
@@ -88,12 +92,10 @@ func openPostgres(ctx context.Context, o Options) (*DB, error) {
 	db.wdb.SetMaxOpenConns(db.writers)
 	db.wdb.SetMaxIdleConns(db.writers)
 	db.wdb.SetConnMaxIdleTime(0)
+	// The job locks' sessions are configured as the readers' (no
+	// lock_timeout: a job waits for its component's lock).
+	db.jobs = openJobLocks(rcfg.Copy())
 	db.rdb = stdlib.OpenDB(*rcfg)
-	if db.jobs, err = openJobLocks(dsn); err != nil {
-		db.wdb.Close()
-		db.rdb.Close()
-		return nil, err
-	}
 	db.rdb.SetMaxOpenConns(o.ReadConns)
 	db.rdb.SetMaxIdleConns(o.ReadConns)
 	if err := db.wdb.PingContext(ctx); err != nil {

@@ -148,8 +148,10 @@ func sharedTextSQL(s sharedSearch, offset, size int) (string, []any, error) {
 	// and part 4's linked units by primary key, part 3's links of a
 	// matching source unit by unit_trigrams_source_units, and parts 1
 	// and 4 a note at a time: each note's unit and the units linked to
-	// it. The statement costs what its candidates, matches and notes
-	// cost, whatever the statistics; the queue's are a snapshot of
+	// it. Those joins cost what their candidates, matches and notes
+	// cost, whatever the statistics (parts 2 and 3's tests of whether a
+	// unit is noted are still planned from the queue's: ≈ 29k buffers
+	// at 10x with 859 notes, as on main); the queue's statistics are a snapshot of
 	// whichever moment autovacuum met in a table that swings from a
 	// whole import's units to none in the trigram step's seconds. As `IN (SELECT unit_id FROM unit_trigrams_pending)` the planner
 	// took statistics of a queue analyzed mid-step (131,429 notes; 15

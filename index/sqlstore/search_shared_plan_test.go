@@ -105,6 +105,9 @@ func TestSharedSearchQueuePlan(t *testing.T) {
 		if !strings.Contains(plan, "Index Cond: (source_unit_id = q.unit_id)") {
 			t.Errorf("%s: the noted source units' links are not looked up a note at a time:\n%s", c.name, plan)
 		}
+		if !strings.Contains(plan, "Index Cond: (id = q.unit_id)") {
+			t.Errorf("%s: the notes' units are not looked up a note at a time:\n%s", c.name, plan)
+		}
 		if !strings.Contains(plan, "Index Cond: (id = g.unit_id)") {
 			t.Errorf("%s: the candidate rows' units are not looked up a row at a time:\n%s", c.name, plan)
 		}
