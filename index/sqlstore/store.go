@@ -85,6 +85,7 @@ type DB struct {
 	roundTrips      atomic.Uint64 // the writers' connections' round trips, on PostgreSQL (roundtrips.go)
 	runsApart       atomic.Uint64 // batches run again with their writes apart (errRunApart)
 	prefetchTaken   atomic.Uint64 // unit edits that took their batch's prefetched read (prefetch.go)
+	guessTaken      atomic.Uint64 // same-target lookups answered by a prefetched targetGuess (pipeline.go)
 	lookupsReused   atomic.Uint64 // inconsistent checks answered by propagation's lookup (propagatedLookup)
 	sharedSearches  atomic.Uint64 // unit searches answered from the source units (findUnitsShared)
 	busy            writerBusy    // time some writer spent in its batches (WriterBusy)
