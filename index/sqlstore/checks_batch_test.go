@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"maps"
 	"slices"
@@ -362,26 +363,8 @@ func TestTargetLookupPlan(t *testing.T) {
 	for i := range targets {
 		targets[i] = fmt.Sprintf("Wort new %d", i*3)
 	}
-	prepare, _ := PostgresSQL(pgUnitsByTarget, nil)
-	for _, q := range []string{`SET plan_cache_mode = force_generic_plan`, `PREPARE lookup AS ` + prepare} {
-		if _, err := conn.ExecContext(ctx, q); err != nil {
-			t.Fatal(err)
-		}
-	}
-	defer conn.ExecContext(ctx, `DEALLOCATE lookup; RESET plan_cache_mode`)
-	rows, err := conn.QueryContext(ctx, fmt.Sprintf(`EXPLAIN (ANALYZE, COSTS OFF) EXECUTE lookup('%s', %d, %d)`,
-		pgTextArray(targets), tr["de"], index.StateTranslated))
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan := planText(t, rows)
-	removed := 0
-	for _, line := range strings.Split(plan, "\n") {
-		var n int
-		if _, err := fmt.Sscanf(strings.TrimSpace(line), "Rows Removed by Filter: %d", &n); err == nil {
-			removed += n
-		}
-	}
+	plan, removed := genericPlan(t, conn, pgUnitsByTarget,
+		fmt.Sprintf(`'%s', %d, %d`, pgTextArray(targets), tr["de"], index.StateTranslated))
 	// 2 units a target (1,000 targets in 2,000 units); what a plan may
 	// read and not keep is bounded by the targets, not the translation.
 	// And no ARRAY[substr($3, 1, 64), ...]: byTarget's lists in a generic
@@ -392,7 +375,7 @@ func TestTargetLookupPlan(t *testing.T) {
 			"or does not use unit_targets' key (migration 0114):\n%s", batch, removed, plan)
 	}
 	var found int
-	err = f.db.write(ctx, func(tx *Tx) error {
+	err := f.db.write(ctx, func(tx *Tx) error {
 		found = 0
 		return tx.unitsByTarget(tr["de"], targets, func(int64, string, string) error { found++; return nil })
 	})
@@ -456,31 +439,10 @@ func TestTargetGuessPlan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prepare, _ := PostgresSQL(pgTargetGuess, nil)
-	for _, q := range []string{`SET plan_cache_mode = force_generic_plan`, `PREPARE guess AS ` + prepare} {
-		if _, err := conn.ExecContext(ctx, q); err != nil {
-			t.Fatal(err)
-		}
-	}
-	defer conn.ExecContext(ctx, `DEALLOCATE guess; RESET plan_cache_mode`)
 	// k7's target is shared with k1007; the expected one with k8 and
 	// k1008.
-	rows, err := conn.QueryContext(ctx, fmt.Sprintf(`EXPLAIN (ANALYZE, COSTS OFF) EXECUTE guess('%[1]s', '%[1]s', %[2]d, %[3]d, %[2]d, '%[1]s', %[3]d)`,
-		"Wort new 8", id, index.StateTranslated))
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan := planText(t, rows)
-	removed := 0
-	for _, line := range strings.Split(plan, "\n") {
-		var n int
-		if _, err := fmt.Sscanf(strings.TrimSpace(line), "Rows Removed by Filter: %d", &n); err == nil {
-			removed += n
-		}
-		if _, err := fmt.Sscanf(strings.TrimSpace(line), "Rows Removed by Join Filter: %d", &n); err == nil {
-			removed += n
-		}
-	}
+	plan, removed := genericPlan(t, conn, pgTargetGuess,
+		fmt.Sprintf(`'%[1]s', '%[1]s', %[2]d, %[3]d, %[2]d, '%[1]s', %[3]d`, "Wort new 8", id, index.StateTranslated))
 	t.Logf("plan:\n%s", plan)
 	if removed > 4 || strings.Contains(plan, "Seq Scan") || strings.Count(plan, "unit_targets_pkey") != 2 {
 		t.Errorf("the guess's lookup reads %d rows it does not keep, scans a table or does not probe unit_targets' key "+
@@ -503,4 +465,34 @@ func TestTargetGuessPlan(t *testing.T) {
 	if err != nil || len(got) != 3 {
 		t.Errorf("the guess found %v (%v), want k8, k1008 and k1007", got, err)
 	}
+}
+
+// genericPlan runs query (the index's dialect) in its generic plan on
+// conn, with args (SQL literals), under EXPLAIN ANALYZE, and returns the
+// plan and the rows its filters read and dropped.
+func genericPlan(t *testing.T, conn *sql.Conn, query, args string) (plan string, removed int) {
+	t.Helper()
+	ctx := context.Background()
+	prepare, _ := PostgresSQL(query, nil)
+	for _, q := range []string{`SET plan_cache_mode = force_generic_plan`, `PREPARE generic AS ` + prepare} {
+		if _, err := conn.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defer conn.ExecContext(ctx, `DEALLOCATE generic; RESET plan_cache_mode`)
+	rows, err := conn.QueryContext(ctx, `EXPLAIN (ANALYZE, COSTS OFF) EXECUTE generic(`+args+`)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan = planText(t, rows)
+	for _, line := range strings.Split(plan, "\n") {
+		var n int
+		line = strings.TrimSpace(line)
+		if _, err := fmt.Sscanf(line, "Rows Removed by Filter: %d", &n); err == nil {
+			removed += n
+		} else if _, err := fmt.Sscanf(line, "Rows Removed by Join Filter: %d", &n); err == nil {
+			removed += n
+		}
+	}
+	return plan, removed
 }
