@@ -16,7 +16,10 @@ import (
 // trip, which takes its locks and replays write_log (beginBatch), reads
 // them all, and an edit whose read is still what it would read takes it
 // from there: a batch of one edit costs three round trips (was four), and
-// every edit of a batch one (was two).
+// every edit of a batch one (was two). With the target the edit expects
+// to save (index.WithEditTarget), its settle's same-target lookups go
+// with the reads too (targetGuess, pipeline.go): two round trips, and
+// none of its own in a batch, where nothing else it reads needs one.
 //
 // When is a prefetched read still the edit's read? It was read after the
 // batch's locks were granted: no other process's write can change the
