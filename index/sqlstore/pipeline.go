@@ -373,7 +373,7 @@ func queueTargetGuess(tx *Tx, g *targetGuess) error {
 // (unitsByTarget's) from the running write's targetGuess, calling row as
 // the lookup would, but for the guessed unit itself; false when the
 // guess cannot answer it: none taken, another translation, or a target
-// that is neither the one expected nor the unit's old one. for is the
+// that is neither the one expected nor the unit's old one. unit is the
 // unit whose lookup it is, which must be the guessed one: another
 // unit's would miss the guessed unit's row. 0 is a lookup whose rows
 // only pick units to settle again, which the guessed unit, settled,
