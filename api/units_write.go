@@ -70,7 +70,13 @@ func (s *Server) updateUnit(c *gin.Context, full bool) {
 		return
 	}
 	who := edge.Principal(c)
-	u, err := s.store.UpdateUnit(c.Request.Context(), id, index.UserActor(who.User),
+	ctx := c.Request.Context()
+	if patch.Target != nil {
+		// The target the write most likely saves: the store may send
+		// what it will read of it ahead (index.WithEditTarget).
+		ctx = index.WithEditTarget(ctx, *patch.Target)
+	}
+	u, err := s.store.UpdateUnit(ctx, id, index.UserActor(who.User),
 		func(u index.Unit, t index.Translation) (index.UnitUpdate, error) {
 			// decide runs in the index's writer goroutine: it reads the
 			// principal taken above, never the request's context.

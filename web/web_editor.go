@@ -717,7 +717,9 @@ func (s *Server) saveUnit(c *gin.Context) {
 	}
 	who, state := edge.Principal(c), req.state()
 	var current index.Unit
-	saved, err := s.store.UpdateUnit(c.Request.Context(), req.ID, index.UserActor(who.User),
+	// The target hinted, as the API's PATCH does (index.WithEditTarget).
+	ctx := index.WithEditTarget(c.Request.Context(), req.Target)
+	saved, err := s.store.UpdateUnit(ctx, req.ID, index.UserActor(who.User),
 		func(u index.Unit, ut index.Translation) (index.UnitUpdate, error) {
 			current = u
 			if ut.ID != t.ID {

@@ -326,7 +326,13 @@ func settleRound(tx *Tx, last bool) (map[int64]checkOutcome, error) {
 	if last {
 		return s.outcomes, nil
 	}
-	switch again, err := s.rechecks(); {
+	again, err := s.rechecks()
+	if tx.pre != nil {
+		// The edit's lookups sent ahead answer its first settle only:
+		// what it wrote since may be another lookup's answer.
+		tx.pre.guess = nil
+	}
+	switch {
 	case err != nil:
 		return nil, err
 	case again:

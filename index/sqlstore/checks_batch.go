@@ -232,7 +232,7 @@ func (s *checkSettler) rechecks() (bool, error) {
 			continue
 		}
 		targets := slices.Compact(slices.Sorted(slices.Values(s.marks.left[tid])))
-		err := tx.unitsByTarget(tid, targets, func(id int64, _, _ string) error {
+		row := func(id int64, _, _ string) error {
 			if len(s.follow) < 2*maxInList {
 				if s.follow == nil {
 					s.follow = map[int64]bool{}
@@ -240,7 +240,13 @@ func (s *checkSettler) rechecks() (bool, error) {
 				s.follow[id] = true
 			}
 			return nil
-		})
+		}
+		// An edit saved as needing editing left its target: answered
+		// by the prefetched lookup when it holds it (targetGuess).
+		guessed, err := tx.guessed(tid, 0, targets, row)
+		if err == nil && !guessed {
+			err = tx.unitsByTarget(tid, targets, row)
+		}
 		if err != nil {
 			return false, err
 		}
@@ -410,9 +416,14 @@ func (s *checkSettler) context(units []checkedUnit, scopes []*checkScope, extras
 			return nil, err
 		}
 	}
-	// The lookups queued (unitsByTargetLater), with what else is.
-	if err := s.tx.flush(); err != nil {
-		return nil, err
+	// The lookups queued (unitsByTargetLater), with what else is; when
+	// every answer is in (an edit's lookups answered with the batch's
+	// first round trip: targetGuess), the write's statements wait for
+	// the batch's next round trip.
+	if s.tx.awaitsAnswers() {
+		if err := s.tx.flush(); err != nil {
+			return nil, err
+		}
 	}
 	return more, nil
 }
@@ -594,7 +605,7 @@ func (s *checkSettler) sameTarget(tid int64, units []checkedUnit, i int, more []
 			targets = append(targets, wasLeft)
 		}
 	}
-	return s.tx.unitsByTargetLater(tid, targets, func(id int64, source, target string) error {
+	row := func(id int64, source, target string) error {
 		if len(left) == 1 && target == wasLeft && !s.last && len(s.follow) < 2*maxInList {
 			if s.follow == nil {
 				s.follow = map[int64]bool{}
@@ -614,7 +625,11 @@ func (s *checkSettler) sameTarget(tid int64, units []checkedUnit, i int, more []
 			s.follow[id] = true
 		}
 		return nil
-	})
+	}
+	if guessed, err := s.tx.guessed(tid, u.id, targets, row); guessed || err != nil {
+		return err // sent ahead (targetGuess)
+	}
+	return s.tx.unitsByTargetLater(tid, targets, row)
 }
 
 // reusedInMemory sets the other sources of units that are all the

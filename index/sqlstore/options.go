@@ -187,4 +187,5 @@ func (o *Options) Validate() error {
 type pathCounts struct {
 	lookupsReused  atomic.Uint64 // inconsistent checks answered by propagation's lookup (propagatedLookup): TestInconsistentReuseMatchesLookup
 	sharedSearches atomic.Uint64 // unit searches answered from the source units (findUnitsShared): TestFindUnitsShared
+	guessTaken     atomic.Uint64 // same-target lookups answered by a prefetched targetGuess (pipeline.go): TestEditTargetGuess, TestBatchApartRoundTrips
 }

@@ -431,6 +431,125 @@ type unitRead struct {
 	src    int64 // the source unit's id, whose extra flags are flags
 	flags  string
 	checks []index.UnitCheck
+	guess  *targetGuess // the prefetch's same-target lookups (queueTargetGuess)
+}
+
+// targetGuess is an edit's same-target lookups sent ahead, with the
+// batch's first round trip (queuePrefetch), on the target the edit
+// expects to save (index.WithEditTarget): the translated units of the
+// unit's translation, the unit itself left out, whose target is that
+// one or the unit's target when read. An edit's settle looked these up
+// (sameTarget: the units sharing its new target, and those sharing the
+// one it left) in a round trip of its own, and its other statements
+// waited for nothing else: taken, the edit's statements ride with the
+// batch's next round trip (the next edit's, or COMMIT), and a batch of
+// n edits costs two round trips where it cost 2 + n (issue 31).
+//
+// The answer is taken only with the unit's prefetched read (take): by
+// the prefetch's rule, no earlier write of the batch wrote a unit of the
+// translation, and no other process can until COMMIT; the write itself
+// writes no unit of it but its own (which the answer leaves out, as the
+// settle does: it never counts a unit as sharing its own target). And
+// only where the settle asks exactly for the guessed targets, in the
+// unit's translation (guessed): an edit whose rules saved another target
+// (an autofix) looks up as before, the round trip it cost anyway.
+type targetGuess struct {
+	unit        int64
+	target      string // the target expected
+	translation int64  // the unit's, and old its target, once taken
+	old         string
+	answered    bool
+	rows        []targetRow
+}
+
+// targetRow is a unit a same-target lookup finds.
+type targetRow struct {
+	id             int64
+	source, target string
+}
+
+// pgTargetGuess is targetGuess's lookup: pgUnitByTarget's for two
+// targets, the expected one and the unit's own (unless the same), in
+// the unit's translation, by the unit's id (the prefetch knows no more
+// of the unit). One statement for the two lookups an edit made; each
+// branch one probe of unit_targets' key. Not one join on "prefix IN
+// (the two)": its generic plan probed by translation alone and filtered
+// the translation's rows (629 µs a call at concurrency 1 in tolk-bench's
+// writes, pg_stat_statements; TestTargetGuessPlan).
+const pgTargetGuess = `SELECT u.id, u.source, u.target FROM units o
+	JOIN unit_targets s ON s.translation_id = o.translation_id AND s.prefix = substr(CAST(? AS text), 1, 64)
+	JOIN units u ON u.id = s.unit_id AND u.target = ?
+	WHERE o.id = ? AND u.id != o.id AND u.state >= ?
+	UNION ALL
+	SELECT u.id, u.source, u.target FROM units o
+	JOIN unit_targets s ON s.translation_id = o.translation_id AND s.prefix = substr(o.target, 1, 64)
+	JOIN units u ON u.id = s.unit_id AND u.target = o.target
+	WHERE o.id = ? AND o.target != ? AND u.id != o.id AND u.state >= ?`
+
+// queueTargetGuess queues g's lookup (pgTargetGuess).
+func queueTargetGuess(tx *Tx, g *targetGuess) error {
+	return tx.queryLater(pgTargetGuess, func(rows pgx.Rows) error {
+		for rows.Next() {
+			var r targetRow
+			if err := rows.Scan(&r.id, &r.source, &r.target); err != nil {
+				return err
+			}
+			g.rows = append(g.rows, r)
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		g.answered = true
+		return nil
+	}, g.target, g.target, g.unit, index.StateTranslated, g.unit, g.target, index.StateTranslated)
+}
+
+// guessed answers a same-target lookup of translation tid's units
+// (unitsByTarget's) from the running write's targetGuess, calling row as
+// the lookup would, but for the guessed unit itself; false when the
+// guess cannot answer it: none taken, another translation, or a target
+// that is neither the one expected nor the unit's old one. unit is the
+// unit whose lookup it is, which must be the guessed one: another
+// unit's would miss the guessed unit's row. 0 is a lookup whose rows
+// only pick units to settle again, which the guessed unit, settled,
+// never is (rechecks).
+func (tx *Tx) guessed(tid, unit int64, targets []string, row func(id int64, source, target string) error) (bool, error) {
+	if tx.pre == nil || tx.pre.guess == nil {
+		return false, nil
+	}
+	g := tx.pre.guess
+	if g.translation != tid || (unit != 0 && unit != g.unit) {
+		return false, nil
+	}
+	for _, t := range targets {
+		if t != g.target && t != g.old {
+			return false, nil
+		}
+	}
+	if tx.db != nil && tx.db.paths != nil {
+		tx.db.paths.guessTaken.Add(1)
+	}
+	for _, r := range g.rows {
+		if slices.Contains(targets, r.target) {
+			if err := row(r.id, r.source, r.target); err != nil {
+				return true, err
+			}
+		}
+	}
+	return true, nil
+}
+
+// awaitsAnswers says whether a queued statement's answer is still to be
+// read (queryRowLater, queryLater): a write that needs the answers
+// flushes; one that needs none leaves its statements for the next
+// round trip.
+func (tx *Tx) awaitsAnswers() bool {
+	for i := range tx.later {
+		if tx.later[i].scan != nil || tx.later[i].rows != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // unitRowQuery and unitChecksQuery are queueUnitRead's statements.

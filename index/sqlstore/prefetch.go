@@ -16,7 +16,10 @@ import (
 // trip, which takes its locks and replays write_log (beginBatch), reads
 // them all, and an edit whose read is still what it would read takes it
 // from there: a batch of one edit costs three round trips (was four), and
-// every edit of a batch one (was two).
+// every edit of a batch one (was two). With the target the edit expects
+// to save (index.WithEditTarget), its settle's same-target lookups go
+// with the reads too (targetGuess, pipeline.go): two round trips, and
+// none of its own in a batch, where nothing else it reads needs one.
 //
 // When is a prefetched read still the edit's read? It was read after the
 // batch's locks were granted: no other process's write can change the
@@ -70,12 +73,22 @@ func (db *DB) writeUnitEdit(ctx context.Context, unit, author int64, fn func(tx 
 	if unit <= 0 {
 		return db.writeNarrow(ctx, fn)
 	}
+	read := editRead{unit: unit, author: author}
+	if target, ok := index.EditTarget(ctx); ok {
+		read.target, read.guess = index.JoinPlural(target), true
+	}
 	return db.enqueue(&writeRequest{ctx: ctx, fn: fn, narrow: true, scope: writeScope{scopeUnit, unit},
-		edit: editRead{unit: unit, author: author}})
+		edit: read})
 }
 
-// editRead is what a unit edit reads first (writeUnitEdit).
-type editRead struct{ unit, author int64 }
+// editRead is what a unit edit reads first (writeUnitEdit), and with
+// guess the target it expects to save (index.WithEditTarget), whose
+// same-target lookups the prefetch sends too (targetGuess).
+type editRead struct {
+	unit, author int64
+	target       string
+	guess        bool
+}
 
 // prefetch is a batch's prefetched edit reads and what its writes so
 // far may have changed.
@@ -89,6 +102,9 @@ type prefetch struct {
 	scoped  bool
 	scopes  []editScope
 	spoiled bool
+	// guess is the running write's same-target lookups, prefetched with
+	// its unit and taken with it (take), until its settle uses them.
+	guess *targetGuess
 }
 
 // editScope is where a unit edit may write, as the rule above reads it.
@@ -149,6 +165,14 @@ func queuePrefetch(tx *Tx, live []*writeRequest) error {
 			return err
 		}
 	}
+	for _, req := range live {
+		if r := p.units[req.edit.unit]; req.edit.guess && r != nil && r.guess == nil {
+			r.guess = &targetGuess{unit: req.edit.unit, target: req.edit.target}
+			if err := queueTargetGuess(tx, r.guess); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }
 
@@ -157,7 +181,7 @@ func (p *prefetch) start(r *writeRequest) {
 	if p == nil {
 		return
 	}
-	p.current, p.scoped = r.edit, false
+	p.current, p.scoped, p.guess = r.edit, false, nil
 }
 
 // finish records what the write that ran may have changed: its scope,
@@ -202,6 +226,12 @@ func (p *prefetch) take(tx *Tx, id, authorID int64) (u index.Unit, t index.Trans
 	}
 	r.keep(tx, id)
 	p.record(id, &t)
+	if g := r.guess; g != nil && g.answered {
+		// Read with the unit: still what the write's lookups would
+		// find, by the same rule (see targetGuess).
+		g.translation, g.old = r.u.TranslationID, index.JoinPlural(r.u.Target)
+		p.guess = g
+	}
 	if tx.db != nil {
 		tx.db.prefetchTaken.Add(1)
 	}

@@ -61,8 +61,11 @@ func (e *editBench) load(b *testing.B) {
 func (e *editBench) edit(b *testing.B) {
 	i := e.n.Add(1)
 	u := e.units[(i*7919)%int64(len(e.units))]
-	if _, err := e.db.UpdateUnit(context.Background(), u.ID, e.actor, func(index.Unit, index.Translation) (index.UnitUpdate, error) {
-		return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{fmt.Sprint("Wert ", i)}, State: index.StateTranslated}}, nil
+	target := []string{fmt.Sprint("Wert ", i)}
+	// The target hinted, as the API's PATCH hints it (targetGuess).
+	ctx := index.WithEditTarget(context.Background(), target)
+	if _, err := e.db.UpdateUnit(ctx, u.ID, e.actor, func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+		return index.UnitUpdate{Edit: &index.UnitEdit{Target: target, State: index.StateTranslated}}, nil
 	}); err != nil {
 		b.Error(err)
 	}

@@ -1,0 +1,140 @@
+package sqlstore
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/internal/testengine"
+)
+
+// TestEditTargetGuess: an edit whose target is hinted (index.
+// WithEditTarget, as the API's PATCH hints it) has its same-target
+// lookups sent with its batch's first round trip (targetGuess). Where
+// they answer, the reused check comes out as a lookup in the edit's own
+// round trip leaves it, and a batch of one such edit is two round trips
+// (was three); where the guess misses (its rules saved another target:
+// an autofix; an earlier edit of the batch changed the translation),
+// the edit looks up as before, at the cost of the round trip it always
+// took, and the answers are exact. On SQLite nothing is sent ahead: the
+// same answers.
+func TestEditTargetGuess(t *testing.T) {
+	db, rt, f := roundTripFixture(t)
+	ctx := context.Background()
+	pg := testengine.Engine() == testengine.Postgres
+	de := f.tr["de"]
+	// k0, k2, k4 are translated "Wort Nummer i"; k1, k3 empty.
+	edit := func(k, hint string, upd index.UnitEdit) func() error {
+		return func() error {
+			id, err := db.FindUnitIDByHash(ctx, de, index.IDHash(true, nil, k))
+			if err != nil {
+				return err
+			}
+			_, err = db.UpdateUnit(index.WithEditTarget(ctx, []string{hint}), id, f.user,
+				func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+					return index.UnitUpdate{Edit: &upd}, nil
+				})
+			return err
+		}
+	}
+	// Warm: the author's contributor row, the caches, the statements
+	// of a second round (k8 takes k6's target: both fail reused).
+	for _, w := range []func() error{
+		edit("k7", "Warm", index.UnitEdit{Target: []string{"Warm"}, State: index.StateTranslated}),
+		edit("k8", "Wort Nummer 6", index.UnitEdit{Target: []string{"Wort Nummer 6"}, State: index.StateTranslated}),
+	} {
+		if err := w(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := func(step string, checks map[string][]string) {
+		t.Helper()
+		for _, k := range slices.Sorted(func(yield func(string) bool) {
+			for k := range checks {
+				if !yield(k) {
+					return
+				}
+			}
+		}) {
+			if got := f.unitChecks(t, de, k); !slices.Equal(got, checks[k]) {
+				t.Errorf("%s: %s's checks %q, want %q", step, k, got, checks[k])
+			}
+		}
+		checkStoredStats(t, db)
+	}
+	// run runs fns in one batch and reports its round trips and the
+	// guesses taken.
+	run := func(fns ...func() error) (trips int, taken uint64) {
+		t.Helper()
+		before := db.paths.guessTaken.Load()
+		log := rt.during(func() {
+			if len(fns) == 1 {
+				if err := fns[0](); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			inOneBatch(t, db, fns...)
+		})
+		if i := slices.Index(log, "+ COMMIT"); len(fns) > 1 && i >= 0 {
+			log = log[i+1:] // the holding write's
+		}
+		t.Logf("%d round trips:\n%s", countRoundTrips(log), strings.Join(log, "\n"))
+		return countRoundTrips(log), db.paths.guessTaken.Load() - before
+	}
+	expect := func(step string, trips int, taken uint64, wantTrips int, wantTaken uint64) {
+		t.Helper()
+		if !pg {
+			return
+		}
+		if trips != wantTrips || taken != wantTaken {
+			t.Errorf("%s: %d round trips, %d guesses taken; want %d and %d", step, trips, taken, wantTrips, wantTaken)
+		}
+	}
+
+	want("warm", map[string][]string{"k6": {"reused"}, "k7": nil, "k8": {"reused"}})
+
+	// Hit, no other unit of the target: the edit's statements ride with
+	// COMMIT.
+	trips, taken := run(edit("k1", "Einzig", index.UnitEdit{Target: []string{"Einzig"}, State: index.StateTranslated}))
+	expect("k1 takes a new target", trips, taken, maxEditRoundTrips, 1)
+	want("k1 takes a new target", map[string][]string{"k0": nil, "k1": nil})
+
+	// Hit: k3 takes k0's target; the guess finds k0, both fail reused.
+	_, taken = run(edit("k3", "Wort Nummer 0", index.UnitEdit{Target: []string{"Wort Nummer 0"},
+		State: index.StateTranslated}))
+	expect("k3 takes k0's target", 0, taken, 0, 1)
+	want("k3 takes k0's target", map[string][]string{"k0": {"reused"}, "k3": {"reused"}, "k2": nil})
+
+	// Hit, the target left: k3 saved as needing editing leaves k0's
+	// target, which the guess looked up too; k0 is settled again and
+	// passes.
+	_, taken = run(edit("k3", "Neu", index.UnitEdit{Target: []string{"Neu"}, State: index.StateFuzzy}))
+	expect("k3 leaves k0's target", 0, taken, 0, 1)
+	want("k3 leaves k0's target", map[string][]string{"k0": nil, "k3": nil})
+
+	// Miss, the rules saved another target: the hint keeps a trailing
+	// space that the autofix takes off (the source has none); the
+	// lookup is the edit's own round trip, as without the hint.
+	trips, taken = run(edit("k5", "Allein ", index.UnitEdit{Target: []string{"Allein "},
+		State: index.StateTranslated, Autofix: true}))
+	expect("k5 autofixed", trips, taken, maxEditRoundTrips+1, 0)
+	want("k5 autofixed", map[string][]string{"k5": nil})
+	// ... to k2's target, which the lookup finds.
+	_, taken = run(edit("k5", "Wort Nummer 2 ", index.UnitEdit{Target: []string{"Wort Nummer 2 "},
+		State: index.StateTranslated, Autofix: true}))
+	expect("k5 autofixed to k2's target", 0, taken, 0, 0)
+	want("k5 autofixed to k2's target", map[string][]string{"k2": {"reused"}, "k5": {"reused"}})
+
+	// Miss, an earlier edit of the batch: k4 takes a new target, then k9
+	// the same one. k9's guess, sent before k4's edit, found nothing;
+	// it is not taken (k4 wrote its translation), and k9's own lookup
+	// finds k4.
+	_, taken = run(
+		edit("k4", "Gemeinsam", index.UnitEdit{Target: []string{"Gemeinsam"}, State: index.StateTranslated}),
+		edit("k9", "Gemeinsam", index.UnitEdit{Target: []string{"Gemeinsam"}, State: index.StateTranslated}))
+	expect("k4 and k9 take one new target", 0, taken, 0, 1)
+	want("k4 and k9 take one new target", map[string][]string{"k4": {"reused"}, "k9": {"reused"}})
+}
