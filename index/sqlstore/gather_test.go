@@ -197,3 +197,26 @@ func TestBatchChangesGatheredFailedWrite(t *testing.T) {
 		})
 	}
 }
+
+// TestBatchChangesGatheredQueuedReader: a statement that reads the
+// changes, queued (queryEach) after changes were gathered, runs after
+// them: it sees the earlier write's change and its own write's.
+func TestBatchChangesGatheredQueuedReader(t *testing.T) {
+	db, _, _, ids, edit := gatherFixture(t)
+	ctx := context.Background()
+	seen := -1
+	read := func() error {
+		return db.writeUnit(ctx, ids[1], func(tx *Tx) error {
+			if err := insertChange(tx, index.Change{Action: index.ActionComment, UnitID: ids[1], Target: "queued own"}); err != nil {
+				return err
+			}
+			return tx.queryEach(`SELECT count(*) FROM changes WHERE target IN ('queued earlier', 'queued own')`,
+				func(scan func(...any) error) error { return scan(&seen) })
+		})
+	}
+	inOneBatch(t, db, edit(ids[0], "queued earlier"), read)
+	if seen != 2 {
+		t.Errorf("the queued read saw %d of the batch's 2 changes", seen)
+	}
+	checkStoredStats(t, db)
+}

@@ -50,8 +50,7 @@ func (tx *Tx) execLater(query string, args ...any) error {
 		_, err := tx.Exec(query, args...)
 		return err
 	}
-	tx.later = append(tx.later, laterStmt{query: query, args: args})
-	return nil
+	return tx.queue(laterStmt{query: query, args: args})
 }
 
 // queryRowLater is execLater for a query whose one row scan reads once
@@ -60,8 +59,7 @@ func (tx *Tx) queryRowLater(query string, scan func(pgx.Row) error, args ...any)
 	if tx.conn == nil {
 		return scan(tx.QueryRow(query, args...))
 	}
-	tx.later = append(tx.later, laterStmt{query: query, args: args, scan: scan})
-	return nil
+	return tx.queue(laterStmt{query: query, args: args, scan: scan})
 }
 
 // queryLater is queryRowLater for a query of several rows, which read
@@ -71,7 +69,20 @@ func (tx *Tx) queryLater(query string, read func(pgx.Rows) error, args ...any) e
 	if tx.conn == nil {
 		return fmt.Errorf("sqlstore: queryLater on %s", tx.w.d.name)
 	}
-	tx.later = append(tx.later, laterStmt{query: query, args: args, rows: read})
+	return tx.queue(laterStmt{query: query, args: args, rows: read})
+}
+
+// queue appends s to the statements waiting to be sent (PostgreSQL),
+// after the gathered change rows when s may read them (gatherBlind): a
+// statement queued after a change runs after it, whatever else the
+// write or an earlier one still has queued (Gathered changes).
+func (tx *Tx) queue(s laterStmt) error {
+	if len(tx.gathered) > 0 && !blind(s.query) {
+		if err := tx.spillChanges(); err != nil {
+			return err
+		}
+	}
+	tx.later = append(tx.later, s)
 	return nil
 }
 
@@ -93,11 +104,6 @@ func (tx *Tx) flush() error {
 		// reading this batch's answers, and the batch's statements are
 		// reused for the next flush.
 		return errors.New("sqlstore: flush from a queued statement's callback")
-	}
-	if len(tx.gathered) > 0 && !tx.laterBlind() {
-		if err := tx.spillChanges(); err != nil {
-			return err
-		}
 	}
 	tx.flushing = true
 	defer func() { tx.flushing = false }()
@@ -185,14 +191,14 @@ func (tx *Tx) flush() error {
 // (issue 31). The rows of the batch's changes without webhooks
 // (insertChange) are gathered instead, and written many to a statement
 // (queueChangeRows: power-of-two VALUES lists, one prepared statement a
-// size) with whatever is sent when:
+// size), queued (spillChanges) when:
 //
 //   - the batch closes (runBatch, before the statistics and the lists'
 //     fold, which reads tolk.new_changes the INSERTs note);
 //   - a statement is run at once (flushAll: Exec, Query, QueryRow, a
-//     prepared statement, a reader's queryer), or a queued one that
-//     might read the changes table is sent (laterBlind): whatever reads
-//     the changes sees every change made before it;
+//     prepared statement, a reader's queryer), or one that might read
+//     the changes table is queued (queue, gatherBlind): it runs after
+//     every change made before it;
 //   - a change a webhook wants is written (at once: its outbox rows
 //     need its id), so that ids keep the order the changes were made
 //     in. A bulk editor's changes (insertChanges: propagation's, an
@@ -202,13 +208,13 @@ func (tx *Tx) flush() error {
 // no change and leaves the rows gathered. The rows of earlier writes go
 // before the current write's savepoint when it waits in later (mark);
 // when it was sent already they go after it, and a rollback to it
-// gathers them again (regather, restoreGathered). A failed write's own
-// rows are dropped with it. On SQLite, and in a batch of one write or
+// gathers them again (regather, dropGathered(true)). A failed write's
+// own rows are dropped with it. On SQLite, and in a batch of one write or
 // one run apart, nothing is gathered: insertChange queues its row as
 // before.
 
-// gatherBlind are the statements an edit's round trips send that read
-// no change, nor call or fire what does (laterBlind): its savepoint,
+// gatherBlind are the statements an edit's round trips queue that read
+// no change, nor call or fire what does (blind): its savepoint,
 // UPDATE and change, its checks' lookups and reads, propagation's
 // reads of the peers and their checks; gatherBlindPrefixes begin the
 // check rows' writes and a bulk editor's units' (editRows.write), whose
@@ -231,18 +237,12 @@ var gatherBlindPrefixes = []string{`DELETE FROM checks WHERE name = ? AND unit_i
 	`INSERT INTO checks (unit_id, name, dismissed) VALUES `, `UPDATE units SET has_failing_check = ? WHERE id IN `,
 	editRowsUpdate}
 
-// laterBlind reports whether no statement queued reads the changes
-// table, so that the gathered rows may wait.
-func (tx *Tx) laterBlind() bool {
-	for i := range tx.later {
-		q := tx.later[i].query
-		if !gatherBlind[q] && !slices.ContainsFunc(gatherBlindPrefixes, func(p string) bool {
-			return strings.HasPrefix(q, p)
-		}) {
-			return false
-		}
-	}
-	return true
+// blind reports whether query reads no change (gatherBlind), so that
+// the gathered rows may wait past it.
+func blind(query string) bool {
+	return gatherBlind[query] || slices.ContainsFunc(gatherBlindPrefixes, func(p string) bool {
+		return strings.HasPrefix(query, p)
+	})
 }
 
 // flushAll is flush for a statement run at once, which may read the
