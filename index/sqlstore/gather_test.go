@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/internal/testengine"
 )
 
 // inOneBatchErrs runs writes in one batch of the index's one writer, in
@@ -219,4 +220,76 @@ func TestBatchChangesGatheredQueuedReader(t *testing.T) {
 		t.Errorf("the queued read saw %d of the batch's 2 changes", seen)
 	}
 	checkStoredStats(t, db)
+}
+
+// TestBatchChangesGatheredEarlierRowFails: an earlier write's gathered
+// change row that fails once (as a lock timeout or a deadlock would),
+// sent after the current write's savepoint (the savepoint sent before
+// it), is the earlier write's error, not the current write's: the batch
+// runs again apart and both writes succeed, each change once.
+func TestBatchChangesGatheredEarlierRowFails(t *testing.T) {
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("changes are gathered on PostgreSQL")
+	}
+	db, _, f, ids, edit := gatherFixture(t)
+	ctx := context.Background()
+	// The first row of target 'refused' fails; the sequence's count is
+	// not rolled back with it.
+	for _, s := range []string{`CREATE SEQUENCE gather_refusals`,
+		`CREATE FUNCTION gather_refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+		BEGIN
+			IF NEW.target = 'refused' AND nextval('gather_refusals') = 1 THEN
+				RAISE EXCEPTION 'refused once';
+			END IF;
+			RETURN NEW;
+		END $$`,
+		`CREATE TRIGGER gather_refuse BEFORE INSERT ON changes FOR EACH ROW EXECUTE FUNCTION gather_refuse()`} {
+		if _, err := db.wdb.ExecContext(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	later := func() error {
+		return db.writeUnit(ctx, ids[1], func(tx *Tx) error {
+			if tx.gather { // not in the batch's run apart
+				// Its savepoint sent with a statement that reads no
+				// change: the earlier edit's row is gathered past it.
+				if err := tx.unitsByTarget(f.tr["de"], []string{"none"}, func(int64, string, string) error { return nil }); err != nil {
+					return err
+				}
+				if tx.mark != 0 || len(tx.gathered) == 0 {
+					return fmt.Errorf("the savepoint waits (mark %d) or no row is gathered (%d)", tx.mark, len(tx.gathered))
+				}
+			}
+			if err := insertChange(tx, index.Change{Action: index.ActionComment, UnitID: ids[1], Target: "mine"}); err != nil {
+				return err
+			}
+			var n int // read at once: the gathered rows are sent first
+			return tx.QueryRow(`SELECT count(*) FROM changes WHERE target = 'mine'`).Scan(&n)
+		})
+	}
+	apart := db.runsApart.Load()
+	if errs := inOneBatchErrs(t, db, edit(ids[0], "refused"), later); errs[0] != nil || errs[1] != nil {
+		t.Errorf("the writes answered %v", errs)
+	}
+	if db.runsApart.Load() == apart {
+		t.Error("the batch did not run again apart")
+	}
+	if got := unitChanges(t, db, ids[1], 0); countOf(got, "mine") != 1 {
+		t.Errorf("the later write's changes: %q, want %q once", got, "mine")
+	}
+	if got := unitChanges(t, db, ids[0], 0); countOf(got, "refused") != 1 {
+		t.Errorf("the earlier write's changes: %q, want %q once", got, "refused")
+	}
+	checkStoredStats(t, db)
+}
+
+// countOf counts s in list.
+func countOf(list []string, s string) int {
+	n := 0
+	for _, x := range list {
+		if x == s {
+			n++
+		}
+	}
+	return n
 }

@@ -91,6 +91,7 @@ func (tx *Tx) queue(s laterStmt) error {
 func (tx *Tx) dropLater() {
 	clear(tx.later)
 	tx.later, tx.laterErr = tx.later[:0], nil
+	tx.earlierFrom, tx.earlierTo = 0, 0
 }
 
 // flush sends the queued statements in one round trip and returns the
@@ -121,7 +122,9 @@ func (tx *Tx) flush() error {
 	b := &pgx.Batch{QueuedQueries: at}
 	d := tx.w.d
 	// done counts the statements answered, so that an error is known
-	// to be the current write's or an earlier one's (mark): statements
+	// to be the current write's or an earlier one's (mark, and the
+	// earlier writes' change rows queued after the write's savepoint,
+	// earlierFrom to earlierTo: spillChanges): statements
 	// run in order, pgx calls no statement's function after one failed,
 	// and those after an error are not run. The statements whose answer
 	// is not read share one function (exec), set as pgx's own field:
@@ -165,8 +168,8 @@ func (tx *Tx) flush() error {
 	}
 	clear(tx.later)
 	tx.later = tx.later[:0]
-	mark := tx.mark
-	tx.mark = 0
+	mark, from, to := tx.mark, tx.earlierFrom, tx.earlierTo
+	tx.mark, tx.earlierFrom, tx.earlierTo = 0, 0, 0
 	err := tx.conn.Raw(func(dc any) error {
 		c, ok := dc.(*stdlib.Conn)
 		if !ok {
@@ -174,7 +177,7 @@ func (tx *Tx) flush() error {
 		}
 		return c.Conn().SendBatch(runCtx, b).Close()
 	})
-	if err != nil && done < mark {
+	if err != nil && (done < mark || from <= done && done < to) {
 		tx.earlierFailed = true
 	}
 	if err != nil && tx.laterErr == nil {
@@ -208,8 +211,9 @@ func (tx *Tx) flush() error {
 // no change and leaves the rows gathered. The rows of earlier writes go
 // before the current write's savepoint when it waits in later (mark);
 // when it was sent already they go after it, and a rollback to it
-// gathers them again (regather, dropGathered(true)). A failed write's
-// own rows are dropped with it. On SQLite, and in a batch of one write or
+// gathers them again (regather, dropGathered(true)); an error among
+// them is an earlier write's (earlierFrom, flush). A failed write's own
+// rows are dropped with it. On SQLite, and in a batch of one write or
 // one run apart, nothing is gathered: insertChange queues its row as
 // before.
 
@@ -276,8 +280,9 @@ func (tx *Tx) dropGathered(rolledBack bool) {
 
 // spillChanges queues the gathered change rows (Gathered changes): the
 // earlier writes' before the current write's savepoint when it is
-// still queued, else after it (kept in regather), the current write's
-// at the end.
+// still queued, else after it (kept in regather, and the statements
+// that hold them in earlierFrom..earlierTo: an error in them is an
+// earlier write's, flush), the current write's at the end.
 func (tx *Tx) spillChanges() error {
 	if len(tx.gathered) == 0 {
 		return nil
@@ -300,8 +305,14 @@ func (tx *Tx) spillChanges() error {
 		tx.mark = len(tx.later) + 1
 		tx.later = append(tx.later, tail...)
 	} else if len(earlier) > 0 {
+		// The earlier rows share statements with the write's own: an
+		// error in any of them runs the batch apart, which finds whose
+		// it was.
 		tx.regather = append(tx.regather, earlier...)
-		own = rows
+		tx.earlierFrom = len(tx.later)
+		err := queueChangeRows(tx, rows)
+		tx.earlierTo = len(tx.later)
+		return err
 	}
 	return queueChangeRows(tx, own)
 }
