@@ -283,6 +283,55 @@ func TestBatchChangesGatheredEarlierRowFails(t *testing.T) {
 	checkStoredStats(t, db)
 }
 
+// TestBatchChangesGatheredAuthors: edits of several authors in one
+// batch leave their changes gathered past the read of each author's
+// name (readUnitForEdit, gatherBlind): one change INSERT for the batch.
+func TestBatchChangesGatheredAuthors(t *testing.T) {
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("changes are gathered on PostgreSQL")
+	}
+	db, rt, f, ids, _ := gatherFixture(t)
+	ctx := context.Background()
+	u, err := db.SaveUser(ctx, index.User{Username: "eve", IsActive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eve := index.UserActor(&u)
+	// Their contributor rows known (a new user's write made the known
+	// ones stale): no contributors INSERT, run at once, in the batch.
+	for i, by := range []index.Actor{f.user, eve, f.user} {
+		if _, err := db.UpdateUnit(ctx, ids[i], by, setTarget(fmt.Sprint("warm again ", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit := func(id int64, by index.Actor, target string) func() error {
+		return func() error {
+			_, err := db.UpdateUnit(ctx, id, by, setTarget(target))
+			return err
+		}
+	}
+	log := rt.during(func() {
+		// Four rows: one statement (power-of-two lists, queueChangeRows).
+		inOneBatch(t, db, edit(ids[0], f.user, "by ed"), edit(ids[1], eve, "by eve"), edit(ids[2], f.user, "by ed again"),
+			edit(ids[1], eve, "by eve again"))
+	})
+	inserts := 0
+	for _, s := range log {
+		if strings.Contains(s, "INSERT INTO changes") {
+			inserts++
+		}
+	}
+	if inserts != 1 {
+		t.Errorf("a batch of two authors' edits sent %d change INSERTs, want 1:\n%s", inserts, strings.Join(log, "\n"))
+	}
+	for i, want := range []string{"by ed", "by eve again", "by ed again"} {
+		if got := unitChanges(t, db, ids[i], index.ActionChange); len(got) == 0 || got[len(got)-1] != want {
+			t.Errorf("unit %d's changes: %q, want %q last", i, got, want)
+		}
+	}
+	checkStoredStats(t, db)
+}
+
 // countOf counts s in list.
 func countOf(list []string, s string) int {
 	n := 0

@@ -218,14 +218,19 @@ func (tx *Tx) flush() error {
 // before.
 
 // gatherBlind are the statements an edit's round trips queue that read
-// no change, nor call or fire what does (blind): its savepoint,
-// UPDATE and change, its checks' lookups and reads, propagation's
-// reads of the peers and their checks; gatherBlindPrefixes begin the
-// check rows' writes and a bulk editor's units' (editRows.write), whose
-// IN and VALUES lists vary.
+// no change, nor call or fire what does (blind): its savepoint, author's
+// name (readUnitForEdit, at each change of author in a batch), UPDATE
+// and change, its checks' lookups and reads, propagation's reads of the
+// peers and their checks; gatherBlindPrefixes begin the check rows'
+// writes and a bulk editor's units' (editRows.write), whose IN and
+// VALUES lists vary. The batch's statistics and user_activity upserts
+// (flushStats) read no change either but are left out: queued before a
+// write that is not narrow and at the batch's close (after its spill),
+// they keep the batch's change rows, and the rows the INSERTs lock,
+// before theirs as each write's own INSERT did before.
 var gatherBlind = func() map[string]bool {
 	m := map[string]bool{}
-	for _, q := range []string{`SAVEPOINT write`, `RELEASE write`, unitEditSQL,
+	for _, q := range []string{`SAVEPOINT write`, `RELEASE write`, unitEditSQL, authorNameQuery,
 		pgUnitByTarget, pgUnitsByTarget, unitRowQuery, unitChecksQuery, pgPeerChecks,
 		pgSameTargets, pgSameTargetsPairs, pgSameTargetsWhole,
 		pgSameStrings, pgSameStringsPairs, pgSameStringsWhole} {
