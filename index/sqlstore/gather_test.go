@@ -163,6 +163,9 @@ func TestBatchChangesGatheredFailedWrite(t *testing.T) {
 						if err := tx.unitsByTarget(f.tr["de"], []string{"none"}, func(int64, string, string) error { return nil }); err != nil {
 							return err
 						}
+						if tx.mark != 0 || len(tx.gathered) == 0 {
+							return fmt.Errorf("the savepoint waits (mark %d) or no row is gathered (%d)", tx.mark, len(tx.gathered))
+						}
 					}
 					if err := insertChange(tx, index.Change{Action: index.ActionComment, UnitID: ids[1], Target: "lost"}); err != nil {
 						return err
