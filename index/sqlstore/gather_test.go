@@ -337,6 +337,43 @@ func TestBatchChangesGatheredAuthors(t *testing.T) {
 	checkStoredStats(t, db)
 }
 
+// TestBatchChangesGatheredHooked: a change a webhook wants, written at
+// once between a batch's gathered changes, keeps the order they were
+// made in by id, and its delivery is queued.
+func TestBatchChangesGatheredHooked(t *testing.T) {
+	db, _, f, ids, edit := gatherFixture(t)
+	ctx := context.Background()
+	hook := f.mustHook(t, false, index.EventsCustom, index.ActionComment)
+	queued := len(f.pending(t, hook.ID))
+	comment := func() error {
+		return db.writeUnit(ctx, ids[1], func(tx *Tx) error {
+			return insertChange(tx, index.Change{Action: index.ActionComment, ProjectID: f.comp.ProjectID,
+				ComponentID: f.comp.ID, UnitID: ids[1], Target: "hooked"})
+		})
+	}
+	inOneBatch(t, db, edit(ids[0], "before hook"), comment, edit(ids[2], "after hook"))
+	var order []string
+	rows, err := db.r.QueryContext(ctx, `SELECT target FROM changes WHERE target IN ('before hook', 'hooked', 'after hook') ORDER BY id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		order = append(order, s)
+	}
+	rows.Close()
+	if want := []string{"before hook", "hooked", "after hook"}; !slices.Equal(order, want) {
+		t.Errorf("the changes in id order: %q, want %q", order, want)
+	}
+	if n := len(f.pending(t, hook.ID)) - queued; n != 1 {
+		t.Errorf("the hooked change queued %d deliveries, want 1", n)
+	}
+	checkStoredStats(t, db)
+}
+
 // countOf counts s in list.
 func countOf(list []string, s string) int {
 	n := 0
