@@ -85,6 +85,29 @@ func gatherFixture(t *testing.T) (*DB, *roundTrips, *writeFixture, []int64, func
 	return db, rt, f, ids, edit
 }
 
+// pgGatherFixture is gatherFixture for a test of what PostgreSQL alone
+// does (SQLite gathers no change).
+func pgGatherFixture(t *testing.T) (*DB, *roundTrips, *writeFixture, []int64, func(id int64, target string) func() error) {
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("changes are gathered on PostgreSQL")
+	}
+	return gatherFixture(t)
+}
+
+// sendKeepingGathered sends the write's savepoint with a statement that
+// reads no change (a same-target lookup), so that the earlier writes'
+// rows stay gathered past it; it fails unless they do (the path the
+// callers test).
+func sendKeepingGathered(tx *Tx, f *writeFixture) error {
+	if err := tx.unitsByTarget(f.tr["de"], []string{"none"}, func(int64, string, string) error { return nil }); err != nil {
+		return err
+	}
+	if tx.mark != 0 || len(tx.gathered) == 0 {
+		return fmt.Errorf("the savepoint waits (mark %d) or no row is gathered (%d)", tx.mark, len(tx.gathered))
+	}
+	return nil
+}
+
 // TestBatchChangesGathered: the changes of a batch's edits (several
 // writes, PostgreSQL), written together (pipeline.go: Gathered changes;
 // TestBatchApartRoundTrips counts their INSERTs), keep in their ids the
@@ -157,14 +180,8 @@ func TestBatchChangesGatheredFailedWrite(t *testing.T) {
 			fail := func() error {
 				return db.writeUnit(ctx, ids[1], func(tx *Tx) error {
 					if sent && tx.conn != nil {
-						// Its savepoint sent with a statement that reads
-						// no change: the earlier edit's row stays
-						// gathered past it.
-						if err := tx.unitsByTarget(f.tr["de"], []string{"none"}, func(int64, string, string) error { return nil }); err != nil {
+						if err := sendKeepingGathered(tx, f); err != nil {
 							return err
-						}
-						if tx.mark != 0 || len(tx.gathered) == 0 {
-							return fmt.Errorf("the savepoint waits (mark %d) or no row is gathered (%d)", tx.mark, len(tx.gathered))
 						}
 					}
 					if err := insertChange(tx, index.Change{Action: index.ActionComment, UnitID: ids[1], Target: "lost"}); err != nil {
@@ -233,10 +250,7 @@ func TestBatchChangesGatheredQueuedReader(t *testing.T) {
 // it), is the earlier write's error, not the current write's: the batch
 // runs again apart and both writes succeed, each change once.
 func TestBatchChangesGatheredEarlierRowFails(t *testing.T) {
-	if testengine.Engine() != testengine.Postgres {
-		t.Skip("changes are gathered on PostgreSQL")
-	}
-	db, _, f, ids, edit := gatherFixture(t)
+	db, _, f, ids, edit := pgGatherFixture(t)
 	ctx := context.Background()
 	// The first row of target 'refused' fails; the sequence's count is
 	// not rolled back with it.
@@ -256,13 +270,8 @@ func TestBatchChangesGatheredEarlierRowFails(t *testing.T) {
 	later := func() error {
 		return db.writeUnit(ctx, ids[1], func(tx *Tx) error {
 			if tx.gather { // not in the batch's run apart
-				// Its savepoint sent with a statement that reads no
-				// change: the earlier edit's row is gathered past it.
-				if err := tx.unitsByTarget(f.tr["de"], []string{"none"}, func(int64, string, string) error { return nil }); err != nil {
+				if err := sendKeepingGathered(tx, f); err != nil {
 					return err
-				}
-				if tx.mark != 0 || len(tx.gathered) == 0 {
-					return fmt.Errorf("the savepoint waits (mark %d) or no row is gathered (%d)", tx.mark, len(tx.gathered))
 				}
 			}
 			if err := insertChange(tx, index.Change{Action: index.ActionComment, UnitID: ids[1], Target: "mine"}); err != nil {
@@ -292,10 +301,7 @@ func TestBatchChangesGatheredEarlierRowFails(t *testing.T) {
 // batch leave their changes gathered past the read of each author's
 // name (readUnitForEdit, gatherBlind): one change INSERT for the batch.
 func TestBatchChangesGatheredAuthors(t *testing.T) {
-	if testengine.Engine() != testengine.Postgres {
-		t.Skip("changes are gathered on PostgreSQL")
-	}
-	db, rt, f, ids, _ := gatherFixture(t)
+	db, rt, f, ids, _ := pgGatherFixture(t)
 	ctx := context.Background()
 	u, err := db.SaveUser(ctx, index.User{Username: "eve", IsActive: true})
 	if err != nil {
