@@ -23,11 +23,6 @@ import (
 // FindChanges counts and pages changes by id (keyset.go). Every change
 // must be written here, at tx.now.
 func insertChange(tx *Tx, c index.Change) error {
-	ts := formatTime(tx.now)
-	insert, err := tx.prepare(tx.changesInsert(1))
-	if err != nil {
-		return err
-	}
 	// The outbox rows of the webhooks that want this change go in its
 	// transaction, so that a crash loses neither. Without hooks in the
 	// project this is one map lookup, and the change's INSERT waits for
@@ -36,16 +31,25 @@ func insertChange(tx *Tx, c index.Change) error {
 	hooks := tx.hookSet().match(&c)
 	tx.countActivity(&c)
 	if len(hooks) == 0 && tx.gather {
-		tx.gathered = append(tx.gathered, c) // pipeline.go: Gathered changes
-		return changeInserted(tx, c)
+		tx.gathered = append(tx.gathered, c)
+	} else if err := writeChange(tx, &c, hooks); err != nil {
+		return err
 	}
+	return changeInserted(tx, c)
+}
+
+// writeChange writes change c's row for insertChange: queued, or at
+// once with the outbox rows of hooks, the webhooks that want it.
+func writeChange(tx *Tx, c *index.Change, hooks []int64) error {
+	insert, err := tx.prepare(tx.changesInsert(1))
+	if err != nil {
+		return err
+	}
+	values := changeValues(nil, c, formatTime(tx.now))
 	if len(hooks) == 0 {
-		if err := insert.execLater(changeValues(nil, &c, ts)...); err != nil {
-			return err
-		}
-		return changeInserted(tx, c)
+		return insert.execLater(values...)
 	}
-	res, err := insert.Exec(changeValues(nil, &c, ts)...)
+	res, err := insert.Exec(values...)
 	if err != nil {
 		return err
 	}
@@ -53,10 +57,7 @@ func insertChange(tx *Tx, c index.Change) error {
 	if err != nil {
 		return err
 	}
-	if err := queueEvents(tx, id, &c, hooks); err != nil {
-		return err
-	}
-	return changeInserted(tx, c)
+	return queueEvents(tx, id, c, hooks)
 }
 
 // changeValues appends the values of change c's row at time ts to args,

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/tolk-project/tolk/index"
+	"github.com/tolk-project/tolk/index/internal/testengine"
 )
 
 // inOneBatchErrs runs writes in one batch of the index's one writer, in
@@ -82,6 +83,29 @@ func gatherFixture(t *testing.T) (*DB, *roundTrips, *writeFixture, []int64, func
 		}
 	}
 	return db, rt, f, ids, edit
+}
+
+// pgGatherFixture is gatherFixture for a test of what PostgreSQL alone
+// does (SQLite gathers no change).
+func pgGatherFixture(t *testing.T) (*DB, *roundTrips, *writeFixture, []int64, func(id int64, target string) func() error) {
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("changes are gathered on PostgreSQL")
+	}
+	return gatherFixture(t)
+}
+
+// sendKeepingGathered sends the write's savepoint with a statement that
+// reads no change (a same-target lookup), so that the earlier writes'
+// rows stay gathered past it; it fails unless they do (the path the
+// callers test).
+func sendKeepingGathered(tx *Tx, f *writeFixture) error {
+	if err := tx.unitsByTarget(f.tr["de"], []string{"none"}, func(int64, string, string) error { return nil }); err != nil {
+		return err
+	}
+	if tx.mark != 0 || len(tx.gathered) == 0 {
+		return fmt.Errorf("the savepoint waits (mark %d) or no row is gathered (%d)", tx.mark, len(tx.gathered))
+	}
+	return nil
 }
 
 // TestBatchChangesGathered: the changes of a batch's edits (several
@@ -156,10 +180,7 @@ func TestBatchChangesGatheredFailedWrite(t *testing.T) {
 			fail := func() error {
 				return db.writeUnit(ctx, ids[1], func(tx *Tx) error {
 					if sent && tx.conn != nil {
-						// Its savepoint sent with a statement that reads
-						// no change: the earlier edit's row stays
-						// gathered past it.
-						if err := tx.unitsByTarget(f.tr["de"], []string{"none"}, func(int64, string, string) error { return nil }); err != nil {
+						if err := sendKeepingGathered(tx, f); err != nil {
 							return err
 						}
 					}
@@ -187,13 +208,185 @@ func TestBatchChangesGatheredFailedWrite(t *testing.T) {
 			if got := unitChanges(t, db, ids[1], 0); slices.Contains(got, "lost") {
 				t.Errorf("the failed write's change is stored: %q", got)
 			}
-			if got := unitChanges(t, db, ids[0], index.ActionChange); len(got) == 0 || got[len(got)-1] != a {
-				t.Errorf("the write before the failed one lost its change: %q", got)
+			// Each once: a row sent after the failed write's savepoint
+			// and gathered again is neither lost nor doubled.
+			if got := unitChanges(t, db, ids[0], index.ActionChange); len(got) == 0 || got[len(got)-1] != a || countOf(got, a) != 1 {
+				t.Errorf("the write before the failed one has the changes %q, want %q once", got, a)
 			}
-			if got := unitChanges(t, db, ids[2], index.ActionChange); len(got) == 0 || got[len(got)-1] != c {
-				t.Errorf("the write after the failed one lost its change: %q", got)
+			if got := unitChanges(t, db, ids[2], index.ActionChange); len(got) == 0 || got[len(got)-1] != c || countOf(got, c) != 1 {
+				t.Errorf("the write after the failed one has the changes %q, want %q once", got, c)
 			}
 			checkStoredStats(t, db)
 		})
 	}
+}
+
+// TestBatchChangesGatheredQueuedReader: a statement that reads the
+// changes, queued (queryEach) after changes were gathered, runs after
+// them: it sees the earlier write's change and its own write's.
+func TestBatchChangesGatheredQueuedReader(t *testing.T) {
+	db, _, _, ids, edit := gatherFixture(t)
+	ctx := context.Background()
+	seen := -1
+	read := func() error {
+		return db.writeUnit(ctx, ids[1], func(tx *Tx) error {
+			if err := insertChange(tx, index.Change{Action: index.ActionComment, UnitID: ids[1], Target: "queued own"}); err != nil {
+				return err
+			}
+			return tx.queryEach(`SELECT count(*) FROM changes WHERE target IN ('queued earlier', 'queued own')`,
+				func(scan func(...any) error) error { return scan(&seen) })
+		})
+	}
+	inOneBatch(t, db, edit(ids[0], "queued earlier"), read)
+	if seen != 2 {
+		t.Errorf("the queued read saw %d of the batch's 2 changes", seen)
+	}
+	checkStoredStats(t, db)
+}
+
+// TestBatchChangesGatheredEarlierRowFails: an earlier write's gathered
+// change row that fails once (as a lock timeout or a deadlock would),
+// sent after the current write's savepoint (the savepoint sent before
+// it), is the earlier write's error, not the current write's: the batch
+// runs again apart and both writes succeed, each change once.
+func TestBatchChangesGatheredEarlierRowFails(t *testing.T) {
+	db, _, f, ids, edit := pgGatherFixture(t)
+	ctx := context.Background()
+	// The first row of target 'refused' fails; the sequence's count is
+	// not rolled back with it.
+	for _, s := range []string{`CREATE SEQUENCE gather_refusals`,
+		`CREATE FUNCTION gather_refuse() RETURNS trigger LANGUAGE plpgsql AS $$
+		BEGIN
+			IF NEW.target = 'refused' AND nextval('gather_refusals') = 1 THEN
+				RAISE EXCEPTION 'refused once';
+			END IF;
+			RETURN NEW;
+		END $$`,
+		`CREATE TRIGGER gather_refuse BEFORE INSERT ON changes FOR EACH ROW EXECUTE FUNCTION gather_refuse()`} {
+		if _, err := db.wdb.ExecContext(ctx, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	later := func() error {
+		return db.writeUnit(ctx, ids[1], func(tx *Tx) error {
+			if tx.gather { // not in the batch's run apart
+				if err := sendKeepingGathered(tx, f); err != nil {
+					return err
+				}
+			}
+			if err := insertChange(tx, index.Change{Action: index.ActionComment, UnitID: ids[1], Target: "mine"}); err != nil {
+				return err
+			}
+			var n int // read at once: the gathered rows are sent first
+			return tx.QueryRow(`SELECT count(*) FROM changes WHERE target = 'mine'`).Scan(&n)
+		})
+	}
+	apart := db.runsApart.Load()
+	if errs := inOneBatchErrs(t, db, edit(ids[0], "refused"), later); errs[0] != nil || errs[1] != nil {
+		t.Errorf("the writes answered %v", errs)
+	}
+	if db.runsApart.Load() == apart {
+		t.Error("the batch did not run again apart")
+	}
+	if got := unitChanges(t, db, ids[1], 0); countOf(got, "mine") != 1 {
+		t.Errorf("the later write's changes: %q, want %q once", got, "mine")
+	}
+	if got := unitChanges(t, db, ids[0], 0); countOf(got, "refused") != 1 {
+		t.Errorf("the earlier write's changes: %q, want %q once", got, "refused")
+	}
+	checkStoredStats(t, db)
+}
+
+// TestBatchChangesGatheredAuthors: edits of several authors in one
+// batch leave their changes gathered past the read of each author's
+// name (readUnitForEdit, gatherBlind): one change INSERT for the batch.
+func TestBatchChangesGatheredAuthors(t *testing.T) {
+	db, rt, f, ids, _ := pgGatherFixture(t)
+	ctx := context.Background()
+	u, err := db.SaveUser(ctx, index.User{Username: "eve", IsActive: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eve := index.UserActor(&u)
+	// Their contributor rows known (a new user's write made the known
+	// ones stale): no contributors INSERT, run at once, in the batch.
+	for i, by := range []index.Actor{f.user, eve, f.user} {
+		if _, err := db.UpdateUnit(ctx, ids[i], by, setTarget(fmt.Sprint("warm again ", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit := func(id int64, by index.Actor, target string) func() error {
+		return func() error {
+			_, err := db.UpdateUnit(ctx, id, by, setTarget(target))
+			return err
+		}
+	}
+	log := rt.during(func() {
+		// Four rows: one statement (power-of-two lists, queueChangeRows).
+		inOneBatch(t, db, edit(ids[0], f.user, "by ed"), edit(ids[1], eve, "by eve"), edit(ids[2], f.user, "by ed again"),
+			edit(ids[1], eve, "by eve again"))
+	})
+	inserts := 0
+	for _, s := range log {
+		if strings.Contains(s, "INSERT INTO changes") {
+			inserts++
+		}
+	}
+	if inserts != 1 {
+		t.Errorf("a batch of two authors' edits sent %d change INSERTs, want 1:\n%s", inserts, strings.Join(log, "\n"))
+	}
+	for i, want := range []string{"by ed", "by eve again", "by ed again"} {
+		if got := unitChanges(t, db, ids[i], index.ActionChange); len(got) == 0 || got[len(got)-1] != want {
+			t.Errorf("unit %d's changes: %q, want %q last", i, got, want)
+		}
+	}
+	checkStoredStats(t, db)
+}
+
+// TestBatchChangesGatheredHooked: a change a webhook wants, written at
+// once between a batch's gathered changes, keeps the order they were
+// made in by id, and its delivery is queued.
+func TestBatchChangesGatheredHooked(t *testing.T) {
+	db, _, f, ids, edit := gatherFixture(t)
+	ctx := context.Background()
+	hook := f.mustHook(t, false, index.EventsCustom, index.ActionComment)
+	queued := len(f.pending(t, hook.ID))
+	comment := func() error {
+		return db.writeUnit(ctx, ids[1], func(tx *Tx) error {
+			return insertChange(tx, index.Change{Action: index.ActionComment, ProjectID: f.comp.ProjectID,
+				ComponentID: f.comp.ID, UnitID: ids[1], Target: "hooked"})
+		})
+	}
+	inOneBatch(t, db, edit(ids[0], "before hook"), comment, edit(ids[2], "after hook"))
+	var order []string
+	rows, err := db.r.QueryContext(ctx, `SELECT target FROM changes WHERE target IN ('before hook', 'hooked', 'after hook') ORDER BY id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		order = append(order, s)
+	}
+	rows.Close()
+	if want := []string{"before hook", "hooked", "after hook"}; !slices.Equal(order, want) {
+		t.Errorf("the changes in id order: %q, want %q", order, want)
+	}
+	if n := len(f.pending(t, hook.ID)) - queued; n != 1 {
+		t.Errorf("the hooked change queued %d deliveries, want 1", n)
+	}
+	checkStoredStats(t, db)
+}
+
+// countOf counts s in list.
+func countOf(list []string, s string) int {
+	n := 0
+	for _, x := range list {
+		if x == s {
+			n++
+		}
+	}
+	return n
 }

@@ -50,8 +50,7 @@ func (tx *Tx) execLater(query string, args ...any) error {
 		_, err := tx.Exec(query, args...)
 		return err
 	}
-	tx.later = append(tx.later, laterStmt{query: query, args: args})
-	return nil
+	return tx.queue(laterStmt{query: query, args: args})
 }
 
 // queryRowLater is execLater for a query whose one row scan reads once
@@ -60,8 +59,7 @@ func (tx *Tx) queryRowLater(query string, scan func(pgx.Row) error, args ...any)
 	if tx.conn == nil {
 		return scan(tx.QueryRow(query, args...))
 	}
-	tx.later = append(tx.later, laterStmt{query: query, args: args, scan: scan})
-	return nil
+	return tx.queue(laterStmt{query: query, args: args, scan: scan})
 }
 
 // queryLater is queryRowLater for a query of several rows, which read
@@ -71,7 +69,20 @@ func (tx *Tx) queryLater(query string, read func(pgx.Rows) error, args ...any) e
 	if tx.conn == nil {
 		return fmt.Errorf("sqlstore: queryLater on %s", tx.w.d.name)
 	}
-	tx.later = append(tx.later, laterStmt{query: query, args: args, rows: read})
+	return tx.queue(laterStmt{query: query, args: args, rows: read})
+}
+
+// queue appends s to the statements waiting to be sent (PostgreSQL),
+// after the gathered change rows when s may read them (gatherBlind): a
+// statement queued after a change runs after it, whatever else the
+// write or an earlier one still has queued (Gathered changes).
+func (tx *Tx) queue(s laterStmt) error {
+	if len(tx.gathered) > 0 && !blind(s.query) {
+		if err := tx.spillChanges(); err != nil {
+			return err
+		}
+	}
+	tx.later = append(tx.later, s)
 	return nil
 }
 
@@ -80,6 +91,7 @@ func (tx *Tx) queryLater(query string, read func(pgx.Rows) error, args ...any) e
 func (tx *Tx) dropLater() {
 	clear(tx.later)
 	tx.later, tx.laterErr = tx.later[:0], nil
+	tx.earlierFrom, tx.earlierTo = 0, 0
 }
 
 // flush sends the queued statements in one round trip and returns the
@@ -93,11 +105,6 @@ func (tx *Tx) flush() error {
 		// reading this batch's answers, and the batch's statements are
 		// reused for the next flush.
 		return errors.New("sqlstore: flush from a queued statement's callback")
-	}
-	if len(tx.gathered) > 0 && !tx.laterBlind() {
-		if err := tx.spillChanges(); err != nil {
-			return err
-		}
 	}
 	tx.flushing = true
 	defer func() { tx.flushing = false }()
@@ -115,7 +122,9 @@ func (tx *Tx) flush() error {
 	b := &pgx.Batch{QueuedQueries: at}
 	d := tx.w.d
 	// done counts the statements answered, so that an error is known
-	// to be the current write's or an earlier one's (mark): statements
+	// to be the current write's or an earlier one's (mark, and the
+	// earlier writes' change rows queued after the write's savepoint,
+	// earlierFrom to earlierTo: spillChanges): statements
 	// run in order, pgx calls no statement's function after one failed,
 	// and those after an error are not run. The statements whose answer
 	// is not read share one function (exec), set as pgx's own field:
@@ -159,8 +168,8 @@ func (tx *Tx) flush() error {
 	}
 	clear(tx.later)
 	tx.later = tx.later[:0]
-	mark := tx.mark
-	tx.mark = 0
+	mark, from, to := tx.mark, tx.earlierFrom, tx.earlierTo
+	tx.mark, tx.earlierFrom, tx.earlierTo = 0, 0, 0
 	err := tx.conn.Raw(func(dc any) error {
 		c, ok := dc.(*stdlib.Conn)
 		if !ok {
@@ -168,7 +177,7 @@ func (tx *Tx) flush() error {
 		}
 		return c.Conn().SendBatch(runCtx, b).Close()
 	})
-	if err != nil && done < mark {
+	if err != nil && (done < mark || from <= done && done < to) {
 		tx.earlierFailed = true
 	}
 	if err != nil && tx.laterErr == nil {
@@ -185,14 +194,14 @@ func (tx *Tx) flush() error {
 // (issue 31). The rows of the batch's changes without webhooks
 // (insertChange) are gathered instead, and written many to a statement
 // (queueChangeRows: power-of-two VALUES lists, one prepared statement a
-// size) with whatever is sent when:
+// size), queued (spillChanges) when:
 //
 //   - the batch closes (runBatch, before the statistics and the lists'
 //     fold, which reads tolk.new_changes the INSERTs note);
 //   - a statement is run at once (flushAll: Exec, Query, QueryRow, a
-//     prepared statement, a reader's queryer), or a queued one that
-//     might read the changes table is sent (laterBlind): whatever reads
-//     the changes sees every change made before it;
+//     prepared statement, a reader's queryer), or one that might read
+//     the changes table is queued (queue, gatherBlind): it runs after
+//     every change made before it;
 //   - a change a webhook wants is written (at once: its outbox rows
 //     need its id), so that ids keep the order the changes were made
 //     in. A bulk editor's changes (insertChanges: propagation's, an
@@ -202,20 +211,26 @@ func (tx *Tx) flush() error {
 // no change and leaves the rows gathered. The rows of earlier writes go
 // before the current write's savepoint when it waits in later (mark);
 // when it was sent already they go after it, and a rollback to it
-// gathers them again (regather, restoreGathered). A failed write's own
+// gathers them again (regather, dropGathered(true)); an error among
+// them is an earlier write's (earlierFrom, flush). A failed write's own
 // rows are dropped with it. On SQLite, and in a batch of one write or
 // one run apart, nothing is gathered: insertChange queues its row as
 // before.
 
-// gatherBlind are the statements an edit's round trips send that read
-// no change, nor call or fire what does (laterBlind): its savepoint,
-// UPDATE and change, its checks' lookups and reads, propagation's
-// reads of the peers and their checks; gatherBlindPrefixes begin the
-// check rows' writes and a bulk editor's units' (editRows.write), whose
-// IN and VALUES lists vary.
+// gatherBlind are the statements an edit's round trips queue that read
+// no change, nor call or fire what does (blind): its savepoint, author's
+// name (readUnitForEdit, at each change of author in a batch), UPDATE
+// and change, its checks' lookups and reads, propagation's reads of the
+// peers and their checks; gatherBlindPrefixes begin the check rows'
+// writes and a bulk editor's units' (editRows.write), whose IN and
+// VALUES lists vary. The batch's statistics and user_activity upserts
+// (flushStats) read no change either but are left out: queued before a
+// write that is not narrow and at the batch's close (after its spill),
+// they keep the batch's change rows, and the rows the INSERTs lock,
+// before theirs as each write's own INSERT did before.
 var gatherBlind = func() map[string]bool {
 	m := map[string]bool{}
-	for _, q := range []string{`SAVEPOINT write`, `RELEASE write`, unitEditSQL,
+	for _, q := range []string{`SAVEPOINT write`, `RELEASE write`, unitEditSQL, authorNameQuery,
 		pgUnitByTarget, pgUnitsByTarget, unitRowQuery, unitChecksQuery, pgPeerChecks,
 		pgSameTargets, pgSameTargetsPairs, pgSameTargetsWhole,
 		pgSameStrings, pgSameStringsPairs, pgSameStringsWhole} {
@@ -231,18 +246,12 @@ var gatherBlindPrefixes = []string{`DELETE FROM checks WHERE name = ? AND unit_i
 	`INSERT INTO checks (unit_id, name, dismissed) VALUES `, `UPDATE units SET has_failing_check = ? WHERE id IN `,
 	editRowsUpdate}
 
-// laterBlind reports whether no statement queued reads the changes
-// table, so that the gathered rows may wait.
-func (tx *Tx) laterBlind() bool {
-	for i := range tx.later {
-		q := tx.later[i].query
-		if !gatherBlind[q] && !slices.ContainsFunc(gatherBlindPrefixes, func(p string) bool {
-			return strings.HasPrefix(q, p)
-		}) {
-			return false
-		}
-	}
-	return true
+// blind reports whether query reads no change (gatherBlind), so that
+// the gathered rows may wait past it.
+func blind(query string) bool {
+	return gatherBlind[query] || slices.ContainsFunc(gatherBlindPrefixes, func(p string) bool {
+		return strings.HasPrefix(query, p)
+	})
 }
 
 // flushAll is flush for a statement run at once, which may read the
@@ -276,8 +285,9 @@ func (tx *Tx) dropGathered(rolledBack bool) {
 
 // spillChanges queues the gathered change rows (Gathered changes): the
 // earlier writes' before the current write's savepoint when it is
-// still queued, else after it (kept in regather), the current write's
-// at the end.
+// still queued, else after it (kept in regather, and the statements
+// that hold them in earlierFrom..earlierTo: an error in them is an
+// earlier write's, flush), the current write's at the end.
 func (tx *Tx) spillChanges() error {
 	if len(tx.gathered) == 0 {
 		return nil
@@ -300,8 +310,14 @@ func (tx *Tx) spillChanges() error {
 		tx.mark = len(tx.later) + 1
 		tx.later = append(tx.later, tail...)
 	} else if len(earlier) > 0 {
+		// The earlier rows share statements with the write's own: an
+		// error in any of them runs the batch apart, which finds whose
+		// it was.
 		tx.regather = append(tx.regather, earlier...)
-		own = rows
+		tx.earlierFrom = len(tx.later)
+		err := queueChangeRows(tx, rows)
+		tx.earlierTo = len(tx.later)
+		return err
 	}
 	return queueChangeRows(tx, own)
 }

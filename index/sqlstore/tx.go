@@ -47,9 +47,13 @@ type Tx struct {
 	// mark is where the current write's own statements begin in later,
 	// when its savepoint waits in later too (pipelinedSavepoints): an
 	// error before it is an earlier write's, or the batch's, and
-	// earlierFailed records one.
-	mark          int
-	earlierFailed bool
+	// earlierFailed records one. earlierFrom and earlierTo bound the
+	// statements in later that hold earlier writes' change rows queued
+	// after the current write's savepoint (spillChanges): an error in
+	// them is an earlier write's too.
+	mark                   int
+	earlierFrom, earlierTo int
+	earlierFailed          bool
 	// gather, gathered, gatherFrom and regather hold the batch's change
 	// rows written together (Gathered changes, pipeline.go).
 	gather     bool
