@@ -243,7 +243,7 @@ func (s *checkSettler) rechecks() (bool, error) {
 		}
 		// An edit saved as needing editing left its target: answered
 		// by the prefetched lookup when it holds it (targetGuess).
-		guessed, err := tx.guessed(tid, 0, targets, row)
+		guessed, err := s.guessed(tid, 0, targets, row)
 		if err == nil && !guessed {
 			err = tx.unitsByTarget(tid, targets, row)
 		}
@@ -626,7 +626,7 @@ func (s *checkSettler) sameTarget(tid int64, units []checkedUnit, i int, more []
 		}
 		return nil
 	}
-	if guessed, err := s.tx.guessed(tid, u.id, targets, row); guessed || err != nil {
+	if guessed, err := s.guessed(tid, u.id, targets, row); guessed || err != nil {
 		return err // sent ahead (targetGuess)
 	}
 	return s.tx.unitsByTargetLater(tid, targets, row)

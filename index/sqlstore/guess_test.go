@@ -138,3 +138,35 @@ func TestEditTargetGuess(t *testing.T) {
 	expect("k4 and k9 take one new target", 0, taken, 0, 1)
 	want("k4 and k9 take one new target", map[string][]string{"k4": {"reused"}, "k9": {"reused"}})
 }
+
+// TestEditTargetGuessOnce: the guess answers the write's first settle
+// only, even one that settles nothing (an edit that changes nothing) or
+// fails: a later settle of the same write, after what it wrote since,
+// looks up afresh (settleRound takes the guess at its start).
+func TestEditTargetGuessOnce(t *testing.T) {
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("nothing is sent ahead on SQLite")
+	}
+	db, _, f := roundTripFixture(t)
+	ctx := context.Background()
+	id, err := db.FindUnitIDByHash(ctx, f.tr["de"], index.IDHash(true, nil, "k1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after bool
+	err = db.writeUnitEdit(index.WithEditTarget(ctx, []string{"Einzig"}), id, f.user.AuthorID, func(tx *Tx) error {
+		if _, _, err := readUnitForEdit(tx, id, f.user.AuthorID); err != nil {
+			return err
+		}
+		before = tx.pre.guess != nil
+		_, err := settleChecks(tx) // nothing marked
+		after = tx.pre.guess != nil
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !before || after {
+		t.Errorf("guess taken with the unit: %v, left after a settle of nothing: %v; want true, false", before, after)
+	}
+}

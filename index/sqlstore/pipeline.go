@@ -505,7 +505,7 @@ func queueTargetGuess(tx *Tx, g *targetGuess) error {
 }
 
 // guessed answers a same-target lookup of translation tid's units
-// (unitsByTarget's) from the running write's targetGuess, calling row as
+// (unitsByTarget's) from the settle's targetGuess, calling row as
 // the lookup would, but for the guessed unit itself; false when the
 // guess cannot answer it: none taken, another translation, or a target
 // that is neither the one expected nor the unit's old one. unit is the
@@ -513,11 +513,11 @@ func queueTargetGuess(tx *Tx, g *targetGuess) error {
 // unit's would miss the guessed unit's row. 0 is a lookup whose rows
 // only pick units to settle again, which the guessed unit, settled,
 // never is (rechecks).
-func (tx *Tx) guessed(tid, unit int64, targets []string, row func(id int64, source, target string) error) (bool, error) {
-	if tx.pre == nil || tx.pre.guess == nil {
+func (s *checkSettler) guessed(tid, unit int64, targets []string, row func(id int64, source, target string) error) (bool, error) {
+	g := s.guess
+	if g == nil {
 		return false, nil
 	}
-	g := tx.pre.guess
 	if g.translation != tid || (unit != 0 && unit != g.unit) {
 		return false, nil
 	}
@@ -526,8 +526,8 @@ func (tx *Tx) guessed(tid, unit int64, targets []string, row func(id int64, sour
 			return false, nil
 		}
 	}
-	if tx.db != nil && tx.db.paths != nil {
-		tx.db.paths.guessTaken.Add(1)
+	if s.tx.db != nil && s.tx.db.paths != nil {
+		s.tx.db.paths.guessTaken.Add(1)
 	}
 	for _, r := range g.rows {
 		if slices.Contains(targets, r.target) {
