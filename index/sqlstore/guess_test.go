@@ -170,3 +170,54 @@ func TestEditTargetGuessOnce(t *testing.T) {
 		t.Errorf("guess taken with the unit: %v, left after a settle of nothing: %v; want true, false", before, after)
 	}
 }
+
+// TestEditTargetGuessTwoUnits: a hinted write that edits another unit of
+// its unit's translation too (two edits in one write) does not take the
+// guess, sent before either edit (Tx.recheckUnit drops it), and its
+// checks are exact. k2, hinted to k0's target, and k0 are both saved as
+// needing editing and leave their targets, which the guess looked up:
+// without the drop the settle's recheck lookup took it.
+func TestEditTargetGuessTwoUnits(t *testing.T) {
+	db, _, f := roundTripFixture(t)
+	ctx := context.Background()
+	de := f.tr["de"]
+	find := func(k string) int64 {
+		id, err := db.FindUnitIDByHash(ctx, de, index.IDHash(true, nil, k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	k0, k2 := find("k0"), find("k2") // "Wort Nummer 0", "Wort Nummer 2"
+	before := db.paths.guessTaken.Load()
+	err := db.writeUnitEdit(index.WithEditTarget(ctx, []string{"Wort Nummer 0"}), k2, f.user.AuthorID, func(tx *Tx) error {
+		u, tr, err := readUnitForEdit(tx, k2, f.user.AuthorID)
+		if err != nil {
+			return err
+		}
+		e := editorOf(tx, &tr, f.user)
+		if _, err := e.edit(&u, index.UnitEdit{Target: []string{"Wort Nummer 0"}, State: index.StateFuzzy}, 0); err != nil {
+			return err
+		}
+		other, err := findUnitTx(tx, k0)
+		if err != nil {
+			return err
+		}
+		if _, err := e.edit(&other, index.UnitEdit{Target: []string{"Anders"}, State: index.StateFuzzy}, 0); err != nil {
+			return err
+		}
+		return finishUnitWrite(e, &u)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"k0", "k2", "k4"} {
+		if got := f.unitChecks(t, de, k); len(got) != 0 {
+			t.Errorf("%s's checks %q, want none", k, got)
+		}
+	}
+	if got := db.paths.guessTaken.Load() - before; got != 0 {
+		t.Errorf("%d guesses taken, want 0", got)
+	}
+	checkStoredStats(t, db)
+}

@@ -238,6 +238,14 @@ func (p *prefetch) take(tx *Tx, id, authorID int64) (u index.Unit, t index.Trans
 	return r.u, t, true
 }
 
+// runningGuess is the running write's guess (nil when none was taken).
+func (p *prefetch) runningGuess() *targetGuess {
+	if p == nil {
+		return nil
+	}
+	return p.guess
+}
+
 // record notes the scope of the running write's unit id, read in t.
 func (p *prefetch) record(id int64, t *index.Translation) {
 	if p == nil || p.current.unit != id || p.scoped {
