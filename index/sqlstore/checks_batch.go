@@ -419,8 +419,9 @@ func (s *checkSettler) context(units []checkedUnit, scopes []*checkScope, extras
 	// The lookups queued (unitsByTargetLater), with what else is; when
 	// every answer is in (an edit's lookups answered with the batch's
 	// first round trip: targetGuess), the write's statements wait for
-	// the batch's next round trip.
-	if s.tx.awaitsAnswers() {
+	// the batch's next round trip. An error an earlier flushed() kept
+	// (laterErr) is returned here still, as the flush did.
+	if s.tx.awaitsAnswers() || s.tx.laterErr != nil {
 		if err := s.tx.flush(); err != nil {
 			return nil, err
 		}
