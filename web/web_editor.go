@@ -717,8 +717,12 @@ func (s *Server) saveUnit(c *gin.Context) {
 	}
 	who, state := edge.Principal(c), req.state()
 	var current index.Unit
-	// The target hinted, as the API's PATCH does (index.WithEditTarget).
-	ctx := index.WithEditTarget(c.Request.Context(), req.Target)
+	ctx := c.Request.Context()
+	if req.Target != nil {
+		// The target hinted, as the API's PATCH does (index.WithEditTarget):
+		// a save without one would send a lookup of "" ahead.
+		ctx = index.WithEditTarget(ctx, req.Target)
+	}
 	saved, err := s.store.UpdateUnit(ctx, req.ID, index.UserActor(who.User),
 		func(u index.Unit, ut index.Translation) (index.UnitUpdate, error) {
 			current = u
