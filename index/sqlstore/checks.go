@@ -89,7 +89,7 @@ func (tx *Tx) recheck(saved bool, actor index.Actor, ids ...int64) {
 // again, and a removal must forget it (forgetUnit).
 func (tx *Tx) recheckUnit(u *index.Unit, saved bool, actor index.Actor) {
 	tx.recheck(saved, actor, u.ID)
-	if g := tx.pre.runningGuess(); g != nil && g.translation == u.TranslationID && g.unit != u.ID {
+	if g := tx.pre.runningGuess(); g != nil && g.read.u.TranslationID == u.TranslationID && g.unit != u.ID {
 		// The guess answers for its translation as the write's BEGIN
 		// left it but for its own unit (targetGuess): another unit of
 		// it edited, the settle looks up.

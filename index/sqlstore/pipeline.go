@@ -454,12 +454,11 @@ type unitRead struct {
 // unit's translation (guessed): an edit whose rules saved another target
 // (an autofix) looks up as before, the round trip it cost anyway.
 type targetGuess struct {
-	unit        int64
-	target      string // the target expected
-	translation int64  // the unit's, and old its target, once taken
-	old         string
-	answered    bool
-	rows        []targetRow
+	unit     int64
+	target   string    // the target expected
+	read     *unitRead // the unit's prefetched read: its translation, its old target
+	answered bool
+	rows     []targetRow
 }
 
 // targetRow is a unit a same-target lookup finds.
@@ -515,14 +514,11 @@ func queueTargetGuess(tx *Tx, g *targetGuess) error {
 // never is (rechecks).
 func (s *checkSettler) guessed(tid, unit int64, targets []string, row func(id int64, source, target string) error) (bool, error) {
 	g := s.guess
-	if g == nil {
-		return false, nil
-	}
-	if g.translation != tid || (unit != 0 && unit != g.unit) {
+	if g == nil || g.read.u.TranslationID != tid || (unit != 0 && unit != g.unit) {
 		return false, nil
 	}
 	for _, t := range targets {
-		if t != g.target && t != g.old {
+		if t != g.target && t != index.JoinPlural(g.read.u.Target) {
 			return false, nil
 		}
 	}
@@ -537,6 +533,17 @@ func (s *checkSettler) guessed(tid, unit int64, targets []string, row func(id in
 		}
 	}
 	return true, nil
+}
+
+// flushForAnswers flushes when a queued statement's answer is awaited
+// (awaitsAnswers), and returns the error an earlier flushed() kept
+// (laterErr): a write that needs no answer leaves its statements for
+// the batch's next round trip.
+func (tx *Tx) flushForAnswers() error {
+	if tx.awaitsAnswers() || tx.laterErr != nil {
+		return tx.flush()
+	}
+	return nil
 }
 
 // awaitsAnswers says whether a queued statement's answer is still to be

@@ -167,7 +167,7 @@ func queuePrefetch(tx *Tx, live []*writeRequest) error {
 	}
 	for _, req := range live {
 		if r := p.units[req.edit.unit]; req.edit.guess && r != nil && r.guess == nil {
-			r.guess = &targetGuess{unit: req.edit.unit, target: req.edit.target}
+			r.guess = &targetGuess{unit: req.edit.unit, target: req.edit.target, read: r}
 			if err := queueTargetGuess(tx, r.guess); err != nil {
 				return err
 			}
@@ -229,7 +229,6 @@ func (p *prefetch) take(tx *Tx, id, authorID int64) (u index.Unit, t index.Trans
 	if g := r.guess; g != nil && g.answered {
 		// Read with the unit: still what the write's lookups would
 		// find, by the same rule (see targetGuess).
-		g.translation, g.old = r.u.TranslationID, index.JoinPlural(r.u.Target)
 		p.guess = g
 	}
 	if tx.db != nil {
