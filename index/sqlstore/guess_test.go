@@ -137,6 +137,39 @@ func TestEditTargetGuess(t *testing.T) {
 		edit("k9", "Gemeinsam", index.UnitEdit{Target: []string{"Gemeinsam"}, State: index.StateTranslated}))
 	expect("k4 and k9 take one new target", 0, taken, 0, 1)
 	want("k4 and k9 take one new target", map[string][]string{"k4": {"reused"}, "k9": {"reused"}})
+
+	// Hit, the target saved is the old one: k4 saved as needing editing
+	// keeps "Gemeinsam" and leaves it (the guess's one lookup: its
+	// second branch is for an old target that differs); k9 is settled
+	// again and passes. Then k4 translated again takes it back.
+	_, taken = run(edit("k4", "Gemeinsam", index.UnitEdit{Target: []string{"Gemeinsam"}, State: index.StateFuzzy}))
+	expect("k4 keeps its target, needing editing", 0, taken, 0, 1)
+	want("k4 keeps its target, needing editing", map[string][]string{"k4": nil, "k9": nil})
+	_, taken = run(edit("k4", "Gemeinsam", index.UnitEdit{Target: []string{"Gemeinsam"}, State: index.StateTranslated}))
+	expect("k4 keeps its target, translated", 0, taken, 0, 1)
+	want("k4 keeps its target, translated", map[string][]string{"k4": {"reused"}, "k9": {"reused"}})
+
+	// Hit, plural targets: the hint is the forms, looked up joined as
+	// the unit stores them.
+	plural := func(k string) func() error {
+		id, err := db.FindUnitIDByHash(ctx, de, index.IDHash(true, nil, k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		forms := []string{"Ein Ding", "Viele Dinge"}
+		return func() error {
+			_, err := db.UpdateUnit(index.WithEditTarget(ctx, forms), id, f.user,
+				func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+					return index.UnitUpdate{Edit: &index.UnitEdit{Target: forms, State: index.StateTranslated}}, nil
+				})
+			return err
+		}
+	}
+	_, taken = run(plural("k1"))
+	expect("k1 takes plural forms", 0, taken, 0, 1)
+	_, taken = run(plural("k3"))
+	expect("k3 takes k1's plural forms", 0, taken, 0, 1)
+	want("k3 takes k1's plural forms", map[string][]string{"k1": {"reused"}, "k3": {"reused"}})
 }
 
 // TestEditTargetGuessOnce: the guess answers the write's first settle
