@@ -443,16 +443,21 @@ type unitRead struct {
 // one it left) in a round trip of its own, and its other statements
 // waited for nothing else: taken, the edit's statements ride with the
 // batch's next round trip (the next edit's, or COMMIT), and a batch of
-// n edits costs two round trips where it cost 2 + n (issue 31).
+// n hinted edits, in translations apart and of strings no other
+// component shares (whose inconsistent check reads them in a round trip
+// of its own), costs two round trips where it cost 2 + n (issue 31;
+// TestBatchApartRoundTrips).
 //
 // The answer is taken only with the unit's prefetched read (take): by
 // the prefetch's rule, no earlier write of the batch wrote a unit of the
-// translation, and no other process can until COMMIT; the write itself
-// writes no unit of it but its own (which the answer leaves out, as the
-// settle does: it never counts a unit as sharing its own target). And
-// only where the settle asks exactly for the guessed targets, in the
-// unit's translation (guessed): an edit whose rules saved another target
-// (an autofix) looks up as before, the round trip it cost anyway.
+// translation, and no other process can until COMMIT; the write's own
+// unit the answer leaves out, as the settle does (it never counts a unit
+// as sharing its own target), and a write that edits another unit of
+// the translation drops the guess (recheckUnit). It answers the write's
+// first settle only (settleRound takes it), and only where the settle
+// asks exactly for the guessed targets, in the unit's translation
+// (guessed): an edit whose rules saved another target (an autofix)
+// looks up as before, the round trip it cost anyway.
 type targetGuess struct {
 	unit     int64
 	target   string    // the target expected
