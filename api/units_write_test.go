@@ -873,7 +873,7 @@ func TestUnitWritesBadInput(t *testing.T) {
 }
 
 // TestPatchHintsTarget: a PATCH with a target passes the store the
-// target it expects to save (index.WithEditTarget: the store may send
+// target it expects to save (UpdateUnitExpecting: the store may send
 // its lookups on it ahead); one without a target (explanation, labels)
 // passes none.
 func TestPatchHintsTarget(t *testing.T) {

@@ -606,7 +606,7 @@ func TestEditorClientGoneIsNotServerError(t *testing.T) {
 }
 
 // TestEditorSaveHintsTarget: the editor's save passes the store the
-// target it saves (index.WithEditTarget), as the API's PATCH does; a
+// target it saves (UpdateUnitExpecting), as the API's PATCH does; a
 // save without a target passes none.
 func TestEditorSaveHintsTarget(t *testing.T) {
 	db := servertest.MustOpenDB(t)

@@ -10,8 +10,8 @@ import (
 	"github.com/tolk-project/tolk/index/internal/testengine"
 )
 
-// TestEditTargetGuess: an edit whose target is hinted (index.
-// WithEditTarget, as the API's PATCH hints it) has its same-target
+// TestEditTargetGuess: an edit whose target is hinted
+// (UpdateUnitExpecting, as the API's PATCH hints it) has its same-target
 // lookups sent with its batch's first round trip (targetGuess). Where
 // they answer, the reused check comes out as a lookup in the edit's own
 // round trip leaves it, and a batch of one such edit is two round trips
@@ -32,7 +32,7 @@ func TestEditTargetGuess(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			_, err = db.UpdateUnit(index.WithEditTarget(ctx, []string{hint}), id, f.user,
+			_, err = db.UpdateUnitExpecting(ctx, id, f.user, []string{hint},
 				func(index.Unit, index.Translation) (index.UnitUpdate, error) {
 					return index.UnitUpdate{Edit: &upd}, nil
 				})
@@ -158,7 +158,7 @@ func TestEditTargetGuess(t *testing.T) {
 		}
 		forms := []string{"Ein Ding", "Viele Dinge"}
 		return func() error {
-			_, err := db.UpdateUnit(index.WithEditTarget(ctx, forms), id, f.user,
+			_, err := db.UpdateUnitExpecting(ctx, id, f.user, forms,
 				func(index.Unit, index.Translation) (index.UnitUpdate, error) {
 					return index.UnitUpdate{Edit: &index.UnitEdit{Target: forms, State: index.StateTranslated}}, nil
 				})
@@ -187,7 +187,7 @@ func TestEditTargetGuessOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	var before, after bool
-	err = db.writeUnitEdit(index.WithEditTarget(ctx, []string{"Einzig"}), id, f.user.AuthorID, func(tx *Tx) error {
+	err = db.writeUnitEdit(ctx, id, f.user.AuthorID, []string{"Einzig"}, func(tx *Tx) error {
 		if _, _, err := readUnitForEdit(tx, id, f.user.AuthorID); err != nil {
 			return err
 		}
@@ -223,7 +223,7 @@ func TestEditTargetGuessTwoUnits(t *testing.T) {
 	}
 	k0, k2 := find("k0"), find("k2") // "Wort Nummer 0", "Wort Nummer 2"
 	before := db.paths.guessTaken.Load()
-	err := db.writeUnitEdit(index.WithEditTarget(ctx, []string{"Wort Nummer 0"}), k2, f.user.AuthorID, func(tx *Tx) error {
+	err := db.writeUnitEdit(ctx, k2, f.user.AuthorID, []string{"Wort Nummer 0"}, func(tx *Tx) error {
 		u, tr, err := readUnitForEdit(tx, k2, f.user.AuthorID)
 		if err != nil {
 			return err

@@ -436,7 +436,7 @@ type unitRead struct {
 
 // targetGuess is an edit's same-target lookups sent ahead, with the
 // batch's first round trip (queuePrefetch), on the target the edit
-// expects to save (index.WithEditTarget): the translated units of the
+// expects to save (UpdateUnitExpecting): the translated units of the
 // unit's translation, the unit itself left out, whose target is that
 // one or the unit's target when read. An edit's settle looked these up
 // (sameTarget: the units sharing its new target, and those sharing the

@@ -17,7 +17,7 @@ import (
 // them all, and an edit whose read is still what it would read takes it
 // from there: a batch of one edit costs three round trips (was four), and
 // every edit of a batch one (was two). With the target the edit expects
-// to save (index.WithEditTarget), its settle's same-target lookups go
+// to save (UpdateUnitExpecting), its settle's same-target lookups go
 // with the reads too (targetGuess, pipeline.go): two round trips, and
 // none of its own in a batch, where nothing else it reads needs one.
 //
@@ -68,21 +68,22 @@ import (
 // nothing is prefetched.
 
 // writeUnitEdit is writeUnit for an edit whose write begins with
-// readUnitForEdit(tx, unit, author): its batch prefetches that read.
-func (db *DB) writeUnitEdit(ctx context.Context, unit, author int64, fn func(tx *Tx) error) error {
+// readUnitForEdit(tx, unit, author): its batch prefetches that read, and
+// with expect (not nil) the same-target lookups on it (targetGuess).
+func (db *DB) writeUnitEdit(ctx context.Context, unit, author int64, expect []string, fn func(tx *Tx) error) error {
 	if unit <= 0 {
 		return db.writeNarrow(ctx, fn)
 	}
 	read := editRead{unit: unit, author: author}
-	if target, ok := index.EditTarget(ctx); ok {
-		read.target, read.guess = index.JoinPlural(target), true
+	if expect != nil {
+		read.target, read.guess = index.JoinPlural(expect), true
 	}
 	return db.enqueue(&writeRequest{ctx: ctx, fn: fn, narrow: true, scope: writeScope{scopeUnit, unit},
 		edit: read})
 }
 
 // editRead is what a unit edit reads first (writeUnitEdit), and with
-// guess the target it expects to save (index.WithEditTarget), whose
+// guess the target it expects to save (UpdateUnitExpecting), whose
 // same-target lookups the prefetch sends too (targetGuess).
 type editRead struct {
 	unit, author int64

@@ -58,7 +58,7 @@ func countRoundTrips(log []string) int {
 // COMMIT. Each is a wait of the writer in which it does nothing: at
 // 0.1–0.3 ms each on one machine, they were most of an edit (issue 31).
 // Two, for an edit that hints its target as the API's PATCH does
-// (index.WithEditTarget): BEGIN with the locks, the edit's reads
+// (UpdateUnitExpecting): BEGIN with the locks, the edit's reads
 // (prefetch.go) and its same-target lookups (targetGuess), then its
 // writes with the closing statements and COMMIT (three while the
 // lookups went with the writes, a round trip of their own; four while
@@ -99,7 +99,7 @@ func TestEditRoundTrips(t *testing.T) {
 	}
 	id := f.unit(t, "de", 0).ID
 	one := rt.during(func() {
-		if _, err := db.UpdateUnit(hinted(ctx, "one"), id, f.user, setTarget("one")); err != nil {
+		if _, err := db.UpdateUnitExpecting(ctx, id, f.user, []string{"one"}, setTarget("one")); err != nil {
 			t.Fatal(err)
 		}
 	})
@@ -135,7 +135,7 @@ func TestEditRoundTrips(t *testing.T) {
 	// after its own, and the two orders could deadlock).
 	db.pruneLog.Store(sharedLogKeep + 1)
 	pruned := rt.during(func() {
-		if _, err := db.UpdateUnit(hinted(ctx, "pruned"), id, f.user, setTarget("pruned")); err != nil {
+		if _, err := db.UpdateUnitExpecting(ctx, id, f.user, []string{"pruned"}, setTarget("pruned")); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -8,31 +8,41 @@ import (
 	"github.com/tolk-project/tolk/index"
 )
 
-// EditHints is a Store that records, for each UpdateUnit, the target its
-// context hints (index.EditTarget): what the API's PATCH and the
-// editor's save pass the index, which the store may send its lookups
-// ahead on (sqlstore's targetGuess).
+// EditHints is a Store that records, for each unit write, the target it
+// expects to save (UpdateUnitExpecting's expect): what the API's PATCH
+// and the editor's save pass the index, which the store may send its
+// lookups ahead on (sqlstore's targetGuess).
 type EditHints struct {
 	Store
 	mu    sync.Mutex
 	hints []EditHint
 }
 
-// EditHint is one UpdateUnit's hint: Ok false when its context had none.
+// EditHint is one unit write's hint: Ok false when it had none.
 type EditHint struct {
 	Unit   int64
 	Target []string
 	Ok     bool
 }
 
-// UpdateUnit records ctx's hint and writes through the wrapped store.
+// UpdateUnit records a write without a hint.
 func (s *EditHints) UpdateUnit(ctx context.Context, id int64, actor index.Actor,
 	decide func(u index.Unit, t index.Translation) (index.UnitUpdate, error)) (index.Unit, error) {
-	target, ok := index.EditTarget(ctx)
-	s.mu.Lock()
-	s.hints = append(s.hints, EditHint{Unit: id, Target: slices.Clone(target), Ok: ok})
-	s.mu.Unlock()
+	s.record(id, nil)
 	return s.Store.UpdateUnit(ctx, id, actor, decide)
+}
+
+// UpdateUnitExpecting records expect and writes through the wrapped store.
+func (s *EditHints) UpdateUnitExpecting(ctx context.Context, id int64, actor index.Actor, expect []string,
+	decide func(u index.Unit, t index.Translation) (index.UnitUpdate, error)) (index.Unit, error) {
+	s.record(id, expect)
+	return s.Store.UpdateUnitExpecting(ctx, id, actor, expect, decide)
+}
+
+func (s *EditHints) record(id int64, expect []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.hints = append(s.hints, EditHint{Unit: id, Target: slices.Clone(expect), Ok: expect != nil})
 }
 
 // Take returns the hints recorded since the last Take.
