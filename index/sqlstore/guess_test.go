@@ -2,6 +2,7 @@ package sqlstore
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -253,4 +254,44 @@ func TestEditTargetGuessTwoUnits(t *testing.T) {
 		t.Errorf("%d guesses taken, want 0", got)
 	}
 	checkStoredStats(t, db)
+}
+
+// TestEditTargetGuessRefusedText: a hint PostgreSQL cannot take (a NUL,
+// bytes not UTF-8), which the write's rules refuse, is not sent ahead:
+// its lookup's error aborted the batch's first round trip, so that the
+// refused edit answered a database error (the editor's save a 404) and
+// the batch's other edits failed with it.
+func TestEditTargetGuessRefusedText(t *testing.T) {
+	db, _, f := roundTripFixture(t)
+	ctx := context.Background()
+	de := f.tr["de"]
+	find := func(k string) int64 {
+		id, err := db.FindUnitIDByHash(ctx, de, index.IDHash(true, nil, k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	k1, k3, k5 := find("k1"), find("k3"), find("k5")
+	refused := errors.New("refused by the rules")
+	refuse := func(id int64, text string) func() error {
+		return func() error {
+			_, err := db.UpdateUnitExpecting(ctx, id, f.user, []string{text},
+				func(index.Unit, index.Translation) (index.UnitUpdate, error) { return index.UnitUpdate{}, refused })
+			return err
+		}
+	}
+	errs := inOneBatchErrs(t, db,
+		refuse(k1, "a\x00b"),
+		refuse(k5, "a\xffb"),
+		func() error {
+			_, err := db.UpdateUnitExpecting(ctx, k3, f.user, []string{"Gut"}, setTarget("Gut"))
+			return err
+		})
+	if !errors.Is(errs[0], refused) || !errors.Is(errs[1], refused) || errs[2] != nil {
+		t.Errorf("errors %v, want the rules' refusal twice and the other edit saved", errs)
+	}
+	if u, err := db.FindUnitByID(ctx, k3); err != nil || !slices.Equal(u.Target, []string{"Gut"}) {
+		t.Errorf("k3 reads %q, %v; want [Gut]", u.Target, err)
+	}
 }

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tolk-project/tolk/index"
 )
@@ -76,7 +77,11 @@ func (db *DB) writeUnitEdit(ctx context.Context, unit, author int64, expect []st
 	}
 	read := editRead{unit: unit, author: author}
 	if expect != nil {
-		read.target, read.guess = index.JoinPlural(expect), true
+		read.target = index.JoinPlural(expect)
+		// A text PostgreSQL refuses (a NUL, bytes not UTF-8), which the
+		// write's rules refuse too, is not sent ahead: its lookup's error
+		// would abort the batch's first round trip, every write of it.
+		read.guess = utf8.ValidString(read.target) && !strings.Contains(read.target, "\x00")
 	}
 	return db.enqueue(&writeRequest{ctx: ctx, fn: fn, narrow: true, scope: writeScope{scopeUnit, unit},
 		edit: read})
