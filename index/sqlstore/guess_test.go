@@ -215,13 +215,7 @@ func TestEditTargetGuessTwoUnits(t *testing.T) {
 	db, _, f := roundTripFixture(t)
 	ctx := context.Background()
 	de := f.tr["de"]
-	find := func(k string) int64 {
-		id, err := db.FindUnitIDByHash(ctx, de, index.IDHash(true, nil, k))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return id
-	}
+	find := func(k string) int64 { return keyedUnit(t, db, de, k) }
 	k0, k2 := find("k0"), find("k2") // "Wort Nummer 0", "Wort Nummer 2"
 	before := db.paths.guessTaken.Load()
 	err := db.writeUnitEdit(ctx, k2, f.user.AuthorID, []string{"Wort Nummer 0"}, func(tx *Tx) error {
@@ -265,13 +259,7 @@ func TestEditTargetGuessRefusedText(t *testing.T) {
 	db, _, f := roundTripFixture(t)
 	ctx := context.Background()
 	de := f.tr["de"]
-	find := func(k string) int64 {
-		id, err := db.FindUnitIDByHash(ctx, de, index.IDHash(true, nil, k))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return id
-	}
+	find := func(k string) int64 { return keyedUnit(t, db, de, k) }
 	k1, k3, k5 := find("k1"), find("k3"), find("k5")
 	refused := errors.New("refused by the rules")
 	refuse := func(id int64, text string) func() error {
@@ -294,4 +282,14 @@ func TestEditTargetGuessRefusedText(t *testing.T) {
 	if u, err := db.FindUnitByID(ctx, k3); err != nil || !slices.Equal(u.Target, []string{"Gut"}) {
 		t.Errorf("k3 reads %q, %v; want [Gut]", u.Target, err)
 	}
+}
+
+// keyedUnit is the id of translation tid's unit of key k.
+func keyedUnit(t *testing.T, db *DB, tid int64, k string) int64 {
+	t.Helper()
+	id, err := db.FindUnitIDByHash(context.Background(), tid, index.IDHash(true, nil, k))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
 }
