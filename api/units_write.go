@@ -19,6 +19,11 @@ type unitWriteStore interface {
 	// the unit as written, or ErrNotFound.
 	UpdateUnit(ctx context.Context, id int64, actor index.Actor,
 		decide func(u index.Unit, t index.Translation) (index.UnitUpdate, error)) (index.Unit, error)
+	// UpdateUnitExpecting is UpdateUnit told the target the write
+	// expects to save (nil: none), a hint the store may send its reads
+	// ahead on; decide still settles what is saved.
+	UpdateUnitExpecting(ctx context.Context, id int64, actor index.Actor, expect []string,
+		decide func(u index.Unit, t index.Translation) (index.UnitUpdate, error)) (index.Unit, error)
 	// AddUnit adds the string decide settles to a translation (and, for
 	// a source translation, to every other of its component) and returns
 	// the unit added to the translation asked for; a string it already
@@ -70,13 +75,13 @@ func (s *Server) updateUnit(c *gin.Context, full bool) {
 		return
 	}
 	who := edge.Principal(c)
-	ctx := c.Request.Context()
+	var expect []string
 	if patch.Target != nil {
 		// The target the write most likely saves: the store may send
-		// what it will read of it ahead (index.WithEditTarget).
-		ctx = index.WithEditTarget(ctx, *patch.Target)
+		// what it will read of it ahead (UpdateUnitExpecting).
+		expect = *patch.Target
 	}
-	u, err := s.store.UpdateUnit(ctx, id, index.UserActor(who.User),
+	u, err := s.store.UpdateUnitExpecting(c.Request.Context(), id, index.UserActor(who.User), expect,
 		func(u index.Unit, t index.Translation) (index.UnitUpdate, error) {
 			// decide runs in the index's writer goroutine: it reads the
 			// principal taken above, never the request's context.

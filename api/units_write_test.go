@@ -871,3 +871,35 @@ func TestUnitWritesBadInput(t *testing.T) {
 		t.Errorf("server errors logged: %s", e.srv.Logs.String())
 	}
 }
+
+// TestPatchHintsTarget: a PATCH with a target passes the store the
+// target it expects to save (UpdateUnitExpecting: the store may send
+// its lookups on it ahead); one without a target (explanation, labels)
+// passes none.
+func TestPatchHintsTarget(t *testing.T) {
+	var hints *servertest.EditHints
+	env := servertest.New(t, servertest.WithDemo(),
+		servertest.WithUser("anna", false, [2]string{"Translate", "demo"}),
+		servertest.WithUser("root", true),
+		servertest.WithStore(func(db *sqlstore.DB) servertest.Store {
+			hints = &servertest.EditHints{Store: db}
+			return hints
+		}))
+	e := &writeEnv{srv: env.Running, db: env.DB, anna: env.Auth["anna"], root: env.Auth["root"]}
+	bye := e.unitID(t, "app", "de", "bye")
+	url := fmt.Sprintf("%s/api/units/%d/", e.srv.URL, bye)
+	if r := servertest.DoJSON(t, "PATCH", url, e.anna, map[string]any{"target": []string{"Tschüss"}, "state": 20}); r.Status != http.StatusOK {
+		t.Fatalf("PATCH target = %d %s", r.Status, r.Body)
+	}
+	if got := hints.Take(); len(got) != 1 || got[0].Unit != bye || !got[0].Ok || !slices.Equal(got[0].Target, []string{"Tschüss"}) {
+		t.Errorf("PATCH with a target hinted %+v, want [Tschüss] for unit %d", got, bye)
+	}
+	src := e.unitID(t, "app", "en", "bye")
+	url = fmt.Sprintf("%s/api/units/%d/", e.srv.URL, src)
+	if r := servertest.DoJSON(t, "PATCH", url, e.root, map[string]any{"explanation": "a farewell"}); r.Status != http.StatusOK {
+		t.Fatalf("PATCH explanation = %d %s", r.Status, r.Body)
+	}
+	if got := hints.Take(); len(got) != 1 || got[0].Ok {
+		t.Errorf("PATCH without a target hinted %+v, want one write without a hint", got)
+	}
+}

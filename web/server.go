@@ -46,6 +46,10 @@ type Store interface {
 	ProjectLanguageStats(ctx context.Context, projectID int64) ([]index.Language, []index.Stats, error)
 	UpdateUnit(ctx context.Context, id int64, actor index.Actor,
 		decide func(u index.Unit, t index.Translation) (index.UnitUpdate, error)) (index.Unit, error)
+	// UpdateUnitExpecting is UpdateUnit told the target the save
+	// expects to write (nil: none; api's unitWriteStore).
+	UpdateUnitExpecting(ctx context.Context, id int64, actor index.Actor, expect []string,
+		decide func(u index.Unit, t index.Translation) (index.UnitUpdate, error)) (index.Unit, error)
 	FindComments(ctx context.Context, f index.CommentFilter) ([]index.Comment, int, error)
 	AddComment(ctx context.Context, unitID int64, actor index.Actor, c index.NewComment,
 		check func(u index.Unit, t index.Translation) (int64, error)) (index.Comment, error)

@@ -717,9 +717,9 @@ func (s *Server) saveUnit(c *gin.Context) {
 	}
 	who, state := edge.Principal(c), req.state()
 	var current index.Unit
-	// The target hinted, as the API's PATCH does (index.WithEditTarget).
-	ctx := index.WithEditTarget(c.Request.Context(), req.Target)
-	saved, err := s.store.UpdateUnit(ctx, req.ID, index.UserActor(who.User),
+	// The target hinted, as the API's PATCH hints it (UpdateUnitExpecting);
+	// a save without one hints none (req.Target nil), not a lookup of "".
+	saved, err := s.store.UpdateUnitExpecting(c.Request.Context(), req.ID, index.UserActor(who.User), req.Target,
 		func(u index.Unit, ut index.Translation) (index.UnitUpdate, error) {
 			current = u
 			if ut.ID != t.ID {

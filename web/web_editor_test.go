@@ -604,3 +604,32 @@ func TestEditorClientGoneIsNotServerError(t *testing.T) {
 		t.Errorf("the request of a client that left is not logged as 499 at WARN:\n%s", logs)
 	}
 }
+
+// TestEditorSaveHintsTarget: the editor's save passes the store the
+// target it saves (UpdateUnitExpecting), as the API's PATCH does; a
+// save without a target passes none.
+func TestEditorSaveHintsTarget(t *testing.T) {
+	db := servertest.MustOpenDB(t)
+	seedShop(t, db)
+	servertest.MustUser(t, db, "anna", false, [2]string{"Translate", "shop"})
+	mustPassword(t, db, "anna", "correct horse")
+	hints := &servertest.EditHints{Store: db}
+	srv := servertest.Serve(t, hints, servertest.Options{})
+	anna := newBrowser(t, srv.URL)
+	anna.signIn("anna", "correct horse")
+	id, version, token := editorState(t, anna, "/translate/shop/ui/de/?q=state:empty")
+	unit, _ := strconv.ParseInt(id, 10, 64)
+	hints.Take()
+	if r := saveJSON(anna, token, map[string]any{"id": json.Number(id), "version": version,
+		"target": []string{"%d Birnen"}}); r.Status != http.StatusOK {
+		t.Fatalf("save = %d %s", r.Status, r.Body)
+	}
+	if got := hints.Take(); len(got) != 1 || got[0].Unit != unit || !got[0].Ok || len(got[0].Target) != 1 || got[0].Target[0] != "%d Birnen" {
+		t.Errorf("save hinted %+v, want [%%d Birnen] for unit %d", got, unit)
+	}
+	_, version, _ = editorState(t, anna, "/translate/shop/ui/de/?q=id:"+id)
+	saveJSON(anna, token, map[string]any{"id": json.Number(id), "version": version})
+	if got := hints.Take(); len(got) != 1 || got[0].Ok {
+		t.Errorf("a save without a target hinted %+v, want one write without a hint", got)
+	}
+}

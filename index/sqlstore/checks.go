@@ -89,6 +89,12 @@ func (tx *Tx) recheck(saved bool, actor index.Actor, ids ...int64) {
 // again, and a removal must forget it (forgetUnit).
 func (tx *Tx) recheckUnit(u *index.Unit, saved bool, actor index.Actor) {
 	tx.recheck(saved, actor, u.ID)
+	if g := tx.pre.runningGuess(); g != nil && g.read.u.TranslationID == u.TranslationID && g.unit != u.ID {
+		// The guess answers for its translation as the write's BEGIN
+		// left it but for its own unit (targetGuess): another unit of
+		// it edited, the settle looks up.
+		tx.pre.guess = nil
+	}
 	if tx.checks.snapshots == nil {
 		tx.checks.snapshots = map[int64]checkedUnit{}
 	}
@@ -245,6 +251,13 @@ func settleChecks(tx *Tx) (map[int64]checkOutcome, error) { return settleRound(t
 func settleRound(tx *Tx, last bool) (map[int64]checkOutcome, error) {
 	m := tx.checks
 	tx.checks = checkMarks{}
+	var guess *targetGuess
+	if tx.pre != nil {
+		// The edit's lookups sent ahead answer the write's first settle
+		// only, whatever it settles or fails at: what the write wrote
+		// since may be another lookup's answer.
+		guess, tx.pre.guess = tx.pre.guess, nil
+	}
 	if tx.db.noChecks {
 		return nil, nil // Options.NoChecks: measuring without them
 	}
@@ -263,7 +276,8 @@ func settleRound(tx *Tx, last bool) (map[int64]checkOutcome, error) {
 	if len(m.units)+len(m.translations)+len(m.sources)+len(m.created)+len(m.left)+len(m.glossaries) == 0 {
 		return nil, nil
 	}
-	s := &checkSettler{tx: tx, scopes: map[int64]*checkScope{}, deltas: map[int64]*index.Stats{}, marks: m, last: last}
+	s := &checkSettler{tx: tx, scopes: map[int64]*checkScope{}, deltas: map[int64]*index.Stats{}, marks: m, last: last,
+		guess: guess}
 	if len(m.created) > 0 {
 		s.createdTranslations = make(map[int64]bool, len(m.created))
 	}
@@ -327,11 +341,6 @@ func settleRound(tx *Tx, last bool) (map[int64]checkOutcome, error) {
 		return s.outcomes, nil
 	}
 	again, err := s.rechecks()
-	if tx.pre != nil {
-		// The edit's lookups sent ahead answer its first settle only:
-		// what it wrote since may be another lookup's answer.
-		tx.pre.guess = nil
-	}
 	switch {
 	case err != nil:
 		return nil, err
@@ -378,6 +387,9 @@ type checkSettler struct {
 	// (rechecks).
 	whole map[int64]bool
 	last  bool // the second round (settleRound)
+	// guess is the edit's same-target lookups sent ahead (targetGuess),
+	// taken by the write's first settle only (settleRound).
+	guess *targetGuess
 	// peerFollow are other components' units whose inconsistent row
 	// the settled units' groups disagree with (followInconsistent),
 	// settled in the second round, all of them: the counts must be exact.

@@ -243,13 +243,14 @@ func (s *checkSettler) rechecks() (bool, error) {
 		}
 		// An edit saved as needing editing left its target: answered
 		// by the prefetched lookup when it holds it (targetGuess).
-		guessed, err := tx.guessed(tid, 0, targets, row)
-		if err == nil && !guessed {
-			err = tx.unitsByTarget(tid, targets, row)
-		}
-		if err != nil {
+		if err := s.unitsByTargetLater(tid, 0, targets, row); err != nil {
 			return false, err
 		}
+	}
+	// The lookups of every translation in one round trip: their rows
+	// only fill follow.
+	if err := tx.flushForAnswers(); err != nil {
+		return false, err
 	}
 	var follow []int64
 	for id := range s.follow {
@@ -419,11 +420,10 @@ func (s *checkSettler) context(units []checkedUnit, scopes []*checkScope, extras
 	// The lookups queued (unitsByTargetLater), with what else is; when
 	// every answer is in (an edit's lookups answered with the batch's
 	// first round trip: targetGuess), the write's statements wait for
-	// the batch's next round trip.
-	if s.tx.awaitsAnswers() {
-		if err := s.tx.flush(); err != nil {
-			return nil, err
-		}
+	// the batch's next round trip. An error an earlier flushed() kept
+	// (laterErr) is returned here still, as the flush did.
+	if err := s.tx.flushForAnswers(); err != nil {
+		return nil, err
 	}
 	return more, nil
 }
@@ -542,6 +542,16 @@ func (tx *Tx) unitsByTargetLater(tid int64, targets []string, row func(id int64,
 	return nil
 }
 
+// unitsByTargetLater is Tx.unitsByTargetLater for unit's lookup (0: one
+// whose rows only pick units to settle again), answered instead by the
+// edit's lookups sent ahead where they hold it (guessed, targetGuess).
+func (s *checkSettler) unitsByTargetLater(tid, unit int64, targets []string, row func(id int64, source, target string) error) error {
+	if guessed, err := s.guessed(tid, unit, targets, row); guessed || err != nil {
+		return err
+	}
+	return s.tx.unitsByTargetLater(tid, targets, row)
+}
+
 // sameTargets reads, for the units idx of translation tid, the other
 // translated units with the same target: their sources go to more, and
 // those of another source are settled again (follow), since they are
@@ -626,10 +636,7 @@ func (s *checkSettler) sameTarget(tid int64, units []checkedUnit, i int, more []
 		}
 		return nil
 	}
-	if guessed, err := s.tx.guessed(tid, u.id, targets, row); guessed || err != nil {
-		return err // sent ahead (targetGuess)
-	}
-	return s.tx.unitsByTargetLater(tid, targets, row)
+	return s.unitsByTargetLater(tid, u.id, targets, row)
 }
 
 // reusedInMemory sets the other sources of units that are all the

@@ -452,30 +452,34 @@ type unitRead struct {
 
 // targetGuess is an edit's same-target lookups sent ahead, with the
 // batch's first round trip (queuePrefetch), on the target the edit
-// expects to save (index.WithEditTarget): the translated units of the
+// expects to save (UpdateUnitExpecting): the translated units of the
 // unit's translation, the unit itself left out, whose target is that
 // one or the unit's target when read. An edit's settle looked these up
 // (sameTarget: the units sharing its new target, and those sharing the
 // one it left) in a round trip of its own, and its other statements
 // waited for nothing else: taken, the edit's statements ride with the
 // batch's next round trip (the next edit's, or COMMIT), and a batch of
-// n edits costs two round trips where it cost 2 + n (issue 31).
+// n hinted edits, in translations apart and of strings no other
+// component shares (whose inconsistent check reads them in a round trip
+// of its own), costs two round trips where it cost 2 + n (issue 31;
+// TestBatchApartRoundTrips).
 //
 // The answer is taken only with the unit's prefetched read (take): by
 // the prefetch's rule, no earlier write of the batch wrote a unit of the
-// translation, and no other process can until COMMIT; the write itself
-// writes no unit of it but its own (which the answer leaves out, as the
-// settle does: it never counts a unit as sharing its own target). And
-// only where the settle asks exactly for the guessed targets, in the
-// unit's translation (guessed): an edit whose rules saved another target
-// (an autofix) looks up as before, the round trip it cost anyway.
+// translation, and no other process can until COMMIT; the write's own
+// unit the answer leaves out, as the settle does (it never counts a unit
+// as sharing its own target), and a write that edits another unit of
+// the translation drops the guess (recheckUnit). It answers the write's
+// first settle only (settleRound takes it), and only where the settle
+// asks exactly for the guessed targets, in the unit's translation
+// (guessed): an edit whose rules saved another target (an autofix)
+// looks up as before, the round trip it cost anyway.
 type targetGuess struct {
-	unit        int64
-	target      string // the target expected
-	translation int64  // the unit's, and old its target, once taken
-	old         string
-	answered    bool
-	rows        []targetRow
+	unit     int64
+	target   string    // the target expected
+	read     *unitRead // the unit's prefetched read: its translation, its old target
+	answered bool
+	rows     []targetRow
 }
 
 // targetRow is a unit a same-target lookup finds.
@@ -521,7 +525,7 @@ func queueTargetGuess(tx *Tx, g *targetGuess) error {
 }
 
 // guessed answers a same-target lookup of translation tid's units
-// (unitsByTarget's) from the running write's targetGuess, calling row as
+// (unitsByTarget's) from the settle's targetGuess, calling row as
 // the lookup would, but for the guessed unit itself; false when the
 // guess cannot answer it: none taken, another translation, or a target
 // that is neither the one expected nor the unit's old one. unit is the
@@ -529,21 +533,18 @@ func queueTargetGuess(tx *Tx, g *targetGuess) error {
 // unit's would miss the guessed unit's row. 0 is a lookup whose rows
 // only pick units to settle again, which the guessed unit, settled,
 // never is (rechecks).
-func (tx *Tx) guessed(tid, unit int64, targets []string, row func(id int64, source, target string) error) (bool, error) {
-	if tx.pre == nil || tx.pre.guess == nil {
-		return false, nil
-	}
-	g := tx.pre.guess
-	if g.translation != tid || (unit != 0 && unit != g.unit) {
+func (s *checkSettler) guessed(tid, unit int64, targets []string, row func(id int64, source, target string) error) (bool, error) {
+	g := s.guess
+	if g == nil || g.read.u.TranslationID != tid || (unit != 0 && unit != g.unit) {
 		return false, nil
 	}
 	for _, t := range targets {
-		if t != g.target && t != g.old {
+		if t != g.target && t != index.JoinPlural(g.read.u.Target) {
 			return false, nil
 		}
 	}
-	if tx.db != nil && tx.db.paths != nil {
-		tx.db.paths.guessTaken.Add(1)
+	if s.tx.db != nil && s.tx.db.paths != nil {
+		s.tx.db.paths.guessTaken.Add(1)
 	}
 	for _, r := range g.rows {
 		if slices.Contains(targets, r.target) {
@@ -553,6 +554,17 @@ func (tx *Tx) guessed(tid, unit int64, targets []string, row func(id int64, sour
 		}
 	}
 	return true, nil
+}
+
+// flushForAnswers flushes when a queued statement's answer is awaited
+// (awaitsAnswers), and returns the error an earlier flushed() kept
+// (laterErr): a write that needs no answer leaves its statements for
+// the batch's next round trip.
+func (tx *Tx) flushForAnswers() error {
+	if tx.awaitsAnswers() || tx.laterErr != nil {
+		return tx.flush()
+	}
+	return nil
 }
 
 // awaitsAnswers says whether a queued statement's answer is still to be

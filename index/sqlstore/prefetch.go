@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/tolk-project/tolk/index"
 )
@@ -17,7 +18,7 @@ import (
 // them all, and an edit whose read is still what it would read takes it
 // from there: a batch of one edit costs three round trips (was four), and
 // every edit of a batch one (was two). With the target the edit expects
-// to save (index.WithEditTarget), its settle's same-target lookups go
+// to save (UpdateUnitExpecting), its settle's same-target lookups go
 // with the reads too (targetGuess, pipeline.go): two round trips, and
 // none of its own in a batch, where nothing else it reads needs one.
 //
@@ -68,21 +69,26 @@ import (
 // nothing is prefetched.
 
 // writeUnitEdit is writeUnit for an edit whose write begins with
-// readUnitForEdit(tx, unit, author): its batch prefetches that read.
-func (db *DB) writeUnitEdit(ctx context.Context, unit, author int64, fn func(tx *Tx) error) error {
+// readUnitForEdit(tx, unit, author): its batch prefetches that read, and
+// with expect (not nil) the same-target lookups on it (targetGuess).
+func (db *DB) writeUnitEdit(ctx context.Context, unit, author int64, expect []string, fn func(tx *Tx) error) error {
 	if unit <= 0 {
 		return db.writeNarrow(ctx, fn)
 	}
 	read := editRead{unit: unit, author: author}
-	if target, ok := index.EditTarget(ctx); ok {
-		read.target, read.guess = index.JoinPlural(target), true
+	if expect != nil {
+		read.target = index.JoinPlural(expect)
+		// A text PostgreSQL refuses (a NUL, bytes not UTF-8), which the
+		// write's rules refuse too, is not sent ahead: its lookup's error
+		// would abort the batch's first round trip, every write of it.
+		read.guess = utf8.ValidString(read.target) && !strings.Contains(read.target, "\x00")
 	}
 	return db.enqueue(&writeRequest{ctx: ctx, fn: fn, narrow: true, scope: writeScope{scopeUnit, unit},
 		edit: read})
 }
 
 // editRead is what a unit edit reads first (writeUnitEdit), and with
-// guess the target it expects to save (index.WithEditTarget), whose
+// guess the target it expects to save (UpdateUnitExpecting), whose
 // same-target lookups the prefetch sends too (targetGuess).
 type editRead struct {
 	unit, author int64
@@ -167,7 +173,7 @@ func queuePrefetch(tx *Tx, live []*writeRequest) error {
 	}
 	for _, req := range live {
 		if r := p.units[req.edit.unit]; req.edit.guess && r != nil && r.guess == nil {
-			r.guess = &targetGuess{unit: req.edit.unit, target: req.edit.target}
+			r.guess = &targetGuess{unit: req.edit.unit, target: req.edit.target, read: r}
 			if err := queueTargetGuess(tx, r.guess); err != nil {
 				return err
 			}
@@ -229,13 +235,20 @@ func (p *prefetch) take(tx *Tx, id, authorID int64) (u index.Unit, t index.Trans
 	if g := r.guess; g != nil && g.answered {
 		// Read with the unit: still what the write's lookups would
 		// find, by the same rule (see targetGuess).
-		g.translation, g.old = r.u.TranslationID, index.JoinPlural(r.u.Target)
 		p.guess = g
 	}
 	if tx.db != nil {
 		tx.db.prefetchTaken.Add(1)
 	}
 	return r.u, t, true
+}
+
+// runningGuess is the running write's guess (nil when none was taken).
+func (p *prefetch) runningGuess() *targetGuess {
+	if p == nil {
+		return nil
+	}
+	return p.guess
 }
 
 // record notes the scope of the running write's unit id, read in t.

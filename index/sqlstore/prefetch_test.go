@@ -209,7 +209,7 @@ func TestBatchApartRoundTrips(t *testing.T) {
 	edit := func(i int) func() error {
 		return func() error {
 			target := fmt.Sprint("apart ", i)
-			_, err := db.UpdateUnit(hinted(ctx, target), ids[i], f.user, setTarget(target))
+			_, err := db.UpdateUnitExpecting(ctx, ids[i], f.user, []string{target}, setTarget(target))
 			return err
 		}
 	}

@@ -67,10 +67,22 @@ func findUnitAndTranslation(tx *Tx, id int64) (index.Unit, index.Translation, er
 // stored. It returns the unit as written.
 func (db *DB) UpdateUnit(ctx context.Context, id int64, actor index.Actor,
 	decide func(u index.Unit, t index.Translation) (index.UnitUpdate, error)) (index.Unit, error) {
+	return db.UpdateUnitExpecting(ctx, id, actor, nil, decide)
+}
+
+// UpdateUnitExpecting is UpdateUnit told the target the write expects to
+// save (nil: none), before decide has settled it, as the API's PATCH and
+// the editor's save know it: a hint, never the write's answer. On
+// PostgreSQL the same-target lookups of the reused check are sent on it
+// with the batch's first round trip (targetGuess, issue 31); a write
+// that saves another target (an autofix, a refusal) costs what it cost
+// without the hint.
+func (db *DB) UpdateUnitExpecting(ctx context.Context, id int64, actor index.Actor, expect []string,
+	decide func(u index.Unit, t index.Translation) (index.UnitUpdate, error)) (index.Unit, error) {
 	var out index.Unit
 	// Every row it changes is a unit of a translation its editors open, a
 	// change or a statistics row, except an explanation's (setProperties).
-	err := db.writeUnitEdit(ctx, id, actor.AuthorID, func(tx *Tx) error {
+	err := db.writeUnitEdit(ctx, id, actor.AuthorID, expect, func(tx *Tx) error {
 		u, t, err := readUnitForEdit(tx, id, actor.AuthorID)
 		if err != nil {
 			return err

@@ -63,8 +63,7 @@ func (e *editBench) edit(b *testing.B) {
 	u := e.units[(i*7919)%int64(len(e.units))]
 	target := []string{fmt.Sprint("Wert ", i)}
 	// The target hinted, as the API's PATCH hints it (targetGuess).
-	ctx := index.WithEditTarget(context.Background(), target)
-	if _, err := e.db.UpdateUnit(ctx, u.ID, e.actor, func(index.Unit, index.Translation) (index.UnitUpdate, error) {
+	if _, err := e.db.UpdateUnitExpecting(context.Background(), u.ID, e.actor, target, func(index.Unit, index.Translation) (index.UnitUpdate, error) {
 		return index.UnitUpdate{Edit: &index.UnitEdit{Target: target, State: index.StateTranslated}}, nil
 	}); err != nil {
 		b.Error(err)

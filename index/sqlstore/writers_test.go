@@ -65,12 +65,6 @@ func mustWriter(t testing.TB, db *DB) index.Actor {
 }
 
 // setTarget is a decide for UpdateUnit that translates the unit as s.
-// hinted is ctx with the target s as the API's PATCH hints it
-// (index.WithEditTarget, targetGuess).
-func hinted(ctx context.Context, s string) context.Context {
-	return index.WithEditTarget(ctx, []string{s})
-}
-
 func setTarget(s string) func(index.Unit, index.Translation) (index.UnitUpdate, error) {
 	return func(index.Unit, index.Translation) (index.UnitUpdate, error) {
 		return index.UnitUpdate{Edit: &index.UnitEdit{Target: []string{s}, State: index.StateTranslated}}, nil

@@ -106,6 +106,10 @@ func WithKeptIndex() Option { return func(c *envConfig) { c.kept = true } }
 // the sync service (over an empty data directory) and the rest are new.
 func WithCopyOf(kept string) Option { return func(c *envConfig) { c.copyOf = kept } }
 
+// WithStore serves wrap(db), a test wrapper that embeds the index (such
+// as EditHints), instead of the index itself.
+func WithStore(wrap func(*sqlstore.DB) Store) Option { return func(c *envConfig) { c.store = wrap } }
+
 // WithOptions changes the server's options once the others are set.
 func WithOptions(f func(*Options)) Option {
 	return func(c *envConfig) { c.options = append(c.options, f) }
@@ -173,7 +177,11 @@ func New(tb testing.TB, opts ...Option) *Env {
 	for _, f := range cfg.options {
 		f(&server)
 	}
-	e.Running = Serve(tb, db, server)
+	var store Store = db
+	if cfg.store != nil {
+		store = cfg.store(db)
+	}
+	e.Running = Serve(tb, store, server)
 	e.closers = append(e.closers, e.Running.Close)
 	return e
 }
