@@ -244,6 +244,31 @@ func TestBatchChangesGatheredQueuedReader(t *testing.T) {
 	checkStoredStats(t, db)
 }
 
+// TestBatchChangesGatheredCloseOrder: the batch's last write gathers a
+// change, queues a statement that may read changes (which sends the
+// first), gathers another and sends nothing: the batch's close writes
+// the second after the first, ids in the order made.
+func TestBatchChangesGatheredCloseOrder(t *testing.T) {
+	db, _, _, ids, edit := pgGatherFixture(t)
+	ctx := context.Background()
+	last := func() error {
+		return db.writeUnit(ctx, ids[1], func(tx *Tx) error {
+			if err := insertChange(tx, index.Change{Action: index.ActionComment, UnitID: ids[1], Target: "close A"}); err != nil {
+				return err
+			}
+			if err := tx.execLater(`SELECT count(*) FROM changes`); err != nil {
+				return err
+			}
+			return insertChange(tx, index.Change{Action: index.ActionComment, UnitID: ids[1], Target: "close B"})
+		})
+	}
+	inOneBatch(t, db, edit(ids[0], "close earlier"), last)
+	if got := unitChanges(t, db, ids[1], index.ActionComment); !slices.Equal(got, []string{"close A", "close B"}) {
+		t.Errorf("the last write's changes in id order: %q, want A then B", got)
+	}
+	checkStoredStats(t, db)
+}
+
 // TestBatchChangesGatheredEarlierRowFails: an earlier write's gathered
 // change row that fails once (as a lock timeout or a deadlock would),
 // sent after the current write's savepoint (the savepoint sent before

@@ -369,12 +369,13 @@ func (db *DB) runBatch(live []*writeRequest, apart bool) (results []error, touch
 	}
 	if tx.gather {
 		// The batch's gathered changes, before its statistics and the
-		// lists' fold (pipeline.go). Every write has ended: their rows
-		// are one group, written in as few statements as their number
-		// allows (an error among them, as among the closing
-		// statements, runs the batch's writes apart, below), not the
-		// last write's apart from the earlier ones'.
-		tx.gatherFrom = len(tx.gathered)
+		// lists' fold (pipeline.go). Every write has ended: the rows
+		// left are one group at the queue's end, after everything the
+		// writes queued (ids in the order made), written in as few
+		// statements as their number allows (an error among them, as
+		// among the closing statements, runs the batch's writes apart,
+		// below), not the last write's apart from the earlier ones'.
+		tx.gatherFrom = 0
 		if err := tx.spillChanges(); err != nil {
 			return nil, touched, err
 		}
