@@ -14,14 +14,11 @@ import (
 // the rules judge what is stored at that moment; an error the rules
 // return comes back as is, and nothing is stored.
 type unitWriteStore interface {
-	// UpdateUnit applies what decide makes of a unit and its
+	// UpdateUnitExpecting applies what decide makes of a unit and its
 	// translation (with component, project and language) and returns
-	// the unit as written, or ErrNotFound.
-	UpdateUnit(ctx context.Context, id int64, actor index.Actor,
-		decide func(u index.Unit, t index.Translation) (index.UnitUpdate, error)) (index.Unit, error)
-	// UpdateUnitExpecting is UpdateUnit told the target the write
-	// expects to save (nil: none), a hint the store may send its reads
-	// ahead on; decide still settles what is saved.
+	// the unit as written, or ErrNotFound. expect is the target the
+	// write expects to save (nil: none), a hint the store may send its
+	// reads ahead on; decide still settles what is saved.
 	UpdateUnitExpecting(ctx context.Context, id int64, actor index.Actor, expect []string,
 		decide func(u index.Unit, t index.Translation) (index.UnitUpdate, error)) (index.Unit, error)
 	// AddUnit adds the string decide settles to a translation (and, for
