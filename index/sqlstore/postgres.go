@@ -87,10 +87,11 @@ func openPostgres(ctx context.Context, o Options) (*DB, error) {
 	db.wdb = stdlib.OpenDB(*wcfg)
 	db.checker = newLogChecker(ccfg)
 	// One connection a writer (writer.go: Several writers in one
-	// process).
+	// process), and one for the background steps' writer (upkeepWriter).
 	db.writers = o.Writers
-	db.wdb.SetMaxOpenConns(db.writers)
-	db.wdb.SetMaxIdleConns(db.writers)
+	db.upkeepWrites = make(chan *writeRequest)
+	db.wdb.SetMaxOpenConns(db.writers + 1)
+	db.wdb.SetMaxIdleConns(db.writers + 1)
 	db.wdb.SetConnMaxIdleTime(0)
 	// The job locks' sessions are configured as the readers' (no
 	// lock_timeout: a job waits for its component's lock).

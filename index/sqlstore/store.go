@@ -77,6 +77,11 @@ type DB struct {
 	expected   expectedWrites // writes requests announced (expect.go)
 	closing    chan struct{}
 	stopWriter func()
+	// upkeepWrites queues the background steps' writes (the trigram
+	// index's step and has:glossary's re-match, writeRequest.upkeep) on
+	// PostgreSQL, for a writer of their own (upkeepWriter); nil on
+	// SQLite, whose one writer takes them from writes.
+	upkeepWrites chan *writeRequest
 	// writeBatchLimit is the most writes one transaction takes:
 	// maxWriteBatch, or 1 to measure what group commit is worth.
 	writeBatchLimit int
@@ -193,6 +198,9 @@ func (db *DB) start(ctx context.Context) error {
 	db.stopWriter = func() { close(stopWriting); writers.Wait() }
 	for range db.writers {
 		writers.Go(func() { db.writer(stopWriting) })
+	}
+	if db.upkeepWrites != nil {
+		writers.Go(func() { db.upkeepWriter(stopWriting) })
 	}
 	db.startTrigramIndexer()
 	// A recheck that cannot resume is not worth refusing to open for:

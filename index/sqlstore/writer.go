@@ -101,8 +101,12 @@ func (db *DB) writeNarrow(ctx context.Context, fn func(tx *Tx) error) error {
 
 func (db *DB) enqueue(req *writeRequest) error {
 	req.done = make(chan writeResult, 1)
+	queue := db.writes
+	if req.upkeep && db.upkeepWrites != nil {
+		queue = db.upkeepWrites
+	}
 	select {
-	case db.writes <- req:
+	case queue <- req:
 		db.queuedWrite(req.ctx) // the writer holds it (expect.go)
 	case <-req.ctx.Done():
 		return req.ctx.Err()
@@ -134,6 +138,29 @@ func (db *DB) writer(stop <-chan struct{}) {
 		db.busy.stop()
 		db.expected.took.Store(int64(time.Since(began)))
 		clear(batch) // let the finished requests go
+	}
+}
+
+// upkeepWriter runs the background steps' writes on PostgreSQL, one a
+// transaction, until stop closes. They used to queue with the edits, so
+// a step's batch could share a transaction with edits, or hold a writer
+// the edits queued behind: on the 100× index the step's DELETE of its
+// units' old index rows reads them from disk (0.3–2.9 s a statement in
+// the server's log), and the edits of its batch waited for it — p99
+// past 1 s at 8 editors (BENCHMARKS.md, session 16). Its own writer and
+// connection keep every edit's batch to edits. What it writes is as
+// before: its rows, locked row by row (writeRequest.shared), under the
+// write lock taken shared (lockBatch), beside the writers' batches as
+// another process's step runs. SQLite keeps one writer for everything:
+// its file takes one write transaction at a time.
+func (db *DB) upkeepWriter(stop <-chan struct{}) {
+	for {
+		select {
+		case r := <-db.upkeepWrites:
+			db.commitBatch([]*writeRequest{r})
+		case <-stop:
+			return
+		}
 	}
 }
 

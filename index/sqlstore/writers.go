@@ -114,8 +114,10 @@ import (
 //     the time at least one writer runs a batch.
 //   - Background steps: the trigram index's step and has:glossary's
 //     re-match are one goroutine that queues one write at a time
-//     (trigram_pending.go), so one writer runs each of its batches; the
-//     rechecks likewise (checks_recheck.go).
+//     (trigram_pending.go), which a writer of their own runs, one a
+//     transaction, beside the writers (upkeepWriter): never in an
+//     edit's batch. The rechecks queue theirs to the writers, one at a
+//     time (checks_recheck.go).
 
 // postgresLocks returns the statements of the write lock and the scope
 // locks of the index in schema, for the dialect: scopes for a batch of
