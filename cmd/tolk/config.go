@@ -369,7 +369,7 @@ var serveSettings = []setting{
 		usage: "how long a webhook delivery is retried, with growing waits, before it is marked failed (default 24h)",
 		field: func(c *Config) any { return &c.WebhookRetryPeriod }},
 	{name: "db-pool-size",
-		usage: "connections the reads of this process keep open to PostgreSQL, besides the writers' (--db-writers) and one per git job running (0: twice the CPUs, at least 4); see docs/processes.md",
+		usage: "connections the reads of this process keep open to PostgreSQL, besides the writers' (--db-writers), one for the background index steps' writes and one per git job running (0: twice the CPUs, at least 4); see docs/processes.md",
 		field: func(c *Config) any { return &c.DBPoolSize }},
 	{name: "db-lock-timeout",
 		usage: "how long a write waits for a lock another process sharing the PostgreSQL database holds before it fails (0: for ever; default 30s)",

@@ -34,6 +34,14 @@ import (
 // search meanwhile reads them all, as every search did before the
 // index.
 //
+// On PostgreSQL the step's writes have a writer of their own
+// (upkeepWriter), beside the writers: an edit no longer waits behind a
+// batch of the step, only, by its trigger, for the commit of a batch
+// that holds the note of the unit it edits (pgIndexTrigrams). The
+// batch sizes and pauses below still bound that wait and the step's
+// share of the server (at 100× its statements read their rows from
+// disk); "the writer" below is SQLite's.
+//
 // Why not index in the write itself, off the request's path (after the
 // commit)? The index is written by the one writer either way; a batch
 // costs the writer one FTS5 segment for hundreds of units where each

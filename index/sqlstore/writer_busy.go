@@ -11,7 +11,9 @@ import (
 // write's own wall time it says how much of it waited for the writer
 // and how much the writer waited for the caller (tolk-bench's import:
 // a bulk write's batches run one after another, so their busy time is
-// the least an import can take).
+// the least an import can take). On PostgreSQL the background steps'
+// writer (upkeepWriter) is not counted: it holds no writer, and a step's
+// seconds of disk reads at 100× would read as writes queueing.
 func (db *DB) WriterBusy() time.Duration { return db.busy.total() }
 
 // writerBusy adds up the time during which some writer runs a batch.

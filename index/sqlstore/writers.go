@@ -168,9 +168,10 @@ func oldLockScopes(space int32) (scopes, scopesAny string) {
 // the objects whose scopes they write, by kind (writeScope). A shared
 // write (the trigram index's step, which locks the rows it takes:
 // trigram_pending.go) writes in no scope, but must not take the
-// exclusive lock: it would wait for every other process's scoped batch,
-// and this process's edits behind it in the writer's queue (a process
-// killed inside a write held them until PostgreSQL noticed).
+// exclusive lock: it would wait for every batch under way, this
+// process's other writers' too, and every batch begun meanwhile would
+// wait for it (a process killed inside a write held them until
+// PostgreSQL noticed).
 func scoped(live []*writeRequest) (ids [scopeKinds][]int64, ok bool) {
 	for _, r := range live {
 		switch {
