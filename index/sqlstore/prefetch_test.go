@@ -238,6 +238,12 @@ func TestBatchApartRoundTrips(t *testing.T) {
 	if inserts != 1 {
 		t.Errorf("%d edits apart in a batch sent %d change INSERTs, want 1", edits, inserts)
 	}
+	// The batch's fixed statements: a savepoint a write, none released
+	// before the next's (runBatch: Pipelined savepoints; 7 RELEASEs
+	// while each later write released the one before).
+	if n, releases := countStatements(log, "SAVEPOINT write"), countStatements(log, "RELEASE write"); n != edits || releases != 0 {
+		t.Errorf("%d edits apart in a batch sent %d savepoints and %d releases, want %d and 0", edits, n, releases, edits)
+	}
 	if got := db.prefetchTaken.Load() - taken; got != edits {
 		t.Errorf("%d of %d edits apart took their prefetched reads", got, edits)
 	}
