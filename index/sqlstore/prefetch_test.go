@@ -244,6 +244,12 @@ func TestBatchApartRoundTrips(t *testing.T) {
 	if n, releases := countStatements(log, "SAVEPOINT write"), countStatements(log, "RELEASE write"); n != edits || releases != 0 {
 		t.Errorf("%d edits apart in a batch sent %d savepoints and %d releases, want %d and 0", edits, n, releases, edits)
 	}
+	// Its locks in one call: the shared write lock and its settings
+	// with the scopes' (lock_write_batch, migration 0129; two statements
+	// before it).
+	if n, alone := countStatements(log, "SELECT lock_write_batch("), countStatements(log, db.dialect.lockShared); n != 1 || alone != 0 {
+		t.Errorf("%d edits apart in a batch locked in %d lock_write_batch calls and %d shared lock statements, want 1 and 0", edits, n, alone)
+	}
 	if got := db.prefetchTaken.Load() - taken; got != edits {
 		t.Errorf("%d of %d edits apart took their prefetched reads", got, edits)
 	}
