@@ -250,6 +250,10 @@ func TestBatchApartRoundTrips(t *testing.T) {
 	if n, alone := countStatements(log, "SELECT lock_write_batch("), countStatements(log, db.dialect.lockShared); n != 1 || alone != 0 {
 		t.Errorf("%d edits apart in a batch locked in %d lock_write_batch calls and %d shared lock statements, want 1 and 0", edits, n, alone)
 	}
+	// The lists' fold rides with the user_activity upsert (foldListCounts).
+	if alone, with := countStatements(log, "SELECT list_counts_fold()"), countStatements(log, "WITH f AS MATERIALIZED (SELECT list_counts_fold())"); alone != 0 || with != 1 {
+		t.Errorf("%d edits apart in a batch folded the lists' counts in %d statements of their own and %d upserts of user_activity, want 0 and 1", edits, alone, with)
+	}
 	if got := db.prefetchTaken.Load() - taken; got != edits {
 		t.Errorf("%d of %d edits apart took their prefetched reads", got, edits)
 	}

@@ -265,8 +265,20 @@ func (db *DB) lockBatch(tx *Tx, live []*writeRequest, last *string) (read bool, 
 // list_counts, in key order, once
 // per batch: whatever its writes inserted, as the fold travels with the
 // batch's other closing statements (pipeline.go).
+//
+// When the batch owes user_activity sums (an edit's batch always does),
+// the fold is their first upsert's (activityFoldUpserts), which the
+// batch's statistics (flushStats, next in endBatch) queue next: one
+// statement a batch fewer, each with its fixed price on the server
+// (bind, portal, executor start and end). The fold still runs before
+// those rows' upserts, as it did as a statement of its own, so every
+// batch takes the lists' rows and then user_activity's in that order.
 func foldListCounts(tx *Tx) error {
 	if !tx.deferCounts {
+		return nil
+	}
+	if len(tx.batchActivity) > 0 {
+		tx.foldWithActivity = true
 		return nil
 	}
 	if err := tx.execLater(`SELECT list_counts_fold()`); err != nil {
