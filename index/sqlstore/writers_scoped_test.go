@@ -406,6 +406,20 @@ func TestLockWriteScopesGlossaryLocks(t *testing.T) {
 	}
 }
 
+// lockFixture is the lock tests' index: importGlossaryFruit's glossary
+// and fruit components and shared, a component that propagates.
+func lockFixture(t *testing.T) (f *writeFixture, gl, fruit, shared map[string]int64) {
+	t.Helper()
+	f = mustWriteFixture(t)
+	gl, fruit = importGlossaryFruit(t, f)
+	_, shared = f.importComponent(t, "shared", func(c *index.Component) { c.AllowTranslationPropagation = true },
+		map[string][][3]string{
+			"en": {{"a", "I like an apple", "I like an apple"}},
+			"de": {{"a", "I like an apple", "Ich mag Äpfel"}},
+		})
+	return f, gl, fruit, shared
+}
+
 // TestLockWriteUnitLocks: lock_write_unit (migration 0123), which a
 // batch of one unit edit calls in place of the shared write lock's
 // statement and lock_write_scopes, takes the same advisory locks in the
@@ -421,13 +435,7 @@ func TestLockWriteUnitLocks(t *testing.T) {
 	if testengine.Engine() != testengine.Postgres {
 		t.Skip("lock_write_unit is PostgreSQL's")
 	}
-	f := mustWriteFixture(t)
-	gl, fruit := importGlossaryFruit(t, f)
-	_, shared := f.importComponent(t, "shared", func(c *index.Component) { c.AllowTranslationPropagation = true },
-		map[string][][3]string{
-			"en": {{"a", "I like an apple", "I like an apple"}},
-			"de": {{"a", "I like an apple", "Ich mag Äpfel"}},
-		})
+	f, gl, fruit, shared := lockFixture(t)
 	unit := func(tr int64, k string) int64 { return f.unitID(t, tr, k) }
 	d := f.db.dialect
 	if d.lockUnit == "" {
@@ -470,13 +478,7 @@ func TestLockWriteBatchLocks(t *testing.T) {
 	if testengine.Engine() != testengine.Postgres {
 		t.Skip("lock_write_batch is PostgreSQL's")
 	}
-	f := mustWriteFixture(t)
-	gl, fruit := importGlossaryFruit(t, f)
-	_, shared := f.importComponent(t, "shared", func(c *index.Component) { c.AllowTranslationPropagation = true },
-		map[string][][3]string{
-			"en": {{"a", "I like an apple", "I like an apple"}},
-			"de": {{"a", "I like an apple", "Ich mag Äpfel"}},
-		})
+	f, gl, fruit, shared := lockFixture(t)
 	unit := func(tr int64, k string) int64 { return f.unitID(t, tr, k) }
 	d := f.db.dialect
 	if d.lockBatch == "" || d.lockBatchAny == "" {
