@@ -227,8 +227,8 @@ func (db *DB) commitBatch(batch []*writeRequest) {
 // outcome of every write (the transaction could not begin or commit, or
 // a savepoint could not be undone, so nothing was kept), or errRunApart.
 //
-// Pipelined savepoints: on PostgreSQL each write's savepoint and the
-// release of the one before are queued (pipeline.go), not sent, and a
+// Pipelined savepoints: on PostgreSQL each write's savepoint, nested in
+// the one before (not released), is queued (pipeline.go), not sent, and a
 // write's statements wait for the next write's first read, so that a
 // unit edit in a batch costs one round trip (its reads, sent with the
 // write before it's statements and its own savepoint) instead of three
