@@ -83,11 +83,30 @@ const activityUpsertRows = 32
 var activityUpserts = func() (q [activityUpsertRows + 1]string) {
 	for n := 1; n <= activityUpsertRows; n++ {
 		q[n] = `INSERT INTO user_activity (user_id, project_id, language_code, action, n)
-		VALUES ` + valueRows("(CAST(? AS BIGINT), CAST(? AS BIGINT), ?, CAST(? AS BIGINT), CAST(? AS BIGINT))", n) + `
+		VALUES ` + activityRows(n) + `
 		ON CONFLICT (user_id, project_id, language_code, action) DO UPDATE SET n = user_activity.n + excluded.n`
 	}
 	return q
 }()
+
+// activityFoldUpserts[n] is activityUpserts[n] running the batch's fold
+// of the lists' counts (list_counts_fold, foldListCounts) first: the
+// materialized CTE is read for the statement's first row, so the fold
+// has upserted the lists' rows before any user_activity row is.
+var activityFoldUpserts = func() (q [activityUpsertRows + 1]string) {
+	for n := 1; n <= activityUpsertRows; n++ {
+		q[n] = `WITH f AS MATERIALIZED (SELECT list_counts_fold())
+		INSERT INTO user_activity (user_id, project_id, language_code, action, n)
+		SELECT v.* FROM f, (VALUES ` + activityRows(n) + `) v
+		ON CONFLICT (user_id, project_id, language_code, action) DO UPDATE SET n = user_activity.n + excluded.n`
+	}
+	return q
+}()
+
+// activityRows is n rows of a user_activity upsert's VALUES.
+func activityRows(n int) string {
+	return valueRows("(CAST(? AS BIGINT), CAST(? AS BIGINT), ?, CAST(? AS BIGINT), CAST(? AS BIGINT))", n)
+}
 
 // flushActivity queues the upserts of the batch's user_activity sums, in
 // key order (two batches of other processes never wait on each other in
@@ -106,7 +125,11 @@ func flushActivity(tx *Tx) error {
 		for _, k := range chunk {
 			args = append(args, k.user, k.project, k.language, int64(k.action), tx.batchActivity[k])
 		}
-		if err := tx.execLater(activityUpserts[len(chunk)], args...); err != nil {
+		q := activityUpserts[len(chunk)]
+		if tx.foldWithActivity {
+			q, tx.foldWithActivity = activityFoldUpserts[len(chunk)], false
+		}
+		if err := tx.execLater(q, args...); err != nil {
 			return fmt.Errorf("store the activity of %d users: %w", len(chunk), err)
 		}
 	}

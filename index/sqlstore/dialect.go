@@ -39,6 +39,10 @@ type dialect struct {
 	// unit's scope locks in one call (migration 0123), for a batch of
 	// one unit edit; "" before it.
 	lockUnit string
+	// lockBatch, lockBatchAny are lockScopes, lockScopesAny taking
+	// lockShared's lock and settings in the same call (migration 0129),
+	// for a batch of several scoped writes; "" before it.
+	lockBatch, lockBatchAny string
 	// lockScopesOld: the schema predates lock_write_scopes (migration
 	// 0095), and lockScopes, lockScopesAny call lock_scopes (0076).
 	lockScopesOld bool

@@ -122,6 +122,7 @@ func openPostgres(ctx context.Context, o Options) (*DB, error) {
 	d := *postgresDialect
 	d.lockWrites, d.lockShared, d.lockScopes, d.lockScopesAny, d.logTail = postgresLocks(schema.String)
 	d.lockUnit = postgresLockUnit(schema.String)
+	d.lockBatch, d.lockBatchAny = postgresLockBatch(schema.String)
 	d.scopeSpace = lockSpace("scope", schema.String)
 	db.dialect = &d
 	db.jobs.space = lockSpace("job", schema.String)

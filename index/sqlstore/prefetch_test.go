@@ -238,6 +238,22 @@ func TestBatchApartRoundTrips(t *testing.T) {
 	if inserts != 1 {
 		t.Errorf("%d edits apart in a batch sent %d change INSERTs, want 1", edits, inserts)
 	}
+	// The batch's fixed statements: a savepoint a write, none released
+	// before the next's (runBatch: Pipelined savepoints; 7 RELEASEs
+	// while each later write released the one before).
+	if n, releases := countStatements(log, "SAVEPOINT write"), countStatements(log, "RELEASE write"); n != edits || releases != 0 {
+		t.Errorf("%d edits apart in a batch sent %d savepoints and %d releases, want %d and 0", edits, n, releases, edits)
+	}
+	// Its locks in one call: the shared write lock and its settings
+	// with the scopes' (lock_write_batch, migration 0129; two statements
+	// before it).
+	if n, alone := countStatements(log, "SELECT lock_write_batch("), countStatements(log, db.dialect.lockShared); n != 1 || alone != 0 {
+		t.Errorf("%d edits apart in a batch locked in %d lock_write_batch calls and %d shared lock statements, want 1 and 0", edits, n, alone)
+	}
+	// The lists' fold rides with the user_activity upsert (foldListCounts).
+	if alone, with := countStatements(log, "SELECT list_counts_fold()"), countStatements(log, "WITH f AS MATERIALIZED (SELECT list_counts_fold())"); alone != 0 || with != 1 {
+		t.Errorf("%d edits apart in a batch folded the lists' counts in %d statements of their own and %d upserts of user_activity, want 0 and 1", edits, alone, with)
+	}
 	if got := db.prefetchTaken.Load() - taken; got != edits {
 		t.Errorf("%d of %d edits apart took their prefetched reads", got, edits)
 	}

@@ -119,16 +119,22 @@ func (db *DB) startShared(ctx context.Context) error {
 	// older migrations open one) has no write_log_seq: every write then
 	// takes the write lock exclusively, as it did then. One migrated up
 	// to before 0095 locks whole components (lock_scopes).
-	// lock_write_unit comes with 0123.
-	var several, parts, unit bool
+	// lock_write_unit comes with 0123, lock_write_batch with 0129.
+	var several, parts, unit, batch bool
 	if err := db.r.QueryRowContext(ctx, `SELECT to_regclass('write_log_seq') IS NOT NULL,
-		to_regproc('lock_write_scopes') IS NOT NULL, to_regproc('lock_write_unit') IS NOT NULL`).Scan(&several, &parts, &unit); err != nil {
+		to_regproc('lock_write_scopes') IS NOT NULL, to_regproc('lock_write_unit') IS NOT NULL,
+		to_regproc('lock_write_batch') IS NOT NULL`).Scan(&several, &parts, &unit, &batch); err != nil {
 		return err
 	}
-	if several && parts && unit {
+	if several && parts && unit && batch {
 		return nil
 	}
 	d := *db.dialect
+	d.lockBatch, d.lockBatchAny = "", ""
+	if several && parts && unit {
+		db.dialect = &d
+		return nil
+	}
 	d.lockUnit = ""
 	if several && parts {
 		db.dialect = &d

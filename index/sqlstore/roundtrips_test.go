@@ -52,6 +52,18 @@ func countRoundTrips(log []string) int {
 	return n
 }
 
+// countStatements counts the statements of a log of roundTrips that
+// begin with prefix, whether they travel alone or with a pipelined batch.
+func countStatements(log []string, prefix string) int {
+	n := 0
+	for _, s := range log {
+		if strings.HasPrefix(strings.TrimPrefix(s, "+ "), prefix) {
+			n++
+		}
+	}
+	return n
+}
+
 // maxEditRoundTrips is what a unit edit (UpdateUnit, a batch of one, an
 // author already known, statements prepared) may cost on PostgreSQL in
 // round trips between the writer and the database, from BEGIN to

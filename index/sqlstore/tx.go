@@ -101,6 +101,9 @@ type Tx struct {
 	// deferCounts: the batch holds the write lock shared, and the lists'
 	// counts wait aside for foldListCounts (writers.go).
 	deferCounts bool
+	// foldWithActivity: the batch's fold rides with its first
+	// user_activity upsert (foldListCounts, flushActivity).
+	foldWithActivity bool
 	// activity are the current write's user_activity sums, batchActivity
 	// its batch's finished writes' (activity.go).
 	activity, batchActivity map[activityKey]int64

@@ -254,8 +254,8 @@ func (db *DB) commitBatch(batch []*writeRequest) {
 // outcome of every write (the transaction could not begin or commit, or
 // a savepoint could not be undone, so nothing was kept), or errRunApart.
 //
-// Pipelined savepoints: on PostgreSQL each write's savepoint and the
-// release of the one before are queued (pipeline.go), not sent, and a
+// Pipelined savepoints: on PostgreSQL each write's savepoint, nested in
+// the one before (not released), is queued (pipeline.go), not sent, and a
 // write's statements wait for the next write's first read, so that a
 // unit edit in a batch costs one round trip (its reads, sent with the
 // write before it's statements and its own savepoint) instead of three
@@ -311,7 +311,8 @@ func (db *DB) runBatch(live []*writeRequest, apart bool) (results []error, touch
 	results = make([]error, len(live))
 	var batchTouched touchSet
 	// held: the previous write's savepoint is still open, to be released
-	// by the statement that starts the next (or by the commit).
+	// by the statement that starts the next (or by the commit). Not
+	// pipelined batches': there it stays open under the next (below).
 	held := false
 	for i, r := range live {
 		if !r.narrow {
@@ -322,10 +323,15 @@ func (db *DB) runBatch(live []*writeRequest, apart bool) (results []error, touch
 		if pipelined {
 			// See Pipelined savepoints: the write before's statements,
 			// the batch's statistics (flushStats) and these go with
-			// this write's first statement that needs an answer.
-			if held {
-				tx.execLater(`RELEASE write`)
-			}
+			// this write's first statement that needs an answer. No
+			// RELEASE of the write before's: this savepoint nests in
+			// it, and ROLLBACK TO write rolls back to the innermost of
+			// the name, this write's, as the released one did; COMMIT
+			// ends every level. One statement fewer a write after the
+			// first (each a statement's fixed server CPU: bind, portal,
+			// the utility's run), where the subtransactions and their
+			// ids are the same (a released one's id stays in its
+			// parent's until COMMIT).
 			tx.execLater(`SAVEPOINT write`)
 			tx.mark = len(tx.later)
 			tx.startGathering() // the batch's changes (pipeline.go)
@@ -370,7 +376,6 @@ func (db *DB) runBatch(live []*writeRequest, apart bool) (results []error, touch
 					return nil, touched, fmt.Errorf("undo a failed write in a batch: %w", formatError(err))
 				}
 			}
-			held = true
 		} else if results[i] != nil {
 			tx.dropLater()
 		}

@@ -156,6 +156,15 @@ func postgresLockUnit(schema string) string {
 		lockSpace("write", schema), lockSpace("scope", schema), lockSpace("scope-part", schema))
 }
 
+// postgresLockBatch returns postgresLocks' scopes and scopesAny as
+// calls that take its shared lock and settings too (migration 0129):
+// one statement where a batch of several scoped writes sent two.
+func postgresLockBatch(schema string) (scopes, scopesAny string) {
+	write, scope, part := lockSpace("write", schema), lockSpace("scope", schema), lockSpace("scope-part", schema)
+	return fmt.Sprintf("SELECT lock_write_batch(%d, %d, %d, ?, '{}', '{}', '{}', '{}')", write, scope, part),
+		fmt.Sprintf("SELECT lock_write_batch(%d, %d, %d, ?, ?, ?, ?, ?)", write, scope, part)
+}
+
 // oldLockScopes returns the statements of postgresLocks for a schema
 // migrated up to before migration 0095, which locks whole components
 // with lock_scopes (0076).
@@ -234,19 +243,23 @@ func (db *DB) lockBatch(tx *Tx, live []*writeRequest, last *string) (read bool, 
 		tx.deferCounts = true
 		return true, tx.queryRowLater(d.lockUnit, scanOne(last), ids[scopeUnit][0])
 	}
-	if err := tx.execLater(d.lockShared); err != nil {
+	scopes, scopesAny := d.lockScopes, d.lockScopesAny
+	if d.lockBatch != "" {
+		// The shared lock and its settings in the scopes' call.
+		scopes, scopesAny = d.lockBatch, d.lockBatchAny
+	} else if err := tx.execLater(d.lockShared); err != nil {
 		return false, err
 	}
 	tx.deferCounts = true
 	if unitsOnly {
-		return true, tx.queryRowLater(d.lockScopes, scanOne(last), ids[scopeUnit])
+		return true, tx.queryRowLater(scopes, scanOne(last), ids[scopeUnit])
 	}
 	if d.lockScopesOld {
 		// lock_scopes locks whole components: a wide unit is a unit.
 		return true, tx.queryRowLater(d.lockScopesAny, scanOne(last), append(ids[scopeUnit], ids[scopeWideUnit]...),
 			ids[scopeSuggestion], ids[scopeComment], ids[scopeTranslation])
 	}
-	return true, tx.queryRowLater(d.lockScopesAny, scanOne(last), ids[scopeUnit], ids[scopeWideUnit],
+	return true, tx.queryRowLater(scopesAny, scanOne(last), ids[scopeUnit], ids[scopeWideUnit],
 		ids[scopeSuggestion], ids[scopeComment], ids[scopeTranslation])
 }
 
@@ -255,8 +268,20 @@ func (db *DB) lockBatch(tx *Tx, live []*writeRequest, last *string) (read bool, 
 // list_counts, in key order, once
 // per batch: whatever its writes inserted, as the fold travels with the
 // batch's other closing statements (pipeline.go).
+//
+// When the batch owes user_activity sums (an edit's batch always does),
+// the fold is their first upsert's (activityFoldUpserts), which the
+// batch's statistics (flushStats, next in endBatch) queue next: one
+// statement a batch fewer, each with its fixed price on the server
+// (bind, portal, executor start and end). The fold still runs before
+// those rows' upserts, as it did as a statement of its own, so every
+// batch takes the lists' rows and then user_activity's in that order.
 func foldListCounts(tx *Tx) error {
 	if !tx.deferCounts {
+		return nil
+	}
+	if len(tx.batchActivity) > 0 {
+		tx.foldWithActivity = true
 		return nil
 	}
 	if err := tx.execLater(`SELECT list_counts_fold()`); err != nil {

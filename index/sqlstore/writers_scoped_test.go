@@ -406,6 +406,20 @@ func TestLockWriteScopesGlossaryLocks(t *testing.T) {
 	}
 }
 
+// lockFixture is the lock tests' index: importGlossaryFruit's glossary
+// and fruit components and shared, a component that propagates.
+func lockFixture(t *testing.T) (f *writeFixture, gl, fruit, shared map[string]int64) {
+	t.Helper()
+	f = mustWriteFixture(t)
+	gl, fruit = importGlossaryFruit(t, f)
+	_, shared = f.importComponent(t, "shared", func(c *index.Component) { c.AllowTranslationPropagation = true },
+		map[string][][3]string{
+			"en": {{"a", "I like an apple", "I like an apple"}},
+			"de": {{"a", "I like an apple", "Ich mag Äpfel"}},
+		})
+	return f, gl, fruit, shared
+}
+
 // TestLockWriteUnitLocks: lock_write_unit (migration 0123), which a
 // batch of one unit edit calls in place of the shared write lock's
 // statement and lock_write_scopes, takes the same advisory locks in the
@@ -421,13 +435,7 @@ func TestLockWriteUnitLocks(t *testing.T) {
 	if testengine.Engine() != testengine.Postgres {
 		t.Skip("lock_write_unit is PostgreSQL's")
 	}
-	f := mustWriteFixture(t)
-	gl, fruit := importGlossaryFruit(t, f)
-	_, shared := f.importComponent(t, "shared", func(c *index.Component) { c.AllowTranslationPropagation = true },
-		map[string][][3]string{
-			"en": {{"a", "I like an apple", "I like an apple"}},
-			"de": {{"a", "I like an apple", "Ich mag Äpfel"}},
-		})
+	f, gl, fruit, shared := lockFixture(t)
 	unit := func(tr int64, k string) int64 { return f.unitID(t, tr, k) }
 	d := f.db.dialect
 	if d.lockUnit == "" {
@@ -459,6 +467,56 @@ func TestLockWriteUnitLocks(t *testing.T) {
 	}
 }
 
+// TestLockWriteBatchLocks: lock_write_batch (migration 0129), which a
+// batch of several scoped writes calls in place of the shared write
+// lock's statement and lock_write_scopes, takes the same advisory locks
+// in the same modes and sets the same settings (lockShared's), for
+// batches of units of every kind (TestLockWriteUnitLocks' kinds: apart,
+// propagating, a source string's, a glossary's, one gone) and for a
+// batch naming a translation beside its units (lockScopesAny's form).
+func TestLockWriteBatchLocks(t *testing.T) {
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("lock_write_batch is PostgreSQL's")
+	}
+	f, gl, fruit, shared := lockFixture(t)
+	unit := func(tr int64, k string) int64 { return f.unitID(t, tr, k) }
+	d := f.db.dialect
+	if d.lockBatch == "" || d.lockBatchAny == "" {
+		t.Fatal("no lock_write_batch on a schema migrated to the end")
+	}
+	for _, c := range []struct {
+		name  string
+		units []int64
+		locks int // the advisory locks the two statements take, the write lock's included
+	}{
+		{"translations apart", []int64{unit(fruit["de"], "a"), unit(fruit["fr"], "a")}, 4},
+		{"propagating and a source string's", []int64{unit(shared["de"], "a"), unit(shared["en"], "a"), unit(fruit["en"], "a")}, 4},
+		{"a glossary's terms and a translation's", []int64{unit(gl["de"], "apple"), unit(gl["en"], "apple"), unit(fruit["it"], "a")}, 6},
+		{"one gone", []int64{unit(fruit["de"], "a"), 1 << 40}, 3},
+	} {
+		want := heldLocks(t, f.db, lockCall{d.lockShared, nil}, lockCall{d.lockScopes, c.units})
+		got := heldLocks(t, f.db, lockCall{d.lockBatch, c.units})
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: lock_write_batch holds %q, the two statements %q", c.name, got, want)
+		}
+		if settings := lockSettings(d.lockShared); len(want) != c.locks+1 || want[len(want)-1] != strings.Repeat("on", len(settings)) {
+			t.Errorf("%s: the two statements hold %q, want %d locks and the settings %q on", c.name, want, c.locks, settings)
+		}
+	}
+	// lockScopesAny's form: a translation named (an upload's) beside a unit.
+	named := func(stmt string) string {
+		args := []string{fmt.Sprintf("'{%d}'", unit(shared["de"], "a")), "'{}'", "'{}'", "'{}'", fmt.Sprintf("'{%d}'", fruit["fr"])}
+		for _, a := range args {
+			stmt = strings.Replace(stmt, "?", a, 1)
+		}
+		return stmt
+	}
+	want := heldLocks(t, f.db, lockCall{d.lockShared, nil}, lockCall{named(d.lockScopesAny), nil})
+	if got := heldLocks(t, f.db, lockCall{named(d.lockBatchAny), nil}); !slices.Equal(got, want) || len(want) != 6 {
+		t.Errorf("a unit and a translation: lock_write_batch holds %q, the two statements %q (want 5 locks and the settings)", got, want)
+	}
+}
+
 // TestLockWriteUnitFallback: on a schema migrated up to before
 // lock_write_unit (migration 0123), as the tests of older migrations
 // open one, a batch of one unit edit takes the shared write lock's
@@ -483,8 +541,8 @@ func TestLockWriteUnitFallback(t *testing.T) {
 	closeOld := sync.OnceValue(old.Close)
 	defer closeOld()
 	d := old.dialect
-	if d.lockUnit != "" || d.lockShared == "" || d.lockScopesOld {
-		t.Fatalf("a schema before 0123 locks with %q, shared %q, old scopes %v", d.lockUnit, d.lockShared, d.lockScopesOld)
+	if d.lockUnit != "" || d.lockBatch != "" || d.lockShared == "" || d.lockScopesOld {
+		t.Fatalf("a schema before 0123 locks with %q, %q, shared %q, old scopes %v", d.lockUnit, d.lockBatch, d.lockShared, d.lockScopesOld)
 	}
 	f := newWriteFixture(t, old)
 	id := f.unit(t, "de", 0).ID
