@@ -128,8 +128,11 @@ func postgresLocks(schema string) (exclusive, shared, scopes, scopesAny, tail st
 	// for it in place of changes_list_insert (0096, changesInsert:
 	// tolk.changes_noted says so); they end with the transaction.
 	// activityCounted: the writer counts its changes' user_activity
-	// (activity.go). lock_write_unit (0123, postgresLockUnit) takes this
-	// lock and sets these settings itself: the two must change together.
+	// (activity.go). Three places take this lock and set these settings:
+	// this statement, lock_write_unit (migration 0123, postgresLockUnit)
+	// and lock_write_batch (0129, postgresLockBatch); the three must
+	// change together (a new migration redefining both functions).
+	// TestLockWriteUnitLocks and TestLockWriteBatchLocks compare them.
 	shared = fmt.Sprintf("SELECT pg_advisory_xact_lock_shared(%d, 0), set_config('tolk.defer_counts', 'on', true), set_config('tolk.changes_noted', 'on', true), %s",
 		write, activityCounted)
 	// The scopes of the objects named, locked in key order, and the
