@@ -269,13 +269,19 @@ func (db *DB) lockBatch(tx *Tx, live []*writeRequest, last *string) (read bool, 
 // per batch: whatever its writes inserted, as the fold travels with the
 // batch's other closing statements (pipeline.go).
 //
-// When the batch owes user_activity sums (an edit's batch always does),
-// the fold is their first upsert's (activityFoldUpserts), which the
-// batch's statistics (flushStats, next in endBatch) queue next: one
-// statement a batch fewer, each with its fixed price on the server
-// (bind, portal, executor start and end). The fold still runs before
-// those rows' upserts, as it did as a statement of its own, so every
-// batch takes the lists' rows and then user_activity's in that order.
+// When the batch owes user_activity sums at its close (a batch of edits
+// credited to their authors does), the fold is their first upsert's
+// (activityFoldUpserts), which the batch's statistics (flushStats, next
+// in endBatch) queue next: one statement a batch fewer, each with its
+// fixed price on the server (bind, portal, executor start and end). The
+// fold still runs before those rows' upserts, as it did as a statement
+// of its own, so every batch takes the lists' rows and then
+// user_activity's in that order.
+// A batch that owes none then (automatic edits, the indexes' upkeep:
+// no change credited to a user; a batch with a write that is not narrow,
+// which flushes the sums before it, takes the write lock exclusively and
+// defers no counts) still sends the fold as a statement of its own
+// (TestBatchFoldAloneRoundTrips).
 func foldListCounts(tx *Tx) error {
 	if !tx.deferCounts {
 		return nil
