@@ -527,17 +527,8 @@ func TestLockWriteBatchLocks(t *testing.T) {
 // tests that write an old schema do. It swaps the engine's migrations
 // while it opens the old index, so it does not run in parallel.
 func TestLockWriteUnitFallback(t *testing.T) {
-	if testengine.Engine() != testengine.Postgres {
-		t.Skip("lock_write_unit is PostgreSQL's")
-	}
 	ctx := context.Background()
-	o, _, _ := reopenable(t)
-	rt := &roundTrips{}
-	o.roundTrip, o.Writers = rt.record, 1
-	old, err := openBefore(ctx, o, 123)
-	if err != nil {
-		t.Fatal(err)
-	}
+	o, old, rt := openLocksBefore(t, 123)
 	closeOld := sync.OnceValue(old.Close)
 	defer closeOld()
 	d := old.dialect
@@ -586,6 +577,25 @@ func TestLockWriteUnitFallback(t *testing.T) {
 	}
 }
 
+// openLocksBefore opens, on PostgreSQL (skipping t elsewhere), an index
+// migrated only to the migrations before first (openBefore), with one
+// writer whose round trips rt records; o reopens it. The caller closes
+// old.
+func openLocksBefore(t *testing.T, first int) (o Options, old *DB, rt *roundTrips) {
+	t.Helper()
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("the write locks' functions are PostgreSQL's")
+	}
+	o, _, _ = reopenable(t)
+	rt = &roundTrips{}
+	o.roundTrip, o.Writers = rt.record, 1
+	old, err := openBefore(context.Background(), o, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o, old, rt
+}
+
 // TestLockWriteBatchFallback: on a schema migrated up to before
 // lock_write_batch (migration 0129) but after lock_write_unit (0123),
 // startShared clears lockBatch and keeps lockUnit: a batch of two edits
@@ -595,17 +605,8 @@ func TestLockWriteUnitFallback(t *testing.T) {
 // are exact. It swaps the engine's migrations while it opens the old
 // index, so it does not run in parallel.
 func TestLockWriteBatchFallback(t *testing.T) {
-	if testengine.Engine() != testengine.Postgres {
-		t.Skip("lock_write_batch is PostgreSQL's")
-	}
 	ctx := context.Background()
-	o, _, _ := reopenable(t)
-	rt := &roundTrips{}
-	o.roundTrip, o.Writers = rt.record, 1
-	old, err := openBefore(ctx, o, 129)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, old, rt := openLocksBefore(t, 129)
 	defer old.Close()
 	d := old.dialect
 	if d.lockUnit == "" || d.lockBatch != "" || d.lockBatchAny != "" || d.lockShared == "" || d.lockScopesOld {
