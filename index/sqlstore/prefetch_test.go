@@ -270,6 +270,57 @@ func TestBatchApartRoundTrips(t *testing.T) {
 	checkStoredStats(t, db)
 }
 
+// TestBatchFoldAloneRoundTrips: a batch that owes no user_activity sums
+// when it closes (its edits automatic, credited to no author) has no
+// upsert for the lists' fold to ride with: it sends list_counts_fold as
+// a statement of its own, exactly once, and the lists' counts are
+// stored (foldListCounts; TestBatchApartRoundTrips counts the fold in
+// the upsert).
+func TestBatchFoldAloneRoundTrips(t *testing.T) {
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("round trips are PostgreSQL's")
+	}
+	db, rt, f := roundTripFixture(t)
+	ctx := context.Background()
+	ids := []int64{f.unit(t, "de", 1).ID, f.unit(t, "fr", 2).ID, f.unit(t, "de", 3).ID}
+	for _, id := range ids { // warm: the statements, the translations cached
+		if _, err := db.UpdateUnit(ctx, id, index.Actor{}, setTarget("warm")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit := func(id int64, target string) func() error {
+		return func() error {
+			_, err := db.UpdateUnit(ctx, id, index.Actor{}, setTarget(target))
+			return err
+		}
+	}
+	for _, c := range []struct {
+		name  string
+		edits []func() error
+	}{
+		{"one edit", []func() error{edit(ids[0], "alone")}},
+		{"three edits", []func() error{edit(ids[0], "eins"), edit(ids[1], "deux"), edit(ids[2], "drei")}},
+	} {
+		log := rt.during(func() { inOneBatch(t, db, c.edits...) })
+		if i := slices.Index(log, "+ COMMIT"); i >= 0 {
+			log = log[i+1:] // the holding write's
+		}
+		if alone, with := countStatements(log, "SELECT list_counts_fold()"), countStatements(log, "WITH f AS MATERIALIZED (SELECT list_counts_fold())"); alone != 1 || with != 0 {
+			t.Errorf("%s credited to no author folded the lists' counts in %d statements of their own and %d upserts of user_activity, want 1 and 0:\n%s",
+				c.name, alone, with, strings.Join(log, "\n"))
+		}
+		if n := countStatements(log, "INSERT INTO user_activity"); n != 0 {
+			t.Errorf("%s credited to no author upserted user_activity %d times", c.name, n)
+		}
+		checkStoredStats(t, db)
+	}
+	for i, want := range []string{"eins", "deux", "drei"} {
+		if u, err := db.FindUnitByID(ctx, ids[i]); err != nil || index.JoinPlural(u.Target) != want {
+			t.Errorf("unit %d reads %q, %v, want %q", i, u.Target, err, want)
+		}
+	}
+}
+
 // TestPrefetchedEditAfterGlossaryEdit: a glossary's edit settles again
 // the project's translations of its language whose flags name
 // check-glossary (their check rows included), so a later edit of the

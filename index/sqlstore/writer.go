@@ -35,7 +35,12 @@ import (
 // WAL, which survives the process).
 
 // maxWriteBatch bounds a batch, so that the first write of a long queue
-// is not held back by the commit of hundreds of others.
+// is not held back by the commit of hundreds of others. It must stay at
+// most 64 on PostgreSQL, PGPROC_MAX_CACHED_SUBXIDS: a batch's writes are
+// as many subtransactions (each write's savepoint, nested: runBatch), and
+// past 64 subtransaction ids the writer's backend's cache of them
+// overflows: every snapshot taken meanwhile is then suboverflowed, and
+// every backend's visibility checks read pg_subtrans.
 const maxWriteBatch = 64
 
 // writeRequest is one write waiting for the writer.
@@ -329,9 +334,17 @@ func (db *DB) runBatch(live []*writeRequest, apart bool) (results []error, touch
 			// the name, this write's, as the released one did; COMMIT
 			// ends every level. One statement fewer a write after the
 			// first (each a statement's fixed server CPU: bind, portal,
-			// the utility's run), where the subtransactions and their
-			// ids are the same (a released one's id stays in its
-			// parent's until COMMIT).
+			// the utility's run). The subtransactions are as many but
+			// not the same: they nest up to maxWriteBatch deep where
+			// they were one deep. A level that wrote nothing (so had
+			// no xid) now gets one when a deeper write writes, as
+			// PostgreSQL assigns parents' xids first; the writer's own
+			// visibility checks (TransactionIdIsCurrentTransactionId)
+			// walk up the levels instead of one; and the subcommits
+			// RELEASE did are not gone but done by COMMIT (net of
+			// that, a RELEASE less still measured 9.3k instructions
+			// fewer: BENCHMARKS, Session 16: SRV16). c8's batches are
+			// about 2.5 writes deep.
 			tx.execLater(`SAVEPOINT write`)
 			tx.mark = len(tx.later)
 			tx.startGathering() // the batch's changes (pipeline.go)

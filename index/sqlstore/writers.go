@@ -130,8 +130,11 @@ func postgresLocks(schema string) (exclusive, shared, scopes, scopesAny, tail st
 	// for it in place of changes_list_insert (0096, changesInsert:
 	// tolk.changes_noted says so); they end with the transaction.
 	// activityCounted: the writer counts its changes' user_activity
-	// (activity.go). lock_write_unit (0123, postgresLockUnit) takes this
-	// lock and sets these settings itself: the two must change together.
+	// (activity.go). Three places take this lock and set these settings:
+	// this statement, lock_write_unit (migration 0123, postgresLockUnit)
+	// and lock_write_batch (0129, postgresLockBatch); the three must
+	// change together (a new migration redefining both functions).
+	// TestLockWriteUnitLocks and TestLockWriteBatchLocks compare them.
 	shared = fmt.Sprintf("SELECT pg_advisory_xact_lock_shared(%d, 0), set_config('tolk.defer_counts', 'on', true), set_config('tolk.changes_noted', 'on', true), %s",
 		write, activityCounted)
 	// The scopes of the objects named, locked in key order, and the
@@ -269,13 +272,19 @@ func (db *DB) lockBatch(tx *Tx, live []*writeRequest, last *string) (read bool, 
 // per batch: whatever its writes inserted, as the fold travels with the
 // batch's other closing statements (pipeline.go).
 //
-// When the batch owes user_activity sums (an edit's batch always does),
-// the fold is their first upsert's (activityFoldUpserts), which the
-// batch's statistics (flushStats, next in endBatch) queue next: one
-// statement a batch fewer, each with its fixed price on the server
-// (bind, portal, executor start and end). The fold still runs before
-// those rows' upserts, as it did as a statement of its own, so every
-// batch takes the lists' rows and then user_activity's in that order.
+// When the batch owes user_activity sums at its close (a batch of edits
+// credited to their authors does), the fold is their first upsert's
+// (activityFoldUpserts), which the batch's statistics (flushStats, next
+// in endBatch) queue next: one statement a batch fewer, each with its
+// fixed price on the server (bind, portal, executor start and end). The
+// fold still runs before those rows' upserts, as it did as a statement
+// of its own, so every batch takes the lists' rows and then
+// user_activity's in that order.
+// A batch that owes none then (automatic edits, the indexes' upkeep:
+// no change credited to a user; a batch with a write that is not narrow,
+// which flushes the sums before it, takes the write lock exclusively and
+// defers no counts) still sends the fold as a statement of its own
+// (TestBatchFoldAloneRoundTrips).
 func foldListCounts(tx *Tx) error {
 	if !tx.deferCounts {
 		return nil

@@ -527,17 +527,8 @@ func TestLockWriteBatchLocks(t *testing.T) {
 // tests that write an old schema do. It swaps the engine's migrations
 // while it opens the old index, so it does not run in parallel.
 func TestLockWriteUnitFallback(t *testing.T) {
-	if testengine.Engine() != testengine.Postgres {
-		t.Skip("lock_write_unit is PostgreSQL's")
-	}
 	ctx := context.Background()
-	o, _, _ := reopenable(t)
-	rt := &roundTrips{}
-	o.roundTrip, o.Writers = rt.record, 1
-	old, err := openBefore(ctx, o, 123)
-	if err != nil {
-		t.Fatal(err)
-	}
+	o, old, rt := openLocksBefore(t, 123)
 	closeOld := sync.OnceValue(old.Close)
 	defer closeOld()
 	d := old.dialect
@@ -584,6 +575,72 @@ func TestLockWriteUnitFallback(t *testing.T) {
 	if !slices.Equal(got, want) || len(want) != 4 || want[3] != strings.Repeat("on", len(lockSettings(d.lockShared))) {
 		t.Errorf("before 0123 the batch's statements hold %q; lock_write_unit after it %q", want, got)
 	}
+}
+
+// openLocksBefore opens, on PostgreSQL (skipping t elsewhere), an index
+// migrated only to the migrations before first (openBefore), with one
+// writer whose round trips rt records; o reopens it. The caller closes
+// old.
+func openLocksBefore(t *testing.T, first int) (o Options, old *DB, rt *roundTrips) {
+	t.Helper()
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("the write locks' functions are PostgreSQL's")
+	}
+	o, _, _ = reopenable(t)
+	rt = &roundTrips{}
+	o.roundTrip, o.Writers = rt.record, 1
+	old, err := openBefore(context.Background(), o, first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o, old, rt
+}
+
+// TestLockWriteBatchFallback: on a schema migrated up to before
+// lock_write_batch (migration 0129) but after lock_write_unit (0123),
+// startShared clears lockBatch and keeps lockUnit: a batch of two edits
+// takes the shared write lock's statement and lock_write_scopes (a
+// missing lock_write_batch would fail every batch of several scoped
+// writes on such a schema), both edits land and the stored statistics
+// are exact. It swaps the engine's migrations while it opens the old
+// index, so it does not run in parallel.
+func TestLockWriteBatchFallback(t *testing.T) {
+	ctx := context.Background()
+	_, old, rt := openLocksBefore(t, 129)
+	defer old.Close()
+	d := old.dialect
+	if d.lockUnit == "" || d.lockBatch != "" || d.lockBatchAny != "" || d.lockShared == "" || d.lockScopesOld {
+		t.Fatalf("a schema before 0129 locks with unit %q, batch %q %q, shared %q, old scopes %v",
+			d.lockUnit, d.lockBatch, d.lockBatchAny, d.lockShared, d.lockScopesOld)
+	}
+	f := newWriteFixture(t, old)
+	ids := []int64{f.unit(t, "de", 1).ID, f.unit(t, "fr", 2).ID}
+	for _, id := range ids { // warm: the contributor's row, the statements
+		if _, err := old.UpdateUnit(ctx, id, f.user, setTarget("warm")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	edit := func(id int64, target string) func() error {
+		return func() error {
+			_, err := old.UpdateUnit(ctx, id, f.user, setTarget(target))
+			return err
+		}
+	}
+	log := rt.during(func() { inOneBatch(t, old, edit(ids[0], "eins"), edit(ids[1], "deux")) })
+	if i := slices.Index(log, "+ COMMIT"); i >= 0 {
+		log = log[i+1:] // the holding write's
+	}
+	if n, shared, scopes := countStatements(log, "SELECT lock_write_batch("), countStatements(log, d.rebind(d.lockShared)),
+		countStatements(log, "SELECT lock_write_scopes("); n != 0 || shared != 1 || scopes != 1 {
+		t.Errorf("a batch of two edits on a schema before 0129 sent %d lock_write_batch calls, %d shared lock statements and %d lock_write_scopes calls, want 0, 1 and 1:\n%s",
+			n, shared, scopes, strings.Join(log, "\n"))
+	}
+	for i, want := range []string{"eins", "deux"} {
+		if u, err := old.FindUnitByID(ctx, ids[i]); err != nil || index.JoinPlural(u.Target) != want {
+			t.Errorf("edit %d reads %q, %v, want %q", i, u.Target, err, want)
+		}
+	}
+	checkStoredStats(t, old)
 }
 
 // lockCall is a statement of the write locks' with its one argument
