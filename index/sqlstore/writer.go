@@ -157,7 +157,8 @@ func (db *DB) writer(stop <-chan struct{}) {
 // before: its rows, locked row by row (writeRequest.shared), under the
 // write lock taken shared (lockBatch), beside the writers' batches as
 // another process's step runs. SQLite keeps one writer for everything:
-// its file takes one write transaction at a time.
+// its file takes one write transaction at a time. Its batches are not
+// the writers': WriterStats and WriterBusy leave them out.
 func (db *DB) upkeepWriter(stop <-chan struct{}) {
 	for {
 		select {
@@ -212,8 +213,12 @@ func (db *DB) commitBatch(batch []*writeRequest) {
 	if len(live) == 0 {
 		return
 	}
-	db.commits.Add(1)
-	db.batchWrites.Add(uint64(len(live)))
+	if !live[0].upkeep || db.upkeepWrites == nil {
+		// The writers' batches (WriterStats): on PostgreSQL the
+		// background steps' writer is not one of them (upkeepWriter).
+		db.commits.Add(1)
+		db.batchWrites.Add(uint64(len(live)))
+	}
 	results, touched, err := db.runBatch(live, false)
 	if errors.Is(err, errRunApart) {
 		db.runsApart.Add(1)

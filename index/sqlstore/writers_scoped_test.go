@@ -613,6 +613,7 @@ func TestLockWriteBatchFallback(t *testing.T) {
 		t.Fatalf("a schema before 0129 locks with unit %q, batch %q %q, shared %q, old scopes %v",
 			d.lockUnit, d.lockBatch, d.lockBatchAny, d.lockShared, d.lockScopesOld)
 	}
+	old.trigrams.hold() // its statements are no edit's
 	f := newWriteFixture(t, old)
 	ids := []int64{f.unit(t, "de", 1).ID, f.unit(t, "fr", 2).ID}
 	for _, id := range ids { // warm: the contributor's row, the statements
