@@ -1,0 +1,92 @@
+package sqlstore
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/tolk-project/tolk/index/internal/testengine"
+)
+
+// TestSendRoomSendsNothing: the message flush sends before a batch to
+// grow pgx's send buffer (pgsend.go) grows it and writes no byte, which
+// the server would read as the start of a message.
+func TestSendRoomSendsNothing(t *testing.T) {
+	dst := append(make([]byte, 0, 8), "abc"...)
+	out, err := sendRoom(5000).Encode(dst)
+	if err != nil || string(out) != "abc" || cap(out)-len(out) < 5000 {
+		t.Errorf("sendRoom(5000) on %q (cap 8): %q, cap %d, %v", dst, out, cap(out), err)
+	}
+	if n := sendSize([]laterStmt{{args: []any{int64(1), "abcd", nil, []int64{1, 2}}}}); n < 5+128+4*6+8+4+0+20+24 {
+		t.Errorf("sendSize of one statement of four parameters is %d", n)
+	}
+}
+
+// TestFlushLargeBatch: a flush of several KiB (statements of hundreds of
+// parameters: integers, strings short and long, NULLs, an array), sent
+// after sendRoom grew the send buffer, answers every statement exactly,
+// in order; so does the small flush after it, on the buffer pgx shrank.
+func TestFlushLargeBatch(t *testing.T) {
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("SQLite runs a statement at once: nothing is queued")
+	}
+	f := mustWriteFixture(t)
+	db, ctx := f.db, context.Background()
+	const stmts, params = 12, 200
+	err := db.write(ctx, func(tx *Tx) error {
+		sums := make([]int64, stmts)
+		texts := make([]string, stmts)
+		var arr int64
+		var null *string
+		for s := range stmts {
+			var q strings.Builder
+			args := make([]any, 0, params+1)
+			q.WriteString(`SELECT CAST(? AS bigint)`)
+			args = append(args, int64(s))
+			for p := range params {
+				q.WriteString(` + CAST(? AS bigint)`)
+				args = append(args, int64(p*1000+s))
+			}
+			q.WriteString(`, CAST(? AS text) || CAST(? AS text)`)
+			long := strings.Repeat(fmt.Sprintf("é%d", s), 100*s)
+			args = append(args, "x", long)
+			if err := tx.queryRowLater(q.String(), scanOne(&sums[s], &texts[s]), args...); err != nil {
+				return err
+			}
+		}
+		if err := tx.queryRowLater(`SELECT cardinality(CAST(? AS bigint[])), CAST(? AS text)`,
+			scanOne(&arr, &null), []int64{1, 2, 3}, nil); err != nil {
+			return err
+		}
+		if err := tx.flush(); err != nil {
+			return err
+		}
+		for s := range stmts {
+			want := int64(s)
+			for p := range params {
+				want += int64(p*1000 + s)
+			}
+			if sums[s] != want || texts[s] != "x"+strings.Repeat(fmt.Sprintf("é%d", s), 100*s) {
+				t.Errorf("statement %d answered %d and %d bytes of text, want %d", s, sums[s], len(texts[s]), want)
+			}
+		}
+		if arr != 3 || null != nil {
+			t.Errorf("the array's statement answered %d, %v", arr, null)
+		}
+		var one int64
+		if err := tx.queryRowLater(`SELECT CAST(? AS bigint)`, scanOne(&one), int64(7)); err != nil {
+			return err
+		}
+		if err := tx.flush(); err != nil {
+			return err
+		}
+		if one != 7 {
+			t.Errorf("the flush after answered %d, want 7", one)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
