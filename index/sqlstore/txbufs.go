@@ -1,0 +1,88 @@
+package sqlstore
+
+import (
+	"sync"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/tolk-project/tolk/index"
+)
+
+// txBufs are a write transaction's buffers that outlive it: the next
+// batch's transaction takes them (takeBufs) rather than growing its own
+// anew. A batch of edits at concurrency 8 grew its queued statements,
+// flush's pgx statements and its statistics' maps and rows from nothing
+// at every batch (the writer's allocations, issue 31). Only buffers:
+// what they hold is cleared when given back (keepBufs), and those grown
+// past keepBufsMax by a large batch (an upload's, an import's) are left
+// to the collector.
+type txBufs struct {
+	later     []laterStmt
+	pgQueued  []pgx.QueuedQuery
+	pgAt      []*pgx.QueuedQuery
+	gathered  []index.Change
+	writeOwed map[scopeKey]*owedStats
+	owed      map[scopeKey]*owedStats
+	stamped   map[scopeKey]string
+	spare     []*owedStats // owedStats flushStats stored, for owe to reuse
+}
+
+// keepBufsMax is the most statements, change rows or statistics rows a
+// kept buffer holds.
+const keepBufsMax = 256
+
+var txBufPool = sync.Pool{New: func() any { return new(txBufs) }}
+
+// takeBufs gives tx the buffers a finished transaction kept.
+func (tx *Tx) takeBufs() {
+	b := txBufPool.Get().(*txBufs)
+	tx.later, tx.pgQueued, tx.pgAt, tx.gathered = b.later, b.pgQueued, b.pgAt, b.gathered
+	tx.writeOwed, tx.owed, tx.stamped, tx.spareOwed = b.writeOwed, b.owed, b.stamped, b.spare
+	*b = txBufs{}
+	tx.bufs = b
+}
+
+// keepBufs gives tx's buffers, emptied, to the next transaction, once
+// tx has ended.
+func (tx *Tx) keepBufs() {
+	b := tx.bufs
+	if b == nil {
+		return
+	}
+	tx.bufs = nil
+	if cap(tx.later) <= keepBufsMax && cap(tx.pgQueued) <= keepBufsMax && cap(tx.pgAt) <= keepBufsMax {
+		clear(tx.later[:cap(tx.later)])
+		clear(tx.pgQueued[:cap(tx.pgQueued)])
+		clear(tx.pgAt[:cap(tx.pgAt)])
+		b.later, b.pgQueued, b.pgAt = tx.later[:0], tx.pgQueued[:0], tx.pgAt[:0]
+	}
+	if cap(tx.gathered) <= keepBufsMax {
+		clear(tx.gathered[:cap(tx.gathered)])
+		b.gathered = tx.gathered[:0]
+	}
+	if len(tx.owed)+len(tx.writeOwed)+len(tx.spareOwed) <= keepBufsMax && tx.writeOwed != nil {
+		for _, m := range []map[scopeKey]*owedStats{tx.writeOwed, tx.owed} {
+			for k, o := range m {
+				tx.spareOwed = append(tx.spareOwed, o)
+				delete(m, k)
+			}
+		}
+		for _, o := range tx.spareOwed {
+			*o = owedStats{}
+		}
+		clear(tx.stamped)
+		b.writeOwed, b.owed, b.stamped, b.spare = tx.writeOwed, tx.owed, tx.stamped, tx.spareOwed
+	}
+	txBufPool.Put(b)
+}
+
+// newOwed returns an empty owedStats, one flushStats stored when there
+// is one (spareOwed).
+func (tx *Tx) newOwed() *owedStats {
+	if n := len(tx.spareOwed); n > 0 {
+		o := tx.spareOwed[n-1]
+		tx.spareOwed[n-1] = nil
+		tx.spareOwed = tx.spareOwed[:n-1]
+		return o
+	}
+	return &owedStats{}
+}
