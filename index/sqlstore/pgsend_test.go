@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/tolk-project/tolk/index/internal/testengine"
 )
 
@@ -87,6 +89,63 @@ func TestFlushLargeBatch(t *testing.T) {
 		return nil
 	})
 	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFlushCountsAnswers: flush counts the statements answered (answer),
+// which says whose an error is (earlierFailed): a statement that fails
+// mid-batch, whether its answer is not read, read as a row or read as
+// rows by a reader that does not look at the error, is not counted, nor
+// are those after it, and the flush returns its error.
+func TestFlushCountsAnswers(t *testing.T) {
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("SQLite runs a statement at once: nothing is queued")
+	}
+	f := mustWriteFixture(t)
+	db, ctx := f.db, context.Background()
+	for _, c := range []struct {
+		name string
+		fail func(tx *Tx) error
+	}{
+		{"exec", func(tx *Tx) error { return tx.execLater(`SELECT 1 / 0`) }},
+		{"row", func(tx *Tx) error {
+			var n int64
+			return tx.queryRowLater(`SELECT 1 / 0`, scanOne(&n))
+		}},
+		{"rows", func(tx *Tx) error {
+			return tx.queryLater(`SELECT 1 / (2 - g) FROM generate_series(1, 3) g`, func(rows pgx.Rows) error {
+				for rows.Next() {
+				}
+				return nil // the error is left to flush
+			})
+		}},
+	} {
+		var answered int
+		var a, z int64
+		err := db.write(ctx, func(tx *Tx) error {
+			if err := tx.queryRowLater(`SELECT CAST(? AS bigint)`, scanOne(&a), int64(5)); err != nil {
+				return err
+			}
+			if err := c.fail(tx); err != nil {
+				return err
+			}
+			if err := tx.queryRowLater(`SELECT CAST(? AS bigint)`, scanOne(&z), int64(6)); err != nil {
+				return err
+			}
+			err := tx.flush()
+			answered = tx.answered
+			return err
+		})
+		if err == nil || !strings.Contains(err.Error(), "division by zero") {
+			t.Errorf("%s: the write answered %v, want the failed statement's division by zero", c.name, err)
+		}
+		if answered != 1 || a != 5 || z != 0 {
+			t.Errorf("%s: %d statements counted answered, want 1 (the first); read %d and %d, want 5 and 0",
+				c.name, answered, a, z)
+		}
+	}
+	if _, err := db.UpdateUnit(ctx, f.unit(t, "de", 1).ID, f.user, setTarget("after")); err != nil {
 		t.Fatal(err)
 	}
 }

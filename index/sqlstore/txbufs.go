@@ -17,6 +17,7 @@ import (
 // to the collector.
 type txBufs struct {
 	later     []laterStmt
+	sending   []laterStmt
 	pgQueued  []pgx.QueuedQuery
 	pgAt      []*pgx.QueuedQuery
 	gathered  []index.Change
@@ -35,7 +36,7 @@ var txBufPool = sync.Pool{New: func() any { return new(txBufs) }}
 // takeBufs gives tx the buffers a finished transaction kept.
 func (tx *Tx) takeBufs() {
 	b := txBufPool.Get().(*txBufs)
-	tx.later, tx.pgQueued, tx.pgAt, tx.gathered = b.later, b.pgQueued, b.pgAt, b.gathered
+	tx.later, tx.sending, tx.pgQueued, tx.pgAt, tx.gathered = b.later, b.sending, b.pgQueued, b.pgAt, b.gathered
 	tx.writeOwed, tx.owed, tx.stamped, tx.spareOwed = b.writeOwed, b.owed, b.stamped, b.spare
 	*b = txBufs{}
 	tx.bufs = b
@@ -49,11 +50,13 @@ func (tx *Tx) keepBufs() {
 		return
 	}
 	tx.bufs = nil
-	if cap(tx.later) <= keepBufsMax && cap(tx.pgQueued) <= keepBufsMax && cap(tx.pgAt) <= keepBufsMax {
+	if cap(tx.later) <= keepBufsMax && cap(tx.sending) <= keepBufsMax && cap(tx.pgQueued) <= keepBufsMax &&
+		cap(tx.pgAt) <= keepBufsMax {
 		clear(tx.later[:cap(tx.later)])
+		clear(tx.sending[:cap(tx.sending)])
 		clear(tx.pgQueued[:cap(tx.pgQueued)])
 		clear(tx.pgAt[:cap(tx.pgAt)])
-		b.later, b.pgQueued, b.pgAt = tx.later[:0], tx.pgQueued[:0], tx.pgAt[:0]
+		b.later, b.sending, b.pgQueued, b.pgAt = tx.later[:0], tx.sending[:0], tx.pgQueued[:0], tx.pgAt[:0]
 	}
 	if cap(tx.gathered) <= keepBufsMax {
 		clear(tx.gathered[:cap(tx.gathered)])
