@@ -30,10 +30,7 @@ func TestSendRoomSendsNothing(t *testing.T) {
 // after sendRoom grew the send buffer, answers every statement exactly,
 // in order; so does the small flush after it, on the buffer pgx shrank.
 func TestFlushLargeBatch(t *testing.T) {
-	if testengine.Engine() != testengine.Postgres {
-		t.Skip("SQLite runs a statement at once: nothing is queued")
-	}
-	f := mustWriteFixture(t)
+	f := queuingFixture(t)
 	db, ctx := f.db, context.Background()
 	const stmts, params = 12, 200
 	err := db.write(ctx, func(tx *Tx) error {
@@ -99,10 +96,7 @@ func TestFlushLargeBatch(t *testing.T) {
 // rows by a reader that does not look at the error, is not counted, nor
 // are those after it, and the flush returns its error.
 func TestFlushCountsAnswers(t *testing.T) {
-	if testengine.Engine() != testengine.Postgres {
-		t.Skip("SQLite runs a statement at once: nothing is queued")
-	}
-	f := mustWriteFixture(t)
+	f := queuingFixture(t)
 	db, ctx := f.db, context.Background()
 	for _, c := range []struct {
 		name string
@@ -148,4 +142,13 @@ func TestFlushCountsAnswers(t *testing.T) {
 	if _, err := db.UpdateUnit(ctx, f.unit(t, "de", 1).ID, f.user, setTarget("after")); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// queuingFixture is mustWriteFixture on PostgreSQL, whose writes queue
+// statements (pipeline.go); SQLite skips the test.
+func queuingFixture(t *testing.T) *writeFixture {
+	if testengine.Engine() != testengine.Postgres {
+		t.Skip("SQLite runs a statement at once: nothing is queued")
+	}
+	return mustWriteFixture(t)
 }
