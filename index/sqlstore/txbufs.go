@@ -75,6 +75,10 @@ func (tx *Tx) keepBufs() {
 		clear(tx.stamped)
 		b.writeOwed, b.owed, b.stamped, b.spare = tx.writeOwed, tx.owed, tx.stamped, tx.spareOwed
 	}
+	// tx no longer holds them: a use of tx after its end (a bug) must
+	// not write into the next transaction's buffers.
+	tx.later, tx.sending, tx.pgQueued, tx.pgAt, tx.gathered = nil, nil, nil, nil, nil
+	tx.writeOwed, tx.owed, tx.stamped, tx.spareOwed = nil, nil, nil, nil
 	txBufPool.Put(b)
 }
 
