@@ -112,7 +112,7 @@ func (tx *Tx) flush() error {
 	// next flush (Batch.Queue allocates one a statement). Each is set
 	// whole: pgx keeps a statement's description in it (an unexported
 	// field), which must start empty for a new text.
-	n, size := len(tx.later), sendSize(tx.later)
+	n := len(tx.later)
 	if cap(tx.pgQueued) < n {
 		tx.pgQueued = make([]pgx.QueuedQuery, n, 2*n)
 		tx.pgAt = make([]*pgx.QueuedQuery, n, 2*n)
@@ -143,7 +143,6 @@ func (tx *Tx) flush() error {
 		if !ok {
 			return fmt.Errorf("sqlstore: pipelined statements on a %T connection", dc)
 		}
-		c.Conn().PgConn().Frontend().Send(sendRoom(size)) // pgsend.go
 		return c.Conn().SendBatch(runCtx, &tx.pgBatch).Close()
 	})
 	if done := tx.answered; err != nil && (done < mark || from <= done && done < to) {

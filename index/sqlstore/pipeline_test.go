@@ -11,24 +11,10 @@ import (
 	"github.com/tolk-project/tolk/index/internal/testengine"
 )
 
-// TestSendRoomSendsNothing: the message flush sends before a batch to
-// grow pgx's send buffer (pgsend.go) grows it and writes no byte, which
-// the server would read as the start of a message.
-func TestSendRoomSendsNothing(t *testing.T) {
-	dst := append(make([]byte, 0, 8), "abc"...)
-	out, err := sendRoom(5000).Encode(dst)
-	if err != nil || string(out) != "abc" || cap(out)-len(out) < 5000 {
-		t.Errorf("sendRoom(5000) on %q (cap 8): %q, cap %d, %v", dst, out, cap(out), err)
-	}
-	if n := sendSize([]laterStmt{{args: []any{int64(1), "abcd", nil, []int64{1, 2}}}}); n < 5+128+4*6+8+4+0+20+24 {
-		t.Errorf("sendSize of one statement of four parameters is %d", n)
-	}
-}
-
-// TestFlushLargeBatch: a flush of several KiB (statements of hundreds of
-// parameters: integers, strings short and long, NULLs, an array), sent
-// after sendRoom grew the send buffer, answers every statement exactly,
-// in order; so does the small flush after it, on the buffer pgx shrank.
+// TestFlushLargeBatch: a flush of several KiB on the wire (statements of
+// hundreds of parameters: integers, strings short and long, NULLs, an
+// array) answers every statement exactly, in order; so does the small
+// flush after it, on the send buffer pgx shrank.
 func TestFlushLargeBatch(t *testing.T) {
 	f := queuingFixture(t)
 	db, ctx := f.db, context.Background()
