@@ -86,10 +86,9 @@ type Tx struct {
 	widened   bool // ... but it did something that touches everything
 	writeOwed map[scopeKey]*owedStats
 	owed      map[scopeKey]*owedStats
-	// spareOwed are owedStats stored or merged, for owe to reuse; bufs
-	// is where tx's buffers go back for the next transaction (txbufs.go).
-	spareOwed []*owedStats
-	bufs      *txBufs
+	// bufs is where tx's buffers go back for the next transaction
+	// (txbufs.go).
+	bufs *txBufs
 	// stamped holds, for the statistics rows whose last change the
 	// current write has set (insertChange), the last author it set there
 	// ("" if none).
@@ -182,7 +181,7 @@ func (tx *Tx) owe(scope, key string) *owedStats {
 	k := scopeKey{scope, key}
 	o := tx.writeOwed[k]
 	if o == nil {
-		o = tx.newOwed()
+		o = &owedStats{}
 		tx.writeOwed[k] = o
 	}
 	return o
@@ -224,8 +223,6 @@ func (tx *Tx) endWrite(batch *touchSet) {
 	for k, o := range tx.writeOwed {
 		if b := tx.owed[k]; b != nil {
 			b.addOwed(o)
-			*o = owedStats{}
-			tx.spareOwed = append(tx.spareOwed, o)
 		} else {
 			tx.owed[k] = o
 		}

@@ -10,8 +10,8 @@ import (
 // txBufs are a write transaction's buffers that outlive it: the next
 // batch's transaction takes them (takeBufs) rather than growing its own
 // anew. A batch of edits at concurrency 8 grew its queued statements,
-// flush's pgx statements and its statistics' maps and rows from nothing
-// at every batch (the writer's allocations, issue 31). Only buffers:
+// flush's pgx statements and its statistics' maps from nothing at every
+// batch (the writer's allocations, issue 31). Only buffers:
 // what they hold is cleared when given back (keepBufs), and those grown
 // past keepBufsMax by a large batch (an upload's, an import's) are left
 // to the collector.
@@ -24,7 +24,6 @@ type txBufs struct {
 	writeOwed map[scopeKey]*owedStats
 	owed      map[scopeKey]*owedStats
 	stamped   map[scopeKey]string
-	spare     []*owedStats // owedStats flushStats stored, for owe to reuse
 }
 
 // keepBufsMax is the most statements, change rows or statistics rows a
@@ -37,7 +36,7 @@ var txBufPool = sync.Pool{New: func() any { return new(txBufs) }}
 func (tx *Tx) takeBufs() {
 	b := txBufPool.Get().(*txBufs)
 	tx.later, tx.sending, tx.pgQueued, tx.pgAt, tx.gathered = b.later, b.sending, b.pgQueued, b.pgAt, b.gathered
-	tx.writeOwed, tx.owed, tx.stamped, tx.spareOwed = b.writeOwed, b.owed, b.stamped, b.spare
+	tx.writeOwed, tx.owed, tx.stamped = b.writeOwed, b.owed, b.stamped
 	*b = txBufs{}
 	tx.bufs = b
 }
@@ -62,34 +61,15 @@ func (tx *Tx) keepBufs() {
 		clear(tx.gathered[:cap(tx.gathered)])
 		b.gathered = tx.gathered[:0]
 	}
-	if len(tx.owed)+len(tx.writeOwed)+len(tx.spareOwed) <= keepBufsMax && tx.writeOwed != nil {
-		for _, m := range []map[scopeKey]*owedStats{tx.writeOwed, tx.owed} {
-			for k, o := range m {
-				tx.spareOwed = append(tx.spareOwed, o)
-				delete(m, k)
-			}
-		}
-		for _, o := range tx.spareOwed {
-			*o = owedStats{}
-		}
+	if len(tx.owed)+len(tx.writeOwed) <= keepBufsMax && tx.writeOwed != nil {
+		clear(tx.writeOwed)
+		clear(tx.owed)
 		clear(tx.stamped)
-		b.writeOwed, b.owed, b.stamped, b.spare = tx.writeOwed, tx.owed, tx.stamped, tx.spareOwed
+		b.writeOwed, b.owed, b.stamped = tx.writeOwed, tx.owed, tx.stamped
 	}
 	// tx no longer holds them: a use of tx after its end (a bug) must
 	// not write into the next transaction's buffers.
 	tx.later, tx.sending, tx.pgQueued, tx.pgAt, tx.gathered = nil, nil, nil, nil, nil
-	tx.writeOwed, tx.owed, tx.stamped, tx.spareOwed = nil, nil, nil, nil
+	tx.writeOwed, tx.owed, tx.stamped = nil, nil, nil
 	txBufPool.Put(b)
-}
-
-// newOwed returns an empty owedStats, one flushStats stored when there
-// is one (spareOwed).
-func (tx *Tx) newOwed() *owedStats {
-	if n := len(tx.spareOwed); n > 0 {
-		o := tx.spareOwed[n-1]
-		tx.spareOwed[n-1] = nil
-		tx.spareOwed = tx.spareOwed[:n-1]
-		return o
-	}
-	return &owedStats{}
 }

@@ -56,11 +56,7 @@ func flushStats(tx *Tx) error {
 			return fmt.Errorf("store statistics of %d rows from %s %s: %w", len(chunk), chunk[0].scope, chunk[0].key, err)
 		}
 	}
-	for k, o := range tx.owed {
-		*o = owedStats{}
-		tx.spareOwed = append(tx.spareOwed, o) // stored: owe may reuse it
-		delete(tx.owed, k)
-	}
+	clear(tx.owed)
 	return nil
 }
 
