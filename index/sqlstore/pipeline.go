@@ -173,12 +173,12 @@ func (tx *Tx) answer(br pgx.BatchResults) error {
 		}
 	case s.rows != nil:
 		rows, _ := br.Query() // its error is the rows'
-		err := s.rows(rows)
-		rows.Close()
-		if err == nil {
-			err = rows.Err()
+		defer rows.Close()    // also when the reader panics (runWrite recovers)
+		if err := s.rows(rows); err != nil {
+			return err
 		}
-		if err != nil {
+		rows.Close()
+		if err := rows.Err(); err != nil {
 			return err
 		}
 	default:
