@@ -71,5 +71,6 @@ func (tx *Tx) keepBufs() {
 	// not write into the next transaction's buffers.
 	tx.later, tx.sending, tx.pgQueued, tx.pgAt, tx.gathered = nil, nil, nil, nil, nil
 	tx.writeOwed, tx.owed, tx.stamped = nil, nil, nil
+	tx.pgBatch, tx.answerFn = pgx.Batch{}, nil // the batch holds pgAt
 	txBufPool.Put(b)
 }
