@@ -49,6 +49,15 @@ func (tx *Tx) keepBufs() {
 		return
 	}
 	tx.bufs = nil
+	tx.emptyBufs(b)
+	txBufPool.Put(b)
+}
+
+// emptyBufs moves tx's buffers to b, emptied (those grown past
+// keepBufsMax are dropped), and leaves tx holding none of them: a use of
+// tx after its end (a bug) must not write into the next transaction's
+// buffers.
+func (tx *Tx) emptyBufs(b *txBufs) {
 	if cap(tx.later) <= keepBufsMax && cap(tx.sending) <= keepBufsMax && cap(tx.pgQueued) <= keepBufsMax &&
 		cap(tx.pgAt) <= keepBufsMax {
 		clear(tx.later[:cap(tx.later)])
@@ -67,10 +76,7 @@ func (tx *Tx) keepBufs() {
 		clear(tx.stamped)
 		b.writeOwed, b.owed, b.stamped = tx.writeOwed, tx.owed, tx.stamped
 	}
-	// tx no longer holds them: a use of tx after its end (a bug) must
-	// not write into the next transaction's buffers.
 	tx.later, tx.sending, tx.pgQueued, tx.pgAt, tx.gathered = nil, nil, nil, nil, nil
 	tx.writeOwed, tx.owed, tx.stamped = nil, nil, nil
 	tx.pgBatch, tx.answerFn = pgx.Batch{}, nil // the batch holds pgAt
-	txBufPool.Put(b)
 }
