@@ -118,56 +118,24 @@ func (tx *Tx) flush() error {
 		tx.pgAt = make([]*pgx.QueuedQuery, n, 2*n)
 	}
 	qs, at := tx.pgQueued[:n], tx.pgAt[:n]
-	defer clear(qs) // their arguments and functions
-	b := &pgx.Batch{QueuedQueries: at}
+	// The statements sent are read from sending (answer), and those a
+	// callback queues go to later, the other buffer.
+	tx.sending, tx.later = tx.later, tx.sending[:0]
+	defer func() {
+		clear(qs) // their arguments
+		clear(tx.sending)
+		tx.sending = tx.sending[:0]
+	}()
+	if tx.answerFn == nil {
+		tx.answerFn = tx.answer // one function for every statement of tx
+	}
 	d := tx.w.d
-	// done counts the statements answered, so that an error is known
-	// to be the current write's or an earlier one's (mark, and the
-	// earlier writes' change rows queued after the write's savepoint,
-	// earlierFrom to earlierTo: spillChanges): statements
-	// run in order, pgx calls no statement's function after one failed,
-	// and those after an error are not run. The statements whose answer
-	// is not read share one function (exec), set as pgx's own field:
-	// pgx's Exec and QueryRow wrap each a closure of ours in one of
-	// theirs, two allocations a statement, a dozen statements a PATCH
-	// (issue 31).
-	done := 0
-	exec := func(br pgx.BatchResults) error {
-		if _, err := br.Exec(); err != nil {
-			return err
-		}
-		done++
-		return nil
+	for i, s := range tx.sending {
+		qs[i] = pgx.QueuedQuery{SQL: d.rebind(s.query), Arguments: d.args(s.args), Fn: tx.answerFn}
+		at[i] = &qs[i]
 	}
-	for i, s := range tx.later {
-		qs[i] = pgx.QueuedQuery{SQL: d.rebind(s.query), Arguments: d.args(s.args)}
-		q := &qs[i]
-		at[i] = q
-		switch {
-		case s.scan != nil:
-			scan := s.scan
-			q.Fn = func(br pgx.BatchResults) error {
-				if err := scan(br.QueryRow()); err != nil {
-					return err
-				}
-				done++
-				return nil
-			}
-		case s.rows != nil:
-			read := s.rows
-			q.Query(func(r pgx.Rows) error {
-				err := read(r)
-				if err == nil {
-					done++
-				}
-				return err
-			})
-		default:
-			q.Fn = exec
-		}
-	}
-	clear(tx.later)
-	tx.later = tx.later[:0]
+	tx.pgBatch = pgx.Batch{QueuedQueries: at}
+	tx.answered = 0
 	mark, from, to := tx.mark, tx.earlierFrom, tx.earlierTo
 	tx.mark, tx.earlierFrom, tx.earlierTo = 0, 0, 0
 	err := tx.conn.Raw(func(dc any) error {
@@ -175,15 +143,51 @@ func (tx *Tx) flush() error {
 		if !ok {
 			return fmt.Errorf("sqlstore: pipelined statements on a %T connection", dc)
 		}
-		return c.Conn().SendBatch(runCtx, b).Close()
+		return c.Conn().SendBatch(runCtx, &tx.pgBatch).Close()
 	})
-	if err != nil && (done < mark || from <= done && done < to) {
+	if done := tx.answered; err != nil && (done < mark || from <= done && done < to) {
 		tx.earlierFailed = true
 	}
 	if err != nil && tx.laterErr == nil {
 		tx.laterErr = err
 	}
 	return err
+}
+
+// answer reads the answer of the flush's next statement, sending[answered],
+// and counts it, so that an error is known to be the current write's or
+// an earlier one's (flush: mark, and the earlier writes' change rows
+// queued after the write's savepoint, earlierFrom to earlierTo,
+// spillChanges). Statements run in order, pgx calls every statement's
+// function in order and none after one failed, and those after an error
+// are not run: the next function called is the next statement's. One
+// function for every statement (tx.answerFn): pgx's Exec, QueryRow and
+// Query wrap each a closure in one of theirs, two allocations a
+// statement, a dozen statements a PATCH (issue 31).
+func (tx *Tx) answer(br pgx.BatchResults) error {
+	s := &tx.sending[tx.answered]
+	switch {
+	case s.scan != nil:
+		if err := s.scan(br.QueryRow()); err != nil {
+			return err
+		}
+	case s.rows != nil:
+		rows, _ := br.Query() // its error is the rows'
+		defer rows.Close()    // also when the reader panics (runWrite recovers)
+		if err := s.rows(rows); err != nil {
+			return err
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	default:
+		if _, err := br.Exec(); err != nil {
+			return err
+		}
+	}
+	tx.answered++
+	return nil
 }
 
 // Gathered changes. In a pipelined batch (several writes, PostgreSQL)

@@ -42,6 +42,13 @@ type Tx struct {
 	pgQueued []pgx.QueuedQuery
 	pgAt     []*pgx.QueuedQuery
 	flushing bool
+	// pgBatch, sending, answerFn and answered are the flush's batch, its
+	// statements, the function that reads each one's answer and the
+	// count of those answered (answer, pipeline.go).
+	pgBatch  pgx.Batch
+	sending  []laterStmt
+	answerFn func(pgx.BatchResults) error
+	answered int
 	// ended: the transaction on conn committed (or was rolled back).
 	ended bool
 	// mark is where the current write's own statements begin in later,
@@ -79,6 +86,9 @@ type Tx struct {
 	widened   bool // ... but it did something that touches everything
 	writeOwed map[scopeKey]*owedStats
 	owed      map[scopeKey]*owedStats
+	// bufs is where tx's buffers go back for the next transaction
+	// (txbufs.go).
+	bufs *txBufs
 	// stamped holds, for the statistics rows whose last change the
 	// current write has set (insertChange), the last author it set there
 	// ("" if none).

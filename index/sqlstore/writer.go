@@ -287,6 +287,8 @@ func (db *DB) runBatch(live []*writeRequest, apart bool) (results []error, touch
 		defer conn.Close()
 	}
 	tx := &Tx{conn: conn, w: db.w, hooks: &db.hooks, db: db}
+	tx.takeBufs()
+	defer tx.keepBufs() // after the rollback below
 	if conn != nil {
 		// Its own BEGIN and COMMIT: sent with the batch's first
 		// statements (its locks) and with its closing ones, not a round
