@@ -234,7 +234,7 @@ func (tx *Tx) answer(br pgx.BatchResults) error {
 // before theirs as each write's own INSERT did before.
 var gatherBlind = func() map[string]bool {
 	m := map[string]bool{}
-	for _, q := range []string{`SAVEPOINT write`, `RELEASE write`, unitEditSQL, authorNameQuery,
+	for _, q := range []string{`SAVEPOINT write`, unitEditSQL, authorNameQuery,
 		pgUnitByTarget, pgUnitsByTarget, unitRowQuery, unitChecksQuery, pgPeerChecks,
 		pgSameTargets, pgSameTargetsPairs, pgSameTargetsWhole,
 		pgSameStrings, pgSameStringsPairs, pgSameStringsWhole} {

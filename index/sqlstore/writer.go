@@ -322,9 +322,10 @@ func (db *DB) runBatch(live []*writeRequest, apart bool) (results []error, touch
 	pipelined := shared && conn != nil && !apart
 	results = make([]error, len(live))
 	var batchTouched touchSet
-	// held: the previous write's savepoint is still open, to be released
-	// by the statement that starts the next (or by the commit). Not
-	// pipelined batches': there it stays open under the next (below).
+	// held (a batch run apart, or SQLite's): the previous write's
+	// savepoint is still open, to be released by the statement that
+	// starts the next (or by the commit). A pipelined batch's savepoints
+	// nest instead (below).
 	held := false
 	for i, r := range live {
 		if !r.narrow {
@@ -337,21 +338,13 @@ func (db *DB) runBatch(live []*writeRequest, apart bool) (results []error, touch
 			// the batch's statistics (flushStats) and these go with
 			// this write's first statement that needs an answer. No
 			// RELEASE of the write before's: this savepoint nests in
-			// it, and ROLLBACK TO write rolls back to the innermost of
-			// the name, this write's, as the released one did; COMMIT
-			// ends every level. One statement fewer a write after the
-			// first (each a statement's fixed server CPU: bind, portal,
-			// the utility's run). The subtransactions are as many but
-			// not the same: they nest up to maxWriteBatch deep where
-			// they were one deep. A level that wrote nothing (so had
-			// no xid) now gets one when a deeper write writes, as
-			// PostgreSQL assigns parents' xids first; the writer's own
-			// visibility checks (TransactionIdIsCurrentTransactionId)
-			// walk up the levels instead of one; and the subcommits
-			// RELEASE did are not gone but done by COMMIT (net of
-			// that, a RELEASE less still measured 9.3k instructions
-			// fewer: BENCHMARKS, Session 16: SRV16). c8's batches are
-			// about 2.5 writes deep.
+			// it, ROLLBACK TO write rolls back to the innermost of the
+			// name (this write's) and COMMIT ends every level: one
+			// statement fewer a write after the first. The levels nest
+			// up to maxWriteBatch deep (c8's batches: about 2.5), which
+			// costs the writer's own visibility checks a walk up them;
+			// net, a RELEASE less measured 9.3k instructions fewer
+			// (BENCHMARKS.md, Session 16: SRV16).
 			tx.execLater(`SAVEPOINT write`)
 			tx.mark = len(tx.later)
 			tx.startGathering() // the batch's changes (pipeline.go)
